@@ -1,0 +1,20 @@
+/** Every command group of CLI.md that exists so far, registered on the program. */
+import type { Command } from 'commander'
+import type { Runner } from '../src/cli/program.js'
+import { registerAccounts } from './accounts.js'
+import { registerAuth } from './auth.js'
+import { registerInit } from './init.js'
+import { registerKeys } from './keys.js'
+import { registerProfile } from './profile.js'
+import { registerServe } from './serve.js'
+import { registerTx } from './tx.js'
+
+export function registerAll(program: Command, run: Runner): void {
+  registerInit(program, run)
+  registerAuth(program, run)
+  registerProfile(program, run)
+  registerKeys(program, run)
+  registerAccounts(program, run)
+  registerTx(program, run)
+  registerServe(program, run)
+}

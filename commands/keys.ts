@@ -1,0 +1,174 @@
+/** finctl keys list | show | usage | create | revoke */
+import { writeFileSync } from 'node:fs'
+import type { Command } from 'commander'
+import { AppError } from '../src/domain/errors.js'
+import { API_KEY_SCOPES, type CreateApiKeyRequest } from '../src/domain/schemas.js'
+import type { Context } from '../src/cli/context.js'
+import { keyColumns, keyStatus } from '../src/cli/columns.js'
+import { parseDuration } from '../src/cli/format.js'
+import { note, printList, printRecord, warn } from '../src/cli/output.js'
+import { confirmOrYes, promptCheckbox, promptText, valueOrPrompt } from '../src/cli/prompts.js'
+import type { Runner } from '../src/cli/program.js'
+
+export function registerKeys(program: Command, run: Runner): void {
+  const keys = program.command('keys').description('API keys of the company')
+  keys
+    .command('list')
+    .description('list the API keys (needs `finctl login`)')
+    .option('--status <status>', 'active, revoked, expired or all', 'all')
+    .action(run(runList))
+  keys.command('show').description('show the API key in use').action(run(runShow))
+  keys
+    .command('usage')
+    .description('usage statistics of the key in use, or of --key-id')
+    .option('--key-id <id>', 'another key of the company (needs `finctl login`)')
+    .option('--recent <n>', 'how many recent requests to list (1-100)', '20')
+    .action(run(runUsage))
+  keys
+    .command('create')
+    .description('create an API key; the full key is shown once')
+    .option('--name <name>', 'label of the key')
+    .option('--scopes <list>', 'comma-separated: read,write,transactions')
+    .option('--description <text>', 'free text')
+    .option('--expires-at <time>', 'ISO 8601 expiry time')
+    .option('--expires-in <duration>', 'expiry from now: 90d, 12h, 2w')
+    .option('--rate-limit-per-minute <n>', 'requests per minute (default 60)')
+    .option('--rate-limit-per-day <n>', 'requests per day (default 10000)')
+    .option('--save-profile <name>', 'store the new key in this profile instead of printing it')
+    .option('--output-file <path>', 'write the new key to this file (mode 0600) instead of printing it')
+    .addHelpText('after', '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n')
+    .action(run(runCreate))
+  keys.command('revoke').argument('<id>').description('revoke an API key').option('--yes', 'do not ask to confirm').action(run(runRevoke))
+}
+
+function positiveInt(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new AppError('usage', `${flag} must be a whole number of at least 1`)
+  return Number(text)
+}
+
+async function runList(ctx: Context, o: { status: string }): Promise<number> {
+  if (!['active', 'revoked', 'expired', 'all'].includes(o.status)) throw new AppError('usage', '--status must be active, revoked, expired or all')
+  const client = await ctx.client()
+  const keys = await client.keys.list(o.status)
+  await printList(ctx.io, ctx.printer, keys, keyColumns, { empty: 'no API keys' })
+  return 0
+}
+
+async function runShow(ctx: Context): Promise<number> {
+  const client = await ctx.client()
+  const key = await client.keys.me()
+  if (ctx.printer.format === 'table') await printRecord(ctx.io, ctx.printer, { ...key, status: keyStatus(key) })
+  else await printRecord(ctx.io, ctx.printer, key)
+  return 0
+}
+
+async function runUsage(ctx: Context, o: { keyId?: string; recent: string }): Promise<number> {
+  const recent = positiveInt(o.recent, '--recent')
+  if (recent !== undefined && recent > 100) throw new AppError('usage', '--recent must be at most 100')
+  const client = await ctx.client()
+  const u = await client.keys.usage({ keyId: o.keyId, recent })
+  if (ctx.printer.format !== 'table') {
+    await printRecord(ctx.io, ctx.printer, u)
+    return 0
+  }
+  await printRecord(ctx.io, ctx.printer, {
+    total_requests: u.total_requests,
+    last_24h_requests: u.last_24h_requests,
+    avg_response_time_ms: u.avg_response_time_ms,
+    last_used_at: u.last_used_at ?? '',
+  })
+  const endpoints = Object.entries(u.endpoints).sort((a, b) => b[1] - a[1])
+  if (endpoints.length) {
+    await printList(ctx.io, ctx.printer, endpoints, [
+      { header: 'endpoint', value: (e) => e[0] },
+      { header: 'requests', value: (e) => e[1], align: 'right' },
+    ])
+  }
+  const codes = Object.entries(u.status_codes)
+  if (codes.length) {
+    await printList(ctx.io, ctx.printer, codes, [
+      { header: 'status', value: (e) => e[0] },
+      { header: 'requests', value: (e) => e[1], align: 'right' },
+    ])
+  }
+  if (u.recent_requests.length) {
+    await printList(ctx.io, ctx.printer, u.recent_requests, [
+      { header: 'time', value: (r) => r.created_at },
+      { header: 'method', value: (r) => r.method },
+      { header: 'endpoint', value: (r) => r.endpoint },
+      { header: 'status', value: (r) => r.status_code, align: 'right' },
+      { header: 'ms', value: (r) => r.response_time_ms, align: 'right' },
+    ])
+  }
+  return 0
+}
+
+interface CreateOptions {
+  name?: string
+  scopes?: string
+  description?: string
+  expiresAt?: string
+  expiresIn?: string
+  rateLimitPerMinute?: string
+  rateLimitPerDay?: string
+  saveProfile?: string
+  outputFile?: string
+}
+
+async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
+  if (o.expiresAt && o.expiresIn) throw new AppError('usage', 'give --expires-at or --expires-in, not both')
+  if (o.saveProfile && o.outputFile) throw new AppError('usage', 'give --save-profile or --output-file, not both')
+  const name = await valueOrPrompt(ctx, o.name, '--name', 'a name for the key', () => promptText(ctx, 'Key name', { validate: (v) => (v.trim() ? true : 'required') }))
+  let scopes: string[]
+  if (o.scopes) scopes = o.scopes.split(',').map((s) => s.trim()).filter(Boolean)
+  else if (ctx.canPrompt()) scopes = await promptCheckbox(ctx, 'Scopes', API_KEY_SCOPES.map((s) => ({ name: s, value: s, checked: s === 'read' })))
+  else throw new AppError('usage', 'scopes are required: give --scopes read,write,transactions')
+  const bad = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s))
+  if (bad.length) throw new AppError('usage', `--scopes: unknown scope ${bad.join(', ')} (use ${API_KEY_SCOPES.join(', ')})`)
+  const expiresAt = o.expiresIn ? new Date(ctx.io.now().getTime() + parseDuration(o.expiresIn)).toISOString() : o.expiresAt
+  const body: CreateApiKeyRequest = {
+    name,
+    scopes: scopes as CreateApiKeyRequest['scopes'],
+    description: o.description,
+    expires_at: expiresAt,
+    rate_limit_per_minute: positiveInt(o.rateLimitPerMinute, '--rate-limit-per-minute'),
+    rate_limit_per_day: positiveInt(o.rateLimitPerDay, '--rate-limit-per-day'),
+  }
+  const client = await ctx.client()
+  const created = await client.keys.create(body)
+  const { key, ...record } = created
+
+  if (o.saveProfile) {
+    const t = ctx.target()
+    ctx.profiles().update(o.saveProfile, {
+      target: t.kind === 'remote' ? t.baseUrl : 'embedded',
+      ...(t.kind === 'embedded' ? { database: ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database } : {}),
+      api_key: key,
+    })
+    await printRecord(ctx.io, ctx.printer, record)
+    note(ctx.io, ctx.printer, `The new key is saved in profile "${o.saveProfile}"; use it with --profile ${o.saveProfile}`)
+    return 0
+  }
+  if (o.outputFile) {
+    writeFileSync(o.outputFile, `${key}\n`, { mode: 0o600, flag: 'wx' })
+    await printRecord(ctx.io, ctx.printer, record)
+    note(ctx.io, ctx.printer, `The new key is in ${o.outputFile} (mode 0600)`)
+    return 0
+  }
+  if (ctx.printer.format === 'table') {
+    await printRecord(ctx.io, ctx.printer, record)
+    ctx.io.stdout.write(`${key}\n`)
+  } else await printRecord(ctx.io, ctx.printer, created)
+  warn(ctx.io, 'this is the only time the full key is shown: store it now (it is kept only as a hash)', ctx.printer.color)
+  return 0
+}
+
+async function runRevoke(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {
+  await confirmOrYes(ctx, o.yes, `Revoke API key ${id}? Requests made with it will fail`)
+  const client = await ctx.client()
+  const key = await client.keys.revoke(id)
+  await printRecord(ctx.io, ctx.printer, key)
+  note(ctx.io, ctx.printer, `revoked key ${key.key_prefix}… at ${key.revoked_at}`)
+  return 0
+}

@@ -1,0 +1,39 @@
+/** finctl serve: the server core on a socket. */
+import type { Command } from 'commander'
+import { AppError } from '../src/domain/errors.js'
+import type { Context } from '../src/cli/context.js'
+import { defaultDatabase } from '../src/cli/profiles.js'
+import type { Runner } from '../src/cli/program.js'
+
+export function registerServe(program: Command, run: Runner): void {
+  program
+    .command('serve')
+    .description('serve the finctl API over HTTP')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '8080')
+    .option('--database <path|url>', 'SQLite file or postgres:// URL (env FINCTL_DATABASE)')
+    .option('--pool-size <n>', 'PostgreSQL connections per process', '10')
+    .addHelpText('after', '\nExamples:\n  finctl serve --port 8080\n  finctl serve --database postgres://finctl@db/finctl --host 0.0.0.0\n')
+    .action(run(runServe))
+}
+
+async function runServe(ctx: Context, o: { host: string; port: string; database?: string; poolSize: string }): Promise<number> {
+  const port = Number(o.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AppError('usage', '--port must be a number from 0 to 65535')
+  const poolSize = Number(o.poolSize)
+  if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
+  const database = o.database ?? ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.env)
+  const { startServer } = await import('../src/server.js')
+  const server = await startServer({ host: o.host, port, database, poolSize, log: (l) => ctx.io.stderr.write(`${l}\n`) })
+  ctx.io.stderr.write(`finctl ${server.core.store.dialect} store at ${server.core.store.location}\nlistening on ${server.url}\n`)
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      ctx.io.stderr.write(`${signal}: finishing requests in flight, then stopping\n`)
+      server.stop().then(resolve, resolve)
+    }
+    process.once('SIGTERM', () => stop('SIGTERM'))
+    process.once('SIGINT', () => stop('SIGINT'))
+  })
+  ctx.io.stderr.write('stopped\n')
+  return 0
+}

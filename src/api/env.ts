@@ -1,0 +1,21 @@
+import type { Actor } from '../domain/actor.js'
+import type { ApiKeyRow } from '../store/schema.js'
+import type { Store } from '../store/store.js'
+import type { UsageRecorder } from './usage-recorder.js'
+
+/** What every route and middleware can reach. */
+export interface AppDeps {
+  store: Store
+  usage: UsageRecorder
+  now: () => Date
+  version: string
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string
+    actor: Actor
+    /** Set when the request authenticated with an API key. */
+    apiKey?: ApiKeyRow
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The one error path of the HTTP app: every thrown error becomes the envelope of API.md section 1.
+ * Non-AppErrors are bugs: logged with their stack on the server, answered as a bare 500.
+ */
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ZodError } from 'zod'
+import { AppError, type ErrorDetail } from '../domain/errors.js'
+import type { AppEnv } from './env.js'
+
+export function errorBody(err: AppError, requestId: string) {
+  return {
+    success: false as const,
+    error: {
+      code: err.code,
+      message: err.message,
+      ...(err.details?.length ? { details: err.details } : {}),
+      request_id: requestId,
+    },
+  }
+}
+
+export function errorResponse(c: Context<AppEnv>, err: AppError): Response {
+  if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter))
+  return c.json(errorBody(err, c.get('requestId') ?? ''), err.status as 400)
+}
+
+/** Logged internal failures go through this hook (the server sets it to its logger). */
+export let reportInternalError: (err: unknown, requestId: string) => void = (err, requestId) => {
+  process.stderr.write(`internal error in request ${requestId}: ${(err as Error)?.stack ?? String(err)}\n`)
+}
+export function setInternalErrorReporter(fn: typeof reportInternalError): void {
+  reportInternalError = fn
+}
+
+export function toAppError(err: unknown, requestId: string): AppError {
+  if (err instanceof AppError) return err
+  if (err instanceof HTTPException) {
+    if (err.status === 400 && /json/i.test(err.message)) return new AppError('invalid_json', 'the request body is not valid JSON')
+    if (err.status === 413) return new AppError('payload_too_large', 'the request body is larger than 1 MiB')
+    if (err.status === 400) return new AppError('validation_error', err.message || 'bad request')
+  }
+  reportInternalError(err, requestId)
+  return new AppError('internal_error', `internal error (request ${requestId})`)
+}
+
+export function onError(err: unknown, c: Context<AppEnv>): Response {
+  return errorResponse(c, toAppError(err, c.get('requestId') ?? ''))
+}
+
+/** zod issues -> API details, one per bad field, named by its dotted path. */
+export function zodDetails(error: ZodError): ErrorDetail[] {
+  const details: ErrorDetail[] = []
+  for (const issue of error.issues) {
+    const base = issue.path.map(String).join('.')
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) details.push({ path: base ? `${base}.${key}` : key, message: 'is not a field of this request' })
+      continue
+    }
+    let message = issue.message
+    if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'is required'
+    details.push({ path: base || '(body)', message })
+  }
+  return details
+}
+
+export function validationError(error: ZodError, where: string): AppError {
+  const details = zodDetails(error)
+  const summary = details.map((d) => `${d.path} ${d.message}`).join('; ')
+  return new AppError('validation_error', `invalid ${where}: ${summary}`, { details })
+}

@@ -1,0 +1,24 @@
+/**
+ * Scope rules of API.md section 2 for /api-v1: `read` for GET, `write` for POST/PATCH/DELETE, and
+ * `transactions` for GET and writes on /api-v1/transactions/** and an account's transaction list.
+ */
+import type { MiddlewareHandler } from 'hono'
+import { AppError } from '../../domain/errors.js'
+import type { Scope } from '../../domain/schemas.js'
+import type { AppEnv } from '../env.js'
+
+const TRANSACTION_PATH = /^\/api-v1\/(transactions(\/|$)|bank-accounts\/[^/]+\/transactions\/?$)/
+
+export function acceptedScopes(method: string, path: string): Scope[] {
+  const base: Scope = method === 'GET' || method === 'HEAD' ? 'read' : 'write'
+  return TRANSACTION_PATH.test(path) ? [base, 'transactions'] : [base]
+}
+
+export const requireScopes: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const actor = c.get('actor')
+  const accepted = acceptedScopes(c.req.method, c.req.path)
+  if (!accepted.some((s) => actor.scopes.includes(s))) {
+    throw new AppError('forbidden', `this credential lacks the ${accepted.join(' or ')} scope needed for ${c.req.method} ${c.req.path}`)
+  }
+  await next()
+}

@@ -1,0 +1,35 @@
+/**
+ * Records every key-authenticated request (after it is answered, whatever its status, 429 too):
+ * endpoint as its route template with the /api-v1 prefix, method, status, time taken.
+ */
+import type { MiddlewareHandler } from 'hono'
+import { routePath } from 'hono/route'
+import type { AppDeps, AppEnv } from '../env.js'
+
+export function endpointTemplate(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, '{$1}')
+}
+
+export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now()
+    try {
+      await next()
+    } finally {
+      const key = c.get('apiKey')
+      if (key) {
+        const route = routePath(c, -1)
+        const endpoint = route.endsWith('*') ? c.req.path.slice(0, 200) : endpointTemplate(route)
+        deps.usage.record({
+          key_id: key.id,
+          company_id: key.company_id,
+          method: c.req.method,
+          endpoint,
+          status_code: c.res.status,
+          response_time_ms: Math.round(performance.now() - started),
+          created_at: deps.now().toISOString(),
+        })
+      }
+    }
+  }
+}

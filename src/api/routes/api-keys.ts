@@ -1,0 +1,138 @@
+/** API keys (API.md section 3). Key administration needs a JWT with the api_keys scope. */
+import { createRoute, z } from '@hono/zod-openapi'
+import {
+  createApiKey,
+  findApiKey,
+  listApiKeys,
+  requireJwtScope,
+  revokeApiKey,
+  toApiKey,
+  usageStats,
+} from '../../domain/api-keys.js'
+import { AppError } from '../../domain/errors.js'
+import {
+  ApiKey,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  IdParam,
+  KeyListQuery,
+  UsageQuery,
+  UsageStats,
+  envelope,
+} from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const DEFAULT_RECENT = 20
+
+export function apiKeyRoutes(deps: AppDeps) {
+  const { store, usage, now } = deps
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-keys/me',
+        summary: 'Details of the API key that authenticates this request',
+        security: SECURITY,
+        responses: { 200: ok(envelope(ApiKey)), 400: ERRORS[400], 401: ERRORS[401] },
+      }),
+      async (c) => {
+        const key = c.get('apiKey')
+        if (!key) throw new AppError('validation_error', 'no API key in this request: send it in X-API-Key')
+        await usage.flush()
+        return c.json({ success: true as const, data: toApiKey(await findApiKey(store, key.company_id, key.id)) }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-keys/me/usage',
+        summary: 'Usage statistics of the calling key (or, with a JWT, of ?key_id=)',
+        security: SECURITY,
+        request: { query: UsageQuery },
+        responses: { 200: ok(envelope(UsageStats)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const q = c.req.valid('query')
+        const actor = c.get('actor')
+        const own = c.get('apiKey')
+        let keyRow
+        if (own) keyRow = own
+        else {
+          if (!q.key_id) throw new AppError('validation_error', 'with an access token, name the key: ?key_id=', { details: [{ path: 'key_id', message: 'is required with an access token' }] })
+          requireJwtScope(actor, 'api_keys')
+          keyRow = await findApiKey(store, actor.companyId, q.key_id)
+        }
+        await usage.flush()
+        return c.json({ success: true as const, data: await usageStats(store, keyRow, q.recent ?? DEFAULT_RECENT, now()) }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-keys',
+        summary: 'List all API keys of the company',
+        security: JWT_ONLY,
+        request: { query: KeyListQuery },
+        responses: { 200: ok(envelope(z.array(ApiKey))), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => {
+        const actor = c.get('actor')
+        requireJwtScope(actor, 'api_keys')
+        await usage.flush()
+        const data = await listApiKeys(store, actor.companyId, c.req.valid('query').status ?? 'all', now())
+        return c.json({ success: true as const, data }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-keys',
+        summary: 'Create an API key; the full key is in the response, once',
+        security: JWT_ONLY,
+        request: { body: jsonBody(CreateApiKeyRequest) },
+        responses: { 201: ok(envelope(CreatedApiKey), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => {
+        const actor = c.get('actor')
+        requireJwtScope(actor, 'api_keys')
+        const data = await createApiKey(store, actor, c.req.valid('json'), now())
+        c.header('Cache-Control', 'no-store')
+        return c.json({ success: true as const, data }, 201)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'delete',
+        path: '/api-keys/{id}',
+        summary: 'Revoke an API key (revoking again returns the same record)',
+        security: JWT_ONLY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(ApiKey)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const actor = c.get('actor')
+        requireJwtScope(actor, 'api_keys')
+        await usage.flush()
+        return c.json({ success: true as const, data: await revokeApiKey(store, actor.companyId, c.req.valid('param').id, now()) }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-keys/{id}/usage',
+        summary: 'Usage statistics of one key',
+        security: JWT_ONLY,
+        request: { params: IdParam, query: UsageQuery.pick({ recent: true }) },
+        responses: { 200: ok(envelope(UsageStats)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const actor = c.get('actor')
+        requireJwtScope(actor, 'api_keys')
+        const keyRow = await findApiKey(store, actor.companyId, c.req.valid('param').id)
+        await usage.flush()
+        const data = await usageStats(store, keyRow, c.req.valid('query').recent ?? DEFAULT_RECENT, now())
+        return c.json({ success: true as const, data }, 200)
+      },
+    )
+}

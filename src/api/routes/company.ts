@@ -1,0 +1,18 @@
+import { createRoute } from '@hono/zod-openapi'
+import { getCompany } from '../../domain/companies.js'
+import { Company, envelope } from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+
+export function companyRoutes(deps: AppDeps) {
+  return router().openapi(
+    createRoute({
+      method: 'get',
+      path: '/api-v1/company',
+      summary: "The caller's company",
+      security: SECURITY,
+      responses: { 200: ok(envelope(Company)), 401: ERRORS[401], 403: ERRORS[403] },
+    }),
+    async (c) => c.json({ success: true as const, data: await getCompany(deps.store, c.get('actor').companyId) }, 200),
+  )
+}

@@ -1,0 +1,55 @@
+/**
+ * Buffers usage records (one per key-authenticated request) and writes them in batches, so no
+ * request waits on a disk write of its own. Flushed on a short timer, when the buffer fills,
+ * before any usage or key read, and on shutdown: a test that makes N requests sees N.
+ */
+import type { Store } from '../store/store.js'
+import type { NewApiRequestRow } from '../store/schema.js'
+
+export class UsageRecorder {
+  private buffer: NewApiRequestRow[] = []
+  private timer: NodeJS.Timeout | undefined
+  private flushing: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: { intervalMs: number; maxBuffer: number } = { intervalMs: 200, maxBuffer: 500 },
+  ) {}
+
+  record(row: NewApiRequestRow): void {
+    this.buffer.push(row)
+    if (this.buffer.length >= this.opts.maxBuffer) void this.flush()
+    else if (!this.timer && this.opts.intervalMs > 0) {
+      this.timer = setTimeout(() => void this.flush(), this.opts.intervalMs)
+      this.timer.unref()
+    }
+  }
+
+  /** Write everything recorded so far; resolves once it is in the database. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer)
+      this.timer = undefined
+    }
+    const rows = this.buffer
+    this.buffer = []
+    // Chain so flushes land in order and a caller's flush waits for earlier ones too.
+    this.flushing = this.flushing.then(async () => {
+      if (rows.length === 0) return
+      try {
+        await this.store.hot.insertApiRequests(rows)
+      } catch (err) {
+        // Keep the records for the next try rather than lose them.
+        this.buffer = rows.concat(this.buffer)
+        throw err
+      }
+    })
+    const p = this.flushing
+    this.flushing = p.catch(() => {})
+    return p
+  }
+
+  get pending(): number {
+    return this.buffer.length
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * What every command gets: its IO, the resolved global settings (flag > environment > profile >
+ * default, one resolver per setting) and lazy thunks for the profile store and the client, so
+ * `finctl --help` opens no database.
+ */
+import { Chalk, type ChalkInstance } from 'chalk'
+import { AppError } from '../domain/errors.js'
+import type { Client } from '../client/client.js'
+import type { IO } from './io.js'
+import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.js'
+import { DEFAULT_PROFILE, ProfileStore, defaultDatabase, type Profile } from './profiles.js'
+
+export interface GlobalOptions {
+  profile?: string
+  baseUrl?: string
+  apiKey?: string
+  token?: string
+  output?: string
+  json?: boolean
+  quiet?: boolean
+  verbose?: boolean
+  color?: boolean
+  input?: boolean
+  debug?: boolean
+}
+
+export type Target = { kind: 'embedded'; database: string } | { kind: 'remote'; baseUrl: string }
+
+export class Context {
+  private store?: ProfileStore
+  private clientPromise?: Promise<Client>
+  private closers: Array<() => Promise<void>> = []
+  readonly printer: Printer
+  readonly chalk: ChalkInstance
+
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+  ) {
+    const env = io.env
+    const force = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
+    const color = force || (env.NO_COLOR === undefined && globals.color !== false && io.isStdoutTTY)
+    this.chalk = new Chalk({ level: color ? 1 : 0 })
+    const format = (globals.json ? 'json' : (globals.output ?? 'table')) as OutputFormat
+    if (!OUTPUT_FORMATS.includes(format)) {
+      throw new AppError('usage', `--output must be one of ${OUTPUT_FORMATS.join(', ')}`)
+    }
+    this.printer = { format, color, quiet: Boolean(globals.quiet) }
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.io.env
+  }
+
+  profiles(): ProfileStore {
+    this.store ??= new ProfileStore(this.env)
+    return this.store
+  }
+
+  /** --profile > FINCTL_PROFILE > the profile in use > "local" */
+  profileName(): string {
+    return this.globals.profile ?? this.env.FINCTL_PROFILE ?? this.profiles().current ?? DEFAULT_PROFILE
+  }
+
+  profile(): Profile | undefined {
+    return this.profiles().get(this.profileName())
+  }
+
+  /** --base-url > FINCTL_BASE_URL > the profile's target > embedded */
+  target(): Target {
+    const url = this.globals.baseUrl ?? this.env.FINCTL_BASE_URL
+    if (url) return { kind: 'remote', baseUrl: url }
+    const p = this.profile()
+    if (p && p.target !== 'embedded') return { kind: 'remote', baseUrl: p.target }
+    return { kind: 'embedded', database: this.env.FINCTL_DATABASE ?? p?.database ?? defaultDatabase(this.env) }
+  }
+
+  /** --api-key > FINCTL_API_KEY > profile */
+  apiKey(): string | undefined {
+    if (this.globals.apiKey) {
+      warn(this.io, 'an API key given as a flag is visible in process lists: use FINCTL_API_KEY or `finctl profile add --api-key-stdin`')
+      return this.globals.apiKey
+    }
+    // With an explicit --base-url, the profile's key belongs to another target: do not send it there.
+    if (this.env.FINCTL_API_KEY) return this.env.FINCTL_API_KEY
+    return this.usesProfileCredentials() ? this.profile()?.api_key : undefined
+  }
+
+  /** --token > FINCTL_TOKEN > profile */
+  token(): string | undefined {
+    if (this.globals.token) return this.globals.token
+    if (this.env.FINCTL_TOKEN) return this.env.FINCTL_TOKEN
+    return this.usesProfileCredentials() ? this.profile()?.access_token : undefined
+  }
+
+  private usesProfileCredentials(): boolean {
+    const url = this.globals.baseUrl ?? this.env.FINCTL_BASE_URL
+    if (!url) return true
+    const p = this.profile()
+    return p !== undefined && p.target === url
+  }
+
+  /** Prompts only when stdin and stderr are terminals, CI is unset and --no-input is not given. */
+  canPrompt(): boolean {
+    return this.io.isStdinTTY && this.io.isStderrTTY && !this.env.CI && this.globals.input !== false
+  }
+
+  /** The client for the resolved target, opened once. */
+  client(opts: { apiKey?: string; token?: string } = {}): Promise<Client> {
+    this.clientPromise ??= this.openClient(opts)
+    return this.clientPromise
+  }
+
+  private async openClient(override: { apiKey?: string; token?: string }): Promise<Client> {
+    const { Client } = await import('../client/client.js')
+    const target = this.target()
+    const onRequest = this.globals.verbose
+      ? (l: { method: string; url: string; status: number; ms: number }) => this.io.stderr.write(`${l.method} ${l.url} -> ${l.status} (${l.ms} ms)\n`)
+      : undefined
+    const retries = this.env.FINCTL_MAX_RETRIES !== undefined ? Number(this.env.FINCTL_MAX_RETRIES) : 3
+    const common = {
+      apiKey: override.apiKey ?? this.apiKey(),
+      token: override.token ?? this.token(),
+      maxRetries: Number.isFinite(retries) ? retries : 3,
+      onRequest,
+    }
+    if (target.kind === 'remote') {
+      const { openRemote } = await import('../client/remote.js')
+      const t = openRemote()
+      this.closers.push(t.close)
+      return new Client({ baseUrl: target.baseUrl, fetch: t.fetch, ...common })
+    }
+    const { openEmbedded, EMBEDDED_BASE_URL } = await import('../client/embedded.js')
+    const t = await openEmbedded(target.database)
+    this.closers.push(t.close)
+    return new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: t.fetch, ...common })
+  }
+
+  /** Describe the target for messages: the profile name and host, never a secret. */
+  describeTarget(): string {
+    const t = this.target()
+    if (t.kind === 'embedded') return `embedded (${t.database.replace(/\/\/[^@/]*@/, '//***@')})`
+    try {
+      return new URL(t.baseUrl).host
+    } catch {
+      return t.baseUrl
+    }
+  }
+
+  async close(): Promise<void> {
+    const closers = this.closers
+    this.closers = []
+    for (const c of closers.reverse()) await c()
+  }
+}

@@ -1,0 +1,42 @@
+/** The one exit-code table of CLI.md. */
+import type { ErrorCode } from '../domain/errors.js'
+
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  unauthenticated: 3,
+  forbidden: 4,
+  notFound: 5,
+  invalid: 6,
+  rateLimited: 7,
+  partial: 8,
+  unreachable: 10,
+  interrupted: 130,
+} as const
+
+export function exitCodeFor(code: ErrorCode): number {
+  switch (code) {
+    case 'usage':
+      return EXIT.usage
+    case 'unauthorized':
+      return EXIT.unauthenticated
+    case 'forbidden':
+      return EXIT.forbidden
+    case 'not_found':
+      return EXIT.notFound
+    case 'validation_error':
+    case 'invalid_json':
+    case 'conflict':
+    case 'idempotency_conflict':
+    case 'payload_too_large':
+    case 'unsupported_media_type':
+      return EXIT.invalid
+    case 'rate_limited':
+      return EXIT.rateLimited
+    case 'unreachable':
+      return EXIT.unreachable
+    default:
+      return EXIT.failure
+  }
+}

@@ -1,0 +1,29 @@
+/** Display helpers: amounts with fixed decimals and their currency, dates and durations. */
+import { currencyExponent, isCurrency } from '../domain/currencies.js'
+import { formatMinor, parseAmount } from '../domain/money.js'
+import { AppError } from '../domain/errors.js'
+
+/** "-149.99 USD": fixed decimals for the currency; never through float arithmetic. */
+export function formatAmount(amount: number, currency: string): string {
+  if (!isCurrency(currency)) return `${amount} ${currency}`
+  const exp = currencyExponent(currency)
+  const r = parseAmount(amount, exp)
+  return r.ok ? `${formatMinor(r.minor, exp)} ${currency}` : `${amount} ${currency}`
+}
+
+/** "90d", "12h", "30m", "2w" -> milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+)\s*([smhdw])$/i.exec(text.trim())
+  if (!m) throw new AppError('usage', `"${text}" is not a duration: write it like 90d, 12h, 30m or 2w`)
+  const unit = { s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7, w: 6.048e8 }[m[2].toLowerCase() as 's']
+  return Number(m[1]) * unit
+}
+
+export function mask(secret: string | undefined, keep = 12): string {
+  if (!secret) return ''
+  return `${secret.slice(0, keep)}…`
+}
+
+export function today(now: Date): string {
+  return now.toISOString().slice(0, 10)
+}

@@ -1,0 +1,114 @@
+/**
+ * Output for people and for scripts. Data goes to stdout: an aligned table on a terminal,
+ * tab-separated rows with a header line otherwise, or json / ndjson / csv when asked.
+ * JSON output is exactly the `data` of the response.
+ */
+import type { IO } from './io.js'
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv'
+export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'csv']
+
+export interface Column<T> {
+  header: string
+  value: (row: T) => string | number | boolean | null | undefined
+  align?: 'left' | 'right'
+}
+
+export interface Printer {
+  format: OutputFormat
+  color: boolean
+  quiet: boolean
+}
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return ''
+  if (Array.isArray(v)) return v.join(',')
+  return String(v)
+}
+
+function csvField(s: string): string {
+  // Guard spreadsheet formula injection, then quote per RFC 4180.
+  const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d/.test(s) ? `'${s}` : s
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+}
+
+function tsvField(s: string): string {
+  return s.replace(/[\t\r\n]/g, ' ')
+}
+
+export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Column<T>[], footer?: string[]): Promise<void> {
+  const head = columns.map((c) => c.header.toUpperCase())
+  const body = rows.map((r) => columns.map((c) => cell(c.value(r))))
+  if (!io.isStdoutTTY) {
+    const lines = [head, ...body].map((line) => line.map(tsvField).join('\t'))
+    io.stdout.write(`${lines.join('\n')}\n`)
+    return
+  }
+  const { default: Table } = await import('cli-table3')
+  const table = new Table({
+    head,
+    style: { head: p.color ? ['bold'] : [], border: p.color ? ['grey'] : [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    colAligns: columns.map((c) => c.align ?? 'left'),
+  })
+  for (const line of body) table.push(line)
+  if (footer) table.push(footer)
+  io.stdout.write(`${table.toString()}\n`)
+}
+
+/** Print a list of records. */
+export async function printList<T>(io: IO, p: Printer, rows: T[], columns: Column<T>[], opts: { footer?: string[]; empty?: string } = {}): Promise<void> {
+  switch (p.format) {
+    case 'json':
+      io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
+      return
+    case 'ndjson':
+      for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`)
+      return
+    case 'csv': {
+      const lines = [columns.map((c) => csvField(c.header)).join(',')]
+      for (const r of rows) lines.push(columns.map((c) => csvField(cell(c.value(r)))).join(','))
+      io.stdout.write(`${lines.join('\r\n')}\r\n`)
+      return
+    }
+    default:
+      if (rows.length === 0) {
+        if (io.isStdoutTTY || io.isStderrTTY) note(io, p, opts.empty ?? 'nothing to show')
+        if (!io.isStdoutTTY) await renderTable(io, p, rows, columns)
+        return
+      }
+      await renderTable(io, p, rows, columns, opts.footer)
+  }
+}
+
+/** Print one record: as a two-column FIELD / VALUE table, or as JSON. */
+export async function printRecord(io: IO, p: Printer, record: object, fields?: Array<[string, (r: any) => unknown]>): Promise<void> {
+  if (p.format === 'json') {
+    io.stdout.write(`${JSON.stringify(record, null, 2)}\n`)
+    return
+  }
+  if (p.format === 'ndjson') {
+    io.stdout.write(`${JSON.stringify(record)}\n`)
+    return
+  }
+  const pairs: Array<[string, unknown]> = fields
+    ? fields.map(([k, f]) => [k, f(record)])
+    : Object.entries(record).map(([k, v]) => [k, typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : v])
+  if (p.format === 'csv') {
+    io.stdout.write(`${pairs.map(([k]) => csvField(k)).join(',')}\r\n${pairs.map(([, v]) => csvField(cell(v))).join(',')}\r\n`)
+    return
+  }
+  await renderTable(io, p, pairs, [
+    { header: 'field', value: (r) => r[0] },
+    { header: 'value', value: (r) => cell(r[1]) },
+  ])
+}
+
+/** A message for people, on stderr; silenced by --quiet. */
+export function note(io: IO, p: Pick<Printer, 'quiet'>, message: string): void {
+  if (!p.quiet) io.stderr.write(`${message}\n`)
+}
+
+export function warn(io: IO, message: string, color = false): void {
+  io.stderr.write(`${color ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${message}\n`)
+}

@@ -1,0 +1,113 @@
+/**
+ * The profile store: one profile per target, with its credentials, in a `conf` file that is
+ * written with mode 0600 inside a 0700 folder. FINCTL_CONFIG_DIR moves it (tests always set it).
+ */
+import { chmodSync, mkdirSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import Conf from 'conf'
+
+export interface Profile {
+  /** "embedded" or a base URL */
+  target: string
+  /** Embedded only: SQLite file path or postgres:// URL */
+  database?: string
+  api_key?: string
+  access_token?: string
+  token_expires_at?: string
+  email?: string
+  company_id?: string
+  protected?: boolean
+}
+
+interface ProfileFile {
+  current?: string
+  profiles: Record<string, Profile>
+}
+
+export const DEFAULT_PROFILE = 'local'
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.FINCTL_CONFIG_DIR) return env.FINCTL_CONFIG_DIR
+  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config')
+  return join(base, 'finctl')
+}
+
+/** Where the embedded database lives by default. */
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  if (env.FINCTL_DATA_DIR) return env.FINCTL_DATA_DIR
+  if (env.FINCTL_CONFIG_DIR) return env.FINCTL_CONFIG_DIR
+  const base = env.XDG_DATA_HOME || join(homedir(), '.local', 'share')
+  return join(base, 'finctl')
+}
+
+export function defaultDatabase(env: NodeJS.ProcessEnv): string {
+  return join(dataDir(env), 'finctl.db')
+}
+
+export class ProfileStore {
+  private readonly conf: Conf<ProfileFile>
+  readonly path: string
+
+  constructor(env: NodeJS.ProcessEnv) {
+    const dir = configDir(env)
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    try {
+      chmodSync(dir, 0o700)
+    } catch {
+      // not ours to change (a shared folder): the file itself is still 0600
+    }
+    this.conf = new Conf<ProfileFile>({
+      cwd: dir,
+      configName: 'profiles',
+      projectName: 'finctl',
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+    })
+    this.path = this.conf.path
+  }
+
+  get current(): string | undefined {
+    return this.conf.get('current')
+  }
+
+  setCurrent(name: string): void {
+    this.conf.set('current', name)
+  }
+
+  list(): Record<string, Profile> {
+    return this.conf.get('profiles') ?? {}
+  }
+
+  get(name: string): Profile | undefined {
+    return this.list()[name]
+  }
+
+  set(name: string, profile: Profile): void {
+    const all = { ...this.list(), [name]: stripUndefined(profile) }
+    this.conf.set('profiles', all)
+  }
+
+  update(name: string, patch: Partial<Profile>): Profile {
+    const next = { ...(this.get(name) ?? { target: 'embedded' }), ...patch }
+    this.set(name, next)
+    return next
+  }
+
+  remove(name: string): boolean {
+    const all = { ...this.list() }
+    if (!(name in all)) return false
+    delete all[name]
+    this.conf.set('profiles', all)
+    if (this.current === name) this.conf.delete('current')
+    return true
+  }
+}
+
+function stripUndefined(p: Profile): Profile {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as unknown as Profile
+}
+
+export function validProfileName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)
+}

@@ -1,0 +1,120 @@
+/**
+ * The commander program: global flags, the command groups of CLI.md, and the one place where
+ * errors become messages and exit codes.
+ */
+import { Command, CommanderError, Option } from 'commander'
+import { AppError } from '../domain/errors.js'
+import { VERSION } from '../version.js'
+import { Context, type GlobalOptions } from './context.js'
+import { EXIT, exitCodeFor } from './exit-codes.js'
+import type { IO } from './io.js'
+import { registerAll } from '../../commands/index.js'
+
+export type CommandResult = number | void
+
+/** Wraps a command's run function: builds its Context, runs it, closes what it opened. */
+export type Runner = <O extends object>(
+  fn: (ctx: Context, opts: O, args: string[]) => Promise<CommandResult>,
+) => (...actionArgs: unknown[]) => Promise<void>
+
+export async function runProgram(argv: string[], io: IO): Promise<number> {
+  let exitCode: number = EXIT.ok
+  let ctx: Context | undefined
+  const program = new Command('finctl')
+  const run: Runner = (fn) =>
+    async (...actionArgs: unknown[]) => {
+      const cmd = actionArgs[actionArgs.length - 1] as Command
+      const opts = actionArgs[actionArgs.length - 2] as object
+      const args = actionArgs.slice(0, -2).flat().filter((a): a is string => typeof a === 'string')
+      ctx = new Context(io, cmd.optsWithGlobals() as GlobalOptions)
+      const code = await fn(ctx, opts as never, args)
+      exitCode = typeof code === 'number' ? code : EXIT.ok
+    }
+
+  program
+    .description('Administer a company\'s financial data: API keys, transactions, bank accounts, statements and reports.')
+    .version(VERSION, '-V, --version')
+    .option('--profile <name>', 'profile to use (env FINCTL_PROFILE)')
+    .option('--base-url <url>', 'remote service URL (env FINCTL_BASE_URL)')
+    .option('--api-key <key>', 'API key (prefer env FINCTL_API_KEY: flags show in process lists)')
+    .option('--token <jwt>', 'access token (env FINCTL_TOKEN)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']))
+    .option('--json', 'same as --output json')
+    .option('-q, --quiet', 'print nothing but data and errors')
+    .option('-v, --verbose', 'print each request (method, URL, status, time) to stderr')
+    .option('--no-color', 'no colours (also NO_COLOR)')
+    .option('--no-input', 'never prompt; a missing value is an error')
+    .option('--debug', 'show stack traces of internal errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+
+  registerAll(program, run)
+  for (const sub of program.commands) sub.exitOverride()
+
+  if (argv.length === 0) {
+    return firstRun(io, program)
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return exitCode
+  } catch (err) {
+    return reportError(io, err, ctx)
+  } finally {
+    if (ctx) await ctx.close().catch(() => {})
+  }
+}
+
+async function firstRun(io: IO, program: Command): Promise<number> {
+  const ctx = new Context(io, {})
+  if (Object.keys(ctx.profiles().list()).length === 0) {
+    io.stderr.write(
+      'finctl is not set up yet. To start:\n' +
+        '  finctl init --demo            set up a local embedded database with a company, a key and demo data\n' +
+        '  finctl profile add NAME --base-url URL && finctl login    use a remote finctl service\n',
+    )
+    return EXIT.ok
+  }
+  io.stdout.write(program.helpInformation())
+  return EXIT.ok
+}
+
+export function reportError(io: IO, err: unknown, ctx: Context | undefined): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok
+    return EXIT.usage
+  }
+  if (err && (err as Error).name === 'ExitPromptError') {
+    io.stderr.write('cancelled\n')
+    return EXIT.interrupted
+  }
+  if (err instanceof AppError) {
+    if (ctx?.printer.format === 'json' && err.code !== 'usage') {
+      const body = {
+        code: err.code,
+        message: err.message,
+        ...(err.details ? { details: err.details } : {}),
+        ...(err.requestId ? { request_id: err.requestId } : {}),
+      }
+      io.stderr.write(`${JSON.stringify(body)}\n`)
+    } else {
+      io.stderr.write(`error: ${err.message}\n`)
+      const shown = err.message
+      for (const d of err.details ?? []) {
+        const line = `${d.path}: ${d.message}`
+        if (!shown.includes(line) && !shown.includes(`${d.path} ${d.message}`)) io.stderr.write(`  ${line}\n`)
+      }
+      if (err.code === 'unauthorized') io.stderr.write('  (check your API key, or run `finctl login`)\n')
+    }
+    return exitCodeFor(err.code)
+  }
+  const e = err as Error
+  io.stderr.write(`error: internal error: ${e?.message ?? String(err)}\n`)
+  if (ctx?.globals.debug && e?.stack) io.stderr.write(`${e.stack}\n`)
+  else io.stderr.write('  (run again with --debug for details)\n')
+  return EXIT.failure
+}

@@ -1,0 +1,84 @@
+/**
+ * Prompts (@inquirer/prompts, loaded only when one is shown), on stderr, and only when
+ * interactive (Context.canPrompt). Without a terminal, a missing value is a usage error naming its flag.
+ */
+import { AppError } from '../domain/errors.js'
+import type { Context } from './context.js'
+
+const ctxOpts = (ctx: Context) => ({ input: ctx.io.stdin, output: ctx.io.stderr }) as never
+
+export function missing(flag: string, what: string): AppError {
+  return new AppError('usage', `${what} is required: give ${flag}`)
+}
+
+export async function promptText(
+  ctx: Context,
+  message: string,
+  o: { default?: string; validate?: (v: string) => true | string } = {},
+): Promise<string> {
+  const { input } = await import('@inquirer/prompts')
+  return input({ message, default: o.default, validate: o.validate }, ctxOpts(ctx))
+}
+
+export async function promptPassword(ctx: Context, message: string, o: { confirm?: boolean; minLength?: number } = {}): Promise<string> {
+  const { password } = await import('@inquirer/prompts')
+  const min = o.minLength ?? 8
+  for (;;) {
+    const first = await password(
+      { message, mask: '*', validate: (v: string) => (v.length >= min ? true : `at least ${min} characters`) },
+      ctxOpts(ctx),
+    )
+    if (!o.confirm) return first
+    const again = await password({ message: 'Type it again', mask: '*' }, ctxOpts(ctx))
+    if (again === first) return first
+    ctx.io.stderr.write('The two passwords differ: try again.\n')
+  }
+}
+
+export async function promptSelect<T extends string>(ctx: Context, message: string, choices: Array<{ name: string; value: T }>): Promise<T> {
+  const { select } = await import('@inquirer/prompts')
+  return select({ message, choices }, ctxOpts(ctx))
+}
+
+export async function promptSearch<T extends string>(ctx: Context, message: string, all: Array<{ name: string; value: T }>, def?: T): Promise<T> {
+  const { search } = await import('@inquirer/prompts')
+  const ordered = def ? [...all.filter((c) => c.value === def), ...all.filter((c) => c.value !== def)] : all
+  return search(
+    {
+      message,
+      source: (term: string | undefined) => {
+        const t = (term ?? '').toLowerCase()
+        return ordered.filter((c) => c.name.toLowerCase().includes(t)).slice(0, 50)
+      },
+    },
+    ctxOpts(ctx),
+  )
+}
+
+export async function promptCheckbox<T extends string>(
+  ctx: Context,
+  message: string,
+  choices: Array<{ name: string; value: T; checked?: boolean }>,
+): Promise<T[]> {
+  const { checkbox } = await import('@inquirer/prompts')
+  return checkbox({ message, choices, required: true }, ctxOpts(ctx))
+}
+
+export async function promptConfirm(ctx: Context, message: string, def = false): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts')
+  return confirm({ message, default: def }, ctxOpts(ctx))
+}
+
+/** A value from its flag, else from a prompt on a terminal, else a usage error naming the flag. */
+export async function valueOrPrompt(ctx: Context, value: string | undefined, flag: string, what: string, ask: () => Promise<string>): Promise<string> {
+  if (value !== undefined && value !== '') return value
+  if (!ctx.canPrompt()) throw missing(flag, what)
+  return ask()
+}
+
+/** Destructive commands: --yes, or a confirmation on a terminal. */
+export async function confirmOrYes(ctx: Context, yes: boolean | undefined, question: string): Promise<void> {
+  if (yes) return
+  if (!ctx.canPrompt()) throw new AppError('usage', `${question.replace(/\?$/, '')}: this cannot be undone; give --yes to confirm`)
+  if (!(await promptConfirm(ctx, question))) throw new AppError('usage', 'cancelled: nothing was changed')
+}

@@ -1,0 +1,202 @@
+/**
+ * The typed client. It builds requests for the service and sends them through a fetch-like
+ * transport: the embedded core (`app.fetch`) or a remote base_url (undici). Commands never know
+ * which. Error envelopes are rebuilt into AppError, so both transports fail the same way.
+ */
+import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js'
+import type {
+  ApiKey,
+  BankAccount,
+  Company,
+  CreateApiKeyRequest,
+  CreateBankAccountRequest,
+  CreateTransactionRequest,
+  CreatedApiKey,
+  Transaction,
+  UsageStats,
+} from '../domain/schemas.js'
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
+
+export interface PaginationInfo {
+  limit: number
+  next_cursor: string | null
+  has_more: boolean
+  total: number
+}
+
+export interface ApiResult<T> {
+  status: number
+  data: T
+  pagination?: PaginationInfo
+  headers: Headers
+}
+
+/** Which credential a request uses: key administration needs the JWT. */
+export type AuthMode = 'data' | 'admin' | 'none'
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>
+  body?: unknown
+  auth?: AuthMode
+  headers?: Record<string, string>
+}
+
+export interface RequestLog {
+  method: string
+  url: string
+  status: number
+  ms: number
+}
+
+export interface ClientOptions {
+  baseUrl: string
+  fetch: FetchLike
+  apiKey?: string
+  token?: string
+  /** Retries of a 429 answer, waiting Retry-After each time (bounded by maxRetryWaitSeconds). */
+  maxRetries?: number
+  maxRetryWaitSeconds?: number
+  onRequest?: (log: RequestLog) => void
+  sleep?: (ms: number) => Promise<void>
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+export class Client {
+  readonly baseUrl: string
+  constructor(private readonly opts: ClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
+  }
+
+  get hasApiKey(): boolean {
+    return Boolean(this.opts.apiKey)
+  }
+
+  get hasToken(): boolean {
+    return Boolean(this.opts.token)
+  }
+
+  private credentials(mode: AuthMode): Record<string, string> {
+    const { apiKey, token } = this.opts
+    if (mode === 'none') return {}
+    if (mode === 'admin') return token ? { authorization: `Bearer ${token}` } : apiKey ? { 'x-api-key': apiKey } : {}
+    return apiKey ? { 'x-api-key': apiKey } : token ? { authorization: `Bearer ${token}` } : {}
+  }
+
+  url(path: string, query?: RequestOptions['query']): string {
+    const u = new URL(this.baseUrl + path)
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v))
+    return u.toString()
+  }
+
+  /** Send one request; returns the parsed envelope or throws AppError. */
+  async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<ApiResult<T>> {
+    const url = this.url(path, o.query)
+    const headers: Record<string, string> = { accept: 'application/json', ...this.credentials(o.auth ?? 'data'), ...o.headers }
+    let body: string | undefined
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body)
+      headers['content-type'] = 'application/json'
+    }
+    const maxRetries = this.opts.maxRetries ?? 3
+    const maxWait = this.opts.maxRetryWaitSeconds ?? 60
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now()
+      let res: Response
+      try {
+        res = await this.opts.fetch(url, { method, headers, body })
+      } catch (err) {
+        throw unreachable(this.baseUrl, err)
+      }
+      this.opts.onRequest?.({ method, url: redactQuery(url), status: res.status, ms: Math.round(performance.now() - started) })
+      if (res.status === 429 && attempt < maxRetries) {
+        const wait = Number(res.headers.get('retry-after') ?? '1')
+        if (Number.isFinite(wait) && wait <= maxWait) {
+          await res.body?.cancel()
+          await (this.opts.sleep ?? realSleep)(Math.max(wait, 0.05) * 1000)
+          continue
+        }
+      }
+      return parseResponse<T>(res)
+    }
+  }
+
+  // ---- typed operations -------------------------------------------------------------------
+
+  health() {
+    return this.request<{ status: string; version: string; store: string }>('GET', '/healthz', { auth: 'none' }).then((r) => r.data)
+  }
+
+  token(email: string, password: string) {
+    return this.request<{ access_token: string; token_type: string; expires_in: number; scopes: string[] }>('POST', '/auth/token', {
+      auth: 'none',
+      body: { email, password },
+    }).then((r) => r.data)
+  }
+
+  readonly keys = {
+    me: () => this.request<ApiKey>('GET', '/api-keys/me').then((r) => r.data),
+    /** The calling key's usage, or with keyId that key's (needs the JWT). */
+    usage: (o: { keyId?: string; recent?: number } = {}) =>
+      (o.keyId
+        ? this.request<UsageStats>('GET', `/api-keys/${encodeURIComponent(o.keyId)}/usage`, { auth: 'admin', query: { recent: o.recent } })
+        : this.request<UsageStats>('GET', '/api-keys/me/usage', { query: { recent: o.recent } })
+      ).then((r) => r.data),
+    list: (status?: string) => this.request<ApiKey[]>('GET', '/api-keys', { auth: 'admin', query: { status } }).then((r) => r.data),
+    create: (body: CreateApiKeyRequest) => this.request<CreatedApiKey>('POST', '/api-keys', { auth: 'admin', body }).then((r) => r.data),
+    revoke: (id: string) => this.request<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
+  }
+
+  readonly accounts = {
+    list: (q: { status?: string; account_type?: string } = {}) => this.request<BankAccount[]>('GET', '/api-v1/bank-accounts', { query: q }),
+    create: (body: CreateBankAccountRequest) => this.request<BankAccount>('POST', '/api-v1/bank-accounts', { body }).then((r) => r.data),
+    get: (id: string) => this.request<BankAccount>('GET', `/api-v1/bank-accounts/${encodeURIComponent(id)}`).then((r) => r.data),
+  }
+
+  readonly transactions = {
+    create: (body: CreateTransactionRequest, o: { idempotencyKey?: string } = {}) =>
+      this.request<Transaction>('POST', '/api-v1/transactions', {
+        body,
+        headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined,
+      }).then((r) => r.data),
+  }
+
+  company() {
+    return this.request<Company>('GET', '/api-v1/company').then((r) => r.data)
+  }
+}
+
+function redactQuery(url: string): string {
+  return url.replace(/([?&](?:api_key|token|key)=)[^&]*/gi, '$1***')
+}
+
+export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
+  const text = await res.text()
+  let json: unknown
+  try {
+    json = text ? JSON.parse(text) : undefined
+  } catch {
+    json = undefined
+  }
+  const env = json as { success?: boolean; data?: T; pagination?: PaginationInfo; error?: { code?: string; message?: string; details?: ErrorDetail[]; request_id?: string } }
+  if (res.ok && env && env.success === true) return { status: res.status, data: env.data as T, pagination: env.pagination, headers: res.headers }
+  if (env?.error?.code) {
+    const retry = res.headers.get('retry-after')
+    throw new AppError(env.error.code as ErrorCode, env.error.message ?? `HTTP ${res.status}`, {
+      details: env.error.details,
+      requestId: env.error.request_id,
+      retryAfter: retry ? Number(retry) : undefined,
+      status: res.status,
+    })
+  }
+  throw new AppError(res.status === 404 ? 'not_found' : 'internal_error', `unexpected HTTP ${res.status} answer from the service (not a finctl envelope)`, {
+    status: res.status,
+  })
+}
+
+function unreachable(baseUrl: string, err: unknown): AppError {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause
+  const why = cause?.code ?? cause?.message ?? (err as Error)?.message ?? 'unknown error'
+  return new AppError('unreachable', `cannot reach ${baseUrl}: ${why}`, { cause: err })
+}

@@ -1,0 +1,97 @@
+/** Bank accounts. The full account number is never stored: only its last four characters. */
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import type { Store } from '../store/store.js'
+import type { BankAccountRow } from '../store/schema.js'
+import type { Actor } from './actor.js'
+import { validation, notFound } from './errors.js'
+import { currencyExponent } from './currencies.js'
+import { minorToNumber, parseAmount } from './money.js'
+import type { BankAccount, CreateBankAccountRequest } from './schemas.js'
+
+export function toBankAccount(row: BankAccountRow, movementMinor: number): BankAccount {
+  return {
+    id: row.id,
+    name: row.name,
+    institution_name: row.institution_name,
+    account_type: row.account_type as BankAccount['account_type'],
+    account_number_last4: row.account_number_last4,
+    currency_code: row.currency_code,
+    status: row.status as BankAccount['status'],
+    opening_balance: minorToNumber(row.opening_balance, row.currency_code),
+    opening_balance_date: row.opening_balance_date,
+    current_balance: minorToNumber(row.opening_balance + movementMinor, row.currency_code),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export async function createBankAccount(store: Store, actor: Actor, input: CreateBankAccountRequest, now: Date): Promise<BankAccount> {
+  let opening = 0
+  if (input.opening_balance !== undefined) {
+    const r = parseAmount(input.opening_balance, currencyExponent(input.currency_code))
+    if (!r.ok) throw validation('opening_balance', r.message)
+    opening = r.minor
+  }
+  const digits = input.account_number?.replace(/[\s-]/g, '')
+  const row: BankAccountRow = {
+    id: randomUUID(),
+    company_id: actor.companyId,
+    name: input.name,
+    institution_name: input.institution_name ?? null,
+    account_type: input.account_type,
+    account_number_last4: digits ? digits.slice(-4) : null,
+    currency_code: input.currency_code,
+    status: 'active',
+    opening_balance: opening,
+    opening_balance_date: input.opening_balance_date ?? null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  }
+  await store.db.insertInto('bank_accounts').values(row).execute()
+  return toBankAccount(row, 0)
+}
+
+/** Sum of the non-void transactions of each account, in the account's minor units. */
+async function movements(store: Store, companyId: string, accountIds: string[]): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map()
+  const rows = await store.db
+    .selectFrom('transactions')
+    .select(['bank_account_id', sql<number>`coalesce(sum(amount), 0)`.as('total')])
+    .where('company_id', '=', companyId)
+    .where('bank_account_id', 'in', accountIds)
+    .where('status', '!=', 'void')
+    .groupBy('bank_account_id')
+    .execute()
+  return new Map(rows.map((r) => [r.bank_account_id, Number(r.total)]))
+}
+
+export async function listBankAccounts(
+  store: Store,
+  companyId: string,
+  filter: { status?: string; account_type?: string },
+): Promise<BankAccount[]> {
+  let q = store.db.selectFrom('bank_accounts').selectAll().where('company_id', '=', companyId)
+  if (filter.status) q = q.where('status', '=', filter.status)
+  if (filter.account_type) q = q.where('account_type', '=', filter.account_type)
+  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+  const sums = await movements(store, companyId, rows.map((r) => r.id))
+  return rows.map((r) => toBankAccount(r, sums.get(r.id) ?? 0))
+}
+
+export async function findBankAccount(store: Store, companyId: string, id: string): Promise<BankAccountRow> {
+  const row = await store.db
+    .selectFrom('bank_accounts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst()
+  if (!row) throw notFound('bank account')
+  return row
+}
+
+export async function getBankAccount(store: Store, companyId: string, id: string): Promise<BankAccount> {
+  const row = await findBankAccount(store, companyId, id)
+  const sums = await movements(store, companyId, [id])
+  return toBankAccount(row, sums.get(id) ?? 0)
+}

@@ -1,0 +1,75 @@
+/**
+ * The one error type of finctl. A stable `code` (API.md section 1) decides the HTTP status on the
+ * server and the exit code in the CLI; `message` is safe to show to users; `internal` never leaves
+ * the process.
+ */
+export type ErrorCode =
+  | 'validation_error'
+  | 'invalid_json'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'idempotency_conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal_error'
+  // client-side only: the target could not be reached
+  | 'unreachable'
+  // client-side only: bad command-line usage
+  | 'usage'
+
+export interface ErrorDetail {
+  path: string
+  message: string
+}
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  validation_error: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  unreachable: 0,
+  usage: 0,
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly details?: ErrorDetail[]
+  readonly internal?: string
+  /** Seconds to wait before retrying (rate limits). */
+  readonly retryAfter?: number
+  /** Set when the error was rebuilt from a response. */
+  readonly requestId?: string
+  readonly status: number
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { details?: ErrorDetail[]; internal?: string; cause?: unknown; retryAfter?: number; requestId?: string; status?: number } = {},
+  ) {
+    super(message, { cause: opts.cause })
+    this.name = 'AppError'
+    this.code = code
+    this.details = opts.details
+    this.internal = opts.internal
+    this.retryAfter = opts.retryAfter
+    this.requestId = opts.requestId
+    this.status = opts.status ?? STATUS_BY_CODE[code]
+  }
+}
+
+export const validation = (path: string, message: string): AppError =>
+  new AppError('validation_error', `${path}: ${message}`, { details: [{ path, message }] })
+
+export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`)
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError

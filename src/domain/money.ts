@@ -1,0 +1,109 @@
+/**
+ * Exact money. Amounts live as integers of the currency's minor unit (cents for USD, yen for JPY,
+ * fils for BHD). Decimal text is parsed digit by digit and never passes through a float.
+ */
+import { currencyExponent } from './currencies.js'
+
+/** 15 digits: the largest magnitude whose decimal form survives a JSON number round trip exactly. */
+export const MAX_MINOR = 999_999_999_999_999
+
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/
+
+export type AmountError = 'not_a_number' | 'too_many_decimals' | 'out_of_range'
+
+export type AmountResult = { ok: true; minor: number } | { ok: false; error: AmountError; message: string }
+
+/** Normalise the text form of an amount: Unicode minus to '-', and a JS number to its shortest decimal. */
+function amountText(input: string | number): string {
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return 'NaN'
+    // String() gives the shortest decimal that round-trips: 149.99 -> "149.99"; tiny or huge -> "1e-7"
+    return String(input)
+  }
+  return input.trim().replace(/^\u2212/, '-')
+}
+
+/** Parse a decimal amount into integer minor units of a currency with the given exponent. */
+export function parseAmount(input: string | number, exponent: number): AmountResult {
+  const text = amountText(input)
+  const m = DECIMAL.exec(text)
+  if (!m) return { ok: false, error: 'not_a_number', message: `"${text.slice(0, 40)}" is not a decimal amount` }
+  const [, sign, whole, fraction = ''] = m
+  const frac = fraction.replace(/0+$/, '')
+  if (frac.length > exponent) {
+    return {
+      ok: false,
+      error: 'too_many_decimals',
+      message: exponent === 0 ? 'this currency has no minor unit: give a whole amount' : `at most ${exponent} decimal places for this currency`,
+    }
+  }
+  const digits = (whole.replace(/^0+(?=\d)/, '') + frac.padEnd(exponent, '0')).replace(/^0+(?=\d)/, '')
+  if (digits.length > 15) return { ok: false, error: 'out_of_range', message: 'amount is too large' }
+  const minor = Number(digits)
+  return { ok: true, minor: sign === '-' && minor !== 0 ? -minor : minor }
+}
+
+/** Parse an amount in a currency, throwing a plain Error with the reason (callers wrap it). */
+export function toMinor(input: string | number, currency: string): number {
+  const r = parseAmount(input, currencyExponent(currency))
+  if (!r.ok) throw new Error(r.message)
+  return r.minor
+}
+
+/** Decimal text of a minor-unit amount: formatMinor(-14999, 2) === "-149.99". */
+export function formatMinor(minor: number | bigint, exponent: number): string {
+  const neg = minor < 0
+  const abs = (neg ? -BigInt(minor) : BigInt(minor)).toString()
+  if (exponent === 0) return (neg ? '-' : '') + abs
+  const padded = abs.padStart(exponent + 1, '0')
+  return `${neg ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`
+}
+
+/** The JSON number for a minor-unit amount; exact because its shortest decimal form is the amount. */
+export function minorToNumber(minor: number, currency: string): number {
+  return Number(formatMinor(minor, currencyExponent(currency)))
+}
+
+// ---- exchange rates -------------------------------------------------------------------------
+
+const RATE_MAX_DIGITS = 18
+
+/** Normalise an exchange rate to its canonical decimal text ("1.10" -> "1.1"); null if invalid. */
+export function parseRate(input: string | number): string | null {
+  const text = amountText(input)
+  const m = DECIMAL.exec(text)
+  if (!m || m[1] === '-') return null
+  const whole = m[2].replace(/^0+(?=\d)/, '')
+  const frac = (m[3] ?? '').replace(/0+$/, '')
+  if ((whole + frac).replace(/^0+/, '').length > RATE_MAX_DIGITS) return null
+  if (/^0*$/.test(whole + frac)) return null
+  return frac ? `${whole}.${frac}` : whole
+}
+
+/** Integer division rounding half to even (banker's rounding). */
+export function divHalfEven(n: bigint, d: bigint): bigint {
+  if (d < 0n) return divHalfEven(-n, -d)
+  const q = n / d // truncates toward zero
+  const r = n - q * d
+  const twice = 2n * (r < 0n ? -r : r)
+  if (twice < d) return q
+  const away = r < 0n ? q - 1n : q + 1n
+  if (twice > d) return away
+  return q % 2n === 0n ? q : away
+}
+
+/**
+ * Convert an amount in minor units of one currency into minor units of another at a decimal
+ * rate, rounding half to even once, per transaction.
+ */
+export function convertMinor(amountMinor: number, fromExponent: number, rate: string, toExponent: number): number {
+  const [whole, frac = ''] = rate.split('.')
+  const rateInt = BigInt(whole + frac)
+  let num = BigInt(amountMinor) * rateInt
+  let den = 10n ** BigInt(frac.length)
+  if (toExponent >= fromExponent) num *= 10n ** BigInt(toExponent - fromExponent)
+  else den *= 10n ** BigInt(fromExponent - toExponent)
+  const out = divHalfEven(num, den)
+  if (out > BigInt(MAX_MINOR) || out < -BigInt(MAX_MINOR)) throw new RangeError('converted amount is out of range')
+  return Number(out)
+}

@@ -1,0 +1,47 @@
+/**
+ * `finctl serve`: the core on a socket. On SIGTERM/SIGINT it stops accepting connections,
+ * lets requests in flight finish, flushes usage records and closes the store.
+ */
+import type { Server } from 'node:http'
+import { serve } from '@hono/node-server'
+import { openCore, type Core } from './core.js'
+
+export interface ServeOptions {
+  host: string
+  port: number
+  database: string
+  poolSize?: number
+  log: (line: string) => void
+}
+
+export interface RunningServer {
+  url: string
+  core: Core
+  stop(): Promise<void>
+}
+
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const core = await openCore(o.database, { poolSize: o.poolSize })
+  const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
+    const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
+    ;(s as Server).once('error', reject)
+  })
+  server.keepAliveTimeout = 10_000
+  server.requestTimeout = 120_000
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host
+  let stopping: Promise<void> | undefined
+  return {
+    url: `http://${host}:${port}`,
+    core,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeIdleConnections()
+        })
+        await core.close()
+      })()
+      return stopping
+    },
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Table shapes for kysely. Both dialects store the same values:
+ * - money as integers of minor units (SQLite INTEGER, PostgreSQL BIGINT, parsed back to number);
+ * - booleans as 0/1 integers (better-sqlite3 binds no booleans);
+ * - timestamps as ISO 8601 UTC text ("2026-11-22T05:33:00.000Z"), dates as "YYYY-MM-DD" text,
+ *   which sort and compare correctly as text in both dialects;
+ * - arrays (scopes, tags) as JSON text.
+ */
+import type { Generated, Selectable, Insertable } from 'kysely'
+
+export interface SettingsTable {
+  key: string
+  value: string
+}
+
+export interface CompaniesTable {
+  id: string
+  name: string
+  base_currency: string
+  created_at: string
+}
+
+export interface UsersTable {
+  id: string
+  company_id: string
+  email: string
+  password_hash: string
+  role: string
+  created_at: string
+}
+
+export interface ApiKeysTable {
+  id: string
+  company_id: string
+  name: string
+  key_prefix: string
+  key_hash: string
+  scopes: string
+  description: string
+  rate_limit_per_minute: number
+  rate_limit_per_day: number
+  is_active: number
+  expires_at: string | null
+  revoked_at: string | null
+  created_at: string
+  created_by: string
+  usage_count: number
+  last_used_at: string | null
+}
+
+export interface RateLimitCountersTable {
+  key_id: string
+  minute_window: number
+  minute_count: number
+  day_window: number
+  day_count: number
+  allowed: number
+}
+
+export interface ApiRequestsTable {
+  id: Generated<number>
+  key_id: string
+  company_id: string
+  method: string
+  endpoint: string
+  status_code: number
+  response_time_ms: number
+  created_at: string
+}
+
+export interface BankAccountsTable {
+  id: string
+  company_id: string
+  name: string
+  institution_name: string | null
+  account_type: string
+  account_number_last4: string | null
+  currency_code: string
+  status: string
+  opening_balance: number
+  opening_balance_date: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface TransactionsTable {
+  id: string
+  company_id: string
+  bank_account_id: string
+  bank_statement_id: string | null
+  transaction_date: string
+  posted_date: string
+  description: string
+  original_description: string
+  amount: number
+  currency_code: string
+  exchange_rate: string
+  base_amount: number
+  category: string | null
+  accounting_category: string | null
+  cash_flow_category: string | null
+  merchant_name: string | null
+  status: string
+  is_reconciled: number
+  ai_confidence_score: number | null
+  tags: string
+  created_at: string
+  updated_at: string
+}
+
+export interface IdempotencyKeysTable {
+  owner_id: string
+  idem_key: string
+  request_hash: string
+  status_code: number
+  response_body: string
+  created_at: string
+}
+
+export interface Db {
+  settings: SettingsTable
+  companies: CompaniesTable
+  users: UsersTable
+  api_keys: ApiKeysTable
+  rate_limit_counters: RateLimitCountersTable
+  api_requests: ApiRequestsTable
+  bank_accounts: BankAccountsTable
+  transactions: TransactionsTable
+  idempotency_keys: IdempotencyKeysTable
+}
+
+export type CompanyRow = Selectable<CompaniesTable>
+export type UserRow = Selectable<UsersTable>
+export type ApiKeyRow = Selectable<ApiKeysTable>
+export type BankAccountRow = Selectable<BankAccountsTable>
+export type TransactionRow = Selectable<TransactionsTable>
+export type NewTransactionRow = Insertable<TransactionsTable>
+export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id'>

@@ -1,0 +1,136 @@
+/**
+ * The embedded store: SQLite through better-sqlite3 (WAL, busy timeout, foreign keys).
+ * Hot paths are prepared statements. They run while holding kysely's connection lock, so they
+ * never land inside another request's open kysely transaction.
+ */
+import Database from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import { migrate, migrations } from './migrations.js'
+import type { Db, ApiKeyRow, NewApiRequestRow, NewTransactionRow } from './schema.js'
+import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+const TX_COLUMNS = [
+  'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
+  'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
+  'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
+  'tags', 'created_at', 'updated_at',
+] as const
+
+export async function openSqliteStore(path: string): Promise<Store> {
+  const isNew = path !== ':memory:' && !existsSync(path)
+  if (isNew) mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  const raw = new Database(path)
+  // Financial data: owner-only, like the profile file (SQLite gives -wal and -shm the same mode).
+  if (isNew) chmodSync(path, 0o600)
+  raw.pragma('journal_mode = WAL')
+  raw.pragma('busy_timeout = 5000')
+  raw.pragma('synchronous = NORMAL')
+  raw.pragma('foreign_keys = ON')
+  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: raw }) })
+
+  const all = migrations('sqlite')
+  const wanted = Object.keys(all).length
+  // Fast path: user_version counts applied migrations, so an up-to-date file skips the migrator.
+  if ((raw.pragma('user_version', { simple: true }) as number) !== wanted) {
+    await migrate(db, all)
+    raw.pragma(`user_version = ${wanted}`)
+  }
+
+  const hot = new SqliteHotPaths(raw, db)
+  return {
+    dialect: 'sqlite',
+    db,
+    hot,
+    location: path,
+    async close() {
+      await db.destroy() // closes `raw` too
+    },
+  }
+}
+
+class SqliteHotPaths implements HotPaths {
+  private readonly keyByHash: Database.Statement
+  private readonly rateLimit: Database.Statement
+  private readonly insertRequest: Database.Statement
+  private readonly bumpKey: Database.Statement
+  private readonly insertTx: Database.Statement
+  private readonly appendRequests: (rows: NewApiRequestRow[]) => void
+  private readonly appendTransactions: (rows: NewTransactionRow[]) => void
+
+  constructor(
+    raw: Database.Database,
+    private readonly db: Kysely<Db>,
+  ) {
+    this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
+    this.rateLimit = raw.prepare(rateLimitSql('sqlite', (i) => `@p${i}`))
+    this.insertRequest = raw.prepare(
+      `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at)
+       VALUES (@key_id, @company_id, @method, @endpoint, @status_code, @response_time_ms, @created_at)`,
+    )
+    this.bumpKey = raw.prepare(
+      `UPDATE api_keys SET usage_count = usage_count + @n,
+         last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < @last THEN @last ELSE last_used_at END
+       WHERE id = @id`,
+    )
+    this.insertTx = raw.prepare(
+      `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+    )
+    this.appendRequests = raw.transaction((rows: NewApiRequestRow[]) => {
+      const perKey = new Map<string, { n: number; last: string }>()
+      for (const row of rows) {
+        this.insertRequest.run(row)
+        const k = perKey.get(row.key_id)
+        if (!k) perKey.set(row.key_id, { n: 1, last: row.created_at })
+        else {
+          k.n++
+          if (row.created_at > k.last) k.last = row.created_at
+        }
+      }
+      for (const [id, { n, last }] of perKey) this.bumpKey.run({ id, n, last })
+    })
+    this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => {
+      for (const row of rows) this.insertTx.run(row)
+    })
+  }
+
+  /** Run synchronous SQLite work while holding kysely's single-connection lock. */
+  private locked<T>(fn: () => T): Promise<T> {
+    return this.db.connection().execute(async () => fn())
+  }
+
+  findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
+    return this.locked(() => this.keyByHash.get(hash) as ApiKeyRow | undefined)
+  }
+
+  takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
+    return this.locked(() => {
+      const row = this.rateLimit.get({ p1: i.keyId, p2: i.minuteWindow, p3: i.dayWindow, p4: i.perMinute, p5: i.perDay }) as {
+        allowed: number
+        minute_count: number
+        day_count: number
+      }
+      return { allowed: row.allowed === 1, minuteCount: row.minute_count, dayCount: row.day_count }
+    })
+  }
+
+  insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve()
+    return this.locked(() => this.appendRequests(rows))
+  }
+
+  insertTransactions(rows: NewTransactionRow[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve()
+    return this.locked(() => this.appendTransactions(rows.map(normalizeTx)))
+  }
+}
+
+function normalizeTx(row: NewTransactionRow): NewTransactionRow {
+  // better-sqlite3 needs every named parameter present.
+  const out: Record<string, unknown> = {}
+  for (const c of TX_COLUMNS) out[c] = (row as Record<string, unknown>)[c] ?? null
+  return out as unknown as NewTransactionRow
+}
+
+export { TX_COLUMNS }

@@ -1,0 +1,61 @@
+/**
+ * The store interface the core works against. Ordinary queries use `db` (kysely) and run the
+ * same on both dialects; the hot paths below (one per request, or per row in bulk) are written
+ * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
+ */
+import type { Kysely } from 'kysely'
+import type { Dialect } from './migrations.js'
+import type { ApiKeyRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
+
+export interface RateLimitInput {
+  keyId: string
+  minuteWindow: number
+  dayWindow: number
+  perMinute: number
+  perDay: number
+}
+
+export interface RateLimitResult {
+  allowed: boolean
+  minuteCount: number
+  dayCount: number
+}
+
+export interface HotPaths {
+  findKeyByHash(hash: string): Promise<ApiKeyRow | undefined>
+  /** Count one request against both windows of a key, atomically, only if both have room. */
+  takeRateLimit(input: RateLimitInput): Promise<RateLimitResult>
+  /** Append usage records and bring each key's usage_count and last_used_at in step. */
+  insertApiRequests(rows: NewApiRequestRow[]): Promise<void>
+  insertTransactions(rows: NewTransactionRow[]): Promise<void>
+}
+
+export interface Store {
+  readonly dialect: Dialect
+  readonly db: Kysely<Db>
+  readonly hot: HotPaths
+  /** A human description of where the data lives, never with a password. */
+  readonly location: string
+  close(): Promise<void>
+}
+
+/** SQL for the atomic rate-limit take, shared by both dialects (they differ only in MAX). */
+export function rateLimitSql(dialect: Dialect, param: (i: number) => string): string {
+  const max = dialect === 'postgres' ? 'GREATEST' : 'max'
+  const [k, mw, dw, ml, dl] = [1, 2, 3, 4, 5].map(param)
+  // Old values are seen by every SET expression (both dialects), so `room` is computed once per row.
+  // A window from a slower clock counts against the newer window instead of resetting it.
+  const minuteUsed = `(CASE WHEN ${mw} <= rate_limit_counters.minute_window THEN rate_limit_counters.minute_count ELSE 0 END)`
+  const dayUsed = `(CASE WHEN ${dw} <= rate_limit_counters.day_window THEN rate_limit_counters.day_count ELSE 0 END)`
+  const room = `(${minuteUsed} < ${ml} AND ${dayUsed} < ${dl})`
+  const inc = `(CASE WHEN ${room} THEN 1 ELSE 0 END)`
+  return `INSERT INTO rate_limit_counters (key_id, minute_window, minute_count, day_window, day_count, allowed)
+VALUES (${k}, ${mw}, CASE WHEN ${ml} > 0 AND ${dl} > 0 THEN 1 ELSE 0 END, ${dw}, CASE WHEN ${ml} > 0 AND ${dl} > 0 THEN 1 ELSE 0 END, CASE WHEN ${ml} > 0 AND ${dl} > 0 THEN 1 ELSE 0 END)
+ON CONFLICT (key_id) DO UPDATE SET
+  minute_count = ${minuteUsed} + ${inc},
+  minute_window = ${max}(rate_limit_counters.minute_window, ${mw}),
+  day_count = ${dayUsed} + ${inc},
+  day_window = ${max}(rate_limit_counters.day_window, ${dw}),
+  allowed = ${inc}
+RETURNING allowed, minute_count, day_count`
+}
