@@ -11,7 +11,9 @@ export const MAX_JSON_BODY = 1024 * 1024
 
 const limit = bodyLimit({
   maxSize: MAX_JSON_BODY,
-  onError: () => {
+  onError: (c) => {
+    // The rest of the body is not read: the connection cannot carry another request.
+    c.header('Connection', 'close')
     throw new AppError('payload_too_large', 'the request body is larger than 1 MiB')
   },
 })

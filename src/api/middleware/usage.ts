@@ -18,7 +18,9 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
     } finally {
       const key = c.get('apiKey')
       if (key) {
-        const route = routePath(c, -1)
+        // After next(), the route index points at the handler that answered (not merely the last
+        // route that matches the path: /api-keys/{id}/usage also matches /api-keys/me/usage).
+        const route = routePath(c)
         const endpoint = route.endsWith('*') ? c.req.path.slice(0, 200) : endpointTemplate(route)
         deps.usage.record({
           key_id: key.id,

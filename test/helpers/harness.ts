@@ -1,0 +1,152 @@
+/**
+ * Runs the same API suite through both transports: the embedded core (app.fetch, no socket) and
+ * a real `finctl serve` process on 127.0.0.1 (a random free port), on a fresh SQLite file.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { SignJWT } from 'jose'
+import { Client, type FetchLike } from '../../src/client/client.js'
+import { openEmbedded } from '../../src/client/embedded.js'
+import { openRemote } from '../../src/client/remote.js'
+import { bootstrapCompany } from '../../src/domain/companies.js'
+import { openStore } from '../../src/store/open-store.js'
+import type { Store } from '../../src/store/store.js'
+
+export type TransportKind = 'embedded' | 'http'
+export const TRANSPORTS: TransportKind[] = ['embedded', 'http']
+export const ROOT = resolve(import.meta.dirname, '../..')
+export const BIN = join(ROOT, 'bin', 'finctl.js')
+
+export interface Tenant {
+  companyId: string
+  email: string
+  password: string
+  token: string
+  /** A key with read, write and transactions scopes. */
+  key: string
+  keyId: string
+  accountId: string
+}
+
+export interface Harness {
+  kind: TransportKind
+  baseUrl: string
+  fetch: FetchLike
+  dir: string
+  database: string
+  /** The store, for test set-up only (another connection to the same file for http). */
+  store: Store
+  client(creds?: { apiKey?: string; token?: string }): Client
+  /** Raw request, for cases the typed client does not make (bad JSON, odd headers). */
+  raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<Response>
+  tenant(name?: string): Promise<Tenant>
+  /** Make sure usage records reached the database (embedded: the recorder; http: a usage read does it). */
+  close(): Promise<void>
+}
+
+let counter = 0
+
+export async function startServeProcess(database: string, extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database], {
+    env: { ...process.env, FINCTL_CONFIG_DIR: join(database, '..', 'config'), ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let err = ''
+    const timer = setTimeout(() => reject(new Error(`finctl serve did not start: ${err}`)), 20_000)
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString()
+      const m = /listening on (http:\/\/\S+)/.exec(err)
+      if (m) {
+        clearTimeout(timer)
+        resolveUrl(m[1])
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`finctl serve exited with ${code}: ${err}`))
+    })
+  })
+  return { url, child }
+}
+
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode
+  return new Promise((res) => {
+    child.once('exit', (code) => res(code))
+    child.kill(signal)
+  })
+}
+
+export async function createHarness(kind: TransportKind): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), `finctl-${kind}-`))
+  const database = join(dir, 'finctl.db')
+  const closers: Array<() => Promise<unknown>> = []
+  let fetch: FetchLike
+  let baseUrl: string
+  let store: Store
+  if (kind === 'embedded') {
+    const t = await openEmbedded(database)
+    closers.push(t.close)
+    fetch = t.fetch
+    baseUrl = 'http://finctl.embedded'
+    store = t.core.store
+  } else {
+    // Create the database first so the server and this test see the same migrations.
+    store = await openStore(database)
+    closers.push(() => store.close())
+    const { url, child } = await startServeProcess(database)
+    closers.unshift(() => stopProcess(child))
+    const r = openRemote()
+    closers.unshift(r.close)
+    fetch = r.fetch
+    baseUrl = url
+  }
+  const h: Harness = {
+    kind,
+    baseUrl,
+    fetch,
+    dir,
+    database,
+    store,
+    client: (creds = {}) => new Client({ baseUrl, fetch, maxRetries: 0, ...creds }),
+    raw: (method, path, init = {}) => fetch(baseUrl + path, { method, headers: init.headers, body: init.body }),
+    async tenant(name = 'Acme') {
+      const n = ++counter
+      const email = `owner${n}-${process.pid}@${kind}.test`
+      const password = 'correct horse battery'
+      const { company } = await bootstrapCompany(store, { name: `${name} ${n}`, baseCurrency: 'USD', email, password }, new Date())
+      const anon = h.client()
+      const token = (await anon.token(email, password)).access_token
+      const created = await h.client({ token }).keys.create({ name: 'all', scopes: ['read', 'write', 'transactions'] })
+      const account = await h.client({ apiKey: created.key }).accounts.create({ name: 'Operating', account_type: 'checking', currency_code: 'USD' })
+      return { companyId: company.id, email, password, token, key: created.key, keyId: created.id, accountId: account.id }
+    },
+    async close() {
+      for (const c of closers) await c()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+  return h
+}
+
+/** A JWT signed with the installation's secret, for tests of scopes and expiry. */
+export async function signToken(store: Store, claims: { sub: string; cid: string; scopes: string[] }, expSeconds: number): Promise<string> {
+  const row = await store.db.selectFrom('settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()
+  const iat = Math.floor(Date.now() / 1000)
+  return new SignJWT({ cid: claims.cid, scopes: claims.scopes })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuer('finctl')
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + expSeconds)
+    .sign(new TextEncoder().encode(row.value))
+}
+
+/** Wait until at least `margin` seconds remain in the current UTC minute (rate-limit tests). */
+export async function awayFromMinuteEdge(margin = 8): Promise<void> {
+  const left = 60 - (Date.now() % 60_000) / 1000
+  if (left < margin) await new Promise((r) => setTimeout(r, left * 1000 + 100))
+}
