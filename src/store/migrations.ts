@@ -189,9 +189,9 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
 
 
 /** Bring a database up to the latest migration (kysely's Migrator; it locks on PostgreSQL). */
-export async function migrate(db: AnyDb, all: Record<string, Migration>): Promise<void> {
+export async function migrate(db: AnyDb, all: Record<string, Migration>, schema?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => all }
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)

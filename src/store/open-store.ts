@@ -13,10 +13,19 @@ export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//i.test(target)
 }
 
+/** `postgres://.../db?schema=name` works in that schema (created if missing); pg never sees the parameter. */
+export function splitSchema(url: string): { url: string; schema?: string } {
+  const u = new URL(url)
+  const schema = u.searchParams.get('schema') ?? undefined
+  u.searchParams.delete('schema')
+  return { url: u.toString(), schema }
+}
+
 export async function openStore(target: string, opts: OpenStoreOptions = {}): Promise<Store> {
   if (isPostgresUrl(target)) {
     const { openPostgresStore } = await import('./postgres-store.js')
-    return openPostgresStore(target, opts)
+    const { url, schema } = splitSchema(target)
+    return openPostgresStore(url, { ...opts, schema: opts.schema ?? schema })
   }
   const { openSqliteStore } = await import('./sqlite-store.js')
   return openSqliteStore(target)

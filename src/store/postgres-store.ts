@@ -23,29 +23,30 @@ function parseInt8(value: string): number {
 }
 
 export async function openPostgresStore(url: string, opts: PostgresOptions = {}): Promise<Store> {
+  const schema = opts.schema
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`)
+  const types = {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  }
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    } finally {
+      await admin.end()
+    }
+  }
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
-    types: {
-      getTypeParser: ((oid: number, format?: string) =>
-        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
+    types,
+    // Set at connection start-up, so every pooled connection works in the schema.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
   })
-  if (opts.schema) {
-    const schema = opts.schema
-    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`)
-    const client = await pool.connect()
-    try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    } finally {
-      client.release()
-    }
-    pool.on('connect', (client) => {
-      client.query(`SET search_path TO ${schema}`).catch(() => {})
-    })
-  }
   const db = new Kysely<Db>({ dialect: new PostgresDialect({ pool }) })
-  await migrate(db, migrations('postgres'))
+  await migrate(db, migrations('postgres'), schema ?? 'public')
   return {
     dialect: 'postgres',
     db,

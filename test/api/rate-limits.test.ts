@@ -1,13 +1,13 @@
 /** Per-key rate limits: 429 with Retry-After once a window is spent, exact under concurrency. */
 import { readFileSync, existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { awayFromMinuteEdge, createHarness, TRANSPORTS, type Harness, type Tenant } from '../helpers/harness.js'
+import { awayFromMinuteEdge, createHarness, MATRIX, TRANSPORTS, type Harness, type Tenant } from '../helpers/harness.js'
 
-describe.each(TRANSPORTS)('rate limits over %s', (kind) => {
+describe.each(MATRIX)('rate limits over %s on %s', (kind, storeKind) => {
   let h: Harness
   let a: Tenant
   beforeAll(async () => {
-    h = await createHarness(kind)
+    h = await createHarness(kind, storeKind)
     a = await h.tenant()
   })
   afterAll(async () => {

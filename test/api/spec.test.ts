@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/domain/errors.js'
-import { createHarness, signToken, TRANSPORTS, type Harness, type Tenant } from '../helpers/harness.js'
+import { createHarness, MATRIX, signToken, type Harness, type Tenant } from '../helpers/harness.js'
 
 const TRANSACTION_FIELDS = [
   'id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
@@ -34,13 +34,13 @@ async function expectError(p: Promise<unknown>, code: string, status: number): P
   return e
 }
 
-describe.each(TRANSPORTS)('service interface over %s', (kind) => {
+describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
   let h: Harness
   let a: Tenant
   let b: Tenant
 
   beforeAll(async () => {
-    h = await createHarness(kind)
+    h = await createHarness(kind, storeKind)
     a = await h.tenant('Acme')
     b = await h.tenant('Beta')
   })
@@ -326,7 +326,7 @@ describe.each(TRANSPORTS)('service interface over %s', (kind) => {
   it('GET /healthz and every answer carry X-Request-Id', async () => {
     const res = await h.raw('GET', '/healthz')
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ success: true, data: { status: 'ok', store: 'sqlite' } })
+    expect(await res.json()).toMatchObject({ success: true, data: { status: 'ok', store: storeKind } })
     expect(res.headers.get('x-request-id')).toMatch(/^req_/)
     const nf = await h.raw('GET', '/api-v1/nothing-here', { headers: { 'x-api-key': a.key } })
     expect(nf.status).toBe(404)

@@ -16,6 +16,51 @@ import type { Store } from '../../src/store/store.js'
 
 export type TransportKind = 'embedded' | 'http'
 export const TRANSPORTS: TransportKind[] = ['embedded', 'http']
+export type StoreKind = 'sqlite' | 'postgres'
+
+export const TEST_DATABASE_URL = process.env.FINCTL_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+/** PostgreSQL is used when it answers; under CI=true a missing database fails the run instead. */
+async function postgresAvailable(): Promise<boolean> {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    await client.query('select 1')
+    return true
+  } catch (err) {
+    if (process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI=true but ${TEST_DATABASE_URL} did not answer: ${(err as Error).message}`)
+    process.stderr.write(`note: PostgreSQL at ${TEST_DATABASE_URL} did not answer; store tests run on SQLite only\n`)
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+export const STORES: StoreKind[] = (await postgresAvailable()) ? ['sqlite', 'postgres'] : ['sqlite']
+/** Every transport on every store. */
+export const MATRIX: Array<[TransportKind, StoreKind]> = TRANSPORTS.flatMap((t) => STORES.map((s): [TransportKind, StoreKind] => [t, s]))
+
+let schemaCounter = 0
+/** A fresh PostgreSQL schema for one harness, and a way to drop it. */
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `t_${process.pid}_${Date.now().toString(36)}_${++schemaCounter}`
+  const u = new URL(TEST_DATABASE_URL)
+  u.searchParams.set('schema', schema)
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const { default: pg } = await import('pg')
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
+      await client.connect()
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      } finally {
+        await client.end()
+      }
+    },
+  }
+}
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const BIN = join(ROOT, 'bin', 'finctl.js')
 
@@ -32,6 +77,7 @@ export interface Tenant {
 
 export interface Harness {
   kind: TransportKind
+  storeKind: StoreKind
   baseUrl: string
   fetch: FetchLike
   dir: string
@@ -49,8 +95,9 @@ export interface Harness {
 let counter = 0
 
 export async function startServeProcess(database: string, extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const configDir = mkdtempSync(join(tmpdir(), 'finctl-serve-'))
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database], {
-    env: { ...process.env, FINCTL_CONFIG_DIR: join(database, '..', 'config'), ...extraEnv },
+    env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -80,23 +127,28 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   })
 }
 
-export async function createHarness(kind: TransportKind): Promise<Harness> {
+export async function createHarness(kind: TransportKind, storeKind: StoreKind = 'sqlite'): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `finctl-${kind}-`))
-  const database = join(dir, 'finctl.db')
   const closers: Array<() => Promise<unknown>> = []
+  let database = join(dir, 'finctl.db')
+  if (storeKind === 'postgres') {
+    const pgdb = await freshPostgres()
+    database = pgdb.url
+    closers.push(pgdb.drop)
+  }
   let fetch: FetchLike
   let baseUrl: string
   let store: Store
   if (kind === 'embedded') {
     const t = await openEmbedded(database)
-    closers.push(t.close)
+    closers.unshift(t.close)
     fetch = t.fetch
     baseUrl = 'http://finctl.embedded'
     store = t.core.store
   } else {
     // Create the database first so the server and this test see the same migrations.
-    store = await openStore(database)
-    closers.push(() => store.close())
+    store = await openStore(database, { poolSize: 2 })
+    closers.unshift(() => store.close())
     const { url, child } = await startServeProcess(database)
     closers.unshift(() => stopProcess(child))
     const r = openRemote()
@@ -106,6 +158,7 @@ export async function createHarness(kind: TransportKind): Promise<Harness> {
   }
   const h: Harness = {
     kind,
+    storeKind,
     baseUrl,
     fetch,
     dir,
