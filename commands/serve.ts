@@ -24,7 +24,7 @@ async function runServe(ctx: Context, o: { host: string; port: string; database?
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
   const database = o.database ?? ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.env)
   const { startServer } = await import('../src/server.js')
-  const server = await startServer({ host: o.host, port, database, poolSize, log: (l) => ctx.io.stderr.write(`${l}\n`) })
+  const server = await startServer({ host: o.host, port, database, poolSize, drainTimeoutMs: 30_000, log: (l) => ctx.io.stderr.write(`${l}\n`) })
   ctx.io.stderr.write(`finctl ${server.core.store.dialect} store at ${server.core.store.location}\nlistening on ${server.url}\n`)
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

@@ -23,7 +23,7 @@ export interface CoreOptions extends OpenStoreOptions {
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
   const store = await openStore(target, opts)
-  const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 200, maxBuffer: 500 })
+  const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
   const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), version: VERSION })
   let closed = false
   return {

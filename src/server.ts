@@ -11,6 +11,8 @@ export interface ServeOptions {
   port: number
   database: string
   poolSize?: number
+  /** How long requests in flight may take to finish after a stop signal. */
+  drainTimeoutMs: number
   log: (line: string) => void
 }
 
@@ -37,6 +39,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       stopping ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
+          // Keep-alive connections become idle as their last request finishes: close them as they
+          // do, rather than waiting for their keep-alive timeout; after the deadline, close the rest.
+          const started = Date.now()
+          const timer = setInterval(() => {
+            server.closeIdleConnections()
+            if (Date.now() - started > o.drainTimeoutMs) server.closeAllConnections()
+          }, 25)
+          server.once('close', () => clearInterval(timer))
           server.closeIdleConnections()
         })
         await core.close()

@@ -2,6 +2,10 @@
  * Buffers usage records (one per key-authenticated request) and writes them in batches, so no
  * request waits on a disk write of its own. Flushed on a short timer, when the buffer fills,
  * before any usage or key read, and on shutdown: a test that makes N requests sees N.
+ *
+ * Several processes may share one database. `settle()` (before a usage read) flushes this
+ * process's records and then waits one flush interval, by which time every other process's timer
+ * has fired too, so the read counts requests answered anywhere before it began.
  */
 import type { Store } from '../store/store.js'
 import type { NewApiRequestRow } from '../store/schema.js'
@@ -13,8 +17,17 @@ export class UsageRecorder {
 
   constructor(
     private readonly store: Store,
-    private readonly opts: { intervalMs: number; maxBuffer: number } = { intervalMs: 200, maxBuffer: 500 },
+    private readonly opts: { intervalMs: number; maxBuffer: number } = { intervalMs: 100, maxBuffer: 500 },
   ) {}
+
+  /** Flush, then (when records are written on a timer) wait until other processes' timers have fired. */
+  async settle(): Promise<void> {
+    await this.flush()
+    if (this.opts.intervalMs > 0) {
+      await new Promise((r) => setTimeout(r, this.opts.intervalMs + 50))
+      await this.flush()
+    }
+  }
 
   record(row: NewApiRequestRow): void {
     this.buffer.push(row)

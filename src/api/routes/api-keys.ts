@@ -39,7 +39,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       async (c) => {
         const key = c.get('apiKey')
         if (!key) throw new AppError('validation_error', 'no API key in this request: send it in X-API-Key')
-        await usage.flush()
+        await usage.settle()
         return c.json({ success: true as const, data: toApiKey(await findApiKey(store, key.company_id, key.id)) }, 200)
       },
     )
@@ -63,7 +63,7 @@ export function apiKeyRoutes(deps: AppDeps) {
           requireJwtScope(actor, 'api_keys')
           keyRow = await findApiKey(store, actor.companyId, q.key_id)
         }
-        await usage.flush()
+        await usage.settle()
         return c.json({ success: true as const, data: await usageStats(store, keyRow, q.recent ?? DEFAULT_RECENT, now()) }, 200)
       },
     )
@@ -79,7 +79,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       async (c) => {
         const actor = c.get('actor')
         requireJwtScope(actor, 'api_keys')
-        await usage.flush()
+        await usage.settle()
         const data = await listApiKeys(store, actor.companyId, c.req.valid('query').status ?? 'all', now())
         return c.json({ success: true as const, data }, 200)
       },
@@ -130,7 +130,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         const actor = c.get('actor')
         requireJwtScope(actor, 'api_keys')
         const keyRow = await findApiKey(store, actor.companyId, c.req.valid('param').id)
-        await usage.flush()
+        await usage.settle()
         const data = await usageStats(store, keyRow, c.req.valid('query').recent ?? DEFAULT_RECENT, now())
         return c.json({ success: true as const, data }, 200)
       },

@@ -1,0 +1,153 @@
+/**
+ * Two `finctl serve` processes sharing one database (PostgreSQL, and a SQLite file too):
+ * rate limits and usage statistics stay exact across them; SIGTERM under load loses no
+ * acknowledged write.
+ */
+import { type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client } from '../../src/client/client.js'
+import { openRemote } from '../../src/client/remote.js'
+import { bootstrapCompany } from '../../src/domain/companies.js'
+import { openStore } from '../../src/store/open-store.js'
+import type { Store } from '../../src/store/store.js'
+import { awayFromMinuteEdge, freshPostgres, startServeProcess, stopProcess, STORES, type StoreKind } from '../helpers/harness.js'
+
+interface Cluster {
+  store: Store
+  urls: string[]
+  children: ChildProcess[]
+  token: string
+  key: string
+  accountId: string
+  remote: ReturnType<typeof openRemote>
+  client(url: string, creds: { apiKey?: string; token?: string }): Client
+  close(): Promise<void>
+}
+
+async function startCluster(storeKind: StoreKind, processes = 2): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'finctl-cluster-'))
+  let database = join(dir, 'finctl.db')
+  let drop = async () => {}
+  if (storeKind === 'postgres') {
+    const pg = await freshPostgres()
+    database = pg.url
+    drop = pg.drop
+  }
+  const store = await openStore(database, { poolSize: 2 })
+  const email = `owner-${process.pid}-${Date.now()}@cluster.test`
+  await bootstrapCompany(store, { name: 'Cluster Co', baseCurrency: 'USD', email, password: 'correct horse battery' }, new Date())
+  const started = await Promise.all(Array.from({ length: processes }, () => startServeProcess(database)))
+  const remote = openRemote({ connections: 32 })
+  const client = (url: string, creds: { apiKey?: string; token?: string }) => new Client({ baseUrl: url, fetch: remote.fetch, maxRetries: 0, ...creds })
+  const urls = started.map((s) => s.url)
+  const token = (await client(urls[0], {}).token(email, 'correct horse battery')).access_token
+  const k = await client(urls[urls.length - 1], { token }).keys.create({ name: 'cluster', scopes: ['read', 'write', 'transactions'], rate_limit_per_minute: 100_000, rate_limit_per_day: 1_000_000 })
+  const account = await client(urls[0], { apiKey: k.key }).accounts.create({ name: 'Shared', account_type: 'checking', currency_code: 'USD' })
+  return {
+    store,
+    urls,
+    children: started.map((s) => s.child),
+    token,
+    key: k.key,
+    accountId: account.id,
+    remote,
+    client,
+    async close() {
+      await Promise.all(started.map((s) => stopProcess(s.child)))
+      await remote.close()
+      await store.close()
+      await drop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
+  let c: Cluster
+  beforeAll(async () => {
+    c = await startCluster(storeKind)
+  })
+  afterAll(async () => {
+    await c?.close()
+  })
+
+  it('a per-minute limit of N accepts exactly N requests spread over both processes', async () => {
+    await awayFromMinuteEdge(15)
+    const limit = 25
+    const k = await c.client(c.urls[0], { token: c.token }).keys.create({ name: 'limit', scopes: ['read'], rate_limit_per_minute: limit })
+    const statuses = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        c.remote.fetch(`${c.urls[i % 2]}/api-v1/bank-accounts`, { method: 'GET', headers: { 'x-api-key': k.key } }).then(async (r) => {
+          await r.arrayBuffer()
+          return r.status
+        }),
+      ),
+    )
+    expect(statuses.filter((s) => s === 200)).toHaveLength(limit)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(80 - limit)
+  })
+
+  it('usage statistics count every request made through either process exactly', async () => {
+    const k = await c.client(c.urls[1], { token: c.token }).keys.create({ name: 'usage', scopes: ['read', 'write'] })
+    const body = { bank_account_id: c.accountId, transaction_date: '2026-06-01', description: 'spread', amount: '2.50' }
+    const work: Array<Promise<unknown>> = []
+    for (let i = 0; i < 30; i++) work.push(c.client(c.urls[i % 2], { apiKey: k.key }).request('POST', '/api-v1/transactions', { body }))
+    for (let i = 0; i < 12; i++) work.push(c.client(c.urls[(i + 1) % 2], { apiKey: k.key }).accounts.list())
+    await Promise.all(work)
+    for (const url of c.urls) {
+      const u = await c.client(url, { token: c.token }).keys.usage({ keyId: k.id })
+      expect(u.total_requests).toBe(42)
+      expect(u.endpoints).toEqual({ '/api-v1/transactions': 30, '/api-v1/bank-accounts': 12 })
+      expect(u.status_codes).toEqual({ '201': 30, '200': 12 })
+    }
+    const me = await c.client(c.urls[0], { apiKey: k.key }).keys.me()
+    expect(me.usage_count).toBe(42)
+  })
+})
+
+describe.each(STORES)('graceful shutdown on %s', (storeKind) => {
+  it('SIGTERM during load finishes requests in flight and loses no acknowledged write', async () => {
+    const c = await startCluster(storeKind, 1)
+    try {
+      const url = c.urls[0]
+      const acknowledged: string[] = []
+      let failures = 0
+      let stopped = false
+      const worker = async (w: number) => {
+        for (let i = 0; i < 400 && !stopped; i++) {
+          try {
+            const t = await c.client(url, { apiKey: c.key }).transactions.create({
+              bank_account_id: c.accountId,
+              transaction_date: '2026-07-01',
+              description: `load ${w}-${i}`,
+              amount: '1.00',
+            })
+            acknowledged.push(t.id)
+          } catch {
+            failures++
+            if (failures > 5) return
+          }
+        }
+      }
+      const load = Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)))
+      await new Promise((r) => setTimeout(r, 400))
+      const exit = stopProcess(c.children[0], 'SIGTERM')
+      const code = await exit
+      stopped = true
+      await load
+      expect(code).toBe(0)
+      expect(acknowledged.length).toBeGreaterThan(10)
+      const rows = await c.store.db.selectFrom('transactions').select('id').where('description', 'like', 'load %').execute()
+      const stored = new Set(rows.map((r) => r.id))
+      for (const id of acknowledged) expect(stored.has(id)).toBe(true)
+      // usage records of every answered request were flushed before the process exited
+      const [{ n }] = await c.store.db.selectFrom('api_requests').select((eb) => eb.fn.countAll<number>().as('n')).where('endpoint', '=', '/api-v1/transactions').execute()
+      expect(Number(n)).toBeGreaterThanOrEqual(acknowledged.length)
+    } finally {
+      await c.close()
+    }
+  })
+})
