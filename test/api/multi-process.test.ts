@@ -133,7 +133,8 @@ describe.each(STORES)('graceful shutdown on %s', (storeKind) => {
         }
       }
       const load = Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)))
-      await new Promise((r) => setTimeout(r, 400))
+      // Stop while the load is well under way (not at a fixed time: CI machines vary).
+      for (let waited = 0; acknowledged.length < 40 && waited < 15_000; waited += 20) await new Promise((r) => setTimeout(r, 20))
       const exit = stopProcess(c.children[0], 'SIGTERM')
       const code = await exit
       stopped = true

@@ -96,7 +96,8 @@ let counter = 0
 
 export async function startServeProcess(database: string, extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
   const configDir = mkdtempSync(join(tmpdir(), 'finctl-serve-'))
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database], {
+  // Small pools: parallel test files share one PostgreSQL server.
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database, '--pool-size', '4'], {
     env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -140,7 +141,7 @@ export async function createHarness(kind: TransportKind, storeKind: StoreKind = 
   let baseUrl: string
   let store: Store
   if (kind === 'embedded') {
-    const t = await openEmbedded(database)
+    const t = await openEmbedded(database, { poolSize: 4 })
     closers.unshift(t.close)
     fetch = t.fetch
     baseUrl = 'http://finctl.embedded'
