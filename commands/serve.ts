@@ -13,27 +13,41 @@ export function registerServe(program: Command, run: Runner): void {
     .option('--port <port>', 'port (0 picks a free one)', '8080')
     .option('--database <path|url>', 'SQLite file or postgres:// URL (env FINCTL_DATABASE)')
     .option('--pool-size <n>', 'PostgreSQL connections per process', '10')
+    .option('--log-level <level>', 'debug, info (one JSON line per request), warn, error or silent', 'info')
     .addHelpText('after', '\nExamples:\n  finctl serve --port 8080\n  finctl serve --database postgres://finctl@db/finctl --host 0.0.0.0\n')
     .action(run(runServe))
 }
 
-async function runServe(ctx: Context, o: { host: string; port: string; database?: string; poolSize: string }): Promise<number> {
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
+
+async function runServe(ctx: Context, o: { host: string; port: string; database?: string; poolSize: string; logLevel: string }): Promise<number> {
+  if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel)) throw new AppError('usage', `--log-level must be one of ${LOG_LEVELS.join(', ')}`)
   const port = Number(o.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AppError('usage', '--port must be a number from 0 to 65535')
   const poolSize = Number(o.poolSize)
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
   const database = o.database ?? ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.env)
   const { startServer } = await import('../src/server.js')
-  const server = await startServer({ host: o.host, port, database, poolSize, drainTimeoutMs: 30_000, log: (l) => ctx.io.stderr.write(`${l}\n`) })
+  const server = await startServer({
+    host: o.host,
+    port,
+    database,
+    poolSize,
+    drainTimeoutMs: 30_000,
+    logLevel: o.logLevel as (typeof LOG_LEVELS)[number],
+  })
+  // Plain lines first (people and scripts wait for "listening on"), JSON logs after.
   ctx.io.stderr.write(`finctl ${server.core.store.dialect} store at ${server.core.store.location}\nlistening on ${server.url}\n`)
+  server.logger.info({ url: server.url, store: server.core.store.dialect }, 'listening')
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      ctx.io.stderr.write(`${signal}: finishing requests in flight, then stopping\n`)
+      server.logger.info({ signal }, 'stopping: finishing requests in flight')
       server.stop().then(resolve, resolve)
     }
     process.once('SIGTERM', () => stop('SIGTERM'))
     process.once('SIGINT', () => stop('SIGINT'))
   })
-  ctx.io.stderr.write('stopped\n')
+  server.logger.info('stopped')
+  server.logger.flush()
   return 0
 }

@@ -4,6 +4,7 @@
  */
 import { createApp, type App } from './api/app.js'
 import { UsageRecorder } from './api/usage-recorder.js'
+import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
 import { VERSION } from './version.js'
@@ -19,12 +20,13 @@ export interface Core {
 export interface CoreOptions extends OpenStoreOptions {
   now?: () => Date
   usageIntervalMs?: number
+  log?: AppDeps['log']
 }
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
   const store = await openStore(target, opts)
   const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
-  const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), version: VERSION })
+  const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), version: VERSION, log: opts.log })
   let closed = false
   return {
     app,

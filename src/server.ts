@@ -1,10 +1,14 @@
 /**
- * `finctl serve`: the core on a socket. On SIGTERM/SIGINT it stops accepting connections,
- * lets requests in flight finish, flushes usage records and closes the store.
+ * `finctl serve`: the core on a socket, with JSON logs (pino) on stderr. On SIGTERM/SIGINT it stops
+ * accepting connections, lets requests in flight finish, flushes usage records and closes the store.
  */
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
+import pino from 'pino'
+import { setInternalErrorReporter } from './api/errors.js'
 import { openCore, type Core } from './core.js'
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
 export interface ServeOptions {
   host: string
@@ -13,28 +17,41 @@ export interface ServeOptions {
   poolSize?: number
   /** How long requests in flight may take to finish after a stop signal. */
   drainTimeoutMs: number
-  log: (line: string) => void
+  logLevel: LogLevel
 }
 
 export interface RunningServer {
   url: string
   core: Core
+  logger: pino.Logger
   stop(): Promise<void>
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
-  const core = await openCore(o.database, { poolSize: o.poolSize })
+  const logger = pino(
+    { level: o.logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    pino.destination({ fd: 2, sync: false }),
+  )
+  setInternalErrorReporter((err, requestId) => {
+    logger.error({ request_id: requestId, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'internal error')
+  })
+  const core = await openCore(o.database, {
+    poolSize: o.poolSize,
+    log: logger.isLevelEnabled('info') ? (entry) => logger.info(entry, 'request') : undefined,
+  })
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
     const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
     ;(s as Server).once('error', reject)
   })
   server.keepAliveTimeout = 10_000
+  server.headersTimeout = 30_000
   server.requestTimeout = 120_000
   const host = o.host.includes(':') ? `[${o.host}]` : o.host
   let stopping: Promise<void> | undefined
   return {
     url: `http://${host}:${port}`,
     core,
+    logger,
     stop() {
       stopping ??= (async () => {
         await new Promise<void>((resolve) => {
@@ -50,6 +67,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           server.closeIdleConnections()
         })
         await core.close()
+        logger.flush()
       })()
       return stopping
     },

@@ -5,6 +5,7 @@
 import { AppError } from '../domain/errors.js'
 import type { AppDeps } from './env.js'
 import { errorResponse, onError } from './errors.js'
+import { accessLog } from './middleware/access-log.js'
 import { authenticate } from './middleware/auth.js'
 import { bodyGuard } from './middleware/body-guard.js'
 import { rateLimit } from './middleware/rate-limit.js'
@@ -22,6 +23,7 @@ import { transactionRoutes } from './routes/transactions.js'
 export function createApp(deps: AppDeps) {
   const app = router()
   app.use('*', requestId)
+  if (deps.log) app.use('*', accessLog(deps.log))
   // Order matters: usage records every key-authenticated answer, 429 and bad bodies included;
   // a refused request (429) never reads its body. ('/api-keys/*' also matches '/api-keys'.)
   for (const prefix of ['/api-v1/*', '/api-keys/*']) {

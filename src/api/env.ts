@@ -2,6 +2,7 @@ import type { Actor } from '../domain/actor.js'
 import type { ApiKeyRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import type { UsageRecorder } from './usage-recorder.js'
+import type { AccessLogEntry } from './middleware/access-log.js'
 
 /** What every route and middleware can reach. */
 export interface AppDeps {
@@ -9,6 +10,8 @@ export interface AppDeps {
   usage: UsageRecorder
   now: () => Date
   version: string
+  /** Access log of `finctl serve`; the embedded core logs nothing. */
+  log?: (entry: AccessLogEntry) => void
 }
 
 export interface AppEnv {

@@ -1,0 +1,36 @@
+/**
+ * One structured line per request: request id, method, route template, status, duration.
+ * Never a header, a query string or a body, so no key, token or password can reach the log.
+ */
+import type { MiddlewareHandler } from 'hono'
+import { routePath } from 'hono/route'
+import type { AppEnv } from '../env.js'
+import { endpointTemplate } from './usage.js'
+
+export interface AccessLogEntry {
+  request_id: string
+  method: string
+  route: string
+  status: number
+  duration_ms: number
+  key_prefix?: string
+}
+
+export function accessLog(write: (entry: AccessLogEntry) => void): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now()
+    try {
+      await next()
+    } finally {
+      const route = routePath(c)
+      write({
+        request_id: c.get('requestId'),
+        method: c.req.method,
+        route: route.endsWith('*') ? '(unmatched)' : endpointTemplate(route),
+        status: c.res.status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(c.get('apiKey') ? { key_prefix: c.get('apiKey')!.key_prefix } : {}),
+      })
+    }
+  }
+}
