@@ -1,8 +1,8 @@
 /** Bank accounts. The full account number is never stored: only its last four characters. */
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Store } from '../store/store.js'
-import type { BankAccountRow } from '../store/schema.js'
+import type { BankAccountRow, Db } from '../store/schema.js'
 import type { Actor } from './actor.js'
 import { validation, notFound } from './errors.js'
 import { currencyExponent } from './currencies.js'
@@ -79,8 +79,9 @@ export async function listBankAccounts(
   return rows.map((r) => toBankAccount(r, sums.get(r.id) ?? 0))
 }
 
-export async function findBankAccount(store: Store, companyId: string, id: string): Promise<BankAccountRow> {
-  const row = await store.db
+/** `db` may be an open transaction (its reads must not wait on another connection). */
+export async function findBankAccount(store: Store, companyId: string, id: string, db: Kysely<Db> = store.db): Promise<BankAccountRow> {
+  const row = await db
     .selectFrom('bank_accounts')
     .selectAll()
     .where('id', '=', id)

@@ -1,5 +1,7 @@
 /** Companies and their owners. `bootstrapCompany` is what `finctl init` runs on the embedded core. */
 import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Db } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import { AppError, notFound, validation } from './errors.js'
 import { hashPassword } from './secrets.js'
@@ -38,8 +40,8 @@ export async function bootstrapCompany(store: Store, input: BootstrapInput, now:
   return { company: company as Company, user: { id: user.id, email } }
 }
 
-export async function getCompany(store: Store, companyId: string): Promise<Company> {
-  const row = await store.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()
+export async function getCompany(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<Company> {
+  const row = await db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()
   if (!row) throw notFound('company')
   return row
 }

@@ -1,8 +1,10 @@
 /** Transactions: create (spec 4.3) and the row <-> resource mapping. */
 import { randomUUID } from 'node:crypto'
 import type { Store } from '../store/store.js'
-import type { NewTransactionRow, TransactionRow } from '../store/schema.js'
-import type { Actor } from './actor.js'
+import type { Kysely } from 'kysely'
+import type { Db, NewTransactionRow, TransactionRow } from '../store/schema.js'
+import { actorId, type Actor } from './actor.js'
+import { requestHash, runIdempotent, type IdempotentResult } from './idempotency.js'
 import { AppError, validation } from './errors.js'
 import { currencyExponent } from './currencies.js'
 import { convertMinor, minorToNumber, parseAmount, parseRate } from './money.js'
@@ -38,12 +40,12 @@ export function toTransaction(row: TransactionRow): Transaction {
 const baseCurrencies = new WeakMap<Store, Map<string, string>>()
 
 /** A company's base currency never changes, so it is cached per store. */
-export async function baseCurrency(store: Store, companyId: string): Promise<string> {
+export async function baseCurrency(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<string> {
   let m = baseCurrencies.get(store)
   if (!m) baseCurrencies.set(store, (m = new Map()))
   let c = m.get(companyId)
   if (!c) {
-    c = (await getCompany(store, companyId)).base_currency
+    c = (await getCompany(store, companyId, db)).base_currency
     m.set(companyId, c)
   }
   return c
@@ -55,8 +57,9 @@ export async function buildTransactionRow(
   actor: Actor,
   input: CreateTransactionRequest,
   now: Date,
+  db: Kysely<Db> = store.db,
 ): Promise<NewTransactionRow> {
-  const account = await findBankAccount(store, actor.companyId, input.bank_account_id).catch((e: AppError) => {
+  const account = await findBankAccount(store, actor.companyId, input.bank_account_id, db).catch((e: AppError) => {
     throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
   })
   if (account.status === 'closed') {
@@ -66,7 +69,7 @@ export async function buildTransactionRow(
   const amount = parseAmount(input.amount, currencyExponent(currency))
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
 
-  const base = await baseCurrency(store, actor.companyId)
+  const base = await baseCurrency(store, actor.companyId, db)
   let rate = '1'
   if (input.exchange_rate !== undefined) {
     const r = parseRate(input.exchange_rate)
@@ -114,4 +117,20 @@ export async function createTransaction(store: Store, actor: Actor, input: Creat
   const row = await buildTransactionRow(store, actor, input, now)
   await store.hot.insertTransactions([row])
   return toTransaction(row as TransactionRow)
+}
+
+/** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */
+export async function createTransactionIdempotent(
+  store: Store,
+  actor: Actor,
+  input: CreateTransactionRequest,
+  idempotencyKey: string,
+  now: Date,
+): Promise<IdempotentResult<Transaction>> {
+  const hash = requestHash('POST', '/api-v1/transactions', input)
+  return runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
+    const row = await buildTransactionRow(store, actor, input, now, trx)
+    await trx.insertInto('transactions').values(row).execute()
+    return { status: 201, body: toTransaction(row as TransactionRow) }
+  })
 }

@@ -90,6 +90,26 @@ describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(80 - limit)
   })
 
+  it('an Idempotency-Key replayed concurrently against both processes creates exactly one transaction', async () => {
+    const idem = `cluster-${Date.now()}`
+    const body = JSON.stringify({ bank_account_id: c.accountId, transaction_date: '2026-06-02', description: `idem ${idem}`, amount: '9.99' })
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        c.remote
+          .fetch(`${c.urls[i % 2]}/api-v1/transactions`, {
+            method: 'POST',
+            headers: { 'x-api-key': c.key, 'content-type': 'application/json', 'idempotency-key': idem },
+            body,
+          })
+          .then(async (r) => ({ status: r.status, id: ((await r.json()) as { data: { id: string } }).data.id })),
+      ),
+    )
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(201))
+    expect(new Set(answers.map((a) => a.id)).size).toBe(1)
+    const rows = await c.store.db.selectFrom('transactions').select('id').where('description', '=', `idem ${idem}`).execute()
+    expect(rows).toHaveLength(1)
+  })
+
   it('usage statistics count every request made through either process exactly', async () => {
     const k = await c.client(c.urls[1], { token: c.token }).keys.create({ name: 'usage', scopes: ['read', 'write'] })
     const body = { bank_account_id: c.accountId, transaction_date: '2026-06-01', description: 'spread', amount: '2.50' }

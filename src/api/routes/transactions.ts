@@ -1,6 +1,6 @@
 /** Transactions (spec 4.3, API.md section 4). */
-import { createRoute } from '@hono/zod-openapi'
-import { createTransaction } from '../../domain/transactions.js'
+import { createRoute, z } from '@hono/zod-openapi'
+import { createTransaction, createTransactionIdempotent } from '../../domain/transactions.js'
 import { CreateTransactionRequest, Transaction, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
@@ -13,7 +13,10 @@ export function transactionRoutes(deps: AppDeps) {
       path: '/api-v1/transactions',
       summary: 'Create a transaction',
       security: SECURITY,
-      request: { body: jsonBody(CreateTransactionRequest) },
+      request: {
+        body: jsonBody(CreateTransactionRequest),
+        headers: z.object({ 'idempotency-key': z.string().optional().openapi({ description: 'replays the first answer for 24 h' }) }),
+      },
       responses: {
         201: ok(envelope(Transaction), 'Created'),
         400: ERRORS[400],
@@ -25,6 +28,12 @@ export function transactionRoutes(deps: AppDeps) {
       },
     }),
     async (c) => {
+      const idempotencyKey = c.req.header('idempotency-key')
+      if (idempotencyKey !== undefined) {
+        const r = await createTransactionIdempotent(store, c.get('actor'), c.req.valid('json'), idempotencyKey, now())
+        if (r.replayed) c.header('Idempotent-Replayed', 'true')
+        return c.json({ success: true as const, data: r.body }, 201)
+      }
       const data = await createTransaction(store, c.get('actor'), c.req.valid('json'), now())
       return c.json({ success: true as const, data }, 201)
     },
