@@ -1,23 +1,35 @@
 // Bundles the CLI into dist/ with esbuild: one small entry chunk (enough for --version), and
 // chunks loaded on demand for the program, the client and the server core. Native and optional
-// drivers stay external.
+// drivers stay external. The bundle is built beside dist/ and swapped in, so a running finctl
+// (a server, a test) never sees a half-written or missing dist/.
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { existsSync, renameSync, rmSync } from 'node:fs'
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true })
-await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  external: ['better-sqlite3', 'pg', 'pg-native'],
-  // Some CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);" },
-  chunkNames: 'chunks/[name]-[hash]',
-  logLevel: 'warning',
-  legalComments: 'none',
-})
+const root = new URL('..', import.meta.url)
+const out = new URL(`dist.build-${process.pid}`, root)
+const dist = new URL('dist', root)
+const old = new URL(`dist.old-${process.pid}`, root)
+
+try {
+  await build({
+    entryPoints: { cli: new URL('src/cli/main.ts', root).pathname },
+    outdir: out.pathname,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    external: ['better-sqlite3', 'pg', 'pg-native'],
+    // Some CommonJS dependencies call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);" },
+    chunkNames: 'chunks/[name]-[hash]',
+    logLevel: 'warning',
+    legalComments: 'none',
+  })
+  if (existsSync(dist)) renameSync(dist, old)
+  renameSync(out, dist)
+} finally {
+  rmSync(out, { recursive: true, force: true })
+  rmSync(old, { recursive: true, force: true })
+}

@@ -16,6 +16,7 @@ import { router } from './openapi.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { authRoutes } from './routes/auth.js'
 import { bankAccountRoutes } from './routes/bank-accounts.js'
+import { categoryRoutes } from './routes/categories.js'
 import { companyRoutes } from './routes/company.js'
 import { systemRoutes } from './routes/system.js'
 import { transactionRoutes } from './routes/transactions.js'
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', bankAccountRoutes(deps))
   app.route('/', transactionRoutes(deps))
   app.route('/', companyRoutes(deps))
+  app.route('/', categoryRoutes(deps))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' })
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

@@ -5,7 +5,8 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ZodError } from 'zod'
-import { AppError, type ErrorDetail } from '../domain/errors.js'
+import { AppError } from '../domain/errors.js'
+import { zodError } from '../domain/validation.js'
 import type { AppEnv } from './env.js'
 
 export function errorBody(err: AppError, requestId: string) {
@@ -48,24 +49,6 @@ export function onError(err: unknown, c: Context<AppEnv>): Response {
   return errorResponse(c, toAppError(err, c.get('requestId') ?? ''))
 }
 
-/** zod issues -> API details, one per bad field, named by its dotted path. */
-export function zodDetails(error: ZodError): ErrorDetail[] {
-  const details: ErrorDetail[] = []
-  for (const issue of error.issues) {
-    const base = issue.path.map(String).join('.')
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) details.push({ path: base ? `${base}.${key}` : key, message: 'is not a field of this request' })
-      continue
-    }
-    let message = issue.message
-    if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'is required'
-    details.push({ path: base || '(body)', message })
-  }
-  return details
-}
-
 export function validationError(error: ZodError, where: string): AppError {
-  const details = zodDetails(error)
-  const summary = details.map((d) => `${d.path} ${d.message}`).join('; ')
-  return new AppError('validation_error', `invalid ${where}: ${summary}`, { details })
+  return zodError(error, where)
 }

@@ -7,7 +7,13 @@ import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js'
 import type {
   ApiKey,
   BankAccount,
+  BatchCreateResponse,
+  BulkUpdateRequest,
+  Categories,
   Company,
+  TransactionDetail,
+  UpdateBankAccountRequest,
+  UpdateTransactionRequest,
   CreateApiKeyRequest,
   CreateBankAccountRequest,
   CreateTransactionRequest,
@@ -15,6 +21,9 @@ import type {
   Transaction,
   UsageStats,
 } from '../domain/schemas.js'
+
+/** Query of GET /transactions, as the client sends it. */
+export type TransactionQuery = Record<string, string | number | boolean | undefined>
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
 
@@ -152,6 +161,11 @@ export class Client {
     list: (q: { status?: string; account_type?: string } = {}) => this.request<BankAccount[]>('GET', '/api-v1/bank-accounts', { query: q }),
     create: (body: CreateBankAccountRequest) => this.request<BankAccount>('POST', '/api-v1/bank-accounts', { body }).then((r) => r.data),
     get: (id: string) => this.request<BankAccount>('GET', `/api-v1/bank-accounts/${encodeURIComponent(id)}`).then((r) => r.data),
+    update: (id: string, body: UpdateBankAccountRequest) =>
+      this.request<BankAccount>('PATCH', `/api-v1/bank-accounts/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
+    delete: (id: string) => this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/bank-accounts/${encodeURIComponent(id)}`).then((r) => r.data),
+    transactions: (id: string, q: TransactionQuery = {}) =>
+      this.request<Transaction[]>('GET', `/api-v1/bank-accounts/${encodeURIComponent(id)}/transactions`, { query: q }),
   }
 
   readonly transactions = {
@@ -160,10 +174,37 @@ export class Client {
         body,
         headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined,
       }).then((r) => r.data),
+    list: (q: TransactionQuery = {}) => this.request<Transaction[]>('GET', '/api-v1/transactions', { query: q }),
+    get: (id: string) => this.request<TransactionDetail>('GET', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
+    update: (id: string, body: UpdateTransactionRequest) =>
+      this.request<Transaction>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
+    delete: (id: string) => this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
+    bulkUpdate: (body: BulkUpdateRequest) =>
+      this.request<{ updated: number; transactions: Transaction[] }>('POST', '/api-v1/transactions/bulk-update', { body }).then((r) => r.data),
+    batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string } = {}) =>
+      this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
+        body: { transactions },
+        headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined,
+      }).then((r) => r.data),
+  }
+
+  /** Every page of a list, one page at a time (memory holds one page). */
+  async *pages<T>(path: string, query: RequestOptions['query'] = {}): AsyncGenerator<ApiResult<T[]>> {
+    let cursor: string | undefined
+    for (;;) {
+      const page = await this.request<T[]>('GET', path, { query: { ...query, cursor } })
+      yield page
+      cursor = page.pagination?.next_cursor ?? undefined
+      if (!page.pagination?.has_more || !cursor) return
+    }
   }
 
   company() {
     return this.request<Company>('GET', '/api-v1/company').then((r) => r.data)
+  }
+
+  categories() {
+    return this.request<Categories>('GET', '/api-v1/categories').then((r) => r.data)
   }
 }
 

@@ -4,10 +4,10 @@ import { sql, type Kysely } from 'kysely'
 import type { Store } from '../store/store.js'
 import type { BankAccountRow, Db } from '../store/schema.js'
 import type { Actor } from './actor.js'
-import { validation, notFound } from './errors.js'
+import { AppError, validation, notFound } from './errors.js'
 import { currencyExponent } from './currencies.js'
 import { minorToNumber, parseAmount } from './money.js'
-import type { BankAccount, CreateBankAccountRequest } from './schemas.js'
+import type { BankAccount, CreateBankAccountRequest, UpdateBankAccountRequest } from './schemas.js'
 
 export function toBankAccount(row: BankAccountRow, movementMinor: number): BankAccount {
   return {
@@ -95,4 +95,28 @@ export async function getBankAccount(store: Store, companyId: string, id: string
   const row = await findBankAccount(store, companyId, id)
   const sums = await movements(store, companyId, [id])
   return toBankAccount(row, sums.get(id) ?? 0)
+}
+
+export async function updateBankAccount(store: Store, companyId: string, id: string, patch: UpdateBankAccountRequest, now: Date): Promise<BankAccount> {
+  const row = await findBankAccount(store, companyId, id)
+  const set: Partial<BankAccountRow> = {}
+  if (patch.name !== undefined) set.name = patch.name
+  if (patch.institution_name !== undefined) set.institution_name = patch.institution_name
+  if (patch.account_type !== undefined) set.account_type = patch.account_type
+  if (patch.status !== undefined) set.status = patch.status
+  if (Object.keys(set).length > 0) {
+    await store.db.updateTable('bank_accounts').set({ ...set, updated_at: now.toISOString() }).where('id', '=', row.id).execute()
+  }
+  return getBankAccount(store, companyId, id)
+}
+
+/** An account that holds transactions cannot be deleted (close it instead: status "closed"). */
+export async function deleteBankAccount(store: Store, companyId: string, id: string): Promise<{ id: string; deleted: true }> {
+  return store.writeTransaction(async (trx) => {
+    const row = await findBankAccount(store, companyId, id, trx)
+    const held = await trx.selectFrom('transactions').select('id').where('bank_account_id', '=', row.id).limit(1).executeTakeFirst()
+    if (held) throw new AppError('conflict', `bank account "${row.name}" holds transactions and cannot be deleted: close it instead (status: closed)`)
+    await trx.deleteFrom('bank_accounts').where('id', '=', row.id).execute()
+    return { id: row.id, deleted: true as const }
+  })
 }

@@ -239,3 +239,138 @@ export const Company = z
 export type Company = z.infer<typeof Company>
 
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), store: z.enum(['sqlite', 'postgres']) })
+
+// ---- transactions: list, detail, update, bulk, batch ------------------------------------------
+
+const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true')
+
+export const TransactionListQuery = z
+  .object({
+    bank_account_id: z.string().optional(),
+    statement_id: z.string().optional(),
+    from: IsoDate.optional(),
+    to: IsoDate.optional(),
+    status: z.enum(TRANSACTION_STATUSES).optional(),
+    category: z.string().max(100).optional(),
+    accounting_category: z.enum(ACCOUNTING_CATEGORIES).optional(),
+    cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).optional(),
+    is_reconciled: boolQuery.optional(),
+    min_amount: z.string().max(40).optional(),
+    max_amount: z.string().max(40).optional(),
+    tag: z.string().max(50).optional(),
+    q: z.string().max(200).optional(),
+    sort: z.enum(['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict()
+export type TransactionListQuery = z.infer<typeof TransactionListQuery>
+
+/** Fields the service assigns: refused in an update with a 400 that names them. */
+export const READ_ONLY_TRANSACTION_FIELDS = ['id', 'created_at', 'updated_at', 'bank_statement_id', 'original_description', 'ai_confidence_score'] as const
+
+export const UpdateTransactionRequest = z
+  .object({
+    bank_account_id: Uuid.optional(),
+    transaction_date: IsoDate.optional(),
+    posted_date: IsoDate.optional(),
+    description: text(1000).min(1, 'must not be empty').optional(),
+    amount: AmountInput.optional(),
+    currency_code: CurrencyCode.optional(),
+    exchange_rate: AmountInput.optional(),
+    category: text(100).nullable().optional(),
+    accounting_category: z.enum(ACCOUNTING_CATEGORIES).nullable().optional(),
+    cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).nullable().optional(),
+    merchant_name: text(200).nullable().optional(),
+    status: z.enum(TRANSACTION_STATUSES).optional(),
+    is_reconciled: z.boolean().optional(),
+    tags: Tags.optional(),
+  })
+  .strict()
+  .openapi('UpdateTransactionRequest')
+export type UpdateTransactionRequest = z.infer<typeof UpdateTransactionRequest>
+
+export const BulkUpdateRequest = z
+  .object({
+    transaction_ids: z.array(Uuid).min(1, 'give at least one id').max(1000, 'at most 1,000 ids per request'),
+    updates: z
+      .object({
+        category: text(100).nullable().optional(),
+        accounting_category: z.enum(ACCOUNTING_CATEGORIES).nullable().optional(),
+        cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).nullable().optional(),
+        merchant_name: text(200).nullable().optional(),
+        status: z.enum(TRANSACTION_STATUSES).optional(),
+        is_reconciled: z.boolean().optional(),
+        tags: Tags.optional(),
+        add_tags: Tags.optional(),
+        remove_tags: Tags.optional(),
+      })
+      .strict()
+      .refine((u) => Object.keys(u).length > 0, 'give at least one field to update'),
+  })
+  .strict()
+  .openapi('BulkUpdateRequest')
+export type BulkUpdateRequest = z.infer<typeof BulkUpdateRequest>
+
+export const BulkUpdateResponse = z.object({ updated: z.number().int(), transactions: z.array(Transaction) })
+
+export const MAX_BATCH = 5000
+export const BatchCreateRequest = z
+  .object({ transactions: z.array(z.unknown()).min(1, 'give at least one transaction') })
+  .strict()
+  .openapi('BatchCreateRequest')
+
+export const BatchError = z.object({
+  index: z.number().int(),
+  code: z.string(),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+})
+export const BatchCreateResponse = z.object({ created: z.array(Transaction), errors: z.array(BatchError) })
+export type BatchCreateResponse = z.infer<typeof BatchCreateResponse>
+
+export const AuditEntry = z.object({
+  at: Timestamp,
+  actor: z.string(),
+  action: z.enum(['create', 'update', 'delete', 'bulk_update', 'batch_create']),
+  changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })),
+})
+export type AuditEntry = z.infer<typeof AuditEntry>
+
+export const TransactionDetail = Transaction.extend({
+  bank_account: z.object({ id: z.string(), name: z.string() }),
+  statement: z.object({ id: z.string(), file_name: z.string() }).nullable(),
+  history: z.array(AuditEntry),
+}).openapi('TransactionDetail')
+export type TransactionDetail = z.infer<typeof TransactionDetail>
+
+export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) })
+
+// ---- bank accounts: update; categories ----------------------------------------------------------
+
+export const UpdateBankAccountRequest = z
+  .object({
+    name: text(200).min(1, 'must not be empty').optional(),
+    institution_name: text(200).nullable().optional(),
+    account_type: z.enum(ACCOUNT_TYPES).optional(),
+    status: z.enum(ACCOUNT_STATUSES).optional(),
+  })
+  .strict()
+  .openapi('UpdateBankAccountRequest')
+export type UpdateBankAccountRequest = z.infer<typeof UpdateBankAccountRequest>
+
+export const Categories = z
+  .object({
+    categories: z.array(
+      z.object({
+        name: z.string(),
+        accounting_category: z.string().nullable(),
+        cash_flow_category: z.string().nullable(),
+        transaction_count: z.number().int(),
+      }),
+    ),
+    accounting_categories: z.array(z.string()),
+    cash_flow_categories: z.array(z.string()),
+  })
+  .openapi('Categories')
+export type Categories = z.infer<typeof Categories>

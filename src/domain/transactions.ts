@@ -8,7 +8,9 @@ import { requestHash, runIdempotent, type IdempotentResult } from './idempotency
 import { AppError, validation } from './errors.js'
 import { currencyExponent } from './currencies.js'
 import { convertMinor, minorToNumber, parseAmount, parseRate } from './money.js'
-import type { CreateTransactionRequest, Transaction } from './schemas.js'
+import { CreateTransactionRequest, MAX_BATCH, type BatchCreateResponse, type Transaction } from './schemas.js'
+import { auditRow, diff } from './audit.js'
+import { zodError } from './validation.js'
 import { findBankAccount } from './bank-accounts.js'
 import { getCompany } from './companies.js'
 
@@ -115,8 +117,39 @@ export async function buildTransactionRow(
 
 export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now)
-  await store.hot.insertTransactions([row])
-  return toTransaction(row as TransactionRow)
+  const t = toTransaction(row as TransactionRow)
+  await store.hot.insertTransactions([row], [auditRow(actor, 'create', t.id, diff(null, t), now)])
+  return t
+}
+
+/**
+ * Batch create: every valid item is committed together (one database transaction); invalid
+ * items are reported by index with their field details, and nothing of theirs is written.
+ */
+export async function createTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, db: Kysely<Db> = store.db): Promise<BatchCreateResponse & { rows: NewTransactionRow[] }> {
+  if (items.length > MAX_BATCH) throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
+  const rows: NewTransactionRow[] = []
+  const errors: BatchCreateResponse['errors'] = []
+  for (let index = 0; index < items.length; index++) {
+    const parsed = CreateTransactionRequest.safeParse(items[index])
+    if (!parsed.success) {
+      const e = zodError(parsed.error, `transactions[${index}]`)
+      errors.push({ index, code: e.code, message: e.message, details: e.details })
+      continue
+    }
+    try {
+      rows.push(await buildTransactionRow(store, actor, parsed.data, now, db))
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err
+      errors.push({ index, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) })
+    }
+  }
+  const created = rows.map((r) => toTransaction(r as TransactionRow))
+  return { created, errors, rows }
+}
+
+export function batchAudit(actor: Actor, created: Transaction[], now: Date) {
+  return created.map((t) => auditRow(actor, 'batch_create', t.id, diff(null, t), now))
 }
 
 /** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */
@@ -130,7 +163,27 @@ export async function createTransactionIdempotent(
   const hash = requestHash('POST', '/api-v1/transactions', input)
   return runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
     const row = await buildTransactionRow(store, actor, input, now, trx)
+    const t = toTransaction(row as TransactionRow)
     await trx.insertInto('transactions').values(row).execute()
-    return { status: 201, body: toTransaction(row as TransactionRow) }
+    await trx.insertInto('audit_entries').values(auditRow(actor, 'create', t.id, diff(null, t), now)).execute()
+    return { status: 201, body: t }
+  })
+}
+
+/** Batch create under an Idempotency-Key. */
+export async function createTransactionBatchIdempotent(
+  store: Store,
+  actor: Actor,
+  items: unknown[],
+  idempotencyKey: string,
+  now: Date,
+): Promise<IdempotentResult<BatchCreateResponse>> {
+  const hash = requestHash('POST', '/api-v1/transactions/batch', items)
+  return runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
+    const { created, errors, rows } = await createTransactionBatch(store, actor, items, now, trx)
+    for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('transactions').values(rows.slice(i, i + 1000)).execute()
+    const audit = batchAudit(actor, created, now)
+    for (let i = 0; i < audit.length; i += 1000) await trx.insertInto('audit_entries').values(audit.slice(i, i + 1000)).execute()
+    return { status: 201, body: { created, errors } }
   })
 }

@@ -180,10 +180,45 @@ function foundation(dialect: Dialect): Migration {
   }
 }
 
+function transactionsComplete(dialect: Dialect): Migration {
+  const audit = (db: AnyDb) => db.schema.createTable('audit_entries')
+  return {
+    async up(db: AnyDb) {
+      let t = audit(db)
+      t =
+        dialect === 'postgres'
+          ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
+          : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      await t
+        .addColumn('company_id', 'text', (c) => c.notNull())
+        .addColumn('transaction_id', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('changes', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('audit_entries_transaction').on('audit_entries').columns(['transaction_id', 'id']).execute()
+      // Keyset pages for each sort order, within a company and within an account.
+      await db.schema.createIndex('transactions_company_amount').on('transactions').columns(['company_id', 'amount', 'id']).execute()
+      await db.schema.createIndex('transactions_company_created').on('transactions').columns(['company_id', 'created_at', 'id']).execute()
+      await db.schema.createIndex('transactions_company_status_date').on('transactions').columns(['company_id', 'status', 'transaction_date', 'id']).execute()
+      await db.schema.createIndex('transactions_company_category').on('transactions').columns(['company_id', 'category', 'transaction_date']).execute()
+      await db.schema.createIndex('transactions_statement').on('transactions').columns(['bank_statement_id', 'transaction_date']).execute()
+    },
+    async down(db: AnyDb) {
+      for (const i of ['transactions_company_amount', 'transactions_company_created', 'transactions_company_status_date', 'transactions_company_category', 'transactions_statement']) {
+        await db.schema.dropIndex(i).execute()
+      }
+      await db.schema.dropTable('audit_entries').execute()
+    },
+  }
+}
+
 /** Every migration, in order. Names sort in the order they run. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_foundation': foundation(dialect),
+    '0002_transactions_complete': transactionsComplete(dialect),
   }
 }
 

@@ -5,7 +5,7 @@
 import pg from 'pg'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import { migrate, migrations } from './migrations.js'
-import type { ApiKeyRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 
 export interface PostgresOptions {
@@ -52,6 +52,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     db,
     hot: new PostgresHotPaths(db),
     location: redactUrl(url),
+    writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
       await db.destroy()
     },
@@ -114,9 +115,14 @@ class PostgresHotPaths implements HotPaths {
     })
   }
 
-  async insertTransactions(rows: NewTransactionRow[]): Promise<void> {
-    if (rows.length === 0) return
+  async insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<void> {
+    if (rows.length === 0 && audit.length === 0) return
     // 22 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
-    for (let i = 0; i < rows.length; i += 1000) await this.db.insertInto('transactions').values(rows.slice(i, i + 1000)).execute()
+    const write = async (db: Kysely<Db>) => {
+      for (let i = 0; i < rows.length; i += 1000) await db.insertInto('transactions').values(rows.slice(i, i + 1000)).execute()
+      for (let i = 0; i < audit.length; i += 5000) await db.insertInto('audit_entries').values(audit.slice(i, i + 5000)).execute()
+    }
+    if (rows.length + audit.length <= 1) await write(this.db)
+    else await this.db.transaction().execute(write)
   }
 }

@@ -117,6 +117,18 @@ export interface IdempotencyKeysTable {
   created_at: string
 }
 
+export interface AuditEntriesTable {
+  id: Generated<number>
+  company_id: string
+  transaction_id: string
+  /** `key:<id>` or `user:<id>` */
+  actor: string
+  action: string
+  /** JSON: { field: { before, after } } */
+  changes: string
+  created_at: string
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -127,6 +139,7 @@ export interface Db {
   bank_accounts: BankAccountsTable
   transactions: TransactionsTable
   idempotency_keys: IdempotencyKeysTable
+  audit_entries: AuditEntriesTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -136,3 +149,4 @@ export type BankAccountRow = Selectable<BankAccountsTable>
 export type TransactionRow = Selectable<TransactionsTable>
 export type NewTransactionRow = Insertable<TransactionsTable>
 export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id'>
+export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>

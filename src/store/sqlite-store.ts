@@ -4,9 +4,9 @@
  * never land inside another request's open kysely transaction.
  */
 import Database from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely, SqliteDialect, sql } from 'kysely'
 import { migrate, migrations } from './migrations.js'
-import type { Db, ApiKeyRow, NewApiRequestRow, NewTransactionRow } from './schema.js'
+import type { Db, ApiKeyRow, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -44,6 +44,18 @@ export async function openSqliteStore(path: string): Promise<Store> {
     db,
     hot,
     location: path,
+    writeTransaction: (fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`BEGIN IMMEDIATE`.execute(conn)
+        try {
+          const result = await fn(conn)
+          await sql`COMMIT`.execute(conn)
+          return result
+        } catch (err) {
+          await sql`ROLLBACK`.execute(conn)
+          throw err
+        }
+      }),
     async close() {
       await db.destroy() // closes `raw` too
     },
@@ -56,8 +68,9 @@ class SqliteHotPaths implements HotPaths {
   private readonly insertRequest: Database.Statement
   private readonly bumpKey: Database.Statement
   private readonly insertTx: Database.Statement
+  private readonly insertAudit: Database.Statement
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
-  private readonly appendTransactions: (rows: NewTransactionRow[]) => void
+  private readonly appendTransactions: (rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => void
 
   constructor(
     raw: Database.Database,
@@ -90,8 +103,13 @@ class SqliteHotPaths implements HotPaths {
       }
       for (const [id, { n, last }] of perKey) this.bumpKey.run({ id, n, last })
     })
-    this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => {
+    this.insertAudit = raw.prepare(
+      `INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at)
+       VALUES (@company_id, @transaction_id, @actor, @action, @changes, @created_at)`,
+    )
+    this.appendTransactions = raw.transaction((rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => {
       for (const row of rows) this.insertTx.run(row)
+      for (const entry of audit) this.insertAudit.run(entry)
     })
   }
 
@@ -120,9 +138,9 @@ class SqliteHotPaths implements HotPaths {
     return this.locked(() => this.appendRequests(rows))
   }
 
-  insertTransactions(rows: NewTransactionRow[]): Promise<void> {
-    if (rows.length === 0) return Promise.resolve()
-    return this.locked(() => this.appendTransactions(rows.map(normalizeTx)))
+  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<void> {
+    if (rows.length === 0 && audit.length === 0) return Promise.resolve()
+    return this.locked(() => this.appendTransactions(rows.map(normalizeTx), audit))
   }
 }
 

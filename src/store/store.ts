@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Dialect } from './migrations.js'
-import type { ApiKeyRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
 
 export interface RateLimitInput {
   keyId: string
@@ -27,7 +27,8 @@ export interface HotPaths {
   takeRateLimit(input: RateLimitInput): Promise<RateLimitResult>
   /** Append usage records and bring each key's usage_count and last_used_at in step. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void>
-  insertTransactions(rows: NewTransactionRow[]): Promise<void>
+  /** Insert transactions and their audit entries in one database transaction. */
+  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<void>
 }
 
 export interface Store {
@@ -36,6 +37,12 @@ export interface Store {
   readonly hot: HotPaths
   /** A human description of where the data lives, never with a password. */
   readonly location: string
+  /**
+   * A read-modify-write transaction. SQLite: BEGIN IMMEDIATE (takes the write lock first, so
+   * processes wait for each other instead of failing); PostgreSQL: lock the rows you read with
+   * `forUpdate` (see `lockForUpdate`). Inside `fn`, use only `trx`.
+   */
+  writeTransaction<T>(fn: (trx: Kysely<Db>) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 

@@ -1,7 +1,19 @@
 /** Bank accounts (API.md section 5): create, list, show. */
 import { createRoute } from '@hono/zod-openapi'
-import { createBankAccount, getBankAccount, listBankAccounts } from '../../domain/bank-accounts.js'
-import { BankAccount, BankAccountListQuery, CreateBankAccountRequest, IdParam, envelope, listEnvelope } from '../../domain/schemas.js'
+import { createBankAccount, deleteBankAccount, findBankAccount, getBankAccount, listBankAccounts, updateBankAccount } from '../../domain/bank-accounts.js'
+import { listTransactions } from '../../domain/transaction-queries.js'
+import {
+  BankAccount,
+  BankAccountListQuery,
+  CreateBankAccountRequest,
+  Deleted,
+  IdParam,
+  Transaction,
+  TransactionListQuery,
+  UpdateBankAccountRequest,
+  envelope,
+  listEnvelope,
+} from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 
@@ -50,6 +62,44 @@ export function bankAccountRoutes(deps: AppDeps) {
       async (c) => {
         const data = await getBankAccount(store, c.get('actor').companyId, c.req.valid('param').id)
         return c.json({ success: true as const, data }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'patch',
+        path: '/api-v1/bank-accounts/{id}',
+        summary: 'Update a bank account (name, institution, type, status)',
+        security: SECURITY,
+        request: { params: IdParam, body: jsonBody(UpdateBankAccountRequest) },
+        responses: { 200: ok(envelope(BankAccount)), 400: ERRORS[400], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await updateBankAccount(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('json'), now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'delete',
+        path: '/api-v1/bank-accounts/{id}',
+        summary: 'Delete a bank account that holds no transactions',
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => c.json({ success: true as const, data: await deleteBankAccount(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/bank-accounts/{id}/transactions',
+        summary: "An account's transactions (the filters of GET /transactions)",
+        security: SECURITY,
+        request: { params: IdParam, query: TransactionListQuery.omit({ bank_account_id: true }) },
+        responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const companyId = c.get('actor').companyId
+        const account = await findBankAccount(store, companyId, c.req.valid('param').id)
+        const page = await listTransactions(store, companyId, { ...c.req.valid('query'), bank_account_id: account.id })
+        return c.json({ success: true as const, ...page }, 200)
       },
     )
 }

@@ -1,41 +1,143 @@
 /** Transactions (spec 4.3, API.md section 4). */
 import { createRoute, z } from '@hono/zod-openapi'
-import { createTransaction, createTransactionIdempotent } from '../../domain/transactions.js'
-import { CreateTransactionRequest, Transaction, envelope } from '../../domain/schemas.js'
-import type { AppDeps } from '../env.js'
+import type { Context } from 'hono'
+import { listTransactions } from '../../domain/transaction-queries.js'
+import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transaction-updates.js'
+import {
+  batchAudit,
+  createTransaction,
+  createTransactionBatch,
+  createTransactionBatchIdempotent,
+  createTransactionIdempotent,
+} from '../../domain/transactions.js'
+import {
+  BatchCreateRequest,
+  BatchCreateResponse,
+  BulkUpdateRequest,
+  BulkUpdateResponse,
+  CreateTransactionRequest,
+  Deleted,
+  IdParam,
+  Transaction,
+  TransactionDetail,
+  TransactionListQuery,
+  UpdateTransactionRequest,
+  envelope,
+  listEnvelope,
+} from '../../domain/schemas.js'
+import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const IdempotencyHeader = z.object({
+  'idempotency-key': z.string().optional().openapi({ description: 'the same key and body within 24 h replay the first answer' }),
+})
+
+function replayed(c: Context<AppEnv>, r: { replayed: boolean }): void {
+  if (r.replayed) c.header('Idempotent-Replayed', 'true')
+}
 
 export function transactionRoutes(deps: AppDeps) {
   const { store, now } = deps
-  return router().openapi(
-    createRoute({
-      method: 'post',
-      path: '/api-v1/transactions',
-      summary: 'Create a transaction',
-      security: SECURITY,
-      request: {
-        body: jsonBody(CreateTransactionRequest),
-        headers: z.object({ 'idempotency-key': z.string().optional().openapi({ description: 'replays the first answer for 24 h' }) }),
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/transactions',
+        summary: 'List transactions (filters, sort, keyset cursor)',
+        security: SECURITY,
+        request: { query: TransactionListQuery },
+        responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => {
+        const page = await listTransactions(store, c.get('actor').companyId, c.req.valid('query'))
+        return c.json({ success: true as const, ...page }, 200)
       },
-      responses: {
-        201: ok(envelope(Transaction), 'Created'),
-        400: ERRORS[400],
-        401: ERRORS[401],
-        403: ERRORS[403],
-        404: ERRORS[404],
-        409: ERRORS[409],
-        429: ERRORS[429],
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/transactions',
+        summary: 'Create a transaction',
+        security: SECURITY,
+        request: { body: jsonBody(CreateTransactionRequest), headers: IdempotencyHeader },
+        responses: { 201: ok(envelope(Transaction), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409], 429: ERRORS[429] },
+      }),
+      async (c) => {
+        const key = c.req.header('idempotency-key')
+        if (key !== undefined) {
+          const r = await createTransactionIdempotent(store, c.get('actor'), c.req.valid('json'), key, now())
+          replayed(c, r)
+          return c.json({ success: true as const, data: r.body }, 201)
+        }
+        return c.json({ success: true as const, data: await createTransaction(store, c.get('actor'), c.req.valid('json'), now()) }, 201)
       },
-    }),
-    async (c) => {
-      const idempotencyKey = c.req.header('idempotency-key')
-      if (idempotencyKey !== undefined) {
-        const r = await createTransactionIdempotent(store, c.get('actor'), c.req.valid('json'), idempotencyKey, now())
-        if (r.replayed) c.header('Idempotent-Replayed', 'true')
-        return c.json({ success: true as const, data: r.body }, 201)
-      }
-      const data = await createTransaction(store, c.get('actor'), c.req.valid('json'), now())
-      return c.json({ success: true as const, data }, 201)
-    },
-  )
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/transactions/bulk-update',
+        summary: 'Update up to 1,000 transactions at once, all or nothing',
+        security: SECURITY,
+        request: { body: jsonBody(BulkUpdateRequest) },
+        responses: { 200: ok(envelope(BulkUpdateResponse)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => c.json({ success: true as const, data: await bulkUpdateTransactions(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/transactions/batch',
+        summary: 'Create up to 5,000 transactions: valid ones commit together, invalid ones are reported by index',
+        security: SECURITY,
+        request: { body: jsonBody(BatchCreateRequest), headers: IdempotencyHeader },
+        responses: { 201: ok(envelope(BatchCreateResponse), 'Created'), 400: ERRORS[400], 413: ERRORS[413] },
+      }),
+      async (c) => {
+        const actor = c.get('actor')
+        const items = c.req.valid('json').transactions
+        const key = c.req.header('idempotency-key')
+        if (key !== undefined) {
+          const r = await createTransactionBatchIdempotent(store, actor, items, key, now())
+          replayed(c, r)
+          return c.json({ success: true as const, data: r.body }, 201)
+        }
+        const t = now()
+        const { created, errors, rows } = await createTransactionBatch(store, actor, items, t)
+        await store.hot.insertTransactions(rows, batchAudit(actor, created, t))
+        return c.json({ success: true as const, data: { created, errors } }, 201)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/transactions/{id}',
+        summary: 'A transaction with its account, statement and history',
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(TransactionDetail)), 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await getTransactionDetail(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'patch',
+        path: '/api-v1/transactions/{id}',
+        summary: 'Update a transaction (status rules; a reconciled one keeps amount, dates, account and currency)',
+        security: SECURITY,
+        request: { params: IdParam, body: jsonBody(UpdateTransactionRequest) },
+        responses: { 200: ok(envelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => c.json({ success: true as const, data: await updateTransaction(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'delete',
+        path: '/api-v1/transactions/{id}',
+        summary: 'Delete a transaction (not a reconciled one)',
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => c.json({ success: true as const, data: await deleteTransaction(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+    )
 }

@@ -1,0 +1,51 @@
+/**
+ * Audit history of transactions: who (key or user), when, what action, and each changed field
+ * with its value before and after. Entries are written in the same database transaction as the change.
+ */
+import type { Kysely } from 'kysely'
+import type { Db, NewAuditEntryRow } from '../store/schema.js'
+import type { Actor } from './actor.js'
+import { actorId } from './actor.js'
+import type { AuditEntry, Transaction } from './schemas.js'
+
+export type AuditAction = AuditEntry['action']
+type Changes = Record<string, { before: unknown; after: unknown }>
+
+const AUDITED: Array<keyof Transaction> = [
+  'bank_account_id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
+  'exchange_rate', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
+  'ai_confidence_score', 'tags', 'bank_statement_id',
+]
+
+/** The fields that differ between two versions of a transaction (null for a side that does not exist). */
+export function diff(before: Transaction | null, after: Transaction | null): Changes {
+  const changes: Changes = {}
+  for (const field of AUDITED) {
+    const b = before ? before[field] : null
+    const a = after ? after[field] : null
+    if (JSON.stringify(b) !== JSON.stringify(a)) changes[field] = { before: b ?? null, after: a ?? null }
+  }
+  return changes
+}
+
+export function auditRow(actor: Actor, action: AuditAction, transactionId: string, changes: Changes, now: Date): NewAuditEntryRow {
+  return {
+    company_id: actor.companyId,
+    transaction_id: transactionId,
+    actor: actorId(actor),
+    action,
+    changes: JSON.stringify(changes),
+    created_at: now.toISOString(),
+  }
+}
+
+export async function history(db: Kysely<Db>, companyId: string, transactionId: string): Promise<AuditEntry[]> {
+  const rows = await db
+    .selectFrom('audit_entries')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('transaction_id', '=', transactionId)
+    .orderBy('id', 'asc')
+    .execute()
+  return rows.map((r) => ({ at: r.created_at, actor: r.actor, action: r.action as AuditAction, changes: JSON.parse(r.changes) as Changes }))
+}
