@@ -21,6 +21,16 @@ const NEXT_STATUS: Record<string, readonly string[]> = { pending: ['posted', 'vo
 /** Fields a reconciled transaction keeps. */
 const LOCKED_WHEN_RECONCILED = ['amount', 'transaction_date', 'posted_date', 'bank_account_id', 'currency_code', 'exchange_rate'] as const
 
+/** Whether a patched value equals the stored one: amounts and rates by value ("-5.00" is -5), the rest as text. */
+function sameValue(field: (typeof LOCKED_WHEN_RECONCILED)[number], value: string | number, row: TransactionRow): boolean {
+  if (field === 'amount') {
+    const r = parseAmount(value, currencyExponent(row.currency_code))
+    return r.ok && r.minor === Number(row.amount)
+  }
+  if (field === 'exchange_rate') return parseRate(value) === row.exchange_rate
+  return String(value) === String(row[field])
+}
+
 function checkStatus(from: string, to: string | undefined, id: string): void {
   if (to === undefined || to === from) return
   if (!NEXT_STATUS[from]?.includes(to)) {
@@ -46,7 +56,7 @@ export async function updateTransaction(store: Store, actor: Actor, id: string, 
     if (!row) throw notFound('transaction')
     const before = toTransaction(row)
     if (row.is_reconciled === 1) {
-      const touched = LOCKED_WHEN_RECONCILED.filter((f) => patch[f] !== undefined && String(patch[f]) !== String(before[f]))
+      const touched = LOCKED_WHEN_RECONCILED.filter((f) => patch[f] !== undefined && !sameValue(f, patch[f] as string | number, row))
       if (touched.length) {
         throw new AppError('conflict', `transaction ${id} is reconciled, so its ${touched.join(', ')} cannot change: un-reconcile it first (is_reconciled: false)`)
       }

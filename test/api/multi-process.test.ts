@@ -110,6 +110,30 @@ describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
     expect(rows).toHaveLength(1)
   })
 
+  it('a bulk update racing a PATCH on the same transactions loses neither change', async () => {
+    const c0 = c.client(c.urls[0], { apiKey: c.key })
+    const c1 = c.client(c.urls[1], { apiKey: c.key })
+    const txs = await c0.transactions.batch(
+      Array.from({ length: 10 }, (_, i) => ({ bank_account_id: c.accountId, transaction_date: '2026-06-03', description: `race ${i}`, amount: '1.00' })),
+    )
+    const ids = txs.created.map((t) => t.id)
+    // Each round: process 1 adds a tag to all ten while process 0 changes each one's category.
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([
+        c1.transactions.bulkUpdate({ transaction_ids: ids, updates: { add_tags: [`bulk${round}`] } }),
+        ...ids.map((id) => c0.transactions.update(id, { category: `patched${round}`, merchant_name: `m${round}` })),
+      ])
+    }
+    for (const id of ids) {
+      const t = await c0.transactions.get(id)
+      expect(t.tags).toEqual(['bulk0', 'bulk1', 'bulk2', 'bulk3', 'bulk4'])
+      expect(t).toMatchObject({ category: 'patched4', merchant_name: 'm4' })
+      // every change is in the history, in an order consistent with the final state
+      expect(t.history.filter((e) => e.action === 'bulk_update')).toHaveLength(5)
+      expect(t.history.filter((e) => e.action === 'update')).toHaveLength(5)
+    }
+  })
+
   it('usage statistics count every request made through either process exactly', async () => {
     const k = await c.client(c.urls[1], { token: c.token }).keys.create({ name: 'usage', scopes: ['read', 'write'] })
     const body = { bank_account_id: c.accountId, transaction_date: '2026-06-01', description: 'spread', amount: '2.50' }

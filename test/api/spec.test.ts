@@ -237,7 +237,9 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
         expect(k.created_at).toMatch(ISO_TS)
       }
       const mine = keys.find((k) => k.id === a.keyId)!
-      expect(mine).toMatchObject({ name: 'all', scopes: ['read', 'write', 'transactions'], is_active: true, revoked_at: null, expires_at: null, rate_limit_per_minute: 60, rate_limit_per_day: 10000, description: '' })
+      expect(mine).toMatchObject({ name: 'all', scopes: ['read', 'write', 'transactions'], is_active: true, revoked_at: null, expires_at: null, rate_limit_per_minute: 1_000_000, description: '' })
+      const defaults = await h.client({ token: a.token }).keys.create({ name: 'defaults', scopes: ['read'] })
+      expect(defaults).toMatchObject({ rate_limit_per_minute: 60, rate_limit_per_day: 10000, usage_count: 0, last_used_at: null })
       expect(a.key.startsWith(mine.key_prefix)).toBe(true)
       // only company A's keys
       const bKeys = await h.client({ token: b.token }).keys.list()

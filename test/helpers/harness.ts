@@ -174,7 +174,8 @@ export async function createHarness(kind: TransportKind, storeKind: StoreKind = 
       const { company } = await bootstrapCompany(store, { name: `${name} ${n}`, baseCurrency: 'USD', email, password }, new Date())
       const anon = h.client()
       const token = (await anon.token(email, password)).access_token
-      const created = await h.client({ token }).keys.create({ name: 'all', scopes: ['read', 'write', 'transactions'] })
+      // A high limit: suites make many requests with this key (rate-limit tests make their own keys).
+      const created = await h.client({ token }).keys.create({ name: 'all', scopes: ['read', 'write', 'transactions'], rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 })
       const account = await h.client({ apiKey: created.key }).accounts.create({ name: 'Operating', account_type: 'checking', currency_code: 'USD' })
       return { companyId: company.id, email, password, token, key: created.key, keyId: created.id, accountId: account.id }
     },
