@@ -1,14 +1,15 @@
 /** finctl keys list | show | usage | create | revoke */
-import { writeFileSync } from 'node:fs'
+import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
-import { API_KEY_SCOPES, type CreateApiKeyRequest } from '../src/domain/schemas.js'
+import { API_KEY_SCOPES, type CreateApiKeyRequest, type CreatedApiKey } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { keyColumns, keyStatus } from '../src/cli/columns.js'
 import { parseDuration } from '../src/cli/format.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { confirmOrYes, promptCheckbox, promptText, valueOrPrompt } from '../src/cli/prompts.js'
 import type { Runner } from '../src/cli/program.js'
+import { validProfileName } from '../src/cli/profiles.js'
 
 export function registerKeys(program: Command, run: Runner): void {
   const keys = program.command('keys').description('API keys of the company')
@@ -135,8 +136,28 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     rate_limit_per_minute: positiveInt(o.rateLimitPerMinute, '--rate-limit-per-minute'),
     rate_limit_per_day: positiveInt(o.rateLimitPerDay, '--rate-limit-per-day'),
   }
-  const client = await ctx.client()
-  const created = await client.keys.create(body)
+  if (o.saveProfile !== undefined && !validProfileName(o.saveProfile)) {
+    throw new AppError('usage', `--save-profile: "${o.saveProfile}" is not a valid profile name (letters, digits, . _ -)`)
+  }
+  if (o.saveProfile !== undefined) {
+    // A key belongs to this target: never attach it to a profile that points elsewhere.
+    const existing = ctx.profiles().get(o.saveProfile)
+    const t = ctx.target()
+    const here = t.kind === 'remote' ? t.baseUrl : 'embedded'
+    if (existing && existing.target !== here) {
+      throw new AppError('usage', `--save-profile: profile "${o.saveProfile}" points at ${existing.target}, not at this target: choose another name`)
+    }
+  }
+  // Claim the output file before the key exists: a key whose only copy could not be written is lost.
+  const file = o.outputFile === undefined ? undefined : openKeyFile(o.outputFile)
+  let created: CreatedApiKey
+  try {
+    const client = await ctx.client()
+    created = await client.keys.create(body)
+  } catch (err) {
+    if (file) file.discard()
+    throw err
+  }
   const { key, ...record } = created
 
   if (o.saveProfile) {
@@ -150,8 +171,8 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     note(ctx.io, ctx.printer, `The new key is saved in profile "${o.saveProfile}"; use it with --profile ${o.saveProfile}`)
     return 0
   }
-  if (o.outputFile) {
-    writeFileSync(o.outputFile, `${key}\n`, { mode: 0o600, flag: 'wx' })
+  if (file) {
+    file.write(`${key}\n`)
     await printRecord(ctx.io, ctx.printer, record)
     note(ctx.io, ctx.printer, `The new key is in ${o.outputFile} (mode 0600)`)
     return 0
@@ -162,6 +183,31 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   } else await printRecord(ctx.io, ctx.printer, created)
   warn(ctx.io, 'this is the only time the full key is shown: store it now (it is kept only as a hash)', ctx.printer.color)
   return 0
+}
+
+/** Create the key file (mode 0600, never over an existing file) and keep it open until the key is known. */
+function openKeyFile(path: string): { write(text: string): void; discard(): void } {
+  let fd: number
+  try {
+    fd = openSync(path, 'wx', 0o600)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') throw new AppError('usage', `--output-file: ${path} already exists; give a new path (a key file is never overwritten)`)
+    throw new AppError('usage', `--output-file: cannot create ${path}: ${(err as Error).message}`)
+  }
+  return {
+    write(text) {
+      try {
+        writeSync(fd, text)
+      } finally {
+        closeSync(fd)
+      }
+    },
+    discard() {
+      closeSync(fd)
+      unlinkSync(path)
+    },
+  }
 }
 
 async function runRevoke(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {

@@ -39,7 +39,8 @@ export class Context {
   ) {
     const env = io.env
     const force = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
-    const color = force || (env.NO_COLOR === undefined && globals.color !== false && io.isStdoutTTY)
+    // NO_COLOR counts when set to a non-empty value (no-color.org).
+    const color = force || (!env.NO_COLOR && globals.color !== false && io.isStdoutTTY)
     this.chalk = new Chalk({ level: color ? 1 : 0 })
     const format = (globals.json ? 'json' : (globals.output ?? 'table')) as OutputFormat
     if (!OUTPUT_FORMATS.includes(format)) {

@@ -1,0 +1,179 @@
+/**
+ * End-to-end: API key administration through the built CLI on the embedded core (no terminal,
+ * its own FINCTL_CONFIG_DIR): create, list, show, usage counts, revoke, --save-profile, --output-file.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FULL_KEY, FULL_KEY_ANYWHERE, Sandbox, expectNoSecretsAtRest } from '../helpers/cli.js'
+
+interface KeyRecord {
+  id: string
+  name: string
+  key_prefix: string
+  scopes: string[]
+  is_active: boolean
+  revoked_at: string | null
+  key?: string
+}
+
+interface Usage {
+  total_requests: number
+  last_24h_requests: number
+  endpoints: Record<string, number>
+  status_codes: Record<string, number>
+  recent_requests: Array<{ endpoint: string; method: string; status_code: number }>
+}
+
+describe('API keys', () => {
+  let sb: Sandbox
+  let ci: KeyRecord & { key: string }
+  const withKey = (key: string) => ({ env: { FINCTL_API_KEY: key } })
+
+  beforeAll(async () => {
+    sb = new Sandbox('keys')
+    await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-keys\n' })
+    sb.remember(sb.profiles().profiles.local.api_key)
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('keys create --json prints the full key once, with a warning on stderr', async () => {
+    const r = await sb.run(['keys', 'create', '--name', 'ci', '--scopes', 'read', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    ci = JSON.parse(r.stdout)
+    expect(ci.key).toMatch(FULL_KEY)
+    sb.remember(ci.key)
+    expect(ci).toMatchObject({ name: 'ci', scopes: ['read'], is_active: true, revoked_at: null, key_prefix: ci.key.slice(0, 12) })
+    expect(r.stderr).toMatch(/^warning: .*only time the full key is shown/m)
+    expect(r.stderr).not.toContain(ci.key)
+  })
+
+  it('keys list --json contains it, without the key', async () => {
+    const r = await sb.ok(['keys', 'list', '--json'])
+    expect(r.stdout).not.toMatch(FULL_KEY_ANYWHERE)
+    const keys: KeyRecord[] = JSON.parse(r.stdout)
+    expect(keys.map((k) => k.name).sort()).toEqual(['ci', 'finctl CLI'])
+    const listed = keys.find((k) => k.id === ci.id)
+    expect(listed).toBeDefined()
+    expect(listed).not.toHaveProperty('key')
+    expect(listed).toMatchObject({ name: 'ci', key_prefix: ci.key_prefix, scopes: ['read'] })
+  })
+
+  it('keys show --json with FINCTL_API_KEY shows that key', async () => {
+    const shown = await sb.json<KeyRecord>(['keys', 'show', '--json'], withKey(ci.key))
+    expect(shown.id).toBe(ci.id)
+    expect(shown.name).toBe('ci')
+    expect(shown).not.toHaveProperty('key')
+  })
+
+  it('keys usage counts exactly the requests made with the key, not itself', async () => {
+    // So far: one GET /api-keys/me (keys show). Now three lists and one 404.
+    for (let i = 0; i < 3; i++) await sb.ok(['accounts', 'list', '--json'], withKey(ci.key))
+    const missing = await sb.run(['accounts', 'get', randomUUID()], withKey(ci.key))
+    expect(missing.code).toBe(5)
+
+    const u = await sb.json<Usage>(['keys', 'usage', '--json'], withKey(ci.key))
+    expect(u.total_requests).toBe(5)
+    expect(u.last_24h_requests).toBe(5)
+    expect(u.endpoints).toEqual({ '/api-keys/me': 1, '/api-v1/bank-accounts': 3, '/api-v1/bank-accounts/{id}': 1 })
+    expect(u.status_codes).toEqual({ '200': 4, '404': 1 })
+    expect(u.recent_requests).toHaveLength(5)
+    expect(u.recent_requests[0]).toMatchObject({ endpoint: '/api-v1/bank-accounts/{id}', method: 'GET', status_code: 404 })
+
+    // A usage read does not count itself, but the next read counts it.
+    const again = await sb.json<Usage>(['keys', 'usage', '--json'], withKey(ci.key))
+    expect(again.total_requests).toBe(6)
+    expect(again.endpoints).toEqual({ ...u.endpoints, '/api-keys/me/usage': 1 })
+
+    // The owner reads the same numbers with --key-id, through the login token: not a request of the key.
+    const byId = await sb.json<Usage>(['keys', 'usage', '--key-id', ci.id, '--json'])
+    expect(byId.total_requests).toBe(7)
+    expect(byId.endpoints['/api-keys/me/usage']).toBe(2)
+    const byIdAgain = await sb.json<Usage>(['keys', 'usage', '--key-id', ci.id, '--json'])
+    expect(byIdAgain.total_requests).toBe(7)
+  })
+
+  it('keys revoke without --yes and without a terminal exits 2 and revokes nothing', async () => {
+    const r = await sb.run(['keys', 'revoke', ci.id])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe(`error: Revoke API key ${ci.id}: this cannot be undone; give --yes to confirm\n`)
+    const still = await sb.json<KeyRecord[]>(['keys', 'list', '--status', 'active', '--json'])
+    expect(still.map((k) => k.id)).toContain(ci.id)
+  })
+
+  it('keys revoke ID --yes revokes it; using it then exits 3', async () => {
+    const revoked = await sb.json<KeyRecord>(['keys', 'revoke', ci.id, '--yes', '--json'])
+    expect(revoked.id).toBe(ci.id)
+    expect(revoked.revoked_at).not.toBeNull()
+    expect(revoked.is_active).toBe(false)
+
+    const r = await sb.run(['accounts', 'list'], withKey(ci.key))
+    expect(r.code).toBe(3)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^error: .*revoked/)
+
+    const listed = await sb.json<KeyRecord[]>(['keys', 'list', '--status', 'revoked', '--json'])
+    expect(listed.map((k) => k.id)).toEqual([ci.id])
+  })
+
+  it('keys create --save-profile stores the key in that profile and does not print it', async () => {
+    const r = await sb.run(['keys', 'create', '--name', 'saved', '--scopes', 'read,transactions', '--save-profile', 'robot', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).not.toMatch(FULL_KEY_ANYWHERE)
+    expect(r.stderr).not.toMatch(FULL_KEY_ANYWHERE)
+    const record: KeyRecord = JSON.parse(r.stdout)
+    expect(record).not.toHaveProperty('key')
+    expect(record.scopes).toEqual(['read', 'transactions'])
+    const saved = sb.profiles().profiles.robot
+    expect(saved.target).toBe('embedded')
+    const key = sb.remember(saved.api_key)
+    expect(key.slice(0, 12)).toBe(record.key_prefix)
+    // The current profile did not change, and the saved key works.
+    expect(sb.profiles().current).toBe('local')
+    const shown = await sb.json<KeyRecord>(['--profile', 'robot', 'keys', 'show', '--json'])
+    expect(shown.id).toBe(record.id)
+  })
+
+  it('keys create --output-file writes the key to a 0600 file and not to stdout', async () => {
+    const file = join(sb.dir, 'ci.key')
+    const r = await sb.run(['keys', 'create', '--name', 'file', '--scopes', 'read', '--output-file', file, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).not.toMatch(FULL_KEY_ANYWHERE)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    const content = readFileSync(file, 'utf8')
+    expect(content).toMatch(/^fds_[0-9A-Za-z]{43}\n$/)
+    const key = sb.remember(content.trim())
+    const record: KeyRecord = JSON.parse(r.stdout)
+    const shown = await sb.json<KeyRecord>(['keys', 'show', '--json'], withKey(key))
+    expect(shown.id).toBe(record.id)
+  })
+
+  it('keys create refuses an existing --output-file or a bad --save-profile name before creating a key', async () => {
+    const file = join(sb.dir, 'ci.key')
+    const before = readFileSync(file, 'utf8')
+    const count = (await sb.json<KeyRecord[]>(['keys', 'list', '--json'])).length
+    const r = await sb.run(['keys', 'create', '--name', 'again', '--scopes', 'read', '--output-file', file])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^error: --output-file: .* already exists/)
+    expect(readFileSync(file, 'utf8')).toBe(before)
+    const badName = await sb.run(['keys', 'create', '--name', 'again', '--scopes', 'read', '--save-profile', '../evil'])
+    expect(badName.code).toBe(2)
+    expect(badName.stderr).toContain('--save-profile')
+    expect(sb.profiles().profiles['../evil']).toBeUndefined()
+    expect(await sb.json<KeyRecord[]>(['keys', 'list', '--json'])).toHaveLength(count)
+  })
+
+  it('keys create --output-file leaves no file behind when the key cannot be created', async () => {
+    const file = join(sb.dir, 'refused.key')
+    // A key of the profile "robot" (read, transactions) has no right to create keys.
+    const r = await sb.run(['--profile', 'robot', 'keys', 'create', '--name', 'nope', '--scopes', 'read', '--output-file', file])
+    expect(r.code).toBe(4)
+    expect(existsSync(file)).toBe(false)
+  })
+
+  it('keeps no full API key in the database files', () => {
+    expect(sb.secrets.size).toBe(4)
+    expectNoSecretsAtRest(sb, sb.database, ['password-for-keys'])
+  })
+})

@@ -1,0 +1,256 @@
+/**
+ * End-to-end helpers: run the BUILT CLI (`node bin/finctl.js ...`) as a child process, each group
+ * in its own temporary FINCTL_CONFIG_DIR, with no terminal (pipes only) and a clean environment.
+ * Nothing from src/ is imported: these tests see finctl exactly as a user's shell does.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { expect } from 'vitest'
+
+export const ROOT = resolve(import.meta.dirname, '../..')
+export const BIN = join(ROOT, 'bin', 'finctl.js')
+
+/** A full API key as printed once by `keys create`. */
+export const FULL_KEY = /^fds_[0-9A-Za-z]{43}$/
+/** The same, anywhere in a text. */
+export const FULL_KEY_ANYWHERE = /fds_[0-9A-Za-z]{43}/
+/** The start of an ANSI escape sequence (colour, cursor). */
+export const ANSI = '\x1b['
+
+export interface CliResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+export interface RunOptions {
+  /** Written to the child's stdin, which is then closed (stdin is always a pipe, never a terminal). */
+  input?: string
+  /** Extra environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>
+  timeoutMs?: number
+}
+
+function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
+    throw new Error('dist/cli.js is missing: run `npm run build` before the e2e tests')
+  }
+}
+
+/** The parent's environment without anything that changes finctl's behaviour, plus `extra`. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('FINCTL_') || k.startsWith('XDG_') || k.startsWith('VITEST')) continue
+    if (['CI', 'FORCE_COLOR', 'NO_COLOR', 'NODE_OPTIONS', 'NODE_DISABLE_COLORS'].includes(k)) continue
+    env[k] = v
+  }
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k]
+    else env[k] = v
+  }
+  return env
+}
+
+/** Run `node bin/finctl.js ...args` and collect its exit code and output. */
+export function runFinctl(args: string[], env: NodeJS.ProcessEnv, o: { cwd: string; input?: string; timeoutMs?: number }): Promise<CliResult> {
+  assertBuilt()
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`finctl ${args.join(' ')} did not finish in ${o.timeoutMs ?? 20_000} ms\nstderr: ${stderr}`))
+    }, o.timeoutMs ?? 20_000)
+    child.once('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      resolvePromise({ code, signal, stdout, stderr })
+    })
+    // EPIPE when the child exits without reading stdin is not an error of the test.
+    child.stdin.on('error', () => {})
+    child.stdin.end(o.input ?? '')
+  })
+}
+
+/** One test group's world: a temporary folder that is FINCTL_CONFIG_DIR (and so the data folder too). */
+export class Sandbox {
+  readonly dir: string
+  readonly configDir: string
+  /** Every full API key this group created, to look for in the database afterwards. */
+  readonly secrets = new Set<string>()
+
+  constructor(name: string) {
+    this.dir = mkdtempSync(join(tmpdir(), `finctl-e2e-${name}-`))
+    this.configDir = join(this.dir, 'config')
+  }
+
+  /** The embedded database `finctl init` creates when only FINCTL_CONFIG_DIR is set. */
+  get database(): string {
+    return join(this.configDir, 'finctl.db')
+  }
+
+  get profilesPath(): string {
+    return join(this.configDir, 'profiles.json')
+  }
+
+  env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+    return cleanEnv({
+      HOME: this.dir,
+      FINCTL_CONFIG_DIR: this.configDir,
+      // A refused request (429) is an answer at once, not a wait.
+      FINCTL_MAX_RETRIES: '0',
+      ...extra,
+    })
+  }
+
+  run(args: string[], o: RunOptions = {}): Promise<CliResult> {
+    return runFinctl(args, this.env(o.env), { cwd: this.dir, input: o.input, timeoutMs: o.timeoutMs })
+  }
+
+  /** Run, expect exit 0, and parse stdout as JSON. */
+  async json<T = any>(args: string[], o: RunOptions = {}): Promise<T> {
+    const r = await this.run(args, o)
+    expect(r.code, `finctl ${args.join(' ')} failed:\n${r.stderr}`).toBe(0)
+    return JSON.parse(r.stdout) as T
+  }
+
+  /** Run, expect exit 0. */
+  async ok(args: string[], o: RunOptions = {}): Promise<CliResult> {
+    const r = await this.run(args, o)
+    expect(r.code, `finctl ${args.join(' ')} failed:\n${r.stderr}`).toBe(0)
+    return r
+  }
+
+  profiles(): { current?: string; profiles: Record<string, { target: string; api_key?: string; access_token?: string; email?: string; company_id?: string; database?: string; token_expires_at?: string }> } {
+    return JSON.parse(readFileSync(this.profilesPath, 'utf8'))
+  }
+
+  /** Remember a full key (and check its shape) so that the at-rest check looks for it. */
+  remember(key: string | undefined): string {
+    expect(key).toMatch(FULL_KEY)
+    this.secrets.add(key!)
+    return key!
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+}
+
+/** The bytes of a SQLite database and of its -wal and -shm files when present. */
+export function databaseFiles(database: string): Array<{ path: string; bytes: Buffer }> {
+  return [database, `${database}-wal`, `${database}-shm`]
+    .filter((p) => existsSync(p))
+    .map((p) => ({ path: p, bytes: readFileSync(p) }))
+}
+
+/** Split non-terminal table output (tab-separated, header line first) into rows of cells. */
+export function tsv(stdout: string): string[][] {
+  return stdout
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => line.split('\t'))
+}
+
+export interface ServeProcess {
+  child: ChildProcess
+  url: string
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string
+  /** SIGTERM, then wait for the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** Start `finctl serve --port 0 --database DB` and wait for its "listening on URL" line. */
+export async function startServe(sandbox: Sandbox, database: string): Promise<ServeProcess> {
+  assertBuilt()
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database], {
+    cwd: sandbox.dir,
+    env: sandbox.env(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let err = ''
+  // Keep draining stderr (access logs) for the whole life of the server, or it blocks on a full pipe.
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.once('exit', (code, signal) => res({ code, signal })),
+  )
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`finctl serve did not start in 20 s:\n${err}`)), 20_000)
+    const check = () => {
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err)
+      if (m) {
+        clearTimeout(timer)
+        child.stderr!.off('data', check)
+        res(m[1])
+      }
+    }
+    child.stderr!.on('data', check)
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer)
+      rej(new Error(`finctl serve exited (${code ?? signal}) before listening:\n${err}`))
+    })
+  })
+  return {
+    child,
+    url,
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>((_, rej) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL') // leave no server behind, but fail: it should have stopped
+          rej(new Error(`finctl serve did not stop within 15 s of SIGTERM:\n${err}`))
+        }, 15_000)
+      })
+      try {
+        return await Promise.race([exited, timeout])
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+  }
+}
+
+/** A local port with nothing listening on it (bound, then released). */
+export function closedPort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer()
+    s.once('error', rej)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => res(port))
+    })
+  })
+}
+
+/**
+ * The database (and its -wal / -shm files when present) holds no full API key the group created,
+ * nor any of `plain` (passwords). The key prefixes, which are stored on purpose, are found there:
+ * proof that the search reads the right files.
+ */
+export function expectNoSecretsAtRest(sb: Sandbox, database: string, plain: string[] = []): void {
+  const files = databaseFiles(database)
+  expect(files.map((f) => f.path)).toContain(database)
+  expect(sb.secrets.size).toBeGreaterThan(0)
+  const all = Buffer.concat(files.map((f) => f.bytes))
+  for (const key of sb.secrets) {
+    expect(all.includes(Buffer.from(key.slice(0, 12))), `prefix ${key.slice(0, 12)} not found: wrong file?`).toBe(true)
+    for (const f of files) expect(f.bytes.includes(Buffer.from(key)), `${f.path} holds a full API key`).toBe(false)
+  }
+  for (const secret of plain) {
+    for (const f of files) expect(f.bytes.includes(Buffer.from(secret)), `${f.path} holds a secret in clear`).toBe(false)
+  }
+}
