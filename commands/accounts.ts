@@ -1,11 +1,14 @@
-/** finctl accounts list | get | create */
+/** finctl accounts list | get | create | update | delete | transactions */
 import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
-import { ACCOUNT_TYPES, type CreateBankAccountRequest } from '../src/domain/schemas.js'
+import { ACCOUNT_TYPES, type CreateBankAccountRequest, type Transaction, type UpdateBankAccountRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { accountColumns } from '../src/cli/columns.js'
-import { note, printList, printRecord } from '../src/cli/output.js'
-import { promptSelect, promptText, valueOrPrompt } from '../src/cli/prompts.js'
+import { note, printList, printRecord, streamList } from '../src/cli/output.js'
+import { confirmOrYes, promptSelect, promptText, valueOrPrompt } from '../src/cli/prompts.js'
+import { transactionColumns } from '../src/cli/columns.js'
+import { addListFilters, listQuery, type ListFilterOptions } from '../src/cli/tx-filters.js'
+import { amountTotal } from '../src/cli/totals.js'
 import type { Runner } from '../src/cli/program.js'
 
 export function registerAccounts(program: Command, run: Runner): void {
@@ -29,6 +32,20 @@ export function registerAccounts(program: Command, run: Runner): void {
     .option('--opening-balance-date <date>', 'YYYY-MM-DD')
     .addHelpText('after', '\nExample:\n  finctl accounts create --name Operating --type checking --currency EUR --opening-balance 1000.00\n')
     .action(run(runCreate))
+  accounts
+    .command('update')
+    .argument('<id>')
+    .description('change a bank account')
+    .option('--name <name>', 'account name')
+    .option('--type <type>', `account type: ${ACCOUNT_TYPES.join(', ')}`)
+    .option('--institution-name <name>', 'bank name ("" to clear)')
+    .option('--status <status>', 'active, inactive or closed')
+    .action(run(runUpdate))
+  accounts.command('delete').argument('<id>').description('delete a bank account that holds no transactions').option('--yes', 'do not ask to confirm').action(run(runDelete))
+  addListFilters(
+    accounts.command('transactions').argument('<id>').description("an account's transactions").option('--all', 'every page, streamed'),
+    { account: false },
+  ).action(run(runTransactions))
 }
 
 async function runList(ctx: Context, o: { status?: string; type?: string }): Promise<number> {
@@ -74,5 +91,46 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   const account = await client.accounts.create(body)
   await printRecord(ctx.io, ctx.printer, account)
   note(ctx.io, ctx.printer, `created bank account ${account.id}`)
+  return 0
+}
+
+async function runUpdate(ctx: Context, o: { name?: string; type?: string; institutionName?: string; status?: string }, [id]: string[]): Promise<number> {
+  const patch: UpdateBankAccountRequest = {
+    name: o.name,
+    account_type: o.type as UpdateBankAccountRequest['account_type'],
+    institution_name: o.institutionName === undefined ? undefined : o.institutionName === '' ? null : o.institutionName,
+    status: o.status as UpdateBankAccountRequest['status'],
+  }
+  if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', 'nothing to change: give --name, --type, --institution-name or --status')
+  const client = await ctx.client()
+  const account = await client.accounts.update(id, patch)
+  await printRecord(ctx.io, ctx.printer, account)
+  note(ctx.io, ctx.printer, `updated bank account ${account.id}`)
+  return 0
+}
+
+async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {
+  await confirmOrYes(ctx, o.yes, `Delete bank account ${id}?`)
+  const client = await ctx.client()
+  const r = await client.accounts.delete(id)
+  await printRecord(ctx.io, ctx.printer, r)
+  note(ctx.io, ctx.printer, `deleted bank account ${r.id}`)
+  return 0
+}
+
+async function runTransactions(ctx: Context, o: ListFilterOptions & { all?: boolean }, [id]: string[]): Promise<number> {
+  const client = await ctx.client()
+  const query = listQuery(o)
+  const path = `/api-v1/bank-accounts/${encodeURIComponent(id)}/transactions`
+  if (o.all) {
+    const pages = (async function* () {
+      for await (const page of client.pages<Transaction>(path, { ...query, limit: query.limit ?? 1000 })) yield page.data
+    })()
+    await streamList(ctx.io, ctx.printer, pages, transactionColumns, amountTotal)
+    return 0
+  }
+  const page = await client.accounts.transactions(id, query)
+  await printList(ctx.io, ctx.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'no transactions match' })
+  if (page.pagination?.has_more && ctx.printer.format === 'table') note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
   return 0
 }

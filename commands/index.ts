@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import type { Runner } from '../src/cli/program.js'
 import { registerAccounts } from './accounts.js'
 import { registerAuth } from './auth.js'
+import { registerCompany } from './company.js'
 import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
 import { registerProfile } from './profile.js'
@@ -16,5 +17,6 @@ export function registerAll(program: Command, run: Runner): void {
   registerKeys(program, run)
   registerAccounts(program, run)
   registerTx(program, run)
+  registerCompany(program, run)
   registerServe(program, run)
 }

@@ -1,4 +1,4 @@
-/** finctl tx create (the rest of the group arrives with the transactions issue) */
+/** finctl tx list | get | create | update | delete | bulk-update */
 import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
 import { currencyExponent, isCurrency } from '../src/domain/currencies.js'
@@ -11,9 +11,56 @@ import { note, printRecord } from '../src/cli/output.js'
 import { promptSelect, promptText, valueOrPrompt } from '../src/cli/prompts.js'
 import type { Runner } from '../src/cli/program.js'
 import { formatAmount } from '../src/cli/format.js'
+import { addListFilters, hasFilter, listQuery, type ListFilterOptions } from '../src/cli/tx-filters.js'
+import { amountTotal } from '../src/cli/totals.js'
+import { readIds } from '../src/cli/ids.js'
+import { confirmOrYes } from '../src/cli/prompts.js'
+import { printList, streamList } from '../src/cli/output.js'
+import type { Transaction, UpdateTransactionRequest, BulkUpdateRequest } from '../src/domain/schemas.js'
 
 export function registerTx(program: Command, run: Runner): void {
   const tx = program.command('tx').description('transactions')
+  addListFilters(
+    tx
+      .command('list')
+      .description('list transactions (one page; --all for every page)')
+      .option('--all', 'every page, streamed'),
+  )
+    .addHelpText('after', '\nExamples:\n  finctl tx list --from 2026-01-01 --to 2026-03-31 --category Rent\n  finctl tx list --all --output csv > transactions.csv\n')
+    .action(run(runList))
+  tx.command('get').argument('<id>').description('show a transaction with its history').action(run(runGet))
+  tx.command('update')
+    .argument('<id>')
+    .description('change a transaction')
+    .option('--account <id>', 'move to another bank account (bank_account_id)')
+    .option('--date <date>', 'transaction date (transaction_date)')
+    .option('--posted-date <date>', 'posted date')
+    .option('--description <text>', 'description')
+    .option('--amount <decimal>', 'signed amount')
+    .option('--currency <code>', 'currency (with --exchange-rate unless the base currency)')
+    .option('--exchange-rate <decimal>', 'rate to the base currency')
+    .option('--category <name>', 'category ("" to clear)')
+    .option('--accounting-category <name>', 'accounting category')
+    .option('--cash-flow-category <name>', 'cash-flow category')
+    .option('--merchant-name <name>', 'merchant')
+    .option('--status <status>', 'posted or void (pending -> posted -> void)')
+    .option('--reconciled <bool>', 'true or false (is_reconciled)')
+    .option('--tags <list>', 'replace the tags (comma-separated; "" for none)')
+    .action(run(runUpdate))
+  tx.command('delete').argument('<id>').description('delete a transaction').option('--yes', 'do not ask to confirm').action(run(runDelete))
+  addListFilters(
+    tx
+      .command('bulk-update')
+      .description('change many transactions at once: all or nothing per 1,000')
+      .option('--ids <list>', 'comma-separated transaction ids')
+      .option('--ids-file <path>', 'a file of transaction ids, one per line ("-" for stdin)')
+      .option('--set <field=value...>', 'category, accounting_category, cash_flow_category, merchant_name, status, is_reconciled, tags, add_tags, remove_tags')
+      .option('--dry-run', 'show what would change and change nothing')
+      .option('--yes', 'do not ask to confirm'),
+    { paging: false },
+  )
+    .addHelpText('after', '\nExamples:\n  finctl tx bulk-update --search "AWS" --set category=Software --set accounting_category=operating_expenses --yes\n  finctl tx bulk-update --ids-file ids.txt --set add_tags=reviewed --dry-run\n')
+    .action(run(runBulkUpdate))
   tx.command('create')
     .description('create a transaction (prompts for what is missing on a terminal)')
     .option('--account <id>', 'bank account id (bank_account_id)')
@@ -95,5 +142,181 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     ])
   } else await printRecord(ctx.io, ctx.printer, created)
   note(ctx.io, ctx.printer, `created transaction ${created.id}`)
+  return 0
+}
+
+async function runList(ctx: Context, o: ListFilterOptions & { all?: boolean }): Promise<number> {
+  const client = await ctx.client()
+  const query = listQuery(o)
+  if (o.all) {
+    const pages = (async function* () {
+      for await (const page of client.pages<Transaction>('/api-v1/transactions', { ...query, limit: query.limit ?? 1000 })) yield page.data
+    })()
+    await streamList(ctx.io, ctx.printer, pages, transactionColumns, amountTotal)
+    return 0
+  }
+  const page = await client.transactions.list(query)
+  await printList(ctx.io, ctx.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'no transactions match' })
+  if (page.pagination?.has_more && ctx.printer.format === 'table') {
+    note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row, or --limit N`)
+  }
+  return 0
+}
+
+async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number> {
+  const client = await ctx.client()
+  const t = await client.transactions.get(id)
+  if (ctx.printer.format !== 'table') {
+    await printRecord(ctx.io, ctx.printer, t)
+    return 0
+  }
+  const { history, bank_account, statement, ...rest } = t
+  await printRecord(ctx.io, ctx.printer, {
+    ...rest,
+    amount: formatAmount(t.amount, t.currency_code),
+    bank_account: `${bank_account.name} (${bank_account.id})`,
+    statement: statement ? `${statement.file_name} (${statement.id})` : '',
+  })
+  await printList(ctx.io, ctx.printer, history, [
+    { header: 'when', value: (e) => e.at },
+    { header: 'who', value: (e) => e.actor },
+    { header: 'action', value: (e) => e.action },
+    { header: 'changes', value: (e) => Object.entries(e.changes).map(([f, c]) => `${f}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`).join('; ') },
+  ])
+  return 0
+}
+
+interface UpdateOptions {
+  account?: string
+  date?: string
+  postedDate?: string
+  description?: string
+  amount?: string
+  currency?: string
+  exchangeRate?: string
+  category?: string
+  accountingCategory?: string
+  cashFlowCategory?: string
+  merchantName?: string
+  status?: string
+  reconciled?: string
+  tags?: string
+}
+
+function parseBool(text: string, flag: string): boolean {
+  if (/^(true|yes|1)$/i.test(text)) return true
+  if (/^(false|no|0)$/i.test(text)) return false
+  throw new AppError('usage', `${flag} must be true or false`)
+}
+
+const emptyToNull = (v: string | undefined) => (v === undefined ? undefined : v === '' ? null : v)
+const splitList = (v: string) => v.split(',').map((t) => t.trim()).filter(Boolean)
+
+async function runUpdate(ctx: Context, o: UpdateOptions, [id]: string[]): Promise<number> {
+  const patch: UpdateTransactionRequest = {
+    bank_account_id: o.account,
+    transaction_date: o.date,
+    posted_date: o.postedDate,
+    description: o.description,
+    amount: o.amount?.replace(/^\u2212/, '-'),
+    currency_code: o.currency?.toUpperCase(),
+    exchange_rate: o.exchangeRate,
+    category: emptyToNull(o.category),
+    accounting_category: emptyToNull(o.accountingCategory) as UpdateTransactionRequest['accounting_category'],
+    cash_flow_category: emptyToNull(o.cashFlowCategory) as UpdateTransactionRequest['cash_flow_category'],
+    merchant_name: emptyToNull(o.merchantName),
+    status: o.status as UpdateTransactionRequest['status'],
+    is_reconciled: o.reconciled === undefined ? undefined : parseBool(o.reconciled, '--reconciled'),
+    tags: o.tags === undefined ? undefined : splitList(o.tags),
+  }
+  if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', 'nothing to change: give at least one field flag (see finctl tx update --help)')
+  const client = await ctx.client()
+  const t = await client.transactions.update(id, patch)
+  await printRecord(ctx.io, ctx.printer, t)
+  note(ctx.io, ctx.printer, `updated transaction ${t.id}`)
+  return 0
+}
+
+async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {
+  await confirmOrYes(ctx, o.yes, `Delete transaction ${id}?`)
+  const client = await ctx.client()
+  const r = await client.transactions.delete(id)
+  await printRecord(ctx.io, ctx.printer, r)
+  note(ctx.io, ctx.printer, `deleted transaction ${r.id}`)
+  return 0
+}
+
+const BULK_FIELDS = ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'tags', 'add_tags', 'remove_tags'] as const
+
+function parseSets(sets: string[] | undefined): BulkUpdateRequest['updates'] {
+  if (!sets?.length) throw new AppError('usage', 'give at least one --set field=value (for example --set category=Rent)')
+  const updates: Record<string, unknown> = {}
+  for (const s of sets) {
+    const eq = s.indexOf('=')
+    if (eq < 1) throw new AppError('usage', `--set ${s}: write it as field=value`)
+    const field = s.slice(0, eq).trim().replace(/-/g, '_')
+    const value = s.slice(eq + 1)
+    if (!(BULK_FIELDS as readonly string[]).includes(field)) throw new AppError('usage', `--set: ${field} cannot be bulk-updated (use ${BULK_FIELDS.join(', ')})`)
+    if (field === 'is_reconciled') updates[field] = parseBool(value, '--set is_reconciled')
+    else if (field === 'tags' || field === 'add_tags' || field === 'remove_tags') updates[field] = splitList(value)
+    else updates[field] = value === '' && field !== 'status' ? null : value
+  }
+  return updates as BulkUpdateRequest['updates']
+}
+
+const BULK_CHUNK = 1000
+
+async function runBulkUpdate(ctx: Context, o: ListFilterOptions & { ids?: string; idsFile?: string; set?: string[]; dryRun?: boolean; yes?: boolean }): Promise<number> {
+  const updates = parseSets(o.set)
+  const query = listQuery(o)
+  const sources = [o.ids !== undefined, o.idsFile !== undefined, hasFilter(query)].filter(Boolean).length
+  if (sources !== 1) throw new AppError('usage', 'choose the transactions with exactly one of --ids, --ids-file or list filters (--category, --from, --search, ...)')
+  const client = await ctx.client()
+
+  // Filters are resolved first, so the plan shows exactly the rows and the amount they touch.
+  // Explicit ids go as they are: the service checks them all or nothing (one GET each would spend the rate limit).
+  let targets: Array<Pick<Transaction, 'id'> & Partial<Transaction>>
+  if (o.ids !== undefined || o.idsFile !== undefined) {
+    const ids = [...new Set(o.ids !== undefined ? splitList(o.ids) : await readIds(ctx.io, o.idsFile!))]
+    if (ids.length === 0) throw new AppError('usage', 'no transaction ids given')
+    targets = ids.map((id) => ({ id }))
+  } else {
+    const rows: Transaction[] = []
+    for await (const page of client.pages<Transaction>('/api-v1/transactions', { ...query, limit: 1000 })) rows.push(...page.data)
+    targets = rows
+  }
+  if (targets.length === 0) {
+    note(ctx.io, ctx.printer, 'no transactions match: nothing to change')
+    return 0
+  }
+  const full = targets.every((t) => t.amount !== undefined) ? (targets as Transaction[]) : undefined
+  const total = full ? amountTotal(full) : undefined
+  const summary = `${targets.length} transaction(s)${total ? `, total ${total[3]}` : ''}: set ${Object.entries(updates).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`).join(', ')}`
+  if (o.dryRun) {
+    note(ctx.io, { quiet: false }, `dry run: would change ${summary}`)
+    if (full) await printList(ctx.io, ctx.printer, full, transactionColumns, { footer: total })
+    else await printList(ctx.io, ctx.printer, targets, [{ header: 'id', value: (t) => t.id }])
+    return 0
+  }
+  if (targets.length > BULK_CHUNK) note(ctx.io, ctx.printer, `${targets.length} transactions go in ${Math.ceil(targets.length / BULK_CHUNK)} requests of at most ${BULK_CHUNK}; each is all or nothing`)
+  await confirmOrYes(ctx, o.yes, `Change ${summary}?`)
+  let updated = 0
+  const changed: Transaction[] = []
+  for (let i = 0; i < targets.length; i += BULK_CHUNK) {
+    const ids = targets.slice(i, i + BULK_CHUNK).map((t) => t.id)
+    try {
+      const r = await client.transactions.bulkUpdate({ transaction_ids: ids, updates })
+      updated += r.updated
+      changed.push(...r.transactions)
+    } catch (err) {
+      if (updated > 0 && err instanceof AppError) {
+        ctx.io.stderr.write(`error: ${err.message}\n  ${updated} of ${targets.length} transactions were updated before this request failed\n`)
+        return 8
+      }
+      throw err
+    }
+  }
+  await printList(ctx.io, ctx.printer, changed, transactionColumns)
+  note(ctx.io, ctx.printer, `updated ${updated} transaction(s)`)
   return 0
 }

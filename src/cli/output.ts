@@ -112,3 +112,34 @@ export function note(io: IO, p: Pick<Printer, 'quiet'>, message: string): void {
 export function warn(io: IO, message: string, color = false): void {
   io.stderr.write(`${color ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${message}\n`)
 }
+
+/**
+ * Print pages as they arrive (`--all`): ndjson, csv and tab-separated rows stream; JSON streams one
+ * array; a terminal table needs every row first, so it collects them.
+ */
+export async function streamList<T>(io: IO, p: Printer, pages: AsyncIterable<T[]>, columns: Column<T>[], footer?: (rows: T[]) => string[] | undefined): Promise<number> {
+  let count = 0
+  if (p.format === 'table' && io.isStdoutTTY) {
+    const all: T[] = []
+    for await (const page of pages) all.push(...page)
+    await printList(io, p, all, columns, { footer: footer?.(all) })
+    return all.length
+  }
+  if (p.format === 'json') io.stdout.write('[')
+  if (p.format === 'csv') io.stdout.write(`${columns.map((c) => csvField(c.header)).join(',')}\r\n`)
+  if (p.format === 'table') io.stdout.write(`${columns.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
+  for await (const page of pages) {
+    let chunk = ''
+    for (const r of page) {
+      if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`
+      else if (p.format === 'ndjson') chunk += `${JSON.stringify(r)}\n`
+      else if (p.format === 'csv') chunk += `${columns.map((c) => csvField(cell(c.value(r)))).join(',')}\r\n`
+      else chunk += `${columns.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
+      count++
+    }
+    // Respect back-pressure: a slow reader (a pipe to `head`) holds the next page back.
+    if (chunk && !io.stdout.write(chunk)) await new Promise((r) => io.stdout.once('drain', r))
+  }
+  if (p.format === 'json') io.stdout.write(count ? '\n]\n' : ']\n')
+  return count
+}

@@ -1,0 +1,32 @@
+/** finctl company | categories */
+import type { Command } from 'commander'
+import type { Context } from '../src/cli/context.js'
+import { printList, printRecord } from '../src/cli/output.js'
+import type { Runner } from '../src/cli/program.js'
+
+export function registerCompany(program: Command, run: Runner): void {
+  program.command('company').description("the company's details").action(run(runCompany))
+  program.command('categories').description('categories in use, with the accounting and cash-flow categories').action(run(runCategories))
+}
+
+async function runCompany(ctx: Context): Promise<number> {
+  const client = await ctx.client()
+  await printRecord(ctx.io, ctx.printer, await client.company())
+  return 0
+}
+
+async function runCategories(ctx: Context): Promise<number> {
+  const client = await ctx.client()
+  const data = await client.categories()
+  if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
+    await printRecord(ctx.io, ctx.printer, data)
+    return 0
+  }
+  await printList(ctx.io, ctx.printer, data.categories, [
+    { header: 'category', value: (c) => c.name },
+    { header: 'accounting category', value: (c) => c.accounting_category ?? '' },
+    { header: 'cash flow', value: (c) => c.cash_flow_category ?? '' },
+    { header: 'transactions', value: (c) => c.transaction_count, align: 'right' },
+  ], { empty: `no categories in use yet; accounting categories: ${data.accounting_categories.join(', ')}` })
+  return 0
+}

@@ -1,0 +1,71 @@
+/** The `tx list` filter flags (CLI.md), shared by tx list, accounts transactions and tx bulk-update. */
+import type { Command } from 'commander'
+import { AppError } from '../domain/errors.js'
+import type { TransactionQuery } from '../client/client.js'
+
+export interface ListFilterOptions {
+  account?: string
+  from?: string
+  to?: string
+  status?: string
+  category?: string
+  accountingCategory?: string
+  cashFlowCategory?: string
+  reconciled?: boolean
+  unreconciled?: boolean
+  minAmount?: string
+  maxAmount?: string
+  tag?: string
+  search?: string
+  sort?: string
+  limit?: string
+}
+
+export function addListFilters(cmd: Command, o: { account?: boolean; paging?: boolean } = {}): Command {
+  if (o.account !== false) cmd.option('--account <id>', 'bank account id')
+  cmd
+    .option('--from <date>', 'first transaction date (YYYY-MM-DD)')
+    .option('--to <date>', 'last transaction date, inclusive')
+    .option('--status <status>', 'pending, posted or void')
+    .option('--category <name>', 'category')
+    .option('--accounting-category <name>', 'accounting category')
+    .option('--cash-flow-category <name>', 'cash-flow category')
+    .option('--reconciled', 'only reconciled transactions')
+    .option('--unreconciled', 'only unreconciled transactions')
+    .option('--min-amount <decimal>', 'smallest amount (signed)')
+    .option('--max-amount <decimal>', 'largest amount (signed)')
+    .option('--tag <tag>', 'carrying this tag')
+    .option('--search <text>', 'description or merchant contains')
+  if (o.paging !== false) {
+    cmd
+      .option('--sort <field>', 'transaction_date, -transaction_date (default), amount, -amount, created_at, -created_at')
+      .option('--limit <n>', 'rows per page (1-1000, default 50)')
+  }
+  return cmd
+}
+
+export function listQuery(o: ListFilterOptions): TransactionQuery {
+  if (o.reconciled && o.unreconciled) throw new AppError('usage', 'give --reconciled or --unreconciled, not both')
+  if (o.limit !== undefined && !/^\d+$/.test(o.limit)) throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
+  return {
+    bank_account_id: o.account,
+    from: o.from,
+    to: o.to,
+    status: o.status,
+    category: o.category,
+    accounting_category: o.accountingCategory,
+    cash_flow_category: o.cashFlowCategory,
+    is_reconciled: o.reconciled ? true : o.unreconciled ? false : undefined,
+    min_amount: o.minAmount?.replace(/^\u2212/, '-'),
+    max_amount: o.maxAmount?.replace(/^\u2212/, '-'),
+    tag: o.tag,
+    q: o.search,
+    sort: o.sort,
+    limit: o.limit,
+  }
+}
+
+/** Whether any filter flag was given (bulk-update refuses to touch everything by accident). */
+export function hasFilter(q: TransactionQuery): boolean {
+  return Object.entries(q).some(([k, v]) => v !== undefined && k !== 'sort' && k !== 'limit')
+}
