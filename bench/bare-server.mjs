@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// Baseline for the throughput benchmark: a bare node:http server with no framework.
+//   POST /api-v1/transactions  parse the JSON body, one prepared INSERT of a transaction row (the same
+//                              columns and indexes as finctl's `transactions` table) into its own SQLite
+//                              file (better-sqlite3, WAL, synchronous=NORMAL), answer 201 with small JSON.
+//   GET  /healthz              a constant JSON "hello".
+// Usage: node bench/bare-server.mjs --database PATH [--port 0] [--host 127.0.0.1]
+// Prints `listening on http://HOST:PORT` on stderr once it accepts connections; SIGTERM/SIGINT stop it.
+import { createServer } from 'node:http'
+import { randomUUID } from 'node:crypto'
+import { parseArgs } from 'node:util'
+import Database from 'better-sqlite3'
+
+const { values } = parseArgs({
+  options: {
+    database: { type: 'string' },
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+  },
+})
+if (!values.database) {
+  process.stderr.write('bare-server: --database PATH is required\n')
+  process.exit(2)
+}
+
+const COLUMNS = [
+  'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
+  'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
+  'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
+  'tags', 'created_at', 'updated_at',
+]
+
+const db = new Database(values.database)
+db.pragma('journal_mode = WAL')
+db.pragma('synchronous = NORMAL')
+db.pragma('busy_timeout = 5000')
+db.exec(`
+  CREATE TABLE IF NOT EXISTS transactions (
+    id text PRIMARY KEY, company_id text NOT NULL, bank_account_id text NOT NULL, bank_statement_id text,
+    transaction_date text NOT NULL, posted_date text NOT NULL, description text NOT NULL,
+    original_description text NOT NULL, amount integer NOT NULL, currency_code text NOT NULL,
+    exchange_rate text NOT NULL, base_amount integer NOT NULL, category text, accounting_category text,
+    cash_flow_category text, merchant_name text, status text NOT NULL, is_reconciled integer NOT NULL,
+    ai_confidence_score real, tags text NOT NULL, created_at text NOT NULL, updated_at text NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS transactions_company_date ON transactions (company_id, transaction_date, id);
+  CREATE INDEX IF NOT EXISTS transactions_account_date ON transactions (bank_account_id, transaction_date, id);
+`)
+const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`)
+const COMPANY_ID = randomUUID()
+const MAX_BODY = 1 << 20
+const HELLO = JSON.stringify({ success: true, data: { status: 'ok' } })
+
+function send(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+/** "-12.34" or -12.34 -> -1234 (two decimals, like USD). */
+function toMinor(amount) {
+  const n = typeof amount === 'number' ? amount : Number(amount)
+  return Number.isFinite(n) ? Math.round(n * 100) : NaN
+}
+
+function createTransaction(req, res) {
+  const chunks = []
+  let size = 0
+  req.on('data', (c) => {
+    size += c.length
+    if (size > MAX_BODY) {
+      send(res, 413, '{"success":false}')
+      req.destroy()
+      return
+    }
+    chunks.push(c)
+  })
+  req.on('end', () => {
+    if (res.writableEnded) return
+    let input
+    try {
+      input = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    } catch {
+      return send(res, 400, '{"success":false,"error":"invalid JSON"}')
+    }
+    const amount = toMinor(input?.amount)
+    if (typeof input?.bank_account_id !== 'string' || typeof input.transaction_date !== 'string' || typeof input.description !== 'string' || Number.isNaN(amount)) {
+      return send(res, 400, '{"success":false,"error":"invalid body"}')
+    }
+    const ts = new Date().toISOString()
+    const id = randomUUID()
+    insert.run({
+      id,
+      company_id: COMPANY_ID,
+      bank_account_id: input.bank_account_id,
+      bank_statement_id: null,
+      transaction_date: input.transaction_date,
+      posted_date: input.transaction_date,
+      description: input.description,
+      original_description: input.description,
+      amount,
+      currency_code: 'USD',
+      exchange_rate: '1',
+      base_amount: amount,
+      category: null,
+      accounting_category: null,
+      cash_flow_category: null,
+      merchant_name: null,
+      status: 'pending',
+      is_reconciled: 0,
+      ai_confidence_score: null,
+      tags: '[]',
+      created_at: ts,
+      updated_at: ts,
+    })
+    send(res, 201, JSON.stringify({ success: true, data: { id, amount: amount / 100, created_at: ts } }))
+  })
+}
+
+const server = createServer((req, res) => {
+  const path = req.url?.split('?')[0]
+  if (req.method === 'POST' && path === '/api-v1/transactions') return createTransaction(req, res)
+  if (req.method === 'GET' && path === '/healthz') return send(res, 200, HELLO)
+  req.resume()
+  send(res, 404, '{"success":false,"error":"not found"}')
+})
+server.keepAliveTimeout = 10_000
+
+server.listen(Number(values.port), values.host, () => {
+  const { address, port } = server.address()
+  const host = address.includes(':') ? `[${address}]` : address
+  process.stderr.write(`bare server (node:http + better-sqlite3) at ${values.database}\nlistening on http://${host}:${port}\n`)
+})
+
+let stopping = false
+function stop(signal) {
+  if (stopping) return
+  stopping = true
+  process.stderr.write(`${signal}: stopping\n`)
+  const force = setTimeout(() => process.exit(0), 5000)
+  force.unref()
+  server.close(() => {
+    db.close()
+    process.exit(0)
+  })
+  server.closeIdleConnections()
+}
+process.once('SIGTERM', () => stop('SIGTERM'))
+process.once('SIGINT', () => stop('SIGINT'))

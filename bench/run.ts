@@ -1,0 +1,409 @@
+/**
+ * finctl benchmark harness: each figure beside a baseline measured in the same run, as a ratio,
+ * with median and spread over several runs. Prints a table and writes bench/results/latest.json.
+ *
+ *   npm run bench                 full run (~3-4 minutes)
+ *   npm run bench -- --quick      short run (fewer repetitions, shorter durations)
+ *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve)
+ *
+ * Figures:
+ *   1. CLI start-up: `node bin/finctl.js --version` and `keys show` (embedded default database)
+ *      vs `node -e 0`, wall time of spawnSync, interleaved.
+ *   2. Server throughput: autocannon POST /api-v1/transactions on `finctl serve` vs a bare
+ *      node:http + better-sqlite3 server doing one INSERT (bench/bare-server.mjs); and GET /healthz
+ *      vs a bare node:http hello, for context.
+ */
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { cleanupNow, installCleanupHooks, makeTempDir } from './lib/children.js'
+import { measureCliStartup } from './lib/cli-startup.js'
+import { summarizeCpuProfile, type ProfileSummary } from './lib/cpuprofile.js'
+import { makeFigure, renderTable, type Figure } from './lib/report.js'
+import { summarize } from './lib/stats.js'
+import {
+  BENCH_KEY_LIMITS,
+  checkOnce,
+  healthRequest,
+  load,
+  pairedLoad,
+  prepareFinctl,
+  startBare,
+  startFinctl,
+  txRequest,
+  type HttpRequestSpec,
+  type LoadSample,
+  type PairedRuns,
+} from './lib/throughput.js'
+import type { ServerProcess } from './lib/children.js'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const resultsDir = join(root, 'bench', 'results')
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+})
+if (flags.help) {
+  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve]\n')
+  process.exit(0)
+}
+if (flags.only !== undefined && flags.only !== 'cli' && flags.only !== 'serve') {
+  process.stderr.write('bench: --only must be cli or serve\n')
+  process.exit(2)
+}
+const quick = flags.quick
+const config = quick
+  ? {
+      cli: { runs: 5, warmups: 1, budgetMs: 60_000 },
+      tx: { rounds: 3, durationS: 3, warmupS: 2 },
+      health: { rounds: 3, durationS: 3, warmupS: 1 },
+      connections: 10,
+      pauseMs: 300,
+      cpuProfS: 4,
+      watchdogMs: 6 * 60_000,
+    }
+  : {
+      cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
+      tx: { rounds: 5, durationS: 10, warmupS: 3 },
+      health: { rounds: 3, durationS: 10, warmupS: 2 },
+      connections: 10,
+      pauseMs: 500,
+      cpuProfS: 8,
+      watchdogMs: 20 * 60_000,
+    }
+
+const log = (line: string) => process.stderr.write(`${line}\n`)
+const figures: Figure[] = []
+const errors: { section: string; message: string }[] = []
+const extra: Record<string, unknown> = {}
+const startedAt = new Date()
+const loadavgAtStart = loadavg()
+
+installCleanupHooks()
+// Bound the whole run in time, whatever hangs.
+const watchdog = setTimeout(() => {
+  log(`bench: watchdog: still running after ${config.watchdogMs / 1000} s; killing child processes`)
+  cleanupNow()
+  process.exit(1)
+}, config.watchdogMs)
+watchdog.unref()
+
+/** The commit benchmarked and the files that differ from it (what was built may include them). */
+function gitState(): { commit?: string; changed: string[] } {
+  const r = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 5000 })
+  if (r.status !== 0) return { changed: [] }
+  const st = spawnSync('git', ['status', '--porcelain', '--', 'src', 'commands', 'bin', 'scripts', 'package.json'], { cwd: root, encoding: 'utf8', timeout: 5000 })
+  const changed = (st.stdout ?? '').split('\n').filter(Boolean)
+  return { commit: `${r.stdout.trim()}${changed.length ? '+dirty' : ''}`, changed }
+}
+const git = gitState()
+
+async function cliSection(): Promise<void> {
+  log(`\n== 1. CLI start-up (${config.cli.runs} runs each, interleaved, after ${config.cli.warmups} warm-up) ==`)
+  const r = measureCliStartup({ root, ...config.cli, log })
+  const base = r.samples.node
+  const notes = r.truncated ? ['time budget ran out before all runs'] : []
+  figures.push(
+    makeFigure({
+      id: 'cli.version',
+      label: 'CLI `finctl --version` wall time',
+      unit: 'ms',
+      spread: 'p10-p90',
+      value: r.samples.version,
+      baselineLabel: 'node -e 0',
+      baseline: base,
+      target: { kind: 'max', ratio: 2 },
+      notes,
+    }),
+    makeFigure({
+      id: 'cli.keys-show',
+      label: 'CLI `finctl keys show` wall time (embedded)',
+      unit: 'ms',
+      spread: 'p10-p90',
+      value: r.samples['keys-show'],
+      baselineLabel: 'node -e 0',
+      baseline: base,
+      target: { kind: 'max', ratio: 3 },
+      notes,
+    }),
+  )
+  for (const c of r.commands) {
+    const s = summarize(r.samples[c.id])
+    log(`cli: ${c.label.padEnd(18)} median ${s.median.toFixed(1)} ms, p10 ${s.p10.toFixed(1)}, p90 ${s.p90.toFixed(1)}, min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)}`)
+  }
+}
+
+function loadFigures(id: string, what: string, runs: PairedRuns, baselineLabel: string, rpsTarget: boolean): Figure[] {
+  const pick = (k: keyof LoadSample) => [runs.subject.map((s) => s[k]), runs.baseline.map((s) => s[k])] as const
+  const bad = runs.subject.filter((s) => s.non2xx > 0 || s.errors > 0 || s.timeouts > 0)
+  const notes = bad.length
+    ? [`finctl answered non-2xx or failed in ${bad.length} run(s): non-2xx ${bad.reduce((a, s) => a + s.non2xx, 0)}, errors ${bad.reduce((a, s) => a + s.errors, 0)}, timeouts ${bad.reduce((a, s) => a + s.timeouts, 0)}`]
+    : []
+  const badBase = runs.baseline.filter((s) => s.non2xx > 0 || s.errors > 0 || s.timeouts > 0)
+  if (badBase.length) notes.push(`baseline answered non-2xx or failed in ${badBase.length} run(s)`)
+  const [rps, rpsB] = pick('rps')
+  const [p50, p50B] = pick('latencyP50')
+  const [p99, p99B] = pick('latencyP99')
+  const [mean, meanB] = pick('latencyMean')
+  return [
+    makeFigure({ id: `${id}.rps`, label: `${what} req/s`, unit: 'req/s', spread: 'min-max', value: rps, baselineLabel, baseline: rpsB, target: rpsTarget ? { kind: 'min', ratio: 0.5 } : undefined, notes }),
+    makeFigure({ id: `${id}.p50`, label: `${what} latency p50`, unit: 'ms', spread: 'min-max', value: p50, baselineLabel, baseline: p50B }),
+    makeFigure({ id: `${id}.p99`, label: `${what} latency p99`, unit: 'ms', spread: 'min-max', value: p99, baselineLabel, baseline: p99B }),
+    makeFigure({ id: `${id}.mean`, label: `${what} latency mean`, unit: 'ms', spread: 'min-max', value: mean, baselineLabel, baseline: meanB }),
+  ]
+}
+
+async function serveSection(): Promise<void> {
+  log(
+    `\n== 2. Server throughput (autocannon, ${config.connections} connections; POST ${config.tx.rounds} x ${config.tx.durationS} s, ` +
+      `GET /healthz ${config.health.rounds} x ${config.health.durationS} s per server) ==`,
+  )
+  const setup = prepareFinctl(root, log)
+  const finctl = await startFinctl(root, setup)
+  const bare = await startBare(root)
+  log(`serve: finctl at ${finctl.url} (pid ${finctl.child.pid}), bare at ${bare.url} (pid ${bare.child.pid})`)
+  try {
+    const tx = txRequest(setup.apiKey, setup.accountId)
+    const created = JSON.parse(await checkOnce(finctl, tx, 201)) as { data?: { amount?: unknown } }
+    if (created.data?.amount !== -12.34) throw new Error(`finctl created a transaction with amount ${String(created.data?.amount)}`)
+    await checkOnce(bare, tx, 201)
+    await checkOnce(finctl, healthRequest, 200)
+    await checkOnce(bare, healthRequest, 200)
+
+    const common = { connections: config.connections, pauseMs: config.pauseMs, log }
+    const txRuns = await pairedLoad(finctl, tx, bare, tx, { ...config.tx, ...common, label: 'POST /api-v1/transactions' })
+    figures.push(...loadFigures('serve.tx', 'POST /api-v1/transactions', txRuns, 'bare node:http+sqlite', true))
+    const healthRuns = await pairedLoad(finctl, healthRequest, bare, healthRequest, { ...config.health, ...common, label: 'GET /healthz' })
+    figures.push(...loadFigures('serve.healthz', 'GET /healthz (context)', healthRuns, 'bare node:http hello', false))
+
+    const cpu = (runs: LoadSample[]) => summarize(runs.map((s) => s.serverCpuUsPerReq)).median
+    const loader = (runs: LoadSample[]) => summarize(runs.map((s) => s.loaderCpuMs / (s.durationS * 1000))).median
+    const logLines = summarize(txRuns.subject.map((s) => s.stderrLinesPerReq)).median
+    extra.serve = {
+      finctlUrl: finctl.url,
+      bareUrl: bare.url,
+      keyLimits: setup.limits,
+      runs: { tx: txRuns, healthz: healthRuns },
+      serverCpuUsPerRequest: {
+        tx: { finctl: cpu(txRuns.subject), bare: cpu(txRuns.baseline) },
+        healthz: { finctl: cpu(healthRuns.subject), bare: cpu(healthRuns.baseline) },
+      },
+      finctlStderrLinesPerRequest: logLines,
+      loaderCpuShare: {
+        tx: { finctl: loader(txRuns.subject), bare: loader(txRuns.baseline) },
+        healthz: { finctl: loader(healthRuns.subject), bare: loader(healthRuns.baseline) },
+      },
+    }
+  } finally {
+    const t0 = performance.now()
+    const stopped = await finctl.stop()
+    const stopMs = performance.now() - t0
+    await bare.stop()
+    extra.finctlStop = { ...stopped, ms: Math.round(stopMs) }
+    if (stopped.alreadyExited) log(`serve: finctl had already exited (${stopped.code ?? stopped.signal})`)
+    else if (stopped.forced) log(`serve: finctl did not stop within 10 s of SIGTERM; killed`)
+    else log(`serve: finctl stopped on SIGTERM in ${stopMs.toFixed(0)} ms (exit ${stopped.code ?? stopped.signal})`)
+  }
+
+  if (flags['cpu-prof']) await profileSection(setup)
+}
+
+interface ProfiledRun {
+  server: string
+  file: string
+  /** autocannon figures of the profiled stretch (profiling slows the server down). */
+  underLoad: LoadSample
+  /** Requests answered in the summarized window (estimated from req/s). */
+  requests: number
+  /** Busy CPU time per request in the window, in µs. */
+  busyUsPerRequest: number
+  summary: ProfileSummary
+}
+
+/**
+ * A server under `node --cpu-prof` with POST load: warm-up, then the measured stretch; only the
+ * samples of the measured stretch are summarized (start-up, warm-up and shutdown left out).
+ */
+async function profileOne(
+  name: 'finctl' | 'bare',
+  start: (nodeArgs: string[]) => Promise<ServerProcess>,
+  req: HttpRequestSpec,
+): Promise<ProfiledRun> {
+  const dir = makeTempDir(`cpuprof-${name}`)
+  const spawnedAt = performance.now()
+  const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'])
+  let sample: LoadSample
+  let fromMs: number
+  let toMs: number
+  try {
+    await load(server, req, Math.max(1, Math.round(config.cpuProfS / 4)), config.connections)
+    fromMs = performance.now() - spawnedAt + 100
+    sample = await load(server, req, config.cpuProfS, config.connections)
+    toMs = performance.now() - spawnedAt - 100
+  } finally {
+    const stopped = await server.stop(15_000)
+    if (stopped.forced) log(`cpu-prof: ${server.name} had to be killed, so it wrote no profile`)
+  }
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
+  if (!file) throw new Error(`no .cpuprofile written in ${dir}`)
+  mkdirSync(resultsDir, { recursive: true })
+  const kept = join(resultsDir, `${name}-serve.cpuprofile`)
+  copyFileSync(join(dir, file), kept)
+  const summary = summarizeCpuProfile(kept, { top: 25, fromMs, toMs })
+  const requests = (sample.rps * (summary.window.toMs - summary.window.fromMs)) / 1000
+  const busyUsPerRequest = (summary.busyMs * 1000) / Math.max(1, requests)
+  log(
+    `cpu-prof: ${server.name}: ${sample.rps.toFixed(0)} req/s while profiled; window ${(summary.window.toMs - summary.window.fromMs).toFixed(0)} ms, ` +
+      `busy ${summary.busyMs.toFixed(0)} ms, ${busyUsPerRequest.toFixed(0)} µs CPU per request; profile kept at ${kept}`,
+  )
+  return { server: server.name, file: kept, underLoad: sample, requests: Math.round(requests), busyUsPerRequest, summary }
+}
+
+async function profileSection(setup: ReturnType<typeof prepareFinctl>): Promise<void> {
+  log(`\n== CPU profiles under POST load (${config.cpuProfS} s each, after a warm-up) ==`)
+  const tx = txRequest(setup.apiKey, setup.accountId)
+  const finctl = await profileOne('finctl', (args) => startFinctl(root, setup, args), tx)
+  const bare = await profileOne('bare', (args) => startBare(root, args), tx)
+  extra.cpuProfile = { finctl, bare }
+}
+
+function printProfiles(p: { finctl: ProfiledRun; bare: ProfiledRun }): void {
+  const perReq = (r: ProfiledRun, ms: number) => ((ms * 1000) / Math.max(1, r.requests)).toFixed(0).padStart(5)
+  const out: string[] = []
+  for (const r of [p.finctl, p.bare]) {
+    const s = r.summary
+    out.push(
+      '',
+      `CPU profile of ${r.server} under POST load: ${r.underLoad.rps.toFixed(0)} req/s while profiled, ${r.busyUsPerRequest.toFixed(0)} µs CPU per request ` +
+        `(busy ${s.busyMs.toFixed(0)} ms in a ${(s.window.toMs - s.window.fromMs).toFixed(0)} ms window)`,
+      '  self time by package / group:        %busy  µs/req',
+    )
+    for (const g of s.byGroup.slice(0, 12)) out.push(`    ${g.group.padEnd(34)} ${g.pct.toFixed(1).padStart(5)}%  ${perReq(r, g.ms)}`)
+    const n = r === p.finctl ? 25 : 10
+    out.push('  top self time:                       %busy  µs/req')
+    for (const f of s.topFunctions.slice(0, n)) out.push(`    ${f.pct.toFixed(1).padStart(5)}%  ${perReq(r, f.ms)}  ${f.name}  ${f.location}  [${f.group}]`)
+    if (r === p.finctl) {
+      out.push('  top inclusive time (finctl code and packages; synchronous stretches only):')
+      for (const f of s.topInclusive.slice(0, 25)) out.push(`    ${f.pct.toFixed(1).padStart(5)}%  ${perReq(r, f.ms)}  ${f.name}  ${f.location}  [${f.group}]`)
+    }
+  }
+  process.stdout.write(`${out.join('\n')}\n`)
+}
+
+/** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
+async function waitForBuild(): Promise<void> {
+  const cli = join(root, 'dist', 'cli.js')
+  for (let i = 0; i < 120 && !existsSync(cli); i++) await new Promise((r) => setTimeout(r, 500))
+  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` (npm run bench does)')
+}
+
+async function main(): Promise<number> {
+  await waitForBuild()
+  log(`finctl bench (${quick ? 'quick' : 'full'}) on node ${process.version}, ${cpus().length} CPU(s); temp files under ${tmpdir()}`)
+  log(`commit ${git.commit ?? '?'}${git.changed.length ? ` with uncommitted changes in: ${git.changed.map((l) => l.slice(3)).join(', ')}` : ''}`)
+  const sections: [string, () => Promise<void>][] = []
+  if (flags.only !== 'serve') sections.push(['cli', cliSection])
+  if (flags.only !== 'cli') sections.push(['serve', serveSection])
+  for (const [name, fn] of sections) {
+    try {
+      await fn()
+    } catch (err) {
+      const message = (err as Error)?.stack ?? String(err)
+      errors.push({ section: name, message })
+      log(`bench: section ${name} failed: ${message}`)
+    }
+  }
+
+  const finishedAt = new Date()
+  const report = {
+    meta: {
+      mode: quick ? 'quick' : 'full',
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 100) / 10,
+      node: process.version,
+      platform: `${platform()} ${release()}`,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memGiB: Math.round(totalmem() / 2 ** 30),
+      loadavgAtStart,
+      loadavgAtEnd: loadavg(),
+      commit: git.commit,
+      changedFiles: git.changed,
+      config,
+      notes: [
+        'ratio = median(value) / median(baseline); the bracketed ratio spread is over paired iterations (CLI) or rounds (server).',
+        'CLI spread is p10–p90 over the runs; server spread is min–max over the rounds.',
+        `The bench API key has rate_limit_per_minute ${BENCH_KEY_LIMITS.perMinute} (the API maximum; 100000000 is refused) and rate_limit_per_day ${BENCH_KEY_LIMITS.perDay}.`,
+        'autocannon runs in the harness process, on the same machine as the servers.',
+      ],
+    },
+    figures,
+    ...extra,
+    errors,
+  }
+  mkdirSync(resultsDir, { recursive: true })
+  const jsonPath = join(resultsDir, 'latest.json')
+  const json = `${JSON.stringify(report, null, 2)}\n`
+  writeFileSync(jsonPath, json)
+  // A dated copy too, so that a later run does not erase this one.
+  writeFileSync(join(resultsDir, `${quick ? 'quick' : 'full'}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`), json)
+
+  const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ')
+  const out: string[] = [
+    '',
+    `finctl bench results (${quick ? 'quick' : 'full'}; node ${process.version}; ${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}; ` +
+      `commit ${git.commit ?? '?'}; load average ${la(loadavgAtStart)} at start, ${la(loadavg())} at end)`,
+    '',
+  ]
+  if (figures.length) out.push(renderTable(figures))
+  out.push(
+    '',
+    'spread: CLI rows p10–p90 over runs; server rows min–max over rounds. ratio = median / baseline median; [..] = spread of paired ratios.',
+    'autocannon records latencies in whole milliseconds, so p50/p99 below ~2 ms are coarse; the mean is finer.',
+  )
+  for (const f of figures) for (const n of f.notes) out.push(`note (${f.id}): ${n}`)
+  const s = extra.serve as
+    | { serverCpuUsPerRequest?: Record<string, { finctl: number; bare: number }>; loaderCpuShare?: Record<string, { finctl: number; bare: number }>; finctlStderrLinesPerRequest?: number }
+    | undefined
+  if (s?.finctlStderrLinesPerRequest !== undefined) {
+    out.push(`finctl serve wrote ${s.finctlStderrLinesPerRequest.toFixed(2)} stderr line(s) per POST request (its default log level; 1 = an access-log line each)`)
+  }
+  if (s?.serverCpuUsPerRequest) {
+    for (const [k, v] of Object.entries(s.serverCpuUsPerRequest)) {
+      const l = s.loaderCpuShare?.[k]
+      out.push(
+        `server CPU per request (${k}): finctl ${v.finctl.toFixed(0)} µs, bare ${v.bare.toFixed(0)} µs (${(v.finctl / v.bare).toFixed(1)}x)` +
+          (l ? `; autocannon used ${(100 * l.finctl).toFixed(0)}% / ${(100 * l.bare).toFixed(0)}% of a core` : ''),
+      )
+    }
+  }
+  if (errors.length) out.push('', ...errors.map((e) => `ERROR in ${e.section}: ${e.message.split('\n')[0]}`))
+  out.push('', `written to ${jsonPath}`)
+  process.stdout.write(`${out.join('\n')}\n`)
+  const prof = extra.cpuProfile as { finctl: ProfiledRun; bare: ProfiledRun } | undefined
+  if (prof) printProfiles(prof)
+  return errors.length ? 1 : 0
+}
+
+main().then(
+  (code) => {
+    cleanupNow()
+    process.exitCode = code
+  },
+  (err) => {
+    log(`bench: ${(err as Error)?.stack ?? err}`)
+    cleanupNow()
+    process.exitCode = 1
+  },
+)
