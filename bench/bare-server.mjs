@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Baseline for the throughput benchmark: a bare node:http server with no framework.
-//   POST /api-v1/transactions  parse the JSON body, one prepared INSERT of a transaction row (the same
-//                              columns and indexes as finctl's `transactions` table) into its own SQLite
-//                              file (better-sqlite3, WAL, synchronous=NORMAL), answer 201 with small JSON.
+//   POST /api-v1/transactions  parse the JSON body, one prepared INSERT of a transaction row into a SQLite
+//                              file that finctl created (`finctl init`: the same migrations, so the same
+//                              table, indexes and foreign keys), with better-sqlite3 (WAL, synchronous=NORMAL,
+//                              foreign_keys=ON, as finctl opens it), answer 201 with small JSON. It does none of
+//                              finctl's other work: no auth, rate limit, account check, validation or audit row.
 //   GET  /healthz              a constant JSON "hello".
-// Usage: node bench/bare-server.mjs --database PATH [--port 0] [--host 127.0.0.1]
+// Usage: node bench/bare-server.mjs --database PATH --account ID [--port 0] [--host 127.0.0.1]
 // Prints `listening on http://HOST:PORT` on stderr once it accepts connections; SIGTERM/SIGINT stop it.
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
@@ -14,12 +16,13 @@ import Database from 'better-sqlite3'
 const { values } = parseArgs({
   options: {
     database: { type: 'string' },
+    account: { type: 'string' },
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
   },
 })
-if (!values.database) {
-  process.stderr.write('bare-server: --database PATH is required\n')
+if (!values.database || !values.account) {
+  process.stderr.write('bare-server: --database PATH (made by finctl init) and --account ID are required\n')
   process.exit(2)
 }
 
@@ -34,20 +37,14 @@ const db = new Database(values.database)
 db.pragma('journal_mode = WAL')
 db.pragma('synchronous = NORMAL')
 db.pragma('busy_timeout = 5000')
-db.exec(`
-  CREATE TABLE IF NOT EXISTS transactions (
-    id text PRIMARY KEY, company_id text NOT NULL, bank_account_id text NOT NULL, bank_statement_id text,
-    transaction_date text NOT NULL, posted_date text NOT NULL, description text NOT NULL,
-    original_description text NOT NULL, amount integer NOT NULL, currency_code text NOT NULL,
-    exchange_rate text NOT NULL, base_amount integer NOT NULL, category text, accounting_category text,
-    cash_flow_category text, merchant_name text, status text NOT NULL, is_reconciled integer NOT NULL,
-    ai_confidence_score real, tags text NOT NULL, created_at text NOT NULL, updated_at text NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS transactions_company_date ON transactions (company_id, transaction_date, id);
-  CREATE INDEX IF NOT EXISTS transactions_account_date ON transactions (bank_account_id, transaction_date, id);
-`)
+db.pragma('foreign_keys = ON')
 const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`)
-const COMPANY_ID = randomUUID()
+const ACCOUNT = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(values.account)
+if (!ACCOUNT) {
+  process.stderr.write(`bare-server: no bank account ${values.account} in ${values.database}\n`)
+  process.exit(2)
+}
+const COMPANY_ID = ACCOUNT.company_id
 const MAX_BODY = 1 << 20
 const HELLO = JSON.stringify({ success: true, data: { status: 'ok' } })
 
@@ -91,7 +88,7 @@ function createTransaction(req, res) {
     insert.run({
       id,
       company_id: COMPANY_ID,
-      bank_account_id: input.bank_account_id,
+      bank_account_id: ACCOUNT.id,
       bank_statement_id: null,
       transaction_date: input.transaction_date,
       posted_date: input.transaction_date,

@@ -169,8 +169,9 @@ async function serveSection(): Promise<void> {
       `GET /healthz ${config.health.rounds} x ${config.health.durationS} s per server) ==`,
   )
   const setup = prepareFinctl(root, log)
+  const bareSetup = prepareFinctl(root, log)
   const finctl = await startFinctl(root, setup)
-  const bare = await startBare(root)
+  const bare = await startBare(root, bareSetup)
   log(`serve: finctl at ${finctl.url} (pid ${finctl.child.pid}), bare at ${bare.url} (pid ${bare.child.pid})`)
   try {
     const tx = txRequest(setup.apiKey, setup.accountId)
@@ -273,7 +274,8 @@ async function profileSection(setup: ReturnType<typeof prepareFinctl>): Promise<
   log(`\n== CPU profiles under POST load (${config.cpuProfS} s each, after a warm-up) ==`)
   const tx = txRequest(setup.apiKey, setup.accountId)
   const finctl = await profileOne('finctl', (args) => startFinctl(root, setup, args), tx)
-  const bare = await profileOne('bare', (args) => startBare(root, args), tx)
+  const bareSetup = prepareFinctl(root, log)
+  const bare = await profileOne('bare', (args) => startBare(root, bareSetup, args), tx)
   extra.cpuProfile = { finctl, bare }
 }
 

@@ -53,9 +53,14 @@ export function startFinctl(root: string, s: FinctlSetup, nodeArgs: string[] = [
   )
 }
 
-export function startBare(root: string, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const dir = makeTempDir('bare')
-  return startServer('bare server', process.execPath, [...nodeArgs, join(root, 'bench', 'bare-server.mjs'), '--database', join(dir, 'bare.db'), '--port', '0'], {
+/**
+ * The baseline inserts into a database that finctl itself created (its own `finctl init` and bank
+ * account, in another temp folder), so both servers write the same row into the same table,
+ * indexes and foreign keys.
+ */
+export function startBare(root: string, s: FinctlSetup, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const dir = s.configDir
+  return startServer('bare server', process.execPath, [...nodeArgs, join(root, 'bench', 'bare-server.mjs'), '--database', s.database, '--account', s.accountId, '--port', '0'], {
     cwd: dir,
     env: cleanEnv(),
     timeoutMs: 20_000,

@@ -81,7 +81,8 @@ export async function listBankAccounts(
 
 /** `db` may be an open transaction (its reads must not wait on another connection). */
 export async function findBankAccount(store: Store, companyId: string, id: string, db: Kysely<Db> = store.db): Promise<BankAccountRow> {
-  const row = await db
+  // Outside a transaction, the store's prepared lookup (every create makes one).
+  const row = db === store.db ? await store.hot.findBankAccount(companyId, id) : await db
     .selectFrom('bank_accounts')
     .selectAll()
     .where('id', '=', id)

@@ -5,7 +5,7 @@
 import pg from 'pg'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import { migrate, migrations } from './migrations.js'
-import type { ApiKeyRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 
 export interface PostgresOptions {
@@ -77,6 +77,10 @@ class PostgresHotPaths implements HotPaths {
 
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
     return this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst()
+  }
+
+  findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
+    return this.db.selectFrom('bank_accounts').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst()
   }
 
   async takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {

@@ -4,9 +4,9 @@
  * never land inside another request's open kysely transaction.
  */
 import Database from 'better-sqlite3'
-import { Kysely, SqliteDialect, sql } from 'kysely'
+import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
 import { migrate, migrations } from './migrations.js'
-import type { Db, ApiKeyRow, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
+import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -28,7 +28,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   raw.pragma('busy_timeout = 5000')
   raw.pragma('synchronous = NORMAL')
   raw.pragma('foreign_keys = ON')
-  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: raw }) })
+  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: statementCache(raw) }) })
 
   const all = migrations('sqlite')
   const wanted = Object.keys(all).length
@@ -62,6 +62,27 @@ export async function openSqliteStore(path: string): Promise<Store> {
   }
 }
 
+/**
+ * kysely's SQLite driver prepares every query anew (about 60 µs each in better-sqlite3); the same
+ * SQL text can reuse its statement. Safe because queries on the one connection run one at a time
+ * and kysely never streams here (a statement being iterated could not be reused).
+ */
+function statementCache(raw: Database.Database): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>()
+  return {
+    close: () => raw.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql)
+      if (!stmt) {
+        if (cache.size >= 1000) cache.clear()
+        stmt = raw.prepare(sql)
+        cache.set(sql, stmt)
+      }
+      return stmt as unknown as ReturnType<SqliteDatabase['prepare']>
+    },
+  }
+}
+
 class SqliteHotPaths implements HotPaths {
   private readonly keyByHash: Database.Statement
   private readonly rateLimit: Database.Statement
@@ -70,6 +91,9 @@ class SqliteHotPaths implements HotPaths {
   private readonly insertTx: Database.Statement
   private readonly insertAudit: Database.Statement
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
+  private readonly runBatch: (ops: Array<() => void>) => void
+  private readonly savepoint: <T>(work: () => T) => T
+  private readonly accountById: Database.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => void
 
   constructor(
@@ -77,6 +101,12 @@ class SqliteHotPaths implements HotPaths {
     private readonly db: Kysely<Db>,
   ) {
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
+    this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
+    this.runBatch = raw.transaction((ops: Array<() => void>) => {
+      for (const op of ops) op()
+    })
+    // Inside runBatch this is a savepoint; alone it would be its own transaction.
+    this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
     this.rateLimit = raw.prepare(rateLimitSql('sqlite', (i) => `@p${i}`))
     this.insertRequest = raw.prepare(
       `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at)
@@ -118,12 +148,59 @@ class SqliteHotPaths implements HotPaths {
     return this.db.connection().execute(async () => fn())
   }
 
+  // ---- group commit ------------------------------------------------------------------------
+  // Writes issued in the same turn of the event loop (concurrent requests on `finctl serve`) share
+  // one SQLite transaction, each in its own savepoint, so one failing write does not undo another.
+  // Every caller is answered only after the shared COMMIT: nothing is acknowledged before it is durable.
+  private queue: Array<{ work: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = []
+  private scheduled = false
+
+  private grouped<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject })
+      if (!this.scheduled) {
+        this.scheduled = true
+        setImmediate(() => void this.drain())
+      }
+    })
+  }
+
+  private async drain(): Promise<void> {
+    this.scheduled = false
+    const batch = this.queue
+    this.queue = []
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = []
+    try {
+      await this.locked(() =>
+        this.runBatch(batch.map((op) => () => {
+          try {
+            outcomes.push({ ok: true, value: this.savepoint(op.work) })
+          } catch (error) {
+            outcomes.push({ ok: false, error })
+          }
+        })),
+      )
+    } catch (error) {
+      for (const op of batch) op.reject(error)
+      return
+    }
+    batch.forEach((op, i) => {
+      const o = outcomes[i]
+      if (o.ok) op.resolve(o.value)
+      else op.reject(o.error)
+    })
+  }
+
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
     return this.locked(() => this.keyByHash.get(hash) as ApiKeyRow | undefined)
   }
 
+  findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
+    return this.locked(() => this.accountById.get(id, companyId) as BankAccountRow | undefined)
+  }
+
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return this.locked(() => {
+    return this.grouped(() => {
       const row = this.rateLimit.get({ p1: i.keyId, p2: i.minuteWindow, p3: i.dayWindow, p4: i.perMinute, p5: i.perDay }) as {
         allowed: number
         minute_count: number
@@ -140,7 +217,7 @@ class SqliteHotPaths implements HotPaths {
 
   insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<void> {
     if (rows.length === 0 && audit.length === 0) return Promise.resolve()
-    return this.locked(() => this.appendTransactions(rows.map(normalizeTx), audit))
+    return this.grouped(() => this.appendTransactions(rows.map(normalizeTx), audit))
   }
 }
 

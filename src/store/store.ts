@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Dialect } from './migrations.js'
-import type { ApiKeyRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
 
 export interface RateLimitInput {
   keyId: string
@@ -23,6 +23,8 @@ export interface RateLimitResult {
 
 export interface HotPaths {
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined>
+  /** A bank account of a company (every create looks one up). */
+  findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined>
   /** Count one request against both windows of a key, atomically, only if both have room. */
   takeRateLimit(input: RateLimitInput): Promise<RateLimitResult>
   /** Append usage records and bring each key's usage_count and last_used_at in step. */

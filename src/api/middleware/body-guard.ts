@@ -2,6 +2,7 @@
  * Checks a request body before any route sees it: at most 1 MiB (413), JSON content type (415)
  * and well-formed JSON (400 invalid_json). Routes that take files declare their own limit later.
  */
+import type { IncomingMessage } from 'node:http'
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { AppError } from '../../domain/errors.js'
@@ -24,22 +25,64 @@ const limiter = (maxSize: number, label: string) =>
 const limitJson = limiter(MAX_JSON_BODY, '1 MiB')
 const limitBatch = limiter(MAX_BATCH_BODY, '16 MiB')
 
+/**
+ * On `finctl serve`, read the body straight from Node's request (building a web Request stream for
+ * it costs about 0.2 ms a request) and hand it to Hono's body cache, where validators find it.
+ */
+async function readIncoming(incoming: IncomingMessage, max: number, label: string): Promise<string> {
+  const declared = Number(incoming.headers['content-length'] ?? '0')
+  if (declared > max) throw tooLarge(label)
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > max) throw tooLarge(label)
+    chunks.push(chunk)
+  }
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
+}
+
+function tooLarge(label: string): AppError {
+  return new AppError('payload_too_large', `the request body is larger than ${label}`)
+}
+
 export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const method = c.req.method
   if (method !== 'POST' && method !== 'PATCH' && method !== 'PUT') return next()
-  const limit = LARGE_BODY_PATHS.has(c.req.path) ? limitBatch : limitJson
-  return limit(c, async () => {
-    const text = await c.req.text()
-    if (text.length === 0) return next()
-    const type = c.req.header('content-type') ?? ''
-    if (!/^application\/(.+\+)?json\b/i.test(type)) {
-      throw new AppError('unsupported_media_type', 'send the body as JSON with Content-Type: application/json')
-    }
+  const large = LARGE_BODY_PATHS.has(c.req.path)
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  if (incoming) {
+    let text: string
     try {
-      JSON.parse(text)
-    } catch {
-      throw new AppError('invalid_json', 'the request body is not valid JSON')
+      text = await readIncoming(incoming, large ? MAX_BATCH_BODY : MAX_JSON_BODY, large ? '16 MiB' : '1 MiB')
+    } catch (err) {
+      // The rest of the body is not read: the connection cannot carry another request.
+      c.header('Connection', 'close')
+      throw err
     }
+    const parsed = checkJson(c.req.header('content-type'), text)
+    // Hono keeps promises in its body cache (its type says otherwise).
+    const cache = c.req.bodyCache as Record<string, Promise<unknown>>
+    cache.text = Promise.resolve(text)
+    if (parsed !== undefined) cache.json = Promise.resolve(parsed)
+    return next()
+  }
+  const limit = large ? limitBatch : limitJson
+  return limit(c, async () => {
+    checkJson(c.req.header('content-type'), await c.req.text())
     await next()
   })
+}
+
+/** A non-empty body must be JSON, declared as JSON; returns the parsed value (undefined for no body). */
+function checkJson(contentType: string | undefined, text: string): unknown {
+  if (text.length === 0) return undefined
+  if (!/^application\/(.+\+)?json\b/i.test(contentType ?? '')) {
+    throw new AppError('unsupported_media_type', 'send the body as JSON with Content-Type: application/json')
+  }
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new AppError('invalid_json', 'the request body is not valid JSON')
+  }
 }

@@ -34,10 +34,11 @@ export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
       'RateLimit-Remaining': String(tighterIsDay ? dayLeft : minuteLeft),
       'RateLimit-Reset': String(tighterIsDay ? dayReset : minuteReset),
     }
+    // Set before the handler runs, so they go out with whatever response it builds.
+    for (const [k, v] of Object.entries(headers)) c.header(k, v)
     if (!r.allowed) {
       const dayExhausted = r.dayCount >= key.rate_limit_per_day
       const retryAfter = dayExhausted ? dayReset : minuteReset
-      for (const [k, v] of Object.entries(headers)) c.header(k, v)
       throw new AppError(
         'rate_limited',
         dayExhausted
@@ -47,6 +48,5 @@ export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
       )
     }
     await next()
-    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v)
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env.js'
 
@@ -7,7 +7,8 @@ const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/
 /** X-Request-Id on every response: the caller's if it is sane, otherwise a new one. */
 export const requestId: MiddlewareHandler<AppEnv> = async (c, next) => {
   const incoming = c.req.header('x-request-id')
-  const id = incoming && SAFE_ID.test(incoming) ? incoming : `req_${randomBytes(9).toString('base64url')}`
+  // randomUUID draws from a cached entropy pool: cheaper per request than randomBytes.
+  const id = incoming && SAFE_ID.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`
   c.set('requestId', id)
   c.header('X-Request-Id', id)
   await next()
