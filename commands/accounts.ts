@@ -1,7 +1,7 @@
 /** finctl accounts list | get | create | update | delete | transactions */
 import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
-import { ACCOUNT_TYPES, type CreateBankAccountRequest, type Transaction, type UpdateBankAccountRequest } from '../src/domain/schemas.js'
+import { ACCOUNT_TYPES, type BankAccount, type CreateBankAccountRequest, type Transaction, type UpdateBankAccountRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { accountColumns } from '../src/cli/columns.js'
 import { note, printList, printRecord, streamList } from '../src/cli/output.js'
@@ -10,6 +10,13 @@ import { transactionColumns } from '../src/cli/columns.js'
 import { addListFilters, listQuery, type ListFilterOptions } from '../src/cli/tx-filters.js'
 import { amountTotal } from '../src/cli/totals.js'
 import type { Runner } from '../src/cli/program.js'
+import { formatAmount } from '../src/cli/format.js'
+
+/** In a table, balances in fixed decimals with the currency (as `accounts list` shows them); JSON stays as the service sends it. */
+function shown(ctx: Context, a: BankAccount): object {
+  if (ctx.printer.format !== 'table') return a
+  return { ...a, opening_balance: formatAmount(a.opening_balance, a.currency_code), current_balance: formatAmount(a.current_balance, a.currency_code) }
+}
 
 export function registerAccounts(program: Command, run: Runner): void {
   const accounts = program.command('accounts').description('bank accounts')
@@ -57,7 +64,7 @@ async function runList(ctx: Context, o: { status?: string; type?: string }): Pro
 
 async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number> {
   const client = await ctx.client()
-  await printRecord(ctx.io, ctx.printer, await client.accounts.get(id))
+  await printRecord(ctx.io, ctx.printer, shown(ctx, await client.accounts.get(id)))
   return 0
 }
 
@@ -89,7 +96,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     opening_balance_date: o.openingBalanceDate,
   }
   const account = await client.accounts.create(body)
-  await printRecord(ctx.io, ctx.printer, account)
+  await printRecord(ctx.io, ctx.printer, shown(ctx, account))
   note(ctx.io, ctx.printer, `created bank account ${account.id}`)
   return 0
 }
@@ -104,7 +111,7 @@ async function runUpdate(ctx: Context, o: { name?: string; type?: string; instit
   if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', 'nothing to change: give --name, --type, --institution-name or --status')
   const client = await ctx.client()
   const account = await client.accounts.update(id, patch)
-  await printRecord(ctx.io, ctx.printer, account)
+  await printRecord(ctx.io, ctx.printer, shown(ctx, account))
   note(ctx.io, ctx.printer, `updated bank account ${account.id}`)
   return 0
 }

@@ -232,7 +232,8 @@ async function runUpdate(ctx: Context, o: UpdateOptions, [id]: string[]): Promis
   if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', 'nothing to change: give at least one field flag (see finctl tx update --help)')
   const client = await ctx.client()
   const t = await client.transactions.update(id, patch)
-  await printRecord(ctx.io, ctx.printer, t)
+  // A table shows the amount in fixed decimals with its currency, as tx create and tx get do.
+  await printRecord(ctx.io, ctx.printer, ctx.printer.format === 'table' ? { ...t, amount: formatAmount(t.amount, t.currency_code) } : t)
   note(ctx.io, ctx.printer, `updated transaction ${t.id}`)
   return 0
 }

@@ -125,10 +125,15 @@ export async function streamList<T>(io: IO, p: Printer, pages: AsyncIterable<T[]
     await printList(io, p, all, columns, { footer: footer?.(all) })
     return all.length
   }
+  // The first page is fetched before anything is written: a request that fails at once (a bad
+  // filter, no credentials) leaves stdout empty rather than holding a lone "[" or header line.
+  const it = pages[Symbol.asyncIterator]()
+  let next = await it.next()
   if (p.format === 'json') io.stdout.write('[')
   if (p.format === 'csv') io.stdout.write(`${columns.map((c) => csvField(c.header)).join(',')}\r\n`)
   if (p.format === 'table') io.stdout.write(`${columns.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
-  for await (const page of pages) {
+  for (; !next.done; next = await it.next()) {
+    const page = next.value
     let chunk = ''
     for (const r of page) {
       if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`

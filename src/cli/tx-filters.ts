@@ -46,7 +46,9 @@ export function addListFilters(cmd: Command, o: { account?: boolean; paging?: bo
 
 export function listQuery(o: ListFilterOptions): TransactionQuery {
   if (o.reconciled && o.unreconciled) throw new AppError('usage', 'give --reconciled or --unreconciled, not both')
-  if (o.limit !== undefined && !/^\d+$/.test(o.limit)) throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
+  if (o.limit !== undefined && !(/^\d+$/.test(o.limit) && Number(o.limit) >= 1 && Number(o.limit) <= 1000)) {
+    throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
+  }
   return {
     bank_account_id: o.account,
     from: o.from,

@@ -254,3 +254,44 @@ export function expectNoSecretsAtRest(sb: Sandbox, database: string, plain: stri
     for (const f of files) expect(f.bytes.includes(Buffer.from(secret)), `${f.path} holds a secret in clear`).toBe(false)
   }
 }
+
+/**
+ * A key for the `local` profile with rate limits that a long test file cannot reach (the key
+ * `finctl init` makes allows 60 requests a minute). Made with `keys create --save-profile local`.
+ */
+export async function fastKey(sb: Sandbox): Promise<{ id: string; key: string }> {
+  const created = await sb.json([
+    'keys', 'create', '--name', 'e2e-fast', '--scopes', 'read,write,transactions',
+    '--rate-limit-per-minute', '1000000', '--rate-limit-per-day', '100000000', '--save-profile', 'local', '--json',
+  ])
+  const key = sb.remember(sb.profiles().profiles.local.api_key)
+  expect(key.slice(0, 12)).toBe(created.key_prefix)
+  return { id: created.id, key }
+}
+
+/** One request to a running `finctl serve` with an API key: the status and the parsed envelope. */
+export async function callApi(server: ServeProcess, apiKey: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { 'x-api-key': apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+/**
+ * Run `fn` against `finctl serve` on the sandbox's database (for cheap bulk set-up through the
+ * service's own endpoints), then stop the server and check that it stopped cleanly.
+ */
+export async function withServe<T>(sb: Sandbox, fn: (server: ServeProcess) => Promise<T>): Promise<T> {
+  const server = await startServe(sb, sb.database)
+  let result: T
+  try {
+    result = await fn(server)
+  } finally {
+    const { code, signal } = await server.stop()
+    expect(signal, server.stderr()).toBeNull()
+    expect(code, server.stderr()).toBe(0)
+  }
+  return result
+}

@@ -1,0 +1,296 @@
+/**
+ * End-to-end: `finctl accounts get | update | delete | transactions`, `finctl categories` and
+ * `finctl company` of the built CLI, in its own FINCTL_CONFIG_DIR, without a terminal. Accounts and
+ * transactions are set up through a `finctl serve` on the same database (one batch request).
+ */
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Sandbox, callApi, fastKey, tsv, withServe } from '../helpers/cli.js'
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
+
+interface Tx {
+  id: string
+  transaction_date: string
+  description: string
+  amount: number
+  status: string
+  is_reconciled: boolean
+  bank_account_id: string
+}
+
+interface Row {
+  account: 'operating' | 'reserve'
+  date: string
+  description: string
+  amount: string
+  category?: string
+  accounting_category?: string
+  cash_flow_category?: string
+  tags?: string[]
+}
+
+// Operating: rows 0-8; Reserve: rows 9-10. Row 7 becomes void, rows 0, 1 and 3 posted, row 1 reconciled.
+const ROWS: Row[] = [
+  { account: 'operating', date: '2026-03-01', description: 'Rent March', amount: '-1500.00', category: 'Rent', accounting_category: 'operating_expenses', cash_flow_category: 'operations' },
+  { account: 'operating', date: '2026-03-05', description: 'Invoice 1001', amount: '2400.00', category: 'Sales', accounting_category: 'revenue', cash_flow_category: 'operations' },
+  { account: 'operating', date: '2026-03-10', description: 'Invoice 1002', amount: '1200.50', category: 'Sales', accounting_category: 'revenue', cash_flow_category: 'operations' },
+  { account: 'operating', date: '2026-03-12', description: 'Laptop', amount: '-1899.99', category: 'Equipment', accounting_category: 'capital_expenditure', cash_flow_category: 'investing' },
+  { account: 'operating', date: '2026-03-15', description: 'SaaS tools', amount: '-49.99', category: 'Software', accounting_category: 'operating_expenses', cash_flow_category: 'operations', tags: ['monthly'] },
+  { account: 'operating', date: '2026-03-20', description: 'GPU credits', amount: '-300.00', category: 'Software', accounting_category: 'cost_of_goods_sold', cash_flow_category: 'operations' },
+  { account: 'operating', date: '2026-04-01', description: 'Rent April', amount: '-1500.00', category: 'Rent', accounting_category: 'operating_expenses', cash_flow_category: 'operations' },
+  { account: 'operating', date: '2026-04-02', description: 'Bank fee', amount: '-12.00' },
+  { account: 'operating', date: '2026-04-03', description: 'SaaS tools', amount: '-49.99', category: 'Software', accounting_category: 'operating_expenses', cash_flow_category: 'operations' },
+  { account: 'reserve', date: '2026-03-31', description: 'Interest', amount: '3.21', category: 'Interest', accounting_category: 'other_income', cash_flow_category: 'operations' },
+  { account: 'reserve', date: '2026-03-02', description: 'Transfer in', amount: '5000.00', category: 'Transfer', accounting_category: 'transfer', cash_flow_category: 'transfer' },
+]
+const VOID = 7
+const POSTED = [0, 1, 3]
+const RECONCILED = 1
+
+describe('accounts, categories, company', () => {
+  let sb: Sandbox
+  let companyId: string
+  const acc = {} as Record<'operating' | 'reserve' | 'empty', string>
+  let ids: string[]
+  /** Ids of ROWS by index, in the service's default order (newest date first). */
+  const newest = (rows: number[]) => [...rows].sort((a, b) => (ROWS[a].date < ROWS[b].date ? 1 : -1)).map((i) => ids[i])
+  const OPERATING = [0, 1, 2, 3, 4, 5, 6, 7, 8]
+
+  beforeAll(async () => {
+    sb = new Sandbox('accounts')
+    await sb.ok(['init', '--company', 'Tally Test Co', '--currency', 'USD', '--password-stdin', '--no-input'], { input: 'password-for-accounts\n' })
+    sb.remember(sb.profiles().profiles.local.api_key)
+    companyId = sb.profiles().profiles.local.company_id!
+    const { key } = await fastKey(sb)
+    ids = await withServe(sb, async (server) => {
+      const accounts = [
+        ['operating', { name: 'Operating', account_type: 'checking', currency_code: 'USD', institution_name: 'First Bank', account_number: '1234-5678', opening_balance: '1000.00' }],
+        ['reserve', { name: 'Reserve', account_type: 'savings', currency_code: 'USD' }],
+        ['empty', { name: 'Petty cash', account_type: 'cash', currency_code: 'USD' }],
+      ] as const
+      for (const [k, body] of accounts) {
+        const r = await callApi(server, key, 'POST', '/api-v1/bank-accounts', body)
+        expect(r.status, JSON.stringify(r.body)).toBe(201)
+        acc[k] = r.body.data.id
+      }
+      const batch = await callApi(server, key, 'POST', '/api-v1/transactions/batch', {
+        transactions: ROWS.map(({ account, date, ...rest }) => ({ bank_account_id: acc[account], transaction_date: date, ...rest })),
+      })
+      expect(batch.status, JSON.stringify(batch.body)).toBe(201)
+      expect(batch.body.data.errors).toEqual([])
+      const created = (batch.body.data.created as Tx[]).map((t) => t.id)
+      expect(created).toHaveLength(ROWS.length)
+      for (const [rows, patch] of [
+        [POSTED, { status: 'posted' }],
+        [[VOID], { status: 'void' }],
+        [[RECONCILED], { is_reconciled: true }],
+      ] as const) {
+        for (const i of rows) {
+          const r = await callApi(server, key, 'PATCH', `/api-v1/transactions/${created[i]}`, patch)
+          expect(r.status, JSON.stringify(r.body)).toBe(200)
+        }
+      }
+      return created
+    })
+  })
+  afterAll(() => sb?.cleanup())
+
+  describe('accounts get and update', () => {
+    it('accounts get --json: the account, its last 4 digits only, and a balance without the void row', async () => {
+      const a = await sb.json(['accounts', 'get', acc.operating, '--json'])
+      // 1000.00 + 2400.00 + 1200.50 - 1500.00 - 1899.99 - 49.99 - 300.00 - 1500.00 - 49.99 (the -12.00 fee is void)
+      expect(a).toMatchObject({
+        id: acc.operating,
+        name: 'Operating',
+        institution_name: 'First Bank',
+        account_type: 'checking',
+        account_number_last4: '5678',
+        currency_code: 'USD',
+        status: 'active',
+        opening_balance: 1000,
+        current_balance: -699.47,
+      })
+      expect(JSON.stringify(a)).not.toContain('1234')
+      expect(a.created_at).toMatch(ISO)
+      const [r, table] = await Promise.all([sb.json(['accounts', 'get', acc.reserve, '--json']), sb.ok(['accounts', 'get', acc.operating])])
+      expect(r).toMatchObject({ name: 'Reserve', opening_balance: 0, current_balance: 5003.21, institution_name: null, account_number_last4: null })
+      // Off a terminal without --json: a FIELD/VALUE table, balances in fixed decimals as accounts list shows them.
+      const [header, ...rows] = tsv(table.stdout)
+      expect(header).toEqual(['FIELD', 'VALUE'])
+      expect(Object.fromEntries(rows)).toMatchObject({ id: acc.operating, name: 'Operating', opening_balance: '1000.00 USD', current_balance: '-699.47 USD' })
+    })
+
+    it('accounts get of an unknown id exits 5', async () => {
+      const r = await sb.run(['accounts', 'get', randomUUID()])
+      expect(r.code).toBe(5)
+      expect(r.stdout).toBe('')
+    })
+
+    it('accounts update --name and --status change only those fields', async () => {
+      const renamed = await sb.run(['accounts', 'update', acc.operating, '--name', 'Operating (main)', '--json'])
+      expect(renamed.code, renamed.stderr).toBe(0)
+      expect(renamed.stderr).toContain(`updated bank account ${acc.operating}`)
+      expect(JSON.parse(renamed.stdout)).toMatchObject({ id: acc.operating, name: 'Operating (main)', status: 'active', institution_name: 'First Bank', current_balance: -699.47 })
+
+      expect(await sb.json(['accounts', 'update', acc.reserve, '--status', 'inactive', '--json'])).toMatchObject({ name: 'Reserve', status: 'inactive' })
+      const [inactive, active, got] = await Promise.all([
+        sb.json<Array<{ id: string }>>(['accounts', 'list', '--status', 'inactive', '--json']),
+        sb.json<Array<{ id: string }>>(['accounts', 'list', '--status', 'active', '--json']),
+        sb.json(['accounts', 'get', acc.operating, '--json']),
+      ])
+      expect(inactive.map((a) => a.id)).toEqual([acc.reserve])
+      expect(active.map((a) => a.id).sort()).toEqual([acc.operating, acc.empty].sort())
+      expect(got.name).toBe('Operating (main)')
+    })
+
+    it('accounts update: no field exits 2, an unknown id 5, a bad status 6', async () => {
+      const [none, unknown, bad] = await Promise.all([
+        sb.run(['accounts', 'update', acc.operating]),
+        sb.run(['accounts', 'update', randomUUID(), '--name', 'X']),
+        sb.run(['accounts', 'update', acc.operating, '--status', 'bogus']),
+      ])
+      expect(none.code).toBe(2)
+      expect(none.stderr).toContain('nothing to change')
+      expect(unknown.code).toBe(5)
+      expect(bad.code).toBe(6)
+      expect(bad.stderr).toContain('status')
+      expect((await sb.json(['accounts', 'get', acc.operating, '--json'])).status).toBe('active')
+    })
+  })
+
+  describe('accounts transactions', () => {
+    it('--json lists only that account’s rows, newest first', async () => {
+      const [op, res] = await Promise.all([
+        sb.json<Tx[]>(['accounts', 'transactions', acc.operating, '--json']),
+        sb.json<Tx[]>(['accounts', 'transactions', acc.reserve, '--json']),
+      ])
+      expect(op.map((t) => t.id)).toEqual(newest(OPERATING))
+      expect(op.every((t) => t.bank_account_id === acc.operating)).toBe(true)
+      expect(res.map((t) => t.id)).toEqual(newest([9, 10]))
+      const all = await sb.json<Tx[]>(['tx', 'list', '--json'])
+      expect(all).toHaveLength(ROWS.length)
+    })
+
+    it('takes the filters of tx list', async () => {
+      const cases: Array<[string[], number[]]> = [
+        [['--category', 'Software'], [4, 5, 8]],
+        [['--from', '2026-03-10', '--to', '2026-03-20'], [2, 3, 4, 5]],
+        [['--min-amount', '-100', '--max-amount', '1200.50'], [2, 4, 7, 8]],
+        [['--status', 'posted'], POSTED],
+        [['--status', 'void'], [VOID]],
+        [['--reconciled'], [RECONCILED]],
+        [['--unreconciled'], OPERATING.filter((i) => i !== RECONCILED)],
+        [['--search', 'SaaS'], [4, 8]],
+        [['--tag', 'monthly'], [4]],
+        [['--search', 'Interest'], []],
+      ]
+      const results = await Promise.all(cases.map(([flags]) => sb.run(['accounts', 'transactions', acc.operating, ...flags, '--json'])))
+      results.forEach((r, n) => {
+        const [flags, rows] = cases[n]
+        expect(r.code, `${flags.join(' ')}: ${r.stderr}`).toBe(0)
+        expect((JSON.parse(r.stdout) as Tx[]).map((t) => t.id), flags.join(' ')).toEqual(newest(rows))
+      })
+    })
+
+    it('--sort amount / -amount with --limit', async () => {
+      const [asc, top2] = await Promise.all([
+        sb.json<Tx[]>(['accounts', 'transactions', acc.operating, '--sort', 'amount', '--json']),
+        sb.json<Tx[]>(['accounts', 'transactions', acc.operating, '--sort', '-amount', '--limit', '2', '--json']),
+      ])
+      expect(asc.map((t) => t.amount)).toEqual([-1899.99, -1500, -1500, -300, -49.99, -49.99, -12, 1200.5, 2400])
+      expect(top2.map((t) => t.id)).toEqual([ids[1], ids[2]])
+    })
+
+    it('a page smaller than the list says so on stderr; --all returns every row across pages', async () => {
+      const [page, all] = await Promise.all([
+        sb.run(['accounts', 'transactions', acc.operating, '--limit', '4']),
+        sb.run(['accounts', 'transactions', acc.operating, '--all', '--limit', '4', '--json']),
+      ])
+      expect(page.code, page.stderr).toBe(0)
+      const [header, ...rows] = tsv(page.stdout)
+      expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+      expect(rows.map((r) => r[0])).toEqual(newest(OPERATING).slice(0, 4))
+      expect(page.stdout).not.toContain('total')
+      expect(page.stderr).toContain('showing 4 of 9')
+      expect(all.code, all.stderr).toBe(0)
+      expect((JSON.parse(all.stdout) as Tx[]).map((t) => t.id)).toEqual(newest(OPERATING))
+    })
+
+    it('usage errors exit 2; an unknown account exits 5', async () => {
+      const [zero, both, unknown] = await Promise.all([
+        sb.run(['accounts', 'transactions', acc.operating, '--limit', '0']),
+        sb.run(['accounts', 'transactions', acc.operating, '--reconciled', '--unreconciled']),
+        sb.run(['accounts', 'transactions', randomUUID(), '--json']),
+      ])
+      expect(zero.code).toBe(2)
+      expect(both.code).toBe(2)
+      expect(unknown.code).toBe(5)
+      expect(unknown.stdout).toBe('')
+    })
+  })
+
+  describe('categories and company', () => {
+    it('categories --json: every category in use with its most used accounting and cash-flow category and its count', async () => {
+      const c = await sb.json(['categories', '--json'])
+      expect(c).toEqual({
+        categories: [
+          { name: 'Equipment', accounting_category: 'capital_expenditure', cash_flow_category: 'investing', transaction_count: 1 },
+          { name: 'Interest', accounting_category: 'other_income', cash_flow_category: 'operations', transaction_count: 1 },
+          { name: 'Rent', accounting_category: 'operating_expenses', cash_flow_category: 'operations', transaction_count: 2 },
+          { name: 'Sales', accounting_category: 'revenue', cash_flow_category: 'operations', transaction_count: 2 },
+          { name: 'Software', accounting_category: 'operating_expenses', cash_flow_category: 'operations', transaction_count: 3 },
+          { name: 'Transfer', accounting_category: 'transfer', cash_flow_category: 'transfer', transaction_count: 1 },
+        ],
+        accounting_categories: [
+          'revenue', 'cost_of_goods_sold', 'operating_expenses', 'payroll', 'taxes', 'interest', 'capital_expenditure',
+          'loan', 'equity', 'transfer', 'other_income', 'other_expense', 'uncategorized',
+        ],
+        cash_flow_categories: ['operations', 'investing', 'financing', 'transfer'],
+      })
+    })
+
+    it('categories as a table off a terminal: a header line and one row per category', async () => {
+      const r = await sb.ok(['categories'])
+      const [header, ...rows] = tsv(r.stdout)
+      expect(header).toEqual(['CATEGORY', 'ACCOUNTING CATEGORY', 'CASH FLOW', 'TRANSACTIONS'])
+      expect(rows).toHaveLength(6)
+      expect(rows).toContainEqual(['Software', 'operating_expenses', 'operations', '3'])
+    })
+
+    it('company --json: {id, name, base_currency, created_at}', async () => {
+      const c = await sb.json(['company', '--json'])
+      expect(Object.keys(c).sort()).toEqual(['base_currency', 'created_at', 'id', 'name'])
+      expect(c).toMatchObject({ id: companyId, name: 'Tally Test Co', base_currency: 'USD' })
+      expect(c.created_at).toMatch(ISO)
+    })
+  })
+
+  describe('accounts delete', () => {
+    it('an account that holds transactions: exit 6, and it stays', async () => {
+      const r = await sb.run(['accounts', 'delete', acc.operating, '--yes'])
+      expect(r.code).toBe(6)
+      expect(r.stderr).toContain('holds transactions')
+      expect((await sb.json(['accounts', 'get', acc.operating, '--json'])).id).toBe(acc.operating)
+    })
+
+    it('an empty account: exit 2 without --yes (nothing deleted), exit 0 with it, then get exits 5', async () => {
+      const refused = await sb.run(['accounts', 'delete', acc.empty])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain('--yes')
+      expect((await sb.json(['accounts', 'get', acc.empty, '--json'])).name).toBe('Petty cash')
+
+      const deleted = await sb.run(['accounts', 'delete', acc.empty, '--yes', '--json'])
+      expect(deleted.code, deleted.stderr).toBe(0)
+      expect(JSON.parse(deleted.stdout)).toEqual({ id: acc.empty, deleted: true })
+      const [get, list, again] = await Promise.all([
+        sb.run(['accounts', 'get', acc.empty]),
+        sb.json<Array<{ id: string }>>(['accounts', 'list', '--json']),
+        sb.run(['accounts', 'delete', acc.empty, '--yes']),
+      ])
+      expect(get.code).toBe(5)
+      expect(list.map((a) => a.id).sort()).toEqual([acc.operating, acc.reserve].sort())
+      expect(again.code).toBe(5)
+    })
+  })
+})
