@@ -1,0 +1,56 @@
+/**
+ * Amounts as banks write them, parsed to integer minor units from the text (never a float):
+ * decimal point or comma, thousands separators (`,` `.` space, apostrophe), currency symbols and
+ * codes, negatives as `-x`, `(x)`, `x-` and Unicode minus, and `.46` without a leading zero.
+ */
+import { parseAmount } from '../domain/money.js'
+
+export type DecimalMark = '.' | ','
+
+export type LocaleAmount = { ok: true; minor: number } | { ok: false; message: string }
+
+const STRIP = /[\s\u00a0\u202f$€£¥₣₤₹₽₩₪₫฿₴₦₱₲₵₡₭₮₸₺₼₾]|[A-Z]{3}(?=\s|$|\d)|(?<=\d|\s)[A-Z]{3}$/g
+
+/** Parse `text` with the given decimal mark into minor units of a currency with `exponent` decimals. */
+export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: number): LocaleAmount {
+  let t = text.trim().replace(/\u2212/g, '-')
+  if (t === '') return { ok: false, message: 'is empty' }
+  let negative = false
+  if (/^\(.*\)$/.test(t)) {
+    negative = true
+    t = t.slice(1, -1).trim()
+  }
+  t = t.replace(STRIP, '')
+  if (t.endsWith('-')) {
+    negative = !negative
+    t = t.slice(0, -1)
+  } else if (t.startsWith('-')) {
+    negative = !negative
+    t = t.slice(1)
+  } else if (t.startsWith('+')) t = t.slice(1)
+  if (t.startsWith('-')) return { ok: false, message: `"${text}" has two minus signs` }
+  const thousands = decimal === ',' ? /[.'’ ]/g : /[,'’ ]/g
+  t = t.replace(thousands, '')
+  if (decimal === ',') t = t.replace(',', '.')
+  if (t.startsWith('.')) t = `0${t}`
+  if (!/^\d+(\.\d+)?$/.test(t)) return { ok: false, message: `"${text}" is not an amount` }
+  const r = parseAmount(t, exponent)
+  if (!r.ok) return { ok: false, message: r.message }
+  return { ok: true, minor: negative && r.minor !== 0 ? -r.minor : r.minor }
+}
+
+/**
+ * Guess the decimal mark from amount samples: a comma followed by one or two digits at the end
+ * ("12,50", "1.234,5") means a decimal comma; a point there, or thousands commas ("1,234.56",
+ * "1,234"), mean a decimal point. Undecided samples (like "100") default to the point.
+ */
+export function detectDecimalMark(samples: Iterable<string>): DecimalMark {
+  let comma = 0
+  let point = 0
+  for (const raw of samples) {
+    const s = raw.replace(/[^\d.,]/g, '')
+    if (/,\d{1,2}$/.test(s) || /\.\d{3},/.test(s)) comma++
+    else if (/\.\d{1,2}$/.test(s) || /,\d{3}(\.|$)/.test(s) || /^\.\d+$/.test(s)) point++
+  }
+  return comma > point ? ',' : '.'
+}

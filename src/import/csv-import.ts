@@ -1,0 +1,217 @@
+/**
+ * CSV import, the part that needs no service: pass 1 finds the layout (encoding, delimiter, header
+ * row, column mapping, date format and decimal mark over EVERY row); `RowConverter` then turns each
+ * record into a create-transaction request with a stable identity for exactly-once imports.
+ */
+import { createHash } from 'node:crypto'
+import { detectDecimalMark, parseLocaleAmount, type DecimalMark } from './amount.js'
+import { readRecords, sniffLayout, type CsvLayout, type CsvRecord } from './csv-reader.js'
+import { DateDetector, formatFromFlag, parseDate, type DateFormat } from './dates.js'
+import { CREDIT_MARKS, DEBIT_MARKS, mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
+import type { CreateTransactionRequest } from '../domain/schemas.js'
+import { formatMinor } from '../domain/money.js'
+
+export interface ImportOptions {
+  encoding?: string
+  delimiter?: string
+  dateFormat?: string
+  decimalComma?: boolean
+  /** Lines before the header row. */
+  skipLines?: number
+  map?: Array<[Role, string]>
+  /** Keep only rows whose column (name or 1-based number) holds this value. */
+  where?: Array<[string, string]>
+  invertSign?: boolean
+  indicatorDebit?: string[]
+}
+
+export interface ImportPlan {
+  layout: CsvLayout
+  headerLine: number
+  header: string[]
+  map: ColumnMap
+  dateFormat: DateFormat
+  decimal: DecimalMark
+  dataRows: number
+  /** Lines after the header that are not transactions (balances, footers), not counted as rejects. */
+  skipped: Array<{ line: number; reason: string }>
+  filtered: number
+  notes: string[]
+}
+
+export class ImportError extends Error {}
+
+const DATE_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
+
+function cell(fields: string[], index: number | undefined): string {
+  if (index === undefined) return ''
+  return (index < 0 ? fields[fields.length + index] : fields[index])?.trim() ?? ''
+}
+
+function columnIndex(header: string[], column: string): number {
+  if (/^-?\d+$/.test(column)) return Number(column) > 0 ? Number(column) - 1 : Number(column)
+  const i = header.findIndex((h) => h.trim() === column.trim())
+  if (i < 0) throw new ImportError(`no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`)
+  return i
+}
+
+export async function planImport(path: string, o: ImportOptions = {}): Promise<ImportPlan> {
+  const layout = await sniffLayout(path, { encoding: o.encoding, delimiter: o.delimiter })
+  const notes: string[] = []
+  notes.push(`encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`)
+  let header: string[] | undefined
+  let headerLine = 0
+  let map: ColumnMap | undefined
+  let where: Array<[number, string]> = []
+  const dates = new DateDetector()
+  const amounts: string[] = []
+  const skipped: ImportPlan['skipped'] = []
+  let dataRows = 0
+  let filtered = 0
+  let seen = 0
+  for await (const rec of readRecords(path, layout)) {
+    seen++
+    if (!header) {
+      const isHeader = o.skipLines !== undefined ? rec.line > o.skipLines : recognised(rec.fields) >= 2 || (o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0)
+      if (!isHeader) {
+        if (seen > 50) throw new ImportError('found no header row in the first 50 lines: give --skip-lines N (the lines before the header) or --map field=Column')
+        continue
+      }
+      header = rec.fields
+      headerLine = rec.line
+      try {
+        map = mapHeader(header, o.map ?? [])
+        where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col), value])
+      } catch (e) {
+        throw new ImportError((e as Error).message)
+      }
+      const missing = missingColumns(map)
+      if (missing.length) throw new ImportError(`cannot tell which column holds the ${missing.join(', the ')}; header: ${header.map((h) => `"${h}"`).join(', ')}`)
+      continue
+    }
+    if (where.some(([i, v]) => cell(rec.fields, i) !== v)) {
+      filtered++
+      continue
+    }
+    const date = cell(rec.fields, map!.date)
+    if (!DATE_LIKE.test(date)) {
+      skipped.push({ line: rec.line, reason: `not a transaction line (no date: ${JSON.stringify(rec.fields.filter(Boolean).join(' ').slice(0, 60))})` })
+      continue
+    }
+    dataRows++
+    dates.add(date)
+    if (amounts.length < 2000) for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
+  }
+  if (!header || !map) throw new ImportError('the file holds no header row and no data')
+  let dateFormat: DateFormat
+  if (o.dateFormat) {
+    try {
+      dateFormat = formatFromFlag(o.dateFormat)
+    } catch (e) {
+      throw new ImportError((e as Error).message)
+    }
+  } else {
+    const d = dates.decide()
+    if (!d.ok) throw new ImportError(d.message)
+    dateFormat = d.format
+    notes.push(`dates ${d.format.name} (detected over ${dataRows} rows)`)
+  }
+  const decimal: DecimalMark = o.decimalComma ? ',' : detectDecimalMark(amounts)
+  notes.push(`decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? ' (given)' : ' (detected)'}`)
+  return { layout, headerLine, header, map, dateFormat, decimal, dataRows, skipped, filtered, notes }
+}
+
+export type Converted =
+  | { ok: true; line: number; request: CreateTransactionRequest & { import_ref: string }; minor: number }
+  | { ok: false; line: number; reason: string; fields: string[] }
+
+/**
+ * Turns records into create requests. A row's identity is its account, date, amount, description
+ * and the bank's own reference, plus its occurrence number among identical rows of this file:
+ * two identical rows in one file are two transactions; the same row in a later download is the
+ * same transaction, whatever the file is called.
+ */
+export class RowConverter {
+  private readonly occurrences = new Map<string, number>()
+  private readonly where: Array<[number, string]>
+
+  constructor(
+    private readonly plan: ImportPlan,
+    private readonly o: ImportOptions & { accountId: string; currency: string; exponent: number; constants?: Partial<CreateTransactionRequest> },
+  ) {
+    this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
+  }
+
+  /** undefined for the header, preamble, filtered and non-transaction lines. */
+  convert(rec: CsvRecord): Converted | undefined {
+    const { plan, o } = this
+    if (rec.line <= plan.headerLine) return undefined
+    if (this.where.some(([i, v]) => cell(rec.fields, i) !== v)) return undefined
+    const m = plan.map
+    const dateText = cell(rec.fields, m.date)
+    if (!DATE_LIKE.test(dateText)) return undefined
+    const fail = (reason: string): Converted => ({ ok: false, line: rec.line, reason, fields: rec.fields })
+    const date = parseDate(dateText, plan.dateFormat.order)
+    if (!date) return fail(`date "${dateText}" does not fit ${plan.dateFormat.name}`)
+    let minor: number
+    if (m.amount !== undefined) {
+      const r = parseLocaleAmount(cell(rec.fields, m.amount), plan.decimal, o.exponent)
+      if (!r.ok) return fail(`amount ${r.message}`)
+      minor = r.minor
+      if (m.indicator !== undefined) {
+        const mark = cell(rec.fields, m.indicator).toLowerCase()
+        const debit = o.indicatorDebit?.length ? o.indicatorDebit.map((x) => x.toLowerCase()).includes(mark) : DEBIT_MARKS.has(mark)
+        const credit = o.indicatorDebit?.length ? !debit : CREDIT_MARKS.has(mark)
+        if (!debit && !credit) return fail(`debit/credit indicator "${cell(rec.fields, m.indicator)}" is neither a debit nor a credit mark (give --indicator-debit VALUE)`)
+        minor = debit ? -Math.abs(minor) : Math.abs(minor)
+      }
+    } else {
+      const debitText = cell(rec.fields, m.debit)
+      const creditText = cell(rec.fields, m.credit)
+      if (!debitText && !creditText) return fail('no amount: both the debit and the credit column are empty')
+      let total = 0
+      if (debitText) {
+        const r = parseLocaleAmount(debitText, plan.decimal, o.exponent)
+        if (!r.ok) return fail(`debit ${r.message}`)
+        total -= Math.abs(r.minor)
+      }
+      if (creditText) {
+        const r = parseLocaleAmount(creditText, plan.decimal, o.exponent)
+        if (!r.ok) return fail(`credit ${r.message}`)
+        total += Math.abs(r.minor)
+      }
+      minor = total
+    }
+    if (o.invertSign) minor = -minor
+    const description = m.description
+      .map((i) => cell(rec.fields, i))
+      .filter(Boolean)
+      .join(' / ')
+      .replace(/<br\s*\/?>/gi, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 1000)
+    if (!description) return fail('no description: the description column is empty')
+    const postedText = cell(rec.fields, m.posted_date)
+    const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
+    const currency = cell(rec.fields, m.currency_code).toUpperCase() || o.constants?.currency_code || o.currency
+    const reference = cell(rec.fields, m.reference)
+    const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
+    const digest = createHash('sha256').update(key).digest('base64url').slice(0, 22)
+    const n = (this.occurrences.get(digest) ?? 0) + 1
+    this.occurrences.set(digest, n)
+    const request: CreateTransactionRequest & { import_ref: string } = {
+      ...o.constants,
+      bank_account_id: o.accountId,
+      transaction_date: date,
+      description,
+      amount: formatMinor(minor, o.exponent),
+      currency_code: currency,
+      ...(posted ? { posted_date: posted } : {}),
+      ...(m.merchant_name !== undefined && cell(rec.fields, m.merchant_name) ? { merchant_name: cell(rec.fields, m.merchant_name).slice(0, 200) } : {}),
+      ...(m.category !== undefined && cell(rec.fields, m.category) ? { category: cell(rec.fields, m.category).slice(0, 100) } : {}),
+      import_ref: `${digest}.${n}`,
+    }
+    return { ok: true, line: rec.line, request, minor }
+  }
+}

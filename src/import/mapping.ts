@@ -1,0 +1,139 @@
+/**
+ * Maps a file's header onto create-transaction fields. Header names are recognised in English,
+ * German, French, Spanish and Dutch (and a few others banks use); `--map field=Column` overrides,
+ * and several columns may make up the description (`--map description=Payee --map description=Memo`).
+ */
+export type Role = 'date' | 'posted_date' | 'amount' | 'debit' | 'credit' | 'indicator' | 'description' | 'merchant_name' | 'currency_code' | 'reference' | 'category'
+
+export const ROLES: Role[] = ['date', 'posted_date', 'amount', 'debit', 'credit', 'indicator', 'description', 'merchant_name', 'currency_code', 'reference', 'category']
+
+/** Normalised header names per role, most specific first. */
+const SYNONYMS: Record<Role, string[]> = {
+  date: [
+    'date', 'transaction date', 'trans date', 'booking date', 'buchungstag', 'buchungsdatum', 'datum', 'belegdatum', 'date operation',
+    'date de l operation', 'date de valeur', 'fecha', 'fecha operacion', 'fecha valor', 'boekingsdatum', 'transactiedatum', 'data', 'date posted', 'posting date',
+  ],
+  posted_date: ['posted date', 'post date', 'wertstellung', 'valuta', 'value date', 'date valeur', 'valutadatum', 'rentedatum'],
+  amount: [
+    'amount', 'betrag', 'betrag eur', 'betrag in eur', 'umsatz', 'montant', 'montant eur', 'importe', 'bedrag', 'bedrag eur', 'suma', 'sum',
+    'value', 'transaction amount', 'amount eur', 'amount usd', 'amount gbp', 'betrag waehrung', 'kwota',
+  ],
+  debit: ['debit', 'debit amount', 'withdrawal', 'withdrawals', 'money out', 'paid out', 'soll', 'ausgang', 'cargo', 'cargos', 'debet', 'af'],
+  credit: ['credit', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'haben', 'eingang', 'abono', 'abonos', 'bij'],
+  indicator: ['d c', 'dc', 'd k', 'dr cr', 'cr dr', 'debit credit', 'credit debit', 'af bij', 'soll haben', 's h', 'indicator', 'sign', 'debit credit indicator'],
+  description: [
+    'description', 'verwendungszweck', 'buchungstext', 'libelle', 'libelle operation', 'concepto', 'omschrijving', 'mededelingen', 'memo',
+    'narrative', 'details', 'transaction description', 'text', 'paiement', 'purpose', 'description 1', 'reference text', 'informacion', 'descripcion',
+    'naam omschrijving', 'message', 'desc', 'remarque', 'label', 'umsatzbeschreibung', 'beschreibung', 'libelle de l operation', 'intitule',
+  ],
+  merchant_name: [
+    'payee', 'merchant', 'auftraggeber empfaenger', 'auftraggeber empfanger', 'empfaenger', 'empfanger', 'beneficiary', 'counterparty', 'beguenstigter',
+    'name', 'naam', 'naam tegenpartij', 'beneficiaire', 'tiers', 'contraparte', 'gegenpartei', 'partner name', 'partner',
+  ],
+  currency_code: ['currency', 'waehrung', 'wahrung', 'devise', 'moneda', 'munt', 'ccy', 'valuta code'],
+  reference: ['reference', 'referenz', 'transaction id', 'fitid', 'id', 'bank reference', 'referencia', 'numero', 'check number', 'checknumber', 'kenmerk', 'end to end id', 'operation number', 'n de transaction'],
+  category: ['category', 'kategorie', 'categorie', 'categoria', 'rubrik'],
+}
+
+/** Lower case, accents off, umlauts spelled out, punctuation to single spaces. */
+export function normalizeHeader(h: string): string {
+  return h
+    .toLowerCase()
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\(.*?\)/g, (m) => ` ${m.slice(1, -1)} `)
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+}
+
+export interface ColumnMap {
+  date?: number
+  posted_date?: number
+  amount?: number
+  debit?: number
+  credit?: number
+  indicator?: number
+  description: number[]
+  merchant_name?: number
+  currency_code?: number
+  reference?: number
+  category?: number
+}
+
+/** How many header fields are recognised (to find the header row among preamble lines). */
+export function recognised(header: string[]): number {
+  let n = 0
+  for (const h of header) {
+    const k = normalizeHeader(h)
+    if (k && ROLES.some((r) => SYNONYMS[r].includes(k))) n++
+  }
+  return n
+}
+
+/**
+ * Map a header automatically, then apply `--map role=Column` overrides (by header name, or by
+ * 1-based column number).
+ */
+export function mapHeader(header: string[], overrides: Array<[Role, string]> = []): ColumnMap {
+  const norm = header.map(normalizeHeader)
+  const map: ColumnMap = { description: [] }
+  const taken = new Set<number>()
+  const find = (role: Role) => {
+    for (const syn of SYNONYMS[role]) {
+      const i = norm.findIndex((h, idx) => h === syn && !taken.has(idx))
+      if (i >= 0) return i
+    }
+    // then a header that starts with a synonym ("Betrag (EUR)", "Amount USD")
+    for (const syn of SYNONYMS[role]) {
+      if (syn.length < 4) continue
+      const i = norm.findIndex((h, idx) => h.startsWith(`${syn} `) && !taken.has(idx))
+      if (i >= 0) return i
+    }
+    return -1
+  }
+  const overridden = new Set(overrides.map(([r]) => r))
+  for (const role of ['date', 'posted_date', 'amount', 'debit', 'credit', 'indicator', 'currency_code', 'reference', 'category', 'merchant_name'] as const) {
+    if (overridden.has(role)) continue
+    const i = find(role)
+    if (i >= 0) {
+      map[role] = i
+      taken.add(i)
+    }
+  }
+  if (!overridden.has('description')) {
+    const i = find('description')
+    if (i >= 0) map.description.push(i)
+  }
+  for (const [role, column] of overrides) {
+    // A column number: 1-based from the left, or negative from the right end of each row (ragged files).
+    if (/^-\d+$/.test(column)) {
+      if (role === 'description') map.description.push(Number(column))
+      else map[role] = Number(column)
+      continue
+    }
+    const idx = /^\d+$/.test(column) ? Number(column) - 1 : header.findIndex((h) => h.trim() === column.trim())
+    const byNorm = idx >= 0 ? idx : norm.indexOf(normalizeHeader(column))
+    if (byNorm < 0 || byNorm >= header.length) throw new Error(`--map ${role}=${column}: no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`)
+    if (role === 'description') map.description.push(byNorm)
+    else map[role] = byNorm
+  }
+  // No description column: the merchant stands in for it.
+  if (map.description.length === 0 && map.merchant_name !== undefined) map.description.push(map.merchant_name)
+  return map
+}
+
+export function missingColumns(map: ColumnMap): string[] {
+  const missing: string[] = []
+  if (map.date === undefined) missing.push('date (--map date=Column)')
+  if (map.amount === undefined && map.debit === undefined && map.credit === undefined) missing.push('amount (--map amount=Column, or --map debit=Column --map credit=Column)')
+  if (map.description.length === 0) missing.push('description (--map description=Column)')
+  return missing
+}
+
+/** Values of an indicator column that mean money out / money in. */
+export const DEBIT_MARKS = new Set(['d', 'dr', 'debit', 'deb', 's', 'soll', 'af', 'debet', 'cargo', 'out', '-'])
+export const CREDIT_MARKS = new Set(['c', 'cr', 'credit', 'cred', 'h', 'haben', 'bij', 'k', 'kredit', 'abono', 'in', '+'])
