@@ -2,10 +2,10 @@
  * finctl benchmark harness: each figure beside a baseline measured in the same run, as a ratio,
  * with median and spread over several runs. Prints a table and writes bench/results/latest.json.
  *
- *   npm run bench                 full run (~3-4 minutes)
- *   npm run bench -- --quick      short run (fewer repetitions, shorter durations)
+ *   npm run bench                 full run (~10 minutes: cli + serve ~4, pg ~3, list ~2.5)
+ *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~3 minutes)
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.js --version` and `keys show` (embedded default database)
@@ -13,6 +13,12 @@
  *   2. Server throughput: autocannon POST /api-v1/transactions on `finctl serve` vs a bare
  *      node:http + better-sqlite3 server doing one INSERT (bench/bare-server.mjs); and GET /healthz
  *      vs a bare node:http hello, for context.
+ *   3. pg (bench/lib/pg.ts): POST /api-v1/transactions and a filtered GET page on `finctl serve`
+ *      over PostgreSQL (FINCTL_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test,
+ *      a fresh schema per run, dropped at the end), one process vs SQLite and two processes vs one.
+ *   4. list (bench/lib/list.ts): embedded filtered page latency on 1,000,000 transactions (100,000
+ *      with --quick): first pages, page 1000 via next_cursor, unfiltered, vs the bare SQL page query,
+ *      and the cost of the `total` count.
  */
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
@@ -54,11 +60,13 @@ const { values: flags } = parseArgs({
   strict: true,
 })
 if (flags.help) {
-  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve]\n')
+  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list]\n')
   process.exit(0)
 }
-if (flags.only !== undefined && flags.only !== 'cli' && flags.only !== 'serve') {
-  process.stderr.write('bench: --only must be cli or serve\n')
+const SECTIONS = ['cli', 'serve', 'pg', 'list'] as const
+type SectionName = (typeof SECTIONS)[number]
+if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
+  process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
   process.exit(2)
 }
 const quick = flags.quick
@@ -70,7 +78,9 @@ const config = quick
       connections: 10,
       pauseMs: 300,
       cpuProfS: 4,
-      watchdogMs: 6 * 60_000,
+      pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000 },
+      list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
+      watchdogMs: 10 * 60_000,
     }
   : {
       cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
@@ -79,13 +89,17 @@ const config = quick
       connections: 10,
       pauseMs: 500,
       cpuProfS: 8,
-      watchdogMs: 20 * 60_000,
+      pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000 },
+      list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
+      watchdogMs: 30 * 60_000,
     }
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const figures: Figure[] = []
 const errors: { section: string; message: string }[] = []
 const extra: Record<string, unknown> = {}
+/** Lines a section wants printed after the table (its own detail). */
+const sectionLines: string[] = []
 const startedAt = new Date()
 const loadavgAtStart = loadavg()
 
@@ -302,6 +316,29 @@ function printProfiles(p: { finctl: ProfiledRun; bare: ProfiledRun }): void {
   process.stdout.write(`${out.join('\n')}\n`)
 }
 
+async function pgSection(): Promise<void> {
+  const c = config.pg
+  log(
+    `\n== 3. PostgreSQL scale-out (autocannon, ${c.connections} connections per configuration; GET and POST ${c.rounds} x ${c.durationS} s ` +
+      `per configuration: SQLite 1 process, PostgreSQL 1 process, PostgreSQL 2 processes) ==`,
+  )
+  const { runPgSection } = await import('./lib/pg.js')
+  const r = await runPgSection(root, c, log)
+  figures.push(...r.figures)
+  sectionLines.push('', ...r.lines)
+  extra.pg = r.extra
+}
+
+async function listSection(): Promise<void> {
+  const c = config.list
+  log(`\n== 4. Filtered page latency at scale, embedded (${c.rows.toLocaleString('en-US')} transactions, ${c.reps} repetitions per listing) ==`)
+  const { runListSection } = await import('./lib/list.js')
+  const r = await runListSection(root, c, log)
+  figures.push(...r.figures)
+  sectionLines.push('', ...r.lines)
+  extra.list = r.extra
+}
+
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
 async function waitForBuild(): Promise<void> {
   const cli = join(root, 'dist', 'cli.js')
@@ -313,9 +350,13 @@ async function main(): Promise<number> {
   await waitForBuild()
   log(`finctl bench (${quick ? 'quick' : 'full'}) on node ${process.version}, ${cpus().length} CPU(s); temp files under ${tmpdir()}`)
   log(`commit ${git.commit ?? '?'}${git.changed.length ? ` with uncommitted changes in: ${git.changed.map((l) => l.slice(3)).join(', ')}` : ''}`)
-  const sections: [string, () => Promise<void>][] = []
-  if (flags.only !== 'serve') sections.push(['cli', cliSection])
-  if (flags.only !== 'cli') sections.push(['serve', serveSection])
+  const all: [SectionName, () => Promise<void>][] = [
+    ['cli', cliSection],
+    ['serve', serveSection],
+    ['pg', pgSection],
+    ['list', listSection],
+  ]
+  const sections = all.filter(([name]) => flags.only === undefined || flags.only === name)
   for (const [name, fn] of sections) {
     try {
       await fn()
@@ -348,6 +389,8 @@ async function main(): Promise<number> {
         'CLI spread is p10–p90 over the runs; server spread is min–max over the rounds.',
         `The bench API key has rate_limit_per_minute ${BENCH_KEY_LIMITS.perMinute} (the API maximum; 100000000 is refused) and rate_limit_per_day ${BENCH_KEY_LIMITS.perDay}.`,
         'autocannon runs in the harness process, on the same machine as the servers.',
+        'pg: PostgreSQL runs on the same machine; 2-process figures sum two autocannon instances run at once (half the connections each); their p50 is the request-weighted mean of the two p50s and p99 the larger p99.',
+        'list: embedded (in-process) client timings vs a prepared better-sqlite3 statement of the same page query on the same file; spread p10-p90 over repetitions.',
       ],
     },
     figures,
@@ -371,10 +414,11 @@ async function main(): Promise<number> {
   if (figures.length) out.push(renderTable(figures))
   out.push(
     '',
-    'spread: CLI rows p10–p90 over runs; server rows min–max over rounds. ratio = median / baseline median; [..] = spread of paired ratios.',
+    'spread: CLI and list rows p10–p90 over runs or repetitions; server and pg rows min–max over rounds. ratio = median / baseline median; [..] = spread of paired ratios.',
     'autocannon records latencies in whole milliseconds, so p50/p99 below ~2 ms are coarse; the mean is finer.',
   )
   for (const f of figures) for (const n of f.notes) out.push(`note (${f.id}): ${n}`)
+  out.push(...sectionLines)
   const s = extra.serve as
     | { serverCpuUsPerRequest?: Record<string, { finctl: number; bare: number }>; loaderCpuShare?: Record<string, { finctl: number; bare: number }>; finctlStderrLinesPerRequest?: number }
     | undefined

@@ -9,7 +9,20 @@ import { join } from 'node:path'
 
 const live = new Set<ChildProcess>()
 const tempDirs = new Set<string>()
+const finalizers = new Set<() => void>()
 let hooksInstalled = false
+
+/**
+ * Synchronous work to do at cleanup, after child processes are killed and before temp folders are
+ * removed (e.g. dropping a PostgreSQL schema with a bounded spawnSync). Returns a function that
+ * unregisters it (call it once the section has cleaned up by itself).
+ */
+export function onCleanup(fn: () => void): () => void {
+  finalizers.add(fn)
+  return () => {
+    finalizers.delete(fn)
+  }
+}
 
 /** Kill whatever is still running and remove temp folders; safe to call more than once. */
 export function cleanupNow(): void {
@@ -23,6 +36,14 @@ export function cleanupNow(): void {
     }
   }
   live.clear()
+  for (const fn of [...finalizers]) {
+    finalizers.delete(fn)
+    try {
+      fn()
+    } catch (err) {
+      process.stderr.write(`bench: cleanup step failed: ${(err as Error)?.message ?? err}\n`)
+    }
+  }
   if (process.env.FINCTL_BENCH_KEEP_TMP) return
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
   tempDirs.clear()

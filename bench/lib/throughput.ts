@@ -22,15 +22,19 @@ export interface FinctlSetup {
 // 1,000,000 per minute is 16,666 req/s sustained over a whole minute: far above what one core does.
 export const BENCH_KEY_LIMITS = { perMinute: 1_000_000, perDay: 100_000_000 }
 
-/** `finctl init`, a bench key with (almost) no rate limit and a bank account, in a temp config dir. */
-export function prepareFinctl(root: string, log: (l: string) => void): FinctlSetup {
+/**
+ * `finctl init`, a bench key with (almost) no rate limit and a bank account, in a temp config dir.
+ * `database`: a SQLite path or postgres:// URL to init instead of the default `finctl.db` in that dir
+ * (the profile remembers it, so `keys create` and `accounts create` use it too).
+ */
+export function prepareFinctl(root: string, log: (l: string) => void, database?: string): FinctlSetup {
   const node = process.execPath
   const bin = join(root, 'bin', 'finctl.js')
   const configDir = makeTempDir('serve')
   const env = cleanEnv({ FINCTL_CONFIG_DIR: configDir })
   const run = (...args: string[]) => runTimed(node, [bin, ...args], { cwd: configDir, env, timeoutMs: 60_000 }).stdout
-  log(`serve: FINCTL_CONFIG_DIR=${configDir}; init, keys create, accounts create`)
-  run('init', '--no-input')
+  log(`serve: FINCTL_CONFIG_DIR=${configDir}; init${database ? ` --database ${redact(database)}` : ''}, keys create, accounts create`)
+  run('init', '--no-input', ...(database ? ['--database', database] : []))
   const key = JSON.parse(
     run(
       'keys', 'create', '--name', 'bench', '--scopes', 'read,write,transactions',
@@ -40,7 +44,18 @@ export function prepareFinctl(root: string, log: (l: string) => void): FinctlSet
   if (typeof key.key !== 'string') throw new Error('keys create --json printed no .key')
   const account = JSON.parse(run('accounts', 'create', '--name', 'B', '--type', 'checking', '--currency', 'USD', '--json')) as { id?: string }
   if (typeof account.id !== 'string') throw new Error('accounts create --json printed no .id')
-  return { configDir, env, database: join(configDir, 'finctl.db'), apiKey: key.key, accountId: account.id, limits: BENCH_KEY_LIMITS }
+  return { configDir, env, database: database ?? join(configDir, 'finctl.db'), apiKey: key.key, accountId: account.id, limits: BENCH_KEY_LIMITS }
+}
+
+/** A database target for logs: a URL without its password. */
+export function redact(target: string): string {
+  try {
+    const u = new URL(target)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return target
+  }
 }
 
 export function startFinctl(root: string, s: FinctlSetup, nodeArgs: string[] = []): Promise<ServerProcess> {
