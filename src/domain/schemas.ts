@@ -226,6 +226,11 @@ export const CreateTransactionRequest = z
     cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).optional(),
     merchant_name: text(200).optional(),
     tags: Tags.optional(),
+    import_ref: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'must be 1 to 64 letters, digits or . _ : -')
+      .optional()
+      .openapi({ description: "an imported row's identity: a second create with the same import_ref on the same account creates nothing" }),
   })
   .strict()
   .openapi('CreateTransactionRequest')
@@ -326,7 +331,8 @@ export const BatchError = z.object({
   message: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 })
-export const BatchCreateResponse = z.object({ created: z.array(Transaction), errors: z.array(BatchError) })
+export const BatchDuplicate = z.object({ index: z.number().int(), id: z.string(), import_ref: z.string() })
+export const BatchCreateResponse = z.object({ created: z.array(Transaction), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate) })
 export type BatchCreateResponse = z.infer<typeof BatchCreateResponse>
 
 export const AuditEntry = z.object({

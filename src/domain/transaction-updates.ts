@@ -46,7 +46,7 @@ async function lockRows(store: Store, trx: Kysely<Db>, companyId: string, ids: s
 }
 
 async function writeRow(trx: Kysely<Db>, row: TransactionRow): Promise<void> {
-  const { id, company_id: _c, created_at: _t, ...rest } = row
+  const { id, company_id: _c, created_at: _t, import_ref: _r, ...rest } = row
   await trx.updateTable('transactions').set(rest).where('id', '=', id).execute()
 }
 

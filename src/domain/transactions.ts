@@ -112,23 +112,66 @@ export async function buildTransactionRow(
     tags: JSON.stringify(input.tags ?? []),
     created_at: ts,
     updated_at: ts,
+    import_ref: input.import_ref ?? null,
   }
+}
+
+/** The existing transaction an import_ref names (for duplicate reports). */
+async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
+  const byAccount = new Map<string, string[]>()
+  for (const r of rows) if (r.import_ref) byAccount.set(r.bank_account_id, [...(byAccount.get(r.bank_account_id) ?? []), r.import_ref])
+  const out = new Map<string, string>()
+  for (const [account, refs] of byAccount) {
+    for (let i = 0; i < refs.length; i += 500) {
+      const found = await db.selectFrom('transactions').select(['id', 'import_ref']).where('bank_account_id', '=', account).where('import_ref', 'in', refs.slice(i, i + 500)).execute()
+      for (const f of found) out.set(`${account}\u0000${f.import_ref}`, f.id)
+    }
+  }
+  return out
 }
 
 export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now)
   const t = toTransaction(row as TransactionRow)
-  await store.hot.insertTransactions([row], [auditRow(actor, 'create', t.id, diff(null, t), now)])
+  const inserted = await store.hot.insertTransactions([row], [auditRow(actor, 'create', t.id, diff(null, t), now)])
+  if (!inserted.has(row.id)) {
+    const existing = (await existingByRef(store.db, [row])).get(`${row.bank_account_id}\u0000${row.import_ref}`)
+    throw new AppError('conflict', `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`)
+  }
   return t
+}
+
+/** Build, validate and store a batch; rows whose import_ref exists already are reported as duplicates. */
+export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date): Promise<BatchCreateResponse> {
+  const built = await createTransactionBatch(store, actor, items, now)
+  const inserted = await store.hot.insertTransactions(built.rows, batchAudit(actor, built.created, now))
+  return settleBatch(store.db, built, inserted)
+}
+
+async function settleBatch(db: Kysely<Db>, built: Awaited<ReturnType<typeof createTransactionBatch>>, inserted: Set<string>): Promise<BatchCreateResponse> {
+  const skipped = built.rows.map((r, i) => ({ r, index: built.indexes[i] })).filter(({ r }) => !inserted.has(r.id))
+  const existing = skipped.length ? await existingByRef(db, skipped.map((s) => s.r)) : new Map<string, string>()
+  return {
+    created: built.created.filter((t) => inserted.has(t.id)),
+    errors: built.errors,
+    duplicates: skipped.map(({ r, index }) => ({ index, id: existing.get(`${r.bank_account_id}\u0000${r.import_ref}`) ?? '', import_ref: r.import_ref ?? '' })),
+  }
 }
 
 /**
  * Batch create: every valid item is committed together (one database transaction); invalid
  * items are reported by index with their field details, and nothing of theirs is written.
  */
-export async function createTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, db: Kysely<Db> = store.db): Promise<BatchCreateResponse & { rows: NewTransactionRow[] }> {
+export async function createTransactionBatch(
+  store: Store,
+  actor: Actor,
+  items: unknown[],
+  now: Date,
+  db: Kysely<Db> = store.db,
+): Promise<{ created: Transaction[]; errors: BatchCreateResponse['errors']; rows: NewTransactionRow[]; indexes: number[] }> {
   if (items.length > MAX_BATCH) throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
   const rows: NewTransactionRow[] = []
+  const indexes: number[] = []
   const errors: BatchCreateResponse['errors'] = []
   for (let index = 0; index < items.length; index++) {
     const parsed = CreateTransactionRequest.safeParse(items[index])
@@ -139,13 +182,14 @@ export async function createTransactionBatch(store: Store, actor: Actor, items: 
     }
     try {
       rows.push(await buildTransactionRow(store, actor, parsed.data, now, db))
+      indexes.push(index)
     } catch (err) {
       if (!(err instanceof AppError)) throw err
       errors.push({ index, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) })
     }
   }
   const created = rows.map((r) => toTransaction(r as TransactionRow))
-  return { created, errors, rows }
+  return { created, errors, rows, indexes }
 }
 
 export function batchAudit(actor: Actor, created: Transaction[], now: Date) {
@@ -180,10 +224,19 @@ export async function createTransactionBatchIdempotent(
 ): Promise<IdempotentResult<BatchCreateResponse>> {
   const hash = requestHash('POST', '/api-v1/transactions/batch', items)
   return runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
-    const { created, errors, rows } = await createTransactionBatch(store, actor, items, now, trx)
-    for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('transactions').values(rows.slice(i, i + 1000)).execute()
-    const audit = batchAudit(actor, created, now)
+    const built = await createTransactionBatch(store, actor, items, now, trx)
+    const inserted = new Set<string>()
+    for (let i = 0; i < built.rows.length; i += 1000) {
+      const done = await trx
+        .insertInto('transactions')
+        .values(built.rows.slice(i, i + 1000))
+        .onConflict((oc) => oc.columns(['bank_account_id', 'import_ref']).doNothing())
+        .returning('id')
+        .execute()
+      for (const d of done) inserted.add(d.id)
+    }
+    const audit = batchAudit(actor, built.created, now).filter((a) => inserted.has(a.transaction_id))
     for (let i = 0; i < audit.length; i += 1000) await trx.insertInto('audit_entries').values(audit.slice(i, i + 1000)).execute()
-    return { status: 201, body: { created, errors } }
+    return { status: 201, body: await settleBatch(trx, built, inserted) }
   })
 }

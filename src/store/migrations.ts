@@ -214,11 +214,29 @@ function transactionsComplete(dialect: Dialect): Migration {
   }
 }
 
+/**
+ * Exactly-once imports: a row's identity (from its content and its occurrence in the file) is kept
+ * on the transaction, unique per account, so the same row can never be created twice.
+ */
+function importRefs(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('transactions').addColumn('import_ref', 'text').execute()
+      await db.schema.createIndex('transactions_import_ref').on('transactions').columns(['bank_account_id', 'import_ref']).unique().execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropIndex('transactions_import_ref').execute()
+      await db.schema.alterTable('transactions').dropColumn('import_ref').execute()
+    },
+  }
+}
+
 /** Every migration, in order. Names sort in the order they run. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_foundation': foundation(dialect),
     '0002_transactions_complete': transactionsComplete(dialect),
+    '0003_import_refs': importRefs(),
   }
 }
 

@@ -119,14 +119,23 @@ class PostgresHotPaths implements HotPaths {
     })
   }
 
-  async insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<void> {
-    if (rows.length === 0 && audit.length === 0) return
-    // 22 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
-    const write = async (db: Kysely<Db>) => {
-      for (let i = 0; i < rows.length; i += 1000) await db.insertInto('transactions').values(rows.slice(i, i + 1000)).execute()
-      for (let i = 0; i < audit.length; i += 5000) await db.insertInto('audit_entries').values(audit.slice(i, i + 5000)).execute()
-    }
-    if (rows.length + audit.length <= 1) await write(this.db)
-    else await this.db.transaction().execute(write)
+  async insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set()
+    // 23 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
+    return this.db.transaction().execute(async (db) => {
+      const inserted = new Set<string>()
+      for (let i = 0; i < rows.length; i += 1000) {
+        const done = await db
+          .insertInto('transactions')
+          .values(rows.slice(i, i + 1000))
+          .onConflict((oc) => oc.columns(['bank_account_id', 'import_ref']).doNothing())
+          .returning('id')
+          .execute()
+        for (const r of done) inserted.add(r.id)
+      }
+      const kept = audit.filter((a) => inserted.has(a.transaction_id))
+      for (let i = 0; i < kept.length; i += 5000) await db.insertInto('audit_entries').values(kept.slice(i, i + 5000)).execute()
+      return inserted
+    })
   }
 }

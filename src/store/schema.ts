@@ -106,6 +106,8 @@ export interface TransactionsTable {
   tags: string
   created_at: string
   updated_at: string
+  /** Identity of an imported row (unique per account); null for transactions not imported. */
+  import_ref?: string | null
 }
 
 export interface IdempotencyKeysTable {

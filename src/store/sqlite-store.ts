@@ -15,7 +15,7 @@ const TX_COLUMNS = [
   'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
   'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
   'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
-  'tags', 'created_at', 'updated_at',
+  'tags', 'created_at', 'updated_at', 'import_ref',
 ] as const
 
 export async function openSqliteStore(path: string): Promise<Store> {
@@ -94,7 +94,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly runBatch: (ops: Array<() => void>) => void
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: Database.Statement
-  private readonly appendTransactions: (rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => void
+  private readonly appendTransactions: (rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => Set<string>
 
   constructor(
     raw: Database.Database,
@@ -118,7 +118,8 @@ class SqliteHotPaths implements HotPaths {
        WHERE id = @id`,
     )
     this.insertTx = raw.prepare(
-      `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+      `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map((c) => `@${c}`).join(', ')})
+       ON CONFLICT (bank_account_id, import_ref) DO NOTHING`,
     )
     this.appendRequests = raw.transaction((rows: NewApiRequestRow[]) => {
       const perKey = new Map<string, { n: number; last: string }>()
@@ -138,8 +139,10 @@ class SqliteHotPaths implements HotPaths {
        VALUES (@company_id, @transaction_id, @actor, @action, @changes, @created_at)`,
     )
     this.appendTransactions = raw.transaction((rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => {
-      for (const row of rows) this.insertTx.run(row)
-      for (const entry of audit) this.insertAudit.run(entry)
+      const inserted = new Set<string>()
+      for (const row of rows) if (this.insertTx.run(row).changes === 1) inserted.add(row.id)
+      for (const entry of audit) if (inserted.has(entry.transaction_id)) this.insertAudit.run(entry)
+      return inserted
     })
   }
 
@@ -215,8 +218,8 @@ class SqliteHotPaths implements HotPaths {
     return this.locked(() => this.appendRequests(rows))
   }
 
-  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<void> {
-    if (rows.length === 0 && audit.length === 0) return Promise.resolve()
+  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<Set<string>> {
+    if (rows.length === 0) return Promise.resolve(new Set())
     return this.grouped(() => this.appendTransactions(rows.map(normalizeTx), audit))
   }
 }

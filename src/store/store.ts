@@ -29,8 +29,12 @@ export interface HotPaths {
   takeRateLimit(input: RateLimitInput): Promise<RateLimitResult>
   /** Append usage records and bring each key's usage_count and last_used_at in step. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void>
-  /** Insert transactions and their audit entries in one database transaction. */
-  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<void>
+  /**
+   * Insert transactions and their audit entries in one database transaction. A row whose
+   * import_ref already exists for its account is left out (with its audit entry); returns the ids
+   * of the rows inserted.
+   */
+  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<Set<string>>
 }
 
 export interface Store {

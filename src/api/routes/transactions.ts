@@ -3,13 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transaction-queries.js'
 import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transaction-updates.js'
-import {
-  batchAudit,
-  createTransaction,
-  createTransactionBatch,
-  createTransactionBatchIdempotent,
-  createTransactionIdempotent,
-} from '../../domain/transactions.js'
+import { createTransaction, createTransactionBatchIdempotent, createTransactionIdempotent, storeTransactionBatch } from '../../domain/transactions.js'
 import {
   BatchCreateRequest,
   BatchCreateResponse,
@@ -101,10 +95,7 @@ export function transactionRoutes(deps: AppDeps) {
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
         }
-        const t = now()
-        const { created, errors, rows } = await createTransactionBatch(store, actor, items, t)
-        await store.hot.insertTransactions(rows, batchAudit(actor, created, t))
-        return c.json({ success: true as const, data: { created, errors } }, 201)
+        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now()) }, 201)
       },
     )
     .openapi(
