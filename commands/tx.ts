@@ -16,6 +16,7 @@ import { amountTotal } from '../src/cli/totals.js'
 import { readIds } from '../src/cli/ids.js'
 import { confirmOrYes } from '../src/cli/prompts.js'
 import { printList, streamList } from '../src/cli/output.js'
+import { registerTxImport } from './tx-import.js'
 import type { Transaction, UpdateTransactionRequest, BulkUpdateRequest } from '../src/domain/schemas.js'
 
 export function registerTx(program: Command, run: Runner): void {
@@ -78,6 +79,7 @@ export function registerTx(program: Command, run: Runner): void {
     .option('--idempotency-key <key>', 'send an Idempotency-Key header')
     .addHelpText('after', '\nExample:\n  finctl tx create --account $ACCOUNT --date 2026-11-20 --description "Office chairs" --amount -349.90 --category Furniture\n')
     .action(run(runCreate))
+  registerTxImport(tx, run)
 }
 
 interface CreateOptions {

@@ -1,0 +1,256 @@
+/**
+ * `finctl tx import FILE --account ID`: the import verb of the `tx` group (its own module for its
+ * many flags). Flags -> import options -> src/import/import-runner.ts -> summary. The runner and
+ * the CSV reader are loaded only when the command runs.
+ */
+import type { Command } from 'commander'
+import { AppError } from '../src/domain/errors.js'
+import type { CreateTransactionRequest } from '../src/domain/schemas.js'
+import type { Context } from '../src/cli/context.js'
+import { EXIT } from '../src/cli/exit-codes.js'
+import { note, printList, printRecord } from '../src/cli/output.js'
+import type { Runner } from '../src/cli/program.js'
+import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
+import type { SavedMapping } from '../src/cli/mappings.js'
+import type { ImportRequest, ImportSummary } from '../src/import/import-runner.js'
+import type { Role } from '../src/import/mapping.js'
+
+const collect = (v: string, prev: string[] = []) => [...prev, v]
+
+export function registerTxImport(tx: Command, run: Runner): void {
+  tx.command('import')
+    .argument('<file>', 'a bank CSV file')
+    .description('import a bank CSV file: mapped, validated, exactly once (re-running it creates nothing new)')
+    .option('--account <id>', 'bank account to import into (bank_account_id)')
+    .option('--map <field=Column>', 'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category', collect)
+    .option('--mapping <name>', 'use a mapping saved with --save-mapping')
+    .option('--save-mapping <name>', 'save this import\'s mapping and reading options under a name')
+    .option('--set <field=value>', 'a value for every row: currency_code, category, accounting_category, cash_flow_category, merchant_name, tags (a,b), exchange_rate', collect)
+    .option('--delimiter <c>', 'field separator: , ; tab | (detected when not given)')
+    .option('--encoding <name>', 'file encoding, e.g. utf-8, utf-16le, windows-1252, iso-8859-15 (detected when not given)')
+    .option('--date-format <format>', 'e.g. DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD (detected over every row when not given)')
+    .option('--decimal-comma', 'amounts use a decimal comma (1.234,56)')
+    .option('--skip-lines <n>', 'lines before the header row (detected when not given)')
+    .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
+    .option('--invert-sign', 'flip every amount (a card export that shows charges as positive)')
+    .option('--where <Column=value>', 'import only rows whose column holds this value (repeatable)', collect)
+    .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
+    .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
+    .option('--atomic', 'all or nothing: one bad row and nothing is imported')
+    .option('--concurrency <n>', 'requests in flight at once (default 4)')
+    .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000)')
+    .option('--single', 'send one create request per row (with an Idempotency-Key) instead of batches')
+    .option('--progress', 'show progress even when stderr is not a terminal')
+    .option('--no-progress', 'no progress line')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  finctl tx import statement.csv --account $ACCOUNT --dry-run\n' +
+        '  finctl tx import export.csv --account $ACCOUNT --map description=Payee --map description=Memo --save-mapping mybank\n' +
+        '  finctl tx import next-month.csv --account $ACCOUNT --mapping mybank --rejects rejects.csv\n' +
+        '\nRe-running a file, or importing a download that overlaps the last one, creates only the rows the account does\n' +
+        'not have yet: a row is known by its date, amount, description, bank reference and its place among identical rows.\n' +
+        'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 --atomic refused.\n',
+    )
+    .action(run(runImportCommand))
+}
+
+interface ImportFlags {
+  account?: string
+  map?: string[]
+  mapping?: string
+  saveMapping?: string
+  set?: string[]
+  delimiter?: string
+  encoding?: string
+  dateFormat?: string
+  decimalComma?: boolean
+  skipLines?: string
+  indicatorDebit?: string[]
+  invertSign?: boolean
+  where?: string[]
+  dryRun?: boolean
+  rejects?: string
+  atomic?: boolean
+  concurrency?: string
+  batchSize?: string
+  single?: boolean
+  progress?: boolean
+}
+
+const ROLE_ALIASES: Record<string, Role> = {
+  transaction_date: 'date',
+  withdrawal: 'debit',
+  deposit: 'credit',
+  currency: 'currency_code',
+  merchant: 'merchant_name',
+  payee: 'merchant_name',
+  bank_id: 'reference',
+}
+const ROLES: Role[] = ['date', 'posted_date', 'amount', 'debit', 'credit', 'indicator', 'description', 'merchant_name', 'currency_code', 'reference', 'category']
+const SETTABLE = ['currency_code', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags', 'exchange_rate'] as const
+
+function pairs(list: string[] | undefined, flag: string): Array<[string, string]> {
+  return (list ?? []).map((item) => {
+    const i = item.indexOf('=')
+    if (i <= 0) throw new AppError('usage', `${flag} takes name=value (got "${item}")`)
+    return [item.slice(0, i).trim(), item.slice(i + 1)]
+  })
+}
+
+function positiveInt(text: string | undefined, flag: string, max = Number.MAX_SAFE_INTEGER, min = 1): number | undefined {
+  if (text === undefined) return undefined
+  const n = Number(text)
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new AppError('usage', `${flag} must be a whole number from ${min} to ${max} (got "${text}")`)
+  return n
+}
+
+/** Flags win over the saved mapping, field by field. */
+function effectiveMapping(o: ImportFlags, saved: SavedMapping | undefined): SavedMapping {
+  const map = pairs(o.map, '--map').map(([field, column]): [Role, string] => {
+    const role = (ROLE_ALIASES[field] ?? field) as Role
+    if (!ROLES.includes(role)) throw new AppError('usage', `--map: unknown field "${field}"; use one of ${ROLES.join(', ')}`)
+    return [role, column]
+  })
+  const set = Object.fromEntries(pairs(o.set, '--set'))
+  for (const k of Object.keys(set)) {
+    if (!(SETTABLE as readonly string[]).includes(k)) throw new AppError('usage', `--set: "${k}" cannot be set on imported rows; use one of ${SETTABLE.join(', ')}`)
+  }
+  return {
+    map: map.length ? map : saved?.map,
+    delimiter: o.delimiter ?? saved?.delimiter,
+    encoding: o.encoding ?? saved?.encoding,
+    dateFormat: o.dateFormat ?? saved?.dateFormat,
+    decimalComma: o.decimalComma ?? saved?.decimalComma,
+    skipLines: positiveInt(o.skipLines, '--skip-lines', 10_000, 0) ?? saved?.skipLines,
+    where: o.where?.length ? pairs(o.where, '--where') : saved?.where,
+    invertSign: o.invertSign ?? saved?.invertSign,
+    indicatorDebit: o.indicatorDebit?.length ? o.indicatorDebit : saved?.indicatorDebit,
+    set: { ...saved?.set, ...set },
+  }
+}
+
+async function constantsOf(set: Record<string, string> | undefined): Promise<Partial<CreateTransactionRequest>> {
+  if (!set || Object.keys(set).length === 0) return {}
+  const c: Record<string, unknown> = { ...set }
+  if (set.tags !== undefined) c.tags = set.tags.split(',').map((t) => t.trim()).filter(Boolean)
+  if (set.currency_code !== undefined) c.currency_code = set.currency_code.toUpperCase()
+  const { CreateTransactionRequest } = await import('../src/domain/schemas.js')
+  const parsed = CreateTransactionRequest.partial().safeParse(c)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new AppError('usage', `--set ${issue.path.join('.')}: ${issue.message}`)
+  }
+  return parsed.data
+}
+
+async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): Promise<number> {
+  const [file] = args
+  const { existsSync, statSync } = await import('node:fs')
+  if (!existsSync(file) || !statSync(file).isFile()) throw new AppError('usage', `no such file: ${file}`)
+  const { MappingStore } = await import('../src/cli/mappings.js')
+  const mappings = new MappingStore(ctx.env)
+  const saved = o.mapping ? mappings.get(o.mapping) : undefined
+  if (o.mapping && !saved) {
+    const names = Object.keys(mappings.list())
+    throw new AppError('usage', `no saved mapping "${o.mapping}"${names.length ? ` (saved: ${names.join(', ')})` : ''}; save one with --save-mapping NAME`)
+  }
+  const m = effectiveMapping(o, saved)
+  const constants = await constantsOf(m.set)
+  const concurrency = positiveInt(o.concurrency, '--concurrency', 64)
+  const batchSize = positiveInt(o.batchSize, '--batch-size', 5000)
+  const client = await ctx.client()
+  const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
+    const { data } = await client.accounts.list({ status: 'active' })
+    if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')
+    return promptSelect(ctx, 'Import into which bank account?', data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })))
+  })
+
+  const { runImport } = await import('../src/import/import-runner.js')
+  const { ImportError } = await import('../src/import/csv-import.js')
+  const { ProgressLine } = await import('../src/cli/progress.js')
+  const showProgress = !o.dryRun && !ctx.printer.quiet && (o.progress === true || (o.progress !== false && ctx.io.isStderrTTY))
+  const bar = new ProgressLine(ctx.io, showProgress)
+  if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into account ${account} on ${ctx.describeTarget()}`)
+  let summary: ImportSummary
+  try {
+    summary = await runImport(client, file, {
+      accountId: account,
+      map: m.map,
+      delimiter: m.delimiter,
+      encoding: m.encoding,
+      dateFormat: m.dateFormat,
+      decimalComma: m.decimalComma,
+      skipLines: m.skipLines,
+      where: m.where,
+      invertSign: m.invertSign,
+      indicatorDebit: m.indicatorDebit,
+      constants,
+      dryRun: o.dryRun,
+      atomic: o.atomic,
+      rejectsPath: o.rejects,
+      concurrency,
+      batchSize,
+      mode: o.single ? 'single' : 'auto',
+      onPlan: (plan) => {
+        for (const n of plan.notes) note(ctx.io, ctx.printer, n)
+        note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.dataRows.toLocaleString('en-US')} transaction rows`)
+        if (o.saveMapping) {
+          mappings.save(o.saveMapping, { ...m, encoding: m.encoding, delimiter: m.delimiter ?? plan.layout.delimiter, dateFormat: m.dateFormat ?? plan.dateFormat.name, decimalComma: m.decimalComma ?? plan.decimal === ',' })
+          note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
+        }
+      },
+      onProgress: (p) => bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined }),
+    })
+  } catch (e) {
+    if (e instanceof ImportError) throw new AppError('validation_error', e.message)
+    throw e
+  } finally {
+    bar.end()
+  }
+  await printSummary(ctx, summary)
+  if (summary.rolled_back) return EXIT.invalid
+  return summary.rejected > 0 ? EXIT.partial : EXIT.ok
+}
+
+async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
+  const { io, printer } = ctx
+  if (printer.format === 'json' || printer.format === 'ndjson') {
+    await printRecord(io, printer, s)
+    return
+  }
+  if (s.preview && s.preview.length) {
+    note(io, printer, `dry run: the first ${s.preview.length} rows as they would be created (nothing is written)`)
+    await printList<ImportRequest>(io, printer, s.preview, [
+      { header: 'date', value: (r) => r.transaction_date },
+      { header: 'description', value: (r) => r.description },
+      { header: 'amount', value: (r) => `${r.amount}`, align: 'right' },
+      { header: 'currency', value: (r) => r.currency_code ?? s.currency },
+      { header: 'merchant', value: (r) => r.merchant_name ?? '' },
+    ])
+  }
+  const rows: Array<[string, unknown]> = s.dry_run
+    ? [
+        ['rows read', s.read],
+        ['would be sent', s.read - s.rejected],
+        ['rejected', s.rejected],
+        ['amount total', `${s.amount_total} ${s.currency}`],
+        ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
+      ]
+    : [
+        ['rows read', s.read],
+        ['created', s.created],
+        ['already imported', s.already_imported],
+        ['rejected', s.rejected],
+        ['amount total', `${s.amount_total} ${s.currency}`],
+        ['created total', `${s.created_total} ${s.currency}`],
+        ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
+      ]
+  await printRecord(io, printer, Object.fromEntries(rows), rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]))
+  const shown = s.dry_run ? s.rejects : s.rejects.slice(0, 50)
+  for (const r of shown) io.stderr.write(`line ${r.line}: ${r.reason}\n`)
+  if (s.rejects.length > shown.length) io.stderr.write(`... and ${s.rejects.length - shown.length} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
+  if (s.rejects_file) note(io, printer, `rejected rows written to ${s.rejects_file}`)
+  if (s.rolled_back) io.stderr.write('error: --atomic: some rows are invalid, so nothing was imported\n')
+  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.rejected === 0) note(io, printer, 'nothing new: every row of this file was imported before')
+}

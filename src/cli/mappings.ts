@@ -1,0 +1,44 @@
+/**
+ * Saved CSV mappings (`tx import --save-mapping NAME`, reused with `--mapping NAME`): the column
+ * map and reading options of one bank's export, kept beside the profiles in a `conf` file written
+ * with mode 0600. Flags given on the command line win over a saved mapping.
+ */
+import Conf from 'conf'
+import type { Role } from '../import/mapping.js'
+import { configDir } from './profiles.js'
+
+export interface SavedMapping {
+  map?: Array<[Role, string]>
+  delimiter?: string
+  encoding?: string
+  dateFormat?: string
+  decimalComma?: boolean
+  skipLines?: number
+  where?: Array<[string, string]>
+  invertSign?: boolean
+  indicatorDebit?: string[]
+  /** `--set field=value` constants */
+  set?: Record<string, string>
+}
+
+export class MappingStore {
+  private readonly conf: Conf<{ mappings: Record<string, SavedMapping> }>
+
+  constructor(env: NodeJS.ProcessEnv) {
+    // ProfileStore has made the folder 0700 already when a command runs; conf creates it otherwise.
+    this.conf = new Conf({ cwd: configDir(env), configName: 'mappings', projectName: 'finctl', configFileMode: 0o600, defaults: { mappings: {} } })
+  }
+
+  get(name: string): SavedMapping | undefined {
+    return this.conf.get('mappings')[name]
+  }
+
+  list(): Record<string, SavedMapping> {
+    return this.conf.get('mappings')
+  }
+
+  save(name: string, m: SavedMapping): void {
+    const clean = Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)))
+    this.conf.set('mappings', { ...this.list(), [name]: clean })
+  }
+}

@@ -1,0 +1,419 @@
+/**
+ * `finctl tx import`, the writing side: pass 1 plans the file (csv-import.ts), pass 2 streams it
+ * again, converts and validates every row, and sends the valid ones to the service, exactly once.
+ *
+ * Exactly once: each row carries `import_ref` (its content plus its occurrence among identical rows
+ * of the file), unique per account in the service. Re-running a file, resuming after a kill, or
+ * importing an overlapping download creates only the rows the account does not have yet.
+ *
+ * Transport: batches of up to `batchSize` through POST /transactions/batch, several in flight.
+ * Against a service without the batch route (the service as specified), concurrent single creates,
+ * each with an Idempotency-Key derived from the row's identity. A 429 never fails a row: every
+ * worker waits out Retry-After and the row is sent again.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs'
+import type { Client } from '../client/client.js'
+import { currencyExponent, isCurrency } from '../domain/currencies.js'
+import { AppError } from '../domain/errors.js'
+import { formatMinor } from '../domain/money.js'
+import { CreateTransactionRequest, type Transaction } from '../domain/schemas.js'
+import { planImport, RowConverter, type ImportOptions, type ImportPlan } from './csv-import.js'
+import { readRecords } from './csv-reader.js'
+
+export type ImportRequest = CreateTransactionRequest & { import_ref: string }
+
+export interface ImportRunOptions extends ImportOptions {
+  accountId: string
+  /** Values set on every row (`--set currency_code=EUR`, `--set tags=a,b`). */
+  constants?: Partial<CreateTransactionRequest>
+  dryRun?: boolean
+  atomic?: boolean
+  rejectsPath?: string
+  /** Requests in flight at once (batches, or single creates). */
+  concurrency?: number
+  batchSize?: number
+  /** 'auto' uses batches when the service has them. */
+  mode?: 'auto' | 'batch' | 'single'
+  /** How many rows a dry run shows. */
+  previewRows?: number
+  onPlan?: (plan: ImportPlan) => void
+  onProgress?: (p: ImportProgress) => void
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface ImportProgress {
+  done: number
+  total: number
+  created: number
+  duplicates: number
+  rejected: number
+  elapsedMs: number
+}
+
+export interface RejectedRow {
+  line: number
+  reason: string
+}
+
+export interface ImportSummary {
+  file: string
+  bank_account_id: string
+  currency: string
+  dry_run: boolean
+  mode: 'batch' | 'single' | 'none'
+  /** Transaction rows found in the file (after the header; balance and footer lines left out). */
+  read: number
+  created: number
+  already_imported: number
+  rejected: number
+  /** Lines after the header that are not transactions (balances, footers). */
+  skipped_lines: number
+  /** Sum of the valid rows of the file, and of the rows this run created. */
+  amount_total: string
+  created_total: string
+  elapsed_ms: number
+  rejects: RejectedRow[]
+  rejects_file: string | null
+  notes: string[]
+  /** Dry run: the first rows as they would be created. */
+  preview?: ImportRequest[]
+  /** --atomic refused or rolled back: nothing of this run was kept. */
+  rolled_back?: boolean
+}
+
+const DEFAULT_BATCH = 1000
+
+/** RFC 4180 field for the rejects file: the row as the bank wrote it, so it can be fixed and re-imported. */
+function csvQuote(s: string, delimiter: string): string {
+  return s.includes('"') || s.includes(delimiter) || /[\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}
+
+class RejectsWriter {
+  private out?: WriteStream
+  constructor(
+    private readonly path: string | undefined,
+    private readonly header: string[],
+    private readonly delimiter: string,
+  ) {}
+  write(fields: string[], line: number, reason: string): void {
+    if (!this.path) return
+    if (!this.out) {
+      this.out = createWriteStream(this.path, { encoding: 'utf8' })
+      this.out.write([...this.header, 'line', 'reason'].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
+    }
+    this.out.write([...fields, String(line), reason].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
+  }
+  async close(): Promise<void> {
+    const out = this.out
+    if (!out) return
+    await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())))
+  }
+}
+
+function describeError(e: unknown): string {
+  if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
+  const details = (e.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((d) => !e.message.includes(d))
+  return [e.message, ...details].join('; ')
+}
+
+/** A gate every worker waits at while the service asks us to slow down (429). */
+class Pacer {
+  private until = 0
+  constructor(private readonly sleep: (ms: number) => Promise<void>) {}
+  async wait(): Promise<void> {
+    for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now()) await this.sleep(left)
+  }
+  hold(seconds: number | undefined): void {
+    this.until = Math.max(this.until, Date.now() + Math.max(seconds ?? 1, 0.05) * 1000)
+  }
+}
+
+/** Run `task` with at most `limit` in flight; `drain` waits for all. */
+class Pool {
+  private readonly running = new Set<Promise<void>>()
+  private failure: unknown
+  constructor(private readonly limit: number) {}
+  async add(task: () => Promise<void>): Promise<void> {
+    if (this.failure) throw this.failure
+    while (this.running.size >= this.limit) await Promise.race(this.running)
+    if (this.failure) throw this.failure
+    const p: Promise<void> = task()
+      .catch((e: unknown) => {
+        this.failure ??= e
+      })
+      .finally(() => this.running.delete(p))
+    this.running.add(p)
+  }
+  /** Start `task` once there is room; `done` settles with the task. */
+  async run(task: () => Promise<void>): Promise<{ done: Promise<void> }> {
+    while (this.running.size >= this.limit) await Promise.race(this.running).catch(() => {})
+    const p = task()
+    const settled: Promise<void> = p.catch(() => {}).finally(() => this.running.delete(settled))
+    this.running.add(settled)
+    return { done: p }
+  }
+  async drain(): Promise<void> {
+    await Promise.all(this.running)
+    if (this.failure) throw this.failure
+  }
+}
+
+export async function runImport(client: Client, path: string, o: ImportRunOptions): Promise<ImportSummary> {
+  const started = Date.now()
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
+  const [account, company] = await Promise.all([client.accounts.get(o.accountId), client.company()])
+  const currency = account.currency_code
+  const exponent = currencyExponent(currency)
+  const plan = await planImport(path, o)
+  o.onPlan?.(plan)
+  const converter = new RowConverter(plan, { ...o, accountId: o.accountId, currency, exponent, constants: o.constants })
+  const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
+  const summary: ImportSummary = {
+    file: path,
+    bank_account_id: o.accountId,
+    currency,
+    dry_run: Boolean(o.dryRun),
+    mode: 'none',
+    read: 0,
+    created: 0,
+    already_imported: 0,
+    rejected: 0,
+    skipped_lines: plan.skipped.length,
+    amount_total: '0',
+    created_total: '0',
+    elapsed_ms: 0,
+    rejects: [],
+    rejects_file: null,
+    notes: plan.notes,
+  }
+  let total = 0n
+  let createdTotal = 0n
+  let localRejects = 0
+  const reject = (fields: string[], line: number, reason: string) => {
+    summary.rejected++
+    summary.rejects.push({ line, reason })
+    rejectsFile.write(fields, line, reason)
+  }
+  const progress = () =>
+    o.onProgress?.({ done: summary.created + summary.already_imported + summary.rejected, total: plan.dataRows, created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
+
+  /** Rows of the file, converted and validated; invalid ones go to the rejects. */
+  async function* validRows(): AsyncGenerator<{ request: ImportRequest; minor: number; line: number; fields: string[] }> {
+    for await (const rec of readRecords(path, plan.layout)) {
+      const r = converter.convert(rec)
+      if (!r) continue
+      if (!r.ok) {
+        localRejects++
+        reject(r.fields, r.line, r.reason)
+        continue
+      }
+      const request = r.request as ImportRequest
+      const cur = request.currency_code ?? currency
+      if (!isCurrency(cur)) {
+        localRejects++
+        reject(rec.fields, r.line, `currency_code: "${cur}" is not an ISO 4217 currency`)
+        continue
+      }
+      if (cur !== company.base_currency && request.exchange_rate === undefined) {
+        localRejects++
+        reject(rec.fields, r.line, `exchange_rate: is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
+        continue
+      }
+      const parsed = CreateTransactionRequest.safeParse(request)
+      if (!parsed.success) {
+        localRejects++
+        reject(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
+        continue
+      }
+      yield { request, minor: r.minor, line: r.line, fields: rec.fields }
+    }
+  }
+
+  try {
+    if (o.dryRun || o.atomic) {
+      // Dry run, or the first pass of an atomic import: every row checked, nothing sent.
+      const preview: ImportRequest[] = []
+      for await (const row of validRows()) {
+        summary.read++
+        total += BigInt(row.minor)
+        if (preview.length < (o.previewRows ?? 10)) preview.push(row.request)
+      }
+      summary.read += localRejects
+      summary.amount_total = formatMinor(total, exponent)
+      if (o.dryRun) {
+        summary.preview = preview
+        return summary
+      }
+      if (summary.rejected > 0) {
+        summary.rolled_back = true
+        return summary
+      }
+      // Pass 3 sends.
+      summary.read = 0
+      total = 0n
+      localRejects = 0
+    }
+    const created: string[] = []
+    const sender = new Sender(client, o, new Pacer(sleep), (ids) => {
+      if (o.atomic) created.push(...ids)
+    })
+    const pool = new Pool(Math.max(1, o.concurrency ?? 4))
+    const batchSize = Math.min(Math.max(1, o.batchSize ?? DEFAULT_BATCH), 5000)
+    let batch: Array<{ request: ImportRequest; minor: number; line: number; fields: string[] }> = []
+    const flush = async () => {
+      const rows = batch
+      batch = []
+      if (rows.length === 0) return
+      await pool.add(async () => {
+        const result = await sender.send(rows.map((r) => r.request))
+        for (const i of result.created) createdTotal += BigInt(rows[i].minor)
+        summary.created += result.created.length
+        summary.already_imported += result.duplicates
+        for (const e of result.errors) reject(rows[e.index].fields, rows[e.index].line, e.reason)
+        summary.mode = sender.mode
+        progress()
+      })
+    }
+    try {
+      for await (const row of validRows()) {
+        summary.read++
+        total += BigInt(row.minor)
+        batch.push(row)
+        if (batch.length >= batchSize) await flush()
+      }
+      await flush()
+      await pool.drain()
+    } catch (e) {
+      if (!o.atomic) throw e
+      await pool.drain().catch(() => {})
+      await rollBack(client, created)
+      throw new AppError(e instanceof AppError ? e.code : 'internal_error', `${describeError(e)}; --atomic: the ${created.length} rows this run had created were deleted again`)
+    }
+    if (o.atomic && summary.rejected > 0) {
+      await rollBack(client, created)
+      summary.rolled_back = true
+      summary.created = 0
+      createdTotal = 0n
+    }
+    summary.read += localRejects
+    summary.amount_total = formatMinor(total, exponent)
+    summary.created_total = formatMinor(createdTotal, exponent)
+    return summary
+  } finally {
+    summary.elapsed_ms = Date.now() - started
+    await rejectsFile.close()
+    if (summary.rejected > 0 && o.rejectsPath) summary.rejects_file = o.rejectsPath
+  }
+}
+
+async function rollBack(client: Client, ids: string[]): Promise<void> {
+  const pool = new Pool(8)
+  for (const id of ids) await pool.add(() => client.transactions.delete(id).then(() => undefined))
+  await pool.drain()
+}
+
+interface SendResult {
+  /** Indexes (in the batch sent) of the rows created. */
+  created: number[]
+  duplicates: number
+  errors: Array<{ index: number; reason: string }>
+}
+
+/** Sends rows by batch or one by one, waiting out rate limits; decides the mode on first use. */
+class Sender {
+  mode: 'batch' | 'single'
+  private decided: boolean
+  private sendRef = true
+  /** Single creates in flight, across every batch of rows: at most --concurrency. */
+  private readonly singles: Pool
+
+  constructor(
+    private readonly client: Client,
+    private readonly o: ImportRunOptions,
+    private readonly pacer: Pacer,
+    private readonly onCreated: (ids: string[]) => void,
+  ) {
+    this.singles = new Pool(Math.max(1, o.concurrency ?? 4))
+    this.mode = o.mode === 'single' ? 'single' : 'batch'
+    this.decided = o.mode === 'single' || o.mode === 'batch'
+  }
+
+  /** Retry while the service answers 429; any other error is thrown. */
+  private async paced<T>(call: () => Promise<T>): Promise<T> {
+    for (;;) {
+      await this.pacer.wait()
+      try {
+        return await call()
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'rate_limited') {
+          this.pacer.hold(e.retryAfter)
+          continue
+        }
+        throw e
+      }
+    }
+  }
+
+  async send(rows: ImportRequest[]): Promise<SendResult> {
+    if (this.mode === 'batch') {
+      try {
+        const res = await this.paced(() => this.client.transactions.batch(rows))
+        this.decided = true
+        this.onCreated(res.created.map((t) => t.id))
+        const dup = new Set(res.duplicates.map((d) => d.index))
+        const bad = new Set(res.errors.map((e) => e.index))
+        return {
+          created: rows.map((_, i) => i).filter((i) => !dup.has(i) && !bad.has(i)),
+          duplicates: dup.size,
+          errors: res.errors.map((e) => ({ index: e.index, reason: describeError(new AppError('validation_error', e.message, { details: e.details })) })),
+        }
+      } catch (e) {
+        const noBatchRoute = e instanceof AppError && (e.status === 404 || e.status === 405) && !this.decided
+        if (!noBatchRoute) throw e
+        this.mode = 'single'
+        this.decided = true
+      }
+    }
+    const result: SendResult = { created: [], duplicates: 0, errors: [] }
+    const own: Array<Promise<void>> = []
+    for (let index = 0; index < rows.length; index++) own.push((await this.singles.run(() => this.sendOne(rows[index], index, result))).done)
+    await Promise.all(own)
+    result.created.sort((a, b) => a - b)
+    return result
+  }
+
+  private async sendOne(row: ImportRequest, index: number, result: SendResult): Promise<void> {
+    const key = `finctl-import:${row.bank_account_id}:${row.import_ref}`
+    for (;;) {
+      const sentRef = this.sendRef
+      const body: CreateTransactionRequest = sentRef ? row : { ...row, import_ref: undefined }
+      try {
+        const res = await this.paced(() => this.client.request<Transaction>('POST', '/api-v1/transactions', { body, headers: { 'idempotency-key': key } }))
+        // A replayed answer (the same row sent before, within the key's lifetime) created nothing now.
+        if (res.headers.get('idempotent-replayed') === 'true') {
+          result.duplicates++
+          return
+        }
+        this.onCreated([res.data.id])
+        result.created.push(index)
+        return
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e
+        // A service that does not know import_ref: the Idempotency-Key alone keeps it exactly once.
+        if (sentRef && e.status === 400 && (e.details ?? []).some((d) => d.path === 'import_ref')) {
+          this.sendRef = false
+          continue
+        }
+        if (e.status === 409 && sentRef && e.code === 'conflict') {
+          result.duplicates++
+          return
+        }
+        if (e.status === 400 || e.status === 404 || e.status === 409 || e.status === 422) {
+          result.errors.push({ index, reason: describeError(e) })
+          return
+        }
+        throw e
+      }
+    }
+  }
+}
