@@ -1,0 +1,206 @@
+/**
+ * ISO 20022 CAMT.053 (bank-to-customer statement), versions 001.02 to 001.08 and later: any
+ * `camt.053.001.NN` namespace, a prefixed one, or none. One ParsedStatement per <Stmt>.
+ *
+ * Lines: one per <Ntry>, except an entry (a batch) whose several <TxDtls> each carry their own
+ * amount adding up to the entry's: then one line per TxDtls. The sign is the entry's CdtDbtInd:
+ * in CAMT it gives the direction of the booking itself, also for a reversal (RvslInd=true with
+ * DBIT is money out, the reversal of an earlier credit), unlike MT940's RC/RD marks.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { clean, compact, coverPeriod, decimalToMinor, decodeBytes, hasExtension, head, leadingDate, normaliseAccount, statementCurrency } from './common.js'
+import { type ImportedTransaction, type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'
+
+/** A node of the object fast-xml-parser returns (dynamic by nature). */
+type X = any
+
+const REPEATED = new Set(['Stmt', 'Bal', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'CdtrRefInf', 'AddtlNtryInf', 'AddtlTxInf'])
+
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  isArray: (name) => REPEATED.has(name),
+})
+
+export function looksLikeCamt053(text: string): boolean {
+  return /camt\.053\./.test(text) || /<(\w+:)?BkToCstmrStmt[\s>]/.test(text)
+}
+
+/** Text of a leaf, with or without attributes. */
+function txt(v: X): string | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'string') return v
+  const t = v['#text']
+  return typeof t === 'string' ? t : undefined
+}
+
+const list = (v: X): X[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
+const dateOf = (v: X) => (v ? (leadingDate(txt(v.Dt)) ?? leadingDate(txt(v.DtTm))) : null) ?? undefined
+
+/** Signed minor units of an `<Amt Ccy>` with a CdtDbtInd; a message when unusable. */
+function signedAmount(amt: X, ind: string | undefined, expectCcy?: string): { minor: number; ccy: string } | string {
+  const text = txt(amt)
+  const ccy = (amt?.['@_Ccy'] ?? expectCcy) as string | undefined
+  if (text === undefined || !ccy) return 'no amount'
+  if (ind !== 'CRDT' && ind !== 'DBIT') return `CdtDbtInd "${ind ?? ''}" is neither CRDT nor DBIT`
+  const r = decimalToMinor(text, ccy)
+  if (!r.ok) return `amount ${r.message}`
+  return { minor: ind === 'DBIT' ? -r.minor : r.minor, ccy }
+}
+
+function txAmountNode(tx: X): X {
+  return tx.Amt ?? tx.AmtDtls?.TxAmt?.Amt
+}
+
+function partyName(p: X): string | undefined {
+  return txt(p?.Nm) ?? txt(p?.Pty?.Nm)
+}
+
+/** Counterparty: the debtor of a credit, the creditor of a debit. */
+function payeeOf(tx: X, credit: boolean): string | undefined {
+  const r = tx?.RltdPties
+  if (!r) return undefined
+  return clean(credit ? (partyName(r.Dbtr) ?? partyName(r.UltmtDbtr)) : (partyName(r.Cdtr) ?? partyName(r.UltmtCdtr)))
+}
+
+function memoOf(tx: X | undefined, ntry: X): string | undefined {
+  const ustrd = list(tx?.RmtInf?.Ustrd).map(txt).filter(Boolean).join(' ')
+  const refs = list(tx?.RmtInf?.Strd)
+    .flatMap((s: X) => list(s.CdtrRefInf).map((c: X) => txt(c.Ref)))
+    .filter(Boolean)
+    .join(' ')
+  return clean(ustrd) ?? clean(list(tx?.AddtlTxInf).map(txt).join(' ')) ?? clean(list(ntry.AddtlNtryInf).map(txt).join(' ')) ?? clean(refs)
+}
+
+function readEntry(ntry: X, currency: string, line: number | undefined, warnings: string[]): ImportedTransaction[] {
+  const where = line ? `line ${line}` : 'an entry'
+  const status = txt(ntry.Sts) ?? txt(ntry.Sts?.Cd)
+  if (status && status !== 'BOOK') {
+    warnings.push(`${where}: entry skipped, its status is ${status} (not booked)`)
+    return []
+  }
+  const ind = txt(ntry.CdtDbtInd)
+  const amount = signedAmount(ntry.Amt, ind)
+  if (typeof amount === 'string') {
+    warnings.push(`${where}: entry skipped, ${amount}`)
+    return []
+  }
+  const date = dateOf(ntry.BookgDt) ?? dateOf(ntry.ValDt)
+  if (!date) {
+    warnings.push(`${where}: entry skipped, it has no booking or value date`)
+    return []
+  }
+  const valueDate = dateOf(ntry.ValDt)
+  const entryRef = clean(txt(ntry.AcctSvcrRef) ?? txt(ntry.NtryRef))
+  const details: X[] = list(ntry.NtryDtls).flatMap((d: X) => list(d.TxDtls))
+  const base = { date, valueDate: valueDate && valueDate !== date ? valueDate : undefined, currency: amount.ccy, line }
+  if (amount.ccy !== currency) warnings.push(`${where}: entry in ${amount.ccy}, the statement is in ${currency}`)
+
+  if (details.length > 1) {
+    const parts = details.map((tx) => signedAmount(txAmountNode(tx), txt(tx.CdtDbtInd) ?? ind))
+    const usable = parts.every((p) => typeof p !== 'string' && p.ccy === amount.ccy)
+    const total = parts.reduce((a: number, p) => a + (typeof p === 'string' ? 0 : p.minor), 0)
+    if (usable && total === amount.minor) {
+      const own = details.map((tx) => clean(txt(tx.Refs?.AcctSvcrRef)))
+      const unique = own.every((r) => r && own.indexOf(r) === own.lastIndexOf(r))
+      return details.map((tx, k) =>
+        compact({
+          ...base,
+          amountMinor: (parts[k] as { minor: number }).minor,
+          payee: payeeOf(tx, (parts[k] as { minor: number }).minor >= 0),
+          memo: memoOf(tx, ntry),
+          externalId: unique ? own[k] : entryRef ? `${entryRef}/${k + 1}` : undefined,
+        }),
+      )
+    }
+    warnings.push(`${where}: the ${details.length} transaction details do not add up to the entry amount; kept as one line`)
+  }
+  const single = details.length === 1 ? details[0] : undefined
+  return [
+    compact({
+      ...base,
+      amountMinor: amount.minor,
+      payee: payeeOf(single, amount.minor >= 0),
+      memo: memoOf(single, ntry),
+      externalId: entryRef ?? clean(txt(single?.Refs?.AcctSvcrRef)),
+    }),
+  ]
+}
+
+function balanceOf(stmt: X, codes: string[], currency: string, warnings: string[]): number | undefined {
+  for (const code of codes) {
+    const bal = list(stmt.Bal).find((b: X) => (txt(b.Tp?.CdOrPrtry?.Cd) ?? txt(b.Tp?.CdOrPrtry?.Prtry)) === code)
+    if (!bal) continue
+    const r = signedAmount(bal.Amt, txt(bal.CdtDbtInd), currency)
+    if (typeof r === 'string') warnings.push(`balance ${code} ignored: ${r}`)
+    else if (r.ccy !== currency) warnings.push(`balance ${code} ignored: it is in ${r.ccy}, the statement in ${currency}`)
+    else return r.minor
+  }
+  return undefined
+}
+
+export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult {
+  const warnings: string[] = []
+  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head(bytes, 512))?.[1]
+  const text = decodeBytes(bytes, opts.encoding, declared, warnings)
+  if (text.trim() === '') throw new StatementParseError('the file is empty')
+  const valid = XMLValidator.validate(text)
+  if (valid !== true) {
+    const { msg, line } = valid.err
+    throw new StatementParseError(`the XML is not well-formed (the file may be truncated): ${msg}`, line)
+  }
+  const ns = /xmlns(?::\w+)?\s*=\s*["']urn:iso:std:iso:20022:tech:xsd:(camt\.\d{3})\.\d{3}\.\d{2}["']/.exec(text)?.[1]
+  if (ns && ns !== 'camt.053') throw new StatementParseError(`this is a ${ns} message, not a camt.053 bank statement`)
+  const doc: X = xml.parse(text)
+  const message = doc.Document?.BkToCstmrStmt ?? doc.BkToCstmrStmt
+  if (!message) throw new StatementParseError('no <BkToCstmrStmt> element: this is not a camt.053 statement')
+  const stmts: X[] = list(message.Stmt)
+  if (stmts.length === 0) throw new StatementParseError('the camt.053 message holds no <Stmt>')
+
+  // Line numbers of the entries, in document order (the XML object has none).
+  const entryLines: number[] = []
+  let line = 1
+  let at = 0
+  for (const m of text.matchAll(/<(?:\w+:)?Ntry[\s>]/g)) {
+    for (; at < m.index; at++) if (text.charCodeAt(at) === 10) line++
+    entryLines.push(line)
+  }
+  let entryIndex = 0
+
+  const statements = stmts.map((stmt: X) => {
+    const entries: X[] = list(stmt.Ntry)
+    const firstBal = list(stmt.Bal)[0]
+    const currency = statementCurrency(
+      txt(stmt.Acct?.Ccy) ?? txt(entries[0]?.Amt?.['@_Ccy']) ?? (firstBal?.Amt?.['@_Ccy'] as string | undefined),
+      opts.defaultCurrency,
+      `statement ${txt(stmt.Id) ?? ''}`.trim(),
+    )
+    const statement: ParsedStatement = { currency, transactions: [] }
+    const hint = normaliseAccount(txt(stmt.Acct?.Id?.IBAN) ?? txt(stmt.Acct?.Id?.Othr?.Id))
+    if (hint) statement.accountHint = hint
+    const opening = balanceOf(stmt, ['OPBD', 'PRCD'], currency, warnings)
+    const closing = balanceOf(stmt, ['CLBD'], currency, warnings)
+    if (opening !== undefined) statement.openingBalance = opening
+    if (closing !== undefined) statement.closingBalance = closing
+    const from = leadingDate(txt(stmt.FrToDt?.FrDtTm))
+    const to = leadingDate(txt(stmt.FrToDt?.ToDtTm))
+    if (from) statement.periodStart = from
+    if (to) statement.periodEnd = to
+    for (const ntry of entries) statement.transactions.push(...readEntry(ntry, currency, entryLines[entryIndex++], warnings))
+    coverPeriod(statement)
+    return statement
+  })
+  return { format: 'camt053', statements, warnings }
+}
+
+export const camt053Parser: StatementParser = {
+  format: 'camt053',
+  sniff: (bytes, fileName) => looksLikeCamt053(head(bytes)) || hasExtension(fileName, ['.camt', '.camt053']),
+  parse: parseCamt053,
+}

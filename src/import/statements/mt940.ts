@@ -1,0 +1,192 @@
+/**
+ * SWIFT MT940 customer statements. One ParsedStatement per :20: block (a bank that splits an
+ * account's day over several :28C: pages gives several statements; they are returned as they are).
+ * Amounts use a decimal comma; :61: marks are C/D (credit/debit), RC (reversal of a credit: money
+ * out) and RD (reversal of a debit: money in). :86: purpose text may be structured (German DK
+ * `?20`-`?29` purpose, `?32`/`?33` name) or free lines.
+ */
+import { clean, compact, decimalToMinor, decodeBytes, hasExtension, head, isoDate, normaliseAccount, statementCurrency } from './common.js'
+import { type ImportedTransaction, type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'
+
+export function looksLikeMt940(text: string): boolean {
+  return /\{1:F\d{2}/.test(text) || /\{2:[IO]940/.test(text) || (/^:20:/m.test(text) && /^:(25|28C?|60[FM]|61):/m.test(text))
+}
+
+interface Field {
+  tag: string
+  lines: string[]
+  line: number
+}
+
+/** Strip the SWIFT envelope ({1:..}{2:..}{3:..}{4: ... -}{5:..}) and control bytes; keep line breaks. */
+function unwrap(text: string): string {
+  return text
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '')
+    .replace(/\{[1235]:(?:[^{}]|\{[^{}]*\})*\}/g, '')
+    .replace(/\{4:/g, '')
+    .replace(/^-\}/gm, '-')
+}
+
+function fieldsOf(text: string): Field[] {
+  const fields: Field[] = []
+  let current: Field | undefined
+  text.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    const line = raw.replace(/\s+$/, '')
+    const m = /^:(\d{2}[A-Z]?):(.*)$/.exec(line)
+    if (m) {
+      current = { tag: m[1], lines: [m[2]], line: i + 1 }
+      fields.push(current)
+    } else if (/^-(\s*|XXX|\}.*)$/.test(line)) {
+      current = undefined
+      fields.push({ tag: '-', lines: [], line: i + 1 })
+    } else if (current && line !== '') current.lines.push(line)
+  })
+  return fields
+}
+
+function yymmdd(s: string): string | null {
+  const yy = Number(s.slice(0, 2))
+  return isoDate(yy < 70 ? 2000 + yy : 1900 + yy, Number(s.slice(2, 4)), Number(s.slice(4, 6)))
+}
+
+/** `C110522EUR3236,28` → signed minor units, currency, date. */
+function balance(f: Field): { minor: number; currency: string; date: string } | string {
+  const m = /^([CD])(\d{6})([A-Z]{3})(\d[\d,]*)$/.exec(f.lines[0].replace(/\s+/g, ''))
+  if (!m) return `:${f.tag}: "${f.lines[0]}" is not a balance`
+  const date = yymmdd(m[2])
+  const r = decimalToMinor(m[4], m[3], ',')
+  if (!date || !r.ok) return `:${f.tag}: "${f.lines[0]}" is not a balance`
+  return { minor: m[1] === 'D' ? -r.minor : r.minor, currency: m[3], date }
+}
+
+const LINE_61 = /^(\d{6})(\d{4})?(RC|RD|EC|ED|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9]{3})?(.*)$/
+
+/** The booking date MMDD next to a value date, in the year that puts it nearest the value date. */
+function entryDate(value: string, mmdd: string): string | null {
+  const y = Number(value.slice(0, 4))
+  const candidates = [y - 1, y, y + 1].map((yr) => isoDate(yr, Number(mmdd.slice(0, 2)), Number(mmdd.slice(2, 4)))).filter((d): d is string => d !== null)
+  const dist = (d: string) => Math.abs(Date.parse(d) - Date.parse(value))
+  return candidates.sort((a, b) => dist(a) - dist(b))[0] ?? null
+}
+
+const SEPA_KEYS = /(?<=\S)(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC)\+/g
+
+/** :86: text: structured `?NN` subfields (purpose ?20-?29 and ?60-?63, name ?32-?33) or free lines. */
+function purpose(lines: string[]): { memo?: string; payee?: string } {
+  const joined = lines.join('')
+  if (/^\d{3}\?/.test(joined) || /^\?\d{2}/.test(joined)) {
+    const sub = new Map<number, string>()
+    for (const m of joined.matchAll(/\?(\d{2})([^?]*)/g)) sub.set(Number(m[1]), (sub.get(Number(m[1])) ?? '') + m[2])
+    const pick = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => sub.get(from + k) ?? '').join('')
+    const memo = clean((pick(20, 29) + pick(60, 63)).replace(SEPA_KEYS, ' $1+')) ?? clean(sub.get(0))
+    return { memo, payee: clean(pick(32, 33)) }
+  }
+  return { memo: clean(lines.join(' ')) }
+}
+
+function readLine61(f: Field, currency: string, warnings: string[]): ImportedTransaction | undefined {
+  const text = f.lines[0]
+  const m = LINE_61.exec(text)
+  const valueDate = m && yymmdd(m[1])
+  if (!m || !valueDate) {
+    warnings.push(`line ${f.line}: :61: "${text}" skipped, it does not read as an MT940 statement line`)
+    return undefined
+  }
+  const date = m[2] ? entryDate(valueDate, m[2]) : valueDate
+  const amount = decimalToMinor(m[5], currency, ',')
+  if (!amount.ok || !date) {
+    warnings.push(`line ${f.line}: :61: skipped, ${amount.ok ? `entry date ${m[2]} is not a date` : `amount ${amount.message}`}`)
+    return undefined
+  }
+  const outgoing = m[3] === 'D' || m[3] === 'ED' || m[3] === 'RC'
+  const [ref, bankRef] = m[7].split('//')
+  // Rabobank puts the counterparty in fixed columns after a 16-character reference.
+  const payee = clean(ref.length > 16 && /\s$/.test(ref.slice(0, 16)) ? ref.slice(16) : undefined)
+  return compact({
+    date,
+    valueDate,
+    amountMinor: outgoing && amount.minor !== 0 ? -amount.minor : amount.minor,
+    currency,
+    payee,
+    memo: clean(f.lines.slice(1).join(' ')),
+    externalId: clean(bankRef),
+    line: f.line,
+  })
+}
+
+export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
+  const warnings: string[] = []
+  const text = unwrap(decodeBytes(bytes, opts.encoding, undefined, warnings))
+  if (text.trim() === '') throw new StatementParseError('the file is empty')
+  const fields = fieldsOf(text)
+  const statements: ParsedStatement[] = []
+  let st: ParsedStatement | undefined
+  let started = 0
+  let closed = true
+  let last: ImportedTransaction | undefined
+  /** The :86: lines of each statement line (some banks repeat the tag on every line). */
+  const info = new Map<ImportedTransaction, string[]>()
+  const finish = () => {
+    if (st && !closed) throw new StatementParseError('the statement has no closing balance (:62F:/:62M:): the file looks truncated', started)
+  }
+  for (const f of fields) {
+    if (f.tag === '20') {
+      finish()
+      st = { transactions: [] }
+      statements.push(st)
+      started = f.line
+      closed = false
+      last = undefined
+      continue
+    }
+    if (!st || f.tag === '-') continue // envelope lines before the first :20: (or after a statement)
+    if (f.tag === '25') {
+      const hint = normaliseAccount(f.lines[0])
+      if (hint) st.accountHint = hint
+    } else if (f.tag === '60F' || f.tag === '60M') {
+      const b = balance(f)
+      if (typeof b === 'string') throw new StatementParseError(b, f.line)
+      st.currency = statementCurrency(b.currency, opts.defaultCurrency, `line ${f.line}`)
+      st.openingBalance = b.minor
+      st.periodStart = b.date
+    } else if (f.tag === '61') {
+      if (!st.currency) throw new StatementParseError(':61: comes before the opening balance :60F:, which names the currency', f.line)
+      last = readLine61(f, st.currency, warnings)
+      if (last) st.transactions.push(last)
+    } else if (f.tag === '86') {
+      if (!last) continue // statement-level information (after :62F:, or before any :61:)
+      info.set(last, [...(info.get(last) ?? []), ...f.lines])
+    } else if (f.tag === '62F' || f.tag === '62M') {
+      const b = balance(f)
+      if (typeof b === 'string') throw new StatementParseError(b, f.line)
+      if (st.currency && b.currency !== st.currency) throw new StatementParseError(`closing balance in ${b.currency}, opening in ${st.currency}`, f.line)
+      st.currency ??= statementCurrency(b.currency, opts.defaultCurrency, `line ${f.line}`)
+      st.closingBalance = b.minor
+      st.periodEnd = b.date
+      closed = true
+      last = undefined
+    }
+  }
+  finish()
+  if (statements.length === 0) throw new StatementParseError('no :20: statement found: this is not an MT940 file')
+  for (const [t, lines] of info) {
+    const p = purpose(lines)
+    if (p.memo) t.memo = p.memo // :86: wins over the :61: supplementary details
+    if (p.payee) t.payee = p.payee
+  }
+  for (const s of statements) {
+    // Rabobank appends the currency to the account (1291.99.348EUR).
+    if (s.accountHint && s.currency && s.accountHint.endsWith(s.currency) && s.accountHint.length > 3) s.accountHint = s.accountHint.slice(0, -3)
+    for (const t of s.transactions) {
+      if (s.periodStart && t.date < s.periodStart) s.periodStart = t.date
+      if (s.periodEnd && t.date > s.periodEnd) s.periodEnd = t.date
+    }
+  }
+  return { format: 'mt940', statements, warnings }
+}
+
+export const mt940Parser: StatementParser = {
+  format: 'mt940',
+  sniff: (bytes, fileName) => looksLikeMt940(head(bytes)) || hasExtension(fileName, ['.sta', '.mt940', '.940', '.swi']),
+  parse: parseMt940,
+}

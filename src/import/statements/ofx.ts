@@ -1,0 +1,152 @@
+/**
+ * OFX 1.x (SGML), OFX 2.x (XML) and QFX: bank (STMTRS) and credit-card (CCSTMTRS) statements.
+ * One ParsedStatement per STMTRS/CCSTMTRS, whatever the number of accounts or statement lists.
+ */
+import {
+  clean,
+  compact,
+  coverPeriod,
+  decimalToMinor,
+  decodeBytes,
+  hasExtension,
+  head,
+  leadingDate,
+  normaliseAccount,
+  statementCurrency,
+} from './common.js'
+import { find, findAll, type OfxNode, parseOfxTree, textOf } from './ofx-tree.js'
+import {
+  type ImportedTransaction,
+  type ParseOptions,
+  type ParseResult,
+  type ParsedStatement,
+  type StatementFormat,
+  type StatementParser,
+  StatementParseError,
+} from './types.js'
+
+export function looksLikeOfx(text: string): boolean {
+  return /^\s*OFXHEADER\s*:/im.test(text) || /<\?OFX\s/i.test(text) || /<OFX>/i.test(text)
+}
+
+/** The encoding the OFX header names: ENCODING:UTF-8 wins, else CHARSET (1252 -> windows-1252), else `<?xml encoding>`. */
+export function declaredOfxEncoding(headText: string): string | undefined {
+  const xml = /<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(headText)
+  if (xml) return xml[1]
+  const enc = /^\s*ENCODING\s*:\s*(\S+)/im.exec(headText)?.[1]
+  if (enc && /^utf-?8$/i.test(enc)) return 'utf-8'
+  const charset = /^\s*CHARSET\s*:\s*(\S+)/im.exec(headText)?.[1]
+  if (!charset || /^none$/i.test(charset)) return enc
+  return /^\d{3,4}$/.test(charset) ? `windows-${charset}` : charset.replace(/^8859-/, 'iso-8859-')
+}
+
+/** The statement aggregates, in document order. */
+function statementNodes(node: OfxNode, out: OfxNode[] = []): OfxNode[] {
+  for (const c of node.children) {
+    if (c.name === 'STMTRS' || c.name === 'CCSTMTRS') out.push(c)
+    else statementNodes(c, out)
+  }
+  return out
+}
+
+function truncated(node: OfxNode): never {
+  throw new StatementParseError(`<${node.name}> (line ${node.line}) is never closed: the file looks truncated`)
+}
+
+function amountOf(text: string | undefined, currency: string) {
+  const t = (text ?? '').trim()
+  // OFX allows a decimal comma ("-12,50"); thousands separators are not allowed.
+  return decimalToMinor(t, currency, /^[+-]?\d*,\d+$/.test(t) ? ',' : '.')
+}
+
+function readTransaction(trn: OfxNode, currency: string, warnings: string[]): ImportedTransaction | undefined {
+  if (!trn.closed) truncated(trn)
+  const date = leadingDate(textOf(trn, 'DTPOSTED'))
+  if (!date) {
+    warnings.push(`line ${trn.line}: transaction skipped, DTPOSTED "${textOf(trn, 'DTPOSTED') ?? ''}" is not a date`)
+    return undefined
+  }
+  const ccy = textOf(trn, 'CURSYM')?.toUpperCase() ?? currency
+  const amount = amountOf(textOf(trn, 'TRNAMT'), ccy)
+  if (!amount.ok) {
+    warnings.push(`line ${trn.line}: transaction skipped, TRNAMT ${amount.message}`)
+    return undefined
+  }
+  const valueDate = leadingDate(textOf(trn, 'DTAVAIL')) ?? undefined
+  return compact({
+    date,
+    valueDate: valueDate && valueDate !== date ? valueDate : undefined,
+    amountMinor: amount.minor,
+    currency: ccy,
+    payee: clean(textOf(trn, 'NAME')),
+    memo: clean(textOf(trn, 'MEMO')),
+    externalId: clean(textOf(trn, 'FITID')),
+    line: trn.line,
+  })
+}
+
+function readStatement(rs: OfxNode, opts: ParseOptions, warnings: string[]): ParsedStatement {
+  if (!rs.closed) truncated(rs)
+  const currency = statementCurrency(textOf(rs, 'CURDEF'), opts.defaultCurrency, `the OFX statement on line ${rs.line}`)
+  const acct = find(rs, 'BANKACCTFROM') ?? find(rs, 'CCACCTFROM')
+  const acctId = acct && textOf(acct, 'ACCTID')
+  const bankId = acct && textOf(acct, 'BANKID')
+  const statement: ParsedStatement = { currency, transactions: [] }
+  const hint = normaliseAccount(bankId && acctId ? `${bankId}/${acctId}` : acctId)
+  if (hint) statement.accountHint = hint
+  for (const list of findAll(rs, 'BANKTRANLIST')) {
+    if (!list.closed) truncated(list)
+    const start = leadingDate(textOf(list, 'DTSTART'))
+    const end = leadingDate(textOf(list, 'DTEND'))
+    if (start && (!statement.periodStart || start < statement.periodStart)) statement.periodStart = start
+    if (end && (!statement.periodEnd || end > statement.periodEnd)) statement.periodEnd = end
+    for (const trn of findAll(list, 'STMTTRN')) {
+      const t = readTransaction(trn, currency, warnings)
+      if (t) statement.transactions.push(t)
+    }
+  }
+  const ledger = find(rs, 'LEDGERBAL')
+  if (ledger) {
+    const bal = amountOf(textOf(ledger, 'BALAMT'), currency)
+    if (bal.ok) statement.closingBalance = bal.minor
+    else warnings.push(`line ${ledger.line}: LEDGERBAL ignored, BALAMT ${bal.message}`)
+  }
+  coverPeriod(statement)
+  return statement
+}
+
+export function parseOfx(bytes: Uint8Array, opts: ParseOptions, format: StatementFormat = 'ofx'): ParseResult {
+  const warnings: string[] = []
+  const sample = head(bytes, 4096)
+  const bodyAt = sample.search(/<OFX[\s>]/i)
+  const text = decodeBytes(bytes, opts.encoding, declaredOfxEncoding(bodyAt >= 0 ? sample.slice(0, bodyAt) : sample), warnings)
+  const body = text.search(/<OFX[\s>]/i)
+  if (body < 0) throw new StatementParseError(text.trim() === '' ? 'the file is empty' : 'no <OFX> element: this is not an OFX file')
+  const startLine = text.slice(0, body).split('\n').length
+  const root = parseOfxTree(text.slice(body), startLine)
+  const ofx = root.children.find((c) => c.name === 'OFX')
+  if (!ofx) throw new StatementParseError('no <OFX> element: this is not an OFX file')
+  const statements = statementNodes(ofx).map((rs) => readStatement(rs, opts, warnings))
+  if (statements.length === 0) {
+    if (!ofx.closed) truncated(ofx)
+    const status = findAll(ofx, 'STATUS').find((s) => (textOf(s, 'CODE') ?? '0') !== '0')
+    const why = status ? ` (the bank answered code ${textOf(status, 'CODE')}: ${textOf(status, 'MESSAGE') ?? 'no message'})` : ''
+    const invest = find(ofx, 'INVSTMTRS') ? ': investment statements (INVSTMTRS) are not imported' : ''
+    throw new StatementParseError(`the OFX file holds no bank or credit-card statement${invest}${why}`)
+  }
+  if (!ofx.closed) warnings.push('the file has no closing </OFX>, but every statement in it is complete')
+  return { format, statements, warnings }
+}
+
+export const ofxParser: StatementParser = {
+  format: 'ofx',
+  sniff: (bytes, fileName) => looksLikeOfx(head(bytes)) || hasExtension(fileName, ['.ofx']),
+  parse: (bytes, opts) => parseOfx(bytes, opts, 'ofx'),
+}
+
+/** QFX is Intuit's OFX with proprietary tags; the same reader. */
+export const qfxParser: StatementParser = {
+  format: 'qfx',
+  sniff: (_bytes, fileName) => hasExtension(fileName, ['.qfx']),
+  parse: (bytes, opts) => parseOfx(bytes, opts, 'qfx'),
+}

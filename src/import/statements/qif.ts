@@ -1,0 +1,186 @@
+/**
+ * QIF (Quicken Interchange Format): `!Type:Bank|CCard|Cash|Oth A|Oth L` sections become statements,
+ * one per `!Account` (sections with no account header share one). Lists (categories, classes,
+ * memorized transactions) are ignored; investment sections are skipped with a warning. Splits
+ * (S/E/$) do not make lines: the transaction amount is its T line. QIF dates have no fixed order,
+ * so the order is decided over every date in the file, or given by `dateOrder`.
+ */
+import { type DateFormat, DateDetector, parseDate } from '../dates.js'
+import { currencyExponent } from '../../domain/currencies.js'
+import { detectDecimalMark, parseLocaleAmount } from '../amount.js'
+import { clean, compact, coverPeriod, decodeBytes, hasExtension, head, statementCurrency } from './common.js'
+import { type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'
+
+export function looksLikeQif(text: string): boolean {
+  return /^\s*!(Type|Account|Option|Clear)\b/i.test(text)
+}
+
+const BANK_TYPES = new Set(['bank', 'ccard', 'cash', 'oth a', 'oth l'])
+const INVEST_TYPES = new Set(['invst', 'port', 'invoice'])
+
+interface QifRecord {
+  fields: { code: string; value: string }[]
+  line: number
+  closed: boolean
+}
+
+interface Section {
+  kind: 'bank' | 'account' | 'invest' | 'other'
+  type: string
+  line: number
+  records: QifRecord[]
+}
+
+function readSections(text: string): Section[] {
+  const sections: Section[] = []
+  let section: Section | undefined
+  let record: QifRecord | undefined
+  const lines = text.split(/\r\n|\r|\n/)
+  lines.forEach((raw, index) => {
+    const line = raw.replace(/\s+$/, '')
+    const n = index + 1
+    if (line.trim() === '') return
+    if (line.startsWith('!')) {
+      const header = line.slice(1).trim()
+      const type = /^Type\s*:\s*(.*)$/i.exec(header)?.[1]?.trim().toLowerCase()
+      record = undefined
+      if (/^(Option|Clear)\s*:/i.test(header)) return // !Option:AutoSwitch and the like
+      const kind: Section['kind'] = /^Account$/i.test(header)
+        ? 'account'
+        : type && BANK_TYPES.has(type)
+          ? 'bank'
+          : type && INVEST_TYPES.has(type)
+            ? 'invest'
+            : 'other'
+      section = { kind, type: header, line: n, records: [] }
+      sections.push(section)
+      return
+    }
+    if (!section) throw new StatementParseError('the file does not start with a !Type: or !Account header: this is not a QIF file', n)
+    if (line.startsWith('^')) {
+      if (record) record.closed = true
+      record = undefined
+      return
+    }
+    if (!record) {
+      record = { fields: [], line: n, closed: false }
+      section.records.push(record)
+    }
+    record.fields.push({ code: line[0].toUpperCase(), value: line.slice(1).trim() })
+  })
+  return sections
+}
+
+/** `1/ 5'98`, `1/5'02`, `01.05.2002`: apostrophe years become a plain separator, spaces go. */
+function normaliseDate(text: string): string {
+  return text.replace(/'/g, '/').replace(/\s+/g, '')
+}
+
+const ORDER_NAMES: { [K in DateFormat['order']]: string } = { dmy: 'DD/MM/YYYY', mdy: 'MM/DD/YYYY', ymd: 'YYYY-MM-DD' }
+
+function decideOrder(dates: string[], given: ParseOptions['dateOrder']): DateFormat['order'] {
+  if (given) return given.toLowerCase() as DateFormat['order']
+  const readable = dates.filter((d) => (['dmy', 'mdy', 'ymd'] as const).some((o) => parseDate(d, o)))
+  if (readable.length === 0) {
+    throw new StatementParseError(dates.length ? `no QIF date can be read (for example "${dates[0]}")` : 'the QIF file has no dated transaction')
+  }
+  const detector = new DateDetector()
+  for (const d of readable) detector.add(d)
+  const decision = detector.decide()
+  if (decision.ok) return decision.format.order
+  if (decision.reason === 'ambiguous') {
+    const names = decision.candidates.map((c) => ORDER_NAMES[c.order])
+    throw new StatementParseError(
+      `the QIF dates are ambiguous: every day in the file is 12 or less, so they could be ${names.join(' or ')}: give --date-format ${names.join(' or ')}`,
+    )
+  }
+  throw new StatementParseError(`the QIF dates cannot be read: ${decision.message}`)
+}
+
+const field = (r: QifRecord, code: string) => r.fields.find((f) => f.code === code)?.value
+
+export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
+  const warnings: string[] = []
+  const text = decodeBytes(bytes, opts.encoding, undefined, warnings)
+  if (text.trim() === '') throw new StatementParseError('the file is empty')
+  const sections = readSections(text)
+  const bank = sections.filter((s) => s.kind === 'bank')
+  for (const s of sections) {
+    if (s.kind === 'invest') warnings.push(`line ${s.line}: !${s.type} section skipped (${s.records.length} records): investment transactions are not imported`)
+  }
+  if (bank.length === 0) {
+    throw new StatementParseError('the QIF file has no bank, card or cash section (!Type:Bank, !Type:CCard, !Type:Cash, !Type:Oth A, !Type:Oth L)')
+  }
+  const currency = statementCurrency(undefined, opts.defaultCurrency, 'a QIF file')
+  const exponent = currencyExponent(currency)
+  const dated = sections.filter((s) => s.kind === 'bank' || s.kind === 'invest').flatMap((s) => s.records)
+  const order = decideOrder(
+    dated.map((r) => normaliseDate(field(r, 'D') ?? '')).filter((d) => d !== ''),
+    opts.dateOrder,
+  )
+  const decimal = detectDecimalMark(bank.flatMap((s) => s.records.map((r) => field(r, 'T') ?? field(r, 'U') ?? '')))
+
+  const byAccount = new Map<string, ParsedStatement>()
+  let account: string | undefined
+  for (const s of sections) {
+    if (s.kind === 'account') {
+      // An !Account block names the account the next sections belong to (the last one if a list).
+      const last = s.records[s.records.length - 1]
+      account = last ? field(last, 'N') : undefined
+      continue
+    }
+    if (s.kind !== 'bank') continue
+    const key = account ?? ''
+    let statement = byAccount.get(key)
+    if (!statement) {
+      statement = { currency, transactions: [] }
+      // QIF names an account by its name in the program that wrote the file, not by a bank id.
+      const hint = clean(account)
+      if (hint) statement.accountHint = hint
+      byAccount.set(key, statement)
+    }
+    s.records.forEach((r, i) => {
+      if (!r.closed && i === s.records.length - 1 && s === sections[sections.length - 1]) {
+        warnings.push(`line ${r.line}: the last record has no closing ^ (the file may be cut short); it is kept`)
+      }
+      const dateText = field(r, 'D')
+      const date = dateText ? parseDate(normaliseDate(dateText), order) : null
+      if (!date) {
+        warnings.push(`line ${r.line}: record skipped, ${dateText ? `date "${dateText}" does not read as ${ORDER_NAMES[order]}` : 'it has no D (date) line'}`)
+        return
+      }
+      const amountText = field(r, 'T') ?? field(r, 'U')
+      const amount = amountText === undefined ? undefined : parseLocaleAmount(amountText, decimal, exponent)
+      if (!amount || !amount.ok) {
+        warnings.push(`line ${r.line}: record skipped, ${amount ? `amount ${amount.message}` : 'it has no T (amount) line'}`)
+        return
+      }
+      const category = field(r, 'L')
+      // Quicken starts an account with an "Opening Balance" record transferring to itself: a balance, not a line.
+      if (i === 0 && statement.transactions.length === 0 && statement.openingBalance === undefined && /^opening balance$/i.test(field(r, 'P') ?? '') && /^\[.*\]$/.test(category ?? '')) {
+        statement.openingBalance = amount.minor
+        return
+      }
+      statement.transactions.push(
+        compact({
+          date,
+          amountMinor: amount.minor,
+          currency,
+          payee: clean(field(r, 'P')),
+          memo: clean(field(r, 'M')),
+          category: clean(category),
+          line: r.line,
+        }),
+      )
+    })
+  }
+  const statements = [...byAccount.values()]
+  for (const st of statements) coverPeriod(st)
+  return { format: 'qif', statements, warnings }
+}
+
+export const qifParser: StatementParser = {
+  format: 'qif',
+  sniff: (bytes, fileName) => looksLikeQif(head(bytes)) || hasExtension(fileName, ['.qif']),
+  parse: parseQif,
+}

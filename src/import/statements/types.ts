@@ -1,0 +1,80 @@
+/**
+ * One interface for every bank-statement format (after Actual's `<format>2json` importers): a
+ * parser takes the file's bytes, never a path, and returns the statements the file holds in one
+ * normalised shape. Amounts are integer minor units of the statement's currency, parsed from the
+ * file's decimal text, never through a float.
+ */
+
+export type StatementFormat = 'csv' | 'ofx' | 'qfx' | 'qif' | 'camt053' | 'mt940'
+
+export interface ImportedTransaction {
+  /** Booking date, ISO YYYY-MM-DD. */
+  date: string
+  /** Value date (CAMT ValDt, MT940 value date, OFX DTAVAIL), when the file gives one. */
+  valueDate?: string
+  /** Signed, in minor units of `currency`: positive is money into the account. */
+  amountMinor: number
+  /** ISO 4217 code of the amount. */
+  currency: string
+  /** Counterparty or payee name, when the file has one. */
+  payee?: string
+  /** Free text: memo, remittance information, :86: purpose lines. */
+  memo?: string
+  /** The bank's own id of the line (OFX FITID, CAMT AcctSvcrRef/NtryRef, MT940 bank reference). */
+  externalId?: string
+  /** Category as the file names it (QIF L), when any. */
+  category?: string
+  /** 1-based line of the file where the entry starts, for messages. */
+  line?: number
+}
+
+export interface ParsedStatement {
+  /** Normalised account identity the file names (IBAN, or bank id + account id), when any. */
+  accountHint?: string
+  /** ISO 4217 code of the statement. */
+  currency?: string
+  /** Opening balance in minor units (CAMT OPBD/PRCD, MT940 :60F:/:60M:, OFX none), when given. */
+  openingBalance?: number
+  /** Closing balance in minor units (CAMT CLBD, MT940 :62F:/:62M:, OFX LEDGERBAL), when given. */
+  closingBalance?: number
+  /** Period the statement covers (ISO dates), from the file or from its lines. */
+  periodStart?: string
+  periodEnd?: string
+  transactions: ImportedTransaction[]
+}
+
+export interface ParseOptions {
+  /** Declared encoding (otherwise detected: BOM, XML declaration, strict UTF-8, else windows-1252). */
+  encoding?: string
+  /** Date order for formats whose dates are ambiguous (QIF): 'DMY' | 'MDY' | 'YMD'. */
+  dateOrder?: 'DMY' | 'MDY' | 'YMD'
+  /** Currency to assume where the file states none (QIF): the bank account's. */
+  defaultCurrency?: string
+}
+
+export interface ParseResult {
+  format: StatementFormat
+  /** Every statement (account, or statement period) the file holds, in file order. */
+  statements: ParsedStatement[]
+  /** Lines that were skipped, with their line numbers; the file as a whole was still usable. */
+  warnings: string[]
+}
+
+export interface StatementParser {
+  format: StatementFormat
+  /** Does this look like my format? (content first; the file name only as a tie-breaker) */
+  sniff(bytes: Uint8Array, fileName: string): boolean
+  /** Throws `StatementParseError` when the file cannot be used at all (malformed, truncated). */
+  parse(bytes: Uint8Array, opts: ParseOptions): ParseResult
+}
+
+/** The file as a whole is unusable; `message` says what is wrong and where (line number). */
+export class StatementParseError extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(line ? `${message} (line ${line})` : message)
+    this.name = 'StatementParseError'
+  }
+}

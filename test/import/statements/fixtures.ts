@@ -1,0 +1,33 @@
+/**
+ * Reading the real bank files of ../shared/fixtures/bank-files (never copied into the project) and
+ * summing what a parser returns, for the statement-parser tests.
+ */
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { ImportedTransaction, ParsedStatement } from '../../../src/import/statements/types.js'
+
+export const BANK_FILES = resolve(import.meta.dirname, '../../../../shared/fixtures/bank-files')
+
+export function fixture(path: string): Uint8Array {
+  return new Uint8Array(readFileSync(resolve(BANK_FILES, path)))
+}
+
+export const bytes = (text: string) => new TextEncoder().encode(text)
+
+/** Latin-1 bytes of a string whose characters are all below U+0100 (0x80 -> byte 0x80). */
+export const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0))
+
+export const lines = (statements: ParsedStatement[]): ImportedTransaction[] => statements.flatMap((s) => s.transactions)
+
+export const sum = (txs: ImportedTransaction[]) => txs.reduce((a, t) => a + t.amountMinor, 0)
+
+export function dateRange(txs: ImportedTransaction[], key: 'date' | 'valueDate' = 'date'): [string, string] {
+  const dates = txs.map((t) => t[key] ?? t.date).sort()
+  return [dates[0], dates[dates.length - 1]]
+}
+
+/** Whether opening + lines = closing, using the statement's own balance lines. */
+export function reconciles(s: ParsedStatement): boolean {
+  if (s.openingBalance === undefined || s.closingBalance === undefined) throw new Error('the statement has no opening or closing balance')
+  return s.openingBalance + sum(s.transactions) === s.closingBalance
+}
