@@ -1,5 +1,5 @@
 /** Transactions: create (spec 4.3) and the row <-> resource mapping. */
-import { randomUUID } from 'node:crypto'
+import { uuidv7 } from './ids.js'
 import type { Store } from '../store/store.js'
 import type { Kysely } from 'kysely'
 import type { Db, NewTransactionRow, TransactionRow } from '../store/schema.js'
@@ -90,7 +90,7 @@ export async function buildTransactionRow(
 
   const ts = now.toISOString()
   return {
-    id: randomUUID(),
+    id: uuidv7(now.getTime()),
     company_id: actor.companyId,
     bank_account_id: account.id,
     bank_statement_id: null,

@@ -126,6 +126,21 @@ class Pacer {
   hold(seconds: number | undefined): void {
     this.until = Math.max(this.until, Date.now() + Math.max(seconds ?? 1, 0.05) * 1000)
   }
+  /** Retry `call` while the service answers 429; any other error is thrown. */
+  async call<T>(call: () => Promise<T>): Promise<T> {
+    for (;;) {
+      await this.wait()
+      try {
+        return await call()
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'rate_limited') {
+          this.hold(e.retryAfter)
+          continue
+        }
+        throw e
+      }
+    }
+  }
 }
 
 /** Run `task` with at most `limit` in flight; `drain` waits for all. */
@@ -161,7 +176,9 @@ class Pool {
 export async function runImport(client: Client, path: string, o: ImportRunOptions): Promise<ImportSummary> {
   const started = Date.now()
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
-  const [account, company] = await Promise.all([client.accounts.get(o.accountId), client.company()])
+  const pacer = new Pacer(sleep)
+  const account = await pacer.call(() => client.accounts.get(o.accountId))
+  const company = await pacer.call(() => client.company())
   const currency = account.currency_code
   const exponent = currencyExponent(currency)
   const plan = await planImport(path, o)
@@ -254,7 +271,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       localRejects = 0
     }
     const created: string[] = []
-    const sender = new Sender(client, o, new Pacer(sleep), (ids) => {
+    const sender = new Sender(client, o, pacer, (ids) => {
       if (o.atomic) created.push(...ids)
     })
     const pool = new Pool(Math.max(1, o.concurrency ?? 4))
@@ -338,26 +355,10 @@ class Sender {
     this.decided = o.mode === 'single' || o.mode === 'batch'
   }
 
-  /** Retry while the service answers 429; any other error is thrown. */
-  private async paced<T>(call: () => Promise<T>): Promise<T> {
-    for (;;) {
-      await this.pacer.wait()
-      try {
-        return await call()
-      } catch (e) {
-        if (e instanceof AppError && e.code === 'rate_limited') {
-          this.pacer.hold(e.retryAfter)
-          continue
-        }
-        throw e
-      }
-    }
-  }
-
   async send(rows: ImportRequest[]): Promise<SendResult> {
     if (this.mode === 'batch') {
       try {
-        const res = await this.paced(() => this.client.transactions.batch(rows))
+        const res = await this.pacer.call(() => this.client.transactions.batch(rows))
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))
         const dup = new Set(res.duplicates.map((d) => d.index))
@@ -388,7 +389,7 @@ class Sender {
       const sentRef = this.sendRef
       const body: CreateTransactionRequest = sentRef ? row : { ...row, import_ref: undefined }
       try {
-        const res = await this.paced(() => this.client.request<Transaction>('POST', '/api-v1/transactions', { body, headers: { 'idempotency-key': key } }))
+        const res = await this.pacer.call(() => this.client.request<Transaction>('POST', '/api-v1/transactions', { body, headers: { 'idempotency-key': key } }))
         // A replayed answer (the same row sent before, within the key's lifetime) created nothing now.
         if (res.headers.get('idempotent-replayed') === 'true') {
           result.duplicates++

@@ -27,6 +27,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   raw.pragma('journal_mode = WAL')
   raw.pragma('busy_timeout = 5000')
   raw.pragma('synchronous = NORMAL')
+  raw.pragma('cache_size = -65536')
   raw.pragma('foreign_keys = ON')
   const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: statementCache(raw) }) })
 

@@ -165,15 +165,20 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const accountId = await newAccount()
     let n = 0
     let limited = 0
+    let companyRead = 0
+    const tooMany = () =>
+      new Response(JSON.stringify({ success: false, error: { code: 'rate_limited', message: 'slow down', request_id: 'x' } }), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '0' },
+      })
     const specOnly: FetchLike = async (url, init) => {
+      // Even the first read of the import is refused once: it waits and asks again.
+      if (url.endsWith('/api-v1/company') && companyRead++ === 0) return tooMany()
       if (url.endsWith('/api-v1/transactions/batch')) return new Response('{"message":"Not Found"}', { status: 404, headers: { 'content-type': 'application/json' } })
       if (init.method === 'POST' && url.endsWith('/api-v1/transactions')) {
         if (++n % 4 === 0) {
           limited++
-          return new Response(JSON.stringify({ success: false, error: { code: 'rate_limited', message: 'slow down', request_id: 'x' } }), {
-            status: 429,
-            headers: { 'content-type': 'application/json', 'retry-after': '0' },
-          })
+          return tooMany()
         }
         const body = JSON.parse(String(init.body)) as Record<string, unknown>
         if ('import_ref' in body) {
@@ -193,6 +198,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     expect(first.rejects.slice(0, 3)).toEqual([])
     expect({ created: first.created, rejected: first.rejected }).toEqual({ created: 30, rejected: 0 })
     expect(limited).toBeGreaterThan(0)
+    expect(companyRead).toBe(2)
     const again = await runImport(client, f, { accountId, concurrency: 5, sleep: async () => {} })
     expect({ created: again.created, already: again.already_imported }).toEqual({ created: 0, already: 30 })
     expect((await accountTotals(c, accountId)).count).toBe(30)

@@ -1,0 +1,152 @@
+/**
+ * End-to-end: `finctl tx import` as a user runs it, on real bank files, with the built CLI. Exit
+ * codes, the summary, saved mappings, the rejects file, and the promise that matters most: kill -9
+ * at any moment and running the same command again leaves every row present exactly once, on the
+ * embedded target and through `finctl serve`.
+ */
+import Database from 'better-sqlite3'
+import { spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, Sandbox, fastKey, startServe, type ServeProcess } from '../helpers/cli.js'
+
+const CSV = resolve(import.meta.dirname, '../../../shared/fixtures/bank-files/csv')
+
+/** A deterministic file of `n` rows, with runs of identical rows (the same coffee twice a day). */
+function bigFile(path: string, n: number): void {
+  const lines = ['Booking date;Text;Amount']
+  for (let i = 0; i < n; i++) {
+    const day = String((i % 28) + 1).padStart(2, '0')
+    const month = String(((i >> 5) % 12) + 1).padStart(2, '0')
+    const same = i % 7 === 0 ? 'Coffee' : `Shop ${i}`
+    lines.push(`${day}.${month}.2025;${same};-${(i % 900) + 1},${String(i % 100).padStart(2, '0')}`)
+  }
+  writeFileSync(path, lines.join('\n') + '\n')
+}
+
+describe('tx import end to end', () => {
+  let sb: Sandbox
+  let usd: string
+  let server: ServeProcess | undefined
+
+  const count = (account: string) => {
+    const db = new Database(sb.database, { readonly: true, fileMustExist: true })
+    try {
+      const r = db.prepare('SELECT count(*) AS n, count(DISTINCT import_ref) AS refs FROM transactions WHERE bank_account_id = ?').get(account) as { n: number; refs: number }
+      return r
+    } finally {
+      db.close()
+    }
+  }
+  const newAccount = async (currency = 'USD') => (await sb.json(['accounts', 'create', '--name', `A${Math.random()}`, '--type', 'checking', '--currency', currency, '--json'])).id as string
+
+  beforeAll(async () => {
+    sb = new Sandbox('import')
+    await sb.ok(['init', '--no-input', '--currency', 'USD'])
+    // The init key allows 60 requests a minute: imports would wait out the limit (unit-tested).
+    await fastKey(sb)
+    usd = await newAccount()
+  })
+  afterAll(async () => {
+    await server?.stop()
+    sb?.cleanup()
+  })
+
+  it('imports a real file, prints the summary, and a second run creates nothing and says so', async () => {
+    const file = join(CSV, 'us-schwab-checking-quoted-dollar-withdrawal-deposit.csv')
+    const first = await sb.run(['tx', 'import', file, '--account', usd, '--json'])
+    expect(first.code, first.stderr).toBe(0)
+    const s = JSON.parse(first.stdout)
+    expect(s).toMatchObject({ read: 4, created: 4, already_imported: 0, rejected: 0, amount_total: '-215.27', created_total: '-215.27', currency: 'USD' })
+    expect(first.stderr).toContain('delimiter ","')
+    const again = await sb.run(['tx', 'import', file, '--account', usd])
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain('nothing new: every row of this file was imported before')
+    expect(again.stdout).toMatch(/created\t0/)
+    expect(again.stdout).toMatch(/already imported\t4/)
+  })
+
+  it('--save-mapping keeps the flags a file needs, --mapping NAME reuses them', async () => {
+    const chf = await newAccount('CHF')
+    const file = join(CSV, 'ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv')
+    const missing = await sb.run(['tx', 'import', file, '--account', chf, '--mapping', 'ubs'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('no saved mapping "ubs"')
+    const save = await sb.run(['tx', 'import', file, '--account', chf, '--map', 'description=Description 1', '--set', 'exchange_rate=1.12', '--save-mapping', 'ubs', '--dry-run'])
+    expect(save.code, save.stderr).toBe(0)
+    expect(save.stderr).toContain('mapping saved as "ubs"')
+    expect(count(chf).n).toBe(0)
+    const use = await sb.json(['tx', 'import', file, '--account', chf, '--mapping', 'ubs', '--json'])
+    expect(use).toMatchObject({ created: 3, amount_total: '30.00' })
+    const mappings = JSON.parse(readFileSync(join(sb.configDir, 'mappings.json'), 'utf8'))
+    expect(mappings.mappings.ubs.map).toEqual([['description', 'Description 1']])
+  })
+
+  it('rejected rows: exit 8, listed with their line numbers, written to --rejects, the rest imported', async () => {
+    const acct = await newAccount()
+    const file = join(sb.dir, 'mixed.csv')
+    writeFileSync(file, 'Date,Description,Amount\n2026-01-02,Paper,-5.00\n2026-01-03,Broken,12.3.4\n2026-01-04,Pens,-2.50\n')
+    const rejects = join(sb.dir, 'rejects.csv')
+    const r = await sb.run(['tx', 'import', file, '--account', acct, '--rejects', rejects])
+    expect(r.code).toBe(8)
+    expect(r.stderr).toMatch(/line 3: amount/)
+    expect(readFileSync(rejects, 'utf8')).toMatch(/^Date,Description,Amount,line,reason\n2026-01-03,Broken,12\.3\.4,3,/)
+    expect(count(acct).n).toBe(2)
+    const atomic = await sb.run(['tx', 'import', file, '--account', await newAccount(), '--atomic'])
+    expect(atomic.code).toBe(6)
+    expect(atomic.stderr).toContain('nothing was imported')
+  })
+
+  it('an ambiguous file is refused before anything is written, naming the flag', async () => {
+    const acct = await newAccount('EUR')
+    const r = await sb.run(['tx', 'import', join(CSV, 'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv'), '--account', acct])
+    expect(r.code).toBe(6)
+    expect(r.stderr).toMatch(/^error: .*--date-format/m)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+    expect(count(acct).n).toBe(0)
+  })
+
+  /** Start an import, kill -9 it once some rows are in, run it again: exactly once. */
+  async function killAndResume(profileArgs: string[], account: string, file: string, rows: number) {
+    const args = [BIN, ...profileArgs, 'tx', 'import', file, '--account', account, '--batch-size', '250', '--concurrency', '2', '--json']
+    const child = spawn(process.execPath, args, { cwd: sb.dir, env: sb.env(), stdio: ['ignore', 'ignore', 'pipe'] })
+    let err = ''
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
+    const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)))
+    let seen = 0
+    for (let i = 0; i < 600 && child.exitCode === null; i++) {
+      seen = count(account).n
+      if (seen >= 1000) break
+      await new Promise((r) => setTimeout(r, 25))
+    }
+    child.kill('SIGKILL')
+    await exited
+    // A server finishes the requests it had in flight when its client died: let them settle.
+    await new Promise((r) => setTimeout(r, 1000))
+    const between = count(account).n
+    expect(between, `the import finished before it could be killed:\n${err}`).toBeLessThan(rows)
+    expect(between, err).toBeGreaterThan(0)
+    const resumed = await sb.json([...profileArgs, 'tx', 'import', file, '--account', account, '--json'], { timeoutMs: 120_000 })
+    expect(resumed.created + resumed.already_imported).toBe(rows)
+    expect(resumed.already_imported).toBe(between)
+    expect(count(account)).toEqual({ n: rows, refs: rows })
+    const third = await sb.json([...profileArgs, 'tx', 'import', file, '--account', account, '--json'], { timeoutMs: 120_000 })
+    expect({ created: third.created, already: third.already_imported }).toEqual({ created: 0, already: rows })
+  }
+
+  it('kill -9 mid-import on the embedded target, then the same command: every row exactly once', async () => {
+    const file = join(sb.dir, 'big-embedded.csv')
+    bigFile(file, 12_000)
+    await killAndResume([], await newAccount(), file, 12_000)
+  }, 180_000)
+
+  it('kill -9 mid-import against finctl serve, then the same command: every row exactly once', async () => {
+    server = await startServe(sb, sb.database)
+    const key = sb.profiles().profiles.local.api_key!
+    await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
+    const file = join(sb.dir, 'big-remote.csv')
+    bigFile(file, 12_000)
+    await killAndResume(['--profile', 'remote'], await newAccount(), file, 12_000)
+  }, 180_000)
+})
