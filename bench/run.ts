@@ -5,7 +5,7 @@
  *   npm run bench                 full run (~10 minutes: cli + serve ~4, pg ~3, list ~2.5)
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~3 minutes)
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, import)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.js --version` and `keys show` (embedded default database)
@@ -19,6 +19,9 @@
  *   4. list (bench/lib/list.ts): embedded filtered page latency on 1,000,000 transactions (100,000
  *      with --quick): first pages, page 1000 via next_cursor, unfiltered, vs the bare SQL page query,
  *      and the cost of the `total` count.
+ *   5. import (bench/lib/import.ts): `finctl tx import` of a generated CSV (100,000 and 1,000,000 rows;
+ *      20,000 and 100,000 with --quick), embedded and through `finctl serve`, vs csv-parse alone and
+ *      csv-parse + plain prepared inserts of the same rows; peak RSS of the CLI.
  */
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
@@ -60,10 +63,10 @@ const { values: flags } = parseArgs({
   strict: true,
 })
 if (flags.help) {
-  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list]\n')
+  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list|import]\n')
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list'] as const
+const SECTIONS = ['cli', 'serve', 'pg', 'list', 'import'] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -80,7 +83,8 @@ const config = quick
       cpuProfS: 4,
       pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
-      watchdogMs: 10 * 60_000,
+      import: { sizes: [20_000, 100_000], ceilingRuns: 2, remote: true },
+      watchdogMs: 15 * 60_000,
     }
   : {
       cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
@@ -91,7 +95,8 @@ const config = quick
       cpuProfS: 8,
       pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
-      watchdogMs: 30 * 60_000,
+      import: { sizes: [100_000, 1_000_000], ceilingRuns: 3, remote: true },
+      watchdogMs: 60 * 60_000,
     }
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
@@ -339,6 +344,16 @@ async function listSection(): Promise<void> {
   extra.list = r.extra
 }
 
+async function importSection(): Promise<void> {
+  const c = config.import
+  log(`\n== 5. CSV import (${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows; embedded and remote) vs csv-parse alone and csv-parse + plain inserts ==`)
+  const { runImportSection } = await import('./lib/import.js')
+  const r = await runImportSection(root, c, log)
+  figures.push(...r.figures)
+  sectionLines.push('', ...r.lines)
+  extra.import = r.extra
+}
+
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
 async function waitForBuild(): Promise<void> {
   const cli = join(root, 'dist', 'cli.js')
@@ -355,6 +370,7 @@ async function main(): Promise<number> {
     ['serve', serveSection],
     ['pg', pgSection],
     ['list', listSection],
+    ['import', importSection],
   ]
   const sections = all.filter(([name]) => flags.only === undefined || flags.only === name)
   for (const [name, fn] of sections) {

@@ -7,6 +7,7 @@ import { registerCompany } from './company.js'
 import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
 import { registerProfile } from './profile.js'
+import { registerReports } from './reports.js'
 import { registerServe } from './serve.js'
 import { registerTx } from './tx.js'
 
@@ -18,5 +19,6 @@ export function registerAll(program: Command, run: Runner): void {
   registerAccounts(program, run)
   registerTx(program, run)
   registerCompany(program, run)
+  registerReports(program, run)
   registerServe(program, run)
 }

@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth.js'
 import { bankAccountRoutes } from './routes/bank-accounts.js'
 import { categoryRoutes } from './routes/categories.js'
 import { companyRoutes } from './routes/company.js'
+import { reportRoutes } from './routes/reports.js'
 import { systemRoutes } from './routes/system.js'
 import { transactionRoutes } from './routes/transactions.js'
 
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', transactionRoutes(deps))
   app.route('/', companyRoutes(deps))
   app.route('/', categoryRoutes(deps))
+  app.route('/', reportRoutes(deps))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' })
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

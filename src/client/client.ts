@@ -21,6 +21,7 @@ import type {
   Transaction,
   UsageStats,
 } from '../domain/schemas.js'
+import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/report-schemas.js'
 
 /** Query of GET /transactions, as the client sends it. */
 export type TransactionQuery = Record<string, string | number | boolean | undefined>
@@ -205,6 +206,13 @@ export class Client {
 
   categories() {
     return this.request<Categories>('GET', '/api-v1/categories').then((r) => r.data)
+  }
+
+  readonly reports = {
+    cashFlow: (q: Partial<Record<keyof CashFlowQuery, string>> = {}) =>
+      this.request<CashFlowReport>('GET', '/api-v1/reports/cash-flow', { query: q }).then((r) => r.data),
+    summary: (q: Partial<Record<keyof SummaryQuery, string | number>> = {}) =>
+      this.request<SummaryReport>('GET', '/api-v1/reports/summary', { query: q }).then((r) => r.data),
   }
 }
 

@@ -2,7 +2,7 @@
 import { uuidv7 } from './ids.js'
 import type { Store } from '../store/store.js'
 import type { Kysely } from 'kysely'
-import type { Db, NewTransactionRow, TransactionRow } from '../store/schema.js'
+import type { BankAccountRow, Db, NewTransactionRow, TransactionRow } from '../store/schema.js'
 import { actorId, type Actor } from './actor.js'
 import { requestHash, runIdempotent, type IdempotentResult } from './idempotency.js'
 import { AppError, validation } from './errors.js'
@@ -60,8 +60,15 @@ export async function buildTransactionRow(
   input: CreateTransactionRequest,
   now: Date,
   db: Kysely<Db> = store.db,
+  /** Accounts already looked up by this request (a batch names one account many times). */
+  accounts?: Map<string, Promise<BankAccountRow>>,
 ): Promise<NewTransactionRow> {
-  const account = await findBankAccount(store, actor.companyId, input.bank_account_id, db).catch((e: AppError) => {
+  let lookup = accounts?.get(input.bank_account_id)
+  if (!lookup) {
+    lookup = findBankAccount(store, actor.companyId, input.bank_account_id, db)
+    accounts?.set(input.bank_account_id, lookup)
+  }
+  const account = await lookup.catch((e: AppError) => {
     throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
   })
   if (account.status === 'closed') {
@@ -173,6 +180,7 @@ export async function createTransactionBatch(
   const rows: NewTransactionRow[] = []
   const indexes: number[] = []
   const errors: BatchCreateResponse['errors'] = []
+  const accounts = new Map<string, Promise<BankAccountRow>>()
   for (let index = 0; index < items.length; index++) {
     const parsed = CreateTransactionRequest.safeParse(items[index])
     if (!parsed.success) {
@@ -181,7 +189,7 @@ export async function createTransactionBatch(
       continue
     }
     try {
-      rows.push(await buildTransactionRow(store, actor, parsed.data, now, db))
+      rows.push(await buildTransactionRow(store, actor, parsed.data, now, db, accounts))
       indexes.push(index)
     } catch (err) {
       if (!(err instanceof AppError)) throw err

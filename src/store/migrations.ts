@@ -3,7 +3,7 @@
  * serves both dialects; `t` names the few column types that differ.
  */
 import { randomBytes } from 'node:crypto'
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -231,12 +231,32 @@ function importRefs(): Migration {
   }
 }
 
+/**
+ * Reports (cash flow, summary) read only these covering indexes: one range scan per date range,
+ * within a company or an account, in an order whose prefixes are the reports' GROUP BYs (day, then
+ * cash-flow category, accounting category, category, merchant), so SQLite groups without sorting.
+ */
+const REPORT_COLUMNS = ['transaction_date', 'cash_flow_category', 'accounting_category', 'category', 'merchant_name', 'status', 'is_reconciled', 'base_amount']
+function reportIndexes(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.createIndex('transactions_report_company').on('transactions').columns(['company_id', ...REPORT_COLUMNS]).execute()
+      await db.schema.createIndex('transactions_report_account').on('transactions').columns(['bank_account_id', ...REPORT_COLUMNS]).execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropIndex('transactions_report_account').execute()
+      await db.schema.dropIndex('transactions_report_company').execute()
+    },
+  }
+}
+
 /** Every migration, in order. Names sort in the order they run. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_foundation': foundation(dialect),
     '0002_transactions_complete': transactionsComplete(dialect),
     '0003_import_refs': importRefs(),
+    '0004_reports': reportIndexes(),
   }
 }
 

@@ -1,0 +1,153 @@
+/**
+ * Section `import`: `finctl tx import` of a generated CSV (deterministic, seeded) with the built CLI,
+ * EMBEDDED and REMOTE (a `finctl serve` on loopback), beside two ceilings measured in the same run on
+ * the same file: csv-parse alone (reading), and csv-parse + plain prepared better-sqlite3 inserts of
+ * the same rows into a plain table in batches of 1,000 (reading and storing, with none of finctl's
+ * validation, indexes, audit trail or exactly-once identity). Peak RSS of the CLI from /usr/bin/time.
+ */
+import Database from 'better-sqlite3'
+import { parse } from 'csv-parse'
+import { spawnSync } from 'node:child_process'
+import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { makeTempDir, type ServerProcess } from './children.js'
+import { makeFigure, type Figure } from './report.js'
+import { prepareFinctl, startFinctl } from './throughput.js'
+
+export interface ImportConfig {
+  /** Row counts to import, e.g. [100_000, 1_000_000]. */
+  sizes: number[]
+  /** Runs per size for the ceilings (cheap); finctl runs once per size and transport. */
+  ceilingRuns: number
+  remote: boolean
+}
+
+/** A bank-like CSV of `n` rows: ISO dates over 3 years, signed amounts, descriptions that repeat. */
+export function writeCsv(path: string, n: number, seed = 42): void {
+  let s = seed
+  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648
+  const words = ['AMAZON MARKETPLACE', 'REWE SAGT DANKE', 'SHELL 1234', 'Salary', 'Rent', 'Stripe payout', 'AWS EMEA', 'Coffee', 'Uber BV', 'Insurance']
+  const start = Date.UTC(2023, 0, 1)
+  const chunk: string[] = ['Date,Description,Amount,Reference']
+  writeFileSync(path, '')
+  for (let i = 0; i < n; i++) {
+    const d = new Date(start + Math.floor(rnd() * 1095) * 86_400_000).toISOString().slice(0, 10)
+    const cents = Math.floor(rnd() * 200_000) - 150_000
+    const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`
+    chunk.push(`${d},${words[Math.floor(rnd() * words.length)]} ${Math.floor(rnd() * 1000)},${amount},REF${i}`)
+    if (chunk.length >= 50_000) {
+      writeFileSync(path, chunk.join('\n') + '\n', { flag: 'a' })
+      chunk.length = 0
+    }
+  }
+  if (chunk.length) writeFileSync(path, chunk.join('\n') + '\n', { flag: 'a' })
+}
+
+async function csvOnly(path: string): Promise<number> {
+  const t0 = performance.now()
+  let rows = 0
+  for await (const _ of createReadStream(path).pipe(parse({ from_line: 2 }))) rows++
+  if (rows === 0) throw new Error('csv-parse read no rows')
+  return (performance.now() - t0) / 1000
+}
+
+async function csvAndInserts(path: string, dir: string): Promise<number> {
+  const file = join(dir, `plain-${Date.now()}.db`)
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, date TEXT NOT NULL, description TEXT NOT NULL, amount INTEGER NOT NULL, reference TEXT)')
+  const ins = db.prepare('INSERT INTO t (date, description, amount, reference) VALUES (?, ?, ?, ?)')
+  const many = db.transaction((rows: string[][]) => {
+    for (const r of rows) ins.run(r[0], r[1], Number(r[2].replace('.', '')), r[3])
+  })
+  const t0 = performance.now()
+  let batch: string[][] = []
+  for await (const rec of createReadStream(path).pipe(parse({ from_line: 2 })) as AsyncIterable<string[]>) {
+    batch.push(rec)
+    if (batch.length === 1000) {
+      many(batch)
+      batch = []
+    }
+  }
+  many(batch)
+  const s = (performance.now() - t0) / 1000
+  db.close()
+  return s
+}
+
+interface CliRun {
+  seconds: number
+  rssMb?: number
+  created: number
+}
+
+function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: string, account: string): CliRun {
+  const bin = join(root, 'bin', 'finctl.js')
+  const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
+  const args = ['tx', 'import', file, '--account', account, '--json', '--no-progress']
+  const t0 = performance.now()
+  const r = timeBin
+    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], { cwd, env, encoding: 'utf8', timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 })
+    : spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 })
+  const seconds = (performance.now() - t0) / 1000
+  if (r.status !== 0) throw new Error(`finctl tx import exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
+  const summary = JSON.parse(r.stdout) as { created: number; rejected: number }
+  if (summary.rejected) throw new Error(`finctl rejected ${summary.rejected} generated rows`)
+  const kb = /FINCTL_MAXRSS_KB=(\d+)/.exec(r.stderr ?? '')?.[1]
+  return { seconds, rssMb: kb ? Number(kb) / 1024 : undefined, created: summary.created }
+}
+
+export async function runImportSection(root: string, c: ImportConfig, log: (l: string) => void): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
+  const dir = makeTempDir('import')
+  const figures: Figure[] = []
+  const lines: string[] = ['import: rows | csv-parse alone | csv-parse + plain inserts | finctl embedded (peak RSS) | finctl remote (peak RSS)']
+  const extra: Record<string, unknown> = {}
+  const setup = prepareFinctl(root, log)
+  // The bench key has no practical rate limit; the profile's own init key would pace the import.
+  const env = { ...setup.env, FINCTL_API_KEY: setup.apiKey }
+  const newAccount = (e: NodeJS.ProcessEnv) => {
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'finctl.js'), 'accounts', 'create', '--name', `Import ${Date.now()}`, '--type', 'checking', '--currency', 'USD', '--json'], { cwd: setup.configDir, env: e, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`accounts create failed: ${r.stderr}`)
+    return (JSON.parse(r.stdout) as { id: string }).id
+  }
+  let server: ServerProcess | undefined
+  try {
+    if (c.remote) server = await startFinctl(root, setup)
+    for (const n of c.sizes) {
+      const file = join(dir, `rows-${n}.csv`)
+      writeCsv(file, n)
+      log(`import: ${n.toLocaleString('en-US')} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB`)
+      const parseOnly: number[] = []
+      const plain: number[] = []
+      for (let i = 0; i < c.ceilingRuns; i++) {
+        parseOnly.push(await csvOnly(file))
+        plain.push(await csvAndInserts(file, dir))
+      }
+      const embedded = runImport(root, env, setup.configDir, file, newAccount(env))
+      if (embedded.created !== n) throw new Error(`embedded import created ${embedded.created} of ${n}`)
+      log(`import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`)
+      const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
+      figures.push(
+        makeFigure({ id: `import.embedded.${label}`, label: `tx import ${label} rows, embedded`, unit: 's', spread: 'min-max', value: [embedded.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
+        makeFigure({ id: `import.parse.${label}`, label: `csv-parse alone, ${label} rows (context)`, unit: 's', spread: 'min-max', value: parseOnly, baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
+      )
+      let remote: CliRun | undefined
+      if (server) {
+        const renv = { ...env, FINCTL_BASE_URL: server.url }
+        remote = runImport(root, renv, setup.configDir, file, newAccount(renv))
+        if (remote.created !== n) throw new Error(`remote import created ${remote.created} of ${n}`)
+        log(`import: remote ${remote.seconds.toFixed(1)} s, ${Math.round(n / remote.seconds)} rows/s, peak RSS ${remote.rssMb?.toFixed(0) ?? '?'} MB`)
+        figures.push(makeFigure({ id: `import.remote.${label}`, label: `tx import ${label} rows, remote (loopback)`, unit: 's', spread: 'min-max', value: [remote.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }))
+      }
+      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+      lines.push(
+        `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
+      )
+      extra[label] = { rows: n, parseOnly, plain, embedded, remote }
+    }
+  } finally {
+    await server?.stop()
+  }
+  return { figures, lines, extra }
+}

@@ -1,0 +1,200 @@
+/** finctl reports cash-flow | summary */
+import { Option, type Command } from 'commander'
+import type { Context } from '../src/cli/context.js'
+import { barChart, grouped, plain, signed } from '../src/cli/chart.js'
+import { printList, renderTable, type Column } from '../src/cli/output.js'
+import type { Runner } from '../src/cli/program.js'
+import { AppError } from '../src/domain/errors.js'
+import { INTERVALS, defaultRange } from '../src/domain/report-periods.js'
+import type { CashFlowReport, SummaryReport } from '../src/domain/report-schemas.js'
+
+export function registerReports(program: Command, run: Runner): void {
+  const reports = program.command('reports').description('cash flow and financial summary, in the base currency')
+  reports
+    .command('cash-flow')
+    .description('money in and out per period and cash-flow category (default: the last 12 full months, by month)')
+    .option('--from <date>', 'first day YYYY-MM-DD')
+    .option('--to <date>', 'last day YYYY-MM-DD')
+    .addOption(new Option('--interval <interval>', 'period length').choices([...INTERVALS]).default('month'))
+    .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--chart', 'a bar chart of money in and out per period instead of the table')
+    .addHelpText('after', '\nExamples:\n  finctl reports cash-flow --from 2026-01-01 --to 2026-06-30 --interval week\n  finctl reports cash-flow --chart\n  finctl reports cash-flow --output csv > cash-flow.csv\n')
+    .action(run(runCashFlow))
+  reports
+    .command('summary')
+    .description('income, expenses, counts, breakdowns, top merchants and account balances (default: the last 12 full months)')
+    .option('--from <date>', 'first day YYYY-MM-DD')
+    .option('--to <date>', 'last day YYYY-MM-DD')
+    .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--top <n>', 'how many top merchants (default 10)')
+    .action(run(runSummary))
+}
+
+interface RangeOptions {
+  from?: string
+  to?: string
+  account?: string
+}
+
+/** Neither date: the last 12 full months by this machine's clock; otherwise the service decides. */
+function rangeQuery(ctx: Context, o: RangeOptions): { from?: string; to?: string; bank_account_id?: string } {
+  const range = o.from === undefined && o.to === undefined ? defaultRange(ctx.io.now()) : { from: o.from, to: o.to }
+  return { ...range, bank_account_id: o.account }
+}
+
+// ---- cash flow ----------------------------------------------------------------------------
+
+interface CashFlowOptions extends RangeOptions {
+  interval: string
+  chart?: boolean
+}
+
+const CATS = ['operations', 'investing', 'financing', 'uncategorized'] as const
+type Row = CashFlowReport['periods'][number]
+
+/** One flat row per period plus a total row: what csv, ndjson and tab-separated output carry. */
+function flatRows(r: CashFlowReport): Array<Record<string, string>> {
+  const cur = r.currency
+  const flows = (prefix: string, f: { inflows: number; outflows: number; net: number }) => ({
+    [`${prefix}inflows`]: plain(f.inflows, cur),
+    [`${prefix}outflows`]: plain(f.outflows, cur),
+    [`${prefix}net`]: plain(f.net, cur),
+  })
+  const row = (period: string, start: string, end: string, p: Pick<Row, 'opening_balance' | 'closing_balance' | 'by_category' | 'transfers' | 'inflows' | 'outflows' | 'net'>) => ({
+    period,
+    period_start: start,
+    period_end: end,
+    currency: cur,
+    opening_balance: plain(p.opening_balance, cur),
+    ...Object.assign({}, ...CATS.map((c) => flows(`${c}_`, p.by_category[c]))),
+    ...flows('', p),
+    ...flows('transfers_', p.transfers),
+    closing_balance: plain(p.closing_balance, cur),
+  })
+  return [
+    ...r.periods.map((p) => row(p.label, p.period_start, p.period_end, p)),
+    row('total', r.from, r.to, { ...r.totals, opening_balance: r.opening_balance, closing_balance: r.closing_balance, by_category: r.by_category, transfers: r.transfers }),
+  ]
+}
+
+async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
+  const client = await ctx.client()
+  const r = await client.reports.cashFlow({ ...rangeQuery(ctx, o), interval: o.interval })
+  const { io, printer } = ctx
+  if (printer.format === 'json' || printer.format === 'ndjson') {
+    io.stdout.write(printer.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : `${JSON.stringify(r)}\n`)
+    return 0
+  }
+  warnUnconverted(ctx, r.unconverted_opening_balances)
+  if (o.chart && printer.format === 'table') {
+    // The terminal's width, or 80 when not a terminal.
+    const columns = (io.isStdoutTTY ? (io.stdout as { columns?: number }).columns : undefined) ?? 80
+    io.stdout.write(`Cash flow ${r.from} .. ${r.to} by ${r.interval}, ${r.currency}\n`)
+    io.stdout.write(barChart(r.periods.map((p) => ({ label: p.label, inflows: p.inflows, outflows: p.outflows })), r.currency, columns, ctx.chalk))
+    io.stdout.write(`total in ${grouped(r.totals.inflows, r.currency)}, out ${grouped(r.totals.outflows, r.currency)}, net ${grouped(r.totals.net, r.currency)} ${r.currency}\n`)
+    return 0
+  }
+  const flat = flatRows(r)
+  if (printer.format === 'csv' || !io.isStdoutTTY) {
+    await renderFlat(ctx, flat)
+    return 0
+  }
+  // A terminal: periods as rows, categories as columns, amounts grouped and right-aligned.
+  const cur = r.currency
+  const shown = CATS.filter((c) => c !== 'uncategorized' || r.by_category.uncategorized.inflows !== 0 || r.by_category.uncategorized.outflows !== 0)
+  const hasTransfers = r.transfers.inflows !== 0 || r.transfers.outflows !== 0
+  const money = (v: (p: Row) => number) => (p: Row) => signed(ctx.chalk, v(p), cur)
+  const columns: Column<Row>[] = [
+    { header: 'period', value: (p) => p.label },
+    ...shown.map((c): Column<Row> => ({ header: `${c} ${cur}`, value: money((p) => p.by_category[c].net), align: 'right' })),
+    { header: `in ${cur}`, value: money((p) => p.inflows), align: 'right' },
+    { header: `out ${cur}`, value: money((p) => p.outflows), align: 'right' },
+    { header: `net ${cur}`, value: money((p) => p.net), align: 'right' },
+    ...(hasTransfers ? [{ header: `transfers ${cur}`, value: money((p) => p.transfers.net), align: 'right' } as Column<Row>] : []),
+    { header: `closing ${cur}`, value: money((p) => p.closing_balance), align: 'right' },
+  ]
+  const total = [
+    'total',
+    ...shown.map((c) => signed(ctx.chalk, r.by_category[c].net, cur)),
+    signed(ctx.chalk, r.totals.inflows, cur),
+    signed(ctx.chalk, r.totals.outflows, cur),
+    signed(ctx.chalk, r.totals.net, cur),
+    ...(hasTransfers ? [signed(ctx.chalk, r.transfers.net, cur)] : []),
+    signed(ctx.chalk, r.closing_balance, cur),
+  ]
+  io.stdout.write(`Cash flow ${r.from} .. ${r.to} by ${r.interval}; opening balance ${grouped(r.opening_balance, cur)} ${cur}\n`)
+  await renderTable(io, printer, r.periods, columns, total)
+  return 0
+}
+
+/** csv, or tab-separated rows with a header line (off a terminal): plain decimals, one column per number. */
+async function renderFlat(ctx: Context, rows: Array<Record<string, string | number>>): Promise<void> {
+  const keys = Object.keys(rows[0] ?? {})
+  await printList(ctx.io, ctx.printer, rows, keys.map((k) => ({ header: k, value: (r: Record<string, string | number>) => r[k] })))
+}
+
+function warnUnconverted(ctx: Context, list: CashFlowReport['unconverted_opening_balances']): void {
+  for (const u of list) {
+    ctx.io.stderr.write(`note: the opening balance of "${u.name}" (${grouped(u.opening_balance, u.currency_code)} ${u.currency_code}) has no exchange rate yet and is left out of the balances\n`)
+  }
+}
+
+// ---- summary ------------------------------------------------------------------------------
+
+interface SummaryOptions extends RangeOptions {
+  top?: string
+}
+
+interface Line {
+  section: string
+  name: string
+  amount: number | null
+  count: number | null
+}
+
+function summaryLines(s: SummaryReport): Line[] {
+  return [
+    { section: 'total', name: 'income', amount: s.income, count: null },
+    { section: 'total', name: 'expenses', amount: s.expenses, count: null },
+    { section: 'total', name: 'net', amount: s.net, count: s.transaction_count - s.transfers.count },
+    { section: 'total', name: 'transfers (net, left out)', amount: s.transfers.net, count: s.transfers.count },
+    { section: 'count', name: 'transactions', amount: null, count: s.transaction_count },
+    { section: 'count', name: 'pending', amount: null, count: s.pending_count },
+    { section: 'count', name: 'unreconciled', amount: null, count: s.unreconciled_count },
+    ...s.by_accounting_category.map((x) => ({ section: 'accounting category', name: x.accounting_category, amount: x.amount, count: x.count })),
+    ...s.by_category.map((x) => ({ section: 'category', name: x.category ?? '(none)', amount: x.amount, count: x.count })),
+    ...s.top_merchants.map((x) => ({ section: 'merchant', name: x.merchant_name, amount: x.amount, count: x.count })),
+    ...s.accounts.map((x) => ({ section: 'account balance', name: `${x.name} (${x.currency_code})`, amount: x.balance, count: null })),
+  ]
+}
+
+async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
+  if (o.top !== undefined && !/^\d+$/.test(o.top)) throw new AppError('usage', '--top must be a whole number')
+  const client = await ctx.client()
+  const s = await client.reports.summary({ ...rangeQuery(ctx, o), top: o.top })
+  const { io, printer } = ctx
+  if (printer.format === 'json' || printer.format === 'ndjson') {
+    io.stdout.write(printer.format === 'json' ? `${JSON.stringify(s, null, 2)}\n` : `${JSON.stringify(s)}\n`)
+    return 0
+  }
+  warnUnconverted(ctx, s.unconverted_opening_balances)
+  const cur = s.currency
+  const lines = summaryLines(s)
+  if (printer.format === 'csv' || !io.isStdoutTTY) {
+    await renderFlat(
+      ctx,
+      lines.map((l) => ({ section: l.section, name: l.name, currency: l.amount === null ? '' : cur, amount: l.amount === null ? '' : plain(l.amount, cur), count: l.count ?? '' })),
+    )
+    return 0
+  }
+  io.stdout.write(`Summary ${s.from} .. ${s.to}${s.bank_account_id ? ` (account ${s.bank_account_id})` : ''}, ${cur}\n`)
+  // Each section's name on its first line only.
+  const rows = lines.map((l, i) => ({ ...l, heading: i > 0 && lines[i - 1].section === l.section ? '' : l.section }))
+  await renderTable(io, printer, rows, [
+    { header: 'section', value: (l) => l.heading },
+    { header: 'name', value: (l) => l.name },
+    { header: `amount ${cur}`, value: (l) => (l.amount === null ? '' : signed(ctx.chalk, l.amount, cur)), align: 'right' },
+    { header: 'count', value: (l) => (l.count === null ? '' : l.count.toLocaleString('en-US')), align: 'right' },
+  ])
+  return 0
+}

@@ -1,0 +1,34 @@
+/** Reports (API.md section 5): cash flow by period and the financial summary. Scope `read`. */
+import { createRoute } from '@hono/zod-openapi'
+import { cashFlowReport, summaryReport } from '../../domain/reports.js'
+import { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../../domain/report-schemas.js'
+import { envelope } from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+
+export function reportRoutes(deps: AppDeps) {
+  const { store, now } = deps
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/reports/cash-flow',
+        summary: 'Cash flow: opening and closing balance, money in and out per period and cash-flow category (base currency)',
+        security: SECURITY,
+        request: { query: CashFlowQuery },
+        responses: { 200: ok(envelope(CashFlowReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await cashFlowReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/reports/summary',
+        summary: 'Financial summary: income, expenses, counts, breakdowns, top merchants, account balances (base currency)',
+        security: SECURITY,
+        request: { query: SummaryQuery },
+        responses: { 200: ok(envelope(SummaryReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await summaryReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
+    )
+}
