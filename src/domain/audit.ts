@@ -28,6 +28,18 @@ export function diff(before: Transaction | null, after: Transaction | null): Cha
   return changes
 }
 
+/**
+ * The entry of a transaction's creation. Its values are not stored again (they would double the
+ * size of every imported row): `history` rebuilds them from the current row by undoing, newest
+ * first, the later entries, each of which records what it changed. Exact, because every change
+ * of a transaction writes its entry in the same database transaction as the change.
+ */
+export function createdRow(actor: Actor, action: AuditAction, transactionId: string, now: Date): NewAuditEntryRow {
+  return { company_id: actor.companyId, transaction_id: transactionId, actor: actorId(actor), action, changes: '{}', created_at: now.toISOString() }
+}
+
+const CREATIONS: ReadonlySet<AuditAction> = new Set(['create', 'batch_create', 'statement_import'])
+
 export function auditRow(actor: Actor, action: AuditAction, transactionId: string, changes: Changes, now: Date): NewAuditEntryRow {
   return {
     company_id: actor.companyId,
@@ -39,7 +51,8 @@ export function auditRow(actor: Actor, action: AuditAction, transactionId: strin
   }
 }
 
-export async function history(db: Kysely<Db>, companyId: string, transactionId: string): Promise<AuditEntry[]> {
+/** A transaction's entries, oldest first; `current` (the row as it is now) fills in a compact creation. */
+export async function history(db: Kysely<Db>, companyId: string, transactionId: string, current?: Transaction): Promise<AuditEntry[]> {
   const rows = await db
     .selectFrom('audit_entries')
     .selectAll()
@@ -47,5 +60,17 @@ export async function history(db: Kysely<Db>, companyId: string, transactionId: 
     .where('transaction_id', '=', transactionId)
     .orderBy('id', 'asc')
     .execute()
-  return rows.map((r) => ({ at: r.created_at, actor: r.actor, action: r.action as AuditAction, changes: JSON.parse(r.changes) as Changes }))
+  const entries = rows.map((r) => ({ at: r.created_at, actor: r.actor, action: r.action as AuditAction, changes: JSON.parse(r.changes) as Changes }))
+  if (current) {
+    const state: Record<string, unknown> = { ...current }
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i]
+      if (CREATIONS.has(e.action) && Object.keys(e.changes).length === 0) {
+        e.changes = diff(null, state as unknown as Transaction)
+        break
+      }
+      for (const [field, c] of Object.entries(e.changes)) state[field] = c.before
+    }
+  }
+  return entries
 }

@@ -171,10 +171,14 @@ export async function getTransactionDetail(store: Store, companyId: string, id: 
     .executeTakeFirst()
   if (!row) throw notFound('transaction')
   const { account_name, ...tx } = row
+  const transaction = toTransaction(tx as TransactionRow)
+  const statement = tx.bank_statement_id
+    ? await store.db.selectFrom('bank_statements').select(['id', 'file_name']).where('id', '=', tx.bank_statement_id).where('company_id', '=', companyId).executeTakeFirst()
+    : undefined
   return {
-    ...toTransaction(tx as TransactionRow),
+    ...transaction,
     bank_account: { id: tx.bank_account_id, name: account_name },
-    statement: null,
-    history: await history(store.db, companyId, id),
+    statement: statement ?? null,
+    history: await history(store.db, companyId, id, transaction),
   }
 }

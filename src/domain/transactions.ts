@@ -9,7 +9,7 @@ import { AppError, validation } from './errors.js'
 import { currencyExponent } from './currencies.js'
 import { convertMinor, minorToNumber, parseAmount, parseRate } from './money.js'
 import { CreateTransactionRequest, MAX_BATCH, type BatchCreateResponse, type Transaction } from './schemas.js'
-import { auditRow, diff } from './audit.js'
+import { createdRow } from './audit.js'
 import { zodError } from './validation.js'
 import { findBankAccount } from './bank-accounts.js'
 import { getCompany } from './companies.js'
@@ -140,7 +140,7 @@ async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise
 export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now)
   const t = toTransaction(row as TransactionRow)
-  const inserted = await store.hot.insertTransactions([row], [auditRow(actor, 'create', t.id, diff(null, t), now)])
+  const inserted = await store.hot.insertTransactions([row], [createdRow(actor, 'create', t.id, now)])
   if (!inserted.has(row.id)) {
     const existing = (await existingByRef(store.db, [row])).get(`${row.bank_account_id}\u0000${row.import_ref}`)
     throw new AppError('conflict', `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`)
@@ -201,7 +201,7 @@ export async function createTransactionBatch(
 }
 
 export function batchAudit(actor: Actor, created: Transaction[], now: Date) {
-  return created.map((t) => auditRow(actor, 'batch_create', t.id, diff(null, t), now))
+  return created.map((t) => createdRow(actor, 'batch_create', t.id, now))
 }
 
 /** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */
@@ -217,7 +217,7 @@ export async function createTransactionIdempotent(
     const row = await buildTransactionRow(store, actor, input, now, trx)
     const t = toTransaction(row as TransactionRow)
     await trx.insertInto('transactions').values(row).execute()
-    await trx.insertInto('audit_entries').values(auditRow(actor, 'create', t.id, diff(null, t), now)).execute()
+    await trx.insertInto('audit_entries').values(createdRow(actor, 'create', t.id, now)).execute()
     return { status: 201, body: t }
   })
 }

@@ -141,6 +141,13 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       const d = await c.transactions.get(t.id)
       expect(d.history.map((e) => e.action)).toEqual(['create', 'update'])
       expect(d.history[1].changes).toEqual({ amount: { before: -10, after: -12.34 }, category: { before: null, after: 'Office' }, tags: { before: [], after: ['x'] } })
+      // The create entry shows the values as created, not as they are now.
+      expect(d.history[0].changes).toMatchObject({ amount: { before: null, after: -10 }, description: { before: null, after: 'To edit' }, tags: { before: null, after: [] } })
+      expect(d.history[0].changes.category).toBeUndefined()
+      await c.transactions.update(t.id, { category: 'Supplies', description: 'Printer paper' })
+      const d2 = await c.transactions.get(t.id)
+      expect(d2.history[0].changes).toMatchObject({ amount: { after: -10 }, description: { after: 'To edit' } })
+      expect(d2.history[2].changes).toEqual({ category: { before: 'Office', after: 'Supplies' }, description: { before: 'To edit', after: 'Printer paper' } })
       const e = await rejects(c.request('PATCH', `/api-v1/transactions/${t.id}`, { body: { id: 'x', original_description: 'y', ai_confidence_score: 1, color: 'red' } }), 'validation_error', 400)
       expect(e.details).toEqual(
         expect.arrayContaining([
