@@ -2,10 +2,12 @@
  * `finctl serve`: the core on a socket, with JSON logs (pino) on stderr. On SIGTERM/SIGINT it stops
  * accepting connections, lets requests in flight finish, flushes usage records and closes the store.
  */
+import { randomUUID } from 'node:crypto'
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import pino from 'pino'
-import { setInternalErrorReporter } from './api/errors.js'
+import { errorBody, setInternalErrorReporter } from './api/errors.js'
+import { AppError } from './domain/errors.js'
 import { openCore, type Core } from './core.js'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -46,6 +48,18 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   server.keepAliveTimeout = 10_000
   server.headersTimeout = 30_000
   server.requestTimeout = 120_000
+  // Requests Node's HTTP parser refuses (request line and headers over 16 KiB, malformed HTTP) never
+  // reach the app: answer them with the error envelope and X-Request-Id too, not a bare status line.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
+    const id = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'
+    const e = tooLarge ? new AppError('payload_too_large', 'the request line and headers are larger than 16 KiB') : new AppError('validation_error', 'malformed HTTP request')
+    const body = JSON.stringify(errorBody(e, id))
+    const status = tooLarge ? '413 Content Too Large' : '400 Bad Request'
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`)
+  })
   const host = o.host.includes(':') ? `[${o.host}]` : o.host
   let stopping: Promise<void> | undefined
   return {

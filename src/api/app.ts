@@ -2,6 +2,7 @@
  * The HTTP app: one instance serves `finctl serve` (on a socket) and the embedded transport
  * (`app.fetch` in-process). Both go through the same middleware, so they behave the same.
  */
+import { requireJwtScope } from '../domain/api-keys.js'
 import { AppError } from '../domain/errors.js'
 import type { AppDeps } from './env.js'
 import { errorResponse, onError } from './errors.js'
@@ -32,6 +33,12 @@ export function createApp(deps: AppDeps) {
     app.use(prefix, authenticate(deps), recordUsage(deps), rateLimit(deps), bodyGuard)
   }
   app.use('/api-v1/*', requireScopes)
+  // Key administration needs a JWT with api_keys: refuse others (403) before the body is validated,
+  // as /api-v1 does, so that an API key never learns more than "forbidden" there.
+  app.use('/api-keys/*', async (c, next) => {
+    if (!(c.req.method === 'GET' && /^\/api-keys\/me(\/usage)?\/?$/.test(c.req.path))) requireJwtScope(c.get('actor'), 'api_keys')
+    await next()
+  })
   app.use('/auth/*', bodyGuard)
 
   app.route('/', systemRoutes(deps))

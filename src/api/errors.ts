@@ -39,7 +39,18 @@ export function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) return new AppError('invalid_json', 'the request body is not valid JSON')
     if (err.status === 413) return new AppError('payload_too_large', 'the request body is larger than 1 MiB')
+    // zod-openapi's media-type gate (an empty body with a non-JSON Content-Type reaches it).
+    if (err.status === 415) return new AppError('unsupported_media_type', 'send the body as JSON with Content-Type: application/json')
     if (err.status === 400) return new AppError('validation_error', err.message || 'bad request')
+  }
+  // PostgreSQL refuses NUL characters in text (SQLite takes them): the caller's input, not a bug.
+  const dbCode = (err as { code?: unknown } | null)?.code
+  if (dbCode === '22021' || dbCode === '22P05') return new AppError('validation_error', 'text in the request must not contain NUL (\\u0000) characters')
+  // SQLite cannot write (read-only file or folder, full disk): a condition of the installation, not a
+  // bug; say what it is rather than print a stack trace.
+  if (typeof dbCode === 'string' && /^SQLITE_(READONLY|FULL|CANTOPEN|IOERR)/.test(dbCode)) {
+    const what = dbCode.startsWith('SQLITE_READONLY') ? 'the database is read-only: check the permissions of the database file and its folder' : dbCode === 'SQLITE_FULL' ? 'the disk holding the database is full' : 'the database file cannot be read or written'
+    return new AppError('internal_error', `${what} (${dbCode}, request ${requestId})`)
   }
   reportInternalError(err, requestId)
   return new AppError('internal_error', `internal error (request ${requestId})`)

@@ -132,7 +132,11 @@ export class Context {
       return new Client({ baseUrl: target.baseUrl, fetch: t.fetch, ...common })
     }
     const { openEmbedded, EMBEDDED_BASE_URL } = await import('../client/embedded.js')
-    const t = await openEmbedded(target.database)
+    // A database that cannot be opened (missing folder, read-only, not a database) is a target that
+    // cannot be reached: say which, without a stack trace.
+    const t = await openEmbedded(target.database).catch((err: unknown) => {
+      throw new AppError('unreachable', `cannot open the database of ${this.describeTarget()}: ${(err as Error)?.message ?? String(err)}`)
+    })
     this.closers.push(t.close)
     return new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: t.fetch, ...common })
   }

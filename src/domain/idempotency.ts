@@ -25,7 +25,15 @@ export interface IdempotentResult<T> {
 
 /** A stable hash of a request: method, path and the body with object keys sorted. */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex')
+  let canonical: string
+  try {
+    canonical = canonicalJson(body)
+  } catch (err) {
+    // A body nested thousands of levels deep overflows the stack: the caller's input, not a bug.
+    if (err instanceof RangeError) throw new AppError('validation_error', 'the request body is nested too deeply')
+    throw err
+  }
+  return createHash('sha256').update(`${method} ${path}\n${canonical}`).digest('hex')
 }
 
 export function canonicalJson(value: unknown): string {

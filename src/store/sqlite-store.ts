@@ -18,9 +18,20 @@ const TX_COLUMNS = [
   'tags', 'created_at', 'updated_at', 'import_ref',
 ] as const
 
+/**
+ * mkdir -p, one level at a time: Node's `mkdirSync(dir, { recursive: true })` loops forever (and
+ * ignores SIGTERM) where mkdir answers ENOENT under an existing parent, e.g. a path under /proc.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return
+  const parent = dirname(dir)
+  if (parent !== dir) makeDirs(parent)
+  mkdirSync(dir, { mode: 0o700 })
+}
+
 export async function openSqliteStore(path: string): Promise<Store> {
   const isNew = path !== ':memory:' && !existsSync(path)
-  if (isNew) mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  if (isNew) makeDirs(dirname(path))
   const raw = new Database(path)
   // Financial data: owner-only, like the profile file (SQLite gives -wal and -shm the same mode).
   if (isNew) chmodSync(path, 0o600)

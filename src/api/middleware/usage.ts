@@ -21,7 +21,9 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
         // After next(), the route index points at the handler that answered (not merely the last
         // route that matches the path: /api-keys/{id}/usage also matches /api-keys/me/usage).
         const route = routePath(c)
-        const endpoint = route.endsWith('*') ? c.req.path.slice(0, 200) : endpointTemplate(route)
+        // NUL (from %00 in the path) cannot be stored in PostgreSQL text, and one such record would
+        // fail every batch after it: replace it.
+        const endpoint = route.endsWith('*') ? c.req.path.slice(0, 200).replace(/\u0000/g, '\uFFFD') : endpointTemplate(route)
         deps.usage.record({
           key_id: key.id,
           company_id: key.company_id,
