@@ -22,16 +22,25 @@ export interface ImportConfig {
   remote: boolean
 }
 
-/** A bank-like CSV of `n` rows: ISO dates over 3 years, signed amounts, descriptions that repeat. */
+/**
+ * A bank-like CSV of `n` rows over 3 years, in date order as banks export them: signed amounts,
+ * descriptions that repeat, a reference per row. Seeded (mulberry32), so every run reads the same file.
+ */
 export function writeCsv(path: string, n: number, seed = 42): void {
-  let s = seed
-  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648
+  let s = seed >>> 0
+  const rnd = () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
   const words = ['AMAZON MARKETPLACE', 'REWE SAGT DANKE', 'SHELL 1234', 'Salary', 'Rent', 'Stripe payout', 'AWS EMEA', 'Coffee', 'Uber BV', 'Insurance']
   const start = Date.UTC(2023, 0, 1)
   const chunk: string[] = ['Date,Description,Amount,Reference']
   writeFileSync(path, '')
   for (let i = 0; i < n; i++) {
-    const d = new Date(start + Math.floor(rnd() * 1095) * 86_400_000).toISOString().slice(0, 10)
+    const d = new Date(start + Math.floor((i * 1095) / n) * 86_400_000).toISOString().slice(0, 10)
     const cents = Math.floor(rnd() * 200_000) - 150_000
     const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`
     chunk.push(`${d},${words[Math.floor(rnd() * words.length)]} ${Math.floor(rnd() * 1000)},${amount},REF${i}`)

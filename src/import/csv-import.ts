@@ -210,7 +210,8 @@ export class RowConverter {
       ...(posted ? { posted_date: posted } : {}),
       ...(m.merchant_name !== undefined && cell(rec.fields, m.merchant_name) ? { merchant_name: cell(rec.fields, m.merchant_name).slice(0, 200) } : {}),
       ...(m.category !== undefined && cell(rec.fields, m.category) ? { category: cell(rec.fields, m.category).slice(0, 100) } : {}),
-      import_ref: `${digest}.${n}`,
+      // The date first: rows of a bank file (in date order) then land side by side in the unique index.
+      import_ref: `${date.replaceAll('-', '')}.${digest}.${n}`,
     }
     return { ok: true, line: rec.line, request, minor }
   }
