@@ -29,6 +29,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: '20' },
     warmups: { type: 'string', default: '2' },
     keep: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
   },
   strict: true,
 })
@@ -164,6 +165,19 @@ try {
       await time('cash-flow, 12 months by day, one account', () => client.reports.cashFlow({ ...RANGE, interval: 'day', bank_account_id: accounts[0] })),
       await time('summary, 12 months, one account', () => client.reports.summary({ ...RANGE, bank_account_id: accounts[0] })),
     ]
+    // The ceiling: the same range's totals as one plain SQL aggregate over the same index, on a raw connection.
+    const raw = new Database(file, { readonly: true })
+    const plain = raw.prepare(
+      `SELECT CAST(SUM(CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END) AS TEXT) i, CAST(SUM(CASE WHEN base_amount < 0 THEN -base_amount ELSE 0 END) AS TEXT) o, COUNT(*) n
+       FROM transactions WHERE company_id = ? AND transaction_date BETWEEN ? AND ? AND status <> 'void' AND cash_flow_category IS NOT 'transfer'`,
+    )
+    const baseline = await time('plain SQL totals of the range (ceiling)', async () => plain.get(companyId, RANGE.from, RANGE.to))
+    raw.close()
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ rows: ROWS, runs: RUNS, checked: ok, baseline, results })}\n`)
+      process.exit(process.exitCode ?? 0)
+    }
+    results.push(baseline)
     const w = Math.max(...results.map((r) => r.label.length))
     process.stdout.write(`\n${ROWS.toLocaleString('en-US')} transactions, embedded, ${RUNS} runs after ${WARMUPS} warm-up(s)\n`)
     process.stdout.write(`${'report'.padEnd(w)}   p50 ms   p95 ms   first ms\n`)

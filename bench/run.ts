@@ -5,7 +5,7 @@
  *   npm run bench                 full run (~10 minutes: cli + serve ~4, pg ~3, list ~2.5)
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~3 minutes)
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, import)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, import, reports)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.js --version` and `keys show` (embedded default database)
@@ -22,6 +22,8 @@
  *   5. import (bench/lib/import.ts): `finctl tx import` of a generated CSV (100,000 and 1,000,000 rows;
  *      20,000 and 100,000 with --quick), embedded and through `finctl serve`, vs csv-parse alone and
  *      csv-parse + plain prepared inserts of the same rows; peak RSS of the CLI.
+ *   6. reports (bench/reports.ts): cash-flow and summary at 1,000,000 transactions (100,000 with --quick),
+ *      p50/p95, vs the same range's totals as one plain SQL aggregate over the same index.
  */
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
@@ -63,10 +65,10 @@ const { values: flags } = parseArgs({
   strict: true,
 })
 if (flags.help) {
-  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list|import]\n')
+  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list|import|reports]\n')
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list', 'import'] as const
+const SECTIONS = ['cli', 'serve', 'pg', 'list', 'import', 'reports'] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -84,6 +86,7 @@ const config = quick
       pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
       import: { sizes: [20_000, 100_000], ceilingRuns: 2, remote: true },
+      reports: { rows: 100_000, runs: 10 },
       watchdogMs: 15 * 60_000,
     }
   : {
@@ -96,6 +99,7 @@ const config = quick
       pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
       import: { sizes: [100_000, 1_000_000], ceilingRuns: 3, remote: true },
+      reports: { rows: 1_000_000, runs: 20 },
       watchdogMs: 60 * 60_000,
     }
 
@@ -354,6 +358,16 @@ async function importSection(): Promise<void> {
   extra.import = r.extra
 }
 
+async function reportsSection(): Promise<void> {
+  const c = config.reports
+  log(`\n== 6. Reports at ${c.rows.toLocaleString('en-US')} transactions, embedded (p50/p95 over ${c.runs} runs) vs plain SQL totals ==`)
+  const { runReportsSection } = await import('./lib/reports-section.js')
+  const r = runReportsSection(root, c, log)
+  figures.push(...r.figures)
+  sectionLines.push('', ...r.lines)
+  extra.reports = r.extra
+}
+
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
 async function waitForBuild(): Promise<void> {
   const cli = join(root, 'dist', 'cli.js')
@@ -371,6 +385,7 @@ async function main(): Promise<number> {
     ['pg', pgSection],
     ['list', listSection],
     ['import', importSection],
+    ['reports', reportsSection],
   ]
   const sections = all.filter(([name]) => flags.only === undefined || flags.only === name)
   for (const [name, fn] of sections) {
