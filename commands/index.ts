@@ -9,6 +9,7 @@ import { registerKeys } from './keys.js'
 import { registerProfile } from './profile.js'
 import { registerReports } from './reports.js'
 import { registerServe } from './serve.js'
+import { registerStatements } from './statements.js'
 import { registerTx } from './tx.js'
 
 export function registerAll(program: Command, run: Runner): void {
@@ -18,6 +19,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerKeys(program, run)
   registerAccounts(program, run)
   registerTx(program, run)
+  registerStatements(program, run)
   registerCompany(program, run)
   registerReports(program, run)
   registerServe(program, run)

@@ -4,6 +4,7 @@
  */
 import { createApp, type App } from './api/app.js'
 import { UsageRecorder } from './api/usage-recorder.js'
+import { drainStatementJobs } from './domain/statement-jobs.js'
 import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
@@ -13,7 +14,7 @@ export interface Core {
   app: App
   store: Store
   usage: UsageRecorder
-  /** Flush usage records and close the store. */
+  /** Finish the statements being processed, flush usage records and close the store. */
   close(): Promise<void>
 }
 
@@ -35,6 +36,7 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
     async close() {
       if (closed) return
       closed = true
+      await drainStatementJobs(store)
       await usage.flush()
       await store.close()
     },

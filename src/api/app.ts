@@ -20,6 +20,7 @@ import { bankAccountRoutes } from './routes/bank-accounts.js'
 import { categoryRoutes } from './routes/categories.js'
 import { companyRoutes } from './routes/company.js'
 import { reportRoutes } from './routes/reports.js'
+import { statementRoutes } from './routes/statements.js'
 import { systemRoutes } from './routes/system.js'
 import { transactionRoutes } from './routes/transactions.js'
 
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', companyRoutes(deps))
   app.route('/', categoryRoutes(deps))
   app.route('/', reportRoutes(deps))
+  app.route('/', statementRoutes(deps))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' })
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

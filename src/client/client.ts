@@ -21,6 +21,7 @@ import type {
   Transaction,
   UsageStats,
 } from '../domain/schemas.js'
+import type { Statement, StatementUploadJson } from '../domain/statement-schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/report-schemas.js'
 
 /** Query of GET /transactions, as the client sends it. */
@@ -213,6 +214,29 @@ export class Client {
       this.request<CashFlowReport>('GET', '/api-v1/reports/cash-flow', { query: q }).then((r) => r.data),
     summary: (q: Partial<Record<keyof SummaryQuery, string | number>> = {}) =>
       this.request<SummaryReport>('GET', '/api-v1/reports/summary', { query: q }).then((r) => r.data),
+  }
+
+  readonly statements = {
+    /** Upload a statement file (JSON, the file in base64); answered with the statement pending. */
+    upload: (body: StatementUploadJson) => this.request<Statement>('POST', '/api-v1/statements', { body }).then((r) => r.data),
+    list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string } = {}) => this.request<Statement[]>('GET', '/api-v1/statements', { query: q }),
+    get: (id: string) => this.request<Statement>('GET', `/api-v1/statements/${encodeURIComponent(id)}`).then((r) => r.data),
+    transactions: (id: string, q: TransactionQuery = {}) =>
+      this.request<Transaction[]>('GET', `/api-v1/statements/${encodeURIComponent(id)}/transactions`, { query: q }),
+    /**
+     * Poll GET /statements/{id} until the statement is completed or failed (25 ms, doubling to 1 s
+     * between polls); `onPoll` sees each state. Throws after `timeoutMs` (default 10 minutes).
+     */
+    wait: async (id: string, o: { timeoutMs?: number; onPoll?: (s: Statement) => void } = {}): Promise<Statement> => {
+      const deadline = Date.now() + (o.timeoutMs ?? 600_000)
+      for (let delay = 25; ; delay = Math.min(delay * 2, 1000)) {
+        const s = await this.statements.get(id)
+        o.onPoll?.(s)
+        if (s.status === 'completed' || s.status === 'failed') return s
+        if (Date.now() + delay > deadline) throw new AppError('internal_error', `statement ${id} is still ${s.status}: check it later with \`finctl statements get ${id}\``)
+        await (this.opts.sleep ?? realSleep)(delay)
+      }
+    },
   }
 }
 

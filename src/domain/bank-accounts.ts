@@ -117,6 +117,8 @@ export async function deleteBankAccount(store: Store, companyId: string, id: str
     const row = await findBankAccount(store, companyId, id, trx)
     const held = await trx.selectFrom('transactions').select('id').where('bank_account_id', '=', row.id).limit(1).executeTakeFirst()
     if (held) throw new AppError('conflict', `bank account "${row.name}" holds transactions and cannot be deleted: close it instead (status: closed)`)
+    // Statements that brought no transaction (failed, or empty) go with the account.
+    await trx.deleteFrom('bank_statements').where('bank_account_id', '=', row.id).execute()
     await trx.deleteFrom('bank_accounts').where('id', '=', row.id).execute()
     return { id: row.id, deleted: true as const }
   })

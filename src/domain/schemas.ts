@@ -338,7 +338,7 @@ export type BatchCreateResponse = z.infer<typeof BatchCreateResponse>
 export const AuditEntry = z.object({
   at: Timestamp,
   actor: z.string(),
-  action: z.enum(['create', 'update', 'delete', 'bulk_update', 'batch_create']),
+  action: z.enum(['create', 'update', 'delete', 'bulk_update', 'batch_create', 'statement_import', 'reconcile']),
   changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })),
 })
 export type AuditEntry = z.infer<typeof AuditEntry>

@@ -250,6 +250,83 @@ function reportIndexes(): Migration {
   }
 }
 
+/**
+ * Bank statements (API.md section 5). The file itself is not kept, its sha256 is: the same file for
+ * the same account once only, while its statement has not failed (a failed upload may be retried).
+ * `statement_ref` is the identity of the statement line a transaction came from or was reconciled
+ * with (the bank's id, else date + amount + description), unique per account: a line is never
+ * imported twice, whichever statement brings it again.
+ */
+function statementsTable(dialect: Dialect): Migration {
+  const t = types(dialect)
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('bank_statements')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
+        .addColumn('bank_account_id', 'text', (c) => c.notNull().references('bank_accounts.id'))
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('format', 'text', (c) => c.notNull())
+        .addColumn('file_sha256', 'text', (c) => c.notNull())
+        .addColumn('file_size', 'integer', (c) => c.notNull())
+        .addColumn('currency_code', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('period_start', 'text')
+        .addColumn('period_end', 'text')
+        .addColumn('opening_balance', t.money)
+        .addColumn('closing_balance', t.money)
+        .addColumn('balance_check', 'text')
+        .addColumn('line_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('transaction_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('duplicate_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('matched_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('error', 'text')
+        .addColumn('warnings', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('processed_at', 'text')
+        .execute()
+      await db.schema.createIndex('bank_statements_company').on('bank_statements').columns(['company_id', 'id']).execute()
+      await db.schema.createIndex('bank_statements_account').on('bank_statements').columns(['bank_account_id', 'id']).execute()
+      // Partial unique index (both dialects): a failed statement does not hold its file.
+      await sql`CREATE UNIQUE INDEX bank_statements_file ON bank_statements (bank_account_id, file_sha256) WHERE status <> 'failed'`.execute(db)
+      await db.schema.alterTable('transactions').addColumn('statement_ref', 'text').execute()
+      // Partial: rows that came from no statement (every imported or typed-in row) add nothing to it.
+      await db.schema
+        .createIndex('transactions_statement_ref')
+        .on('transactions')
+        .columns(['bank_account_id', 'statement_ref'])
+        .unique()
+        .where(sql.ref('statement_ref'), 'is not', null)
+        .execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropIndex('transactions_statement_ref').execute()
+      await db.schema.alterTable('transactions').dropColumn('statement_ref').execute()
+      await db.schema.dropTable('bank_statements').execute()
+    },
+  }
+}
+
+/**
+ * Indexes that only some rows need are partial: a row without a statement or without a category
+ * (every freshly imported row) adds nothing to them. Queries filter with `= value`, which implies
+ * NOT NULL, so both SQLite and PostgreSQL still use them.
+ */
+function partialIndexes(): Migration {
+  const rebuild = async (db: AnyDb, partial: boolean) => {
+    await db.schema.dropIndex('transactions_company_category').execute()
+    await db.schema.dropIndex('transactions_statement').execute()
+    const category = db.schema.createIndex('transactions_company_category').on('transactions').columns(['company_id', 'category', 'transaction_date'])
+    const statement = db.schema.createIndex('transactions_statement').on('transactions').columns(['bank_statement_id', 'transaction_date'])
+    await (partial ? category.where(sql.ref('category'), 'is not', null) : category).execute()
+    await (partial ? statement.where(sql.ref('bank_statement_id'), 'is not', null) : statement).execute()
+  }
+  return { up: (db: AnyDb) => rebuild(db, true), down: (db: AnyDb) => rebuild(db, false) }
+}
+
 /** Every migration, in order. Names sort in the order they run. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -257,6 +334,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002_transactions_complete': transactionsComplete(dialect),
     '0003_import_refs': importRefs(),
     '0004_reports': reportIndexes(),
+    '0005_statements': statementsTable(dialect),
+    '0006_partial_indexes': partialIndexes(),
   }
 }
 

@@ -108,6 +108,37 @@ export interface TransactionsTable {
   updated_at: string
   /** Identity of an imported row (unique per account); null for transactions not imported. */
   import_ref?: string | null
+  /** Identity of the statement line it came from or was reconciled with (unique per account). */
+  statement_ref?: string | null
+}
+
+export interface BankStatementsTable {
+  id: string
+  company_id: string
+  bank_account_id: string
+  file_name: string
+  format: string
+  file_sha256: string
+  file_size: number
+  /** The account's currency: balances are in its minor units. */
+  currency_code: string
+  status: string
+  period_start: string | null
+  period_end: string | null
+  opening_balance: number | null
+  closing_balance: number | null
+  balance_check: string | null
+  line_count: number
+  transaction_count: number
+  duplicate_count: number
+  matched_count: number
+  error: string | null
+  /** JSON array of strings */
+  warnings: string
+  created_by: string
+  created_at: string
+  updated_at: string
+  processed_at: string | null
 }
 
 export interface IdempotencyKeysTable {
@@ -142,6 +173,7 @@ export interface Db {
   transactions: TransactionsTable
   idempotency_keys: IdempotencyKeysTable
   audit_entries: AuditEntriesTable
+  bank_statements: BankStatementsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -152,3 +184,4 @@ export type TransactionRow = Selectable<TransactionsTable>
 export type NewTransactionRow = Insertable<TransactionsTable>
 export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id'>
 export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
+export type BankStatementRow = Selectable<BankStatementsTable>

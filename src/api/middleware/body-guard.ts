@@ -12,6 +12,12 @@ export const MAX_JSON_BODY = 1024 * 1024
 /** A batch of 5,000 transactions is larger than 1 MiB of JSON. */
 export const MAX_BATCH_BODY = 16 * 1024 * 1024
 const LARGE_BODY_PATHS = new Set(['/api-v1/transactions/batch'])
+/**
+ * A statement upload (a 20 MiB file, as multipart or as base64 in JSON) is neither read as text
+ * nor checked as JSON here: its route reads and checks it. Only the size is limited here.
+ */
+export const STATEMENT_UPLOAD_PATH = '/api-v1/statements'
+export const MAX_STATEMENT_BODY = 28 * 1024 * 1024
 
 const limiter = (maxSize: number, label: string) =>
   bodyLimit({
@@ -24,12 +30,17 @@ const limiter = (maxSize: number, label: string) =>
   })
 const limitJson = limiter(MAX_JSON_BODY, '1 MiB')
 const limitBatch = limiter(MAX_BATCH_BODY, '16 MiB')
+const limitStatement = limiter(MAX_STATEMENT_BODY, '28 MiB (a statement file may be up to 20 MiB)')
 
 /**
  * On `finctl serve`, read the body straight from Node's request (building a web Request stream for
  * it costs about 0.2 ms a request) and hand it to Hono's body cache, where validators find it.
  */
 async function readIncoming(incoming: IncomingMessage, max: number, label: string): Promise<string> {
+  return (await readIncomingBytes(incoming, max, label)).toString('utf8')
+}
+
+async function readIncomingBytes(incoming: IncomingMessage, max: number, label: string): Promise<Buffer> {
   // A body over the limit is still read (and dropped) up to a bound, so that the client, which is
   // still sending, receives the 413 instead of a reset connection; beyond the bound, close at once.
   const discard = Math.max(2 * max, 32 * 1024 * 1024)
@@ -43,7 +54,7 @@ async function readIncoming(incoming: IncomingMessage, max: number, label: strin
     if (size <= max) chunks.push(chunk)
   }
   if (size > max) throw tooLarge(label)
-  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
 }
 
 function tooLarge(label: string): AppError {
@@ -55,6 +66,19 @@ export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (method !== 'POST' && method !== 'PATCH' && method !== 'PUT') return next()
   const large = LARGE_BODY_PATHS.has(c.req.path)
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  if (method === 'POST' && c.req.path === STATEMENT_UPLOAD_PATH) {
+    if (!incoming) return limitStatement(c, next)
+    let body: Buffer
+    try {
+      body = await readIncomingBytes(incoming, MAX_STATEMENT_BODY, '28 MiB (a statement file may be up to 20 MiB)')
+    } catch (err) {
+      c.header('Connection', 'close')
+      throw err
+    }
+    // The route reads it as JSON or as multipart/form-data from Hono's body cache.
+    ;(c.req.bodyCache as Record<string, Promise<unknown>>).arrayBuffer = Promise.resolve(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength))
+    return next()
+  }
   if (incoming) {
     let text: string
     try {

@@ -1,0 +1,125 @@
+/**
+ * `finctl statements upload FILE --preview`: the file parsed here with the service's own parsers,
+ * the account's statement picked as the service picks it, and what would be created shown
+ * (lines, count, sum, balances, balance check). Nothing is uploaded.
+ */
+import { AppError } from '../src/domain/errors.js'
+import type { Statement } from '../src/domain/statement-schemas.js'
+import type { Context } from '../src/cli/context.js'
+import { EXIT } from '../src/cli/exit-codes.js'
+import { note, printList, printRecord } from '../src/cli/output.js'
+
+const FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
+
+export interface PreviewRequest {
+  bank_account_id: string
+  file_name: string
+  format?: Statement['format']
+  account_number?: string
+  map?: string[]
+  where?: string[]
+  date_format?: string
+  encoding?: string
+  delimiter?: string
+  decimal_comma?: boolean
+  skip_lines?: number
+  invert_sign?: boolean
+}
+
+interface PreviewRow {
+  date: string
+  description: string
+  amount: string
+  merchant_name: string | null
+  category: string | null
+  bank_id: string | null
+}
+
+/** Parse here with the service's parsers and show the statement that would be imported. */
+export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest): Promise<number> {
+  const client = await ctx.client()
+  const account = await client.accounts.get(r.bank_account_id)
+  const [{ uploadOptions }, { parseUpload, StatementFileError }, { selectStatement }, { detectFormat }, { currencyExponent }, { formatMinor }] = await Promise.all([
+    import('../src/domain/statements.js'),
+    import('../src/domain/statement-parse.js'),
+    import('../src/domain/statement-select.js'),
+    import('../src/import/statements/index.js'),
+    import('../src/domain/currencies.js'),
+    import('../src/domain/money.js'),
+  ])
+  const options = uploadOptions({
+    bankAccountId: r.bank_account_id,
+    fileName: r.file_name,
+    bytes,
+    format: r.format,
+    accountNumber: r.account_number,
+    map: r.map,
+    where: r.where,
+    dateFormat: r.date_format,
+    encoding: r.encoding,
+    delimiter: r.delimiter,
+    decimalComma: r.decimal_comma,
+    skipLines: r.skip_lines,
+    invertSign: r.invert_sign,
+  })
+  const format = r.format ?? detectFormat(bytes, r.file_name)
+  if (!format) throw new AppError('usage', `cannot tell the format of ${r.file_name}: give --format (${FORMATS.join(', ')})`)
+  const exp = currencyExponent(account.currency_code)
+  let sel
+  try {
+    const parsed = await parseUpload(bytes, { fileName: r.file_name, format, currency: account.currency_code, exponent: exp }, options)
+    sel = selectStatement(parsed, { name: account.name, currency: account.currency_code, last4: account.account_number_last4 }, options.accountNumber)
+  } catch (e) {
+    if (e instanceof StatementFileError) throw new AppError('validation_error', `${r.file_name}: ${e.message}`)
+    throw e
+  }
+  const cur = account.currency_code
+  const amount = (minor: number | bigint | null) => (minor === null ? null : `${formatMinor(minor, exp)} ${cur}`)
+  const lines: PreviewRow[] = sel.lines.map((l) => ({
+    date: l.date,
+    description: l.description,
+    amount: formatMinor(l.amountMinor, exp),
+    merchant_name: l.merchant ?? null,
+    category: l.category ?? null,
+    bank_id: l.externalId ?? null,
+  }))
+  const summary = {
+    file_name: r.file_name,
+    format,
+    bank_account_id: account.id,
+    account_in_file: sel.accountHint ?? null,
+    currency_code: cur,
+    period_start: sel.periodStart,
+    period_end: sel.periodEnd,
+    opening_balance: sel.openingBalance === null ? null : formatMinor(sel.openingBalance, exp),
+    closing_balance: sel.closingBalance === null ? null : formatMinor(sel.closingBalance, exp),
+    balance_check: sel.balanceCheck,
+    line_count: sel.lines.length,
+    sum: formatMinor(sel.sum, exp),
+    warnings: sel.warnings,
+    lines,
+  }
+  if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
+    await printRecord(ctx.io, ctx.printer, summary)
+    return EXIT.ok
+  }
+  await printList<PreviewRow>(
+    ctx.io,
+    ctx.printer,
+    lines,
+    [
+      { header: 'date', value: (l) => l.date },
+      { header: 'description', value: (l) => l.description },
+      { header: 'amount', value: (l) => `${l.amount} ${cur}`, align: 'right' },
+      { header: 'merchant', value: (l) => l.merchant_name ?? '' },
+      { header: 'bank id', value: (l) => l.bank_id ?? '' },
+    ],
+    { footer: ['', `total of ${lines.length}`, amount(sel.sum)!, '', ''], empty: 'the statement holds no lines' },
+  )
+  const p = ctx.printer
+  note(ctx.io, p, `preview of ${r.file_name} (${format}${sel.accountHint ? `, account ${sel.accountHint}` : ''}): nothing was uploaded`)
+  note(ctx.io, p, `${lines.length} lines, sum ${amount(sel.sum)}, period ${sel.periodStart ?? '?'} .. ${sel.periodEnd ?? '?'}`)
+  note(ctx.io, p, `opening balance ${amount(sel.openingBalance) ?? 'not given'}, closing balance ${amount(sel.closingBalance) ?? 'not given'}: balance check ${sel.balanceCheck}`)
+  for (const w of sel.warnings) note(ctx.io, p, `warning: ${w}`)
+  return EXIT.ok
+}

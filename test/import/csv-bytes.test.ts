@@ -1,0 +1,59 @@
+/**
+ * CSV from bytes (uploaded statements) reads and plans every real bank CSV exactly as `tx import`
+ * does from the file: same records, same plan (header row, column map, date format, decimal mark).
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { planImportBytes, readRecordsBytes } from '../../src/import/csv-bytes.js'
+import { ImportError, planImport, type ImportOptions } from '../../src/import/csv-import.js'
+import { readRecords } from '../../src/import/csv-reader.js'
+
+const DIR = resolve(import.meta.dirname, '../../../shared/fixtures/bank-files/csv')
+
+/** Options some files need (as in csv-fixtures.test.ts); the others plan with none. */
+const OPTIONS: Record<string, ImportOptions> = {
+  'ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv': { map: [['description', 'Description 1']] },
+  'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv': { dateFormat: 'DD/MM/YY' },
+  'lt-danske-cp1257-crlf-multiline-quoted.csv': { encoding: 'windows-1257', map: [['amount', '-2'], ['description', '-6'], ['description', '-5']] },
+  'lt-swedbank-dk-indicator-unescaped-quotes.csv': { where: [['2', '20']], map: [['description', 'Paaiškinimai']] },
+}
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = []
+  for await (const x of it) out.push(x)
+  return out
+}
+
+describe('CSV from bytes = CSV from the file', () => {
+  const files = readdirSync(DIR).filter((f) => f.endsWith('.csv'))
+  it.each(files)('%s', async (file) => {
+    const path = resolve(DIR, file)
+    const bytes = new Uint8Array(readFileSync(path))
+    const o = OPTIONS[file] ?? {}
+    const [fromFile, fromBytes] = [await planImport(path, o), await planImportBytes(bytes, o)]
+    expect(fromBytes).toEqual(fromFile)
+    expect(fromBytes.dataRows).toBeGreaterThan(0)
+    expect(await all(readRecordsBytes(bytes, fromBytes.layout))).toEqual(await all(readRecords(path, fromFile.layout)))
+  })
+
+  it('refuses what the file path refuses, with the same message', async () => {
+    const file = resolve(DIR, 'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv')
+    const fromFile = await planImport(file).then(() => 'planned', (e: Error) => e)
+    const fromBytes = await planImportBytes(new Uint8Array(readFileSync(file))).then(() => 'planned', (e: Error) => e)
+    expect(fromBytes).toBeInstanceOf(ImportError)
+    expect((fromBytes as Error).message).toBe((fromFile as Error).message)
+    await expect(planImportBytes(new TextEncoder().encode('x\n'), { encoding: 'klingon' })).rejects.toBeInstanceOf(ImportError)
+  })
+
+  it('reads a record whose quoted field spans the boundary of two decoding chunks', async () => {
+    const pad = 'x'.repeat(256 * 1024 - 40)
+    const text = `Date,Description,Amount\n2024-01-01,"${pad}\nstill the same field, é",-1.00\n2024-01-02,Tea,-2.00\n`
+    const bytes = new TextEncoder().encode(text)
+    const plan = await planImportBytes(bytes)
+    const recs = await all(readRecordsBytes(bytes, plan.layout))
+    expect(recs.map((r) => r.fields.length)).toEqual([3, 3, 3])
+    expect(recs[1].fields[1]).toBe(`${pad}\nstill the same field, é`)
+    expect(recs[2]).toEqual({ line: 4, fields: ['2024-01-02', 'Tea', '-2.00'] })
+  })
+})
