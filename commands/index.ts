@@ -8,6 +8,7 @@ import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
 import { registerProfile } from './profile.js'
 import { registerReports } from './reports.js'
+import { registerSeed } from './seed.js'
 import { registerServe } from './serve.js'
 import { registerStatements } from './statements.js'
 import { registerTx } from './tx.js'
@@ -22,5 +23,6 @@ export function registerAll(program: Command, run: Runner): void {
   registerStatements(program, run)
   registerCompany(program, run)
   registerReports(program, run)
+  registerSeed(program, run)
   registerServe(program, run)
 }

@@ -1,0 +1,141 @@
+/**
+ * `finctl seed FILE [--dry-run] [--env-out FILE]`: declarative, idempotent seeding for CI.
+ * Flags -> the seed file, validated in full (exit 6 before any write) -> src/seed/run.ts -> the
+ * steps as a table (or the report as JSON) and the ids and new keys as NAME=value lines.
+ */
+import { randomUUID } from 'node:crypto'
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import type { Command } from 'commander'
+import { AppError } from '../src/domain/errors.js'
+import type { Context } from '../src/cli/context.js'
+import { EXIT } from '../src/cli/exit-codes.js'
+import { note, printList, printRecord, warn } from '../src/cli/output.js'
+import type { Runner } from '../src/cli/program.js'
+import type { SeedReport, StepOutcome } from '../src/seed/run.js'
+
+export function registerSeed(program: Command, run: Runner): void {
+  program
+    .command('seed')
+    .argument('<file>', 'a seed file: JSON, or YAML (.yaml / .yml)')
+    .description('create bank accounts, transactions, CSV imports, statements and API keys from a seed file; running it again creates nothing new')
+    .option('--dry-run', 'print the plan (what would be created, updated or left as it is); write nothing')
+    .option('--env-out <file>', 'write the ids of the seeded objects and new API keys as NAME=value lines (mode 0600)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  finctl seed examples/seed.json --dry-run\n' +
+        '  finctl seed ci/seed.yaml --env-out .seed.env && . ./.seed.env\n' +
+        '\nEach step is found again by a marker kept in the service (an account by its name, a transaction by its\n' +
+        'import_ref seed.STEP.N, a statement by its file, an API key by its name): "exists", "updated" or "created".\n' +
+        'Exit codes: 0 every step done; 8 some steps failed (each listed); 6 the seed file is not valid (nothing written).\n',
+    )
+    .action(run(runSeedCommand))
+}
+
+interface SeedFlags {
+  dryRun?: boolean
+  envOut?: string
+}
+
+const STATUS_COLUMNS = [
+  { header: 'step', value: (s: StepOutcome) => s.step },
+  { header: 'kind', value: (s: StepOutcome) => s.kind },
+  { header: 'status', value: (s: StepOutcome) => s.status },
+  { header: 'id', value: (s: StepOutcome) => s.id ?? '' },
+  { header: 'detail', value: (s: StepOutcome) => s.detail },
+]
+
+async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Promise<number> {
+  const { readFile } = await import('node:fs/promises')
+  const { dirname, resolve } = await import('node:path')
+  if (!existsSync(file) || !statSync(file).isFile()) throw new AppError('usage', `no such file: ${file}`)
+  if (o.envOut !== undefined) {
+    const dir = dirname(resolve(o.envOut))
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new AppError('usage', `--env-out: no such folder: ${dir}`)
+    if (resolve(o.envOut) === resolve(file)) throw new AppError('usage', '--env-out must not be the seed file')
+  }
+  const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/seed/schema.js')
+  let seed
+  try {
+    seed = validateSeed(await parseSeedText(await readFile(file, 'utf8'), file), { env: ctx.env, now: ctx.io.now(), path: resolve(file) })
+  } catch (e) {
+    if (e instanceof SeedInvalid) throw new AppError('validation_error', `${file}: ${e.message}; nothing was written`, { details: e.problems })
+    throw e
+  }
+  const client = await ctx.client()
+  const { runSeed } = await import('../src/seed/run.js')
+  note(ctx.io, ctx.printer, `${o.dryRun ? 'dry run (nothing is written): ' : ''}seeding ${seed.steps.length} steps from ${file} on ${ctx.describeTarget()}`)
+  const { report, fatal } = await runSeed(client, seed, { dryRun: o.dryRun, now: ctx.io.now() })
+
+  if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') await printRecord(ctx.io, ctx.printer, report)
+  else await printList(ctx.io, ctx.printer, report.steps, STATUS_COLUMNS)
+  for (const s of report.steps) {
+    if (s.status !== 'failed' && s.status !== 'would fail') continue
+    ctx.io.stderr.write(`error: step "${s.step}" (${s.kind}): ${s.detail}\n`)
+    for (const e of s.errors ?? []) ctx.io.stderr.write(`  ${e}\n`)
+  }
+  const unknownKey = (name: string) =>
+    note(ctx.io, ctx.printer, `${name}: the API key existed before this run, so its value cannot be written (a key is shown only when it is created)`)
+
+  if (o.envOut !== undefined && o.dryRun) note(ctx.io, ctx.printer, `dry run: ${o.envOut} is not written`)
+  else if (o.envOut !== undefined) {
+    const kept = writeEnvFile(o.envOut, report, file, ctx.io.now())
+    for (const name of Object.keys(report.keys_without_value)) {
+      if (kept.includes(name)) note(ctx.io, ctx.printer, `${name}: kept from the previous ${o.envOut} (the same key)`)
+      else unknownKey(name)
+    }
+    note(ctx.io, ctx.printer, `wrote ${Object.keys(report.env).length + kept.length} values to ${o.envOut} (mode 0600)`)
+  } else {
+    if (!o.dryRun) Object.keys(report.keys_without_value).forEach(unknownKey)
+    const keys = Object.entries(report.env).filter(([k]) => k.startsWith('KEYS_') && k.endsWith('_KEY'))
+    if (keys.length && ctx.printer.format !== 'json' && ctx.printer.format !== 'ndjson') {
+      warn(ctx.io, 'new API keys are shown only now: store them (or use --env-out FILE)', ctx.printer.color)
+      for (const [k, v] of keys) ctx.io.stdout.write(`${k}=${v}\n`)
+    }
+  }
+  if (fatal) throw fatal
+  if (report.failed) {
+    ctx.io.stderr.write(`error: ${report.failed} of ${report.steps.length} steps ${o.dryRun ? 'would fail' : 'failed'}\n`)
+    return EXIT.partial
+  }
+  if (!o.dryRun) {
+    const n = (st: string) => report.steps.filter((s) => s.status === st).length
+    note(ctx.io, ctx.printer, `done: ${n('created')} created, ${n('updated')} updated, ${n('exists')} unchanged`)
+  }
+  return EXIT.ok
+}
+
+/**
+ * NAME=value lines, written to a temporary file (0600) and renamed over FILE. A key that existed
+ * before has no value to write: the previous file's line is kept when it holds the same key (its
+ * prefix matches), else a comment says why the line is missing. Returns the names kept.
+ */
+function writeEnvFile(path: string, report: SeedReport, seedFile: string, now: Date): string[] {
+  const previous = new Map<string, string>()
+  if (existsSync(path)) {
+    for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+      const m = /^([A-Z0-9_]+)=(.*)$/.exec(line)
+      if (m) previous.set(m[1], m[2])
+    }
+  }
+  const lines = [`# finctl seed ${seedFile} at ${now.toISOString()}`]
+  const kept: string[] = []
+  for (const [k, v] of Object.entries(report.env)) lines.push(`${k}=${v}`)
+  for (const [k, prefix] of Object.entries(report.keys_without_value)) {
+    const old = previous.get(k)
+    if (old && old.startsWith(prefix)) {
+      lines.push(`${k}=${old}`)
+      kept.push(k)
+    } else lines.push(`# ${k} is not known: the API key existed before this run (a key is shown only when it is created)`)
+  }
+  const tmp = `${path}.${randomUUID()}.tmp`
+  try {
+    writeFileSync(tmp, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' })
+    chmodSync(tmp, 0o600)
+    renameSync(tmp, path)
+  } catch (e) {
+    rmSync(tmp, { force: true })
+    throw new AppError('usage', `--env-out: cannot write ${path}: ${(e as Error).message}`)
+  }
+  return kept
+}

@@ -1,0 +1,416 @@
+/**
+ * The seed file: an ordered list of named steps, each of one kind, checked in full (zod) before
+ * anything is written. Every problem is reported with its step and field:
+ * `steps[2] (transactions "coffee") generate.count: ...`.
+ *
+ * ```yaml
+ * version: 1
+ * steps:
+ *   - account: operating            # kind: name (the name is how later steps and --env-out refer to it)
+ *     name: Operating
+ *     account_type: checking
+ *     currency_code: ${env.COMPANY_CURRENCY}
+ *   - transactions: coffee
+ *     bank_account_id: ${accounts.operating.id}
+ *     generate: { count: 20, seed: 42, from: ${date:-30d}, to: ${today}, amount: { min: "-9.00", max: "-2.50" }, merchants: [Blue Bottle] }
+ * ```
+ *
+ * Kinds: account, transactions, import, statement, api_key. New kinds (a `rules` step, once the
+ * service has categorization rules) are one more entry in KINDS with its schema.
+ */
+import { existsSync, statSync } from 'node:fs'
+import { isAbsolute, resolve as resolvePath } from 'node:path'
+import { z } from 'zod'
+import { currencyExponent, isCurrency } from '../domain/currencies.js'
+import { parseAmount } from '../domain/money.js'
+import {
+  ACCOUNT_STATUSES,
+  ACCOUNT_TYPES,
+  ACCOUNTING_CATEGORIES,
+  API_KEY_SCOPES,
+  CASH_FLOW_CATEGORIES,
+  CreateTransactionRequest,
+  isIsoDate,
+} from '../domain/schemas.js'
+import { STATEMENT_FORMATS, MAX_STATEMENT_FILE } from '../domain/statement-schemas.js'
+import { ROLES } from '../import/mapping.js'
+import { amountBounds, daysBetween } from './generate.js'
+import { resolveStatic, resolveSteps, stepRefsIn, type KnownStep, type Namespace, type PathError, type Results, type StepRef } from './resolve.js'
+
+// ---- field schemas ------------------------------------------------------------------------------
+
+const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`)
+const StepName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be 1 to 40 letters, digits, _ or -, starting with a letter')
+const IsoDate = z.string().refine(isIsoDate, 'must be a date written YYYY-MM-DD')
+const Currency = z.string().refine(isCurrency, 'must be an ISO 4217 currency code such as USD or EUR')
+const Amount = z.union([z.number(), z.string().trim().regex(/^[+\-\u2212]?\d+(\.\d+)?$/, 'must be a decimal amount such as -12.50')])
+const Uuid = z.uuid({ message: 'must be a UUID, or a reference such as ${accounts.NAME.id}' })
+/** A whole number, also written as a string (so `${env.N}` works). */
+const Whole = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number')])
+    .transform(Number)
+    .pipe(z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+const Tags = z.array(z.string().trim().min(1, 'must not be empty').max(50)).max(50)
+const RelPath = z.string().trim().min(1, 'is required')
+
+const MAP_FIELDS = [...ROLES, 'transaction_date'] as const
+/** CSV column mapping: `{ description: ["Payee", "Memo"], amount: "Betrag" }` (several columns join). */
+const ColumnMap = z
+  .record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]))
+  .superRefine((m, c) => {
+    for (const k of Object.keys(m)) {
+      if (!(MAP_FIELDS as readonly string[]).includes(k)) c.addIssue({ code: 'custom', path: [k], message: `unknown field; use one of ${ROLES.join(', ')}` })
+    }
+  })
+const csvReading = {
+  map: ColumnMap.optional(),
+  date_format: z.string().max(20).optional(),
+  delimiter: z.string().min(1).max(3).optional(),
+  encoding: z.string().max(40).optional(),
+  decimal_comma: z.boolean().optional(),
+  skip_lines: Whole(0, 1000).optional(),
+  where: z.record(z.string(), z.string()).optional(),
+  invert_sign: z.boolean().optional(),
+}
+
+export const AccountSpec = z
+  .object({
+    account: StepName,
+    /** The account's name, and how it is found again (default: the step name). */
+    name: text(200).min(1, 'must not be empty').optional(),
+    /** Earlier names: an account found under one of them is renamed to `name`. */
+    renamed_from: z.array(text(200).min(1)).max(20).optional(),
+    account_type: z.enum(ACCOUNT_TYPES),
+    currency_code: Currency,
+    institution_name: text(200).optional(),
+    account_number: z.string().trim().regex(/^[0-9A-Za-z -]{4,40}$/, 'must be 4 to 40 letters or digits').optional(),
+    opening_balance: Amount.optional(),
+    opening_balance_date: IsoDate.optional(),
+    status: z.enum(ACCOUNT_STATUSES).optional(),
+  })
+  .strict()
+export type AccountSpec = z.infer<typeof AccountSpec>
+
+const TransactionItem = CreateTransactionRequest.omit({ bank_account_id: true, import_ref: true })
+export type TransactionItem = z.infer<typeof TransactionItem>
+
+const Generate = z
+  .object({
+    count: Whole(1, 5000),
+    seed: z.union([z.number().int(), z.string().min(1).max(200)]),
+    from: IsoDate,
+    to: IsoDate,
+    amount: z.object({ min: Amount, max: Amount }).strict(),
+    merchants: z.array(text(200).min(1, 'must not be empty')).min(1, 'give at least one merchant').max(1000),
+    description: text(1000).min(1).optional(),
+    category: text(100).optional(),
+    accounting_category: z.enum(ACCOUNTING_CATEGORIES).optional(),
+    cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).optional(),
+    tags: Tags.optional(),
+    exchange_rate: Amount.optional(),
+  })
+  .strict()
+  .superRefine((g, c) => {
+    if (!isIsoDate(g.from) || !isIsoDate(g.to)) return
+    const days = daysBetween(g.from, g.to)
+    if (days < 0) c.addIssue({ code: 'custom', path: ['from'], message: `is after to (${g.to})` })
+    if (days > 36_600) c.addIssue({ code: 'custom', path: ['to'], message: 'the range is more than 100 years' })
+  })
+
+export const TransactionsSpec = z
+  .object({
+    transactions: StepName,
+    bank_account_id: Uuid,
+    items: z.array(TransactionItem).min(1, 'give at least one transaction').max(5000, 'at most 5,000 transactions per step').optional(),
+    generate: Generate.optional(),
+  })
+  .strict()
+  .superRefine((s, c) => {
+    if ((s.items === undefined) === (s.generate === undefined)) c.addIssue({ code: 'custom', path: ['items'], message: 'give either items or generate (one of them)' })
+  })
+export type TransactionsSpec = z.infer<typeof TransactionsSpec>
+
+export const ImportSpec = z
+  .object({
+    import: StepName,
+    bank_account_id: Uuid,
+    /** A CSV file, relative to the seed file. */
+    file: RelPath,
+    ...csvReading,
+    indicator_debit: z.array(z.string().min(1)).max(10).optional(),
+    set: z
+      .object({
+        currency_code: Currency.optional(),
+        category: text(100).optional(),
+        accounting_category: z.enum(ACCOUNTING_CATEGORIES).optional(),
+        cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).optional(),
+        merchant_name: text(200).optional(),
+        tags: Tags.optional(),
+        exchange_rate: Amount.optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+export type ImportSpec = z.infer<typeof ImportSpec>
+
+export const StatementSpec = z
+  .object({
+    statement: StepName,
+    bank_account_id: Uuid,
+    /** A statement file (CSV, OFX/QFX, QIF, CAMT.053, MT940), relative to the seed file. */
+    file: RelPath,
+    format: z.enum(STATEMENT_FORMATS).optional(),
+    ...csvReading,
+    /** Which account of a file that holds several. */
+    account_number: z.string().max(64).optional(),
+    exchange_rate: Amount.optional(),
+  })
+  .strict()
+export type StatementSpec = z.infer<typeof StatementSpec>
+
+export const ApiKeySpec = z
+  .object({
+    api_key: StepName,
+    /** The key's name, and how it is found again (default: the step name). */
+    name: text(100).min(1).optional(),
+    scopes: z.array(z.enum(API_KEY_SCOPES)).min(1, 'give at least one scope').max(3),
+    description: text(500).optional(),
+    expires_at: z
+      .string()
+      .refine((s) => isIsoDate(s) || z.iso.datetime({ offset: true }).safeParse(s).success, 'must be an ISO 8601 date or timestamp')
+      .optional(),
+    expires_in: z.string().regex(/^\d+\s*[smhdw]$/i, 'must be a duration such as 90d, 12h or 2w').optional(),
+    rate_limit_per_minute: Whole(1, 1_000_000).optional(),
+    rate_limit_per_day: Whole(1, 100_000_000).optional(),
+  })
+  .strict()
+  .superRefine((k, c) => {
+    if (k.expires_at !== undefined && k.expires_in !== undefined) c.addIssue({ code: 'custom', path: ['expires_in'], message: 'give expires_at or expires_in, not both' })
+  })
+export type ApiKeySpec = z.infer<typeof ApiKeySpec>
+
+// ---- kinds --------------------------------------------------------------------------------------
+
+/** Each kind: its namespace for references, the results it gives, its schema. */
+export const KINDS = {
+  account: { ns: 'accounts', fields: ['id', 'name', 'currency_code'], schema: AccountSpec },
+  transactions: { ns: 'transactions', fields: ['count', 'ids'], schema: TransactionsSpec },
+  import: { ns: 'imports', fields: ['read', 'created'], schema: ImportSpec },
+  statement: { ns: 'statements', fields: ['id', 'status'], schema: StatementSpec },
+  api_key: { ns: 'keys', fields: ['id', 'name', 'key_prefix'], schema: ApiKeySpec },
+} as const satisfies Record<string, { ns: Namespace; fields: readonly string[]; schema: z.ZodType }>
+export type Kind = keyof typeof KINDS
+const KIND_NAMES = Object.keys(KINDS) as Kind[]
+/** Kinds planned but not available yet. */
+const LATER: Record<string, string> = { rules: 'rules steps are not supported yet: the service has no categorization rules' }
+
+export interface SpecOf {
+  account: AccountSpec
+  transactions: TransactionsSpec
+  import: ImportSpec
+  statement: StatementSpec
+  api_key: ApiKeySpec
+}
+
+export interface Step<K extends Kind = Kind> {
+  kind: K
+  ns: Namespace
+  name: string
+  index: number
+  /** `steps[2] (transactions "coffee")` */
+  label: string
+  /** The step with env variables and generators resolved; step references still in place. */
+  raw: Record<string, unknown>
+  /** The steps this one refers to. */
+  refs: StepRef[]
+  /** Import and statement files, absolute. */
+  file?: string
+  /** The account currency when the seed file says it (transactions steps on a seeded account). */
+  currency?: string
+}
+
+export type AnyStep = { [K in Kind]: Step<K> }[Kind]
+
+export interface Seed {
+  path: string
+  dir: string
+  steps: AnyStep[]
+}
+
+/** `ACCOUNTS_OPERATING_ID`: the --env-out name of a result. */
+export function envName(ns: Namespace, step: string, field: string): string {
+  return `${ns}_${step}_${field}`.toUpperCase().replace(/[^A-Z0-9]/g, '_')
+}
+
+/** Stand-in values for step references while validating (the real ones exist only while seeding). */
+function placeholder(known: KnownStep[], currencies: Map<string, string>) {
+  return (ref: StepRef): string => {
+    if (ref.field === 'id') return '00000000-0000-4000-8000-000000000000'
+    if (ref.field === 'currency_code') return currencies.get(ref.step) ?? 'USD'
+    if (['count', 'read', 'created'].includes(ref.field)) return '1'
+    return `${ref.ns}-${ref.step}-${ref.field}`
+  }
+}
+
+function issuePath(path: PropertyKey[]): string {
+  return path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p ? `${p}.${String(k)}` : String(k)), '')
+}
+
+export interface ValidateContext {
+  env: NodeJS.ProcessEnv
+  now: Date
+  /** The seed file's path: files of import and statement steps are relative to its folder. */
+  path: string
+}
+
+export class SeedInvalid extends Error {
+  constructor(readonly problems: Array<{ path: string; message: string }>) {
+    super(`the seed file is not valid (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'})`)
+  }
+}
+
+/** Check the whole file; throws SeedInvalid listing every problem, naming step and field. */
+export function validateSeed(input: unknown, c: ValidateContext): Seed {
+  const dir = resolvePath(c.path, '..')
+  const problems: Array<{ path: string; message: string }> = []
+  const top = z
+    .object({ $schema: z.string().optional(), version: z.literal(1, 'must be 1').optional(), description: z.string().optional(), steps: z.array(z.unknown()).min(1, 'give at least one step').max(1000) })
+    .strict()
+    .safeParse(input)
+  if (!top.success) throw new SeedInvalid(top.error.issues.map((i) => ({ path: issuePath(i.path) || '(file)', message: i.message })))
+
+  const known: KnownStep[] = []
+  const currencies = new Map<string, string>()
+  const envNames = new Map<string, string>()
+  const steps: AnyStep[] = []
+  top.data.steps.forEach((item, index) => {
+    const at = `steps[${index}]`
+    if (!item || typeof item !== 'object' || Array.isArray(item)) {
+      problems.push({ path: at, message: 'must be an object such as { "account": "operating", ... }' })
+      return
+    }
+    const obj = item as Record<string, unknown>
+    const kinds = KIND_NAMES.filter((k) => k in obj)
+    const later = Object.keys(LATER).find((k) => k in obj)
+    if (kinds.length !== 1) {
+      if (later && kinds.length === 0) problems.push({ path: at, message: LATER[later] })
+      else problems.push({ path: at, message: kinds.length ? `holds ${kinds.join(' and ')}: a step is of one kind` : `name the step's kind and name with one of ${KIND_NAMES.map((k) => `${k}: NAME`).join(', ')}` })
+      return
+    }
+    const kind = kinds[0]
+    const def = KINDS[kind]
+    const name = obj[kind]
+    const nameOk = StepName.safeParse(name)
+    if (!nameOk.success) {
+      problems.push({ path: `${at}.${kind}`, message: `the step name ${nameOk.error.issues[0].message}` })
+      return
+    }
+    const label = `${at} (${kind} "${nameOk.data}")`
+    const fail = (path: string, message: string) => problems.push({ path: path ? `${label} ${path}` : label, message })
+    if (known.some((k) => k.name === nameOk.data)) {
+      fail(kind, `another step is named "${nameOk.data}": step names are unique in a file`)
+      return
+    }
+    const st = resolveStatic(obj, { env: c.env, now: c.now, known })
+    for (const e of st.errors) fail(e.path, e.message)
+    const shaped = resolveSteps(st.value, {} as Results, placeholder(known, currencies))
+    const parsed = (def.schema as z.ZodType).safeParse(shaped)
+    // A field whose reference could not be resolved is reported once, for the reference.
+    const unresolved = st.errors.map((e) => e.path)
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) {
+        const p = issuePath(i.path)
+        if (!unresolved.some((u) => p === u || u.startsWith(`${p}.`) || u.startsWith(`${p}[`) || p.startsWith(`${u}.`) || p.startsWith(`${u}[`))) fail(p, i.message)
+      }
+    }
+    for (const field of def.fields) {
+      const env = envName(def.ns, nameOk.data, field)
+      const other = envNames.get(env)
+      if (other && other !== nameOk.data) fail(kind, `"${nameOk.data}" and "${other}" give the same --env-out name ${env}: rename one`)
+      envNames.set(env, nameOk.data)
+    }
+    known.push({ ns: def.ns, name: nameOk.data, fields: def.fields })
+    const step = { kind, ns: def.ns, name: nameOk.data, index, label, raw: st.value, refs: stepRefsIn(st.value) } as AnyStep
+    if (!parsed.success) return
+    checkStep(step, parsed.data, { dir, currencies, fail })
+    steps.push(step)
+  })
+  if (problems.length) throw new SeedInvalid(problems)
+  return { path: c.path, dir, steps }
+}
+
+/** Checks a schema cannot make: files, amounts in the account's currency. */
+function checkStep(step: AnyStep, spec: unknown, o: { dir: string; currencies: Map<string, string>; fail: (path: string, message: string) => void }): void {
+  const currencyOf = (account: unknown): string | undefined => {
+    const m = /^\$\{accounts\.([A-Za-z0-9_-]+)\.id\}$/.exec(String(account))
+    return m ? o.currencies.get(m[1]) : undefined
+  }
+  switch (step.kind) {
+    case 'account': {
+      const s = spec as AccountSpec
+      if (!stepRefsIn(step.raw.currency_code).length) o.currencies.set(step.name, s.currency_code)
+      if (s.opening_balance !== undefined) {
+        const r = parseAmount(s.opening_balance, currencyExponent(s.currency_code))
+        if (!r.ok) o.fail('opening_balance', r.message)
+      }
+      return
+    }
+    case 'transactions': {
+      const s = spec as TransactionsSpec
+      step.currency = currencyOf(step.raw.bank_account_id)
+      if (!step.currency) return
+      const exp = currencyExponent(step.currency)
+      if (s.generate) {
+        const b = amountBounds(s.generate.amount, exp)
+        if ('error' in b) o.fail(b.path, b.error)
+      }
+      s.items?.forEach((item, i) => {
+        const r = parseAmount(item.amount, currencyExponent(item.currency_code ?? step.currency!))
+        if (!r.ok) o.fail(`items[${i}].amount`, r.message)
+      })
+      return
+    }
+    case 'import':
+    case 'statement': {
+      const s = spec as ImportSpec | StatementSpec
+      const file = isAbsolute(s.file) ? s.file : resolvePath(o.dir, s.file)
+      if (!existsSync(file) || !statSync(file).isFile()) {
+        o.fail('file', `no such file: ${file}`)
+        return
+      }
+      if (step.kind === 'statement' && statSync(file).size > MAX_STATEMENT_FILE) o.fail('file', `${file} is larger than 20 MiB`)
+      step.file = file
+      step.currency = currencyOf(step.raw.bank_account_id)
+      return
+    }
+    case 'api_key':
+      return
+  }
+}
+
+/** The step's spec with the results of earlier steps filled in (`placeholder` for a dry run). */
+export function materialize<K extends Kind>(step: Step<K>, results: Results, placeholder?: (ref: StepRef) => string): SpecOf[K] {
+  const value = resolveSteps(step.raw, results, placeholder)
+  return (KINDS[step.kind].schema as z.ZodType).parse(value) as SpecOf[K]
+}
+
+/** Read a seed file: YAML for .yaml / .yml, JSON otherwise. */
+export async function parseSeedText(text: string, path: string): Promise<unknown> {
+  if (/\.ya?ml$/i.test(path)) {
+    // yaml is CommonJS for Node: bundled, its functions are on the default export.
+    const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') }
+    const parseDocument = mod.parseDocument ?? mod.default!.parseDocument
+    const doc = parseDocument(text, { prettyErrors: true })
+    if (doc.errors.length) throw new SeedInvalid(doc.errors.map((e) => ({ path: `line ${e.linePos?.[0].line ?? '?'}`, message: e.message.split('\n')[0] })))
+    return doc.toJS()
+  }
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw new SeedInvalid([{ path: '(file)', message: `not valid JSON: ${(e as Error).message}` }])
+  }
+}
+
+export type { PathError }
