@@ -56,7 +56,17 @@ function columnIndex(header: string[], column: string): number {
 }
 
 export async function planImport(path: string, o: ImportOptions = {}): Promise<ImportPlan> {
-  const layout = await sniffLayout(path, { encoding: o.encoding, delimiter: o.delimiter })
+  let layout: CsvLayout
+  try {
+    layout = await sniffLayout(path, { encoding: o.encoding, delimiter: o.delimiter })
+  } catch (e) {
+    throw new ImportError((e as Error).message)
+  }
+  return planRecords(layout, readRecords(path, layout), o)
+}
+
+/** Pass 1 over any source of records (a file, an upload in memory): the plan of the import. */
+export async function planRecords(layout: CsvLayout, records: AsyncIterable<CsvRecord>, o: ImportOptions = {}): Promise<ImportPlan> {
   const notes: string[] = []
   notes.push(`encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`)
   let header: string[] | undefined
@@ -69,7 +79,7 @@ export async function planImport(path: string, o: ImportOptions = {}): Promise<I
   let dataRows = 0
   let filtered = 0
   let seen = 0
-  for await (const rec of readRecords(path, layout)) {
+  for await (const rec of records) {
     seen++
     if (!header) {
       const isHeader = o.skipLines !== undefined ? rec.line > o.skipLines : recognised(rec.fields) >= 2 || (o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0)

@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { Transform } from 'node:stream'
+import { Transform, type Readable } from 'node:stream'
 import { parse } from 'csv-parse'
 import { detectEncoding, type Detected } from './decode.js'
 import { detectDelimiter, type Delimiter } from './sniff.js'
@@ -36,7 +36,11 @@ export async function readSample(path: string, bytes = SAMPLE_BYTES): Promise<Ui
 
 /** Encoding and delimiter from the start of the file (flags win). */
 export async function sniffLayout(path: string, o: { encoding?: string; delimiter?: string } = {}): Promise<CsvLayout> {
-  const sample = await readSample(path)
+  return layoutOf(await readSample(path), o)
+}
+
+/** Encoding and delimiter from the first bytes of a file or an upload (flags win). */
+export function layoutOf(sample: Uint8Array, o: { encoding?: string; delimiter?: string } = {}): CsvLayout {
   const encoding = detectEncoding(sample, o.encoding)
   const text = new TextDecoder(encoding.encoding).decode(sample.subarray(encoding.bomLength))
   const delimiter = (o.delimiter === undefined ? detectDelimiter(text) : o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter) as Delimiter
@@ -61,6 +65,14 @@ function clean(field: string): string {
 }
 
 export async function* readRecords(path: string, layout: CsvLayout): AsyncGenerator<CsvRecord> {
+  const source = createReadStream(path, { start: layout.encoding.bomLength, highWaterMark: 256 * 1024 })
+  const text = source.pipe(decoder(layout.encoding.encoding))
+  source.on('error', (e) => text.destroy(e))
+  yield* parseRecords(text, layout)
+}
+
+/** The records of decoded CSV text, whatever it comes from (a file, an upload in memory). */
+export async function* parseRecords(text: Readable, layout: CsvLayout): AsyncGenerator<CsvRecord> {
   const parser = parse({
     delimiter: layout.delimiter,
     relax_quotes: true,
@@ -68,10 +80,7 @@ export async function* readRecords(path: string, layout: CsvLayout): AsyncGenera
     skip_empty_lines: true,
     info: true,
   })
-  const source = createReadStream(path, { start: layout.encoding.bomLength, highWaterMark: 256 * 1024 })
-  const text = source.pipe(decoder(layout.encoding.encoding))
   text.on('error', (e) => parser.destroy(e))
-  source.on('error', (e) => parser.destroy(e))
   text.pipe(parser)
   for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
     const fields = item.record.map(clean)

@@ -98,6 +98,13 @@ describe('tx import end to end', () => {
     expect(atomic.stderr).toContain('nothing was imported')
   })
 
+  it('an unknown --encoding is a clear error naming the encodings to use, exit 6', async () => {
+    const r = await sb.run(['tx', 'import', join(CSV, 'us-capitalone-card-debit-credit-columns.csv'), '--account', usd, '--encoding', 'bogus'])
+    expect(r.code).toBe(6)
+    expect(r.stderr).toMatch(/^error: unknown encoding "bogus": use a name such as utf-8/m)
+    expect(r.stderr).not.toContain('internal error')
+  })
+
   it('an ambiguous file is refused before anything is written, naming the flag', async () => {
     const acct = await newAccount('EUR')
     const r = await sb.run(['tx', 'import', join(CSV, 'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv'), '--account', acct])
