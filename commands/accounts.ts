@@ -25,8 +25,9 @@ export function registerAccounts(program: Command, run: Runner): void {
     .description('list bank accounts with their balances')
     .option('--status <status>', 'active, inactive or closed')
     .option('--type <type>', `account type: ${ACCOUNT_TYPES.join(', ')}`)
+    .addHelpText('after', '\nExample:\n  finctl accounts list --status active --type checking\n')
     .action(run(runList))
-  accounts.command('get').argument('<id>').description('show a bank account').action(run(runGet))
+  accounts.command('get').argument('<id>').description('show a bank account').addHelpText('after', '\nExample:\n  finctl accounts get $ACCOUNT --json\n').action(run(runGet))
   accounts
     .command('create')
     .description('create a bank account')
@@ -47,12 +48,15 @@ export function registerAccounts(program: Command, run: Runner): void {
     .option('--type <type>', `account type: ${ACCOUNT_TYPES.join(', ')}`)
     .option('--institution-name <name>', 'bank name ("" to clear)')
     .option('--status <status>', 'active, inactive or closed')
+    .addHelpText('after', '\nExample:\n  finctl accounts update $ACCOUNT --name "Operating (old)" --status closed\n')
     .action(run(runUpdate))
-  accounts.command('delete').argument('<id>').description('delete a bank account that holds no transactions').option('--yes', 'do not ask to confirm').action(run(runDelete))
+  accounts.command('delete').argument('<id>').description('delete a bank account that holds no transactions').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl accounts delete $ACCOUNT --yes\n').action(run(runDelete))
   addListFilters(
     accounts.command('transactions').argument('<id>').description("an account's transactions").option('--all', 'every page, streamed'),
     { account: false },
-  ).action(run(runTransactions))
+  )
+    .addHelpText('after', '\nExample:\n  finctl accounts transactions $ACCOUNT --from 2026-01-01 --unreconciled\n')
+    .action(run(runTransactions))
 }
 
 async function runList(ctx: Context, o: { status?: string; type?: string }): Promise<number> {

@@ -13,11 +13,12 @@ export function registerAuth(program: Command, run: Runner): void {
     .description("log in as a user and keep the access token (JWT) in the current profile")
     .option('--email <email>', 'user email')
     .option('--password-stdin', 'read the password from stdin')
+    .addHelpText('after', '\nExamples:\n  finctl --profile prod login --email me@acme.test\n  echo "$PASSWORD" | finctl login --email me@acme.test --password-stdin\n')
     .action(run(runLogin))
 
-  program.command('logout').description('forget the access token of the current profile').action(run(runLogout))
+  program.command('logout').description('forget the access token of the current profile').addHelpText('after', '\nExample:\n  finctl --profile prod logout\n').action(run(runLogout))
 
-  program.command('whoami').description('show the target, company, credential kind and scopes').action(run(runWhoami))
+  program.command('whoami').description('show the target, company, credential kind and scopes').addHelpText('after', '\nExamples:\n  finctl whoami\n  finctl --profile prod whoami --json\n').action(run(runWhoami))
 }
 
 export async function runLogin(ctx: Context, o: { email?: string; passwordStdin?: boolean }): Promise<number> {

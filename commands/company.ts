@@ -5,8 +5,8 @@ import { printList, printRecord } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/program.js'
 
 export function registerCompany(program: Command, run: Runner): void {
-  program.command('company').description("the company's details").action(run(runCompany))
-  program.command('categories').description('categories in use, with the accounting and cash-flow categories').action(run(runCategories))
+  program.command('company').description("the company's details").addHelpText('after', '\nExample:\n  finctl company --json\n').action(run(runCompany))
+  program.command('categories').description('categories in use, with the accounting and cash-flow categories').addHelpText('after', '\nExample:\n  finctl categories --output csv\n').action(run(runCategories))
 }
 
 async function runCompany(ctx: Context): Promise<number> {

@@ -2,6 +2,10 @@
 import type { Command } from 'commander'
 import type { Runner } from '../src/cli/program.js'
 import { registerAccounts } from './accounts.js'
+import { registerApi } from './api.js'
+import { registerCompletion } from './completion.js'
+import { registerDoctor } from './doctor.js'
+import { registerHelpTopics } from './help-topics.js'
 import { registerAuth } from './auth.js'
 import { registerCompany } from './company.js'
 import { registerInit } from './init.js'
@@ -25,4 +29,8 @@ export function registerAll(program: Command, run: Runner): void {
   registerReports(program, run)
   registerSeed(program, run)
   registerServe(program, run)
+  registerApi(program, run)
+  registerDoctor(program, run)
+  registerCompletion(program, run)
+  registerHelpTopics(program, run)
 }

@@ -17,13 +17,15 @@ export function registerKeys(program: Command, run: Runner): void {
     .command('list')
     .description('list the API keys (needs `finctl login`)')
     .option('--status <status>', 'active, revoked, expired or all', 'all')
+    .addHelpText('after', '\nExample:\n  finctl keys list --status active\n')
     .action(run(runList))
-  keys.command('show').description('show the API key in use').action(run(runShow))
+  keys.command('show').description('show the API key in use').addHelpText('after', '\nExample:\n  finctl keys show --json\n').action(run(runShow))
   keys
     .command('usage')
     .description('usage statistics of the key in use, or of --key-id')
     .option('--key-id <id>', 'another key of the company (needs `finctl login`)')
     .option('--recent <n>', 'how many recent requests to list (1-100)', '20')
+    .addHelpText('after', '\nExamples:\n  finctl keys usage\n  finctl keys usage --key-id $KEY_ID --recent 50\n')
     .action(run(runUsage))
   keys
     .command('create')
@@ -39,7 +41,7 @@ export function registerKeys(program: Command, run: Runner): void {
     .option('--output-file <path>', 'write the new key to this file (mode 0600) instead of printing it')
     .addHelpText('after', '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n')
     .action(run(runCreate))
-  keys.command('revoke').argument('<id>').description('revoke an API key').option('--yes', 'do not ask to confirm').action(run(runRevoke))
+  keys.command('revoke').argument('<id>').description('revoke an API key').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl keys revoke $KEY_ID --yes\n').action(run(runRevoke))
 }
 
 function positiveInt(text: string | undefined, flag: string): number | undefined {

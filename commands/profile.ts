@@ -10,9 +10,9 @@ import type { Runner } from '../src/cli/program.js'
 
 export function registerProfile(program: Command, run: Runner): void {
   const profile = program.command('profile').description('targets and their credentials')
-  profile.command('list').description('list profiles').action(run(runList))
-  profile.command('show').argument('[name]', 'profile (default: the current one)').description('show a profile (secrets masked)').action(run(runShow))
-  profile.command('use').argument('<name>').description('make a profile the current one').action(run(runUse))
+  profile.command('list').description('list profiles').addHelpText('after', '\nExample:\n  finctl profile list\n').action(run(runList))
+  profile.command('show').argument('[name]', 'profile (default: the current one)').description('show a profile (secrets masked)').addHelpText('after', '\nExample:\n  finctl profile show prod\n').action(run(runShow))
+  profile.command('use').argument('<name>').description('make a profile the current one').addHelpText('after', '\nExample:\n  finctl profile use prod\n').action(run(runUse))
   profile
     .command('add')
     .argument('<name>')
@@ -24,7 +24,28 @@ export function registerProfile(program: Command, run: Runner): void {
     .option('--use', 'make it the current profile')
     .addHelpText('after', '\nExample:\n  finctl profile add prod --base-url https://finctl.example.com && finctl --profile prod login\n')
     .action(run(runAdd))
-  profile.command('remove').argument('<name>').description('remove a profile and its credentials').action(run(runRemove))
+  profile.command('remove').argument('<name>').description('remove a profile and its credentials').addHelpText('after', '\nExample:\n  finctl profile remove staging\n').action(run(runRemove))
+  profile
+    .command('protect')
+    .argument('<name>')
+    .description('protect a profile: each command that writes through it asks to type its name (or needs --yes)')
+    .addHelpText('after', '\nExample:\n  finctl profile protect prod\n')
+    .action(run(runProtect(true)))
+  profile
+    .command('unprotect')
+    .argument('<name>')
+    .description('stop protecting a profile')
+    .addHelpText('after', '\nExample:\n  finctl profile unprotect staging\n')
+    .action(run(runProtect(false)))
+}
+
+function runProtect(on: boolean) {
+  return async (ctx: Context, _o: object, [name]: string[]): Promise<number> => {
+    if (!ctx.profiles().get(name)) throw new AppError('not_found', `no profile named "${name}": see \`finctl profile list\``)
+    ctx.profiles().update(name, { protected: on || undefined })
+    note(ctx.io, ctx.printer, on ? `profile "${name}" is protected: writes through it ask to type its name (or need --yes)` : `profile "${name}" is no longer protected`)
+    return 0
+  }
 }
 
 function describe(name: string, p: Profile, current: boolean) {

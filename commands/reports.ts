@@ -27,6 +27,7 @@ export function registerReports(program: Command, run: Runner): void {
     .option('--to <date>', 'last day YYYY-MM-DD')
     .option('--account <id>', 'one bank account only (bank_account_id)')
     .option('--top <n>', 'how many top merchants (default 10)')
+    .addHelpText('after', '\nExample:\n  finctl reports summary --from 2026-01-01 --to 2026-12-31 --top 20\n')
     .action(run(runSummary))
 }
 

@@ -57,14 +57,16 @@ export function registerStatements(program: Command, run: Runner): void {
     .option('--status <status>', 'pending, processing, completed or failed')
     .option('--limit <n>', 'rows per page (1-1000, default 50)')
     .option('--all', 'every page')
+    .addHelpText('after', '\nExample:\n  finctl statements list --account $ACCOUNT --status failed\n')
     .action(run(runList))
-  st.command('get').argument('<id>').description('show a statement and its processing status').action(run(runGet))
+  st.command('get').argument('<id>').description('show a statement and its processing status').addHelpText('after', '\nExample:\n  finctl statements get $STATEMENT --json\n').action(run(runGet))
   st.command('transactions')
     .argument('<id>')
     .description("a statement's transactions: created from its lines or reconciled with them")
     .option('--sort <field>', 'transaction_date, -transaction_date (default), amount, -amount, created_at')
     .option('--limit <n>', 'rows per page (1-1000, default 50)')
     .option('--all', 'every page, streamed')
+    .addHelpText('after', '\nExample:\n  finctl statements transactions $STATEMENT --all --output csv > lines.csv\n')
     .action(run(runTransactions))
 }
 

@@ -29,7 +29,7 @@ export function registerTx(program: Command, run: Runner): void {
   )
     .addHelpText('after', '\nExamples:\n  finctl tx list --from 2026-01-01 --to 2026-03-31 --category Rent\n  finctl tx list --all --output csv > transactions.csv\n')
     .action(run(runList))
-  tx.command('get').argument('<id>').description('show a transaction with its history').action(run(runGet))
+  tx.command('get').argument('<id>').description('show a transaction with its history').addHelpText('after', '\nExample:\n  finctl tx get $TX --json\n').action(run(runGet))
   tx.command('update')
     .argument('<id>')
     .description('change a transaction')
@@ -47,8 +47,9 @@ export function registerTx(program: Command, run: Runner): void {
     .option('--status <status>', 'posted or void (pending -> posted -> void)')
     .option('--reconciled <bool>', 'true or false (is_reconciled)')
     .option('--tags <list>', 'replace the tags (comma-separated; "" for none)')
+    .addHelpText('after', '\nExamples:\n  finctl tx update $TX --category Software --accounting-category operating_expenses\n  finctl tx update $TX --status posted --reconciled true\n')
     .action(run(runUpdate))
-  tx.command('delete').argument('<id>').description('delete a transaction').option('--yes', 'do not ask to confirm').action(run(runDelete))
+  tx.command('delete').argument('<id>').description('delete a transaction').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl tx delete $TX --yes\n').action(run(runDelete))
   addListFilters(
     tx
       .command('bulk-update')

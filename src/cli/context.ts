@@ -22,6 +22,8 @@ export interface GlobalOptions {
   color?: boolean
   input?: boolean
   debug?: boolean
+  /** Confirm without asking: destructive commands and writes through a protected profile. */
+  yes?: boolean
 }
 
 export type Target = { kind: 'embedded'; database: string } | { kind: 'remote'; baseUrl: string }
@@ -30,6 +32,7 @@ export class Context {
   private store?: ProfileStore
   private clientPromise?: Promise<Client>
   private closers: Array<() => Promise<void>> = []
+  private writeGate?: Promise<void>
   readonly printer: Printer
   readonly chalk: ChalkInstance
 
@@ -124,6 +127,8 @@ export class Context {
       token: override.token ?? this.token(),
       maxRetries: Number.isFinite(retries) ? retries : 3,
       onRequest,
+      // Once per command, before its first write: name a remote target, confirm a protected profile.
+      beforeWrite: target.kind === 'remote' || this.protectedProfile() ? () => (this.writeGate ??= this.beforeFirstWrite()) : undefined,
     }
     if (target.kind === 'remote') {
       const { openRemote } = await import('../client/remote.js')
@@ -139,6 +144,16 @@ export class Context {
     })
     this.closers.push(t.close)
     return new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: t.fetch, ...common })
+  }
+
+  /** The name of the profile in use when it is marked protected (`profile add --protected`). */
+  protectedProfile(): string | undefined {
+    return this.profile()?.protected && this.usesProfileCredentials() ? this.profileName() : undefined
+  }
+
+  private async beforeFirstWrite(): Promise<void> {
+    const { guardWrite } = await import('./write-guard.js')
+    await guardWrite(this)
   }
 
   /** Describe the target for messages: the profile name and host, never a secret. */

@@ -44,6 +44,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .option('-v, --verbose', 'print each request (method, URL, status, time) to stderr')
     .option('--no-color', 'no colours (also NO_COLOR)')
     .option('--no-input', 'never prompt; a missing value is an error')
+    .option('--yes', 'confirm without asking (destructive commands, writes through a protected profile)')
     .option('--debug', 'show stack traces of internal errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -57,6 +58,11 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
 
   if (argv.length === 0) {
     return firstRun(io, program)
+  }
+  // Shell completion scripts call this on each Tab: candidates from this program tree, no parsing.
+  if (argv[0] === '__complete') {
+    const { complete } = await import('../../commands/completion.js')
+    return complete(program, argv.slice(1), io)
   }
 
   try {

@@ -78,7 +78,7 @@ export async function valueOrPrompt(ctx: Context, value: string | undefined, fla
 
 /** Destructive commands: --yes, or a confirmation on a terminal. */
 export async function confirmOrYes(ctx: Context, yes: boolean | undefined, question: string): Promise<void> {
-  if (yes) return
+  if (yes || ctx.globals.yes) return
   // "Revoke API key X? Requests made with it will fail" -> "Revoke API key X: this cannot be undone; ..."
   if (!ctx.canPrompt()) throw new AppError('usage', `${question.replace(/\?.*$/s, '')}: this cannot be undone; give --yes to confirm`)
   if (!(await promptConfirm(ctx, question))) throw new AppError('usage', 'cancelled: nothing was changed')

@@ -21,8 +21,8 @@ import type {
   Transaction,
   UsageStats,
 } from '../domain/schemas.js'
-import type { Statement, StatementUploadJson } from '../domain/statement-schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/report-schemas.js'
+import type { Statement, StatementUploadJson } from '../domain/statement-schemas.js'
 
 /** Query of GET /transactions, as the client sends it. */
 export type TransactionQuery = Record<string, string | number | boolean | undefined>
@@ -69,8 +69,16 @@ export interface ClientOptions {
   maxRetries?: number
   maxRetryWaitSeconds?: number
   onRequest?: (log: RequestLog) => void
+  /**
+   * Awaited before a request that writes (any method but GET, HEAD, OPTIONS) with credentials, once
+   * per request; it may throw to stop the write. The CLI uses it to name a remote target and to
+   * confirm writes through a protected profile.
+   */
+  beforeWrite?: (req: { method: string; path: string }) => Promise<void>
   sleep?: (ms: number) => Promise<void>
 }
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
@@ -103,13 +111,20 @@ export class Client {
 
   /** Send one request; returns the parsed envelope or throws AppError. */
   async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<ApiResult<T>> {
+    const body = o.body === undefined ? undefined : JSON.stringify(o.body)
+    return parseResponse<T>(await this.send(method, path, { ...o, body }))
+  }
+
+  /**
+   * Send one request with a body that is already text (JSON) and return the raw answer, after the
+   * 429 retries, whatever its status; throws only when the target cannot be reached (`finctl api`).
+   */
+  async send(method: string, path: string, o: Omit<RequestOptions, 'body'> & { body?: string } = {}): Promise<Response> {
     const url = this.url(path, o.query)
     const headers: Record<string, string> = { accept: 'application/json', ...this.credentials(o.auth ?? 'data'), ...o.headers }
-    let body: string | undefined
-    if (o.body !== undefined) {
-      body = JSON.stringify(o.body)
-      headers['content-type'] = 'application/json'
-    }
+    const body = o.body
+    if (body !== undefined && !Object.keys(o.headers ?? {}).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
+    if (!READ_METHODS.has(method.toUpperCase()) && (o.auth ?? 'data') !== 'none') await this.opts.beforeWrite?.({ method, path })
     const maxRetries = this.opts.maxRetries ?? 3
     const maxWait = this.opts.maxRetryWaitSeconds ?? 60
     for (let attempt = 0; ; attempt++) {
@@ -129,7 +144,7 @@ export class Client {
           continue
         }
       }
-      return parseResponse<T>(res)
+      return res
     }
   }
 

@@ -1,0 +1,28 @@
+/**
+ * Safety before the first write of a command (the Client's beforeWrite hook, set by Context):
+ * a remote target is named on stderr, and a protected profile needs its name typed at a prompt on a
+ * terminal, or --yes. Without a terminal and without --yes, the write is refused (exit 2).
+ */
+import { AppError } from '../domain/errors.js'
+import type { Context } from './context.js'
+import { note } from './output.js'
+import { promptText } from './prompts.js'
+
+/** "profile "prod" at finctl.example.com", or the host alone when no profile names the target. */
+export function writeTargetLabel(ctx: Context): string {
+  const t = ctx.target()
+  const profile = ctx.profile()
+  const named = profile !== undefined && (t.kind === 'embedded' ? profile.target === 'embedded' : profile.target === t.baseUrl.replace(/\/+$/, ''))
+  return named ? `profile "${ctx.profileName()}" at ${ctx.describeTarget()}` : ctx.describeTarget()
+}
+
+export async function guardWrite(ctx: Context): Promise<void> {
+  if (ctx.target().kind === 'remote') note(ctx.io, ctx.printer, `writing to ${writeTargetLabel(ctx)}`)
+  const name = ctx.protectedProfile()
+  if (!name || ctx.globals.yes) return
+  if (!ctx.canPrompt()) {
+    throw new AppError('usage', `profile "${name}" is protected: give --yes to write to ${ctx.describeTarget()} without a terminal`)
+  }
+  const typed = await promptText(ctx, `Profile "${name}" is protected. Type its name to write to ${ctx.describeTarget()}`)
+  if (typed.trim() !== name) throw new AppError('usage', `"${typed.trim()}" is not "${name}": cancelled, nothing was changed`)
+}

@@ -1,0 +1,223 @@
+/**
+ * End-to-end: `finctl api METHOD PATH` through the built CLI, on the embedded core and on a remote
+ * `finctl serve`: credentials per path, --data forms, --include, --paginate, exit codes by status,
+ * and a fake service for what the real one never answers (5xx).
+ */
+import { writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Sandbox, closedPort, fastKey, startServe, type ServeProcess } from '../helpers/cli.js'
+
+interface Envelope<T = any> {
+  success: boolean
+  data: T
+  pagination?: { next_cursor: string | null; has_more: boolean }
+  error?: { code: string; message: string }
+}
+
+describe('finctl api on the embedded core', () => {
+  let sb: Sandbox
+  let accountId: string
+
+  beforeAll(async () => {
+    sb = new Sandbox('api')
+    await sb.ok(['init', '--company', 'Api Co', '--password-stdin', '--no-input'], { input: 'password-for-api\n' })
+    await fastKey(sb)
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('GET prints the raw JSON body on stdout and exits 0', async () => {
+    const r = await sb.run(['api', 'GET', '/api-v1/company'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toBe('')
+    const body: Envelope = JSON.parse(r.stdout)
+    expect(body).toMatchObject({ success: true, data: { name: 'Api Co', base_currency: 'USD' } })
+  })
+
+  it('--data inline JSON creates a record (the method is case-insensitive)', async () => {
+    const r = await sb.run(['api', 'post', '/api-v1/bank-accounts', '--data', '{"name":"Inline","account_type":"checking","currency_code":"USD"}'])
+    expect(r.code, r.stderr).toBe(0)
+    const body: Envelope = JSON.parse(r.stdout)
+    expect(body.data).toMatchObject({ name: 'Inline', account_type: 'checking' })
+    accountId = body.data.id
+  })
+
+  it('--data @FILE and --data @- (stdin) send the file and the piped text', async () => {
+    const file = join(sb.dir, 'account.json')
+    writeFileSync(file, JSON.stringify({ name: 'From file', account_type: 'cash', currency_code: 'USD' }))
+    const fromFile = await sb.run(['api', 'POST', '/api-v1/bank-accounts', '--data', `@${file}`])
+    expect(fromFile.code, fromFile.stderr).toBe(0)
+    expect(JSON.parse(fromFile.stdout).data.name).toBe('From file')
+
+    const fromStdin = await sb.run(['api', 'PATCH', `/api-v1/bank-accounts/${accountId}`, '--data', '@-'], { input: '{"name":"Renamed"}' })
+    expect(fromStdin.code, fromStdin.stderr).toBe(0)
+    expect(JSON.parse(fromStdin.stdout).data).toMatchObject({ id: accountId, name: 'Renamed' })
+
+    const names = (await sb.json<Envelope>(['api', 'GET', '/api-v1/bank-accounts'])).data.map((a: { name: string }) => a.name).sort()
+    expect(names).toEqual(['From file', 'Renamed'])
+  })
+
+  it('bad --data is a usage error (2) that sends nothing', async () => {
+    const bad = await sb.run(['api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/^error: --data is not valid JSON/m)
+    expect(bad.stdout).toBe('')
+    const missing = await sb.run(['api', 'POST', '/api-v1/bank-accounts', '--data', '@/nonexistent/x.json'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('cannot read /nonexistent/x.json')
+    const withGet = await sb.run(['api', 'GET', '/api-v1/company', '--data', '{}'])
+    expect(withGet.code).toBe(2)
+    const method = await sb.run(['api', 'FETCH', '/api-v1/company'])
+    expect(method.code).toBe(2)
+    expect(method.stderr).toContain('unknown method "FETCH"')
+  })
+
+  it('key administration paths use the login token, other paths the API key', async () => {
+    // The profile holds both; with the API key, GET /api-keys would be refused (403).
+    const admin = await sb.run(['api', 'GET', '/api-keys'])
+    expect(admin.code, admin.stderr).toBe(0)
+    const keys: Envelope = JSON.parse(admin.stdout)
+    expect(keys.data.map((k: { name: string }) => k.name)).toContain('e2e-fast')
+    // /api-keys/me describes the key in use: it is answered for the API key, not the token.
+    const me = await sb.json<Envelope>(['api', 'GET', '/api-keys/me'])
+    expect(me.data.name).toBe('e2e-fast')
+    // A profile with an API key and no login: key administration is refused (403 -> 4).
+    const key = sb.profiles().profiles.local.api_key!
+    await sb.ok(['profile', 'add', 'keyonly', '--database', sb.database, '--api-key-stdin'], { input: `${key}\n` })
+    const keyOnly = await sb.run(['--profile', 'keyonly', 'api', 'GET', '/api-keys'])
+    expect(keyOnly.code).toBe(4)
+    expect(JSON.parse(keyOnly.stdout).error.code).toBe('forbidden')
+    expect((await sb.run(['--profile', 'keyonly', 'api', 'GET', '/api-keys/me'])).code).toBe(0)
+  })
+
+  it('exit codes follow the status: 401 -> 3, 403 -> 4, 404 -> 5, 400 -> 6, 429 -> 7', async () => {
+    const notFound = await sb.run(['api', 'GET', '/api-v1/transactions/00000000-0000-4000-8000-000000000000'])
+    expect(notFound.code).toBe(5)
+    expect(JSON.parse(notFound.stdout).error.code).toBe('not_found') // the body is still printed
+    expect(notFound.stderr).toMatch(/^error: HTTP 404: /m)
+
+    const invalid = await sb.run(['api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":""}'])
+    expect(invalid.code).toBe(6)
+    expect(JSON.parse(invalid.stdout).error.code).toBe('validation_error')
+
+    const unauth = await sb.run(['api', 'GET', '/api-v1/company'], { env: { FINCTL_API_KEY: `fds_${'x'.repeat(43)}` } })
+    expect(unauth.code).toBe(3)
+
+    const readOnly = await sb.json(['keys', 'create', '--name', 'read-only', '--scopes', 'read', '--json'])
+    sb.remember(readOnly.key)
+    const forbidden = await sb.run(['api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":"No","account_type":"cash","currency_code":"USD"}'], {
+      env: { FINCTL_API_KEY: readOnly.key },
+    })
+    expect(forbidden.code).toBe(4)
+
+    const slow = await sb.json(['keys', 'create', '--name', 'slow', '--scopes', 'read', '--rate-limit-per-minute', '1', '--json'])
+    sb.remember(slow.key)
+    const env = { FINCTL_API_KEY: slow.key, FINCTL_MAX_RETRIES: '0' }
+    expect((await sb.run(['api', 'GET', '/api-v1/company'], { env })).code).toBe(0)
+    const limited = await sb.run(['api', 'GET', '/api-v1/company'], { env })
+    expect(limited.code).toBe(7)
+    expect(JSON.parse(limited.stdout).error.code).toBe('rate_limited')
+  })
+
+  it('--header sends a header: a reused Idempotency-Key with another body is a 409 -> 6', async () => {
+    const body = (d: string) => JSON.stringify({ bank_account_id: accountId, transaction_date: '2026-02-01', description: d, amount: '-1.00' })
+    const first = await sb.run(['api', 'POST', '/api-v1/transactions', '-H', 'Idempotency-Key: api-e2e-1', '--data', body('first')])
+    expect(first.code, first.stderr).toBe(0)
+    const again = await sb.run(['api', 'POST', '/api-v1/transactions', '--header', 'Idempotency-Key: api-e2e-1', '--data', body('first')])
+    expect(again.code, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout).data.id).toBe(JSON.parse(first.stdout).data.id)
+    const conflict = await sb.run(['api', 'POST', '/api-v1/transactions', '-H', 'Idempotency-Key: api-e2e-1', '--data', body('second')])
+    expect(conflict.code).toBe(6)
+    expect(JSON.parse(conflict.stdout).error.code).toBe('idempotency_conflict')
+    expect(conflict.stderr).toMatch(/^error: HTTP 409: /m)
+    expect((await sb.run(['api', 'GET', '/api-v1/company', '-H', 'no-colon'])).code).toBe(2)
+  })
+
+  it('--include prints the status line and headers on stderr; stdout stays the JSON body', async () => {
+    const r = await sb.run(['api', 'GET', '/api-v1/company', '--include'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/^HTTP 200 OK\n/)
+    expect(r.stderr).toMatch(/^content-type: application\/json/m)
+    expect(JSON.parse(r.stdout).success).toBe(true)
+  })
+
+  it('--paginate follows next_cursor and prints one array of every item (or ndjson)', async () => {
+    for (let i = 1; i <= 5; i++) {
+      await sb.ok(['tx', 'create', '--account', accountId, '--date', `2026-01-0${i}`, '--description', `Row ${i}`, '--amount', `-${i}.00`])
+    }
+    const one = await sb.json<Envelope>(['api', 'GET', '/api-v1/transactions?limit=2'])
+    expect(one.data).toHaveLength(2)
+    expect(one.pagination?.has_more).toBe(true)
+
+    const all = await sb.json<Array<{ description: string }>>(['api', 'GET', '/api-v1/transactions?limit=2&sort=transaction_date', '--paginate'])
+    expect(all.map((t) => t.description)).toEqual(['Row 1', 'Row 2', 'Row 3', 'Row 4', 'Row 5', 'first'])
+
+    const nd = await sb.ok(['api', 'GET', '/api-v1/transactions?limit=2', '--paginate', '--output', 'ndjson'])
+    const lines = nd.stdout.trimEnd().split('\n')
+    expect(lines).toHaveLength(6)
+    expect(new Set(lines.map((l) => JSON.parse(l).id)).size).toBe(6)
+
+    const notList = await sb.run(['api', 'GET', '/api-v1/company', '--paginate'])
+    expect(notList.code).toBe(2)
+    const post = await sb.run(['api', 'POST', '/api-v1/transactions', '--paginate'])
+    expect(post.code).toBe(2)
+  })
+})
+
+describe('finctl api on a remote target', () => {
+  let sb: Sandbox
+  let server: ServeProcess | undefined
+  let fake: Server | undefined
+  let fakeUrl: string
+
+  beforeAll(async () => {
+    sb = new Sandbox('api-remote')
+    await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-api-remote\n' })
+    const { key } = await fastKey(sb)
+    server = await startServe(sb, sb.database)
+    await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
+    fake = createServer((req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ success: false, error: { code: 'unavailable', message: `down for maintenance (${req.url})` } }))
+    })
+    await new Promise<void>((r) => fake!.listen(0, '127.0.0.1', () => r()))
+    fakeUrl = `http://127.0.0.1:${(fake.address() as { port: number }).port}`
+  })
+
+  afterAll(async () => {
+    await new Promise<void>((r) => (fake ? fake.close(() => r()) : r()))
+    try {
+      if (server) expect((await server.stop()).code, server.stderr()).toBe(0)
+    } finally {
+      sb?.cleanup()
+    }
+  })
+
+  it('goes through the same client: reads, and writes naming the target on stderr first', async () => {
+    const company = await sb.json<Envelope>(['--profile', 'remote', 'api', 'GET', '/api-v1/company'])
+    expect(company.success).toBe(true)
+    const host = new URL(server!.url).host
+    const r = await sb.run(['--profile', 'remote', 'api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":"Remote","account_type":"cash","currency_code":"USD"}'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toBe(`writing to profile "remote" at ${host}\n`)
+    expect(JSON.parse(r.stdout).data.name).toBe('Remote')
+    // The same request on the embedded target names nothing.
+    const local = await sb.run(['api', 'GET', '/api-v1/bank-accounts'])
+    expect(local.stderr).toBe('')
+    expect(JSON.parse(local.stdout).data.map((a: { name: string }) => a.name)).toContain('Remote')
+  })
+
+  it('a 5xx answer exits 1 with the body on stdout; no connection exits 10', async () => {
+    const down = await sb.run(['--base-url', fakeUrl, 'api', 'GET', '/api-v1/company'], { env: { FINCTL_API_KEY: 'fds_whatever' } })
+    expect(down.code).toBe(1)
+    expect(JSON.parse(down.stdout).error.message).toBe('down for maintenance (/api-v1/company)')
+    expect(down.stderr).toContain('error: HTTP 503: down for maintenance')
+
+    const port = await closedPort()
+    const refused = await sb.run(['--base-url', `http://127.0.0.1:${port}`, 'api', 'GET', '/healthz'])
+    expect(refused.code).toBe(10)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+/m)
+  })
+})

@@ -1,0 +1,246 @@
+/**
+ * End-to-end in a real terminal: the built CLI run in a tmux pane (fixed size, its own socket),
+ * driven with send-keys and read back with capture-pane, as a person would use it: `finctl init`
+ * prompts (masked password typed twice), `tx create` prompts, a `keys revoke` confirmation answered
+ * no then yes, Ctrl-C at a prompt (exit 130, nothing written), and the typed confirmation of a
+ * protected profile. Every wait polls the screen until the expected text appears (bounded).
+ */
+import { execFileSync } from 'node:child_process'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, Sandbox } from '../helpers/cli.js'
+
+function tmuxAvailable(): boolean {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+const HAVE_TMUX = tmuxAvailable()
+// Under CI the terminal tests must run: a missing tmux fails them (.ci/run installs it).
+const suite = HAVE_TMUX || process.env.CI ? describe : describe.skip
+if (!HAVE_TMUX && !process.env.CI) console.warn('tty.test.ts skipped: tmux is not installed (apt-get install -y tmux)')
+
+const WIDTH = 160
+const HEIGHT = 50
+
+suite('in a real terminal (tmux)', () => {
+  let sb: Sandbox
+  const socket = `finctl-tty-${process.pid}`
+  let env: NodeJS.ProcessEnv
+  let step = 0
+  /** The step whose command line may still be running. */
+  let running: number | undefined
+
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env })
+  const screen = (): string => tmux('capture-pane', '-p', '-t', 'tty')
+  const keys = (...k: string[]): void => void tmux('send-keys', '-t', 'tty', ...k)
+  const type = (text: string): void => void tmux('send-keys', '-t', 'tty', '-l', '--', text)
+
+  /** Poll the screen until `pattern` shows (at most `ms`); returns the screen. */
+  async function waitFor(pattern: RegExp | string, ms = 15_000): Promise<string> {
+    const deadline = Date.now() + ms
+    let last = ''
+    while (Date.now() < deadline) {
+      last = screen()
+      if (typeof pattern === 'string' ? last.includes(pattern) : pattern.test(last)) return last
+      await new Promise((r) => setTimeout(r, 40))
+    }
+    throw new Error(`timed out waiting for ${pattern} on the screen:\n${last}`)
+  }
+
+  /** Clear the screen and start a command line; `finished()` waits for its exit code. */
+  function start(commandLine: string): { finished: () => Promise<{ code: number; screen: string }> } {
+    const n = ++step
+    running = n
+    type(`clear; ${commandLine}; echo "[exit-${n}=$?]"`)
+    keys('Enter')
+    return {
+      finished: async () => {
+        const s = await waitFor(new RegExp(`\\[exit-${n}=(\\d+)\\]`))
+        running = undefined
+        return { code: Number(new RegExp(`\\[exit-${n}=(\\d+)\\]`).exec(s)![1]), screen: s }
+      },
+    }
+  }
+
+  beforeAll(async () => {
+    if (!HAVE_TMUX) throw new Error('tmux is required for the terminal tests under CI: apt-get install -y tmux')
+    sb = new Sandbox('tty')
+    const bin = join(sb.dir, 'bin')
+    mkdirSync(bin)
+    writeFileSync(join(bin, 'finctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`)
+    chmodSync(join(bin, 'finctl'), 0o755)
+    env = sb.env({ PATH: `${bin}:${process.env.PATH}`, TMUX: undefined, TERM: 'xterm-256color', LANG: 'C.UTF-8' })
+    tmux('new-session', '-d', '-s', 'tty', '-x', String(WIDTH), '-y', String(HEIGHT), 'bash --norc --noprofile')
+    await waitFor(/[$#] *$/m) // the shell's prompt
+  })
+
+  // A failed test may leave its command at a prompt: interrupt it so that the next test starts clean.
+  afterEach(async () => {
+    if (running === undefined) return
+    const n = running
+    running = undefined
+    keys('C-c')
+    await waitFor(`[exit-${n}=`, 10_000).catch(() => keys('C-c'))
+  })
+
+  afterAll(() => {
+    try {
+      if (HAVE_TMUX) tmux('kill-server')
+    } catch {
+      // already gone
+    }
+    sb?.cleanup()
+  })
+
+  it('finctl init asks for the company, searches currencies, masks the password typed twice', async () => {
+    const run = start('finctl init')
+    await waitFor(/\? Company name/)
+    type('Acme Tty')
+    keys('Enter')
+    await waitFor(/Base currency/)
+    type('eur')
+    const list = await waitFor(/❯ EUR/)
+    expect(list).not.toMatch(/^\s*USD\s*$/m) // filtered as typed
+    keys('Enter')
+    await waitFor(/\? Owner's email/)
+    type('tty@example.test')
+    keys('Enter')
+
+    await waitFor(/\? Owner's password/)
+    type('first-try-pw')
+    keys('Enter')
+    await waitFor(/\? Type it again/)
+    type('other-pw-xyz')
+    keys('Enter')
+    await waitFor('The two passwords differ: try again.')
+    await waitFor(/\? Owner's password/)
+    type('tty-secret-pw')
+    const masked = await waitFor('*************')
+    expect(masked).not.toContain('tty-secret-pw')
+    keys('Enter')
+    await waitFor(/\? Type it again/)
+    type('tty-secret-pw')
+    keys('Enter')
+
+    const { code, screen: s } = await run.finished()
+    expect(code, s).toBe(0)
+    expect(s).toContain('Created company "Acme Tty" (EUR)')
+    expect(s).toMatch(/Company name.*Acme Tty/)
+    expect(s).not.toContain('tty-secret-pw')
+    expect(s).not.toContain('first-try-pw')
+    // What was typed is what was stored: the password logs in, the company is as answered.
+    expect(await sb.json(['company', '--json'])).toMatchObject({ name: 'Acme Tty', base_currency: 'EUR' })
+    await sb.ok(['login', '--email', 'tty@example.test', '--password-stdin'], { input: 'tty-secret-pw\n' })
+  })
+
+  it('tx create lets one choose the account from a list, checks the date, takes the amount', async () => {
+    const operating = (await sb.json(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--currency', 'EUR', '--json'])).id as string
+    const savings = (await sb.json(['accounts', 'create', '--name', 'Savings', '--type', 'savings', '--currency', 'EUR', '--json'])).id as string
+    const run = start('finctl tx create')
+    const menu = await waitFor(/Bank account[\s\S]*Operating[\s\S]*Savings|Bank account[\s\S]*Savings[\s\S]*Operating/)
+    // Move to whichever account is listed second, and pick it.
+    const second = menu.indexOf('Operating (EUR') < menu.indexOf('Savings (EUR') ? 'Savings' : 'Operating'
+    keys('Down')
+    await waitFor(new RegExp(`❯ ${second} \\(EUR`))
+    keys('Enter')
+
+    await waitFor(/\? Date \(YYYY-MM-DD\)/)
+    type('2026-13-45')
+    keys('Enter')
+    await waitFor('write the date as YYYY-MM-DD')
+    for (let i = 0; i < 10; i++) keys('BSpace')
+    type('2026-03-15')
+    keys('Enter')
+    await waitFor(/\? Description/)
+    type('Office chairs')
+    keys('Enter')
+    await waitFor(/\? Amount in EUR/)
+    type('-349.90')
+    keys('Enter')
+
+    const { code, screen: s } = await run.finished()
+    expect(code, s).toBe(0)
+    expect(s).toContain('Office chairs')
+    const txs = await sb.json<Array<{ bank_account_id: string; amount: number | string; transaction_date: string; description: string }>>(['tx', 'list', '--json'])
+    expect(txs).toHaveLength(1)
+    expect(txs[0]).toMatchObject({ bank_account_id: second === 'Savings' ? savings : operating, transaction_date: '2026-03-15', description: 'Office chairs' })
+    expect(String(txs[0].amount)).toBe('-349.9')
+  })
+
+  it('keys revoke asks to confirm: no leaves the key active (exit 2), yes revokes it', async () => {
+    const key = await sb.json(['keys', 'create', '--name', 'tty-revoke', '--scopes', 'read', '--json'])
+    sb.remember(key.key)
+    const no = start(`finctl keys revoke ${key.id}`)
+    await waitFor(new RegExp(`Revoke API key ${key.id}\\? Requests made with it will fail`))
+    type('n')
+    keys('Enter')
+    const refused = await no.finished()
+    expect(refused.code).toBe(2)
+    expect(refused.screen).toContain('cancelled: nothing was changed')
+    const still = (await sb.json<Array<{ id: string; is_active: boolean }>>(['keys', 'list', '--json'])).find((k) => k.id === key.id)
+    expect(still?.is_active).toBe(true)
+
+    const yes = start(`finctl keys revoke ${key.id}`)
+    await waitFor(new RegExp(`Revoke API key ${key.id}\\?`))
+    type('y')
+    keys('Enter')
+    const done = await yes.finished()
+    expect(done.code, done.screen).toBe(0)
+    expect(done.screen).toContain('revoked key')
+    const gone = (await sb.json<Array<{ id: string; is_active: boolean; revoked_at: string | null }>>(['keys', 'list', '--json'])).find((k) => k.id === key.id)
+    expect(gone?.revoked_at).not.toBeNull()
+  })
+
+  it('Ctrl-C at a prompt exits 130 and writes nothing', async () => {
+    const profilesBefore = readFileSync(sb.profilesPath, 'utf8')
+    const init = start('finctl --profile second init')
+    await waitFor(/\? Company name/)
+    type('Half typed')
+    keys('C-c')
+    const a = await init.finished()
+    expect(a.code).toBe(130)
+    expect(a.screen).toContain('cancelled')
+    expect(readFileSync(sb.profilesPath, 'utf8')).toBe(profilesBefore)
+
+    const txBefore = (await sb.json<unknown[]>(['tx', 'list', '--json'])).length
+    const tx = start('finctl tx create --description "Never saved" --date 2026-03-16')
+    await waitFor(/Bank account/)
+    keys('Enter')
+    await waitFor(/\? Amount in EUR/)
+    type('-1.00')
+    keys('C-c')
+    const b = await tx.finished()
+    expect(b.code).toBe(130)
+    expect((await sb.json<unknown[]>(['tx', 'list', '--json'])).length).toBe(txBefore)
+  })
+
+  it('a protected profile asks to type its name before a write', async () => {
+    const key = sb.profiles().profiles.local.api_key!
+    await sb.ok(['profile', 'add', 'guarded', '--database', sb.database, '--api-key-stdin', '--protected'], { input: `${key}\n` })
+    const count = async () => (await sb.json<unknown[]>(['accounts', 'list', '--json'])).length
+    const before = await count()
+
+    const wrong = start('finctl --profile guarded accounts create --name Guarded --type cash --currency EUR')
+    await waitFor(/Profile "guarded" is protected\. Type its name to write to embedded/)
+    type('local')
+    keys('Enter')
+    const refused = await wrong.finished()
+    expect(refused.code).toBe(2)
+    expect(refused.screen).toContain('"local" is not "guarded": cancelled, nothing was changed')
+    expect(await count()).toBe(before)
+
+    const right = start('finctl --profile guarded accounts create --name Guarded --type cash --currency EUR')
+    await waitFor(/Profile "guarded" is protected/)
+    type('guarded')
+    keys('Enter')
+    const done = await right.finished()
+    expect(done.code, done.screen).toBe(0)
+    expect(await count()).toBe(before + 1)
+  })
+})
