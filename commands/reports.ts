@@ -80,7 +80,7 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
 
 async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
   const client = await ctx.client()
-  const r = await client.reports.cashFlow({ ...rangeQuery(ctx, o), interval: o.interval })
+  const r = await withSpinner(ctx, 'computing the cash-flow report', () => client.reports.cashFlow({ ...rangeQuery(ctx, o), interval: o.interval }))
   const { io, printer } = ctx
   if (printer.format === 'json' || printer.format === 'ndjson') {
     io.stdout.write(printer.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : `${JSON.stringify(r)}\n`)
@@ -172,7 +172,7 @@ function summaryLines(s: SummaryReport): Line[] {
 async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
   if (o.top !== undefined && !/^\d+$/.test(o.top)) throw new AppError('usage', '--top must be a whole number')
   const client = await ctx.client()
-  const s = await client.reports.summary({ ...rangeQuery(ctx, o), top: o.top })
+  const s = await withSpinner(ctx, 'computing the summary', () => client.reports.summary({ ...rangeQuery(ctx, o), top: o.top }))
   const { io, printer } = ctx
   if (printer.format === 'json' || printer.format === 'ndjson') {
     io.stdout.write(printer.format === 'json' ? `${JSON.stringify(s, null, 2)}\n` : `${JSON.stringify(s)}\n`)
@@ -198,4 +198,16 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
     { header: 'count', value: (l) => (l.count === null ? '' : l.count.toLocaleString('en-US')), align: 'right' },
   ])
   return 0
+}
+
+/** A spinner on a terminal's stderr while a report is computed (a large company's takes a moment). */
+async function withSpinner<T>(ctx: Context, text: string, work: () => Promise<T>): Promise<T> {
+  const { Spinner } = await import('../src/cli/spinner.js')
+  const spinner = new Spinner(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet)
+  spinner.start(text)
+  try {
+    return await work()
+  } finally {
+    spinner.stop()
+  }
 }

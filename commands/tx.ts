@@ -152,8 +152,21 @@ async function runList(ctx: Context, o: ListFilterOptions & { all?: boolean }): 
   const client = await ctx.client()
   const query = listQuery(o)
   if (o.all) {
+    // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
+    const { ProgressLine } = await import('../src/cli/progress.js')
+    const bar = new ProgressLine(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet && (!ctx.io.isStdoutTTY || ctx.printer.format === 'table'))
+    const started = Date.now()
     const pages = (async function* () {
-      for await (const page of client.pages<Transaction>('/api-v1/transactions', { ...query, limit: query.limit ?? 1000 })) yield page.data
+      let done = 0
+      try {
+        for await (const page of client.pages<Transaction>('/api-v1/transactions', { ...query, limit: query.limit ?? 1000 })) {
+          done += page.data.length
+          bar.update({ done, total: page.pagination?.total ?? done, elapsedMs: Date.now() - started })
+          yield page.data
+        }
+      } finally {
+        bar.end()
+      }
     })()
     await streamList(ctx.io, ctx.printer, pages, transactionColumns, amountTotal)
     return 0

@@ -75,7 +75,7 @@ suite('in a real terminal (tmux)', () => {
     mkdirSync(bin)
     writeFileSync(join(bin, 'finctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`)
     chmodSync(join(bin, 'finctl'), 0o755)
-    env = sb.env({ PATH: `${bin}:${process.env.PATH}`, TMUX: undefined, TERM: 'xterm-256color', LANG: 'C.UTF-8' })
+    env = sb.env({ PATH: `${bin}:${process.env.PATH}`, TMUX: undefined, TERM: 'xterm-256color', LANG: 'C.UTF-8', HISTFILE: '/dev/null' })
     tmux('new-session', '-d', '-s', 'tty', '-x', String(WIDTH), '-y', String(HEIGHT), 'bash --norc --noprofile')
     await waitFor(/[$#] *$/m) // the shell's prompt
   })

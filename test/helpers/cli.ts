@@ -144,7 +144,8 @@ export class Sandbox {
   }
 
   cleanup(): void {
-    rmSync(this.dir, { recursive: true, force: true })
+    // A process that is still exiting (a tmux pane's finctl after kill-server) may write one last file.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
 }
 
