@@ -325,6 +325,13 @@ function printProfiles(p: { finctl: ProfiledRun; bare: ProfiledRun }): void {
   process.stdout.write(`${out.join('\n')}\n`)
 }
 
+/** A section's figures, its own lines after the table, and its raw data for the JSON file. */
+function collect(name: string, r: { figures: Figure[]; lines: string[]; extra: unknown }): void {
+  figures.push(...r.figures)
+  sectionLines.push('', ...r.lines)
+  extra[name] = r.extra
+}
+
 async function pgSection(): Promise<void> {
   const c = config.pg
   log(
@@ -332,40 +339,28 @@ async function pgSection(): Promise<void> {
       `per configuration: SQLite 1 process, PostgreSQL 1 process, PostgreSQL 2 processes) ==`,
   )
   const { runPgSection } = await import('./lib/pg.js')
-  const r = await runPgSection(root, c, log)
-  figures.push(...r.figures)
-  sectionLines.push('', ...r.lines)
-  extra.pg = r.extra
+  collect('pg', await runPgSection(root, c, log))
 }
 
 async function listSection(): Promise<void> {
   const c = config.list
   log(`\n== 4. Filtered page latency at scale, embedded (${c.rows.toLocaleString('en-US')} transactions, ${c.reps} repetitions per listing) ==`)
   const { runListSection } = await import('./lib/list.js')
-  const r = await runListSection(root, c, log)
-  figures.push(...r.figures)
-  sectionLines.push('', ...r.lines)
-  extra.list = r.extra
+  collect('list', await runListSection(root, c, log))
 }
 
 async function importSection(): Promise<void> {
   const c = config.import
   log(`\n== 5. CSV import (${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows; embedded and remote) vs csv-parse alone and csv-parse + plain inserts ==`)
   const { runImportSection } = await import('./lib/import.js')
-  const r = await runImportSection(root, c, log)
-  figures.push(...r.figures)
-  sectionLines.push('', ...r.lines)
-  extra.import = r.extra
+  collect('import', await runImportSection(root, c, log))
 }
 
 async function reportsSection(): Promise<void> {
   const c = config.reports
   log(`\n== 6. Reports at ${c.rows.toLocaleString('en-US')} transactions, embedded (p50/p95 over ${c.runs} runs) vs plain SQL totals ==`)
   const { runReportsSection } = await import('./lib/reports-section.js')
-  const r = runReportsSection(root, c, log)
-  figures.push(...r.figures)
-  sectionLines.push('', ...r.lines)
-  extra.reports = r.extra
+  collect('reports', runReportsSection(root, c, log))
 }
 
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */

@@ -15,6 +15,8 @@ import type { SavedMapping } from '../src/cli/mappings.js'
 import type { ImportRequest, ImportSummary } from '../src/import/import-runner.js'
 import type { Role } from '../src/import/mapping.js'
 
+type Mapping = typeof import('../src/import/mapping.js')
+
 const collect = (v: string, prev: string[] = []) => [...prev, v]
 
 export function registerTxImport(tx: Command, run: Runner): void {
@@ -78,23 +80,13 @@ interface ImportFlags {
   progress?: boolean
 }
 
-const ROLE_ALIASES: Record<string, Role> = {
-  transaction_date: 'date',
-  withdrawal: 'debit',
-  deposit: 'credit',
-  currency: 'currency_code',
-  merchant: 'merchant_name',
-  payee: 'merchant_name',
-  bank_id: 'reference',
-}
-const ROLES: Role[] = ['date', 'posted_date', 'amount', 'debit', 'credit', 'indicator', 'description', 'merchant_name', 'currency_code', 'reference', 'category']
 const SETTABLE = ['currency_code', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags', 'exchange_rate'] as const
 
-function pairs(list: string[] | undefined, flag: string): Array<[string, string]> {
+function pairs(mapping: Mapping, list: string[] | undefined, flag: string): Array<[string, string]> {
   return (list ?? []).map((item) => {
-    const i = item.indexOf('=')
-    if (i <= 0) throw new AppError('usage', `${flag} takes name=value (got "${item}")`)
-    return [item.slice(0, i).trim(), item.slice(i + 1)]
+    const pair = mapping.splitPair(item)
+    if (!pair) throw new AppError('usage', `${flag} takes name=value (got "${item}")`)
+    return pair
   })
 }
 
@@ -106,13 +98,13 @@ function positiveInt(text: string | undefined, flag: string, max = Number.MAX_SA
 }
 
 /** Flags win over the saved mapping, field by field. */
-function effectiveMapping(o: ImportFlags, saved: SavedMapping | undefined): SavedMapping {
-  const map = pairs(o.map, '--map').map(([field, column]): [Role, string] => {
-    const role = (ROLE_ALIASES[field] ?? field) as Role
-    if (!ROLES.includes(role)) throw new AppError('usage', `--map: unknown field "${field}"; use one of ${ROLES.join(', ')}`)
+function effectiveMapping(mapping: Mapping, o: ImportFlags, saved: SavedMapping | undefined): SavedMapping {
+  const map = pairs(mapping, o.map, '--map').map(([field, column]): [Role, string] => {
+    const role = mapping.roleNamed(field)
+    if (!role) throw new AppError('usage', `--map: unknown field "${field}"; use one of ${mapping.ROLES.join(', ')}`)
     return [role, column]
   })
-  const set = Object.fromEntries(pairs(o.set, '--set'))
+  const set = Object.fromEntries(pairs(mapping, o.set, '--set'))
   for (const k of Object.keys(set)) {
     if (!(SETTABLE as readonly string[]).includes(k)) throw new AppError('usage', `--set: "${k}" cannot be set on imported rows; use one of ${SETTABLE.join(', ')}`)
   }
@@ -123,7 +115,7 @@ function effectiveMapping(o: ImportFlags, saved: SavedMapping | undefined): Save
     dateFormat: o.dateFormat ?? saved?.dateFormat,
     decimalComma: o.decimalComma ?? saved?.decimalComma,
     skipLines: positiveInt(o.skipLines, '--skip-lines', 10_000, 0) ?? saved?.skipLines,
-    where: o.where?.length ? pairs(o.where, '--where') : saved?.where,
+    where: o.where?.length ? pairs(mapping, o.where, '--where') : saved?.where,
     invertSign: o.invertSign ?? saved?.invertSign,
     indicatorDebit: o.indicatorDebit?.length ? o.indicatorDebit : saved?.indicatorDebit,
     set: { ...saved?.set, ...set },
@@ -155,7 +147,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
     const names = Object.keys(mappings.list())
     throw new AppError('usage', `no saved mapping "${o.mapping}"${names.length ? ` (saved: ${names.join(', ')})` : ''}; save one with --save-mapping NAME`)
   }
-  const m = effectiveMapping(o, saved)
+  const m = effectiveMapping(await import('../src/import/mapping.js'), o, saved)
   const constants = await constantsOf(m.set)
   // Embedded, the service runs on this process's one thread: more requests in flight only hold more
   // rows in memory. Remotely they overlap the network with the server's work.

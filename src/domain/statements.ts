@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { formatFromFlag } from '../import/dates.js'
 import { normalizeEncoding } from '../import/decode.js'
-import { ROLES, type Role } from '../import/mapping.js'
+import { ROLES, roleNamed, splitPair, type Role } from '../import/mapping.js'
 import type { BankAccountRow, BankStatementRow, Db } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import { actorId, type Actor } from './actor.js'
@@ -52,29 +52,19 @@ export interface StatementJob {
   options: UploadOptions
 }
 
-const ROLE_ALIASES: Record<string, Role> = {
-  transaction_date: 'date',
-  withdrawal: 'debit',
-  deposit: 'credit',
-  currency: 'currency_code',
-  merchant: 'merchant_name',
-  payee: 'merchant_name',
-  bank_id: 'reference',
-}
-
 function pairs(list: string[] | undefined, field: string): Array<[string, string]> {
   return (list ?? []).map((item, i) => {
-    const at = item.indexOf('=')
-    if (at <= 0) throw validation(`${field}.${i}`, `must be name=value (got "${item}")`)
-    return [item.slice(0, at).trim(), item.slice(at + 1)]
+    const pair = splitPair(item)
+    if (!pair) throw validation(`${field}.${i}`, `must be name=value (got "${item}")`)
+    return pair
   })
 }
 
 /** Check the reading options now, so that a typo is a 400 rather than a failed statement. */
 export function uploadOptions(u: StatementUpload): UploadOptions {
   const map = pairs(u.map, 'map').map(([field, column], i): [Role, string] => {
-    const role = (ROLE_ALIASES[field] ?? field) as Role
-    if (!ROLES.includes(role)) throw validation(`map.${i}`, `unknown field "${field}": use one of ${ROLES.join(', ')}`)
+    const role = roleNamed(field)
+    if (!role) throw validation(`map.${i}`, `unknown field "${field}": use one of ${ROLES.join(', ')}`)
     return [role, column]
   })
   if (u.dateFormat !== undefined) {

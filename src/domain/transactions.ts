@@ -126,7 +126,12 @@ export async function buildTransactionRow(
 /** The existing transaction an import_ref names (for duplicate reports). */
 async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
   const byAccount = new Map<string, string[]>()
-  for (const r of rows) if (r.import_ref) byAccount.set(r.bank_account_id, [...(byAccount.get(r.bank_account_id) ?? []), r.import_ref])
+  for (const r of rows) {
+    if (!r.import_ref) continue
+    const refs = byAccount.get(r.bank_account_id)
+    if (refs) refs.push(r.import_ref)
+    else byAccount.set(r.bank_account_id, [r.import_ref])
+  }
   const out = new Map<string, string>()
   for (const [account, refs] of byAccount) {
     for (let i = 0; i < refs.length; i += 500) {

@@ -7,6 +7,29 @@ export type Role = 'date' | 'posted_date' | 'amount' | 'debit' | 'credit' | 'ind
 
 export const ROLES: Role[] = ['date', 'posted_date', 'amount', 'debit', 'credit', 'indicator', 'description', 'merchant_name', 'currency_code', 'reference', 'category']
 
+/** Other names people give a field in `--map field=Column` (and an upload's `map`). */
+const ROLE_ALIASES: Record<string, Role> = {
+  transaction_date: 'date',
+  withdrawal: 'debit',
+  deposit: 'credit',
+  currency: 'currency_code',
+  merchant: 'merchant_name',
+  payee: 'merchant_name',
+  bank_id: 'reference',
+}
+
+/** The role a `--map` field names (its own name or an alias), or undefined for an unknown one. */
+export function roleNamed(field: string): Role | undefined {
+  const role = ROLE_ALIASES[field] ?? field
+  return (ROLES as string[]).includes(role) ? (role as Role) : undefined
+}
+
+/** `name=value` split at the first `=` (the name trimmed), or undefined when there is no name. */
+export function splitPair(item: string): [string, string] | undefined {
+  const at = item.indexOf('=')
+  return at > 0 ? [item.slice(0, at).trim(), item.slice(at + 1)] : undefined
+}
+
 /** Normalised header names per role, most specific first. */
 const SYNONYMS: Record<Role, string[]> = {
   date: [

@@ -4,10 +4,9 @@
  * and a fake service for what the real one never answers (5xx).
  */
 import { writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, closedPort, fastKey, startServe, type ServeProcess } from '../helpers/cli.js'
+import { Sandbox, closedPort, fastKey, listenLocal, startServe, type ServeProcess } from '../helpers/cli.js'
 
 interface Envelope<T = any> {
   success: boolean
@@ -168,7 +167,7 @@ describe('finctl api on the embedded core', () => {
 describe('finctl api on a remote target', () => {
   let sb: Sandbox
   let server: ServeProcess | undefined
-  let fake: Server | undefined
+  let fake: { url: string; close: () => Promise<void> } | undefined
   let fakeUrl: string
 
   beforeAll(async () => {
@@ -177,16 +176,15 @@ describe('finctl api on a remote target', () => {
     const { key } = await fastKey(sb)
     server = await startServe(sb, sb.database)
     await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
-    fake = createServer((req, res) => {
+    fake = await listenLocal((req, res) => {
       res.writeHead(503, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ success: false, error: { code: 'unavailable', message: `down for maintenance (${req.url})` } }))
     })
-    await new Promise<void>((r) => fake!.listen(0, '127.0.0.1', () => r()))
-    fakeUrl = `http://127.0.0.1:${(fake.address() as { port: number }).port}`
+    fakeUrl = fake.url
   })
 
   afterAll(async () => {
-    await new Promise<void>((r) => (fake ? fake.close(() => r()) : r()))
+    await fake?.close()
     try {
       if (server) expect((await server.stop()).code, server.stderr()).toBe(0)
     } finally {

@@ -4,9 +4,8 @@
  * and clock skew against a service whose Date header is five minutes ahead.
  */
 import { chmodSync, closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, closedPort, startServe, type ServeProcess } from '../helpers/cli.js'
+import { Sandbox, closedPort, listenLocal, startServe, type ServeProcess } from '../helpers/cli.js'
 
 interface Check {
   name: string
@@ -17,13 +16,13 @@ interface Check {
 describe('finctl doctor', () => {
   let sb: Sandbox
   let server: ServeProcess | undefined
-  let fake: Server | undefined
+  let fake: { url: string; close: () => Promise<void> } | undefined
   let fakeUrl: string
 
   beforeAll(async () => {
     sb = new Sandbox('doctor')
     // A service whose clock is 5 minutes ahead; it accepts any key.
-    fake = createServer((req, res) => {
+    fake = await listenLocal((req, res) => {
       const date = new Date(Date.now() + 5 * 60_000).toUTCString()
       const body =
         req.url === '/healthz'
@@ -32,13 +31,11 @@ describe('finctl doctor', () => {
       res.writeHead(200, { 'content-type': 'application/json', date })
       res.end(JSON.stringify(body))
     })
-    fake.keepAliveTimeout = 1
-    await new Promise<void>((r) => fake!.listen(0, '127.0.0.1', () => r()))
-    fakeUrl = `http://127.0.0.1:${(fake.address() as { port: number }).port}`
+    fakeUrl = fake.url
   })
 
   afterAll(async () => {
-    await new Promise<void>((r) => (fake ? fake.close(() => r()) : r()))
+    await fake?.close()
     try {
       if (server) expect((await server.stop()).code, server.stderr()).toBe(0)
     } finally {

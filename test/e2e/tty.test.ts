@@ -11,24 +11,19 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, Sandbox } from '../helpers/cli.js'
 
-function tmuxAvailable(): boolean {
+/** tmux drives the terminal; .ci/run installs it where it is missing (apt-get install -y tmux). */
+function tmuxVersion(): string {
   try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' })
-    return true
+    return execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim()
   } catch {
-    return false
+    throw new Error('tty.test.ts needs tmux: apt-get install -y tmux')
   }
 }
-
-const HAVE_TMUX = tmuxAvailable()
-// Under CI the terminal tests must run: a missing tmux fails them (.ci/run installs it).
-const suite = HAVE_TMUX || process.env.CI ? describe : describe.skip
-if (!HAVE_TMUX && !process.env.CI) console.warn('tty.test.ts skipped: tmux is not installed (apt-get install -y tmux)')
 
 const WIDTH = 160
 const HEIGHT = 50
 
-suite('in a real terminal (tmux)', () => {
+describe('in a real terminal (tmux)', () => {
   let sb: Sandbox
   const socket = `finctl-tty-${process.pid}`
   let env: NodeJS.ProcessEnv
@@ -69,7 +64,7 @@ suite('in a real terminal (tmux)', () => {
   }
 
   beforeAll(async () => {
-    if (!HAVE_TMUX) throw new Error('tmux is required for the terminal tests under CI: apt-get install -y tmux')
+    tmuxVersion()
     sb = new Sandbox('tty')
     const bin = join(sb.dir, 'bin')
     mkdirSync(bin)
@@ -91,7 +86,7 @@ suite('in a real terminal (tmux)', () => {
 
   afterAll(() => {
     try {
-      if (HAVE_TMUX) tmux('kill-server')
+      tmux('kill-server')
     } catch {
       // already gone
     }

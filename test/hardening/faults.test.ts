@@ -209,13 +209,14 @@ describe('(c) a database that cannot be written or opened', () => {
     expect(r.stdout, what).toBe('')
   }
 
-  it('a read-only database file: writes fail with a clear error and a non-zero exit, the file is unchanged', async (ctx) => {
+  it('a read-only database file: writes fail with a clear error and a non-zero exit, the file is unchanged', async () => {
     // A clean checkpoint first, so the file alone holds the data.
     const raw = new Database(sb.database)
     raw.pragma('wal_checkpoint(TRUNCATE)')
     raw.close()
     const undo = makeReadOnly([sb.database])
-    if (!undo) return ctx.skip()
+    // As root a file mode does not stop writes: chattr +i does (a file system without it fails here, visibly).
+    if (!undo) throw new Error('cannot make the database read-only here: chattr +i (as root) or chmod a-w (otherwise) failed')
     const before = sha(sb.database)
     try {
       for (const args of [
@@ -241,9 +242,10 @@ describe('(c) a database that cannot be written or opened', () => {
     expect(all.map((t) => t.description).sort()).toEqual(['after read-only', 'before read-only'])
   })
 
-  it('a read-only database folder: commands and finctl serve fail with a clear error, no stack trace', async (ctx) => {
+  it('a read-only database folder: commands and finctl serve fail with a clear error, no stack trace', async () => {
     const undo = makeReadOnly([sb.database, sb.configDir])
-    if (!undo) return ctx.skip()
+    // As root a file mode does not stop writes: chattr +i does (a file system without it fails here, visibly).
+    if (!undo) throw new Error('cannot make the database read-only here: chattr +i (as root) or chmod a-w (otherwise) failed')
     const before = sha(sb.database)
     try {
       const r = await sb.run(['tx', 'create', '--account', account, '--date', '2026-09-04', '--description', 'nope', '--amount', '1.00'])

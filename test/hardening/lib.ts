@@ -156,53 +156,15 @@ export const NASTY_STRINGS: string[] = [
   '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
 ]
 
-export interface Served {
-  url: string
-  child: import('node:child_process').ChildProcess
-  /** Everything written on stderr so far. */
-  stderr(): string
-  /** SIGTERM (or the signal given) and wait for the exit. */
-  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-}
+import type { ServeProcess } from '../helpers/cli.js'
+export type Served = ServeProcess
 
-/** `finctl serve --port 0 --database DB ...extra`, stderr captured for its whole life. */
+/** `finctl serve --port 0 --database DB ...extra` in its own config folder, stderr captured for its whole life. */
 export async function serve(database: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const { spawn } = await import('node:child_process')
   const { mkdtempSync } = await import('node:fs')
   const { tmpdir } = await import('node:os')
   const { join } = await import('node:path')
-  const { BIN } = await import('../helpers/harness.js')
+  const { spawnServe } = await import('../helpers/cli.js')
   const configDir = mkdtempSync(join(tmpdir(), 'finctl-hard-serve-'))
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database, ...extra], {
-    env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let err = ''
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('exit', (code, signal) => res({ code, signal })))
-  const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`finctl serve did not start in 20 s:\n${err}`)), 20_000)
-    const check = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(err)
-      if (m) {
-        clearTimeout(timer)
-        child.stderr!.off('data', check)
-        res(m[1])
-      }
-    }
-    child.stderr!.on('data', check)
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer)
-      rej(new Error(`finctl serve exited (${code ?? signal}) before listening:\n${err}`))
-    })
-  })
-  return {
-    url,
-    child,
-    stderr: () => err,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-      return withTimeout(exited, 20_000, `finctl serve to stop on ${signal}`)
-    },
-  }
+  return spawnServe(['--database', database, ...extra], { env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...env }, stopTimeoutMs: 20_000 })
 }

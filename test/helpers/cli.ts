@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer as createHttpServer, type RequestListener } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -169,18 +170,19 @@ export interface ServeProcess {
   url: string
   /** Everything the server wrote on stderr so far. */
   stderr(): string
-  /** SIGTERM, then wait for the exit. */
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** SIGTERM (or the signal given), then wait for the exit; fails (and kills) after the stop timeout. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-/** Start `finctl serve --port 0 --database DB` and wait for its "listening on URL" line. */
-export async function startServe(sandbox: Sandbox, database: string): Promise<ServeProcess> {
+/** Start `finctl serve --port 0 --database DB` in a sandbox and wait for its "listening on URL" line. */
+export function startServe(sandbox: Sandbox, database: string): Promise<ServeProcess> {
+  return spawnServe(['--database', database], { cwd: sandbox.dir, env: sandbox.env(), stopTimeoutMs: 15_000 })
+}
+
+/** `finctl serve --port 0 ...args`, stderr captured for its whole life, once it listens. */
+export async function spawnServe(args: string[], o: { cwd?: string; env: NodeJS.ProcessEnv; stopTimeoutMs: number }): Promise<ServeProcess> {
   assertBuilt()
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database], {
-    cwd: sandbox.dir,
-    env: sandbox.env(),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'ignore', 'pipe'] })
   let err = ''
   // Keep draining stderr (access logs) for the whole life of the server, or it blocks on a full pipe.
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
@@ -190,7 +192,7 @@ export async function startServe(sandbox: Sandbox, database: string): Promise<Se
   const url = await new Promise<string>((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`finctl serve did not start in 20 s:\n${err}`)), 20_000)
     const check = () => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err)
+      const m = /listening on (http:\/\/\S+)/.exec(err)
       if (m) {
         clearTimeout(timer)
         child.stderr!.off('data', check)
@@ -207,14 +209,14 @@ export async function startServe(sandbox: Sandbox, database: string): Promise<Se
     child,
     url,
     stderr: () => err,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       let timer: NodeJS.Timeout | undefined
       const timeout = new Promise<never>((_, rej) => {
         timer = setTimeout(() => {
           child.kill('SIGKILL') // leave no server behind, but fail: it should have stopped
-          rej(new Error(`finctl serve did not stop within 15 s of SIGTERM:\n${err}`))
-        }, 15_000)
+          rej(new Error(`finctl serve did not stop within ${o.stopTimeoutMs / 1000} s of ${signal}:\n${err}`))
+        }, o.stopTimeoutMs)
       })
       try {
         return await Promise.race([exited, timeout])
@@ -222,6 +224,17 @@ export async function startServe(sandbox: Sandbox, database: string): Promise<Se
         clearTimeout(timer)
       }
     },
+  }
+}
+
+/** A stand-in service on 127.0.0.1 (answers the real one never gives); `close` stops it. */
+export async function listenLocal(handler: RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createHttpServer(handler)
+  server.keepAliveTimeout = 1
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
   }
 }
 
