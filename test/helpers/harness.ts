@@ -3,6 +3,7 @@
  * a real `finctl serve` process on 127.0.0.1 (a random free port), on a fresh SQLite file.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -41,10 +42,13 @@ export const STORES: StoreKind[] = (await postgresAvailable()) ? ['sqlite', 'pos
 /** Every transport on every store. */
 export const MATRIX: Array<[TransportKind, StoreKind]> = TRANSPORTS.flatMap((t) => STORES.map((s): [TransportKind, StoreKind] => [t, s]))
 
-let schemaCounter = 0
-/** A fresh PostgreSQL schema for one harness, and a way to drop it. */
+/**
+ * A fresh PostgreSQL schema for one harness, and a way to drop it. The name is random: pid and
+ * clock are not unique enough when several runs (CI containers with the same pids, a VM clock
+ * that jumps) share one server, and another run's drop would take this run's tables with it.
+ */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `t_${process.pid}_${Date.now().toString(36)}_${++schemaCounter}`
+  const schema = `t_${randomBytes(8).toString('hex')}`
   const u = new URL(TEST_DATABASE_URL)
   u.searchParams.set('schema', schema)
   return {
