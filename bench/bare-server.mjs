@@ -5,6 +5,11 @@
 //                              table, indexes and foreign keys), with better-sqlite3 (WAL, synchronous=NORMAL,
 //                              foreign_keys=ON, as finctl opens it), answer 201 with small JSON. It does none of
 //                              finctl's other work: no auth, rate limit, account check, validation or audit row.
+//   GET  /api-v1/transactions  ?category=X&limit=N (limit 1-1000, default 50): the page query finctl runs for
+//                              that filter (WHERE company_id AND category, ORDER BY transaction_date DESC, id DESC,
+//                              LIMIT N+1) and its count(*) for `total`, as prepared statements on the same indexes;
+//                              rows shaped like finctl's Transaction (amounts in USD units, tags parsed, booleans),
+//                              with finctl's pagination object (limit, next_cursor, has_more, total). No auth either.
 //   GET  /healthz              a constant JSON "hello".
 // Usage: node bench/bare-server.mjs --database PATH --account ID [--port 0] [--host 127.0.0.1]
 // Prints `listening on http://HOST:PORT` on stderr once it accepts connections; SIGTERM/SIGINT stop it.
@@ -45,6 +50,11 @@ if (!ACCOUNT) {
   process.exit(2)
 }
 const COMPANY_ID = ACCOUNT.company_id
+const ORDER = 'ORDER BY "transaction_date" DESC, "id" DESC'
+const pageByCategory = db.prepare(`SELECT * FROM transactions WHERE "company_id" = ? AND "category" = ? ${ORDER} LIMIT ?`)
+const countByCategory = db.prepare('SELECT count(*) AS n FROM transactions WHERE "company_id" = ? AND "category" = ?')
+const pageAll = db.prepare(`SELECT * FROM transactions WHERE "company_id" = ? ${ORDER} LIMIT ?`)
+const countAll = db.prepare('SELECT count(*) AS n FROM transactions WHERE "company_id" = ?')
 const MAX_BODY = 1 << 20
 const HELLO = JSON.stringify({ success: true, data: { status: 'ok' } })
 
@@ -113,9 +123,51 @@ function createTransaction(req, res) {
   })
 }
 
+/** A row as finctl's Transaction (toTransaction in src/domain/transactions.ts), for USD. */
+function toJson(r) {
+  return {
+    id: r.id,
+    transaction_date: r.transaction_date,
+    posted_date: r.posted_date,
+    description: r.description,
+    original_description: r.original_description,
+    amount: r.amount / 100,
+    currency_code: r.currency_code,
+    exchange_rate: Number(r.exchange_rate),
+    category: r.category,
+    accounting_category: r.accounting_category,
+    cash_flow_category: r.cash_flow_category,
+    merchant_name: r.merchant_name,
+    status: r.status,
+    is_reconciled: r.is_reconciled === 1,
+    ai_confidence_score: r.ai_confidence_score,
+    tags: JSON.parse(r.tags),
+    bank_account_id: r.bank_account_id,
+    bank_statement_id: r.bank_statement_id,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  }
+}
+
+function listTransactions(req, res, query) {
+  req.resume()
+  const params = new URLSearchParams(query)
+  const category = params.get('category')
+  const limit = Number(params.get('limit') ?? '50')
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return send(res, 400, '{"success":false,"error":"invalid limit"}')
+  const rows = category ? pageByCategory.all(COMPANY_ID, category, limit + 1) : pageAll.all(COMPANY_ID, limit + 1)
+  const total = (category ? countByCategory.get(COMPANY_ID, category) : countAll.get(COMPANY_ID)).n
+  const hasMore = rows.length > limit
+  const page = hasMore ? rows.slice(0, limit) : rows
+  const last = page[page.length - 1]
+  const nextCursor = hasMore && last ? Buffer.from(JSON.stringify(['-transaction_date', last.transaction_date, last.id])).toString('base64url') : null
+  send(res, 200, JSON.stringify({ success: true, data: page.map(toJson), pagination: { limit, next_cursor: nextCursor, has_more: hasMore, total } }))
+}
+
 const server = createServer((req, res) => {
-  const path = req.url?.split('?')[0]
+  const [path, query = ''] = (req.url ?? '').split('?', 2)
   if (req.method === 'POST' && path === '/api-v1/transactions') return createTransaction(req, res)
+  if (req.method === 'GET' && path === '/api-v1/transactions') return listTransactions(req, res, query)
   if (req.method === 'GET' && path === '/healthz') return send(res, 200, HELLO)
   req.resume()
   send(res, 404, '{"success":false,"error":"not found"}')

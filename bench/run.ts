@@ -2,17 +2,19 @@
  * finctl benchmark harness: each figure beside a baseline measured in the same run, as a ratio,
  * with median and spread over several runs. Prints a table and writes bench/results/latest.json.
  *
- *   npm run bench                 full run (~10 minutes: cli + serve ~4, pg ~3, list ~2.5)
- *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~3 minutes)
+ *   npm run bench                 full run (~17 minutes: cli + serve ~5.5, pg ~3, list ~2.5, statements ~1.5, categorize ~5)
+ *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, import, reports)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, import, reports, statements, categorize)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.js --version` and `keys show` (embedded default database)
  *      vs `node -e 0`, wall time of spawnSync, interleaved.
  *   2. Server throughput: autocannon POST /api-v1/transactions on `finctl serve` vs a bare
- *      node:http + better-sqlite3 server doing one INSERT (bench/bare-server.mjs); and GET /healthz
- *      vs a bare node:http hello, for context.
+ *      node:http + better-sqlite3 server doing one INSERT (bench/bare-server.mjs); GET /healthz
+ *      vs a bare node:http hello, for context; and (bench/lib/serve-get.ts) a filtered GET
+ *      /api-v1/transactions?category=Rent&limit=50 page on 100,000 seeded transactions vs the bare
+ *      server running the same page query and count(*) on the same SQLite file.
  *   3. pg (bench/lib/pg.ts): POST /api-v1/transactions and a filtered GET page on `finctl serve`
  *      over PostgreSQL (FINCTL_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test,
  *      a fresh schema per run, dropped at the end), one process vs SQLite and two processes vs one.
@@ -24,6 +26,16 @@
  *      csv-parse + plain prepared inserts of the same rows; peak RSS of the CLI.
  *   6. reports (bench/reports.ts): cash-flow and summary at 1,000,000 transactions (100,000 with --quick),
  *      p50/p95, vs the same range's totals as one plain SQL aggregate over the same index.
+ *   7. statements (bench/lib/statements.ts): a generated 50,000-line CAMT.053 and OFX file (10,000 with
+ *      --quick) uploaded and processed end to end by `finctl statements upload` (embedded), lines/s,
+ *      vs the same parse + one prepared INSERT per line into the same table (bench/statements-ceiling.ts);
+ *      parse alone for context; phases and peak RSS.
+ *   8. categorize (bench/lib/categorize.ts): `finctl tx import` of a generated bank CSV (generateDataset,
+ *      no category; 100,000 rows x 3 A/B/C repetitions, then 1,000,000 x 1; 50,000 x 3 with --quick)
+ *      into B, a database with 5 rules and a model trained on 20,000 labelled rows, vs C, a database
+ *      where categorization is skipped (no rules, no labels) importing the same rows WITH their
+ *      categories in the file (the prediction overhead; target < 1.10x), and vs A, the same as C but
+ *      with the file without categories (categorization vs none; context, no target).
  */
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
@@ -65,10 +77,10 @@ const { values: flags } = parseArgs({
   strict: true,
 })
 if (flags.help) {
-  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list|import|reports]\n')
+  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list|import|reports|statements|categorize]\n')
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list', 'import', 'reports'] as const
+const SECTIONS = ['cli', 'serve', 'pg', 'list', 'import', 'reports', 'statements', 'categorize'] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -80,6 +92,7 @@ const config = quick
       cli: { runs: 5, warmups: 1, budgetMs: 60_000 },
       tx: { rounds: 3, durationS: 3, warmupS: 2 },
       health: { rounds: 3, durationS: 3, warmupS: 1 },
+      get: { rounds: 3, durationS: 3, warmupS: 1, seedRows: 100_000 },
       connections: 10,
       pauseMs: 300,
       cpuProfS: 4,
@@ -87,12 +100,15 @@ const config = quick
       list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
       import: { sizes: [20_000, 100_000], ceilingRuns: 2, remote: true },
       reports: { rows: 100_000, runs: 10 },
+      statements: { lines: 10_000, runs: 2 },
+      categorize: { sizes: [50_000], repeats: [3], labelled: 20_000 },
       watchdogMs: 15 * 60_000,
     }
   : {
       cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
       tx: { rounds: 5, durationS: 10, warmupS: 3 },
       health: { rounds: 3, durationS: 10, warmupS: 2 },
+      get: { rounds: 5, durationS: 10, warmupS: 3, seedRows: 100_000 },
       connections: 10,
       pauseMs: 500,
       cpuProfS: 8,
@@ -100,6 +116,8 @@ const config = quick
       list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
       import: { sizes: [100_000, 1_000_000], ceilingRuns: 3, remote: true },
       reports: { rows: 1_000_000, runs: 20 },
+      statements: { lines: 50_000, runs: 3 },
+      categorize: { sizes: [100_000, 1_000_000], repeats: [3, 1], labelled: 20_000 },
       watchdogMs: 60 * 60_000,
     }
 
@@ -159,6 +177,16 @@ async function cliSection(): Promise<void> {
       target: { kind: 'max', ratio: 3 },
       notes,
     }),
+    makeFigure({
+      id: 'cli.tx-list',
+      label: 'CLI `finctl tx list --limit 20` wall time (embedded)',
+      unit: 'ms',
+      spread: 'p10-p90',
+      value: r.samples['tx-list'],
+      baselineLabel: 'node -e 0',
+      baseline: base,
+      notes,
+    }),
   )
   for (const c of r.commands) {
     const s = summarize(r.samples[c.id])
@@ -189,7 +217,7 @@ function loadFigures(id: string, what: string, runs: PairedRuns, baselineLabel: 
 async function serveSection(): Promise<void> {
   log(
     `\n== 2. Server throughput (autocannon, ${config.connections} connections; POST ${config.tx.rounds} x ${config.tx.durationS} s, ` +
-      `GET /healthz ${config.health.rounds} x ${config.health.durationS} s per server) ==`,
+      `GET /healthz ${config.health.rounds} x ${config.health.durationS} s, filtered GET ${config.get.rounds} x ${config.get.durationS} s per server) ==`,
   )
   const setup = prepareFinctl(root, log)
   const bareSetup = prepareFinctl(root, log)
@@ -238,6 +266,25 @@ async function serveSection(): Promise<void> {
     else if (stopped.forced) log(`serve: finctl did not stop within 10 s of SIGTERM; killed`)
     else log(`serve: finctl stopped on SIGTERM in ${stopMs.toFixed(0)} ms (exit ${stopped.code ?? stopped.signal})`)
   }
+
+  // The filtered GET page, on its own seeded database (after the POST servers stopped).
+  const { runFilteredGet } = await import('./lib/serve-get.js')
+  const { seedRows, ...getLoad } = config.get
+  const get = await runFilteredGet(root, { ...getLoad, seedRows, connections: config.connections, pauseMs: config.pauseMs }, log)
+  const rows = seedRows >= 1000 ? `${seedRows / 1000}k` : String(seedRows)
+  figures.push(...loadFigures('serve.get', `GET ${get.request.path.replace('/api-v1/transactions', '')} (${rows} rows)`, get.runs, 'bare node:http+sqlite', true))
+  sectionLines.push('', ...get.lines)
+  const serveExtra = extra.serve as {
+    runs: Record<string, PairedRuns>
+    serverCpuUsPerRequest: Record<string, { finctl: number; bare: number }>
+    loaderCpuShare: Record<string, { finctl: number; bare: number }>
+  }
+  const cpu = (runs: LoadSample[]) => summarize(runs.map((s) => s.serverCpuUsPerReq)).median
+  const loader = (runs: LoadSample[]) => summarize(runs.map((s) => s.loaderCpuMs / (s.durationS * 1000))).median
+  serveExtra.runs.get = get.runs
+  serveExtra.serverCpuUsPerRequest.get = { finctl: cpu(get.runs.subject), bare: cpu(get.runs.baseline) }
+  serveExtra.loaderCpuShare.get = { finctl: loader(get.runs.subject), bare: loader(get.runs.baseline) }
+  Object.assign(serveExtra, { get: { path: get.request.path, seed: get.seed, plan: get.plan } })
 
   if (flags['cpu-prof']) await profileSection(setup)
 }
@@ -363,6 +410,23 @@ async function reportsSection(): Promise<void> {
   collect('reports', runReportsSection(root, c, log))
 }
 
+async function statementsSection(): Promise<void> {
+  const c = config.statements
+  log(`\n== 7. Statement upload, embedded (${c.lines.toLocaleString('en-US')}-line CAMT.053 and OFX, ${c.runs} runs each) vs parse + plain prepared inserts ==`)
+  const { runStatementsSection } = await import('./lib/statements.js')
+  collect('statements', await runStatementsSection(root, c, log))
+}
+
+async function categorizeSection(): Promise<void> {
+  const c = config.categorize
+  log(
+    `\n== 8. Categorization on import, embedded (${c.sizes.map((n, i) => `${n.toLocaleString('en-US')} rows x ${c.repeats[i]} A/B/C repetition(s)`).join(', then ')}): ` +
+      `5 rules + model on ${c.labelled.toLocaleString('en-US')} labelled rows vs the same rows arriving categorized, and vs categorization skipped ==`,
+  )
+  const { runCategorizeSection } = await import('./lib/categorize.js')
+  collect('categorize', await runCategorizeSection(root, c, log))
+}
+
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
 async function waitForBuild(): Promise<void> {
   const cli = join(root, 'dist', 'cli.js')
@@ -381,6 +445,8 @@ async function main(): Promise<number> {
     ['list', listSection],
     ['import', importSection],
     ['reports', reportsSection],
+    ['statements', statementsSection],
+    ['categorize', categorizeSection],
   ]
   const sections = all.filter(([name]) => flags.only === undefined || flags.only === name)
   for (const [name, fn] of sections) {
@@ -417,6 +483,9 @@ async function main(): Promise<number> {
         'autocannon runs in the harness process, on the same machine as the servers.',
         'pg: PostgreSQL runs on the same machine; 2-process figures sum two autocannon instances run at once (half the connections each); their p50 is the request-weighted mean of the two p50s and p99 the larger p99.',
         'list: embedded (in-process) client timings vs a prepared better-sqlite3 statement of the same page query on the same file; spread p10-p90 over repetitions.',
+        'serve.get: finctl serve and the bare server read the same seeded SQLite file; the bare server runs the same page query and count(*) and answers the same JSON (checked byte for byte), without auth, rate limit or validation.',
+        'categorize: seconds = wall time of `finctl tx import --json --no-progress` (embedded) of the same generated rows into a fresh account; B has 5 rules and 20,000 labelled rows (the model), A and C the same 20,000 rows without category and no rules (categorization skipped); A and B import the file without categories, C the same rows with a Category column (--map category=Category). categorize.predict = median B / median C (prediction overhead, target < 1.10); categorize.import = median B / median A (categorization vs none, context). Each repetition on three fresh databases, the order of A, B, C rotated (ABC, BCA, CAB).',
+        'statements: lines/s = lines / wall time of `finctl statements upload --no-wait` (embedded; the command ends when the statement is completed), vs parseUpload + one prepared INSERT per line into the same table in a fresh process; spread min-max over runs, each on a fresh database.',
       ],
     },
     figures,

@@ -42,12 +42,18 @@ export function measureCliStartup(o: CliStartupOptions): CliStartupSamples {
     { id: 'node', label: 'node -e 0', args: ['-e', '0'] },
     { id: 'version', label: 'finctl --version', args: [bin, '--version'] },
     { id: 'keys-show', label: 'finctl keys show', args: [bin, 'keys', 'show'] },
+    { id: 'tx-list', label: 'finctl tx list --limit 20', args: [bin, 'tx', 'list', '--limit', '20'] },
   ]
   // Check the commands do what they should before timing them.
   const version = runTimed(node, [bin, '--version'], { cwd: configDir, env }).stdout.trim()
   if (!/^\d+\.\d+\.\d+/.test(version)) throw new Error(`finctl --version printed ${JSON.stringify(version)}`)
   const shown = runTimed(node, [bin, 'keys', 'show'], { cwd: configDir, env }).stdout
   if (!/key_prefix/.test(shown)) throw new Error(`finctl keys show printed no key:\n${shown}`)
+  // A page of real rows: the demo data of `init --demo` would do, but a few created rows are enough.
+  const account = JSON.parse(runTimed(node, [bin, 'accounts', 'create', '--name', 'Bench', '--type', 'checking', '--currency', 'USD', '--json'], { cwd: configDir, env }).stdout) as { id: string }
+  for (let i = 0; i < 25; i++) runTimed(node, [bin, 'tx', 'create', '--account', account.id, '--date', '2026-01-15', '--description', `Row ${i}`, '--amount=-1.00', '--json'], { cwd: configDir, env })
+  const listed = runTimed(node, [bin, 'tx', 'list', '--limit', '20', '--json'], { cwd: configDir, env }).stdout
+  if ((JSON.parse(listed) as unknown[]).length !== 20) throw new Error(`finctl tx list --limit 20 did not print 20 rows:\n${listed.slice(0, 500)}`)
 
   for (let w = 0; w < o.warmups; w++) for (const c of commands) runTimed(node, c.args, { cwd: configDir, env })
 

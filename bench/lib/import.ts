@@ -10,6 +10,7 @@ import { parse } from 'csv-parse'
 import { spawnSync } from 'node:child_process'
 import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { mulberry32 } from '../../src/domain/random.js'
 import { makeTempDir, type ServerProcess } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { prepareFinctl, startFinctl } from './throughput.js'
@@ -27,14 +28,7 @@ export interface ImportConfig {
  * descriptions that repeat, a reference per row. Seeded (mulberry32), so every run reads the same file.
  */
 export function writeCsv(path: string, n: number, seed = 42): void {
-  let s = seed >>> 0
-  const rnd = () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const rnd = mulberry32(seed)
   const words = ['AMAZON MARKETPLACE', 'REWE SAGT DANKE', 'SHELL 1234', 'Salary', 'Rent', 'Stripe payout', 'AWS EMEA', 'Coffee', 'Uber BV', 'Insurance']
   const start = Date.UTC(2023, 0, 1)
   const chunk: string[] = ['Date,Description,Amount,Reference']

@@ -17,7 +17,7 @@ import type { NewTransactionRow } from '../../src/store/schema.js'
 import { makeTempDir } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { percentile, summarize } from './stats.js'
-import { CATEGORIES, generateTransactions } from './txdata.js'
+import { CATEGORIES, generateTransactions, transactionRow } from './txdata.js'
 
 export interface ListConfig {
   rows: number
@@ -108,30 +108,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       if (t.category === CATEGORY) matches.category++
       if (t.category === RARE) matches.rare++
       if (t.account === 0 && t.date >= RANGE.from && t.date <= RANGE.to) matches.accountRange++
-      batch.push({
-        id: t.id,
-        company_id: company.id,
-        bank_account_id: accounts[t.account],
-        bank_statement_id: null,
-        transaction_date: t.date,
-        posted_date: t.date,
-        description: t.description,
-        original_description: t.description,
-        amount: t.amountMinor,
-        currency_code: 'USD',
-        exchange_rate: '1',
-        base_amount: t.amountMinor,
-        category: t.category,
-        accounting_category: t.accounting,
-        cash_flow_category: t.cashFlow,
-        merchant_name: t.merchant,
-        status: t.status,
-        is_reconciled: t.reconciled ? 1 : 0,
-        ai_confidence_score: null,
-        tags: JSON.stringify(t.tags),
-        created_at: t.timestamp,
-        updated_at: t.timestamp,
-      })
+      batch.push(transactionRow(t, company.id, accounts[t.account]))
       if (batch.length >= cfg.batch) {
         await flush()
         done += cfg.batch

@@ -8,6 +8,7 @@
  * The schema is created fresh per run and dropped at the end, also when the run fails or is
  * interrupted (a synchronous `node -e` drop registered with the cleanup hooks).
  */
+import { randomBytes } from 'node:crypto'
 import { spawnSync } from 'node:child_process'
 import { cpus } from 'node:os'
 import pg from 'pg'
@@ -160,7 +161,7 @@ async function seed(server: ServerProcess, s: FinctlSetup, rows: number, batchSi
 export async function runPgSection(root: string, cfg: PgConfig, log: (l: string) => void): Promise<PgSectionResult> {
   const base = process.env.FINCTL_BENCH_DATABASE_URL ?? DEFAULT_PG_URL
   const version = await checkPostgres(base)
-  const schema = `bench_${process.pid}_${Date.now().toString(36)}`
+  const schema = `bench_${randomBytes(8).toString('hex')}`
   const u = new URL(base)
   u.searchParams.set('schema', schema)
   const pgUrl = u.toString()

@@ -10,7 +10,7 @@ export interface Target {
 export interface Figure {
   id: string
   label: string
-  unit: 'ms' | 's' | 'req/s'
+  unit: 'ms' | 's' | 'req/s' | 'lines/s'
   /** Which spread the table shows: p10–p90 for many samples, min–max for a few rounds. */
   spread: 'p10-p90' | 'min-max'
   value: Summary
@@ -62,7 +62,7 @@ export function makeFigure(f: {
 
 function num(x: number, unit: Figure['unit']): string {
   if (!Number.isFinite(x)) return 'n/a'
-  if (unit === 'req/s') return x >= 100 ? x.toFixed(0) : x.toFixed(1)
+  if (unit === 'req/s' || unit === 'lines/s') return x >= 100 ? x.toFixed(0) : x.toFixed(1)
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)
 }
 

@@ -4,17 +4,11 @@
  * amounts per category, three accounts with unequal shares, statuses and some tags.
  */
 
-/** mulberry32: a small, fast, seeded 32-bit PRNG; returns floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { mulberry32 } from '../../src/domain/random.js'
+import type { NewTransactionRow } from '../../src/store/schema.js'
+
+/** The seeded PRNG of the generated data (mulberry32). */
+export const prng = mulberry32
 
 interface CategorySpec {
   name: string
@@ -145,4 +139,32 @@ export function centsToDecimal(minor: number): string {
   const sign = minor < 0 ? '-' : ''
   const abs = Math.abs(minor)
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}
+
+/** A generated transaction as a row of the transactions table (USD, the base currency). */
+export function transactionRow(t: GeneratedTx, companyId: string, bankAccountId: string): NewTransactionRow {
+  return {
+    id: t.id,
+    company_id: companyId,
+    bank_account_id: bankAccountId,
+    bank_statement_id: null,
+    transaction_date: t.date,
+    posted_date: t.date,
+    description: t.description,
+    original_description: t.description,
+    amount: t.amountMinor,
+    currency_code: 'USD',
+    exchange_rate: '1',
+    base_amount: t.amountMinor,
+    category: t.category,
+    accounting_category: t.accounting,
+    cash_flow_category: t.cashFlow,
+    merchant_name: t.merchant,
+    status: t.status,
+    is_reconciled: t.reconciled ? 1 : 0,
+    ai_confidence_score: null,
+    tags: JSON.stringify(t.tags),
+    created_at: t.timestamp,
+    updated_at: t.timestamp,
+  }
 }
