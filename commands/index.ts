@@ -10,8 +10,10 @@ import { registerAuth } from './auth.js'
 import { registerCompany } from './company.js'
 import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
+import { registerModel } from './model.js'
 import { registerProfile } from './profile.js'
 import { registerReports } from './reports.js'
+import { registerRules } from './rules.js'
 import { registerSeed } from './seed.js'
 import { registerServe } from './serve.js'
 import { registerStatements } from './statements.js'
@@ -27,6 +29,8 @@ export function registerAll(program: Command, run: Runner): void {
   registerStatements(program, run)
   registerCompany(program, run)
   registerReports(program, run)
+  registerRules(program, run)
+  registerModel(program, run)
   registerSeed(program, run)
   registerServe(program, run)
   registerApi(program, run)

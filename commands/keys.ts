@@ -8,6 +8,7 @@ import { keyColumns, keyStatus } from '../src/cli/columns.js'
 import { parseDuration } from '../src/cli/format.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { confirmOrYes, promptCheckbox, promptText, valueOrPrompt } from '../src/cli/prompts.js'
+import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
 import { validProfileName } from '../src/cli/profiles.js'
 
@@ -44,11 +45,6 @@ export function registerKeys(program: Command, run: Runner): void {
   keys.command('revoke').argument('<id>').description('revoke an API key').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl keys revoke $KEY_ID --yes\n').action(run(runRevoke))
 }
 
-function positiveInt(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new AppError('usage', `${flag} must be a whole number of at least 1`)
-  return Number(text)
-}
 
 async function runList(ctx: Context, o: { status: string }): Promise<number> {
   if (!['active', 'revoked', 'expired', 'all'].includes(o.status)) throw new AppError('usage', '--status must be active, revoked, expired or all')
@@ -67,7 +63,7 @@ async function runShow(ctx: Context): Promise<number> {
 }
 
 async function runUsage(ctx: Context, o: { keyId?: string; recent: string }): Promise<number> {
-  const recent = positiveInt(o.recent, '--recent')
+  const recent = wholeNumber(o.recent, '--recent')
   if (recent !== undefined && recent > 100) throw new AppError('usage', '--recent must be at most 100')
   const client = await ctx.client()
   const u = await client.keys.usage({ keyId: o.keyId, recent })
@@ -135,8 +131,8 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     scopes: scopes as CreateApiKeyRequest['scopes'],
     description: o.description,
     expires_at: expiresAt,
-    rate_limit_per_minute: positiveInt(o.rateLimitPerMinute, '--rate-limit-per-minute'),
-    rate_limit_per_day: positiveInt(o.rateLimitPerDay, '--rate-limit-per-day'),
+    rate_limit_per_minute: wholeNumber(o.rateLimitPerMinute, '--rate-limit-per-minute'),
+    rate_limit_per_day: wholeNumber(o.rateLimitPerDay, '--rate-limit-per-day'),
   }
   if (o.saveProfile !== undefined && !validProfileName(o.saveProfile)) {
     throw new AppError('usage', `--save-profile: "${o.saveProfile}" is not a valid profile name (letters, digits, . _ -)`)

@@ -9,6 +9,7 @@ import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { note, printList, printRecord } from '../src/cli/output.js'
+import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
 import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
 import type { SavedMapping } from '../src/cli/mappings.js'
@@ -90,12 +91,6 @@ function pairs(mapping: Mapping, list: string[] | undefined, flag: string): Arra
   })
 }
 
-function positiveInt(text: string | undefined, flag: string, max = Number.MAX_SAFE_INTEGER, min = 1): number | undefined {
-  if (text === undefined) return undefined
-  const n = Number(text)
-  if (!/^\d+$/.test(text) || n < min || n > max) throw new AppError('usage', `${flag} must be a whole number from ${min} to ${max} (got "${text}")`)
-  return n
-}
 
 /** Flags win over the saved mapping, field by field. */
 function effectiveMapping(mapping: Mapping, o: ImportFlags, saved: SavedMapping | undefined): SavedMapping {
@@ -114,7 +109,7 @@ function effectiveMapping(mapping: Mapping, o: ImportFlags, saved: SavedMapping 
     encoding: o.encoding ?? saved?.encoding,
     dateFormat: o.dateFormat ?? saved?.dateFormat,
     decimalComma: o.decimalComma ?? saved?.decimalComma,
-    skipLines: positiveInt(o.skipLines, '--skip-lines', 10_000, 0) ?? saved?.skipLines,
+    skipLines: wholeNumber(o.skipLines, '--skip-lines', { min: 0, max: 10_000 }) ?? saved?.skipLines,
     where: o.where?.length ? pairs(mapping, o.where, '--where') : saved?.where,
     invertSign: o.invertSign ?? saved?.invertSign,
     indicatorDebit: o.indicatorDebit?.length ? o.indicatorDebit : saved?.indicatorDebit,
@@ -151,8 +146,8 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   const constants = await constantsOf(m.set)
   // Embedded, the service runs on this process's one thread: more requests in flight only hold more
   // rows in memory. Remotely they overlap the network with the server's work.
-  const concurrency = positiveInt(o.concurrency, '--concurrency', 64) ?? (ctx.target().kind === 'embedded' ? 2 : 4)
-  const batchSize = positiveInt(o.batchSize, '--batch-size', 5000)
+  const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 }) ?? (ctx.target().kind === 'embedded' ? 2 : 4)
+  const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
   const client = await ctx.client()
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
     const { data } = await client.accounts.list({ status: 'active' })

@@ -17,6 +17,7 @@ import { readIds } from '../src/cli/ids.js'
 import { confirmOrYes } from '../src/cli/prompts.js'
 import { printList, streamList } from '../src/cli/output.js'
 import { registerTxImport } from './tx-import.js'
+import { registerTxReview } from './tx-review.js'
 import type { Transaction, UpdateTransactionRequest, BulkUpdateRequest } from '../src/domain/schemas.js'
 
 export function registerTx(program: Command, run: Runner): void {
@@ -81,6 +82,7 @@ export function registerTx(program: Command, run: Runner): void {
     .addHelpText('after', '\nExample:\n  finctl tx create --account $ACCOUNT --date 2026-11-20 --description "Office chairs" --amount -349.90 --category Furniture\n')
     .action(run(runCreate))
   registerTxImport(tx, run)
+  registerTxReview(tx, run)
 }
 
 interface CreateOptions {

@@ -18,6 +18,8 @@ import { apiKeyRoutes } from './routes/api-keys.js'
 import { authRoutes } from './routes/auth.js'
 import { bankAccountRoutes } from './routes/bank-accounts.js'
 import { categoryRoutes } from './routes/categories.js'
+import { categorizationRoutes } from './routes/categorization.js'
+import { categorizationRuleRoutes } from './routes/categorization-rules.js'
 import { companyRoutes } from './routes/company.js'
 import { reportRoutes } from './routes/reports.js'
 import { statementRoutes } from './routes/statements.js'
@@ -49,6 +51,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', transactionRoutes(deps))
   app.route('/', companyRoutes(deps))
   app.route('/', categoryRoutes(deps))
+  app.route('/', categorizationRoutes(deps))
+  app.route('/', categorizationRuleRoutes(deps))
   app.route('/', reportRoutes(deps))
   app.route('/', statementRoutes(deps))
 

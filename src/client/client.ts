@@ -23,6 +23,8 @@ import type {
 } from '../domain/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/report-schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statement-schemas.js'
+import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization-schemas.js'
+import type { z } from 'zod'
 
 /** Query of GET /transactions, as the client sends it. */
 export type TransactionQuery = Record<string, string | number | boolean | undefined>
@@ -222,6 +224,16 @@ export class Client {
 
   categories() {
     return this.request<Categories>('GET', '/api-v1/categories').then((r) => r.data)
+  }
+
+  readonly categorization = {
+    model: () => this.request<z.infer<typeof ModelStatus>>('GET', '/api-v1/categorization/model').then((r) => r.data),
+    retrain: () => this.request<z.infer<typeof ModelStatus>>('POST', '/api-v1/categorization/model/retrain').then((r) => r.data),
+    settings: (body: { auto_categorize?: boolean; threshold?: number }) =>
+      this.request<z.infer<typeof CategorizationSettings>>('PATCH', '/api-v1/categorization/settings', { body }).then((r) => r.data),
+    review: (q: { limit?: number; cursor?: string; below?: number } = {}) => this.request<z.infer<typeof ReviewItem>[]>('GET', '/api-v1/categorization/review', { query: q }),
+    suggestion: (transactionId: string) =>
+      this.request<z.infer<typeof Suggestion> | null>('GET', `/api-v1/categorization/suggestions/${encodeURIComponent(transactionId)}`).then((r) => r.data),
   }
 
   readonly reports = {

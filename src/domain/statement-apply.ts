@@ -15,6 +15,9 @@ import { StatementFileError } from './statement-parse.js'
 import type { SelectedStatement } from './statement-select.js'
 import type { StatementJob } from './statements.js'
 import { toTransaction } from './transactions.js'
+import { exampleOf } from './categorize/labels.js'
+import { labelsChanged } from './categorize/settings.js'
+import type { Example } from './categorize/model.js'
 
 const MAX_WARNINGS = 100
 /**
@@ -73,7 +76,10 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
   const ts = now.toISOString()
   const exp = currencyExponent(account.currency_code)
   const baseExp = currencyExponent(job.baseCurrency)
-  return store.writeTransaction(async (trx) => {
+  // Rules and the model fill the category of new lines; loaded before the write lock is taken.
+  const categorizer = await (await import('./categorization.js')).prepareCategorizer(store, account.company_id, sel.lines.some((l) => l.category == null))
+  const learned: Example[] = []
+  const { result, learn } = await store.writeTransaction(async (trx) => {
     // One statement of an account at a time, across processes too (SQLite: BEGIN IMMEDIATE does it).
     // NO KEY UPDATE: new transactions of the account (their foreign key takes KEY SHARE) do not wait.
     if (store.dialect === 'postgres') await trx.selectFrom('bank_accounts').select('id').where('id', '=', account.id).forNoKeyUpdate().execute()
@@ -96,6 +102,11 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
     let audit: NewAuditEntryRow[] = []
     let createdCount = 0
     const flush = async () => {
+      categorizer.apply(created)
+      for (const r of created) {
+        const e = exampleOf(r as TransactionRow)
+        if (e) learned.push(e)
+      }
       if (created.length) await trx.insertInto('transactions').values(created).execute()
       if (audit.length) await trx.insertInto('audit_entries').values(audit).execute()
       createdCount += created.length
@@ -182,6 +193,8 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       })
       .where('id', '=', statementId)
       .execute()
-    return result
+    return { result, learn: await labelsChanged(trx, store, account.company_id, [], learned, now) }
   })
+  learn()
+  return result
 }

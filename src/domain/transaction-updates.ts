@@ -14,6 +14,29 @@ import { AppError, notFound, validation } from './errors.js'
 import { convertMinor, parseAmount, parseRate } from './money.js'
 import type { BulkUpdateRequest, Transaction, TransactionDetail, UpdateTransactionRequest } from './schemas.js'
 import { baseCurrency, toTransaction } from './transactions.js'
+import { exampleOf } from './categorize/labels.js'
+import { labelsChanged } from './categorize/settings.js'
+import type { Example } from './categorize/model.js'
+
+const CATEGORY_FIELDS = ['category', 'accounting_category', 'cash_flow_category'] as const
+
+/** A person (or a rule they applied) setting any category field decides it: the model's score goes. */
+function categorizedByHand(patch: Partial<Record<(typeof CATEGORY_FIELDS)[number], unknown>>): boolean {
+  return CATEGORY_FIELDS.some((f) => patch[f] !== undefined)
+}
+
+/** What changing rows means for the model: the examples they were, and the ones they are now. */
+class LabelDelta {
+  readonly removed: Example[] = []
+  readonly added: Example[] = []
+  note(before: TransactionRow, after: TransactionRow | null): void {
+    const was = exampleOf(before)
+    const is = after ? exampleOf(after) : null
+    if (was && is && was.label === is.label && was.description === is.description && was.merchant_name === is.merchant_name && was.amount_minor === is.amount_minor) return
+    if (was) this.removed.push(was)
+    if (is) this.added.push(is)
+  }
+}
 
 /** pending -> posted -> void; pending -> void; void is final. */
 const NEXT_STATUS: Record<string, readonly string[]> = { pending: ['posted', 'void'], posted: ['void'], void: [] }
@@ -93,11 +116,17 @@ export async function updateTransaction(store: Store, actor: Actor, id: string, 
     }
     if (patch.is_reconciled !== undefined) next.is_reconciled = patch.is_reconciled ? 1 : 0
     if (patch.tags !== undefined) next.tags = JSON.stringify([...new Set(patch.tags)])
+    if (categorizedByHand(patch)) next.ai_confidence_score = null
     const after = toTransaction(next)
     const changes = diff(before, after)
-    if (Object.keys(changes).length === 0) return before
+    if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
     await writeRow(trx, next)
     await trx.insertInto('audit_entries').values(auditRow(actor, 'update', id, changes, now)).execute()
+    const delta = new LabelDelta()
+    delta.note(row, next)
+    return { after, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
+  }).then(({ after, learn }) => {
+    learn()
     return after
   })
 }
@@ -109,6 +138,11 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
     if (row.is_reconciled === 1) throw new AppError('conflict', `transaction ${id} is reconciled and cannot be deleted: un-reconcile it first (is_reconciled: false)`)
     await trx.deleteFrom('transactions').where('id', '=', id).execute()
     await trx.insertInto('audit_entries').values(auditRow(actor, 'delete', id, diff(toTransaction(row), null), now)).execute()
+    const delta = new LabelDelta()
+    delta.note(row, null)
+    return { learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
+  }).then(({ learn }) => {
+    learn()
     return { id, deleted: true as const }
   })
 }
@@ -132,6 +166,7 @@ export async function bulkUpdateTransactions(store: Store, actor: Actor, req: Bu
     const ts = now.toISOString()
     const out: Transaction[] = []
     const audit = []
+    const delta = new LabelDelta()
     for (const row of rows) {
       const next: TransactionRow = { ...row, updated_at: ts }
       for (const f of ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status'] as const) {
@@ -144,6 +179,7 @@ export async function bulkUpdateTransactions(store: Store, actor: Actor, req: Bu
         if (u.remove_tags) tags = tags.filter((t) => !u.remove_tags!.includes(t))
         next.tags = JSON.stringify([...new Set(tags)])
       }
+      if (categorizedByHand(u)) next.ai_confidence_score = null
       const before = toTransaction(row)
       const after = toTransaction(next)
       const changes = diff(before, after)
@@ -151,12 +187,17 @@ export async function bulkUpdateTransactions(store: Store, actor: Actor, req: Bu
       if (Object.keys(changes).length === 0) continue
       await writeRow(trx, next)
       audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
+      delta.note(row, next)
     }
     for (let i = 0; i < audit.length; i += 1000) await trx.insertInto('audit_entries').values(audit.slice(i, i + 1000)).execute()
     const order = new Map(ids.map((id, i) => [id, i]))
     out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+    const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
     // `updated` counts the transactions the request applied to (those already as asked included)
-    return { updated: rows.length, transactions: out }
+    return { result: { updated: rows.length, transactions: out }, learn }
+  }).then(({ result, learn }) => {
+    learn()
+    return result
   })
 }
 

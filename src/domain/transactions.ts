@@ -13,6 +13,14 @@ import { createdRow } from './audit.js'
 import { zodError } from './validation.js'
 import { findBankAccount } from './bank-accounts.js'
 import { getCompany } from './companies.js'
+import { learnCreated } from './categorize/settings.js'
+import type { Categorizer } from './categorization.js'
+
+/** The model and the rules engine load with the first batch, not with the core. */
+async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
+  const c = await import('./categorization.js')
+  return c.prepareCategorizer(store, companyId, c.anyUncategorized(items))
+}
 
 export function toTransaction(row: TransactionRow): Transaction {
   return {
@@ -150,13 +158,16 @@ export async function createTransaction(store: Store, actor: Actor, input: Creat
     const existing = (await existingByRef(store.db, [row])).get(`${row.bank_account_id}\u0000${row.import_ref}`)
     throw new AppError('conflict', `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`)
   }
+  if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
   return t
 }
 
 /** Build, validate and store a batch; rows whose import_ref exists already are reported as duplicates. */
 export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date): Promise<BatchCreateResponse> {
-  const built = await createTransactionBatch(store, actor, items, now)
+  const categorizer = await prepareCategorizer(store, actor.companyId, items)
+  const built = await createTransactionBatch(store, actor, items, now, store.db, categorizer)
   const inserted = await store.hot.insertTransactions(built.rows, batchAudit(actor, built.created, now))
+  await learnCreated(store, actor.companyId, built.rows.filter((r) => inserted.has(r.id)) as TransactionRow[], now)
   return settleBatch(store.db, built, inserted)
 }
 
@@ -180,6 +191,8 @@ export async function createTransactionBatch(
   items: unknown[],
   now: Date,
   db: Kysely<Db> = store.db,
+  /** Fills empty category fields from rules and the model (batch creates: imports, seeds). */
+  categorizer?: Categorizer,
 ): Promise<{ created: Transaction[]; errors: BatchCreateResponse['errors']; rows: NewTransactionRow[]; indexes: number[] }> {
   if (items.length > MAX_BATCH) throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
   const rows: NewTransactionRow[] = []
@@ -201,6 +214,7 @@ export async function createTransactionBatch(
       errors.push({ index, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) })
     }
   }
+  categorizer?.apply(rows)
   const created = rows.map((r) => toTransaction(r as TransactionRow))
   return { created, errors, rows, indexes }
 }
@@ -218,13 +232,17 @@ export async function createTransactionIdempotent(
   now: Date,
 ): Promise<IdempotentResult<Transaction>> {
   const hash = requestHash('POST', '/api-v1/transactions', input)
-  return runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
+  let created: NewTransactionRow | undefined
+  const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
     const row = await buildTransactionRow(store, actor, input, now, trx)
     const t = toTransaction(row as TransactionRow)
     await trx.insertInto('transactions').values(row).execute()
     await trx.insertInto('audit_entries').values(createdRow(actor, 'create', t.id, now)).execute()
+    created = row
     return { status: 201, body: t }
   })
+  if (created?.category != null) await learnCreated(store, actor.companyId, [created as TransactionRow], now)
+  return r
 }
 
 /** Batch create under an Idempotency-Key. */
@@ -236,8 +254,10 @@ export async function createTransactionBatchIdempotent(
   now: Date,
 ): Promise<IdempotentResult<BatchCreateResponse>> {
   const hash = requestHash('POST', '/api-v1/transactions/batch', items)
-  return runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
-    const built = await createTransactionBatch(store, actor, items, now, trx)
+  const categorizer = await prepareCategorizer(store, actor.companyId, items)
+  let stored: NewTransactionRow[] = []
+  const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
+    const built = await createTransactionBatch(store, actor, items, now, trx, categorizer)
     const inserted = new Set<string>()
     for (let i = 0; i < built.rows.length; i += 1000) {
       const done = await trx
@@ -250,6 +270,9 @@ export async function createTransactionBatchIdempotent(
     }
     const audit = batchAudit(actor, built.created, now).filter((a) => inserted.has(a.transaction_id))
     for (let i = 0; i < audit.length; i += 1000) await trx.insertInto('audit_entries').values(audit.slice(i, i + 1000)).execute()
+    stored = built.rows.filter((row) => inserted.has(row.id))
     return { status: 201, body: await settleBatch(trx, built, inserted) }
   })
+  await learnCreated(store, actor.companyId, stored as TransactionRow[], now)
+  return r
 }

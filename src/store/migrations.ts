@@ -329,6 +329,43 @@ function partialIndexes(): Migration {
   return { up: (db: AnyDb) => rebuild(db, true), down: (db: AnyDb) => rebuild(db, false) }
 }
 
+/**
+ * Categorization: a company's ordered rules, and its settings for the learned model (threshold,
+ * on/off) with a version that every change of labelled data moves on, so that each process knows
+ * when its in-memory model is behind the database.
+ */
+function categorization(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('categorization_rules')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('conditions', 'text', (c) => c.notNull())
+        .addColumn('actions', 'text', (c) => c.notNull())
+        .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('categorization_rules_company').on('categorization_rules').columns(['company_id', 'position']).execute()
+      await db.schema
+        .createTable('categorization_settings')
+        .addColumn('company_id', 'text', (c) => c.primaryKey().references('companies.id'))
+        .addColumn('auto_categorize', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('threshold', 'real', (c) => c.notNull().defaultTo(0.9))
+        .addColumn('labels_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('categorization_settings').execute()
+      await db.schema.dropTable('categorization_rules').execute()
+    },
+  }
+}
+
 /** Every migration, in order. Names sort in the order they run. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -338,6 +375,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004_reports': reportIndexes(),
     '0005_statements': statementsTable(dialect),
     '0006_partial_indexes': partialIndexes(),
+    '0007_categorization': categorization(),
   }
 }
 

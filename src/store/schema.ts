@@ -162,6 +162,30 @@ export interface AuditEntriesTable {
   created_at: string
 }
 
+export interface CategorizationRulesTable {
+  id: string
+  company_id: string
+  /** Rules run in ascending position; the first rule that sets a field wins it. */
+  position: number
+  name: string
+  /** JSON: RuleConditions */
+  conditions: string
+  /** JSON: RuleActions */
+  actions: string
+  is_active: number
+  created_at: string
+  updated_at: string
+}
+
+export interface CategorizationSettingsTable {
+  company_id: string
+  auto_categorize: number
+  threshold: number
+  /** Moves on with every change of the company's labelled transactions (training data). */
+  labels_version: number
+  updated_at: string
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -174,6 +198,8 @@ export interface Db {
   idempotency_keys: IdempotencyKeysTable
   audit_entries: AuditEntriesTable
   bank_statements: BankStatementsTable
+  categorization_rules: CategorizationRulesTable
+  categorization_settings: CategorizationSettingsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -185,3 +211,4 @@ export type NewTransactionRow = Insertable<TransactionsTable>
 export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id'>
 export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
 export type BankStatementRow = Selectable<BankStatementsTable>
+export type CategorizationRuleRow = Selectable<CategorizationRulesTable>

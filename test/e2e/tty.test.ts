@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { generateDataset } from '../../src/domain/categorize/dataset.js'
 import { BIN, Sandbox } from '../helpers/cli.js'
 
 /** tmux drives the terminal; .ci/run installs it where it is missing (apt-get install -y tmux). */
@@ -190,6 +191,49 @@ describe('in a real terminal (tmux)', () => {
     expect(done.screen).toContain('revoked key')
     const gone = (await sb.json<Array<{ id: string; is_active: boolean; revoked_at: string | null }>>(['keys', 'list', '--json'])).find((k) => k.id === key.id)
     expect(gone?.revoked_at).not.toBeNull()
+  })
+
+  it('tx review: accept a suggestion, then correct the next one into a new category', async () => {
+    const account = (await sb.json(['accounts', 'create', '--name', 'Review', '--type', 'checking', '--currency', 'EUR', '--json'])).id as string
+    const q = (t: string) => `"${t.replace(/"/g, '""')}"`
+    const labelled = generateDataset({ size: 600, seed: 9, start: '2026-01-01' })
+    writeFileSync(join(sb.dir, 'labelled.csv'), ['Date,Description,Amount,Category', ...labelled.map((t) => [t.transaction_date, q(t.description), t.amount, q(t.category)].join(','))].join('\n'))
+    writeFileSync(join(sb.dir, 'odd.csv'), 'Date,Description,Amount\n2026-10-01,QUOKKA COWORK SPACE A,-250.00\n2026-10-02,QUOKKA COWORK SPACE B,-250.00\n')
+    await sb.ok(['tx', 'import', 'labelled.csv', '--account', account, '--map', 'category=Category', '--no-progress'])
+    await sb.ok(['tx', 'import', 'odd.csv', '--account', account, '--no-progress'])
+    const [second, first] = (await sb.json<Array<{ id: string; description: string }>>(['tx', 'list', '--account', account, '--search', 'QUOKKA', '--sort', 'created_at', '--json']))
+
+    const run = start('finctl tx review --limit 2')
+    const shown = await waitFor(/\? Category[\s\S]*Accept/)
+    expect(shown).toMatch(/the model suggests: .+ with confidence 0\.\d+/)
+    keys('Enter') // accept the suggestion
+    await waitFor(/\[2 of \d+\][\s\S]*\? Category/)
+    keys('Down')
+    await waitFor(/❯ Choose a category/)
+    keys('Enter')
+    await waitFor(/\? Category \(type to filter\)/)
+    type('A new')
+    await waitFor(/❯ A new category/)
+    keys('Enter')
+    await waitFor(/\? New category name/)
+    type('Coworking')
+    keys('Enter')
+    await waitFor(/\? Accounting category/)
+    type('operating')
+    await waitFor(/❯ operating_expenses/)
+    keys('Enter')
+    await waitFor(/\? Cash-flow category/)
+    keys('Enter')
+    const { code, screen: s } = await run.finished()
+    expect(code, s).toBe(0)
+    expect(s).toContain('reviewed 2: 1 accepted, 1 corrected, 0 skipped')
+    // Reviewed newest first: the second row of the file was accepted, the first corrected.
+    const accepted = await sb.json(['tx', 'get', first.id, '--json'])
+    expect(accepted.description).toBe('QUOKKA COWORK SPACE B')
+    expect(accepted.category).not.toBeNull()
+    expect(accepted.ai_confidence_score).toBeNull()
+    const corrected = await sb.json(['tx', 'get', second.id, '--json'])
+    expect(corrected).toMatchObject({ category: 'Coworking', accounting_category: 'operating_expenses', cash_flow_category: 'operations', ai_confidence_score: null })
   })
 
   it('Ctrl-C at a prompt exits 130 and writes nothing', async () => {

@@ -87,6 +87,11 @@ async function setUp(h: Harness): Promise<World> {
     const csv = 'Date,Description,Amount\n2026-05-03,Statement line,-1.00\n'
     await request(h, 'POST', '/api-v1/statements', { apiKey: a.key }, { bank_account_id: a.accountId, file_name: 'a.csv', format: 'csv', content_base64: Buffer.from(csv).toString('base64') })
   }
+  // A categorization rule of A (idOfA finds it through the list route), named with the marker.
+  if (doc.paths['/api-v1/categorization-rules']?.post) {
+    const rule = await request(h, 'POST', '/api-v1/categorization-rules', { apiKey: a.key }, { name: `rule ${marker}`, conditions: { description_contains: marker }, actions: { category: marker } })
+    expect(rule.status, rule.text).toBe(201)
+  }
   return { h, a, b, routes: routesOf(doc), txA: tx.id, txA2: tx2.id, emptyAccountA: empty.id, keyA: k.id, markers: [a.companyId, tx.id, tx2.id, a.accountId, empty.id, k.id, marker, merchant] }
 }
 
@@ -94,6 +99,7 @@ async function setUp(h: Harness): Promise<World> {
 async function idOfA(w: World, r: Route): Promise<string | undefined> {
   if (r.path.startsWith('/api-keys/')) return w.keyA
   if (r.path.startsWith('/api-v1/transactions/')) return w.txA
+  if (r.path.startsWith('/api-v1/categorization/suggestions/')) return w.txA
   if (r.path.startsWith('/api-v1/bank-accounts/')) return r.method === 'DELETE' ? w.emptyAccountA : w.a.accountId
   const collection = r.path.slice(0, r.path.indexOf('/{'))
   const list = await request(w.h, 'GET', collection, { apiKey: w.a.key })

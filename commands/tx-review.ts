@@ -1,0 +1,157 @@
+/**
+ * `finctl tx review`: uncategorized and low-confidence transactions. On a terminal, one by one:
+ * accept the suggestion, choose another category, skip or stop; every decision is a PATCH, which
+ * clears the model's score and teaches the model. Elsewhere (or with --list) it prints the list.
+ */
+import type { Command } from 'commander'
+import type { z } from 'zod'
+import type { ReviewItem, Suggestion } from '../src/domain/categorization-schemas.js'
+import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES, type UpdateTransactionRequest } from '../src/domain/schemas.js'
+import type { Client } from '../src/client/client.js'
+import type { Context } from '../src/cli/context.js'
+import { formatAmount } from '../src/cli/format.js'
+import { note, printList } from '../src/cli/output.js'
+import { unitScore, wholeNumber } from '../src/cli/flags.js'
+import type { Runner } from '../src/cli/program.js'
+import { promptSearch, promptSelect, promptText } from '../src/cli/prompts.js'
+
+type Item = z.infer<typeof ReviewItem>
+type Suggested = z.infer<typeof Suggestion>
+
+interface ReviewOptions {
+  limit?: string
+  below?: string
+  list?: boolean
+}
+
+export function registerTxReview(tx: Command, run: Runner): void {
+  tx.command('review')
+    .description('go through uncategorized and low-confidence transactions: accept or correct each (on a terminal)')
+    .option('--limit <n>', 'how many transactions to go through (default 50)')
+    .option('--below <score>', 'also review rows the model categorized with a score below this (default: the threshold)')
+    .option('--list', 'only list them with their suggestions; never prompt')
+    .addHelpText(
+      'after',
+      '\nEach correction teaches the model; accepted suggestions become training data too.\n\nExamples:\n  finctl tx review\n  finctl tx review --list --output csv > to-review.csv\n  finctl tx review --below 0.95 --limit 20\n',
+    )
+    .action(run(runReview))
+}
+
+
+
+const describe = (s: Suggested | null) =>
+  s ? `${s.category}${s.source === 'rule' ? ' (rule)' : s.confidence !== null ? ` (${s.confidence.toFixed(2)})` : ''}` : ''
+
+async function runReview(ctx: Context, o: ReviewOptions): Promise<number> {
+  const limit = wholeNumber(o.limit, '--limit') ?? 50
+  const below = unitScore(o.below, '--below')
+  const client = await ctx.client()
+  const interactive = !o.list && ctx.printer.format === 'table' && ctx.canPrompt()
+  if (!interactive) {
+    const page = await client.categorization.review({ limit: Math.min(limit, 200), below })
+    await printList(
+      ctx.io,
+      ctx.printer,
+      page.data,
+      [
+        { header: 'id', value: (i) => i.transaction.id },
+        { header: 'date', value: (i) => i.transaction.transaction_date },
+        { header: 'amount', value: (i) => formatAmount(i.transaction.amount, i.transaction.currency_code), align: 'right' },
+        { header: 'description', value: (i) => i.transaction.description },
+        { header: 'category', value: (i) => i.transaction.category ?? '' },
+        { header: 'score', value: (i) => i.transaction.ai_confidence_score ?? '' },
+        { header: 'suggestion', value: (i) => describe(i.suggestion) },
+      ],
+      { empty: 'nothing to review: every transaction is categorized with confidence' },
+    )
+    if (page.pagination?.has_more) note(ctx.io, ctx.printer, `${page.pagination.total} to review in all; showing ${page.data.length}`)
+    return 0
+  }
+  return reviewOneByOne(ctx, client, limit, below)
+}
+
+async function reviewOneByOne(ctx: Context, client: Client, limit: number, below: number | undefined): Promise<number> {
+  const err = ctx.io.stderr
+  const known = (await client.categories()).categories
+  const counts = { accepted: 0, corrected: 0, skipped: 0 }
+  let cursor: string | undefined
+  let seen = 0
+  let total = 0
+  outer: while (seen < limit) {
+    const page = await client.categorization.review({ limit: Math.min(limit - seen, 50), below, cursor })
+    total = Math.max(total, page.pagination?.total ?? 0)
+    if (page.data.length === 0) break
+    for (const item of page.data) {
+      seen++
+      // Ask again for the suggestion: the corrections made so far may have changed it.
+      const suggestion = seen === 1 ? item.suggestion : await client.categorization.suggestion(item.transaction.id)
+      show(ctx, item, suggestion, seen, total)
+      const choice = await promptSelect(ctx, 'Category', [
+        ...(suggestion ? [{ name: `Accept ${describe(suggestion)}`, value: 'accept' as const }] : []),
+        { name: 'Choose a category…', value: 'choose' as const },
+        { name: 'Skip', value: 'skip' as const },
+        { name: 'Stop reviewing', value: 'stop' as const },
+      ])
+      if (choice === 'stop') break outer
+      if (choice === 'skip') {
+        counts.skipped++
+        continue
+      }
+      const update: UpdateTransactionRequest =
+        choice === 'accept' && suggestion
+          ? {
+              category: suggestion.category,
+              accounting_category: (suggestion.accounting_category ?? undefined) as UpdateTransactionRequest['accounting_category'],
+              cash_flow_category: (suggestion.cash_flow_category ?? undefined) as UpdateTransactionRequest['cash_flow_category'],
+            }
+          : await chooseCategory(ctx, known, suggestion)
+      await client.transactions.update(item.transaction.id, update)
+      counts[choice === 'accept' ? 'accepted' : 'corrected']++
+      if (!known.some((k) => k.name === update.category)) {
+        known.push({ name: update.category as string, accounting_category: update.accounting_category ?? null, cash_flow_category: update.cash_flow_category ?? null, transaction_count: 1 })
+      }
+    }
+    cursor = page.pagination?.next_cursor ?? undefined
+    if (!page.pagination?.has_more || !cursor) break
+  }
+  err.write(`reviewed ${counts.accepted + counts.corrected + counts.skipped}: ${counts.accepted} accepted, ${counts.corrected} corrected, ${counts.skipped} skipped\n`)
+  return 0
+}
+
+function show(ctx: Context, item: Item, s: Suggested | null, n: number, total: number): void {
+  const t = item.transaction
+  const lines = [
+    '',
+    `[${n}${total ? ` of ${total}` : ''}] ${t.transaction_date}  ${formatAmount(t.amount, t.currency_code)}  ${t.description}`,
+    ...(t.merchant_name ? [`  merchant: ${t.merchant_name}`] : []),
+    ...(t.category ? [`  now: ${t.category} (score ${t.ai_confidence_score ?? '-'})`] : []),
+  ]
+  if (s?.source === 'rule') lines.push(`  a rule says: ${s.category} (rule ${s.rule_ids.join(', ')})`)
+  if (s?.source === 'model') {
+    const why = s.explanation.map((e) => e.token).join(', ')
+    lines.push(`  the model suggests: ${s.category} with confidence ${s.confidence?.toFixed(2)}${why ? `, because of: ${why}` : ''}`)
+  }
+  ctx.io.stderr.write(`${lines.join('\n')}\n`)
+}
+
+type Known = { name: string; accounting_category: string | null; cash_flow_category: string | null }
+
+async function chooseCategory(ctx: Context, known: Known[], s: Suggested | null): Promise<UpdateTransactionRequest> {
+  const NEW = '\u0000new'
+  const name = await promptSearch(ctx, 'Category (type to filter)', [...known.map((k) => ({ name: k.name, value: k.name })), { name: 'A new category…', value: NEW }], s?.category)
+  const category = name === NEW ? (await promptText(ctx, 'New category name', { validate: (v) => (v.trim() ? true : 'required') })).trim() : name
+  const usual = known.find((k) => k.name === category)
+  const accounting = await promptSearch(
+    ctx,
+    'Accounting category',
+    ACCOUNTING_CATEGORIES.map((a) => ({ name: a, value: a })),
+    (usual?.accounting_category ?? (s?.category === category ? s.accounting_category : undefined) ?? undefined) as (typeof ACCOUNTING_CATEGORIES)[number] | undefined,
+  )
+  const cashFlow = await promptSearch(
+    ctx,
+    'Cash-flow category',
+    CASH_FLOW_CATEGORIES.map((c) => ({ name: c, value: c })),
+    (usual?.cash_flow_category ?? (s?.category === category ? s.cash_flow_category : undefined) ?? 'operations') as (typeof CASH_FLOW_CATEGORIES)[number],
+  )
+  return { category, accounting_category: accounting, cash_flow_category: cashFlow }
+}

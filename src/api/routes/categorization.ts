@@ -1,0 +1,74 @@
+/** The categorization model: its status and settings, a suggestion per transaction, the review list. */
+import { createRoute, z } from '@hono/zod-openapi'
+import { updateSettings } from '../../domain/categorize/settings.js'
+
+/** The model and the rules engine load with the first request that needs them. */
+const service = () => import('../../domain/categorization.js')
+import { CategorizationSettings, ModelStatus, ReviewPage, ReviewQuery, Suggestion, UpdateCategorizationSettings } from '../../domain/categorization-schemas.js'
+import { envelope } from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const TransactionIdParam = z.object({ transaction_id: z.string().openapi({ param: { name: 'transaction_id', in: 'path' } }) })
+
+export function categorizationRoutes(deps: AppDeps) {
+  const { store, now } = deps
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/categorization/model',
+        summary: 'The learned categorization model: settings, training size, calibration',
+        security: SECURITY,
+        responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/categorization/model/retrain',
+        summary: 'Retrain the model from the labelled transactions now (and refit its calibration)',
+        security: SECURITY,
+        responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId, true) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'patch',
+        path: '/api-v1/categorization/settings',
+        summary: 'Turn automatic categorization on or off, or set the confidence threshold',
+        security: SECURITY,
+        request: { body: jsonBody(UpdateCategorizationSettings) },
+        responses: { 200: ok(envelope(CategorizationSettings)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await updateSettings(store, c.get('actor').companyId, c.req.valid('json'), now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/categorization/review',
+        summary: 'Uncategorized and low-confidence transactions, newest first, each with a suggestion',
+        security: SECURITY,
+        request: { query: ReviewQuery },
+        responses: { 200: ok(ReviewPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => {
+        const q = c.req.valid('query')
+        const page = await (await service()).listReview(store, c.get('actor').companyId, { limit: q.limit ?? 50, cursor: q.cursor, below: q.below })
+        return c.json({ success: true as const, ...page }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/categorization/suggestions/{transaction_id}',
+        summary: 'What rules, then the model, would set as the category of a transaction, and why',
+        security: SECURITY,
+        request: { params: TransactionIdParam },
+        responses: { 200: ok(envelope(Suggestion.nullable())), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await (await service()).suggestFor(store, c.get('actor').companyId, c.req.valid('param').transaction_id) }, 200),
+    )
+}
