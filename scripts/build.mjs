@@ -28,6 +28,21 @@ const confWithoutSchemas = {
   },
 }
 
+/**
+ * zod's classic API re-exports all of its 60-odd locales as `z.locales`, about 300 KB of source
+ * that every start would parse. finctl speaks English (zod registers `en` itself): the bundle keeps
+ * `z.locales.en` only.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: new URL('../locales/en.js', `file://${args.importer}`).pathname, namespace: 'zod-locales' } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)}`, loader: 'js', resolveDir: '/' }))
+  },
+}
+
 const root = new URL('..', import.meta.url)
 const out = new URL(`dist.build-${process.pid}`, root)
 const dist = new URL('dist', root)
@@ -49,8 +64,8 @@ try {
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
     legalComments: 'none',
-    plugins: [confWithoutSchemas],
-    minify: true,
+    plugins: [confWithoutSchemas, zodEnglishOnly],
+    minify: !process.env.FINCTL_NO_MINIFY,
   })
   if (existsSync(dist)) renameSync(dist, old)
   renameSync(out, dist)
