@@ -17,4 +17,15 @@ describe('uuidv7', () => {
     expect([...ids].sort()).toEqual(ids)
     expect(new Set(ids).size).toBe(ids.length)
   })
+
+  it('carries fresh random bits in every id (62 of them after the variant), across pool refills', () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => uuidv7(Date.UTC(2026, 0, 1) + i))
+    const randB = ids.map((id) => id.slice(19))
+    expect(new Set(randB).size).toBe(ids.length)
+    // Every hex digit position of rand_b takes many values: the bytes are not left zero or constant.
+    for (let pos = 1; pos < 17; pos++) {
+      if (randB[0][pos] === '-') continue
+      expect(new Set(randB.map((r) => r[pos])).size).toBeGreaterThan(8)
+    }
+  })
 })
