@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { detectDecimalMark, parseLocaleAmount, type DecimalMark } from './amount.js'
 import { readRecords, sniffLayout, type CsvLayout, type CsvRecord } from './csv-reader.js'
 import { DateDetector, formatFromFlag, parseDate, type DateFormat } from './dates.js'
+import { OccurrenceCounter } from './occurrences.js'
 import { CREDIT_MARKS, DEBIT_MARKS, mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
 import type { CreateTransactionRequest } from '../domain/schemas.js'
 import { formatMinor } from '../domain/money.js'
@@ -142,7 +143,7 @@ export type Converted =
  * same transaction, whatever the file is called.
  */
 export class RowConverter {
-  private readonly occurrences = new Map<string, number>()
+  private readonly occurrences = new OccurrenceCounter()
   private readonly where: Array<[number, string]>
 
   constructor(
@@ -207,9 +208,9 @@ export class RowConverter {
     const currency = cell(rec.fields, m.currency_code).toUpperCase() || o.constants?.currency_code || o.currency
     const reference = cell(rec.fields, m.reference)
     const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
-    const digest = createHash('sha256').update(key).digest('base64url').slice(0, 22)
-    const n = (this.occurrences.get(digest) ?? 0) + 1
-    this.occurrences.set(digest, n)
+    const raw = createHash('sha256').update(key).digest()
+    const digest = raw.toString('base64url', 0, 17).slice(0, 22)
+    const n = this.occurrences.next(raw)
     const request: CreateTransactionRequest & { import_ref: string } = {
       ...o.constants,
       bank_account_id: o.accountId,

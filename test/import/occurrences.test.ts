@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { OccurrenceCounter } from '../../src/import/occurrences.js'
+
+const digest = (s: string) => createHash('sha256').update(s).digest()
+
+describe('OccurrenceCounter', () => {
+  it('numbers identical identities 1, 2, 3 and keeps each identity apart, through many growths', () => {
+    const c = new OccurrenceCounter()
+    const n = 50_000
+    for (let i = 0; i < n; i++) expect(c.next(digest(`row ${i}`))).toBe(1)
+    for (let i = 0; i < n; i += 7) expect(c.next(digest(`row ${i}`))).toBe(2)
+    expect(c.next(digest('row 0'))).toBe(3)
+    expect(c.next(digest('row 1'))).toBe(2)
+    expect(c.size).toBe(n)
+  })
+
+  it('agrees with a Map of full digests on a file with many repeats', () => {
+    const c = new OccurrenceCounter()
+    const m = new Map<string, number>()
+    let seed = 7
+    for (let i = 0; i < 20_000; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      const key = `fee ${seed % 3000}`
+      const d = digest(key)
+      const want = (m.get(key) ?? 0) + 1
+      m.set(key, want)
+      expect(c.next(d)).toBe(want)
+    }
+  })
+})
