@@ -121,8 +121,10 @@ describe('init and login with --password-stdin', () => {
     expect(p.access_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     expect(Date.parse(p.token_expires_at!)).toBeGreaterThan(Date.now() + 23 * 3600_000)
 
-    const keys = await sb.json<Array<{ name: string }>>(['keys', 'list', '--json'])
+    const keys = await sb.json<Array<{ name: string; rate_limit_per_minute: number; rate_limit_per_day: number }>>(['keys', 'list', '--json'])
     expect(keys.map((k) => k.name)).toEqual(['finctl CLI'])
+    // The owner's key for the embedded database is not paced like an ordinary key (60 a minute).
+    expect(keys[0]).toMatchObject({ rate_limit_per_minute: 10_000, rate_limit_per_day: 10_000_000 })
   })
 
   it('login with a wrong password exits 3 and leaves the profile as it was', async () => {
