@@ -27,7 +27,7 @@ export interface InitResult {
 }
 
 /** Rate limits of the key `finctl init` makes for the local profile (see README, Decisions). */
-export const INIT_KEY_RATE_LIMITS = { perMinute: 10_000, perDay: 10_000_000 }
+const INIT_KEY_RATE_LIMITS = { perMinute: 10_000, perDay: 10_000_000 }
 
 export async function initEmbedded(input: InitInput, now: () => Date): Promise<InitResult> {
   const transport = await openEmbedded(input.database)
