@@ -136,7 +136,9 @@ export class Context {
       this.closers.push(t.close)
       return new Client({ baseUrl: target.baseUrl, fetch: t.fetch, ...common })
     }
-    const { openEmbedded, EMBEDDED_BASE_URL } = await import('../client/embedded.js')
+    const { openEmbedded, EMBEDDED_BASE_URL, useLiteWebClasses } = await import('../client/embedded.js')
+    // This process serves no HTTP: Hono may answer with the lite Response (api/in-process.ts).
+    useLiteWebClasses()
     // A database that cannot be opened (missing folder, read-only, not a database) is a target that
     // cannot be reached: say which, without a stack trace.
     const t = await openEmbedded(target.database).catch((err: unknown) => {

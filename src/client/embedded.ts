@@ -1,6 +1,9 @@
 /** The embedded transport: the server core in this process, on a SQLite file (or a PostgreSQL URL). No socket. */
 import { openCore, type Core, type CoreOptions } from '../core.js'
+import { InProcessRequest, bodyText, type InProcessBody } from '../api/in-process.js'
 import type { FetchLike } from './client.js'
+
+export { useLiteWebClasses } from '../api/in-process.js'
 
 export const EMBEDDED_BASE_URL = 'http://finctl.embedded'
 
@@ -15,7 +18,12 @@ export async function openEmbedded(database: string, opts: CoreOptions = {}): Pr
   const core = await openCore(database, { usageIntervalMs: 0, ...opts })
   return {
     core,
-    fetch: (url, init) => Promise.resolve(core.app.fetch(new Request(url, init))),
+    // No web Request: url, method and headers, with the body beside them (see api/in-process.ts).
+    fetch: async (url, init) => {
+      const embeddedBody = bodyText(init.body as InProcessBody)
+      const req = new InProcessRequest(url, { method: init.method, headers: init.headers as Record<string, string> })
+      return (await core.app.fetch(req as unknown as Request, { embeddedBody })) as Response
+    },
     close: () => core.close(),
   }
 }

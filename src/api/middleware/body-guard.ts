@@ -61,36 +61,56 @@ function tooLarge(label: string): AppError {
   return new AppError('payload_too_large', `the request body is larger than ${label}`)
 }
 
+/** Where the body comes from: Node's request on `finctl serve`, text beside the request in-process. */
+type BodySource = { incoming?: IncomingMessage; embeddedBody?: string }
+
 export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const method = c.req.method
   if (method !== 'POST' && method !== 'PATCH' && method !== 'PUT') return next()
   const large = LARGE_BODY_PATHS.has(c.req.path)
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  const source = c.env as BodySource | undefined
+  const incoming = source?.incoming
+  const embedded = source?.embeddedBody
+  // Hono keeps promises in its body cache (its type says otherwise).
+  const cache = c.req.bodyCache as Record<string, Promise<unknown>>
   if (method === 'POST' && c.req.path === STATEMENT_UPLOAD_PATH) {
-    if (!incoming) return limitStatement(c, next)
+    const label = '28 MiB (a statement file may be up to 20 MiB)'
     let body: Buffer
-    try {
-      body = await readIncomingBytes(incoming, MAX_STATEMENT_BODY, '28 MiB (a statement file may be up to 20 MiB)')
-    } catch (err) {
-      c.header('Connection', 'close')
-      throw err
+    if (embedded !== undefined) {
+      body = Buffer.from(embedded, 'utf8')
+      if (body.length > MAX_STATEMENT_BODY) throw tooLarge(label)
+    } else if (incoming) {
+      try {
+        body = await readIncomingBytes(incoming, MAX_STATEMENT_BODY, label)
+      } catch (err) {
+        c.header('Connection', 'close')
+        throw err
+      }
+    } else {
+      return limitStatement(c, next)
     }
     // The route reads it as JSON or as multipart/form-data from Hono's body cache.
-    ;(c.req.bodyCache as Record<string, Promise<unknown>>).arrayBuffer = Promise.resolve(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength))
+    cache.arrayBuffer = Promise.resolve(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength))
     return next()
   }
-  if (incoming) {
+  const max = large ? MAX_BATCH_BODY : MAX_JSON_BODY
+  const label = large ? '16 MiB' : '1 MiB'
+  if (incoming || embedded !== undefined) {
     let text: string
-    try {
-      text = await readIncoming(incoming, large ? MAX_BATCH_BODY : MAX_JSON_BODY, large ? '16 MiB' : '1 MiB')
-    } catch (err) {
-      // The rest of the body is not read: the connection cannot carry another request.
-      c.header('Connection', 'close')
-      throw err
+    if (embedded !== undefined) {
+      // Characters first: a string of n characters holds at most 3n bytes of UTF-8.
+      if (embedded.length * 3 > max && Buffer.byteLength(embedded, 'utf8') > max) throw tooLarge(label)
+      text = embedded
+    } else {
+      try {
+        text = await readIncoming(incoming!, max, label)
+      } catch (err) {
+        // The rest of the body is not read: the connection cannot carry another request.
+        c.header('Connection', 'close')
+        throw err
+      }
     }
     const parsed = checkJson(c.req.header('content-type'), text)
-    // Hono keeps promises in its body cache (its type says otherwise).
-    const cache = c.req.bodyCache as Record<string, Promise<unknown>>
     cache.text = Promise.resolve(text)
     if (parsed !== undefined) cache.json = Promise.resolve(parsed)
     return next()

@@ -1,0 +1,323 @@
+/**
+ * Calling the app in this process, without a socket (the embedded transport).
+ *
+ * Node defines the web classes Headers, Request and Response lazily: touching any of them loads
+ * Node's internal undici bundle (fetch, web streams, websocket), about 20 ms of a CLI command's
+ * 60–200 ms. A command on the embedded target needs none of that machinery: its request bodies are
+ * JSON text and its answers are read as text. So:
+ *
+ * - every in-process request is an {@link InProcessRequest}: url, method and headers, with the body
+ *   handed to the app beside it (`env.embeddedBody`, read by the body guard like `finctl serve`
+ *   hands over Node's request), never as a stream;
+ * - a CLI process whose target is embedded may call {@link useLiteWebClasses}, which puts
+ *   {@link LiteHeaders} and {@link LiteResponse} in place of the global Headers and Response that Hono
+ *   builds its answers with, as long as Node has not loaded its own yet. A LiteResponse keeps its
+ *   body as given and answers status, headers, text(), json() and arrayBuffer() itself; anything
+ *   else (body as a stream, formData(), blob(), clone()) is passed to a real Response built on first
+ *   use. @hono/node-server does the same for `serve` (its "lightweight" Request and Response).
+ *
+ * `finctl serve` and library callers keep Node's classes.
+ */
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const BAD_VALUE = /[\0\r\n]/
+
+function headerName(name: string): string {
+  const n = String(name)
+  if (!TOKEN.test(n)) throw new TypeError(`invalid header name: ${JSON.stringify(n)}`)
+  return n.toLowerCase()
+}
+
+function headerValue(value: string): string {
+  const v = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+  if (BAD_VALUE.test(v)) throw new TypeError('invalid header value')
+  return v
+}
+
+type HeaderPairs = Iterable<readonly [string, string]> | Record<string, string> | { forEach(cb: (value: string, key: string) => void): void }
+
+/** Headers as the Fetch standard has them (case-insensitive names, combined values, sorted iteration). */
+export class LiteHeaders {
+  readonly #map = new Map<string, string>()
+  readonly #cookies: string[] = []
+
+  constructor(init?: HeaderPairs | null) {
+    if (init == null) return
+    if (init instanceof LiteHeaders || typeof (init as { forEach?: unknown }).forEach === 'function' && !Array.isArray(init) && !(Symbol.iterator in init)) {
+      ;(init as { forEach(cb: (value: string, key: string) => void): void }).forEach((v, k) => this.append(k, v))
+    } else if (Symbol.iterator in (init as object)) {
+      for (const pair of init as Iterable<readonly [string, string]>) {
+        if (pair.length !== 2) throw new TypeError('a header init pair must have a name and a value')
+        this.append(pair[0], pair[1])
+      }
+    } else {
+      for (const [k, v] of Object.entries(init as Record<string, string>)) this.append(k, v)
+    }
+  }
+
+  append(name: string, value: string): void {
+    const k = headerName(name)
+    const v = headerValue(value)
+    if (k === 'set-cookie') this.#cookies.push(v)
+    const old = this.#map.get(k)
+    this.#map.set(k, old === undefined ? v : `${old}, ${v}`)
+  }
+
+  set(name: string, value: string): void {
+    const k = headerName(name)
+    const v = headerValue(value)
+    if (k === 'set-cookie') this.#cookies.splice(0, this.#cookies.length, v)
+    this.#map.set(k, v)
+  }
+
+  delete(name: string): void {
+    const k = headerName(name)
+    if (k === 'set-cookie') this.#cookies.length = 0
+    this.#map.delete(k)
+  }
+
+  get(name: string): string | null {
+    return this.#map.get(headerName(name)) ?? null
+  }
+
+  has(name: string): boolean {
+    return this.#map.has(headerName(name))
+  }
+
+  getSetCookie(): string[] {
+    return [...this.#cookies]
+  }
+
+  forEach(cb: (value: string, key: string, parent: LiteHeaders) => void, thisArg?: unknown): void {
+    for (const [k, v] of this) cb.call(thisArg, v, k, this)
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const k of [...this.#map.keys()].sort()) {
+      if (k === 'set-cookie') for (const c of this.#cookies) yield [k, c]
+      else yield [k, this.#map.get(k)!]
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [k] of this.entries()) yield k
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, v] of this.entries()) yield v
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries()
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Headers'
+  }
+}
+
+export type InProcessBody = string | Uint8Array | ArrayBuffer | null | undefined
+
+/** What Hono reads of a request it is handed in-process. The body travels beside it (`env.embeddedBody`). */
+export class InProcessRequest {
+  readonly url: string
+  readonly method: string
+  readonly headers: LiteHeaders
+  readonly body = null
+  readonly bodyUsed = false
+  readonly #text: string
+
+  constructor(url: string, init: { method?: string; headers?: HeaderPairs; body?: InProcessBody } = {}) {
+    this.url = new URL(url).href
+    const m = init.method ?? 'GET'
+    this.method = /^(get|head|post|put|patch|delete|options)$/i.test(m) ? m.toUpperCase() : m
+    this.headers = new LiteHeaders(init.headers)
+    this.#text = bodyText(init.body)
+  }
+
+  text(): Promise<string> {
+    return Promise.resolve(this.#text)
+  }
+
+  json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t))
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(toArrayBuffer(new TextEncoder().encode(this.#text)))
+  }
+}
+
+/** The request body as text: bodies of the embedded client are JSON text. */
+export function bodyText(body: InProcessBody): string {
+  if (body == null) return ''
+  if (typeof body === 'string') return body
+  if (body instanceof Uint8Array || body instanceof ArrayBuffer) return new TextDecoder().decode(body)
+  throw new TypeError('the embedded transport sends text or bytes only')
+}
+
+function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+}
+
+type ResponseInitLike = { status?: number; statusText?: string; headers?: HeaderPairs }
+type AnyBody = string | ArrayBuffer | ArrayBufferView | null | undefined | object
+
+/** The global web classes as Node defines them, kept before {@link useLiteWebClasses} replaces them. */
+const nodeClass = new Map<'Headers' | 'Response', PropertyDescriptor>()
+
+/**
+ * Node's own class, loaded on first use. Node's lazy getter redefines the global when it runs, so
+ * the lite class is put back after it.
+ */
+function realClass<T>(name: 'Headers' | 'Response'): T {
+  const d = nodeClass.get(name)
+  if (!d) return (globalThis as Record<string, unknown>)[name] as T
+  if ('value' in d) return d.value as T
+  const mine = Object.getOwnPropertyDescriptor(globalThis, name)!
+  const value = d.get!.call(globalThis) as T
+  Object.defineProperty(globalThis, name, mine)
+  nodeClass.set(name, { value })
+  return value
+}
+
+/**
+ * A Response whose body is kept as given. status, headers, text(), json() and arrayBuffer() are
+ * answered here; the rest of the Response interface from a real Response built on first use.
+ */
+export class LiteResponse {
+  readonly status: number
+  readonly statusText: string
+  readonly headers: LiteHeaders
+  readonly type = 'default'
+  readonly url = ''
+  readonly redirected = false
+  #body: AnyBody
+  #used = false
+  #real: Response | undefined
+
+  constructor(body?: AnyBody, init: ResponseInitLike = {}) {
+    const status = init.status ?? 200
+    if (!Number.isInteger(status) || status < 200 || status > 599) throw new RangeError(`invalid response status ${status}`)
+    this.status = status
+    this.statusText = init.statusText ?? ''
+    this.headers = init.headers instanceof LiteHeaders ? init.headers : new LiteHeaders(init.headers)
+    this.#body = body ?? null
+    if (typeof body === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', 'text/plain;charset=UTF-8')
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used || (this.#real?.bodyUsed ?? false)
+  }
+
+  /** True when the body can be answered here (text or bytes); otherwise the real Response handles it. */
+  #simple(): boolean {
+    const b = this.#body
+    return !this.#real && (b === null || typeof b === 'string' || b instanceof ArrayBuffer || ArrayBuffer.isView(b))
+  }
+
+  #real_(): Response {
+    if (!this.#real) {
+      const R = realClass<typeof Response>('Response')
+      const H = realClass<typeof Headers>('Headers')
+      this.#real = new R(this.#body as ConstructorParameters<typeof Response>[0], { status: this.status, statusText: this.statusText, headers: new H([...this.headers]) })
+    }
+    return this.#real
+  }
+
+  #take(): string | Uint8Array | null {
+    if (this.#used) throw new TypeError('the response body has already been read')
+    this.#used = true
+    const b = this.#body
+    if (b === null || typeof b === 'string') return b as string | null
+    if (b instanceof ArrayBuffer) return new Uint8Array(b)
+    const v = b as ArrayBufferView
+    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
+  }
+
+  text(): Promise<string> {
+    if (!this.#simple()) return this.#real_().text()
+    try {
+      const b = this.#take()
+      return Promise.resolve(b === null ? '' : typeof b === 'string' ? b : new TextDecoder().decode(b))
+    } catch (err) {
+      return Promise.reject(err)
+    }
+  }
+
+  json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t))
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    if (!this.#simple()) return this.#real_().arrayBuffer()
+    try {
+      const b = this.#take()
+      return Promise.resolve(toArrayBuffer(b === null ? new Uint8Array(0) : typeof b === 'string' ? new TextEncoder().encode(b) : b))
+    } catch (err) {
+      return Promise.reject(err)
+    }
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === null && !this.#real) return null
+    return this.#real_().body
+  }
+
+  blob(): Promise<Blob> {
+    return this.#real_().blob()
+  }
+
+  formData(): Promise<FormData> {
+    return this.#real_().formData()
+  }
+
+  bytes(): Promise<Uint8Array> {
+    return this.arrayBuffer().then((b) => new Uint8Array(b))
+  }
+
+  clone(): LiteResponse | Response {
+    if (this.#simple() && !this.#used) return new LiteResponse(this.#body, { status: this.status, statusText: this.statusText, headers: new LiteHeaders(this.headers) })
+    return this.#real_().clone()
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Response'
+  }
+
+  static json(data: unknown, init: ResponseInitLike = {}): LiteResponse {
+    const headers = new LiteHeaders(init.headers)
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    return new LiteResponse(JSON.stringify(data), { ...init, headers })
+  }
+
+  static error(): Response {
+    return realClass<typeof Response>('Response').error()
+  }
+
+  static redirect(url: string, status?: number): Response {
+    const R = realClass<typeof Response>('Response')
+    return R.redirect(url, (status ?? 302) as Parameters<typeof R.redirect>[1])
+  }
+}
+
+/**
+ * Put LiteHeaders and LiteResponse in place of the global Headers and Response, for a CLI process
+ * whose target is embedded. Does nothing when Node has already loaded its own (a global that is a
+ * value, not Node's lazy getter): then there is nothing left to save. Returns whether it replaced them.
+ */
+export function useLiteWebClasses(): boolean {
+  if (nodeClass.size > 0) return true
+  const names = ['Headers', 'Response'] as const
+  const descs = names.map((n) => Object.getOwnPropertyDescriptor(globalThis, n))
+  if (descs.some((d) => !d || !d.get || !d.configurable)) return false
+  names.forEach((n, i) => {
+    nodeClass.set(n, descs[i]!)
+    Object.defineProperty(globalThis, n, { value: n === 'Headers' ? LiteHeaders : LiteResponse, writable: true, configurable: true, enumerable: false })
+  })
+  return true
+}
