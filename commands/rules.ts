@@ -7,9 +7,10 @@ import { note, printList, printRecord, type Column } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
 import { confirmOrYes } from '../src/cli/prompts.js'
-import { describeConditions, type CategorizationRule, type RuleActions, type RuleApplyResult, type RuleConditions, type RuleTestResult } from '../src/domain/categorize/rule-schemas.js'
+import { describeConditions } from '../src/domain/categorize/rule-words.js'
+import type { CategorizationRule, RuleActions, RuleApplyResult, RuleConditions, RuleTestResult } from '../src/domain/categorize/rule-schemas.js'
 import { AppError } from '../src/domain/errors.js'
-import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/domain/schemas.js'
+import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/domain/vocabulary.js'
 
 const PATH = '/api-v1/categorization-rules'
 const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`

@@ -4,7 +4,7 @@
  */
 import { createApp, type App } from './api/app.js'
 import { UsageRecorder } from './api/usage-recorder.js'
-import { drainStatementJobs } from './domain/statement-jobs.js'
+import { drainStatementJobs } from './domain/statement-inflight.js'
 import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'

@@ -41,6 +41,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     poolSize: o.poolSize,
     log: logger.isLevelEnabled('info') ? (entry) => logger.info(entry, 'request') : undefined,
   })
+  // Every route group is built before the first request, not by it.
+  await core.app.loadAll()
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
     const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
     ;(s as Server).once('error', reject)

@@ -1,6 +1,6 @@
 /** Small helpers so each route declares its request and responses once, for validation and docs. */
 import { OpenAPIHono, type z } from '@hono/zod-openapi'
-import { ErrorBody } from '../domain/schemas.js'
+import { ErrorBody } from '../domain/schema-common.js'
 import { validationError } from './errors.js'
 import type { AppEnv } from './env.js'
 

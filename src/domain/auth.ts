@@ -7,7 +7,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import { AppError } from './errors.js'
 import { hashApiKey, KEY_PATTERN, verifyPassword, dummyPasswordHash } from './secrets.js'
 import type { Actor } from './actor.js'
-import { JWT_SCOPES, type Scope } from './schemas.js'
+import { JWT_SCOPES, type Scope } from './vocabulary.js'
 import type { Store } from '../store/store.js'
 import type { ApiKeyRow } from '../store/schema.js'
 

@@ -4,7 +4,8 @@
  */
 import { sql } from 'kysely'
 import type { Store } from '../store/store.js'
-import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES, type Categories } from './schemas.js'
+import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from './vocabulary.js'
+import type { Categories } from './schemas.js'
 
 export async function listCategories(store: Store, companyId: string): Promise<Categories> {
   const rows = await store.db

@@ -8,8 +8,8 @@ import type { Store } from '../store/store.js'
 import type { CategorizationRuleRow, Db, TransactionRow } from '../store/schema.js'
 import type { Actor } from './actor.js'
 import { findBankAccount } from './bank-accounts.js'
+import { describeConditions } from './categorize/rule-words.js'
 import {
-  describeConditions,
   sinceDate,
   type CategorizationRule,
   type CreateRuleRequest,

@@ -1,146 +1,15 @@
 /**
  * Request and response schemas: one source for validation, types and the OpenAPI document.
- * Field names follow spec/service-interface.md section 2 and API.md.
+ * Field names follow spec/service-interface.md section 2 and API.md. The vocabularies, the common
+ * schemas and those of keys live in modules of their own (loaded without these) and are re-exported here.
  */
 import { z } from '@hono/zod-openapi'
-import { isCurrency } from './currencies.js'
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES, ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES, TRANSACTION_STATUSES } from './vocabulary.js'
+import { AmountInput, CurrencyCode, IsoDate, Timestamp, Uuid, text } from './schema-common.js'
 
-export const API_KEY_SCOPES = ['read', 'write', 'transactions'] as const
-export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys'] as const
-export type Scope = (typeof JWT_SCOPES)[number]
-
-export const ACCOUNTING_CATEGORIES = [
-  'revenue', 'cost_of_goods_sold', 'operating_expenses', 'payroll', 'taxes', 'interest', 'capital_expenditure',
-  'loan', 'equity', 'transfer', 'other_income', 'other_expense', 'uncategorized',
-] as const
-export const CASH_FLOW_CATEGORIES = ['operations', 'investing', 'financing', 'transfer'] as const
-export const TRANSACTION_STATUSES = ['pending', 'posted', 'void'] as const
-export const ACCOUNT_TYPES = ['checking', 'savings', 'credit_card', 'loan', 'investment', 'cash', 'other'] as const
-export const ACCOUNT_STATUSES = ['active', 'inactive', 'closed'] as const
-
-/** A real calendar date written YYYY-MM-DD. */
-export function isIsoDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
-  const d = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
-}
-
-export const IsoDate = z.string().refine(isIsoDate, 'must be a date written YYYY-MM-DD').openapi({ format: 'date', example: '2026-11-22' })
-export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })
-export const Uuid = z.uuid({ message: 'must be a UUID' })
-export const CurrencyCode = z
-  .string()
-  .refine((s) => isCurrency(s), 'must be an ISO 4217 currency code such as USD or EUR')
-  .openapi({ example: 'USD' })
-/** Amounts are accepted as JSON numbers or decimal strings; parsed to minor units exactly. */
-export const AmountInput = z.union([z.number(), z.string().max(40)]).openapi({ example: -149.99 })
-const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`)
-
-// ---- errors and envelopes ------------------------------------------------------------------
-
-export const ErrorBody = z
-  .object({
-    success: z.literal(false),
-    error: z.object({
-      code: z.string(),
-      message: z.string(),
-      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-      request_id: z.string(),
-    }),
-  })
-  .openapi('Error')
-
-export const Pagination = z
-  .object({ limit: z.number().int(), next_cursor: z.string().nullable(), has_more: z.boolean(), total: z.number().int() })
-  .openapi('Pagination')
-
-export function envelope<T extends z.ZodType>(data: T) {
-  return z.object({ success: z.literal(true), data })
-}
-
-export function listEnvelope<T extends z.ZodType>(item: T) {
-  return z.object({ success: z.literal(true), data: z.array(item), pagination: Pagination })
-}
-
-// ---- auth -----------------------------------------------------------------------------------
-
-export const TokenRequest = z
-  .object({ email: z.string().trim().min(1, 'is required').max(320), password: z.string().min(1, 'is required').max(1024) })
-  .openapi('TokenRequest')
-
-export const TokenResponse = z
-  .object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(), scopes: z.array(z.string()) })
-  .openapi('TokenResponse')
-
-// ---- API keys -------------------------------------------------------------------------------
-
-export const ApiScope = z.enum(API_KEY_SCOPES).openapi('ApiScope')
-
-export const ApiKey = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    key_prefix: z.string(),
-    scopes: z.array(ApiScope),
-    description: z.string(),
-    last_used_at: Timestamp.nullable(),
-    usage_count: z.number().int(),
-    rate_limit_per_minute: z.number().int(),
-    rate_limit_per_day: z.number().int(),
-    is_active: z.boolean(),
-    expires_at: Timestamp.nullable(),
-    revoked_at: Timestamp.nullable(),
-    created_at: Timestamp,
-    created_by: z.string(),
-  })
-  .openapi('ApiKey')
-export type ApiKey = z.infer<typeof ApiKey>
-
-export const CreatedApiKey = ApiKey.extend({ key: z.string() }).openapi('CreatedApiKey')
-export type CreatedApiKey = z.infer<typeof CreatedApiKey>
-
-export const CreateApiKeyRequest = z
-  .object({
-    name: text(100).min(1, 'is required'),
-    scopes: z.array(ApiScope).min(1, 'give at least one scope').max(3),
-    description: text(500).optional(),
-    expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).nullable().optional(),
-    rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional(),
-    rate_limit_per_day: z.number().int().min(1).max(100_000_000).optional(),
-  })
-  .strict()
-  .openapi('CreateApiKeyRequest')
-export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>
-
-export const KeyListQuery = z.object({
-  status: z.enum(['active', 'revoked', 'expired', 'all']).optional(),
-})
-
-export const UsageQuery = z.object({
-  key_id: z.string().optional(),
-  recent: z.coerce.number().int().min(1).max(100).optional(),
-})
-
-export const RecentRequest = z.object({
-  endpoint: z.string(),
-  method: z.string(),
-  status_code: z.number().int(),
-  response_time_ms: z.number().int(),
-  created_at: Timestamp,
-})
-
-export const UsageStats = z
-  .object({
-    total_requests: z.number().int(),
-    last_used_at: Timestamp.nullable(),
-    last_24h_requests: z.number().int(),
-    avg_response_time_ms: z.number().int(),
-    endpoints: z.record(z.string(), z.number().int()),
-    status_codes: z.record(z.string(), z.number().int()),
-    recent_requests: z.array(RecentRequest),
-  })
-  .openapi('UsageStats')
-export type UsageStats = z.infer<typeof UsageStats>
+export * from './vocabulary.js'
+export * from './schema-common.js'
+export * from './api-key-schemas.js'
 
 // ---- bank accounts --------------------------------------------------------------------------
 
@@ -236,14 +105,12 @@ export const CreateTransactionRequest = z
   .openapi('CreateTransactionRequest')
 export type CreateTransactionRequest = z.infer<typeof CreateTransactionRequest>
 
-export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) })
 
 export const Company = z
   .object({ id: z.string(), name: z.string(), base_currency: z.string(), created_at: Timestamp })
   .openapi('Company')
 export type Company = z.infer<typeof Company>
 
-export const Health = z.object({ status: z.literal('ok'), version: z.string(), store: z.enum(['sqlite', 'postgres']) })
 
 // ---- transactions: list, detail, update, bulk, batch ------------------------------------------
 
@@ -271,8 +138,6 @@ export const TransactionListQuery = z
   .strict()
 export type TransactionListQuery = z.infer<typeof TransactionListQuery>
 
-/** Fields the service assigns: refused in an update with a 400 that names them. */
-export const READ_ONLY_TRANSACTION_FIELDS = ['id', 'created_at', 'updated_at', 'bank_statement_id', 'original_description', 'ai_confidence_score'] as const
 
 export const UpdateTransactionRequest = z
   .object({
@@ -350,7 +215,6 @@ export const TransactionDetail = Transaction.extend({
 }).openapi('TransactionDetail')
 export type TransactionDetail = z.infer<typeof TransactionDetail>
 
-export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) })
 
 // ---- bank accounts: update; categories ----------------------------------------------------------
 

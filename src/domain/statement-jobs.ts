@@ -16,18 +16,13 @@ import { applyStatement } from './statement-apply.js'
 import { parseUpload, StatementFileError, type ParsedUpload } from './statement-parse.js'
 import { selectStatement } from './statement-select.js'
 import type { StatementJob } from './statements.js'
+import { trackStatementJob } from './statement-inflight.js'
+
+export { drainStatementJobs, isProcessing } from './statement-inflight.js'
 
 /** Smaller files parse in a few milliseconds: a thread would cost more than it saves. */
 export const WORKER_THRESHOLD = 256 * 1024
 const HEARTBEAT_MS = 20_000
-
-const inFlight = new WeakMap<Store, Map<string, Promise<void>>>()
-
-function jobs(store: Store): Map<string, Promise<void>> {
-  let m = inFlight.get(store)
-  if (!m) inFlight.set(store, (m = new Map()))
-  return m
-}
 
 export interface JobDeps {
   now: () => Date
@@ -35,24 +30,9 @@ export interface JobDeps {
   report?: (err: unknown) => void
 }
 
-/** Whether this process is processing the statement now. */
-export function isProcessing(store: Store, statementId: string): boolean {
-  return jobs(store).has(statementId)
-}
-
 /** Start processing in the background; returns at once. */
 export function startStatementJob(store: Store, job: StatementJob, deps: JobDeps): void {
-  const m = jobs(store)
-  const run = processStatement(store, job, deps)
-    .catch((err) => deps.report?.(err))
-    .finally(() => m.delete(job.statementId))
-  m.set(job.statementId, run)
-}
-
-/** Wait for every job in flight on this store (also those that start meanwhile). */
-export async function drainStatementJobs(store: Store): Promise<void> {
-  const m = jobs(store)
-  while (m.size) await Promise.allSettled([...m.values()])
+  trackStatementJob(store, job.statementId, processStatement(store, job, deps).catch((err) => deps.report?.(err)))
 }
 
 async function setStatus(store: Store, id: string, from: string, to: string, now: Date): Promise<void> {

@@ -1,7 +1,7 @@
 /** zod issues -> API error details, one per bad field, named by its dotted path. */
 import type { ZodError } from 'zod'
 import { AppError, type ErrorDetail } from './errors.js'
-import { READ_ONLY_TRANSACTION_FIELDS } from './schemas.js'
+import { READ_ONLY_TRANSACTION_FIELDS } from './vocabulary.js'
 
 export function zodDetails(error: ZodError): ErrorDetail[] {
   const details: ErrorDetail[] = []

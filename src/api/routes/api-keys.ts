@@ -10,16 +10,8 @@ import {
   usageStats,
 } from '../../domain/api-keys.js'
 import { AppError } from '../../domain/errors.js'
-import {
-  ApiKey,
-  CreateApiKeyRequest,
-  CreatedApiKey,
-  IdParam,
-  KeyListQuery,
-  UsageQuery,
-  UsageStats,
-  envelope,
-} from '../../domain/schemas.js'
+import { ApiKey, CreateApiKeyRequest, CreatedApiKey, KeyListQuery, UsageQuery, UsageStats } from '../../domain/api-key-schemas.js'
+import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
 

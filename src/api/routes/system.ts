@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
-import { Health, envelope } from '../../domain/schemas.js'
+import { Health, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ok, router } from '../openapi.js'
 

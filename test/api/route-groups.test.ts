@@ -1,0 +1,60 @@
+// Route groups load on their first request (src/api/app.ts): each documented route belongs to
+// exactly one group, and a group loaded late answers as one loaded first.
+import { describe, expect, it } from 'vitest'
+import { ROUTE_GROUP_PREFIXES, groupOf } from '../../src/api/app.js'
+import { createHarness } from '../helpers/harness.js'
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`)
+
+describe('route groups', () => {
+  it('put every documented route under exactly one group prefix', async () => {
+    const h = await createHarness('embedded')
+    try {
+      const doc = (await (await h.raw('GET', '/openapi.json')).json()) as { paths: Record<string, unknown> }
+      const paths = Object.keys(doc.paths)
+      expect(paths.length).toBeGreaterThanOrEqual(30)
+      for (const path of paths) {
+        expect(ROUTE_GROUP_PREFIXES.filter((p) => under(path, p)), path).toHaveLength(1)
+        expect(ROUTE_GROUP_PREFIXES[groupOf(path)], path).toBe(ROUTE_GROUP_PREFIXES.find((p) => under(path, p)))
+      }
+      // Every group has at least one documented route.
+      for (const prefix of ROUTE_GROUP_PREFIXES) expect(paths.some((p) => under(p, prefix)), prefix).toBe(true)
+    } finally {
+      await h.close()
+    }
+  })
+
+  it('tell a prefix from a longer name that starts with it', () => {
+    expect(ROUTE_GROUP_PREFIXES[groupOf('/api-v1/categorization-rules/x')]).toBe('/api-v1/categorization-rules')
+    expect(ROUTE_GROUP_PREFIXES[groupOf('/api-v1/categorization/model')]).toBe('/api-v1/categorization')
+    expect(groupOf('/api-v1/transactionsX')).toBe(-1)
+    expect(groupOf('/nowhere')).toBe(-1)
+  })
+
+  it('answer the same whichever group a process calls first', async () => {
+    // One core calls statements before transactions, the other the reverse; both list the same
+    // transactions, record usage under route templates and 404 unknown paths with the envelope.
+    const answers: unknown[] = []
+    for (const order of [['/api-v1/statements', '/api-v1/transactions'], ['/api-v1/transactions', '/api-v1/statements']]) {
+      const h = await createHarness('embedded')
+      try {
+        const t = await h.tenant()
+        const got: Record<string, unknown> = {}
+        for (const path of order) {
+          const res = await h.raw('GET', `${path}?limit=5`, { headers: { 'x-api-key': t.key } })
+          got[path] = { status: res.status, data: ((await res.json()) as { data: unknown[] }).data.length }
+        }
+        const missing = await h.raw('GET', '/api-v1/transactions/a/b/c', { headers: { 'x-api-key': t.key } })
+        got.missing = { status: missing.status, code: ((await missing.json()) as { error: { code: string } }).error.code }
+        const usage = (await (await h.raw('GET', '/api-keys/me/usage', { headers: { 'x-api-key': t.key } })).json()) as { data: { endpoints: Record<string, number> } }
+        got.endpoints = Object.keys(usage.data.endpoints).sort()
+        answers.push(got)
+      } finally {
+        await h.close()
+      }
+    }
+    expect(answers[0]).toEqual(answers[1])
+    expect((answers[0] as { endpoints: string[] }).endpoints).toEqual(expect.arrayContaining(['/api-v1/statements', '/api-v1/transactions']))
+    expect((answers[0] as { missing: unknown }).missing).toEqual({ status: 404, code: 'not_found' })
+  })
+})
