@@ -4,7 +4,6 @@
  * every other command; the answer's body is printed as the service sent it.
  */
 import { readFile } from 'node:fs/promises'
-import { STATUS_CODES } from 'node:http'
 import type { Command } from 'commander'
 import type { AuthMode, Client } from '../src/client/client.js'
 import { AppError } from '../src/domain/errors.js'
@@ -100,7 +99,11 @@ function parseHeaders(list: string[] = []): Record<string, string> {
   return headers
 }
 
+/** Reason phrases (node:http's table), loaded by `finctl api` only: node:http costs every command 1 ms to load. */
+let STATUS_CODES: Record<number, string | undefined> = {}
+
 export async function runApi(ctx: Context, o: ApiOptions, [methodArg, path]: string[]): Promise<number> {
+  ;({ STATUS_CODES } = await import('node:http'))
   const method = methodArg.toUpperCase()
   if (!(API_METHODS as readonly string[]).includes(method)) throw new AppError('usage', `unknown method "${methodArg}": use one of ${API_METHODS.join(', ')}`)
   if (!path.startsWith('/')) throw new AppError('usage', `the path must start with /: /${path}`)

@@ -4,6 +4,7 @@
 // (a server, a test) never sees a half-written or missing dist/.
 import { build } from 'esbuild'
 import { existsSync, renameSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 
 /**
  * conf imports ajv (JSON-schema validation) and semver (its migrations) at the top, but uses them
@@ -43,6 +44,23 @@ const zodEnglishOnly = {
   },
 }
 
+/**
+ * commander requires node:child_process when it loads, for executable subcommands, which finctl
+ * does not have; loading it costs every command about 2 ms. Require it when it is used.
+ */
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = "const childProcess = require('node:child_process');"
+      if (!source.includes(eager)) throw new Error(`commander-lazy-child-process: ${args.path} no longer has: ${eager}`)
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"
+      return { contents: source.replace(eager, lazy), loader: 'js' }
+    })
+  },
+}
+
 const root = new URL('..', import.meta.url)
 const out = new URL(`dist.build-${process.pid}`, root)
 const dist = new URL('dist', root)
@@ -64,7 +82,7 @@ try {
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
     legalComments: 'none',
-    plugins: [confWithoutSchemas, zodEnglishOnly],
+    plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess],
     minify: !process.env.FINCTL_NO_MINIFY,
   })
   if (existsSync(dist)) renameSync(dist, old)

@@ -3,13 +3,18 @@
  * Hot paths are prepared statements. They run while holding kysely's connection lock, so they
  * never land inside another request's open kysely transaction.
  */
-import Database from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
+import { createRequire } from 'node:module'
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
 import { migrate, migrations } from './migrations.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+
+// Required, not imported: Node's ESM loader would start its CommonJS export scanner (about 2 ms) for
+// this one CommonJS package.
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3
 
 const TX_COLUMNS = [
   'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
@@ -85,8 +90,8 @@ export async function openSqliteStore(path: string): Promise<Store> {
  * SQL text can reuse its statement. Safe because queries on the one connection run one at a time
  * and kysely never streams here (a statement being iterated could not be reused).
  */
-function statementCache(raw: Database.Database): SqliteDatabase {
-  const cache = new Map<string, Database.Statement>()
+function statementCache(raw: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>()
   return {
     close: () => raw.close(),
     prepare(sql: string) {
@@ -102,20 +107,20 @@ function statementCache(raw: Database.Database): SqliteDatabase {
 }
 
 class SqliteHotPaths implements HotPaths {
-  private readonly keyByHash: Database.Statement
-  private readonly rateLimit: Database.Statement
-  private readonly insertRequest: Database.Statement
-  private readonly bumpKey: Database.Statement
-  private readonly insertTx: Database.Statement
-  private readonly insertAudit: Database.Statement
+  private readonly keyByHash: BetterSqlite3.Statement
+  private readonly rateLimit: BetterSqlite3.Statement
+  private readonly insertRequest: BetterSqlite3.Statement
+  private readonly bumpKey: BetterSqlite3.Statement
+  private readonly insertTx: BetterSqlite3.Statement
+  private readonly insertAudit: BetterSqlite3.Statement
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly runBatch: (ops: Array<() => void>) => void
   private readonly savepoint: <T>(work: () => T) => T
-  private readonly accountById: Database.Statement
+  private readonly accountById: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => Set<string>
 
   constructor(
-    raw: Database.Database,
+    raw: BetterSqlite3.Database,
     private readonly db: Kysely<Db>,
   ) {
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
