@@ -7,12 +7,10 @@
  *
  * This module is its own worker: loaded in a worker thread with the marker in `workerData`, it
  * parses and posts the result back. In the bundle it is a chunk of its own (it is only ever
- * imported dynamically), so the worker loads that chunk; from TypeScript sources (tests, tsx) the
- * worker first registers tsx to load it.
+ * imported dynamically), so the worker loads that chunk (see worker-entry.ts).
  */
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import { workerEntry } from '../worker-entry.js'
 import { parseUpload, StatementFileError, type ParsedUpload, type ParseTarget, type StatementLine, type StatementPart, type UploadOptions } from './statement-parse.js'
 
 const KIND = 'finctl-statement-parse'
@@ -53,20 +51,11 @@ if (!isMainThread && (workerData as Job | undefined)?.kind === KIND) {
   )
 }
 
-function entry(): URL {
-  const self = new URL(import.meta.url)
-  if (!self.pathname.endsWith('.ts')) return self
-  // The ESM build of tsx's API (require.resolve finds its CommonJS twin beside it).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
-  const boot = `const api = await import(${JSON.stringify(tsx)}); api.register(); await import(${JSON.stringify(self.href)})`
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`)
-}
-
 /** parseUpload on a worker thread; the same results and StatementFileErrors. */
 export function parseInWorker(bytes: Uint8Array, target: ParseTarget, options: UploadOptions): Promise<ParsedUpload> {
   return new Promise((resolve, reject) => {
     const own = bytes.slice() // a buffer of its own, moved to the worker rather than copied again
-    const worker = new Worker(entry(), { workerData: { kind: KIND, bytes: own, target, options } satisfies Job, transferList: [own.buffer as ArrayBuffer] })
+    const worker = new Worker(workerEntry(import.meta.url), { workerData: { kind: KIND, bytes: own, target, options } satisfies Job, transferList: [own.buffer as ArrayBuffer] })
     const parts: StatementPart[] = []
     let settled = false
     const settle = (fn: () => void) => {

@@ -1,0 +1,16 @@
+/**
+ * The URL a worker thread loads to run the module at `selfUrl` (a module that is its own worker).
+ * In the bundle that module is a chunk of its own (it is only ever imported dynamically), loaded as
+ * is; from TypeScript sources (tests, tsx) the worker first registers tsx to load it.
+ */
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+
+export function workerEntry(selfUrl: string): URL {
+  const self = new URL(selfUrl)
+  if (!self.pathname.endsWith('.ts')) return self
+  // The ESM build of tsx's API (require.resolve finds its CommonJS twin beside it).
+  const tsx = pathToFileURL(createRequire(selfUrl).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  const boot = `const api = await import(${JSON.stringify(tsx)}); api.register(); await import(${JSON.stringify(self.href)})`
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`)
+}
