@@ -110,12 +110,12 @@ export class Context {
   }
 
   /** The client for the resolved target, opened once. */
-  client(opts: { apiKey?: string; token?: string } = {}): Promise<Client> {
+  client(opts: { apiKey?: string; token?: string; thread?: boolean } = {}): Promise<Client> {
     this.clientPromise ??= this.openClient(opts)
     return this.clientPromise
   }
 
-  private async openClient(override: { apiKey?: string; token?: string }): Promise<Client> {
+  private async openClient(override: { apiKey?: string; token?: string; thread?: boolean }): Promise<Client> {
     const { Client } = await import('../client/client.js')
     const target = this.target()
     const onRequest = this.globals.verbose
@@ -139,9 +139,11 @@ export class Context {
     const { openEmbedded, EMBEDDED_BASE_URL, useLiteWebClasses } = await import('../client/embedded.js')
     // This process serves no HTTP: Hono may answer with the lite Response (api/in-process.ts).
     useLiteWebClasses()
+    // Long jobs run the core on a thread of its own (client/embedded-thread.ts).
+    const open = override.thread ? (db: string) => import('../client/embedded-thread.js').then((m) => m.openEmbeddedThread(db)) : openEmbedded
     // A database that cannot be opened (missing folder, read-only, not a database) is a target that
     // cannot be reached: say which, without a stack trace.
-    const t = await openEmbedded(target.database).catch((err: unknown) => {
+    const t = await open(target.database).catch((err: unknown) => {
       throw new AppError('unreachable', `cannot open the database of ${this.describeTarget()}: ${(err as Error)?.message ?? String(err)}`)
     })
     this.closers.push(t.close)
