@@ -46,13 +46,19 @@ export function groupOf(path: string): number {
   return GROUPS.findIndex(([prefix]) => path === prefix || (path.startsWith(prefix) && path[prefix.length] === '/'))
 }
 
-/** The path of a request URL, without parsing the whole URL (as Hono's router does). */
-function pathOf(url: string): string {
+/** The path of a request URL as Hono's router sees it (percent-decoded), without parsing the whole URL. */
+export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf(':') + 3)
   if (start < 0) return '/'
   let end = start
   while (end < url.length && url[end] !== '?' && url[end] !== '#') end++
-  return url.slice(start, end)
+  const path = url.slice(start, end)
+  if (!path.includes('%')) return path
+  try {
+    return decodeURI(path)
+  } catch {
+    return path
+  }
 }
 
 export interface App {

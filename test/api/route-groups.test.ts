@@ -1,7 +1,7 @@
 // Route groups load on their first request (src/api/app.ts): each documented route belongs to
 // exactly one group, and a group loaded late answers as one loaded first.
 import { describe, expect, it } from 'vitest'
-import { ROUTE_GROUP_PREFIXES, groupOf } from '../../src/api/app.js'
+import { ROUTE_GROUP_PREFIXES, groupOf, pathOf } from '../../src/api/app.js'
 import { createHarness } from '../helpers/harness.js'
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`)
@@ -29,6 +29,13 @@ describe('route groups', () => {
     expect(ROUTE_GROUP_PREFIXES[groupOf('/api-v1/categorization/model')]).toBe('/api-v1/categorization')
     expect(groupOf('/api-v1/transactionsX')).toBe(-1)
     expect(groupOf('/nowhere')).toBe(-1)
+  })
+
+  it('find a request\'s path as the router does: no query, percent-decoded', () => {
+    expect(pathOf('http://h:1/api-v1/transactions?limit=5#x')).toBe('/api-v1/transactions')
+    expect(pathOf('http://finctl.embedded/api%2Dv1/reports/summary')).toBe('/api-v1/reports/summary')
+    expect(pathOf('http://h/bad%E0%A4%A')).toBe('/bad%E0%A4%A')
+    expect(pathOf('http://h')).toBe('/')
   })
 
   it('answer the same whichever group a process calls first', async () => {
