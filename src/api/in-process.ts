@@ -43,13 +43,14 @@ export class LiteHeaders {
 
   constructor(init?: HeaderPairs | null) {
     if (init == null) return
-    if (init instanceof LiteHeaders || typeof (init as { forEach?: unknown }).forEach === 'function' && !Array.isArray(init) && !(Symbol.iterator in init)) {
-      ;(init as { forEach(cb: (value: string, key: string) => void): void }).forEach((v, k) => this.append(k, v))
-    } else if (Symbol.iterator in (init as object)) {
+    // Pairs (arrays, Headers of either kind), else a headers-like object with forEach, else a record.
+    if (Symbol.iterator in init) {
       for (const pair of init as Iterable<readonly [string, string]>) {
         if (pair.length !== 2) throw new TypeError('a header init pair must have a name and a value')
         this.append(pair[0], pair[1])
       }
+    } else if (typeof (init as { forEach?: unknown }).forEach === 'function') {
+      ;(init as { forEach(cb: (value: string, key: string) => void): void }).forEach((v, k) => this.append(k, v))
     } else {
       for (const [k, v] of Object.entries(init as Record<string, string>)) this.append(k, v)
     }

@@ -32,22 +32,21 @@ type Answer =
 if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
   const port = parentPort!
   const { database } = workerData as Boot
-  const opened = Promise.all([import('../core.js'), import('../api/in-process.js')]).then(async ([{ openCore }, lite]) => {
-    lite.useLiteWebClasses()
-    // Usage records are written at close, as on the embedded transport.
-    return { core: await openCore(database, { usageIntervalMs: 0 }), lite }
+  // The in-process transport, on this thread: the same requests and answers as openEmbedded.
+  const opened = import('./embedded.js').then(({ openEmbedded, useLiteWebClasses }) => {
+    useLiteWebClasses()
+    return openEmbedded(database)
   })
   port.on('message', (m: Ask) => {
     const answer = (a: Answer) => port.postMessage(a)
     opened
-      .then(async ({ core, lite }) => {
+      .then(async (t) => {
         if ('open' in m) return answer({ id: m.id, done: true })
         if ('close' in m) {
-          await core.close()
+          await t.close()
           return answer({ id: m.id, done: true })
         }
-        const req = new lite.InProcessRequest(m.url, { method: m.method, headers: m.headers })
-        const res = await core.app.fetch(req as unknown as Request, { embeddedBody: m.body ?? '' })
+        const res = await t.fetch(m.url, { method: m.method, headers: m.headers, body: m.body })
         answer({ id: m.id, status: res.status, headers: [...(res.headers as unknown as Iterable<[string, string]>)], body: await res.text() })
       })
       .catch((err: unknown) => answer({ id: m.id, error: (err as Error)?.message ?? String(err) }))

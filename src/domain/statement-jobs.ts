@@ -18,8 +18,6 @@ import { selectStatement } from './statement-select.js'
 import type { StatementJob } from './statements.js'
 import { trackStatementJob } from './statement-inflight.js'
 
-export { drainStatementJobs, isProcessing } from './statement-inflight.js'
-
 /** Smaller files parse in a few milliseconds: a thread would cost more than it saves. */
 export const WORKER_THRESHOLD = 256 * 1024
 const HEARTBEAT_MS = 20_000

@@ -7,7 +7,8 @@ import { createRoute } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { AppError } from '../../domain/errors.js'
 import { envelope, IdParam, listEnvelope, Transaction } from '../../domain/schemas.js'
-import { isProcessing, startStatementJob } from '../../domain/statement-jobs.js'
+import { isProcessing } from '../../domain/statement-inflight.js'
+import { startStatementJob } from '../../domain/statement-jobs.js'
 import {
   MAX_STATEMENT_FILE,
   Statement,
