@@ -2,7 +2,8 @@
  * Listing transactions: every filter of API.md section 4, sorted, with opaque keyset cursors
  * (a page walk sees each row once, whatever is inserted meanwhile) and the filtered total.
  */
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { AMOUNT_INDEX } from '../store/migrations.js'
 import type { Store } from '../store/store.js'
 import type { Db, TransactionRow } from '../store/schema.js'
 import { AppError } from './errors.js'
@@ -90,6 +91,25 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
   return out
 }
 
+/**
+ * SQLite's amount index is `(amount)` alone (migration 0008), so the planner, which prefers any
+ * index with `company_id = ?`, would sort every row of the company instead: an amount-sorted page
+ * names it. Not when a date range, a category or a statement narrows the rows through an index of
+ * its own: sorting those few is cheaper than walking the amounts past everything they leave out.
+ */
+function usesAmountIndex(store: Store, column: SortColumn, q: TransactionListQuery): boolean {
+  return store.dialect === 'sqlite' && column === 'amount' && !q.from && !q.to && !q.category && !q.statement_id
+}
+
+/** Run a select over `transactions` with SQLite's INDEXED BY (kysely has no syntax for it). */
+async function runIndexedBy<R>(db: Kysely<Db>, query: SelectQueryBuilder<Db, 'transactions', R>, index: string): Promise<R[]> {
+  const compiled = query.compile()
+  const from = 'from "transactions"'
+  if (!compiled.sql.includes(from)) throw new Error(`runIndexedBy: no ${from} in ${compiled.sql}`)
+  const text = compiled.sql.replace(from, `${from} indexed by "${index}"`)
+  return (await db.executeQuery<R>(CompiledQuery.raw(text, [...compiled.parameters]))).rows
+}
+
 export async function listTransactions(store: Store, companyId: string, q: TransactionListQuery): Promise<Page<Transaction>> {
   const db = store.db
   const sort = (q.sort ?? '-transaction_date') as Sort
@@ -106,8 +126,9 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
     )
   }
   const dir = desc ? 'desc' : 'asc'
+  const ordered = page.orderBy(`transactions.${column}`, dir).orderBy('transactions.id', dir).limit(limit + 1)
   const [rows, total] = await Promise.all([
-    page.orderBy(`transactions.${column}`, dir).orderBy('transactions.id', dir).limit(limit + 1).execute(),
+    usesAmountIndex(store, column, q) ? runIndexedBy(db, ordered, AMOUNT_INDEX) : ordered.execute(),
     filtered.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
   ])
   const hasMore = rows.length > limit

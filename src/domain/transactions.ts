@@ -68,17 +68,19 @@ export async function buildTransactionRow(
   input: CreateTransactionRequest,
   now: Date,
   db: Kysely<Db> = store.db,
-  /** Accounts already looked up by this request (a batch names one account many times). */
-  accounts?: Map<string, Promise<BankAccountRow>>,
 ): Promise<NewTransactionRow> {
-  let lookup = accounts?.get(input.bank_account_id)
-  if (!lookup) {
-    lookup = findBankAccount(store, actor.companyId, input.bank_account_id, db)
-    accounts?.set(input.bank_account_id, lookup)
-  }
-  const account = await lookup.catch((e: AppError) => {
+  const account = await lookUpAccount(store, actor, input.bank_account_id, db)
+  return buildRow(actor, input, now, now.toISOString(), account, await baseCurrency(store, actor.companyId, db))
+}
+
+function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
+  return findBankAccount(store, actor.companyId, id, db).catch((e: AppError) => {
     throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
   })
+}
+
+/** The row of a create request once its account and the base currency are known (synchronous: a batch builds thousands). */
+function buildRow(actor: Actor, input: CreateTransactionRequest, now: Date, ts: string, account: BankAccountRow, base: string): NewTransactionRow {
   if (account.status === 'closed') {
     throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before adding transactions`)
   }
@@ -86,7 +88,6 @@ export async function buildTransactionRow(
   const amount = parseAmount(input.amount, currencyExponent(currency))
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
 
-  const base = await baseCurrency(store, actor.companyId, db)
   let rate = '1'
   if (input.exchange_rate !== undefined) {
     const r = parseRate(input.exchange_rate)
@@ -97,13 +98,15 @@ export async function buildTransactionRow(
   }
   if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
   let baseAmount: number
-  try {
-    baseAmount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
-  } catch {
-    throw validation('amount', `is too large once converted to the base currency ${base}`)
+  if (rate === '1' && currency === base) baseAmount = amount.minor
+  else {
+    try {
+      baseAmount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
+    } catch {
+      throw validation('amount', `is too large once converted to the base currency ${base}`)
+    }
   }
 
-  const ts = now.toISOString()
   return {
     id: uuidv7(now.getTime()),
     company_id: actor.companyId,
@@ -124,7 +127,7 @@ export async function buildTransactionRow(
     status: 'pending',
     is_reconciled: 0,
     ai_confidence_score: null,
-    tags: JSON.stringify(input.tags ?? []),
+    tags: input.tags?.length ? JSON.stringify(input.tags) : '[]',
     created_at: ts,
     updated_at: ts,
     import_ref: input.import_ref ?? null,
@@ -198,7 +201,10 @@ export async function createTransactionBatch(
   const rows: NewTransactionRow[] = []
   const indexes: number[] = []
   const errors: BatchCreateResponse['errors'] = []
-  const accounts = new Map<string, Promise<BankAccountRow>>()
+  // Each account named is looked up once; every other row builds without waiting on anything.
+  const accounts = new Map<string, BankAccountRow | AppError>()
+  const base = await baseCurrency(store, actor.companyId, db)
+  const ts = now.toISOString()
   for (let index = 0; index < items.length; index++) {
     const parsed = CreateTransactionRequest.safeParse(items[index])
     if (!parsed.success) {
@@ -207,7 +213,18 @@ export async function createTransactionBatch(
       continue
     }
     try {
-      rows.push(await buildTransactionRow(store, actor, parsed.data, now, db, accounts))
+      const id = parsed.data.bank_account_id
+      let account = accounts.get(id)
+      if (account === undefined) {
+        const found: BankAccountRow | AppError = await lookUpAccount(store, actor, id, db).catch((e: unknown) => {
+          if (e instanceof AppError) return e
+          throw e
+        })
+        accounts.set(id, found)
+        account = found
+      }
+      if (account instanceof AppError) throw account
+      rows.push(buildRow(actor, parsed.data, now, ts, account, base))
       indexes.push(index)
     } catch (err) {
       if (!(err instanceof AppError)) throw err
@@ -220,7 +237,8 @@ export async function createTransactionBatch(
 }
 
 export function batchAudit(actor: Actor, created: Transaction[], now: Date) {
-  return created.map((t) => createdRow(actor, 'batch_create', t.id, now))
+  const first = created.length ? createdRow(actor, 'batch_create', created[0].id, now) : undefined
+  return created.map((t) => ({ ...first!, transaction_id: t.id }))
 }
 
 /** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */

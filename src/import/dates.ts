@@ -3,6 +3,8 @@
  * (`DD.MM.YYYY`, `MM/DD/YY`, `YYYY-MM-DD`). Detection runs over every row: a format that fails on
  * one row is out; if formats that disagree remain (every day <= 12), it refuses to guess.
  */
+import { daysInMonth } from '../domain/vocabulary.js'
+
 export interface DateFormat {
   name: string
   order: 'ymd' | 'dmy' | 'mdy'
@@ -24,10 +26,8 @@ function pivotYear(yy: number): number {
 }
 
 function iso(y: number, m: number, d: number): string | null {
-  if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1900 || y > 2200) return null
-  const date = new Date(Date.UTC(y, m - 1, d))
-  if (date.getUTCMonth() !== m - 1) return null
-  return date.toISOString().slice(0, 10)
+  if (!(m >= 1 && m <= 12 && d >= 1 && y >= 1900 && y <= 2200) || d > daysInMonth(y, m)) return null
+  return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`
 }
 
 /** Parse a date text in one order; null when it does not fit. */

@@ -366,6 +366,29 @@ function categorization(): Migration {
   }
 }
 
+/**
+ * Amount order on SQLite from a one-column index. `(company_id, amount, id)` took 37 µs of an
+ * imported row's 81 µs at 1,000,000 rows (every insert lands on a random page, and the index,
+ * about 130 MB, outgrew the page cache); `(amount)` alone, a fifth of its size, takes 13 µs. The
+ * list names it for amount sorts (INDEXED BY, see transaction-queries.ts) and checks the company
+ * per row, which costs nothing when one company owns the file, as an embedded database does.
+ * PostgreSQL, where several companies share a server, keeps the company-first index.
+ */
+export const AMOUNT_INDEX = 'transactions_amount'
+function amountIndex(dialect: Dialect): Migration {
+  if (dialect === 'postgres') return { up: async () => {}, down: async () => {} }
+  return {
+    async up(db: AnyDb) {
+      await db.schema.dropIndex('transactions_company_amount').execute()
+      await db.schema.createIndex(AMOUNT_INDEX).on('transactions').column('amount').execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropIndex(AMOUNT_INDEX).execute()
+      await db.schema.createIndex('transactions_company_amount').on('transactions').columns(['company_id', 'amount', 'id']).execute()
+    },
+  }
+}
+
 /** Every migration, in order. Names sort in the order they run. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -376,6 +399,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0005_statements': statementsTable(dialect),
     '0006_partial_indexes': partialIndexes(),
     '0007_categorization': categorization(),
+    '0008_amount_index': amountIndex(dialect),
   }
 }
 

@@ -141,7 +141,7 @@ class SqliteHotPaths implements HotPaths {
        WHERE id = @id`,
     )
     this.insertTx = raw.prepare(
-      `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map((c) => `@${c}`).join(', ')})
+      `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map(() => '?').join(', ')})
        ON CONFLICT (bank_account_id, import_ref) DO NOTHING`,
     )
     this.appendRequests = raw.transaction((rows: NewApiRequestRow[]) => {
@@ -159,12 +159,20 @@ class SqliteHotPaths implements HotPaths {
     })
     this.insertAudit = raw.prepare(
       `INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at)
-       VALUES (@company_id, @transaction_id, @actor, @action, @changes, @created_at)`,
+       VALUES (?, ?, ?, ?, ?, ?)`,
     )
     this.appendTransactions = raw.transaction((rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => {
       const inserted = new Set<string>()
-      for (const row of rows) if (this.insertTx.run(row).changes === 1) inserted.add(row.id)
-      for (const entry of audit) if (inserted.has(entry.transaction_id)) this.insertAudit.run(entry)
+      // Positional parameters: binding by name looks up each of 23 names on the row, and the rows
+      // needed copying first so that every name was present (about 4 µs a row in all).
+      const values: unknown[] = new Array(TX_COLUMNS.length)
+      for (const row of rows) {
+        for (let i = 0; i < TX_COLUMNS.length; i++) values[i] = (row as Record<string, unknown>)[TX_COLUMNS[i]] ?? null
+        if (this.insertTx.run(values).changes === 1) inserted.add(row.id)
+      }
+      for (const a of audit) {
+        if (inserted.has(a.transaction_id)) this.insertAudit.run(a.company_id, a.transaction_id, a.actor, a.action, a.changes, a.created_at)
+      }
       return inserted
     })
   }
@@ -243,15 +251,8 @@ class SqliteHotPaths implements HotPaths {
 
   insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<Set<string>> {
     if (rows.length === 0) return Promise.resolve(new Set())
-    return this.grouped(() => this.appendTransactions(rows.map(normalizeTx), audit))
+    return this.grouped(() => this.appendTransactions(rows, audit))
   }
-}
-
-function normalizeTx(row: NewTransactionRow): NewTransactionRow {
-  // better-sqlite3 needs every named parameter present.
-  const out: Record<string, unknown> = {}
-  for (const c of TX_COLUMNS) out[c] = (row as Record<string, unknown>)[c] ?? null
-  return out as unknown as NewTransactionRow
 }
 
 export { TX_COLUMNS }

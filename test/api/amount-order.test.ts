@@ -1,0 +1,84 @@
+/**
+ * Amount-sorted pages. SQLite orders amounts from a one-column index `(amount)` (migration 0008)
+ * and checks the company and the filters row by row, so these walks mix two companies, two
+ * accounts and many equal amounts: every page must hold only the caller's rows, in (amount, id)
+ * order, each once, whichever filters narrow it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Client } from '../../src/client/client.js'
+import type { Transaction } from '../../src/domain/schemas.js'
+import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
+
+const AMOUNTS = ['-5.00', '-5.00', '0.01', '12.00', '12.00', '12.00', '-300.10', '7.77', '12.00', '-5.00']
+
+describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
+  let h: Harness
+  let a: Tenant
+  let ca: Client
+  let savings: string
+  const mine: Transaction[] = []
+
+  beforeAll(async () => {
+    h = await createHarness(kind, storeKind)
+    a = await h.tenant('Amounts A')
+    const b = await h.tenant('Amounts B')
+    ca = h.client({ apiKey: a.key })
+    const cb = h.client({ apiKey: b.key })
+    savings = (await ca.accounts.create({ name: 'Savings', account_type: 'savings', currency_code: 'USD' })).id
+    const rows = (account: string) =>
+      AMOUNTS.map((amount, i) => ({ bank_account_id: account, transaction_date: `2026-0${1 + (i % 3)}-1${i % 10}`, description: `row ${i}`, amount, ...(i % 4 === 0 ? { category: 'Fees' } : {}) }))
+    // The other company's rows interleave with ours in the amount index.
+    await cb.transactions.batch(rows(b.accountId))
+    for (const account of [a.accountId, savings]) mine.push(...(await ca.transactions.batch(rows(account))).created)
+    await cb.transactions.batch(rows(b.accountId))
+  })
+  afterAll(async () => {
+    await h?.close()
+  })
+
+  const expected = (rows: Transaction[], desc: boolean) => {
+    const out = [...rows].sort((x, y) => x.amount - y.amount || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)).map((t) => t.id)
+    return desc ? out.reverse() : out
+  }
+
+  async function walk(query: Record<string, string>): Promise<{ ids: string[]; total: number }> {
+    const ids: string[] = []
+    let cursor: string | undefined
+    let total = -1
+    for (let pages = 0; pages < 40; pages++) {
+      const page = await ca.transactions.list({ ...query, limit: 3, cursor })
+      total = page.pagination!.total
+      ids.push(...page.data.map((t) => t.id))
+      cursor = page.pagination!.next_cursor ?? undefined
+      if (!cursor) break
+    }
+    return { ids, total }
+  }
+
+  it.each([
+    ['the whole company', {}, () => mine],
+    ['one account', () => ({ bank_account_id: savings }), () => mine.filter((t) => t.bank_account_id === savings)],
+    ['an amount range', { min_amount: '-5.00', max_amount: '12.00' }, () => mine.filter((t) => t.amount >= -5 && t.amount <= 12)],
+    ['a category', { category: 'Fees' }, () => mine.filter((t) => t.category === 'Fees')],
+    ['a date range', { from: '2026-02-01', to: '2026-03-31' }, () => mine.filter((t) => t.transaction_date >= '2026-02-01')],
+  ] as const)('pages through %s in (amount, id) order, both ways, each row once', async (_name, query, rows) => {
+    const q = typeof query === 'function' ? query() : query
+    for (const sort of ['amount', '-amount']) {
+      const got = await walk({ ...q, sort })
+      const want = expected(rows(), sort === '-amount')
+      expect(want.length).toBeGreaterThan(3)
+      expect(got.ids).toEqual(want)
+      expect(got.total).toBe(want.length)
+    }
+  })
+
+  // Registered on SQLite only (PostgreSQL keeps its company-first index), so no test is skipped.
+  if (storeKind === 'sqlite') {
+    it('keeps a one-column amount index on SQLite, not the company-first one', async () => {
+      const { sql } = await import('kysely')
+      const names = (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'transactions'`.execute(h.store.db)).rows.map((r) => r.name)
+      expect(names).toContain('transactions_amount')
+      expect(names).not.toContain('transactions_company_amount')
+    })
+  }
+})
