@@ -7,6 +7,7 @@ import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js'
 import type {
   ApiKey,
   BankAccount,
+  BatchCreateMinimalResponse,
   BatchCreateResponse,
   BulkUpdateRequest,
   Categories,
@@ -204,6 +205,16 @@ export class Client {
       this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },
         headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined,
+      }).then((r) => r.data),
+    /**
+     * A batch answered with each created row's index and id (`Prefer: return=minimal`), not the
+     * whole transactions: for imports, which need no more. A service that ignores the preference
+     * answers the whole shape, which has the same `created[].id`.
+     */
+    batchMinimal: (transactions: CreateTransactionRequest[]) =>
+      this.request<BatchCreateMinimalResponse | BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
+        body: { transactions },
+        headers: { prefer: 'return=minimal' },
       }).then((r) => r.data),
   }
 

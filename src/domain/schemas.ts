@@ -199,6 +199,11 @@ export const BatchError = z.object({
 export const BatchDuplicate = z.object({ index: z.number().int(), id: z.string(), import_ref: z.string() })
 export const BatchCreateResponse = z.object({ created: z.array(Transaction), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate) })
 export type BatchCreateResponse = z.infer<typeof BatchCreateResponse>
+/** The answer to a batch sent with `Prefer: return=minimal`: each created row's index and id instead of the whole transaction. */
+export const BatchCreateMinimalResponse = z
+  .object({ created: z.array(z.object({ index: z.number().int(), id: z.string() })), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate) })
+  .openapi('BatchCreateMinimalResponse')
+export type BatchCreateMinimalResponse = z.infer<typeof BatchCreateMinimalResponse>
 
 export const AuditEntry = z.object({
   at: Timestamp,

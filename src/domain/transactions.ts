@@ -8,7 +8,7 @@ import { requestHash, runIdempotent, type IdempotentResult } from './idempotency
 import { AppError, validation } from './errors.js'
 import { currencyExponent } from './currencies.js'
 import { convertMinor, minorToNumber, parseAmount, parseRate } from './money.js'
-import { CreateTransactionRequest, MAX_BATCH, type BatchCreateResponse, type Transaction } from './schemas.js'
+import { CreateTransactionRequest, MAX_BATCH, type BatchCreateMinimalResponse, type BatchCreateResponse, type Transaction } from './schemas.js'
 import { createdRow } from './audit.js'
 import { zodError } from './validation.js'
 import { findBankAccount } from './bank-accounts.js'
@@ -166,22 +166,46 @@ export async function createTransaction(store: Store, actor: Actor, input: Creat
 }
 
 /** Build, validate and store a batch; rows whose import_ref exists already are reported as duplicates. */
-export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date): Promise<BatchCreateResponse> {
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date): Promise<BatchCreateResponse>
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal: true): Promise<BatchCreateMinimalResponse>
+export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal = false): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, store.db, categorizer)
-  const inserted = await store.hot.insertTransactions(built.rows, batchAudit(actor, built.created, now))
+  const inserted = await store.hot.insertTransactions(built.rows, batchAudit(actor, built.rows, now))
   await learnCreated(store, actor.companyId, built.rows.filter((r) => inserted.has(r.id)) as TransactionRow[], now)
-  return settleBatch(store.db, built, inserted)
+  return minimal ? settleBatch(store.db, built, inserted, (r, index) => ({ index, id: r.id })) : settleBatch(store.db, built, inserted, toTransaction)
 }
 
-async function settleBatch(db: Kysely<Db>, built: Awaited<ReturnType<typeof createTransactionBatch>>, inserted: Set<string>): Promise<BatchCreateResponse> {
-  const skipped = built.rows.map((r, i) => ({ r, index: built.indexes[i] })).filter(({ r }) => !inserted.has(r.id))
+/**
+ * A batch's answer: each created row as `created(row, index)` (the whole Transaction, or with
+ * `Prefer: return=minimal` its index and id), errors by index, and the rows whose import_ref was
+ * there already, with the id of the transaction that has it.
+ */
+async function settleBatch<C>(
+  db: Kysely<Db>,
+  built: BuiltBatch,
+  inserted: Set<string>,
+  created: (row: TransactionRow, index: number) => C,
+): Promise<{ created: C[]; errors: BatchCreateResponse['errors']; duplicates: BatchCreateResponse['duplicates'] }> {
+  const out: C[] = []
+  const skipped: Array<{ r: NewTransactionRow; index: number }> = []
+  built.rows.forEach((r, i) => {
+    if (inserted.has(r.id)) out.push(created(r as TransactionRow, built.indexes[i]))
+    else skipped.push({ r, index: built.indexes[i] })
+  })
   const existing = skipped.length ? await existingByRef(db, skipped.map((s) => s.r)) : new Map<string, string>()
   return {
-    created: built.created.filter((t) => inserted.has(t.id)),
+    created: out,
     errors: built.errors,
     duplicates: skipped.map(({ r, index }) => ({ index, id: existing.get(`${r.bank_account_id}\u0000${r.import_ref}`) ?? '', import_ref: r.import_ref ?? '' })),
   }
+}
+
+interface BuiltBatch {
+  /** The valid items' rows, and each one's index in the request. */
+  rows: NewTransactionRow[]
+  indexes: number[]
+  errors: BatchCreateResponse['errors']
 }
 
 /**
@@ -196,7 +220,7 @@ export async function createTransactionBatch(
   db: Kysely<Db> = store.db,
   /** Fills empty category fields from rules and the model (batch creates: imports, seeds). */
   categorizer?: Categorizer,
-): Promise<{ created: Transaction[]; errors: BatchCreateResponse['errors']; rows: NewTransactionRow[]; indexes: number[] }> {
+): Promise<BuiltBatch> {
   if (items.length > MAX_BATCH) throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
   const rows: NewTransactionRow[] = []
   const indexes: number[] = []
@@ -232,13 +256,12 @@ export async function createTransactionBatch(
     }
   }
   categorizer?.apply(rows)
-  const created = rows.map((r) => toTransaction(r as TransactionRow))
-  return { created, errors, rows, indexes }
+  return { errors, rows, indexes }
 }
 
-export function batchAudit(actor: Actor, created: Transaction[], now: Date) {
-  const first = created.length ? createdRow(actor, 'batch_create', created[0].id, now) : undefined
-  return created.map((t) => ({ ...first!, transaction_id: t.id }))
+export function batchAudit(actor: Actor, rows: ReadonlyArray<{ id: string }>, now: Date) {
+  const first = rows.length ? createdRow(actor, 'batch_create', rows[0].id, now) : undefined
+  return rows.map((r) => ({ ...first!, transaction_id: r.id }))
 }
 
 /** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */
@@ -286,10 +309,10 @@ export async function createTransactionBatchIdempotent(
         .execute()
       for (const d of done) inserted.add(d.id)
     }
-    const audit = batchAudit(actor, built.created, now).filter((a) => inserted.has(a.transaction_id))
+    const audit = batchAudit(actor, built.rows, now).filter((a) => inserted.has(a.transaction_id))
     for (let i = 0; i < audit.length; i += 1000) await trx.insertInto('audit_entries').values(audit.slice(i, i + 1000)).execute()
     stored = built.rows.filter((row) => inserted.has(row.id))
-    return { status: 201, body: await settleBatch(trx, built, inserted) }
+    return { status: 201, body: await settleBatch(trx, built, inserted, toTransaction) }
   })
   await learnCreated(store, actor.companyId, stored as TransactionRow[], now)
   return r

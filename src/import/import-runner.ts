@@ -358,7 +358,7 @@ class Sender {
   async send(rows: ImportRequest[]): Promise<SendResult> {
     if (this.mode === 'batch') {
       try {
-        const res = await this.pacer.call(() => this.client.transactions.batch(rows))
+        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows))
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))
         const dup = new Set(res.duplicates.map((d) => d.index))

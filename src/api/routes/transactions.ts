@@ -5,6 +5,7 @@ import { listTransactions } from '../../domain/transaction-queries.js'
 import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transaction-updates.js'
 import { createTransaction, createTransactionBatchIdempotent, createTransactionIdempotent, storeTransactionBatch } from '../../domain/transactions.js'
 import {
+  BatchCreateMinimalResponse,
   BatchCreateRequest,
   BatchCreateResponse,
   BulkUpdateRequest,
@@ -25,6 +26,16 @@ import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 const IdempotencyHeader = z.object({
   'idempotency-key': z.string().optional().openapi({ description: 'the same key and body within 24 h replay the first answer' }),
 })
+const BatchHeaders = IdempotencyHeader.extend({
+  prefer: z.string().optional().openapi({
+    description: 'return=minimal (RFC 7240): `created` lists each created row\'s index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer)',
+  }),
+})
+
+/** Whether a Prefer header asks for return=minimal (RFC 7240: a list of preferences, each maybe with parameters). */
+function prefersMinimal(prefer: string | undefined): boolean {
+  return prefer !== undefined && prefer.split(',').some((p) => /^\s*return\s*=\s*"?minimal"?\s*(;|$)/i.test(p))
+}
 
 function replayed(c: Context<AppEnv>, r: { replayed: boolean }): void {
   if (r.replayed) c.header('Idempotent-Replayed', 'true')
@@ -83,8 +94,8 @@ export function transactionRoutes(deps: AppDeps) {
         path: '/api-v1/transactions/batch',
         summary: 'Create up to 5,000 transactions: valid ones commit together, invalid ones are reported by index',
         security: SECURITY,
-        request: { body: jsonBody(BatchCreateRequest), headers: IdempotencyHeader },
-        responses: { 201: ok(envelope(BatchCreateResponse), 'Created'), 400: ERRORS[400], 413: ERRORS[413] },
+        request: { body: jsonBody(BatchCreateRequest), headers: BatchHeaders },
+        responses: { 201: ok(envelope(z.union([BatchCreateResponse, BatchCreateMinimalResponse])), 'Created (the minimal shape with Prefer: return=minimal)'), 400: ERRORS[400], 413: ERRORS[413] },
       }),
       async (c) => {
         const actor = c.get('actor')
@@ -94,6 +105,10 @@ export function transactionRoutes(deps: AppDeps) {
           const r = await createTransactionBatchIdempotent(store, actor, items, key, now())
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
+        }
+        if (prefersMinimal(c.req.header('prefer'))) {
+          c.header('Preference-Applied', 'return=minimal')
+          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), true) }, 201)
         }
         return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now()) }, 201)
       },
