@@ -35,7 +35,10 @@ if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
   // The in-process transport, on this thread: the same requests and answers as openEmbedded.
   const opened = import('./embedded.js').then(({ openEmbedded, useLiteWebClasses }) => {
     useLiteWebClasses()
-    return openEmbedded(database)
+    // A 16 MiB page cache instead of 64: an import writes at the right edge of most indexes, and
+    // the rest (the amount index) is read back from the OS's file cache. A 1,000,000-row import
+    // took 66 s either way, at a peak RSS of 284 MB instead of 334 MB.
+    return openEmbedded(database, { sqliteCacheMb: 16 })
   })
   port.on('message', (m: Ask) => {
     const answer = (a: Answer) => port.postMessage(a)

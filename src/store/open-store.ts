@@ -7,6 +7,8 @@ import type { Store } from './store.js'
 export interface OpenStoreOptions {
   schema?: string
   poolSize?: number
+  /** SQLite's page cache in MiB (default 64). */
+  sqliteCacheMb?: number
 }
 
 export function isPostgresUrl(target: string): boolean {
@@ -28,5 +30,5 @@ export async function openStore(target: string, opts: OpenStoreOptions = {}): Pr
     return openPostgresStore(url, { ...opts, schema: opts.schema ?? schema })
   }
   const { openSqliteStore } = await import('./sqlite-store.js')
-  return openSqliteStore(target)
+  return openSqliteStore(target, { cacheMb: opts.sqliteCacheMb })
 }
