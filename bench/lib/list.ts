@@ -223,6 +223,17 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
         page: allDeep,
       },
       {
+        // SQLite's amount index is (amount) alone (migration 0008); the list names it, as this SQL does.
+        id: 'amount-p1',
+        label: 'sort=-amount page 1 (unfiltered)',
+        query: { sort: '-amount', limit: cfg.limit },
+        sql: `SELECT * FROM transactions INDEXED BY transactions_amount ${W} ORDER BY "amount" DESC, "id" DESC LIMIT ?`,
+        params: [company.id, L],
+        countSql: `SELECT count(*) AS n FROM transactions ${W}`,
+        countParams: [company.id],
+        page: 1,
+      },
+      {
         id: 'all-p1',
         label: 'unfiltered page 1',
         query: { limit: cfg.limit },
