@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import type { Transaction } from '../../src/domain/schemas.js'
+import { AMOUNT_WALK_MIN_ROWS } from '../../src/domain/transaction-queries.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 const AMOUNTS = ['-5.00', '-5.00', '0.01', '12.00', '12.00', '12.00', '-300.10', '7.77', '12.00', '-5.00']
@@ -70,6 +71,64 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
       expect(got.ids).toEqual(want)
       expect(got.total).toBe(want.length)
     }
+  })
+
+  describe(`above ${AMOUNT_WALK_MIN_ROWS} matching rows (SQLite walks the amount index)`, () => {
+    let cc: Client
+    let big: string
+    let small: string
+    const rows: Transaction[] = []
+
+    beforeAll(async () => {
+      const t = await h.tenant('Amounts C')
+      cc = h.client({ apiKey: t.key })
+      big = t.accountId
+      small = (await cc.accounts.create({ name: 'Small', account_type: 'savings', currency_code: 'USD' })).id
+      const n = AMOUNT_WALK_MIN_ROWS + 1500
+      const items = Array.from({ length: n }, (_, i) => ({
+        bank_account_id: i % 8 === 0 ? small : big,
+        transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-15`,
+        description: `bulk ${i}`,
+        // Few distinct amounts: long runs of ties, ordered by id.
+        amount: `${(i * 7919) % 97 - 48}.${String(i % 3).padStart(2, '0')}`,
+      }))
+      for (let i = 0; i < n; i += 5000) rows.push(...(await cc.transactions.batch(items.slice(i, i + 5000))).created)
+    })
+
+    async function pages(query: Record<string, string>, count: number, limit: number): Promise<{ ids: string[]; total: number }> {
+      const ids: string[] = []
+      let cursor: string | undefined
+      let total = -1
+      for (let i = 0; i < count; i++) {
+        const page = await cc.transactions.list({ ...query, limit, cursor })
+        total = page.pagination!.total
+        ids.push(...page.data.map((x) => x.id))
+        cursor = page.pagination!.next_cursor ?? undefined
+        if (!cursor) break
+      }
+      return { ids, total }
+    }
+
+    it('pages the company and its big account in (amount, id) order, both ways', async () => {
+      for (const sort of ['amount', '-amount']) {
+        const all = expected(rows, sort === '-amount')
+        const got = await pages({ sort }, 6, 200)
+        expect(got.total).toBe(rows.length)
+        expect(got.ids).toEqual(all.slice(0, 1200))
+        const inBig = expected(rows.filter((x) => x.bank_account_id === big), sort === '-amount')
+        expect(inBig.length).toBeGreaterThan(AMOUNT_WALK_MIN_ROWS)
+        const gotBig = await pages({ sort, bank_account_id: big }, 3, 300)
+        expect(gotBig.total).toBe(inBig.length)
+        expect(gotBig.ids).toEqual(inBig.slice(0, 900))
+      }
+    })
+
+    it('walks a small account to its end by sorting its rows', async () => {
+      const inSmall = expected(rows.filter((x) => x.bank_account_id === small), false)
+      expect(inSmall.length).toBeLessThan(AMOUNT_WALK_MIN_ROWS)
+      const got = await pages({ sort: 'amount', bank_account_id: small }, 100, 250)
+      expect(got.ids).toEqual(inSmall)
+    })
   })
 
   // Registered on SQLite only (PostgreSQL keeps its company-first index), so no test is skipped.
