@@ -28,4 +28,14 @@ describe('OccurrenceCounter', () => {
       expect(c.next(d)).toBe(want)
     }
   })
+
+  it('counts past 255 occurrences of one identity (a daily fee over years), beside identities seen once', () => {
+    const c = new OccurrenceCounter()
+    for (let i = 1; i <= 1000; i++) {
+      expect(c.next(digest('daily fee'))).toBe(i)
+      expect(c.next(digest(`row ${i}`))).toBe(1)
+    }
+    expect(c.next(digest('daily fee'))).toBe(1001)
+    expect(c.size).toBe(1001)
+  })
 })
