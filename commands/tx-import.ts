@@ -148,53 +148,65 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   // (three measured no faster, with more rows in memory). Remotely they overlap the network too.
   const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 }) ?? (ctx.target().kind === 'embedded' ? 2 : 4)
   const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
-  // On the embedded target the core runs on a thread of its own, beside the reading of the file.
-  const client = await ctx.client({ thread: true })
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
+    // Only to offer a choice: the import itself opens its own client on its own thread.
+    const client = await ctx.client({ thread: true })
     const { data } = await client.accounts.list({ status: 'active' })
     if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')
     return promptSelect(ctx, 'Import into which bank account?', data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })))
   })
 
-  const { runImport } = await import('../src/import/import-runner.js')
-  const { ImportError } = await import('../src/import/csv-import.js')
+  // Reading, mapping and sending run on a thread of their own (src/import/import-thread.ts); on the
+  // embedded target the core runs on another, beside them.
+  const { runImportOnThread } = await import('../src/import/import-thread.js')
   const { ProgressLine } = await import('../src/cli/progress.js')
   const showProgress = !o.dryRun && !ctx.printer.quiet && (o.progress === true || (o.progress !== false && ctx.io.isStderrTTY))
   const bar = new ProgressLine(ctx.io, showProgress)
   if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into account ${account} on ${ctx.describeTarget()}`)
   let summary: ImportSummary
   try {
-    summary = await runImport(client, file, {
-      accountId: account,
-      map: m.map,
-      delimiter: m.delimiter,
-      encoding: m.encoding,
-      dateFormat: m.dateFormat,
-      decimalComma: m.decimalComma,
-      skipLines: m.skipLines,
-      where: m.where,
-      invertSign: m.invertSign,
-      indicatorDebit: m.indicatorDebit,
-      constants,
-      dryRun: o.dryRun,
-      atomic: o.atomic,
-      rejectsPath: o.rejects,
-      concurrency,
-      batchSize,
-      mode: o.single ? 'single' : 'auto',
-      onPlan: (plan) => {
-        for (const n of plan.notes) note(ctx.io, ctx.printer, n)
-        note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.dataRows.toLocaleString('en-US')} transaction rows`)
-        if (o.saveMapping) {
-          mappings.save(o.saveMapping, { ...m, encoding: m.encoding, delimiter: m.delimiter ?? plan.layout.delimiter, dateFormat: m.dateFormat ?? plan.dateFormat.name, decimalComma: m.decimalComma ?? plan.decimal === ',' })
-          note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
-        }
+    summary = await runImportOnThread(
+      {
+        target: ctx.target(),
+        targetName: ctx.describeTarget(),
+        ...ctx.clientSettings(),
+        verbose: Boolean(ctx.globals.verbose),
+        gate: ctx.writeGated(),
+        path: file,
+        options: {
+          accountId: account,
+          map: m.map,
+          delimiter: m.delimiter,
+          encoding: m.encoding,
+          dateFormat: m.dateFormat,
+          decimalComma: m.decimalComma,
+          skipLines: m.skipLines,
+          where: m.where,
+          invertSign: m.invertSign,
+          indicatorDebit: m.indicatorDebit,
+          constants,
+          dryRun: o.dryRun,
+          atomic: o.atomic,
+          rejectsPath: o.rejects,
+          concurrency,
+          batchSize,
+          mode: o.single ? 'single' : 'auto',
+        },
       },
-      onProgress: (p) => bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined }),
-    })
-  } catch (e) {
-    if (e instanceof ImportError) throw new AppError('validation_error', e.message)
-    throw e
+      {
+        onPlan: (plan) => {
+          for (const n of plan.notes) note(ctx.io, ctx.printer, n)
+          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.dataRows.toLocaleString('en-US')} transaction rows`)
+          if (o.saveMapping) {
+            mappings.save(o.saveMapping, { ...m, encoding: m.encoding, delimiter: m.delimiter ?? plan.layout.delimiter, dateFormat: m.dateFormat ?? plan.dateFormat.name, decimalComma: m.decimalComma ?? plan.decimal === ',' })
+            note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
+          }
+        },
+        onProgress: (p) => bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined }),
+        onRequest: (l) => ctx.logRequest(l),
+        beforeWrite: () => ctx.confirmWrite(),
+      },
+    )
   } finally {
     bar.end()
   }

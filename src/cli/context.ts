@@ -5,7 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk'
 import { AppError } from '../domain/errors.js'
-import type { Client } from '../client/client.js'
+import type { Client, RequestLog } from '../client/client.js'
 import type { IO } from './io.js'
 import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.js'
 import { DEFAULT_PROFILE, ProfileStore, defaultDatabase, type Profile } from './profiles.js'
@@ -33,6 +33,7 @@ export class Context {
   private clientPromise?: Promise<Client>
   private closers: Array<() => Promise<void>> = []
   private writeGate?: Promise<void>
+  private settings?: { apiKey?: string; token?: string; maxRetries: number }
   readonly printer: Printer
   readonly chalk: ChalkInstance
 
@@ -116,19 +117,15 @@ export class Context {
   }
 
   private async openClient(override: { apiKey?: string; token?: string; thread?: boolean }): Promise<Client> {
-    const { Client } = await import('../client/client.js')
+    const { Client, EMBEDDED_BASE_URL } = await import('../client/client.js')
     const target = this.target()
-    const onRequest = this.globals.verbose
-      ? (l: { method: string; url: string; status: number; ms: number }) => this.io.stderr.write(`${l.method} ${l.url} -> ${l.status} (${l.ms} ms)\n`)
-      : undefined
-    const retries = this.env.FINCTL_MAX_RETRIES !== undefined ? Number(this.env.FINCTL_MAX_RETRIES) : 3
+    const settings = this.clientSettings()
     const common = {
-      apiKey: override.apiKey ?? this.apiKey(),
-      token: override.token ?? this.token(),
-      maxRetries: Number.isFinite(retries) ? retries : 3,
-      onRequest,
-      // Once per command, before its first write: name a remote target, confirm a protected profile.
-      beforeWrite: target.kind === 'remote' || this.protectedProfile() ? () => (this.writeGate ??= this.beforeFirstWrite()) : undefined,
+      apiKey: override.apiKey ?? settings.apiKey,
+      token: override.token ?? settings.token,
+      maxRetries: settings.maxRetries,
+      onRequest: this.globals.verbose ? (l: RequestLog) => this.logRequest(l) : undefined,
+      beforeWrite: this.writeGated() ? () => this.confirmWrite() : undefined,
     }
     if (target.kind === 'remote') {
       const { openRemote } = await import('../client/remote.js')
@@ -136,11 +133,16 @@ export class Context {
       this.closers.push(t.close)
       return new Client({ baseUrl: target.baseUrl, fetch: t.fetch, ...common })
     }
-    const { openEmbedded, EMBEDDED_BASE_URL, useLiteWebClasses } = await import('../client/embedded.js')
-    // This process serves no HTTP: Hono may answer with the lite Response (api/in-process.ts).
-    useLiteWebClasses()
-    // Long jobs run the core on a thread of its own (client/embedded-thread.ts).
-    const open = override.thread ? (db: string) => import('../client/embedded-thread.js').then((m) => m.openEmbeddedThread(db)) : openEmbedded
+    // Long jobs run the core on a thread of its own (client/embedded-thread.ts): this thread then
+    // never loads the core's modules.
+    const open = override.thread
+      ? (db: string) => import('../client/embedded-thread.js').then((m) => m.openEmbeddedThread(db))
+      : (db: string) =>
+          import('../client/embedded.js').then(({ openEmbedded, useLiteWebClasses }) => {
+            // This process serves no HTTP: Hono may answer with the lite Response (api/in-process.ts).
+            useLiteWebClasses()
+            return openEmbedded(db)
+          })
     // A database that cannot be opened (missing folder, read-only, not a database) is a target that
     // cannot be reached: say which, without a stack trace.
     const t = await open(target.database).catch((err: unknown) => {
@@ -148,6 +150,31 @@ export class Context {
     })
     this.closers.push(t.close)
     return new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: t.fetch, ...common })
+  }
+
+  /** Credentials and the 429 retry count for this command's clients, resolved once. */
+  clientSettings(): { apiKey?: string; token?: string; maxRetries: number } {
+    if (!this.settings) {
+      const retries = this.env.FINCTL_MAX_RETRIES !== undefined ? Number(this.env.FINCTL_MAX_RETRIES) : 3
+      this.settings = { apiKey: this.apiKey(), token: this.token(), maxRetries: Number.isFinite(retries) ? retries : 3 }
+    }
+    return this.settings
+  }
+
+  /** --verbose: one line per request on stderr. */
+  logRequest(l: RequestLog): void {
+    this.io.stderr.write(`${l.method} ${l.url} -> ${l.status} (${l.ms} ms)\n`)
+  }
+
+  /** Whether writes pass the gate: a remote target is named, a protected profile asks first. */
+  writeGated(): boolean {
+    return this.target().kind === 'remote' || this.protectedProfile() !== undefined
+  }
+
+  /** The gate, once per command, before its first write. */
+  confirmWrite(): Promise<void> {
+    this.writeGate ??= this.beforeFirstWrite()
+    return this.writeGate
   }
 
   /** The name of the profile in use when it is marked protected (`profile add --protected`). */

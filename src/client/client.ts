@@ -81,6 +81,9 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
+/** The base URL of the embedded target (in-process or on a thread): no socket, never resolved. */
+export const EMBEDDED_BASE_URL = 'http://finctl.embedded'
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))

@@ -35,10 +35,11 @@ if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
   // The in-process transport, on this thread: the same requests and answers as openEmbedded.
   const opened = import('./embedded.js').then(({ openEmbedded, useLiteWebClasses }) => {
     useLiteWebClasses()
-    // A 16 MiB page cache instead of 64: an import writes at the right edge of most indexes, and
+    // An 8 MiB page cache instead of 64: an import writes at the right edge of most indexes, and
     // the rest (the amount index) is read back from the OS's file cache. A 1,000,000-row import
-    // took 66 s either way, at a peak RSS of 284 MB instead of 334 MB.
-    return openEmbedded(database, { sqliteCacheMb: 16 })
+    // took 66 s with 64 or 16 MiB, at a peak RSS of 334 and 284 MB; later 47-52 s with 8 MiB against
+    // 49 s with 16, at 246-259 MB against 267 MB.
+    return openEmbedded(database, { sqliteCacheMb: 8 })
   })
   port.on('message', (m: Ask) => {
     const answer = (a: Answer) => port.postMessage(a)

@@ -4,8 +4,7 @@ import { InProcessRequest, bodyText, type InProcessBody } from '../api/in-proces
 import type { FetchLike } from './client.js'
 
 export { useLiteWebClasses } from '../api/in-process.js'
-
-export const EMBEDDED_BASE_URL = 'http://finctl.embedded'
+export { EMBEDDED_BASE_URL } from './client.js'
 
 export interface EmbeddedTransport {
   fetch: FetchLike

@@ -81,6 +81,23 @@ describe('writes to remote targets and through protected profiles', () => {
     expect(login.stderr).not.toContain('writing to')
   })
 
+  it('tx import through a protected profile (its rows sent from the import thread) is refused without --yes, and imports with it', async () => {
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync(`${sb.dir}/prod.csv`, 'date,description,amount\n2026-04-01,Prod one,-1.00\n2026-04-02,Prod two,-2.50\n')
+    const account = (await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).find((a) => a.name === 'Prod A')!.id
+    const rows = async () => (await sb.json<unknown[]>(['tx', 'list', '--account', account, '--json'])).length
+    const refused = await sb.run(['--profile', 'prod', 'tx', 'import', `${sb.dir}/prod.csv`, '--account', account, '--no-progress'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`error: profile "prod" is protected: give --yes to write to ${host} without a terminal`)
+    expect(refused.stdout).toBe('')
+    expect(await rows()).toBe(0)
+    const done = await sb.run(['--yes', '--profile', 'prod', 'tx', 'import', `${sb.dir}/prod.csv`, '--account', account, '--no-progress', '--json'])
+    expect(done.code, done.stderr).toBe(0)
+    expect(JSON.parse(done.stdout)).toMatchObject({ created: 2, amount_total: '-3.50' })
+    expect(done.stderr.match(/writing to profile "prod"/g)).toHaveLength(1)
+    expect(await rows()).toBe(2)
+  })
+
   it('profile protect / unprotect switch it; profile show tells it', async () => {
     await sb.ok(['profile', 'unprotect', 'prod'])
     expect(sb.profiles().profiles.prod).not.toHaveProperty('protected')
