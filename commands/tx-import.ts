@@ -1,7 +1,7 @@
 /**
  * `finctl tx import FILE --account ID`: the import verb of the `tx` group (its own module for its
- * many flags). Flags -> import options -> src/import/import-runner.ts -> summary. The runner and
- * the CSV reader are loaded only when the command runs.
+ * many flags). Flags -> import options -> src/import/import-thread.ts (import-runner.ts on a thread
+ * of its own) -> summary. The runner and the CSV reader are loaded only when the command runs.
  */
 import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'

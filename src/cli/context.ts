@@ -4,7 +4,7 @@
  * `finctl --help` opens no database.
  */
 import { Chalk, type ChalkInstance } from 'chalk'
-import { AppError } from '../domain/errors.js'
+import { AppError, databaseUnreachable } from '../domain/errors.js'
 import type { Client, RequestLog } from '../client/client.js'
 import type { IO } from './io.js'
 import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.js'
@@ -146,7 +146,7 @@ export class Context {
     // A database that cannot be opened (missing folder, read-only, not a database) is a target that
     // cannot be reached: say which, without a stack trace.
     const t = await open(target.database).catch((err: unknown) => {
-      throw new AppError('unreachable', `cannot open the database of ${this.describeTarget()}: ${(err as Error)?.message ?? String(err)}`)
+      throw databaseUnreachable(this.describeTarget(), err)
     })
     this.closers.push(t.close)
     return new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: t.fetch, ...common })

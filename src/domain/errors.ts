@@ -72,4 +72,8 @@ export const validation = (path: string, message: string): AppError =>
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`)
 
+/** The embedded target's database cannot be opened (missing folder, read-only, not a database). */
+export const databaseUnreachable = (target: string, err: unknown): AppError =>
+  new AppError('unreachable', `cannot open the database of ${target}: ${(err as Error)?.message ?? String(err)}`)
+
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError

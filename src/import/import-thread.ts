@@ -18,7 +18,7 @@
 import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads'
 import type { Target } from '../cli/context.js'
 import type { RequestLog } from '../client/client.js'
-import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js'
+import { AppError, databaseUnreachable, type ErrorCode, type ErrorDetail } from '../domain/errors.js'
 import { workerEntry } from '../worker-entry.js'
 import type { ImportPlan } from './csv-import.js'
 import type { ImportProgress, ImportRunOptions, ImportSummary } from './import-runner.js'
@@ -62,10 +62,11 @@ type FromThread =
   | { plan: ImportPlan }
   | { progress: ImportProgress }
   | { request: RequestLog }
-  | { write: number }
+  | { write: true }
   | { done: ImportSummary }
   | { failed: ThrownError }
-type ToThread = { written: number; refused?: ThrownError }
+/** The write gate's answer. */
+type ToThread = { refused?: ThrownError }
 
 /** `isImportError`: the file cannot be imported as it is (csv-import.ts's ImportError), a usage problem. */
 function toThrown(e: unknown, isImportError: (e: unknown) => boolean = () => false): ThrownError {
@@ -99,26 +100,19 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
       const t = await import('../client/embedded-thread.js')
         .then((m) => m.openEmbeddedThread(database))
         .catch((err: unknown) => {
-          throw new AppError('unreachable', `cannot open the database of ${spec.targetName}: ${(err as Error)?.message ?? String(err)}`)
+          throw databaseUnreachable(spec.targetName, err)
         })
       ;[fetch, closeTransport] = [t.fetch, t.close]
     }
-    // The write gate runs on the main thread (it may prompt); this thread waits for its answer.
-    const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>()
-    let next = 0
-    port.on('message', (m: ToThread) => {
-      const w = waiting.get(m.written)
-      waiting.delete(m.written)
-      if (m.refused) w?.reject(fromThrown(m.refused))
-      else w?.resolve()
-    })
+    // The write gate runs on the main thread (it may prompt), once a command: asked before the first
+    // write, its answer holds for the rest.
+    let gate: Promise<void> | undefined
     const beforeWrite = spec.gate
       ? () =>
-          new Promise<void>((resolve, reject) => {
-            const id = next++
-            waiting.set(id, { resolve, reject })
-            send({ write: id })
-          })
+          (gate ??= new Promise<void>((resolve, reject) => {
+            port.once('message', (m: ToThread) => (m.refused ? reject(fromThrown(m.refused)) : resolve()))
+            send({ write: true })
+          }))
       : undefined
     const client = new Client({
       baseUrl: spec.target.kind === 'remote' ? spec.target.baseUrl : EMBEDDED_BASE_URL,
@@ -160,10 +154,9 @@ export function runImportOnThread(spec: ImportThreadSpec, hooks: ImportThreadHoo
       else if ('progress' in m) hooks.onProgress(m.progress)
       else if ('request' in m) hooks.onRequest(m.request)
       else if ('write' in m) {
-        const id = m.write
         hooks.beforeWrite().then(
-          () => worker.postMessage({ written: id } satisfies ToThread),
-          (e: unknown) => worker.postMessage({ written: id, refused: toThrown(e) } satisfies ToThread),
+          () => worker.postMessage({} satisfies ToThread),
+          (e: unknown) => worker.postMessage({ refused: toThrown(e) } satisfies ToThread),
         )
       } else {
         outcome = 'done' in m ? { summary: m.done } : { error: fromThrown(m.failed) }
