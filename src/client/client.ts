@@ -214,10 +214,11 @@ export class Client {
      * whole transactions: for imports, which need no more. A service that ignores the preference
      * answers the whole shape, which has the same `created[].id`.
      */
-    batchMinimal: (transactions: CreateTransactionRequest[]) =>
+    batchMinimal: (transactions: CreateTransactionRequest[], o: { bulkRows?: number } = {}) =>
       this.request<BatchCreateMinimalResponse | BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },
-        headers: { prefer: 'return=minimal' },
+        // `bulk-load=N`: the rows of the whole import, a hint that lets the service prepare for them.
+        headers: { prefer: o.bulkRows ? `return=minimal, bulk-load=${o.bulkRows}` : 'return=minimal' },
       }).then((r) => r.data),
   }
 

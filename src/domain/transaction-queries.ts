@@ -133,7 +133,14 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
   if (store.dialect === 'sqlite' && column === 'amount') {
     // One connection: the two queries run one after the other anyway.
     total = Number((await counted.executeTakeFirstOrThrow()).n)
-    rows = total > AMOUNT_WALK_MIN_ROWS ? await runIndexedBy(db, ordered, AMOUNT_INDEX) : await ordered.execute()
+    // A bulk load may have set the index aside (sqlite-store.ts): then the page sorts.
+    rows =
+      total > AMOUNT_WALK_MIN_ROWS
+        ? await runIndexedBy(db, ordered, AMOUNT_INDEX).catch((e: unknown) => {
+            if (e instanceof Error && /no such index/i.test(e.message)) return ordered.execute()
+            throw e
+          })
+        : await ordered.execute()
   } else {
     const [r, t] = await Promise.all([ordered.execute(), counted.executeTakeFirstOrThrow()])
     rows = r

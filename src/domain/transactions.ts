@@ -166,12 +166,12 @@ export async function createTransaction(store: Store, actor: Actor, input: Creat
 }
 
 /** Build, validate and store a batch; rows whose import_ref exists already are reported as duplicates. */
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date): Promise<BatchCreateResponse>
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal: true): Promise<BatchCreateMinimalResponse>
-export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal = false): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal?: false, bulkRows?: number): Promise<BatchCreateResponse>
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal: true, bulkRows?: number): Promise<BatchCreateMinimalResponse>
+export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal = false, bulkRows?: number): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, store.db, categorizer)
-  const inserted = await store.hot.insertTransactions(built.rows, batchAudit(actor, built.rows, now))
+  const inserted = await store.hot.insertTransactions(built.rows, batchAudit(actor, built.rows, now), { bulkRows })
   await learnCreated(store, actor.companyId, built.rows.filter((r) => inserted.has(r.id)) as TransactionRow[], now)
   return minimal ? settleBatch(store.db, built, inserted, (r, index) => ({ index, id: r.id })) : settleBatch(store.db, built, inserted, toTransaction)
 }

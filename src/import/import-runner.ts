@@ -271,7 +271,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       localRejects = 0
     }
     const created: string[] = []
-    const sender = new Sender(client, o, pacer, (ids) => {
+    const sender = new Sender(client, o, pacer, plan.dataRows, (ids) => {
       if (o.atomic) created.push(...ids)
     })
     const pool = new Pool(Math.max(1, o.concurrency ?? 4))
@@ -348,6 +348,8 @@ class Sender {
     private readonly client: Client,
     private readonly o: ImportRunOptions,
     private readonly pacer: Pacer,
+    /** Rows the file holds, announced with every batch (`Prefer: bulk-load`). */
+    private readonly bulkRows: number,
     private readonly onCreated: (ids: string[]) => void,
   ) {
     this.singles = new Pool(Math.max(1, o.concurrency ?? 4))
@@ -358,7 +360,7 @@ class Sender {
   async send(rows: ImportRequest[]): Promise<SendResult> {
     if (this.mode === 'batch') {
       try {
-        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows))
+        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows }))
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))
         const dup = new Set(res.duplicates.map((d) => d.index))

@@ -34,7 +34,16 @@ export interface HotPaths {
    * import_ref already exists for its account is left out (with its audit entry); returns the ids
    * of the rows inserted.
    */
-  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<Set<string>>
+  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[], o?: InsertOptions): Promise<Set<string>>
+}
+
+export interface InsertOptions {
+  /**
+   * Rows the caller announces it is about to send in batches (`Prefer: bulk-load=N`): on SQLite a
+   * large enough load sets the amount index aside until it ends (sqlite-store.ts). A hint: nothing
+   * else changes, and PostgreSQL ignores it.
+   */
+  bulkRows?: number
 }
 
 export interface Store {

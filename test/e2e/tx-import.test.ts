@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, Sandbox, fastKey, startServe, type ServeProcess } from '../helpers/cli.js'
+import { BIN, Sandbox, fastKey, spawnServe, type ServeProcess } from '../helpers/cli.js'
 
 const CSV = resolve(import.meta.dirname, '../../../shared/fixtures/bank-files/csv')
 
@@ -114,10 +114,24 @@ describe('tx import end to end', () => {
     expect(count(acct).n).toBe(0)
   })
 
+  /** Is the amount index there, and does a bulk load hold a lease on it (sqlite-store.ts)? */
+  const amountIndex = () => {
+    const db = new Database(sb.database, { readonly: true, fileMustExist: true })
+    try {
+      const index = !!db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'transactions_amount'`).get()
+      const lease = !!db.prepare(`SELECT 1 FROM settings WHERE key = 'amount_index_lease'`).get()
+      return { index, lease }
+    } finally {
+      db.close()
+    }
+  }
+  // These files are bulk loads: the amount index is set aside while they are imported.
+  const BULK = { FINCTL_BULK_LOAD_MIN_ROWS: '1000', FINCTL_BULK_LOAD_IDLE_MS: '600000' }
+
   /** Start an import, kill -9 it once some rows are in, run it again: exactly once. */
   async function killAndResume(profileArgs: string[], account: string, file: string, rows: number) {
     const args = [BIN, ...profileArgs, 'tx', 'import', file, '--account', account, '--batch-size', '250', '--concurrency', '2', '--json']
-    const child = spawn(process.execPath, args, { cwd: sb.dir, env: sb.env(), stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, args, { cwd: sb.dir, env: sb.env(BULK), stdio: ['ignore', 'ignore', 'pipe'] })
     let err = ''
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
     const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)))
@@ -134,26 +148,35 @@ describe('tx import end to end', () => {
     const between = count(account).n
     expect(between, `the import finished before it could be killed:\n${err}`).toBeLessThan(rows)
     expect(between, err).toBeGreaterThan(0)
-    const resumed = await sb.json([...profileArgs, 'tx', 'import', file, '--account', account, '--json'], { timeoutMs: 120_000 })
+    // Killed in the middle of a bulk load: the index is still set aside, under a current lease.
+    expect(amountIndex()).toEqual({ index: false, lease: true })
+    const resumed = await sb.json([...profileArgs, 'tx', 'import', file, '--account', account, '--json'], { timeoutMs: 120_000, env: BULK })
     expect(resumed.created + resumed.already_imported).toBe(rows)
     expect(resumed.already_imported).toBe(between)
     expect(count(account)).toEqual({ n: rows, refs: rows })
-    const third = await sb.json([...profileArgs, 'tx', 'import', file, '--account', account, '--json'], { timeoutMs: 120_000 })
+    const third = await sb.json([...profileArgs, 'tx', 'import', file, '--account', account, '--json'], { timeoutMs: 120_000, env: BULK })
     expect({ created: third.created, already: third.already_imported }).toEqual({ created: 0, already: rows })
   }
 
-  it('kill -9 mid-import on the embedded target, then the same command: every row exactly once', async () => {
+  it('kill -9 mid-import on the embedded target, then the same command: every row exactly once, and the amount index is back', async () => {
     const file = join(sb.dir, 'big-embedded.csv')
     bigFile(file, 12_000)
     await killAndResume([], await newAccount(), file, 12_000)
+    // The resumed import's service built it again when it closed.
+    expect(amountIndex()).toEqual({ index: true, lease: false })
   }, 180_000)
 
-  it('kill -9 mid-import against finctl serve, then the same command: every row exactly once', async () => {
-    server = await startServe(sb, sb.database)
+  it('kill -9 mid-import against finctl serve, then the same command: every row exactly once, and the amount index is back once the server stops', async () => {
+    server = await spawnServe(['--database', sb.database], { cwd: sb.dir, env: sb.env(BULK), stopTimeoutMs: 15_000 })
     const key = sb.profiles().profiles.local.api_key!
     await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
     const file = join(sb.dir, 'big-remote.csv')
     bigFile(file, 12_000)
     await killAndResume(['--profile', 'remote'], await newAccount(), file, 12_000)
+    // The server still has the load open (its quiet time is ten minutes here) and builds the index as it stops.
+    expect(amountIndex()).toEqual({ index: false, lease: true })
+    expect((await server.stop()).code).toBe(0)
+    server = undefined
+    expect(amountIndex()).toEqual({ index: true, lease: false })
   }, 180_000)
 })

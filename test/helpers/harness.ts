@@ -93,7 +93,8 @@ export interface Harness {
   raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<Response>
   tenant(name?: string): Promise<Tenant>
   /** Make sure usage records reached the database (embedded: the recorder; http: a usage read does it). */
-  close(): Promise<void>
+  /** Stop the service, then remove its files unless `keepFiles` (the caller removes `dir`). */
+  close(o?: { keepFiles?: boolean }): Promise<void>
 }
 
 let counter = 0
@@ -183,9 +184,9 @@ export async function createHarness(kind: TransportKind, storeKind: StoreKind = 
       const account = await h.client({ apiKey: created.key }).accounts.create({ name: 'Operating', account_type: 'checking', currency_code: 'USD' })
       return { companyId: company.id, email, password, token, key: created.key, keyId: created.id, accountId: account.id }
     },
-    async close() {
+    async close(o = {}) {
       for (const c of closers) await c()
-      rmSync(dir, { recursive: true, force: true })
+      if (!o.keepFiles) rmSync(dir, { recursive: true, force: true })
     },
   }
   return h

@@ -37,6 +37,15 @@ function prefersMinimal(prefer: string | undefined): boolean {
   return prefer !== undefined && prefer.split(',').some((p) => /^\s*return\s*=\s*"?minimal"?\s*(;|$)/i.test(p))
 }
 
+/** `Prefer: bulk-load=N`: the client is about to send N rows in batches (a hint; see InsertOptions). */
+function announcedBulkRows(prefer: string | undefined): number | undefined {
+  for (const p of prefer?.split(',') ?? []) {
+    const m = /^\s*bulk-load\s*=\s*"?(\d{1,12})"?\s*(;|$)/i.exec(p)
+    if (m) return Number(m[1])
+  }
+  return undefined
+}
+
 function replayed(c: Context<AppEnv>, r: { replayed: boolean }): void {
   if (r.replayed) c.header('Idempotent-Replayed', 'true')
 }
@@ -106,11 +115,13 @@ export function transactionRoutes(deps: AppDeps) {
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
         }
-        if (prefersMinimal(c.req.header('prefer'))) {
+        const prefer = c.req.header('prefer')
+        const bulkRows = announcedBulkRows(prefer)
+        if (prefersMinimal(prefer)) {
           c.header('Preference-Applied', 'return=minimal')
-          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), true) }, 201)
+          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), true, bulkRows) }, 201)
         }
-        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now()) }, 201)
+        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), false, bulkRows) }, 201)
       },
     )
     .openapi(
