@@ -92,8 +92,10 @@ export interface Harness {
   /** Raw request, for cases the typed client does not make (bad JSON, odd headers). */
   raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<Response>
   tenant(name?: string): Promise<Tenant>
-  /** Make sure usage records reached the database (embedded: the recorder; http: a usage read does it). */
-  /** Stop the service, then remove its files unless `keepFiles` (the caller removes `dir`). */
+  /**
+   * Stop the service (usage records reach the database first: embedded, the recorder; http, a usage
+   * read does it), then remove its files unless `keepFiles` (the caller removes `dir` then).
+   */
   close(o?: { keepFiles?: boolean }): Promise<void>
 }
 

@@ -28,7 +28,8 @@ const IdempotencyHeader = z.object({
 })
 const BatchHeaders = IdempotencyHeader.extend({
   prefer: z.string().optional().openapi({
-    description: 'return=minimal (RFC 7240): `created` lists each created row\'s index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer)',
+    description:
+      'return=minimal (RFC 7240): `created` lists each created row\'s index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets the amount index aside until it ends; see README)',
   }),
 })
 
