@@ -67,22 +67,28 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     }
   })
 
+  /** A service on a fresh SQLite file with these thresholds, a company, and a client for it. */
+  async function start(minRows: number, idleMs: number): Promise<{ h: Harness; accountId: string; c: Client }> {
+    thresholds(minRows, idleMs)
+    const started = await createHarness(kind, 'sqlite')
+    h = started
+    const t = await started.tenant('Bulk')
+    return { h: started, accountId: t.accountId, c: started.client({ apiKey: t.key }) }
+  }
+
   it('sets the amount index aside for the load, pages by amount correctly meanwhile, and builds it again when the service closes', async () => {
-    thresholds(1000, 600_000)
-    h = await createHarness(kind, 'sqlite')
-    const t = await h.tenant('Bulk')
-    const c = h.client({ apiKey: t.key })
+    const { h: service, accountId, c } = await start(1000, 600_000)
     const n = AMOUNT_WALK_MIN_ROWS + 1000
     const created: Array<{ id: string; amount: number }> = []
     for (let i = 0; i < n; i += 2000) {
-      const batch = items(t.accountId, Math.min(2000, n - i), i)
+      const batch = items(accountId, Math.min(2000, n - i), i)
       const res = await c.transactions.batchMinimal(batch, { bulkRows: n })
       expect(res.errors).toEqual([])
       // Our service answers the minimal shape (index and id) to this preference.
       for (const r of res.created as Array<{ index: number; id: string }>) created.push({ id: r.id, amount: Number(batch[r.index].amount) })
     }
     expect(created).toHaveLength(n)
-    const during = inspect(h.database)
+    const during = inspect(service.database)
     expect(during.index).toBe(false)
     expect(Date.parse(during.lease!)).toBeGreaterThan(Date.now())
 
@@ -90,8 +96,8 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     expect(await amountPages(c, 'amount', 3, 300)).toEqual(byAmount.slice(0, 900))
     expect(await amountPages(c, '-amount', 3, 300)).toEqual([...byAmount].reverse().slice(0, 900))
 
-    const { database, dir } = h
-    await h.close({ keepFiles: true })
+    const { database, dir } = service
+    await service.close({ keepFiles: true })
     h = undefined
     try {
       expect(inspect(database)).toEqual({ index: true, lease: undefined })
@@ -101,32 +107,26 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
   })
 
   it('keeps the index for a load below the threshold, or into a table that holds more than twice the rows announced', async () => {
-    thresholds(1000, 600_000)
-    h = await createHarness(kind, 'sqlite')
-    const t = await h.tenant('Small loads')
-    const c = h.client({ apiKey: t.key })
-    await c.transactions.batchMinimal(items(t.accountId, 500), { bulkRows: 999 })
-    expect(inspect(h.database).index).toBe(true)
-    await c.transactions.batchMinimal(items(t.accountId, 2000, 500))
+    const { h: service, accountId, c } = await start(1000, 600_000)
+    await c.transactions.batchMinimal(items(accountId, 500), { bulkRows: 999 })
+    expect(inspect(service.database).index).toBe(true)
+    await c.transactions.batchMinimal(items(accountId, 2000, 500))
     // 2,500 rows there, 1,000 announced: the rebuild would cost more than the load saves.
-    await c.transactions.batchMinimal(items(t.accountId, 100, 2500), { bulkRows: 1000 })
-    expect(inspect(h.database).index).toBe(true)
+    await c.transactions.batchMinimal(items(accountId, 100, 2500), { bulkRows: 1000 })
+    expect(inspect(service.database).index).toBe(true)
     // 2,600 there, 2,000 announced: set aside.
-    await c.transactions.batchMinimal(items(t.accountId, 100, 2600), { bulkRows: 2000 })
-    expect(inspect(h.database)).toEqual({ index: false, lease: expect.any(String) })
+    await c.transactions.batchMinimal(items(accountId, 100, 2600), { bulkRows: 2000 })
+    expect(inspect(service.database)).toEqual({ index: false, lease: expect.any(String) })
   })
 
   it('builds the index again once the load has been quiet for the idle time', async () => {
-    thresholds(1000, 200)
-    h = await createHarness(kind, 'sqlite')
-    const t = await h.tenant('Quiet')
-    const c = h.client({ apiKey: t.key })
-    await c.transactions.batchMinimal(items(t.accountId, 1500), { bulkRows: 1500 })
+    const { h: service, accountId, c } = await start(1000, 200)
+    await c.transactions.batchMinimal(items(accountId, 1500), { bulkRows: 1500 })
     const deadline = Date.now() + 15_000
-    let state = inspect(h.database)
+    let state = inspect(service.database)
     while (!state.index && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100))
-      state = inspect(h.database)
+      state = inspect(service.database)
     }
     expect(state).toEqual({ index: true, lease: undefined })
   })
