@@ -146,9 +146,10 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   const constants = await constantsOf(m.set)
   // Four batches in flight on either target. Embedded, the service's thread commits the batches
   // waiting together in one SQLite transaction (group commit): with two in flight each commit held
-  // one batch, with four about 1.65, and fewer commits rewrite fewer random pages of the amount
-  // index. Measured at 1,000,000 rows, alternating runs on a machine whose speed drifts by 20%:
-  // 51-63 s (mean 58) with two, 46-62 s (mean 52) with four, at about 10 MB more peak RSS (227 -> 238 MB).
+  // one batch, with four about 1.65, and fewer commits rewrite fewer pages. Measured at 1,000,000
+  // rows (before bulk loads set the amount index aside), alternating runs on a machine whose speed
+  // drifts by 20%: 51-63 s (mean 58) with two, 46-62 s (mean 52) with four, at about 10 MB more
+  // peak RSS (227 -> 238 MB).
   const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 }) ?? 4
   const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {

@@ -37,8 +37,6 @@ function makeDirs(dir: string): void {
 export interface SqliteStoreOptions {
   /** The page cache in MiB (default 64). */
   cacheMb?: number
-  /** When a bulk load sets the amount index aside (see `BulkLoadOptions`). */
-  bulkLoad?: BulkLoadOptions
 }
 
 /**
@@ -52,24 +50,29 @@ export interface SqliteStoreOptions {
  * A lease in `settings` says a load is under way: a process that opens the file and finds the index
  * missing builds it at once unless the lease is current (the loader was killed, say).
  */
-export interface BulkLoadOptions {
-  /** Fewest rows announced for the index to be set aside (default 100,000; FINCTL_BULK_LOAD_MIN_ROWS). */
-  minRows?: number
-  /** Quiet time after the last bulk batch before the index is built again (default 2 s; FINCTL_BULK_LOAD_IDLE_MS). */
-  idleMs?: number
+interface BulkLoad {
+  /** Fewest rows announced for the index to be set aside (FINCTL_BULK_LOAD_MIN_ROWS, default 100,000). */
+  minRows: number
+  /** Quiet time after the last bulk batch before the index is built again (FINCTL_BULK_LOAD_IDLE_MS, default 2 s). */
+  idleMs: number
 }
 
-const AMOUNT_INDEX_SQL = `CREATE INDEX IF NOT EXISTS ${AMOUNT_INDEX} ON transactions (amount)`
 const LEASE_KEY = 'amount_index_lease'
 /** How long a bulk load's lease outlives its last batch. */
 const LEASE_MS = 60_000
 
-function bulkLoadOptions(o: BulkLoadOptions = {}): Required<BulkLoadOptions> {
+function bulkLoadSettings(): BulkLoad {
   const env = (name: string, fallback: number) => {
     const n = Number(process.env[name])
     return Number.isInteger(n) && n > 0 ? n : fallback
   }
-  return { minRows: o.minRows ?? env('FINCTL_BULK_LOAD_MIN_ROWS', 100_000), idleMs: o.idleMs ?? env('FINCTL_BULK_LOAD_IDLE_MS', 2_000) }
+  return { minRows: env('FINCTL_BULK_LOAD_MIN_ROWS', 100_000), idleMs: env('FINCTL_BULK_LOAD_IDLE_MS', 2_000) }
+}
+
+/** Build the amount index if it is missing, and end any bulk load's lease on it. */
+function buildAmountIndex(raw: BetterSqlite3.Database): void {
+  raw.exec(`CREATE INDEX IF NOT EXISTS ${AMOUNT_INDEX} ON transactions (amount)`)
+  raw.prepare('DELETE FROM settings WHERE key = ?').run(LEASE_KEY)
 }
 
 /** The amount index is missing and no bulk load holds a current lease on it: build it. */
@@ -78,10 +81,7 @@ function repairAmountIndex(raw: BetterSqlite3.Database): void {
   const lease = raw.prepare('SELECT value FROM settings WHERE key = ?').get(LEASE_KEY) as { value: string } | undefined
   if (lease && lease.value > new Date().toISOString()) return
   try {
-    raw.transaction(() => {
-      raw.exec(AMOUNT_INDEX_SQL)
-      raw.prepare('DELETE FROM settings WHERE key = ?').run(LEASE_KEY)
-    }).immediate()
+    raw.transaction(() => buildAmountIndex(raw)).immediate()
   } catch {
     // A read-only file, or busy: lists sort without the index meanwhile.
   }
@@ -115,7 +115,7 @@ export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}):
   }
 
   repairAmountIndex(raw)
-  const hot = new SqliteHotPaths(raw, db, bulkLoadOptions(o.bulkLoad))
+  const hot = new SqliteHotPaths(raw, db, bulkLoadSettings())
   return {
     dialect: 'sqlite',
     db,
@@ -183,7 +183,7 @@ class SqliteHotPaths implements HotPaths {
   constructor(
     private readonly raw: BetterSqlite3.Database,
     private readonly db: Kysely<Db>,
-    private readonly bulk: Required<BulkLoadOptions>,
+    private readonly bulk: BulkLoad,
   ) {
     this.maxRowid = raw.prepare('SELECT max(rowid) AS n FROM transactions')
     this.setLease = raw.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
@@ -346,10 +346,7 @@ class SqliteHotPaths implements HotPaths {
   async endBulkLoad(): Promise<void> {
     clearTimeout(this.rebuildTimer)
     if (!this.amountDeferred) return
-    await this.grouped(() => {
-      this.raw.exec(AMOUNT_INDEX_SQL)
-      this.raw.prepare('DELETE FROM settings WHERE key = ?').run(LEASE_KEY)
-    })
+    await this.grouped(() => buildAmountIndex(this.raw))
     this.amountDeferred = false
   }
 }
