@@ -98,7 +98,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
     const matches = { category: 0, rare: 0, accountRange: 0 }
     const flush = async () => {
       const s = performance.now()
-      await c.store.hot.insertTransactions(batch, [])
+      await c.store.hot.insertTransactions(batch)
       insertMs += performance.now() - s
       batch = []
     }

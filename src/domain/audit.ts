@@ -28,17 +28,39 @@ export function diff(before: Transaction | null, after: Transaction | null): Cha
   return changes
 }
 
-/**
- * The entry of a transaction's creation. Its values are not stored again (they would double the
- * size of every imported row): `history` rebuilds them from the current row by undoing, newest
- * first, the later entries, each of which records what it changed. Exact, because every change
- * of a transaction writes its entry in the same database transaction as the change.
- */
-export function createdRow(actor: Actor, action: AuditAction, transactionId: string, now: Date): NewAuditEntryRow {
-  return { company_id: actor.companyId, transaction_id: transactionId, actor: actorId(actor), action, changes: '{}', created_at: now.toISOString() }
+export type CreationAction = Extract<AuditAction, 'create' | 'batch_create' | 'statement_import'>
+const CREATIONS: ReadonlySet<AuditAction> = new Set<CreationAction>(['create', 'batch_create', 'statement_import'])
+
+/** Who created a transaction, how and when: its created_by, created_via and created_at columns. */
+export interface Creation {
+  created_by?: string | null
+  created_via?: string | null
+  created_at: string
 }
 
-const CREATIONS: ReadonlySet<AuditAction> = new Set(['create', 'batch_create', 'statement_import'])
+/**
+ * The entry of a transaction's creation. A transaction says who created it and how in its own
+ * columns (created_by, created_via: no audit row per imported row), and its values are not stored
+ * again (they would double the size of every row): `history` rebuilds them from the current row by
+ * undoing, newest first, the later entries, each of which records what it changed. Exact, because
+ * every change of a transaction writes its entry in the same database transaction as the change.
+ * Rows created before those columns existed (both null) have this entry in audit_entries instead.
+ */
+function creationEntry(row: Creation): AuditEntry | undefined {
+  if (!row.created_by || !row.created_via || !CREATIONS.has(row.created_via as AuditAction)) return undefined
+  return { at: row.created_at, actor: row.created_by, action: row.created_via as CreationAction, changes: {} }
+}
+
+/**
+ * The creation entry to keep in audit_entries when the transaction itself goes (deleteTransaction
+ * writes it just before the delete entry, dated when the transaction was created), so the trail of
+ * a deleted transaction still says who created it and how. Nothing for an older row, whose
+ * creation entry is there already.
+ */
+export function creationRow(companyId: string, transactionId: string, row: Creation): NewAuditEntryRow | undefined {
+  const e = creationEntry(row)
+  return e && { company_id: companyId, transaction_id: transactionId, actor: e.actor, action: e.action, changes: '{}', created_at: e.at }
+}
 
 export function auditRow(actor: Actor, action: AuditAction, transactionId: string, changes: Changes, now: Date): NewAuditEntryRow {
   return {
@@ -51,8 +73,12 @@ export function auditRow(actor: Actor, action: AuditAction, transactionId: strin
   }
 }
 
-/** A transaction's entries, oldest first; `current` (the row as it is now) fills in a compact creation. */
-export async function history(db: Kysely<Db>, companyId: string, transactionId: string, current?: Transaction): Promise<AuditEntry[]> {
+/**
+ * A transaction's entries, oldest first: its creation (from `creation`, its row's columns, or from
+ * audit_entries for older rows), then the entries of its changes. `current` (the row as it is
+ * now) fills in the values of the creation.
+ */
+export async function history(db: Kysely<Db>, companyId: string, transactionId: string, creation: Creation, current?: Transaction): Promise<AuditEntry[]> {
   const rows = await db
     .selectFrom('audit_entries')
     .selectAll()
@@ -60,7 +86,9 @@ export async function history(db: Kysely<Db>, companyId: string, transactionId: 
     .where('transaction_id', '=', transactionId)
     .orderBy('id', 'asc')
     .execute()
-  const entries = rows.map((r) => ({ at: r.created_at, actor: r.actor, action: r.action as AuditAction, changes: JSON.parse(r.changes) as Changes }))
+  const entries: AuditEntry[] = rows.map((r) => ({ at: r.created_at, actor: r.actor, action: r.action as AuditAction, changes: JSON.parse(r.changes) as Changes }))
+  const created = creationEntry(creation)
+  if (created) entries.unshift(created)
   if (current) {
     const state: Record<string, unknown> = { ...current }
     for (let i = entries.length - 1; i >= 0; i--) {

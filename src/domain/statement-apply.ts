@@ -6,7 +6,8 @@
 import type { Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow, NewTransactionRow, TransactionRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
-import { auditRow, createdRow, diff } from './audit.js'
+import { actorId } from './actor.js'
+import { auditRow, diff } from './audit.js'
 import { currencyExponent } from './currencies.js'
 import { uuidv7 } from './ids.js'
 import { convertMinor } from './money.js'
@@ -166,9 +167,10 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         updated_at: ts,
         import_ref: null,
         statement_ref: refs[index],
+        created_by: actorId(actor),
+        created_via: 'statement_import',
       }
       created.push(row)
-      audit.push(createdRow(actor, 'statement_import', row.id, now))
     }
     await flush()
 

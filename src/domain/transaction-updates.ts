@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely'
 import type { Store } from '../store/store.js'
 import type { Db, TransactionRow } from '../store/schema.js'
 import type { Actor } from './actor.js'
-import { auditRow, diff, history } from './audit.js'
+import { auditRow, creationRow, diff, history } from './audit.js'
 import { findBankAccount } from './bank-accounts.js'
 import { currencyExponent } from './currencies.js'
 import { AppError, notFound, validation } from './errors.js'
@@ -137,7 +137,8 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
     if (!row) throw notFound('transaction')
     if (row.is_reconciled === 1) throw new AppError('conflict', `transaction ${id} is reconciled and cannot be deleted: un-reconcile it first (is_reconciled: false)`)
     await trx.deleteFrom('transactions').where('id', '=', id).execute()
-    await trx.insertInto('audit_entries').values(auditRow(actor, 'delete', id, diff(toTransaction(row), null), now)).execute()
+    const created = creationRow(actor.companyId, id, row)
+    await trx.insertInto('audit_entries').values([...(created ? [created] : []), auditRow(actor, 'delete', id, diff(toTransaction(row), null), now)]).execute()
     const delta = new LabelDelta()
     delta.note(row, null)
     return { learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
@@ -220,6 +221,6 @@ export async function getTransactionDetail(store: Store, companyId: string, id: 
     ...transaction,
     bank_account: { id: tx.bank_account_id, name: account_name },
     statement: statement ?? null,
-    history: await history(store.db, companyId, id, transaction),
+    history: await history(store.db, companyId, id, tx, transaction),
   }
 }

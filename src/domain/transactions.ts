@@ -9,7 +9,7 @@ import { AppError, validation } from './errors.js'
 import { currencyExponent } from './currencies.js'
 import { convertMinor, minorToNumber, parseAmount, parseRate } from './money.js'
 import { CreateTransactionRequest, MAX_BATCH, type BatchCreateMinimalResponse, type BatchCreateResponse, type Transaction } from './schemas.js'
-import { createdRow } from './audit.js'
+import type { CreationAction } from './audit.js'
 import { zodError } from './validation.js'
 import { findBankAccount } from './bank-accounts.js'
 import { getCompany } from './companies.js'
@@ -70,7 +70,7 @@ export async function buildTransactionRow(
   db: Kysely<Db> = store.db,
 ): Promise<NewTransactionRow> {
   const account = await lookUpAccount(store, actor, input.bank_account_id, db)
-  return buildRow(actor, input, now, now.toISOString(), account, await baseCurrency(store, actor.companyId, db))
+  return buildRow(actor, 'create', input, now, now.toISOString(), account, await baseCurrency(store, actor.companyId, db))
 }
 
 function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
@@ -80,7 +80,7 @@ function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): 
 }
 
 /** The row of a create request once its account and the base currency are known (synchronous: a batch builds thousands). */
-function buildRow(actor: Actor, input: CreateTransactionRequest, now: Date, ts: string, account: BankAccountRow, base: string): NewTransactionRow {
+function buildRow(actor: Actor, via: CreationAction, input: CreateTransactionRequest, now: Date, ts: string, account: BankAccountRow, base: string): NewTransactionRow {
   if (account.status === 'closed') {
     throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before adding transactions`)
   }
@@ -131,6 +131,8 @@ function buildRow(actor: Actor, input: CreateTransactionRequest, now: Date, ts: 
     created_at: ts,
     updated_at: ts,
     import_ref: input.import_ref ?? null,
+    created_by: actorId(actor),
+    created_via: via,
   }
 }
 
@@ -156,7 +158,7 @@ async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise
 export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now)
   const t = toTransaction(row as TransactionRow)
-  const inserted = await store.hot.insertTransactions([row], [createdRow(actor, 'create', t.id, now)])
+  const inserted = await store.hot.insertTransactions([row])
   if (!inserted.has(row.id)) {
     const existing = (await existingByRef(store.db, [row])).get(`${row.bank_account_id}\u0000${row.import_ref}`)
     throw new AppError('conflict', `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`)
@@ -171,7 +173,7 @@ export function storeTransactionBatch(store: Store, actor: Actor, items: unknown
 export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal = false, bulkRows?: number): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, store.db, categorizer)
-  const inserted = await store.hot.insertTransactions(built.rows, batchAudit(actor, built.rows, now), { bulkRows })
+  const inserted = await store.hot.insertTransactions(built.rows, { bulkRows })
   await learnCreated(store, actor.companyId, built.rows.filter((r) => inserted.has(r.id)) as TransactionRow[], now)
   return minimal ? settleBatch(store.db, built, inserted, (r, index) => ({ index, id: r.id })) : settleBatch(store.db, built, inserted, toTransaction)
 }
@@ -248,7 +250,7 @@ export async function createTransactionBatch(
         account = found
       }
       if (account instanceof AppError) throw account
-      rows.push(buildRow(actor, parsed.data, now, ts, account, base))
+      rows.push(buildRow(actor, 'batch_create', parsed.data, now, ts, account, base))
       indexes.push(index)
     } catch (err) {
       if (!(err instanceof AppError)) throw err
@@ -257,11 +259,6 @@ export async function createTransactionBatch(
   }
   categorizer?.apply(rows)
   return { errors, rows, indexes }
-}
-
-export function batchAudit(actor: Actor, rows: ReadonlyArray<{ id: string }>, now: Date) {
-  const first = rows.length ? createdRow(actor, 'batch_create', rows[0].id, now) : undefined
-  return rows.map((r) => ({ ...first!, transaction_id: r.id }))
 }
 
 /** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */
@@ -278,7 +275,6 @@ export async function createTransactionIdempotent(
     const row = await buildTransactionRow(store, actor, input, now, trx)
     const t = toTransaction(row as TransactionRow)
     await trx.insertInto('transactions').values(row).execute()
-    await trx.insertInto('audit_entries').values(createdRow(actor, 'create', t.id, now)).execute()
     created = row
     return { status: 201, body: t }
   })
@@ -309,8 +305,6 @@ export async function createTransactionBatchIdempotent(
         .execute()
       for (const d of done) inserted.add(d.id)
     }
-    const audit = batchAudit(actor, built.rows, now).filter((a) => inserted.has(a.transaction_id))
-    for (let i = 0; i < audit.length; i += 1000) await trx.insertInto('audit_entries').values(audit.slice(i, i + 1000)).execute()
     stored = built.rows.filter((row) => inserted.has(row.id))
     return { status: 201, body: await settleBatch(trx, built, inserted, toTransaction) }
   })

@@ -389,6 +389,27 @@ function amountIndex(dialect: Dialect): Migration {
   }
 }
 
+/**
+ * Who created a transaction, and how (`create`, `batch_create`, `statement_import`), on the row
+ * itself instead of an audit entry per row: an imported row wrote a second row and a second index
+ * entry that said nothing the transaction row could not say. `history` puts the creation first
+ * from these columns; rows created before this migration have NULL here and keep their creation
+ * entry in audit_entries. Deleting a transaction writes its creation entry there (see
+ * deleteTransaction), so the audit trail of a deleted transaction stays whole.
+ */
+function creationColumns(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('transactions').addColumn('created_by', 'text').execute()
+      await db.schema.alterTable('transactions').addColumn('created_via', 'text').execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.alterTable('transactions').dropColumn('created_via').execute()
+      await db.schema.alterTable('transactions').dropColumn('created_by').execute()
+    },
+  }
+}
+
 /** Every migration, in order. Names sort in the order they run. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -400,6 +421,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0006_partial_indexes': partialIndexes(),
     '0007_categorization': categorization(),
     '0008_amount_index': amountIndex(dialect),
+    '0009_creation_columns': creationColumns(),
   }
 }
 

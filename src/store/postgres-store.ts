@@ -5,7 +5,7 @@
 import pg from 'pg'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import { migrate, migrations } from './migrations.js'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 
 export interface PostgresOptions {
@@ -119,9 +119,9 @@ class PostgresHotPaths implements HotPaths {
     })
   }
 
-  async insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[]): Promise<Set<string>> {
+  async insertTransactions(rows: NewTransactionRow[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set()
-    // 23 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
+    // 27 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
     return this.db.transaction().execute(async (db) => {
       const inserted = new Set<string>()
       for (let i = 0; i < rows.length; i += 1000) {
@@ -133,8 +133,6 @@ class PostgresHotPaths implements HotPaths {
           .execute()
         for (const r of done) inserted.add(r.id)
       }
-      const kept = audit.filter((a) => inserted.has(a.transaction_id))
-      for (let i = 0; i < kept.length; i += 5000) await db.insertInto('audit_entries').values(kept.slice(i, i + 5000)).execute()
       return inserted
     })
   }

@@ -110,6 +110,10 @@ export interface TransactionsTable {
   import_ref?: string | null
   /** Identity of the statement line it came from or was reconciled with (unique per account). */
   statement_ref?: string | null
+  /** Who created it (`key:ID` or `user:ID`); null for rows created before these columns, whose creation is in audit_entries. */
+  created_by?: string | null
+  /** How it was created: `create`, `batch_create` or `statement_import` (null as for created_by). */
+  created_via?: string | null
 }
 
 export interface BankStatementsTable {

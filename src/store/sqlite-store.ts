@@ -7,7 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { createRequire } from 'node:module'
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
 import { AMOUNT_INDEX, migrate, migrations } from './migrations.js'
-import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
+import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -20,7 +20,7 @@ const TX_COLUMNS = [
   'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
   'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
   'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
-  'tags', 'created_at', 'updated_at', 'import_ref',
+  'tags', 'created_at', 'updated_at', 'import_ref', 'created_by', 'created_via',
 ] as const
 
 /**
@@ -167,12 +167,11 @@ class SqliteHotPaths implements HotPaths {
   private readonly insertRequest: BetterSqlite3.Statement
   private readonly bumpKey: BetterSqlite3.Statement
   private readonly insertTx: BetterSqlite3.Statement
-  private readonly insertAudit: BetterSqlite3.Statement
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly runBatch: (ops: Array<() => void>) => void
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
-  private readonly appendTransactions: (rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => Set<string>
+  private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
 
   private readonly maxRowid: BetterSqlite3.Statement
   private readonly setLease: BetterSqlite3.Statement
@@ -221,21 +220,14 @@ class SqliteHotPaths implements HotPaths {
       }
       for (const [id, { n, last }] of perKey) this.bumpKey.run({ id, n, last })
     })
-    this.insertAudit = raw.prepare(
-      `INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    )
-    this.appendTransactions = raw.transaction((rows: NewTransactionRow[], audit: NewAuditEntryRow[]) => {
+    this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => {
       const inserted = new Set<string>()
-      // Positional parameters: binding by name looks up each of 23 names on the row, and the rows
+      // Positional parameters: binding by name looks up each of the names on the row, and the rows
       // needed copying first so that every name was present (about 4 µs a row in all).
       const values: unknown[] = new Array(TX_COLUMNS.length)
       for (const row of rows) {
         for (let i = 0; i < TX_COLUMNS.length; i++) values[i] = (row as Record<string, unknown>)[TX_COLUMNS[i]] ?? null
         if (this.insertTx.run(values).changes === 1) inserted.add(row.id)
-      }
-      for (const a of audit) {
-        if (inserted.has(a.transaction_id)) this.insertAudit.run(a.company_id, a.transaction_id, a.actor, a.action, a.changes, a.created_at)
       }
       return inserted
     })
@@ -313,13 +305,13 @@ class SqliteHotPaths implements HotPaths {
     return this.locked(() => this.appendRequests(rows))
   }
 
-  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[], o: InsertOptions = {}): Promise<Set<string>> {
+  insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<Set<string>> {
     if (rows.length === 0) return Promise.resolve(new Set())
     const announced = o.bulkRows ?? 0
-    if (announced < this.bulk.minRows) return this.grouped(() => this.appendTransactions(rows, audit))
+    if (announced < this.bulk.minRows) return this.grouped(() => this.appendTransactions(rows))
     return this.grouped(() => {
       this.setAmountIndexAside(announced)
-      return this.appendTransactions(rows, audit)
+      return this.appendTransactions(rows)
     }).finally(() => {
       if (this.amountDeferred) this.scheduleRebuild()
     })

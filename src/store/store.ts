@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Dialect } from './migrations.js'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
 
 export interface RateLimitInput {
   keyId: string
@@ -30,11 +30,11 @@ export interface HotPaths {
   /** Append usage records and bring each key's usage_count and last_used_at in step. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void>
   /**
-   * Insert transactions and their audit entries in one database transaction. A row whose
-   * import_ref already exists for its account is left out (with its audit entry); returns the ids
-   * of the rows inserted.
+   * Insert transactions (each says who created it and how: created_by, created_via) in one
+   * database transaction. A row whose import_ref already exists for its account is left out;
+   * returns the ids of the rows inserted.
    */
-  insertTransactions(rows: NewTransactionRow[], audit: NewAuditEntryRow[], o?: InsertOptions): Promise<Set<string>>
+  insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<Set<string>>
 }
 
 export interface InsertOptions {

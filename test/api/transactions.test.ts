@@ -187,9 +187,11 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       expect((await c.transactions.update(t.id, { amount: '-6.00' })).amount).toBe(-6)
       expect(await c.transactions.delete(t.id)).toEqual({ id: t.id, deleted: true })
       await rejects(c.transactions.get(t.id), 'not_found', 404)
-      // the deletion is audited
-      const rows = await h.store.db.selectFrom('audit_entries').select('action').where('transaction_id', '=', t.id).orderBy('id').execute()
-      expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'update', 'update', 'update', 'delete'])
+      // The deletion is audited, and the trail keeps the creation (written beside the delete entry,
+      // dated when the transaction was created: the row that said it is gone).
+      const rows = await h.store.db.selectFrom('audit_entries').select(['action', 'actor', 'created_at']).where('transaction_id', '=', t.id).orderBy('id').execute()
+      expect(rows.map((r) => r.action)).toEqual(['update', 'update', 'update', 'update', 'create', 'delete'])
+      expect(rows[4]).toEqual({ action: 'create', actor: `key:${a.keyId}`, created_at: t.created_at })
     })
 
     it('keeps exchange rates exactly and converts to the base currency per transaction', async () => {
@@ -258,7 +260,27 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       expect(r.errors[2].details?.map((d) => d.path).sort()).toEqual(['amount', 'bank_account_id', 'transaction_date'])
       const stored = await c.transactions.list({ q: 'batch ' })
       expect(ids(stored.data).sort()).toEqual(['batch 1', 'batch 3'])
-      expect((await c.transactions.get(r.created[0].id)).history[0].action).toBe('batch_create')
+      const d = await c.transactions.get(r.created[0].id)
+      expect(d.history).toEqual([{ at: d.created_at, actor: `key:${a.keyId}`, action: 'batch_create', changes: expect.objectContaining({ description: { before: null, after: 'batch 1' } }) }])
+      // The row says who created it and how: a batch writes no audit entry per row.
+      const row = await h.store.db.selectFrom('transactions').select(['created_by', 'created_via']).where('id', '=', d.id).executeTakeFirstOrThrow()
+      expect(row).toEqual({ created_by: `key:${a.keyId}`, created_via: 'batch_create' })
+      const audit = await h.store.db.selectFrom('audit_entries').select('id').where('transaction_id', 'in', r.created.map((t) => t.id)).execute()
+      expect(audit).toEqual([])
+    })
+
+    it('gives the history of a transaction created before the creation columns (its creation entry in audit_entries)', async () => {
+      const t = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-09', description: 'Older row', amount: '-3.00' })
+      // As a row stored before migration 0009 looks: no creation columns, a compact creation entry.
+      await h.store.db.updateTable('transactions').set({ created_by: null, created_via: null }).where('id', '=', t.id).execute()
+      await h.store.db.insertInto('audit_entries').values({ company_id: a.companyId, transaction_id: t.id, actor: 'user:older', action: 'create', changes: '{}', created_at: t.created_at }).execute()
+      await c.transactions.update(t.id, { description: 'Older row, renamed' })
+      const d = await c.transactions.get(t.id)
+      expect(d.history.map((e) => [e.action, e.actor])).toEqual([['create', 'user:older'], ['update', `key:${a.keyId}`]])
+      expect(d.history[0].changes.description).toEqual({ before: null, after: 'Older row' })
+      await c.transactions.delete(t.id)
+      const rows = await h.store.db.selectFrom('audit_entries').select('action').where('transaction_id', '=', t.id).orderBy('id').execute()
+      expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'delete'])
     })
 
     it('takes 5,000 items and refuses more with 413', async () => {

@@ -106,14 +106,14 @@ describe('(a) SIGKILL of finctl serve (SQLite) during concurrent writes', () => 
     }
     expect((await server.stop()).code).toBe(0)
 
-    // No torn rows: complete columns and a create audit entry for every transaction; integrity ok.
+    // No torn rows: complete columns, who created each transaction and how; integrity ok.
     expectSqliteHealthy(db)
     const raw = new Database(db, { readonly: true })
     try {
       const bad = raw
         .prepare(
           `SELECT t.id FROM transactions t WHERE t.description IS NULL OR t.amount IS NULL OR typeof(t.amount) <> 'integer'
-             OR t.created_at IS NULL OR t.bank_account_id <> ? OR NOT EXISTS (SELECT 1 FROM audit_entries a WHERE a.transaction_id = t.id)`,
+             OR t.created_at IS NULL OR t.bank_account_id <> ? OR t.created_by IS NULL OR t.created_via IS NULL`,
         )
         .all(account)
       expect(bad).toEqual([])
