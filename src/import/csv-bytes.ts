@@ -6,7 +6,7 @@
  * every real CSV file.
  */
 import { Readable } from 'node:stream'
-import { layoutOf, parseRecords, type CsvLayout, type CsvRecord } from './csv-reader.js'
+import { layoutOf, parseRecordChunks, type CsvLayout, type CsvRecord } from './csv-reader.js'
 import { ImportError, planRecords, type ImportOptions, type ImportPlan } from './csv-import.js'
 
 const SAMPLE_BYTES = 64 * 1024
@@ -18,7 +18,12 @@ export function sniffLayoutBytes(bytes: Uint8Array, o: { encoding?: string; deli
 }
 
 /** The records of CSV bytes, one at a time with their line numbers (decoded and parsed in chunks). */
-export function readRecordsBytes(bytes: Uint8Array, layout: CsvLayout): AsyncGenerator<CsvRecord> {
+export async function* readRecordsBytes(bytes: Uint8Array, layout: CsvLayout): AsyncGenerator<CsvRecord> {
+  for await (const chunk of readRecordChunksBytes(bytes, layout)) yield* chunk
+}
+
+/** `readRecordsBytes`, as many records at a time as the parser has ready. */
+export function readRecordChunksBytes(bytes: Uint8Array, layout: CsvLayout): AsyncGenerator<CsvRecord[]> {
   const body = bytes.subarray(layout.encoding.bomLength)
   const decoder = new TextDecoder(layout.encoding.encoding)
   const text = Readable.from(
@@ -28,7 +33,7 @@ export function readRecordsBytes(bytes: Uint8Array, layout: CsvLayout): AsyncGen
       if (rest) yield rest
     })(),
   )
-  return parseRecords(text, layout)
+  return parseRecordChunks(text, layout)
 }
 
 /** `planImport` over bytes: header row, column map, date format and decimal mark over every row. */
@@ -39,5 +44,5 @@ export async function planImportBytes(bytes: Uint8Array, o: ImportOptions = {}):
   } catch (e) {
     throw new ImportError((e as Error).message)
   }
-  return planRecords(layout, readRecordsBytes(bytes, layout), o)
+  return planRecords(layout, readRecordChunksBytes(bytes, layout), o)
 }

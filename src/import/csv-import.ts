@@ -3,9 +3,9 @@
  * row, column mapping, date format and decimal mark over EVERY row); `RowConverter` then turns each
  * record into a create-transaction request with a stable identity for exactly-once imports.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { detectDecimalMark, parseLocaleAmount, type DecimalMark } from './amount.js'
-import { readRecords, sniffLayout, type CsvLayout, type CsvRecord } from './csv-reader.js'
+import { readRecordChunks, sniffLayout, type CsvLayout, type CsvRecord } from './csv-reader.js'
 import { DateDetector, formatFromFlag, parseDate, type DateFormat } from './dates.js'
 import { OccurrenceCounter } from './occurrences.js'
 import { CREDIT_MARKS, DEBIT_MARKS, mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
@@ -63,11 +63,11 @@ export async function planImport(path: string, o: ImportOptions = {}): Promise<I
   } catch (e) {
     throw new ImportError((e as Error).message)
   }
-  return planRecords(layout, readRecords(path, layout), o)
+  return planRecords(layout, readRecordChunks(path, layout), o)
 }
 
-/** Pass 1 over any source of records (a file, an upload in memory): the plan of the import. */
-export async function planRecords(layout: CsvLayout, records: AsyncIterable<CsvRecord>, o: ImportOptions = {}): Promise<ImportPlan> {
+/** Pass 1 over any source of records, a chunk at a time (a file, an upload in memory): the plan of the import. */
+export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRecord[]>, o: ImportOptions = {}): Promise<ImportPlan> {
   const notes: string[] = []
   notes.push(`encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`)
   let header: string[] | undefined
@@ -80,7 +80,7 @@ export async function planRecords(layout: CsvLayout, records: AsyncIterable<CsvR
   let dataRows = 0
   let filtered = 0
   let seen = 0
-  for await (const rec of records) {
+  for await (const records of chunks) for (const rec of records) {
     seen++
     if (!header) {
       const isHeader = o.skipLines !== undefined ? rec.line > o.skipLines : recognised(rec.fields) >= 2 || (o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0)
@@ -208,7 +208,8 @@ export class RowConverter {
     const currency = cell(rec.fields, m.currency_code).toUpperCase() || o.constants?.currency_code || o.currency
     const reference = cell(rec.fields, m.reference)
     const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
-    const raw = createHash('sha256').update(key).digest()
+    // One call, not createHash().update().digest(): three crossings into C++ and a Hash object a row.
+    const raw = hash('sha256', key, 'buffer')
     const digest = raw.toString('base64url', 0, 17).slice(0, 22)
     const n = this.occurrences.next(raw)
     const request: CreateTransactionRequest & { import_ref: string } = {

@@ -70,6 +70,15 @@ export class DateDetector {
   add(text: string): void {
     if (text.trim() === '') return
     this.seen++
+    // One format left (every file once a row has told them apart): nothing to compare readings of.
+    if (this.candidates.size === 1) {
+      const [order] = this.candidates
+      if (parseDate(text, order) === null) {
+        this.candidates.delete(order)
+        this.firstFailure ??= text
+      }
+      return
+    }
     const readings = new Set<string>()
     for (const order of [...this.candidates]) {
       const iso = parseDate(text, order)

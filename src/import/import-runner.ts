@@ -18,7 +18,7 @@ import { AppError } from '../domain/errors.js'
 import { formatMinor } from '../domain/money.js'
 import { CreateTransactionRequest, type Transaction } from '../domain/schemas.js'
 import { planImport, RowConverter, type ImportOptions, type ImportPlan } from './csv-import.js'
-import { readRecords } from './csv-reader.js'
+import { readRecordChunks } from './csv-reader.js'
 
 export type ImportRequest = CreateTransactionRequest & { import_ref: string }
 
@@ -214,35 +214,40 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   const progress = () =>
     o.onProgress?.({ done: summary.created + summary.already_imported + summary.rejected, total: plan.dataRows, created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
 
-  /** Rows of the file, converted and validated; invalid ones go to the rejects. */
-  async function* validRows(): AsyncGenerator<{ request: ImportRequest; minor: number; line: number; fields: string[] }> {
-    for await (const rec of readRecords(path, plan.layout)) {
-      const r = converter.convert(rec)
-      if (!r) continue
-      if (!r.ok) {
-        localRejects++
-        reject(r.fields, r.line, r.reason)
-        continue
+  type ValidRow = { request: ImportRequest; minor: number; line: number; fields: string[] }
+  /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
+  async function* validRows(): AsyncGenerator<ValidRow[]> {
+    for await (const records of readRecordChunks(path, plan.layout)) {
+      const valid: ValidRow[] = []
+      for (const rec of records) {
+        const r = converter.convert(rec)
+        if (!r) continue
+        if (!r.ok) {
+          localRejects++
+          reject(r.fields, r.line, r.reason)
+          continue
+        }
+        const request = r.request as ImportRequest
+        const cur = request.currency_code ?? currency
+        if (!isCurrency(cur)) {
+          localRejects++
+          reject(rec.fields, r.line, `currency_code: "${cur}" is not an ISO 4217 currency`)
+          continue
+        }
+        if (cur !== company.base_currency && request.exchange_rate === undefined) {
+          localRejects++
+          reject(rec.fields, r.line, `exchange_rate: is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
+          continue
+        }
+        const parsed = CreateTransactionRequest.safeParse(request)
+        if (!parsed.success) {
+          localRejects++
+          reject(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
+          continue
+        }
+        valid.push({ request, minor: r.minor, line: r.line, fields: rec.fields })
       }
-      const request = r.request as ImportRequest
-      const cur = request.currency_code ?? currency
-      if (!isCurrency(cur)) {
-        localRejects++
-        reject(rec.fields, r.line, `currency_code: "${cur}" is not an ISO 4217 currency`)
-        continue
-      }
-      if (cur !== company.base_currency && request.exchange_rate === undefined) {
-        localRejects++
-        reject(rec.fields, r.line, `exchange_rate: is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
-        continue
-      }
-      const parsed = CreateTransactionRequest.safeParse(request)
-      if (!parsed.success) {
-        localRejects++
-        reject(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
-        continue
-      }
-      yield { request, minor: r.minor, line: r.line, fields: rec.fields }
+      if (valid.length) yield valid
     }
   }
 
@@ -250,10 +255,12 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     if (o.dryRun || o.atomic) {
       // Dry run, or the first pass of an atomic import: every row checked, nothing sent.
       const preview: ImportRequest[] = []
-      for await (const row of validRows()) {
-        summary.read++
-        total += BigInt(row.minor)
-        if (preview.length < (o.previewRows ?? 10)) preview.push(row.request)
+      for await (const rows of validRows()) {
+        for (const row of rows) {
+          summary.read++
+          total += BigInt(row.minor)
+          if (preview.length < (o.previewRows ?? 10)) preview.push(row.request)
+        }
       }
       summary.read += localRejects
       summary.amount_total = formatMinor(total, exponent)
@@ -276,7 +283,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     })
     const pool = new Pool(Math.max(1, o.concurrency ?? 4))
     const batchSize = Math.min(Math.max(1, o.batchSize ?? DEFAULT_BATCH), 5000)
-    let batch: Array<{ request: ImportRequest; minor: number; line: number; fields: string[] }> = []
+    let batch: ValidRow[] = []
     const flush = async () => {
       const rows = batch
       batch = []
@@ -292,11 +299,13 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       })
     }
     try {
-      for await (const row of validRows()) {
-        summary.read++
-        total += BigInt(row.minor)
-        batch.push(row)
-        if (batch.length >= batchSize) await flush()
+      for await (const rows of validRows()) {
+        for (const row of rows) {
+          summary.read++
+          total += BigInt(row.minor)
+          batch.push(row)
+          if (batch.length >= batchSize) await flush()
+        }
       }
       await flush()
       await pool.drain()
