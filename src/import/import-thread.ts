@@ -145,7 +145,11 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
 export function runImportOnThread(spec: ImportThreadSpec, hooks: ImportThreadHooks): Promise<ImportSummary> {
   const worker = new Worker(workerEntry(import.meta.url), {
     workerData: { kind: KIND, spec },
-    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    // An old generation with a limit: without one V8 let this thread's heap grow to 55-64 MB between
+    // full collections, around 14 MB of it alive. With 256 MB (never reached: the rows stream) it
+    // collects sooner; 1,000,000 rows embedded peaked at 216-217 MB RSS instead of 243-251 MB, in
+    // 31.2-31.3 s against 30.2-31.8 s.
+    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
   })
   return new Promise<ImportSummary>((resolve, reject) => {
     let outcome: { summary: ImportSummary } | { error: Error } | undefined
