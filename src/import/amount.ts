@@ -3,6 +3,7 @@
  * decimal point or comma, thousands separators (`,` `.` space, apostrophe), currency symbols and
  * codes, negatives as `-x`, `(x)`, `x-` and Unicode minus, and `.46` without a leading zero.
  */
+import { isCurrency } from '../domain/currencies.js'
 import { parseAmount } from '../domain/money.js'
 
 export type DecimalMark = '.' | ','
@@ -10,6 +11,8 @@ export type DecimalMark = '.' | ','
 export type LocaleAmount = { ok: true; minor: number } | { ok: false; message: string }
 
 const STRIP = /[\s\u00a0\u202f$€£¥₣₤₹₽₩₪₫฿₴₦₱₲₵₡₭₮₸₺₼₾]|[A-Z]{3}(?=\s|$|\d)|(?<=\d|\s)[A-Z]{3}$/g
+/** Spaces and currency symbols go, and three capitals only when they are a currency code ("EUR 12,50", "12.50 USD"): "REF12" is no amount. */
+const strip = (m: string) => (m.length === 3 && !isCurrency(m) ? m : '')
 
 /** Parse `text` with the given decimal mark into minor units of a currency with `exponent` decimals. */
 export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: number): LocaleAmount {
@@ -20,7 +23,7 @@ export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: 
     negative = true
     t = t.slice(1, -1).trim()
   }
-  t = t.replace(STRIP, '')
+  t = t.replace(STRIP, strip)
   if (t.endsWith('-')) {
     negative = !negative
     t = t.slice(0, -1)
