@@ -4,6 +4,7 @@
  * the same file: csv-parse alone (reading), and csv-parse + plain prepared better-sqlite3 inserts of
  * the same rows into a plain table in batches of 1,000 (reading and storing, with none of finctl's
  * validation, indexes, audit trail or exactly-once identity). Peak RSS of the CLI from /usr/bin/time.
+ * Each finctl import writes into a fresh database (embedded, or behind its own `finctl serve`).
  */
 import Database from 'better-sqlite3'
 import { parse } from 'csv-parse'
@@ -106,51 +107,51 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
   const figures: Figure[] = []
   const lines: string[] = ['import: rows | csv-parse alone | csv-parse + plain inserts | finctl embedded (peak RSS) | finctl remote (peak RSS)']
   const extra: Record<string, unknown> = {}
-  const setup = prepareFinctl(root, log)
-  // The bench key has no practical rate limit; the profile's own init key would pace the import.
-  const env = { ...setup.env, FINCTL_API_KEY: setup.apiKey }
-  const newAccount = (e: NodeJS.ProcessEnv) => {
-    const r = spawnSync(process.execPath, [join(root, 'bin', 'finctl.js'), 'accounts', 'create', '--name', `Import ${Date.now()}`, '--type', 'checking', '--currency', 'USD', '--json'], { cwd: setup.configDir, env: e, encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`accounts create failed: ${r.stderr}`)
-    return (JSON.parse(r.stdout) as { id: string }).id
+  // Every import writes into a database of its own, as a first import of a bank's history would:
+  // `finctl init`, a bench key (no practical rate limit: the profile's own init key would pace the
+  // import) and an account, then `finctl serve` on it for the remote run.
+  const fresh = () => {
+    const setup = prepareFinctl(root, log)
+    return { setup, env: { ...setup.env, FINCTL_API_KEY: setup.apiKey } }
   }
-  let server: ServerProcess | undefined
-  try {
-    if (c.remote) server = await startFinctl(root, setup)
-    for (const n of c.sizes) {
-      const file = join(dir, `rows-${n}.csv`)
-      writeCsv(file, n)
-      log(`import: ${n.toLocaleString('en-US')} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB`)
-      const parseOnly: number[] = []
-      const plain: number[] = []
-      for (let i = 0; i < c.ceilingRuns; i++) {
-        parseOnly.push(await csvOnly(file))
-        plain.push(await csvAndInserts(file, dir))
-      }
-      const embedded = runImport(root, env, setup.configDir, file, newAccount(env))
-      if (embedded.created !== n) throw new Error(`embedded import created ${embedded.created} of ${n}`)
-      log(`import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`)
-      const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
-      figures.push(
-        makeFigure({ id: `import.embedded.${label}`, label: `tx import ${label} rows, embedded`, unit: 's', spread: 'min-max', value: [embedded.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
-        makeFigure({ id: `import.parse.${label}`, label: `csv-parse alone, ${label} rows (context)`, unit: 's', spread: 'min-max', value: parseOnly, baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
-      )
-      let remote: CliRun | undefined
-      if (server) {
-        const renv = { ...env, FINCTL_BASE_URL: server.url }
-        remote = runImport(root, renv, setup.configDir, file, newAccount(renv))
-        if (remote.created !== n) throw new Error(`remote import created ${remote.created} of ${n}`)
-        log(`import: remote ${remote.seconds.toFixed(1)} s, ${Math.round(n / remote.seconds)} rows/s, peak RSS ${remote.rssMb?.toFixed(0) ?? '?'} MB`)
-        figures.push(makeFigure({ id: `import.remote.${label}`, label: `tx import ${label} rows, remote (loopback)`, unit: 's', spread: 'min-max', value: [remote.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }))
-      }
-      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-      lines.push(
-        `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
-      )
-      extra[label] = { rows: n, parseOnly, plain, embedded, remote }
+  for (const n of c.sizes) {
+    const file = join(dir, `rows-${n}.csv`)
+    writeCsv(file, n)
+    log(`import: ${n.toLocaleString('en-US')} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB`)
+    const parseOnly: number[] = []
+    const plain: number[] = []
+    for (let i = 0; i < c.ceilingRuns; i++) {
+      parseOnly.push(await csvOnly(file))
+      plain.push(await csvAndInserts(file, dir))
     }
-  } finally {
-    await server?.stop()
+    const emb = fresh()
+    const embedded = runImport(root, emb.env, emb.setup.configDir, file, emb.setup.accountId)
+    if (embedded.created !== n) throw new Error(`embedded import created ${embedded.created} of ${n}`)
+    log(`import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`)
+    const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
+    figures.push(
+      makeFigure({ id: `import.embedded.${label}`, label: `tx import ${label} rows, embedded`, unit: 's', spread: 'min-max', value: [embedded.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
+      makeFigure({ id: `import.parse.${label}`, label: `csv-parse alone, ${label} rows (context)`, unit: 's', spread: 'min-max', value: parseOnly, baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
+    )
+    let remote: CliRun | undefined
+    if (c.remote) {
+      const rem = fresh()
+      let server: ServerProcess | undefined
+      try {
+        server = await startFinctl(root, rem.setup)
+        remote = runImport(root, { ...rem.env, FINCTL_BASE_URL: server.url }, rem.setup.configDir, file, rem.setup.accountId)
+      } finally {
+        await server?.stop()
+      }
+      if (remote.created !== n) throw new Error(`remote import created ${remote.created} of ${n}`)
+      log(`import: remote ${remote.seconds.toFixed(1)} s, ${Math.round(n / remote.seconds)} rows/s, peak RSS ${remote.rssMb?.toFixed(0) ?? '?'} MB`)
+      figures.push(makeFigure({ id: `import.remote.${label}`, label: `tx import ${label} rows, remote (loopback)`, unit: 's', spread: 'min-max', value: [remote.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }))
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+    lines.push(
+      `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
+    )
+    extra[label] = { rows: n, parseOnly, plain, embedded, remote }
   }
   return { figures, lines, extra }
 }
