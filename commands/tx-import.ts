@@ -200,7 +200,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
       {
         onPlan: (plan) => {
           for (const n of plan.notes) note(ctx.io, ctx.printer, n)
-          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.dataRows.toLocaleString('en-US')} transaction rows`)
+          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows`)
           if (o.saveMapping) {
             mappings.save(o.saveMapping, { ...m, encoding: m.encoding, delimiter: m.delimiter ?? plan.layout.delimiter, dateFormat: m.dateFormat ?? plan.dateFormat.name, decimalComma: m.decimalComma ?? plan.decimal === ',' })
             note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)

@@ -1,9 +1,11 @@
 /**
  * CSV import, the part that needs no service: pass 1 finds the layout (encoding, delimiter, header
- * row, column mapping, date format and decimal mark over EVERY row); `RowConverter` then turns each
+ * row, column mapping, date format and decimal mark over EVERY row, or for `tx import` until no
+ * later row could change them); `RowConverter` then turns each
  * record into a create-transaction request with a stable identity for exactly-once imports.
  */
 import { hash } from 'node:crypto'
+import { stat } from 'node:fs/promises'
 import { detectDecimalMark, parseLocaleAmount, type DecimalMark } from './amount.js'
 import { readRecordChunks, sniffLayout, type CsvLayout, type CsvRecord } from './csv-reader.js'
 import { DateDetector, formatFromFlag, parseDate, type DateFormat } from './dates.js'
@@ -33,7 +35,14 @@ export interface ImportPlan {
   map: ColumnMap
   dateFormat: DateFormat
   decimal: DecimalMark
+  /** Transaction rows of the file; an estimate when `settledEarly`. */
   dataRows: number
+  /**
+   * The plan was settled from the start of the file (`planImport(path, o, { settle: true })`): its
+   * decisions are final, `dataRows` is estimated from the file's size and `skipped` holds only the
+   * lines read so far. The import reads every row with it and counts the rest itself.
+   */
+  settledEarly?: boolean
   /** Lines after the header that are not transactions (balances, footers), not counted as rejects. */
   skipped: Array<{ line: number; reason: string }>
   filtered: number
@@ -43,6 +52,11 @@ export interface ImportPlan {
 export class ImportError extends Error {}
 
 const DATE_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
+
+/** Why a line after the header is skipped, not rejected: it has no date (a balance, a footer). */
+function notTransaction(fields: string[]): string {
+  return `not a transaction line (no date: ${JSON.stringify(fields.filter(Boolean).join(' ').slice(0, 60))})`
+}
 
 function cell(fields: string[], index: number | undefined): string {
   if (index === undefined) return ''
@@ -56,18 +70,26 @@ function columnIndex(header: string[], column: string): number {
   return i
 }
 
-export async function planImport(path: string, o: ImportOptions = {}): Promise<ImportPlan> {
+/** Pass 1 over a file: the plan of its import; `settle`: stop as soon as its decisions are final (ImportPlan.settledEarly). */
+export async function planImport(path: string, o: ImportOptions = {}, settle = false): Promise<ImportPlan> {
   let layout: CsvLayout
   try {
     layout = await sniffLayout(path, { encoding: o.encoding, delimiter: o.delimiter })
   } catch (e) {
     throw new ImportError((e as Error).message)
   }
-  return planRecords(layout, readRecordChunks(path, layout), o)
+  return planRecords(layout, readRecordChunks(path, layout), o, settle ? { bytes: (await stat(path)).size } : undefined)
 }
 
-/** Pass 1 over any source of records, a chunk at a time (a file, an upload in memory): the plan of the import. */
-export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRecord[]>, o: ImportOptions = {}): Promise<ImportPlan> {
+/** Amount samples the decimal mark is decided from. */
+const AMOUNT_SAMPLES = 2000
+
+/**
+ * Pass 1 over any source of records, a chunk at a time (a file, an upload in memory): the plan of
+ * the import. With `settle` it stops as soon as nothing later in the file could change a decision
+ * (see `ImportPlan.settledEarly`).
+ */
+export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRecord[]>, o: ImportOptions = {}, settle?: { bytes: number }): Promise<ImportPlan> {
   const notes: string[] = []
   notes.push(`encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`)
   let header: string[] | undefined
@@ -80,8 +102,21 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   let dataRows = 0
   let filtered = 0
   let seen = 0
-  for await (const records of chunks) for (const rec of records) {
+  /** Characters of the records read (fields and delimiters), to estimate the rows of the rest. */
+  let chars = 0
+  let settledEarly = false
+  // The decisions are final once the header is found, the dates fit one format at most (rows only
+  // ever rule formats out: later rows cannot make the file ambiguous, and a row that fits none is
+  // rejected by the import) and the amounts the decimal mark is decided from are in.
+  const settled = () =>
+    (o.dateFormat !== undefined || dates.settled) && (o.decimalComma || amounts.length >= AMOUNT_SAMPLES)
+  reading: for await (const records of chunks) for (const rec of records) {
+    if (settle && header && dataRows > 0 && settled()) {
+      settledEarly = true
+      break reading
+    }
     seen++
+    if (settle) for (const f of rec.fields) chars += f.length + 1
     if (!header) {
       const isHeader = o.skipLines !== undefined ? rec.line > o.skipLines : recognised(rec.fields) >= 2 || (o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0)
       if (!isHeader) {
@@ -106,14 +141,17 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     }
     const date = cell(rec.fields, map!.date)
     if (!DATE_LIKE.test(date)) {
-      skipped.push({ line: rec.line, reason: `not a transaction line (no date: ${JSON.stringify(rec.fields.filter(Boolean).join(' ').slice(0, 60))})` })
+      skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
       continue
     }
     dataRows++
     dates.add(date)
-    if (amounts.length < 2000) for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
+    if (amounts.length < AMOUNT_SAMPLES) for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
   }
   if (!header || !map) throw new ImportError('the file holds no header row and no data')
+  const rowsRead = dataRows
+  // The rest of the file is estimated at the rows per character of what was read.
+  if (settledEarly && settle && chars > 0) dataRows = Math.max(dataRows, Math.round((dataRows * settle.bytes) / chars))
   let dateFormat: DateFormat
   if (o.dateFormat) {
     try {
@@ -125,11 +163,11 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     const d = dates.decide()
     if (!d.ok) throw new ImportError(d.message)
     dateFormat = d.format
-    notes.push(`dates ${d.format.name} (detected over ${dataRows} rows)`)
+    notes.push(settledEarly ? `dates ${d.format.name} (detected over the first ${rowsRead} rows, where no other format fits; every row is read with it)` : `dates ${d.format.name} (detected over ${dataRows} rows)`)
   }
   const decimal: DecimalMark = o.decimalComma ? ',' : detectDecimalMark(amounts)
   notes.push(`decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? ' (given)' : ' (detected)'}`)
-  return { layout, headerLine, header, map, dateFormat, decimal, dataRows, skipped, filtered, notes }
+  return { layout, headerLine, header, map, dateFormat, decimal, dataRows, ...(settledEarly ? { settledEarly } : {}), skipped, filtered, notes }
 }
 
 export type Converted =
@@ -151,6 +189,12 @@ export class RowConverter {
     private readonly o: ImportOptions & { accountId: string; currency: string; exponent: number; constants?: Partial<CreateTransactionRequest> },
   ) {
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
+  }
+
+  /** For a line after the header that is no transaction (no date), why it is skipped; else undefined. */
+  skipReason(rec: CsvRecord): string | undefined {
+    if (rec.line <= this.plan.headerLine || this.where.some(([i, v]) => cell(rec.fields, i) !== v)) return undefined
+    return DATE_LIKE.test(cell(rec.fields, this.plan.map.date)) ? undefined : notTransaction(rec.fields)
   }
 
   /** undefined for the header, preamble, filtered and non-transaction lines. */

@@ -90,6 +90,11 @@ export class DateDetector {
     if (readings.size > 1) this.disagree = true
   }
 
+  /** Whether more rows could still change the decision: not once at most one format fits every row seen. */
+  get settled(): boolean {
+    return this.seen > 0 && this.candidates.size <= 1
+  }
+
   decide(): DateDetection {
     const left = FORMATS.filter((f) => this.candidates.has(f.order))
     if (this.seen === 0) return { ok: false, reason: 'unknown', message: 'no dates found in the date column' }

@@ -181,7 +181,10 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   const company = await pacer.call(() => client.company())
   const currency = account.currency_code
   const exponent = currencyExponent(currency)
-  const plan = await planImport(path, o)
+  // Sending starts once the plan's decisions are final rather than after a whole first pass (at
+  // 1,000,000 rows that pass took 2.6 s, with the service idle). A dry run plans the same way, so
+  // that it tells what the import will do: a late row whose date fits the format no more is rejected.
+  const plan = await planImport(path, o, true)
   o.onPlan?.(plan)
   const converter = new RowConverter(plan, { ...o, accountId: o.accountId, currency, exponent, constants: o.constants })
   const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
@@ -206,13 +209,15 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   let total = 0n
   let createdTotal = 0n
   let localRejects = 0
+  /** Lines skipped as no transaction, counted while sending when the plan was settled early. */
+  let skippedLines = 0
   const reject = (fields: string[], line: number, reason: string) => {
     summary.rejected++
     summary.rejects.push({ line, reason })
     rejectsFile.write(fields, line, reason)
   }
   const progress = () =>
-    o.onProgress?.({ done: summary.created + summary.already_imported + summary.rejected, total: plan.dataRows, created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
+    o.onProgress?.({ done: summary.created + summary.already_imported + summary.rejected, total: Math.max(plan.dataRows, summary.created + summary.already_imported + summary.rejected), created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
 
   type ValidRow = { request: ImportRequest; minor: number; line: number; fields: string[] }
   /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
@@ -221,7 +226,10 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       const valid: ValidRow[] = []
       for (const rec of records) {
         const r = converter.convert(rec)
-        if (!r) continue
+        if (!r) {
+          if (plan.settledEarly && converter.skipReason(rec) !== undefined) skippedLines++
+          continue
+        }
         if (!r.ok) {
           localRejects++
           reject(r.fields, r.line, r.reason)
@@ -322,6 +330,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       createdTotal = 0n
     }
     summary.read += localRejects
+    if (plan.settledEarly) summary.skipped_lines = skippedLines
     summary.amount_total = formatMinor(total, exponent)
     summary.created_total = formatMinor(createdTotal, exponent)
     return summary

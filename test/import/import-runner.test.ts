@@ -251,6 +251,39 @@ describe('hand-made files for what the real ones lack', () => {
     expect(stored.rows.map((r) => r.transaction_date).sort()).toEqual(['2026-01-02', '2026-03-04'])
   })
 
+  describe('a plan settled from the start of the file (sending starts before the whole file is read)', () => {
+    // 2,500 rows: more than the 2,000 amounts the decimal mark is decided from, so the plan settles
+    // before the end; the first date (25.01.) leaves DD.MM.YYYY as the only format.
+    const rows = (n: number, late?: string) => {
+      const out = ['Datum;Text;Betrag']
+      for (let i = 0; i < n; i++) out.push(`${i === n - 10 && late ? late : `${String(25 - (i % 20)).padStart(2, '0')}.01.2024`};Row ${i};-${i % 90},${String(i % 100).padStart(2, '0')}`)
+      return `${out.join('\n')}\nKontostand;;;\n`
+    }
+
+    it('imports every row, counts the footer line as skipped, and says the row count was estimated', async () => {
+      const accountId = await account('USD')
+      let notes: string[] = []
+      let estimated: boolean | undefined
+      const r = await runImport(c, csvFile(rows(2500)), { accountId, onPlan: (p) => ((notes = p.notes), (estimated = p.settledEarly)) })
+      expect(estimated).toBe(true)
+      expect(notes.join('\n')).toMatch(/dates DD\.MM\.YYYY \(detected over the first \d+ rows/)
+      expect({ read: r.read, created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({ read: 2500, created: 2500, rejected: 0, skipped: 1 })
+      expect((await accountTotals(c, accountId)).count).toBe(2500)
+    })
+
+    it('a late row whose date fits the settled format no more is rejected, the rest imported; a dry run says the same', async () => {
+      const accountId = await account('USD')
+      // 13.25.2024 fits neither DD.MM (month 25) nor MM.DD (the first rows' month 25).
+      const f = csvFile(rows(2500, '13.25.2024'))
+      const dry = await runImport(c, f, { accountId, dryRun: true })
+      expect({ read: dry.read, rejected: dry.rejected, created: dry.created }).toEqual({ read: 2500, rejected: 1, created: 0 })
+      const r = await runImport(c, f, { accountId })
+      expect({ created: r.created, rejected: r.rejected }).toEqual({ created: 2499, rejected: 1 })
+      expect(r.rejects[0]).toEqual({ line: 2492, reason: 'date "13.25.2024" does not fit DD.MM.YYYY' })
+      expect((await accountTotals(c, accountId)).count).toBe(2499)
+    })
+  })
+
   it('debit/credit indicator with --indicator-debit', async () => {
     const { stored } = await importText('Date,Description,Amount,Type\n2026-03-01,Out,10.00,AB\n2026-03-02,In,4.00,CD\n', 'USD', { map: [['indicator', 'Type']], indicatorDebit: ['AB'] })
     expect(stored.sum).toBe(-1000 + 400)
