@@ -31,7 +31,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
     .option('--set <field=value>', 'a value for every row: currency_code, category, accounting_category, cash_flow_category, merchant_name, tags (a,b), exchange_rate', collect)
     .option('--delimiter <c>', 'field separator: , ; tab | (detected when not given)')
     .option('--encoding <name>', 'file encoding, e.g. utf-8, utf-16le, windows-1252, iso-8859-15 (detected when not given)')
-    .option('--date-format <format>', 'e.g. DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD (detected over every row when not given)')
+    .option('--date-format <format>', 'e.g. DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD (when not given: decided once only one format fits the rows, never guessed)')
     .option('--decimal-comma', 'amounts use a decimal comma (1.234,56)')
     .option('--skip-lines <n>', 'lines before the header row (detected when not given)')
     .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
