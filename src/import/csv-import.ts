@@ -1,8 +1,8 @@
 /**
  * CSV import, the part that needs no service: pass 1 finds the layout (encoding, delimiter, header
  * row, column mapping, date format and decimal mark over EVERY row, or for `tx import` until no
- * later row could change them); `RowConverter` then turns each
- * record into a create-transaction request with a stable identity for exactly-once imports.
+ * later row could change them); `RowConverter` then turns each record into a create-transaction
+ * request with a stable identity for exactly-once imports.
  */
 import { hash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
@@ -38,7 +38,7 @@ export interface ImportPlan {
   /** Transaction rows of the file; an estimate when `settledEarly`. */
   dataRows: number
   /**
-   * The plan was settled from the start of the file (`planImport(path, o, { settle: true })`): its
+   * The plan was settled from the start of the file (`planImport(path, o, true)`): its
    * decisions are final, `dataRows` is estimated from the file's size and `skipped` holds only the
    * lines read so far. The import reads every row with it and counts the rest itself.
    */

@@ -216,8 +216,11 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     summary.rejects.push({ line, reason })
     rejectsFile.write(fields, line, reason)
   }
-  const progress = () =>
-    o.onProgress?.({ done: summary.created + summary.already_imported + summary.rejected, total: Math.max(plan.dataRows, summary.created + summary.already_imported + summary.rejected), created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
+  const progress = () => {
+    const done = summary.created + summary.already_imported + summary.rejected
+    // The plan's row count may be an estimate (ImportPlan.settledEarly): never less than what is done.
+    o.onProgress?.({ done, total: Math.max(plan.dataRows, done), created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
+  }
 
   type ValidRow = { request: ImportRequest; minor: number; line: number; fields: string[] }
   /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
@@ -271,6 +274,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         }
       }
       summary.read += localRejects
+      if (plan.settledEarly) summary.skipped_lines = skippedLines
       summary.amount_total = formatMinor(total, exponent)
       if (o.dryRun) {
         summary.preview = preview
@@ -284,6 +288,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       summary.read = 0
       total = 0n
       localRejects = 0
+      skippedLines = 0
     }
     const created: string[] = []
     const sender = new Sender(client, o, pacer, plan.dataRows, (ids) => {

@@ -269,6 +269,9 @@ describe('hand-made files for what the real ones lack', () => {
       expect(notes.join('\n')).toMatch(/dates DD\.MM\.YYYY \(detected over the first \d+ rows/)
       expect({ read: r.read, created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({ read: 2500, created: 2500, rejected: 0, skipped: 1 })
       expect((await accountTotals(c, accountId)).count).toBe(2500)
+      // --atomic reads the file twice (check, then send): its footer line is still one skipped line.
+      const atomic = await runImport(c, csvFile(rows(2500)), { accountId: await account('USD'), atomic: true })
+      expect({ created: atomic.created, skipped: atomic.skipped_lines }).toEqual({ created: 2500, skipped: 1 })
     })
 
     it('a late row whose date fits the settled format no more is rejected, the rest imported; a dry run says the same', async () => {
@@ -276,9 +279,11 @@ describe('hand-made files for what the real ones lack', () => {
       // 13.25.2024 fits neither DD.MM (month 25) nor MM.DD (the first rows' month 25).
       const f = csvFile(rows(2500, '13.25.2024'))
       const dry = await runImport(c, f, { accountId, dryRun: true })
-      expect({ read: dry.read, rejected: dry.rejected, created: dry.created }).toEqual({ read: 2500, rejected: 1, created: 0 })
+      expect({ read: dry.read, rejected: dry.rejected, created: dry.created, skipped: dry.skipped_lines }).toEqual({ read: 2500, rejected: 1, created: 0, skipped: 1 })
+      const atomic = await runImport(c, f, { accountId, atomic: true })
+      expect({ rolled_back: atomic.rolled_back, rejected: atomic.rejected, skipped: atomic.skipped_lines }).toEqual({ rolled_back: true, rejected: 1, skipped: 1 })
       const r = await runImport(c, f, { accountId })
-      expect({ created: r.created, rejected: r.rejected }).toEqual({ created: 2499, rejected: 1 })
+      expect({ created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({ created: 2499, rejected: 1, skipped: 1 })
       expect(r.rejects[0]).toEqual({ line: 2492, reason: 'date "13.25.2024" does not fit DD.MM.YYYY' })
       expect((await accountTotals(c, accountId)).count).toBe(2499)
     })
