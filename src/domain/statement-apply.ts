@@ -75,6 +75,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
   const { account, actor, statementId } = job
   const refs = lineRefs(sel.lines)
   const ts = now.toISOString()
+  const createdBy = actorId(actor)
   const exp = currencyExponent(account.currency_code)
   const baseExp = currencyExponent(job.baseCurrency)
   // Rules and the model fill the category of new lines; loaded before the write lock is taken.
@@ -167,7 +168,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         updated_at: ts,
         import_ref: null,
         statement_ref: refs[index],
-        created_by: actorId(actor),
+        created_by: createdBy,
         created_via: 'statement_import',
       }
       created.push(row)

@@ -70,7 +70,7 @@ export async function buildTransactionRow(
   db: Kysely<Db> = store.db,
 ): Promise<NewTransactionRow> {
   const account = await lookUpAccount(store, actor, input.bank_account_id, db)
-  return buildRow(actor, 'create', input, now, now.toISOString(), account, await baseCurrency(store, actor.companyId, db))
+  return buildRow(actor, { by: actorId(actor), via: 'create' }, input, now, now.toISOString(), account, await baseCurrency(store, actor.companyId, db))
 }
 
 function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
@@ -80,7 +80,15 @@ function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): 
 }
 
 /** The row of a create request once its account and the base currency are known (synchronous: a batch builds thousands). */
-function buildRow(actor: Actor, via: CreationAction, input: CreateTransactionRequest, now: Date, ts: string, account: BankAccountRow, base: string): NewTransactionRow {
+function buildRow(
+  actor: Actor,
+  creation: { by: string; via: CreationAction },
+  input: CreateTransactionRequest,
+  now: Date,
+  ts: string,
+  account: BankAccountRow,
+  base: string,
+): NewTransactionRow {
   if (account.status === 'closed') {
     throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before adding transactions`)
   }
@@ -131,8 +139,8 @@ function buildRow(actor: Actor, via: CreationAction, input: CreateTransactionReq
     created_at: ts,
     updated_at: ts,
     import_ref: input.import_ref ?? null,
-    created_by: actorId(actor),
-    created_via: via,
+    created_by: creation.by,
+    created_via: creation.via,
   }
 }
 
@@ -231,6 +239,7 @@ export async function createTransactionBatch(
   const accounts = new Map<string, BankAccountRow | AppError>()
   const base = await baseCurrency(store, actor.companyId, db)
   const ts = now.toISOString()
+  const creation = { by: actorId(actor), via: 'batch_create' as const }
   for (let index = 0; index < items.length; index++) {
     const parsed = CreateTransactionRequest.safeParse(items[index])
     if (!parsed.success) {
@@ -250,7 +259,7 @@ export async function createTransactionBatch(
         account = found
       }
       if (account instanceof AppError) throw account
-      rows.push(buildRow(actor, 'batch_create', parsed.data, now, ts, account, base))
+      rows.push(buildRow(actor, creation, parsed.data, now, ts, account, base))
       indexes.push(index)
     } catch (err) {
       if (!(err instanceof AppError)) throw err

@@ -193,15 +193,19 @@ export class RowConverter {
 
   /** For a line after the header that is no transaction (no date), why it is skipped; else undefined. */
   skipReason(rec: CsvRecord): string | undefined {
-    if (rec.line <= this.plan.headerLine || this.where.some(([i, v]) => cell(rec.fields, i) !== v)) return undefined
-    return DATE_LIKE.test(cell(rec.fields, this.plan.map.date)) ? undefined : notTransaction(rec.fields)
+    if (!this.inScope(rec) || DATE_LIKE.test(cell(rec.fields, this.plan.map.date))) return undefined
+    return notTransaction(rec.fields)
+  }
+
+  /** A line after the header that `--where` keeps. */
+  private inScope(rec: CsvRecord): boolean {
+    return rec.line > this.plan.headerLine && !this.where.some(([i, v]) => cell(rec.fields, i) !== v)
   }
 
   /** undefined for the header, preamble, filtered and non-transaction lines. */
   convert(rec: CsvRecord): Converted | undefined {
     const { plan, o } = this
-    if (rec.line <= plan.headerLine) return undefined
-    if (this.where.some(([i, v]) => cell(rec.fields, i) !== v)) return undefined
+    if (!this.inScope(rec)) return undefined
     const m = plan.map
     const dateText = cell(rec.fields, m.date)
     if (!DATE_LIKE.test(dateText)) return undefined
