@@ -8,7 +8,7 @@ import { AppError } from '../src/domain/errors.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { note, printList, printRecord } from '../src/cli/output.js'
+import { note, printList, printRecord, printRecordStreaming } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
 import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
@@ -214,15 +214,22 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   } finally {
     bar.end()
   }
-  await printSummary(ctx, summary)
+  const { discardRejects } = await import('../src/import/reject-list.js')
+  try {
+    await printSummary(ctx, summary)
+  } finally {
+    discardRejects(summary.rejects_spill)
+  }
   if (summary.rolled_back) return EXIT.invalid
   return summary.rejected > 0 ? EXIT.partial : EXIT.ok
 }
 
-async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
+async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: ImportSummary): Promise<void> {
   const { io, printer } = ctx
+  const { readRejects } = await import('../src/import/reject-list.js')
   if (printer.format === 'json' || printer.format === 'ndjson') {
-    await printRecord(io, printer, s)
+    // Every rejected row, however many: those past the first thousand are read back from the spill file.
+    await (spill ? printRecordStreaming(io, printer, s, 'rejects', readRejects(s.rejects, spill)) : printRecord(io, printer, s))
     return
   }
   if (s.preview && s.preview.length) {
@@ -253,9 +260,14 @@ async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
   await printRecord(io, printer, Object.fromEntries(rows), rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]))
-  const shown = s.dry_run ? s.rejects : s.rejects.slice(0, 50)
-  for (const r of shown) io.stderr.write(`line ${r.line}: ${r.reason}\n`)
-  if (s.rejects.length > shown.length) io.stderr.write(`... and ${s.rejects.length - shown.length} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
+  // A dry run lists every problem; an import the first 50 (all of them are in the --rejects file).
+  let shown = 0
+  for await (const r of readRejects(s.rejects, s.dry_run ? spill : undefined)) {
+    if (!s.dry_run && shown === 50) break
+    if (!io.stderr.write(`line ${r.line}: ${r.reason}\n`)) await new Promise((done) => io.stderr.once('drain', done))
+    shown++
+  }
+  if (s.rejected > shown) io.stderr.write(`... and ${s.rejected - shown} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
   if (s.rejects_file) note(io, printer, `rejected rows written to ${s.rejects_file}`)
   if (s.rolled_back) io.stderr.write('error: --atomic: some rows are invalid, so nothing was imported\n')
   else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.rejected === 0) note(io, printer, 'nothing new: every row of this file was imported before')

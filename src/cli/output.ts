@@ -106,6 +106,40 @@ export async function printRecord(io: IO, p: Printer, record: object, fields?: A
   ])
 }
 
+/**
+ * `printRecord` for json and ndjson with one array of the record (`key`) too long to hold in memory:
+ * its items come from `items`, written as they arrive (with back-pressure), and the output is the
+ * same text as printRecord({ ...record, [key]: [...items] }).
+ */
+export async function printRecordStreaming(io: IO, p: Printer, record: object, key: string, items: AsyncIterable<unknown>): Promise<void> {
+  const pretty = p.format === 'json'
+  // JSON.stringify's own layout at depth 1 (pretty) or on one line (ndjson).
+  const value = (v: unknown, depth: number) => (pretty ? JSON.stringify(v, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`) : JSON.stringify(v))
+  const entries = Object.entries({ ...record, [key]: [] }).filter(([, v]) => v !== undefined && typeof v !== 'function')
+  let chunk = '{'
+  const flush = async () => {
+    if (chunk && !io.stdout.write(chunk)) await new Promise((r) => io.stdout.once('drain', r))
+    chunk = ''
+  }
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]
+    chunk += `${i ? ',' : ''}${pretty ? '\n  ' : ''}${JSON.stringify(k)}:${pretty ? ' ' : ''}`
+    if (k !== key) {
+      chunk += value(v, 1)
+      continue
+    }
+    chunk += '['
+    let n = 0
+    for await (const item of items) {
+      chunk += `${n++ ? ',' : ''}${pretty ? '\n    ' : ''}${value(item, 2)}`
+      if (chunk.length >= 64 * 1024) await flush()
+    }
+    chunk += n && pretty ? '\n  ]' : ']'
+  }
+  chunk += `${pretty && entries.length ? '\n' : ''}}\n`
+  await flush()
+}
+
 /** A message for people, on stderr; silenced by --quiet. */
 export function note(io: IO, p: Pick<Printer, 'quiet'>, message: string): void {
   if (!p.quiet) io.stderr.write(`${message}\n`)

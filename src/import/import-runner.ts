@@ -19,6 +19,9 @@ import { formatMinor } from '../domain/money.js'
 import { CreateTransactionRequest, type Transaction } from '../domain/schemas.js'
 import { planImport, RowConverter, type ImportOptions, type ImportPlan } from './csv-import.js'
 import { readRecordChunks } from './csv-reader.js'
+import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
+
+export type { RejectedRow }
 
 export type ImportRequest = CreateTransactionRequest & { import_ref: string }
 
@@ -50,11 +53,6 @@ export interface ImportProgress {
   elapsedMs: number
 }
 
-export interface RejectedRow {
-  line: number
-  reason: string
-}
-
 export interface ImportSummary {
   file: string
   bank_account_id: string
@@ -72,7 +70,13 @@ export interface ImportSummary {
   amount_total: string
   created_total: string
   elapsed_ms: number
+  /**
+   * The first rejected rows (up to KEPT_REJECTS); when there were more, the rest are in the file
+   * `rejects_spill` names, and `readRejects(rejects, rejects_spill)` yields them all.
+   */
   rejects: RejectedRow[]
+  /** Not printed: the spill file of the rejected rows after `rejects` (see reject-list.ts). Whoever prints the summary discards it. */
+  rejects_spill?: string
   rejects_file: string | null
   notes: string[]
   /** Dry run: the first rows as they would be created. */
@@ -188,6 +192,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   o.onPlan?.(plan)
   const converter = new RowConverter(plan, { ...o, accountId: o.accountId, currency, exponent, constants: o.constants })
   const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
+  const rejects = new RejectList()
   const summary: ImportSummary = {
     file: path,
     bank_account_id: o.accountId,
@@ -202,7 +207,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     amount_total: '0',
     created_total: '0',
     elapsed_ms: 0,
-    rejects: [],
+    rejects: rejects.kept,
     rejects_file: null,
     notes: plan.notes,
   }
@@ -213,7 +218,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   let skippedLines = 0
   const reject = (fields: string[], line: number, reason: string) => {
     summary.rejected++
-    summary.rejects.push({ line, reason })
+    rejects.add({ line, reason })
     rejectsFile.write(fields, line, reason)
   }
   const progress = () => {
@@ -262,6 +267,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     }
   }
 
+  let failed = false
   try {
     if (o.dryRun || o.atomic) {
       // Dry run, or the first pass of an atomic import: every row checked, nothing sent.
@@ -339,8 +345,15 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     summary.amount_total = formatMinor(total, exponent)
     summary.created_total = formatMinor(createdTotal, exponent)
     return summary
+  } catch (e) {
+    failed = true
+    throw e
   } finally {
     summary.elapsed_ms = Date.now() - started
+    rejects.close()
+    // Failed: no summary will be printed (the rejected rows are in the rejects file, if asked for).
+    if (failed) discardRejects(rejects.spillPath)
+    else if (rejects.spillPath) summary.rejects_spill = rejects.spillPath
     await rejectsFile.close()
     if (summary.rejected > 0 && o.rejectsPath) summary.rejects_file = o.rejectsPath
   }

@@ -332,12 +332,14 @@ export class SeedRun {
       this.setResult(step, { read: String(plan.dataRows), created: undefined })
       return { ...base, status: 'would create', detail: `${basename(file)}: ${plan.dataRows} rows into a new account` }
     }
-    const { runImport } = await import('../import/import-runner.js')
+    const [{ runImport }, { discardRejects }] = await Promise.all([import('../import/import-runner.js'), import('../import/reject-list.js')])
     const set = spec.set ?? {}
     const constants = { ...set, ...(set.currency_code ? { currency_code: set.currency_code.toUpperCase() } : {}) }
     const s = await runImport(this.client, file, { ...options, accountId: spec.bank_account_id, constants, dryRun: this.o.dryRun, concurrency: 2, previewRows: 5000 })
+    // The first 20 are enough here: the rows past the kept ones are not read back.
+    discardRejects(s.rejects_spill)
     const errors = s.rejects.slice(0, 20).map((r) => `line ${r.line}: ${r.reason}`)
-    if (s.rejects.length > errors.length) errors.push(`... and ${s.rejects.length - errors.length} more rejected rows`)
+    if (s.rejected > errors.length) errors.push(`... and ${s.rejected - errors.length} more rejected rows`)
     this.setResult(step, { read: String(s.read), created: String(s.created) })
     if (this.o.dryRun) {
       // Like transactions: rows are matched with the account's transactions by their content.

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3'
 import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, Sandbox, fastKey, spawnServe, type ServeProcess } from '../helpers/cli.js'
@@ -96,6 +96,26 @@ describe('tx import end to end', () => {
     const atomic = await sb.run(['tx', 'import', file, '--account', await newAccount(), '--atomic'])
     expect(atomic.code).toBe(6)
     expect(atomic.stderr).toContain('nothing was imported')
+  })
+
+  it('thousands of rejected rows: --json lists every one, a dry run shows every one, and no spill file is left', async () => {
+    const acct = await newAccount()
+    const file = join(sb.dir, 'mostly-bad.csv')
+    const n = 2500
+    writeFileSync(file, ['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: n }, (_, i) => `2026-01-03,Broken ${i},n/a`)].join('\n') + '\n')
+    const tmp = join(sb.dir, 'tmp')
+    mkdirSync(tmp)
+    const r = await sb.run(['tx', 'import', file, '--account', acct, '--json'], { env: { TMPDIR: tmp } })
+    expect(r.code, r.stderr).toBe(8)
+    const s = JSON.parse(r.stdout)
+    expect(s).toMatchObject({ read: n + 1, created: 1, rejected: n })
+    expect(s.rejects.map((x: { line: number }) => x.line)).toEqual(Array.from({ length: n }, (_, i) => i + 3))
+    expect(s).not.toHaveProperty('rejects_spill')
+    const dry = await sb.run(['tx', 'import', file, '--account', acct, '--dry-run'], { env: { TMPDIR: tmp } })
+    expect(dry.code, dry.stderr).toBe(8)
+    expect(dry.stderr.match(/^line \d+: amount/gm)).toHaveLength(n)
+    expect(dry.stderr).toContain(`line ${n + 2}: amount`)
+    expect(readdirSync(tmp)).toEqual([])
   })
 
   it('an unknown --encoding is a clear error naming the encodings to use, exit 6', async () => {

@@ -5,13 +5,14 @@
  * the fallback to single creates with Idempotency-Keys against a service without the batch route,
  * paced by 429s without losing a row.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, type FetchLike } from '../../src/client/client.js'
 import { toMinor } from '../../src/domain/money.js'
 import { runImport, type ImportRunOptions } from '../../src/import/import-runner.js'
+import { discardRejects, KEPT_REJECTS, readRejects } from '../../src/import/reject-list.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/bank-files/csv')
@@ -131,6 +132,39 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     expect(lines[0]).toBe('Date;Description;Amount;line;reason')
     expect(lines[1]).toMatch(/^02\.10\.2026;"Bad; amount";abc;3;"?amount /)
     expect(lines[2]).toMatch(/^03\.10\.2026;;-2,00;4;no description/)
+  })
+
+  it('keeps the first thousand rejected rows in memory and the rest in a spill file, every one listed in order', async () => {
+    const accountId = await newAccount()
+    const bad = Array.from({ length: KEPT_REJECTS + 500 }, (_, i) => `2026-10-02,Bad ${i},n/a`)
+    const f = csvFile(['Date,Description,Amount', '2026-10-01,Good,-1.00', ...bad, '2026-10-03,Also good,2.00'].join('\n') + '\n')
+    const r = await run(f, { accountId })
+    expect({ read: r.read, created: r.created, rejected: r.rejected }).toEqual({ read: KEPT_REJECTS + 502, created: 2, rejected: KEPT_REJECTS + 500 })
+    expect(r.rejects).toHaveLength(KEPT_REJECTS)
+    const every: number[] = []
+    for await (const x of readRejects(r.rejects, r.rejects_spill)) every.push(x.line)
+    expect(every).toEqual(bad.map((_, i) => i + 3))
+    discardRejects(r.rejects_spill)
+    expect(existsSync(dirname(r.rejects_spill!))).toBe(false)
+  })
+
+  it('an import that fails after spilling rejected rows leaves no spill file behind', async () => {
+    const accountId = await newAccount()
+    const bad = Array.from({ length: KEPT_REJECTS + 10 }, (_, i) => `2026-10-02,Bad ${i},n/a`)
+    const f = csvFile(['Date,Description,Amount', ...bad, '2026-10-03,Good,2.00'].join('\n') + '\n')
+    // The service goes away once the rows are sent.
+    const failing: FetchLike = (url, init) => (init.method === 'POST' ? Promise.reject(new Error('connection refused')) : h.fetch(url, init))
+    const client = new Client({ baseUrl: h.baseUrl, fetch: failing, apiKey: a.key, maxRetries: 0 })
+    const own = mkdtempSync(join(tmpdir(), 'finctl-spill-'))
+    const before = process.env.TMPDIR
+    process.env.TMPDIR = own
+    try {
+      await expect(runImport(client, f, { accountId })).rejects.toThrow(/connection refused/)
+      expect(readdirSync(own)).toEqual([])
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = before
+    }
   })
 
   it('--dry-run shows the first rows, counts and total, and writes nothing', async () => {
