@@ -6,7 +6,7 @@
  * the amount, say) took the command to 500 MB and more, and the summary crossed from the import
  * thread to the main thread as one copy more.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync, createReadStream } from 'node:fs'
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
