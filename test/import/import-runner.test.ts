@@ -5,7 +5,7 @@
  * the fallback to single creates with Idempotency-Keys against a service without the batch route,
  * paced by 429s without losing a row.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -164,6 +164,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     } finally {
       if (before === undefined) delete process.env.TMPDIR
       else process.env.TMPDIR = before
+      rmSync(own, { recursive: true, force: true })
     }
   })
 
