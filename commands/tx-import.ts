@@ -8,12 +8,13 @@ import { AppError } from '../src/domain/errors.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { note, printList, printRecord, printRecordStreaming } from '../src/cli/output.js'
+import { note, printList, printRecord, printRecordStreaming, writeDrained } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
 import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
 import type { SavedMapping } from '../src/cli/mappings.js'
 import type { ImportRequest, ImportSummary } from '../src/import/import-runner.js'
+import type { readRejects as ReadRejects } from '../src/import/reject-list.js'
 import type { Role } from '../src/import/mapping.js'
 
 type Mapping = typeof import('../src/import/mapping.js')
@@ -214,19 +215,18 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   } finally {
     bar.end()
   }
-  const { discardRejects } = await import('../src/import/reject-list.js')
+  const rejects = await import('../src/import/reject-list.js')
   try {
-    await printSummary(ctx, summary)
+    await printSummary(ctx, summary, rejects.readRejects)
   } finally {
-    discardRejects(summary.rejects_spill)
+    rejects.discardRejects(summary.rejects_spill)
   }
   if (summary.rolled_back) return EXIT.invalid
   return summary.rejected > 0 ? EXIT.partial : EXIT.ok
 }
 
-async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: ImportSummary): Promise<void> {
+async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: ImportSummary, readRejects: typeof ReadRejects): Promise<void> {
   const { io, printer } = ctx
-  const { readRejects } = await import('../src/import/reject-list.js')
   if (printer.format === 'json' || printer.format === 'ndjson') {
     // Every rejected row, however many: those past the first thousand are read back from the spill file.
     await (spill ? printRecordStreaming(io, printer, s, 'rejects', readRejects(s.rejects, spill)) : printRecord(io, printer, s))
@@ -264,7 +264,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
   let shown = 0
   for await (const r of readRejects(s.rejects, s.dry_run ? spill : undefined)) {
     if (!s.dry_run && shown === 50) break
-    if (!io.stderr.write(`line ${r.line}: ${r.reason}\n`)) await new Promise((done) => io.stderr.once('drain', done))
+    await writeDrained(io.stderr, `line ${r.line}: ${r.reason}\n`)
     shown++
   }
   if (s.rejected > shown) io.stderr.write(`... and ${s.rejected - shown} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)

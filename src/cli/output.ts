@@ -106,6 +106,11 @@ export async function printRecord(io: IO, p: Printer, record: object, fields?: A
   ])
 }
 
+/** Write `text` (nothing if empty); when the stream's buffer is full, wait until it has drained. */
+export async function writeDrained(stream: IO['stdout'], text: string): Promise<void> {
+  if (text && !stream.write(text)) await new Promise((r) => stream.once('drain', r))
+}
+
 /**
  * `printRecord` for json and ndjson with one array of the record (`key`) too long to hold in memory:
  * its items come from `items`, written as they arrive (with back-pressure), and the output is the
@@ -118,7 +123,7 @@ export async function printRecordStreaming(io: IO, p: Printer, record: object, k
   const entries = Object.entries({ ...record, [key]: [] }).filter(([, v]) => v !== undefined && typeof v !== 'function')
   let chunk = '{'
   const flush = async () => {
-    if (chunk && !io.stdout.write(chunk)) await new Promise((r) => io.stdout.once('drain', r))
+    await writeDrained(io.stdout, chunk)
     chunk = ''
   }
   for (let i = 0; i < entries.length; i++) {
@@ -179,7 +184,7 @@ export async function streamList<T>(io: IO, p: Printer, pages: AsyncIterable<T[]
       count++
     }
     // Respect back-pressure: a slow reader (a pipe to `head`) holds the next page back.
-    if (chunk && !io.stdout.write(chunk)) await new Promise((r) => io.stdout.once('drain', r))
+    await writeDrained(io.stdout, chunk)
   }
   if (p.format === 'json') io.stdout.write(count ? '\n]\n' : ']\n')
   return count

@@ -221,6 +221,11 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     rejects.add({ line, reason })
     rejectsFile.write(fields, line, reason)
   }
+  /** A row rejected here, before it is sent (the service's rejects come back per batch). */
+  const rejectLocal = (fields: string[], line: number, reason: string) => {
+    localRejects++
+    reject(fields, line, reason)
+  }
   const progress = () => {
     const done = summary.created + summary.already_imported + summary.rejected
     // The plan's row count may be an estimate (ImportPlan.settledEarly): never less than what is done.
@@ -239,26 +244,22 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
           continue
         }
         if (!r.ok) {
-          localRejects++
-          reject(r.fields, r.line, r.reason)
+          rejectLocal(r.fields, r.line, r.reason)
           continue
         }
         const request = r.request as ImportRequest
         const cur = request.currency_code ?? currency
         if (!isCurrency(cur)) {
-          localRejects++
-          reject(rec.fields, r.line, `currency_code: "${cur}" is not an ISO 4217 currency`)
+          rejectLocal(rec.fields, r.line, `currency_code: "${cur}" is not an ISO 4217 currency`)
           continue
         }
         if (cur !== company.base_currency && request.exchange_rate === undefined) {
-          localRejects++
-          reject(rec.fields, r.line, `exchange_rate: is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
+          rejectLocal(rec.fields, r.line, `exchange_rate: is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
           continue
         }
         const parsed = CreateTransactionRequest.safeParse(request)
         if (!parsed.success) {
-          localRejects++
-          reject(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
+          rejectLocal(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
           continue
         }
         valid.push({ request, minor: r.minor, line: r.line, fields: rec.fields })
