@@ -81,6 +81,12 @@ export async function planImport(path: string, o: ImportOptions = {}, settle = f
   return planRecords(layout, readRecordChunks(path, layout), o, settle ? { bytes: (await stat(path)).size } : undefined)
 }
 
+/** What the user is told when data rows have more or fewer fields than the header. */
+function raggedNote(ragged: number, rows: number, early: boolean, first: CsvRecord, headerFields: number): string {
+  const which = early ? `${ragged} of the first ${rows} rows` : ragged === rows ? `all ${rows} rows` : `${ragged} of ${rows} rows`
+  return `ragged: ${which} have a number of fields other than the header's ${headerFields} (line ${first.line} has ${first.fields.length}); columns are matched by position from the left, --map FIELD=-N counts from the right end of each row`
+}
+
 /** Amount samples the decimal mark is decided from. */
 const AMOUNT_SAMPLES = 2000
 
@@ -102,6 +108,9 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   let dataRows = 0
   let filtered = 0
   let seen = 0
+  /** Data rows whose number of fields differs from the header's, and the first of them. */
+  let ragged = 0
+  let firstRagged: CsvRecord | undefined
   /** Characters of the records read (fields and delimiters), to estimate the rows of the rest. */
   let chars = 0
   let settledEarly = false
@@ -145,6 +154,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
       continue
     }
     dataRows++
+    if (rec.fields.length !== header.length && ragged++ === 0) firstRagged = rec
     dates.add(date)
     if (amounts.length < AMOUNT_SAMPLES) for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
   }
@@ -165,6 +175,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     dateFormat = d.format
     notes.push(settledEarly ? `dates ${d.format.name} (detected over the first ${rowsRead} rows, where no other format fits; every row is read with it)` : `dates ${d.format.name} (detected over ${dataRows} rows)`)
   }
+  if (firstRagged) notes.push(raggedNote(ragged, rowsRead, settledEarly, firstRagged, header.length))
   const decimal: DecimalMark = o.decimalComma ? ',' : detectDecimalMark(amounts)
   notes.push(`decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? ' (given)' : ' (detected)'}`)
   return { layout, headerLine, header, map, dateFormat, decimal, dataRows, ...(settledEarly ? { settledEarly } : {}), skipped, filtered, notes }
@@ -209,7 +220,13 @@ export class RowConverter {
     const m = plan.map
     const dateText = cell(rec.fields, m.date)
     if (!DATE_LIKE.test(dateText)) return undefined
-    const fail = (reason: string): Converted => ({ ok: false, line: rec.line, reason, fields: rec.fields })
+    const ragged = rec.fields.length !== plan.header.length
+    const fail = (reason: string): Converted => ({
+      ok: false,
+      line: rec.line,
+      reason: ragged ? `${reason} (the row has ${rec.fields.length} fields, the header ${plan.header.length})` : reason,
+      fields: rec.fields,
+    })
     const date = parseDate(dateText, plan.dateFormat.order)
     if (!date) return fail(`date "${dateText}" does not fit ${plan.dateFormat.name}`)
     let minor: number

@@ -87,4 +87,14 @@ describe('real bank CSV files', () => {
     const dkb = await importFile('de-dkb-creditcard-latin1-preamble-lines.csv')
     expect(new Set(dkb.rows.map((x) => x.request.import_ref)).size).toBe(7)
   })
+
+  it('says when rows are ragged, and why a row of a ragged file was rejected', async () => {
+    // Danske rows have 10 fields under a 12-field header: by header name the amount column is empty.
+    const r = await importFile('lt-danske-cp1257-crlf-multiline-quoted.csv', { encoding: 'windows-1257' })
+    expect(r.plan.notes).toContain("ragged: all 4 rows have a number of fields other than the header's 12 (line 2 has 10); columns are matched by position from the left, --map FIELD=-N counts from the right end of each row")
+    expect(r.rejected.map((x) => `${x.line}: ${x.reason}`)).toEqual([2, 4, 6, 7].map((l) => `${l}: amount is empty (the row has 10 fields, the header 12)`))
+    // A file whose rows all match the header gets no such note.
+    const dkb = await importFile('de-dkb-creditcard-latin1-preamble-lines.csv')
+    expect(dkb.plan.notes.some((n) => n.startsWith('ragged'))).toBe(false)
+  })
 })
