@@ -9,6 +9,7 @@ import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
+import { requireInputFile } from '../src/cli/input-file.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/program.js'
 import type { SeedReport, StepOutcome } from '../src/seed/run.js'
@@ -48,7 +49,7 @@ const STATUS_COLUMNS = [
 async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Promise<number> {
   const { readFile } = await import('node:fs/promises')
   const { dirname, resolve } = await import('node:path')
-  if (!existsSync(file) || !statSync(file).isFile()) throw new AppError('usage', `no such file: ${file}`)
+  await requireInputFile(file)
   if (o.envOut !== undefined) {
     const dir = dirname(resolve(o.envOut))
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new AppError('usage', `--env-out: no such folder: ${dir}`)

@@ -12,6 +12,7 @@ import type { Statement } from '../src/domain/statement-schemas.js'
 import type { Transaction } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
+import { requireInputFile } from '../src/cli/input-file.js'
 import { transactionColumns } from '../src/cli/columns.js'
 import { formatAmount } from '../src/cli/format.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
@@ -135,10 +136,9 @@ function skipLines(text: string | undefined): number | undefined {
 async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promise<number> {
   if (!o.account) throw new AppError('usage', 'the bank account is required: give --account ID')
   if (o.format !== undefined && !FORMATS.includes(o.format)) throw new AppError('usage', `--format must be one of ${FORMATS.join(', ')}`)
-  const { readFile, stat } = await import('node:fs/promises')
+  const { readFile } = await import('node:fs/promises')
   const { basename } = await import('node:path')
-  const info = await stat(file).catch(() => undefined)
-  if (!info?.isFile()) throw new AppError('usage', `no such file: ${file}`)
+  const info = await requireInputFile(file)
   if (info.size > MAX_FILE) throw new AppError('payload_too_large', `${file} is ${info.size} bytes: a statement file may be at most 20 MiB`)
   const bytes = new Uint8Array(await readFile(file))
   const request = {

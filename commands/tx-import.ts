@@ -8,6 +8,7 @@ import { AppError } from '../src/domain/errors.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
+import { requireInputFile } from '../src/cli/input-file.js'
 import { note, printList, printRecord, printRecordStreaming, writeDrained } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
@@ -118,6 +119,18 @@ function effectiveMapping(mapping: Mapping, o: ImportFlags, saved: SavedMapping 
   }
 }
 
+/** An encoding or date format that names nothing is a usage error (2), found before the file is read. */
+async function checkReadingFlags(m: SavedMapping): Promise<void> {
+  const { normalizeEncoding } = await import('../src/import/decode.js')
+  const { formatFromFlag } = await import('../src/import/dates.js')
+  try {
+    if (m.encoding !== undefined) normalizeEncoding(m.encoding)
+    if (m.dateFormat !== undefined) formatFromFlag(m.dateFormat)
+  } catch (e) {
+    throw new AppError('usage', (e as Error).message)
+  }
+}
+
 async function constantsOf(set: Record<string, string> | undefined): Promise<Partial<CreateTransactionRequest>> {
   if (!set || Object.keys(set).length === 0) return {}
   const c: Record<string, unknown> = { ...set }
@@ -134,8 +147,7 @@ async function constantsOf(set: Record<string, string> | undefined): Promise<Par
 
 async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): Promise<number> {
   const [file] = args
-  const { existsSync, statSync } = await import('node:fs')
-  if (!existsSync(file) || !statSync(file).isFile()) throw new AppError('usage', `no such file: ${file}`)
+  await requireInputFile(file)
   const { MappingStore } = await import('../src/cli/mappings.js')
   const mappings = new MappingStore(ctx.env)
   const saved = o.mapping ? mappings.get(o.mapping) : undefined
@@ -144,6 +156,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
     throw new AppError('usage', `no saved mapping "${o.mapping}"${names.length ? ` (saved: ${names.join(', ')})` : ''}; save one with --save-mapping NAME`)
   }
   const m = effectiveMapping(await import('../src/import/mapping.js'), o, saved)
+  await checkReadingFlags(m)
   const constants = await constantsOf(m.set)
   // Four batches in flight on either target. Embedded, the service's thread commits the batches
   // waiting together in one SQLite transaction (group commit): with two in flight each commit held

@@ -29,6 +29,22 @@ describe('exit codes', () => {
     }
   })
 
+  it('a file argument that is missing, a folder or a device exits 2 and says which', async () => {
+    const cases: Array<[string, RegExp]> = [
+      [`${sb.dir}/missing.csv`, /^error: no such file: .*missing\.csv\n$/],
+      [sb.dir, /^error: .* is a folder: give the path of a file in it\n$/],
+      ['/dev/null', /^error: \/dev\/null is not a regular file \(a pipe or a device\)/],
+    ]
+    for (const [path, message] of cases) {
+      for (const args of [['tx', 'import', path, '--account', accountId], ['statements', 'upload', path, '--account', accountId], ['seed', path]]) {
+        const r = await sb.run(args)
+        expect(r.code, args.join(' ')).toBe(2)
+        expect(r.stdout).toBe('')
+        expect(r.stderr, args.join(' ')).toMatch(message)
+      }
+    }
+  })
+
   it('an unknown API key exits 3', async () => {
     const r = await sb.run(['accounts', 'list'], { env: { FINCTL_API_KEY: `fds_${'x'.repeat(43)}` } })
     expect(r.code).toBe(3)

@@ -118,11 +118,14 @@ describe('tx import end to end', () => {
     expect(readdirSync(tmp)).toEqual([])
   })
 
-  it('an unknown --encoding is a clear error naming the encodings to use, exit 6', async () => {
+  it('an unknown --encoding or --date-format is a usage error (exit 2) naming what to give, before the file is read', async () => {
     const r = await sb.run(['tx', 'import', join(CSV, 'us-capitalone-card-debit-credit-columns.csv'), '--account', usd, '--encoding', 'bogus'])
-    expect(r.code).toBe(6)
+    expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/^error: unknown encoding "bogus": use a name such as utf-8/m)
-    expect(r.stderr).not.toContain('internal error')
+    expect(r.stderr).not.toContain('importing')
+    const d = await sb.run(['tx', 'import', join(CSV, 'us-capitalone-card-debit-credit-columns.csv'), '--account', usd, '--date-format', 'QQ'])
+    expect(d.code).toBe(2)
+    expect(d.stderr).toBe('error: --date-format "QQ" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD\n')
   })
 
   it('an ambiguous file is refused before anything is written, naming the flag', async () => {

@@ -56,4 +56,14 @@ describe('CSV from bytes = CSV from the file', () => {
     expect(recs[1].fields[1]).toBe(`${pad}\nstill the same field, é`)
     expect(recs[2]).toEqual({ line: 4, fields: ['2024-01-02', 'Tea', '-2.00'] })
   })
+
+  it('says what to check when no header row is found: an empty file, or the delimiter it was read with', async () => {
+    await expect(planImportBytes(new Uint8Array(0))).rejects.toThrow(/^the file holds no data$/)
+    const commas = new TextEncoder().encode('Date,Description,Amount\n2024-01-01,Tea,-2.00\n')
+    await expect(planImportBytes(commas, { delimiter: ';' })).rejects.toThrow(
+      'found no header row in the file\'s 2 lines (read with the delimiter ";"): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column',
+    )
+    const preamble = new TextEncoder().encode(`${'note\n'.repeat(60)}Date,Description,Amount\n`)
+    await expect(planImportBytes(preamble)).rejects.toThrow(/^found no header row in the first 50 lines \(read with the delimiter ","\): check --delimiter/)
+  })
 })
