@@ -4,12 +4,12 @@
  * steps as a table (or the report as JSON) and the ids and new keys as NAME=value lines.
  */
 import { randomUUID } from 'node:crypto'
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { requireInputFile } from '../src/cli/input-file.js'
+import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/program.js'
 import type { SeedReport, StepOutcome } from '../src/seed/run.js'
@@ -48,13 +48,9 @@ const STATUS_COLUMNS = [
 
 async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Promise<number> {
   const { readFile } = await import('node:fs/promises')
-  const { dirname, resolve } = await import('node:path')
+  const { resolve } = await import('node:path')
   await requireInputFile(file)
-  if (o.envOut !== undefined) {
-    const dir = dirname(resolve(o.envOut))
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new AppError('usage', `--env-out: no such folder: ${dir}`)
-    if (resolve(o.envOut) === resolve(file)) throw new AppError('usage', '--env-out must not be the seed file')
-  }
+  if (o.envOut !== undefined) requireOutputFile(o.envOut, '--env-out', { path: file, what: 'the seed file' })
   const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/seed/schema.js')
   let seed
   try {

@@ -8,7 +8,7 @@ import { AppError } from '../src/domain/errors.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { requireInputFile } from '../src/cli/input-file.js'
+import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
 import { note, printList, printRecord, printRecordStreaming, writeDrained } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
@@ -148,6 +148,7 @@ async function constantsOf(set: Record<string, string> | undefined): Promise<Par
 async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): Promise<number> {
   const [file] = args
   await requireInputFile(file)
+  if (o.rejects !== undefined) requireOutputFile(o.rejects, '--rejects', { path: file, what: 'the file being imported' })
   const { MappingStore } = await import('../src/cli/mappings.js')
   const mappings = new MappingStore(ctx.env)
   const saved = o.mapping ? mappings.get(o.mapping) : undefined

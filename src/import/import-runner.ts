@@ -94,15 +94,24 @@ function csvQuote(s: string, delimiter: string): string {
 
 class RejectsWriter {
   private out?: WriteStream
+  /** The stream's first error (a full disk, say): reported by the next write or by close. */
+  private failure?: Error
   constructor(
     private readonly path: string | undefined,
     private readonly header: string[],
     private readonly delimiter: string,
   ) {}
+  private check(): void {
+    if (this.failure) throw new AppError('internal_error', `cannot write the rejects file ${this.path}: ${this.failure.message}`)
+  }
   write(fields: string[], line: number, reason: string): void {
     if (!this.path) return
+    this.check()
     if (!this.out) {
       this.out = createWriteStream(this.path, { encoding: 'utf8' })
+      this.out.on('error', (e) => {
+        this.failure ??= e
+      })
       this.out.write([...this.header, 'line', 'reason'].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
     }
     this.out.write([...fields, String(line), reason].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
@@ -110,7 +119,15 @@ class RejectsWriter {
   async close(): Promise<void> {
     const out = this.out
     if (!out) return
-    await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())))
+    if (!this.failure) {
+      await new Promise<void>((res) =>
+        out.end((err?: Error | null) => {
+          if (err) this.failure ??= err
+          res()
+        }),
+      )
+    }
+    this.check()
   }
 }
 

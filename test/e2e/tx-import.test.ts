@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3'
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, Sandbox, fastKey, spawnServe, type ServeProcess } from '../helpers/cli.js'
@@ -116,6 +116,32 @@ describe('tx import end to end', () => {
     expect(dry.stderr.match(/^line \d+: amount/gm)).toHaveLength(n)
     expect(dry.stderr).toContain(`line ${n + 2}: amount`)
     expect(readdirSync(tmp)).toEqual([])
+  })
+
+  it('--rejects never overwrites the file being imported, and a path it cannot write is a clear error', async () => {
+    const acct = await newAccount('EUR')
+    const dir = join(sb.dir, 'rejects-paths')
+    mkdirSync(dir)
+    const input = join(dir, 'in.csv')
+    const bytes = readFileSync(join(CSV, 'lt-danske-cp1257-crlf-multiline-quoted.csv'))
+    writeFileSync(input, bytes)
+    symlinkSync(input, join(dir, 'link.csv'))
+    const run = (rejects: string) => sb.run(['tx', 'import', input, '--account', acct, '--rejects', rejects])
+    for (const same of [input, join(dir, '..', 'rejects-paths', 'in.csv'), join(dir, 'link.csv')]) {
+      const r = await run(same)
+      expect(r.code, same).toBe(2)
+      expect(r.stderr).toBe('error: --rejects must not be the file being imported: it would be overwritten\n')
+    }
+    const noFolder = await run(join(dir, 'nope', 'r.csv'))
+    expect([noFolder.code, noFolder.stderr]).toEqual([2, `error: --rejects: no such folder: ${join(dir, 'nope')}\n`])
+    const folder = await run(dir)
+    expect([folder.code, folder.stderr]).toEqual([2, `error: --rejects: ${dir} is a folder: give the path of a file to write\n`])
+    expect(readFileSync(input).equals(bytes)).toBe(true)
+    // Every row of this file is rejected (ragged, no --map): the write fails on a full disk.
+    const full = await run('/dev/full')
+    expect(full.code).toBe(1)
+    expect(full.stderr).toMatch(/^error: cannot write the rejects file \/dev\/full: ENOSPC/m)
+    expect(full.stderr).not.toMatch(/internal error|\n\s+at /)
   })
 
   it('an unknown --encoding or --date-format is a usage error (exit 2) naming what to give, before the file is read', async () => {
