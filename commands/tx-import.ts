@@ -149,7 +149,10 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   const [file] = args
   await requireInputFile(file)
   if (o.rejects !== undefined) requireOutputFile(o.rejects, '--rejects', { path: file, what: 'the file being imported' })
-  const { MappingStore } = await import('../src/cli/mappings.js')
+  const { MappingStore, validMappingName } = await import('../src/cli/mappings.js')
+  if (o.saveMapping !== undefined && !validMappingName(o.saveMapping)) {
+    throw new AppError('usage', `--save-mapping: "${o.saveMapping}" is not a valid mapping name (letters, digits, . _ -, at most 64)`)
+  }
   const mappings = new MappingStore(ctx.env)
   const saved = o.mapping ? mappings.get(o.mapping) : undefined
   if (o.mapping && !saved) {

@@ -5,7 +5,7 @@
  */
 import Conf from 'conf'
 import type { Role } from '../import/mapping.js'
-import { configDir } from './profiles.js'
+import { configDir, validProfileName } from './profiles.js'
 
 export interface SavedMapping {
   map?: Array<[Role, string]>
@@ -21,6 +21,9 @@ export interface SavedMapping {
   set?: Record<string, string>
 }
 
+/** A name to save a mapping under: the rule of profile names (letters, digits, `.`, `_`, `-`). */
+export const validMappingName = validProfileName
+
 export class MappingStore {
   private readonly conf: Conf<{ mappings: Record<string, SavedMapping> }>
 
@@ -30,7 +33,9 @@ export class MappingStore {
   }
 
   get(name: string): SavedMapping | undefined {
-    return this.conf.get('mappings')[name]
+    const all = this.conf.get('mappings')
+    // Own names only: `toString` or `__proto__` name no saved mapping.
+    return Object.hasOwn(all, name) ? all[name] : undefined
   }
 
   list(): Record<string, SavedMapping> {

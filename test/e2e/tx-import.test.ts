@@ -81,6 +81,17 @@ describe('tx import end to end', () => {
     expect(use).toMatchObject({ created: 3, amount_total: '30.00' })
     const mappings = JSON.parse(readFileSync(join(sb.configDir, 'mappings.json'), 'utf8'))
     expect(mappings.mappings.ubs.map).toEqual([['description', 'Description 1']])
+    // Names are words; an object's inherited names are no saved mapping.
+    for (const name of ['../ubs', '__proto__', '']) {
+      const bad = await sb.run(['tx', 'import', file, '--account', chf, '--save-mapping', name, '--dry-run'])
+      expect([bad.code, bad.stderr], name).toEqual([2, `error: --save-mapping: "${name}" is not a valid mapping name (letters, digits, . _ -, at most 64)\n`])
+    }
+    for (const name of ['toString', '__proto__']) {
+      const inherited = await sb.run(['tx', 'import', file, '--account', chf, '--mapping', name])
+      expect(inherited.code, name).toBe(2)
+      expect(inherited.stderr).toContain(`no saved mapping "${name}" (saved: ubs)`)
+    }
+    expect(Object.keys(JSON.parse(readFileSync(join(sb.configDir, 'mappings.json'), 'utf8')).mappings)).toEqual(['ubs'])
   })
 
   it('rejected rows: exit 8, listed with their line numbers, written to --rejects, the rest imported', async () => {
