@@ -176,7 +176,9 @@ async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promis
   }
   await printStatement(ctx, s)
   if (s.status === 'failed') {
-    const message = `statement ${s.id} failed: ${s.error ?? 'no reason given'}`
+    // The service names its upload fields; on the command line they are flags.
+    const reason = (s.error ?? 'no reason given').replace(/\bgive account_number\b/g, 'give --statement-account NUMBER')
+    const message = `statement ${s.id} failed: ${reason}`
     ctx.io.stderr.write(ctx.printer.format === 'json' ? `${JSON.stringify({ code: 'statement_failed', message, statement_id: s.id })}\n` : `error: ${message}\n`)
     return EXIT.invalid
   }

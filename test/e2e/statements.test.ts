@@ -150,6 +150,18 @@ describe('statements end to end', () => {
     expect((await sb.run(['statements', 'upload', join(sb.dir, 'missing.sta'), '--account', acct])).code).toBe(2)
   })
 
+  it('a file of several accounts names the flag that chooses one, and that flag imports it', async () => {
+    const acct = await account()
+    const file = join(BANK, 'mt940/de-sepa-86-structured-subfields.sta')
+    const r = await sb.run(['statements', 'upload', file, '--account', acct])
+    expect(r.code).toBe(6)
+    expect(r.stderr).toMatch(/^error: statement [0-9a-f-]{36} failed: the file holds statements of 2 accounts .*: give --statement-account NUMBER to choose one\n$/)
+    // The service's own wording (its upload field) stays in the statement itself.
+    expect(tsv(r.stdout).find((row) => row[0] === 'error')?.[1]).toMatch(/give account_number to choose one$/)
+    const chosen = await sb.json<Statement>(['statements', 'upload', file, '--account', acct, '--statement-account', '0194791600888', '--json'])
+    expect([chosen.status, chosen.line_count]).toEqual(['completed', 7])
+  })
+
   it('works the same against finctl serve (the upload polls over HTTP)', async () => {
     const acct = await account()
     const key = sb.profiles().profiles.local.api_key!
