@@ -23,7 +23,8 @@
  *      and the cost of the `total` count.
  *   5. import (bench/lib/import.ts): `finctl tx import` of a generated CSV (100,000 and 1,000,000 rows;
  *      20,000 and 100,000 with --quick), embedded and through `finctl serve`, vs csv-parse alone and
- *      csv-parse + plain prepared inserts of the same rows; peak RSS of the CLI.
+ *      csv-parse + plain prepared inserts of the same rows, and the store's own inserts of the rows
+ *      the embedded import created (the schema's floor); peak RSS of the CLI.
  *   6. reports (bench/reports.ts): cash-flow and summary at 1,000,000 transactions (100,000 with --quick),
  *      p50/p95, vs the same range's totals as one plain SQL aggregate over the same index.
  *   7. statements (bench/lib/statements.ts): a generated 50,000-line CAMT.053 and OFX file (10,000 with

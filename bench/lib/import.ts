@@ -3,7 +3,9 @@
  * EMBEDDED and REMOTE (a `finctl serve` on loopback), beside two ceilings measured in the same run on
  * the same file: csv-parse alone (reading), and csv-parse + plain prepared better-sqlite3 inserts of
  * the same rows into a plain table in batches of 1,000 (reading and storing, with none of finctl's
- * validation, indexes, audit trail or exactly-once identity). Peak RSS of the CLI from /usr/bin/time.
+ * validation, indexes, audit trail or exactly-once identity). A third figure, for context, is the
+ * schema's own floor: the rows the embedded import created, inserted again through the store's
+ * bulk-insert path with nothing around them. Peak RSS of the CLI from /usr/bin/time.
  * Each finctl import writes into a fresh database (embedded, or behind its own `finctl serve`).
  */
 import Database from 'better-sqlite3'
@@ -12,6 +14,8 @@ import { spawnSync } from 'node:child_process'
 import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { mulberry32 } from '../../src/domain/random.js'
+import type { NewTransactionRow } from '../../src/store/schema.js'
+import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { makeTempDir, type ServerProcess } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { prepareFinctl, startFinctl } from './throughput.js'
@@ -102,10 +106,47 @@ function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: stri
   return { seconds, rssMb: kb ? Number(kb) / 1024 : undefined, created: summary.created }
 }
 
+/**
+ * The schema's own floor: the rows an embedded import created (`from`), inserted again into a fresh
+ * database (`to`, after `finctl init`) through the store's bulk-insert path, with the embedded
+ * core's page cache and the same batches of 1,000 and bulk-load hint, and nothing else: no CSV, no
+ * validation, no HTTP, no threads. Times the inserts and the store's close (which builds the amount
+ * index a bulk load set aside), not the reads of the source rows.
+ */
+async function storeInsertsAlone(from: string, to: { database: string; accountId: string }): Promise<number> {
+  const source = new Database(from, { readonly: true })
+  const store = await openSqliteStore(to.database, { cacheMb: 8 })
+  try {
+    const account = await store.db.selectFrom('bank_accounts').select('company_id').where('id', '=', to.accountId).executeTakeFirstOrThrow()
+    const total = (source.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n
+    // The store reads only its own columns from each row: the extra source_rowid is left out.
+    const page = source.prepare('SELECT rowid AS source_rowid, * FROM transactions WHERE rowid > ? ORDER BY rowid LIMIT 1000')
+    let seconds = 0
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as Array<NewTransactionRow & { source_rowid: number }>
+      if (rows.length === 0) break
+      after = rows[rows.length - 1].source_rowid
+      for (const r of rows) {
+        r.company_id = account.company_id
+        r.bank_account_id = to.accountId
+      }
+      const t0 = performance.now()
+      const inserted = await store.hot.insertTransactions(rows, { bulkRows: total })
+      seconds += (performance.now() - t0) / 1000
+      if (inserted.size !== rows.length) throw new Error(`store inserts: ${inserted.size} of ${rows.length} rows inserted`)
+    }
+    const t0 = performance.now()
+    await store.close()
+    return seconds + (performance.now() - t0) / 1000
+  } finally {
+    source.close()
+  }
+}
+
 export async function runImportSection(root: string, c: ImportConfig, log: (l: string) => void): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
   const dir = makeTempDir('import')
   const figures: Figure[] = []
-  const lines: string[] = ['import: rows | csv-parse alone | csv-parse + plain inserts | finctl embedded (peak RSS) | finctl remote (peak RSS)']
+  const lines: string[] = ['import: rows | csv-parse alone | csv-parse + plain inserts | store inserts alone | finctl embedded (peak RSS) | finctl remote (peak RSS)']
   const extra: Record<string, unknown> = {}
   // Every import writes into a database of its own, as a first import of a bank's history would:
   // `finctl init`, a bench key (no practical rate limit: the profile's own init key would pace the
@@ -129,8 +170,11 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
     if (embedded.created !== n) throw new Error(`embedded import created ${embedded.created} of ${n}`)
     log(`import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`)
     const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
+    const floor = await storeInsertsAlone(emb.setup.database, fresh().setup)
+    log(`import: the store's inserts alone ${floor.toFixed(1)} s`)
     figures.push(
       makeFigure({ id: `import.embedded.${label}`, label: `tx import ${label} rows, embedded`, unit: 's', spread: 'min-max', value: [embedded.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
+      makeFigure({ id: `import.store.${label}`, label: `store inserts alone, ${label} rows (context)`, unit: 's', spread: 'min-max', value: [floor], baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
       makeFigure({ id: `import.parse.${label}`, label: `csv-parse alone, ${label} rows (context)`, unit: 's', spread: 'min-max', value: parseOnly, baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
     )
     let remote: CliRun | undefined
@@ -149,9 +193,9 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     lines.push(
-      `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
+      `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${floor.toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
     )
-    extra[label] = { rows: n, parseOnly, plain, embedded, remote }
+    extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote }
   }
   return { figures, lines, extra }
 }
