@@ -116,6 +116,7 @@ function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: stri
 async function storeInsertsAlone(from: string, to: { database: string; accountId: string }): Promise<number> {
   const source = new Database(from, { readonly: true })
   const store = await openSqliteStore(to.database, { cacheMb: 8 })
+  let closed = false
   try {
     const account = await store.db.selectFrom('bank_accounts').select('company_id').where('id', '=', to.accountId).executeTakeFirstOrThrow()
     const total = (source.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n
@@ -136,10 +137,12 @@ async function storeInsertsAlone(from: string, to: { database: string; accountId
       if (inserted.size !== rows.length) throw new Error(`store inserts: ${inserted.size} of ${rows.length} rows inserted`)
     }
     const t0 = performance.now()
+    closed = true
     await store.close()
     return seconds + (performance.now() - t0) / 1000
   } finally {
     source.close()
+    if (!closed) await store.close()
   }
 }
 
