@@ -369,10 +369,12 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   } finally {
     summary.elapsed_ms = Date.now() - started
     rejects.close()
+    // A rejects file that cannot be finished (a full disk) fails the import too, unless it failed already.
+    const unwritten = await rejectsFile.close().then(() => undefined, (e: unknown) => e as Error)
     // Failed: no summary will be printed (the rejected rows are in the rejects file, if asked for).
-    if (failed) discardRejects(rejects.spillPath)
+    if (failed || unwritten) discardRejects(rejects.spillPath)
     else if (rejects.spillPath) summary.rejects_spill = rejects.spillPath
-    await rejectsFile.close()
+    if (unwritten && !failed) throw unwritten
     if (summary.rejected > 0 && o.rejectsPath) summary.rejects_file = o.rejectsPath
   }
 }

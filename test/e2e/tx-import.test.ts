@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3'
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, Sandbox, fastKey, spawnServe, type ServeProcess } from '../helpers/cli.js'
@@ -127,6 +127,17 @@ describe('tx import end to end', () => {
     expect(dry.stderr.match(/^line \d+: amount/gm)).toHaveLength(n)
     expect(dry.stderr).toContain(`line ${n + 2}: amount`)
     expect(readdirSync(tmp)).toEqual([])
+    // A rejects file that cannot be written fails the import, and the spill goes too: this file is one
+    // 16 KiB read, so every row is rejected before the failed write is heard of, when the file closes.
+    const small = join(sb.dir, 'one-read.csv')
+    writeFileSync(small, ['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: 1050 }, () => '2026-01-03,B,x')].join('\n') + '\n')
+    expect(statSync(small).size).toBeLessThan(16 * 1024)
+    for (const f of [file, small]) {
+      const full = await sb.run(['tx', 'import', f, '--account', acct, '--rejects', '/dev/full'], { env: { TMPDIR: tmp } })
+      expect(full.code, f).toBe(1)
+      expect(full.stderr).toMatch(/^error: cannot write the rejects file \/dev\/full: ENOSPC/m)
+      expect(readdirSync(tmp), f).toEqual([])
+    }
   })
 
   it('--rejects never overwrites the file being imported, and a path it cannot write is a clear error', async () => {
