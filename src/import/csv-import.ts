@@ -98,6 +98,8 @@ const AMOUNT_SAMPLES = 2000
 export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRecord[]>, o: ImportOptions = {}, settle?: { bytes: number }): Promise<ImportPlan> {
   const notes: string[] = []
   notes.push(`encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`)
+  const noHeader = (where: string) =>
+    new ImportError(`found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`)
   let header: string[] | undefined
   let headerLine = 0
   let map: ColumnMap | undefined
@@ -129,7 +131,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     if (!header) {
       const isHeader = o.skipLines !== undefined ? rec.line > o.skipLines : recognised(rec.fields) >= 2 || (o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0)
       if (!isHeader) {
-        if (seen > 50) throw new ImportError(`found no header row in the first 50 lines (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`)
+        if (seen > 50) throw noHeader('the first 50 lines')
         continue
       }
       header = rec.fields
@@ -159,11 +161,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     if (amounts.length < AMOUNT_SAMPLES) for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
   }
   if (seen === 0) throw new ImportError('the file holds no data')
-  if (!header || !map) {
-    throw new ImportError(
-      `found no header row in the file's ${seen} line${seen === 1 ? '' : 's'} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`,
-    )
-  }
+  if (!header || !map) throw noHeader(`the file's ${seen} line${seen === 1 ? '' : 's'}`)
   const rowsRead = dataRows
   // The rest of the file is estimated at the rows per character of what was read.
   if (settledEarly && settle && chars > 0) dataRows = Math.max(dataRows, Math.round((dataRows * settle.bytes) / chars))
