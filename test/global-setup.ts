@@ -1,7 +1,51 @@
-/** Build the CLI bundle once per test run, so the spawned `finctl` always matches the source. */
+/**
+ * Once per test run, in vitest's main process, before any test file starts:
+ *
+ * - The bank-file corpus (test/helpers/bank-files.ts): when it is missing, say so in one line (its
+ *   tests skip themselves); under CI=true fail the run instead.
+ * - Build the CLI bundle, so the spawned `finctl` always matches the source.
+ * - Give the run its own temporary folder: TMPDIR points into it for every test worker and every
+ *   process they spawn (they inherit the environment). When the run ends, anything named finctl-*
+ *   still in it was left behind by a test (or by the code under test) and fails the run, naming
+ *   it; then the folder goes, whatever it holds.
+ */
 import { execFileSync } from 'node:child_process'
-import { resolve } from 'node:path'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { CI_ERROR, HAS_BANK_FILES, SKIP_NOTE } from './helpers/bank-files.js'
 
-export default function setup(): void {
+/** What a test may not leave in the temporary folder. */
+const LEAK = /^finctl-/
+
+export default function setup(): () => void {
+  if (!HAS_BANK_FILES) {
+    if (process.env.CI === 'true') throw new Error(CI_ERROR)
+    process.stderr.write(`${SKIP_NOTE}\n`)
+  }
+
   execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs')], { stdio: 'inherit', cwd: resolve(import.meta.dirname, '..') })
+
+  const before = process.env.TMPDIR
+  const runTmp = mkdtempSync(join(tmpdir(), 'finctl-test-run-'))
+  process.env.TMPDIR = runTmp
+
+  return function teardown(): void {
+    if (before === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = before
+    let left: string[]
+    try {
+      left = readdirSync(runTmp).sort()
+    } finally {
+      rmSync(runTmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+    }
+    // Other names are the caches of tools (tsx-UID, the TypeScript loader of worker threads): not ours.
+    const leaks = left.filter((name) => LEAK.test(name))
+    if (leaks.length > 0) {
+      throw new Error(
+        `the tests left ${leaks.length} finctl-* entr${leaks.length === 1 ? 'y' : 'ies'} in the run's temporary folder ${runTmp} (removed now): ${leaks.join(', ')}. ` +
+          'Each test must remove the temporary folders and files it (or the code it runs) creates: afterAll, finally, or the helper that made them.',
+      )
+    }
+  }
 }

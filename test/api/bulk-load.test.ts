@@ -135,20 +135,23 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
 describe('a bulk load that was killed', () => {
   it('is repaired by the next process that opens the file once its lease has run out, not before', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'finctl-bulk-'))
-    const database = join(dir, 'finctl.db')
-    await (await openSqliteStore(database)).close()
-    const kill = (lease: Date) => {
-      const db = new Database(database)
-      db.exec(`DROP INDEX IF EXISTS ${AMOUNT_INDEX}`)
-      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(LEASE, lease.toISOString())
-      db.close()
+    try {
+      const database = join(dir, 'finctl.db')
+      await (await openSqliteStore(database)).close()
+      const kill = (lease: Date) => {
+        const db = new Database(database)
+        db.exec(`DROP INDEX IF EXISTS ${AMOUNT_INDEX}`)
+        db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(LEASE, lease.toISOString())
+        db.close()
+      }
+      kill(new Date(Date.now() + 60_000))
+      await (await openSqliteStore(database)).close()
+      expect(inspect(database).index).toBe(false)
+      kill(new Date(Date.now() - 1000))
+      await (await openSqliteStore(database)).close()
+      expect(inspect(database)).toEqual({ index: true, lease: undefined })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
-    kill(new Date(Date.now() + 60_000))
-    await (await openSqliteStore(database)).close()
-    expect(inspect(database).index).toBe(false)
-    kill(new Date(Date.now() - 1000))
-    await (await openSqliteStore(database)).close()
-    expect(inspect(database)).toEqual({ index: true, lease: undefined })
-    rmSync(dir, { recursive: true, force: true })
   })
 })

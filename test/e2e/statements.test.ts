@@ -1,17 +1,18 @@
 /**
  * End-to-end: `finctl statements upload | list | get | transactions` of the built CLI on real bank
- * files, in its own FINCTL_CONFIG_DIR, without a terminal: the upload waits for processing (the
- * embedded process must not exit before), --preview uploads nothing, a failed statement exits 6.
+ * files (the bank-file corpus, test/helpers/bank-files.ts; skipped when it is missing), in its own
+ * FINCTL_CONFIG_DIR, without a terminal: the upload waits for processing (the embedded process
+ * must not exit before), --preview uploads nothing, a failed statement exits 6.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { Sandbox, fastKey, tsv, withServe } from '../helpers/cli.js'
 
-const BANK = resolve(import.meta.dirname, '../../../shared/fixtures/bank-files')
-const ABNAMRO = join(BANK, 'mt940/nl-abnamro-two-statements-swift-header.sta')
-const CAMT = join(BANK, 'camt053/v02-two-statements-one-file.xml')
-const UBS = join(BANK, 'csv/ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv')
+const ABNAMRO = bankFile('mt940/nl-abnamro-two-statements-swift-header.sta')
+const CAMT = bankFile('camt053/v02-two-statements-one-file.xml')
+const UBS = bankFile('csv/ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv')
 
 interface Statement {
   id: string
@@ -34,7 +35,7 @@ interface Statement {
 /** Sum of JSON amounts of one currency with 2 decimals, in cents (exact: each amount is read from its text). */
 const cents = (amounts: number[]) => amounts.reduce((s, a) => s + Math.round(Number(a.toFixed(2)) * 100), 0)
 
-describe('statements end to end', () => {
+describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
   let sb: Sandbox
   const account = async (currency = 'EUR') => (await sb.json(['accounts', 'create', '--name', `S${Math.random()}`, '--type', 'checking', '--currency', currency, '--json'])).id as string
 
@@ -131,7 +132,7 @@ describe('statements end to end', () => {
   it('exits 6 with the reason on stderr when the statement fails, and prints it', async () => {
     const acct = await account()
     const cut = join(sb.dir, 'cut.xml')
-    const whole = readFileSync(join(BANK, 'camt053/ch-v04-one-entry-two-txdtls.xml'))
+    const whole = readFileSync(bankFile('camt053/ch-v04-one-entry-two-txdtls.xml'))
     writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)))
     const r = await sb.run(['statements', 'upload', cut, '--account', acct, '--format', 'camt053'])
     expect(r.code).toBe(6)
@@ -152,7 +153,7 @@ describe('statements end to end', () => {
 
   it('a file of several accounts names the flag that chooses one, and that flag imports it', async () => {
     const acct = await account()
-    const file = join(BANK, 'mt940/de-sepa-86-structured-subfields.sta')
+    const file = bankFile('mt940/de-sepa-86-structured-subfields.sta')
     const r = await sb.run(['statements', 'upload', file, '--account', acct])
     expect(r.code).toBe(6)
     expect(r.stderr).toMatch(/^error: statement [0-9a-f-]{36} failed: the file holds statements of 2 accounts .*: give --statement-account NUMBER to choose one\n$/)

@@ -6,7 +6,7 @@
  * protected profile. Every wait polls the screen until the expected text appears (bounded).
  */
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { generateDataset } from '../../src/domain/categorize/dataset.js'
@@ -27,6 +27,8 @@ const HEIGHT = 50
 describe('in a real terminal (tmux)', () => {
   let sb: Sandbox
   const socket = `finctl-tty-${process.pid}`
+  /** Where tmux made the socket (kill-server leaves the file behind: afterAll removes it). */
+  let socketPath: string | undefined
   let env: NodeJS.ProcessEnv
   let step = 0
   /** The step whose command line may still be running. */
@@ -73,6 +75,7 @@ describe('in a real terminal (tmux)', () => {
     chmodSync(join(bin, 'finctl'), 0o755)
     env = sb.env({ PATH: `${bin}:${process.env.PATH}`, TMUX: undefined, TERM: 'xterm-256color', LANG: 'C.UTF-8', HISTFILE: '/dev/null' })
     tmux('new-session', '-d', '-s', 'tty', '-x', String(WIDTH), '-y', String(HEIGHT), 'bash --norc --noprofile')
+    socketPath = tmux('display-message', '-p', '#{socket_path}').trim()
     await waitFor(/[$#] *$/m) // the shell's prompt
   })
 
@@ -91,6 +94,7 @@ describe('in a real terminal (tmux)', () => {
     } catch {
       // already gone
     }
+    if (socketPath) rmSync(socketPath, { force: true })
     sb?.cleanup()
   })
 

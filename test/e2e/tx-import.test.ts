@@ -1,17 +1,19 @@
 /**
- * End-to-end: `finctl tx import` as a user runs it, on real bank files, with the built CLI. Exit
- * codes, the summary, saved mappings, the rejects file, and the promise that matters most: kill -9
- * at any moment and running the same command again leaves every row present exactly once, on the
- * embedded target and through `finctl serve`.
+ * End-to-end: `finctl tx import` as a user runs it, on real bank files (csv/ of the bank-file
+ * corpus, test/helpers/bank-files.ts; those tests are skipped when it is missing), with the built
+ * CLI. Exit codes, the summary, saved mappings, the rejects file, and the promise that matters
+ * most: kill -9 at any moment and running the same command again leaves every row present exactly
+ * once, on the embedded target and through `finctl serve`.
  */
 import Database from 'better-sqlite3'
 import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { BIN, Sandbox, fastKey, spawnServe, type ServeProcess } from '../helpers/cli.js'
 
-const CSV = resolve(import.meta.dirname, '../../../shared/fixtures/bank-files/csv')
+const CSV = bankFile('csv')
 
 /** A deterministic file of `n` rows, with runs of identical rows (the same coffee twice a day). */
 function bigFile(path: string, n: number): void {
@@ -53,7 +55,7 @@ describe('tx import end to end', () => {
     sb?.cleanup()
   })
 
-  it('imports a real file, prints the summary, and a second run creates nothing and says so', async () => {
+  it.skipIf(!HAS_BANK_FILES)('imports a real file, prints the summary, and a second run creates nothing and says so', async () => {
     const file = join(CSV, 'us-schwab-checking-quoted-dollar-withdrawal-deposit.csv')
     const first = await sb.run(['tx', 'import', file, '--account', usd, '--json'])
     expect(first.code, first.stderr).toBe(0)
@@ -67,7 +69,7 @@ describe('tx import end to end', () => {
     expect(again.stdout).toMatch(/already imported\t4/)
   })
 
-  it('--save-mapping keeps the flags a file needs, --mapping NAME reuses them', async () => {
+  it.skipIf(!HAS_BANK_FILES)('--save-mapping keeps the flags a file needs, --mapping NAME reuses them', async () => {
     const chf = await newAccount('CHF')
     const file = join(CSV, 'ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv')
     const missing = await sb.run(['tx', 'import', file, '--account', chf, '--mapping', 'ubs'])
@@ -140,7 +142,7 @@ describe('tx import end to end', () => {
     }
   })
 
-  it('--rejects never overwrites the file being imported, and a path it cannot write is a clear error', async () => {
+  it.skipIf(!HAS_BANK_FILES)('--rejects never overwrites the file being imported, and a path it cannot write is a clear error', async () => {
     const acct = await newAccount('EUR')
     const dir = join(sb.dir, 'rejects-paths')
     mkdirSync(dir)
@@ -166,7 +168,7 @@ describe('tx import end to end', () => {
     expect(full.stderr).not.toMatch(/internal error|\n\s+at /)
   })
 
-  it('an unknown --encoding or --date-format is a usage error (exit 2) naming what to give, before the file is read', async () => {
+  it.skipIf(!HAS_BANK_FILES)('an unknown --encoding or --date-format is a usage error (exit 2) naming what to give, before the file is read', async () => {
     const r = await sb.run(['tx', 'import', join(CSV, 'us-capitalone-card-debit-credit-columns.csv'), '--account', usd, '--encoding', 'bogus'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/^error: unknown encoding "bogus": use a name such as utf-8/m)
@@ -176,7 +178,7 @@ describe('tx import end to end', () => {
     expect(d.stderr).toBe('error: --date-format "QQ" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD\n')
   })
 
-  it('an ambiguous file is refused before anything is written, naming the flag', async () => {
+  it.skipIf(!HAS_BANK_FILES)('an ambiguous file is refused before anything is written, naming the flag', async () => {
     const acct = await newAccount('EUR')
     const r = await sb.run(['tx', 'import', join(CSV, 'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv'), '--account', acct])
     expect(r.code).toBe(6)

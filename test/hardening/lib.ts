@@ -161,10 +161,21 @@ export type Served = ServeProcess
 
 /** `finctl serve --port 0 --database DB ...extra` in its own config folder, stderr captured for its whole life. */
 export async function serve(database: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const { mkdtempSync } = await import('node:fs')
+  const { mkdtempSync, rmSync } = await import('node:fs')
   const { tmpdir } = await import('node:os')
   const { join } = await import('node:path')
   const { spawnServe } = await import('../helpers/cli.js')
   const configDir = mkdtempSync(join(tmpdir(), 'finctl-hard-serve-'))
-  return spawnServe(['--database', database, ...extra], { env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...env }, stopTimeoutMs: 20_000 })
+  const remove = () => rmSync(configDir, { recursive: true, force: true })
+  let served: Served
+  try {
+    served = await spawnServe(['--database', database, ...extra], { env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...env }, stopTimeoutMs: 20_000 })
+  } catch (err) {
+    remove()
+    throw err
+  }
+  // The config folder is the server's own: it goes when the server does (stop() waits for that).
+  if (served.child.exitCode !== null || served.child.signalCode !== null) remove()
+  else served.child.once('exit', remove)
+  return served
 }

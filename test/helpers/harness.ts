@@ -108,9 +108,14 @@ export async function startServeProcess(database: string, extraEnv: Record<strin
     env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  // The config folder is the process's own: it goes when the process does (stopProcess waits for that).
+  child.once('exit', () => rmSync(configDir, { recursive: true, force: true }))
   const url = await new Promise<string>((resolveUrl, reject) => {
     let err = ''
-    const timer = setTimeout(() => reject(new Error(`finctl serve did not start: ${err}`)), 20_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL') // leave no server (nor its config folder) behind
+      reject(new Error(`finctl serve did not start: ${err}`))
+    }, 20_000)
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString()
       const m = /listening on (http:\/\/\S+)/.exec(err)
@@ -147,22 +152,29 @@ export async function createHarness(kind: TransportKind, storeKind: StoreKind = 
   let fetch: FetchLike
   let baseUrl: string
   let store: Store
-  if (kind === 'embedded') {
-    const t = await openEmbedded(database, { poolSize: 4 })
-    closers.unshift(t.close)
-    fetch = t.fetch
-    baseUrl = 'http://finctl.embedded'
-    store = t.core.store
-  } else {
-    // Create the database first so the server and this test see the same migrations.
-    store = await openStore(database, { poolSize: 2 })
-    closers.unshift(() => store.close())
-    const { url, child } = await startServeProcess(database)
-    closers.unshift(() => stopProcess(child))
-    const r = openRemote()
-    closers.unshift(r.close)
-    fetch = r.fetch
-    baseUrl = url
+  try {
+    if (kind === 'embedded') {
+      const t = await openEmbedded(database, { poolSize: 4 })
+      closers.unshift(t.close)
+      fetch = t.fetch
+      baseUrl = 'http://finctl.embedded'
+      store = t.core.store
+    } else {
+      // Create the database first so the server and this test see the same migrations.
+      store = await openStore(database, { poolSize: 2 })
+      closers.unshift(() => store.close())
+      const { url, child } = await startServeProcess(database)
+      closers.unshift(() => stopProcess(child))
+      const r = openRemote()
+      closers.unshift(r.close)
+      fetch = r.fetch
+      baseUrl = url
+    }
+  } catch (err) {
+    // Half set up: undo what was done (the test gets the first error), leaving no files behind.
+    for (const c of closers) await Promise.resolve().then(c).catch(() => {})
+    rmSync(dir, { recursive: true, force: true })
+    throw err
   }
   const h: Harness = {
     kind,

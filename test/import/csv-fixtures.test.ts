@@ -1,14 +1,15 @@
 /**
- * Every real bank CSV in ../shared/fixtures/bank-files/csv, read as `finctl tx import` reads it,
- * against the row count, amount sum and date range that SOURCES.md gives (with the flags each needs).
+ * Every real bank CSV in csv/ of the bank-file corpus (test/helpers/bank-files.ts), read as
+ * `finctl tx import` reads it, against the row count, amount sum and date range that SOURCES.md
+ * gives (with the flags each needs). Skipped when the corpus is missing.
  */
-import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ImportError, planImport, RowConverter, type ImportOptions } from '../../src/import/csv-import.js'
 import { readRecords } from '../../src/import/csv-reader.js'
 import { formatMinor } from '../../src/domain/money.js'
+import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
-const DIR = resolve(import.meta.dirname, '../../../shared/fixtures/bank-files/csv')
+const DIR = bankFile('csv')
 
 async function importFile(file: string, o: ImportOptions = {}, exponent = 2) {
   const plan = await planImport(`${DIR}/${file}`, o)
@@ -53,7 +54,7 @@ const CASES: Array<[string, ImportOptions, { count: number; sum: string; from: s
   ['lt-swedbank-dk-indicator-unescaped-quotes.csv', { where: [['2', '20']], map: [['description', 'Paaiškinimai']] }, { count: 5, sum: '1058.46', from: '2012-01-02', to: '2012-02-29' }],
 ]
 
-describe('real bank CSV files', () => {
+describe.skipIf(!HAS_BANK_FILES)('real bank CSV files', () => {
   it.each(CASES)('%s', async (file, opts, want) => {
     const r = await importFile(file, opts)
     expect(r.rejected.map((x) => `${x.line}: ${x.reason}`)).toEqual([])

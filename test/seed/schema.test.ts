@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { materialize, parseSeedText, SeedInvalid, validateSeed } from '../../src/seed/schema.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'finctl-seed-schema-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 writeFileSync(join(dir, 'rows.csv'), 'Date,Description,Amount\n2026-01-02,Paper,-5.00\n')
 const ctx = { env: { CUR: 'USD' }, now: new Date('2026-03-31T12:00:00Z'), path: join(dir, 'seed.json') }
 

@@ -1,15 +1,16 @@
 /**
- * Reading the real bank files of ../shared/fixtures/bank-files (never copied into the project) and
- * summing what a parser returns, for the statement-parser tests.
+ * Reading the real bank files of the bank-file corpus (test/helpers/bank-files.ts; never copied
+ * into the project) and summing what a parser returns, for the statement-parser tests.
  */
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import type { ImportedTransaction, ParsedStatement } from '../../../src/import/statements/types.js'
+import { bankFile } from '../../helpers/bank-files.js'
 
-export const BANK_FILES = resolve(import.meta.dirname, '../../../../shared/fixtures/bank-files')
+export { BANK_FILES, HAS_BANK_FILES, listBankFiles } from '../../helpers/bank-files.js'
 
+/** The bytes of a file of the corpus (only in tests skipped when it is missing). */
 export function fixture(path: string): Uint8Array {
-  return new Uint8Array(readFileSync(resolve(BANK_FILES, path)))
+  return new Uint8Array(readFileSync(bankFile(path)))
 }
 
 export const bytes = (text: string) => new TextEncoder().encode(text)

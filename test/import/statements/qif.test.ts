@@ -1,17 +1,17 @@
 /**
- * QIF: every file of ../shared/fixtures/bank-files/qif against SOURCES.md, plus hand-made files for
- * date orders (ambiguous, apostrophe years), accounts, splits and errors.
+ * QIF: every file of qif/ in the bank-file corpus (test/helpers/bank-files.ts) against SOURCES.md,
+ * plus hand-made files for date orders (ambiguous, apostrophe years), accounts, splits and errors.
  */
 import { describe, expect, it } from 'vitest'
 import { parseStatement } from '../../../src/import/statements/index.js'
 import { parseQif } from '../../../src/import/statements/qif.js'
 import { StatementParseError } from '../../../src/import/statements/types.js'
-import { bytes, dateRange, fixture, latin1, lines, sum } from './fixtures.js'
+import { bytes, dateRange, fixture, HAS_BANK_FILES, latin1, lines, sum } from './fixtures.js'
 
 // QIF names no currency: the bank account's is given, as statement upload does.
 const qif = (name: string) => parseStatement(fixture(`qif/${name}`), { fileName: name, defaultCurrency: 'USD' })
 
-describe('QIF fixtures (SOURCES.md)', () => {
+describe.skipIf(!HAS_BANK_FILES)('QIF fixtures (SOURCES.md)', () => {
   it('bank-mdy-short-year-thousands-comma.qif: unpadded M/D/YY, thousands comma, not in date order', () => {
     const r = qif('bank-mdy-short-year-thousands-comma.qif')
     expect(r.format).toBe('qif')
