@@ -45,7 +45,7 @@ const zodEnglishOnly = {
 }
 
 /**
- * commander requires node:child_process when it loads, for executable subcommands, which finctl
+ * commander imports node:child_process when it loads, for executable subcommands, which finctl
  * does not have; loading it costs every command about 2 ms. Require it when it is used.
  */
 const commanderLazyChildProcess = {
@@ -53,9 +53,9 @@ const commanderLazyChildProcess = {
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8')
-      const eager = "const childProcess = require('node:child_process');"
+      const eager = "import childProcess from 'node:child_process';"
       if (!source.includes(eager)) throw new Error(`commander-lazy-child-process: ${args.path} no longer has: ${eager}`)
-      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"
+      const lazy = "const childProcess = { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };"
       return { contents: source.replace(eager, lazy), loader: 'js' }
     })
   },
@@ -74,7 +74,7 @@ try {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     sourcemap: 'linked',
     external: ['better-sqlite3', 'pg', 'pg-native'],
     // Some CommonJS dependencies call require(); give the ESM bundle one.

@@ -18,6 +18,7 @@
  *
  * `finctl serve` and library callers keep Node's classes.
  */
+import { createRequire } from 'node:module'
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const BAD_VALUE = /[\0\r\n]/
@@ -164,23 +165,21 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 type ResponseInitLike = { status?: number; statusText?: string; headers?: HeaderPairs }
 type AnyBody = string | ArrayBuffer | ArrayBufferView | null | undefined | object
 
-/** The global web classes as Node defines them, kept before {@link useLiteWebClasses} replaces them. */
-const nodeClass = new Map<'Headers' | 'Response', PropertyDescriptor>()
+/** Whether {@link useLiteWebClasses} has put the lite classes in place of Node's. */
+let replaced = false
 
 /**
- * Node's own class, loaded on first use. Node's lazy getter redefines the global when it runs, so
- * the lite class is put back after it.
+ * A real class for what the lite ones hand on (a body stream, form data, a blob, a clone of a
+ * stream). Before {@link useLiteWebClasses} that is the global; after it, Node's own are gone (they
+ * were never loaded: see there), so it is undici's, the same Fetch implementation as a package,
+ * loaded on first use. The specifier is not a literal, so the bundle leaves undici to node_modules.
  */
 function realClass<T>(name: 'Headers' | 'Response'): T {
-  const d = nodeClass.get(name)
-  if (!d) return (globalThis as Record<string, unknown>)[name] as T
-  if ('value' in d) return d.value as T
-  const mine = Object.getOwnPropertyDescriptor(globalThis, name)!
-  const value = d.get!.call(globalThis) as T
-  Object.defineProperty(globalThis, name, mine)
-  nodeClass.set(name, { value })
-  return value
+  if (!replaced) return (globalThis as Record<string, unknown>)[name] as T
+  const undici = createRequire(import.meta.url)(UNDICI) as Record<string, unknown>
+  return undici[name] as T
 }
+const UNDICI = ['un', 'dici'].join('')
 
 /**
  * A Response whose body is kept as given. status, headers, text(), json() and arrayBuffer() are
@@ -308,17 +307,21 @@ export class LiteResponse {
 
 /**
  * Put LiteHeaders and LiteResponse in place of the global Headers and Response, for a CLI process
- * whose target is embedded. Does nothing when Node has already loaded its own (a global that is a
- * value, not Node's lazy getter): then there is nothing left to save. Returns whether it replaced them.
+ * whose target is embedded. Node defines those globals lazily: the first look at them (on Node 22
+ * and later even `Object.getOwnPropertyDescriptor` or `Object.defineProperty`) loads its internal
+ * undici. So they are deleted and defined again, never read, and only while that module is not loaded yet (Node's list of loaded modules
+ * says); once it is, there is nothing left to save and this does nothing. Returns whether the lite
+ * classes are in place.
  */
 export function useLiteWebClasses(): boolean {
-  if (nodeClass.size > 0) return true
-  const names = ['Headers', 'Response'] as const
-  const descs = names.map((n) => Object.getOwnPropertyDescriptor(globalThis, n))
-  if (descs.some((d) => !d || !d.get || !d.configurable)) return false
-  names.forEach((n, i) => {
-    nodeClass.set(n, descs[i]!)
-    Object.defineProperty(globalThis, n, { value: n === 'Headers' ? LiteHeaders : LiteResponse, writable: true, configurable: true, enumerable: false })
-  })
+  if (replaced) return true
+  const loaded = (process as { moduleLoadList?: string[] }).moduleLoadList
+  if (!loaded || loaded.includes('NativeModule internal/deps/undici/undici')) return false
+  for (const [name, value] of [['Headers', LiteHeaders], ['Response', LiteResponse]] as const) {
+    // Deleted first: redefining Node's lazy property in place would load it (a delete does not).
+    if (!Reflect.deleteProperty(globalThis, name)) return replaced
+    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })
+    replaced = true
+  }
   return true
 }

@@ -3,7 +3,8 @@
  * serves both dialects; `t` names the few column types that differ.
  */
 import { randomBytes } from 'node:crypto'
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 
 export type Dialect = 'sqlite' | 'postgres'
 

@@ -110,3 +110,28 @@ describe('InProcessRequest', () => {
     expect(() => bodyText({} as unknown as string)).toThrow(TypeError)
   })
 })
+
+describe('useLiteWebClasses', () => {
+  // In a process of its own: it replaces globals, and this worker has loaded Node's classes already.
+  it("puts the lite classes in place without loading Node's; what they hand on still works", async () => {
+    const { spawnSync } = await import('node:child_process')
+    const { resolve } = await import('node:path')
+    const src = resolve(import.meta.dirname, '../../src/api/in-process.ts')
+    const script = `
+      import { useLiteWebClasses, LiteResponse, LiteHeaders } from ${JSON.stringify(src)}
+      const loaded = () => process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')
+      const out = { before: loaded(), replaced: useLiteWebClasses(), again: useLiteWebClasses() }
+      out.lite = globalThis.Response === LiteResponse && globalThis.Headers === LiteHeaders
+      out.loaded = loaded()
+      const form = new Response('--b\\r\\nContent-Disposition: form-data; name="f"\\r\\n\\r\\nv\\r\\n--b--\\r\\n', { headers: { 'content-type': 'multipart/form-data; boundary=b' } })
+      out.form = (await form.formData()).get('f')
+      const reader = new Response('chunk').body.getReader()
+      out.stream = new TextDecoder().decode((await reader.read()).value)
+      out.nodeLoadedAfterFallback = loaded()
+      console.log(JSON.stringify(out))
+    `
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: resolve(import.meta.dirname, '../..') })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({ before: false, replaced: true, again: true, lite: true, loaded: false, form: 'v', stream: 'chunk', nodeLoadedAfterFallback: false })
+  })
+})

@@ -53,7 +53,7 @@ describe('finctl doctor', () => {
   it('on a fresh machine: fails on the missing profile and database, creates nothing (exit 1)', async () => {
     const r = await sb.run(['doctor'])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/^ok {3}node +Node\.js \d+\.\d+\.\d+$/m)
+    expect(r.stdout).toMatch(/^ok {3}node +Node\.js \d+\.\d+\.\d+ \(.+node[^)]*\)$/m)
     expect(r.stdout).toMatch(/^FAIL profile +no profile "local": run `finctl init`/m)
     expect(r.stdout).toMatch(/^FAIL database +no database at .*finctl\.db: run `finctl init`/m)
     expect(r.stdout).toMatch(/^skip reachable/m)

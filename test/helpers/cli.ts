@@ -76,6 +76,12 @@ export function runFinctl(args: string[], env: NodeJS.ProcessEnv, o: { cwd: stri
     })
     child.once('close', (code, signal) => {
       clearTimeout(timer)
+      // finctl always exits by itself: a signal or a native assertion (better-sqlite3 on a Node.js it
+      // was not built for) is a crash, whatever the test then checks.
+      if (signal !== null || stderr.includes('Assertion failed')) {
+        reject(new Error(`finctl ${args.join(' ')} crashed (${signal ?? `exit ${code}`}):\n${stderr}`))
+        return
+      }
       resolvePromise({ code, signal, stdout, stderr })
     })
     // EPIPE when the child exits without reading stdin is not an error of the test.

@@ -1,0 +1,7 @@
+/**
+ * `npm run dev -- ARGS`: the CLI run from the TypeScript sources with tsx, without building the
+ * bundle (bin/finctl.js runs the bundle). Same entry, same exit codes; slower to start.
+ */
+import { main, realIO } from './main.js'
+
+process.exitCode = await main(process.argv.slice(2), realIO())
