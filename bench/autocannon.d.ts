@@ -1,4 +1,4 @@
-// Minimal typings for the parts of autocannon ^8 that the benchmark uses (the package ships none).
+// Minimal typings for the parts of autocannon ^9 that the benchmark uses (the package ships none).
 declare module 'autocannon' {
   export interface Options {
     url: string

@@ -46,7 +46,7 @@ const zodEnglishOnly = {
 
 /**
  * commander imports node:child_process when it loads, for executable subcommands, which finctl
- * does not have; loading it costs every command about 2 ms. Require it when it is used.
+ * does not have; loading it costs every command about 2 ms. Load it when it is used.
  */
 const commanderLazyChildProcess = {
   name: 'commander-lazy-child-process',
