@@ -8,6 +8,7 @@ import type { Command } from 'commander'
 import type { AuthMode, Client } from '../src/client/client.js'
 import { AppError } from '../src/domain/errors.js'
 import type { Context } from '../src/cli/context.js'
+import { expectReader, writeDrained } from '../src/cli/closed-output.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import type { Runner } from '../src/cli/program.js'
 
@@ -177,13 +178,16 @@ async function paginate(ctx: Context, client: Client, path: string, auth: AuthMo
       throw new AppError('internal_error', `--paginate: the answer of ${path} is not JSON`)
     }
     if (!Array.isArray(env.data)) throw new AppError('usage', `--paginate: ${path} does not answer with a list (its data is not an array)`)
+    let chunk = ''
     for (const item of env.data) {
-      if (ndjson) ctx.io.stdout.write(`${JSON.stringify(item)}\n`)
-      else ctx.io.stdout.write(`${count === 0 ? '[\n  ' : ',\n  '}${JSON.stringify(item)}`)
+      chunk += ndjson ? `${JSON.stringify(item)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${JSON.stringify(item)}`
       count++
     }
+    // A slow reader holds the next page back; one that has gone (`| head -1`) stops the fetch.
+    await writeDrained(ctx.io.stdout, chunk)
     cursor = env.pagination?.next_cursor ?? undefined
     if (!env.pagination?.has_more || !cursor) break
+    await expectReader(ctx.io.stdout)
   }
   if (!ndjson) ctx.io.stdout.write(count === 0 ? '[]\n' : '\n]\n')
   return EXIT.ok

@@ -1,5 +1,6 @@
 /** The streams and environment a command runs with; tests pass buffers and a fixed clock. */
 import type { Readable, Writable } from 'node:stream'
+import { watchOutput } from './closed-output.js'
 
 export interface IO {
   stdout: Writable
@@ -13,6 +14,9 @@ export interface IO {
 }
 
 export function realIO(): IO {
+  // A reader that goes away (`| head -1`) ends the command quietly instead of crashing it.
+  watchOutput(process.stdout)
+  watchOutput(process.stderr)
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -3,6 +3,7 @@
  * tab-separated rows with a header line otherwise, or json / ndjson / csv when asked.
  * JSON output is exactly the `data` of the response.
  */
+import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv'
@@ -106,11 +107,6 @@ export async function printRecord(io: IO, p: Printer, record: object, fields?: A
   ])
 }
 
-/** Write `text` (nothing if empty); when the stream's buffer is full, wait until it has drained. */
-export async function writeDrained(stream: IO['stdout'], text: string): Promise<void> {
-  if (text && !stream.write(text)) await new Promise((r) => stream.once('drain', r))
-}
-
 /**
  * `printRecord` for json and ndjson with one array of the record (`key`) too long to hold in memory:
  * its items come from `items`, written as they arrive (with back-pressure), and the output is the
@@ -183,8 +179,10 @@ export async function streamList<T>(io: IO, p: Printer, pages: AsyncIterable<T[]
       else chunk += `${columns.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
       count++
     }
-    // Respect back-pressure: a slow reader (a pipe to `head`) holds the next page back.
+    // Respect back-pressure: a slow reader (a pipe to `head`) holds the next page back, and one
+    // that has gone stops the fetch.
     await writeDrained(io.stdout, chunk)
+    await expectReader(io.stdout)
   }
   if (p.format === 'json') io.stdout.write(count ? '\n]\n' : ']\n')
   return count

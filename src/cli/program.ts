@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { AppError } from '../domain/errors.js'
 import { VERSION } from '../version.js'
 import { Context, type GlobalOptions } from './context.js'
+import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import type { IO } from './io.js'
 import { registerAll } from '../../commands/index.js'
@@ -94,6 +95,8 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined): num
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok
     return EXIT.usage
   }
+  // The reader of stdout went away (`| head -1`): stop quietly, as git and gh do.
+  if (err instanceof OutputClosed) return EXIT.ok
   if (err && (err as Error).name === 'ExitPromptError') {
     io.stderr.write('cancelled\n')
     return EXIT.interrupted
