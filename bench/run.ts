@@ -8,7 +8,7 @@
  *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, import, reports, statements, categorize)
  *
  * Figures:
- *   1. CLI start-up: `node bin/finctl.js --version`, `keys show` and `tx list` (embedded default database, demo data)
+ *   1. CLI start-up: `node bin/finctl.cjs --version`, `keys show` and `tx list` (embedded default database, demo data)
  *      vs `node -e 0`, wall time of spawnSync, interleaved.
  *   2. Server throughput: autocannon POST /api-v1/transactions on `finctl serve` vs a bare
  *      node:http + better-sqlite3 server doing one INSERT (bench/bare-server.mjs); GET /healthz

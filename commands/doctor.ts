@@ -32,7 +32,7 @@ export function registerDoctor(program: Command, run: Runner): void {
     .action(run(runDoctor))
 }
 
-/** Which Node.js runs finctl. bin/finctl.js has already refused a line that is not supported (exit 9). */
+/** Which Node.js runs finctl. bin/finctl.cjs has already refused a line that is not supported (exit 9). */
 function nodeCheck(version: string, execPath: string): Check {
   return { name: 'node', status: 'ok', detail: `Node.js ${version} (${execPath})` }
 }

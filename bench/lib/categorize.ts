@@ -86,13 +86,13 @@ interface CliRun {
 }
 
 function cli(root: string, env: NodeJS.ProcessEnv, cwd: string, args: string[], timeoutMs = 60_000): string {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'finctl.js'), ...args], { cwd, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 })
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'finctl.cjs'), ...args], { cwd, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 })
   if (r.status !== 0) throw new Error(`finctl ${args.slice(0, 3).join(' ')} exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
   return r.stdout
 }
 
 function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: string, account: string, extraArgs: string[] = []): CliRun {
-  const bin = join(root, 'bin', 'finctl.js')
+  const bin = join(root, 'bin', 'finctl.cjs')
   const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
   const args = ['tx', 'import', file, '--account', account, ...extraArgs, '--json', '--no-progress']
   const opts = { cwd, env, encoding: 'utf8' as const, timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 }

@@ -1,5 +1,5 @@
 /**
- * Figure 1: CLI start-up. Wall time of `node bin/finctl.js --version`, `keys show` and `tx list`
+ * Figure 1: CLI start-up. Wall time of `node bin/finctl.cjs --version`, `keys show` and `tx list`
  * against the embedded default database holding the demo data, each beside `node -e 0`, run interleaved (rotating order) so that
  * drift in the machine's load hits all three alike.
  */
@@ -31,7 +31,7 @@ export interface CliStartupSamples {
 
 export function measureCliStartup(o: CliStartupOptions): CliStartupSamples {
   const node = process.execPath
-  const bin = join(o.root, 'bin', 'finctl.js')
+  const bin = join(o.root, 'bin', 'finctl.cjs')
   const configDir = makeTempDir('cli')
   const env = cleanEnv({ FINCTL_CONFIG_DIR: configDir })
 

@@ -91,7 +91,7 @@ interface CliRun {
 }
 
 function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: string, account: string): CliRun {
-  const bin = join(root, 'bin', 'finctl.js')
+  const bin = join(root, 'bin', 'finctl.cjs')
   const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
   const args = ['tx', 'import', file, '--account', account, '--json', '--no-progress']
   const t0 = performance.now()

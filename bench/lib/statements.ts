@@ -82,7 +82,7 @@ interface Ceiling {
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
 
 function cli(root: string, s: FinctlSetup, args: string[], timeoutMs: number): { ms: number; stdout: string; stderr: string; rssMb?: number; startedAt: number; endedAt: number } {
-  const bin = join(root, 'bin', 'finctl.js')
+  const bin = join(root, 'bin', 'finctl.cjs')
   // The bench key has no practical rate limit.
   const env = { ...s.env, FINCTL_API_KEY: s.apiKey }
   const startedAt = Date.now()

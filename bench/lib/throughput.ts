@@ -29,7 +29,7 @@ export const BENCH_KEY_LIMITS = { perMinute: 1_000_000, perDay: 100_000_000 }
  */
 export function prepareFinctl(root: string, log: (l: string) => void, database?: string): FinctlSetup {
   const node = process.execPath
-  const bin = join(root, 'bin', 'finctl.js')
+  const bin = join(root, 'bin', 'finctl.cjs')
   const configDir = makeTempDir('serve')
   const env = cleanEnv({ FINCTL_CONFIG_DIR: configDir })
   const run = (...args: string[]) => runTimed(node, [bin, ...args], { cwd: configDir, env, timeoutMs: 60_000 }).stdout
@@ -59,7 +59,7 @@ export function redact(target: string): string {
 }
 
 export function startFinctl(root: string, s: FinctlSetup, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const bin = join(root, 'bin', 'finctl.js')
+  const bin = join(root, 'bin', 'finctl.cjs')
   return startServer(
     'finctl serve',
     process.execPath,

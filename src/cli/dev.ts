@@ -1,6 +1,6 @@
 /**
  * `npm run dev -- ARGS`: the CLI run from the TypeScript sources with tsx, without building the
- * bundle (bin/finctl.js runs the bundle). Same entry, same exit codes; slower to start.
+ * bundle (bin/finctl.cjs runs the bundle). Same entry, same exit codes; slower to start.
  */
 import { main, realIO } from './main.js'
 

@@ -11,7 +11,7 @@ export const EXIT = {
   invalid: 6,
   rateLimited: 7,
   partial: 8,
-  /** Set by bin/finctl.js before anything else loads: this Node.js line is not supported. */
+  /** Set by bin/finctl.cjs before anything else loads: this Node.js line is not supported. */
   unsupportedNode: 9,
   unreachable: 10,
   interrupted: 130,

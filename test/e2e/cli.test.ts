@@ -1,5 +1,5 @@
 /**
- * End-to-end: the built CLI (`node bin/finctl.js`) on the embedded core, spawned without a
+ * End-to-end: the built CLI (`node bin/finctl.cjs`) on the embedded core, spawned without a
  * terminal, each group in its own FINCTL_CONFIG_DIR. First run and `init --demo`, password set-up
  * and login, accounts and transactions. Output formats and colour are in output.test.ts, keys in
  * keys.test.ts, exit codes in exit-codes.test.ts, the remote target in remote.test.ts.

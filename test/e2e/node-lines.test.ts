@@ -7,12 +7,12 @@
  * finctl must exit by itself: not by a signal, and without a native "Assertion failed".
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, ROOT, Sandbox, cleanEnv, runFinctl, startServe, type CliResult, type ServeProcess } from '../helpers/cli.js'
 
-/** Exit code of bin/finctl.js on an unsupported Node.js (EXIT.unsupportedNode). */
+/** Exit code of bin/finctl.cjs on an unsupported Node.js (EXIT.unsupportedNode). */
 const UNSUPPORTED_NODE = 9
 
 function exitedCleanly(r: CliResult, what: string): void {
@@ -45,6 +45,13 @@ describe(`finctl on Node.js ${process.versions.node}`, () => {
     } finally {
       sb?.cleanup()
     }
+  })
+
+  it('--version prints the version of package.json, which the bundle knows as VERSION too', async () => {
+    const { VERSION } = await import('../../src/version.js')
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+    expect(VERSION).toBe(pkg.version)
+    for (const flag of ['--version', '-V']) expect((await step([flag])).stdout).toBe(`${pkg.version}\n`)
   })
 
   it('init --demo, then tx list prints the demo rows', async () => {

@@ -1,5 +1,5 @@
 /**
- * End-to-end helpers: run the BUILT CLI (`node bin/finctl.js ...`) as a child process, each group
+ * End-to-end helpers: run the BUILT CLI (`node bin/finctl.cjs ...`) as a child process, each group
  * in its own temporary FINCTL_CONFIG_DIR, with no terminal (pipes only) and a clean environment.
  * Nothing from src/ is imported: these tests see finctl exactly as a user's shell does.
  */
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path'
 import { expect } from 'vitest'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
-export const BIN = join(ROOT, 'bin', 'finctl.js')
+export const BIN = join(ROOT, 'bin', 'finctl.cjs')
 
 /** A full API key as printed once by `keys create`. */
 export const FULL_KEY = /^fds_[0-9A-Za-z]{43}$/
@@ -57,7 +57,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env
 }
 
-/** Run `node bin/finctl.js ...args` and collect its exit code and output. */
+/** Run `node bin/finctl.cjs ...args` and collect its exit code and output. */
 export function runFinctl(args: string[], env: NodeJS.ProcessEnv, o: { cwd: string; input?: string; timeoutMs?: number }): Promise<CliResult> {
   assertBuilt()
   return new Promise((resolvePromise, reject) => {

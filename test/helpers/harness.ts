@@ -66,7 +66,7 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
   }
 }
 export const ROOT = resolve(import.meta.dirname, '../..')
-export const BIN = join(ROOT, 'bin', 'finctl.js')
+export const BIN = join(ROOT, 'bin', 'finctl.cjs')
 
 export interface Tenant {
   companyId: string

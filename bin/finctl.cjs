@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 // The finctl executable: a thin launcher of the built bundle (dist/). Run `npm run build` after changing src/.
 //
-// It first checks the Node.js line, before the bundle (and better-sqlite3's native module) is
-// loaded: on a Node.js that finctl does not support it prints one line and exits 9, instead of
-// failing later with an assertion, an abort or a syntax error. Keep this file plain enough for any
-// Node.js that can read an ES module to parse. The lines are those of package.json "engines".
-import process from 'node:process'
+// Plain CommonJS, so that any Node.js parses it, and so that `finctl --version` is answered without
+// starting Node's ES module loader. In order:
+// 1. the Node.js line: on one that finctl does not support (package.json "engines") it prints one
+//    line and exits 9 before the bundle, and better-sqlite3's native module, is loaded;
+// 2. `--version` alone is answered from package.json;
+// 3. Node's compile cache is turned on, then the bundle runs the command.
+'use strict'
 
 const UNSUPPORTED_NODE = 9 // EXIT.unsupportedNode in src/cli/exit-codes.ts
 
 const [major, minor, patch] = process.versions.node.split('.').map(Number)
 const supported = major >= 26 || (major === 24 && minor >= 15) || (major === 22 && (minor > 22 || (minor === 22 && patch >= 2)))
+const argv = process.argv.slice(2)
 
 if (!supported) {
   process.stderr.write(
@@ -18,30 +21,34 @@ if (!supported) {
       'install a supported line with nvm, fnm, volta or your package manager (`nvm install 26`); inside a clone of finctl, `npx finctl` and `npm run` use the Node.js 26 that `npm install` put in node_modules\n',
   )
   process.exitCode = UNSUPPORTED_NODE
+} else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.on('error', () => {}) // `finctl --version | true`: nobody reads it, nothing to say
+  process.stdout.write(`${require('../package.json').version}\n`)
 } else {
-  await enableCompileCache()
-  const { main, realIO } = await import('../dist/cli.js')
-  main(process.argv.slice(2), realIO()).then(
-    (code) => {
-      process.exitCode = code
-    },
-    (err) => {
-      process.stderr.write(`error: internal error: ${err?.message ?? err}\n`)
-      process.exitCode = 1
-    },
-  )
+  enableCompileCache()
+  import('../dist/cli.js')
+    .then(({ main, realIO }) => main(argv, realIO()))
+    .then(
+      (code) => {
+        process.exitCode = code
+      },
+      (err) => {
+        process.stderr.write(`error: internal error: ${(err && err.message) || err}\n`)
+        process.exitCode = 1
+      },
+    )
 }
 
 /**
  * V8's compiled code of the bundle, kept between runs in the user's cache folder (Node's
- * module.enableCompileCache): start-up parses less. Off when the folder cannot be written (Node
+ * module.enableCompileCache): later starts compile less. Off when the folder cannot be written (Node
  * then says nothing) or when NODE_DISABLE_COMPILE_CACHE is set; NODE_COMPILE_CACHE picks another folder.
  */
-async function enableCompileCache() {
-  const { enableCompileCache: enable } = await import('node:module')
+function enableCompileCache() {
+  const { enableCompileCache: enable } = require('node:module')
   if (typeof enable !== 'function') return
-  const { homedir } = await import('node:os')
-  const { join } = await import('node:path')
+  const { homedir } = require('node:os')
+  const { join } = require('node:path')
   const env = process.env
   let base
   if (process.platform === 'win32') base = env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local')
