@@ -1,4 +1,4 @@
-/** finctl company | categories */
+/** finctl company | categories [list] */
 import type { Command } from 'commander'
 import type { Context } from '../src/cli/context.js'
 import { printList, printRecord } from '../src/cli/output.js'
@@ -6,7 +6,13 @@ import type { Runner } from '../src/cli/program.js'
 
 export function registerCompany(program: Command, run: Runner): void {
   program.command('company').description("the company's details").addHelpText('after', '\nExample:\n  finctl company --json\n').action(run(runCompany))
-  program.command('categories').description('categories in use, with the accounting and cash-flow categories').addHelpText('after', '\nExample:\n  finctl categories --output csv\n').action(run(runCategories))
+  // A noun group like the others: `finctl categories list`, and the bare `finctl categories` for the same.
+  const categories = program.command('categories').description('categories in use, with the accounting and cash-flow categories')
+  categories
+    .command('list', { isDefault: true })
+    .description('categories in use, with the accounting and cash-flow categories and how many transactions each has')
+    .addHelpText('after', '\nExamples:\n  finctl categories list\n  finctl categories --output csv\n')
+    .action(run(runCategories))
 }
 
 async function runCompany(ctx: Context): Promise<number> {

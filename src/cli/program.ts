@@ -67,13 +67,50 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
   }
 
   try {
-    await program.parseAsync(argv, { from: 'user' })
+    await program.parseAsync(helpOfUnknownCommand(program, argv) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv, { from: 'user' })
     return exitCode
   } catch (err) {
     return reportError(io, err, ctx)
   } finally {
     if (ctx) await ctx.close().catch(() => {})
   }
+}
+
+/**
+ * Whether `argv` asks for the help (--help, -h) of a command that does not exist: `finctl profiles
+ * --help`, `finctl tx lst -h`. commander would print the help of the last command it knows (exit 0);
+ * without the help flag it reports the unknown command with its suggestion (exit 2), so that is
+ * what such a line gets. Words are matched the way commander dispatches them: a word under a
+ * command with subcommands and no arguments of its own must name one of them.
+ */
+export function helpOfUnknownCommand(program: Command, argv: string[]): boolean {
+  if (!argv.includes('--help') && !argv.includes('-h')) return false
+  const valueTaking = (cmd: Command, flag: string): boolean => {
+    for (let c: Command | null = cmd; c; c = c.parent) {
+      const o = c.options.find((x) => x.short === flag || x.long === flag)
+      if (o) return o.required || o.optional
+    }
+    return false
+  }
+  let cmd = program
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') return false
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && valueTaking(cmd, a)) i++
+      continue
+    }
+    if (cmd.commands.length === 0) return false
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
+    if (sub) {
+      cmd = sub
+      continue
+    }
+    // A default subcommand (`categories` runs `categories list`) or arguments of its own take the word.
+    const takesWords = cmd.registeredArguments.length > 0 || Boolean((cmd as unknown as { _defaultCommandName?: string | null })._defaultCommandName)
+    return !takesWords && a !== 'help'
+  }
+  return false
 }
 
 async function firstRun(io: IO, program: Command): Promise<number> {
