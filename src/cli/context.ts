@@ -74,7 +74,7 @@ export class Context {
   /** --base-url > FINCTL_BASE_URL > the profile's target > embedded */
   target(): Target {
     const url = this.globals.baseUrl ?? this.env.FINCTL_BASE_URL
-    if (url) return { kind: 'remote', baseUrl: url }
+    if (url) return { kind: 'remote', baseUrl: httpUrl(url, this.globals.baseUrl !== undefined ? '--base-url' : 'FINCTL_BASE_URL') }
     const p = this.profile()
     if (p && p.target !== 'embedded') return { kind: 'remote', baseUrl: p.target }
     return { kind: 'embedded', database: this.env.FINCTL_DATABASE ?? p?.database ?? defaultDatabase(this.env) }
@@ -116,7 +116,20 @@ export class Context {
     return this.clientPromise
   }
 
+  /**
+   * A profile named by --profile or FINCTL_PROFILE must exist (unless --base-url or FINCTL_BASE_URL
+   * says where to go): a typo is a usage error that lists the profiles, not a request without credentials.
+   */
+  private checkNamedProfile(): void {
+    const from = this.globals.profile !== undefined ? '--profile' : this.env.FINCTL_PROFILE !== undefined ? 'FINCTL_PROFILE' : undefined
+    if (!from || this.profile() || this.globals.baseUrl !== undefined || this.env.FINCTL_BASE_URL !== undefined) return
+    const names = Object.keys(this.profiles().list())
+    const known = names.length ? `the profiles are ${names.join(', ')} (finctl profile list)` : 'there is no profile yet: run `finctl init`, or `finctl profile add NAME --base-url URL`'
+    throw new AppError('usage', `profile "${this.profileName()}" (${from}) does not exist: ${known}`)
+  }
+
   private async openClient(override: { apiKey?: string; token?: string; thread?: boolean }): Promise<Client> {
+    this.checkNamedProfile()
     const { Client, EMBEDDED_BASE_URL } = await import('../client/client.js')
     const target = this.target()
     const settings = this.clientSettings()
@@ -203,4 +216,11 @@ export class Context {
     this.closers = []
     for (const c of closers.reverse()) await c()
   }
+}
+
+/** A remote target's URL as given, if it is an http(s) URL; a usage error naming where it came from otherwise. */
+function httpUrl(url: string, from: string): string {
+  const u = URL.parse(url)
+  if (u && (u.protocol === 'http:' || u.protocol === 'https:') && u.host) return url
+  throw new AppError('usage', `${from} "${url}" is not an http(s) URL: give one such as http://127.0.0.1:8080 or https://finctl.example.com`)
 }
