@@ -48,8 +48,31 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   }
-  await store.db.insertInto('bank_accounts').values(row).execute()
+  await store.db.transaction().execute(async (trx) => {
+    await refuseTakenName(store, trx, actor.companyId, input.name)
+    await trx.insertInto('bank_accounts').values(row).execute()
+  })
   return toBankAccount(row, 0)
+}
+
+/**
+ * One name per bank account in a company (ignoring case and surrounding spaces): the seed finds its
+ * accounts by name, and people pick them by name. Inside the write transaction: SQLite's write lock
+ * serialises creates; PostgreSQL locks the company row, so two processes cannot both take a name.
+ */
+async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string, name: string, except?: string): Promise<void> {
+  if (store.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
+  let q = trx
+    .selectFrom('bank_accounts')
+    .select(['id', 'name'])
+    .where('company_id', '=', companyId)
+    .where(sql<string>`lower(trim(name))`, '=', name.trim().toLowerCase())
+  if (except) q = q.where('id', '!=', except)
+  const taken = await q.executeTakeFirst()
+  if (taken) {
+    const message = `a bank account named "${taken.name}" already exists (${taken.id}): bank account names are unique in a company`
+    throw new AppError('conflict', message, { details: [{ path: 'name', message }] })
+  }
 }
 
 /** Sum of the non-void transactions of each account, in the account's minor units. */
@@ -106,7 +129,10 @@ export async function updateBankAccount(store: Store, companyId: string, id: str
   if (patch.account_type !== undefined) set.account_type = patch.account_type
   if (patch.status !== undefined) set.status = patch.status
   if (Object.keys(set).length > 0) {
-    await store.db.updateTable('bank_accounts').set({ ...set, updated_at: now.toISOString() }).where('id', '=', row.id).execute()
+    await store.db.transaction().execute(async (trx) => {
+      if (set.name !== undefined) await refuseTakenName(store, trx, companyId, set.name, row.id)
+      await trx.updateTable('bank_accounts').set({ ...set, updated_at: now.toISOString() }).where('id', '=', row.id).execute()
+    })
   }
   return getBankAccount(store, companyId, id)
 }

@@ -146,6 +146,18 @@ describe('accounts, categories, company', () => {
       expect(got.name).toBe('Operating (main)')
     })
 
+    it('an account name another account of the company has is refused on create and on rename (exit 6), whatever its case', async () => {
+      const created = await sb.run(['accounts', 'create', '--name', '  reserve ', '--type', 'savings', '--currency', 'USD'])
+      expect(created.code, created.stderr).toBe(6)
+      expect(created.stderr).toContain(`a bank account named "Reserve" already exists (${acc.reserve})`)
+      const renamed = await sb.run(['accounts', 'update', acc.empty, '--name', 'RESERVE'])
+      expect(renamed.code, renamed.stderr).toBe(6)
+      // renaming an account to its own name (another case) is no clash
+      expect((await sb.json(['accounts', 'update', acc.reserve, '--name', 'Reserve', '--json'])).name).toBe('Reserve')
+      const names = (await sb.json<Array<{ name: string }>>(['accounts', 'list', '--json'])).map((a) => a.name.toLowerCase())
+      expect(new Set(names).size).toBe(names.length)
+    })
+
     it('accounts update: no field exits 2, an unknown id 5, a bad status 6', async () => {
       const [none, unknown, bad] = await Promise.all([
         sb.run(['accounts', 'update', acc.operating]),
