@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { Client } from '../src/client/client.js'
 import type { Context } from '../src/cli/context.js'
-import { formatAmount } from '../src/cli/format.js'
+import { amountColumn } from '../src/cli/columns.js'
 import { note, printList, printRecord, type Column } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/program.js'
@@ -114,7 +114,7 @@ const changeColumns: Column<Change>[] = [
   { header: 'id', value: (c) => c.transaction.id },
   { header: 'date', value: (c) => c.transaction.transaction_date },
   { header: 'description', value: (c) => c.transaction.description },
-  { header: 'amount', value: (c) => formatAmount(c.transaction.amount, c.transaction.currency_code), align: 'right' },
+  amountColumn<Change>('amount', (c) => c.transaction.amount, (c) => c.transaction.currency_code),
   { header: 'changes', value: (c) => Object.entries(c.changes).map(([f, { from, to }]) => `${f}: ${shownValue(from)} → ${shownValue(to)}`).join('; ') },
 ]
 

@@ -10,6 +10,7 @@ import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/domain/vocab
 import type { UpdateTransactionRequest } from '../src/domain/schemas.js'
 import type { Client } from '../src/client/client.js'
 import type { Context } from '../src/cli/context.js'
+import { amountColumn } from '../src/cli/columns.js'
 import { formatAmount } from '../src/cli/format.js'
 import { note, printList } from '../src/cli/output.js'
 import { unitScore, wholeNumber } from '../src/cli/flags.js'
@@ -57,7 +58,7 @@ async function runReview(ctx: Context, o: ReviewOptions): Promise<number> {
       [
         { header: 'id', value: (i) => i.transaction.id },
         { header: 'date', value: (i) => i.transaction.transaction_date },
-        { header: 'amount', value: (i) => formatAmount(i.transaction.amount, i.transaction.currency_code), align: 'right' },
+        amountColumn<Item>('amount', (i) => i.transaction.amount, (i) => i.transaction.currency_code),
         { header: 'description', value: (i) => i.transaction.description },
         { header: 'category', value: (i) => i.transaction.category ?? '' },
         { header: 'score', value: (i) => i.transaction.ai_confidence_score ?? '' },

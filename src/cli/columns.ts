@@ -1,7 +1,23 @@
 /** Table columns per resource, shared by every command that prints them. */
 import type { ApiKey, BankAccount, Transaction } from '../domain/schemas.js'
-import { formatAmount } from './format.js'
+import { formatAmount, formatDecimal } from './format.js'
 import type { Column } from './output.js'
+
+/**
+ * An amount: "-149.99 USD" in a table; in CSV the plain number and a `currency` column beside it,
+ * as a spreadsheet wants them (and as the reports' CSV has them).
+ */
+export function amountColumn<T>(header: string, amount: (row: T) => number, currency: (row: T) => string): Column<T> {
+  return {
+    header,
+    value: (r) => formatAmount(amount(r), currency(r)),
+    align: 'right',
+    csv: [
+      { header, value: (r) => formatDecimal(amount(r), currency(r)) },
+      { header: 'currency', value: currency },
+    ],
+  }
+}
 
 export const keyColumns: Column<ApiKey>[] = [
   { header: 'id', value: (k) => k.id },
@@ -27,14 +43,14 @@ export const accountColumns: Column<BankAccount>[] = [
   { header: 'institution', value: (a) => a.institution_name ?? '' },
   { header: 'number', value: (a) => (a.account_number_last4 ? `…${a.account_number_last4}` : '') },
   { header: 'status', value: (a) => a.status },
-  { header: 'balance', value: (a) => formatAmount(a.current_balance, a.currency_code), align: 'right' },
+  amountColumn<BankAccount>('balance', (a) => a.current_balance, (a) => a.currency_code),
 ]
 
 export const transactionColumns: Column<Transaction>[] = [
   { header: 'id', value: (t) => t.id },
   { header: 'date', value: (t) => t.transaction_date },
   { header: 'description', value: (t) => t.description },
-  { header: 'amount', value: (t) => formatAmount(t.amount, t.currency_code), align: 'right' },
+  amountColumn<Transaction>('amount', (t) => t.amount, (t) => t.currency_code),
   { header: 'category', value: (t) => t.category ?? '' },
   { header: 'status', value: (t) => t.status },
 ]

@@ -5,10 +5,15 @@ import { AppError } from '../domain/errors.js'
 
 /** "-149.99 USD": fixed decimals for the currency; never through float arithmetic. */
 export function formatAmount(amount: number, currency: string): string {
-  if (!isCurrency(currency)) return `${amount} ${currency}`
+  return `${formatDecimal(amount, currency)} ${currency}`
+}
+
+/** "-149.99": the amount alone with the currency's fixed decimals (a spreadsheet's number). */
+export function formatDecimal(amount: number, currency: string): string {
+  if (!isCurrency(currency)) return `${amount}`
   const exp = currencyExponent(currency)
   const r = parseAmount(amount, exp)
-  return r.ok ? `${formatMinor(r.minor, exp)} ${currency}` : `${amount} ${currency}`
+  return r.ok ? formatMinor(r.minor, exp) : `${amount}`
 }
 
 /** "90d", "12h", "30m", "2w" -> milliseconds. */

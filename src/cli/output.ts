@@ -13,6 +13,13 @@ export interface Column<T> {
   header: string
   value: (row: T) => string | number | boolean | null | undefined
   align?: 'left' | 'right'
+  /** The columns this one is in CSV, for a spreadsheet (an amount: the plain number, then its currency). */
+  csv?: Column<T>[]
+}
+
+/** The columns of CSV output: each column, or what it is in CSV. */
+function csvColumns<T>(columns: Column<T>[]): Column<T>[] {
+  return columns.flatMap((c) => c.csv ?? [c])
 }
 
 export interface Printer {
@@ -69,8 +76,9 @@ export async function printList<T>(io: IO, p: Printer, rows: T[], columns: Colum
       for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`)
       return
     case 'csv': {
-      const lines = [columns.map((c) => csvField(c.header)).join(',')]
-      for (const r of rows) lines.push(columns.map((c) => csvField(cell(c.value(r)))).join(','))
+      const cols = csvColumns(columns)
+      const lines = [cols.map((c) => csvField(c.header)).join(',')]
+      for (const r of rows) lines.push(cols.map((c) => csvField(cell(c.value(r)))).join(','))
       io.stdout.write(`${lines.join('\r\n')}\r\n`)
       return
     }
@@ -167,7 +175,8 @@ export async function streamList<T>(io: IO, p: Printer, pages: AsyncIterable<T[]
   const it = pages[Symbol.asyncIterator]()
   let next = await it.next()
   if (p.format === 'json') io.stdout.write('[')
-  if (p.format === 'csv') io.stdout.write(`${columns.map((c) => csvField(c.header)).join(',')}\r\n`)
+  const csvCols = csvColumns(columns)
+  if (p.format === 'csv') io.stdout.write(`${csvCols.map((c) => csvField(c.header)).join(',')}\r\n`)
   if (p.format === 'table') io.stdout.write(`${columns.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
   for (; !next.done; next = await it.next()) {
     const page = next.value
@@ -175,7 +184,7 @@ export async function streamList<T>(io: IO, p: Printer, pages: AsyncIterable<T[]
     for (const r of page) {
       if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`
       else if (p.format === 'ndjson') chunk += `${JSON.stringify(r)}\n`
-      else if (p.format === 'csv') chunk += `${columns.map((c) => csvField(cell(c.value(r)))).join(',')}\r\n`
+      else if (p.format === 'csv') chunk += `${csvCols.map((c) => csvField(cell(c.value(r)))).join(',')}\r\n`
       else chunk += `${columns.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
       count++
     }

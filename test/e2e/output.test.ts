@@ -28,7 +28,10 @@ describe('output formats and colour', () => {
     const r = await sb.ok(['accounts', 'list', '--output', 'csv'])
     const lines = r.stdout.split('\r\n')
     expect(lines.pop()).toBe('')
-    expect(lines[0]).toBe('id,name,type,institution,number,status,balance')
+    expect(lines[0]).toBe('id,name,type,institution,number,status,balance,currency')
+    // the balance a plain number with the currency beside it, as --json has them
+    const json = await sb.json<Array<{ id: string; current_balance: number; currency_code: string }>>(['accounts', 'list', '--json'])
+    for (const a of json) expect(lines.find((l) => l.startsWith(a.id))!.split(',').slice(-2)).toEqual([a.current_balance.toFixed(2), a.currency_code])
     expect(lines).toHaveLength(3)
     expect(lines.slice(1).map((l) => l.slice(0, 36)).sort()).toEqual([...ids].sort())
     expect(lines.find((l) => l.includes('reserve'))).toContain('"Savings, ""reserve"""')

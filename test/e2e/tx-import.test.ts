@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileS
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
-import { BIN, Sandbox, fastKey, spawnServe, type ServeProcess } from '../helpers/cli.js'
+import { BIN, Sandbox, fastKey, spawnServe, tsv, type ServeProcess } from '../helpers/cli.js'
 
 const CSV = bankFile('csv')
 
@@ -109,6 +109,8 @@ describe('tx import end to end', () => {
     const atomic = await sb.run(['tx', 'import', file, '--account', await newAccount(), '--atomic'])
     expect(atomic.code).toBe(6)
     expect(atomic.stderr).toContain('nothing was imported')
+    // Totals keep the currency's decimals, also when nothing was created.
+    expect(tsv(atomic.stdout)).toContainEqual(['created total', '0.00 USD'])
   })
 
   it('thousands of rejected rows: --json lists every one, a dry run shows every one, and no spill file is left', async () => {

@@ -254,13 +254,17 @@ describe('tx list, get, update, delete, bulk-update', () => {
 
       const rows = csv.stdout.split('\r\n')
       expect(rows.pop()).toBe('')
-      expect(rows[0]).toBe('id,date,description,amount,category,status')
+      // For a spreadsheet: the amount a plain number, its currency a column of its own.
+      expect(rows[0]).toBe('id,date,description,amount,currency,category,status')
       expect(rows.filter((l) => l.startsWith('id,'))).toHaveLength(1)
       expect(rows).toHaveLength(fx.length + 1)
       const ascending = [...fx].sort(byAmount)
       expect(rows.slice(1).map((l) => l.slice(0, 36))).toEqual(ascending.map((f) => f.id))
       const first = ascending[0]
-      expect(rows[1]).toBe([first.id, first.date, first.description, `${dec(first.minor)} USD`, first.category ?? '', first.status].join(','))
+      expect(rows[1]).toBe([first.id, first.date, first.description, dec(first.minor), 'USD', first.category ?? '', first.status].join(','))
+      // csv and json agree on every amount
+      const json = await sb.json<Tx[]>(['tx', 'list', '--all', '--limit', '40', '--sort', 'amount', '--json'])
+      expect(rows.slice(1).map((l) => Number(l.split(',').at(-4)))).toEqual(json.map((t) => t.amount))
     })
 
     it('--all as a table off a terminal: one header line, every row, no total row', async () => {

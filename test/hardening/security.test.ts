@@ -461,10 +461,10 @@ describe('(g) CSV output neutralises spreadsheet formulas', () => {
     const r = await sb.ok(['tx', 'list', '--output', 'csv', '--all', '--sort', 'transaction_date'])
     const rows = parseCsv(r.stdout, { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>
     expect(rows).toHaveLength(FORMULAS.length + PLAIN.length)
-    expect(Object.keys(rows[0])).toEqual(expect.arrayContaining(['description', 'amount', 'category']))
+    expect(Object.keys(rows[0])).toEqual(expect.arrayContaining(['description', 'amount', 'currency', 'category']))
     for (const [i, d] of FORMULAS.entries()) expect(rows[i].description, d).toBe(`'${d}`)
     for (const [i, d] of PLAIN.entries()) expect(rows[FORMULAS.length + i].description, d).toBe(d)
-    for (const row of rows) expect(row.amount).toBe('-12.50 USD')
+    for (const row of rows) expect([row.amount, row.currency]).toEqual(['-12.50', 'USD'])
     expect(rows[0].category).toBe("'@risky")
     // No cell at all starts with a formula character unless it is a plain amount.
     for (const row of rows) for (const cell of Object.values(row)) if (/^[=+\-@\t\r]/.test(cell)) expect(cell).toMatch(/^-?\d+(\.\d+)?( [A-Z]{3})?$/)
