@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, Sandbox, startServe, type ServeProcess } from '../helpers/cli.js'
+import { BIN, Sandbox, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
 
 const ROWS = 5000
 const PAGE = 100
@@ -72,13 +72,7 @@ describe('a closed pipe', () => {
     await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
   }, 180_000)
 
-  afterAll(async () => {
-    try {
-      await server?.stop()
-    } finally {
-      sb.cleanup()
-    }
-  })
+  afterAll(() => stopServeAndCleanup(server, sb))
 
   const pages = ROWS / PAGE
   const paged: Array<[string, string[]]> = [

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, ROOT, Sandbox, cleanEnv, runFinctl, startServe, type CliResult, type ServeProcess } from '../helpers/cli.js'
+import { BIN, ROOT, Sandbox, cleanEnv, runFinctl, startServe, stopServeAndCleanup, type CliResult, type ServeProcess } from '../helpers/cli.js'
 
 /** Exit code of bin/finctl.cjs on an unsupported Node.js (EXIT.unsupportedNode). */
 const UNSUPPORTED_NODE = 9
@@ -35,17 +35,7 @@ describe(`finctl on Node.js ${process.versions.node}`, () => {
   beforeAll(() => {
     sb = new Sandbox('node-lines')
   })
-  afterAll(async () => {
-    try {
-      if (server) {
-        const { code, signal } = await server.stop()
-        expect(signal).toBeNull()
-        expect(code, server.stderr()).toBe(0)
-      }
-    } finally {
-      sb?.cleanup()
-    }
-  })
+  afterAll(() => stopServeAndCleanup(server, sb))
 
   it('--version prints the version of package.json, which the bundle knows as VERSION too', async () => {
     const { VERSION } = await import('../../src/version.js')

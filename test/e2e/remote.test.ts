@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FULL_KEY_ANYWHERE, Sandbox, expectNoSecretsAtRest, startServe, type ServeProcess } from '../helpers/cli.js'
+import { FULL_KEY_ANYWHERE, Sandbox, expectNoSecretsAtRest, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
 
 describe('remote target over finctl serve', () => {
   let sb: Sandbox
@@ -26,17 +26,7 @@ describe('remote target over finctl serve', () => {
     host = new URL(server.url).host
   })
 
-  afterAll(async () => {
-    try {
-      if (server) {
-        const { code, signal } = await server.stop()
-        expect(signal).toBeNull()
-        expect(code, server.stderr()).toBe(0)
-      }
-    } finally {
-      sb?.cleanup()
-    }
-  })
+  afterAll(() => stopServeAndCleanup(server, sb))
 
   it('serve prints the address it listens on', () => {
     expect(server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)

@@ -180,6 +180,19 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
+/** Stop the server of a group (when it started) and check it exited by itself with 0; then remove the sandbox. */
+export async function stopServeAndCleanup(server: ServeProcess | undefined, sb: Sandbox | undefined): Promise<void> {
+  try {
+    if (server) {
+      const { code, signal } = await server.stop()
+      expect(signal).toBeNull()
+      expect(code, server.stderr()).toBe(0)
+    }
+  } finally {
+    sb?.cleanup()
+  }
+}
+
 /** Start `finctl serve --port 0 --database DB` in a sandbox and wait for its "listening on URL" line. */
 export function startServe(sandbox: Sandbox, database: string): Promise<ServeProcess> {
   return spawnServe(['--database', database], { cwd: sandbox.dir, env: sandbox.env(), stopTimeoutMs: 15_000 })
