@@ -5,6 +5,7 @@
  */
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
+import { fitColumns } from './table-fit.js'
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv'
 export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'csv']
@@ -54,15 +55,24 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Col
     io.stdout.write(`${lines.join('\n')}\n`)
     return
   }
+  // Fit the terminal: narrow (…) or leave out text columns rather than wrap a row. Ids, dates and
+  // right-aligned numbers stay whole.
+  const termWidth = (io.stdout as { columns?: number }).columns
+  const all = footer ? [...body, footer] : body
+  const fit = termWidth
+    ? fitColumns(head.map((h, i) => [h, ...all.map((r) => r[i] ?? '')]), columns.map((c) => c.align === 'right' || /^(id|date)$/i.test(c.header)), termWidth)
+    : undefined
+  const keep = <V>(row: V[]): V[] => (fit ? fit.kept.map((i) => row[i]) : row)
   const { default: Table } = await import('cli-table3')
   const table = new Table({
-    head,
+    head: keep(head),
     style: { head: p.color ? ['bold'] : [], border: p.color ? ['grey'] : [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    colAligns: columns.map((c) => c.align ?? 'left'),
+    colAligns: keep(columns.map((c) => c.align ?? 'left')),
+    ...(fit ? { colWidths: fit.widths, wordWrap: false, truncate: '…' } : {}),
   })
-  for (const line of body) table.push(line)
-  if (footer) table.push(footer)
+  for (const line of body) table.push(keep(line))
+  if (footer) table.push(keep(footer))
   io.stdout.write(`${table.toString()}\n`)
 }
 

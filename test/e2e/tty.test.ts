@@ -173,6 +173,26 @@ describe('in a real terminal (tmux)', () => {
     expect(String(txs[0].amount)).toBe('-349.9')
   })
 
+  it('tx list fits an 80-column terminal: long text ends in …, ids and amounts stay whole, no row wraps', async () => {
+    const account = (await sb.json(['accounts', 'create', '--name', 'Narrow', '--type', 'checking', '--currency', 'EUR', '--json'])).id as string
+    const long = 'Invoice 2026-042 paid by Contoso Ltd for consulting in October and November'
+    const tx = await sb.json(['tx', 'create', '--account', account, '--date', '2026-03-16', '--description', long, '--amount=-1234.56', '--category', 'Consulting services', '--json'])
+    tmux('resize-window', '-t', 'tty', '-x', '80', '-y', String(HEIGHT))
+    try {
+      const { code, screen: s } = await start(`finctl tx list --account ${account}`).finished()
+      expect(code, s).toBe(0)
+      const table = s.split('\n').filter((l) => /[│┌└]/.test(l))
+      expect(table).toHaveLength(5) // top border, header, the row, the total, bottom border: nothing wrapped
+      for (const l of table) expect([...l].length, l).toBeLessThanOrEqual(80)
+      const row = table.find((l) => l.includes(tx.id))!
+      expect(row, s).toContain('-1234.56 EUR')
+      expect(row).toContain('…')
+      expect(s).not.toContain(long)
+    } finally {
+      tmux('resize-window', '-t', 'tty', '-x', String(WIDTH), '-y', String(HEIGHT))
+    }
+  })
+
   it('keys revoke asks to confirm: no leaves the key active (exit 2), yes revokes it', async () => {
     const key = await sb.json(['keys', 'create', '--name', 'tty-revoke', '--scopes', 'read', '--json'])
     sb.remember(key.key)

@@ -1,0 +1,88 @@
+// Tables on a terminal fit its width (src/cli/table-fit.ts, renderTable): text columns are narrowed
+// with "…" or left out, ids, dates and amounts stay whole, and no row wraps.
+import { describe, expect, it } from 'vitest'
+import { renderTable, type Column } from '../../src/cli/output.js'
+import { fitColumns, textWidth } from '../../src/cli/table-fit.js'
+
+interface Row {
+  id: string
+  date: string
+  description: string
+  amount: string
+  category: string
+  status: string
+}
+
+const columns: Column<Row>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'date', value: (r) => r.date },
+  { header: 'description', value: (r) => r.description },
+  { header: 'amount', value: (r) => r.amount, align: 'right' },
+  { header: 'category', value: (r) => r.category },
+  { header: 'status', value: (r) => r.status },
+]
+
+const rows: Row[] = [
+  { id: '01a207d1-b1b5-77c3-a5c4-19f13c5f0a11', date: '2026-11-09', description: 'Invoice 2026-042 paid by Contoso Ltd for consulting in October', amount: '4780.50 USD', category: 'Sales', status: 'pending' },
+  { id: '01a207d1-b1b5-77c3-a5c4-19f13c5f0a12', date: '2026-11-14', description: 'Laptops for new hires', amount: '-2899.98 USD', category: 'Equipment', status: 'posted' },
+]
+
+async function render(width: number | undefined): Promise<string> {
+  let out = ''
+  const stdout = { write: (s: string) => ((out += s), true), columns: width }
+  const io = { stdout, stderr: { write: () => true }, isStdoutTTY: true, isStderrTTY: true } as never
+  await renderTable(io, { format: 'table', color: false, quiet: false }, rows, columns, ['', '', 'total', '1880.52 USD', '', ''])
+  return out
+}
+
+describe('a table on a terminal', () => {
+  it('at 80 columns: no line is wider, ids, dates and amounts stay whole, the description ends in …', async () => {
+    const out = await render(80)
+    const lines = out.trimEnd().split('\n')
+    for (const l of lines) expect(textWidth(l), l).toBeLessThanOrEqual(80)
+    expect(lines).toHaveLength(2 + rows.length + 2) // top border, header, rows, footer, bottom border
+    for (const r of rows) {
+      expect(out).toContain(r.id)
+      expect(out).toContain(r.date)
+      expect(out).toContain(r.amount)
+    }
+    expect(out).toContain('…')
+    expect(out).not.toContain(rows[0].description)
+  })
+
+  it('wide enough: the table as it is, nothing cut', async () => {
+    const out = await render(200)
+    expect(out).toContain(rows[0].description)
+    expect(out).not.toContain('…')
+  })
+
+  it('very narrow: text columns are left out from the right before anything whole is cut', async () => {
+    const out = await render(72)
+    for (const l of out.trimEnd().split('\n')) expect(textWidth(l)).toBeLessThanOrEqual(72)
+    expect(out).toContain(rows[0].id)
+    expect(out).toContain(rows[0].amount)
+    expect(out).not.toContain('STATUS')
+  })
+})
+
+describe('fitColumns', () => {
+  it('narrows the widest text column first, never below the floor, never a whole one', () => {
+    const fit = fitColumns([['id', 'x'.repeat(36)], ['text', 'y'.repeat(60)], ['note', 'z'.repeat(20)]], [true, false, false], 80)!
+    expect(fit.kept).toEqual([0, 1, 2])
+    expect(fit.widths[0]).toBe(38)
+    expect(fit.widths.reduce((a, b) => a + b, 0) + 4).toBe(80)
+    expect(fit.widths[1]).toBeGreaterThanOrEqual(fit.widths[2])
+  })
+
+  it('a table that fits is left alone', () => {
+    expect(fitColumns([['a', 'b']], [false], 80)).toBeUndefined()
+  })
+})
+
+describe('fitColumns on a table of numbers', () => {
+  it('never leaves out the first column, which names the row', () => {
+    const numbers = Array.from({ length: 10 }, (_, i) => [`COL ${i}`, '-1,234,567.89'])
+    const fit = fitColumns([['PERIOD', '2026-02'], ...numbers], [false, ...numbers.map(() => true)], 80)
+    expect(fit === undefined || fit.kept.includes(0)).toBe(true)
+  })
+})
