@@ -172,14 +172,13 @@ let replaced = false
  * A real class for what the lite ones hand on (a body stream, form data, a blob, a clone of a
  * stream). Before {@link useLiteWebClasses} that is the global; after it, Node's own are gone (they
  * were never loaded: see there), so it is undici's, the same Fetch implementation as a package,
- * loaded on first use. The specifier is not a literal, so the bundle leaves undici to node_modules.
+ * loaded on first use from node_modules (esbuild leaves a created require alone: not bundled).
  */
 function realClass<T>(name: 'Headers' | 'Response'): T {
   if (!replaced) return (globalThis as Record<string, unknown>)[name] as T
-  const undici = createRequire(import.meta.url)(UNDICI) as Record<string, unknown>
+  const undici = createRequire(import.meta.url)('undici') as Record<string, unknown>
   return undici[name] as T
 }
-const UNDICI = ['un', 'dici'].join('')
 
 /**
  * A Response whose body is kept as given. status, headers, text(), json() and arrayBuffer() are
