@@ -47,7 +47,11 @@ function tsvField(s: string): string {
   return s.replace(/[\t\r\n]/g, ' ')
 }
 
-export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Column<T>[], footer?: string[]): Promise<void> {
+/**
+ * A table: aligned on a terminal (fitted to its width, unless `fit` is false: one record's fields
+ * are shown whole), tab-separated with a header line elsewhere.
+ */
+export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Column<T>[], footer?: string[], fit = true): Promise<void> {
   const head = columns.map((c) => c.header.toUpperCase())
   const body = rows.map((r) => columns.map((c) => cell(c.value(r))))
   if (!io.isStdoutTTY) {
@@ -59,17 +63,17 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Col
   // right-aligned numbers stay whole.
   const termWidth = (io.stdout as { columns?: number }).columns
   const all = footer ? [...body, footer] : body
-  const fit = termWidth
+  const fitted = fit && termWidth
     ? fitColumns(head.map((h, i) => [h, ...all.map((r) => r[i] ?? '')]), columns.map((c) => c.align === 'right' || /^(id|date)$/i.test(c.header)), termWidth)
     : undefined
-  const keep = <V>(row: V[]): V[] => (fit ? fit.kept.map((i) => row[i]) : row)
+  const keep = <V>(row: V[]): V[] => (fitted ? fitted.kept.map((i) => row[i]) : row)
   const { default: Table } = await import('cli-table3')
   const table = new Table({
     head: keep(head),
     style: { head: p.color ? ['bold'] : [], border: p.color ? ['grey'] : [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     colAligns: keep(columns.map((c) => c.align ?? 'left')),
-    ...(fit ? { colWidths: fit.widths, wordWrap: false, truncate: '…' } : {}),
+    ...(fitted ? { colWidths: fitted.widths, wordWrap: false, truncate: '…' } : {}),
   })
   for (const line of body) table.push(keep(line))
   if (footer) table.push(keep(footer))
@@ -119,10 +123,18 @@ export async function printRecord(io: IO, p: Printer, record: object, fields?: A
     io.stdout.write(`${pairs.map(([k]) => csvField(k)).join(',')}\r\n${pairs.map(([, v]) => csvField(cell(v))).join(',')}\r\n`)
     return
   }
-  await renderTable(io, p, pairs, [
-    { header: 'field', value: (r) => r[0] },
-    { header: 'value', value: (r) => cell(r[1]) },
-  ])
+  // One record: every value whole (the terminal wraps a long one), none cut to fit.
+  await renderTable(
+    io,
+    p,
+    pairs,
+    [
+      { header: 'field', value: (r) => r[0] },
+      { header: 'value', value: (r) => cell(r[1]) },
+    ],
+    undefined,
+    false,
+  )
 }
 
 /**

@@ -86,3 +86,14 @@ describe('fitColumns on a table of numbers', () => {
     expect(fit === undefined || fit.kept.includes(0)).toBe(true)
   })
 })
+
+describe('one record on a terminal', () => {
+  it('keeps every value whole: a record is not a list to fit', async () => {
+    const { printRecord } = await import('../../src/cli/output.js')
+    let out = ''
+    const io = { stdout: { write: (s: string) => ((out += s), true), columns: 60 }, stderr: { write: () => true }, isStdoutTTY: true, isStderrTTY: true } as never
+    await printRecord(io, { format: 'table', color: false, quiet: false }, { id: rows[0].id, description: rows[0].description })
+    expect(out).toContain(rows[0].description)
+    expect(out).not.toContain('…')
+  })
+})
