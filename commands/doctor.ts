@@ -48,7 +48,7 @@ function modeCheck(name: string, path: string, want: number): Check {
 function profileCheck(ctx: Context): Check {
   const name = ctx.profileName()
   const p = ctx.profile()
-  const overridden = Boolean(ctx.globals.baseUrl ?? ctx.env.FINCTL_BASE_URL)
+  const overridden = ctx.baseUrlSetting() !== undefined
   if (!p && !overridden) {
     return { name: 'profile', status: 'fail', detail: `no profile "${name}": run \`finctl init\`, or \`finctl profile add NAME --base-url URL\` and \`finctl login\`` }
   }
@@ -138,7 +138,7 @@ export async function runDoctor(ctx: Context): Promise<number> {
   checks.push(profile)
   const target = ctx.target()
   // A target to try: the profile's, or one given by --base-url / FINCTL_BASE_URL.
-  let reachable = ctx.profile() !== undefined || Boolean(ctx.globals.baseUrl ?? ctx.env.FINCTL_BASE_URL)
+  let reachable = ctx.profile() !== undefined || ctx.baseUrlSetting() !== undefined
   if (target.kind === 'embedded') {
     checks.push(await integrityCheck(target.database))
     // Opening a missing database would create it: leave that to `finctl init`.

@@ -71,10 +71,17 @@ export class Context {
     return this.profiles().get(this.profileName())
   }
 
+  /** --base-url > FINCTL_BASE_URL: a remote target given outside the profile, and where it came from. */
+  baseUrlSetting(): { url: string; from: '--base-url' | 'FINCTL_BASE_URL' } | undefined {
+    if (this.globals.baseUrl) return { url: this.globals.baseUrl, from: '--base-url' }
+    if (this.env.FINCTL_BASE_URL) return { url: this.env.FINCTL_BASE_URL, from: 'FINCTL_BASE_URL' }
+    return undefined
+  }
+
   /** --base-url > FINCTL_BASE_URL > the profile's target > embedded */
   target(): Target {
-    const url = this.globals.baseUrl ?? this.env.FINCTL_BASE_URL
-    if (url) return { kind: 'remote', baseUrl: httpUrl(url, this.globals.baseUrl !== undefined ? '--base-url' : 'FINCTL_BASE_URL') }
+    const given = this.baseUrlSetting()
+    if (given) return { kind: 'remote', baseUrl: httpUrl(given.url, given.from) }
     const p = this.profile()
     if (p && p.target !== 'embedded') return { kind: 'remote', baseUrl: p.target }
     return { kind: 'embedded', database: this.env.FINCTL_DATABASE ?? p?.database ?? defaultDatabase(this.env) }
@@ -99,7 +106,7 @@ export class Context {
   }
 
   private usesProfileCredentials(): boolean {
-    const url = this.globals.baseUrl ?? this.env.FINCTL_BASE_URL
+    const url = this.baseUrlSetting()?.url
     if (!url) return true
     const p = this.profile()
     return p !== undefined && p.target === url
@@ -122,7 +129,7 @@ export class Context {
    */
   private checkNamedProfile(): void {
     const from = this.globals.profile !== undefined ? '--profile' : this.env.FINCTL_PROFILE !== undefined ? 'FINCTL_PROFILE' : undefined
-    if (!from || this.profile() || this.globals.baseUrl !== undefined || this.env.FINCTL_BASE_URL !== undefined) return
+    if (!from || this.profile() || this.baseUrlSetting()) return
     const names = Object.keys(this.profiles().list())
     const known = names.length ? `the profiles are ${names.join(', ')} (finctl profile list)` : 'there is no profile yet: run `finctl init`, or `finctl profile add NAME --base-url URL`'
     throw new AppError('usage', `profile "${this.profileName()}" (${from}) does not exist: ${known}`)

@@ -21,9 +21,7 @@ export interface Fitted {
 
 /** The width of a text on a terminal, in columns (code points; no wide-character tables). */
 export function textWidth(s: string): number {
-  let n = 0
-  for (const _ of s) n++
-  return n
+  return [...s].length
 }
 
 /**

@@ -59,6 +59,7 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
  * One name per bank account in a company (ignoring case and surrounding spaces): the seed finds its
  * accounts by name, and people pick them by name. Inside the write transaction: SQLite's write lock
  * serialises creates; PostgreSQL locks the company row, so two processes cannot both take a name.
+ * (SQLite's lower() folds ASCII only: names differing in the case of other letters are not caught there.)
  */
 async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string, name: string, except?: string): Promise<void> {
   if (store.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
