@@ -116,9 +116,9 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   /** Characters of the records read (fields and delimiters), to estimate the rows of the rest. */
   let chars = 0
   let settledEarly = false
-  // The decisions are final once the header is found, the dates fit one format at most (rows only
-  // ever rule formats out: later rows cannot make the file ambiguous, and a row that fits none is
-  // rejected by the import) and the amounts the decimal mark is decided from are in.
+  // The decisions are final once the header is found, one date format reads more rows than any
+  // other (a later row it does not read is rejected by the import) and the amounts the decimal
+  // mark is decided from are in.
   const settled = () =>
     (o.dateFormat !== undefined || dates.settled) && (o.decimalComma || amounts.length >= AMOUNT_SAMPLES)
   reading: for await (const records of chunks) for (const rec of records) {
@@ -176,7 +176,8 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     const d = dates.decide()
     if (!d.ok) throw new ImportError(d.message)
     dateFormat = d.format
-    notes.push(settledEarly ? `dates ${d.format.name} (detected over the first ${rowsRead} rows, where no other format fits; every row is read with it)` : `dates ${d.format.name} (detected over ${dataRows} rows)`)
+    const misfits = d.misfits ? `; ${d.misfits} ${d.misfits === 1 ? 'date does' : 'dates do'} not fit it and ${d.misfits === 1 ? 'its row is' : 'their rows are'} rejected` : ''
+    notes.push(settledEarly ? `dates ${d.format.name} (detected over the first ${rowsRead} rows, where no other format fits as many${misfits}; every row is read with it)` : `dates ${d.format.name} (detected over ${dataRows} rows${misfits})`)
   }
   if (firstRagged) notes.push(raggedNote(ragged, rowsRead, settledEarly, firstRagged, header.length))
   const decimal: DecimalMark = o.decimalComma ? ',' : detectDecimalMark(amounts)

@@ -1,7 +1,8 @@
 /**
  * Dates in bank files. A format is a pattern of YYYY/YY, MM/M, DD/D with any separators
- * (`DD.MM.YYYY`, `MM/DD/YY`, `YYYY-MM-DD`). Detection runs over every row: a format that fails on
- * one row is out; if formats that disagree remain (every day <= 12), it refuses to guess.
+ * (`DD.MM.YYYY`, `MM/DD/YY`, `YYYY-MM-DD`). Detection runs over every row: the format that reads
+ * the most rows wins when it reads all but a tolerated few; formats that tie and disagree (every
+ * day <= 12) are refused, never guessed.
  */
 import { daysInMonth } from '../domain/vocabulary.js'
 
@@ -55,52 +56,80 @@ export function formatFromFlag(flag: string): DateFormat {
 }
 
 export type DateDetection =
-  | { ok: true; format: DateFormat }
+  | { ok: true; format: DateFormat; /** Dated rows the format does not read: rejected by the import. */ misfits: number }
   | { ok: false; reason: 'ambiguous'; candidates: DateFormat[]; message: string }
   | { ok: false; reason: 'unknown'; message: string; sample?: string }
 
-/** Keeps the formats every date seen so far fits. Feed it every row's date text, then decide. */
+type Order = DateFormat['order']
+const ORDERS: readonly Order[] = FORMATS.map((f) => f.order)
+
+/** Dated rows a format may fail to read and still be the file's: one in ten (at least one row). */
+export function toleratedMisfits(rows: number): number {
+  return Math.max(1, Math.floor(rows / 10))
+}
+
+/**
+ * Counts, for each format, the dates it cannot read; feed it every row's date text, then decide.
+ * The format that reads the most rows wins, when it reads all but a tolerated few (those rows are
+ * rejected, each with its line, instead of the whole file being refused). Formats that tie and read
+ * some row as different dates (every day <= 12) are ambiguous: never guessed.
+ */
 export class DateDetector {
-  private candidates = new Set<DateFormat['order']>(['ymd', 'dmy', 'mdy'])
-  private firstFailure?: string
+  private readonly misfits: Record<Order, number> = { ymd: 0, dmy: 0, mdy: 0 }
+  private readonly firstMisfit: Partial<Record<Order, string>> = {}
+  /** Pairs of formats (`dmy mdy`) that read some row as different dates. */
+  private readonly disagree = new Set<string>()
   private seen = 0
-  /** Whether some row reads as different dates under the formats still possible. */
-  private disagree = false
 
   add(text: string): void {
     if (text.trim() === '') return
     this.seen++
-    // One format left (every file once a row has told them apart): nothing to compare readings of.
-    if (this.candidates.size === 1) {
-      const [order] = this.candidates
-      if (parseDate(text, order) === null) {
-        this.candidates.delete(order)
-        this.firstFailure ??= text
+    const readings = ORDERS.map((order) => parseDate(text, order))
+    readings.forEach((iso, i) => {
+      if (iso !== null) return
+      this.misfits[ORDERS[i]]++
+      this.firstMisfit[ORDERS[i]] ??= text
+    })
+    for (let i = 0; i < ORDERS.length; i++) {
+      for (let j = i + 1; j < ORDERS.length; j++) {
+        if (readings[i] !== null && readings[j] !== null && readings[i] !== readings[j]) this.disagree.add(`${ORDERS[i]} ${ORDERS[j]}`)
       }
-      return
     }
-    const readings = new Set<string>()
-    for (const order of [...this.candidates]) {
-      const iso = parseDate(text, order)
-      if (iso === null) {
-        this.candidates.delete(order)
-        if (this.candidates.size === 0) this.firstFailure ??= text
-      } else readings.add(iso)
-    }
-    if (readings.size > 1) this.disagree = true
   }
 
-  /** Whether more rows could still change the decision: not once at most one format fits every row seen. */
+  /** The formats that read the most rows, in FORMATS order. */
+  private leaders(): DateFormat[] {
+    const fewest = Math.min(...ORDERS.map((o) => this.misfits[o]))
+    return FORMATS.filter((f) => this.misfits[f.order] === fewest)
+  }
+
+  /**
+   * Whether more rows could still change the decision: not once one format reads more rows than
+   * any other, all but a tolerated few (a later row it does not read is rejected by the import).
+   */
   get settled(): boolean {
-    return this.seen > 0 && this.candidates.size <= 1
+    const leaders = this.leaders()
+    return this.seen > 0 && leaders.length === 1 && this.misfits[leaders[0].order] <= toleratedMisfits(this.seen) && this.misfits[leaders[0].order] < this.seen
   }
 
   decide(): DateDetection {
-    const left = FORMATS.filter((f) => this.candidates.has(f.order))
     if (this.seen === 0) return { ok: false, reason: 'unknown', message: 'no dates found in the date column' }
-    if (left.length === 0) return { ok: false, reason: 'unknown', message: `the dates fit no known format (for example "${this.firstFailure}"): give --date-format`, sample: this.firstFailure }
+    const left = this.leaders()
+    const misfits = this.misfits[left[0].order]
+    const sample = this.firstMisfit[left[0].order]
+    if (misfits === this.seen) return { ok: false, reason: 'unknown', message: `the dates fit no known format (for example "${sample}"): give --date-format`, sample }
+    if (misfits > toleratedMisfits(this.seen)) {
+      const names = left.map((f) => f.name).join(' or ')
+      return {
+        ok: false,
+        reason: 'unknown',
+        message: `${misfits} of ${this.seen} dates do not fit ${names}, the format most of them fit (for example "${sample}"), more than the one in ten tolerated: give --date-format`,
+        sample,
+      }
+    }
+    const ambiguous = left.some((a, i) => left.slice(i + 1).some((b) => this.disagree.has(`${a.order} ${b.order}`)))
     // Several formats left but every row reads as the same date under each (10.10.2017): no ambiguity.
-    if (left.length === 1 || !this.disagree) return { ok: true, format: left[0] }
+    if (!ambiguous) return { ok: true, format: left[0], misfits }
     const names = left.map((f) => f.name).join(' or ')
     return {
       ok: false,

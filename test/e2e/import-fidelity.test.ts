@@ -1,0 +1,72 @@
+/**
+ * End-to-end, issue #27 "Money fidelity" (the parser-level items): the built CLI imports hand-made
+ * files shaped like real bank exports (test/fixtures/bank-files/, each named after the trait it
+ * covers) and the real files of the bank-file corpus (read where they are, never copied).
+ */
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Sandbox, fastKey, ROOT, tsv } from '../helpers/cli.js'
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'bank-files')
+const fixture = (name: string) => join(FIXTURES, name)
+
+interface Summary {
+  read: number
+  created: number
+  rejected: number
+  amount_total: string
+  rejects: Array<{ line: number; reason: string }>
+}
+
+describe('bank files imported as the bank meant them', () => {
+  let sb: Sandbox
+  const account = async (currency = 'USD') => (await sb.json(['accounts', 'create', '--name', `F${Math.random()}`, '--type', 'checking', '--currency', currency, '--json'])).id as string
+  const importJson = async (file: string, acct: string, ...flags: string[]) => {
+    const r = await sb.run(['tx', 'import', file, '--account', acct, '--json', ...flags])
+    expect(r.stderr).not.toMatch(/\n\s+at |internal error/)
+    return { code: r.code, stderr: r.stderr, summary: r.stdout ? (JSON.parse(r.stdout) as Summary) : undefined }
+  }
+
+  beforeAll(async () => {
+    sb = new Sandbox('fidelity')
+    await sb.ok(['init', '--no-input', '--currency', 'USD'])
+    await fastKey(sb)
+  })
+  afterAll(() => sb?.cleanup())
+
+  describe('one bad row never refuses a whole file', () => {
+    it('an impossible date among ISO dates is one rejected row (exit 8, its line and reason), the rest imported', async () => {
+      const acct = await account()
+      const dry = await sb.run(['tx', 'import', fixture('iso-dates-one-impossible-date.csv'), '--account', acct, '--dry-run'])
+      expect(dry.code, dry.stderr).toBe(8)
+      expect(dry.stderr).toContain('dates YYYY-MM-DD (detected over 6 rows; 1 date does not fit it and its row is rejected)')
+      expect(dry.stderr).toContain('line 4: date "2026-13-45" does not fit YYYY-MM-DD')
+      const { code, summary } = await importJson(fixture('iso-dates-one-impossible-date.csv'), acct)
+      expect(code).toBe(8)
+      expect(summary).toMatchObject({ read: 6, created: 5, rejected: 1, amount_total: '3573.57', rejects: [{ line: 4, reason: 'date "2026-13-45" does not fit YYYY-MM-DD' }] })
+    })
+
+    it('still refuses to guess when the valid dates are ambiguous (every day <= 12), an impossible one among them', async () => {
+      const acct = await account('EUR')
+      const r = await sb.run(['tx', 'import', fixture('ambiguous-dates-one-impossible-date.csv'), '--account', acct, '--set', 'exchange_rate=1.1'])
+      expect(r.code).toBe(6)
+      expect(r.stderr).toContain('error: the dates could be DD.MM.YYYY or MM/DD/YYYY (no day in the file is over 12): give --date-format DD.MM.YYYY or --date-format MM/DD/YYYY')
+      const given = await importJson(fixture('ambiguous-dates-one-impossible-date.csv'), acct, '--set', 'exchange_rate=1.1', '--date-format', 'DD.MM.YYYY')
+      expect(given.code).toBe(8)
+      expect(given.summary).toMatchObject({ created: 4, rejected: 1, amount_total: '1226.38', rejects: [{ line: 4, reason: 'date "31.31.2026" does not fit DD.MM.YYYY' }] })
+    })
+
+    it('a few unparseable amounts are rejected rows, not a refused file', async () => {
+      const acct = await account()
+      const { code, summary } = await importJson(fixture('unparseable-amounts-among-valid.csv'), acct)
+      expect(code).toBe(8)
+      expect(summary).toMatchObject({ read: 11, created: 9, rejected: 2, amount_total: '1503.32' })
+      expect(summary!.rejects).toEqual([
+        { line: 4, reason: 'debit "see image" is not an amount' },
+        { line: 8, reason: 'debit "1..50" is not an amount' },
+      ])
+      const table = tsv((await sb.run(['tx', 'list', '--account', acct, '--all'])).stdout)
+      expect(table.length - 1).toBe(9)
+    })
+  })
+})

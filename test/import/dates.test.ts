@@ -1,0 +1,51 @@
+/**
+ * Date-format detection (src/import/dates.ts): the format that reads the most rows wins when it
+ * reads all but a tolerated few (one impossible date never refuses a file), and formats that tie
+ * and read the rows differently (every day <= 12) are refused, never guessed.
+ */
+import { describe, expect, it } from 'vitest'
+import { DateDetector, toleratedMisfits } from '../../src/import/dates.js'
+
+const detect = (...dates: string[]) => {
+  const d = new DateDetector()
+  for (const text of dates) d.add(text)
+  return d
+}
+
+describe('DateDetector', () => {
+  it('decides YYYY-MM-DD despite one impossible date among valid ISO dates, and counts the misfit', () => {
+    const d = detect('2026-01-02', '2026-01-03', '2026-13-45', '2026-01-05')
+    expect(d.decide()).toMatchObject({ ok: true, format: { name: 'YYYY-MM-DD' }, misfits: 1 })
+    expect(d.settled).toBe(true)
+  })
+
+  it('still refuses to guess when the valid rows are ambiguous, also with an impossible date among them', () => {
+    const d = detect('01.02.2026', '03.04.2026', '2026-13-45', '05.06.2026')
+    expect(d.decide()).toMatchObject({ ok: false, reason: 'ambiguous' })
+    expect(d.settled).toBe(false)
+    expect(detect('01.02.2026', '03.04.2026').decide()).toMatchObject({ ok: false, reason: 'ambiguous' })
+  })
+
+  it('one day over 12 decides DD.MM against MM.DD, wherever it is in the file', () => {
+    expect(detect('13.01.2026', '01.02.2026', '03.04.2026').decide()).toMatchObject({ ok: true, format: { name: 'DD.MM.YYYY' }, misfits: 0 })
+    expect(detect('01.02.2026', '03.04.2026', '01.25.2026').decide()).toMatchObject({ ok: true, format: { name: 'MM/DD/YYYY' }, misfits: 0 })
+  })
+
+  it('dates every format reads the same (10.10.2017) are no ambiguity', () => {
+    expect(detect('10.10.2017', '11.11.2017').decide()).toMatchObject({ ok: true, misfits: 0 })
+  })
+
+  it('refuses a file where more than one date in ten fits no format, naming an example and the flag', () => {
+    const dates = ['2026-01-02', '2026-01-03', '2026-13-45', '2026-02-30', '2026-01-05', '2026-01-06']
+    const r = detect(...dates).decide()
+    expect(r).toMatchObject({ ok: false, reason: 'unknown', sample: '2026-13-45' })
+    expect(r.ok ? '' : r.message).toBe('2 of 6 dates do not fit YYYY-MM-DD, the format most of them fit (for example "2026-13-45"), more than the one in ten tolerated: give --date-format')
+    expect(detect('31/31/2026', '45/45/2026').decide()).toMatchObject({ ok: false, reason: 'unknown', message: 'the dates fit no known format (for example "31/31/2026"): give --date-format' })
+  })
+
+  it('tolerates one row in ten, and at least one', () => {
+    expect([1, 2, 9, 10, 19, 20, 1000].map(toleratedMisfits)).toEqual([1, 1, 1, 1, 1, 2, 100])
+    const twenty = Array.from({ length: 18 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}`)
+    expect(detect(...twenty, '2026-13-01', '2026-00-01').decide()).toMatchObject({ ok: true, misfits: 2 })
+  })
+})
