@@ -260,11 +260,14 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
       { header: 'merchant', value: (r) => r.merchant_name ?? '' },
     ])
   }
+  // Debit and credit columns: values with the other sign from their column's, each read as a reversal.
+  const reversals: Array<[string, unknown]> = s.reversals === undefined ? [] : [['reversals', s.reversals]]
   const rows: Array<[string, unknown]> = s.dry_run
     ? [
         ['rows read', s.read],
         ['would be sent', s.read - s.rejected],
         ['rejected', s.rejected],
+        ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
@@ -273,6 +276,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['created', s.created],
         ['already imported', s.already_imported],
         ['rejected', s.rejected],
+        ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ['created total', `${s.created_total} ${s.currency}`],
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],

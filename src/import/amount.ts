@@ -14,10 +14,9 @@ const STRIP = /[\s\u00a0\u202f$€£¥₣₤₹₽₩₪₫฿₴₦₱₲₵₡
 /** Spaces and currency symbols go, and three capitals only when they are a currency code ("EUR 12,50", "12.50 USD"): "REF12" is no amount. */
 const strip = (m: string) => (m.length === 3 && !isCurrency(m) ? m : '')
 
-/** Parse `text` with the given decimal mark into minor units of a currency with `exponent` decimals. */
-export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: number): LocaleAmount {
+/** An amount's text without its sign marks (`-x`, `x-`, `(x)`, `+x`, Unicode minus), currency and spaces; a message when it has two minus signs. */
+function splitSign(text: string): { negative: boolean; rest: string } | string {
   let t = text.trim().replace(/\u2212/g, '-')
-  if (t === '') return { ok: false, message: 'is empty' }
   let negative = false
   if (/^\(.*\)$/.test(t)) {
     negative = true
@@ -31,7 +30,24 @@ export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: 
     negative = !negative
     t = t.slice(1)
   } else if (t.startsWith('+')) t = t.slice(1)
-  if (t.startsWith('-')) return { ok: false, message: `"${text}" has two minus signs` }
+  if (t.startsWith('-')) return `"${text}" has two minus signs`
+  return { negative, rest: t }
+}
+
+/** The sign an amount's text carries: -1 a minus, 1 none (or a plus), 0 for a zero or no amount at all. */
+export function amountSign(text: string): -1 | 0 | 1 {
+  const s = splitSign(text)
+  if (typeof s === 'string' || !/[1-9]/.test(s.rest)) return 0
+  return s.negative ? -1 : 1
+}
+
+/** Parse `text` with the given decimal mark into minor units of a currency with `exponent` decimals. */
+export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: number): LocaleAmount {
+  if (text.trim() === '') return { ok: false, message: 'is empty' }
+  const signed = splitSign(text)
+  if (typeof signed === 'string') return { ok: false, message: signed }
+  const { negative } = signed
+  let t = signed.rest
   const thousands = decimal === ',' ? /[.'’ ]/g : /[,'’ ]/g
   t = t.replace(thousands, '')
   if (decimal === ',') t = t.replace(',', '.')

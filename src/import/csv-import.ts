@@ -6,11 +6,12 @@
  */
 import { hash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
-import { detectDecimalMark, parseLocaleAmount, type DecimalMark } from './amount.js'
+import { detectDecimalMark, parseLocaleAmount, type DecimalMark, type LocaleAmount } from './amount.js'
 import { readRecordChunks, sniffLayout, type CsvLayout, type CsvRecord } from './csv-reader.js'
 import { DateDetector, formatFromFlag, parseDate, type DateFormat } from './dates.js'
 import { OccurrenceCounter } from './occurrences.js'
 import { CREDIT_MARKS, DEBIT_MARKS, mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
+import { debitCreditAmount, SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
 import type { CreateTransactionRequest } from '../domain/schemas.js'
 import { formatMinor } from '../domain/money.js'
 
@@ -35,6 +36,8 @@ export interface ImportPlan {
   map: ColumnMap
   dateFormat: DateFormat
   decimal: DecimalMark
+  /** With debit and credit columns: the sign each one's values are written with (debit-credit.ts). */
+  signs?: ColumnSigns
   /** Transaction rows of the file; an estimate when `settledEarly`. */
   dataRows: number
   /**
@@ -106,6 +109,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   let where: Array<[number, string]> = []
   const dates = new DateDetector()
   const amounts: string[] = []
+  const signs = { debit: new SignCounter(), credit: new SignCounter() }
   const skipped: ImportPlan['skipped'] = []
   let dataRows = 0
   let filtered = 0
@@ -159,6 +163,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     if (rec.fields.length !== header.length && ragged++ === 0) firstRagged = rec
     dates.add(date)
     if (amounts.length < AMOUNT_SAMPLES) for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
+    if (map!.amount === undefined) for (const column of ['debit', 'credit'] as const) signs[column].add(cell(rec.fields, map![column]))
   }
   if (seen === 0) throw new ImportError('the file holds no data')
   if (!header || !map) throw noHeader(`the file's ${seen} line${seen === 1 ? '' : 's'}`)
@@ -182,11 +187,13 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   if (firstRagged) notes.push(raggedNote(ragged, rowsRead, settledEarly, firstRagged, header.length))
   const decimal: DecimalMark = o.decimalComma ? ',' : detectDecimalMark(amounts)
   notes.push(`decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? ' (given)' : ' (detected)'}`)
-  return { layout, headerLine, header, map, dateFormat, decimal, dataRows, ...(settledEarly ? { settledEarly } : {}), skipped, filtered, notes }
+  const columnSigns: ColumnSigns | undefined = map.amount === undefined ? { debit: signs.debit.usual, credit: signs.credit.usual } : undefined
+  if (columnSigns) notes.push(signsNote(columnSigns, header, map))
+  return { layout, headerLine, header, map, dateFormat, decimal, ...(columnSigns ? { signs: columnSigns } : {}), dataRows, ...(settledEarly ? { settledEarly } : {}), skipped, filtered, notes }
 }
 
 export type Converted =
-  | { ok: true; line: number; request: CreateTransactionRequest & { import_ref: string }; minor: number }
+  | { ok: true; line: number; request: CreateTransactionRequest & { import_ref: string }; minor: number; reversal?: true }
   | { ok: false; line: number; reason: string; fields: string[] }
 
 /**
@@ -198,12 +205,16 @@ export type Converted =
 export class RowConverter {
   private readonly occurrences = new OccurrenceCounter()
   private readonly where: Array<[number, string]>
+  private readonly signs: ColumnSigns
+  private readonly readAmount: (text: string) => LocaleAmount
 
   constructor(
     private readonly plan: ImportPlan,
     private readonly o: ImportOptions & { accountId: string; currency: string; exponent: number; constants?: Partial<CreateTransactionRequest> },
   ) {
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
+    this.signs = plan.signs ?? { debit: 1, credit: 1 }
+    this.readAmount = (text) => parseLocaleAmount(text, plan.decimal, o.exponent)
   }
 
   /** For a line after the header that is no transaction (no date), why it is skipped; else undefined. */
@@ -234,6 +245,7 @@ export class RowConverter {
     const date = parseDate(dateText, plan.dateFormat.order)
     if (!date) return fail(`date "${dateText}" does not fit ${plan.dateFormat.name}`)
     let minor: number
+    let reversal = false
     if (m.amount !== undefined) {
       const r = parseLocaleAmount(cell(rec.fields, m.amount), plan.decimal, o.exponent)
       if (!r.ok) return fail(`amount ${r.message}`)
@@ -246,21 +258,10 @@ export class RowConverter {
         minor = debit ? -Math.abs(minor) : Math.abs(minor)
       }
     } else {
-      const debitText = cell(rec.fields, m.debit)
-      const creditText = cell(rec.fields, m.credit)
-      if (!debitText && !creditText) return fail('no amount: both the debit and the credit column are empty')
-      let total = 0
-      if (debitText) {
-        const r = parseLocaleAmount(debitText, plan.decimal, o.exponent)
-        if (!r.ok) return fail(`debit ${r.message}`)
-        total -= Math.abs(r.minor)
-      }
-      if (creditText) {
-        const r = parseLocaleAmount(creditText, plan.decimal, o.exponent)
-        if (!r.ok) return fail(`credit ${r.message}`)
-        total += Math.abs(r.minor)
-      }
-      minor = total
+      const r = debitCreditAmount({ debit: cell(rec.fields, m.debit), credit: cell(rec.fields, m.credit) }, this.signs, this.readAmount)
+      if (!r.ok) return fail(r.reason)
+      minor = r.minor
+      reversal = r.reversal
     }
     if (o.invertSign) minor = -minor
     const description = m.description
@@ -294,6 +295,6 @@ export class RowConverter {
       // The date first: rows of a bank file (in date order) then land side by side in the unique index.
       import_ref: `${date.replaceAll('-', '')}.${digest}.${n}`,
     }
-    return { ok: true, line: rec.line, request, minor }
+    return { ok: true, line: rec.line, request, minor, ...(reversal ? { reversal: true as const } : {}) }
   }
 }

@@ -11,7 +11,6 @@
  * each with an Idempotency-Key derived from the row's identity. A 429 never fails a row: every
  * worker waits out Retry-After and the row is sent again.
  */
-import { createWriteStream, type WriteStream } from 'node:fs'
 import type { Client } from '../client/client.js'
 import { currencyExponent, isCurrency } from '../domain/currencies.js'
 import { AppError } from '../domain/errors.js'
@@ -19,6 +18,7 @@ import { formatMinor } from '../domain/money.js'
 import { CreateTransactionRequest, type Transaction } from '../domain/schemas.js'
 import { planImport, RowConverter, type ImportOptions, type ImportPlan } from './csv-import.js'
 import { readRecordChunks } from './csv-reader.js'
+import { RejectsWriter } from './rejects-file.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
 
 export type { RejectedRow }
@@ -64,6 +64,8 @@ export interface ImportSummary {
   created: number
   already_imported: number
   rejected: number
+  /** With debit and credit columns: the rows read whose value had the other sign from its column's (debit-credit.ts). */
+  reversals?: number
   /** Lines after the header that are not transactions (balances, footers). */
   skipped_lines: number
   /** Sum of the valid rows of the file, and of the rows this run created. */
@@ -86,50 +88,6 @@ export interface ImportSummary {
 }
 
 const DEFAULT_BATCH = 1000
-
-/** RFC 4180 field for the rejects file: the row as the bank wrote it, so it can be fixed and re-imported. */
-function csvQuote(s: string, delimiter: string): string {
-  return s.includes('"') || s.includes(delimiter) || /[\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
-
-class RejectsWriter {
-  private out?: WriteStream
-  /** The stream's first error (a full disk, say): reported by the next write or by close. */
-  private failure?: Error
-  constructor(
-    private readonly path: string | undefined,
-    private readonly header: string[],
-    private readonly delimiter: string,
-  ) {}
-  private check(): void {
-    if (this.failure) throw new AppError('internal_error', `cannot write the rejects file ${this.path}: ${this.failure.message}`)
-  }
-  write(fields: string[], line: number, reason: string): void {
-    if (!this.path) return
-    this.check()
-    if (!this.out) {
-      this.out = createWriteStream(this.path, { encoding: 'utf8' })
-      this.out.on('error', (e) => {
-        this.failure ??= e
-      })
-      this.out.write([...this.header, 'line', 'reason'].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
-    }
-    this.out.write([...fields, String(line), reason].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
-  }
-  async close(): Promise<void> {
-    const out = this.out
-    if (!out) return
-    if (!this.failure) {
-      await new Promise<void>((res) =>
-        out.end((err?: Error | null) => {
-          if (err) this.failure ??= err
-          res()
-        }),
-      )
-    }
-    this.check()
-  }
-}
 
 function describeError(e: unknown): string {
   if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
@@ -227,6 +185,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     rejects: rejects.kept,
     rejects_file: null,
     notes: plan.notes,
+    ...(plan.signs ? { reversals: 0 } : {}),
   }
   let total = 0n
   let createdTotal = 0n
@@ -279,6 +238,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
           rejectLocal(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
           continue
         }
+        if (r.reversal) summary.reversals!++
         valid.push({ request, minor: r.minor, line: r.line, fields: rec.fields })
       }
       if (valid.length) yield valid
@@ -313,6 +273,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       total = 0n
       localRejects = 0
       skippedLines = 0
+      if (plan.signs) summary.reversals = 0
     }
     const created: string[] = []
     const sender = new Sender(client, o, pacer, plan.dataRows, (ids) => {

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { Sandbox, fastKey, ROOT, tsv } from '../helpers/cli.js'
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'bank-files')
@@ -14,6 +15,7 @@ interface Summary {
   read: number
   created: number
   rejected: number
+  reversals?: number
   amount_total: string
   rejects: Array<{ line: number; reason: string }>
 }
@@ -33,6 +35,42 @@ describe('bank files imported as the bank meant them', () => {
     await fastKey(sb)
   })
   afterAll(() => sb?.cleanup())
+
+  describe('debit and credit columns with reversals', () => {
+    it('a reversed credit written 5,00- in the credit column is money out: the total is right, and --dry-run counts the reversal', async () => {
+      const acct = await account('EUR')
+      const file = fixture('debit-credit-reversal-trailing-minus.csv')
+      const dry = await sb.run(['tx', 'import', file, '--account', acct, '--set', 'exchange_rate=1.1', '--dry-run'])
+      expect(dry.code, dry.stderr).toBe(0)
+      const table = tsv(dry.stdout)
+      expect(table).toContainEqual(['reversals', '1'])
+      expect(table).toContainEqual(['amount total', '-13.72 EUR'])
+      expect(dry.stderr).toContain('debit "Soll" is money out written unsigned, credit "Haben" money in written unsigned; a value with the other sign is a reversal and counts the other way')
+      const { code, summary } = await importJson(file, acct, '--set', 'exchange_rate=1.1')
+      expect(code).toBe(0)
+      expect(summary).toMatchObject({ created: 6, reversals: 1, amount_total: '-13.72' })
+      const txs = await sb.json<Array<{ description: string; amount: number }>>(['tx', 'list', '--account', acct, '--all', '--json'])
+      expect(txs.find((t) => t.description.startsWith('Storno'))?.amount).toBe(-5)
+    })
+
+    it('-250.00 in the credit column and -60.00 in the debit column are reversals; a row with both columns is credit - debit', async () => {
+      const acct = await account()
+      const { code, summary } = await importJson(fixture('debit-credit-reversals-leading-minus-both-filled.csv'), acct)
+      expect(code).toBe(0)
+      // The file's Balance column runs from 5,000.00 before its first row to 8,461.01.
+      expect(summary).toMatchObject({ created: 7, reversals: 2, amount_total: '3461.01' })
+    })
+
+    it.skipIf(!HAS_BANK_FILES)('a real debit column written with a minus ("-50,00") is money out, not reversals', async () => {
+      const acct = await account('EUR')
+      const file = bankFile('csv', 'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv')
+      const dry = await sb.run(['tx', 'import', file, '--account', acct, '--set', 'exchange_rate=1.1', '--date-format', 'DD/MM/YY', '--dry-run'])
+      expect(dry.code, dry.stderr).toBe(0)
+      expect(tsv(dry.stdout)).toContainEqual(['reversals', '0'])
+      expect(tsv(dry.stdout)).toContainEqual(['amount total', '1069.32 EUR'])
+      expect(dry.stderr).toContain('debit "Debit" is money out written with a minus')
+    })
+  })
 
   describe('one bad row never refuses a whole file', () => {
     it('an impossible date among ISO dates is one rejected row (exit 8, its line and reason), the rest imported', async () => {
