@@ -8,6 +8,7 @@ import type { Statement } from '../src/domain/statement-schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { note, printList, printRecord } from '../src/cli/output.js'
+import { statementReasonInUserWords } from '../src/cli/user-words.js'
 
 const FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
 
@@ -70,7 +71,7 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     const parsed = await parseUpload(bytes, { fileName: r.file_name, format, currency: account.currency_code, exponent: exp }, options)
     sel = selectStatement(parsed, { name: account.name, currency: account.currency_code, last4: account.account_number_last4 }, options.accountNumber)
   } catch (e) {
-    if (e instanceof StatementFileError) throw new AppError('validation_error', `${r.file_name}: ${e.message}`)
+    if (e instanceof StatementFileError) throw new AppError('validation_error', `${r.file_name}: ${statementReasonInUserWords(e.message)}`)
     throw e
   }
   const cur = account.currency_code

@@ -18,6 +18,7 @@ import { formatAmount } from '../src/cli/format.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/program.js'
 import { amountTotal } from '../src/cli/totals.js'
+import { statementReasonInUserWords } from '../src/cli/user-words.js'
 
 const collect = (v: string, prev: string[] = []) => [...prev, v]
 const FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
@@ -139,6 +140,7 @@ async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promis
   const { readFile } = await import('node:fs/promises')
   const { basename } = await import('node:path')
   const info = await requireInputFile(file)
+  if (info.size === 0) throw new AppError('validation_error', `${file} is empty: there is nothing to upload`)
   if (info.size > MAX_FILE) throw new AppError('payload_too_large', `${file} is ${info.size} bytes: a statement file may be at most 20 MiB`)
   const bytes = new Uint8Array(await readFile(file))
   const request = {
@@ -177,7 +179,7 @@ async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promis
   await printStatement(ctx, s)
   if (s.status === 'failed') {
     // The service names its upload fields; on the command line they are flags.
-    const reason = (s.error ?? 'no reason given').replace(/\bgive account_number\b/g, 'give --statement-account NUMBER')
+    const reason = statementReasonInUserWords(s.error ?? 'no reason given')
     const message = `statement ${s.id} failed: ${reason}`
     ctx.io.stderr.write(ctx.printer.format === 'json' ? `${JSON.stringify({ code: 'statement_failed', message, statement_id: s.id })}\n` : `error: ${message}\n`)
     return EXIT.invalid

@@ -9,6 +9,7 @@ import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import type { IO } from './io.js'
+import { inUserWords } from './user-words.js'
 import { registerAll } from '../../commands/index.js'
 
 export type CommandResult = number | void
@@ -21,10 +22,12 @@ export type Runner = <O extends object>(
 export async function runProgram(argv: string[], io: IO): Promise<number> {
   let exitCode: number = EXIT.ok
   let ctx: Context | undefined
+  let running: Command | undefined
   const program = new Command('finctl')
   const run: Runner = (fn) =>
     async (...actionArgs: unknown[]) => {
       const cmd = actionArgs[actionArgs.length - 1] as Command
+      running = cmd
       const opts = actionArgs[actionArgs.length - 2] as object
       const args = actionArgs.slice(0, -2).flat().filter((a): a is string => typeof a === 'string')
       ctx = new Context(io, cmd.optsWithGlobals() as GlobalOptions)
@@ -70,7 +73,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     await program.parseAsync(helpOfUnknownCommand(program, argv) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv, { from: 'user' })
     return exitCode
   } catch (err) {
-    return reportError(io, err, ctx)
+    return reportError(io, err, ctx, running)
   } finally {
     if (ctx) await ctx.close().catch(() => {})
   }
@@ -127,7 +130,8 @@ async function firstRun(io: IO, program: Command): Promise<number> {
   return EXIT.ok
 }
 
-export function reportError(io: IO, err: unknown, ctx: Context | undefined): number {
+/** An error as the user reads it: a message in the flags of `command` (user-words.ts) and an exit code. */
+export function reportError(io: IO, err: unknown, ctx: Context | undefined, command?: Command): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok
     return EXIT.usage
@@ -139,28 +143,32 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined): num
     return EXIT.interrupted
   }
   if (err instanceof AppError) {
-    if (ctx?.printer.format === 'json' && err.code !== 'usage') {
-      const body = {
-        code: err.code,
-        message: err.message,
-        ...(err.details ? { details: err.details } : {}),
-        ...(err.requestId ? { request_id: err.requestId } : {}),
-      }
-      io.stderr.write(`${JSON.stringify(body)}\n`)
-    } else {
-      io.stderr.write(`error: ${err.message}\n`)
-      const shown = err.message
-      for (const d of err.details ?? []) {
-        const line = `${d.path}: ${d.message}`
-        if (!shown.includes(line) && !shown.includes(`${d.path} ${d.message}`)) io.stderr.write(`  ${line}\n`)
-      }
-      if (err.code === 'unauthorized') io.stderr.write('  (check your API key, or run `finctl login`)\n')
-    }
-    return exitCodeFor(err.code)
+    return reportAppError(io, err, ctx, inUserWords(err, command))
   }
   const e = err as Error
   io.stderr.write(`error: internal error: ${e?.message ?? String(err)}\n`)
   if (ctx?.globals.debug && e?.stack) io.stderr.write(`${e.stack}\n`)
   else io.stderr.write('  (run again with --debug for details)\n')
   return EXIT.failure
+}
+
+/** `words`: the message and detail lines in the flags of the command (user-words.ts), when it has them. */
+function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: { message: string; lines: string[] } | undefined): number {
+  const message = words?.message ?? err.message
+  if (ctx?.printer.format === 'json' && err.code !== 'usage') {
+    // Scripts get the service's field names in details, beside the message a person reads.
+    const body = {
+      code: err.code,
+      message,
+      ...(err.details ? { details: err.details } : {}),
+      ...(err.requestId ? { request_id: err.requestId } : {}),
+    }
+    io.stderr.write(`${JSON.stringify(body)}\n`)
+  } else {
+    io.stderr.write(`error: ${message}\n`)
+    const lines = words ? words.lines : (err.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((l) => !message.includes(l) && !message.includes(l.replace(': ', ' ')))
+    for (const line of lines) if (!message.includes(line)) io.stderr.write(`  ${line}\n`)
+    if (err.code === 'unauthorized') io.stderr.write('  (check your API key, or run `finctl login`)\n')
+  }
+  return exitCodeFor(err.code)
 }

@@ -38,7 +38,7 @@ export function parseAmount(input: string | number, exponent: number): AmountRes
     }
   }
   const digits = (whole.replace(/^0+(?=\d)/, '') + frac.padEnd(exponent, '0')).replace(/^0+(?=\d)/, '')
-  if (digits.length > 15) return { ok: false, error: 'out_of_range', message: 'amount is too large' }
+  if (digits.length > 15) return { ok: false, error: 'out_of_range', message: `"${text.slice(0, 40)}" is too large: at most 15 digits` }
   const minor = Number(digits)
   return { ok: true, minor: sign === '-' && minor !== 0 ? -minor : minor }
 }

@@ -59,7 +59,7 @@ export function resolveRange(q: { from?: string; to?: string }, now: Date): { fr
     const [y, m] = ymd(to)
     from = y > 1 ? monthStart(y, m - 11) : '0001-01-01'
   }
-  if (from > to) throw validation('from', `must be on or before to (${to})`)
+  if (from > to) throw validation('from', `must be on or before \`to\` (${to})`)
   return { from, to }
 }
 

@@ -23,6 +23,7 @@ import { isAbsolute, resolve as resolvePath } from 'node:path'
 import { z } from 'zod'
 import { currencyExponent, isCurrency } from '../domain/currencies.js'
 import { parseAmount } from '../domain/money.js'
+import { plainMessage } from '../domain/validation.js'
 import {
   ACCOUNT_STATUSES,
   ACCOUNT_TYPES,
@@ -279,7 +280,7 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
     .object({ $schema: z.string().optional(), version: z.literal(1, 'must be 1').optional(), description: z.string().optional(), steps: z.array(z.unknown()).min(1, 'give at least one step').max(1000) })
     .strict()
     .safeParse(input)
-  if (!top.success) throw new SeedInvalid(top.error.issues.map((i) => ({ path: issuePath(i.path) || '(file)', message: i.message })))
+  if (!top.success) throw new SeedInvalid(top.error.issues.map((i) => ({ path: issuePath(i.path) || '(file)', message: plainMessage(i) })))
 
   const known: KnownStep[] = []
   const currencies = new Map<string, string>()
@@ -304,7 +305,7 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
     const name = obj[kind]
     const nameOk = StepName.safeParse(name)
     if (!nameOk.success) {
-      problems.push({ path: `${at}.${kind}`, message: `the step name ${nameOk.error.issues[0].message}` })
+      problems.push({ path: `${at}.${kind}`, message: `the step name ${plainMessage(nameOk.error.issues[0])}` })
       return
     }
     const label = `${at} (${kind} "${nameOk.data}")`
@@ -322,7 +323,7 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
     if (!parsed.success) {
       for (const i of parsed.error.issues) {
         const p = issuePath(i.path)
-        if (!unresolved.some((u) => p === u || u.startsWith(`${p}.`) || u.startsWith(`${p}[`) || p.startsWith(`${u}.`) || p.startsWith(`${u}[`))) fail(p, i.message)
+        if (!unresolved.some((u) => p === u || u.startsWith(`${p}.`) || u.startsWith(`${p}[`) || p.startsWith(`${u}.`) || p.startsWith(`${u}[`))) fail(p, plainMessage(i))
       }
     }
     for (const field of def.fields) {

@@ -235,10 +235,11 @@ describe('accounts and transactions', () => {
     expect(noType.stderr).toContain('--type')
   })
 
-  it('a transaction on an unknown account exits 5 and names bank_account_id', async () => {
+  it('a transaction on an unknown account exits 5 and names the --account flag', async () => {
     const r = await sb.run(['tx', 'create', '--account', randomUUID(), '--date', '2026-11-20', '--description', 'X', '--amount', '1'])
     expect(r.code).toBe(5)
-    expect(r.stderr).toContain('bank_account_id')
+    expect(r.stderr).toMatch(/^ {2}--account: no such bank account$/m)
+    expect(r.stderr).not.toContain('bank_account_id')
   })
 
   it('the balance counts exactly the transactions that were created', async () => {

@@ -120,7 +120,7 @@ describe('reports cash-flow and summary', () => {
     expect((await sb.run(['reports', 'cash-flow', '--interval', 'year'])).code).toBe(2)
     const r = await sb.run(['reports', 'cash-flow', '--from', '2026-05-01', '--to', '2026-04-01'])
     expect(r.code).toBe(6)
-    expect(r.stderr).toMatch(/^error: from: must be on or before to/m)
+    expect(r.stderr).toMatch(/^error: --from must be on or before --to \(2026-04-01\)$/m)
   })
 
   describe('on a terminal (in-process, NO_COLOR)', () => {

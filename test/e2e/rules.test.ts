@@ -147,9 +147,10 @@ describe('rules', () => {
       sb.run(['rules', 'test', aws.id, '--since', 'yesterday']),
     ])
     for (const r of invalid) expect(r.code, r.stderr).toBe(6)
-    expect(invalid[0].stderr).toContain('conditions.description_regex')
-    expect(invalid[1].stderr).toContain('actions.accounting_category')
-    expect(invalid[2].stderr).toContain('conditions.min_amount')
+    expect(invalid[0].stderr).toContain('--matches')
+    expect(invalid[1].stderr).toContain('--set accounting_category')
+    expect(invalid[2].stderr).toContain('--min-amount')
+    for (const r of invalid) expect(r.stderr).not.toMatch(/conditions\.|actions\./)
     expect(invalid[3].stderr).toContain('since')
     expect((await sb.run(['rules', 'test', randomUUID()])).code).toBe(5)
     expect((await sb.json<Rule[]>(['rules', 'list', '--json'])).map((r) => r.id)).toEqual([aws.id])

@@ -51,7 +51,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         let keyRow
         if (own) keyRow = own
         else {
-          if (!q.key_id) throw new AppError('validation_error', 'with an access token, name the key: ?key_id=', { details: [{ path: 'key_id', message: 'is required with an access token' }] })
+          if (!q.key_id) throw new AppError('validation_error', 'with an access token, name the key whose usage to show in `key_id`', { details: [{ path: 'key_id', message: 'is required with an access token' }] })
           requireJwtScope(actor, 'api_keys')
           keyRow = await findApiKey(store, actor.companyId, q.key_id)
         }
