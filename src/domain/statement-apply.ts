@@ -151,7 +151,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         transaction_date: line.date,
         posted_date: line.date,
         description: line.description,
-        original_description: line.description,
+        original_description: line.originalDescription ?? line.description,
         amount: line.amountMinor,
         currency_code: account.currency_code,
         exchange_rate: job.rate,

@@ -29,6 +29,8 @@ export interface StatementLine {
   amountMinor: number
   currency: string
   description: string
+  /** The bank's text as the file writes it (line breaks, runs of spaces), when it differs from `description`. */
+  originalDescription?: string
   merchant?: string
   category?: string
   /** The bank's own id of the line (FITID, AcctSvcrRef, MT940 reference). */
@@ -77,18 +79,33 @@ function squash(text: string | undefined): string | undefined {
 }
 
 /**
- * A transaction's description from a line's payee and free text: both when they differ, the
- * longer one when one starts with the other (OFX cuts NAME at 32 characters and MEMO holds it all).
+ * Which of a line's payee and free text make its description: both when they differ, the longer
+ * one when one starts with the other (OFX cuts NAME at 32 characters and MEMO holds it all).
  */
+function describedBy(p: string | undefined, m: string | undefined): 'payee' | 'memo' | 'both' | undefined {
+  if (p && m) {
+    const [lp, lm] = [p.toLowerCase(), m.toLowerCase()]
+    return lm.startsWith(lp) ? 'memo' : lp.startsWith(lm) ? 'payee' : 'both'
+  }
+  return p ? 'payee' : m ? 'memo' : undefined
+}
+
+const joined = (by: 'payee' | 'memo' | 'both', p: string, m: string) => (by === 'both' ? `${p} / ${m}` : by === 'payee' ? p : m)
+
+/** A transaction's description from a line's payee and free text (see describedBy). */
 export function describe(payee: string | undefined, memo: string | undefined, fallback = 'bank statement line'): string {
   const p = squash(payee)
   const m = squash(memo)
-  let d: string
-  if (p && m) {
-    const [lp, lm] = [p.toLowerCase(), m.toLowerCase()]
-    d = lm.startsWith(lp) ? m : lp.startsWith(lm) ? p : `${p} / ${m}`
-  } else d = p ?? m ?? fallback
-  return d.slice(0, MAX_DESCRIPTION)
+  const by = describedBy(p, m)
+  return (by ? joined(by, p!, m!) : fallback).slice(0, MAX_DESCRIPTION)
+}
+
+/** The description with the free text as the bank wrote it, when the free text is part of it. */
+function originalOf(t: ImportedTransaction): string | undefined {
+  const p = squash(t.payee)
+  const by = describedBy(p, squash(t.memo))
+  if (!t.rawMemo || (by !== 'memo' && by !== 'both')) return undefined
+  return joined(by, p!, t.rawMemo).slice(0, MAX_DESCRIPTION)
 }
 
 function fromImported(t: ImportedTransaction): StatementLine {
@@ -98,6 +115,8 @@ function fromImported(t: ImportedTransaction): StatementLine {
     currency: t.currency,
     description: describe(t.payee, t.memo, squash(t.category)),
   }
+  const original = originalOf(t)
+  if (original && original !== line.description) line.originalDescription = original
   const merchant = squash(t.payee)
   if (merchant) line.merchant = merchant.slice(0, 200)
   const category = squash(t.category)
@@ -172,6 +191,7 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
       }
       const q = r.request
       const line: StatementLine = { date: q.transaction_date, amountMinor: r.minor, currency: q.currency_code ?? target.currency, description: q.description, line: r.line }
+      if (q.original_description) line.originalDescription = q.original_description
       if (q.merchant_name) line.merchant = q.merchant_name
       if (q.category) line.category = q.category
       const ref = plan.map.reference === undefined ? '' : (rec.fields[plan.map.reference < 0 ? rec.fields.length + plan.map.reference : plan.map.reference] ?? '').trim()

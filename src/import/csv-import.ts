@@ -61,9 +61,22 @@ function notTransaction(fields: string[]): string {
   return `not a transaction line (no date: ${JSON.stringify(fields.filter(Boolean).join(' ').slice(0, 60))})`
 }
 
-function cell(fields: string[], index: number | undefined): string {
+/** A field as the file writes it (line breaks and spaces kept); '' when the row has no such column. */
+function rawCell(fields: string[], index: number | undefined): string {
   if (index === undefined) return ''
-  return (index < 0 ? fields[fields.length + index] : fields[index])?.trim() ?? ''
+  return (index < 0 ? fields[fields.length + index] : fields[index]) ?? ''
+}
+
+function cell(fields: string[], index: number | undefined): string {
+  return rawCell(fields, index).trim()
+}
+
+/** The description as a transaction shows it: markup line breaks and runs of white space made single spaces. */
+function tidy(text: string): string {
+  return text
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 function columnIndex(header: string[], column: string): number {
@@ -264,14 +277,14 @@ export class RowConverter {
       reversal = r.reversal
     }
     if (o.invertSign) minor = -minor
-    const description = m.description
-      .map((i) => cell(rec.fields, i))
-      .filter(Boolean)
+    // The bank's text verbatim (line breaks, as \n, and runs of spaces) is the original description.
+    const text = m.description
+      .map((i) => rawCell(rec.fields, i))
+      .filter((t) => t.trim() !== '')
       .join(' / ')
-      .replace(/<br\s*\/?>/gi, ' ')
-      .replace(/\s+/g, ' ')
       .trim()
-      .slice(0, 1000)
+    const original = text.replace(/\r\n?/g, '\n').slice(0, 1000)
+    const description = tidy(text).slice(0, 1000)
     if (!description) return fail('no description: the description column is empty')
     const postedText = cell(rec.fields, m.posted_date)
     const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
@@ -287,6 +300,7 @@ export class RowConverter {
       bank_account_id: o.accountId,
       transaction_date: date,
       description,
+      ...(original !== description ? { original_description: original } : {}),
       amount: formatMinor(minor, o.exponent),
       currency_code: currency,
       ...(posted ? { posted_date: posted } : {}),

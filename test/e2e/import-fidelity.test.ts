@@ -72,6 +72,42 @@ describe('bank files imported as the bank meant them', () => {
     })
   })
 
+  describe('original_description is the bank\'s text verbatim, description its tidied form', () => {
+    interface Tx {
+      description: string
+      original_description: string
+    }
+    const texts = (txs: Tx[]) => txs.map((t) => [t.description, t.original_description]).sort()
+
+    it('a quoted CSV description that spans lines keeps its line breaks and spaces', async () => {
+      const acct = await account('EUR')
+      const { code } = await importJson(fixture('quoted-multiline-description.csv'), acct, '--set', 'exchange_rate=1.1')
+      expect(code).toBe(0)
+      const txs = await sb.json<Tx[]>(['tx', 'list', '--account', acct, '--all', '--json'])
+      expect(texts(txs)).toEqual([
+        ['Gutschrift RE-2025-118', 'Gutschrift RE-2025-118'],
+        ['Kartenzahlung Bürobedarf Schmidt Filiale 12', 'Kartenzahlung  Bürobedarf Schmidt   Filiale 12'],
+        ['SEPA-Überweisung Miete Büro Januar 2026 Objekt Lindenstr. 12, 3. OG', 'SEPA-Überweisung\nMiete Büro Januar 2026\nObjekt Lindenstr. 12, 3. OG'],
+      ])
+    })
+
+    it('MT940 :86: continuation lines and CAMT.053 repeated Ustrd stay lines in the uploaded statement\'s transactions', async () => {
+      const mt940 = await sb.json<{ id: string }>(['statements', 'upload', fixture('mt940-86-continuation-lines.sta'), '--account', await account('EUR'), '--exchange-rate', '1.1', '--json'])
+      expect(texts(await sb.json<Tx[]>(['statements', 'transactions', mt940.id, '--json']))).toEqual([
+        [
+          'SEPA OVERBOEKING IBAN: NL20INGB0001234567 BIC: INGBNL2A NAAM: HUISVESTING BERG BV OMSCHRIJVING: HUUR KANTOOR JANUARI 2026 KENMERK: 2026-01',
+          'SEPA OVERBOEKING\nIBAN: NL20INGB0001234567  BIC: INGBNL2A\nNAAM: HUISVESTING BERG BV\nOMSCHRIJVING: HUUR KANTOOR JANUARI 2026\nKENMERK: 2026-01',
+        ],
+        ['SEPA OVERBOEKING IBAN: NL44RABO0123456789 NAAM: MEIER HANDEL OMSCHRIJVING: FACTUUR RE-2025-118', 'SEPA OVERBOEKING   IBAN: NL44RABO0123456789\nNAAM: MEIER HANDEL\nOMSCHRIJVING: FACTUUR RE-2025-118'],
+      ])
+      const camt = await sb.json<{ id: string }>(['statements', 'upload', fixture('camt053-ustrd-repeated-lines.xml'), '--account', await account('EUR'), '--exchange-rate', '1.1', '--json'])
+      expect(texts(await sb.json<Tx[]>(['statements', 'transactions', camt.id, '--json']))).toEqual([
+        ['Hausverwaltung Berg GmbH / Miete Buero Januar 2026 Objekt Lindenstr. 12, 3. OG Mieternr. 4711', 'Hausverwaltung Berg GmbH / Miete Buero Januar 2026\nObjekt Lindenstr. 12,  3. OG\nMieternr. 4711'],
+        ['Meier Handels GmbH / RE-2025-118', 'Meier Handels GmbH / RE-2025-118'],
+      ])
+    })
+  })
+
   describe('one bad row never refuses a whole file', () => {
     it('an impossible date among ISO dates is one rejected row (exit 8, its line and reason), the rest imported', async () => {
       const acct = await account()

@@ -69,13 +69,21 @@ function payeeOf(tx: X, credit: boolean): string | undefined {
   return clean(credit ? (partyName(r.Dbtr) ?? partyName(r.UltmtDbtr)) : (partyName(r.Cdtr) ?? partyName(r.UltmtCdtr)))
 }
 
-function memoOf(tx: X | undefined, ntry: X): string | undefined {
-  const ustrd = list(tx?.RmtInf?.Ustrd).map(txt).filter(Boolean).join(' ')
-  const refs = list(tx?.RmtInf?.Strd)
-    .flatMap((s: X) => list(s.CdtrRefInf).map((c: X) => txt(c.Ref)))
-    .filter(Boolean)
-    .join(' ')
-  return clean(ustrd) ?? clean(list(tx?.AddtlTxInf).map(txt).join(' ')) ?? clean(list(ntry.AddtlNtryInf).map(txt).join(' ')) ?? clean(refs)
+/**
+ * The free text of a line: its unstructured remittance lines (Ustrd), else the additional
+ * information of the transaction or the entry, else the creditor references. `rawMemo` keeps the
+ * text as written: one line per repeated element, runs of spaces kept.
+ */
+function memoOf(tx: X | undefined, ntry: X): { memo?: string; rawMemo?: string } {
+  const refs = list(tx?.RmtInf?.Strd).flatMap((s: X) => list(s.CdtrRefInf).map((c: X) => txt(c.Ref)))
+  for (const texts of [list(tx?.RmtInf?.Ustrd), list(tx?.AddtlTxInf), list(ntry.AddtlNtryInf), refs]) {
+    const parts = texts.map(txt).filter((t): t is string => Boolean(t?.trim()))
+    const memo = clean(parts.join(' '))
+    if (!memo) continue
+    const written = parts.join('\n')
+    return written === memo ? { memo } : { memo, rawMemo: written }
+  }
+  return {}
 }
 
 function readEntry(ntry: X, currency: string, line: number | undefined, warnings: string[]): ImportedTransaction[] {
@@ -114,7 +122,7 @@ function readEntry(ntry: X, currency: string, line: number | undefined, warnings
           ...base,
           amountMinor: (parts[k] as { minor: number }).minor,
           payee: payeeOf(tx, (parts[k] as { minor: number }).minor >= 0),
-          memo: memoOf(tx, ntry),
+          ...memoOf(tx, ntry),
           externalId: unique ? own[k] : entryRef ? `${entryRef}/${k + 1}` : undefined,
         }),
       )
@@ -127,7 +135,7 @@ function readEntry(ntry: X, currency: string, line: number | undefined, warnings
       ...base,
       amountMinor: amount.minor,
       payee: payeeOf(single, amount.minor >= 0),
-      memo: memoOf(single, ntry),
+      ...memoOf(single, ntry),
       externalId: entryRef ?? clean(txt(single?.Refs?.AcctSvcrRef)),
     }),
   ]

@@ -71,17 +71,28 @@ function entryDate(value: string, mmdd: string): string | null {
 
 const SEPA_KEYS = /(?<=\S)(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC)\+/g
 
-/** :86: text: structured `?NN` subfields (purpose ?20-?29 and ?60-?63, name ?32-?33) or free lines. */
-function purpose(lines: string[]): { memo?: string; payee?: string } {
+/** Free text tidied, and as written when that differs. */
+function memoText(raw: string, tidy: (text: string) => string = (t) => t): { memo?: string; rawMemo?: string } {
+  const memo = clean(tidy(raw))
+  const written = raw.trim()
+  return memo && written !== memo ? { memo, rawMemo: written } : { memo }
+}
+
+/**
+ * :86: text: structured `?NN` subfields (purpose ?20-?29 and ?60-?63, whose text runs on from one
+ * subfield to the next; name ?32-?33) or free lines, whose line breaks the raw memo keeps.
+ */
+function purpose(lines: string[]): { memo?: string; rawMemo?: string; payee?: string } {
   const joined = lines.join('')
   if (/^\d{3}\?/.test(joined) || /^\?\d{2}/.test(joined)) {
     const sub = new Map<number, string>()
     for (const m of joined.matchAll(/\?(\d{2})([^?]*)/g)) sub.set(Number(m[1]), (sub.get(Number(m[1])) ?? '') + m[2])
     const pick = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => sub.get(from + k) ?? '').join('')
-    const memo = clean((pick(20, 29) + pick(60, 63)).replace(SEPA_KEYS, ' $1+')) ?? clean(sub.get(0))
-    return { memo, payee: clean(pick(32, 33)) }
+    const text = pick(20, 29) + pick(60, 63)
+    const memo = clean(text) ? memoText(text, (t) => t.replace(SEPA_KEYS, ' $1+')) : memoText(sub.get(0) ?? '')
+    return { ...memo, payee: clean(pick(32, 33)) }
   }
-  return { memo: clean(lines.join(' ')) }
+  return memoText(lines.join('\n'))
 }
 
 function readLine61(f: Field, currency: string, warnings: string[]): ImportedTransaction | undefined {
@@ -108,7 +119,7 @@ function readLine61(f: Field, currency: string, warnings: string[]): ImportedTra
     amountMinor: outgoing && amount.minor !== 0 ? -amount.minor : amount.minor,
     currency,
     payee,
-    memo: clean(f.lines.slice(1).join(' ')),
+    ...memoText(f.lines.slice(1).join('\n')),
     externalId: clean(bankRef),
     line: f.line,
   })
@@ -171,7 +182,12 @@ export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   if (statements.length === 0) throw new StatementParseError('no :20: statement found: this is not an MT940 file')
   for (const [t, lines] of info) {
     const p = purpose(lines)
-    if (p.memo) t.memo = p.memo // :86: wins over the :61: supplementary details
+    if (p.memo) {
+      // :86: wins over the :61: supplementary details
+      t.memo = p.memo
+      if (p.rawMemo) t.rawMemo = p.rawMemo
+      else delete t.rawMemo
+    }
     if (p.payee) t.payee = p.payee
   }
   for (const s of statements) {

@@ -18,8 +18,10 @@ export interface ImportedTransaction {
   currency: string
   /** Counterparty or payee name, when the file has one. */
   payee?: string
-  /** Free text: memo, remittance information, :86: purpose lines. */
+  /** Free text: memo, remittance information, :86: purpose lines; runs of white space made one space. */
   memo?: string
+  /** The same free text as the file writes it (line breaks, runs of spaces), when that differs from `memo`. */
+  rawMemo?: string
   /** The bank's own id of the line (OFX FITID, CAMT AcctSvcrRef/NtryRef, MT940 bank reference). */
   externalId?: string
   /** Category as the file names it (QIF L), when any. */
