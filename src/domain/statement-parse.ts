@@ -33,6 +33,8 @@ export interface StatementLine {
   originalDescription?: string
   merchant?: string
   category?: string
+  /** A transfer between the company's own accounts (QIF `L[Account]`): accounting and cash-flow category `transfer`. */
+  transfer?: true
   /** The bank's own id of the line (FITID, AcctSvcrRef, MT940 reference). */
   externalId?: string
   /** CSV: the bank reference column, part of the line's identity when there is no id. */
@@ -108,19 +110,28 @@ function originalOf(t: ImportedTransaction): string | undefined {
   return joined(by, p!, t.rawMemo).slice(0, MAX_DESCRIPTION)
 }
 
+/** The category of a transfer line, whose description names the other account. */
+const TRANSFER_CATEGORY = 'Transfer'
+
+function transferNote(t: ImportedTransaction): string | undefined {
+  return t.transferAccount && `Transfer ${t.amountMinor < 0 ? 'to' : 'from'} ${t.transferAccount}`
+}
+
 function fromImported(t: ImportedTransaction): StatementLine {
+  const transfer = transferNote(t)
   const line: StatementLine = {
     date: t.date,
     amountMinor: t.amountMinor,
     currency: t.currency,
-    description: describe(t.payee, t.memo, squash(t.category)),
+    description: describe(t.payee, [squash(t.memo), transfer].filter(Boolean).join(' / '), squash(t.category)),
   }
   const original = originalOf(t)
   if (original && original !== line.description) line.originalDescription = original
   const merchant = squash(t.payee)
   if (merchant) line.merchant = merchant.slice(0, 200)
-  const category = squash(t.category)
+  const category = transfer ? TRANSFER_CATEGORY : squash(t.category)
   if (category) line.category = category.slice(0, 100)
+  if (transfer) line.transfer = true
   if (t.externalId?.trim()) line.externalId = t.externalId.trim()
   if (t.line !== undefined) line.line = t.line
   return line

@@ -108,6 +108,22 @@ describe('bank files imported as the bank meant them', () => {
     })
   })
 
+  it('QIF: L[Account] is a transfer (category Transfer, accounting and cash-flow category transfer, the account named in the description), and a split record keeps its memos', async () => {
+    const acct = await account()
+    const s = await sb.json<{ id: string; transaction_count: number }>(['statements', 'upload', fixture('qif-transfers-and-split-memos.qif'), '--account', acct, '--json'])
+    expect(s.transaction_count).toBe(4)
+    const txs = await sb.json<Array<{ description: string; category: string | null; accounting_category: string | null; cash_flow_category: string | null; amount: number }>>(['statements', 'transactions', s.id, '--json'])
+    expect(txs.map((t) => [t.description, t.category, t.accounting_category, t.cash_flow_category, t.amount]).sort()).toEqual([
+      ['Hausverwaltung Berg / Rent January', 'Rent', null, null, -1250],
+      ['Online banking / Monthly savings / Transfer to Business Savings', 'Transfer', 'transfer', 'transfer', -500],
+      ['Staples / to the rainy-day fund; toner and paper', null, null, null, -345.5],
+      ['Transfer from Business Savings', 'Transfer', 'transfer', 'transfer', 2000],
+    ])
+    const categories = await sb.json<{ categories: Array<{ name: string }> }>(['categories', '--json'])
+    expect(categories.categories.map((c) => c.name)).toContain('Transfer')
+    expect(categories.categories.map((c) => c.name)).not.toContain('[Business Savings]')
+  })
+
   describe('one bad row never refuses a whole file', () => {
     it('an impossible date among ISO dates is one rejected row (exit 8, its line and reason), the rest imported', async () => {
       const acct = await account()

@@ -2,8 +2,10 @@
  * QIF (Quicken Interchange Format): `!Type:Bank|CCard|Cash|Oth A|Oth L` sections become statements,
  * one per `!Account` (sections with no account header share one). Lists (categories, classes,
  * memorized transactions) are ignored; investment sections are skipped with a warning. Splits
- * (S/E/$) do not make lines: the transaction amount is its T line. QIF dates have no fixed order,
- * so the order is decided over every date in the file, or given by `dateOrder`.
+ * (S/E/$) do not make lines: the transaction amount is its T line, and a record with no memo of its
+ * own takes its splits' memos (E), else what each split went to. `L[Account]` (and `S[Account]`) is
+ * QIF's notation for a transfer to or from another account, not a category. QIF dates have no fixed
+ * order, so the order is decided over every date in the file, or given by `dateOrder`.
  */
 import { type DateFormat, DateDetector, parseDate } from '../dates.js'
 import { currencyExponent } from '../../domain/currencies.js'
@@ -99,6 +101,41 @@ function decideOrder(dates: string[], given: ParseOptions['dateOrder']): DateFor
 
 const field = (r: QifRecord, code: string) => r.fields.find((f) => f.code === code)?.value
 
+/** The account a category names in QIF's transfer notation `[Account]` (or `[Account]/Class`). */
+function transferAccount(category: string | undefined): string | undefined {
+  return clean(/^\[(.*)\](?:\/.*)?$/.exec(category?.trim() ?? '')?.[1])
+}
+
+interface Split {
+  category?: string
+  memo?: string
+  amount?: string
+}
+
+/** The S (category), E (memo) and $ (amount) lines of a split record, one split per S line. */
+function splitsOf(r: QifRecord): Split[] {
+  const splits: Split[] = []
+  for (const f of r.fields) {
+    const last = splits[splits.length - 1]
+    if (f.code === 'S') splits.push({ category: f.value })
+    else if (f.code === 'E' && last) last.memo = f.value
+    else if (f.code === '$' && last) last.amount = f.value
+  }
+  return splits
+}
+
+/** A split record's own text when it has no M line: its splits' memos, else what each split went to. */
+function splitMemo(splits: Split[]): string | undefined {
+  const memos = splits.map((s) => clean(s.memo)).filter(Boolean)
+  if (memos.length) return memos.join('; ')
+  const parts = splits.flatMap((s) => {
+    const account = transferAccount(s.category)
+    const what = account ? `transfer ${s.amount?.trim().startsWith('-') ? 'to' : 'from'} ${account}` : clean(s.category)
+    return what ? [[what, s.amount?.trim()].filter(Boolean).join(' ')] : []
+  })
+  return parts.length ? `split: ${parts.join('; ')}` : undefined
+}
+
 export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   const warnings: string[] = []
   const text = decodeBytes(bytes, opts.encoding, undefined, warnings)
@@ -156,8 +193,9 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
         return
       }
       const category = field(r, 'L')
+      const transfer = transferAccount(category)
       // Quicken starts an account with an "Opening Balance" record transferring to itself: a balance, not a line.
-      if (i === 0 && statement.transactions.length === 0 && statement.openingBalance === undefined && /^opening balance$/i.test(field(r, 'P') ?? '') && /^\[.*\]$/.test(category ?? '')) {
+      if (i === 0 && statement.transactions.length === 0 && statement.openingBalance === undefined && /^opening balance$/i.test(field(r, 'P') ?? '') && transfer) {
         statement.openingBalance = amount.minor
         return
       }
@@ -167,8 +205,9 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
           amountMinor: amount.minor,
           currency,
           payee: clean(field(r, 'P')),
-          memo: clean(field(r, 'M')),
-          category: clean(category),
+          memo: clean(field(r, 'M')) ?? splitMemo(splitsOf(r)),
+          category: transfer ? undefined : clean(category),
+          transferAccount: transfer,
           line: r.line,
         }),
       )

@@ -26,6 +26,8 @@ export interface ImportedTransaction {
   externalId?: string
   /** Category as the file names it (QIF L), when any. */
   category?: string
+  /** The other account of a transfer between the company's own accounts (QIF `L[Account]`). */
+  transferAccount?: string
   /** 1-based line of the file where the entry starts, for messages. */
   line?: number
 }

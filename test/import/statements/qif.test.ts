@@ -2,7 +2,10 @@
  * QIF: every file of qif/ in the bank-file corpus (test/helpers/bank-files.ts) against SOURCES.md,
  * plus hand-made files for date orders (ambiguous, apostrophe years), accounts, splits and errors.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parseUpload } from '../../../src/domain/statement-parse.js'
 import { parseStatement } from '../../../src/import/statements/index.js'
 import { parseQif } from '../../../src/import/statements/qif.js'
 import { StatementParseError } from '../../../src/import/statements/types.js'
@@ -34,7 +37,14 @@ describe.skipIf(!HAS_BANK_FILES)('QIF fixtures (SOURCES.md)', () => {
     expect(s.transactions.map((t) => t.amountMinor)).toEqual([-650, 3100, -4800]) // the split -31.00/-17.00 stays T-48.00
     expect(sum(s.transactions)).toBe(-2350)
     expect(dateRange(s.transactions)).toEqual(['2013-10-11', '2013-10-23'])
-    expect(s.transactions.map((t) => t.category)).toEqual(['food:lunch', '[My Cc]', undefined])
+    // L[My Cc] is a transfer from the account My Cc, not a category named "[My Cc]".
+    expect(s.transactions.map((t) => [t.category, t.transferAccount])).toEqual([
+      ['food:lunch', undefined],
+      [undefined, 'My Cc'],
+      [undefined, undefined],
+    ])
+    // The split record has no P, M or E line: its text says what each split went to.
+    expect(s.transactions[2].memo).toBe('split: transfer to My Cc -31.00; food:lunch -17.00')
   })
 
   it('multi-account-categories-splits-investment.qif: only the cash section, investment skipped with a warning', () => {
@@ -103,6 +113,24 @@ describe('QIF hand-made cases', () => {
     expect(s.transactions.map((t) => t.amountMinor)).toEqual([-1000])
   })
 
+  it('L[Account] (also with a /Class) is a transfer to or from that account, never a category', () => {
+    const r = parseQif(bytes(file('D25/12/2020\nT-500.00\nPOnline banking\nMMonthly savings\nL[Savings Account]', 'D26/12/2020\nT200.00\nL[Visa]/Office', 'D27/12/2020\nT-3.00\nLBank charges')), { defaultCurrency: 'EUR' })
+    expect(r.statements[0].transactions.map((t) => [t.transferAccount, t.category, t.payee, t.memo])).toEqual([
+      ['Savings Account', undefined, 'Online banking', 'Monthly savings'],
+      ['Visa', undefined, undefined, undefined],
+      [undefined, 'Bank charges', undefined, undefined],
+    ])
+  })
+
+  it('a split record keeps its own memo: its M line, else its splits\' E memos', () => {
+    const split = 'S[Savings]\nEto the rainy-day fund\n$-300.00\nSOffice:Supplies\nEtoner and paper\n$-45.50'
+    const r = parseQif(bytes(file(`D25/12/2020\nT-345.50\n${split}`, `D26/12/2020\nT-345.50\nMDecember payments\n${split}`)), { defaultCurrency: 'EUR' })
+    expect(r.statements[0].transactions.map((t) => [t.memo, t.category, t.transferAccount])).toEqual([
+      ['to the rainy-day fund; toner and paper', undefined, undefined],
+      ['December payments', undefined, undefined],
+    ])
+  })
+
   it('skips a record with a bad amount or date, with its line number', () => {
     const r = parseQif(bytes(file('D25/12/2020\nT-1.00', 'D26/12/2020\nTabc', 'D32/12/2020\nT-3.00')), { defaultCurrency: 'EUR' })
     expect(r.statements[0].transactions).toHaveLength(1)
@@ -120,5 +148,18 @@ describe('QIF hand-made cases', () => {
     expect(() => parseQif(bytes(file('D25/12/2020\nT-1.00')), {})).toThrow(/currency/)
     expect(() => parseQif(bytes('!Type:Invst\nD25/12/2020\nNBuy\nT100.00\n^\n'), { defaultCurrency: 'EUR' })).toThrow(/no bank, card or cash section/)
     expect(() => parseQif(bytes('D25/12/2020\nT-1.00\n^\n'), { defaultCurrency: 'EUR' })).toThrow(StatementParseError)
+  })
+})
+
+describe('QIF statement lines (upload)', () => {
+  it('a transfer is category Transfer, its description names the other account; a split record is described by its split memos', async () => {
+    const file = new Uint8Array(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'bank-files', 'qif-transfers-and-split-memos.qif')))
+    const upload = await parseUpload(file, { fileName: 'x.qif', format: 'qif', currency: 'USD', exponent: 2 }, {})
+    expect(upload.parts[0].lines.map((l) => [l.description, l.category, l.transfer, l.amountMinor])).toEqual([
+      ['Hausverwaltung Berg / Rent January', 'Rent', undefined, -125000],
+      ['Online banking / Monthly savings / Transfer to Business Savings', 'Transfer', true, -50000],
+      ['Transfer from Business Savings', 'Transfer', true, 200000],
+      ['Staples / to the rainy-day fund; toner and paper', undefined, undefined, -34550],
+    ])
   })
 })
