@@ -48,7 +48,7 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   }
-  await store.db.transaction().execute(async (trx) => {
+  await store.writeTransaction(async (trx) => {
     await refuseTakenName(store, trx, actor.companyId, input.name)
     await trx.insertInto('bank_accounts').values(row).execute()
   })
@@ -57,8 +57,9 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
 
 /**
  * One name per bank account in a company (ignoring case and surrounding spaces): the seed finds its
- * accounts by name, and people pick them by name. Inside the write transaction: SQLite's write lock
- * serialises creates; PostgreSQL locks the company row, so two processes cannot both take a name.
+ * accounts by name, and people pick them by name. Inside a write transaction: BEGIN IMMEDIATE on
+ * SQLite (a deferred one that reads first fails with "database is locked" when another process
+ * writes meanwhile); PostgreSQL locks the company row, so two processes cannot both take a name.
  * (SQLite's lower() folds ASCII only: names differing in the case of other letters are not caught there.)
  */
 async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string, name: string, except?: string): Promise<void> {
@@ -130,7 +131,7 @@ export async function updateBankAccount(store: Store, companyId: string, id: str
   if (patch.account_type !== undefined) set.account_type = patch.account_type
   if (patch.status !== undefined) set.status = patch.status
   if (Object.keys(set).length > 0) {
-    await store.db.transaction().execute(async (trx) => {
+    await store.writeTransaction(async (trx) => {
       if (set.name !== undefined) await refuseTakenName(store, trx, companyId, set.name, row.id)
       await trx.updateTable('bank_accounts').set({ ...set, updated_at: now.toISOString() }).where('id', '=', row.id).execute()
     })
