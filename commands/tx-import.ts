@@ -43,6 +43,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
     .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
     .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
     .option('--atomic', 'all or nothing: one bad row and nothing is imported')
+    .option('--force', 'accept dates outside the date window (1970-01-01 to a year ahead) and amounts of 0')
     .option('--concurrency <n>', 'requests in flight at once (default 4)')
     .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000)')
     .option('--single', 'send one create request per row (with an Idempotency-Key) instead of batches')
@@ -78,6 +79,7 @@ interface ImportFlags {
   dryRun?: boolean
   rejects?: string
   atomic?: boolean
+  force?: boolean
   concurrency?: string
   batchSize?: string
   single?: boolean
@@ -207,7 +209,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
           where: m.where,
           invertSign: m.invertSign,
           indicatorDebit: m.indicatorDebit,
-          constants,
+          constants: o.force ? { ...constants, force: true } : constants,
           dryRun: o.dryRun,
           atomic: o.atomic,
           rejectsPath: o.rejects,

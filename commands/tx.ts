@@ -49,6 +49,7 @@ export function registerTx(program: Command, run: Runner): void {
     .option('--status <status>', 'posted or void (pending -> posted -> void)')
     .option('--reconciled <bool>', 'true or false (is_reconciled)')
     .option('--tags <list>', 'replace the tags (comma-separated; "" for none)')
+    .option('--force', 'accept a date outside the date window (1970-01-01 to a year ahead) or an amount of 0')
     .addHelpText('after', '\nExamples:\n  finctl tx update $TX --category Software --accounting-category operating_expenses\n  finctl tx update $TX --status posted --reconciled true\n')
     .action(run(runUpdate))
   tx.command('delete').argument('<id>').description('delete a transaction').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl tx delete $TX --yes\n').action(run(runDelete))
@@ -80,6 +81,7 @@ export function registerTx(program: Command, run: Runner): void {
     .option('--merchant-name <name>', 'merchant')
     .option('--tags <list>', 'comma-separated tags')
     .option('--idempotency-key <key>', 'send an Idempotency-Key header')
+    .option('--force', 'accept a date outside the date window (1970-01-01 to a year ahead) or an amount of 0')
     .addHelpText('after', '\nExample:\n  finctl tx create --account $ACCOUNT --date 2026-11-20 --description "Office chairs" --amount -349.90 --category Furniture\n')
     .action(run(runCreate))
   registerTxImport(tx, run)
@@ -100,6 +102,7 @@ interface CreateOptions {
   merchantName?: string
   tags?: string
   idempotencyKey?: string
+  force?: boolean
 }
 
 async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
@@ -138,6 +141,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     cash_flow_category: o.cashFlowCategory as CreateTransactionRequest['cash_flow_category'],
     merchant_name: o.merchantName,
     tags: o.tags === undefined ? undefined : o.tags.split(',').map((t) => t.trim()).filter(Boolean),
+    force: o.force || undefined,
   }
   const created = await client.transactions.create(body, { idempotencyKey: o.idempotencyKey })
   if (ctx.printer.format === 'table') {
@@ -206,6 +210,7 @@ async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number>
 }
 
 interface UpdateOptions {
+  force?: boolean
   account?: string
   date?: string
   postedDate?: string
@@ -249,6 +254,7 @@ async function runUpdate(ctx: Context, o: UpdateOptions, [id]: string[]): Promis
     tags: o.tags === undefined ? undefined : splitList(o.tags),
   }
   if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', 'nothing to change: give at least one field flag (see finctl tx update --help)')
+  if (o.force) patch.force = true
   const client = await ctx.client()
   const t = await client.transactions.update(id, patch)
   // A table shows the amount in fixed decimals with its currency, as tx create and tx get do.

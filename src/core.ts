@@ -9,6 +9,8 @@ import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
 import { VERSION } from './version.js'
+import { AppError } from './domain/errors.js'
+import { DEFAULT_DATE_WINDOW, parseDateWindow, type DateWindow } from './domain/plausibility.js'
 
 export interface Core {
   app: App
@@ -20,14 +22,17 @@ export interface Core {
 
 export interface CoreOptions extends OpenStoreOptions {
   now?: () => Date
+  /** Default: FINCTL_DATE_WINDOW, else 1970-01-01..+1y. */
+  dateWindow?: DateWindow
   usageIntervalMs?: number
   log?: AppDeps['log']
 }
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
+  const dateWindow = opts.dateWindow ?? dateWindowFromEnv()
   const store = await openStore(target, opts)
   const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
-  const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), version: VERSION, log: opts.log })
+  const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), dateWindow, version: VERSION, log: opts.log })
   let closed = false
   return {
     app,
@@ -40,5 +45,16 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
       await usage.flush()
       await store.close()
     },
+  }
+}
+
+/** FINCTL_DATE_WINDOW (`1970-01-01..+1y`): the same variable sets it for `finctl serve` and the embedded core. */
+function dateWindowFromEnv(): DateWindow {
+  const text = process.env.FINCTL_DATE_WINDOW
+  if (!text) return DEFAULT_DATE_WINDOW
+  try {
+    return parseDateWindow(text)
+  } catch (e) {
+    throw new AppError('usage', `FINCTL_DATE_WINDOW: ${(e as Error).message}`)
   }
 }

@@ -3,12 +3,15 @@ import type { ApiKeyRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import type { UsageRecorder } from './usage-recorder.js'
 import type { AccessLogEntry } from './middleware/access-log.js'
+import type { DateWindow } from '../domain/plausibility.js'
 
 /** What every route and middleware can reach. */
 export interface AppDeps {
   store: Store
   usage: UsageRecorder
   now: () => Date
+  /** The dates a transaction may carry without `force` (plausibility.ts). */
+  dateWindow: DateWindow
   version: string
   /** Access log of `finctl serve`; the embedded core logs nothing. */
   log?: (entry: AccessLogEntry) => void

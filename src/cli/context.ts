@@ -166,6 +166,8 @@ export class Context {
     // A database that cannot be opened (missing folder, read-only, not a database) is a target that
     // cannot be reached: say which, without a stack trace.
     const t = await open(target.database).catch((err: unknown) => {
+      // A setting of the core's own (FINCTL_DATE_WINDOW) is the user's to fix, not the database.
+      if (err instanceof AppError && err.code === 'usage') throw err
       throw databaseUnreachable(this.describeTarget(), err)
     })
     this.closers.push(t.close)

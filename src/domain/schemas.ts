@@ -78,6 +78,12 @@ export const Transaction = z
   .openapi('Transaction')
 export type Transaction = z.infer<typeof Transaction>
 
+/** Accept what the plausibility rules refuse (plausibility.ts): a date outside the window, an amount of 0. */
+const Force = z
+  .boolean()
+  .optional()
+  .openapi({ description: 'true: accept a date outside the date window (default 1970-01-01 to a year after today) or an amount of 0' })
+
 export const Tags = z.array(z.string().trim().min(1, 'must not be empty').max(50)).max(50)
 
 export const CreateTransactionRequest = z
@@ -100,6 +106,7 @@ export const CreateTransactionRequest = z
       .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'must be 1 to 64 letters, digits or . _ : -')
       .optional()
       .openapi({ description: "an imported row's identity: a second create with the same import_ref on the same account creates nothing" }),
+    force: Force,
   })
   .strict()
   .openapi('CreateTransactionRequest')
@@ -155,6 +162,7 @@ export const UpdateTransactionRequest = z
     status: z.enum(TRANSACTION_STATUSES).optional(),
     is_reconciled: z.boolean().optional(),
     tags: Tags.optional(),
+    force: Force,
   })
   .strict()
   .openapi('UpdateTransactionRequest')

@@ -17,6 +17,7 @@ import { baseCurrency, toTransaction } from './transactions.js'
 import { exampleOf } from './categorize/labels.js'
 import { labelsChanged } from './categorize/settings.js'
 import type { Example } from './categorize/model.js'
+import { checkPlausible, type DateWindow } from './plausibility.js'
 
 const CATEGORY_FIELDS = ['category', 'accounting_category', 'cash_flow_category'] as const
 
@@ -73,7 +74,7 @@ async function writeRow(trx: Kysely<Db>, row: TransactionRow): Promise<void> {
   await trx.updateTable('transactions').set(rest).where('id', '=', id).execute()
 }
 
-export async function updateTransaction(store: Store, actor: Actor, id: string, patch: UpdateTransactionRequest, now: Date): Promise<Transaction> {
+export async function updateTransaction(store: Store, actor: Actor, id: string, patch: UpdateTransactionRequest, now: Date, window: DateWindow): Promise<Transaction> {
   return store.writeTransaction(async (trx) => {
     const [row] = await lockRows(store, trx, actor.companyId, [id])
     if (!row) throw notFound('transaction')
@@ -111,6 +112,17 @@ export async function updateTransaction(store: Store, actor: Actor, id: string, 
       rate = rate as string
       Object.assign(next, { amount: amount.minor, currency_code: currency, exchange_rate: rate })
     }
+    // Only what this request changes is checked: a forced date stays when another field is updated.
+    checkPlausible(
+      {
+        transaction_date: patch.transaction_date !== row.transaction_date ? patch.transaction_date : undefined,
+        posted_date: patch.posted_date !== row.posted_date ? patch.posted_date : undefined,
+        amountMinor: next.amount !== row.amount && Number(next.amount) === 0 ? 0 : undefined,
+        force: patch.force,
+      },
+      window,
+      now,
+    )
     for (const f of ['transaction_date', 'posted_date', 'description', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status'] as const) {
       if (patch[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = patch[f]
     }

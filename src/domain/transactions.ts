@@ -15,6 +15,7 @@ import { findBankAccount } from './bank-accounts.js'
 import { getCompany } from './companies.js'
 import { learnCreated } from './categorize/settings.js'
 import type { Categorizer } from './categorization.js'
+import { checkPlausible, type DateWindow } from './plausibility.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -67,10 +68,11 @@ export async function buildTransactionRow(
   actor: Actor,
   input: CreateTransactionRequest,
   now: Date,
+  window: DateWindow,
   db: Kysely<Db> = store.db,
 ): Promise<NewTransactionRow> {
   const account = await lookUpAccount(store, actor, input.bank_account_id, db)
-  return buildRow(actor, { by: actorId(actor), via: 'create' }, input, now, now.toISOString(), account, await baseCurrency(store, actor.companyId, db))
+  return buildRow(actor, { by: actorId(actor), via: 'create' }, input, { now, ts: now.toISOString(), window }, account, await baseCurrency(store, actor.companyId, db))
 }
 
 function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
@@ -84,17 +86,18 @@ function buildRow(
   actor: Actor,
   creation: { by: string; via: CreationAction },
   input: CreateTransactionRequest,
-  now: Date,
-  ts: string,
+  when: { now: Date; ts: string; window: DateWindow },
   account: BankAccountRow,
   base: string,
 ): NewTransactionRow {
+  const { now, ts } = when
   if (account.status === 'closed') {
     throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before adding transactions`)
   }
   const currency = input.currency_code ?? account.currency_code
   const amount = parseAmount(input.amount, currencyExponent(currency))
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
+  checkPlausible({ transaction_date: input.transaction_date, posted_date: input.posted_date, amountMinor: amount.minor, force: input.force }, when.window, now)
 
   let rate = '1'
   if (input.exchange_rate !== undefined) {
@@ -163,8 +166,8 @@ async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise
   return out
 }
 
-export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date): Promise<Transaction> {
-  const row = await buildTransactionRow(store, actor, input, now)
+export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date, window: DateWindow): Promise<Transaction> {
+  const row = await buildTransactionRow(store, actor, input, now, window)
   const t = toTransaction(row as TransactionRow)
   const inserted = await store.hot.insertTransactions([row])
   if (!inserted.has(row.id)) {
@@ -176,11 +179,11 @@ export async function createTransaction(store: Store, actor: Actor, input: Creat
 }
 
 /** Build, validate and store a batch; rows whose import_ref exists already are reported as duplicates. */
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal?: false, bulkRows?: number): Promise<BatchCreateResponse>
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal: true, bulkRows?: number): Promise<BatchCreateMinimalResponse>
-export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, minimal = false, bulkRows?: number): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal?: false, bulkRows?: number): Promise<BatchCreateResponse>
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal: true, bulkRows?: number): Promise<BatchCreateMinimalResponse>
+export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal = false, bulkRows?: number): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
-  const built = await createTransactionBatch(store, actor, items, now, store.db, categorizer)
+  const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
   const inserted = await store.hot.insertTransactions(built.rows, { bulkRows })
   await learnCreated(store, actor.companyId, built.rows.filter((r) => inserted.has(r.id)) as TransactionRow[], now)
   return minimal ? settleBatch(store.db, built, inserted, (r, index) => ({ index, id: r.id })) : settleBatch(store.db, built, inserted, toTransaction)
@@ -227,6 +230,7 @@ export async function createTransactionBatch(
   actor: Actor,
   items: unknown[],
   now: Date,
+  window: DateWindow,
   db: Kysely<Db> = store.db,
   /** Fills empty category fields from rules and the model (batch creates: imports, seeds). */
   categorizer?: Categorizer,
@@ -238,7 +242,7 @@ export async function createTransactionBatch(
   // Each account named is looked up once; every other row builds without waiting on anything.
   const accounts = new Map<string, BankAccountRow | AppError>()
   const base = await baseCurrency(store, actor.companyId, db)
-  const ts = now.toISOString()
+  const when = { now, ts: now.toISOString(), window }
   const creation = { by: actorId(actor), via: 'batch_create' as const }
   for (let index = 0; index < items.length; index++) {
     const parsed = CreateTransactionRequest.safeParse(items[index])
@@ -259,7 +263,7 @@ export async function createTransactionBatch(
         account = found
       }
       if (account instanceof AppError) throw account
-      rows.push(buildRow(actor, creation, parsed.data, now, ts, account, base))
+      rows.push(buildRow(actor, creation, parsed.data, when, account, base))
       indexes.push(index)
     } catch (err) {
       if (!(err instanceof AppError)) throw err
@@ -277,11 +281,12 @@ export async function createTransactionIdempotent(
   input: CreateTransactionRequest,
   idempotencyKey: string,
   now: Date,
+  window: DateWindow,
 ): Promise<IdempotentResult<Transaction>> {
   const hash = requestHash('POST', '/api-v1/transactions', input)
   let created: NewTransactionRow | undefined
   const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
-    const row = await buildTransactionRow(store, actor, input, now, trx)
+    const row = await buildTransactionRow(store, actor, input, now, window, trx)
     const t = toTransaction(row as TransactionRow)
     await trx.insertInto('transactions').values(row).execute()
     created = row
@@ -298,12 +303,13 @@ export async function createTransactionBatchIdempotent(
   items: unknown[],
   idempotencyKey: string,
   now: Date,
+  window: DateWindow,
 ): Promise<IdempotentResult<BatchCreateResponse>> {
   const hash = requestHash('POST', '/api-v1/transactions/batch', items)
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   let stored: NewTransactionRow[] = []
   const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
-    const built = await createTransactionBatch(store, actor, items, now, trx, categorizer)
+    const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
     const inserted = new Set<string>()
     for (let i = 0; i < built.rows.length; i += 1000) {
       const done = await trx

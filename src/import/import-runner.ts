@@ -92,7 +92,19 @@ const DEFAULT_BATCH = 1000
 function describeError(e: unknown): string {
   if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
   const details = (e.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((d) => !e.message.includes(d))
-  return [e.message, ...details].join('; ')
+  return inImportWords([e.message, ...details].join('; '))
+}
+
+/**
+ * The service's field names in the words of `tx import`: the fields of --map (`date`, `amount`)
+ * and the command's flags (`--force`, `--account`), as a rejected row's reason shows them.
+ */
+const IMPORT_WORDS: Readonly<Record<string, string>> = { transaction_date: 'date', bank_account_id: '--account', force: '--force', exchange_rate: '--set exchange_rate' }
+
+function inImportWords(reason: string): string {
+  return reason
+    .replace(/`([a-z_]+)`|\b(transaction_date|bank_account_id)\b/g, (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole)
+    .replace(/(^|; )([a-z_]+): (is|must) /g, '$1$2 $3 ')
 }
 
 /** A gate every worker waits at while the service asks us to slow down (429). */

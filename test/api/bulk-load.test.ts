@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
 import { AMOUNT_WALK_MIN_ROWS } from '../../src/domain/transaction-queries.js'
-import { AMOUNT_INDEX } from '../../src/store/migrations.js'
+import { AMOUNT_INDEX } from '../../src/store/migrations/index.js'
 import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
 
@@ -34,7 +34,7 @@ function items(account: string, n: number, from = 0): CreateTransactionRequest[]
   return Array.from({ length: n }, (_, k) => {
     const i = from + k
     // Few distinct amounts: long runs of ties, ordered by id.
-    return { bank_account_id: account, transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-10`, description: `bulk ${i}`, amount: `${((i * 7919) % 97) - 48}.${String(i % 3).padStart(2, '0')}` }
+    return { bank_account_id: account, transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-10`, description: `bulk ${i}`, amount: `${((i * 7919) % 97) - 48}.${String(1 + (i % 3)).padStart(2, '0')}` }
   })
 }
 

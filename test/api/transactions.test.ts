@@ -330,6 +330,26 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
   it('reads the company', async () => {
     expect(await c.company()).toMatchObject({ id: a.companyId, base_currency: 'USD' })
   })
+
+  it('refuses implausible entries (a date outside 1970..a year ahead, an amount of 0) unless force, in creates, batches and updates', async () => {
+    const base = { bank_account_id: a.accountId, description: 'plausible?' }
+    const e = await rejects(c.transactions.create({ ...base, transaction_date: '9999-12-31', amount: '1.00' }), 'validation_error', 400)
+    expect(e.details).toEqual([{ path: 'transaction_date', message: expect.stringMatching(/^is 9999-12-31, outside the dates this service accepts \(1970-01-01 to \d{4}-\d{2}-\d{2}\): check it, or give `force` to keep it$/) }])
+    expect((await rejects(c.transactions.create({ ...base, transaction_date: '2026-01-01', amount: 0 }), 'validation_error', 400)).details?.[0].path).toBe('amount')
+    const forced = await c.transactions.create({ ...base, transaction_date: '1900-01-01', amount: '0', force: true })
+    expect(forced).toMatchObject({ transaction_date: '1900-01-01', amount: 0 })
+    expect(forced).not.toHaveProperty('force')
+    const batch = await c.transactions.batch([
+      { ...base, transaction_date: '2026-01-02', amount: '2.00' },
+      { ...base, transaction_date: '2026-01-02', posted_date: '3000-01-01', amount: '2.00' },
+      { ...base, transaction_date: '3000-01-01', amount: '2.00', force: true },
+    ])
+    expect(batch.created.map((t) => t.transaction_date)).toEqual(['2026-01-02', '3000-01-01'])
+    expect(batch.errors).toEqual([expect.objectContaining({ index: 1, code: 'validation_error', details: [expect.objectContaining({ path: 'posted_date' })] })])
+    await rejects(c.transactions.update(forced.id, { amount: '0.00', transaction_date: '1899-12-31' }), 'validation_error', 400)
+    expect((await c.transactions.update(forced.id, { description: 'kept as forced' })).transaction_date).toBe('1900-01-01')
+    for (const t of [forced, ...batch.created]) await c.transactions.delete(t.id)
+  })
 })
 
 describe.each(MATRIX.filter(([k]) => k === 'embedded'))('exact money through create and read (%s on %s)', (kind, storeKind) => {
@@ -347,7 +367,7 @@ describe.each(MATRIX.filter(([k]) => k === 'embedded'))('exact money through cre
           const neg = minor < 0
           const digits = String(Math.abs(minor)).padStart(exp + 1, '0')
           const text = `${neg ? '-' : ''}${exp ? `${digits.slice(0, -exp)}.${digits.slice(-exp)}` : digits}`
-          const t = await c.transactions.create({ bank_account_id: accounts[cur], transaction_date: '2026-01-01', description: 'prop', amount: text, exchange_rate: cur === 'USD' ? undefined : '1' })
+          const t = await c.transactions.create({ bank_account_id: accounts[cur], transaction_date: '2026-01-01', description: 'prop', amount: text, exchange_rate: cur === 'USD' ? undefined : '1', force: minor === 0 || undefined })
           expect(t.amount).toBe(Number(text))
           const back = await c.transactions.get(t.id)
           expect(back.amount).toBe(Number(text))

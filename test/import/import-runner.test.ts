@@ -293,7 +293,7 @@ describe('hand-made files for what the real ones lack', () => {
     // before the end; the first date (25.01.) leaves DD.MM.YYYY as the only format.
     const rows = (n: number, late?: string) => {
       const out = ['Datum;Text;Betrag']
-      for (let i = 0; i < n; i++) out.push(`${i === n - 10 && late ? late : `${String(25 - (i % 20)).padStart(2, '0')}.01.2024`};Row ${i};-${i % 90},${String(i % 100).padStart(2, '0')}`)
+      for (let i = 0; i < n; i++) out.push(`${i === n - 10 && late ? late : `${String(25 - (i % 20)).padStart(2, '0')}.01.2024`};Row ${i};-${1 + (i % 90)},${String(i % 100).padStart(2, '0')}`)
       return `${out.join('\n')}\nKontostand;;;\n`
     }
 

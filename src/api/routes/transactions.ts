@@ -52,7 +52,7 @@ function replayed(c: Context<AppEnv>, r: { replayed: boolean }): void {
 }
 
 export function transactionRoutes(deps: AppDeps) {
-  const { store, now } = deps
+  const { store, now, dateWindow: window } = deps
   return router()
     .openapi(
       createRoute({
@@ -80,11 +80,11 @@ export function transactionRoutes(deps: AppDeps) {
       async (c) => {
         const key = c.req.header('idempotency-key')
         if (key !== undefined) {
-          const r = await createTransactionIdempotent(store, c.get('actor'), c.req.valid('json'), key, now())
+          const r = await createTransactionIdempotent(store, c.get('actor'), c.req.valid('json'), key, now(), window)
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
         }
-        return c.json({ success: true as const, data: await createTransaction(store, c.get('actor'), c.req.valid('json'), now()) }, 201)
+        return c.json({ success: true as const, data: await createTransaction(store, c.get('actor'), c.req.valid('json'), now(), window) }, 201)
       },
     )
     .openapi(
@@ -112,7 +112,7 @@ export function transactionRoutes(deps: AppDeps) {
         const items = c.req.valid('json').transactions
         const key = c.req.header('idempotency-key')
         if (key !== undefined) {
-          const r = await createTransactionBatchIdempotent(store, actor, items, key, now())
+          const r = await createTransactionBatchIdempotent(store, actor, items, key, now(), window)
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
         }
@@ -120,9 +120,9 @@ export function transactionRoutes(deps: AppDeps) {
         const bulkRows = announcedBulkRows(prefer)
         if (prefersMinimal(prefer)) {
           c.header('Preference-Applied', 'return=minimal')
-          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), true, bulkRows) }, 201)
+          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulkRows) }, 201)
         }
-        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), false, bulkRows) }, 201)
+        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulkRows) }, 201)
       },
     )
     .openapi(
@@ -145,7 +145,7 @@ export function transactionRoutes(deps: AppDeps) {
         request: { params: IdParam, body: jsonBody(UpdateTransactionRequest) },
         responses: { 200: ok(envelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) => c.json({ success: true as const, data: await updateTransaction(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) }, 200),
+      async (c) => c.json({ success: true as const, data: await updateTransaction(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window) }, 200),
     )
     .openapi(
       createRoute({
