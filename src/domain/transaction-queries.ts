@@ -3,7 +3,7 @@
  * (a page walk sees each row once, whatever is inserted meanwhile) and the filtered total.
  */
 import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
-import { AMOUNT_INDEX } from '../store/migrations.js'
+import { AMOUNT_INDEX } from '../store/migrations/index.js'
 import type { Store } from '../store/store.js'
 import type { Db, TransactionRow } from '../store/schema.js'
 import { AppError } from './errors.js'

@@ -4,7 +4,7 @@
  */
 import pg from 'pg'
 import { Kysely, PostgresDialect, sql } from 'kysely'
-import { migrate, migrations } from './migrations.js'
+import { migrate, migrations } from './migrations/index.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 

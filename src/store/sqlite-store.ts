@@ -6,7 +6,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { createRequire } from 'node:module'
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
-import { AMOUNT_INDEX, migrate, migrations } from './migrations.js'
+import { AMOUNT_INDEX, migrate, migrations } from './migrations/index.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'

@@ -4,8 +4,10 @@
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
 import type { Kysely } from 'kysely'
-import type { Dialect } from './migrations.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
+
+/** The two databases a store runs on. */
+export type Dialect = 'sqlite' | 'postgres'
 
 export interface RateLimitInput {
   keyId: string
@@ -55,7 +57,8 @@ export interface Store {
   /**
    * A read-modify-write transaction. SQLite: BEGIN IMMEDIATE (takes the write lock first, so
    * processes wait for each other instead of failing); PostgreSQL: lock the rows you read with
-   * `forUpdate` (see `lockForUpdate`). Inside `fn`, use only `trx`.
+   * `forUpdate()` (only there: `if (store.dialect === 'postgres') q = q.forUpdate()`). Inside `fn`,
+   * use only `trx`.
    */
   writeTransaction<T>(fn: (trx: Kysely<Db>) => Promise<T>): Promise<T>
   close(): Promise<void>

@@ -1,0 +1,54 @@
+/**
+ * Every migration, in the order it runs, and the migrator that runs them when a store opens.
+ *
+ * One file per migration (0001_foundation.ts ...), each with `up` and `down` for both dialects. The
+ * list is static, imported here, not read from the folder at run time: the CLI ships as one esbuild
+ * bundle. A new migration is a new file with the next number and one line in MIGRATIONS. A name,
+ * once released, never changes: a database records each migration it has run by name.
+ */
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
+import type { AnyDb, Dialect, MigrationModule } from './common.js'
+import * as foundation from './0001_foundation.js'
+import * as transactionsComplete from './0002_transactions_complete.js'
+import * as importRefs from './0003_import_refs.js'
+import * as reports from './0004_reports.js'
+import * as statements from './0005_statements.js'
+import * as partialIndexes from './0006_partial_indexes.js'
+import * as categorization from './0007_categorization.js'
+import * as amountIndex from './0008_amount_index.js'
+import * as creationColumns from './0009_creation_columns.js'
+
+export { AMOUNT_INDEX } from './0008_amount_index.js'
+
+/** Names sort in the order they run (kysely's Migrator sorts by name). */
+const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModule]> = [
+  ['0001_foundation', foundation],
+  ['0002_transactions_complete', transactionsComplete],
+  ['0003_import_refs', importRefs],
+  ['0004_reports', reports],
+  ['0005_statements', statements],
+  ['0006_partial_indexes', partialIndexes],
+  ['0007_categorization', categorization],
+  ['0008_amount_index', amountIndex],
+  ['0009_creation_columns', creationColumns],
+]
+
+/** Every migration, in order, for one dialect. */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const all: Record<string, Migration> = {}
+  for (const [name, m] of MIGRATIONS) {
+    const down = m.down
+    all[name] = { up: (db) => m.up(db, dialect), ...(down ? { down: (db: AnyDb) => down(db, dialect) } : {}) }
+  }
+  return all
+}
+
+/** Bring a database up to the latest migration (kysely's Migrator; it locks on PostgreSQL). */
+export async function migrate(db: AnyDb, all: Record<string, Migration>, schema?: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => all }
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
+  }
+}
