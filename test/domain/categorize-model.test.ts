@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { generateDataset } from '../../src/domain/categorize/dataset.js'
 import { labelOf, toExample } from '../../src/domain/categorize/evaluate.js'
-import { CategoryModel, magnitudeBucket, tokens, type Example, type Features, type Prediction } from '../../src/domain/categorize/model.js'
+import { magnitudeBucket, tokens, type Features } from '../../src/domain/categorize/features.js'
+import { CategoryModel, type Example, type Prediction } from '../../src/domain/categorize/model.js'
 
 const rows = generateDataset({ size: 3000, seed: 42 })
 const examples = rows.map(toExample)

@@ -5,7 +5,8 @@
  */
 import type { TransactionRow } from '../../store/schema.js'
 import { currencyExponent } from '../currencies.js'
-import type { Example, Features } from './model.js'
+import type { Features } from './features.js'
+import type { Example } from './model.js'
 
 const SEP = '\u001f'
 

@@ -1,7 +1,6 @@
-/**
- * On-device category classifier: multinomial naive Bayes over bank-statement tokens, with a
- * conservative, held-out calibration of its confidence.
- *
+/** The category model: multinomial naive Bayes counts of tokens per label, training, incremental learning and prediction. */
+
+/*
  * Why naive Bayes: bank lines are short bags of very telling words (a merchant, a channel prefix,
  * a tax office...). NB learns from counts alone, so training is one pass, a correction is
  * "subtract the old counts, add the new" (exact incremental learning, no retraining), predicting
@@ -10,32 +9,17 @@
  * posteriors are far too sure of themselves (0.99999 for a coin toss between office supplies and
  * equipment).
  *
- * Calibration: at train time we estimate how often the model is right as a function of its raw
- * posterior, on predictions it makes for rows it has not seen. k-fold cross-validation is cheap
- * here: for each fold we subtract the fold's counts from the full counts, predict the fold, and
- * add the counts back (no retraining; the counts end bit-for-bit as they were). Those held-out
- * (raw, right?) pairs are sorted by raw confidence (on its log-odds, so that the very confident end
- * keeps its resolution where the posterior rounds to 1), and a monotone step function is fitted by
- * isotonic regression (pool-adjacent-violators). The score of a step is not its observed accuracy
- * but a deliberately pessimistic estimate of it:
- *   1. a step more accurate than the held-out set as a whole is shrunk toward that overall accuracy
- *      by 10 pseudo-rows (a short lucky run in a small data set is not evidence);
- *   2. of that, the one-sided Wilson lower bound at ~95% (z = 1.645) is taken;
- *   3. the bounds are made non-decreasing again (accuracy is assumed monotone in confidence).
- * So 30 held-out rows all right score 0.80 when the model is right 60% of the time overall (a
- * 300-row training set) and 0.91 when it is right 94% of the time (16k rows); 12 such rows never
- * reach 0.9. The held-out models also see a fifth fewer rows than the final one, which errs on the
- * safe side. Contract (tested in test/domain/categorize-eval.test.ts): on held-out data, of the
- * predictions scored >= 0.9, at least 90% are right; measured 0.95-0.99 over 40 seeds at each of
- * 400..4000 training rows, 0.99 at 16k, and no row reaches 0.9 with 300 training rows. Without
- * calibration (under 50 examples, or `calibrate: false`) the score is the raw posterior capped at
- * 0.5: a valid probability that no auto-accept threshold will trust.
+ * So its scores are calibrated: at train time it estimates how often it is right as a function of
+ * its raw posterior, on predictions it makes for rows it has not seen. k-fold cross-validation is
+ * cheap here: for each fold it subtracts the fold's counts from the full counts, predicts the fold,
+ * and adds the counts back (no retraining; the counts end bit-for-bit as they were). Those held-out
+ * (log-odds, right?) pairs are turned into a conservative monotone map by ./calibration.ts. The
+ * held-out models see a fifth fewer rows than the final one, which errs on the safe side.
+ * Contract (tested in test/domain/categorize-eval.test.ts): on held-out data, of the predictions
+ * scored >= 0.9, at least 90% are right; measured 0.95-0.99 over 40 seeds at each of 400..4000
+ * training rows, 0.99 at 16k, and no row reaches 0.9 with 300 training rows.
  *
- * Features (`tokens`): description words and merchant words (prefixed `m:`), lower-cased, NFKD
- * without diacritics; digit runs and reference-like tokens dropped; a few bigrams of adjacent
- * description words (`b:`); the amount's sign (`s:in`/`s:out`), its order of magnitude in major
- * units joined with the sign (`a:out:<100`), and whether it is a round amount (`a:round`),
- * computed on the integer minor amount only, never through a float.
+ * What it counts of a row is in ./features.ts.
  *
  * Speed (measured on this 2-core machine, Node 20, 29 labels, ~10 tokens a row, while other test
  * suites were running): training on 100k rows takes ~0.5 s (tokenizing and counting ~0.45 s, the
@@ -44,18 +28,11 @@
  * 12 bytes x 32 label slots per vocabulary slot (27k tokens at 100k rows: ~13 MB).
  */
 import { mulberry32 } from '../random.js'
+import { calibrationBins, fitCalibration, scoreOf, type CalibrationBin, type CalibrationStep, type HeldOutPoint } from './calibration.js'
+import { tokens, type Features } from './features.js'
 
 // ---------------------------------------------------------------------------------------------
 // Public types
-
-export interface Features {
-  description: string
-  merchant_name: string | null
-  /** Signed integer amount in minor units (negative = money out). */
-  amount_minor: number
-  /** ISO 4217 exponent of the currency; default 2. */
-  currency_exponent?: number
-}
 
 /** A labelled example; the label is opaque to the model (callers encode category triples in it). */
 export interface Example extends Features {
@@ -70,15 +47,6 @@ export interface Prediction {
   raw: number
   /** Up to 5 tokens that pushed most toward this label versus the runner-up, strongest first. */
   explanation: { token: string; weight: number }[]
-}
-
-export interface CalibrationBin {
-  /** Raw posterior range of the held-out predictions in this bin. */
-  from: number
-  to: number
-  count: number
-  /** Observed accuracy in the bin (the score given is a lower bound of it). */
-  accuracy: number
 }
 
 export interface TrainOptions {
@@ -99,161 +67,14 @@ export interface TrainOptions {
 const ALPHA = 0.1
 /** Laplace smoothing of label priors. */
 const PRIOR_ALPHA = 1
-/** Description bigrams per row (the first words carry the channel and the merchant). */
-const MAX_BIGRAMS = 4
 /** Below this many examples no calibration is fitted. */
 const MIN_CALIBRATION_EXAMPLES = 50
-/** One-sided ~95% normal quantile for the Wilson lower bound. */
-const WILSON_Z = 1.645
-/** Pseudo-rows at the overall held-out accuracy that a better-than-average step is shrunk with. */
-const SHRINK_STRENGTH = 10
-/** The score of an uncalibrated model never exceeds this. */
-const UNCALIBRATED_MAX_SCORE = 0.5
 const EXPLANATION_SIZE = 5
 const LOG_ALPHA = Math.log(ALPHA)
 
-// ---------------------------------------------------------------------------------------------
-// Tokens
-
-const ASCII = /^[\x00-\x7f]*$/
-const MARKS = /\p{M}+/gu
-const NON_WORD = /[^\p{L}\p{N}]+/u
-
-/** Lower case, compatibility decomposition, diacritics removed ("Müller" -> "muller", "ﬁ" -> "fi"). */
-function normalize(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase()
-  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/ß/g, 'ss')
-}
-
-/** Words worth counting: 2+ characters, not a number, not a reference code (3+ digits, or a long code with digits). */
-function isWordToken(t: string): boolean {
-  if (t.length < 2) return false
-  let digits = 0
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i)
-    if (c >= 48 && c <= 57) digits++
-  }
-  if (digits === 0) return true
-  return digits < 3 && digits < t.length && t.length < 8
-}
-
-function words(text: string): string[] {
-  const out: string[] = []
-  for (const t of normalize(text).split(NON_WORD)) if (isWordToken(t)) out.push(t)
-  return out
-}
-
-const MAGNITUDE_LABELS = ['<1', '<10', '<100', '<1k', '<10k', '<100k', '>=100k']
-
-/**
- * Order of magnitude of |amount| in major units, by comparing integers: |minor| < 10^k * 10^exponent.
- * No division, no logarithm (Math.log(1000) / Math.LN10 is 2.9999999999999996), no float on the amount.
- */
-export function magnitudeBucket(amountMinor: number, exponent = 2): string {
-  if (!Number.isSafeInteger(amountMinor)) throw new RangeError('amount_minor must be a safe integer')
-  if (!Number.isInteger(exponent) || exponent < 0 || exponent > 6) throw new RangeError('currency_exponent must be an integer 0..6')
-  const abs = amountMinor < 0 ? -amountMinor : amountMinor
-  let bound = 10 ** exponent // the integer minor amount of 1 major unit
-  for (let k = 0; k < MAGNITUDE_LABELS.length - 1; k++, bound *= 10) if (abs < bound) return MAGNITUDE_LABELS[k]
-  return MAGNITUDE_LABELS[MAGNITUDE_LABELS.length - 1]
-}
-
-function amountTokens(amountMinor: number, exponent: number): string[] {
-  const sign = amountMinor > 0 ? 'in' : amountMinor < 0 ? 'out' : 'zero'
-  const out = [`s:${sign}`, `a:${sign}:${magnitudeBucket(amountMinor, exponent)}`]
-  const hundred = 100 * 10 ** exponent
-  if (amountMinor !== 0 && amountMinor % hundred === 0) out.push('a:round')
-  return out
-}
-
-/** The features of a row, as the model counts them. */
-export function tokens(f: Features): string[] {
-  const desc = words(f.description)
-  const out = desc.slice()
-  const bigrams = Math.min(MAX_BIGRAMS, desc.length - 1)
-  for (let i = 0; i < bigrams; i++) out.push(`b:${desc[i]}_${desc[i + 1]}`)
-  if (f.merchant_name) for (const w of words(f.merchant_name)) out.push(`m:${w}`)
-  for (const t of amountTokens(f.amount_minor, f.currency_exponent ?? 2)) out.push(t)
-  return out
-}
-
-// ---------------------------------------------------------------------------------------------
-// Calibration
-
-interface CalibrationStep {
-  /** Lowest held-out log-odds in the step. */
-  lo: number
-  hi: number
-  count: number
-  correct: number
-  /** Monotone lower confidence bound of the step's accuracy: the score given. */
-  score: number
-}
-
-/** Wilson score interval, lower end. */
-function wilsonLower(correct: number, n: number, z: number): number {
-  if (n === 0) return 0
-  const p = correct / n
-  const z2 = z * z
-  const centre = p + z2 / (2 * n)
-  const margin = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))
-  return Math.max(0, (centre - margin) / (1 + z2 / n))
-}
-
-/**
- * Isotonic regression of correctness on log-odds by pool-adjacent-violators, then each pooled
- * step scored by the Wilson lower bound of its (shrunk) accuracy, made non-decreasing (the true
- * accuracy is assumed monotone, so a step inherits the bound proven for any step below it).
- */
-function fitCalibration(points: { logit: number; correct: boolean }[]): CalibrationStep[] {
-  points.sort((a, b) => a.logit - b.logit)
-  const steps: CalibrationStep[] = []
-  for (let i = 0; i < points.length; ) {
-    // Equal log-odds cannot be told apart: they start in one step.
-    let j = i
-    let correct = 0
-    while (j < points.length && points[j].logit === points[i].logit) correct += points[j++].correct ? 1 : 0
-    let step: CalibrationStep = { lo: points[i].logit, hi: points[i].logit, count: j - i, correct, score: 0 }
-    while (steps.length > 0) {
-      const prev = steps[steps.length - 1]
-      // Pool violators and equal neighbours alike (fewer, larger steps: tighter bounds).
-      if (prev.correct * step.count < step.correct * prev.count) break
-      steps.pop()
-      step = { lo: prev.lo, hi: step.hi, count: prev.count + step.count, correct: prev.correct + step.correct, score: 0 }
-    }
-    steps.push(step)
-    i = j
-  }
-  // A step more accurate than the whole held-out set is first shrunk toward it by SHRINK_STRENGTH
-  // pseudo-rows (a short run of lucky rights is not evidence); shrinking only ever lowers.
-  const overall = points.reduce((n, p) => n + (p.correct ? 1 : 0), 0) / Math.max(1, points.length)
-  let floor = 0
-  for (const s of steps) {
-    const prior = Math.min(overall, s.correct / s.count)
-    const bound = wilsonLower(s.correct + SHRINK_STRENGTH * prior, s.count + SHRINK_STRENGTH, WILSON_Z)
-    s.score = floor = Math.max(floor, bound)
-  }
-  return steps
-}
-
-function calibratedScore(steps: CalibrationStep[], logit: number): number {
-  // The last step starting at or below the log-odds; a gap between steps takes the lower one.
-  let lo = 0
-  let hi = steps.length - 1
-  if (logit < steps[0].lo) return steps[0].score
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (steps[mid].lo <= logit) lo = mid
-    else hi = mid - 1
-  }
-  return steps[lo].score
-}
-
-const sigmoid = (x: number) => (x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x)))
 const floor3 = (x: number) => Math.floor(x * 1000) / 1000
 
 const positiveInt = (value: number | undefined, fallback: number) => (value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback)
-
 
 // ---------------------------------------------------------------------------------------------
 // The model
@@ -330,7 +151,7 @@ export class CategoryModel {
     if (this.activeLabels === 0) return null
     const ids = this.knownIds(tokens(f))
     const s = this.score(ids)
-    const score = this.calibration ? calibratedScore(this.calibration, s.logit) : Math.min(s.raw, UNCALIBRATED_MAX_SCORE)
+    const score = scoreOf(this.calibration, s.logit, s.raw)
     return { label: this.labels[s.top], score: floor3(score), raw: s.raw, explanation: o.explain === false ? [] : this.explain(ids, s.top, s.second) }
   }
 
@@ -348,7 +169,7 @@ export class CategoryModel {
 
   /** The held-out table the calibration was fitted on (the isotonic steps); empty when uncalibrated. */
   calibrationTable(): CalibrationBin[] {
-    return (this.calibration ?? []).map((s) => ({ from: sigmoid(s.lo), to: sigmoid(s.hi), count: s.count, accuracy: s.correct / s.count }))
+    return calibrationBins(this.calibration)
   }
 
   // -------------------------------------------------------------------------------------------
@@ -559,7 +380,7 @@ export class CategoryModel {
     }
     const sample = order.slice(0, Math.max(0, Math.min(maxSamples, order.length)))
     const k = Math.max(2, Math.min(Math.floor(folds), sample.length))
-    const points: { logit: number; correct: boolean }[] = []
+    const points: HeldOutPoint[] = []
     for (let f = 0; f < k; f++) {
       const fold = sample.filter((_, p) => p % k === f).map((i) => encoded[i])
       for (const e of fold) this.removeEncoded(e)
