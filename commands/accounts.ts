@@ -10,7 +10,7 @@ import { confirmOrYes, promptSelect, promptText, valueOrPrompt } from '../src/cl
 import { transactionColumns } from '../src/cli/columns.js'
 import { addListFilters, listQuery, type ListFilterOptions } from '../src/cli/tx-filters.js'
 import { amountTotal } from '../src/cli/totals.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 import { formatAmount } from '../src/cli/format.js'
 
 /** In a table, balances in fixed decimals with the currency (as `accounts list` shows them); JSON stays as the service sends it. */

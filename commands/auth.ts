@@ -5,7 +5,7 @@ import type { Context } from '../src/cli/context.js'
 import { readStdinLine } from '../src/cli/io.js'
 import { note, printRecord } from '../src/cli/output.js'
 import { promptPassword, valueOrPrompt, promptText } from '../src/cli/prompts.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 export function registerAuth(program: Command, run: Runner): void {
   program

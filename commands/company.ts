@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { Context } from '../src/cli/context.js'
 import { printList, printRecord } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 export function registerCompany(program: Command, run: Runner): void {
   program.command('company').description("the company's details").addHelpText('after', '\nExample:\n  finctl company --json\n').action(run(runCompany))

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Argument, type Command, type Option } from 'commander'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 import type { IO } from '../src/cli/io.js'
 import { configDir } from '../src/cli/profiles.js'
 import { CURRENCY_CODES } from '../src/domain/currencies.js'

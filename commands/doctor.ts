@@ -10,7 +10,7 @@ import { AppError } from '../src/domain/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { configDir } from '../src/cli/profiles.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
 export interface Check {

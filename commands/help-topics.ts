@@ -5,7 +5,7 @@
 import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   ok: 'ok',

@@ -1,6 +1,6 @@
 /** Every command group of CLI.md that exists so far, registered on the program. */
 import type { Command } from 'commander'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 import { registerAccounts } from './accounts.js'
 import { registerApi } from './api.js'
 import { registerCompletion } from './completion.js'

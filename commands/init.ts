@@ -9,7 +9,7 @@ import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { DEFAULT_PROFILE, defaultDatabase, validProfileName } from '../src/cli/profiles.js'
 import { promptPassword, promptSearch, promptText } from '../src/cli/prompts.js'
 import { transactionColumns } from '../src/cli/columns.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 export interface InitOptions {
   company?: string

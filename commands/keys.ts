@@ -10,7 +10,7 @@ import { parseDuration } from '../src/cli/format.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { confirmOrYes, promptCheckbox, promptText, valueOrPrompt } from '../src/cli/prompts.js'
 import { wholeNumber } from '../src/cli/flags.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 import { validProfileName } from '../src/cli/profiles.js'
 
 export function registerKeys(program: Command, run: Runner): void {

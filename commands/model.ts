@@ -4,7 +4,7 @@ import { AppError } from '../src/domain/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { note, printList, printRecord } from '../src/cli/output.js'
 import { unitScore, wholeNumber } from '../src/cli/flags.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 export function registerModel(program: Command, run: Runner): void {
   const model = program

@@ -6,7 +6,7 @@ import { readStdinLine } from '../src/cli/io.js'
 import { mask } from '../src/cli/format.js'
 import { note, printList, printRecord } from '../src/cli/output.js'
 import { type Profile, validProfileName } from '../src/cli/profiles.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 export function registerProfile(program: Command, run: Runner): void {
   const profile = program.command('profile').description('targets and their credentials')

@@ -11,7 +11,7 @@ import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 import type { SeedReport, StepOutcome } from '../src/seed/run.js'
 
 export function registerSeed(program: Command, run: Runner): void {

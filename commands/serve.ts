@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { AppError } from '../src/domain/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { defaultDatabase } from '../src/cli/profiles.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 
 export function registerServe(program: Command, run: Runner): void {
   program

@@ -16,7 +16,7 @@ import { requireInputFile } from '../src/cli/files.js'
 import { transactionColumns } from '../src/cli/columns.js'
 import { formatAmount } from '../src/cli/format.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 import { amountTotal } from '../src/cli/totals.js'
 import { statementReasonInUserWords } from '../src/cli/user-words.js'
 

@@ -14,7 +14,7 @@ import { amountColumn } from '../src/cli/columns.js'
 import { formatAmount } from '../src/cli/format.js'
 import { note, printList } from '../src/cli/output.js'
 import { unitScore, wholeNumber } from '../src/cli/flags.js'
-import type { Runner } from '../src/cli/program.js'
+import type { Runner } from '../src/cli/runner.js'
 import { promptSearch, promptSelect, promptText } from '../src/cli/prompts.js'
 
 type Item = z.infer<typeof ReviewItem>

@@ -68,7 +68,7 @@ const old = new URL(`dist.old-${process.pid}`, root)
 
 try {
   await build({
-    entryPoints: { cli: new URL('src/cli/main.ts', root).pathname },
+    entryPoints: { cli: new URL('commands/main.ts', root).pathname },
     outdir: out.pathname,
     bundle: true,
     splitting: true,

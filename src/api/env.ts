@@ -2,7 +2,6 @@ import type { Actor } from '../domain/actor.js'
 import type { ApiKeyRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import type { UsageRecorder } from './usage-recorder.js'
-import type { AccessLogEntry } from './middleware/access-log.js'
 import type { DateWindow } from '../domain/plausibility.js'
 
 /** What every route and middleware can reach. */
@@ -15,6 +14,16 @@ export interface AppDeps {
   version: string
   /** Access log of `finctl serve`; the embedded core logs nothing. */
   log?: (entry: AccessLogEntry) => void
+}
+
+/** One line of `finctl serve`'s access log: never a header, a query string or a body. */
+export interface AccessLogEntry {
+  request_id: string
+  method: string
+  route: string
+  status: number
+  duration_ms: number
+  key_prefix?: string
 }
 
 export interface AppEnv {

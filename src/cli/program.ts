@@ -1,6 +1,6 @@
 /**
- * The commander program: global flags, the command groups of CLI.md, and the one place where
- * errors become messages and exit codes.
+ * The commander program: global flags, dispatch to the command tree it is given (commands/root.ts
+ * gives the tree of CLI.md), and the one place where errors become messages and exit codes.
  */
 import { Command, CommanderError, Option } from 'commander'
 import { AppError } from '../domain/errors.js'
@@ -10,16 +10,15 @@ import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import type { IO } from './io.js'
 import { inUserWords } from './user-words.js'
-import { registerAll } from '../../commands/index.js'
+import type { Runner } from './runner.js'
 
-export type CommandResult = number | void
+/** The commands under the root: how to add them, and how to answer a shell's completion request. */
+export interface CommandTree {
+  register(program: Command, run: Runner): void
+  complete(program: Command, words: string[], io: IO): Promise<number>
+}
 
-/** Wraps a command's run function: builds its Context, runs it, closes what it opened. */
-export type Runner = <O extends object>(
-  fn: (ctx: Context, opts: O, args: string[]) => Promise<CommandResult>,
-) => (...actionArgs: unknown[]) => Promise<void>
-
-export async function runProgram(argv: string[], io: IO): Promise<number> {
+export async function runProgram(argv: string[], io: IO, tree: CommandTree): Promise<number> {
   let exitCode: number = EXIT.ok
   let ctx: Context | undefined
   let running: Command | undefined
@@ -57,7 +56,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       writeErr: (s) => io.stderr.write(s),
     })
 
-  registerAll(program, run)
+  tree.register(program, run)
   for (const sub of program.commands) sub.exitOverride()
 
   if (argv.length === 0) {
@@ -65,8 +64,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
   }
   // Shell completion scripts call this on each Tab: candidates from this program tree, no parsing.
   if (argv[0] === '__complete') {
-    const { complete } = await import('../../commands/completion.js')
-    return complete(program, argv.slice(1), io)
+    return tree.complete(program, argv.slice(1), io)
   }
 
   try {

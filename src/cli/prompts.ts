@@ -3,16 +3,23 @@
  * interactive (Context.canPrompt). Without a terminal, a missing value is a usage error naming its flag.
  */
 import { AppError } from '../domain/errors.js'
-import type { Context } from './context.js'
+import type { IO } from './io.js'
 
-const ctxOpts = (ctx: Context) => ({ input: ctx.io.stdin, output: ctx.io.stderr }) as never
+/** What a prompt needs of a command's Context: its streams, whether it may ask, and --yes. */
+export interface PromptHost {
+  readonly io: Pick<IO, 'stdin' | 'stderr'>
+  readonly globals: { yes?: boolean }
+  canPrompt(): boolean
+}
+
+const ctxOpts = (ctx: PromptHost) => ({ input: ctx.io.stdin, output: ctx.io.stderr }) as never
 
 export function missing(flag: string, what: string): AppError {
   return new AppError('usage', `${what} is required: give ${flag}`)
 }
 
 export async function promptText(
-  ctx: Context,
+  ctx: PromptHost,
   message: string,
   o: { default?: string; validate?: (v: string) => true | string } = {},
 ): Promise<string> {
@@ -20,7 +27,7 @@ export async function promptText(
   return input({ message, default: o.default, validate: o.validate }, ctxOpts(ctx))
 }
 
-export async function promptPassword(ctx: Context, message: string, o: { confirm?: boolean; minLength?: number } = {}): Promise<string> {
+export async function promptPassword(ctx: PromptHost, message: string, o: { confirm?: boolean; minLength?: number } = {}): Promise<string> {
   const { password } = await import('@inquirer/prompts')
   const min = o.minLength ?? 8
   for (;;) {
@@ -35,12 +42,12 @@ export async function promptPassword(ctx: Context, message: string, o: { confirm
   }
 }
 
-export async function promptSelect<T extends string>(ctx: Context, message: string, choices: Array<{ name: string; value: T }>): Promise<T> {
+export async function promptSelect<T extends string>(ctx: PromptHost, message: string, choices: Array<{ name: string; value: T }>): Promise<T> {
   const { select } = await import('@inquirer/prompts')
   return select({ message, choices }, ctxOpts(ctx))
 }
 
-export async function promptSearch<T extends string>(ctx: Context, message: string, all: Array<{ name: string; value: T }>, def?: T): Promise<T> {
+export async function promptSearch<T extends string>(ctx: PromptHost, message: string, all: Array<{ name: string; value: T }>, def?: T): Promise<T> {
   const { search } = await import('@inquirer/prompts')
   const ordered = def ? [...all.filter((c) => c.value === def), ...all.filter((c) => c.value !== def)] : all
   return search(
@@ -56,7 +63,7 @@ export async function promptSearch<T extends string>(ctx: Context, message: stri
 }
 
 export async function promptCheckbox<T extends string>(
-  ctx: Context,
+  ctx: PromptHost,
   message: string,
   choices: Array<{ name: string; value: T; checked?: boolean }>,
 ): Promise<T[]> {
@@ -64,20 +71,20 @@ export async function promptCheckbox<T extends string>(
   return checkbox({ message, choices, required: true }, ctxOpts(ctx))
 }
 
-export async function promptConfirm(ctx: Context, message: string, def = false): Promise<boolean> {
+export async function promptConfirm(ctx: PromptHost, message: string, def = false): Promise<boolean> {
   const { confirm } = await import('@inquirer/prompts')
   return confirm({ message, default: def }, ctxOpts(ctx))
 }
 
 /** A value from its flag, else from a prompt on a terminal, else a usage error naming the flag. */
-export async function valueOrPrompt(ctx: Context, value: string | undefined, flag: string, what: string, ask: () => Promise<string>): Promise<string> {
+export async function valueOrPrompt(ctx: PromptHost, value: string | undefined, flag: string, what: string, ask: () => Promise<string>): Promise<string> {
   if (value !== undefined && value !== '') return value
   if (!ctx.canPrompt()) throw missing(flag, what)
   return ask()
 }
 
 /** Destructive commands: --yes, or a confirmation on a terminal. */
-export async function confirmOrYes(ctx: Context, yes: boolean | undefined, question: string): Promise<void> {
+export async function confirmOrYes(ctx: PromptHost, yes: boolean | undefined, question: string): Promise<void> {
   if (yes || ctx.globals.yes) return
   // "Revoke API key X? Requests made with it will fail" -> "Revoke API key X: this cannot be undone; ..."
   if (!ctx.canPrompt()) throw new AppError('usage', `${question.replace(/\?.*$/s, '')}: this cannot be undone; give --yes to confirm`)

@@ -4,19 +4,31 @@
  * terminal, or --yes. Without a terminal and without --yes, the write is refused (exit 2).
  */
 import { AppError } from '../domain/errors.js'
-import type { Context } from './context.js'
-import { note } from './output.js'
-import { promptText } from './prompts.js'
+import type { IO } from './io.js'
+import { note, type Printer } from './output.js'
+import type { Profile } from './profiles.js'
+import { promptText, type PromptHost } from './prompts.js'
+
+/** What the guard needs of a command's Context. */
+export interface WriteGuardHost extends PromptHost {
+  readonly io: IO
+  readonly printer: Printer
+  target(): { kind: 'embedded' } | { kind: 'remote'; baseUrl: string }
+  profile(): Profile | undefined
+  profileName(): string
+  describeTarget(): string
+  protectedProfile(): string | undefined
+}
 
 /** "profile "prod" at finctl.example.com", or the host alone when no profile names the target. */
-export function writeTargetLabel(ctx: Context): string {
+export function writeTargetLabel(ctx: WriteGuardHost): string {
   const t = ctx.target()
   const profile = ctx.profile()
   const named = profile !== undefined && (t.kind === 'embedded' ? profile.target === 'embedded' : profile.target === t.baseUrl.replace(/\/+$/, ''))
   return named ? `profile "${ctx.profileName()}" at ${ctx.describeTarget()}` : ctx.describeTarget()
 }
 
-export async function guardWrite(ctx: Context): Promise<void> {
+export async function guardWrite(ctx: WriteGuardHost): Promise<void> {
   if (ctx.target().kind === 'remote') note(ctx.io, ctx.printer, `writing to ${writeTargetLabel(ctx)}`)
   const name = ctx.protectedProfile()
   if (!name || ctx.globals.yes) return

@@ -26,7 +26,7 @@ import { AppError, notFound } from './errors.js'
 const matcher = () => import('./categorize/rules.js')
 import type { BulkUpdateRequest } from './schemas.js'
 import { bulkUpdateTransactions } from './transaction-updates.js'
-import { toTransaction } from './transactions.js'
+import { toTransaction } from './transaction-rows.js'
 
 /** Rules run for every imported row: a company keeps at most this many. */
 export const MAX_RULES = 1000

@@ -25,7 +25,7 @@ import { applyRules, type CompiledRule } from './categorize/rules.js'
 import { getSettings, modelCache, type CachedModel } from './categorize/settings.js'
 import { loadActiveRules } from './categorization-rules.js'
 import { AppError, notFound } from './errors.js'
-import { toTransaction } from './transactions.js'
+import { toTransaction } from './transaction-rows.js'
 
 /** The most recent labelled transactions a model is trained on (newest first, by id). */
 export const MAX_TRAINING_ROWS = 100_000

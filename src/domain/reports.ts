@@ -16,7 +16,7 @@ import { convertMinor, formatMinor } from './money.js'
 import { periodIndex, periodsOf, resolveRange, type Interval } from './report-periods.js'
 import { flowsByDay, netBefore, netByAccountUpTo, openingRate, summaryGroups, type Scope } from './report-queries.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './report-schemas.js'
-import { baseCurrency } from './transactions.js'
+import { baseCurrency } from './transaction-rows.js'
 
 const CATEGORIES = ['operations', 'investing', 'financing', 'uncategorized'] as const
 type Category = (typeof CATEGORIES)[number]

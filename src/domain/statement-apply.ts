@@ -15,7 +15,7 @@ import { lineRefs, matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } fr
 import { StatementFileError } from './statement-parse.js'
 import type { SelectedStatement } from './statement-select.js'
 import type { StatementJob } from './statements.js'
-import { toTransaction } from './transactions.js'
+import { toTransaction } from './transaction-rows.js'
 import { exampleOf } from './categorize/labels.js'
 import { labelsChanged } from './categorize/settings.js'
 import type { Example } from './categorize/model.js'

@@ -18,7 +18,7 @@ import type { UploadOptions } from './statement-parse.js'
 import { MAX_STATEMENT_FILE, type Statement, type StatementFormatName, type StatementListQuery, type StatementTransactionsQuery } from './statement-schemas.js'
 import { listTransactions, type Page } from './transaction-queries.js'
 import type { Transaction } from './schemas.js'
-import { baseCurrency } from './transactions.js'
+import { baseCurrency } from './transaction-rows.js'
 
 /** An upload as the route hands it over: the file's bytes and the options, not yet checked. */
 export interface StatementUpload {

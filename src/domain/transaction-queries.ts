@@ -9,10 +9,9 @@ import type { Db, TransactionRow } from '../store/schema.js'
 import { AppError } from './errors.js'
 import { currencyExponent } from './currencies.js'
 import { parseAmount } from './money.js'
-import { toTransaction } from './transactions.js'
+import { baseCurrency, toTransaction } from './transaction-rows.js'
 import type { Transaction, TransactionListQuery } from './schemas.js'
 import { findBankAccount } from './bank-accounts.js'
-import { baseCurrency } from './transactions.js'
 
 export const SORTS = ['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at'] as const
 export type Sort = (typeof SORTS)[number]

@@ -1,4 +1,4 @@
-/** Transactions: create (spec 4.3) and the row <-> resource mapping. */
+/** Transactions: create, one by one, in batches and under an Idempotency-Key (spec 4.3). */
 import { uuidv7 } from './ids.js'
 import type { Store } from '../store/store.js'
 import type { Kysely } from 'kysely'
@@ -7,12 +7,12 @@ import { actorId, type Actor } from './actor.js'
 import { requestHash, runIdempotent, type IdempotentResult } from './idempotency.js'
 import { AppError, validation } from './errors.js'
 import { currencyExponent } from './currencies.js'
-import { convertMinor, minorToNumber, parseAmount, parseRate } from './money.js'
+import { convertMinor, parseAmount, parseRate } from './money.js'
 import { CreateTransactionRequest, MAX_BATCH, type BatchCreateMinimalResponse, type BatchCreateResponse, type Transaction } from './schemas.js'
 import type { CreationAction } from './audit.js'
 import { zodError } from './validation.js'
 import { findBankAccount } from './bank-accounts.js'
-import { getCompany } from './companies.js'
+import { baseCurrency, toTransaction } from './transaction-rows.js'
 import { learnCreated } from './categorize/settings.js'
 import type { Categorizer } from './categorization.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
@@ -21,45 +21,6 @@ import { checkPlausible, type DateWindow } from './plausibility.js'
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
   const c = await import('./categorization.js')
   return c.prepareCategorizer(store, companyId, c.anyUncategorized(items))
-}
-
-export function toTransaction(row: TransactionRow): Transaction {
-  return {
-    id: row.id,
-    transaction_date: row.transaction_date,
-    posted_date: row.posted_date,
-    description: row.description,
-    original_description: row.original_description,
-    amount: minorToNumber(Number(row.amount), row.currency_code),
-    currency_code: row.currency_code,
-    exchange_rate: Number(row.exchange_rate),
-    category: row.category,
-    accounting_category: row.accounting_category as Transaction['accounting_category'],
-    cash_flow_category: row.cash_flow_category as Transaction['cash_flow_category'],
-    merchant_name: row.merchant_name,
-    status: row.status as Transaction['status'],
-    is_reconciled: row.is_reconciled === 1,
-    ai_confidence_score: row.ai_confidence_score,
-    tags: JSON.parse(row.tags) as string[],
-    bank_account_id: row.bank_account_id,
-    bank_statement_id: row.bank_statement_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  }
-}
-
-const baseCurrencies = new WeakMap<Store, Map<string, string>>()
-
-/** A company's base currency never changes, so it is cached per store. */
-export async function baseCurrency(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<string> {
-  let m = baseCurrencies.get(store)
-  if (!m) baseCurrencies.set(store, (m = new Map()))
-  let c = m.get(companyId)
-  if (!c) {
-    c = (await getCompany(store, companyId, db)).base_currency
-    m.set(companyId, c)
-  }
-  return c
 }
 
 /** Validate a create request against its account and build the row; throws AppError. */

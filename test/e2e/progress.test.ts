@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runProgram } from '../../src/cli/program.js'
+import { runProgram } from '../../commands/root.js'
 import { Sandbox, fastKey } from '../helpers/cli.js'
 
 describe('progress and spinners on a terminal', () => {

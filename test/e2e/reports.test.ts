@@ -6,7 +6,7 @@
  */
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runProgram } from '../../src/cli/program.js'
+import { runProgram } from '../../commands/root.js'
 import { Sandbox, callApi, fastKey, tsv, withServe } from '../helpers/cli.js'
 
 const RANGE = ['--from', '2026-01-01', '--to', '2026-03-31']

@@ -4,17 +4,8 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
-import type { AppEnv } from '../env.js'
-import { endpointTemplate } from './usage.js'
-
-export interface AccessLogEntry {
-  request_id: string
-  method: string
-  route: string
-  status: number
-  duration_ms: number
-  key_prefix?: string
-}
+import type { AccessLogEntry, AppEnv } from '../env.js'
+import { endpointTemplate } from '../route-template.js'
 
 export function accessLog(write: (entry: AccessLogEntry) => void): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

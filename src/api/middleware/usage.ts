@@ -5,10 +5,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import type { AppDeps, AppEnv } from '../env.js'
-
-export function endpointTemplate(path: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, '{$1}')
-}
+import { endpointTemplate } from '../route-template.js'
 
 export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -1,0 +1,12 @@
+/** The root of the command tree (cli/cli's pkg/cmd/root): the program of src/cli/program.ts with every command group of CLI.md. */
+import type { IO } from '../src/cli/io.js'
+import { runProgram as runWithTree } from '../src/cli/program.js'
+import { registerAll } from './index.js'
+
+export function runProgram(argv: string[], io: IO): Promise<number> {
+  return runWithTree(argv, io, {
+    register: registerAll,
+    // Shell completion scripts call `finctl __complete WORDS` on each Tab: loaded only then.
+    complete: async (program, words, out) => (await import('./completion.js')).complete(program, words, out),
+  })
+}
