@@ -1,0 +1,272 @@
+/**
+ * The store's hot paths (src/store/store.ts, HotPaths), called directly on every dialect: SQLite's
+ * prepared statements and PostgreSQL's multi-row statements must keep the same contract.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Store } from '../../src/store/store.js'
+import { addAccount, addKey, existingIds, freshDatabase, seedTenant, STORES, txRow, type TestDatabase, type Tenant } from './fixtures.js'
+
+describe.each(STORES)('store hot paths on %s', (kind) => {
+  let database: TestDatabase
+  let store: Store
+  let t: Tenant
+
+  beforeAll(async () => {
+    database = await freshDatabase(kind)
+    store = await database.open()
+    t = await seedTenant(store)
+  })
+  afterAll(async () => {
+    await store?.close()
+    await database?.remove()
+  })
+
+  describe('findKeyByHash', () => {
+    it('finds the key row by its hash, with every column as stored', async () => {
+      const other = await addKey(store, t.companyId, { perMinute: 7, perDay: 70 })
+      const row = await store.hot.findKeyByHash(`hash-${other}`)
+      expect(row).toEqual({
+        id: other,
+        company_id: t.companyId,
+        name: 'ci',
+        key_prefix: `fk_${other.slice(0, 6)}`,
+        key_hash: `hash-${other}`,
+        scopes: '["read","transactions"]',
+        description: 'contract test',
+        rate_limit_per_minute: 7,
+        rate_limit_per_day: 70,
+        is_active: 1,
+        expires_at: null,
+        revoked_at: null,
+        created_at: '2026-11-20T10:00:00.000Z',
+        created_by: 'user:owner',
+        usage_count: 0, // a number on PostgreSQL too (BIGINT is parsed back)
+        last_used_at: null,
+      })
+      expect((await store.hot.findKeyByHash(t.keyHash))?.id).toBe(t.keyId)
+    })
+
+    it('finds nothing for a hash no key has', async () => {
+      expect(await store.hot.findKeyByHash('hash-nobody')).toBeUndefined()
+      expect(await store.hot.findKeyByHash(t.keyHash.toUpperCase())).toBeUndefined()
+    })
+  })
+
+  describe('findBankAccount', () => {
+    it("finds a company's account, with every column as stored", async () => {
+      const id = await addAccount(store, t.companyId, { name: 'Tax reserve', opening_balance: 9_007_199_254_740_991 })
+      expect(await store.hot.findBankAccount(t.companyId, id)).toEqual({
+        id,
+        company_id: t.companyId,
+        name: 'Tax reserve',
+        institution_name: 'First Bank',
+        account_type: 'checking',
+        account_number_last4: '4321',
+        currency_code: 'USD',
+        status: 'active',
+        opening_balance: 9_007_199_254_740_991,
+        opening_balance_date: '2026-01-01',
+        created_at: '2026-11-20T10:00:00.000Z',
+        updated_at: '2026-11-20T10:00:00.000Z',
+      })
+    })
+
+    it("does not find another company's account, nor an unknown one", async () => {
+      const other = await seedTenant(store, 'Other')
+      expect(await store.hot.findBankAccount(t.companyId, other.accountId)).toBeUndefined()
+      expect(await store.hot.findBankAccount(other.companyId, t.accountId)).toBeUndefined()
+      expect(await store.hot.findBankAccount(t.companyId, '00000000-0000-0000-0000-000000000000')).toBeUndefined()
+      expect((await store.hot.findBankAccount(other.companyId, other.accountId))?.company_id).toBe(other.companyId)
+    })
+  })
+
+  describe('takeRateLimit', () => {
+    const take = (keyId: string, minuteWindow: number, dayWindow: number, perMinute: number, perDay: number) =>
+      store.hot.takeRateLimit({ keyId, minuteWindow, dayWindow, perMinute, perDay })
+    const counter = (keyId: string) => store.db.selectFrom('rate_limit_counters').selectAll().where('key_id', '=', keyId).executeTakeFirst()
+
+    it('counts each take in both windows', async () => {
+      const key = await addKey(store, t.companyId)
+      expect(await take(key, 1000, 10, 5, 50)).toEqual({ allowed: true, minuteCount: 1, dayCount: 1 })
+      expect(await take(key, 1000, 10, 5, 50)).toEqual({ allowed: true, minuteCount: 2, dayCount: 2 })
+      expect(await take(key, 1000, 10, 5, 50)).toEqual({ allowed: true, minuteCount: 3, dayCount: 3 })
+      expect(await counter(key)).toEqual({ key_id: key, minute_window: 1000, minute_count: 3, day_window: 10, day_count: 3, allowed: 1 })
+    })
+
+    it('refuses when the minute is full, and a refused take uses no allowance of either window', async () => {
+      const key = await addKey(store, t.companyId)
+      const results = []
+      // Two a minute, four a day: minute 1000 refuses its third take; had that take counted against
+      // the day, minute 1001 would refuse its second.
+      for (const minute of [1000, 1000, 1000, 1001, 1001, 1002]) results.push(await take(key, minute, 10, 2, 4))
+      expect(results).toEqual([
+        { allowed: true, minuteCount: 1, dayCount: 1 },
+        { allowed: true, minuteCount: 2, dayCount: 2 },
+        { allowed: false, minuteCount: 2, dayCount: 2 },
+        { allowed: true, minuteCount: 1, dayCount: 3 },
+        { allowed: true, minuteCount: 2, dayCount: 4 },
+        { allowed: false, minuteCount: 0, dayCount: 4 },
+      ])
+      expect(await counter(key)).toEqual({ key_id: key, minute_window: 1002, minute_count: 0, day_window: 10, day_count: 4, allowed: 0 })
+    })
+
+    it('refuses when the day is full, even in a new minute', async () => {
+      const key = await addKey(store, t.companyId)
+      expect(await take(key, 1000, 10, 100, 2)).toEqual({ allowed: true, minuteCount: 1, dayCount: 1 })
+      expect(await take(key, 1001, 10, 100, 2)).toEqual({ allowed: true, minuteCount: 1, dayCount: 2 })
+      expect(await take(key, 1002, 10, 100, 2)).toEqual({ allowed: false, minuteCount: 0, dayCount: 2 })
+      expect(await take(key, 1002, 10, 100, 2)).toEqual({ allowed: false, minuteCount: 0, dayCount: 2 })
+    })
+
+    it('a newer window starts from zero: a new minute, and a new day', async () => {
+      const key = await addKey(store, t.companyId)
+      for (let i = 0; i < 3; i++) await take(key, 1000, 10, 3, 3)
+      expect(await take(key, 1000, 10, 3, 3)).toEqual({ allowed: false, minuteCount: 3, dayCount: 3 })
+      expect(await take(key, 1001, 10, 3, 3)).toEqual({ allowed: false, minuteCount: 0, dayCount: 3 })
+      expect(await take(key, 1441, 11, 3, 3)).toEqual({ allowed: true, minuteCount: 1, dayCount: 1 })
+      expect(await counter(key)).toEqual({ key_id: key, minute_window: 1441, minute_count: 1, day_window: 11, day_count: 1, allowed: 1 })
+    })
+
+    it('a take from an older window (a slower clock) counts against the newer one instead of resetting it', async () => {
+      const key = await addKey(store, t.companyId)
+      expect(await take(key, 501, 20, 3, 100)).toEqual({ allowed: true, minuteCount: 1, dayCount: 1 })
+      expect(await take(key, 500, 19, 3, 100)).toEqual({ allowed: true, minuteCount: 2, dayCount: 2 })
+      expect(await take(key, 500, 19, 3, 100)).toEqual({ allowed: true, minuteCount: 3, dayCount: 3 })
+      expect(await take(key, 500, 19, 3, 100)).toEqual({ allowed: false, minuteCount: 3, dayCount: 3 })
+      expect(await counter(key)).toMatchObject({ minute_window: 501, day_window: 20 })
+    })
+
+    it('a limit of zero refuses the very first take and counts nothing', async () => {
+      const key = await addKey(store, t.companyId)
+      expect(await take(key, 1000, 10, 0, 10)).toEqual({ allowed: false, minuteCount: 0, dayCount: 0 })
+      expect(await take(key, 1000, 10, 10, 0)).toEqual({ allowed: false, minuteCount: 0, dayCount: 0 })
+      expect(await counter(key)).toEqual({ key_id: key, minute_window: 1000, minute_count: 0, day_window: 10, day_count: 0, allowed: 0 })
+    })
+
+    it('concurrent takes are atomic: exactly the limit is allowed, and the count ends at it', async () => {
+      const key = await addKey(store, t.companyId)
+      const results = await Promise.all(Array.from({ length: 40 }, () => take(key, 1000, 10, 15, 1000)))
+      expect(results.filter((r) => r.allowed)).toHaveLength(15)
+      // Each allowed take saw its own count: 1..15, none twice.
+      expect(results.filter((r) => r.allowed).map((r) => r.minuteCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1))
+      expect(await counter(key)).toMatchObject({ minute_count: 15, day_count: 15 })
+    })
+
+    it("keys count apart: one key's full window does not touch another's", async () => {
+      const [a, b] = [await addKey(store, t.companyId), await addKey(store, t.companyId)]
+      await take(a, 1000, 10, 1, 10)
+      expect(await take(a, 1000, 10, 1, 10)).toMatchObject({ allowed: false })
+      expect(await take(b, 1000, 10, 1, 10)).toEqual({ allowed: true, minuteCount: 1, dayCount: 1 })
+    })
+  })
+
+  describe('insertApiRequests', () => {
+    const request = (keyId: string, created_at: string, over: { endpoint?: string; status_code?: number } = {}) => ({
+      key_id: keyId,
+      company_id: t.companyId,
+      method: 'GET',
+      endpoint: over.endpoint ?? '/v1/transactions',
+      status_code: over.status_code ?? 200,
+      response_time_ms: 12,
+      created_at,
+    })
+    const usage = (keyId: string) => store.db.selectFrom('api_keys').select(['usage_count', 'last_used_at']).where('id', '=', keyId).executeTakeFirstOrThrow()
+    const requests = (keyId: string) =>
+      store.db.selectFrom('api_requests').select(['key_id', 'company_id', 'method', 'endpoint', 'status_code', 'response_time_ms', 'created_at']).where('key_id', '=', keyId).orderBy('id').execute()
+
+    it("appends every record and brings each key's usage_count and last_used_at (the latest, not the last sent) in step", async () => {
+      const [a, b] = [await addKey(store, t.companyId), await addKey(store, t.companyId)]
+      const rows = [
+        request(a, '2026-11-20T10:00:01.000Z'),
+        request(b, '2026-11-20T10:00:02.000Z', { endpoint: '/v1/accounts' }),
+        request(a, '2026-11-20T10:00:03.000Z', { status_code: 404 }),
+        request(a, '2026-11-20T10:00:02.500Z'),
+      ]
+      await store.hot.insertApiRequests(rows)
+      expect(await requests(a)).toEqual([rows[0], rows[2], rows[3]])
+      expect(await requests(b)).toEqual([rows[1]])
+      expect(await usage(a)).toEqual({ usage_count: 3, last_used_at: '2026-11-20T10:00:03.000Z' })
+      expect(await usage(b)).toEqual({ usage_count: 1, last_used_at: '2026-11-20T10:00:02.000Z' })
+    })
+
+    it('adds to the count already there, and an older record does not move last_used_at back', async () => {
+      const key = await addKey(store, t.companyId)
+      await store.hot.insertApiRequests([request(key, '2026-11-20T12:00:00.000Z'), request(key, '2026-11-20T12:00:01.000Z')])
+      await store.hot.insertApiRequests([request(key, '2026-11-20T11:00:00.000Z')])
+      expect(await usage(key)).toEqual({ usage_count: 3, last_used_at: '2026-11-20T12:00:01.000Z' })
+      await store.hot.insertApiRequests([request(key, '2026-11-20T13:00:00.000Z')])
+      expect(await usage(key)).toEqual({ usage_count: 4, last_used_at: '2026-11-20T13:00:00.000Z' })
+      expect(await requests(key)).toHaveLength(4)
+    })
+
+    it('no records change nothing', async () => {
+      const key = await addKey(store, t.companyId)
+      await store.hot.insertApiRequests([])
+      expect(await usage(key)).toEqual({ usage_count: 0, last_used_at: null })
+      expect(await requests(key)).toEqual([])
+    })
+  })
+
+  describe('insertTransactions', () => {
+    it('inserts every row with its values (who created it, and how) and returns their ids', async () => {
+      const rows = [txRow(t, { import_ref: 'r-1', amount: -1_250, base_amount: -1_250 }), txRow(t, { created_by: 'user:owner', created_via: 'create' }), txRow(t, { import_ref: 'r-2', tags: '["q4"]' })]
+      const inserted = await store.hot.insertTransactions(rows)
+      expect(inserted).toEqual(new Set(rows.map((r) => r.id)))
+      const stored = await store.db.selectFrom('transactions').selectAll().where('id', 'in', rows.map((r) => r.id)).execute()
+      const byId = new Map(stored.map((r) => [r.id, r]))
+      for (const row of rows) expect(byId.get(row.id)).toEqual({ ...row, statement_ref: null })
+    })
+
+    it('leaves out rows whose (bank_account_id, import_ref) exists, and returns only the ids inserted', async () => {
+      const first = txRow(t, { import_ref: 'dup-1', description: 'first' })
+      expect(await store.hot.insertTransactions([first])).toEqual(new Set([first.id]))
+      const again = txRow(t, { import_ref: 'dup-1', description: 'again' })
+      const fresh = txRow(t, { import_ref: 'dup-2' })
+      expect(await store.hot.insertTransactions([again, fresh])).toEqual(new Set([fresh.id]))
+      expect(await existingIds(store, [first.id, again.id, fresh.id])).toEqual([first.id, fresh.id].sort())
+      const kept = await store.db.selectFrom('transactions').select('description').where('id', '=', first.id).executeTakeFirstOrThrow()
+      expect(kept.description).toBe('first')
+    })
+
+    it('within one call, the second row with the same import_ref is left out', async () => {
+      const [a, b] = [txRow(t, { import_ref: 'twice' }), txRow(t, { import_ref: 'twice' })]
+      expect(await store.hot.insertTransactions([a, b])).toEqual(new Set([a.id]))
+      expect(await existingIds(store, [a.id, b.id])).toEqual([a.id])
+    })
+
+    it('import_ref is unique per account, and rows without one never collide', async () => {
+      const second = { ...t, accountId: await addAccount(store, t.companyId) }
+      const here = txRow(t, { import_ref: 'per-account' })
+      const there = txRow(second, { import_ref: 'per-account' })
+      const plain = [txRow(t), txRow(t), txRow(t)]
+      expect(await store.hot.insertTransactions([here, there, ...plain])).toEqual(new Set([here.id, there.id, ...plain.map((r) => r.id)]))
+    })
+
+    it('is all-or-nothing: a failing row (after more rows than one statement holds) leaves none of its call behind', async () => {
+      const existing = txRow(t)
+      await store.hot.insertTransactions([existing])
+      const rows = Array.from({ length: 1500 }, (_, i) => txRow(t, { import_ref: `bulk-${i}` }))
+      rows[1400] = { ...rows[1400], id: existing.id } // the primary key is taken: no ON CONFLICT covers it
+      await expect(store.hot.insertTransactions(rows)).rejects.toThrow()
+      expect(await existingIds(store, rows.map((r) => r.id).filter((id) => id !== existing.id))).toEqual([])
+      // The refs are free again: the same rows, without the bad one, go in whole.
+      const good = rows.filter((_, i) => i !== 1400)
+      expect((await store.hot.insertTransactions(good)).size).toBe(1499)
+    })
+
+    it("a failing call does not undo another made at the same time", async () => {
+      const existing = txRow(t)
+      await store.hot.insertTransactions([existing])
+      const good = [txRow(t, { import_ref: 'side-1' }), txRow(t, { import_ref: 'side-2' })]
+      const bad = [txRow(t, { import_ref: 'side-3' }), { ...txRow(t), id: existing.id }]
+      const [ok, failed] = await Promise.allSettled([store.hot.insertTransactions(good), store.hot.insertTransactions(bad)])
+      expect(ok).toEqual({ status: 'fulfilled', value: new Set(good.map((r) => r.id)) })
+      expect(failed.status).toBe('rejected')
+      expect(await existingIds(store, [...good, bad[0]].map((r) => r.id))).toEqual(good.map((r) => r.id).sort())
+    })
+
+    it('no rows insert nothing and return an empty set', async () => {
+      expect(await store.hot.insertTransactions([])).toEqual(new Set())
+    })
+  })
+})

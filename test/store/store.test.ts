@@ -1,0 +1,261 @@
+/**
+ * The Store itself (src/store/store.ts) on every dialect, without the API: what it says it is,
+ * writeTransaction, the migrations an opening runs, and close.
+ */
+import { randomUUID } from 'node:crypto'
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { migrate, migrations } from '../../src/store/migrations/index.js'
+import { splitSchema } from '../../src/store/open-store.js'
+import type { Db } from '../../src/store/schema.js'
+import type { Store } from '../../src/store/store.js'
+import { appliedMigrations, freshDatabase, schemaObjects, seedTenant, STORES, txRow, type StoreKind, type TestDatabase } from './fixtures.js'
+
+/** Every migration by the name databases record it under: renaming or reordering one breaks every existing database. */
+const MIGRATION_NAMES = [
+  '0001_foundation',
+  '0002_transactions_complete',
+  '0003_import_refs',
+  '0004_reports',
+  '0005_statements',
+  '0006_partial_indexes',
+  '0007_categorization',
+  '0008_amount_index',
+  '0009_creation_columns',
+]
+
+const TABLES = [
+  'api_keys', 'api_requests', 'audit_entries', 'bank_accounts', 'bank_statements', 'categorization_rules', 'categorization_settings',
+  'companies', 'idempotency_keys', 'kysely_migration', 'kysely_migration_lock', 'rate_limit_counters', 'settings', 'transactions', 'users',
+]
+
+/** The indexes the migrations leave; the amount index differs by dialect (0008). */
+function indexes(kind: StoreKind): string[] {
+  return [
+    'api_keys_company', 'api_requests_key_time', 'audit_entries_transaction', 'bank_accounts_company', 'bank_statements_account',
+    'bank_statements_company', 'bank_statements_file', 'categorization_rules_company', 'idempotency_keys_created', 'transactions_account_date',
+    kind === 'sqlite' ? 'transactions_amount' : 'transactions_company_amount',
+    'transactions_company_category', 'transactions_company_created', 'transactions_company_date', 'transactions_company_status_date',
+    'transactions_import_ref', 'transactions_report_account', 'transactions_report_company', 'transactions_statement', 'transactions_statement_ref',
+  ].sort()
+}
+
+describe.each(STORES)('store on %s', (kind) => {
+  let database: TestDatabase
+  let store: Store
+
+  beforeAll(async () => {
+    database = await freshDatabase(kind)
+    store = await database.open()
+  })
+  afterAll(async () => {
+    await store?.close()
+    await database?.remove()
+  })
+
+  it('says which dialect it is and where its data lives, without a password', async () => {
+    expect(store.dialect).toBe(kind)
+    if (kind === 'sqlite') expect(store.location).toBe(database.target)
+    else {
+      // The server's URL without the schema parameter (pg never sees it), its password hidden.
+      const u = new URL(database.target)
+      u.searchParams.delete('schema')
+      if (u.password) u.password = '***'
+      expect(store.location).toBe(u.toString())
+    }
+  })
+
+  describe('writeTransaction', () => {
+    const settingValue = async (key: string) => (await store.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value
+
+    it("commits what fn wrote and returns fn's value", async () => {
+      const key = `commit-${randomUUID()}`
+      const result = await store.writeTransaction(async (trx) => {
+        await trx.insertInto('settings').values({ key, value: 'one' }).execute()
+        await trx.updateTable('settings').set({ value: 'two' }).where('key', '=', key).execute()
+        // Inside, trx sees its own writes.
+        return (await trx.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow()).value
+      })
+      expect(result).toBe('two')
+      expect(await settingValue(key)).toBe('two')
+    })
+
+    it('rolls back everything fn wrote when it throws, and rejects with its error', async () => {
+      const t = await seedTenant(store)
+      const key = `rollback-${randomUUID()}`
+      const row = txRow(t)
+      const boom = new Error('changed my mind')
+      await expect(
+        store.writeTransaction(async (trx) => {
+          await trx.insertInto('settings').values({ key, value: 'x' }).execute()
+          await trx.insertInto('transactions').values(row).execute()
+          await trx.updateTable('companies').set({ name: 'Renamed' }).where('id', '=', t.companyId).execute()
+          throw boom
+        }),
+      ).rejects.toBe(boom)
+      expect(await settingValue(key)).toBeUndefined()
+      expect(await store.db.selectFrom('transactions').select('id').where('id', '=', row.id).executeTakeFirst()).toBeUndefined()
+      expect((await store.db.selectFrom('companies').select('name').where('id', '=', t.companyId).executeTakeFirstOrThrow()).name).toBe('Acme')
+    })
+
+    it('rolls back when a statement fails, and the store goes on working', async () => {
+      const key = `failed-${randomUUID()}`
+      await expect(
+        store.writeTransaction(async (trx) => {
+          await trx.insertInto('settings').values({ key, value: 'x' }).execute()
+          await trx.insertInto('settings').values({ key, value: 'again' }).execute() // primary key taken
+        }),
+      ).rejects.toThrow()
+      expect(await settingValue(key)).toBeUndefined()
+      await store.writeTransaction((trx) => trx.insertInto('settings').values({ key, value: 'later' }).execute())
+      expect(await settingValue(key)).toBe('later')
+    })
+
+    it('concurrent read-modify-write transactions lose no update (rows read for update on PostgreSQL)', async () => {
+      const key = `counter-${randomUUID()}`
+      await store.db.insertInto('settings').values({ key, value: '0' }).execute()
+      const increment = () =>
+        store.writeTransaction(async (trx) => {
+          let q = trx.selectFrom('settings').select('value').where('key', '=', key)
+          if (store.dialect === 'postgres') q = q.forUpdate()
+          const { value } = await q.executeTakeFirstOrThrow()
+          await new Promise((r) => setTimeout(r, 2)) // let the others run in between
+          await trx.updateTable('settings').set({ value: String(Number(value) + 1) }).where('key', '=', key).execute()
+        })
+      await Promise.all(Array.from({ length: 12 }, increment))
+      expect(await settingValue(key)).toBe('12')
+    })
+  })
+
+  describe('migrations', () => {
+    const opened: Array<{ database: TestDatabase; store?: Store }> = []
+    const fresh = async () => {
+      const d = { database: await freshDatabase(kind) } as { database: TestDatabase; store?: Store }
+      opened.push(d)
+      return d
+    }
+    afterEach(async () => {
+      for (const d of opened.splice(0)) {
+        await d.store?.close().catch(() => {})
+        await d.database.remove()
+      }
+    })
+
+    it('a fresh database reaches the latest migration: every migration by name, in order, and the schema they make', async () => {
+      const d = await fresh()
+      const s = (d.store = await d.database.open())
+      expect(Object.keys(migrations(kind))).toEqual(MIGRATION_NAMES)
+      expect((await appliedMigrations(s)).map((m) => m.name)).toEqual(MIGRATION_NAMES)
+      expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
+      if (kind === 'sqlite') expect((await sql<{ user_version: number }>`pragma user_version`.execute(s.db)).rows[0].user_version).toBe(MIGRATION_NAMES.length)
+      // The latest columns are there (0003, 0005, 0009), and the secret 0001 made.
+      const t = await seedTenant(s)
+      const row = txRow(t, { import_ref: 'r', statement_ref: 's', created_by: 'key:k', created_via: 'create' })
+      await s.db.insertInto('transactions').values(row).execute()
+      expect(await s.db.selectFrom('transactions').select(['import_ref', 'statement_ref', 'created_by', 'created_via']).where('id', '=', row.id).executeTakeFirst()).toEqual({
+        import_ref: 'r',
+        statement_ref: 's',
+        created_by: 'key:k',
+        created_via: 'create',
+      })
+      const secret = await s.db.selectFrom('settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()
+      expect(secret.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    })
+
+    it('opening again runs nothing: the same migrations with the same times, the same secret, the data kept', async () => {
+      const d = await fresh()
+      const first = await d.database.open()
+      const before = await appliedMigrations(first)
+      const secret = await first.db.selectFrom('settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()
+      const t = await seedTenant(first)
+      await first.close()
+
+      const s = (d.store = await d.database.open())
+      expect(await appliedMigrations(s)).toEqual(before)
+      expect(await s.db.selectFrom('settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()).toEqual(secret)
+      expect(await s.db.selectFrom('companies').select('name').where('id', '=', t.companyId).executeTakeFirst()).toEqual({ name: 'Acme' })
+      expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
+    })
+
+    it('a database made by an earlier release runs only the migrations it has not run, and keeps its data', async () => {
+      const d = await fresh()
+      // The release before 0009: the first eight migrations, run as that release ran them.
+      const older = Object.fromEntries(Object.entries(migrations(kind)).slice(0, 8))
+      const raw = await rawKysely(d.database)
+      await migrate(raw.db, older, raw.schema)
+      const companyId = randomUUID()
+      await raw.db.insertInto('companies').values({ id: companyId, name: 'Old Co', base_currency: 'EUR', created_at: '2025-01-01T00:00:00.000Z' }).execute()
+      const before = (await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`.execute(raw.db)).rows
+      await raw.db.destroy()
+      expect(before.map((m) => m.name)).toEqual(MIGRATION_NAMES.slice(0, 8))
+
+      const s = (d.store = await d.database.open())
+      const after = await appliedMigrations(s)
+      expect(after.slice(0, 8)).toEqual(before)
+      expect(after.map((m) => m.name)).toEqual(MIGRATION_NAMES)
+      expect(await s.db.selectFrom('companies').select(['name', 'base_currency']).where('id', '=', companyId).executeTakeFirst()).toEqual({ name: 'Old Co', base_currency: 'EUR' })
+      expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
+    })
+  })
+
+  describe('close', () => {
+    it('ends the connections: the store answers no more queries, and the data written before is there on the next opening', async () => {
+      const d = await freshDatabase(kind)
+      try {
+        const s = await d.open()
+        const t = await seedTenant(s)
+        const row = txRow(t, { import_ref: 'before-close' })
+        await s.hot.insertTransactions([row])
+        await s.close()
+        await expect(s.db.selectFrom('companies').selectAll().execute()).rejects.toThrow()
+        const again = await d.open()
+        try {
+          expect(await again.db.selectFrom('transactions').select(['id', 'import_ref']).where('company_id', '=', t.companyId).execute()).toEqual([{ id: row.id, import_ref: 'before-close' }])
+        } finally {
+          await again.close()
+        }
+      } finally {
+        await d.remove()
+      }
+    })
+
+    it('after a bulk load (bulkRows), closing leaves the schema whole: the next opening finds every index', async () => {
+      const d = await freshDatabase(kind)
+      try {
+        const s = await d.open()
+        const t = await seedTenant(s)
+        const rows = Array.from({ length: 50 }, (_, i) => txRow(t, { import_ref: `bulk-${i}`, amount: i, base_amount: i }))
+        expect(await s.hot.insertTransactions(rows, { bulkRows: 1_000_000 })).toEqual(new Set(rows.map((r) => r.id)))
+        await s.close()
+        const again = await d.open()
+        try {
+          expect((await schemaObjects(again)).indexes).toEqual(indexes(kind))
+          expect(await again.db.selectFrom('settings').select('key').where('key', '=', 'amount_index_lease').executeTakeFirst()).toBeUndefined()
+        } finally {
+          await again.close()
+        }
+      } finally {
+        await d.remove()
+      }
+    })
+  })
+})
+
+/** A bare kysely on a test database, as an earlier release opened it (no store around it). */
+async function rawKysely(d: TestDatabase): Promise<{ db: Kysely<Db>; schema?: string }> {
+  if (d.kind === 'sqlite') {
+    const { default: Database } = await import('better-sqlite3')
+    return { db: new Kysely<Db>({ dialect: new SqliteDialect({ database: new Database(d.target) }) }) }
+  }
+  const { default: pg } = await import('pg')
+  const { url, schema } = splitSchema(d.target)
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+  } finally {
+    await admin.end()
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` })
+  return { db: new Kysely<Db>({ dialect: new PostgresDialect({ pool }) }), schema }
+}
