@@ -1,13 +1,13 @@
 /**
  * End-to-end: the built CLI learns categories from an imported file with categories, categorizes
  * a second file without them, lists what needs review (no terminal: a list, never a prompt),
- * reports and sets the model, and evaluates the classifier offline.
+ * reports and sets the model, and evaluates the classifier offline (from the package's data file).
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateDataset, type LabelledTransaction } from '../../src/domain/categorize/dataset.js'
-import { Sandbox, fastKey, tsv } from '../helpers/cli.js'
+import { ROOT, Sandbox, fastKey, tsv } from '../helpers/cli.js'
 
 const data = generateDataset({ size: 2500, seed: 5, start: '2026-01-01' })
 
@@ -84,5 +84,16 @@ describe('categorization from the CLI', () => {
     expect(r.coverage).toBeGreaterThan(0)
     expect(r.precision_at_threshold).toBeGreaterThanOrEqual(0.9)
     expect(r.calibration.length).toBeGreaterThan(0)
+  })
+
+  it('the world model evaluate generates from is a data file the package ships, not part of the bundle', () => {
+    const world = 'data/categorize-eval-world.json'
+    expect(existsSync(join(ROOT, world))).toBe(true)
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }
+    expect(pkg.files.some((f) => world === f || world.startsWith(`${f.replace(/\/$/, '')}/`))).toBe(true)
+    // A merchant's bank text that only the data file holds.
+    const bundled = readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))
+    expect(bundled.length).toBeGreaterThan(0)
+    for (const f of bundled) expect(readFileSync(join(ROOT, 'dist', f), 'utf8'), f).not.toContain('SLACK TECHNOLOGIES')
   })
 })
