@@ -1,6 +1,6 @@
 /**
  * `finctl seed FILE [--dry-run] [--env-out FILE]`: declarative, idempotent seeding for CI.
- * Flags -> the seed file, validated in full (exit 6 before any write) -> src/seed/run.ts -> the
+ * Flags -> the seed file, validated in full (exit 6 before any write) -> src/jobs/seed/run.ts -> the
  * steps as a table (or the report as JSON) and the ids and new keys as NAME=value lines.
  */
 import { randomUUID } from 'node:crypto'
@@ -12,7 +12,7 @@ import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
-import type { SeedReport, StepOutcome } from '../src/seed/run.js'
+import type { SeedReport, StepOutcome } from '../src/jobs/seed/run.js'
 
 export function registerSeed(program: Command, run: Runner): void {
   program
@@ -51,7 +51,7 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
   const { resolve } = await import('node:path')
   await requireInputFile(file)
   if (o.envOut !== undefined) requireOutputFile(o.envOut, '--env-out', { path: file, what: 'the seed file' })
-  const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/seed/schema.js')
+  const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/jobs/seed/schema.js')
   let seed
   try {
     seed = validateSeed(await parseSeedText(await readFile(file, 'utf8'), file), { env: ctx.env, now: ctx.io.now(), path: resolve(file) })
@@ -60,7 +60,7 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
     throw e
   }
   const client = await ctx.client()
-  const { runSeed } = await import('../src/seed/run.js')
+  const { runSeed } = await import('../src/jobs/seed/run.js')
   note(ctx.io, ctx.printer, `${o.dryRun ? 'dry run (nothing is written): ' : ''}seeding ${seed.steps.length} steps from ${file} on ${ctx.describeTarget()}`)
   const { report, fatal } = await runSeed(client, seed, { dryRun: o.dryRun, now: ctx.io.now() })
 

@@ -1,6 +1,6 @@
 /**
  * `finctl tx import FILE --account ID`: the import verb of the `tx` group (its own module for its
- * many flags). Flags -> import options -> src/import/import-thread.ts (import-runner.ts on a thread
+ * many flags). Flags -> import options -> src/jobs/import/import-thread.ts (import-runner.ts on a thread
  * of its own) -> summary. The runner and the CSV reader are loaded only when the command runs.
  */
 import type { Command } from 'commander'
@@ -15,8 +15,8 @@ import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
 import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
 import type { SavedMapping } from '../src/cli/mappings.js'
-import type { ImportRequest, ImportSummary } from '../src/import/import-runner.js'
-import type { readRejects as ReadRejects } from '../src/import/reject-list.js'
+import type { ImportRequest, ImportSummary } from '../src/jobs/import/import-runner.js'
+import type { readRejects as ReadRejects } from '../src/jobs/import/reject-list.js'
 import type { Role } from '../src/import/mapping.js'
 
 type Mapping = typeof import('../src/import/mapping.js')
@@ -181,9 +181,9 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
     return promptSelect(ctx, 'Import into which bank account?', data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })))
   })
 
-  // Reading, mapping and sending run on a thread of their own (src/import/import-thread.ts); on the
+  // Reading, mapping and sending run on a thread of their own (src/jobs/import/import-thread.ts); on the
   // embedded target the core runs on another, beside them.
-  const { runImportOnThread } = await import('../src/import/import-thread.js')
+  const { runImportOnThread } = await import('../src/jobs/import/import-thread.js')
   const { ProgressLine } = await import('../src/cli/progress.js')
   const showProgress = !o.dryRun && !ctx.printer.quiet && (o.progress === true || (o.progress !== false && ctx.io.isStderrTTY))
   const bar = new ProgressLine(ctx.io, showProgress)
@@ -235,7 +235,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   } finally {
     bar.end()
   }
-  const rejects = await import('../src/import/reject-list.js')
+  const rejects = await import('../src/jobs/import/reject-list.js')
   try {
     await printSummary(ctx, summary, rejects.readRejects)
   } finally {

@@ -6,6 +6,7 @@
 import { Chalk, type ChalkInstance } from 'chalk'
 import { AppError, databaseUnreachable } from '../domain/errors.js'
 import type { Client, RequestLog } from '../client/client.js'
+import type { Target } from '../client/target.js'
 import type { IO } from './io.js'
 import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.js'
 import { DEFAULT_PROFILE, ProfileStore, defaultDatabase, type Profile } from './profiles.js'
@@ -26,7 +27,6 @@ export interface GlobalOptions {
   yes?: boolean
 }
 
-export type Target = { kind: 'embedded'; database: string } | { kind: 'remote'; baseUrl: string }
 
 export class Context {
   private store?: ProfileStore
@@ -153,13 +153,13 @@ export class Context {
       this.closers.push(t.close)
       return new Client({ baseUrl: target.baseUrl, fetch: t.fetch, ...common })
     }
-    // Long jobs run the core on a thread of its own (client/embedded-thread.ts): this thread then
+    // Long jobs run the core on a thread of its own (embedded/embedded-thread.ts): this thread then
     // never loads the core's modules.
     const open = override.thread
-      ? (db: string) => import('../client/embedded-thread.js').then((m) => m.openEmbeddedThread(db))
+      ? (db: string) => import('../embedded/embedded-thread.js').then((m) => m.openEmbeddedThread(db))
       : (db: string) =>
-          import('../client/embedded.js').then(({ openEmbedded, useLiteWebClasses }) => {
-            // This process serves no HTTP: Hono may answer with the lite Response (api/in-process.ts).
+          import('../embedded/embedded.js').then(({ openEmbedded, useLiteWebClasses }) => {
+            // This process serves no HTTP: Hono may answer with the lite Response (embedded/in-process.ts).
             useLiteWebClasses()
             return openEmbedded(db)
           })

@@ -4,7 +4,7 @@
  * after the company itself goes through the API, like any other command.
  */
 import { Client } from '../client/client.js'
-import { EMBEDDED_BASE_URL, openEmbedded } from '../client/embedded.js'
+import { EMBEDDED_BASE_URL, openEmbedded } from '../embedded/embedded.js'
 import { bootstrapCompany } from '../domain/companies.js'
 import type { BankAccount, Company, CreatedApiKey, Transaction } from '../domain/schemas.js'
 import { createDemoData } from './demo.js'

@@ -1,11 +1,11 @@
-// The embedded transport with the core on a worker thread (src/client/embedded-thread.ts), which
+// The embedded transport with the core on a worker thread (src/embedded/embedded-thread.ts), which
 // `tx import` uses: the same app and answers as the in-process one, usage written at close.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/client.js'
-import { openEmbeddedThread } from '../../src/client/embedded-thread.js'
+import { openEmbeddedThread } from '../../src/embedded/embedded-thread.js'
 import { createHarness } from '../helpers/harness.js'
 
 const BASE = 'http://finctl.embedded'

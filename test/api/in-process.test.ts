@@ -1,7 +1,7 @@
-// The embedded transport's stand-ins for the web classes (src/api/in-process.ts), checked against
+// The embedded transport's stand-ins for the web classes (src/embedded/in-process.ts), checked against
 // Node's own Headers and Response (test/e2e/startup.test.ts checks the CLI never loads those).
 import { describe, expect, it } from 'vitest'
-import { InProcessRequest, LiteHeaders, LiteResponse, bodyText } from '../../src/api/in-process.js'
+import { InProcessRequest, LiteHeaders, LiteResponse, bodyText } from '../../src/embedded/in-process.js'
 
 type HeaderOp = ['append' | 'set', string, string] | ['delete', string]
 
@@ -116,7 +116,7 @@ describe('useLiteWebClasses', () => {
   it("puts the lite classes in place without loading Node's; what they hand on still works", async () => {
     const { spawnSync } = await import('node:child_process')
     const { resolve } = await import('node:path')
-    const src = resolve(import.meta.dirname, '../../src/api/in-process.ts')
+    const src = resolve(import.meta.dirname, '../../src/embedded/in-process.ts')
     const script = `
       import { useLiteWebClasses, LiteResponse, LiteHeaders } from ${JSON.stringify(src)}
       const loaded = () => process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')

@@ -14,7 +14,7 @@ import type { Transaction } from '../../src/domain/schemas.js'
 import { parseUpload } from '../../src/domain/statement-parse.js'
 import type { Statement } from '../../src/domain/statement-schemas.js'
 import { Client } from '../../src/client/client.js'
-import { openEmbedded } from '../../src/client/embedded.js'
+import { openEmbedded } from '../../src/embedded/embedded.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { createHarness, MATRIX, startServeProcess, stopProcess, type Harness, type Tenant } from '../helpers/harness.js'
 

@@ -1,6 +1,6 @@
 // What a command on the embedded target loads: never Node's web Request, Response or Headers. Their
 // first use loads Node's fetch machinery (undici, web streams), about 20 ms of every start; the
-// embedded transport answers with src/api/in-process.ts instead.
+// embedded transport answers with src/embedded/in-process.ts instead.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

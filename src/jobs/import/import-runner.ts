@@ -11,13 +11,13 @@
  * each with an Idempotency-Key derived from the row's identity. A 429 never fails a row: every
  * worker waits out Retry-After and the row is sent again.
  */
-import type { Client } from '../client/client.js'
-import { currencyExponent, isCurrency } from '../domain/currencies.js'
-import { AppError } from '../domain/errors.js'
-import { formatMinor } from '../domain/money.js'
-import { CreateTransactionRequest, type Transaction } from '../domain/schemas.js'
-import { planImport, RowConverter, type ImportOptions, type ImportPlan } from './csv-import.js'
-import { readRecordChunks } from './csv-reader.js'
+import type { Client } from '../../client/client.js'
+import { currencyExponent, isCurrency } from '../../domain/currencies.js'
+import { AppError } from '../../domain/errors.js'
+import { formatMinor } from '../../domain/money.js'
+import { CreateTransactionRequest, type Transaction } from '../../domain/schemas.js'
+import { planImport, RowConverter, type ImportOptions, type ImportPlan } from '../../import/csv-import.js'
+import { readRecordChunks } from '../../import/csv-reader.js'
 import { RejectsWriter } from './rejects-file.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
 

@@ -5,11 +5,11 @@
  * `dryRun`, the same decisions are made from reads only and nothing is written.
  */
 import { basename } from 'node:path'
-import type { Client } from '../client/client.js'
-import { currencyExponent } from '../domain/currencies.js'
-import { AppError } from '../domain/errors.js'
-import type { BankAccount, CreateTransactionRequest, Transaction } from '../domain/schemas.js'
-import type { Statement } from '../domain/statement-schemas.js'
+import type { Client } from '../../client/client.js'
+import { currencyExponent } from '../../domain/currencies.js'
+import { AppError } from '../../domain/errors.js'
+import type { BankAccount, CreateTransactionRequest, Transaction } from '../../domain/schemas.js'
+import type { Statement } from '../../domain/statement-schemas.js'
 import { generateRows } from './generate.js'
 import {
   PLACEHOLDER_ID,
@@ -327,7 +327,7 @@ export class SeedRun {
     const file = step.file!
     const options = importOptions(spec)
     if (this.o.dryRun && spec.bank_account_id === PLACEHOLDER_ID) {
-      const { planImport } = await import('../import/csv-import.js')
+      const { planImport } = await import('../../import/csv-import.js')
       const plan = await planImport(file, options)
       this.setResult(step, { read: String(plan.dataRows), created: undefined })
       return { ...base, status: 'would create', detail: `${basename(file)}: ${plan.dataRows} rows into a new account` }

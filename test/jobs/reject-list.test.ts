@@ -1,11 +1,11 @@
 /**
- * The rejected rows of an import in flat memory (src/import/reject-list.ts): the first ones in
+ * The rejected rows of an import in flat memory (src/jobs/import/reject-list.ts): the first ones in
  * memory, the rest in a private spill file, read back whole and in order, and removed after.
  */
 import { existsSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { discardRejects, KEPT_REJECTS, readRejects, RejectList, type RejectedRow } from '../../src/import/reject-list.js'
+import { discardRejects, KEPT_REJECTS, readRejects, RejectList, type RejectedRow } from '../../src/jobs/import/reject-list.js'
 
 async function all(kept: RejectedRow[], spill: string | undefined): Promise<RejectedRow[]> {
   const out: RejectedRow[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveStatic, resolveSteps, shiftDate, UnresolvedRef, type KnownStep } from '../../src/seed/resolve.js'
+import { resolveStatic, resolveSteps, shiftDate, UnresolvedRef, type KnownStep } from '../../src/jobs/seed/resolve.js'
 
 const now = new Date('2026-03-31T15:00:00Z')
 const known: KnownStep[] = [{ ns: 'accounts', name: 'operating', fields: ['id', 'name', 'currency_code'] }]

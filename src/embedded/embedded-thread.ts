@@ -11,7 +11,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { workerEntry } from '../worker-entry.js'
-import type { FetchLike } from './client.js'
+import type { FetchLike } from '../client/client.js'
 
 const KIND = 'finctl-embedded-core'
 
@@ -64,7 +64,7 @@ export interface ThreadTransport {
 
 /** Open the core on `database` in a worker thread. */
 export async function openEmbeddedThread(database: string): Promise<ThreadTransport> {
-  const { LiteResponse } = await import('../api/in-process.js')
+  const { LiteResponse } = await import('./in-process.js')
   const worker = new Worker(workerEntry(import.meta.url), {
     workerData: { kind: KIND, database } satisfies Boot,
     // A small young generation: the thread's garbage is short-lived request bodies and rows, and a

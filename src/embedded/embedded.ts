@@ -1,10 +1,10 @@
 /** The embedded transport: the server core in this process, on a SQLite file (or a PostgreSQL URL). No socket. */
 import { openCore, type Core, type CoreOptions } from '../core.js'
-import { InProcessRequest, bodyText, type InProcessBody } from '../api/in-process.js'
-import type { FetchLike } from './client.js'
+import { InProcessRequest, bodyText, type InProcessBody } from './in-process.js'
+import type { FetchLike } from '../client/client.js'
 
-export { useLiteWebClasses } from '../api/in-process.js'
-export { EMBEDDED_BASE_URL } from './client.js'
+export { useLiteWebClasses } from './in-process.js'
+export { EMBEDDED_BASE_URL } from '../client/client.js'
 
 export interface EmbeddedTransport {
   fetch: FetchLike
@@ -17,7 +17,7 @@ export async function openEmbedded(database: string, opts: CoreOptions = {}): Pr
   const core = await openCore(database, { usageIntervalMs: 0, ...opts })
   return {
     core,
-    // No web Request: url, method and headers, with the body beside them (see api/in-process.ts).
+    // No web Request: url, method and headers, with the body beside them (see in-process.ts).
     fetch: async (url, init) => {
       const embeddedBody = bodyText(init.body as InProcessBody)
       const req = new InProcessRequest(url, { method: init.method, headers: init.headers as Record<string, string> })

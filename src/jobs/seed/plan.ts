@@ -14,13 +14,13 @@
  */
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import type { Client } from '../client/client.js'
-import { currencyExponent } from '../domain/currencies.js'
-import { AppError } from '../domain/errors.js'
-import { parseAmount, parseRate } from '../domain/money.js'
-import type { ApiKey, BankAccount, Company, Transaction, UpdateBankAccountRequest, UpdateTransactionRequest } from '../domain/schemas.js'
-import type { ImportOptions } from '../import/csv-import.js'
-import type { Role } from '../import/mapping.js'
+import type { Client } from '../../client/client.js'
+import { currencyExponent } from '../../domain/currencies.js'
+import { AppError } from '../../domain/errors.js'
+import { parseAmount, parseRate } from '../../domain/money.js'
+import type { ApiKey, BankAccount, Company, Transaction, UpdateBankAccountRequest, UpdateTransactionRequest } from '../../domain/schemas.js'
+import type { ImportOptions } from '../../import/csv-import.js'
+import type { Role } from '../../import/mapping.js'
 import type { AccountSpec, ApiKeySpec, ImportSpec, Seed, StatementSpec, TransactionItem } from './schema.js'
 import { SeedInvalid, materialize } from './schema.js'
 
@@ -44,7 +44,7 @@ export async function prepare(client: Client, seed: Seed): Promise<World> {
   const accounts = (await client.accounts.list()).data
   const keys = needsKeys ? await client.keys.list('active') : []
   const problems: Array<{ path: string; message: string }> = []
-  const { planImport, ImportError } = await import('../import/csv-import.js')
+  const { planImport, ImportError } = await import('../../import/csv-import.js')
   for (const step of seed.steps) {
     if (step.kind !== 'import') continue
     const spec = materialize(step, {}, () => PLACEHOLDER_ID)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { generateRows, randomStream, type GenerateSpec } from '../../src/seed/generate.js'
+import { generateRows, randomStream, type GenerateSpec } from '../../src/jobs/seed/generate.js'
 
 const spec: GenerateSpec = {
   count: 50,

@@ -21,9 +21,9 @@
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
 import { z } from 'zod'
-import { currencyExponent, isCurrency } from '../domain/currencies.js'
-import { parseAmount } from '../domain/money.js'
-import { plainMessage } from '../domain/validation.js'
+import { currencyExponent, isCurrency } from '../../domain/currencies.js'
+import { parseAmount } from '../../domain/money.js'
+import { plainMessage } from '../../domain/validation.js'
 import {
   ACCOUNT_STATUSES,
   ACCOUNT_TYPES,
@@ -32,9 +32,9 @@ import {
   CASH_FLOW_CATEGORIES,
   CreateTransactionRequest,
   isIsoDate,
-} from '../domain/schemas.js'
-import { STATEMENT_FORMATS, MAX_STATEMENT_FILE } from '../domain/statement-schemas.js'
-import { ROLES } from '../import/mapping.js'
+} from '../../domain/schemas.js'
+import { STATEMENT_FORMATS, MAX_STATEMENT_FILE } from '../../domain/statement-schemas.js'
+import { ROLES } from '../../import/mapping.js'
 import { amountBounds, daysBetween } from './generate.js'
 import { resolveStatic, resolveSteps, stepRefsIn, type KnownStep, type Namespace, type PathError, type Results, type StepRef } from './resolve.js'
 

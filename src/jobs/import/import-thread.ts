@@ -8,7 +8,7 @@
  * change. A worker is given 8 MB (resourceLimits). Measured on a 1,000,000-row embedded import:
  * peak RSS 250-252 MB with the rows on the main thread, 228-231 MB on this thread, at the same speed.
  *
- * On the embedded target this thread opens the core on yet another thread (client/embedded-thread.ts),
+ * On the embedded target this thread opens the core on yet another thread (embedded/embedded-thread.ts),
  * so that reading and writing still overlap on two cores. The runner is the same as in tests
  * (import-runner.ts); only its callbacks cross threads, as messages.
  *
@@ -16,11 +16,11 @@
  * runs the import; see worker-entry.ts for how the thread finds it.
  */
 import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads'
-import type { Target } from '../cli/context.js'
-import type { RequestLog } from '../client/client.js'
-import { AppError, databaseUnreachable, type ErrorCode, type ErrorDetail } from '../domain/errors.js'
-import { workerEntry } from '../worker-entry.js'
-import type { ImportPlan } from './csv-import.js'
+import type { Target } from '../../client/target.js'
+import type { RequestLog } from '../../client/client.js'
+import { AppError, databaseUnreachable, type ErrorCode, type ErrorDetail } from '../../domain/errors.js'
+import { workerEntry } from '../../worker-entry.js'
+import type { ImportPlan } from '../../import/csv-import.js'
 import type { ImportProgress, ImportRunOptions, ImportSummary } from './import-runner.js'
 
 const KIND = 'finctl-import'
@@ -90,14 +90,14 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
   const send = (m: FromThread) => port.postMessage(m)
   let closeTransport: (() => Promise<void>) | undefined
   try {
-    const [{ Client, EMBEDDED_BASE_URL }, { runImport }] = await Promise.all([import('../client/client.js'), import('./import-runner.js')])
+    const [{ Client, EMBEDDED_BASE_URL }, { runImport }] = await Promise.all([import('../../client/client.js'), import('./import-runner.js')])
     let fetch
     if (spec.target.kind === 'remote') {
-      const t = (await import('../client/remote.js')).openRemote()
+      const t = (await import('../../client/remote.js')).openRemote()
       ;[fetch, closeTransport] = [t.fetch, t.close]
     } else {
       const database = spec.target.database
-      const t = await import('../client/embedded-thread.js')
+      const t = await import('../../embedded/embedded-thread.js')
         .then((m) => m.openEmbeddedThread(database))
         .catch((err: unknown) => {
           throw databaseUnreachable(spec.targetName, err)
@@ -134,7 +134,7 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
     send({ done: summary })
   } catch (e) {
     await closeTransport?.().catch(() => {})
-    const { ImportError } = await import('./csv-import.js')
+    const { ImportError } = await import('../../import/csv-import.js')
     send({ failed: toThrown(e, (x) => x instanceof ImportError) })
   } finally {
     port.close()

@@ -1,5 +1,5 @@
 /**
- * `tx import`'s writing side (src/import/import-runner.ts) against a real core: every bank CSV of
+ * `tx import`'s writing side (src/jobs/import/import-runner.ts) against a real core: every bank CSV of
  * csv/ in the bank-file corpus (test/helpers/bank-files.ts; skipped when it is missing) lands with
  * the count and sum SOURCES.md gives; exactly once in the ways people really download files (cases
  * a-e of the issue); rejects, dry run, --atomic; and the fallback to single creates with
@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, type FetchLike } from '../../src/client/client.js'
 import { toMinor } from '../../src/domain/money.js'
-import { runImport, type ImportRunOptions } from '../../src/import/import-runner.js'
-import { discardRejects, KEPT_REJECTS, readRejects } from '../../src/import/reject-list.js'
+import { runImport, type ImportRunOptions } from '../../src/jobs/import/import-runner.js'
+import { discardRejects, KEPT_REJECTS, readRejects } from '../../src/jobs/import/reject-list.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
