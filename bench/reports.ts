@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util'
 import { Client } from '../src/client/client.js'
 import { openCore } from '../src/core.js'
 import { bootstrapCompany } from '../src/domain/companies.js'
-import { parseAmount } from '../src/domain/money.js'
+import { parseAmount } from '../src/kernel/money.js'
 import { percentile } from './lib/stats.js'
 import { generateTransactions } from './lib/txdata.js'
 

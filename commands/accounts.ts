@@ -1,7 +1,7 @@
 /** finctl accounts list | get | create | update | delete | transactions */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
-import { ACCOUNT_TYPES } from '../src/domain/vocabulary.js'
+import { AppError } from '../src/kernel/errors.js'
+import { ACCOUNT_TYPES } from '../src/kernel/vocabulary.js'
 import type { BankAccount, CreateBankAccountRequest, Transaction, UpdateBankAccountRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { accountColumns } from '../src/cli/columns.js'

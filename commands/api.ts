@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import type { AuthMode, Client } from '../src/client/client.js'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { expectReader, writeDrained } from '../src/cli/closed-output.js'
 import { EXIT } from '../src/cli/exit-codes.js'

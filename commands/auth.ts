@@ -1,6 +1,6 @@
 /** finctl login | logout | whoami */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { readStdinLine } from '../src/cli/io.js'
 import { note, printRecord } from '../src/cli/output.js'

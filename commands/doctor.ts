@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { configDir } from '../src/cli/profiles.js'

@@ -3,7 +3,7 @@
  * command by its words (`finctl help tx list`). It replaces commander's implicit help command.
  */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import type { Runner } from '../src/cli/runner.js'
 

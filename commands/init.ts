@@ -1,7 +1,7 @@
 /** finctl init: a local embedded database with a company, its owner, a first API key and a profile. */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
-import { CURRENCY_CODES, isCurrency } from '../src/domain/currencies.js'
+import { AppError } from '../src/kernel/errors.js'
+import { CURRENCY_CODES, isCurrency } from '../src/kernel/currencies.js'
 import { generatePassword } from '../src/domain/secrets.js'
 import type { Context } from '../src/cli/context.js'
 import { readStdinLine } from '../src/cli/io.js'

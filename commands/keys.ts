@@ -1,8 +1,8 @@
 /** finctl keys list | show | usage | create | revoke */
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
-import { API_KEY_SCOPES } from '../src/domain/vocabulary.js'
+import { AppError } from '../src/kernel/errors.js'
+import { API_KEY_SCOPES } from '../src/kernel/vocabulary.js'
 import type { CreateApiKeyRequest, CreatedApiKey } from '../src/domain/api-key-schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { keyColumns, keyStatus } from '../src/cli/columns.js'

@@ -1,6 +1,6 @@
 /** finctl model status | set | retrain | evaluate: the learned categorization model. */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { note, printList, printRecord } from '../src/cli/output.js'
 import { unitScore, wholeNumber } from '../src/cli/flags.js'

@@ -1,6 +1,6 @@
 /** finctl profile list | show | use | add | remove */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { readStdinLine } from '../src/cli/io.js'
 import { mask } from '../src/cli/format.js'

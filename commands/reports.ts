@@ -4,7 +4,7 @@ import type { Context } from '../src/cli/context.js'
 import { barChart, grouped, plain, signed } from '../src/cli/chart.js'
 import { printList, renderTable, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import { INTERVALS, defaultRange } from '../src/domain/report-periods.js'
 import type { CashFlowReport, SummaryReport } from '../src/domain/report-schemas.js'
 

@@ -9,8 +9,8 @@ import type { Runner } from '../src/cli/runner.js'
 import { confirmOrYes } from '../src/cli/prompts.js'
 import { describeConditions } from '../src/domain/categorize/rule-words.js'
 import type { CategorizationRule, RuleActions, RuleApplyResult, RuleConditions, RuleTestResult } from '../src/domain/categorize/rule-schemas.js'
-import { AppError } from '../src/domain/errors.js'
-import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/domain/vocabulary.js'
+import { AppError } from '../src/kernel/errors.js'
+import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/kernel/vocabulary.js'
 
 const PATH = '/api-v1/categorization-rules'
 const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`

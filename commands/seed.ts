@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile, requireOutputFile } from '../src/cli/files.js'

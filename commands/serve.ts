@@ -1,6 +1,6 @@
 /** finctl serve: the server core on a socket. */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { defaultDatabase } from '../src/cli/profiles.js'
 import type { Runner } from '../src/cli/runner.js'

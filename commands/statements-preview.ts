@@ -3,7 +3,7 @@
  * the account's statement picked as the service picks it, and what would be created shown
  * (lines, count, sum, balances, balance check). Nothing is uploaded.
  */
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Statement } from '../src/domain/statement-schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
@@ -45,8 +45,8 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     import('../src/domain/statement-parse.js'),
     import('../src/domain/statement-select.js'),
     import('../src/import/statements/index.js'),
-    import('../src/domain/currencies.js'),
-    import('../src/domain/money.js'),
+    import('../src/kernel/currencies.js'),
+    import('../src/kernel/money.js'),
   ])
   const options = uploadOptions({
     bankAccountId: r.bank_account_id,

@@ -7,7 +7,7 @@
  * created, without uploading anything.
  */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { Statement } from '../src/domain/statement-schemas.js'
 import type { Transaction } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'

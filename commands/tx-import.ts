@@ -4,7 +4,7 @@
  * of its own) -> summary. The runner and the CSV reader are loaded only when the command runs.
  */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
+import { AppError } from '../src/kernel/errors.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'

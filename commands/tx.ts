@@ -1,9 +1,9 @@
 /** finctl tx list | get | create | update | delete | bulk-update */
 import type { Command } from 'commander'
-import { AppError } from '../src/domain/errors.js'
-import { currencyExponent, isCurrency } from '../src/domain/currencies.js'
-import { parseAmount } from '../src/domain/money.js'
-import { isIsoDate } from '../src/domain/vocabulary.js'
+import { AppError } from '../src/kernel/errors.js'
+import { currencyExponent, isCurrency } from '../src/kernel/currencies.js'
+import { parseAmount } from '../src/kernel/money.js'
+import { isIsoDate } from '../src/kernel/vocabulary.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { transactionColumns } from '../src/cli/columns.js'

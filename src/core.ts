@@ -9,7 +9,7 @@ import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
 import { VERSION } from './version.js'
-import { AppError } from './domain/errors.js'
+import { AppError } from './kernel/errors.js'
 import { DEFAULT_DATE_WINDOW, parseDateWindow, type DateWindow } from './domain/plausibility.js'
 
 export interface Core {

@@ -7,7 +7,7 @@ import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import pino from 'pino'
 import { errorBody, setInternalErrorReporter } from './api/errors.js'
-import { AppError } from './domain/errors.js'
+import { AppError } from './kernel/errors.js'
 import { openCore, type Core } from './core.js'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'

@@ -4,7 +4,7 @@
  * amounts per category, three accounts with unequal shares, statuses and some tags.
  */
 
-import { mulberry32 } from '../../src/domain/random.js'
+import { mulberry32 } from '../../src/kernel/random.js'
 import type { NewTransactionRow } from '../../src/store/schema.js'
 
 /** The seeded PRNG of the generated data (mulberry32). */

@@ -3,7 +3,7 @@
  * (`app.fetch` in-process). Both go through the same middleware, so they behave the same.
  */
 import { requireJwtScope } from '../domain/api-keys.js'
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 import type { AppDeps } from './env.js'
 import { errorResponse, onError } from './errors.js'
 import { accessLog } from './middleware/access-log.js'

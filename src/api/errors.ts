@@ -5,7 +5,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ZodError } from 'zod'
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 import { zodError } from '../domain/validation.js'
 import type { AppEnv } from './env.js'
 

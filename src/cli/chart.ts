@@ -5,8 +5,8 @@
  * line is labelled.
  */
 import type { ChalkInstance } from 'chalk'
-import { currencyExponent, isCurrency } from '../domain/currencies.js'
-import { formatMinor, parseAmount } from '../domain/money.js'
+import { currencyExponent, isCurrency } from '../kernel/currencies.js'
+import { formatMinor, parseAmount } from '../kernel/money.js'
 
 /** Exact minor units of a JSON amount in a currency. */
 export function minorOf(amount: number, currency: string): bigint {

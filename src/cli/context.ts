@@ -4,7 +4,7 @@
  * `finctl --help` opens no database.
  */
 import { Chalk, type ChalkInstance } from 'chalk'
-import { AppError, databaseUnreachable } from '../domain/errors.js'
+import { AppError, databaseUnreachable } from '../kernel/errors.js'
 import type { Client, RequestLog } from '../client/client.js'
 import type { Target } from '../client/target.js'
 import type { IO } from './io.js'

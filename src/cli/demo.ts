@@ -1,6 +1,6 @@
 /** Demo data for `finctl init --demo`: one account and a month of ordinary business transactions. */
 import type { Client } from '../client/client.js'
-import { currencyExponent } from '../domain/currencies.js'
+import { currencyExponent } from '../kernel/currencies.js'
 import type { BankAccount, CreateTransactionRequest, Transaction } from '../domain/schemas.js'
 
 const DEMO: Array<Omit<CreateTransactionRequest, 'bank_account_id' | 'transaction_date'> & { daysAgo: number }> = [

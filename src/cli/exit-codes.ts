@@ -1,5 +1,5 @@
 /** The one exit-code table of CLI.md. */
-import type { ErrorCode } from '../domain/errors.js'
+import type { ErrorCode } from '../kernel/errors.js'
 
 export const EXIT = {
   ok: 0,

@@ -7,7 +7,7 @@
 import { realpathSync, statSync, type Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 
 export async function requireInputFile(path: string): Promise<Stats> {
   const info = await stat(path).catch((e: NodeJS.ErrnoException) => e)

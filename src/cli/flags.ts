@@ -1,5 +1,5 @@
 /** Parsing of numeric flag values, with usage errors (exit 2) that name the flag. */
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 
 /** A whole number flag, `min` (default 1) to `max`; undefined when the flag was not given. */
 export function wholeNumber(text: string | undefined, flag: string, o: { min?: number; max?: number } = {}): number | undefined {

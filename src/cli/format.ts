@@ -1,7 +1,7 @@
 /** Display helpers: amounts with fixed decimals and their currency, dates and durations. */
-import { currencyExponent, isCurrency } from '../domain/currencies.js'
-import { formatMinor, parseAmount } from '../domain/money.js'
-import { AppError } from '../domain/errors.js'
+import { currencyExponent, isCurrency } from '../kernel/currencies.js'
+import { formatMinor, parseAmount } from '../kernel/money.js'
+import { AppError } from '../kernel/errors.js'
 
 /** "-149.99 USD": fixed decimals for the currency; never through float arithmetic. */
 export function formatAmount(amount: number, currency: string): string {

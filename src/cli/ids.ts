@@ -1,6 +1,6 @@
 /** Read transaction ids from a file, or stdin with "-": one per line (also commas), blank lines and # comments skipped. */
 import { readFile } from 'node:fs/promises'
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 import type { IO } from './io.js'
 
 export async function readIds(io: IO, path: string): Promise<string[]> {

@@ -3,7 +3,7 @@
  * gives the tree of CLI.md), and the one place where errors become messages and exit codes.
  */
 import { Command, CommanderError, Option } from 'commander'
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 import { VERSION } from '../version.js'
 import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'

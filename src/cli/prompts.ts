@@ -2,7 +2,7 @@
  * Prompts (@inquirer/prompts, loaded only when one is shown), on stderr, and only when
  * interactive (Context.canPrompt). Without a terminal, a missing value is a usage error naming its flag.
  */
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 import type { IO } from './io.js'
 
 /** What a prompt needs of a command's Context: its streams, whether it may ask, and --yes. */

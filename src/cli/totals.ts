@@ -1,7 +1,7 @@
 /** Total rows for transaction tables: only where they mean something (one currency). */
 import type { Transaction } from '../domain/schemas.js'
-import { currencyExponent, isCurrency } from '../domain/currencies.js'
-import { formatMinor, parseAmount } from '../domain/money.js'
+import { currencyExponent, isCurrency } from '../kernel/currencies.js'
+import { formatMinor, parseAmount } from '../kernel/money.js'
 
 /** A footer row [id, date, description, amount, ...] with the exact sum, or undefined for mixed currencies. */
 export function amountTotal(rows: Transaction[]): string[] | undefined {

@@ -1,6 +1,6 @@
 /** The `tx list` filter flags (CLI.md), shared by tx list, accounts transactions and tx bulk-update. */
 import type { Command } from 'commander'
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 import type { TransactionQuery } from '../client/client.js'
 
 export interface ListFilterOptions {

@@ -3,7 +3,7 @@
  * a remote target is named on stderr, and a protected profile needs its name typed at a prompt on a
  * terminal, or --yes. Without a terminal and without --yes, the write is refused (exit 2).
  */
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../kernel/errors.js'
 import type { IO } from './io.js'
 import { note, type Printer } from './output.js'
 import type { Profile } from './profiles.js'

@@ -3,7 +3,7 @@
  * transport: the embedded core (`app.fetch`) or a remote base_url (undici). Commands never know
  * which. Error envelopes are rebuilt into AppError, so both transports fail the same way.
  */
-import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js'
+import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
 import type {
   ApiKey,
   BankAccount,

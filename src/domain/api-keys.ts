@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import type { Store } from '../store/store.js'
 import type { ApiKeyRow } from '../store/schema.js'
 import type { Actor } from './actor.js'
-import { AppError, notFound, validation } from './errors.js'
+import { AppError, notFound, validation } from '../kernel/errors.js'
 import { generateApiKey, hashApiKey, keyPrefix } from './secrets.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, Scope, UsageStats } from './schemas.js'
 

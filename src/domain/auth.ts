@@ -4,10 +4,10 @@
  */
 import { timingSafeEqual } from 'node:crypto'
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
-import { AppError } from './errors.js'
+import { AppError } from '../kernel/errors.js'
 import { hashApiKey, KEY_PATTERN, verifyPassword, dummyPasswordHash } from './secrets.js'
 import type { Actor } from './actor.js'
-import { JWT_SCOPES, type Scope } from './vocabulary.js'
+import { JWT_SCOPES, type Scope } from '../kernel/vocabulary.js'
 import type { Store } from '../store/store.js'
 import type { ApiKeyRow } from '../store/schema.js'
 

@@ -4,9 +4,9 @@ import { sql, type Kysely } from 'kysely'
 import type { Store } from '../store/store.js'
 import type { BankAccountRow, Db } from '../store/schema.js'
 import type { Actor } from './actor.js'
-import { AppError, validation, notFound } from './errors.js'
-import { currencyExponent } from './currencies.js'
-import { minorToNumber, parseAmount } from './money.js'
+import { AppError, validation, notFound } from '../kernel/errors.js'
+import { currencyExponent } from '../kernel/currencies.js'
+import { minorToNumber, parseAmount } from '../kernel/money.js'
 import type { BankAccount, CreateBankAccountRequest, UpdateBankAccountRequest } from './schemas.js'
 
 export function toBankAccount(row: BankAccountRow, movementMinor: number): BankAccount {

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely'
 import type { Store } from '../store/store.js'
-import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from './vocabulary.js'
+import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../kernel/vocabulary.js'
 import type { Categories } from './schemas.js'
 
 export async function listCategories(store: Store, companyId: string): Promise<Categories> {

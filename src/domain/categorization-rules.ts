@@ -20,7 +20,7 @@ import {
   type UpdateRuleRequest,
 } from './categorize/rule-schemas.js'
 import type { CompiledRule, RuleOutcome } from './categorize/rules.js'
-import { AppError, notFound } from './errors.js'
+import { AppError, notFound } from '../kernel/errors.js'
 
 /** The matcher (and its regex engine) loads when rules are checked or run, not with the core. */
 const matcher = () => import('./categorize/rules.js')

@@ -24,7 +24,7 @@ import { CategoryModel, type Example, type Prediction } from './categorize/model
 import { applyRules, type CompiledRule } from './categorize/rules.js'
 import { getSettings, modelCache, type CachedModel } from './categorize/settings.js'
 import { loadActiveRules } from './categorization-rules.js'
-import { AppError, notFound } from './errors.js'
+import { AppError, notFound } from '../kernel/errors.js'
 import { toTransaction } from './transaction-rows.js'
 
 /** The most recent labelled transactions a model is trained on (newest first, by id). */

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Db } from '../store/schema.js'
 import type { Store } from '../store/store.js'
-import { AppError, notFound, validation } from './errors.js'
+import { AppError, notFound, validation } from '../kernel/errors.js'
 import { hashPassword } from './secrets.js'
-import { isCurrency } from './currencies.js'
+import { isCurrency } from '../kernel/currencies.js'
 import type { Company } from './schemas.js'
 
 export interface BootstrapInput {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto'
 import type { Kysely, Transaction as DbTransaction } from 'kysely'
 import type { Store } from '../store/store.js'
 import type { Db } from '../store/schema.js'
-import { AppError } from './errors.js'
+import { AppError } from '../kernel/errors.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/

@@ -4,7 +4,7 @@
  * A typo such as 9999-12-31 would otherwise head every list for good, and a 0 moves no money.
  * Statement lines are the bank's own record and are not checked.
  */
-import { validation } from './errors.js'
+import { validation } from '../kernel/errors.js'
 
 export interface DateWindow {
   /** The earliest date accepted, YYYY-MM-DD. */

@@ -2,7 +2,7 @@
  * Calendar arithmetic of the reports, on "YYYY-MM-DD" dates in UTC: the default range, report
  * periods (day, ISO week Monday..Sunday, month, quarter) clipped to the range, and their labels.
  */
-import { validation } from './errors.js'
+import { validation } from '../kernel/errors.js'
 
 export const INTERVALS = ['day', 'week', 'month', 'quarter'] as const
 export type Interval = (typeof INTERVALS)[number]

@@ -1,7 +1,7 @@
 /** Schemas every route group uses: dates, ids, money input, the error and success envelopes. */
 import { z } from '@hono/zod-openapi'
-import { isCurrency } from './currencies.js'
-import { isIsoDate } from './vocabulary.js'
+import { isCurrency } from '../kernel/currencies.js'
+import { isIsoDate } from '../kernel/vocabulary.js'
 
 export const IsoDate = z.string().refine(isIsoDate, 'must be a date written YYYY-MM-DD').openapi({ format: 'date', example: '2026-11-22' })
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })

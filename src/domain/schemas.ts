@@ -4,10 +4,10 @@
  * schemas and those of keys live in modules of their own (loaded without these) and are re-exported here.
  */
 import { z } from '@hono/zod-openapi'
-import { ACCOUNT_STATUSES, ACCOUNT_TYPES, ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES, TRANSACTION_STATUSES } from './vocabulary.js'
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES, ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES, TRANSACTION_STATUSES } from '../kernel/vocabulary.js'
 import { AmountInput, CurrencyCode, IsoDate, Timestamp, Uuid, text } from './schema-common.js'
 
-export * from './vocabulary.js'
+export * from '../kernel/vocabulary.js'
 export * from './schema-common.js'
 export * from './api-key-schemas.js'
 

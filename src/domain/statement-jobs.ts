@@ -10,8 +10,8 @@
  * failed after STALE_AFTER_MS (statements.ts).
  */
 import type { Store } from '../store/store.js'
-import { currencyExponent } from './currencies.js'
-import { AppError } from './errors.js'
+import { currencyExponent } from '../kernel/currencies.js'
+import { AppError } from '../kernel/errors.js'
 import { applyStatement } from './statement-apply.js'
 import { parseUpload, StatementFileError, type ParsedUpload } from './statement-parse.js'
 import { selectStatement } from './statement-select.js'

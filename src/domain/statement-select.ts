@@ -4,7 +4,7 @@
  * `account_number`) and several periods of one account (MT940 :28C: pages, CAMT <Stmt>s), merged
  * into one statement: the overall period, the first opening and the last closing balance.
  */
-import { MAX_MINOR } from './money.js'
+import { MAX_MINOR } from '../kernel/money.js'
 import type { ParsedUpload, StatementLine, StatementPart } from './statement-parse.js'
 import { StatementFileError } from './statement-parse.js'
 import type { BalanceCheck } from './statement-schemas.js'

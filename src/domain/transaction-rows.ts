@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely'
 import type { Db, TransactionRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import { getCompany } from './companies.js'
-import { minorToNumber } from './money.js'
+import { minorToNumber } from '../kernel/money.js'
 import type { Transaction } from './schemas.js'
 
 export function toTransaction(row: TransactionRow): Transaction {

@@ -1,7 +1,7 @@
 /** zod issues -> API error details, one per bad field, named by its dotted path. */
 import type { ZodError, core } from 'zod'
-import { AppError, type ErrorDetail } from './errors.js'
-import { READ_ONLY_TRANSACTION_FIELDS } from './vocabulary.js'
+import { AppError, type ErrorDetail } from '../kernel/errors.js'
+import { READ_ONLY_TRANSACTION_FIELDS } from '../kernel/vocabulary.js'
 
 export function zodDetails(error: ZodError): ErrorDetail[] {
   const details: ErrorDetail[] = []

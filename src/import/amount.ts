@@ -3,8 +3,8 @@
  * decimal point or comma, thousands separators (`,` `.` space, apostrophe), currency symbols and
  * codes, negatives as `-x`, `(x)`, `x-` and Unicode minus, and `.46` without a leading zero.
  */
-import { isCurrency } from '../domain/currencies.js'
-import { parseAmount } from '../domain/money.js'
+import { isCurrency } from '../kernel/currencies.js'
+import { parseAmount } from '../kernel/money.js'
 
 export type DecimalMark = '.' | ','
 

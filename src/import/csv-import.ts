@@ -12,8 +12,8 @@ import { DateDetector, formatFromFlag, parseDate, type DateFormat } from './date
 import { OccurrenceCounter } from './occurrences.js'
 import { CREDIT_MARKS, DEBIT_MARKS, mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
 import { debitCreditAmount, SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
-import type { CreateTransactionRequest } from '../domain/schemas.js'
-import { formatMinor } from '../domain/money.js'
+import type { TransactionDraft } from './draft.js'
+import { formatMinor } from '../kernel/money.js'
 
 export interface ImportOptions {
   encoding?: string
@@ -206,7 +206,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
 }
 
 export type Converted =
-  | { ok: true; line: number; request: CreateTransactionRequest & { import_ref: string }; minor: number; reversal?: true }
+  | { ok: true; line: number; request: TransactionDraft & { import_ref: string }; minor: number; reversal?: true }
   | { ok: false; line: number; reason: string; fields: string[] }
 
 /**
@@ -223,7 +223,7 @@ export class RowConverter {
 
   constructor(
     private readonly plan: ImportPlan,
-    private readonly o: ImportOptions & { accountId: string; currency: string; exponent: number; constants?: Partial<CreateTransactionRequest> },
+    private readonly o: ImportOptions & { accountId: string; currency: string; exponent: number; constants?: Partial<TransactionDraft> },
   ) {
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
@@ -295,7 +295,7 @@ export class RowConverter {
     const raw = hash('sha256', key, 'buffer')
     const digest = raw.toString('base64url', 0, 17).slice(0, 22)
     const n = this.occurrences.next(raw)
-    const request: CreateTransactionRequest & { import_ref: string } = {
+    const request: TransactionDraft & { import_ref: string } = {
       ...o.constants,
       bank_account_id: o.accountId,
       transaction_date: date,

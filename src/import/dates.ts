@@ -4,7 +4,7 @@
  * the most rows wins when it reads all but a tolerated few; formats that tie and disagree (every
  * day <= 12) are refused, never guessed.
  */
-import { daysInMonth } from '../domain/vocabulary.js'
+import { daysInMonth } from '../kernel/vocabulary.js'
 
 export interface DateFormat {
   name: string

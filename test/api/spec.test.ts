@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/domain/errors.js'
+import { AppError } from '../../src/kernel/errors.js'
 import { createHarness, MATRIX, signToken, type Harness, type Tenant } from '../helpers/harness.js'
 
 const TRANSACTION_FIELDS = [

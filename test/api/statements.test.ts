@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { currencyExponent } from '../../src/domain/currencies.js'
-import { AppError } from '../../src/domain/errors.js'
-import { formatMinor, toMinor } from '../../src/domain/money.js'
+import { currencyExponent } from '../../src/kernel/currencies.js'
+import { AppError } from '../../src/kernel/errors.js'
+import { formatMinor, toMinor } from '../../src/kernel/money.js'
 import type { Transaction } from '../../src/domain/schemas.js'
 import { parseUpload } from '../../src/domain/statement-parse.js'
 import type { Statement } from '../../src/domain/statement-schemas.js'

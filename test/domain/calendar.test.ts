@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseDate } from '../../src/import/dates.js'
-import { daysInMonth, isIsoDate } from '../../src/domain/vocabulary.js'
+import { daysInMonth, isIsoDate } from '../../src/kernel/vocabulary.js'
 
 function byDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false

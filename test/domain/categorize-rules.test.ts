@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyRules, checkPatterns, compileRules, type RuleInput } from '../../src/domain/categorize/rules.js'
 import { CreateRuleRequest, RuleConditions } from '../../src/domain/categorize/rule-schemas.js'
-import { AppError } from '../../src/domain/errors.js'
+import { AppError } from '../../src/kernel/errors.js'
 import { zodDetails } from '../../src/domain/validation.js'
 import type { CategorizationRuleRow } from '../../src/store/schema.js'
 

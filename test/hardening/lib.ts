@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3'
 import { expect } from 'vitest'
-import { STATUS_BY_CODE, type ErrorCode } from '../../src/domain/errors.js'
+import { STATUS_BY_CODE, type ErrorCode } from '../../src/kernel/errors.js'
 
 /** Longer variants run with FINCTL_SOAK=1. */
 export const SOAK = process.env.FINCTL_SOAK === '1'

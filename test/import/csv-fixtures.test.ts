@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { ImportError, planImport, RowConverter, type ImportOptions } from '../../src/import/csv-import.js'
 import { readRecords } from '../../src/import/csv-reader.js'
-import { formatMinor } from '../../src/domain/money.js'
+import { formatMinor } from '../../src/kernel/money.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
 const DIR = bankFile('csv')

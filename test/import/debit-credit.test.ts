@@ -11,7 +11,7 @@ import { amountSign, parseLocaleAmount } from '../../src/import/amount.js'
 import { planImport, RowConverter, type ImportOptions } from '../../src/import/csv-import.js'
 import { readRecords } from '../../src/import/csv-reader.js'
 import { columnAmount, debitCreditAmount, SignCounter } from '../../src/import/debit-credit.js'
-import { formatMinor } from '../../src/domain/money.js'
+import { formatMinor } from '../../src/kernel/money.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
 const HAND_MADE = join(import.meta.dirname, '..', 'fixtures', 'bank-files')

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import { authenticateApiKey, authenticateJwt } from '../../domain/auth.js'
-import { AppError } from '../../domain/errors.js'
+import { AppError } from '../../kernel/errors.js'
 import type { AppDeps, AppEnv } from '../env.js'
 
 export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { AppError } from '../../domain/errors.js'
+import { AppError } from '../../kernel/errors.js'
 import type { AppEnv } from '../env.js'
 
 export const MAX_JSON_BODY = 1024 * 1024

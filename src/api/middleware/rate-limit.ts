@@ -4,7 +4,7 @@
  * A refused request (429) does nothing and does not use up the key's allowance.
  */
 import type { MiddlewareHandler } from 'hono'
-import { AppError } from '../../domain/errors.js'
+import { AppError } from '../../kernel/errors.js'
 import type { AppDeps, AppEnv } from '../env.js'
 
 const MINUTE = 60_000

@@ -3,7 +3,7 @@
  * `transactions` for GET and writes on /api-v1/transactions/** and an account's transaction list.
  */
 import type { MiddlewareHandler } from 'hono'
-import { AppError } from '../../domain/errors.js'
+import { AppError } from '../../kernel/errors.js'
 import type { Scope } from '../../domain/schemas.js'
 import type { AppEnv } from '../env.js'
 

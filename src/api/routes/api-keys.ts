@@ -9,7 +9,7 @@ import {
   toApiKey,
   usageStats,
 } from '../../domain/api-keys.js'
-import { AppError } from '../../domain/errors.js'
+import { AppError } from '../../kernel/errors.js'
 import { ApiKey, CreateApiKeyRequest, CreatedApiKey, KeyListQuery, UsageQuery, UsageStats } from '../../domain/api-key-schemas.js'
 import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'

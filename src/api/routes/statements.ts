@@ -5,7 +5,7 @@
  */
 import { createRoute } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { AppError } from '../../domain/errors.js'
+import { AppError } from '../../kernel/errors.js'
 import { envelope, IdParam, listEnvelope, Transaction } from '../../domain/schemas.js'
 import { isProcessing } from '../../domain/statement-inflight.js'
 import { startStatementJob } from '../../domain/statement-jobs.js'

@@ -22,8 +22,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../schemas.js'
-import { formatMinor } from '../money.js'
-import { mulberry32 } from '../random.js'
+import { formatMinor } from '../../kernel/money.js'
+import { mulberry32 } from '../../kernel/random.js'
 
 export interface LabelledTransaction {
   transaction_date: string

@@ -8,7 +8,7 @@
  * above its mean score (and a non-zero ECE) is expected; the contract is the other direction:
  * among rows scored >= threshold, at least `threshold` of them are right.
  */
-import { mulberry32 } from '../random.js'
+import { mulberry32 } from '../../kernel/random.js'
 import { generateDataset, type LabelledTransaction } from './dataset.js'
 import { CategoryModel, type Example } from './model.js'
 

@@ -4,7 +4,7 @@
  * that nobody guessed (a person, a rule or the import file set it: `ai_confidence_score` is null).
  */
 import type { TransactionRow } from '../../store/schema.js'
-import { currencyExponent } from '../currencies.js'
+import { currencyExponent } from '../../kernel/currencies.js'
 import type { Features } from './features.js'
 import type { Example } from './model.js'
 

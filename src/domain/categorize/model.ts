@@ -27,7 +27,7 @@
  * tokenizing and ~1 µs the explanation. Memory: two token x label tables (int32 + float64), about
  * 12 bytes x 32 label slots per vocabulary slot (27k tokens at 100k rows: ~13 MB).
  */
-import { mulberry32 } from '../random.js'
+import { mulberry32 } from '../../kernel/random.js'
 import { calibrationBins, fitCalibration, scoreOf, type CalibrationBin, type CalibrationStep, type HeldOutPoint } from './calibration.js'
 import { tokens, type Features } from './features.js'
 

@@ -7,8 +7,8 @@
  */
 import { RE2JS, RE2JSException } from 're2js'
 import type { CategorizationRuleRow } from '../../store/schema.js'
-import { currencyExponent, isCurrency } from '../currencies.js'
-import { validation } from '../errors.js'
+import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
+import { validation } from '../../kernel/errors.js'
 import { MAX_PATTERN_SIZE, minorBound, parseDecimal, type RuleActions, type RuleConditions } from './rule-schemas.js'
 
 /** Compile a case-insensitive pattern, or say why it cannot be used. */

@@ -2,8 +2,8 @@
  * Helpers shared by the statement parsers: bytes to text, decimal text to minor units, dates,
  * account ids and periods. Pure functions; no IO.
  */
-import { currencyExponent, isCurrency } from '../../domain/currencies.js'
-import { parseAmount } from '../../domain/money.js'
+import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
+import { parseAmount } from '../../kernel/money.js'
 import { detectEncoding, isValidUtf8, normalizeEncoding } from '../decode.js'
 import { type ImportedTransaction, type ParsedStatement, StatementParseError } from './types.js'
 

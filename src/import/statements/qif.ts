@@ -8,7 +8,7 @@
  * order, so the order is decided over every date in the file, or given by `dateOrder`.
  */
 import { type DateFormat, DateDetector, parseDate } from '../dates.js'
-import { currencyExponent } from '../../domain/currencies.js'
+import { currencyExponent } from '../../kernel/currencies.js'
 import { detectDecimalMark, parseLocaleAmount } from '../amount.js'
 import { clean, compact, coverPeriod, decodeBytes, hasExtension, head, statementCurrency } from './common.js'
 import { type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'

@@ -12,10 +12,11 @@
  * worker waits out Retry-After and the row is sent again.
  */
 import type { Client } from '../../client/client.js'
-import { currencyExponent, isCurrency } from '../../domain/currencies.js'
-import { AppError } from '../../domain/errors.js'
-import { formatMinor } from '../../domain/money.js'
+import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
+import { AppError } from '../../kernel/errors.js'
+import { formatMinor } from '../../kernel/money.js'
 import { CreateTransactionRequest, type Transaction } from '../../domain/schemas.js'
+import type { TransactionDraft } from '../../import/draft.js'
 import { planImport, RowConverter, type ImportOptions, type ImportPlan } from '../../import/csv-import.js'
 import { readRecordChunks } from '../../import/csv-reader.js'
 import { RejectsWriter } from './rejects-file.js'
@@ -24,6 +25,10 @@ import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
 export type { RejectedRow }
 
 export type ImportRequest = CreateTransactionRequest & { import_ref: string }
+
+/** The mapper's drafts (src/import/draft.ts) name no field the service's create request lacks: checked when this compiles. */
+const draftFieldsAreRequestFields: Exclude<keyof TransactionDraft, keyof CreateTransactionRequest> extends never ? true : false = true
+void draftFieldsAreRequestFields
 
 export interface ImportRunOptions extends ImportOptions {
   accountId: string

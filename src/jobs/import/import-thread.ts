@@ -18,7 +18,7 @@
 import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads'
 import type { Target } from '../../client/target.js'
 import type { RequestLog } from '../../client/client.js'
-import { AppError, databaseUnreachable, type ErrorCode, type ErrorDetail } from '../../domain/errors.js'
+import { AppError, databaseUnreachable, type ErrorCode, type ErrorDetail } from '../../kernel/errors.js'
 import { workerEntry } from '../../worker-entry.js'
 import type { ImportPlan } from '../../import/csv-import.js'
 import type { ImportProgress, ImportRunOptions, ImportSummary } from './import-runner.js'

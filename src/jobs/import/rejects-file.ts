@@ -4,7 +4,7 @@
  * full disk) is reported by the next write or by close.
  */
 import { createWriteStream, type WriteStream } from 'node:fs'
-import { AppError } from '../../domain/errors.js'
+import { AppError } from '../../kernel/errors.js'
 
 /** RFC 4180 field for the rejects file: the row as the bank wrote it, so it can be fixed and re-imported. */
 function csvQuote(s: string, delimiter: string): string {

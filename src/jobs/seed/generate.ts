@@ -4,7 +4,7 @@
  * machine (integer arithmetic only), and every row draws the same number of values, so raising
  * `count` adds rows and keeps the earlier ones as they were.
  */
-import { formatMinor, parseAmount } from '../../domain/money.js'
+import { formatMinor, parseAmount } from '../../kernel/money.js'
 
 /** sfc32 seeded by a 128-bit hash of the seed text: small, fast and the same everywhere. */
 export function randomStream(seed: string | number): () => number {

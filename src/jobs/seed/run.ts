@@ -6,8 +6,8 @@
  */
 import { basename } from 'node:path'
 import type { Client } from '../../client/client.js'
-import { currencyExponent } from '../../domain/currencies.js'
-import { AppError } from '../../domain/errors.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { AppError } from '../../kernel/errors.js'
 import type { BankAccount, CreateTransactionRequest, Transaction } from '../../domain/schemas.js'
 import type { Statement } from '../../domain/statement-schemas.js'
 import { generateRows } from './generate.js'

@@ -21,8 +21,8 @@
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
 import { z } from 'zod'
-import { currencyExponent, isCurrency } from '../../domain/currencies.js'
-import { parseAmount } from '../../domain/money.js'
+import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
+import { parseAmount } from '../../kernel/money.js'
 import { plainMessage } from '../../domain/validation.js'
 import {
   ACCOUNT_STATUSES,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { uuidv7 } from '../../src/domain/ids.js'
+import { uuidv7 } from '../../src/kernel/ids.js'
 
 describe('uuidv7', () => {
   it('is an RFC 9562 version 7 UUID that carries its millisecond', () => {

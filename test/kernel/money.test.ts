@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { convertMinor, divHalfEven, formatMinor, minorToNumber, parseAmount, parseRate } from '../../src/domain/money.js'
-import { CURRENCY_CODES, currencyExponent, isCurrency } from '../../src/domain/currencies.js'
+import { convertMinor, divHalfEven, formatMinor, minorToNumber, parseAmount, parseRate } from '../../src/kernel/money.js'
+import { CURRENCY_CODES, currencyExponent, isCurrency } from '../../src/kernel/currencies.js'
 
 describe('parseAmount', () => {
   it.each([
