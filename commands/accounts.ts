@@ -53,7 +53,7 @@ export function registerAccounts(program: Command, run: Runner): void {
     .action(run(runUpdate))
   accounts.command('delete').argument('<id>').description('delete a bank account that holds no transactions').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl accounts delete $ACCOUNT --yes\n').action(run(runDelete))
   addListFilters(
-    accounts.command('transactions').argument('<id>').description("an account's transactions").option('--all', 'every page, streamed'),
+    accounts.command('transactions').argument('<id>').description("an account's transactions"),
     { account: false },
   )
     .addHelpText('after', '\nExample:\n  finctl accounts transactions $ACCOUNT --from 2026-01-01 --unreconciled\n')

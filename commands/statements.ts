@@ -13,6 +13,7 @@ import type { Transaction } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
+import { addPaging } from '../src/cli/flags.js'
 import { transactionColumns } from '../src/cli/columns.js'
 import { formatAmount } from '../src/cli/format.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
@@ -53,21 +54,20 @@ export function registerStatements(program: Command, run: Runner): void {
         'Exit codes: 0 completed; 6 the statement failed (its error on stderr), or the upload was refused.\n',
     )
     .action(run(runUpload))
-  st.command('list')
-    .description('list statements, newest first')
-    .option('--account <id>', 'only this bank account')
-    .option('--status <status>', 'pending, processing, completed or failed')
-    .option('--limit <n>', 'rows per page (1-1000, default 50)')
-    .option('--all', 'every page')
+  addPaging(
+    st.command('list')
+      .description('list statements, newest first')
+      .option('--account <id>', 'only this bank account')
+      .option('--status <status>', 'pending, processing, completed or failed'),
+  )
     .addHelpText('after', '\nExample:\n  finctl statements list --account $ACCOUNT --status failed\n')
     .action(run(runList))
   st.command('get').argument('<id>').description('show a statement and its processing status').addHelpText('after', '\nExample:\n  finctl statements get $STATEMENT --json\n').action(run(runGet))
-  st.command('transactions')
+  const statementTransactions = st.command('transactions')
     .argument('<id>')
     .description("a statement's transactions: created from its lines or reconciled with them")
     .option('--sort <field>', 'transaction_date, -transaction_date (default), amount, -amount, created_at')
-    .option('--limit <n>', 'rows per page (1-1000, default 50)')
-    .option('--all', 'every page, streamed')
+  addPaging(statementTransactions)
     .addHelpText('after', '\nExample:\n  finctl statements transactions $STATEMENT --all --output csv > lines.csv\n')
     .action(run(runTransactions))
 }

@@ -24,10 +24,7 @@ import type { Transaction, UpdateTransactionRequest, BulkUpdateRequest } from '.
 export function registerTx(program: Command, run: Runner): void {
   const tx = program.command('tx').description('transactions')
   addListFilters(
-    tx
-      .command('list')
-      .description('list transactions (one page; --all for every page)')
-      .option('--all', 'every page, streamed'),
+    tx.command('list').description('list transactions (one page; --all for every page)'),
   )
     .addHelpText('after', '\nExamples:\n  finctl tx list --from 2026-01-01 --to 2026-03-31 --category Rent\n  finctl tx list --all --output csv > transactions.csv\n')
     .action(run(runList))

@@ -1,5 +1,12 @@
-/** Parsing of numeric flag values, with usage errors (exit 2) that name the flag. */
+/** Flags several commands share, and parsing of numeric flag values with usage errors (exit 2) that name the flag. */
+import type { Command } from 'commander'
 import { AppError } from '../kernel/errors.js'
+
+/** --limit and --all of a paged list (tx list, statements list and transactions, accounts transactions). */
+export function addPaging(cmd: Command, o: { limit?: boolean } = {}): Command {
+  if (o.limit !== false) cmd.option('--limit <n>', 'rows per page (1-1000, default 50)')
+  return cmd.option('--all', 'every page, streamed')
+}
 
 /** A whole number flag, `min` (default 1) to `max`; undefined when the flag was not given. */
 export function wholeNumber(text: string | undefined, flag: string, o: { min?: number; max?: number } = {}): number | undefined {

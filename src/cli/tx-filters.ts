@@ -1,5 +1,6 @@
 /** The `tx list` filter flags (CLI.md), shared by tx list, accounts transactions and tx bulk-update. */
 import type { Command } from 'commander'
+import { addPaging } from './flags.js'
 import { AppError } from '../kernel/errors.js'
 import type { TransactionQuery } from '../client/client.js'
 
@@ -39,7 +40,7 @@ export function addListFilters(cmd: Command, o: { account?: boolean; paging?: bo
   if (o.paging !== false) {
     cmd
       .option('--sort <field>', 'transaction_date, -transaction_date (default), amount, -amount, created_at, -created_at')
-      .option('--limit <n>', 'rows per page (1-1000, default 50)')
+    addPaging(cmd)
   }
   return cmd
 }

@@ -171,15 +171,10 @@ export type UpdateTransactionRequest = z.infer<typeof UpdateTransactionRequest>
 export const BulkUpdateRequest = z
   .object({
     transaction_ids: z.array(Uuid).min(1, 'give at least one id').max(1000, 'at most 1,000 ids per request'),
+    // The fields of a single update that labels and states may change, plus tags to add and remove.
     updates: z
       .object({
-        category: text(100).nullable().optional(),
-        accounting_category: z.enum(ACCOUNTING_CATEGORIES).nullable().optional(),
-        cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).nullable().optional(),
-        merchant_name: text(200).nullable().optional(),
-        status: z.enum(TRANSACTION_STATUSES).optional(),
-        is_reconciled: z.boolean().optional(),
-        tags: Tags.optional(),
+        ...UpdateTransactionRequest.pick({ category: true, accounting_category: true, cash_flow_category: true, merchant_name: true, status: true, is_reconciled: true, tags: true }).shape,
         add_tags: Tags.optional(),
         remove_tags: Tags.optional(),
       })

@@ -112,7 +112,7 @@ describe('validateSeed', () => {
       'steps[1] (account "operating") account: another step is named "operating": step names are unique in a file',
       'steps[2]: holds account and transactions: a step is of one kind',
       expect.stringMatching(/^steps\[3\]: name the step's kind and name with one of account: NAME, transactions: NAME/),
-      expect.stringMatching(/^steps\[4\]: rules steps are not supported yet/),
+      expect.stringMatching(/^steps\[4\]: a seed file cannot hold rules yet: create them with `finctl rules create`/),
       expect.stringMatching(/^steps\[5\] \(transactions "t"\) bank_account_id: must be a UUID, or a reference/),
       'steps[6] (transactions "u") items: give either items or generate (one of them)',
     ])

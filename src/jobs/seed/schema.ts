@@ -15,8 +15,8 @@
  *     generate: { count: 20, seed: 42, from: ${date:-30d}, to: ${today}, amount: { min: "-9.00", max: "-2.50" }, merchants: [Blue Bottle] }
  * ```
  *
- * Kinds: account, transactions, import, statement, api_key. New kinds (a `rules` step, once the
- * service has categorization rules) are one more entry in KINDS with its schema.
+ * Kinds: account, transactions, import, statement, api_key. A new kind (a `rules` step: the service
+ * has categorization rules, the seed does not yet) is one more entry in KINDS with its schema.
  */
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
@@ -205,7 +205,7 @@ export const KINDS = {
 export type Kind = keyof typeof KINDS
 const KIND_NAMES = Object.keys(KINDS) as Kind[]
 /** Kinds planned but not available yet. */
-const LATER: Record<string, string> = { rules: 'rules steps are not supported yet: the service has no categorization rules' }
+const LATER: Record<string, string> = { rules: 'a seed file cannot hold rules yet: create them with `finctl rules create` (the service has them; the seed does not)' }
 
 export interface SpecOf {
   account: AccountSpec
