@@ -10,6 +10,7 @@
  *   it; then the folder goes, whatever it holds.
  */
 import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -18,7 +19,7 @@ import { CI_ERROR, HAS_BANK_FILES, SKIP_NOTE } from './helpers/bank-files.js'
 /** What a test may not leave in the temporary folder. */
 const LEAK = /^finctl-/
 
-export default function setup(): () => void {
+export default function setup(): () => Promise<void> {
   if (!HAS_BANK_FILES) {
     if (process.env.CI === 'true') throw new Error(CI_ERROR)
     process.stderr.write(`${SKIP_NOTE}\n`)
@@ -29,8 +30,12 @@ export default function setup(): () => void {
   const before = process.env.TMPDIR
   const runTmp = mkdtempSync(join(tmpdir(), 'finctl-test-run-'))
   process.env.TMPDIR = runTmp
+  // The PostgreSQL schemas of this run (test/helpers/harness.ts freshPostgres), dropped at its end.
+  const schemaPrefix = `t_${randomBytes(4).toString('hex')}_`
+  process.env.FINCTL_TEST_SCHEMA_PREFIX = schemaPrefix
 
-  return function teardown(): void {
+  return async function teardown(): Promise<void> {
+    await dropSchemas(schemaPrefix)
     if (before === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = before
     let left: string[]
@@ -47,5 +52,22 @@ export default function setup(): () => void {
           'Each test must remove the temporary folders and files it (or the code it runs) creates: afterAll, finally, or the helper that made them.',
       )
     }
+  }
+}
+
+/** Drop the PostgreSQL schemas whose name starts with `prefix` (none when PostgreSQL is not there). */
+async function dropSchemas(prefix: string): Promise<void> {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: process.env.FINCTL_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+  } catch {
+    return
+  }
+  try {
+    const { rows } = await client.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix])
+    for (const { name } of rows) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
+  } finally {
+    await client.end()
   }
 }

@@ -43,17 +43,23 @@ export const STORES: StoreKind[] = (await postgresAvailable()) ? ['sqlite', 'pos
 export const MATRIX: Array<[TransportKind, StoreKind]> = TRANSPORTS.flatMap((t) => STORES.map((s): [TransportKind, StoreKind] => [t, s]))
 
 /**
- * A fresh PostgreSQL schema for one harness, and a way to drop it. The name is random: pid and
- * clock are not unique enough when several runs (CI containers with the same pids, a VM clock
- * that jumps) share one server, and another run's drop would take this run's tables with it.
+ * A fresh PostgreSQL schema for one harness. The name is random: pid and clock are not unique
+ * enough when several runs (CI containers with the same pids, a VM clock that jumps) share one
+ * server, and another run's drop would take this run's tables with it. Within a test run the
+ * name starts with the run's prefix (test/global-setup.ts), and the run drops its schemas when it
+ * ends: a schema dropped while another test file opens its store made kysely's Migrator fail (it
+ * reads the tables of every schema, by name, before migrating: `schema "t_..." does not exist`).
+ * `drop` is then a no-op; outside a run (a script using the harness) it drops at once.
  */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `t_${randomBytes(8).toString('hex')}`
+  const prefix = process.env.FINCTL_TEST_SCHEMA_PREFIX
+  const schema = `${prefix ?? 't_'}${randomBytes(8).toString('hex')}`
   const u = new URL(TEST_DATABASE_URL)
   u.searchParams.set('schema', schema)
   return {
     url: u.toString(),
     drop: async () => {
+      if (prefix) return
       const { default: pg } = await import('pg')
       const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
       await client.connect()
