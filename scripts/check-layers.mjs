@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// The layers of ARCHITECTURE.md, checked: every import of src/ and commands/ (static, dynamic,
+// type-only, re-exports) must point at its own floor or one below, and no module may reach itself
+// through its imports. Prints each violation and exits 1; `npm run check` runs it and CI runs that.
+//
+// Why a script of ours: dependency-cruiser, the well-kept tool for this, needs the TypeScript
+// compiler's JavaScript API, which TypeScript 7 does not have yet, or @swc/core, whose platform
+// packages this project's registry does not all carry (npm ci then refuses the lock file). Our
+// imports are plain ES module specifiers, so reading them needs no parser.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+
+const ROOT = resolve(import.meta.dirname, '..')
+
+/** From the bottom floor up (ARCHITECTURE.md): a module may import its own floor and those below. */
+export const FLOORS = [
+  ['kernel', /^src\/(kernel\/|version\.ts$|worker-entry\.ts$)/],
+  ['import and store', /^src\/(import|store)\//],
+  ['domain', /^src\/domain\//],
+  ['api and client', /^src\/(api|client)\//],
+  ['core', /^src\/core\.ts$/],
+  ['embedded transport', /^src\/embedded\//],
+  ['jobs', /^src\/jobs\//],
+  ['cli and server', /^src\/(cli\/|server\.ts$)/],
+  ['commands', /^commands\//],
+]
+
+const floorOf = (file) => FLOORS.findIndex(([, re]) => re.test(file))
+
+function sourceFiles(dir) {
+  const out = []
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const path = join(dir, name)
+    if (statSync(join(ROOT, path)).isDirectory()) out.push(...sourceFiles(path))
+    else if (/\.ts$/.test(name) && !/\.d\.ts$/.test(name)) out.push(path)
+  }
+  return out
+}
+
+const SPECIFIER = /(?:^|[^\w.])(?:import|export)\s*(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
+
+/** The project files a module imports, each with the line it is imported on. */
+export function importsOf(file, text) {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/^\s*\/\/.*$/gm, '')
+  const out = []
+  for (const m of code.matchAll(SPECIFIER)) {
+    const spec = m[1] ?? m[2]
+    const target = relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, '.ts')
+    const at = m.index + m[0].search(/import|export/)
+    out.push({ target, line: code.slice(0, at).split('\n').length })
+  }
+  return out
+}
+
+/** Every violation of the layers in `files` (path -> text): upward imports and circles. */
+export function checkLayers(files) {
+  const problems = []
+  const graph = new Map()
+  for (const [file, text] of files) {
+    const from = floorOf(file)
+    if (from === -1) problems.push(`${file}: on no floor of ARCHITECTURE.md (add its folder to FLOORS in scripts/check-layers.mjs)`)
+    const edges = importsOf(file, text).filter((i) => files.has(i.target))
+    graph.set(file, edges.map((e) => e.target))
+    for (const { target, line } of edges) {
+      const to = floorOf(target)
+      if (from !== -1 && to > from) problems.push(`${file}:${line}: imports ${target}, a floor above (${FLOORS[from][0]} may import only its own floor and those below)`)
+    }
+  }
+  for (const circle of circles(graph)) problems.push(`import circle: ${[...circle, circle[0]].join(' -> ')}`)
+  return problems
+}
+
+/** The strongly connected components of more than one module (Tarjan), each as a list of files. */
+function circles(graph) {
+  let index = 0
+  const stack = []
+  const info = new Map()
+  const found = []
+  const visit = (v) => {
+    info.set(v, { index, low: index, onStack: true })
+    index++
+    stack.push(v)
+    for (const w of graph.get(v) ?? []) {
+      if (!info.has(w)) {
+        visit(w)
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).low)
+      } else if (info.get(w).onStack) info.get(v).low = Math.min(info.get(v).low, info.get(w).index)
+    }
+    if (info.get(v).low === info.get(v).index) {
+      const component = []
+      let w
+      do {
+        w = stack.pop()
+        info.get(w).onStack = false
+        component.push(w)
+      } while (w !== v)
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.reverse())
+    }
+  }
+  for (const v of graph.keys()) if (!info.has(v)) visit(v)
+  return found
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const files = new Map([...sourceFiles('src'), ...sourceFiles('commands')].map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]))
+  const problems = checkLayers(files)
+  for (const p of problems) process.stderr.write(`${p}\n`)
+  const edges = [...files].reduce((n, [f, t]) => n + importsOf(f, t).length, 0)
+  if (problems.length) {
+    process.stderr.write(`check-layers: ${problems.length} problem(s) in ${files.size} modules (ARCHITECTURE.md says where things go)\n`)
+    process.exit(1)
+  }
+  process.stdout.write(`check-layers: ${files.size} modules, ${edges} imports: no circle, no upward import\n`)
+}
