@@ -123,7 +123,7 @@ function createTransaction(req, res) {
   })
 }
 
-/** A row as finctl's Transaction (toTransaction in src/domain/transactions.ts), for USD. */
+/** A row as finctl's Transaction (toTransaction in src/domain/transactions/create.ts), for USD. */
 function toJson(r) {
   return {
     id: r.id,

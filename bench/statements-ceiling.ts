@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
-import { parseUpload } from '../src/domain/statement-parse.js'
+import { parseUpload } from '../src/domain/statements/parse.js'
 
 const { values } = parseArgs({
   options: {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
 import { CURRENCY_CODES, isCurrency } from '../src/kernel/currencies.js'
-import { generatePassword } from '../src/domain/secrets.js'
+import { generatePassword } from '../src/domain/api-keys/secrets.js'
 import type { Context } from '../src/cli/context.js'
 import { readStdinLine } from '../src/cli/io.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'

@@ -85,7 +85,7 @@ async function runEvaluate(ctx: Context, o: { size?: string; seed?: string; thre
   const size = wholeNumber(o.size, '--size', { min: 100 })
   const seed = wholeNumber(o.seed, '--seed', { min: 0 })
   const threshold = unitScore(o.threshold, '--threshold')
-  const { evaluate } = await import('../src/domain/categorize/evaluate.js')
+  const { evaluate } = await import('../src/domain/categorization/evaluate.js')
   const r = evaluate({ size, seed, threshold })
   if (ctx.printer.format !== 'table') {
     await printRecord(ctx.io, ctx.printer, r)

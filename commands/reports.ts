@@ -5,8 +5,8 @@ import { barChart, grouped, plain, signed } from '../src/cli/chart.js'
 import { printList, renderTable, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
-import { INTERVALS, defaultRange } from '../src/domain/report-periods.js'
-import type { CashFlowReport, SummaryReport } from '../src/domain/report-schemas.js'
+import { INTERVALS, defaultRange } from '../src/domain/reports/periods.js'
+import type { CashFlowReport, SummaryReport } from '../src/domain/reports/schemas.js'
 
 export function registerReports(program: Command, run: Runner): void {
   const reports = program.command('reports').description('cash flow and financial summary, in the base currency')

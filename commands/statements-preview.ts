@@ -4,7 +4,7 @@
  * (lines, count, sum, balances, balance check). Nothing is uploaded.
  */
 import { AppError } from '../src/kernel/errors.js'
-import type { Statement } from '../src/domain/statement-schemas.js'
+import type { Statement } from '../src/domain/statements/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { note, printList, printRecord } from '../src/cli/output.js'
@@ -41,9 +41,9 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
   const client = await ctx.client()
   const account = await client.accounts.get(r.bank_account_id)
   const [{ uploadOptions }, { parseUpload, StatementFileError }, { selectStatement }, { detectFormat }, { currencyExponent }, { formatMinor }] = await Promise.all([
-    import('../src/domain/statements.js'),
-    import('../src/domain/statement-parse.js'),
-    import('../src/domain/statement-select.js'),
+    import('../src/domain/statements/statements.js'),
+    import('../src/domain/statements/parse.js'),
+    import('../src/domain/statements/select.js'),
     import('../src/import/statements/index.js'),
     import('../src/kernel/currencies.js'),
     import('../src/kernel/money.js'),

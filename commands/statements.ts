@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
-import type { Statement } from '../src/domain/statement-schemas.js'
+import type { Statement } from '../src/domain/statements/schemas.js'
 import type { Transaction } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander'
 import type { z } from 'zod'
-import type { ReviewItem, Suggestion } from '../src/domain/categorization-schemas.js'
+import type { ReviewItem, Suggestion } from '../src/domain/categorization/schemas.js'
 import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/kernel/vocabulary.js'
 import type { UpdateTransactionRequest } from '../src/domain/schemas.js'
 import type { Client } from '../src/client/client.js'

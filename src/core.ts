@@ -4,13 +4,13 @@
  */
 import { createApp, type App } from './api/app.js'
 import { UsageRecorder } from './api/usage-recorder.js'
-import { drainStatementJobs } from './domain/statement-inflight.js'
+import { drainStatementJobs } from './domain/statements/inflight.js'
 import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
 import { VERSION } from './version.js'
 import { AppError } from './kernel/errors.js'
-import { DEFAULT_DATE_WINDOW, parseDateWindow, type DateWindow } from './domain/plausibility.js'
+import { DEFAULT_DATE_WINDOW, parseDateWindow, type DateWindow } from './domain/transactions/plausibility.js'
 
 export interface Core {
   app: App

@@ -21,7 +21,7 @@
  * Then `finctl tx import big.csv --account ID --json --no-progress` into a fresh account of each
  * (C with `--map category=Category` on big-cat.csv), the order of A, B, C rotated over repetitions
  * (ABC, BCA, CAB, ...). A and B import the same file: Date, Description, Amount, no category, from
- * `generateDataset` (src/domain/categorize/dataset.ts, seeded), so the model predicts on realistic
+ * `generateDataset` (src/domain/categorization/dataset.ts, seeded), so the model predicts on realistic
  * bank descriptions; C's file is the same rows plus Category. Figures: B / C, the prediction
  * overhead (rules + model vs the same rows arriving categorized), target ratio < 1.10; B / A
  * (categorization vs none) for context, no target. After each import the SQLite file is opened
@@ -32,10 +32,10 @@ import Database from 'better-sqlite3'
 import { spawnSync } from 'node:child_process'
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { generateDataset, type LabelledTransaction } from '../../src/domain/categorize/dataset.js'
-import { encodeLabel } from '../../src/domain/categorize/labels.js'
-import type { Features } from '../../src/domain/categorize/features.js'
-import { CategoryModel } from '../../src/domain/categorize/model.js'
+import { generateDataset, type LabelledTransaction } from '../../src/domain/categorization/dataset.js'
+import { encodeLabel } from '../../src/domain/categorization/labels.js'
+import type { Features } from '../../src/domain/categorization/features.js'
+import { CategoryModel } from '../../src/domain/categorization/model.js'
 import { makeTempDir } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { summarize } from './stats.js'

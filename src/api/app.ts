@@ -2,7 +2,7 @@
  * The HTTP app: one instance serves `finctl serve` (on a socket) and the embedded transport
  * (`app.fetch` in-process). Both go through the same middleware, so they behave the same.
  */
-import { requireJwtScope } from '../domain/api-keys.js'
+import { requireJwtScope } from '../domain/api-keys/keys.js'
 import { AppError } from '../kernel/errors.js'
 import type { AppDeps } from './env.js'
 import { errorResponse, onError } from './errors.js'

@@ -2,7 +2,7 @@ import type { Actor } from '../domain/actor.js'
 import type { ApiKeyRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import type { UsageRecorder } from './usage-recorder.js'
-import type { DateWindow } from '../domain/plausibility.js'
+import type { DateWindow } from '../domain/transactions/plausibility.js'
 
 /** What every route and middleware can reach. */
 export interface AppDeps {

@@ -5,7 +5,7 @@
  */
 import { Client } from '../client/client.js'
 import { EMBEDDED_BASE_URL, openEmbedded } from '../embedded/embedded.js'
-import { bootstrapCompany } from '../domain/companies.js'
+import { bootstrapCompany } from '../domain/accounts/companies.js'
 import type { BankAccount, Company, CreatedApiKey, Transaction } from '../domain/schemas.js'
 import { createDemoData } from './demo.js'
 

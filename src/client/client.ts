@@ -22,9 +22,9 @@ import type {
   Transaction,
   UsageStats,
 } from '../domain/schemas.js'
-import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/report-schemas.js'
-import type { Statement, StatementUploadJson } from '../domain/statement-schemas.js'
-import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization-schemas.js'
+import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
+import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
+import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
 
 /** Query of GET /transactions, as the client sends it. */

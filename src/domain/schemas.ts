@@ -9,7 +9,7 @@ import { AmountInput, CurrencyCode, IsoDate, Timestamp, Uuid, text } from './sch
 
 export * from '../kernel/vocabulary.js'
 export * from './schema-common.js'
-export * from './api-key-schemas.js'
+export * from './api-keys/schemas.js'
 
 // ---- bank accounts --------------------------------------------------------------------------
 

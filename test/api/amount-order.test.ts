@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import type { Transaction } from '../../src/domain/schemas.js'
-import { AMOUNT_WALK_MIN_ROWS } from '../../src/domain/transaction-queries.js'
+import { AMOUNT_WALK_MIN_ROWS } from '../../src/domain/transactions/queries.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 const AMOUNTS = ['-5.00', '-5.00', '0.01', '12.00', '12.00', '12.00', '-300.10', '7.77', '12.00', '-5.00']

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
-import type { CategorizationRule, RuleApplyResult, RuleTestResult } from '../../src/domain/categorize/rule-schemas.js'
+import type { CategorizationRule, RuleApplyResult, RuleTestResult } from '../../src/domain/categorization/rule-schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import type { Transaction } from '../../src/domain/schemas.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'

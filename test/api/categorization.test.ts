@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/client.js'
 import { EMBEDDED_BASE_URL, openEmbedded } from '../../src/embedded/embedded.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { generateDataset, type LabelledTransaction } from '../../src/domain/categorize/dataset.js'
+import { generateDataset, type LabelledTransaction } from '../../src/domain/categorization/dataset.js'
 import type { CreateTransactionRequest, Transaction } from '../../src/domain/schemas.js'
 import { createHarness, MATRIX, STORES, type Harness, type Tenant } from '../helpers/harness.js'
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
-import type { CashFlowReport, SummaryReport } from '../../src/domain/report-schemas.js'
+import type { CashFlowReport, SummaryReport } from '../../src/domain/reports/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import type { CreateTransactionRequest, Transaction } from '../../src/domain/schemas.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'

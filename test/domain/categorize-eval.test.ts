@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CATEGORIES, generateDataset } from '../../src/domain/categorize/dataset.js'
-import { evaluate, labelOf, splitRows, type EvaluationReport } from '../../src/domain/categorize/evaluate.js'
+import { CATEGORIES, generateDataset } from '../../src/domain/categorization/dataset.js'
+import { evaluate, labelOf, splitRows, type EvaluationReport } from '../../src/domain/categorization/evaluate.js'
 import { formatMinor } from '../../src/kernel/money.js'
 import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../../src/domain/schemas.js'
 

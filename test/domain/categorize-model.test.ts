@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { generateDataset } from '../../src/domain/categorize/dataset.js'
-import { labelOf, toExample } from '../../src/domain/categorize/evaluate.js'
-import { magnitudeBucket, tokens, type Features } from '../../src/domain/categorize/features.js'
-import { CategoryModel, type Example, type Prediction } from '../../src/domain/categorize/model.js'
+import { generateDataset } from '../../src/domain/categorization/dataset.js'
+import { labelOf, toExample } from '../../src/domain/categorization/evaluate.js'
+import { magnitudeBucket, tokens, type Features } from '../../src/domain/categorization/features.js'
+import { CategoryModel, type Example, type Prediction } from '../../src/domain/categorization/model.js'
 
 const rows = generateDataset({ size: 3000, seed: 42 })
 const examples = rows.map(toExample)

@@ -1,7 +1,7 @@
 /** The pure rule matcher: each condition kind, exact amount bounds, precedence, tags, safe regexes. */
 import { describe, expect, it } from 'vitest'
-import { applyRules, checkPatterns, compileRules, type RuleInput } from '../../src/domain/categorize/rules.js'
-import { CreateRuleRequest, RuleConditions } from '../../src/domain/categorize/rule-schemas.js'
+import { applyRules, checkPatterns, compileRules, type RuleInput } from '../../src/domain/categorization/rule-matcher.js'
+import { CreateRuleRequest, RuleConditions } from '../../src/domain/categorization/rule-schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { zodDetails } from '../../src/domain/validation.js'
 import type { CategorizationRuleRow } from '../../src/store/schema.js'

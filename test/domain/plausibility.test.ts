@@ -1,7 +1,7 @@
-/** The plausibility rules of transactions: the date window and amounts of 0 (domain/plausibility.ts). */
+/** The plausibility rules of transactions: the date window and amounts of 0 (domain/transactions/plausibility.ts). */
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../src/kernel/errors.js'
-import { DEFAULT_DATE_WINDOW, checkPlausible, latestDate, parseDateWindow } from '../../src/domain/plausibility.js'
+import { DEFAULT_DATE_WINDOW, checkPlausible, latestDate, parseDateWindow } from '../../src/domain/transactions/plausibility.js'
 
 const NOW = new Date('2026-11-23T10:00:00Z')
 

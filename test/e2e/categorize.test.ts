@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { generateDataset, type LabelledTransaction } from '../../src/domain/categorize/dataset.js'
+import { generateDataset, type LabelledTransaction } from '../../src/domain/categorization/dataset.js'
 import { ROOT, Sandbox, fastKey, tsv } from '../helpers/cli.js'
 
 const data = generateDataset({ size: 2500, seed: 5, start: '2026-01-01' })

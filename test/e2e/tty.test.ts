@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { generateDataset } from '../../src/domain/categorize/dataset.js'
+import { generateDataset } from '../../src/domain/categorization/dataset.js'
 import { BIN, Sandbox } from '../helpers/cli.js'
 
 /** tmux drives the terminal; .ci/run installs it where it is missing (apt-get install -y tmux). */

@@ -11,7 +11,7 @@ import { SignJWT } from 'jose'
 import { Client, type FetchLike } from '../../src/client/client.js'
 import { openEmbedded } from '../../src/embedded/embedded.js'
 import { openRemote } from '../../src/client/remote.js'
-import { bootstrapCompany } from '../../src/domain/companies.js'
+import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
 import { openStore } from '../../src/store/open-store.js'
 import type { Store } from '../../src/store/store.js'
 

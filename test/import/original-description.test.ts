@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseUpload } from '../../src/domain/statement-parse.js'
+import { parseUpload } from '../../src/domain/statements/parse.js'
 import { planImport, RowConverter, type ImportOptions } from '../../src/import/csv-import.js'
 import { readRecords } from '../../src/import/csv-reader.js'
 import { parseCamt053 } from '../../src/import/statements/camt053.js'

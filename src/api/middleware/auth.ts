@@ -3,7 +3,7 @@
  * No credentials, or bad ones: 401.
  */
 import type { MiddlewareHandler } from 'hono'
-import { authenticateApiKey, authenticateJwt } from '../../domain/auth.js'
+import { authenticateApiKey, authenticateJwt } from '../../domain/api-keys/auth.js'
 import { AppError } from '../../kernel/errors.js'
 import type { AppDeps, AppEnv } from '../env.js'
 

@@ -8,9 +8,9 @@ import {
   revokeApiKey,
   toApiKey,
   usageStats,
-} from '../../domain/api-keys.js'
+} from '../../domain/api-keys/keys.js'
 import { AppError } from '../../kernel/errors.js'
-import { ApiKey, CreateApiKeyRequest, CreatedApiKey, KeyListQuery, UsageQuery, UsageStats } from '../../domain/api-key-schemas.js'
+import { ApiKey, CreateApiKeyRequest, CreatedApiKey, KeyListQuery, UsageQuery, UsageStats } from '../../domain/api-keys/schemas.js'
 import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'

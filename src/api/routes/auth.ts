@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
-import { issueToken } from '../../domain/auth.js'
-import { TokenRequest, TokenResponse } from '../../domain/api-key-schemas.js'
+import { issueToken } from '../../domain/api-keys/auth.js'
+import { TokenRequest, TokenResponse } from '../../domain/api-keys/schemas.js'
 import { envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, jsonBody, ok, router } from '../openapi.js'

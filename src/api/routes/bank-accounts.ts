@@ -1,7 +1,7 @@
 /** Bank accounts (API.md section 5): create, list, show. */
 import { createRoute } from '@hono/zod-openapi'
-import { createBankAccount, deleteBankAccount, findBankAccount, getBankAccount, listBankAccounts, updateBankAccount } from '../../domain/bank-accounts.js'
-import { listTransactions } from '../../domain/transaction-queries.js'
+import { createBankAccount, deleteBankAccount, findBankAccount, getBankAccount, listBankAccounts, updateBankAccount } from '../../domain/accounts/bank-accounts.js'
+import { listTransactions } from '../../domain/transactions/queries.js'
 import {
   BankAccount,
   BankAccountListQuery,

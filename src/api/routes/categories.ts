@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
-import { listCategories } from '../../domain/categories.js'
+import { listCategories } from '../../domain/categorization/categories.js'
 import { Categories, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'

@@ -1,6 +1,6 @@
 /** Categorization rules: a company's ordered rules, and running one over existing transactions. */
 import { createRoute } from '@hono/zod-openapi'
-import { applyRule, createRule, deleteRule, getRule, listRules, testRule, updateRule } from '../../domain/categorization-rules.js'
+import { applyRule, createRule, deleteRule, getRule, listRules, testRule, updateRule } from '../../domain/categorization/rules.js'
 import {
   CategorizationRule,
   CreateRuleRequest,
@@ -9,7 +9,7 @@ import {
   RuleTestQuery,
   RuleTestResult,
   UpdateRuleRequest,
-} from '../../domain/categorize/rule-schemas.js'
+} from '../../domain/categorization/rule-schemas.js'
 import { Deleted, IdParam, envelope, listEnvelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'

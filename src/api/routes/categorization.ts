@@ -1,10 +1,10 @@
 /** The categorization model: its status and settings, a suggestion per transaction, the review list. */
 import { createRoute, z } from '@hono/zod-openapi'
-import { updateSettings } from '../../domain/categorize/settings.js'
+import { updateSettings } from '../../domain/categorization/settings.js'
 
 /** The model and the rules engine load with the first request that needs them. */
-const service = () => import('../../domain/categorization.js')
-import { CategorizationSettings, ModelStatus, ReviewPage, ReviewQuery, Suggestion, UpdateCategorizationSettings } from '../../domain/categorization-schemas.js'
+const service = () => import('../../domain/categorization/categorizer.js')
+import { CategorizationSettings, ModelStatus, ReviewPage, ReviewQuery, Suggestion, UpdateCategorizationSettings } from '../../domain/categorization/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'

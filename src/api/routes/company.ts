@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
-import { getCompany } from '../../domain/companies.js'
+import { getCompany } from '../../domain/accounts/companies.js'
 import { Company, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'

@@ -1,7 +1,7 @@
 /** Reports (API.md section 5): cash flow by period and the financial summary. Scope `read`. */
 import { createRoute } from '@hono/zod-openapi'
-import { cashFlowReport, summaryReport } from '../../domain/reports.js'
-import { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../../domain/report-schemas.js'
+import { cashFlowReport, summaryReport } from '../../domain/reports/reports.js'
+import { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../../domain/reports/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'

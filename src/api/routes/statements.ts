@@ -1,14 +1,14 @@
 /**
  * Bank statements (API.md section 5). POST takes the file as multipart/form-data or as JSON with
  * the file in base64, answers 201 with the statement `pending`, and processes it off the request
- * path (domain/statement-jobs.ts); GET shows its status. Scopes: `write` to upload, `read` to read.
+ * path (domain/statements/jobs.ts); GET shows its status. Scopes: `write` to upload, `read` to read.
  */
 import { createRoute } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { AppError } from '../../kernel/errors.js'
 import { envelope, IdParam, listEnvelope, Transaction } from '../../domain/schemas.js'
-import { isProcessing } from '../../domain/statement-inflight.js'
-import { startStatementJob } from '../../domain/statement-jobs.js'
+import { isProcessing } from '../../domain/statements/inflight.js'
+import { startStatementJob } from '../../domain/statements/jobs.js'
 import {
   MAX_STATEMENT_FILE,
   Statement,
@@ -16,8 +16,8 @@ import {
   StatementTransactionsQuery,
   StatementUploadForm,
   StatementUploadJson,
-} from '../../domain/statement-schemas.js'
-import { createStatement, getStatement, listStatements, statementTransactions, type StatementUpload } from '../../domain/statements.js'
+} from '../../domain/statements/schemas.js'
+import { createStatement, getStatement, listStatements, statementTransactions, type StatementUpload } from '../../domain/statements/statements.js'
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { reportInternalError } from '../errors.js'

@@ -1,9 +1,9 @@
 /** Transactions (spec 4.3, API.md section 4). */
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { listTransactions } from '../../domain/transaction-queries.js'
-import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transaction-updates.js'
-import { createTransaction, createTransactionBatchIdempotent, createTransactionIdempotent, storeTransactionBatch } from '../../domain/transactions.js'
+import { listTransactions } from '../../domain/transactions/queries.js'
+import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
+import { createTransaction, createTransactionBatchIdempotent, createTransactionIdempotent, storeTransactionBatch } from '../../domain/transactions/create.js'
 import {
   BatchCreateMinimalResponse,
   BatchCreateRequest,

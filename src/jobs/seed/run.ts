@@ -9,7 +9,7 @@ import type { Client } from '../../client/client.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { AppError } from '../../kernel/errors.js'
 import type { BankAccount, CreateTransactionRequest, Transaction } from '../../domain/schemas.js'
-import type { Statement } from '../../domain/statement-schemas.js'
+import type { Statement } from '../../domain/statements/schemas.js'
 import { generateRows } from './generate.js'
 import {
   PLACEHOLDER_ID,

@@ -33,7 +33,7 @@ import {
   CreateTransactionRequest,
   isIsoDate,
 } from '../../domain/schemas.js'
-import { STATEMENT_FORMATS, MAX_STATEMENT_FILE } from '../../domain/statement-schemas.js'
+import { STATEMENT_FORMATS, MAX_STATEMENT_FILE } from '../../domain/statements/schemas.js'
 import { ROLES } from '../../import/mapping.js'
 import { amountBounds, daysBetween } from './generate.js'
 import { resolveStatic, resolveSteps, stepRefsIn, type KnownStep, type Namespace, type PathError, type Results, type StepRef } from './resolve.js'

@@ -4,7 +4,7 @@
  * `(company_id, amount, id)` took 37 µs of an imported row's 81 µs at 1,000,000 rows (every insert
  * lands on a random page, and the index, about 130 MB, outgrew the page cache); `(amount)` alone, a
  * fifth of its size, takes 13 µs. The list names it for amount sorts (INDEXED BY, see
- * transaction-queries.ts) and checks the company per row, which costs nothing when one company owns
+ * domain/transactions/queries.ts) and checks the company per row, which costs nothing when one company owns
  * the file, as an embedded database does. PostgreSQL, where several companies share a server, keeps
  * the company-first index.
  */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseUpload } from '../../../src/domain/statement-parse.js'
+import { parseUpload } from '../../../src/domain/statements/parse.js'
 import { parseStatement } from '../../../src/import/statements/index.js'
 import { parseQif } from '../../../src/import/statements/qif.js'
 import { StatementParseError } from '../../../src/import/statements/types.js'

@@ -1,0 +1,153 @@
+/** Bank accounts. The full account number is never stored: only its last four characters. */
+import { randomUUID } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type { Store } from '../../store/store.js'
+import type { BankAccountRow, Db } from '../../store/schema.js'
+import type { Actor } from '../actor.js'
+import { AppError, validation, notFound } from '../../kernel/errors.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { minorToNumber, parseAmount } from '../../kernel/money.js'
+import type { BankAccount, CreateBankAccountRequest, UpdateBankAccountRequest } from '../schemas.js'
+
+export function toBankAccount(row: BankAccountRow, movementMinor: number): BankAccount {
+  return {
+    id: row.id,
+    name: row.name,
+    institution_name: row.institution_name,
+    account_type: row.account_type as BankAccount['account_type'],
+    account_number_last4: row.account_number_last4,
+    currency_code: row.currency_code,
+    status: row.status as BankAccount['status'],
+    opening_balance: minorToNumber(row.opening_balance, row.currency_code),
+    opening_balance_date: row.opening_balance_date,
+    current_balance: minorToNumber(row.opening_balance + movementMinor, row.currency_code),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export async function createBankAccount(store: Store, actor: Actor, input: CreateBankAccountRequest, now: Date): Promise<BankAccount> {
+  let opening = 0
+  if (input.opening_balance !== undefined) {
+    const r = parseAmount(input.opening_balance, currencyExponent(input.currency_code))
+    if (!r.ok) throw validation('opening_balance', r.message)
+    opening = r.minor
+  }
+  const digits = input.account_number?.replace(/[\s-]/g, '')
+  const row: BankAccountRow = {
+    id: randomUUID(),
+    company_id: actor.companyId,
+    name: input.name,
+    institution_name: input.institution_name ?? null,
+    account_type: input.account_type,
+    account_number_last4: digits ? digits.slice(-4) : null,
+    currency_code: input.currency_code,
+    status: 'active',
+    opening_balance: opening,
+    opening_balance_date: input.opening_balance_date ?? null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  }
+  await store.writeTransaction(async (trx) => {
+    await refuseTakenName(store, trx, actor.companyId, input.name)
+    await trx.insertInto('bank_accounts').values(row).execute()
+  })
+  return toBankAccount(row, 0)
+}
+
+/**
+ * One name per bank account in a company (ignoring case and surrounding spaces): the seed finds its
+ * accounts by name, and people pick them by name. Inside a write transaction: BEGIN IMMEDIATE on
+ * SQLite (a deferred one that reads first fails with "database is locked" when another process
+ * writes meanwhile); PostgreSQL locks the company row, so two processes cannot both take a name.
+ * (SQLite's lower() folds ASCII only: names differing in the case of other letters are not caught there.)
+ */
+async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string, name: string, except?: string): Promise<void> {
+  if (store.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
+  let q = trx
+    .selectFrom('bank_accounts')
+    .select(['id', 'name'])
+    .where('company_id', '=', companyId)
+    .where(sql<string>`lower(trim(name))`, '=', name.trim().toLowerCase())
+  if (except) q = q.where('id', '!=', except)
+  const taken = await q.executeTakeFirst()
+  if (taken) {
+    const message = `a bank account named "${taken.name}" already exists (${taken.id}): bank account names are unique in a company`
+    throw new AppError('conflict', message, { details: [{ path: 'name', message }] })
+  }
+}
+
+/** Sum of the non-void transactions of each account, in the account's minor units. */
+async function movements(store: Store, companyId: string, accountIds: string[]): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map()
+  const rows = await store.db
+    .selectFrom('transactions')
+    .select(['bank_account_id', sql<number>`coalesce(sum(amount), 0)`.as('total')])
+    .where('company_id', '=', companyId)
+    .where('bank_account_id', 'in', accountIds)
+    .where('status', '!=', 'void')
+    .groupBy('bank_account_id')
+    .execute()
+  return new Map(rows.map((r) => [r.bank_account_id, Number(r.total)]))
+}
+
+export async function listBankAccounts(
+  store: Store,
+  companyId: string,
+  filter: { status?: string; account_type?: string },
+): Promise<BankAccount[]> {
+  let q = store.db.selectFrom('bank_accounts').selectAll().where('company_id', '=', companyId)
+  if (filter.status) q = q.where('status', '=', filter.status)
+  if (filter.account_type) q = q.where('account_type', '=', filter.account_type)
+  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+  const sums = await movements(store, companyId, rows.map((r) => r.id))
+  return rows.map((r) => toBankAccount(r, sums.get(r.id) ?? 0))
+}
+
+/** `db` may be an open transaction (its reads must not wait on another connection). */
+export async function findBankAccount(store: Store, companyId: string, id: string, db: Kysely<Db> = store.db): Promise<BankAccountRow> {
+  // Outside a transaction, the store's prepared lookup (every create makes one).
+  const row = db === store.db ? await store.hot.findBankAccount(companyId, id) : await db
+    .selectFrom('bank_accounts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst()
+  if (!row) throw notFound('bank account')
+  return row
+}
+
+export async function getBankAccount(store: Store, companyId: string, id: string): Promise<BankAccount> {
+  const row = await findBankAccount(store, companyId, id)
+  const sums = await movements(store, companyId, [id])
+  return toBankAccount(row, sums.get(id) ?? 0)
+}
+
+export async function updateBankAccount(store: Store, companyId: string, id: string, patch: UpdateBankAccountRequest, now: Date): Promise<BankAccount> {
+  const row = await findBankAccount(store, companyId, id)
+  const set: Partial<BankAccountRow> = {}
+  if (patch.name !== undefined) set.name = patch.name
+  if (patch.institution_name !== undefined) set.institution_name = patch.institution_name
+  if (patch.account_type !== undefined) set.account_type = patch.account_type
+  if (patch.status !== undefined) set.status = patch.status
+  if (Object.keys(set).length > 0) {
+    await store.writeTransaction(async (trx) => {
+      if (set.name !== undefined) await refuseTakenName(store, trx, companyId, set.name, row.id)
+      await trx.updateTable('bank_accounts').set({ ...set, updated_at: now.toISOString() }).where('id', '=', row.id).execute()
+    })
+  }
+  return getBankAccount(store, companyId, id)
+}
+
+/** An account that holds transactions cannot be deleted (close it instead: status "closed"). */
+export async function deleteBankAccount(store: Store, companyId: string, id: string): Promise<{ id: string; deleted: true }> {
+  return store.writeTransaction(async (trx) => {
+    const row = await findBankAccount(store, companyId, id, trx)
+    const held = await trx.selectFrom('transactions').select('id').where('bank_account_id', '=', row.id).limit(1).executeTakeFirst()
+    if (held) throw new AppError('conflict', `bank account "${row.name}" holds transactions and cannot be deleted: close it instead (status: closed)`)
+    // Statements that brought no transaction (failed, or empty) go with the account.
+    await trx.deleteFrom('bank_statements').where('bank_account_id', '=', row.id).execute()
+    await trx.deleteFrom('bank_accounts').where('id', '=', row.id).execute()
+    return { id: row.id, deleted: true as const }
+  })
+}

@@ -1,0 +1,107 @@
+/**
+ * Authentication: API keys (looked up by their SHA-256, compared in constant time) and JWTs
+ * (HS256 with a per-installation secret kept in the database; `alg: none` is never accepted).
+ */
+import { timingSafeEqual } from 'node:crypto'
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
+import { AppError } from '../../kernel/errors.js'
+import { hashApiKey, KEY_PATTERN, verifyPassword, dummyPasswordHash } from './secrets.js'
+import type { Actor } from '../actor.js'
+import { JWT_SCOPES, type Scope } from '../../kernel/vocabulary.js'
+import type { Store } from '../../store/store.js'
+import type { ApiKeyRow } from '../../store/schema.js'
+
+export const TOKEN_TTL_SECONDS = 24 * 60 * 60
+const ISSUER = 'finctl'
+
+export interface KeyAuth {
+  actor: Actor
+  key: ApiKeyRow
+}
+
+const unauthorized = (message: string) => new AppError('unauthorized', message)
+
+export async function authenticateApiKey(store: Store, key: string, now: Date): Promise<KeyAuth> {
+  if (!KEY_PATTERN.test(key)) throw unauthorized('invalid API key')
+  const hash = hashApiKey(key)
+  const row = await store.hot.findKeyByHash(hash)
+  // The lookup is by hash; the comparison below is constant-time all the same.
+  if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) throw unauthorized('invalid API key')
+  if (row.revoked_at) throw unauthorized('this API key has been revoked')
+  if (!row.is_active) throw unauthorized('this API key is inactive')
+  if (row.expires_at && row.expires_at <= now.toISOString()) throw unauthorized('this API key has expired')
+  return {
+    key: row,
+    actor: {
+      companyId: row.company_id,
+      kind: 'api_key',
+      keyId: row.id,
+      userId: row.created_by,
+      scopes: JSON.parse(row.scopes) as Scope[],
+    },
+  }
+}
+
+let secretCache = new WeakMap<Store, Promise<Uint8Array>>()
+
+export function jwtSecret(store: Store): Promise<Uint8Array> {
+  let p = secretCache.get(store)
+  if (!p) {
+    p = store.db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', 'jwt_secret')
+      .executeTakeFirstOrThrow()
+      .then((r) => new TextEncoder().encode(r.value))
+    secretCache.set(store, p)
+  }
+  return p
+}
+
+/** For tests that swap stores. */
+export function forgetSecrets(): void {
+  secretCache = new WeakMap()
+}
+
+export async function issueToken(store: Store, email: string, password: string, now: Date) {
+  const user = await store.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst()
+  // Verify against a dummy hash for unknown users so the answer takes as long either way.
+  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()))
+  if (!user || !ok) throw unauthorized('wrong email or password')
+  const scopes: Scope[] = [...JWT_SCOPES]
+  const iat = Math.floor(now.getTime() / 1000)
+  const token = await new SignJWT({ cid: user.company_id, scopes })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuer(ISSUER)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + TOKEN_TTL_SECONDS)
+    .sign(await jwtSecret(store))
+  return { access_token: token, token_type: 'Bearer' as const, expires_in: TOKEN_TTL_SECONDS, scopes }
+}
+
+export async function authenticateJwt(store: Store, header: string, now: Date): Promise<Actor> {
+  const token = header.replace(/^Bearer\s+/i, '').trim()
+  try {
+    const { payload } = await jwtVerify(token, await jwtSecret(store), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      currentDate: now,
+    })
+    const scopes = Array.isArray(payload.scopes) ? (payload.scopes as unknown[]).filter((s): s is Scope => JWT_SCOPES.includes(s as Scope)) : []
+    if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') throw unauthorized('invalid access token')
+    // The user must still exist in that company.
+    const user = await store.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', payload.sub)
+      .where('company_id', '=', payload.cid)
+      .executeTakeFirst()
+    if (!user) throw unauthorized('invalid access token')
+    return { companyId: payload.cid, kind: 'jwt', userId: payload.sub, scopes }
+  } catch (e) {
+    if (e instanceof AppError) throw e
+    if (e instanceof joseErrors.JWTExpired) throw unauthorized('access token expired: run `finctl login` again')
+    throw unauthorized('invalid access token')
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * API keys: create (the full key is returned once), list, show, revoke, and usage statistics
+ * computed from the request log (spec 2.1, 2.2; API.md section 3).
+ */
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import type { Store } from '../../store/store.js'
+import type { ApiKeyRow } from '../../store/schema.js'
+import type { Actor } from '../actor.js'
+import { AppError, notFound, validation } from '../../kernel/errors.js'
+import { generateApiKey, hashApiKey, keyPrefix } from './secrets.js'
+import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, Scope, UsageStats } from '../schemas.js'
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60
+export const DEFAULT_RATE_LIMIT_PER_DAY = 10_000
+
+export function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    key_prefix: row.key_prefix,
+    scopes: JSON.parse(row.scopes) as ApiKey['scopes'],
+    description: row.description,
+    last_used_at: row.last_used_at,
+    usage_count: Number(row.usage_count),
+    rate_limit_per_minute: row.rate_limit_per_minute,
+    rate_limit_per_day: row.rate_limit_per_day,
+    is_active: row.is_active === 1 && row.revoked_at === null,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    created_at: row.created_at,
+    created_by: row.created_by,
+  }
+}
+
+export async function createApiKey(store: Store, actor: Actor, input: CreateApiKeyRequest, now: Date): Promise<CreatedApiKey> {
+  let expiresAt: string | null = null
+  if (input.expires_at) {
+    const t = new Date(input.expires_at)
+    if (t.getTime() <= now.getTime()) throw validation('expires_at', 'must be in the future')
+    expiresAt = t.toISOString()
+  }
+  const key = generateApiKey()
+  const row: ApiKeyRow = {
+    id: randomUUID(),
+    company_id: actor.companyId,
+    name: input.name,
+    key_prefix: keyPrefix(key),
+    key_hash: hashApiKey(key),
+    scopes: JSON.stringify([...new Set(input.scopes)]),
+    description: input.description ?? '',
+    rate_limit_per_minute: input.rate_limit_per_minute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    rate_limit_per_day: input.rate_limit_per_day ?? DEFAULT_RATE_LIMIT_PER_DAY,
+    is_active: 1,
+    expires_at: expiresAt,
+    revoked_at: null,
+    created_at: now.toISOString(),
+    created_by: actor.userId ?? '',
+    usage_count: 0,
+    last_used_at: null,
+  }
+  await store.db.insertInto('api_keys').values(row).execute()
+  return { ...toApiKey(row), key }
+}
+
+export type KeyStatus = 'active' | 'revoked' | 'expired' | 'all'
+
+export async function listApiKeys(store: Store, companyId: string, status: KeyStatus, now: Date): Promise<ApiKey[]> {
+  const nowIso = now.toISOString()
+  let q = store.db.selectFrom('api_keys').selectAll().where('company_id', '=', companyId)
+  if (status === 'revoked') q = q.where('revoked_at', 'is not', null)
+  if (status === 'expired') q = q.where('revoked_at', 'is', null).where('expires_at', '<=', nowIso)
+  if (status === 'active')
+    q = q
+      .where('revoked_at', 'is', null)
+      .where('is_active', '=', 1)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+  return rows.map(toApiKey)
+}
+
+export async function findApiKey(store: Store, companyId: string, id: string): Promise<ApiKeyRow> {
+  const row = await store.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst()
+  if (!row) throw notFound('API key')
+  return row
+}
+
+export async function revokeApiKey(store: Store, companyId: string, id: string, now: Date): Promise<ApiKey> {
+  const row = await findApiKey(store, companyId, id)
+  if (row.revoked_at) return toApiKey(row)
+  const revokedAt = now.toISOString()
+  // Only the first revocation sets the time, even if two race.
+  await store.db
+    .updateTable('api_keys')
+    .set({ is_active: 0, revoked_at: revokedAt })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute()
+  return toApiKey(await findApiKey(store, companyId, id))
+}
+
+export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {
+  const db = store.db
+  const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()
+  const [totals, last24, endpoints, codes, recentRows] = await Promise.all([
+    db
+      .selectFrom('api_requests')
+      .select([
+        sql<number>`count(*)`.as('n'),
+        sql<number>`coalesce(sum(response_time_ms), 0)`.as('ms'),
+        sql<string | null>`max(created_at)`.as('last'),
+      ])
+      .where('key_id', '=', key.id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('api_requests')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('key_id', '=', key.id)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('api_requests')
+      .select(['endpoint', sql<number>`count(*)`.as('n')])
+      .where('key_id', '=', key.id)
+      .groupBy('endpoint')
+      .execute(),
+    db
+      .selectFrom('api_requests')
+      .select(['status_code', sql<number>`count(*)`.as('n')])
+      .where('key_id', '=', key.id)
+      .groupBy('status_code')
+      .execute(),
+    db
+      .selectFrom('api_requests')
+      .select(['endpoint', 'method', 'status_code', 'response_time_ms', 'created_at'])
+      .where('key_id', '=', key.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(recent)
+      .execute(),
+  ])
+  const total = Number(totals.n)
+  const totalMs = Number(totals.ms)
+  return {
+    total_requests: total,
+    last_used_at: totals.last ?? key.last_used_at,
+    last_24h_requests: Number(last24.n),
+    avg_response_time_ms: total === 0 ? 0 : Math.round(totalMs / total),
+    endpoints: Object.fromEntries(endpoints.map((r) => [r.endpoint, Number(r.n)])),
+    status_codes: Object.fromEntries(codes.map((r) => [String(r.status_code), Number(r.n)])),
+    recent_requests: recentRows.map((r) => ({ ...r, status_code: Number(r.status_code), response_time_ms: Number(r.response_time_ms) })),
+  }
+}
+
+export function hasScope(actor: Actor, scope: Scope): boolean {
+  return actor.scopes.includes(scope)
+}
+
+export function requireJwtScope(actor: Actor, scope: Scope): void {
+  if (actor.kind !== 'jwt') throw new AppError('forbidden', 'API keys cannot manage API keys: log in (`finctl login`) and use the access token')
+  if (!hasScope(actor, scope)) throw new AppError('forbidden', `this token lacks the ${scope} scope`)
+}

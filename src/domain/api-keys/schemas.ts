@@ -1,0 +1,84 @@
+/** Schemas of authentication (POST /auth/token) and API keys (spec 2.1, 2.2; API.md section 3). */
+import { z } from '@hono/zod-openapi'
+import { API_KEY_SCOPES } from '../../kernel/vocabulary.js'
+import { Timestamp, text } from '../schema-common.js'
+
+// ---- auth -----------------------------------------------------------------------------------
+
+export const TokenRequest = z
+  .object({ email: z.string().trim().min(1, 'is required').max(320), password: z.string().min(1, 'is required').max(1024) })
+  .openapi('TokenRequest')
+
+export const TokenResponse = z
+  .object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(), scopes: z.array(z.string()) })
+  .openapi('TokenResponse')
+
+// ---- API keys -------------------------------------------------------------------------------
+
+export const ApiScope = z.enum(API_KEY_SCOPES).openapi('ApiScope')
+
+export const ApiKey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    key_prefix: z.string(),
+    scopes: z.array(ApiScope),
+    description: z.string(),
+    last_used_at: Timestamp.nullable(),
+    usage_count: z.number().int(),
+    rate_limit_per_minute: z.number().int(),
+    rate_limit_per_day: z.number().int(),
+    is_active: z.boolean(),
+    expires_at: Timestamp.nullable(),
+    revoked_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    created_by: z.string(),
+  })
+  .openapi('ApiKey')
+export type ApiKey = z.infer<typeof ApiKey>
+
+export const CreatedApiKey = ApiKey.extend({ key: z.string() }).openapi('CreatedApiKey')
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>
+
+export const CreateApiKeyRequest = z
+  .object({
+    name: text(100).min(1, 'is required'),
+    scopes: z.array(ApiScope).min(1, 'give at least one scope').max(3),
+    description: text(500).optional(),
+    expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).nullable().optional(),
+    rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional(),
+    rate_limit_per_day: z.number().int().min(1).max(100_000_000).optional(),
+  })
+  .strict()
+  .openapi('CreateApiKeyRequest')
+export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>
+
+export const KeyListQuery = z.object({
+  status: z.enum(['active', 'revoked', 'expired', 'all']).optional(),
+})
+
+export const UsageQuery = z.object({
+  key_id: z.string().optional(),
+  recent: z.coerce.number().int().min(1).max(100).optional(),
+})
+
+export const RecentRequest = z.object({
+  endpoint: z.string(),
+  method: z.string(),
+  status_code: z.number().int(),
+  response_time_ms: z.number().int(),
+  created_at: Timestamp,
+})
+
+export const UsageStats = z
+  .object({
+    total_requests: z.number().int(),
+    last_used_at: Timestamp.nullable(),
+    last_24h_requests: z.number().int(),
+    avg_response_time_ms: z.number().int(),
+    endpoints: z.record(z.string(), z.number().int()),
+    status_codes: z.record(z.string(), z.number().int()),
+    recent_requests: z.array(RecentRequest),
+  })
+  .openapi('UsageStats')
+export type UsageStats = z.infer<typeof UsageStats>

@@ -1,0 +1,116 @@
+/**
+ * A company's categorization settings and the version of its labelled data, and the per-process
+ * cache of its model. Every change of labelled data moves `labels_version` on; the process that
+ * made the change applies it to its cached model at once (incremental learning), and any other
+ * process sees a newer version and retrains before its next prediction.
+ *
+ * This module is small on purpose: every transaction update loads it, while the model and the
+ * rules engine load only when something is categorized (src/domain/categorization/categorizer.ts).
+ */
+import { sql, type Kysely } from 'kysely'
+import type { Db } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import { exampleOf, type LabelledFields } from './labels.js'
+import type { CategoryModel, Example } from './model.js'
+
+export interface CategorizationSettings {
+  auto_categorize: boolean
+  /** Predictions scored at or above it fill the category; 0..1. */
+  threshold: number
+  labels_version: number
+  updated_at: string | null
+}
+
+const DEFAULTS = { auto_categorize: true, threshold: 0.9 }
+
+export async function getSettings(db: Kysely<Db>, companyId: string): Promise<CategorizationSettings> {
+  const row = await db.selectFrom('categorization_settings').selectAll().where('company_id', '=', companyId).executeTakeFirst()
+  if (!row) return { ...DEFAULTS, labels_version: 0, updated_at: null }
+  return { auto_categorize: row.auto_categorize === 1, threshold: Number(row.threshold), labels_version: Number(row.labels_version), updated_at: row.updated_at }
+}
+
+export async function updateSettings(store: Store, companyId: string, patch: { auto_categorize?: boolean; threshold?: number }, now: Date): Promise<CategorizationSettings> {
+  const ts = now.toISOString()
+  const set: { auto_categorize?: number; threshold?: number; updated_at: string } = { updated_at: ts }
+  if (patch.auto_categorize !== undefined) set.auto_categorize = patch.auto_categorize ? 1 : 0
+  if (patch.threshold !== undefined) set.threshold = patch.threshold
+  await store.db
+    .insertInto('categorization_settings')
+    .values({
+      company_id: companyId,
+      auto_categorize: (patch.auto_categorize ?? DEFAULTS.auto_categorize) ? 1 : 0,
+      threshold: patch.threshold ?? DEFAULTS.threshold,
+      labels_version: 0,
+      updated_at: ts,
+    })
+    .onConflict((oc) => oc.column('company_id').doUpdateSet(set))
+    .execute()
+  return getSettings(store.db, companyId)
+}
+
+/** A company's model in this process, and the labels_version it has seen. */
+export interface CachedModel {
+  version: number
+  model: CategoryModel
+  trained_at: string
+  trained_on: number
+  /** Examples added or removed incrementally since the last full training. */
+  changed: number
+}
+
+/**
+ * Incremental changes keep the counts exact but not the calibration, which was fitted on the
+ * examples of the last full training. The map stays sound while the data keeps its character, so a
+ * model is retrained (and recalibrated) before its next use only once the changes since its last
+ * training outnumber what it was trained on: corrections stay incremental, and a large import of
+ * categorized rows retrains it a few times (at 2x, 4x, ... its size), not once per batch.
+ */
+export function retrainAfter(trainedOn: number): number {
+  return Math.max(50, trainedOn)
+}
+
+const models = new WeakMap<Store, Map<string, CachedModel>>()
+
+export function modelCache(store: Store): Map<string, CachedModel> {
+  let m = models.get(store)
+  if (!m) models.set(store, (m = new Map()))
+  return m
+}
+
+/**
+ * Record a change of the company's labelled data: moves labels_version on (inside `db`'s
+ * transaction when given one) and returns a function that applies the change to this process's
+ * model; call it once the change is committed.
+ */
+export async function labelsChanged(db: Kysely<Db>, store: Store, companyId: string, removed: Example[], added: Example[], now: Date): Promise<() => void> {
+  if (!removed.length && !added.length) return () => {}
+  const row = await db
+    .insertInto('categorization_settings')
+    .values({ company_id: companyId, auto_categorize: DEFAULTS.auto_categorize ? 1 : 0, threshold: DEFAULTS.threshold, labels_version: 1, updated_at: now.toISOString() })
+    .onConflict((oc) => oc.column('company_id').doUpdateSet({ labels_version: sql`categorization_settings.labels_version + 1` }))
+    .returning('labels_version')
+    .executeTakeFirstOrThrow()
+  const version = Number(row.labels_version)
+  return () => {
+    const cached = modelCache(store).get(companyId)
+    if (!cached || cached.version !== version - 1) return // behind or absent: the next use retrains
+    cached.changed += removed.length + added.length
+    if (cached.changed > retrainAfter(cached.trained_on)) {
+      modelCache(store).delete(companyId)
+      return
+    }
+    for (const e of removed) cached.model.remove(e)
+    for (const e of added) cached.model.add(e)
+    cached.version = version
+  }
+}
+
+/** After rows were created (and committed): learn the labelled ones. */
+export async function learnCreated(store: Store, companyId: string, rows: LabelledFields[], now: Date): Promise<void> {
+  const added: Example[] = []
+  for (const r of rows) {
+    const e = exampleOf(r)
+    if (e) added.push(e)
+  }
+  ;(await labelsChanged(store.db, store, companyId, [], added, now))()
+}

@@ -1,0 +1,252 @@
+/**
+ * Reports (API.md section 5): cash flow by period and a financial summary. Amounts are in the
+ * company's base currency, from each transaction's base_amount (converted and rounded half-even
+ * once, per transaction, when it was written); void transactions are left out; transfers
+ * (cash_flow_category "transfer") are shown on their own and left out of totals.
+ *
+ * Every sum is a BigInt of minor units until the JSON number is made from its decimal text. The
+ * queries of one report run in one database transaction, so they see one state of the data.
+ */
+import type { Kysely } from 'kysely'
+import type { Db } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import { findBankAccount } from '../accounts/bank-accounts.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { convertMinor, formatMinor } from '../../kernel/money.js'
+import { periodIndex, periodsOf, resolveRange, type Interval } from './periods.js'
+import { flowsByDay, netBefore, netByAccountUpTo, openingRate, summaryGroups, type Scope } from './queries.js'
+import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
+import { baseCurrency } from '../transactions/rows.js'
+
+const CATEGORIES = ['operations', 'investing', 'financing', 'uncategorized'] as const
+type Category = (typeof CATEGORIES)[number]
+
+interface Sums {
+  inflows: bigint
+  outflows: bigint
+}
+const zero = (): Sums => ({ inflows: 0n, outflows: 0n })
+function add(into: Sums, s: Sums): void {
+  into.inflows += s.inflows
+  into.outflows += s.outflows
+}
+
+/** Turns exact minor units into the JSON numbers of the base currency. */
+function money(currency: string) {
+  const exp = currencyExponent(currency)
+  const num = (minor: bigint): number => Number(formatMinor(minor, exp))
+  const flows = (s: Sums): Flows => ({ inflows: num(s.inflows), outflows: num(s.outflows), net: num(s.inflows - s.outflows) })
+  return { num, flows }
+}
+
+interface Opening {
+  /** Sum of the converted opening balances of the accounts in scope. */
+  total: bigint
+  byAccount: Map<string, bigint>
+  accounts: Array<{ id: string; name: string; currency_code: string }>
+  unconverted: CashFlowReport['unconverted_opening_balances']
+}
+
+/**
+ * Opening balances of the accounts in scope, in the base currency. An account in another currency
+ * is converted at the rate of its earliest transaction in that currency (half-even, like a
+ * transaction); with no such transaction there is no rate, and the account's opening balance is left
+ * out of the balances and listed in `unconverted_opening_balances`.
+ */
+async function openingBalances(db: Kysely<Db>, companyId: string, scope: Scope, base: string): Promise<Opening> {
+  let q = db.selectFrom('bank_accounts').select(['id', 'name', 'currency_code', 'opening_balance']).where('company_id', '=', companyId)
+  if (scope.column === 'bank_account_id') q = q.where('id', '=', scope.value)
+  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+  const out: Opening = { total: 0n, byAccount: new Map(), accounts: [], unconverted: [] }
+  for (const r of rows) {
+    out.accounts.push({ id: r.id, name: r.name, currency_code: r.currency_code })
+    const minor = Number(r.opening_balance)
+    let converted = 0
+    if (minor !== 0 && r.currency_code !== base) {
+      const rate = await openingRate(db, r.id, r.currency_code)
+      if (rate === undefined) {
+        out.unconverted.push({
+          bank_account_id: r.id,
+          name: r.name,
+          currency_code: r.currency_code,
+          opening_balance: Number(formatMinor(minor, currencyExponent(r.currency_code))),
+        })
+      } else {
+        converted = convertMinor(minor, currencyExponent(r.currency_code), rate, currencyExponent(base))
+      }
+    } else {
+      converted = minor
+    }
+    out.byAccount.set(r.id, BigInt(converted))
+    out.total += BigInt(converted)
+  }
+  return out
+}
+
+/** The scope of a request; an account of another company is a 404, like any unknown id. */
+async function scopeOf(store: Store, companyId: string, accountId: string | undefined): Promise<Scope> {
+  if (accountId === undefined) return { column: 'company_id', value: companyId }
+  const account = await findBankAccount(store, companyId, accountId)
+  return { column: 'bank_account_id', value: account.id }
+}
+
+/** Run the queries of one report on one snapshot (SQLite: one deferred transaction; PostgreSQL: repeatable read). */
+function snapshot<T>(store: Store, fn: (db: Kysely<Db>) => Promise<T>): Promise<T> {
+  return store.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn)
+}
+
+export async function cashFlowReport(store: Store, companyId: string, q: CashFlowQuery, now: Date): Promise<CashFlowReport> {
+  const { from, to } = resolveRange(q, now)
+  const interval: Interval = q.interval ?? 'month'
+  const periods = periodsOf(from, to, interval)
+  const base = await baseCurrency(store, companyId)
+  const scope = await scopeOf(store, companyId, q.bank_account_id)
+  const { opening, days } = await snapshot(store, async (db) => {
+    const accounts = await openingBalances(db, companyId, scope, base)
+    const before = await netBefore(db, scope, from)
+    return { opening: { accounts, balance: accounts.total + before }, days: await flowsByDay(db, scope, from, to) }
+  })
+
+  const buckets = periods.map(() => ({ byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, zero()])) as Record<Category, Sums>, transfers: zero() }))
+  for (const d of days) {
+    const b = buckets[periodIndex(periods, d.date)]
+    const cf = d.cashFlow
+    const target = cf === 'transfer' ? b.transfers : b.byCategory[(CATEGORIES as readonly string[]).includes(cf ?? '') ? (cf as Category) : 'uncategorized']
+    add(target, d)
+  }
+
+  const m = money(base)
+  const totalBy = Object.fromEntries(CATEGORIES.map((c) => [c, zero()])) as Record<Category, Sums>
+  const totals = zero()
+  const transfers = zero()
+  let balance = opening.balance
+  const outPeriods = periods.map((p, i) => {
+    const b = buckets[i]
+    const sum = zero()
+    for (const c of CATEGORIES) {
+      add(sum, b.byCategory[c])
+      add(totalBy[c], b.byCategory[c])
+    }
+    add(totals, sum)
+    add(transfers, b.transfers)
+    const start = balance
+    balance += sum.inflows - sum.outflows + b.transfers.inflows - b.transfers.outflows
+    return {
+      period_start: p.start,
+      period_end: p.end,
+      label: p.label,
+      opening_balance: m.num(start),
+      closing_balance: m.num(balance),
+      ...m.flows(sum),
+      by_category: byCategoryJson(b.byCategory, m.flows),
+      transfers: m.flows(b.transfers),
+    }
+  })
+  return {
+    currency: base,
+    from,
+    to,
+    interval,
+    bank_account_id: scope.column === 'bank_account_id' ? scope.value : null,
+    opening_balance: m.num(opening.balance),
+    closing_balance: m.num(balance),
+    totals: m.flows(totals),
+    by_category: byCategoryJson(totalBy, m.flows),
+    transfers: m.flows(transfers),
+    periods: outPeriods,
+    unconverted_opening_balances: opening.accounts.unconverted,
+  }
+}
+
+function byCategoryJson(by: Record<Category, Sums>, flows: (s: Sums) => Flows): CashFlowReport['by_category'] {
+  return { operations: flows(by.operations), investing: flows(by.investing), financing: flows(by.financing), uncategorized: flows(by.uncategorized) }
+}
+
+interface Tally {
+  amount: bigint
+  count: number
+}
+
+/** Largest magnitude first, then name: a stable order for the breakdowns. */
+function ranked<K>(m: Map<K, Tally>, name: (k: K) => string): Array<[K, Tally]> {
+  const abs = (x: bigint) => (x < 0n ? -x : x)
+  return [...m.entries()].sort(([ka, a], [kb, b]) => {
+    const d = abs(b.amount) - abs(a.amount)
+    if (d !== 0n) return d > 0n ? 1 : -1
+    return b.count - a.count || name(ka).localeCompare(name(kb))
+  })
+}
+
+function tally<K>(m: Map<K, Tally>, key: K, amount: bigint, count: number): void {
+  const t = m.get(key)
+  if (t) {
+    t.amount += amount
+    t.count += count
+  } else m.set(key, { amount, count })
+}
+
+export async function summaryReport(store: Store, companyId: string, q: SummaryQuery, now: Date): Promise<SummaryReport> {
+  const { from, to } = resolveRange(q, now)
+  const base = await baseCurrency(store, companyId)
+  const scope = await scopeOf(store, companyId, q.bank_account_id)
+  const { opening, groups, moved } = await snapshot(store, async (db) => {
+    const opening = await openingBalances(db, companyId, scope, base)
+    const groups = await summaryGroups(db, scope, from, to)
+    const moved = await netByAccountUpTo(db, opening.accounts.map((a) => a.id), to)
+    return { opening, groups, moved }
+  })
+
+  const income = zero()
+  const transfers = zero()
+  let transferCount = 0
+  let count = 0
+  let pending = 0
+  let unreconciled = 0
+  const byAccounting = new Map<string, Tally>()
+  const byCategory = new Map<string | null, Tally>()
+  const byMerchant = new Map<string, Tally>()
+  for (const g of groups) {
+    count += g.count
+    pending += g.pending
+    unreconciled += g.unreconciled
+    const flows = { inflows: g.inflows, outflows: g.inflows - g.net }
+    if (g.cashFlow === 'transfer') {
+      add(transfers, flows)
+      transferCount += g.count
+      continue
+    }
+    add(income, flows)
+    tally(byAccounting, g.accounting ?? 'uncategorized', g.net, g.count)
+    tally(byCategory, g.category, g.net, g.count)
+    if (g.merchant !== null) tally(byMerchant, g.merchant, g.net, g.count)
+  }
+
+  const m = money(base)
+  return {
+    currency: base,
+    from,
+    to,
+    bank_account_id: scope.column === 'bank_account_id' ? scope.value : null,
+    income: m.num(income.inflows),
+    expenses: m.num(income.outflows),
+    net: m.num(income.inflows - income.outflows),
+    transaction_count: count,
+    pending_count: pending,
+    unreconciled_count: unreconciled,
+    transfers: { ...m.flows(transfers), count: transferCount },
+    by_accounting_category: ranked(byAccounting, (k) => k).map(([k, t]) => ({
+      accounting_category: k as SummaryReport['by_accounting_category'][number]['accounting_category'],
+      amount: m.num(t.amount),
+      count: t.count,
+    })),
+    by_category: ranked(byCategory, (k) => k ?? '').map(([k, t]) => ({ category: k, amount: m.num(t.amount), count: t.count })),
+    top_merchants: ranked(byMerchant, (k) => k)
+      .slice(0, q.top ?? 10)
+      .map(([k, t]) => ({ merchant_name: k, amount: m.num(t.amount), count: t.count })),
+    accounts: opening.accounts.map((a) => ({
+      ...a,
+      balance: m.num((opening.byAccount.get(a.id) ?? 0n) + (moved.get(a.id) ?? 0n)),
+    })),
+    unconverted_opening_balances: opening.unconverted,
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Writing a processed statement: duplicates left out, existing transactions reconciled, the other
+ * lines created as posted transactions of the statement, audit entries for each, and the statement
+ * record completed, all in ONE database transaction: a failure leaves nothing half-imported.
+ */
+import type { Kysely } from 'kysely'
+import type { Db, NewAuditEntryRow, NewTransactionRow, TransactionRow } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import { actorId } from '../actor.js'
+import { auditRow, diff } from '../transactions/audit.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { uuidv7 } from '../../kernel/ids.js'
+import { convertMinor } from '../../kernel/money.js'
+import { lineRefs, matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from './match.js'
+import { StatementFileError } from './parse.js'
+import type { SelectedStatement } from './select.js'
+import type { StatementJob } from './statements.js'
+import { toTransaction } from '../transactions/rows.js'
+import { exampleOf } from '../categorization/labels.js'
+import { labelsChanged } from '../categorization/settings.js'
+import type { Example } from '../categorization/model.js'
+
+const MAX_WARNINGS = 100
+/**
+ * Rows are built and written SLICE at a time, yielding to the event loop between slices: a large
+ * statement neither holds the loop for long nor piles up its rows (and their garbage) in memory.
+ */
+const SLICE = 500
+const yieldLoop = () => new Promise<void>((r) => setImmediate(r))
+
+export interface ApplyResult {
+  created: number
+  matched: number
+  duplicates: number
+}
+
+async function existingRefs(trx: Kysely<Db>, accountId: string, refs: string[]): Promise<Set<string>> {
+  const out = new Set<string>()
+  for (let i = 0; i < refs.length; i += 500) {
+    const rows = await trx
+      .selectFrom('transactions')
+      .select('statement_ref')
+      .where('bank_account_id', '=', accountId)
+      .where('statement_ref', 'in', refs.slice(i, i + 500))
+      .execute()
+    for (const r of rows) if (r.statement_ref) out.add(r.statement_ref)
+    // better-sqlite3 answers synchronously: without this, the whole loop is one turn of the event loop.
+    if (i % 5000 === 4500) await yieldLoop()
+  }
+  return out
+}
+
+/** Transactions of the account a line may reconcile: no statement, not void, within the window. */
+async function candidates(store: Store, trx: Kysely<Db>, accountId: string, from: string, to: string): Promise<TransactionRow[]> {
+  let q = trx
+    .selectFrom('transactions')
+    .selectAll()
+    .where('bank_account_id', '=', accountId)
+    .where('bank_statement_id', 'is', null)
+    .where('status', '!=', 'void')
+    .where('transaction_date', '>=', shiftDate(from, -MATCH_WINDOW_DAYS))
+    .where('transaction_date', '<=', shiftDate(to, MATCH_WINDOW_DAYS))
+    .orderBy('created_at')
+    .orderBy('id')
+  if (store.dialect === 'postgres') q = q.forUpdate()
+  return q.execute()
+}
+
+function warningsJson(warnings: string[]): string {
+  const kept = warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `… and ${warnings.length - MAX_WARNINGS} more`] : warnings
+  return JSON.stringify(kept)
+}
+
+export async function applyStatement(store: Store, job: StatementJob, sel: SelectedStatement, now: Date): Promise<ApplyResult> {
+  const { account, actor, statementId } = job
+  const refs = lineRefs(sel.lines)
+  const ts = now.toISOString()
+  const createdBy = actorId(actor)
+  const exp = currencyExponent(account.currency_code)
+  const baseExp = currencyExponent(job.baseCurrency)
+  // Rules and the model fill the category of new lines; loaded before the write lock is taken.
+  const categorizer = await (await import('../categorization/categorizer.js')).prepareCategorizer(store, account.company_id, sel.lines.some((l) => l.category == null))
+  const learned: Example[] = []
+  const { result, learn } = await store.writeTransaction(async (trx) => {
+    // One statement of an account at a time, across processes too (SQLite: BEGIN IMMEDIATE does it).
+    // NO KEY UPDATE: new transactions of the account (their foreign key takes KEY SHARE) do not wait.
+    if (store.dialect === 'postgres') await trx.selectFrom('bank_accounts').select('id').where('id', '=', account.id).forNoKeyUpdate().execute()
+    const current = await trx.selectFrom('bank_statements').select('status').where('id', '=', statementId).executeTakeFirst()
+    if (current?.status !== 'processing') throw new StatementFileError(`the statement is ${current?.status ?? 'gone'}, no longer processing: nothing was imported`)
+
+    const known = await existingRefs(trx, account.id, refs)
+    const fresh = sel.lines.map((line, index) => ({ line, index })).filter(({ index }) => !known.has(refs[index]))
+    let matches = new Map<number, string>()
+    const rowsById = new Map<string, TransactionRow>()
+    if (fresh.length) {
+      const dates = fresh.map((f) => f.line.date).sort()
+      const found = await candidates(store, trx, account.id, dates[0], dates[dates.length - 1])
+      for (const r of found) rowsById.set(r.id, r)
+      const list: Candidate[] = found.map((r) => ({ id: r.id, transaction_date: r.transaction_date, amount: Number(r.amount), description: r.description, merchant_name: r.merchant_name }))
+      matches = matchLines(fresh, list)
+    }
+
+    let created: NewTransactionRow[] = []
+    let audit: NewAuditEntryRow[] = []
+    let createdCount = 0
+    const flush = async () => {
+      categorizer.apply(created)
+      for (const r of created) {
+        const e = exampleOf(r as TransactionRow)
+        if (e) learned.push(e)
+      }
+      if (created.length) await trx.insertInto('transactions').values(created).execute()
+      if (audit.length) await trx.insertInto('audit_entries').values(audit).execute()
+      createdCount += created.length
+      created = []
+      audit = []
+      await yieldLoop()
+    }
+    for (const { line, index } of fresh) {
+      if (created.length >= SLICE || audit.length >= SLICE) await flush()
+      const matchedId = matches.get(index)
+      if (matchedId) {
+        const before = rowsById.get(matchedId)!
+        const after: TransactionRow = {
+          ...before,
+          is_reconciled: 1,
+          bank_statement_id: statementId,
+          statement_ref: refs[index],
+          status: before.status === 'pending' ? 'posted' : before.status,
+          updated_at: ts,
+        }
+        await trx
+          .updateTable('transactions')
+          .set({ is_reconciled: 1, bank_statement_id: statementId, statement_ref: refs[index], status: after.status, updated_at: ts })
+          .where('id', '=', matchedId)
+          .execute()
+        audit.push(auditRow(actor, 'reconcile', matchedId, diff(toTransaction(before), toTransaction(after)), now))
+        continue
+      }
+      let baseAmount: number
+      try {
+        baseAmount = convertMinor(line.amountMinor, exp, job.rate, baseExp)
+      } catch {
+        throw new StatementFileError(`${line.line ? `line ${line.line}` : `the line of ${line.date}`}: the amount is too large once converted to the base currency ${job.baseCurrency}`)
+      }
+      const row: NewTransactionRow = {
+        id: uuidv7(now.getTime()),
+        company_id: account.company_id,
+        bank_account_id: account.id,
+        bank_statement_id: statementId,
+        transaction_date: line.date,
+        posted_date: line.date,
+        description: line.description,
+        original_description: line.originalDescription ?? line.description,
+        amount: line.amountMinor,
+        currency_code: account.currency_code,
+        exchange_rate: job.rate,
+        base_amount: baseAmount,
+        category: line.category ?? null,
+        accounting_category: line.transfer ? 'transfer' : null,
+        cash_flow_category: line.transfer ? 'transfer' : null,
+        merchant_name: line.merchant ?? null,
+        status: 'posted',
+        is_reconciled: 0,
+        ai_confidence_score: null,
+        tags: '[]',
+        created_at: ts,
+        updated_at: ts,
+        import_ref: null,
+        statement_ref: refs[index],
+        created_by: createdBy,
+        created_via: 'statement_import',
+      }
+      created.push(row)
+    }
+    await flush()
+
+    const result = { created: createdCount, matched: matches.size, duplicates: sel.lines.length - fresh.length }
+    await trx
+      .updateTable('bank_statements')
+      .set({
+        status: 'completed',
+        period_start: sel.periodStart,
+        period_end: sel.periodEnd,
+        opening_balance: sel.openingBalance,
+        closing_balance: sel.closingBalance,
+        balance_check: sel.balanceCheck,
+        line_count: sel.lines.length,
+        transaction_count: result.created + result.matched,
+        duplicate_count: result.duplicates,
+        matched_count: result.matched,
+        warnings: warningsJson(sel.warnings),
+        error: null,
+        updated_at: ts,
+        processed_at: ts,
+      })
+      .where('id', '=', statementId)
+      .execute()
+    return { result, learn: await labelsChanged(trx, store, account.company_id, [], learned, now) }
+  })
+  learn()
+  return result
+}

@@ -1,0 +1,222 @@
+/**
+ * From an uploaded file's bytes to statement lines: OFX/QFX, QIF, CAMT.053 and MT940 through the
+ * statement parsers, CSV through the column mapping of `finctl tx import`. Pure: bytes in, plain
+ * objects out (they cross to and from a worker thread), no database. The parsers are loaded when
+ * a file is parsed, not with the server core (every embedded CLI command opens the core).
+ */
+import { formatFromFlag } from '../../import/dates.js'
+import type { Role } from '../../import/mapping.js'
+import type { ImportedTransaction, StatementFormat } from '../../import/statements/types.js'
+import type { StatementFormatName } from './schemas.js'
+
+export interface UploadOptions {
+  format?: StatementFormatName
+  dateFormat?: string
+  encoding?: string
+  delimiter?: string
+  /** Which account of a file that holds several: its number as the file writes it, or its end. */
+  accountNumber?: string
+  map?: Array<[Role, string]>
+  where?: Array<[string, string]>
+  decimalComma?: boolean
+  skipLines?: number
+  invertSign?: boolean
+}
+
+/** One line of a statement, ready to become a transaction (amounts in minor units). */
+export interface StatementLine {
+  date: string
+  amountMinor: number
+  currency: string
+  description: string
+  /** The bank's text as the file writes it (line breaks, runs of spaces), when it differs from `description`. */
+  originalDescription?: string
+  merchant?: string
+  category?: string
+  /** A transfer between the company's own accounts (QIF `L[Account]`): accounting and cash-flow category `transfer`. */
+  transfer?: true
+  /** The bank's own id of the line (FITID, AcctSvcrRef, MT940 reference). */
+  externalId?: string
+  /** CSV: the bank reference column, part of the line's identity when there is no id. */
+  reference?: string
+  /** 1-based line of the file, for messages. */
+  line?: number
+}
+
+/** One statement (an account, or one period of an account) of a file. */
+export interface StatementPart {
+  accountHint?: string
+  currency?: string
+  openingBalance?: number
+  closingBalance?: number
+  periodStart?: string
+  periodEnd?: string
+  lines: StatementLine[]
+}
+
+export interface ParsedUpload {
+  format: StatementFormatName
+  parts: StatementPart[]
+  warnings: string[]
+}
+
+/** What the parse needs to know of the bank account. */
+export interface ParseTarget {
+  fileName: string
+  format: StatementFormatName
+  /** The account's currency: lines that name none are in it. */
+  currency: string
+  exponent: number
+}
+
+export class StatementFileError extends Error {
+  override name = 'StatementFileError'
+}
+
+const MAX_DESCRIPTION = 1000
+
+function squash(text: string | undefined): string | undefined {
+  const t = text?.replace(/<br\s*\/?>/gi, ' ').replace(/\s+/g, ' ').trim()
+  return t ? t : undefined
+}
+
+/**
+ * Which of a line's payee and free text make its description: both when they differ, the longer
+ * one when one starts with the other (OFX cuts NAME at 32 characters and MEMO holds it all).
+ */
+function describedBy(p: string | undefined, m: string | undefined): 'payee' | 'memo' | 'both' | undefined {
+  if (p && m) {
+    const [lp, lm] = [p.toLowerCase(), m.toLowerCase()]
+    return lm.startsWith(lp) ? 'memo' : lp.startsWith(lm) ? 'payee' : 'both'
+  }
+  return p ? 'payee' : m ? 'memo' : undefined
+}
+
+const joined = (by: 'payee' | 'memo' | 'both', p: string, m: string) => (by === 'both' ? `${p} / ${m}` : by === 'payee' ? p : m)
+
+/** A transaction's description from a line's payee and free text (see describedBy). */
+export function describe(payee: string | undefined, memo: string | undefined, fallback = 'bank statement line'): string {
+  const p = squash(payee)
+  const m = squash(memo)
+  const by = describedBy(p, m)
+  return (by ? joined(by, p!, m!) : fallback).slice(0, MAX_DESCRIPTION)
+}
+
+/** The description with the free text as the bank wrote it, when the free text is part of it. */
+function originalOf(t: ImportedTransaction): string | undefined {
+  const p = squash(t.payee)
+  const by = describedBy(p, squash(t.memo))
+  if (!t.rawMemo || (by !== 'memo' && by !== 'both')) return undefined
+  return joined(by, p!, t.rawMemo).slice(0, MAX_DESCRIPTION)
+}
+
+/** The category of a transfer line, whose description names the other account. */
+const TRANSFER_CATEGORY = 'Transfer'
+
+function transferNote(t: ImportedTransaction): string | undefined {
+  return t.transferAccount && `Transfer ${t.amountMinor < 0 ? 'to' : 'from'} ${t.transferAccount}`
+}
+
+function fromImported(t: ImportedTransaction): StatementLine {
+  const transfer = transferNote(t)
+  const line: StatementLine = {
+    date: t.date,
+    amountMinor: t.amountMinor,
+    currency: t.currency,
+    description: describe(t.payee, [squash(t.memo), transfer].filter(Boolean).join(' / '), squash(t.category)),
+  }
+  const original = originalOf(t)
+  if (original && original !== line.description) line.originalDescription = original
+  const merchant = squash(t.payee)
+  if (merchant) line.merchant = merchant.slice(0, 200)
+  const category = transfer ? TRANSFER_CATEGORY : squash(t.category)
+  if (category) line.category = category.slice(0, 100)
+  if (transfer) line.transfer = true
+  if (t.externalId?.trim()) line.externalId = t.externalId.trim()
+  if (t.line !== undefined) line.line = t.line
+  return line
+}
+
+/** The date order a `date_format` names, for QIF. */
+function dateOrder(dateFormat: string | undefined): 'DMY' | 'MDY' | 'YMD' | undefined {
+  if (!dateFormat) return undefined
+  try {
+    return formatFromFlag(dateFormat).order.toUpperCase() as 'DMY' | 'MDY' | 'YMD'
+  } catch (e) {
+    throw new StatementFileError((e as Error).message)
+  }
+}
+
+/** Parse an uploaded file. Throws StatementFileError (with a line number where known) when it is unusable. */
+export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
+  if (target.format === 'csv') return parseCsv(bytes, target, o)
+  const { parseStatement, StatementParseError } = await import('../../import/statements/index.js')
+  try {
+    const r = parseStatement(bytes, {
+      format: target.format as StatementFormat,
+      fileName: target.fileName,
+      encoding: o.encoding,
+      dateOrder: dateOrder(o.dateFormat),
+      defaultCurrency: target.currency,
+    })
+    const parts = r.statements.map((s): StatementPart => ({
+      accountHint: s.accountHint,
+      currency: s.currency,
+      openingBalance: s.openingBalance,
+      closingBalance: s.closingBalance,
+      periodStart: s.periodStart,
+      periodEnd: s.periodEnd,
+      lines: s.transactions.map(fromImported),
+    }))
+    return { format: target.format, parts, warnings: r.warnings }
+  } catch (e) {
+    if (e instanceof StatementParseError) throw new StatementFileError(e.message)
+    if (e instanceof RangeError || e instanceof TypeError) throw new StatementFileError(`the file cannot be read: ${e.message}`)
+    throw e
+  }
+}
+
+async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
+  const [{ ImportError, RowConverter }, { planImportBytes, readRecordsBytes }] = await Promise.all([import('../../import/csv-import.js'), import('../../import/csv-bytes.js')])
+  const opts = {
+    encoding: o.encoding,
+    delimiter: o.delimiter,
+    dateFormat: o.dateFormat,
+    decimalComma: o.decimalComma,
+    skipLines: o.skipLines,
+    map: o.map,
+    where: o.where,
+    invertSign: o.invertSign,
+  }
+  try {
+    const plan = await planImportBytes(bytes, opts)
+    const conv = new RowConverter(plan, { ...opts, accountId: 'statement', currency: target.currency, exponent: target.exponent })
+    const lines: StatementLine[] = []
+    const rejected: string[] = []
+    for await (const rec of readRecordsBytes(bytes, plan.layout)) {
+      const r = conv.convert(rec)
+      if (!r) continue
+      if (!r.ok) {
+        rejected.push(`line ${r.line}: ${r.reason}`)
+        continue
+      }
+      const q = r.request
+      const line: StatementLine = { date: q.transaction_date, amountMinor: r.minor, currency: q.currency_code ?? target.currency, description: q.description, line: r.line }
+      if (q.original_description) line.originalDescription = q.original_description
+      if (q.merchant_name) line.merchant = q.merchant_name
+      if (q.category) line.category = q.category
+      const ref = plan.map.reference === undefined ? '' : (rec.fields[plan.map.reference < 0 ? rec.fields.length + plan.map.reference : plan.map.reference] ?? '').trim()
+      if (ref) line.reference = ref
+      lines.push(line)
+    }
+    if (rejected.length) {
+      const more = rejected.length > 3 ? ` (and ${rejected.length - 3} more)` : ''
+      throw new StatementFileError(`${rejected.length} row(s) of the CSV file cannot be read with this mapping: ${rejected.slice(0, 3).join('; ')}${more}`)
+    }
+    const warnings = plan.skipped.map((s) => `line ${s.line}: ${s.reason}`)
+    return { format: 'csv', parts: [{ lines }], warnings }
+  } catch (e) {
+    if (e instanceof ImportError) throw new StatementFileError(e.message)
+    throw e
+  }
+}

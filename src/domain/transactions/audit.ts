@@ -1,0 +1,104 @@
+/**
+ * Audit history of transactions: who (key or user), when, what action, and each changed field
+ * with its value before and after. Entries are written in the same database transaction as the change.
+ */
+import type { Kysely } from 'kysely'
+import type { Db, NewAuditEntryRow } from '../../store/schema.js'
+import type { Actor } from '../actor.js'
+import { actorId } from '../actor.js'
+import type { AuditEntry, Transaction } from '../schemas.js'
+
+export type AuditAction = AuditEntry['action']
+type Changes = Record<string, { before: unknown; after: unknown }>
+
+const AUDITED: Array<keyof Transaction> = [
+  'bank_account_id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
+  'exchange_rate', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
+  'ai_confidence_score', 'tags', 'bank_statement_id',
+]
+
+/** The fields that differ between two versions of a transaction (null for a side that does not exist). */
+export function diff(before: Transaction | null, after: Transaction | null): Changes {
+  const changes: Changes = {}
+  for (const field of AUDITED) {
+    const b = before ? before[field] : null
+    const a = after ? after[field] : null
+    if (JSON.stringify(b) !== JSON.stringify(a)) changes[field] = { before: b ?? null, after: a ?? null }
+  }
+  return changes
+}
+
+export type CreationAction = Extract<AuditAction, 'create' | 'batch_create' | 'statement_import'>
+const CREATIONS: ReadonlySet<AuditAction> = new Set<CreationAction>(['create', 'batch_create', 'statement_import'])
+
+/** Who created a transaction, how and when: its created_by, created_via and created_at columns. */
+export interface Creation {
+  created_by?: string | null
+  created_via?: string | null
+  created_at: string
+}
+
+/**
+ * The entry of a transaction's creation. A transaction says who created it and how in its own
+ * columns (created_by, created_via: no audit row per imported row), and its values are not stored
+ * again (they would double the size of every row): `history` rebuilds them from the current row by
+ * undoing, newest first, the later entries, each of which records what it changed. Exact, because
+ * every change of a transaction writes its entry in the same database transaction as the change.
+ * Rows created before those columns existed (both null) have this entry in audit_entries instead.
+ */
+function creationEntry(row: Creation): AuditEntry | undefined {
+  if (!row.created_by || !row.created_via || !CREATIONS.has(row.created_via as AuditAction)) return undefined
+  return { at: row.created_at, actor: row.created_by, action: row.created_via as CreationAction, changes: {} }
+}
+
+/**
+ * The creation entry to keep in audit_entries when the transaction itself goes (deleteTransaction
+ * writes it just before the delete entry, dated when the transaction was created), so the trail of
+ * a deleted transaction still says who created it and how. Nothing for an older row, whose
+ * creation entry is there already.
+ */
+export function creationRow(companyId: string, transactionId: string, row: Creation): NewAuditEntryRow | undefined {
+  const e = creationEntry(row)
+  return e && { company_id: companyId, transaction_id: transactionId, actor: e.actor, action: e.action, changes: '{}', created_at: e.at }
+}
+
+export function auditRow(actor: Actor, action: AuditAction, transactionId: string, changes: Changes, now: Date): NewAuditEntryRow {
+  return {
+    company_id: actor.companyId,
+    transaction_id: transactionId,
+    actor: actorId(actor),
+    action,
+    changes: JSON.stringify(changes),
+    created_at: now.toISOString(),
+  }
+}
+
+/**
+ * A transaction's entries, oldest first: its creation (from `creation`, its row's columns, or from
+ * audit_entries for older rows), then the entries of its changes. `current` (the row as it is
+ * now) fills in the values of the creation.
+ */
+export async function history(db: Kysely<Db>, companyId: string, transactionId: string, creation: Creation, current?: Transaction): Promise<AuditEntry[]> {
+  const rows = await db
+    .selectFrom('audit_entries')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('transaction_id', '=', transactionId)
+    .orderBy('id', 'asc')
+    .execute()
+  const entries: AuditEntry[] = rows.map((r) => ({ at: r.created_at, actor: r.actor, action: r.action as AuditAction, changes: JSON.parse(r.changes) as Changes }))
+  const created = creationEntry(creation)
+  if (created) entries.unshift(created)
+  if (current) {
+    const state: Record<string, unknown> = { ...current }
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i]
+      if (CREATIONS.has(e.action) && Object.keys(e.changes).length === 0) {
+        e.changes = diff(null, state as unknown as Transaction)
+        break
+      }
+      for (const [field, c] of Object.entries(e.changes)) state[field] = c.before
+    }
+  }
+  return entries
+}

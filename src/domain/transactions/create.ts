@@ -1,0 +1,289 @@
+/** Transactions: create, one by one, in batches and under an Idempotency-Key (spec 4.3). */
+import { uuidv7 } from '../../kernel/ids.js'
+import type { Store } from '../../store/store.js'
+import type { Kysely } from 'kysely'
+import type { BankAccountRow, Db, NewTransactionRow, TransactionRow } from '../../store/schema.js'
+import { actorId, type Actor } from '../actor.js'
+import { requestHash, runIdempotent, type IdempotentResult } from '../idempotency.js'
+import { AppError, validation } from '../../kernel/errors.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { convertMinor, parseAmount, parseRate } from '../../kernel/money.js'
+import { CreateTransactionRequest, MAX_BATCH, type BatchCreateMinimalResponse, type BatchCreateResponse, type Transaction } from '../schemas.js'
+import type { CreationAction } from './audit.js'
+import { zodError } from '../validation.js'
+import { findBankAccount } from '../accounts/bank-accounts.js'
+import { baseCurrency, toTransaction } from './rows.js'
+import { learnCreated } from '../categorization/settings.js'
+import type { Categorizer } from '../categorization/categorizer.js'
+import { checkPlausible, type DateWindow } from './plausibility.js'
+
+/** The model and the rules engine load with the first batch, not with the core. */
+async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
+  const c = await import('../categorization/categorizer.js')
+  return c.prepareCategorizer(store, companyId, c.anyUncategorized(items))
+}
+
+/** Validate a create request against its account and build the row; throws AppError. */
+export async function buildTransactionRow(
+  store: Store,
+  actor: Actor,
+  input: CreateTransactionRequest,
+  now: Date,
+  window: DateWindow,
+  db: Kysely<Db> = store.db,
+): Promise<NewTransactionRow> {
+  const account = await lookUpAccount(store, actor, input.bank_account_id, db)
+  return buildRow(actor, { by: actorId(actor), via: 'create' }, input, { now, ts: now.toISOString(), window }, account, await baseCurrency(store, actor.companyId, db))
+}
+
+function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
+  return findBankAccount(store, actor.companyId, id, db).catch((e: AppError) => {
+    throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
+  })
+}
+
+/** The row of a create request once its account and the base currency are known (synchronous: a batch builds thousands). */
+function buildRow(
+  actor: Actor,
+  creation: { by: string; via: CreationAction },
+  input: CreateTransactionRequest,
+  when: { now: Date; ts: string; window: DateWindow },
+  account: BankAccountRow,
+  base: string,
+): NewTransactionRow {
+  const { now, ts } = when
+  if (account.status === 'closed') {
+    throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before adding transactions`)
+  }
+  const currency = input.currency_code ?? account.currency_code
+  const amount = parseAmount(input.amount, currencyExponent(currency))
+  if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
+  checkPlausible({ transaction_date: input.transaction_date, posted_date: input.posted_date, amountMinor: amount.minor, force: input.force }, when.window, now)
+
+  let rate = '1'
+  if (input.exchange_rate !== undefined) {
+    const r = parseRate(input.exchange_rate)
+    if (!r) throw validation('exchange_rate', 'must be a positive decimal number')
+    rate = r
+  } else if (currency !== base) {
+    throw validation('exchange_rate', `is required for ${currency}: give the rate to the base currency ${base}`)
+  }
+  if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
+  let baseAmount: number
+  if (rate === '1' && currency === base) baseAmount = amount.minor
+  else {
+    try {
+      baseAmount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
+    } catch {
+      throw validation('amount', `is too large once converted to the base currency ${base}`)
+    }
+  }
+
+  return {
+    id: uuidv7(now.getTime()),
+    company_id: actor.companyId,
+    bank_account_id: account.id,
+    bank_statement_id: null,
+    transaction_date: input.transaction_date,
+    posted_date: input.posted_date ?? input.transaction_date,
+    description: input.description,
+    original_description: input.original_description ?? input.description,
+    amount: amount.minor,
+    currency_code: currency,
+    exchange_rate: rate,
+    base_amount: baseAmount,
+    category: input.category ?? null,
+    accounting_category: input.accounting_category ?? null,
+    cash_flow_category: input.cash_flow_category ?? null,
+    merchant_name: input.merchant_name ?? null,
+    status: 'pending',
+    is_reconciled: 0,
+    ai_confidence_score: null,
+    tags: input.tags?.length ? JSON.stringify(input.tags) : '[]',
+    created_at: ts,
+    updated_at: ts,
+    import_ref: input.import_ref ?? null,
+    created_by: creation.by,
+    created_via: creation.via,
+  }
+}
+
+/** The existing transaction an import_ref names (for duplicate reports). */
+async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
+  const byAccount = new Map<string, string[]>()
+  for (const r of rows) {
+    if (!r.import_ref) continue
+    const refs = byAccount.get(r.bank_account_id)
+    if (refs) refs.push(r.import_ref)
+    else byAccount.set(r.bank_account_id, [r.import_ref])
+  }
+  const out = new Map<string, string>()
+  for (const [account, refs] of byAccount) {
+    for (let i = 0; i < refs.length; i += 500) {
+      const found = await db.selectFrom('transactions').select(['id', 'import_ref']).where('bank_account_id', '=', account).where('import_ref', 'in', refs.slice(i, i + 500)).execute()
+      for (const f of found) out.set(`${account}\u0000${f.import_ref}`, f.id)
+    }
+  }
+  return out
+}
+
+export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date, window: DateWindow): Promise<Transaction> {
+  const row = await buildTransactionRow(store, actor, input, now, window)
+  const t = toTransaction(row as TransactionRow)
+  const inserted = await store.hot.insertTransactions([row])
+  if (!inserted.has(row.id)) {
+    const existing = (await existingByRef(store.db, [row])).get(`${row.bank_account_id}\u0000${row.import_ref}`)
+    throw new AppError('conflict', `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`)
+  }
+  if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
+  return t
+}
+
+/** Build, validate and store a batch; rows whose import_ref exists already are reported as duplicates. */
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal?: false, bulkRows?: number): Promise<BatchCreateResponse>
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal: true, bulkRows?: number): Promise<BatchCreateMinimalResponse>
+export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal = false, bulkRows?: number): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
+  const categorizer = await prepareCategorizer(store, actor.companyId, items)
+  const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
+  const inserted = await store.hot.insertTransactions(built.rows, { bulkRows })
+  await learnCreated(store, actor.companyId, built.rows.filter((r) => inserted.has(r.id)) as TransactionRow[], now)
+  return minimal ? settleBatch(store.db, built, inserted, (r, index) => ({ index, id: r.id })) : settleBatch(store.db, built, inserted, toTransaction)
+}
+
+/**
+ * A batch's answer: each created row as `created(row, index)` (the whole Transaction, or with
+ * `Prefer: return=minimal` its index and id), errors by index, and the rows whose import_ref was
+ * there already, with the id of the transaction that has it.
+ */
+async function settleBatch<C>(
+  db: Kysely<Db>,
+  built: BuiltBatch,
+  inserted: Set<string>,
+  created: (row: TransactionRow, index: number) => C,
+): Promise<{ created: C[]; errors: BatchCreateResponse['errors']; duplicates: BatchCreateResponse['duplicates'] }> {
+  const out: C[] = []
+  const skipped: Array<{ r: NewTransactionRow; index: number }> = []
+  built.rows.forEach((r, i) => {
+    if (inserted.has(r.id)) out.push(created(r as TransactionRow, built.indexes[i]))
+    else skipped.push({ r, index: built.indexes[i] })
+  })
+  const existing = skipped.length ? await existingByRef(db, skipped.map((s) => s.r)) : new Map<string, string>()
+  return {
+    created: out,
+    errors: built.errors,
+    duplicates: skipped.map(({ r, index }) => ({ index, id: existing.get(`${r.bank_account_id}\u0000${r.import_ref}`) ?? '', import_ref: r.import_ref ?? '' })),
+  }
+}
+
+interface BuiltBatch {
+  /** The valid items' rows, and each one's index in the request. */
+  rows: NewTransactionRow[]
+  indexes: number[]
+  errors: BatchCreateResponse['errors']
+}
+
+/**
+ * Batch create: every valid item is committed together (one database transaction); invalid
+ * items are reported by index with their field details, and nothing of theirs is written.
+ */
+export async function createTransactionBatch(
+  store: Store,
+  actor: Actor,
+  items: unknown[],
+  now: Date,
+  window: DateWindow,
+  db: Kysely<Db> = store.db,
+  /** Fills empty category fields from rules and the model (batch creates: imports, seeds). */
+  categorizer?: Categorizer,
+): Promise<BuiltBatch> {
+  if (items.length > MAX_BATCH) throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
+  const rows: NewTransactionRow[] = []
+  const indexes: number[] = []
+  const errors: BatchCreateResponse['errors'] = []
+  // Each account named is looked up once; every other row builds without waiting on anything.
+  const accounts = new Map<string, BankAccountRow | AppError>()
+  const base = await baseCurrency(store, actor.companyId, db)
+  const when = { now, ts: now.toISOString(), window }
+  const creation = { by: actorId(actor), via: 'batch_create' as const }
+  for (let index = 0; index < items.length; index++) {
+    const parsed = CreateTransactionRequest.safeParse(items[index])
+    if (!parsed.success) {
+      const e = zodError(parsed.error, `transactions[${index}]`)
+      errors.push({ index, code: e.code, message: e.message, details: e.details })
+      continue
+    }
+    try {
+      const id = parsed.data.bank_account_id
+      let account = accounts.get(id)
+      if (account === undefined) {
+        const found: BankAccountRow | AppError = await lookUpAccount(store, actor, id, db).catch((e: unknown) => {
+          if (e instanceof AppError) return e
+          throw e
+        })
+        accounts.set(id, found)
+        account = found
+      }
+      if (account instanceof AppError) throw account
+      rows.push(buildRow(actor, creation, parsed.data, when, account, base))
+      indexes.push(index)
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err
+      errors.push({ index, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) })
+    }
+  }
+  categorizer?.apply(rows)
+  return { errors, rows, indexes }
+}
+
+/** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */
+export async function createTransactionIdempotent(
+  store: Store,
+  actor: Actor,
+  input: CreateTransactionRequest,
+  idempotencyKey: string,
+  now: Date,
+  window: DateWindow,
+): Promise<IdempotentResult<Transaction>> {
+  const hash = requestHash('POST', '/api-v1/transactions', input)
+  let created: NewTransactionRow | undefined
+  const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
+    const row = await buildTransactionRow(store, actor, input, now, window, trx)
+    const t = toTransaction(row as TransactionRow)
+    await trx.insertInto('transactions').values(row).execute()
+    created = row
+    return { status: 201, body: t }
+  })
+  if (created?.category != null) await learnCreated(store, actor.companyId, [created as TransactionRow], now)
+  return r
+}
+
+/** Batch create under an Idempotency-Key. */
+export async function createTransactionBatchIdempotent(
+  store: Store,
+  actor: Actor,
+  items: unknown[],
+  idempotencyKey: string,
+  now: Date,
+  window: DateWindow,
+): Promise<IdempotentResult<BatchCreateResponse>> {
+  const hash = requestHash('POST', '/api-v1/transactions/batch', items)
+  const categorizer = await prepareCategorizer(store, actor.companyId, items)
+  let stored: NewTransactionRow[] = []
+  const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
+    const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
+    const inserted = new Set<string>()
+    for (let i = 0; i < built.rows.length; i += 1000) {
+      const done = await trx
+        .insertInto('transactions')
+        .values(built.rows.slice(i, i + 1000))
+        .onConflict((oc) => oc.columns(['bank_account_id', 'import_ref']).doNothing())
+        .returning('id')
+        .execute()
+      for (const d of done) inserted.add(d.id)
+    }
+    stored = built.rows.filter((row) => inserted.has(row.id))
+    return { status: 201, body: await settleBatch(trx, built, inserted, toTransaction) }
+  })
+  await learnCreated(store, actor.companyId, stored as TransactionRow[], now)
+  return r
+}

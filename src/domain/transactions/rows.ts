@@ -1,0 +1,49 @@
+/**
+ * A stored transaction row as the API's Transaction, and the company's base currency: what every
+ * module that reads transactions needs, apart from how they are created (create.ts).
+ */
+import type { Kysely } from 'kysely'
+import type { Db, TransactionRow } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import { getCompany } from '../accounts/companies.js'
+import { minorToNumber } from '../../kernel/money.js'
+import type { Transaction } from '../schemas.js'
+
+export function toTransaction(row: TransactionRow): Transaction {
+  return {
+    id: row.id,
+    transaction_date: row.transaction_date,
+    posted_date: row.posted_date,
+    description: row.description,
+    original_description: row.original_description,
+    amount: minorToNumber(Number(row.amount), row.currency_code),
+    currency_code: row.currency_code,
+    exchange_rate: Number(row.exchange_rate),
+    category: row.category,
+    accounting_category: row.accounting_category as Transaction['accounting_category'],
+    cash_flow_category: row.cash_flow_category as Transaction['cash_flow_category'],
+    merchant_name: row.merchant_name,
+    status: row.status as Transaction['status'],
+    is_reconciled: row.is_reconciled === 1,
+    ai_confidence_score: row.ai_confidence_score,
+    tags: JSON.parse(row.tags) as string[],
+    bank_account_id: row.bank_account_id,
+    bank_statement_id: row.bank_statement_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+const baseCurrencies = new WeakMap<Store, Map<string, string>>()
+
+/** A company's base currency never changes, so it is cached per store. */
+export async function baseCurrency(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<string> {
+  let m = baseCurrencies.get(store)
+  if (!m) baseCurrencies.set(store, (m = new Map()))
+  let c = m.get(companyId)
+  if (!c) {
+    c = (await getCompany(store, companyId, db)).base_currency
+    m.set(companyId, c)
+  }
+  return c
+}
