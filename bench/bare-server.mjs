@@ -43,7 +43,7 @@ db.pragma('journal_mode = WAL')
 db.pragma('synchronous = NORMAL')
 db.pragma('busy_timeout = 5000')
 db.pragma('foreign_keys = ON')
-const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`)
+const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
 const ACCOUNT = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(values.account)
 if (!ACCOUNT) {
   process.stderr.write(`bare-server: no bank account ${values.account} in ${values.database}\n`)

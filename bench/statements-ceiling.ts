@@ -62,7 +62,7 @@ db.pragma('busy_timeout = 5000')
 db.pragma('foreign_keys = ON')
 const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(values.account) as { id: string; company_id: string } | undefined
 if (!account) throw new Error(`no bank account ${values.account} in ${values.database}`)
-const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`)
+const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
 
 const t1 = performance.now()
 const ts = new Date().toISOString()

@@ -137,7 +137,9 @@ function shown(ctx: Context, text: string): string {
 
 function writeHead(ctx: Context, res: Response): void {
   const lines = [`HTTP ${res.status} ${res.statusText || STATUS_CODES[res.status] || ''}`.trimEnd()]
-  res.headers.forEach((value, name) => lines.push(`${name}: ${value}`))
+  res.headers.forEach((value, name) => {
+    lines.push(`${name}: ${value}`)
+  })
   ctx.io.stderr.write(`${lines.join('\n')}\n\n`)
 }
 

@@ -36,6 +36,7 @@ export function registerCompletion(program: Command, run: Runner): void {
         'Examples:',
         '  finctl completion bash > ~/.local/share/bash-completion/completions/finctl',
         "  echo 'source <(finctl completion bash)' >> ~/.bashrc",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh parameter, shown to the user
         '  finctl completion zsh > "${fpath[1]}/_finctl"        # then: autoload -U compinit && compinit',
         '  finctl completion fish > ~/.config/fish/completions/finctl.fish',
         '',
@@ -58,7 +59,7 @@ export interface Candidate {
 export function complete(program: Command, argv: string[], io: IO): number {
   const { items, directive } = completions(program, argv[0] === '--' ? argv.slice(1) : argv, io.env)
   const lines = items.map((c) => (c.description ? `${c.value}\t${c.description.split('\n')[0]}` : c.value))
-  io.stdout.write([...lines, `:${directive}`].join('\n') + '\n')
+  io.stdout.write(`${[...lines, `:${directive}`].join('\n')}\n`)
   return 0
 }
 

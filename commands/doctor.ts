@@ -149,7 +149,7 @@ export async function runDoctor(ctx: Context): Promise<number> {
 
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
     const failed = checks.some((c) => c.status === 'fail')
-    ctx.io.stdout.write(ctx.printer.format === 'json' ? `${JSON.stringify({ ok: !failed, checks }, null, 2)}\n` : checks.map((c) => JSON.stringify(c)).join('\n') + '\n')
+    ctx.io.stdout.write(ctx.printer.format === 'json' ? `${JSON.stringify({ ok: !failed, checks }, null, 2)}\n` : `${checks.map((c) => JSON.stringify(c)).join('\n')}\n`)
   } else {
     const fancy = ctx.io.isStdoutTTY
     const c = ctx.chalk

@@ -10,7 +10,6 @@ import { confirmOrYes } from '../src/cli/prompts.js'
 import { describeConditions } from '../src/domain/categorization/rule-words.js'
 import type { CategorizationRule, RuleActions, RuleApplyResult, RuleConditions, RuleTestResult } from '../src/domain/categorization/rule-schemas.js'
 import { AppError } from '../src/kernel/errors.js'
-import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/kernel/vocabulary.js'
 
 const PATH = '/api-v1/categorization-rules'
 const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`

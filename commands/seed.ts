@@ -52,7 +52,7 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
   await requireInputFile(file)
   if (o.envOut !== undefined) requireOutputFile(o.envOut, '--env-out', { path: file, what: 'the seed file' })
   const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/jobs/seed/schema.js')
-  let seed
+  let seed: Awaited<ReturnType<typeof validateSeed>>
   try {
     seed = validateSeed(await parseSeedText(await readFile(file, 'utf8'), file), { env: ctx.env, now: ctx.io.now(), path: resolve(file) })
   } catch (e) {
@@ -120,7 +120,7 @@ function writeEnvFile(path: string, report: SeedReport, seedFile: string, now: D
   for (const [k, v] of Object.entries(report.env)) lines.push(`${k}=${v}`)
   for (const [k, prefix] of Object.entries(report.keys_without_value)) {
     const old = previous.get(k)
-    if (old && old.startsWith(prefix)) {
+    if (old?.startsWith(prefix)) {
       lines.push(`${k}=${old}`)
       kept.push(k)
     } else lines.push(`# ${k} is not known: the API key existed before this run (a key is shown only when it is created)`)

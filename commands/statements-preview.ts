@@ -66,7 +66,7 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
   const format = r.format ?? detectFormat(bytes, r.file_name)
   if (!format) throw new AppError('usage', `cannot tell the format of ${r.file_name}: give --format (${FORMATS.join(', ')})`)
   const exp = currencyExponent(account.currency_code)
-  let sel
+  let sel: ReturnType<typeof selectStatement>
   try {
     const parsed = await parseUpload(bytes, { fileName: r.file_name, format, currency: account.currency_code, exponent: exp }, options)
     sel = selectStatement(parsed, { name: account.name, currency: account.currency_code, last4: account.account_number_last4 }, options.accountNumber)

@@ -252,7 +252,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
     await (spill ? printRecordStreaming(io, printer, s, 'rejects', readRejects(s.rejects, spill)) : printRecord(io, printer, s))
     return
   }
-  if (s.preview && s.preview.length) {
+  if (s.preview?.length) {
     note(io, printer, `dry run: the first ${s.preview.length} rows as they would be created (nothing is written)`)
     await printList<ImportRequest>(io, printer, s.preview, [
       { header: 'date', value: (r) => r.transaction_date },

@@ -72,11 +72,11 @@ function writeRows(path: string, rows: LabelledTransaction[], withCategory: bool
     const line = `${r.transaction_date},${csvField(r.description)},${r.amount}`
     chunk.push(withCategory ? `${line},${csvField(r.category)}` : line)
     if (chunk.length >= 50_000) {
-      writeFileSync(path, chunk.join('\n') + '\n', { flag: 'a' })
+      writeFileSync(path, `${chunk.join('\n')}\n`, { flag: 'a' })
       chunk.length = 0
     }
   }
-  if (chunk.length) writeFileSync(path, chunk.join('\n') + '\n', { flag: 'a' })
+  if (chunk.length) writeFileSync(path, `${chunk.join('\n')}\n`, { flag: 'a' })
 }
 
 interface CliRun {

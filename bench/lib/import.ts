@@ -44,11 +44,11 @@ export function writeCsv(path: string, n: number, seed = 42): void {
     const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`
     chunk.push(`${d},${words[Math.floor(rnd() * words.length)]} ${Math.floor(rnd() * 1000)},${amount},REF${i}`)
     if (chunk.length >= 50_000) {
-      writeFileSync(path, chunk.join('\n') + '\n', { flag: 'a' })
+      writeFileSync(path, `${chunk.join('\n')}\n`, { flag: 'a' })
       chunk.length = 0
     }
   }
-  if (chunk.length) writeFileSync(path, chunk.join('\n') + '\n', { flag: 'a' })
+  if (chunk.length) writeFileSync(path, `${chunk.join('\n')}\n`, { flag: 'a' })
 }
 
 async function csvOnly(path: string): Promise<number> {

@@ -17,7 +17,7 @@ import { makeFigure, type Figure } from './report.js'
 import { summarize } from './stats.js'
 import { cpuDelta, cpuSnapshot, type CpuDelta } from './sysstat.js'
 import { checkOnce, load, prepareFinctl, redact, startFinctl, txRequest, type FinctlSetup, type HttpRequestSpec, type LoadSample } from './throughput.js'
-import { CATEGORIES, centsToDecimal, generateTransactions } from './txdata.js'
+import { centsToDecimal, generateTransactions } from './txdata.js'
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test'
 

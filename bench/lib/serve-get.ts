@@ -52,7 +52,7 @@ function seedDatabase(s: FinctlSetup, rows: number): { matching: number; ms: num
     db.pragma('foreign_keys = ON')
     const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(s.accountId) as { id: string; company_id: string } | undefined
     if (!account) throw new Error(`no bank account ${s.accountId} in ${s.database}`)
-    const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`)
+    const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
     let matching = 0
     const batch = db.transaction((items: Record<string, unknown>[]) => {
       for (const r of items) insert.run(r)

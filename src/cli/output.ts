@@ -107,7 +107,7 @@ export async function printList<T>(io: IO, p: Printer, rows: T[], columns: Colum
 }
 
 /** Print one record: as a two-column FIELD / VALUE table, or as JSON. */
-export async function printRecord(io: IO, p: Printer, record: object, fields?: Array<[string, (r: any) => unknown]>): Promise<void> {
+export async function printRecord<T extends object>(io: IO, p: Printer, record: T, fields?: Array<[string, (r: T) => unknown]>): Promise<void> {
   if (p.format === 'json') {
     io.stdout.write(`${JSON.stringify(record, null, 2)}\n`)
     return

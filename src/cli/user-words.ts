@@ -11,7 +11,7 @@
  * lacks; a field without one is written in words (`opening balance date`).
  */
 import type { Command } from 'commander'
-import { AppError } from '../kernel/errors.js'
+import type { AppError } from '../kernel/errors.js'
 
 /** Fields whose flag is not their own name in kebab case. */
 const FLAG_OF: Readonly<Record<string, string>> = {

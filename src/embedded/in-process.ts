@@ -51,7 +51,9 @@ export class LiteHeaders {
         this.append(pair[0], pair[1])
       }
     } else if (typeof (init as { forEach?: unknown }).forEach === 'function') {
-      ;(init as { forEach(cb: (value: string, key: string) => void): void }).forEach((v, k) => this.append(k, v))
+      ;(init as { forEach(cb: (value: string, key: string) => void): void }).forEach((v, k) => {
+        this.append(k, v)
+      })
     } else {
       for (const [k, v] of Object.entries(init as Record<string, string>)) this.append(k, v)
     }

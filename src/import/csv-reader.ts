@@ -121,8 +121,7 @@ export async function* parseRecordChunks(text: Readable, layout: CsvLayout): Asy
   try {
     for (;;) {
       const chunk: CsvRecord[] = []
-      let record: string[] | null
-      while ((record = parser.read() as string[] | null) !== null) {
+      for (let record = parser.read() as string[] | null; record !== null; record = parser.read() as string[] | null) {
         const start = line
         line += 1 + lineBreaks(record)
         // Empty lines and whole-line junk such as ",,,,," are no record.

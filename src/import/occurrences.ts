@@ -36,7 +36,10 @@ export class OccurrenceCounter {
       }
       if (this.hi[i] === hi && this.lo[i] === lo) {
         const c = this.counts[i]
-        if (c < 254) return (this.counts[i] = c + 1)
+        if (c < 254) {
+          this.counts[i] = c + 1
+          return c + 1
+        }
         const key = `${hi}:${lo}`
         const n = c === 254 ? 255 : this.many.get(key)! + 1
         this.counts[i] = 255

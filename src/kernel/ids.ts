@@ -22,7 +22,8 @@ export function uuidv7(now = Date.now()): string {
     randomFillSync(pool)
     offset = 0
   }
-  const r = pool.subarray(offset, (offset += ID_BYTES))
+  const r = pool.subarray(offset, offset + ID_BYTES)
+  offset += ID_BYTES
   // Within one millisecond a 12-bit counter keeps ids of one batch in creation order.
   if (now <= lastMs) {
     seq = (seq + 1) & 0xfff

@@ -23,7 +23,7 @@ describe.each(MATRIX)('batch with Prefer: return=minimal over %s on %s', (kind, 
 
   const item = (n: number, extra: Record<string, unknown> = {}) => ({
     bank_account_id: a.accountId,
-    transaction_date: '2026-03-0' + ((n % 9) + 1),
+    transaction_date: `2026-03-0${(n % 9) + 1}`,
     description: `minimal ${n}`,
     amount: `${n}.25`,
     import_ref: `minimal.${n}`,

@@ -44,7 +44,9 @@ describe('LiteHeaders behaves as Node Headers', () => {
     expect(() => new LiteHeaders({ 'bad name': 'x' })).toThrow(TypeError)
     expect(() => new LiteHeaders({ ok: 'line\nbreak' })).toThrow(TypeError)
     const seen: string[] = []
-    fromRecord.forEach((v, k) => seen.push(`${k}=${v}`))
+    fromRecord.forEach((v, k) => {
+      seen.push(`${k}=${v}`)
+    })
     expect(seen).toEqual(['accept=a', 'x-one=1'])
   })
 })

@@ -3,7 +3,7 @@
  * rate limits and usage statistics stay exact across them; SIGTERM under load loses no
  * acknowledged write.
  */
-import { type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -321,7 +321,7 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
   it('large sums are exact (15 digits of minor units) on both stores', async () => {
     const t = await h.tenant('Big')
     const cb = h.client({ apiKey: t.key })
-    await create(cb, ['4999999999999.99', '4999999999999.99', '-0.01'].map((amount, i) => ({ bank_account_id: t.accountId, transaction_date: '2024-08-0' + (i + 1), description: `big ${i}`, amount })))
+    await create(cb, ['4999999999999.99', '4999999999999.99', '-0.01'].map((amount, i) => ({ bank_account_id: t.accountId, transaction_date: `2024-08-0${i + 1}`, description: `big ${i}`, amount })))
     const r = await cb.reports.cashFlow({ from: '2024-08-01', to: '2024-08-31' })
     expect(r.totals).toEqual({ inflows: 9999999999999.98, outflows: 0.01, net: 9999999999999.97 })
     expect(r.closing_balance).toBe(9999999999999.97)

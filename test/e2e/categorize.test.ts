@@ -14,7 +14,7 @@ const data = generateDataset({ size: 2500, seed: 5, start: '2026-01-01' })
 function csv(rows: LabelledTransaction[], withCategory: boolean): string {
   const q = (s: string) => `"${s.replace(/"/g, '""')}"`
   const head = withCategory ? 'Date,Description,Amount,Category' : 'Date,Description,Amount'
-  return [head, ...rows.map((t) => [t.transaction_date, q(t.description), t.amount, ...(withCategory ? [q(t.category)] : [])].join(','))].join('\n') + '\n'
+  return `${[head, ...rows.map((t) => [t.transaction_date, q(t.description), t.amount, ...(withCategory ? [q(t.category)] : [])].join(','))].join('\n')}\n`
 }
 
 interface Tx {

@@ -24,7 +24,7 @@ function bigFile(path: string, n: number): void {
     const same = i % 7 === 0 ? 'Coffee' : `Shop ${i}`
     lines.push(`${day}.${month}.2025;${same};-${(i % 900) + 1},${String(i % 100).padStart(2, '0')}`)
   }
-  writeFileSync(path, lines.join('\n') + '\n')
+  writeFileSync(path, `${lines.join('\n')}\n`)
 }
 
 describe('tx import end to end', () => {
@@ -117,7 +117,7 @@ describe('tx import end to end', () => {
     const acct = await newAccount()
     const file = join(sb.dir, 'mostly-bad.csv')
     const n = 2500
-    writeFileSync(file, ['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: n }, (_, i) => `2026-01-03,Broken ${i},n/a`)].join('\n') + '\n')
+    writeFileSync(file, `${['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: n }, (_, i) => `2026-01-03,Broken ${i},n/a`)].join('\n')}\n`)
     const tmp = join(sb.dir, 'tmp')
     mkdirSync(tmp)
     const r = await sb.run(['tx', 'import', file, '--account', acct, '--json'], { env: { TMPDIR: tmp } })
@@ -134,7 +134,7 @@ describe('tx import end to end', () => {
     // A rejects file that cannot be written fails the import, and the spill goes too: this file is one
     // 16 KiB read, so every row is rejected before the failed write is heard of, when the file closes.
     const small = join(sb.dir, 'one-read.csv')
-    writeFileSync(small, ['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: 1050 }, () => '2026-01-03,B,x')].join('\n') + '\n')
+    writeFileSync(small, `${['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: 1050 }, () => '2026-01-03,B,x')].join('\n')}\n`)
     expect(statSync(small).size).toBeLessThan(16 * 1024)
     for (const f of [file, small]) {
       const full = await sb.run(['tx', 'import', f, '--account', acct, '--rejects', '/dev/full'], { env: { TMPDIR: tmp } })

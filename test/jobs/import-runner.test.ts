@@ -90,7 +90,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
 
     it('(a) two identical rows in one file both import; (b) re-running creates nothing and says so', async () => {
       const accountId = await newAccount()
-      const f = csvFile(header + oct.join('\n') + '\n')
+      const f = csvFile(`${header + oct.join('\n')}\n`)
       const first = await run(f, { accountId })
       expect(first.created).toBe(4)
       expect((await accountTotals(c, accountId)).rows.filter((t) => t.description === 'Coffee')).toHaveLength(2)
@@ -100,14 +100,14 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
 
     it('(c) an overlapping download imports only the new rows; (d) the same data under another name creates nothing; (e) a late-posted older row is imported', async () => {
       const accountId = await newAccount()
-      await run(csvFile(header + oct.join('\n') + '\n', 'october.csv'), { accountId })
+      await run(csvFile(`${header + oct.join('\n')}\n`, 'october.csv'), { accountId })
       const overlap = [...oct.slice(2), '2026-10-04,Bakery,-7.20', '2026-10-05,Coffee,-3.50']
-      const c2 = await run(csvFile(header + overlap.join('\n') + '\n', 'october-2.csv'), { accountId })
+      const c2 = await run(csvFile(`${header + overlap.join('\n')}\n`, 'october-2.csv'), { accountId })
       expect({ created: c2.created, already: c2.already_imported }).toEqual({ created: 2, already: 2 })
-      const d = await run(csvFile(header + [...oct].reverse().join('\n') + '\n', 'renamed-export (1).csv'), { accountId })
+      const d = await run(csvFile(`${header + [...oct].reverse().join('\n')}\n`, 'renamed-export (1).csv'), { accountId })
       expect({ created: d.created, already: d.already_imported }).toEqual({ created: 0, already: 4 })
       const late = [...oct, '2026-09-28,Late card fee,-15.00']
-      const e = await run(csvFile(header + late.join('\n') + '\n', 'with-late.csv'), { accountId })
+      const e = await run(csvFile(`${header + late.join('\n')}\n`, 'with-late.csv'), { accountId })
       expect({ created: e.created, already: e.already_imported }).toEqual({ created: 1, already: 4 })
       const all = await accountTotals(c, accountId)
       expect(all.count).toBe(7)
@@ -117,8 +117,8 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
 
     it('a third identical row in a later download is a new transaction; the two known ones are not', async () => {
       const accountId = await newAccount()
-      await run(csvFile(header + oct.join('\n') + '\n'), { accountId })
-      const r = await run(csvFile(header + [...oct, '2026-10-01,Coffee,-3.50'].join('\n') + '\n'), { accountId })
+      await run(csvFile(`${header + oct.join('\n')}\n`), { accountId })
+      const r = await run(csvFile(`${header + [...oct, '2026-10-01,Coffee,-3.50'].join('\n')}\n`), { accountId })
       expect({ created: r.created, already: r.already_imported }).toEqual({ created: 1, already: 4 })
     })
   })
@@ -139,7 +139,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
   it('keeps the first thousand rejected rows in memory and the rest in a spill file, every one listed in order', async () => {
     const accountId = await newAccount()
     const bad = Array.from({ length: KEPT_REJECTS + 500 }, (_, i) => `2026-10-02,Bad ${i},n/a`)
-    const f = csvFile(['Date,Description,Amount', '2026-10-01,Good,-1.00', ...bad, '2026-10-03,Also good,2.00'].join('\n') + '\n')
+    const f = csvFile(`${['Date,Description,Amount', '2026-10-01,Good,-1.00', ...bad, '2026-10-03,Also good,2.00'].join('\n')}\n`)
     const r = await run(f, { accountId })
     expect({ read: r.read, created: r.created, rejected: r.rejected }).toEqual({ read: KEPT_REJECTS + 502, created: 2, rejected: KEPT_REJECTS + 500 })
     expect(r.rejects).toHaveLength(KEPT_REJECTS)
@@ -153,7 +153,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
   it('an import that fails after spilling rejected rows leaves no spill file behind', async () => {
     const accountId = await newAccount()
     const bad = Array.from({ length: KEPT_REJECTS + 10 }, (_, i) => `2026-10-02,Bad ${i},n/a`)
-    const f = csvFile(['Date,Description,Amount', ...bad, '2026-10-03,Good,2.00'].join('\n') + '\n')
+    const f = csvFile(`${['Date,Description,Amount', ...bad, '2026-10-03,Good,2.00'].join('\n')}\n`)
     // The service goes away once the rows are sent.
     const failing: FetchLike = (url, init) => (init.method === 'POST' ? Promise.reject(new Error('connection refused')) : h.fetch(url, init))
     const client = new Client({ baseUrl: h.baseUrl, fetch: failing, apiKey: a.key, maxRetries: 0 })
@@ -229,7 +229,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     }
     const client = new Client({ baseUrl: h.baseUrl, fetch: specOnly, apiKey: a.key, maxRetries: 0 })
     const rows = Array.from({ length: 30 }, (_, i) => `2026-10-${String((i % 28) + 1).padStart(2, '0')},Row ${i % 25},-${i + 1}.00`)
-    const f = csvFile('Date,Description,Amount\n' + rows.join('\n') + '\n')
+    const f = csvFile(`Date,Description,Amount\n${rows.join('\n')}\n`)
     const first = await runImport(client, f, { accountId, concurrency: 5, sleep: async () => {} })
     expect(first.mode).toBe('single')
     expect(first.rejects.slice(0, 3)).toEqual([])

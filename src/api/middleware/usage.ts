@@ -20,6 +20,7 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
         const route = routePath(c)
         // NUL (from %00 in the path) cannot be stored in PostgreSQL text, and one such record would
         // fail every batch after it: replace it.
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it replaces
         const endpoint = route.endsWith('*') ? c.req.path.slice(0, 200).replace(/\u0000/g, '\uFFFD') : endpointTemplate(route)
         deps.usage.record({
           key_id: key.id,

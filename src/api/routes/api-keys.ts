@@ -48,7 +48,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         const q = c.req.valid('query')
         const actor = c.get('actor')
         const own = c.get('apiKey')
-        let keyRow
+        let keyRow: NonNullable<typeof own>
         if (own) keyRow = own
         else {
           if (!q.key_id) throw new AppError('validation_error', 'with an access token, name the key whose usage to show in `key_id`', { details: [{ path: 'key_id', message: 'is required with an access token' }] })

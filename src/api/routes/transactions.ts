@@ -35,7 +35,7 @@ const BatchHeaders = IdempotencyHeader.extend({
 
 /** Whether a Prefer header asks for return=minimal (RFC 7240: a list of preferences, each maybe with parameters). */
 function prefersMinimal(prefer: string | undefined): boolean {
-  return prefer !== undefined && prefer.split(',').some((p) => /^\s*return\s*=\s*"?minimal"?\s*(;|$)/i.test(p))
+  return !!prefer?.split(',').some((p) => /^\s*return\s*=\s*"?minimal"?\s*(;|$)/i.test(p))
 }
 
 /** `Prefer: bulk-load=N`: the client is about to send N rows in batches (a hint; see InsertOptions). */

@@ -19,7 +19,10 @@ export async function listCategories(store: Store, companyId: string): Promise<C
   for (const r of rows) {
     const name = r.category as string
     let e = byName.get(name)
-    if (!e) byName.set(name, (e = { accounting: new Map(), cashFlow: new Map(), count: 0 }))
+    if (!e) {
+      e = { accounting: new Map(), cashFlow: new Map(), count: 0 }
+      byName.set(name, e)
+    }
     const n = Number(r.n)
     e.count += n
     e.accounting.set(r.accounting_category, (e.accounting.get(r.accounting_category) ?? 0) + n)

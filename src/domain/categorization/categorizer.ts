@@ -59,7 +59,10 @@ export async function modelFor(store: Store, companyId: string, version?: number
   const have = cache.get(companyId)
   if (have && have.version === v && !force) return have
   let b = building.get(store)
-  if (!b) building.set(store, (b = new Map()))
+  if (!b) {
+    b = new Map()
+    building.set(store, b)
+  }
   const pending = b.get(companyId)
   if (pending && !force) return pending
   const p = train(store, companyId, v).finally(() => b.delete(companyId))

@@ -216,7 +216,7 @@ function buildWorld(): World {
       name,
       region: region === 'intl' ? pick(rng, REGIONS) : region,
       bank,
-      weight: (1 - (tail?.share ?? 0)) / Math.pow(rank + 1, 0.9) / harmonic(named.length, 0.9),
+      weight: (1 - (tail?.share ?? 0)) / (rank + 1) ** 0.9 / harmonic(named.length, 0.9),
       alt,
     }))
     if (tail) {
@@ -241,12 +241,13 @@ function buildWorld(): World {
 
 function harmonic(n: number, power: number): number {
   let s = 0
-  for (let i = 1; i <= n; i++) s += 1 / Math.pow(i, power)
+  for (let i = 1; i <= n; i++) s += 1 / i ** power
   return s || 1
 }
 
 function getWorld(): World {
-  return (world ??= buildWorld())
+  world ??= buildWorld()
+  return world
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +335,7 @@ function amountFor(rng: Rng, spec: AmountSpec, fixedKey: string | null): number 
     const u = hash(fixedKey) / 4294967296
     const minor = Math.round(Math.exp(lo + u * (hi - lo)))
     // Subscription-style prices: whole units or .99, .50.
-    return Math.max(1, Math.floor(minor / 100) * 100 + [0, 99, 50, 0][hash(fixedKey + '/c') % 4])
+    return Math.max(1, Math.floor(minor / 100) * 100 + [0, 99, 50, 0][hash(`${fixedKey}/c`) % 4])
   }
   const minor = Math.max(1, Math.round(Math.exp(lo + rng() * (hi - lo))))
   if (spec.round !== undefined && rng() < spec.round) return Math.max(10_000, Math.round(minor / 10_000) * 10_000)

@@ -13,6 +13,7 @@ export interface Features {
 /** Description bigrams per row (the first words carry the channel and the merchant). */
 const MAX_BIGRAMS = 4
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/
 const MARKS = /\p{M}+/gu
 const NON_WORD = /[^\p{L}\p{N}]+/u

@@ -73,7 +73,10 @@ const models = new WeakMap<Store, Map<string, CachedModel>>()
 
 export function modelCache(store: Store): Map<string, CachedModel> {
   let m = models.get(store)
-  if (!m) models.set(store, (m = new Map()))
+  if (!m) {
+    m = new Map()
+    models.set(store, m)
+  }
   return m
 }
 

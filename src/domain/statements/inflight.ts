@@ -8,7 +8,10 @@ const inFlight = new WeakMap<Store, Map<string, Promise<void>>>()
 
 function jobs(store: Store): Map<string, Promise<void>> {
   let m = inFlight.get(store)
-  if (!m) inFlight.set(store, (m = new Map()))
+  if (!m) {
+    m = new Map()
+    inFlight.set(store, m)
+  }
   return m
 }
 

@@ -39,7 +39,10 @@ const baseCurrencies = new WeakMap<Store, Map<string, string>>()
 /** A company's base currency never changes, so it is cached per store. */
 export async function baseCurrency(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<string> {
   let m = baseCurrencies.get(store)
-  if (!m) baseCurrencies.set(store, (m = new Map()))
+  if (!m) {
+    m = new Map()
+    baseCurrencies.set(store, m)
+  }
   let c = m.get(companyId)
   if (!c) {
     c = (await getCompany(store, companyId, db)).base_currency

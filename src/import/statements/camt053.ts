@@ -12,6 +12,7 @@ import { clean, compact, coverPeriod, decimalToMinor, decodeBytes, hasExtension,
 import { type ImportedTransaction, type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'
 
 /** A node of the object fast-xml-parser returns (dynamic by nature). */
+// biome-ignore lint/suspicious/noExplicitAny: every access is checked where the value is used
 type X = any
 
 const REPEATED = new Set(['Stmt', 'Bal', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'CdtrRefInf', 'AddtlNtryInf', 'AddtlTxInf'])

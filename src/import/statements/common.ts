@@ -130,7 +130,7 @@ export function leadingDate(text: string | undefined): string | null {
 
 /** Account ids compare without spaces, dots or dashes, upper-cased. */
 export function normaliseAccount(id: string | undefined): string | undefined {
-  const n = id?.replace(/[\s.\-]/g, '').toUpperCase()
+  const n = id?.replace(/[\s.-]/g, '').toUpperCase()
   return n ? n : undefined
 }
 

@@ -21,6 +21,7 @@ interface Field {
 /** Strip the SWIFT envelope ({1:..}{2:..}{3:..}{4: ... -}{5:..}) and control bytes; keep line breaks. */
 function unwrap(text: string): string {
   return text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control bytes are what it removes
     .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '')
     .replace(/\{[1235]:(?:[^{}]|\{[^{}]*\})*\}/g, '')
     .replace(/\{4:/g, '')

@@ -188,7 +188,7 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
       }
       const amountText = field(r, 'T') ?? field(r, 'U')
       const amount = amountText === undefined ? undefined : parseLocaleAmount(amountText, decimal, exponent)
-      if (!amount || !amount.ok) {
+      if (!amount?.ok) {
         warnings.push(`line ${r.line}: record skipped, ${amount ? `amount ${amount.message}` : 'it has no T (amount) line'}`)
         return
       }

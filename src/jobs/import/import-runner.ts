@@ -352,6 +352,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     // Failed: no summary will be printed (the rejected rows are in the rejects file, if asked for).
     if (failed || unwritten) discardRejects(rejects.spillPath)
     else if (rejects.spillPath) summary.rejects_spill = rejects.spillPath
+    // biome-ignore lint/correctness/noUnsafeFinally: only when the run itself succeeded, so no error is lost
     if (unwritten && !failed) throw unwritten
     if (summary.rejected > 0 && o.rejectsPath) summary.rejects_file = o.rejectsPath
   }
@@ -380,7 +381,7 @@ class Sender {
 
   constructor(
     private readonly client: Client,
-    private readonly o: ImportRunOptions,
+    o: ImportRunOptions,
     private readonly pacer: Pacer,
     /** Rows the file holds, announced with every batch (`Prefer: bulk-load`). */
     private readonly bulkRows: number,

@@ -17,7 +17,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads'
 import type { Target } from '../../client/target.js'
-import type { RequestLog } from '../../client/client.js'
+import type { FetchLike, RequestLog } from '../../client/client.js'
 import { AppError, databaseUnreachable, type ErrorCode, type ErrorDetail } from '../../kernel/errors.js'
 import { workerEntry } from '../../worker-entry.js'
 import type { ImportPlan } from '../../import/csv-import.js'
@@ -91,7 +91,7 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
   let closeTransport: (() => Promise<void>) | undefined
   try {
     const [{ Client, EMBEDDED_BASE_URL }, { runImport }] = await Promise.all([import('../../client/client.js'), import('./import-runner.js')])
-    let fetch
+    let fetch: FetchLike
     if (spec.target.kind === 'remote') {
       const t = (await import('../../client/remote.js')).openRemote()
       ;[fetch, closeTransport] = [t.fetch, t.close]

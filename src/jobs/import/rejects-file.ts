@@ -31,9 +31,9 @@ export class RejectsWriter {
       this.out.on('error', (e) => {
         this.failure ??= e
       })
-      this.out.write([...this.header, 'line', 'reason'].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
+      this.out.write(`${[...this.header, 'line', 'reason'].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter)}\n`)
     }
-    this.out.write([...fields, String(line), reason].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter) + '\n')
+    this.out.write(`${[...fields, String(line), reason].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter)}\n`)
   }
   async close(): Promise<void> {
     const out = this.out

@@ -115,7 +115,9 @@ export class SeedRun {
   }
 
   private setResult(step: AnyStep, values: Record<string, string | undefined>): void {
-    ;(this.results[step.ns] ??= {})[step.name] = values
+    const ns = this.results[step.ns] ?? {}
+    ns[step.name] = values
+    this.results[step.ns] = ns
   }
 
   private env(step: AnyStep, field: string, value: string | undefined): void {

@@ -246,7 +246,7 @@ export function envName(ns: Namespace, step: string, field: string): string {
 }
 
 /** Stand-in values for step references while validating (the real ones exist only while seeding). */
-function placeholder(known: KnownStep[], currencies: Map<string, string>) {
+function placeholder(currencies: Map<string, string>) {
   return (ref: StepRef): string => {
     if (ref.field === 'id') return '00000000-0000-4000-8000-000000000000'
     if (ref.field === 'currency_code') return currencies.get(ref.step) ?? 'USD'
@@ -316,7 +316,7 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
     }
     const st = resolveStatic(obj, { env: c.env, now: c.now, known })
     for (const e of st.errors) fail(e.path, e.message)
-    const shaped = resolveSteps(st.value, {} as Results, placeholder(known, currencies))
+    const shaped = resolveSteps(st.value, {} as Results, placeholder(currencies))
     const parsed = (def.schema as z.ZodType).safeParse(shaped)
     // A field whose reference could not be resolved is reported once, for the reference.
     const unresolved = st.errors.map((e) => e.path)

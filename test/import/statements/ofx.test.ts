@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { parseStatement } from '../../../src/import/statements/index.js'
 import { parseOfx } from '../../../src/import/statements/ofx.js'
 import { StatementParseError } from '../../../src/import/statements/types.js'
-import { bytes, dateRange, fixture, HAS_BANK_FILES, latin1, lines, sum } from './fixtures.js'
+import { bytes, dateRange, fixture, HAS_BANK_FILES, latin1, sum } from './fixtures.js'
 
 const ofx = (name: string) => parseStatement(fixture(`ofx/${name}`), { fileName: name })
 
@@ -158,7 +158,7 @@ describe('OFX hand-made cases', () => {
   })
 
   it('skips a line with a malformed amount, with a warning naming its line', () => {
-    const r = parseOfx(bytes(sgml(trn('20240105', '-1.00', 'A') + '\n' + trn('20240106', '12.3.4', 'B'))), {})
+    const r = parseOfx(bytes(sgml(`${trn('20240105', '-1.00', 'A')}\n${trn('20240106', '12.3.4', 'B')}`)), {})
     expect(r.statements[0].transactions.map((t) => t.externalId)).toEqual(['A'])
     expect(r.warnings).toHaveLength(1)
     expect(r.warnings[0]).toMatch(/^line 13: .*12\.3\.4/)
