@@ -3,7 +3,7 @@
  * rate limits, idempotency and usage are kept with row-level atomic statements.
  */
 import pg from 'pg'
-import { Kysely, PostgresDialect, sql } from 'kysely'
+import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
 import { migrate, migrations } from './migrations/index.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
@@ -20,6 +20,37 @@ function parseInt8(value: string): number {
   const n = Number(value)
   if (!Number.isSafeInteger(n)) throw new Error(`bigint value out of safe range: ${value}`)
   return n
+}
+
+/**
+ * kysely's PostgreSQL introspector, which its Migrator asks whether the migration tables exist, reads
+ * the tables of every schema on the server, and names each by its schema in
+ * `pg_get_serial_sequence`: a schema dropped meanwhile by anyone else failed our migration
+ * (`schema "..." does not exist`). This one reads the store's own schema only.
+ */
+class OwnSchemaDialect extends PostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    private readonly schema: string,
+  ) {
+    super(config)
+  }
+
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    const schema = this.schema
+    return {
+      async getSchemas() {
+        const r = await sql<{ name: string }>`SELECT nspname AS name FROM pg_namespace WHERE nspname = ${schema}`.execute(db)
+        return r.rows
+      },
+      async getTables(): Promise<TableMetadata[]> {
+        const r = await sql<{ name: string; kind: string }>`
+          SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p', 'v', 'm', 'f')`.execute(db)
+        return r.rows.map((t) => ({ name: t.name, schema, isView: t.kind === 'v' || t.kind === 'm', isForeign: t.kind === 'f', columns: [] }))
+      },
+    }
+  }
 }
 
 export async function openPostgresStore(url: string, opts: PostgresOptions = {}): Promise<Store> {
@@ -45,7 +76,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     // Set at connection start-up, so every pooled connection works in the schema.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   })
-  const db = new Kysely<Db>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Db>({ dialect: new OwnSchemaDialect({ pool }, schema ?? 'public') })
   await migrate(db, migrations('postgres'), schema ?? 'public')
   return {
     dialect: 'postgres',

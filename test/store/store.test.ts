@@ -177,6 +177,25 @@ describe.each(STORES)('store on %s', (kind) => {
       expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
     })
 
+    it.runIf(kind === 'postgres')("the migrator reads only the store's own schema, so another schema dropped meanwhile cannot fail it", async () => {
+      const d = await fresh()
+      const s = (d.store = await d.database.open())
+      const other = await fresh()
+      const o = (other.store = await other.database.open())
+      const own = new URL(d.database.target).searchParams.get('schema')
+      const tables = await s.db.introspection.getTables({ withInternalKyselyTables: true })
+      expect(new Set(tables.map((x) => x.schema))).toEqual(new Set([own]))
+      expect(tables.map((x) => x.name)).toEqual(expect.arrayContaining(['kysely_migration', 'transactions']))
+      // Another run drops its schemas while this store opens again: nothing of it is read.
+      await o.close()
+      other.store = undefined
+      await Promise.all([other.database.remove(), (async () => {
+        await s.close()
+        d.store = await d.database.open()
+      })()])
+      expect((await appliedMigrations(d.store!)).map((m) => m.name)).toEqual(MIGRATION_NAMES)
+    })
+
     it('a database made by an earlier release runs only the migrations it has not run, and keeps its data', async () => {
       const d = await fresh()
       // The release before 0009: the first eight migrations, run as that release ran them.
