@@ -51,7 +51,7 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
   const { resolve } = await import('node:path')
   await requireInputFile(file)
   if (o.envOut !== undefined) requireOutputFile(o.envOut, '--env-out', { path: file, what: 'the seed file' })
-  const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/jobs/seed/schema.js')
+  const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/jobs/seed/validate.js')
   let seed: Awaited<ReturnType<typeof validateSeed>>
   try {
     seed = validateSeed(await parseSeedText(await readFile(file, 'utf8'), file), { env: ctx.env, now: ctx.io.now(), path: resolve(file) })

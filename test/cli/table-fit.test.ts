@@ -97,3 +97,43 @@ describe('one record on a terminal', () => {
     expect(out).not.toContain('…')
   })
 })
+
+describe('wide characters', () => {
+  it('textWidth counts two columns for CJK, kana, Hangul, full-width forms and emoji, none for combining marks', () => {
+    expect(textWidth('abc')).toBe(3)
+    expect(textWidth('東京')).toBe(4)
+    expect(textWidth('カフェ')).toBe(6)
+    expect(textWidth('서울')).toBe(4)
+    expect(textWidth('（１）')).toBe(6)
+    expect(textWidth('☕🍰')).toBe(4)
+    // e + combining acute is one column, as is the precomposed é; a variation selector adds none.
+    expect(textWidth('e\u0301')).toBe(1)
+    expect(textWidth('é')).toBe(1)
+    expect(textWidth('©\uFE0E')).toBe(1)
+    expect(textWidth('Ümlaut ß ø')).toBe(10)
+  })
+
+  it('a table of CJK descriptions fits the terminal: the border and every row as wide as each other, no wider', async () => {
+    const wide = [
+      { id: 'a1', d: '東京の事務所の家賃と光熱費の支払い（十一月分）', amt: '-120000 JPY' },
+      { id: 'a2', d: 'Café ☕ 🍰 et croissants', amt: '-5.00 EUR' },
+    ]
+    const cols: Column<(typeof wide)[number]>[] = [
+      { header: 'id', value: (r) => r.id },
+      { header: 'description', value: (r) => r.d },
+      { header: 'amount', value: (r) => r.amt, align: 'right' },
+    ]
+    let out = ''
+    const io = { stdout: { write: (s: string) => ((out += s), true), columns: 60 }, stderr: { write: () => true }, isStdoutTTY: true, isStderrTTY: true } as never
+    await renderTable(io, { format: 'table', color: false, quiet: false }, wide, cols)
+    const lines = out.trimEnd().split('\n')
+    // The border is box-drawing characters, one column each: its length is the table's width.
+    const border = [...lines[0]].length
+    expect(border).toBeLessThanOrEqual(60)
+    // Counted here independently of textWidth: the CJK and full-width characters and the two emoji take two.
+    const columnsOf = (l: string) => [...l].reduce((w, ch) => w + (/[\u3000-\u30FF\u4E00-\u9FFF\uFF00-\uFF60☕🍰]/u.test(ch) ? 2 : 1), 0)
+    for (const l of lines) expect(columnsOf(l), l).toBe(border)
+    expect(out).toContain('-120000 JPY')
+    expect(out).toContain('…')
+  })
+})

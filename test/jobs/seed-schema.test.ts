@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { materialize, parseSeedText, SeedInvalid, validateSeed } from '../../src/jobs/seed/schema.js'
+import { materialize } from '../../src/jobs/seed/schema.js'
+import { parseSeedText, SeedInvalid, validateSeed } from '../../src/jobs/seed/validate.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'finctl-seed-schema-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

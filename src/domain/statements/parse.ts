@@ -6,7 +6,7 @@
  */
 import { formatFromFlag } from '../../import/dates.js'
 import type { Role } from '../../import/mapping.js'
-import type { ImportedTransaction, StatementFormat } from '../../import/statements/types.js'
+import type { ImportedTransaction, ParsedStatement, StatementFormat } from '../../import/statements/types.js'
 import type { StatementFormatName } from './schemas.js'
 
 export interface UploadOptions {
@@ -43,16 +43,11 @@ export interface StatementLine {
   line?: number
 }
 
-/** One statement (an account, or one period of an account) of a file. */
-export interface StatementPart {
-  accountHint?: string
-  currency?: string
-  openingBalance?: number
-  closingBalance?: number
-  periodStart?: string
-  periodEnd?: string
-  lines: StatementLine[]
-}
+/** What a statement of a file says of itself (account, currency, balances, period): the parser's statement without its transactions. */
+export type StatementHeader = Omit<ParsedStatement, 'transactions'>
+
+/** One statement (an account, or one period of an account) of a file, its lines ready to become transactions. */
+export type StatementPart = StatementHeader & { lines: StatementLine[] }
 
 export interface ParsedUpload {
   format: StatementFormatName
@@ -159,15 +154,7 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
       dateOrder: dateOrder(o.dateFormat),
       defaultCurrency: target.currency,
     })
-    const parts = r.statements.map((s): StatementPart => ({
-      accountHint: s.accountHint,
-      currency: s.currency,
-      openingBalance: s.openingBalance,
-      closingBalance: s.closingBalance,
-      periodStart: s.periodStart,
-      periodEnd: s.periodEnd,
-      lines: s.transactions.map(fromImported),
-    }))
+    const parts = r.statements.map(({ transactions, ...header }): StatementPart => ({ ...header, lines: transactions.map(fromImported) }))
     return { format: target.format, parts, warnings: r.warnings }
   } catch (e) {
     if (e instanceof StatementParseError) throw new StatementFileError(e.message)

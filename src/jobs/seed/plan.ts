@@ -22,7 +22,8 @@ import type { ApiKey, BankAccount, Company, Transaction, UpdateBankAccountReques
 import type { ImportOptions } from '../../import/csv-import.js'
 import type { Role } from '../../import/mapping.js'
 import type { AccountSpec, ApiKeySpec, ImportSpec, Seed, StatementSpec, TransactionItem } from './schema.js'
-import { SeedInvalid, materialize } from './schema.js'
+import { materialize } from './schema.js'
+import { SeedInvalid } from './validate.js'
 
 /** Stands in for the id of an object a dry run would create. */
 export const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000'

@@ -1,0 +1,70 @@
+/**
+ * `statement` steps: a statement file uploaded once per account, found again by its SHA-256 among
+ * the account's statements (the service refuses the same file twice, naming the first).
+ */
+import { basename } from 'node:path'
+import type { Statement } from '../../../domain/statements/schemas.js'
+import { AppError } from '../../../kernel/errors.js'
+import { PLACEHOLDER_ID, fileSha256 } from '../plan.js'
+import type { StepHandler } from './handler.js'
+
+export const statement: StepHandler<'statement'> = {
+  async run(step, state) {
+    const spec = state.spec(step)
+    const base = { step: step.name, kind: step.kind }
+    const file = step.file!
+    const { bytes, sha } = await fileSha256(file)
+    if (state.dryRun && spec.bank_account_id === PLACEHOLDER_ID) {
+      state.setResult(step, { id: undefined, status: undefined })
+      return { ...base, status: 'would create', detail: `statement ${basename(file)} into a new account` }
+    }
+    await state.accountById(spec.bank_account_id)
+    let found: Statement | undefined
+    for await (const page of state.client.pages<Statement>('/api-v1/statements', { bank_account_id: spec.bank_account_id, limit: 1000 })) {
+      found = page.data.find((s) => s.file_sha256 === sha && s.status !== 'failed')
+      if (found) break
+    }
+    if (!found && state.dryRun) {
+      state.setResult(step, { id: undefined, status: undefined })
+      return { ...base, status: 'would create', detail: `statement ${basename(file)}` }
+    }
+    if (!found) {
+      try {
+        const uploaded = await state.client.statements.upload({
+          bank_account_id: spec.bank_account_id,
+          file_name: basename(file),
+          format: spec.format,
+          content_base64: bytes.toString('base64'),
+          date_format: spec.date_format,
+          encoding: spec.encoding,
+          delimiter: spec.delimiter,
+          account_number: spec.account_number,
+          map: spec.map ? Object.entries(spec.map).flatMap(([f, cols]) => (Array.isArray(cols) ? cols : [cols]).map((c) => `${f === 'transaction_date' ? 'date' : f}=${c}`)) : undefined,
+          where: spec.where ? Object.entries(spec.where).map(([c, v]) => `${c}=${v}`) : undefined,
+          decimal_comma: spec.decimal_comma,
+          skip_lines: spec.skip_lines,
+          invert_sign: spec.invert_sign,
+          exchange_rate: spec.exchange_rate,
+        })
+        const s = await state.client.statements.wait(uploaded.id)
+        state.setResult(step, { id: s.id, status: s.status })
+        state.env(step, 'id', s.id)
+        if (s.status === 'failed') return { ...base, status: 'failed', id: s.id, detail: `statement ${basename(file)} failed: ${s.error ?? 'no reason given'}` }
+        return {
+          ...base,
+          status: 'created',
+          id: s.id,
+          detail: `statement ${basename(file)}: ${s.transaction_count - s.matched_count} transactions created, ${s.matched_count} reconciled, ${s.duplicate_count} imported before`,
+        }
+      } catch (e) {
+        // Uploaded meanwhile (another run): the service names the first statement.
+        const first = e instanceof AppError && e.code === 'conflict' ? /statement ([0-9a-f-]{36})/.exec(e.message)?.[1] : undefined
+        if (!first) throw e
+        found = await state.client.statements.get(first)
+      }
+    }
+    state.setResult(step, { id: found.id, status: found.status })
+    state.env(step, 'id', found.id)
+    return { ...base, status: 'exists', id: found.id, detail: `statement ${basename(file)} (${found.status}, uploaded ${found.created_at})` }
+  },
+}
