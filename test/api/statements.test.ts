@@ -80,7 +80,7 @@ const CASES: Case[] = [
   { file: 'csv/fr-style-metadata-header-footer-debit-credit-decimal-comma.csv', currency: 'EUR', fields: { date_format: 'DD/MM/YY' }, want: { count: 4, sum: '1069.32', check: 'unavailable', period: ['2020-04-01', '2020-04-02'], dates: ['2020-04-01', '2020-04-02'] } },
   { file: 'csv/odoo-amount-with-dc-indicator-column.csv', currency: 'USD', want: { count: 2, sum: '1500.00', check: 'unavailable', period: ['2018-12-15', '2018-12-15'], dates: ['2018-12-15', '2018-12-15'] } },
   { file: 'csv/lt-danske-cp1257-crlf-multiline-quoted.csv', currency: 'EUR', fields: { encoding: 'windows-1257', map: ['amount=-2', 'description=-6', 'description=-5'] }, want: { count: 4, sum: '0.00', check: 'unavailable', period: ['2012-03-01', '2012-03-07'], dates: ['2012-03-01', '2012-03-07'] } },
-  { file: 'csv/lt-swedbank-dk-indicator-unescaped-quotes.csv', currency: 'EUR', fields: { where: ['2=20'], map: ['description=Paaiškinimai'] }, want: { count: 5, sum: '1058.46', check: 'unavailable', period: ['2012-01-02', '2012-02-29'], dates: ['2012-01-02', '2012-02-29'] } },
+  { file: 'csv/lt-swedbank-dk-indicator-unescaped-quotes.csv', currency: 'LTL', fields: { where: ['2=20'], map: ['description=Paaiškinimai'] }, want: { count: 5, sum: '1058.46', check: 'unavailable', period: ['2012-01-02', '2012-02-29'], dates: ['2012-01-02', '2012-02-29'] } },
 ]
 
 const BOUNDARY = 'finctl-test-boundary-7MA4YWxkTrZu0gW'
