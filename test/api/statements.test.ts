@@ -318,8 +318,12 @@ describe.each(MATRIX)('statements over %s on %s', (kind, storeKind) => {
     expect(((await text.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type')
     const eur = await account('EUR')
     // Any EUR statement will do (hand-made, so that this test runs without the bank-file corpus).
+    // No exchange_rate and no rates in the company's table (#27 item 4): accepted, and failed by its first line, naming what to do.
     const noRate = await post('json', eur, 'x.sta', bigMt940(7))
-    expect([noRate.status, noRate.body.error.details?.[0].path]).toEqual([400, 'exchange_rate'])
+    expect(noRate.status).toBe(201)
+    const failed = await c.statements.wait(noRate.body.data.id)
+    expect(failed.status).toBe('failed')
+    expect(failed.error).toMatch(/an exchange rate is required for EUR on \d{4}-\d{2}-\d{2}.*finctl rates import FILE.*`exchange_rate`/)
     const unknown = await post('form', acct, 'notes.txt', Buffer.from('hello world'))
     expect([unknown.status, unknown.body.error.details?.[0].path]).toEqual([400, 'format'])
     const badMap = await post('json', acct, 'x.csv', Buffer.from('a,b\n'), { map: ['colour=Amount'] })

@@ -22,11 +22,12 @@ const MIGRATION_NAMES = [
   '0007_categorization',
   '0008_amount_index',
   '0009_creation_columns',
+  '0010_exchange_rates',
 ]
 
 const TABLES = [
   'api_keys', 'api_requests', 'audit_entries', 'bank_accounts', 'bank_statements', 'categorization_rules', 'categorization_settings',
-  'companies', 'idempotency_keys', 'kysely_migration', 'kysely_migration_lock', 'rate_limit_counters', 'settings', 'transactions', 'users',
+  'companies', 'exchange_rates', 'idempotency_keys', 'kysely_migration', 'kysely_migration_lock', 'rate_limit_counters', 'settings', 'transactions', 'users',
 ]
 
 /** The indexes the migrations leave; the amount index differs by dialect (0008). */
