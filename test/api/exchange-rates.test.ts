@@ -133,6 +133,9 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
     const t = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2024-01-05', description: 'Was USD', amount: '-10.00' })
     const u = await c.transactions.update(t.id, { currency_code: 'GBP' })
     expect(u).toMatchObject({ currency_code: 'GBP', exchange_rate: 1.26939662688, exchange_rate_date: '2024-01-05' })
+    // The history says which rate, and of which day, the change brought.
+    const audit = (await c.transactions.get(t.id)).history.at(-1)
+    expect(audit?.changes).toMatchObject({ currency_code: { before: 'USD', after: 'GBP' }, exchange_rate_date: { before: null, after: '2024-01-05' } })
     await rejects(c.transactions.update(t.id, { currency_code: 'CHF', transaction_date: '2023-01-01' }), 400)
   })
 
