@@ -20,9 +20,10 @@ import type { TransactionDraft } from '../../import/draft.js'
 import { planImport, RowConverter, type ImportOptions, type ImportPlan } from '../../import/csv-import.js'
 import { readRecordChunks } from '../../import/csv-reader.js'
 import { RejectsWriter } from './rejects-file.js'
+import { CurrencyTotals, type CurrencyTotal } from './currency-totals.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
 
-export type { RejectedRow }
+export type { RejectedRow, CurrencyTotal }
 
 export type ImportRequest = CreateTransactionRequest & { import_ref: string }
 
@@ -95,44 +96,6 @@ export interface ImportSummary {
 }
 
 const DEFAULT_BATCH = 1000
-
-export interface CurrencyTotal {
-  currency: string
-  rows: number
-  amount_total: string
-  created_total: string
-}
-
-/** Sums of minor units per currency: a file may hold rows of several (a currency column). */
-class CurrencyTotals {
-  private sums = new Map<string, { rows: number; total: bigint; created: bigint }>()
-  constructor(private readonly account: string) {}
-  add(currency: string, minor: number, created: boolean): void {
-    let t = this.sums.get(currency)
-    if (!t) this.sums.set(currency, (t = { rows: 0, total: 0n, created: 0n }))
-    if (created) t.created += BigInt(minor)
-    else {
-      t.rows++
-      t.total += BigInt(minor)
-    }
-  }
-  clear(): void {
-    this.sums.clear()
-  }
-  clearCreated(): void {
-    for (const t of this.sums.values()) t.created = 0n
-  }
-  into(summary: ImportSummary): void {
-    const exp = currencyExponent(this.account)
-    const own = this.sums.get(this.account)
-    summary.amount_total = formatMinor(own?.total ?? 0n, exp)
-    summary.created_total = formatMinor(own?.created ?? 0n, exp)
-    const others = [...this.sums].filter(([c]) => c !== this.account).sort(([a], [b]) => (a < b ? -1 : 1))
-    if (others.length) {
-      summary.other_currencies = others.map(([c, t]) => ({ currency: c, rows: t.rows, amount_total: formatMinor(t.total, currencyExponent(c)), created_total: formatMinor(t.created, currencyExponent(c)) }))
-    } else delete summary.other_currencies
-  }
-}
 
 function describeError(e: unknown): string {
   if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
