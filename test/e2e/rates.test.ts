@@ -136,6 +136,19 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
     expect(txs.filter((t) => t.currency_code === 'USD').every((t) => t.exchange_rate_date === friday && t.exchange_rate === Number(rateOf('USD', friday)))).toBe(true)
   })
 
+  it('FINCTL_RATE_MAX_AGE_DAYS sets the reach: 0 is the same day only; a malformed value is exit 2', async () => {
+    const sunday = `${YEAR}-06-08`
+    const args = ['tx', 'create', '--account', usd, '--date', sunday, '--description', 'Reach', '--amount', '-1.00']
+    const none = await sb.run(args, { env: { FINCTL_RATE_MAX_AGE_DAYS: '0' } })
+    expect(none.code).toBe(6)
+    expect(none.stderr).toMatch(/--exchange-rate is required for USD on 2025-06-08: the company's rates to EUR have none for that day;/)
+    const bad = await sb.run(args, { env: { FINCTL_RATE_MAX_AGE_DAYS: 'a week' } })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('FINCTL_RATE_MAX_AGE_DAYS')
+    const two = await sb.json<{ exchange_rate_date: string }>([...args, '--json'], { env: { FINCTL_RATE_MAX_AGE_DAYS: '2' } })
+    expect(two.exchange_rate_date).toBe(`${YEAR}-06-06`)
+  })
+
   it('an explicit --set exchange_rate still wins', async () => {
     const f = join(sb.dir, 'one-row-explicit-rate.csv')
     writeFileSync(f, `Date,Description,Amount\n${YEAR}-06-02,Explicit rate,-10.00\n`)
