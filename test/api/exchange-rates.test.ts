@@ -156,6 +156,25 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
     expect((await c.transactions.list({ bank_account_id: eur, from: '2024-03-01', to: '2024-03-01' })).data).toEqual([])
   })
 
+  it('imports a plain file as multipart/form-data too; another media type is a 415', async () => {
+    const boundary = 'rates-boundary-9f2'
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="format"\r\n\r\nplain\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="plain.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+      file('plain-date-currency-rate.csv'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ])
+    const res = await h.fetch(`${h.baseUrl}/api-v1/exchange-rates/import`, { method: 'POST', headers: { 'x-api-key': a.key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body })
+    const json = (await res.json()) as { data: { imported: number; skipped: number; currencies: string[] } }
+    expect(res.status, JSON.stringify(json)).toBe(200)
+    // The two USD rows are the base currency's: left out (skipped), as its rate is always 1.
+    expect(json.data).toMatchObject({ imported: 1, skipped: 2, currencies: ['JPY'] })
+    const listed = await c.rates.list({ currency: 'JPY', from: '2026-01-02', to: '2026-01-02' })
+    expect(listed.data).toEqual([expect.objectContaining({ rate: '0.0061', source: 'file:plain.csv' })])
+    const text = await h.fetch(`${h.baseUrl}/api-v1/exchange-rates/import`, { method: 'POST', headers: { 'x-api-key': a.key, 'content-type': 'text/csv' }, body: 'date,currency,rate\n' })
+    expect(text.status).toBe(415)
+  })
+
   it('rates are per company: another tenant sees none', async () => {
     const b = await h.tenant('Other')
     expect((await h.client({ apiKey: b.key }).rates.list()).data).toEqual([])
