@@ -12,6 +12,7 @@ import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
 import { registerModel } from './model.js'
 import { registerProfile } from './profile.js'
+import { registerRates } from './rates.js'
 import { registerReports } from './reports.js'
 import { registerRules } from './rules.js'
 import { registerSeed } from './seed.js'
@@ -29,6 +30,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerStatements(program, run)
   registerCompany(program, run)
   registerReports(program, run)
+  registerRates(program, run)
   registerRules(program, run)
   registerModel(program, run)
   registerSeed(program, run)

@@ -40,7 +40,7 @@ export function registerStatements(program: Command, run: Runner): void {
     .option('--skip-lines <n>', 'CSV: lines before the header row')
     .option('--where <Column=value>', 'CSV: only rows whose column holds this value (repeatable)', collect)
     .option('--invert-sign', 'CSV: flip every amount')
-    .option('--exchange-rate <rate>', "rate to the company's base currency (needed when the account is in another currency)")
+    .option('--exchange-rate <rate>', "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)")
     .option('--statement-account <number>', 'which account of a file that holds several (its number in the file, or its end)')
     .option('--preview', 'parse the file here and show what would be created; upload nothing')
     .option('--no-wait', 'do not wait for processing: print the pending statement')

@@ -271,6 +271,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['rejected', s.rejected],
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
+        ...(s.other_currencies ?? []).map((o): [string, unknown] => [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} rows)`]),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
     : [
@@ -281,6 +282,10 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ['created total', `${s.created_total} ${s.currency}`],
+        ...(s.other_currencies ?? []).flatMap((o): Array<[string, unknown]> => [
+          [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} rows)`],
+          [`created total ${o.currency}`, `${o.created_total} ${o.currency}`],
+        ]),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
   await printRecord(io, printer, Object.fromEntries(rows), rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]))

@@ -71,7 +71,7 @@ export function registerTx(program: Command, run: Runner): void {
     .option('--amount <decimal>', 'signed decimal amount: -149.99 for money out')
     .option('--currency <code>', 'ISO 4217 currency (default: the account currency)')
     .option('--posted-date <date>', 'YYYY-MM-DD')
-    .option('--exchange-rate <decimal>', 'rate to the base currency (required for other currencies)')
+    .option('--exchange-rate <decimal>', "rate to the base currency (default: the company's rate of the date, finctl rates)")
     .option('--category <name>', 'category')
     .option('--accounting-category <name>', 'accounting category')
     .option('--cash-flow-category <name>', 'operations, investing, financing or transfer')

@@ -10,6 +10,7 @@ import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
 import { VERSION } from './version.js'
 import { AppError } from './kernel/errors.js'
+import { rateMaxAgeDays } from './domain/rates/book.js'
 import { DEFAULT_DATE_WINDOW, parseDateWindow, type DateWindow } from './domain/transactions/plausibility.js'
 
 export interface Core {
@@ -30,6 +31,8 @@ export interface CoreOptions extends OpenStoreOptions {
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
   const dateWindow = opts.dateWindow ?? dateWindowFromEnv()
+  // FINCTL_RATE_MAX_AGE_DAYS, read where rates are looked up: a malformed value stops the core here (exit 2).
+  rateMaxAgeDays()
   const store = await openStore(target, opts)
   const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
   const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), dateWindow, version: VERSION, log: opts.log })

@@ -37,6 +37,7 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteG
   ['/api-v1/categorization-rules', () => import('./routes/categorization-rules.js').then((m) => m.categorizationRuleRoutes)],
   ['/api-v1/reports', () => import('./routes/reports.js').then((m) => m.reportRoutes)],
   ['/api-v1/statements', () => import('./routes/statements.js').then((m) => m.statementRoutes)],
+  ['/api-v1/exchange-rates', () => import('./routes/exchange-rates.js').then((m) => m.exchangeRateRoutes)],
 ]
 const OPENAPI_PATH = '/openapi.json'
 export const ROUTE_GROUP_PREFIXES: readonly string[] = GROUPS.map(([prefix]) => prefix)

@@ -32,6 +32,7 @@ const BY_COMMAND: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'statements upload': { account_number: '--statement-account', content_base64: 'FILE', filename: 'FILE', format: '--format' },
   'keys usage': { limit: '--recent' },
   'tx import': { transactions: 'FILE' },
+  'rates import': { content_base64: 'FILE', file: 'FILE', file_name: 'FILE' },
   'rules create': { description_regex: '--matches', merchant_regex: '--merchant-matches' },
   'rules update': { description_regex: '--matches', merchant_regex: '--merchant-matches' },
 }

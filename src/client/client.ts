@@ -24,6 +24,7 @@ import type {
 } from '../domain/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
+import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
 
@@ -279,6 +280,16 @@ export class Client {
         await (this.opts.sleep ?? realSleep)(delay)
       }
     },
+  }
+
+  readonly rates = {
+    list: (q: { currency?: string; from?: string; to?: string; limit?: number; cursor?: string } = {}) => this.request<ExchangeRate[]>('GET', '/api-v1/exchange-rates', { query: q }),
+    set: (date: string, currency: string, body: SetExchangeRateRequest) =>
+      this.request<ExchangeRate>('PUT', `/api-v1/exchange-rates/${encodeURIComponent(date)}/${encodeURIComponent(currency)}`, { body }).then((r) => r.data),
+    delete: (date: string, currency: string) =>
+      this.request<{ date: string; currency: string; deleted: true }>('DELETE', `/api-v1/exchange-rates/${encodeURIComponent(date)}/${encodeURIComponent(currency)}`).then((r) => r.data),
+    /** Import a rates file (JSON, the file in base64): all of it or nothing. */
+    import: (body: RatesImportJson) => this.request<RatesImportResult>('POST', '/api-v1/exchange-rates/import', { body }).then((r) => r.data),
   }
 }
 

@@ -62,6 +62,7 @@ export const Transaction = z
     amount: z.number(),
     currency_code: z.string(),
     exchange_rate: z.number(),
+    exchange_rate_date: IsoDate.nullable().openapi({ description: "the date of the company's rate the amount was converted at (finctl rates); null when the rate was given or the currency is the base" }),
     category: z.string().nullable(),
     accounting_category: z.enum(ACCOUNTING_CATEGORIES).nullable(),
     cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).nullable(),

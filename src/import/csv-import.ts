@@ -14,6 +14,7 @@ import { CREDIT_MARKS, DEBIT_MARKS, mapHeader, missingColumns, recognised, type 
 import { debitCreditAmount, SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
 import type { TransactionDraft } from './draft.js'
 import { formatMinor } from '../kernel/money.js'
+import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 
 export interface ImportOptions {
   encoding?: string
@@ -206,6 +207,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
 }
 
 export type Converted =
+  /** `minor`: the amount in minor units of the row's currency, `currency_code` of the request. */
   | { ok: true; line: number; request: TransactionDraft & { import_ref: string }; minor: number; reversal?: true }
   | { ok: false; line: number; reason: string; fields: string[] }
 
@@ -219,15 +221,13 @@ export class RowConverter {
   private readonly occurrences = new OccurrenceCounter()
   private readonly where: Array<[number, string]>
   private readonly signs: ColumnSigns
-  private readonly readAmount: (text: string) => LocaleAmount
 
   constructor(
     private readonly plan: ImportPlan,
-    private readonly o: ImportOptions & { accountId: string; currency: string; exponent: number; constants?: Partial<TransactionDraft> },
+    private readonly o: ImportOptions & { accountId: string; currency: string; constants?: Partial<TransactionDraft> },
   ) {
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
-    this.readAmount = (text) => parseLocaleAmount(text, plan.decimal, o.exponent)
   }
 
   /** For a line after the header that is no transaction (no date), why it is skipped; else undefined. */
@@ -257,10 +257,17 @@ export class RowConverter {
     })
     const date = parseDate(dateText, plan.dateFormat.order)
     if (!date) return fail(`date "${dateText}" does not fit ${plan.dateFormat.name}`)
+    // A row's own currency (its currency column) wins over --set currency_code and the account's;
+    // its amount is read with that currency's decimals (JPY 0, BHD 3, CLF 4), not the account's.
+    const currencyText = cell(rec.fields, m.currency_code)
+    const currency = currencyText.toUpperCase() || o.constants?.currency_code || o.currency
+    if (!isCurrency(currency)) return fail(`currency "${currencyText || currency}" is not an ISO 4217 currency code`)
+    const exponent = currencyExponent(currency)
+    const readAmount = (text: string): LocaleAmount => parseLocaleAmount(text, plan.decimal, exponent)
     let minor: number
     let reversal = false
     if (m.amount !== undefined) {
-      const r = parseLocaleAmount(cell(rec.fields, m.amount), plan.decimal, o.exponent)
+      const r = readAmount(cell(rec.fields, m.amount))
       if (!r.ok) return fail(`amount ${r.message}`)
       minor = r.minor
       if (m.indicator !== undefined) {
@@ -271,7 +278,7 @@ export class RowConverter {
         minor = debit ? -Math.abs(minor) : Math.abs(minor)
       }
     } else {
-      const r = debitCreditAmount({ debit: cell(rec.fields, m.debit), credit: cell(rec.fields, m.credit) }, this.signs, this.readAmount)
+      const r = debitCreditAmount({ debit: cell(rec.fields, m.debit), credit: cell(rec.fields, m.credit) }, this.signs, readAmount)
       if (!r.ok) return fail(r.reason)
       minor = r.minor
       reversal = r.reversal
@@ -288,7 +295,6 @@ export class RowConverter {
     if (!description) return fail('no description: the description column is empty')
     const postedText = cell(rec.fields, m.posted_date)
     const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
-    const currency = cell(rec.fields, m.currency_code).toUpperCase() || o.constants?.currency_code || o.currency
     const reference = cell(rec.fields, m.reference)
     const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
     // One call, not createHash().update().digest(): three crossings into C++ and a Hash object a row.
@@ -301,7 +307,7 @@ export class RowConverter {
       transaction_date: date,
       description,
       ...(original !== description ? { original_description: original } : {}),
-      amount: formatMinor(minor, o.exponent),
+      amount: formatMinor(minor, exponent),
       currency_code: currency,
       ...(posted ? { posted_date: posted } : {}),
       ...(m.merchant_name !== undefined && cell(rec.fields, m.merchant_name) ? { merchant_name: cell(rec.fields, m.merchant_name).slice(0, 200) } : {}),

@@ -53,7 +53,8 @@ const SYNONYMS: Record<Role, string[]> = {
     'payee', 'merchant', 'auftraggeber empfaenger', 'auftraggeber empfanger', 'empfaenger', 'empfanger', 'beneficiary', 'counterparty', 'beguenstigter',
     'name', 'naam', 'naam tegenpartij', 'beneficiaire', 'tiers', 'contraparte', 'gegenpartei', 'partner name', 'partner',
   ],
-  currency_code: ['currency', 'waehrung', 'wahrung', 'devise', 'moneda', 'munt', 'ccy', 'valuta code'],
+  // Not 'valuta': German banks call the value date so (Valuta, Valutadatum).
+  currency_code: ['currency', 'waehrung', 'wahrung', 'devise', 'moneda', 'munt', 'ccy', 'valuta code', 'currency code', 'valiuta', 'waluta', 'valuuta', 'mena'],
   reference: ['reference', 'referenz', 'transaction id', 'fitid', 'id', 'bank reference', 'referencia', 'numero', 'check number', 'checknumber', 'kenmerk', 'end to end id', 'operation number', 'n de transaction'],
   category: ['category', 'kategorie', 'categorie', 'categoria', 'rubrik'],
 }

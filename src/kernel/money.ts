@@ -107,3 +107,35 @@ export function convertMinor(amountMinor: number, fromExponent: number, rate: st
   if (out > BigInt(MAX_MINOR) || out < -BigInt(MAX_MINOR)) throw new RangeError('converted amount is out of range')
   return Number(out)
 }
+
+/** The digits of a positive decimal rate as an integer and its scale: "1.0823" -> [10823n, 4]. */
+function rateParts(rate: string): [bigint, number] {
+  const [whole, frac = ''] = rate.split('.')
+  return [BigInt(whole + frac), frac.length]
+}
+
+/**
+ * a / b of two positive decimal rates (canonical, as parseRate gives them), to `significant` digits,
+ * rounded half to even: a cross rate ("USD per EUR" / "JPY per EUR" = USD per JPY). Exact integer
+ * arithmetic; never a float. The answer is canonical decimal text.
+ */
+export function divideRates(a: string, b: string, significant = 12): string {
+  const [an, as] = rateParts(a)
+  const [bn, bs] = rateParts(b)
+  if (an <= 0n || bn <= 0n) throw new RangeError('rates must be positive')
+  // a / b = (an * 10^bs) / (bn * 10^as); scaled by 10^k and rounded to an integer of `significant` digits.
+  const num = an * 10n ** BigInt(bs)
+  const den = bn * 10n ** BigInt(as)
+  let k = significant - (num.toString().length - den.toString().length)
+  for (;;) {
+    const q = k >= 0 ? divHalfEven(num * 10n ** BigInt(k), den) : divHalfEven(num, den * 10n ** BigInt(-k))
+    if (q.toString().length > significant) {
+      k--
+      continue
+    }
+    const text = k >= 0 ? formatMinor(q, k) : (q * 10n ** BigInt(-k)).toString()
+    const canonical = parseRate(text)
+    if (!canonical) throw new RangeError(`the rate ${a} / ${b} is out of range`)
+    return canonical
+  }
+}

@@ -152,7 +152,7 @@ class PostgresHotPaths implements HotPaths {
 
   async insertTransactions(rows: NewTransactionRow[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set()
-    // 27 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
+    // 28 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
     return this.db.transaction().execute(async (db) => {
       const inserted = new Set<string>()
       for (let i = 0; i < rows.length; i += 1000) {

@@ -114,6 +114,20 @@ export interface TransactionsTable {
   created_by?: string | null
   /** How it was created: `create`, `batch_create` or `statement_import` (null as for created_by). */
   created_via?: string | null
+  /** The date of the exchange_rates rate it was converted at; null when the rate was given or is 1 (the base currency). */
+  exchange_rate_date?: string | null
+}
+
+/** A company's dated rate to its base currency: units of the base per 1 unit of currency_code (decimal text). */
+export interface ExchangeRatesTable {
+  company_id: string
+  currency_code: string
+  rate_date: string
+  rate: string
+  /** `ecb`, `manual`, or the file a plain CSV came from. */
+  source: string
+  created_at: string
+  updated_at: string
 }
 
 export interface BankStatementsTable {
@@ -204,6 +218,7 @@ export interface Db {
   bank_statements: BankStatementsTable
   categorization_rules: CategorizationRulesTable
   categorization_settings: CategorizationSettingsTable
+  exchange_rates: ExchangeRatesTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -216,3 +231,4 @@ export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id'>
 export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
 export type BankStatementRow = Selectable<BankStatementsTable>
 export type CategorizationRuleRow = Selectable<CategorizationRulesTable>
+export type ExchangeRateRow = Selectable<ExchangeRatesTable>

@@ -20,7 +20,7 @@ const TX_COLUMNS = [
   'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
   'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
   'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
-  'tags', 'created_at', 'updated_at', 'import_ref', 'created_by', 'created_via',
+  'tags', 'created_at', 'updated_at', 'import_ref', 'created_by', 'created_via', 'exchange_rate_date',
 ] as const
 
 /**

@@ -9,7 +9,7 @@ import { createHarness, MATRIX, signToken, type Harness, type Tenant } from '../
 
 const TRANSACTION_FIELDS = [
   'id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
-  'exchange_rate', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
+  'exchange_rate', 'exchange_rate_date', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
   'ai_confidence_score', 'tags', 'bank_account_id', 'bank_statement_id', 'created_at', 'updated_at',
 ].sort()
 const API_KEY_FIELDS = [

@@ -119,9 +119,11 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
 
   it('maps a CSV with --map and converts with --exchange-rate', async () => {
     const chf = await account('CHF')
+    // No --exchange-rate and no CHF rates for its dates (finctl rates): the statement fails, saying both ways out.
     const noRate = await sb.run(['statements', 'upload', UBS, '--account', chf, '--map', 'description=Description 1'])
     expect(noRate.code).toBe(6)
     expect(noRate.stderr).toContain('--exchange-rate')
+    expect(noRate.stderr).toContain('finctl rates import FILE')
     expect(noRate.stderr).not.toContain('exchange_rate')
     const s = await sb.json<Statement>(['statements', 'upload', UBS, '--account', chf, '--map', 'description=Description 1', '--exchange-rate', '1.05', '--json'])
     expect(s).toMatchObject({ status: 'completed', format: 'csv', transaction_count: 3, balance_check: 'unavailable' })

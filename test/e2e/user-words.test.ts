@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, type CliResult } from '../helpers/cli.js'
+import { ROOT, Sandbox, type CliResult } from '../helpers/cli.js'
 
 /** Every snake_case name of a request body property or a query parameter in the OpenAPI document. */
 function apiFieldNames(spec: any): Set<string> {
@@ -177,6 +177,9 @@ describe('messages in the words of the command line', () => {
       'keys usage': ['--key-id', key],
       'profile add': ['walk'],
       'seed': [join(sb.dir, 'seed-no-currency.json'), '--dry-run'],
+      'rates import': [join(ROOT, 'examples', 'rates.csv')],
+      'rates set': ['--date', '2026-01-05', '--currency', 'EUR', '--rate', '1.1'],
+      'rates delete': ['--date', '2026-01-05', '--currency', 'EUR', '--yes'],
     }
     const runs: Array<{ args: string[]; flag: string }> = []
     for (const leaf of leaves) {

@@ -155,7 +155,8 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
   })
 
   it("(b) every {id} route answers company B with 404 for company A's real ids, and changes nothing of A's", async () => {
-    const withId = w.routes.filter((r) => r.path.includes('{'))
+    // Exchange rates are keyed by date and currency within the caller's own table, not by an id: below.
+    const withId = w.routes.filter((r) => r.path.includes('{') && !r.path.startsWith('/api-v1/exchange-rates/'))
     expect(withId.length).toBeGreaterThanOrEqual(8)
     const unseeded: string[] = []
     for (const r of withId) {
@@ -180,6 +181,15 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     if (batch.status === 201) expect(batch.body.data.created).toEqual([])
     const usage = await request(w.h, 'GET', `/api-keys/me/usage?key_id=${w.keyA}`, { token: w.b.token })
     expect(usage.status).toBe(404)
+
+    // A's exchange rate: B's delete finds none of its own (404); B's set writes B's table, never A's.
+    const ratesA = w.h.client({ apiKey: w.a.key }).rates
+    await ratesA.set('2026-05-05', 'EUR', { rate: '1.1' })
+    const rateB = (method: string, body?: unknown) => request(w.h, method, '/api-v1/exchange-rates/2026-05-05/EUR', { apiKey: w.b.key }, body)
+    expect((await rateB('DELETE')).status).toBe(404)
+    expect((await rateB('PUT', { rate: '9' })).status).toBe(200)
+    expect((await rateB('DELETE')).status).toBe(200)
+    expect((await ratesA.list({ currency: 'EUR' })).data.map((r) => r.rate)).toEqual(['1.1'])
 
     // A's records are as they were.
     const ca = w.h.client({ apiKey: w.a.key })

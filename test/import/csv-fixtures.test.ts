@@ -13,7 +13,7 @@ const DIR = bankFile('csv')
 
 async function importFile(file: string, o: ImportOptions = {}, exponent = 2) {
   const plan = await planImport(`${DIR}/${file}`, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR', exponent })
+  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR' })
   const ok = []
   const bad = []
   for await (const rec of readRecords(`${DIR}/${file}`, plan.layout)) {

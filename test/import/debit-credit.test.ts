@@ -18,7 +18,7 @@ const HAND_MADE = join(import.meta.dirname, '..', 'fixtures', 'bank-files')
 
 async function read(path: string, o: ImportOptions = {}) {
   const plan = await planImport(path, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR', exponent: 2 })
+  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR' })
   const rows = []
   for await (const rec of readRecords(path, plan.layout)) {
     const r = conv.convert(rec)

@@ -19,7 +19,7 @@ const bytes = (path: string) => new Uint8Array(readFileSync(path))
 
 async function csvRequests(path: string, o: ImportOptions = {}) {
   const plan = await planImport(path, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR', exponent: 2 })
+  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR' })
   const out = []
   for await (const rec of readRecords(path, plan.layout)) {
     const r = conv.convert(rec)

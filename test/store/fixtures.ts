@@ -131,6 +131,7 @@ export function txRow(t: Tenant, over: Partial<NewTransactionRow> = {}): NewTran
     import_ref: null,
     created_by: 'key:contract',
     created_via: 'batch_create',
+    exchange_rate_date: null,
     ...over,
   }
 }

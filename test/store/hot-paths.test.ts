@@ -208,8 +208,12 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
   })
 
   describe('insertTransactions', () => {
-    it('inserts every row with its values (who created it, and how) and returns their ids', async () => {
-      const rows = [txRow(t, { import_ref: 'r-1', amount: -1_250, base_amount: -1_250 }), txRow(t, { created_by: 'user:owner', created_via: 'create' }), txRow(t, { import_ref: 'r-2', tags: '["q4"]' })]
+    it('inserts every row with its values (who created it, and how; the date of its exchange rate) and returns their ids', async () => {
+      const rows = [
+        txRow(t, { import_ref: 'r-1', amount: -1_250, base_amount: -1_250 }),
+        txRow(t, { created_by: 'user:owner', created_via: 'create' }),
+        txRow(t, { import_ref: 'r-2', tags: '["q4"]', currency_code: 'EUR', exchange_rate: '1.0823', base_amount: -37_870, exchange_rate_date: '2026-10-30' }),
+      ]
       const inserted = await store.hot.insertTransactions(rows)
       expect(inserted).toEqual(new Set(rows.map((r) => r.id)))
       const stored = await store.db.selectFrom('transactions').selectAll().where('id', 'in', rows.map((r) => r.id)).execute()

@@ -22,11 +22,12 @@ const MIGRATION_NAMES = [
   '0007_categorization',
   '0008_amount_index',
   '0009_creation_columns',
+  '0010_exchange_rates',
 ]
 
 const TABLES = [
   'api_keys', 'api_requests', 'audit_entries', 'bank_accounts', 'bank_statements', 'categorization_rules', 'categorization_settings',
-  'companies', 'idempotency_keys', 'kysely_migration', 'kysely_migration_lock', 'rate_limit_counters', 'settings', 'transactions', 'users',
+  'companies', 'exchange_rates', 'idempotency_keys', 'kysely_migration', 'kysely_migration_lock', 'rate_limit_counters', 'settings', 'transactions', 'users',
 ]
 
 /** The indexes the migrations leave; the amount index differs by dialect (0008). */
@@ -148,16 +149,26 @@ describe.each(STORES)('store on %s', (kind) => {
       expect((await appliedMigrations(s)).map((m) => m.name)).toEqual(MIGRATION_NAMES)
       expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
       if (kind === 'sqlite') expect((await sql<{ user_version: number }>`pragma user_version`.execute(s.db)).rows[0].user_version).toBe(MIGRATION_NAMES.length)
-      // The latest columns are there (0003, 0005, 0009), and the secret 0001 made.
+      // The latest columns are there (0003, 0005, 0009, 0010), and the secret 0001 made.
       const t = await seedTenant(s)
-      const row = txRow(t, { import_ref: 'r', statement_ref: 's', created_by: 'key:k', created_via: 'create' })
+      const row = txRow(t, { import_ref: 'r', statement_ref: 's', created_by: 'key:k', created_via: 'create', exchange_rate_date: '2026-10-30' })
       await s.db.insertInto('transactions').values(row).execute()
-      expect(await s.db.selectFrom('transactions').select(['import_ref', 'statement_ref', 'created_by', 'created_via']).where('id', '=', row.id).executeTakeFirst()).toEqual({
+      expect(await s.db.selectFrom('transactions').select(['import_ref', 'statement_ref', 'created_by', 'created_via', 'exchange_rate_date']).where('id', '=', row.id).executeTakeFirst()).toEqual({
         import_ref: 'r',
         statement_ref: 's',
         created_by: 'key:k',
         created_via: 'create',
+        exchange_rate_date: '2026-10-30',
       })
+      // 0010: one rate per company, currency and day; the text of the rate as written.
+      const rate = { company_id: t.companyId, currency_code: 'EUR', rate_date: '2026-10-30', rate: '1.08230000001', source: 'ecb', created_at: 'x', updated_at: 'x' }
+      await s.db.insertInto('exchange_rates').values(rate).execute()
+      await expect(s.db.insertInto('exchange_rates').values({ ...rate, rate: '2' }).execute()).rejects.toThrow()
+      await s.db.insertInto('exchange_rates').values({ ...rate, rate_date: '2026-10-31' }).execute()
+      expect(await s.db.selectFrom('exchange_rates').select(['rate_date', 'rate']).where('company_id', '=', t.companyId).orderBy('rate_date').execute()).toEqual([
+        { rate_date: '2026-10-30', rate: '1.08230000001' },
+        { rate_date: '2026-10-31', rate: '1.08230000001' },
+      ])
       const secret = await s.db.selectFrom('settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()
       expect(secret.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
     })

@@ -17,6 +17,8 @@ const LARGE_BODY_PATHS = new Set(['/api-v1/transactions/batch'])
  * nor checked as JSON here: its route reads and checks it. Only the size is limited here.
  */
 export const STATEMENT_UPLOAD_PATH = '/api-v1/statements'
+/** A rates file (the ECB's history is about 2 MiB) comes the same way. */
+export const RATES_IMPORT_PATH = '/api-v1/exchange-rates/import'
 export const MAX_STATEMENT_BODY = 28 * 1024 * 1024
 
 const limiter = (maxSize: number, label: string) =>
@@ -73,7 +75,7 @@ export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const embedded = source?.embeddedBody
   // Hono keeps promises in its body cache (its type says otherwise).
   const cache = c.req.bodyCache as Record<string, Promise<unknown>>
-  if (method === 'POST' && c.req.path === STATEMENT_UPLOAD_PATH) {
+  if (method === 'POST' && (c.req.path === STATEMENT_UPLOAD_PATH || c.req.path === RATES_IMPORT_PATH)) {
     const label = '28 MiB (a statement file may be up to 20 MiB)'
     let body: Buffer
     if (embedded !== undefined) {

@@ -16,6 +16,7 @@ import { StatementFileError } from './parse.js'
 import type { SelectedStatement } from './select.js'
 import type { StatementJob } from './statements.js'
 import { toTransaction } from '../transactions/rows.js'
+import { RateBook } from '../rates/book.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
@@ -80,6 +81,17 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
   const baseExp = currencyExponent(job.baseCurrency)
   // Rules and the model fill the category of new lines; loaded before the write lock is taken.
   const categorizer = await (await import('../categorization/categorizer.js')).prepareCategorizer(store, account.company_id, sel.lines.some((l) => l.category == null))
+  // No rate given for an account in another currency than the base: each line takes the company's
+  // rate of its date, loaded once for the statement's dates; a line without one fails the statement.
+  const rates = job.rate === undefined ? await RateBook.load(store.db, account.company_id, sel.lines.map((l) => ({ currency: account.currency_code, date: l.date }))) : RateBook.empty()
+  const rateOf = (line: { date: string; line?: number }): { rate: string; date: string | null } => {
+    if (job.rate !== undefined) return { rate: job.rate, date: null }
+    try {
+      return rates.require(account.currency_code, line.date, job.baseCurrency)
+    } catch (e) {
+      throw new StatementFileError(`${line.line ? `line ${line.line}` : `the line of ${line.date}`}: ${(e as Error).message.replace(/^exchange_rate: /, 'an exchange rate ')}`)
+    }
+  }
   const learned: Example[] = []
   const { result, learn } = await store.writeTransaction(async (trx) => {
     // One statement of an account at a time, across processes too (SQLite: BEGIN IMMEDIATE does it).
@@ -137,9 +149,10 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         audit.push(auditRow(actor, 'reconcile', matchedId, diff(toTransaction(before), toTransaction(after)), now))
         continue
       }
+      const rate = rateOf(line)
       let baseAmount: number
       try {
-        baseAmount = convertMinor(line.amountMinor, exp, job.rate, baseExp)
+        baseAmount = convertMinor(line.amountMinor, exp, rate.rate, baseExp)
       } catch {
         throw new StatementFileError(`${line.line ? `line ${line.line}` : `the line of ${line.date}`}: the amount is too large once converted to the base currency ${job.baseCurrency}`)
       }
@@ -154,7 +167,8 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         original_description: line.originalDescription ?? line.description,
         amount: line.amountMinor,
         currency_code: account.currency_code,
-        exchange_rate: job.rate,
+        exchange_rate: rate.rate,
+        exchange_rate_date: rate.date,
         base_amount: baseAmount,
         category: line.category ?? null,
         accounting_category: line.transfer ? 'transfer' : null,

@@ -177,7 +177,7 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
   }
   try {
     const plan = await planImportBytes(bytes, opts)
-    const conv = new RowConverter(plan, { ...opts, accountId: 'statement', currency: target.currency, exponent: target.exponent })
+    const conv = new RowConverter(plan, { ...opts, accountId: 'statement', currency: target.currency })
     const lines: StatementLine[] = []
     const rejected: string[] = []
     for await (const rec of readRecordsBytes(bytes, plan.layout)) {

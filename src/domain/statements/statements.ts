@@ -44,8 +44,11 @@ export interface StatementJob {
   actor: Actor
   account: BankAccountRow
   baseCurrency: string
-  /** Rate from the account's currency to the base currency ("1" when they are the same). */
-  rate: string
+  /**
+   * Rate from the account's currency to the base currency: "1" when they are the same, the one the
+   * upload gave, or undefined: each line takes the company's rate of its date (finctl rates).
+   */
+  rate: string | undefined
   format: StatementFormatName
   fileName: string
   bytes: Uint8Array
@@ -155,14 +158,12 @@ export async function createStatement(store: Store, actor: Actor, u: StatementUp
   if (!format) throw validation('format', `cannot tell the format of "${u.fileName}" from its content or name: give one of csv, ofx, qfx, qif, camt053, mt940`)
 
   const base = await baseCurrency(store, actor.companyId)
-  let rate = '1'
+  let rate: string | undefined = account.currency_code === base ? '1' : undefined
   if (u.exchangeRate !== undefined) {
     const r = parseRate(u.exchangeRate)
     if (!r) throw validation('exchange_rate', 'must be a positive decimal number')
     if (account.currency_code === base && r !== '1') throw validation('exchange_rate', `must be 1: the account is in the base currency ${base}`)
     rate = r
-  } else if (account.currency_code !== base) {
-    throw validation('exchange_rate', `is required: the account is in ${account.currency_code} and the company's base currency is ${base}`)
   }
 
   const sha = createHash('sha256').update(u.bytes).digest('hex')

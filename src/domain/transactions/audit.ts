@@ -13,7 +13,7 @@ type Changes = Record<string, { before: unknown; after: unknown }>
 
 const AUDITED: Array<keyof Transaction> = [
   'bank_account_id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
-  'exchange_rate', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
+  'exchange_rate', 'exchange_rate_date', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
   'ai_confidence_score', 'tags', 'bank_statement_id',
 ]
 

@@ -16,6 +16,7 @@ import { baseCurrency, toTransaction } from './rows.js'
 import { learnCreated } from '../categorization/settings.js'
 import type { Categorizer } from '../categorization/categorizer.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
+import { RateBook } from '../rates/book.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -33,7 +34,15 @@ export async function buildTransactionRow(
   db: Kysely<Db> = store.db,
 ): Promise<NewTransactionRow> {
   const account = await lookUpAccount(store, actor, input.bank_account_id, db)
-  return buildRow(actor, { by: actorId(actor), via: 'create' }, input, { now, ts: now.toISOString(), window }, account, await baseCurrency(store, actor.companyId, db))
+  const base = await baseCurrency(store, actor.companyId, db)
+  const rates = await RateBook.load(db, actor.companyId, rateWanted(input, account, base))
+  return buildRow(actor, { by: actorId(actor), via: 'create' }, input, { now, ts: now.toISOString(), window }, account, base, rates)
+}
+
+/** The (currency, date) a create request needs a rate of from the table: none when it gives one or is in the base currency. */
+function rateWanted(input: CreateTransactionRequest, account: BankAccountRow, base: string): Array<{ currency: string; date: string }> {
+  const currency = input.currency_code ?? account.currency_code
+  return input.exchange_rate === undefined && currency !== base ? [{ currency, date: input.transaction_date }] : []
 }
 
 function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
@@ -50,6 +59,8 @@ function buildRow(
   when: { now: Date; ts: string; window: DateWindow },
   account: BankAccountRow,
   base: string,
+  /** The company's rates this request may need (RateBook.load, once per batch). */
+  rates: RateBook,
 ): NewTransactionRow {
   const { now, ts } = when
   if (account.status === 'closed') {
@@ -60,13 +71,17 @@ function buildRow(
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
   checkPlausible({ transaction_date: input.transaction_date, posted_date: input.posted_date, amountMinor: amount.minor, force: input.force }, when.window, now)
 
+  // A rate given wins; else the company's rate of the transaction's date, or the latest earlier one within reach.
   let rate = '1'
+  let rateDate: string | null = null
   if (input.exchange_rate !== undefined) {
     const r = parseRate(input.exchange_rate)
     if (!r) throw validation('exchange_rate', 'must be a positive decimal number')
     rate = r
   } else if (currency !== base) {
-    throw validation('exchange_rate', `is required for ${currency}: give the rate to the base currency ${base}`)
+    const found = rates.require(currency, input.transaction_date, base)
+    rate = found.rate
+    rateDate = found.date
   }
   if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
   let baseAmount: number
@@ -91,6 +106,7 @@ function buildRow(
     amount: amount.minor,
     currency_code: currency,
     exchange_rate: rate,
+    exchange_rate_date: rateDate,
     base_amount: baseAmount,
     category: input.category ?? null,
     accounting_category: input.accounting_category ?? null,
@@ -205,6 +221,14 @@ export async function createTransactionBatch(
   const base = await baseCurrency(store, actor.companyId, db)
   const when = { now, ts: now.toISOString(), window }
   const creation = { by: actorId(actor), via: 'batch_create' as const }
+  const fail = (index: number, err: unknown) => {
+    if (!(err instanceof AppError)) throw err
+    errors.push({ index, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) })
+  }
+  // First the items and their accounts, and which rates they need; then the rates, in one query per
+  // currency over the batch's dates; then the rows.
+  const valid: Array<{ index: number; input: CreateTransactionRequest; account: BankAccountRow }> = []
+  const wanted: Array<{ currency: string; date: string }> = []
   for (let index = 0; index < items.length; index++) {
     const parsed = CreateTransactionRequest.safeParse(items[index])
     if (!parsed.success) {
@@ -224,13 +248,22 @@ export async function createTransactionBatch(
         account = found
       }
       if (account instanceof AppError) throw account
-      rows.push(buildRow(actor, creation, parsed.data, when, account, base))
-      indexes.push(index)
+      valid.push({ index, input: parsed.data, account })
+      wanted.push(...rateWanted(parsed.data, account, base))
     } catch (err) {
-      if (!(err instanceof AppError)) throw err
-      errors.push({ index, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) })
+      fail(index, err)
     }
   }
+  const rates = wanted.length ? await RateBook.load(db, actor.companyId, wanted) : RateBook.empty()
+  for (const { index, input, account } of valid) {
+    try {
+      rows.push(buildRow(actor, creation, input, when, account, base, rates))
+      indexes.push(index)
+    } catch (err) {
+      fail(index, err)
+    }
+  }
+  errors.sort((a, b) => a.index - b.index)
   categorizer?.apply(rows)
   return { errors, rows, indexes }
 }

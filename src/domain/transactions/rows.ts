@@ -19,6 +19,7 @@ export function toTransaction(row: TransactionRow): Transaction {
     amount: minorToNumber(Number(row.amount), row.currency_code),
     currency_code: row.currency_code,
     exchange_rate: Number(row.exchange_rate),
+    exchange_rate_date: row.exchange_rate_date ?? null,
     category: row.category,
     accounting_category: row.accounting_category as Transaction['accounting_category'],
     cash_flow_category: row.cash_flow_category as Transaction['cash_flow_category'],

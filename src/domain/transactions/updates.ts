@@ -13,6 +13,7 @@ import { currencyExponent } from '../../kernel/currencies.js'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { convertMinor, parseAmount, parseRate } from '../../kernel/money.js'
 import type { BulkUpdateRequest, Transaction, TransactionDetail, UpdateTransactionRequest } from '../schemas.js'
+import { RateBook } from '../rates/book.js'
 import { baseCurrency, toTransaction } from './rows.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
@@ -101,16 +102,24 @@ export async function updateTransaction(store: Store, actor: Actor, id: string, 
       const amount = parseAmount(amountText, currencyExponent(currency))
       if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
       let rate = patch.exchange_rate !== undefined ? parseRate(patch.exchange_rate) : currency === row.currency_code ? row.exchange_rate : currency === base ? '1' : null
+      let rateDate = patch.exchange_rate !== undefined ? null : (row.exchange_rate_date ?? null)
       if (patch.exchange_rate !== undefined && !rate) throw validation('exchange_rate', 'must be a positive decimal number')
-      if (!rate) throw validation('exchange_rate', `is required when changing the currency to ${currency}: give the rate to ${base}`)
+      if (!rate) {
+        // A new currency without a rate: the company's rate of the transaction's date (finctl rates).
+        const date = patch.transaction_date ?? row.transaction_date
+        const found = (await RateBook.load(trx, actor.companyId, [{ currency, date }])).require(currency, date, base)
+        rate = found.rate
+        rateDate = found.date
+      }
       if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
+      if (currency === base) rateDate = null
       try {
         next.base_amount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
       } catch {
         throw validation('amount', `is too large once converted to the base currency ${base}`)
       }
       rate = rate as string
-      Object.assign(next, { amount: amount.minor, currency_code: currency, exchange_rate: rate })
+      Object.assign(next, { amount: amount.minor, currency_code: currency, exchange_rate: rate, exchange_rate_date: rateDate })
     }
     // Only what this request changes is checked: a forced date stays when another field is updated.
     checkPlausible(

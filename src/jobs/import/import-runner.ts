@@ -12,7 +12,7 @@
  * worker waits out Retry-After and the row is sent again.
  */
 import type { Client } from '../../client/client.js'
-import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
+import { currencyExponent } from '../../kernel/currencies.js'
 import { AppError } from '../../kernel/errors.js'
 import { formatMinor } from '../../kernel/money.js'
 import { CreateTransactionRequest, type Transaction } from '../../domain/schemas.js'
@@ -20,9 +20,10 @@ import type { TransactionDraft } from '../../import/draft.js'
 import { planImport, RowConverter, type ImportOptions, type ImportPlan } from '../../import/csv-import.js'
 import { readRecordChunks } from '../../import/csv-reader.js'
 import { RejectsWriter } from './rejects-file.js'
+import { CurrencyTotals, type CurrencyTotal } from './currency-totals.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
 
-export type { RejectedRow }
+export type { RejectedRow, CurrencyTotal }
 
 export type ImportRequest = CreateTransactionRequest & { import_ref: string }
 
@@ -73,9 +74,11 @@ export interface ImportSummary {
   reversals?: number
   /** Lines after the header that are not transactions (balances, footers). */
   skipped_lines: number
-  /** Sum of the valid rows of the file, and of the rows this run created. */
+  /** Sum of the valid rows of the file in `currency` (the account's), and of those this run created. */
   amount_total: string
   created_total: string
+  /** Rows in other currencies than the account's (their own currency column, or --set currency_code): the same sums per currency. */
+  other_currencies?: CurrencyTotal[]
   elapsed_ms: number
   /**
    * The first rejected rows (up to KEPT_REJECTS); when there were more, the rest are in the file
@@ -174,7 +177,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
   const pacer = new Pacer(sleep)
   const account = await pacer.call(() => client.accounts.get(o.accountId))
-  const company = await pacer.call(() => client.company())
   const currency = account.currency_code
   const exponent = currencyExponent(currency)
   // Sending starts once the plan's decisions are final rather than after a whole first pass (at
@@ -182,7 +184,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   // that it tells what the import will do: a late row whose date fits the format no more is rejected.
   const plan = await planImport(path, o, true)
   o.onPlan?.(plan)
-  const converter = new RowConverter(plan, { ...o, accountId: o.accountId, currency, exponent, constants: o.constants })
+  const converter = new RowConverter(plan, { ...o, accountId: o.accountId, currency, constants: o.constants })
   const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
   const rejects = new RejectList()
   const summary: ImportSummary = {
@@ -204,8 +206,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     notes: plan.notes,
     ...(plan.signs ? { reversals: 0 } : {}),
   }
-  let total = 0n
-  let createdTotal = 0n
+  const totals = new CurrencyTotals(currency)
   let localRejects = 0
   /** Lines skipped as no transaction, counted while sending when the plan was settled early. */
   let skippedLines = 0
@@ -225,7 +226,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     o.onProgress?.({ done, total: Math.max(plan.dataRows, done), created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
   }
 
-  type ValidRow = { request: ImportRequest; minor: number; line: number; fields: string[] }
+  type ValidRow = { request: ImportRequest; minor: number; currency: string; line: number; fields: string[] }
   /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
   async function* validRows(): AsyncGenerator<ValidRow[]> {
     for await (const records of readRecordChunks(path, plan.layout)) {
@@ -240,23 +241,16 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
           rejectLocal(r.fields, r.line, r.reason)
           continue
         }
+        // A row in another currency than the base and without --set exchange_rate is converted by
+        // the service with the company's rates of its date (finctl rates), or rejected by it naming them.
         const request = r.request as ImportRequest
-        const cur = request.currency_code ?? currency
-        if (!isCurrency(cur)) {
-          rejectLocal(rec.fields, r.line, `currency_code: "${cur}" is not an ISO 4217 currency`)
-          continue
-        }
-        if (cur !== company.base_currency && request.exchange_rate === undefined) {
-          rejectLocal(rec.fields, r.line, `exchange_rate: is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
-          continue
-        }
         const parsed = CreateTransactionRequest.safeParse(request)
         if (!parsed.success) {
           rejectLocal(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
           continue
         }
         if (r.reversal) summary.reversals!++
-        valid.push({ request, minor: r.minor, line: r.line, fields: rec.fields })
+        valid.push({ request, minor: r.minor, currency: request.currency_code ?? currency, line: r.line, fields: rec.fields })
       }
       if (valid.length) yield valid
     }
@@ -270,13 +264,13 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       for await (const rows of validRows()) {
         for (const row of rows) {
           summary.read++
-          total += BigInt(row.minor)
+          totals.add(row.currency, row.minor, false)
           if (preview.length < (o.previewRows ?? 10)) preview.push(row.request)
         }
       }
       summary.read += localRejects
       if (plan.settledEarly) summary.skipped_lines = skippedLines
-      summary.amount_total = formatMinor(total, exponent)
+      totals.into(summary)
       if (o.dryRun) {
         summary.preview = preview
         return summary
@@ -287,7 +281,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       }
       // Pass 3 sends.
       summary.read = 0
-      total = 0n
+      totals.clear()
       localRejects = 0
       skippedLines = 0
       if (plan.signs) summary.reversals = 0
@@ -305,7 +299,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       if (rows.length === 0) return
       await pool.add(async () => {
         const result = await sender.send(rows.map((r) => r.request))
-        for (const i of result.created) createdTotal += BigInt(rows[i].minor)
+        for (const i of result.created) totals.add(rows[i].currency, rows[i].minor, true)
         summary.created += result.created.length
         summary.already_imported += result.duplicates
         for (const e of result.errors) reject(rows[e.index].fields, rows[e.index].line, e.reason)
@@ -317,7 +311,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       for await (const rows of validRows()) {
         for (const row of rows) {
           summary.read++
-          total += BigInt(row.minor)
+          totals.add(row.currency, row.minor, false)
           batch.push(row)
           if (batch.length >= batchSize) await flush()
         }
@@ -334,12 +328,11 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       await rollBack(client, created)
       summary.rolled_back = true
       summary.created = 0
-      createdTotal = 0n
+      totals.clearCreated()
     }
     summary.read += localRejects
     if (plan.settledEarly) summary.skipped_lines = skippedLines
-    summary.amount_total = formatMinor(total, exponent)
-    summary.created_total = formatMinor(createdTotal, exponent)
+    totals.into(summary)
     return summary
   } catch (e) {
     failed = true

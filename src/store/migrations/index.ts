@@ -17,6 +17,7 @@ import * as partialIndexes from './0006_partial_indexes.js'
 import * as categorization from './0007_categorization.js'
 import * as amountIndex from './0008_amount_index.js'
 import * as creationColumns from './0009_creation_columns.js'
+import * as exchangeRates from './0010_exchange_rates.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 
@@ -31,6 +32,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0007_categorization', categorization],
   ['0008_amount_index', amountIndex],
   ['0009_creation_columns', creationColumns],
+  ['0010_exchange_rates', exchangeRates],
 ]
 
 /** Every migration, in order, for one dialect. */
