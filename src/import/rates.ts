@@ -73,7 +73,7 @@ export function parseRatesFile(text: string, format?: RateFileFormat): RatesFile
 
 function parseEcb(text: string): RatesFile {
   const [header, ...rows] = lines(text)
-  if (!header || header.cells[0].toLowerCase() !== 'date') throw new RatesFileError('is not in the ECB layout: its first column must be Date')
+  if (header?.cells[0].toLowerCase() !== 'date') throw new RatesFileError('is not in the ECB layout: its first column must be Date')
   const errors: string[] = []
   const notes: string[] = []
   // Columns of currencies we do not know are left out, and said so once.

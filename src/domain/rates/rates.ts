@@ -111,7 +111,7 @@ function fromEcb(days: Array<{ date: string; perEur: Map<string, string> }>, bas
  */
 export async function importRates(store: Store, actor: Actor, file: { name: string; text: string; format?: RateFileFormat }, now: Date): Promise<RatesImportResult> {
   const base = await baseCurrency(store, actor.companyId)
-  let parsed
+  let parsed: ReturnType<typeof parseRatesFile>
   try {
     parsed = parseRatesFile(file.text, file.format)
   } catch (e) {

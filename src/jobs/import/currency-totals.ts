@@ -15,7 +15,10 @@ export class CurrencyTotals {
   constructor(private readonly account: string) {}
   add(currency: string, minor: number, created: boolean): void {
     let t = this.sums.get(currency)
-    if (!t) this.sums.set(currency, (t = { rows: 0, total: 0n, created: 0n }))
+    if (!t) {
+      t = { rows: 0, total: 0n, created: 0n }
+      this.sums.set(currency, t)
+    }
     if (created) t.created += BigInt(minor)
     else {
       t.rows++
