@@ -139,6 +139,9 @@ async function constantsOf(set: Record<string, string> | undefined): Promise<Par
   const c: Record<string, unknown> = { ...set }
   if (set.tags !== undefined) c.tags = set.tags.split(',').map((t) => t.trim()).filter(Boolean)
   if (set.currency_code !== undefined) c.currency_code = set.currency_code.toUpperCase()
+  if (set.exchange_rate !== undefined && !(await import('../src/kernel/money.js')).parseRate(set.exchange_rate)) {
+    throw new AppError('usage', `--set exchange_rate: "${set.exchange_rate}" is not a positive decimal number`)
+  }
   const { CreateTransactionRequest } = await import('../src/domain/schemas.js')
   const parsed = CreateTransactionRequest.partial().safeParse(c)
   if (!parsed.success) {

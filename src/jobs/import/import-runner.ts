@@ -108,8 +108,8 @@ const IMPORT_WORDS: Readonly<Record<string, string>> = { transaction_date: 'date
 
 function inImportWords(reason: string): string {
   return reason
-    .replace(/`([a-z_]+)`|\b(transaction_date|bank_account_id)\b/g, (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole)
-    .replace(/(^|; )([a-z_]+): (is|must) /g, '$1$2 $3 ')
+    .replace(/`([a-z_]+)`|\b(transaction_date|bank_account_id|exchange_rate)\b/g, (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole)
+    .replace(/(^|; )((?:--set )?[a-z_]+): (is|must) /g, '$1$2 $3 ')
 }
 
 /** A gate every worker waits at while the service asks us to slow down (429). */
@@ -247,12 +247,12 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
           continue
         }
         if (cur !== company.base_currency && request.exchange_rate === undefined) {
-          rejectLocal(rec.fields, r.line, `exchange_rate: is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
+          rejectLocal(rec.fields, r.line, `--set exchange_rate is required for ${cur} (the company's base currency is ${company.base_currency}): give --set exchange_rate=RATE`)
           continue
         }
         const parsed = CreateTransactionRequest.safeParse(request)
         if (!parsed.success) {
-          rejectLocal(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
+          rejectLocal(rec.fields, r.line, inImportWords(parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ')))
           continue
         }
         if (r.reversal) summary.reversals!++
