@@ -39,7 +39,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
     .option('--skip-lines <n>', 'lines before the header row (detected when not given)')
     .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
     .option('--invert-sign', 'flip every amount (a card export that shows charges as positive)')
-    .option('--where <Column=value>', 'import only rows whose column holds this value (repeatable)', collect)
+    .option('--where <Column=value>', 'import only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself', collect)
     .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
     .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
     .option('--atomic', 'all or nothing: one bad row and nothing is imported')
@@ -85,6 +85,9 @@ interface ImportFlags {
   single?: boolean
   progress?: boolean
 }
+
+/** Skipped lines the plan names one by one. */
+const SHOWN_SKIPS = 20
 
 const SETTABLE = ['currency_code', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags', 'exchange_rate'] as const
 
@@ -224,7 +227,10 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
       {
         onPlan: (plan) => {
           for (const n of plan.notes) note(ctx.io, ctx.printer, n)
-          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows`)
+          const skipped = plan.skipped.length ? `; ${plan.settledEarly ? 'so far ' : ''}${plan.skipped.length.toLocaleString('en-US')} skipped, not transactions` : ''
+          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows${skipped}`)
+          for (const k of plan.skipped.slice(0, SHOWN_SKIPS)) note(ctx.io, ctx.printer, `line ${k.line} skipped: ${k.reason}`)
+          if (plan.skipped.length > SHOWN_SKIPS) note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)
           if (o.saveMapping) {
             mappings.save(o.saveMapping, { ...m, encoding: m.encoding, delimiter: m.delimiter ?? plan.layout.delimiter, dateFormat: m.dateFormat ?? plan.dateFormat.name, decimalComma: m.decimalComma ?? plan.decimal === ',' })
             note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
@@ -272,6 +278,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['rows read', s.read],
         ['would be sent', s.read - s.rejected],
         ['rejected', s.rejected],
+        ['skipped', s.skipped_lines],
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
@@ -281,12 +288,14 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['created', s.created],
         ['already imported', s.already_imported],
         ['rejected', s.rejected],
+        ['skipped', s.skipped_lines],
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ['created total', `${s.created_total} ${s.currency}`],
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
   await printRecord(io, printer, Object.fromEntries(rows), rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]))
+  for (const k of s.skipped_after_plan ?? []) note(io, printer, `line ${k.line} skipped: ${k.reason}`)
   // A dry run lists every problem; an import the first 50 (all of them are in the --rejects file).
   let shown = 0
   for await (const r of readRejects(s.rejects, s.dry_run ? spill : undefined)) {

@@ -71,8 +71,10 @@ export interface ImportSummary {
   rejected: number
   /** With debit and credit columns: the rows read whose value had the other sign from its column's (debit-credit.ts). */
   reversals?: number
-  /** Lines after the header that are not transactions (balances, footers). */
+  /** Lines after the header that are not transactions (balances, turnovers, footers). */
   skipped_lines: number
+  /** The skipped lines the plan could not name (a balance found by the running sum), with why: the first 100. */
+  skipped_after_plan?: Array<{ line: number; reason: string }>
   /** Sum of the valid rows of the file, and of the rows this run created. */
   amount_total: string
   created_total: string
@@ -182,7 +184,8 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   // that it tells what the import will do: a late row whose date fits the format no more is rejected.
   const plan = await planImport(path, o, true)
   o.onPlan?.(plan)
-  const converter = new RowConverter(plan, { ...o, accountId: o.accountId, currency, exponent, constants: o.constants })
+  // One converter a pass over the file: a row's occurrence number and the running balance start again with it.
+  const newConverter = () => new RowConverter(plan, { ...o, accountId: o.accountId, currency, exponent, constants: o.constants })
   const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
   const rejects = new RejectList()
   const summary: ImportSummary = {
@@ -207,8 +210,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   let total = 0n
   let createdTotal = 0n
   let localRejects = 0
-  /** Lines skipped as no transaction, counted while sending when the plan was settled early. */
-  let skippedLines = 0
   const reject = (fields: string[], line: number, reason: string) => {
     summary.rejected++
     rejects.add({ line, reason })
@@ -227,13 +228,22 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
 
   type ValidRow = { request: ImportRequest; minor: number; line: number; fields: string[] }
   /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
+  const planned = new Set(plan.skipped.map((s) => s.line))
   async function* validRows(): AsyncGenerator<ValidRow[]> {
+    const converter = newConverter()
+    let named = 0
+    summary.skipped_after_plan = undefined
     for await (const records of readRecordChunks(path, plan.layout)) {
       const valid: ValidRow[] = []
       for (const rec of records) {
         const r = converter.convert(rec)
+        summary.skipped_lines = converter.skippedCount
         if (!r) {
-          if (plan.settledEarly && converter.skipReason(rec) !== undefined) skippedLines++
+          if (converter.skipped.length > named && converter.skipped.length <= 100 + plan.skipped.length) {
+            const s = converter.skipped[converter.skipped.length - 1]
+            named = converter.skipped.length
+            if (!planned.has(s.line)) (summary.skipped_after_plan ??= []).push(s)
+          }
           continue
         }
         if (!r.ok) {
@@ -275,7 +285,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         }
       }
       summary.read += localRejects
-      if (plan.settledEarly) summary.skipped_lines = skippedLines
       summary.amount_total = formatMinor(total, exponent)
       if (o.dryRun) {
         summary.preview = preview
@@ -289,7 +298,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       summary.read = 0
       total = 0n
       localRejects = 0
-      skippedLines = 0
       if (plan.signs) summary.reversals = 0
     }
     const created: string[] = []
@@ -337,7 +345,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       createdTotal = 0n
     }
     summary.read += localRejects
-    if (plan.settledEarly) summary.skipped_lines = skippedLines
     summary.amount_total = formatMinor(total, exponent)
     summary.created_total = formatMinor(createdTotal, exponent)
     return summary
