@@ -40,7 +40,7 @@ const PHRASES: Record<BalanceKind, string[]> = {
   ],
   balance: ['balance', 'account balance', 'saldo', 'kontostand', 'solde', 'likutis', 'atlikums', 'balans'],
   turnover: [
-    'turnover', 'total', 'totals', 'total debits', 'total credits', 'total debit', 'total credit', 'debit turnover', 'credit turnover',
+    'turnover', 'total debits', 'total credits', 'total debit', 'total credit', 'debit turnover', 'credit turnover',
     'umsatzsumme', 'summe', 'summe soll', 'summe haben', 'total des operations', 'total des mouvements', 'apyvarta', 'apgrozijums', 'kaive', 'obroty', 'omzet', 'omsattning',
   ],
 }
@@ -48,13 +48,21 @@ const PHRASES: Record<BalanceKind, string[]> = {
 const KIND_OF = new Map<string, BalanceKind>()
 for (const [kind, phrases] of Object.entries(PHRASES) as Array<[BalanceKind, string[]]>) for (const p of phrases) KIND_OF.set(p, kind)
 
+/** Words that lead to a date at the end of a balance's text, and month names. */
+const FILLERS = new Set([
+  'at', 'on', 'as', 'of', 'per', 'am', 'zum', 'vom', 'au', 'du', 'le', 'al', 'del', 'a', 'de', 'op', 'na', 'uz', 'seisuga',
+  'jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec',
+  'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+])
+
 /** What a row's text says it is, when it is a balance or a turnover: the whole text, less dates, numbers and a currency code. */
 export function balanceKind(text: string): BalanceKind | undefined {
   const words = normalizeHeader(text.replace(/ø/gi, 'o').replace(/ł/gi, 'l'))
     .split(' ')
     .filter((w) => w && !/\d/.test(w))
+  // "Nouveau solde au 31/03/2024", "Saldo per 31.05.2024", "Closing balance as of 31 May EUR": the date's words and a currency go.
+  while (words.length > 1 && (FILLERS.has(words[words.length - 1]) || isCurrency(words[words.length - 1].toUpperCase()))) words.pop()
   if (words.length === 0 || words.length > 5) return undefined
-  if (words.length > 1 && isCurrency(words[words.length - 1].toUpperCase())) words.pop()
   return KIND_OF.get(words.join(' '))
 }
 

@@ -64,11 +64,10 @@ function notTransaction(fields: string[]): string {
   return `not a transaction line (no date: ${JSON.stringify(fields.filter(Boolean).join(' ').slice(0, 60))})`
 }
 
-/** The text a row is named by: its description cells, or its payee when they say nothing of a balance. */
+/** What a row's text says it is: its description cells, or its payee when they are empty (a payee "Balance" of a described row is a payee). */
 function balanceOf(fields: string[], map: ColumnMap): { kind: ReturnType<typeof balanceKind>; text: string } {
-  const text = map.description.map((i) => cell(fields, i)).filter(Boolean).join(' ')
-  const kind = balanceKind(text) ?? (map.merchant_name !== undefined ? balanceKind(cell(fields, map.merchant_name)) : undefined)
-  return { kind, text }
+  const text = map.description.map((i) => cell(fields, i)).filter(Boolean).join(' ') || cell(fields, map.merchant_name)
+  return { kind: balanceKind(text), text }
 }
 
 const balanceReason = (b: { kind: string | undefined; text: string }) => `${b.kind}, not a movement (its text: ${JSON.stringify(b.text.slice(0, 60))})`
