@@ -57,6 +57,8 @@ export function registerTxImport(tx: Command, run: Runner): void {
         '  finctl tx import next-month.csv --account $ACCOUNT --mapping mybank --rejects rejects.csv\n' +
         '\nRe-running a file, or importing a download that overlaps the last one, creates only the rows the account does\n' +
         'not have yet: a row is known by its date, amount, description, bank reference and its place among identical rows.\n' +
+        'A row already on an uploaded statement (same amount, date within 3 days: the rule a statement upload reconciles\n' +
+        'by) is matched with the statement\'s transaction and reconciled, not created (already on a statement).\n' +
         'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 --atomic refused.\n',
     )
     .action(run(runImportCommand))
@@ -287,6 +289,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['rows read', s.read],
         ['created', s.created],
         ['already imported', s.already_imported],
+        ['already on a statement', s.on_statement],
         ['rejected', s.rejected],
         ['skipped', s.skipped_lines],
         ...reversals,
@@ -306,5 +309,8 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
   if (s.rejected > shown) io.stderr.write(`... and ${s.rejected - shown} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
   if (s.rejects_file) note(io, printer, `rejected rows written to ${s.rejects_file}`)
   if (s.rolled_back) io.stderr.write('error: --atomic: some rows are invalid, so nothing was imported\n')
-  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.rejected === 0) note(io, printer, 'nothing new: every row of this file was imported before')
+  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.on_statement === 0 && s.rejected === 0) note(io, printer, 'nothing new: every row of this file was imported before')
+  if (!s.dry_run && s.on_statement > 0) {
+    note(io, printer, `${s.on_statement} row${s.on_statement === 1 ? ' was' : 's were'} already on a statement of the account: matched with its transactions (same amount, date within 3 days) and reconciled, not created again`)
+  }
 }

@@ -21,6 +21,7 @@ import { planImport, RowConverter, type ImportOptions, type ImportPlan } from '.
 import { readRecordChunks } from '../../import/csv-reader.js'
 import { RejectsWriter } from './rejects-file.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
+import { Pacer, Pool } from './pacing.js'
 
 export type { RejectedRow }
 
@@ -68,6 +69,11 @@ export interface ImportSummary {
   read: number
   created: number
   already_imported: number
+  /**
+   * Rows already on a statement of the account: paired with the transactions the statement made
+   * (the upload's reconciliation rule, the other way round) instead of created again.
+   */
+  on_statement: number
   rejected: number
   /** With debit and credit columns: the rows read whose value had the other sign from its column's (debit-credit.ts). */
   reversals?: number
@@ -114,63 +120,6 @@ function inImportWords(reason: string): string {
     .replace(/(^|; )((?:--set )?[a-z_]+): (is|must) /g, '$1$2 $3 ')
 }
 
-/** A gate every worker waits at while the service asks us to slow down (429). */
-class Pacer {
-  private until = 0
-  constructor(private readonly sleep: (ms: number) => Promise<void>) {}
-  async wait(): Promise<void> {
-    for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now()) await this.sleep(left)
-  }
-  hold(seconds: number | undefined): void {
-    this.until = Math.max(this.until, Date.now() + Math.max(seconds ?? 1, 0.05) * 1000)
-  }
-  /** Retry `call` while the service answers 429; any other error is thrown. */
-  async call<T>(call: () => Promise<T>): Promise<T> {
-    for (;;) {
-      await this.wait()
-      try {
-        return await call()
-      } catch (e) {
-        if (e instanceof AppError && e.code === 'rate_limited') {
-          this.hold(e.retryAfter)
-          continue
-        }
-        throw e
-      }
-    }
-  }
-}
-
-/** Run `task` with at most `limit` in flight; `drain` waits for all. */
-class Pool {
-  private readonly running = new Set<Promise<void>>()
-  private failure: unknown
-  constructor(private readonly limit: number) {}
-  async add(task: () => Promise<void>): Promise<void> {
-    if (this.failure) throw this.failure
-    while (this.running.size >= this.limit) await Promise.race(this.running)
-    if (this.failure) throw this.failure
-    const p: Promise<void> = task()
-      .catch((e: unknown) => {
-        this.failure ??= e
-      })
-      .finally(() => this.running.delete(p))
-    this.running.add(p)
-  }
-  /** Start `task` once there is room; `done` settles with the task. */
-  async run(task: () => Promise<void>): Promise<{ done: Promise<void> }> {
-    while (this.running.size >= this.limit) await Promise.race(this.running).catch(() => {})
-    const p = task()
-    const settled: Promise<void> = p.catch(() => {}).finally(() => this.running.delete(settled))
-    this.running.add(settled)
-    return { done: p }
-  }
-  async drain(): Promise<void> {
-    await Promise.all(this.running)
-    if (this.failure) throw this.failure
-  }
-}
-
 export async function runImport(client: Client, path: string, o: ImportRunOptions): Promise<ImportSummary> {
   const started = Date.now()
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
@@ -197,6 +146,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     read: 0,
     created: 0,
     already_imported: 0,
+    on_statement: 0,
     rejected: 0,
     skipped_lines: plan.skipped.length,
     amount_total: formatMinor(0, exponent),
@@ -221,7 +171,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     reject(fields, line, reason)
   }
   const progress = () => {
-    const done = summary.created + summary.already_imported + summary.rejected
+    const done = summary.created + summary.already_imported + summary.on_statement + summary.rejected
     // The plan's row count may be an estimate (ImportPlan.settledEarly): never less than what is done.
     o.onProgress?.({ done, total: Math.max(plan.dataRows, done), created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
   }
@@ -316,6 +266,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         for (const i of result.created) createdTotal += BigInt(rows[i].minor)
         summary.created += result.created.length
         summary.already_imported += result.duplicates
+        summary.on_statement += result.matched
         for (const e of result.errors) reject(rows[e.index].fields, rows[e.index].line, e.reason)
         summary.mode = sender.mode
         progress()
@@ -374,6 +325,8 @@ interface SendResult {
   /** Indexes (in the batch sent) of the rows created. */
   created: number[]
   duplicates: number
+  /** Rows paired with a statement's transactions. */
+  matched: number
   errors: Array<{ index: number; reason: string }>
 }
 
@@ -382,6 +335,8 @@ class Sender {
   mode: 'batch' | 'single'
   private decided: boolean
   private sendRef = true
+  /** Ask the service to pair rows with statement lines (`match_statement_lines`), until it says it does not know the field. */
+  private matchLines = true
   /** Single creates in flight, across every batch of rows: at most --concurrency. */
   private readonly singles: Pool
 
@@ -401,24 +356,31 @@ class Sender {
   async send(rows: ImportRequest[]): Promise<SendResult> {
     if (this.mode === 'batch') {
       try {
-        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows }))
+        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, matchStatementLines: this.matchLines }))
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))
         const dup = new Set(res.duplicates.map((d) => d.index))
         const bad = new Set(res.errors.map((e) => e.index))
+        const paired = new Set((res.matched ?? []).map((m) => m.index))
         return {
-          created: rows.map((_, i) => i).filter((i) => !dup.has(i) && !bad.has(i)),
+          created: rows.map((_, i) => i).filter((i) => !dup.has(i) && !bad.has(i) && !paired.has(i)),
           duplicates: dup.size,
+          matched: paired.size,
           errors: res.errors.map((e) => ({ index: e.index, reason: describeError(new AppError('validation_error', e.message, { details: e.details })) })),
         }
       } catch (e) {
+        // A service of before match_statement_lines refuses the field: send as it knows.
+        if (this.matchLines && e instanceof AppError && e.status === 400 && (e.details ?? []).some((d) => d.path === 'match_statement_lines')) {
+          this.matchLines = false
+          return this.send(rows)
+        }
         const noBatchRoute = e instanceof AppError && (e.status === 404 || e.status === 405) && !this.decided
         if (!noBatchRoute) throw e
         this.mode = 'single'
         this.decided = true
       }
     }
-    const result: SendResult = { created: [], duplicates: 0, errors: [] }
+    const result: SendResult = { created: [], duplicates: 0, matched: 0, errors: [] }
     const own: Array<Promise<void>> = []
     for (let index = 0; index < rows.length; index++) own.push((await this.singles.run(() => this.sendOne(rows[index], index, result))).done)
     await Promise.all(own)
