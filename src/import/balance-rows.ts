@@ -41,7 +41,7 @@ const PHRASES: Record<BalanceKind, string[]> = {
   balance: ['balance', 'account balance', 'saldo', 'kontostand', 'solde', 'likutis', 'atlikums', 'balans'],
   turnover: [
     'turnover', 'total debits', 'total credits', 'total debit', 'total credit', 'debit turnover', 'credit turnover',
-    'umsatzsumme', 'summe', 'summe soll', 'summe haben', 'total des operations', 'total des mouvements', 'apyvarta', 'apgrozijums', 'kaive', 'obroty', 'omzet', 'omsattning',
+    'umsatzsumme', 'summe', 'summe soll', 'summe haben', 'total des operations', 'total des mouvements', 'apyvarta', 'apgrozijums', 'kaeive', 'obroty', 'omzet', 'omsaettning',
   ],
 }
 
@@ -55,8 +55,25 @@ const FILLERS = new Set([
   'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
 ])
 
+/** The first words of the phrases (normalized): a text starting with another word is no balance, found without normalizing it all. */
+const FIRST_WORDS = new Set([...KIND_OF.keys()].map((p) => p.split(' ')[0]))
+const FIRST_WORD = /^[^\p{L}]*(\p{L}+)/u
+const firstWordSeen = new Map<string, boolean>()
+
 /** What a row's text says it is, when it is a balance or a turnover: the whole text, less dates, numbers and a currency code. */
 export function balanceKind(text: string): BalanceKind | undefined {
+  // Every row of a file comes here: most are told apart by their length or first word alone.
+  if (text.length > 80) return undefined
+  const first = FIRST_WORD.exec(text)?.[1]
+  if (!first) return undefined
+  let starts = firstWordSeen.get(first)
+  if (starts === undefined) {
+    starts = FIRST_WORDS.has(normalizeHeader(first.replace(/ø/gi, 'o').replace(/ł/gi, 'l')))
+    // A file's texts start with the same few words (CARD, POS, SEPA): remembered, up to a bound.
+    if (firstWordSeen.size > 10_000) firstWordSeen.clear()
+    firstWordSeen.set(first, starts)
+  }
+  if (!starts) return undefined
   const words = normalizeHeader(text.replace(/ø/gi, 'o').replace(/ł/gi, 'l'))
     .split(' ')
     .filter((w) => w && !/\d/.test(w))

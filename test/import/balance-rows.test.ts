@@ -36,6 +36,9 @@ describe('balanceKind: a row that names itself a balance or a turnover', () => {
     ['Saldo per 31.05.2024', 'balance'],
     ['Closing balance as of 31 May 2024 EUR', 'closing balance'],
     ['Umsatzsumme', 'turnover'],
+    ['Käive', 'turnover'],
+    ['Omsättning', 'turnover'],
+    ['31.03.2024 Endsaldo', 'closing balance'],
   ])('%s: %s', (text, kind) => {
     expect(balanceKind(text)).toBe(kind)
   })
