@@ -152,7 +152,7 @@ export async function storeTransactionBatch(store: Store, actor: Actor, items: u
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
   let placed: Placement
-  if (matchStatementLines && built.rows.length && (await mayMatch(store.db, built.rows))) {
+  if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
     placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
   } else {
     placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows }), matched: new Map() }

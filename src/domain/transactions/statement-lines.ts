@@ -14,7 +14,7 @@
  * had the file been imported first and the statement uploaded after: either order gives one set of
  * rows in the same state. Each pairing is audited as a `reconcile`.
  */
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow, NewTransactionRow, TransactionRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
@@ -51,22 +51,44 @@ function byAccount(rows: NewTransactionRow[]): Map<string, number[]> {
   return out
 }
 
+/**
+ * The account's transactions from statement lines not yet paired with an imported row, not void,
+ * dated from..to. They are read through the partial index of statement lines (account,
+ * statement_ref): SQLite's planner, left alone, took the account's date index and read every row of
+ * those dates, the imported ones too (44 ms a batch at 50,000 rows, growing with the account).
+ */
+function unpaired(store: Store, db: Kysely<Db>, account: string, from: string, to: string, o: { limit?: number; lock?: boolean } = {}): Promise<TransactionRow[]> {
+  if (store.dialect === 'sqlite') {
+    return sql<TransactionRow>`SELECT * FROM transactions INDEXED BY transactions_statement_ref
+      WHERE bank_account_id = ${account} AND statement_ref IS NOT NULL AND import_ref IS NULL AND status <> 'void'
+        AND transaction_date >= ${from} AND transaction_date <= ${to}
+      ORDER BY created_at, id ${o.limit ? sql`LIMIT ${o.limit}` : sql``}`
+      .execute(db)
+      .then((r) => r.rows)
+  }
+  let q = db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('bank_account_id', '=', account)
+    .where('statement_ref', 'is not', null)
+    .where('import_ref', 'is', null)
+    .where('status', '!=', 'void')
+    .where('transaction_date', '>=', from)
+    .where('transaction_date', '<=', to)
+    .orderBy('created_at')
+    .orderBy('id')
+  if (o.limit) q = q.limit(o.limit)
+  if (o.lock) q = q.forUpdate()
+  return q.execute()
+}
+
 /** Whether any account of the batch has a statement transaction a row could pair with (no lock: the fast path's test). */
-export async function mayMatch(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<boolean> {
+export async function mayMatch(store: Store, rows: NewTransactionRow[]): Promise<boolean> {
   for (const [account, indexes] of byAccount(rows)) {
+    // An account without statements (a bulk import into a new account) is answered by one index probe.
+    if (!(await store.db.selectFrom('bank_statements').select('id').where('bank_account_id', '=', account).limit(1).executeTakeFirst())) continue
     const [from, to] = dateRange(indexes.map((i) => rows[i]))
-    const found = await db
-      .selectFrom('transactions')
-      .select('id')
-      .where('bank_account_id', '=', account)
-      .where('statement_ref', 'is not', null)
-      .where('import_ref', 'is', null)
-      .where('status', '!=', 'void')
-      .where('transaction_date', '>=', from)
-      .where('transaction_date', '<=', to)
-      .limit(1)
-      .executeTakeFirst()
-    if (found) return true
+    if ((await unpaired(store, store.db, account, from, to, { limit: 1 })).length) return true
   }
   return false
 }
@@ -97,19 +119,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
     const fresh = indexes.filter((i) => !known.has(rows[i].import_ref!))
     if (fresh.length === 0) continue
     const [from, to] = dateRange(fresh.map((i) => rows[i]))
-    let q = trx
-      .selectFrom('transactions')
-      .selectAll()
-      .where('bank_account_id', '=', account)
-      .where('statement_ref', 'is not', null)
-      .where('import_ref', 'is', null)
-      .where('status', '!=', 'void')
-      .where('transaction_date', '>=', from)
-      .where('transaction_date', '<=', to)
-      .orderBy('created_at')
-      .orderBy('id')
-    if (store.dialect === 'postgres') q = q.forUpdate()
-    const found = await q.execute()
+    const found = await unpaired(store, trx, account, from, to, { lock: true })
     if (found.length === 0) continue
     const byId = new Map(found.map((r) => [r.id, r]))
     // Per currency: a statement's lines are in its account's currency, a row may say another.
