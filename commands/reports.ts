@@ -12,7 +12,7 @@ export function registerReports(program: Command, run: Runner): void {
   const reports = program.command('reports').description('cash flow and financial summary, in the base currency')
   reports
     .command('cash-flow')
-    .description('money in and out per period and cash-flow category (default: the last 12 full months, by month)')
+    .description('money in and out per period and cash-flow category (default: the last 12 months, this month to date included, by month)')
     .option('--from <date>', 'first day YYYY-MM-DD')
     .option('--to <date>', 'last day YYYY-MM-DD')
     .addOption(new Option('--interval <interval>', 'period length').choices([...INTERVALS]).default('month'))
@@ -22,7 +22,7 @@ export function registerReports(program: Command, run: Runner): void {
     .action(run(runCashFlow))
   reports
     .command('summary')
-    .description('income, expenses, counts, breakdowns, top merchants and account balances (default: the last 12 full months)')
+    .description('income, expenses, counts, breakdowns, top merchants and account balances (default: the last 12 months, this month to date included)')
     .option('--from <date>', 'first day YYYY-MM-DD')
     .option('--to <date>', 'last day YYYY-MM-DD')
     .option('--account <id>', 'one bank account only (bank_account_id)')
@@ -37,7 +37,7 @@ interface RangeOptions {
   account?: string
 }
 
-/** Neither date: the last 12 full months by this machine's clock; otherwise the service decides. */
+/** Neither date: the last 12 months up to today by this machine's clock; otherwise the service decides. */
 function rangeQuery(ctx: Context, o: RangeOptions): { from?: string; to?: string; bank_account_id?: string } {
   const range = o.from === undefined && o.to === undefined ? defaultRange(ctx.io.now()) : { from: o.from, to: o.to }
   return { ...range, bank_account_id: o.account }

@@ -25,6 +25,7 @@ export interface PreviewRequest {
   decimal_comma?: boolean
   skip_lines?: number
   invert_sign?: boolean
+  exchange_rate?: string
 }
 
 interface PreviewRow {
@@ -40,7 +41,7 @@ interface PreviewRow {
 export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest): Promise<number> {
   const client = await ctx.client()
   const account = await client.accounts.get(r.bank_account_id)
-  const [{ uploadOptions }, { parseUpload, StatementFileError }, { selectStatement }, { detectFormat }, { currencyExponent }, { formatMinor }] = await Promise.all([
+  const [{ uploadOptions, statementRate }, { parseUpload, StatementFileError }, { selectStatement }, { detectFormat }, { currencyExponent }, { formatMinor }] = await Promise.all([
     import('../src/domain/statements/statements.js'),
     import('../src/domain/statements/parse.js'),
     import('../src/domain/statements/select.js'),
@@ -63,6 +64,8 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     skipLines: r.skip_lines,
     invertSign: r.invert_sign,
   })
+  // The rate as the upload checks it: a bad one is refused here too; a missing one is what the upload will ask for.
+  const rateProblem = await rateCheck(() => client.company(), account.currency_code, r.exchange_rate, statementRate)
   const format = r.format ?? detectFormat(bytes, r.file_name)
   if (!format) throw new AppError('usage', `cannot tell the format of ${r.file_name}: give --format (${FORMATS.join(', ')})`)
   const exp = currencyExponent(account.currency_code)
@@ -97,7 +100,7 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     balance_check: sel.balanceCheck,
     line_count: sel.lines.length,
     sum: formatMinor(sel.sum, exp),
-    warnings: sel.warnings,
+    warnings: rateProblem ? [...sel.warnings, `the upload will refuse this file without a rate: ${rateProblem}`] : sel.warnings,
     lines,
   }
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
@@ -121,6 +124,30 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
   note(ctx.io, p, `preview of ${r.file_name} (${format}${sel.accountHint ? `, account ${sel.accountHint}` : ''}): nothing was uploaded`)
   note(ctx.io, p, `${lines.length} lines, sum ${amount(sel.sum)}, period ${sel.periodStart ?? '?'} .. ${sel.periodEnd ?? '?'}`)
   note(ctx.io, p, `opening balance ${amount(sel.openingBalance) ?? 'not given'}, closing balance ${amount(sel.closingBalance) ?? 'not given'}: balance check ${sel.balanceCheck}`)
-  for (const w of sel.warnings) note(ctx.io, p, `warning: ${w}`)
+  for (const w of summary.warnings) note(ctx.io, p, `warning: ${w}`)
   return EXIT.ok
+}
+
+/**
+ * The upload's rate rule (statementRate) in the command's words: a rate given and wrong is an error
+ * naming --exchange-rate; a problem of a missing rate (none today: the rates table converts each line)
+ * is returned, for a warning.
+ */
+async function rateCheck(
+  company: () => Promise<{ base_currency: string }>,
+  accountCurrency: string,
+  rate: string | undefined,
+  statementRate: (accountCurrency: string, base: string, rate: string | undefined) => string | undefined,
+): Promise<string | undefined> {
+  const base = (await company()).base_currency
+  try {
+    statementRate(accountCurrency, base, rate)
+    return undefined
+  } catch (e) {
+    const detail = e instanceof AppError ? e.details?.find((d) => d.path === 'exchange_rate') : undefined
+    if (!detail) throw e
+    const words = `--exchange-rate ${detail.message}`
+    if (rate === undefined) return words
+    throw new AppError('validation_error', words)
+  }
 }

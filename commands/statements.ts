@@ -38,7 +38,7 @@ export function registerStatements(program: Command, run: Runner): void {
     .option('--encoding <name>', 'file encoding, e.g. windows-1252 (detected when not given)')
     .option('--decimal-comma', 'CSV amounts use a decimal comma')
     .option('--skip-lines <n>', 'CSV: lines before the header row')
-    .option('--where <Column=value>', 'CSV: only rows whose column holds this value (repeatable)', collect)
+    .option('--where <Column=value>', 'CSV: only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself', collect)
     .option('--invert-sign', 'CSV: flip every amount')
     .option('--exchange-rate <rate>', "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)")
     .option('--statement-account <number>', 'which account of a file that holds several (its number in the file, or its end)')

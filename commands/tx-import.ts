@@ -39,7 +39,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
     .option('--skip-lines <n>', 'lines before the header row (detected when not given)')
     .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
     .option('--invert-sign', 'flip every amount (a card export that shows charges as positive)')
-    .option('--where <Column=value>', 'import only rows whose column holds this value (repeatable)', collect)
+    .option('--where <Column=value>', 'import only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself', collect)
     .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
     .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
     .option('--atomic', 'all or nothing: one bad row and nothing is imported')
@@ -57,6 +57,8 @@ export function registerTxImport(tx: Command, run: Runner): void {
         '  finctl tx import next-month.csv --account $ACCOUNT --mapping mybank --rejects rejects.csv\n' +
         '\nRe-running a file, or importing a download that overlaps the last one, creates only the rows the account does\n' +
         'not have yet: a row is known by its date, amount, description, bank reference and its place among identical rows.\n' +
+        'A row already on an uploaded statement (same amount, date within 3 days: the rule a statement upload reconciles\n' +
+        'by) is matched with the statement\'s transaction and reconciled, not created (already on a statement).\n' +
         'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 --atomic refused.\n',
     )
     .action(run(runImportCommand))
@@ -85,6 +87,9 @@ interface ImportFlags {
   single?: boolean
   progress?: boolean
 }
+
+/** Skipped lines the plan names one by one. */
+const SHOWN_SKIPS = 20
 
 const SETTABLE = ['currency_code', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags', 'exchange_rate'] as const
 
@@ -139,6 +144,9 @@ async function constantsOf(set: Record<string, string> | undefined): Promise<Par
   const c: Record<string, unknown> = { ...set }
   if (set.tags !== undefined) c.tags = set.tags.split(',').map((t) => t.trim()).filter(Boolean)
   if (set.currency_code !== undefined) c.currency_code = set.currency_code.toUpperCase()
+  if (set.exchange_rate !== undefined && !(await import('../src/kernel/money.js')).parseRate(set.exchange_rate)) {
+    throw new AppError('usage', `--set exchange_rate: "${set.exchange_rate}" is not a positive decimal number`)
+  }
   const { CreateTransactionRequest } = await import('../src/domain/schemas.js')
   const parsed = CreateTransactionRequest.partial().safeParse(c)
   if (!parsed.success) {
@@ -221,7 +229,10 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
       {
         onPlan: (plan) => {
           for (const n of plan.notes) note(ctx.io, ctx.printer, n)
-          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows`)
+          const skipped = plan.skipped.length ? `; ${plan.settledEarly ? 'so far ' : ''}${plan.skipped.length.toLocaleString('en-US')} skipped, not transactions` : ''
+          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows${skipped}`)
+          for (const k of plan.skipped.slice(0, SHOWN_SKIPS)) note(ctx.io, ctx.printer, `line ${k.line} skipped: ${k.reason}`)
+          if (plan.skipped.length > SHOWN_SKIPS) note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)
           if (o.saveMapping) {
             mappings.save(o.saveMapping, { ...m, encoding: m.encoding, delimiter: m.delimiter ?? plan.layout.delimiter, dateFormat: m.dateFormat ?? plan.dateFormat.name, decimalComma: m.decimalComma ?? plan.decimal === ',' })
             note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
@@ -269,6 +280,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['rows read', s.read],
         ['would be sent', s.read - s.rejected],
         ['rejected', s.rejected],
+        ['skipped', s.skipped_lines],
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ...(s.other_currencies ?? []).map((o): [string, unknown] => [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} rows)`]),
@@ -278,7 +290,9 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['rows read', s.read],
         ['created', s.created],
         ['already imported', s.already_imported],
+        ['already on a statement', s.on_statement],
         ['rejected', s.rejected],
+        ['skipped', s.skipped_lines],
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ['created total', `${s.created_total} ${s.currency}`],
@@ -289,6 +303,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
   await printRecord(io, printer, Object.fromEntries(rows), rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]))
+  for (const k of s.skipped_after_plan ?? []) note(io, printer, `line ${k.line} skipped: ${k.reason}`)
   // A dry run lists every problem; an import the first 50 (all of them are in the --rejects file).
   let shown = 0
   for await (const r of readRejects(s.rejects, s.dry_run ? spill : undefined)) {
@@ -299,5 +314,8 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
   if (s.rejected > shown) io.stderr.write(`... and ${s.rejected - shown} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
   if (s.rejects_file) note(io, printer, `rejected rows written to ${s.rejects_file}`)
   if (s.rolled_back) io.stderr.write('error: --atomic: some rows are invalid, so nothing was imported\n')
-  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.rejected === 0) note(io, printer, 'nothing new: every row of this file was imported before')
+  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.on_statement === 0 && s.rejected === 0) note(io, printer, 'nothing new: every row of this file was imported before')
+  if (!s.dry_run && s.on_statement > 0) {
+    note(io, printer, `${s.on_statement} row${s.on_statement === 1 ? ' was' : 's were'} already on a statement of the account: matched with its transactions (same amount, date within 3 days) and reconciled, not created again`)
+  }
 }

@@ -215,9 +215,9 @@ export class Client {
      * whole transactions: for imports, which need no more. A service that ignores the preference
      * answers the whole shape, which has the same `created[].id`.
      */
-    batchMinimal: (transactions: CreateTransactionRequest[], o: { bulkRows?: number } = {}) =>
+    batchMinimal: (transactions: CreateTransactionRequest[], o: { bulkRows?: number; matchStatementLines?: boolean } = {}) =>
       this.request<BatchCreateMinimalResponse | BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
-        body: { transactions },
+        body: o.matchStatementLines ? { transactions, match_statement_lines: true } : { transactions },
         // `bulk-load=N`: the rows of the whole import, a hint that lets the service prepare for them.
         headers: { prefer: o.bulkRows ? `return=minimal, bulk-load=${o.bulkRows}` : 'return=minimal' },
       }).then((r) => r.data),

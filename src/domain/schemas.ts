@@ -190,7 +190,13 @@ export const BulkUpdateResponse = z.object({ updated: z.number().int(), transact
 
 export const MAX_BATCH = 5000
 export const BatchCreateRequest = z
-  .object({ transactions: z.array(z.unknown()).min(1, 'give at least one transaction') })
+  .object({
+    transactions: z.array(z.unknown()).min(1, 'give at least one transaction'),
+    match_statement_lines: z.boolean().optional().openapi({
+      description:
+        'true: an item with an import_ref that is already on a statement of its account (a transaction from a statement line, not yet paired with an imported row, not void, same currency and amount, transaction_date at most 3 days away: the rule a statement upload reconciles by, the other way round) is not created: that transaction takes the import_ref and is reconciled, and the answer lists it in `matched`',
+    }),
+  })
   .strict()
   .openapi('BatchCreateRequest')
 
@@ -201,11 +207,13 @@ export const BatchError = z.object({
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 })
 export const BatchDuplicate = z.object({ index: z.number().int(), id: z.string(), import_ref: z.string() })
-export const BatchCreateResponse = z.object({ created: z.array(Transaction), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate) })
+/** An item paired with a statement's transaction (`match_statement_lines`): its index and that transaction's id. */
+export const BatchMatched = z.object({ index: z.number().int(), id: z.string() })
+export const BatchCreateResponse = z.object({ created: z.array(Transaction), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate), matched: z.array(BatchMatched).optional() })
 export type BatchCreateResponse = z.infer<typeof BatchCreateResponse>
 /** The answer to a batch sent with `Prefer: return=minimal`: each created row's index and id instead of the whole transaction. */
 export const BatchCreateMinimalResponse = z
-  .object({ created: z.array(z.object({ index: z.number().int(), id: z.string() })), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate) })
+  .object({ created: z.array(z.object({ index: z.number().int(), id: z.string() })), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate), matched: z.array(BatchMatched).optional() })
   .openapi('BatchCreateMinimalResponse')
 export type BatchCreateMinimalResponse = z.infer<typeof BatchCreateMinimalResponse>
 

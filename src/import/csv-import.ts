@@ -13,6 +13,7 @@ import { OccurrenceCounter } from './occurrences.js'
 import { CREDIT_MARKS, DEBIT_MARKS, mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
 import { debitCreditAmount, SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
 import type { TransactionDraft } from './draft.js'
+import { balanceKind, RecordTypeFinder, RunningBalance, type RecordType } from './balance-rows.js'
 import { formatMinor } from '../kernel/money.js'
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 
@@ -47,8 +48,10 @@ export interface ImportPlan {
    * lines read so far. The import reads every row with it and counts the rest itself.
    */
   settledEarly?: boolean
-  /** Lines after the header that are not transactions (balances, footers), not counted as rejects. */
+  /** Lines after the header that are not transactions (balances, turnovers, footers), not counted as rejects. */
   skipped: Array<{ line: number; reason: string }>
+  /** A column of record types (balance-rows.ts): rows with another code than `movement` are skipped. */
+  recordType?: RecordType
   filtered: number
   notes: string[]
 }
@@ -61,6 +64,15 @@ const DATE_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
 function notTransaction(fields: string[]): string {
   return `not a transaction line (no date: ${JSON.stringify(fields.filter(Boolean).join(' ').slice(0, 60))})`
 }
+
+/** What a row's text says it is: its description cells, or its payee when they are empty (a payee "Balance" of a described row is a payee). */
+function balanceOf(fields: string[], map: ColumnMap): { kind: ReturnType<typeof balanceKind>; text: string } {
+  const text = map.description.map((i) => cell(fields, i)).filter(Boolean).join(' ') || cell(fields, map.merchant_name)
+  return { kind: balanceKind(text), text }
+}
+
+const balanceReason = (b: { kind: string | undefined; text: string }) => `${b.kind}, not a movement (its text: ${JSON.stringify(b.text.slice(0, 60))})`
+const recordTypeReason = (code: string, t: RecordType) => `record type ${code} in column ${t.column + 1}, not a movement (movements are ${t.movement})`
 
 /** A field as the file writes it (line breaks and spaces kept); '' when the row has no such column. */
 function rawCell(fields: string[], index: number | undefined): string {
@@ -121,6 +133,9 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   let headerLine = 0
   let map: ColumnMap | undefined
   let where: Array<[number, string]> = []
+  /** Balance and turnover rows are found by the file's signals unless --where chooses the rows. */
+  const auto = !(o.where?.length)
+  let recordTypes: RecordTypeFinder | undefined
   const dates = new DateDetector()
   const amounts: string[] = []
   const signs = { debit: new SignCounter(), credit: new SignCounter() }
@@ -162,6 +177,7 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
       }
       const missing = missingColumns(map)
       if (missing.length) throw new ImportError(`cannot tell which column holds the ${missing.join(', the ')}; header: ${header.map((h) => `"${h}"`).join(', ')}`)
+      if (auto) recordTypes = new RecordTypeFinder(header, new Set(Object.values(map).flat().filter((i): i is number => typeof i === 'number' && i >= 0)))
       continue
     }
     if (where.some(([i, v]) => cell(rec.fields, i) !== v)) {
@@ -173,6 +189,14 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
       skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
       continue
     }
+    if (auto) {
+      const balance = balanceOf(rec.fields, map!)
+      recordTypes!.add(rec.fields, rec.line, balance.kind !== undefined)
+      if (balance.kind) {
+        skipped.push({ line: rec.line, reason: balanceReason(balance) })
+        continue
+      }
+    }
     dataRows++
     if (rec.fields.length !== header.length && ragged++ === 0) firstRagged = rec
     dates.add(date)
@@ -181,6 +205,15 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   }
   if (seen === 0) throw new ImportError('the file holds no data')
   if (!header || !map) throw noHeader(`the file's ${seen} line${seen === 1 ? '' : 's'}`)
+  const byType = recordTypes?.decide()
+  if (byType) {
+    const t = byType.recordType
+    for (const { line, code } of byType.lines) skipped.push({ line, reason: recordTypeReason(code, t) })
+    skipped.sort((a, b) => a.line - b.line)
+    dataRows -= byType.lines.length
+    notes.push(`record type in column ${t.column + 1}${header[t.column].trim() ? ` ("${header[t.column].trim()}")` : ''}: ${t.movement} is a movement; ${t.others.join(', ')} ${t.others.length === 1 ? 'is' : 'are'} not (balances, turnovers): such rows are skipped`)
+  }
+  if (!auto) notes.push('--where chooses the rows: no balance or turnover row is skipped by itself')
   const rowsRead = dataRows
   // The rest of the file is estimated at the rows per character of what was read.
   if (settledEarly && settle && chars > 0) dataRows = Math.max(dataRows, Math.round((dataRows * settle.bytes) / chars))
@@ -203,7 +236,10 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   notes.push(`decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? ' (given)' : ' (detected)'}`)
   const columnSigns: ColumnSigns | undefined = map.amount === undefined ? { debit: signs.debit.usual, credit: signs.credit.usual } : undefined
   if (columnSigns) notes.push(signsNote(columnSigns, header, map))
-  return { layout, headerLine, header, map, dateFormat, decimal, ...(columnSigns ? { signs: columnSigns } : {}), dataRows, ...(settledEarly ? { settledEarly } : {}), skipped, filtered, notes }
+  return {
+    layout, headerLine, header, map, dateFormat, decimal, ...(columnSigns ? { signs: columnSigns } : {}), dataRows, ...(settledEarly ? { settledEarly } : {}),
+    skipped, ...(byType ? { recordType: byType.recordType } : {}), filtered, notes,
+  }
 }
 
 export type Converted =
@@ -221,6 +257,11 @@ export class RowConverter {
   private readonly occurrences = new OccurrenceCounter()
   private readonly where: Array<[number, string]>
   private readonly signs: ColumnSigns
+  private readonly auto: boolean
+  private readonly running = new RunningBalance()
+  /** Lines after the header skipped as no transaction (no date, a balance, a turnover): how many, and the first of them. */
+  skippedCount = 0
+  readonly skipped: Array<{ line: number; reason: string }> = []
 
   constructor(
     private readonly plan: ImportPlan,
@@ -228,12 +269,13 @@ export class RowConverter {
   ) {
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
+    this.auto = !(o.where?.length)
   }
 
-  /** For a line after the header that is no transaction (no date), why it is skipped; else undefined. */
-  skipReason(rec: CsvRecord): string | undefined {
-    if (!this.inScope(rec) || DATE_LIKE.test(cell(rec.fields, this.plan.map.date))) return undefined
-    return notTransaction(rec.fields)
+  private skip(line: number, reason: string): undefined {
+    this.skippedCount++
+    if (this.skipped.length < 1000) this.skipped.push({ line, reason })
+    return undefined
   }
 
   /** A line after the header that `--where` keeps. */
@@ -241,13 +283,55 @@ export class RowConverter {
     return rec.line > this.plan.headerLine && !this.where.some(([i, v]) => cell(rec.fields, i) !== v)
   }
 
-  /** undefined for the header, preamble, filtered and non-transaction lines. */
+  /** A row's amount as money into the account: its amount column (signed by an indicator) or its debit and credit. */
+  /** The decimals of a row's currency (its currency column, else --set currency_code, else the account's). */
+  private exponentOf(fields: string[]): number {
+    const c = cell(fields, this.plan.map.currency_code).toUpperCase() || this.o.constants?.currency_code || this.o.currency
+    return isCurrency(c) ? currencyExponent(c) : currencyExponent(this.o.currency)
+  }
+
+  /** A row's amount in minor units of its currency (`exponent` decimals), signed, reversals flagged. */
+  private amount(fields: string[], exponent: number): { ok: true; minor: number; reversal: boolean } | { ok: false; reason: string } {
+    const { plan, o } = this
+    const m = plan.map
+    const readAmount = (text: string): LocaleAmount => parseLocaleAmount(text, plan.decimal, exponent)
+    let minor: number
+    let reversal = false
+    if (m.amount !== undefined) {
+      const r = readAmount(cell(fields, m.amount))
+      if (!r.ok) return { ok: false, reason: `amount ${r.message}` }
+      minor = r.minor
+      if (m.indicator !== undefined) {
+        const mark = cell(fields, m.indicator).toLowerCase()
+        const debit = o.indicatorDebit?.length ? o.indicatorDebit.map((x) => x.toLowerCase()).includes(mark) : DEBIT_MARKS.has(mark)
+        const credit = o.indicatorDebit?.length ? !debit : CREDIT_MARKS.has(mark)
+        if (!debit && !credit) return { ok: false, reason: `debit/credit indicator "${cell(fields, m.indicator)}" is neither a debit nor a credit mark (give --indicator-debit VALUE)` }
+        minor = debit ? -Math.abs(minor) : Math.abs(minor)
+      }
+    } else {
+      const r = debitCreditAmount({ debit: cell(fields, m.debit), credit: cell(fields, m.credit) }, this.signs, readAmount)
+      if (!r.ok) return r
+      minor = r.minor
+      reversal = r.reversal
+    }
+    return { ok: true, minor: o.invertSign ? -minor : minor, reversal }
+  }
+
+  /** undefined for the header, preamble, filtered and non-transaction lines (the last counted in `skipped`). */
   convert(rec: CsvRecord): Converted | undefined {
     const { plan, o } = this
     if (!this.inScope(rec)) return undefined
     const m = plan.map
     const dateText = cell(rec.fields, m.date)
-    if (!DATE_LIKE.test(dateText)) return undefined
+    if (!DATE_LIKE.test(dateText)) return this.skip(rec.line, notTransaction(rec.fields))
+    const byText = this.auto ? balanceOf(rec.fields, m) : undefined
+    const code = plan.recordType ? cell(rec.fields, plan.recordType.column) : undefined
+    if (byText?.kind || (this.auto && plan.recordType && code !== plan.recordType.movement)) {
+      // A balance named by its text starts the running sum; a bare record type may be a turnover, and does not.
+      const amount = byText?.kind ? this.amount(rec.fields, this.exponentOf(rec.fields)) : undefined
+      this.running.balanceSeen(byText?.kind, amount?.ok ? amount.minor : undefined)
+      return this.skip(rec.line, byText?.kind ? balanceReason(byText) : recordTypeReason(code!, plan.recordType!))
+    }
     const ragged = rec.fields.length !== plan.header.length
     const fail = (reason: string): Converted => ({
       ok: false,
@@ -263,27 +347,11 @@ export class RowConverter {
     const currency = currencyText.toUpperCase() || o.constants?.currency_code || o.currency
     if (!isCurrency(currency)) return fail(`currency "${currencyText || currency}" is not an ISO 4217 currency code`)
     const exponent = currencyExponent(currency)
-    const readAmount = (text: string): LocaleAmount => parseLocaleAmount(text, plan.decimal, exponent)
-    let minor: number
-    let reversal = false
-    if (m.amount !== undefined) {
-      const r = readAmount(cell(rec.fields, m.amount))
-      if (!r.ok) return fail(`amount ${r.message}`)
-      minor = r.minor
-      if (m.indicator !== undefined) {
-        const mark = cell(rec.fields, m.indicator).toLowerCase()
-        const debit = o.indicatorDebit?.length ? o.indicatorDebit.map((x) => x.toLowerCase()).includes(mark) : DEBIT_MARKS.has(mark)
-        const credit = o.indicatorDebit?.length ? !debit : CREDIT_MARKS.has(mark)
-        if (!debit && !credit) return fail(`debit/credit indicator "${cell(rec.fields, m.indicator)}" is neither a debit nor a credit mark (give --indicator-debit VALUE)`)
-        minor = debit ? -Math.abs(minor) : Math.abs(minor)
-      }
-    } else {
-      const r = debitCreditAmount({ debit: cell(rec.fields, m.debit), credit: cell(rec.fields, m.credit) }, this.signs, readAmount)
-      if (!r.ok) return fail(r.reason)
-      minor = r.minor
-      reversal = r.reversal
-    }
-    if (o.invertSign) minor = -minor
+    const amount = this.amount(rec.fields, exponent)
+    if (!amount.ok) return fail(amount.reason)
+    const { minor, reversal } = amount
+    const balance = this.auto ? this.running.balanceRow(minor) : undefined
+    if (balance) return this.skip(rec.line, balance)
     // The bank's text verbatim (line breaks, as \n, and runs of spaces) is the original description.
     const text = m.description
       .map((i) => rawCell(rec.fields, i))

@@ -80,7 +80,7 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
     expect(r.code).not.toBe(0)
     const s = JSON.parse(r.stdout)
     expect(s).toMatchObject({ created: 0, rejected: 300 })
-    expect(s.rejects[0].reason).toMatch(/^exchange_rate is required for (USD|GBP) on \d{4}-\d{2}-\d{2}: .*`finctl rates import FILE`/)
+    expect(s.rejects[0].reason).toMatch(/^--set exchange_rate is required for (USD|GBP) on \d{4}-\d{2}-\d{2}: .*`finctl rates import FILE`/)
     expect(r.stderr).not.toMatch(/\bexchange_rate:/)
   })
 

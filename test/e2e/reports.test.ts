@@ -139,15 +139,15 @@ describe('reports cash-flow and summary', () => {
 
     it('a table: periods as rows, categories as columns, grouped amounts right-aligned, a total row', async () => {
       const out = await onTerminal(['reports', 'cash-flow'], 120)
-      // the default range: the last 12 full months before 2026-04-15
-      expect(out).toContain('Cash flow 2025-04-01 .. 2026-03-31 by month; opening balance 1,000.00 USD')
+      // the default range: the last 12 months up to 2026-04-15, April to date included (its -10.00 of operations)
+      expect(out).toContain('Cash flow 2025-05-01 .. 2026-04-15 by month; opening balance 1,000.00 USD')
       const lines = out.split('\n')
       expect(lines.find((l) => l.includes('PERIOD'))).toMatch(/PERIOD .*OPERATIONS USD .*INVESTING USD .*FINANCING USD .*UNCATEGORIZED USD .*IN USD .*OUT USD .*NET USD .*TRANSFERS USD .*CLOSING USD/)
       const feb = lines.find((l) => l.includes(' 2026-02 '))!
       expect(feb.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['2026-02', '0.00', '-1,234.56', '5,000.00', '0.00', '5,000.00', '1,234.56', '3,765.44', '0.00', '6,064.94'])
       expect(feb).toMatch(/ {2,}-1,234\.56 │/)
       const total = lines.find((l) => l.includes(' total '))!
-      expect(total.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['total', '1,299.50', '-1,234.56', '5,000.00', '-99.99', '6,500.00', '1,535.05', '4,964.95', '-300.00', '5,664.95'])
+      expect(total.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['total', '1,289.50', '-1,234.56', '5,000.00', '-99.99', '6,500.00', '1,545.05', '4,954.95', '-300.00', '5,654.95'])
       expect(lines.filter((l) => / 20\d\d-\d\d /.test(l))).toHaveLength(12)
       expect(out).not.toContain('\x1b[')
     })

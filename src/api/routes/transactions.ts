@@ -109,10 +109,10 @@ export function transactionRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const actor = c.get('actor')
-        const items = c.req.valid('json').transactions
+        const { transactions: items, match_statement_lines: match } = c.req.valid('json')
         const key = c.req.header('idempotency-key')
         if (key !== undefined) {
-          const r = await createTransactionBatchIdempotent(store, actor, items, key, now(), window)
+          const r = await createTransactionBatchIdempotent(store, actor, items, key, now(), window, match)
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
         }
@@ -120,9 +120,9 @@ export function transactionRoutes(deps: AppDeps) {
         const bulkRows = announcedBulkRows(prefer)
         if (prefersMinimal(prefer)) {
           c.header('Preference-Applied', 'return=minimal')
-          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulkRows) }, 201)
+          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulkRows, match) }, 201)
         }
-        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulkRows) }, 201)
+        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulkRows, match) }, 201)
       },
     )
     .openapi(

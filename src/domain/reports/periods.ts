@@ -40,11 +40,15 @@ function lastOfMonth(y: number, m: number): string {
   return fromDay(toDay(monthStart(y, m + 1)) - 1)
 }
 
-/** The last 12 full calendar months before `now`: 1st of the month 12 months ago .. last day of last month. */
+/**
+ * The last 12 calendar months up to `now`, the current month to date included: 1st of the month 11
+ * months ago .. today (UTC). The current month's transactions are what a user has just entered or
+ * imported; a report that left them out looked empty right after `finctl init --demo`.
+ */
 export function defaultRange(now: Date): { from: string; to: string } {
   const y = now.getUTCFullYear()
   const m = now.getUTCMonth() + 1
-  return { from: monthStart(y, m - 12), to: lastOfMonth(y, m - 1) }
+  return { from: monthStart(y, m - 11), to: now.toISOString().slice(0, 10) }
 }
 
 /**

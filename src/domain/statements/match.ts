@@ -67,9 +67,10 @@ export interface Candidate {
 
 /**
  * Pair lines (by index) with candidate transactions. Returns line index -> candidate id.
- * `lines` are the lines still to place (not duplicates), with their index in the statement.
+ * `lines` are the lines still to place (not duplicates), with their index in the statement; the
+ * import's rows take the same rule the other way round (transactions/statement-lines.ts).
  */
-export function matchLines(lines: Array<{ index: number; line: StatementLine }>, candidates: Candidate[]): Map<number, string> {
+export function matchLines(lines: Array<{ index: number; line: Pick<StatementLine, 'date' | 'amountMinor' | 'description' | 'merchant'> }>, candidates: Candidate[]): Map<number, string> {
   const byAmount = new Map<number, Candidate[]>()
   for (const c of candidates) byAmount.set(c.amount, [...(byAmount.get(c.amount) ?? []), c])
   const order = new Map(candidates.map((c, i) => [c.id, i]))

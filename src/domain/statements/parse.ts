@@ -200,7 +200,7 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
       const more = rejected.length > 3 ? ` (and ${rejected.length - 3} more)` : ''
       throw new StatementFileError(`${rejected.length} row(s) of the CSV file cannot be read with this mapping: ${rejected.slice(0, 3).join('; ')}${more}`)
     }
-    const warnings = plan.skipped.map((s) => `line ${s.line}: ${s.reason}`)
+    const warnings = conv.skipped.map((s) => `line ${s.line}: ${s.reason}`)
     return { format: 'csv', parts: [{ lines }], warnings }
   } catch (e) {
     if (e instanceof ImportError) throw new StatementFileError(e.message)

@@ -63,6 +63,23 @@ function pairs(list: string[] | undefined, field: string): Array<[string, string
   })
 }
 
+/**
+ * The rate of a statement's lines to the base currency: "1" when the account is in it, the upload's
+ * `exchange_rate` when it gives one (a 400 naming exchange_rate when that is no rate), or undefined:
+ * each line converts at the company's rate of its date. The preview (`statements upload --preview`)
+ * checks a given rate with the same rule.
+ */
+export function statementRate(accountCurrency: string, base: string, exchangeRate: string | number | undefined): string | undefined {
+  if (exchangeRate !== undefined) {
+    const r = parseRate(exchangeRate)
+    if (!r) throw validation('exchange_rate', 'must be a positive decimal number')
+    if (accountCurrency === base && r !== '1') throw validation('exchange_rate', `must be 1: the account is in the base currency ${base}`)
+    return r
+  }
+  // An account in another currency: each line converts at the company's rate of its date (rates table).
+  return accountCurrency === base ? '1' : undefined
+}
+
 /** Check the reading options now, so that a typo is a 400 rather than a failed statement. */
 export function uploadOptions(u: StatementUpload): UploadOptions {
   const map = pairs(u.map, 'map').map(([field, column], i): [Role, string] => {
@@ -158,13 +175,7 @@ export async function createStatement(store: Store, actor: Actor, u: StatementUp
   if (!format) throw validation('format', `cannot tell the format of "${u.fileName}" from its content or name: give one of csv, ofx, qfx, qif, camt053, mt940`)
 
   const base = await baseCurrency(store, actor.companyId)
-  let rate: string | undefined = account.currency_code === base ? '1' : undefined
-  if (u.exchangeRate !== undefined) {
-    const r = parseRate(u.exchangeRate)
-    if (!r) throw validation('exchange_rate', 'must be a positive decimal number')
-    if (account.currency_code === base && r !== '1') throw validation('exchange_rate', `must be 1: the account is in the base currency ${base}`)
-    rate = r
-  }
+  const rate = statementRate(account.currency_code, base, u.exchangeRate)
 
   const sha = createHash('sha256').update(u.bytes).digest('hex')
   const first = await sameFile(store.db, account.id, sha)

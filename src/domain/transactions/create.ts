@@ -17,6 +17,7 @@ import { learnCreated } from '../categorization/settings.js'
 import type { Categorizer } from '../categorization/categorizer.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
 import { RateBook } from '../rates/book.js'
+import { insertRows, mayMatch, placeRows, type Placement } from './statement-lines.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -155,15 +156,26 @@ export async function createTransaction(store: Store, actor: Actor, input: Creat
   return t
 }
 
-/** Build, validate and store a batch; rows whose import_ref exists already are reported as duplicates. */
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal?: false, bulkRows?: number): Promise<BatchCreateResponse>
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal: true, bulkRows?: number): Promise<BatchCreateMinimalResponse>
-export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal = false, bulkRows?: number): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
+/**
+ * Build, validate and store a batch; rows whose import_ref exists already are reported as
+ * duplicates. `matchStatementLines`: rows already on a statement are paired with its transactions
+ * instead of created (statement-lines.ts), in one write transaction; when no account of the batch
+ * has a statement transaction to pair with, the rows take the usual fast path.
+ */
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal?: false, bulkRows?: number, matchStatementLines?: boolean): Promise<BatchCreateResponse>
+export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal: true, bulkRows?: number, matchStatementLines?: boolean): Promise<BatchCreateMinimalResponse>
+export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal = false, bulkRows?: number, matchStatementLines = false): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
-  const inserted = await store.hot.insertTransactions(built.rows, { bulkRows })
-  await learnCreated(store, actor.companyId, built.rows.filter((r) => inserted.has(r.id)) as TransactionRow[], now)
-  return minimal ? settleBatch(store.db, built, inserted, (r, index) => ({ index, id: r.id })) : settleBatch(store.db, built, inserted, toTransaction)
+  let placed: Placement
+  if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
+    placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
+  } else {
+    placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows }), matched: new Map() }
+  }
+  await learnCreated(store, actor.companyId, built.rows.filter((r) => placed.inserted.has(r.id)) as TransactionRow[], now)
+  const matched = matchStatementLines ? placed.matched : undefined
+  return minimal ? settleBatch(store.db, built, placed.inserted, (r, index) => ({ index, id: r.id }), matched) : settleBatch(store.db, built, placed.inserted, toTransaction, matched)
 }
 
 /**
@@ -176,11 +188,16 @@ async function settleBatch<C>(
   built: BuiltBatch,
   inserted: Set<string>,
   created: (row: TransactionRow, index: number) => C,
-): Promise<{ created: C[]; errors: BatchCreateResponse['errors']; duplicates: BatchCreateResponse['duplicates'] }> {
+  /** Asked to match statement lines: row (in built.rows) -> the statement transaction it was paired with. */
+  matched?: Map<number, string>,
+): Promise<{ created: C[]; errors: BatchCreateResponse['errors']; duplicates: BatchCreateResponse['duplicates']; matched?: BatchCreateResponse['matched'] }> {
   const out: C[] = []
   const skipped: Array<{ r: NewTransactionRow; index: number }> = []
+  const paired: NonNullable<BatchCreateResponse['matched']> = []
   built.rows.forEach((r, i) => {
-    if (inserted.has(r.id)) out.push(created(r as TransactionRow, built.indexes[i]))
+    const id = matched?.get(i)
+    if (id) paired.push({ index: built.indexes[i], id })
+    else if (inserted.has(r.id)) out.push(created(r as TransactionRow, built.indexes[i]))
     else skipped.push({ r, index: built.indexes[i] })
   })
   const existing = skipped.length ? await existingByRef(db, skipped.map((s) => s.r)) : new Map<string, string>()
@@ -188,6 +205,7 @@ async function settleBatch<C>(
     created: out,
     errors: built.errors,
     duplicates: skipped.map(({ r, index }) => ({ index, id: existing.get(`${r.bank_account_id}\u0000${r.import_ref}`) ?? '', import_ref: r.import_ref ?? '' })),
+    ...(matched ? { matched: paired } : {}),
   }
 }
 
@@ -298,24 +316,17 @@ export async function createTransactionBatchIdempotent(
   idempotencyKey: string,
   now: Date,
   window: DateWindow,
+  matchStatementLines = false,
 ): Promise<IdempotentResult<BatchCreateResponse>> {
-  const hash = requestHash('POST', '/api-v1/transactions/batch', items)
+  // The request is its items, and the flag when it is set (so a key's earlier batches keep their hash).
+  const hash = requestHash('POST', '/api-v1/transactions/batch', matchStatementLines ? { transactions: items, match_statement_lines: true } : items)
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   let stored: NewTransactionRow[] = []
   const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
     const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
-    const inserted = new Set<string>()
-    for (let i = 0; i < built.rows.length; i += 1000) {
-      const done = await trx
-        .insertInto('transactions')
-        .values(built.rows.slice(i, i + 1000))
-        .onConflict((oc) => oc.columns(['bank_account_id', 'import_ref']).doNothing())
-        .returning('id')
-        .execute()
-      for (const d of done) inserted.add(d.id)
-    }
-    stored = built.rows.filter((row) => inserted.has(row.id))
-    return { status: 201, body: await settleBatch(trx, built, inserted, toTransaction) }
+    const placed: Placement = matchStatementLines ? await placeRows(store, trx, actor, built.rows, now) : { inserted: await insertRows(trx, built.rows), matched: new Map() }
+    stored = built.rows.filter((row) => placed.inserted.has(row.id))
+    return { status: 201, body: await settleBatch(trx, built, placed.inserted, toTransaction, matchStatementLines ? placed.matched : undefined) }
   })
   await learnCreated(store, actor.companyId, stored as TransactionRow[], now)
   return r

@@ -22,6 +22,7 @@ import { readRecordChunks } from '../../import/csv-reader.js'
 import { RejectsWriter } from './rejects-file.js'
 import { CurrencyTotals, type CurrencyTotal } from './currency-totals.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
+import { Pacer, Pool } from './pacing.js'
 
 export type { RejectedRow, CurrencyTotal }
 
@@ -69,11 +70,18 @@ export interface ImportSummary {
   read: number
   created: number
   already_imported: number
+  /**
+   * Rows already on a statement of the account: paired with the transactions the statement made
+   * (the upload's reconciliation rule, the other way round) instead of created again.
+   */
+  on_statement: number
   rejected: number
   /** With debit and credit columns: the rows read whose value had the other sign from its column's (debit-credit.ts). */
   reversals?: number
-  /** Lines after the header that are not transactions (balances, footers). */
+  /** Lines after the header that are not transactions (balances, turnovers, footers). */
   skipped_lines: number
+  /** The skipped lines the plan could not name (a balance found by the running sum), with why: the first 100. */
+  skipped_after_plan?: Array<{ line: number; reason: string }>
   /** Sum of the valid rows of the file in `currency` (the account's), and of those this run created. */
   amount_total: string
   created_total: string
@@ -111,65 +119,8 @@ const IMPORT_WORDS: Readonly<Record<string, string>> = { transaction_date: 'date
 
 function inImportWords(reason: string): string {
   return reason
-    .replace(/`([a-z_]+)`|\b(transaction_date|bank_account_id)\b/g, (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole)
-    .replace(/(^|; )([a-z_]+): (is|must) /g, '$1$2 $3 ')
-}
-
-/** A gate every worker waits at while the service asks us to slow down (429). */
-class Pacer {
-  private until = 0
-  constructor(private readonly sleep: (ms: number) => Promise<void>) {}
-  async wait(): Promise<void> {
-    for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now()) await this.sleep(left)
-  }
-  hold(seconds: number | undefined): void {
-    this.until = Math.max(this.until, Date.now() + Math.max(seconds ?? 1, 0.05) * 1000)
-  }
-  /** Retry `call` while the service answers 429; any other error is thrown. */
-  async call<T>(call: () => Promise<T>): Promise<T> {
-    for (;;) {
-      await this.wait()
-      try {
-        return await call()
-      } catch (e) {
-        if (e instanceof AppError && e.code === 'rate_limited') {
-          this.hold(e.retryAfter)
-          continue
-        }
-        throw e
-      }
-    }
-  }
-}
-
-/** Run `task` with at most `limit` in flight; `drain` waits for all. */
-class Pool {
-  private readonly running = new Set<Promise<void>>()
-  private failure: unknown
-  constructor(private readonly limit: number) {}
-  async add(task: () => Promise<void>): Promise<void> {
-    if (this.failure) throw this.failure
-    while (this.running.size >= this.limit) await Promise.race(this.running)
-    if (this.failure) throw this.failure
-    const p: Promise<void> = task()
-      .catch((e: unknown) => {
-        this.failure ??= e
-      })
-      .finally(() => this.running.delete(p))
-    this.running.add(p)
-  }
-  /** Start `task` once there is room; `done` settles with the task. */
-  async run(task: () => Promise<void>): Promise<{ done: Promise<void> }> {
-    while (this.running.size >= this.limit) await Promise.race(this.running).catch(() => {})
-    const p = task()
-    const settled: Promise<void> = p.catch(() => {}).finally(() => this.running.delete(settled))
-    this.running.add(settled)
-    return { done: p }
-  }
-  async drain(): Promise<void> {
-    await Promise.all(this.running)
-    if (this.failure) throw this.failure
-  }
+    .replace(/`([a-z_]+)`|\b(transaction_date|bank_account_id|exchange_rate)\b/g, (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole)
+    .replace(/(^|; )((?:--set )?[a-z_]+): (is|must) /g, '$1$2 $3 ')
 }
 
 export async function runImport(client: Client, path: string, o: ImportRunOptions): Promise<ImportSummary> {
@@ -184,7 +135,8 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   // that it tells what the import will do: a late row whose date fits the format no more is rejected.
   const plan = await planImport(path, o, true)
   o.onPlan?.(plan)
-  const converter = new RowConverter(plan, { ...o, accountId: o.accountId, currency, constants: o.constants })
+  // One converter a pass over the file: a row's occurrence number and the running balance start again with it.
+  const newConverter = () => new RowConverter(plan, { ...o, accountId: o.accountId, currency, constants: o.constants })
   const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
   const rejects = new RejectList()
   const summary: ImportSummary = {
@@ -196,6 +148,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     read: 0,
     created: 0,
     already_imported: 0,
+    on_statement: 0,
     rejected: 0,
     skipped_lines: plan.skipped.length,
     amount_total: formatMinor(0, exponent),
@@ -208,8 +161,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   }
   const totals = new CurrencyTotals(currency)
   let localRejects = 0
-  /** Lines skipped as no transaction, counted while sending when the plan was settled early. */
-  let skippedLines = 0
   const reject = (fields: string[], line: number, reason: string) => {
     summary.rejected++
     rejects.add({ line, reason })
@@ -221,20 +172,32 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     reject(fields, line, reason)
   }
   const progress = () => {
-    const done = summary.created + summary.already_imported + summary.rejected
+    const done = summary.created + summary.already_imported + summary.on_statement + summary.rejected
     // The plan's row count may be an estimate (ImportPlan.settledEarly): never less than what is done.
     o.onProgress?.({ done, total: Math.max(plan.dataRows, done), created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
   }
 
   type ValidRow = { request: ImportRequest; minor: number; currency: string; line: number; fields: string[] }
   /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
+  const planned = new Set(plan.skipped.map((s) => s.line))
   async function* validRows(): AsyncGenerator<ValidRow[]> {
+    const converter = newConverter()
+    let named = 0
+    summary.skipped_after_plan = undefined
     for await (const records of readRecordChunks(path, plan.layout)) {
       const valid: ValidRow[] = []
       for (const rec of records) {
         const r = converter.convert(rec)
+        summary.skipped_lines = converter.skippedCount
         if (!r) {
-          if (plan.settledEarly && converter.skipReason(rec) !== undefined) skippedLines++
+          if (converter.skipped.length > named && converter.skipped.length <= 100 + plan.skipped.length) {
+            const s = converter.skipped[converter.skipped.length - 1]
+            named = converter.skipped.length
+            if (!planned.has(s.line)) {
+              summary.skipped_after_plan ??= []
+              summary.skipped_after_plan.push(s)
+            }
+          }
           continue
         }
         if (!r.ok) {
@@ -246,7 +209,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         const request = r.request as ImportRequest
         const parsed = CreateTransactionRequest.safeParse(request)
         if (!parsed.success) {
-          rejectLocal(rec.fields, r.line, parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
+          rejectLocal(rec.fields, r.line, inImportWords(parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ')))
           continue
         }
         if (r.reversal) summary.reversals!++
@@ -269,7 +232,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         }
       }
       summary.read += localRejects
-      if (plan.settledEarly) summary.skipped_lines = skippedLines
       totals.into(summary)
       if (o.dryRun) {
         summary.preview = preview
@@ -283,7 +245,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       summary.read = 0
       totals.clear()
       localRejects = 0
-      skippedLines = 0
       if (plan.signs) summary.reversals = 0
     }
     const created: string[] = []
@@ -302,6 +263,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         for (const i of result.created) totals.add(rows[i].currency, rows[i].minor, true)
         summary.created += result.created.length
         summary.already_imported += result.duplicates
+        summary.on_statement += result.matched
         for (const e of result.errors) reject(rows[e.index].fields, rows[e.index].line, e.reason)
         summary.mode = sender.mode
         progress()
@@ -331,7 +293,6 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       totals.clearCreated()
     }
     summary.read += localRejects
-    if (plan.settledEarly) summary.skipped_lines = skippedLines
     totals.into(summary)
     return summary
   } catch (e) {
@@ -361,6 +322,8 @@ interface SendResult {
   /** Indexes (in the batch sent) of the rows created. */
   created: number[]
   duplicates: number
+  /** Rows paired with a statement's transactions. */
+  matched: number
   errors: Array<{ index: number; reason: string }>
 }
 
@@ -369,6 +332,8 @@ class Sender {
   mode: 'batch' | 'single'
   private decided: boolean
   private sendRef = true
+  /** Ask the service to pair rows with statement lines (`match_statement_lines`), until it says it does not know the field. */
+  private matchLines = true
   /** Single creates in flight, across every batch of rows: at most --concurrency. */
   private readonly singles: Pool
 
@@ -388,24 +353,31 @@ class Sender {
   async send(rows: ImportRequest[]): Promise<SendResult> {
     if (this.mode === 'batch') {
       try {
-        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows }))
+        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, matchStatementLines: this.matchLines }))
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))
         const dup = new Set(res.duplicates.map((d) => d.index))
         const bad = new Set(res.errors.map((e) => e.index))
+        const paired = new Set((res.matched ?? []).map((m) => m.index))
         return {
-          created: rows.map((_, i) => i).filter((i) => !dup.has(i) && !bad.has(i)),
+          created: rows.map((_, i) => i).filter((i) => !dup.has(i) && !bad.has(i) && !paired.has(i)),
           duplicates: dup.size,
+          matched: paired.size,
           errors: res.errors.map((e) => ({ index: e.index, reason: describeError(new AppError('validation_error', e.message, { details: e.details })) })),
         }
       } catch (e) {
+        // A service of before match_statement_lines refuses the field: send as it knows.
+        if (this.matchLines && e instanceof AppError && e.status === 400 && (e.details ?? []).some((d) => d.path === 'match_statement_lines')) {
+          this.matchLines = false
+          return this.send(rows)
+        }
         const noBatchRoute = e instanceof AppError && (e.status === 404 || e.status === 405) && !this.decided
         if (!noBatchRoute) throw e
         this.mode = 'single'
         this.decided = true
       }
     }
-    const result: SendResult = { created: [], duplicates: 0, errors: [] }
+    const result: SendResult = { created: [], duplicates: 0, matched: 0, errors: [] }
     const own: Array<Promise<void>> = []
     for (let index = 0; index < rows.length; index++) own.push((await this.singles.run(() => this.sendOne(rows[index], index, result))).done)
     await Promise.all(own)
