@@ -64,7 +64,7 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     skipLines: r.skip_lines,
     invertSign: r.invert_sign,
   })
-  // The rate as the upload checks it: a bad one is refused here too; a missing one is what the upload will ask for.
+  // The rate as the upload checks it: a bad one is refused here too (a missing one is no problem: the lines convert at the company's rates).
   const rateProblem = await rateCheck(() => client.company(), account.currency_code, r.exchange_rate, statementRate)
   const format = r.format ?? detectFormat(bytes, r.file_name)
   if (!format) throw new AppError('usage', `cannot tell the format of ${r.file_name}: give --format (${FORMATS.join(', ')})`)

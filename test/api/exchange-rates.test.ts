@@ -139,6 +139,25 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
     await rejects(c.transactions.update(t.id, { currency_code: 'CHF', transaction_date: '2023-01-01' }), 400)
   })
 
+  it("moving a transaction to another date converts it at that date's rate when its rate came from the table; a rate given by hand stays", async () => {
+    const acct = (await c.accounts.create({ name: 'Moves EUR', account_type: 'checking', currency_code: 'EUR' })).id
+    const t = await c.transactions.create({ bank_account_id: acct, transaction_date: '2024-01-05', description: 'Moved', amount: '-100.00' })
+    expect(t).toMatchObject({ exchange_rate: 1.0921, exchange_rate_date: '2024-01-05' })
+    const moved = await c.transactions.update(t.id, { transaction_date: '2024-01-04' })
+    expect(moved).toMatchObject({ transaction_date: '2024-01-04', exchange_rate: 1.0953, exchange_rate_date: '2024-01-04' })
+    // The base amount moved with it: -100.00 x 1.0953
+    expect((await c.reports.summary({ from: '2024-01-04', to: '2024-01-04', bank_account_id: acct })).expenses).toBe(109.53)
+    const audit = (await c.transactions.get(t.id)).history.at(-1)
+    expect(audit?.changes).toMatchObject({ exchange_rate_date: { before: '2024-01-05', after: '2024-01-04' } })
+    // No rate in reach of the new date: refused, nothing changed.
+    const e = await rejects(c.transactions.update(t.id, { transaction_date: '2024-03-01' }), 400)
+    expect(e.message).toMatch(/EUR on 2024-03-01/)
+    expect(await c.transactions.get(t.id)).toMatchObject({ transaction_date: '2024-01-04', exchange_rate: 1.0953 })
+    const given = await c.transactions.create({ bank_account_id: acct, transaction_date: '2024-01-05', description: 'Given rate', amount: '-100.00', exchange_rate: '1.2' })
+    expect(await c.transactions.update(given.id, { transaction_date: '2024-03-01' })).toMatchObject({ exchange_rate: 1.2, exchange_rate_date: null })
+    expect((await c.reports.summary({ from: '2024-03-01', to: '2024-03-01', bank_account_id: acct })).expenses).toBe(120)
+  })
+
   it("a EUR account's statement uploads without exchange_rate: each line at its date's rate; a line out of reach fails it whole", async () => {
     const up = await c.statements.upload({ bank_account_id: eur, file_name: 'eur.csv', content_base64: b64('eur-account-statement-weekend-line-no-exchange-rate.csv') })
     const s = await c.statements.wait(up.id)

@@ -96,12 +96,16 @@ export async function updateTransaction(store: Store, actor: Actor, id: string, 
       next.bank_account_id = account.id
     }
     const currency = patch.currency_code ?? row.currency_code
-    if (patch.amount !== undefined || patch.currency_code !== undefined || patch.exchange_rate !== undefined) {
+    // A rate that came from the company's rates table (it has a date) follows the transaction to a new
+    // date; a rate given by hand stays.
+    const movedOffItsRate = patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date && row.exchange_rate_date != null
+    if (patch.amount !== undefined || patch.currency_code !== undefined || patch.exchange_rate !== undefined || movedOffItsRate) {
       const base = await baseCurrency(store, actor.companyId, trx)
       const amountText = patch.amount ?? before.amount
       const amount = parseAmount(amountText, currencyExponent(currency))
       if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
-      let rate = patch.exchange_rate !== undefined ? parseRate(patch.exchange_rate) : currency === row.currency_code ? row.exchange_rate : currency === base ? '1' : null
+      const keepRate = currency === row.currency_code && !movedOffItsRate
+      let rate = patch.exchange_rate !== undefined ? parseRate(patch.exchange_rate) : keepRate ? row.exchange_rate : currency === base ? '1' : null
       let rateDate = patch.exchange_rate !== undefined ? null : (row.exchange_rate_date ?? null)
       if (patch.exchange_rate !== undefined && !rate) throw validation('exchange_rate', 'must be a positive decimal number')
       if (!rate) {
