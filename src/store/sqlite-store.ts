@@ -7,6 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { createRequire } from 'node:module'
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
 import { AMOUNT_INDEX, migrate, migrations } from './migrations/index.js'
+import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
@@ -39,54 +40,6 @@ export interface SqliteStoreOptions {
   cacheMb?: number
 }
 
-/**
- * A bulk load (a batch that announces `bulkRows` rows to come, as `tx import` does) sets the amount
- * index aside and builds it again once the load has gone quiet, instead of inserting every row into
- * it: its inserts land on random pages, and at 1,000,000 rows plain inserts into the real schema
- * took 36.2 s with it and 20.8 s without, while building it afterwards took 1.0 s.
- * Only when at least `minRows` rows are announced and the table holds at most twice as many already,
- * so that the rebuild (about 1 µs a row of the whole table, holding the write lock) stays small
- * beside what the load saves. Meanwhile amount-sorted lists sort instead of walking the index.
- * A lease in `settings` says a load is under way: a process that opens the file and finds the index
- * missing builds it at once unless the lease is current (the loader was killed, say).
- */
-interface BulkLoad {
-  /** Fewest rows announced for the index to be set aside (FINCTL_BULK_LOAD_MIN_ROWS, default 100,000). */
-  minRows: number
-  /** Quiet time after the last bulk batch before the index is built again (FINCTL_BULK_LOAD_IDLE_MS, default 2 s). */
-  idleMs: number
-}
-
-const LEASE_KEY = 'amount_index_lease'
-/** How long a bulk load's lease outlives its last batch. */
-const LEASE_MS = 60_000
-
-function bulkLoadSettings(): BulkLoad {
-  const env = (name: string, fallback: number) => {
-    const n = Number(process.env[name])
-    return Number.isInteger(n) && n > 0 ? n : fallback
-  }
-  return { minRows: env('FINCTL_BULK_LOAD_MIN_ROWS', 100_000), idleMs: env('FINCTL_BULK_LOAD_IDLE_MS', 2_000) }
-}
-
-/** Build the amount index if it is missing, and end any bulk load's lease on it. */
-function buildAmountIndex(raw: BetterSqlite3.Database): void {
-  raw.exec(`CREATE INDEX IF NOT EXISTS ${AMOUNT_INDEX} ON transactions (amount)`)
-  raw.prepare('DELETE FROM settings WHERE key = ?').run(LEASE_KEY)
-}
-
-/** The amount index is missing and no bulk load holds a current lease on it: build it. */
-function repairAmountIndex(raw: BetterSqlite3.Database): void {
-  if (raw.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?`).get(AMOUNT_INDEX)) return
-  const lease = raw.prepare('SELECT value FROM settings WHERE key = ?').get(LEASE_KEY) as { value: string } | undefined
-  if (lease && lease.value > new Date().toISOString()) return
-  try {
-    raw.transaction(() => buildAmountIndex(raw)).immediate()
-  } catch {
-    // A read-only file, or busy: lists sort without the index meanwhile.
-  }
-}
-
 export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}): Promise<Store> {
   const isNew = path !== ':memory:' && !existsSync(path)
   if (isNew) makeDirs(dirname(path))
@@ -109,12 +62,15 @@ export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}):
   const all = migrations('sqlite')
   const wanted = Object.keys(all).length
   // Fast path: user_version counts applied migrations, so an up-to-date file skips the migrator.
-  if ((raw.pragma('user_version', { simple: true }) as number) !== wanted) {
+  const applied = raw.pragma('user_version', { simple: true }) as number
+  if (applied !== wanted) {
+    // A migration may change an index that a killed bulk load had set aside: build those first.
+    if (applied > 0) repairDeferredIndexes(raw)
     await migrate(db, all)
     raw.pragma(`user_version = ${wanted}`)
   }
 
-  repairAmountIndex(raw)
+  repairDeferredIndexes(raw, { name: AMOUNT_INDEX, sql: `CREATE INDEX ${AMOUNT_INDEX} ON transactions (amount)` })
   const hot = new SqliteHotPaths(raw, db, bulkLoadSettings())
   return {
     dialect: 'sqlite',
@@ -173,19 +129,15 @@ class SqliteHotPaths implements HotPaths {
   private readonly accountById: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
 
-  private readonly maxRowid: BetterSqlite3.Statement
-  private readonly setLease: BetterSqlite3.Statement
-  /** This process set the amount index aside for a bulk load and has not built it again yet. */
-  private amountDeferred = false
-  private rebuildTimer: NodeJS.Timeout | undefined
+  /** Large loads set the secondary indexes aside (sqlite-bulk-load.ts). */
+  private readonly bulk: BulkLoader
 
   constructor(
-    private readonly raw: BetterSqlite3.Database,
+    raw: BetterSqlite3.Database,
     private readonly db: Kysely<Db>,
-    private readonly bulk: BulkLoad,
+    bulk: BulkLoadSettings,
   ) {
-    this.maxRowid = raw.prepare('SELECT max(rowid) AS n FROM transactions')
-    this.setLease = raw.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    this.bulk = new BulkLoader(raw, bulk, (work) => this.grouped(work))
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
     this.runBatch = raw.transaction((ops: Array<() => void>) => {
@@ -308,38 +260,16 @@ class SqliteHotPaths implements HotPaths {
   insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<Set<string>> {
     if (rows.length === 0) return Promise.resolve(new Set())
     const announced = o.bulkRows ?? 0
-    if (announced < this.bulk.minRows) return this.grouped(() => this.appendTransactions(rows))
+    if (!this.bulk.isBulk(announced)) return this.grouped(() => this.appendTransactions(rows))
     return this.grouped(() => {
-      this.setAmountIndexAside(announced)
+      this.bulk.enter(announced)
       return this.appendTransactions(rows)
-    }).finally(() => {
-      if (this.amountDeferred) this.scheduleRebuild()
-    })
+    }).finally(() => this.bulk.scheduleRebuild())
   }
 
-  /** Inside the batch's transaction: drop the amount index (first bulk batch) and renew the lease. */
-  private setAmountIndexAside(announced: number): void {
-    if (!this.amountDeferred) {
-      const existing = (this.maxRowid.get() as { n: number | null }).n ?? 0
-      if (existing > 2 * announced) return
-      this.raw.exec(`DROP INDEX IF EXISTS ${AMOUNT_INDEX}`)
-      this.amountDeferred = true
-    }
-    this.setLease.run(LEASE_KEY, new Date(Date.now() + LEASE_MS).toISOString())
-  }
-
-  private scheduleRebuild(): void {
-    clearTimeout(this.rebuildTimer)
-    this.rebuildTimer = setTimeout(() => void this.endBulkLoad().catch(() => {}), this.bulk.idleMs)
-    this.rebuildTimer.unref()
-  }
-
-  /** Build the amount index again if this process set it aside (idle timer, or closing). */
-  async endBulkLoad(): Promise<void> {
-    clearTimeout(this.rebuildTimer)
-    if (!this.amountDeferred) return
-    await this.grouped(() => buildAmountIndex(this.raw))
-    this.amountDeferred = false
+  /** Build the indexes again if this process set them aside for a bulk load (closing the store). */
+  endBulkLoad(): Promise<void> {
+    return this.bulk.end()
   }
 }
 

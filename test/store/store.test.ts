@@ -260,7 +260,7 @@ describe.each(STORES)('store on %s', (kind) => {
         const again = await d.open()
         try {
           expect((await schemaObjects(again)).indexes).toEqual(indexes(kind))
-          expect(await again.db.selectFrom('settings').select('key').where('key', '=', 'amount_index_lease').executeTakeFirst()).toBeUndefined()
+          expect(await again.db.selectFrom('settings').select('key').where('key', '=', 'deferred_indexes').executeTakeFirst()).toBeUndefined()
         } finally {
           await again.close()
         }
