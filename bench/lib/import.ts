@@ -20,27 +20,50 @@ import { makeTempDir, type ServerProcess } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { prepareFinctl, startFinctl } from './throughput.js'
 
+/** The order of a file's rows: by date as many banks export them, newest first, or none (merged or re-sorted files). */
+export type RowOrder = 'ascending' | 'descending' | 'shuffled'
+
 export interface ImportConfig {
   /** Row counts to import, e.g. [100_000, 1_000_000]. */
   sizes: number[]
+  /** Orders of the rows: each size is imported in each (embedded); the ceilings and remote use the first. */
+  orders?: readonly RowOrder[]
   /** Runs per size for the ceilings (cheap); finctl runs once per size and transport. */
   ceilingRuns: number
   remote: boolean
 }
 
 /**
- * A bank-like CSV of `n` rows over 3 years, in date order as banks export them: signed amounts,
- * descriptions that repeat, a reference per row. Seeded (mulberry32), so every run reads the same file.
+ * A bank-like CSV of `n` rows over 3 years: signed amounts, descriptions that repeat, a reference per
+ * row. The same rows in any `order`: by date (ascending), newest first (descending), or shuffled.
+ * Seeded (mulberry32), so every run reads the same file.
  */
-export function writeCsv(path: string, n: number, seed = 42): void {
-  const rnd = mulberry32(seed)
+export function writeCsv(path: string, n: number, seed = 42, order: RowOrder = 'ascending'): void {
   const words = ['AMAZON MARKETPLACE', 'REWE SAGT DANKE', 'SHELL 1234', 'Salary', 'Rent', 'Stripe payout', 'AWS EMEA', 'Coffee', 'Uber BV', 'Insurance']
   const start = Date.UTC(2023, 0, 1)
   const chunk: string[] = ['Date,Description,Amount,Reference']
   writeFileSync(path, '')
-  for (let i = 0; i < n; i++) {
+  // Row k of the file is row position(k) of the date-ordered sequence (a seeded Fisher-Yates permutation when shuffled).
+  let permutation: Uint32Array | undefined
+  if (order === 'shuffled') {
+    const shuffle = mulberry32(seed + 1)
+    permutation = new Uint32Array(n)
+    for (let i = 0; i < n; i++) permutation[i] = i
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(shuffle() * (i + 1))
+      const x = permutation[i]
+      permutation[i] = permutation[j]
+      permutation[j] = x
+    }
+  }
+  const position = (k: number) => (permutation ? permutation[k] : order === 'descending' ? n - 1 - k : k)
+  for (let k = 0; k < n; k++) {
+    const i = position(k)
     const d = new Date(start + Math.floor((i * 1095) / n) * 86_400_000).toISOString().slice(0, 10)
-    const cents = Math.floor(rnd() * 200_000) - 150_000
+    // Each row's content comes from its own position, so every order holds the same rows.
+    const rnd = mulberry32(seed * 1_000_003 + i)
+    // Never 0: a transaction of no money is refused without --force.
+    const cents = Math.floor(rnd() * 200_000) - 150_000 || 1
     const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`
     chunk.push(`${d},${words[Math.floor(rnd() * words.length)]} ${Math.floor(rnd() * 1000)},${amount},REF${i}`)
     if (chunk.length >= 50_000) {
@@ -88,6 +111,12 @@ interface CliRun {
   seconds: number
   rssMb?: number
   created: number
+}
+
+/** Bytes on disk per transaction of a SQLite file (with its WAL, if any). */
+function bytesPerRow(database: string, rows: number): number {
+  const size = (f: string) => (existsSync(f) ? statSync(f).size : 0)
+  return (size(database) + size(`${database}-wal`)) / rows
 }
 
 function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: string, account: string): CliRun {
@@ -160,7 +189,7 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
   }
   for (const n of c.sizes) {
     const file = join(dir, `rows-${n}.csv`)
-    writeCsv(file, n)
+    writeCsv(file, n, 42, c.orders?.[0] ?? 'ascending')
     log(`import: ${n.toLocaleString('en-US')} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB`)
     const parseOnly: number[] = []
     const plain: number[] = []
@@ -173,6 +202,22 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
     if (embedded.created !== n) throw new Error(`embedded import created ${embedded.created} of ${n}`)
     log(`import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`)
     const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
+    const orders = c.orders ?? ['ascending']
+    const byOrder: Record<string, { seconds: number; rssMb?: number; bytesPerRow: number }> = {
+      [orders[0]]: { seconds: embedded.seconds, rssMb: embedded.rssMb, bytesPerRow: bytesPerRow(emb.setup.database, n) },
+    }
+    log(`import: ${orders[0]}: ${byOrder[orders[0]].bytesPerRow.toFixed(0)} bytes a transaction on disk`)
+    // The same rows in the other orders, each into a database of its own.
+    for (const order of orders.slice(1)) {
+      const other = join(dir, `rows-${n}-${order}.csv`)
+      writeCsv(other, n, 42, order)
+      const o = fresh()
+      const run = runImport(root, o.env, o.setup.configDir, other, o.setup.accountId)
+      if (run.created !== n) throw new Error(`embedded import (${order}) created ${run.created} of ${n}`)
+      byOrder[order] = { seconds: run.seconds, rssMb: run.rssMb, bytesPerRow: bytesPerRow(o.setup.database, n) }
+      log(`import: embedded, ${order}: ${run.seconds.toFixed(1)} s (${(run.seconds / embedded.seconds).toFixed(2)}x ${orders[0]}), peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB, ${byOrder[order].bytesPerRow.toFixed(0)} bytes a transaction`)
+      figures.push(makeFigure({ id: `import.embedded.${order}.${label}`, label: `tx import ${label} rows, embedded, ${order}`, unit: 's', spread: 'min-max', value: [run.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }))
+    }
     const floor = await storeInsertsAlone(emb.setup.database, fresh().setup)
     log(`import: the store's inserts alone ${floor.toFixed(1)} s`)
     figures.push(
@@ -198,7 +243,7 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
     lines.push(
       `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${floor.toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
     )
-    extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote }
+    extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote, byOrder }
   }
   return { figures, lines, extra }
 }
