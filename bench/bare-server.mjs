@@ -32,10 +32,28 @@ if (!values.database || !values.account) {
 }
 
 const COLUMNS = [
-  'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
-  'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
-  'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
-  'tags', 'created_at', 'updated_at',
+  'id',
+  'company_id',
+  'bank_account_id',
+  'bank_statement_id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'base_amount',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'ai_confidence_score',
+  'tags',
+  'created_at',
+  'updated_at',
 ]
 
 const db = new Database(values.database)
@@ -90,7 +108,12 @@ function createTransaction(req, res) {
       return send(res, 400, '{"success":false,"error":"invalid JSON"}')
     }
     const amount = toMinor(input?.amount)
-    if (typeof input?.bank_account_id !== 'string' || typeof input.transaction_date !== 'string' || typeof input.description !== 'string' || Number.isNaN(amount)) {
+    if (
+      typeof input?.bank_account_id !== 'string' ||
+      typeof input.transaction_date !== 'string' ||
+      typeof input.description !== 'string' ||
+      Number.isNaN(amount)
+    ) {
       return send(res, 400, '{"success":false,"error":"invalid body"}')
     }
     const ts = new Date().toISOString()
@@ -160,8 +183,13 @@ function listTransactions(req, res, query) {
   const hasMore = rows.length > limit
   const page = hasMore ? rows.slice(0, limit) : rows
   const last = page[page.length - 1]
-  const nextCursor = hasMore && last ? Buffer.from(JSON.stringify(['-transaction_date', last.transaction_date, last.id])).toString('base64url') : null
-  send(res, 200, JSON.stringify({ success: true, data: page.map(toJson), pagination: { limit, next_cursor: nextCursor, has_more: hasMore, total } }))
+  const nextCursor =
+    hasMore && last ? Buffer.from(JSON.stringify(['-transaction_date', last.transaction_date, last.id])).toString('base64url') : null
+  send(
+    res,
+    200,
+    JSON.stringify({ success: true, data: page.map(toJson), pagination: { limit, next_cursor: nextCursor, has_more: hasMore, total } }),
+  )
 }
 
 const server = createServer((req, res) => {

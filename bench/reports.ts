@@ -60,7 +60,11 @@ async function setUp(): Promise<{ companyId: string; key: string; accounts: stri
     })
     const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key.key })
     const accounts: string[] = []
-    for (const [name, type, opening] of [['Operating', 'checking', '250000.00'], ['Reserve', 'savings', '1000000.00'], ['Card', 'credit_card', '0']] as const) {
+    for (const [name, type, opening] of [
+      ['Operating', 'checking', '250000.00'],
+      ['Reserve', 'savings', '1000000.00'],
+      ['Card', 'credit_card', '0'],
+    ] as const) {
       accounts.push((await client.accounts.create({ name, account_type: type, currency_code: 'USD', opening_balance: opening })).id)
     }
     return { companyId: company.id, key: key.key, accounts }
@@ -90,9 +94,24 @@ function load(companyId: string, accounts: string[]): void {
     // One row in 50 is a transfer between the accounts (shown apart, left out of totals).
     const transfer = i++ % 50 === 0
     batch.push([
-      t.id, companyId, accounts[t.account], t.date, t.date, t.description, t.description, t.amountMinor, t.amountMinor,
-      transfer ? 'Transfer' : t.category, transfer ? 'transfer' : t.accounting, transfer ? 'transfer' : t.cashFlow,
-      t.merchant, t.status, t.reconciled ? 1 : 0, JSON.stringify(t.tags), t.timestamp, t.timestamp,
+      t.id,
+      companyId,
+      accounts[t.account],
+      t.date,
+      t.date,
+      t.description,
+      t.description,
+      t.amountMinor,
+      t.amountMinor,
+      transfer ? 'Transfer' : t.category,
+      transfer ? 'transfer' : t.accounting,
+      transfer ? 'transfer' : t.cashFlow,
+      t.merchant,
+      t.status,
+      t.reconciled ? 1 : 0,
+      JSON.stringify(t.tags),
+      t.timestamp,
+      t.timestamp,
     ] as unknown as Row)
     if (batch.length === 50_000) {
       many(batch)
@@ -154,15 +173,20 @@ try {
     const cf = await client.reports.cashFlow({ ...RANGE, interval: 'month' })
     const sum = await client.reports.summary(RANGE)
     const ok =
-      cents(cf.totals.inflows) === want.inflows && cents(cf.totals.outflows) === want.outflows &&
-      cents(sum.income) === want.inflows && cents(sum.expenses) === want.outflows && sum.transaction_count - sum.transfers.count === want.count
+      cents(cf.totals.inflows) === want.inflows &&
+      cents(cf.totals.outflows) === want.outflows &&
+      cents(sum.income) === want.inflows &&
+      cents(sum.expenses) === want.outflows &&
+      sum.transaction_count - sum.transfers.count === want.count
     log(`check against plain SQL: ${ok ? 'ok' : 'MISMATCH'} (${cf.periods.length} periods, ${sum.transaction_count} transactions in range)`)
     if (!ok) process.exitCode = 1
     const results = [
       await time('cash-flow, 12 months by month', () => client.reports.cashFlow({ ...RANGE, interval: 'month' })),
       await time('summary, 12 months', () => client.reports.summary(RANGE)),
       await time('cash-flow, 3 years by week', () => client.reports.cashFlow({ from: '2024-01-01', to: '2026-12-31', interval: 'week' })),
-      await time('cash-flow, 12 months by day, one account', () => client.reports.cashFlow({ ...RANGE, interval: 'day', bank_account_id: accounts[0] })),
+      await time('cash-flow, 12 months by day, one account', () =>
+        client.reports.cashFlow({ ...RANGE, interval: 'day', bank_account_id: accounts[0] }),
+      ),
       await time('summary, 12 months, one account', () => client.reports.summary({ ...RANGE, bank_account_id: accounts[0] })),
     ]
     // The ceiling: the same range's totals as one plain SQL aggregate over the same index, on a raw connection.
@@ -182,7 +206,9 @@ try {
     process.stdout.write(`\n${ROWS.toLocaleString('en-US')} transactions, embedded, ${RUNS} runs after ${WARMUPS} warm-up(s)\n`)
     process.stdout.write(`${'report'.padEnd(w)}   p50 ms   p95 ms   first ms\n`)
     for (const r of results) {
-      process.stdout.write(`${r.label.padEnd(w)}   ${r.p50.toFixed(1).padStart(6)}   ${r.p95.toFixed(1).padStart(6)}   ${r.first.toFixed(1).padStart(8)}\n`)
+      process.stdout.write(
+        `${r.label.padEnd(w)}   ${r.p50.toFixed(1).padStart(6)}   ${r.p95.toFixed(1).padStart(6)}   ${r.first.toFixed(1).padStart(8)}\n`,
+      )
     }
   } finally {
     await core.close()

@@ -144,7 +144,11 @@ watchdog.unref()
 function gitState(): { commit?: string; changed: string[] } {
   const r = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 5000 })
   if (r.status !== 0) return { changed: [] }
-  const st = spawnSync('git', ['status', '--porcelain', '--', 'src', 'commands', 'bin', 'scripts', 'package.json'], { cwd: root, encoding: 'utf8', timeout: 5000 })
+  const st = spawnSync('git', ['status', '--porcelain', '--', 'src', 'commands', 'bin', 'scripts', 'package.json'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 5000,
+  })
   const changed = (st.stdout ?? '').split('\n').filter(Boolean)
   return { commit: `${r.stdout.trim()}${changed.length ? '+dirty' : ''}`, changed }
 }
@@ -192,7 +196,9 @@ async function cliSection(): Promise<void> {
   )
   for (const c of r.commands) {
     const s = summarize(r.samples[c.id])
-    log(`cli: ${c.label.padEnd(18)} median ${s.median.toFixed(1)} ms, p10 ${s.p10.toFixed(1)}, p90 ${s.p90.toFixed(1)}, min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)}`)
+    log(
+      `cli: ${c.label.padEnd(18)} median ${s.median.toFixed(1)} ms, p10 ${s.p10.toFixed(1)}, p90 ${s.p90.toFixed(1)}, min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)}`,
+    )
   }
 }
 
@@ -200,7 +206,9 @@ function loadFigures(id: string, what: string, runs: PairedRuns, baselineLabel: 
   const pick = (k: keyof LoadSample) => [runs.subject.map((s) => s[k]), runs.baseline.map((s) => s[k])] as const
   const bad = runs.subject.filter((s) => s.non2xx > 0 || s.errors > 0 || s.timeouts > 0)
   const notes = bad.length
-    ? [`finctl answered non-2xx or failed in ${bad.length} run(s): non-2xx ${bad.reduce((a, s) => a + s.non2xx, 0)}, errors ${bad.reduce((a, s) => a + s.errors, 0)}, timeouts ${bad.reduce((a, s) => a + s.timeouts, 0)}`]
+    ? [
+        `finctl answered non-2xx or failed in ${bad.length} run(s): non-2xx ${bad.reduce((a, s) => a + s.non2xx, 0)}, errors ${bad.reduce((a, s) => a + s.errors, 0)}, timeouts ${bad.reduce((a, s) => a + s.timeouts, 0)}`,
+      ]
     : []
   const badBase = runs.baseline.filter((s) => s.non2xx > 0 || s.errors > 0 || s.timeouts > 0)
   if (badBase.length) notes.push(`baseline answered non-2xx or failed in ${badBase.length} run(s)`)
@@ -209,10 +217,28 @@ function loadFigures(id: string, what: string, runs: PairedRuns, baselineLabel: 
   const [p99, p99B] = pick('latencyP99')
   const [mean, meanB] = pick('latencyMean')
   return [
-    makeFigure({ id: `${id}.rps`, label: `${what} req/s`, unit: 'req/s', spread: 'min-max', value: rps, baselineLabel, baseline: rpsB, target: rpsTarget ? { kind: 'min', ratio: 0.5 } : undefined, notes }),
+    makeFigure({
+      id: `${id}.rps`,
+      label: `${what} req/s`,
+      unit: 'req/s',
+      spread: 'min-max',
+      value: rps,
+      baselineLabel,
+      baseline: rpsB,
+      target: rpsTarget ? { kind: 'min', ratio: 0.5 } : undefined,
+      notes,
+    }),
     makeFigure({ id: `${id}.p50`, label: `${what} latency p50`, unit: 'ms', spread: 'min-max', value: p50, baselineLabel, baseline: p50B }),
     makeFigure({ id: `${id}.p99`, label: `${what} latency p99`, unit: 'ms', spread: 'min-max', value: p99, baselineLabel, baseline: p99B }),
-    makeFigure({ id: `${id}.mean`, label: `${what} latency mean`, unit: 'ms', spread: 'min-max', value: mean, baselineLabel, baseline: meanB }),
+    makeFigure({
+      id: `${id}.mean`,
+      label: `${what} latency mean`,
+      unit: 'ms',
+      spread: 'min-max',
+      value: mean,
+      baselineLabel,
+      baseline: meanB,
+    }),
   ]
 }
 
@@ -274,7 +300,15 @@ async function serveSection(): Promise<void> {
   const { seedRows, ...getLoad } = config.get
   const get = await runFilteredGet(root, { ...getLoad, seedRows, connections: config.connections, pauseMs: config.pauseMs }, log)
   const rows = seedRows >= 1000 ? `${seedRows / 1000}k` : String(seedRows)
-  figures.push(...loadFigures('serve.get', `GET ${get.request.path.replace('/api-v1/transactions', '')} (${rows} rows)`, get.runs, 'bare node:http+sqlite', true))
+  figures.push(
+    ...loadFigures(
+      'serve.get',
+      `GET ${get.request.path.replace('/api-v1/transactions', '')} (${rows} rows)`,
+      get.runs,
+      'bare node:http+sqlite',
+      true,
+    ),
+  )
   sectionLines.push('', ...get.lines)
   const serveExtra = extra.serve as {
     runs: Record<string, PairedRuns>
@@ -365,10 +399,12 @@ function printProfiles(p: { finctl: ProfiledRun; bare: ProfiledRun }): void {
     for (const g of s.byGroup.slice(0, 12)) out.push(`    ${g.group.padEnd(34)} ${g.pct.toFixed(1).padStart(5)}%  ${perReq(r, g.ms)}`)
     const n = r === p.finctl ? 25 : 10
     out.push('  top self time:                       %busy  µs/req')
-    for (const f of s.topFunctions.slice(0, n)) out.push(`    ${f.pct.toFixed(1).padStart(5)}%  ${perReq(r, f.ms)}  ${f.name}  ${f.location}  [${f.group}]`)
+    for (const f of s.topFunctions.slice(0, n))
+      out.push(`    ${f.pct.toFixed(1).padStart(5)}%  ${perReq(r, f.ms)}  ${f.name}  ${f.location}  [${f.group}]`)
     if (r === p.finctl) {
       out.push('  top inclusive time (finctl code and packages; synchronous stretches only):')
-      for (const f of s.topInclusive.slice(0, 25)) out.push(`    ${f.pct.toFixed(1).padStart(5)}%  ${perReq(r, f.ms)}  ${f.name}  ${f.location}  [${f.group}]`)
+      for (const f of s.topInclusive.slice(0, 25))
+        out.push(`    ${f.pct.toFixed(1).padStart(5)}%  ${perReq(r, f.ms)}  ${f.name}  ${f.location}  [${f.group}]`)
     }
   }
   process.stdout.write(`${out.join('\n')}\n`)
@@ -393,14 +429,18 @@ async function pgSection(): Promise<void> {
 
 async function listSection(): Promise<void> {
   const c = config.list
-  log(`\n== 4. Filtered page latency at scale, embedded (${c.rows.toLocaleString('en-US')} transactions, ${c.reps} repetitions per listing) ==`)
+  log(
+    `\n== 4. Filtered page latency at scale, embedded (${c.rows.toLocaleString('en-US')} transactions, ${c.reps} repetitions per listing) ==`,
+  )
   const { runListSection } = await import('./lib/list.js')
   collect('list', await runListSection(root, c, log))
 }
 
 async function importSection(): Promise<void> {
   const c = config.import
-  log(`\n== 5. CSV import (${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows; embedded and remote) vs csv-parse alone and csv-parse + plain inserts ==`)
+  log(
+    `\n== 5. CSV import (${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows; embedded and remote) vs csv-parse alone and csv-parse + plain inserts ==`,
+  )
   const { runImportSection } = await import('./lib/import.js')
   collect('import', await runImportSection(root, c, log))
 }
@@ -414,7 +454,9 @@ async function reportsSection(): Promise<void> {
 
 async function statementsSection(): Promise<void> {
   const c = config.statements
-  log(`\n== 7. Statement upload, embedded (${c.lines.toLocaleString('en-US')}-line CAMT.053 and OFX, ${c.runs} runs each) vs parse + plain prepared inserts ==`)
+  log(
+    `\n== 7. Statement upload, embedded (${c.lines.toLocaleString('en-US')}-line CAMT.053 and OFX, ${c.runs} runs each) vs parse + plain prepared inserts ==`,
+  )
   const { runStatementsSection } = await import('./lib/statements.js')
   collect('statements', await runStatementsSection(root, c, log))
 }
@@ -439,7 +481,9 @@ async function waitForBuild(): Promise<void> {
 async function main(): Promise<number> {
   await waitForBuild()
   log(`finctl bench (${quick ? 'quick' : 'full'}) on node ${process.version}, ${cpus().length} CPU(s); temp files under ${tmpdir()}`)
-  log(`commit ${git.commit ?? '?'}${git.changed.length ? ` with uncommitted changes in: ${git.changed.map((l) => l.slice(3)).join(', ')}` : ''}`)
+  log(
+    `commit ${git.commit ?? '?'}${git.changed.length ? ` with uncommitted changes in: ${git.changed.map((l) => l.slice(3)).join(', ')}` : ''}`,
+  )
   const all: [SectionName, () => Promise<void>][] = [
     ['cli', cliSection],
     ['serve', serveSection],
@@ -517,10 +561,16 @@ async function main(): Promise<number> {
   for (const f of figures) for (const n of f.notes) out.push(`note (${f.id}): ${n}`)
   out.push(...sectionLines)
   const s = extra.serve as
-    | { serverCpuUsPerRequest?: Record<string, { finctl: number; bare: number }>; loaderCpuShare?: Record<string, { finctl: number; bare: number }>; finctlStderrLinesPerRequest?: number }
+    | {
+        serverCpuUsPerRequest?: Record<string, { finctl: number; bare: number }>
+        loaderCpuShare?: Record<string, { finctl: number; bare: number }>
+        finctlStderrLinesPerRequest?: number
+      }
     | undefined
   if (s?.finctlStderrLinesPerRequest !== undefined) {
-    out.push(`finctl serve wrote ${s.finctlStderrLinesPerRequest.toFixed(2)} stderr line(s) per POST request (its default log level; 1 = an access-log line each)`)
+    out.push(
+      `finctl serve wrote ${s.finctlStderrLinesPerRequest.toFixed(2)} stderr line(s) per POST request (its default log level; 1 = an access-log line each)`,
+    )
   }
   if (s?.serverCpuUsPerRequest) {
     for (const [k, v] of Object.entries(s.serverCpuUsPerRequest)) {

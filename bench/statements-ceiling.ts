@@ -50,17 +50,39 @@ let sum = 0n
 for (const l of lines) sum += BigInt(l.amountMinor)
 
 const COLUMNS = [
-  'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
-  'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
-  'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
-  'tags', 'created_at', 'updated_at', 'import_ref', 'statement_ref',
+  'id',
+  'company_id',
+  'bank_account_id',
+  'bank_statement_id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'base_amount',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'ai_confidence_score',
+  'tags',
+  'created_at',
+  'updated_at',
+  'import_ref',
+  'statement_ref',
 ]
 const db = new Database(values.database)
 db.pragma('journal_mode = WAL')
 db.pragma('synchronous = NORMAL')
 db.pragma('busy_timeout = 5000')
 db.pragma('foreign_keys = ON')
-const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(values.account) as { id: string; company_id: string } | undefined
+const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(values.account) as
+  | { id: string; company_id: string }
+  | undefined
 if (!account) throw new Error(`no bank account ${values.account} in ${values.database}`)
 const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
 

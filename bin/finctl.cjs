@@ -33,7 +33,7 @@ if (!supported) {
         process.exitCode = code
       },
       (err) => {
-        process.stderr.write(`error: internal error: ${(err?.message) || err}\n`)
+        process.stderr.write(`error: internal error: ${err?.message || err}\n`)
         process.exitCode = 1
       },
     )

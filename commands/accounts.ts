@@ -16,7 +16,11 @@ import { formatAmount } from '../src/cli/format.js'
 /** In a table, balances in fixed decimals with the currency (as `accounts list` shows them); JSON stays as the service sends it. */
 function shown(ctx: Context, a: BankAccount): object {
   if (ctx.printer.format !== 'table') return a
-  return { ...a, opening_balance: formatAmount(a.opening_balance, a.currency_code), current_balance: formatAmount(a.current_balance, a.currency_code) }
+  return {
+    ...a,
+    opening_balance: formatAmount(a.opening_balance, a.currency_code),
+    current_balance: formatAmount(a.current_balance, a.currency_code),
+  }
 }
 
 export function registerAccounts(program: Command, run: Runner): void {
@@ -28,7 +32,12 @@ export function registerAccounts(program: Command, run: Runner): void {
     .option('--type <type>', `account type: ${ACCOUNT_TYPES.join(', ')}`)
     .addHelpText('after', '\nExample:\n  finctl accounts list --status active --type checking\n')
     .action(run(runList))
-  accounts.command('get').argument('<id>').description('show a bank account').addHelpText('after', '\nExample:\n  finctl accounts get $ACCOUNT --json\n').action(run(runGet))
+  accounts
+    .command('get')
+    .argument('<id>')
+    .description('show a bank account')
+    .addHelpText('after', '\nExample:\n  finctl accounts get $ACCOUNT --json\n')
+    .action(run(runGet))
   accounts
     .command('create')
     .description('create a bank account')
@@ -39,7 +48,10 @@ export function registerAccounts(program: Command, run: Runner): void {
     .option('--account-number <number>', 'only its last 4 characters are kept')
     .option('--opening-balance <amount>', 'decimal amount, e.g. 2500.00')
     .option('--opening-balance-date <date>', 'YYYY-MM-DD')
-    .addHelpText('after', '\nExample:\n  finctl accounts create --name Operating --type checking --currency EUR --opening-balance 1000.00\n')
+    .addHelpText(
+      'after',
+      '\nExample:\n  finctl accounts create --name Operating --type checking --currency EUR --opening-balance 1000.00\n',
+    )
     .action(run(runCreate))
   accounts
     .command('update')
@@ -51,11 +63,14 @@ export function registerAccounts(program: Command, run: Runner): void {
     .option('--status <status>', 'active, inactive or closed')
     .addHelpText('after', '\nExample:\n  finctl accounts update $ACCOUNT --name "Operating (old)" --status closed\n')
     .action(run(runUpdate))
-  accounts.command('delete').argument('<id>').description('delete a bank account that holds no transactions').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl accounts delete $ACCOUNT --yes\n').action(run(runDelete))
-  addListFilters(
-    accounts.command('transactions').argument('<id>').description("an account's transactions"),
-    { account: false },
-  )
+  accounts
+    .command('delete')
+    .argument('<id>')
+    .description('delete a bank account that holds no transactions')
+    .option('--yes', 'do not ask to confirm')
+    .addHelpText('after', '\nExample:\n  finctl accounts delete $ACCOUNT --yes\n')
+    .action(run(runDelete))
+  addListFilters(accounts.command('transactions').argument('<id>').description("an account's transactions"), { account: false })
     .addHelpText('after', '\nExample:\n  finctl accounts transactions $ACCOUNT --from 2026-01-01 --unreconciled\n')
     .action(run(runTransactions))
 }
@@ -86,7 +101,11 @@ interface CreateOptions {
 async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   const name = await valueOrPrompt(ctx, o.name, '--name', 'the account name', () => promptText(ctx, 'Account name'))
   const type = await valueOrPrompt(ctx, o.type, '--type', 'the account type', () =>
-    promptSelect(ctx, 'Account type', ACCOUNT_TYPES.map((t) => ({ name: t, value: t }))),
+    promptSelect(
+      ctx,
+      'Account type',
+      ACCOUNT_TYPES.map((t) => ({ name: t, value: t })),
+    ),
   )
   if (!(ACCOUNT_TYPES as readonly string[]).includes(type)) throw new AppError('usage', `--type must be one of ${ACCOUNT_TYPES.join(', ')}`)
   const client = await ctx.client()
@@ -106,14 +125,19 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   return 0
 }
 
-async function runUpdate(ctx: Context, o: { name?: string; type?: string; institutionName?: string; status?: string }, [id]: string[]): Promise<number> {
+async function runUpdate(
+  ctx: Context,
+  o: { name?: string; type?: string; institutionName?: string; status?: string },
+  [id]: string[],
+): Promise<number> {
   const patch: UpdateBankAccountRequest = {
     name: o.name,
     account_type: o.type as UpdateBankAccountRequest['account_type'],
     institution_name: o.institutionName === undefined ? undefined : o.institutionName === '' ? null : o.institutionName,
     status: o.status as UpdateBankAccountRequest['status'],
   }
-  if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', 'nothing to change: give --name, --type, --institution-name or --status')
+  if (Object.values(patch).every((v) => v === undefined))
+    throw new AppError('usage', 'nothing to change: give --name, --type, --institution-name or --status')
   const client = await ctx.client()
   const account = await client.accounts.update(id, patch)
   await printRecord(ctx.io, ctx.printer, shown(ctx, account))
@@ -143,6 +167,7 @@ async function runTransactions(ctx: Context, o: ListFilterOptions & { all?: bool
   }
   const page = await client.accounts.transactions(id, query)
   await printList(ctx.io, ctx.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'no transactions match' })
-  if (page.pagination?.has_more && ctx.printer.format === 'table') note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
+  if (page.pagination?.has_more && ctx.printer.format === 'table')
+    note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
   return 0
 }

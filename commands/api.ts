@@ -106,9 +106,11 @@ let STATUS_CODES: Record<number, string | undefined> = {}
 export async function runApi(ctx: Context, o: ApiOptions, [methodArg, path]: string[]): Promise<number> {
   ;({ STATUS_CODES } = await import('node:http'))
   const method = methodArg.toUpperCase()
-  if (!(API_METHODS as readonly string[]).includes(method)) throw new AppError('usage', `unknown method "${methodArg}": use one of ${API_METHODS.join(', ')}`)
+  if (!(API_METHODS as readonly string[]).includes(method))
+    throw new AppError('usage', `unknown method "${methodArg}": use one of ${API_METHODS.join(', ')}`)
   if (!path.startsWith('/')) throw new AppError('usage', `the path must start with /: /${path}`)
-  if (o.data !== undefined && (method === 'GET' || method === 'HEAD')) throw new AppError('usage', `--data cannot be sent with ${method}: use POST, PUT or PATCH`)
+  if (o.data !== undefined && (method === 'GET' || method === 'HEAD'))
+    throw new AppError('usage', `--data cannot be sent with ${method}: use POST, PUT or PATCH`)
   if (o.paginate && method !== 'GET') throw new AppError('usage', '--paginate works with GET only')
   const body = o.data === undefined ? undefined : await readData(ctx, o.data)
   const headers = parseHeaders(o.header)
@@ -159,7 +161,14 @@ function finish(ctx: Context, status: number, text: string): number {
   return code
 }
 
-async function paginate(ctx: Context, client: Client, path: string, auth: AuthMode, headers: Record<string, string>, o: ApiOptions): Promise<number> {
+async function paginate(
+  ctx: Context,
+  client: Client,
+  path: string,
+  auth: AuthMode,
+  headers: Record<string, string>,
+  o: ApiOptions,
+): Promise<number> {
   const ndjson = ctx.printer.format === 'ndjson'
   let cursor: string | undefined
   let count = 0

@@ -10,15 +10,26 @@ import type { Runner } from '../src/cli/runner.js'
 export function registerAuth(program: Command, run: Runner): void {
   program
     .command('login')
-    .description("log in as a user and keep the access token (JWT) in the current profile")
+    .description('log in as a user and keep the access token (JWT) in the current profile')
     .option('--email <email>', 'user email')
     .option('--password-stdin', 'read the password from stdin')
-    .addHelpText('after', '\nExamples:\n  finctl --profile prod login --email me@acme.test\n  echo "$PASSWORD" | finctl login --email me@acme.test --password-stdin\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl --profile prod login --email me@acme.test\n  echo "$PASSWORD" | finctl login --email me@acme.test --password-stdin\n',
+    )
     .action(run(runLogin))
 
-  program.command('logout').description('forget the access token of the current profile').addHelpText('after', '\nExample:\n  finctl --profile prod logout\n').action(run(runLogout))
+  program
+    .command('logout')
+    .description('forget the access token of the current profile')
+    .addHelpText('after', '\nExample:\n  finctl --profile prod logout\n')
+    .action(run(runLogout))
 
-  program.command('whoami').description('show the target, company, credential kind and scopes').addHelpText('after', '\nExamples:\n  finctl whoami\n  finctl --profile prod whoami --json\n').action(run(runWhoami))
+  program
+    .command('whoami')
+    .description('show the target, company, credential kind and scopes')
+    .addHelpText('after', '\nExamples:\n  finctl whoami\n  finctl --profile prod whoami --json\n')
+    .action(run(runWhoami))
 }
 
 export async function runLogin(ctx: Context, o: { email?: string; passwordStdin?: boolean }): Promise<number> {
@@ -34,12 +45,18 @@ export async function runLogin(ctx: Context, o: { email?: string; passwordStdin?
   const target = ctx.target()
   ctx.profiles().update(name, {
     target: target.kind === 'remote' ? target.baseUrl : 'embedded',
-    ...(target.kind === 'embedded' && (ctx.env.FINCTL_DATABASE || profile?.database) ? { database: ctx.env.FINCTL_DATABASE ?? profile?.database } : {}),
+    ...(target.kind === 'embedded' && (ctx.env.FINCTL_DATABASE || profile?.database)
+      ? { database: ctx.env.FINCTL_DATABASE ?? profile?.database }
+      : {}),
     access_token: t.access_token,
     token_expires_at: new Date(ctx.io.now().getTime() + t.expires_in * 1000).toISOString(),
     email,
   })
-  note(ctx.io, ctx.printer, `Logged in as ${email} on ${ctx.describeTarget()}; token saved in profile "${name}" (expires in ${Math.round(t.expires_in / 3600)} h)`)
+  note(
+    ctx.io,
+    ctx.printer,
+    `Logged in as ${email} on ${ctx.describeTarget()}; token saved in profile "${name}" (expires in ${Math.round(t.expires_in / 3600)} h)`,
+  )
   return 0
 }
 

@@ -5,7 +5,11 @@ import { printList, printRecord } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 
 export function registerCompany(program: Command, run: Runner): void {
-  program.command('company').description("the company's details").addHelpText('after', '\nExample:\n  finctl company --json\n').action(run(runCompany))
+  program
+    .command('company')
+    .description("the company's details")
+    .addHelpText('after', '\nExample:\n  finctl company --json\n')
+    .action(run(runCompany))
   // A noun group like the others: `finctl categories list`, and the bare `finctl categories` for the same.
   const categories = program.command('categories').description('categories in use, with the accounting and cash-flow categories')
   categories
@@ -28,11 +32,17 @@ async function runCategories(ctx: Context): Promise<number> {
     await printRecord(ctx.io, ctx.printer, data)
     return 0
   }
-  await printList(ctx.io, ctx.printer, data.categories, [
-    { header: 'category', value: (c) => c.name },
-    { header: 'accounting category', value: (c) => c.accounting_category ?? '' },
-    { header: 'cash flow', value: (c) => c.cash_flow_category ?? '' },
-    { header: 'transactions', value: (c) => c.transaction_count, align: 'right' },
-  ], { empty: `no categories in use yet; accounting categories: ${data.accounting_categories.join(', ')}` })
+  await printList(
+    ctx.io,
+    ctx.printer,
+    data.categories,
+    [
+      { header: 'category', value: (c) => c.name },
+      { header: 'accounting category', value: (c) => c.accounting_category ?? '' },
+      { header: 'cash flow', value: (c) => c.cash_flow_category ?? '' },
+      { header: 'transactions', value: (c) => c.transaction_count, align: 'right' },
+    ],
+    { empty: `no categories in use yet; accounting categories: ${data.accounting_categories.join(', ')}` },
+  )
   return 0
 }

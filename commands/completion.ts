@@ -15,7 +15,14 @@ import type { IO } from '../src/cli/io.js'
 import { configDir } from '../src/cli/profiles.js'
 import { CURRENCY_CODES } from '../src/kernel/currencies.js'
 import { INTERVALS } from '../src/domain/reports/periods.js'
-import { ACCOUNTING_CATEGORIES, ACCOUNT_STATUSES, ACCOUNT_TYPES, API_KEY_SCOPES, CASH_FLOW_CATEGORIES, TRANSACTION_STATUSES } from '../src/kernel/vocabulary.js'
+import {
+  ACCOUNTING_CATEGORIES,
+  ACCOUNT_STATUSES,
+  ACCOUNT_TYPES,
+  API_KEY_SCOPES,
+  CASH_FLOW_CATEGORIES,
+  TRANSACTION_STATUSES,
+} from '../src/kernel/vocabulary.js'
 import { API_METHODS } from './api.js'
 import { HELP_TOPICS } from './help-topics.js'
 import { bashScript, fishScript, zshScript } from '../src/cli/completion-scripts.js'
@@ -157,7 +164,11 @@ function byPrefix(items: Candidate[], prefix: string): Candidate[] {
 
 /** "keys list" for the command `finctl keys list`. */
 function commandPath(cmd: Command): string {
-  return ancestry(cmd).reverse().slice(1).map((c) => c.name()).join(' ')
+  return ancestry(cmd)
+    .reverse()
+    .slice(1)
+    .map((c) => c.name())
+    .join(' ')
 }
 
 export function profileNames(env: NodeJS.ProcessEnv): string[] {
@@ -174,9 +185,20 @@ const STATEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed']
 const STATEMENT_FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
 const SORTS = ['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']
 const API_PATHS = [
-  '/healthz', '/auth/token', '/api-keys', '/api-keys/me', '/api-keys/me/usage', '/api-v1/company', '/api-v1/categories',
-  '/api-v1/bank-accounts', '/api-v1/transactions', '/api-v1/transactions/batch', '/api-v1/transactions/bulk-update',
-  '/api-v1/statements', '/api-v1/reports/cash-flow', '/api-v1/reports/summary',
+  '/healthz',
+  '/auth/token',
+  '/api-keys',
+  '/api-keys/me',
+  '/api-keys/me/usage',
+  '/api-v1/company',
+  '/api-v1/categories',
+  '/api-v1/bank-accounts',
+  '/api-v1/transactions',
+  '/api-v1/transactions/batch',
+  '/api-v1/transactions/bulk-update',
+  '/api-v1/statements',
+  '/api-v1/reports/cash-flow',
+  '/api-v1/reports/summary',
 ]
 
 /** The values an option takes, by its flag (and, for --status, by the command). */
@@ -218,7 +240,14 @@ function valuesOf(cmd: Command, opt: Option, env: NodeJS.ProcessEnv): { values: 
 function optionValues(cmd: Command, opt: Option, current: string, env: NodeJS.ProcessEnv): { items: Candidate[]; directive: number } {
   const known = valuesOf(cmd, opt, env)
   if (!known) return { items: [], directive: /file|path|json|dir/i.test(opt.flags) ? FILES : 0 }
-  if (!known.list) return { items: byPrefix(known.values.map((value) => ({ value })), current), directive: 0 }
+  if (!known.list)
+    return {
+      items: byPrefix(
+        known.values.map((value) => ({ value })),
+        current,
+      ),
+      directive: 0,
+    }
   // A comma-separated list: complete the last element, keep what is written, offer each value once.
   const cut = current.lastIndexOf(',') + 1
   const head = current.slice(0, cut)
@@ -235,7 +264,9 @@ function argumentValues(program: Command, cmd: Command, arg: Argument, index: nu
     if (index > 0) return []
     return [
       ...HELP_TOPICS.map((t) => ({ value: t.name, description: t.summary })),
-      ...program.commands.filter((c) => !isHidden(c) && c.name() !== 'help').map((c) => ({ value: c.name(), description: c.description() })),
+      ...program.commands
+        .filter((c) => !isHidden(c) && c.name() !== 'help')
+        .map((c) => ({ value: c.name(), description: c.description() })),
     ]
   }
   if (path === 'api') return (index === 0 ? API_METHODS : API_PATHS).map((value) => ({ value }))

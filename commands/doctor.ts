@@ -41,7 +41,8 @@ function modeCheck(name: string, path: string, want: number): Check {
   if (!existsSync(path)) return { name, status: 'skip', detail: `${path} does not exist yet` }
   const mode = statSync(path).mode & 0o777
   const octal = (m: number) => m.toString(8).padStart(4, '0')
-  if (mode & 0o077 & ~want) return { name, status: 'fail', detail: `${path} has mode ${octal(mode)}, others can read it: chmod ${want.toString(8)} ${path}` }
+  if (mode & 0o077 & ~want)
+    return { name, status: 'fail', detail: `${path} has mode ${octal(mode)}, others can read it: chmod ${want.toString(8)} ${path}` }
   return { name, status: 'ok', detail: `${path} (${octal(mode)})` }
 }
 
@@ -50,7 +51,11 @@ function profileCheck(ctx: Context): Check {
   const p = ctx.profile()
   const overridden = ctx.baseUrlSetting() !== undefined
   if (!p && !overridden) {
-    return { name: 'profile', status: 'fail', detail: `no profile "${name}": run \`finctl init\`, or \`finctl profile add NAME --base-url URL\` and \`finctl login\`` }
+    return {
+      name: 'profile',
+      status: 'fail',
+      detail: `no profile "${name}": run \`finctl init\`, or \`finctl profile add NAME --base-url URL\` and \`finctl login\``,
+    }
   }
   if (p && p.target !== 'embedded') {
     try {
@@ -62,16 +67,26 @@ function profileCheck(ctx: Context): Check {
   }
   const kinds = [ctx.apiKey() ? 'API key' : '', ctx.token() ? 'login token' : ''].filter(Boolean)
   const where = p ? `profile "${name}"` : 'the environment'
-  if (kinds.length === 0) return { name: 'profile', status: 'fail', detail: `${where} holds no credentials: run \`finctl login\`, or give FINCTL_API_KEY` }
+  if (kinds.length === 0)
+    return { name: 'profile', status: 'fail', detail: `${where} holds no credentials: run \`finctl login\`, or give FINCTL_API_KEY` }
   const expires = p?.token_expires_at ? Date.parse(p.token_expires_at) : NaN
   if (p?.access_token && expires < ctx.io.now().getTime() && !ctx.globals.token && !ctx.env.FINCTL_TOKEN) {
-    return { name: 'profile', status: 'warn', detail: `${where}: the login token expired at ${p.token_expires_at}: run \`finctl login\` (key administration needs it)` }
+    return {
+      name: 'profile',
+      status: 'warn',
+      detail: `${where}: the login token expired at ${p.token_expires_at}: run \`finctl login\` (key administration needs it)`,
+    }
   }
-  return { name: 'profile', status: 'ok', detail: `${where}, ${ctx.describeTarget()}, ${kinds.join(' and ')}${p?.protected ? ', protected' : ''}` }
+  return {
+    name: 'profile',
+    status: 'ok',
+    detail: `${where}, ${ctx.describeTarget()}, ${kinds.join(' and ')}${p?.protected ? ', protected' : ''}`,
+  }
 }
 
 async function integrityCheck(database: string): Promise<Check> {
-  if (/^postgres(ql)?:\/\//i.test(database)) return { name: 'database', status: 'skip', detail: 'PostgreSQL: check it with the server\'s own tools' }
+  if (/^postgres(ql)?:\/\//i.test(database))
+    return { name: 'database', status: 'skip', detail: "PostgreSQL: check it with the server's own tools" }
   if (!existsSync(database)) return { name: 'database', status: 'fail', detail: `no database at ${database}: run \`finctl init\`` }
   try {
     const { default: Database } = await import('better-sqlite3')
@@ -102,7 +117,11 @@ async function targetChecks(ctx: Context, checks: Check[]): Promise<void> {
     return
   }
   const finished = ctx.io.now().getTime()
-  checks.push({ name: 'reachable', status: 'ok', detail: `${ctx.describeTarget()}: finctl ${health.data.version ?? '?'} on ${health.data.store ?? '?'}` })
+  checks.push({
+    name: 'reachable',
+    status: 'ok',
+    detail: `${ctx.describeTarget()}: finctl ${health.data.version ?? '?'} on ${health.data.store ?? '?'}`,
+  })
 
   try {
     const client = await ctx.client()
@@ -125,7 +144,11 @@ async function targetChecks(ctx: Context, checks: Check[]): Promise<void> {
   const detail = skew === 0 ? 'within 1 s of the service' : `${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} the service`
   checks.push(
     Math.abs(skew) > MAX_CLOCK_SKEW_SECONDS
-      ? { name: 'clock', status: 'warn', detail: `this machine's clock is ${detail} (over ${MAX_CLOCK_SKEW_SECONDS} s: tokens and rate-limit windows may be off)` }
+      ? {
+          name: 'clock',
+          status: 'warn',
+          detail: `this machine's clock is ${detail} (over ${MAX_CLOCK_SKEW_SECONDS} s: tokens and rate-limit windows may be off)`,
+        }
       : { name: 'clock', status: 'ok', detail },
   )
 }
@@ -133,7 +156,11 @@ async function targetChecks(ctx: Context, checks: Check[]): Promise<void> {
 export async function runDoctor(ctx: Context): Promise<number> {
   // Permissions first: opening the profile store creates and chmods the folder.
   const dir = configDir(ctx.env)
-  const checks: Check[] = [nodeCheck(process.versions.node, process.execPath), modeCheck('config folder', dir, 0o700), modeCheck('profiles file', join(dir, 'profiles.json'), 0o600)]
+  const checks: Check[] = [
+    nodeCheck(process.versions.node, process.execPath),
+    modeCheck('config folder', dir, 0o700),
+    modeCheck('profiles file', join(dir, 'profiles.json'), 0o600),
+  ]
   const profile = profileCheck(ctx)
   checks.push(profile)
   const target = ctx.target()
@@ -149,7 +176,11 @@ export async function runDoctor(ctx: Context): Promise<number> {
 
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
     const failed = checks.some((c) => c.status === 'fail')
-    ctx.io.stdout.write(ctx.printer.format === 'json' ? `${JSON.stringify({ ok: !failed, checks }, null, 2)}\n` : `${checks.map((c) => JSON.stringify(c)).join('\n')}\n`)
+    ctx.io.stdout.write(
+      ctx.printer.format === 'json'
+        ? `${JSON.stringify({ ok: !failed, checks }, null, 2)}\n`
+        : `${checks.map((c) => JSON.stringify(c)).join('\n')}\n`,
+    )
   } else {
     const fancy = ctx.io.isStdoutTTY
     const c = ctx.chalk

@@ -29,7 +29,7 @@ function exitCodesText(): string {
     '',
     ...rows,
     '',
-    '`finctl api` exits by the answer\'s status with the same table (422 counts as 6, other 4xx as 1).',
+    "`finctl api` exits by the answer's status with the same table (422 counts as 6, other 4xx as 1).",
     '',
   ].join('\n')
 }
@@ -38,8 +38,8 @@ const ENVIRONMENT = [
   'Environment variables of finctl.',
   '',
   'Precedence for every setting: a flag wins over its variable, the variable over the profile, the',
-  'profile over the default. --base-url / FINCTL_BASE_URL point at another target than the profile\'s:',
-  'the profile\'s credentials are then not sent there (give FINCTL_API_KEY or FINCTL_TOKEN).',
+  "profile over the default. --base-url / FINCTL_BASE_URL point at another target than the profile's:",
+  "the profile's credentials are then not sent there (give FINCTL_API_KEY or FINCTL_TOKEN).",
   '',
   '  FINCTL_PROFILE      --profile    profile to use (default: the current one, `finctl profile use`, else "local")',
   '  FINCTL_BASE_URL     --base-url   URL of a remote finctl service',
@@ -81,7 +81,10 @@ export function registerHelpTopics(program: Command, run: Runner): void {
         for (const w of words) {
           const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w))
           if (!sub) {
-            throw new AppError('usage', `no help topic or command "${words.join(' ')}": topics are ${HELP_TOPICS.map((t) => t.name).join(', ')}; commands are listed by \`finctl --help\``)
+            throw new AppError(
+              'usage',
+              `no help topic or command "${words.join(' ')}": topics are ${HELP_TOPICS.map((t) => t.name).join(', ')}; commands are listed by \`finctl --help\``,
+            )
           }
           cmd = sub
         }

@@ -30,7 +30,10 @@ export function registerInit(program: Command, run: Runner): void {
     .option('--password-stdin', "read the owner's password from stdin")
     .option('--database <path|url>', 'SQLite file or postgres:// URL (env FINCTL_DATABASE)')
     .option('--demo', 'also create a bank account and a month of demo transactions')
-    .addHelpText('after', '\nExamples:\n  finctl init --demo\n  echo "$PW" | finctl init --company Acme --currency EUR --email me@acme.test --password-stdin --no-input\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl init --demo\n  echo "$PW" | finctl init --company Acme --currency EUR --email me@acme.test --password-stdin --no-input\n',
+    )
     .action(run(runInit))
 }
 
@@ -52,14 +55,23 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   const currency = (
     o.currency ??
     (interactive
-      ? await promptSearch(ctx, 'Base currency (type to search)', CURRENCY_CODES.map((c) => ({ name: c, value: c })), defaults.currency)
+      ? await promptSearch(
+          ctx,
+          'Base currency (type to search)',
+          CURRENCY_CODES.map((c) => ({ name: c, value: c })),
+          defaults.currency,
+        )
       : defaults.currency)
   ).toUpperCase()
-  if (!isCurrency(currency)) throw new AppError('usage', `--currency: "${currency}" is not an ISO 4217 currency code (for example USD, EUR, JPY)`)
+  if (!isCurrency(currency))
+    throw new AppError('usage', `--currency: "${currency}" is not an ISO 4217 currency code (for example USD, EUR, JPY)`)
   const email =
     o.email ??
     (interactive
-      ? await promptText(ctx, "Owner's email", { default: defaults.email, validate: (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? true : 'an email address') })
+      ? await promptText(ctx, "Owner's email", {
+          default: defaults.email,
+          validate: (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? true : 'an email address'),
+        })
       : defaults.email)
 
   let password: string
@@ -87,17 +99,28 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   profiles.setCurrent(profileName)
 
   note(ctx.io, ctx.printer, `Created company "${result.company.name}" (${result.company.base_currency}) in ${database}`)
-  note(ctx.io, ctx.printer, `Owner ${result.email} is logged in; API key ${result.key.key_prefix}… saved in profile "${profileName}" (${profiles.path})`)
+  note(
+    ctx.io,
+    ctx.printer,
+    `Owner ${result.email} is logged in; API key ${result.key.key_prefix}… saved in profile "${profileName}" (${profiles.path})`,
+  )
   if (generated) {
     // Shown once, on stderr, so that it does not end up in captured data.
-    warn(ctx.io, `no password was given, so one was generated for ${result.email}: ${password}\n  Keep it: \`finctl login\` needs it when the session expires.`)
+    warn(
+      ctx.io,
+      `no password was given, so one was generated for ${result.email}: ${password}\n  Keep it: \`finctl login\` needs it when the session expires.`,
+    )
   }
   if (result.demo) {
     if (ctx.printer.format === 'table') {
       note(ctx.io, ctx.printer, `Demo data: account "${result.demo.account.name}" with ${result.demo.transactions.length} transactions:`)
       await printList(ctx.io, ctx.printer, result.demo.transactions, transactionColumns)
     } else {
-      await printRecord(ctx.io, ctx.printer, { company: result.company, account: result.demo.account, transactions: result.demo.transactions })
+      await printRecord(ctx.io, ctx.printer, {
+        company: result.company,
+        account: result.demo.account,
+        transactions: result.demo.transactions,
+      })
     }
   } else if (ctx.printer.format !== 'table') {
     await printRecord(ctx.io, ctx.printer, { company: result.company })

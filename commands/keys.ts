@@ -21,7 +21,11 @@ export function registerKeys(program: Command, run: Runner): void {
     .option('--status <status>', 'active, revoked, expired or all', 'all')
     .addHelpText('after', '\nExample:\n  finctl keys list --status active\n')
     .action(run(runList))
-  keys.command('show').description('show the API key in use').addHelpText('after', '\nExample:\n  finctl keys show --json\n').action(run(runShow))
+  keys
+    .command('show')
+    .description('show the API key in use')
+    .addHelpText('after', '\nExample:\n  finctl keys show --json\n')
+    .action(run(runShow))
   keys
     .command('usage')
     .description('usage statistics of the key in use, or of --key-id')
@@ -41,14 +45,23 @@ export function registerKeys(program: Command, run: Runner): void {
     .option('--rate-limit-per-day <n>', 'requests per day (default 10000)')
     .option('--save-profile <name>', 'store the new key in this profile instead of printing it')
     .option('--output-file <path>', 'write the new key to this file (mode 0600) instead of printing it')
-    .addHelpText('after', '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n',
+    )
     .action(run(runCreate))
-  keys.command('revoke').argument('<id>').description('revoke an API key').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl keys revoke $KEY_ID --yes\n').action(run(runRevoke))
+  keys
+    .command('revoke')
+    .argument('<id>')
+    .description('revoke an API key')
+    .option('--yes', 'do not ask to confirm')
+    .addHelpText('after', '\nExample:\n  finctl keys revoke $KEY_ID --yes\n')
+    .action(run(runRevoke))
 }
 
-
 async function runList(ctx: Context, o: { status: string }): Promise<number> {
-  if (!['active', 'revoked', 'expired', 'all'].includes(o.status)) throw new AppError('usage', '--status must be active, revoked, expired or all')
+  if (!['active', 'revoked', 'expired', 'all'].includes(o.status))
+    throw new AppError('usage', '--status must be active, revoked, expired or all')
   const client = await ctx.client()
   const keys = await client.keys.list(o.status)
   await printList(ctx.io, ctx.printer, keys, keyColumns, { empty: 'no API keys' })
@@ -119,10 +132,21 @@ interface CreateOptions {
 async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   if (o.expiresAt && o.expiresIn) throw new AppError('usage', 'give --expires-at or --expires-in, not both')
   if (o.saveProfile && o.outputFile) throw new AppError('usage', 'give --save-profile or --output-file, not both')
-  const name = await valueOrPrompt(ctx, o.name, '--name', 'a name for the key', () => promptText(ctx, 'Key name', { validate: (v) => (v.trim() ? true : 'required') }))
+  const name = await valueOrPrompt(ctx, o.name, '--name', 'a name for the key', () =>
+    promptText(ctx, 'Key name', { validate: (v) => (v.trim() ? true : 'required') }),
+  )
   let scopes: string[]
-  if (o.scopes) scopes = o.scopes.split(',').map((s) => s.trim()).filter(Boolean)
-  else if (ctx.canPrompt()) scopes = await promptCheckbox(ctx, 'Scopes', API_KEY_SCOPES.map((s) => ({ name: s, value: s, checked: s === 'read' })))
+  if (o.scopes)
+    scopes = o.scopes
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+  else if (ctx.canPrompt())
+    scopes = await promptCheckbox(
+      ctx,
+      'Scopes',
+      API_KEY_SCOPES.map((s) => ({ name: s, value: s, checked: s === 'read' })),
+    )
   else throw new AppError('usage', 'scopes are required: give --scopes read,write,transactions')
   const bad = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s))
   if (bad.length) throw new AppError('usage', `--scopes: unknown scope ${bad.join(', ')} (use ${API_KEY_SCOPES.join(', ')})`)
@@ -144,7 +168,10 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     const t = ctx.target()
     const here = t.kind === 'remote' ? t.baseUrl : 'embedded'
     if (existing && existing.target !== here) {
-      throw new AppError('usage', `--save-profile: profile "${o.saveProfile}" points at ${existing.target}, not at this target: choose another name`)
+      throw new AppError(
+        'usage',
+        `--save-profile: profile "${o.saveProfile}" points at ${existing.target}, not at this target: choose another name`,
+      )
     }
   }
   // Claim the output file before the key exists: a key whose only copy could not be written is lost.
@@ -191,7 +218,8 @@ function openKeyFile(path: string): { write(text: string): void; discard(): void
     fd = openSync(path, 'wx', 0o600)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') throw new AppError('usage', `--output-file: ${path} already exists; give a new path (a key file is never overwritten)`)
+    if (code === 'EEXIST')
+      throw new AppError('usage', `--output-file: ${path} already exists; give a new path (a key file is never overwritten)`)
     throw new AppError('usage', `--output-file: cannot create ${path}: ${(err as Error).message}`)
   }
   return {

@@ -12,9 +12,14 @@ export function registerModel(program: Command, run: Runner): void {
     .description('the categorization model that learns from your categorized transactions')
     .addHelpText(
       'after',
-      '\nImported and uploaded rows without a category get the model\'s prediction when its calibrated\nconfidence reaches the threshold (rules win over the model); the rest wait in `finctl tx review`.\n',
+      "\nImported and uploaded rows without a category get the model's prediction when its calibrated\nconfidence reaches the threshold (rules win over the model); the rest wait in `finctl tx review`.\n",
     )
-  model.command('status').alias('show').description('settings, training size and calibration').addHelpText('after', '\nExample:\n  finctl model status --json\n').action(run(runStatus))
+  model
+    .command('status')
+    .alias('show')
+    .description('settings, training size and calibration')
+    .addHelpText('after', '\nExample:\n  finctl model status --json\n')
+    .action(run(runStatus))
   model
     .command('set')
     .description('change the threshold or turn automatic categorization on or off')
@@ -22,7 +27,11 @@ export function registerModel(program: Command, run: Runner): void {
     .option('--auto <on|off>', 'categorize imported and uploaded rows automatically')
     .addHelpText('after', '\nExamples:\n  finctl model set --threshold 0.95\n  finctl model set --auto off\n')
     .action(run(runSet))
-  model.command('retrain').description('retrain from the labelled transactions now and refit the calibration').addHelpText('after', '\nExample:\n  finctl model retrain\n').action(run(runRetrain))
+  model
+    .command('retrain')
+    .description('retrain from the labelled transactions now and refit the calibration')
+    .addHelpText('after', '\nExample:\n  finctl model retrain\n')
+    .action(run(runRetrain))
   model
     .command('evaluate')
     .description('accuracy, coverage and calibration on a held-out split of a generated data set (offline)')
@@ -32,8 +41,6 @@ export function registerModel(program: Command, run: Runner): void {
     .addHelpText('after', '\nExample:\n  finctl model evaluate --size 50000 --seed 7\n')
     .action(run(runEvaluate))
 }
-
-
 
 type Status = Awaited<ReturnType<Awaited<ReturnType<Context['client']>>['categorization']['model']>>
 

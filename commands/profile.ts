@@ -11,8 +11,18 @@ import type { Runner } from '../src/cli/runner.js'
 export function registerProfile(program: Command, run: Runner): void {
   const profile = program.command('profile').description('targets and their credentials')
   profile.command('list').description('list profiles').addHelpText('after', '\nExample:\n  finctl profile list\n').action(run(runList))
-  profile.command('show').argument('[name]', 'profile (default: the current one)').description('show a profile (secrets masked)').addHelpText('after', '\nExample:\n  finctl profile show prod\n').action(run(runShow))
-  profile.command('use').argument('<name>').description('make a profile the current one').addHelpText('after', '\nExample:\n  finctl profile use prod\n').action(run(runUse))
+  profile
+    .command('show')
+    .argument('[name]', 'profile (default: the current one)')
+    .description('show a profile (secrets masked)')
+    .addHelpText('after', '\nExample:\n  finctl profile show prod\n')
+    .action(run(runShow))
+  profile
+    .command('use')
+    .argument('<name>')
+    .description('make a profile the current one')
+    .addHelpText('after', '\nExample:\n  finctl profile use prod\n')
+    .action(run(runUse))
   profile
     .command('add')
     .argument('<name>')
@@ -24,7 +34,12 @@ export function registerProfile(program: Command, run: Runner): void {
     .option('--use', 'make it the current profile')
     .addHelpText('after', '\nExample:\n  finctl profile add prod --base-url https://finctl.example.com && finctl --profile prod login\n')
     .action(run(runAdd))
-  profile.command('remove').argument('<name>').description('remove a profile and its credentials').addHelpText('after', '\nExample:\n  finctl profile remove staging\n').action(run(runRemove))
+  profile
+    .command('remove')
+    .argument('<name>')
+    .description('remove a profile and its credentials')
+    .addHelpText('after', '\nExample:\n  finctl profile remove staging\n')
+    .action(run(runRemove))
   profile
     .command('protect')
     .argument('<name>')
@@ -43,7 +58,13 @@ function runProtect(on: boolean) {
   return async (ctx: Context, _o: object, [name]: string[]): Promise<number> => {
     if (!ctx.profiles().get(name)) throw new AppError('not_found', `no profile named "${name}": see \`finctl profile list\``)
     ctx.profiles().update(name, { protected: on || undefined })
-    note(ctx.io, ctx.printer, on ? `profile "${name}" is protected: writes through it ask to type its name (or need --yes)` : `profile "${name}" is no longer protected`)
+    note(
+      ctx.io,
+      ctx.printer,
+      on
+        ? `profile "${name}" is protected: writes through it ask to type its name (or need --yes)`
+        : `profile "${name}" is no longer protected`,
+    )
     return 0
   }
 }
@@ -66,12 +87,21 @@ async function runList(ctx: Context): Promise<number> {
   const store = ctx.profiles()
   const current = ctx.profileName()
   const rows = Object.entries(store.list()).map(([n, p]) => describe(n, p, n === current))
-  await printList(ctx.io, ctx.printer, rows, [
-    { header: 'current', value: (r) => (r.current ? '*' : '') },
-    { header: 'name', value: (r) => r.name },
-    { header: 'target', value: (r) => r.target },
-    { header: 'credentials', value: (r) => [r.api_key ? 'api key' : '', r.access_token ? 'token' : ''].filter(Boolean).join(', ') || 'none' },
-  ], { empty: 'no profiles yet: run `finctl init` or `finctl profile add NAME --base-url URL`' })
+  await printList(
+    ctx.io,
+    ctx.printer,
+    rows,
+    [
+      { header: 'current', value: (r) => (r.current ? '*' : '') },
+      { header: 'name', value: (r) => r.name },
+      { header: 'target', value: (r) => r.target },
+      {
+        header: 'credentials',
+        value: (r) => [r.api_key ? 'api key' : '', r.access_token ? 'token' : ''].filter(Boolean).join(', ') || 'none',
+      },
+    ],
+    { empty: 'no profiles yet: run `finctl init` or `finctl profile add NAME --base-url URL`' },
+  )
   return 0
 }
 

@@ -22,7 +22,9 @@ const rateColumns: Column<ExchangeRate>[] = [
 const FORMATS = ['ecb', 'plain']
 
 export function registerRates(program: Command, run: Runner): void {
-  const rates = program.command('rates').description("dated exchange rates to the company's base currency: transactions in other currencies convert at the rate of their date")
+  const rates = program
+    .command('rates')
+    .description("dated exchange rates to the company's base currency: transactions in other currencies convert at the rate of their date")
   rates
     .command('import')
     .argument('<file>', "the ECB's eurofxref-hist.csv (rates per 1 EUR) or a date,currency,rate CSV")
@@ -63,15 +65,32 @@ export function registerRates(program: Command, run: Runner): void {
 }
 
 async function runImport(ctx: Context, o: { format?: string }, [file]: string[]): Promise<number> {
-  if (o.format !== undefined && !FORMATS.includes(o.format)) throw new AppError('usage', `--format must be ecb or plain (got "${o.format}")`)
+  if (o.format !== undefined && !FORMATS.includes(o.format))
+    throw new AppError('usage', `--format must be ecb or plain (got "${o.format}")`)
   await requireInputFile(file)
   const bytes = await readFile(file)
   const client = await ctx.client()
-  const r = await client.rates.import({ file_name: basename(file), format: o.format as 'ecb' | 'plain' | undefined, content_base64: bytes.toString('base64') })
+  const r = await client.rates.import({
+    file_name: basename(file),
+    format: o.format as 'ecb' | 'plain' | undefined,
+    content_base64: bytes.toString('base64'),
+  })
   if (ctx.printer.format === 'json') await printRecord(ctx.io, ctx.printer, r)
-  else await printRecord(ctx.io, ctx.printer, { imported: r.imported, replaced: r.replaced, skipped: r.skipped, currencies: r.currencies.join(' '), from: r.from ?? '', to: r.to ?? '' })
+  else
+    await printRecord(ctx.io, ctx.printer, {
+      imported: r.imported,
+      replaced: r.replaced,
+      skipped: r.skipped,
+      currencies: r.currencies.join(' '),
+      from: r.from ?? '',
+      to: r.to ?? '',
+    })
   for (const n of r.notes) note(ctx.io, ctx.printer, n)
-  note(ctx.io, ctx.printer, `imported ${r.imported} rate(s), replaced ${r.replaced}, for ${r.currencies.length} currencies${r.from ? ` from ${r.from} to ${r.to}` : ''}`)
+  note(
+    ctx.io,
+    ctx.printer,
+    `imported ${r.imported} rate(s), replaced ${r.replaced}, for ${r.currencies.length} currencies${r.from ? ` from ${r.from} to ${r.to}` : ''}`,
+  )
   return EXIT.ok
 }
 
@@ -80,14 +99,16 @@ async function runList(ctx: Context, o: { currency?: string; from?: string; to?:
   const query = { currency: o.currency?.toUpperCase(), from: o.from, to: o.to, limit: wholeNumber(o.limit, '--limit', { max: 1000 }) }
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<ExchangeRate>('/api-v1/exchange-rates', { ...query, limit: query.limit ?? 1000 })) yield page.data
+      for await (const page of client.pages<ExchangeRate>('/api-v1/exchange-rates', { ...query, limit: query.limit ?? 1000 }))
+        yield page.data
     })()
     await streamList(ctx.io, ctx.printer, pages, rateColumns)
     return EXIT.ok
   }
   const page = await client.rates.list(query)
   await printList(ctx.io, ctx.printer, page.data, rateColumns, { empty: 'no rates: import some with `finctl rates import FILE`' })
-  if (page.pagination?.has_more && ctx.printer.format === 'table') note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
+  if (page.pagination?.has_more && ctx.printer.format === 'table')
+    note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
   return EXIT.ok
 }
 

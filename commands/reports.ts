@@ -18,11 +18,16 @@ export function registerReports(program: Command, run: Runner): void {
     .addOption(new Option('--interval <interval>', 'period length').choices([...INTERVALS]).default('month'))
     .option('--account <id>', 'one bank account only (bank_account_id)')
     .option('--chart', 'a bar chart of money in and out per period instead of the table')
-    .addHelpText('after', '\nExamples:\n  finctl reports cash-flow --from 2026-01-01 --to 2026-06-30 --interval week\n  finctl reports cash-flow --chart\n  finctl reports cash-flow --output csv > cash-flow.csv\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl reports cash-flow --from 2026-01-01 --to 2026-06-30 --interval week\n  finctl reports cash-flow --chart\n  finctl reports cash-flow --output csv > cash-flow.csv\n',
+    )
     .action(run(runCashFlow))
   reports
     .command('summary')
-    .description('income, expenses, counts, breakdowns, top merchants and account balances (default: the last 12 months, this month to date included)')
+    .description(
+      'income, expenses, counts, breakdowns, top merchants and account balances (default: the last 12 months, this month to date included)',
+    )
     .option('--from <date>', 'first day YYYY-MM-DD')
     .option('--to <date>', 'last day YYYY-MM-DD')
     .option('--account <id>', 'one bank account only (bank_account_id)')
@@ -61,7 +66,12 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
     [`${prefix}outflows`]: plain(f.outflows, cur),
     [`${prefix}net`]: plain(f.net, cur),
   })
-  const row = (period: string, start: string, end: string, p: Pick<Row, 'opening_balance' | 'closing_balance' | 'by_category' | 'transfers' | 'inflows' | 'outflows' | 'net'>) => ({
+  const row = (
+    period: string,
+    start: string,
+    end: string,
+    p: Pick<Row, 'opening_balance' | 'closing_balance' | 'by_category' | 'transfers' | 'inflows' | 'outflows' | 'net'>,
+  ) => ({
     period,
     period_start: start,
     period_end: end,
@@ -74,13 +84,21 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
   })
   return [
     ...r.periods.map((p) => row(p.label, p.period_start, p.period_end, p)),
-    row('total', r.from, r.to, { ...r.totals, opening_balance: r.opening_balance, closing_balance: r.closing_balance, by_category: r.by_category, transfers: r.transfers }),
+    row('total', r.from, r.to, {
+      ...r.totals,
+      opening_balance: r.opening_balance,
+      closing_balance: r.closing_balance,
+      by_category: r.by_category,
+      transfers: r.transfers,
+    }),
   ]
 }
 
 async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
   const client = await ctx.client()
-  const r = await withSpinner(ctx, 'computing the cash-flow report', () => client.reports.cashFlow({ ...rangeQuery(ctx, o), interval: o.interval }))
+  const r = await withSpinner(ctx, 'computing the cash-flow report', () =>
+    client.reports.cashFlow({ ...rangeQuery(ctx, o), interval: o.interval }),
+  )
   const { io, printer } = ctx
   if (printer.format === 'json' || printer.format === 'ndjson') {
     io.stdout.write(printer.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : `${JSON.stringify(r)}\n`)
@@ -91,8 +109,17 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
     // The terminal's width, or 80 when not a terminal.
     const columns = (io.isStdoutTTY ? (io.stdout as { columns?: number }).columns : undefined) ?? 80
     io.stdout.write(`Cash flow ${r.from} .. ${r.to} by ${r.interval}, ${r.currency}\n`)
-    io.stdout.write(barChart(r.periods.map((p) => ({ label: p.label, inflows: p.inflows, outflows: p.outflows })), r.currency, columns, ctx.chalk))
-    io.stdout.write(`total in ${grouped(r.totals.inflows, r.currency)}, out ${grouped(r.totals.outflows, r.currency)}, net ${grouped(r.totals.net, r.currency)} ${r.currency}\n`)
+    io.stdout.write(
+      barChart(
+        r.periods.map((p) => ({ label: p.label, inflows: p.inflows, outflows: p.outflows })),
+        r.currency,
+        columns,
+        ctx.chalk,
+      ),
+    )
+    io.stdout.write(
+      `total in ${grouped(r.totals.inflows, r.currency)}, out ${grouped(r.totals.outflows, r.currency)}, net ${grouped(r.totals.net, r.currency)} ${r.currency}\n`,
+    )
     return 0
   }
   const flat = flatRows(r)
@@ -102,7 +129,9 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
   }
   // A terminal: periods as rows, categories as columns, amounts grouped and right-aligned.
   const cur = r.currency
-  const shown = CATS.filter((c) => c !== 'uncategorized' || r.by_category.uncategorized.inflows !== 0 || r.by_category.uncategorized.outflows !== 0)
+  const shown = CATS.filter(
+    (c) => c !== 'uncategorized' || r.by_category.uncategorized.inflows !== 0 || r.by_category.uncategorized.outflows !== 0,
+  )
   const hasTransfers = r.transfers.inflows !== 0 || r.transfers.outflows !== 0
   const money = (v: (p: Row) => number) => (p: Row) => signed(ctx.chalk, v(p), cur)
   const columns: Column<Row>[] = [
@@ -131,12 +160,19 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
 /** csv, or tab-separated rows with a header line (off a terminal): plain decimals, one column per number. */
 async function renderFlat(ctx: Context, rows: Array<Record<string, string | number>>): Promise<void> {
   const keys = Object.keys(rows[0] ?? {})
-  await printList(ctx.io, ctx.printer, rows, keys.map((k) => ({ header: k, value: (r: Record<string, string | number>) => r[k] })))
+  await printList(
+    ctx.io,
+    ctx.printer,
+    rows,
+    keys.map((k) => ({ header: k, value: (r: Record<string, string | number>) => r[k] })),
+  )
 }
 
 function warnUnconverted(ctx: Context, list: CashFlowReport['unconverted_opening_balances']): void {
   for (const u of list) {
-    ctx.io.stderr.write(`note: the opening balance of "${u.name}" (${grouped(u.opening_balance, u.currency_code)} ${u.currency_code}) has no exchange rate yet and is left out of the balances\n`)
+    ctx.io.stderr.write(
+      `note: the opening balance of "${u.name}" (${grouped(u.opening_balance, u.currency_code)} ${u.currency_code}) has no exchange rate yet and is left out of the balances\n`,
+    )
   }
 }
 
@@ -162,7 +198,12 @@ function summaryLines(s: SummaryReport): Line[] {
     { section: 'count', name: 'transactions', amount: null, count: s.transaction_count },
     { section: 'count', name: 'pending', amount: null, count: s.pending_count },
     { section: 'count', name: 'unreconciled', amount: null, count: s.unreconciled_count },
-    ...s.by_accounting_category.map((x) => ({ section: 'accounting category', name: x.accounting_category, amount: x.amount, count: x.count })),
+    ...s.by_accounting_category.map((x) => ({
+      section: 'accounting category',
+      name: x.accounting_category,
+      amount: x.amount,
+      count: x.count,
+    })),
     ...s.by_category.map((x) => ({ section: 'category', name: x.category ?? '(none)', amount: x.amount, count: x.count })),
     ...s.top_merchants.map((x) => ({ section: 'merchant', name: x.merchant_name, amount: x.amount, count: x.count })),
     ...s.accounts.map((x) => ({ section: 'account balance', name: `${x.name} (${x.currency_code})`, amount: x.balance, count: null })),
@@ -184,7 +225,13 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
   if (printer.format === 'csv' || !io.isStdoutTTY) {
     await renderFlat(
       ctx,
-      lines.map((l) => ({ section: l.section, name: l.name, currency: l.amount === null ? '' : cur, amount: l.amount === null ? '' : plain(l.amount, cur), count: l.count ?? '' })),
+      lines.map((l) => ({
+        section: l.section,
+        name: l.name,
+        currency: l.amount === null ? '' : cur,
+        amount: l.amount === null ? '' : plain(l.amount, cur),
+        count: l.count ?? '',
+      })),
     )
     return 0
   }

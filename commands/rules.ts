@@ -8,7 +8,13 @@ import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
 import { confirmOrYes } from '../src/cli/prompts.js'
 import { describeConditions } from '../src/domain/categorization/rule-words.js'
-import type { CategorizationRule, RuleActions, RuleApplyResult, RuleConditions, RuleTestResult } from '../src/domain/categorization/rule-schemas.js'
+import type {
+  CategorizationRule,
+  RuleActions,
+  RuleApplyResult,
+  RuleConditions,
+  RuleTestResult,
+} from '../src/domain/categorization/rule-schemas.js'
 import { AppError } from '../src/kernel/errors.js'
 
 const PATH = '/api-v1/categorization-rules'
@@ -21,13 +27,16 @@ function api(client: Client) {
     create: (body: object) => client.request<CategorizationRule>('POST', PATH, { body }).then((r) => r.data),
     update: (id: string, body: object) => client.request<CategorizationRule>('PATCH', one(id), { body }).then((r) => r.data),
     delete: (id: string) => client.request<{ id: string; deleted: true }>('DELETE', one(id)).then((r) => r.data),
-    test: (id: string, query: { since?: string; limit?: number }) => client.request<RuleTestResult>('GET', `${one(id)}/test`, { query }).then((r) => r.data),
-    apply: (id: string, body: { since?: string }) => client.request<RuleApplyResult>('POST', `${one(id)}/apply`, { body }).then((r) => r.data),
+    test: (id: string, query: { since?: string; limit?: number }) =>
+      client.request<RuleTestResult>('GET', `${one(id)}/test`, { query }).then((r) => r.data),
+    apply: (id: string, body: { since?: string }) =>
+      client.request<RuleApplyResult>('POST', `${one(id)}/apply`, { body }).then((r) => r.data),
   }
 }
 
 const SETTABLE = ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags'] as const
-const CONDITION_FLAGS = '--description-contains, --description-equals, --matches, --merchant-contains, --merchant-equals, --merchant-matches, --min-amount, --max-amount, --account or --currency'
+const CONDITION_FLAGS =
+  '--description-contains, --description-equals, --matches, --merchant-contains, --merchant-equals, --merchant-matches, --min-amount, --max-amount, --account or --currency'
 
 function addConditionFlags(cmd: Command): Command {
   return cmd
@@ -87,17 +96,24 @@ function actionsOf(sets: string[] | undefined): RuleActions | undefined {
     if (eq < 1) throw new AppError('usage', `--set ${s}: write it as field=value`)
     const field = s.slice(0, eq).trim().replace(/-/g, '_')
     const value = s.slice(eq + 1).trim()
-    if (!(SETTABLE as readonly string[]).includes(field)) throw new AppError('usage', `--set: a rule cannot set ${field} (use ${SETTABLE.join(', ')})`)
+    if (!(SETTABLE as readonly string[]).includes(field))
+      throw new AppError('usage', `--set: a rule cannot set ${field} (use ${SETTABLE.join(', ')})`)
     if (!value) throw new AppError('usage', `--set ${field}= needs a value`)
-    if (field === 'tags') actions.tags = value.split(',').map((t) => t.trim()).filter(Boolean)
+    if (field === 'tags')
+      actions.tags = value
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
     else actions[field] = field.endsWith('_category') ? value.replace(/-/g, '_') : value
   }
   return actions as RuleActions
 }
 
-
 const shownValue = (v: unknown) => (v === null || v === undefined ? '(none)' : Array.isArray(v) ? v.join(',') || '(none)' : String(v))
-const actionsText = (a: RuleActions) => Object.entries(a).map(([k, v]) => `${k}=${shownValue(v)}`).join(' ')
+const actionsText = (a: RuleActions) =>
+  Object.entries(a)
+    .map(([k, v]) => `${k}=${shownValue(v)}`)
+    .join(' ')
 
 const ruleColumns: Column<CategorizationRule>[] = [
   { header: '#', value: (r) => r.position, align: 'right' },
@@ -113,8 +129,18 @@ const changeColumns: Column<Change>[] = [
   { header: 'id', value: (c) => c.transaction.id },
   { header: 'date', value: (c) => c.transaction.transaction_date },
   { header: 'description', value: (c) => c.transaction.description },
-  amountColumn<Change>('amount', (c) => c.transaction.amount, (c) => c.transaction.currency_code),
-  { header: 'changes', value: (c) => Object.entries(c.changes).map(([f, { from, to }]) => `${f}: ${shownValue(from)} → ${shownValue(to)}`).join('; ') },
+  amountColumn<Change>(
+    'amount',
+    (c) => c.transaction.amount,
+    (c) => c.transaction.currency_code,
+  ),
+  {
+    header: 'changes',
+    value: (c) =>
+      Object.entries(c.changes)
+        .map(([f, { from, to }]) => `${f}: ${shownValue(from)} → ${shownValue(to)}`)
+        .join('; '),
+  },
 ]
 
 /** One rule as a record: conditions and actions in words in a table, as sent in JSON. */
@@ -124,18 +150,46 @@ function printRule(ctx: Context, r: CategorizationRule): Promise<void> {
 }
 
 export function registerRules(program: Command, run: Runner): void {
-  const rules = program.command('rules').description('categorization rules: conditions on new and existing transactions that set their category and tags')
-  rules.command('list').description('list the rules in the order they run').addHelpText('after', '\nExample:\n  finctl rules list --json\n').action(run(runList))
-  rules.command('get').argument('<id>').description('show a rule').addHelpText('after', '\nExample:\n  finctl rules get $RULE --json\n').action(run(runGet))
+  const rules = program
+    .command('rules')
+    .description('categorization rules: conditions on new and existing transactions that set their category and tags')
+  rules
+    .command('list')
+    .description('list the rules in the order they run')
+    .addHelpText('after', '\nExample:\n  finctl rules list --json\n')
+    .action(run(runList))
+  rules
+    .command('get')
+    .argument('<id>')
+    .description('show a rule')
+    .addHelpText('after', '\nExample:\n  finctl rules get $RULE --json\n')
+    .action(run(runGet))
   addConditionFlags(rules.command('create').description('create a rule: at least one condition and one --set'))
-    .addHelpText('after', '\nFor each field, the first matching rule (lowest position) wins; tags of every matching rule are added.\n\nExamples:\n  finctl rules create --matches "^(aws|amazon web services)" --set category=Cloud --set accounting-category=operating-expenses\n  finctl rules create --merchant-contains uber --max-amount -0.01 --set category=Travel --set tags=travel,reimbursable --position 1\n')
+    .addHelpText(
+      'after',
+      '\nFor each field, the first matching rule (lowest position) wins; tags of every matching rule are added.\n\nExamples:\n  finctl rules create --matches "^(aws|amazon web services)" --set category=Cloud --set accounting-category=operating-expenses\n  finctl rules create --merchant-contains uber --max-amount -0.01 --set category=Travel --set tags=travel,reimbursable --position 1\n',
+    )
     .action(run(runCreate))
-  addConditionFlags(rules.command('update').argument('<id>').description('change a rule: condition flags replace all its conditions, --set replaces all its actions'))
+  addConditionFlags(
+    rules
+      .command('update')
+      .argument('<id>')
+      .description('change a rule: condition flags replace all its conditions, --set replaces all its actions'),
+  )
     .option('--disable', 'stop running the rule on new transactions')
     .option('--enable', 'run the rule again')
-    .addHelpText('after', '\nExamples:\n  finctl rules update $RULE --position 1\n  finctl rules update $RULE --description-contains aws --currency USD --disable\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl rules update $RULE --position 1\n  finctl rules update $RULE --description-contains aws --currency USD --disable\n',
+    )
     .action(run(runUpdate))
-  rules.command('delete').argument('<id>').description('delete a rule').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl rules delete $RULE --yes\n').action(run(runDelete))
+  rules
+    .command('delete')
+    .argument('<id>')
+    .description('delete a rule')
+    .option('--yes', 'do not ask to confirm')
+    .addHelpText('after', '\nExample:\n  finctl rules delete $RULE --yes\n')
+    .action(run(runDelete))
   rules
     .command('test')
     .argument('<id>')
@@ -186,7 +240,8 @@ async function runUpdate(ctx: Context, o: RuleOptions & { disable?: boolean; ena
     actions: actionsOf(o.set),
     is_active: o.disable ? false : o.enable ? true : undefined,
   }
-  if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', `nothing to change: give --name, --position, --set, --disable, --enable or conditions (${CONDITION_FLAGS})`)
+  if (Object.values(patch).every((v) => v === undefined))
+    throw new AppError('usage', `nothing to change: give --name, --position, --set, --disable, --enable or conditions (${CONDITION_FLAGS})`)
   const rule = await api(await ctx.client()).update(id, patch)
   await printRule(ctx, rule)
   note(ctx.io, ctx.printer, `updated rule ${rule.id}`)
@@ -206,7 +261,11 @@ async function runTest(ctx: Context, o: { since: string; limit?: string }, [id]:
   if (ctx.printer.format === 'json') await printRecord(ctx.io, ctx.printer, t)
   else await printList(ctx.io, ctx.printer, t.changes, changeColumns, { empty: 'no transaction would change' })
   const shown = t.changes.length < t.would_change ? ` (listed ${t.changes.length}: --limit for more)` : ''
-  note(ctx.io, ctx.printer, `rule "${t.rule.name}" since ${t.since}: ${t.scanned} transactions scanned, ${t.matched} match, ${t.would_change} would change${shown}`)
+  note(
+    ctx.io,
+    ctx.printer,
+    `rule "${t.rule.name}" since ${t.since}: ${t.scanned} transactions scanned, ${t.matched} match, ${t.would_change} would change${shown}`,
+  )
   return 0
 }
 

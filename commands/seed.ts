@@ -18,7 +18,9 @@ export function registerSeed(program: Command, run: Runner): void {
   program
     .command('seed')
     .argument('<file>', 'a seed file: JSON, or YAML (.yaml / .yml)')
-    .description('create bank accounts, transactions, CSV imports, statements and API keys from a seed file; running it again creates nothing new')
+    .description(
+      'create bank accounts, transactions, CSV imports, statements and API keys from a seed file; running it again creates nothing new',
+    )
     .option('--dry-run', 'print the plan (what would be created, updated or left as it is); write nothing')
     .option('--env-out <file>', 'write the ids of the seeded objects and new API keys as NAME=value lines (mode 0600)')
     .addHelpText(
@@ -56,12 +58,17 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
   try {
     seed = validateSeed(await parseSeedText(await readFile(file, 'utf8'), file), { env: ctx.env, now: ctx.io.now(), path: resolve(file) })
   } catch (e) {
-    if (e instanceof SeedInvalid) throw new AppError('validation_error', `${file}: ${e.message}; nothing was written`, { details: e.problems })
+    if (e instanceof SeedInvalid)
+      throw new AppError('validation_error', `${file}: ${e.message}; nothing was written`, { details: e.problems })
     throw e
   }
   const client = await ctx.client()
   const { runSeed } = await import('../src/jobs/seed/run.js')
-  note(ctx.io, ctx.printer, `${o.dryRun ? 'dry run (nothing is written): ' : ''}seeding ${seed.steps.length} steps from ${file} on ${ctx.describeTarget()}`)
+  note(
+    ctx.io,
+    ctx.printer,
+    `${o.dryRun ? 'dry run (nothing is written): ' : ''}seeding ${seed.steps.length} steps from ${file} on ${ctx.describeTarget()}`,
+  )
   const { report, fatal } = await runSeed(client, seed, { dryRun: o.dryRun, now: ctx.io.now() })
 
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') await printRecord(ctx.io, ctx.printer, report)
@@ -72,7 +79,11 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
     for (const e of s.errors ?? []) ctx.io.stderr.write(`  ${e}\n`)
   }
   const unknownKey = (name: string) =>
-    note(ctx.io, ctx.printer, `${name}: the API key existed before this run, so its value cannot be written (a key is shown only when it is created)`)
+    note(
+      ctx.io,
+      ctx.printer,
+      `${name}: the API key existed before this run, so its value cannot be written (a key is shown only when it is created)`,
+    )
 
   if (o.envOut !== undefined && o.dryRun) note(ctx.io, ctx.printer, `dry run: ${o.envOut} is not written`)
   else if (o.envOut !== undefined) {

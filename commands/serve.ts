@@ -20,8 +20,12 @@ export function registerServe(program: Command, run: Runner): void {
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
-async function runServe(ctx: Context, o: { host: string; port: string; database?: string; poolSize: string; logLevel: string }): Promise<number> {
-  if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel)) throw new AppError('usage', `--log-level must be one of ${LOG_LEVELS.join(', ')}`)
+async function runServe(
+  ctx: Context,
+  o: { host: string; port: string; database?: string; poolSize: string; logLevel: string },
+): Promise<number> {
+  if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel))
+    throw new AppError('usage', `--log-level must be one of ${LOG_LEVELS.join(', ')}`)
   const port = Number(o.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AppError('usage', '--port must be a number from 0 to 65535')
   const poolSize = Number(o.poolSize)

@@ -41,7 +41,14 @@ interface PreviewRow {
 export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest): Promise<number> {
   const client = await ctx.client()
   const account = await client.accounts.get(r.bank_account_id)
-  const [{ uploadOptions, statementRate }, { parseUpload, StatementFileError }, { selectStatement }, { detectFormat }, { currencyExponent }, { formatMinor }] = await Promise.all([
+  const [
+    { uploadOptions, statementRate },
+    { parseUpload, StatementFileError },
+    { selectStatement },
+    { detectFormat },
+    { currencyExponent },
+    { formatMinor },
+  ] = await Promise.all([
     import('../src/domain/statements/statements.js'),
     import('../src/domain/statements/parse.js'),
     import('../src/domain/statements/select.js'),
@@ -72,7 +79,11 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
   let sel: ReturnType<typeof selectStatement>
   try {
     const parsed = await parseUpload(bytes, { fileName: r.file_name, format, currency: account.currency_code, exponent: exp }, options)
-    sel = selectStatement(parsed, { name: account.name, currency: account.currency_code, last4: account.account_number_last4 }, options.accountNumber)
+    sel = selectStatement(
+      parsed,
+      { name: account.name, currency: account.currency_code, last4: account.account_number_last4 },
+      options.accountNumber,
+    )
   } catch (e) {
     if (e instanceof StatementFileError) throw new AppError('validation_error', `${r.file_name}: ${statementReasonInUserWords(e.message)}`)
     throw e
@@ -123,7 +134,11 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
   const p = ctx.printer
   note(ctx.io, p, `preview of ${r.file_name} (${format}${sel.accountHint ? `, account ${sel.accountHint}` : ''}): nothing was uploaded`)
   note(ctx.io, p, `${lines.length} lines, sum ${amount(sel.sum)}, period ${sel.periodStart ?? '?'} .. ${sel.periodEnd ?? '?'}`)
-  note(ctx.io, p, `opening balance ${amount(sel.openingBalance) ?? 'not given'}, closing balance ${amount(sel.closingBalance) ?? 'not given'}: balance check ${sel.balanceCheck}`)
+  note(
+    ctx.io,
+    p,
+    `opening balance ${amount(sel.openingBalance) ?? 'not given'}, closing balance ${amount(sel.closingBalance) ?? 'not given'}: balance check ${sel.balanceCheck}`,
+  )
   for (const w of summary.warnings) note(ctx.io, p, `warning: ${w}`)
   return EXIT.ok
 }

@@ -38,9 +38,16 @@ export function registerStatements(program: Command, run: Runner): void {
     .option('--encoding <name>', 'file encoding, e.g. windows-1252 (detected when not given)')
     .option('--decimal-comma', 'CSV amounts use a decimal comma')
     .option('--skip-lines <n>', 'CSV: lines before the header row')
-    .option('--where <Column=value>', 'CSV: only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself', collect)
+    .option(
+      '--where <Column=value>',
+      'CSV: only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself',
+      collect,
+    )
     .option('--invert-sign', 'CSV: flip every amount')
-    .option('--exchange-rate <rate>', "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)")
+    .option(
+      '--exchange-rate <rate>',
+      "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)",
+    )
     .option('--statement-account <number>', 'which account of a file that holds several (its number in the file, or its end)')
     .option('--preview', 'parse the file here and show what would be created; upload nothing')
     .option('--no-wait', 'do not wait for processing: print the pending statement')
@@ -55,15 +62,21 @@ export function registerStatements(program: Command, run: Runner): void {
     )
     .action(run(runUpload))
   addPaging(
-    st.command('list')
+    st
+      .command('list')
       .description('list statements, newest first')
       .option('--account <id>', 'only this bank account')
       .option('--status <status>', 'pending, processing, completed or failed'),
   )
     .addHelpText('after', '\nExample:\n  finctl statements list --account $ACCOUNT --status failed\n')
     .action(run(runList))
-  st.command('get').argument('<id>').description('show a statement and its processing status').addHelpText('after', '\nExample:\n  finctl statements get $STATEMENT --json\n').action(run(runGet))
-  const statementTransactions = st.command('transactions')
+  st.command('get')
+    .argument('<id>')
+    .description('show a statement and its processing status')
+    .addHelpText('after', '\nExample:\n  finctl statements get $STATEMENT --json\n')
+    .action(run(runGet))
+  const statementTransactions = st
+    .command('transactions')
     .argument('<id>')
     .description("a statement's transactions: created from its lines or reconciled with them")
     .option('--sort <field>', 'transaction_date, -transaction_date (default), amount, -amount, created_at')
@@ -181,17 +194,26 @@ async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promis
     // The service names its upload fields; on the command line they are flags.
     const reason = statementReasonInUserWords(s.error ?? 'no reason given')
     const message = `statement ${s.id} failed: ${reason}`
-    ctx.io.stderr.write(ctx.printer.format === 'json' ? `${JSON.stringify({ code: 'statement_failed', message, statement_id: s.id })}\n` : `error: ${message}\n`)
+    ctx.io.stderr.write(
+      ctx.printer.format === 'json'
+        ? `${JSON.stringify({ code: 'statement_failed', message, statement_id: s.id })}\n`
+        : `error: ${message}\n`,
+    )
     return EXIT.invalid
   }
   const created = s.transaction_count - s.matched_count
-  note(ctx.io, ctx.printer, `statement ${s.id}: ${created} transactions created, ${s.matched_count} reconciled, ${s.duplicate_count} already imported; balance check ${s.balance_check}`)
+  note(
+    ctx.io,
+    ctx.printer,
+    `statement ${s.id}: ${created} transactions created, ${s.matched_count} reconciled, ${s.duplicate_count} already imported; balance check ${s.balance_check}`,
+  )
   return EXIT.ok
 }
 
 function limitOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1000) throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1000)
+    throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
   return Number(text)
 }
 
@@ -206,8 +228,11 @@ async function runList(ctx: Context, o: { account?: string; status?: string; lim
     return EXIT.ok
   }
   const page = await client.statements.list(query)
-  await printList(ctx.io, ctx.printer, page.data, statementColumns, { empty: 'no statements: upload one with `finctl statements upload FILE --account ID`' })
-  if (page.pagination?.has_more && ctx.printer.format === 'table') note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
+  await printList(ctx.io, ctx.printer, page.data, statementColumns, {
+    empty: 'no statements: upload one with `finctl statements upload FILE --account ID`',
+  })
+  if (page.pagination?.has_more && ctx.printer.format === 'table')
+    note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
   return EXIT.ok
 }
 
@@ -222,13 +247,21 @@ async function runTransactions(ctx: Context, o: { sort?: string; limit?: string;
   const query = { sort: o.sort, limit: limitOf(o.limit) }
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<Transaction>(`/api-v1/statements/${encodeURIComponent(id)}/transactions`, { ...query, limit: query.limit ?? 1000 })) yield page.data
+      for await (const page of client.pages<Transaction>(`/api-v1/statements/${encodeURIComponent(id)}/transactions`, {
+        ...query,
+        limit: query.limit ?? 1000,
+      }))
+        yield page.data
     })()
     await streamList(ctx.io, ctx.printer, pages, transactionColumns, amountTotal)
     return EXIT.ok
   }
   const page = await client.statements.transactions(id, query)
-  await printList(ctx.io, ctx.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'the statement has no transactions' })
-  if (page.pagination?.has_more && ctx.printer.format === 'table') note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
+  await printList(ctx.io, ctx.printer, page.data, transactionColumns, {
+    footer: amountTotal(page.data),
+    empty: 'the statement has no transactions',
+  })
+  if (page.pagination?.has_more && ctx.printer.format === 'table')
+    note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
   return EXIT.ok
 }

@@ -28,18 +28,33 @@ export function registerTxImport(tx: Command, run: Runner): void {
     .argument('<file>', 'a bank CSV file')
     .description('import a bank CSV file: mapped, validated, exactly once (re-running it creates nothing new)')
     .option('--account <id>', 'bank account to import into (bank_account_id)')
-    .option('--map <field=Column>', 'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category', collect)
+    .option(
+      '--map <field=Column>',
+      'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category',
+      collect,
+    )
     .option('--mapping <name>', 'use a mapping saved with --save-mapping')
-    .option('--save-mapping <name>', 'save this import\'s mapping and reading options under a name')
-    .option('--set <field=value>', 'a value for every row: currency_code, category, accounting_category, cash_flow_category, merchant_name, tags (a,b), exchange_rate', collect)
+    .option('--save-mapping <name>', "save this import's mapping and reading options under a name")
+    .option(
+      '--set <field=value>',
+      'a value for every row: currency_code, category, accounting_category, cash_flow_category, merchant_name, tags (a,b), exchange_rate',
+      collect,
+    )
     .option('--delimiter <c>', 'field separator: , ; tab | (detected when not given)')
     .option('--encoding <name>', 'file encoding, e.g. utf-8, utf-16le, windows-1252, iso-8859-15 (detected when not given)')
-    .option('--date-format <format>', 'e.g. DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD (when not given: decided once only one format fits the rows, never guessed)')
+    .option(
+      '--date-format <format>',
+      'e.g. DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD (when not given: decided once only one format fits the rows, never guessed)',
+    )
     .option('--decimal-comma', 'amounts use a decimal comma (1.234,56)')
     .option('--skip-lines <n>', 'lines before the header row (detected when not given)')
     .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
     .option('--invert-sign', 'flip every amount (a card export that shows charges as positive)')
-    .option('--where <Column=value>', 'import only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself', collect)
+    .option(
+      '--where <Column=value>',
+      'import only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself',
+      collect,
+    )
     .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
     .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
     .option('--atomic', 'all or nothing: one bad row and nothing is imported')
@@ -58,7 +73,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
         '\nRe-running a file, or importing a download that overlaps the last one, creates only the rows the account does\n' +
         'not have yet: a row is known by its date, amount, description, bank reference and its place among identical rows.\n' +
         'A row already on an uploaded statement (same amount, date within 3 days: the rule a statement upload reconciles\n' +
-        'by) is matched with the statement\'s transaction and reconciled, not created (already on a statement).\n' +
+        "by) is matched with the statement's transaction and reconciled, not created (already on a statement).\n" +
         'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 --atomic refused.\n',
     )
     .action(run(runImportCommand))
@@ -91,7 +106,15 @@ interface ImportFlags {
 /** Skipped lines the plan names one by one. */
 const SHOWN_SKIPS = 20
 
-const SETTABLE = ['currency_code', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags', 'exchange_rate'] as const
+const SETTABLE = [
+  'currency_code',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'tags',
+  'exchange_rate',
+] as const
 
 function pairs(mapping: Mapping, list: string[] | undefined, flag: string): Array<[string, string]> {
   return (list ?? []).map((item) => {
@@ -100,7 +123,6 @@ function pairs(mapping: Mapping, list: string[] | undefined, flag: string): Arra
     return pair
   })
 }
-
 
 /** Flags win over the saved mapping, field by field. */
 function effectiveMapping(mapping: Mapping, o: ImportFlags, saved: SavedMapping | undefined): SavedMapping {
@@ -111,7 +133,8 @@ function effectiveMapping(mapping: Mapping, o: ImportFlags, saved: SavedMapping 
   })
   const set = Object.fromEntries(pairs(mapping, o.set, '--set'))
   for (const k of Object.keys(set)) {
-    if (!(SETTABLE as readonly string[]).includes(k)) throw new AppError('usage', `--set: "${k}" cannot be set on imported rows; use one of ${SETTABLE.join(', ')}`)
+    if (!(SETTABLE as readonly string[]).includes(k))
+      throw new AppError('usage', `--set: "${k}" cannot be set on imported rows; use one of ${SETTABLE.join(', ')}`)
   }
   return {
     map: map.length ? map : saved?.map,
@@ -142,7 +165,11 @@ async function checkReadingFlags(m: SavedMapping): Promise<void> {
 async function constantsOf(set: Record<string, string> | undefined): Promise<Partial<CreateTransactionRequest>> {
   if (!set || Object.keys(set).length === 0) return {}
   const c: Record<string, unknown> = { ...set }
-  if (set.tags !== undefined) c.tags = set.tags.split(',').map((t) => t.trim()).filter(Boolean)
+  if (set.tags !== undefined)
+    c.tags = set.tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean)
   if (set.currency_code !== undefined) c.currency_code = set.currency_code.toUpperCase()
   if (set.exchange_rate !== undefined && !(await import('../src/kernel/money.js')).parseRate(set.exchange_rate)) {
     throw new AppError('usage', `--set exchange_rate: "${set.exchange_rate}" is not a positive decimal number`)
@@ -168,7 +195,10 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   const saved = o.mapping ? mappings.get(o.mapping) : undefined
   if (o.mapping && !saved) {
     const names = Object.keys(mappings.list())
-    throw new AppError('usage', `no saved mapping "${o.mapping}"${names.length ? ` (saved: ${names.join(', ')})` : ''}; save one with --save-mapping NAME`)
+    throw new AppError(
+      'usage',
+      `no saved mapping "${o.mapping}"${names.length ? ` (saved: ${names.join(', ')})` : ''}; save one with --save-mapping NAME`,
+    )
   }
   const m = effectiveMapping(await import('../src/import/mapping.js'), o, saved)
   await checkReadingFlags(m)
@@ -186,7 +216,11 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
     const client = await ctx.client({ thread: true })
     const { data } = await client.accounts.list({ status: 'active' })
     if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')
-    return promptSelect(ctx, 'Import into which bank account?', data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })))
+    return promptSelect(
+      ctx,
+      'Import into which bank account?',
+      data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })),
+    )
   })
 
   // Reading, mapping and sending run on a thread of their own (src/jobs/import/import-thread.ts); on the
@@ -229,16 +263,30 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
       {
         onPlan: (plan) => {
           for (const n of plan.notes) note(ctx.io, ctx.printer, n)
-          const skipped = plan.skipped.length ? `; ${plan.settledEarly ? 'so far ' : ''}${plan.skipped.length.toLocaleString('en-US')} skipped, not transactions` : ''
-          note(ctx.io, ctx.printer, `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows${skipped}`)
+          const skipped = plan.skipped.length
+            ? `; ${plan.settledEarly ? 'so far ' : ''}${plan.skipped.length.toLocaleString('en-US')} skipped, not transactions`
+            : ''
+          note(
+            ctx.io,
+            ctx.printer,
+            `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows${skipped}`,
+          )
           for (const k of plan.skipped.slice(0, SHOWN_SKIPS)) note(ctx.io, ctx.printer, `line ${k.line} skipped: ${k.reason}`)
-          if (plan.skipped.length > SHOWN_SKIPS) note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)
+          if (plan.skipped.length > SHOWN_SKIPS)
+            note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)
           if (o.saveMapping) {
-            mappings.save(o.saveMapping, { ...m, encoding: m.encoding, delimiter: m.delimiter ?? plan.layout.delimiter, dateFormat: m.dateFormat ?? plan.dateFormat.name, decimalComma: m.decimalComma ?? plan.decimal === ',' })
+            mappings.save(o.saveMapping, {
+              ...m,
+              encoding: m.encoding,
+              delimiter: m.delimiter ?? plan.layout.delimiter,
+              dateFormat: m.dateFormat ?? plan.dateFormat.name,
+              decimalComma: m.decimalComma ?? plan.decimal === ',',
+            })
             note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
           }
         },
-        onProgress: (p) => bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined }),
+        onProgress: (p) =>
+          bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined }),
         onRequest: (l) => ctx.logRequest(l),
         beforeWrite: () => ctx.confirmWrite(),
       },
@@ -283,7 +331,10 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['skipped', s.skipped_lines],
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
-        ...(s.other_currencies ?? []).map((o): [string, unknown] => [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} rows)`]),
+        ...(s.other_currencies ?? []).map((o): [string, unknown] => [
+          `amount total ${o.currency}`,
+          `${o.amount_total} ${o.currency} (${o.rows} rows)`,
+        ]),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
     : [
@@ -296,13 +347,20 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ...reversals,
         ['amount total', `${s.amount_total} ${s.currency}`],
         ['created total', `${s.created_total} ${s.currency}`],
-        ...(s.other_currencies ?? []).flatMap((o): Array<[string, unknown]> => [
-          [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} rows)`],
-          [`created total ${o.currency}`, `${o.created_total} ${o.currency}`],
-        ]),
+        ...(s.other_currencies ?? []).flatMap(
+          (o): Array<[string, unknown]> => [
+            [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} rows)`],
+            [`created total ${o.currency}`, `${o.created_total} ${o.currency}`],
+          ],
+        ),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
-  await printRecord(io, printer, Object.fromEntries(rows), rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]))
+  await printRecord(
+    io,
+    printer,
+    Object.fromEntries(rows),
+    rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]),
+  )
   for (const k of s.skipped_after_plan ?? []) note(io, printer, `line ${k.line} skipped: ${k.reason}`)
   // A dry run lists every problem; an import the first 50 (all of them are in the --rejects file).
   let shown = 0
@@ -311,11 +369,17 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
     await writeDrained(io.stderr, `line ${r.line}: ${r.reason}\n`)
     shown++
   }
-  if (s.rejected > shown) io.stderr.write(`... and ${s.rejected - shown} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
+  if (s.rejected > shown)
+    io.stderr.write(`... and ${s.rejected - shown} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
   if (s.rejects_file) note(io, printer, `rejected rows written to ${s.rejects_file}`)
   if (s.rolled_back) io.stderr.write('error: --atomic: some rows are invalid, so nothing was imported\n')
-  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.on_statement === 0 && s.rejected === 0) note(io, printer, 'nothing new: every row of this file was imported before')
+  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.on_statement === 0 && s.rejected === 0)
+    note(io, printer, 'nothing new: every row of this file was imported before')
   if (!s.dry_run && s.on_statement > 0) {
-    note(io, printer, `${s.on_statement} row${s.on_statement === 1 ? ' was' : 's were'} already on a statement of the account: matched with its transactions (same amount, date within 3 days) and reconciled, not created again`)
+    note(
+      io,
+      printer,
+      `${s.on_statement} row${s.on_statement === 1 ? ' was' : 's were'} already on a statement of the account: matched with its transactions (same amount, date within 3 days) and reconciled, not created again`,
+    )
   }
 }

@@ -39,8 +39,6 @@ export function registerTxReview(tx: Command, run: Runner): void {
     .action(run(runReview))
 }
 
-
-
 const describe = (s: Suggested | null) =>
   s ? `${s.category}${s.source === 'rule' ? ' (rule)' : s.confidence !== null ? ` (${s.confidence.toFixed(2)})` : ''}` : ''
 
@@ -58,7 +56,11 @@ async function runReview(ctx: Context, o: ReviewOptions): Promise<number> {
       [
         { header: 'id', value: (i) => i.transaction.id },
         { header: 'date', value: (i) => i.transaction.transaction_date },
-        amountColumn<Item>('amount', (i) => i.transaction.amount, (i) => i.transaction.currency_code),
+        amountColumn<Item>(
+          'amount',
+          (i) => i.transaction.amount,
+          (i) => i.transaction.currency_code,
+        ),
         { header: 'description', value: (i) => i.transaction.description },
         { header: 'category', value: (i) => i.transaction.category ?? '' },
         { header: 'score', value: (i) => i.transaction.ai_confidence_score ?? '' },
@@ -110,13 +112,20 @@ async function reviewOneByOne(ctx: Context, client: Client, limit: number, below
       await client.transactions.update(item.transaction.id, update)
       counts[choice === 'accept' ? 'accepted' : 'corrected']++
       if (!known.some((k) => k.name === update.category)) {
-        known.push({ name: update.category as string, accounting_category: update.accounting_category ?? null, cash_flow_category: update.cash_flow_category ?? null, transaction_count: 1 })
+        known.push({
+          name: update.category as string,
+          accounting_category: update.accounting_category ?? null,
+          cash_flow_category: update.cash_flow_category ?? null,
+          transaction_count: 1,
+        })
       }
     }
     cursor = page.pagination?.next_cursor ?? undefined
     if (!page.pagination?.has_more || !cursor) break
   }
-  err.write(`reviewed ${counts.accepted + counts.corrected + counts.skipped}: ${counts.accepted} accepted, ${counts.corrected} corrected, ${counts.skipped} skipped\n`)
+  err.write(
+    `reviewed ${counts.accepted + counts.corrected + counts.skipped}: ${counts.accepted} accepted, ${counts.corrected} corrected, ${counts.skipped} skipped\n`,
+  )
   return 0
 }
 
@@ -140,20 +149,30 @@ type Known = { name: string; accounting_category: string | null; cash_flow_categ
 
 async function chooseCategory(ctx: Context, known: Known[], s: Suggested | null): Promise<UpdateTransactionRequest> {
   const NEW = '\u0000new'
-  const name = await promptSearch(ctx, 'Category (type to filter)', [...known.map((k) => ({ name: k.name, value: k.name })), { name: 'A new category…', value: NEW }], s?.category)
-  const category = name === NEW ? (await promptText(ctx, 'New category name', { validate: (v) => (v.trim() ? true : 'required') })).trim() : name
+  const name = await promptSearch(
+    ctx,
+    'Category (type to filter)',
+    [...known.map((k) => ({ name: k.name, value: k.name })), { name: 'A new category…', value: NEW }],
+    s?.category,
+  )
+  const category =
+    name === NEW ? (await promptText(ctx, 'New category name', { validate: (v) => (v.trim() ? true : 'required') })).trim() : name
   const usual = known.find((k) => k.name === category)
   const accounting = await promptSearch(
     ctx,
     'Accounting category',
     ACCOUNTING_CATEGORIES.map((a) => ({ name: a, value: a })),
-    (usual?.accounting_category ?? (s?.category === category ? s.accounting_category : undefined) ?? undefined) as (typeof ACCOUNTING_CATEGORIES)[number] | undefined,
+    (usual?.accounting_category ?? (s?.category === category ? s.accounting_category : undefined) ?? undefined) as
+      | (typeof ACCOUNTING_CATEGORIES)[number]
+      | undefined,
   )
   const cashFlow = await promptSearch(
     ctx,
     'Cash-flow category',
     CASH_FLOW_CATEGORIES.map((c) => ({ name: c, value: c })),
-    (usual?.cash_flow_category ?? (s?.category === category ? s.cash_flow_category : undefined) ?? 'operations') as (typeof CASH_FLOW_CATEGORIES)[number],
+    (usual?.cash_flow_category ??
+      (s?.category === category ? s.cash_flow_category : undefined) ??
+      'operations') as (typeof CASH_FLOW_CATEGORIES)[number],
   )
   return { category, accounting_category: accounting, cash_flow_category: cashFlow }
 }

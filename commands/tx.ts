@@ -23,12 +23,17 @@ import type { Transaction, UpdateTransactionRequest, BulkUpdateRequest } from '.
 
 export function registerTx(program: Command, run: Runner): void {
   const tx = program.command('tx').description('transactions')
-  addListFilters(
-    tx.command('list').description('list transactions (one page; --all for every page)'),
-  )
-    .addHelpText('after', '\nExamples:\n  finctl tx list --from 2026-01-01 --to 2026-03-31 --category Rent\n  finctl tx list --all --output csv > transactions.csv\n')
+  addListFilters(tx.command('list').description('list transactions (one page; --all for every page)'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl tx list --from 2026-01-01 --to 2026-03-31 --category Rent\n  finctl tx list --all --output csv > transactions.csv\n',
+    )
     .action(run(runList))
-  tx.command('get').argument('<id>').description('show a transaction with its history').addHelpText('after', '\nExample:\n  finctl tx get $TX --json\n').action(run(runGet))
+  tx.command('get')
+    .argument('<id>')
+    .description('show a transaction with its history')
+    .addHelpText('after', '\nExample:\n  finctl tx get $TX --json\n')
+    .action(run(runGet))
   tx.command('update')
     .argument('<id>')
     .description('change a transaction')
@@ -47,21 +52,35 @@ export function registerTx(program: Command, run: Runner): void {
     .option('--reconciled <bool>', 'true or false (is_reconciled)')
     .option('--tags <list>', 'replace the tags (comma-separated; "" for none)')
     .option('--force', 'accept a date outside the date window (1970-01-01 to a year ahead) or an amount of 0')
-    .addHelpText('after', '\nExamples:\n  finctl tx update $TX --category Software --accounting-category operating_expenses\n  finctl tx update $TX --status posted --reconciled true\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl tx update $TX --category Software --accounting-category operating_expenses\n  finctl tx update $TX --status posted --reconciled true\n',
+    )
     .action(run(runUpdate))
-  tx.command('delete').argument('<id>').description('delete a transaction').option('--yes', 'do not ask to confirm').addHelpText('after', '\nExample:\n  finctl tx delete $TX --yes\n').action(run(runDelete))
+  tx.command('delete')
+    .argument('<id>')
+    .description('delete a transaction')
+    .option('--yes', 'do not ask to confirm')
+    .addHelpText('after', '\nExample:\n  finctl tx delete $TX --yes\n')
+    .action(run(runDelete))
   addListFilters(
     tx
       .command('bulk-update')
       .description('change many transactions at once: all or nothing per 1,000')
       .option('--ids <list>', 'comma-separated transaction ids')
       .option('--ids-file <path>', 'a file of transaction ids, one per line ("-" for stdin)')
-      .option('--set <field=value...>', 'category, accounting_category, cash_flow_category, merchant_name, status, is_reconciled, tags, add_tags, remove_tags')
+      .option(
+        '--set <field=value...>',
+        'category, accounting_category, cash_flow_category, merchant_name, status, is_reconciled, tags, add_tags, remove_tags',
+      )
       .option('--dry-run', 'show what would change and change nothing')
       .option('--yes', 'do not ask to confirm'),
     { paging: false },
   )
-    .addHelpText('after', '\nExamples:\n  finctl tx bulk-update --search "AWS" --set category=Software --set accounting_category=operating_expenses --yes\n  finctl tx bulk-update --ids-file ids.txt --set add_tags=reviewed --dry-run\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl tx bulk-update --search "AWS" --set category=Software --set accounting_category=operating_expenses --yes\n  finctl tx bulk-update --ids-file ids.txt --set add_tags=reviewed --dry-run\n',
+    )
     .action(run(runBulkUpdate))
   tx.command('create')
     .description('create a transaction (prompts for what is missing on a terminal)')
@@ -79,7 +98,10 @@ export function registerTx(program: Command, run: Runner): void {
     .option('--tags <list>', 'comma-separated tags')
     .option('--idempotency-key <key>', 'send an Idempotency-Key header')
     .option('--force', 'accept a date outside the date window (1970-01-01 to a year ahead) or an amount of 0')
-    .addHelpText('after', '\nExample:\n  finctl tx create --account $ACCOUNT --date 2026-11-20 --description "Office chairs" --amount -349.90 --category Furniture\n')
+    .addHelpText(
+      'after',
+      '\nExample:\n  finctl tx create --account $ACCOUNT --date 2026-11-20 --description "Office chairs" --amount -349.90 --category Furniture\n',
+    )
     .action(run(runCreate))
   registerTxImport(tx, run)
   registerTxReview(tx, run)
@@ -107,10 +129,17 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account', async () => {
     const { data } = await client.accounts.list({ status: 'active' })
     if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')
-    return promptSelect(ctx, 'Bank account', data.map((a) => ({ name: `${a.name} (${a.currency_code}, ${formatAmount(a.current_balance, a.currency_code)})`, value: a.id })))
+    return promptSelect(
+      ctx,
+      'Bank account',
+      data.map((a) => ({ name: `${a.name} (${a.currency_code}, ${formatAmount(a.current_balance, a.currency_code)})`, value: a.id })),
+    )
   })
   const date = await valueOrPrompt(ctx, o.date, '--date', 'the transaction date', () =>
-    promptText(ctx, 'Date (YYYY-MM-DD)', { default: today(ctx.io.now()), validate: (v) => (isIsoDate(v) ? true : 'write the date as YYYY-MM-DD') }),
+    promptText(ctx, 'Date (YYYY-MM-DD)', {
+      default: today(ctx.io.now()),
+      validate: (v) => (isIsoDate(v) ? true : 'write the date as YYYY-MM-DD'),
+    }),
   )
   const description = await valueOrPrompt(ctx, o.description, '--description', 'a description', () =>
     promptText(ctx, 'Description', { validate: (v) => (v.trim() ? true : 'required') }),
@@ -137,7 +166,13 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     accounting_category: o.accountingCategory as CreateTransactionRequest['accounting_category'],
     cash_flow_category: o.cashFlowCategory as CreateTransactionRequest['cash_flow_category'],
     merchant_name: o.merchantName,
-    tags: o.tags === undefined ? undefined : o.tags.split(',').map((t) => t.trim()).filter(Boolean),
+    tags:
+      o.tags === undefined
+        ? undefined
+        : o.tags
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
     force: o.force || undefined,
   }
   const created = await client.transactions.create(body, { idempotencyKey: o.idempotencyKey })
@@ -158,7 +193,10 @@ async function runList(ctx: Context, o: ListFilterOptions & { all?: boolean }): 
   if (o.all) {
     // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
     const { ProgressLine } = await import('../src/cli/progress.js')
-    const bar = new ProgressLine(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet && (!ctx.io.isStdoutTTY || ctx.printer.format === 'table'))
+    const bar = new ProgressLine(
+      ctx.io,
+      ctx.io.isStderrTTY && !ctx.printer.quiet && (!ctx.io.isStdoutTTY || ctx.printer.format === 'table'),
+    )
     const started = Date.now()
     const pages = (async function* () {
       let done = 0
@@ -201,7 +239,13 @@ async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number>
     { header: 'when', value: (e) => e.at },
     { header: 'who', value: (e) => e.actor },
     { header: 'action', value: (e) => e.action },
-    { header: 'changes', value: (e) => Object.entries(e.changes).map(([f, c]) => `${f}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`).join('; ') },
+    {
+      header: 'changes',
+      value: (e) =>
+        Object.entries(e.changes)
+          .map(([f, c]) => `${f}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`)
+          .join('; '),
+    },
   ])
   return 0
 }
@@ -231,7 +275,11 @@ function parseBool(text: string, flag: string): boolean {
 }
 
 const emptyToNull = (v: string | undefined) => (v === undefined ? undefined : v === '' ? null : v)
-const splitList = (v: string) => v.split(',').map((t) => t.trim()).filter(Boolean)
+const splitList = (v: string) =>
+  v
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
 
 async function runUpdate(ctx: Context, o: UpdateOptions, [id]: string[]): Promise<number> {
   const patch: UpdateTransactionRequest = {
@@ -250,7 +298,8 @@ async function runUpdate(ctx: Context, o: UpdateOptions, [id]: string[]): Promis
     is_reconciled: o.reconciled === undefined ? undefined : parseBool(o.reconciled, '--reconciled'),
     tags: o.tags === undefined ? undefined : splitList(o.tags),
   }
-  if (Object.values(patch).every((v) => v === undefined)) throw new AppError('usage', 'nothing to change: give at least one field flag (see finctl tx update --help)')
+  if (Object.values(patch).every((v) => v === undefined))
+    throw new AppError('usage', 'nothing to change: give at least one field flag (see finctl tx update --help)')
   if (o.force) patch.force = true
   const client = await ctx.client()
   const t = await client.transactions.update(id, patch)
@@ -269,7 +318,17 @@ async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Pr
   return 0
 }
 
-const BULK_FIELDS = ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'tags', 'add_tags', 'remove_tags'] as const
+const BULK_FIELDS = [
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'tags',
+  'add_tags',
+  'remove_tags',
+] as const
 
 function parseSets(sets: string[] | undefined): BulkUpdateRequest['updates'] {
   if (!sets?.length) throw new AppError('usage', 'give at least one --set field=value (for example --set category=Rent)')
@@ -279,7 +338,8 @@ function parseSets(sets: string[] | undefined): BulkUpdateRequest['updates'] {
     if (eq < 1) throw new AppError('usage', `--set ${s}: write it as field=value`)
     const field = s.slice(0, eq).trim().replace(/-/g, '_')
     const value = s.slice(eq + 1)
-    if (!(BULK_FIELDS as readonly string[]).includes(field)) throw new AppError('usage', `--set: ${field} cannot be bulk-updated (use ${BULK_FIELDS.join(', ')})`)
+    if (!(BULK_FIELDS as readonly string[]).includes(field))
+      throw new AppError('usage', `--set: ${field} cannot be bulk-updated (use ${BULK_FIELDS.join(', ')})`)
     if (field === 'is_reconciled') updates[field] = parseBool(value, '--set is_reconciled')
     else if (field === 'tags' || field === 'add_tags' || field === 'remove_tags') updates[field] = splitList(value)
     else updates[field] = value === '' && field !== 'status' ? null : value
@@ -289,11 +349,18 @@ function parseSets(sets: string[] | undefined): BulkUpdateRequest['updates'] {
 
 const BULK_CHUNK = 1000
 
-async function runBulkUpdate(ctx: Context, o: ListFilterOptions & { ids?: string; idsFile?: string; set?: string[]; dryRun?: boolean; yes?: boolean }): Promise<number> {
+async function runBulkUpdate(
+  ctx: Context,
+  o: ListFilterOptions & { ids?: string; idsFile?: string; set?: string[]; dryRun?: boolean; yes?: boolean },
+): Promise<number> {
   const updates = parseSets(o.set)
   const query = listQuery(o)
   const sources = [o.ids !== undefined, o.idsFile !== undefined, hasFilter(query)].filter(Boolean).length
-  if (sources !== 1) throw new AppError('usage', 'choose the transactions with exactly one of --ids, --ids-file or list filters (--category, --from, --search, ...)')
+  if (sources !== 1)
+    throw new AppError(
+      'usage',
+      'choose the transactions with exactly one of --ids, --ids-file or list filters (--category, --from, --search, ...)',
+    )
   const client = await ctx.client()
 
   // Filters are resolved first, so the plan shows exactly the rows and the amount they touch.
@@ -314,14 +381,21 @@ async function runBulkUpdate(ctx: Context, o: ListFilterOptions & { ids?: string
   }
   const full = targets.every((t) => t.amount !== undefined) ? (targets as Transaction[]) : undefined
   const total = full ? amountTotal(full) : undefined
-  const summary = `${targets.length} transaction(s)${total ? `, total ${total[3]}` : ''}: set ${Object.entries(updates).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`).join(', ')}`
+  const summary = `${targets.length} transaction(s)${total ? `, total ${total[3]}` : ''}: set ${Object.entries(updates)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`)
+    .join(', ')}`
   if (o.dryRun) {
     note(ctx.io, { quiet: false }, `dry run: would change ${summary}`)
     if (full) await printList(ctx.io, ctx.printer, full, transactionColumns, { footer: total })
     else await printList(ctx.io, ctx.printer, targets, [{ header: 'id', value: (t) => t.id }])
     return 0
   }
-  if (targets.length > BULK_CHUNK) note(ctx.io, ctx.printer, `${targets.length} transactions go in ${Math.ceil(targets.length / BULK_CHUNK)} requests of at most ${BULK_CHUNK}; each is all or nothing`)
+  if (targets.length > BULK_CHUNK)
+    note(
+      ctx.io,
+      ctx.printer,
+      `${targets.length} transactions go in ${Math.ceil(targets.length / BULK_CHUNK)} requests of at most ${BULK_CHUNK}; each is all or nothing`,
+    )
   await confirmOrYes(ctx, o.yes, `Change ${summary}?`)
   let updated = 0
   const changed: Transaction[] = []
@@ -333,7 +407,9 @@ async function runBulkUpdate(ctx: Context, o: ListFilterOptions & { ids?: string
       changed.push(...r.transactions)
     } catch (err) {
       if (updated > 0 && err instanceof AppError) {
-        ctx.io.stderr.write(`error: ${err.message}\n  ${updated} of ${targets.length} transactions were updated before this request failed\n`)
+        ctx.io.stderr.write(
+          `error: ${err.message}\n  ${updated} of ${targets.length} transactions were updated before this request failed\n`,
+        )
         return 8
       }
       throw err

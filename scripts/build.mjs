@@ -38,9 +38,15 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: new URL('../locales/en.js', `file://${args.importer}`).pathname, namespace: 'zod-locales' } : undefined,
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: new URL('../locales/en.js', `file://${args.importer}`).pathname, namespace: 'zod-locales' }
+        : undefined,
     )
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)}`, loader: 'js', resolveDir: '/' }))
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)}`,
+      loader: 'js',
+      resolveDir: '/',
+    }))
   },
 }
 
@@ -78,7 +84,9 @@ try {
     sourcemap: 'linked',
     external: ['better-sqlite3', 'pg', 'pg-native'],
     // Some CommonJS dependencies call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);",
+    },
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
     legalComments: 'none',

@@ -37,7 +37,8 @@ function sourceFiles(dir) {
   return out
 }
 
-const SPECIFIER = /(?:^|[^\w.])(?:import|export)\s*(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
+const SPECIFIER =
+  /(?:^|[^\w.])(?:import|export)\s*(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
 
 /** The project files a module imports, each with the line it is imported on. */
 export function importsOf(file, text) {
@@ -60,10 +61,16 @@ export function checkLayers(files) {
     const from = floorOf(file)
     if (from === -1) problems.push(`${file}: on no floor of ARCHITECTURE.md (add its folder to FLOORS in scripts/check-layers.mjs)`)
     const edges = importsOf(file, text).filter((i) => files.has(i.target))
-    graph.set(file, edges.map((e) => e.target))
+    graph.set(
+      file,
+      edges.map((e) => e.target),
+    )
     for (const { target, line } of edges) {
       const to = floorOf(target)
-      if (from !== -1 && to > from) problems.push(`${file}:${line}: imports ${target}, a floor above (${FLOORS[from][0]} may import only its own floor and those below)`)
+      if (from !== -1 && to > from)
+        problems.push(
+          `${file}:${line}: imports ${target}, a floor above (${FLOORS[from][0]} may import only its own floor and those below)`,
+        )
     }
   }
   for (const circle of circles(graph)) problems.push(`import circle: ${[...circle, circle[0]].join(' -> ')}`)

@@ -31,7 +31,12 @@ export interface RunningServer {
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const logger = pino(
-    { level: o.logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    {
+      level: o.logLevel,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
     pino.destination({ fd: 2, sync: false }),
   )
   setInternalErrorReporter((err, requestId) => {
@@ -57,10 +62,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
     const id = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'
-    const e = tooLarge ? new AppError('payload_too_large', 'the request line and headers are larger than 16 KiB') : new AppError('validation_error', 'malformed HTTP request')
+    const e = tooLarge
+      ? new AppError('payload_too_large', 'the request line and headers are larger than 16 KiB')
+      : new AppError('validation_error', 'malformed HTTP request')
     const body = JSON.stringify(errorBody(e, id))
     const status = tooLarge ? '413 Content Too Large' : '400 Bad Request'
-    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`)
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    )
   })
   const host = o.host.includes(':') ? `[${o.host}]` : o.host
   let stopping: Promise<void> | undefined

@@ -10,7 +10,11 @@ export function workerEntry(selfUrl: string): URL {
   const self = new URL(selfUrl)
   if (!self.pathname.endsWith('.ts')) return self
   // The ESM build of tsx's API (require.resolve finds its CommonJS twin beside it).
-  const tsx = pathToFileURL(createRequire(selfUrl).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  const tsx = pathToFileURL(
+    createRequire(selfUrl)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href
   const boot = `const api = await import(${JSON.stringify(tsx)}); api.register(); await import(${JSON.stringify(self.href)})`
   return new URL(`data:text/javascript,${encodeURIComponent(boot)}`)
 }

@@ -25,7 +25,10 @@ export default function setup(): () => Promise<void> {
     process.stderr.write(`${SKIP_NOTE}\n`)
   }
 
-  execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs')], { stdio: 'inherit', cwd: resolve(import.meta.dirname, '..') })
+  execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs')], {
+    stdio: 'inherit',
+    cwd: resolve(import.meta.dirname, '..'),
+  })
 
   const before = process.env.TMPDIR
   const runTmp = mkdtempSync(join(tmpdir(), 'finctl-test-run-'))
@@ -58,14 +61,19 @@ export default function setup(): () => Promise<void> {
 /** Drop the PostgreSQL schemas whose name starts with `prefix` (none when PostgreSQL is not there). */
 async function dropSchemas(prefix: string): Promise<void> {
   const { default: pg } = await import('pg')
-  const client = new pg.Client({ connectionString: process.env.FINCTL_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 3000 })
+  const client = new pg.Client({
+    connectionString: process.env.FINCTL_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    connectionTimeoutMillis: 3000,
+  })
   try {
     await client.connect()
   } catch {
     return
   }
   try {
-    const { rows } = await client.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix])
+    const { rows } = await client.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)', [
+      prefix,
+    ])
     for (const { name } of rows) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
   } finally {
     await client.end()

@@ -87,8 +87,15 @@ interface CliRun {
 }
 
 function cli(root: string, env: NodeJS.ProcessEnv, cwd: string, args: string[], timeoutMs = 60_000): string {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'finctl.cjs'), ...args], { cwd, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 })
-  if (r.status !== 0) throw new Error(`finctl ${args.slice(0, 3).join(' ')} exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'finctl.cjs'), ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  if (r.status !== 0)
+    throw new Error(`finctl ${args.slice(0, 3).join(' ')} exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
   return r.stdout
 }
 
@@ -98,7 +105,9 @@ function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: stri
   const args = ['tx', 'import', file, '--account', account, ...extraArgs, '--json', '--no-progress']
   const opts = { cwd, env, encoding: 'utf8' as const, timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 }
   const t0 = performance.now()
-  const r = timeBin ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], opts) : spawnSync(process.execPath, [bin, ...args], opts)
+  const r = timeBin
+    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], opts)
+    : spawnSync(process.execPath, [bin, ...args], opts)
   const seconds = (performance.now() - t0) / 1000
   if (r.status !== 0) throw new Error(`finctl tx import exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
   const summary = JSON.parse(r.stdout) as { created: number; rejected: number; already_imported: number }
@@ -119,7 +128,17 @@ function freshDb(root: string, log: (l: string) => void): Db {
 }
 
 function newAccount(root: string, db: Db, name: string): string {
-  const out = cli(root, db.env, db.setup.configDir, ['accounts', 'create', '--name', name, '--type', 'checking', '--currency', 'USD', '--json'])
+  const out = cli(root, db.env, db.setup.configDir, [
+    'accounts',
+    'create',
+    '--name',
+    name,
+    '--type',
+    'checking',
+    '--currency',
+    'USD',
+    '--json',
+  ])
   return (JSON.parse(out) as { id: string }).id
 }
 
@@ -156,7 +175,9 @@ function countCategories(database: string, account: string, truth?: Map<string, 
       let right = 0
       let checked = 0
       const it = db
-        .prepare('SELECT transaction_date AS d, description AS t, amount AS a, category AS c FROM transactions WHERE bank_account_id = ? AND category IS NOT NULL AND ai_confidence_score IS NOT NULL')
+        .prepare(
+          'SELECT transaction_date AS d, description AS t, amount AS a, category AS c FROM transactions WHERE bank_account_id = ? AND category IS NOT NULL AND ai_confidence_score IS NOT NULL',
+        )
         .iterate(account) as IterableIterator<{ d: string; t: string; a: string | number; c: string }>
       for (const r of it) {
         const want = truth.get(`${r.d}\u0000${r.t}\u0000${String(r.a)}`)
@@ -194,15 +215,28 @@ interface Repetition {
   setupSeconds: number
 }
 
-const featuresOf = (r: LabelledTransaction): Features => ({ description: r.description, merchant_name: null, amount_minor: r.amount_minor, currency_exponent: 2 })
+const featuresOf = (r: LabelledTransaction): Features => ({
+  description: r.description,
+  merchant_name: null,
+  amount_minor: r.amount_minor,
+  currency_exponent: 2,
+})
 
 /**
  * Context: the model alone, in this process: training on the labelled rows (as B's import labels
  * them: category only) and predicting every row of the timed file, without rules or the database.
  */
-function modelAlone(labelled: LabelledTransaction[], rows: LabelledTransaction[]): { trainSeconds: number; predictSeconds: number; usPerRow: number } {
+function modelAlone(
+  labelled: LabelledTransaction[],
+  rows: LabelledTransaction[],
+): { trainSeconds: number; predictSeconds: number; usPerRow: number } {
   const t0 = performance.now()
-  const model = CategoryModel.train(labelled.map((r) => ({ ...featuresOf(r), label: encodeLabel({ category: r.category, accounting_category: null, cash_flow_category: null }) })))
+  const model = CategoryModel.train(
+    labelled.map((r) => ({
+      ...featuresOf(r),
+      label: encodeLabel({ category: r.category, accounting_category: null, cash_flow_category: null }),
+    })),
+  )
   const t1 = performance.now()
   let scored = 0
   for (const r of rows) if (model.predict(featuresOf(r))) scored++
@@ -213,7 +247,11 @@ function modelAlone(labelled: LabelledTransaction[], rows: LabelledTransaction[]
 
 const pct = (x: number, n: number) => `${((100 * x) / Math.max(1, n)).toFixed(1)}%`
 
-export async function runCategorizeSection(root: string, c: CategorizeConfig, log: (l: string) => void): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
+export async function runCategorizeSection(
+  root: string,
+  c: CategorizeConfig,
+  log: (l: string) => void,
+): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
   const dir = makeTempDir('categorize')
   const figures: Figure[] = []
   const lines: string[] = [
@@ -260,20 +298,33 @@ export async function runCategorizeSection(root: string, c: CategorizeConfig, lo
       // Same extra rows in all three; only B's carry a category (and so become training data).
       const fills = {
         A: runImport(root, dbs.A.env, dbs.A.setup.configDir, fillerCsv, newAccount(root, dbs.A, 'Filler')),
-        B: runImport(root, dbs.B.env, dbs.B.setup.configDir, labelledCsv, newAccount(root, dbs.B, 'Labelled'), ['--map', 'category=Category']),
+        B: runImport(root, dbs.B.env, dbs.B.setup.configDir, labelledCsv, newAccount(root, dbs.B, 'Labelled'), [
+          '--map',
+          'category=Category',
+        ]),
         C: runImport(root, dbs.C.env, dbs.C.setup.configDir, fillerCsv, newAccount(root, dbs.C, 'Filler')),
       }
-      for (const v of VARIANTS) if (fills[v].created !== c.labelled) throw new Error(`${v}: labelled/filler import created ${fills[v].created} of ${c.labelled}`)
+      for (const v of VARIANTS)
+        if (fills[v].created !== c.labelled) throw new Error(`${v}: labelled/filler import created ${fills[v].created} of ${c.labelled}`)
       const B = dbs.B
       for (const rule of RULES) cli(root, B.env, B.setup.configDir, ['rules', 'create', ...rule, '--json'])
       const rulesCreated = (JSON.parse(cli(root, B.env, B.setup.configDir, ['rules', 'list', '--json'])) as unknown[]).length
-      const status = JSON.parse(cli(root, B.env, B.setup.configDir, ['model', 'status', '--json'])) as { trained_on: number; labels: number; threshold: number; auto_categorize: boolean }
-      if (!status.auto_categorize || status.trained_on < c.labelled * 0.9) throw new Error(`B's model is not ready: ${JSON.stringify(status)}`)
+      const status = JSON.parse(cli(root, B.env, B.setup.configDir, ['model', 'status', '--json'])) as {
+        trained_on: number
+        labels: number
+        threshold: number
+        auto_categorize: boolean
+      }
+      if (!status.auto_categorize || status.trained_on < c.labelled * 0.9)
+        throw new Error(`B's model is not ready: ${JSON.stringify(status)}`)
       const setupSeconds = (performance.now() - s0) / 1000
 
       const timed = (which: Variant) => {
         const db = dbs[which]
-        const r = which === 'C' ? runImport(root, db.env, db.setup.configDir, catFile, db.setup.accountId, ['--map', 'category=Category']) : runImport(root, db.env, db.setup.configDir, file, db.setup.accountId)
+        const r =
+          which === 'C'
+            ? runImport(root, db.env, db.setup.configDir, catFile, db.setup.accountId, ['--map', 'category=Category'])
+            : runImport(root, db.env, db.setup.configDir, file, db.setup.accountId)
         if (r.created !== n) throw new Error(`${which}: import created ${r.created} of ${n} (already imported ${r.duplicates})`)
         const counts = countCategories(db.setup.database, db.setup.accountId, which === 'B' ? truth : undefined)
         log(
@@ -285,10 +336,13 @@ export async function runCategorizeSection(root: string, c: CategorizeConfig, lo
       const runs = {} as Record<Variant, CliRun & { counts: CategoryCounts }>
       for (const v of order) runs[v] = timed(v)
       const { A: a, B: b, C: cc } = runs
-      if (b.counts.byModel + b.counts.review === 0) throw new Error(`B: no row of the ${label} import got a model score (by rule ${b.counts.byRule}, none ${b.counts.none})`)
-      if (a.counts.byModel + a.counts.review + a.counts.byRule !== 0) throw new Error(`A: categorization was not skipped (${JSON.stringify(a.counts)})`)
+      if (b.counts.byModel + b.counts.review === 0)
+        throw new Error(`B: no row of the ${label} import got a model score (by rule ${b.counts.byRule}, none ${b.counts.none})`)
+      if (a.counts.byModel + a.counts.review + a.counts.byRule !== 0)
+        throw new Error(`A: categorization was not skipped (${JSON.stringify(a.counts)})`)
       // C: every row keeps the category of its file and gets no score (no rule, no prediction).
-      if (cc.counts.byRule !== n || cc.counts.byModel + cc.counts.review + cc.counts.none !== 0) throw new Error(`C: rows not all categorized from the file, or scored (${JSON.stringify(cc.counts)})`)
+      if (cc.counts.byRule !== n || cc.counts.byModel + cc.counts.review + cc.counts.none !== 0)
+        throw new Error(`C: rows not all categorized from the file, or scored (${JSON.stringify(cc.counts)})`)
       reps.push({
         order: order.join(''),
         a,
@@ -301,7 +355,9 @@ export async function runCategorizeSection(root: string, c: CategorizeConfig, lo
         rulesCreated,
         setupSeconds,
       })
-      log(`categorize: ${label} rep ${rep + 1}/${repeats} (${order.join('')}): B/C ${(b.seconds / cc.seconds).toFixed(3)}, B/A ${(b.seconds / a.seconds).toFixed(3)}, C/A ${(cc.seconds / a.seconds).toFixed(3)}`)
+      log(
+        `categorize: ${label} rep ${rep + 1}/${repeats} (${order.join('')}): B/C ${(b.seconds / cc.seconds).toFixed(3)}, B/A ${(b.seconds / a.seconds).toFixed(3)}, C/A ${(cc.seconds / a.seconds).toFixed(3)}`,
+      )
       // Free the disk of this repetition (1M-row databases are large); cleanup would remove them at exit anyway.
       for (const v of VARIANTS) rmSync(dbs[v].setup.configDir, { recursive: true, force: true, maxRetries: 3 })
     }
@@ -313,7 +369,8 @@ export async function runCategorizeSection(root: string, c: CategorizeConfig, lo
     const spreadBA = summarize(reps.map((p) => p.ratioBA))
     const spreadCA = summarize(reps.map((p) => p.ratioCA))
     const notesBC: string[] = []
-    if (reps.length > 1 && spreadBC.min < 1.1 && spreadBC.max >= 1.1) notesBC.push(`paired B/C ratios ${spreadBC.min.toFixed(2)}–${spreadBC.max.toFixed(2)} straddle the 1.10 target`)
+    if (reps.length > 1 && spreadBC.min < 1.1 && spreadBC.max >= 1.1)
+      notesBC.push(`paired B/C ratios ${spreadBC.min.toFixed(2)}–${spreadBC.max.toFixed(2)} straddle the 1.10 target`)
     if (reps.length === 1) notesBC.push('one A/B/C repetition at this size: no spread')
     figures.push(
       makeFigure({
@@ -346,14 +403,28 @@ export async function runCategorizeSection(root: string, c: CategorizeConfig, lo
       `${med(xs).toFixed(1)} s [${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}] (${med(rss.map((x) => x ?? Number.NaN)).toFixed(0)} MB)`
     const ratio = (x: number, sp: ReturnType<typeof summarize>) => `${x.toFixed(3)}x [${sp.min.toFixed(3)}–${sp.max.toFixed(3)}]`
     lines.push(
-      `categorize: ${label.padEnd(5)} | A ${secs(aS, reps.map((p) => p.a.rssMb))} | B ${secs(bS, reps.map((p) => p.b.rssMb))} | C ${secs(cS, reps.map((p) => p.c.rssMb))} | orders ${reps.map((p) => p.order).join(' ')}`,
+      `categorize: ${label.padEnd(5)} | A ${secs(
+        aS,
+        reps.map((p) => p.a.rssMb),
+      )} | B ${secs(
+        bS,
+        reps.map((p) => p.b.rssMb),
+      )} | C ${secs(
+        cS,
+        reps.map((p) => p.c.rssMb),
+      )} | orders ${reps.map((p) => p.order).join(' ')}`,
       `categorize: ${label.padEnd(5)} | B/C ${ratio(med(bS) / med(cS), spreadBC)} ${med(bS) / med(cS) < 1.1 ? 'PASS' : 'FAIL'} (< 1.10) | B/A ${ratio(med(bS) / med(aS), spreadBA)} | C/A ${ratio(med(cS) / med(aS), spreadCA)} | over ${reps.length} repetition(s)`,
       `categorize: ${label.padEnd(5)} | B's rows: by rule ${pct(last.byRule, n)} / by model >= threshold ${pct(last.byModel, n)} (${checked ? pct(right, checked) : '?'} right) / scored below, for review ${pct(last.review, n)} / no score ${pct(last.none, n)}; C's rows: 100% categorized from the file`,
       `categorize: ${label.padEnd(5)} context: B - C = ${(med(bS) - med(cS)).toFixed(1)} s (${(((med(bS) - med(cS)) * 1e6) / n).toFixed(1)} µs/row), ` +
         `C - A = ${(med(cS) - med(aS)).toFixed(1)} s (${(((med(cS) - med(aS)) * 1e6) / n).toFixed(1)} µs/row); ` +
         `the model alone in-process: training on ${c.labelled.toLocaleString('en-US')} rows ${alone.trainSeconds.toFixed(2)} s, predicting ${n.toLocaleString('en-US')} rows ${alone.predictSeconds.toFixed(1)} s (${alone.usPerRow.toFixed(1)} µs/row)`,
     )
-    extra[label] = { rows: n, file: { bytes: statSync(file).size, categorizedBytes: statSync(catFile).size }, modelAlone: alone, repetitions: reps }
+    extra[label] = {
+      rows: n,
+      file: { bytes: statSync(file).size, categorizedBytes: statSync(catFile).size },
+      modelAlone: alone,
+      repetitions: reps,
+    }
     rmSync(file, { force: true })
     rmSync(catFile, { force: true })
   }

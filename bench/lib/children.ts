@@ -172,7 +172,11 @@ class FileFollower {
   }
 
   lastLines(n: number): string {
-    return this.tail.split('\n').slice(-n - 1).join('\n').trim()
+    return this.tail
+      .split('\n')
+      .slice(-n - 1)
+      .join('\n')
+      .trim()
   }
 }
 
@@ -251,7 +255,9 @@ export async function startServer(
     assertAlive() {
       if (child.exitCode === null && child.signalCode === null) return
       follower.readNew()
-      throw new Error(`${name} (pid ${child.pid}) exited (${child.exitCode ?? child.signalCode}); its last output (${logFile}):\n${follower.lastLines(20)}`)
+      throw new Error(
+        `${name} (pid ${child.pid}) exited (${child.exitCode ?? child.signalCode}); its last output (${logFile}):\n${follower.lastLines(20)}`,
+      )
     },
     stop(graceMs = 10_000) {
       stopping ??= (async () => {

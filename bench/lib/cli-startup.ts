@@ -51,7 +51,8 @@ export function measureCliStartup(o: CliStartupOptions): CliStartupSamples {
   if (!/key_prefix/.test(shown)) throw new Error(`finctl keys show printed no key:\n${shown}`)
   // The first page of the demo data, as a user's first `finctl tx list` after `finctl init --demo`.
   const listed = runTimed(node, [bin, 'tx', 'list', '--json'], { cwd: configDir, env }).stdout
-  if ((JSON.parse(listed) as unknown[]).length < 8) throw new Error(`finctl tx list did not print a page of the demo rows:\n${listed.slice(0, 500)}`)
+  if ((JSON.parse(listed) as unknown[]).length < 8)
+    throw new Error(`finctl tx list did not print a page of the demo rows:\n${listed.slice(0, 500)}`)
 
   for (let w = 0; w < o.warmups; w++) for (const c of commands) runTimed(node, c.args, { cwd: configDir, env })
 

@@ -93,7 +93,9 @@ function locate(cf: CallFrame): { location: string; group: string } {
   let location = `${file}:${cf.lineNumber + 1}`
   let original = file
   if (/\/dist\//.test(file) && cf.lineNumber >= 0) {
-    const entry = sourceMapFor(file)?.findEntry(cf.lineNumber, Math.max(0, cf.columnNumber)) as { originalSource?: string; originalLine?: number } | undefined
+    const entry = sourceMapFor(file)?.findEntry(cf.lineNumber, Math.max(0, cf.columnNumber)) as
+      | { originalSource?: string; originalLine?: number }
+      | undefined
     if (entry?.originalSource) {
       original = entry.originalSource
       location = `${entry.originalSource.replace(/^(\.\.\/)+/, '')}:${(entry.originalLine ?? 0) + 1}`

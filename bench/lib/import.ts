@@ -39,7 +39,18 @@ export interface ImportConfig {
  * Seeded (mulberry32), so every run reads the same file.
  */
 export function writeCsv(path: string, n: number, seed = 42, order: RowOrder = 'ascending'): void {
-  const words = ['AMAZON MARKETPLACE', 'REWE SAGT DANKE', 'SHELL 1234', 'Salary', 'Rent', 'Stripe payout', 'AWS EMEA', 'Coffee', 'Uber BV', 'Insurance']
+  const words = [
+    'AMAZON MARKETPLACE',
+    'REWE SAGT DANKE',
+    'SHELL 1234',
+    'Salary',
+    'Rent',
+    'Stripe payout',
+    'AWS EMEA',
+    'Coffee',
+    'Uber BV',
+    'Insurance',
+  ]
   const start = Date.UTC(2023, 0, 1)
   const chunk: string[] = ['Date,Description,Amount,Reference']
   writeFileSync(path, '')
@@ -125,7 +136,13 @@ function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: stri
   const args = ['tx', 'import', file, '--account', account, '--json', '--no-progress']
   const t0 = performance.now()
   const r = timeBin
-    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], { cwd, env, encoding: 'utf8', timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 })
+    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], {
+        cwd,
+        env,
+        encoding: 'utf8',
+        timeout: 30 * 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      })
     : spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 })
   const seconds = (performance.now() - t0) / 1000
   if (r.status !== 0) throw new Error(`finctl tx import exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
@@ -175,10 +192,16 @@ async function storeInsertsAlone(from: string, to: { database: string; accountId
   }
 }
 
-export async function runImportSection(root: string, c: ImportConfig, log: (l: string) => void): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
+export async function runImportSection(
+  root: string,
+  c: ImportConfig,
+  log: (l: string) => void,
+): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
   const dir = makeTempDir('import')
   const figures: Figure[] = []
-  const lines: string[] = ['import: rows | csv-parse alone | csv-parse + plain inserts | store inserts alone | finctl embedded (peak RSS) | finctl remote (peak RSS)']
+  const lines: string[] = [
+    'import: rows | csv-parse alone | csv-parse + plain inserts | store inserts alone | finctl embedded (peak RSS) | finctl remote (peak RSS)',
+  ]
   const extra: Record<string, unknown> = {}
   // Every import writes into a database of its own, as a first import of a bank's history would:
   // `finctl init`, a bench key (no practical rate limit: the profile's own init key would pace the
@@ -200,7 +223,9 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
     const emb = fresh()
     const embedded = runImport(root, emb.env, emb.setup.configDir, file, emb.setup.accountId)
     if (embedded.created !== n) throw new Error(`embedded import created ${embedded.created} of ${n}`)
-    log(`import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`)
+    log(
+      `import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`,
+    )
     const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
     const orders = c.orders ?? ['ascending']
     const byOrder: Record<string, { seconds: number; rssMb?: number; bytesPerRow: number }> = {
@@ -215,15 +240,51 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
       const run = runImport(root, o.env, o.setup.configDir, other, o.setup.accountId)
       if (run.created !== n) throw new Error(`embedded import (${order}) created ${run.created} of ${n}`)
       byOrder[order] = { seconds: run.seconds, rssMb: run.rssMb, bytesPerRow: bytesPerRow(o.setup.database, n) }
-      log(`import: embedded, ${order}: ${run.seconds.toFixed(1)} s (${(run.seconds / embedded.seconds).toFixed(2)}x ${orders[0]}), peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB, ${byOrder[order].bytesPerRow.toFixed(0)} bytes a transaction`)
-      figures.push(makeFigure({ id: `import.embedded.${order}.${label}`, label: `tx import ${label} rows, embedded, ${order}`, unit: 's', spread: 'min-max', value: [run.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }))
+      log(
+        `import: embedded, ${order}: ${run.seconds.toFixed(1)} s (${(run.seconds / embedded.seconds).toFixed(2)}x ${orders[0]}), peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB, ${byOrder[order].bytesPerRow.toFixed(0)} bytes a transaction`,
+      )
+      figures.push(
+        makeFigure({
+          id: `import.embedded.${order}.${label}`,
+          label: `tx import ${label} rows, embedded, ${order}`,
+          unit: 's',
+          spread: 'min-max',
+          value: [run.seconds],
+          baselineLabel: 'csv-parse + plain inserts',
+          baseline: plain,
+        }),
+      )
     }
     const floor = await storeInsertsAlone(emb.setup.database, fresh().setup)
     log(`import: the store's inserts alone ${floor.toFixed(1)} s`)
     figures.push(
-      makeFigure({ id: `import.embedded.${label}`, label: `tx import ${label} rows, embedded`, unit: 's', spread: 'min-max', value: [embedded.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
-      makeFigure({ id: `import.store.${label}`, label: `store inserts alone, ${label} rows (context)`, unit: 's', spread: 'min-max', value: [floor], baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
-      makeFigure({ id: `import.parse.${label}`, label: `csv-parse alone, ${label} rows (context)`, unit: 's', spread: 'min-max', value: parseOnly, baselineLabel: 'csv-parse + plain inserts', baseline: plain }),
+      makeFigure({
+        id: `import.embedded.${label}`,
+        label: `tx import ${label} rows, embedded`,
+        unit: 's',
+        spread: 'min-max',
+        value: [embedded.seconds],
+        baselineLabel: 'csv-parse + plain inserts',
+        baseline: plain,
+      }),
+      makeFigure({
+        id: `import.store.${label}`,
+        label: `store inserts alone, ${label} rows (context)`,
+        unit: 's',
+        spread: 'min-max',
+        value: [floor],
+        baselineLabel: 'csv-parse + plain inserts',
+        baseline: plain,
+      }),
+      makeFigure({
+        id: `import.parse.${label}`,
+        label: `csv-parse alone, ${label} rows (context)`,
+        unit: 's',
+        spread: 'min-max',
+        value: parseOnly,
+        baselineLabel: 'csv-parse + plain inserts',
+        baseline: plain,
+      }),
     )
     let remote: CliRun | undefined
     if (c.remote) {
@@ -236,8 +297,20 @@ export async function runImportSection(root: string, c: ImportConfig, log: (l: s
         await server?.stop()
       }
       if (remote.created !== n) throw new Error(`remote import created ${remote.created} of ${n}`)
-      log(`import: remote ${remote.seconds.toFixed(1)} s, ${Math.round(n / remote.seconds)} rows/s, peak RSS ${remote.rssMb?.toFixed(0) ?? '?'} MB`)
-      figures.push(makeFigure({ id: `import.remote.${label}`, label: `tx import ${label} rows, remote (loopback)`, unit: 's', spread: 'min-max', value: [remote.seconds], baselineLabel: 'csv-parse + plain inserts', baseline: plain }))
+      log(
+        `import: remote ${remote.seconds.toFixed(1)} s, ${Math.round(n / remote.seconds)} rows/s, peak RSS ${remote.rssMb?.toFixed(0) ?? '?'} MB`,
+      )
+      figures.push(
+        makeFigure({
+          id: `import.remote.${label}`,
+          label: `tx import ${label} rows, remote (loopback)`,
+          unit: 's',
+          spread: 'min-max',
+          value: [remote.seconds],
+          baselineLabel: 'csv-parse + plain inserts',
+          baseline: plain,
+        }),
+      )
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     lines.push(

@@ -86,7 +86,11 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
     })
     const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key.key })
     const accounts: string[] = []
-    for (const [name, type] of [['Operating', 'checking'], ['Reserve', 'savings'], ['Corporate card', 'credit_card']] as const) {
+    for (const [name, type] of [
+      ['Operating', 'checking'],
+      ['Reserve', 'savings'],
+      ['Corporate card', 'credit_card'],
+    ] as const) {
       accounts.push((await client.accounts.create({ name, account_type: type, currency_code: 'USD' })).id)
     }
     log(`list: ${file}; company ${company.id}; accounts ${accounts.join(', ')}`)
@@ -161,7 +165,9 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
 
     const catDeep = Math.min(cfg.deepPage, Math.floor(matches.category / cfg.limit))
     const allDeep = Math.min(cfg.deepPage, Math.floor(cfg.rows / cfg.limit))
-    log(`list: walking to page ${catDeep} of category=${CATEGORY} (${matches.category} rows) and page ${allDeep} of the unfiltered listing, following next_cursor`)
+    log(
+      `list: walking to page ${catDeep} of category=${CATEGORY} (${matches.category} rows) and page ${allDeep} of the unfiltered listing, following next_cursor`,
+    )
     const catWalk = await walk({ category: CATEGORY }, catDeep)
     const allWalk = await walk({}, allDeep)
     log(
@@ -252,20 +258,34 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       const rows = stmt(k.sql).all(...k.params) as { id: string }[]
       const n = (stmt(k.countSql).get(...k.countParams) as { n: number }).n
       const ids = r.data.map((t) => t.id).join()
-      if (ids !== rows.slice(0, cfg.limit).map((x) => x.id).join()) throw new Error(`${k.label}: the service and the bare SQL returned different rows`)
+      if (
+        ids !==
+        rows
+          .slice(0, cfg.limit)
+          .map((x) => x.id)
+          .join()
+      )
+        throw new Error(`${k.label}: the service and the bare SQL returned different rows`)
       if (r.data.length !== Math.min(cfg.limit, n)) throw new Error(`${k.label}: ${r.data.length} rows, want ${Math.min(cfg.limit, n)}`)
       if (r.pagination?.total !== n) throw new Error(`${k.label}: total ${r.pagination?.total}, count(*) ${n}`)
       if (k.page > 1) {
         const where = k.sql.slice(0, k.sql.indexOf(' AND ("transaction_date"'))
-        const first = stmt(`${where.replace('SELECT *', 'SELECT id')} ${ORDER} LIMIT 1 OFFSET ?`).get(...k.params.slice(0, -3), (k.page - 1) * cfg.limit) as { id: string }
-        if (first.id !== r.data[0].id) throw new Error(`${k.label}: the walk did not land on page ${k.page} (first row ${r.data[0].id}, OFFSET says ${first.id})`)
+        const first = stmt(`${where.replace('SELECT *', 'SELECT id')} ${ORDER} LIMIT 1 OFFSET ?`).get(
+          ...k.params.slice(0, -3),
+          (k.page - 1) * cfg.limit,
+        ) as { id: string }
+        if (first.id !== r.data[0].id)
+          throw new Error(`${k.label}: the walk did not land on page ${k.page} (first row ${r.data[0].id}, OFFSET says ${first.id})`)
       }
-      const plan = (sql: string, params: unknown[]) => (stmt(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail)
+      const plan = (sql: string, params: unknown[]) =>
+        (stmt(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail)
       plans[k.id] = { page: plan(k.sql, k.params), count: plan(k.countSql, k.countParams) }
     }
 
     // ---- timing ------------------------------------------------------------------------------
-    log(`list: timing ${cases.length} listings, ${cfg.reps} repetitions each after ${cfg.warmups} warm-up(s): service, bare SQL page, count(*)`)
+    log(
+      `list: timing ${cases.length} listings, ${cfg.reps} repetitions each after ${cfg.warmups} warm-up(s): service, bare SQL page, count(*)`,
+    )
     const timed: Record<string, Timed> = {}
     for (const k of cases) {
       const page = stmt(k.sql)
@@ -284,7 +304,11 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
         }
       }
       timed[k.id] = t
-      const p = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q)
+      const p = (xs: number[], q: number) =>
+        percentile(
+          [...xs].sort((a, b) => a - b),
+          q,
+        )
       log(
         `list: ${k.label}: service p50 ${p(t.service, 50).toFixed(2)} ms p95 ${p(t.service, 95).toFixed(2)}; ` +
           `SQL page p50 ${p(t.sql, 50).toFixed(2)} p95 ${p(t.sql, 95).toFixed(2)}; count p50 ${p(t.count, 50).toFixed(2)} p95 ${p(t.count, 95).toFixed(2)}`,
@@ -303,9 +327,23 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
         baseline: timed[k.id].sql,
       }),
     )
-    const pct = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q)
+    const pct = (xs: number[], q: number) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        q,
+      )
     const f = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2))
-    const head = ['listing (limit 50)', 'service p50', 'p95', 'bare SQL page p50', 'p95', 'ratio p50', 'count(*) p50', 'p95', 'count / service p50']
+    const head = [
+      'listing (limit 50)',
+      'service p50',
+      'p95',
+      'bare SQL page p50',
+      'p95',
+      'ratio p50',
+      'count(*) p50',
+      'p95',
+      'count / service p50',
+    ]
     const rows = cases.map((k) => {
       const t = timed[k.id]
       const s50 = pct(t.service, 50)
@@ -337,7 +375,10 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       'list: EXPLAIN QUERY PLAN (no ANALYZE has run, as in the product):',
     ]
     for (const k of cases) {
-      lines.push(`  ${k.label}: page: ${plans[k.id].page.join('; ')}`, `  ${' '.repeat(k.label.length)}  count: ${plans[k.id].count.join('; ')}`)
+      lines.push(
+        `  ${k.label}: page: ${plans[k.id].page.join('; ')}`,
+        `  ${' '.repeat(k.label.length)}  count: ${plans[k.id].count.join('; ')}`,
+      )
     }
     const extra = {
       rows: cfg.rows,
@@ -353,7 +394,10 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
         countSql: k.countSql,
         plan: plans[k.id],
         ms: Object.fromEntries(
-          (['service', 'sql', 'count'] as const).map((w) => [w, { p50: pct(timed[k.id][w], 50), p95: pct(timed[k.id][w], 95), summary: summarize(timed[k.id][w]) }]),
+          (['service', 'sql', 'count'] as const).map((w) => [
+            w,
+            { p50: pct(timed[k.id][w], 50), p95: pct(timed[k.id][w], 95), summary: summarize(timed[k.id][w]) },
+          ]),
         ),
       })),
     }

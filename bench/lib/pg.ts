@@ -16,7 +16,17 @@ import { onCleanup, type ServerProcess } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { summarize } from './stats.js'
 import { cpuDelta, cpuSnapshot, type CpuDelta } from './sysstat.js'
-import { checkOnce, load, prepareFinctl, redact, startFinctl, txRequest, type FinctlSetup, type HttpRequestSpec, type LoadSample } from './throughput.js'
+import {
+  checkOnce,
+  load,
+  prepareFinctl,
+  redact,
+  startFinctl,
+  txRequest,
+  type FinctlSetup,
+  type HttpRequestSpec,
+  type LoadSample,
+} from './throughput.js'
 import { centsToDecimal, generateTransactions } from './txdata.js'
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test'
@@ -114,9 +124,15 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 
 /** The same drop, synchronously (for exit and signal handlers): a bounded `node -e` with pg. */
 function dropSchemaSync(root: string, url: string, schema: string): void {
-  const code = `const pg=require('pg');const c=new pg.Client({connectionString:process.env.U,connectionTimeoutMillis:5000});` +
+  const code =
+    `const pg=require('pg');const c=new pg.Client({connectionString:process.env.U,connectionTimeoutMillis:5000});` +
     `c.connect().then(()=>c.query(process.env.Q)).then(()=>c.end(),(e)=>{console.error(e.message);process.exitCode=1;return c.end()})`
-  const r = spawnSync(process.execPath, ['-e', code], { cwd: root, env: { ...process.env, U: url, Q: dropSchemaSql(schema) }, timeout: 20_000, encoding: 'utf8' })
+  const r = spawnSync(process.execPath, ['-e', code], {
+    cwd: root,
+    env: { ...process.env, U: url, Q: dropSchemaSql(schema) },
+    timeout: 20_000,
+    encoding: 'utf8',
+  })
   if (r.status !== 0) process.stderr.write(`pg: could not drop schema ${schema}: ${(r.stderr || r.error?.message || '').trim()}\n`)
   else process.stderr.write(`pg: dropped schema ${schema}\n`)
 }
@@ -191,23 +207,43 @@ export async function runPgSection(root: string, cfg: PgConfig, log: (l: string)
     servers.push(pgA)
     const pgB = await startFinctl(root, pgSetup)
     servers.push(pgB)
-    log(`pg: servers: SQLite ${sqlite.url} (pid ${sqlite.child.pid}); PostgreSQL ${pgA.url} (pid ${pgA.child.pid}) and ${pgB.url} (pid ${pgB.child.pid}); default --pool-size 10 each`)
+    log(
+      `pg: servers: SQLite ${sqlite.url} (pid ${sqlite.child.pid}); PostgreSQL ${pgA.url} (pid ${pgA.child.pid}) and ${pgB.url} (pid ${pgB.child.pid}); default --pool-size 10 each`,
+    )
 
-    const seeded = { sqlite: await seed(sqlite, sqliteSetup, cfg.seedRows, cfg.batchSize), pg: await seed(pgA, pgSetup, cfg.seedRows, cfg.batchSize) }
+    const seeded = {
+      sqlite: await seed(sqlite, sqliteSetup, cfg.seedRows, cfg.batchSize),
+      pg: await seed(pgA, pgSetup, cfg.seedRows, cfg.batchSize),
+    }
     log(
       `pg: seeded ${cfg.seedRows} transactions each (batches of ${cfg.batchSize}): SQLite ${seeded.sqlite.ms.toFixed(0)} ms, ` +
         `PostgreSQL ${seeded.pg.ms.toFixed(0)} ms; ${seeded.pg.rent} match category=${GET_FILTER.category}`,
     )
-    extra.seed = { rows: cfg.seedRows, batchSize: cfg.batchSize, sqliteMs: Math.round(seeded.sqlite.ms), postgresMs: Math.round(seeded.pg.ms), matching: seeded.pg.rent, setupMs: Math.round(setupMs) }
+    extra.seed = {
+      rows: cfg.seedRows,
+      batchSize: cfg.batchSize,
+      sqliteMs: Math.round(seeded.sqlite.ms),
+      postgresMs: Math.round(seeded.pg.ms),
+      matching: seeded.pg.rent,
+      setupMs: Math.round(setupMs),
+    }
 
     const reqs = {
       sqlite: { get: getRequest(sqliteSetup.apiKey), post: txRequest(sqliteSetup.apiKey, sqliteSetup.accountId) },
       pg: { get: getRequest(pgSetup.apiKey), post: txRequest(pgSetup.apiKey, pgSetup.accountId) },
     }
     // Fail fast on a broken set-up: every server answers both requests, and the filter matches the seed.
-    for (const [srv, r] of [[sqlite, reqs.sqlite], [pgA, reqs.pg], [pgB, reqs.pg]] as const) {
+    for (const [srv, r] of [
+      [sqlite, reqs.sqlite],
+      [pgA, reqs.pg],
+      [pgB, reqs.pg],
+    ] as const) {
       const page = JSON.parse(await checkOnce(srv, r.get, 200)) as { data: { category: string }[]; pagination: { total: number } }
-      if (page.pagination.total !== seeded.pg.rent || page.data.length !== GET_FILTER.limit || page.data.some((t) => t.category !== GET_FILTER.category)) {
+      if (
+        page.pagination.total !== seeded.pg.rent ||
+        page.data.length !== GET_FILTER.limit ||
+        page.data.some((t) => t.category !== GET_FILTER.category)
+      ) {
         throw new Error(`${srv.name} ${r.get.path}: total ${page.pagination.total} (want ${seeded.pg.rent}), ${page.data.length} rows`)
       }
     }
@@ -243,8 +279,11 @@ export async function runPgSection(root: string, cfg: PgConfig, log: (l: string)
     const runs: Record<string, Record<ConfigName, ConfigSample[]>> = {}
     // GET first: POST rows carry no category, so the filtered GET's matches stay the same anyway.
     for (const kind of ['get', 'post'] as const) {
-      const what = kind === 'get' ? `GET /api-v1/transactions?category=${GET_FILTER.category}&limit=${GET_FILTER.limit}` : 'POST /api-v1/transactions'
-      log(`pg: ${what}: ${cfg.rounds} round(s) x ${cfg.durationS} s per configuration, ${cfg.connections} connections (${half}+${cfg.connections - half} on 2 processes)`)
+      const what =
+        kind === 'get' ? `GET /api-v1/transactions?category=${GET_FILTER.category}&limit=${GET_FILTER.limit}` : 'POST /api-v1/transactions'
+      log(
+        `pg: ${what}: ${cfg.rounds} round(s) x ${cfg.durationS} s per configuration, ${cfg.connections} connections (${half}+${cfg.connections - half} on 2 processes)`,
+      )
       if (cfg.warmupS > 0) {
         for (const name of order) {
           const w = await runConfig(name, kind, cfg.warmupS)
@@ -268,9 +307,17 @@ export async function runPgSection(root: string, cfg: PgConfig, log: (l: string)
       const short = kind === 'get' ? `GET ?category=${GET_FILTER.category}&limit=${GET_FILTER.limit}` : 'POST /api-v1/transactions'
       const notesFor = (xs: ConfigSample[]) => {
         const bad = xs.filter((s) => s.non2xx || s.errors || s.timeouts)
-        return bad.length ? [`non-2xx ${bad.reduce((a, s) => a + s.non2xx, 0)}, errors ${bad.reduce((a, s) => a + s.errors, 0)}, timeouts ${bad.reduce((a, s) => a + s.timeouts, 0)} in ${bad.length} run(s)`] : []
+        return bad.length
+          ? [
+              `non-2xx ${bad.reduce((a, s) => a + s.non2xx, 0)}, errors ${bad.reduce((a, s) => a + s.errors, 0)}, timeouts ${bad.reduce((a, s) => a + s.timeouts, 0)} in ${bad.length} run(s)`,
+            ]
+          : []
       }
-      for (const [metric, unit, key] of [['req/s', 'req/s', 'rps'], ['latency p50', 'ms', 'latencyP50'], ['latency p99', 'ms', 'latencyP99']] as const) {
+      for (const [metric, unit, key] of [
+        ['req/s', 'req/s', 'rps'],
+        ['latency p50', 'ms', 'latencyP50'],
+        ['latency p99', 'ms', 'latencyP99'],
+      ] as const) {
         const v = (n: ConfigName) => r[n].map((s) => s[key])
         figures.push(
           makeFigure({
@@ -300,7 +347,13 @@ export async function runPgSection(root: string, cfg: PgConfig, log: (l: string)
         const xs = r[name]
         const med = (f: (s: ConfigSample) => number) => summarize(xs.map(f)).median
         lines.push(
-          `pg ${kind.toUpperCase().padEnd(4)} ${label[name].padEnd(24)} ${med((s) => s.rps).toFixed(0).padStart(6)} req/s  p50 ${med((s) => s.latencyP50).toFixed(1).padStart(5)} ms  p99 ${med((s) => s.latencyP99).toFixed(0).padStart(4)} ms | ` +
+          `pg ${kind.toUpperCase().padEnd(4)} ${label[name].padEnd(24)} ${med((s) => s.rps)
+            .toFixed(0)
+            .padStart(6)} req/s  p50 ${med((s) => s.latencyP50)
+            .toFixed(1)
+            .padStart(5)} ms  p99 ${med((s) => s.latencyP99)
+            .toFixed(0)
+            .padStart(4)} ms | ` +
             `CPU per request: finctl ${med((s) => s.serverCpuUsPerReq).toFixed(0)} µs, postgres ${med((s) => (s.cpu.postgresMs * 1000) / Math.max(1, s.total)).toFixed(0)} µs; ` +
             `machine ${(100 * med((s) => s.cpu.machineBusy)).toFixed(0)}% busy (${med((s) => s.cpu.busyCores).toFixed(2)} of ${cores} cores), ` +
             `autocannon ${(100 * med((s) => s.loaderCpuMs / (s.durationS * 1000))).toFixed(0)}% of a core` +
@@ -308,7 +361,8 @@ export async function runPgSection(root: string, cfg: PgConfig, log: (l: string)
         )
       }
     }
-    const ratio = (kind: 'get' | 'post', a: ConfigName, b: ConfigName) => summarize(runs[kind][a].map((s) => s.rps)).median / summarize(runs[kind][b].map((s) => s.rps)).median
+    const ratio = (kind: 'get' | 'post', a: ConfigName, b: ConfigName) =>
+      summarize(runs[kind][a].map((s) => s.rps)).median / summarize(runs[kind][b].map((s) => s.rps)).median
     lines.push(
       `pg ratios (req/s): GET  PG1/SQLite ${ratio('get', 'pg1', 'sqlite').toFixed(2)}x, PG2/PG1 ${ratio('get', 'pg2', 'pg1').toFixed(2)}x; ` +
         `POST PG1/SQLite ${ratio('post', 'pg1', 'sqlite').toFixed(2)}x, PG2/PG1 ${ratio('post', 'pg2', 'pg1').toFixed(2)}x`,

@@ -89,7 +89,11 @@ export function renderTable(figures: Figure[]): string {
     f.target ? `${f.target.text} ${f.target.pass ? 'PASS' : 'FAIL'}` : '—',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(' | ').trimEnd()
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join(' | ')
+      .trimEnd()
   const sep = widths.map((w) => '-'.repeat(w)).join('-|-')
   return [line(header), sep, ...rows.map(line)].join('\n')
 }

@@ -13,7 +13,16 @@
 import Database from 'better-sqlite3'
 import type { ServerProcess } from './children.js'
 import { GET_FILTER } from './pg.js'
-import { checkOnce, pairedLoad, prepareFinctl, startBare, startFinctl, type FinctlSetup, type HttpRequestSpec, type PairedRuns } from './throughput.js'
+import {
+  checkOnce,
+  pairedLoad,
+  prepareFinctl,
+  startBare,
+  startFinctl,
+  type FinctlSetup,
+  type HttpRequestSpec,
+  type PairedRuns,
+} from './throughput.js'
 import { generateTransactions, transactionRow } from './txdata.js'
 
 export interface ServeGetConfig {
@@ -36,10 +45,28 @@ export interface ServeGetResult {
 const SEED = 7_070_707
 
 const COLUMNS = [
-  'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
-  'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
-  'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
-  'tags', 'created_at', 'updated_at',
+  'id',
+  'company_id',
+  'bank_account_id',
+  'bank_statement_id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'base_amount',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'ai_confidence_score',
+  'tags',
+  'created_at',
+  'updated_at',
 ]
 
 /** `rows` deterministic transactions of the setup's account, straight into its database file. */
@@ -50,7 +77,9 @@ function seedDatabase(s: FinctlSetup, rows: number): { matching: number; ms: num
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
-    const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(s.accountId) as { id: string; company_id: string } | undefined
+    const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(s.accountId) as
+      | { id: string; company_id: string }
+      | undefined
     if (!account) throw new Error(`no bank account ${s.accountId} in ${s.database}`)
     const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
     let matching = 0
@@ -68,7 +97,11 @@ function seedDatabase(s: FinctlSetup, rows: number): { matching: number; ms: num
     }
     if (items.length) batch(items)
     const plan = (
-      db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM transactions WHERE "company_id" = ? AND "category" = ? ORDER BY "transaction_date" DESC, "id" DESC LIMIT ?`).all(account.company_id, GET_FILTER.category, GET_FILTER.limit + 1) as { detail: string }[]
+      db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM transactions WHERE "company_id" = ? AND "category" = ? ORDER BY "transaction_date" DESC, "id" DESC LIMIT ?`,
+        )
+        .all(account.company_id, GET_FILTER.category, GET_FILTER.limit + 1) as { detail: string }[]
     ).map((p) => p.detail)
     db.pragma('wal_checkpoint(TRUNCATE)')
     return { matching, ms: performance.now() - t0, plan }
@@ -91,26 +124,40 @@ interface PageJson {
 export async function runFilteredGet(root: string, cfg: ServeGetConfig, log: (l: string) => void): Promise<ServeGetResult> {
   const setup = prepareFinctl(root, log)
   const seeded = seedDatabase(setup, cfg.seedRows)
-  log(`serve: GET: seeded ${cfg.seedRows.toLocaleString('en-US')} transactions in ${(seeded.ms / 1000).toFixed(1)} s; ${seeded.matching} match category=${GET_FILTER.category}; page plan: ${seeded.plan.join('; ')}`)
+  log(
+    `serve: GET: seeded ${cfg.seedRows.toLocaleString('en-US')} transactions in ${(seeded.ms / 1000).toFixed(1)} s; ${seeded.matching} match category=${GET_FILTER.category}; page plan: ${seeded.plan.join('; ')}`,
+  )
   const servers: ServerProcess[] = []
   try {
     const finctl = await startFinctl(root, setup)
     servers.push(finctl)
     const bare = await startBare(root, setup)
     servers.push(bare)
-    log(`serve: GET: finctl at ${finctl.url} (pid ${finctl.child.pid}), bare at ${bare.url} (pid ${bare.child.pid}), both on ${setup.database}`)
+    log(
+      `serve: GET: finctl at ${finctl.url} (pid ${finctl.child.pid}), bare at ${bare.url} (pid ${bare.child.pid}), both on ${setup.database}`,
+    )
     const req = filteredGetRequest(setup.apiKey)
     // Fail fast: both answer the same page (same rows, same order, same values) and the same total.
     const textA = await checkOnce(finctl, req, 200)
     const textB = await checkOnce(bare, req, 200)
     const a = JSON.parse(textA) as PageJson
     const b = JSON.parse(textB) as PageJson
-    if (a.pagination.total !== seeded.matching || a.data.length !== GET_FILTER.limit || a.data.some((t) => t.category !== GET_FILTER.category)) {
+    if (
+      a.pagination.total !== seeded.matching ||
+      a.data.length !== GET_FILTER.limit ||
+      a.data.some((t) => t.category !== GET_FILTER.category)
+    ) {
       throw new Error(`finctl ${req.path}: total ${a.pagination.total} (want ${seeded.matching}), ${a.data.length} rows`)
     }
-    if (JSON.stringify(a.data) !== JSON.stringify(b.data) || a.pagination.total !== b.pagination.total || a.pagination.has_more !== b.pagination.has_more) {
+    if (
+      JSON.stringify(a.data) !== JSON.stringify(b.data) ||
+      a.pagination.total !== b.pagination.total ||
+      a.pagination.has_more !== b.pagination.has_more
+    ) {
       const diff = a.data.findIndex((t, i) => JSON.stringify(t) !== JSON.stringify(b.data[i]))
-      throw new Error(`the bare server's page differs from finctl's (first different row ${diff}: ${JSON.stringify(a.data[diff])} vs ${JSON.stringify(b.data[diff])})`)
+      throw new Error(
+        `the bare server's page differs from finctl's (first different row ${diff}: ${JSON.stringify(a.data[diff])} vs ${JSON.stringify(b.data[diff])})`,
+      )
     }
     const sizes = { finctl: Buffer.byteLength(textA), bare: Buffer.byteLength(textB) }
     const runs = await pairedLoad(finctl, req, bare, req, { ...cfg, log, label: `GET ${req.path}` })
@@ -120,7 +167,13 @@ export async function runFilteredGet(root: string, cfg: ServeGetConfig, log: (l:
       `serve GET: both answers checked equal (same ${GET_FILTER.limit} rows, values and total); bodies ${textA === textB ? `byte-identical, ${sizes.finctl} bytes` : `${sizes.finctl} and ${sizes.bare} bytes`}; ` +
         'the bare server does no auth, rate limit, validation or usage record',
     ]
-    return { request: req, runs, seed: { rows: cfg.seedRows, matching: seeded.matching, ms: Math.round(seeded.ms) }, plan: seeded.plan, lines }
+    return {
+      request: req,
+      runs,
+      seed: { rows: cfg.seedRows, matching: seeded.matching, ms: Math.round(seeded.ms) },
+      plan: seeded.plan,
+      lines,
+    }
   } finally {
     for (const s of servers) {
       const st = await s.stop()

@@ -59,7 +59,9 @@ export function generateStatementLines(n: number, seed = 53_053, currency = 'USD
     // Everyday amounts: debits 1.00-2,500.00, credits 10.00-14,000.00, 2% of each ten times larger
     // (money in and out about even over the year).
     const big = rand() < 0.02
-    const cents = credit ? 1_000 + Math.floor(rand() * (big ? 14_000_000 : 1_400_000)) : 100 + Math.floor(rand() * (big ? 2_500_000 : 250_000))
+    const cents = credit
+      ? 1_000 + Math.floor(rand() * (big ? 14_000_000 : 1_400_000))
+      : 100 + Math.floor(rand() * (big ? 2_500_000 : 250_000))
     const amountMinor = credit ? cents : -cents
     sum += amountMinor
     const merchant = c.merchants[Math.floor(rand() * c.merchants.length)]
@@ -134,12 +136,10 @@ function* camtChunks(s: StatementSet): Generator<string> {
   for (const l of s.lines) {
     const credit = l.amountMinor >= 0
     const party = credit ? `<Dbtr><Nm>${xmlEscape(l.payee)}</Nm></Dbtr>` : `<Cdtr><Nm>${xmlEscape(l.payee)}</Nm></Cdtr>`
-    yield (
-      `<Ntry><Amt Ccy="${s.currency}">${abs(l.amountMinor)}</Amt><CdtDbtInd>${ind(l.amountMinor)}</CdtDbtInd><Sts>BOOK</Sts>` +
+    yield `<Ntry><Amt Ccy="${s.currency}">${abs(l.amountMinor)}</Amt><CdtDbtInd>${ind(l.amountMinor)}</CdtDbtInd><Sts>BOOK</Sts>` +
       `<BookgDt><Dt>${l.date}</Dt></BookgDt><ValDt><Dt>${l.valueDate}</Dt></ValDt><AcctSvcrRef>${l.ref}</AcctSvcrRef>` +
       `<BkTxCd><Prtry><Cd>${credit ? 'NTRF' : 'NCHG'}</Cd></Prtry></BkTxCd>` +
       `<NtryDtls><TxDtls><RltdPties>${party}</RltdPties><RmtInf><Ustrd>${xmlEscape(l.memo)}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>\n`
-    )
   }
   yield '    </Stmt>\n  </BkToCstmrStmt>\n</Document>\n'
 }
@@ -154,12 +154,10 @@ function* ofxChunks(s: StatementSet): Generator<string> {
   yield `\t\t\t<STMTRS>\n\t\t\t\t<CURDEF>${s.currency}\n\t\t\t\t<BANKACCTFROM>\n\t\t\t\t\t<BANKID>121000248\n\t\t\t\t\t<ACCTID>4401532013\n\t\t\t\t\t<ACCTTYPE>CHECKING\n\t\t\t\t</BANKACCTFROM>\n`
   yield `\t\t\t\t<BANKTRANLIST>\n\t\t\t\t\t<DTSTART>${ofxDate(s.periodStart)}\n\t\t\t\t\t<DTEND>${ofxDate(s.periodEnd)}\n`
   for (const l of s.lines) {
-    yield (
-      `\t\t\t\t\t<STMTTRN>\n\t\t\t\t\t\t<TRNTYPE>${l.amountMinor < 0 ? 'DEBIT' : 'CREDIT'}\n\t\t\t\t\t\t<DTPOSTED>${ofxDate(l.date)}\n` +
+    yield `\t\t\t\t\t<STMTTRN>\n\t\t\t\t\t\t<TRNTYPE>${l.amountMinor < 0 ? 'DEBIT' : 'CREDIT'}\n\t\t\t\t\t\t<DTPOSTED>${ofxDate(l.date)}\n` +
       (l.valueDate !== l.date ? `\t\t\t\t\t\t<DTAVAIL>${ofxDate(l.valueDate)}\n` : '') +
       `\t\t\t\t\t\t<TRNAMT>${centsToDecimal(l.amountMinor)}\n\t\t\t\t\t\t<FITID>${l.ref}\n` +
       `\t\t\t\t\t\t<NAME>${xmlEscape(l.payee.slice(0, 32))}\n\t\t\t\t\t\t<MEMO>${xmlEscape(l.memo)}\n\t\t\t\t\t</STMTTRN>\n`
-    )
   }
   yield '\t\t\t\t</BANKTRANLIST>\n'
   yield `\t\t\t\t<LEDGERBAL>\n\t\t\t\t\t<BALAMT>${centsToDecimal(s.closingMinor)}\n\t\t\t\t\t<DTASOF>${ofxDate(s.periodEnd)}\n\t\t\t\t</LEDGERBAL>\n`

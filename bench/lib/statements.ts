@@ -81,19 +81,39 @@ interface Ceiling {
 
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
 
-function cli(root: string, s: FinctlSetup, args: string[], timeoutMs: number): { ms: number; stdout: string; stderr: string; rssMb?: number; startedAt: number; endedAt: number } {
+function cli(
+  root: string,
+  s: FinctlSetup,
+  args: string[],
+  timeoutMs: number,
+): { ms: number; stdout: string; stderr: string; rssMb?: number; startedAt: number; endedAt: number } {
   const bin = join(root, 'bin', 'finctl.cjs')
   // The bench key has no practical rate limit.
   const env = { ...s.env, FINCTL_API_KEY: s.apiKey }
   const startedAt = Date.now()
   const t0 = performance.now()
   const r = timeBin
-    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], { cwd: s.configDir, env, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 })
-    : spawnSync(process.execPath, [bin, ...args], { cwd: s.configDir, env, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 })
+    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], {
+        cwd: s.configDir,
+        env,
+        encoding: 'utf8',
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 * 1024 * 1024,
+      })
+    : spawnSync(process.execPath, [bin, ...args], {
+        cwd: s.configDir,
+        env,
+        encoding: 'utf8',
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 * 1024 * 1024,
+      })
   const ms = performance.now() - t0
   const endedAt = Date.now()
   if (r.error) throw new Error(`finctl ${args.join(' ')}: ${r.error.message}`)
-  if (r.status !== 0) throw new Error(`finctl ${args.join(' ')} exited ${r.status ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(-2000)}`)
+  if (r.status !== 0)
+    throw new Error(`finctl ${args.join(' ')} exited ${r.status ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(-2000)}`)
   const kb = /FINCTL_MAXRSS_KB=(\d+)/.exec(r.stderr ?? '')?.[1]
   return { ms, stdout: r.stdout, stderr: r.stderr, rssMb: kb ? Number(kb) / 1024 : undefined, startedAt, endedAt }
 }
@@ -114,7 +134,9 @@ function endToEnd(root: string, s: FinctlSetup, file: string, set: StatementSet,
   }
   const bad = Object.entries(want).filter(([k, v]) => st[k as keyof StatementJson] !== v)
   if (bad.length) {
-    throw new Error(`statement ${st.id} (${format}): ${bad.map(([k, v]) => `${k} ${JSON.stringify(st[k as keyof StatementJson])}, want ${JSON.stringify(v)}`).join('; ')}${st.error ? ` (error: ${st.error})` : ''}`)
+    throw new Error(
+      `statement ${st.id} (${format}): ${bad.map(([k, v]) => `${k} ${JSON.stringify(st[k as keyof StatementJson])}, want ${JSON.stringify(v)}`).join('; ')}${st.error ? ` (error: ${st.error})` : ''}`,
+    )
   }
   if (st.warnings.length) throw new Error(`statement ${st.id} (${format}) has warnings: ${st.warnings.slice(0, 3).join('; ')}`)
   const created = Date.parse(st.created_at)
@@ -130,17 +152,35 @@ function endToEnd(root: string, s: FinctlSetup, file: string, set: StatementSet,
 }
 
 function ceiling(root: string, file: string, format: Format, database: string, accountId: string, set: StatementSet): Ceiling {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'statements-ceiling.ts'), '--file', file, '--format', format, '--database', database, '--account', accountId], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 10 * 60_000,
-    killSignal: 'SIGKILL',
-    maxBuffer: 16 * 1024 * 1024,
-  })
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'bench', 'statements-ceiling.ts'),
+      '--file',
+      file,
+      '--format',
+      format,
+      '--database',
+      database,
+      '--account',
+      accountId,
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 10 * 60_000,
+      killSignal: 'SIGKILL',
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  )
   if (r.status !== 0) throw new Error(`bench/statements-ceiling.ts exited ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().slice(-2000)}`)
   const c = JSON.parse(r.stdout.trim().split('\n').pop()!) as Ceiling
   if (c.lines !== set.n || c.stored !== set.n || c.sumMinor !== String(set.sumMinor) || c.warnings !== 0) {
-    throw new Error(`ceiling (${format}): ${c.lines} lines parsed, ${c.stored} stored, sum ${c.sumMinor}, ${c.warnings} warnings; want ${set.n} lines, sum ${set.sumMinor}`)
+    throw new Error(
+      `ceiling (${format}): ${c.lines} lines parsed, ${c.stored} stored, sum ${c.sumMinor}, ${c.warnings} warnings; want ${set.n} lines, sum ${set.sumMinor}`,
+    )
   }
   return c
 }
@@ -154,7 +194,11 @@ function freshSetup(root: string, dir: string, tag: string, log: (l: string) => 
   return { setup, copy }
 }
 
-export async function runStatementsSection(root: string, cfg: StatementsConfig, log: (l: string) => void): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
+export async function runStatementsSection(
+  root: string,
+  cfg: StatementsConfig,
+  log: (l: string) => void,
+): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
   const dir = makeTempDir('statements')
   const set = generateStatementLines(cfg.lines)
   const n = cfg.lines
@@ -165,14 +209,18 @@ export async function runStatementsSection(root: string, cfg: StatementsConfig, 
     sizes[f.format] = await (f.format === 'camt053' ? writeCamt053(path, set) : writeOfx(path, set))
     log(`statements: ${f.label}: ${path}, ${n.toLocaleString('en-US')} lines, ${(sizes[f.format] / 2 ** 20).toFixed(1)} MiB`)
   }
-  log(`statements: opening ${(set.openingMinor / 100).toFixed(2)}, sum ${(set.sumMinor / 100).toFixed(2)}, closing ${(set.closingMinor / 100).toFixed(2)} USD; ${set.periodStart}..${set.periodEnd}`)
+  log(
+    `statements: opening ${(set.openingMinor / 100).toFixed(2)}, sum ${(set.sumMinor / 100).toFixed(2)}, closing ${(set.closingMinor / 100).toFixed(2)} USD; ${set.periodStart}..${set.periodEnd}`,
+  )
 
   // The fixed cost of one embedded command (node start-up, bundle, core): `statements list`.
   const base = freshSetup(root, dir, 'base', log)
   const fixed = [0, 1, 2].map(() => cli(root, base.setup, ['statements', 'list', '--json'], 60_000))
   const fixedS = summarize(fixed.map((r) => r.ms / 1000)).median
   const fixedRss = summarize(fixed.map((r) => r.rssMb ?? Number.NaN)).median
-  log(`statements: \`finctl statements list\` (fixed cost of an embedded command): ${fixedS.toFixed(2)} s, peak RSS ${fixedRss.toFixed(0)} MB`)
+  log(
+    `statements: \`finctl statements list\` (fixed cost of an embedded command): ${fixedS.toFixed(2)} s, peak RSS ${fixedRss.toFixed(0)} MB`,
+  )
   rmSync(base.setup.configDir, { recursive: true, force: true })
 
   const figures: Figure[] = []
@@ -183,9 +231,23 @@ export async function runStatementsSection(root: string, cfg: StatementsConfig, 
     `statements:   the floor of reading and storing the same lines; finctl also runs the CLI (${fixedS.toFixed(2)} s for \`statements list\`), uploads base64 JSON, parses on a worker thread, looks up duplicates,`,
     `statements:   reconciliation candidates and writes an audit row per line. Parse alone is the other bound (no storing at all).`,
   ]
-  const head = ['statements', 'finctl lines/s (wall)', 'parse alone lines/s', 'parse+INSERT lines/s', 'finctl / parse+INSERT', 'finctl phases: upload + parse (worker) + store', 'peak RSS CLI', 'parse adds']
+  const head = [
+    'statements',
+    'finctl lines/s (wall)',
+    'parse alone lines/s',
+    'parse+INSERT lines/s',
+    'finctl / parse+INSERT',
+    'finctl phases: upload + parse (worker) + store',
+    'peak RSS CLI',
+    'parse adds',
+  ]
   const rows: string[][] = []
-  const extra: Record<string, unknown> = { lines: n, fileBytes: sizes, set: { opening: set.openingMinor, sum: set.sumMinor, closing: set.closingMinor }, fixedCommand: { seconds: fixed.map((r) => r.ms / 1000), rssMb: fixed.map((r) => r.rssMb) } }
+  const extra: Record<string, unknown> = {
+    lines: n,
+    fileBytes: sizes,
+    set: { opening: set.openingMinor, sum: set.sumMinor, closing: set.closingMinor },
+    fixedCommand: { seconds: fixed.map((r) => r.ms / 1000), rssMb: fixed.map((r) => r.rssMb) },
+  }
 
   for (const f of FORMATS) {
     const file = join(dir, f.file)
@@ -255,7 +317,12 @@ export async function runStatementsSection(root: string, cfg: StatementsConfig, 
     ])
     extra[f.format] = {
       fileBytes: sizes[f.format],
-      endToEnd: e2e.map(({ statement, ...r }) => ({ ...r, statementId: statement.id, balanceCheck: statement.balance_check, transactionCount: statement.transaction_count })),
+      endToEnd: e2e.map(({ statement, ...r }) => ({
+        ...r,
+        statementId: statement.id,
+        balanceCheck: statement.balance_check,
+        transactionCount: statement.transaction_count,
+      })),
       ceiling: ceil,
       linesPerSecond: { finctl: summarize(e2eRate), parse: summarize(parseRate), parseAndInsert: summarize(floorRate) },
     }
@@ -265,7 +332,7 @@ export async function runStatementsSection(root: string, cfg: StatementsConfig, 
   out.push('', line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line), '')
   out.push(
     `statements: peak RSS of \`finctl statements list\` (the same CLI doing nearly nothing): ${fixedRss.toFixed(0)} MB.`,
-    'statements: phases from the statement\'s own timestamps against the CLI\'s start and exit: upload = start -> created_at (node start-up, core, file read, base64 JSON, sha256);',
+    "statements: phases from the statement's own timestamps against the CLI's start and exit: upload = start -> created_at (node start-up, core, file read, base64 JSON, sha256);",
     'statements:   parse = created_at -> processed_at (worker thread start, parse, lines back, account pick); store = processed_at -> exit (duplicates, candidates, INSERTs + audit rows, COMMIT, close).',
     'statements: "parse adds" = peak RSS of the ceiling process after parseUpload minus its peak before (file already read), i.e. what parsing the file costs in memory.',
   )

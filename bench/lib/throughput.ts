@@ -37,14 +37,32 @@ export function prepareFinctl(root: string, log: (l: string) => void, database?:
   run('init', '--no-input', ...(database ? ['--database', database] : []))
   const key = JSON.parse(
     run(
-      'keys', 'create', '--name', 'bench', '--scopes', 'read,write,transactions',
-      '--rate-limit-per-minute', String(BENCH_KEY_LIMITS.perMinute), '--rate-limit-per-day', String(BENCH_KEY_LIMITS.perDay), '--json',
+      'keys',
+      'create',
+      '--name',
+      'bench',
+      '--scopes',
+      'read,write,transactions',
+      '--rate-limit-per-minute',
+      String(BENCH_KEY_LIMITS.perMinute),
+      '--rate-limit-per-day',
+      String(BENCH_KEY_LIMITS.perDay),
+      '--json',
     ),
   ) as { key?: string }
   if (typeof key.key !== 'string') throw new Error('keys create --json printed no .key')
-  const account = JSON.parse(run('accounts', 'create', '--name', 'B', '--type', 'checking', '--currency', 'USD', '--json')) as { id?: string }
+  const account = JSON.parse(run('accounts', 'create', '--name', 'B', '--type', 'checking', '--currency', 'USD', '--json')) as {
+    id?: string
+  }
   if (typeof account.id !== 'string') throw new Error('accounts create --json printed no .id')
-  return { configDir, env, database: database ?? join(configDir, 'finctl.db'), apiKey: key.key, accountId: account.id, limits: BENCH_KEY_LIMITS }
+  return {
+    configDir,
+    env,
+    database: database ?? join(configDir, 'finctl.db'),
+    apiKey: key.key,
+    accountId: account.id,
+    limits: BENCH_KEY_LIMITS,
+  }
 }
 
 /** A database target for logs: a URL without its password. */
@@ -75,12 +93,17 @@ export function startFinctl(root: string, s: FinctlSetup, nodeArgs: string[] = [
  */
 export function startBare(root: string, s: FinctlSetup, nodeArgs: string[] = []): Promise<ServerProcess> {
   const dir = s.configDir
-  return startServer('bare server', process.execPath, [...nodeArgs, join(root, 'bench', 'bare-server.mjs'), '--database', s.database, '--account', s.accountId, '--port', '0'], {
-    cwd: dir,
-    env: cleanEnv(),
-    timeoutMs: 20_000,
-    logDir: dir,
-  })
+  return startServer(
+    'bare server',
+    process.execPath,
+    [...nodeArgs, join(root, 'bench', 'bare-server.mjs'), '--database', s.database, '--account', s.accountId, '--port', '0'],
+    {
+      cwd: dir,
+      env: cleanEnv(),
+      timeoutMs: 20_000,
+      logDir: dir,
+    },
+  )
 }
 
 export interface HttpRequestSpec {
@@ -103,9 +126,15 @@ export const healthRequest: HttpRequestSpec = { method: 'GET', path: '/healthz',
 
 /** One request with fetch; throws unless the status is `expect` (so a broken setup fails fast and loudly). */
 export async function checkOnce(server: ServerProcess, req: HttpRequestSpec, expect: number): Promise<string> {
-  const res = await fetch(server.url + req.path, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(10_000) })
+  const res = await fetch(server.url + req.path, {
+    method: req.method,
+    headers: req.headers,
+    body: req.body,
+    signal: AbortSignal.timeout(10_000),
+  })
   const text = await res.text()
-  if (res.status !== expect) throw new Error(`${server.name} ${req.method} ${req.path}: expected ${expect}, got ${res.status}: ${text.slice(0, 500)}`)
+  if (res.status !== expect)
+    throw new Error(`${server.name} ${req.method} ${req.path}: expected ${expect}, got ${res.status}: ${text.slice(0, 500)}`)
   return text
 }
 
@@ -164,10 +193,13 @@ export async function load(server: ServerProcess, req: HttpRequestSpec, duration
   })
   let watchdog: NodeJS.Timeout | undefined
   const overrun = new Promise<never>((_, reject) => {
-    watchdog = setTimeout(() => {
-      instance.stop()
-      reject(new Error(`autocannon against ${server.name} did not finish within ${durationS + 30} s`))
-    }, (durationS + 30) * 1000)
+    watchdog = setTimeout(
+      () => {
+        instance.stop()
+        reject(new Error(`autocannon against ${server.name} did not finish within ${durationS + 30} s`))
+      },
+      (durationS + 30) * 1000,
+    )
   })
   let r: Result
   try {
@@ -218,9 +250,13 @@ export async function pairedLoad(
   o: { rounds: number; durationS: number; warmupS: number; connections: number; pauseMs: number; log: (l: string) => void; label: string },
 ): Promise<PairedRuns> {
   const pause = () => new Promise((r) => setTimeout(r, o.pauseMs))
-  const fmt = (s: LoadSample) => `${s.rps.toFixed(0)} req/s, p50 ${s.latencyP50} ms, p99 ${s.latencyP99} ms${s.non2xx || s.errors ? `, non-2xx ${s.non2xx}, errors ${s.errors}` : ''}`
+  const fmt = (s: LoadSample) =>
+    `${s.rps.toFixed(0)} req/s, p50 ${s.latencyP50} ms, p99 ${s.latencyP99} ms${s.non2xx || s.errors ? `, non-2xx ${s.non2xx}, errors ${s.errors}` : ''}`
   if (o.warmupS > 0) {
-    for (const [srv, req] of [[subject, subjectReq], [baseline, baselineReq]] as const) {
+    for (const [srv, req] of [
+      [subject, subjectReq],
+      [baseline, baselineReq],
+    ] as const) {
       const w = await load(srv, req, o.warmupS, o.connections)
       o.log(`${o.label}: warm-up ${srv.name}: ${fmt(w)}`)
       await pause()

@@ -136,4 +136,3 @@ export function createApp(deps: AppDeps): App {
     loadAll,
   }
 }
-

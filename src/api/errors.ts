@@ -45,11 +45,16 @@ export function toAppError(err: unknown, requestId: string): AppError {
   }
   // PostgreSQL refuses NUL characters in text (SQLite takes them): the caller's input, not a bug.
   const dbCode = (err as { code?: unknown } | null)?.code
-  if (dbCode === '22021' || dbCode === '22P05') return new AppError('validation_error', 'text in the request must not contain NUL (\\u0000) characters')
+  if (dbCode === '22021' || dbCode === '22P05')
+    return new AppError('validation_error', 'text in the request must not contain NUL (\\u0000) characters')
   // SQLite cannot write (read-only file or folder, full disk): a condition of the installation, not a
   // bug; say what it is rather than print a stack trace.
   if (typeof dbCode === 'string' && /^SQLITE_(READONLY|FULL|CANTOPEN|IOERR)/.test(dbCode)) {
-    const what = dbCode.startsWith('SQLITE_READONLY') ? 'the database is read-only: check the permissions of the database file and its folder' : dbCode === 'SQLITE_FULL' ? 'the disk holding the database is full' : 'the database file cannot be read or written'
+    const what = dbCode.startsWith('SQLITE_READONLY')
+      ? 'the database is read-only: check the permissions of the database file and its folder'
+      : dbCode === 'SQLITE_FULL'
+        ? 'the disk holding the database is full'
+        : 'the database file cannot be read or written'
     return new AppError('internal_error', `${what} (${dbCode}, request ${requestId})`)
   }
   reportInternalError(err, requestId)

@@ -65,8 +65,12 @@ export function barChart(rows: ChartRow[], currency: string, columns: number, ch
   for (const r of mins) {
     const inBar = IN_BLOCK.repeat(barLength(r.in, max, barWidth))
     const outBar = OUT_BLOCK.repeat(barLength(r.out, max, barWidth))
-    lines.push(`${r.label.padEnd(labelWidth)} in  ${chalk.green(inBar)}${' '.repeat(barWidth - inBar.length)} ${grouped(r.in, currency).padStart(amountWidth)}`)
-    lines.push(`${' '.repeat(labelWidth)} out ${chalk.red(outBar)}${' '.repeat(barWidth - outBar.length)} ${grouped(r.out, currency).padStart(amountWidth)}`)
+    lines.push(
+      `${r.label.padEnd(labelWidth)} in  ${chalk.green(inBar)}${' '.repeat(barWidth - inBar.length)} ${grouped(r.in, currency).padStart(amountWidth)}`,
+    )
+    lines.push(
+      `${' '.repeat(labelWidth)} out ${chalk.red(outBar)}${' '.repeat(barWidth - outBar.length)} ${grouped(r.out, currency).padStart(amountWidth)}`,
+    )
   }
   const scale = max > 0n ? `; a full bar is ${grouped(max, currency)} ${currency}` : ''
   lines.push(`${IN_BLOCK} in (money received)  ${OUT_BLOCK} out (money paid), ${currency}${scale}`)

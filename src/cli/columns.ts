@@ -43,14 +43,22 @@ export const accountColumns: Column<BankAccount>[] = [
   { header: 'institution', value: (a) => a.institution_name ?? '' },
   { header: 'number', value: (a) => (a.account_number_last4 ? `…${a.account_number_last4}` : '') },
   { header: 'status', value: (a) => a.status },
-  amountColumn<BankAccount>('balance', (a) => a.current_balance, (a) => a.currency_code),
+  amountColumn<BankAccount>(
+    'balance',
+    (a) => a.current_balance,
+    (a) => a.currency_code,
+  ),
 ]
 
 export const transactionColumns: Column<Transaction>[] = [
   { header: 'id', value: (t) => t.id },
   { header: 'date', value: (t) => t.transaction_date },
   { header: 'description', value: (t) => t.description },
-  amountColumn<Transaction>('amount', (t) => t.amount, (t) => t.currency_code),
+  amountColumn<Transaction>(
+    'amount',
+    (t) => t.amount,
+    (t) => t.currency_code,
+  ),
   { header: 'category', value: (t) => t.category ?? '' },
   { header: 'status', value: (t) => t.status },
 ]

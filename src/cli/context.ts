@@ -27,7 +27,6 @@ export interface GlobalOptions {
   yes?: boolean
 }
 
-
 export class Context {
   private store?: ProfileStore
   private clientPromise?: Promise<Client>
@@ -131,7 +130,9 @@ export class Context {
     const from = this.globals.profile !== undefined ? '--profile' : this.env.FINCTL_PROFILE !== undefined ? 'FINCTL_PROFILE' : undefined
     if (!from || this.profile() || this.baseUrlSetting()) return
     const names = Object.keys(this.profiles().list())
-    const known = names.length ? `the profiles are ${names.join(', ')} (finctl profile list)` : 'there is no profile yet: run `finctl init`, or `finctl profile add NAME --base-url URL`'
+    const known = names.length
+      ? `the profiles are ${names.join(', ')} (finctl profile list)`
+      : 'there is no profile yet: run `finctl init`, or `finctl profile add NAME --base-url URL`'
     throw new AppError('usage', `profile "${this.profileName()}" (${from}) does not exist: ${known}`)
   }
 
@@ -231,5 +232,8 @@ export class Context {
 function httpUrl(url: string, from: string): string {
   const u = URL.parse(url)
   if (u && (u.protocol === 'http:' || u.protocol === 'https:') && u.host) return url
-  throw new AppError('usage', `${from} "${url}" is not an http(s) URL: give one such as http://127.0.0.1:8080 or https://finctl.example.com`)
+  throw new AppError(
+    'usage',
+    `${from} "${url}" is not an http(s) URL: give one such as http://127.0.0.1:8080 or https://finctl.example.com`,
+  )
 }

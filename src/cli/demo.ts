@@ -4,14 +4,81 @@ import { currencyExponent } from '../kernel/currencies.js'
 import type { BankAccount, CreateTransactionRequest, Transaction } from '../domain/schemas.js'
 
 const DEMO: Array<Omit<CreateTransactionRequest, 'bank_account_id' | 'transaction_date'> & { daysAgo: number }> = [
-  { daysAgo: 27, description: 'Invoice 2026-041 paid by Northwind Traders', amount: '12500.00', category: 'Sales', accounting_category: 'revenue', cash_flow_category: 'operations', merchant_name: 'Northwind Traders', tags: ['invoice'] },
-  { daysAgo: 25, description: 'Office rent', amount: '-3200.00', category: 'Rent', accounting_category: 'operating_expenses', cash_flow_category: 'operations', merchant_name: 'Harbor Properties' },
-  { daysAgo: 21, description: 'Cloud hosting', amount: '-412.37', category: 'Software', accounting_category: 'operating_expenses', cash_flow_category: 'operations', merchant_name: 'Nimbus Cloud', tags: ['subscription'] },
-  { daysAgo: 18, description: 'Payroll November', amount: '-8450.00', category: 'Payroll', accounting_category: 'payroll', cash_flow_category: 'operations', merchant_name: 'Payroll run' },
-  { daysAgo: 14, description: 'Invoice 2026-042 paid by Contoso', amount: '4780.50', category: 'Sales', accounting_category: 'revenue', cash_flow_category: 'operations', merchant_name: 'Contoso Ltd', tags: ['invoice'] },
-  { daysAgo: 9, description: 'Laptops for new hires', amount: '-2899.98', category: 'Equipment', accounting_category: 'capital_expenditure', cash_flow_category: 'investing', merchant_name: 'TechStore' },
-  { daysAgo: 5, description: 'Coffee with client', amount: '-18.40', category: 'Meals', accounting_category: 'operating_expenses', cash_flow_category: 'operations', merchant_name: 'Corner Cafe' },
-  { daysAgo: 2, description: 'Loan repayment', amount: '-1500.00', category: 'Loan', accounting_category: 'loan', cash_flow_category: 'financing', merchant_name: 'First Bank' },
+  {
+    daysAgo: 27,
+    description: 'Invoice 2026-041 paid by Northwind Traders',
+    amount: '12500.00',
+    category: 'Sales',
+    accounting_category: 'revenue',
+    cash_flow_category: 'operations',
+    merchant_name: 'Northwind Traders',
+    tags: ['invoice'],
+  },
+  {
+    daysAgo: 25,
+    description: 'Office rent',
+    amount: '-3200.00',
+    category: 'Rent',
+    accounting_category: 'operating_expenses',
+    cash_flow_category: 'operations',
+    merchant_name: 'Harbor Properties',
+  },
+  {
+    daysAgo: 21,
+    description: 'Cloud hosting',
+    amount: '-412.37',
+    category: 'Software',
+    accounting_category: 'operating_expenses',
+    cash_flow_category: 'operations',
+    merchant_name: 'Nimbus Cloud',
+    tags: ['subscription'],
+  },
+  {
+    daysAgo: 18,
+    description: 'Payroll November',
+    amount: '-8450.00',
+    category: 'Payroll',
+    accounting_category: 'payroll',
+    cash_flow_category: 'operations',
+    merchant_name: 'Payroll run',
+  },
+  {
+    daysAgo: 14,
+    description: 'Invoice 2026-042 paid by Contoso',
+    amount: '4780.50',
+    category: 'Sales',
+    accounting_category: 'revenue',
+    cash_flow_category: 'operations',
+    merchant_name: 'Contoso Ltd',
+    tags: ['invoice'],
+  },
+  {
+    daysAgo: 9,
+    description: 'Laptops for new hires',
+    amount: '-2899.98',
+    category: 'Equipment',
+    accounting_category: 'capital_expenditure',
+    cash_flow_category: 'investing',
+    merchant_name: 'TechStore',
+  },
+  {
+    daysAgo: 5,
+    description: 'Coffee with client',
+    amount: '-18.40',
+    category: 'Meals',
+    accounting_category: 'operating_expenses',
+    cash_flow_category: 'operations',
+    merchant_name: 'Corner Cafe',
+  },
+  {
+    daysAgo: 2,
+    description: 'Loan repayment',
+    amount: '-1500.00',
+    category: 'Loan',
+    accounting_category: 'loan',
+    cash_flow_category: 'financing',
+    merchant_name: 'First Bank',
+  },
 ]
 
 /** Demo amounts are written with two decimals; other currencies get them rescaled exactly. */
@@ -22,7 +89,11 @@ function scale(amount: string, exponent: number): string {
   return `${whole}.${frac.padEnd(exponent, '0')}`
 }
 
-export async function createDemoData(client: Client, currency: string, now: Date): Promise<{ account: BankAccount; transactions: Transaction[] }> {
+export async function createDemoData(
+  client: Client,
+  currency: string,
+  now: Date,
+): Promise<{ account: BankAccount; transactions: Transaction[] }> {
   const exp = currencyExponent(currency)
   const account = await client.accounts.create({
     name: 'Operating account',

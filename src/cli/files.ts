@@ -16,7 +16,8 @@ export async function requireInputFile(path: string): Promise<Stats> {
     throw new AppError('usage', `no such file: ${path}`)
   }
   if (info.isDirectory()) throw new AppError('usage', `${path} is a folder: give the path of a file in it`)
-  if (!info.isFile()) throw new AppError('usage', `${path} is not a regular file (a pipe or a device): save it to a file and give that file's path`)
+  if (!info.isFile())
+    throw new AppError('usage', `${path} is not a regular file (a pipe or a device): save it to a file and give that file's path`)
   return info
 }
 
@@ -37,6 +38,7 @@ export function requireOutputFile(path: string, flag: string, input: { path: str
   const dir = dirname(resolve(path))
   const folder = statSync(dir, { throwIfNoEntry: false })
   if (!folder?.isDirectory()) throw new AppError('usage', `${flag}: no such folder: ${dir}`)
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new AppError('usage', `${flag}: ${path} is a folder: give the path of a file to write`)
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new AppError('usage', `${flag}: ${path} is a folder: give the path of a file to write`)
   if (samePathAs(path) === samePathAs(input.path)) throw new AppError('usage', `${flag} must not be ${input.what}: it would be overwritten`)
 }

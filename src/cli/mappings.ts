@@ -29,7 +29,13 @@ export class MappingStore {
 
   constructor(env: NodeJS.ProcessEnv) {
     // ProfileStore has made the folder 0700 already when a command runs; conf creates it otherwise.
-    this.conf = new Conf({ cwd: configDir(env), configName: 'mappings', projectName: 'finctl', configFileMode: 0o600, defaults: { mappings: {} } })
+    this.conf = new Conf({
+      cwd: configDir(env),
+      configName: 'mappings',
+      projectName: 'finctl',
+      configFileMode: 0o600,
+      defaults: { mappings: {} },
+    })
   }
 
   get(name: string): SavedMapping | undefined {

@@ -63,9 +63,14 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Col
   // right-aligned numbers stay whole.
   const termWidth = (io.stdout as { columns?: number }).columns
   const all = footer ? [...body, footer] : body
-  const fitted = fit && termWidth
-    ? fitColumns(head.map((h, i) => [h, ...all.map((r) => r[i] ?? '')]), columns.map((c) => c.align === 'right' || /^(id|date)$/i.test(c.header)), termWidth)
-    : undefined
+  const fitted =
+    fit && termWidth
+      ? fitColumns(
+          head.map((h, i) => [h, ...all.map((r) => r[i] ?? '')]),
+          columns.map((c) => c.align === 'right' || /^(id|date)$/i.test(c.header)),
+          termWidth,
+        )
+      : undefined
   const keep = <V>(row: V[]): V[] => (fitted ? fitted.kept.map((i) => row[i]) : row)
   const { default: Table } = await import('cli-table3')
   const table = new Table({
@@ -81,7 +86,13 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Col
 }
 
 /** Print a list of records. */
-export async function printList<T>(io: IO, p: Printer, rows: T[], columns: Column<T>[], opts: { footer?: string[]; empty?: string } = {}): Promise<void> {
+export async function printList<T>(
+  io: IO,
+  p: Printer,
+  rows: T[],
+  columns: Column<T>[],
+  opts: { footer?: string[]; empty?: string } = {},
+): Promise<void> {
   switch (p.format) {
     case 'json':
       io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
@@ -107,7 +118,12 @@ export async function printList<T>(io: IO, p: Printer, rows: T[], columns: Colum
 }
 
 /** Print one record: as a two-column FIELD / VALUE table, or as JSON. */
-export async function printRecord<T extends object>(io: IO, p: Printer, record: T, fields?: Array<[string, (r: T) => unknown]>): Promise<void> {
+export async function printRecord<T extends object>(
+  io: IO,
+  p: Printer,
+  record: T,
+  fields?: Array<[string, (r: T) => unknown]>,
+): Promise<void> {
   if (p.format === 'json') {
     io.stdout.write(`${JSON.stringify(record, null, 2)}\n`)
     return
@@ -145,7 +161,8 @@ export async function printRecord<T extends object>(io: IO, p: Printer, record: 
 export async function printRecordStreaming(io: IO, p: Printer, record: object, key: string, items: AsyncIterable<unknown>): Promise<void> {
   const pretty = p.format === 'json'
   // JSON.stringify's own layout at depth 1 (pretty) or on one line (ndjson).
-  const value = (v: unknown, depth: number) => (pretty ? JSON.stringify(v, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`) : JSON.stringify(v))
+  const value = (v: unknown, depth: number) =>
+    pretty ? JSON.stringify(v, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`) : JSON.stringify(v)
   const entries = Object.entries({ ...record, [key]: [] }).filter(([, v]) => v !== undefined && typeof v !== 'function')
   let chunk = '{'
   const flush = async () => {
@@ -184,7 +201,13 @@ export function warn(io: IO, message: string, color = false): void {
  * Print pages as they arrive (`--all`): ndjson, csv and tab-separated rows stream; JSON streams one
  * array; a terminal table needs every row first, so it collects them.
  */
-export async function streamList<T>(io: IO, p: Printer, pages: AsyncIterable<T[]>, columns: Column<T>[], footer?: (rows: T[]) => string[] | undefined): Promise<number> {
+export async function streamList<T>(
+  io: IO,
+  p: Printer,
+  pages: AsyncIterable<T[]>,
+  columns: Column<T>[],
+  footer?: (rows: T[]) => string[] | undefined,
+): Promise<number> {
   let count = 0
   if (p.format === 'table' && io.isStdoutTTY) {
     const all: T[] = []

@@ -23,19 +23,23 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   let ctx: Context | undefined
   let running: Command | undefined
   const program = new Command('finctl')
-  const run: Runner = (fn) =>
+  const run: Runner =
+    (fn) =>
     async (...actionArgs: unknown[]) => {
       const cmd = actionArgs[actionArgs.length - 1] as Command
       running = cmd
       const opts = actionArgs[actionArgs.length - 2] as object
-      const args = actionArgs.slice(0, -2).flat().filter((a): a is string => typeof a === 'string')
+      const args = actionArgs
+        .slice(0, -2)
+        .flat()
+        .filter((a): a is string => typeof a === 'string')
       ctx = new Context(io, cmd.optsWithGlobals() as GlobalOptions)
       const code = await fn(ctx, opts as never, args)
       exitCode = typeof code === 'number' ? code : EXIT.ok
     }
 
   program
-    .description('Administer a company\'s financial data: API keys, transactions, bank accounts, statements and reports.')
+    .description("Administer a company's financial data: API keys, transactions, bank accounts, statements and reports.")
     .version(VERSION, '-V, --version')
     .option('--profile <name>', 'profile to use (env FINCTL_PROFILE)')
     .option('--base-url <url>', 'remote service URL (env FINCTL_BASE_URL)')
@@ -68,7 +72,9 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   }
 
   try {
-    await program.parseAsync(helpOfUnknownCommand(program, argv) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv, { from: 'user' })
+    await program.parseAsync(helpOfUnknownCommand(program, argv) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv, {
+      from: 'user',
+    })
     return exitCode
   } catch (err) {
     return reportError(io, err, ctx, running)
@@ -108,7 +114,8 @@ export function helpOfUnknownCommand(program: Command, argv: string[]): boolean 
       continue
     }
     // A default subcommand (`categories` runs `categories list`) or arguments of its own take the word.
-    const takesWords = cmd.registeredArguments.length > 0 || Boolean((cmd as unknown as { _defaultCommandName?: string | null })._defaultCommandName)
+    const takesWords =
+      cmd.registeredArguments.length > 0 || Boolean((cmd as unknown as { _defaultCommandName?: string | null })._defaultCommandName)
     return !takesWords && a !== 'help'
   }
   return false
@@ -164,7 +171,11 @@ function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: 
     io.stderr.write(`${JSON.stringify(body)}\n`)
   } else {
     io.stderr.write(`error: ${message}\n`)
-    const lines = words ? words.lines : (err.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((l) => !message.includes(l) && !message.includes(l.replace(': ', ' ')))
+    const lines = words
+      ? words.lines
+      : (err.details ?? [])
+          .map((d) => `${d.path}: ${d.message}`)
+          .filter((l) => !message.includes(l) && !message.includes(l.replace(': ', ' ')))
     for (const line of lines) if (!message.includes(line)) io.stderr.write(`  ${line}\n`)
     if (err.code === 'unauthorized') io.stderr.write('  (check your API key, or run `finctl login`)\n')
   }

@@ -42,12 +42,21 @@ export async function promptPassword(ctx: PromptHost, message: string, o: { conf
   }
 }
 
-export async function promptSelect<T extends string>(ctx: PromptHost, message: string, choices: Array<{ name: string; value: T }>): Promise<T> {
+export async function promptSelect<T extends string>(
+  ctx: PromptHost,
+  message: string,
+  choices: Array<{ name: string; value: T }>,
+): Promise<T> {
   const { select } = await import('@inquirer/prompts')
   return select({ message, choices }, ctxOpts(ctx))
 }
 
-export async function promptSearch<T extends string>(ctx: PromptHost, message: string, all: Array<{ name: string; value: T }>, def?: T): Promise<T> {
+export async function promptSearch<T extends string>(
+  ctx: PromptHost,
+  message: string,
+  all: Array<{ name: string; value: T }>,
+  def?: T,
+): Promise<T> {
   const { search } = await import('@inquirer/prompts')
   const ordered = def ? [...all.filter((c) => c.value === def), ...all.filter((c) => c.value !== def)] : all
   return search(
@@ -77,7 +86,13 @@ export async function promptConfirm(ctx: PromptHost, message: string, def = fals
 }
 
 /** A value from its flag, else from a prompt on a terminal, else a usage error naming the flag. */
-export async function valueOrPrompt(ctx: PromptHost, value: string | undefined, flag: string, what: string, ask: () => Promise<string>): Promise<string> {
+export async function valueOrPrompt(
+  ctx: PromptHost,
+  value: string | undefined,
+  flag: string,
+  what: string,
+  ask: () => Promise<string>,
+): Promise<string> {
   if (value !== undefined && value !== '') return value
   if (!ctx.canPrompt()) throw missing(flag, what)
   return ask()

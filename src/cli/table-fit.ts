@@ -25,7 +25,8 @@ const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u
  * Characters that take two columns: emoji shown as emoji, and the East Asian wide and full-width
  * blocks (Hangul Jamo, CJK, kana, Hangul syllables, full-width forms), as cli-table3 counts them.
  */
-const WIDE = /[\p{Emoji_Presentation}\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]/u
+const WIDE =
+  /[\p{Emoji_Presentation}\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]/u
 
 /** The width of a text on a terminal, in columns: two for a wide character, none for a combining mark. */
 export function textWidth(s: string): number {

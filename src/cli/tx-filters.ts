@@ -38,8 +38,7 @@ export function addListFilters(cmd: Command, o: { account?: boolean; paging?: bo
     .option('--tag <tag>', 'carrying this tag')
     .option('--search <text>', 'description or merchant contains')
   if (o.paging !== false) {
-    cmd
-      .option('--sort <field>', 'transaction_date, -transaction_date (default), amount, -amount, created_at, -created_at')
+    cmd.option('--sort <field>', 'transaction_date, -transaction_date (default), amount, -amount, created_at, -created_at')
     addPaging(cmd)
   }
   return cmd

@@ -43,7 +43,10 @@ const kebab = (field: string) => field.replace(/_/g, '-')
 export function flagFor(command: Command, path: string): string {
   const own = BY_COMMAND[commandPath(command)]?.[path]
   if (own) return own
-  const segments = path.replace(/\[\d+\]/g, '').split('.').filter((s) => !/^\d+$/.test(s))
+  const segments = path
+    .replace(/\[\d+\]/g, '')
+    .split('.')
+    .filter((s) => !/^\d+$/.test(s))
   const field = segments[segments.length - 1]
   if (!field || field === '(body)') return 'the request'
   const flags = new Set(allOptions(command))
@@ -73,7 +76,9 @@ function allOptions(command: Command): string[] {
 
 /** A detail's message after its subject: "must be ...", "is required" read on; others get a colon. */
 function sentence(subject: string, message: string): string {
-  return /^(must|is|are|has|have|cannot|can't|should|needs?|was|were|does|do|at most|at least)\b/.test(message) ? `${subject} ${message}` : `${subject}: ${message}`
+  return /^(must|is|are|has|have|cannot|can't|should|needs?|was|were|does|do|at most|at least)\b/.test(message)
+    ? `${subject} ${message}`
+    : `${subject}: ${message}`
 }
 
 /**
@@ -97,11 +102,14 @@ export function inUserWords(err: AppError, command: Command | undefined): { mess
 
 /** Field names in a message, backquoted (`to`) or snake_case (exchange_rate), as the command's flags. */
 function inFlags(command: Command, message: string): string {
-  return message.replace(/`([a-z][a-z0-9_.]*)`|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b/g, (whole, quoted: string | undefined, snake: string | undefined) => {
-    const field = quoted ?? snake ?? whole
-    const flag = flagFor(command, field)
-    return flag.startsWith('--') || /^[A-Z]+$/.test(flag) ? flag : quoted ? flag : whole
-  })
+  return message.replace(
+    /`([a-z][a-z0-9_.]*)`|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b/g,
+    (whole, quoted: string | undefined, snake: string | undefined) => {
+      const field = quoted ?? snake ?? whole
+      const flag = flagFor(command, field)
+      return flag.startsWith('--') || /^[A-Z]+$/.test(flag) ? flag : quoted ? flag : whole
+    },
+  )
 }
 
 /**

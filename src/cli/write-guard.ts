@@ -24,7 +24,8 @@ export interface WriteGuardHost extends PromptHost {
 export function writeTargetLabel(ctx: WriteGuardHost): string {
   const t = ctx.target()
   const profile = ctx.profile()
-  const named = profile !== undefined && (t.kind === 'embedded' ? profile.target === 'embedded' : profile.target === t.baseUrl.replace(/\/+$/, ''))
+  const named =
+    profile !== undefined && (t.kind === 'embedded' ? profile.target === 'embedded' : profile.target === t.baseUrl.replace(/\/+$/, ''))
   return named ? `profile "${ctx.profileName()}" at ${ctx.describeTarget()}` : ctx.describeTarget()
 }
 

@@ -130,7 +130,8 @@ export class Client {
     const url = this.url(path, o.query)
     const headers: Record<string, string> = { accept: 'application/json', ...this.credentials(o.auth ?? 'data'), ...o.headers }
     const body = o.body
-    if (body !== undefined && !Object.keys(o.headers ?? {}).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
+    if (body !== undefined && !Object.keys(o.headers ?? {}).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json'
     if (!READ_METHODS.has(method.toUpperCase()) && (o.auth ?? 'data') !== 'none') await this.opts.beforeWrite?.({ method, path })
     const maxRetries = this.opts.maxRetries ?? 3
     const maxWait = this.opts.maxRetryWaitSeconds ?? 60
@@ -187,7 +188,8 @@ export class Client {
     get: (id: string) => this.request<BankAccount>('GET', `/api-v1/bank-accounts/${encodeURIComponent(id)}`).then((r) => r.data),
     update: (id: string, body: UpdateBankAccountRequest) =>
       this.request<BankAccount>('PATCH', `/api-v1/bank-accounts/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
-    delete: (id: string) => this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/bank-accounts/${encodeURIComponent(id)}`).then((r) => r.data),
+    delete: (id: string) =>
+      this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/bank-accounts/${encodeURIComponent(id)}`).then((r) => r.data),
     transactions: (id: string, q: TransactionQuery = {}) =>
       this.request<Transaction[]>('GET', `/api-v1/bank-accounts/${encodeURIComponent(id)}/transactions`, { query: q }),
   }
@@ -202,9 +204,12 @@ export class Client {
     get: (id: string) => this.request<TransactionDetail>('GET', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
     update: (id: string, body: UpdateTransactionRequest) =>
       this.request<Transaction>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
-    delete: (id: string) => this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
+    delete: (id: string) =>
+      this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
     bulkUpdate: (body: BulkUpdateRequest) =>
-      this.request<{ updated: number; transactions: Transaction[] }>('POST', '/api-v1/transactions/bulk-update', { body }).then((r) => r.data),
+      this.request<{ updated: number; transactions: Transaction[] }>('POST', '/api-v1/transactions/bulk-update', { body }).then(
+        (r) => r.data,
+      ),
     batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string } = {}) =>
       this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },
@@ -247,9 +252,13 @@ export class Client {
     retrain: () => this.request<z.infer<typeof ModelStatus>>('POST', '/api-v1/categorization/model/retrain').then((r) => r.data),
     settings: (body: { auto_categorize?: boolean; threshold?: number }) =>
       this.request<z.infer<typeof CategorizationSettings>>('PATCH', '/api-v1/categorization/settings', { body }).then((r) => r.data),
-    review: (q: { limit?: number; cursor?: string; below?: number } = {}) => this.request<z.infer<typeof ReviewItem>[]>('GET', '/api-v1/categorization/review', { query: q }),
+    review: (q: { limit?: number; cursor?: string; below?: number } = {}) =>
+      this.request<z.infer<typeof ReviewItem>[]>('GET', '/api-v1/categorization/review', { query: q }),
     suggestion: (transactionId: string) =>
-      this.request<z.infer<typeof Suggestion> | null>('GET', `/api-v1/categorization/suggestions/${encodeURIComponent(transactionId)}`).then((r) => r.data),
+      this.request<z.infer<typeof Suggestion> | null>(
+        'GET',
+        `/api-v1/categorization/suggestions/${encodeURIComponent(transactionId)}`,
+      ).then((r) => r.data),
   }
 
   readonly reports = {
@@ -262,7 +271,8 @@ export class Client {
   readonly statements = {
     /** Upload a statement file (JSON, the file in base64); answered with the statement pending. */
     upload: (body: StatementUploadJson) => this.request<Statement>('POST', '/api-v1/statements', { body }).then((r) => r.data),
-    list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string } = {}) => this.request<Statement[]>('GET', '/api-v1/statements', { query: q }),
+    list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string } = {}) =>
+      this.request<Statement[]>('GET', '/api-v1/statements', { query: q }),
     get: (id: string) => this.request<Statement>('GET', `/api-v1/statements/${encodeURIComponent(id)}`).then((r) => r.data),
     transactions: (id: string, q: TransactionQuery = {}) =>
       this.request<Transaction[]>('GET', `/api-v1/statements/${encodeURIComponent(id)}/transactions`, { query: q }),
@@ -276,20 +286,28 @@ export class Client {
         const s = await this.statements.get(id)
         o.onPoll?.(s)
         if (s.status === 'completed' || s.status === 'failed') return s
-        if (Date.now() + delay > deadline) throw new AppError('internal_error', `statement ${id} is still ${s.status}: check it later with \`finctl statements get ${id}\``)
+        if (Date.now() + delay > deadline)
+          throw new AppError('internal_error', `statement ${id} is still ${s.status}: check it later with \`finctl statements get ${id}\``)
         await (this.opts.sleep ?? realSleep)(delay)
       }
     },
   }
 
   readonly rates = {
-    list: (q: { currency?: string; from?: string; to?: string; limit?: number; cursor?: string } = {}) => this.request<ExchangeRate[]>('GET', '/api-v1/exchange-rates', { query: q }),
+    list: (q: { currency?: string; from?: string; to?: string; limit?: number; cursor?: string } = {}) =>
+      this.request<ExchangeRate[]>('GET', '/api-v1/exchange-rates', { query: q }),
     set: (date: string, currency: string, body: SetExchangeRateRequest) =>
-      this.request<ExchangeRate>('PUT', `/api-v1/exchange-rates/${encodeURIComponent(date)}/${encodeURIComponent(currency)}`, { body }).then((r) => r.data),
+      this.request<ExchangeRate>('PUT', `/api-v1/exchange-rates/${encodeURIComponent(date)}/${encodeURIComponent(currency)}`, {
+        body,
+      }).then((r) => r.data),
     delete: (date: string, currency: string) =>
-      this.request<{ date: string; currency: string; deleted: true }>('DELETE', `/api-v1/exchange-rates/${encodeURIComponent(date)}/${encodeURIComponent(currency)}`).then((r) => r.data),
+      this.request<{ date: string; currency: string; deleted: true }>(
+        'DELETE',
+        `/api-v1/exchange-rates/${encodeURIComponent(date)}/${encodeURIComponent(currency)}`,
+      ).then((r) => r.data),
     /** Import a rates file (JSON, the file in base64): all of it or nothing. */
-    import: (body: RatesImportJson) => this.request<RatesImportResult>('POST', '/api-v1/exchange-rates/import', { body }).then((r) => r.data),
+    import: (body: RatesImportJson) =>
+      this.request<RatesImportResult>('POST', '/api-v1/exchange-rates/import', { body }).then((r) => r.data),
   }
 }
 
@@ -305,8 +323,14 @@ export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
   } catch {
     json = undefined
   }
-  const env = json as { success?: boolean; data?: T; pagination?: PaginationInfo; error?: { code?: string; message?: string; details?: ErrorDetail[]; request_id?: string } }
-  if (res.ok && env && env.success === true) return { status: res.status, data: env.data as T, pagination: env.pagination, headers: res.headers }
+  const env = json as {
+    success?: boolean
+    data?: T
+    pagination?: PaginationInfo
+    error?: { code?: string; message?: string; details?: ErrorDetail[]; request_id?: string }
+  }
+  if (res.ok && env && env.success === true)
+    return { status: res.status, data: env.data as T, pagination: env.pagination, headers: res.headers }
   if (env?.error?.code) {
     const retry = res.headers.get('retry-after')
     throw new AppError(env.error.code as ErrorCode, env.error.message ?? `HTTP ${res.status}`, {
@@ -316,9 +340,13 @@ export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
       status: res.status,
     })
   }
-  throw new AppError(res.status === 404 ? 'not_found' : 'internal_error', `unexpected HTTP ${res.status} answer from the service (not a finctl envelope)`, {
-    status: res.status,
-  })
+  throw new AppError(
+    res.status === 404 ? 'not_found' : 'internal_error',
+    `unexpected HTTP ${res.status} answer from the service (not a finctl envelope)`,
+    {
+      status: res.status,
+    },
+  )
 }
 
 function unreachable(baseUrl: string, err: unknown): AppError {

@@ -64,10 +64,22 @@ export async function runIdempotent<T>(
   const cutoff = new Date(o.now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()
   return store.db.transaction().execute(async (trx) => {
     // An expired record of the same key no longer counts.
-    await trx.deleteFrom('idempotency_keys').where('owner_id', '=', o.owner).where('idem_key', '=', o.key).where('created_at', '<', cutoff).execute()
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('owner_id', '=', o.owner)
+      .where('idem_key', '=', o.key)
+      .where('created_at', '<', cutoff)
+      .execute()
     const inserted = await trx
       .insertInto('idempotency_keys')
-      .values({ owner_id: o.owner, idem_key: o.key, request_hash: o.hash, status_code: 0, response_body: '', created_at: o.now.toISOString() })
+      .values({
+        owner_id: o.owner,
+        idem_key: o.key,
+        request_hash: o.hash,
+        status_code: 0,
+        response_body: '',
+        created_at: o.now.toISOString(),
+      })
       .onConflict((oc) => oc.columns(['owner_id', 'idem_key']).doNothing())
       .executeTakeFirst()
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
@@ -78,7 +90,10 @@ export async function runIdempotent<T>(
         .where('idem_key', '=', o.key)
         .executeTakeFirstOrThrow()
       if (prior.request_hash !== o.hash) {
-        throw new AppError('idempotency_conflict', 'this Idempotency-Key was already used with a different request: use a new key for a new request')
+        throw new AppError(
+          'idempotency_conflict',
+          'this Idempotency-Key was already used with a different request: use a new key for a new request',
+        )
       }
       return { status: prior.status_code, body: JSON.parse(prior.response_body) as T, replayed: true }
     }
@@ -95,5 +110,8 @@ export async function runIdempotent<T>(
 
 /** Drop records past their 24 hours (run now and then; replay checks the age anyway). */
 export async function pruneIdempotency(db: Kysely<Db>, now: Date): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()).execute()
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString())
+    .execute()
 }

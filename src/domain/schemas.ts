@@ -37,7 +37,11 @@ export const CreateBankAccountRequest = z
     account_type: z.enum(ACCOUNT_TYPES),
     currency_code: CurrencyCode,
     institution_name: text(200).optional(),
-    account_number: z.string().trim().regex(/^[0-9A-Za-z -]{4,40}$/, 'must be 4 to 40 letters or digits').optional(),
+    account_number: z
+      .string()
+      .trim()
+      .regex(/^[0-9A-Za-z -]{4,40}$/, 'must be 4 to 40 letters or digits')
+      .optional(),
     opening_balance: AmountInput.optional(),
     opening_balance_date: IsoDate.optional(),
   })
@@ -62,7 +66,10 @@ export const Transaction = z
     amount: z.number(),
     currency_code: z.string(),
     exchange_rate: z.number(),
-    exchange_rate_date: IsoDate.nullable().openapi({ description: "the date of the company's rate the amount was converted at (finctl rates); null when the rate was given or the currency is the base" }),
+    exchange_rate_date: IsoDate.nullable().openapi({
+      description:
+        "the date of the company's rate the amount was converted at (finctl rates); null when the rate was given or the currency is the base",
+    }),
     category: z.string().nullable(),
     accounting_category: z.enum(ACCOUNTING_CATEGORIES).nullable(),
     cash_flow_category: z.enum(CASH_FLOW_CATEGORIES).nullable(),
@@ -113,12 +120,8 @@ export const CreateTransactionRequest = z
   .openapi('CreateTransactionRequest')
 export type CreateTransactionRequest = z.infer<typeof CreateTransactionRequest>
 
-
-export const Company = z
-  .object({ id: z.string(), name: z.string(), base_currency: z.string(), created_at: Timestamp })
-  .openapi('Company')
+export const Company = z.object({ id: z.string(), name: z.string(), base_currency: z.string(), created_at: Timestamp }).openapi('Company')
 export type Company = z.infer<typeof Company>
-
 
 // ---- transactions: list, detail, update, bulk, batch ------------------------------------------
 
@@ -145,7 +148,6 @@ export const TransactionListQuery = z
   })
   .strict()
 export type TransactionListQuery = z.infer<typeof TransactionListQuery>
-
 
 export const UpdateTransactionRequest = z
   .object({
@@ -175,7 +177,15 @@ export const BulkUpdateRequest = z
     // The fields of a single update that labels and states may change, plus tags to add and remove.
     updates: z
       .object({
-        ...UpdateTransactionRequest.pick({ category: true, accounting_category: true, cash_flow_category: true, merchant_name: true, status: true, is_reconciled: true, tags: true }).shape,
+        ...UpdateTransactionRequest.pick({
+          category: true,
+          accounting_category: true,
+          cash_flow_category: true,
+          merchant_name: true,
+          status: true,
+          is_reconciled: true,
+          tags: true,
+        }).shape,
         add_tags: Tags.optional(),
         remove_tags: Tags.optional(),
       })
@@ -209,11 +219,21 @@ export const BatchError = z.object({
 export const BatchDuplicate = z.object({ index: z.number().int(), id: z.string(), import_ref: z.string() })
 /** An item paired with a statement's transaction (`match_statement_lines`): its index and that transaction's id. */
 export const BatchMatched = z.object({ index: z.number().int(), id: z.string() })
-export const BatchCreateResponse = z.object({ created: z.array(Transaction), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate), matched: z.array(BatchMatched).optional() })
+export const BatchCreateResponse = z.object({
+  created: z.array(Transaction),
+  errors: z.array(BatchError),
+  duplicates: z.array(BatchDuplicate),
+  matched: z.array(BatchMatched).optional(),
+})
 export type BatchCreateResponse = z.infer<typeof BatchCreateResponse>
 /** The answer to a batch sent with `Prefer: return=minimal`: each created row's index and id instead of the whole transaction. */
 export const BatchCreateMinimalResponse = z
-  .object({ created: z.array(z.object({ index: z.number().int(), id: z.string() })), errors: z.array(BatchError), duplicates: z.array(BatchDuplicate), matched: z.array(BatchMatched).optional() })
+  .object({
+    created: z.array(z.object({ index: z.number().int(), id: z.string() })),
+    errors: z.array(BatchError),
+    duplicates: z.array(BatchDuplicate),
+    matched: z.array(BatchMatched).optional(),
+  })
   .openapi('BatchCreateMinimalResponse')
 export type BatchCreateMinimalResponse = z.infer<typeof BatchCreateMinimalResponse>
 
@@ -231,7 +251,6 @@ export const TransactionDetail = Transaction.extend({
   history: z.array(AuditEntry),
 }).openapi('TransactionDetail')
 export type TransactionDetail = z.infer<typeof TransactionDetail>
-
 
 // ---- bank accounts: update; categories ----------------------------------------------------------
 

@@ -9,7 +9,9 @@ export function zodDetails(error: ZodError): ErrorDetail[] {
     const base = issue.path.map(String).join('.')
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        const message = (READ_ONLY_TRANSACTION_FIELDS as readonly string[]).includes(key) ? 'is read-only' : 'is not a field of this request'
+        const message = (READ_ONLY_TRANSACTION_FIELDS as readonly string[]).includes(key)
+          ? 'is read-only'
+          : 'is not a field of this request'
         details.push({ path: base ? `${base}.${key}` : key, message })
       }
       continue
@@ -49,9 +51,13 @@ export function plainMessage(issue: core.$ZodIssue): string {
     case 'invalid_union':
       return /^Invalid input/.test(m) ? 'has a value of the wrong kind' : m
     case 'too_big':
-      return /^Too big/.test(m) ? `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}` : m
+      return /^Too big/.test(m)
+        ? `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`
+        : m
     case 'too_small':
-      return /^Too small/.test(m) ? `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}` : m
+      return /^Too small/.test(m)
+        ? `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`
+        : m
     default:
       return /^Invalid input/.test(m) ? 'is not valid here' : m
   }

@@ -51,7 +51,12 @@ if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
           return answer({ id: m.id, done: true })
         }
         const res = await t.fetch(m.url, { method: m.method, headers: m.headers, body: m.body })
-        answer({ id: m.id, status: res.status, headers: [...(res.headers as unknown as Iterable<[string, string]>)], body: await res.text() })
+        answer({
+          id: m.id,
+          status: res.status,
+          headers: [...(res.headers as unknown as Iterable<[string, string]>)],
+          body: await res.text(),
+        })
       })
       .catch((err: unknown) => answer({ id: m.id, error: (err as Error)?.message ?? String(err) }))
   })

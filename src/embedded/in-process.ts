@@ -35,7 +35,10 @@ function headerValue(value: string): string {
   return v
 }
 
-type HeaderPairs = Iterable<readonly [string, string]> | Record<string, string> | { forEach(cb: (value: string, key: string) => void): void }
+type HeaderPairs =
+  | Iterable<readonly [string, string]>
+  | Record<string, string>
+  | { forEach(cb: (value: string, key: string) => void): void }
 
 /** Headers as the Fetch standard has them (case-insensitive names, combined values, sorted iteration). */
 export class LiteHeaders {
@@ -225,7 +228,11 @@ export class LiteResponse {
     if (!this.#real) {
       const R = realClass<typeof Response>('Response')
       const H = realClass<typeof Headers>('Headers')
-      this.#real = new R(this.#body as ConstructorParameters<typeof Response>[0], { status: this.status, statusText: this.statusText, headers: new H([...this.headers]) })
+      this.#real = new R(this.#body as ConstructorParameters<typeof Response>[0], {
+        status: this.status,
+        statusText: this.statusText,
+        headers: new H([...this.headers]),
+      })
     }
     return this.#real
   }
@@ -282,7 +289,8 @@ export class LiteResponse {
   }
 
   clone(): LiteResponse | Response {
-    if (this.#simple() && !this.#used) return new LiteResponse(this.#body, { status: this.status, statusText: this.statusText, headers: new LiteHeaders(this.headers) })
+    if (this.#simple() && !this.#used)
+      return new LiteResponse(this.#body, { status: this.status, statusText: this.statusText, headers: new LiteHeaders(this.headers) })
     return this.#real_().clone()
   }
 
@@ -318,7 +326,10 @@ export function useLiteWebClasses(): boolean {
   if (replaced) return true
   const loaded = (process as { moduleLoadList?: string[] }).moduleLoadList
   if (!loaded || loaded.includes('NativeModule internal/deps/undici/undici')) return false
-  for (const [name, value] of [['Headers', LiteHeaders], ['Response', LiteResponse]] as const) {
+  for (const [name, value] of [
+    ['Headers', LiteHeaders],
+    ['Response', LiteResponse],
+  ] as const) {
     // Deleted first: redefining Node's lazy property in place would load it (a delete does not).
     if (!Reflect.deleteProperty(globalThis, name)) return replaced
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })

@@ -67,12 +67,18 @@ function notTransaction(fields: string[]): string {
 
 /** What a row's text says it is: its description cells, or its payee when they are empty (a payee "Balance" of a described row is a payee). */
 function balanceOf(fields: string[], map: ColumnMap): { kind: ReturnType<typeof balanceKind>; text: string } {
-  const text = map.description.map((i) => cell(fields, i)).filter(Boolean).join(' ') || cell(fields, map.merchant_name)
+  const text =
+    map.description
+      .map((i) => cell(fields, i))
+      .filter(Boolean)
+      .join(' ') || cell(fields, map.merchant_name)
   return { kind: balanceKind(text), text }
 }
 
-const balanceReason = (b: { kind: string | undefined; text: string }) => `${b.kind}, not a movement (its text: ${JSON.stringify(b.text.slice(0, 60))})`
-const recordTypeReason = (code: string, t: RecordType) => `record type ${code} in column ${t.column + 1}, not a movement (movements are ${t.movement})`
+const balanceReason = (b: { kind: string | undefined; text: string }) =>
+  `${b.kind}, not a movement (its text: ${JSON.stringify(b.text.slice(0, 60))})`
+const recordTypeReason = (code: string, t: RecordType) =>
+  `record type ${code} in column ${t.column + 1}, not a movement (movements are ${t.movement})`
 
 /** A field as the file writes it (line breaks and spaces kept); '' when the row has no such column. */
 function rawCell(fields: string[], index: number | undefined): string {
@@ -124,17 +130,26 @@ const AMOUNT_SAMPLES = 2000
  * the import. With `settle` it stops as soon as nothing later in the file could change a decision
  * (see `ImportPlan.settledEarly`).
  */
-export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRecord[]>, o: ImportOptions = {}, settle?: { bytes: number }): Promise<ImportPlan> {
+export async function planRecords(
+  layout: CsvLayout,
+  chunks: AsyncIterable<CsvRecord[]>,
+  o: ImportOptions = {},
+  settle?: { bytes: number },
+): Promise<ImportPlan> {
   const notes: string[] = []
-  notes.push(`encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`)
+  notes.push(
+    `encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`,
+  )
   const noHeader = (where: string) =>
-    new ImportError(`found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`)
+    new ImportError(
+      `found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`,
+    )
   let header: string[] | undefined
   let headerLine = 0
   let map: ColumnMap | undefined
   let where: Array<[number, string]> = []
   /** Balance and turnover rows are found by the file's signals unless --where chooses the rows. */
-  const auto = !(o.where?.length)
+  const auto = !o.where?.length
   let recordTypes: RecordTypeFinder | undefined
   const dates = new DateDetector()
   const amounts: string[] = []
@@ -152,57 +167,73 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
   // The decisions are final once the header is found, one date format reads more rows than any
   // other (a later row it does not read is rejected by the import) and the amounts the decimal
   // mark is decided from are in.
-  const settled = () =>
-    (o.dateFormat !== undefined || dates.settled) && (o.decimalComma || amounts.length >= AMOUNT_SAMPLES)
-  reading: for await (const records of chunks) for (const rec of records) {
-    if (settle && header && dataRows > 0 && settled()) {
-      settledEarly = true
-      break reading
-    }
-    seen++
-    if (settle) for (const f of rec.fields) chars += f.length + 1
-    if (!header) {
-      const isHeader = o.skipLines !== undefined ? rec.line > o.skipLines : recognised(rec.fields) >= 2 || (o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0)
-      if (!isHeader) {
-        if (seen > 50) throw noHeader('the first 50 lines')
+  const settled = () => (o.dateFormat !== undefined || dates.settled) && (o.decimalComma || amounts.length >= AMOUNT_SAMPLES)
+  reading: for await (const records of chunks)
+    for (const rec of records) {
+      if (settle && header && dataRows > 0 && settled()) {
+        settledEarly = true
+        break reading
+      }
+      seen++
+      if (settle) for (const f of rec.fields) chars += f.length + 1
+      if (!header) {
+        const isHeader =
+          o.skipLines !== undefined
+            ? rec.line > o.skipLines
+            : recognised(rec.fields) >= 2 || ((o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0))
+        if (!isHeader) {
+          if (seen > 50) throw noHeader('the first 50 lines')
+          continue
+        }
+        header = rec.fields
+        headerLine = rec.line
+        try {
+          map = mapHeader(header, o.map ?? [])
+          where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col), value])
+        } catch (e) {
+          throw new ImportError((e as Error).message)
+        }
+        const missing = missingColumns(map)
+        if (missing.length)
+          throw new ImportError(
+            `cannot tell which column holds the ${missing.join(', the ')}; header: ${header.map((h) => `"${h}"`).join(', ')}`,
+          )
+        if (auto)
+          recordTypes = new RecordTypeFinder(
+            header,
+            new Set(
+              Object.values(map)
+                .flat()
+                .filter((i): i is number => typeof i === 'number' && i >= 0),
+            ),
+          )
         continue
       }
-      header = rec.fields
-      headerLine = rec.line
-      try {
-        map = mapHeader(header, o.map ?? [])
-        where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col), value])
-      } catch (e) {
-        throw new ImportError((e as Error).message)
-      }
-      const missing = missingColumns(map)
-      if (missing.length) throw new ImportError(`cannot tell which column holds the ${missing.join(', the ')}; header: ${header.map((h) => `"${h}"`).join(', ')}`)
-      if (auto) recordTypes = new RecordTypeFinder(header, new Set(Object.values(map).flat().filter((i): i is number => typeof i === 'number' && i >= 0)))
-      continue
-    }
-    if (where.some(([i, v]) => cell(rec.fields, i) !== v)) {
-      filtered++
-      continue
-    }
-    const date = cell(rec.fields, map!.date)
-    if (!DATE_LIKE.test(date)) {
-      skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
-      continue
-    }
-    if (auto) {
-      const balance = balanceOf(rec.fields, map!)
-      recordTypes!.add(rec.fields, rec.line, balance.kind !== undefined)
-      if (balance.kind) {
-        skipped.push({ line: rec.line, reason: balanceReason(balance) })
+      if (where.some(([i, v]) => cell(rec.fields, i) !== v)) {
+        filtered++
         continue
       }
+      const date = cell(rec.fields, map!.date)
+      if (!DATE_LIKE.test(date)) {
+        skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
+        continue
+      }
+      if (auto) {
+        const balance = balanceOf(rec.fields, map!)
+        recordTypes!.add(rec.fields, rec.line, balance.kind !== undefined)
+        if (balance.kind) {
+          skipped.push({ line: rec.line, reason: balanceReason(balance) })
+          continue
+        }
+      }
+      dataRows++
+      if (rec.fields.length !== header.length && ragged++ === 0) firstRagged = rec
+      dates.add(date)
+      if (amounts.length < AMOUNT_SAMPLES)
+        for (const i of [map!.amount, map!.debit, map!.credit])
+          if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
+      if (map!.amount === undefined) for (const column of ['debit', 'credit'] as const) signs[column].add(cell(rec.fields, map![column]))
     }
-    dataRows++
-    if (rec.fields.length !== header.length && ragged++ === 0) firstRagged = rec
-    dates.add(date)
-    if (amounts.length < AMOUNT_SAMPLES) for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
-    if (map!.amount === undefined) for (const column of ['debit', 'credit'] as const) signs[column].add(cell(rec.fields, map![column]))
-  }
   if (seen === 0) throw new ImportError('the file holds no data')
   if (!header || !map) throw noHeader(`the file's ${seen} line${seen === 1 ? '' : 's'}`)
   const byType = recordTypes?.decide()
@@ -211,7 +242,9 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     for (const { line, code } of byType.lines) skipped.push({ line, reason: recordTypeReason(code, t) })
     skipped.sort((a, b) => a.line - b.line)
     dataRows -= byType.lines.length
-    notes.push(`record type in column ${t.column + 1}${header[t.column].trim() ? ` ("${header[t.column].trim()}")` : ''}: ${t.movement} is a movement; ${t.others.join(', ')} ${t.others.length === 1 ? 'is' : 'are'} not (balances, turnovers): such rows are skipped`)
+    notes.push(
+      `record type in column ${t.column + 1}${header[t.column].trim() ? ` ("${header[t.column].trim()}")` : ''}: ${t.movement} is a movement; ${t.others.join(', ')} ${t.others.length === 1 ? 'is' : 'are'} not (balances, turnovers): such rows are skipped`,
+    )
   }
   if (!auto) notes.push('--where chooses the rows: no balance or turnover row is skipped by itself')
   const rowsRead = dataRows
@@ -228,17 +261,35 @@ export async function planRecords(layout: CsvLayout, chunks: AsyncIterable<CsvRe
     const d = dates.decide()
     if (!d.ok) throw new ImportError(d.message)
     dateFormat = d.format
-    const misfits = d.misfits ? `; ${d.misfits} ${d.misfits === 1 ? 'date does' : 'dates do'} not fit it and ${d.misfits === 1 ? 'its row is' : 'their rows are'} rejected` : ''
-    notes.push(settledEarly ? `dates ${d.format.name} (detected over the first ${rowsRead} rows, where no other format fits as many${misfits}; every row is read with it)` : `dates ${d.format.name} (detected over ${dataRows} rows${misfits})`)
+    const misfits = d.misfits
+      ? `; ${d.misfits} ${d.misfits === 1 ? 'date does' : 'dates do'} not fit it and ${d.misfits === 1 ? 'its row is' : 'their rows are'} rejected`
+      : ''
+    notes.push(
+      settledEarly
+        ? `dates ${d.format.name} (detected over the first ${rowsRead} rows, where no other format fits as many${misfits}; every row is read with it)`
+        : `dates ${d.format.name} (detected over ${dataRows} rows${misfits})`,
+    )
   }
   if (firstRagged) notes.push(raggedNote(ragged, rowsRead, settledEarly, firstRagged, header.length))
   const decimal: DecimalMark = o.decimalComma ? ',' : detectDecimalMark(amounts)
   notes.push(`decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? ' (given)' : ' (detected)'}`)
-  const columnSigns: ColumnSigns | undefined = map.amount === undefined ? { debit: signs.debit.usual, credit: signs.credit.usual } : undefined
+  const columnSigns: ColumnSigns | undefined =
+    map.amount === undefined ? { debit: signs.debit.usual, credit: signs.credit.usual } : undefined
   if (columnSigns) notes.push(signsNote(columnSigns, header, map))
   return {
-    layout, headerLine, header, map, dateFormat, decimal, ...(columnSigns ? { signs: columnSigns } : {}), dataRows, ...(settledEarly ? { settledEarly } : {}),
-    skipped, ...(byType ? { recordType: byType.recordType } : {}), filtered, notes,
+    layout,
+    headerLine,
+    header,
+    map,
+    dateFormat,
+    decimal,
+    ...(columnSigns ? { signs: columnSigns } : {}),
+    dataRows,
+    ...(settledEarly ? { settledEarly } : {}),
+    skipped,
+    ...(byType ? { recordType: byType.recordType } : {}),
+    filtered,
+    notes,
   }
 }
 
@@ -269,7 +320,7 @@ export class RowConverter {
   ) {
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
-    this.auto = !(o.where?.length)
+    this.auto = !o.where?.length
   }
 
   private skip(line: number, reason: string): undefined {
@@ -305,7 +356,11 @@ export class RowConverter {
         const mark = cell(fields, m.indicator).toLowerCase()
         const debit = o.indicatorDebit?.length ? o.indicatorDebit.map((x) => x.toLowerCase()).includes(mark) : DEBIT_MARKS.has(mark)
         const credit = o.indicatorDebit?.length ? !debit : CREDIT_MARKS.has(mark)
-        if (!debit && !credit) return { ok: false, reason: `debit/credit indicator "${cell(fields, m.indicator)}" is neither a debit nor a credit mark (give --indicator-debit VALUE)` }
+        if (!debit && !credit)
+          return {
+            ok: false,
+            reason: `debit/credit indicator "${cell(fields, m.indicator)}" is neither a debit nor a credit mark (give --indicator-debit VALUE)`,
+          }
         minor = debit ? -Math.abs(minor) : Math.abs(minor)
       }
     } else {
@@ -378,7 +433,9 @@ export class RowConverter {
       amount: formatMinor(minor, exponent),
       currency_code: currency,
       ...(posted ? { posted_date: posted } : {}),
-      ...(m.merchant_name !== undefined && cell(rec.fields, m.merchant_name) ? { merchant_name: cell(rec.fields, m.merchant_name).slice(0, 200) } : {}),
+      ...(m.merchant_name !== undefined && cell(rec.fields, m.merchant_name)
+        ? { merchant_name: cell(rec.fields, m.merchant_name).slice(0, 200) }
+        : {}),
       ...(m.category !== undefined && cell(rec.fields, m.category) ? { category: cell(rec.fields, m.category).slice(0, 100) } : {}),
       // The date first: rows of a bank file (in date order) then land side by side in the unique index.
       import_ref: `${date.replaceAll('-', '')}.${digest}.${n}`,

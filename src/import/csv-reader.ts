@@ -43,7 +43,9 @@ export async function sniffLayout(path: string, o: { encoding?: string; delimite
 export function layoutOf(sample: Uint8Array, o: { encoding?: string; delimiter?: string } = {}): CsvLayout {
   const encoding = detectEncoding(sample, o.encoding)
   const text = new TextDecoder(encoding.encoding).decode(sample.subarray(encoding.bomLength))
-  const delimiter = (o.delimiter === undefined ? detectDelimiter(text) : o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter) as Delimiter
+  const delimiter = (
+    o.delimiter === undefined ? detectDelimiter(text) : o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter
+  ) as Delimiter
   return { encoding, delimiter }
 }
 

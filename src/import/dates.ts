@@ -51,12 +51,13 @@ export function formatFromFlag(flag: string): DateFormat {
   const parts = f.split(/[^A-Z]+/).filter(Boolean)
   const letters = parts.map((p) => p[0]).join('')
   const order = ({ YMD: 'ymd', DMY: 'dmy', MDY: 'mdy' } as const)[letters as 'YMD']
-  if (!order || parts.length !== 3) throw new Error(`--date-format "${flag}" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD`)
+  if (!order || parts.length !== 3)
+    throw new Error(`--date-format "${flag}" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD`)
   return { name: f, order }
 }
 
 export type DateDetection =
-  | { ok: true; format: DateFormat; /** Dated rows the format does not read: rejected by the import. */ misfits: number }
+  | { ok: true; format: DateFormat /** Dated rows the format does not read: rejected by the import. */; misfits: number }
   | { ok: false; reason: 'ambiguous'; candidates: DateFormat[]; message: string }
   | { ok: false; reason: 'unknown'; message: string; sample?: string }
 
@@ -109,7 +110,12 @@ export class DateDetector {
    */
   get settled(): boolean {
     const leaders = this.leaders()
-    return this.seen > 0 && leaders.length === 1 && this.misfits[leaders[0].order] <= toleratedMisfits(this.seen) && this.misfits[leaders[0].order] < this.seen
+    return (
+      this.seen > 0 &&
+      leaders.length === 1 &&
+      this.misfits[leaders[0].order] <= toleratedMisfits(this.seen) &&
+      this.misfits[leaders[0].order] < this.seen
+    )
   }
 
   decide(): DateDetection {
@@ -117,7 +123,13 @@ export class DateDetector {
     const left = this.leaders()
     const misfits = this.misfits[left[0].order]
     const sample = this.firstMisfit[left[0].order]
-    if (misfits === this.seen) return { ok: false, reason: 'unknown', message: `the dates fit no known format (for example "${sample}"): give --date-format`, sample }
+    if (misfits === this.seen)
+      return {
+        ok: false,
+        reason: 'unknown',
+        message: `the dates fit no known format (for example "${sample}"): give --date-format`,
+        sample,
+      }
     if (misfits > toleratedMisfits(this.seen)) {
       const names = left.map((f) => f.name).join(' or ')
       return {

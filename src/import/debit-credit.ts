@@ -36,14 +36,18 @@ export class SignCounter {
 /** A debit or credit value as money into the account (minor units), and whether it is a reversal. */
 export function columnAmount(minor: number, column: MoneyColumn, usual: Sign): { minor: number; reversal: boolean } {
   const reversal = minor !== 0 && Math.sign(minor) !== usual
-  const inward = column === 'credit' !== reversal
+  const inward = (column === 'credit') !== reversal
   return { minor: inward ? Math.abs(minor) : -Math.abs(minor), reversal }
 }
 
 export type DebitCreditAmount = { ok: true; minor: number; reversal: boolean } | { ok: false; reason: string }
 
 /** The amount of a row from its debit and credit cells, `read` parsing each one. */
-export function debitCreditAmount(cells: Record<MoneyColumn, string>, signs: ColumnSigns, read: (text: string) => LocaleAmount): DebitCreditAmount {
+export function debitCreditAmount(
+  cells: Record<MoneyColumn, string>,
+  signs: ColumnSigns,
+  read: (text: string) => LocaleAmount,
+): DebitCreditAmount {
   if (!cells.debit && !cells.credit) return { ok: false, reason: 'no amount: both the debit and the credit column are empty' }
   let minor = 0
   let reversal = false

@@ -14,13 +14,20 @@ export interface Detected {
 export function detectEncoding(sample: Uint8Array, given?: string): Detected {
   if (given) {
     const encoding = normalizeEncoding(given)
-    const bom = encoding === 'utf-8' && hasUtf8Bom(sample) ? 3 : (encoding === 'utf-16le' || encoding === 'utf-16be') && sample.length >= 2 ? bomLength16(sample, encoding) : 0
+    const bom =
+      encoding === 'utf-8' && hasUtf8Bom(sample)
+        ? 3
+        : (encoding === 'utf-16le' || encoding === 'utf-16be') && sample.length >= 2
+          ? bomLength16(sample, encoding)
+          : 0
     return { encoding, bomLength: bom, how: 'given' }
   }
   if (hasUtf8Bom(sample)) return { encoding: 'utf-8', bomLength: 3, how: 'bom' }
   if (sample[0] === 0xff && sample[1] === 0xfe) return { encoding: 'utf-16le', bomLength: 2, how: 'bom' }
   if (sample[0] === 0xfe && sample[1] === 0xff) return { encoding: 'utf-16be', bomLength: 2, how: 'bom' }
-  return isValidUtf8(sample) ? { encoding: 'utf-8', bomLength: 0, how: 'valid utf-8' } : { encoding: 'windows-1252', bomLength: 0, how: 'not utf-8' }
+  return isValidUtf8(sample)
+    ? { encoding: 'utf-8', bomLength: 0, how: 'valid utf-8' }
+    : { encoding: 'windows-1252', bomLength: 0, how: 'not utf-8' }
 }
 
 function hasUtf8Bom(b: Uint8Array): boolean {
@@ -33,7 +40,12 @@ function bomLength16(b: Uint8Array, enc: string): number {
 
 /** The TextDecoder label for a user's encoding name; throws a readable error for an unknown one. */
 export function normalizeEncoding(name: string): string {
-  const n = name.trim().toLowerCase().replace(/^cp-?(\d+)$/, 'windows-$1').replace(/^latin-?1$/, 'iso-8859-1').replace(/^utf8$/, 'utf-8')
+  const n = name
+    .trim()
+    .toLowerCase()
+    .replace(/^cp-?(\d+)$/, 'windows-$1')
+    .replace(/^latin-?1$/, 'iso-8859-1')
+    .replace(/^utf8$/, 'utf-8')
   try {
     return new TextDecoder(n).encoding
   } catch {

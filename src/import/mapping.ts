@@ -3,9 +3,32 @@
  * German, French, Spanish and Dutch (and a few others banks use); `--map field=Column` overrides,
  * and several columns may make up the description (`--map description=Payee --map description=Memo`).
  */
-export type Role = 'date' | 'posted_date' | 'amount' | 'debit' | 'credit' | 'indicator' | 'description' | 'merchant_name' | 'currency_code' | 'reference' | 'category'
+export type Role =
+  | 'date'
+  | 'posted_date'
+  | 'amount'
+  | 'debit'
+  | 'credit'
+  | 'indicator'
+  | 'description'
+  | 'merchant_name'
+  | 'currency_code'
+  | 'reference'
+  | 'category'
 
-export const ROLES: Role[] = ['date', 'posted_date', 'amount', 'debit', 'credit', 'indicator', 'description', 'merchant_name', 'currency_code', 'reference', 'category']
+export const ROLES: Role[] = [
+  'date',
+  'posted_date',
+  'amount',
+  'debit',
+  'credit',
+  'indicator',
+  'description',
+  'merchant_name',
+  'currency_code',
+  'reference',
+  'category',
+]
 
 /** Other names people give a field in `--map field=Column` (and an upload's `map`). */
 const ROLE_ALIASES: Record<string, Role> = {
@@ -33,29 +56,160 @@ export function splitPair(item: string): [string, string] | undefined {
 /** Normalised header names per role, most specific first. */
 const SYNONYMS: Record<Role, string[]> = {
   date: [
-    'date', 'transaction date', 'trans date', 'booking date', 'buchungstag', 'buchungsdatum', 'datum', 'belegdatum', 'date operation',
-    'date de l operation', 'date de valeur', 'fecha', 'fecha operacion', 'fecha valor', 'boekingsdatum', 'transactiedatum', 'data', 'date posted', 'posting date',
+    'date',
+    'transaction date',
+    'trans date',
+    'booking date',
+    'buchungstag',
+    'buchungsdatum',
+    'datum',
+    'belegdatum',
+    'date operation',
+    'date de l operation',
+    'date de valeur',
+    'fecha',
+    'fecha operacion',
+    'fecha valor',
+    'boekingsdatum',
+    'transactiedatum',
+    'data',
+    'date posted',
+    'posting date',
   ],
   posted_date: ['posted date', 'post date', 'wertstellung', 'valuta', 'value date', 'date valeur', 'valutadatum', 'rentedatum'],
   amount: [
-    'amount', 'betrag', 'betrag eur', 'betrag in eur', 'umsatz', 'montant', 'montant eur', 'importe', 'bedrag', 'bedrag eur', 'suma', 'sum',
-    'value', 'transaction amount', 'amount eur', 'amount usd', 'amount gbp', 'betrag waehrung', 'kwota',
+    'amount',
+    'betrag',
+    'betrag eur',
+    'betrag in eur',
+    'umsatz',
+    'montant',
+    'montant eur',
+    'importe',
+    'bedrag',
+    'bedrag eur',
+    'suma',
+    'sum',
+    'value',
+    'transaction amount',
+    'amount eur',
+    'amount usd',
+    'amount gbp',
+    'betrag waehrung',
+    'kwota',
   ],
-  debit: ['debit', 'debit amount', 'withdrawal', 'withdrawals', 'money out', 'paid out', 'soll', 'ausgang', 'cargo', 'cargos', 'debet', 'af'],
+  debit: [
+    'debit',
+    'debit amount',
+    'withdrawal',
+    'withdrawals',
+    'money out',
+    'paid out',
+    'soll',
+    'ausgang',
+    'cargo',
+    'cargos',
+    'debet',
+    'af',
+  ],
   credit: ['credit', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'haben', 'eingang', 'abono', 'abonos', 'bij'],
-  indicator: ['d c', 'dc', 'd k', 'dr cr', 'cr dr', 'debit credit', 'credit debit', 'af bij', 'soll haben', 's h', 'indicator', 'sign', 'debit credit indicator'],
+  indicator: [
+    'd c',
+    'dc',
+    'd k',
+    'dr cr',
+    'cr dr',
+    'debit credit',
+    'credit debit',
+    'af bij',
+    'soll haben',
+    's h',
+    'indicator',
+    'sign',
+    'debit credit indicator',
+  ],
   description: [
-    'description', 'verwendungszweck', 'buchungstext', 'libelle', 'libelle operation', 'concepto', 'omschrijving', 'mededelingen', 'memo',
-    'narrative', 'details', 'transaction description', 'text', 'paiement', 'purpose', 'description 1', 'reference text', 'informacion', 'descripcion',
-    'naam omschrijving', 'message', 'desc', 'remarque', 'label', 'umsatzbeschreibung', 'beschreibung', 'libelle de l operation', 'intitule',
+    'description',
+    'verwendungszweck',
+    'buchungstext',
+    'libelle',
+    'libelle operation',
+    'concepto',
+    'omschrijving',
+    'mededelingen',
+    'memo',
+    'narrative',
+    'details',
+    'transaction description',
+    'text',
+    'paiement',
+    'purpose',
+    'description 1',
+    'reference text',
+    'informacion',
+    'descripcion',
+    'naam omschrijving',
+    'message',
+    'desc',
+    'remarque',
+    'label',
+    'umsatzbeschreibung',
+    'beschreibung',
+    'libelle de l operation',
+    'intitule',
   ],
   merchant_name: [
-    'payee', 'merchant', 'auftraggeber empfaenger', 'auftraggeber empfanger', 'empfaenger', 'empfanger', 'beneficiary', 'counterparty', 'beguenstigter',
-    'name', 'naam', 'naam tegenpartij', 'beneficiaire', 'tiers', 'contraparte', 'gegenpartei', 'partner name', 'partner',
+    'payee',
+    'merchant',
+    'auftraggeber empfaenger',
+    'auftraggeber empfanger',
+    'empfaenger',
+    'empfanger',
+    'beneficiary',
+    'counterparty',
+    'beguenstigter',
+    'name',
+    'naam',
+    'naam tegenpartij',
+    'beneficiaire',
+    'tiers',
+    'contraparte',
+    'gegenpartei',
+    'partner name',
+    'partner',
   ],
   // Not 'valuta': German banks call the value date so (Valuta, Valutadatum).
-  currency_code: ['currency', 'waehrung', 'wahrung', 'devise', 'moneda', 'munt', 'ccy', 'valuta code', 'currency code', 'valiuta', 'waluta', 'valuuta', 'mena'],
-  reference: ['reference', 'referenz', 'transaction id', 'fitid', 'id', 'bank reference', 'referencia', 'numero', 'check number', 'checknumber', 'kenmerk', 'end to end id', 'operation number', 'n de transaction'],
+  currency_code: [
+    'currency',
+    'waehrung',
+    'wahrung',
+    'devise',
+    'moneda',
+    'munt',
+    'ccy',
+    'valuta code',
+    'currency code',
+    'valiuta',
+    'waluta',
+    'valuuta',
+    'mena',
+  ],
+  reference: [
+    'reference',
+    'referenz',
+    'transaction id',
+    'fitid',
+    'id',
+    'bank reference',
+    'referencia',
+    'numero',
+    'check number',
+    'checknumber',
+    'kenmerk',
+    'end to end id',
+    'operation number',
+    'n de transaction',
+  ],
   category: ['category', 'kategorie', 'categorie', 'categoria', 'rubrik'],
 }
 
@@ -120,7 +274,18 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
     return -1
   }
   const overridden = new Set(overrides.map(([r]) => r))
-  for (const role of ['date', 'posted_date', 'amount', 'debit', 'credit', 'indicator', 'currency_code', 'reference', 'category', 'merchant_name'] as const) {
+  for (const role of [
+    'date',
+    'posted_date',
+    'amount',
+    'debit',
+    'credit',
+    'indicator',
+    'currency_code',
+    'reference',
+    'category',
+    'merchant_name',
+  ] as const) {
     if (overridden.has(role)) continue
     const i = find(role)
     if (i >= 0) {
@@ -141,7 +306,8 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
     }
     const idx = /^\d+$/.test(column) ? Number(column) - 1 : header.findIndex((h) => h.trim() === column.trim())
     const byNorm = idx >= 0 ? idx : norm.indexOf(normalizeHeader(column))
-    if (byNorm < 0 || byNorm >= header.length) throw new Error(`--map ${role}=${column}: no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`)
+    if (byNorm < 0 || byNorm >= header.length)
+      throw new Error(`--map ${role}=${column}: no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`)
     if (role === 'description') map.description.push(byNorm)
     else map[role] = byNorm
   }
@@ -153,7 +319,8 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
 export function missingColumns(map: ColumnMap): string[] {
   const missing: string[] = []
   if (map.date === undefined) missing.push('date (--map date=Column)')
-  if (map.amount === undefined && map.debit === undefined && map.credit === undefined) missing.push('amount (--map amount=Column, or --map debit=Column --map credit=Column)')
+  if (map.amount === undefined && map.debit === undefined && map.credit === undefined)
+    missing.push('amount (--map amount=Column, or --map debit=Column --map credit=Column)')
   if (map.description.length === 0) missing.push('description (--map description=Column)')
   return missing
 }

@@ -21,9 +21,9 @@ export class OccurrenceCounter {
 
   /** Count one more occurrence of the identity whose digest starts with `digest`; returns its number (1, 2, …). */
   next(digest: Uint8Array): number {
-    const hi = (digest[0] << 24 | digest[1] << 16 | digest[2] << 8 | digest[3]) >>> 0
+    const hi = ((digest[0] << 24) | (digest[1] << 16) | (digest[2] << 8) | digest[3]) >>> 0
     // 0/0 marks an empty slot.
-    const lo = ((digest[4] << 24 | digest[5] << 16 | digest[6] << 8 | digest[7]) >>> 0) || 1
+    const lo = ((digest[4] << 24) | (digest[5] << 16) | (digest[6] << 8) | digest[7]) >>> 0 || 1
     const mask = this.counts.length - 1
     let i = lo & mask
     for (;;) {

@@ -46,7 +46,15 @@ function lines(text: string): Array<{ line: number; cells: string[] }> {
   for (let i = 0; i < all.length; i++) {
     if (all[i].trim() === '') continue
     const sep = all[i].includes(',') ? ',' : all[i].includes(';') ? ';' : '\t'
-    out.push({ line: i + 1, cells: all[i].split(sep).map((c) => c.trim().replace(/^"(.*)"$/, '$1').trim()) })
+    out.push({
+      line: i + 1,
+      cells: all[i].split(sep).map((c) =>
+        c
+          .trim()
+          .replace(/^"(.*)"$/, '$1')
+          .trim(),
+      ),
+    })
   }
   return out
 }
@@ -57,14 +65,23 @@ export function detectRatesFormat(text: string): RateFileFormat | undefined {
   if (!first) return undefined
   const head = first.cells.map((c) => c.toLowerCase())
   if (head.includes('currency') && head.includes('rate') && head.includes('date')) return 'plain'
-  if (head[0] === 'date' && first.cells.slice(1).filter((c) => c !== '').every((c) => /^[A-Z]{3}$/.test(c)) && first.cells.length > 1) return 'ecb'
+  if (
+    head[0] === 'date' &&
+    first.cells
+      .slice(1)
+      .filter((c) => c !== '')
+      .every((c) => /^[A-Z]{3}$/.test(c)) &&
+    first.cells.length > 1
+  )
+    return 'ecb'
   return undefined
 }
 
 /** Read a rates file; throws RatesFileError when it is neither format or holds no rate. Bad lines are listed in `errors`. */
 export function parseRatesFile(text: string, format?: RateFileFormat): RatesFile {
   const f = format ?? detectRatesFormat(text)
-  if (!f) throw new RatesFileError('is neither the ECB layout (Date,USD,JPY,...) nor date,currency,rate: give --format ecb or --format plain')
+  if (!f)
+    throw new RatesFileError('is neither the ECB layout (Date,USD,JPY,...) nor date,currency,rate: give --format ecb or --format plain')
   const parsed = f === 'ecb' ? parseEcb(text) : parsePlain(text)
   const count = parsed.format === 'ecb' ? parsed.days.reduce((n, d) => n + d.perEur.size, 0) : parsed.rates.length
   if (count === 0) throw new RatesFileError(`holds no rate${parsed.errors.length ? `: ${parsed.errors.slice(0, 3).join('; ')}` : ''}`)

@@ -15,7 +15,10 @@ function countOutsideQuotes(line: string, d: string): number {
 
 /** The delimiter whose per-line count is most consistent (and non-zero) over the sample lines. */
 export function detectDelimiter(text: string): Delimiter {
-  const lines = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '').slice(0, 50)
+  const lines = text
+    .split(/\r\n|\n|\r/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 50)
   let best: { d: Delimiter; score: number } = { d: ',', score: -1 }
   for (const d of DELIMITERS) {
     const counts = lines.map((l) => countOutsideQuotes(l, d))

@@ -34,7 +34,8 @@ export function parseAmount(input: string | number, exponent: number): AmountRes
     return {
       ok: false,
       error: 'too_many_decimals',
-      message: exponent === 0 ? 'this currency has no minor unit: give a whole amount' : `at most ${exponent} decimal places for this currency`,
+      message:
+        exponent === 0 ? 'this currency has no minor unit: give a whole amount' : `at most ${exponent} decimal places for this currency`,
     }
   }
   const digits = (whole.replace(/^0+(?=\d)/, '') + frac.padEnd(exponent, '0')).replace(/^0+(?=\d)/, '')

@@ -7,8 +7,19 @@ export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys'] as const
 export type Scope = (typeof JWT_SCOPES)[number]
 
 export const ACCOUNTING_CATEGORIES = [
-  'revenue', 'cost_of_goods_sold', 'operating_expenses', 'payroll', 'taxes', 'interest', 'capital_expenditure',
-  'loan', 'equity', 'transfer', 'other_income', 'other_expense', 'uncategorized',
+  'revenue',
+  'cost_of_goods_sold',
+  'operating_expenses',
+  'payroll',
+  'taxes',
+  'interest',
+  'capital_expenditure',
+  'loan',
+  'equity',
+  'transfer',
+  'other_income',
+  'other_expense',
+  'uncategorized',
 ] as const
 export const CASH_FLOW_CATEGORIES = ['operations', 'investing', 'financing', 'transfer'] as const
 export const TRANSACTION_STATUSES = ['pending', 'posted', 'void'] as const
@@ -41,4 +52,11 @@ export function isIsoDate(s: string): boolean {
 }
 
 /** Fields the service assigns: refused in an update with a 400 that names them. */
-export const READ_ONLY_TRANSACTION_FIELDS = ['id', 'created_at', 'updated_at', 'bank_statement_id', 'original_description', 'ai_confidence_score'] as const
+export const READ_ONLY_TRANSACTION_FIELDS = [
+  'id',
+  'created_at',
+  'updated_at',
+  'bank_statement_id',
+  'original_description',
+  'ai_confidence_score',
+] as const

@@ -47,7 +47,13 @@ class OwnSchemaDialect extends PostgresDialect {
         const r = await sql<{ name: string; kind: string }>`
           SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
           WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p', 'v', 'm', 'f')`.execute(db)
-        return r.rows.map((t) => ({ name: t.name, schema, isView: t.kind === 'v' || t.kind === 'm', isForeign: t.kind === 'f', columns: [] }))
+        return r.rows.map((t) => ({
+          name: t.name,
+          schema,
+          isView: t.kind === 'v' || t.kind === 'm',
+          isForeign: t.kind === 'f',
+          columns: [],
+        }))
       },
     }
   }
@@ -136,7 +142,11 @@ class PostgresHotPaths implements HotPaths {
       }
     }
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('api_requests').values(rows.slice(i, i + 1000)).execute()
+      for (let i = 0; i < rows.length; i += 1000)
+        await trx
+          .insertInto('api_requests')
+          .values(rows.slice(i, i + 1000))
+          .execute()
       for (const [id, { n, last }] of perKey) {
         await trx
           .updateTable('api_keys')

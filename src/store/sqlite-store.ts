@@ -18,10 +18,32 @@ import { dirname } from 'node:path'
 const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3
 
 const TX_COLUMNS = [
-  'id', 'company_id', 'bank_account_id', 'bank_statement_id', 'transaction_date', 'posted_date', 'description',
-  'original_description', 'amount', 'currency_code', 'exchange_rate', 'base_amount', 'category',
-  'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled', 'ai_confidence_score',
-  'tags', 'created_at', 'updated_at', 'import_ref', 'created_by', 'created_via', 'exchange_rate_date',
+  'id',
+  'company_id',
+  'bank_account_id',
+  'bank_statement_id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'base_amount',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'ai_confidence_score',
+  'tags',
+  'created_at',
+  'updated_at',
+  'import_ref',
+  'created_by',
+  'created_via',
+  'exchange_rate_date',
 ] as const
 
 /**
@@ -214,13 +236,15 @@ class SqliteHotPaths implements HotPaths {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = []
     try {
       await this.locked(() =>
-        this.runBatch(batch.map((op) => () => {
-          try {
-            outcomes.push({ ok: true, value: this.savepoint(op.work) })
-          } catch (error) {
-            outcomes.push({ ok: false, error })
-          }
-        })),
+        this.runBatch(
+          batch.map((op) => () => {
+            try {
+              outcomes.push({ ok: true, value: this.savepoint(op.work) })
+            } catch (error) {
+              outcomes.push({ ok: false, error })
+            }
+          }),
+        ),
       )
     } catch (error) {
       for (const op of batch) op.reject(error)

@@ -27,7 +27,13 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
     const cb = h.client({ apiKey: b.key })
     savings = (await ca.accounts.create({ name: 'Savings', account_type: 'savings', currency_code: 'USD' })).id
     const rows = (account: string) =>
-      AMOUNTS.map((amount, i) => ({ bank_account_id: account, transaction_date: `2026-0${1 + (i % 3)}-1${i % 10}`, description: `row ${i}`, amount, ...(i % 4 === 0 ? { category: 'Fees' } : {}) }))
+      AMOUNTS.map((amount, i) => ({
+        bank_account_id: account,
+        transaction_date: `2026-0${1 + (i % 3)}-1${i % 10}`,
+        description: `row ${i}`,
+        amount,
+        ...(i % 4 === 0 ? { category: 'Fees' } : {}),
+      }))
     // The other company's rows interleave with ours in the amount index.
     await cb.transactions.batch(rows(b.accountId))
     for (const account of [a.accountId, savings]) mine.push(...(await ca.transactions.batch(rows(account))).created)
@@ -90,7 +96,7 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
         transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-15`,
         description: `bulk ${i}`,
         // Few distinct amounts: long runs of ties, ordered by id.
-        amount: `${(i * 7919) % 97 - 48}.${String(i % 3).padStart(2, '0')}`,
+        amount: `${((i * 7919) % 97) - 48}.${String(i % 3).padStart(2, '0')}`,
       }))
       for (let i = 0; i < n; i += 5000) rows.push(...(await cc.transactions.batch(items.slice(i, i + 5000))).created)
     })
@@ -115,7 +121,10 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
         const got = await pages({ sort }, 6, 200)
         expect(got.total).toBe(rows.length)
         expect(got.ids).toEqual(all.slice(0, 1200))
-        const inBig = expected(rows.filter((x) => x.bank_account_id === big), sort === '-amount')
+        const inBig = expected(
+          rows.filter((x) => x.bank_account_id === big),
+          sort === '-amount',
+        )
         expect(inBig.length).toBeGreaterThan(AMOUNT_WALK_MIN_ROWS)
         const gotBig = await pages({ sort, bank_account_id: big }, 3, 300)
         expect(gotBig.total).toBe(inBig.length)
@@ -124,7 +133,10 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
     })
 
     it('walks a small account to its end by sorting its rows', async () => {
-      const inSmall = expected(rows.filter((x) => x.bank_account_id === small), false)
+      const inSmall = expected(
+        rows.filter((x) => x.bank_account_id === small),
+        false,
+      )
       expect(inSmall.length).toBeLessThan(AMOUNT_WALK_MIN_ROWS)
       const got = await pages({ sort: 'amount', bank_account_id: small }, 100, 250)
       expect(got.ids).toEqual(inSmall)
@@ -135,7 +147,9 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
   if (storeKind === 'sqlite') {
     it('keeps a one-column amount index on SQLite, not the company-first one', async () => {
       const { sql } = await import('kysely')
-      const names = (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'transactions'`.execute(h.store.db)).rows.map((r) => r.name)
+      const names = (
+        await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'transactions'`.execute(h.store.db)
+      ).rows.map((r) => r.name)
       expect(names).toContain('transactions_amount')
       expect(names).not.toContain('transactions_company_amount')
     })

@@ -31,26 +31,50 @@ describe.each(MATRIX)('batch with Prefer: return=minimal over %s on %s', (kind, 
   })
 
   async function post(body: unknown, headers: Record<string, string>) {
-    const res = await h.raw('POST', '/api-v1/transactions/batch', { headers: { 'x-api-key': a.key, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
-    return { status: res.status, applied: res.headers.get('preference-applied'), body: (await res.json()) as { data: { created: Array<Record<string, unknown>>; errors: Array<{ index: number }>; duplicates: Array<{ index: number; id: string }> } } }
+    const res = await h.raw('POST', '/api-v1/transactions/batch', {
+      headers: { 'x-api-key': a.key, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    })
+    return {
+      status: res.status,
+      applied: res.headers.get('preference-applied'),
+      body: (await res.json()) as {
+        data: {
+          created: Array<Record<string, unknown>>
+          errors: Array<{ index: number }>
+          duplicates: Array<{ index: number; id: string }>
+        }
+      },
+    }
   }
 
   it('answers index and id of each created row, errors and duplicates by index, and stores the rows', async () => {
     const first = await post({ transactions: [item(1), item(2)] }, { prefer: 'return=minimal' })
     expect(first.status).toBe(201)
     expect(first.applied).toBe('return=minimal')
-    expect(first.body.data.created.map((x) => Object.keys(x).sort())).toEqual([['id', 'index'], ['id', 'index']])
+    expect(first.body.data.created.map((x) => Object.keys(x).sort())).toEqual([
+      ['id', 'index'],
+      ['id', 'index'],
+    ])
     const [one, two] = first.body.data.created
 
     // index 0 is new, 1 is invalid (no description), 2 was created above, 3 is new
-    const second = await post({ transactions: [item(3), item(4, { description: '' }), item(1), item(5)] }, { prefer: 'handling=lenient, return=minimal' })
+    const second = await post(
+      { transactions: [item(3), item(4, { description: '' }), item(1), item(5)] },
+      { prefer: 'handling=lenient, return=minimal' },
+    )
     expect(second.status).toBe(201)
     expect(second.applied).toBe('return=minimal')
     expect(second.body.data.created.map((x) => x.index)).toEqual([0, 3])
     expect(second.body.data.errors.map((e) => e.index)).toEqual([1])
     expect(second.body.data.duplicates).toEqual([{ index: 2, id: one.id, import_ref: 'minimal.1' }])
 
-    for (const [x, n] of [[one, 1], [two, 2], [second.body.data.created[0], 3], [second.body.data.created[1], 5]] as const) {
+    for (const [x, n] of [
+      [one, 1],
+      [two, 2],
+      [second.body.data.created[0], 3],
+      [second.body.data.created[1], 5],
+    ] as const) {
       expect(await c.transactions.get(x.id as string)).toMatchObject({ description: `minimal ${n}`, amount: n + 0.25 })
     }
   })

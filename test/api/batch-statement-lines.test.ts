@@ -36,7 +36,14 @@ describe.each(MATRIX)('batch rows already on a statement, over %s on %s', (kind,
     expect(done.status, done.error ?? '').toBe('completed')
     return { account, statement: (await c.statements.transactions(up.id, { sort: 'transaction_date' })).data }
   }
-  const row = (account: string, date: string, amount: string, description: string, ref: string, over: Partial<CreateTransactionRequest> = {}): CreateTransactionRequest => ({
+  const row = (
+    account: string,
+    date: string,
+    amount: string,
+    description: string,
+    ref: string,
+    over: Partial<CreateTransactionRequest> = {},
+  ): CreateTransactionRequest => ({
     bank_account_id: account,
     transaction_date: date,
     amount,
@@ -46,11 +53,16 @@ describe.each(MATRIX)('batch rows already on a statement, over %s on %s', (kind,
   })
   /** The indexes of the created rows (the minimal answer's shape). */
   const createdAt = (r: { created: unknown[] }) => r.created.map((x) => (x as { index: number }).index)
-  const all = async (account: string) => (await c.transactions.list({ bank_account_id: account, limit: '100', sort: 'transaction_date' })).data
+  const all = async (account: string) =>
+    (await c.transactions.list({ bank_account_id: account, limit: '100', sort: 'transaction_date' })).data
 
-  it('pairs the rows with the statement\'s transactions: matched, not created; those carry the import_ref, reconciled; sent again, duplicates', async () => {
+  it("pairs the rows with the statement's transactions: matched, not created; those carry the import_ref, reconciled; sent again, duplicates", async () => {
     const { account, statement } = await accountWithStatement('2026-02-03,Coffee Corner,-4.50\n2026-02-05,Office rent,-900.00\n')
-    const items = [row(account, '2026-02-04', '-4.50', 'COFFEE CORNER 1234', 'r1.1'), row(account, '2026-02-05', '-900.00', 'Office rent', 'r2.1'), row(account, '2026-02-06', '-7.00', 'Taxi', 'r3.1')]
+    const items = [
+      row(account, '2026-02-04', '-4.50', 'COFFEE CORNER 1234', 'r1.1'),
+      row(account, '2026-02-05', '-900.00', 'Office rent', 'r2.1'),
+      row(account, '2026-02-06', '-7.00', 'Taxi', 'r3.1'),
+    ]
     const res = await c.transactions.batchMinimal(items, { matchStatementLines: true })
     expect(res.matched).toEqual([
       { index: 0, id: statement[0].id },
@@ -66,7 +78,15 @@ describe.each(MATRIX)('batch rows already on a statement, over %s on %s', (kind,
     const history = await c.transactions.get(statement[0].id)
     expect(history.history?.at(-1)).toMatchObject({ action: 'reconcile', changes: { is_reconciled: { before: false, after: true } } })
     const again = await c.transactions.batchMinimal(items, { matchStatementLines: true })
-    expect([again.created, again.matched, again.duplicates.map((d) => [d.index, d.id])]).toEqual([[], [], [[0, statement[0].id], [1, statement[1].id], [2, rows[2].id]]])
+    expect([again.created, again.matched, again.duplicates.map((d) => [d.index, d.id])]).toEqual([
+      [],
+      [],
+      [
+        [0, statement[0].id],
+        [1, statement[1].id],
+        [2, rows[2].id],
+      ],
+    ])
     expect(await all(account)).toHaveLength(3)
   })
 
@@ -81,17 +101,25 @@ describe.each(MATRIX)('batch rows already on a statement, over %s on %s', (kind,
   it('two equal rows, one of them on the statement: one paired, one created; two on the statement: both paired', async () => {
     const one = await accountWithStatement('2026-03-10,Coffee,-3.20\n')
     const twice = [row(one.account, '2026-03-10', '-3.20', 'Coffee', 'e.1'), row(one.account, '2026-03-10', '-3.20', 'Coffee', 'e.2')]
-    const r1 = await c.transactions.batchMinimal(twice.map((t) => ({ ...t, bank_account_id: one.account })), { matchStatementLines: true })
+    const r1 = await c.transactions.batchMinimal(
+      twice.map((t) => ({ ...t, bank_account_id: one.account })),
+      { matchStatementLines: true },
+    )
     expect([r1.matched?.map((m) => m.index), createdAt(r1)]).toEqual([[0], [1]])
     expect(await all(one.account)).toHaveLength(2)
     const two = await accountWithStatement('2026-03-10,Coffee,-3.20\n2026-03-10,Coffee,-3.20\n')
-    const r2 = await c.transactions.batchMinimal(twice.map((t) => ({ ...t, bank_account_id: two.account })), { matchStatementLines: true })
+    const r2 = await c.transactions.batchMinimal(
+      twice.map((t) => ({ ...t, bank_account_id: two.account })),
+      { matchStatementLines: true },
+    )
     expect([r2.matched?.map((m) => m.index), r2.created]).toEqual([[0, 1], []])
     expect(await all(two.account)).toHaveLength(2)
   })
 
   it('never pairs another amount, a date 4 days away, a void or already paired transaction, another account or another currency', async () => {
-    const { account, statement } = await accountWithStatement('2026-04-01,Paid A,-10.00\n2026-04-01,Paid B,-20.00\n2026-04-01,Paid C,-30.00\n2026-04-01,Paid D,-40.00\n')
+    const { account, statement } = await accountWithStatement(
+      '2026-04-01,Paid A,-10.00\n2026-04-01,Paid B,-20.00\n2026-04-01,Paid C,-30.00\n2026-04-01,Paid D,-40.00\n',
+    )
     await c.transactions.update(statement[2].id, { status: 'void' })
     await c.transactions.batchMinimal([row(account, '2026-04-01', '-40.00', 'Paid D', 'd.1')], { matchStatementLines: true })
     const elsewhere = (await c.accounts.create({ name: `M${n++}`, account_type: 'checking', currency_code: 'USD' })).id
@@ -116,7 +144,11 @@ describe.each(MATRIX)('batch rows already on a statement, over %s on %s', (kind,
   it('under an Idempotency-Key: paired the same way, and the replay answers the first answer', async () => {
     const { account, statement } = await accountWithStatement('2026-05-02,Invoice 9,250.00\n')
     const body = JSON.stringify({ transactions: [row(account, '2026-05-02', '250.00', 'Invoice 9', 'k.1')], match_statement_lines: true })
-    const send = () => h.raw('POST', '/api-v1/transactions/batch', { headers: { 'x-api-key': a.key, 'content-type': 'application/json', 'idempotency-key': `match-${kind}-${storeKind}` }, body })
+    const send = () =>
+      h.raw('POST', '/api-v1/transactions/batch', {
+        headers: { 'x-api-key': a.key, 'content-type': 'application/json', 'idempotency-key': `match-${kind}-${storeKind}` },
+        body,
+      })
     const first = (await (await send()).json()) as { data: { matched: unknown[]; created: unknown[] } }
     expect(first.data.matched).toEqual([{ index: 0, id: statement[0].id }])
     expect(first.data.created).toEqual([])
@@ -129,7 +161,9 @@ describe.each(MATRIX)('batch rows already on a statement, over %s on %s', (kind,
   it('batches racing for one statement transaction: exactly one pairs with it', async () => {
     const { account, statement } = await accountWithStatement('2026-06-01,Supplier,-77.00\n')
     const results = await Promise.all(
-      [1, 2, 3, 4].map((i) => c.transactions.batchMinimal([row(account, '2026-06-01', '-77.00', 'Supplier', `race.${i}`)], { matchStatementLines: true })),
+      [1, 2, 3, 4].map((i) =>
+        c.transactions.batchMinimal([row(account, '2026-06-01', '-77.00', 'Supplier', `race.${i}`)], { matchStatementLines: true }),
+      ),
     )
     expect(results.flatMap((r) => r.matched ?? []).map((m) => m.id)).toEqual([statement[0].id])
     expect(results.reduce((s, r) => s + r.created.length, 0)).toBe(3)

@@ -26,7 +26,9 @@ const body = JSON.stringify({ transactions: [{ amount: '1.00' }] })
 
 describe('body guard', () => {
   it('hands the in-process body to every reader as one parsed value', async () => {
-    const res = await probeApp().fetch(new Request('http://x/probe', { method: 'POST', headers: { 'content-type': 'application/json' } }), { embeddedBody: body })
+    const res = await probeApp().fetch(new Request('http://x/probe', { method: 'POST', headers: { 'content-type': 'application/json' } }), {
+      embeddedBody: body,
+    })
     expect(await res.json()).toEqual({ same: true, value: JSON.parse(body) })
   })
 

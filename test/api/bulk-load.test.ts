@@ -19,16 +19,23 @@ import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
 
 /** The indexes of transactions, the unique ones apart, and the load's record in settings. */
-function inspect(database: string): { secondary: string[]; unique: string[]; deferred?: { until: string; pid: number; indexes: Array<{ name: string }> }; integrity: string } {
+function inspect(database: string): {
+  secondary: string[]
+  unique: string[]
+  deferred?: { until: string; pid: number; indexes: Array<{ name: string }> }
+  integrity: string
+} {
   const db = new Database(database, { readonly: true })
   try {
-    const all = db.prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name`).all() as Array<{ name: string; sql: string }>
+    const all = db
+      .prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name`)
+      .all() as Array<{ name: string; sql: string }>
     const value = (db.prepare('SELECT value FROM settings WHERE key = ?').get(DEFERRED_KEY) as { value: string } | undefined)?.value
     return {
       secondary: all.filter((i) => !/^CREATE UNIQUE/i.test(i.sql)).map((i) => i.name),
       unique: all.filter((i) => /^CREATE UNIQUE/i.test(i.sql)).map((i) => i.name),
       deferred: value ? JSON.parse(value) : undefined,
-      integrity: (db.pragma('integrity_check', { simple: true }) as string),
+      integrity: db.pragma('integrity_check', { simple: true }) as string,
     }
   } finally {
     db.close()
@@ -51,7 +58,12 @@ function items(account: string, n: number, from = 0): CreateTransactionRequest[]
   return Array.from({ length: n }, (_, k) => {
     const i = from + k
     // Few distinct amounts: long runs of ties, ordered by id.
-    return { bank_account_id: account, transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-10`, description: `bulk ${i}`, amount: `${((i * 7919) % 97) - 48}.${String(1 + (i % 3)).padStart(2, '0')}` }
+    return {
+      bank_account_id: account,
+      transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-10`,
+      description: `bulk ${i}`,
+      amount: `${((i * 7919) % 97) - 48}.${String(1 + (i % 3)).padStart(2, '0')}`,
+    }
   })
 }
 
@@ -78,7 +90,10 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
   afterEach(async () => {
     await h?.close()
     h = undefined
-    for (const [k, v] of [['FINCTL_BULK_LOAD_MIN_ROWS', saved.min], ['FINCTL_BULK_LOAD_IDLE_MS', saved.idle]] as const) {
+    for (const [k, v] of [
+      ['FINCTL_BULK_LOAD_MIN_ROWS', saved.min],
+      ['FINCTL_BULK_LOAD_IDLE_MS', saved.idle],
+    ] as const) {
       if (v === undefined) delete process.env[k]
       else process.env[k] = v
     }
@@ -104,7 +119,8 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
       const res = await c.transactions.batchMinimal(batch, { bulkRows: n })
       expect(res.errors).toEqual([])
       // Our service answers the minimal shape (index and id) to this preference.
-      for (const r of res.created as Array<{ index: number; id: string }>) created.push({ id: r.id, amount: Number(batch[r.index].amount), date: batch[r.index].transaction_date })
+      for (const r of res.created as Array<{ index: number; id: string }>)
+        created.push({ id: r.id, amount: Number(batch[r.index].amount), date: batch[r.index].transaction_date })
     }
     expect(created).toHaveLength(n)
     const during = inspect(service.database)
@@ -171,10 +187,17 @@ describe('a bulk load that was killed', () => {
   /** What a loader leaves when it dies mid-load: the indexes dropped, their record under its lease. */
   function killedLoad(database: string, pid: number, until: Date): void {
     const db = new Database(database)
-    const indexes = db.prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'`).all() as Array<{ name: string; sql: string }>
+    const indexes = db
+      .prepare(
+        `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'`,
+      )
+      .all() as Array<{ name: string; sql: string }>
     db.transaction(() => {
       for (const i of indexes) db.exec(`DROP INDEX ${i.name}`)
-      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(DEFERRED_KEY, JSON.stringify({ until: until.toISOString(), pid, indexes }))
+      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(
+        DEFERRED_KEY,
+        JSON.stringify({ until: until.toISOString(), pid, indexes }),
+      )
     })()
     db.close()
   }
@@ -192,7 +215,10 @@ describe('a bulk load that was killed', () => {
       // The same lease, but it ran out: built.
       const db = new Database(database)
       const record = JSON.parse((db.prepare('SELECT value FROM settings WHERE key = ?').get(DEFERRED_KEY) as { value: string }).value)
-      db.prepare('UPDATE settings SET value = ? WHERE key = ?').run(JSON.stringify({ ...record, until: new Date(Date.now() - 1000).toISOString() }), DEFERRED_KEY)
+      db.prepare('UPDATE settings SET value = ? WHERE key = ?').run(
+        JSON.stringify({ ...record, until: new Date(Date.now() - 1000).toISOString() }),
+        DEFERRED_KEY,
+      )
       db.close()
       await (await openSqliteStore(database)).close()
       expect(inspect(database)).toMatchObject({ secondary: expected, deferred: undefined, integrity: 'ok' })

@@ -10,7 +10,10 @@ import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/har
 const PATH = '/api-v1/categorization-rules'
 
 async function rejects(p: Promise<unknown>, code: string, status: number): Promise<AppError> {
-  const e = await p.then(() => new Error('expected an error'), (err: unknown) => err)
+  const e = await p.then(
+    () => new Error('expected an error'),
+    (err: unknown) => err,
+  )
   expect(e).toBeInstanceOf(AppError)
   expect({ code: (e as AppError).code, status: (e as AppError).status }).toEqual({ code, status })
   return e as AppError
@@ -27,7 +30,8 @@ function rules(c: Client) {
     get: (id: string) => c.request<CategorizationRule>('GET', one(id)).then((r) => r.data),
     update: (id: string, body: object) => c.request<CategorizationRule>('PATCH', one(id), { body }).then((r) => r.data),
     delete: (id: string) => c.request<{ id: string; deleted: true }>('DELETE', one(id)).then((r) => r.data),
-    test: (id: string, query: Record<string, string | number> = {}) => c.request<RuleTestResult>('GET', `${one(id)}/test`, { query }).then((r) => r.data),
+    test: (id: string, query: Record<string, string | number> = {}) =>
+      c.request<RuleTestResult>('GET', `${one(id)}/test`, { query }).then((r) => r.data),
     apply: (id: string, body: object = {}) => c.request<RuleApplyResult>('POST', `${one(id)}/apply`, { body }).then((r) => r.data),
   }
 }
@@ -57,7 +61,15 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
     ]
     for (const [key, age, description, amount, extra] of specs) {
       const { category, accounting_category, tags } = extra
-      tx[key] = await ca.transactions.create({ bank_account_id: a.accountId, transaction_date: daysAgo(age), description, amount, category: category ?? undefined, accounting_category: accounting_category ?? undefined, tags })
+      tx[key] = await ca.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: daysAgo(age),
+        description,
+        amount,
+        category: category ?? undefined,
+        accounting_category: accounting_category ?? undefined,
+        tags,
+      })
     }
   })
   afterAll(async () => {
@@ -66,7 +78,10 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
 
   describe('create, list, order', () => {
     it('creates a rule last, named after its conditions, active, amounts as decimal text', async () => {
-      const r = await ra.create({ conditions: { description_contains: 'Coffee', max_amount: -0.5 }, actions: { category: 'Food', tags: ['x', 'x', 'y'] } })
+      const r = await ra.create({
+        conditions: { description_contains: 'Coffee', max_amount: -0.5 },
+        actions: { category: 'Food', tags: ['x', 'x', 'y'] },
+      })
       expect(r.status).toBe(201)
       expect(r.data).toMatchObject({
         name: 'description contains "Coffee" and amount <= -0.5',
@@ -82,7 +97,8 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
     it('keeps positions dense: insert at a position, move both ways, delete closes the gap', async () => {
       const names = async () => (await ra.list()).map((r) => `${r.position}:${r.name}`)
       const made: Record<string, CategorizationRule> = {}
-      for (const name of ['A', 'B', 'C']) made[name] = (await ra.create({ name, conditions: { currency_code: 'EUR' }, actions: { tags: [name] } })).data
+      for (const name of ['A', 'B', 'C'])
+        made[name] = (await ra.create({ name, conditions: { currency_code: 'EUR' }, actions: { tags: [name] } })).data
       expect(await names()).toEqual(['1:A', '2:B', '3:C'])
       made.D = (await ra.create({ name: 'D', position: 1, conditions: { currency_code: 'EUR' }, actions: { tags: ['D'] } })).data
       made.E = (await ra.create({ name: 'E', position: 99, conditions: { currency_code: 'EUR' }, actions: { tags: ['E'] } })).data
@@ -101,15 +117,35 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
     })
 
     it('concurrent creates get distinct, dense positions', async () => {
-      const made = await Promise.all(Array.from({ length: 6 }, (_, i) => ra.create({ name: `c${i}`, conditions: { currency_code: 'EUR' }, actions: { tags: ['c'] } })))
+      const made = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => ra.create({ name: `c${i}`, conditions: { currency_code: 'EUR' }, actions: { tags: ['c'] } })),
+      )
       expect(made.map((r) => r.data.position).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6])
       for (const r of made) await ra.delete(r.data.id)
     })
 
     it('PATCH replaces conditions and actions whole, renames, disables; an empty PATCH changes nothing', async () => {
-      const r = (await ra.create({ name: 'P', conditions: { description_contains: 'x', currency_code: 'USD' }, actions: { category: 'X', tags: ['t'] } })).data
-      const u = await ra.update(r.id, { name: 'P2', conditions: { merchant_equals: 'Acme' }, actions: { accounting_category: 'revenue' }, is_active: false })
-      expect(u).toMatchObject({ id: r.id, name: 'P2', position: r.position, conditions: { merchant_equals: 'Acme' }, actions: { accounting_category: 'revenue' }, is_active: false })
+      const r = (
+        await ra.create({
+          name: 'P',
+          conditions: { description_contains: 'x', currency_code: 'USD' },
+          actions: { category: 'X', tags: ['t'] },
+        })
+      ).data
+      const u = await ra.update(r.id, {
+        name: 'P2',
+        conditions: { merchant_equals: 'Acme' },
+        actions: { accounting_category: 'revenue' },
+        is_active: false,
+      })
+      expect(u).toMatchObject({
+        id: r.id,
+        name: 'P2',
+        position: r.position,
+        conditions: { merchant_equals: 'Acme' },
+        actions: { accounting_category: 'revenue' },
+        is_active: false,
+      })
       expect(u.conditions).toEqual({ merchant_equals: 'Acme' })
       expect(u.actions).toEqual({ accounting_category: 'revenue' })
       expect(await ra.update(r.id, {})).toEqual(u)
@@ -120,16 +156,26 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
   describe('validation', () => {
     it('answers 400 naming each bad field', async () => {
       const paths = async (body: object) => (await rejects(ra.create(body), 'validation_error', 400)).details!.map((d) => d.path).sort()
-      expect(await paths({ conditions: { description_regex: '(unclosed' }, actions: { category: 'X' } })).toEqual(['conditions.description_regex'])
-      expect(await paths({ conditions: { merchant_regex: 'x'.repeat(501) }, actions: { category: 'X' } })).toEqual(['conditions.merchant_regex'])
+      expect(await paths({ conditions: { description_regex: '(unclosed' }, actions: { category: 'X' } })).toEqual([
+        'conditions.description_regex',
+      ])
+      expect(await paths({ conditions: { merchant_regex: 'x'.repeat(501) }, actions: { category: 'X' } })).toEqual([
+        'conditions.merchant_regex',
+      ])
       expect(await paths({ conditions: {}, actions: {} })).toEqual(['actions', 'conditions'])
-      expect(await paths({ conditions: { min_amount: '5', max_amount: '-5', currency_code: 'XYZ' }, actions: { cash_flow_category: 'nope' } })).toEqual(['actions.cash_flow_category', 'conditions.currency_code', 'conditions.max_amount'])
-      expect(await paths({ name: '', position: 0, conditions: { bank_account_id: 'nope' }, actions: { category: 'X' }, colour: 1 })).toEqual(['colour', 'conditions.bank_account_id', 'name', 'position'])
+      expect(
+        await paths({ conditions: { min_amount: '5', max_amount: '-5', currency_code: 'XYZ' }, actions: { cash_flow_category: 'nope' } }),
+      ).toEqual(['actions.cash_flow_category', 'conditions.currency_code', 'conditions.max_amount'])
+      expect(
+        await paths({ name: '', position: 0, conditions: { bank_account_id: 'nope' }, actions: { category: 'X' }, colour: 1 }),
+      ).toEqual(['colour', 'conditions.bank_account_id', 'name', 'position'])
       expect(await paths({ conditions: { currency_code: 'USD' } })).toEqual(['actions'])
       const e = await rejects(ra.create({ conditions: { description_regex: '(a' }, actions: { category: 'X' } }), 'validation_error', 400)
       expect(e.message).toContain('conditions.description_regex')
       const r = (await ra.create({ conditions: { currency_code: 'EUR' }, actions: { tags: ['v'] } })).data
-      expect((await rejects(ra.update(r.id, { conditions: { description_regex: '*' } }), 'validation_error', 400)).details![0].path).toBe('conditions.description_regex')
+      expect((await rejects(ra.update(r.id, { conditions: { description_regex: '*' } }), 'validation_error', 400)).details![0].path).toBe(
+        'conditions.description_regex',
+      )
       expect((await rejects(ra.test(r.id, { since: 'yesterday' }), 'validation_error', 400)).details![0].path).toBe('since')
       expect((await rejects(ra.test(r.id, { limit: 0 }), 'validation_error', 400)).details![0].path).toBe('limit')
       expect((await rejects(ra.apply(r.id, { since: '2026-02-30' }), 'validation_error', 400)).details![0].path).toBe('since')
@@ -154,7 +200,19 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
       const actions = JSON.stringify({ tags: ['x'] })
       await h.store.db
         .insertInto('categorization_rules')
-        .values(Array.from({ length: 1000 }, (_, i) => ({ id: randomUUID(), company_id: full.companyId, position: i + 1, name: `r${i}`, conditions, actions, is_active: 1, created_at: at, updated_at: at })))
+        .values(
+          Array.from({ length: 1000 }, (_, i) => ({
+            id: randomUUID(),
+            company_id: full.companyId,
+            position: i + 1,
+            name: `r${i}`,
+            conditions,
+            actions,
+            is_active: 1,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
         .execute()
       const fr = rules(h.client({ apiKey: full.key }))
       const e = await rejects(fr.create({ conditions: { currency_code: 'EUR' }, actions: { tags: ['y'] } }), 'conflict', 409)
@@ -165,7 +223,8 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
 
   describe('another company', () => {
     it("gets 404 for every route of A's rule and never sees it listed", async () => {
-      const r = (await ra.create({ name: 'secret rule', conditions: { description_contains: 'aws' }, actions: { category: 'Hijack' } })).data
+      const r = (await ra.create({ name: 'secret rule', conditions: { description_contains: 'aws' }, actions: { category: 'Hijack' } }))
+        .data
       await rejects(rb.get(r.id), 'not_found', 404)
       await rejects(rb.update(r.id, { name: 'hijacked' }), 'not_found', 404)
       await rejects(rb.test(r.id), 'not_found', 404)
@@ -182,7 +241,13 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
   describe('test and apply', () => {
     let rule: CategorizationRule
     beforeAll(async () => {
-      rule = (await ra.create({ name: 'AWS', conditions: { description_regex: '^aws emea', max_amount: '-10.005' }, actions: { category: 'Cloud', accounting_category: 'operating_expenses', tags: ['infra'] } })).data
+      rule = (
+        await ra.create({
+          name: 'AWS',
+          conditions: { description_regex: '^aws emea', max_amount: '-10.005' },
+          actions: { category: 'Cloud', accounting_category: 'operating_expenses', tags: ['infra'] },
+        })
+      ).data
     })
 
     it('test lists what would change (from -> to), counts matches that change nothing, and changes nothing', async () => {
@@ -192,7 +257,11 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
       expect(t.changes).toEqual([
         {
           transaction: tx.aws,
-          changes: { category: { from: null, to: 'Cloud' }, accounting_category: { from: null, to: 'operating_expenses' }, tags: { from: ['cloud'], to: ['cloud', 'infra'] } },
+          changes: {
+            category: { from: null, to: 'Cloud' },
+            accounting_category: { from: null, to: 'operating_expenses' },
+            tags: { from: ['cloud'], to: ['cloud', 'infra'] },
+          },
         },
       ])
       const older = await ra.test(rule.id, { since: daysAgo(365), limit: 1 })
@@ -218,7 +287,11 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
       expect(d.history.map((e) => e.action)).toEqual(['create', 'bulk_update'])
       expect(d.history[1]).toMatchObject({
         actor: `key:${a.keyId}`,
-        changes: { category: { before: null, after: 'Cloud' }, accounting_category: { before: null, after: 'operating_expenses' }, tags: { before: ['cloud'], after: ['cloud', 'infra'] } },
+        changes: {
+          category: { before: null, after: 'Cloud' },
+          accounting_category: { before: null, after: 'operating_expenses' },
+          tags: { before: ['cloud'], after: ['cloud', 'infra'] },
+        },
       })
       // Matched but already as the rule says: untouched, no history entry.
       const done = await ca.transactions.get(tx.aws_done.id)
@@ -242,7 +315,8 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
     it('read may list, get and test; write may create, change, apply and delete; transactions neither', async () => {
       const admin = h.client({ token: a.token })
       const limits = { rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 }
-      const keyed = async (scopes: Array<'read' | 'write' | 'transactions'>) => rules(h.client({ apiKey: (await admin.keys.create({ name: scopes.join(), scopes, ...limits })).key }))
+      const keyed = async (scopes: Array<'read' | 'write' | 'transactions'>) =>
+        rules(h.client({ apiKey: (await admin.keys.create({ name: scopes.join(), scopes, ...limits })).key }))
       const [read, write, txOnly] = [await keyed(['read']), await keyed(['write']), await keyed(['transactions'])]
       const body = { conditions: { currency_code: 'EUR' }, actions: { tags: ['s'] } }
       const made = (await write.create(body)).data
@@ -250,9 +324,18 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
       expect((await read.list()).map((r) => r.id)).toContain(made.id)
       expect((await read.test(made.id)).matched).toBe(0)
       const refused = [
-        () => read.create(body), () => read.update(made.id, { name: 'x' }), () => read.apply(made.id), () => read.delete(made.id),
-        () => write.list(), () => write.get(made.id), () => write.test(made.id),
-        () => txOnly.list(), () => txOnly.test(made.id), () => txOnly.create(body), () => txOnly.apply(made.id), () => txOnly.delete(made.id),
+        () => read.create(body),
+        () => read.update(made.id, { name: 'x' }),
+        () => read.apply(made.id),
+        () => read.delete(made.id),
+        () => write.list(),
+        () => write.get(made.id),
+        () => write.test(made.id),
+        () => txOnly.list(),
+        () => txOnly.test(made.id),
+        () => txOnly.create(body),
+        () => txOnly.apply(made.id),
+        () => txOnly.delete(made.id),
       ]
       for (const call of refused) await rejects(call(), 'forbidden', 403)
       expect((await write.update(made.id, { name: 'renamed' })).name).toBe('renamed')

@@ -23,7 +23,11 @@ function request(accountId: string, t: LabelledTransaction, labelled: boolean): 
     amount: t.amount,
     merchant_name: t.merchant_name ?? undefined,
     ...(labelled
-      ? { category: t.category, accounting_category: t.accounting_category as CreateTransactionRequest['accounting_category'], cash_flow_category: t.cash_flow_category as CreateTransactionRequest['cash_flow_category'] }
+      ? {
+          category: t.category,
+          accounting_category: t.accounting_category as CreateTransactionRequest['accounting_category'],
+          cash_flow_category: t.cash_flow_category as CreateTransactionRequest['cash_flow_category'],
+        }
       : {}),
   }
 }
@@ -50,8 +54,14 @@ describe.each(MATRIX)('categorization over %s on %s', (kind, storeKind) => {
     a = await h.tenant('Acme')
     b = await h.tenant('Beta')
     c = h.client({ apiKey: a.key })
-    await batches(c, training.map((t) => request(a.accountId, t, true)))
-    imported = await batches(c, heldOut.map((t) => request(a.accountId, t, false)))
+    await batches(
+      c,
+      training.map((t) => request(a.accountId, t, true)),
+    )
+    imported = await batches(
+      c,
+      heldOut.map((t) => request(a.accountId, t, false)),
+    )
   }, 120_000)
   afterAll(async () => {
     await h?.close()
@@ -71,7 +81,12 @@ describe.each(MATRIX)('categorization over %s on %s', (kind, storeKind) => {
         return
       }
       expect(t.ai_confidence_score).toBeGreaterThanOrEqual(0.9)
-      if (t.category === heldOut[i].category && t.accounting_category === heldOut[i].accounting_category && t.cash_flow_category === heldOut[i].cash_flow_category) right++
+      if (
+        t.category === heldOut[i].category &&
+        t.accounting_category === heldOut[i].accounting_category &&
+        t.cash_flow_category === heldOut[i].cash_flow_category
+      )
+        right++
     })
     expect(right / confident.length).toBeGreaterThanOrEqual(0.9)
   })
@@ -101,15 +116,27 @@ describe.each(MATRIX)('categorization over %s on %s', (kind, storeKind) => {
   })
 
   it('a manual change clears the score, and corrections teach the model at once', async () => {
-    const lunch = (n: number): CreateTransactionRequest => ({ bank_account_id: a.accountId, transaction_date: '2026-06-01', description: `QUOKKA COWORK SPACE ${n}`, amount: '-250.00' })
+    const lunch = (n: number): CreateTransactionRequest => ({
+      bank_account_id: a.accountId,
+      transaction_date: '2026-06-01',
+      description: `QUOKKA COWORK SPACE ${n}`,
+      amount: '-250.00',
+    })
     const [first, second] = await batches(c, [lunch(1), lunch(2)])
     expect(first.category === 'Coworking').toBe(false)
-    const fixed = await c.transactions.update(first.id, { category: 'Coworking', accounting_category: 'operating_expenses', cash_flow_category: 'operations' })
+    const fixed = await c.transactions.update(first.id, {
+      category: 'Coworking',
+      accounting_category: 'operating_expenses',
+      cash_flow_category: 'operations',
+    })
     expect(fixed.ai_confidence_score).toBeNull()
     expect(fixed.category).toBe('Coworking')
     // A bulk correction of more rows of the same merchant: the model now suggests the new category.
     const more = await batches(c, [3, 4, 5, 6].map(lunch))
-    await c.transactions.bulkUpdate({ transaction_ids: [second.id, ...more.map((t) => t.id)], updates: { category: 'Coworking', accounting_category: 'operating_expenses', cash_flow_category: 'operations' } })
+    await c.transactions.bulkUpdate({
+      transaction_ids: [second.id, ...more.map((t) => t.id)],
+      updates: { category: 'Coworking', accounting_category: 'operating_expenses', cash_flow_category: 'operations' },
+    })
     const [next] = await batches(c, [lunch(7)])
     const s = await c.categorization.suggestion(next.id)
     expect(s?.category).toBe('Coworking')
@@ -127,7 +154,11 @@ describe.each(MATRIX)('categorization over %s on %s', (kind, storeKind) => {
     const first = page.data[0]
     const s = first.suggestion
     expect(s).not.toBeNull()
-    await c.transactions.update(first.transaction.id, { category: s?.category, accounting_category: (s?.accounting_category ?? undefined) as never, cash_flow_category: (s?.cash_flow_category ?? undefined) as never })
+    await c.transactions.update(first.transaction.id, {
+      category: s?.category,
+      accounting_category: (s?.accounting_category ?? undefined) as never,
+      cash_flow_category: (s?.cash_flow_category ?? undefined) as never,
+    })
     const after = await c.categorization.review({ limit: 5 })
     expect(after.pagination?.total).toBe((page.pagination?.total ?? 0) - 1)
     expect(after.data.map((i) => i.transaction.id)).not.toContain(first.transaction.id)
@@ -139,7 +170,7 @@ describe.each(MATRIX)('categorization over %s on %s', (kind, storeKind) => {
     expect(strict.pagination?.total).toBeGreaterThan(after.pagination?.total ?? 0)
   })
 
-  it('settings: the threshold and auto-categorization are the company\'s; bad values are refused naming the field', async () => {
+  it("settings: the threshold and auto-categorization are the company's; bad values are refused naming the field", async () => {
     const e = await c.categorization.settings({ threshold: 1.5 }).catch((err: unknown) => err)
     expect(e).toBeInstanceOf(AppError)
     expect((e as AppError).status).toBe(400)
@@ -148,12 +179,18 @@ describe.each(MATRIX)('categorization over %s on %s', (kind, storeKind) => {
     await other.categorization.settings({ auto_categorize: false })
     expect((await c.categorization.model()).auto_categorize).toBe(true)
     await c.categorization.settings({ auto_categorize: false })
-    const [plain] = await batches(c, [request(a.accountId, heldOut[0], false)].map((r) => ({ ...r, transaction_date: '2026-07-01' })))
+    const [plain] = await batches(
+      c,
+      [request(a.accountId, heldOut[0], false)].map((r) => ({ ...r, transaction_date: '2026-07-01' })),
+    )
     expect(plain.category).toBeNull()
     expect(plain.ai_confidence_score).toBeNull()
     const s = await c.categorization.settings({ auto_categorize: true, threshold: 0.5 })
     expect(s).toMatchObject({ auto_categorize: true, threshold: 0.5 })
-    const [lower] = await batches(c, [request(a.accountId, heldOut[1], false)].map((r) => ({ ...r, transaction_date: '2026-07-02' })))
+    const [lower] = await batches(
+      c,
+      [request(a.accountId, heldOut[1], false)].map((r) => ({ ...r, transaction_date: '2026-07-02' })),
+    )
     if (lower.ai_confidence_score !== null && lower.ai_confidence_score >= 0.5) expect(lower.category).not.toBeNull()
     await c.categorization.settings({ threshold: 0.9 })
   })
@@ -174,7 +211,10 @@ describe.each(MATRIX)('rules and statements with the model over %s on %s', (kind
     h = await createHarness(kind, storeKind)
     a = await h.tenant('Acme')
     c = h.client({ apiKey: a.key })
-    await batches(c, training.map((t) => request(a.accountId, t, true)))
+    await batches(
+      c,
+      training.map((t) => request(a.accountId, t, true)),
+    )
   }, 120_000)
   afterAll(async () => {
     await h?.close()
@@ -183,10 +223,19 @@ describe.each(MATRIX)('rules and statements with the model over %s on %s', (kind
   it('rules win over the model, and fill only what the row left empty', async () => {
     const confident = heldOut.find((t) => t.merchant_name) as LabelledTransaction
     const rule = await c.request<{ id: string }>('POST', '/api-v1/categorization-rules', {
-      body: { name: 'Pinned', conditions: { description_equals: confident.description }, actions: { category: 'Pinned by rule', accounting_category: 'other_expense', tags: ['ruled'] } },
+      body: {
+        name: 'Pinned',
+        conditions: { description_equals: confident.description },
+        actions: { category: 'Pinned by rule', accounting_category: 'other_expense', tags: ['ruled'] },
+      },
     })
     const [t] = await batches(c, [request(a.accountId, confident, false)])
-    expect(t).toMatchObject({ category: 'Pinned by rule', accounting_category: 'other_expense', ai_confidence_score: null, tags: ['ruled'] })
+    expect(t).toMatchObject({
+      category: 'Pinned by rule',
+      accounting_category: 'other_expense',
+      ai_confidence_score: null,
+      tags: ['ruled'],
+    })
     const s = await c.categorization.suggestion(t.id)
     expect(s).toMatchObject({ source: 'rule', category: 'Pinned by rule', rule_ids: [rule.data.id] })
     // A row that brings its own category keeps it; the rule still adds its tag.
@@ -196,8 +245,16 @@ describe.each(MATRIX)('rules and statements with the model over %s on %s', (kind
 
   it('lines of an uploaded statement are categorized like imported rows', async () => {
     const lines = heldOut.slice(100, 160)
-    const csv = ['Date,Description,Amount', ...lines.map((t) => `${t.transaction_date},"${t.description.replace(/"/g, '""')}",${t.amount}`)].join('\n')
-    const st = await c.statements.upload({ bank_account_id: a.accountId, file_name: 'october.csv', format: 'csv', content_base64: Buffer.from(csv).toString('base64') })
+    const csv = [
+      'Date,Description,Amount',
+      ...lines.map((t) => `${t.transaction_date},"${t.description.replace(/"/g, '""')}",${t.amount}`),
+    ].join('\n')
+    const st = await c.statements.upload({
+      bank_account_id: a.accountId,
+      file_name: 'october.csv',
+      format: 'csv',
+      content_base64: Buffer.from(csv).toString('base64'),
+    })
     const done = await c.statements.wait(st.id)
     expect(done.status).toBe('completed')
     const rows = (await c.statements.transactions(st.id, { limit: 100 })).data
@@ -217,14 +274,25 @@ describe.each(STORES)('two processes on one %s database', (storeKind) => {
       const a = await h.tenant('Acme')
       const c1 = h.client({ apiKey: a.key })
       const c2 = new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: other.fetch, apiKey: a.key, maxRetries: 0 })
-      await batches(c1, training.slice(0, 600).map((t) => request(a.accountId, t, true)))
-      const row = (n: number): CreateTransactionRequest => ({ bank_account_id: a.accountId, transaction_date: '2026-09-01', description: `WOMBAT LOGISTICS ${n}`, amount: '-80.00' })
+      await batches(
+        c1,
+        training.slice(0, 600).map((t) => request(a.accountId, t, true)),
+      )
+      const row = (n: number): CreateTransactionRequest => ({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-09-01',
+        description: `WOMBAT LOGISTICS ${n}`,
+        amount: '-80.00',
+      })
       const rows = await batches(c1, [1, 2, 3, 4, 5].map(row))
       const before = (await c2.categorization.model()).examples
       expect(before).toBe(600)
       expect((await c2.categorization.suggestion(rows[0].id))?.category).not.toBe('Freight')
       // Process 1 corrects; process 2's next answer is from a model that has seen the correction.
-      await c1.transactions.bulkUpdate({ transaction_ids: rows.slice(1).map((t) => t.id), updates: { category: 'Freight', accounting_category: 'cost_of_goods_sold', cash_flow_category: 'operations' } })
+      await c1.transactions.bulkUpdate({
+        transaction_ids: rows.slice(1).map((t) => t.id),
+        updates: { category: 'Freight', accounting_category: 'cost_of_goods_sold', cash_flow_category: 'operations' },
+      })
       expect((await c2.categorization.suggestion(rows[0].id))?.category).toBe('Freight')
       expect((await c2.categorization.model()).examples).toBe(604)
     } finally {

@@ -19,7 +19,12 @@ describe('embedded transport on a thread', () => {
     const thread = await openEmbeddedThread(database)
     try {
       const client = new Client({ baseUrl: BASE, fetch: thread.fetch, apiKey: t.key, maxRetries: 0 })
-      const created = await client.transactions.create({ bank_account_id: t.accountId, transaction_date: '2026-11-02', amount: '-12.34', description: 'Coffee' })
+      const created = await client.transactions.create({
+        bank_account_id: t.accountId,
+        transaction_date: '2026-11-02',
+        amount: '-12.34',
+        description: 'Coffee',
+      })
       expect(created).toMatchObject({ amount: -12.34, status: 'pending', description: 'Coffee' })
       const batch = await client.transactions.batch([
         { bank_account_id: t.accountId, transaction_date: '2026-11-03', amount: 5, description: 'A' },
@@ -31,7 +36,11 @@ describe('embedded transport on a thread', () => {
       expect(missing.status).toBe(404)
       expect(missing.headers.get('x-request-id')).toBeTruthy()
       expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found')
-      const bad = await thread.fetch(`${BASE}/api-v1/transactions`, { method: 'POST', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, body: '{not json' })
+      const bad = await thread.fetch(`${BASE}/api-v1/transactions`, {
+        method: 'POST',
+        headers: { 'x-api-key': t.key, 'content-type': 'application/json' },
+        body: '{not json',
+      })
       expect(bad.status).toBe(400)
     } finally {
       await thread.close()

@@ -14,7 +14,10 @@ const file = (name: string) => readFileSync(join(FIXTURES, name))
 const b64 = (name: string) => file(name).toString('base64')
 
 async function rejects(p: Promise<unknown>, status: number): Promise<AppError> {
-  const e = await p.then(() => new Error('expected an error'), (err: unknown) => err)
+  const e = await p.then(
+    () => new Error('expected an error'),
+    (err: unknown) => err,
+  )
   expect(e).toBeInstanceOf(AppError)
   expect((e as AppError).status, (e as AppError).message).toBe(status)
   return e as AppError
@@ -37,7 +40,10 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
   })
 
   it('imports the ECB history into the USD base through EUR cross rates; again, it replaces', async () => {
-    const first = await c.rates.import({ file_name: 'eurofxref-hist.csv', content_base64: b64('ecb-eurofxref-hist-sample-na-trailing-comma.csv') })
+    const first = await c.rates.import({
+      file_name: 'eurofxref-hist.csv',
+      content_base64: b64('ecb-eurofxref-hist-sample-na-trailing-comma.csv'),
+    })
     expect(first).toMatchObject({ replaced: 0, from: '2007-12-31', to: '2024-01-05' })
     expect(first.currencies).toContain('EUR')
     expect(first.currencies).toContain('LTL')
@@ -52,7 +58,11 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
     expect(on('CYP')).toBeUndefined()
     const ltl = await c.rates.list({ currency: 'LTL', from: '2014-12-31', to: '2014-12-31' })
     expect(ltl.data.map((r) => r.rate)).toEqual(['0.351627664504'])
-    const again = await c.rates.import({ file_name: 'eurofxref-hist.csv', format: 'ecb', content_base64: b64('ecb-eurofxref-hist-sample-na-trailing-comma.csv') })
+    const again = await c.rates.import({
+      file_name: 'eurofxref-hist.csv',
+      format: 'ecb',
+      content_base64: b64('ecb-eurofxref-hist-sample-na-trailing-comma.csv'),
+    })
     expect(again).toMatchObject({ imported: 0, replaced: first.imported })
   })
 
@@ -86,23 +96,55 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
   })
 
   it("a create without exchange_rate takes the rate of its date, or of the latest earlier day within 7 days; the rate's date is kept", async () => {
-    const fri = await c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-05', description: 'Friday', amount: '-100.00' })
+    const fri = await c.transactions.create({
+      bank_account_id: eur,
+      transaction_date: '2024-01-05',
+      description: 'Friday',
+      amount: '-100.00',
+    })
     expect(fri).toMatchObject({ currency_code: 'EUR', exchange_rate: 1.0921, exchange_rate_date: '2024-01-05' })
-    const sun = await c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-07', description: 'Sunday', amount: '-100.00' })
+    const sun = await c.transactions.create({
+      bank_account_id: eur,
+      transaction_date: '2024-01-07',
+      description: 'Sunday',
+      amount: '-100.00',
+    })
     expect(sun).toMatchObject({ exchange_rate: 1.0921, exchange_rate_date: '2024-01-05' })
-    const given = await c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-07', description: 'Given', amount: '-100.00', exchange_rate: '1.1' })
+    const given = await c.transactions.create({
+      bank_account_id: eur,
+      transaction_date: '2024-01-07',
+      description: 'Given',
+      amount: '-100.00',
+      exchange_rate: '1.1',
+    })
     expect(given).toMatchObject({ exchange_rate: 1.1, exchange_rate_date: null })
-    const usd = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2024-01-07', description: 'Base', amount: '-1.00' })
+    const usd = await c.transactions.create({
+      bank_account_id: a.accountId,
+      transaction_date: '2024-01-07',
+      description: 'Base',
+      amount: '-1.00',
+    })
     expect(usd).toMatchObject({ exchange_rate: 1, exchange_rate_date: null })
     // A row's own currency (JPY on the EUR account) converts at the JPY rate, by JPY's exponent
-    const yen = await c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-05', description: 'Yen', amount: '-1500', currency_code: 'JPY' })
+    const yen = await c.transactions.create({
+      bank_account_id: eur,
+      transaction_date: '2024-01-05',
+      description: 'Yen',
+      amount: '-1500',
+      currency_code: 'JPY',
+    })
     expect(yen).toMatchObject({ amount: -1500, exchange_rate: 0.00689413547125, exchange_rate_date: '2024-01-05' })
-    const e = await rejects(c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-13', description: 'Too late', amount: '-1.00' }), 400)
+    const e = await rejects(
+      c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-13', description: 'Too late', amount: '-1.00' }),
+      400,
+    )
     expect(e.message).toMatch(/EUR on 2024-01-13/)
     expect(e.message).toContain('finctl rates import')
     expect(e.details?.[0].path).toBe('exchange_rate')
     // 2024-01-12 is 7 days after 2024-01-05: still in reach
-    expect(await c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-12', description: 'In reach', amount: '-1.00' })).toMatchObject({ exchange_rate_date: '2024-01-05' })
+    expect(
+      await c.transactions.create({ bank_account_id: eur, transaction_date: '2024-01-12', description: 'In reach', amount: '-1.00' }),
+    ).toMatchObject({ exchange_rate_date: '2024-01-05' })
   })
 
   it('the base amount is exact: the summary report in USD adds amount x rate rounded half-even per row', async () => {
@@ -130,18 +172,31 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
   })
 
   it('changing the currency without a rate takes the rate of the date', async () => {
-    const t = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2024-01-05', description: 'Was USD', amount: '-10.00' })
+    const t = await c.transactions.create({
+      bank_account_id: a.accountId,
+      transaction_date: '2024-01-05',
+      description: 'Was USD',
+      amount: '-10.00',
+    })
     const u = await c.transactions.update(t.id, { currency_code: 'GBP' })
     expect(u).toMatchObject({ currency_code: 'GBP', exchange_rate: 1.26939662688, exchange_rate_date: '2024-01-05' })
     // The history says which rate, and of which day, the change brought.
     const audit = (await c.transactions.get(t.id)).history.at(-1)
-    expect(audit?.changes).toMatchObject({ currency_code: { before: 'USD', after: 'GBP' }, exchange_rate_date: { before: null, after: '2024-01-05' } })
+    expect(audit?.changes).toMatchObject({
+      currency_code: { before: 'USD', after: 'GBP' },
+      exchange_rate_date: { before: null, after: '2024-01-05' },
+    })
     await rejects(c.transactions.update(t.id, { currency_code: 'CHF', transaction_date: '2023-01-01' }), 400)
   })
 
   it("moving a transaction to another date converts it at that date's rate when its rate came from the table; a rate given by hand stays", async () => {
     const acct = (await c.accounts.create({ name: 'Moves EUR', account_type: 'checking', currency_code: 'EUR' })).id
-    const t = await c.transactions.create({ bank_account_id: acct, transaction_date: '2024-01-05', description: 'Moved', amount: '-100.00' })
+    const t = await c.transactions.create({
+      bank_account_id: acct,
+      transaction_date: '2024-01-05',
+      description: 'Moved',
+      amount: '-100.00',
+    })
     expect(t).toMatchObject({ exchange_rate: 1.0921, exchange_rate_date: '2024-01-05' })
     const moved = await c.transactions.update(t.id, { transaction_date: '2024-01-04' })
     expect(moved).toMatchObject({ transaction_date: '2024-01-04', exchange_rate: 1.0953, exchange_rate_date: '2024-01-04' })
@@ -153,13 +208,26 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
     const e = await rejects(c.transactions.update(t.id, { transaction_date: '2024-03-01' }), 400)
     expect(e.message).toMatch(/EUR on 2024-03-01/)
     expect(await c.transactions.get(t.id)).toMatchObject({ transaction_date: '2024-01-04', exchange_rate: 1.0953 })
-    const given = await c.transactions.create({ bank_account_id: acct, transaction_date: '2024-01-05', description: 'Given rate', amount: '-100.00', exchange_rate: '1.2' })
-    expect(await c.transactions.update(given.id, { transaction_date: '2024-03-01' })).toMatchObject({ exchange_rate: 1.2, exchange_rate_date: null })
+    const given = await c.transactions.create({
+      bank_account_id: acct,
+      transaction_date: '2024-01-05',
+      description: 'Given rate',
+      amount: '-100.00',
+      exchange_rate: '1.2',
+    })
+    expect(await c.transactions.update(given.id, { transaction_date: '2024-03-01' })).toMatchObject({
+      exchange_rate: 1.2,
+      exchange_rate_date: null,
+    })
     expect((await c.reports.summary({ from: '2024-03-01', to: '2024-03-01', bank_account_id: acct })).expenses).toBe(120)
   })
 
   it("a EUR account's statement uploads without exchange_rate: each line at its date's rate; a line out of reach fails it whole", async () => {
-    const up = await c.statements.upload({ bank_account_id: eur, file_name: 'eur.csv', content_base64: b64('eur-account-statement-weekend-line-no-exchange-rate.csv') })
+    const up = await c.statements.upload({
+      bank_account_id: eur,
+      file_name: 'eur.csv',
+      content_base64: b64('eur-account-statement-weekend-line-no-exchange-rate.csv'),
+    })
     const s = await c.statements.wait(up.id)
     expect(s.error).toBeNull()
     expect(s.status).toBe('completed')
@@ -169,7 +237,15 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
       ['2024-01-05', 1.0921, '2024-01-05'],
       ['2024-01-06', 1.0921, '2024-01-05'],
     ])
-    const bad = await c.statements.wait((await c.statements.upload({ bank_account_id: eur, file_name: 'far.csv', content_base64: b64('eur-account-statement-line-without-rate-in-reach.csv') })).id)
+    const bad = await c.statements.wait(
+      (
+        await c.statements.upload({
+          bank_account_id: eur,
+          file_name: 'far.csv',
+          content_base64: b64('eur-account-statement-line-without-rate-in-reach.csv'),
+        })
+      ).id,
+    )
     expect(bad.status).toBe('failed')
     expect(bad.error).toMatch(/line 3: an exchange rate is required for EUR on 2024-03-01.*finctl rates import/)
     expect((await c.transactions.list({ bank_account_id: eur, from: '2024-03-01', to: '2024-03-01' })).data).toEqual([])
@@ -183,14 +259,22 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
       file('plain-date-currency-rate.csv'),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ])
-    const res = await h.fetch(`${h.baseUrl}/api-v1/exchange-rates/import`, { method: 'POST', headers: { 'x-api-key': a.key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body })
+    const res = await h.fetch(`${h.baseUrl}/api-v1/exchange-rates/import`, {
+      method: 'POST',
+      headers: { 'x-api-key': a.key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    })
     const json = (await res.json()) as { data: { imported: number; skipped: number; currencies: string[] } }
     expect(res.status, JSON.stringify(json)).toBe(200)
     // The two USD rows are the base currency's: left out (skipped), as its rate is always 1.
     expect(json.data).toMatchObject({ imported: 1, skipped: 2, currencies: ['JPY'] })
     const listed = await c.rates.list({ currency: 'JPY', from: '2026-01-02', to: '2026-01-02' })
     expect(listed.data).toEqual([expect.objectContaining({ rate: '0.0061', source: 'file:plain.csv' })])
-    const text = await h.fetch(`${h.baseUrl}/api-v1/exchange-rates/import`, { method: 'POST', headers: { 'x-api-key': a.key, 'content-type': 'text/csv' }, body: 'date,currency,rate\n' })
+    const text = await h.fetch(`${h.baseUrl}/api-v1/exchange-rates/import`, {
+      method: 'POST',
+      headers: { 'x-api-key': a.key, 'content-type': 'text/csv' },
+      body: 'date,currency,rate\n',
+    })
     expect(text.status).toBe(415)
   })
 

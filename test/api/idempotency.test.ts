@@ -73,7 +73,11 @@ describe.each(MATRIX)('Idempotency-Key over %s on %s', (kind, storeKind) => {
   it('concurrent replays create exactly one transaction', async () => {
     const idem = randomUUID()
     const body = { bank_account_id: a.accountId, transaction_date: '2026-04-05', description: `race ${idem}`, amount: '7.00' }
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(a.key, body, idem).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { id: string } } }))))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post(a.key, body, idem).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { id: string } } })),
+      ),
+    )
     expect(answers.map((x) => x.status)).toEqual(Array(20).fill(201))
     expect(new Set(answers.map((x) => x.body.data.id)).size).toBe(1)
     expect(await countByDescription(body.description)).toBe(1)
@@ -95,7 +99,11 @@ describe.each(MATRIX)('Idempotency-Key over %s on %s', (kind, storeKind) => {
   })
 
   it('refuses a malformed key with a 400 naming the header', async () => {
-    const r = await post(a.key, { bank_account_id: a.accountId, transaction_date: '2026-04-07', description: 'x', amount: '1' }, 'x'.repeat(300))
+    const r = await post(
+      a.key,
+      { bank_account_id: a.accountId, transaction_date: '2026-04-07', description: 'x', amount: '1' },
+      'x'.repeat(300),
+    )
     expect(r.status).toBe(400)
     expect(await r.json()).toMatchObject({ error: { code: 'validation_error', details: [{ path: 'Idempotency-Key' }] } })
   })

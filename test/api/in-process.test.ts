@@ -14,11 +14,40 @@ function apply(h: { append(k: string, v: string): void; set(k: string, v: string
 
 describe('LiteHeaders behaves as Node Headers', () => {
   const cases: Array<[string, HeaderOp[]]> = [
-    ['case-insensitive names, combined values', [['append', 'X-A', '1'], ['append', 'x-a', '2'], ['set', 'Content-Type', 'application/json']]],
-    ['set replaces, delete removes', [['append', 'Accept', 'a'], ['set', 'ACCEPT', 'b'], ['append', 'X-Gone', '1'], ['delete', 'x-gone']]],
+    [
+      'case-insensitive names, combined values',
+      [
+        ['append', 'X-A', '1'],
+        ['append', 'x-a', '2'],
+        ['set', 'Content-Type', 'application/json'],
+      ],
+    ],
+    [
+      'set replaces, delete removes',
+      [
+        ['append', 'Accept', 'a'],
+        ['set', 'ACCEPT', 'b'],
+        ['append', 'X-Gone', '1'],
+        ['delete', 'x-gone'],
+      ],
+    ],
     ['values are trimmed', [['set', 'X-Pad', '  v \t']]],
-    ['set-cookie kept apart', [['append', 'Set-Cookie', 'a=1'], ['append', 'set-cookie', 'b=2'], ['append', 'Vary', 'x']]],
-    ['iteration is sorted', [['set', 'zeta', '1'], ['set', 'alpha', '2'], ['set', 'Mid', '3']]],
+    [
+      'set-cookie kept apart',
+      [
+        ['append', 'Set-Cookie', 'a=1'],
+        ['append', 'set-cookie', 'b=2'],
+        ['append', 'Vary', 'x'],
+      ],
+    ],
+    [
+      'iteration is sorted',
+      [
+        ['set', 'zeta', '1'],
+        ['set', 'alpha', '2'],
+        ['set', 'Mid', '3'],
+      ],
+    ],
   ]
   for (const [name, ops] of cases) {
     it(name, () => {
@@ -38,7 +67,15 @@ describe('LiteHeaders behaves as Node Headers', () => {
   it('is built from a record, pairs, or other headers; refuses bad names and values', () => {
     const fromRecord = new LiteHeaders({ 'X-One': '1', Accept: 'a' })
     expect(fromRecord.get('x-one')).toBe('1')
-    expect([...new LiteHeaders([['b', '2'], ['a', '1']])]).toEqual([['a', '1'], ['b', '2']])
+    expect([
+      ...new LiteHeaders([
+        ['b', '2'],
+        ['a', '1'],
+      ]),
+    ]).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+    ])
     expect([...new LiteHeaders(fromRecord)]).toEqual([...fromRecord])
     expect([...new LiteHeaders(new Headers({ 'X-Real': 'r' }))]).toEqual([['x-real', 'r']])
     expect(() => new LiteHeaders({ 'bad name': 'x' })).toThrow(TypeError)
@@ -132,8 +169,20 @@ describe('useLiteWebClasses', () => {
       out.nodeLoadedAfterFallback = loaded()
       console.log(JSON.stringify(out))
     `
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: resolve(import.meta.dirname, '../..') })
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: resolve(import.meta.dirname, '../..'),
+    })
     expect(r.status, r.stderr).toBe(0)
-    expect(JSON.parse(r.stdout)).toEqual({ before: false, replaced: true, again: true, lite: true, loaded: false, form: 'v', stream: 'chunk', nodeLoadedAfterFallback: false })
+    expect(JSON.parse(r.stdout)).toEqual({
+      before: false,
+      replaced: true,
+      again: true,
+      lite: true,
+      loaded: false,
+      form: 'v',
+      stream: 'chunk',
+      nodeLoadedAfterFallback: false,
+    })
   })
 })

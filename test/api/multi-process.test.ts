@@ -41,11 +41,21 @@ async function startCluster(storeKind: StoreKind, processes = 2): Promise<Cluste
   await bootstrapCompany(store, { name: 'Cluster Co', baseCurrency: 'USD', email, password: 'correct horse battery' }, new Date())
   const started = await Promise.all(Array.from({ length: processes }, () => startServeProcess(database)))
   const remote = openRemote({ connections: 32 })
-  const client = (url: string, creds: { apiKey?: string; token?: string }) => new Client({ baseUrl: url, fetch: remote.fetch, maxRetries: 0, ...creds })
+  const client = (url: string, creds: { apiKey?: string; token?: string }) =>
+    new Client({ baseUrl: url, fetch: remote.fetch, maxRetries: 0, ...creds })
   const urls = started.map((s) => s.url)
   const token = (await client(urls[0], {}).token(email, 'correct horse battery')).access_token
-  const k = await client(urls[urls.length - 1], { token }).keys.create({ name: 'cluster', scopes: ['read', 'write', 'transactions'], rate_limit_per_minute: 100_000, rate_limit_per_day: 1_000_000 })
-  const account = await client(urls[0], { apiKey: k.key }).accounts.create({ name: 'Shared', account_type: 'checking', currency_code: 'USD' })
+  const k = await client(urls[urls.length - 1], { token }).keys.create({
+    name: 'cluster',
+    scopes: ['read', 'write', 'transactions'],
+    rate_limit_per_minute: 100_000,
+    rate_limit_per_day: 1_000_000,
+  })
+  const account = await client(urls[0], { apiKey: k.key }).accounts.create({
+    name: 'Shared',
+    account_type: 'checking',
+    currency_code: 'USD',
+  })
   return {
     store,
     urls,
@@ -92,7 +102,12 @@ describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
 
   it('an Idempotency-Key replayed concurrently against both processes creates exactly one transaction', async () => {
     const idem = `cluster-${Date.now()}`
-    const body = JSON.stringify({ bank_account_id: c.accountId, transaction_date: '2026-06-02', description: `idem ${idem}`, amount: '9.99' })
+    const body = JSON.stringify({
+      bank_account_id: c.accountId,
+      transaction_date: '2026-06-02',
+      description: `idem ${idem}`,
+      amount: '9.99',
+    })
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         c.remote
@@ -114,7 +129,12 @@ describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
     const c0 = c.client(c.urls[0], { apiKey: c.key })
     const c1 = c.client(c.urls[1], { apiKey: c.key })
     const txs = await c0.transactions.batch(
-      Array.from({ length: 10 }, (_, i) => ({ bank_account_id: c.accountId, transaction_date: '2026-06-03', description: `race ${i}`, amount: '1.00' })),
+      Array.from({ length: 10 }, (_, i) => ({
+        bank_account_id: c.accountId,
+        transaction_date: '2026-06-03',
+        description: `race ${i}`,
+        amount: '1.00',
+      })),
     )
     const ids = txs.created.map((t) => t.id)
     // Each round: process 1 adds a tag to all ten while process 0 changes each one's category.
@@ -189,7 +209,11 @@ describe.each(STORES)('graceful shutdown on %s', (storeKind) => {
       const stored = new Set(rows.map((r) => r.id))
       for (const id of acknowledged) expect(stored.has(id)).toBe(true)
       // usage records of every answered request were flushed before the process exited
-      const [{ n }] = await c.store.db.selectFrom('api_requests').select((eb) => eb.fn.countAll<number>().as('n')).where('endpoint', '=', '/api-v1/transactions').execute()
+      const [{ n }] = await c.store.db
+        .selectFrom('api_requests')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('endpoint', '=', '/api-v1/transactions')
+        .execute()
       expect(Number(n)).toBeGreaterThanOrEqual(acknowledged.length)
     } finally {
       await c.close()

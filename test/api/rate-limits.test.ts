@@ -47,7 +47,9 @@ describe.each(MATRIX)('rate limits over %s on %s', (kind, storeKind) => {
 
   it('the daily window limits too, with Retry-After until the end of the UTC day', async () => {
     await awayFromMinuteEdge()
-    const k = await h.client({ token: a.token }).keys.create({ name: 'daily', scopes: ['read'], rate_limit_per_minute: 100, rate_limit_per_day: 2 })
+    const k = await h
+      .client({ token: a.token })
+      .keys.create({ name: 'daily', scopes: ['read'], rate_limit_per_minute: 100, rate_limit_per_day: 2 })
     const c = h.client({ apiKey: k.key })
     await c.accounts.list()
     await c.accounts.list()
@@ -63,10 +65,12 @@ describe.each(MATRIX)('rate limits over %s on %s', (kind, storeKind) => {
     const limit = 10
     const k = await h.client({ token: a.token }).keys.create({ name: 'burst', scopes: ['read'], rate_limit_per_minute: limit })
     const results = await Promise.all(
-      Array.from({ length: 40 }, () => h.raw('GET', '/api-v1/bank-accounts', { headers: { 'x-api-key': k.key } }).then(async (r) => {
-        await r.arrayBuffer()
-        return r.status
-      })),
+      Array.from({ length: 40 }, () =>
+        h.raw('GET', '/api-v1/bank-accounts', { headers: { 'x-api-key': k.key } }).then(async (r) => {
+          await r.arrayBuffer()
+          return r.status
+        }),
+      ),
     )
     expect(results.filter((s) => s === 200)).toHaveLength(limit)
     expect(results.filter((s) => s === 429)).toHaveLength(40 - limit)

@@ -18,10 +18,14 @@ function c(x: number): bigint {
   const v = BigInt(m[2]) * 100n + BigInt((m[3] ?? '').padEnd(2, '0'))
   return m[1] ? -v : v
 }
-const dec = (minor: bigint): string => `${minor < 0n ? '-' : ''}${(minor < 0n ? -minor : minor) / 100n}.${String((minor < 0n ? -minor : minor) % 100n).padStart(2, '0')}`
+const dec = (minor: bigint): string =>
+  `${minor < 0n ? '-' : ''}${(minor < 0n ? -minor : minor) / 100n}.${String((minor < 0n ? -minor : minor) % 100n).padStart(2, '0')}`
 
 async function rejects(p: Promise<unknown>, code: string, status: number, path?: string): Promise<void> {
-  const e = await p.then(() => new Error('expected an error'), (err: unknown) => err)
+  const e = await p.then(
+    () => new Error('expected an error'),
+    (err: unknown) => err,
+  )
   expect(e).toBeInstanceOf(AppError)
   expect({ code: (e as AppError).code, status: (e as AppError).status }).toEqual({ code, status })
   if (path) expect((e as AppError).details?.map((d) => d.path)).toContain(path)
@@ -80,7 +84,12 @@ function checkCashFlow(r: CashFlowReport, all: Transaction[], openingAccounts: b
   // opening = accounts' opening balances + every non-void transaction before `from`
   expect(c(r.opening_balance)).toBe(openingAccounts + before.reduce((s, t) => s + baseCents(t), 0n))
   // inflows - outflows = net, everywhere
-  const flows = [r.totals, r.transfers, ...CATS.map((k) => r.by_category[k]), ...r.periods.flatMap((p) => [p, p.transfers, ...CATS.map((k) => p.by_category[k])])]
+  const flows = [
+    r.totals,
+    r.transfers,
+    ...CATS.map((k) => r.by_category[k]),
+    ...r.periods.flatMap((p) => [p, p.transfers, ...CATS.map((k) => p.by_category[k])]),
+  ]
   for (const f of flows) expect(c(f.inflows) - c(f.outflows)).toBe(c(f.net))
   for (const f of flows) expect(c(f.inflows) >= 0n && c(f.outflows) >= 0n).toBe(true)
   // opening + net + transfers = closing (transfers move money between the accounts)
@@ -102,7 +111,10 @@ function checkCashFlow(r: CashFlowReport, all: Transaction[], openingAccounts: b
     expect(c(p.closing_balance)).toBe(bal)
     expect(p.label).toBe(periodKey(p.period_start, r.interval))
     expect(periodKey(p.period_end, r.interval)).toBe(p.label)
-    if (i > 0) expect(new Date(`${p.period_start}T00:00:00Z`).getTime() - new Date(`${r.periods[i - 1].period_end}T00:00:00Z`).getTime()).toBe(86_400_000)
+    if (i > 0)
+      expect(new Date(`${p.period_start}T00:00:00Z`).getTime() - new Date(`${r.periods[i - 1].period_end}T00:00:00Z`).getTime()).toBe(
+        86_400_000,
+      )
   }
   // the listed transactions, bucketed by the test's own period keys
   for (const p of r.periods) {
@@ -155,7 +167,14 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
   })
 
   async function account(client: Client, opening = '0', currency = 'USD'): Promise<string> {
-    return (await client.accounts.create({ name: `Acct ${Math.random().toString(36).slice(2, 8)}`, account_type: 'checking', currency_code: currency, opening_balance: opening })).id
+    return (
+      await client.accounts.create({
+        name: `Acct ${Math.random().toString(36).slice(2, 8)}`,
+        account_type: 'checking',
+        currency_code: currency,
+        opening_balance: opening,
+      })
+    ).id
   }
 
   async function create(client: Client, items: CreateTransactionRequest[]): Promise<Transaction[]> {
@@ -242,10 +261,20 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     beforeAll(async () => {
       const b2 = h.client({ apiKey: b.key })
       acct = await account(b2, '100.00')
-      await create(b2, [
-        ['2024-01-31', '-1.00'], ['2024-02-01', '2.00'], ['2024-02-29', '4.00'], ['2024-03-01', '-8.00'],
-        ['2020-12-27', '16.00'], ['2020-12-28', '32.00'], ['2020-12-31', '64.00'], ['2021-01-03', '128.00'], ['2021-01-04', '256.00'],
-      ].map(([d, amount]) => ({ bank_account_id: acct, transaction_date: d, description: d, amount })))
+      await create(
+        b2,
+        [
+          ['2024-01-31', '-1.00'],
+          ['2024-02-01', '2.00'],
+          ['2024-02-29', '4.00'],
+          ['2024-03-01', '-8.00'],
+          ['2020-12-27', '16.00'],
+          ['2020-12-28', '32.00'],
+          ['2020-12-31', '64.00'],
+          ['2021-01-03', '128.00'],
+          ['2021-01-04', '256.00'],
+        ].map(([d, amount]) => ({ bank_account_id: acct, transaction_date: d, description: d, amount })),
+      )
     })
     const cb = () => h.client({ apiKey: b.key })
 
@@ -257,12 +286,18 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
         ['2024-03', '2024-03-01', '2024-03-31', -8],
       ])
       const d = await cb().reports.cashFlow({ from: '2024-02-28', to: '2024-03-01', interval: 'day', bank_account_id: acct })
-      expect(d.periods.map((p) => [p.period_start, p.net])).toEqual([['2024-02-28', 0], ['2024-02-29', 4], ['2024-03-01', -8]])
+      expect(d.periods.map((p) => [p.period_start, p.net])).toEqual([
+        ['2024-02-28', 0],
+        ['2024-02-29', 4],
+        ['2024-03-01', -8],
+      ])
     })
 
     it('ISO week 53: 2020-12-28..2021-01-03 is one week, 2020-W53', async () => {
       const r = await cb().reports.cashFlow({ from: '2020-12-28', to: '2021-01-03', interval: 'week', bank_account_id: acct })
-      expect(r.periods.map((p) => [p.label, p.period_start, p.period_end, p.inflows])).toEqual([['2020-W53', '2020-12-28', '2021-01-03', 224]])
+      expect(r.periods.map((p) => [p.label, p.period_start, p.period_end, p.inflows])).toEqual([
+        ['2020-W53', '2020-12-28', '2021-01-03', 224],
+      ])
       expect(r.opening_balance).toBe(116)
       const wide = await cb().reports.cashFlow({ from: '2020-12-27', to: '2021-01-04', interval: 'week', bank_account_id: acct })
       expect(wide.periods.map((p) => [p.label, p.period_start, p.period_end, p.inflows])).toEqual([
@@ -304,7 +339,14 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
       { bank_account_id: eur, transaction_date: '2024-05-02', description: 'later rate', amount: '10.00', exchange_rate: '1.2' },
       { bank_account_id: eur, transaction_date: '2024-05-01', description: 'first rate', amount: '0.05', exchange_rate: '1.1' },
       { bank_account_id: eur, transaction_date: '2024-05-03', description: 'rounds', amount: '0.05', exchange_rate: '1.1' },
-      { bank_account_id: t.accountId, transaction_date: '2024-05-04', description: 'EUR on a USD account', amount: '-0.15', currency_code: 'EUR', exchange_rate: '1.1' },
+      {
+        bank_account_id: t.accountId,
+        transaction_date: '2024-05-04',
+        description: 'EUR on a USD account',
+        amount: '-0.15',
+        currency_code: 'EUR',
+        exchange_rate: '1.1',
+      },
     ])
     const r = await cfx.reports.cashFlow({ from: '2024-05-01', to: '2024-05-31', interval: 'month' })
     // 0.05 EUR × 1.1 = 0.055 -> 0.06 (half-even, per transaction), twice; 10 × 1.2 = 12; -0.15 × 1.1 = -0.165 -> -0.16
@@ -312,7 +354,9 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     // EUR opening 100.00 at the rate of its earliest transaction (1.1); GBP has no rate: left out, listed
     expect(r.opening_balance).toBe(110)
     expect(r.closing_balance).toBe(121.96)
-    expect(r.unconverted_opening_balances).toEqual([{ bank_account_id: gbp, name: expect.any(String), currency_code: 'GBP', opening_balance: 50 }])
+    expect(r.unconverted_opening_balances).toEqual([
+      { bank_account_id: gbp, name: expect.any(String), currency_code: 'GBP', opening_balance: 50 },
+    ])
     const s = await cfx.reports.summary({ from: '2024-05-01', to: '2024-05-31' })
     expect([s.currency, s.income, s.expenses, s.net]).toEqual(['USD', 12.12, 0.16, 11.96])
     expect(Object.fromEntries(s.accounts.map((x) => [x.id, x.balance]))).toEqual({ [t.accountId]: -0.16, [eur]: 122.12, [gbp]: 0 })
@@ -321,7 +365,15 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
   it('large sums are exact (15 digits of minor units) on both stores', async () => {
     const t = await h.tenant('Big')
     const cb = h.client({ apiKey: t.key })
-    await create(cb, ['4999999999999.99', '4999999999999.99', '-0.01'].map((amount, i) => ({ bank_account_id: t.accountId, transaction_date: `2024-08-0${i + 1}`, description: `big ${i}`, amount })))
+    await create(
+      cb,
+      ['4999999999999.99', '4999999999999.99', '-0.01'].map((amount, i) => ({
+        bank_account_id: t.accountId,
+        transaction_date: `2024-08-0${i + 1}`,
+        description: `big ${i}`,
+        amount,
+      })),
+    )
     const r = await cb.reports.cashFlow({ from: '2024-08-01', to: '2024-08-31' })
     expect(r.totals).toEqual({ inflows: 9999999999999.98, outflows: 0.01, net: 9999999999999.97 })
     expect(r.closing_balance).toBe(9999999999999.97)
@@ -335,11 +387,47 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     const savings = await account(cm, '1000.00')
     const range = { from: '2024-06-01', to: '2024-06-30' }
     const [sale, rent, voided, tin, tout] = await create(cm, [
-      { bank_account_id: t.accountId, transaction_date: '2024-06-05', description: 'sale', amount: '500.00', cash_flow_category: 'operations', accounting_category: 'revenue', category: 'Sales', merchant_name: 'Client' },
-      { bank_account_id: t.accountId, transaction_date: '2024-06-10', description: 'rent', amount: '-200.00', cash_flow_category: 'operations', accounting_category: 'operating_expenses', category: 'Rent', merchant_name: 'Landlord' },
-      { bank_account_id: t.accountId, transaction_date: '2024-06-11', description: 'mistake', amount: '-999.00', cash_flow_category: 'investing' },
-      { bank_account_id: t.accountId, transaction_date: '2024-06-12', description: 'from savings', amount: '300.00', cash_flow_category: 'transfer' },
-      { bank_account_id: savings, transaction_date: '2024-06-12', description: 'to operating', amount: '-300.00', cash_flow_category: 'transfer' },
+      {
+        bank_account_id: t.accountId,
+        transaction_date: '2024-06-05',
+        description: 'sale',
+        amount: '500.00',
+        cash_flow_category: 'operations',
+        accounting_category: 'revenue',
+        category: 'Sales',
+        merchant_name: 'Client',
+      },
+      {
+        bank_account_id: t.accountId,
+        transaction_date: '2024-06-10',
+        description: 'rent',
+        amount: '-200.00',
+        cash_flow_category: 'operations',
+        accounting_category: 'operating_expenses',
+        category: 'Rent',
+        merchant_name: 'Landlord',
+      },
+      {
+        bank_account_id: t.accountId,
+        transaction_date: '2024-06-11',
+        description: 'mistake',
+        amount: '-999.00',
+        cash_flow_category: 'investing',
+      },
+      {
+        bank_account_id: t.accountId,
+        transaction_date: '2024-06-12',
+        description: 'from savings',
+        amount: '300.00',
+        cash_flow_category: 'transfer',
+      },
+      {
+        bank_account_id: savings,
+        transaction_date: '2024-06-12',
+        description: 'to operating',
+        amount: '-300.00',
+        cash_flow_category: 'transfer',
+      },
     ])
     await cm.transactions.update(voided.id, { status: 'void' })
     let r = await cm.reports.cashFlow({ ...range, interval: 'month' })
@@ -349,12 +437,23 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     // paired transfers: opening + net = closing
     expect([r.opening_balance, r.closing_balance]).toEqual([1000, 1300])
     let s = await cm.reports.summary(range)
-    expect(s).toMatchObject({ income: 500, expenses: 200, net: 300, transaction_count: 4, pending_count: 4, unreconciled_count: 4, transfers: { inflows: 300, outflows: 300, net: 0, count: 2 } })
+    expect(s).toMatchObject({
+      income: 500,
+      expenses: 200,
+      net: 300,
+      transaction_count: 4,
+      pending_count: 4,
+      unreconciled_count: 4,
+      transfers: { inflows: 300, outflows: 300, net: 0, count: 2 },
+    })
     expect(s.by_accounting_category).toEqual([
       { accounting_category: 'revenue', amount: 500, count: 1 },
       { accounting_category: 'operating_expenses', amount: -200, count: 1 },
     ])
-    expect(s.top_merchants).toEqual([{ merchant_name: 'Client', amount: 500, count: 1 }, { merchant_name: 'Landlord', amount: -200, count: 1 }])
+    expect(s.top_merchants).toEqual([
+      { merchant_name: 'Client', amount: 500, count: 1 },
+      { merchant_name: 'Landlord', amount: -200, count: 1 },
+    ])
     expect((await cm.reports.summary({ ...range, top: 1 })).top_merchants).toHaveLength(1)
     // one account only: its transfer is not netted out
     const one = await cm.reports.cashFlow({ ...range, bank_account_id: savings })
@@ -389,8 +488,16 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
       const res = await h.raw('GET', '/api-v1/reports/cash-flow?colour=red', { headers: { 'x-api-key': a.key } })
       expect(res.status).toBe(400)
       // the calendar's ends answer normally
-      expect((await ca.reports.cashFlow({ from: '9999-12-01', to: '9999-12-31', interval: 'week' })).periods.map((p) => p.label)).toEqual(['9999-W48', '9999-W49', '9999-W50', '9999-W51', '9999-W52'])
-      expect((await ca.reports.cashFlow({ from: '0001-01-01', to: '0001-04-01', interval: 'quarter' })).periods.map((p) => p.label)).toEqual(['0001-Q1', '0001-Q2'])
+      expect((await ca.reports.cashFlow({ from: '9999-12-01', to: '9999-12-31', interval: 'week' })).periods.map((p) => p.label)).toEqual([
+        '9999-W48',
+        '9999-W49',
+        '9999-W50',
+        '9999-W51',
+        '9999-W52',
+      ])
+      expect(
+        (await ca.reports.cashFlow({ from: '0001-01-01', to: '0001-04-01', interval: 'quarter' })).periods.map((p) => p.label),
+      ).toEqual(['0001-Q1', '0001-Q2'])
       expect((await ca.reports.summary({ to: '0001-03-01' })).from).toBe('0001-01-01')
       // 1,000 days by day is allowed
       expect((await ca.reports.cashFlow({ from: '2022-01-01', to: '2024-09-26', interval: 'day' })).periods).toHaveLength(1000)
@@ -428,11 +535,25 @@ describe('OpenAPI document', () => {
     const { default: SwaggerParser } = await import('@apidevtools/swagger-parser')
     const h = await createHarness('embedded')
     try {
-      const doc = (await (await h.raw('GET', '/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>>; components: { schemas: Record<string, unknown> } }
+      const doc = (await (await h.raw('GET', '/openapi.json')).json()) as {
+        paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>>
+        components: { schemas: Record<string, unknown> }
+      }
       await SwaggerParser.validate(structuredClone(doc) as never)
-      expect(doc.paths['/api-v1/reports/cash-flow'].get.parameters.map((p) => p.name).sort()).toEqual(['bank_account_id', 'from', 'interval', 'to'])
-      expect(doc.paths['/api-v1/reports/summary'].get.parameters.map((p) => p.name).sort()).toEqual(['bank_account_id', 'from', 'to', 'top'])
-      for (const name of ['CashFlowReport', 'CashFlowPeriod', 'SummaryReport', 'ReportFlows']) expect(doc.components.schemas).toHaveProperty(name)
+      expect(doc.paths['/api-v1/reports/cash-flow'].get.parameters.map((p) => p.name).sort()).toEqual([
+        'bank_account_id',
+        'from',
+        'interval',
+        'to',
+      ])
+      expect(doc.paths['/api-v1/reports/summary'].get.parameters.map((p) => p.name).sort()).toEqual([
+        'bank_account_id',
+        'from',
+        'to',
+        'top',
+      ])
+      for (const name of ['CashFlowReport', 'CashFlowPeriod', 'SummaryReport', 'ReportFlows'])
+        expect(doc.components.schemas).toHaveProperty(name)
     } finally {
       await h.close()
     }

@@ -14,11 +14,18 @@ describe('route groups', () => {
       const paths = Object.keys(doc.paths)
       expect(paths.length).toBeGreaterThanOrEqual(30)
       for (const path of paths) {
-        expect(ROUTE_GROUP_PREFIXES.filter((p) => under(path, p)), path).toHaveLength(1)
+        expect(
+          ROUTE_GROUP_PREFIXES.filter((p) => under(path, p)),
+          path,
+        ).toHaveLength(1)
         expect(ROUTE_GROUP_PREFIXES[groupOf(path)], path).toBe(ROUTE_GROUP_PREFIXES.find((p) => under(path, p)))
       }
       // Every group has at least one documented route.
-      for (const prefix of ROUTE_GROUP_PREFIXES) expect(paths.some((p) => under(p, prefix)), prefix).toBe(true)
+      for (const prefix of ROUTE_GROUP_PREFIXES)
+        expect(
+          paths.some((p) => under(p, prefix)),
+          prefix,
+        ).toBe(true)
     } finally {
       await h.close()
     }
@@ -31,7 +38,7 @@ describe('route groups', () => {
     expect(groupOf('/nowhere')).toBe(-1)
   })
 
-  it('find a request\'s path as the router does: no query, percent-decoded', () => {
+  it("find a request's path as the router does: no query, percent-decoded", () => {
     expect(pathOf('http://h:1/api-v1/transactions?limit=5#x')).toBe('/api-v1/transactions')
     expect(pathOf('http://finctl.embedded/api%2Dv1/reports/summary')).toBe('/api-v1/reports/summary')
     expect(pathOf('http://h/bad%E0%A4%A')).toBe('/bad%E0%A4%A')
@@ -42,7 +49,10 @@ describe('route groups', () => {
     // One core calls statements before transactions, the other the reverse; both list the same
     // transactions, record usage under route templates and 404 unknown paths with the envelope.
     const answers: unknown[] = []
-    for (const order of [['/api-v1/statements', '/api-v1/transactions'], ['/api-v1/transactions', '/api-v1/statements']]) {
+    for (const order of [
+      ['/api-v1/statements', '/api-v1/transactions'],
+      ['/api-v1/transactions', '/api-v1/statements'],
+    ]) {
       const h = await createHarness('embedded')
       try {
         const t = await h.tenant()
@@ -53,7 +63,9 @@ describe('route groups', () => {
         }
         const missing = await h.raw('GET', '/api-v1/transactions/a/b/c', { headers: { 'x-api-key': t.key } })
         got.missing = { status: missing.status, code: ((await missing.json()) as { error: { code: string } }).error.code }
-        const usage = (await (await h.raw('GET', '/api-keys/me/usage', { headers: { 'x-api-key': t.key } })).json()) as { data: { endpoints: Record<string, number> } }
+        const usage = (await (await h.raw('GET', '/api-keys/me/usage', { headers: { 'x-api-key': t.key } })).json()) as {
+          data: { endpoints: Record<string, number> }
+        }
         got.endpoints = Object.keys(usage.data.endpoints).sort()
         answers.push(got)
       } finally {
@@ -61,7 +73,9 @@ describe('route groups', () => {
       }
     }
     expect(answers[0]).toEqual(answers[1])
-    expect((answers[0] as { endpoints: string[] }).endpoints).toEqual(expect.arrayContaining(['/api-v1/statements', '/api-v1/transactions']))
+    expect((answers[0] as { endpoints: string[] }).endpoints).toEqual(
+      expect.arrayContaining(['/api-v1/statements', '/api-v1/transactions']),
+    )
     expect((answers[0] as { missing: unknown }).missing).toEqual({ status: 404, code: 'not_found' })
   })
 })

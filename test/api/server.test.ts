@@ -28,7 +28,13 @@ describe('finctl serve logs', () => {
     })
     expect(ok.status).toBe(201)
     const requestId = ok.headers.get('x-request-id')
-    await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: a.email, password: a.password }) })).arrayBuffer()
+    await (
+      await fetch(`${url}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: a.email, password: a.password }),
+      })
+    ).arrayBuffer()
     await (await fetch(`${url}/api-keys`, { headers: { authorization: `Bearer ${a.token}` } })).arrayBuffer()
     await (await fetch(`${url}/api-v1/bank-accounts/${a.accountId}?api_key=${a.key}`, { headers })).arrayBuffer()
     expect(await stopProcess(child)).toBe(0)
@@ -53,15 +59,32 @@ describe('OpenAPI document', () => {
     try {
       const res = await h.raw('GET', '/openapi.json')
       expect(res.status).toBe(200)
-      const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } }
+      const doc = (await res.json()) as {
+        openapi: string
+        paths: Record<string, Record<string, unknown>>
+        components: { schemas: Record<string, unknown> }
+      }
       expect(doc.openapi).toBe('3.1.0')
       // third-party validation (throws on an invalid document)
       await SwaggerParser.validate(structuredClone(doc) as never)
-      for (const path of ['/healthz', '/auth/token', '/api-keys', '/api-keys/me', '/api-keys/me/usage', '/api-keys/{id}', '/api-keys/{id}/usage', '/api-v1/transactions', '/api-v1/bank-accounts', '/api-v1/bank-accounts/{id}', '/api-v1/company']) {
+      for (const path of [
+        '/healthz',
+        '/auth/token',
+        '/api-keys',
+        '/api-keys/me',
+        '/api-keys/me/usage',
+        '/api-keys/{id}',
+        '/api-keys/{id}/usage',
+        '/api-v1/transactions',
+        '/api-v1/bank-accounts',
+        '/api-v1/bank-accounts/{id}',
+        '/api-v1/company',
+      ]) {
         expect(Object.keys(doc.paths)).toContain(path)
       }
       expect(Object.keys(doc.paths['/api-v1/transactions'])).toContain('post')
-      for (const name of ['Transaction', 'CreateTransactionRequest', 'ApiKey', 'UsageStats', 'Error', 'BankAccount']) expect(doc.components.schemas).toHaveProperty(name)
+      for (const name of ['Transaction', 'CreateTransactionRequest', 'ApiKey', 'UsageStats', 'Error', 'BankAccount'])
+        expect(doc.components.schemas).toHaveProperty(name)
       const create = doc.components.schemas.CreateTransactionRequest as { required: string[] }
       expect(create.required.sort()).toEqual(['amount', 'bank_account_id', 'description', 'transaction_date'])
     } finally {

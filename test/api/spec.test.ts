@@ -8,15 +8,53 @@ import { AppError } from '../../src/kernel/errors.js'
 import { createHarness, MATRIX, signToken, type Harness, type Tenant } from '../helpers/harness.js'
 
 const TRANSACTION_FIELDS = [
-  'id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
-  'exchange_rate', 'exchange_rate_date', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
-  'ai_confidence_score', 'tags', 'bank_account_id', 'bank_statement_id', 'created_at', 'updated_at',
+  'id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'exchange_rate_date',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'ai_confidence_score',
+  'tags',
+  'bank_account_id',
+  'bank_statement_id',
+  'created_at',
+  'updated_at',
 ].sort()
 const API_KEY_FIELDS = [
-  'id', 'name', 'key_prefix', 'scopes', 'description', 'last_used_at', 'usage_count', 'rate_limit_per_minute',
-  'rate_limit_per_day', 'is_active', 'expires_at', 'revoked_at', 'created_at', 'created_by',
+  'id',
+  'name',
+  'key_prefix',
+  'scopes',
+  'description',
+  'last_used_at',
+  'usage_count',
+  'rate_limit_per_minute',
+  'rate_limit_per_day',
+  'is_active',
+  'expires_at',
+  'revoked_at',
+  'created_at',
+  'created_by',
 ].sort()
-const USAGE_FIELDS = ['total_requests', 'last_used_at', 'last_24h_requests', 'avg_response_time_ms', 'endpoints', 'status_codes', 'recent_requests'].sort()
+const USAGE_FIELDS = [
+  'total_requests',
+  'last_used_at',
+  'last_24h_requests',
+  'avg_response_time_ms',
+  'endpoints',
+  'status_codes',
+  'recent_requests',
+].sort()
 const ISO_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -116,7 +154,13 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
     it('requires an exchange rate for a currency other than the base currency', async () => {
       const c = h.client({ apiKey: a.key })
       const e = await expectError(
-        c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-01-01', description: 'x', amount: '10', currency_code: 'EUR' }),
+        c.transactions.create({
+          bank_account_id: a.accountId,
+          transaction_date: '2026-01-01',
+          description: 'x',
+          amount: '10',
+          currency_code: 'EUR',
+        }),
         'validation_error',
         400,
       )
@@ -134,7 +178,11 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
 
     it('names every bad field in a 400', async () => {
       const c = h.client({ apiKey: a.key })
-      const e = await expectError(c.request('POST', '/api-v1/transactions', { body: { amount: 'ten', transaction_date: '2026-02-30', extra: 1 } }), 'validation_error', 400)
+      const e = await expectError(
+        c.request('POST', '/api-v1/transactions', { body: { amount: 'ten', transaction_date: '2026-02-30', extra: 1 } }),
+        'validation_error',
+        400,
+      )
       const paths = e.details!.map((d) => d.path).sort()
       expect(paths).toEqual(['bank_account_id', 'description', 'extra', 'transaction_date'].sort())
       const e2 = await expectError(
@@ -144,7 +192,13 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
       )
       expect(e2.details).toEqual([{ path: 'amount', message: expect.stringContaining('2 decimal places') }])
       const e3 = await expectError(
-        c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-01-01', description: 'x', amount: '1', currency_code: 'XXY' }),
+        c.transactions.create({
+          bank_account_id: a.accountId,
+          transaction_date: '2026-01-01',
+          description: 'x',
+          amount: '1',
+          currency_code: 'XXY',
+        }),
         'validation_error',
         400,
       )
@@ -159,7 +213,10 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
       const text = await h.raw('POST', '/api-v1/transactions', { headers: { ...headers, 'content-type': 'text/plain' }, body: '{}' })
       expect(text.status).toBe(415)
       expect(((await text.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type')
-      const big = await h.raw('POST', '/api-v1/transactions', { headers, body: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 10) }) })
+      const big = await h.raw('POST', '/api-v1/transactions', {
+        headers,
+        body: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 10) }),
+      })
       expect(big.status).toBe(413)
       const bigBody = (await big.json()) as { success: boolean; error: { code: string; request_id: string } }
       expect(bigBody).toMatchObject({ success: false, error: { code: 'payload_too_large' } })
@@ -168,7 +225,9 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
 
     it('refuses an account of another company with 404', async () => {
       const e = await expectError(
-        h.client({ apiKey: b.key }).transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-01-01', description: 'x', amount: '1' }),
+        h
+          .client({ apiKey: b.key })
+          .transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-01-01', description: 'x', amount: '1' }),
         'not_found',
         404,
       )
@@ -207,9 +266,17 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
       const e = await expectError(h.client({ apiKey: k.key }).accounts.list(), 'unauthorized', 401)
       expect(e.message).toMatch(/revoked/)
 
-      const k2 = await admin.keys.create({ name: 'soon expired', scopes: ['read'], expires_at: new Date(Date.now() + 3_600_000).toISOString() })
+      const k2 = await admin.keys.create({
+        name: 'soon expired',
+        scopes: ['read'],
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      })
       expect((await h.client({ apiKey: k2.key }).accounts.list()).status).toBe(200)
-      await h.store.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', k2.id).execute()
+      await h.store.db
+        .updateTable('api_keys')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', k2.id)
+        .execute()
       const e2 = await expectError(h.client({ apiKey: k2.key }).accounts.list(), 'unauthorized', 401)
       expect(e2.message).toMatch(/expired/)
     })
@@ -237,7 +304,15 @@ describe.each(MATRIX)('service interface over %s on %s', (kind, storeKind) => {
         expect(k.created_at).toMatch(ISO_TS)
       }
       const mine = keys.find((k) => k.id === a.keyId)!
-      expect(mine).toMatchObject({ name: 'all', scopes: ['read', 'write', 'transactions'], is_active: true, revoked_at: null, expires_at: null, rate_limit_per_minute: 1_000_000, description: '' })
+      expect(mine).toMatchObject({
+        name: 'all',
+        scopes: ['read', 'write', 'transactions'],
+        is_active: true,
+        revoked_at: null,
+        expires_at: null,
+        rate_limit_per_minute: 1_000_000,
+        description: '',
+      })
       const defaults = await h.client({ token: a.token }).keys.create({ name: 'defaults', scopes: ['read'] })
       expect(defaults).toMatchObject({ rate_limit_per_minute: 60, rate_limit_per_day: 10000, usage_count: 0, last_used_at: null })
       expect(a.key.startsWith(mine.key_prefix)).toBe(true)

@@ -8,7 +8,10 @@ import type { Transaction } from '../../src/domain/schemas.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 async function rejects(p: Promise<unknown>, code: string, status: number): Promise<AppError> {
-  const e = await p.then(() => new Error('expected an error'), (err: unknown) => err)
+  const e = await p.then(
+    () => new Error('expected an error'),
+    (err: unknown) => err,
+  )
   expect(e).toBeInstanceOf(AppError)
   expect({ code: (e as AppError).code, status: (e as AppError).status }).toEqual({ code, status })
   return e as AppError
@@ -27,7 +30,15 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     a = await h.tenant('Acme')
     b = await h.tenant('Beta')
     c = h.client({ apiKey: a.key })
-    account2 = (await c.accounts.create({ name: 'Savings', account_type: 'savings', currency_code: 'USD', opening_balance: '1000.00', account_number: 'DE89 3704 0044 0532 0130 00' })).id
+    account2 = (
+      await c.accounts.create({
+        name: 'Savings',
+        account_type: 'savings',
+        currency_code: 'USD',
+        opening_balance: '1000.00',
+        account_number: 'DE89 3704 0044 0532 0130 00',
+      })
+    ).id
     const specs: Array<[string, string, string, string | undefined, string[], string]> = [
       ['2026-01-05', 'Coffee beans', '-12.50', 'Groceries', ['food'], a.accountId],
       ['2026-01-10', 'Client payment ACME', '1500.00', 'Sales', ['invoice'], a.accountId],
@@ -38,7 +49,17 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       ['2026-03-15', 'Sandwich 50%_off', '-7.00', 'Groceries', ['food'], a.accountId],
     ]
     for (const [date, description, amount, category, tags, acct] of specs) {
-      made.push(await c.transactions.create({ bank_account_id: acct, transaction_date: date, description, amount, category, tags, merchant_name: description.split(' ')[0] }))
+      made.push(
+        await c.transactions.create({
+          bank_account_id: acct,
+          transaction_date: date,
+          description,
+          amount,
+          category,
+          tags,
+          merchant_name: description.split(' ')[0],
+        }),
+      )
     }
   })
   afterAll(async () => {
@@ -84,12 +105,23 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
         let cursor: string | undefined
         let pages = 0
         do {
-          const page = await c.transactions.list({ limit: 2, sort, cursor, category: 'Groceries,Sales'.includes('x') ? undefined : undefined })
+          const page = await c.transactions.list({
+            limit: 2,
+            sort,
+            cursor,
+            category: 'Groceries,Sales'.includes('x') ? undefined : undefined,
+          })
           seen.push(...page.data.map((t) => t.id))
           cursor = page.pagination?.next_cursor ?? undefined
           // a concurrent insert between pages is never seen twice and never shifts the walk
           if (pages === 0) {
-            await c.transactions.create({ bank_account_id: account2, transaction_date: '2020-01-01', description: `late ${sort}`, amount: '1.00', tags: ['late'] })
+            await c.transactions.create({
+              bank_account_id: account2,
+              transaction_date: '2020-01-01',
+              description: `late ${sort}`,
+              amount: '1.00',
+              tags: ['late'],
+            })
           }
           pages++
         } while (cursor && pages < 50)
@@ -134,21 +166,43 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     })
 
     it('updates fields, records before and after, and refuses read-only fields naming them', async () => {
-      const t = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-01', description: 'To edit', amount: '-10.00' })
+      const t = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-04-01',
+        description: 'To edit',
+        amount: '-10.00',
+      })
       const u = await c.transactions.update(t.id, { category: 'Office', amount: '-12.34', tags: ['x'] })
       expect(u).toMatchObject({ category: 'Office', amount: -12.34, tags: ['x'], original_description: 'To edit' })
       expect(u.updated_at >= t.updated_at).toBe(true)
       const d = await c.transactions.get(t.id)
       expect(d.history.map((e) => e.action)).toEqual(['create', 'update'])
-      expect(d.history[1].changes).toEqual({ amount: { before: -10, after: -12.34 }, category: { before: null, after: 'Office' }, tags: { before: [], after: ['x'] } })
+      expect(d.history[1].changes).toEqual({
+        amount: { before: -10, after: -12.34 },
+        category: { before: null, after: 'Office' },
+        tags: { before: [], after: ['x'] },
+      })
       // The create entry shows the values as created, not as they are now.
-      expect(d.history[0].changes).toMatchObject({ amount: { before: null, after: -10 }, description: { before: null, after: 'To edit' }, tags: { before: null, after: [] } })
+      expect(d.history[0].changes).toMatchObject({
+        amount: { before: null, after: -10 },
+        description: { before: null, after: 'To edit' },
+        tags: { before: null, after: [] },
+      })
       expect(d.history[0].changes.category).toBeUndefined()
       await c.transactions.update(t.id, { category: 'Supplies', description: 'Printer paper' })
       const d2 = await c.transactions.get(t.id)
       expect(d2.history[0].changes).toMatchObject({ amount: { after: -10 }, description: { after: 'To edit' } })
-      expect(d2.history[2].changes).toEqual({ category: { before: 'Office', after: 'Supplies' }, description: { before: 'To edit', after: 'Printer paper' } })
-      const e = await rejects(c.request('PATCH', `/api-v1/transactions/${t.id}`, { body: { id: 'x', original_description: 'y', ai_confidence_score: 1, color: 'red' } }), 'validation_error', 400)
+      expect(d2.history[2].changes).toEqual({
+        category: { before: 'Office', after: 'Supplies' },
+        description: { before: 'To edit', after: 'Printer paper' },
+      })
+      const e = await rejects(
+        c.request('PATCH', `/api-v1/transactions/${t.id}`, {
+          body: { id: 'x', original_description: 'y', ai_confidence_score: 1, color: 'red' },
+        }),
+        'validation_error',
+        400,
+      )
       expect(e.details).toEqual(
         expect.arrayContaining([
           { path: 'id', message: 'is read-only' },
@@ -162,7 +216,8 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     })
 
     it('follows the status rules: pending -> posted -> void, pending -> void, void is final', async () => {
-      const mk = () => c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-02', description: 'Status', amount: '1.00' })
+      const mk = () =>
+        c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-02', description: 'Status', amount: '1.00' })
       const t1 = await mk()
       expect((await c.transactions.update(t1.id, { status: 'posted' })).status).toBe('posted')
       await rejects(c.transactions.update(t1.id, { status: 'pending' }), 'conflict', 409)
@@ -174,9 +229,19 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     })
 
     it('locks amount, dates, account and currency of a reconciled transaction, and its deletion', async () => {
-      const t = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-03', description: 'Reconciled', amount: '-5.00' })
+      const t = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-04-03',
+        description: 'Reconciled',
+        amount: '-5.00',
+      })
       await c.transactions.update(t.id, { is_reconciled: true })
-      for (const patch of [{ amount: '-6.00' }, { transaction_date: '2026-04-04' }, { bank_account_id: account2 }, { currency_code: 'EUR', exchange_rate: '1.1' }]) {
+      for (const patch of [
+        { amount: '-6.00' },
+        { transaction_date: '2026-04-04' },
+        { bank_account_id: account2 },
+        { currency_code: 'EUR', exchange_rate: '1.1' },
+      ]) {
         const e = await rejects(c.transactions.update(t.id, patch), 'conflict', 409)
         expect(e.message).toMatch(/un-reconcile/)
       }
@@ -189,17 +254,37 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       await rejects(c.transactions.get(t.id), 'not_found', 404)
       // The deletion is audited, and the trail keeps the creation (written beside the delete entry,
       // dated when the transaction was created: the row that said it is gone).
-      const rows = await h.store.db.selectFrom('audit_entries').select(['action', 'actor', 'created_at']).where('transaction_id', '=', t.id).orderBy('id').execute()
+      const rows = await h.store.db
+        .selectFrom('audit_entries')
+        .select(['action', 'actor', 'created_at'])
+        .where('transaction_id', '=', t.id)
+        .orderBy('id')
+        .execute()
       expect(rows.map((r) => r.action)).toEqual(['update', 'update', 'update', 'update', 'create', 'delete'])
       expect(rows[4]).toEqual({ action: 'create', actor: `key:${a.keyId}`, created_at: t.created_at })
     })
 
     it('keeps exchange rates exactly and converts to the base currency per transaction', async () => {
-      const t = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-05', description: 'EUR', amount: '100.05', currency_code: 'EUR', exchange_rate: '1.08345' })
+      const t = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-04-05',
+        description: 'EUR',
+        amount: '100.05',
+        currency_code: 'EUR',
+        exchange_rate: '1.08345',
+      })
       expect(t.exchange_rate).toBe(1.08345)
-      const row = await h.store.db.selectFrom('transactions').select(['amount', 'base_amount', 'exchange_rate']).where('id', '=', t.id).executeTakeFirstOrThrow()
+      const row = await h.store.db
+        .selectFrom('transactions')
+        .select(['amount', 'base_amount', 'exchange_rate'])
+        .where('id', '=', t.id)
+        .executeTakeFirstOrThrow()
       // 100.05 * 1.08345 = 108.4001725 -> 108.40 USD
-      expect({ amount: Number(row.amount), base: Number(row.base_amount), rate: row.exchange_rate }).toEqual({ amount: 10005, base: 10840, rate: '1.08345' })
+      expect({ amount: Number(row.amount), base: Number(row.base_amount), rate: row.exchange_rate }).toEqual({
+        amount: 10005,
+        base: 10840,
+        rate: '1.08345',
+      })
       await rejects(c.transactions.update(t.id, { currency_code: 'JPY' }), 'validation_error', 400)
     })
   })
@@ -207,18 +292,27 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
   describe('bulk update', () => {
     it('is all or nothing: one unknown id is a 404 listing it, and nothing changes', async () => {
       const missing = randomUUID()
-      const e = await rejects(c.transactions.bulkUpdate({ transaction_ids: [made[0].id, missing], updates: { category: 'Changed' } }), 'not_found', 404)
+      const e = await rejects(
+        c.transactions.bulkUpdate({ transaction_ids: [made[0].id, missing], updates: { category: 'Changed' } }),
+        'not_found',
+        404,
+      )
       expect(e.message).toContain(missing)
       expect(e.details).toEqual([{ path: 'transaction_ids', message: `${missing} not found` }])
       expect((await c.transactions.get(made[0].id)).category).toBe('Groceries')
       // another company's id counts as unknown
-      const other = await h.client({ apiKey: b.key }).transactions.create({ bank_account_id: b.accountId, transaction_date: '2026-01-01', description: 'b', amount: '1' })
+      const other = await h
+        .client({ apiKey: b.key })
+        .transactions.create({ bank_account_id: b.accountId, transaction_date: '2026-01-01', description: 'b', amount: '1' })
       await rejects(c.transactions.bulkUpdate({ transaction_ids: [made[0].id, other.id], updates: { category: 'X' } }), 'not_found', 404)
     })
 
     it('updates fields and tags of many transactions, audited', async () => {
       const targets = [made[0].id, made[6].id]
-      const r = await c.transactions.bulkUpdate({ transaction_ids: targets, updates: { accounting_category: 'operating_expenses', add_tags: ['bulk'], remove_tags: ['food'] } })
+      const r = await c.transactions.bulkUpdate({
+        transaction_ids: targets,
+        updates: { accounting_category: 'operating_expenses', add_tags: ['bulk'], remove_tags: ['food'] },
+      })
       expect(r.updated).toBe(2)
       expect(r.transactions.map((t) => t.id)).toEqual(targets)
       for (const t of r.transactions) {
@@ -230,8 +324,18 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     })
 
     it('refuses a status the rules forbid for any of them, changing none', async () => {
-      const t1 = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-06', description: 'bulk s1', amount: '1' })
-      const t2 = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-06', description: 'bulk s2', amount: '1' })
+      const t1 = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-04-06',
+        description: 'bulk s1',
+        amount: '1',
+      })
+      const t2 = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-04-06',
+        description: 'bulk s2',
+        amount: '1',
+      })
       await c.transactions.update(t2.id, { status: 'void' })
       await rejects(c.transactions.bulkUpdate({ transaction_ids: [t1.id, t2.id], updates: { status: 'posted' } }), 'conflict', 409)
       expect((await c.transactions.get(t1.id)).status).toBe('pending')
@@ -242,14 +346,29 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       await rejects(c.transactions.bulkUpdate({ transaction_ids: [made[0].id], updates: {} }), 'validation_error', 400)
       const many = Array.from({ length: 1001 }, () => randomUUID())
       await rejects(c.transactions.bulkUpdate({ transaction_ids: many, updates: { category: 'x' } }), 'validation_error', 400)
-      await rejects(c.request('POST', '/api-v1/transactions/bulk-update', { body: { transaction_ids: [made[0].id], updates: { amount: 5 } } }), 'validation_error', 400)
+      await rejects(
+        c.request('POST', '/api-v1/transactions/bulk-update', { body: { transaction_ids: [made[0].id], updates: { amount: 5 } } }),
+        'validation_error',
+        400,
+      )
     })
   })
 
   describe('batch create', () => {
     it('commits the valid items together and reports the invalid ones by index', async () => {
-      const ok = (n: number) => ({ bank_account_id: a.accountId, transaction_date: '2026-05-01', description: `batch ${n}`, amount: `${n}.00` })
-      const r = await c.transactions.batch([ok(1), { ...ok(2), amount: '1.234' }, ok(3), { ...ok(4), bank_account_id: randomUUID() }, { description: 'no date' } as never])
+      const ok = (n: number) => ({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-05-01',
+        description: `batch ${n}`,
+        amount: `${n}.00`,
+      })
+      const r = await c.transactions.batch([
+        ok(1),
+        { ...ok(2), amount: '1.234' },
+        ok(3),
+        { ...ok(4), bank_account_id: randomUUID() },
+        { description: 'no date' } as never,
+      ])
       expect(r.created.map((t) => t.description)).toEqual(['batch 1', 'batch 3'])
       expect(r.errors.map((e) => [e.index, e.code])).toEqual([
         [1, 'validation_error'],
@@ -261,22 +380,59 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       const stored = await c.transactions.list({ q: 'batch ' })
       expect(ids(stored.data).sort()).toEqual(['batch 1', 'batch 3'])
       const d = await c.transactions.get(r.created[0].id)
-      expect(d.history).toEqual([{ at: d.created_at, actor: `key:${a.keyId}`, action: 'batch_create', changes: expect.objectContaining({ description: { before: null, after: 'batch 1' } }) }])
+      expect(d.history).toEqual([
+        {
+          at: d.created_at,
+          actor: `key:${a.keyId}`,
+          action: 'batch_create',
+          changes: expect.objectContaining({ description: { before: null, after: 'batch 1' } }),
+        },
+      ])
       // The row says who created it and how: a batch writes no audit entry per row.
-      const row = await h.store.db.selectFrom('transactions').select(['created_by', 'created_via']).where('id', '=', d.id).executeTakeFirstOrThrow()
+      const row = await h.store.db
+        .selectFrom('transactions')
+        .select(['created_by', 'created_via'])
+        .where('id', '=', d.id)
+        .executeTakeFirstOrThrow()
       expect(row).toEqual({ created_by: `key:${a.keyId}`, created_via: 'batch_create' })
-      const audit = await h.store.db.selectFrom('audit_entries').select('id').where('transaction_id', 'in', r.created.map((t) => t.id)).execute()
+      const audit = await h.store.db
+        .selectFrom('audit_entries')
+        .select('id')
+        .where(
+          'transaction_id',
+          'in',
+          r.created.map((t) => t.id),
+        )
+        .execute()
       expect(audit).toEqual([])
     })
 
     it('gives the history of a transaction created before the creation columns (its creation entry in audit_entries)', async () => {
-      const t = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-04-09', description: 'Older row', amount: '-3.00' })
+      const t = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-04-09',
+        description: 'Older row',
+        amount: '-3.00',
+      })
       // As a row stored before migration 0009 looks: no creation columns, a compact creation entry.
       await h.store.db.updateTable('transactions').set({ created_by: null, created_via: null }).where('id', '=', t.id).execute()
-      await h.store.db.insertInto('audit_entries').values({ company_id: a.companyId, transaction_id: t.id, actor: 'user:older', action: 'create', changes: '{}', created_at: t.created_at }).execute()
+      await h.store.db
+        .insertInto('audit_entries')
+        .values({
+          company_id: a.companyId,
+          transaction_id: t.id,
+          actor: 'user:older',
+          action: 'create',
+          changes: '{}',
+          created_at: t.created_at,
+        })
+        .execute()
       await c.transactions.update(t.id, { description: 'Older row, renamed' })
       const d = await c.transactions.get(t.id)
-      expect(d.history.map((e) => [e.action, e.actor])).toEqual([['create', 'user:older'], ['update', `key:${a.keyId}`]])
+      expect(d.history.map((e) => [e.action, e.actor])).toEqual([
+        ['create', 'user:older'],
+        ['update', `key:${a.keyId}`],
+      ])
       expect(d.history[0].changes.description).toEqual({ before: null, after: 'Older row' })
       await c.transactions.delete(t.id)
       const rows = await h.store.db.selectFrom('audit_entries').select('action').where('transaction_id', '=', t.id).orderBy('id').execute()
@@ -284,7 +440,12 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     })
 
     it('takes 5,000 items and refuses more with 413', async () => {
-      const items = Array.from({ length: 5000 }, (_, i) => ({ bank_account_id: account2, transaction_date: '2026-06-01', description: `big ${i}`, amount: '0.01' }))
+      const items = Array.from({ length: 5000 }, (_, i) => ({
+        bank_account_id: account2,
+        transaction_date: '2026-06-01',
+        description: `big ${i}`,
+        amount: '0.01',
+      }))
       const r = await c.transactions.batch(items)
       expect(r.created).toHaveLength(5000)
       expect(r.errors).toEqual([])
@@ -297,7 +458,13 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
   describe('bank accounts', () => {
     it('creates, reads, updates and deletes accounts; keeps only the last four of the number', async () => {
       const acct = await c.accounts.get(account2)
-      expect(acct).toMatchObject({ name: 'Savings', account_number_last4: '3000', opening_balance: 1000, currency_code: 'USD', status: 'active' })
+      expect(acct).toMatchObject({
+        name: 'Savings',
+        account_number_last4: '3000',
+        opening_balance: 1000,
+        currency_code: 'USD',
+        status: 'active',
+      })
       const row = await h.store.db.selectFrom('bank_accounts').selectAll().where('id', '=', account2).executeTakeFirstOrThrow()
       // Ids are left out: a random UUID may hold any four digits (one held 0532 and failed this).
       const { id: _id, company_id: _company, ...stored } = row
@@ -334,8 +501,18 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
   it('refuses implausible entries (a date outside 1970..a year ahead, an amount of 0) unless force, in creates, batches and updates', async () => {
     const base = { bank_account_id: a.accountId, description: 'plausible?' }
     const e = await rejects(c.transactions.create({ ...base, transaction_date: '9999-12-31', amount: '1.00' }), 'validation_error', 400)
-    expect(e.details).toEqual([{ path: 'transaction_date', message: expect.stringMatching(/^is 9999-12-31, outside the dates this service accepts \(1970-01-01 to \d{4}-\d{2}-\d{2}\): check it, or give `force` to keep it$/) }])
-    expect((await rejects(c.transactions.create({ ...base, transaction_date: '2026-01-01', amount: 0 }), 'validation_error', 400)).details?.[0].path).toBe('amount')
+    expect(e.details).toEqual([
+      {
+        path: 'transaction_date',
+        message: expect.stringMatching(
+          /^is 9999-12-31, outside the dates this service accepts \(1970-01-01 to \d{4}-\d{2}-\d{2}\): check it, or give `force` to keep it$/,
+        ),
+      },
+    ])
+    expect(
+      (await rejects(c.transactions.create({ ...base, transaction_date: '2026-01-01', amount: 0 }), 'validation_error', 400)).details?.[0]
+        .path,
+    ).toBe('amount')
     const forced = await c.transactions.create({ ...base, transaction_date: '1900-01-01', amount: '0', force: true })
     expect(forced).toMatchObject({ transaction_date: '1900-01-01', amount: 0 })
     expect(forced).not.toHaveProperty('force')
@@ -345,7 +522,9 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       { ...base, transaction_date: '3000-01-01', amount: '2.00', force: true },
     ])
     expect(batch.created.map((t) => t.transaction_date)).toEqual(['2026-01-02', '3000-01-01'])
-    expect(batch.errors).toEqual([expect.objectContaining({ index: 1, code: 'validation_error', details: [expect.objectContaining({ path: 'posted_date' })] })])
+    expect(batch.errors).toEqual([
+      expect.objectContaining({ index: 1, code: 'validation_error', details: [expect.objectContaining({ path: 'posted_date' })] }),
+    ])
     await rejects(c.transactions.update(forced.id, { amount: '0.00', transaction_date: '1899-12-31' }), 'validation_error', 400)
     expect((await c.transactions.update(forced.id, { description: 'kept as forced' })).transaction_date).toBe('1900-01-01')
     for (const t of [forced, ...batch.created]) await c.transactions.delete(t.id)
@@ -359,21 +538,33 @@ describe.each(MATRIX.filter(([k]) => k === 'embedded'))('exact money through cre
       const a = await h.tenant()
       const c = h.client({ apiKey: a.key })
       const accounts: Record<string, string> = {}
-      for (const cur of ['USD', 'JPY', 'BHD', 'CLF']) accounts[cur] = (await c.accounts.create({ name: cur, account_type: 'checking', currency_code: cur })).id
+      for (const cur of ['USD', 'JPY', 'BHD', 'CLF'])
+        accounts[cur] = (await c.accounts.create({ name: cur, account_type: 'checking', currency_code: cur })).id
       const exps: Record<string, number> = { USD: 2, JPY: 0, BHD: 3, CLF: 4 }
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('USD', 'JPY', 'BHD', 'CLF'), fc.integer({ min: -99_999_999_999, max: 99_999_999_999 }), async (cur, minor) => {
-          const exp = exps[cur]
-          const neg = minor < 0
-          const digits = String(Math.abs(minor)).padStart(exp + 1, '0')
-          const text = `${neg ? '-' : ''}${exp ? `${digits.slice(0, -exp)}.${digits.slice(-exp)}` : digits}`
-          const t = await c.transactions.create({ bank_account_id: accounts[cur], transaction_date: '2026-01-01', description: 'prop', amount: text, exchange_rate: cur === 'USD' ? undefined : '1', force: minor === 0 || undefined })
-          expect(t.amount).toBe(Number(text))
-          const back = await c.transactions.get(t.id)
-          expect(back.amount).toBe(Number(text))
-          const row = await h.store.db.selectFrom('transactions').select('amount').where('id', '=', t.id).executeTakeFirstOrThrow()
-          expect(Number(row.amount)).toBe(minor)
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('USD', 'JPY', 'BHD', 'CLF'),
+          fc.integer({ min: -99_999_999_999, max: 99_999_999_999 }),
+          async (cur, minor) => {
+            const exp = exps[cur]
+            const neg = minor < 0
+            const digits = String(Math.abs(minor)).padStart(exp + 1, '0')
+            const text = `${neg ? '-' : ''}${exp ? `${digits.slice(0, -exp)}.${digits.slice(-exp)}` : digits}`
+            const t = await c.transactions.create({
+              bank_account_id: accounts[cur],
+              transaction_date: '2026-01-01',
+              description: 'prop',
+              amount: text,
+              exchange_rate: cur === 'USD' ? undefined : '1',
+              force: minor === 0 || undefined,
+            })
+            expect(t.amount).toBe(Number(text))
+            const back = await c.transactions.get(t.id)
+            expect(back.amount).toBe(Number(text))
+            const row = await h.store.db.selectFrom('transactions').select('amount').where('id', '=', t.id).executeTakeFirstOrThrow()
+            expect(Number(row.amount)).toBe(minor)
+          },
+        ),
         { numRuns: 60 },
       )
       // balances are exact sums of minor units

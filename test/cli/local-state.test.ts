@@ -21,7 +21,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'finctl-cli-state-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 let n = 0
 const freshDir = () => join(tmp, `c${++n}`)
-const usage = (message: string | RegExp) => expect.objectContaining({ code: 'usage', message: typeof message === 'string' ? message : expect.stringMatching(message) })
+const usage = (message: string | RegExp) =>
+  expect.objectContaining({ code: 'usage', message: typeof message === 'string' ? message : expect.stringMatching(message) })
 
 function io(o: { stderrTTY?: boolean; stdin?: string } = {}) {
   const err = new PassThrough()
@@ -29,7 +30,16 @@ function io(o: { stderrTTY?: boolean; stdin?: string } = {}) {
   err.on('data', (d: Buffer) => (stderr += d.toString()))
   const stdin = new PassThrough()
   if (o.stdin !== undefined) stdin.end(o.stdin)
-  const value: IO = { stdout: new PassThrough(), stderr: err, stdin, isStdoutTTY: false, isStderrTTY: Boolean(o.stderrTTY), isStdinTTY: false, env: {}, now: () => new Date(0) }
+  const value: IO = {
+    stdout: new PassThrough(),
+    stderr: err,
+    stdin,
+    isStdoutTTY: false,
+    isStderrTTY: Boolean(o.stderrTTY),
+    isStdinTTY: false,
+    env: {},
+    now: () => new Date(0),
+  }
   return { io: value, err: () => stderr }
 }
 
@@ -52,7 +62,10 @@ describe('profile store', () => {
     expect(JSON.parse(readFileSync(store.path, 'utf8')).profiles.a).toEqual({ target: 'embedded', email: 'x@example.com' })
     expect(store.update('b', { api_key: 'k' })).toEqual({ target: 'embedded', api_key: 'k' })
     expect(store.update('a', { protected: true })).toEqual({ target: 'embedded', email: 'x@example.com', protected: true })
-    expect(new ProfileStore(env).list()).toEqual({ a: { target: 'embedded', email: 'x@example.com', protected: true }, b: { target: 'embedded', api_key: 'k' } })
+    expect(new ProfileStore(env).list()).toEqual({
+      a: { target: 'embedded', email: 'x@example.com', protected: true },
+      b: { target: 'embedded', api_key: 'k' },
+    })
   })
 
   it('removing the current profile forgets that it was current; removing an unknown one says so', () => {
@@ -109,8 +122,12 @@ describe('files a command reads and writes', () => {
   it('an output file needs its folder, must not be a folder, and must not be the input, even through a link', () => {
     const input = { path: file, what: 'the CSV file' }
     expect(() => requireOutputFile(join(tmp, 'out.csv'), '--rejects', input)).not.toThrow()
-    expect(() => requireOutputFile(join(tmp, 'nope', 'out.csv'), '--rejects', input)).toThrow(usage(`--rejects: no such folder: ${join(tmp, 'nope')}`))
-    expect(() => requireOutputFile(tmp, '--rejects', input)).toThrow(usage(`--rejects: ${tmp} is a folder: give the path of a file to write`))
+    expect(() => requireOutputFile(join(tmp, 'nope', 'out.csv'), '--rejects', input)).toThrow(
+      usage(`--rejects: no such folder: ${join(tmp, 'nope')}`),
+    )
+    expect(() => requireOutputFile(tmp, '--rejects', input)).toThrow(
+      usage(`--rejects: ${tmp} is a folder: give the path of a file to write`),
+    )
     expect(() => requireOutputFile(file, '--rejects', input)).toThrow(usage('--rejects must not be the CSV file: it would be overwritten'))
     const link = join(tmp, 'link.csv')
     symlinkSync(file, link)
@@ -125,7 +142,9 @@ describe('progress', () => {
     expect(progressText({ done: 0, total: 5, elapsedMs: 0 })).toBe('0 / 5 rows (0%)  0 rows/s  ETA --:--')
     expect(progressText({ done: 999, total: 1000, elapsedMs: 1000 })).toMatch(/\(99%\)/)
     expect(progressText({ done: 1, total: 7201, elapsedMs: 1000 })).toMatch(/ETA 2:00:00$/)
-    expect(progressText({ done: 3, total: 0, elapsedMs: 10, detail: '2 already imported' }, 'statements')).toBe('3 / 0 statements (100%)  300 statements/s  ETA 0:00  2 already imported')
+    expect(progressText({ done: 3, total: 0, elapsedMs: 10, detail: '2 already imported' }, 'statements')).toBe(
+      '3 / 0 statements (100%)  300 statements/s  ETA 0:00  2 already imported',
+    )
   })
 
   it('on a terminal: redrawn in place, at most every 100 ms except the last, cleared at the end', () => {
@@ -136,7 +155,12 @@ describe('progress', () => {
     line.update({ done: 3, total: 3, elapsedMs: 1002 }) // the last: drawn
     line.end()
     const draws = t.err().split('\r\x1b[2K')
-    expect(draws).toEqual(['', progressText({ done: 1, total: 3, elapsedMs: 1000 }), progressText({ done: 3, total: 3, elapsedMs: 1002 }), ''])
+    expect(draws).toEqual([
+      '',
+      progressText({ done: 1, total: 3, elapsedMs: 1000 }),
+      progressText({ done: 3, total: 3, elapsedMs: 1002 }),
+      '',
+    ])
   })
 
   it('forced off a terminal: one line per update, no escapes; disabled: nothing', () => {
@@ -155,7 +179,16 @@ describe('progress', () => {
 
 describe('tx list filters', () => {
   it('flags to the query: reconciled as a boolean, a typographic minus made ASCII', () => {
-    expect(listQuery({ account: 'acc', unreconciled: true, minAmount: '\u221250.00', maxAmount: '-1', search: 'rent', accountingCategory: 'expense' })).toMatchObject({
+    expect(
+      listQuery({
+        account: 'acc',
+        unreconciled: true,
+        minAmount: '\u221250.00',
+        maxAmount: '-1',
+        search: 'rent',
+        accountingCategory: 'expense',
+      }),
+    ).toMatchObject({
       bank_account_id: 'acc',
       is_reconciled: false,
       min_amount: '-50.00',
@@ -169,7 +202,8 @@ describe('tx list filters', () => {
 
   it('refuses --reconciled with --unreconciled, and a --limit outside 1..1000', () => {
     expect(() => listQuery({ reconciled: true, unreconciled: true })).toThrow(usage('give --reconciled or --unreconciled, not both'))
-    for (const bad of ['0', '1001', '-1', '2.5', 'ten', '']) expect(() => listQuery({ limit: bad }), bad).toThrow(usage('--limit must be a whole number from 1 to 1000'))
+    for (const bad of ['0', '1001', '-1', '2.5', 'ten', ''])
+      expect(() => listQuery({ limit: bad }), bad).toThrow(usage('--limit must be a whole number from 1 to 1000'))
     for (const ok of ['1', '1000']) expect(listQuery({ limit: ok }).limit).toBe(ok)
   })
 

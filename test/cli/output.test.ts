@@ -8,7 +8,16 @@ function capture(): { io: IO; text: () => string } {
   const out = new PassThrough()
   let text = ''
   out.on('data', (d: Buffer) => (text += d.toString()))
-  const io = { stdout: out, stderr: new PassThrough(), stdin: new PassThrough(), isStdoutTTY: false, isStderrTTY: false, isStdinTTY: false, env: {}, now: () => new Date(0) } as IO
+  const io = {
+    stdout: out,
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    isStdoutTTY: false,
+    isStderrTTY: false,
+    isStdinTTY: false,
+    env: {},
+    now: () => new Date(0),
+  } as IO
   return { io, text: () => text }
 }
 
@@ -19,7 +28,16 @@ async function* from<T>(items: T[]): AsyncGenerator<T> {
 describe.each<OutputFormat>(['json', 'ndjson'])('printRecordStreaming as %s', (format) => {
   const printer = { format, color: false, quiet: false }
   const items = Array.from({ length: 3000 }, (_, i) => ({ line: i, reason: `bad "x${i}"\n`, nested: { a: [i, { b: null }] } }))
-  const record = { file: 'a.csv', read: 5, rejects: items.slice(0, 2), empty: [], none: {}, preview: undefined, notes: ['n1', 'n2'], last: null }
+  const record = {
+    file: 'a.csv',
+    read: 5,
+    rejects: items.slice(0, 2),
+    empty: [],
+    none: {},
+    preview: undefined,
+    notes: ['n1', 'n2'],
+    last: null,
+  }
 
   const both = async (r: object, key: string, all: unknown[]) => {
     const a = capture()

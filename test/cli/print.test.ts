@@ -18,7 +18,16 @@ function capture(o: { stdoutTTY?: boolean; stderrTTY?: boolean; env?: NodeJS.Pro
   let stderr = ''
   out.on('data', (d: Buffer) => (stdout += d.toString()))
   err.on('data', (d: Buffer) => (stderr += d.toString()))
-  const io: IO = { stdout: out, stderr: err, stdin: new PassThrough(), isStdoutTTY: Boolean(o.stdoutTTY), isStderrTTY: Boolean(o.stderrTTY), isStdinTTY: false, env: o.env ?? {}, now: () => new Date(0) }
+  const io: IO = {
+    stdout: out,
+    stderr: err,
+    stdin: new PassThrough(),
+    isStdoutTTY: Boolean(o.stdoutTTY),
+    isStderrTTY: Boolean(o.stderrTTY),
+    isStdinTTY: false,
+    env: o.env ?? {},
+    now: () => new Date(0),
+  }
   return { io, out: () => stdout, err: () => stderr }
 }
 const printer = (format: OutputFormat, quiet = false) => ({ format, color: false, quiet })
@@ -32,7 +41,11 @@ interface Row {
 const columns: Column<Row>[] = [
   { header: 'id', value: (r) => r.id },
   { header: 'text', value: (r) => r.text },
-  amountColumn<Row>('amount', (r) => r.amount, (r) => r.currency),
+  amountColumn<Row>(
+    'amount',
+    (r) => r.amount,
+    (r) => r.currency,
+  ),
 ]
 const rows: Row[] = [
   { id: 'a', text: 'Coffee, large', amount: -3.5, currency: 'USD' },
@@ -49,8 +62,17 @@ describe('--output csv', () => {
   it('keeps a cell that starts like a formula as text, but not a plain negative amount', async () => {
     const c = capture()
     const texts = ['=1+1', '+1', '-2+3+cmd|x', '@SUM(A1)', '\t=1', '-12.50', '-12.50 USD', '-', 'plain']
-    await printList(c.io, printer('csv'), texts.map((text, i) => ({ id: String(i), text, amount: 0, currency: 'USD' })), columns.slice(0, 2))
-    const cells = c.out().split('\r\n').slice(1, -1).map((l) => l.slice(l.indexOf(',') + 1))
+    await printList(
+      c.io,
+      printer('csv'),
+      texts.map((text, i) => ({ id: String(i), text, amount: 0, currency: 'USD' })),
+      columns.slice(0, 2),
+    )
+    const cells = c
+      .out()
+      .split('\r\n')
+      .slice(1, -1)
+      .map((l) => l.slice(l.indexOf(',') + 1))
     expect(cells).toEqual(["'=1+1", "'+1", "'-2+3+cmd|x", "'@SUM(A1)", "'\t=1", '-12.50', '-12.50 USD', "'-", 'plain'])
   })
 
@@ -140,15 +162,19 @@ describe('streamList (--all)', () => {
     expect(t.out()).toBe('ID\tTEXT\tAMOUNT\n')
   })
 
-  it.each<OutputFormat>(['json', 'csv', 'table'])('%s: a first page that fails leaves stdout empty (no lone "[" or header)', async (format) => {
-    const c = capture()
-    await expect(streamList(c.io, printer(format), failing(), columns)).rejects.toThrow('bad filter')
-    expect(c.out()).toBe('')
-  })
+  it.each<OutputFormat>(['json', 'csv', 'table'])(
+    '%s: a first page that fails leaves stdout empty (no lone "[" or header)',
+    async (format) => {
+      const c = capture()
+      await expect(streamList(c.io, printer(format), failing(), columns)).rejects.toThrow('bad filter')
+      expect(c.out()).toBe('')
+    },
+  )
 })
 
 describe('colour and output settings (Context)', () => {
-  const color = (env: NodeJS.ProcessEnv, stdoutTTY: boolean, globals = {}) => new Context(capture({ env, stdoutTTY }).io, globals).printer.color
+  const color = (env: NodeJS.ProcessEnv, stdoutTTY: boolean, globals = {}) =>
+    new Context(capture({ env, stdoutTTY }).io, globals).printer.color
 
   it('colour on a terminal only, off with NO_COLOR set to anything but empty, or --no-color', () => {
     expect(color({}, true)).toBe(true)

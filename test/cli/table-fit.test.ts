@@ -23,8 +23,22 @@ const columns: Column<Row>[] = [
 ]
 
 const rows: Row[] = [
-  { id: '01a207d1-b1b5-77c3-a5c4-19f13c5f0a11', date: '2026-11-09', description: 'Invoice 2026-042 paid by Contoso Ltd for consulting in October', amount: '4780.50 USD', category: 'Sales', status: 'pending' },
-  { id: '01a207d1-b1b5-77c3-a5c4-19f13c5f0a12', date: '2026-11-14', description: 'Laptops for new hires', amount: '-2899.98 USD', category: 'Equipment', status: 'posted' },
+  {
+    id: '01a207d1-b1b5-77c3-a5c4-19f13c5f0a11',
+    date: '2026-11-09',
+    description: 'Invoice 2026-042 paid by Contoso Ltd for consulting in October',
+    amount: '4780.50 USD',
+    category: 'Sales',
+    status: 'pending',
+  },
+  {
+    id: '01a207d1-b1b5-77c3-a5c4-19f13c5f0a12',
+    date: '2026-11-14',
+    description: 'Laptops for new hires',
+    amount: '-2899.98 USD',
+    category: 'Equipment',
+    status: 'posted',
+  },
 ]
 
 async function render(width: number | undefined): Promise<string> {
@@ -67,7 +81,15 @@ describe('a table on a terminal', () => {
 
 describe('fitColumns', () => {
   it('narrows the widest text column first, never below the floor, never a whole one', () => {
-    const fit = fitColumns([['id', 'x'.repeat(36)], ['text', 'y'.repeat(60)], ['note', 'z'.repeat(20)]], [true, false, false], 80)!
+    const fit = fitColumns(
+      [
+        ['id', 'x'.repeat(36)],
+        ['text', 'y'.repeat(60)],
+        ['note', 'z'.repeat(20)],
+      ],
+      [true, false, false],
+      80,
+    )!
     expect(fit.kept).toEqual([0, 1, 2])
     expect(fit.widths[0]).toBe(38)
     expect(fit.widths.reduce((a, b) => a + b, 0) + 4).toBe(80)
@@ -91,7 +113,12 @@ describe('one record on a terminal', () => {
   it('keeps every value whole: a record is not a list to fit', async () => {
     const { printRecord } = await import('../../src/cli/output.js')
     let out = ''
-    const io = { stdout: { write: (s: string) => ((out += s), true), columns: 60 }, stderr: { write: () => true }, isStdoutTTY: true, isStderrTTY: true } as never
+    const io = {
+      stdout: { write: (s: string) => ((out += s), true), columns: 60 },
+      stderr: { write: () => true },
+      isStdoutTTY: true,
+      isStderrTTY: true,
+    } as never
     await printRecord(io, { format: 'table', color: false, quiet: false }, { id: rows[0].id, description: rows[0].description })
     expect(out).toContain(rows[0].description)
     expect(out).not.toContain('…')
@@ -124,7 +151,12 @@ describe('wide characters', () => {
       { header: 'amount', value: (r) => r.amt, align: 'right' },
     ]
     let out = ''
-    const io = { stdout: { write: (s: string) => ((out += s), true), columns: 60 }, stderr: { write: () => true }, isStdoutTTY: true, isStderrTTY: true } as never
+    const io = {
+      stdout: { write: (s: string) => ((out += s), true), columns: 60 },
+      stderr: { write: () => true },
+      isStdoutTTY: true,
+      isStderrTTY: true,
+    } as never
     await renderTable(io, { format: 'table', color: false, quiet: false }, wide, cols)
     const lines = out.trimEnd().split('\n')
     // The border is box-drawing characters, one column each: its length is the table's width.

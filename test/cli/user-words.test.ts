@@ -11,14 +11,21 @@ import { AppError } from '../../src/kernel/errors.js'
 function tree() {
   const root = new Command('finctl').option('--profile <name>')
   const tx = root.command('tx')
-  const create = tx.command('create').option('--account <id>').option('--date <date>').option('--amount <decimal>').option('--merchant-name <name>').option('--currency <code>')
+  const create = tx
+    .command('create')
+    .option('--account <id>')
+    .option('--date <date>')
+    .option('--amount <decimal>')
+    .option('--merchant-name <name>')
+    .option('--currency <code>')
   const bulk = tx.command('bulk-update').option('--set <field=value>').option('--account <id>')
   const upload = root.command('statements').command('upload').argument('<file>').option('--statement-account <n>').option('--format <f>')
   const usage = root.command('keys').command('usage').argument('[id]').option('--recent <n>')
   const api = root.command('api')
   return { create, bulk, upload, usage, api }
 }
-const answered = (message: string, details: Array<{ path: string; message: string }>) => new AppError('validation_error', message, { details, requestId: 'req_1' })
+const answered = (message: string, details: Array<{ path: string; message: string }>) =>
+  new AppError('validation_error', message, { details, requestId: 'req_1' })
 
 describe('flagFor', () => {
   const t = tree()
@@ -76,17 +83,26 @@ describe('inUserWords', () => {
   })
 
   it('a single "field: message" becomes the flag and the message; other wording gets a colon', () => {
-    expect(inUserWords(answered('bank_account_id: no such account', [{ path: 'bank_account_id', message: 'no such account' }]), t.create)).toEqual({ message: '--account: no such account', lines: [] })
+    expect(
+      inUserWords(answered('bank_account_id: no such account', [{ path: 'bank_account_id', message: 'no such account' }]), t.create),
+    ).toEqual({ message: '--account: no such account', lines: [] })
   })
 
   it('a message of its own keeps its words, fields in it become flags, the details follow as lines', () => {
-    const e = answered('`transaction_date` is in the future; check currency_code', [{ path: 'transaction_date', message: 'must not be after today' }])
-    expect(inUserWords(e, t.create)).toEqual({ message: '--date is in the future; check --currency', lines: ['--date must not be after today'] })
+    const e = answered('`transaction_date` is in the future; check currency_code', [
+      { path: 'transaction_date', message: 'must not be after today' },
+    ])
+    expect(inUserWords(e, t.create)).toEqual({
+      message: '--date is in the future; check --currency',
+      lines: ['--date must not be after today'],
+    })
   })
 
   it('leaves alone: errors without details, local errors (no request id), and finctl api', () => {
     expect(inUserWords(new AppError('validation_error', 'amount is required'), t.create)).toBeUndefined()
-    expect(inUserWords(new AppError('validation_error', 'x', { details: [{ path: 'amount', message: 'is required' }] }), t.create)).toBeUndefined()
+    expect(
+      inUserWords(new AppError('validation_error', 'x', { details: [{ path: 'amount', message: 'is required' }] }), t.create),
+    ).toBeUndefined()
     expect(inUserWords(answered('amount: is required', [{ path: 'amount', message: 'is required' }]), t.api)).toBeUndefined()
     expect(inUserWords(answered('amount: is required', [{ path: 'amount', message: 'is required' }]), undefined)).toBeUndefined()
   })

@@ -8,7 +8,12 @@ import { CategoryModel, type Example, type Prediction } from '../../src/domain/c
 const rows = generateDataset({ size: 3000, seed: 42 })
 const examples = rows.map(toExample)
 
-const f = (description: string, merchant_name: string | null = null, amount_minor = -1234, currency_exponent?: number): Features => ({ description, merchant_name, amount_minor, currency_exponent })
+const f = (description: string, merchant_name: string | null = null, amount_minor = -1234, currency_exponent?: number): Features => ({
+  description,
+  merchant_name,
+  amount_minor,
+  currency_exponent,
+})
 
 /** Predictions compared across models: labels, scores and explanations exactly, raw to 12 digits. */
 function expectSamePredictions(a: CategoryModel, b: CategoryModel, probes: Features[]): void {
@@ -52,9 +57,22 @@ describe('tokens', () => {
 
 describe('magnitudeBucket (integer arithmetic only)', () => {
   it.each([
-    [99, 2, '<1'], [100, 2, '<10'], [999, 2, '<10'], [1000, 2, '<100'], [-1000, 2, '<100'], [99_999, 2, '<1k'],
-    [100_000, 2, '<10k'], [999_999, 2, '<10k'], [1_000_000, 2, '<100k'], [10_000_000, 2, '>=100k'],
-    [9, 0, '<10'], [10, 0, '<100'], [1000, 0, '<10k'], [999, 3, '<1'], [1000, 3, '<10'], [100_000_000, 3, '>=100k'],
+    [99, 2, '<1'],
+    [100, 2, '<10'],
+    [999, 2, '<10'],
+    [1000, 2, '<100'],
+    [-1000, 2, '<100'],
+    [99_999, 2, '<1k'],
+    [100_000, 2, '<10k'],
+    [999_999, 2, '<10k'],
+    [1_000_000, 2, '<100k'],
+    [10_000_000, 2, '>=100k'],
+    [9, 0, '<10'],
+    [10, 0, '<100'],
+    [1000, 0, '<10k'],
+    [999, 3, '<1'],
+    [1000, 3, '<10'],
+    [100_000_000, 3, '>=100k'],
     [999_999_999_999_999, 2, '>=100k'],
   ])('%i minor units with exponent %i is %s', (minor, exponent, bucket) => {
     expect(magnitudeBucket(minor, exponent)).toBe(bucket)
@@ -68,9 +86,13 @@ describe('magnitudeBucket (integer arithmetic only)', () => {
       return j <= 0 ? '<1' : j >= 6 ? '>=100k' : LABELS[j]
     }
     fc.assert(
-      fc.property(fc.integer({ min: -999_999_999_999_999, max: 999_999_999_999_999 }), fc.integer({ min: 0, max: 3 }), (minor, exponent) => {
-        expect(magnitudeBucket(minor, exponent)).toBe(byDigits(minor, exponent))
-      }),
+      fc.property(
+        fc.integer({ min: -999_999_999_999_999, max: 999_999_999_999_999 }),
+        fc.integer({ min: 0, max: 3 }),
+        (minor, exponent) => {
+          expect(magnitudeBucket(minor, exponent)).toBe(byDigits(minor, exponent))
+        },
+      ),
       { numRuns: 2000 },
     )
     // Exact powers of ten and their neighbours: the boundaries a float logarithm gets wrong.
@@ -120,7 +142,11 @@ describe('CategoryModel', () => {
     const batch = CategoryModel.train(examples, { calibrate: false })
     const incremental = CategoryModel.train([], { calibrate: false })
     for (let i = examples.length - 1; i >= 0; i--) incremental.add(examples[i])
-    expect([incremental.exampleCount, incremental.labelCount, incremental.vocabularySize]).toEqual([batch.exampleCount, batch.labelCount, batch.vocabularySize])
+    expect([incremental.exampleCount, incremental.labelCount, incremental.vocabularySize]).toEqual([
+      batch.exampleCount,
+      batch.labelCount,
+      batch.vocabularySize,
+    ])
     const probes = generateDataset({ size: 300, seed: 43 }).map(toExample)
     expectSamePredictions(batch, incremental, probes)
   })
@@ -134,7 +160,11 @@ describe('CategoryModel', () => {
     // Seeing more rows changes some predictions; taking them back restores every one.
     expect(probes.some((p) => dirty.predict(p)!.raw !== clean.predict(p)!.raw)).toBe(true)
     for (const e of extra) dirty.remove(e)
-    expect([dirty.exampleCount, dirty.labelCount, dirty.vocabularySize]).toEqual([clean.exampleCount, clean.labelCount, clean.vocabularySize])
+    expect([dirty.exampleCount, dirty.labelCount, dirty.vocabularySize]).toEqual([
+      clean.exampleCount,
+      clean.labelCount,
+      clean.vocabularySize,
+    ])
     expectSamePredictions(clean, dirty, probes)
   })
 
@@ -168,7 +198,9 @@ describe('CategoryModel', () => {
   it('explains a prediction with the tokens that favour it over the runner-up, strongest first', () => {
     const m = CategoryModel.train(examples, { seed: 1 })
     const p = m.predict(f('CARD PAYMENT STARBUCKS STORE 0815 LONDON', 'Starbucks', -455))!
-    expect(p.label).toBe(labelOf({ category: 'Meals & entertainment', accounting_category: 'operating_expenses', cash_flow_category: 'operations' }))
+    expect(p.label).toBe(
+      labelOf({ category: 'Meals & entertainment', accounting_category: 'operating_expenses', cash_flow_category: 'operations' }),
+    )
     expect(p.explanation.length).toBeGreaterThan(0)
     expect(p.explanation.length).toBeLessThanOrEqual(5)
     expect(p.explanation.map((e) => e.token)).toEqual(expect.arrayContaining(['starbucks', 'm:starbucks']))
@@ -195,7 +227,8 @@ describe('CategoryModel', () => {
       expect(p.raw).toBeLessThanOrEqual(1)
     }
     const byRaw = [...preds].sort((a, b) => a.raw - b.raw)
-    for (let i = 1; i < byRaw.length; i++) if (byRaw[i].raw > byRaw[i - 1].raw) expect(byRaw[i].score).toBeGreaterThanOrEqual(byRaw[i - 1].score)
+    for (let i = 1; i < byRaw.length; i++)
+      if (byRaw[i].raw > byRaw[i - 1].raw) expect(byRaw[i].score).toBeGreaterThanOrEqual(byRaw[i - 1].score)
     // Raw NB posteriors are over-confident; the calibrated scores are not.
     const meanRaw = preds.reduce((s, p) => s + p.raw, 0) / preds.length
     const meanScore = preds.reduce((s, p) => s + p.score, 0) / preds.length
@@ -242,7 +275,10 @@ describe('CategoryModel', () => {
   })
 
   it('copes with a single label and odd calibration options', () => {
-    const one = CategoryModel.train(examples.filter((e) => e.label === examples[0].label), { seed: 1 })
+    const one = CategoryModel.train(
+      examples.filter((e) => e.label === examples[0].label),
+      { seed: 1 },
+    )
     const p = one.predict(f('SOMETHING NEVER SEEN'))!
     expect(p.label).toBe(examples[0].label)
     expect(p.raw).toBe(1)

@@ -26,7 +26,14 @@ function rule(conditions: object, actions: object, o: { position?: number; activ
 }
 
 function row(o: Partial<RuleInput> = {}): RuleInput {
-  return { description: 'Card payment AWS EMEA', merchant_name: 'Amazon Web Services', amount: -12_345, currency_code: 'USD', bank_account_id: ACCOUNT, ...o }
+  return {
+    description: 'Card payment AWS EMEA',
+    merchant_name: 'Amazon Web Services',
+    amount: -12_345,
+    currency_code: 'USD',
+    bank_account_id: ACCOUNT,
+    ...o,
+  }
 }
 
 /** The category one rule with these conditions gives the row, or undefined. */
@@ -50,7 +57,8 @@ describe('conditions', () => {
     expect(hits({ merchant_equals: 'Amazon' }, row())).toBe(false)
     expect(hits({ merchant_regex: '^amazon\\b' }, row())).toBe(true)
     expect(hits({ merchant_regex: '^web' }, row())).toBe(false)
-    for (const c of [{ merchant_contains: 'a' }, { merchant_equals: 'a' }, { merchant_regex: '.*' }]) expect(hits(c, row({ merchant_name: null }))).toBe(false)
+    for (const c of [{ merchant_contains: 'a' }, { merchant_equals: 'a' }, { merchant_regex: '.*' }])
+      expect(hits(c, row({ merchant_name: null }))).toBe(false)
   })
 
   it('description regex: RE2 syntax, case-insensitive, matches anywhere unless anchored', () => {
@@ -126,7 +134,11 @@ describe('several rules', () => {
   it('for each field the first matching rule (lowest position) wins; tags are unioned; rule_ids name contributors', () => {
     const rows = [
       rule({ description_contains: 'aws' }, { category: 'Cloud', tags: ['infra', 'monthly'] }, { position: 2, id: 'b' }),
-      rule({ merchant_contains: 'amazon' }, { category: 'Shopping', accounting_category: 'operating_expenses', tags: ['amazon'] }, { position: 1, id: 'a' }),
+      rule(
+        { merchant_contains: 'amazon' },
+        { category: 'Shopping', accounting_category: 'operating_expenses', tags: ['amazon'] },
+        { position: 1, id: 'a' },
+      ),
       rule({ currency_code: 'USD' }, { category: 'Other', cash_flow_category: 'operations', tags: ['monthly'] }, { position: 3, id: 'c' }),
       rule({ description_contains: 'aws' }, { category: 'Never', tags: ['infra'] }, { position: 4, id: 'd' }),
       rule({ description_contains: 'azure' }, { merchant_name: 'Microsoft' }, { position: 5, id: 'e' }),
@@ -154,7 +166,10 @@ describe('several rules', () => {
 
 describe('regex safety and validation', () => {
   it('a pathological pattern on a 50,000-character text finishes fast (linear time)', () => {
-    const rules = compileRules([rule({ description_regex: '(a+)+$' }, { category: 'X' }), rule({ merchant_regex: '(.*a){20}$' }, { tags: ['t'] })])
+    const rules = compileRules([
+      rule({ description_regex: '(a+)+$' }, { category: 'X' }),
+      rule({ merchant_regex: '(.*a){20}$' }, { tags: ['t'] }),
+    ])
     const text = `${'a'.repeat(50_000)}!`
     const started = performance.now()
     const r = applyRules(rules, row({ description: text, merchant_name: text }))
@@ -175,10 +190,16 @@ describe('regex safety and validation', () => {
         return ((e as AppError).details ?? []).map((d) => `${d.path}: ${d.message}`)
       }
     }
-    expect(paths({ description_regex: '(unclosed' })).toEqual([expect.stringMatching(/^conditions\.description_regex: is not a valid regular expression .*missing closing \)/)])
-    expect(paths({ merchant_regex: '(?<=x)y' })).toEqual([expect.stringMatching(/^conditions\.merchant_regex: is not a valid regular expression/)])
+    expect(paths({ description_regex: '(unclosed' })).toEqual([
+      expect.stringMatching(/^conditions\.description_regex: is not a valid regular expression .*missing closing \)/),
+    ])
+    expect(paths({ merchant_regex: '(?<=x)y' })).toEqual([
+      expect.stringMatching(/^conditions\.merchant_regex: is not a valid regular expression/),
+    ])
     expect(paths({ description_regex: 'a'.repeat(501) })).toEqual(['conditions.description_regex: must be at most 500 characters'])
-    expect(paths({ description_regex: '.{1000}'.repeat(3) })).toEqual([expect.stringMatching(/^conditions\.description_regex: is too complex/)])
+    expect(paths({ description_regex: '.{1000}'.repeat(3) })).toEqual([
+      expect.stringMatching(/^conditions\.description_regex: is too complex/),
+    ])
     expect(paths({ description_regex: 'aws|amazon' })).toEqual([])
   })
 
@@ -192,7 +213,14 @@ describe('regex safety and validation', () => {
     expect(paths({ conditions: { min_amount: '1e3' }, actions: { category: 'X' } })).toEqual(['conditions.min_amount'])
     expect(paths({ conditions: { max_amount: 'ten' }, actions: { category: 'X' } })).toEqual(['conditions.max_amount'])
     expect(paths({ conditions: { min_amount: '10.001', max_amount: 10 }, actions: { category: 'X' } })).toEqual(['conditions.max_amount'])
-    expect(paths({ conditions: { currency_code: 'usd', colour: 'red' }, actions: { accounting_category: 'food' } }).sort()).toEqual(['actions.accounting_category', 'conditions.colour', 'conditions.currency_code'])
-    expect(paths({ conditions: { description_contains: '   ' }, actions: { tags: [] } }).sort()).toEqual(['actions.tags', 'conditions.description_contains'])
+    expect(paths({ conditions: { currency_code: 'usd', colour: 'red' }, actions: { accounting_category: 'food' } }).sort()).toEqual([
+      'actions.accounting_category',
+      'conditions.colour',
+      'conditions.currency_code',
+    ])
+    expect(paths({ conditions: { description_contains: '   ' }, actions: { tags: [] } }).sort()).toEqual([
+      'actions.tags',
+      'conditions.description_contains',
+    ])
   })
 })

@@ -37,14 +37,21 @@ describe('the date window', () => {
     expect(refusal({ transaction_date: '1970-01-01', amountMinor: 1 })).toBeUndefined()
     expect(refusal({ transaction_date: '2027-11-23', amountMinor: 1 })).toBeUndefined()
     const early = refusal({ transaction_date: '1969-12-31', amountMinor: 1 })
-    expect(early?.details).toEqual([{ path: 'transaction_date', message: expect.stringMatching(/^is 1969-12-31, outside the dates this service accepts \(1970-01-01 to 2027-11-23\)/) }])
+    expect(early?.details).toEqual([
+      {
+        path: 'transaction_date',
+        message: expect.stringMatching(/^is 1969-12-31, outside the dates this service accepts \(1970-01-01 to 2027-11-23\)/),
+      },
+    ])
     expect(refusal({ transaction_date: '2027-11-24', amountMinor: 1 })?.details?.[0].path).toBe('transaction_date')
     expect(refusal({ transaction_date: '2026-01-01', posted_date: '9999-12-31', amountMinor: 1 })?.details?.[0].path).toBe('posted_date')
     expect(refusal({ transaction_date: '9999-12-31', posted_date: '1900-01-01', amountMinor: 0, force: true })).toBeUndefined()
   })
 
   it('refuses an amount of 0 unless forced; any other amount passes', () => {
-    expect(refusal({ amountMinor: 0 })?.details).toEqual([{ path: 'amount', message: expect.stringMatching(/^is 0, which moves no money/) }])
+    expect(refusal({ amountMinor: 0 })?.details).toEqual([
+      { path: 'amount', message: expect.stringMatching(/^is 0, which moves no money/) },
+    ])
     expect(refusal({ amountMinor: -1 })).toBeUndefined()
     expect(refusal({ amountMinor: 1 })).toBeUndefined()
     expect(refusal({})).toBeUndefined()

@@ -17,10 +17,11 @@ function counting(db: Kysely<Db>): { db: Kysely<Db>; count: () => number } {
   const wrapped = new Proxy(db, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver)
-      if (prop === 'selectFrom') return (table: string) => {
-        if (table === 'exchange_rates') n++
-        return (value as (t: string) => unknown).call(target, table)
-      }
+      if (prop === 'selectFrom')
+        return (table: string) => {
+          if (table === 'exchange_rates') n++
+          return (value as (t: string) => unknown).call(target, table)
+        }
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
@@ -44,10 +45,30 @@ describe.each(STORES)('a batch and the rates table on %s', (kind) => {
       const date = day(i)
       const wd = new Date(`${date}T00:00:00Z`).getUTCDay()
       if (wd === 0 || wd === 6) continue
-      rows.push({ company_id: t.companyId, currency_code: 'EUR', rate_date: date, rate: `1.${String(1000 + i).padStart(4, '0')}`, source: 'test', created_at: 'x', updated_at: 'x' })
-      rows.push({ company_id: t.companyId, currency_code: 'GBP', rate_date: date, rate: `1.${String(2000 + i).padStart(4, '0')}`, source: 'test', created_at: 'x', updated_at: 'x' })
+      rows.push({
+        company_id: t.companyId,
+        currency_code: 'EUR',
+        rate_date: date,
+        rate: `1.${String(1000 + i).padStart(4, '0')}`,
+        source: 'test',
+        created_at: 'x',
+        updated_at: 'x',
+      })
+      rows.push({
+        company_id: t.companyId,
+        currency_code: 'GBP',
+        rate_date: date,
+        rate: `1.${String(2000 + i).padStart(4, '0')}`,
+        source: 'test',
+        created_at: 'x',
+        updated_at: 'x',
+      })
     }
-    for (let i = 0; i < rows.length; i += 200) await store.db.insertInto('exchange_rates').values(rows.slice(i, i + 200)).execute()
+    for (let i = 0; i < rows.length; i += 200)
+      await store.db
+        .insertInto('exchange_rates')
+        .values(rows.slice(i, i + 200))
+        .execute()
   })
   afterAll(async () => {
     await store?.close()
@@ -63,10 +84,23 @@ describe.each(STORES)('a batch and the rates table on %s', (kind) => {
       currency_code: i % 2 ? 'EUR' : 'GBP',
     }))
     // and one more, of a day with no rate in the 7 days before
-    items.push({ bank_account_id: t.accountId, transaction_date: '2024-12-20', description: 'too early', amount: '-1.00', currency_code: 'EUR' })
+    items.push({
+      bank_account_id: t.accountId,
+      transaction_date: '2024-12-20',
+      description: 'too early',
+      amount: '-1.00',
+      currency_code: 'EUR',
+    })
     const c = counting(store.db)
     const actor = { companyId: t.companyId, kind: 'api_key' as const, keyId: t.keyId, scopes: ['read', 'write', 'transactions'] as const }
-    const built = await createTransactionBatch(store, { ...actor, scopes: [...actor.scopes] }, items, new Date('2025-12-31T12:00:00Z'), DEFAULT_DATE_WINDOW, c.db)
+    const built = await createTransactionBatch(
+      store,
+      { ...actor, scopes: [...actor.scopes] },
+      items,
+      new Date('2025-12-31T12:00:00Z'),
+      DEFAULT_DATE_WINDOW,
+      c.db,
+    )
     expect(built.errors).toEqual([expect.objectContaining({ index: 2000, message: expect.stringContaining('EUR on 2024-12-20') })])
     expect(built.rows).toHaveLength(2000)
     expect(c.count()).toBe(2)

@@ -32,17 +32,98 @@ interface Row {
 
 // Operating: rows 0-8; Reserve: rows 9-10. Row 7 becomes void, rows 0, 1 and 3 posted, row 1 reconciled.
 const ROWS: Row[] = [
-  { account: 'operating', date: '2026-03-01', description: 'Rent March', amount: '-1500.00', category: 'Rent', accounting_category: 'operating_expenses', cash_flow_category: 'operations' },
-  { account: 'operating', date: '2026-03-05', description: 'Invoice 1001', amount: '2400.00', category: 'Sales', accounting_category: 'revenue', cash_flow_category: 'operations' },
-  { account: 'operating', date: '2026-03-10', description: 'Invoice 1002', amount: '1200.50', category: 'Sales', accounting_category: 'revenue', cash_flow_category: 'operations' },
-  { account: 'operating', date: '2026-03-12', description: 'Laptop', amount: '-1899.99', category: 'Equipment', accounting_category: 'capital_expenditure', cash_flow_category: 'investing' },
-  { account: 'operating', date: '2026-03-15', description: 'SaaS tools', amount: '-49.99', category: 'Software', accounting_category: 'operating_expenses', cash_flow_category: 'operations', tags: ['monthly'] },
-  { account: 'operating', date: '2026-03-20', description: 'GPU credits', amount: '-300.00', category: 'Software', accounting_category: 'cost_of_goods_sold', cash_flow_category: 'operations' },
-  { account: 'operating', date: '2026-04-01', description: 'Rent April', amount: '-1500.00', category: 'Rent', accounting_category: 'operating_expenses', cash_flow_category: 'operations' },
+  {
+    account: 'operating',
+    date: '2026-03-01',
+    description: 'Rent March',
+    amount: '-1500.00',
+    category: 'Rent',
+    accounting_category: 'operating_expenses',
+    cash_flow_category: 'operations',
+  },
+  {
+    account: 'operating',
+    date: '2026-03-05',
+    description: 'Invoice 1001',
+    amount: '2400.00',
+    category: 'Sales',
+    accounting_category: 'revenue',
+    cash_flow_category: 'operations',
+  },
+  {
+    account: 'operating',
+    date: '2026-03-10',
+    description: 'Invoice 1002',
+    amount: '1200.50',
+    category: 'Sales',
+    accounting_category: 'revenue',
+    cash_flow_category: 'operations',
+  },
+  {
+    account: 'operating',
+    date: '2026-03-12',
+    description: 'Laptop',
+    amount: '-1899.99',
+    category: 'Equipment',
+    accounting_category: 'capital_expenditure',
+    cash_flow_category: 'investing',
+  },
+  {
+    account: 'operating',
+    date: '2026-03-15',
+    description: 'SaaS tools',
+    amount: '-49.99',
+    category: 'Software',
+    accounting_category: 'operating_expenses',
+    cash_flow_category: 'operations',
+    tags: ['monthly'],
+  },
+  {
+    account: 'operating',
+    date: '2026-03-20',
+    description: 'GPU credits',
+    amount: '-300.00',
+    category: 'Software',
+    accounting_category: 'cost_of_goods_sold',
+    cash_flow_category: 'operations',
+  },
+  {
+    account: 'operating',
+    date: '2026-04-01',
+    description: 'Rent April',
+    amount: '-1500.00',
+    category: 'Rent',
+    accounting_category: 'operating_expenses',
+    cash_flow_category: 'operations',
+  },
   { account: 'operating', date: '2026-04-02', description: 'Bank fee', amount: '-12.00' },
-  { account: 'operating', date: '2026-04-03', description: 'SaaS tools', amount: '-49.99', category: 'Software', accounting_category: 'operating_expenses', cash_flow_category: 'operations' },
-  { account: 'reserve', date: '2026-03-31', description: 'Interest', amount: '3.21', category: 'Interest', accounting_category: 'other_income', cash_flow_category: 'operations' },
-  { account: 'reserve', date: '2026-03-02', description: 'Transfer in', amount: '5000.00', category: 'Transfer', accounting_category: 'transfer', cash_flow_category: 'transfer' },
+  {
+    account: 'operating',
+    date: '2026-04-03',
+    description: 'SaaS tools',
+    amount: '-49.99',
+    category: 'Software',
+    accounting_category: 'operating_expenses',
+    cash_flow_category: 'operations',
+  },
+  {
+    account: 'reserve',
+    date: '2026-03-31',
+    description: 'Interest',
+    amount: '3.21',
+    category: 'Interest',
+    accounting_category: 'other_income',
+    cash_flow_category: 'operations',
+  },
+  {
+    account: 'reserve',
+    date: '2026-03-02',
+    description: 'Transfer in',
+    amount: '5000.00',
+    category: 'Transfer',
+    accounting_category: 'transfer',
+    cash_flow_category: 'transfer',
+  },
 ]
 const VOID = 7
 const POSTED = [0, 1, 3]
@@ -59,13 +140,25 @@ describe('accounts, categories, company', () => {
 
   beforeAll(async () => {
     sb = new Sandbox('accounts')
-    await sb.ok(['init', '--company', 'Tally Test Co', '--currency', 'USD', '--password-stdin', '--no-input'], { input: 'password-for-accounts\n' })
+    await sb.ok(['init', '--company', 'Tally Test Co', '--currency', 'USD', '--password-stdin', '--no-input'], {
+      input: 'password-for-accounts\n',
+    })
     sb.remember(sb.profiles().profiles.local.api_key)
     companyId = sb.profiles().profiles.local.company_id!
     const { key } = await fastKey(sb)
     ids = await withServe(sb, async (server) => {
       const accounts = [
-        ['operating', { name: 'Operating', account_type: 'checking', currency_code: 'USD', institution_name: 'First Bank', account_number: '1234-5678', opening_balance: '1000.00' }],
+        [
+          'operating',
+          {
+            name: 'Operating',
+            account_type: 'checking',
+            currency_code: 'USD',
+            institution_name: 'First Bank',
+            account_number: '1234-5678',
+            opening_balance: '1000.00',
+          },
+        ],
         ['reserve', { name: 'Reserve', account_type: 'savings', currency_code: 'USD' }],
         ['empty', { name: 'Petty cash', account_type: 'cash', currency_code: 'USD' }],
       ] as const
@@ -116,11 +209,22 @@ describe('accounts, categories, company', () => {
       expect(JSON.stringify(shown)).not.toContain('1234')
       expect(a.created_at).toMatch(ISO)
       const [r, table] = await Promise.all([sb.json(['accounts', 'get', acc.reserve, '--json']), sb.ok(['accounts', 'get', acc.operating])])
-      expect(r).toMatchObject({ name: 'Reserve', opening_balance: 0, current_balance: 5003.21, institution_name: null, account_number_last4: null })
+      expect(r).toMatchObject({
+        name: 'Reserve',
+        opening_balance: 0,
+        current_balance: 5003.21,
+        institution_name: null,
+        account_number_last4: null,
+      })
       // Off a terminal without --json: a FIELD/VALUE table, balances in fixed decimals as accounts list shows them.
       const [header, ...rows] = tsv(table.stdout)
       expect(header).toEqual(['FIELD', 'VALUE'])
-      expect(Object.fromEntries(rows)).toMatchObject({ id: acc.operating, name: 'Operating', opening_balance: '1000.00 USD', current_balance: '-699.47 USD' })
+      expect(Object.fromEntries(rows)).toMatchObject({
+        id: acc.operating,
+        name: 'Operating',
+        opening_balance: '1000.00 USD',
+        current_balance: '-699.47 USD',
+      })
     })
 
     it('accounts get of an unknown id exits 5', async () => {
@@ -133,9 +237,18 @@ describe('accounts, categories, company', () => {
       const renamed = await sb.run(['accounts', 'update', acc.operating, '--name', 'Operating (main)', '--json'])
       expect(renamed.code, renamed.stderr).toBe(0)
       expect(renamed.stderr).toContain(`updated bank account ${acc.operating}`)
-      expect(JSON.parse(renamed.stdout)).toMatchObject({ id: acc.operating, name: 'Operating (main)', status: 'active', institution_name: 'First Bank', current_balance: -699.47 })
+      expect(JSON.parse(renamed.stdout)).toMatchObject({
+        id: acc.operating,
+        name: 'Operating (main)',
+        status: 'active',
+        institution_name: 'First Bank',
+        current_balance: -699.47,
+      })
 
-      expect(await sb.json(['accounts', 'update', acc.reserve, '--status', 'inactive', '--json'])).toMatchObject({ name: 'Reserve', status: 'inactive' })
+      expect(await sb.json(['accounts', 'update', acc.reserve, '--status', 'inactive', '--json'])).toMatchObject({
+        name: 'Reserve',
+        status: 'inactive',
+      })
       const [inactive, active, got] = await Promise.all([
         sb.json<Array<{ id: string }>>(['accounts', 'list', '--status', 'inactive', '--json']),
         sb.json<Array<{ id: string }>>(['accounts', 'list', '--status', 'active', '--json']),
@@ -188,14 +301,26 @@ describe('accounts, categories, company', () => {
 
     it('takes the filters of tx list', async () => {
       const cases: Array<[string[], number[]]> = [
-        [['--category', 'Software'], [4, 5, 8]],
-        [['--from', '2026-03-10', '--to', '2026-03-20'], [2, 3, 4, 5]],
-        [['--min-amount', '-100', '--max-amount', '1200.50'], [2, 4, 7, 8]],
+        [
+          ['--category', 'Software'],
+          [4, 5, 8],
+        ],
+        [
+          ['--from', '2026-03-10', '--to', '2026-03-20'],
+          [2, 3, 4, 5],
+        ],
+        [
+          ['--min-amount', '-100', '--max-amount', '1200.50'],
+          [2, 4, 7, 8],
+        ],
         [['--status', 'posted'], POSTED],
         [['--status', 'void'], [VOID]],
         [['--reconciled'], [RECONCILED]],
         [['--unreconciled'], OPERATING.filter((i) => i !== RECONCILED)],
-        [['--search', 'SaaS'], [4, 8]],
+        [
+          ['--search', 'SaaS'],
+          [4, 8],
+        ],
         [['--tag', 'monthly'], [4]],
         [['--search', 'Interest'], []],
       ]
@@ -203,7 +328,10 @@ describe('accounts, categories, company', () => {
       results.forEach((r, n) => {
         const [flags, rows] = cases[n]
         expect(r.code, `${flags.join(' ')}: ${r.stderr}`).toBe(0)
-        expect((JSON.parse(r.stdout) as Tx[]).map((t) => t.id), flags.join(' ')).toEqual(newest(rows))
+        expect(
+          (JSON.parse(r.stdout) as Tx[]).map((t) => t.id),
+          flags.join(' '),
+        ).toEqual(newest(rows))
       })
     })
 
@@ -257,8 +385,19 @@ describe('accounts, categories, company', () => {
           { name: 'Transfer', accounting_category: 'transfer', cash_flow_category: 'transfer', transaction_count: 1 },
         ],
         accounting_categories: [
-          'revenue', 'cost_of_goods_sold', 'operating_expenses', 'payroll', 'taxes', 'interest', 'capital_expenditure',
-          'loan', 'equity', 'transfer', 'other_income', 'other_expense', 'uncategorized',
+          'revenue',
+          'cost_of_goods_sold',
+          'operating_expenses',
+          'payroll',
+          'taxes',
+          'interest',
+          'capital_expenditure',
+          'loan',
+          'equity',
+          'transfer',
+          'other_income',
+          'other_expense',
+          'uncategorized',
         ],
         cash_flow_categories: ['operations', 'investing', 'financing', 'transfer'],
       })

@@ -35,7 +35,13 @@ describe('finctl api on the embedded core', () => {
   })
 
   it('--data inline JSON creates a record (the method is case-insensitive)', async () => {
-    const r = await sb.run(['api', 'post', '/api-v1/bank-accounts', '--data', '{"name":"Inline","account_type":"checking","currency_code":"USD"}'])
+    const r = await sb.run([
+      'api',
+      'post',
+      '/api-v1/bank-accounts',
+      '--data',
+      '{"name":"Inline","account_type":"checking","currency_code":"USD"}',
+    ])
     expect(r.code, r.stderr).toBe(0)
     const body: Envelope = JSON.parse(r.stdout)
     expect(body.data).toMatchObject({ name: 'Inline', account_type: 'checking' })
@@ -105,9 +111,12 @@ describe('finctl api on the embedded core', () => {
 
     const readOnly = await sb.json(['keys', 'create', '--name', 'read-only', '--scopes', 'read', '--json'])
     sb.remember(readOnly.key)
-    const forbidden = await sb.run(['api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":"No","account_type":"cash","currency_code":"USD"}'], {
-      env: { FINCTL_API_KEY: readOnly.key },
-    })
+    const forbidden = await sb.run(
+      ['api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":"No","account_type":"cash","currency_code":"USD"}'],
+      {
+        env: { FINCTL_API_KEY: readOnly.key },
+      },
+    )
     expect(forbidden.code).toBe(4)
 
     const slow = await sb.json(['keys', 'create', '--name', 'slow', '--scopes', 'read', '--rate-limit-per-minute', '1', '--json'])
@@ -120,7 +129,8 @@ describe('finctl api on the embedded core', () => {
   })
 
   it('--header sends a header: a reused Idempotency-Key with another body is a 409 -> 6', async () => {
-    const body = (d: string) => JSON.stringify({ bank_account_id: accountId, transaction_date: '2026-02-01', description: d, amount: '-1.00' })
+    const body = (d: string) =>
+      JSON.stringify({ bank_account_id: accountId, transaction_date: '2026-02-01', description: d, amount: '-1.00' })
     const first = await sb.run(['api', 'POST', '/api-v1/transactions', '-H', 'Idempotency-Key: api-e2e-1', '--data', body('first')])
     expect(first.code, first.stderr).toBe(0)
     const again = await sb.run(['api', 'POST', '/api-v1/transactions', '--header', 'Idempotency-Key: api-e2e-1', '--data', body('first')])
@@ -149,7 +159,12 @@ describe('finctl api on the embedded core', () => {
     expect(one.data).toHaveLength(2)
     expect(one.pagination?.has_more).toBe(true)
 
-    const all = await sb.json<Array<{ description: string }>>(['api', 'GET', '/api-v1/transactions?limit=2&sort=transaction_date', '--paginate'])
+    const all = await sb.json<Array<{ description: string }>>([
+      'api',
+      'GET',
+      '/api-v1/transactions?limit=2&sort=transaction_date',
+      '--paginate',
+    ])
     expect(all.map((t) => t.description)).toEqual(['Row 1', 'Row 2', 'Row 3', 'Row 4', 'Row 5', 'first'])
 
     const nd = await sb.ok(['api', 'GET', '/api-v1/transactions?limit=2', '--paginate', '--output', 'ndjson'])
@@ -196,7 +211,15 @@ describe('finctl api on a remote target', () => {
     const company = await sb.json<Envelope>(['--profile', 'remote', 'api', 'GET', '/api-v1/company'])
     expect(company.success).toBe(true)
     const host = new URL(server!.url).host
-    const r = await sb.run(['--profile', 'remote', 'api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":"Remote","account_type":"cash","currency_code":"USD"}'])
+    const r = await sb.run([
+      '--profile',
+      'remote',
+      'api',
+      'POST',
+      '/api-v1/bank-accounts',
+      '--data',
+      '{"name":"Remote","account_type":"cash","currency_code":"USD"}',
+    ])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toBe(`writing to profile "remote" at ${host}\n`)
     expect(JSON.parse(r.stdout).data.name).toBe('Remote')

@@ -14,7 +14,20 @@ const fixture = (name: string) => join(ROOT, 'test', 'fixtures', 'bank-files', n
 
 describe('balance and turnover rows are skipped, counted and named', () => {
   const sb = new Sandbox('balance-rows')
-  const account = async () => (await sb.json<{ id: string }>(['accounts', 'create', '--name', `B${Math.random()}`, '--type', 'checking', '--currency', 'USD', '--json'])).id
+  const account = async () =>
+    (
+      await sb.json<{ id: string }>([
+        'accounts',
+        'create',
+        '--name',
+        `B${Math.random()}`,
+        '--type',
+        'checking',
+        '--currency',
+        'USD',
+        '--json',
+      ])
+    ).id
   const cents = async (acct: string) => {
     const txs = await sb.json<Array<{ amount: number }>>(['tx', 'list', '--account', acct, '--all', '--json'])
     return { count: txs.length, cents: txs.reduce((s, t) => s + Math.round(t.amount * 100), 0) }
@@ -26,10 +39,49 @@ describe('balance and turnover rows are skipped, counted and named', () => {
   afterAll(() => sb.cleanup())
 
   const CASES: Array<[string, string[], { created: number; skipped: number; total: string; lines: string[] }]> = [
-    ['record-type-column-unnamed-turnover-text-unknown.csv', [], { created: 3, skipped: 3, total: '1174.50', lines: ['line 6 skipped: record type 82 in column 2, not a movement (movements are 20)'] }],
-    ['record-type-column-named-no-balance-text.csv', ['--date-format', 'DD.MM.YYYY'], { created: 3, skipped: 2, total: '125.80', lines: ['line 2 skipped: record type BAL in column 1, not a movement (movements are TXN)'] }],
-    ['balance-and-turnover-rows-named-in-german.csv', [], { created: 3, skipped: 3, total: '1530.00', lines: ['line 6 skipped: turnover, not a movement (its text: "Umsatzsumme")', 'line 7 skipped: closing balance, not a movement (its text: "Endsaldo EUR")'] }],
-    ['closing-row-equal-to-running-sum.csv', [], { created: 3, skipped: 2, total: '1055.90', lines: ['line 6 skipped: a balance: equals the balance row before it plus the 3 movements since'] }],
+    [
+      'record-type-column-unnamed-turnover-text-unknown.csv',
+      [],
+      {
+        created: 3,
+        skipped: 3,
+        total: '1174.50',
+        lines: ['line 6 skipped: record type 82 in column 2, not a movement (movements are 20)'],
+      },
+    ],
+    [
+      'record-type-column-named-no-balance-text.csv',
+      ['--date-format', 'DD.MM.YYYY'],
+      {
+        created: 3,
+        skipped: 2,
+        total: '125.80',
+        lines: ['line 2 skipped: record type BAL in column 1, not a movement (movements are TXN)'],
+      },
+    ],
+    [
+      'balance-and-turnover-rows-named-in-german.csv',
+      [],
+      {
+        created: 3,
+        skipped: 3,
+        total: '1530.00',
+        lines: [
+          'line 6 skipped: turnover, not a movement (its text: "Umsatzsumme")',
+          'line 7 skipped: closing balance, not a movement (its text: "Endsaldo EUR")',
+        ],
+      },
+    ],
+    [
+      'closing-row-equal-to-running-sum.csv',
+      [],
+      {
+        created: 3,
+        skipped: 2,
+        total: '1055.90',
+        lines: ['line 6 skipped: a balance: equals the balance row before it plus the 3 movements since'],
+      },
+    ],
     ['movement-equal-to-sum-before-it-kept.csv', [], { created: 6, skipped: 0, total: '1.00', lines: [] }],
   ]
   it.each(CASES)('%s', async (name, flags, want) => {
@@ -51,10 +103,24 @@ describe('balance and turnover rows are skipped, counted and named', () => {
     expect(byName.code, byName.stderr).toBe(0)
     expect(byName.stderr).toContain('--where chooses the rows: no balance or turnover row is skipped by itself')
     expect(tsv(byName.stdout)).toContainEqual(['amount total', '1125.80 USD'])
-    const byNumber = await sb.run(['tx', 'import', file, '--account', await account(), '--where', '1=TXN', '--date-format', 'DD.MM.YYYY', '--json'])
+    const byNumber = await sb.run([
+      'tx',
+      'import',
+      file,
+      '--account',
+      await account(),
+      '--where',
+      '1=TXN',
+      '--date-format',
+      'DD.MM.YYYY',
+      '--json',
+    ])
     expect(byNumber.code, byNumber.stderr).toBe(0)
     expect(JSON.parse(byNumber.stdout)).toMatchObject({ created: 3, skipped_lines: 0, amount_total: '125.80' })
-    for (const cmd of [['tx', 'import'], ['statements', 'upload']]) {
+    for (const cmd of [
+      ['tx', 'import'],
+      ['statements', 'upload'],
+    ]) {
       const help = (await sb.ok([...cmd, '--help'])).stdout.replace(/\s+/g, ' ')
       expect(help).toMatch(/--where <Column=value> .*column \(its name in the header, or its number from 1\)/)
     }
@@ -63,7 +129,20 @@ describe('balance and turnover rows are skipped, counted and named', () => {
 
 describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their currency column)', () => {
   const lt = new Sandbox('balance-rows-lt')
-  const ltlAccount = async () => (await lt.json<{ id: string }>(['accounts', 'create', '--name', `L${Math.random()}`, '--type', 'checking', '--currency', 'LTL', '--json'])).id
+  const ltlAccount = async () =>
+    (
+      await lt.json<{ id: string }>([
+        'accounts',
+        'create',
+        '--name',
+        `L${Math.random()}`,
+        '--type',
+        'checking',
+        '--currency',
+        'LTL',
+        '--json',
+      ])
+    ).id
   const cents = async (acct: string, sb: Sandbox) => {
     const txs = await sb.json<Array<{ amount: number }>>(['tx', 'list', '--account', acct, '--all', '--json'])
     return { count: txs.length, cents: txs.reduce((s, t) => s + Math.round(t.amount * 100), 0) }
@@ -79,10 +158,17 @@ describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their c
     const dry = await lt.run(['tx', 'import', file, '--account', acct, '--map', 'description=Paaiškinimai', '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)
     expect(dry.stderr).toContain('header on line 1; 5 transaction rows; 4 skipped, not transactions')
-    for (const line of ['line 2 skipped: opening balance, not a movement (its text: "Likutis pradžiai")', 'line 8 skipped: turnover, not a movement (its text: "Apyvarta")', 'line 9 skipped: turnover', 'line 10 skipped: closing balance, not a movement (its text: "Likutis pabaigai")']) {
+    for (const line of [
+      'line 2 skipped: opening balance, not a movement (its text: "Likutis pradžiai")',
+      'line 8 skipped: turnover, not a movement (its text: "Apyvarta")',
+      'line 9 skipped: turnover',
+      'line 10 skipped: closing balance, not a movement (its text: "Likutis pabaigai")',
+    ]) {
       expect(dry.stderr).toContain(line)
     }
-    expect(dry.stderr).toContain('record type in column 2: 20 is a movement; 10, 82, 86 are not (balances, turnovers): such rows are skipped')
+    expect(dry.stderr).toContain(
+      'record type in column 2: 20 is a movement; 10, 82, 86 are not (balances, turnovers): such rows are skipped',
+    )
     const table = tsv(dry.stdout)
     expect(table).toContainEqual(['skipped', '4'])
     expect(table).toContainEqual(['would be sent', '5'])
@@ -95,7 +181,16 @@ describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their c
 
   it.skipIf(!HAS_BANK_FILES)('uploaded as a statement: 5 lines created, the 4 others in its warnings', async () => {
     const acct = await ltlAccount()
-    const s = await lt.json<{ line_count: number; transaction_count: number; warnings: string[] }>(['statements', 'upload', bankFile('csv', 'lt-swedbank-dk-indicator-unescaped-quotes.csv'), '--account', acct, '--map', 'description=Paaiškinimai', '--json'])
+    const s = await lt.json<{ line_count: number; transaction_count: number; warnings: string[] }>([
+      'statements',
+      'upload',
+      bankFile('csv', 'lt-swedbank-dk-indicator-unescaped-quotes.csv'),
+      '--account',
+      acct,
+      '--map',
+      'description=Paaiškinimai',
+      '--json',
+    ])
     expect([s.line_count, s.transaction_count]).toEqual([5, 5])
     expect(s.warnings).toEqual([
       'line 2: opening balance, not a movement (its text: "Likutis pradžiai")',
@@ -105,5 +200,4 @@ describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their c
     ])
     expect(await cents(acct, lt)).toEqual({ count: 5, cents: 105_846 })
   })
-
 })

@@ -30,9 +30,13 @@ describe('categorization from the CLI', () => {
 
   beforeAll(async () => {
     sb = new Sandbox('categorize')
-    await sb.ok(['init', '--company', 'Learning Co', '--currency', 'USD', '--password-stdin', '--no-input'], { input: 'password-for-learning\n' })
+    await sb.ok(['init', '--company', 'Learning Co', '--currency', 'USD', '--password-stdin', '--no-input'], {
+      input: 'password-for-learning\n',
+    })
     await fastKey(sb)
-    account = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--currency', 'USD', '--json'])).id
+    account = (
+      await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--currency', 'USD', '--json'])
+    ).id
     writeFileSync(join(sb.dir, 'labelled.csv'), csv(data.slice(0, 2000), true))
     writeFileSync(join(sb.dir, 'new.csv'), csv(data.slice(2000), false))
   })
@@ -52,7 +56,13 @@ describe('categorization from the CLI', () => {
   })
 
   it('tx review without a terminal lists the rows to review with suggestions', async () => {
-    const items = await sb.json<Array<{ transaction: Tx; suggestion: { category: string; confidence: number } | null }>>(['tx', 'review', '--json', '--limit', '10'])
+    const items = await sb.json<Array<{ transaction: Tx; suggestion: { category: string; confidence: number } | null }>>([
+      'tx',
+      'review',
+      '--json',
+      '--limit',
+      '10',
+    ])
     expect(items).toHaveLength(10)
     for (const i of items) {
       expect(i.transaction.category).toBeNull()
@@ -78,7 +88,15 @@ describe('categorization from the CLI', () => {
   })
 
   it('model evaluate reports accuracy, coverage and calibration on held-out rows, offline', async () => {
-    const r = await sb.json<{ accuracy: number; coverage: number; precision_at_threshold: number; test: number; calibration: unknown[] }>(['model', 'evaluate', '--size', '3000', '--seed', '3', '--json'])
+    const r = await sb.json<{ accuracy: number; coverage: number; precision_at_threshold: number; test: number; calibration: unknown[] }>([
+      'model',
+      'evaluate',
+      '--size',
+      '3000',
+      '--seed',
+      '3',
+      '--json',
+    ])
     expect(r.test).toBe(600)
     expect(r.accuracy).toBeGreaterThan(0.7)
     expect(r.coverage).toBeGreaterThan(0)

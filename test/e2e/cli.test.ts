@@ -121,7 +121,11 @@ describe('init and login with --password-stdin', () => {
     expect(p.access_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     expect(Date.parse(p.token_expires_at!)).toBeGreaterThan(Date.now() + 23 * 3600_000)
 
-    const keys = await sb.json<Array<{ name: string; rate_limit_per_minute: number; rate_limit_per_day: number }>>(['keys', 'list', '--json'])
+    const keys = await sb.json<Array<{ name: string; rate_limit_per_minute: number; rate_limit_per_day: number }>>([
+      'keys',
+      'list',
+      '--json',
+    ])
     expect(keys.map((k) => k.name)).toEqual(['finctl CLI'])
     // The owner's key for the embedded database is not paced like an ordinary key (60 a minute).
     expect(keys[0]).toMatchObject({ rate_limit_per_minute: 10_000, rate_limit_per_day: 10_000_000 })
@@ -143,7 +147,9 @@ describe('init and login with --password-stdin', () => {
   })
 
   it('init refuses a piped password shorter than 8 characters', async () => {
-    const r = await sb.run(['--profile', 'short', 'init', '--email', 'short@auth.test', '--password-stdin', '--no-input'], { input: 'abc\n' })
+    const r = await sb.run(['--profile', 'short', 'init', '--email', 'short@auth.test', '--password-stdin', '--no-input'], {
+      input: 'abc\n',
+    })
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('at least 8 characters')
     expect(sb.profiles().profiles.short).toBeUndefined()
@@ -165,8 +171,27 @@ describe('accounts and transactions', () => {
   afterAll(() => sb?.cleanup())
 
   it('accounts create with flags, then list and get', async () => {
-    const a = await sb.json(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--currency', 'USD', '--opening-balance', '1000.00', '--json'])
-    expect(a).toMatchObject({ name: 'Operating', account_type: 'checking', currency_code: 'USD', status: 'active', opening_balance: 1000, current_balance: 1000 })
+    const a = await sb.json([
+      'accounts',
+      'create',
+      '--name',
+      'Operating',
+      '--type',
+      'checking',
+      '--currency',
+      'USD',
+      '--opening-balance',
+      '1000.00',
+      '--json',
+    ])
+    expect(a).toMatchObject({
+      name: 'Operating',
+      account_type: 'checking',
+      currency_code: 'USD',
+      status: 'active',
+      opening_balance: 1000,
+      current_balance: 1000,
+    })
     expect(a.id).toMatch(UUID)
     accountId = a.id
 
@@ -177,7 +202,19 @@ describe('accounts and transactions', () => {
   })
 
   it('tx create with flags returns the transaction (--json)', async () => {
-    const t = await sb.json(['tx', 'create', '--account', accountId, '--date', '2026-11-20', '--description', 'X', '--amount', '-149.99', '--json'])
+    const t = await sb.json([
+      'tx',
+      'create',
+      '--account',
+      accountId,
+      '--date',
+      '2026-11-20',
+      '--description',
+      'X',
+      '--amount',
+      '-149.99',
+      '--json',
+    ])
     expect(t).toMatchObject({
       bank_account_id: accountId,
       transaction_date: '2026-11-20',
@@ -193,7 +230,20 @@ describe('accounts and transactions', () => {
   })
 
   it('tx create without --json prints a FIELD/VALUE table with the amount in fixed decimals', async () => {
-    const r = await sb.ok(['tx', 'create', '--account', accountId, '--date', '2026-11-21', '--description', 'Stamps', '--amount', '-0.1', '--tags', 'office,post'])
+    const r = await sb.ok([
+      'tx',
+      'create',
+      '--account',
+      accountId,
+      '--date',
+      '2026-11-21',
+      '--description',
+      'Stamps',
+      '--amount',
+      '-0.1',
+      '--tags',
+      'office,post',
+    ])
     const rows = tsv(r.stdout)
     expect(rows[0]).toEqual(['FIELD', 'VALUE'])
     const fields = Object.fromEntries(rows.slice(1))

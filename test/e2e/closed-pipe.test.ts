@@ -61,9 +61,13 @@ describe('a closed pipe', () => {
 
   beforeAll(async () => {
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
-    const account = (await sb.json(['accounts', 'create', '--name', 'Pipe', '--type', 'checking', '--currency', 'USD', '--json'])).id as string
+    const account = (await sb.json(['accounts', 'create', '--name', 'Pipe', '--type', 'checking', '--currency', 'USD', '--json']))
+      .id as string
     const lines = ['Date,Description,Amount']
-    for (let i = 0; i < ROWS; i++) lines.push(`2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')},Row number ${i} with a longer description,-${1 + (i % 97)}.${String(i % 100).padStart(2, '0')}`)
+    for (let i = 0; i < ROWS; i++)
+      lines.push(
+        `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')},Row number ${i} with a longer description,-${1 + (i % 97)}.${String(i % 100).padStart(2, '0')}`,
+      )
     const csv = join(sb.dir, 'rows.csv')
     writeFileSync(csv, `${lines.join('\n')}\n`)
     await sb.ok(['tx', 'import', csv, '--account', account, '--no-progress'], { timeoutMs: 120_000 })
@@ -96,7 +100,12 @@ describe('a closed pipe', () => {
     }
   }
 
-  for (const args of [['keys', 'usage'], ['accounts', 'list', '--output', 'csv'], ['tx', 'list', '--limit', '500', '--json'], ['reports', 'summary']]) {
+  for (const args of [
+    ['keys', 'usage'],
+    ['accounts', 'list', '--output', 'csv'],
+    ['tx', 'list', '--limit', '500', '--json'],
+    ['reports', 'summary'],
+  ]) {
     it(`finctl ${args.join(' ')} stops quietly`, async () => {
       expectQuietStop(await runAndCloseEarly(sb, args), args.join(' '))
     })

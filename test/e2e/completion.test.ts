@@ -32,14 +32,25 @@ describe('shell completion', () => {
     const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')
     const out = execFileSync(
       'bash',
-      ['--norc', '--noprofile', '-c', `source "$1"; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _finctl; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', join(sb.dir, 'finctl.bash')],
+      [
+        '--norc',
+        '--noprofile',
+        '-c',
+        `source "$1"; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _finctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        'bash',
+        join(sb.dir, 'finctl.bash'),
+      ],
       { env: { ...sb.env(), PATH: `${binDir}:${process.env.PATH}` }, encoding: 'utf8', timeout: 20_000 },
     )
     return out.split('\n').filter(Boolean)
   }
 
   it('the script is valid bash and registers _finctl for finctl', () => {
-    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', 'source "$1" && complete -p finctl', 'bash', join(sb.dir, 'finctl.bash')], { encoding: 'utf8' })
+    const out = execFileSync(
+      'bash',
+      ['--norc', '--noprofile', '-c', 'source "$1" && complete -p finctl', 'bash', join(sb.dir, 'finctl.bash')],
+      { encoding: 'utf8' },
+    )
     expect(out.trim()).toBe('complete -F _finctl finctl')
   })
 
@@ -49,7 +60,9 @@ describe('shell completion', () => {
     const top = bashComplete('finctl', '')
     for (const c of ['init', 'keys', 'tx', 'accounts', 'reports', 'api', 'doctor', 'completion', 'help']) expect(top).toContain(c)
     expect(top).not.toContain('__complete')
-    expect(bashComplete('finctl', 'tx', '')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'update', 'delete', 'bulk-update', 'import']))
+    expect(bashComplete('finctl', 'tx', '')).toEqual(
+      expect.arrayContaining(['list', 'get', 'create', 'update', 'delete', 'bulk-update', 'import']),
+    )
   })
 
   it('completes enum values: scopes (a comma list), statuses per command, intervals, formats', () => {

@@ -43,7 +43,10 @@ describe('finctl doctor', () => {
     }
   })
 
-  async function doctor(args: string[] = [], env?: Record<string, string | undefined>): Promise<{ code: number | null; checks: Check[]; ok: boolean }> {
+  async function doctor(
+    args: string[] = [],
+    env?: Record<string, string | undefined>,
+  ): Promise<{ code: number | null; checks: Check[]; ok: boolean }> {
     const r = await sb.run([...args, 'doctor', '--json'], { env })
     const out = JSON.parse(r.stdout) as { ok: boolean; checks: Check[] }
     return { code: r.code, ...out }

@@ -20,10 +20,27 @@ describe('the exchange rate in the words of the command line', () => {
   const csv = () => join(sb.dir, 'rows.csv')
 
   beforeAll(async () => {
-    await sb.ok(['init', '--company', 'Rate Words', '--email', 'r@words.test', '--password-stdin', '--no-input'], { input: 'password-for-rate-words\n' })
-    usd = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Dollars', '--type', 'checking', '--currency', 'USD', '--json'])).id
+    await sb.ok(['init', '--company', 'Rate Words', '--email', 'r@words.test', '--password-stdin', '--no-input'], {
+      input: 'password-for-rate-words\n',
+    })
+    usd = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Dollars', '--type', 'checking', '--currency', 'USD', '--json']))
+      .id
     eur = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Euros', '--type', 'checking', '--currency', 'EUR', '--json'])).id
-    usdTx = (await sb.json<{ id: string }>(['tx', 'create', '--account', usd, '--date', '2026-01-05', '--amount', '-4.50', '--description', 'Coffee', '--json'])).id
+    usdTx = (
+      await sb.json<{ id: string }>([
+        'tx',
+        'create',
+        '--account',
+        usd,
+        '--date',
+        '2026-01-05',
+        '--amount',
+        '-4.50',
+        '--description',
+        'Coffee',
+        '--json',
+      ])
+    ).id
     writeFileSync(csv(), 'Date,Description,Amount\n2026-01-05,Coffee,-4.50\n2026-01-06,Refund,12.00\n')
   }, 60_000)
   afterAll(() => sb.cleanup())
@@ -38,18 +55,33 @@ describe('the exchange rate in the words of the command line', () => {
 
   it('tx create and tx update say --exchange-rate', async () => {
     const create = ['tx', 'create', '--account', usd, '--date', '2026-02-03', '--amount', '5', '--description', 'x']
-    await refused([...create, '--currency', 'EUR'], /^error: --exchange-rate is required for EUR on 2026-02-03: the company's rates to USD have none for that day or the 7 days before; import rates with `finctl rates import FILE` \(or set one with finctl rates set\), or give --exchange-rate$/m)
+    await refused(
+      [...create, '--currency', 'EUR'],
+      /^error: --exchange-rate is required for EUR on 2026-02-03: the company's rates to USD have none for that day or the 7 days before; import rates with `finctl rates import FILE` \(or set one with finctl rates set\), or give --exchange-rate$/m,
+    )
     await refused([...create, '--currency', 'EUR', '--exchange-rate', 'abc'], /^error: --exchange-rate must be a positive decimal number$/m)
     await refused([...create, '--exchange-rate', '2'], /^error: --exchange-rate must be 1 for the base currency USD$/m)
-    await refused(['tx', 'update', usdTx, '--currency', 'EUR'], /^error: --exchange-rate is required for EUR on 2026-01-05: .*`finctl rates import FILE`.*or give --exchange-rate$/m)
+    await refused(
+      ['tx', 'update', usdTx, '--currency', 'EUR'],
+      /^error: --exchange-rate is required for EUR on 2026-01-05: .*`finctl rates import FILE`.*or give --exchange-rate$/m,
+    )
     await refused(['tx', 'update', usdTx, '--exchange-rate', 'abc'], /^error: --exchange-rate must be a positive decimal number$/m)
   })
 
   it('statements upload says --exchange-rate; --json keeps the field in its details', async () => {
     // Without a rate the lines convert at the company's rates of their dates: none here, so the statement fails naming the flag.
-    await refused(['statements', 'upload', csv(), '--account', eur], /^error: statement \S+ failed: line 2: an exchange rate is required for EUR on 2026-01-05: .*`finctl rates import FILE`.*or give `--exchange-rate`$/m)
-    await refused(['statements', 'upload', csv(), '--account', eur, '--exchange-rate', 'abc'], /^error: --exchange-rate must be a positive decimal number$/m)
-    await refused(['statements', 'upload', csv(), '--account', usd, '--exchange-rate', '2'], /^error: --exchange-rate must be 1: the account is in the base currency USD$/m)
+    await refused(
+      ['statements', 'upload', csv(), '--account', eur],
+      /^error: statement \S+ failed: line 2: an exchange rate is required for EUR on 2026-01-05: .*`finctl rates import FILE`.*or give `--exchange-rate`$/m,
+    )
+    await refused(
+      ['statements', 'upload', csv(), '--account', eur, '--exchange-rate', 'abc'],
+      /^error: --exchange-rate must be a positive decimal number$/m,
+    )
+    await refused(
+      ['statements', 'upload', csv(), '--account', usd, '--exchange-rate', '2'],
+      /^error: --exchange-rate must be 1: the account is in the base currency USD$/m,
+    )
     const json = await sb.run(['statements', 'upload', csv(), '--account', eur, '--exchange-rate', 'abc', '--json'])
     expect(json.code).toBe(6)
     expect(JSON.parse(json.stderr).details).toEqual([{ path: 'exchange_rate', message: expect.stringMatching(/^must be a positive/) }])
@@ -57,8 +89,14 @@ describe('the exchange rate in the words of the command line', () => {
 
   it('statements upload --preview checks the rate as the upload does', async () => {
     // A bad rate is refused; before, the preview ignored --exchange-rate and exited 0.
-    await refused(['statements', 'upload', csv(), '--account', eur, '--preview', '--exchange-rate', 'abc'], /^error: --exchange-rate must be a positive decimal number$/m)
-    await refused(['statements', 'upload', csv(), '--account', usd, '--preview', '--exchange-rate', '2'], /^error: --exchange-rate must be 1: the account is in the base currency USD$/m)
+    await refused(
+      ['statements', 'upload', csv(), '--account', eur, '--preview', '--exchange-rate', 'abc'],
+      /^error: --exchange-rate must be a positive decimal number$/m,
+    )
+    await refused(
+      ['statements', 'upload', csv(), '--account', usd, '--preview', '--exchange-rate', '2'],
+      /^error: --exchange-rate must be 1: the account is in the base currency USD$/m,
+    )
     // A missing one is no problem of the file: the upload converts each line at the company's rate of its date.
     const r = await sb.run(['statements', 'upload', csv(), '--account', eur, '--preview'])
     expect(r.code).toBe(0)
@@ -70,11 +108,23 @@ describe('the exchange rate in the words of the command line', () => {
   })
 
   it('tx import says --set exchange_rate, from its own checks and from the service alike', async () => {
-    await refused(['tx', 'import', csv(), '--account', eur, '--set', 'exchange_rate=abc'], /^error: --set exchange_rate: "abc" is not a positive decimal number$/m, 2)
-    const missing = await refused(['tx', 'import', csv(), '--account', eur], /^line 2: --set exchange_rate is required for EUR on 2026-01-05: .*`finctl rates import FILE`.*or give --set exchange_rate$/m, 8)
+    await refused(
+      ['tx', 'import', csv(), '--account', eur, '--set', 'exchange_rate=abc'],
+      /^error: --set exchange_rate: "abc" is not a positive decimal number$/m,
+      2,
+    )
+    const missing = await refused(
+      ['tx', 'import', csv(), '--account', eur],
+      /^line 2: --set exchange_rate is required for EUR on 2026-01-05: .*`finctl rates import FILE`.*or give --set exchange_rate$/m,
+      8,
+    )
     expect(missing.stdout).toMatch(/rejected\t2/)
     // The service's refusal, per row of the batch.
-    await refused(['tx', 'import', csv(), '--account', usd, '--set', 'exchange_rate=2'], /^line 2: --set exchange_rate must be 1 for the base currency USD$/m, 8)
+    await refused(
+      ['tx', 'import', csv(), '--account', usd, '--set', 'exchange_rate=2'],
+      /^line 2: --set exchange_rate must be 1 for the base currency USD$/m,
+      8,
+    )
   })
 
   it('the pattern finds a bare field name', () => {

@@ -21,7 +21,11 @@ describe('exit codes', () => {
   afterAll(() => sb?.cleanup())
 
   it('an unknown flag or option value exits 2', async () => {
-    for (const args of [['accounts', 'list', '--no-such-flag'], ['--no-such-flag', 'whoami'], ['--output', 'xml', 'accounts', 'list']]) {
+    for (const args of [
+      ['accounts', 'list', '--no-such-flag'],
+      ['--no-such-flag', 'whoami'],
+      ['--output', 'xml', 'accounts', 'list'],
+    ]) {
       const r = await sb.run(args)
       expect(r.code, args.join(' ')).toBe(2)
       expect(r.stdout).toBe('')
@@ -36,7 +40,11 @@ describe('exit codes', () => {
       ['/dev/null', /^error: \/dev\/null is not a regular file \(a pipe or a device\)/],
     ]
     for (const [path, message] of cases) {
-      for (const args of [['tx', 'import', path, '--account', accountId], ['statements', 'upload', path, '--account', accountId], ['seed', path]]) {
+      for (const args of [
+        ['tx', 'import', path, '--account', accountId],
+        ['statements', 'upload', path, '--account', accountId],
+        ['seed', path],
+      ]) {
         const r = await sb.run(args)
         expect(r.code, args.join(' ')).toBe(2)
         expect(r.stdout).toBe('')
@@ -68,7 +76,9 @@ describe('exit codes', () => {
   })
 
   it('a refused request (429) with retries off exits 7', async () => {
-    const limited = sb.remember((await sb.json(['keys', 'create', '--name', 'tiny', '--scopes', 'read', '--rate-limit-per-day', '1', '--json'])).key)
+    const limited = sb.remember(
+      (await sb.json(['keys', 'create', '--name', 'tiny', '--scopes', 'read', '--rate-limit-per-day', '1', '--json'])).key,
+    )
     expect((await sb.run(['accounts', 'list'], { env: { FINCTL_API_KEY: limited } })).code).toBe(0)
     const r = await sb.run(['accounts', 'list'], { env: { FINCTL_API_KEY: limited, FINCTL_MAX_RETRIES: '0' } })
     expect(r.code).toBe(7)

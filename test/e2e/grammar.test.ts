@@ -71,7 +71,10 @@ describe('the command grammar', () => {
       for (const sub of subs) {
         const wrong = typo(sub)
         if (subs.includes(wrong)) continue
-        for (const args of [[group, wrong], [group, wrong, '--help']]) {
+        for (const args of [
+          [group, wrong],
+          [group, wrong, '--help'],
+        ]) {
           const r = await sb.run(args)
           expect(r.code, `finctl ${args.join(' ')}: ${r.stdout}`).toBe(2)
           expect(r.stderr).toContain(`unknown command '${wrong}'`)
@@ -82,7 +85,12 @@ describe('the command grammar', () => {
   })
 
   it('--help of a real command still prints its help, also after global flags with values', async () => {
-    for (const args of [['tx', 'list', '--help'], ['--profile', 'local', 'tx', '--help'], ['--output', 'json', 'keys', 'create', '-h'], ['help', 'tx']]) {
+    for (const args of [
+      ['tx', 'list', '--help'],
+      ['--profile', 'local', 'tx', '--help'],
+      ['--output', 'json', 'keys', 'create', '-h'],
+      ['help', 'tx'],
+    ]) {
       const r = await sb.run(args)
       expect(r.code, args.join(' ')).toBe(0)
       expect(r.stdout).toMatch(/^Usage: finctl /)

@@ -36,7 +36,8 @@ describe('help', () => {
     await walk([])
     // The walk reached the groups and the new commands (a broken parse would find nothing).
     const names = leaves.map((l) => l.path.join(' '))
-    for (const n of ['keys create', 'tx list', 'tx import', 'accounts delete', 'api', 'doctor', 'completion', 'help', 'profile protect']) expect(names).toContain(n)
+    for (const n of ['keys create', 'tx list', 'tx import', 'accounts delete', 'api', 'doctor', 'completion', 'help', 'profile protect'])
+      expect(names).toContain(n)
     expect(leaves.length).toBeGreaterThan(35)
     const problems: string[] = []
     for (const { path, help } of leaves) {
@@ -53,8 +54,17 @@ describe('help', () => {
   it('help exit-codes lists every exit code of CLI.md', async () => {
     const r = await sb.ok(['help', 'exit-codes'])
     for (const [code, word] of [
-      ['0', 'ok'], ['1', 'unexpected failure'], ['2', 'usage error'], ['3', 'not authenticated'], ['4', 'forbidden'], ['5', 'not found'],
-      ['6', 'validation error or conflict'], ['7', 'rate limited'], ['8', 'partial success'], ['10', 'cannot reach the target'], ['130', 'cancelled'],
+      ['0', 'ok'],
+      ['1', 'unexpected failure'],
+      ['2', 'usage error'],
+      ['3', 'not authenticated'],
+      ['4', 'forbidden'],
+      ['5', 'not found'],
+      ['6', 'validation error or conflict'],
+      ['7', 'rate limited'],
+      ['8', 'partial success'],
+      ['10', 'cannot reach the target'],
+      ['130', 'cancelled'],
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +${word}`, 'm'))
     }
@@ -62,13 +72,22 @@ describe('help', () => {
 
   it('help environment names each FINCTL_* variable and the precedence', async () => {
     const r = await sb.ok(['help', 'environment'])
-    for (const v of ['FINCTL_PROFILE', 'FINCTL_BASE_URL', 'FINCTL_API_KEY', 'FINCTL_TOKEN', 'FINCTL_DATABASE', 'FINCTL_CONFIG_DIR', 'FINCTL_DATA_DIR', 'FINCTL_MAX_RETRIES']) {
+    for (const v of [
+      'FINCTL_PROFILE',
+      'FINCTL_BASE_URL',
+      'FINCTL_API_KEY',
+      'FINCTL_TOKEN',
+      'FINCTL_DATABASE',
+      'FINCTL_CONFIG_DIR',
+      'FINCTL_DATA_DIR',
+      'FINCTL_MAX_RETRIES',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${v} `, 'm'))
     }
     expect(r.stdout).toContain('a flag wins over its variable, the variable over the profile, the\nprofile over the default')
   })
 
-  it('help COMMAND... prints that command\'s help; an unknown topic is a usage error', async () => {
+  it("help COMMAND... prints that command's help; an unknown topic is a usage error", async () => {
     const viaHelp = await sb.ok(['help', 'tx', 'list'])
     const viaFlag = await sb.ok(['tx', 'list', '--help'])
     expect(viaHelp.stdout).toBe(viaFlag.stdout)

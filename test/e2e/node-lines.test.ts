@@ -10,7 +10,17 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, ROOT, Sandbox, cleanEnv, runFinctl, startServe, stopServeAndCleanup, type CliResult, type ServeProcess } from '../helpers/cli.js'
+import {
+  BIN,
+  ROOT,
+  Sandbox,
+  cleanEnv,
+  runFinctl,
+  startServe,
+  stopServeAndCleanup,
+  type CliResult,
+  type ServeProcess,
+} from '../helpers/cli.js'
 
 /** Exit code of bin/finctl.cjs on an unsupported Node.js (EXIT.unsupportedNode). */
 const UNSUPPORTED_NODE = 9
@@ -51,7 +61,9 @@ describe(`finctl on Node.js ${process.versions.node}`, () => {
   })
 
   it('tx import sends a CSV from its worker thread', async () => {
-    accountId = JSON.parse((await step(['accounts', 'create', '--name', 'Lines', '--type', 'checking', '--currency', 'USD', '--json'])).stdout).id
+    accountId = JSON.parse(
+      (await step(['accounts', 'create', '--name', 'Lines', '--type', 'checking', '--currency', 'USD', '--json'])).stdout,
+    ).id
     const csv = join(sb.dir, 'export.csv')
     writeFileSync(csv, 'Date,Description,Amount\n2026-03-02,Coffee,-4.50\n2026-03-03,Refund,12.00\n2026-03-04,Rent,-1200.00\n')
     const summary = JSON.parse((await step(['tx', 'import', csv, '--account', accountId, '--json'])).stdout)
@@ -69,7 +81,9 @@ describe(`finctl on Node.js ${process.versions.node}`, () => {
     server = await startServe(sb, sb.database)
     const key = sb.profiles().profiles.local.api_key!
     await step(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], `${key}\n`)
-    const rows = JSON.parse((await step(['--profile', 'remote', 'tx', 'list', '--account', accountId, '--json'])).stdout) as Array<{ description: string }>
+    const rows = JSON.parse((await step(['--profile', 'remote', 'tx', 'list', '--account', accountId, '--json'])).stdout) as Array<{
+      description: string
+    }>
     expect(rows.map((r) => r.description).sort()).toEqual(['Bakery', 'Client payment', 'Coffee', 'Refund', 'Rent'])
   })
 
@@ -109,7 +123,8 @@ function findOldNode(): { path: string; version: string } | undefined {
 }
 
 const old = findOldNode()
-if (!old && process.env.CI === 'true') throw new Error('no Node.js older than 22 found for the unsupported-Node test: set FINCTL_TEST_OLD_NODE')
+if (!old && process.env.CI === 'true')
+  throw new Error('no Node.js older than 22 found for the unsupported-Node test: set FINCTL_TEST_OLD_NODE')
 if (!old) process.stderr.write('unsupported-Node test skipped: no Node.js older than 22 on PATH (set FINCTL_TEST_OLD_NODE to one)\n')
 
 describe.skipIf(!old)(`finctl on an unsupported Node.js (${old?.version ?? 'none found'})`, () => {
@@ -122,7 +137,13 @@ describe.skipIf(!old)(`finctl on an unsupported Node.js (${old?.version ?? 'none
       let stderr = ''
       let stdout = ''
       try {
-        stdout = execFileSync(old!.path, [BIN, ...args], { cwd: sb.dir, env: sb.env(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 })
+        stdout = execFileSync(old!.path, [BIN, ...args], {
+          cwd: sb.dir,
+          env: sb.env(),
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 20_000,
+        })
         status = 0
       } catch (err) {
         const e = err as { status: number | null; signal: string | null; stderr: string; stdout: string }
@@ -148,4 +169,3 @@ describe.skipIf(!old)(`finctl on an unsupported Node.js (${old?.version ?? 'none
     expect(r.stdout).toMatch(new RegExp(`^  ${UNSUPPORTED_NODE} +this Node\\.js is not a supported line`, 'm'))
   })
 })
-

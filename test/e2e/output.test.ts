@@ -31,9 +31,20 @@ describe('output formats and colour', () => {
     expect(lines[0]).toBe('id,name,type,institution,number,status,balance,currency')
     // the balance a plain number with the currency beside it, as --json has them
     const json = await sb.json<Array<{ id: string; current_balance: number; currency_code: string }>>(['accounts', 'list', '--json'])
-    for (const a of json) expect(lines.find((l) => l.startsWith(a.id))!.split(',').slice(-2)).toEqual([a.current_balance.toFixed(2), a.currency_code])
+    for (const a of json)
+      expect(
+        lines
+          .find((l) => l.startsWith(a.id))!
+          .split(',')
+          .slice(-2),
+      ).toEqual([a.current_balance.toFixed(2), a.currency_code])
     expect(lines).toHaveLength(3)
-    expect(lines.slice(1).map((l) => l.slice(0, 36)).sort()).toEqual([...ids].sort())
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.slice(0, 36))
+        .sort(),
+    ).toEqual([...ids].sort())
     expect(lines.find((l) => l.includes('reserve'))).toContain('"Savings, ""reserve"""')
   })
 

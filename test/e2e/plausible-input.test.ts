@@ -21,7 +21,9 @@ describe('plausible input', () => {
   const create = (...extra: string[]) => ['tx', 'create', '--account', account, '--description', 'typo?', ...extra]
 
   beforeAll(async () => {
-    await sb.ok(['init', '--company', 'Plausible Co', '--currency', 'USD', '--password-stdin', '--no-input'], { input: 'password-for-plausible\n' })
+    await sb.ok(['init', '--company', 'Plausible Co', '--currency', 'USD', '--password-stdin', '--no-input'], {
+      input: 'password-for-plausible\n',
+    })
     account = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--json'])).id
   }, 60_000)
   afterAll(() => sb.cleanup())
@@ -29,10 +31,16 @@ describe('plausible input', () => {
   it('refuses a date far in the future or the past and an amount of 0, naming the flag and --force', async () => {
     const before = await count()
     for (const [args, message] of [
-      [create('--date', '9999-12-31', '--amount', '5'), /^error: --date is 9999-12-31, outside the dates this service accepts \(1970-01-01 to \d{4}-\d{2}-\d{2}\): check it, or give --force to keep it$/m],
+      [
+        create('--date', '9999-12-31', '--amount', '5'),
+        /^error: --date is 9999-12-31, outside the dates this service accepts \(1970-01-01 to \d{4}-\d{2}-\d{2}\): check it, or give --force to keep it$/m,
+      ],
       [create('--date', '1900-01-01', '--amount', '5'), /^error: --date is 1900-01-01, outside/m],
       [create('--date', '2026-01-02', '--posted-date', '2999-01-01', '--amount', '5'), /^error: --posted-date is 2999-01-01, outside/m],
-      [create('--date', '2026-01-02', '--amount', '0.00'), /^error: --amount is 0, which moves no money: check it, or give --force to record it$/m],
+      [
+        create('--date', '2026-01-02', '--amount', '0.00'),
+        /^error: --amount is 0, which moves no money: check it, or give --force to record it$/m,
+      ],
     ] as const) {
       const r = await sb.run([...args])
       expect(r.code, args.join(' ')).toBe(6)
@@ -61,7 +69,9 @@ describe('plausible input', () => {
   })
 
   it('FINCTL_DATE_WINDOW moves the window; a malformed one is a usage error naming it', async () => {
-    const r = await sb.run([...create('--date', '1950-06-01', '--amount', '3'), '--json'], { env: { FINCTL_DATE_WINDOW: '1900-01-01..+1y' } })
+    const r = await sb.run([...create('--date', '1950-06-01', '--amount', '3'), '--json'], {
+      env: { FINCTL_DATE_WINDOW: '1900-01-01..+1y' },
+    })
     expect(r.code, r.stderr).toBe(0)
     const narrow = await sb.run(create('--date', '2026-12-20', '--amount', '3'), { env: { FINCTL_DATE_WINDOW: '1970-01-01..+1d' } })
     expect(narrow.code).toBe(6)
@@ -76,7 +86,9 @@ describe('plausible input', () => {
     writeFileSync(file, 'Date,Description,Amount\n2026-02-01,Coffee,-4.50\n1965-02-02,Archive,12.00\n2026-02-03,Fee waived,0.00\n')
     const first = await sb.run(['tx', 'import', file, '--account', account])
     expect(first.code).toBe(8)
-    expect(first.stderr).toMatch(/^line 3: date is 1965-02-02, outside the dates this service accepts \(1970-01-01 to [\d-]+\): check it, or give --force to keep it$/m)
+    expect(first.stderr).toMatch(
+      /^line 3: date is 1965-02-02, outside the dates this service accepts \(1970-01-01 to [\d-]+\): check it, or give --force to keep it$/m,
+    )
     expect(first.stderr).toMatch(/^line 4: amount is 0, which moves no money: check it, or give --force to record it$/m)
     const forced = await sb.run(['tx', 'import', file, '--account', account, '--force', '--json'])
     expect(forced.code, forced.stderr).toBe(0)

@@ -25,8 +25,14 @@ describe('progress and spinners on a terminal', () => {
     stdout.on('data', (d: Buffer) => (out += d.toString()))
     stderr.on('data', (d: Buffer) => (err += d.toString()))
     const code = await runProgram(args, {
-      stdout, stderr, stdin: new PassThrough(), isStdoutTTY: tty.out, isStderrTTY: tty.err, isStdinTTY: false,
-      env: { ...sb.env({ NO_COLOR: '1' }) }, now: () => new Date(),
+      stdout,
+      stderr,
+      stdin: new PassThrough(),
+      isStdoutTTY: tty.out,
+      isStderrTTY: tty.err,
+      isStdinTTY: false,
+      env: { ...sb.env({ NO_COLOR: '1' }) },
+      now: () => new Date(),
     })
     return { code, out, err }
   }

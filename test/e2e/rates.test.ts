@@ -67,11 +67,18 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
 
   beforeAll(async () => {
     sb = new Sandbox('rates')
-    await sb.ok(['init', '--company', 'Euro Co', '--currency', 'EUR', '--email', 'o@euro.test', '--password-stdin', '--no-input'], { input: 'password-for-rates\n' })
-    usd = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'US account', '--type', 'checking', '--currency', 'USD', '--json'])).id
+    await sb.ok(['init', '--company', 'Euro Co', '--currency', 'EUR', '--email', 'o@euro.test', '--password-stdin', '--no-input'], {
+      input: 'password-for-rates\n',
+    })
+    usd = (
+      await sb.json<{ id: string }>(['accounts', 'create', '--name', 'US account', '--type', 'checking', '--currency', 'USD', '--json'])
+    ).id
     writeFileSync(join(sb.dir, 'eurofxref-hist.csv'), ecbYear())
     csv = join(sb.dir, 'us-two-currencies-year.csv')
-    writeFileSync(csv, `Date,Description,Amount,Currency\n${rows.map((r) => `${r.date},${r.text},${money(r.minor)},${r.currency}`).join('\n')}\n`)
+    writeFileSync(
+      csv,
+      `Date,Description,Amount,Currency\n${rows.map((r) => `${r.date},${r.text},${money(r.minor)},${r.currency}`).join('\n')}\n`,
+    )
   })
   afterAll(() => sb?.cleanup())
 
@@ -88,7 +95,17 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
     const r = await sb.json(['rates', 'import', join(sb.dir, 'eurofxref-hist.csv'), '--json'])
     expect(r).toMatchObject({ replaced: 0, currencies: ['GBP', 'JPY', 'USD'], from: `${YEAR}-01-02`, to: `${YEAR}-12-31` })
     expect(r.skipped).toBe(1)
-    const listed = await sb.json<Array<{ date: string; currency: string; rate: string }>>(['rates', 'list', '--currency', 'USD', '--from', `${YEAR}-01-02`, '--to', `${YEAR}-01-02`, '--json'])
+    const listed = await sb.json<Array<{ date: string; currency: string; rate: string }>>([
+      'rates',
+      'list',
+      '--currency',
+      'USD',
+      '--from',
+      `${YEAR}-01-02`,
+      '--to',
+      `${YEAR}-01-02`,
+      '--json',
+    ])
     // 1 / 1.0500 + ((363 * 37) % 900) / 10000 as published for 2 January: EUR per USD
     const published = (10500 + ((1 * 37) % 900)) / 10000
     expect(listed).toHaveLength(1)
@@ -125,15 +142,33 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
       if (base > 0n) income += base
       else expenses -= base
     }
-    const report = await sb.json<{ currency: string; income: number; expenses: number; net: number; transaction_count: number }>(['reports', 'summary', '--from', `${YEAR}-01-01`, '--to', `${YEAR}-12-31`, '--json'])
+    const report = await sb.json<{ currency: string; income: number; expenses: number; net: number; transaction_count: number }>([
+      'reports',
+      'summary',
+      '--from',
+      `${YEAR}-01-01`,
+      '--to',
+      `${YEAR}-12-31`,
+      '--json',
+    ])
     expect(report.currency).toBe('EUR')
     expect(report.transaction_count).toBe(300)
-    expect({ income: report.income.toFixed(2), expenses: report.expenses.toFixed(2), net: report.net.toFixed(2) }).toEqual({ income: money(income), expenses: money(expenses), net: money(income - expenses) })
+    expect({ income: report.income.toFixed(2), expenses: report.expenses.toFixed(2), net: report.net.toFixed(2) }).toEqual({
+      income: money(income),
+      expenses: money(expenses),
+      net: money(income - expenses),
+    })
     // A weekend row keeps Friday's rate and says so.
     const sat = rows.find((r) => weekday(r.date) === 6 && r.currency === 'USD')!
-    const txs = await sb.json<Array<{ transaction_date: string; exchange_rate: number; exchange_rate_date: string; currency_code: string }>>(['tx', 'list', '--account', usd, '--from', sat.date, '--to', sat.date, '--json'])
+    const txs = await sb.json<
+      Array<{ transaction_date: string; exchange_rate: number; exchange_rate_date: string; currency_code: string }>
+    >(['tx', 'list', '--account', usd, '--from', sat.date, '--to', sat.date, '--json'])
     const friday = new Date(Date.parse(sat.date) - 86_400_000).toISOString().slice(0, 10)
-    expect(txs.filter((t) => t.currency_code === 'USD').every((t) => t.exchange_rate_date === friday && t.exchange_rate === Number(rateOf('USD', friday)))).toBe(true)
+    expect(
+      txs
+        .filter((t) => t.currency_code === 'USD')
+        .every((t) => t.exchange_rate_date === friday && t.exchange_rate === Number(rateOf('USD', friday))),
+    ).toBe(true)
   })
 
   it('FINCTL_RATE_MAX_AGE_DAYS sets the reach: 0 is the same day only; a malformed value is exit 2', async () => {
@@ -153,14 +188,29 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
     const f = join(sb.dir, 'one-row-explicit-rate.csv')
     writeFileSync(f, `Date,Description,Amount\n${YEAR}-06-02,Explicit rate,-10.00\n`)
     await sb.json(['tx', 'import', f, '--account', usd, '--set', 'exchange_rate=0.5', '--json'])
-    const [t] = await sb.json<Array<{ exchange_rate: number; exchange_rate_date: string | null }>>(['tx', 'list', '--account', usd, '--search', 'Explicit rate', '--json'])
+    const [t] = await sb.json<Array<{ exchange_rate: number; exchange_rate_date: string | null }>>([
+      'tx',
+      'list',
+      '--account',
+      usd,
+      '--search',
+      'Explicit rate',
+      '--json',
+    ])
     expect(t).toMatchObject({ exchange_rate: 0.5, exchange_rate_date: null })
   })
 
   it('a statement of the USD account uploads without --exchange-rate, and a seed of it goes in the same way', async () => {
     const st = join(sb.dir, 'usd-statement-no-exchange-rate.csv')
     writeFileSync(st, `Date,Description,Amount\n${YEAR}-07-05,Statement line Saturday,-42.00\n${YEAR}-07-07,Statement line Monday,100.00\n`)
-    const s = await sb.json<{ status: string; transaction_count: number; id: string }>(['statements', 'upload', st, '--account', usd, '--json'])
+    const s = await sb.json<{ status: string; transaction_count: number; id: string }>([
+      'statements',
+      'upload',
+      st,
+      '--account',
+      usd,
+      '--json',
+    ])
     expect(s).toMatchObject({ status: 'completed', transaction_count: 2 })
     const lines = await sb.json<Array<{ exchange_rate_date: string }>>(['statements', 'transactions', s.id, '--json'])
     expect(lines.map((l) => l.exchange_rate_date).sort()).toEqual([`${YEAR}-07-04`, `${YEAR}-07-07`])
@@ -171,7 +221,11 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
         version: 1,
         steps: [
           { account: 'us2', name: 'US seeded', account_type: 'checking', currency_code: 'USD' },
-          { transactions: 'us2_rows', bank_account_id: '${accounts.us2.id}', items: [{ transaction_date: `${YEAR}-03-03`, description: 'Seeded in USD', amount: '-12.34' }] },
+          {
+            transactions: 'us2_rows',
+            bank_account_id: '${accounts.us2.id}',
+            items: [{ transaction_date: `${YEAR}-03-03`, description: 'Seeded in USD', amount: '-12.34' }],
+          },
         ],
       }),
     )

@@ -63,7 +63,9 @@ describe('README.md, run in order as written', () => {
   afterAll(() => sb.cleanup())
 
   it('parses the blocks: lines, announced exits, blocks left out', () => {
-    const lines = readmeLines('text\n```sh\nfinctl a   # note\nfinctl b   # exits 2: why\n```\n<!-- not run: no server -->\n```sh\nfinctl c\n```\n')
+    const lines = readmeLines(
+      'text\n```sh\nfinctl a   # note\nfinctl b   # exits 2: why\n```\n<!-- not run: no server -->\n```sh\nfinctl c\n```\n',
+    )
     expect(lines).toEqual([
       { number: 3, text: 'finctl a', exit: 0 },
       { number: 4, text: 'finctl b', exit: 2 },
@@ -87,7 +89,10 @@ describe('README.md, run in order as written', () => {
     ]
     for (const line of lines) {
       let text = line.text.replace(/\b8080\b/g, String(port))
-      for (const [name, list] of [['ACCOUNT', 'accounts list'], ['RULE', 'rules list']] as const) {
+      for (const [name, list] of [
+        ['ACCOUNT', 'accounts list'],
+        ['RULE', 'rules list'],
+      ] as const) {
         if (text.includes(`$${name}`)) script.push(`: "\${${name}:=$(first_id ${list})}"`)
       }
       if (/&\s*$/.test(text)) {
@@ -95,15 +100,23 @@ describe('README.md, run in order as written', () => {
         // Started without the function, so that $! is the server itself.
         text = text.replace(/&\s*$/, '').replace(/^finctl /, `"${process.execPath}" "${BIN}" `)
         script.push(`${text} 2> serve.log & SERVER=$!; trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT`)
-        script.push(`for i in $(seq 100); do grep -q "listening on" serve.log && break; sleep 0.1; done; grep -q "listening on" serve.log || { echo "README.md:${line.number}: the server did not start" >&2; cat serve.log >&2; exit 1; }`)
+        script.push(
+          `for i in $(seq 100); do grep -q "listening on" serve.log && break; sleep 0.1; done; grep -q "listening on" serve.log || { echo "README.md:${line.number}: the server did not start" >&2; cat serve.log >&2; exit 1; }`,
+        )
         continue
       }
       script.push(`echo "+ ${line.number}" >&2`)
-      script.push(`{ ${text}; } < /dev/null; code=$?; if [ $code -ne ${line.exit} ]; then echo "README.md:${line.number}: exit $code, the README says ${line.exit}: ${text.replace(/["`$\\]/g, '\\$&')}" >&2; exit 1; fi`)
+      script.push(
+        `{ ${text}; } < /dev/null; code=$?; if [ $code -ne ${line.exit} ]; then echo "README.md:${line.number}: exit $code, the README says ${line.exit}: ${text.replace(/["`$\\]/g, '\\$&')}" >&2; exit 1; fi`,
+      )
     }
     writeFileSync(join(work, 'readme.sh'), `${script.join('\n')}\n`)
     const r = await new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
-      const child = spawn('bash', ['readme.sh'], { cwd: work, env: { ...sb.env(), PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn('bash', ['readme.sh'], {
+        cwd: work,
+        env: { ...sb.env(), PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let stdout = ''
       let stderr = ''
       child.stdout.on('data', (d) => (stdout += d))

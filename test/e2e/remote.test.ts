@@ -47,7 +47,13 @@ describe('remote target over finctl serve', () => {
 
   it('--profile remote whoami --json answers from the server, for the same company', async () => {
     const me = await sb.json(['--profile', 'remote', 'whoami', '--json'])
-    expect(me).toMatchObject({ profile: 'remote', target: host, company_id: companyId, credential: 'api_key', scopes: ['read', 'write', 'transactions'] })
+    expect(me).toMatchObject({
+      profile: 'remote',
+      target: host,
+      company_id: companyId,
+      credential: 'api_key',
+      scopes: ['read', 'write', 'transactions'],
+    })
     const local = await sb.json(['whoami', '--json'])
     expect(local.target).toMatch(/^embedded \(/)
     expect(local.company_id).toBe(companyId)
@@ -55,10 +61,27 @@ describe('remote target over finctl serve', () => {
 
   it('--profile remote tx create writes through the server into the shared database', async () => {
     const t = await sb.json([
-      '--profile', 'remote', 'tx', 'create',
-      '--account', accountId, '--date', '2026-11-20', '--description', 'Over HTTP', '--amount', '-149.99', '--json',
+      '--profile',
+      'remote',
+      'tx',
+      'create',
+      '--account',
+      accountId,
+      '--date',
+      '2026-11-20',
+      '--description',
+      'Over HTTP',
+      '--amount',
+      '-149.99',
+      '--json',
     ])
-    expect(t).toMatchObject({ bank_account_id: accountId, amount: -149.99, status: 'pending', is_reconciled: false, posted_date: '2026-11-20' })
+    expect(t).toMatchObject({
+      bank_account_id: accountId,
+      amount: -149.99,
+      status: 'pending',
+      is_reconciled: false,
+      posted_date: '2026-11-20',
+    })
     // The embedded CLI, on the same file, sees it.
     const a = await sb.json(['accounts', 'get', accountId, '--json'])
     expect(a.current_balance).toBe(-149.99)
@@ -69,7 +92,20 @@ describe('remote target over finctl serve', () => {
     expect(missing.code).toBe(5)
     const badKey = await sb.run(['--profile', 'remote', 'accounts', 'list'], { env: { FINCTL_API_KEY: `fds_${'x'.repeat(43)}` } })
     expect(badKey.code).toBe(3)
-    const badAmount = await sb.run(['--profile', 'remote', 'tx', 'create', '--account', accountId, '--date', '2026-11-20', '--description', 'X', '--amount', '1.001'])
+    const badAmount = await sb.run([
+      '--profile',
+      'remote',
+      'tx',
+      'create',
+      '--account',
+      accountId,
+      '--date',
+      '2026-11-20',
+      '--description',
+      'X',
+      '--amount',
+      '1.001',
+    ])
     expect(badAmount.code).toBe(6)
     expect(badAmount.stderr).toContain('amount')
   })

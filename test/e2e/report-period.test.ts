@@ -15,7 +15,20 @@ describe('the default report period', () => {
     await sb.ok(['init', '--demo', '--no-input'])
     const account = (await sb.json<Array<{ id: string }>>(['accounts', 'list', '--json']))[0].id
     // Dated today: whatever day of the month the test runs, the old default (up to the end of last month) left it out.
-    await sb.ok(['tx', 'create', '--account', account, '--date', today, '--amount', '-7.25', '--description', 'Entered today', '--category', 'Meals'])
+    await sb.ok([
+      'tx',
+      'create',
+      '--account',
+      account,
+      '--date',
+      today,
+      '--amount',
+      '-7.25',
+      '--description',
+      'Entered today',
+      '--category',
+      'Meals',
+    ])
     demo = await sb.json(['tx', 'list', '--all', '--json'])
   }, 60_000)
   afterAll(() => sb.cleanup())
@@ -32,8 +45,12 @@ describe('the default report period', () => {
     expect(Math.round(s.net * 100)).toBe(cents)
   })
 
-  it('cash-flow: 12 monthly periods, the last one this month up to today, holding today\'s transaction', async () => {
-    const r = await sb.json<{ to: string; periods: Array<{ period_start: string; period_end: string; outflows: number }> }>(['reports', 'cash-flow', '--json'])
+  it("cash-flow: 12 monthly periods, the last one this month up to today, holding today's transaction", async () => {
+    const r = await sb.json<{ to: string; periods: Array<{ period_start: string; period_end: string; outflows: number }> }>([
+      'reports',
+      'cash-flow',
+      '--json',
+    ])
     expect(r.to).toBe(today)
     expect(r.periods).toHaveLength(12)
     const last = r.periods[11]
@@ -44,6 +61,9 @@ describe('the default report period', () => {
   })
 
   it('the help says what the default covers', async () => {
-    for (const cmd of ['cash-flow', 'summary']) expect((await sb.ok(['reports', cmd, '--help'])).stdout.replace(/\s+/g, ' ')).toMatch(/default: the last 12 months, this month to date included/)
+    for (const cmd of ['cash-flow', 'summary'])
+      expect((await sb.ok(['reports', cmd, '--help'])).stdout.replace(/\s+/g, ' ')).toMatch(
+        /default: the last 12 months, this month to date included/,
+      )
   })
 })

@@ -21,7 +21,12 @@ describe('reports cash-flow and summary', () => {
     sb.remember(sb.profiles().profiles.local.api_key)
     const fast = await fastKey(sb)
     await withServe(sb, async (server) => {
-      const a = await callApi(server, fast.key, 'POST', '/api-v1/bank-accounts', { name: 'Operating', account_type: 'checking', currency_code: 'USD', opening_balance: '1000.00' })
+      const a = await callApi(server, fast.key, 'POST', '/api-v1/bank-accounts', {
+        name: 'Operating',
+        account_type: 'checking',
+        currency_code: 'USD',
+        opening_balance: '1000.00',
+      })
       expect(a.status, JSON.stringify(a.body)).toBe(201)
       account = a.body.data.id
       const rows: Array<[string, string, string | undefined, string | undefined]> = [
@@ -70,18 +75,31 @@ describe('reports cash-flow and summary', () => {
   it('cash-flow --output json is exactly the data; csv carries the same numbers', async () => {
     const data = await sb.json(['reports', 'cash-flow', ...RANGE, '--account', account, '--output', 'json'])
     expect(data).toMatchObject({
-      currency: 'USD', from: '2026-01-01', to: '2026-03-31', interval: 'month', bank_account_id: account,
-      opening_balance: 1000, closing_balance: 5664.95, totals: { inflows: 6500, outflows: 1535.05, net: 4964.95 },
+      currency: 'USD',
+      from: '2026-01-01',
+      to: '2026-03-31',
+      interval: 'month',
+      bank_account_id: account,
+      opening_balance: 1000,
+      closing_balance: 5664.95,
+      totals: { inflows: 6500, outflows: 1535.05, net: 4964.95 },
       transfers: { inflows: 0, outflows: 300, net: -300 },
     })
     expect(data.periods.map((p: { label: string }) => p.label)).toEqual(['2026-01', '2026-02', '2026-03'])
-    const csv = (await run(['reports', 'cash-flow', ...RANGE, '--output', 'csv'])).stdout.trimEnd().split('\r\n').map((l) => l.split(','))
+    const csv = (await run(['reports', 'cash-flow', ...RANGE, '--output', 'csv'])).stdout
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','))
     const h = csv[0]
     expect(h).toContain('operations_net')
     const total = csv[csv.length - 1]
-    expect([total[h.indexOf('period')], total[h.indexOf('operations_net')], total[h.indexOf('investing_net')], total[h.indexOf('financing_net')], total[h.indexOf('net')]]).toEqual([
-      'total', '1299.50', '-1234.56', '5000.00', '4964.95',
-    ])
+    expect([
+      total[h.indexOf('period')],
+      total[h.indexOf('operations_net')],
+      total[h.indexOf('investing_net')],
+      total[h.indexOf('financing_net')],
+      total[h.indexOf('net')],
+    ]).toEqual(['total', '1299.50', '-1234.56', '5000.00', '4964.95'])
   })
 
   it('cash-flow --chart: labelled in/out bars scaled to 80 columns off a terminal, readable without colour', async () => {
@@ -112,8 +130,18 @@ describe('reports cash-flow and summary', () => {
     expect(get('merchant', 'Bank')?.slice(3)).toEqual(['5000.00', '1'])
     expect(get('account balance', 'Operating (USD)')?.[3]).toBe('5664.95')
     const s = await sb.json(['reports', 'summary', ...RANGE, '--top', '2', '--json'])
-    expect(s).toMatchObject({ income: 6500, expenses: 1535.05, net: 4964.95, transaction_count: 6, pending_count: 6, transfers: { count: 1, net: -300 } })
-    expect(s.top_merchants).toEqual([{ merchant_name: 'Bank', amount: 5000, count: 1 }, { merchant_name: 'Client', amount: 1500, count: 1 }])
+    expect(s).toMatchObject({
+      income: 6500,
+      expenses: 1535.05,
+      net: 4964.95,
+      transaction_count: 6,
+      pending_count: 6,
+      transfers: { count: 1, net: -300 },
+    })
+    expect(s.top_merchants).toEqual([
+      { merchant_name: 'Bank', amount: 5000, count: 1 },
+      { merchant_name: 'Client', amount: 1500, count: 1 },
+    ])
   })
 
   it('bad input: a usage error for an unknown interval (exit 2), a validation error for from > to (exit 6)', async () => {
@@ -130,8 +158,14 @@ describe('reports cash-flow and summary', () => {
       let out = ''
       stdout.on('data', (d: Buffer) => (out += d.toString()))
       const code = await runProgram(args, {
-        stdout, stderr, stdin: new PassThrough(), isStdoutTTY: true, isStderrTTY: false, isStdinTTY: false,
-        env: { ...sb.env({ NO_COLOR: '1' }) }, now: () => new Date('2026-04-15T12:00:00Z'),
+        stdout,
+        stderr,
+        stdin: new PassThrough(),
+        isStdoutTTY: true,
+        isStderrTTY: false,
+        isStdinTTY: false,
+        env: { ...sb.env({ NO_COLOR: '1' }) },
+        now: () => new Date('2026-04-15T12:00:00Z'),
       })
       expect(code).toBe(0)
       return out
@@ -142,12 +176,24 @@ describe('reports cash-flow and summary', () => {
       // the default range: the last 12 months up to 2026-04-15, April to date included (its -10.00 of operations)
       expect(out).toContain('Cash flow 2025-05-01 .. 2026-04-15 by month; opening balance 1,000.00 USD')
       const lines = out.split('\n')
-      expect(lines.find((l) => l.includes('PERIOD'))).toMatch(/PERIOD .*OPERATIONS USD .*INVESTING USD .*FINANCING USD .*UNCATEGORIZED USD .*IN USD .*OUT USD .*NET USD .*TRANSFERS USD .*CLOSING USD/)
+      expect(lines.find((l) => l.includes('PERIOD'))).toMatch(
+        /PERIOD .*OPERATIONS USD .*INVESTING USD .*FINANCING USD .*UNCATEGORIZED USD .*IN USD .*OUT USD .*NET USD .*TRANSFERS USD .*CLOSING USD/,
+      )
       const feb = lines.find((l) => l.includes(' 2026-02 '))!
-      expect(feb.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['2026-02', '0.00', '-1,234.56', '5,000.00', '0.00', '5,000.00', '1,234.56', '3,765.44', '0.00', '6,064.94'])
+      expect(
+        feb
+          .split('│')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      ).toEqual(['2026-02', '0.00', '-1,234.56', '5,000.00', '0.00', '5,000.00', '1,234.56', '3,765.44', '0.00', '6,064.94'])
       expect(feb).toMatch(/ {2,}-1,234\.56 │/)
       const total = lines.find((l) => l.includes(' total '))!
-      expect(total.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['total', '1,289.50', '-1,234.56', '5,000.00', '-99.99', '6,500.00', '1,545.05', '4,954.95', '-300.00', '5,654.95'])
+      expect(
+        total
+          .split('│')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      ).toEqual(['total', '1,289.50', '-1,234.56', '5,000.00', '-99.99', '6,500.00', '1,545.05', '4,954.95', '-300.00', '5,654.95'])
       expect(lines.filter((l) => / 20\d\d-\d\d /.test(l))).toHaveLength(12)
       expect(out).not.toContain('\x1b[')
     })
@@ -155,9 +201,21 @@ describe('reports cash-flow and summary', () => {
     it('the summary: one row per figure, each section named once, grouped amounts', async () => {
       const out = await onTerminal(['reports', 'summary', ...RANGE], 120)
       expect(out).toContain('Summary 2026-01-01 .. 2026-03-31, USD')
-      const cells = out.split('\n').filter((l) => l.startsWith('│')).map((l) => l.split('│').map((c) => c.trim()).slice(1, -1))
+      const cells = out
+        .split('\n')
+        .filter((l) => l.startsWith('│'))
+        .map((l) =>
+          l
+            .split('│')
+            .map((c) => c.trim())
+            .slice(1, -1),
+        )
       expect(cells[0]).toEqual(['SECTION', 'NAME', 'AMOUNT USD', 'COUNT'])
-      expect(cells.slice(1, 4)).toEqual([['total', 'income', '6,500.00', ''], ['', 'expenses', '1,535.05', ''], ['', 'net', '4,964.95', '5']])
+      expect(cells.slice(1, 4)).toEqual([
+        ['total', 'income', '6,500.00', ''],
+        ['', 'expenses', '1,535.05', ''],
+        ['', 'net', '4,964.95', '5'],
+      ])
       expect(cells.filter((c) => c[0] === 'merchant')).toHaveLength(1)
       expect(cells.find((c) => c[1] === 'TechStore')).toEqual(['', 'TechStore', '-1,234.56', '1'])
     })
@@ -165,7 +223,10 @@ describe('reports cash-flow and summary', () => {
     it('the chart fits the terminal width', async () => {
       for (const width of [60, 140]) {
         const out = await onTerminal(['reports', 'cash-flow', ...RANGE, '--chart'], width)
-        const lines = out.trimEnd().split('\n').filter((l) => / (in|out) /.test(l) && !l.startsWith('total') && !l.startsWith('█'))
+        const lines = out
+          .trimEnd()
+          .split('\n')
+          .filter((l) => / (in|out) /.test(l) && !l.startsWith('total') && !l.startsWith('█'))
         expect(Math.max(...lines.map((l) => l.length))).toBe(width - 1)
       }
     })

@@ -35,22 +35,58 @@ describe('rules', () => {
     sb = new Sandbox('rules')
     await sb.ok(['init', '--company', 'Rules Co', '--currency', 'USD', '--password-stdin', '--no-input'], { input: 'password-for-rules\n' })
     await fastKey(sb)
-    const account = await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--currency', 'USD', '--json'])
+    const account = await sb.json<{ id: string }>([
+      'accounts',
+      'create',
+      '--name',
+      'Operating',
+      '--type',
+      'checking',
+      '--currency',
+      'USD',
+      '--json',
+    ])
     const rows: Array<[keyof typeof tx, number, string, string]> = [
       ['aws', 3, 'AWS EMEA invoice', '-10.01'],
       ['awsSmall', 4, 'AWS EMEA invoice', '-10.00'],
       ['rent', 5, 'Rent', '-900.00'],
     ]
     for (const [key, age, description, amount] of rows) {
-      tx[key] = (await sb.json<{ id: string }>(['tx', 'create', '--account', account.id, '--date', daysAgo(age), '--description', description, `--amount=${amount}`, '--tags', 'imported', '--json'])).id
+      tx[key] = (
+        await sb.json<{ id: string }>([
+          'tx',
+          'create',
+          '--account',
+          account.id,
+          '--date',
+          daysAgo(age),
+          '--description',
+          description,
+          `--amount=${amount}`,
+          '--tags',
+          'imported',
+          '--json',
+        ])
+      ).id
     }
   })
   afterAll(() => sb?.cleanup())
 
   it('create: conditions and --set (kebab-case too) become the rule; a position inserts it', async () => {
     aws = await sb.json<Rule>([
-      'rules', 'create', '--matches', '^aws emea', '--max-amount', '-10.005',
-      '--set', 'category=Cloud', '--set', 'accounting-category=operating-expenses', '--set', 'tags=infra,monthly', '--json',
+      'rules',
+      'create',
+      '--matches',
+      '^aws emea',
+      '--max-amount',
+      '-10.005',
+      '--set',
+      'category=Cloud',
+      '--set',
+      'accounting-category=operating-expenses',
+      '--set',
+      'tags=infra,monthly',
+      '--json',
     ])
     expect(aws).toMatchObject({
       name: 'description matches "^aws emea" and amount <= -10.005',
@@ -59,7 +95,21 @@ describe('rules', () => {
       actions: { category: 'Cloud', accounting_category: 'operating_expenses', tags: ['infra', 'monthly'] },
       is_active: true,
     })
-    const r = await sb.run(['rules', 'create', '--name', 'Travel', '--merchant-contains', 'uber', '--currency', 'usd', '--set', 'category=Travel', '--position', '1', '--json'])
+    const r = await sb.run([
+      'rules',
+      'create',
+      '--name',
+      'Travel',
+      '--merchant-contains',
+      'uber',
+      '--currency',
+      'usd',
+      '--set',
+      'category=Travel',
+      '--position',
+      '1',
+      '--json',
+    ])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain('at position 1')
     travel = JSON.parse(r.stdout) as Rule
@@ -68,7 +118,10 @@ describe('rules', () => {
 
   it('list: in run order, as JSON and as a table off a terminal', async () => {
     const listed = await sb.json<Rule[]>(['rules', 'list', '--json'])
-    expect(listed.map((r) => [r.position, r.id])).toEqual([[1, travel.id], [2, aws.id]])
+    expect(listed.map((r) => [r.position, r.id])).toEqual([
+      [1, travel.id],
+      [2, aws.id],
+    ])
     const [header, ...rows] = tsv((await sb.ok(['rules', 'list'])).stdout)
     expect(header).toEqual(['#', 'ID', 'NAME', 'ACTIVE', 'CONDITIONS', 'ACTIONS'])
     expect(rows).toEqual([
@@ -81,10 +134,25 @@ describe('rules', () => {
     const r = await sb.ok(['rules', 'test', aws.id])
     const [header, ...rows] = tsv(r.stdout)
     expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CHANGES'])
-    expect(rows).toEqual([[tx.aws, daysAgo(3), 'AWS EMEA invoice', '-10.01 USD', 'category: (none) → Cloud; accounting_category: (none) → operating_expenses; tags: imported → imported,infra,monthly']])
+    expect(rows).toEqual([
+      [
+        tx.aws,
+        daysAgo(3),
+        'AWS EMEA invoice',
+        '-10.01 USD',
+        'category: (none) → Cloud; accounting_category: (none) → operating_expenses; tags: imported → imported,infra,monthly',
+      ],
+    ])
     expect(r.stderr).toBe(`rule "${aws.name}" since ${daysAgo(90)}: 3 transactions scanned, 1 match, 1 would change\n`)
     const data = await sb.json(['rules', 'test', aws.id, '--since', daysAgo(3), '--json'])
-    expect(data).toMatchObject({ rule: { id: aws.id }, since: daysAgo(3), scanned: 1, matched: 1, would_change: 1, changes: [{ transaction: { id: tx.aws }, changes: { category: { from: null, to: 'Cloud' } } }] })
+    expect(data).toMatchObject({
+      rule: { id: aws.id },
+      since: daysAgo(3),
+      scanned: 1,
+      matched: 1,
+      would_change: 1,
+      changes: [{ transaction: { id: tx.aws }, changes: { category: { from: null, to: 'Cloud' } } }],
+    })
     const t = await sb.json<Tx>(['tx', 'get', tx.aws, '--json'])
     expect(t).toMatchObject({ category: null, tags: ['imported'] })
     expect(t.history!.map((e) => e.action)).toEqual(['create'])
@@ -111,7 +179,11 @@ describe('rules', () => {
   })
 
   it('update: moves, disables; delete needs --yes, then the rule is gone', async () => {
-    expect(await sb.json<Rule>(['rules', 'update', aws.id, '--position', '1', '--disable', '--json'])).toMatchObject({ id: aws.id, position: 1, is_active: false })
+    expect(await sb.json<Rule>(['rules', 'update', aws.id, '--position', '1', '--disable', '--json'])).toMatchObject({
+      id: aws.id,
+      position: 1,
+      is_active: false,
+    })
     expect((await sb.json<Rule[]>(['rules', 'list', '--json'])).map((r) => r.id)).toEqual([aws.id, travel.id])
     expect((await sb.json<Rule>(['rules', 'get', aws.id, '--json'])).is_active).toBe(false)
 

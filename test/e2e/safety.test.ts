@@ -42,15 +42,22 @@ describe('writes to remote targets and through protected profiles', () => {
     const csv = 'date,description,amount\n2026-03-01,One,-1.00\n2026-03-02,Two,-2.00\n'
     const { writeFileSync } = await import('node:fs')
     writeFileSync(`${sb.dir}/two.csv`, csv)
-    const account = (await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).find((a) => a.name === 'Stage A')!.id
+    const account = (await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).find(
+      (a) => a.name === 'Stage A',
+    )!.id
     const imp = await sb.run(['--profile', 'stage', 'tx', 'import', `${sb.dir}/two.csv`, '--account', account, '--single', '--no-progress'])
     expect(imp.code, imp.stderr).toBe(0)
     expect(imp.stderr.match(/writing to profile "stage"/g)).toHaveLength(1)
     // Reads name nothing; the embedded target names nothing; --base-url without a profile names the host.
     expect((await sb.run(['--profile', 'stage', 'accounts', 'list'])).stderr).toBe('')
-    expect((await sb.run(['accounts', 'create', '--name', 'Local A', '--type', 'cash', '--currency', 'USD'])).stderr).not.toContain('writing to')
+    expect((await sb.run(['accounts', 'create', '--name', 'Local A', '--type', 'cash', '--currency', 'USD'])).stderr).not.toContain(
+      'writing to',
+    )
     const key = sb.profiles().profiles.local.api_key!
-    const bare = await sb.run(['--base-url', server!.url, 'accounts', 'create', '--name', 'Bare A', '--type', 'cash', '--currency', 'USD'], { env: { FINCTL_API_KEY: key } })
+    const bare = await sb.run(
+      ['--base-url', server!.url, 'accounts', 'create', '--name', 'Bare A', '--type', 'cash', '--currency', 'USD'],
+      { env: { FINCTL_API_KEY: key } },
+    )
     expect(bare.code, bare.stderr).toBe(0)
     expect(bare.stderr.split('\n')[0]).toBe(`writing to ${host}`)
   })
@@ -64,19 +71,55 @@ describe('writes to remote targets and through protected profiles', () => {
     expect(await names()).toEqual(before)
 
     // --yes as a global flag before the command, or after it.
-    const yes1 = await sb.run(['--yes', '--profile', 'prod', 'accounts', 'create', '--name', 'Prod A', '--type', 'cash', '--currency', 'USD'])
+    const yes1 = await sb.run([
+      '--yes',
+      '--profile',
+      'prod',
+      'accounts',
+      'create',
+      '--name',
+      'Prod A',
+      '--type',
+      'cash',
+      '--currency',
+      'USD',
+    ])
     expect(yes1.code, yes1.stderr).toBe(0)
     expect(yes1.stderr.split('\n')[0]).toBe(`writing to profile "prod" at ${host}`)
-    const yes2 = await sb.run(['--profile', 'prod', 'accounts', 'create', '--name', 'Prod B', '--type', 'cash', '--currency', 'USD', '--yes'])
+    const yes2 = await sb.run([
+      '--profile',
+      'prod',
+      'accounts',
+      'create',
+      '--name',
+      'Prod B',
+      '--type',
+      'cash',
+      '--currency',
+      'USD',
+      '--yes',
+    ])
     expect(yes2.code, yes2.stderr).toBe(0)
     expect(await names()).toEqual([...before, 'Prod A', 'Prod B'].sort())
 
     // The same URL given by --base-url is still the protected profile; another target is not.
-    const sameUrl = await sb.run(['--profile', 'prod', '--base-url', server!.url, 'api', 'POST', '/api-v1/bank-accounts', '--data', '{"name":"X","account_type":"cash","currency_code":"USD"}'])
+    const sameUrl = await sb.run([
+      '--profile',
+      'prod',
+      '--base-url',
+      server!.url,
+      'api',
+      'POST',
+      '/api-v1/bank-accounts',
+      '--data',
+      '{"name":"X","account_type":"cash","currency_code":"USD"}',
+    ])
     expect(sameUrl.code).toBe(2)
     // Reads and logging in are not writes.
     expect((await sb.run(['--profile', 'prod', 'accounts', 'list'])).code).toBe(0)
-    const login = await sb.run(['--profile', 'prod', 'login', '--email', 'owner@safety.test', '--password-stdin'], { input: `${password}\n` })
+    const login = await sb.run(['--profile', 'prod', 'login', '--email', 'owner@safety.test', '--password-stdin'], {
+      input: `${password}\n`,
+    })
     expect(login.code, login.stderr).toBe(0)
     expect(login.stderr).not.toContain('writing to')
   })
@@ -84,14 +127,27 @@ describe('writes to remote targets and through protected profiles', () => {
   it('tx import through a protected profile (its rows sent from the import thread) is refused without --yes, and imports with it', async () => {
     const { writeFileSync } = await import('node:fs')
     writeFileSync(`${sb.dir}/prod.csv`, 'date,description,amount\n2026-04-01,Prod one,-1.00\n2026-04-02,Prod two,-2.50\n')
-    const account = (await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).find((a) => a.name === 'Prod A')!.id
+    const account = (await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).find(
+      (a) => a.name === 'Prod A',
+    )!.id
     const rows = async () => (await sb.json<unknown[]>(['tx', 'list', '--account', account, '--json'])).length
     const refused = await sb.run(['--profile', 'prod', 'tx', 'import', `${sb.dir}/prod.csv`, '--account', account, '--no-progress'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain(`error: profile "prod" is protected: give --yes to write to ${host} without a terminal`)
     expect(refused.stdout).toBe('')
     expect(await rows()).toBe(0)
-    const done = await sb.run(['--yes', '--profile', 'prod', 'tx', 'import', `${sb.dir}/prod.csv`, '--account', account, '--no-progress', '--json'])
+    const done = await sb.run([
+      '--yes',
+      '--profile',
+      'prod',
+      'tx',
+      'import',
+      `${sb.dir}/prod.csv`,
+      '--account',
+      account,
+      '--no-progress',
+      '--json',
+    ])
     expect(done.code, done.stderr).toBe(0)
     expect(JSON.parse(done.stdout)).toMatchObject({ created: 2, amount_total: '-3.50' })
     expect(done.stderr.match(/writing to profile "prod"/g)).toHaveLength(1)
@@ -111,7 +167,13 @@ describe('writes to remote targets and through protected profiles', () => {
     const c = accounts.find((a) => a.name === 'Prod C')!
     const del = await sb.run(['--profile', 'prod', 'accounts', 'delete', c.id, '--yes'])
     expect(del.code, del.stderr).toBe(0)
-    const held = await sb.run(['--profile', 'prod', 'api', 'DELETE', `/api-v1/bank-accounts/${accounts.find((a) => a.name === 'Prod B')!.id}`])
+    const held = await sb.run([
+      '--profile',
+      'prod',
+      'api',
+      'DELETE',
+      `/api-v1/bank-accounts/${accounts.find((a) => a.name === 'Prod B')!.id}`,
+    ])
     expect(held.code).toBe(2)
     expect(await names()).toContain('Prod B')
     expect((await sb.run(['profile', 'protect', 'nope'])).code).toBe(5)

@@ -26,7 +26,8 @@ describe('finctl seed end to end', () => {
       db.close()
     }
   }
-  const statuses = (report: { steps: Array<{ step: string; status: string }> }) => Object.fromEntries(report.steps.map((s) => [s.step, s.status]))
+  const statuses = (report: { steps: Array<{ step: string; status: string }> }) =>
+    Object.fromEntries(report.steps.map((s) => [s.step, s.status]))
   /** The example, copied with its files into the sandbox and changed by `edit`. */
   const variant = (name: string, edit: (seed: any) => void) => {
     const seed = JSON.parse(readFileSync(join(EXAMPLES, 'seed.json'), 'utf8'))
@@ -64,11 +65,29 @@ describe('finctl seed end to end', () => {
     expect(r.code, r.stderr).toBe(0)
     const report = JSON.parse(r.stdout)
     expect(Object.values(statuses(report))).toEqual(Array(7).fill('created'))
-    expect(counts()).toEqual({ accounts: before.accounts + 2, transactions: before.transactions + 2 + 25 + 6 + 3, statements: before.statements + 1, keys: before.keys + 1 })
+    expect(counts()).toEqual({
+      accounts: before.accounts + 2,
+      transactions: before.transactions + 2 + 25 + 6 + 3,
+      statements: before.statements + 1,
+      keys: before.keys + 1,
+    })
 
     expect(statSync(envOut).mode & 0o777).toBe(0o600)
-    const lines = Object.fromEntries(readFileSync(envOut, 'utf8').split('\n').filter((l) => /^[A-Z]/.test(l)).map((l) => l.split('=') as [string, string]))
-    expect(Object.keys(lines)).toEqual(['ACCOUNTS_OPERATING_ID', 'ACCOUNTS_RESERVE_ID', 'TRANSACTIONS_PAYROLL_IDS', 'TRANSACTIONS_CARD_SPEND_IDS', 'STATEMENTS_RESERVE_MARCH_ID', 'KEYS_CI_ID', 'KEYS_CI_KEY'])
+    const lines = Object.fromEntries(
+      readFileSync(envOut, 'utf8')
+        .split('\n')
+        .filter((l) => /^[A-Z]/.test(l))
+        .map((l) => l.split('=') as [string, string]),
+    )
+    expect(Object.keys(lines)).toEqual([
+      'ACCOUNTS_OPERATING_ID',
+      'ACCOUNTS_RESERVE_ID',
+      'TRANSACTIONS_PAYROLL_IDS',
+      'TRANSACTIONS_CARD_SPEND_IDS',
+      'STATEMENTS_RESERVE_MARCH_ID',
+      'KEYS_CI_ID',
+      'KEYS_CI_KEY',
+    ])
     expect(lines.ACCOUNTS_OPERATING_ID).toMatch(UUID)
     expect(lines.TRANSACTIONS_CARD_SPEND_IDS.split(',')).toHaveLength(25)
     expect(sb.remember(lines.KEYS_CI_KEY)).toMatch(FULL_KEY)
@@ -87,11 +106,19 @@ describe('finctl seed end to end', () => {
     const r = await sb.run(['seed', seedFile, '--env-out', envOut], { env })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout.split('\n')[0]).toBe('STEP\tKIND\tSTATUS\tID\tDETAIL')
-    const rows = r.stdout.trim().split('\n').slice(1).map((l) => l.split('\t'))
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
     expect(rows.map((c) => c[2])).toEqual(Array(7).fill('exists'))
     expect(counts()).toEqual(before)
     expect(r.stderr).toContain('KEYS_CI_KEY: kept from the previous')
-    const strip = (t: string) => t.split('\n').filter((l) => !l.startsWith('#')).join('\n')
+    const strip = (t: string) =>
+      t
+        .split('\n')
+        .filter((l) => !l.startsWith('#'))
+        .join('\n')
     expect(strip(readFileSync(envOut, 'utf8'))).toBe(strip(first))
 
     // Without the previous file the key's value is unknown: said so, not invented.
@@ -118,12 +145,22 @@ describe('finctl seed end to end', () => {
     const r = await sb.run(['seed', changed, '--json'], { env })
     expect(r.code, r.stderr).toBe(0)
     const report = JSON.parse(r.stdout)
-    expect(statuses(report)).toEqual({ operating: 'updated', reserve: 'exists', payroll: 'updated', card_spend: 'exists', bank_csv: 'exists', reserve_march: 'exists', ci: 'exists' })
+    expect(statuses(report)).toEqual({
+      operating: 'updated',
+      reserve: 'exists',
+      payroll: 'updated',
+      card_spend: 'exists',
+      bank_csv: 'exists',
+      reserve_march: 'exists',
+      ci: 'exists',
+    })
     expect(report.steps[2].counts).toEqual({ created: 0, updated: 1, exists: 1, failed: 0 })
     expect(counts()).toEqual(before)
     const payroll = await sb.json(['tx', 'get', report.env.TRANSACTIONS_PAYROLL_IDS.split(',')[1], '--json'])
     expect(payroll).toMatchObject({ description: 'January payroll', amount: -8350 })
-    expect(await sb.json(['accounts', 'get', report.env.ACCOUNTS_OPERATING_ID, '--json'])).toMatchObject({ institution_name: 'Second Example Bank' })
+    expect(await sb.json(['accounts', 'get', report.env.ACCOUNTS_OPERATING_ID, '--json'])).toMatchObject({
+      institution_name: 'Second Example Bank',
+    })
 
     // What the service cannot change is a failed step (exit 8), listed; the other steps still run.
     const fixed = variant('fixed.json', (s) => {

@@ -29,7 +29,11 @@ process.on('exit', () => {
   })
   afterAll(() => sb.cleanup())
 
-  for (const args of [['keys', 'show'], ['tx', 'list', '--limit', '5'], ['accounts', 'list']]) {
+  for (const args of [
+    ['keys', 'show'],
+    ['tx', 'list', '--limit', '5'],
+    ['accounts', 'list'],
+  ]) {
     it(`\`finctl ${args.join(' ')}\` answers without loading Node's web classes`, async () => {
       const r = await sb.run([...args, '--json'], { env: { NODE_OPTIONS: `--import ${probe}` } })
       expect(r.code, r.stderr).toBe(0)

@@ -37,7 +37,9 @@ const cents = (amounts: number[]) => amounts.reduce((s, a) => s + Math.round(Num
 
 describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
   let sb: Sandbox
-  const account = async (currency = 'EUR') => (await sb.json(['accounts', 'create', '--name', `S${Math.random()}`, '--type', 'checking', '--currency', currency, '--json'])).id as string
+  const account = async (currency = 'EUR') =>
+    (await sb.json(['accounts', 'create', '--name', `S${Math.random()}`, '--type', 'checking', '--currency', currency, '--json']))
+      .id as string
 
   beforeAll(async () => {
     sb = new Sandbox('statements')
@@ -66,14 +68,31 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
       error: null,
     })
     expect(await sb.json(['statements', 'get', s.id, '--json'])).toEqual(s)
-    const txs = await sb.json<Array<{ amount: number; bank_statement_id: string; status: string }>>(['statements', 'transactions', s.id, '--json'])
+    const txs = await sb.json<Array<{ amount: number; bank_statement_id: string; status: string }>>([
+      'statements',
+      'transactions',
+      s.id,
+      '--json',
+    ])
     expect(txs).toHaveLength(2)
     expect(cents(txs.map((t) => t.amount))).toBe(185)
     expect(txs.every((t) => t.bank_statement_id === s.id && t.status === 'posted')).toBe(true)
 
     // Off a terminal: tab-separated rows with a header line.
     const list = tsv((await sb.ok(['statements', 'list', '--account', acct])).stdout)
-    expect(list[0]).toEqual(['ID', 'UPLOADED', 'FILE', 'FORMAT', 'STATUS', 'PERIOD', 'LINES', 'CREATED', 'RECONCILED', 'DUPLICATES', 'BALANCE'])
+    expect(list[0]).toEqual([
+      'ID',
+      'UPLOADED',
+      'FILE',
+      'FORMAT',
+      'STATUS',
+      'PERIOD',
+      'LINES',
+      'CREATED',
+      'RECONCILED',
+      'DUPLICATES',
+      'BALANCE',
+    ])
     expect(list.slice(1).map((row) => [row[0], row[4], row[6], row[10]])).toEqual([[s.id, 'completed', '2', 'ok']])
     const table = tsv((await sb.ok(['statements', 'get', s.id])).stdout)
     expect(table).toContainEqual(['balance check', 'ok'])
@@ -125,7 +144,18 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
     expect(noRate.stderr).toContain('--exchange-rate')
     expect(noRate.stderr).toContain('finctl rates import FILE')
     expect(noRate.stderr).not.toContain('exchange_rate')
-    const s = await sb.json<Statement>(['statements', 'upload', UBS, '--account', chf, '--map', 'description=Description 1', '--exchange-rate', '1.05', '--json'])
+    const s = await sb.json<Statement>([
+      'statements',
+      'upload',
+      UBS,
+      '--account',
+      chf,
+      '--map',
+      'description=Description 1',
+      '--exchange-rate',
+      '1.05',
+      '--json',
+    ])
     expect(s).toMatchObject({ status: 'completed', format: 'csv', transaction_count: 3, balance_check: 'unavailable' })
     const txs = await sb.json<Array<{ amount: number; exchange_rate: number }>>(['statements', 'transactions', s.id, '--json'])
     expect(cents(txs.map((t) => t.amount))).toBe(3000)
@@ -159,10 +189,21 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
     const file = bankFile('mt940/de-sepa-86-structured-subfields.sta')
     const r = await sb.run(['statements', 'upload', file, '--account', acct])
     expect(r.code).toBe(6)
-    expect(r.stderr).toMatch(/^error: statement [0-9a-f-]{36} failed: the file holds statements of 2 accounts .*: give --statement-account NUMBER to choose one\n$/)
+    expect(r.stderr).toMatch(
+      /^error: statement [0-9a-f-]{36} failed: the file holds statements of 2 accounts .*: give --statement-account NUMBER to choose one\n$/,
+    )
     // The service's own wording (its upload field) stays in the statement itself.
     expect(tsv(r.stdout).find((row) => row[0] === 'error')?.[1]).toMatch(/give account_number to choose one$/)
-    const chosen = await sb.json<Statement>(['statements', 'upload', file, '--account', acct, '--statement-account', '0194791600888', '--json'])
+    const chosen = await sb.json<Statement>([
+      'statements',
+      'upload',
+      file,
+      '--account',
+      acct,
+      '--statement-account',
+      '0194791600888',
+      '--json',
+    ])
     expect([chosen.status, chosen.line_count]).toEqual(['completed', 7])
   })
 
@@ -170,7 +211,9 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
     const acct = await account()
     const key = sb.profiles().profiles.local.api_key!
     const s = await withServe(sb, async (server) => {
-      const r = await sb.run(['statements', 'upload', ABNAMRO, '--account', acct, '--json'], { env: { FINCTL_BASE_URL: server.url, FINCTL_API_KEY: key } })
+      const r = await sb.run(['statements', 'upload', ABNAMRO, '--account', acct, '--json'], {
+        env: { FINCTL_BASE_URL: server.url, FINCTL_API_KEY: key },
+      })
       expect(r.code, r.stderr).toBe(0)
       return JSON.parse(r.stdout) as Statement
     })

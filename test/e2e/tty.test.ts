@@ -140,8 +140,10 @@ describe('in a real terminal (tmux)', () => {
   })
 
   it('tx create lets one choose the account from a list, checks the date, takes the amount', async () => {
-    const operating = (await sb.json(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--currency', 'EUR', '--json'])).id as string
-    const savings = (await sb.json(['accounts', 'create', '--name', 'Savings', '--type', 'savings', '--currency', 'EUR', '--json'])).id as string
+    const operating = (await sb.json(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--currency', 'EUR', '--json']))
+      .id as string
+    const savings = (await sb.json(['accounts', 'create', '--name', 'Savings', '--type', 'savings', '--currency', 'EUR', '--json']))
+      .id as string
     const run = start('finctl tx create')
     const menu = await waitFor(/Bank account[\s\S]*Operating[\s\S]*Savings|Bank account[\s\S]*Savings[\s\S]*Operating/)
     // Move to whichever account is listed second, and pick it.
@@ -167,16 +169,38 @@ describe('in a real terminal (tmux)', () => {
     const { code, screen: s } = await run.finished()
     expect(code, s).toBe(0)
     expect(s).toContain('Office chairs')
-    const txs = await sb.json<Array<{ bank_account_id: string; amount: number | string; transaction_date: string; description: string }>>(['tx', 'list', '--json'])
+    const txs = await sb.json<Array<{ bank_account_id: string; amount: number | string; transaction_date: string; description: string }>>([
+      'tx',
+      'list',
+      '--json',
+    ])
     expect(txs).toHaveLength(1)
-    expect(txs[0]).toMatchObject({ bank_account_id: second === 'Savings' ? savings : operating, transaction_date: '2026-03-15', description: 'Office chairs' })
+    expect(txs[0]).toMatchObject({
+      bank_account_id: second === 'Savings' ? savings : operating,
+      transaction_date: '2026-03-15',
+      description: 'Office chairs',
+    })
     expect(String(txs[0].amount)).toBe('-349.9')
   })
 
   it('tx list fits an 80-column terminal: long text ends in …, ids and amounts stay whole, no row wraps', async () => {
-    const account = (await sb.json(['accounts', 'create', '--name', 'Narrow', '--type', 'checking', '--currency', 'EUR', '--json'])).id as string
+    const account = (await sb.json(['accounts', 'create', '--name', 'Narrow', '--type', 'checking', '--currency', 'EUR', '--json']))
+      .id as string
     const long = 'Invoice 2026-042 paid by Contoso Ltd for consulting in October and November'
-    const tx = await sb.json(['tx', 'create', '--account', account, '--date', '2026-03-16', '--description', long, '--amount=-1234.56', '--category', 'Consulting services', '--json'])
+    const tx = await sb.json([
+      'tx',
+      'create',
+      '--account',
+      account,
+      '--date',
+      '2026-03-16',
+      '--description',
+      long,
+      '--amount=-1234.56',
+      '--category',
+      'Consulting services',
+      '--json',
+    ])
     tmux('resize-window', '-t', 'tty', '-x', '80', '-y', String(HEIGHT))
     try {
       const { code, screen: s } = await start(`finctl tx list --account ${account}`).finished()
@@ -213,19 +237,41 @@ describe('in a real terminal (tmux)', () => {
     const done = await yes.finished()
     expect(done.code, done.screen).toBe(0)
     expect(done.screen).toContain('revoked key')
-    const gone = (await sb.json<Array<{ id: string; is_active: boolean; revoked_at: string | null }>>(['keys', 'list', '--json'])).find((k) => k.id === key.id)
+    const gone = (await sb.json<Array<{ id: string; is_active: boolean; revoked_at: string | null }>>(['keys', 'list', '--json'])).find(
+      (k) => k.id === key.id,
+    )
     expect(gone?.revoked_at).not.toBeNull()
   })
 
   it('tx review: accept a suggestion, then correct the next one into a new category', async () => {
-    const account = (await sb.json(['accounts', 'create', '--name', 'Review', '--type', 'checking', '--currency', 'EUR', '--json'])).id as string
+    const account = (await sb.json(['accounts', 'create', '--name', 'Review', '--type', 'checking', '--currency', 'EUR', '--json']))
+      .id as string
     const q = (t: string) => `"${t.replace(/"/g, '""')}"`
     const labelled = generateDataset({ size: 600, seed: 9, start: '2026-01-01' })
-    writeFileSync(join(sb.dir, 'labelled.csv'), ['Date,Description,Amount,Category', ...labelled.map((t) => [t.transaction_date, q(t.description), t.amount, q(t.category)].join(','))].join('\n'))
-    writeFileSync(join(sb.dir, 'odd.csv'), 'Date,Description,Amount\n2026-10-01,QUOKKA COWORK SPACE A,-250.00\n2026-10-02,QUOKKA COWORK SPACE B,-250.00\n')
+    writeFileSync(
+      join(sb.dir, 'labelled.csv'),
+      [
+        'Date,Description,Amount,Category',
+        ...labelled.map((t) => [t.transaction_date, q(t.description), t.amount, q(t.category)].join(',')),
+      ].join('\n'),
+    )
+    writeFileSync(
+      join(sb.dir, 'odd.csv'),
+      'Date,Description,Amount\n2026-10-01,QUOKKA COWORK SPACE A,-250.00\n2026-10-02,QUOKKA COWORK SPACE B,-250.00\n',
+    )
     await sb.ok(['tx', 'import', 'labelled.csv', '--account', account, '--map', 'category=Category', '--no-progress'])
     await sb.ok(['tx', 'import', 'odd.csv', '--account', account, '--no-progress'])
-    const [second, first] = (await sb.json<Array<{ id: string; description: string }>>(['tx', 'list', '--account', account, '--search', 'QUOKKA', '--sort', 'created_at', '--json']))
+    const [second, first] = await sb.json<Array<{ id: string; description: string }>>([
+      'tx',
+      'list',
+      '--account',
+      account,
+      '--search',
+      'QUOKKA',
+      '--sort',
+      'created_at',
+      '--json',
+    ])
 
     const run = start('finctl tx review --limit 2')
     const shown = await waitFor(/\? Category[\s\S]*Accept/)
@@ -257,7 +303,12 @@ describe('in a real terminal (tmux)', () => {
     expect(accepted.category).not.toBeNull()
     expect(accepted.ai_confidence_score).toBeNull()
     const corrected = await sb.json(['tx', 'get', second.id, '--json'])
-    expect(corrected).toMatchObject({ category: 'Coworking', accounting_category: 'operating_expenses', cash_flow_category: 'operations', ai_confidence_score: null })
+    expect(corrected).toMatchObject({
+      category: 'Coworking',
+      accounting_category: 'operating_expenses',
+      cash_flow_category: 'operations',
+      ai_confidence_score: null,
+    })
   })
 
   it('Ctrl-C at a prompt exits 130 and writes nothing', async () => {

@@ -35,13 +35,17 @@ describe('tx import end to end', () => {
   const count = (account: string) => {
     const db = new Database(sb.database, { readonly: true, fileMustExist: true })
     try {
-      const r = db.prepare('SELECT count(*) AS n, count(DISTINCT import_ref) AS refs FROM transactions WHERE bank_account_id = ?').get(account) as { n: number; refs: number }
+      const r = db
+        .prepare('SELECT count(*) AS n, count(DISTINCT import_ref) AS refs FROM transactions WHERE bank_account_id = ?')
+        .get(account) as { n: number; refs: number }
       return r
     } finally {
       db.close()
     }
   }
-  const newAccount = async (currency = 'USD') => (await sb.json(['accounts', 'create', '--name', `A${Math.random()}`, '--type', 'checking', '--currency', currency, '--json'])).id as string
+  const newAccount = async (currency = 'USD') =>
+    (await sb.json(['accounts', 'create', '--name', `A${Math.random()}`, '--type', 'checking', '--currency', currency, '--json']))
+      .id as string
 
   beforeAll(async () => {
     sb = new Sandbox('import')
@@ -60,7 +64,15 @@ describe('tx import end to end', () => {
     const first = await sb.run(['tx', 'import', file, '--account', usd, '--json'])
     expect(first.code, first.stderr).toBe(0)
     const s = JSON.parse(first.stdout)
-    expect(s).toMatchObject({ read: 4, created: 4, already_imported: 0, rejected: 0, amount_total: '-215.27', created_total: '-215.27', currency: 'USD' })
+    expect(s).toMatchObject({
+      read: 4,
+      created: 4,
+      already_imported: 0,
+      rejected: 0,
+      amount_total: '-215.27',
+      created_total: '-215.27',
+      currency: 'USD',
+    })
     expect(first.stderr).toContain('delimiter ","')
     const again = await sb.run(['tx', 'import', file, '--account', usd])
     expect(again.code, again.stderr).toBe(0)
@@ -75,7 +87,20 @@ describe('tx import end to end', () => {
     const missing = await sb.run(['tx', 'import', file, '--account', chf, '--mapping', 'ubs'])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('no saved mapping "ubs"')
-    const save = await sb.run(['tx', 'import', file, '--account', chf, '--map', 'description=Description 1', '--set', 'exchange_rate=1.12', '--save-mapping', 'ubs', '--dry-run'])
+    const save = await sb.run([
+      'tx',
+      'import',
+      file,
+      '--account',
+      chf,
+      '--map',
+      'description=Description 1',
+      '--set',
+      'exchange_rate=1.12',
+      '--save-mapping',
+      'ubs',
+      '--dry-run',
+    ])
     expect(save.code, save.stderr).toBe(0)
     expect(save.stderr).toContain('mapping saved as "ubs"')
     expect(count(chf).n).toBe(0)
@@ -86,7 +111,10 @@ describe('tx import end to end', () => {
     // Names are words; an object's inherited names are no saved mapping.
     for (const name of ['../ubs', '__proto__', '']) {
       const bad = await sb.run(['tx', 'import', file, '--account', chf, '--save-mapping', name, '--dry-run'])
-      expect([bad.code, bad.stderr], name).toEqual([2, `error: --save-mapping: "${name}" is not a valid mapping name (letters, digits, . _ -, at most 64)\n`])
+      expect([bad.code, bad.stderr], name).toEqual([
+        2,
+        `error: --save-mapping: "${name}" is not a valid mapping name (letters, digits, . _ -, at most 64)\n`,
+      ])
     }
     for (const name of ['toString', '__proto__']) {
       const inherited = await sb.run(['tx', 'import', file, '--account', chf, '--mapping', name])
@@ -117,7 +145,10 @@ describe('tx import end to end', () => {
     const acct = await newAccount()
     const file = join(sb.dir, 'mostly-bad.csv')
     const n = 2500
-    writeFileSync(file, `${['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: n }, (_, i) => `2026-01-03,Broken ${i},n/a`)].join('\n')}\n`)
+    writeFileSync(
+      file,
+      `${['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: n }, (_, i) => `2026-01-03,Broken ${i},n/a`)].join('\n')}\n`,
+    )
     const tmp = join(sb.dir, 'tmp')
     mkdirSync(tmp)
     const r = await sb.run(['tx', 'import', file, '--account', acct, '--json'], { env: { TMPDIR: tmp } })
@@ -134,7 +165,10 @@ describe('tx import end to end', () => {
     // A rejects file that cannot be written fails the import, and the spill goes too: this file is one
     // 16 KiB read, so every row is rejected before the failed write is heard of, when the file closes.
     const small = join(sb.dir, 'one-read.csv')
-    writeFileSync(small, `${['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: 1050 }, () => '2026-01-03,B,x')].join('\n')}\n`)
+    writeFileSync(
+      small,
+      `${['Date,Description,Amount', '2026-01-02,Paper,-5.00', ...Array.from({ length: 1050 }, () => '2026-01-03,B,x')].join('\n')}\n`,
+    )
     expect(statSync(small).size).toBeLessThan(16 * 1024)
     for (const f of [file, small]) {
       const full = await sb.run(['tx', 'import', f, '--account', acct, '--rejects', '/dev/full'], { env: { TMPDIR: tmp } })
@@ -144,41 +178,63 @@ describe('tx import end to end', () => {
     }
   })
 
-  it.skipIf(!HAS_BANK_FILES)('--rejects never overwrites the file being imported, and a path it cannot write is a clear error', async () => {
-    const acct = await newAccount('EUR')
-    const dir = join(sb.dir, 'rejects-paths')
-    mkdirSync(dir)
-    const input = join(dir, 'in.csv')
-    const bytes = readFileSync(join(CSV, 'lt-danske-cp1257-crlf-multiline-quoted.csv'))
-    writeFileSync(input, bytes)
-    symlinkSync(input, join(dir, 'link.csv'))
-    const run = (rejects: string) => sb.run(['tx', 'import', input, '--account', acct, '--rejects', rejects])
-    for (const same of [input, join(dir, '..', 'rejects-paths', 'in.csv'), join(dir, 'link.csv')]) {
-      const r = await run(same)
-      expect(r.code, same).toBe(2)
-      expect(r.stderr).toBe('error: --rejects must not be the file being imported: it would be overwritten\n')
-    }
-    const noFolder = await run(join(dir, 'nope', 'r.csv'))
-    expect([noFolder.code, noFolder.stderr]).toEqual([2, `error: --rejects: no such folder: ${join(dir, 'nope')}\n`])
-    const folder = await run(dir)
-    expect([folder.code, folder.stderr]).toEqual([2, `error: --rejects: ${dir} is a folder: give the path of a file to write\n`])
-    expect(readFileSync(input).equals(bytes)).toBe(true)
-    // Every row of this file is rejected (ragged, no --map): the write fails on a full disk.
-    const full = await run('/dev/full')
-    expect(full.code).toBe(1)
-    expect(full.stderr).toMatch(/^error: cannot write the rejects file \/dev\/full: ENOSPC/m)
-    expect(full.stderr).not.toMatch(/internal error|\n\s+at /)
-  })
+  it.skipIf(!HAS_BANK_FILES)(
+    '--rejects never overwrites the file being imported, and a path it cannot write is a clear error',
+    async () => {
+      const acct = await newAccount('EUR')
+      const dir = join(sb.dir, 'rejects-paths')
+      mkdirSync(dir)
+      const input = join(dir, 'in.csv')
+      const bytes = readFileSync(join(CSV, 'lt-danske-cp1257-crlf-multiline-quoted.csv'))
+      writeFileSync(input, bytes)
+      symlinkSync(input, join(dir, 'link.csv'))
+      const run = (rejects: string) => sb.run(['tx', 'import', input, '--account', acct, '--rejects', rejects])
+      for (const same of [input, join(dir, '..', 'rejects-paths', 'in.csv'), join(dir, 'link.csv')]) {
+        const r = await run(same)
+        expect(r.code, same).toBe(2)
+        expect(r.stderr).toBe('error: --rejects must not be the file being imported: it would be overwritten\n')
+      }
+      const noFolder = await run(join(dir, 'nope', 'r.csv'))
+      expect([noFolder.code, noFolder.stderr]).toEqual([2, `error: --rejects: no such folder: ${join(dir, 'nope')}\n`])
+      const folder = await run(dir)
+      expect([folder.code, folder.stderr]).toEqual([2, `error: --rejects: ${dir} is a folder: give the path of a file to write\n`])
+      expect(readFileSync(input).equals(bytes)).toBe(true)
+      // Every row of this file is rejected (ragged, no --map): the write fails on a full disk.
+      const full = await run('/dev/full')
+      expect(full.code).toBe(1)
+      expect(full.stderr).toMatch(/^error: cannot write the rejects file \/dev\/full: ENOSPC/m)
+      expect(full.stderr).not.toMatch(/internal error|\n\s+at /)
+    },
+  )
 
-  it.skipIf(!HAS_BANK_FILES)('an unknown --encoding or --date-format is a usage error (exit 2) naming what to give, before the file is read', async () => {
-    const r = await sb.run(['tx', 'import', join(CSV, 'us-capitalone-card-debit-credit-columns.csv'), '--account', usd, '--encoding', 'bogus'])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/^error: unknown encoding "bogus": use a name such as utf-8/m)
-    expect(r.stderr).not.toContain('importing')
-    const d = await sb.run(['tx', 'import', join(CSV, 'us-capitalone-card-debit-credit-columns.csv'), '--account', usd, '--date-format', 'QQ'])
-    expect(d.code).toBe(2)
-    expect(d.stderr).toBe('error: --date-format "QQ" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD\n')
-  })
+  it.skipIf(!HAS_BANK_FILES)(
+    'an unknown --encoding or --date-format is a usage error (exit 2) naming what to give, before the file is read',
+    async () => {
+      const r = await sb.run([
+        'tx',
+        'import',
+        join(CSV, 'us-capitalone-card-debit-credit-columns.csv'),
+        '--account',
+        usd,
+        '--encoding',
+        'bogus',
+      ])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/^error: unknown encoding "bogus": use a name such as utf-8/m)
+      expect(r.stderr).not.toContain('importing')
+      const d = await sb.run([
+        'tx',
+        'import',
+        join(CSV, 'us-capitalone-card-debit-credit-columns.csv'),
+        '--account',
+        usd,
+        '--date-format',
+        'QQ',
+      ])
+      expect(d.code).toBe(2)
+      expect(d.stderr).toBe('error: --date-format "QQ" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD\n')
+    },
+  )
 
   it.skipIf(!HAS_BANK_FILES)('an ambiguous file is refused before anything is written, naming the flag', async () => {
     const acct = await newAccount('EUR')
@@ -196,7 +252,11 @@ describe('tx import end to end', () => {
   const amountIndex = () => {
     const db = new Database(sb.database, { readonly: true, fileMustExist: true })
     try {
-      const names = (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql NOT LIKE 'CREATE UNIQUE %'`).all() as Array<{ name: string }>).map((r) => r.name)
+      const names = (
+        db
+          .prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql NOT LIKE 'CREATE UNIQUE %'`)
+          .all() as Array<{ name: string }>
+      ).map((r) => r.name)
       const lease = !!db.prepare(`SELECT 1 FROM settings WHERE key = 'deferred_indexes'`).get()
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
       if (names.length > 0) expect(names).toContain('transactions_amount')

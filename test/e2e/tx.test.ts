@@ -150,7 +150,10 @@ describe('tx list, get, update, delete, bulk-update', () => {
 
   describe('tx list', () => {
     it('by default prints one page of 50, newest first, and says on stderr that more exist', async () => {
-      const expected = [...fx].sort(byDateDesc).slice(0, 50).map((f) => f.id)
+      const expected = [...fx]
+        .sort(byDateDesc)
+        .slice(0, 50)
+        .map((f) => f.id)
       const [json, table] = await Promise.all([sb.run(['tx', 'list', '--json']), sb.run(['tx', 'list'])])
       expect(json.code, json.stderr).toBe(0)
       expect((JSON.parse(json.stdout) as Tx[]).map((t) => t.id)).toEqual(expected)
@@ -209,7 +212,10 @@ describe('tx list, get, update, delete, bulk-update', () => {
         const want = only(pred)
         expect(want.length, `fixture for ${flags.join(' ')} selects something`).toBeGreaterThan(0)
         expect(want.length, `fixture for ${flags.join(' ')} leaves something out`).toBeLessThan(fx.length)
-        expect(got.map((t) => t.id), flags.join(' ')).toEqual([...want].sort(byDateDesc).map((f) => f.id))
+        expect(
+          got.map((t) => t.id),
+          flags.join(' '),
+        ).toEqual([...want].sort(byDateDesc).map((f) => f.id))
       })
       // The inclusive bounds: exactly the 41 amounts from the 41st to the 81st smallest.
       const bounded = results[cases.findIndex(([flags]) => flags[0] === '--min-amount' && flags.length === 4)]
@@ -228,12 +234,20 @@ describe('tx list, get, update, delete, bulk-update', () => {
       expect(asc[0].amount).toBe(-1000)
       expect(desc.map((t) => t.id)).toEqual([...fx].sort((a, b) => -byAmount(a, b)).map((f) => f.id))
       expect(five.map((t) => t.amount)).toEqual(ascending.slice(0, 5).map((f) => f.minor / 100))
-      expect(seven.map((t) => t.id)).toEqual([...fx].sort(byDateDesc).slice(0, 7).map((f) => f.id))
+      expect(seven.map((t) => t.id)).toEqual(
+        [...fx]
+          .sort(byDateDesc)
+          .slice(0, 7)
+          .map((f) => f.id),
+      )
     })
 
     it('--all --json is one JSON array of every row, across pages too', async () => {
       const expected = [...fx].sort(byDateDesc).map((f) => f.id)
-      const [all, paged] = await Promise.all([sb.run(['tx', 'list', '--all', '--json']), sb.run(['tx', 'list', '--all', '--limit', '40', '--json'])])
+      const [all, paged] = await Promise.all([
+        sb.run(['tx', 'list', '--all', '--json']),
+        sb.run(['tx', 'list', '--all', '--limit', '40', '--json']),
+      ])
       for (const r of [all, paged]) {
         expect(r.code, r.stderr).toBe(0)
         const rows = JSON.parse(r.stdout) as Tx[]
@@ -277,7 +291,9 @@ describe('tx list, get, update, delete, bulk-update', () => {
     })
 
     it('--all with a filter the service refuses exits 6 and writes nothing to stdout (no lone "[" or header)', async () => {
-      const results = await Promise.all(['json', 'csv', 'table'].map((format) => sb.run(['tx', 'list', '--all', '--status', 'bogus', '--output', format])))
+      const results = await Promise.all(
+        ['json', 'csv', 'table'].map((format) => sb.run(['tx', 'list', '--all', '--status', 'bogus', '--output', format])),
+      )
       for (const r of results) {
         expect(r.code, r.stderr).toBe(6)
         expect(r.stdout).toBe('')
@@ -286,7 +302,13 @@ describe('tx list, get, update, delete, bulk-update', () => {
     })
 
     it('bad --limit, or --reconciled with --unreconciled, is a usage error (exit 2) that prints no data', async () => {
-      const cases = [['--limit', '0'], ['--limit', 'abc'], ['--limit', '1001'], ['--limit', '-5'], ['--reconciled', '--unreconciled']]
+      const cases = [
+        ['--limit', '0'],
+        ['--limit', 'abc'],
+        ['--limit', '1001'],
+        ['--limit', '-5'],
+        ['--reconciled', '--unreconciled'],
+      ]
       const results = await Promise.all(cases.map((flags) => sb.run(['tx', 'list', ...flags, '--json'])))
       results.forEach((r, n) => {
         expect(r.code, `${cases[n].join(' ')}: ${r.stderr}`).toBe(2)
@@ -299,14 +321,36 @@ describe('tx list, get, update, delete, bulk-update', () => {
 
   describe('tx get, update, delete', () => {
     const create = async (description: string, amount: string, extra: string[] = []) =>
-      (await sb.json<Tx>(['tx', 'create', '--account', accounts.scratch, '--date', '2026-06-01', '--description', description, '--amount', amount, ...extra, '--json'])).id
+      (
+        await sb.json<Tx>([
+          'tx',
+          'create',
+          '--account',
+          accounts.scratch,
+          '--date',
+          '2026-06-01',
+          '--description',
+          description,
+          '--amount',
+          amount,
+          ...extra,
+          '--json',
+        ])
+      ).id
     const get = (id: string) => sb.json(['tx', 'get', id, '--json'])
     let lamp: string
 
     it('tx get --json has the account {id,name}, statement null and the create entry of the history', async () => {
       lamp = await create('Desk lamp', '-45.00', ['--category', 'Furniture'])
       const t = await get(lamp)
-      expect(t).toMatchObject({ id: lamp, description: 'Desk lamp', amount: -45, category: 'Furniture', status: 'pending', is_reconciled: false })
+      expect(t).toMatchObject({
+        id: lamp,
+        description: 'Desk lamp',
+        amount: -45,
+        category: 'Furniture',
+        status: 'pending',
+        is_reconciled: false,
+      })
       expect(t.bank_account).toEqual({ id: accounts.scratch, name: 'Scratch' })
       expect(t.statement).toBeNull()
       expect(t.history).toHaveLength(1)
@@ -399,7 +443,10 @@ describe('tx list, get, update, delete, bulk-update', () => {
     })
 
     it('deleting a reconciled transaction exits 6 and keeps it; an unknown id exits 5', async () => {
-      const [reconciled, unknown] = await Promise.all([sb.run(['tx', 'delete', lamp, '--yes']), sb.run(['tx', 'delete', randomUUID(), '--yes'])])
+      const [reconciled, unknown] = await Promise.all([
+        sb.run(['tx', 'delete', lamp, '--yes']),
+        sb.run(['tx', 'delete', randomUUID(), '--yes']),
+      ])
       expect(reconciled.code).toBe(6)
       expect(reconciled.stderr).toContain('un-reconcile')
       expect(unknown.code).toBe(5)
@@ -417,17 +464,42 @@ describe('tx list, get, update, delete, bulk-update', () => {
     it('--dry-run prints the count and the exact total on stderr and changes nothing', async () => {
       before = await state()
       expect(before.size).toBe(12)
-      const r = await sb.run(['tx', 'bulk-update', '--account', accounts.bulk, '--category', 'Fuel', '--max-amount', '-40', '--set', 'category=Transport', '--dry-run'])
+      const r = await sb.run([
+        'tx',
+        'bulk-update',
+        '--account',
+        accounts.bulk,
+        '--category',
+        'Fuel',
+        '--max-amount',
+        '-40',
+        '--set',
+        'category=Transport',
+        '--dry-run',
+      ])
       expect(r.code, r.stderr).toBe(0)
       // Fuel rows j = 4, 6, 8, 10: -52.50 - 73.50 - 94.50 - 115.50
       expect(r.stderr).toContain('dry run: would change 4 transaction(s), total -336.00 USD: set category=Transport')
-      const listed = tsv(r.stdout).slice(1).map((row) => row[0])
+      const listed = tsv(r.stdout)
+        .slice(1)
+        .map((row) => row[0])
       expect(listed.sort()).toEqual(sortedIds(bulk().filter((_, j) => j % 2 === 0 && j >= 4)))
       expect(await state()).toEqual(before)
     })
 
     it('without --yes it exits 2 and changes nothing', async () => {
-      const r = await sb.run(['tx', 'bulk-update', '--account', accounts.bulk, '--category', 'Fuel', '--max-amount', '-40', '--set', 'category=Transport'])
+      const r = await sb.run([
+        'tx',
+        'bulk-update',
+        '--account',
+        accounts.bulk,
+        '--category',
+        'Fuel',
+        '--max-amount',
+        '-40',
+        '--set',
+        'category=Transport',
+      ])
       expect(r.code).toBe(2)
       expect(r.stderr).toContain('--yes')
       expect(r.stderr).toContain('4 transaction(s), total -336.00 USD')
@@ -436,13 +508,29 @@ describe('tx list, get, update, delete, bulk-update', () => {
 
     it('with filters and --yes it changes exactly the matching rows', async () => {
       const r = await sb.run([
-        'tx', 'bulk-update', '--account', accounts.bulk, '--category', 'Fuel', '--max-amount', '-40',
-        '--set', 'category=Transport', '--set', 'accounting_category=operating_expenses', '--yes', '--json',
+        'tx',
+        'bulk-update',
+        '--account',
+        accounts.bulk,
+        '--category',
+        'Fuel',
+        '--max-amount',
+        '-40',
+        '--set',
+        'category=Transport',
+        '--set',
+        'accounting_category=operating_expenses',
+        '--yes',
+        '--json',
       ])
       expect(r.code, r.stderr).toBe(0)
       expect(r.stderr).toContain('updated 4 transaction(s)')
       const changed = JSON.parse(r.stdout) as Tx[]
-      const targets = new Set(bulk().filter((_, j) => j % 2 === 0 && j >= 4).map((f) => f.id))
+      const targets = new Set(
+        bulk()
+          .filter((_, j) => j % 2 === 0 && j >= 4)
+          .map((f) => f.id),
+      )
       expect(sortedIds(changed)).toEqual([...targets].sort())
       const now = await state()
       for (const [id, t] of now) {
@@ -487,7 +575,17 @@ describe('tx list, get, update, delete, bulk-update', () => {
       const [x, y] = [bulk()[1].id, bulk()[3].id]
       const file = join(sb.dir, 'ids.txt')
       writeFileSync(file, `# two rows\n${x}\n\n${y}  # this one too\n`)
-      const r = await sb.run(['tx', 'bulk-update', '--ids-file', file, '--set', 'merchant_name=Shell', '--set', 'remove_tags=keep', '--yes'])
+      const r = await sb.run([
+        'tx',
+        'bulk-update',
+        '--ids-file',
+        file,
+        '--set',
+        'merchant_name=Shell',
+        '--set',
+        'remove_tags=keep',
+        '--yes',
+      ])
       expect(r.code, r.stderr).toBe(0)
       expect(r.stderr).toContain('updated 2 transaction(s)')
       const now = await state()

@@ -68,7 +68,8 @@ describe('messages in the words of the command line', () => {
   function leaks(r: CliResult, allowed: Set<string> = new Set()): string[] {
     const text = r.stderr
     const found = [...fields].filter((f) => !allowed.has(f) && new RegExp(`(^|[^a-z_-])${f}($|[^a-z_])`, 'm').test(text))
-    for (const phrase of ['Invalid input', 'Invalid option', 'invalid body', 'invalid query', 'received undefined']) if (text.includes(phrase)) found.push(phrase)
+    for (const phrase of ['Invalid input', 'Invalid option', 'invalid body', 'invalid query', 'received undefined'])
+      if (text.includes(phrase)) found.push(phrase)
     return found
   }
 
@@ -85,16 +86,29 @@ describe('messages in the words of the command line', () => {
   afterAll(() => sb.cleanup())
 
   it('finds the API field names in the service document', () => {
-    for (const f of ['transaction_date', 'bank_account_id', 'account_number', 'exchange_rate', 'key_id']) expect(fields.has(f), f).toBe(true)
+    for (const f of ['transaction_date', 'bank_account_id', 'account_number', 'exchange_rate', 'key_id'])
+      expect(fields.has(f), f).toBe(true)
   })
 
   it("the issue's cases name the flag", async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['tx', 'create', '--account', account, '--date', '2026-02-30', '--amount', '5', '--description', 'x'], /^error: --date must be a date written YYYY-MM-DD$/m],
-      [['tx', 'create', '--account', 'nope', '--date', '2026-02-03', '--amount', '5', '--description', 'x'], /^error: --account must be a UUID$/m],
+      [
+        ['tx', 'create', '--account', account, '--date', '2026-02-30', '--amount', '5', '--description', 'x'],
+        /^error: --date must be a date written YYYY-MM-DD$/m,
+      ],
+      [
+        ['tx', 'create', '--account', 'nope', '--date', '2026-02-03', '--amount', '5', '--description', 'x'],
+        /^error: --account must be a UUID$/m,
+      ],
       [['tx', 'list', '--status', 'bogus'], /^error: --status must be one of pending, posted, void$/m],
-      [['tx', 'create', '--account', account, '--date', '2026-02-03', '--amount', '5', '--description', 'x', '--currency', 'EUR'], /^error: --exchange-rate is required for EUR/m],
-      [['tx', 'create', '--account', account, '--date', '2026-02-03', '--amount', '1234567890123456789', '--description', 'x'], /^error: --amount: "1234567890123456789" is too large: at most 15 digits/m],
+      [
+        ['tx', 'create', '--account', account, '--date', '2026-02-03', '--amount', '5', '--description', 'x', '--currency', 'EUR'],
+        /^error: --exchange-rate is required for EUR/m,
+      ],
+      [
+        ['tx', 'create', '--account', account, '--date', '2026-02-03', '--amount', '1234567890123456789', '--description', 'x'],
+        /^error: --amount: "1234567890123456789" is too large: at most 15 digits/m,
+      ],
       [['tx', 'list', '--min-amount', 'abc'], /^error: --min-amount: "abc" is not a decimal amount/m],
       [['tx', 'bulk-update', '--ids', 'nope', '--set', 'status=bogus', '--yes'], /--ids must be a UUID; --set status must be one of/],
     ]
@@ -117,7 +131,9 @@ describe('messages in the words of the command line', () => {
   it('keys usage through a login token asks for --key-id', async () => {
     const tokenOnly = new Sandbox('words-token')
     try {
-      await tokenOnly.ok(['init', '--company', 'Words Co', '--email', 'o@words.test', '--password-stdin', '--no-input'], { input: 'password-for-words\n' })
+      await tokenOnly.ok(['init', '--company', 'Words Co', '--email', 'o@words.test', '--password-stdin', '--no-input'], {
+        input: 'password-for-words\n',
+      })
       await tokenOnly.ok(['login', '--email', 'o@words.test', '--password-stdin'], { input: 'password-for-words\n' })
       // With the profile's key the usage is the key's own; with the login token alone the key must be named.
       const p = JSON.parse(readFileSync(tokenOnly.profilesPath, 'utf8'))
@@ -176,7 +192,7 @@ describe('messages in the words of the command line', () => {
       'keys create': ['--name', 'walk', '--scopes', 'read'],
       'keys usage': ['--key-id', key],
       'profile add': ['walk'],
-      'seed': [join(sb.dir, 'seed-no-currency.json'), '--dry-run'],
+      seed: [join(sb.dir, 'seed-no-currency.json'), '--dry-run'],
       'rates import': [join(ROOT, 'examples', 'rates.csv')],
       'rates set': ['--date', '2026-01-05', '--currency', 'EUR', '--rate', '1.1'],
       'rates delete': ['--date', '2026-01-05', '--currency', 'EUR', '--yes'],
@@ -186,7 +202,9 @@ describe('messages in the words of the command line', () => {
       const name = leaf.join(' ')
       if (NOT_WALKED[name] || NOT_WALKED[leaf[0]]) continue
       const help = (await sb.ok([...leaf, '--help'])).stdout
-      const flags = valueFlags(help).filter((f) => !NOT_WALKED_FLAGS.has(f) && !/^--(output-file|rejects|env-out|save-profile|save-mapping)$/.test(f))
+      const flags = valueFlags(help).filter(
+        (f) => !NOT_WALKED_FLAGS.has(f) && !/^--(output-file|rejects|env-out|save-profile|save-mapping)$/.test(f),
+      )
       for (const flag of flags) {
         // Not a number, a date, an id, a code or a choice; a date flag also gets an impossible date.
         const bad = new RegExp(`${flag} <date>`).test(help) ? ['@bad@', '2026-13-45'] : ['@bad@']
@@ -207,7 +225,15 @@ describe('messages in the words of the command line', () => {
       }),
     )
     const tried = runs
-    if (process.env.WALK_LOG) writeFileSync(process.env.WALK_LOG, JSON.stringify(runs.map((r) => r.args.join(' ')), null, 1))
+    if (process.env.WALK_LOG)
+      writeFileSync(
+        process.env.WALK_LOG,
+        JSON.stringify(
+          runs.map((r) => r.args.join(' ')),
+          null,
+          1,
+        ),
+      )
     expect(tried.length).toBeGreaterThan(100)
     expect(found, found.join('\n')).toEqual([])
   }, 600_000)

@@ -19,7 +19,16 @@ import { expectSqliteHealthy, send, serve, SOAK, type Served } from './lib.js'
 const PASSWORD = 'correct horse battery'
 
 async function api(s: Served, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  return send(fetch, s.url + path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }, 15_000)
+  return send(
+    fetch,
+    s.url + path,
+    {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    15_000,
+  )
 }
 
 describe('(a) SIGKILL of finctl serve (SQLite) during concurrent writes', () => {
@@ -39,8 +48,24 @@ describe('(a) SIGKILL of finctl serve (SQLite) during concurrent writes', () => 
   it('every acknowledged (201) write is there after a restart, batches are all or nothing, integrity ok', async () => {
     let server = await serve(db)
     const token = (await api(server, 'POST', '/auth/token', {}, { email, password: PASSWORD })).body.data.access_token as string
-    const key = (await api(server, 'POST', '/api-keys', { authorization: token }, { name: 'kill', scopes: ['read', 'write', 'transactions'], rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 })).body.data.key as string
-    const account = (await api(server, 'POST', '/api-v1/bank-accounts', { 'x-api-key': key }, { name: 'Kill', account_type: 'checking', currency_code: 'USD' })).body.data.id as string
+    const key = (
+      await api(
+        server,
+        'POST',
+        '/api-keys',
+        { authorization: token },
+        { name: 'kill', scopes: ['read', 'write', 'transactions'], rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 },
+      )
+    ).body.data.key as string
+    const account = (
+      await api(
+        server,
+        'POST',
+        '/api-v1/bank-accounts',
+        { 'x-api-key': key },
+        { name: 'Kill', account_type: 'checking', currency_code: 'USD' },
+      )
+    ).body.data.id as string
     const H = { 'x-api-key': key }
 
     const acked = new Map<string, { description: string; amount: number }>()
@@ -55,15 +80,28 @@ describe('(a) SIGKILL of finctl serve (SQLite) during concurrent writes', () => 
             if (i % 4 === 3) {
               const label = `b${cycle}-${w}-${i}`
               batches.set(label, null)
-              const items = Array.from({ length: 10 }, (_, j) => ({ bank_account_id: account, transaction_date: '2026-07-01', description: `${label}-${j}`, amount: `${j + 1}.25` }))
+              const items = Array.from({ length: 10 }, (_, j) => ({
+                bank_account_id: account,
+                transaction_date: '2026-07-01',
+                description: `${label}-${j}`,
+                amount: `${j + 1}.25`,
+              }))
               const r = await api(server, 'POST', '/api-v1/transactions/batch', H, { transactions: items })
               if (r.status === 201) {
-                batches.set(label, r.body.data.created.map((t: { id: string }) => t.id))
+                batches.set(
+                  label,
+                  r.body.data.created.map((t: { id: string }) => t.id),
+                )
                 for (const t of r.body.data.created) acked.set(t.id, { description: t.description, amount: t.amount })
               }
             } else {
               const description = `s${cycle}-${w}-${i}`
-              const r = await api(server, 'POST', '/api-v1/transactions', H, { bank_account_id: account, transaction_date: '2026-07-02', description, amount: `-${i}.10` })
+              const r = await api(server, 'POST', '/api-v1/transactions', H, {
+                bank_account_id: account,
+                transaction_date: '2026-07-02',
+                description,
+                amount: `-${i}.10`,
+              })
               if (r.status === 201) acked.set(r.body.data.id, { description, amount: r.body.data.amount })
               else expect(r.status, r.text).toBeLessThan(500)
             }
@@ -133,7 +171,9 @@ describe('(b) two CLI processes writing to one embedded database at once', () =>
     sb = new Sandbox('hardening-two-cli')
     await sb.ok(['init', '--no-input', '--company', 'Two CLIs'])
     await fastKey(sb)
-    account = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Shared', '--type', 'checking', '--currency', 'USD', '--json'])).id
+    account = (
+      await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Shared', '--type', 'checking', '--currency', 'USD', '--json'])
+    ).id
   })
   afterAll(() => sb?.cleanup())
 
@@ -142,7 +182,21 @@ describe('(b) two CLI processes writing to one embedded database at once', () =>
     const chain = async (c: number) => {
       const out: Array<{ code: number | null; stderr: string; id?: string }> = []
       for (let i = 0; i < perChain; i++) {
-        const r = await sb.run(['tx', 'create', '--account', account, '--date', '2026-08-01', `--description=cli-${c}-${i}`, '--amount', `${c}.${String(i).padStart(2, '0')}`, '--json'], { env: { FINCTL_DATABASE: sb.database } })
+        const r = await sb.run(
+          [
+            'tx',
+            'create',
+            '--account',
+            account,
+            '--date',
+            '2026-08-01',
+            `--description=cli-${c}-${i}`,
+            '--amount',
+            `${c}.${String(i).padStart(2, '0')}`,
+            '--json',
+          ],
+          { env: { FINCTL_DATABASE: sb.database } },
+        )
         out.push({ code: r.code, stderr: r.stderr, id: r.code === 0 ? JSON.parse(r.stdout).id : undefined })
       }
       return out
@@ -187,7 +241,8 @@ describe('(c) a database that cannot be written or opened', () => {
     sb = new Sandbox('hardening-readonly')
     await sb.ok(['init', '--no-input', '--company', 'Read Only'])
     await fastKey(sb)
-    account = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'RO', '--type', 'checking', '--currency', 'USD', '--json'])).id
+    account = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'RO', '--type', 'checking', '--currency', 'USD', '--json']))
+      .id
     await sb.ok(['tx', 'create', '--account', account, '--date', '2026-09-01', '--description', 'before read-only', '--amount', '5.00'])
   })
   afterAll(() => sb?.cleanup())

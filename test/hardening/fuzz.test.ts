@@ -36,12 +36,45 @@ function toJson(v: unknown): string {
 }
 
 const FIELD_NAMES = [
-  'bank_account_id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
-  'exchange_rate', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags', 'import_ref', 'status',
-  'is_reconciled', 'transaction_ids', 'updates', 'add_tags', 'remove_tags', 'transactions', 'name', 'account_type',
-  'institution_name', 'account_number', 'opening_balance', 'opening_balance_date', 'scopes', 'expires_at',
-  'rate_limit_per_minute', 'rate_limit_per_day', 'email', 'password', 'id', 'created_at', 'bank_statement_id', 'file_name',
-  'content_base64', 'format',
+  'bank_account_id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'tags',
+  'import_ref',
+  'status',
+  'is_reconciled',
+  'transaction_ids',
+  'updates',
+  'add_tags',
+  'remove_tags',
+  'transactions',
+  'name',
+  'account_type',
+  'institution_name',
+  'account_number',
+  'opening_balance',
+  'opening_balance_date',
+  'scopes',
+  'expires_at',
+  'rate_limit_per_minute',
+  'rate_limit_per_day',
+  'email',
+  'password',
+  'id',
+  'created_at',
+  'bank_statement_id',
+  'file_name',
+  'content_base64',
+  'format',
 ]
 const POLLUTION = ['__proto__', 'constructor', 'prototype']
 
@@ -88,22 +121,40 @@ function short<T extends object>(v: T): T {
 }
 
 /** Thousands of levels deep, alone or as the value of a field (e.g. {"transactions":[<deep>]}). */
-const deepBody = fc.tuple(fc.integer({ min: 500, max: 150_000 }), fc.boolean(), fc.option(fc.constantFrom('transactions', 'updates', 'tags', 'description'), { nil: undefined })).map(
-  ([n, obj, field]): Body => {
+const deepBody = fc
+  .tuple(
+    fc.integer({ min: 500, max: 150_000 }),
+    fc.boolean(),
+    fc.option(fc.constantFrom('transactions', 'updates', 'tags', 'description'), { nil: undefined }),
+  )
+  .map(([n, obj, field]): Body => {
     const deep = obj ? `${'{"a":'.repeat(n)}1${'}'.repeat(n)}` : `${'['.repeat(n)}${']'.repeat(n)}`
     return short({ text: field ? `{${JSON.stringify(field)}:[${deep}]}` : deep })
-  },
-)
+  })
 const rawBytes = fc.uint8Array({ maxLength: 300 }).map((bytes): Body => short({ bytes }))
 /** Invalid UTF-8 inside an otherwise valid JSON string value. */
 const badUtf8 = fc.tuple(key, fc.uint8Array({ minLength: 1, maxLength: 20 }), fc.constantFrom(0xff, 0xfe, 0xc0, 0xed, 0x80, 0xf8)).map(
-  ([k, junk, bad]): Body => short({
-    bytes: Buffer.concat([Buffer.from(`{${JSON.stringify(k)}:"`), Buffer.from(junk.map((b) => (b === 0x22 || b === 0x5c ? 0x41 : b))), Buffer.from([bad]), Buffer.from('"}')]),
-  }),
+  ([k, junk, bad]): Body =>
+    short({
+      bytes: Buffer.concat([
+        Buffer.from(`{${JSON.stringify(k)}:"`),
+        Buffer.from(junk.map((b) => (b === 0x22 || b === 0x5c ? 0x41 : b))),
+        Buffer.from([bad]),
+        Buffer.from('"}'),
+      ]),
+    }),
 )
 const contentTypes = fc.constantFrom(
-  'application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/vnd.api+json',
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', 'application/jsonx', 'APPLICATION/JSON',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=latin1',
+  'application/vnd.api+json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  '',
+  'application/jsonx',
+  'APPLICATION/JSON',
 )
 
 /** Mutate a valid body: set fields to odd values, delete fields, add pollution keys, duplicate keys. */
@@ -202,7 +253,11 @@ async function call(w: World, r: Route, path: string, headers: Record<string, st
 }
 
 async function companyTransactionCount(w: World): Promise<number> {
-  const row = await w.h.store.db.selectFrom('transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', w.a.companyId).executeTakeFirstOrThrow()
+  const row = await w.h.store.db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', w.a.companyId)
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
@@ -210,7 +265,12 @@ async function setUp(h: Harness): Promise<World> {
   const a = await h.tenant('Fuzz')
   const doc = (await (await h.raw('GET', '/openapi.json')).json()) as { paths: Record<string, Record<string, any>> }
   const c = h.client({ apiKey: a.key })
-  const tx = await c.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-01-02', description: 'seed', amount: '1.00' })
+  const tx = await c.transactions.create({
+    bank_account_id: a.accountId,
+    transaction_date: '2026-01-02',
+    description: 'seed',
+    amount: '1.00',
+  })
   const other = await h.client({ token: a.token }).keys.create({ name: 'target', scopes: ['read'] })
   return { h, a, routes: routesOf(doc), txId: tx.id, otherKeyId: other.id, created: new Set([tx.id]), answers: 0 }
 }
@@ -223,49 +283,61 @@ function fuzzSuite(getWorld: () => World, runs: number, o: { sweep: boolean }) {
     expect(writes.length).toBeGreaterThanOrEqual(8)
     for (const r of writes) {
       await fc.assert(
-        fc.asyncProperty(anyBody(validBody(w, r)), fc.option(contentTypes, { nil: undefined, freq: 8 }), fc.option(fc.stringMatching(/^[!-~]{1,20}$/), { nil: undefined }), async (body, ct, idem) => {
-          const path = r.path.replace('{id}', realId(w, r))
-          const headers = { ...credentials(w, r), ...(idem === undefined ? {} : { 'idempotency-key': idem }) }
-          const a = await call(w, r, path, headers, { ...body, contentType: ct })
-          expectWellFormed(a, `${r.method} ${path} body=${(body.text ?? Buffer.from(body.bytes ?? []).toString('hex')).slice(0, 300)} ct=${ct} idem=${idem}`)
-        }),
+        fc.asyncProperty(
+          anyBody(validBody(w, r)),
+          fc.option(contentTypes, { nil: undefined, freq: 8 }),
+          fc.option(fc.stringMatching(/^[!-~]{1,20}$/), { nil: undefined }),
+          async (body, ct, idem) => {
+            const path = r.path.replace('{id}', realId(w, r))
+            const headers = { ...credentials(w, r), ...(idem === undefined ? {} : { 'idempotency-key': idem }) }
+            const a = await call(w, r, path, headers, { ...body, contentType: ct })
+            expectWellFormed(
+              a,
+              `${r.method} ${path} body=${(body.text ?? Buffer.from(body.bytes ?? []).toString('hex')).slice(0, 300)} ct=${ct} idem=${idem}`,
+            )
+          },
+        ),
         { numRuns: runs * SCALE, endOnFailure: true },
       )
     }
   })
 
   // A deterministic sweep (about 1,500 requests): on the embedded transport only.
-  if (o.sweep) it('every field of every POST/PATCH body, set to each nasty string, answers with a well-formed envelope', async () => {
-    const w = getWorld()
-    const writes = w.routes.filter((r) => (r.method === 'POST' || r.method === 'PATCH') && r.path !== '/auth/token')
-    let sent = 0
-    for (const r of writes) {
-      const base = validBody(w, r)
-      // Top-level fields, and the first item of a batch.
-      const targets: Array<(v: unknown) => unknown> = Object.keys(base).map((k) => (v: unknown) => ({ ...base, [k]: v }))
-      if (Array.isArray(base.transactions)) {
-        const item = (base.transactions as Array<Record<string, unknown>>)[0]
-        for (const k of Object.keys(item)) targets.push((v) => ({ transactions: [{ ...item, [k]: v }] }))
-      }
-      if (base.updates) targets.push((v) => ({ ...base, updates: { category: v } }))
-      for (const make of targets) {
-        for (const nasty of NASTY_STRINGS) {
-          const path = r.path.replace('{id}', realId(w, r))
-          const a = await call(w, r, path, credentials(w, r), { text: JSON.stringify(make(nasty)) })
-          expectWellFormed(a, `${r.method} ${path} body=${JSON.stringify(make(nasty)).slice(0, 300)}`)
-          sent++
+  if (o.sweep)
+    it('every field of every POST/PATCH body, set to each nasty string, answers with a well-formed envelope', async () => {
+      const w = getWorld()
+      const writes = w.routes.filter((r) => (r.method === 'POST' || r.method === 'PATCH') && r.path !== '/auth/token')
+      let sent = 0
+      for (const r of writes) {
+        const base = validBody(w, r)
+        // Top-level fields, and the first item of a batch.
+        const targets: Array<(v: unknown) => unknown> = Object.keys(base).map((k) => (v: unknown) => ({ ...base, [k]: v }))
+        if (Array.isArray(base.transactions)) {
+          const item = (base.transactions as Array<Record<string, unknown>>)[0]
+          for (const k of Object.keys(item)) targets.push((v) => ({ transactions: [{ ...item, [k]: v }] }))
+        }
+        if (base.updates) targets.push((v) => ({ ...base, updates: { category: v } }))
+        for (const make of targets) {
+          for (const nasty of NASTY_STRINGS) {
+            const path = r.path.replace('{id}', realId(w, r))
+            const a = await call(w, r, path, credentials(w, r), { text: JSON.stringify(make(nasty)) })
+            expectWellFormed(a, `${r.method} ${path} body=${JSON.stringify(make(nasty)).slice(0, 300)}`)
+            sent++
+          }
         }
       }
-    }
-    expect(sent).toBeGreaterThan(500)
-  })
+      expect(sent).toBeGreaterThan(500)
+    })
 
   it('valid bodies sent with an Idempotency-Key succeed or refuse cleanly, and replays create nothing new', async () => {
     const w = getWorld()
     const r = w.routes.find((x) => x.method === 'POST' && x.path === '/api-v1/transactions')!
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.stringMatching(/^[!-~]{1,40}$/), fc.string({ maxLength: 300 }).filter((s) => /^[\x20-\x7e]*$/.test(s))),
+        fc.oneof(
+          fc.stringMatching(/^[!-~]{1,40}$/),
+          fc.string({ maxLength: 300 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+        ),
         fc.constantFrom('-12.50', '0', '1e2', '99999999999.99', 'NaN', 12.5, -0.01),
         async (idem, amount) => {
           const body = { text: JSON.stringify({ ...validBody(w, r), amount }) }
@@ -285,8 +357,24 @@ function fuzzSuite(getWorld: () => World, runs: number, o: { sweep: boolean }) {
     const reads = w.routes.filter((r) => r.method === 'GET')
     for (const r of reads) {
       const names = r.queryParams.length ? fc.constantFrom(...r.queryParams) : fc.constant('x')
-      const entry = fc.tuple(fc.oneof({ weight: 4, arbitrary: names }, { weight: 1, arbitrary: key }), fc.oneof(weirdString, weirdNumber.map(String)))
-      const raw = fc.constantFrom('%', '%zz', '%FF%FE', '%ED%A0%80', '%00', '&&&', '=', 'a=1&a=2', '?', '#x', `limit=${'9'.repeat(400)}`, `cursor=${'A'.repeat(499)}`)
+      const entry = fc.tuple(
+        fc.oneof({ weight: 4, arbitrary: names }, { weight: 1, arbitrary: key }),
+        fc.oneof(weirdString, weirdNumber.map(String)),
+      )
+      const raw = fc.constantFrom(
+        '%',
+        '%zz',
+        '%FF%FE',
+        '%ED%A0%80',
+        '%00',
+        '&&&',
+        '=',
+        'a=1&a=2',
+        '?',
+        '#x',
+        `limit=${'9'.repeat(400)}`,
+        `cursor=${'A'.repeat(499)}`,
+      )
       await fc.assert(
         fc.asyncProperty(fc.array(entry, { maxLength: 4 }), fc.option(raw, { nil: undefined, freq: 4 }), async (entries, tail) => {
           const qs = [...entries.map(([k, v]) => `${pct(k)}=${pct(v)}`), ...(tail ? [tail] : [])].join('&')
@@ -330,20 +418,42 @@ function fuzzSuite(getWorld: () => World, runs: number, o: { sweep: boolean }) {
     const headerValue = fc.oneof(
       nastyString.filter((s) => /^[\x20-\x7e]*$/.test(s)),
       fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 200 }),
-      fc.constantFrom(`Bearer ${'x'.repeat(9000)}`, 'Bearer', 'Basic YTpi', 'Bearer a.b.c', `fds_${'A'.repeat(43)}`, `fds_${'A'.repeat(42)}`, 'fds_', ' fds_'),
+      fc.constantFrom(
+        `Bearer ${'x'.repeat(9000)}`,
+        'Bearer',
+        'Basic YTpi',
+        'Bearer a.b.c',
+        `fds_${'A'.repeat(43)}`,
+        `fds_${'A'.repeat(42)}`,
+        'fds_',
+        ' fds_',
+      ),
     )
-    const headerName = fc.constantFrom('x-api-key', 'authorization', 'content-type', 'x-request-id', 'idempotency-key', 'content-length', 'accept')
+    const headerName = fc.constantFrom(
+      'x-api-key',
+      'authorization',
+      'content-type',
+      'x-request-id',
+      'idempotency-key',
+      'content-length',
+      'accept',
+    )
     const targets = w.routes.filter((r) => r.method !== 'DELETE')
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...targets), fc.array(fc.tuple(headerName, headerValue), { minLength: 1, maxLength: 3 }), fc.boolean(), async (r, hs, keepAuth) => {
-        if (hs.some(([k]) => k === 'content-length')) return // undici computes it; a wrong one is the client's error
-        const headers: Record<string, string> = keepAuth ? { ...credentials(w, r) } : {}
-        for (const [k, v] of hs) headers[k] = v
-        const path = r.path.replace('{id}', realId(w, r))
-        const body = r.method === 'POST' || r.method === 'PATCH' ? { text: JSON.stringify(validBody(w, r)) } : undefined
-        const a = await call(w, r, path, headers, body)
-        expectWellFormed(a, `${r.method} ${path} headers=${JSON.stringify(hs).slice(0, 300)}`)
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...targets),
+        fc.array(fc.tuple(headerName, headerValue), { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        async (r, hs, keepAuth) => {
+          if (hs.some(([k]) => k === 'content-length')) return // undici computes it; a wrong one is the client's error
+          const headers: Record<string, string> = keepAuth ? { ...credentials(w, r) } : {}
+          for (const [k, v] of hs) headers[k] = v
+          const path = r.path.replace('{id}', realId(w, r))
+          const body = r.method === 'POST' || r.method === 'PATCH' ? { text: JSON.stringify(validBody(w, r)) } : undefined
+          const a = await call(w, r, path, headers, body)
+          expectWellFormed(a, `${r.method} ${path} headers=${JSON.stringify(hs).slice(0, 300)}`)
+        },
+      ),
       { numRuns: runs * SCALE, endOnFailure: true },
     )
   })
@@ -359,7 +469,11 @@ async function expectConsistent(w: World, before: number): Promise<void> {
   expect(after).toBe(before + w.created.size - 1) // the seed transaction was counted in `before`
   const ids = [...w.created]
   for (let i = 0; i < ids.length; i += 500) {
-    const found = await w.h.store.db.selectFrom('transactions').select('id').where('id', 'in', ids.slice(i, i + 500)).execute()
+    const found = await w.h.store.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute()
     expect(found.length).toBe(ids.slice(i, i + 500).length)
   }
   if (w.h.storeKind === 'sqlite') {
@@ -369,7 +483,11 @@ async function expectConsistent(w: World, before: number): Promise<void> {
     expect(fk.rows).toEqual([])
   } else {
     // PostgreSQL enforces its constraints itself; check no transaction points at a missing account.
-    const orphans = await sql<{ n: string }>`SELECT count(*) AS n FROM transactions t LEFT JOIN bank_accounts b ON b.id = t.bank_account_id WHERE b.id IS NULL`.execute(w.h.store.db)
+    const orphans = await sql<{
+      n: string
+    }>`SELECT count(*) AS n FROM transactions t LEFT JOIN bank_accounts b ON b.id = t.bank_account_id WHERE b.id IS NULL`.execute(
+      w.h.store.db,
+    )
     expect(Number(orphans.rows[0].n)).toBe(0)
   }
   // The service still answers normally.
@@ -378,7 +496,8 @@ async function expectConsistent(w: World, before: number): Promise<void> {
   // Usage records of odd unmatched paths (NUL, invalid UTF-8) are stored, and do not block the
   // records after them: the key's usage still reads, and counts them.
   const key = { 'x-api-key': w.a.key }
-  for (const p of ['/api-v1/%00nowhere', '/api-v1/%FF%FE/x', '/api-keys/%00/zz']) expectWellFormed(await send(w.h.fetch, w.h.baseUrl + p, { method: 'GET', headers: key }), p)
+  for (const p of ['/api-v1/%00nowhere', '/api-v1/%FF%FE/x', '/api-keys/%00/zz'])
+    expectWellFormed(await send(w.h.fetch, w.h.baseUrl + p, { method: 'GET', headers: key }), p)
   const usage = await send(w.h.fetch, `${w.h.baseUrl}/api-keys/me/usage?recent=5`, { method: 'GET', headers: key })
   expectWellFormed(usage, 'usage after the fuzz')
   expect(usage.status).toBe(200)
@@ -420,7 +539,13 @@ describe('API fuzzing over a real finctl serve (SQLite)', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...writes),
-        fc.oneof(rawBytes, badUtf8, deepBody, mutated({ description: 'x', amount: '1' }), fc.constant<Body>(short({ text: `{"description":"${'q'.repeat(1024 * 1024 + 10)}"}` }))),
+        fc.oneof(
+          rawBytes,
+          badUtf8,
+          deepBody,
+          mutated({ description: 'x', amount: '1' }),
+          fc.constant<Body>(short({ text: `{"description":"${'q'.repeat(1024 * 1024 + 10)}"}` })),
+        ),
         async (r, body) => {
           const path = r.path.replace('{id}', realId(w, r))
           const a = await call(w, r, path, credentials(w, r), body)

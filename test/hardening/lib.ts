@@ -39,7 +39,12 @@ export async function send(
   const what = `${init.method} ${url.slice(0, 200)}`
   return withTimeout(
     (async () => {
-      const res = await fetchFn(url, { method: init.method, headers: init.headers, body: init.body as RequestInit["body"], signal: AbortSignal.timeout(timeoutMs) })
+      const res = await fetchFn(url, {
+        method: init.method,
+        headers: init.headers,
+        body: init.body as RequestInit['body'],
+        signal: AbortSignal.timeout(timeoutMs),
+      })
       const text = await res.text()
       let body: any = null
       try {
@@ -122,7 +127,11 @@ export function routesOf(doc: { paths: Record<string, Record<string, any>> }): R
 
 /** Percent-encode every byte of the UTF-8 form (lone surrogates become U+FFFD, never a throw). */
 export function pct(s: string): string {
-  return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('')
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('')
 }
 
 /** PRAGMA integrity_check and foreign_key_check on a SQLite file, through a connection of its own. */
@@ -146,14 +155,67 @@ export function expectSqliteHealthy(file: string): void {
 
 /** Strings that have broken services before. */
 export const NASTY_STRINGS: string[] = [
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
-  'NaN', 'Infinity', '-Infinity', '1e400', '-1e400', '1e-400', '9'.repeat(40), '0x1F', '1_000', '1,50', '١٢٣', '-0', '+5', '.5', '5.', '',
-  "'; DROP TABLE transactions; --", "' OR '1'='1", '" OR ""="', '1; SELECT pg_sleep(5)', '%', '_', '\\', '%_\\%',
-  '=cmd|\' /C calc\'!A0', '+1+1', '-2+3+cmd', '@SUM(A1:A9)', '\t=1+1', '\r=1+1',
-  '\u0000', 'a\u0000b', '\ud800', '\udfff', '\uffff', '\u202e', '😀'.repeat(10), 'x'.repeat(1001), 'y'.repeat(5000),
-  '../../../etc/passwd', '${7*7}', '{{7*7}}', '<script>alert(1)</script>', 'null', 'true', 'undefined', ' ', '\n',
-  '2026-02-30', '2026-13-01', '0000-00-00', '99999-01-01', '2026-1-1', '2026-01-01T00:00:00Z',
-  '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '9'.repeat(40),
+  '0x1F',
+  '1_000',
+  '1,50',
+  '١٢٣',
+  '-0',
+  '+5',
+  '.5',
+  '5.',
+  '',
+  "'; DROP TABLE transactions; --",
+  "' OR '1'='1",
+  '" OR ""="',
+  '1; SELECT pg_sleep(5)',
+  '%',
+  '_',
+  '\\',
+  '%_\\%',
+  "=cmd|' /C calc'!A0",
+  '+1+1',
+  '-2+3+cmd',
+  '@SUM(A1:A9)',
+  '\t=1+1',
+  '\r=1+1',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff',
+  '\uffff',
+  '\u202e',
+  '😀'.repeat(10),
+  'x'.repeat(1001),
+  'y'.repeat(5000),
+  '../../../etc/passwd',
+  '${7*7}',
+  '{{7*7}}',
+  '<script>alert(1)</script>',
+  'null',
+  'true',
+  'undefined',
+  ' ',
+  '\n',
+  '2026-02-30',
+  '2026-13-01',
+  '0000-00-00',
+  '99999-01-01',
+  '2026-1-1',
+  '2026-01-01T00:00:00Z',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
 ]
 
 import type { ServeProcess } from '../helpers/cli.js'
@@ -169,7 +231,10 @@ export async function serve(database: string, extra: string[] = [], env: Record<
   const remove = () => rmSync(configDir, { recursive: true, force: true })
   let served: Served
   try {
-    served = await spawnServe(['--database', database, ...extra], { env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...env }, stopTimeoutMs: 20_000 })
+    served = await spawnServe(['--database', database, ...extra], {
+      env: { ...process.env, FINCTL_CONFIG_DIR: configDir, ...env },
+      stopTimeoutMs: 20_000,
+    })
   } catch (err) {
     remove()
     throw err

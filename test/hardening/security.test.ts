@@ -28,7 +28,11 @@ function headersFor(creds: Creds, body?: unknown): Record<string, string> {
 }
 
 function request(h: Harness, method: string, path: string, creds: Creds, body?: unknown): Promise<Answer> {
-  return send(h.fetch, h.baseUrl + path, { method, headers: headersFor(creds, body), body: body === undefined ? undefined : JSON.stringify(body) })
+  return send(h.fetch, h.baseUrl + path, {
+    method,
+    headers: headersFor(creds, body),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 }
 
 const fill = (path: string, id: string) => path.replace(/\{[^}]+\}/g, encodeURIComponent(id))
@@ -78,21 +82,56 @@ async function setUp(h: Harness): Promise<World> {
   const ca = h.client({ apiKey: a.key })
   const marker = `secretcat${randomUUID().slice(0, 8)}`
   const merchant = `merch${randomUUID().slice(0, 8)}`
-  const tx = await ca.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-05-01', description: `desc ${marker}`, amount: '-42.00', category: marker, merchant_name: merchant, tags: [marker] })
-  const tx2 = await ca.transactions.create({ bank_account_id: a.accountId, transaction_date: '2026-05-02', description: 'second', amount: '7.00' })
+  const tx = await ca.transactions.create({
+    bank_account_id: a.accountId,
+    transaction_date: '2026-05-01',
+    description: `desc ${marker}`,
+    amount: '-42.00',
+    category: marker,
+    merchant_name: merchant,
+    tags: [marker],
+  })
+  const tx2 = await ca.transactions.create({
+    bank_account_id: a.accountId,
+    transaction_date: '2026-05-02',
+    description: 'second',
+    amount: '7.00',
+  })
   const empty = await ca.accounts.create({ name: `Empty ${marker}`, account_type: 'cash', currency_code: 'USD' })
   const k = await h.client({ token: a.token }).keys.create({ name: `key ${marker}`, scopes: ['read'] })
   // A statement of A, when the service has statements (the route list decides; best effort).
   if (doc.paths['/api-v1/statements']?.post) {
     const csv = 'Date,Description,Amount\n2026-05-03,Statement line,-1.00\n'
-    await request(h, 'POST', '/api-v1/statements', { apiKey: a.key }, { bank_account_id: a.accountId, file_name: 'a.csv', format: 'csv', content_base64: Buffer.from(csv).toString('base64') })
+    await request(
+      h,
+      'POST',
+      '/api-v1/statements',
+      { apiKey: a.key },
+      { bank_account_id: a.accountId, file_name: 'a.csv', format: 'csv', content_base64: Buffer.from(csv).toString('base64') },
+    )
   }
   // A categorization rule of A (idOfA finds it through the list route), named with the marker.
   if (doc.paths['/api-v1/categorization-rules']?.post) {
-    const rule = await request(h, 'POST', '/api-v1/categorization-rules', { apiKey: a.key }, { name: `rule ${marker}`, conditions: { description_contains: marker }, actions: { category: marker } })
+    const rule = await request(
+      h,
+      'POST',
+      '/api-v1/categorization-rules',
+      { apiKey: a.key },
+      { name: `rule ${marker}`, conditions: { description_contains: marker }, actions: { category: marker } },
+    )
     expect(rule.status, rule.text).toBe(201)
   }
-  return { h, a, b, routes: routesOf(doc), txA: tx.id, txA2: tx2.id, emptyAccountA: empty.id, keyA: k.id, markers: [a.companyId, tx.id, tx2.id, a.accountId, empty.id, k.id, marker, merchant] }
+  return {
+    h,
+    a,
+    b,
+    routes: routesOf(doc),
+    txA: tx.id,
+    txA2: tx2.id,
+    emptyAccountA: empty.id,
+    keyA: k.id,
+    markers: [a.companyId, tx.id, tx2.id, a.accountId, empty.id, k.id, marker, merchant],
+  }
 }
 
 /** A real id of company A for a route's {id}: known fixtures first, else the first item A lists. */
@@ -121,7 +160,8 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
   }
 }
 
-const credsFor = (t: Tenant, r: Route): Creds => (r.path.startsWith('/api-keys') && !KEY_SELF.has(r.path) ? { token: t.token } : { apiKey: t.key })
+const credsFor = (t: Tenant, r: Route): Creds =>
+  r.path.startsWith('/api-keys') && !KEY_SELF.has(r.path) ? { token: t.token } : { apiKey: t.key }
 
 describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
   let w: World
@@ -149,7 +189,12 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
       for (const creds of [{}, { apiKey: '' }, { token: '' }, { apiKey: ' ' }] as Creds[]) {
         const a = await request(w.h, r.method, path, creds, body)
         expectWellFormed(a, `${key(r)} with ${JSON.stringify(creds)}`)
-        expect({ route: key(r), creds, status: a.status, code: a.body.error?.code }).toEqual({ route: key(r), creds, status: 401, code: 'unauthorized' })
+        expect({ route: key(r), creds, status: a.status, code: a.body.error?.code }).toEqual({
+          route: key(r),
+          creds,
+          status: 401,
+          code: 'unauthorized',
+        })
       }
     }
   })
@@ -169,14 +214,35 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
       for (const m of w.markers) expect(a.text, `B's 404 on ${key(r)} reveals ${m}`).not.toContain(m === id ? '\u0000' : m)
     }
     // Only routes whose resource A cannot create in this test may go without a real id.
-    expect(unseeded.filter((r) => !r.includes('/statements')), 'routes tested with a random id only').toEqual([])
+    expect(
+      unseeded.filter((r) => !r.includes('/statements')),
+      'routes tested with a random id only',
+    ).toEqual([])
 
     // Ids in bodies and queries are scoped too.
-    const bulk = await request(w.h, 'POST', '/api-v1/transactions/bulk-update', { apiKey: w.b.key }, { transaction_ids: [w.txA], updates: { category: 'hijacked' } })
+    const bulk = await request(
+      w.h,
+      'POST',
+      '/api-v1/transactions/bulk-update',
+      { apiKey: w.b.key },
+      { transaction_ids: [w.txA], updates: { category: 'hijacked' } },
+    )
     expect(bulk.status).toBe(404)
-    const create = await request(w.h, 'POST', '/api-v1/transactions', { apiKey: w.b.key }, validBody(w, { method: 'POST', path: '/api-v1/transactions', security: [], queryParams: [] }, false))
+    const create = await request(
+      w.h,
+      'POST',
+      '/api-v1/transactions',
+      { apiKey: w.b.key },
+      validBody(w, { method: 'POST', path: '/api-v1/transactions', security: [], queryParams: [] }, false),
+    )
     expect(create.status).toBe(404)
-    const batch = await request(w.h, 'POST', '/api-v1/transactions/batch', { apiKey: w.b.key }, { transactions: [{ bank_account_id: w.a.accountId, transaction_date: '2026-05-05', description: 'x', amount: '1.00' }] })
+    const batch = await request(
+      w.h,
+      'POST',
+      '/api-v1/transactions/batch',
+      { apiKey: w.b.key },
+      { transactions: [{ bank_account_id: w.a.accountId, transaction_date: '2026-05-05', description: 'x', amount: '1.00' }] },
+    )
     expectWellFormed(batch, 'B batch on A account')
     if (batch.status === 201) expect(batch.body.data.created).toEqual([])
     const usage = await request(w.h, 'GET', `/api-keys/me/usage?key_id=${w.keyA}`, { token: w.b.token })
@@ -185,7 +251,8 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     // A's exchange rate: B's delete finds none of its own (404); B's set writes B's table, never A's.
     const ratesA = w.h.client({ apiKey: w.a.key }).rates
     await ratesA.set('2026-05-05', 'EUR', { rate: '1.1' })
-    const rateB = (method: string, body?: unknown) => request(w.h, method, '/api-v1/exchange-rates/2026-05-05/EUR', { apiKey: w.b.key }, body)
+    const rateB = (method: string, body?: unknown) =>
+      request(w.h, method, '/api-v1/exchange-rates/2026-05-05/EUR', { apiKey: w.b.key }, body)
     expect((await rateB('DELETE')).status).toBe(404)
     expect((await rateB('PUT', { rate: '9' })).status).toBe(200)
     expect((await rateB('DELETE')).status).toBe(200)
@@ -201,7 +268,11 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     expect((await ca.accounts.get(w.a.accountId)).name).toBe('Operating')
     const keys = await w.h.client({ token: w.a.token }).keys.list()
     expect(keys.find((k) => k.id === w.keyA)?.revoked_at).toBeNull()
-    const count = await w.h.store.db.selectFrom('transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', w.a.companyId).executeTakeFirstOrThrow()
+    const count = await w.h.store.db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', w.a.companyId)
+      .executeTakeFirstOrThrow()
     expect(Number(count.n)).toBeGreaterThanOrEqual(2)
   })
 
@@ -276,7 +347,8 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
     const now = Math.floor(Date.now() / 1000)
     const good = { ...claims, iat: now, exp: now + 600 }
-    const sign = (alg: string, secret: Uint8Array, body: Record<string, unknown> = good) => new SignJWT(body).setProtectedHeader({ alg, typ: 'JWT' }).sign(secret)
+    const sign = (alg: string, secret: Uint8Array, body: Record<string, unknown> = good) =>
+      new SignJWT(body).setProtectedHeader({ alg, typ: 'JWT' }).sign(secret)
     const rsa = await generateKeyPair('RS256')
     const ec = await generateKeyPair('ES256')
     const { exportSPKI } = await import('jose')
@@ -310,15 +382,29 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     const targets: Array<[string, string, unknown]> = [
       ['GET', '/api-keys', undefined],
       ['GET', '/api-v1/transactions', undefined],
-      ['POST', '/api-v1/transactions', { bank_account_id: w.a.accountId, transaction_date: '2026-05-05', description: 'jwt attack', amount: '1.00' }],
+      [
+        'POST',
+        '/api-v1/transactions',
+        { bank_account_id: w.a.accountId, transaction_date: '2026-05-05', description: 'jwt attack', amount: '1.00' },
+      ],
       ['DELETE', `/api-keys/${w.keyA}`, undefined],
     ]
     for (const [name, token] of Object.entries(attacks)) {
       for (const [method, path, body] of targets) {
         for (const authorization of [token, `Bearer ${token}`]) {
-          const a = await send(w.h.fetch, w.h.baseUrl + path, { method, headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
+          const a = await send(w.h.fetch, w.h.baseUrl + path, {
+            method,
+            headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
+            body: body ? JSON.stringify(body) : undefined,
+          })
           expectWellFormed(a, `${name}: ${method} ${path}`)
-          expect({ name, method, path, status: a.status, code: a.body.error?.code }).toEqual({ name, method, path, status: 401, code: 'unauthorized' })
+          expect({ name, method, path, status: a.status, code: a.body.error?.code }).toEqual({
+            name,
+            method,
+            path,
+            status: 401,
+            code: 'unauthorized',
+          })
           expect(a.text, `${name}: the answer echoes the token`).not.toContain(token.slice(-20))
         }
       }
@@ -346,7 +432,12 @@ describe.each(TRANSPORTS)('(e) revocation over %s', (kind) => {
   it('a revoked key is refused by the very next request, and by every concurrent one after it', async () => {
     const admin = h.client({ token: a.token })
     for (let round = 0; round < 3; round++) {
-      const k = await admin.keys.create({ name: `revoke me ${round}`, scopes: ['read', 'write', 'transactions'], rate_limit_per_minute: 100_000, rate_limit_per_day: 1_000_000 })
+      const k = await admin.keys.create({
+        name: `revoke me ${round}`,
+        scopes: ['read', 'write', 'transactions'],
+        rate_limit_per_minute: 100_000,
+        rate_limit_per_day: 1_000_000,
+      })
       // Warm every cache there might be.
       for (let i = 0; i < 5; i++) expect((await request(h, 'GET', '/api-v1/transactions?limit=1', { apiKey: k.key })).status).toBe(200)
       const revoked = await request(h, 'DELETE', `/api-keys/${k.id}`, { token: a.token })
@@ -357,7 +448,15 @@ describe.each(TRANSPORTS)('(e) revocation over %s', (kind) => {
       expect(next.body.error.message).toMatch(/revoked/)
       const burst = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          i % 2 ? request(h, 'GET', '/api-keys/me', { apiKey: k.key }) : request(h, 'POST', '/api-v1/transactions', { apiKey: k.key }, { bank_account_id: a.accountId, transaction_date: '2026-05-05', description: `after revoke ${round}`, amount: '1.00' }),
+          i % 2
+            ? request(h, 'GET', '/api-keys/me', { apiKey: k.key })
+            : request(
+                h,
+                'POST',
+                '/api-v1/transactions',
+                { apiKey: k.key },
+                { bank_account_id: a.accountId, transaction_date: '2026-05-05', description: `after revoke ${round}`, amount: '1.00' },
+              ),
         ),
       )
       expect(burst.map((r) => r.status)).toEqual(Array(20).fill(401))
@@ -383,7 +482,11 @@ describe('(f) no secret in finctl serve logs or error messages', () => {
     const errors: Answer[] = []
     const all: Answer[] = []
     const call = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
-      const r = await send(fetch, server.url + path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+      const r = await send(fetch, server.url + path, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       all.push(r)
       if (r.status >= 400) errors.push(r)
       return r
@@ -402,19 +505,36 @@ describe('(f) no secret in finctl serve logs or error messages', () => {
       fresh = created.body.data.key
       freshId = created.body.data.id
       expect((await call('GET', '/api-v1/transactions', { 'x-api-key': a.key })).status).toBe(200)
-      expect((await call('GET', `/api-v1/transactions?api_key=${a.key}&token=${token}&password=${a.password}`, { 'x-api-key': fresh })).status).toBe(400)
+      expect(
+        (await call('GET', `/api-v1/transactions?api_key=${a.key}&token=${token}&password=${a.password}`, { 'x-api-key': fresh })).status,
+      ).toBe(400)
       expect((await call('GET', `/api-v1/${a.key}`, { 'x-api-key': fresh })).status).toBe(404)
       expect((await call('GET', '/api-v1/company', { 'x-api-key': `${a.key}x` })).status).toBe(401)
-      expect((await call('GET', '/api-v1/company', { 'x-api-key': a.key.slice(0, -1) + (a.key.endsWith('A') ? 'B' : 'A') })).status).toBe(401)
+      expect((await call('GET', '/api-v1/company', { 'x-api-key': a.key.slice(0, -1) + (a.key.endsWith('A') ? 'B' : 'A') })).status).toBe(
+        401,
+      )
       expect((await call('GET', '/api-keys', { authorization: `Bearer ${token}x` })).status).toBe(401)
       expect((await call('GET', '/api-keys', { authorization: `${a.key}` })).status).toBe(401)
       expect((await call('GET', '/api-keys', { 'x-api-key': a.key })).status).toBe(403)
-      expect((await call('POST', '/api-v1/transactions', { 'x-api-key': fresh }, { bank_account_id: a.accountId, transaction_date: '2026-01-01', description: 'x', amount: '1' })).status).toBe(403)
+      expect(
+        (
+          await call(
+            'POST',
+            '/api-v1/transactions',
+            { 'x-api-key': fresh },
+            { bank_account_id: a.accountId, transaction_date: '2026-01-01', description: 'x', amount: '1' },
+          )
+        ).status,
+      ).toBe(403)
       expect((await call('DELETE', `/api-keys/${freshId}`, { authorization: token })).status).toBe(200)
       expect((await call('GET', '/api-v1/company', { 'x-api-key': fresh })).status).toBe(401)
       expect((await call('POST', '/auth/token', {}, { email: a.email, password: 'p'.repeat(2000) })).status).toBe(400)
       // Bad JSON that holds a password and a key.
-      const bad = await send(fetch, `${server.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":"${a.email}","password":"${a.password}",` })
+      const bad = await send(fetch, `${server.url}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"email":"${a.email}","password":"${a.password}",`,
+      })
       expect(bad.status).toBe(400)
       errors.push(bad)
 
@@ -422,7 +542,10 @@ describe('(f) no secret in finctl serve logs or error messages', () => {
       expect(stopped.code).toBe(0)
       const log = server.stderr()
       // The log did record these requests (so an empty log cannot pass).
-      const lines = log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string })
+      const lines = log
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg?: string })
       expect(lines.filter((l) => l.msg === 'request').length).toBeGreaterThanOrEqual(all.length)
       const secrets: Record<string, string> = {
         'API key': a.key,
@@ -460,13 +583,42 @@ describe('(g) CSV output neutralises spreadsheet formulas', () => {
   afterAll(() => sb?.cleanup())
 
   // Descriptions as the service stores them (it trims surrounding whitespace).
-  const FORMULAS = ['=1+1', '=HYPERLINK("http://evil.test","x")', '+1+1', '-2+3+cmd|\' /C calc\'!A0', '-1+1', '@SUM(A1:A9)', '=cmd|" /C calc"!A0']
+  const FORMULAS = [
+    '=1+1',
+    '=HYPERLINK("http://evil.test","x")',
+    '+1+1',
+    "-2+3+cmd|' /C calc'!A0",
+    '-1+1',
+    '@SUM(A1:A9)',
+    '=cmd|" /C calc"!A0',
+  ]
   const PLAIN = ['-12.50', 'Office chairs', '42', "'already quoted"]
 
   it('tx list --output csv prefixes every cell that a spreadsheet would run, and keeps amounts numbers', async () => {
-    const account = await sb.json<{ id: string }>(['accounts', 'create', '--name', '=Evil account', '--type', 'checking', '--currency', 'USD', '--json'])
+    const account = await sb.json<{ id: string }>([
+      'accounts',
+      'create',
+      '--name',
+      '=Evil account',
+      '--type',
+      'checking',
+      '--currency',
+      'USD',
+      '--json',
+    ])
     for (const [i, d] of [...FORMULAS, ...PLAIN].entries()) {
-      await sb.ok(['tx', 'create', '--account', account.id, '--date', `2026-06-${String(i + 1).padStart(2, '0')}`, `--description=${d}`, '--amount=-12.50', `--category=${i === 0 ? '@risky' : 'plain'}`, '--json'])
+      await sb.ok([
+        'tx',
+        'create',
+        '--account',
+        account.id,
+        '--date',
+        `2026-06-${String(i + 1).padStart(2, '0')}`,
+        `--description=${d}`,
+        '--amount=-12.50',
+        `--category=${i === 0 ? '@risky' : 'plain'}`,
+        '--json',
+      ])
     }
     const r = await sb.ok(['tx', 'list', '--output', 'csv', '--all', '--sort', 'transaction_date'])
     const rows = parseCsv(r.stdout, { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>
@@ -477,7 +629,8 @@ describe('(g) CSV output neutralises spreadsheet formulas', () => {
     for (const row of rows) expect([row.amount, row.currency]).toEqual(['-12.50', 'USD'])
     expect(rows[0].category).toBe("'@risky")
     // No cell at all starts with a formula character unless it is a plain amount.
-    for (const row of rows) for (const cell of Object.values(row)) if (/^[=+\-@\t\r]/.test(cell)) expect(cell).toMatch(/^-?\d+(\.\d+)?( [A-Z]{3})?$/)
+    for (const row of rows)
+      for (const cell of Object.values(row)) if (/^[=+\-@\t\r]/.test(cell)) expect(cell).toMatch(/^-?\d+(\.\d+)?( [A-Z]{3})?$/)
 
     const accounts = await sb.ok(['accounts', 'list', '--output', 'csv'])
     expect(accounts.stdout).toContain("'=Evil account")
@@ -486,7 +639,12 @@ describe('(g) CSV output neutralises spreadsheet formulas', () => {
 
   it('the CSV writer also neutralises cells starting with a tab or a carriage return (quoted per RFC 4180)', async () => {
     let out = ''
-    const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, isStdoutTTY: false, isStderrTTY: false } as never
+    const io = {
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: () => true },
+      isStdoutTTY: false,
+      isStderrTTY: false,
+    } as never
     const cells = ['\t=1+1', '\r=1+1', '=A1', '-5', '-5.25 EUR', '-5+5', '+5', 'x=1']
     await printList(io, { format: 'csv', color: false, quiet: true }, cells, [{ header: 'v', value: (s: string) => s }])
     const parsed = (parseCsv(out, { columns: true }) as Array<{ v: string }>).map((r) => r.v)

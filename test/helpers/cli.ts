@@ -58,7 +58,11 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 /** Run `node bin/finctl.cjs ...args` and collect its exit code and output. */
-export function runFinctl(args: string[], env: NodeJS.ProcessEnv, o: { cwd: string; input?: string; timeoutMs?: number }): Promise<CliResult> {
+export function runFinctl(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  o: { cwd: string; input?: string; timeoutMs?: number },
+): Promise<CliResult> {
   assertBuilt()
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -139,7 +143,21 @@ export class Sandbox {
     return r
   }
 
-  profiles(): { current?: string; profiles: Record<string, { target: string; api_key?: string; access_token?: string; email?: string; company_id?: string; database?: string; token_expires_at?: string }> } {
+  profiles(): {
+    current?: string
+    profiles: Record<
+      string,
+      {
+        target: string
+        api_key?: string
+        access_token?: string
+        email?: string
+        company_id?: string
+        database?: string
+        token_expires_at?: string
+      }
+    >
+  } {
     return JSON.parse(readFileSync(this.profilesPath, 'utf8'))
   }
 
@@ -158,9 +176,7 @@ export class Sandbox {
 
 /** The bytes of a SQLite database and of its -wal and -shm files when present. */
 export function databaseFiles(database: string): Array<{ path: string; bytes: Buffer }> {
-  return [database, `${database}-wal`, `${database}-shm`]
-    .filter((p) => existsSync(p))
-    .map((p) => ({ path: p, bytes: readFileSync(p) }))
+  return [database, `${database}-wal`, `${database}-shm`].filter((p) => existsSync(p)).map((p) => ({ path: p, bytes: readFileSync(p) }))
 }
 
 /** Split non-terminal table output (tab-separated, header line first) into rows of cells. */
@@ -199,9 +215,16 @@ export function startServe(sandbox: Sandbox, database: string): Promise<ServePro
 }
 
 /** `finctl serve --port 0 ...args`, stderr captured for its whole life, once it listens. */
-export async function spawnServe(args: string[], o: { cwd?: string; env: NodeJS.ProcessEnv; stopTimeoutMs: number }): Promise<ServeProcess> {
+export async function spawnServe(
+  args: string[],
+  o: { cwd?: string; env: NodeJS.ProcessEnv; stopTimeoutMs: number },
+): Promise<ServeProcess> {
   assertBuilt()
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: o.cwd,
+    env: o.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let err = ''
   // Keep draining stderr (access logs) for the whole life of the server, or it blocks on a full pipe.
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
@@ -294,8 +317,19 @@ export function expectNoSecretsAtRest(sb: Sandbox, database: string, plain: stri
  */
 export async function fastKey(sb: Sandbox): Promise<{ id: string; key: string }> {
   const created = await sb.json([
-    'keys', 'create', '--name', 'e2e-fast', '--scopes', 'read,write,transactions',
-    '--rate-limit-per-minute', '1000000', '--rate-limit-per-day', '100000000', '--save-profile', 'local', '--json',
+    'keys',
+    'create',
+    '--name',
+    'e2e-fast',
+    '--scopes',
+    'read,write,transactions',
+    '--rate-limit-per-minute',
+    '1000000',
+    '--rate-limit-per-day',
+    '100000000',
+    '--save-profile',
+    'local',
+    '--json',
   ])
   const key = sb.remember(sb.profiles().profiles.local.api_key)
   expect(key.slice(0, 12)).toBe(created.key_prefix)
@@ -303,7 +337,13 @@ export async function fastKey(sb: Sandbox): Promise<{ id: string; key: string }>
 }
 
 /** One request to a running `finctl serve` with an API key: the status and the parsed envelope. */
-export async function callApi(server: ServeProcess, apiKey: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function callApi(
+  server: ServeProcess,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(server.url + path, {
     method,
     headers: { 'x-api-key': apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -30,7 +30,8 @@ async function postgresAvailable(): Promise<boolean> {
     await client.query('select 1')
     return true
   } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI=true but ${TEST_DATABASE_URL} did not answer: ${(err as Error).message}`)
+    if (process.env.CI === 'true')
+      throw new Error(`PostgreSQL is required under CI=true but ${TEST_DATABASE_URL} did not answer: ${(err as Error).message}`)
     process.stderr.write(`note: PostgreSQL at ${TEST_DATABASE_URL} did not answer; store tests run on SQLite only\n`)
     return false
   } finally {
@@ -107,7 +108,10 @@ export interface Harness {
 
 let counter = 0
 
-export async function startServeProcess(database: string, extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+export async function startServeProcess(
+  database: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const configDir = mkdtempSync(join(tmpdir(), 'finctl-serve-'))
   // Small pools: parallel test files share one PostgreSQL server.
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database, '--pool-size', '4'], {
@@ -178,7 +182,10 @@ export async function createHarness(kind: TransportKind, storeKind: StoreKind = 
     }
   } catch (err) {
     // Half set up: undo what was done (the test gets the first error), leaving no files behind.
-    for (const c of closers) await Promise.resolve().then(c).catch(() => {})
+    for (const c of closers)
+      await Promise.resolve()
+        .then(c)
+        .catch(() => {})
     rmSync(dir, { recursive: true, force: true })
     throw err
   }
@@ -200,8 +207,15 @@ export async function createHarness(kind: TransportKind, storeKind: StoreKind = 
       const anon = h.client()
       const token = (await anon.token(email, password)).access_token
       // A high limit: suites make many requests with this key (rate-limit tests make their own keys).
-      const created = await h.client({ token }).keys.create({ name: 'all', scopes: ['read', 'write', 'transactions'], rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 })
-      const account = await h.client({ apiKey: created.key }).accounts.create({ name: 'Operating', account_type: 'checking', currency_code: 'USD' })
+      const created = await h.client({ token }).keys.create({
+        name: 'all',
+        scopes: ['read', 'write', 'transactions'],
+        rate_limit_per_minute: 1_000_000,
+        rate_limit_per_day: 100_000_000,
+      })
+      const account = await h
+        .client({ apiKey: created.key })
+        .accounts.create({ name: 'Operating', account_type: 'checking', currency_code: 'USD' })
       return { companyId: company.id, email, password, token, key: created.key, keyId: created.id, accountId: account.id }
     },
     async close(o = {}) {

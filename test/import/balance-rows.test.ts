@@ -43,12 +43,19 @@ describe('balanceKind: a row that names itself a balance or a turnover', () => {
     expect(balanceKind(text)).toBe(kind)
   })
 
-  it.each(['Saldo Ausgleich Kreditkarte', 'Balance transfer fee', 'Payment of balance', 'TOTAL', 'Total Energies 1234', 'Opening balance of the new savings account for the kids', 'Stand 31.05.2024', 'Grocery store', ''])(
-    'a movement: %j',
-    (text) => {
-      expect(balanceKind(text)).toBeUndefined()
-    },
-  )
+  it.each([
+    'Saldo Ausgleich Kreditkarte',
+    'Balance transfer fee',
+    'Payment of balance',
+    'TOTAL',
+    'Total Energies 1234',
+    'Opening balance of the new savings account for the kids',
+    'Stand 31.05.2024',
+    'Grocery store',
+    '',
+  ])('a movement: %j', (text) => {
+    expect(balanceKind(text)).toBeUndefined()
+  })
 })
 
 describe('RecordTypeFinder: a column of record types', () => {
@@ -59,33 +66,68 @@ describe('RecordTypeFinder: a column of record types', () => {
       finder.add(fields, i + 2, named)
     })
 
-  it('an unnamed column of numeric codes, confirmed by the rows named by their text: the most common code is the movements\'', () => {
+  it("an unnamed column of numeric codes, confirmed by the rows named by their text: the most common code is the movements'", () => {
     const f = new RecordTypeFinder(['', 'Date', 'Text'], new Set([1, 2]))
-    rows(f, [['10', true], ['20', false], ['20', false], ['82', false], ['86', true]])
+    rows(f, [
+      ['10', true],
+      ['20', false],
+      ['20', false],
+      ['82', false],
+      ['86', true],
+    ])
     expect(f.decide()).toEqual({ recordType: { column: 0, movement: '20', others: ['10', '82', '86'] }, lines: [{ line: 5, code: '82' }] })
   })
 
-  it('unnamed: no row named by its text, letters instead of numbers, or a named row with the movements\' code: no record type', () => {
+  it("unnamed: no row named by its text, letters instead of numbers, or a named row with the movements' code: no record type", () => {
     const none = new RecordTypeFinder(['', 'Date', 'Text'], new Set([1, 2]))
-    rows(none, [['20', false], ['20', false], ['82', false]])
+    rows(none, [
+      ['20', false],
+      ['20', false],
+      ['82', false],
+    ])
     expect(none.decide()).toBeUndefined()
     const letters = new RecordTypeFinder(['', 'Date', 'Text'], new Set([1, 2]))
-    rows(letters, [['BAL', true], ['POS', false], ['POS', false], ['ATM', false]])
+    rows(letters, [
+      ['BAL', true],
+      ['POS', false],
+      ['POS', false],
+      ['ATM', false],
+    ])
     expect(letters.decide()).toBeUndefined()
     const mixed = new RecordTypeFinder(['', 'Date', 'Text'], new Set([1, 2]))
-    rows(mixed, [['20', true], ['20', false], ['20', false], ['82', false]])
+    rows(mixed, [
+      ['20', true],
+      ['20', false],
+      ['20', false],
+      ['82', false],
+    ])
     expect(mixed.decide()).toBeUndefined()
   })
 
   it('a column named a record type needs no text; a tie decides nothing; a mapped column is never one', () => {
     const named = new RecordTypeFinder(['Record type', 'Date', 'Text'], new Set([1, 2]))
-    rows(named, [['BAL', false], ['TXN', false], ['TXN', false], ['BAL', false]].concat([['TXN', false]]) as Array<[string, boolean]>)
+    rows(
+      named,
+      [
+        ['BAL', false],
+        ['TXN', false],
+        ['TXN', false],
+        ['BAL', false],
+      ].concat([['TXN', false]]) as Array<[string, boolean]>,
+    )
     expect(named.decide()?.recordType).toEqual({ column: 0, movement: 'TXN', others: ['BAL'] })
     const tie = new RecordTypeFinder(['Record type', 'Date', 'Text'], new Set([1, 2]))
-    rows(tie, [['BAL', false], ['TXN', false]])
+    rows(tie, [
+      ['BAL', false],
+      ['TXN', false],
+    ])
     expect(tie.decide()).toBeUndefined()
     const mapped = new RecordTypeFinder(['', 'Date', 'Text'], new Set([0, 1, 2]))
-    rows(mapped, [['10', true], ['20', false], ['20', false]])
+    rows(mapped, [
+      ['10', true],
+      ['20', false],
+      ['20', false],
+    ])
     expect(mapped.decide()).toBeUndefined()
   })
 })
@@ -127,7 +169,15 @@ async function importFile(path: string, o: ImportOptions = {}) {
     if (r?.ok) ok.push(r.minor)
     else if (r) throw new Error(r.reason)
   }
-  return { plan, count: ok.length, sum: formatMinor(ok.reduce((s, m) => s + m, 0), 2), skipped: conv.skipped }
+  return {
+    plan,
+    count: ok.length,
+    sum: formatMinor(
+      ok.reduce((s, m) => s + m, 0),
+      2,
+    ),
+    skipped: conv.skipped,
+  }
 }
 
 describe('through the CSV mapper', () => {
@@ -141,7 +191,11 @@ describe('through the CSV mapper', () => {
   ]
   it.each(CASES)('%s', async (file, o, want) => {
     const r = await importFile(join(FIXTURES, file), o)
-    expect({ count: r.count, sum: r.sum, skipped: r.skipped.map((s) => s.line) }).toEqual({ count: want.count, sum: want.sum, skipped: want.skipped })
+    expect({ count: r.count, sum: r.sum, skipped: r.skipped.map((s) => s.line) }).toEqual({
+      count: want.count,
+      sum: want.sum,
+      skipped: want.skipped,
+    })
     expect(r.plan.skipped).toHaveLength(want.planned)
     expect(r.plan.dataRows).toBe(want.count + want.skipped.length - want.planned)
   })
@@ -149,15 +203,33 @@ describe('through the CSV mapper', () => {
   it('--where chooses the rows alone: the balance rows it keeps are imported, and a column is named by its number or its header', async () => {
     const file = join(FIXTURES, 'record-type-column-named-no-balance-text.csv')
     expect(await importFile(file, { where: [['Record type', 'BAL']] })).toMatchObject({ count: 2, sum: '1125.80', skipped: [] })
-    expect(await importFile(file, { where: [['1', 'TXN']], dateFormat: 'DD.MM.YYYY' })).toMatchObject({ count: 3, sum: '125.80', skipped: [] })
-    const german = await importFile(join(FIXTURES, 'balance-and-turnover-rows-named-in-german.csv'), { where: [['3', '1.000,00']], dateFormat: 'DD.MM.YYYY' })
+    expect(await importFile(file, { where: [['1', 'TXN']], dateFormat: 'DD.MM.YYYY' })).toMatchObject({
+      count: 3,
+      sum: '125.80',
+      skipped: [],
+    })
+    const german = await importFile(join(FIXTURES, 'balance-and-turnover-rows-named-in-german.csv'), {
+      where: [['3', '1.000,00']],
+      dateFormat: 'DD.MM.YYYY',
+    })
     expect(german).toMatchObject({ count: 1, sum: '1000.00' })
     expect(german.plan.notes).toContain('--where chooses the rows: no balance or turnover row is skipped by itself')
   })
 
-  it.skipIf(!HAS_BANK_FILES)('the Swedbank file with only --map description=Paaiškinimai: its opening balance, two turnovers and closing balance are skipped', async () => {
-    const r = await importFile(bankFile('csv', 'lt-swedbank-dk-indicator-unescaped-quotes.csv'), { map: [['description', 'Paaiškinimai']] })
-    expect({ count: r.count, sum: r.sum, skipped: r.skipped.map((s) => s.line) }).toEqual({ count: 5, sum: '1058.46', skipped: [2, 8, 9, 10] })
-    expect(r.plan.notes).toContain('record type in column 2: 20 is a movement; 10, 82, 86 are not (balances, turnovers): such rows are skipped')
-  })
+  it.skipIf(!HAS_BANK_FILES)(
+    'the Swedbank file with only --map description=Paaiškinimai: its opening balance, two turnovers and closing balance are skipped',
+    async () => {
+      const r = await importFile(bankFile('csv', 'lt-swedbank-dk-indicator-unescaped-quotes.csv'), {
+        map: [['description', 'Paaiškinimai']],
+      })
+      expect({ count: r.count, sum: r.sum, skipped: r.skipped.map((s) => s.line) }).toEqual({
+        count: 5,
+        sum: '1058.46',
+        skipped: [2, 8, 9, 10],
+      })
+      expect(r.plan.notes).toContain(
+        'record type in column 2: 20 is a movement; 10, 82, 86 are not (balances, turnovers): such rows are skipped',
+      )
+    },
+  )
 })

@@ -17,7 +17,14 @@ const DIR = bankFile('csv')
 const OPTIONS: Record<string, ImportOptions> = {
   'ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv': { map: [['description', 'Description 1']] },
   'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv': { dateFormat: 'DD/MM/YY' },
-  'lt-danske-cp1257-crlf-multiline-quoted.csv': { encoding: 'windows-1257', map: [['amount', '-2'], ['description', '-6'], ['description', '-5']] },
+  'lt-danske-cp1257-crlf-multiline-quoted.csv': {
+    encoding: 'windows-1257',
+    map: [
+      ['amount', '-2'],
+      ['description', '-6'],
+      ['description', '-5'],
+    ],
+  },
   'lt-swedbank-dk-indicator-unescaped-quotes.csv': { where: [['2', '20']], map: [['description', 'Paaiškinimai']] },
 }
 
@@ -41,8 +48,14 @@ describe('CSV from bytes = CSV from the file', () => {
 
   it.skipIf(!HAS_BANK_FILES)('refuses what the file path refuses, with the same message', async () => {
     const file = resolve(DIR, 'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv')
-    const fromFile = await planImport(file).then(() => 'planned', (e: Error) => e)
-    const fromBytes = await planImportBytes(new Uint8Array(readFileSync(file))).then(() => 'planned', (e: Error) => e)
+    const fromFile = await planImport(file).then(
+      () => 'planned',
+      (e: Error) => e,
+    )
+    const fromBytes = await planImportBytes(new Uint8Array(readFileSync(file))).then(
+      () => 'planned',
+      (e: Error) => e,
+    )
     expect(fromBytes).toBeInstanceOf(ImportError)
     expect((fromBytes as Error).message).toBe((fromFile as Error).message)
     await expect(planImportBytes(new TextEncoder().encode('x\n'), { encoding: 'klingon' })).rejects.toBeInstanceOf(ImportError)
@@ -66,6 +79,8 @@ describe('CSV from bytes = CSV from the file', () => {
       'found no header row in the file\'s 2 lines (read with the delimiter ";"): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column',
     )
     const preamble = new TextEncoder().encode(`${'note\n'.repeat(60)}Date,Description,Amount\n`)
-    await expect(planImportBytes(preamble)).rejects.toThrow(/^found no header row in the first 50 lines \(read with the delimiter ","\): check --delimiter/)
+    await expect(planImportBytes(preamble)).rejects.toThrow(
+      /^found no header row in the first 50 lines \(read with the delimiter ","\): check --delimiter/,
+    )
   })
 })

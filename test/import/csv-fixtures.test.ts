@@ -27,7 +27,10 @@ async function importFile(file: string, o: ImportOptions = {}, exponent = 2) {
     plan,
     count: ok.length,
     rejected: bad,
-    sum: formatMinor(ok.reduce((s, r) => s + r.minor, 0), exponent),
+    sum: formatMinor(
+      ok.reduce((s, r) => s + r.minor, 0),
+      exponent,
+    ),
     from: dates[0],
     to: dates[dates.length - 1],
     rows: ok,
@@ -38,7 +41,11 @@ const CASES: Array<[string, ImportOptions, { count: number; sum: string; from: s
   ['de-dab-bnp-bom-semicolon-decimal-comma.csv', {}, { count: 7, sum: '10053.90', from: '2013-09-17', to: '2013-10-01' }],
   ['de-dkb-creditcard-latin1-preamble-lines.csv', {}, { count: 7, sum: '-184.70', from: '2012-02-22', to: '2013-02-02' }],
   ['de-gls-latin1-semicolon-no-final-newline.csv', {}, { count: 1, sum: '-98.76', from: '2017-10-10', to: '2017-10-10' }],
-  ['ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv', { map: [['description', 'Description 1']] }, { count: 3, sum: '30.00', from: '2019-02-28', to: '2019-04-27' }],
+  [
+    'ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv',
+    { map: [['description', 'Description 1']] },
+    { count: 3, sum: '30.00', from: '2019-02-28', to: '2019-04-27' },
+  ],
   ['us-schwab-checking-quoted-dollar-withdrawal-deposit.csv', {}, { count: 4, sum: '-215.27', from: '2022-08-04', to: '2022-08-17' }],
   ['us-capitalone-card-debit-credit-columns.csv', {}, { count: 2, sum: '0.00', from: '2015-12-31', to: '2015-12-31' }],
   // The file does not say the direction: imported as written (positive), as csv2ofx does.
@@ -48,10 +55,29 @@ const CASES: Array<[string, ImportOptions, { count: number; sum: string; from: s
   ['fr-sample-cp1252-euro-no-final-newline.csv', {}, { count: 3, sum: '20.00', from: '2012-03-22', to: '2012-03-24' }],
   ['fr-sample-utf8-same-data.csv', {}, { count: 3, sum: '20.00', from: '2012-03-22', to: '2012-03-24' }],
   ['fr-sample-iso8859-1-same-data-lossy.csv', {}, { count: 3, sum: '20.00', from: '2012-03-22', to: '2012-03-24' }],
-  ['fr-style-metadata-header-footer-debit-credit-decimal-comma.csv', { dateFormat: 'DD/MM/YY' }, { count: 4, sum: '1069.32', from: '2020-04-01', to: '2020-04-02' }],
+  [
+    'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv',
+    { dateFormat: 'DD/MM/YY' },
+    { count: 4, sum: '1069.32', from: '2020-04-01', to: '2020-04-02' },
+  ],
   ['odoo-amount-with-dc-indicator-column.csv', {}, { count: 2, sum: '1500.00', from: '2018-12-15', to: '2018-12-15' }],
-  ['lt-danske-cp1257-crlf-multiline-quoted.csv', { encoding: 'windows-1257', map: [['amount', '-2'], ['description', '-6'], ['description', '-5']] }, { count: 4, sum: '0.00', from: '2012-03-01', to: '2012-03-07' }],
-  ['lt-swedbank-dk-indicator-unescaped-quotes.csv', { where: [['2', '20']], map: [['description', 'Paaiškinimai']] }, { count: 5, sum: '1058.46', from: '2012-01-02', to: '2012-02-29' }],
+  [
+    'lt-danske-cp1257-crlf-multiline-quoted.csv',
+    {
+      encoding: 'windows-1257',
+      map: [
+        ['amount', '-2'],
+        ['description', '-6'],
+        ['description', '-5'],
+      ],
+    },
+    { count: 4, sum: '0.00', from: '2012-03-01', to: '2012-03-07' },
+  ],
+  [
+    'lt-swedbank-dk-indicator-unescaped-quotes.csv',
+    { where: [['2', '20']], map: [['description', 'Paaiškinimai']] },
+    { count: 5, sum: '1058.46', from: '2012-01-02', to: '2012-02-29' },
+  ],
 ]
 
 describe.skipIf(!HAS_BANK_FILES)('real bank CSV files', () => {
@@ -71,7 +97,9 @@ describe.skipIf(!HAS_BANK_FILES)('real bank CSV files', () => {
   })
 
   it('refuses to guess ambiguous dates and names the flag to give', async () => {
-    await expect(planImport(`${DIR}/fr-style-metadata-header-footer-debit-credit-decimal-comma.csv`)).rejects.toThrow(/--date-format DD.MM.YYYY or --date-format MM.DD.YYYY|--date-format/)
+    await expect(planImport(`${DIR}/fr-style-metadata-header-footer-debit-credit-decimal-comma.csv`)).rejects.toThrow(
+      /--date-format DD.MM.YYYY or --date-format MM.DD.YYYY|--date-format/,
+    )
     await expect(planImport(`${DIR}/fr-style-metadata-header-footer-debit-credit-decimal-comma.csv`)).rejects.toBeInstanceOf(ImportError)
   })
 
@@ -92,8 +120,12 @@ describe.skipIf(!HAS_BANK_FILES)('real bank CSV files', () => {
   it('says when rows are ragged, and why a row of a ragged file was rejected', async () => {
     // Danske rows have 10 fields under a 12-field header: by header name the amount column is empty.
     const r = await importFile('lt-danske-cp1257-crlf-multiline-quoted.csv', { encoding: 'windows-1257' })
-    expect(r.plan.notes).toContain("ragged: all 4 rows have a number of fields other than the header's 12 (line 2 has 10); columns are matched by position from the left, --map FIELD=-N counts from the right end of each row")
-    expect(r.rejected.map((x) => `${x.line}: ${x.reason}`)).toEqual([2, 4, 6, 7].map((l) => `${l}: amount is empty (the row has 10 fields, the header 12)`))
+    expect(r.plan.notes).toContain(
+      "ragged: all 4 rows have a number of fields other than the header's 12 (line 2 has 10); columns are matched by position from the left, --map FIELD=-N counts from the right end of each row",
+    )
+    expect(r.rejected.map((x) => `${x.line}: ${x.reason}`)).toEqual(
+      [2, 4, 6, 7].map((l) => `${l}: amount is empty (the row has 10 fields, the header 12)`),
+    )
     // A file whose rows all match the header gets no such note.
     const dkb = await importFile('de-dkb-creditcard-latin1-preamble-lines.csv')
     expect(dkb.plan.notes.some((n) => n.startsWith('ragged'))).toBe(false)

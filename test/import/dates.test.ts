@@ -27,8 +27,16 @@ describe('DateDetector', () => {
   })
 
   it('one day over 12 decides DD.MM against MM.DD, wherever it is in the file', () => {
-    expect(detect('13.01.2026', '01.02.2026', '03.04.2026').decide()).toMatchObject({ ok: true, format: { name: 'DD.MM.YYYY' }, misfits: 0 })
-    expect(detect('01.02.2026', '03.04.2026', '01.25.2026').decide()).toMatchObject({ ok: true, format: { name: 'MM/DD/YYYY' }, misfits: 0 })
+    expect(detect('13.01.2026', '01.02.2026', '03.04.2026').decide()).toMatchObject({
+      ok: true,
+      format: { name: 'DD.MM.YYYY' },
+      misfits: 0,
+    })
+    expect(detect('01.02.2026', '03.04.2026', '01.25.2026').decide()).toMatchObject({
+      ok: true,
+      format: { name: 'MM/DD/YYYY' },
+      misfits: 0,
+    })
   })
 
   it('dates every format reads the same (10.10.2017) are no ambiguity', () => {
@@ -39,8 +47,14 @@ describe('DateDetector', () => {
     const dates = ['2026-01-02', '2026-01-03', '2026-13-45', '2026-02-30', '2026-01-05', '2026-01-06']
     const r = detect(...dates).decide()
     expect(r).toMatchObject({ ok: false, reason: 'unknown', sample: '2026-13-45' })
-    expect(r.ok ? '' : r.message).toBe('2 of 6 dates do not fit YYYY-MM-DD, the format most of them fit (for example "2026-13-45"), more than the one in ten tolerated: give --date-format')
-    expect(detect('31/31/2026', '45/45/2026').decide()).toMatchObject({ ok: false, reason: 'unknown', message: 'the dates fit no known format (for example "31/31/2026"): give --date-format' })
+    expect(r.ok ? '' : r.message).toBe(
+      '2 of 6 dates do not fit YYYY-MM-DD, the format most of them fit (for example "2026-13-45"), more than the one in ten tolerated: give --date-format',
+    )
+    expect(detect('31/31/2026', '45/45/2026').decide()).toMatchObject({
+      ok: false,
+      reason: 'unknown',
+      message: 'the dates fit no known format (for example "31/31/2026"): give --date-format',
+    })
   })
 
   it('tolerates one row in ten, and at least one', () => {

@@ -29,15 +29,20 @@ async function read(path: string, o: ImportOptions = {}) {
     plan,
     amounts: rows.map((r) => r.request.amount),
     reversals: rows.filter((r) => r.reversal).map((r) => r.line),
-    sum: formatMinor(rows.reduce((s, r) => s + r.minor, 0), 2),
+    sum: formatMinor(
+      rows.reduce((s, r) => s + r.minor, 0),
+      2,
+    ),
   }
 }
 
 describe('the sign of an amount text', () => {
   it('reads a minus before or after, parentheses and Unicode minus; a zero or no amount has none', () => {
-    expect(['5,00-', '-5.00', '(5.00)', '\u22125.00', 'EUR -5,00', '5.00', '+5.00', '$1,036.47', '0,00', '-0.00', '', 'see image'].map(amountSign)).toEqual([
-      -1, -1, -1, -1, -1, 1, 1, 1, 0, 0, 0, 0,
-    ])
+    expect(
+      ['5,00-', '-5.00', '(5.00)', '\u22125.00', 'EUR -5,00', '5.00', '+5.00', '$1,036.47', '0,00', '-0.00', '', 'see image'].map(
+        amountSign,
+      ),
+    ).toEqual([-1, -1, -1, -1, -1, 1, 1, 1, 0, 0, 0, 0])
   })
 })
 
@@ -56,10 +61,24 @@ describe('debit and credit values', () => {
 
   it('both columns filled: credit - debit, each value read by its column', () => {
     const comma = (t: string) => parseLocaleAmount(t, ',', 2)
-    expect(debitCreditAmount({ debit: '15,00', credit: '2.000,00' }, { debit: 1, credit: 1 }, comma)).toEqual({ ok: true, minor: 198500, reversal: false })
-    expect(debitCreditAmount({ debit: '15,00', credit: '5,00-' }, { debit: 1, credit: 1 }, comma)).toEqual({ ok: true, minor: -2000, reversal: true })
-    expect(debitCreditAmount({ debit: '', credit: '' }, { debit: 1, credit: 1 }, comma)).toEqual({ ok: false, reason: 'no amount: both the debit and the credit column are empty' })
-    expect(debitCreditAmount({ debit: 'x', credit: '' }, { debit: 1, credit: 1 }, comma)).toEqual({ ok: false, reason: 'debit "x" is not an amount' })
+    expect(debitCreditAmount({ debit: '15,00', credit: '2.000,00' }, { debit: 1, credit: 1 }, comma)).toEqual({
+      ok: true,
+      minor: 198500,
+      reversal: false,
+    })
+    expect(debitCreditAmount({ debit: '15,00', credit: '5,00-' }, { debit: 1, credit: 1 }, comma)).toEqual({
+      ok: true,
+      minor: -2000,
+      reversal: true,
+    })
+    expect(debitCreditAmount({ debit: '', credit: '' }, { debit: 1, credit: 1 }, comma)).toEqual({
+      ok: false,
+      reason: 'no amount: both the debit and the credit column are empty',
+    })
+    expect(debitCreditAmount({ debit: 'x', credit: '' }, { debit: 1, credit: 1 }, comma)).toEqual({
+      ok: false,
+      reason: 'debit "x" is not an amount',
+    })
   })
 
   it('a column’s sign is the one most of its values carry (unsigned on a tie); zeros and non-amounts do not count', () => {
@@ -82,7 +101,9 @@ describe('hand-made bank files with reversals', () => {
     expect(r.amounts).toEqual(['-39.95', '1318.40', '5.00', '-5.00', '-1250.00', '-42.17'])
     expect(r.sum).toBe('-13.72')
     expect(r.reversals).toEqual([5])
-    expect(r.plan.notes).toContain('debit "Soll" is money out written unsigned, credit "Haben" money in written unsigned; a value with the other sign is a reversal and counts the other way')
+    expect(r.plan.notes).toContain(
+      'debit "Soll" is money out written unsigned, credit "Haben" money in written unsigned; a value with the other sign is a reversal and counts the other way',
+    )
   })
 
   it('-250.00 in the credit column and -60.00 in the debit column are reversals; both columns filled make credit - debit', async () => {

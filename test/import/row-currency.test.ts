@@ -28,7 +28,15 @@ async function convert(path: string, o: ImportOptions & { currency?: string } = 
 
 describe('historic ISO 4217 codes', () => {
   it('knows the currencies the euro replaced and older codes, with their exponents', () => {
-    for (const [code, exp, year] of [['LTL', 2, 2015], ['DEM', 2, 2002], ['FRF', 2, 2002], ['ITL', 0, 2002], ['ESP', 0, 2002], ['HRK', 2, 2023], ['TRL', 0, 2005]] as const) {
+    for (const [code, exp, year] of [
+      ['LTL', 2, 2015],
+      ['DEM', 2, 2002],
+      ['FRF', 2, 2002],
+      ['ITL', 0, 2002],
+      ['ESP', 0, 2002],
+      ['HRK', 2, 2023],
+      ['TRL', 0, 2005],
+    ] as const) {
       expect(isCurrency(code), code).toBe(true)
       expect(currencyExponent(code), code).toBe(exp)
       expect(withdrawnIn(code), code).toBe(year)
@@ -86,7 +94,10 @@ describe('a currency column is read', () => {
   })
 
   it.skipIf(!HAS_BANK_FILES)("Swedbank's Valiuta column: every row is LTL, not the EUR account's currency", async () => {
-    const r = await convert(bankFile('csv/lt-swedbank-dk-indicator-unescaped-quotes.csv'), { where: [['2', '20']], map: [['description', 'Paaiškinimai']] })
+    const r = await convert(bankFile('csv/lt-swedbank-dk-indicator-unescaped-quotes.csv'), {
+      where: [['2', '20']],
+      map: [['description', 'Paaiškinimai']],
+    })
     expect(r.bad).toEqual([])
     expect(r.ok.length).toBe(5)
     expect(new Set(r.ok.map((x) => x.currency))).toEqual(new Set(['LTL']))

@@ -42,7 +42,8 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
   let h: Harness
   let a: Tenant
   let c: Client
-  const newAccount = async (currency = 'USD') => (await c.accounts.create({ name: `Imp ${++fileNo}`, account_type: 'checking', currency_code: currency })).id
+  const newAccount = async (currency = 'USD') =>
+    (await c.accounts.create({ name: `Imp ${++fileNo}`, account_type: 'checking', currency_code: currency })).id
   const run = (path: string, o: Partial<ImportRunOptions> & { accountId: string }) => runImport(c, path, { ...o })
 
   beforeAll(async () => {
@@ -67,23 +68,45 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     ['fr-sample-cp1252-euro-no-final-newline.csv', 'EUR', {}, 3, '20.00'],
     ['fr-style-metadata-header-footer-debit-credit-decimal-comma.csv', 'EUR', { dateFormat: 'DD/MM/YY' }, 4, '1069.32'],
     ['odoo-amount-with-dc-indicator-column.csv', 'EUR', {}, 2, '1500.00'],
-    ['lt-danske-cp1257-crlf-multiline-quoted.csv', 'EUR', { encoding: 'windows-1257', map: [['amount', '-2'], ['description', '-6'], ['description', '-5']] }, 4, '0.00'],
+    [
+      'lt-danske-cp1257-crlf-multiline-quoted.csv',
+      'EUR',
+      {
+        encoding: 'windows-1257',
+        map: [
+          ['amount', '-2'],
+          ['description', '-6'],
+          ['description', '-5'],
+        ],
+      },
+      4,
+      '0.00',
+    ],
     // Its Valiuta column says LTL on every row (#27 item 10): the account of 2012 was in litas.
-    ['lt-swedbank-dk-indicator-unescaped-quotes.csv', 'LTL', { where: [['2', '20']], map: [['description', 'Paaiškinimai']] }, 5, '1058.46'],
+    [
+      'lt-swedbank-dk-indicator-unescaped-quotes.csv',
+      'LTL',
+      { where: [['2', '20']], map: [['description', 'Paaiškinimai']] },
+      5,
+      '1058.46',
+    ],
   ]
-  it.skipIf(!HAS_BANK_FILES).each(FILES)('imports %s with the count and sum of SOURCES.md, then again creates nothing', async (file, currency, opts, count, sum) => {
-    const accountId = await newAccount(currency)
-    const constants = currency === 'USD' ? {} : { exchange_rate: '1.1' }
-    const first = await run(join(FIXTURES, file), { ...opts, accountId, constants })
-    expect(first.rejects).toEqual([])
-    expect({ created: first.created, total: first.amount_total }).toEqual({ created: count, total: sum })
-    const stored = await accountTotals(c, accountId)
-    expect(stored.count).toBe(count)
-    expect(stored.sum).toBe(toMinor(sum, currency))
-    const again = await run(join(FIXTURES, file), { ...opts, accountId, constants })
-    expect({ created: again.created, already: again.already_imported }).toEqual({ created: 0, already: count })
-    expect((await accountTotals(c, accountId)).count).toBe(count)
-  })
+  it.skipIf(!HAS_BANK_FILES).each(FILES)(
+    'imports %s with the count and sum of SOURCES.md, then again creates nothing',
+    async (file, currency, opts, count, sum) => {
+      const accountId = await newAccount(currency)
+      const constants = currency === 'USD' ? {} : { exchange_rate: '1.1' }
+      const first = await run(join(FIXTURES, file), { ...opts, accountId, constants })
+      expect(first.rejects).toEqual([])
+      expect({ created: first.created, total: first.amount_total }).toEqual({ created: count, total: sum })
+      const stored = await accountTotals(c, accountId)
+      expect(stored.count).toBe(count)
+      expect(stored.sum).toBe(toMinor(sum, currency))
+      const again = await run(join(FIXTURES, file), { ...opts, accountId, constants })
+      expect({ created: again.created, already: again.already_imported }).toEqual({ created: 0, already: count })
+      expect((await accountTotals(c, accountId)).count).toBe(count)
+    },
+  )
 
   describe('exactly once, the way files are really downloaded', () => {
     const header = 'Date,Description,Amount\n'
@@ -96,7 +119,11 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
       expect(first.created).toBe(4)
       expect((await accountTotals(c, accountId)).rows.filter((t) => t.description === 'Coffee')).toHaveLength(2)
       const again = await run(f, { accountId })
-      expect({ created: again.created, already: again.already_imported, rejected: again.rejected }).toEqual({ created: 0, already: 4, rejected: 0 })
+      expect({ created: again.created, already: again.already_imported, rejected: again.rejected }).toEqual({
+        created: 0,
+        already: 4,
+        rejected: 0,
+      })
     })
 
     it('(c) an overlapping download imports only the new rows; (d) the same data under another name creates nothing; (e) a late-posted older row is imported', async () => {
@@ -127,7 +154,9 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
   it('writes rejected rows, as the bank wrote them plus line and reason, to the rejects file, and imports the rest', async () => {
     const accountId = await newAccount()
     const rejects = join(tmp, `rejects-${kind}-${storeKind}.csv`)
-    const f = csvFile('Date;Description;Amount\n01.10.2026;Good;-1,00\n02.10.2026;"Bad; amount";abc\n03.10.2026;;-2,00\n04.10.2026;Also good;5,00\n')
+    const f = csvFile(
+      'Date;Description;Amount\n01.10.2026;Good;-1,00\n02.10.2026;"Bad; amount";abc\n03.10.2026;;-2,00\n04.10.2026;Also good;5,00\n',
+    )
     const r = await run(f, { accountId, rejectsPath: rejects, dateFormat: 'DD.MM.YYYY' })
     expect({ read: r.read, created: r.created, rejected: r.rejected }).toEqual({ read: 4, created: 2, rejected: 2 })
     expect(r.rejects.map((x) => x.line)).toEqual([3, 4])
@@ -142,7 +171,11 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const bad = Array.from({ length: KEPT_REJECTS + 500 }, (_, i) => `2026-10-02,Bad ${i},n/a`)
     const f = csvFile(`${['Date,Description,Amount', '2026-10-01,Good,-1.00', ...bad, '2026-10-03,Also good,2.00'].join('\n')}\n`)
     const r = await run(f, { accountId })
-    expect({ read: r.read, created: r.created, rejected: r.rejected }).toEqual({ read: KEPT_REJECTS + 502, created: 2, rejected: KEPT_REJECTS + 500 })
+    expect({ read: r.read, created: r.created, rejected: r.rejected }).toEqual({
+      read: KEPT_REJECTS + 502,
+      created: 2,
+      rejected: KEPT_REJECTS + 500,
+    })
     expect(r.rejects).toHaveLength(KEPT_REJECTS)
     const every: number[] = []
     for await (const x of readRejects(r.rejects, r.rejects_spill)) every.push(x.line)
@@ -156,7 +189,8 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const bad = Array.from({ length: KEPT_REJECTS + 10 }, (_, i) => `2026-10-02,Bad ${i},n/a`)
     const f = csvFile(`${['Date,Description,Amount', ...bad, '2026-10-03,Good,2.00'].join('\n')}\n`)
     // The service goes away once the rows are sent.
-    const failing: FetchLike = (url, init) => (init.method === 'POST' ? Promise.reject(new Error('connection refused')) : h.fetch(url, init))
+    const failing: FetchLike = (url, init) =>
+      init.method === 'POST' ? Promise.reject(new Error('connection refused')) : h.fetch(url, init)
     const client = new Client({ baseUrl: h.baseUrl, fetch: failing, apiKey: a.key, maxRetries: 0 })
     const own = mkdtempSync(join(tmpdir(), 'finctl-spill-'))
     const before = process.env.TMPDIR
@@ -175,7 +209,12 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const accountId = await newAccount()
     const f = csvFile('Date,Description,Amount\n2026-10-01,A,-1.00\n2026-10-02,B,-2.00\n2026-10-03,C,x\n')
     const r = await run(f, { accountId, dryRun: true, previewRows: 1 })
-    expect({ read: r.read, rejected: r.rejected, total: r.amount_total, created: r.created }).toEqual({ read: 3, rejected: 1, total: '-3.00', created: 0 })
+    expect({ read: r.read, rejected: r.rejected, total: r.amount_total, created: r.created }).toEqual({
+      read: 3,
+      rejected: 1,
+      total: '-3.00',
+      created: 0,
+    })
     expect(r.preview?.map((p) => p.description)).toEqual(['A'])
     expect((await accountTotals(c, accountId)).count).toBe(0)
   })
@@ -183,9 +222,17 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
   it('--atomic: one bad row and nothing is imported; a clean file imports whole', async () => {
     const accountId = await newAccount()
     const bad = await run(csvFile('Date,Description,Amount\n2026-10-01,A,-1.00\n2026-10-02,B,oops\n'), { accountId, atomic: true })
-    expect({ rolled_back: bad.rolled_back, created: bad.created, rejected: bad.rejected }).toEqual({ rolled_back: true, created: 0, rejected: 1 })
+    expect({ rolled_back: bad.rolled_back, created: bad.created, rejected: bad.rejected }).toEqual({
+      rolled_back: true,
+      created: 0,
+      rejected: 1,
+    })
     expect((await accountTotals(c, accountId)).count).toBe(0)
-    const good = await run(csvFile('Date,Description,Amount\n2026-10-01,A,-1.00\n2026-10-02,B,2.00\n2026-10-03,C,3.00\n'), { accountId, atomic: true, batchSize: 2 })
+    const good = await run(csvFile('Date,Description,Amount\n2026-10-01,A,-1.00\n2026-10-02,B,2.00\n2026-10-03,C,3.00\n'), {
+      accountId,
+      atomic: true,
+      batchSize: 2,
+    })
     expect(good.created).toBe(3)
     expect((await accountTotals(c, accountId)).count).toBe(3)
   })
@@ -193,7 +240,9 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
   it('--atomic: a row the service refuses deletes what the run had created', async () => {
     const accountId = await newAccount()
     // EUR needs an exchange rate: the service refuses that row of the second batch.
-    const f = csvFile('Date,Description,Amount,Currency\n2026-10-01,A,-1.00,USD\n2026-10-02,B,2.00,USD\n2026-10-03,C,3.00,USD\n2026-10-04,D,4.00,EUR\n')
+    const f = csvFile(
+      'Date,Description,Amount,Currency\n2026-10-01,A,-1.00,USD\n2026-10-02,B,2.00,USD\n2026-10-03,C,3.00,USD\n2026-10-04,D,4.00,EUR\n',
+    )
     const r = await run(f, { accountId, atomic: true, batchSize: 2, constants: {} })
     expect(r.rolled_back).toBe(true)
     expect((await accountTotals(c, accountId)).count).toBe(0)
@@ -212,7 +261,8 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const specOnly: FetchLike = async (url, init) => {
       // Even the first read of the import is refused once: it waits and asks again.
       if (/\/api-v1\/bank-accounts\/[^/?]+$/.test(url) && accountRead++ === 0) return tooMany()
-      if (url.endsWith('/api-v1/transactions/batch')) return new Response('{"message":"Not Found"}', { status: 404, headers: { 'content-type': 'application/json' } })
+      if (url.endsWith('/api-v1/transactions/batch'))
+        return new Response('{"message":"Not Found"}', { status: 404, headers: { 'content-type': 'application/json' } })
       if (init.method === 'POST' && url.endsWith('/api-v1/transactions')) {
         if (++n % 4 === 0) {
           limited++
@@ -220,10 +270,21 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
         }
         const body = JSON.parse(String(init.body)) as Record<string, unknown>
         if ('import_ref' in body) {
-          return new Response(JSON.stringify({ success: false, error: { code: 'validation_error', message: 'unknown field', details: [{ path: 'import_ref', message: 'unknown field' }], request_id: 'y' } }), {
-            status: 400,
-            headers: { 'content-type': 'application/json' },
-          })
+          return new Response(
+            JSON.stringify({
+              success: false,
+              error: {
+                code: 'validation_error',
+                message: 'unknown field',
+                details: [{ path: 'import_ref', message: 'unknown field' }],
+                request_id: 'y',
+              },
+            }),
+            {
+              status: 400,
+              headers: { 'content-type': 'application/json' },
+            },
+          )
         }
       }
       return h.fetch(url, init)
@@ -254,7 +315,8 @@ describe('hand-made files for what the real ones lack', () => {
   afterAll(async () => {
     await h?.close()
   })
-  const account = async (currency: string) => (await c.accounts.create({ name: `Q ${++fileNo}`, account_type: 'checking', currency_code: currency })).id
+  const account = async (currency: string) =>
+    (await c.accounts.create({ name: `Q ${++fileNo}`, account_type: 'checking', currency_code: currency })).id
   const importText = async (text: string | Buffer, currency = 'USD', o: Partial<ImportRunOptions> = {}) => {
     const p = join(tmp, `q${++fileNo}.csv`)
     writeFileSync(p, text)
@@ -264,7 +326,9 @@ describe('hand-made files for what the real ones lack', () => {
   }
 
   it('parenthesised, trailing-minus and Unicode-minus negatives', async () => {
-    const { s, stored } = await importText('Date,Description,Amount\n2026-01-02,Fee,(12.50)\n2026-01-03,Refund,4.00\n2026-01-04,Card,7.25-\n2026-01-05,Tax,"\u22121,000.10"\n')
+    const { s, stored } = await importText(
+      'Date,Description,Amount\n2026-01-02,Fee,(12.50)\n2026-01-03,Refund,4.00\n2026-01-04,Card,7.25-\n2026-01-05,Tax,"\u22121,000.10"\n',
+    )
     expect(s.rejects).toEqual([])
     expect(stored.sum).toBe(-1250 + 400 - 725 - 100010)
   })
@@ -294,7 +358,10 @@ describe('hand-made files for what the real ones lack', () => {
     // before the end; the first date (25.01.) leaves DD.MM.YYYY as the only format.
     const rows = (n: number, late?: string) => {
       const out = ['Datum;Text;Betrag']
-      for (let i = 0; i < n; i++) out.push(`${i === n - 10 && late ? late : `${String(25 - (i % 20)).padStart(2, '0')}.01.2024`};Row ${i};-${1 + (i % 90)},${String(i % 100).padStart(2, '0')}`)
+      for (let i = 0; i < n; i++)
+        out.push(
+          `${i === n - 10 && late ? late : `${String(25 - (i % 20)).padStart(2, '0')}.01.2024`};Row ${i};-${1 + (i % 90)},${String(i % 100).padStart(2, '0')}`,
+        )
       return `${out.join('\n')}\nKontostand;;;\n`
     }
 
@@ -305,7 +372,12 @@ describe('hand-made files for what the real ones lack', () => {
       const r = await runImport(c, csvFile(rows(2500)), { accountId, onPlan: (p) => ((notes = p.notes), (estimated = p.settledEarly)) })
       expect(estimated).toBe(true)
       expect(notes.join('\n')).toMatch(/dates DD\.MM\.YYYY \(detected over the first \d+ rows/)
-      expect({ read: r.read, created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({ read: 2500, created: 2500, rejected: 0, skipped: 1 })
+      expect({ read: r.read, created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({
+        read: 2500,
+        created: 2500,
+        rejected: 0,
+        skipped: 1,
+      })
       expect((await accountTotals(c, accountId)).count).toBe(2500)
       // --atomic reads the file twice (check, then send): its footer line is still one skipped line.
       const atomic = await runImport(c, csvFile(rows(2500)), { accountId: await account('USD'), atomic: true })
@@ -317,9 +389,18 @@ describe('hand-made files for what the real ones lack', () => {
       // 13.25.2024 fits neither DD.MM (month 25) nor MM.DD (the first rows' month 25).
       const f = csvFile(rows(2500, '13.25.2024'))
       const dry = await runImport(c, f, { accountId, dryRun: true })
-      expect({ read: dry.read, rejected: dry.rejected, created: dry.created, skipped: dry.skipped_lines }).toEqual({ read: 2500, rejected: 1, created: 0, skipped: 1 })
+      expect({ read: dry.read, rejected: dry.rejected, created: dry.created, skipped: dry.skipped_lines }).toEqual({
+        read: 2500,
+        rejected: 1,
+        created: 0,
+        skipped: 1,
+      })
       const atomic = await runImport(c, f, { accountId, atomic: true })
-      expect({ rolled_back: atomic.rolled_back, rejected: atomic.rejected, skipped: atomic.skipped_lines }).toEqual({ rolled_back: true, rejected: 1, skipped: 1 })
+      expect({ rolled_back: atomic.rolled_back, rejected: atomic.rejected, skipped: atomic.skipped_lines }).toEqual({
+        rolled_back: true,
+        rejected: 1,
+        skipped: 1,
+      })
       const r = await runImport(c, f, { accountId })
       expect({ created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({ created: 2499, rejected: 1, skipped: 1 })
       expect(r.rejects[0]).toEqual({ line: 2492, reason: 'date "13.25.2024" does not fit DD.MM.YYYY' })
@@ -328,7 +409,10 @@ describe('hand-made files for what the real ones lack', () => {
   })
 
   it('debit/credit indicator with --indicator-debit', async () => {
-    const { stored } = await importText('Date,Description,Amount,Type\n2026-03-01,Out,10.00,AB\n2026-03-02,In,4.00,CD\n', 'USD', { map: [['indicator', 'Type']], indicatorDebit: ['AB'] })
+    const { stored } = await importText('Date,Description,Amount,Type\n2026-03-01,Out,10.00,AB\n2026-03-02,In,4.00,CD\n', 'USD', {
+      map: [['indicator', 'Type']],
+      indicatorDebit: ['AB'],
+    })
     expect(stored.sum).toBe(-1000 + 400)
   })
 })

@@ -33,7 +33,11 @@ describe('tx import and statement lines', () => {
 
   const account = async () => (await c.accounts.create({ name: `L${Math.random()}`, account_type: 'checking', currency_code: 'USD' })).id
   async function upload(accountId: string, csv: string): Promise<void> {
-    const s = await c.statements.upload({ bank_account_id: accountId, file_name: 's.csv', content_base64: Buffer.from(csv).toString('base64') })
+    const s = await c.statements.upload({
+      bank_account_id: accountId,
+      file_name: 's.csv',
+      content_base64: Buffer.from(csv).toString('base64'),
+    })
     expect((await c.statements.wait(s.id)).status).toBe('completed')
   }
 
@@ -41,7 +45,13 @@ describe('tx import and statement lines', () => {
     const accountId = await account()
     await upload(accountId, 'Date,Description,Amount\n2026-03-02,CAFE,-4.20\n2026-03-04,BOOKS,-20.00\n')
     const s = await runImport(c, file, { accountId })
-    expect({ created: s.created, on_statement: s.on_statement, already: s.already_imported, created_total: s.created_total, amount_total: s.amount_total }).toEqual({
+    expect({
+      created: s.created,
+      on_statement: s.on_statement,
+      already: s.already_imported,
+      created_total: s.created_total,
+      amount_total: s.amount_total,
+    }).toEqual({
       created: 1,
       on_statement: 2,
       already: 0,
@@ -60,7 +70,12 @@ describe('tx import and statement lines', () => {
       if (url.endsWith('/api-v1/transactions/batch') && init.body && String(init.body).includes('"match_statement_lines"')) {
         sentWith++
         refused++
-        const error = { code: 'validation_error', message: 'invalid body: match_statement_lines: unknown field', details: [{ path: 'match_statement_lines', message: 'unknown field' }], request_id: 'r' }
+        const error = {
+          code: 'validation_error',
+          message: 'invalid body: match_statement_lines: unknown field',
+          details: [{ path: 'match_statement_lines', message: 'unknown field' }],
+          request_id: 'r',
+        }
         return new Response(JSON.stringify({ success: false, error }), { status: 400, headers: { 'content-type': 'application/json' } })
       }
       return h.fetch(url, init)

@@ -26,7 +26,10 @@ describe('RejectList', () => {
   it('spills the rest to a private file and reads every row back in order, quotes, new lines and all', async () => {
     const list = new RejectList(2)
     // Past the 64 KiB write buffer several times over.
-    const rows = Array.from({ length: 5000 }, (_, i) => ({ line: i + 2, reason: i % 3 ? `amount: "${i},5\n" is not an amount` : `date "${i}" does not fit DD.MM.YYYY` }))
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      line: i + 2,
+      reason: i % 3 ? `amount: "${i},5\n" is not an amount` : `date "${i}" does not fit DD.MM.YYYY`,
+    }))
     for (const r of rows) list.add(r)
     list.close()
     expect(list.kept).toEqual(rows.slice(0, 2))

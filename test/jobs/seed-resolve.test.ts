@@ -12,18 +12,35 @@ describe('resolveStatic', () => {
       { env: { CUR: 'EUR' }, now, known, uuid: () => `u${++n}` },
     )
     expect(r.errors).toEqual([])
-    expect(r.value).toEqual({ a: 'EUR', b: 'on 2026-03-31', c: '2026-03-01', d: 'u1', e: ['${accounts.operating.id}'], f: 7, g: '2026-03-31T15:00:00.000Z' })
+    expect(r.value).toEqual({
+      a: 'EUR',
+      b: 'on 2026-03-31',
+      c: '2026-03-01',
+      d: 'u1',
+      e: ['${accounts.operating.id}'],
+      f: 7,
+      g: '2026-03-31T15:00:00.000Z',
+    })
     expect(r.refs).toEqual([{ ns: 'accounts', step: 'operating', field: 'id', path: 'e[0]' }])
   })
 
   it('names the field of an unset variable, an unknown step, an unknown field and an unknown generator', () => {
     const r = resolveStatic(
-      { currency_code: '${env.NOPE}', bank_account_id: '${accounts.savings.id}', x: { y: '${accounts.operating.iban}' }, z: '${tomorrow}', w: '${date:30}' },
+      {
+        currency_code: '${env.NOPE}',
+        bank_account_id: '${accounts.savings.id}',
+        x: { y: '${accounts.operating.iban}' },
+        z: '${tomorrow}',
+        w: '${date:30}',
+      },
       { env: {}, now, known },
     )
     expect(r.errors).toEqual([
       { path: 'currency_code', message: expect.stringContaining('environment variable NOPE is not set') },
-      { path: 'bank_account_id', message: expect.stringContaining('no accounts step "savings" before this one (earlier accounts steps: operating)') },
+      {
+        path: 'bank_account_id',
+        message: expect.stringContaining('no accounts step "savings" before this one (earlier accounts steps: operating)'),
+      },
       { path: 'x.y', message: expect.stringContaining('accounts steps give id, name, currency_code, not "iban"') },
       { path: 'z', message: expect.stringContaining('unknown reference') },
       { path: 'w', message: expect.stringContaining('relative date') },

@@ -52,9 +52,17 @@ describe('seed run loop', () => {
     await admin.accounts.create({ name: 'Twin', account_type: 'checking', currency_code: 'USD' })
     const seed = seedOf([
       { account: 'twin', name: 'Twin', account_type: 'checking', currency_code: 'GBP' },
-      { transactions: 'rent', bank_account_id: '${accounts.twin.id}', items: [{ transaction_date: '2026-03-01', amount: '-1200.00', description: 'Rent' }] },
+      {
+        transactions: 'rent',
+        bank_account_id: '${accounts.twin.id}',
+        items: [{ transaction_date: '2026-03-01', amount: '-1200.00', description: 'Rent' }],
+      },
       { account: 'solo', name: 'Solo', account_type: 'savings', currency_code: 'USD' },
-      { transactions: 'interest', bank_account_id: '${accounts.solo.id}', items: [{ transaction_date: '2026-03-31', amount: '0.07', description: 'Interest' }] },
+      {
+        transactions: 'interest',
+        bank_account_id: '${accounts.solo.id}',
+        items: [{ transaction_date: '2026-03-31', amount: '0.07', description: 'Interest' }],
+      },
     ])
     const seen: string[] = []
     const { report, fatal } = await runSeed(client, seed, { now, onStep: (o) => seen.push(o.step) })
@@ -103,7 +111,11 @@ describe('seed run loop', () => {
     down = false
     const seed = seedOf([
       { account: 'planned', name: 'Planned', account_type: 'checking', currency_code: 'USD' },
-      { transactions: 'coffee', bank_account_id: '${accounts.planned.id}', items: [{ transaction_date: '2026-03-02', amount: '-3.50', description: 'Coffee' }] },
+      {
+        transactions: 'coffee',
+        bank_account_id: '${accounts.planned.id}',
+        items: [{ transaction_date: '2026-03-02', amount: '-3.50', description: 'Coffee' }],
+      },
       { account: 'operating', name: 'Operating', account_type: 'checking', currency_code: 'USD' },
     ])
     const { report, fatal } = await runSeed(client, seed, { now, dryRun: true })

@@ -29,8 +29,16 @@ describe('validateSeed', () => {
         version: 1,
         steps: [
           account,
-          { transactions: 'opening', bank_account_id: '${accounts.operating.id}', items: [{ transaction_date: '${today}', description: 'Start', amount: '10.00' }] },
-          { transactions: 'card', bank_account_id: '${accounts.operating.id}', generate: { count: '3', seed: 1, from: '${date:-1m}', to: '${today}', amount: { min: -5, max: -1 }, merchants: ['A'] } },
+          {
+            transactions: 'opening',
+            bank_account_id: '${accounts.operating.id}',
+            items: [{ transaction_date: '${today}', description: 'Start', amount: '10.00' }],
+          },
+          {
+            transactions: 'card',
+            bank_account_id: '${accounts.operating.id}',
+            generate: { count: '3', seed: 1, from: '${date:-1m}', to: '${today}', amount: { min: -5, max: -1 }, merchants: ['A'] },
+          },
           { import: 'csv', bank_account_id: '${accounts.operating.id}', file: 'rows.csv', map: { description: ['Description'] } },
           { statement: 'march', bank_account_id: '${accounts.operating.id}', file: 'rows.csv', format: 'csv' },
           { api_key: 'ci', scopes: ['read'], expires_in: '90d' },
@@ -50,7 +58,10 @@ describe('validateSeed', () => {
     expect(seed.steps[1].refs).toEqual([{ ns: 'accounts', step: 'operating', field: 'id' }])
     expect(seed.steps[1].currency).toBe('USD')
     expect(seed.steps[3].file).toBe(join(dir, 'rows.csv'))
-    const card = materialize(seed.steps[2] as never, { accounts: { operating: { id: '2b0c6a3e-5d0c-4f4e-9a51-5c1c7a1c2d11' } } }) as { bank_account_id: string; generate: { count: number; from: string } }
+    const card = materialize(seed.steps[2] as never, { accounts: { operating: { id: '2b0c6a3e-5d0c-4f4e-9a51-5c1c7a1c2d11' } } }) as {
+      bank_account_id: string
+      generate: { count: number; from: string }
+    }
     expect(card.bank_account_id).toBe('2b0c6a3e-5d0c-4f4e-9a51-5c1c7a1c2d11')
     expect(card.generate).toMatchObject({ count: 3, from: '2026-02-28' })
   })
@@ -59,11 +70,23 @@ describe('validateSeed', () => {
     const p = problems({
       steps: [
         { ...account, account_type: 'chequing' },
-        { transactions: 'card', bank_account_id: '${accounts.operating.id}', generate: { count: 0, seed: 1, from: '2026-02-01', to: '2026-01-01', amount: { min: -1, max: 1 }, merchants: [] } },
+        {
+          transactions: 'card',
+          bank_account_id: '${accounts.operating.id}',
+          generate: { count: 0, seed: 1, from: '2026-02-01', to: '2026-01-01', amount: { min: -1, max: 1 }, merchants: [] },
+        },
         { api_key: 'ci', scopes: ['admin'], colour: 'red' },
         { ...account, account: 'usd', currency_code: 'USD' },
-        { transactions: 'cents', bank_account_id: '${accounts.usd.id}', generate: { count: 1, seed: 1, from: '2026-01-01', to: '2026-01-01', amount: { min: '-1.234', max: 1 }, merchants: ['A'] } },
-        { transactions: 'items', bank_account_id: '${accounts.usd.id}', items: [{ transaction_date: '2026-01-01', description: 'x', amount: '0.001' }] },
+        {
+          transactions: 'cents',
+          bank_account_id: '${accounts.usd.id}',
+          generate: { count: 1, seed: 1, from: '2026-01-01', to: '2026-01-01', amount: { min: '-1.234', max: 1 }, merchants: ['A'] },
+        },
+        {
+          transactions: 'items',
+          bank_account_id: '${accounts.usd.id}',
+          items: [{ transaction_date: '2026-01-01', description: 'x', amount: '0.001' }],
+        },
       ],
     })
     const lines = p.map((x) => `${x.path}: ${x.message}`)
@@ -84,15 +107,28 @@ describe('validateSeed', () => {
   it('a reference to an unknown or later step, or an unset variable, fails validation', () => {
     const p = problems({
       steps: [
-        { transactions: 'early', bank_account_id: '${accounts.operating.id}', items: [{ transaction_date: '2026-01-01', description: 'x', amount: 1 }] },
+        {
+          transactions: 'early',
+          bank_account_id: '${accounts.operating.id}',
+          items: [{ transaction_date: '2026-01-01', description: 'x', amount: 1 }],
+        },
         { ...account, currency_code: '${env.COMPANY_CURRENCY}' },
         { import: 'csv', bank_account_id: '${accounts.savings.id}', file: 'missing.csv' },
       ],
     })
     expect(p).toEqual([
-      { path: 'steps[0] (transactions "early") bank_account_id', message: expect.stringContaining('no accounts step "operating" before this one') },
-      { path: 'steps[1] (account "operating") currency_code', message: expect.stringContaining('environment variable COMPANY_CURRENCY is not set') },
-      { path: 'steps[2] (import "csv") bank_account_id', message: expect.stringContaining('no accounts step "savings" before this one (earlier accounts steps: operating)') },
+      {
+        path: 'steps[0] (transactions "early") bank_account_id',
+        message: expect.stringContaining('no accounts step "operating" before this one'),
+      },
+      {
+        path: 'steps[1] (account "operating") currency_code',
+        message: expect.stringContaining('environment variable COMPANY_CURRENCY is not set'),
+      },
+      {
+        path: 'steps[2] (import "csv") bank_account_id',
+        message: expect.stringContaining('no accounts step "savings" before this one (earlier accounts steps: operating)'),
+      },
       { path: 'steps[2] (import "csv") file', message: expect.stringContaining('no such file') },
     ])
   })
@@ -129,7 +165,9 @@ describe('validateSeed', () => {
 describe('parseSeedText', () => {
   it('reads JSON, and YAML for .yaml files, with the line of a syntax error', async () => {
     expect(await parseSeedText('{"steps": []}', 'a.json')).toEqual({ steps: [] })
-    expect(await parseSeedText('steps:\n  - account: operating\n    currency_code: ${env.CUR}\n', 'a.yaml')).toEqual({ steps: [{ account: 'operating', currency_code: '${env.CUR}' }] })
+    expect(await parseSeedText('steps:\n  - account: operating\n    currency_code: ${env.CUR}\n', 'a.yaml')).toEqual({
+      steps: [{ account: 'operating', currency_code: '${env.CUR}' }],
+    })
     await expect(parseSeedText('{"steps": [}', 'a.json')).rejects.toThrow(SeedInvalid)
     const err = await parseSeedText('steps:\n  - a: [1\n', 'a.yml').catch((e: unknown) => e as SeedInvalid)
     expect(err).toBeInstanceOf(SeedInvalid)

@@ -78,7 +78,12 @@ describe.each(['JPY', 'BHD', 'CLF', 'EUR'])('base amounts of %s rows', (currency
             expect(2n * (err < 0n ? -err : err) <= d).toBe(true)
           })
           // ... so the sum of the rows is within n/2 of the exact base amount of the sum,
-          const [n, d] = exact(rows.reduce((s, x) => s + x, 0), exp, rate, toExp)
+          const [n, d] = exact(
+            rows.reduce((s, x) => s + x, 0),
+            exp,
+            rate,
+            toExp,
+          )
           const drift = sumOfBase * d - n
           expect(2n * (drift < 0n ? -drift : drift) <= BigInt(rows.length) * d).toBe(true)
           // and of the sum converted at once, within (n + 1) / 2.

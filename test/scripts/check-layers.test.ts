@@ -20,7 +20,13 @@ describe('the layer check', () => {
       '/* import { g } from "./g.js" */',
       "import { readFileSync } from 'node:fs'",
     ].join('\n')
-    expect(importsOf('src/domain/x.ts', text).map((i: { target: string }) => i.target)).toEqual(['src/domain/a.ts', 'src/b.ts', 'src/domain/c.ts', 'src/domain/d.ts', 'src/domain/e.ts'])
+    expect(importsOf('src/domain/x.ts', text).map((i: { target: string }) => i.target)).toEqual([
+      'src/domain/a.ts',
+      'src/b.ts',
+      'src/domain/c.ts',
+      'src/domain/d.ts',
+      'src/domain/e.ts',
+    ])
   })
 
   it('refuses an import from a floor above, naming the file, the line and the rule', () => {
@@ -29,7 +35,9 @@ describe('the layer check', () => {
       'src/cli/context.ts': "import { m } from '../kernel/money.js'\n",
       'src/domain/rules.ts': "import { m } from '../kernel/money.js'\nimport type { C } from '../cli/context.js'\n",
     })
-    expect(problems).toEqual(['src/domain/rules.ts:2: imports src/cli/context.ts, a floor above (domain may import only its own floor and those below)'])
+    expect(problems).toEqual([
+      'src/domain/rules.ts:2: imports src/cli/context.ts, a floor above (domain may import only its own floor and those below)',
+    ])
   })
 
   it('finds a circle, also of type-only imports on one floor', () => {
@@ -43,12 +51,23 @@ describe('the layer check', () => {
   })
 
   it('names a module on no floor', () => {
-    expect(check({ 'src/elsewhere/x.ts': '' })).toEqual(['src/elsewhere/x.ts: on no floor of ARCHITECTURE.md (add its folder to FLOORS in scripts/check-layers.mjs)'])
+    expect(check({ 'src/elsewhere/x.ts': '' })).toEqual([
+      'src/elsewhere/x.ts: on no floor of ARCHITECTURE.md (add its folder to FLOORS in scripts/check-layers.mjs)',
+    ])
   })
 
   it('passes on the project itself, and exits 1 on a violation', () => {
-    expect(execFileSync(process.execPath, [join(ROOT, 'scripts/check-layers.mjs')], { encoding: 'utf8' })).toMatch(/no circle, no upward import/)
-    const r = spawnSync(process.execPath, ['-e', "import('./scripts/check-layers.mjs').then((m) => process.exit(m.checkLayers(new Map([['src/kernel/x.ts', \"import './../cli/y.js'\"], ['src/cli/y.ts', '']])).length ? 1 : 0))"], { cwd: ROOT })
+    expect(execFileSync(process.execPath, [join(ROOT, 'scripts/check-layers.mjs')], { encoding: 'utf8' })).toMatch(
+      /no circle, no upward import/,
+    )
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        "import('./scripts/check-layers.mjs').then((m) => process.exit(m.checkLayers(new Map([['src/kernel/x.ts', \"import './../cli/y.js'\"], ['src/cli/y.ts', '']])).length ? 1 : 0))",
+      ],
+      { cwd: ROOT },
+    )
     expect(r.status).toBe(1)
   })
 })

@@ -141,7 +141,11 @@ export async function existingIds(store: Store, ids: string[]): Promise<string[]
   if (ids.length === 0) return []
   const found: string[] = []
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await store.db.selectFrom('transactions').select('id').where('id', 'in', ids.slice(i, i + 500)).execute()
+    const rows = await store.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute()
     found.push(...rows.map((r) => r.id))
   }
   return found.sort()
@@ -149,22 +153,35 @@ export async function existingIds(store: Store, ids: string[]): Promise<string[]
 
 /** The names of the migrations a database has run, in order, with when each ran. */
 export async function appliedMigrations(store: Store): Promise<Array<{ name: string; timestamp: string }>> {
-  const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`.execute(store.db)
+  const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`.execute(
+    store.db,
+  )
   return rows
 }
 
 /** Table and index names of the store's database (its schema on PostgreSQL), sorted, without the engine's own. */
 export async function schemaObjects(store: Store): Promise<{ tables: string[]; indexes: string[] }> {
   if (store.dialect === 'sqlite') {
-    const { rows } = await sql<{ type: string; name: string }>`select type, name from sqlite_schema where type in ('table', 'index') and name not like 'sqlite_%'`.execute(store.db)
-    const names = (type: string) => rows.filter((r) => r.type === type).map((r) => r.name).sort()
+    const { rows } = await sql<{
+      type: string
+      name: string
+    }>`select type, name from sqlite_schema where type in ('table', 'index') and name not like 'sqlite_%'`.execute(store.db)
+    const names = (type: string) =>
+      rows
+        .filter((r) => r.type === type)
+        .map((r) => r.name)
+        .sort()
     return { tables: names('table'), indexes: names('index') }
   }
-  const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(store.db)
+  const tables = await sql<{
+    name: string
+  }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(store.db)
   // Indexes that back a primary key or a UNIQUE column are named by PostgreSQL: leave them out, as sqlite_autoindex_* are.
   const indexes = await sql<{ name: string }>`
     select i.indexname as name from pg_indexes i
     where i.schemaname = current_schema()
-      and not exists (select 1 from pg_constraint c where c.conname = i.indexname and c.connamespace = current_schema()::regnamespace)`.execute(store.db)
+      and not exists (select 1 from pg_constraint c where c.conname = i.indexname and c.connamespace = current_schema()::regnamespace)`.execute(
+    store.db,
+  )
   return { tables: tables.rows.map((r) => r.name).sort(), indexes: indexes.rows.map((r) => r.name).sort() }
 }

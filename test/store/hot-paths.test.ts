@@ -148,7 +148,12 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const results = await Promise.all(Array.from({ length: 40 }, () => take(key, 1000, 10, 15, 1000)))
       expect(results.filter((r) => r.allowed)).toHaveLength(15)
       // Each allowed take saw its own count: 1..15, none twice.
-      expect(results.filter((r) => r.allowed).map((r) => r.minuteCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1))
+      expect(
+        results
+          .filter((r) => r.allowed)
+          .map((r) => r.minuteCount)
+          .sort((a, b) => a - b),
+      ).toEqual(Array.from({ length: 15 }, (_, i) => i + 1))
       expect(await counter(key)).toMatchObject({ minute_count: 15, day_count: 15 })
     })
 
@@ -170,9 +175,15 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       response_time_ms: 12,
       created_at,
     })
-    const usage = (keyId: string) => store.db.selectFrom('api_keys').select(['usage_count', 'last_used_at']).where('id', '=', keyId).executeTakeFirstOrThrow()
+    const usage = (keyId: string) =>
+      store.db.selectFrom('api_keys').select(['usage_count', 'last_used_at']).where('id', '=', keyId).executeTakeFirstOrThrow()
     const requests = (keyId: string) =>
-      store.db.selectFrom('api_requests').select(['key_id', 'company_id', 'method', 'endpoint', 'status_code', 'response_time_ms', 'created_at']).where('key_id', '=', keyId).orderBy('id').execute()
+      store.db
+        .selectFrom('api_requests')
+        .select(['key_id', 'company_id', 'method', 'endpoint', 'status_code', 'response_time_ms', 'created_at'])
+        .where('key_id', '=', keyId)
+        .orderBy('id')
+        .execute()
 
     it("appends every record and brings each key's usage_count and last_used_at (the latest, not the last sent) in step", async () => {
       const [a, b] = [await addKey(store, t.companyId), await addKey(store, t.companyId)]
@@ -212,11 +223,26 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const rows = [
         txRow(t, { import_ref: 'r-1', amount: -1_250, base_amount: -1_250 }),
         txRow(t, { created_by: 'user:owner', created_via: 'create' }),
-        txRow(t, { import_ref: 'r-2', tags: '["q4"]', currency_code: 'EUR', exchange_rate: '1.0823', base_amount: -37_870, exchange_rate_date: '2026-10-30' }),
+        txRow(t, {
+          import_ref: 'r-2',
+          tags: '["q4"]',
+          currency_code: 'EUR',
+          exchange_rate: '1.0823',
+          base_amount: -37_870,
+          exchange_rate_date: '2026-10-30',
+        }),
       ]
       const inserted = await store.hot.insertTransactions(rows)
       expect(inserted).toEqual(new Set(rows.map((r) => r.id)))
-      const stored = await store.db.selectFrom('transactions').selectAll().where('id', 'in', rows.map((r) => r.id)).execute()
+      const stored = await store.db
+        .selectFrom('transactions')
+        .selectAll()
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute()
       const byId = new Map(stored.map((r) => [r.id, r]))
       for (const row of rows) expect(byId.get(row.id)).toEqual({ ...row, statement_ref: null })
     })
@@ -252,13 +278,18 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const rows = Array.from({ length: 1500 }, (_, i) => txRow(t, { import_ref: `bulk-${i}` }))
       rows[1400] = { ...rows[1400], id: existing.id } // the primary key is taken: no ON CONFLICT covers it
       await expect(store.hot.insertTransactions(rows)).rejects.toThrow()
-      expect(await existingIds(store, rows.map((r) => r.id).filter((id) => id !== existing.id))).toEqual([])
+      expect(
+        await existingIds(
+          store,
+          rows.map((r) => r.id).filter((id) => id !== existing.id),
+        ),
+      ).toEqual([])
       // The refs are free again: the same rows, without the bad one, go in whole.
       const good = rows.filter((_, i) => i !== 1400)
       expect((await store.hot.insertTransactions(good)).size).toBe(1499)
     })
 
-    it("a failing call does not undo another made at the same time", async () => {
+    it('a failing call does not undo another made at the same time', async () => {
       const existing = txRow(t)
       await store.hot.insertTransactions([existing])
       const good = [txRow(t, { import_ref: 'side-1' }), txRow(t, { import_ref: 'side-2' })]
@@ -266,7 +297,12 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const [ok, failed] = await Promise.allSettled([store.hot.insertTransactions(good), store.hot.insertTransactions(bad)])
       expect(ok).toEqual({ status: 'fulfilled', value: new Set(good.map((r) => r.id)) })
       expect(failed.status).toBe('rejected')
-      expect(await existingIds(store, [...good, bad[0]].map((r) => r.id))).toEqual(good.map((r) => r.id).sort())
+      expect(
+        await existingIds(
+          store,
+          [...good, bad[0]].map((r) => r.id),
+        ),
+      ).toEqual(good.map((r) => r.id).sort())
     })
 
     it('no rows insert nothing and return an empty set', async () => {

@@ -9,7 +9,16 @@ import { migrate, migrations } from '../../src/store/migrations/index.js'
 import { splitSchema } from '../../src/store/open-store.js'
 import type { Db } from '../../src/store/schema.js'
 import type { Store } from '../../src/store/store.js'
-import { appliedMigrations, freshDatabase, schemaObjects, seedTenant, STORES, txRow, type StoreKind, type TestDatabase } from './fixtures.js'
+import {
+  appliedMigrations,
+  freshDatabase,
+  schemaObjects,
+  seedTenant,
+  STORES,
+  txRow,
+  type StoreKind,
+  type TestDatabase,
+} from './fixtures.js'
 
 /** Every migration by the name databases record it under: renaming or reordering one breaks every existing database. */
 const MIGRATION_NAMES = [
@@ -26,18 +35,47 @@ const MIGRATION_NAMES = [
 ]
 
 const TABLES = [
-  'api_keys', 'api_requests', 'audit_entries', 'bank_accounts', 'bank_statements', 'categorization_rules', 'categorization_settings',
-  'companies', 'exchange_rates', 'idempotency_keys', 'kysely_migration', 'kysely_migration_lock', 'rate_limit_counters', 'settings', 'transactions', 'users',
+  'api_keys',
+  'api_requests',
+  'audit_entries',
+  'bank_accounts',
+  'bank_statements',
+  'categorization_rules',
+  'categorization_settings',
+  'companies',
+  'exchange_rates',
+  'idempotency_keys',
+  'kysely_migration',
+  'kysely_migration_lock',
+  'rate_limit_counters',
+  'settings',
+  'transactions',
+  'users',
 ]
 
 /** The indexes the migrations leave; the amount index differs by dialect (0008). */
 function indexes(kind: StoreKind): string[] {
   return [
-    'api_keys_company', 'api_requests_key_time', 'audit_entries_transaction', 'bank_accounts_company', 'bank_statements_account',
-    'bank_statements_company', 'bank_statements_file', 'categorization_rules_company', 'idempotency_keys_created', 'transactions_account_date',
+    'api_keys_company',
+    'api_requests_key_time',
+    'audit_entries_transaction',
+    'bank_accounts_company',
+    'bank_statements_account',
+    'bank_statements_company',
+    'bank_statements_file',
+    'categorization_rules_company',
+    'idempotency_keys_created',
+    'transactions_account_date',
     kind === 'sqlite' ? 'transactions_amount' : 'transactions_company_amount',
-    'transactions_company_category', 'transactions_company_created', 'transactions_company_date', 'transactions_company_status_date',
-    'transactions_import_ref', 'transactions_report_account', 'transactions_report_company', 'transactions_statement', 'transactions_statement_ref',
+    'transactions_company_category',
+    'transactions_company_created',
+    'transactions_company_date',
+    'transactions_company_status_date',
+    'transactions_import_ref',
+    'transactions_report_account',
+    'transactions_report_company',
+    'transactions_statement',
+    'transactions_statement_ref',
   ].sort()
 }
 
@@ -67,7 +105,8 @@ describe.each(STORES)('store on %s', (kind) => {
   })
 
   describe('writeTransaction', () => {
-    const settingValue = async (key: string) => (await store.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value
+    const settingValue = async (key: string) =>
+      (await store.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value
 
     it("commits what fn wrote and returns fn's value", async () => {
       const key = `commit-${randomUUID()}`
@@ -96,7 +135,9 @@ describe.each(STORES)('store on %s', (kind) => {
       ).rejects.toBe(boom)
       expect(await settingValue(key)).toBeUndefined()
       expect(await store.db.selectFrom('transactions').select('id').where('id', '=', row.id).executeTakeFirst()).toBeUndefined()
-      expect((await store.db.selectFrom('companies').select('name').where('id', '=', t.companyId).executeTakeFirstOrThrow()).name).toBe('Acme')
+      expect((await store.db.selectFrom('companies').select('name').where('id', '=', t.companyId).executeTakeFirstOrThrow()).name).toBe(
+        'Acme',
+      )
     })
 
     it('rolls back when a statement fails, and the store goes on working', async () => {
@@ -121,7 +162,11 @@ describe.each(STORES)('store on %s', (kind) => {
           if (store.dialect === 'postgres') q = q.forUpdate()
           const { value } = await q.executeTakeFirstOrThrow()
           await new Promise((r) => setTimeout(r, 2)) // let the others run in between
-          await trx.updateTable('settings').set({ value: String(Number(value) + 1) }).where('key', '=', key).execute()
+          await trx
+            .updateTable('settings')
+            .set({ value: String(Number(value) + 1) })
+            .where('key', '=', key)
+            .execute()
         })
       await Promise.all(Array.from({ length: 12 }, increment))
       expect(await settingValue(key)).toBe('12')
@@ -148,12 +193,25 @@ describe.each(STORES)('store on %s', (kind) => {
       expect(Object.keys(migrations(kind))).toEqual(MIGRATION_NAMES)
       expect((await appliedMigrations(s)).map((m) => m.name)).toEqual(MIGRATION_NAMES)
       expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
-      if (kind === 'sqlite') expect((await sql<{ user_version: number }>`pragma user_version`.execute(s.db)).rows[0].user_version).toBe(MIGRATION_NAMES.length)
+      if (kind === 'sqlite')
+        expect((await sql<{ user_version: number }>`pragma user_version`.execute(s.db)).rows[0].user_version).toBe(MIGRATION_NAMES.length)
       // The latest columns are there (0003, 0005, 0009, 0010), and the secret 0001 made.
       const t = await seedTenant(s)
-      const row = txRow(t, { import_ref: 'r', statement_ref: 's', created_by: 'key:k', created_via: 'create', exchange_rate_date: '2026-10-30' })
+      const row = txRow(t, {
+        import_ref: 'r',
+        statement_ref: 's',
+        created_by: 'key:k',
+        created_via: 'create',
+        exchange_rate_date: '2026-10-30',
+      })
       await s.db.insertInto('transactions').values(row).execute()
-      expect(await s.db.selectFrom('transactions').select(['import_ref', 'statement_ref', 'created_by', 'created_via', 'exchange_rate_date']).where('id', '=', row.id).executeTakeFirst()).toEqual({
+      expect(
+        await s.db
+          .selectFrom('transactions')
+          .select(['import_ref', 'statement_ref', 'created_by', 'created_via', 'exchange_rate_date'])
+          .where('id', '=', row.id)
+          .executeTakeFirst(),
+      ).toEqual({
         import_ref: 'r',
         statement_ref: 's',
         created_by: 'key:k',
@@ -161,11 +219,34 @@ describe.each(STORES)('store on %s', (kind) => {
         exchange_rate_date: '2026-10-30',
       })
       // 0010: one rate per company, currency and day; the text of the rate as written.
-      const rate = { company_id: t.companyId, currency_code: 'EUR', rate_date: '2026-10-30', rate: '1.08230000001', source: 'ecb', created_at: 'x', updated_at: 'x' }
+      const rate = {
+        company_id: t.companyId,
+        currency_code: 'EUR',
+        rate_date: '2026-10-30',
+        rate: '1.08230000001',
+        source: 'ecb',
+        created_at: 'x',
+        updated_at: 'x',
+      }
       await s.db.insertInto('exchange_rates').values(rate).execute()
-      await expect(s.db.insertInto('exchange_rates').values({ ...rate, rate: '2' }).execute()).rejects.toThrow()
-      await s.db.insertInto('exchange_rates').values({ ...rate, rate_date: '2026-10-31' }).execute()
-      expect(await s.db.selectFrom('exchange_rates').select(['rate_date', 'rate']).where('company_id', '=', t.companyId).orderBy('rate_date').execute()).toEqual([
+      await expect(
+        s.db
+          .insertInto('exchange_rates')
+          .values({ ...rate, rate: '2' })
+          .execute(),
+      ).rejects.toThrow()
+      await s.db
+        .insertInto('exchange_rates')
+        .values({ ...rate, rate_date: '2026-10-31' })
+        .execute()
+      expect(
+        await s.db
+          .selectFrom('exchange_rates')
+          .select(['rate_date', 'rate'])
+          .where('company_id', '=', t.companyId)
+          .orderBy('rate_date')
+          .execute(),
+      ).toEqual([
         { rate_date: '2026-10-30', rate: '1.08230000001' },
         { rate_date: '2026-10-31', rate: '1.08230000001' },
       ])
@@ -188,24 +269,30 @@ describe.each(STORES)('store on %s', (kind) => {
       expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
     })
 
-    it.runIf(kind === 'postgres')("the migrator reads only the store's own schema, so another schema dropped meanwhile cannot fail it", async () => {
-      const d = await fresh()
-      const s = (d.store = await d.database.open())
-      const other = await fresh()
-      const o = (other.store = await other.database.open())
-      const own = new URL(d.database.target).searchParams.get('schema')
-      const tables = await s.db.introspection.getTables({ withInternalKyselyTables: true })
-      expect(new Set(tables.map((x) => x.schema))).toEqual(new Set([own]))
-      expect(tables.map((x) => x.name)).toEqual(expect.arrayContaining(['kysely_migration', 'transactions']))
-      // Another run drops its schemas while this store opens again: nothing of it is read.
-      await o.close()
-      other.store = undefined
-      await Promise.all([other.database.remove(), (async () => {
-        await s.close()
-        d.store = await d.database.open()
-      })()])
-      expect((await appliedMigrations(d.store!)).map((m) => m.name)).toEqual(MIGRATION_NAMES)
-    })
+    it.runIf(kind === 'postgres')(
+      "the migrator reads only the store's own schema, so another schema dropped meanwhile cannot fail it",
+      async () => {
+        const d = await fresh()
+        const s = (d.store = await d.database.open())
+        const other = await fresh()
+        const o = (other.store = await other.database.open())
+        const own = new URL(d.database.target).searchParams.get('schema')
+        const tables = await s.db.introspection.getTables({ withInternalKyselyTables: true })
+        expect(new Set(tables.map((x) => x.schema))).toEqual(new Set([own]))
+        expect(tables.map((x) => x.name)).toEqual(expect.arrayContaining(['kysely_migration', 'transactions']))
+        // Another run drops its schemas while this store opens again: nothing of it is read.
+        await o.close()
+        other.store = undefined
+        await Promise.all([
+          other.database.remove(),
+          (async () => {
+            await s.close()
+            d.store = await d.database.open()
+          })(),
+        ])
+        expect((await appliedMigrations(d.store!)).map((m) => m.name)).toEqual(MIGRATION_NAMES)
+      },
+    )
 
     it('a database made by an earlier release runs only the migrations it has not run, and keeps its data', async () => {
       const d = await fresh()
@@ -214,8 +301,13 @@ describe.each(STORES)('store on %s', (kind) => {
       const raw = await rawKysely(d.database)
       await migrate(raw.db, older, raw.schema)
       const companyId = randomUUID()
-      await raw.db.insertInto('companies').values({ id: companyId, name: 'Old Co', base_currency: 'EUR', created_at: '2025-01-01T00:00:00.000Z' }).execute()
-      const before = (await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`.execute(raw.db)).rows
+      await raw.db
+        .insertInto('companies')
+        .values({ id: companyId, name: 'Old Co', base_currency: 'EUR', created_at: '2025-01-01T00:00:00.000Z' })
+        .execute()
+      const before = (
+        await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`.execute(raw.db)
+      ).rows
       await raw.db.destroy()
       expect(before.map((m) => m.name)).toEqual(MIGRATION_NAMES.slice(0, 8))
 
@@ -223,7 +315,10 @@ describe.each(STORES)('store on %s', (kind) => {
       const after = await appliedMigrations(s)
       expect(after.slice(0, 8)).toEqual(before)
       expect(after.map((m) => m.name)).toEqual(MIGRATION_NAMES)
-      expect(await s.db.selectFrom('companies').select(['name', 'base_currency']).where('id', '=', companyId).executeTakeFirst()).toEqual({ name: 'Old Co', base_currency: 'EUR' })
+      expect(await s.db.selectFrom('companies').select(['name', 'base_currency']).where('id', '=', companyId).executeTakeFirst()).toEqual({
+        name: 'Old Co',
+        base_currency: 'EUR',
+      })
       expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
     })
   })
@@ -240,7 +335,9 @@ describe.each(STORES)('store on %s', (kind) => {
         await expect(s.db.selectFrom('companies').selectAll().execute()).rejects.toThrow()
         const again = await d.open()
         try {
-          expect(await again.db.selectFrom('transactions').select(['id', 'import_ref']).where('company_id', '=', t.companyId).execute()).toEqual([{ id: row.id, import_ref: 'before-close' }])
+          expect(
+            await again.db.selectFrom('transactions').select(['id', 'import_ref']).where('company_id', '=', t.companyId).execute(),
+          ).toEqual([{ id: row.id, import_ref: 'before-close' }])
         } finally {
           await again.close()
         }
@@ -260,7 +357,9 @@ describe.each(STORES)('store on %s', (kind) => {
         const again = await d.open()
         try {
           expect((await schemaObjects(again)).indexes).toEqual(indexes(kind))
-          expect(await again.db.selectFrom('settings').select('key').where('key', '=', 'deferred_indexes').executeTakeFirst()).toBeUndefined()
+          expect(
+            await again.db.selectFrom('settings').select('key').where('key', '=', 'deferred_indexes').executeTakeFirst(),
+          ).toBeUndefined()
         } finally {
           await again.close()
         }

@@ -1,14 +1,6 @@
 /** API keys (API.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
-import {
-  createApiKey,
-  findApiKey,
-  listApiKeys,
-  requireJwtScope,
-  revokeApiKey,
-  toApiKey,
-  usageStats,
-} from '../../domain/api-keys/keys.js'
+import { createApiKey, findApiKey, listApiKeys, requireJwtScope, revokeApiKey, toApiKey, usageStats } from '../../domain/api-keys/keys.js'
 import { AppError } from '../../kernel/errors.js'
 import { ApiKey, CreateApiKeyRequest, CreatedApiKey, KeyListQuery, UsageQuery, UsageStats } from '../../domain/api-keys/schemas.js'
 import { IdParam, envelope } from '../../domain/schema-common.js'
@@ -51,7 +43,10 @@ export function apiKeyRoutes(deps: AppDeps) {
         let keyRow: NonNullable<typeof own>
         if (own) keyRow = own
         else {
-          if (!q.key_id) throw new AppError('validation_error', 'with an access token, name the key whose usage to show in `key_id`', { details: [{ path: 'key_id', message: 'is required with an access token' }] })
+          if (!q.key_id)
+            throw new AppError('validation_error', 'with an access token, name the key whose usage to show in `key_id`', {
+              details: [{ path: 'key_id', message: 'is required with an access token' }],
+            })
           requireJwtScope(actor, 'api_keys')
           keyRow = await findApiKey(store, actor.companyId, q.key_id)
         }

@@ -1,6 +1,13 @@
 /** Bank accounts (API.md section 5): create, list, show. */
 import { createRoute } from '@hono/zod-openapi'
-import { createBankAccount, deleteBankAccount, findBankAccount, getBankAccount, listBankAccounts, updateBankAccount } from '../../domain/accounts/bank-accounts.js'
+import {
+  createBankAccount,
+  deleteBankAccount,
+  findBankAccount,
+  getBankAccount,
+  listBankAccounts,
+  updateBankAccount,
+} from '../../domain/accounts/bank-accounts.js'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import {
   BankAccount,
@@ -73,7 +80,14 @@ export function bankAccountRoutes(deps: AppDeps) {
         request: { params: IdParam, body: jsonBody(UpdateBankAccountRequest) },
         responses: { 200: ok(envelope(BankAccount)), 400: ERRORS[400], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await updateBankAccount(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('json'), now()) }, 200),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            data: await updateBankAccount(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('json'), now()),
+          },
+          200,
+        ),
     )
     .openapi(
       createRoute({
@@ -84,7 +98,8 @@ export function bankAccountRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) => c.json({ success: true as const, data: await deleteBankAccount(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await deleteBankAccount(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
     )
     .openapi(
       createRoute({

@@ -41,7 +41,14 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         summary: 'Create a rule (last, or at `position`: later rules move down)',
         security: SECURITY,
         request: { body: jsonBody(CreateRuleRequest) },
-        responses: { 201: ok(envelope(CategorizationRule), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
+        responses: {
+          201: ok(envelope(CategorizationRule), 'Created'),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+        },
       }),
       async (c) => c.json({ success: true as const, data: await createRule(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
     )
@@ -65,7 +72,11 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         request: { params: IdParam, body: jsonBody(UpdateRuleRequest) },
         responses: { 200: ok(envelope(CategorizationRule)), 400: ERRORS[400], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await updateRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) }, 200),
+      async (c) =>
+        c.json(
+          { success: true as const, data: await updateRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) },
+          200,
+        ),
     )
     .openapi(
       createRoute({
@@ -87,7 +98,11 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         request: { params: IdParam, query: RuleTestQuery },
         responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await testRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('query'), now()) }, 200),
+      async (c) =>
+        c.json(
+          { success: true as const, data: await testRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('query'), now()) },
+          200,
+        ),
     )
     .openapi(
       createRoute({
@@ -98,6 +113,10 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         request: { params: IdParam, body: { ...jsonBody(RuleApplyRequest), required: false } },
         responses: { 200: ok(envelope(RuleApplyResult)), 400: ERRORS[400], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await applyRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) }, 200),
+      async (c) =>
+        c.json(
+          { success: true as const, data: await applyRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) },
+          200,
+        ),
     )
 }

@@ -4,7 +4,14 @@ import { updateSettings } from '../../domain/categorization/settings.js'
 
 /** The model and the rules engine load with the first request that needs them. */
 const service = () => import('../../domain/categorization/categorizer.js')
-import { CategorizationSettings, ModelStatus, ReviewPage, ReviewQuery, Suggestion, UpdateCategorizationSettings } from '../../domain/categorization/schemas.js'
+import {
+  CategorizationSettings,
+  ModelStatus,
+  ReviewPage,
+  ReviewQuery,
+  Suggestion,
+  UpdateCategorizationSettings,
+} from '../../domain/categorization/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
@@ -32,7 +39,8 @@ export function categorizationRoutes(deps: AppDeps) {
         security: SECURITY,
         responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
-      async (c) => c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId, true) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId, true) }, 200),
     )
     .openapi(
       createRoute({
@@ -43,7 +51,8 @@ export function categorizationRoutes(deps: AppDeps) {
         request: { body: jsonBody(UpdateCategorizationSettings) },
         responses: { 200: ok(envelope(CategorizationSettings)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
-      async (c) => c.json({ success: true as const, data: await updateSettings(store, c.get('actor').companyId, c.req.valid('json'), now()) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await updateSettings(store, c.get('actor').companyId, c.req.valid('json'), now()) }, 200),
     )
     .openapi(
       createRoute({
@@ -56,7 +65,11 @@ export function categorizationRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const q = c.req.valid('query')
-        const page = await (await service()).listReview(store, c.get('actor').companyId, { limit: q.limit ?? 50, cursor: q.cursor, below: q.below })
+        const page = await (await service()).listReview(store, c.get('actor').companyId, {
+          limit: q.limit ?? 50,
+          cursor: q.cursor,
+          below: q.below,
+        })
         return c.json({ success: true as const, ...page }, 200)
       },
     )
@@ -69,6 +82,13 @@ export function categorizationRoutes(deps: AppDeps) {
         request: { params: TransactionIdParam },
         responses: { 200: ok(envelope(Suggestion.nullable())), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await (await service()).suggestFor(store, c.get('actor').companyId, c.req.valid('param').transaction_id) }, 200),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            data: await (await service()).suggestFor(store, c.get('actor').companyId, c.req.valid('param').transaction_id),
+          },
+          200,
+        ),
     )
 }

@@ -34,15 +34,26 @@ async function readImport(c: Context<AppEnv>): Promise<{ name: string; text: str
     try {
       raw = await c.req.parseBody({ all: true })
     } catch {
-      throw new AppError('validation_error', 'the multipart/form-data body cannot be read', { details: [{ path: '(body)', message: 'is not valid multipart/form-data' }] })
+      throw new AppError('validation_error', 'the multipart/form-data body cannot be read', {
+        details: [{ path: '(body)', message: 'is not valid multipart/form-data' }],
+      })
     }
     const parsed = RatesImportForm.safeParse({ ...raw })
     if (!parsed.success) throw zodError(parsed.error, 'form')
     const f = parsed.data
-    if (f.file.size > MAX_RATES_FILE) throw new AppError('payload_too_large', `the rates file is ${f.file.size} bytes: at most 20 MiB are accepted`)
-    return { name: f.file_name ?? ((f.file as { name?: string }).name || 'rates.csv'), text: new TextDecoder().decode(await f.file.arrayBuffer()), format: f.format }
+    if (f.file.size > MAX_RATES_FILE)
+      throw new AppError('payload_too_large', `the rates file is ${f.file.size} bytes: at most 20 MiB are accepted`)
+    return {
+      name: f.file_name ?? ((f.file as { name?: string }).name || 'rates.csv'),
+      text: new TextDecoder().decode(await f.file.arrayBuffer()),
+      format: f.format,
+    }
   }
-  if (!/^application\/(.+\+)?json$/.test(type)) throw new AppError('unsupported_media_type', 'send the rates file as multipart/form-data (parts: file, format) or as JSON (file_name, format, content_base64)')
+  if (!/^application\/(.+\+)?json$/.test(type))
+    throw new AppError(
+      'unsupported_media_type',
+      'send the rates file as multipart/form-data (parts: file, format) or as JSON (file_name, format, content_base64)',
+    )
   let body: unknown
   try {
     body = await c.req.json()
@@ -53,9 +64,13 @@ async function readImport(c: Context<AppEnv>): Promise<{ name: string; text: str
   if (!parsed.success) throw zodError(parsed.error, 'body')
   const j = parsed.data
   const b64 = j.content_base64.replace(/\s+/g, '')
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64)) throw new AppError('validation_error', 'content_base64: is not base64', { details: [{ path: 'content_base64', message: 'is not base64' }] })
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64))
+    throw new AppError('validation_error', 'content_base64: is not base64', {
+      details: [{ path: 'content_base64', message: 'is not base64' }],
+    })
   const bytes = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64')
-  if (bytes.length > MAX_RATES_FILE) throw new AppError('payload_too_large', `the rates file is ${bytes.length} bytes: at most 20 MiB are accepted`)
+  if (bytes.length > MAX_RATES_FILE)
+    throw new AppError('payload_too_large', `the rates file is ${bytes.length} bytes: at most 20 MiB are accepted`)
   return { name: j.file_name, text: bytes.toString('utf8'), format: j.format }
 }
 
@@ -65,10 +80,24 @@ export function exchangeRateRoutes(deps: AppDeps) {
   r.openAPIRegistry.registerPath({
     method: 'post',
     path: RATES_IMPORT_PATH,
-    summary: "Import a rates file: the ECB's eurofxref-hist.csv (rates per 1 EUR, converted to the base currency through EUR cross rates) or date,currency,rate; all or nothing",
+    summary:
+      "Import a rates file: the ECB's eurofxref-hist.csv (rates per 1 EUR, converted to the base currency through EUR cross rates) or date,currency,rate; all or nothing",
     security: SECURITY,
-    request: { body: { required: true, content: { 'multipart/form-data': { schema: RatesImportForm }, 'application/json': { schema: RatesImportJson } } } },
-    responses: { 200: ok(envelope(RatesImportResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 413: ERRORS[413], 415: ERRORS[415], 429: ERRORS[429] },
+    request: {
+      body: {
+        required: true,
+        content: { 'multipart/form-data': { schema: RatesImportForm }, 'application/json': { schema: RatesImportJson } },
+      },
+    },
+    responses: {
+      200: ok(envelope(RatesImportResult)),
+      400: ERRORS[400],
+      401: ERRORS[401],
+      403: ERRORS[403],
+      413: ERRORS[413],
+      415: ERRORS[415],
+      429: ERRORS[429],
+    },
   })
   r.post(RATES_IMPORT_PATH, async (c) => {
     const file = await readImport(c)
@@ -97,7 +126,10 @@ export function exchangeRateRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const p = c.req.valid('param')
-        return c.json({ success: true as const, data: await setRate(store, c.get('actor'), p.date, p.currency, c.req.valid('json'), now()) }, 200)
+        return c.json(
+          { success: true as const, data: await setRate(store, c.get('actor'), p.date, p.currency, c.req.valid('json'), now()) },
+          200,
+        )
       },
     )
     .openapi(

@@ -18,7 +18,8 @@ export function reportRoutes(deps: AppDeps) {
         request: { query: CashFlowQuery },
         responses: { 200: ok(envelope(CashFlowReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await cashFlowReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await cashFlowReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
     )
     .openapi(
       createRoute({
@@ -29,6 +30,7 @@ export function reportRoutes(deps: AppDeps) {
         request: { query: SummaryQuery },
         responses: { 200: ok(envelope(SummaryReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await summaryReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await summaryReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
     )
 }

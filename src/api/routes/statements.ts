@@ -17,7 +17,13 @@ import {
   StatementUploadForm,
   StatementUploadJson,
 } from '../../domain/statements/schemas.js'
-import { createStatement, getStatement, listStatements, statementTransactions, type StatementUpload } from '../../domain/statements/statements.js'
+import {
+  createStatement,
+  getStatement,
+  listStatements,
+  statementTransactions,
+  type StatementUpload,
+} from '../../domain/statements/statements.js'
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { reportInternalError } from '../errors.js'
@@ -34,7 +40,10 @@ function mediaType(c: Context<AppEnv>): 'form' | 'json' {
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (type === 'multipart/form-data') return 'form'
   if (/^application\/(.+\+)?json$/.test(type)) return 'json'
-  throw new AppError('unsupported_media_type', 'send the statement as multipart/form-data (parts: file, bank_account_id, ...) or as JSON (bank_account_id, file_name, content_base64, ...)')
+  throw new AppError(
+    'unsupported_media_type',
+    'send the statement as multipart/form-data (parts: file, bank_account_id, ...) or as JSON (bank_account_id, file_name, content_base64, ...)',
+  )
 }
 
 async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
@@ -42,7 +51,9 @@ async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
   try {
     raw = await c.req.parseBody({ all: true })
   } catch {
-    throw new AppError('validation_error', 'the multipart/form-data body cannot be read', { details: [{ path: '(body)', message: 'is not valid multipart/form-data' }] })
+    throw new AppError('validation_error', 'the multipart/form-data body cannot be read', {
+      details: [{ path: '(body)', message: 'is not valid multipart/form-data' }],
+    })
   }
   const parsed = StatementUploadForm.safeParse({ ...raw })
   if (!parsed.success) throw zodError(parsed.error, 'form')
@@ -79,7 +90,10 @@ async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
   const j = parsed.data
   const b64 = j.content_base64.replace(/\s+/g, '')
   if (b64.length > MAX_BASE64) throw tooLarge(`about ${Math.floor((b64.length * 3) / 4)} bytes`)
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64)) throw new AppError('validation_error', 'content_base64: is not base64', { details: [{ path: 'content_base64', message: 'is not base64' }] })
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64))
+    throw new AppError('validation_error', 'content_base64: is not base64', {
+      details: [{ path: 'content_base64', message: 'is not base64' }],
+    })
   return {
     bankAccountId: j.bank_account_id,
     fileName: j.file_name,
@@ -107,7 +121,8 @@ export function statementRoutes(deps: AppDeps) {
   r.openAPIRegistry.registerPath({
     method: 'post',
     path: PATH,
-    summary: 'Upload a bank statement file (CSV, OFX/QFX, QIF, CAMT.053, MT940; at most 20 MiB): answered at once with the statement pending, processed in the background',
+    summary:
+      'Upload a bank statement file (CSV, OFX/QFX, QIF, CAMT.053, MT940; at most 20 MiB): answered at once with the statement pending, processed in the background',
     security: SECURITY,
     request: {
       body: {
@@ -158,7 +173,11 @@ export function statementRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(Statement)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await getStatement(store, c.get('actor').companyId, c.req.valid('param').id, now(), running) }, 200),
+      async (c) =>
+        c.json(
+          { success: true as const, data: await getStatement(store, c.get('actor').companyId, c.req.valid('param').id, now(), running) },
+          200,
+        ),
     )
     .openapi(
       createRoute({

@@ -3,7 +3,12 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
-import { createTransaction, createTransactionBatchIdempotent, createTransactionIdempotent, storeTransactionBatch } from '../../domain/transactions/create.js'
+import {
+  createTransaction,
+  createTransactionBatchIdempotent,
+  createTransactionIdempotent,
+  storeTransactionBatch,
+} from '../../domain/transactions/create.js'
 import {
   BatchCreateMinimalResponse,
   BatchCreateRequest,
@@ -29,7 +34,7 @@ const IdempotencyHeader = z.object({
 const BatchHeaders = IdempotencyHeader.extend({
   prefer: z.string().optional().openapi({
     description:
-      'return=minimal (RFC 7240): `created` lists each created row\'s index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets the amount index aside until it ends; see README)',
+      "return=minimal (RFC 7240): `created` lists each created row's index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets the amount index aside until it ends; see README)",
   }),
 })
 
@@ -75,7 +80,15 @@ export function transactionRoutes(deps: AppDeps) {
         summary: 'Create a transaction',
         security: SECURITY,
         request: { body: jsonBody(CreateTransactionRequest), headers: IdempotencyHeader },
-        responses: { 201: ok(envelope(Transaction), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409], 429: ERRORS[429] },
+        responses: {
+          201: ok(envelope(Transaction), 'Created'),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+          429: ERRORS[429],
+        },
       }),
       async (c) => {
         const key = c.req.header('idempotency-key')
@@ -84,7 +97,10 @@ export function transactionRoutes(deps: AppDeps) {
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
         }
-        return c.json({ success: true as const, data: await createTransaction(store, c.get('actor'), c.req.valid('json'), now(), window) }, 201)
+        return c.json(
+          { success: true as const, data: await createTransaction(store, c.get('actor'), c.req.valid('json'), now(), window) },
+          201,
+        )
       },
     )
     .openapi(
@@ -96,7 +112,8 @@ export function transactionRoutes(deps: AppDeps) {
         request: { body: jsonBody(BulkUpdateRequest) },
         responses: { 200: ok(envelope(BulkUpdateResponse)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) => c.json({ success: true as const, data: await bulkUpdateTransactions(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await bulkUpdateTransactions(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
     )
     .openapi(
       createRoute({
@@ -105,7 +122,14 @@ export function transactionRoutes(deps: AppDeps) {
         summary: 'Create up to 5,000 transactions: valid ones commit together, invalid ones are reported by index',
         security: SECURITY,
         request: { body: jsonBody(BatchCreateRequest), headers: BatchHeaders },
-        responses: { 201: ok(envelope(z.union([BatchCreateResponse, BatchCreateMinimalResponse])), 'Created (the minimal shape with Prefer: return=minimal)'), 400: ERRORS[400], 413: ERRORS[413] },
+        responses: {
+          201: ok(
+            envelope(z.union([BatchCreateResponse, BatchCreateMinimalResponse])),
+            'Created (the minimal shape with Prefer: return=minimal)',
+          ),
+          400: ERRORS[400],
+          413: ERRORS[413],
+        },
       }),
       async (c) => {
         const actor = c.get('actor')
@@ -120,9 +144,15 @@ export function transactionRoutes(deps: AppDeps) {
         const bulkRows = announcedBulkRows(prefer)
         if (prefersMinimal(prefer)) {
           c.header('Preference-Applied', 'return=minimal')
-          return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulkRows, match) }, 201)
+          return c.json(
+            { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulkRows, match) },
+            201,
+          )
         }
-        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulkRows, match) }, 201)
+        return c.json(
+          { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulkRows, match) },
+          201,
+        )
       },
     )
     .openapi(
@@ -134,7 +164,8 @@ export function transactionRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(TransactionDetail)), 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await getTransactionDetail(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await getTransactionDetail(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
     )
     .openapi(
       createRoute({
@@ -145,7 +176,14 @@ export function transactionRoutes(deps: AppDeps) {
         request: { params: IdParam, body: jsonBody(UpdateTransactionRequest) },
         responses: { 200: ok(envelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) => c.json({ success: true as const, data: await updateTransaction(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window) }, 200),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            data: await updateTransaction(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
+          },
+          200,
+        ),
     )
     .openapi(
       createRoute({
@@ -156,6 +194,7 @@ export function transactionRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) => c.json({ success: true as const, data: await deleteTransaction(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await deleteTransaction(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
     )
 }

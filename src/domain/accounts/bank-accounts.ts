@@ -100,19 +100,21 @@ export async function listBankAccounts(
   if (filter.status) q = q.where('status', '=', filter.status)
   if (filter.account_type) q = q.where('account_type', '=', filter.account_type)
   const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
-  const sums = await movements(store, companyId, rows.map((r) => r.id))
+  const sums = await movements(
+    store,
+    companyId,
+    rows.map((r) => r.id),
+  )
   return rows.map((r) => toBankAccount(r, sums.get(r.id) ?? 0))
 }
 
 /** `db` may be an open transaction (its reads must not wait on another connection). */
 export async function findBankAccount(store: Store, companyId: string, id: string, db: Kysely<Db> = store.db): Promise<BankAccountRow> {
   // Outside a transaction, the store's prepared lookup (every create makes one).
-  const row = db === store.db ? await store.hot.findBankAccount(companyId, id) : await db
-    .selectFrom('bank_accounts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('company_id', '=', companyId)
-    .executeTakeFirst()
+  const row =
+    db === store.db
+      ? await store.hot.findBankAccount(companyId, id)
+      : await db.selectFrom('bank_accounts').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst()
   if (!row) throw notFound('bank account')
   return row
 }
@@ -123,7 +125,13 @@ export async function getBankAccount(store: Store, companyId: string, id: string
   return toBankAccount(row, sums.get(id) ?? 0)
 }
 
-export async function updateBankAccount(store: Store, companyId: string, id: string, patch: UpdateBankAccountRequest, now: Date): Promise<BankAccount> {
+export async function updateBankAccount(
+  store: Store,
+  companyId: string,
+  id: string,
+  patch: UpdateBankAccountRequest,
+  now: Date,
+): Promise<BankAccount> {
   const row = await findBankAccount(store, companyId, id)
   const set: Partial<BankAccountRow> = {}
   if (patch.name !== undefined) set.name = patch.name
@@ -133,7 +141,11 @@ export async function updateBankAccount(store: Store, companyId: string, id: str
   if (Object.keys(set).length > 0) {
     await store.writeTransaction(async (trx) => {
       if (set.name !== undefined) await refuseTakenName(store, trx, companyId, set.name, row.id)
-      await trx.updateTable('bank_accounts').set({ ...set, updated_at: now.toISOString() }).where('id', '=', row.id).execute()
+      await trx
+        .updateTable('bank_accounts')
+        .set({ ...set, updated_at: now.toISOString() })
+        .where('id', '=', row.id)
+        .execute()
     })
   }
   return getBankAccount(store, companyId, id)
@@ -144,7 +156,11 @@ export async function deleteBankAccount(store: Store, companyId: string, id: str
   return store.writeTransaction(async (trx) => {
     const row = await findBankAccount(store, companyId, id, trx)
     const held = await trx.selectFrom('transactions').select('id').where('bank_account_id', '=', row.id).limit(1).executeTakeFirst()
-    if (held) throw new AppError('conflict', `bank account "${row.name}" holds transactions and cannot be deleted: close it instead (status: closed)`)
+    if (held)
+      throw new AppError(
+        'conflict',
+        `bank account "${row.name}" holds transactions and cannot be deleted: close it instead (status: closed)`,
+      )
     // Statements that brought no transaction (failed, or empty) go with the account.
     await trx.deleteFrom('bank_statements').where('bank_account_id', '=', row.id).execute()
     await trx.deleteFrom('bank_accounts').where('id', '=', row.id).execute()

@@ -88,7 +88,9 @@ export async function authenticateJwt(store: Store, header: string, now: Date): 
       issuer: ISSUER,
       currentDate: now,
     })
-    const scopes = Array.isArray(payload.scopes) ? (payload.scopes as unknown[]).filter((s): s is Scope => JWT_SCOPES.includes(s as Scope)) : []
+    const scopes = Array.isArray(payload.scopes)
+      ? (payload.scopes as unknown[]).filter((s): s is Scope => JWT_SCOPES.includes(s as Scope))
+      : []
     if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') throw unauthorized('invalid access token')
     // The user must still exist in that company.
     const user = await store.db

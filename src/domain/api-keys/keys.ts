@@ -80,12 +80,7 @@ export async function listApiKeys(store: Store, companyId: string, status: KeySt
 }
 
 export async function findApiKey(store: Store, companyId: string, id: string): Promise<ApiKeyRow> {
-  const row = await store.db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('id', '=', id)
-    .where('company_id', '=', companyId)
-    .executeTakeFirst()
+  const row = await store.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst()
   if (!row) throw notFound('API key')
   return row
 }
@@ -162,6 +157,7 @@ export function hasScope(actor: Actor, scope: Scope): boolean {
 }
 
 export function requireJwtScope(actor: Actor, scope: Scope): void {
-  if (actor.kind !== 'jwt') throw new AppError('forbidden', 'API keys cannot manage API keys: log in (`finctl login`) and use the access token')
+  if (actor.kind !== 'jwt')
+    throw new AppError('forbidden', 'API keys cannot manage API keys: log in (`finctl login`) and use the access token')
   if (!hasScope(actor, scope)) throw new AppError('forbidden', `this token lacks the ${scope} scope`)
 }

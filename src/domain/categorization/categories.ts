@@ -28,7 +28,8 @@ export async function listCategories(store: Store, companyId: string): Promise<C
     e.accounting.set(r.accounting_category, (e.accounting.get(r.accounting_category) ?? 0) + n)
     e.cashFlow.set(r.cash_flow_category, (e.cashFlow.get(r.cash_flow_category) ?? 0) + n)
   }
-  const top = (m: Map<string | null, number>) => [...m.entries()].filter(([k]) => k !== null).sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])))[0]?.[0] ?? null
+  const top = (m: Map<string | null, number>) =>
+    [...m.entries()].filter(([k]) => k !== null).sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])))[0]?.[0] ?? null
   const categories = [...byName.entries()]
     .map(([name, e]) => ({ name, accounting_category: top(e.accounting), cash_flow_category: top(e.cashFlow), transaction_count: e.count }))
     .sort((a, b) => a.name.localeCompare(b.name))

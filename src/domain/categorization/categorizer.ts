@@ -37,7 +37,16 @@ const building = new WeakMap<Store, Map<string, Promise<CachedModel>>>()
 async function train(store: Store, companyId: string, version: number): Promise<CachedModel> {
   const rows = await store.db
     .selectFrom('transactions')
-    .select(['description', 'merchant_name', 'amount', 'currency_code', 'category', 'accounting_category', 'cash_flow_category', 'ai_confidence_score'])
+    .select([
+      'description',
+      'merchant_name',
+      'amount',
+      'currency_code',
+      'category',
+      'accounting_category',
+      'cash_flow_category',
+      'ai_confidence_score',
+    ])
     .where('company_id', '=', companyId)
     .where('category', 'is not', null)
     .where('ai_confidence_score', 'is', null)
@@ -119,7 +128,15 @@ function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: Cat
     }
   }
   if (row.category != null || !model) return
-  const p = model.predict(features({ description: row.description, merchant_name: row.merchant_name ?? null, amount: row.amount, currency_code: row.currency_code }), { explain: false })
+  const p = model.predict(
+    features({
+      description: row.description,
+      merchant_name: row.merchant_name ?? null,
+      amount: row.amount,
+      currency_code: row.currency_code,
+    }),
+    { explain: false },
+  )
   if (!p) return
   row.ai_confidence_score = p.score
   if (p.score < threshold) return
@@ -156,7 +173,15 @@ export async function suggester(store: Store, companyId: string, labelsVersion?:
       if (rules.length) {
         const r = applyRules(rules, row)
         if (r.category !== undefined) {
-          return { source: 'rule', category: r.category, accounting_category: r.accounting_category ?? null, cash_flow_category: r.cash_flow_category ?? null, confidence: null, rule_ids: r.rule_ids, explanation: [] }
+          return {
+            source: 'rule',
+            category: r.category,
+            accounting_category: r.accounting_category ?? null,
+            cash_flow_category: r.cash_flow_category ?? null,
+            confidence: null,
+            rule_ids: r.rule_ids,
+            explanation: [],
+          }
         }
       }
       const p: Prediction | null = model.labelCount > 0 ? model.predict(features(row)) : null
@@ -167,7 +192,12 @@ export async function suggester(store: Store, companyId: string, labelsVersion?:
 }
 
 export async function suggestFor(store: Store, companyId: string, transactionId: string): Promise<Suggestion | null> {
-  const row = await store.db.selectFrom('transactions').selectAll().where('company_id', '=', companyId).where('id', '=', transactionId).executeTakeFirst()
+  const row = await store.db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', transactionId)
+    .executeTakeFirst()
   if (!row) throw notFound('transaction')
   return (await suggester(store, companyId)).suggest(row)
 }
@@ -204,7 +234,11 @@ export interface ReviewItem {
  * Transactions that need a person: uncategorized ones (with or without a model score) and ones
  * the model categorized with a score below `below`, newest first (by id), not void.
  */
-export async function listReview(store: Store, companyId: string, q: ReviewQuery): Promise<{ data: ReviewItem[]; pagination: { limit: number; next_cursor: string | null; has_more: boolean; total: number } }> {
+export async function listReview(
+  store: Store,
+  companyId: string,
+  q: ReviewQuery,
+): Promise<{ data: ReviewItem[]; pagination: { limit: number; next_cursor: string | null; has_more: boolean; total: number } }> {
   const settings = await getSettings(store.db, companyId)
   const below = q.below ?? settings.threshold
   const base = store.db
@@ -212,10 +246,16 @@ export async function listReview(store: Store, companyId: string, q: ReviewQuery
     .where('company_id', '=', companyId)
     .where('status', '!=', 'void')
     .where((eb) => eb.or([eb('category', 'is', null), eb('ai_confidence_score', '<', below)]))
-  let page = base.selectAll().orderBy('id', 'desc').limit(q.limit + 1)
+  let page = base
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
   if (q.cursor) {
     const id = Buffer.from(q.cursor, 'base64url').toString('utf8')
-    if (!/^[0-9a-f-]{36}$/.test(id)) throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', { details: [{ path: 'cursor', message: 'is not a cursor of this list' }] })
+    if (!/^[0-9a-f-]{36}$/.test(id))
+      throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', {
+        details: [{ path: 'cursor', message: 'is not a cursor of this list' }],
+      })
     page = page.where('id', '<', id)
   }
   const [rows, count] = await Promise.all([page.execute(), base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()])
@@ -224,6 +264,11 @@ export async function listReview(store: Store, companyId: string, q: ReviewQuery
   const s = await suggester(store, companyId, settings.labels_version)
   return {
     data: kept.map((r) => ({ transaction: toTransaction(r), suggestion: s.suggest(r) })),
-    pagination: { limit: q.limit, next_cursor: more ? Buffer.from(kept[kept.length - 1].id).toString('base64url') : null, has_more: more, total: Number(count.n) },
+    pagination: {
+      limit: q.limit,
+      next_cursor: more ? Buffer.from(kept[kept.length - 1].id).toString('base64url') : null,
+      has_more: more,
+      total: Number(count.n),
+    },
   }
 }

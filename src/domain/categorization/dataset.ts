@@ -146,13 +146,26 @@ function worldFile(): string {
     const file = new URL(WORLD_FILE, dir)
     if (existsSync(file)) return fileURLToPath(file)
     const parent = new URL('..', dir)
-    if (parent.href === dir.href) throw new Error(`${WORLD_FILE} is missing from the finctl package (looked in the directories above ${fileURLToPath(import.meta.url)}); reinstall finctl`)
+    if (parent.href === dir.href)
+      throw new Error(
+        `${WORLD_FILE} is missing from the finctl package (looked in the directories above ${fileURLToPath(import.meta.url)}); reinstall finctl`,
+      )
     dir = parent
   }
 }
 
 const DATA = JSON.parse(readFileSync(worldFile(), 'utf8')) as WorldData
-const { regions: REGIONS, prefixes: PREFIXES, cities: CITIES, months: MONTHS, categories: CATEGORY_SPECS, merchants: NAMED, words: WORDS, tails: TAILS, generic: GENERIC } = DATA
+const {
+  regions: REGIONS,
+  prefixes: PREFIXES,
+  cities: CITIES,
+  months: MONTHS,
+  categories: CATEGORY_SPECS,
+  merchants: NAMED,
+  words: WORDS,
+  tails: TAILS,
+  generic: GENERIC,
+} = DATA
 
 export const CATEGORIES: { category: string; accounting_category: string; cash_flow_category: string }[] = CATEGORY_SPECS.map((c) => ({
   category: c.category,
@@ -180,7 +193,9 @@ const fill = (rng: Rng, template: string, region: Region) =>
 
 function tailName(rng: Rng, tail: TailSpec, region: Region): string {
   if (tail.forms) return fill(rng, pick(rng, tail.forms[region]), region)
-  return (tail.parts ?? []).map((part) => pick(rng, words(typeof part === 'string' ? part : pick(rng, part), region))).join(tail.join ?? ' ')
+  return (tail.parts ?? [])
+    .map((part) => pick(rng, words(typeof part === 'string' ? part : pick(rng, part), region)))
+    .join(tail.join ?? ' ')
 }
 
 /** How a synthesized name appears on a bank line: upper case, sometimes with the legal form dropped. */
@@ -275,7 +290,9 @@ export function generateDataset(opts: { size: number; seed: number; start?: stri
   // Statement order: by date, stable on generation order.
   return rows
     .map((row, i) => ({ row, i }))
-    .sort((a, b) => (a.row.transaction_date < b.row.transaction_date ? -1 : a.row.transaction_date > b.row.transaction_date ? 1 : a.i - b.i))
+    .sort((a, b) =>
+      a.row.transaction_date < b.row.transaction_date ? -1 : a.row.transaction_date > b.row.transaction_date ? 1 : a.i - b.i,
+    )
     .map((x) => x.row)
 }
 
@@ -290,11 +307,18 @@ function merchantRow(rng: Rng, w: World, date: Date): LabelledTransaction {
       break
     }
   }
-  const channel = pickWeighted(rng, cat.channels.map(([c, weight]) => ({ c, weight })), cat.channels.reduce((s, [, x]) => s + x, 0)).c
+  const channel = pickWeighted(
+    rng,
+    cat.channels.map(([c, weight]) => ({ c, weight })),
+    cat.channels.reduce((s, [, x]) => s + x, 0),
+  ).c
   const amountMinor = signed(rng, cat.sign, amountFor(rng, cat.amount, merchant.name + cat.category))
   const ctx: RenderContext = { rng, region: merchant.region, channel, date, words: cat.words }
   const merchantText = render(ctx, pick(rng, bank))
-  let description = render(ctx, pick(rng, merchant.templates ?? cat.templates).replace('{M}', () => merchantText))
+  let description = render(
+    ctx,
+    pick(rng, merchant.templates ?? cat.templates).replace('{M}', () => merchantText),
+  )
   description = noise(rng, description)
   const hasName = merchant.name !== '' && rng() < NAME_RATE[channel]
   return row(date, description, hasName ? merchant.name : null, amountMinor, cat)
@@ -302,7 +326,11 @@ function merchantRow(rng: Rng, w: World, date: Date): LabelledTransaction {
 
 function genericRow(rng: Rng, w: World, date: Date): LabelledTransaction {
   const choices = GENERIC.categories.map(([name, weight]) => ({ name, weight }))
-  const choice = pickWeighted(rng, choices, choices.reduce((s, c) => s + c.weight, 0))
+  const choice = pickWeighted(
+    rng,
+    choices,
+    choices.reduce((s, c) => s + c.weight, 0),
+  )
   const cat = w.byName.get(choice.name)!
   const ctx: RenderContext = { rng, region: pick(rng, REGIONS), channel: 'fee', date, words: undefined }
   const description = noise(rng, render(ctx, pick(rng, GENERIC.description)))
@@ -388,12 +416,18 @@ function dateText(rng: Rng, region: Region, date: Date): string {
   const dd = String(d.getUTCDate()).padStart(2, '0')
   const mm = String(d.getUTCMonth() + 1).padStart(2, '0')
   switch (region) {
-    case 'us': return `${mm}/${dd}`
-    case 'de': return `${dd}.${mm}`
-    case 'fr': return `${dd}/${mm}`
-    case 'es': return `${dd}-${mm}`
-    case 'nl': return `${dd}-${mm}-${d.getUTCFullYear()}`
-    case 'uk': return `${dd} ${MONTHS.us[d.getUTCMonth()]}`
+    case 'us':
+      return `${mm}/${dd}`
+    case 'de':
+      return `${dd}.${mm}`
+    case 'fr':
+      return `${dd}/${mm}`
+    case 'es':
+      return `${dd}-${mm}`
+    case 'nl':
+      return `${dd}-${mm}-${d.getUTCFullYear()}`
+    case 'uk':
+      return `${dd} ${MONTHS.us[d.getUTCMonth()]}`
   }
 }
 

@@ -43,7 +43,13 @@ export function labelOf(row: Pick<LabelledTransaction, 'category' | 'accounting_
 }
 
 export function toExample(row: LabelledTransaction): Example {
-  return { description: row.description, merchant_name: row.merchant_name, amount_minor: row.amount_minor, currency_exponent: 2, label: labelOf(row) }
+  return {
+    description: row.description,
+    merchant_name: row.merchant_name,
+    amount_minor: row.amount_minor,
+    currency_exponent: 2,
+    label: labelOf(row),
+  }
 }
 
 /** Deterministic split: a seeded shuffle, the first `testFraction` of it is the test set. */
@@ -104,7 +110,10 @@ export function evaluate(opts: EvaluateOptions = {}): EvaluationReport {
   })
 
   const n = test.length
-  const ece = n === 0 ? 0 : bins.reduce((sum, b) => (b.count === 0 ? sum : sum + (b.count / n) * Math.abs(b.correct / b.count - b.scoreSum / b.count)), 0)
+  const ece =
+    n === 0
+      ? 0
+      : bins.reduce((sum, b) => (b.count === 0 ? sum : sum + (b.count / n) * Math.abs(b.correct / b.count - b.scoreSum / b.count)), 0)
   return {
     size,
     seed,
@@ -118,7 +127,13 @@ export function evaluate(opts: EvaluateOptions = {}): EvaluationReport {
     expected_calibration_error: round(ece, 4),
     calibration: bins
       .filter((b) => b.count > 0)
-      .map((b) => ({ from: b.from, to: b.to, count: b.count, mean_score: round(b.scoreSum / b.count, 4), accuracy: round(b.correct / b.count, 4) })),
+      .map((b) => ({
+        from: b.from,
+        to: b.to,
+        count: b.count,
+        mean_score: round(b.scoreSum / b.count, 4),
+        accuracy: round(b.correct / b.count, 4),
+      })),
     train_ms: round(trainMs, 1),
     predict_us_per_row: round(predictUs, 2),
   }

@@ -25,14 +25,37 @@ export function decodeLabel(label: string): CategoryTriple {
   return { category, accounting_category: ac || null, cash_flow_category: cfc || null }
 }
 
-export type LabelledFields = Pick<TransactionRow, 'description' | 'merchant_name' | 'amount' | 'currency_code' | 'category' | 'accounting_category' | 'cash_flow_category' | 'ai_confidence_score'>
+export type LabelledFields = Pick<
+  TransactionRow,
+  | 'description'
+  | 'merchant_name'
+  | 'amount'
+  | 'currency_code'
+  | 'category'
+  | 'accounting_category'
+  | 'cash_flow_category'
+  | 'ai_confidence_score'
+>
 
 export function featuresOf(r: Pick<TransactionRow, 'description' | 'merchant_name' | 'amount' | 'currency_code'>): Features {
-  return { description: r.description, merchant_name: r.merchant_name, amount_minor: Number(r.amount), currency_exponent: currencyExponent(r.currency_code) }
+  return {
+    description: r.description,
+    merchant_name: r.merchant_name,
+    amount_minor: Number(r.amount),
+    currency_exponent: currencyExponent(r.currency_code),
+  }
 }
 
 /** The training example a row is, or null. */
 export function exampleOf(r: LabelledFields): Example | null {
-  if (r.category === null || r.category === undefined || (r.ai_confidence_score !== null && r.ai_confidence_score !== undefined)) return null
-  return { ...featuresOf(r), label: encodeLabel({ category: r.category, accounting_category: r.accounting_category ?? null, cash_flow_category: r.cash_flow_category ?? null }) }
+  if (r.category === null || r.category === undefined || (r.ai_confidence_score !== null && r.ai_confidence_score !== undefined))
+    return null
+  return {
+    ...featuresOf(r),
+    label: encodeLabel({
+      category: r.category,
+      accounting_category: r.accounting_category ?? null,
+      cash_flow_category: r.cash_flow_category ?? null,
+    }),
+  }
 }

@@ -74,7 +74,8 @@ const LOG_ALPHA = Math.log(ALPHA)
 
 const floor3 = (x: number) => Math.floor(x * 1000) / 1000
 
-const positiveInt = (value: number | undefined, fallback: number) => (value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback)
+const positiveInt = (value: number | undefined, fallback: number) =>
+  value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
 
 // ---------------------------------------------------------------------------------------------
 // The model
@@ -125,7 +126,12 @@ export class CategoryModel {
     const encoded: Encoded[] = []
     for (const e of examples) encoded.push(model.addEncoded(model.encode(e, true)))
     if ((opts.calibrate ?? true) && encoded.length >= MIN_CALIBRATION_EXAMPLES) {
-      const steps = model.crossValidate(encoded, positiveInt(opts.folds, 5), opts.seed ?? 1, positiveInt(opts.maxCalibrationSamples, 20_000))
+      const steps = model.crossValidate(
+        encoded,
+        positiveInt(opts.folds, 5),
+        opts.seed ?? 1,
+        positiveInt(opts.maxCalibrationSamples, 20_000),
+      )
       model.calibration = steps.length > 0 ? steps : null
     }
     return model
@@ -152,7 +158,12 @@ export class CategoryModel {
     const ids = this.knownIds(tokens(f))
     const s = this.score(ids)
     const score = scoreOf(this.calibration, s.logit, s.raw)
-    return { label: this.labels[s.top], score: floor3(score), raw: s.raw, explanation: o.explain === false ? [] : this.explain(ids, s.top, s.second) }
+    return {
+      label: this.labels[s.top],
+      score: floor3(score),
+      raw: s.raw,
+      explanation: o.explain === false ? [] : this.explain(ids, s.top, s.second),
+    }
   }
 
   get exampleCount(): number {
@@ -353,7 +364,11 @@ export class CategoryModel {
       const weight = times * (forTop - forOther)
       if (!(weight > 0)) continue
       let at = best.length
-      while (at > 0 && (best[at - 1].weight < weight || (best[at - 1].weight === weight && this.tokenNames[best[at - 1].id] > this.tokenNames[id]))) at--
+      while (
+        at > 0 &&
+        (best[at - 1].weight < weight || (best[at - 1].weight === weight && this.tokenNames[best[at - 1].id] > this.tokenNames[id]))
+      )
+        at--
       if (at < EXPLANATION_SIZE) {
         best.splice(at, 0, { id, weight })
         if (best.length > EXPLANATION_SIZE) best.pop()

@@ -22,7 +22,9 @@ function compilePattern(pattern: string): RE2JS | string {
     return `is not a valid regular expression (RE2 syntax): ${why}`
   }
   const size = re.programSize()
-  return size > MAX_PATTERN_SIZE ? `is too complex (${size} instructions, at most ${MAX_PATTERN_SIZE}): use fewer or smaller repetitions` : re
+  return size > MAX_PATTERN_SIZE
+    ? `is too complex (${size} instructions, at most ${MAX_PATTERN_SIZE}): use fewer or smaller repetitions`
+    : re
 }
 
 /** Refuse a rule whose patterns RE2 cannot compile or that compile too large (a 400 naming the field). */

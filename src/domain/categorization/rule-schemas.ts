@@ -62,8 +62,16 @@ const AmountBound = z
   .openapi({ description: 'signed like transaction amounts (money out is negative), inclusive', example: '-100.00' })
 
 const CONDITION_KEYS = [
-  'description_contains', 'description_equals', 'description_regex', 'merchant_contains', 'merchant_equals', 'merchant_regex',
-  'min_amount', 'max_amount', 'bank_account_id', 'currency_code',
+  'description_contains',
+  'description_equals',
+  'description_regex',
+  'merchant_contains',
+  'merchant_equals',
+  'merchant_regex',
+  'min_amount',
+  'max_amount',
+  'bank_account_id',
+  'currency_code',
 ] as const
 
 export const RuleConditions = z
@@ -121,13 +129,25 @@ const RuleName = text(200)
 const Position = z.number().int().min(1, 'must be 1 or more').max(1_000_000).openapi({ description: 'past the end: last' })
 
 export const CreateRuleRequest = z
-  .object({ name: RuleName.optional(), position: Position.optional(), conditions: RuleConditions, actions: RuleActions, is_active: z.boolean().optional() })
+  .object({
+    name: RuleName.optional(),
+    position: Position.optional(),
+    conditions: RuleConditions,
+    actions: RuleActions,
+    is_active: z.boolean().optional(),
+  })
   .strict()
   .openapi('CreateCategorizationRuleRequest')
 export type CreateRuleRequest = z.infer<typeof CreateRuleRequest>
 
 export const UpdateRuleRequest = z
-  .object({ name: RuleName.optional(), position: Position.optional(), conditions: RuleConditions.optional(), actions: RuleActions.optional(), is_active: z.boolean().optional() })
+  .object({
+    name: RuleName.optional(),
+    position: Position.optional(),
+    conditions: RuleConditions.optional(),
+    actions: RuleActions.optional(),
+    is_active: z.boolean().optional(),
+  })
   .strict()
   .openapi('UpdateCategorizationRuleRequest', { description: 'conditions and actions replace the old ones whole' })
 export type UpdateRuleRequest = z.infer<typeof UpdateRuleRequest>
@@ -135,7 +155,10 @@ export type UpdateRuleRequest = z.infer<typeof UpdateRuleRequest>
 const MAX_SINCE_DAYS = 36_500
 export const Since = z
   .string()
-  .refine((s) => (/^\d{1,5}d$/.test(s) && Number(s.slice(0, -1)) <= MAX_SINCE_DAYS) || isIsoDate(s), 'must be a number of days such as 90d, or a date YYYY-MM-DD')
+  .refine(
+    (s) => (/^\d{1,5}d$/.test(s) && Number(s.slice(0, -1)) <= MAX_SINCE_DAYS) || isIsoDate(s),
+    'must be a number of days such as 90d, or a date YYYY-MM-DD',
+  )
   .openapi({ description: 'transactions dated on or after: Nd (N days before today, UTC) or YYYY-MM-DD; default 90d', example: '90d' })
 
 /** The first transaction_date a `since` covers. */
@@ -145,7 +168,10 @@ export function sinceDate(since: string, now: Date): string {
 }
 
 export const RuleTestQuery = z
-  .object({ since: Since.optional(), limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'changes listed, default 50' }) })
+  .object({
+    since: Since.optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'changes listed, default 50' }),
+  })
   .strict()
 export const RuleApplyRequest = z.object({ since: Since.optional() }).strict().openapi('RuleApplyRequest')
 
@@ -163,6 +189,11 @@ export const RuleTestResult = z
 export type RuleTestResult = z.infer<typeof RuleTestResult>
 
 export const RuleApplyResult = z
-  .object({ since: z.string(), matched: z.number().int(), updated: z.number().int(), transaction_ids: z.array(z.string()).optional().openapi({ description: 'when at most 1,000' }) })
+  .object({
+    since: z.string(),
+    matched: z.number().int(),
+    updated: z.number().int(),
+    transaction_ids: z.array(z.string()).optional().openapi({ description: 'when at most 1,000' }),
+  })
   .openapi('RuleApplyResult')
 export type RuleApplyResult = z.infer<typeof RuleApplyResult>

@@ -48,7 +48,12 @@ export function toRule(row: CategorizationRuleRow): CategorizationRule {
 }
 
 async function findRule(db: Kysely<Db>, companyId: string, id: string): Promise<CategorizationRuleRow> {
-  const row = await db.selectFrom('categorization_rules').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst()
+  const row = await db
+    .selectFrom('categorization_rules')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst()
   if (!row) throw notFound('categorization rule')
   return row
 }
@@ -56,7 +61,11 @@ async function findRule(db: Kysely<Db>, companyId: string, id: string): Promise<
 /** Serialise changes of one company's order: SQLite's write lock already does; PostgreSQL locks the company row. */
 async function lockOrder(store: Store, trx: Kysely<Db>, companyId: string): Promise<number> {
   if (store.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
-  const r = await trx.selectFrom('categorization_rules').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow()
+  const r = await trx
+    .selectFrom('categorization_rules')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow()
   return Number(r.n)
 }
 
@@ -77,17 +86,30 @@ async function normalised(store: Store, trx: Kysely<Db>, companyId: string, c: R
   ;(await matcher()).checkPatterns(c)
   if (c.bank_account_id !== undefined) {
     await findBankAccount(store, companyId, c.bank_account_id, trx).catch(() => {
-      throw new AppError('not_found', 'bank account not found', { details: [{ path: 'conditions.bank_account_id', message: 'no such bank account' }] })
+      throw new AppError('not_found', 'bank account not found', {
+        details: [{ path: 'conditions.bank_account_id', message: 'no such bank account' }],
+      })
     })
   }
-  const text = (v: string | number | undefined) => (v === undefined ? undefined : String(v).trim().replace(/^\u2212/, '-'))
+  const text = (v: string | number | undefined) =>
+    v === undefined
+      ? undefined
+      : String(v)
+          .trim()
+          .replace(/^\u2212/, '-')
   return { ...c, min_amount: text(c.min_amount), max_amount: text(c.max_amount) }
 }
 
 const actionsJson = (a: RuleActions) => JSON.stringify(a.tags ? { ...a, tags: [...new Set(a.tags)] } : a)
 
 export async function listRules(store: Store, companyId: string): Promise<CategorizationRule[]> {
-  const rows = await store.db.selectFrom('categorization_rules').selectAll().where('company_id', '=', companyId).orderBy('position').orderBy('id').execute()
+  const rows = await store.db
+    .selectFrom('categorization_rules')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute()
   return rows.map(toRule)
 }
 
@@ -155,7 +177,9 @@ export async function deleteRule(store: Store, actor: Actor, id: string): Promis
 /** The company's active rules, compiled, in position order (what categorizing a row runs). */
 export async function loadActiveRules(db: Kysely<Db>, companyId: string): Promise<CompiledRule[]> {
   const { compileRules } = await matcher()
-  return compileRules(await db.selectFrom('categorization_rules').selectAll().where('company_id', '=', companyId).where('is_active', '=', 1).execute())
+  return compileRules(
+    await db.selectFrom('categorization_rules').selectAll().where('company_id', '=', companyId).where('is_active', '=', 1).execute(),
+  )
 }
 
 // ---- running one rule over existing transactions ------------------------------------------------
@@ -164,7 +188,12 @@ export async function loadActiveRules(db: Kysely<Db>, companyId: string): Promis
 async function* scan(store: Store, companyId: string, since: string): AsyncGenerator<TransactionRow[]> {
   let after: [string, string] | undefined
   for (;;) {
-    let q = store.db.selectFrom('transactions').selectAll().where('company_id', '=', companyId).where('transaction_date', '>=', since).where('status', '!=', 'void')
+    let q = store.db
+      .selectFrom('transactions')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('transaction_date', '>=', since)
+      .where('status', '!=', 'void')
     if (after) {
       const [date, id] = after
       q = q.where((eb) => eb(eb.refTuple('transaction_date', 'id'), '>', eb.tuple(date, id)))
@@ -215,7 +244,13 @@ async function* matches(store: Store, companyId: string, rule: CompiledRule[], s
 }
 
 /** Which transactions the rule would change, without changing any. */
-export async function testRule(store: Store, actor: Actor, id: string, o: { since?: string; limit?: number }, now: Date): Promise<RuleTestResult> {
+export async function testRule(
+  store: Store,
+  actor: Actor,
+  id: string,
+  o: { since?: string; limit?: number },
+  now: Date,
+): Promise<RuleTestResult> {
   const { row, compiled } = await oneRule(store, actor.companyId, id)
   const since = sinceDate(o.since ?? DEFAULT_SINCE, now)
   const limit = o.limit ?? 50
@@ -238,9 +273,16 @@ async function updateChunk(store: Store, actor: Actor, ids: string[], updates: B
     return (await bulkUpdateTransactions(store, actor, { transaction_ids: ids, updates }, now)).transactions.map((t) => t.id)
   } catch (e) {
     if (!(e instanceof AppError) || e.code !== 'not_found') throw e
-    const still = await store.db.selectFrom('transactions').select('id').where('company_id', '=', actor.companyId).where('id', 'in', ids).execute()
+    const still = await store.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('company_id', '=', actor.companyId)
+      .where('id', 'in', ids)
+      .execute()
     if (!still.length) return []
-    return (await bulkUpdateTransactions(store, actor, { transaction_ids: still.map((r) => r.id), updates }, now)).transactions.map((t) => t.id)
+    return (await bulkUpdateTransactions(store, actor, { transaction_ids: still.map((r) => r.id), updates }, now)).transactions.map(
+      (t) => t.id,
+    )
   }
 }
 

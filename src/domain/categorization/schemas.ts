@@ -42,8 +42,14 @@ export const Suggestion = z
   .object({
     source: z.enum(['rule', 'model']),
     category: z.string(),
-    accounting_category: z.string().nullable().openapi({ description: `one of ${ACCOUNTING_CATEGORIES.join(', ')}` }),
-    cash_flow_category: z.string().nullable().openapi({ description: `one of ${CASH_FLOW_CATEGORIES.join(', ')}` }),
+    accounting_category: z
+      .string()
+      .nullable()
+      .openapi({ description: `one of ${ACCOUNTING_CATEGORIES.join(', ')}` }),
+    cash_flow_category: z
+      .string()
+      .nullable()
+      .openapi({ description: `one of ${CASH_FLOW_CATEGORIES.join(', ')}` }),
     confidence: z.number().nullable(),
     rule_ids: z.array(z.string()),
     explanation: z.array(z.object({ token: z.string(), weight: z.number() })),
@@ -55,7 +61,13 @@ export const ReviewItem = z.object({ transaction: Transaction, suggestion: Sugge
 export const ReviewQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
   cursor: z.string().optional(),
-  below: z.coerce.number().min(0).max(1).transform(toScoreScale).optional().openapi({ description: 'also list model-categorized rows scored below this (default: the threshold)' }),
+  below: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .transform(toScoreScale)
+    .optional()
+    .openapi({ description: 'also list model-categorized rows scored below this (default: the threshold)' }),
 })
 
 export const ReviewPage = z.object({ success: z.literal(true), data: z.array(ReviewItem), pagination: Pagination })

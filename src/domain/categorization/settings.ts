@@ -26,10 +26,20 @@ const DEFAULTS = { auto_categorize: true, threshold: 0.9 }
 export async function getSettings(db: Kysely<Db>, companyId: string): Promise<CategorizationSettings> {
   const row = await db.selectFrom('categorization_settings').selectAll().where('company_id', '=', companyId).executeTakeFirst()
   if (!row) return { ...DEFAULTS, labels_version: 0, updated_at: null }
-  return { auto_categorize: row.auto_categorize === 1, threshold: Number(row.threshold), labels_version: Number(row.labels_version), updated_at: row.updated_at }
+  return {
+    auto_categorize: row.auto_categorize === 1,
+    threshold: Number(row.threshold),
+    labels_version: Number(row.labels_version),
+    updated_at: row.updated_at,
+  }
 }
 
-export async function updateSettings(store: Store, companyId: string, patch: { auto_categorize?: boolean; threshold?: number }, now: Date): Promise<CategorizationSettings> {
+export async function updateSettings(
+  store: Store,
+  companyId: string,
+  patch: { auto_categorize?: boolean; threshold?: number },
+  now: Date,
+): Promise<CategorizationSettings> {
   const ts = now.toISOString()
   const set: { auto_categorize?: number; threshold?: number; updated_at: string } = { updated_at: ts }
   if (patch.auto_categorize !== undefined) set.auto_categorize = patch.auto_categorize ? 1 : 0
@@ -85,11 +95,24 @@ export function modelCache(store: Store): Map<string, CachedModel> {
  * transaction when given one) and returns a function that applies the change to this process's
  * model; call it once the change is committed.
  */
-export async function labelsChanged(db: Kysely<Db>, store: Store, companyId: string, removed: Example[], added: Example[], now: Date): Promise<() => void> {
+export async function labelsChanged(
+  db: Kysely<Db>,
+  store: Store,
+  companyId: string,
+  removed: Example[],
+  added: Example[],
+  now: Date,
+): Promise<() => void> {
   if (!removed.length && !added.length) return () => {}
   const row = await db
     .insertInto('categorization_settings')
-    .values({ company_id: companyId, auto_categorize: DEFAULTS.auto_categorize ? 1 : 0, threshold: DEFAULTS.threshold, labels_version: 1, updated_at: now.toISOString() })
+    .values({
+      company_id: companyId,
+      auto_categorize: DEFAULTS.auto_categorize ? 1 : 0,
+      threshold: DEFAULTS.threshold,
+      labels_version: 1,
+      updated_at: now.toISOString(),
+    })
     .onConflict((oc) => oc.column('company_id').doUpdateSet({ labels_version: sql`categorization_settings.labels_version + 1` }))
     .returning('labels_version')
     .executeTakeFirstOrThrow()

@@ -15,7 +15,8 @@ export const RATE_MAX_AGE_VAR = 'FINCTL_RATE_MAX_AGE_DAYS'
 export function rateMaxAgeDays(env: NodeJS.ProcessEnv = process.env): number {
   const text = env[RATE_MAX_AGE_VAR]
   if (text === undefined || text === '') return DEFAULT_RATE_MAX_AGE_DAYS
-  if (!/^\d{1,3}$/.test(text.trim()) || Number(text) > 366) throw new AppError('usage', `${RATE_MAX_AGE_VAR}: "${text.slice(0, 20)}" is not a number of days from 0 to 366`)
+  if (!/^\d{1,3}$/.test(text.trim()) || Number(text) > 366)
+    throw new AppError('usage', `${RATE_MAX_AGE_VAR}: "${text.slice(0, 20)}" is not a number of days from 0 to 366`)
   return Number(text)
 }
 
@@ -42,7 +43,12 @@ export class RateBook {
   }
 
   /** Load the rates for every (currency, date) wanted: one query per currency over its date range. */
-  static async load(db: Kysely<Db>, companyId: string, wanted: Iterable<{ currency: string; date: string }>, maxAgeDays = rateMaxAgeDays()): Promise<RateBook> {
+  static async load(
+    db: Kysely<Db>,
+    companyId: string,
+    wanted: Iterable<{ currency: string; date: string }>,
+    maxAgeDays = rateMaxAgeDays(),
+  ): Promise<RateBook> {
     const ranges = new Map<string, { from: string; to: string }>()
     for (const { currency, date } of wanted) {
       const r = ranges.get(currency)
@@ -97,5 +103,8 @@ export class RateBook {
 }
 
 export function missingRate(currency: string, date: string, base: string, reach: string): never {
-  throw validation('exchange_rate', `is required for ${currency} on ${date}: the company's rates to ${base} have none for ${reach}; import rates with \`finctl rates import FILE\` (or set one with finctl rates set), or give \`exchange_rate\``)
+  throw validation(
+    'exchange_rate',
+    `is required for ${currency} on ${date}: the company's rates to ${base} have none for ${reach}; import rates with \`finctl rates import FILE\` (or set one with finctl rates set), or give \`exchange_rate\``,
+  )
 }

@@ -27,7 +27,8 @@ function cursorOf(r: ExchangeRateRow): string {
 
 function readCursor(cursor: string): [string, string] {
   const [date, currency] = Buffer.from(cursor, 'base64url').toString('utf8').split('|')
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date ?? '') || !/^[A-Z]{3}$/.test(currency ?? '')) throw validation('cursor', 'is not a cursor of this list')
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date ?? '') || !/^[A-Z]{3}$/.test(currency ?? ''))
+    throw validation('cursor', 'is not a cursor of this list')
   return [date, currency]
 }
 
@@ -44,10 +45,17 @@ export async function listRates(store: Store, companyId: string, q: ExchangeRate
     const [date, currency] = readCursor(q.cursor)
     page = page.where((eb) => eb.or([eb('rate_date', '>', date), eb.and([eb('rate_date', '=', date), eb('currency_code', '>', currency)])]))
   }
-  const rows = await page.orderBy('rate_date').orderBy('currency_code').limit(limit + 1).execute()
+  const rows = await page
+    .orderBy('rate_date')
+    .orderBy('currency_code')
+    .limit(limit + 1)
+    .execute()
   const more = rows.length > limit
   const data = rows.slice(0, limit)
-  return { data: data.map(toRate), pagination: { limit, next_cursor: more ? cursorOf(data[data.length - 1]) : null, has_more: more, total } }
+  return {
+    data: data.map(toRate),
+    pagination: { limit, next_cursor: more ? cursorOf(data[data.length - 1]) : null, has_more: more, total },
+  }
 }
 
 async function checkCurrency(store: Store, companyId: string, currency: string): Promise<string> {
@@ -57,23 +65,54 @@ async function checkCurrency(store: Store, companyId: string, currency: string):
 }
 
 /** Set (or replace) the rate of one currency on one day. */
-export async function setRate(store: Store, actor: Actor, date: string, currency: string, body: SetExchangeRateRequest, now: Date): Promise<ExchangeRate> {
+export async function setRate(
+  store: Store,
+  actor: Actor,
+  date: string,
+  currency: string,
+  body: SetExchangeRateRequest,
+  now: Date,
+): Promise<ExchangeRate> {
   await checkCurrency(store, actor.companyId, currency)
   const rate = parseRate(body.rate)
   if (!rate) throw validation('rate', 'must be a positive decimal number')
   const ts = now.toISOString()
-  const row = { company_id: actor.companyId, currency_code: currency, rate_date: date, rate, source: body.source ?? 'manual', created_at: ts, updated_at: ts }
+  const row = {
+    company_id: actor.companyId,
+    currency_code: currency,
+    rate_date: date,
+    rate,
+    source: body.source ?? 'manual',
+    created_at: ts,
+    updated_at: ts,
+  }
   await store.db
     .insertInto('exchange_rates')
     .values(row)
     .onConflict((oc) => oc.columns(['company_id', 'currency_code', 'rate_date']).doUpdateSet({ rate, source: row.source, updated_at: ts }))
     .execute()
-  const stored = await store.db.selectFrom('exchange_rates').selectAll().where('company_id', '=', actor.companyId).where('currency_code', '=', currency).where('rate_date', '=', date).executeTakeFirstOrThrow()
+  const stored = await store.db
+    .selectFrom('exchange_rates')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('currency_code', '=', currency)
+    .where('rate_date', '=', date)
+    .executeTakeFirstOrThrow()
   return toRate(stored)
 }
 
-export async function deleteRate(store: Store, actor: Actor, date: string, currency: string): Promise<{ date: string; currency: string; deleted: true }> {
-  const r = await store.db.deleteFrom('exchange_rates').where('company_id', '=', actor.companyId).where('currency_code', '=', currency).where('rate_date', '=', date).executeTakeFirst()
+export async function deleteRate(
+  store: Store,
+  actor: Actor,
+  date: string,
+  currency: string,
+): Promise<{ date: string; currency: string; deleted: true }> {
+  const r = await store.db
+    .deleteFrom('exchange_rates')
+    .where('company_id', '=', actor.companyId)
+    .where('currency_code', '=', currency)
+    .where('rate_date', '=', date)
+    .executeTakeFirst()
   if (Number(r.numDeletedRows) === 0) throw notFound(`exchange rate of ${currency} on ${date}`)
   return { date, currency, deleted: true }
 }
@@ -109,7 +148,12 @@ function fromEcb(days: Array<{ date: string; perEur: Map<string, string> }>, bas
  * Import a rates file: every rate is written, or none (one database transaction); a bad line refuses
  * the file, naming up to five of them. Rates of the base currency itself are left out (always 1).
  */
-export async function importRates(store: Store, actor: Actor, file: { name: string; text: string; format?: RateFileFormat }, now: Date): Promise<RatesImportResult> {
+export async function importRates(
+  store: Store,
+  actor: Actor,
+  file: { name: string; text: string; format?: RateFileFormat },
+  now: Date,
+): Promise<RatesImportResult> {
   const base = await baseCurrency(store, actor.companyId)
   let parsed: ReturnType<typeof parseRatesFile>
   try {
@@ -120,9 +164,13 @@ export async function importRates(store: Store, actor: Actor, file: { name: stri
   }
   if (parsed.errors.length) {
     const more = parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : ''
-    throw new AppError('validation_error', `the rates file has ${parsed.errors.length} bad line(s), nothing was imported: ${parsed.errors.slice(0, 5).join('; ')}${more}`, {
-      details: parsed.errors.slice(0, 20).map((m) => ({ path: 'file', message: m })),
-    })
+    throw new AppError(
+      'validation_error',
+      `the rates file has ${parsed.errors.length} bad line(s), nothing was imported: ${parsed.errors.slice(0, 5).join('; ')}${more}`,
+      {
+        details: parsed.errors.slice(0, 20).map((m) => ({ path: 'file', message: m })),
+      },
+    )
   }
   let rates: RateInput[]
   let skipped = parsed.missing
@@ -150,16 +198,36 @@ export async function importRates(store: Store, actor: Actor, file: { name: stri
   await store.writeTransaction(async (trx) => {
     if (from && to) {
       const existing = new Set<string>()
-      const rows = await trx.selectFrom('exchange_rates').select(['currency_code', 'rate_date']).where('company_id', '=', actor.companyId).where('rate_date', '>=', from).where('rate_date', '<=', to).execute()
+      const rows = await trx
+        .selectFrom('exchange_rates')
+        .select(['currency_code', 'rate_date'])
+        .where('company_id', '=', actor.companyId)
+        .where('rate_date', '>=', from)
+        .where('rate_date', '<=', to)
+        .execute()
       for (const r of rows) existing.add(`${r.currency_code}|${r.rate_date}`)
       for (const r of rates) if (existing.has(`${r.currency}|${r.date}`)) replaced++
     }
     for (let i = 0; i < rates.length; i += INSERT_CHUNK) {
-      const values = rates.slice(i, i + INSERT_CHUNK).map((r) => ({ company_id: actor.companyId, currency_code: r.currency, rate_date: r.date, rate: r.rate, source, created_at: ts, updated_at: ts }))
+      const values = rates.slice(i, i + INSERT_CHUNK).map((r) => ({
+        company_id: actor.companyId,
+        currency_code: r.currency,
+        rate_date: r.date,
+        rate: r.rate,
+        source,
+        created_at: ts,
+        updated_at: ts,
+      }))
       await trx
         .insertInto('exchange_rates')
         .values(values)
-        .onConflict((oc) => oc.columns(['company_id', 'currency_code', 'rate_date']).doUpdateSet((eb) => ({ rate: eb.ref('excluded.rate'), source: eb.ref('excluded.source'), updated_at: eb.ref('excluded.updated_at') })))
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'currency_code', 'rate_date']).doUpdateSet((eb) => ({
+            rate: eb.ref('excluded.rate'),
+            source: eb.ref('excluded.source'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
         .execute()
     }
   })

@@ -7,7 +7,9 @@ export const ExchangeRate = z
   .object({
     date: IsoDate,
     currency: z.string(),
-    rate: z.string().openapi({ description: "units of the company's base currency per 1 unit of `currency`, a decimal string", example: '0.9231' }),
+    rate: z
+      .string()
+      .openapi({ description: "units of the company's base currency per 1 unit of `currency`, a decimal string", example: '0.9231' }),
     source: z.string().openapi({ description: '`ecb`, `manual`, or the plain file it came from' }),
     created_at: Timestamp,
   })
@@ -32,7 +34,7 @@ export const ExchangeRateParams = z.object({
 
 export const SetExchangeRateRequest = z
   .object({
-    rate: AmountInput.openapi({ description: "units of the base currency per 1 unit of the currency", example: '0.9231' }),
+    rate: AmountInput.openapi({ description: 'units of the base currency per 1 unit of the currency', example: '0.9231' }),
     source: z.string().trim().min(1, 'must not be empty').max(100).optional().openapi({ description: 'default `manual`' }),
   })
   .strict()
@@ -44,7 +46,10 @@ export const DeletedExchangeRate = z.object({ date: z.string(), currency: z.stri
 export const RatesImportJson = z
   .object({
     file_name: z.string().trim().min(1, 'is required').max(255),
-    format: z.enum(RATE_FILE_FORMATS).optional().openapi({ description: 'ecb (eurofxref-hist.csv: rates per 1 EUR) or plain (date,currency,rate); default: told by the header' }),
+    format: z
+      .enum(RATE_FILE_FORMATS)
+      .optional()
+      .openapi({ description: 'ecb (eurofxref-hist.csv: rates per 1 EUR) or plain (date,currency,rate); default: told by the header' }),
     content_base64: z.string().min(1, 'is required').openapi({ description: 'the file, base64-encoded (at most 20 MiB decoded)' }),
   })
   .strict()
@@ -66,7 +71,10 @@ export const RatesImportResult = z
   .object({
     imported: z.number().int().openapi({ description: 'rates new to the table' }),
     replaced: z.number().int().openapi({ description: 'rates of a date and currency the table had: replaced by the file' }),
-    skipped: z.number().int().openapi({ description: "cells without a rate (N/A), and days without a rate of the base currency (ECB files)" }),
+    skipped: z
+      .number()
+      .int()
+      .openapi({ description: 'cells without a rate (N/A), and days without a rate of the base currency (ECB files)' }),
     currencies: z.array(z.string()),
     from: z.string().nullable(),
     to: z.string().nullable(),

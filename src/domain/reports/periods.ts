@@ -130,7 +130,10 @@ export interface Period {
 export function periodsOf(from: string, to: string, interval: Interval): Period[] {
   const n = periodCount(from, to, interval)
   if (n > MAX_PERIODS) {
-    throw validation('interval', `${from}..${to} by ${interval} gives ${n} periods; at most ${MAX_PERIODS}: choose a longer interval or a shorter range`)
+    throw validation(
+      'interval',
+      `${from}..${to} by ${interval} gives ${n} periods; at most ${MAX_PERIODS}: choose a longer interval or a shorter range`,
+    )
   }
   const out: Period[] = []
   let cursor = from

@@ -48,7 +48,12 @@ export async function flowsByDay(db: Kysely<Db>, scope: Scope, from: string, to:
     .select(['transaction_date', 'cash_flow_category', sumText(INFLOW).as('inflows'), sumText(OUTFLOW).as('outflows')])
     .groupBy(['transaction_date', 'cash_flow_category'])
     .execute()
-  return rows.map((r) => ({ date: r.transaction_date, cashFlow: r.cash_flow_category, inflows: exact(r.inflows), outflows: exact(r.outflows) }))
+  return rows.map((r) => ({
+    date: r.transaction_date,
+    cashFlow: r.cash_flow_category,
+    inflows: exact(r.inflows),
+    outflows: exact(r.outflows),
+  }))
 }
 
 /** Net of every transaction before a day (the movement part of an opening balance). */

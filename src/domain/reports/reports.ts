@@ -107,11 +107,17 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
     return { opening: { accounts, balance: accounts.total + before }, days: await flowsByDay(db, scope, from, to) }
   })
 
-  const buckets = periods.map(() => ({ byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, zero()])) as Record<Category, Sums>, transfers: zero() }))
+  const buckets = periods.map(() => ({
+    byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, zero()])) as Record<Category, Sums>,
+    transfers: zero(),
+  }))
   for (const d of days) {
     const b = buckets[periodIndex(periods, d.date)]
     const cf = d.cashFlow
-    const target = cf === 'transfer' ? b.transfers : b.byCategory[(CATEGORIES as readonly string[]).includes(cf ?? '') ? (cf as Category) : 'uncategorized']
+    const target =
+      cf === 'transfer'
+        ? b.transfers
+        : b.byCategory[(CATEGORIES as readonly string[]).includes(cf ?? '') ? (cf as Category) : 'uncategorized']
     add(target, d)
   }
 
@@ -159,7 +165,12 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
 }
 
 function byCategoryJson(by: Record<Category, Sums>, flows: (s: Sums) => Flows): CashFlowReport['by_category'] {
-  return { operations: flows(by.operations), investing: flows(by.investing), financing: flows(by.financing), uncategorized: flows(by.uncategorized) }
+  return {
+    operations: flows(by.operations),
+    investing: flows(by.investing),
+    financing: flows(by.financing),
+    uncategorized: flows(by.uncategorized),
+  }
 }
 
 interface Tally {
@@ -192,7 +203,11 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
   const { opening, groups, moved } = await snapshot(store, async (db) => {
     const opening = await openingBalances(db, companyId, scope, base)
     const groups = await summaryGroups(db, scope, from, to)
-    const moved = await netByAccountUpTo(db, opening.accounts.map((a) => a.id), to)
+    const moved = await netByAccountUpTo(
+      db,
+      opening.accounts.map((a) => a.id),
+      to,
+    )
     return { opening, groups, moved }
   })
 

@@ -5,7 +5,9 @@ import { INTERVALS } from './periods.js'
 
 const range = {
   from: IsoDate.optional().openapi({ description: 'first day, inclusive (default: the first day of the month 12 months ago)' }),
-  to: IsoDate.optional().openapi({ description: 'last day, inclusive (default: the last day of last month; today when only `from` is given)' }),
+  to: IsoDate.optional().openapi({
+    description: 'last day, inclusive (default: the last day of last month; today when only `from` is given)',
+  }),
   bank_account_id: z.string().max(100).optional().openapi({ description: 'one bank account only' }),
 }
 
@@ -36,16 +38,21 @@ export type Flows = z.infer<typeof Flows>
 
 export const FlowsByCategory = z
   .object({ operations: Flows, investing: Flows, financing: Flows, uncategorized: Flows })
-  .openapi('ReportFlowsByCategory', { description: 'cash_flow_category split; `uncategorized` holds transactions without one. Transfers are not here.' })
+  .openapi('ReportFlowsByCategory', {
+    description: 'cash_flow_category split; `uncategorized` holds transactions without one. Transfers are not here.',
+  })
 
 export const UnconvertedOpeningBalance = z
   .object({ bank_account_id: z.string(), name: z.string(), currency_code: z.string(), opening_balance: z.number() })
   .openapi('UnconvertedOpeningBalance', {
-    description: "an account in another currency whose opening balance has no rate (no transaction of its own in its currency): left out of the balances",
+    description:
+      'an account in another currency whose opening balance has no rate (no transaction of its own in its currency): left out of the balances',
   })
 
 const Balances = {
-  opening_balance: z.number().openapi({ description: 'balance at the start of the first day (opening balances of the accounts + every non-void transaction before it)' }),
+  opening_balance: z.number().openapi({
+    description: 'balance at the start of the first day (opening balances of the accounts + every non-void transaction before it)',
+  }),
   closing_balance: z.number().openapi({ description: 'opening_balance + net + transfers.net' }),
 }
 
@@ -95,7 +102,9 @@ export const SummaryReport = z
     pending_count: z.number().int(),
     unreconciled_count: z.number().int().openapi({ description: 'non-void transactions not reconciled' }),
     transfers: Flows.extend({ count: z.number().int() }),
-    by_accounting_category: z.array(z.object({ accounting_category: z.enum(ACCOUNTING_CATEGORIES), amount: Amount, count: z.number().int() })),
+    by_accounting_category: z.array(
+      z.object({ accounting_category: z.enum(ACCOUNTING_CATEGORIES), amount: Amount, count: z.number().int() }),
+    ),
     by_category: z.array(z.object({ category: z.string().nullable(), amount: Amount, count: z.number().int() })),
     top_merchants: z.array(z.object({ merchant_name: z.string(), amount: Amount, count: z.number().int() })),
     accounts: z.array(

@@ -68,7 +68,8 @@ async function candidates(store: Store, trx: Kysely<Db>, accountId: string, from
 }
 
 function warningsJson(warnings: string[]): string {
-  const kept = warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `… and ${warnings.length - MAX_WARNINGS} more`] : warnings
+  const kept =
+    warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `… and ${warnings.length - MAX_WARNINGS} more`] : warnings
   return JSON.stringify(kept)
 }
 
@@ -80,25 +81,40 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
   const exp = currencyExponent(account.currency_code)
   const baseExp = currencyExponent(job.baseCurrency)
   // Rules and the model fill the category of new lines; loaded before the write lock is taken.
-  const categorizer = await (await import('../categorization/categorizer.js')).prepareCategorizer(store, account.company_id, sel.lines.some((l) => l.category == null))
+  const categorizer = await (await import('../categorization/categorizer.js')).prepareCategorizer(
+    store,
+    account.company_id,
+    sel.lines.some((l) => l.category == null),
+  )
   // No rate given for an account in another currency than the base: each line takes the company's
   // rate of its date, loaded once for the statement's dates; a line without one fails the statement.
-  const rates = job.rate === undefined ? await RateBook.load(store.db, account.company_id, sel.lines.map((l) => ({ currency: account.currency_code, date: l.date }))) : RateBook.empty()
+  const rates =
+    job.rate === undefined
+      ? await RateBook.load(
+          store.db,
+          account.company_id,
+          sel.lines.map((l) => ({ currency: account.currency_code, date: l.date })),
+        )
+      : RateBook.empty()
   const rateOf = (line: { date: string; line?: number }): { rate: string; date: string | null } => {
     if (job.rate !== undefined) return { rate: job.rate, date: null }
     try {
       return rates.require(account.currency_code, line.date, job.baseCurrency)
     } catch (e) {
-      throw new StatementFileError(`${line.line ? `line ${line.line}` : `the line of ${line.date}`}: ${(e as Error).message.replace(/^exchange_rate: /, 'an exchange rate ')}`)
+      throw new StatementFileError(
+        `${line.line ? `line ${line.line}` : `the line of ${line.date}`}: ${(e as Error).message.replace(/^exchange_rate: /, 'an exchange rate ')}`,
+      )
     }
   }
   const learned: Example[] = []
   const { result, learn } = await store.writeTransaction(async (trx) => {
     // One statement of an account at a time, across processes too (SQLite: BEGIN IMMEDIATE does it).
     // NO KEY UPDATE: new transactions of the account (their foreign key takes KEY SHARE) do not wait.
-    if (store.dialect === 'postgres') await trx.selectFrom('bank_accounts').select('id').where('id', '=', account.id).forNoKeyUpdate().execute()
+    if (store.dialect === 'postgres')
+      await trx.selectFrom('bank_accounts').select('id').where('id', '=', account.id).forNoKeyUpdate().execute()
     const current = await trx.selectFrom('bank_statements').select('status').where('id', '=', statementId).executeTakeFirst()
-    if (current?.status !== 'processing') throw new StatementFileError(`the statement is ${current?.status ?? 'gone'}, no longer processing: nothing was imported`)
+    if (current?.status !== 'processing')
+      throw new StatementFileError(`the statement is ${current?.status ?? 'gone'}, no longer processing: nothing was imported`)
 
     const known = await existingRefs(trx, account.id, refs)
     const fresh = sel.lines.map((line, index) => ({ line, index })).filter(({ index }) => !known.has(refs[index]))
@@ -108,7 +124,13 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       const dates = fresh.map((f) => f.line.date).sort()
       const found = await candidates(store, trx, account.id, dates[0], dates[dates.length - 1])
       for (const r of found) rowsById.set(r.id, r)
-      const list: Candidate[] = found.map((r) => ({ id: r.id, transaction_date: r.transaction_date, amount: Number(r.amount), description: r.description, merchant_name: r.merchant_name }))
+      const list: Candidate[] = found.map((r) => ({
+        id: r.id,
+        transaction_date: r.transaction_date,
+        amount: Number(r.amount),
+        description: r.description,
+        merchant_name: r.merchant_name,
+      }))
       matches = matchLines(fresh, list)
     }
 
@@ -154,7 +176,9 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       try {
         baseAmount = convertMinor(line.amountMinor, exp, rate.rate, baseExp)
       } catch {
-        throw new StatementFileError(`${line.line ? `line ${line.line}` : `the line of ${line.date}`}: the amount is too large once converted to the base currency ${job.baseCurrency}`)
+        throw new StatementFileError(
+          `${line.line ? `line ${line.line}` : `the line of ${line.date}`}: the amount is too large once converted to the base currency ${job.baseCurrency}`,
+        )
       }
       const row: NewTransactionRow = {
         id: uuidv7(now.getTime()),

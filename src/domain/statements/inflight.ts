@@ -23,7 +23,10 @@ export function isProcessing(store: Store, statementId: string): boolean {
 /** Keep a running job until it settles. */
 export function trackStatementJob(store: Store, statementId: string, run: Promise<void>): void {
   const m = jobs(store)
-  m.set(statementId, run.finally(() => m.delete(statementId)))
+  m.set(
+    statementId,
+    run.finally(() => m.delete(statementId)),
+  )
 }
 
 /** Wait for every job in flight on this store (also those that start meanwhile). */

@@ -30,15 +30,29 @@ export interface JobDeps {
 
 /** Start processing in the background; returns at once. */
 export function startStatementJob(store: Store, job: StatementJob, deps: JobDeps): void {
-  trackStatementJob(store, job.statementId, processStatement(store, job, deps).catch((err) => deps.report?.(err)))
+  trackStatementJob(
+    store,
+    job.statementId,
+    processStatement(store, job, deps).catch((err) => deps.report?.(err)),
+  )
 }
 
 async function setStatus(store: Store, id: string, from: string, to: string, now: Date): Promise<void> {
-  await store.db.updateTable('bank_statements').set({ status: to, updated_at: now.toISOString() }).where('id', '=', id).where('status', '=', from).execute()
+  await store.db
+    .updateTable('bank_statements')
+    .set({ status: to, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .execute()
 }
 
 async function parse(job: StatementJob): Promise<ParsedUpload> {
-  const target = { fileName: job.fileName, format: job.format, currency: job.account.currency_code, exponent: currencyExponent(job.account.currency_code) }
+  const target = {
+    fileName: job.fileName,
+    format: job.format,
+    currency: job.account.currency_code,
+    exponent: currencyExponent(job.account.currency_code),
+  }
   if (job.bytes.length <= WORKER_THRESHOLD) return parseUpload(job.bytes, target, job.options)
   const { parseInWorker } = await import('./worker.js')
   return parseInWorker(job.bytes, target, job.options)
@@ -58,12 +72,18 @@ async function processStatement(store: Store, job: StatementJob, deps: JobDeps):
   try {
     await setStatus(store, job.statementId, 'pending', 'processing', deps.now())
     const parsed = await parse(job)
-    const selected = selectStatement(parsed, { name: job.account.name, currency: job.account.currency_code, last4: job.account.account_number_last4 }, job.options.accountNumber)
+    const selected = selectStatement(
+      parsed,
+      { name: job.account.name, currency: job.account.currency_code, last4: job.account.account_number_last4 },
+      job.options.accountNumber,
+    )
     await applyStatement(store, job, selected, deps.now())
   } catch (err) {
     const expected = err instanceof StatementFileError || err instanceof AppError
     if (!expected) deps.report?.(err)
-    const message = expected ? (err as Error).message : 'internal error while processing the statement (reported in the server log): nothing was imported'
+    const message = expected
+      ? (err as Error).message
+      : 'internal error while processing the statement (reported in the server log): nothing was imported'
     const ts = deps.now().toISOString()
     await store.db
       .updateTable('bank_statements')

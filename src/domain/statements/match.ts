@@ -23,7 +23,10 @@ export function lineRefs(lines: StatementLine[]): string[] {
   return lines.map((l) => {
     let base: string
     if (l.externalId) {
-      base = l.externalId.length <= 120 ? `id:${l.externalId}` : `id#${createHash('sha256').update(l.externalId).digest('base64url').slice(0, 32)}`
+      base =
+        l.externalId.length <= 120
+          ? `id:${l.externalId}`
+          : `id#${createHash('sha256').update(l.externalId).digest('base64url').slice(0, 32)}`
     } else {
       const content = `${l.date}\u0000${l.amountMinor}\u0000${normal(l.description)}\u0000${l.reference ?? ''}`
       base = `c:${createHash('sha256').update(content).digest('base64url').slice(0, 32)}`
@@ -44,7 +47,13 @@ export function shiftDate(iso: string, days: number): string {
 }
 
 function tokens(text: string): Set<string> {
-  return new Set(text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z0-9]{2,}/g) ?? [])
+  return new Set(
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .match(/[a-z0-9]{2,}/g) ?? [],
+  )
 }
 
 /** Share of the shorter text's words found in the other (0..1). */
@@ -70,7 +79,10 @@ export interface Candidate {
  * `lines` are the lines still to place (not duplicates), with their index in the statement; the
  * import's rows take the same rule the other way round (transactions/statement-lines.ts).
  */
-export function matchLines(lines: Array<{ index: number; line: Pick<StatementLine, 'date' | 'amountMinor' | 'description' | 'merchant'> }>, candidates: Candidate[]): Map<number, string> {
+export function matchLines(
+  lines: Array<{ index: number; line: Pick<StatementLine, 'date' | 'amountMinor' | 'description' | 'merchant'> }>,
+  candidates: Candidate[],
+): Map<number, string> {
   const byAmount = new Map<number, Candidate[]>()
   for (const c of candidates) byAmount.set(c.amount, [...(byAmount.get(c.amount) ?? []), c])
   const order = new Map(candidates.map((c, i) => [c.id, i]))

@@ -71,7 +71,10 @@ export class StatementFileError extends Error {
 const MAX_DESCRIPTION = 1000
 
 function squash(text: string | undefined): string | undefined {
-  const t = text?.replace(/<br\s*\/?>/gi, ' ').replace(/\s+/g, ' ').trim()
+  const t = text
+    ?.replace(/<br\s*\/?>/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
   return t ? t : undefined
 }
 
@@ -164,7 +167,10 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
 }
 
 async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
-  const [{ ImportError, RowConverter }, { planImportBytes, readRecordsBytes }] = await Promise.all([import('../../import/csv-import.js'), import('../../import/csv-bytes.js')])
+  const [{ ImportError, RowConverter }, { planImportBytes, readRecordsBytes }] = await Promise.all([
+    import('../../import/csv-import.js'),
+    import('../../import/csv-bytes.js'),
+  ])
   const opts = {
     encoding: o.encoding,
     delimiter: o.delimiter,
@@ -188,17 +194,28 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
         continue
       }
       const q = r.request
-      const line: StatementLine = { date: q.transaction_date, amountMinor: r.minor, currency: q.currency_code ?? target.currency, description: q.description, line: r.line }
+      const line: StatementLine = {
+        date: q.transaction_date,
+        amountMinor: r.minor,
+        currency: q.currency_code ?? target.currency,
+        description: q.description,
+        line: r.line,
+      }
       if (q.original_description) line.originalDescription = q.original_description
       if (q.merchant_name) line.merchant = q.merchant_name
       if (q.category) line.category = q.category
-      const ref = plan.map.reference === undefined ? '' : (rec.fields[plan.map.reference < 0 ? rec.fields.length + plan.map.reference : plan.map.reference] ?? '').trim()
+      const ref =
+        plan.map.reference === undefined
+          ? ''
+          : (rec.fields[plan.map.reference < 0 ? rec.fields.length + plan.map.reference : plan.map.reference] ?? '').trim()
       if (ref) line.reference = ref
       lines.push(line)
     }
     if (rejected.length) {
       const more = rejected.length > 3 ? ` (and ${rejected.length - 3} more)` : ''
-      throw new StatementFileError(`${rejected.length} row(s) of the CSV file cannot be read with this mapping: ${rejected.slice(0, 3).join('; ')}${more}`)
+      throw new StatementFileError(
+        `${rejected.length} row(s) of the CSV file cannot be read with this mapping: ${rejected.slice(0, 3).join('; ')}${more}`,
+      )
     }
     const warnings = conv.skipped.map((s) => `line ${s.line}: ${s.reason}`)
     return { format: 'csv', parts: [{ lines }], warnings }

@@ -30,14 +30,20 @@ export const Statement = z
     opening_balance: z.number().nullable(),
     closing_balance: z.number().nullable(),
     currency_code: z.string().openapi({ description: "the bank account's currency, of the balances and of every line" }),
-    balance_check: z
-      .enum(BALANCE_CHECKS)
-      .nullable()
-      .openapi({ description: 'opening + sum of the lines = closing, exactly; unavailable when the file gives no opening or closing balance; null until processed' }),
+    balance_check: z.enum(BALANCE_CHECKS).nullable().openapi({
+      description:
+        'opening + sum of the lines = closing, exactly; unavailable when the file gives no opening or closing balance; null until processed',
+    }),
     line_count: z.number().int().openapi({ description: 'lines of the statement: transaction_count + duplicate_count' }),
-    transaction_count: z.number().int().openapi({ description: 'transactions of this statement: created from its lines, or reconciled with them (matched_count)' }),
+    transaction_count: z
+      .number()
+      .int()
+      .openapi({ description: 'transactions of this statement: created from its lines, or reconciled with them (matched_count)' }),
     duplicate_count: z.number().int().openapi({ description: 'lines imported before (by another statement): not created again' }),
-    matched_count: z.number().int().openapi({ description: 'lines that reconciled an existing transaction of the account instead of creating one' }),
+    matched_count: z
+      .number()
+      .int()
+      .openapi({ description: 'lines that reconciled an existing transaction of the account instead of creating one' }),
     error: z.string().nullable(),
     warnings: z.array(z.string()).openapi({ description: 'lines of the file that were skipped, with their line numbers' }),
     created_at: Timestamp,
@@ -47,7 +53,11 @@ export const Statement = z
 export type Statement = z.infer<typeof Statement>
 
 const csvOptions = {
-  date_format: z.string().max(20).optional().openapi({ description: 'date format, e.g. DD.MM.YYYY or MM/DD/YY (CSV; QIF: the date order)' }),
+  date_format: z
+    .string()
+    .max(20)
+    .optional()
+    .openapi({ description: 'date format, e.g. DD.MM.YYYY or MM/DD/YY (CSV; QIF: the date order)' }),
   encoding: z.string().max(40).optional().openapi({ description: 'text encoding, e.g. windows-1252 (detected when not given)' }),
   delimiter: z.string().max(3).optional().openapi({ description: 'CSV field separator (detected when not given)' }),
   account_number: z
@@ -58,7 +68,10 @@ const csvOptions = {
 }
 
 /** `field=Column` entries, as `finctl tx import --map` takes them. */
-const MapEntry = z.string().max(200).regex(/^[a-z_]+=.+$/, 'must be field=Column, e.g. description=Memo')
+const MapEntry = z
+  .string()
+  .max(200)
+  .regex(/^[a-z_]+=.+$/, 'must be field=Column, e.g. description=Memo')
 
 export const StatementUploadJson = z
   .object({
@@ -68,11 +81,22 @@ export const StatementUploadJson = z
     content_base64: z.string().min(1, 'is required').openapi({ description: 'the file, base64-encoded (at most 20 MiB decoded)' }),
     ...csvOptions,
     map: z.array(MapEntry).max(30).optional().openapi({ description: 'CSV column mapping, field=Column (repeat a field to join columns)' }),
-    where: z.array(z.string().max(200).regex(/^[^=]+=.*$/, 'must be Column=value')).max(10).optional().openapi({ description: 'CSV: keep only rows whose column holds this value' }),
+    where: z
+      .array(
+        z
+          .string()
+          .max(200)
+          .regex(/^[^=]+=.*$/, 'must be Column=value'),
+      )
+      .max(10)
+      .optional()
+      .openapi({ description: 'CSV: keep only rows whose column holds this value' }),
     decimal_comma: z.boolean().optional(),
     skip_lines: z.number().int().min(0).max(1000).optional(),
     invert_sign: z.boolean().optional(),
-    exchange_rate: AmountInput.optional().openapi({ description: "rate to the company's base currency, required when the account's currency is another" }),
+    exchange_rate: AmountInput.optional().openapi({
+      description: "rate to the company's base currency, required when the account's currency is another",
+    }),
   })
   .strict()
   .openapi('StatementUploadJson')
@@ -91,9 +115,18 @@ export const StatementUploadForm = z
     format: z.enum(STATEMENT_FORMATS).optional(),
     ...csvOptions,
     map: formList(MapEntry).optional().openapi({ description: 'repeat the part for several entries' }),
-    where: formList(z.string().max(200).regex(/^[^=]+=.*$/, 'must be Column=value')).optional(),
+    where: formList(
+      z
+        .string()
+        .max(200)
+        .regex(/^[^=]+=.*$/, 'must be Column=value'),
+    ).optional(),
     decimal_comma: formBool.optional(),
-    skip_lines: z.string().regex(/^\d{1,4}$/, 'must be a whole number').transform(Number).optional(),
+    skip_lines: z
+      .string()
+      .regex(/^\d{1,4}$/, 'must be a whole number')
+      .transform(Number)
+      .optional(),
     invert_sign: formBool.optional(),
     exchange_rate: z.string().max(40).optional(),
   })

@@ -77,7 +77,9 @@ function pick(upload: ParsedUpload, account: AccountInfo, accountNumber: string 
     : found.length === 0
       ? `none of them ends in ${account.last4} like bank account "${account.name}"`
       : `several of them end in ${account.last4} like bank account "${account.name}"`
-  throw new StatementFileError(`the file holds statements of ${groups.length} accounts (${describeGroups(groups)}) and ${why}: give account_number to choose one`)
+  throw new StatementFileError(
+    `the file holds statements of ${groups.length} accounts (${describeGroups(groups)}) and ${why}: give account_number to choose one`,
+  )
 }
 
 function checkAmount(minor: number, what: string): void {
@@ -89,14 +91,19 @@ export function selectStatement(upload: ParsedUpload, account: AccountInfo, acco
   const group = pick(upload, account, accountNumber)
   const warnings = [...upload.warnings]
   const others = upload.parts.filter((p) => !group.parts.includes(p))
-  if (others.length) warnings.push(`the file also holds statements of other accounts, not imported: ${[...new Set(others.map((p) => p.accountHint ?? '(unnamed)'))].join(', ')}`)
+  if (others.length)
+    warnings.push(
+      `the file also holds statements of other accounts, not imported: ${[...new Set(others.map((p) => p.accountHint ?? '(unnamed)'))].join(', ')}`,
+    )
   const lines: StatementLine[] = []
   let periodStart: string | null = null
   let periodEnd: string | null = null
   let sum = 0n
   for (const part of group.parts) {
     if (part.currency && part.currency !== account.currency) {
-      throw new StatementFileError(`the statement is in ${part.currency} but bank account "${account.name}" is in ${account.currency}: upload it to an account in ${part.currency}`)
+      throw new StatementFileError(
+        `the statement is in ${part.currency} but bank account "${account.name}" is in ${account.currency}: upload it to an account in ${part.currency}`,
+      )
     }
     for (const d of [part.periodStart, part.periodEnd]) {
       if (d && (periodStart === null || d < periodStart)) periodStart = d
@@ -105,7 +112,9 @@ export function selectStatement(upload: ParsedUpload, account: AccountInfo, acco
     for (const l of part.lines) {
       const where = l.line ? `line ${l.line}` : `the line of ${l.date}`
       if (l.currency !== account.currency) {
-        throw new StatementFileError(`${where} is in ${l.currency} but bank account "${account.name}" is in ${account.currency}: a statement's lines must all be in the account's currency`)
+        throw new StatementFileError(
+          `${where} is in ${l.currency} but bank account "${account.name}" is in ${account.currency}: a statement's lines must all be in the account's currency`,
+        )
       }
       checkAmount(l.amountMinor, `the amount of ${where}`)
       if (periodStart === null || l.date < periodStart) periodStart = l.date
@@ -120,6 +129,17 @@ export function selectStatement(upload: ParsedUpload, account: AccountInfo, acco
   const closing = last?.closingBalance ?? null
   if (opening !== null) checkAmount(opening, 'the opening balance')
   if (closing !== null) checkAmount(closing, 'the closing balance')
-  const balanceCheck: BalanceCheck = opening === null || closing === null ? 'unavailable' : BigInt(opening) + sum === BigInt(closing) ? 'ok' : 'mismatch'
-  return { accountHint: group.hint, periodStart, periodEnd, openingBalance: opening, closingBalance: closing, balanceCheck, lines, sum, warnings }
+  const balanceCheck: BalanceCheck =
+    opening === null || closing === null ? 'unavailable' : BigInt(opening) + sum === BigInt(closing) ? 'ok' : 'mismatch'
+  return {
+    accountHint: group.hint,
+    periodStart,
+    periodEnd,
+    openingBalance: opening,
+    closingBalance: closing,
+    balanceCheck,
+    lines,
+    sum,
+    warnings,
+  }
 }

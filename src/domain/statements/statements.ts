@@ -15,7 +15,13 @@ import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
 import { minorToNumber, parseRate } from '../../kernel/money.js'
 import type { UploadOptions } from './parse.js'
-import { MAX_STATEMENT_FILE, type Statement, type StatementFormatName, type StatementListQuery, type StatementTransactionsQuery } from './schemas.js'
+import {
+  MAX_STATEMENT_FILE,
+  type Statement,
+  type StatementFormatName,
+  type StatementListQuery,
+  type StatementTransactionsQuery,
+} from './schemas.js'
 import { listTransactions, type Page } from '../transactions/queries.js'
 import type { Transaction } from '../schemas.js'
 import { baseCurrency } from '../transactions/rows.js'
@@ -101,7 +107,8 @@ export function uploadOptions(u: StatementUpload): UploadOptions {
       throw validation('encoding', (e as Error).message)
     }
   }
-  if (u.delimiter !== undefined && ![',', ';', '|', '\t', '\\t', 'tab'].includes(u.delimiter)) throw validation('delimiter', 'must be one of , ; | or tab')
+  if (u.delimiter !== undefined && ![',', ';', '|', '\t', '\\t', 'tab'].includes(u.delimiter))
+    throw validation('delimiter', 'must be one of , ; | or tab')
   return {
     format: u.format,
     dateFormat: u.dateFormat,
@@ -154,25 +161,43 @@ async function sameFile(db: Kysely<Db>, accountId: string, sha: string): Promise
 }
 
 function alreadyUploaded(first: BankStatementRow): AppError {
-  return new AppError('conflict', `this file was uploaded to this bank account before: statement ${first.id} (${first.status}, ${first.created_at})`, {
-    details: [{ path: 'file', message: `same file as statement ${first.id}` }],
-  })
+  return new AppError(
+    'conflict',
+    `this file was uploaded to this bank account before: statement ${first.id} (${first.status}, ${first.created_at})`,
+    {
+      details: [{ path: 'file', message: `same file as statement ${first.id}` }],
+    },
+  )
 }
 
 /**
  * Check an upload and record its statement as `pending`. Returns the statement and the job that
  * processes it (jobs.ts). Same file for the same account again -> 409 naming the first.
  */
-export async function createStatement(store: Store, actor: Actor, u: StatementUpload, now: Date): Promise<{ statement: Statement; job: StatementJob }> {
+export async function createStatement(
+  store: Store,
+  actor: Actor,
+  u: StatementUpload,
+  now: Date,
+): Promise<{ statement: Statement; job: StatementJob }> {
   const account = await findBankAccount(store, actor.companyId, u.bankAccountId).catch((e: AppError) => {
     throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
   })
-  if (account.status === 'closed') throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before uploading statements`)
+  if (account.status === 'closed')
+    throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before uploading statements`)
   if (u.bytes.length === 0) throw validation('file', 'is empty')
-  if (u.bytes.length > MAX_STATEMENT_FILE) throw new AppError('payload_too_large', `the statement file is ${u.bytes.length} bytes: at most 20 MiB (${MAX_STATEMENT_FILE} bytes) are accepted`)
+  if (u.bytes.length > MAX_STATEMENT_FILE)
+    throw new AppError(
+      'payload_too_large',
+      `the statement file is ${u.bytes.length} bytes: at most 20 MiB (${MAX_STATEMENT_FILE} bytes) are accepted`,
+    )
   const options = uploadOptions(u)
   const format = u.format ?? (await import('../../import/statements/index.js')).detectFormat(u.bytes, u.fileName)
-  if (!format) throw validation('format', `cannot tell the format of "${u.fileName}" from its content or name: give one of csv, ofx, qfx, qif, camt053, mt940`)
+  if (!format)
+    throw validation(
+      'format',
+      `cannot tell the format of "${u.fileName}" from its content or name: give one of csv, ofx, qfx, qif, camt053, mt940`,
+    )
 
   const base = await baseCurrency(store, actor.companyId)
   const rate = statementRate(account.currency_code, base, u.exchangeRate)
@@ -217,7 +242,17 @@ export async function createStatement(store: Store, actor: Actor, u: StatementUp
   }
   return {
     statement: toStatement(row),
-    job: { statementId: row.id, actor, account, baseCurrency: base, rate, format, fileName: u.fileName, bytes: u.bytes, options: { ...options, format } },
+    job: {
+      statementId: row.id,
+      actor,
+      account,
+      baseCurrency: base,
+      rate,
+      format,
+      fileName: u.fileName,
+      bytes: u.bytes,
+      options: { ...options, format },
+    },
   }
 }
 
@@ -225,14 +260,20 @@ export async function createStatement(store: Store, actor: Actor, u: StatementUp
 
 /** A statement left pending or processing this long without a heartbeat was cut off by a stop. */
 export const STALE_AFTER_MS = 2 * 60_000
-export const STALE_ERROR = 'processing stopped before it finished (the service stopped or crashed): nothing of this statement was imported; upload the file again'
+export const STALE_ERROR =
+  'processing stopped before it finished (the service stopped or crashed): nothing of this statement was imported; upload the file again'
 
 /**
  * Statements whose processing was cut off (a crash, kill -9) cannot be resumed: the file is not
  * kept. Once their heartbeat is older than STALE_AFTER_MS they are marked failed, which also frees
  * their file for a new upload. `running` tells the ones this process is working on.
  */
-async function settleStale(store: Store, rows: BankStatementRow[], now: Date, running: (id: string) => boolean): Promise<BankStatementRow[]> {
+async function settleStale(
+  store: Store,
+  rows: BankStatementRow[],
+  now: Date,
+  running: (id: string) => boolean,
+): Promise<BankStatementRow[]> {
   const limit = new Date(now.getTime() - STALE_AFTER_MS).toISOString()
   const out: BankStatementRow[] = []
   for (const row of rows) {
@@ -245,7 +286,10 @@ async function settleStale(store: Store, rows: BankStatementRow[], now: Date, ru
         .where('updated_at', '=', row.updated_at)
         .where('status', 'in', ['pending', 'processing'])
         .executeTakeFirst()
-      const fresh = Number(r.numUpdatedRows) === 1 ? { ...row, status: 'failed', error: STALE_ERROR, updated_at: ts, processed_at: ts } : await store.db.selectFrom('bank_statements').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
+      const fresh =
+        Number(r.numUpdatedRows) === 1
+          ? { ...row, status: 'failed', error: STALE_ERROR, updated_at: ts, processed_at: ts }
+          : await store.db.selectFrom('bank_statements').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
       out.push(fresh)
     } else out.push(row)
   }
@@ -253,12 +297,23 @@ async function settleStale(store: Store, rows: BankStatementRow[], now: Date, ru
 }
 
 export async function findStatement(store: Store, companyId: string, id: string): Promise<BankStatementRow> {
-  const row = await store.db.selectFrom('bank_statements').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst()
+  const row = await store.db
+    .selectFrom('bank_statements')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst()
   if (!row) throw notFound('statement')
   return row
 }
 
-export async function getStatement(store: Store, companyId: string, id: string, now: Date, running: (id: string) => boolean = () => false): Promise<Statement> {
+export async function getStatement(
+  store: Store,
+  companyId: string,
+  id: string,
+  now: Date,
+  running: (id: string) => boolean = () => false,
+): Promise<Statement> {
   const [row] = await settleStale(store, [await findStatement(store, companyId, id)], now, running)
   return toStatement(row)
 }
@@ -266,13 +321,21 @@ export async function getStatement(store: Store, companyId: string, id: string, 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8')
   if (!/^[0-9a-f-]{36}$/.test(id)) {
-    throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', { details: [{ path: 'cursor', message: 'is not a cursor of this list' }] })
+    throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', {
+      details: [{ path: 'cursor', message: 'is not a cursor of this list' }],
+    })
   }
   return id
 }
 
 /** Newest first, keyset pages on the (time-ordered) id. */
-export async function listStatements(store: Store, companyId: string, q: StatementListQuery, now: Date, running: (id: string) => boolean = () => false): Promise<Page<Statement>> {
+export async function listStatements(
+  store: Store,
+  companyId: string,
+  q: StatementListQuery,
+  now: Date,
+  running: (id: string) => boolean = () => false,
+): Promise<Page<Statement>> {
   const limit = q.limit ?? 50
   let filtered = store.db.selectFrom('bank_statements').where('company_id', '=', companyId)
   if (q.bank_account_id) filtered = filtered.where('bank_account_id', '=', q.bank_account_id)
@@ -280,7 +343,10 @@ export async function listStatements(store: Store, companyId: string, q: Stateme
   let page = filtered.selectAll()
   if (q.cursor) page = page.where('id', '<', decodeCursor(q.cursor))
   const [rows, total] = await Promise.all([
-    page.orderBy('id', 'desc').limit(limit + 1).execute(),
+    page
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   const hasMore = rows.length > limit
@@ -298,7 +364,12 @@ export async function listStatements(store: Store, companyId: string, q: Stateme
 }
 
 /** The transactions created from or reconciled with a statement (the filters of GET /transactions). */
-export async function statementTransactions(store: Store, companyId: string, id: string, q: StatementTransactionsQuery): Promise<Page<Transaction>> {
+export async function statementTransactions(
+  store: Store,
+  companyId: string,
+  id: string,
+  q: StatementTransactionsQuery,
+): Promise<Page<Transaction>> {
   await findStatement(store, companyId, id)
   return listTransactions(store, companyId, { ...q, statement_id: id })
 }

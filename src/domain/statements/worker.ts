@@ -11,7 +11,15 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { workerEntry } from '../../worker-entry.js'
-import { parseUpload, StatementFileError, type ParsedUpload, type ParseTarget, type StatementLine, type StatementPart, type UploadOptions } from './parse.js'
+import {
+  parseUpload,
+  StatementFileError,
+  type ParsedUpload,
+  type ParseTarget,
+  type StatementLine,
+  type StatementPart,
+  type UploadOptions,
+} from './parse.js'
 
 const KIND = 'finctl-statement-parse'
 const LINES_PER_MESSAGE = 2000
@@ -42,7 +50,8 @@ if (!isMainThread && (workerData as Job | undefined)?.kind === KIND) {
     (result) => {
       for (const { lines, ...part } of result.parts) {
         queue.push({ type: 'part', part })
-        for (let i = 0; i < lines.length; i += LINES_PER_MESSAGE) queue.push({ type: 'lines', lines: lines.slice(i, i + LINES_PER_MESSAGE) })
+        for (let i = 0; i < lines.length; i += LINES_PER_MESSAGE)
+          queue.push({ type: 'lines', lines: lines.slice(i, i + LINES_PER_MESSAGE) })
       }
       queue.push({ type: 'done', format: result.format, warnings: result.warnings })
       post(queue.shift()!)
@@ -55,7 +64,10 @@ if (!isMainThread && (workerData as Job | undefined)?.kind === KIND) {
 export function parseInWorker(bytes: Uint8Array, target: ParseTarget, options: UploadOptions): Promise<ParsedUpload> {
   return new Promise((resolve, reject) => {
     const own = bytes.slice() // a buffer of its own, moved to the worker rather than copied again
-    const worker = new Worker(workerEntry(import.meta.url), { workerData: { kind: KIND, bytes: own, target, options } satisfies Job, transferList: [own.buffer as ArrayBuffer] })
+    const worker = new Worker(workerEntry(import.meta.url), {
+      workerData: { kind: KIND, bytes: own, target, options } satisfies Job,
+      transferList: [own.buffer as ArrayBuffer],
+    })
     const parts: StatementPart[] = []
     let settled = false
     const settle = (fn: () => void) => {

@@ -12,9 +12,24 @@ export type AuditAction = AuditEntry['action']
 type Changes = Record<string, { before: unknown; after: unknown }>
 
 const AUDITED: Array<keyof Transaction> = [
-  'bank_account_id', 'transaction_date', 'posted_date', 'description', 'original_description', 'amount', 'currency_code',
-  'exchange_rate', 'exchange_rate_date', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status', 'is_reconciled',
-  'ai_confidence_score', 'tags', 'bank_statement_id',
+  'bank_account_id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'exchange_rate_date',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'ai_confidence_score',
+  'tags',
+  'bank_statement_id',
 ]
 
 /** The fields that differ between two versions of a transaction (null for a side that does not exist). */
@@ -78,7 +93,13 @@ export function auditRow(actor: Actor, action: AuditAction, transactionId: strin
  * audit_entries for older rows), then the entries of its changes. `current` (the row as it is
  * now) fills in the values of the creation.
  */
-export async function history(db: Kysely<Db>, companyId: string, transactionId: string, creation: Creation, current?: Transaction): Promise<AuditEntry[]> {
+export async function history(
+  db: Kysely<Db>,
+  companyId: string,
+  transactionId: string,
+  creation: Creation,
+  current?: Transaction,
+): Promise<AuditEntry[]> {
   const rows = await db
     .selectFrom('audit_entries')
     .selectAll()
@@ -86,7 +107,12 @@ export async function history(db: Kysely<Db>, companyId: string, transactionId: 
     .where('transaction_id', '=', transactionId)
     .orderBy('id', 'asc')
     .execute()
-  const entries: AuditEntry[] = rows.map((r) => ({ at: r.created_at, actor: r.actor, action: r.action as AuditAction, changes: JSON.parse(r.changes) as Changes }))
+  const entries: AuditEntry[] = rows.map((r) => ({
+    at: r.created_at,
+    actor: r.actor,
+    action: r.action as AuditAction,
+    changes: JSON.parse(r.changes) as Changes,
+  }))
   const created = creationEntry(creation)
   if (created) entries.unshift(created)
   if (current) {

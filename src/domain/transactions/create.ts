@@ -8,7 +8,13 @@ import { requestHash, runIdempotent, type IdempotentResult } from '../idempotenc
 import { AppError, validation } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { convertMinor, parseAmount, parseRate } from '../../kernel/money.js'
-import { CreateTransactionRequest, MAX_BATCH, type BatchCreateMinimalResponse, type BatchCreateResponse, type Transaction } from '../schemas.js'
+import {
+  CreateTransactionRequest,
+  MAX_BATCH,
+  type BatchCreateMinimalResponse,
+  type BatchCreateResponse,
+  type Transaction,
+} from '../schemas.js'
 import type { CreationAction } from './audit.js'
 import { zodError } from '../validation.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
@@ -70,7 +76,11 @@ function buildRow(
   const currency = input.currency_code ?? account.currency_code
   const amount = parseAmount(input.amount, currencyExponent(currency))
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
-  checkPlausible({ transaction_date: input.transaction_date, posted_date: input.posted_date, amountMinor: amount.minor, force: input.force }, when.window, now)
+  checkPlausible(
+    { transaction_date: input.transaction_date, posted_date: input.posted_date, amountMinor: amount.minor, force: input.force },
+    when.window,
+    now,
+  )
 
   // A rate given wins; else the company's rate of the transaction's date, or the latest earlier one within reach.
   let rate = '1'
@@ -137,20 +147,34 @@ async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise
   const out = new Map<string, string>()
   for (const [account, refs] of byAccount) {
     for (let i = 0; i < refs.length; i += 500) {
-      const found = await db.selectFrom('transactions').select(['id', 'import_ref']).where('bank_account_id', '=', account).where('import_ref', 'in', refs.slice(i, i + 500)).execute()
+      const found = await db
+        .selectFrom('transactions')
+        .select(['id', 'import_ref'])
+        .where('bank_account_id', '=', account)
+        .where('import_ref', 'in', refs.slice(i, i + 500))
+        .execute()
       for (const f of found) out.set(`${account}\u0000${f.import_ref}`, f.id)
     }
   }
   return out
 }
 
-export async function createTransaction(store: Store, actor: Actor, input: CreateTransactionRequest, now: Date, window: DateWindow): Promise<Transaction> {
+export async function createTransaction(
+  store: Store,
+  actor: Actor,
+  input: CreateTransactionRequest,
+  now: Date,
+  window: DateWindow,
+): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now, window)
   const t = toTransaction(row as TransactionRow)
   const inserted = await store.hot.insertTransactions([row])
   if (!inserted.has(row.id)) {
     const existing = (await existingByRef(store.db, [row])).get(`${row.bank_account_id}\u0000${row.import_ref}`)
-    throw new AppError('conflict', `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`)
+    throw new AppError(
+      'conflict',
+      `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`,
+    )
   }
   if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
   return t
@@ -162,9 +186,36 @@ export async function createTransaction(store: Store, actor: Actor, input: Creat
  * instead of created (statement-lines.ts), in one write transaction; when no account of the batch
  * has a statement transaction to pair with, the rows take the usual fast path.
  */
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal?: false, bulkRows?: number, matchStatementLines?: boolean): Promise<BatchCreateResponse>
-export function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal: true, bulkRows?: number, matchStatementLines?: boolean): Promise<BatchCreateMinimalResponse>
-export async function storeTransactionBatch(store: Store, actor: Actor, items: unknown[], now: Date, window: DateWindow, minimal = false, bulkRows?: number, matchStatementLines = false): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
+export function storeTransactionBatch(
+  store: Store,
+  actor: Actor,
+  items: unknown[],
+  now: Date,
+  window: DateWindow,
+  minimal?: false,
+  bulkRows?: number,
+  matchStatementLines?: boolean,
+): Promise<BatchCreateResponse>
+export function storeTransactionBatch(
+  store: Store,
+  actor: Actor,
+  items: unknown[],
+  now: Date,
+  window: DateWindow,
+  minimal: true,
+  bulkRows?: number,
+  matchStatementLines?: boolean,
+): Promise<BatchCreateMinimalResponse>
+export async function storeTransactionBatch(
+  store: Store,
+  actor: Actor,
+  items: unknown[],
+  now: Date,
+  window: DateWindow,
+  minimal = false,
+  bulkRows?: number,
+  matchStatementLines = false,
+): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
   let placed: Placement
@@ -175,7 +226,9 @@ export async function storeTransactionBatch(store: Store, actor: Actor, items: u
   }
   await learnCreated(store, actor.companyId, built.rows.filter((r) => placed.inserted.has(r.id)) as TransactionRow[], now)
   const matched = matchStatementLines ? placed.matched : undefined
-  return minimal ? settleBatch(store.db, built, placed.inserted, (r, index) => ({ index, id: r.id }), matched) : settleBatch(store.db, built, placed.inserted, toTransaction, matched)
+  return minimal
+    ? settleBatch(store.db, built, placed.inserted, (r, index) => ({ index, id: r.id }), matched)
+    : settleBatch(store.db, built, placed.inserted, toTransaction, matched)
 }
 
 /**
@@ -190,7 +243,12 @@ async function settleBatch<C>(
   created: (row: TransactionRow, index: number) => C,
   /** Asked to match statement lines: row (in built.rows) -> the statement transaction it was paired with. */
   matched?: Map<number, string>,
-): Promise<{ created: C[]; errors: BatchCreateResponse['errors']; duplicates: BatchCreateResponse['duplicates']; matched?: BatchCreateResponse['matched'] }> {
+): Promise<{
+  created: C[]
+  errors: BatchCreateResponse['errors']
+  duplicates: BatchCreateResponse['duplicates']
+  matched?: BatchCreateResponse['matched']
+}> {
   const out: C[] = []
   const skipped: Array<{ r: NewTransactionRow; index: number }> = []
   const paired: NonNullable<BatchCreateResponse['matched']> = []
@@ -200,11 +258,20 @@ async function settleBatch<C>(
     else if (inserted.has(r.id)) out.push(created(r as TransactionRow, built.indexes[i]))
     else skipped.push({ r, index: built.indexes[i] })
   })
-  const existing = skipped.length ? await existingByRef(db, skipped.map((s) => s.r)) : new Map<string, string>()
+  const existing = skipped.length
+    ? await existingByRef(
+        db,
+        skipped.map((s) => s.r),
+      )
+    : new Map<string, string>()
   return {
     created: out,
     errors: built.errors,
-    duplicates: skipped.map(({ r, index }) => ({ index, id: existing.get(`${r.bank_account_id}\u0000${r.import_ref}`) ?? '', import_ref: r.import_ref ?? '' })),
+    duplicates: skipped.map(({ r, index }) => ({
+      index,
+      id: existing.get(`${r.bank_account_id}\u0000${r.import_ref}`) ?? '',
+      import_ref: r.import_ref ?? '',
+    })),
     ...(matched ? { matched: paired } : {}),
   }
 }
@@ -230,7 +297,8 @@ export async function createTransactionBatch(
   /** Fills empty category fields from rules and the model (batch creates: imports, seeds). */
   categorizer?: Categorizer,
 ): Promise<BuiltBatch> {
-  if (items.length > MAX_BATCH) throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
+  if (items.length > MAX_BATCH)
+    throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
   const rows: NewTransactionRow[] = []
   const indexes: number[] = []
   const errors: BatchCreateResponse['errors'] = []
@@ -319,14 +387,23 @@ export async function createTransactionBatchIdempotent(
   matchStatementLines = false,
 ): Promise<IdempotentResult<BatchCreateResponse>> {
   // The request is its items, and the flag when it is set (so a key's earlier batches keep their hash).
-  const hash = requestHash('POST', '/api-v1/transactions/batch', matchStatementLines ? { transactions: items, match_statement_lines: true } : items)
+  const hash = requestHash(
+    'POST',
+    '/api-v1/transactions/batch',
+    matchStatementLines ? { transactions: items, match_statement_lines: true } : items,
+  )
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   let stored: NewTransactionRow[] = []
   const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
     const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
-    const placed: Placement = matchStatementLines ? await placeRows(store, trx, actor, built.rows, now) : { inserted: await insertRows(trx, built.rows), matched: new Map() }
+    const placed: Placement = matchStatementLines
+      ? await placeRows(store, trx, actor, built.rows, now)
+      : { inserted: await insertRows(trx, built.rows), matched: new Map() }
     stored = built.rows.filter((row) => placed.inserted.has(row.id))
-    return { status: 201, body: await settleBatch(trx, built, placed.inserted, toTransaction, matchStatementLines ? placed.matched : undefined) }
+    return {
+      status: 201,
+      body: await settleBatch(trx, built, placed.inserted, toTransaction, matchStatementLines ? placed.matched : undefined),
+    }
   })
   await learnCreated(store, actor.companyId, stored as TransactionRow[], now)
   return r

@@ -19,7 +19,9 @@ const WINDOW_TEXT = /^(\d{4}-\d{2}-\d{2})\.\.\+(\d{1,3})([ymd])$/
 export function parseDateWindow(text: string): DateWindow {
   const m = WINDOW_TEXT.exec(text.trim())
   if (!m || Number.isNaN(Date.parse(`${m[1]}T00:00:00Z`))) {
-    throw new Error(`the date window "${text}" must look like 1970-01-01..+1y (the earliest date, then how far after today: +1y, +6m or +30d)`)
+    throw new Error(
+      `the date window "${text}" must look like 1970-01-01..+1y (the earliest date, then how far after today: +1y, +6m or +30d)`,
+    )
   }
   const n = Number(m[2])
   return { earliest: m[1], ahead: { years: m[3] === 'y' ? n : 0, months: m[3] === 'm' ? n : 0, days: m[3] === 'd' ? n : 0 } }
@@ -47,7 +49,10 @@ export function checkPlausible(
   for (const field of ['transaction_date', 'posted_date'] as const) {
     const date = entry[field]
     if (date !== undefined && (date < window.earliest || date > latest)) {
-      throw validation(field, `is ${date}, outside the dates this service accepts (${window.earliest} to ${latest}): check it, or give \`force\` to keep it`)
+      throw validation(
+        field,
+        `is ${date}, outside the dates this service accepts (${window.earliest} to ${latest}): check it, or give \`force\` to keep it`,
+      )
     }
   }
   if (entry.amountMinor === 0) throw validation('amount', 'is 0, which moves no money: check it, or give `force` to record it')

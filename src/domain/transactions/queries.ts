@@ -36,11 +36,16 @@ function decodeCursor(text: string, sort: Sort): Cursor {
   try {
     const [s, v, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [Sort, string | number, string]
     if (!SORTS.includes(s) || typeof id !== 'string' || (typeof v !== 'string' && typeof v !== 'number')) throw new Error('shape')
-    if (s !== sort) throw new AppError('validation_error', 'this cursor belongs to another sort order: keep `sort` the same while paging', { details: [{ path: 'cursor', message: 'was made for another sort order' }] })
+    if (s !== sort)
+      throw new AppError('validation_error', 'this cursor belongs to another sort order: keep `sort` the same while paging', {
+        details: [{ path: 'cursor', message: 'was made for another sort order' }],
+      })
     return { s, v, id }
   } catch (e) {
     if (e instanceof AppError) throw e
-    throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', { details: [{ path: 'cursor', message: 'is not a cursor of this list' }] })
+    throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', {
+      details: [{ path: 'cursor', message: 'is not a cursor of this list' }],
+    })
   }
 }
 
@@ -68,11 +73,15 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
       ? (await findBankAccount(store, companyId, q.bank_account_id, db)).currency_code
       : await baseCurrency(store, companyId, db)
     const exp = currencyExponent(currency)
-    for (const [field, op] of [['min_amount', '>='], ['max_amount', '<=']] as const) {
+    for (const [field, op] of [
+      ['min_amount', '>='],
+      ['max_amount', '<='],
+    ] as const) {
       const value = q[field]
       if (value === undefined) continue
       const r = parseAmount(value, exp)
-      if (!r.ok) throw new AppError('validation_error', `${field}: ${r.message} (${currency})`, { details: [{ path: field, message: r.message }] })
+      if (!r.ok)
+        throw new AppError('validation_error', `${field}: ${r.message} (${currency})`, { details: [{ path: field, message: r.message }] })
       out = out.where('transactions.amount', op, r.minor)
     }
   }
@@ -120,12 +129,13 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
   let page = filtered.selectAll('transactions') as unknown as SelectQueryBuilder<Db, 'transactions', TransactionRow>
   if (q.cursor) {
     const c = decodeCursor(q.cursor, sort)
-    page = page.where((eb) =>
-      eb(eb.refTuple(`transactions.${column}`, 'transactions.id'), desc ? '<' : '>', eb.tuple(c.v as never, c.id)),
-    )
+    page = page.where((eb) => eb(eb.refTuple(`transactions.${column}`, 'transactions.id'), desc ? '<' : '>', eb.tuple(c.v as never, c.id)))
   }
   const dir = desc ? 'desc' : 'asc'
-  const ordered = page.orderBy(`transactions.${column}`, dir).orderBy('transactions.id', dir).limit(limit + 1)
+  const ordered = page
+    .orderBy(`transactions.${column}`, dir)
+    .orderBy('transactions.id', dir)
+    .limit(limit + 1)
   const counted = filtered.select(sql<number>`count(*)`.as('n'))
   let rows: TransactionRow[]
   let total: number

@@ -57,7 +57,14 @@ function byAccount(rows: NewTransactionRow[]): Map<string, number[]> {
  * statement_ref): SQLite's planner, left alone, took the account's date index and read every row of
  * those dates, the imported ones too (44 ms a batch at 50,000 rows, growing with the account).
  */
-function unpaired(store: Store, db: Kysely<Db>, account: string, from: string, to: string, o: { limit?: number; lock?: boolean } = {}): Promise<TransactionRow[]> {
+function unpaired(
+  store: Store,
+  db: Kysely<Db>,
+  account: string,
+  from: string,
+  to: string,
+  o: { limit?: number; lock?: boolean } = {},
+): Promise<TransactionRow[]> {
   if (store.dialect === 'sqlite') {
     return sql<TransactionRow>`SELECT * FROM transactions INDEXED BY transactions_statement_ref
       WHERE bank_account_id = ${account} AND statement_ref IS NOT NULL AND import_ref IS NULL AND status <> 'void'
@@ -86,7 +93,8 @@ function unpaired(store: Store, db: Kysely<Db>, account: string, from: string, t
 export async function mayMatch(store: Store, rows: NewTransactionRow[]): Promise<boolean> {
   for (const [account, indexes] of byAccount(rows)) {
     // An account without statements (a bulk import into a new account) is answered by one index probe.
-    if (!(await store.db.selectFrom('bank_statements').select('id').where('bank_account_id', '=', account).limit(1).executeTakeFirst())) continue
+    if (!(await store.db.selectFrom('bank_statements').select('id').where('bank_account_id', '=', account).limit(1).executeTakeFirst()))
+      continue
     const [from, to] = dateRange(indexes.map((i) => rows[i]))
     if ((await unpaired(store, store.db, account, from, to, { limit: 1 })).length) return true
   }
@@ -104,7 +112,13 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
   // (statements/apply.ts); wait for it, so that neither misses what the other writes. SQLite's
   // write transaction serialises both already.
   if (store.dialect === 'postgres' && accounts.size) {
-    await trx.selectFrom('bank_accounts').select('id').where('id', 'in', [...accounts.keys()].sort()).orderBy('id').forShare().execute()
+    await trx
+      .selectFrom('bank_accounts')
+      .select('id')
+      .where('id', 'in', [...accounts.keys()].sort())
+      .orderBy('id')
+      .forShare()
+      .execute()
   }
   const ts = now.toISOString()
   const audit: NewAuditEntryRow[] = []
@@ -113,7 +127,12 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
     const known = new Set<string>()
     const refs = indexes.map((i) => rows[i].import_ref!)
     for (let i = 0; i < refs.length; i += 500) {
-      const found = await trx.selectFrom('transactions').select('import_ref').where('bank_account_id', '=', account).where('import_ref', 'in', refs.slice(i, i + 500)).execute()
+      const found = await trx
+        .selectFrom('transactions')
+        .select('import_ref')
+        .where('bank_account_id', '=', account)
+        .where('import_ref', 'in', refs.slice(i, i + 500))
+        .execute()
       for (const f of found) if (f.import_ref) known.add(f.import_ref)
     }
     const fresh = indexes.filter((i) => !known.has(rows[i].import_ref!))
@@ -126,21 +145,55 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
     for (const currency of new Set(fresh.map((i) => rows[i].currency_code))) {
       const candidates: Candidate[] = found
         .filter((r) => r.currency_code === currency)
-        .map((r) => ({ id: r.id, transaction_date: r.transaction_date, amount: Number(r.amount), description: r.description, merchant_name: r.merchant_name }))
+        .map((r) => ({
+          id: r.id,
+          transaction_date: r.transaction_date,
+          amount: Number(r.amount),
+          description: r.description,
+          merchant_name: r.merchant_name,
+        }))
       const lines = fresh
         .filter((i) => rows[i].currency_code === currency)
-        .map((i) => ({ index: i, line: { date: rows[i].transaction_date, amountMinor: Number(rows[i].amount), description: rows[i].description, merchant: rows[i].merchant_name ?? undefined } }))
+        .map((i) => ({
+          index: i,
+          line: {
+            date: rows[i].transaction_date,
+            amountMinor: Number(rows[i].amount),
+            description: rows[i].description,
+            merchant: rows[i].merchant_name ?? undefined,
+          },
+        }))
       for (const [index, id] of matchLines(lines, candidates)) {
         const before = byId.get(id)!
-        const after: TransactionRow = { ...before, import_ref: rows[index].import_ref, is_reconciled: 1, status: before.status === 'pending' ? 'posted' : before.status, updated_at: ts }
-        await trx.updateTable('transactions').set({ import_ref: after.import_ref, is_reconciled: 1, status: after.status, updated_at: ts }).where('id', '=', id).execute()
+        const after: TransactionRow = {
+          ...before,
+          import_ref: rows[index].import_ref,
+          is_reconciled: 1,
+          status: before.status === 'pending' ? 'posted' : before.status,
+          updated_at: ts,
+        }
+        await trx
+          .updateTable('transactions')
+          .set({ import_ref: after.import_ref, is_reconciled: 1, status: after.status, updated_at: ts })
+          .where('id', '=', id)
+          .execute()
         audit.push(auditRow(actor, 'reconcile', id, diff(toTransaction(before), toTransaction(after)), now))
         matched.set(index, id)
       }
     }
   }
-  for (let i = 0; i < audit.length; i += 500) await trx.insertInto('audit_entries').values(audit.slice(i, i + 500)).execute()
-  return { inserted: await insertRows(trx, rows.filter((_, i) => !matched.has(i))), matched }
+  for (let i = 0; i < audit.length; i += 500)
+    await trx
+      .insertInto('audit_entries')
+      .values(audit.slice(i, i + 500))
+      .execute()
+  return {
+    inserted: await insertRows(
+      trx,
+      rows.filter((_, i) => !matched.has(i)),
+    ),
+    matched,
+  }
 }
 
 /** Insert rows in statements of 1,000 (27 columns each, under both dialects' parameter limits); a row whose import_ref exists is left out. The ids inserted. */

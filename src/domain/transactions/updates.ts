@@ -34,7 +34,15 @@ class LabelDelta {
   note(before: TransactionRow, after: TransactionRow | null): void {
     const was = exampleOf(before)
     const is = after ? exampleOf(after) : null
-    if (was && is && was.label === is.label && was.description === is.description && was.merchant_name === is.merchant_name && was.amount_minor === is.amount_minor) return
+    if (
+      was &&
+      is &&
+      was.label === is.label &&
+      was.description === is.description &&
+      was.merchant_name === is.merchant_name &&
+      was.amount_minor === is.amount_minor
+    )
+      return
     if (was) this.removed.push(was)
     if (is) this.added.push(is)
   }
@@ -75,156 +83,208 @@ async function writeRow(trx: Kysely<Db>, row: TransactionRow): Promise<void> {
   await trx.updateTable('transactions').set(rest).where('id', '=', id).execute()
 }
 
-export async function updateTransaction(store: Store, actor: Actor, id: string, patch: UpdateTransactionRequest, now: Date, window: DateWindow): Promise<Transaction> {
-  return store.writeTransaction(async (trx) => {
-    const [row] = await lockRows(store, trx, actor.companyId, [id])
-    if (!row) throw notFound('transaction')
-    const before = toTransaction(row)
-    if (row.is_reconciled === 1) {
-      const touched = LOCKED_WHEN_RECONCILED.filter((f) => patch[f] !== undefined && !sameValue(f, patch[f] as string | number, row))
-      if (touched.length) {
-        throw new AppError('conflict', `transaction ${id} is reconciled, so its ${touched.join(', ')} cannot change: un-reconcile it first (is_reconciled: false)`)
+export async function updateTransaction(
+  store: Store,
+  actor: Actor,
+  id: string,
+  patch: UpdateTransactionRequest,
+  now: Date,
+  window: DateWindow,
+): Promise<Transaction> {
+  return store
+    .writeTransaction(async (trx) => {
+      const [row] = await lockRows(store, trx, actor.companyId, [id])
+      if (!row) throw notFound('transaction')
+      const before = toTransaction(row)
+      if (row.is_reconciled === 1) {
+        const touched = LOCKED_WHEN_RECONCILED.filter((f) => patch[f] !== undefined && !sameValue(f, patch[f] as string | number, row))
+        if (touched.length) {
+          throw new AppError(
+            'conflict',
+            `transaction ${id} is reconciled, so its ${touched.join(', ')} cannot change: un-reconcile it first (is_reconciled: false)`,
+          )
+        }
       }
-    }
-    checkStatus(row.status, patch.status, id)
-    const next: TransactionRow = { ...row, updated_at: now.toISOString() }
+      checkStatus(row.status, patch.status, id)
+      const next: TransactionRow = { ...row, updated_at: now.toISOString() }
 
-    if (patch.bank_account_id !== undefined) {
-      const account = await findBankAccount(store, actor.companyId, patch.bank_account_id, trx).catch(() => {
-        throw new AppError('not_found', 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
-      })
-      next.bank_account_id = account.id
-    }
-    const currency = patch.currency_code ?? row.currency_code
-    // A rate that came from the company's rates table (it has a date) follows the transaction to a new
-    // date; a rate given by hand stays.
-    const movedOffItsRate = patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date && row.exchange_rate_date != null
-    if (patch.amount !== undefined || patch.currency_code !== undefined || patch.exchange_rate !== undefined || movedOffItsRate) {
-      const base = await baseCurrency(store, actor.companyId, trx)
-      const amountText = patch.amount ?? before.amount
-      const amount = parseAmount(amountText, currencyExponent(currency))
-      if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
-      const keepRate = currency === row.currency_code && !movedOffItsRate
-      let rate = patch.exchange_rate !== undefined ? parseRate(patch.exchange_rate) : keepRate ? row.exchange_rate : currency === base ? '1' : null
-      let rateDate = patch.exchange_rate !== undefined ? null : (row.exchange_rate_date ?? null)
-      if (patch.exchange_rate !== undefined && !rate) throw validation('exchange_rate', 'must be a positive decimal number')
-      if (!rate) {
-        // A new currency without a rate: the company's rate of the transaction's date (finctl rates).
-        const date = patch.transaction_date ?? row.transaction_date
-        const found = (await RateBook.load(trx, actor.companyId, [{ currency, date }])).require(currency, date, base)
-        rate = found.rate
-        rateDate = found.date
+      if (patch.bank_account_id !== undefined) {
+        const account = await findBankAccount(store, actor.companyId, patch.bank_account_id, trx).catch(() => {
+          throw new AppError('not_found', 'bank account not found', {
+            details: [{ path: 'bank_account_id', message: 'no such bank account' }],
+          })
+        })
+        next.bank_account_id = account.id
       }
-      if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
-      if (currency === base) rateDate = null
-      try {
-        next.base_amount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
-      } catch {
-        throw validation('amount', `is too large once converted to the base currency ${base}`)
+      const currency = patch.currency_code ?? row.currency_code
+      // A rate that came from the company's rates table (it has a date) follows the transaction to a new
+      // date; a rate given by hand stays.
+      const movedOffItsRate =
+        patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date && row.exchange_rate_date != null
+      if (patch.amount !== undefined || patch.currency_code !== undefined || patch.exchange_rate !== undefined || movedOffItsRate) {
+        const base = await baseCurrency(store, actor.companyId, trx)
+        const amountText = patch.amount ?? before.amount
+        const amount = parseAmount(amountText, currencyExponent(currency))
+        if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
+        const keepRate = currency === row.currency_code && !movedOffItsRate
+        let rate =
+          patch.exchange_rate !== undefined ? parseRate(patch.exchange_rate) : keepRate ? row.exchange_rate : currency === base ? '1' : null
+        let rateDate = patch.exchange_rate !== undefined ? null : (row.exchange_rate_date ?? null)
+        if (patch.exchange_rate !== undefined && !rate) throw validation('exchange_rate', 'must be a positive decimal number')
+        if (!rate) {
+          // A new currency without a rate: the company's rate of the transaction's date (finctl rates).
+          const date = patch.transaction_date ?? row.transaction_date
+          const found = (await RateBook.load(trx, actor.companyId, [{ currency, date }])).require(currency, date, base)
+          rate = found.rate
+          rateDate = found.date
+        }
+        if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
+        if (currency === base) rateDate = null
+        try {
+          next.base_amount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
+        } catch {
+          throw validation('amount', `is too large once converted to the base currency ${base}`)
+        }
+        rate = rate as string
+        Object.assign(next, { amount: amount.minor, currency_code: currency, exchange_rate: rate, exchange_rate_date: rateDate })
       }
-      rate = rate as string
-      Object.assign(next, { amount: amount.minor, currency_code: currency, exchange_rate: rate, exchange_rate_date: rateDate })
-    }
-    // Only what this request changes is checked: a forced date stays when another field is updated.
-    checkPlausible(
-      {
-        transaction_date: patch.transaction_date !== row.transaction_date ? patch.transaction_date : undefined,
-        posted_date: patch.posted_date !== row.posted_date ? patch.posted_date : undefined,
-        amountMinor: next.amount !== row.amount && Number(next.amount) === 0 ? 0 : undefined,
-        force: patch.force,
-      },
-      window,
-      now,
-    )
-    for (const f of ['transaction_date', 'posted_date', 'description', 'category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status'] as const) {
-      if (patch[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = patch[f]
-    }
-    if (patch.is_reconciled !== undefined) next.is_reconciled = patch.is_reconciled ? 1 : 0
-    if (patch.tags !== undefined) next.tags = JSON.stringify([...new Set(patch.tags)])
-    if (categorizedByHand(patch)) next.ai_confidence_score = null
-    const after = toTransaction(next)
-    const changes = diff(before, after)
-    if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
-    await writeRow(trx, next)
-    await trx.insertInto('audit_entries').values(auditRow(actor, 'update', id, changes, now)).execute()
-    const delta = new LabelDelta()
-    delta.note(row, next)
-    return { after, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
-  }).then(({ after, learn }) => {
-    learn()
-    return after
-  })
+      // Only what this request changes is checked: a forced date stays when another field is updated.
+      checkPlausible(
+        {
+          transaction_date: patch.transaction_date !== row.transaction_date ? patch.transaction_date : undefined,
+          posted_date: patch.posted_date !== row.posted_date ? patch.posted_date : undefined,
+          amountMinor: next.amount !== row.amount && Number(next.amount) === 0 ? 0 : undefined,
+          force: patch.force,
+        },
+        window,
+        now,
+      )
+      for (const f of [
+        'transaction_date',
+        'posted_date',
+        'description',
+        'category',
+        'accounting_category',
+        'cash_flow_category',
+        'merchant_name',
+        'status',
+      ] as const) {
+        if (patch[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = patch[f]
+      }
+      if (patch.is_reconciled !== undefined) next.is_reconciled = patch.is_reconciled ? 1 : 0
+      if (patch.tags !== undefined) next.tags = JSON.stringify([...new Set(patch.tags)])
+      if (categorizedByHand(patch)) next.ai_confidence_score = null
+      const after = toTransaction(next)
+      const changes = diff(before, after)
+      if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
+      await writeRow(trx, next)
+      await trx
+        .insertInto('audit_entries')
+        .values(auditRow(actor, 'update', id, changes, now))
+        .execute()
+      const delta = new LabelDelta()
+      delta.note(row, next)
+      return { after, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
+    })
+    .then(({ after, learn }) => {
+      learn()
+      return after
+    })
 }
 
 export async function deleteTransaction(store: Store, actor: Actor, id: string, now: Date): Promise<{ id: string; deleted: true }> {
-  return store.writeTransaction(async (trx) => {
-    const [row] = await lockRows(store, trx, actor.companyId, [id])
-    if (!row) throw notFound('transaction')
-    if (row.is_reconciled === 1) throw new AppError('conflict', `transaction ${id} is reconciled and cannot be deleted: un-reconcile it first (is_reconciled: false)`)
-    await trx.deleteFrom('transactions').where('id', '=', id).execute()
-    const created = creationRow(actor.companyId, id, row)
-    await trx.insertInto('audit_entries').values([...(created ? [created] : []), auditRow(actor, 'delete', id, diff(toTransaction(row), null), now)]).execute()
-    const delta = new LabelDelta()
-    delta.note(row, null)
-    return { learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
-  }).then(({ learn }) => {
-    learn()
-    return { id, deleted: true as const }
-  })
+  return store
+    .writeTransaction(async (trx) => {
+      const [row] = await lockRows(store, trx, actor.companyId, [id])
+      if (!row) throw notFound('transaction')
+      if (row.is_reconciled === 1)
+        throw new AppError(
+          'conflict',
+          `transaction ${id} is reconciled and cannot be deleted: un-reconcile it first (is_reconciled: false)`,
+        )
+      await trx.deleteFrom('transactions').where('id', '=', id).execute()
+      const created = creationRow(actor.companyId, id, row)
+      await trx
+        .insertInto('audit_entries')
+        .values([...(created ? [created] : []), auditRow(actor, 'delete', id, diff(toTransaction(row), null), now)])
+        .execute()
+      const delta = new LabelDelta()
+      delta.note(row, null)
+      return { learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
+    })
+    .then(({ learn }) => {
+      learn()
+      return { id, deleted: true as const }
+    })
 }
 
-export async function bulkUpdateTransactions(store: Store, actor: Actor, req: BulkUpdateRequest, now: Date): Promise<{ updated: number; transactions: Transaction[] }> {
+export async function bulkUpdateTransactions(
+  store: Store,
+  actor: Actor,
+  req: BulkUpdateRequest,
+  now: Date,
+): Promise<{ updated: number; transactions: Transaction[] }> {
   const ids = [...new Set(req.transaction_ids)]
   const u = req.updates
   if (u.tags !== undefined && (u.add_tags !== undefined || u.remove_tags !== undefined)) {
     throw validation('updates.tags', 'replaces all tags: give it alone, or use add_tags / remove_tags')
   }
-  return store.writeTransaction(async (trx) => {
-    const rows = await lockRows(store, trx, actor.companyId, ids)
-    if (rows.length !== ids.length) {
-      const found = new Set(rows.map((r) => r.id))
-      const missing = ids.filter((id) => !found.has(id))
-      throw new AppError('not_found', `${missing.length} transaction(s) not found; nothing was changed: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`, {
-        details: missing.map((id) => ({ path: 'transaction_ids', message: `${id} not found` })),
-      })
-    }
-    for (const row of rows) checkStatus(row.status, u.status, row.id)
-    const ts = now.toISOString()
-    const out: Transaction[] = []
-    const audit = []
-    const delta = new LabelDelta()
-    for (const row of rows) {
-      const next: TransactionRow = { ...row, updated_at: ts }
-      for (const f of ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status'] as const) {
-        if (u[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = u[f]
+  return store
+    .writeTransaction(async (trx) => {
+      const rows = await lockRows(store, trx, actor.companyId, ids)
+      if (rows.length !== ids.length) {
+        const found = new Set(rows.map((r) => r.id))
+        const missing = ids.filter((id) => !found.has(id))
+        throw new AppError(
+          'not_found',
+          `${missing.length} transaction(s) not found; nothing was changed: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
+          {
+            details: missing.map((id) => ({ path: 'transaction_ids', message: `${id} not found` })),
+          },
+        )
       }
-      if (u.is_reconciled !== undefined) next.is_reconciled = u.is_reconciled ? 1 : 0
-      if (u.tags !== undefined || u.add_tags || u.remove_tags) {
-        let tags: string[] = u.tags ?? (JSON.parse(row.tags) as string[])
-        if (u.add_tags) tags = [...tags, ...u.add_tags]
-        if (u.remove_tags) tags = tags.filter((t) => !u.remove_tags!.includes(t))
-        next.tags = JSON.stringify([...new Set(tags)])
+      for (const row of rows) checkStatus(row.status, u.status, row.id)
+      const ts = now.toISOString()
+      const out: Transaction[] = []
+      const audit = []
+      const delta = new LabelDelta()
+      for (const row of rows) {
+        const next: TransactionRow = { ...row, updated_at: ts }
+        for (const f of ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status'] as const) {
+          if (u[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = u[f]
+        }
+        if (u.is_reconciled !== undefined) next.is_reconciled = u.is_reconciled ? 1 : 0
+        if (u.tags !== undefined || u.add_tags || u.remove_tags) {
+          let tags: string[] = u.tags ?? (JSON.parse(row.tags) as string[])
+          if (u.add_tags) tags = [...tags, ...u.add_tags]
+          if (u.remove_tags) tags = tags.filter((t) => !u.remove_tags!.includes(t))
+          next.tags = JSON.stringify([...new Set(tags)])
+        }
+        if (categorizedByHand(u)) next.ai_confidence_score = null
+        const before = toTransaction(row)
+        const after = toTransaction(next)
+        const changes = diff(before, after)
+        out.push(Object.keys(changes).length ? after : before)
+        if (Object.keys(changes).length === 0) continue
+        await writeRow(trx, next)
+        audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
+        delta.note(row, next)
       }
-      if (categorizedByHand(u)) next.ai_confidence_score = null
-      const before = toTransaction(row)
-      const after = toTransaction(next)
-      const changes = diff(before, after)
-      out.push(Object.keys(changes).length ? after : before)
-      if (Object.keys(changes).length === 0) continue
-      await writeRow(trx, next)
-      audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
-      delta.note(row, next)
-    }
-    for (let i = 0; i < audit.length; i += 1000) await trx.insertInto('audit_entries').values(audit.slice(i, i + 1000)).execute()
-    const order = new Map(ids.map((id, i) => [id, i]))
-    out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
-    const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
-    // `updated` counts the transactions the request applied to (those already as asked included)
-    return { result: { updated: rows.length, transactions: out }, learn }
-  }).then(({ result, learn }) => {
-    learn()
-    return result
-  })
+      for (let i = 0; i < audit.length; i += 1000)
+        await trx
+          .insertInto('audit_entries')
+          .values(audit.slice(i, i + 1000))
+          .execute()
+      const order = new Map(ids.map((id, i) => [id, i]))
+      out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+      const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
+      // `updated` counts the transactions the request applied to (those already as asked included)
+      return { result: { updated: rows.length, transactions: out }, learn }
+    })
+    .then(({ result, learn }) => {
+      learn()
+      return result
+    })
 }
 
 export async function getTransactionDetail(store: Store, companyId: string, id: string): Promise<TransactionDetail> {
@@ -240,7 +300,12 @@ export async function getTransactionDetail(store: Store, companyId: string, id: 
   const { account_name, ...tx } = row
   const transaction = toTransaction(tx as TransactionRow)
   const statement = tx.bank_statement_id
-    ? await store.db.selectFrom('bank_statements').select(['id', 'file_name']).where('id', '=', tx.bank_statement_id).where('company_id', '=', companyId).executeTakeFirst()
+    ? await store.db
+        .selectFrom('bank_statements')
+        .select(['id', 'file_name'])
+        .where('id', '=', tx.bank_statement_id)
+        .where('company_id', '=', companyId)
+        .executeTakeFirst()
     : undefined
   return {
     ...transaction,

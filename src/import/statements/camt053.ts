@@ -8,8 +8,26 @@
  * DBIT is money out, the reversal of an earlier credit), unlike MT940's RC/RD marks.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { clean, compact, coverPeriod, decimalToMinor, decodeBytes, hasExtension, head, leadingDate, normaliseAccount, statementCurrency } from './common.js'
-import { type ImportedTransaction, type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'
+import {
+  clean,
+  compact,
+  coverPeriod,
+  decimalToMinor,
+  decodeBytes,
+  hasExtension,
+  head,
+  leadingDate,
+  normaliseAccount,
+  statementCurrency,
+} from './common.js'
+import {
+  type ImportedTransaction,
+  type ParseOptions,
+  type ParseResult,
+  type ParsedStatement,
+  type StatementParser,
+  StatementParseError,
+} from './types.js'
 
 /** A node of the object fast-xml-parser returns (dynamic by nature). */
 // biome-ignore lint/suspicious/noExplicitAny: every access is checked where the value is used

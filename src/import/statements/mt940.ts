@@ -6,7 +6,14 @@
  * `?20`-`?29` purpose, `?32`/`?33` name) or free lines.
  */
 import { clean, compact, decimalToMinor, decodeBytes, hasExtension, head, isoDate, normaliseAccount, statementCurrency } from './common.js'
-import { type ImportedTransaction, type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'
+import {
+  type ImportedTransaction,
+  type ParseOptions,
+  type ParseResult,
+  type ParsedStatement,
+  type StatementParser,
+  StatementParseError,
+} from './types.js'
 
 export function looksLikeMt940(text: string): boolean {
   return /\{1:F\d{2}/.test(text) || /\{2:[IO]940/.test(text) || (/^:20:/m.test(text) && /^:(25|28C?|60[FM]|61):/m.test(text))
@@ -20,12 +27,14 @@ interface Field {
 
 /** Strip the SWIFT envelope ({1:..}{2:..}{3:..}{4: ... -}{5:..}) and control bytes; keep line breaks. */
 function unwrap(text: string): string {
-  return text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control bytes are what it removes
-    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '')
-    .replace(/\{[1235]:(?:[^{}]|\{[^{}]*\})*\}/g, '')
-    .replace(/\{4:/g, '')
-    .replace(/^-\}/gm, '-')
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control bytes are what it removes
+      .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '')
+      .replace(/\{[1235]:(?:[^{}]|\{[^{}]*\})*\}/g, '')
+      .replace(/\{4:/g, '')
+      .replace(/^-\}/gm, '-')
+  )
 }
 
 function fieldsOf(text: string): Field[] {
@@ -65,7 +74,9 @@ const LINE_61 = /^(\d{6})(\d{4})?(RC|RD|EC|ED|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-
 /** The booking date MMDD next to a value date, in the year that puts it nearest the value date. */
 function entryDate(value: string, mmdd: string): string | null {
   const y = Number(value.slice(0, 4))
-  const candidates = [y - 1, y, y + 1].map((yr) => isoDate(yr, Number(mmdd.slice(0, 2)), Number(mmdd.slice(2, 4)))).filter((d): d is string => d !== null)
+  const candidates = [y - 1, y, y + 1]
+    .map((yr) => isoDate(yr, Number(mmdd.slice(0, 2)), Number(mmdd.slice(2, 4))))
+    .filter((d): d is string => d !== null)
   const dist = (d: string) => Math.abs(Date.parse(d) - Date.parse(value))
   return candidates.sort((a, b) => dist(a) - dist(b))[0] ?? null
 }
@@ -139,7 +150,8 @@ export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   /** The :86: lines of each statement line (some banks repeat the tag on every line). */
   const info = new Map<ImportedTransaction, string[]>()
   const finish = () => {
-    if (st && !closed) throw new StatementParseError('the statement has no closing balance (:62F:/:62M:): the file looks truncated', started)
+    if (st && !closed)
+      throw new StatementParseError('the statement has no closing balance (:62F:/:62M:): the file looks truncated', started)
   }
   for (const f of fields) {
     if (f.tag === '20') {
@@ -171,7 +183,8 @@ export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
     } else if (f.tag === '62F' || f.tag === '62M') {
       const b = balance(f)
       if (typeof b === 'string') throw new StatementParseError(b, f.line)
-      if (st.currency && b.currency !== st.currency) throw new StatementParseError(`closing balance in ${b.currency}, opening in ${st.currency}`, f.line)
+      if (st.currency && b.currency !== st.currency)
+        throw new StatementParseError(`closing balance in ${b.currency}, opening in ${st.currency}`, f.line)
       st.currency ??= statementCurrency(b.currency, opts.defaultCurrency, `line ${f.line}`)
       st.closingBalance = b.minor
       st.periodEnd = b.date
@@ -193,7 +206,8 @@ export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   }
   for (const s of statements) {
     // Rabobank appends the currency to the account (1291.99.348EUR).
-    if (s.accountHint && s.currency && s.accountHint.endsWith(s.currency) && s.accountHint.length > 3) s.accountHint = s.accountHint.slice(0, -3)
+    if (s.accountHint && s.currency && s.accountHint.endsWith(s.currency) && s.accountHint.length > 3)
+      s.accountHint = s.accountHint.slice(0, -3)
     for (const t of s.transactions) {
       if (s.periodStart && t.date < s.periodStart) s.periodStart = t.date
       if (s.periodEnd && t.date > s.periodEnd) s.periodEnd = t.date

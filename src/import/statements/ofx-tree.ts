@@ -99,7 +99,8 @@ export function parseOfxTree(text: string, startLine: number): OfxNode {
       closeFrom(stack.map((n) => n.name).lastIndexOf(name))
       const node: OfxNode = { name, children: [], line, closed: false }
       stack[stack.length - 1].children.push(node)
-      if (tag.endsWith('/')) node.closed = true // <EMPTY/>
+      if (tag.endsWith('/'))
+        node.closed = true // <EMPTY/>
       else stack.push(node)
     }
     count(lt, end)

@@ -84,7 +84,9 @@ function decideOrder(dates: string[], given: ParseOptions['dateOrder']): DateFor
   if (given) return given.toLowerCase() as DateFormat['order']
   const readable = dates.filter((d) => (['dmy', 'mdy', 'ymd'] as const).some((o) => parseDate(d, o)))
   if (readable.length === 0) {
-    throw new StatementParseError(dates.length ? `no QIF date can be read (for example "${dates[0]}")` : 'the QIF file has no dated transaction')
+    throw new StatementParseError(
+      dates.length ? `no QIF date can be read (for example "${dates[0]}")` : 'the QIF file has no dated transaction',
+    )
   }
   const detector = new DateDetector()
   for (const d of readable) detector.add(d)
@@ -143,10 +145,13 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   const sections = readSections(text)
   const bank = sections.filter((s) => s.kind === 'bank')
   for (const s of sections) {
-    if (s.kind === 'invest') warnings.push(`line ${s.line}: !${s.type} section skipped (${s.records.length} records): investment transactions are not imported`)
+    if (s.kind === 'invest')
+      warnings.push(`line ${s.line}: !${s.type} section skipped (${s.records.length} records): investment transactions are not imported`)
   }
   if (bank.length === 0) {
-    throw new StatementParseError('the QIF file has no bank, card or cash section (!Type:Bank, !Type:CCard, !Type:Cash, !Type:Oth A, !Type:Oth L)')
+    throw new StatementParseError(
+      'the QIF file has no bank, card or cash section (!Type:Bank, !Type:CCard, !Type:Cash, !Type:Oth A, !Type:Oth L)',
+    )
   }
   const currency = statementCurrency(undefined, opts.defaultCurrency, 'a QIF file')
   const exponent = currencyExponent(currency)
@@ -183,7 +188,9 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
       const dateText = field(r, 'D')
       const date = dateText ? parseDate(normaliseDate(dateText), order) : null
       if (!date) {
-        warnings.push(`line ${r.line}: record skipped, ${dateText ? `date "${dateText}" does not read as ${ORDER_NAMES[order]}` : 'it has no D (date) line'}`)
+        warnings.push(
+          `line ${r.line}: record skipped, ${dateText ? `date "${dateText}" does not read as ${ORDER_NAMES[order]}` : 'it has no D (date) line'}`,
+        )
         return
       }
       const amountText = field(r, 'T') ?? field(r, 'U')
@@ -195,7 +202,13 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
       const category = field(r, 'L')
       const transfer = transferAccount(category)
       // Quicken starts an account with an "Opening Balance" record transferring to itself: a balance, not a line.
-      if (i === 0 && statement.transactions.length === 0 && statement.openingBalance === undefined && /^opening balance$/i.test(field(r, 'P') ?? '') && transfer) {
+      if (
+        i === 0 &&
+        statement.transactions.length === 0 &&
+        statement.openingBalance === undefined &&
+        /^opening balance$/i.test(field(r, 'P') ?? '') &&
+        transfer
+      ) {
         statement.openingBalance = amount.minor
         return
       }

@@ -38,7 +38,12 @@ export class CurrencyTotals {
     summary.created_total = formatMinor(own?.created ?? 0n, exp)
     const others = [...this.sums].filter(([c]) => c !== this.account).sort(([a], [b]) => (a < b ? -1 : 1))
     if (others.length) {
-      summary.other_currencies = others.map(([c, t]) => ({ currency: c, rows: t.rows, amount_total: formatMinor(t.total, currencyExponent(c)), created_total: formatMinor(t.created, currencyExponent(c)) }))
+      summary.other_currencies = others.map(([c, t]) => ({
+        currency: c,
+        rows: t.rows,
+        amount_total: formatMinor(t.total, currencyExponent(c)),
+        created_total: formatMinor(t.created, currencyExponent(c)),
+      }))
     } else delete summary.other_currencies
   }
 }

@@ -115,11 +115,19 @@ function describeError(e: unknown): string {
  * The service's field names in the words of `tx import`: the fields of --map (`date`, `amount`)
  * and the command's flags (`--force`, `--account`), as a rejected row's reason shows them.
  */
-const IMPORT_WORDS: Readonly<Record<string, string>> = { transaction_date: 'date', bank_account_id: '--account', force: '--force', exchange_rate: '--set exchange_rate' }
+const IMPORT_WORDS: Readonly<Record<string, string>> = {
+  transaction_date: 'date',
+  bank_account_id: '--account',
+  force: '--force',
+  exchange_rate: '--set exchange_rate',
+}
 
 function inImportWords(reason: string): string {
   return reason
-    .replace(/`([a-z_]+)`|\b(transaction_date|bank_account_id|exchange_rate)\b/g, (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole)
+    .replace(
+      /`([a-z_]+)`|\b(transaction_date|bank_account_id|exchange_rate)\b/g,
+      (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole,
+    )
     .replace(/(^|; )((?:--set )?[a-z_]+): (is|must) /g, '$1$2 $3 ')
 }
 
@@ -174,7 +182,14 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   const progress = () => {
     const done = summary.created + summary.already_imported + summary.on_statement + summary.rejected
     // The plan's row count may be an estimate (ImportPlan.settledEarly): never less than what is done.
-    o.onProgress?.({ done, total: Math.max(plan.dataRows, done), created: summary.created, duplicates: summary.already_imported, rejected: summary.rejected, elapsedMs: Date.now() - started })
+    o.onProgress?.({
+      done,
+      total: Math.max(plan.dataRows, done),
+      created: summary.created,
+      duplicates: summary.already_imported,
+      rejected: summary.rejected,
+      elapsedMs: Date.now() - started,
+    })
   }
 
   type ValidRow = { request: ImportRequest; minor: number; currency: string; line: number; fields: string[] }
@@ -209,7 +224,11 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         const request = r.request as ImportRequest
         const parsed = CreateTransactionRequest.safeParse(request)
         if (!parsed.success) {
-          rejectLocal(rec.fields, r.line, inImportWords(parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ')))
+          rejectLocal(
+            rec.fields,
+            r.line,
+            inImportWords(parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ')),
+          )
           continue
         }
         if (r.reversal) summary.reversals!++
@@ -284,7 +303,10 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       if (!o.atomic) throw e
       await pool.drain().catch(() => {})
       await rollBack(client, created)
-      throw new AppError(e instanceof AppError ? e.code : 'internal_error', `${describeError(e)}; --atomic: the ${created.length} rows this run had created were deleted again`)
+      throw new AppError(
+        e instanceof AppError ? e.code : 'internal_error',
+        `${describeError(e)}; --atomic: the ${created.length} rows this run had created were deleted again`,
+      )
     }
     if (o.atomic && summary.rejected > 0) {
       await rollBack(client, created)
@@ -302,7 +324,10 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     summary.elapsed_ms = Date.now() - started
     rejects.close()
     // A rejects file that cannot be finished (a full disk) fails the import too, unless it failed already.
-    const unwritten = await rejectsFile.close().then(() => undefined, (e: unknown) => e as Error)
+    const unwritten = await rejectsFile.close().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    )
     // Failed: no summary will be printed (the rejected rows are in the rejects file, if asked for).
     if (failed || unwritten) discardRejects(rejects.spillPath)
     else if (rejects.spillPath) summary.rejects_spill = rejects.spillPath
@@ -353,7 +378,9 @@ class Sender {
   async send(rows: ImportRequest[]): Promise<SendResult> {
     if (this.mode === 'batch') {
       try {
-        const res = await this.pacer.call(() => this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, matchStatementLines: this.matchLines }))
+        const res = await this.pacer.call(() =>
+          this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, matchStatementLines: this.matchLines }),
+        )
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))
         const dup = new Set(res.duplicates.map((d) => d.index))
@@ -363,11 +390,19 @@ class Sender {
           created: rows.map((_, i) => i).filter((i) => !dup.has(i) && !bad.has(i) && !paired.has(i)),
           duplicates: dup.size,
           matched: paired.size,
-          errors: res.errors.map((e) => ({ index: e.index, reason: describeError(new AppError('validation_error', e.message, { details: e.details })) })),
+          errors: res.errors.map((e) => ({
+            index: e.index,
+            reason: describeError(new AppError('validation_error', e.message, { details: e.details })),
+          })),
         }
       } catch (e) {
         // A service of before match_statement_lines refuses the field: send as it knows.
-        if (this.matchLines && e instanceof AppError && e.status === 400 && (e.details ?? []).some((d) => d.path === 'match_statement_lines')) {
+        if (
+          this.matchLines &&
+          e instanceof AppError &&
+          e.status === 400 &&
+          (e.details ?? []).some((d) => d.path === 'match_statement_lines')
+        ) {
           this.matchLines = false
           return this.send(rows)
         }
@@ -379,7 +414,8 @@ class Sender {
     }
     const result: SendResult = { created: [], duplicates: 0, matched: 0, errors: [] }
     const own: Array<Promise<void>> = []
-    for (let index = 0; index < rows.length; index++) own.push((await this.singles.run(() => this.sendOne(rows[index], index, result))).done)
+    for (let index = 0; index < rows.length; index++)
+      own.push((await this.singles.run(() => this.sendOne(rows[index], index, result))).done)
     await Promise.all(own)
     result.created.sort((a, b) => a - b)
     return result
@@ -391,7 +427,9 @@ class Sender {
       const sentRef = this.sendRef
       const body: CreateTransactionRequest = sentRef ? row : { ...row, import_ref: undefined }
       try {
-        const res = await this.pacer.call(() => this.client.request<Transaction>('POST', '/api-v1/transactions', { body, headers: { 'idempotency-key': key } }))
+        const res = await this.pacer.call(() =>
+          this.client.request<Transaction>('POST', '/api-v1/transactions', { body, headers: { 'idempotency-key': key } }),
+        )
         // A replayed answer (the same row sent before, within the key's lifetime) created nothing now.
         if (res.headers.get('idempotent-replayed') === 'true') {
           result.duplicates++

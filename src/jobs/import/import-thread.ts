@@ -70,14 +70,24 @@ type ToThread = { refused?: ThrownError }
 
 /** `isImportError`: the file cannot be imported as it is (csv-import.ts's ImportError), a usage problem. */
 function toThrown(e: unknown, isImportError: (e: unknown) => boolean = () => false): ThrownError {
-  if (e instanceof AppError) return { kind: 'app', message: e.message, code: e.code, details: e.details, status: e.status, retryAfter: e.retryAfter, requestId: e.requestId }
+  if (e instanceof AppError)
+    return {
+      kind: 'app',
+      message: e.message,
+      code: e.code,
+      details: e.details,
+      status: e.status,
+      retryAfter: e.retryAfter,
+      requestId: e.requestId,
+    }
   if (isImportError(e)) return { kind: 'import', message: (e as Error).message }
   return { kind: 'other', message: (e as Error)?.message ?? String(e) }
 }
 
 /** The error again, on this side; a file that cannot be imported is a validation error (exit 6), as in tx-import. */
 function fromThrown(t: ThrownError): Error {
-  if (t.kind === 'app' && t.code) return new AppError(t.code, t.message, { details: t.details, status: t.status, retryAfter: t.retryAfter, requestId: t.requestId })
+  if (t.kind === 'app' && t.code)
+    return new AppError(t.code, t.message, { details: t.details, status: t.status, retryAfter: t.retryAfter, requestId: t.requestId })
   if (t.kind === 'import') return new AppError('validation_error', t.message)
   return new Error(t.message)
 }
@@ -90,7 +100,10 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
   const send = (m: FromThread) => port.postMessage(m)
   let closeTransport: (() => Promise<void>) | undefined
   try {
-    const [{ Client, EMBEDDED_BASE_URL }, { runImport }] = await Promise.all([import('../../client/client.js'), import('./import-runner.js')])
+    const [{ Client, EMBEDDED_BASE_URL }, { runImport }] = await Promise.all([
+      import('../../client/client.js'),
+      import('./import-runner.js'),
+    ])
     let fetch: FetchLike
     if (spec.target.kind === 'remote') {
       const t = (await import('../../client/remote.js')).openRemote()

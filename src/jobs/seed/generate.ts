@@ -79,7 +79,10 @@ export function daysBetween(from: string, to: string): number {
 }
 
 /** Bounds of the amount range in minor units; a message when they do not fit the currency. */
-export function amountBounds(spec: GenerateSpec['amount'], exponent: number): { min: number; max: number } | { error: string; path: string } {
+export function amountBounds(
+  spec: GenerateSpec['amount'],
+  exponent: number,
+): { min: number; max: number } | { error: string; path: string } {
   const min = parseAmount(spec.min, exponent)
   if (!min.ok) return { path: 'generate.amount.min', error: min.message }
   const max = parseAmount(spec.max, exponent)

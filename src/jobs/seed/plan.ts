@@ -39,7 +39,10 @@ export interface World {
 export async function prepare(client: Client, seed: Seed): Promise<World> {
   const needsKeys = seed.steps.some((s) => s.kind === 'api_key')
   if (needsKeys && !client.hasToken) {
-    throw new AppError('unauthorized', 'api_key steps need the login token (key administration uses the JWT): run `finctl login` first, or give --token')
+    throw new AppError(
+      'unauthorized',
+      'api_key steps need the login token (key administration uses the JWT): run `finctl login` first, or give --token',
+    )
   }
   const company = await client.company()
   const accounts = (await client.accounts.list()).data
@@ -91,7 +94,8 @@ export function diffAccount(a: BankAccount, spec: AccountSpec): AccountDiff {
   const fixed: string[] = []
   const name = accountName(spec)
   if (a.name !== name) patch.name = name
-  if (spec.institution_name !== undefined && (a.institution_name ?? '') !== spec.institution_name) patch.institution_name = spec.institution_name
+  if (spec.institution_name !== undefined && (a.institution_name ?? '') !== spec.institution_name)
+    patch.institution_name = spec.institution_name
   if (a.account_type !== spec.account_type) patch.account_type = spec.account_type
   if (spec.status !== undefined && a.status !== spec.status) patch.status = spec.status
   if (a.currency_code !== spec.currency_code) fixed.push(`currency_code is ${a.currency_code}, the seed says ${spec.currency_code}`)
@@ -99,7 +103,8 @@ export function diffAccount(a: BankAccount, spec: AccountSpec): AccountDiff {
     const exp = currencyExponent(a.currency_code)
     const want = parseAmount(spec.opening_balance, exp)
     const have = parseAmount(String(a.opening_balance), exp)
-    if (want.ok && have.ok && want.minor !== have.minor) fixed.push(`opening_balance is ${a.opening_balance}, the seed says ${spec.opening_balance}`)
+    if (want.ok && have.ok && want.minor !== have.minor)
+      fixed.push(`opening_balance is ${a.opening_balance}, the seed says ${spec.opening_balance}`)
   }
   if (spec.opening_balance_date !== undefined && a.opening_balance_date !== spec.opening_balance_date) {
     fixed.push(`opening_balance_date is ${a.opening_balance_date ?? 'not set'}, the seed says ${spec.opening_balance_date}`)
@@ -134,7 +139,8 @@ export function diffTransaction(t: Transaction, want: TransactionItem, currency:
   const b = parseAmount(String(t.amount), exp)
   if (!a.ok || !b.ok || a.minor !== b.minor) patch.amount = want.amount
   if (want.currency_code !== undefined && t.currency_code !== want.currency_code) patch.currency_code = want.currency_code
-  if (want.exchange_rate !== undefined && parseRate(want.exchange_rate) !== parseRate(t.exchange_rate)) patch.exchange_rate = want.exchange_rate
+  if (want.exchange_rate !== undefined && parseRate(want.exchange_rate) !== parseRate(t.exchange_rate))
+    patch.exchange_rate = want.exchange_rate
   for (const f of ['category', 'accounting_category', 'cash_flow_category', 'merchant_name'] as const) {
     if (want[f] !== undefined && t[f] !== want[f]) (patch as Record<string, unknown>)[f] = want[f]
   }
@@ -188,8 +194,11 @@ export function diffKey(k: ApiKey, spec: ApiKeySpec): string[] {
   const have = [...k.scopes].sort().join(',')
   const want = [...new Set(spec.scopes)].sort().join(',')
   if (have !== want) out.push(`scopes ${have} (the seed says ${want})`)
-  if (spec.rate_limit_per_minute !== undefined && k.rate_limit_per_minute !== spec.rate_limit_per_minute) out.push(`rate_limit_per_minute ${k.rate_limit_per_minute} (the seed says ${spec.rate_limit_per_minute})`)
-  if (spec.rate_limit_per_day !== undefined && k.rate_limit_per_day !== spec.rate_limit_per_day) out.push(`rate_limit_per_day ${k.rate_limit_per_day} (the seed says ${spec.rate_limit_per_day})`)
-  if (spec.description !== undefined && k.description !== spec.description) out.push(`description "${k.description}" (the seed says "${spec.description}")`)
+  if (spec.rate_limit_per_minute !== undefined && k.rate_limit_per_minute !== spec.rate_limit_per_minute)
+    out.push(`rate_limit_per_minute ${k.rate_limit_per_minute} (the seed says ${spec.rate_limit_per_minute})`)
+  if (spec.rate_limit_per_day !== undefined && k.rate_limit_per_day !== spec.rate_limit_per_day)
+    out.push(`rate_limit_per_day ${k.rate_limit_per_day} (the seed says ${spec.rate_limit_per_day})`)
+  if (spec.description !== undefined && k.description !== spec.description)
+    out.push(`description "${k.description}" (the seed says "${spec.description}")`)
   return out
 }

@@ -5,7 +5,15 @@
 import { AppError } from '../../kernel/errors.js'
 import type { Kind } from './schema.js'
 
-export type StepStatus = 'created' | 'updated' | 'exists' | 'failed' | 'would create' | 'would update' | 'would create or update' | 'would fail'
+export type StepStatus =
+  | 'created'
+  | 'updated'
+  | 'exists'
+  | 'failed'
+  | 'would create'
+  | 'would update'
+  | 'would create or update'
+  | 'would fail'
 
 export interface StepOutcome {
   step: string

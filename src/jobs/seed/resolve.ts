@@ -72,7 +72,8 @@ function checkStepRef(ref: StepRef, known: KnownStep[]): string | undefined {
     const names = known.filter((k) => k.ns === ref.ns).map((k) => k.name)
     return `\${${ref.ns}.${ref.step}.${ref.field}}: no ${ref.ns} step "${ref.step}" before this one${names.length ? ` (earlier ${ref.ns} steps: ${names.join(', ')})` : ''}`
   }
-  if (!target.fields.includes(ref.field)) return `\${${ref.ns}.${ref.step}.${ref.field}}: ${ref.ns} steps give ${target.fields.join(', ')}, not "${ref.field}"`
+  if (!target.fields.includes(ref.field))
+    return `\${${ref.ns}.${ref.step}.${ref.field}}: ${ref.ns} steps give ${target.fields.join(', ')}, not "${ref.field}"`
   return undefined
 }
 

@@ -28,7 +28,13 @@ export async function runSeed(client: Client, seed: Seed, o: SeedOptions): Promi
     let outcome: StepOutcome
     const blocked = step.refs.find((r) => failedSteps.has(`${r.ns}.${r.step}`))
     if (fatal) outcome = { step: step.name, kind: step.kind, status: 'failed', detail: `not run: ${fatal.message}` }
-    else if (blocked) outcome = { step: step.name, kind: step.kind, status: 'failed', detail: `not run: it needs ${blocked.ns}.${blocked.step}, which failed` }
+    else if (blocked)
+      outcome = {
+        step: step.name,
+        kind: step.kind,
+        status: 'failed',
+        detail: `not run: it needs ${blocked.ns}.${blocked.step}, which failed`,
+      }
     else {
       try {
         outcome = await runStep(step, state)

@@ -44,7 +44,13 @@ const text = (max: number) => z.string().trim().max(max, `must be at most ${max}
 export const StepName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be 1 to 40 letters, digits, _ or -, starting with a letter')
 const IsoDate = z.string().refine(isIsoDate, 'must be a date written YYYY-MM-DD')
 const Currency = z.string().refine(isCurrency, 'must be an ISO 4217 currency code such as USD or EUR')
-const Amount = z.union([z.number(), z.string().trim().regex(/^[+\-\u2212]?\d+(\.\d+)?$/, 'must be a decimal amount such as -12.50')])
+const Amount = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^[+\-\u2212]?\d+(\.\d+)?$/, 'must be a decimal amount such as -12.50'),
+])
 const Uuid = z.uuid({ message: 'must be a UUID, or a reference such as ${accounts.NAME.id}' })
 /** A whole number, also written as a string (so `${env.N}` works). */
 const Whole = (min: number, max: number) =>
@@ -57,13 +63,12 @@ const RelPath = z.string().trim().min(1, 'is required')
 
 const MAP_FIELDS = [...ROLES, 'transaction_date'] as const
 /** CSV column mapping: `{ description: ["Payee", "Memo"], amount: "Betrag" }` (several columns join). */
-const ColumnMap = z
-  .record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]))
-  .superRefine((m, c) => {
-    for (const k of Object.keys(m)) {
-      if (!(MAP_FIELDS as readonly string[]).includes(k)) c.addIssue({ code: 'custom', path: [k], message: `unknown field; use one of ${ROLES.join(', ')}` })
-    }
-  })
+const ColumnMap = z.record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).superRefine((m, c) => {
+  for (const k of Object.keys(m)) {
+    if (!(MAP_FIELDS as readonly string[]).includes(k))
+      c.addIssue({ code: 'custom', path: [k], message: `unknown field; use one of ${ROLES.join(', ')}` })
+  }
+})
 const csvReading = {
   map: ColumnMap.optional(),
   date_format: z.string().max(20).optional(),
@@ -85,7 +90,11 @@ export const AccountSpec = z
     account_type: z.enum(ACCOUNT_TYPES),
     currency_code: Currency,
     institution_name: text(200).optional(),
-    account_number: z.string().trim().regex(/^[0-9A-Za-z -]{4,40}$/, 'must be 4 to 40 letters or digits').optional(),
+    account_number: z
+      .string()
+      .trim()
+      .regex(/^[0-9A-Za-z -]{4,40}$/, 'must be 4 to 40 letters or digits')
+      .optional(),
     opening_balance: Amount.optional(),
     opening_balance_date: IsoDate.optional(),
     status: z.enum(ACCOUNT_STATUSES).optional(),
@@ -128,7 +137,8 @@ export const TransactionsSpec = z
   })
   .strict()
   .superRefine((s, c) => {
-    if ((s.items === undefined) === (s.generate === undefined)) c.addIssue({ code: 'custom', path: ['items'], message: 'give either items or generate (one of them)' })
+    if ((s.items === undefined) === (s.generate === undefined))
+      c.addIssue({ code: 'custom', path: ['items'], message: 'give either items or generate (one of them)' })
   })
 export type TransactionsSpec = z.infer<typeof TransactionsSpec>
 
@@ -182,13 +192,17 @@ export const ApiKeySpec = z
       .string()
       .refine((s) => isIsoDate(s) || z.iso.datetime({ offset: true }).safeParse(s).success, 'must be an ISO 8601 date or timestamp')
       .optional(),
-    expires_in: z.string().regex(/^\d+\s*[smhdw]$/i, 'must be a duration such as 90d, 12h or 2w').optional(),
+    expires_in: z
+      .string()
+      .regex(/^\d+\s*[smhdw]$/i, 'must be a duration such as 90d, 12h or 2w')
+      .optional(),
     rate_limit_per_minute: Whole(1, 1_000_000).optional(),
     rate_limit_per_day: Whole(1, 100_000_000).optional(),
   })
   .strict()
   .superRefine((k, c) => {
-    if (k.expires_at !== undefined && k.expires_in !== undefined) c.addIssue({ code: 'custom', path: ['expires_in'], message: 'give expires_at or expires_in, not both' })
+    if (k.expires_at !== undefined && k.expires_in !== undefined)
+      c.addIssue({ code: 'custom', path: ['expires_in'], message: 'give expires_at or expires_in, not both' })
   })
 export type ApiKeySpec = z.infer<typeof ApiKeySpec>
 

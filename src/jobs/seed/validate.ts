@@ -13,11 +13,24 @@ import { plainMessage } from '../../domain/validation.js'
 import { MAX_STATEMENT_FILE } from '../../domain/statements/schemas.js'
 import { amountBounds } from './generate.js'
 import { resolveStatic, resolveSteps, stepRefsIn, type KnownStep, type Results, type StepRef } from './resolve.js'
-import { KINDS, StepName, envName, type AccountSpec, type AnyStep, type ImportSpec, type Kind, type Seed, type StatementSpec, type TransactionsSpec } from './schema.js'
+import {
+  KINDS,
+  StepName,
+  envName,
+  type AccountSpec,
+  type AnyStep,
+  type ImportSpec,
+  type Kind,
+  type Seed,
+  type StatementSpec,
+  type TransactionsSpec,
+} from './schema.js'
 
 const KIND_NAMES = Object.keys(KINDS) as Kind[]
 /** Kinds planned but not available yet. */
-const LATER: Record<string, string> = { rules: 'a seed file cannot hold rules yet: create them with `finctl rules create` (the service has them; the seed does not)' }
+const LATER: Record<string, string> = {
+  rules: 'a seed file cannot hold rules yet: create them with `finctl rules create` (the service has them; the seed does not)',
+}
 
 /** Stand-in values for step references while validating (the real ones exist only while seeding). */
 function placeholder(currencies: Map<string, string>) {
@@ -51,7 +64,12 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
   const dir = resolvePath(c.path, '..')
   const problems: Array<{ path: string; message: string }> = []
   const top = z
-    .object({ $schema: z.string().optional(), version: z.literal(1, 'must be 1').optional(), description: z.string().optional(), steps: z.array(z.unknown()).min(1, 'give at least one step').max(1000) })
+    .object({
+      $schema: z.string().optional(),
+      version: z.literal(1, 'must be 1').optional(),
+      description: z.string().optional(),
+      steps: z.array(z.unknown()).min(1, 'give at least one step').max(1000),
+    })
     .strict()
     .safeParse(input)
   if (!top.success) throw new SeedInvalid(top.error.issues.map((i) => ({ path: issuePath(i.path) || '(file)', message: plainMessage(i) })))
@@ -71,7 +89,13 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
     const later = Object.keys(LATER).find((k) => k in obj)
     if (kinds.length !== 1) {
       if (later && kinds.length === 0) problems.push({ path: at, message: LATER[later] })
-      else problems.push({ path: at, message: kinds.length ? `holds ${kinds.join(' and ')}: a step is of one kind` : `name the step's kind and name with one of ${KIND_NAMES.map((k) => `${k}: NAME`).join(', ')}` })
+      else
+        problems.push({
+          path: at,
+          message: kinds.length
+            ? `holds ${kinds.join(' and ')}: a step is of one kind`
+            : `name the step's kind and name with one of ${KIND_NAMES.map((k) => `${k}: NAME`).join(', ')}`,
+        })
       return
     }
     const kind = kinds[0]
@@ -97,7 +121,12 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
     if (!parsed.success) {
       for (const i of parsed.error.issues) {
         const p = issuePath(i.path)
-        if (!unresolved.some((u) => p === u || u.startsWith(`${p}.`) || u.startsWith(`${p}[`) || p.startsWith(`${u}.`) || p.startsWith(`${u}[`))) fail(p, plainMessage(i))
+        if (
+          !unresolved.some(
+            (u) => p === u || u.startsWith(`${p}.`) || u.startsWith(`${p}[`) || p.startsWith(`${u}.`) || p.startsWith(`${u}[`),
+          )
+        )
+          fail(p, plainMessage(i))
       }
     }
     for (const field of def.fields) {
@@ -117,7 +146,11 @@ export function validateSeed(input: unknown, c: ValidateContext): Seed {
 }
 
 /** Checks a schema cannot make: files, amounts in the account's currency. */
-function checkStep(step: AnyStep, spec: unknown, o: { dir: string; currencies: Map<string, string>; fail: (path: string, message: string) => void }): void {
+function checkStep(
+  step: AnyStep,
+  spec: unknown,
+  o: { dir: string; currencies: Map<string, string>; fail: (path: string, message: string) => void },
+): void {
   const currencyOf = (account: unknown): string | undefined => {
     const m = /^\$\{accounts\.([A-Za-z0-9_-]+)\.id\}$/.exec(String(account))
     return m ? o.currencies.get(m[1]) : undefined
@@ -172,7 +205,8 @@ export async function parseSeedText(text: string, path: string): Promise<unknown
     const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') }
     const parseDocument = mod.parseDocument ?? mod.default!.parseDocument
     const doc = parseDocument(text, { prettyErrors: true })
-    if (doc.errors.length) throw new SeedInvalid(doc.errors.map((e) => ({ path: `line ${e.linePos?.[0].line ?? '?'}`, message: e.message.split('\n')[0] })))
+    if (doc.errors.length)
+      throw new SeedInvalid(doc.errors.map((e) => ({ path: `line ${e.linePos?.[0].line ?? '?'}`, message: e.message.split('\n')[0] })))
     return doc.toJS()
   }
   try {
@@ -181,4 +215,3 @@ export async function parseSeedText(text: string, path: string): Promise<unknown
     throw new SeedInvalid([{ path: '(file)', message: `not valid JSON: ${(e as Error).message}` }])
   }
 }
-

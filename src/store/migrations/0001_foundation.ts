@@ -125,11 +125,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute()
-  await db.schema
-    .createIndex('transactions_company_date')
-    .on('transactions')
-    .columns(['company_id', 'transaction_date', 'id'])
-    .execute()
+  await db.schema.createIndex('transactions_company_date').on('transactions').columns(['company_id', 'transaction_date', 'id']).execute()
   await db.schema
     .createIndex('transactions_account_date')
     .on('transactions')

@@ -19,13 +19,27 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
   // Keyset pages for each sort order, within a company and within an account.
   await db.schema.createIndex('transactions_company_amount').on('transactions').columns(['company_id', 'amount', 'id']).execute()
   await db.schema.createIndex('transactions_company_created').on('transactions').columns(['company_id', 'created_at', 'id']).execute()
-  await db.schema.createIndex('transactions_company_status_date').on('transactions').columns(['company_id', 'status', 'transaction_date', 'id']).execute()
-  await db.schema.createIndex('transactions_company_category').on('transactions').columns(['company_id', 'category', 'transaction_date']).execute()
+  await db.schema
+    .createIndex('transactions_company_status_date')
+    .on('transactions')
+    .columns(['company_id', 'status', 'transaction_date', 'id'])
+    .execute()
+  await db.schema
+    .createIndex('transactions_company_category')
+    .on('transactions')
+    .columns(['company_id', 'category', 'transaction_date'])
+    .execute()
   await db.schema.createIndex('transactions_statement').on('transactions').columns(['bank_statement_id', 'transaction_date']).execute()
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const i of ['transactions_company_amount', 'transactions_company_created', 'transactions_company_status_date', 'transactions_company_category', 'transactions_statement']) {
+  for (const i of [
+    'transactions_company_amount',
+    'transactions_company_created',
+    'transactions_company_status_date',
+    'transactions_company_category',
+    'transactions_statement',
+  ]) {
     await db.schema.dropIndex(i).execute()
   }
   await db.schema.dropTable('audit_entries').execute()

@@ -7,11 +7,28 @@
  */
 import type { AnyDb } from './common.js'
 
-const REPORT_COLUMNS = ['transaction_date', 'cash_flow_category', 'accounting_category', 'category', 'merchant_name', 'status', 'is_reconciled', 'base_amount']
+const REPORT_COLUMNS = [
+  'transaction_date',
+  'cash_flow_category',
+  'accounting_category',
+  'category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'base_amount',
+]
 
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema.createIndex('transactions_report_company').on('transactions').columns(['company_id', ...REPORT_COLUMNS]).execute()
-  await db.schema.createIndex('transactions_report_account').on('transactions').columns(['bank_account_id', ...REPORT_COLUMNS]).execute()
+  await db.schema
+    .createIndex('transactions_report_company')
+    .on('transactions')
+    .columns(['company_id', ...REPORT_COLUMNS])
+    .execute()
+  await db.schema
+    .createIndex('transactions_report_account')
+    .on('transactions')
+    .columns(['bank_account_id', ...REPORT_COLUMNS])
+    .execute()
 }
 
 export async function down(db: AnyDb): Promise<void> {

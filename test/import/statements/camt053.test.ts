@@ -112,7 +112,10 @@ describe('CAMT.053 hand-made cases', () => {
   })
 
   it('signs a reversal by its CdtDbtInd: CRDT + RvslInd is money in, DBIT + RvslInd money out', () => {
-    const r = parseCamt053(bytes(message(entry('20.00', 'CRDT', '<RvslInd>true</RvslInd>') + entry('5.00', 'DBIT', '<RvslInd>true</RvslInd>'))), {})
+    const r = parseCamt053(
+      bytes(message(entry('20.00', 'CRDT', '<RvslInd>true</RvslInd>') + entry('5.00', 'DBIT', '<RvslInd>true</RvslInd>'))),
+      {},
+    )
     expect(r.statements[0].transactions.map((t) => t.amountMinor)).toEqual([2000, -500])
   })
 
@@ -128,7 +131,9 @@ describe('CAMT.053 hand-made cases', () => {
   })
 
   it('decodes by the XML declaration (ISO-8859-1)', () => {
-    const xml = message(entry('1.00', 'CRDT', '<AddtlNtryInf>Caf\u00e9</AddtlNtryInf>'), { decl: '<?xml version="1.0" encoding="ISO-8859-1"?>' })
+    const xml = message(entry('1.00', 'CRDT', '<AddtlNtryInf>Caf\u00e9</AddtlNtryInf>'), {
+      decl: '<?xml version="1.0" encoding="ISO-8859-1"?>',
+    })
     const r = parseCamt053(latin1(xml), {})
     expect(r.statements[0].transactions[0].memo).toBe('Café')
   })

@@ -97,7 +97,10 @@ const statement = (body: string, close = ':62F:C240131EUR100,00') =>
 
 describe('MT940 hand-made cases', () => {
   it('reads RC as money out and RD as money in (reversals), C/D as they are', () => {
-    const r = parseMt940(bytes(statement(':61:2401050105RC10,00NTRFNONREF\n:61:240106RD2,5NTRFNONREF\n:61:240107C1,NTRFNONREF\n:61:240108D0,01NTRFNONREF')), {})
+    const r = parseMt940(
+      bytes(statement(':61:2401050105RC10,00NTRFNONREF\n:61:240106RD2,5NTRFNONREF\n:61:240107C1,NTRFNONREF\n:61:240108D0,01NTRFNONREF')),
+      {},
+    )
     expect(r.statements[0].transactions.map((t) => t.amountMinor)).toEqual([-1000, 250, 100, -1])
   })
 

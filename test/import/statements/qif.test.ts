@@ -73,8 +73,14 @@ describe('QIF hand-made cases', () => {
     const src = bytes(file('D01/02/2020\nT-1.00', 'D03/04/2020\nT-2.00'))
     expect(() => parseQif(src, { defaultCurrency: 'EUR' })).toThrow(StatementParseError)
     expect(() => parseQif(src, { defaultCurrency: 'EUR' })).toThrow(/give --date-format DD\/MM\/YYYY or MM\/DD\/YYYY/)
-    expect(parseQif(src, { defaultCurrency: 'EUR', dateOrder: 'DMY' }).statements[0].transactions.map((t) => t.date)).toEqual(['2020-02-01', '2020-04-03'])
-    expect(parseQif(src, { defaultCurrency: 'EUR', dateOrder: 'MDY' }).statements[0].transactions.map((t) => t.date)).toEqual(['2020-01-02', '2020-03-04'])
+    expect(parseQif(src, { defaultCurrency: 'EUR', dateOrder: 'DMY' }).statements[0].transactions.map((t) => t.date)).toEqual([
+      '2020-02-01',
+      '2020-04-03',
+    ])
+    expect(parseQif(src, { defaultCurrency: 'EUR', dateOrder: 'MDY' }).statements[0].transactions.map((t) => t.date)).toEqual([
+      '2020-01-02',
+      '2020-03-04',
+    ])
   })
 
   it('decides the order over all the dates of the file (one day over 12 settles it)', () => {
@@ -114,7 +120,16 @@ describe('QIF hand-made cases', () => {
   })
 
   it('L[Account] (also with a /Class) is a transfer to or from that account, never a category', () => {
-    const r = parseQif(bytes(file('D25/12/2020\nT-500.00\nPOnline banking\nMMonthly savings\nL[Savings Account]', 'D26/12/2020\nT200.00\nL[Visa]/Office', 'D27/12/2020\nT-3.00\nLBank charges')), { defaultCurrency: 'EUR' })
+    const r = parseQif(
+      bytes(
+        file(
+          'D25/12/2020\nT-500.00\nPOnline banking\nMMonthly savings\nL[Savings Account]',
+          'D26/12/2020\nT200.00\nL[Visa]/Office',
+          'D27/12/2020\nT-3.00\nLBank charges',
+        ),
+      ),
+      { defaultCurrency: 'EUR' },
+    )
     expect(r.statements[0].transactions.map((t) => [t.transferAccount, t.category, t.payee, t.memo])).toEqual([
       ['Savings Account', undefined, 'Online banking', 'Monthly savings'],
       ['Visa', undefined, undefined, undefined],
@@ -122,9 +137,11 @@ describe('QIF hand-made cases', () => {
     ])
   })
 
-  it('a split record keeps its own memo: its M line, else its splits\' E memos', () => {
+  it("a split record keeps its own memo: its M line, else its splits' E memos", () => {
     const split = 'S[Savings]\nEto the rainy-day fund\n$-300.00\nSOffice:Supplies\nEtoner and paper\n$-45.50'
-    const r = parseQif(bytes(file(`D25/12/2020\nT-345.50\n${split}`, `D26/12/2020\nT-345.50\nMDecember payments\n${split}`)), { defaultCurrency: 'EUR' })
+    const r = parseQif(bytes(file(`D25/12/2020\nT-345.50\n${split}`, `D26/12/2020\nT-345.50\nMDecember payments\n${split}`)), {
+      defaultCurrency: 'EUR',
+    })
     expect(r.statements[0].transactions.map((t) => [t.memo, t.category, t.transferAccount])).toEqual([
       ['to the rainy-day fund; toner and paper', undefined, undefined],
       ['December payments', undefined, undefined],
@@ -146,14 +163,18 @@ describe('QIF hand-made cases', () => {
 
   it('needs the account currency, and refuses a file with no bank section', () => {
     expect(() => parseQif(bytes(file('D25/12/2020\nT-1.00')), {})).toThrow(/currency/)
-    expect(() => parseQif(bytes('!Type:Invst\nD25/12/2020\nNBuy\nT100.00\n^\n'), { defaultCurrency: 'EUR' })).toThrow(/no bank, card or cash section/)
+    expect(() => parseQif(bytes('!Type:Invst\nD25/12/2020\nNBuy\nT100.00\n^\n'), { defaultCurrency: 'EUR' })).toThrow(
+      /no bank, card or cash section/,
+    )
     expect(() => parseQif(bytes('D25/12/2020\nT-1.00\n^\n'), { defaultCurrency: 'EUR' })).toThrow(StatementParseError)
   })
 })
 
 describe('QIF statement lines (upload)', () => {
   it('a transfer is category Transfer, its description names the other account; a split record is described by its split memos', async () => {
-    const file = new Uint8Array(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'bank-files', 'qif-transfers-and-split-memos.qif')))
+    const file = new Uint8Array(
+      readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'bank-files', 'qif-transfers-and-split-memos.qif')),
+    )
     const upload = await parseUpload(file, { fileName: 'x.qif', format: 'qif', currency: 'USD', exponent: 2 }, {})
     expect(upload.parts[0].lines.map((l) => [l.description, l.category, l.transfer, l.amountMinor])).toEqual([
       ['Hausverwaltung Berg / Rent January', 'Rent', undefined, -125000],

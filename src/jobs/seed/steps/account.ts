@@ -12,14 +12,22 @@ export const account: StepHandler<'account'> = {
     const match = findAccount(state.world.accounts, spec)
     const dry = state.dryRun
     if (match.kind === 'ambiguous') {
-      return { ...base, status: state.failed, detail: `${match.ids.length} bank accounts are named "${match.name}" (${match.ids.join(', ')}): the seed cannot tell which is its own; rename all but one` }
+      return {
+        ...base,
+        status: state.failed,
+        detail: `${match.ids.length} bank accounts are named "${match.name}" (${match.ids.join(', ')}): the seed cannot tell which is its own; rename all but one`,
+      }
     }
     let account: BankAccount | undefined
     let outcome: StepOutcome
     if (match.kind === 'none') {
       if (dry) {
         state.setResult(step, { id: undefined, name: accountName(spec), currency_code: spec.currency_code })
-        return { ...base, status: 'would create', detail: `bank account "${accountName(spec)}" (${spec.account_type}, ${spec.currency_code})` }
+        return {
+          ...base,
+          status: 'would create',
+          detail: `bank account "${accountName(spec)}" (${spec.account_type}, ${spec.currency_code})`,
+        }
       }
       account = await state.client.accounts.create({
         name: accountName(spec),
@@ -31,13 +39,24 @@ export const account: StepHandler<'account'> = {
         opening_balance_date: spec.opening_balance_date,
       })
       state.world.accounts.push(account)
-      if (spec.status !== undefined && spec.status !== account.status) account = await replaceAccount(state, account.id, { status: spec.status })
-      outcome = { ...base, status: 'created', id: account.id, detail: `bank account "${account.name}" (${account.account_type}, ${account.currency_code})` }
+      if (spec.status !== undefined && spec.status !== account.status)
+        account = await replaceAccount(state, account.id, { status: spec.status })
+      outcome = {
+        ...base,
+        status: 'created',
+        id: account.id,
+        detail: `bank account "${account.name}" (${account.account_type}, ${account.currency_code})`,
+      }
     } else {
       account = match.account
       const diff = diffAccount(account, spec)
       if (diff.fixed.length) {
-        return { ...base, status: state.failed, id: account.id, detail: `bank account "${account.name}" differs where the service cannot change it: ${diff.fixed.join('; ')}` }
+        return {
+          ...base,
+          status: state.failed,
+          id: account.id,
+          detail: `bank account "${account.name}" differs where the service cannot change it: ${diff.fixed.join('; ')}`,
+        }
       }
       const changes = describePatch(diff.patch)
       if (!changes) outcome = { ...base, status: 'exists', id: account.id, detail: `bank account "${account.name}"` }

@@ -26,7 +26,12 @@ export const apiKey: StepHandler<'api_key'> = {
       }
       state.env(step, 'id', key.id)
       state.keyWithoutValue(step, key.key_prefix)
-      return { ...base, status: 'exists', id: key.id, detail: `API key "${name}" (${key.key_prefix}…): it existed before, so its value is not known` }
+      return {
+        ...base,
+        status: 'exists',
+        id: key.id,
+        detail: `API key "${name}" (${key.key_prefix}…): it existed before, so its value is not known`,
+      }
     }
     if (state.dryRun) {
       state.setResult(step, { id: undefined, name, key_prefix: undefined })

@@ -86,7 +86,11 @@ export class SeedState {
 }
 
 /** How many rows have a transaction of the same content left in `have` (each match used up once). */
-export function takeMatches(have: Map<string, number>, rows: Array<{ transaction_date: string; amount: string | number; description: string; currency_code?: string }>, currency: string): number {
+export function takeMatches(
+  have: Map<string, number>,
+  rows: Array<{ transaction_date: string; amount: string | number; description: string; currency_code?: string }>,
+  currency: string,
+): number {
   let same = 0
   for (const r of rows) {
     const k = contentKey(r.transaction_date, r.amount, r.description, r.currency_code ?? currency)

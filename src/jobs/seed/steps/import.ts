@@ -19,10 +19,20 @@ export const importCsv: StepHandler<'import'> = {
       state.setResult(step, { read: String(plan.dataRows), created: undefined })
       return { ...base, status: 'would create', detail: `${basename(file)}: ${plan.dataRows} rows into a new account` }
     }
-    const [{ runImport }, { discardRejects }] = await Promise.all([import('../../import/import-runner.js'), import('../../import/reject-list.js')])
+    const [{ runImport }, { discardRejects }] = await Promise.all([
+      import('../../import/import-runner.js'),
+      import('../../import/reject-list.js'),
+    ])
     const set = spec.set ?? {}
     const constants = { ...set, ...(set.currency_code ? { currency_code: set.currency_code.toUpperCase() } : {}) }
-    const s = await runImport(state.client, file, { ...options, accountId: spec.bank_account_id, constants, dryRun: state.dryRun, concurrency: 2, previewRows: 5000 })
+    const s = await runImport(state.client, file, {
+      ...options,
+      accountId: spec.bank_account_id,
+      constants,
+      dryRun: state.dryRun,
+      concurrency: 2,
+      previewRows: 5000,
+    })
     // The first 20 are enough here: the rows past the kept ones are not read back.
     discardRejects(s.rejects_spill)
     const errors = s.rejects.slice(0, 20).map((r) => `line ${r.line}: ${r.reason}`)
@@ -31,13 +41,20 @@ export const importCsv: StepHandler<'import'> = {
     if (state.dryRun) {
       // Like transactions: rows are matched with the account's transactions by their content.
       const valid = s.read - s.rejected
-      const same = s.preview && s.preview.length === valid ? takeMatches(await state.contentIndex(spec.bank_account_id), s.preview, s.currency) : 0
+      const same =
+        s.preview && s.preview.length === valid ? takeMatches(await state.contentIndex(spec.bank_account_id), s.preview, s.currency) : 0
       const status: StepStatus = s.rejected ? 'would fail' : same === valid ? 'exists' : 'would create'
       const detail = `${basename(file)}: ${s.read} rows, ${valid - same} new${same ? `, ${same} found by date, amount and description` : ''}${s.rejected ? `, ${s.rejected} rejected` : ''}`
       return { ...base, status, detail, ...(errors.length ? { errors } : {}) }
     }
     const counts = { created: s.created, updated: 0, exists: s.already_imported, failed: s.rejected }
     const status: StepStatus = s.rejected ? 'failed' : s.created ? 'created' : 'exists'
-    return { ...base, status, detail: `${basename(file)}: ${s.read} rows: ${s.created} created, ${s.already_imported} imported before${s.rejected ? `, ${s.rejected} rejected` : ''}`, counts, ...(errors.length ? { errors } : {}) }
+    return {
+      ...base,
+      status,
+      detail: `${basename(file)}: ${s.read} rows: ${s.created} created, ${s.already_imported} imported before${s.rejected ? `, ${s.rejected} rejected` : ''}`,
+      counts,
+      ...(errors.length ? { errors } : {}),
+    }
   },
 }

@@ -39,7 +39,11 @@ export const statement: StepHandler<'statement'> = {
           encoding: spec.encoding,
           delimiter: spec.delimiter,
           account_number: spec.account_number,
-          map: spec.map ? Object.entries(spec.map).flatMap(([f, cols]) => (Array.isArray(cols) ? cols : [cols]).map((c) => `${f === 'transaction_date' ? 'date' : f}=${c}`)) : undefined,
+          map: spec.map
+            ? Object.entries(spec.map).flatMap(([f, cols]) =>
+                (Array.isArray(cols) ? cols : [cols]).map((c) => `${f === 'transaction_date' ? 'date' : f}=${c}`),
+              )
+            : undefined,
           where: spec.where ? Object.entries(spec.where).map(([c, v]) => `${c}=${v}`) : undefined,
           decimal_comma: spec.decimal_comma,
           skip_lines: spec.skip_lines,
@@ -49,7 +53,8 @@ export const statement: StepHandler<'statement'> = {
         const s = await state.client.statements.wait(uploaded.id)
         state.setResult(step, { id: s.id, status: s.status })
         state.env(step, 'id', s.id)
-        if (s.status === 'failed') return { ...base, status: 'failed', id: s.id, detail: `statement ${basename(file)} failed: ${s.error ?? 'no reason given'}` }
+        if (s.status === 'failed')
+          return { ...base, status: 'failed', id: s.id, detail: `statement ${basename(file)} failed: ${s.error ?? 'no reason given'}` }
         return {
           ...base,
           status: 'created',
@@ -65,6 +70,11 @@ export const statement: StepHandler<'statement'> = {
     }
     state.setResult(step, { id: found.id, status: found.status })
     state.env(step, 'id', found.id)
-    return { ...base, status: 'exists', id: found.id, detail: `statement ${basename(file)} (${found.status}, uploaded ${found.created_at})` }
+    return {
+      ...base,
+      status: 'exists',
+      id: found.id,
+      detail: `statement ${basename(file)} (${found.status}, uploaded ${found.created_at})`,
+    }
   },
 }

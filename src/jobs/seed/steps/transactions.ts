@@ -18,17 +18,27 @@ export const transactions: StepHandler<'transactions'> = {
     const spec = state.spec(step)
     const base = { step: step.name, kind: step.kind }
     const isNew = spec.bank_account_id === PLACEHOLDER_ID
-    const currency = isNew ? (step.currency ?? state.world.company.base_currency) : (await state.accountById(spec.bank_account_id)).currency_code
+    const currency = isNew
+      ? (step.currency ?? state.world.company.base_currency)
+      : (await state.accountById(spec.bank_account_id)).currency_code
     let rows: TransactionItem[]
     try {
-      rows = spec.items ?? generateRows(spec.generate!, currencyExponent(currency)).map((r) => ({ ...r, exchange_rate: spec.generate!.exchange_rate }) as TransactionItem)
+      rows =
+        spec.items ??
+        generateRows(spec.generate!, currencyExponent(currency)).map(
+          (r) => ({ ...r, exchange_rate: spec.generate!.exchange_rate }) as TransactionItem,
+        )
     } catch (e) {
       return { ...base, status: state.failed, detail: (e as Error).message }
     }
     const n = rows.length
     if (state.dryRun) return plan(state, step, rows, spec.bank_account_id, currency, isNew)
 
-    const requests: CreateTransactionRequest[] = rows.map((r, i) => ({ ...r, bank_account_id: spec.bank_account_id, import_ref: seedRef(step.name, i + 1) }))
+    const requests: CreateTransactionRequest[] = rows.map((r, i) => ({
+      ...r,
+      bank_account_id: spec.bank_account_id,
+      import_ref: seedRef(step.name, i + 1),
+    }))
     const ids: Array<string | undefined> = new Array(n)
     const existing = new Map<string, number>()
     const errors: string[] = []
@@ -82,7 +92,11 @@ export const transactions: StepHandler<'transactions'> = {
 /** The account's transactions among `ids`, page by page, until all are found. */
 async function* accountTransactions(state: SeedState, account: string, ids: Set<string>): AsyncGenerator<Transaction> {
   let left = ids.size
-  for await (const page of state.client.pages<Transaction>('/api-v1/transactions', { bank_account_id: account, limit: 1000, sort: 'created_at' })) {
+  for await (const page of state.client.pages<Transaction>('/api-v1/transactions', {
+    bank_account_id: account,
+    limit: 1000,
+    sort: 'created_at',
+  })) {
     for (const t of page.data) {
       if (!ids.has(t.id)) continue
       yield t
@@ -96,10 +110,23 @@ async function* accountTransactions(state: SeedState, account: string, ids: Set<
  * their content (date, amount, description). An unmatched row is new, or a changed one that the
  * real run updates.
  */
-async function plan(state: SeedState, step: Step<'transactions'>, rows: TransactionItem[], account: string, currency: string, isNew: boolean): Promise<StepOutcome> {
+async function plan(
+  state: SeedState,
+  step: Step<'transactions'>,
+  rows: TransactionItem[],
+  account: string,
+  currency: string,
+  isNew: boolean,
+): Promise<StepOutcome> {
   const base = { step: step.name, kind: step.kind }
   state.setResult(step, { count: String(rows.length), ids: undefined })
-  if (isNew) return { ...base, status: 'would create', detail: `${rows.length} transactions`, counts: { created: rows.length, updated: 0, exists: 0, failed: 0 } }
+  if (isNew)
+    return {
+      ...base,
+      status: 'would create',
+      detail: `${rows.length} transactions`,
+      counts: { created: rows.length, updated: 0, exists: 0, failed: 0 },
+    }
   const have = await state.contentIndex(account)
   const same = takeMatches(have, rows, currency)
   const other = rows.length - same
