@@ -15,7 +15,7 @@ import type { Client } from '../../client/client.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { AppError } from '../../kernel/errors.js'
 import { formatMinor } from '../../kernel/money.js'
-import { CreateTransactionRequest, type Transaction } from '../../domain/schemas.js'
+import { CreateTransactionRequest } from '../../domain/schemas.js'
 import type { TransactionDraft } from '../../import/draft.js'
 import { planImport, RowConverter, type ImportOptions, type ImportPlan } from '../../import/csv-import.js'
 import { readRecordChunks } from '../../import/csv-reader.js'
@@ -23,10 +23,9 @@ import { RejectsWriter } from './rejects-file.js'
 import { CurrencyTotals, type CurrencyTotal } from './currency-totals.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
 import { Pacer, Pool } from './pacing.js'
+import { describeError, type ImportRequest, inImportWords, Sender } from './sender.js'
 
-export type { RejectedRow, CurrencyTotal }
-
-export type ImportRequest = CreateTransactionRequest & { import_ref: string }
+export type { RejectedRow, CurrencyTotal, ImportRequest }
 
 /** The mapper's drafts (src/import/draft.ts) name no field the service's create request lacks: checked when this compiles. */
 const draftFieldsAreRequestFields: Exclude<keyof TransactionDraft, keyof CreateTransactionRequest> extends never ? true : false = true
@@ -104,32 +103,6 @@ export interface ImportSummary {
 }
 
 const DEFAULT_BATCH = 1000
-
-function describeError(e: unknown): string {
-  if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
-  const details = (e.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((d) => !e.message.includes(d))
-  return inImportWords([e.message, ...details].join('; '))
-}
-
-/**
- * The service's field names in the words of `tx import`: the fields of --map (`date`, `amount`)
- * and the command's flags (`--force`, `--account`), as a rejected row's reason shows them.
- */
-const IMPORT_WORDS: Readonly<Record<string, string>> = {
-  transaction_date: 'date',
-  bank_account_id: '--account',
-  force: '--force',
-  exchange_rate: '--set exchange_rate',
-}
-
-function inImportWords(reason: string): string {
-  return reason
-    .replace(
-      /`([a-z_]+)`|\b(transaction_date|bank_account_id|exchange_rate)\b/g,
-      (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole,
-    )
-    .replace(/(^|; )((?:--set )?[a-z_]+): (is|must) /g, '$1$2 $3 ')
-}
 
 export async function runImport(client: Client, path: string, o: ImportRunOptions): Promise<ImportSummary> {
   const started = Date.now()
@@ -341,120 +314,4 @@ async function rollBack(client: Client, ids: string[]): Promise<void> {
   const pool = new Pool(8)
   for (const id of ids) await pool.add(() => client.transactions.delete(id).then(() => undefined))
   await pool.drain()
-}
-
-interface SendResult {
-  /** Indexes (in the batch sent) of the rows created. */
-  created: number[]
-  duplicates: number
-  /** Rows paired with a statement's transactions. */
-  matched: number
-  errors: Array<{ index: number; reason: string }>
-}
-
-/** Sends rows by batch or one by one, waiting out rate limits; decides the mode on first use. */
-class Sender {
-  mode: 'batch' | 'single'
-  private decided: boolean
-  private sendRef = true
-  /** Ask the service to pair rows with statement lines (`match_statement_lines`), until it says it does not know the field. */
-  private matchLines = true
-  /** Single creates in flight, across every batch of rows: at most --concurrency. */
-  private readonly singles: Pool
-
-  constructor(
-    private readonly client: Client,
-    o: ImportRunOptions,
-    private readonly pacer: Pacer,
-    /** Rows the file holds, announced with every batch (`Prefer: bulk-load`). */
-    private readonly bulkRows: number,
-    private readonly onCreated: (ids: string[]) => void,
-  ) {
-    this.singles = new Pool(Math.max(1, o.concurrency ?? 4))
-    this.mode = o.mode === 'single' ? 'single' : 'batch'
-    this.decided = o.mode === 'single' || o.mode === 'batch'
-  }
-
-  async send(rows: ImportRequest[]): Promise<SendResult> {
-    if (this.mode === 'batch') {
-      try {
-        const res = await this.pacer.call(() =>
-          this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, matchStatementLines: this.matchLines }),
-        )
-        this.decided = true
-        this.onCreated(res.created.map((t) => t.id))
-        const dup = new Set(res.duplicates.map((d) => d.index))
-        const bad = new Set(res.errors.map((e) => e.index))
-        const paired = new Set((res.matched ?? []).map((m) => m.index))
-        return {
-          created: rows.map((_, i) => i).filter((i) => !dup.has(i) && !bad.has(i) && !paired.has(i)),
-          duplicates: dup.size,
-          matched: paired.size,
-          errors: res.errors.map((e) => ({
-            index: e.index,
-            reason: describeError(new AppError('validation_error', e.message, { details: e.details })),
-          })),
-        }
-      } catch (e) {
-        // A service of before match_statement_lines refuses the field: send as it knows.
-        if (
-          this.matchLines &&
-          e instanceof AppError &&
-          e.status === 400 &&
-          (e.details ?? []).some((d) => d.path === 'match_statement_lines')
-        ) {
-          this.matchLines = false
-          return this.send(rows)
-        }
-        const noBatchRoute = e instanceof AppError && (e.status === 404 || e.status === 405) && !this.decided
-        if (!noBatchRoute) throw e
-        this.mode = 'single'
-        this.decided = true
-      }
-    }
-    const result: SendResult = { created: [], duplicates: 0, matched: 0, errors: [] }
-    const own: Array<Promise<void>> = []
-    for (let index = 0; index < rows.length; index++)
-      own.push((await this.singles.run(() => this.sendOne(rows[index], index, result))).done)
-    await Promise.all(own)
-    result.created.sort((a, b) => a - b)
-    return result
-  }
-
-  private async sendOne(row: ImportRequest, index: number, result: SendResult): Promise<void> {
-    const key = `finctl-import:${row.bank_account_id}:${row.import_ref}`
-    for (;;) {
-      const sentRef = this.sendRef
-      const body: CreateTransactionRequest = sentRef ? row : { ...row, import_ref: undefined }
-      try {
-        const res = await this.pacer.call(() =>
-          this.client.request<Transaction>('POST', '/api-v1/transactions', { body, headers: { 'idempotency-key': key } }),
-        )
-        // A replayed answer (the same row sent before, within the key's lifetime) created nothing now.
-        if (res.headers.get('idempotent-replayed') === 'true') {
-          result.duplicates++
-          return
-        }
-        this.onCreated([res.data.id])
-        result.created.push(index)
-        return
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e
-        // A service that does not know import_ref: the Idempotency-Key alone keeps it exactly once.
-        if (sentRef && e.status === 400 && (e.details ?? []).some((d) => d.path === 'import_ref')) {
-          this.sendRef = false
-          continue
-        }
-        if (e.status === 409 && sentRef && e.code === 'conflict') {
-          result.duplicates++
-          return
-        }
-        if (e.status === 400 || e.status === 404 || e.status === 409 || e.status === 422) {
-          result.errors.push({ index, reason: describeError(e) })
-          return
-        }
-        throw e
-      }
-    }
-  }
 }
