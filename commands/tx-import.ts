@@ -333,7 +333,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['amount total', `${s.amount_total} ${s.currency}`],
         ...(s.other_currencies ?? []).map((o): [string, unknown] => [
           `amount total ${o.currency}`,
-          `${o.amount_total} ${o.currency} (${o.rows} rows)`,
+          `${o.amount_total} ${o.currency} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`,
         ]),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
@@ -349,7 +349,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['created total', `${s.created_total} ${s.currency}`],
         ...(s.other_currencies ?? []).flatMap(
           (o): Array<[string, unknown]> => [
-            [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} rows)`],
+            [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`],
             [`created total ${o.currency}`, `${o.created_total} ${o.currency}`],
           ],
         ),

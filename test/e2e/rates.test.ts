@@ -91,6 +91,18 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
     expect(r.stderr).not.toMatch(/\bexchange_rate:/)
   })
 
+  it('before any rate, --dry-run and --atomic find the same rows the service will refuse, and write nothing', async () => {
+    const dry = await sb.run(['tx', 'import', csv, '--account', usd, '--dry-run', '--json'])
+    expect(dry.code, dry.stderr).toBe(8)
+    const d = JSON.parse(dry.stdout)
+    expect(d).toMatchObject({ read: 300, rejected: 300 })
+    expect(d.rejects[0].reason).toMatch(/^--set exchange_rate is required for (USD|GBP) on \d{4}-\d{2}-\d{2}: .*`finctl rates import FILE`/)
+    const atomic = await sb.run(['tx', 'import', csv, '--account', usd, '--atomic', '--json'])
+    expect(atomic.code, atomic.stderr).toBe(6)
+    expect(JSON.parse(atomic.stdout)).toMatchObject({ created: 0, rejected: 300, rolled_back: true })
+    expect(await sb.json<unknown[]>(['tx', 'list', '--account', usd, '--all', '--json'])).toEqual([])
+  })
+
   it('rates import reads the ECB file and converts to the EUR base; list, set and delete work in JSON and CSV', async () => {
     const r = await sb.json(['rates', 'import', join(sb.dir, 'eurofxref-hist.csv'), '--json'])
     expect(r).toMatchObject({ replaced: 0, currencies: ['GBP', 'JPY', 'USD'], from: `${YEAR}-01-02`, to: `${YEAR}-12-31` })
@@ -121,6 +133,10 @@ describe('rates end to end: a two-currency CSV over a year, rates imported first
   })
 
   it('tx import converts each row by its own currency and date; the summary in EUR matches to the cent', async () => {
+    // With the rates in, the dry run finds every row convertible.
+    const dry = await sb.run(['tx', 'import', csv, '--account', usd, '--dry-run', '--json'])
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(JSON.parse(dry.stdout)).toMatchObject({ read: 300, rejected: 0 })
     const run = await sb.run(['tx', 'import', csv, '--account', usd, '--json'])
     const s = JSON.parse(run.stdout)
     expect(s.rejects.slice(0, 3)).toEqual([])

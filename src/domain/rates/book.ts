@@ -37,6 +37,22 @@ export class RateBook {
     readonly maxAgeDays: number,
   ) {}
 
+  /** A book of rates already read (a client's dry run reads them through GET /exchange-rates). */
+  static fromRates(rates: Iterable<{ currency: string; date: string; rate: string }>, maxAgeDays = rateMaxAgeDays()): RateBook {
+    const sorted = [...rates].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
+    const byCurrency = new Map<string, { dates: string[]; rates: string[] }>()
+    for (const r of sorted) {
+      let t = byCurrency.get(r.currency)
+      if (!t) {
+        t = { dates: [], rates: [] }
+        byCurrency.set(r.currency, t)
+      }
+      t.dates.push(r.date)
+      t.rates.push(r.rate)
+    }
+    return new RateBook(byCurrency, maxAgeDays)
+  }
+
   /** An empty book (nothing needed a rate). */
   static empty(): RateBook {
     return new RateBook(new Map(), DEFAULT_RATE_MAX_AGE_DAYS)

@@ -23,6 +23,7 @@ import { RejectsWriter } from './rejects-file.js'
 import { CurrencyTotals, type CurrencyTotal } from './currency-totals.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
 import { Pacer, Pool } from './pacing.js'
+import { RateCheck } from './rate-check.js'
 import { describeError, type ImportRequest, inImportWords, Sender } from './sender.js'
 
 export type { RejectedRow, CurrencyTotal, ImportRequest }
@@ -165,10 +166,11 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     })
   }
 
+  const rates = new RateCheck(client)
   type ValidRow = { request: ImportRequest; minor: number; currency: string; line: number; fields: string[] }
   /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
   const planned = new Set(plan.skipped.map((s) => s.line))
-  async function* validRows(): AsyncGenerator<ValidRow[]> {
+  async function* validRows(checkRates = false): AsyncGenerator<ValidRow[]> {
     const converter = newConverter()
     let named = 0
     summary.skipped_after_plan = undefined
@@ -204,6 +206,13 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
           )
           continue
         }
+        if (checkRates && request.exchange_rate === undefined) {
+          const missing = await rates.missing(request.currency_code ?? currency, request.transaction_date)
+          if (missing) {
+            rejectLocal(rec.fields, r.line, describeError(missing))
+            continue
+          }
+        }
         if (r.reversal) summary.reversals!++
         valid.push({ request, minor: r.minor, currency: request.currency_code ?? currency, line: r.line, fields: rec.fields })
       }
@@ -214,9 +223,10 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   let failed = false
   try {
     if (o.dryRun || o.atomic) {
-      // Dry run, or the first pass of an atomic import: every row checked, nothing sent.
+      // Dry run, or the first pass of an atomic import: every row checked, nothing sent. Rows in
+      // another currency are checked against the company's rates too, as the service will.
       const preview: ImportRequest[] = []
-      for await (const rows of validRows()) {
+      for await (const rows of validRows(true)) {
         for (const row of rows) {
           summary.read++
           totals.add(row.currency, row.minor, false)
