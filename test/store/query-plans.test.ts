@@ -1,0 +1,149 @@
+/**
+ * Query plans on SQLite (#26 item 2, the part that pins today's plans before the schema changes):
+ * the reads that lists, filters, keyset pages, reports, dedup and reconciliation run over
+ * `transactions` are recorded as the API runs them, and each is explained (EXPLAIN QUERY PLAN): none
+ * may scan the whole table, and the keyset pages and sorted lists may not sort through a temporary
+ * B-tree. A query that must scan (free-text search, a filter no index serves) is named below with
+ * the reason. A schema change that loses an index these queries need fails here.
+ */
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Client } from '../../src/client/client.js'
+import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
+import { AMOUNT_WALK_MIN_ROWS } from '../../src/domain/transactions/queries.js'
+import { createHarness, type Harness } from '../helpers/harness.js'
+
+/** Every SQL text better-sqlite3 prepares in this process, in order. */
+const prepared: string[] = []
+const original = Database.prototype.prepare
+beforeAll(() => {
+  Database.prototype.prepare = function (this: Database.Database, source: string) {
+    prepared.push(source)
+    return original.call(this, source)
+  } as typeof original
+})
+afterAll(() => {
+  Database.prototype.prepare = original
+})
+
+interface Plan {
+  sql: string
+  plan: string[]
+}
+
+describe('query plans of the reads over transactions (SQLite)', () => {
+  let h: Harness
+  let c: Client
+  let account: string
+  let plans: Plan[] = []
+
+  beforeAll(async () => {
+    h = await createHarness('embedded', 'sqlite')
+    const t = await h.tenant('Plans')
+    c = h.client({ apiKey: t.key })
+    account = t.accountId
+    // More rows than the amount sort's threshold, so that the large-table plans are the ones explained.
+    const n = AMOUNT_WALK_MIN_ROWS + 500
+    const rows: CreateTransactionRequest[] = Array.from({ length: n }, (_, i) => ({
+      bank_account_id: account,
+      transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+      description: `Row ${i}`,
+      amount: `${(i % 7) - 3}.${String(10 + (i % 80)).padStart(2, '0')}`,
+      category: i % 3 ? 'Meals' : 'Rent',
+    }))
+    for (let i = 0; i < n; i += 1000) await c.transactions.batchMinimal(rows.slice(i, i + 1000))
+    const start = prepared.length
+    // The reads users run: lists (default sort, by amount, by date ascending), their keyset pages,
+    // filters, one transaction, the reports, categories.
+    for (const sort of [undefined, 'transaction_date', 'amount', '-amount', 'created_at'] as const) {
+      const p1 = await c.transactions.list({ sort, limit: 20 })
+      await c.transactions.list({ sort, limit: 20, cursor: p1.pagination?.next_cursor ?? undefined })
+    }
+    await c.transactions.list({ bank_account_id: account, limit: 20 })
+    await c.transactions.list({ from: '2025-03-01', to: '2025-03-31', limit: 20 })
+    await c.transactions.list({ status: 'pending', limit: 20 })
+    await c.transactions.list({ category: 'Rent', limit: 20 })
+    await c.transactions.get((await c.transactions.list({ limit: 1 })).data[0].id)
+    await c.reports.summary({ from: '2025-01-01', to: '2025-12-31' })
+    await c.reports.cashFlow({ from: '2025-01-01', to: '2025-12-31' })
+    await c.reports.summary({ from: '2025-01-01', to: '2025-12-31', bank_account_id: account })
+    // Dedup: the same rows again by import_ref.
+    await c.transactions.batch(rows.slice(0, 5).map((r, i) => ({ ...r, import_ref: `plans.${i}` })))
+    await c.transactions.batch(rows.slice(0, 5).map((r, i) => ({ ...r, import_ref: `plans.${i}` })))
+    // Reconciliation: a statement whose lines match rows already there, then rows of a CSV that
+    // match a statement's lines (tx import's match_statement_lines).
+    const csv = `Date,Description,Amount\n2026-02-03,Coffee,-4.50\n2026-02-04,Refund,12.00\n`
+    await c.transactions.batch([{ bank_account_id: account, transaction_date: '2026-02-03', description: 'Coffee', amount: '-4.50' }])
+    const up = await c.statements.upload({
+      bank_account_id: account,
+      file_name: 'plans.csv',
+      content_base64: Buffer.from(csv).toString('base64'),
+    })
+    await c.statements.wait(up.id)
+    await c.transactions.batchMinimal(
+      [{ bank_account_id: account, transaction_date: '2026-02-04', description: 'Refund', amount: '12.00', import_ref: 'plans.refund' }],
+      { matchStatementLines: true },
+    )
+    const texts = [...new Set(prepared.slice(start))].filter((s) => /^\s*select\b/i.test(s) && /\btransactions\b/i.test(s))
+    const db = new Database(h.database, { readonly: true })
+    try {
+      plans = texts.map((sql) => {
+        const params = (sql.match(/\?/g) ?? []).map(() => null)
+        const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>
+        return { sql, plan: rows.map((r) => r.detail) }
+      })
+    } finally {
+      db.close()
+    }
+  }, 120_000)
+  afterAll(async () => {
+    await h?.close()
+  })
+
+  /** The plans of the recorded reads whose SQL matches `re` (at least one). */
+  const of = (re: RegExp): Plan[] => {
+    const found = plans.filter((p) => re.test(p.sql.replace(/\s+/g, ' ')))
+    expect(found.length, `no recorded read matches ${re}`).toBeGreaterThan(0)
+    return found
+  }
+  const uses = (re: RegExp, index: string) => {
+    for (const p of of(re)) expect(p.plan.join(' | '), p.sql).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}\\b`))
+  }
+
+  it('no read scans the table itself: each goes through an index', () => {
+    expect(plans.length).toBeGreaterThanOrEqual(20)
+    for (const p of plans) {
+      for (const line of p.plan) expect(line, p.sql).not.toMatch(/^SCAN transactions$/)
+    }
+  })
+
+  it('list pages and their keyset pages come in index order, without sorting (amount: ties by id only)', () => {
+    const pages = plans.filter((p) => /^select "transactions"\.\* from "transactions"/.test(p.sql) && /limit \?/.test(p.sql))
+    expect(pages.length).toBeGreaterThanOrEqual(14)
+    for (const p of pages) expect(p.plan.join(' | '), p.sql).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/)
+  })
+
+  it('each filter and sort takes its own index', () => {
+    uses(
+      /where "transactions"\."company_id" = \? (and \("transactions"\."transaction_date", "transactions"\."id"\) [<>] \(\?, \?\) )?order by "transactions"\."transaction_date"/,
+      'transactions_company_date',
+    )
+    uses(/"transactions"\."transaction_date" >= \? and "transactions"\."transaction_date" <= \? order by/, 'transactions_company_date')
+    uses(/indexed by "transactions_amount"/, 'transactions_amount')
+    uses(/order by "transactions"\."created_at"/, 'transactions_company_created')
+    uses(/"transactions"\."bank_account_id" = \? order by/, 'transactions_account_date')
+    uses(/"transactions"\."status" = \? order by/, 'transactions_company_status_date')
+    uses(/"transactions"\."category" = \? order by/, 'transactions_company_category')
+  })
+
+  it('reports read covering indexes; dedup and reconciliation read the unique references', () => {
+    uses(/SUM\(base_amount\).* where "company_id" = \?/, 'transactions_report_company')
+    uses(/where "bank_account_id" in \(\?\) and "status" != \?/, 'transactions_report_account')
+    for (const p of of(/^select "g"\."cf"/))
+      expect(p.plan.join(' | ')).toMatch(/USING COVERING INDEX transactions_report_(company|account)\b/)
+    uses(/select "id", "import_ref" from "transactions" where "bank_account_id" = \? and "import_ref" in/, 'transactions_import_ref')
+    uses(/select "statement_ref" from "transactions" where "bank_account_id" = \? and "statement_ref" in/, 'transactions_statement_ref')
+    uses(/INDEXED BY transactions_statement_ref/, 'transactions_statement_ref')
+    uses(/"bank_statement_id" is null and "status" != \? and "transaction_date" >= \?/, 'transactions_account_date')
+  })
+})
