@@ -45,7 +45,10 @@ describe('in a real terminal (tmux)', () => {
     let last = ''
     while (Date.now() < deadline) {
       last = screen()
-      if (typeof pattern === 'string' ? last.includes(pattern) : pattern.test(last)) return last
+      // While a command runs, only a screen it has cleared counts: the previous command's prompt, still
+      // on the screen until the `clear` runs, must not be taken for this one's (keys typed too early are lost).
+      const current = running === undefined || last.includes(`[start-${running}]`)
+      if (current && (typeof pattern === 'string' ? last.includes(pattern) : pattern.test(last))) return last
       await new Promise((r) => setTimeout(r, 40))
     }
     throw new Error(`timed out waiting for ${pattern} on the screen:\n${last}`)
@@ -55,7 +58,8 @@ describe('in a real terminal (tmux)', () => {
   function start(commandLine: string): { finished: () => Promise<{ code: number; screen: string }> } {
     const n = ++step
     running = n
-    type(`clear; ${commandLine}; echo "[exit-${n}=$?]"`)
+    // The start marker is printed by printf, so the typed command line itself does not show it.
+    type(`clear; printf '[st%s-${n}]\\n' art; ${commandLine}; echo "[exit-${n}=$?]"`)
     keys('Enter')
     return {
       finished: async () => {
