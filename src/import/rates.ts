@@ -5,8 +5,10 @@
  * `date,currency,rate` CSV (rates to the company's base currency). The service converts ECB quotes
  * to the base currency (domain/rates); this module only reads and checks them.
  */
+import { parse } from 'csv-parse/sync'
 import { isCurrency } from '../kernel/currencies.js'
 import { parseRate } from '../kernel/money.js'
+import { isIsoDate } from '../kernel/vocabulary.js'
 
 export const RATE_FILE_FORMATS = ['ecb', 'plain'] as const
 export type RateFileFormat = (typeof RATE_FILE_FORMATS)[number]
@@ -31,37 +33,41 @@ export type RatesFile =
 
 export class RatesFileError extends Error {}
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
-
-function isIsoDate(s: string): boolean {
-  if (!ISO_DATE.test(s)) return false
-  const d = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
-}
-
-/** Lines of a CSV without quoted fields (both formats are plain): cells trimmed, quotes dropped, empty lines left out. */
+/**
+ * The records of a rates CSV (csv-parse; quoted fields read as CSV reads them), with their line
+ * numbers: cells trimmed, empty lines left out. The delimiter is the header's: a comma, else a
+ * semicolon, else a tab.
+ */
 function lines(text: string): Array<{ line: number; cells: string[] }> {
-  const out: Array<{ line: number; cells: string[] }> = []
-  const all = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/)
-  for (let i = 0; i < all.length; i++) {
-    if (all[i].trim() === '') continue
-    const sep = all[i].includes(',') ? ',' : all[i].includes(';') ? ';' : '\t'
-    out.push({
-      line: i + 1,
-      cells: all[i].split(sep).map((c) =>
-        c
-          .trim()
-          .replace(/^"(.*)"$/, '$1')
-          .trim(),
-      ),
-    })
+  const body = text.replace(/^\uFEFF/, '')
+  const head = body.slice(0, body.search(/\r\n|\n|\r|$/))
+  const delimiter = head.includes(',') ? ',' : head.includes(';') ? ';' : '\t'
+  let records: Array<{ record: string[]; info: { lines: number } }>
+  try {
+    records = parse(body, {
+      delimiter,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      info: true,
+    }) as unknown as typeof records
+  } catch (e) {
+    // An unclosed quote, say: the file is no CSV this reads.
+    throw new RatesFileError(`is not a CSV file: ${(e as Error).message}`)
   }
-  return out
+  return records.map((r) => ({ line: r.info.lines, cells: r.record }))
 }
 
 /** The format a file's header says: `Date,USD,JPY,...` is the ECB's, `date,currency,rate` plain; undefined otherwise. */
 export function detectRatesFormat(text: string): RateFileFormat | undefined {
-  const first = lines(text.slice(0, 4096))[0]
+  // The header line only (a cut through a quoted field further down would be no CSV).
+  const first = lines(
+    text
+      .slice(0, 4096)
+      .split(/\r\n|\n|\r/)
+      .find((l) => l.trim() !== '') ?? '',
+  )[0]
   if (!first) return undefined
   const head = first.cells.map((c) => c.toLowerCase())
   if (head.includes('currency') && head.includes('rate') && head.includes('date')) return 'plain'

@@ -77,3 +77,10 @@ export const databaseUnreachable = (target: string, err: unknown): AppError =>
   new AppError('unreachable', `cannot open the database of ${target}: ${(err as Error)?.message ?? String(err)}`)
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError
+
+/** An error in one line: its message, then the details its message does not already say. */
+export function errorText(e: unknown): string {
+  if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
+  const details = (e.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((d) => !e.message.includes(d))
+  return [e.message, ...details].join('; ')
+}

@@ -249,7 +249,7 @@ describe('tx import end to end', () => {
    * Are the secondary indexes of transactions there (all of them, or none: set aside), does a bulk
    * load hold a lease on them (src/store/sqlite-bulk-load.ts), and is the file whole?
    */
-  const amountIndex = () => {
+  const secondaryIndexes = () => {
     const db = new Database(sb.database, { readonly: true, fileMustExist: true })
     try {
       const names = (
@@ -289,7 +289,7 @@ describe('tx import end to end', () => {
     expect(between, `the import finished before it could be killed:\n${err}`).toBeLessThan(rows)
     expect(between, err).toBeGreaterThan(0)
     // Killed in the middle of a bulk load: the index is still set aside, under a current lease.
-    expect(amountIndex()).toEqual({ index: false, lease: true })
+    expect(secondaryIndexes()).toEqual({ index: false, lease: true })
     const resumed = await sb.json([...profileArgs, 'tx', 'import', file, '--account', account, '--json'], { timeoutMs: 120_000, env: BULK })
     expect(resumed.created + resumed.already_imported).toBe(rows)
     expect(resumed.already_imported).toBe(between)
@@ -298,15 +298,15 @@ describe('tx import end to end', () => {
     expect({ created: third.created, already: third.already_imported }).toEqual({ created: 0, already: rows })
   }
 
-  it('kill -9 mid-import on the embedded target, then the same command: every row exactly once, and the amount index is back', async () => {
+  it('kill -9 mid-import on the embedded target, then the same command: every row exactly once, and the secondary indexes are back', async () => {
     const file = join(sb.dir, 'big-embedded.csv')
     bigFile(file, 12_000)
     await killAndResume([], await newAccount(), file, 12_000)
     // Each import's service builds it again as it closes (the third run, all duplicates, set it aside too).
-    expect(amountIndex()).toEqual({ index: true, lease: false })
+    expect(secondaryIndexes()).toEqual({ index: true, lease: false })
   }, 180_000)
 
-  it('kill -9 mid-import against finctl serve, then the same command: every row exactly once, and the amount index is back once the server stops', async () => {
+  it('kill -9 mid-import against finctl serve, then the same command: every row exactly once, and the secondary indexes are back once the server stops', async () => {
     server = await spawnServe(['--database', sb.database], { cwd: sb.dir, env: sb.env(BULK), stopTimeoutMs: 15_000 })
     const key = sb.profiles().profiles.local.api_key!
     await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
@@ -314,9 +314,9 @@ describe('tx import end to end', () => {
     bigFile(file, 12_000)
     await killAndResume(['--profile', 'remote'], await newAccount(), file, 12_000)
     // The server still has the load open (its quiet time is ten minutes here) and builds the index as it stops.
-    expect(amountIndex()).toEqual({ index: false, lease: true })
+    expect(secondaryIndexes()).toEqual({ index: false, lease: true })
     expect((await server.stop()).code).toBe(0)
     server = undefined
-    expect(amountIndex()).toEqual({ index: true, lease: false })
+    expect(secondaryIndexes()).toEqual({ index: true, lease: false })
   }, 180_000)
 })

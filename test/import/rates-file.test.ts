@@ -56,6 +56,15 @@ describe('plain date,currency,rate', () => {
     expect(swapped.format === 'plain' && swapped.rates[0]).toMatchObject({ currency: 'CHF', rate: '1.5', date: '2026-02-02' })
   })
 
+  it('reads quoted fields as CSV: a comma inside quotes stays in its cell, and lines keep their numbers', () => {
+    const r = parseRatesFile(
+      '"date","currency","rate","note"\r\n\r\n"2026-02-02","CHF","1.5","bank, morning"\r\n2026-02-03,CHF,oops,x\r\n',
+      'plain',
+    )
+    expect(r.format === 'plain' && r.rates.map(({ line, currency, rate }) => [line, currency, rate])).toEqual([[3, 'CHF', '1.5']])
+    expect(r.errors).toEqual(['line 4: rate "oops" is not a positive decimal number'])
+  })
+
   it('lists every bad line', () => {
     const r = parseRatesFile(read('plain-bad-lines-refused-whole.csv'))
     expect(r.errors).toEqual([

@@ -166,11 +166,11 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     })
   }
 
-  const rates = new RateCheck(client)
   type ValidRow = { request: ImportRequest; minor: number; currency: string; line: number; fields: string[] }
   /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
   const planned = new Set(plan.skipped.map((s) => s.line))
-  async function* validRows(checkRates = false): AsyncGenerator<ValidRow[]> {
+  /** With `rates`, rows in another currency without a rate are checked against the company's rates too. */
+  async function* validRows(rates?: RateCheck): AsyncGenerator<ValidRow[]> {
     const converter = newConverter()
     let named = 0
     summary.skipped_after_plan = undefined
@@ -206,15 +206,16 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
           )
           continue
         }
-        if (checkRates && request.exchange_rate === undefined) {
-          const missing = await rates.missing(request.currency_code ?? currency, request.transaction_date)
+        const rowCurrency = request.currency_code ?? currency
+        if (rates && request.exchange_rate === undefined && rowCurrency !== rates.base) {
+          const missing = await rates.missing(rowCurrency, request.transaction_date)
           if (missing) {
             rejectLocal(rec.fields, r.line, describeError(missing))
             continue
           }
         }
         if (r.reversal) summary.reversals!++
-        valid.push({ request, minor: r.minor, currency: request.currency_code ?? currency, line: r.line, fields: rec.fields })
+        valid.push({ request, minor: r.minor, currency: rowCurrency, line: r.line, fields: rec.fields })
       }
       if (valid.length) yield valid
     }
@@ -226,7 +227,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       // Dry run, or the first pass of an atomic import: every row checked, nothing sent. Rows in
       // another currency are checked against the company's rates too, as the service will.
       const preview: ImportRequest[] = []
-      for await (const rows of validRows(true)) {
+      for await (const rows of validRows(await RateCheck.open(client))) {
         for (const row of rows) {
           summary.read++
           totals.add(row.currency, row.minor, false)

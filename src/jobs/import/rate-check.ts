@@ -8,19 +8,25 @@
  */
 import type { Client } from '../../client/client.js'
 import { RateBook } from '../../domain/rates/book.js'
+import type { ExchangeRate } from '../../domain/rates/schemas.js'
 import { AppError } from '../../kernel/errors.js'
 
 export class RateCheck {
-  private base: Promise<string> | undefined
   private readonly books = new Map<string, Promise<RateBook | undefined>>()
 
-  constructor(private readonly client: Client) {}
+  private constructor(
+    private readonly client: Client,
+    /** The company's base currency: rows in it need no rate. */
+    readonly base: string,
+  ) {}
 
-  /** The service's refusal of a row in `currency` dated `date` without a rate, or undefined when it has one. */
+  /** A check for the company the client acts for (one request: its base currency). */
+  static async open(client: Client): Promise<RateCheck> {
+    return new RateCheck(client, (await client.company()).base_currency)
+  }
+
+  /** The service's refusal of a row in `currency` (not the base) dated `date` without a rate, or undefined when it has one. */
   async missing(currency: string, date: string): Promise<AppError | undefined> {
-    this.base ??= this.client.company().then((c) => c.base_currency)
-    const base = await this.base
-    if (currency === base) return undefined
     let book = this.books.get(currency)
     if (!book) {
       book = this.read(currency)
@@ -29,7 +35,7 @@ export class RateCheck {
     const b = await book
     if (!b) return undefined
     try {
-      b.require(currency, date, base)
+      b.require(currency, date, this.base)
       return undefined
     } catch (e) {
       if (e instanceof AppError) return e
@@ -39,13 +45,10 @@ export class RateCheck {
 
   private async read(currency: string): Promise<RateBook | undefined> {
     const rates: Array<{ currency: string; date: string; rate: string }> = []
-    let cursor: string | undefined
     try {
-      do {
-        const page = await this.client.rates.list({ currency, limit: 1000, cursor })
-        for (const r of page.data) rates.push({ currency: r.currency, date: r.date, rate: String(r.rate) })
-        cursor = page.pagination?.next_cursor ?? undefined
-      } while (cursor)
+      for await (const page of this.client.pages<ExchangeRate>('/api-v1/exchange-rates', { currency, limit: 1000 })) {
+        for (const r of page.data) rates.push({ currency: r.currency, date: r.date, rate: r.rate })
+      }
     } catch (e) {
       // A service without exchange rates (the interface as specified): it decides when the rows come.
       if (e instanceof AppError && (e.status === 404 || e.status === 405)) return undefined

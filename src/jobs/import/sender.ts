@@ -6,16 +6,15 @@
  */
 import type { Client } from '../../client/client.js'
 import type { CreateTransactionRequest, Transaction } from '../../domain/schemas.js'
-import { AppError } from '../../kernel/errors.js'
+import { AppError, errorText } from '../../kernel/errors.js'
 import { type Pacer, Pool } from './pacing.js'
 
 /** A row as `tx import` sends it: a create request with its identity in the file. */
 export type ImportRequest = CreateTransactionRequest & { import_ref: string }
 
+/** An error in one line, in the words of `tx import`. */
 export function describeError(e: unknown): string {
-  if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
-  const details = (e.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((d) => !e.message.includes(d))
-  return inImportWords([e.message, ...details].join('; '))
+  return inImportWords(errorText(e))
 }
 
 /**

@@ -2,7 +2,6 @@
  * What a seed run gives back: one outcome per step, in file order, and the values --env-out writes.
  * The step handlers (steps/) make the outcomes; the run loop (run.ts) gathers them.
  */
-import { AppError } from '../../kernel/errors.js'
 import type { Kind } from './schema.js'
 
 export type StepStatus =
@@ -42,11 +41,4 @@ export interface SeedOptions {
   now: Date
   /** Called after each step (progress on stderr). */
   onStep?: (o: StepOutcome) => void
-}
-
-/** An error in one line: the message, then the details it does not already name. */
-export function describeError(e: unknown): string {
-  if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e)
-  const details = (e.details ?? []).map((d) => `${d.path}: ${d.message}`).filter((d) => !e.message.includes(d))
-  return [e.message, ...details].join('; ')
 }

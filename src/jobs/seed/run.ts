@@ -7,9 +7,9 @@
  * This is the run loop alone: what a step of each kind does is its handler's (steps/).
  */
 import type { Client } from '../../client/client.js'
-import { AppError } from '../../kernel/errors.js'
+import { AppError, errorText } from '../../kernel/errors.js'
 import { prepare } from './plan.js'
-import { describeError, type SeedOptions, type SeedReport, type StepOutcome } from './report.js'
+import type { SeedOptions, SeedReport, StepOutcome } from './report.js'
 import type { Seed } from './schema.js'
 import { SeedState, runStep } from './steps/index.js'
 
@@ -39,7 +39,7 @@ export async function runSeed(client: Client, seed: Seed, o: SeedOptions): Promi
       try {
         outcome = await runStep(step, state)
       } catch (e) {
-        outcome = { step: step.name, kind: step.kind, status: 'failed', detail: describeError(e) }
+        outcome = { step: step.name, kind: step.kind, status: 'failed', detail: errorText(e) }
         if (e instanceof AppError && FATAL.has(e.code)) fatal = e
       }
     }

@@ -4,10 +4,10 @@
  */
 import type { CreateTransactionRequest, Transaction } from '../../../domain/schemas.js'
 import { currencyExponent } from '../../../kernel/currencies.js'
-import { AppError } from '../../../kernel/errors.js'
+import { AppError, errorText } from '../../../kernel/errors.js'
 import { generateRows } from '../generate.js'
 import { PLACEHOLDER_ID, diffTransaction, seedRef } from '../plan.js'
-import { describeError, type StepOutcome, type StepStatus } from '../report.js'
+import type { StepOutcome, StepStatus } from '../report.js'
 import type { Step, TransactionItem } from '../schema.js'
 import { takeMatches, type SeedState, type StepHandler } from './handler.js'
 
@@ -56,7 +56,7 @@ export const transactions: StepHandler<'transactions'> = {
           existing.set(dup.get(i)!, at)
         } else if (bad.has(i)) {
           const e = bad.get(i)!
-          errors.push(`row ${at + 1}: ${describeError(new AppError('validation_error', e.message, { details: e.details }))}`)
+          errors.push(`row ${at + 1}: ${errorText(new AppError('validation_error', e.message, { details: e.details }))}`)
         } else {
           ids[at] = res.created[next++]?.id
           created++
@@ -74,7 +74,7 @@ export const transactions: StepHandler<'transactions'> = {
           await state.client.transactions.update(t.id, patch)
           updated++
         } catch (e) {
-          errors.push(`row ${at + 1} (${t.id}): ${describeError(e)}`)
+          errors.push(`row ${at + 1} (${t.id}): ${errorText(e)}`)
           patchFailed++
         }
       }
