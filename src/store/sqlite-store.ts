@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
 import { AMOUNT_INDEX, migrate, migrations } from './migrations/index.js'
 import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
+import { TransactionInserter } from './sqlite-row-inserts.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
@@ -16,35 +17,6 @@ import { dirname } from 'node:path'
 // Required, not imported: Node's ESM loader would start its CommonJS export scanner (about 2 ms) for
 // this one CommonJS package.
 const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3
-
-const TX_COLUMNS = [
-  'id',
-  'company_id',
-  'bank_account_id',
-  'bank_statement_id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'base_amount',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'created_at',
-  'updated_at',
-  'import_ref',
-  'created_by',
-  'created_via',
-  'exchange_rate_date',
-] as const
 
 /**
  * mkdir -p, one level at a time: Node's `mkdirSync(dir, { recursive: true })` loops forever (and
@@ -144,7 +116,6 @@ class SqliteHotPaths implements HotPaths {
   private readonly rateLimit: BetterSqlite3.Statement
   private readonly insertRequest: BetterSqlite3.Statement
   private readonly bumpKey: BetterSqlite3.Statement
-  private readonly insertTx: BetterSqlite3.Statement
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly runBatch: (ops: Array<() => void>) => void
   private readonly savepoint: <T>(work: () => T) => T
@@ -177,10 +148,6 @@ class SqliteHotPaths implements HotPaths {
          last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < @last THEN @last ELSE last_used_at END
        WHERE id = @id`,
     )
-    this.insertTx = raw.prepare(
-      `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map(() => '?').join(', ')})
-       ON CONFLICT (bank_account_id, import_ref) DO NOTHING`,
-    )
     this.appendRequests = raw.transaction((rows: NewApiRequestRow[]) => {
       const perKey = new Map<string, { n: number; last: string }>()
       for (const row of rows) {
@@ -194,17 +161,8 @@ class SqliteHotPaths implements HotPaths {
       }
       for (const [id, { n, last }] of perKey) this.bumpKey.run({ id, n, last })
     })
-    this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => {
-      const inserted = new Set<string>()
-      // Positional parameters: binding by name looks up each of the names on the row, and the rows
-      // needed copying first so that every name was present (about 4 µs a row in all).
-      const values: unknown[] = new Array(TX_COLUMNS.length)
-      for (const row of rows) {
-        for (let i = 0; i < TX_COLUMNS.length; i++) values[i] = (row as Record<string, unknown>)[TX_COLUMNS[i]] ?? null
-        if (this.insertTx.run(values).changes === 1) inserted.add(row.id)
-      }
-      return inserted
-    })
+    const inserter = new TransactionInserter(raw)
+    this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => inserter.insert(rows))
   }
 
   /** Run synchronous SQLite work while holding kysely's single-connection lock. */
@@ -296,5 +254,3 @@ class SqliteHotPaths implements HotPaths {
     return this.bulk.end()
   }
 }
-
-export { TX_COLUMNS }

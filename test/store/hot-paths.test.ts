@@ -305,6 +305,59 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       ).toEqual(good.map((r) => r.id).sort())
     })
 
+    // SQLite inserts many rows in chunks that bind a value shared by every row of the chunk once
+    // (src/store/sqlite-row-inserts.ts): each row must still get its own values, column by column.
+    it('many rows at once, columns shared by some rows and not others: every row stored with its own values', async () => {
+      const second = { ...t, accountId: await addAccount(store, t.companyId) }
+      const rows = Array.from({ length: 237 }, (_, i) =>
+        txRow(i % 3 === 0 ? second : t, {
+          import_ref: i % 5 === 0 ? null : `mixed-${i}`,
+          transaction_date: `2026-10-${String((i % 28) + 1).padStart(2, '0')}`,
+          description: i % 2 ? 'Same text' : `Row ${i}`,
+          amount: -100 * (i + 1),
+          base_amount: -100 * (i + 1),
+          // Whole chunks of one value (rows 100 to 199), and values that differ inside a chunk.
+          category: i >= 100 && i < 200 ? 'Travel' : i % 7 === 0 ? 'Meals' : null,
+          merchant_name: i === 236 ? 'Last one' : null,
+          ai_confidence_score: i % 4 === 0 ? 0.25 : null,
+          status: i < 50 ? 'pending' : 'posted',
+          is_reconciled: i % 11 === 0 ? 1 : 0,
+        }),
+      )
+      expect(await store.hot.insertTransactions(rows)).toEqual(new Set(rows.map((r) => r.id)))
+      const stored = await store.db
+        .selectFrom('transactions')
+        .selectAll()
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute()
+      const byId = new Map(stored.map((r) => [r.id, r]))
+      for (const row of rows) expect(byId.get(row.id)).toEqual({ ...row, statement_ref: null })
+    })
+
+    it('many rows at once, some of them there already and two alike: the ids of exactly the rows inserted', async () => {
+      const before = Array.from({ length: 40 }, (_, i) => txRow(t, { import_ref: `many-${i * 5}` }))
+      await store.hot.insertTransactions(before)
+      // Refs many-0 .. many-249: every fifth below 200 exists; many-7 comes twice (the first is kept).
+      const rows = Array.from({ length: 250 }, (_, i) => txRow(t, { import_ref: `many-${i}`, description: `new ${i}` }))
+      const twin = txRow(t, { import_ref: 'many-7', description: 'twin' })
+      rows.splice(120, 0, twin)
+      const existed = new Set(before.map((r) => r.import_ref))
+      const expected = rows.filter((r) => r !== twin && !existed.has(r.import_ref))
+      expect(expected.length).toBe(210)
+      const inserted = await store.hot.insertTransactions(rows)
+      expect(inserted).toEqual(new Set(expected.map((r) => r.id)))
+      expect(
+        await existingIds(
+          store,
+          rows.map((r) => r.id),
+        ),
+      ).toEqual(expected.map((r) => r.id).sort())
+    })
+
     it('no rows insert nothing and return an empty set', async () => {
       expect(await store.hot.insertTransactions([])).toEqual(new Set())
     })
