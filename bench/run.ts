@@ -24,7 +24,9 @@
  *   5. import (bench/lib/import.ts): `finctl tx import` of a generated CSV (100,000 and 1,000,000 rows;
  *      20,000 and 100,000 with --quick), embedded and through `finctl serve`, vs csv-parse alone and
  *      csv-parse + plain prepared inserts of the same rows, and the store's own inserts of the rows
- *      the embedded import created (the schema's floor); peak RSS of the CLI.
+ *      the embedded import created (the schema's floor); peak RSS of the CLI; and through `finctl serve`
+ *      on PostgreSQL (FINCTL_BENCH_DATABASE_URL, a schema of its own) vs csv-parse + raw COPY of the
+ *      same rows into a plain table in the same database (bench/lib/pg-import.ts).
  *   6. reports (bench/reports.ts): cash-flow and summary at 1,000,000 transactions (100,000 with --quick),
  *      p50/p95, vs the same range's totals as one plain SQL aggregate over the same index.
  *   7. statements (bench/lib/statements.ts): a generated 50,000-line CAMT.053 and OFX file (10,000 with
@@ -99,7 +101,13 @@ const config = quick
       cpuProfS: 4,
       pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
-      import: { sizes: [20_000, 100_000], ceilingRuns: 2, remote: true, orders: ['ascending', 'descending', 'shuffled'] as const },
+      import: {
+        sizes: [20_000, 100_000],
+        ceilingRuns: 2,
+        remote: true,
+        postgres: true,
+        orders: ['ascending', 'descending', 'shuffled'] as const,
+      },
       reports: { rows: 100_000, runs: 10 },
       statements: { lines: 10_000, runs: 2 },
       categorize: { sizes: [50_000], repeats: [3], labelled: 20_000 },
@@ -115,7 +123,13 @@ const config = quick
       cpuProfS: 8,
       pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
-      import: { sizes: [100_000, 1_000_000], ceilingRuns: 3, remote: true, orders: ['ascending', 'descending', 'shuffled'] as const },
+      import: {
+        sizes: [100_000, 1_000_000],
+        ceilingRuns: 3,
+        remote: true,
+        postgres: true,
+        orders: ['ascending', 'descending', 'shuffled'] as const,
+      },
       reports: { rows: 1_000_000, runs: 20 },
       statements: { lines: 50_000, runs: 3 },
       categorize: { sizes: [100_000, 1_000_000], repeats: [3, 1], labelled: 20_000 },

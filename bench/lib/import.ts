@@ -17,6 +17,7 @@ import { mulberry32 } from '../../src/kernel/random.js'
 import type { NewTransactionRow } from '../../src/store/schema.js'
 import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { makeTempDir, type ServerProcess } from './children.js'
+import { type PgImportRun, runPgImport } from './pg-import.js'
 import { makeFigure, type Figure } from './report.js'
 import { prepareFinctl, startFinctl } from './throughput.js'
 
@@ -31,6 +32,8 @@ export interface ImportConfig {
   /** Runs per size for the ceilings (cheap); finctl runs once per size and transport. */
   ceilingRuns: number
   remote: boolean
+  /** Also into a `finctl serve` on PostgreSQL (FINCTL_BENCH_DATABASE_URL), beside raw COPY of the same rows. */
+  postgres?: boolean
 }
 
 /**
@@ -312,11 +315,29 @@ export async function runImportSection(
         }),
       )
     }
+    let onPg: PgImportRun | undefined
+    if (c.postgres) {
+      onPg = await runPgImport(root, file, c.ceilingRuns, (env, cwd, account) => runImport(root, env, cwd, file, account), log)
+      if (onPg.created !== n) throw new Error(`import into PostgreSQL created ${onPg.created} of ${n}`)
+      const copy = [...onPg.rawCopy].sort((a, b) => a - b)[Math.floor(onPg.rawCopy.length / 2)]
+      log(`import: PostgreSQL ${onPg.finctl.toFixed(1)} s (${(onPg.finctl / copy).toFixed(2)}x csv-parse + raw COPY, ${copy.toFixed(1)} s)`)
+      figures.push(
+        makeFigure({
+          id: `import.postgres.${label}`,
+          label: `tx import ${label} rows into finctl serve on PostgreSQL`,
+          unit: 's',
+          spread: 'min-max',
+          value: [onPg.finctl],
+          baselineLabel: 'csv-parse + raw COPY into a plain table',
+          baseline: onPg.rawCopy,
+        }),
+      )
+    }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     lines.push(
       `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${floor.toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
     )
-    extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote, byOrder }
+    extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote, byOrder, postgres: onPg }
   }
   return { figures, lines, extra }
 }

@@ -95,7 +95,7 @@ function combine(parts: LoadSample[]): LoadSample {
 }
 
 /** The PostgreSQL target: reachable? Throws a clear error when not. */
-async function checkPostgres(url: string): Promise<string> {
+export async function checkPostgres(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
   try {
     await client.connect()
@@ -112,7 +112,7 @@ function dropSchemaSql(schema: string): string {
   return `SET lock_timeout = '10s'; DROP SCHEMA IF EXISTS ${schema} CASCADE`
 }
 
-async function dropSchema(url: string, schema: string): Promise<void> {
+export async function dropSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
   await client.connect()
   try {
@@ -123,7 +123,7 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 /** The same drop, synchronously (for exit and signal handlers): a bounded `node -e` with pg. */
-function dropSchemaSync(root: string, url: string, schema: string): void {
+export function dropSchemaSync(root: string, url: string, schema: string): void {
   const code =
     `const pg=require('pg');const c=new pg.Client({connectionString:process.env.U,connectionTimeoutMillis:5000});` +
     `c.connect().then(()=>c.query(process.env.Q)).then(()=>c.end(),(e)=>{console.error(e.message);process.exitCode=1;return c.end()})`

@@ -5,6 +5,7 @@
 import pg from 'pg'
 import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
 import { migrate, migrations } from './migrations/index.js'
+import { COPY_MIN_ROWS, copyTransactions } from './postgres-copy.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 
@@ -87,7 +88,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   return {
     dialect: 'postgres',
     db,
-    hot: new PostgresHotPaths(db),
+    hot: new PostgresHotPaths(db, pool),
     location: redactUrl(url),
     writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
@@ -108,7 +109,10 @@ export function redactUrl(url: string): string {
 
 class PostgresHotPaths implements HotPaths {
   private readonly rateSql: string
-  constructor(private readonly db: Kysely<Db>) {
+  constructor(
+    private readonly db: Kysely<Db>,
+    private readonly pool: pg.Pool,
+  ) {
     this.rateSql = rateLimitSql('postgres', (i) => `$${i}`)
   }
 
@@ -162,6 +166,7 @@ class PostgresHotPaths implements HotPaths {
 
   async insertTransactions(rows: NewTransactionRow[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set()
+    if (rows.length >= COPY_MIN_ROWS) return copyTransactions(this.pool, rows)
     // 28 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
     return this.db.transaction().execute(async (db) => {
       const inserted = new Set<string>()

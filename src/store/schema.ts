@@ -232,3 +232,33 @@ export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
 export type BankStatementRow = Selectable<BankStatementsTable>
 export type CategorizationRuleRow = Selectable<CategorizationRulesTable>
 export type ExchangeRateRow = Selectable<ExchangeRatesTable>
+
+/** The columns the hot paths insert into `transactions`, in their order (statement_ref is set only by statement uploads). */
+export const TX_COLUMNS = [
+  'id',
+  'company_id',
+  'bank_account_id',
+  'bank_statement_id',
+  'transaction_date',
+  'posted_date',
+  'description',
+  'original_description',
+  'amount',
+  'currency_code',
+  'exchange_rate',
+  'base_amount',
+  'category',
+  'accounting_category',
+  'cash_flow_category',
+  'merchant_name',
+  'status',
+  'is_reconciled',
+  'ai_confidence_score',
+  'tags',
+  'created_at',
+  'updated_at',
+  'import_ref',
+  'created_by',
+  'created_via',
+  'exchange_rate_date',
+] as const

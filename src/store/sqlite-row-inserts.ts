@@ -18,36 +18,7 @@
  * them out; RETURNING names the rows inserted. Fewer rows than MIN_CHUNK go one a statement.
  */
 import type BetterSqlite3 from 'better-sqlite3'
-import type { NewTransactionRow } from './schema.js'
-
-export const TX_COLUMNS = [
-  'id',
-  'company_id',
-  'bank_account_id',
-  'bank_statement_id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'base_amount',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'created_at',
-  'updated_at',
-  'import_ref',
-  'created_by',
-  'created_via',
-  'exchange_rate_date',
-] as const
+import { type NewTransactionRow, TX_COLUMNS } from './schema.js'
 
 /** Rows a statement at most (26 columns each stays far under SQLite's 32,766 parameters). */
 const CHUNK = 100
@@ -60,7 +31,7 @@ const CONFLICT = 'ON CONFLICT (bank_account_id, import_ref) DO NOTHING'
 
 type Value = string | number | null
 
-function valueOf(row: NewTransactionRow, column: (typeof TX_COLUMNS)[number]): Value {
+function columnValue(row: NewTransactionRow, column: (typeof TX_COLUMNS)[number]): Value {
   return ((row as Record<string, unknown>)[column] ?? null) as Value
 }
 
@@ -82,7 +53,7 @@ export class TransactionInserter {
     let i = 0
     for (; rows.length - i >= MIN_CHUNK; i += CHUNK) this.insertChunk(rows.slice(i, i + CHUNK), inserted)
     for (; i < rows.length; i++) {
-      for (let c = 0; c < TX_COLUMNS.length; c++) this.rowValues[c] = valueOf(rows[i], TX_COLUMNS[c])
+      for (let c = 0; c < TX_COLUMNS.length; c++) this.rowValues[c] = columnValue(rows[i], TX_COLUMNS[c])
       if (this.single.run(this.rowValues).changes === 1) inserted.add(rows[i].id)
     }
     return inserted
@@ -93,14 +64,14 @@ export class TransactionInserter {
     // A column is shared when every row of the chunk holds the same value in it; never the id.
     const shared: boolean[] = TX_COLUMNS.map((column) => {
       if (column === 'id') return false
-      const v = valueOf(first, column)
-      for (let r = 1; r < rows.length; r++) if (valueOf(rows[r], column) !== v) return false
+      const v = columnValue(first, column)
+      for (let r = 1; r < rows.length; r++) if (columnValue(rows[r], column) !== v) return false
       return true
     })
     const varying = TX_COLUMNS.filter((_, c) => !shared[c])
     const values: Value[] = []
-    for (let c = 0; c < TX_COLUMNS.length; c++) if (shared[c]) values.push(valueOf(first, TX_COLUMNS[c]))
-    for (const row of rows) for (const column of varying) values.push(valueOf(row, column))
+    for (let c = 0; c < TX_COLUMNS.length; c++) if (shared[c]) values.push(columnValue(first, TX_COLUMNS[c]))
+    for (const row of rows) for (const column of varying) values.push(columnValue(row, column))
     const ids = this.statement(shared, varying.length, rows.length).all(values) as string[]
     for (const id of ids) inserted.add(id)
   }

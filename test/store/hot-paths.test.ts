@@ -305,15 +305,18 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       ).toEqual(good.map((r) => r.id).sort())
     })
 
-    // SQLite inserts many rows in chunks that bind a value shared by every row of the chunk once
-    // (src/store/sqlite-row-inserts.ts): each row must still get its own values, column by column.
+    // Many rows go in differently: SQLite in chunks that bind a value shared by every row of the chunk
+    // once (src/store/sqlite-row-inserts.ts), PostgreSQL by COPY (src/store/postgres-copy.ts). Each row
+    // must still get its own values, column by column.
     it('many rows at once, columns shared by some rows and not others: every row stored with its own values', async () => {
       const second = { ...t, accountId: await addAccount(store, t.companyId) }
       const rows = Array.from({ length: 237 }, (_, i) =>
         txRow(i % 3 === 0 ? second : t, {
           import_ref: i % 5 === 0 ? null : `mixed-${i}`,
           transaction_date: `2026-10-${String((i % 28) + 1).padStart(2, '0')}`,
-          description: i % 2 ? 'Same text' : `Row ${i}`,
+          // Text that a bulk format must escape (PostgreSQL takes many rows by COPY: src/store/postgres-copy.ts).
+          description: i === 5 ? 'Tab\there, a new\nline, a back\\slash \\N, a \r return, Zürich 東京' : i % 2 ? 'Same text' : `Row ${i}`,
+          original_description: i === 6 ? '\\N' : 'OFFICE CHAIRS  #123',
           amount: -100 * (i + 1),
           base_amount: -100 * (i + 1),
           // Whole chunks of one value (rows 100 to 199), and values that differ inside a chunk.

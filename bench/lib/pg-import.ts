@@ -1,0 +1,104 @@
+/**
+ * Part of section `import`: `finctl tx import` into a `finctl serve` on PostgreSQL (its batches go
+ * in by COPY, src/store/postgres-copy.ts), beside the ceiling measured in the same run on the same
+ * file: csv-parse + raw COPY of its rows (date, description, amount in cents, reference) into a plain
+ * table with no secondary index, in the same database. Each run gets a schema of its own, dropped at
+ * the end (also when the run fails or is interrupted).
+ */
+import { randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { parse } from 'csv-parse'
+import pg from 'pg'
+import { from as copyFrom } from 'pg-copy-streams'
+import { onCleanup, type ServerProcess } from './children.js'
+import { checkPostgres, DEFAULT_PG_URL, dropSchema, dropSchemaSync } from './pg.js'
+import { prepareFinctl, redact, startFinctl } from './throughput.js'
+
+export interface PgImportRun {
+  /** csv-parse + COPY of the file's rows into a plain table, seconds (one per run). */
+  rawCopy: number[]
+  /** finctl tx import into finctl serve on PostgreSQL, seconds. */
+  finctl: number
+  created: number
+}
+
+/** A field in COPY's text format. */
+function field(s: string): string {
+  return s.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'))
+}
+
+async function rawCopy(url: string, file: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query('DROP TABLE IF EXISTS plain_copy')
+    await client.query(
+      'CREATE TABLE plain_copy (id bigserial PRIMARY KEY, date text NOT NULL, description text NOT NULL, amount bigint NOT NULL, reference text)',
+    )
+    const t0 = performance.now()
+    // The rows as COPY text in pieces of about 64 KiB.
+    async function* text(): AsyncGenerator<string> {
+      let piece = ''
+      for await (const r of createReadStream(file).pipe(parse({ from_line: 2 })) as AsyncIterable<string[]>) {
+        piece += `${r[0]}\t${field(r[1])}\t${r[2].replace('.', '')}\t${field(r[3])}\n`
+        if (piece.length >= 65_536) {
+          yield piece
+          piece = ''
+        }
+      }
+      if (piece) yield piece
+    }
+    await pipeline(Readable.from(text()), client.query(copyFrom('COPY plain_copy (date, description, amount, reference) FROM STDIN')))
+    const seconds = (performance.now() - t0) / 1000
+    await client.query('DROP TABLE plain_copy')
+    return seconds
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+/**
+ * Both figures for one file. `runImport` is the section's own runner of the CLI (spawned, timed).
+ */
+export async function runPgImport(
+  root: string,
+  file: string,
+  ceilingRuns: number,
+  runImport: (env: NodeJS.ProcessEnv, cwd: string, account: string) => { seconds: number; created: number },
+  log: (l: string) => void,
+): Promise<PgImportRun> {
+  const base = process.env.FINCTL_BENCH_DATABASE_URL ?? DEFAULT_PG_URL
+  const version = await checkPostgres(base)
+  const schema = `bench_${randomBytes(8).toString('hex')}`
+  const u = new URL(base)
+  u.searchParams.set('schema', schema)
+  const pgUrl = u.toString()
+  const admin = new URL(base)
+  admin.searchParams.delete('schema')
+  const adminUrl = admin.toString()
+  log(`import: PostgreSQL ${version.split(' ')[1]} at ${redact(adminUrl)}; schema ${schema}`)
+  let dropped = false
+  const unregister = onCleanup(() => {
+    if (!dropped) dropSchemaSync(root, adminUrl, schema)
+  })
+  let server: ServerProcess | undefined
+  try {
+    const setup = prepareFinctl(root, log, pgUrl)
+    const copies: number[] = []
+    for (let i = 0; i < ceilingRuns; i++) copies.push(await rawCopy(pgUrl, file))
+    server = await startFinctl(root, setup)
+    const run = runImport({ ...setup.env, FINCTL_API_KEY: setup.apiKey, FINCTL_BASE_URL: server.url }, setup.configDir, setup.accountId)
+    return { rawCopy: copies, finctl: run.seconds, created: run.created }
+  } finally {
+    await server?.stop()
+    try {
+      await dropSchema(adminUrl, schema)
+      dropped = true
+      unregister()
+    } catch (err) {
+      log(`import: DROP SCHEMA ${schema} failed (${(err as Error).message}); retrying at exit`)
+    }
+  }
+}
