@@ -8,7 +8,12 @@
  * file land on random pages of every index; the rows themselves append (their ids are time-ordered).
  *
  * What is set aside: every index of `transactions` that is not UNIQUE. The unique ones stay, because
- * they are what makes an import exactly-once (`ON CONFLICT (bank_account_id, import_ref)`).
+ * they are what makes an import exactly-once (`ON CONFLICT (bank_account_id, import_ref)`). So does
+ * the one whose key grows with every row created, whatever the file's order (KEPT: company, created_at,
+ * id; created_at is the time of the insert and ids are time-ordered UUIDs): each row appends to its
+ * last page, cheaper than sorting the whole table to build it again. Measured (1M rows of an import,
+ * plain better-sqlite3, this schema): the deferred builds took 13.5 s instead of 15.9 s with it kept,
+ * and the inserts no longer.
  * When: at least `minRows` rows announced, and at least a fifth of the rows the table holds, so that
  * the rebuild (it sorts the whole table) stays small beside what the load saves.
  *
@@ -38,6 +43,9 @@ export function bulkLoadSettings(env: NodeJS.ProcessEnv = process.env): BulkLoad
   }
   return { minRows: read('FINCTL_BULK_LOAD_MIN_ROWS', 100_000), idleMs: read('FINCTL_BULK_LOAD_IDLE_MS', 2_000) }
 }
+
+/** Secondary indexes that stay in place during a bulk load: rows append to them in any file order. */
+export const KEPT = ['transactions_company_created']
 
 /** The `settings` key that holds the definitions of the indexes set aside, and the loader's lease. */
 export const DEFERRED_KEY = 'deferred_indexes'
@@ -124,6 +132,7 @@ export class BulkLoader {
     this.secondary = raw.prepare(
       `SELECT name, sql FROM sqlite_schema
        WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'
+         AND name NOT IN (${KEPT.map((k) => `'${k}'`).join(', ')})
        ORDER BY name`,
     )
   }
