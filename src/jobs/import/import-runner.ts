@@ -1,6 +1,7 @@
 /**
  * `finctl tx import`, the writing side: pass 1 plans the file (csv-import.ts), pass 2 streams it
- * again, converts and validates every row, and sends the valid ones to the service, exactly once.
+ * again, converts every row and sends the rows it could read to the service, which validates them (the
+ * dry run validates here, with the same schema: validRows), exactly once.
  *
  * Exactly once: each row carries `import_ref` (its content plus its occurrence among identical rows
  * of the file), unique per account in the service. Re-running a file, resuming after a kill, or
@@ -167,10 +168,15 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   }
 
   type ValidRow = { request: ImportRequest; minor: number; currency: string; line: number; fields: string[] }
-  /** Rows of the file, converted and validated, a chunk at a time; invalid ones go to the rejects. */
   const planned = new Set(plan.skipped.map((s) => s.line))
-  /** With `rates`, rows in another currency without a rate are checked against the company's rates too. */
-  async function* validRows(rates?: RateCheck): AsyncGenerator<ValidRow[]> {
+  /**
+   * Rows of the file, converted; `check` runs the service's own request schema on each here too (the
+   * dry run and the first pass of --atomic, which send nothing and must find every problem). The pass
+   * that sends leaves that to the service, which validates every row of a batch anyway and answers the
+   * invalid ones by position (rejects with their line, as before): one validation a row, not two.
+   * With `rates`, rows in another currency without a rate are checked against the company's rates too.
+   */
+  async function* validRows(check: boolean, rates?: RateCheck): AsyncGenerator<ValidRow[]> {
     const converter = newConverter()
     let named = 0
     summary.skipped_after_plan = undefined
@@ -197,8 +203,8 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
         // A row in another currency than the base and without --set exchange_rate is converted by
         // the service with the company's rates of its date (finctl rates), or rejected by it naming them.
         const request = r.request as ImportRequest
-        const parsed = CreateTransactionRequest.safeParse(request)
-        if (!parsed.success) {
+        const parsed = check ? CreateTransactionRequest.safeParse(request) : undefined
+        if (parsed && !parsed.success) {
           rejectLocal(
             rec.fields,
             r.line,
@@ -227,7 +233,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       // Dry run, or the first pass of an atomic import: every row checked, nothing sent. Rows in
       // another currency are checked against the company's rates too, as the service will.
       const preview: ImportRequest[] = []
-      for await (const rows of validRows(await RateCheck.open(client))) {
+      for await (const rows of validRows(true, await RateCheck.open(client))) {
         for (const row of rows) {
           summary.read++
           totals.add(row.currency, row.minor, false)
@@ -273,7 +279,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       })
     }
     try {
-      for await (const rows of validRows()) {
+      for await (const rows of validRows(false)) {
         for (const row of rows) {
           summary.read++
           totals.add(row.currency, row.minor, false)
