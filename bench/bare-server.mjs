@@ -2,11 +2,13 @@
 // Baseline for the throughput benchmark: a bare node:http server with no framework.
 //   POST /api-v1/transactions  parse the JSON body, one prepared INSERT of a transaction row into a SQLite
 //                              file that finctl created (`finctl init`: the same migrations, so the same
-//                              table, indexes and foreign keys), with better-sqlite3 (WAL, synchronous=NORMAL,
-//                              foreign_keys=ON, as finctl opens it), answer 201 with small JSON. It does none of
-//                              finctl's other work: no auth, rate limit, account check, validation or audit row.
+//                              table, indexes and foreign keys), as finctl stores it (migration 0011: the id in
+//                              16 bytes, the company and account by key, equal columns NULL), with better-sqlite3
+//                              (WAL, synchronous=NORMAL, foreign_keys=ON, as finctl opens it), answer 201 with
+//                              small JSON. It does none of finctl's other work: no auth, rate limit, account
+//                              check, validation or audit row.
 //   GET  /api-v1/transactions  ?category=X&limit=N (limit 1-1000, default 50): the page query finctl runs for
-//                              that filter (WHERE company_id AND category, ORDER BY transaction_date DESC, id DESC,
+//                              that filter (WHERE company_key AND category, ORDER BY transaction_date DESC, seq DESC,
 //                              LIMIT N+1) and its count(*) for `total`, as prepared statements on the same indexes;
 //                              rows shaped like finctl's Transaction (amounts in USD units, tags parsed, booleans),
 //                              with finctl's pagination object (limit, next_cursor, has_more, total). No auth either.
@@ -31,29 +33,22 @@ if (!values.database || !values.account) {
   process.exit(2)
 }
 
+// The columns a create writes (the others stay NULL: posted_date, original_description and updated_at
+// equal to transaction_date, description and created_at).
 const COLUMNS = [
   'id',
-  'company_id',
-  'bank_account_id',
-  'bank_statement_id',
+  'company_key',
+  'account_key',
   'transaction_date',
-  'posted_date',
   'description',
-  'original_description',
   'amount',
   'currency_code',
   'exchange_rate',
   'base_amount',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
   'status',
   'is_reconciled',
-  'ai_confidence_score',
   'tags',
   'created_at',
-  'updated_at',
 ]
 
 const db = new Database(values.database)
@@ -62,17 +57,26 @@ db.pragma('synchronous = NORMAL')
 db.pragma('busy_timeout = 5000')
 db.pragma('foreign_keys = ON')
 const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
-const ACCOUNT = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(values.account)
+const ACCOUNT = db
+  .prepare('SELECT a.id, a.key, c.key AS company_key FROM bank_accounts a JOIN companies c ON c.id = a.company_id WHERE a.id = ?')
+  .get(values.account)
 if (!ACCOUNT) {
   process.stderr.write(`bare-server: no bank account ${values.account} in ${values.database}\n`)
   process.exit(2)
 }
-const COMPANY_ID = ACCOUNT.company_id
-const ORDER = 'ORDER BY "transaction_date" DESC, "id" DESC'
-const pageByCategory = db.prepare(`SELECT * FROM transactions WHERE "company_id" = ? AND "category" = ? ${ORDER} LIMIT ?`)
-const countByCategory = db.prepare('SELECT count(*) AS n FROM transactions WHERE "company_id" = ? AND "category" = ?')
-const pageAll = db.prepare(`SELECT * FROM transactions WHERE "company_id" = ? ${ORDER} LIMIT ?`)
-const countAll = db.prepare('SELECT count(*) AS n FROM transactions WHERE "company_id" = ?')
+const COMPANY_KEY = ACCOUNT.company_key
+const ORDER = 'ORDER BY "transaction_date" DESC, "seq" DESC'
+const pageByCategory = db.prepare(`SELECT * FROM transactions WHERE "company_key" = ? AND "category" = ? ${ORDER} LIMIT ?`)
+const countByCategory = db.prepare('SELECT count(*) AS n FROM transactions WHERE "company_key" = ? AND "category" = ?')
+const pageAll = db.prepare(`SELECT * FROM transactions WHERE "company_key" = ? ${ORDER} LIMIT ?`)
+const countAll = db.prepare('SELECT count(*) AS n FROM transactions WHERE "company_key" = ?')
+
+/** A UUID's text and its 16 bytes. */
+const uuidBytes = (id) => Buffer.from(id.replaceAll('-', ''), 'hex')
+function uuidText(b) {
+  const h = Buffer.from(b).toString('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}
 const MAX_BODY = 1 << 20
 const HELLO = JSON.stringify({ success: true, data: { status: 'ok' } })
 
@@ -119,28 +123,19 @@ function createTransaction(req, res) {
     const ts = new Date().toISOString()
     const id = randomUUID()
     insert.run({
-      id,
-      company_id: COMPANY_ID,
-      bank_account_id: ACCOUNT.id,
-      bank_statement_id: null,
+      id: uuidBytes(id),
+      company_key: COMPANY_KEY,
+      account_key: ACCOUNT.key,
       transaction_date: input.transaction_date,
-      posted_date: input.transaction_date,
       description: input.description,
-      original_description: input.description,
       amount,
       currency_code: 'USD',
       exchange_rate: '1',
       base_amount: amount,
-      category: null,
-      accounting_category: null,
-      cash_flow_category: null,
-      merchant_name: null,
       status: 'pending',
       is_reconciled: 0,
-      ai_confidence_score: null,
       tags: '[]',
       created_at: ts,
-      updated_at: ts,
     })
     send(res, 201, JSON.stringify({ success: true, data: { id, amount: amount / 100, created_at: ts } }))
   })
@@ -149,11 +144,11 @@ function createTransaction(req, res) {
 /** A row as finctl's Transaction (toTransaction in src/domain/transactions/create.ts), for USD. */
 function toJson(r) {
   return {
-    id: r.id,
+    id: uuidText(r.id),
     transaction_date: r.transaction_date,
-    posted_date: r.posted_date,
+    posted_date: r.posted_date ?? r.transaction_date,
     description: r.description,
-    original_description: r.original_description,
+    original_description: r.original_description ?? r.description,
     amount: r.amount / 100,
     currency_code: r.currency_code,
     exchange_rate: Number(r.exchange_rate),
@@ -165,10 +160,10 @@ function toJson(r) {
     is_reconciled: r.is_reconciled === 1,
     ai_confidence_score: r.ai_confidence_score,
     tags: JSON.parse(r.tags),
-    bank_account_id: r.bank_account_id,
+    bank_account_id: ACCOUNT.id,
     bank_statement_id: r.bank_statement_id,
     created_at: r.created_at,
-    updated_at: r.updated_at,
+    updated_at: r.updated_at ?? r.created_at,
   }
 }
 
@@ -178,13 +173,13 @@ function listTransactions(req, res, query) {
   const category = params.get('category')
   const limit = Number(params.get('limit') ?? '50')
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return send(res, 400, '{"success":false,"error":"invalid limit"}')
-  const rows = category ? pageByCategory.all(COMPANY_ID, category, limit + 1) : pageAll.all(COMPANY_ID, limit + 1)
-  const total = (category ? countByCategory.get(COMPANY_ID, category) : countAll.get(COMPANY_ID)).n
+  const rows = category ? pageByCategory.all(COMPANY_KEY, category, limit + 1) : pageAll.all(COMPANY_KEY, limit + 1)
+  const total = (category ? countByCategory.get(COMPANY_KEY, category) : countAll.get(COMPANY_KEY)).n
   const hasMore = rows.length > limit
   const page = hasMore ? rows.slice(0, limit) : rows
   const last = page[page.length - 1]
   const nextCursor =
-    hasMore && last ? Buffer.from(JSON.stringify(['-transaction_date', last.transaction_date, last.id])).toString('base64url') : null
+    hasMore && last ? Buffer.from(JSON.stringify(['-transaction_date', last.transaction_date, last.seq])).toString('base64url') : null
   send(
     res,
     200,

@@ -21,7 +21,8 @@ import { openCore } from '../src/core.js'
 import { bootstrapCompany } from '../src/domain/accounts/companies.js'
 import { parseAmount } from '../src/kernel/money.js'
 import { percentile } from './lib/stats.js'
-import { generateTransactions } from './lib/txdata.js'
+import { INSERT_STORED, keysOf, storedValues } from './lib/stored.js'
+import { generateTransactions, transactionRow } from './lib/txdata.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -73,46 +74,25 @@ async function setUp(): Promise<{ companyId: string; key: string; accounts: stri
   }
 }
 
-function load(companyId: string, accounts: string[]): void {
+/** The generated rows straight into the file, as the store keeps them; returns the company's key. */
+function load(accounts: string[]): number {
   const raw = new Database(file)
   raw.pragma('journal_mode = WAL')
   raw.pragma('synchronous = OFF')
-  const insert = raw.prepare(
-    `INSERT INTO transactions (id, company_id, bank_account_id, bank_statement_id, transaction_date, posted_date, description,
-       original_description, amount, currency_code, exchange_rate, base_amount, category, accounting_category, cash_flow_category,
-       merchant_name, status, is_reconciled, ai_confidence_score, tags, created_at, updated_at)
-     VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, 'USD', '1', ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
-  )
-  type Row = Parameters<typeof insert.run>
-  const many = raw.transaction((rows: Row[]) => {
-    for (const r of rows) insert.run(...r)
+  const keyed = accounts.map((accountId) => ({ ...keysOf(raw, accountId), accountId }))
+  const insert = raw.prepare(INSERT_STORED)
+  const many = raw.transaction((rows: unknown[][]) => {
+    for (const r of rows) insert.run(r)
   })
   const t0 = performance.now()
-  let batch: Row[] = []
+  let batch: unknown[][] = []
   let i = 0
   for (const t of generateTransactions(SEED, ROWS)) {
     // One row in 50 is a transfer between the accounts (shown apart, left out of totals).
     const transfer = i++ % 50 === 0
-    batch.push([
-      t.id,
-      companyId,
-      accounts[t.account],
-      t.date,
-      t.date,
-      t.description,
-      t.description,
-      t.amountMinor,
-      t.amountMinor,
-      transfer ? 'Transfer' : t.category,
-      transfer ? 'transfer' : t.accounting,
-      transfer ? 'transfer' : t.cashFlow,
-      t.merchant,
-      t.status,
-      t.reconciled ? 1 : 0,
-      JSON.stringify(t.tags),
-      t.timestamp,
-      t.timestamp,
-    ] as unknown as Row)
+    const row = transactionRow(t, keyed[t.account])
+    if (transfer) Object.assign(row, { category: 'Transfer', accounting_category: 'transfer', cash_flow_category: 'transfer' })
+    batch.push(storedValues(row))
     if (batch.length === 50_000) {
       many(batch)
       batch = []
@@ -123,18 +103,19 @@ function load(companyId: string, accounts: string[]): void {
   raw.pragma('wal_checkpoint(TRUNCATE)')
   raw.close()
   log(`loaded ${ROWS} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (generation included)`)
+  return keyed[0].companyKey
 }
 
 /** Plain SQL over the table: what the report must say (cash-flow totals and summary income/expenses). */
-function expected(companyId: string): { inflows: bigint; outflows: bigint; count: number } {
+function expected(companyKey: number): { inflows: bigint; outflows: bigint; count: number } {
   const raw = new Database(file, { readonly: true })
   try {
     const r = raw
       .prepare(
         `SELECT CAST(SUM(CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END) AS TEXT) i, CAST(SUM(CASE WHEN base_amount < 0 THEN -base_amount ELSE 0 END) AS TEXT) o, COUNT(*) n
-         FROM transactions NOT INDEXED WHERE company_id = ? AND transaction_date BETWEEN ? AND ? AND status <> 'void' AND cash_flow_category IS NOT 'transfer'`,
+         FROM transactions NOT INDEXED WHERE company_key = ? AND transaction_date BETWEEN ? AND ? AND status <> 'void' AND cash_flow_category IS NOT 'transfer'`,
       )
-      .get(companyId, RANGE.from, RANGE.to) as { i: string; o: string; n: number }
+      .get(companyKey, RANGE.from, RANGE.to) as { i: string; o: string; n: number }
     return { inflows: BigInt(r.i), outflows: BigInt(r.o), count: r.n }
   } finally {
     raw.close()
@@ -163,13 +144,13 @@ async function time(label: string, fn: () => Promise<unknown>): Promise<{ label:
 
 try {
   log(`reports bench: ${ROWS} rows in ${file}`)
-  const { companyId, key, accounts } = await setUp()
-  load(companyId, accounts)
+  const { key, accounts } = await setUp()
+  const companyKey = load(accounts)
   const core = await openCore(file)
   try {
     const fetch = (u: string, i: RequestInit) => Promise.resolve(core.app.fetch(new Request(u, i)))
     const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key })
-    const want = expected(companyId)
+    const want = expected(companyKey)
     const cf = await client.reports.cashFlow({ ...RANGE, interval: 'month' })
     const sum = await client.reports.summary(RANGE)
     const ok =
@@ -193,9 +174,9 @@ try {
     const raw = new Database(file, { readonly: true })
     const plain = raw.prepare(
       `SELECT CAST(SUM(CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END) AS TEXT) i, CAST(SUM(CASE WHEN base_amount < 0 THEN -base_amount ELSE 0 END) AS TEXT) o, COUNT(*) n
-       FROM transactions WHERE company_id = ? AND transaction_date BETWEEN ? AND ? AND status <> 'void' AND cash_flow_category IS NOT 'transfer'`,
+       FROM transactions WHERE company_key = ? AND transaction_date BETWEEN ? AND ? AND status <> 'void' AND cash_flow_category IS NOT 'transfer'`,
     )
-    const baseline = await time('plain SQL totals of the range (ceiling)', async () => plain.get(companyId, RANGE.from, RANGE.to))
+    const baseline = await time('plain SQL totals of the range (ceiling)', async () => plain.get(companyKey, RANGE.from, RANGE.to))
     raw.close()
     if (flags.json) {
       process.stdout.write(`${JSON.stringify({ rows: ROWS, runs: RUNS, checked: ok, baseline, results })}\n`)

@@ -14,6 +14,8 @@
  * Prints one JSON line on stdout.
  */
 import Database from 'better-sqlite3'
+import type { NewTransactionRow } from '../src/store/transaction-codec.js'
+import { INSERT_STORED, keysOf, storedValues } from './lib/stored.js'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -49,51 +51,24 @@ const lines = parsed.parts.flatMap((p) => p.lines)
 let sum = 0n
 for (const l of lines) sum += BigInt(l.amountMinor)
 
-const COLUMNS = [
-  'id',
-  'company_id',
-  'bank_account_id',
-  'bank_statement_id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'base_amount',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'created_at',
-  'updated_at',
-  'import_ref',
-  'statement_ref',
-]
 const db = new Database(values.database)
 db.pragma('journal_mode = WAL')
 db.pragma('synchronous = NORMAL')
 db.pragma('busy_timeout = 5000')
 db.pragma('foreign_keys = ON')
-const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(values.account) as
-  | { id: string; company_id: string }
-  | undefined
-if (!account) throw new Error(`no bank account ${values.account} in ${values.database}`)
-const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
+// Rows as the store keeps them (migration 0011), with the keys of the account and its company.
+const keys = keysOf(db, values.account)
+const insert = db.prepare(INSERT_STORED)
 
 const t1 = performance.now()
 const ts = new Date().toISOString()
 db.transaction(() => {
   for (const l of lines) {
-    insert.run({
+    const row: NewTransactionRow = {
       id: randomUUID(),
-      company_id: account.company_id,
-      bank_account_id: account.id,
+      company_key: keys.companyKey,
+      account_key: keys.accountKey,
+      bank_account_id: values.account as string,
       bank_statement_id: null,
       transaction_date: l.date,
       posted_date: l.date,
@@ -115,11 +90,12 @@ db.transaction(() => {
       updated_at: ts,
       import_ref: null,
       statement_ref: l.externalId ? `id:${l.externalId}` : null,
-    })
+    }
+    insert.run(storedValues(row))
   }
 })()
 const insertMs = performance.now() - t1
-const stored = (db.prepare('SELECT count(*) AS n FROM transactions WHERE bank_account_id = ?').get(account.id) as { n: number }).n
+const stored = (db.prepare('SELECT count(*) AS n FROM transactions WHERE account_key = ?').get(keys.accountKey) as { n: number }).n
 db.close()
 
 process.stdout.write(

@@ -168,7 +168,7 @@ function countCategories(database: string, account: string, truth?: Map<string, 
                 coalesce(sum(category IS NOT NULL AND ai_confidence_score IS NOT NULL), 0) AS byModel,
                 coalesce(sum(category IS NULL AND ai_confidence_score IS NOT NULL), 0) AS review,
                 coalesce(sum(category IS NULL AND ai_confidence_score IS NULL), 0) AS none
-           FROM transactions WHERE bank_account_id = ?`,
+           FROM transactions WHERE account_key = (SELECT key FROM bank_accounts WHERE id = ?)`,
       )
       .get(account) as CategoryCounts
     if (truth && c.byModel > 0) {
@@ -176,7 +176,7 @@ function countCategories(database: string, account: string, truth?: Map<string, 
       let checked = 0
       const it = db
         .prepare(
-          'SELECT transaction_date AS d, description AS t, amount AS a, category AS c FROM transactions WHERE bank_account_id = ? AND category IS NOT NULL AND ai_confidence_score IS NOT NULL',
+          'SELECT transaction_date AS d, description AS t, amount AS a, category AS c FROM transactions WHERE account_key = (SELECT key FROM bank_accounts WHERE id = ?) AND category IS NOT NULL AND ai_confidence_score IS NOT NULL',
         )
         .iterate(account) as IterableIterator<{ d: string; t: string; a: string | number; c: string }>
       for (const r of it) {

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process'
 import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { mulberry32 } from '../../src/kernel/random.js'
-import type { NewTransactionRow } from '../../src/store/schema.js'
+import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
 import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { makeTempDir, type ServerProcess } from './children.js'
 import { type PgImportRun, runPgImport } from './pg-import.js'
@@ -163,23 +163,35 @@ function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: stri
  * index a bulk load set aside), not the reads of the source rows.
  */
 async function storeInsertsAlone(from: string, to: { database: string; accountId: string }): Promise<number> {
-  const source = new Database(from, { readonly: true })
+  const source = await openSqliteStore(from, { cacheMb: 8 })
   const store = await openSqliteStore(to.database, { cacheMb: 8 })
   let closed = false
   try {
-    const account = await store.db.selectFrom('bank_accounts').select('company_id').where('id', '=', to.accountId).executeTakeFirstOrThrow()
-    const total = (source.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n
-    // The store reads only its own columns from each row: the extra source_rowid is left out.
-    const page = source.prepare('SELECT rowid AS source_rowid, * FROM transactions WHERE rowid > ? ORDER BY rowid LIMIT 1000')
+    const account = await store.db
+      .selectFrom('bank_accounts')
+      .select(['key', 'company_id'])
+      .where('id', '=', to.accountId)
+      .executeTakeFirstOrThrow()
+    const companyKey = await store.tx.companyKey(account.company_id)
+    const total = Number(
+      (
+        await source.db
+          .selectFrom('transactions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
     let seconds = 0
     for (let after = 0; ; ) {
-      const rows = page.all(after) as Array<NewTransactionRow & { source_rowid: number }>
-      if (rows.length === 0) break
-      after = rows[rows.length - 1].source_rowid
-      for (const r of rows) {
-        r.company_id = account.company_id
-        r.bank_account_id = to.accountId
-      }
+      const stored = await source.db.selectFrom('transactions').selectAll().where('seq', '>', after).orderBy('seq').limit(1000).execute()
+      if (stored.length === 0) break
+      after = Number(stored[stored.length - 1].seq)
+      const rows: NewTransactionRow[] = (await source.tx.decode(source.db, stored)).map(({ seq: _seq, ...r }) => ({
+        ...r,
+        company_key: companyKey,
+        account_key: Number(account.key),
+        bank_account_id: to.accountId,
+      }))
       const t0 = performance.now()
       const inserted = await store.hot.insertTransactions(rows, { bulkRows: total })
       seconds += (performance.now() - t0) / 1000
@@ -190,7 +202,7 @@ async function storeInsertsAlone(from: string, to: { database: string; accountId
     await store.close()
     return seconds + (performance.now() - t0) / 1000
   } finally {
-    source.close()
+    await source.close()
     if (!closed) await store.close()
   }
 }

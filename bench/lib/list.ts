@@ -13,7 +13,8 @@ import { join } from 'node:path'
 import { Client, type TransactionQuery } from '../../src/client/client.js'
 import { openCore, type Core } from '../../src/core.js'
 import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
-import type { NewTransactionRow } from '../../src/store/schema.js'
+import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
+import { uuidText } from './stored.js'
 import { makeTempDir } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { percentile, summarize } from './stats.js'
@@ -62,7 +63,7 @@ interface Timed {
   count: number[]
 }
 
-const ORDER = 'ORDER BY "transaction_date" DESC, "id" DESC'
+const ORDER = 'ORDER BY "transaction_date" DESC, "seq" DESC'
 
 export async function runListSection(_root: string, cfg: ListConfig, log: (l: string) => void): Promise<ListSectionResult> {
   const dir = makeTempDir('list')
@@ -94,6 +95,13 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       accounts.push((await client.accounts.create({ name, account_type: type, currency_code: 'USD' })).id)
     }
     log(`list: ${file}; company ${company.id}; accounts ${accounts.join(', ')}`)
+    const companyKey = await c.store.tx.companyKey(company.id)
+    const keyed = await Promise.all(
+      accounts.map(async (accountId) => {
+        const a = await c.store.db.selectFrom('bank_accounts').select('key').where('id', '=', accountId).executeTakeFirstOrThrow()
+        return { companyKey, accountKey: Number(a.key), accountId }
+      }),
+    )
 
     // ---- data ------------------------------------------------------------------------------
     const t0 = performance.now()
@@ -112,7 +120,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       if (t.category === CATEGORY) matches.category++
       if (t.category === RARE) matches.rare++
       if (t.account === 0 && t.date >= RANGE.from && t.date <= RANGE.to) matches.accountRange++
-      batch.push(transactionRow(t, company.id, accounts[t.account]))
+      batch.push(transactionRow(t, keyed[t.account]))
       if (batch.length >= cfg.batch) {
         await flush()
         done += cfg.batch
@@ -158,9 +166,9 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       if (!cursor) throw new Error('page 1 needs no walk')
       return { cursor, ms: performance.now() - s, requests }
     }
-    const cursorRow = (cursor: string): [string, string] => {
-      const [, v, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string, string]
-      return [v, id]
+    const cursorRow = (cursor: string): [string, number] => {
+      const [, v, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string, number]
+      return [v, seq]
     }
 
     const catDeep = Math.min(cfg.deepPage, Math.floor(matches.category / cfg.limit))
@@ -176,16 +184,16 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
     const [catV, catId] = cursorRow(catWalk.cursor)
     const [allV, allId] = cursorRow(allWalk.cursor)
 
-    const W = 'WHERE "company_id" = ?'
+    const W = 'WHERE "company_key" = ?'
     const cases: Case[] = [
       {
         id: 'category-p1',
         label: `category=${CATEGORY} page 1`,
         query: { category: CATEGORY, limit: cfg.limit },
         sql: `SELECT * FROM transactions ${W} AND "category" = ? ${ORDER} LIMIT ?`,
-        params: [company.id, CATEGORY, L],
+        params: [companyKey, CATEGORY, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W} AND "category" = ?`,
-        countParams: [company.id, CATEGORY],
+        countParams: [companyKey, CATEGORY],
         page: 1,
       },
       {
@@ -193,50 +201,50 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
         label: `category=${RARE} (rare) page 1`,
         query: { category: RARE, limit: cfg.limit },
         sql: `SELECT * FROM transactions ${W} AND "category" = ? ${ORDER} LIMIT ?`,
-        params: [company.id, RARE, L],
+        params: [companyKey, RARE, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W} AND "category" = ?`,
-        countParams: [company.id, RARE],
+        countParams: [companyKey, RARE],
         page: 1,
       },
       {
         id: 'account-range-p1',
         label: `bank_account_id=A&from=${RANGE.from}&to=${RANGE.to} page 1`,
         query: { bank_account_id: accounts[0], from: RANGE.from, to: RANGE.to, limit: cfg.limit },
-        sql: `SELECT * FROM transactions ${W} AND "bank_account_id" = ? AND "transaction_date" >= ? AND "transaction_date" <= ? ${ORDER} LIMIT ?`,
-        params: [company.id, accounts[0], RANGE.from, RANGE.to, L],
-        countSql: `SELECT count(*) AS n FROM transactions ${W} AND "bank_account_id" = ? AND "transaction_date" >= ? AND "transaction_date" <= ?`,
-        countParams: [company.id, accounts[0], RANGE.from, RANGE.to],
+        // The account stands for its company (the service checks the account is the company's).
+        sql: `SELECT * FROM transactions WHERE "account_key" = ? AND "transaction_date" >= ? AND "transaction_date" <= ? ${ORDER} LIMIT ?`,
+        params: [keyed[0].accountKey, RANGE.from, RANGE.to, L],
+        countSql: `SELECT count(*) AS n FROM transactions WHERE "account_key" = ? AND "transaction_date" >= ? AND "transaction_date" <= ?`,
+        countParams: [keyed[0].accountKey, RANGE.from, RANGE.to],
         page: 1,
       },
       {
         id: `category-p${catDeep}`,
         label: `category=${CATEGORY} page ${catDeep}`,
         query: { category: CATEGORY, limit: cfg.limit, cursor: catWalk.cursor },
-        sql: `SELECT * FROM transactions ${W} AND "category" = ? AND ("transaction_date", "id") < (?, ?) ${ORDER} LIMIT ?`,
-        params: [company.id, CATEGORY, catV, catId, L],
+        sql: `SELECT * FROM transactions ${W} AND "category" = ? AND ("transaction_date", "seq") < (?, ?) ${ORDER} LIMIT ?`,
+        params: [companyKey, CATEGORY, catV, catId, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W} AND "category" = ?`,
-        countParams: [company.id, CATEGORY],
+        countParams: [companyKey, CATEGORY],
         page: catDeep,
       },
       {
         id: `all-p${allDeep}`,
         label: `unfiltered page ${allDeep}`,
         query: { limit: cfg.limit, cursor: allWalk.cursor },
-        sql: `SELECT * FROM transactions ${W} AND ("transaction_date", "id") < (?, ?) ${ORDER} LIMIT ?`,
-        params: [company.id, allV, allId, L],
+        sql: `SELECT * FROM transactions ${W} AND ("transaction_date", "seq") < (?, ?) ${ORDER} LIMIT ?`,
+        params: [companyKey, allV, allId, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W}`,
-        countParams: [company.id],
+        countParams: [companyKey],
         page: allDeep,
       },
       {
-        // SQLite's amount index is (amount) alone (migration 0008); the list names it, as this SQL does.
         id: 'amount-p1',
         label: 'sort=-amount page 1 (unfiltered)',
         query: { sort: '-amount', limit: cfg.limit },
-        sql: `SELECT * FROM transactions INDEXED BY transactions_amount ${W} ORDER BY "amount" DESC, "id" DESC LIMIT ?`,
-        params: [company.id, L],
+        sql: `SELECT * FROM transactions ${W} ORDER BY "amount" DESC, "seq" DESC LIMIT ?`,
+        params: [companyKey, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W}`,
-        countParams: [company.id],
+        countParams: [companyKey],
         page: 1,
       },
       {
@@ -244,9 +252,9 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
         label: 'unfiltered page 1',
         query: { limit: cfg.limit },
         sql: `SELECT * FROM transactions ${W} ${ORDER} LIMIT ?`,
-        params: [company.id, L],
+        params: [companyKey, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W}`,
-        countParams: [company.id],
+        countParams: [companyKey],
         page: 1,
       },
     ]
@@ -255,14 +263,14 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
     const plans: Record<string, { page: string[]; count: string[] }> = {}
     for (const k of cases) {
       const r = await client.transactions.list(k.query)
-      const rows = stmt(k.sql).all(...k.params) as { id: string }[]
+      const rows = stmt(k.sql).all(...k.params) as { id: Uint8Array }[]
       const n = (stmt(k.countSql).get(...k.countParams) as { n: number }).n
       const ids = r.data.map((t) => t.id).join()
       if (
         ids !==
         rows
           .slice(0, cfg.limit)
-          .map((x) => x.id)
+          .map((x) => uuidText(x.id))
           .join()
       )
         throw new Error(`${k.label}: the service and the bare SQL returned different rows`)
@@ -273,9 +281,11 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
         const first = stmt(`${where.replace('SELECT *', 'SELECT id')} ${ORDER} LIMIT 1 OFFSET ?`).get(
           ...k.params.slice(0, -3),
           (k.page - 1) * cfg.limit,
-        ) as { id: string }
-        if (first.id !== r.data[0].id)
-          throw new Error(`${k.label}: the walk did not land on page ${k.page} (first row ${r.data[0].id}, OFFSET says ${first.id})`)
+        ) as { id: Uint8Array }
+        if (uuidText(first.id) !== r.data[0].id)
+          throw new Error(
+            `${k.label}: the walk did not land on page ${k.page} (first row ${r.data[0].id}, OFFSET says ${uuidText(first.id)})`,
+          )
       }
       const plan = (sql: string, params: unknown[]) =>
         (stmt(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail)

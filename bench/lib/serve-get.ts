@@ -23,6 +23,7 @@ import {
   type HttpRequestSpec,
   type PairedRuns,
 } from './throughput.js'
+import { INSERT_STORED, keysOf, storedValues } from './stored.js'
 import { generateTransactions, transactionRow } from './txdata.js'
 
 export interface ServeGetConfig {
@@ -44,31 +45,6 @@ export interface ServeGetResult {
 
 const SEED = 7_070_707
 
-const COLUMNS = [
-  'id',
-  'company_id',
-  'bank_account_id',
-  'bank_statement_id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'base_amount',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'created_at',
-  'updated_at',
-]
-
 /** `rows` deterministic transactions of the setup's account, straight into its database file. */
 function seedDatabase(s: FinctlSetup, rows: number): { matching: number; ms: number; plan: string[] } {
   const t0 = performance.now()
@@ -77,19 +53,16 @@ function seedDatabase(s: FinctlSetup, rows: number): { matching: number; ms: num
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
-    const account = db.prepare('SELECT id, company_id FROM bank_accounts WHERE id = ?').get(s.accountId) as
-      | { id: string; company_id: string }
-      | undefined
-    if (!account) throw new Error(`no bank account ${s.accountId} in ${s.database}`)
-    const insert = db.prepare(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
+    const keys = keysOf(db, s.accountId)
+    const insert = db.prepare(INSERT_STORED)
     let matching = 0
-    const batch = db.transaction((items: Record<string, unknown>[]) => {
+    const batch = db.transaction((items: unknown[][]) => {
       for (const r of items) insert.run(r)
     })
-    let items: Record<string, unknown>[] = []
+    let items: unknown[][] = []
     for (const t of generateTransactions(SEED, rows)) {
       if (t.category === GET_FILTER.category) matching++
-      items.push(transactionRow(t, account.company_id, account.id))
+      items.push(storedValues(transactionRow(t, { ...keys, accountId: s.accountId })))
       if (items.length >= 10_000) {
         batch(items)
         items = []
@@ -99,9 +72,9 @@ function seedDatabase(s: FinctlSetup, rows: number): { matching: number; ms: num
     const plan = (
       db
         .prepare(
-          `EXPLAIN QUERY PLAN SELECT * FROM transactions WHERE "company_id" = ? AND "category" = ? ORDER BY "transaction_date" DESC, "id" DESC LIMIT ?`,
+          `EXPLAIN QUERY PLAN SELECT * FROM transactions WHERE "company_key" = ? AND "category" = ? ORDER BY "transaction_date" DESC, "seq" DESC LIMIT ?`,
         )
-        .all(account.company_id, GET_FILTER.category, GET_FILTER.limit + 1) as { detail: string }[]
+        .all(keys.companyKey, GET_FILTER.category, GET_FILTER.limit + 1) as { detail: string }[]
     ).map((p) => p.detail)
     db.pragma('wal_checkpoint(TRUNCATE)')
     return { matching, ms: performance.now() - t0, plan }

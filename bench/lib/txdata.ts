@@ -5,7 +5,7 @@
  */
 
 import { mulberry32 } from '../../src/kernel/random.js'
-import type { NewTransactionRow } from '../../src/store/schema.js'
+import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
 
 /** The seeded PRNG of the generated data (mulberry32). */
 export const prng = mulberry32
@@ -301,12 +301,13 @@ export function centsToDecimal(minor: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
 }
 
-/** A generated transaction as a row of the transactions table (USD, the base currency). */
-export function transactionRow(t: GeneratedTx, companyId: string, bankAccountId: string): NewTransactionRow {
+/** A generated transaction as a row to insert (USD, the base currency), into the account of those keys. */
+export function transactionRow(t: GeneratedTx, account: { companyKey: number; accountKey: number; accountId: string }): NewTransactionRow {
   return {
     id: t.id,
-    company_id: companyId,
-    bank_account_id: bankAccountId,
+    company_key: account.companyKey,
+    account_key: account.accountKey,
+    bank_account_id: account.accountId,
     bank_statement_id: null,
     transaction_date: t.date,
     posted_date: t.date,

@@ -1,6 +1,6 @@
 /**
  * Bulk inserts of transactions on PostgreSQL: COPY into a temporary staging table, then one
- * `INSERT … SELECT … ON CONFLICT (bank_account_id, import_ref) DO NOTHING RETURNING id` from it.
+ * `INSERT … SELECT … ON CONFLICT (account_key, import_ref) DO NOTHING RETURNING id` from it.
  *
  * COPY carries the rows in one stream with no parameters to bind or statement to parse; the INSERT
  * from the staging table keeps what a multi-row INSERT guaranteed: a row whose import_ref its account
@@ -14,7 +14,8 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { type NewTransactionRow, TX_COLUMNS } from './schema.js'
+import { TX_COLUMNS } from './schema.js'
+import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
 /** Calls of at least this many rows go by COPY; fewer by a multi-row INSERT (a COPY costs three round trips more). */
 export const COPY_MIN_ROWS = 100
@@ -31,12 +32,13 @@ function field(v: unknown): string {
 }
 
 /** The rows as COPY text, in pieces of about 64 KiB. */
-function* copyText(rows: NewTransactionRow[]): Generator<string> {
+function* copyText(codec: TransactionCodec, rows: NewTransactionRow[]): Generator<string> {
   let piece = ''
+  const values: unknown[] = new Array(TX_COLUMNS.length)
   for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as Record<string, unknown>
+    codec.encodeValues(rows[i], values as Parameters<TransactionCodec['encodeValues']>[1])
     let line = String(i)
-    for (const c of TX_COLUMNS) line += `\t${field(row[c])}`
+    for (const v of values) line += `\t${field(v)}`
     piece += `${line}\n`
     if (piece.length >= 65_536) {
       yield piece
@@ -47,17 +49,20 @@ function* copyText(rows: NewTransactionRow[]): Generator<string> {
 }
 
 /** Insert `rows` in one transaction on a connection of `pool`; the ids of the rows inserted. */
-export async function copyTransactions(pool: pg.Pool, rows: NewTransactionRow[]): Promise<Set<string>> {
+export async function copyTransactions(pool: pg.Pool, codec: TransactionCodec, rows: NewTransactionRow[]): Promise<Set<string>> {
   const client = await pool.connect()
   let broken: Error | undefined
   try {
     await client.query('BEGIN')
     try {
-      await client.query(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} (ord integer NOT NULL, LIKE transactions) ON COMMIT DELETE ROWS`)
-      await pipeline(Readable.from(copyText(rows)), client.query(copyFrom(`COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`)))
+      // The columns the COPY fills (not seq, which the INSERT leaves to the table's identity).
+      await client.query(
+        `CREATE TEMP TABLE IF NOT EXISTS ${STAGE} ON COMMIT DELETE ROWS AS SELECT 0 AS ord, ${COLUMNS} FROM transactions WITH NO DATA`,
+      )
+      await pipeline(Readable.from(copyText(codec, rows)), client.query(copyFrom(`COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`)))
       const r = await client.query<{ id: string }>(
         `INSERT INTO transactions (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
-         ON CONFLICT (bank_account_id, import_ref) DO NOTHING RETURNING id`,
+         ON CONFLICT (account_key, import_ref) DO NOTHING RETURNING id`,
       )
       await client.query('COMMIT')
       return new Set(r.rows.map((x) => x.id))

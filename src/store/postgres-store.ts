@@ -6,7 +6,8 @@ import pg from 'pg'
 import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
 import { migrate, migrations } from './migrations/index.js'
 import { COPY_MIN_ROWS, copyTransactions } from './postgres-copy.js'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
+import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 
 export interface PostgresOptions {
@@ -85,10 +86,12 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   })
   const db = new Kysely<Db>({ dialect: new OwnSchemaDialect({ pool }, schema ?? 'public') })
   await migrate(db, migrations('postgres'), schema ?? 'public')
+  const tx = new TransactionCodec('postgres', db)
   return {
     dialect: 'postgres',
     db,
-    hot: new PostgresHotPaths(db, pool),
+    hot: new PostgresHotPaths(db, pool, tx),
+    tx,
     location: redactUrl(url),
     writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
@@ -112,6 +115,7 @@ class PostgresHotPaths implements HotPaths {
   constructor(
     private readonly db: Kysely<Db>,
     private readonly pool: pg.Pool,
+    private readonly codec: TransactionCodec,
   ) {
     this.rateSql = rateLimitSql('postgres', (i) => `$${i}`)
   }
@@ -166,20 +170,8 @@ class PostgresHotPaths implements HotPaths {
 
   async insertTransactions(rows: NewTransactionRow[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set()
-    if (rows.length >= COPY_MIN_ROWS) return copyTransactions(this.pool, rows)
-    // 28 columns x 1000 rows stays under PostgreSQL's 65,535 bind parameters.
-    return this.db.transaction().execute(async (db) => {
-      const inserted = new Set<string>()
-      for (let i = 0; i < rows.length; i += 1000) {
-        const done = await db
-          .insertInto('transactions')
-          .values(rows.slice(i, i + 1000))
-          .onConflict((oc) => oc.columns(['bank_account_id', 'import_ref']).doNothing())
-          .returning('id')
-          .execute()
-        for (const r of done) inserted.add(r.id)
-      }
-      return inserted
-    })
+    await this.codec.prepareActors(rows)
+    if (rows.length >= COPY_MIN_ROWS) return copyTransactions(this.pool, this.codec, rows)
+    return this.db.transaction().execute((db) => this.codec.insert(db, rows))
   }
 }

@@ -15,6 +15,8 @@ export interface SettingsTable {
 
 export interface CompaniesTable {
   id: string
+  /** Integer key that transactions refer to (0011); never reused. */
+  key: number
   name: string
   base_currency: string
   created_at: string
@@ -70,6 +72,8 @@ export interface ApiRequestsTable {
 
 export interface BankAccountsTable {
   id: string
+  /** Integer key that transactions refer to (0011); never reused. */
+  key: number
   company_id: string
   name: string
   institution_name: string | null
@@ -83,15 +87,36 @@ export interface BankAccountsTable {
   updated_at: string
 }
 
+/**
+ * A transaction id as stored: 16 bytes on SQLite (a BLOB), a `uuid` on PostgreSQL (read as text).
+ * Everywhere outside the store it is the UUID's text (transaction-codec.ts converts).
+ */
+export type StoredId = Uint8Array | string
+
+/**
+ * How transactions are stored (migration 0011, #26): compact, because a bank's history runs to
+ * millions of rows and every index repeats its keys.
+ * - `seq`, an integer key (SQLite's rowid), is the row's identity inside the database: the
+ *   tie-breaker of every sort and keyset page, so each index ends in a few bytes instead of a
+ *   36-character UUID; `id`, the public UUID, is kept as 16 bytes with its own unique index.
+ * - The company and the bank account are their integer keys (`companies.key`, `bank_accounts.key`),
+ *   who created the row an `actors.key`, how (created_via) a small code.
+ * - posted_date, original_description and updated_at are NULL when equal to transaction_date,
+ *   description and created_at (the usual case).
+ * The domain never reads this shape: it reads and writes `TransactionRow`s through the codec.
+ */
 export interface TransactionsTable {
-  id: string
-  company_id: string
-  bank_account_id: string
+  seq: Generated<number>
+  id: StoredId
+  company_key: number
+  account_key: number
   bank_statement_id: string | null
   transaction_date: string
-  posted_date: string
+  /** NULL: the same as transaction_date. */
+  posted_date: string | null
   description: string
-  original_description: string
+  /** NULL: the same as description. */
+  original_description: string | null
   amount: number
   currency_code: string
   exchange_rate: string
@@ -105,17 +130,24 @@ export interface TransactionsTable {
   ai_confidence_score: number | null
   tags: string
   created_at: string
-  updated_at: string
+  /** NULL: the same as created_at (never changed). */
+  updated_at: string | null
   /** Identity of an imported row (unique per account); null for transactions not imported. */
-  import_ref?: string | null
+  import_ref: string | null
   /** Identity of the statement line it came from or was reconciled with (unique per account). */
-  statement_ref?: string | null
-  /** Who created it (`key:ID` or `user:ID`); null for rows created before these columns, whose creation is in audit_entries. */
-  created_by?: string | null
-  /** How it was created: `create`, `batch_create` or `statement_import` (null as for created_by). */
-  created_via?: string | null
+  statement_ref: string | null
+  /** Who created it (actors.key); null for rows created before 0009, whose creation is in audit_entries. */
+  created_by: number | null
+  /** How it was created: CREATED_VIA codes (create, batch_create, statement_import); null as for created_by. */
+  created_via: number | null
   /** The date of the exchange_rates rate it was converted at; null when the rate was given or is 1 (the base currency). */
-  exchange_rate_date?: string | null
+  exchange_rate_date: string | null
+}
+
+/** Who has created transactions (`key:ID` or `user:ID`), each once, under an integer key. */
+export interface ActorsTable {
+  key: Generated<number>
+  name: string
 }
 
 /** A company's dated rate to its base currency: units of the base per 1 unit of currency_code (decimal text). */
@@ -219,25 +251,26 @@ export interface Db {
   categorization_rules: CategorizationRulesTable
   categorization_settings: CategorizationSettingsTable
   exchange_rates: ExchangeRatesTable
+  actors: ActorsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
 export type UserRow = Selectable<UsersTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type BankAccountRow = Selectable<BankAccountsTable>
-export type TransactionRow = Selectable<TransactionsTable>
-export type NewTransactionRow = Insertable<TransactionsTable>
+export type StoredTransactionRow = Selectable<TransactionsTable>
+export type NewStoredTransactionRow = Insertable<TransactionsTable>
 export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id'>
 export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
 export type BankStatementRow = Selectable<BankStatementsTable>
 export type CategorizationRuleRow = Selectable<CategorizationRulesTable>
 export type ExchangeRateRow = Selectable<ExchangeRatesTable>
 
-/** The columns the hot paths insert into `transactions`, in their order (statement_ref is set only by statement uploads). */
+/** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
 export const TX_COLUMNS = [
   'id',
-  'company_id',
-  'bank_account_id',
+  'company_key',
+  'account_key',
   'bank_statement_id',
   'transaction_date',
   'posted_date',
@@ -258,6 +291,7 @@ export const TX_COLUMNS = [
   'created_at',
   'updated_at',
   'import_ref',
+  'statement_ref',
   'created_by',
   'created_via',
   'exchange_rate_date',

@@ -6,10 +6,11 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { createRequire } from 'node:module'
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
-import { AMOUNT_INDEX, migrate, migrations } from './migrations/index.js'
+import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from './migrations/index.js'
 import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
 import { TransactionInserter } from './sqlite-row-inserts.js'
-import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewTransactionRow } from './schema.js'
+import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from './schema.js'
+import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 import { rateLimitSql, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -64,12 +65,15 @@ export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}):
     raw.pragma(`user_version = ${wanted}`)
   }
 
-  repairDeferredIndexes(raw, { name: AMOUNT_INDEX, sql: `CREATE INDEX ${AMOUNT_INDEX} ON transactions (amount)` })
-  const hot = new SqliteHotPaths(raw, db, bulkLoadSettings())
+  const amountIndex = transactionIndexes('sqlite').find((i) => i.includes(` ${AMOUNT_INDEX} `))!
+  repairDeferredIndexes(raw, { name: AMOUNT_INDEX, sql: amountIndex })
+  const tx = new TransactionCodec('sqlite', db)
+  const hot = new SqliteHotPaths(raw, db, tx, bulkLoadSettings())
   return {
     dialect: 'sqlite',
     db,
     hot,
+    tx,
     location: path,
     writeTransaction: (fn) =>
       db.connection().execute(async (conn) => {
@@ -128,6 +132,7 @@ class SqliteHotPaths implements HotPaths {
   constructor(
     raw: BetterSqlite3.Database,
     private readonly db: Kysely<Db>,
+    private readonly codec: TransactionCodec,
     bulk: BulkLoadSettings,
   ) {
     this.bulk = new BulkLoader(raw, bulk, (work) => this.grouped(work))
@@ -161,7 +166,7 @@ class SqliteHotPaths implements HotPaths {
       }
       for (const [id, { n, last }] of perKey) this.bumpKey.run({ id, n, last })
     })
-    const inserter = new TransactionInserter(raw)
+    const inserter = new TransactionInserter(raw, codec)
     this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => inserter.insert(rows))
   }
 
@@ -239,8 +244,9 @@ class SqliteHotPaths implements HotPaths {
     return this.locked(() => this.appendRequests(rows))
   }
 
-  insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<Set<string>> {
-    if (rows.length === 0) return Promise.resolve(new Set())
+  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<Set<string>> {
+    if (rows.length === 0) return new Set()
+    await this.codec.prepareActors(rows)
     const announced = o.bulkRows ?? 0
     if (!this.bulk.isBulk(announced)) return this.grouped(() => this.appendTransactions(rows))
     return this.grouped(() => {

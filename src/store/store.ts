@@ -4,7 +4,8 @@
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
 import type { Kysely } from 'kysely'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewTransactionRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
+import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
 /** The two databases a store runs on. */
 export type Dialect = 'sqlite' | 'postgres'
@@ -34,7 +35,8 @@ export interface HotPaths {
   /**
    * Insert transactions (each says who created it and how: created_by, created_via) in one
    * database transaction. A row whose import_ref already exists for its account is left out;
-   * returns the ids of the rows inserted.
+   * returns the ids of the rows inserted. Called outside any open transaction (it prepares the
+   * creators' actor keys first).
    */
   insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<Set<string>>
 }
@@ -42,7 +44,7 @@ export interface HotPaths {
 export interface InsertOptions {
   /**
    * Rows the caller announces it is about to send in batches (`Prefer: bulk-load=N`): on SQLite a
-   * large enough load sets the amount index aside until it ends (sqlite-store.ts). A hint: nothing
+   * large enough load sets indexes aside until it ends (sqlite-bulk-load.ts). A hint: nothing
    * else changes, and PostgreSQL ignores it.
    */
   bulkRows?: number
@@ -52,6 +54,8 @@ export interface Store {
   readonly dialect: Dialect
   readonly db: Kysely<Db>
   readonly hot: HotPaths
+  /** Transactions as the domain reads and writes them, and as they are stored (transaction-codec.ts). */
+  readonly tx: TransactionCodec
   /** A human description of where the data lives, never with a password. */
   readonly location: string
   /**

@@ -13,7 +13,6 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
-import { AMOUNT_WALK_MIN_ROWS } from '../../src/domain/transactions/queries.js'
 import { DEFERRED_KEY, KEPT } from '../../src/store/sqlite-bulk-load.js'
 import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
@@ -114,7 +113,7 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     const expected = all.filter((i) => !KEPT.includes(i))
     expect(expected.length).toBeGreaterThanOrEqual(5)
     const { h: service, accountId, c } = await start(1000, 600_000)
-    const n = AMOUNT_WALK_MIN_ROWS + 1000
+    const n = 5_000 + 1000
     const created: Array<{ id: string; amount: number; date: string }> = []
     for (let i = 0; i < n; i += 2000) {
       const batch = items(accountId, Math.min(2000, n - i), i)

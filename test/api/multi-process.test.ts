@@ -206,7 +206,7 @@ describe.each(STORES)('graceful shutdown on %s', (storeKind) => {
       expect(code).toBe(0)
       expect(acknowledged.length).toBeGreaterThan(10)
       const rows = await c.store.db.selectFrom('transactions').select('id').where('description', 'like', 'load %').execute()
-      const stored = new Set(rows.map((r) => r.id))
+      const stored = new Set(rows.map((r) => c.store.tx.idText(r.id)))
       for (const id of acknowledged) expect(stored.has(id)).toBe(true)
       // usage records of every answered request were flushed before the process exited
       const [{ n }] = await c.store.db

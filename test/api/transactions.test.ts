@@ -277,7 +277,7 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       const row = await h.store.db
         .selectFrom('transactions')
         .select(['amount', 'base_amount', 'exchange_rate'])
-        .where('id', '=', t.id)
+        .where('id', '=', h.store.tx.idParam(t.id)!)
         .executeTakeFirstOrThrow()
       // 100.05 * 1.08345 = 108.4001725 -> 108.40 USD
       expect({ amount: Number(row.amount), base: Number(row.base_amount), rate: row.exchange_rate }).toEqual({
@@ -389,12 +389,14 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
         },
       ])
       // The row says who created it and how: a batch writes no audit entry per row.
-      const row = await h.store.db
-        .selectFrom('transactions')
-        .select(['created_by', 'created_via'])
-        .where('id', '=', d.id)
-        .executeTakeFirstOrThrow()
-      expect(row).toEqual({ created_by: `key:${a.keyId}`, created_via: 'batch_create' })
+      const [row] = await h.store.tx.decode(
+        h.store.db,
+        await h.store.db.selectFrom('transactions').selectAll().where('id', '=', h.store.tx.idParam(d.id)!).execute(),
+      )
+      expect({ created_by: row.created_by, created_via: row.created_via }).toEqual({
+        created_by: `key:${a.keyId}`,
+        created_via: 'batch_create',
+      })
       const audit = await h.store.db
         .selectFrom('audit_entries')
         .select('id')
@@ -415,7 +417,11 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
         amount: '-3.00',
       })
       // As a row stored before migration 0009 looks: no creation columns, a compact creation entry.
-      await h.store.db.updateTable('transactions').set({ created_by: null, created_via: null }).where('id', '=', t.id).execute()
+      await h.store.db
+        .updateTable('transactions')
+        .set({ created_by: null, created_via: null })
+        .where('id', '=', h.store.tx.idParam(t.id)!)
+        .execute()
       await h.store.db
         .insertInto('audit_entries')
         .values({
@@ -561,7 +567,11 @@ describe.each(MATRIX.filter(([k]) => k === 'embedded'))('exact money through cre
             expect(t.amount).toBe(Number(text))
             const back = await c.transactions.get(t.id)
             expect(back.amount).toBe(Number(text))
-            const row = await h.store.db.selectFrom('transactions').select('amount').where('id', '=', t.id).executeTakeFirstOrThrow()
+            const row = await h.store.db
+              .selectFrom('transactions')
+              .select('amount')
+              .where('id', '=', h.store.tx.idParam(t.id)!)
+              .executeTakeFirstOrThrow()
             expect(Number(row.amount)).toBe(minor)
           },
         ),

@@ -36,7 +36,9 @@ describe('tx import end to end', () => {
     const db = new Database(sb.database, { readonly: true, fileMustExist: true })
     try {
       const r = db
-        .prepare('SELECT count(*) AS n, count(DISTINCT import_ref) AS refs FROM transactions WHERE bank_account_id = ?')
+        .prepare(
+          'SELECT count(*) AS n, count(DISTINCT import_ref) AS refs FROM transactions t JOIN bank_accounts a ON a.key = t.account_key WHERE a.id = ?',
+        )
         .get(account) as { n: number; refs: number }
       return r
     } finally {

@@ -151,7 +151,7 @@ describe('(a) SIGKILL of finctl serve (SQLite) during concurrent writes', () => 
       const bad = raw
         .prepare(
           `SELECT t.id FROM transactions t WHERE t.description IS NULL OR t.amount IS NULL OR typeof(t.amount) <> 'integer'
-             OR t.created_at IS NULL OR t.bank_account_id <> ? OR t.created_by IS NULL OR t.created_via IS NULL`,
+             OR t.created_at IS NULL OR t.account_key <> (SELECT key FROM bank_accounts WHERE id = ?) OR t.created_by IS NULL OR t.created_via IS NULL`,
         )
         .all(account)
       expect(bad).toEqual([])

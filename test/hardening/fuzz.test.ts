@@ -256,7 +256,7 @@ async function companyTransactionCount(w: World): Promise<number> {
   const row = await w.h.store.db
     .selectFrom('transactions')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', w.a.companyId)
+    .where('company_key', '=', await w.h.store.tx.companyKey(w.a.companyId))
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
@@ -472,7 +472,7 @@ async function expectConsistent(w: World, before: number): Promise<void> {
     const found = await w.h.store.db
       .selectFrom('transactions')
       .select('id')
-      .where('id', 'in', ids.slice(i, i + 500))
+      .where('id', 'in', w.h.store.tx.idParams(ids.slice(i, i + 500)))
       .execute()
     expect(found.length).toBe(ids.slice(i, i + 500).length)
   }
@@ -485,9 +485,7 @@ async function expectConsistent(w: World, before: number): Promise<void> {
     // PostgreSQL enforces its constraints itself; check no transaction points at a missing account.
     const orphans = await sql<{
       n: string
-    }>`SELECT count(*) AS n FROM transactions t LEFT JOIN bank_accounts b ON b.id = t.bank_account_id WHERE b.id IS NULL`.execute(
-      w.h.store.db,
-    )
+    }>`SELECT count(*) AS n FROM transactions t LEFT JOIN bank_accounts b ON b.key = t.account_key WHERE b.id IS NULL`.execute(w.h.store.db)
     expect(Number(orphans.rows[0].n)).toBe(0)
   }
   // The service still answers normally.

@@ -271,7 +271,7 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     const count = await w.h.store.db
       .selectFrom('transactions')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', w.a.companyId)
+      .where('company_key', '=', await w.h.store.tx.companyKey(w.a.companyId))
       .executeTakeFirstOrThrow()
     expect(Number(count.n)).toBeGreaterThanOrEqual(2)
   })

@@ -8,9 +8,11 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sql } from 'kysely'
-import { openStore } from '../../src/store/open-store.js'
-import type { NewTransactionRow } from '../../src/store/schema.js'
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { openStore, splitSchema } from '../../src/store/open-store.js'
+import type { Db } from '../../src/store/schema.js'
+import { nextKey } from '../../src/store/keys.js'
+import type { NewTransactionRow, TransactionRow } from '../../src/store/transaction-codec.js'
 import type { Store } from '../../src/store/store.js'
 import { freshPostgres, type StoreKind } from '../helpers/harness.js'
 
@@ -38,7 +40,9 @@ export async function freshDatabase(kind: StoreKind): Promise<TestDatabase> {
 
 export interface Tenant {
   companyId: string
+  companyKey: number
   accountId: string
+  accountKey: number
   keyId: string
   keyHash: string
 }
@@ -48,19 +52,28 @@ const NOW = '2026-11-20T10:00:00.000Z'
 /** A company with one bank account and one API key (limits 60/minute, 1,000/day). */
 export async function seedTenant(store: Store, name = 'Acme'): Promise<Tenant> {
   const companyId = randomUUID()
-  await store.db.insertInto('companies').values({ id: companyId, name, base_currency: 'USD', created_at: NOW }).execute()
+  const companyKey = await store.writeTransaction((trx) => nextKey(trx, 'companies'))
+  await store.db.insertInto('companies').values({ id: companyId, key: companyKey, name, base_currency: 'USD', created_at: NOW }).execute()
   const accountId = await addAccount(store, companyId)
   const keyId = await addKey(store, companyId)
   const row = await store.db.selectFrom('api_keys').select('key_hash').where('id', '=', keyId).executeTakeFirstOrThrow()
-  return { companyId, accountId, keyId, keyHash: row.key_hash }
+  return { companyId, companyKey, accountId, accountKey: await accountKey(store, accountId), keyId, keyHash: row.key_hash }
+}
+
+/** The key of a bank account (what its transactions are stored under). */
+export async function accountKey(store: Store, accountId: string): Promise<number> {
+  const r = await store.db.selectFrom('bank_accounts').select('key').where('id', '=', accountId).executeTakeFirstOrThrow()
+  return Number(r.key)
 }
 
 export async function addAccount(store: Store, companyId: string, over: { name?: string; opening_balance?: number } = {}): Promise<string> {
   const id = randomUUID()
+  const key = await store.writeTransaction((trx) => nextKey(trx, 'bank_accounts'))
   await store.db
     .insertInto('bank_accounts')
     .values({
       id,
+      key,
       company_id: companyId,
       name: over.name ?? 'Operating',
       institution_name: 'First Bank',
@@ -107,7 +120,8 @@ export async function addKey(store: Store, companyId: string, over: { perMinute?
 export function txRow(t: Tenant, over: Partial<NewTransactionRow> = {}): NewTransactionRow {
   return {
     id: randomUUID(),
-    company_id: t.companyId,
+    company_key: t.companyKey,
+    account_key: t.accountKey,
     bank_account_id: t.accountId,
     bank_statement_id: null,
     transaction_date: '2026-11-02',
@@ -144,11 +158,31 @@ export async function existingIds(store: Store, ids: string[]): Promise<string[]
     const rows = await store.db
       .selectFrom('transactions')
       .select('id')
-      .where('id', 'in', ids.slice(i, i + 500))
+      .where('id', 'in', store.tx.idParams(ids.slice(i, i + 500)))
       .execute()
-    found.push(...rows.map((r) => r.id))
+    found.push(...rows.map((r) => store.tx.idText(r.id)))
   }
   return found.sort()
+}
+
+/** The given transactions as the domain reads them (decoded), by id. */
+export async function storedTransactions(store: Store, ids: string[]): Promise<Map<string, TransactionRow>> {
+  const out = new Map<string, TransactionRow>()
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await store.db
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', 'in', store.tx.idParams(ids.slice(i, i + 500)))
+      .execute()
+    for (const r of await store.tx.decode(store.db, rows)) out.set(r.id, r)
+  }
+  return out
+}
+
+/** Another account of the tenant's company, as a tenant of its own (its id and key). */
+export async function otherAccount(store: Store, t: Tenant): Promise<Tenant> {
+  const accountId = await addAccount(store, t.companyId)
+  return { ...t, accountId, accountKey: await accountKey(store, accountId) }
 }
 
 /** The names of the migrations a database has run, in order, with when each ran. */
@@ -184,4 +218,23 @@ export async function schemaObjects(store: Store): Promise<{ tables: string[]; i
     store.db,
   )
   return { tables: tables.rows.map((r) => r.name).sort(), indexes: indexes.rows.map((r) => r.name).sort() }
+}
+
+/** A kysely of the test database with no store around it (no migrations run): to make a database as an older release did. */
+export async function rawKysely(d: TestDatabase): Promise<{ db: Kysely<Db>; schema?: string }> {
+  if (d.kind === 'sqlite') {
+    const { default: Database } = await import('better-sqlite3')
+    return { db: new Kysely<Db>({ dialect: new SqliteDialect({ database: new Database(d.target) }) }) }
+  }
+  const { default: pg } = await import('pg')
+  const { url, schema } = splitSchema(d.target)
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+  } finally {
+    await admin.end()
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` })
+  return { db: new Kysely<Db>({ dialect: new PostgresDialect({ pool }) }), schema }
 }

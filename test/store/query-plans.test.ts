@@ -10,7 +10,6 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
-import { AMOUNT_WALK_MIN_ROWS } from '../../src/domain/transactions/queries.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
 
 /** Every SQL text better-sqlite3 prepares in this process, in order. */
@@ -43,7 +42,7 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     c = h.client({ apiKey: t.key })
     account = t.accountId
     // More rows than the amount sort's threshold, so that the large-table plans are the ones explained.
-    const n = AMOUNT_WALK_MIN_ROWS + 500
+    const n = 5_000 + 500
     const rows: CreateTransactionRequest[] = Array.from({ length: n }, (_, i) => ({
       bank_account_id: account,
       transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
@@ -117,7 +116,7 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     }
   })
 
-  it('list pages and their keyset pages come in index order, without sorting (amount: ties by id only)', () => {
+  it('list pages and their keyset pages come in index order, without sorting', () => {
     const pages = plans.filter((p) => /^select "transactions"\.\* from "transactions"/.test(p.sql) && /limit \?/.test(p.sql))
     expect(pages.length).toBeGreaterThanOrEqual(14)
     for (const p of pages) expect(p.plan.join(' | '), p.sql).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/)
@@ -125,25 +124,29 @@ describe('query plans of the reads over transactions (SQLite)', () => {
 
   it('each filter and sort takes its own index', () => {
     uses(
-      /where "transactions"\."company_id" = \? (and \("transactions"\."transaction_date", "transactions"\."id"\) [<>] \(\?, \?\) )?order by "transactions"\."transaction_date"/,
+      /where "transactions"\."company_key" = \? (and \("transactions"\."transaction_date", "transactions"\."seq"\) [<>] \(\?, \?\) )?order by "transactions"\."transaction_date"/,
       'transactions_company_date',
     )
     uses(/"transactions"\."transaction_date" >= \? and "transactions"\."transaction_date" <= \? order by/, 'transactions_company_date')
-    uses(/indexed by "transactions_amount"/, 'transactions_amount')
+    uses(/order by "transactions"\."amount"/, 'transactions_amount')
     uses(/order by "transactions"\."created_at"/, 'transactions_company_created')
-    uses(/"transactions"\."bank_account_id" = \? order by/, 'transactions_account_date')
+    uses(/"transactions"\."account_key" = \? order by/, 'transactions_account_date')
+    // An account's count reads an index of the account alone (the account stands for its company).
+    for (const p of of(/count\(\*\) as "n" from "transactions" where "transactions"\."account_key" = \?$/))
+      expect(p.plan.join(' | '), p.sql).toMatch(/USING COVERING INDEX transactions_(account_date|report_account)\b/)
     uses(/"transactions"\."status" = \? order by/, 'transactions_company_status_date')
     uses(/"transactions"\."category" = \? order by/, 'transactions_company_category')
   })
 
   it('reports read covering indexes; dedup and reconciliation read the unique references', () => {
-    uses(/SUM\(base_amount\).* where "company_id" = \?/, 'transactions_report_company')
-    uses(/where "bank_account_id" in \(\?\) and "status" != \?/, 'transactions_report_account')
+    uses(/SUM\(base_amount\).* where "company_key" = \?/, 'transactions_report_company')
+    uses(/where "account_key" in \(\?\) and "status" != \?/, 'transactions_report_account')
     for (const p of of(/^select "g"\."cf"/))
       expect(p.plan.join(' | ')).toMatch(/USING COVERING INDEX transactions_report_(company|account)\b/)
-    uses(/select "id", "import_ref" from "transactions" where "bank_account_id" = \? and "import_ref" in/, 'transactions_import_ref')
-    uses(/select "statement_ref" from "transactions" where "bank_account_id" = \? and "statement_ref" in/, 'transactions_statement_ref')
+    uses(/select "id", "import_ref" from "transactions" where "account_key" = \? and "import_ref" in/, 'transactions_import_ref')
+    uses(/select "statement_ref" from "transactions" where "account_key" = \? and "statement_ref" in/, 'transactions_statement_ref')
     uses(/INDEXED BY transactions_statement_ref/, 'transactions_statement_ref')
     uses(/"bank_statement_id" is null and "status" != \? and "transaction_date" >= \?/, 'transactions_account_date')
+    uses(/where "company_key" = \? and "id" = \?/, 'transactions_id')
   })
 })

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Store } from '../../store/store.js'
+import { nextKey } from '../../store/keys.js'
 import type { BankAccountRow, Db } from '../../store/schema.js'
 import type { Actor } from '../actor.js'
 import { AppError, validation, notFound } from '../../kernel/errors.js'
@@ -9,7 +10,7 @@ import { currencyExponent } from '../../kernel/currencies.js'
 import { minorToNumber, parseAmount } from '../../kernel/money.js'
 import type { BankAccount, CreateBankAccountRequest, UpdateBankAccountRequest } from '../schemas.js'
 
-export function toBankAccount(row: BankAccountRow, movementMinor: number): BankAccount {
+export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movementMinor: number): BankAccount {
   return {
     id: row.id,
     name: row.name,
@@ -34,7 +35,7 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
     opening = r.minor
   }
   const digits = input.account_number?.replace(/[\s-]/g, '')
-  const row: BankAccountRow = {
+  const row: Omit<BankAccountRow, 'key'> = {
     id: randomUUID(),
     company_id: actor.companyId,
     name: input.name,
@@ -50,7 +51,10 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
   }
   await store.writeTransaction(async (trx) => {
     await refuseTakenName(store, trx, actor.companyId, input.name)
-    await trx.insertInto('bank_accounts').values(row).execute()
+    await trx
+      .insertInto('bank_accounts')
+      .values({ ...row, key: await nextKey(trx, 'bank_accounts') })
+      .execute()
   })
   return toBankAccount(row, 0)
 }
@@ -77,18 +81,17 @@ async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string,
   }
 }
 
-/** Sum of the non-void transactions of each account, in the account's minor units. */
-async function movements(store: Store, companyId: string, accountIds: string[]): Promise<Map<string, number>> {
-  if (accountIds.length === 0) return new Map()
+/** Sum of the non-void transactions of each account, in the account's minor units (by account key). */
+async function movements(store: Store, accountKeys: number[]): Promise<Map<number, number>> {
+  if (accountKeys.length === 0) return new Map()
   const rows = await store.db
     .selectFrom('transactions')
-    .select(['bank_account_id', sql<number>`coalesce(sum(amount), 0)`.as('total')])
-    .where('company_id', '=', companyId)
-    .where('bank_account_id', 'in', accountIds)
+    .select(['account_key', sql<number>`coalesce(sum(amount), 0)`.as('total')])
+    .where('account_key', 'in', accountKeys)
     .where('status', '!=', 'void')
-    .groupBy('bank_account_id')
+    .groupBy('account_key')
     .execute()
-  return new Map(rows.map((r) => [r.bank_account_id, Number(r.total)]))
+  return new Map(rows.map((r) => [Number(r.account_key), Number(r.total)]))
 }
 
 export async function listBankAccounts(
@@ -102,10 +105,9 @@ export async function listBankAccounts(
   const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
   const sums = await movements(
     store,
-    companyId,
-    rows.map((r) => r.id),
+    rows.map((r) => r.key),
   )
-  return rows.map((r) => toBankAccount(r, sums.get(r.id) ?? 0))
+  return rows.map((r) => toBankAccount(r, sums.get(r.key) ?? 0))
 }
 
 /** `db` may be an open transaction (its reads must not wait on another connection). */
@@ -121,8 +123,8 @@ export async function findBankAccount(store: Store, companyId: string, id: strin
 
 export async function getBankAccount(store: Store, companyId: string, id: string): Promise<BankAccount> {
   const row = await findBankAccount(store, companyId, id)
-  const sums = await movements(store, companyId, [id])
-  return toBankAccount(row, sums.get(id) ?? 0)
+  const sums = await movements(store, [row.key])
+  return toBankAccount(row, sums.get(row.key) ?? 0)
 }
 
 export async function updateBankAccount(
@@ -155,7 +157,7 @@ export async function updateBankAccount(
 export async function deleteBankAccount(store: Store, companyId: string, id: string): Promise<{ id: string; deleted: true }> {
   return store.writeTransaction(async (trx) => {
     const row = await findBankAccount(store, companyId, id, trx)
-    const held = await trx.selectFrom('transactions').select('id').where('bank_account_id', '=', row.id).limit(1).executeTakeFirst()
+    const held = await trx.selectFrom('transactions').select('seq').where('account_key', '=', row.key).limit(1).executeTakeFirst()
     if (held)
       throw new AppError(
         'conflict',

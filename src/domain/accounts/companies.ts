@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
+import { nextKey } from '../../store/keys.js'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { hashPassword } from '../api-keys/secrets.js'
 import { isCurrency } from '../../kernel/currencies.js'
@@ -33,15 +34,22 @@ export async function bootstrapCompany(store: Store, input: BootstrapInput, now:
     role: 'owner',
     created_at: now.toISOString(),
   }
-  await store.db.transaction().execute(async (trx) => {
-    await trx.insertInto('companies').values(company).execute()
+  await store.writeTransaction(async (trx) => {
+    await trx
+      .insertInto('companies')
+      .values({ ...company, key: await nextKey(trx, 'companies') })
+      .execute()
     await trx.insertInto('users').values(user).execute()
   })
   return { company: company as Company, user: { id: user.id, email } }
 }
 
 export async function getCompany(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<Company> {
-  const row = await db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()
+  const row = await db
+    .selectFrom('companies')
+    .select(['id', 'name', 'base_currency', 'created_at'])
+    .where('id', '=', companyId)
+    .executeTakeFirst()
   if (!row) throw notFound('company')
   return row
 }

@@ -6,12 +6,13 @@ import { sql } from 'kysely'
 import type { Store } from '../../store/store.js'
 import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../../kernel/vocabulary.js'
 import type { Categories } from '../schemas.js'
+import { companyKey } from '../transactions/rows.js'
 
 export async function listCategories(store: Store, companyId: string): Promise<Categories> {
   const rows = await store.db
     .selectFrom('transactions')
     .select(['category', 'accounting_category', 'cash_flow_category', sql<number>`count(*)`.as('n')])
-    .where('company_id', '=', companyId)
+    .where('company_key', '=', await companyKey(store, companyId))
     .where('category', 'is not', null)
     .groupBy(['category', 'accounting_category', 'cash_flow_category'])
     .execute()

@@ -17,7 +17,7 @@
  *   model that misses a correction made elsewhere for longer than one request.
  */
 import { sql } from 'kysely'
-import type { NewTransactionRow, TransactionRow } from '../../store/schema.js'
+import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import { decodeLabel, exampleOf, featuresOf as features } from './labels.js'
 import { CategoryModel, type Example, type Prediction } from './model.js'
@@ -25,7 +25,7 @@ import { applyRules, type CompiledRule } from './rule-matcher.js'
 import { getSettings, modelCache, type CachedModel } from './settings.js'
 import { loadActiveRules } from './rules.js'
 import { AppError, notFound } from '../../kernel/errors.js'
-import { toTransaction } from '../transactions/rows.js'
+import { companyKey, toTransaction } from '../transactions/rows.js'
 
 /** The most recent labelled transactions a model is trained on (newest first, by id). */
 export const MAX_TRAINING_ROWS = 100_000
@@ -47,10 +47,10 @@ async function train(store: Store, companyId: string, version: number): Promise<
       'cash_flow_category',
       'ai_confidence_score',
     ])
-    .where('company_id', '=', companyId)
+    .where('company_key', '=', await companyKey(store, companyId))
     .where('category', 'is not', null)
     .where('ai_confidence_score', 'is', null)
-    .orderBy('id', 'desc')
+    .orderBy('seq', 'desc')
     .limit(MAX_TRAINING_ROWS)
     .execute()
   const examples: Example[] = []
@@ -192,14 +192,18 @@ export async function suggester(store: Store, companyId: string, labelsVersion?:
 }
 
 export async function suggestFor(store: Store, companyId: string, transactionId: string): Promise<Suggestion | null> {
-  const row = await store.db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('id', '=', transactionId)
-    .executeTakeFirst()
+  const id = store.tx.idParam(transactionId)
+  const row = id
+    ? await store.db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('company_key', '=', await companyKey(store, companyId))
+        .where('id', '=', id)
+        .executeTakeFirst()
+    : undefined
   if (!row) throw notFound('transaction')
-  return (await suggester(store, companyId)).suggest(row)
+  const [decoded] = await store.tx.decode(store.db, [row])
+  return (await suggester(store, companyId)).suggest(decoded)
 }
 
 export async function modelStatus(store: Store, companyId: string, retrain = false) {
@@ -232,7 +236,7 @@ export interface ReviewItem {
 
 /**
  * Transactions that need a person: uncategorized ones (with or without a model score) and ones
- * the model categorized with a score below `below`, newest first (by id), not void.
+ * the model categorized with a score below `below`, newest first (by seq: creation order), not void.
  */
 export async function listReview(
   store: Store,
@@ -243,22 +247,24 @@ export async function listReview(
   const below = q.below ?? settings.threshold
   const base = store.db
     .selectFrom('transactions')
-    .where('company_id', '=', companyId)
+    .where('company_key', '=', await companyKey(store, companyId))
     .where('status', '!=', 'void')
     .where((eb) => eb.or([eb('category', 'is', null), eb('ai_confidence_score', '<', below)]))
   let page = base
     .selectAll()
-    .orderBy('id', 'desc')
+    .orderBy('seq', 'desc')
     .limit(q.limit + 1)
   if (q.cursor) {
-    const id = Buffer.from(q.cursor, 'base64url').toString('utf8')
-    if (!/^[0-9a-f-]{36}$/.test(id))
+    const text = Buffer.from(q.cursor, 'base64url').toString('utf8')
+    const seq = /^s\d{1,15}$/.test(text) ? Number(text.slice(1)) : Number.NaN
+    if (!Number.isSafeInteger(seq))
       throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', {
         details: [{ path: 'cursor', message: 'is not a cursor of this list' }],
       })
-    page = page.where('id', '<', id)
+    page = page.where('seq', '<', seq)
   }
-  const [rows, count] = await Promise.all([page.execute(), base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()])
+  const [stored, count] = await Promise.all([page.execute(), base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()])
+  const rows = await store.tx.decode(store.db, stored)
   const more = rows.length > q.limit
   const kept = more ? rows.slice(0, q.limit) : rows
   const s = await suggester(store, companyId, settings.labels_version)
@@ -266,7 +272,7 @@ export async function listReview(
     data: kept.map((r) => ({ transaction: toTransaction(r), suggestion: s.suggest(r) })),
     pagination: {
       limit: q.limit,
-      next_cursor: more ? Buffer.from(kept[kept.length - 1].id).toString('base64url') : null,
+      next_cursor: more ? Buffer.from(`s${kept[kept.length - 1].seq}`).toString('base64url') : null,
       has_more: more,
       total: Number(count.n),
     },

@@ -3,7 +3,7 @@
  * accounting and cash-flow categories; a transaction is a training example when it has a category
  * that nobody guessed (a person, a rule or the import file set it: `ai_confidence_score` is null).
  */
-import type { TransactionRow } from '../../store/schema.js'
+import type { TransactionRow } from '../../store/transaction-codec.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import type { Features } from './features.js'
 import type { Example } from './model.js'

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Store } from '../../store/store.js'
-import type { CategorizationRuleRow, Db, TransactionRow } from '../../store/schema.js'
+import type { CategorizationRuleRow, Db } from '../../store/schema.js'
+import type { TransactionRow } from '../../store/transaction-codec.js'
 import type { Actor } from '../actor.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 import { describeConditions } from './rule-words.js'
@@ -26,7 +27,7 @@ import { AppError, notFound } from '../../kernel/errors.js'
 const matcher = () => import('./rule-matcher.js')
 import type { BulkUpdateRequest } from '../schemas.js'
 import { bulkUpdateTransactions } from '../transactions/updates.js'
-import { toTransaction } from '../transactions/rows.js'
+import { companyKey, toTransaction } from '../transactions/rows.js'
 
 /** Rules run for every imported row: a company keeps at most this many. */
 export const MAX_RULES = 1000
@@ -184,25 +185,26 @@ export async function loadActiveRules(db: Kysely<Db>, companyId: string): Promis
 
 // ---- running one rule over existing transactions ------------------------------------------------
 
-/** The company's non-void transactions dated on or after `since`, a page at a time in (date, id) order. */
+/** The company's non-void transactions dated on or after `since`, a page at a time in (date, seq) order. */
 async function* scan(store: Store, companyId: string, since: string): AsyncGenerator<TransactionRow[]> {
-  let after: [string, string] | undefined
+  let after: [string, number] | undefined
+  const company = await companyKey(store, companyId)
   for (;;) {
     let q = store.db
       .selectFrom('transactions')
       .selectAll()
-      .where('company_id', '=', companyId)
+      .where('company_key', '=', company)
       .where('transaction_date', '>=', since)
       .where('status', '!=', 'void')
     if (after) {
-      const [date, id] = after
-      q = q.where((eb) => eb(eb.refTuple('transaction_date', 'id'), '>', eb.tuple(date, id)))
+      const [date, seq] = after
+      q = q.where((eb) => eb(eb.refTuple('transaction_date', 'seq'), '>', eb.tuple(date, seq)))
     }
-    const rows = await q.orderBy('transaction_date').orderBy('id').limit(SCAN_PAGE).execute()
+    const rows = await store.tx.decode(store.db, await q.orderBy('transaction_date').orderBy('seq').limit(SCAN_PAGE).execute())
     if (rows.length) yield rows
     if (rows.length < SCAN_PAGE) return
     const last = rows[rows.length - 1]
-    after = [last.transaction_date, last.id]
+    after = [last.transaction_date, last.seq]
   }
 }
 
@@ -273,16 +275,19 @@ async function updateChunk(store: Store, actor: Actor, ids: string[], updates: B
     return (await bulkUpdateTransactions(store, actor, { transaction_ids: ids, updates }, now)).transactions.map((t) => t.id)
   } catch (e) {
     if (!(e instanceof AppError) || e.code !== 'not_found') throw e
-    const still = await store.db
-      .selectFrom('transactions')
-      .select('id')
-      .where('company_id', '=', actor.companyId)
-      .where('id', 'in', ids)
-      .execute()
+    const stored = store.tx.idParams(ids)
+    const still = stored.length
+      ? await store.db
+          .selectFrom('transactions')
+          .select('id')
+          .where('company_key', '=', await companyKey(store, actor.companyId))
+          .where('id', 'in', stored)
+          .execute()
+      : []
     if (!still.length) return []
-    return (await bulkUpdateTransactions(store, actor, { transaction_ids: still.map((r) => r.id), updates }, now)).transactions.map(
-      (t) => t.id,
-    )
+    return (
+      await bulkUpdateTransactions(store, actor, { transaction_ids: still.map((r) => store.tx.idText(r.id)), updates }, now)
+    ).transactions.map((t) => t.id)
   }
 }
 
@@ -304,7 +309,7 @@ export async function applyRule(store: Store, actor: Actor, id: string, o: { sin
     updated += done.length
     ids = ids && ids.length + done.length <= APPLY_CHUNK ? [...ids, ...done] : null
   }
-  // Updating only category fields and tags never moves a row in the scan's (date, id) order.
+  // Updating only category fields and tags never moves a row in the scan's (date, seq) order.
   for await (const m of matches(store, actor.companyId, compiled, since, { scanned: 0 })) {
     matched++
     if (Object.keys(m.changes).length) pending.push(m.row.id)

@@ -3,16 +3,16 @@
  * as text (`CAST(SUM(..) AS TEXT)`), then parsed into a BigInt: exact on both dialects (PostgreSQL
  * answers SUM(bigint) as numeric, SQLite as a 64-bit integer). Void transactions are left out.
  *
- * The queries are shaped for the covering indexes of migration 0004_reports
- * (company_id | bank_account_id, transaction_date, cash_flow_category, accounting_category, category,
+ * The queries are shaped for the covering indexes of migration 0004_reports, on keys since 0011
+ * (company_key | account_key, transaction_date, cash_flow_category, accounting_category, category,
  * merchant_name, status, is_reconciled, base_amount): a date range is one index range scan, and
  * GROUP BY a prefix of the index order needs no sort on SQLite.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Db } from '../../store/schema.js'
 
-/** What a report covers: a whole company, or one of its accounts (checked to be the company's first). */
-export type Scope = { column: 'company_id'; value: string } | { column: 'bank_account_id'; value: string }
+/** What a report covers: a whole company, or one of its accounts (checked to be the company's first), by key. */
+export type Scope = { column: 'company_key'; value: number } | { column: 'account_key'; value: number; accountId: string }
 
 const sumText = (e: RawBuilder<unknown>): RawBuilder<string> => sql<string>`CAST(COALESCE(SUM(${e}), 0) AS TEXT)`
 const INFLOW = sql`CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END`
@@ -126,19 +126,19 @@ export async function summaryGroups(db: Kysely<Db>, scope: Scope, from: string, 
   }))
 }
 
-/** Net of each account's transactions up to and including a day. */
-export async function netByAccountUpTo(db: Kysely<Db>, accountIds: string[], to: string): Promise<Map<string, bigint>> {
-  const out = new Map<string, bigint>()
-  for (let i = 0; i < accountIds.length; i += 500) {
+/** Net of each account's transactions up to and including a day, by account key. */
+export async function netByAccountUpTo(db: Kysely<Db>, accountKeys: number[], to: string): Promise<Map<number, bigint>> {
+  const out = new Map<number, bigint>()
+  for (let i = 0; i < accountKeys.length; i += 500) {
     const rows = await db
       .selectFrom('transactions')
-      .where('bank_account_id', 'in', accountIds.slice(i, i + 500))
+      .where('account_key', 'in', accountKeys.slice(i, i + 500))
       .where('status', '!=', 'void')
       .where('transaction_date', '<=', to)
-      .select(['bank_account_id', sumText(sql`base_amount`).as('net')])
-      .groupBy('bank_account_id')
+      .select(['account_key', sumText(sql`base_amount`).as('net')])
+      .groupBy('account_key')
       .execute()
-    for (const r of rows) out.set(r.bank_account_id, exact(r.net))
+    for (const r of rows) out.set(Number(r.account_key), exact(r.net))
   }
   return out
 }
@@ -146,18 +146,18 @@ export async function netByAccountUpTo(db: Kysely<Db>, accountIds: string[], to:
 /**
  * The rate for an account's opening balance: the exchange rate of its earliest non-void
  * transaction in the account's own currency (the one nearest the opening; the same day: the
- * smallest id), or undefined.
+ * first created), or undefined.
  */
-export async function openingRate(db: Kysely<Db>, accountId: string, currency: string): Promise<string | undefined> {
+export async function openingRate(db: Kysely<Db>, accountKey: number, currency: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('transactions')
     .select('exchange_rate')
-    .where('bank_account_id', '=', accountId)
+    .where('account_key', '=', accountKey)
     .where('currency_code', '=', currency)
     .where('status', '!=', 'void')
-    // (bank_account_id, transaction_date, id) is an index: the first row found is the answer
+    // (account_key, transaction_date, seq) is an index: the first row found is the answer
     .orderBy('transaction_date', 'asc')
-    .orderBy('id', 'asc')
+    .orderBy('seq', 'asc')
     .limit(1)
     .executeTakeFirst()
   return row?.exchange_rate

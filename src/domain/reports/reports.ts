@@ -16,7 +16,7 @@ import { convertMinor, formatMinor } from '../../kernel/money.js'
 import { periodIndex, periodsOf, resolveRange, type Interval } from './periods.js'
 import { flowsByDay, netBefore, netByAccountUpTo, openingRate, summaryGroups, type Scope } from './queries.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
-import { baseCurrency } from '../transactions/rows.js'
+import { baseCurrency, companyKey } from '../transactions/rows.js'
 
 const CATEGORIES = ['operations', 'investing', 'financing', 'uncategorized'] as const
 type Category = (typeof CATEGORIES)[number]
@@ -43,7 +43,7 @@ interface Opening {
   /** Sum of the converted opening balances of the accounts in scope. */
   total: bigint
   byAccount: Map<string, bigint>
-  accounts: Array<{ id: string; name: string; currency_code: string }>
+  accounts: Array<{ id: string; key: number; name: string; currency_code: string }>
   unconverted: CashFlowReport['unconverted_opening_balances']
 }
 
@@ -54,16 +54,19 @@ interface Opening {
  * out of the balances and listed in `unconverted_opening_balances`.
  */
 async function openingBalances(db: Kysely<Db>, companyId: string, scope: Scope, base: string): Promise<Opening> {
-  let q = db.selectFrom('bank_accounts').select(['id', 'name', 'currency_code', 'opening_balance']).where('company_id', '=', companyId)
-  if (scope.column === 'bank_account_id') q = q.where('id', '=', scope.value)
+  let q = db
+    .selectFrom('bank_accounts')
+    .select(['id', 'key', 'name', 'currency_code', 'opening_balance'])
+    .where('company_id', '=', companyId)
+  if (scope.column === 'account_key') q = q.where('key', '=', scope.value)
   const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
   const out: Opening = { total: 0n, byAccount: new Map(), accounts: [], unconverted: [] }
   for (const r of rows) {
-    out.accounts.push({ id: r.id, name: r.name, currency_code: r.currency_code })
+    out.accounts.push({ id: r.id, key: Number(r.key), name: r.name, currency_code: r.currency_code })
     const minor = Number(r.opening_balance)
     let converted = 0
     if (minor !== 0 && r.currency_code !== base) {
-      const rate = await openingRate(db, r.id, r.currency_code)
+      const rate = await openingRate(db, Number(r.key), r.currency_code)
       if (rate === undefined) {
         out.unconverted.push({
           bank_account_id: r.id,
@@ -85,9 +88,9 @@ async function openingBalances(db: Kysely<Db>, companyId: string, scope: Scope, 
 
 /** The scope of a request; an account of another company is a 404, like any unknown id. */
 async function scopeOf(store: Store, companyId: string, accountId: string | undefined): Promise<Scope> {
-  if (accountId === undefined) return { column: 'company_id', value: companyId }
+  if (accountId === undefined) return { column: 'company_key', value: await companyKey(store, companyId) }
   const account = await findBankAccount(store, companyId, accountId)
-  return { column: 'bank_account_id', value: account.id }
+  return { column: 'account_key', value: account.key, accountId: account.id }
 }
 
 /** Run the queries of one report on one snapshot (SQLite: one deferred transaction; PostgreSQL: repeatable read). */
@@ -153,7 +156,7 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
     from,
     to,
     interval,
-    bank_account_id: scope.column === 'bank_account_id' ? scope.value : null,
+    bank_account_id: scope.column === 'account_key' ? scope.accountId : null,
     opening_balance: m.num(opening.balance),
     closing_balance: m.num(balance),
     totals: m.flows(totals),
@@ -205,7 +208,7 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
     const groups = await summaryGroups(db, scope, from, to)
     const moved = await netByAccountUpTo(
       db,
-      opening.accounts.map((a) => a.id),
+      opening.accounts.map((a) => a.key),
       to,
     )
     return { opening, groups, moved }
@@ -241,7 +244,7 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
     currency: base,
     from,
     to,
-    bank_account_id: scope.column === 'bank_account_id' ? scope.value : null,
+    bank_account_id: scope.column === 'account_key' ? scope.accountId : null,
     income: m.num(income.inflows),
     expenses: m.num(income.outflows),
     net: m.num(income.inflows - income.outflows),
@@ -260,7 +263,7 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
       .map(([k, t]) => ({ merchant_name: k, amount: m.num(t.amount), count: t.count })),
     accounts: opening.accounts.map((a) => ({
       ...a,
-      balance: m.num((opening.byAccount.get(a.id) ?? 0n) + (moved.get(a.id) ?? 0n)),
+      balance: m.num((opening.byAccount.get(a.id) ?? 0n) + (moved.get(a.key) ?? 0n)),
     })),
     unconverted_opening_balances: opening.unconverted,
   }

@@ -4,7 +4,8 @@
  * record completed, all in ONE database transaction: a failure leaves nothing half-imported.
  */
 import type { Kysely } from 'kysely'
-import type { Db, NewAuditEntryRow, NewTransactionRow, TransactionRow } from '../../store/schema.js'
+import type { Db, NewAuditEntryRow } from '../../store/schema.js'
+import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import { actorId } from '../actor.js'
 import { auditRow, diff } from '../transactions/audit.js'
@@ -15,7 +16,7 @@ import { lineRefs, matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } fr
 import { StatementFileError } from './parse.js'
 import type { SelectedStatement } from './select.js'
 import type { StatementJob } from './statements.js'
-import { toTransaction } from '../transactions/rows.js'
+import { companyKey, toTransaction } from '../transactions/rows.js'
 import { RateBook } from '../rates/book.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
@@ -35,13 +36,13 @@ export interface ApplyResult {
   duplicates: number
 }
 
-async function existingRefs(trx: Kysely<Db>, accountId: string, refs: string[]): Promise<Set<string>> {
+async function existingRefs(trx: Kysely<Db>, accountKey: number, refs: string[]): Promise<Set<string>> {
   const out = new Set<string>()
   for (let i = 0; i < refs.length; i += 500) {
     const rows = await trx
       .selectFrom('transactions')
       .select('statement_ref')
-      .where('bank_account_id', '=', accountId)
+      .where('account_key', '=', accountKey)
       .where('statement_ref', 'in', refs.slice(i, i + 500))
       .execute()
     for (const r of rows) if (r.statement_ref) out.add(r.statement_ref)
@@ -52,19 +53,19 @@ async function existingRefs(trx: Kysely<Db>, accountId: string, refs: string[]):
 }
 
 /** Transactions of the account a line may reconcile: no statement, not void, within the window. */
-async function candidates(store: Store, trx: Kysely<Db>, accountId: string, from: string, to: string): Promise<TransactionRow[]> {
+async function candidates(store: Store, trx: Kysely<Db>, accountKey: number, from: string, to: string): Promise<TransactionRow[]> {
   let q = trx
     .selectFrom('transactions')
     .selectAll()
-    .where('bank_account_id', '=', accountId)
+    .where('account_key', '=', accountKey)
     .where('bank_statement_id', 'is', null)
     .where('status', '!=', 'void')
     .where('transaction_date', '>=', shiftDate(from, -MATCH_WINDOW_DAYS))
     .where('transaction_date', '<=', shiftDate(to, MATCH_WINDOW_DAYS))
     .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('seq')
   if (store.dialect === 'postgres') q = q.forUpdate()
-  return q.execute()
+  return store.tx.decode(trx, await q.execute())
 }
 
 function warningsJson(warnings: string[]): string {
@@ -107,6 +108,8 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
     }
   }
   const learned: Example[] = []
+  const company = await companyKey(store, account.company_id)
+  await store.tx.actorKey(createdBy)
   const { result, learn } = await store.writeTransaction(async (trx) => {
     // One statement of an account at a time, across processes too (SQLite: BEGIN IMMEDIATE does it).
     // NO KEY UPDATE: new transactions of the account (their foreign key takes KEY SHARE) do not wait.
@@ -116,13 +119,13 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
     if (current?.status !== 'processing')
       throw new StatementFileError(`the statement is ${current?.status ?? 'gone'}, no longer processing: nothing was imported`)
 
-    const known = await existingRefs(trx, account.id, refs)
+    const known = await existingRefs(trx, account.key, refs)
     const fresh = sel.lines.map((line, index) => ({ line, index })).filter(({ index }) => !known.has(refs[index]))
     let matches = new Map<number, string>()
     const rowsById = new Map<string, TransactionRow>()
     if (fresh.length) {
       const dates = fresh.map((f) => f.line.date).sort()
-      const found = await candidates(store, trx, account.id, dates[0], dates[dates.length - 1])
+      const found = await candidates(store, trx, account.key, dates[0], dates[dates.length - 1])
       for (const r of found) rowsById.set(r.id, r)
       const list: Candidate[] = found.map((r) => ({
         id: r.id,
@@ -143,7 +146,11 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         const e = exampleOf(r as TransactionRow)
         if (e) learned.push(e)
       }
-      if (created.length) await trx.insertInto('transactions').values(created).execute()
+      if (created.length)
+        await trx
+          .insertInto('transactions')
+          .values(created.map((r) => store.tx.encode(r)))
+          .execute()
       if (audit.length) await trx.insertInto('audit_entries').values(audit).execute()
       createdCount += created.length
       created = []
@@ -166,7 +173,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         await trx
           .updateTable('transactions')
           .set({ is_reconciled: 1, bank_statement_id: statementId, statement_ref: refs[index], status: after.status, updated_at: ts })
-          .where('id', '=', matchedId)
+          .where('seq', '=', before.seq)
           .execute()
         audit.push(auditRow(actor, 'reconcile', matchedId, diff(toTransaction(before), toTransaction(after)), now))
         continue
@@ -182,7 +189,8 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       }
       const row: NewTransactionRow = {
         id: uuidv7(now.getTime()),
-        company_id: account.company_id,
+        company_key: company,
+        account_key: account.key,
         bank_account_id: account.id,
         bank_statement_id: statementId,
         transaction_date: line.date,

@@ -2,7 +2,8 @@
 import { uuidv7 } from '../../kernel/ids.js'
 import type { Store } from '../../store/store.js'
 import type { Kysely } from 'kysely'
-import type { BankAccountRow, Db, NewTransactionRow, TransactionRow } from '../../store/schema.js'
+import type { BankAccountRow, Db } from '../../store/schema.js'
+import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import { actorId, type Actor } from '../actor.js'
 import { requestHash, runIdempotent, type IdempotentResult } from '../idempotency.js'
 import { AppError, validation } from '../../kernel/errors.js'
@@ -18,12 +19,12 @@ import {
 import type { CreationAction } from './audit.js'
 import { zodError } from '../validation.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
-import { baseCurrency, toTransaction } from './rows.js'
+import { baseCurrency, companyKey, toTransaction } from './rows.js'
 import { learnCreated } from '../categorization/settings.js'
 import type { Categorizer } from '../categorization/categorizer.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
 import { RateBook } from '../rates/book.js'
-import { insertRows, mayMatch, placeRows, type Placement } from './statement-lines.js'
+import { mayMatch, placeRows, type Placement } from './statement-lines.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -43,7 +44,8 @@ export async function buildTransactionRow(
   const account = await lookUpAccount(store, actor, input.bank_account_id, db)
   const base = await baseCurrency(store, actor.companyId, db)
   const rates = await RateBook.load(db, actor.companyId, rateWanted(input, account, base))
-  return buildRow(actor, { by: actorId(actor), via: 'create' }, input, { now, ts: now.toISOString(), window }, account, base, rates)
+  const when = { now, ts: now.toISOString(), window, companyKey: await companyKey(store, actor.companyId, db) }
+  return buildRow({ by: actorId(actor), via: 'create' }, input, when, account, base, rates)
 }
 
 /** The (currency, date) a create request needs a rate of from the table: none when it gives one or is in the base currency. */
@@ -60,10 +62,9 @@ function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): 
 
 /** The row of a create request once its account and the base currency are known (synchronous: a batch builds thousands). */
 function buildRow(
-  actor: Actor,
   creation: { by: string; via: CreationAction },
   input: CreateTransactionRequest,
-  when: { now: Date; ts: string; window: DateWindow },
+  when: { now: Date; ts: string; window: DateWindow; companyKey: number },
   account: BankAccountRow,
   base: string,
   /** The company's rates this request may need (RateBook.load, once per batch). */
@@ -107,7 +108,8 @@ function buildRow(
 
   return {
     id: uuidv7(now.getTime()),
-    company_id: actor.companyId,
+    company_key: when.companyKey,
+    account_key: account.key,
     bank_account_id: account.id,
     bank_statement_id: null,
     transaction_date: input.transaction_date,
@@ -135,14 +137,14 @@ function buildRow(
   }
 }
 
-/** The existing transaction an import_ref names (for duplicate reports). */
-async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
-  const byAccount = new Map<string, string[]>()
+/** The existing transaction an import_ref names (for duplicate reports), keyed `account_key NUL import_ref`. */
+async function existingByRef(store: Store, db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
+  const byAccount = new Map<number, string[]>()
   for (const r of rows) {
     if (!r.import_ref) continue
-    const refs = byAccount.get(r.bank_account_id)
+    const refs = byAccount.get(r.account_key)
     if (refs) refs.push(r.import_ref)
-    else byAccount.set(r.bank_account_id, [r.import_ref])
+    else byAccount.set(r.account_key, [r.import_ref])
   }
   const out = new Map<string, string>()
   for (const [account, refs] of byAccount) {
@@ -150,13 +152,24 @@ async function existingByRef(db: Kysely<Db>, rows: NewTransactionRow[]): Promise
       const found = await db
         .selectFrom('transactions')
         .select(['id', 'import_ref'])
-        .where('bank_account_id', '=', account)
+        .where('account_key', '=', account)
         .where('import_ref', 'in', refs.slice(i, i + 500))
         .execute()
-      for (const f of found) out.set(`${account}\u0000${f.import_ref}`, f.id)
+      for (const f of found) out.set(refKey(account, f.import_ref), store.tx.idText(f.id))
     }
   }
   return out
+}
+
+const refKey = (account: number, ref: string | null | undefined) => `${account}\u0000${ref}`
+
+/** The 409 of a create whose import_ref the account holds already. */
+async function refTaken(store: Store, db: Kysely<Db>, row: NewTransactionRow): Promise<AppError> {
+  const existing = (await existingByRef(store, db, [row])).get(refKey(row.account_key, row.import_ref))
+  return new AppError(
+    'conflict',
+    `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`,
+  )
 }
 
 export async function createTransaction(
@@ -169,13 +182,7 @@ export async function createTransaction(
   const row = await buildTransactionRow(store, actor, input, now, window)
   const t = toTransaction(row as TransactionRow)
   const inserted = await store.hot.insertTransactions([row])
-  if (!inserted.has(row.id)) {
-    const existing = (await existingByRef(store.db, [row])).get(`${row.bank_account_id}\u0000${row.import_ref}`)
-    throw new AppError(
-      'conflict',
-      `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`,
-    )
-  }
+  if (!inserted.has(row.id)) throw await refTaken(store, store.db, row)
   if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
   return t
 }
@@ -220,6 +227,7 @@ export async function storeTransactionBatch(
   const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
   let placed: Placement
   if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
+    await store.tx.prepareActors(built.rows)
     placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
   } else {
     placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows }), matched: new Map() }
@@ -227,8 +235,8 @@ export async function storeTransactionBatch(
   await learnCreated(store, actor.companyId, built.rows.filter((r) => placed.inserted.has(r.id)) as TransactionRow[], now)
   const matched = matchStatementLines ? placed.matched : undefined
   return minimal
-    ? settleBatch(store.db, built, placed.inserted, (r, index) => ({ index, id: r.id }), matched)
-    : settleBatch(store.db, built, placed.inserted, toTransaction, matched)
+    ? settleBatch(store, store.db, built, placed.inserted, (r, index) => ({ index, id: r.id }), matched)
+    : settleBatch(store, store.db, built, placed.inserted, toTransaction, matched)
 }
 
 /**
@@ -237,10 +245,11 @@ export async function storeTransactionBatch(
  * there already, with the id of the transaction that has it.
  */
 async function settleBatch<C>(
+  store: Store,
   db: Kysely<Db>,
   built: BuiltBatch,
   inserted: Set<string>,
-  created: (row: TransactionRow, index: number) => C,
+  created: (row: NewTransactionRow, index: number) => C,
   /** Asked to match statement lines: row (in built.rows) -> the statement transaction it was paired with. */
   matched?: Map<number, string>,
 ): Promise<{
@@ -255,11 +264,12 @@ async function settleBatch<C>(
   built.rows.forEach((r, i) => {
     const id = matched?.get(i)
     if (id) paired.push({ index: built.indexes[i], id })
-    else if (inserted.has(r.id)) out.push(created(r as TransactionRow, built.indexes[i]))
+    else if (inserted.has(r.id)) out.push(created(r, built.indexes[i]))
     else skipped.push({ r, index: built.indexes[i] })
   })
   const existing = skipped.length
     ? await existingByRef(
+        store,
         db,
         skipped.map((s) => s.r),
       )
@@ -269,7 +279,7 @@ async function settleBatch<C>(
     errors: built.errors,
     duplicates: skipped.map(({ r, index }) => ({
       index,
-      id: existing.get(`${r.bank_account_id}\u0000${r.import_ref}`) ?? '',
+      id: existing.get(refKey(r.account_key, r.import_ref)) ?? '',
       import_ref: r.import_ref ?? '',
     })),
     ...(matched ? { matched: paired } : {}),
@@ -305,7 +315,7 @@ export async function createTransactionBatch(
   // Each account named is looked up once; every other row builds without waiting on anything.
   const accounts = new Map<string, BankAccountRow | AppError>()
   const base = await baseCurrency(store, actor.companyId, db)
-  const when = { now, ts: now.toISOString(), window }
+  const when = { now, ts: now.toISOString(), window, companyKey: await companyKey(store, actor.companyId, db) }
   const creation = { by: actorId(actor), via: 'batch_create' as const }
   const fail = (index: number, err: unknown) => {
     if (!(err instanceof AppError)) throw err
@@ -343,7 +353,7 @@ export async function createTransactionBatch(
   const rates = wanted.length ? await RateBook.load(db, actor.companyId, wanted) : RateBook.empty()
   for (const { index, input, account } of valid) {
     try {
-      rows.push(buildRow(actor, creation, input, when, account, base, rates))
+      rows.push(buildRow(creation, input, when, account, base, rates))
       indexes.push(index)
     } catch (err) {
       fail(index, err)
@@ -365,10 +375,11 @@ export async function createTransactionIdempotent(
 ): Promise<IdempotentResult<Transaction>> {
   const hash = requestHash('POST', '/api-v1/transactions', input)
   let created: NewTransactionRow | undefined
+  await store.tx.actorKey(actorId(actor))
   const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
     const row = await buildTransactionRow(store, actor, input, now, window, trx)
-    const t = toTransaction(row as TransactionRow)
-    await trx.insertInto('transactions').values(row).execute()
+    const t = toTransaction(row)
+    if (!(await store.tx.insert(trx, [row])).has(row.id)) throw await refTaken(store, trx, row)
     created = row
     return { status: 201, body: t }
   })
@@ -394,15 +405,16 @@ export async function createTransactionBatchIdempotent(
   )
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   let stored: NewTransactionRow[] = []
+  await store.tx.actorKey(actorId(actor))
   const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
     const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
     const placed: Placement = matchStatementLines
       ? await placeRows(store, trx, actor, built.rows, now)
-      : { inserted: await insertRows(trx, built.rows), matched: new Map() }
+      : { inserted: await store.tx.insert(trx, built.rows), matched: new Map() }
     stored = built.rows.filter((row) => placed.inserted.has(row.id))
     return {
       status: 201,
-      body: await settleBatch(trx, built, placed.inserted, toTransaction, matchStatementLines ? placed.matched : undefined),
+      body: await settleBatch(store, trx, built, placed.inserted, toTransaction, matchStatementLines ? placed.matched : undefined),
     }
   })
   await learnCreated(store, actor.companyId, stored as TransactionRow[], now)

@@ -2,14 +2,13 @@
  * Listing transactions: every filter of API.md section 4, sorted, with opaque keyset cursors
  * (a page walk sees each row once, whatever is inserted meanwhile) and the filtered total.
  */
-import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
-import { AMOUNT_INDEX } from '../../store/migrations/index.js'
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
 import type { Store } from '../../store/store.js'
-import type { Db, TransactionRow } from '../../store/schema.js'
+import type { Db, StoredTransactionRow } from '../../store/schema.js'
 import { AppError } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { parseAmount } from '../../kernel/money.js'
-import { baseCurrency, toTransaction } from './rows.js'
+import { baseCurrency, companyKey, toTransaction } from './rows.js'
 import type { Transaction, TransactionListQuery } from '../schemas.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 
@@ -22,25 +21,26 @@ export interface Page<T> {
   pagination: { limit: number; next_cursor: string | null; has_more: boolean; total: number }
 }
 
+/** Where a page ended: the sort, its value there, and the row's seq (the tie-breaker). */
 interface Cursor {
   s: Sort
   v: string | number
-  id: string
+  seq: number
 }
 
 function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.s, c.v, c.id])).toString('base64url')
+  return Buffer.from(JSON.stringify([c.s, c.v, c.seq])).toString('base64url')
 }
 
 function decodeCursor(text: string, sort: Sort): Cursor {
   try {
-    const [s, v, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [Sort, string | number, string]
-    if (!SORTS.includes(s) || typeof id !== 'string' || (typeof v !== 'string' && typeof v !== 'number')) throw new Error('shape')
+    const [s, v, seq] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [Sort, string | number, number]
+    if (!SORTS.includes(s) || !Number.isSafeInteger(seq) || (typeof v !== 'string' && typeof v !== 'number')) throw new Error('shape')
     if (s !== sort)
       throw new AppError('validation_error', 'this cursor belongs to another sort order: keep `sort` the same while paging', {
         details: [{ path: 'cursor', message: 'was made for another sort order' }],
       })
-    return { s, v, id }
+    return { s, v, seq }
   } catch (e) {
     if (e instanceof AppError) throw e
     throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', {
@@ -57,8 +57,17 @@ type TxQuery = SelectQueryBuilder<Db, 'transactions', object>
 
 /** Apply the filters (not the cursor) to a query over transactions. */
 async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: TransactionListQuery, query: TxQuery): Promise<TxQuery> {
-  let out = query.where('transactions.company_id', '=', companyId)
-  if (q.bank_account_id) out = out.where('transactions.bank_account_id', '=', q.bank_account_id)
+  // An account filter stands for the company too (the account is looked up as the company's): its
+  // count then reads the account's own covering index. An account of another company, or none: no rows.
+  const account = q.bank_account_id
+    ? await findBankAccount(store, companyId, q.bank_account_id, db).catch((e: unknown) => {
+        if (e instanceof AppError && e.code === 'not_found') return undefined
+        throw e
+      })
+    : undefined
+  let out = q.bank_account_id
+    ? query.where('transactions.account_key', '=', account?.key ?? -1)
+    : query.where('transactions.company_key', '=', await companyKey(store, companyId, db))
   if (q.statement_id) out = out.where('transactions.bank_statement_id', '=', q.statement_id)
   if (q.from) out = out.where('transactions.transaction_date', '>=', q.from)
   if (q.to) out = out.where('transactions.transaction_date', '<=', q.to)
@@ -70,7 +79,7 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
   if (q.min_amount !== undefined || q.max_amount !== undefined) {
     // Amount bounds are read in the currency of the account filtered on, else the base currency.
     const currency = q.bank_account_id
-      ? (await findBankAccount(store, companyId, q.bank_account_id, db)).currency_code
+      ? (account ?? (await findBankAccount(store, companyId, q.bank_account_id, db))).currency_code
       : await baseCurrency(store, companyId, db)
     const exp = currencyExponent(currency)
     for (const [field, op] of [
@@ -99,25 +108,6 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
   return out
 }
 
-/**
- * SQLite's amount index is `(amount)` alone (migration 0008). Without stats the planner always
- * prefers an index with `company_id = ?` and sorts every row it gives. That is right for a few
- * thousand rows, wrong for a million (0.45 s a page at 1M against 2 ms through the amount index).
- * The filtered total, which the page answers anyway, tells which case this is: above this many
- * rows the page walks the amount index, checking the filters row by row, so a page costs about
- * limit / (matching share of the company) index steps.
- */
-export const AMOUNT_WALK_MIN_ROWS = 5_000
-
-/** Run a select over `transactions` with SQLite's INDEXED BY (kysely has no syntax for it). */
-async function runIndexedBy<R>(db: Kysely<Db>, query: SelectQueryBuilder<Db, 'transactions', R>, index: string): Promise<R[]> {
-  const compiled = query.compile()
-  const from = 'from "transactions"'
-  if (!compiled.sql.includes(from)) throw new Error(`runIndexedBy: no ${from} in ${compiled.sql}`)
-  const text = compiled.sql.replace(from, `${from} indexed by "${index}"`)
-  return (await db.executeQuery<R>(CompiledQuery.raw(text, [...compiled.parameters]))).rows
-}
-
 export async function listTransactions(store: Store, companyId: string, q: TransactionListQuery): Promise<Page<Transaction>> {
   const db = store.db
   const sort = (q.sort ?? '-transaction_date') as Sort
@@ -126,35 +116,24 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
   const limit = q.limit ?? 50
   const filtered = await applyFilters(store, db, companyId, q, db.selectFrom('transactions') as TxQuery)
 
-  let page = filtered.selectAll('transactions') as unknown as SelectQueryBuilder<Db, 'transactions', TransactionRow>
+  let page = filtered.selectAll('transactions') as unknown as SelectQueryBuilder<Db, 'transactions', StoredTransactionRow>
   if (q.cursor) {
     const c = decodeCursor(q.cursor, sort)
-    page = page.where((eb) => eb(eb.refTuple(`transactions.${column}`, 'transactions.id'), desc ? '<' : '>', eb.tuple(c.v as never, c.id)))
+    page = page.where((eb) =>
+      eb(eb.refTuple(`transactions.${column}`, 'transactions.seq'), desc ? '<' : '>', eb.tuple(c.v as never, c.seq)),
+    )
   }
   const dir = desc ? 'desc' : 'asc'
+  // Each sort has an index that starts with the company and ends in seq (migration 0011): a page
+  // is read in index order, without sorting.
   const ordered = page
     .orderBy(`transactions.${column}`, dir)
-    .orderBy('transactions.id', dir)
+    .orderBy('transactions.seq', dir)
     .limit(limit + 1)
   const counted = filtered.select(sql<number>`count(*)`.as('n'))
-  let rows: TransactionRow[]
-  let total: number
-  if (store.dialect === 'sqlite' && column === 'amount') {
-    // One connection: the two queries run one after the other anyway.
-    total = Number((await counted.executeTakeFirstOrThrow()).n)
-    // A bulk load may have set the index aside (sqlite-store.ts): then the page sorts.
-    rows =
-      total > AMOUNT_WALK_MIN_ROWS
-        ? await runIndexedBy(db, ordered, AMOUNT_INDEX).catch((e: unknown) => {
-            if (e instanceof Error && /no such index/i.test(e.message)) return ordered.execute()
-            throw e
-          })
-        : await ordered.execute()
-  } else {
-    const [r, t] = await Promise.all([ordered.execute(), counted.executeTakeFirstOrThrow()])
-    rows = r
-    total = Number(t.n)
-  }
+  const [stored, t] = await Promise.all([ordered.execute(), counted.executeTakeFirstOrThrow()])
+  const total = Number(t.n)
+  const rows = await store.tx.decode(db, stored)
   const hasMore = rows.length > limit
   const pageRows = hasMore ? rows.slice(0, limit) : rows
   const last = pageRows[pageRows.length - 1]
@@ -162,7 +141,7 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
     data: pageRows.map(toTransaction),
     pagination: {
       limit,
-      next_cursor: hasMore && last ? encodeCursor({ s: sort, v: last[column] as string | number, id: last.id }) : null,
+      next_cursor: hasMore && last ? encodeCursor({ s: sort, v: last[column] as string | number, seq: last.seq }) : null,
       has_more: hasMore,
       total,
     },

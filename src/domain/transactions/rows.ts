@@ -3,13 +3,14 @@
  * module that reads transactions needs, apart from how they are created (create.ts).
  */
 import type { Kysely } from 'kysely'
-import type { Db, TransactionRow } from '../../store/schema.js'
+import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
+import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import { getCompany } from '../accounts/companies.js'
 import { minorToNumber } from '../../kernel/money.js'
 import type { Transaction } from '../schemas.js'
 
-export function toTransaction(row: TransactionRow): Transaction {
+export function toTransaction(row: TransactionRow | NewTransactionRow): Transaction {
   return {
     id: row.id,
     transaction_date: row.transaction_date,
@@ -33,6 +34,11 @@ export function toTransaction(row: TransactionRow): Transaction {
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
+}
+
+/** A company's key, what its transactions are stored under (cached by the store). */
+export function companyKey(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<number> {
+  return store.tx.companyKey(companyId, db)
 }
 
 const baseCurrencies = new WeakMap<Store, Map<string, string>>()

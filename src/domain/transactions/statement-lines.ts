@@ -15,7 +15,8 @@
  * rows in the same state. Each pairing is audited as a `reconcile`.
  */
 import { sql, type Kysely } from 'kysely'
-import type { Db, NewAuditEntryRow, NewTransactionRow, TransactionRow } from '../../store/schema.js'
+import type { Db, NewAuditEntryRow, StoredTransactionRow } from '../../store/schema.js'
+import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { auditRow, diff } from './audit.js'
@@ -40,13 +41,14 @@ function dateRange(rows: NewTransactionRow[]): [string, string] {
   return [shiftDate(lo, -MATCH_WINDOW_DAYS), shiftDate(hi, MATCH_WINDOW_DAYS)]
 }
 
-function byAccount(rows: NewTransactionRow[]): Map<string, number[]> {
-  const out = new Map<string, number[]>()
+/** The rows with an import_ref of each account (by key), as indexes in `rows`. */
+function byAccount(rows: NewTransactionRow[]): Map<number, number[]> {
+  const out = new Map<number, number[]>()
   rows.forEach((r, i) => {
     if (!r.import_ref) return
-    const list = out.get(r.bank_account_id)
+    const list = out.get(r.account_key)
     if (list) list.push(i)
-    else out.set(r.bank_account_id, [i])
+    else out.set(r.account_key, [i])
   })
   return out
 }
@@ -57,43 +59,43 @@ function byAccount(rows: NewTransactionRow[]): Map<string, number[]> {
  * statement_ref): SQLite's planner, left alone, took the account's date index and read every row of
  * those dates, the imported ones too (44 ms a batch at 50,000 rows, growing with the account).
  */
-function unpaired(
+async function unpaired(
   store: Store,
   db: Kysely<Db>,
-  account: string,
+  account: number,
   from: string,
   to: string,
   o: { limit?: number; lock?: boolean } = {},
 ): Promise<TransactionRow[]> {
   if (store.dialect === 'sqlite') {
-    return sql<TransactionRow>`SELECT * FROM transactions INDEXED BY transactions_statement_ref
-      WHERE bank_account_id = ${account} AND statement_ref IS NOT NULL AND import_ref IS NULL AND status <> 'void'
+    const r = await sql<StoredTransactionRow>`SELECT * FROM transactions INDEXED BY transactions_statement_ref
+      WHERE account_key = ${account} AND statement_ref IS NOT NULL AND import_ref IS NULL AND status <> 'void'
         AND transaction_date >= ${from} AND transaction_date <= ${to}
-      ORDER BY created_at, id ${o.limit ? sql`LIMIT ${o.limit}` : sql``}`
-      .execute(db)
-      .then((r) => r.rows)
+      ORDER BY created_at, seq ${o.limit ? sql`LIMIT ${o.limit}` : sql``}`.execute(db)
+    return store.tx.decode(db, r.rows)
   }
   let q = db
     .selectFrom('transactions')
     .selectAll()
-    .where('bank_account_id', '=', account)
+    .where('account_key', '=', account)
     .where('statement_ref', 'is not', null)
     .where('import_ref', 'is', null)
     .where('status', '!=', 'void')
     .where('transaction_date', '>=', from)
     .where('transaction_date', '<=', to)
     .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('seq')
   if (o.limit) q = q.limit(o.limit)
   if (o.lock) q = q.forUpdate()
-  return q.execute()
+  return store.tx.decode(db, await q.execute())
 }
 
 /** Whether any account of the batch has a statement transaction a row could pair with (no lock: the fast path's test). */
 export async function mayMatch(store: Store, rows: NewTransactionRow[]): Promise<boolean> {
   for (const [account, indexes] of byAccount(rows)) {
     // An account without statements (a bulk import into a new account) is answered by one index probe.
-    if (!(await store.db.selectFrom('bank_statements').select('id').where('bank_account_id', '=', account).limit(1).executeTakeFirst()))
+    const accountId = rows[indexes[0]].bank_account_id
+    if (!(await store.db.selectFrom('bank_statements').select('id').where('bank_account_id', '=', accountId).limit(1).executeTakeFirst()))
       continue
     const [from, to] = dateRange(indexes.map((i) => rows[i]))
     if ((await unpaired(store, store.db, account, from, to, { limit: 1 })).length) return true
@@ -103,7 +105,8 @@ export async function mayMatch(store: Store, rows: NewTransactionRow[]): Promise
 
 /**
  * Inside the caller's write transaction: pair the rows with statement transactions, reconcile
- * those, insert the others (a row whose import_ref exists already is left out, as ever).
+ * those, insert the others (a row whose import_ref exists already is left out, as ever). The rows'
+ * actors are prepared before the transaction (TransactionCodec.prepareActors).
  */
 export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, rows: NewTransactionRow[], now: Date): Promise<Placement> {
   const matched = new Map<number, string>()
@@ -115,8 +118,12 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
     await trx
       .selectFrom('bank_accounts')
       .select('id')
-      .where('id', 'in', [...accounts.keys()].sort())
-      .orderBy('id')
+      .where(
+        'key',
+        'in',
+        [...accounts.keys()].sort((a, b) => a - b),
+      )
+      .orderBy('key')
       .forShare()
       .execute()
   }
@@ -130,7 +137,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
       const found = await trx
         .selectFrom('transactions')
         .select('import_ref')
-        .where('bank_account_id', '=', account)
+        .where('account_key', '=', account)
         .where('import_ref', 'in', refs.slice(i, i + 500))
         .execute()
       for (const f of found) if (f.import_ref) known.add(f.import_ref)
@@ -167,7 +174,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
         const before = byId.get(id)!
         const after: TransactionRow = {
           ...before,
-          import_ref: rows[index].import_ref,
+          import_ref: rows[index].import_ref ?? null,
           is_reconciled: 1,
           status: before.status === 'pending' ? 'posted' : before.status,
           updated_at: ts,
@@ -175,7 +182,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
         await trx
           .updateTable('transactions')
           .set({ import_ref: after.import_ref, is_reconciled: 1, status: after.status, updated_at: ts })
-          .where('id', '=', id)
+          .where('seq', '=', before.seq)
           .execute()
         audit.push(auditRow(actor, 'reconcile', id, diff(toTransaction(before), toTransaction(after)), now))
         matched.set(index, id)
@@ -188,25 +195,10 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
       .values(audit.slice(i, i + 500))
       .execute()
   return {
-    inserted: await insertRows(
+    inserted: await store.tx.insert(
       trx,
       rows.filter((_, i) => !matched.has(i)),
     ),
     matched,
   }
-}
-
-/** Insert rows in statements of 1,000 (27 columns each, under both dialects' parameter limits); a row whose import_ref exists is left out. The ids inserted. */
-export async function insertRows(trx: Kysely<Db>, rows: NewTransactionRow[]): Promise<Set<string>> {
-  const inserted = new Set<string>()
-  for (let i = 0; i < rows.length; i += 1000) {
-    const done = await trx
-      .insertInto('transactions')
-      .values(rows.slice(i, i + 1000))
-      .onConflict((oc) => oc.columns(['bank_account_id', 'import_ref']).doNothing())
-      .returning('id')
-      .execute()
-    for (const d of done) inserted.add(d.id)
-  }
-  return inserted
 }

@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely'
 import type { Store } from '../../store/store.js'
-import type { Db, TransactionRow } from '../../store/schema.js'
+import type { Db } from '../../store/schema.js'
+import type { TransactionRow } from '../../store/transaction-codec.js'
 import type { Actor } from '../actor.js'
 import { auditRow, creationRow, diff, history } from './audit.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
@@ -14,7 +15,7 @@ import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { convertMinor, parseAmount, parseRate } from '../../kernel/money.js'
 import type { BulkUpdateRequest, Transaction, TransactionDetail, UpdateTransactionRequest } from '../schemas.js'
 import { RateBook } from '../rates/book.js'
-import { baseCurrency, toTransaction } from './rows.js'
+import { baseCurrency, companyKey, toTransaction } from './rows.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
@@ -73,14 +74,20 @@ function checkStatus(from: string, to: string | undefined, id: string): void {
 }
 
 async function lockRows(store: Store, trx: Kysely<Db>, companyId: string, ids: string[]): Promise<TransactionRow[]> {
-  let q = trx.selectFrom('transactions').selectAll().where('company_id', '=', companyId).where('id', 'in', ids)
-  if (store.dialect === 'postgres') q = q.forUpdate()
-  return q.execute()
-}
-
-async function writeRow(trx: Kysely<Db>, row: TransactionRow): Promise<void> {
-  const { id, company_id: _c, created_at: _t, import_ref: _r, ...rest } = row
-  await trx.updateTable('transactions').set(rest).where('id', '=', id).execute()
+  const stored = store.tx.idParams(ids)
+  if (stored.length === 0) return []
+  const out: TransactionRow[] = []
+  const company = await companyKey(store, companyId, trx)
+  for (let i = 0; i < stored.length; i += 500) {
+    let q = trx
+      .selectFrom('transactions')
+      .selectAll()
+      .where('company_key', '=', company)
+      .where('id', 'in', stored.slice(i, i + 500))
+    if (store.dialect === 'postgres') q = q.forUpdate()
+    out.push(...(await store.tx.decode(trx, await q.execute())))
+  }
+  return out
 }
 
 export async function updateTransaction(
@@ -115,6 +122,7 @@ export async function updateTransaction(
           })
         })
         next.bank_account_id = account.id
+        next.account_key = account.key
       }
       const currency = patch.currency_code ?? row.currency_code
       // A rate that came from the company's rates table (it has a date) follows the transaction to a new
@@ -177,10 +185,10 @@ export async function updateTransaction(
       const after = toTransaction(next)
       const changes = diff(before, after)
       if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
-      await writeRow(trx, next)
+      await store.tx.update(trx, next)
       await trx
         .insertInto('audit_entries')
-        .values(auditRow(actor, 'update', id, changes, now))
+        .values(auditRow(actor, 'update', row.id, changes, now))
         .execute()
       const delta = new LabelDelta()
       delta.note(row, next)
@@ -202,17 +210,17 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
           'conflict',
           `transaction ${id} is reconciled and cannot be deleted: un-reconcile it first (is_reconciled: false)`,
         )
-      await trx.deleteFrom('transactions').where('id', '=', id).execute()
-      const created = creationRow(actor.companyId, id, row)
+      await trx.deleteFrom('transactions').where('seq', '=', row.seq).execute()
+      const created = creationRow(actor.companyId, row.id, row)
       await trx
         .insertInto('audit_entries')
-        .values([...(created ? [created] : []), auditRow(actor, 'delete', id, diff(toTransaction(row), null), now)])
+        .values([...(created ? [created] : []), auditRow(actor, 'delete', row.id, diff(toTransaction(row), null), now)])
         .execute()
       const delta = new LabelDelta()
       delta.note(row, null)
-      return { learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
+      return { id: row.id, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
     })
-    .then(({ learn }) => {
+    .then(({ id, learn }) => {
       learn()
       return { id, deleted: true as const }
     })
@@ -224,7 +232,8 @@ export async function bulkUpdateTransactions(
   req: BulkUpdateRequest,
   now: Date,
 ): Promise<{ updated: number; transactions: Transaction[] }> {
-  const ids = [...new Set(req.transaction_ids)]
+  // UUIDs are found whatever their case; they are answered in lower case.
+  const ids = [...new Set(req.transaction_ids.map((id) => id.toLowerCase()))]
   const u = req.updates
   if (u.tags !== undefined && (u.add_tags !== undefined || u.remove_tags !== undefined)) {
     throw validation('updates.tags', 'replaces all tags: give it alone, or use add_tags / remove_tags')
@@ -266,7 +275,7 @@ export async function bulkUpdateTransactions(
         const changes = diff(before, after)
         out.push(Object.keys(changes).length ? after : before)
         if (Object.keys(changes).length === 0) continue
-        await writeRow(trx, next)
+        await store.tx.update(trx, next)
         audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
         delta.note(row, next)
       }
@@ -288,17 +297,19 @@ export async function bulkUpdateTransactions(
 }
 
 export async function getTransactionDetail(store: Store, companyId: string, id: string): Promise<TransactionDetail> {
-  const row = await store.db
-    .selectFrom('transactions')
-    .innerJoin('bank_accounts', 'bank_accounts.id', 'transactions.bank_account_id')
-    .selectAll('transactions')
-    .select('bank_accounts.name as account_name')
-    .where('transactions.company_id', '=', companyId)
-    .where('transactions.id', '=', id)
-    .executeTakeFirst()
-  if (!row) throw notFound('transaction')
-  const { account_name, ...tx } = row
-  const transaction = toTransaction(tx as TransactionRow)
+  const stored = store.tx.idParam(id)
+  const found = stored
+    ? await store.db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('company_key', '=', await companyKey(store, companyId))
+        .where('id', '=', stored)
+        .executeTakeFirst()
+    : undefined
+  if (!found) throw notFound('transaction')
+  const [tx] = await store.tx.decode(store.db, [found])
+  const account = await store.db.selectFrom('bank_accounts').select('name').where('key', '=', tx.account_key).executeTakeFirstOrThrow()
+  const transaction = toTransaction(tx)
   const statement = tx.bank_statement_id
     ? await store.db
         .selectFrom('bank_statements')
@@ -309,8 +320,8 @@ export async function getTransactionDetail(store: Store, companyId: string, id: 
     : undefined
   return {
     ...transaction,
-    bank_account: { id: tx.bank_account_id, name: account_name },
+    bank_account: { id: tx.bank_account_id, name: account.name },
     statement: statement ?? null,
-    history: await history(store.db, companyId, id, tx, transaction),
+    history: await history(store.db, companyId, tx.id, tx, transaction),
   }
 }

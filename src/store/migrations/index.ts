@@ -18,8 +18,10 @@ import * as categorization from './0007_categorization.js'
 import * as amountIndex from './0008_amount_index.js'
 import * as creationColumns from './0009_creation_columns.js'
 import * as exchangeRates from './0010_exchange_rates.js'
+import * as compactTransactions from './0011_compact_transactions.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
+export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
 
 /** Names sort in the order they run (kysely's Migrator sorts by name). */
 const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModule]> = [
@@ -33,6 +35,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0008_amount_index', amountIndex],
   ['0009_creation_columns', creationColumns],
   ['0010_exchange_rates', exchangeRates],
+  ['0011_compact_transactions', compactTransactions],
 ]
 
 /** Every migration, in order, for one dialect. */

@@ -1,0 +1,351 @@
+/**
+ * Transactions as finctl's domain sees them (`TransactionRow`: the UUID as text, the account's id,
+ * every column whole) and as they are stored (`TransactionsTable` in schema.ts: an integer `seq`, the
+ * UUID in 16 bytes, integer keys of the company, account and creator, columns equal to another left
+ * NULL). This module is the one place that converts between the two; the domain reads rows through
+ * `decode` and writes them through `insert`, `update` and the store's hot paths.
+ *
+ * Keys that are cached (per store): a company's key (a company is never deleted and its key never
+ * changes) and the actors' keys (an actor row is never deleted or changed, and is written in a
+ * transaction of its own before any row names it, so a cached key always names a committed row).
+ * An account's id is looked up by key with every decode: accounts can be deleted, and one query per
+ * page of rows costs nothing beside the rows.
+ */
+import type { Kysely } from 'kysely'
+import { notFound } from '../kernel/errors.js'
+import type { Db, NewStoredTransactionRow, StoredId, StoredTransactionRow } from './schema.js'
+
+/** A transaction as the domain reads it. */
+export interface TransactionRow {
+  /** The row's key inside the database: the tie-breaker of sorts and keyset pages. */
+  seq: number
+  id: string
+  company_key: number
+  account_key: number
+  bank_account_id: string
+  bank_statement_id: string | null
+  transaction_date: string
+  posted_date: string
+  description: string
+  original_description: string
+  amount: number
+  currency_code: string
+  exchange_rate: string
+  base_amount: number
+  category: string | null
+  accounting_category: string | null
+  cash_flow_category: string | null
+  merchant_name: string | null
+  status: string
+  is_reconciled: number
+  ai_confidence_score: number | null
+  tags: string
+  created_at: string
+  updated_at: string
+  import_ref: string | null
+  statement_ref: string | null
+  /** `key:ID` or `user:ID` */
+  created_by: string | null
+  /** `create`, `batch_create` or `statement_import` */
+  created_via: string | null
+  exchange_rate_date: string | null
+}
+
+type Optional = 'import_ref' | 'statement_ref' | 'created_by' | 'created_via' | 'exchange_rate_date'
+/** A transaction to insert: every column but seq (the database's), some optional. */
+export type NewTransactionRow = Omit<TransactionRow, 'seq' | Optional> & Partial<Pick<TransactionRow, Optional>>
+
+/** created_via as stored. */
+export const CREATED_VIA = { create: 1, batch_create: 2, statement_import: 3 } as const
+const VIA_NAMES: Record<number, string> = { 1: 'create', 2: 'batch_create', 3: 'statement_import' }
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+
+/** A UUID's 16 bytes; undefined for text that is not a UUID (no transaction has it). */
+export function uuidBytes(id: string): Buffer | undefined {
+  if (id.length !== 36 || !UUID.test(id)) return undefined
+  return Buffer.from(id.slice(0, 8) + id.slice(9, 13) + id.slice(14, 18) + id.slice(19, 23) + id.slice(24), 'hex')
+}
+
+/** A UUID's text (lower case) from its 16 bytes. */
+export function uuidText(bytes: Uint8Array): string {
+  const h = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}
+
+export class TransactionCodec {
+  private readonly companyKeys = new Map<string, number>()
+  private readonly actorKeys = new Map<string, number>()
+  private readonly actorNames = new Map<number, string>()
+
+  constructor(
+    readonly dialect: 'sqlite' | 'postgres',
+    /** The store's own handle, outside any transaction (actors are written in a transaction of their own). */
+    private readonly base: Kysely<Db>,
+  ) {}
+
+  /** The stored form of a transaction id; undefined when `id` is not a UUID (no transaction has it). */
+  idParam(id: string): StoredId | undefined {
+    if (this.dialect === 'postgres') return UUID.test(id) ? id.toLowerCase() : undefined
+    return uuidBytes(id)
+  }
+
+  /** The stored forms of ids, those that are UUIDs. */
+  idParams(ids: readonly string[]): StoredId[] {
+    const out: StoredId[] = []
+    for (const id of ids) {
+      const p = this.idParam(id)
+      if (p !== undefined) out.push(p)
+    }
+    return out
+  }
+
+  /** A stored id as text. */
+  idText(v: StoredId): string {
+    return typeof v === 'string' ? v : uuidText(v)
+  }
+
+  /** A company's key (`db` may be an open transaction). */
+  async companyKey(companyId: string, db: Kysely<Db> = this.base): Promise<number> {
+    const known = this.companyKeys.get(companyId)
+    if (known !== undefined) return known
+    const row = await db.selectFrom('companies').select('key').where('id', '=', companyId).executeTakeFirst()
+    if (!row) throw notFound('company')
+    this.companyKeys.set(companyId, Number(row.key))
+    return Number(row.key)
+  }
+
+  /**
+   * The key of an actor (`key:ID`, `user:ID`), written if new. Runs on the store's own handle in a
+   * statement of its own, never inside the caller's transaction: call it before opening one.
+   */
+  async actorKey(name: string): Promise<number> {
+    const known = this.actorKeys.get(name)
+    if (known !== undefined) return known
+    await this.base
+      .insertInto('actors')
+      .values({ name })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute()
+    const row = await this.base.selectFrom('actors').select('key').where('name', '=', name).executeTakeFirstOrThrow()
+    const key = Number(row.key)
+    this.actorKeys.set(name, key)
+    this.actorNames.set(key, name)
+    return key
+  }
+
+  /** The actors' keys of rows about to be written (each written if new), before the write transaction. */
+  async prepareActors(rows: ReadonlyArray<{ created_by?: string | null }>): Promise<void> {
+    let last: string | undefined
+    for (const r of rows) {
+      if (!r.created_by || r.created_by === last) continue
+      last = r.created_by
+      if (!this.actorKeys.has(r.created_by)) await this.actorKey(r.created_by)
+    }
+  }
+
+  /** The key of an actor already prepared (prepareActors); a programming error otherwise. */
+  knownActorKey(name: string): number {
+    const key = this.actorKeys.get(name)
+    if (key === undefined) throw new Error(`actor ${name} was not prepared before the write (TransactionCodec.prepareActors)`)
+    return key
+  }
+
+  /** A row as stored, to insert. The actor must be prepared (prepareActors). */
+  encode(row: NewTransactionRow): NewStoredTransactionRow {
+    return {
+      id: this.storedId(row.id),
+      company_key: row.company_key,
+      account_key: row.account_key,
+      bank_statement_id: row.bank_statement_id,
+      transaction_date: row.transaction_date,
+      posted_date: row.posted_date === row.transaction_date ? null : row.posted_date,
+      description: row.description,
+      original_description: row.original_description === row.description ? null : row.original_description,
+      amount: row.amount,
+      currency_code: row.currency_code,
+      exchange_rate: row.exchange_rate,
+      base_amount: row.base_amount,
+      category: row.category,
+      accounting_category: row.accounting_category,
+      cash_flow_category: row.cash_flow_category,
+      merchant_name: row.merchant_name,
+      status: row.status,
+      is_reconciled: row.is_reconciled,
+      ai_confidence_score: row.ai_confidence_score,
+      tags: row.tags,
+      created_at: row.created_at,
+      updated_at: row.updated_at === row.created_at ? null : row.updated_at,
+      import_ref: row.import_ref ?? null,
+      statement_ref: row.statement_ref ?? null,
+      created_by: row.created_by ? this.knownActorKey(row.created_by) : null,
+      created_via: row.created_via ? viaCode(row.created_via) : null,
+      exchange_rate_date: row.exchange_rate_date ?? null,
+    }
+  }
+
+  /**
+   * A row's stored values in TX_COLUMNS order, into `out` (the SQLite hot path: no object a row).
+   * The actor must be prepared (prepareActors).
+   */
+  encodeValues(row: NewTransactionRow, out: Array<StoredId | string | number | null>): void {
+    out[0] = this.storedId(row.id)
+    out[1] = row.company_key
+    out[2] = row.account_key
+    out[3] = row.bank_statement_id
+    out[4] = row.transaction_date
+    out[5] = row.posted_date === row.transaction_date ? null : row.posted_date
+    out[6] = row.description
+    out[7] = row.original_description === row.description ? null : row.original_description
+    out[8] = row.amount
+    out[9] = row.currency_code
+    out[10] = row.exchange_rate
+    out[11] = row.base_amount
+    out[12] = row.category
+    out[13] = row.accounting_category
+    out[14] = row.cash_flow_category
+    out[15] = row.merchant_name
+    out[16] = row.status
+    out[17] = row.is_reconciled
+    out[18] = row.ai_confidence_score
+    out[19] = row.tags
+    out[20] = row.created_at
+    out[21] = row.updated_at === row.created_at ? null : row.updated_at
+    out[22] = row.import_ref ?? null
+    out[23] = row.statement_ref ?? null
+    out[24] = row.created_by ? this.knownActorKey(row.created_by) : null
+    out[25] = row.created_via ? viaCode(row.created_via) : null
+    out[26] = row.exchange_rate_date ?? null
+  }
+
+  private storedId(id: string): StoredId {
+    const p = this.idParam(id)
+    if (p === undefined) throw new Error(`not a UUID: ${id}`)
+    return p
+  }
+
+  /** Stored rows as the domain reads them (`db` may be an open transaction). */
+  async decode(db: Kysely<Db>, rows: StoredTransactionRow[]): Promise<TransactionRow[]> {
+    if (rows.length === 0) return []
+    const accountKeys = new Set<number>()
+    const actorKeys = new Set<number>()
+    for (const r of rows) {
+      accountKeys.add(Number(r.account_key))
+      if (r.created_by != null && !this.actorNames.has(Number(r.created_by))) actorKeys.add(Number(r.created_by))
+    }
+    const accounts = await this.accountIds(db, [...accountKeys])
+    if (actorKeys.size) {
+      const found = await db
+        .selectFrom('actors')
+        .select(['key', 'name'])
+        .where('key', 'in', [...actorKeys])
+        .execute()
+      for (const a of found) this.actorNames.set(Number(a.key), a.name)
+    }
+    return rows.map((r) => {
+      const accountId = accounts.get(Number(r.account_key))
+      if (accountId === undefined) throw new Error(`transaction ${this.idText(r.id)}: no bank account has key ${r.account_key}`)
+      return {
+        seq: Number(r.seq),
+        id: this.idText(r.id),
+        company_key: Number(r.company_key),
+        account_key: Number(r.account_key),
+        bank_account_id: accountId,
+        bank_statement_id: r.bank_statement_id,
+        transaction_date: r.transaction_date,
+        posted_date: r.posted_date ?? r.transaction_date,
+        description: r.description,
+        original_description: r.original_description ?? r.description,
+        amount: Number(r.amount),
+        currency_code: r.currency_code,
+        exchange_rate: r.exchange_rate,
+        base_amount: Number(r.base_amount),
+        category: r.category,
+        accounting_category: r.accounting_category,
+        cash_flow_category: r.cash_flow_category,
+        merchant_name: r.merchant_name,
+        status: r.status,
+        is_reconciled: Number(r.is_reconciled),
+        ai_confidence_score: r.ai_confidence_score,
+        tags: r.tags,
+        created_at: r.created_at,
+        updated_at: r.updated_at ?? r.created_at,
+        import_ref: r.import_ref,
+        statement_ref: r.statement_ref,
+        created_by: r.created_by == null ? null : (this.actorNames.get(Number(r.created_by)) ?? null),
+        created_via: r.created_via == null ? null : (VIA_NAMES[Number(r.created_via)] ?? null),
+        exchange_rate_date: r.exchange_rate_date,
+      }
+    })
+  }
+
+  /** The ids of bank accounts by key (`db` may be an open transaction). */
+  async accountIds(db: Kysely<Db>, keys: number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>()
+    for (let i = 0; i < keys.length; i += 500) {
+      const found = await db
+        .selectFrom('bank_accounts')
+        .select(['key', 'id'])
+        .where('key', 'in', keys.slice(i, i + 500))
+        .execute()
+      for (const a of found) out.set(Number(a.key), a.id)
+    }
+    return out
+  }
+
+  /**
+   * Insert rows through kysely, inside the caller's transaction `db`, in statements of 500; a row
+   * whose import_ref its account holds already is left out. The ids of the rows inserted. The actors
+   * must be prepared (prepareActors), before the transaction.
+   */
+  async insert(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Set<string>> {
+    const inserted = new Set<string>()
+    for (let i = 0; i < rows.length; i += 500) {
+      const done = await db
+        .insertInto('transactions')
+        .values(rows.slice(i, i + 500).map((r) => this.encode(r)))
+        .onConflict((oc) => oc.columns(['account_key', 'import_ref']).doNothing())
+        .returning('id')
+        .execute()
+      for (const d of done) inserted.add(this.idText(d.id))
+    }
+    return inserted
+  }
+
+  /** Write a changed row: every column a change may touch (not its identity, company, creation or import_ref), inside `db`. */
+  async update(db: Kysely<Db>, row: TransactionRow): Promise<void> {
+    await db
+      .updateTable('transactions')
+      .set({
+        account_key: row.account_key,
+        bank_statement_id: row.bank_statement_id,
+        transaction_date: row.transaction_date,
+        posted_date: row.posted_date === row.transaction_date ? null : row.posted_date,
+        description: row.description,
+        original_description: row.original_description === row.description ? null : row.original_description,
+        amount: row.amount,
+        currency_code: row.currency_code,
+        exchange_rate: row.exchange_rate,
+        base_amount: row.base_amount,
+        category: row.category,
+        accounting_category: row.accounting_category,
+        cash_flow_category: row.cash_flow_category,
+        merchant_name: row.merchant_name,
+        status: row.status,
+        is_reconciled: row.is_reconciled,
+        ai_confidence_score: row.ai_confidence_score,
+        tags: row.tags,
+        updated_at: row.updated_at === row.created_at ? null : row.updated_at,
+        statement_ref: row.statement_ref,
+        exchange_rate_date: row.exchange_rate_date,
+      })
+      .where('seq', '=', row.seq)
+      .execute()
+  }
+}
+
+function viaCode(via: string): number {
+  const code = (CREATED_VIA as Record<string, number>)[via]
+  if (code === undefined) throw new Error(`unknown created_via: ${via}`)
+  return code
+}
