@@ -299,6 +299,39 @@ describe.each(STORES)('migration 0011 on %s: a database of the release before, c
     expect(fresh.seq).toBeGreaterThan(rows.length)
   })
 
+  // SQLite only: PostgreSQL gives a dropped table's space back by itself.
+  const sqliteOnly = kind === 'sqlite' ? it : () => {}
+  sqliteOnly('gives the space the old layout took back to the file system (VACUUM after the conversion)', async () => {
+    const { d, ids } = await olderDatabase()
+    const { default: Database } = await import('better-sqlite3')
+    const raw = new Database(d.database.target)
+    const insert = raw.prepare(
+      `INSERT INTO transactions (id, company_id, bank_account_id, transaction_date, posted_date, description, original_description, amount,
+         currency_code, exchange_rate, base_amount, status, is_reconciled, tags, created_at, updated_at, import_ref, created_by, created_via)
+       VALUES (?, ?, ?, '2026-02-01', '2026-02-01', ?, ?, -100, 'USD', '1', -100, 'pending', 0, '[]', ?, ?, ?, 'key:k1', 'batch_create')`,
+    )
+    raw.transaction(() => {
+      for (let i = 0; i < 20_000; i++)
+        insert.run(randomUUID(), ids.acme, ids.operating, `Bulk ${i}`, `BULK ${i}`, at(100 + i), at(100 + i), `bulk.${i}`)
+    })()
+    raw.pragma('wal_checkpoint(TRUNCATE)')
+    const before = raw.pragma('page_count', { simple: true }) as number
+    raw.close()
+    const s = (d.store = await d.database.open())
+    const pages = Number((await sql<{ page_count: number }>`PRAGMA page_count`.execute(s.db)).rows[0].page_count)
+    const free = Number((await sql<{ freelist_count: number }>`PRAGMA freelist_count`.execute(s.db)).rows[0].freelist_count)
+    expect(free).toBeLessThan(16)
+    expect(pages).toBeLessThan(before * 0.6)
+    expect(
+      (
+        await s.db
+          .selectFrom('transactions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ).toBe(20_007)
+  })
+
   it('a conversion killed after its commit, before the migrator recorded it, is recorded by the next opening and not run twice', async () => {
     const { d, rows } = await olderDatabase()
     const first = await d.database.open()
