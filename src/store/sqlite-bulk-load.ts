@@ -1,19 +1,24 @@
 /**
- * Bulk loads on SQLite: the secondary indexes of `transactions` are set aside while a large load
- * goes in and built again, each by one sort, once it ends, instead of taking every row as a random
- * insert into each of them. A batch announces the load (`Prefer: bulk-load=N`, sent by `tx import`).
+ * Bulk loads on SQLite: the indexes of `transactions` that rows land on at random are set aside while
+ * a large load goes in and built again, each by one sort, once it ends, instead of taking every row
+ * as a random insert into each of them. A batch announces the load (`Prefer: bulk-load=N`, sent by
+ * `tx import`).
  *
- * Measured (200k rows of a file not in date order, embedded import, busy 2-core machine): 120 s with
- * the indexes in place, 36 s without them. Dates, categories, statuses and amounts of a shuffled
- * file land on random pages of every index; the rows themselves append (their ids are time-ordered).
+ * What is set aside: every index that is not UNIQUE, but for the one whose key grows with every row
+ * created whatever the file's order (KEPT: company, created_at; each row appends to its last page),
+ * and the unique (account_key, import_ref) index. That one is what makes an import exactly-once, and
+ * for a file not in date order (a merged export, a file sorted by amount) it took more time than all
+ * the rest (1M shuffled rows, plain better-sqlite3: 19-21 s of inserts with it, 6.4 s without). While
+ * it is aside, the load keeps each account's refs in memory (RefTable, ref-table.ts), loaded from the
+ * index just before it is dropped, and the hot path's insertBulk dedups against them. The unique id
+ * and statement_ref indexes stay (ids are time-ordered; statement rows are few).
  *
- * What is set aside: every index of `transactions` that is not UNIQUE. The unique ones stay, because
- * they are what makes an import exactly-once (`ON CONFLICT (bank_account_id, import_ref)`). So does
- * the one whose key grows with every row created, whatever the file's order (KEPT: company, created_at,
- * id; created_at is the time of the insert and ids are time-ordered UUIDs): each row appends to its
- * last page, cheaper than sorting the whole table to build it again. Measured (1M rows of an import,
- * plain better-sqlite3, this schema): the deferred builds took 13.5 s instead of 15.9 s with it kept,
- * and the inserts no longer.
+ * Exactly-once does not rest on the loader's memory alone. Every other write of an import_ref, in
+ * this process or another (a create, a batch that is not a bulk load, a statement line paired with an
+ * imported row), first builds the unique index again inside its own write transaction
+ * (ensureRefIndex); the loader sees it back at its next batch and finishes with ON CONFLICT, as
+ * without a load. SQLite's write lock orders all of it.
+ *
  * When: at least `minRows` rows announced, and at least a fifth of the rows the table holds, so that
  * the rebuild (it sorts the whole table) stays small beside what the load saves.
  *
@@ -23,11 +28,11 @@
  * The rebuild creates them all and deletes the key in one transaction. A process that opens the file
  * and finds the key builds the indexes at once unless the loader is still alive and its lease
  * current: a `kill -9` in the middle of a load is repaired by the next `finctl` that opens the file
- * (on another machine, a network file system, once the lease has run out). Readers never fail
- * meanwhile: without an index a query scans (amount-sorted lists name their index with INDEXED BY
- * and fall back to sorting, domain/transactions/queries.ts).
+ * (on another machine, a network file system, once the lease has run out); the unique index builds
+ * because no two rows share a ref. Readers never fail meanwhile: without an index a query scans.
  */
 import type BetterSqlite3 from 'better-sqlite3'
+import { MAX_SEQ, RefTable, refHash } from './ref-table.js'
 
 export interface BulkLoadSettings {
   /** Fewest rows announced for the indexes to be set aside (FINCTL_BULK_LOAD_MIN_ROWS, default 100,000). */
@@ -46,6 +51,9 @@ export function bulkLoadSettings(env: NodeJS.ProcessEnv = process.env): BulkLoad
 
 /** Secondary indexes that stay in place during a bulk load: rows append to them in any file order. */
 export const KEPT = ['transactions_company_created']
+
+/** The unique index of imported rows' identities, set aside too (see above). */
+export const REF_INDEX = 'transactions_import_ref'
 
 /** The `settings` key that holds the definitions of the indexes set aside, and the loader's lease. */
 export const DEFERRED_KEY = 'deferred_indexes'
@@ -86,9 +94,13 @@ function alive(pid: number): boolean {
   }
 }
 
+/** CREATE [UNIQUE] INDEX IF NOT EXISTS, from an index's definition. */
+const ifNotExists = (sql: string) =>
+  sql.replace(/^CREATE (UNIQUE )?INDEX /i, (_, u: string | undefined) => `CREATE ${u ?? ''}INDEX IF NOT EXISTS `)
+
 /** Create every index set aside (those still missing) and end the lease. Run inside a transaction. */
 function buildDeferred(raw: BetterSqlite3.Database, d: Deferred): void {
-  for (const { sql } of d.indexes) raw.exec(sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '))
+  for (const { sql } of d.indexes) raw.exec(ifNotExists(sql))
   raw.prepare('DELETE FROM settings WHERE key IN (?, ?)').run(DEFERRED_KEY, OLD_LEASE_KEY)
 }
 
@@ -117,9 +129,17 @@ export function repairDeferredIndexes(raw: BetterSqlite3.Database, amountIndex?:
 export class BulkLoader {
   /** This process set indexes aside and has not built them again yet. */
   private deferred: Deferred | undefined
+  /**
+   * While this process's load has the unique ref index aside: the refs of each account the load
+   * writes to (by account key). Undefined otherwise, and as soon as the index is back.
+   */
+  refs: Map<number, RefTable> | undefined
   private rebuildTimer: NodeJS.Timeout | undefined
   private readonly rowCount: BetterSqlite3.Statement
   private readonly secondary: BetterSqlite3.Statement
+  private readonly indexSql: BetterSqlite3.Statement
+  private readonly accountRefs: BetterSqlite3.Statement
+  private readonly accountRefCount: BetterSqlite3.Statement
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
@@ -135,6 +155,9 @@ export class BulkLoader {
          AND name NOT IN (${KEPT.map((k) => `'${k}'`).join(', ')})
        ORDER BY name`,
     )
+    this.indexSql = raw.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?`).pluck()
+    this.accountRefs = raw.prepare('SELECT seq, import_ref FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL').raw()
+    this.accountRefCount = raw.prepare('SELECT count(*) FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL').pluck()
   }
 
   /** Whether a batch announcing `announced` rows is part of a load large enough to set indexes aside. */
@@ -142,11 +165,22 @@ export class BulkLoader {
     return announced >= this.settings.minRows
   }
 
-  /** Inside a bulk batch's transaction: set the indexes aside (first batch of a load), renew the lease. */
-  enter(announced: number): void {
+  /**
+   * Inside a bulk batch's transaction: set the indexes aside (first batch of a load), renew the lease.
+   * `accounts`: the account keys of the batch's rows with a ref; a load keeps the refs of the accounts
+   * of its first batch in memory, and a later account gives the unique index back (ensureRefIndex).
+   */
+  enter(announced: number, accounts: ReadonlySet<number>): void {
     const until = new Date(Date.now() + LEASE_MS).toISOString()
     if (this.deferred) {
       this.deferred.until = until
+      if (this.refs) {
+        // Another write of refs built the index again (this process or another): ON CONFLICT from now on.
+        if (this.indexSql.get(REF_INDEX) !== undefined) {
+          this.refs = undefined
+          this.deferred.indexes = this.deferred.indexes.filter((i) => i.name !== REF_INDEX)
+        } else if ([...accounts].some((a) => !this.refs!.has(a))) this.ensureRefIndex()
+      }
       writeDeferred(this.raw, this.deferred)
       return
     }
@@ -155,10 +189,40 @@ export class BulkLoader {
     // Indexes another process set aside (a load still running) stay in the list.
     const before = readDeferred(this.raw)?.indexes ?? []
     const now = this.secondary.all() as Array<{ name: string; sql: string }>
+    // The refs of the batch's accounts, read from the unique index before it goes (seqs in 32 bits).
+    const refSql = this.indexSql.get(REF_INDEX) as string | undefined
+    if (refSql !== undefined && existing + announced <= MAX_SEQ) {
+      const refs = new Map<number, RefTable>()
+      for (const account of accounts) {
+        const table = new RefTable((this.accountRefCount.get(account) as number) + announced)
+        for (const [seq, ref] of this.accountRefs.iterate(account) as IterableIterator<[number, string]>) table.add(refHash(ref), seq)
+        refs.set(account, table)
+      }
+      this.refs = refs
+      now.push({ name: REF_INDEX, sql: refSql })
+    }
     const indexes = [...before.filter((b) => !now.some((n) => n.name === b.name)), ...now]
     for (const { name } of now) this.raw.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`)
     this.deferred = { until, pid: process.pid, indexes }
     writeDeferred(this.raw, this.deferred)
+  }
+
+  /**
+   * Inside a write transaction that writes import_refs outside a bulk load's own inserts: build the
+   * unique ref index again if a load (of this process or another) set it aside, and take it off that
+   * load's list. A loader finds it back at its next batch. Cheap when the index is there.
+   */
+  ensureRefIndex(): void {
+    if (this.indexSql.get(REF_INDEX) !== undefined) return
+    this.refs = undefined
+    const d = readDeferred(this.raw)
+    const sql =
+      d?.indexes.find((i) => i.name === REF_INDEX)?.sql ?? `CREATE UNIQUE INDEX ${REF_INDEX} ON transactions (account_key, import_ref)`
+    this.raw.exec(ifNotExists(sql))
+    if (!d) return
+    const rest = { ...d, indexes: d.indexes.filter((i) => i.name !== REF_INDEX) }
+    writeDeferred(this.raw, rest)
+    if (this.deferred) this.deferred = { ...this.deferred, indexes: this.deferred.indexes.filter((i) => i.name !== REF_INDEX) }
   }
 
   /** After a bulk batch: build the indexes again once the load has been quiet for the idle time. */
@@ -174,7 +238,10 @@ export class BulkLoader {
     clearTimeout(this.rebuildTimer)
     const d = this.deferred
     if (!d) return
-    await this.inWriteQueue(() => buildDeferred(this.raw, d))
+    await this.inWriteQueue(() => {
+      this.refs = undefined
+      buildDeferred(this.raw, this.deferred ?? d)
+    })
     this.deferred = undefined
   }
 }

@@ -18,10 +18,16 @@
  * them out. Which rows went in: all of a chunk when SQLite counts as many changes as rows (the usual
  * case); else those whose id is in the table now (ids are new UUIDs, so a row found by its id was
  * inserted by this statement). Fewer rows than MIN_CHUNK go one a statement.
+ *
+ * During a bulk load that set the unique (account_key, import_ref) index aside (sqlite-bulk-load.ts),
+ * `insertBulk` finds the refs already there in the load's RefTables instead, inserts the others
+ * without ON CONFLICT and adds them to the tables; it names the transaction holding each ref it left
+ * out, which a caller would otherwise have to look up (without that index, by reading the table).
  */
 import type BetterSqlite3 from 'better-sqlite3'
 import { TX_COLUMNS, type StoredId } from './schema.js'
-import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
+import { MAX_SEQ, type RefTable, refHash } from './ref-table.js'
+import { type NewTransactionRow, refKey, type TransactionCodec } from './transaction-codec.js'
 
 /** Rows a statement at most (27 columns each stays far under SQLite's 32,766 parameters). */
 const CHUNK = 100
@@ -36,8 +42,13 @@ const WIDTH = TX_COLUMNS.length
 type Value = StoredId | string | number | null
 
 export class TransactionInserter {
-  private readonly single: BetterSqlite3.Statement
+  /** Prepared when first used: an ON CONFLICT (account_key, import_ref) cannot be prepared while a bulk load has that index aside. */
+  private single: BetterSqlite3.Statement | undefined
   private readonly chunks = new Map<string, BetterSqlite3.Statement>()
+  private readonly plainChunks = new Map<string, BetterSqlite3.Statement>()
+  private readonly refAt: BetterSqlite3.Statement
+  private readonly idAt: BetterSqlite3.Statement
+  private readonly seqOf: BetterSqlite3.Statement
   private readonly present = new Map<number, BetterSqlite3.Statement>()
   /** The values of a chunk's rows, row after row, reused (the statement copies them when it binds). */
   private readonly values: Value[] = new Array(WIDTH * CHUNK)
@@ -47,9 +58,81 @@ export class TransactionInserter {
     private readonly raw: BetterSqlite3.Database,
     private readonly codec: TransactionCodec,
   ) {
-    this.single = raw.prepare(
-      `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map(() => '?').join(', ')}) ${CONFLICT}`,
-    )
+    this.refAt = raw.prepare('SELECT import_ref FROM transactions WHERE seq = ?').pluck()
+    this.idAt = raw.prepare('SELECT id FROM transactions WHERE seq = ?').pluck()
+    this.seqOf = raw.prepare('SELECT seq FROM transactions WHERE id = ?').pluck()
+  }
+
+  /**
+   * A bulk load's insert (inside the caller's transaction; actors prepared): rows whose ref `refs`
+   * finds are left out and named in `existing`; a second row with a ref of the same call is left
+   * out as ON CONFLICT would. Every row with a ref must be of an account `refs` holds. The ids inserted.
+   */
+  insertBulk(rows: NewTransactionRow[], refs: Map<number, RefTable>, existing: Map<string, string> | undefined): Set<string> {
+    const inserted = new Set<string>()
+    const kept: NewTransactionRow[] = []
+    const hashes: number[] = []
+    /** Refs of this call kept so far: `account NUL ref` -> the row's id. */
+    const fresh = new Map<string, string>()
+    for (const row of rows) {
+      const ref = row.import_ref
+      if (!ref) {
+        kept.push(row)
+        hashes.push(0)
+        continue
+      }
+      const key = refKey(row.account_key, ref)
+      const earlier = fresh.get(key)
+      if (earlier !== undefined) {
+        existing?.set(key, earlier)
+        continue
+      }
+      const table = refs.get(row.account_key)
+      if (!table) throw new Error(`bulk insert: no ref table for account ${row.account_key}`)
+      const hash = refHash(ref)
+      const seq = table.find(hash, (s) => this.refAt.get(s) === ref)
+      if (seq !== 0) {
+        existing?.set(key, this.codec.idText(this.idAt.get(seq) as StoredId))
+        continue
+      }
+      fresh.set(key, row.id)
+      kept.push(row)
+      hashes.push(hash)
+    }
+    for (let i = 0; i < kept.length; i += CHUNK) {
+      const chunk = kept.slice(i, i + CHUNK)
+      const first = this.insertPlain(chunk)
+      for (let r = 0; r < chunk.length; r++) {
+        inserted.add(chunk[r].id)
+        const ref = chunk[r].import_ref
+        if (!ref) continue
+        const seq = first > 0 ? first + r : (this.seqOf.get(this.codec.idParam(chunk[r].id)) as number)
+        if (seq > MAX_SEQ) throw new Error(`bulk insert: seq ${seq} past what a ref table holds`)
+        refs.get(chunk[r].account_key)!.add(hashes[i + r], seq)
+      }
+    }
+    return inserted
+  }
+
+  /**
+   * Insert `rows` (no ON CONFLICT: nothing may collide); the seq of the first, the others following it
+   * in order, or 0 when that cannot be told from SQLite's answer (then each row's seq is read by id).
+   */
+  private insertPlain(rows: NewTransactionRow[]): number {
+    const n = rows.length
+    const all = this.values
+    for (let r = 0; r < n; r++) {
+      this.codec.encodeValues(rows[r], this.row)
+      for (let c = 0; c < WIDTH; c++) all[r * WIDTH + c] = this.row[c]
+    }
+    const shared = this.sharedColumns(n)
+    const info = this.statement(shared, n, false).run(this.bound(shared, n))
+    if (info.changes !== n) throw new Error(`bulk insert: ${info.changes} of ${n} rows inserted`)
+    // A statement's rows take consecutive rowids, in order: SQLite gives each new row the largest
+    // rowid plus one. Checked on the last row; if it ever failed, the seqs are read by id instead.
+    const last = Number(info.lastInsertRowid)
+    const lastId = this.idAt.get(last) as StoredId | undefined
+    return lastId !== undefined && this.codec.idText(lastId) === rows[n - 1].id ? last - n + 1 : 0
   }
 
   /** Insert `rows` (inside the caller's transaction; their actors prepared); the ids of those inserted. */
@@ -59,6 +142,9 @@ export class TransactionInserter {
     for (; rows.length - i >= MIN_CHUNK; i += CHUNK) this.insertChunk(rows.slice(i, i + CHUNK), inserted)
     for (; i < rows.length; i++) {
       this.codec.encodeValues(rows[i], this.row)
+      this.single ??= this.raw.prepare(
+        `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map(() => '?').join(', ')}) ${CONFLICT}`,
+      )
       if (this.single.run(this.row).changes === 1) inserted.add(rows[i].id)
     }
     return inserted
@@ -71,19 +157,8 @@ export class TransactionInserter {
       this.codec.encodeValues(rows[r], this.row)
       for (let c = 0; c < WIDTH; c++) all[r * WIDTH + c] = this.row[c]
     }
-    // A column is shared when every row of the chunk holds the same value in it; never the id.
-    const shared: boolean[] = new Array(WIDTH)
-    shared[0] = false
-    for (let c = 1; c < WIDTH; c++) {
-      const v = all[c]
-      let same = true
-      for (let r = 1; r < n && same; r++) same = all[r * WIDTH + c] === v
-      shared[c] = same
-    }
-    const bound: Value[] = []
-    for (let c = 0; c < WIDTH; c++) if (shared[c]) bound.push(all[c])
-    for (let r = 0; r < n; r++) for (let c = 0; c < WIDTH; c++) if (!shared[c]) bound.push(all[r * WIDTH + c])
-    const changes = this.statement(shared, n).run(bound).changes
+    const shared = this.sharedColumns(n)
+    const changes = this.statement(shared, n, true).run(this.bound(shared, n)).changes
     if (changes === n) {
       for (const row of rows) inserted.add(row.id)
       return
@@ -94,17 +169,41 @@ export class TransactionInserter {
     for (const id of this.presentStatement(n).all(ids) as StoredId[]) inserted.add(this.codec.idText(id))
   }
 
-  private statement(shared: boolean[], rows: number): BetterSqlite3.Statement {
+  /** Which columns of the `n` rows in `values` hold one value for every row; never the id. */
+  private sharedColumns(n: number): boolean[] {
+    const all = this.values
+    const shared: boolean[] = new Array(WIDTH)
+    shared[0] = false
+    for (let c = 1; c < WIDTH; c++) {
+      const v = all[c]
+      let same = true
+      for (let r = 1; r < n && same; r++) same = all[r * WIDTH + c] === v
+      shared[c] = same
+    }
+    return shared
+  }
+
+  /** The values to bind: the shared ones once, then each row's others. */
+  private bound(shared: boolean[], n: number): Value[] {
+    const all = this.values
+    const bound: Value[] = []
+    for (let c = 0; c < WIDTH; c++) if (shared[c]) bound.push(all[c])
+    for (let r = 0; r < n; r++) for (let c = 0; c < WIDTH; c++) if (!shared[c]) bound.push(all[r * WIDTH + c])
+    return bound
+  }
+
+  private statement(shared: boolean[], rows: number, onConflict: boolean): BetterSqlite3.Statement {
+    const cache = onConflict ? this.chunks : this.plainChunks
     const key = `${shared.map((s) => (s ? 1 : 0)).join('')}:${rows}`
-    let stmt = this.chunks.get(key)
+    let stmt = cache.get(key)
     if (stmt) return stmt
     let k = 0
     const select = TX_COLUMNS.map((_, c) => (shared[c] ? '?' : `column${++k}`)).join(', ')
     const tuple = `(${new Array(k).fill('?').join(', ')})`
-    const sql = `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) SELECT ${select} FROM (VALUES ${new Array(rows).fill(tuple).join(', ')}) WHERE true ${CONFLICT}`
+    const sql = `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) SELECT ${select} FROM (VALUES ${new Array(rows).fill(tuple).join(', ')}) WHERE true ${onConflict ? CONFLICT : ''}`
     stmt = this.raw.prepare(sql)
-    if (this.chunks.size >= MAX_STATEMENTS) this.chunks.clear()
-    this.chunks.set(key, stmt)
+    if (cache.size >= MAX_STATEMENTS) cache.clear()
+    cache.set(key, stmt)
     return stmt
   }
 

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
 import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from './migrations/index.js'
 import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
+import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './sqlite-row-inserts.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from './schema.js'
 import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
@@ -68,12 +69,14 @@ export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}):
 
   const amountIndex = transactionIndexes('sqlite').find((i) => i.includes(` ${AMOUNT_INDEX} `))!
   repairDeferredIndexes(raw, { name: AMOUNT_INDEX, sql: amountIndex })
-  const tx = new TransactionCodec('sqlite', db)
-  const hot = new SqliteHotPaths(raw, db, tx, bulkLoadSettings())
+  // Writes of import_refs through kysely first give back the unique index a bulk load set aside.
+  let hot: SqliteHotPaths | undefined
+  const tx = new TransactionCodec('sqlite', db, () => hot?.ensureRefIndex())
+  hot = new SqliteHotPaths(raw, db, tx, bulkLoadSettings())
   return {
     dialect: 'sqlite',
     db,
-    hot,
+    hot: hot!,
     tx,
     location: path,
     writeTransaction: (fn) =>
@@ -89,7 +92,7 @@ export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}):
         }
       }),
     async close() {
-      await hot.endBulkLoad()
+      await hot?.endBulkLoad()
       await db.destroy() // closes `raw` too
     },
   }
@@ -143,6 +146,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
+  private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => Set<string>
 
   /** Large loads set the secondary indexes aside (sqlite-bulk-load.ts). */
   private readonly bulk: BulkLoader
@@ -186,6 +190,9 @@ class SqliteHotPaths implements HotPaths {
     })
     const inserter = new TransactionInserter(raw, codec)
     this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => inserter.insert(rows))
+    this.appendBulk = raw.transaction((rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) =>
+      inserter.insertBulk(rows, refs, existing),
+    )
   }
 
   /** Run synchronous SQLite work while holding kysely's single-connection lock. */
@@ -266,11 +273,23 @@ class SqliteHotPaths implements HotPaths {
     if (rows.length === 0) return new Set()
     await this.codec.prepareActors(rows)
     const announced = o.bulkRows ?? 0
-    if (!this.bulk.isBulk(announced)) return this.grouped(() => this.appendTransactions(rows))
+    const refAccounts = new Set<number>()
+    for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
+    if (!this.bulk.isBulk(announced))
+      return this.grouped(() => {
+        if (refAccounts.size) this.bulk.ensureRefIndex()
+        return this.appendTransactions(rows)
+      })
     return this.grouped(() => {
-      this.bulk.enter(announced)
-      return this.appendTransactions(rows)
+      this.bulk.enter(announced, refAccounts)
+      const refs = this.bulk.refs
+      return refs ? this.appendBulk(rows, refs, o.existing) : this.appendTransactions(rows)
     }).finally(() => this.bulk.scheduleRebuild())
+  }
+
+  /** Inside a write transaction that writes import_refs: the unique index is there (sqlite-bulk-load.ts). */
+  ensureRefIndex(): void {
+    this.bulk.ensureRefIndex()
   }
 
   /** Build the indexes again if this process set them aside for a bulk load (closing the store). */

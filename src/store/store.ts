@@ -48,6 +48,12 @@ export interface InsertOptions {
    * else changes, and PostgreSQL ignores it.
    */
   bulkRows?: number
+  /**
+   * Filled, for rows left out because their account holds their import_ref, with the id of the
+   * transaction that holds it (`account_key NUL import_ref` -> id) where the insert found it without
+   * a lookup (a bulk load on SQLite); the caller looks up the others (refKey in transaction-codec.ts).
+   */
+  existing?: Map<string, string>
 }
 
 export interface Store {

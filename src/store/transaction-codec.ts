@@ -59,6 +59,9 @@ export type NewTransactionRow = Omit<TransactionRow, 'seq' | Optional> & Partial
 export const CREATED_VIA = { create: 1, batch_create: 2, statement_import: 3 } as const
 const VIA_NAMES: Record<number, string> = { 1: 'create', 2: 'batch_create', 3: 'statement_import' }
 
+/** The key of an import_ref in an account, as InsertOptions.existing and duplicate reports name it. */
+export const refKey = (accountKey: number, ref: string | null | undefined): string => `${accountKey}\u0000${ref}`
+
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
 /** A UUID's 16 bytes; undefined for text that is not a UUID (no transaction has it). */
@@ -82,7 +85,17 @@ export class TransactionCodec {
     readonly dialect: 'sqlite' | 'postgres',
     /** The store's own handle, outside any transaction (actors are written in a transaction of their own). */
     private readonly base: Kysely<Db>,
+    /**
+     * Called inside a write transaction before import_refs are written outside the hot path: on SQLite,
+     * builds the unique (account_key, import_ref) index again if a bulk load set it aside.
+     */
+    private readonly beforeRefWrites: () => void = () => {},
   ) {}
+
+  /** Before writing import_refs (inside the write transaction): the unique index is there (see beforeRefWrites). */
+  refsWillChange(): void {
+    this.beforeRefWrites()
+  }
 
   /** The stored form of a transaction id; undefined when `id` is not a UUID (no transaction has it). */
   idParam(id: string): StoredId | undefined {
@@ -300,6 +313,7 @@ export class TransactionCodec {
    */
   async insert(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Set<string>> {
     const inserted = new Set<string>()
+    if (rows.some((r) => r.import_ref)) this.beforeRefWrites()
     for (let i = 0; i < rows.length; i += 500) {
       const done = await db
         .insertInto('transactions')

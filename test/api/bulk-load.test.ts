@@ -1,10 +1,11 @@
 /**
  * `Prefer: bulk-load=N` on a batch (sent by `tx import`): on SQLite a large enough load sets the
- * secondary (non-unique) indexes of transactions aside and builds them again when the load ends, so
- * every imported row skips a random insert into each (src/store/sqlite-bulk-load.ts). Lists stay
- * right meanwhile, the indexes come back on close, after a quiet spell, or, after a crash, when the
- * next process opens the file and the loader is gone or its lease has run out. Thresholds come from
- * FINCTL_BULK_LOAD_MIN_ROWS / _IDLE_MS here.
+ * secondary (non-unique) indexes of transactions aside, and the unique (account, import_ref) one, and
+ * builds them again when the load ends, so every imported row skips a random insert into each
+ * (src/store/sqlite-bulk-load.ts). Lists stay right meanwhile; every row stays exactly once (refs
+ * there before, sent twice, retried, written by another connection meanwhile); the indexes come back
+ * on close, after a quiet spell, or, after a crash, when the next process opens the file and the
+ * loader is gone or its lease has run out. Thresholds come from FINCTL_BULK_LOAD_MIN_ROWS / _IDLE_MS here.
  */
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -13,7 +14,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
-import { DEFERRED_KEY, KEPT } from '../../src/store/sqlite-bulk-load.js'
+import { DEFERRED_KEY, KEPT, REF_INDEX } from '../../src/store/sqlite-bulk-load.js'
 import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
 
@@ -53,11 +54,12 @@ async function allSecondary(): Promise<string[]> {
   }
 }
 
-function items(account: string, n: number, from = 0): CreateTransactionRequest[] {
+function items(account: string, n: number, from = 0, ref?: string): CreateTransactionRequest[] {
   return Array.from({ length: n }, (_, k) => {
     const i = from + k
-    // Few distinct amounts: long runs of ties, ordered by id.
+    // Few distinct amounts: long runs of ties, in creation order.
     return {
+      ...(ref ? { import_ref: `${ref}.${i}` } : {}),
       bank_account_id: account,
       transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-10`,
       description: `bulk ${i}`,
@@ -126,14 +128,18 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     expect(created).toHaveLength(n)
     const during = inspect(service.database)
     expect(during.secondary).toEqual(KEPT)
-    expect(during.unique).toContain('transactions_import_ref')
-    expect(during.deferred!.indexes.map((i) => i.name).sort()).toEqual(expected)
+    expect(during.unique).toEqual(['transactions_id', 'transactions_statement_ref'])
+    expect(during.deferred!.indexes.map((i) => i.name).sort()).toEqual([...expected, REF_INDEX].sort())
     // The loader's process: this one embedded, the server's over http.
     if (kind === 'embedded') expect(during.deferred!.pid).toBe(process.pid)
     else expect(during.deferred!.pid).toBeGreaterThan(0)
     expect(Date.parse(during.deferred!.until)).toBeGreaterThan(Date.now())
 
-    const byAmount = [...created].sort((x, y) => x.amount - y.amount || (x.id < y.id ? -1 : 1)).map((r) => r.id)
+    // Equal amounts in creation order (`created` is in creation order).
+    const byAmount = created
+      .map((r, i) => ({ ...r, i }))
+      .sort((x, y) => x.amount - y.amount || x.i - y.i)
+      .map((r) => r.id)
     expect(await amountPages(c, 'amount', 3, 300)).toEqual(byAmount.slice(0, 900))
     expect(await amountPages(c, '-amount', 3, 300)).toEqual([...byAmount].reverse().slice(0, 900))
     // Filters and reports read the indexes that are set aside: they scan meanwhile, and answer the same.
@@ -148,7 +154,7 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     h = undefined
     try {
       const after = inspect(database)
-      expect(after).toEqual({ secondary: all, unique: during.unique, deferred: undefined, integrity: 'ok' })
+      expect(after).toEqual({ secondary: all, unique: [...during.unique, REF_INDEX].sort(), deferred: undefined, integrity: 'ok' })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -167,7 +173,134 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     await c.transactions.batchMinimal(items(accountId, 100, 5600), { bulkRows: 1200 })
     const state = inspect(service.database)
     expect(state.secondary).toEqual(KEPT)
-    expect(state.deferred?.indexes.length).toBe(expected.length - KEPT.length)
+    expect(state.deferred?.indexes.length).toBe(expected.length - KEPT.length + 1)
+  })
+
+  /** The account's transactions by import_ref (every row once?), read from the file. */
+  function refsOf(database: string, accountId: string): { rows: number; refs: number } {
+    const db = new Database(database, { readonly: true })
+    try {
+      return db
+        .prepare(
+          `SELECT count(*) AS rows, count(DISTINCT import_ref) AS refs FROM transactions
+           WHERE account_key = (SELECT key FROM bank_accounts WHERE id = ?) AND import_ref IS NOT NULL`,
+        )
+        .get(accountId) as { rows: number; refs: number }
+    } finally {
+      db.close()
+    }
+  }
+
+  it('keeps every import_ref once while its index is aside: refs there before the load, sent again, twice in a batch, a retried batch', async () => {
+    const { h: service, accountId, c } = await start(1000, 600_000)
+    // Before the load: 300 rows with refs (pre.0 .. pre.299), with the index in place.
+    const pre = await c.transactions.batchMinimal(items(accountId, 300, 0, 'pre'))
+    const preIds = new Map((pre.created as Array<{ index: number; id: string }>).map((r) => [`pre.${r.index}`, r.id]))
+    expect(preIds.size).toBe(300)
+    // The load's first batch: 1,000 new refs, 100 of the refs there before, and one new ref twice.
+    const first = [...items(accountId, 1000, 0, 'load'), ...items(accountId, 100, 0, 'pre'), ...items(accountId, 1, 7, 'load')]
+    const a = await c.transactions.batchMinimal(first, { bulkRows: 5000 })
+    expect(inspect(service.database).deferred?.indexes.map((i) => i.name)).toContain(REF_INDEX)
+    expect(inspect(service.database).unique).not.toContain(REF_INDEX)
+    const createdA = new Map((a.created as Array<{ index: number; id: string }>).map((r) => [first[r.index].import_ref!, r.id]))
+    expect(createdA.size).toBe(1000)
+    expect(a.errors).toEqual([])
+    // Each duplicate named with the transaction that holds its ref: the earlier rows, and the twin's first row.
+    expect(new Map(a.duplicates.map((d) => [d.import_ref, d.id]))).toEqual(
+      new Map([
+        ...Array.from({ length: 100 }, (_, i) => [`pre.${i}`, preIds.get(`pre.${i}`)!] as const),
+        ['load.7', createdA.get('load.7')!],
+      ]),
+    )
+    // The same batch again (a retry after a lost answer): nothing created, every row named.
+    const again = await c.transactions.batchMinimal(first, { bulkRows: 5000 })
+    expect(again.created).toEqual([])
+    expect(again.duplicates).toHaveLength(first.length)
+    for (const d of again.duplicates) expect(d.id).toBe(createdA.get(d.import_ref) ?? preIds.get(d.import_ref))
+    // A later batch of the load, new refs and old.
+    const later = [...items(accountId, 500, 1000, 'load'), ...items(accountId, 50, 950, 'load')]
+    const b = await c.transactions.batchMinimal(later, { bulkRows: 5000 })
+    expect(b.created).toHaveLength(500)
+    expect(b.duplicates.map((d) => d.id).sort()).toEqual(Array.from({ length: 50 }, (_, i) => createdA.get(`load.${950 + i}`)!).sort())
+    expect(refsOf(service.database, accountId)).toEqual({ rows: 1800, refs: 1800 })
+
+    const { database, dir } = service
+    await service.close({ keepFiles: true })
+    h = undefined
+    try {
+      expect(inspect(database)).toMatchObject({ unique: expect.arrayContaining([REF_INDEX]), deferred: undefined, integrity: 'ok' })
+      expect(refsOf(database, accountId)).toEqual({ rows: 1800, refs: 1800 })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("another connection's refs during a load give the unique index back, and the load finishes exactly once", async () => {
+    const { h: service, accountId, c } = await start(1000, 600_000)
+    const loaded = await c.transactions.batchMinimal(items(accountId, 1000, 0, 'load'), { bulkRows: 5000 })
+    expect(loaded.created).toHaveLength(1000)
+    expect(inspect(service.database).unique).not.toContain(REF_INDEX)
+    // Another connection to the file (another process would be the same) writes a ref the load has
+    // written and a new one: the first is left out, which takes the unique index.
+    const other = await openSqliteStore(service.database)
+    try {
+      const account = await other.db
+        .selectFrom('bank_accounts')
+        .select(['key', 'company_id'])
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow()
+      const companyKey = await other.tx.companyKey(account.company_id)
+      const row = (ref: string, i: number) => ({
+        id: `01a20c00-0000-7000-8000-${String(i).padStart(12, '0')}`,
+        company_key: companyKey,
+        account_key: Number(account.key),
+        bank_account_id: accountId,
+        bank_statement_id: null,
+        transaction_date: '2025-03-10',
+        posted_date: '2025-03-10',
+        description: `other ${i}`,
+        original_description: `other ${i}`,
+        amount: -100,
+        currency_code: 'USD',
+        exchange_rate: '1',
+        base_amount: -100,
+        category: null,
+        accounting_category: null,
+        cash_flow_category: null,
+        merchant_name: null,
+        status: 'pending',
+        is_reconciled: 0,
+        ai_confidence_score: null,
+        tags: '[]',
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+        import_ref: ref,
+        created_by: 'key:other',
+        created_via: 'batch_create',
+      })
+      const inserted = await other.hot.insertTransactions([row('load.5', 1), row('other.1', 2)])
+      expect([...inserted]).toEqual([row('other.1', 2).id])
+      expect(inspect(service.database).unique).toContain(REF_INDEX)
+      expect(inspect(service.database).deferred?.indexes.map((i) => i.name)).not.toContain(REF_INDEX)
+    } finally {
+      await other.close()
+    }
+    // The load goes on, now with ON CONFLICT: new refs, its own old ones, and the other connection's.
+    const next = [...items(accountId, 500, 1000, 'load'), ...items(accountId, 20, 0, 'load'), items(accountId, 1, 1, 'other')[0]]
+    const b = await c.transactions.batchMinimal(next, { bulkRows: 5000 })
+    expect(b.created).toHaveLength(500)
+    expect(b.duplicates.map((d) => d.import_ref).sort()).toEqual([...Array.from({ length: 20 }, (_, i) => `load.${i}`), 'other.1'].sort())
+    expect(b.duplicates.every((d) => d.id !== '')).toBe(true)
+
+    const { database, dir } = service
+    await service.close({ keepFiles: true })
+    h = undefined
+    try {
+      expect(inspect(database)).toMatchObject({ deferred: undefined, integrity: 'ok' })
+      expect(refsOf(database, accountId)).toEqual({ rows: 1501, refs: 1501 })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('builds the indexes again once the load has been quiet for the idle time', async () => {
@@ -185,12 +318,13 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
 })
 
 describe('a bulk load that was killed', () => {
-  /** What a loader leaves when it dies mid-load: the indexes dropped, their record under its lease. */
+  /** What a loader leaves when it dies mid-load: the indexes dropped (the unique ref index too), their record under its lease. */
   function killedLoad(database: string, pid: number, until: Date): void {
     const db = new Database(database)
     const indexes = db
       .prepare(
-        `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'`,
+        `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL
+           AND (sql NOT LIKE 'CREATE UNIQUE %' OR name = '${REF_INDEX}')`,
       )
       .all() as Array<{ name: string; sql: string }>
     db.transaction(() => {
@@ -209,6 +343,8 @@ describe('a bulk load that was killed', () => {
       const database = join(dir, 'finctl.db')
       await (await openSqliteStore(database)).close()
       const expected = inspect(database).secondary
+      const unique = inspect(database).unique
+      expect(unique).toContain(REF_INDEX)
       // A live loader (this process stands in for it) under a current lease: left alone.
       killedLoad(database, process.pid, new Date(Date.now() + 60_000))
       await (await openSqliteStore(database)).close()
@@ -222,11 +358,11 @@ describe('a bulk load that was killed', () => {
       )
       db.close()
       await (await openSqliteStore(database)).close()
-      expect(inspect(database)).toMatchObject({ secondary: expected, deferred: undefined, integrity: 'ok' })
+      expect(inspect(database)).toMatchObject({ secondary: expected, unique, deferred: undefined, integrity: 'ok' })
       // A loader that is gone (killed), though its lease would still run a minute: built at once.
       killedLoad(database, 2 ** 22 + 17, new Date(Date.now() + 60_000))
       await (await openSqliteStore(database)).close()
-      expect(inspect(database)).toMatchObject({ secondary: expected, deferred: undefined, integrity: 'ok' })
+      expect(inspect(database)).toMatchObject({ secondary: expected, unique, deferred: undefined, integrity: 'ok' })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -261,9 +261,12 @@ describe('tx import end to end', () => {
       ).map((r) => r.name)
       const lease = !!db.prepare(`SELECT 1 FROM settings WHERE key = 'deferred_indexes'`).get()
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
-      // Set aside: all but the one rows append to (KEPT in src/store/sqlite-bulk-load.ts); or all there.
+      // Set aside: all but the one rows append to (KEPT in src/store/sqlite-bulk-load.ts), and the
+      // unique (account, import_ref) index with them; or all there.
       const there = names.includes('transactions_amount')
       expect(names.length).toBe(there ? ALL_SECONDARY : 1)
+      const refIndex = !!db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'transactions_import_ref'`).get()
+      expect(refIndex).toBe(there)
       return { index: there, lease }
     } finally {
       db.close()

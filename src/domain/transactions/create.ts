@@ -3,7 +3,7 @@ import { uuidv7 } from '../../kernel/ids.js'
 import type { Store } from '../../store/store.js'
 import type { Kysely } from 'kysely'
 import type { BankAccountRow, Db } from '../../store/schema.js'
-import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
+import { type NewTransactionRow, refKey, type TransactionRow } from '../../store/transaction-codec.js'
 import { actorId, type Actor } from '../actor.js'
 import { requestHash, runIdempotent, type IdempotentResult } from '../idempotency.js'
 import { AppError, validation } from '../../kernel/errors.js'
@@ -161,8 +161,6 @@ async function existingByRef(store: Store, db: Kysely<Db>, rows: NewTransactionR
   return out
 }
 
-const refKey = (account: number, ref: string | null | undefined) => `${account}\u0000${ref}`
-
 /** The 409 of a create whose import_ref the account holds already. */
 async function refTaken(store: Store, db: Kysely<Db>, row: NewTransactionRow): Promise<AppError> {
   const existing = (await existingByRef(store, db, [row])).get(refKey(row.account_key, row.import_ref))
@@ -230,13 +228,14 @@ export async function storeTransactionBatch(
     await store.tx.prepareActors(built.rows)
     placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
   } else {
-    placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows }), matched: new Map() }
+    const existing = new Map<string, string>()
+    placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows, existing }), matched: new Map(), existing }
   }
   await learnCreated(store, actor.companyId, built.rows.filter((r) => placed.inserted.has(r.id)) as TransactionRow[], now)
   const matched = matchStatementLines ? placed.matched : undefined
   return minimal
-    ? settleBatch(store, store.db, built, placed.inserted, (r, index) => ({ index, id: r.id }), matched)
-    : settleBatch(store, store.db, built, placed.inserted, toTransaction, matched)
+    ? settleBatch(store, store.db, built, placed, (r, index) => ({ index, id: r.id }), matched)
+    : settleBatch(store, store.db, built, placed, toTransaction, matched)
 }
 
 /**
@@ -248,7 +247,7 @@ async function settleBatch<C>(
   store: Store,
   db: Kysely<Db>,
   built: BuiltBatch,
-  inserted: Set<string>,
+  placed: Pick<Placement, 'inserted' | 'existing'>,
   created: (row: NewTransactionRow, index: number) => C,
   /** Asked to match statement lines: row (in built.rows) -> the statement transaction it was paired with. */
   matched?: Map<number, string>,
@@ -264,16 +263,22 @@ async function settleBatch<C>(
   built.rows.forEach((r, i) => {
     const id = matched?.get(i)
     if (id) paired.push({ index: built.indexes[i], id })
-    else if (inserted.has(r.id)) out.push(created(r, built.indexes[i]))
+    else if (placed.inserted.has(r.id)) out.push(created(r, built.indexes[i]))
     else skipped.push({ r, index: built.indexes[i] })
   })
-  const existing = skipped.length
-    ? await existingByRef(
-        store,
-        db,
-        skipped.map((s) => s.r),
-      )
-    : new Map<string, string>()
+  // The transactions holding the skipped rows' refs: those the insert named, the others looked up.
+  const known = placed.existing ?? new Map<string, string>()
+  const unknown = skipped.filter((s) => !known.has(refKey(s.r.account_key, s.r.import_ref)))
+  const existing = unknown.length
+    ? new Map([
+        ...known,
+        ...(await existingByRef(
+          store,
+          db,
+          unknown.map((s) => s.r),
+        )),
+      ])
+    : known
   return {
     created: out,
     errors: built.errors,
@@ -414,7 +419,7 @@ export async function createTransactionBatchIdempotent(
     stored = built.rows.filter((row) => placed.inserted.has(row.id))
     return {
       status: 201,
-      body: await settleBatch(store, trx, built, placed.inserted, toTransaction, matchStatementLines ? placed.matched : undefined),
+      body: await settleBatch(store, trx, built, placed, toTransaction, matchStatementLines ? placed.matched : undefined),
     }
   })
   await learnCreated(store, actor.companyId, stored as TransactionRow[], now)

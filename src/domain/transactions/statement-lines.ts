@@ -27,6 +27,8 @@ import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../sta
 export interface Placement {
   /** The ids of the rows inserted now. */
   inserted: Set<string>
+  /** For rows left out as duplicates, the ids of the transactions holding their refs, where known (InsertOptions.existing). */
+  existing?: Map<string, string>
   /** Index in `rows` -> the id of the statement's transaction it was paired with. */
   matched: Map<number, string>
 }
@@ -129,6 +131,8 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
   }
   const ts = now.toISOString()
   const audit: NewAuditEntryRow[] = []
+  // Pairs take import_refs: the unique index must be there (a bulk load may have set it aside).
+  if (accounts.size) store.tx.refsWillChange()
   for (const [account, indexes] of accounts) {
     // Rows imported before are duplicates, not pairs.
     const known = new Set<string>()
