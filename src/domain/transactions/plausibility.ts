@@ -29,10 +29,17 @@ export function parseDateWindow(text: string): DateWindow {
 
 export const DEFAULT_DATE_WINDOW: DateWindow = parseDateWindow('1970-01-01..+1y')
 
+/** The last answer of latestDate: a batch checks thousands of rows against one window at one `now`. */
+let lastLatest: { w: DateWindow; ms: number; date: string } | undefined
+
 /** The window's last date as of `now` (UTC). */
 export function latestDate(w: DateWindow, now: Date): string {
+  const ms = now.getTime()
+  if (lastLatest?.w === w && lastLatest.ms === ms) return lastLatest.date
   const d = new Date(Date.UTC(now.getUTCFullYear() + w.ahead.years, now.getUTCMonth() + w.ahead.months, now.getUTCDate() + w.ahead.days))
-  return d.toISOString().slice(0, 10)
+  const date = d.toISOString().slice(0, 10)
+  lastLatest = { w, ms, date }
+  return date
 }
 
 /**
