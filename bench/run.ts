@@ -22,11 +22,14 @@
  *      with --quick): first pages, page 1000 via next_cursor, unfiltered, vs the bare SQL page query,
  *      and the cost of the `total` count.
  *   5. import (bench/lib/import.ts): `finctl tx import` of a generated CSV (100,000 and 1,000,000 rows;
- *      20,000 and 100,000 with --quick), embedded and through `finctl serve`, vs csv-parse alone and
- *      csv-parse + plain prepared inserts of the same rows, and the store's own inserts of the rows
- *      the embedded import created (the schema's floor); peak RSS of the CLI; and through `finctl serve`
- *      on PostgreSQL (FINCTL_BENCH_DATABASE_URL, a schema of its own) vs csv-parse + raw COPY of the
- *      same rows into a plain table in the same database (bench/lib/pg-import.ts).
+ *      20,000 and 100,000 with --quick) in three orders (by date, newest first, shuffled), each into a
+ *      fresh database, then twice more into the first one (other rows: by date, shuffled), embedded; and
+ *      through `finctl serve` (the CLI's time, and until the server's indexes are back), vs csv-parse
+ *      alone and csv-parse + plain prepared inserts of the same rows, and the store's own inserts of the
+ *      rows the embedded import created (the schema's floor); bytes a transaction on disk; peak RSS of
+ *      the CLI and of finctl serve; and through `finctl serve` on PostgreSQL (FINCTL_BENCH_DATABASE_URL,
+ *      a schema of its own) vs csv-parse + raw COPY of the same rows into a plain table in the same
+ *      database (bench/lib/pg-import.ts).
  *   6. reports (bench/reports.ts): cash-flow and summary at 1,000,000 transactions (100,000 with --quick),
  *      p50/p95, vs the same range's totals as one plain SQL aggregate over the same index.
  *   7. statements (bench/lib/statements.ts): a generated 50,000-line CAMT.053 and OFX file (10,000 with
@@ -106,6 +109,7 @@ const config = quick
         ceilingRuns: 2,
         remote: true,
         postgres: true,
+        intoExisting: true,
         orders: ['ascending', 'descending', 'shuffled'] as const,
       },
       reports: { rows: 100_000, runs: 10 },
@@ -128,6 +132,7 @@ const config = quick
         ceilingRuns: 3,
         remote: true,
         postgres: true,
+        intoExisting: true,
         orders: ['ascending', 'descending', 'shuffled'] as const,
       },
       reports: { rows: 1_000_000, runs: 20 },

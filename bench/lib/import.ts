@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3'
 import { parse } from 'csv-parse'
 import { spawnSync } from 'node:child_process'
-import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs'
+import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { mulberry32 } from '../../src/kernel/random.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
@@ -34,6 +34,11 @@ export interface ImportConfig {
   remote: boolean
   /** Also into a `finctl serve` on PostgreSQL (FINCTL_BENCH_DATABASE_URL), beside raw COPY of the same rows. */
   postgres?: boolean
+  /**
+   * Also each size again into the database of the first order's embedded import, which holds that
+   * many rows already: other rows (another seed) over the same dates, in the first order and shuffled.
+   */
+  intoExisting?: boolean
 }
 
 /**
@@ -125,6 +130,36 @@ interface CliRun {
   seconds: number
   rssMb?: number
   created: number
+}
+
+/** A process's peak resident memory so far (VmHWM), in MB; undefined where /proc is not there. */
+function peakRssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kb ? Number(kb) / 1024 : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Wait until a SQLite file's bulk load has ended: the indexes it set aside built again (no
+ * `deferred_indexes` record). A `finctl serve` does that once the load has been quiet for its idle time.
+ */
+async function indexesBack(database: string, timeoutMs = 10 * 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const db = new Database(database, { readonly: true, fileMustExist: true })
+    try {
+      db.pragma('busy_timeout = 5000')
+      if (!db.prepare("SELECT 1 FROM settings WHERE key = 'deferred_indexes'").get()) return
+    } finally {
+      db.close()
+    }
+    if (Date.now() > deadline) throw new Error(`${database}: the indexes were not back within ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
 }
 
 /** Bytes on disk per transaction of a SQLite file (with its WAL, if any). */
@@ -270,7 +305,37 @@ export async function runImportSection(
         }),
       )
     }
+    // The floor reads the rows of the first order's database: before more go in.
     const floor = await storeInsertsAlone(emb.setup.database, fresh().setup)
+    // Into a database that holds n rows already (the first order's): other rows over the same dates.
+    const intoExisting: Record<string, { seconds: number; rssMb?: number; bytesPerRow: number }> = {}
+    if (c.intoExisting) {
+      let held = n
+      for (const [k, order] of [...new Set([orders[0], 'shuffled' as const])].entries()) {
+        const more = join(dir, `more-${n}-${order}.csv`)
+        // Rows of their own (another seed each), over the same dates.
+        writeCsv(more, n, 4242 + k, order)
+        const run = runImport(root, emb.env, emb.setup.configDir, more, emb.setup.accountId)
+        if (run.created !== n) throw new Error(`import into ${n} rows (${order}) created ${run.created} of ${n}`)
+        held += n
+        intoExisting[order] = { seconds: run.seconds, rssMb: run.rssMb, bytesPerRow: bytesPerRow(emb.setup.database, held) }
+        const empty = byOrder[order]?.seconds
+        log(
+          `import: embedded, ${order}, into a database of ${(held - n).toLocaleString('en-US')}: ${run.seconds.toFixed(1)} s${empty ? ` (${(run.seconds / empty).toFixed(2)}x the empty database's ${empty.toFixed(1)} s)` : ''}, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB, ${intoExisting[order].bytesPerRow.toFixed(0)} bytes a transaction`,
+        )
+        figures.push(
+          makeFigure({
+            id: `import.embedded.into-existing.${order}.${label}`,
+            label: `tx import ${label} rows, embedded, ${order}, into a database holding ${label} or more`,
+            unit: 's',
+            spread: 'min-max',
+            value: [run.seconds],
+            baselineLabel: 'csv-parse + plain inserts',
+            baseline: plain,
+          }),
+        )
+      }
+    }
     log(`import: the store's inserts alone ${floor.toFixed(1)} s`)
     figures.push(
       makeFigure({
@@ -301,19 +366,24 @@ export async function runImportSection(
         baseline: plain,
       }),
     )
-    let remote: CliRun | undefined
+    let remote: (CliRun & { indexed: number; serveRssMb?: number }) | undefined
     if (c.remote) {
       const rem = fresh()
       let server: ServerProcess | undefined
       try {
         server = await startFinctl(root, rem.setup)
-        remote = runImport(root, { ...rem.env, FINCTL_BASE_URL: server.url }, rem.setup.configDir, file, rem.setup.accountId)
+        const t0 = performance.now()
+        const run = runImport(root, { ...rem.env, FINCTL_BASE_URL: server.url }, rem.setup.configDir, file, rem.setup.accountId)
+        // The server builds the indexes a bulk load set aside once the load has been quiet for a while:
+        // the import is whole when they are back.
+        await indexesBack(rem.setup.database)
+        remote = { ...run, indexed: (performance.now() - t0) / 1000, serveRssMb: peakRssMb(server.child.pid) }
       } finally {
         await server?.stop()
       }
       if (remote.created !== n) throw new Error(`remote import created ${remote.created} of ${n}`)
       log(
-        `import: remote ${remote.seconds.toFixed(1)} s, ${Math.round(n / remote.seconds)} rows/s, peak RSS ${remote.rssMb?.toFixed(0) ?? '?'} MB`,
+        `import: remote ${remote.seconds.toFixed(1)} s (${(remote.seconds / embedded.seconds).toFixed(2)}x embedded), ${Math.round(n / remote.seconds)} rows/s, the server's indexes back at ${remote.indexed.toFixed(1)} s (its quiet time included); peak RSS CLI ${remote.rssMb?.toFixed(0) ?? '?'} MB, finctl serve ${remote.serveRssMb?.toFixed(0) ?? '?'} MB`,
       )
       figures.push(
         makeFigure({
@@ -349,7 +419,7 @@ export async function runImportSection(
     lines.push(
       `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${floor.toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
     )
-    extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote, byOrder, postgres: onPg }
+    extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote, byOrder, intoExisting, postgres: onPg }
   }
   return { figures, lines, extra }
 }
