@@ -3,7 +3,7 @@
  * A date outside the window (1970-01-01 to a year after today; FINCTL_DATE_WINDOW) or an amount of 0
  * exits 6 and writes nothing, unless --force; tx import rejects such rows (exit 8) unless --force.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Sandbox } from '../helpers/cli.js'
@@ -84,8 +84,16 @@ describe('plausible input', () => {
   it('tx import rejects such rows with their line (exit 8) and imports them with --force', async () => {
     const file = join(sb.dir, 'odd-rows.csv')
     writeFileSync(file, 'Date,Description,Amount\n2026-02-01,Coffee,-4.50\n1965-02-02,Archive,12.00\n2026-02-03,Fee waived,0.00\n')
-    const first = await sb.run(['tx', 'import', file, '--account', account])
+    // The service refuses these rows (tx import sends them unchecked: one validation, the service's),
+    // and the CLI turns its answers by position into lines, the rejects file and exit 8.
+    const rejects = join(sb.dir, 'odd-rows.rejects.csv')
+    const first = await sb.run(['tx', 'import', file, '--account', account, '--rejects', rejects])
     expect(first.code).toBe(8)
+    expect(readFileSync(rejects, 'utf8').trim().split(/\r?\n/)).toEqual([
+      'Date,Description,Amount,line,reason',
+      expect.stringMatching(/^1965-02-02,Archive,12\.00,3,"date is 1965-02-02, outside the dates this service accepts/),
+      '2026-02-03,Fee waived,0.00,4,"amount is 0, which moves no money: check it, or give --force to record it"',
+    ])
     expect(first.stderr).toMatch(
       /^line 3: date is 1965-02-02, outside the dates this service accepts \(1970-01-01 to [\d-]+\): check it, or give --force to keep it$/m,
     )
