@@ -31,7 +31,8 @@ async function runServe(
   const poolSize = Number(o.poolSize)
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
   const database = o.database ?? ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.env)
-  const { startServer } = await import('../src/server.js')
+  const { restartWithServerHeap, startServer } = await import('../src/server.js')
+  restartWithServerHeap()
   const server = await startServer({
     host: o.host,
     port,

@@ -3,7 +3,9 @@
  * `finctl init` created; a profile points the CLI at it; embedded and remote see the same data.
  */
 import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SERVER_SEMI_SPACE_MB } from '../../src/server.js'
 import { FULL_KEY_ANYWHERE, Sandbox, expectNoSecretsAtRest, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
 
 describe('remote target over finctl serve', () => {
@@ -32,6 +34,15 @@ describe('remote target over finctl serve', () => {
     expect(server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(Number(host.split(':')[1])).toBeGreaterThan(0)
   })
+
+  // Linux shows a process's arguments in /proc: the server started itself again with a small young
+  // generation (src/server.ts, restartWithServerHeap), as the same process the test spawned.
+  if (existsSync('/proc/self/cmdline'))
+    it('serve runs with a small young generation, in the process that was started', () => {
+      const args = readFileSync(`/proc/${server!.child.pid}/cmdline`, 'utf8').split('\0')
+      expect(args).toContain(`--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`)
+      expect(args).toEqual(expect.arrayContaining(['serve', '--port', '0']))
+    })
 
   it('profile add --api-key-stdin stores the piped key for the URL', async () => {
     const key = sb.profiles().profiles.local.api_key!
