@@ -220,11 +220,19 @@ export class Client {
      * whole transactions: for imports, which need no more. A service that ignores the preference
      * answers the whole shape, which has the same `created[].id`.
      */
-    batchMinimal: (transactions: CreateTransactionRequest[], o: { bulkRows?: number; matchStatementLines?: boolean } = {}) =>
+    batchMinimal: (
+      transactions: CreateTransactionRequest[],
+      o: { bulkRows?: number; bulkEnd?: boolean; matchStatementLines?: boolean } = {},
+    ) =>
       this.request<BatchCreateMinimalResponse | BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: o.matchStatementLines ? { transactions, match_statement_lines: true } : { transactions },
-        // `bulk-load=N`: the rows of the whole import, a hint that lets the service prepare for them.
-        headers: { prefer: o.bulkRows ? `return=minimal, bulk-load=${o.bulkRows}` : 'return=minimal' },
+        // `bulk-load=N`: the rows of the whole import, a hint that lets the service prepare for them;
+        // `bulk-load-end`: the load's last batch (the service finishes what it prepared before it answers).
+        headers: {
+          prefer: ['return=minimal', ...(o.bulkRows ? [`bulk-load=${o.bulkRows}`] : []), ...(o.bulkEnd ? ['bulk-load-end'] : [])].join(
+            ', ',
+          ),
+        },
       }).then((r) => r.data),
   }
 

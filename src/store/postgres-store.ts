@@ -168,6 +168,9 @@ class PostgresHotPaths implements HotPaths {
     })
   }
 
+  /** PostgreSQL sets nothing aside for bulk loads. */
+  async endBulkLoad(): Promise<void> {}
+
   async insertTransactions(rows: NewTransactionRow[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set()
     await this.codec.prepareActors(rows)

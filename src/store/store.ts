@@ -39,6 +39,8 @@ export interface HotPaths {
    * creators' actor keys first).
    */
   insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<Set<string>>
+  /** A bulk load's end: build again what this process set aside for it (SQLite; nothing on PostgreSQL). */
+  endBulkLoad(): Promise<void>
 }
 
 export interface InsertOptions {

@@ -303,6 +303,25 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     }
   })
 
+  it("builds the indexes again before it answers the load's last batch (bulk-load-end), every row once", async () => {
+    const all = await allSecondary()
+    const { h: service, accountId, c } = await start(1000, 600_000)
+    await c.transactions.batchMinimal(items(accountId, 1500, 0, 'end'), { bulkRows: 3000 })
+    expect(inspect(service.database).secondary).toEqual(KEPT)
+    const last = await c.transactions.batchMinimal(items(accountId, 1500, 1500, 'end'), { bulkRows: 3000, bulkEnd: true })
+    expect(last.created).toHaveLength(1500)
+    // Answered with every index back, long before the ten minutes of quiet.
+    expect(inspect(service.database)).toMatchObject({
+      secondary: all,
+      unique: expect.arrayContaining([REF_INDEX]),
+      deferred: undefined,
+      integrity: 'ok',
+    })
+    expect(refsOf(service.database, accountId)).toEqual({ rows: 3000, refs: 3000 })
+    // The hint alone, with no load under way, is nothing.
+    expect((await c.transactions.batchMinimal(items(accountId, 10, 3000, 'end'), { bulkEnd: true })).created).toHaveLength(10)
+  })
+
   it('builds the indexes again once the load has been quiet for the idle time', async () => {
     const expected = await allSecondary()
     const { h: service, accountId, c } = await start(1000, 200)

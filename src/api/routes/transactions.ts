@@ -8,6 +8,7 @@ import {
   createTransactionBatchIdempotent,
   createTransactionIdempotent,
   storeTransactionBatch,
+  type BulkHint,
 } from '../../domain/transactions/create.js'
 import {
   BatchCreateMinimalResponse,
@@ -43,13 +44,18 @@ function prefersMinimal(prefer: string | undefined): boolean {
   return !!prefer?.split(',').some((p) => /^\s*return\s*=\s*"?minimal"?\s*(;|$)/i.test(p))
 }
 
-/** `Prefer: bulk-load=N`: the client is about to send N rows in batches (a hint; see InsertOptions). */
-function announcedBulkRows(prefer: string | undefined): number | undefined {
+/**
+ * `Prefer: bulk-load=N`: the client is about to send N rows in batches; `bulk-load-end`: this is the
+ * load's last batch (hints; see BulkHint).
+ */
+function bulkHint(prefer: string | undefined): BulkHint | undefined {
+  const hint: BulkHint = {}
   for (const p of prefer?.split(',') ?? []) {
     const m = /^\s*bulk-load\s*=\s*"?(\d{1,12})"?\s*(;|$)/i.exec(p)
-    if (m) return Number(m[1])
+    if (m) hint.rows = Number(m[1])
+    else if (/^\s*bulk-load-end\s*(;|$)/i.test(p)) hint.end = true
   }
-  return undefined
+  return hint.rows === undefined && !hint.end ? undefined : hint
 }
 
 function replayed(c: Context<AppEnv>, r: { replayed: boolean }): void {
@@ -141,16 +147,16 @@ export function transactionRoutes(deps: AppDeps) {
           return c.json({ success: true as const, data: r.body }, 201)
         }
         const prefer = c.req.header('prefer')
-        const bulkRows = announcedBulkRows(prefer)
+        const bulk = bulkHint(prefer)
         if (prefersMinimal(prefer)) {
           c.header('Preference-Applied', 'return=minimal')
           return c.json(
-            { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulkRows, match) },
+            { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulk, match) },
             201,
           )
         }
         return c.json(
-          { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulkRows, match) },
+          { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulk, match) },
           201,
         )
       },

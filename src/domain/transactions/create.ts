@@ -186,6 +186,15 @@ export async function createTransaction(
 }
 
 /**
+ * `Prefer: bulk-load=N` (and `bulk-load-end` on a load's last batch): the client is sending N rows in
+ * batches. A hint for the store (InsertOptions.bulkRows); nothing a client sees depends on it.
+ */
+export interface BulkHint {
+  rows?: number
+  end?: boolean
+}
+
+/**
  * Build, validate and store a batch; rows whose import_ref exists already are reported as
  * duplicates. `matchStatementLines`: rows already on a statement are paired with its transactions
  * instead of created (statement-lines.ts), in one write transaction; when no account of the batch
@@ -198,7 +207,7 @@ export function storeTransactionBatch(
   now: Date,
   window: DateWindow,
   minimal?: false,
-  bulkRows?: number,
+  bulk?: BulkHint,
   matchStatementLines?: boolean,
 ): Promise<BatchCreateResponse>
 export function storeTransactionBatch(
@@ -208,7 +217,7 @@ export function storeTransactionBatch(
   now: Date,
   window: DateWindow,
   minimal: true,
-  bulkRows?: number,
+  bulk?: BulkHint,
   matchStatementLines?: boolean,
 ): Promise<BatchCreateMinimalResponse>
 export async function storeTransactionBatch(
@@ -218,7 +227,7 @@ export async function storeTransactionBatch(
   now: Date,
   window: DateWindow,
   minimal = false,
-  bulkRows?: number,
+  bulk?: BulkHint,
   matchStatementLines = false,
 ): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
@@ -229,8 +238,10 @@ export async function storeTransactionBatch(
     placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
   } else {
     const existing = new Map<string, string>()
-    placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows, existing }), matched: new Map(), existing }
+    placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows: bulk?.rows, existing }), matched: new Map(), existing }
   }
+  // The load's last batch: what it set aside is built again before the answer, so that the import ends with it.
+  if (bulk?.end) await store.hot.endBulkLoad()
   await learnCreated(store, actor.companyId, built.rows.filter((r) => placed.inserted.has(r.id)) as TransactionRow[], now)
   const matched = matchStatementLines ? placed.matched : undefined
   return minimal
