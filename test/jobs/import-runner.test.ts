@@ -184,6 +184,34 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     expect(existsSync(dirname(r.rejects_spill!))).toBe(false)
   })
 
+  it.each([
+    ['a whole number of batches', 2000],
+    ['and a part batch', 2130],
+  ])('sends the last batch alone, once every other is answered, and only it says so (bulk-load-end): %s', async (_name, n) => {
+    const accountId = await newAccount()
+    const lines = Array.from({ length: n }, (_, i) => `2026-0${1 + (i % 9)}-1${i % 10},Row ${i},-${1 + (i % 70)}.00`)
+    const f = csvFile(`${['Date,Description,Amount', ...lines].join('\n')}\n`)
+    const batches: Array<{ end: boolean; rows: number; started: number; answered: number }> = []
+    const watching: FetchLike = async (url, init) => {
+      if (!url.endsWith('/transactions/batch')) return h.fetch(url, init)
+      const b = { end: false, rows: 0, started: performance.now(), answered: Number.POSITIVE_INFINITY }
+      const prefer = String((init.headers as Record<string, string>).prefer ?? '')
+      b.end = /(^|,)\s*bulk-load-end\s*(,|$)/.test(prefer)
+      b.rows = (JSON.parse(String(init.body)) as { transactions: unknown[] }).transactions.length
+      batches.push(b)
+      const res = await h.fetch(url, init)
+      b.answered = performance.now()
+      return res
+    }
+    const client = new Client({ baseUrl: h.baseUrl, fetch: watching, apiKey: a.key, maxRetries: 0 })
+    const r = await runImport(client, f, { accountId, batchSize: 500, concurrency: 3 })
+    expect(r.created).toBe(n)
+    expect(batches.reduce((s, b) => s + b.rows, 0)).toBe(n)
+    expect(batches.map((b) => b.end)).toEqual([...Array(batches.length - 1).fill(false), true])
+    const last = batches[batches.length - 1]
+    for (const b of batches.slice(0, -1)) expect(b.answered).toBeLessThanOrEqual(last.started)
+  })
+
   it('an import that fails after spilling rejected rows leaves no spill file behind', async () => {
     const accountId = await newAccount()
     const bad = Array.from({ length: KEPT_REJECTS + 10 }, (_, i) => `2026-10-02,Bad ${i},n/a`)

@@ -263,12 +263,29 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     const pool = new Pool(Math.max(1, o.concurrency ?? 4))
     const batchSize = Math.min(Math.max(1, o.batchSize ?? DEFAULT_BATCH), 5000)
     let batch: ValidRow[] = []
-    const flush = async () => {
-      const rows = batch
-      batch = []
+    // The newest full batch waits until the file says whether another follows: the last one goes alone,
+    // once every other is answered, and says so (`Prefer: bulk-load-end`): the service then finishes
+    // what it prepared for the load (SQLite: the indexes it set aside) before it answers, and the import
+    // ends with it.
+    let held: ValidRow[] = []
+    const flush = async (last = false) => {
+      if (batch.length) {
+        await send(held)
+        held = batch
+        batch = []
+      }
+      if (!last) return
+      await pool.drain()
+      await send(held, true)
+      held = []
+    }
+    const send = async (rows: ValidRow[], last = false) => {
       if (rows.length === 0) return
       await pool.add(async () => {
-        const result = await sender.send(rows.map((r) => r.request))
+        const result = await sender.send(
+          rows.map((r) => r.request),
+          last,
+        )
         for (const i of result.created) totals.add(rows[i].currency, rows[i].minor, true)
         summary.created += result.created.length
         summary.already_imported += result.duplicates
@@ -287,7 +304,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
           if (batch.length >= batchSize) await flush()
         }
       }
-      await flush()
+      await flush(true)
       await pool.drain()
     } catch (e) {
       if (!o.atomic) throw e

@@ -69,11 +69,12 @@ export class Sender {
     this.decided = o.mode === 'single' || o.mode === 'batch'
   }
 
-  async send(rows: ImportRequest[]): Promise<SendResult> {
+  /** Send rows; `last`: the import's last batch, sent once every other is answered (`Prefer: bulk-load-end`). */
+  async send(rows: ImportRequest[], last = false): Promise<SendResult> {
     if (this.mode === 'batch') {
       try {
         const res = await this.pacer.call(() =>
-          this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, matchStatementLines: this.matchLines }),
+          this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, bulkEnd: last, matchStatementLines: this.matchLines }),
         )
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))
@@ -98,7 +99,7 @@ export class Sender {
           (e.details ?? []).some((d) => d.path === 'match_statement_lines')
         ) {
           this.matchLines = false
-          return this.send(rows)
+          return this.send(rows, last)
         }
         const noBatchRoute = e instanceof AppError && (e.status === 404 || e.status === 405) && !this.decided
         if (!noBatchRoute) throw e
