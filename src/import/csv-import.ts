@@ -323,6 +323,11 @@ export class RowConverter {
     this.auto = !o.where?.length
   }
 
+  /** The file has been read to its end: free what counting its rows took (the converter converts no more). */
+  close(): void {
+    this.occurrences.release()
+  }
+
   private skip(line: number, reason: string): undefined {
     this.skippedCount++
     if (this.skipped.length < 1000) this.skipped.push({ line, reason })

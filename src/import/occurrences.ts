@@ -54,6 +54,20 @@ export class OccurrenceCounter {
     return this.used
   }
 
+  /**
+   * Give the table's memory back at once (18 to 36 MB for a million rows), not at some later
+   * collection: the file has been read to its end, and the import still waits for its last batches
+   * and the indexes a bulk load set aside. The counter is empty afterwards.
+   */
+  release(): void {
+    for (const a of [this.hi, this.lo, this.counts]) a.buffer.transfer(0)
+    this.hi = new Uint32Array(1024)
+    this.lo = new Uint32Array(1024)
+    this.counts = new Uint8Array(1024)
+    this.many.clear()
+    this.used = 0
+  }
+
   private grow(): void {
     const { hi, lo, counts } = this
     const n = counts.length * 2

@@ -8,8 +8,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Client, type FetchLike } from '../../src/client/client.js'
+import { OccurrenceCounter } from '../../src/import/occurrences.js'
 import { toMinor } from '../../src/kernel/money.js'
 import { runImport, type ImportRunOptions } from '../../src/jobs/import/import-runner.js'
 import { discardRejects, KEPT_REJECTS, readRejects } from '../../src/jobs/import/reject-list.js'
@@ -204,12 +205,26 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
       return res
     }
     const client = new Client({ baseUrl: h.baseUrl, fetch: watching, apiKey: a.key, maxRetries: 0 })
-    const r = await runImport(client, f, { accountId, batchSize: 500, concurrency: 3 })
+    // The occurrence table is given back once the file is read: before the last batch goes.
+    const released: number[] = []
+    const original = OccurrenceCounter.prototype.release
+    const release = vi.spyOn(OccurrenceCounter.prototype, 'release').mockImplementation(function (this: OccurrenceCounter) {
+      released.push(performance.now())
+      original.call(this)
+    })
+    let r: Awaited<ReturnType<typeof runImport>>
+    try {
+      r = await runImport(client, f, { accountId, batchSize: 500, concurrency: 3 })
+    } finally {
+      release.mockRestore()
+    }
     expect(r.created).toBe(n)
     expect(batches.reduce((s, b) => s + b.rows, 0)).toBe(n)
     expect(batches.map((b) => b.end)).toEqual([...Array(batches.length - 1).fill(false), true])
     const last = batches[batches.length - 1]
     for (const b of batches.slice(0, -1)) expect(b.answered).toBeLessThanOrEqual(last.started)
+    expect(released).toHaveLength(1)
+    expect(released[0]).toBeLessThanOrEqual(last.started)
   })
 
   it('an import that fails after spilling rejected rows leaves no spill file behind', async () => {

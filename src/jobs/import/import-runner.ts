@@ -225,6 +225,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       }
       if (valid.length) yield valid
     }
+    converter.close()
   }
 
   let failed = false
