@@ -61,6 +61,17 @@ class OwnSchemaDialect extends PostgresDialect {
   }
 }
 
+/** Create `schema` in the database at `url` unless it is there (a name checked by the caller). */
+export async function createSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+  } finally {
+    await admin.end()
+  }
+}
+
 export async function openPostgresStore(url: string, opts: PostgresOptions = {}): Promise<Store> {
   const schema = opts.schema
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`)
@@ -68,15 +79,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     getTypeParser: ((oid: number, format?: string) =>
       oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
   }
-  if (schema) {
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    } finally {
-      await admin.end()
-    }
-  }
+  if (schema) await createSchema(url, schema)
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,

@@ -119,12 +119,7 @@ export class TransactionInserter {
    * in order, or 0 when that cannot be told from SQLite's answer (then each row's seq is read by id).
    */
   private insertPlain(rows: NewTransactionRow[]): number {
-    const n = rows.length
-    const all = this.values
-    for (let r = 0; r < n; r++) {
-      this.codec.encodeValues(rows[r], this.row)
-      for (let c = 0; c < WIDTH; c++) all[r * WIDTH + c] = this.row[c]
-    }
+    const n = this.fill(rows)
     const shared = this.sharedColumns(n)
     const info = this.statement(shared, n, false).run(this.bound(shared, n))
     if (info.changes !== n) throw new Error(`bulk insert: ${info.changes} of ${n} rows inserted`)
@@ -151,12 +146,7 @@ export class TransactionInserter {
   }
 
   private insertChunk(rows: NewTransactionRow[], inserted: Set<string>): void {
-    const n = rows.length
-    const all = this.values
-    for (let r = 0; r < n; r++) {
-      this.codec.encodeValues(rows[r], this.row)
-      for (let c = 0; c < WIDTH; c++) all[r * WIDTH + c] = this.row[c]
-    }
+    const n = this.fill(rows)
     const shared = this.sharedColumns(n)
     const changes = this.statement(shared, n, true).run(this.bound(shared, n)).changes
     if (changes === n) {
@@ -165,8 +155,18 @@ export class TransactionInserter {
     }
     if (changes === 0) return
     const ids: Value[] = []
-    for (let r = 0; r < n; r++) ids.push(all[r * WIDTH])
+    for (let r = 0; r < n; r++) ids.push(this.values[r * WIDTH])
     for (const id of this.presentStatement(n).all(ids) as StoredId[]) inserted.add(this.codec.idText(id))
+  }
+
+  /** Encode `rows` into `values`, row after row; how many. */
+  private fill(rows: NewTransactionRow[]): number {
+    const all = this.values
+    for (let r = 0; r < rows.length; r++) {
+      this.codec.encodeValues(rows[r], this.row)
+      for (let c = 0; c < WIDTH; c++) all[r * WIDTH + c] = this.row[c]
+    }
+    return rows.length
   }
 
   /** Which columns of the `n` rows in `values` hold one value for every row; never the id. */

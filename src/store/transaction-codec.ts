@@ -169,31 +169,11 @@ export class TransactionCodec {
     return {
       id: this.storedId(row.id),
       company_key: row.company_key,
-      account_key: row.account_key,
-      bank_statement_id: row.bank_statement_id,
-      transaction_date: row.transaction_date,
-      posted_date: row.posted_date === row.transaction_date ? null : row.posted_date,
-      description: row.description,
-      original_description: row.original_description === row.description ? null : row.original_description,
-      amount: row.amount,
-      currency_code: row.currency_code,
-      exchange_rate: row.exchange_rate,
-      base_amount: row.base_amount,
-      category: row.category,
-      accounting_category: row.accounting_category,
-      cash_flow_category: row.cash_flow_category,
-      merchant_name: row.merchant_name,
-      status: row.status,
-      is_reconciled: row.is_reconciled,
-      ai_confidence_score: row.ai_confidence_score,
-      tags: row.tags,
+      ...changeable(row),
       created_at: row.created_at,
-      updated_at: row.updated_at === row.created_at ? null : row.updated_at,
       import_ref: row.import_ref ?? null,
-      statement_ref: row.statement_ref ?? null,
       created_by: row.created_by ? this.knownActorKey(row.created_by) : null,
       created_via: row.created_via ? viaCode(row.created_via) : null,
-      exchange_rate_date: row.exchange_rate_date ?? null,
     }
   }
 
@@ -328,33 +308,38 @@ export class TransactionCodec {
 
   /** Write a changed row: every column a change may touch (not its identity, company, creation or import_ref), inside `db`. */
   async update(db: Kysely<Db>, row: TransactionRow): Promise<void> {
-    await db
-      .updateTable('transactions')
-      .set({
-        account_key: row.account_key,
-        bank_statement_id: row.bank_statement_id,
-        transaction_date: row.transaction_date,
-        posted_date: row.posted_date === row.transaction_date ? null : row.posted_date,
-        description: row.description,
-        original_description: row.original_description === row.description ? null : row.original_description,
-        amount: row.amount,
-        currency_code: row.currency_code,
-        exchange_rate: row.exchange_rate,
-        base_amount: row.base_amount,
-        category: row.category,
-        accounting_category: row.accounting_category,
-        cash_flow_category: row.cash_flow_category,
-        merchant_name: row.merchant_name,
-        status: row.status,
-        is_reconciled: row.is_reconciled,
-        ai_confidence_score: row.ai_confidence_score,
-        tags: row.tags,
-        updated_at: row.updated_at === row.created_at ? null : row.updated_at,
-        statement_ref: row.statement_ref,
-        exchange_rate_date: row.exchange_rate_date,
-      })
-      .where('seq', '=', row.seq)
-      .execute()
+    await db.updateTable('transactions').set(changeable(row)).where('seq', '=', row.seq).execute()
+  }
+}
+
+/**
+ * The stored values of every column a change may touch (not the row's identity, company, creation or
+ * import_ref), as insert and update write them: dates, descriptions and times equal to the ones they
+ * default to are left NULL. encodeValues writes the same values on the hot path.
+ */
+function changeable(row: TransactionRow | NewTransactionRow) {
+  return {
+    account_key: row.account_key,
+    bank_statement_id: row.bank_statement_id,
+    transaction_date: row.transaction_date,
+    posted_date: row.posted_date === row.transaction_date ? null : row.posted_date,
+    description: row.description,
+    original_description: row.original_description === row.description ? null : row.original_description,
+    amount: row.amount,
+    currency_code: row.currency_code,
+    exchange_rate: row.exchange_rate,
+    base_amount: row.base_amount,
+    category: row.category,
+    accounting_category: row.accounting_category,
+    cash_flow_category: row.cash_flow_category,
+    merchant_name: row.merchant_name,
+    status: row.status,
+    is_reconciled: row.is_reconciled,
+    ai_confidence_score: row.ai_confidence_score,
+    tags: row.tags,
+    updated_at: row.updated_at === row.created_at ? null : row.updated_at,
+    statement_ref: row.statement_ref ?? null,
+    exchange_rate_date: row.exchange_rate_date ?? null,
   }
 }
 

@@ -17,6 +17,7 @@ import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
 import { DEFERRED_KEY, KEPT, REF_INDEX } from '../../src/store/sqlite-bulk-load.js'
 import { openSqliteStore } from '../../src/store/sqlite-store.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
+import { txRow } from '../store/fixtures.js'
 
 /** The indexes of transactions, the unique ones apart, and the load's record in settings. */
 function inspect(database: string): {
@@ -250,34 +251,11 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow()
       const companyKey = await other.tx.companyKey(account.company_id)
-      const row = (ref: string, i: number) => ({
-        id: `01a20c00-0000-7000-8000-${String(i).padStart(12, '0')}`,
-        company_key: companyKey,
-        account_key: Number(account.key),
-        bank_account_id: accountId,
-        bank_statement_id: null,
-        transaction_date: '2025-03-10',
-        posted_date: '2025-03-10',
-        description: `other ${i}`,
-        original_description: `other ${i}`,
-        amount: -100,
-        currency_code: 'USD',
-        exchange_rate: '1',
-        base_amount: -100,
-        category: null,
-        accounting_category: null,
-        cash_flow_category: null,
-        merchant_name: null,
-        status: 'pending',
-        is_reconciled: 0,
-        ai_confidence_score: null,
-        tags: '[]',
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
-        import_ref: ref,
-        created_by: 'key:other',
-        created_via: 'batch_create',
-      })
+      const row = (ref: string, i: number) =>
+        txRow(
+          { companyKey, accountKey: Number(account.key), accountId },
+          { id: `01a20c00-0000-7000-8000-${String(i).padStart(12, '0')}`, import_ref: ref, created_by: 'key:other' },
+        )
       const inserted = await other.hot.insertTransactions([row('load.5', 1), row('other.1', 2)])
       expect([...inserted]).toEqual([row('other.1', 2).id])
       expect(inspect(service.database).unique).toContain(REF_INDEX)

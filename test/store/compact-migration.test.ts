@@ -15,7 +15,7 @@ import type { Store } from '../../src/store/store.js'
 import type { TransactionRow } from '../../src/store/transaction-codec.js'
 import { listTransactions } from '../../src/domain/transactions/queries.js'
 import { getTransactionDetail } from '../../src/domain/transactions/updates.js'
-import { appliedMigrations, freshDatabase, rawKysely, STORES, type TestDatabase } from './fixtures.js'
+import { appliedMigrations, freshDatabase, rawKysely, STORES, TRANSACTION_INDEXES, type TestDatabase } from './fixtures.js'
 
 /** A row as release 0010 stored it. */
 type OldRow = Omit<TransactionRow, 'seq' | 'company_key' | 'account_key'> & { company_id: string }
@@ -242,22 +242,7 @@ describe.each(STORES)('migration 0011 on %s: a database of the release before, c
         .map((n) => n.name)
         .filter((n) => !n.startsWith('sqlite_') && !n.endsWith('_pkey'))
         .sort(),
-    ).toEqual(
-      [
-        'transactions_account_date',
-        'transactions_amount',
-        'transactions_company_category',
-        'transactions_company_created',
-        'transactions_company_date',
-        'transactions_company_status_date',
-        'transactions_id',
-        'transactions_import_ref',
-        'transactions_report_account',
-        'transactions_report_company',
-        'transactions_statement',
-        'transactions_statement_ref',
-      ].sort(),
-    )
+    ).toEqual(TRANSACTION_INDEXES)
     if (kind === 'sqlite')
       expect((await sql<{ integrity_check: string }>`PRAGMA integrity_check`.execute(s.db)).rows[0].integrity_check).toBe('ok')
   })

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import { openStore, splitSchema } from '../../src/store/open-store.js'
+import { createSchema } from '../../src/store/postgres-store.js'
 import type { Db } from '../../src/store/schema.js'
 import { nextKey } from '../../src/store/keys.js'
 import type { NewTransactionRow, TransactionRow } from '../../src/store/transaction-codec.js'
@@ -117,7 +118,10 @@ export async function addKey(store: Store, companyId: string, over: { perMinute?
 }
 
 /** A transaction row as the core would insert it (every column the hot path writes). */
-export function txRow(t: Tenant, over: Partial<NewTransactionRow> = {}): NewTransactionRow {
+export function txRow(
+  t: Pick<Tenant, 'companyKey' | 'accountKey' | 'accountId'>,
+  over: Partial<NewTransactionRow> = {},
+): NewTransactionRow {
   return {
     id: randomUUID(),
     company_key: t.companyKey,
@@ -149,6 +153,22 @@ export function txRow(t: Tenant, over: Partial<NewTransactionRow> = {}): NewTran
     ...over,
   }
 }
+
+/** The indexes of transactions (all but the primary key), sorted. */
+export const TRANSACTION_INDEXES = [
+  'transactions_account_date',
+  'transactions_amount',
+  'transactions_company_category',
+  'transactions_company_created',
+  'transactions_company_date',
+  'transactions_company_status_date',
+  'transactions_id',
+  'transactions_import_ref',
+  'transactions_report_account',
+  'transactions_report_company',
+  'transactions_statement',
+  'transactions_statement_ref',
+]
 
 /** The ids of the given transactions that exist, sorted. */
 export async function existingIds(store: Store, ids: string[]): Promise<string[]> {
@@ -228,13 +248,8 @@ export async function rawKysely(d: TestDatabase): Promise<{ db: Kysely<Db>; sche
   }
   const { default: pg } = await import('pg')
   const { url, schema } = splitSchema(d.target)
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-  } finally {
-    await admin.end()
-  }
+  if (!schema) throw new Error(`${d.target}: a test database names its schema`)
+  await createSchema(url, schema)
   const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` })
   return { db: new Kysely<Db>({ dialect: new PostgresDialect({ pool }) }), schema }
 }

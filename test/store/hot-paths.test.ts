@@ -3,6 +3,7 @@
  * prepared statements and PostgreSQL's multi-row statements must keep the same contract.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TX_COLUMNS } from '../../src/store/schema.js'
 import type { Store } from '../../src/store/store.js'
 import {
   accountKey,
@@ -229,6 +230,25 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       await store.hot.insertApiRequests([])
       expect(await usage(key)).toEqual({ usage_count: 0, last_used_at: null })
       expect(await requests(key)).toEqual([])
+    })
+  })
+
+  describe('TransactionCodec.encodeValues', () => {
+    it("writes what encode writes, in TX_COLUMNS order (the hot path's copy of the same mapping)", async () => {
+      const rows = [
+        txRow(t),
+        // Equal to the values they default to: stored as NULL.
+        txRow(t, { posted_date: '2026-11-02', original_description: 'Office chairs', import_ref: 'r-1', created_via: 'create' }),
+        txRow(t, { updated_at: '2026-11-21T09:00:00.000Z', statement_ref: 's-1', exchange_rate_date: '2026-11-01', created_by: null }),
+      ]
+      await store.tx.prepareActors(rows)
+      for (const row of rows) {
+        const encoded = store.tx.encode(row) as Record<string, unknown>
+        const values: Parameters<Store['tx']['encodeValues']>[1] = []
+        store.tx.encodeValues(row, values)
+        expect(values).toEqual(TX_COLUMNS.map((c) => encoded[c] ?? null))
+      }
+      expect(Object.keys(store.tx.encode(rows[0])).sort()).toEqual([...TX_COLUMNS].sort())
     })
   })
 

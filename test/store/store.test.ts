@@ -14,6 +14,7 @@ import {
   schemaObjects,
   seedTenant,
   STORES,
+  TRANSACTION_INDEXES,
   txRow,
   type StoreKind,
   type TestDatabase,
@@ -68,18 +69,7 @@ function indexes(_kind: StoreKind): string[] {
     'categorization_rules_company',
     'companies_key',
     'idempotency_keys_created',
-    'transactions_account_date',
-    'transactions_amount',
-    'transactions_company_category',
-    'transactions_company_created',
-    'transactions_company_date',
-    'transactions_company_status_date',
-    'transactions_id',
-    'transactions_import_ref',
-    'transactions_report_account',
-    'transactions_report_company',
-    'transactions_statement',
-    'transactions_statement_ref',
+    ...TRANSACTION_INDEXES,
   ].sort()
 }
 

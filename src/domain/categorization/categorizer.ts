@@ -24,8 +24,8 @@ import { CategoryModel, type Example, type Prediction } from './model.js'
 import { applyRules, type CompiledRule } from './rule-matcher.js'
 import { getSettings, modelCache, type CachedModel } from './settings.js'
 import { loadActiveRules } from './rules.js'
-import { AppError, notFound } from '../../kernel/errors.js'
-import { companyKey, toTransaction } from '../transactions/rows.js'
+import { AppError } from '../../kernel/errors.js'
+import { companyKey, findTransaction, toTransaction } from '../transactions/rows.js'
 
 /** The most recent labelled transactions a model is trained on (newest first, by id). */
 export const MAX_TRAINING_ROWS = 100_000
@@ -192,18 +192,7 @@ export async function suggester(store: Store, companyId: string, labelsVersion?:
 }
 
 export async function suggestFor(store: Store, companyId: string, transactionId: string): Promise<Suggestion | null> {
-  const id = store.tx.idParam(transactionId)
-  const row = id
-    ? await store.db
-        .selectFrom('transactions')
-        .selectAll()
-        .where('company_key', '=', await companyKey(store, companyId))
-        .where('id', '=', id)
-        .executeTakeFirst()
-    : undefined
-  if (!row) throw notFound('transaction')
-  const [decoded] = await store.tx.decode(store.db, [row])
-  return (await suggester(store, companyId)).suggest(decoded)
+  return (await suggester(store, companyId)).suggest(await findTransaction(store, companyId, transactionId))
 }
 
 export async function modelStatus(store: Store, companyId: string, retrain = false) {

@@ -7,6 +7,7 @@ import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import { getCompany } from '../accounts/companies.js'
+import { notFound } from '../../kernel/errors.js'
 import { minorToNumber } from '../../kernel/money.js'
 import type { Transaction } from '../schemas.js'
 
@@ -39,6 +40,22 @@ export function toTransaction(row: TransactionRow | NewTransactionRow): Transact
 /** A company's key, what its transactions are stored under (cached by the store). */
 export function companyKey(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<number> {
   return store.tx.companyKey(companyId, db)
+}
+
+/** A company's transaction by its public id, as the domain reads it; not found (404) otherwise. */
+export async function findTransaction(store: Store, companyId: string, id: string): Promise<TransactionRow> {
+  const stored = store.tx.idParam(id)
+  const found = stored
+    ? await store.db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('company_key', '=', await companyKey(store, companyId))
+        .where('id', '=', stored)
+        .executeTakeFirst()
+    : undefined
+  if (!found) throw notFound('transaction')
+  const [row] = await store.tx.decode(store.db, [found])
+  return row
 }
 
 const baseCurrencies = new WeakMap<Store, Map<string, string>>()

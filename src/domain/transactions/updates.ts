@@ -15,7 +15,7 @@ import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { convertMinor, parseAmount, parseRate } from '../../kernel/money.js'
 import type { BulkUpdateRequest, Transaction, TransactionDetail, UpdateTransactionRequest } from '../schemas.js'
 import { RateBook } from '../rates/book.js'
-import { baseCurrency, companyKey, toTransaction } from './rows.js'
+import { baseCurrency, companyKey, findTransaction, toTransaction } from './rows.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
@@ -297,17 +297,7 @@ export async function bulkUpdateTransactions(
 }
 
 export async function getTransactionDetail(store: Store, companyId: string, id: string): Promise<TransactionDetail> {
-  const stored = store.tx.idParam(id)
-  const found = stored
-    ? await store.db
-        .selectFrom('transactions')
-        .selectAll()
-        .where('company_key', '=', await companyKey(store, companyId))
-        .where('id', '=', stored)
-        .executeTakeFirst()
-    : undefined
-  if (!found) throw notFound('transaction')
-  const [tx] = await store.tx.decode(store.db, [found])
+  const tx = await findTransaction(store, companyId, id)
   const account = await store.db.selectFrom('bank_accounts').select('name').where('key', '=', tx.account_key).executeTakeFirstOrThrow()
   const transaction = toTransaction(tx)
   const statement = tx.bank_statement_id
