@@ -305,7 +305,7 @@ export type Converted =
  * same transaction, whatever the file is called.
  */
 export class RowConverter {
-  private readonly occurrences = new OccurrenceCounter()
+  private readonly occurrences: OccurrenceCounter
   private readonly where: Array<[number, string]>
   private readonly signs: ColumnSigns
   private readonly auto: boolean
@@ -318,6 +318,7 @@ export class RowConverter {
     private readonly plan: ImportPlan,
     private readonly o: ImportOptions & { accountId: string; currency: string; constants?: Partial<TransactionDraft> },
   ) {
+    this.occurrences = new OccurrenceCounter(plan.dataRows)
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
     this.auto = !o.where?.length

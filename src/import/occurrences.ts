@@ -3,35 +3,51 @@
  * seen so far. A file of a million distinct rows has a million identities, so this is the one
  * structure of an import that grows with the file; a Map of digest strings took about 100 bytes an
  * entry. This open-addressing table keeps 64 bits of each identity's SHA-256 digest and a one-byte
- * count in typed arrays: 9 bytes a slot, between a quarter and half of the slots used, so 18 to 36
- * MB for a million rows, outside the JavaScript heap's garbage collection. The few identities seen
- * more than 254 times (a fee charged every day for years) keep their count in a Map instead.
+ * count in typed arrays: 9 bytes a slot, at most three quarters of the slots used
+ * (kernel/hash-slots.ts), so 12 MB for a million rows, outside the JavaScript heap's garbage
+ * collection. The few identities seen more than 254 times (a fee charged every day for years) keep
+ * their count in a Map instead.
+ *
+ * It is sized from the rows the file is expected to hold (the plan's count or estimate), so that it
+ * does not grow while the import runs: a growth holds the old slots and the new at once, and the
+ * last two growths of a million-row file (doubling, to 9 MB and then 18 MB) each raised the
+ * import's peak RSS by 13 MB. A file with more rows than expected grows it as before.
  *
  * Two different identities that share 64 bits (about 3 in 100 million for a million-row file)
  * only share a counter: the second gets occurrence 2 instead of 1. Its import_ref still carries
  * 132 bits of its own digest, so it is never mistaken for the other row.
  */
+import { firstSlot, overFull, slotsFor } from '../kernel/hash-slots.js'
+
 export class OccurrenceCounter {
-  private hi = new Uint32Array(1024)
-  private lo = new Uint32Array(1024)
+  private hi: Uint32Array<ArrayBuffer>
+  private lo: Uint32Array<ArrayBuffer>
   /** 0: an empty slot; 1 to 254: the count; 255: the count is in `many`. */
-  private counts = new Uint8Array(1024)
+  private counts: Uint8Array<ArrayBuffer>
   private readonly many = new Map<string, number>()
   private used = 0
+
+  /** `expected`: the identities the file is expected to hold (its rows); the table holds them without growing. */
+  constructor(expected = 0) {
+    const n = slotsFor(expected)
+    this.hi = new Uint32Array(n)
+    this.lo = new Uint32Array(n)
+    this.counts = new Uint8Array(n)
+  }
 
   /** Count one more occurrence of the identity whose digest starts with `digest`; returns its number (1, 2, …). */
   next(digest: Uint8Array): number {
     const hi = ((digest[0] << 24) | (digest[1] << 16) | (digest[2] << 8) | digest[3]) >>> 0
     // 0/0 marks an empty slot.
     const lo = ((digest[4] << 24) | (digest[5] << 16) | (digest[6] << 8) | digest[7]) >>> 0 || 1
-    const mask = this.counts.length - 1
-    let i = lo & mask
+    const n = this.counts.length
+    let i = firstSlot(lo, n)
     for (;;) {
       if (this.counts[i] === 0) {
         this.hi[i] = hi
         this.lo[i] = lo
         this.counts[i] = 1
-        if (++this.used * 2 > this.counts.length) this.grow()
+        if (overFull(++this.used, n)) this.grow()
         return 1
       }
       if (this.hi[i] === hi && this.lo[i] === lo) {
@@ -41,12 +57,12 @@ export class OccurrenceCounter {
           return c + 1
         }
         const key = `${hi}:${lo}`
-        const n = c === 254 ? 255 : this.many.get(key)! + 1
+        const count = c === 254 ? 255 : this.many.get(key)! + 1
         this.counts[i] = 255
-        this.many.set(key, n)
-        return n
+        this.many.set(key, count)
+        return count
       }
-      i = (i + 1) & mask
+      if (++i === n) i = 0
     }
   }
 
@@ -54,16 +70,22 @@ export class OccurrenceCounter {
     return this.used
   }
 
+  /** Slots in the table; at most three quarters are used. */
+  get slots(): number {
+    return this.counts.length
+  }
+
   /**
-   * Give the table's memory back at once (18 to 36 MB for a million rows), not at some later
+   * Give the table's memory back at once (12 MB for a million rows), not at some later
    * collection: the file has been read to its end, and the import still waits for its last batches
    * and the indexes a bulk load set aside. The counter is empty afterwards.
    */
   release(): void {
     for (const a of [this.hi, this.lo, this.counts]) a.buffer.transfer(0)
-    this.hi = new Uint32Array(1024)
-    this.lo = new Uint32Array(1024)
-    this.counts = new Uint8Array(1024)
+    const n = slotsFor(0)
+    this.hi = new Uint32Array(n)
+    this.lo = new Uint32Array(n)
+    this.counts = new Uint8Array(n)
     this.many.clear()
     this.used = 0
   }
@@ -74,11 +96,10 @@ export class OccurrenceCounter {
     this.hi = new Uint32Array(n)
     this.lo = new Uint32Array(n)
     this.counts = new Uint8Array(n)
-    const mask = n - 1
     for (let j = 0; j < counts.length; j++) {
       if (counts[j] === 0) continue
-      let i = lo[j] & mask
-      while (this.counts[i] !== 0) i = (i + 1) & mask
+      let i = firstSlot(lo[j], n)
+      while (this.counts[i] !== 0) if (++i === n) i = 0
       this.hi[i] = hi[j]
       this.lo[i] = lo[j]
       this.counts[i] = counts[j]

@@ -6,10 +6,12 @@
  * table). Here each ref costs a probe of a typed array.
  *
  * Open addressing over two typed arrays: a 32-bit hash of the ref and the row's seq, 8 bytes a slot,
- * at most three quarters full (a million refs in 16 MiB). A hash is not proof: every slot whose hash
+ * at most three quarters full (kernel/hash-slots.ts: a million refs in 10.7 MB). A hash is not proof: every slot whose hash
  * matches is checked against the row it names (`same(seq)`, one lookup by rowid), so two refs that
  * share a hash are told apart, and a row deleted meanwhile no longer answers for its ref.
  */
+
+import { firstSlot, overFull, slotsFor } from '../kernel/hash-slots.js'
 
 /** FNV-1a over the UTF-16 code units of `ref`. */
 export function refHash(ref: string): number {
@@ -30,9 +32,8 @@ export class RefTable {
   private seqs: Uint32Array
   private used = 0
 
-  constructor(expected = 1024) {
-    let n = 1024
-    while (n * 3 < expected * 4) n *= 2
+  constructor(expected = 0) {
+    const n = slotsFor(expected)
     this.hashes = new Uint32Array(n)
     this.seqs = new Uint32Array(n)
   }
@@ -43,8 +44,8 @@ export class RefTable {
 
   /** The seq of the row holding `hash`'s ref, as `same` confirms; 0 when there is none. */
   find(hash: number, same: (seq: number) => boolean): number {
-    const mask = this.seqs.length - 1
-    for (let i = hash & mask; ; i = (i + 1) & mask) {
+    const n = this.seqs.length
+    for (let i = firstSlot(hash, n); ; i = i + 1 === n ? 0 : i + 1) {
       const seq = this.seqs[i]
       if (seq === 0) return 0
       if (this.hashes[i] === hash && same(seq)) return seq
@@ -54,15 +55,15 @@ export class RefTable {
   /** Remember that row `seq` holds a ref of this hash. */
   add(hash: number, seq: number): void {
     if (seq <= 0 || seq > MAX_SEQ) throw new RangeError(`seq ${seq} out of range`)
-    if ((this.used + 1) * 4 > this.seqs.length * 3) this.grow()
+    if (overFull(this.used + 1, this.seqs.length)) this.grow()
     this.put(hash, seq)
     this.used++
   }
 
   private put(hash: number, seq: number): void {
-    const mask = this.seqs.length - 1
-    let i = hash & mask
-    while (this.seqs[i] !== 0) i = (i + 1) & mask
+    const n = this.seqs.length
+    let i = firstSlot(hash, n)
+    while (this.seqs[i] !== 0) if (++i === n) i = 0
     this.hashes[i] = hash
     this.seqs[i] = seq
   }

@@ -15,6 +15,21 @@ describe('OccurrenceCounter', () => {
     expect(c.size).toBe(n)
   })
 
+  it('holds the rows it is sized for without growing, and grows past them', () => {
+    const n = 100_000
+    const c = new OccurrenceCounter(n)
+    const slots = c.slots
+    expect(slots * 3).toBeGreaterThanOrEqual(n * 4)
+    expect(slots).toBeLessThan((n * 8) / 3)
+    for (let i = 0; i < n; i++) c.next(digest(`row ${i}`))
+    expect(c.slots).toBe(slots)
+    for (let i = n; c.size * 4 <= slots * 3; i++) c.next(digest(`row ${i}`))
+    expect(c.slots).toBe(slots * 2)
+    for (let i = 0; i < n; i += 997) expect(c.next(digest(`row ${i}`))).toBe(2)
+    // Unsized, it starts small.
+    expect(new OccurrenceCounter().slots).toBe(1024)
+  })
+
   it('agrees with a Map of full digests on a file with many repeats', () => {
     const c = new OccurrenceCounter()
     const m = new Map<string, number>()
