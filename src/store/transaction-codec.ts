@@ -64,10 +64,32 @@ export const refKey = (accountKey: number, ref: string | null | undefined): stri
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
-/** A UUID's 16 bytes; undefined for text that is not a UUID (no transaction has it). */
+/** The value of each hex digit's character code (0-9, a-f, A-F), -1 for any other below 128. */
+const HEX_VALUE = new Int8Array(128).fill(-1)
+for (let i = 0; i < 10; i++) HEX_VALUE[48 + i] = i
+for (let i = 0; i < 6; i++) HEX_VALUE[97 + i] = HEX_VALUE[65 + i] = 10 + i
+/** Where each of a UUID's 16 bytes starts in its text (8-4-4-4-12 hex digits, dashes between). */
+const BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
+
+/**
+ * A UUID's 16 bytes; undefined for text that is not a UUID (no transaction has it). Read digit by
+ * digit: every row a batch creates passes here, and a regular expression, five slices and a hex
+ * decode took 0.5 s of the core thread's time in a 1,000,000-row import.
+ */
 export function uuidBytes(id: string): Buffer | undefined {
-  if (id.length !== 36 || !UUID.test(id)) return undefined
-  return Buffer.from(id.slice(0, 8) + id.slice(9, 13) + id.slice(14, 18) + id.slice(19, 23) + id.slice(24), 'hex')
+  if (id.length !== 36) return undefined
+  if (id.charCodeAt(8) !== 45 || id.charCodeAt(13) !== 45 || id.charCodeAt(18) !== 45 || id.charCodeAt(23) !== 45) return undefined
+  const out = Buffer.allocUnsafe(16)
+  for (let b = 0; b < 16; b++) {
+    const at = BYTE_AT[b]
+    const c1 = id.charCodeAt(at)
+    const c2 = id.charCodeAt(at + 1)
+    const hi = c1 < 128 ? HEX_VALUE[c1] : -1
+    const lo = c2 < 128 ? HEX_VALUE[c2] : -1
+    if ((hi | lo) < 0) return undefined
+    out[b] = (hi << 4) | lo
+  }
+  return out
 }
 
 /** A UUID's text (lower case) from its 16 bytes. */

@@ -11,6 +11,22 @@ describe('uuidv7', () => {
     expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(t)
   })
 
+  it('each id carries its own millisecond as the time moves on, its counter in the version group', () => {
+    // In 2027 (later than any id made before in this file), across a carry out of the first group's
+    // last digits (…ffff -> …0000).
+    const base = 0x1a2_ffff_fffe
+    for (let i = 0; i < 6; i++) {
+      const t = base + i
+      const id = uuidv7(t)
+      expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16), id).toBe(t)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    }
+    // Within one millisecond the counter (12 bits after the version) counts up by one.
+    const t = base + 100
+    const counters = Array.from({ length: 50 }, () => parseInt(uuidv7(t).slice(15, 18), 16))
+    for (let i = 1; i < counters.length; i++) expect(counters[i]).toBe((counters[i - 1] + 1) & 0xfff)
+  })
+
   it('ids made one after another sort in the order they were made, also within one millisecond', () => {
     const t = Date.now() + 10_000
     const ids = Array.from({ length: 5000 }, () => uuidv7(t))
