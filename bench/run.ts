@@ -130,6 +130,7 @@ const config = quick
       import: {
         sizes: [100_000, 1_000_000],
         ceilingRuns: 3,
+        rounds: 3,
         remote: true,
         postgres: true,
         intoExisting: true,

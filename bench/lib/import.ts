@@ -29,8 +29,14 @@ export interface ImportConfig {
   sizes: number[]
   /** Orders of the rows: each size is imported in each (embedded); the ceilings and remote use the first. */
   orders?: readonly RowOrder[]
-  /** Runs per size for the ceilings (cheap); finctl runs once per size and transport. */
+  /** Runs per size for the ceilings (cheap). */
   ceilingRuns: number
+  /**
+   * Rounds of the embedded imports (each order into an empty database, then each into one holding
+   * as many): the figures are medians, and a round runs every order once, so that a machine whose
+   * speed drifts between minutes moves all of them alike. Default 1. Remote and PostgreSQL run once.
+   */
+  rounds?: number
   remote: boolean
   /** Also into a `finctl serve` on PostgreSQL (FINCTL_BENCH_DATABASE_URL), beside raw COPY of the same rows. */
   postgres?: boolean
@@ -125,6 +131,17 @@ async function csvAndInserts(path: string, dir: string): Promise<number> {
   const s = (performance.now() - t0) / 1000
   db.close()
   return s
+}
+
+/** The middle value (the upper one of an even count). */
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** Peak RSS of one run or the range of several, in MB. */
+function rssRange(mb: number[]): string {
+  if (mb.length === 0) return '? MB'
+  const lo = Math.min(...mb)
+  const hi = Math.max(...mb)
+  return lo === hi ? `${hi.toFixed(0)} MB` : `${lo.toFixed(0)}-${hi.toFixed(0)} MB`
 }
 
 interface CliRun {
@@ -271,45 +288,66 @@ export async function runImportSection(
       parseOnly.push(await csvOnly(file))
       plain.push(await csvAndInserts(file, dir))
     }
-    const emb = fresh()
-    const embedded = runImport(root, emb.env, emb.setup.configDir, file, emb.setup.accountId)
-    if (embedded.created !== n) throw new Error(`embedded import created ${embedded.created} of ${n}`)
-    log(
-      `import: embedded ${embedded.seconds.toFixed(1)} s, ${Math.round(n / embedded.seconds)} rows/s, peak RSS ${embedded.rssMb?.toFixed(0) ?? '?'} MB`,
-    )
     const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
     const orders = c.orders ?? ['ascending']
-    const byOrder: Record<string, { seconds: number; rssMb?: number; bytesPerRow: number }> = {
-      [orders[0]]: { seconds: embedded.seconds, rssMb: embedded.rssMb, bytesPerRow: bytesPerRow(emb.setup.database, n) },
-    }
-    log(`import: ${orders[0]}: ${byOrder[orders[0]].bytesPerRow.toFixed(0)} bytes a transaction on disk`)
-    // The same rows in the other orders, each into a database of its own.
+    const rounds = Math.max(1, c.rounds ?? 1)
+    const files: Record<string, string> = { [orders[0]]: file }
     for (const order of orders.slice(1)) {
-      const other = join(dir, `rows-${n}-${order}.csv`)
-      writeCsv(other, n, 42, order)
-      const o = fresh()
-      const run = runImport(root, o.env, o.setup.configDir, other, o.setup.accountId)
-      if (run.created !== n) throw new Error(`embedded import (${order}) created ${run.created} of ${n}`)
-      byOrder[order] = { seconds: run.seconds, rssMb: run.rssMb, bytesPerRow: bytesPerRow(o.setup.database, n) }
-      log(
-        `import: embedded, ${order}: ${run.seconds.toFixed(1)} s (${(run.seconds / embedded.seconds).toFixed(2)}x ${orders[0]}), peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB, ${byOrder[order].bytesPerRow.toFixed(0)} bytes a transaction`,
-      )
-      figures.push(
-        makeFigure({
-          id: `import.embedded.${order}.${label}`,
-          label: `tx import ${label} rows, embedded, ${order}`,
-          unit: 's',
-          spread: 'min-max',
-          value: [run.seconds],
-          baselineLabel: 'csv-parse + plain inserts',
-          baseline: plain,
-        }),
-      )
+      files[order] = join(dir, `rows-${n}-${order}.csv`)
+      writeCsv(files[order], n, 42, order)
     }
+    // Each order into a database of its own, every order once a round; the first order's first
+    // database is kept for the floor and for the imports into a database that holds n rows.
+    const runs: Record<string, Array<CliRun & { bytesPerRow: number }>> = {}
+    let emb: ReturnType<typeof fresh> | undefined
+    for (let r = 0; r < rounds; r++) {
+      for (const order of orders) {
+        const o = fresh()
+        const run = runImport(root, o.env, o.setup.configDir, files[order], o.setup.accountId)
+        if (run.created !== n) throw new Error(`embedded import (${order}) created ${run.created} of ${n}`)
+        ;(runs[order] ??= []).push({ ...run, bytesPerRow: bytesPerRow(o.setup.database, n) })
+        if (r === 0 && order === orders[0]) emb = o
+        else rmSync(o.setup.configDir, { recursive: true, force: true })
+        log(
+          `import: embedded, ${order}${rounds > 1 ? `, round ${r + 1}` : ''}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`,
+        )
+      }
+    }
+    const byOrder: Record<string, { seconds: number; runs: number[]; rssMb: number[]; bytesPerRow: number }> = {}
+    for (const order of orders) {
+      const done = runs[order]
+      byOrder[order] = {
+        seconds: median(done.map((x) => x.seconds)),
+        runs: done.map((x) => x.seconds),
+        rssMb: done.flatMap((x) => (x.rssMb === undefined ? [] : [x.rssMb])),
+        bytesPerRow: done[0].bytesPerRow,
+      }
+    }
+    const first = byOrder[orders[0]]
+    const embedded = { seconds: first.seconds, rssMb: first.rssMb.length ? Math.max(...first.rssMb) : undefined }
+    for (const order of orders) {
+      const o = byOrder[order]
+      log(
+        `import: embedded, ${order}: ${o.seconds.toFixed(1)} s${rounds > 1 ? ` (median of ${rounds}: ${o.runs.map((x) => x.toFixed(1)).join(', ')})` : ''}${order === orders[0] ? `, ${Math.round(n / o.seconds)} rows/s` : ` (${(o.seconds / first.seconds).toFixed(2)}x ${orders[0]})`}, peak RSS ${rssRange(o.rssMb)}, ${o.bytesPerRow.toFixed(0)} bytes a transaction`,
+      )
+      if (order !== orders[0])
+        figures.push(
+          makeFigure({
+            id: `import.embedded.${order}.${label}`,
+            label: `tx import ${label} rows, embedded, ${order}`,
+            unit: 's',
+            spread: 'min-max',
+            value: o.runs,
+            baselineLabel: 'csv-parse + plain inserts',
+            baseline: plain,
+          }),
+        )
+    }
+    if (!emb) throw new Error('no embedded import')
     // The floor reads the rows of the first order's database: before more go in.
     const floor = await storeInsertsAlone(emb.setup.database, fresh().setup)
     // Into a database that holds n rows already (the first order's): other rows over the same dates.
-    const intoExisting: Record<string, { seconds: number; rssMb?: number; bytesPerRow: number }> = {}
+    const intoExisting: Record<string, { seconds: number; runs: number[]; rssMb: number[]; bytesPerRow: number }> = {}
     if (c.intoExisting) {
       // Each run starts from the database as the first import left it (n rows).
       const database = emb.setup.database
@@ -319,18 +357,33 @@ export async function runImportSection(
       const snapshot = join(dir, `holding-${n}.db`)
       copyFileSync(database, snapshot)
       const held = 2 * n
-      for (const [k, order] of [...new Set([orders[0], 'shuffled' as const])].entries()) {
-        const more = join(dir, `more-${n}-${order}.csv`)
+      const intoOrders = [...new Set([orders[0], 'shuffled' as const])]
+      const more: Record<string, string> = {}
+      for (const [k, order] of intoOrders.entries()) {
         // Rows of their own (another seed each), over the same dates.
-        writeCsv(more, n, 4242 + k, order)
-        for (const f of [`${database}-wal`, `${database}-shm`]) rmSync(f, { force: true })
-        copyFileSync(snapshot, database)
-        const run = runImport(root, emb.env, emb.setup.configDir, more, emb.setup.accountId)
-        if (run.created !== n) throw new Error(`import into ${n} rows (${order}) created ${run.created} of ${n}`)
-        intoExisting[order] = { seconds: run.seconds, rssMb: run.rssMb, bytesPerRow: bytesPerRow(database, held) }
+        more[order] = join(dir, `more-${n}-${order}.csv`)
+        writeCsv(more[order], n, 4242 + k, order)
+      }
+      for (let r = 0; r < rounds; r++) {
+        for (const order of intoOrders) {
+          for (const f of [`${database}-wal`, `${database}-shm`]) rmSync(f, { force: true })
+          copyFileSync(snapshot, database)
+          const run = runImport(root, emb.env, emb.setup.configDir, more[order], emb.setup.accountId)
+          if (run.created !== n) throw new Error(`import into ${n} rows (${order}) created ${run.created} of ${n}`)
+          const got = (intoExisting[order] ??= { seconds: 0, runs: [], rssMb: [], bytesPerRow: bytesPerRow(database, held) })
+          got.runs.push(run.seconds)
+          if (run.rssMb !== undefined) got.rssMb.push(run.rssMb)
+          log(
+            `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}${rounds > 1 ? `, round ${r + 1}` : ''}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`,
+          )
+        }
+      }
+      for (const order of intoOrders) {
+        const got = intoExisting[order]
+        got.seconds = median(got.runs)
         const empty = byOrder[order]?.seconds
         log(
-          `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}: ${run.seconds.toFixed(1)} s${empty ? ` (${(run.seconds / empty).toFixed(2)}x the empty database's ${empty.toFixed(1)} s)` : ''}, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB, ${intoExisting[order].bytesPerRow.toFixed(0)} bytes a transaction`,
+          `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}: ${got.seconds.toFixed(1)} s${rounds > 1 ? ` (median of ${rounds}: ${got.runs.map((x) => x.toFixed(1)).join(', ')})` : ''}${empty ? ` (${(got.seconds / empty).toFixed(2)}x the empty database's ${empty.toFixed(1)} s)` : ''}, peak RSS ${rssRange(got.rssMb)}, ${got.bytesPerRow.toFixed(0)} bytes a transaction`,
         )
         figures.push(
           makeFigure({
@@ -338,7 +391,7 @@ export async function runImportSection(
             label: `tx import ${label} rows, embedded, ${order}, into a database holding ${label}`,
             unit: 's',
             spread: 'min-max',
-            value: [run.seconds],
+            value: got.runs,
             baselineLabel: 'csv-parse + plain inserts',
             baseline: plain,
           }),
@@ -352,7 +405,7 @@ export async function runImportSection(
         label: `tx import ${label} rows, embedded`,
         unit: 's',
         spread: 'min-max',
-        value: [embedded.seconds],
+        value: first.runs,
         baselineLabel: 'csv-parse + plain inserts',
         baseline: plain,
       }),
@@ -424,9 +477,8 @@ export async function runImportSection(
         }),
       )
     }
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     lines.push(
-      `import: ${label.padEnd(5)} | ${med(parseOnly).toFixed(1)} s | ${med(plain).toFixed(1)} s | ${floor.toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
+      `import: ${label.padEnd(5)} | ${median(parseOnly).toFixed(1)} s | ${median(plain).toFixed(1)} s | ${floor.toFixed(1)} s | ${embedded.seconds.toFixed(1)} s (${embedded.rssMb?.toFixed(0) ?? '?'} MB) | ${remote ? `${remote.seconds.toFixed(1)} s (${remote.rssMb?.toFixed(0) ?? '?'} MB)` : '-'}`,
     )
     extra[label] = { rows: n, parseOnly, plain, storeInserts: floor, embedded, remote, byOrder, intoExisting, postgres: onPg }
   }
