@@ -4,12 +4,12 @@
  * structure of an import that grows with the file; a Map of digest strings took about 100 bytes an
  * entry. This open-addressing table keeps 64 bits of each identity's SHA-256 digest and a one-byte
  * count in typed arrays: 9 bytes a slot, at most three quarters of the slots used
- * (kernel/hash-slots.ts), so 12 MB for a million rows, outside the JavaScript heap's garbage
+ * (kernel/hash-slots.ts), so 13.5 MB for a million rows, outside the JavaScript heap's garbage
  * collection. The few identities seen more than 254 times (a fee charged every day for years) keep
  * their count in a Map instead.
  *
- * It is sized from the rows the file is expected to hold (the plan's count or estimate), so that it
- * does not grow while the import runs: a growth holds the old slots and the new at once, and the
+ * It is sized from the rows the file is expected to hold (the plan's count or estimate, with room
+ * for an estimate short by an eighth), so that it does not grow while the import runs: a growth holds the old slots and the new at once, and the
  * last two growths of a million-row file (doubling, to 9 MB and then 18 MB) each raised the
  * import's peak RSS by 13 MB. A file with more rows than expected grows it as before.
  *
@@ -76,7 +76,7 @@ export class OccurrenceCounter {
   }
 
   /**
-   * Give the table's memory back at once (12 MB for a million rows), not at some later
+   * Give the table's memory back at once (13.5 MB for a million rows), not at some later
    * collection: the file has been read to its end, and the import still waits for its last batches
    * and the indexes a bulk load set aside. The counter is empty afterwards.
    */

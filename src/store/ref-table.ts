@@ -6,9 +6,10 @@
  * table). Here each ref costs a probe of a typed array.
  *
  * Open addressing over two typed arrays: a 32-bit hash of the ref and the row's seq, 8 bytes a slot,
- * at most three quarters full (kernel/hash-slots.ts: a million refs in 10.7 MB). A hash is not proof: every slot whose hash
- * matches is checked against the row it names (`same(seq)`, one lookup by rowid), so two refs that
- * share a hash are told apart, and a row deleted meanwhile no longer answers for its ref.
+ * at most three quarters full (kernel/hash-slots.ts: a million refs in 12 MB). A hash is not proof:
+ * every slot whose hash matches is checked against the row it names (`same(seq)`, one lookup by
+ * rowid), so two refs that share a hash are told apart, and a row deleted meanwhile no longer
+ * answers for its ref.
  */
 
 import { firstSlot, overFull, slotsFor } from '../kernel/hash-slots.js'
