@@ -296,11 +296,24 @@ export async function runImportSection(
       files[order] = join(dir, `rows-${n}-${order}.csv`)
       writeCsv(files[order], n, 42, order)
     }
-    // Each order into a database of its own, every order once a round; the first order's first
-    // database is kept for the floor and for the imports into a database that holds n rows.
+    // A round: each order into a database of its own, then each import into a copy of a database
+    // that holds n rows (the first order's, of the first round): other rows over the same dates. So
+    // each ratio compares runs of the same minutes. The first round's first database is kept for
+    // the floor and as that holding database.
     const runs: Record<string, Array<CliRun & { bytesPerRow: number }>> = {}
+    const intoRuns: Record<string, Array<CliRun & { bytesPerRow: number }>> = {}
+    const intoOrders = c.intoExisting ? [...new Set([orders[0], 'shuffled' as const])] : []
+    const more: Record<string, string> = {}
+    for (const [k, order] of intoOrders.entries()) {
+      // Rows of their own (another seed each), over the same dates.
+      more[order] = join(dir, `more-${n}-${order}.csv`)
+      writeCsv(more[order], n, 4242 + k, order)
+    }
+    const snapshot = join(dir, `holding-${n}.db`)
     let emb: ReturnType<typeof fresh> | undefined
+    let floor = 0
     for (let r = 0; r < rounds; r++) {
+      const round = rounds > 1 ? `, round ${r + 1}` : ''
       for (const order of orders) {
         const o = fresh()
         const run = runImport(root, o.env, o.setup.configDir, files[order], o.setup.accountId)
@@ -308,27 +321,46 @@ export async function runImportSection(
         ;(runs[order] ??= []).push({ ...run, bytesPerRow: bytesPerRow(o.setup.database, n) })
         if (r === 0 && order === orders[0]) emb = o
         else rmSync(o.setup.configDir, { recursive: true, force: true })
+        log(`import: embedded, ${order}${round}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`)
+      }
+      if (!emb) throw new Error('no embedded import')
+      const database = emb.setup.database
+      if (r === 0) {
+        // The floor reads the rows of the first order's database: before more go in.
+        floor = await storeInsertsAlone(database, fresh().setup)
+        const settled = new Database(database)
+        settled.pragma('wal_checkpoint(TRUNCATE)')
+        settled.close()
+        copyFileSync(database, snapshot)
+      }
+      for (const order of intoOrders) {
+        // Each run starts from the database as the first import left it (n rows).
+        for (const f of [`${database}-wal`, `${database}-shm`]) rmSync(f, { force: true })
+        copyFileSync(snapshot, database)
+        const run = runImport(root, emb.env, emb.setup.configDir, more[order], emb.setup.accountId)
+        if (run.created !== n) throw new Error(`import into ${n} rows (${order}) created ${run.created} of ${n}`)
+        ;(intoRuns[order] ??= []).push({ ...run, bytesPerRow: bytesPerRow(database, 2 * n) })
         log(
-          `import: embedded, ${order}${rounds > 1 ? `, round ${r + 1}` : ''}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`,
+          `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}${round}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`,
         )
       }
     }
-    const byOrder: Record<string, { seconds: number; runs: number[]; rssMb: number[]; bytesPerRow: number }> = {}
-    for (const order of orders) {
-      const done = runs[order]
-      byOrder[order] = {
-        seconds: median(done.map((x) => x.seconds)),
-        runs: done.map((x) => x.seconds),
-        rssMb: done.flatMap((x) => (x.rssMb === undefined ? [] : [x.rssMb])),
-        bytesPerRow: done[0].bytesPerRow,
-      }
-    }
+    type Summary = { seconds: number; runs: number[]; rssMb: number[]; bytesPerRow: number }
+    const summary = (done: Array<CliRun & { bytesPerRow: number }>): Summary => ({
+      seconds: median(done.map((x) => x.seconds)),
+      runs: done.map((x) => x.seconds),
+      rssMb: done.flatMap((x) => (x.rssMb === undefined ? [] : [x.rssMb])),
+      bytesPerRow: done[0].bytesPerRow,
+    })
+    const listed = (o: Summary) => (rounds > 1 ? ` (median of ${rounds}: ${o.runs.map((x) => x.toFixed(1)).join(', ')})` : '')
+    const byOrder: Record<string, Summary> = {}
+    for (const order of orders) byOrder[order] = summary(runs[order])
     const first = byOrder[orders[0]]
     const embedded = { seconds: first.seconds, rssMb: first.rssMb.length ? Math.max(...first.rssMb) : undefined }
     for (const order of orders) {
       const o = byOrder[order]
       log(
-        `import: embedded, ${order}: ${o.seconds.toFixed(1)} s${rounds > 1 ? ` (median of ${rounds}: ${o.runs.map((x) => x.toFixed(1)).join(', ')})` : ''}${order === orders[0] ? `, ${Math.round(n / o.seconds)} rows/s` : ` (${(o.seconds / first.seconds).toFixed(2)}x ${orders[0]})`}, peak RSS ${rssRange(o.rssMb)}, ${o.bytesPerRow.toFixed(0)} bytes a transaction`,
+        `import: embedded, ${order}: ${o.seconds.toFixed(1)} s${listed(o)}${order === orders[0] ? `, ${Math.round(n / o.seconds)} rows/s` : ` (${(o.seconds / first.seconds).toFixed(2)}x ${orders[0]})`}, peak RSS ${rssRange(o.rssMb)}, ${o.bytesPerRow.toFixed(0)} bytes a transaction`,
       )
       if (order !== orders[0])
         figures.push(
@@ -343,60 +375,24 @@ export async function runImportSection(
           }),
         )
     }
-    if (!emb) throw new Error('no embedded import')
-    // The floor reads the rows of the first order's database: before more go in.
-    const floor = await storeInsertsAlone(emb.setup.database, fresh().setup)
-    // Into a database that holds n rows already (the first order's): other rows over the same dates.
-    const intoExisting: Record<string, { seconds: number; runs: number[]; rssMb: number[]; bytesPerRow: number }> = {}
-    if (c.intoExisting) {
-      // Each run starts from the database as the first import left it (n rows).
-      const database = emb.setup.database
-      const settled = new Database(database)
-      settled.pragma('wal_checkpoint(TRUNCATE)')
-      settled.close()
-      const snapshot = join(dir, `holding-${n}.db`)
-      copyFileSync(database, snapshot)
-      const held = 2 * n
-      const intoOrders = [...new Set([orders[0], 'shuffled' as const])]
-      const more: Record<string, string> = {}
-      for (const [k, order] of intoOrders.entries()) {
-        // Rows of their own (another seed each), over the same dates.
-        more[order] = join(dir, `more-${n}-${order}.csv`)
-        writeCsv(more[order], n, 4242 + k, order)
-      }
-      for (let r = 0; r < rounds; r++) {
-        for (const order of intoOrders) {
-          for (const f of [`${database}-wal`, `${database}-shm`]) rmSync(f, { force: true })
-          copyFileSync(snapshot, database)
-          const run = runImport(root, emb.env, emb.setup.configDir, more[order], emb.setup.accountId)
-          if (run.created !== n) throw new Error(`import into ${n} rows (${order}) created ${run.created} of ${n}`)
-          const got = (intoExisting[order] ??= { seconds: 0, runs: [], rssMb: [], bytesPerRow: bytesPerRow(database, held) })
-          got.runs.push(run.seconds)
-          if (run.rssMb !== undefined) got.rssMb.push(run.rssMb)
-          log(
-            `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}${rounds > 1 ? `, round ${r + 1}` : ''}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`,
-          )
-        }
-      }
-      for (const order of intoOrders) {
-        const got = intoExisting[order]
-        got.seconds = median(got.runs)
-        const empty = byOrder[order]?.seconds
-        log(
-          `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}: ${got.seconds.toFixed(1)} s${rounds > 1 ? ` (median of ${rounds}: ${got.runs.map((x) => x.toFixed(1)).join(', ')})` : ''}${empty ? ` (${(got.seconds / empty).toFixed(2)}x the empty database's ${empty.toFixed(1)} s)` : ''}, peak RSS ${rssRange(got.rssMb)}, ${got.bytesPerRow.toFixed(0)} bytes a transaction`,
-        )
-        figures.push(
-          makeFigure({
-            id: `import.embedded.into-existing.${order}.${label}`,
-            label: `tx import ${label} rows, embedded, ${order}, into a database holding ${label}`,
-            unit: 's',
-            spread: 'min-max',
-            value: got.runs,
-            baselineLabel: 'csv-parse + plain inserts',
-            baseline: plain,
-          }),
-        )
-      }
+    const intoExisting: Record<string, Summary> = {}
+    for (const order of intoOrders) {
+      const got = (intoExisting[order] = summary(intoRuns[order]))
+      const empty = byOrder[order]?.seconds
+      log(
+        `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}: ${got.seconds.toFixed(1)} s${listed(got)}${empty ? ` (${(got.seconds / empty).toFixed(2)}x the empty database's ${empty.toFixed(1)} s)` : ''}, peak RSS ${rssRange(got.rssMb)}, ${got.bytesPerRow.toFixed(0)} bytes a transaction`,
+      )
+      figures.push(
+        makeFigure({
+          id: `import.embedded.into-existing.${order}.${label}`,
+          label: `tx import ${label} rows, embedded, ${order}, into a database holding ${label}`,
+          unit: 's',
+          spread: 'min-max',
+          value: got.runs,
+          baselineLabel: 'csv-parse + plain inserts',
+          baseline: plain,
+        }),
+      )
     }
     log(`import: the store's inserts alone ${floor.toFixed(1)} s`)
     figures.push(
