@@ -9,9 +9,10 @@
  * their count in a Map instead.
  *
  * It is sized from the rows the file is expected to hold (the plan's count or estimate, with room
- * for an estimate short by an eighth), so that it does not grow while the import runs: a growth holds the old slots and the new at once, and the
- * last two growths of a million-row file (doubling, to 9 MB and then 18 MB) each raised the
- * import's peak RSS by 13 MB. A file with more rows than expected grows it as before.
+ * for an estimate short by an eighth), so that it does not grow while the import runs: a growth
+ * holds the old slots and the new at once, and the last two growths of a million-row file
+ * (doubling, to 9 MB and then 18 MB) each raised the import's peak RSS by 13 MB. A file with more
+ * rows than expected grows it as before.
  *
  * Two different identities that share 64 bits (about 3 in 100 million for a million-row file)
  * only share a counter: the second gets occurrence 2 instead of 1. Its import_ref still carries
