@@ -203,14 +203,8 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   const m = effectiveMapping(await import('../src/import/mapping.js'), o, saved)
   await checkReadingFlags(m)
   const constants = await constantsOf(m.set)
-  // Batches in flight: two on the embedded target, four on a remote one. Embedded, the service's
-  // thread commits the batches waiting together in one SQLite transaction (group commit); before
-  // bulk loads set indexes aside, four in flight made a 1,000,000-row import about 10% faster than
-  // two (fewer commits rewrote fewer index pages). With the indexes aside, two are as fast (three
-  // alternating pairs at 1,000,000 rows: 13.5-15.9 s against 13.8-15.8 s) and every batch waiting
-  // lives on in two threads' heaps: peak RSS 262-268 MB against 270-278 MB. A remote target keeps
-  // four, to cover the network's round trips.
-  const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 }) ?? (ctx.target().kind === 'embedded' ? 2 : 4)
+  // Unset: the import's default for the target (import-thread.ts, defaultConcurrency).
+  const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 })
   const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
     // Only to offer a choice: the import itself opens its own client on its own thread.

@@ -278,9 +278,11 @@ export async function runImportSection(
     const setup = prepareFinctl(root, log)
     return { setup, env: { ...setup.env, FINCTL_API_KEY: setup.apiKey } }
   }
+  const orders = c.orders ?? ['ascending']
+  const rounds = Math.max(1, c.rounds ?? 1)
   for (const n of c.sizes) {
     const file = join(dir, `rows-${n}.csv`)
-    writeCsv(file, n, 42, c.orders?.[0] ?? 'ascending')
+    writeCsv(file, n, 42, orders[0])
     log(`import: ${n.toLocaleString('en-US')} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB`)
     const parseOnly: number[] = []
     const plain: number[] = []
@@ -289,8 +291,6 @@ export async function runImportSection(
       plain.push(await csvAndInserts(file, dir))
     }
     const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`
-    const orders = c.orders ?? ['ascending']
-    const rounds = Math.max(1, c.rounds ?? 1)
     const files: Record<string, string> = { [orders[0]]: file }
     for (const order of orders.slice(1)) {
       files[order] = join(dir, `rows-${n}-${order}.csv`)

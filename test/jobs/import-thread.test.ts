@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { heapGrowingFlag } from '../../src/jobs/import/import-thread.js'
+import { defaultConcurrency, heapGrowingFlag } from '../../src/jobs/import/import-thread.js'
 
 describe('tx import heap growth', () => {
   it('lets each heap grow to twice what it kept alive, unless node was given a factor', () => {
@@ -7,5 +7,12 @@ describe('tx import heap growth', () => {
     expect(heapGrowingFlag(['--enable-source-maps'], '--max-old-space-size=512')).toBe('--heap-growing-percent=100')
     expect(heapGrowingFlag(['--heap-growing-percent=30'], '')).toBeUndefined()
     expect(heapGrowingFlag([], '--heap_growing_percent=300')).toBeUndefined()
+  })
+})
+
+describe('tx import batches in flight without --concurrency', () => {
+  it('two on the embedded target, four on a remote one', () => {
+    expect(defaultConcurrency({ kind: 'embedded', database: '/tmp/x.db' })).toBe(2)
+    expect(defaultConcurrency({ kind: 'remote', baseUrl: 'http://127.0.0.1:1' })).toBe(4)
   })
 })

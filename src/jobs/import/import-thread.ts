@@ -139,6 +139,7 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
     })
     const summary = await runImport(client, spec.path, {
       ...spec.options,
+      concurrency: spec.options.concurrency ?? defaultConcurrency(spec.target),
       onPlan: (plan) => send({ plan }),
       onProgress: (progress) => send({ progress }),
     })
@@ -168,6 +169,19 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
 export function heapGrowingFlag(execArgv: readonly string[], nodeOptions = ''): string | undefined {
   const given = [...execArgv, nodeOptions].some((a) => /heap[-_]growing[-_]percent/.test(a))
   return given ? undefined : '--heap-growing-percent=100'
+}
+
+/**
+ * Batches in flight when --concurrency is not given: two on the embedded target, four on a remote
+ * one. Embedded, the core commits the batches waiting together in one SQLite transaction (group
+ * commit); before bulk loads set indexes aside, four in flight made a 1,000,000-row import about 10%
+ * faster than two (fewer commits rewrote fewer index pages). With the indexes aside two are as fast
+ * (three alternating pairs at 1,000,000 rows: 13.5-15.9 s against 13.8-15.8 s), and every batch
+ * waiting lives on in two threads' heaps: peak RSS 262-268 MB against 270-278 MB. A remote target
+ * keeps four, to cover the network's round trips.
+ */
+export function defaultConcurrency(target: Target): number {
+  return target.kind === 'embedded' ? 2 : 4
 }
 
 /** Run `tx import` on its own thread; resolves with the summary, rejects as runImport would. */
