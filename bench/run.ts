@@ -29,7 +29,9 @@
  *      rows the embedded import created (the schema's floor); bytes a transaction on disk; peak RSS of
  *      the CLI and of finctl serve; and through `finctl serve` on PostgreSQL (FINCTL_BENCH_DATABASE_URL,
  *      a schema of its own) vs csv-parse + raw COPY of the same rows into a plain table in the same
- *      database (bench/lib/pg-import.ts).
+ *      database, and PostgreSQL's own floor: the rows finctl stored COPY'd into tables shaped like
+ *      transactions (primary key only; every index; unique indexes, the rest built after)
+ *      (bench/lib/pg-import.ts).
  *   6. reports (bench/reports.ts): cash-flow and summary at 1,000,000 transactions (100,000 with --quick),
  *      p50/p95, vs the same range's totals as one plain SQL aggregate over the same index.
  *   7. statements (bench/lib/statements.ts): a generated 50,000-line CAMT.053 and OFX file (10,000 with

@@ -6,12 +6,15 @@
  * the end (also when the run fails or is interrupted).
  */
 import { randomBytes } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import { createReadStream, createWriteStream, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { parse } from 'csv-parse'
 import pg from 'pg'
-import { from as copyFrom } from 'pg-copy-streams'
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
+import { TX_COLUMNS } from '../../src/store/schema.js'
 import { onCleanup, type ServerProcess } from './children.js'
 import { checkPostgres, DEFAULT_PG_URL, dropSchema, dropSchemaSync } from './pg.js'
 import { prepareFinctl, redact, startFinctl } from './throughput.js'
@@ -22,6 +25,18 @@ export interface PgImportRun {
   /** finctl tx import into finctl serve on PostgreSQL, seconds. */
   finctl: number
   created: number
+  /** PostgreSQL's own cost of the rows as finctl stores them (COPY, no CSV, HTTP or validation): see schemaFloors. */
+  floors?: PgFloors
+}
+
+/** Seconds to COPY the rows finctl stored, as it stores them, into a table shaped like `transactions`. */
+export interface PgFloors {
+  /** With only its primary key: what the rows' width costs. */
+  plain: number
+  /** With every index of `transactions`, maintained row by row (what any exactly-once path on this schema pays). */
+  indexed: number
+  /** With its primary key and unique indexes, then the other indexes built by CREATE INDEX (a deferred design). */
+  deferred: { copy: number; builds: number }
 }
 
 /** A field in COPY's text format. */
@@ -60,6 +75,53 @@ async function rawCopy(url: string, file: string): Promise<number> {
 }
 
 /**
+ * The schema's floor on PostgreSQL: the rows an import stored in `schema`.transactions, copied out to
+ * a file, then COPY'd back into fresh tables shaped like it: with the primary key only, with every
+ * index, and with the unique indexes only and the rest built after. No foreign key (LIKE does not copy
+ * it). Tells how much of the finctl figure is PostgreSQL's own index work, beside the raw ceiling.
+ */
+async function schemaFloors(url: string, schema: string): Promise<PgFloors> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const file = join(tmpdir(), `finctl-bench-pgrows-${schema}.copy`)
+  const cols = TX_COLUMNS.join(', ')
+  const q = (name: string) => `${schema}.${name}`
+  try {
+    await pipeline(client.query(copyTo(`COPY (SELECT ${cols} FROM ${q('transactions')} ORDER BY seq) TO STDOUT`)), createWriteStream(file))
+    const indexes = (
+      await client.query<{ def: string; unique: boolean }>(
+        `SELECT pg_get_indexdef(i.indexrelid) AS def, i.indisunique AS unique FROM pg_index i
+         WHERE i.indrelid = '${q('transactions')}'::regclass AND NOT i.indisprimary`,
+      )
+    ).rows.map((r) => ({
+      ...r,
+      def: r.def.replace(/ ON \S+ USING /, ` ON ${q('floor_t')} USING `).replace(/^CREATE (UNIQUE )?INDEX \S+/, 'CREATE $1INDEX'),
+    }))
+    const copyIn = async (indexesFirst: typeof indexes) => {
+      await client.query(`DROP TABLE IF EXISTS ${q('floor_t')}`)
+      await client.query(`CREATE TABLE ${q('floor_t')} (LIKE ${q('transactions')} INCLUDING DEFAULTS INCLUDING IDENTITY)`)
+      await client.query(`ALTER TABLE ${q('floor_t')} ADD PRIMARY KEY (seq)`)
+      for (const i of indexesFirst) await client.query(i.def)
+      await client.query('CHECKPOINT')
+      const t0 = performance.now()
+      await pipeline(createReadStream(file), client.query(copyFrom(`COPY ${q('floor_t')} (${cols}) FROM STDIN`)))
+      return (performance.now() - t0) / 1000
+    }
+    const plain = await copyIn([])
+    const indexed = await copyIn(indexes)
+    const copy = await copyIn(indexes.filter((i) => i.unique))
+    const t0 = performance.now()
+    for (const i of indexes.filter((x) => !x.unique)) await client.query(i.def)
+    const builds = (performance.now() - t0) / 1000
+    await client.query(`DROP TABLE ${q('floor_t')}`)
+    return { plain, indexed, deferred: { copy, builds } }
+  } finally {
+    rmSync(file, { force: true })
+    await client.end().catch(() => {})
+  }
+}
+
+/**
  * Both figures for one file. `runImport` is the section's own runner of the CLI (spawned, timed).
  */
 export async function runPgImport(
@@ -68,6 +130,8 @@ export async function runPgImport(
   ceilingRuns: number,
   runImport: (env: NodeJS.ProcessEnv, cwd: string, account: string) => { seconds: number; created: number },
   log: (l: string) => void,
+  /** Also measure the schema's floors (schemaFloors): three more COPYs of the file's rows. */
+  withFloors = false,
 ): Promise<PgImportRun> {
   const base = process.env.FINCTL_BENCH_DATABASE_URL ?? DEFAULT_PG_URL
   const version = await checkPostgres(base)
@@ -90,7 +154,10 @@ export async function runPgImport(
     for (let i = 0; i < ceilingRuns; i++) copies.push(await rawCopy(pgUrl, file))
     server = await startFinctl(root, setup)
     const run = runImport({ ...setup.env, FINCTL_API_KEY: setup.apiKey, FINCTL_BASE_URL: server.url }, setup.configDir, setup.accountId)
-    return { rawCopy: copies, finctl: run.seconds, created: run.created }
+    await server.stop()
+    server = undefined
+    const floors = withFloors ? await schemaFloors(adminUrl, schema) : undefined
+    return { rawCopy: copies, finctl: run.seconds, created: run.created, floors }
   } finally {
     await server?.stop()
     try {
