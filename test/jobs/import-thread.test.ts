@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { defaultConcurrency, heapGrowingFlag } from '../../src/jobs/import/import-thread.js'
 
 describe('tx import heap growth', () => {
-  it('lets each heap grow to twice what it kept alive, unless node was given a factor', () => {
-    expect(heapGrowingFlag([], '')).toBe('--heap-growing-percent=100')
-    expect(heapGrowingFlag(['--enable-source-maps'], '--max-old-space-size=512')).toBe('--heap-growing-percent=100')
+  it('lets each heap grow by half what it kept alive, unless node was given a factor', () => {
+    expect(heapGrowingFlag([], '')).toBe('--heap-growing-percent=50')
+    expect(heapGrowingFlag(['--enable-source-maps'], '--max-old-space-size=512')).toBe('--heap-growing-percent=50')
     expect(heapGrowingFlag(['--heap-growing-percent=30'], '')).toBeUndefined()
     expect(heapGrowingFlag([], '--heap_growing_percent=300')).toBeUndefined()
   })

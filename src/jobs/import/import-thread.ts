@@ -156,19 +156,27 @@ async function runInThread(port: MessagePort, spec: ImportThreadSpec): Promise<v
   }
 }
 
+/** How much a heap may grow beyond what survived its last full collection (percent): see heapGrowingFlag. */
+export const HEAP_GROWING_PERCENT = 50
+
 /**
- * Each of the process's heaps (this thread's, the import's and the embedded core's) may grow to twice
+ * Each of the process's heaps (this thread's, the import's and the embedded core's) may grow by half
  * what its last full collection left alive before the next, instead of V8's own factor of up to 4:
  * under an import's stream of batches the core thread's heap grew to 80-95 MB between full
  * collections with about 18 MB alive. A V8 flag, so for the whole process, which from here on only
  * runs the import; read at each collection, so it applies to heaps already there. Not when node was
- * given a factor of its own. Measured, 1,000,000 rows embedded, five alternating runs each: peak RSS
- * 277-282 MB against 295-315 MB, in 18.5-20.3 s against 18.7-20.6 s (means 19.6 and 19.2 s);
- * 1.5 (50) gave 272 MB but took 10% longer.
+ * given a factor of its own. Measured, 1,000,000 rows embedded (--trace-gc, alternating runs):
+ * - factor 2 against V8's own: peak RSS 277-282 MB against 295-315 MB, at the same speed (five runs each);
+ * - 1.5 against 2 (24 Nov 2026, once the rest had shrunk; six alternating pairs, three in each order,
+ *   as the first run of a pair was slower): peak RSS 215-225 MB against 231-246 MB into an empty
+ *   database, 227-238 MB against 241-251 MB into a database of a million (where 2 went over 250 MB);
+ *   time +2% to +7% into an empty database when 1.5 ran second (+7% to +31% when it ran first), and
+ *   -7% to +10% into a database of a million; about 230 full collections instead of 145, whose
+ *   pauses add 0.6 s over the three threads, and CPU time 2-10% more (concurrent marking).
  */
 export function heapGrowingFlag(execArgv: readonly string[], nodeOptions = ''): string | undefined {
   const given = [...execArgv, nodeOptions].some((a) => /heap[-_]growing[-_]percent/.test(a))
-  return given ? undefined : '--heap-growing-percent=100'
+  return given ? undefined : `--heap-growing-percent=${HEAP_GROWING_PERCENT}`
 }
 
 /**
