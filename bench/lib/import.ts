@@ -457,18 +457,16 @@ export async function runImportSection(
     }
     let onPg: PgImportRun | undefined
     if (c.postgres) {
-      onPg = await runPgImport(root, file, c.ceilingRuns, (env, cwd, account) => runImport(root, env, cwd, file, account), log, true)
+      onPg = await runPgImport(root, file, c.ceilingRuns, (env, cwd, account) => runImport(root, env, cwd, file, account), log)
       if (onPg.created !== n) throw new Error(`import into PostgreSQL created ${onPg.created} of ${n}`)
-      const copy = [...onPg.rawCopy].sort((a, b) => a - b)[Math.floor(onPg.rawCopy.length / 2)]
+      const copy = median(onPg.rawCopy)
       log(`import: PostgreSQL ${onPg.finctl.toFixed(1)} s (${(onPg.finctl / copy).toFixed(2)}x csv-parse + raw COPY, ${copy.toFixed(1)} s)`)
       const f = onPg.floors
-      if (f) {
-        const x = (s: number) => `${s.toFixed(1)} s, ${(s / copy).toFixed(1)}x raw COPY`
-        log(
-          `import: PostgreSQL's own floor, COPY of the rows finctl stored into a table shaped like transactions: primary key only ${x(f.plain)}; ` +
-            `every index ${x(f.indexed)}; unique indexes only ${f.deferred.copy.toFixed(1)} s + the other indexes built after ${f.deferred.builds.toFixed(1)} s = ${x(f.deferred.copy + f.deferred.builds)}`,
-        )
-      }
+      const x = (s: number) => `${s.toFixed(1)} s, ${(s / copy).toFixed(1)}x raw COPY`
+      log(
+        `import: PostgreSQL's own floor, COPY of the rows finctl stored into a table shaped like transactions: primary key only ${x(f.plain)}; ` +
+          `every index ${x(f.indexed)}; unique indexes only ${f.deferred.copy.toFixed(1)} s + the other indexes built after ${f.deferred.builds.toFixed(1)} s = ${x(f.deferred.copy + f.deferred.builds)}`,
+      )
       figures.push(
         makeFigure({
           id: `import.postgres.${label}`,
