@@ -6,6 +6,7 @@ import pg from 'pg'
 import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
 import { migrate, migrations } from './migrations/index.js'
 import { COPY_MIN_ROWS, copyTransactions } from './postgres-copy.js'
+import { TransactionStatistics } from './postgres-statistics.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
 import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
@@ -115,12 +116,14 @@ export function redactUrl(url: string): string {
 
 class PostgresHotPaths implements HotPaths {
   private readonly rateSql: string
+  private readonly statistics: TransactionStatistics
   constructor(
     private readonly db: Kysely<Db>,
     private readonly pool: pg.Pool,
     private readonly codec: TransactionCodec,
   ) {
     this.rateSql = rateLimitSql('postgres', (i) => `$${i}`)
+    this.statistics = new TransactionStatistics(pool)
   }
 
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
@@ -171,13 +174,19 @@ class PostgresHotPaths implements HotPaths {
     })
   }
 
-  /** PostgreSQL sets nothing aside for bulk loads. */
-  async endBulkLoad(): Promise<void> {}
+  /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (postgres-statistics.ts). */
+  endBulkLoad(): Promise<void> {
+    return this.statistics.refresh()
+  }
 
   async insertTransactions(rows: NewTransactionRow[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set()
     await this.codec.prepareActors(rows)
-    if (rows.length >= COPY_MIN_ROWS) return copyTransactions(this.pool, this.codec, rows)
-    return this.db.transaction().execute((db) => this.codec.insert(db, rows))
+    const inserted =
+      rows.length >= COPY_MIN_ROWS
+        ? await copyTransactions(this.pool, this.codec, rows)
+        : await this.db.transaction().execute((db) => this.codec.insert(db, rows))
+    this.statistics.wrote(inserted.size)
+    return inserted
   }
 }

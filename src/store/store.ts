@@ -39,7 +39,7 @@ export interface HotPaths {
    * creators' actor keys first).
    */
   insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<Set<string>>
-  /** A bulk load's end: build again what this process set aside for it (SQLite; nothing on PostgreSQL). */
+  /** A bulk load's end: build again what this process set aside for it (SQLite); refresh the table's statistics (PostgreSQL). */
   endBulkLoad(): Promise<void>
 }
 

@@ -35,7 +35,7 @@ const IdempotencyHeader = z.object({
 const BatchHeaders = IdempotencyHeader.extend({
   prefer: z.string().optional().openapi({
     description:
-      "return=minimal (RFC 7240): `created` lists each created row's index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets the amount index aside until it ends; see README)",
+      "return=minimal (RFC 7240): `created` lists each created row's index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets indexes aside until it ends); bulk-load-end: the load's last batch (SQLite builds those indexes again, PostgreSQL refreshes stale statistics, before the answer; see README)",
   }),
 })
 

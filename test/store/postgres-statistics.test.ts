@@ -1,0 +1,70 @@
+/**
+ * PostgreSQL's statistics after a bulk load (src/store/postgres-statistics.ts): the load's end runs
+ * ANALYZE once the table has changed by autovacuum's measure, so that the next queries (a file
+ * imported again looks its refs up) are planned for the table as it is, not as it was.
+ */
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Store } from '../../src/store/store.js'
+import { freshDatabase, seedTenant, STORES, txRow, type TestDatabase, type Tenant } from './fixtures.js'
+
+describe.skipIf(!STORES.includes('postgres'))('statistics of transactions after a bulk load (PostgreSQL)', () => {
+  let database: TestDatabase
+  let store: Store
+  let t: Tenant
+
+  beforeAll(async () => {
+    database = await freshDatabase('postgres')
+    store = await database.open()
+    t = await seedTenant(store)
+  })
+  afterAll(async () => {
+    await store?.close()
+    await database?.remove()
+  })
+
+  const stats = async () =>
+    (
+      await sql<{ reltuples: number; analyzed: Date | null }>`
+        SELECT c.reltuples, s.last_analyze AS analyzed
+        FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+        WHERE c.oid = 'transactions'::regclass`.execute(store.db)
+    ).rows[0]
+  let n = 0
+  const load = async (rows: number) => {
+    for (let done = 0; done < rows; done += 1000) {
+      const batch = Array.from({ length: Math.min(1000, rows - done) }, () => txRow(t, { import_ref: `stat-${n++}` }))
+      await store.hot.insertTransactions(batch)
+    }
+  }
+  /** How many of the account's rows the planner expects (a table never analyzed: a guess of a few hundred). */
+  const accountEstimate = async () => {
+    const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT 1 FROM transactions WHERE account_key = ${t.accountKey}`.execute(
+      store.db,
+    )
+    return Number(/rows=(\d+)/.exec(plan.rows[0]['QUERY PLAN'])?.[1])
+  }
+
+  it("a load's end analyzes the table it filled: the planner then knows the account's rows", async () => {
+    expect((await stats()).analyzed).toBeNull()
+    await load(20_000)
+    expect(await accountEstimate()).toBeLessThan(2_000)
+    await store.hot.endBulkLoad()
+    const after = await stats()
+    expect(after.reltuples).toBe(20_000)
+    expect(after.analyzed).not.toBeNull()
+    expect(await accountEstimate()).toBe(20_000)
+  })
+
+  it('a small change since does not analyze again; a tenth more does', async () => {
+    const before = await stats()
+    await load(1_000)
+    await store.hot.endBulkLoad()
+    expect(await stats()).toEqual(before)
+    await load(1_100)
+    await store.hot.endBulkLoad()
+    const after = await stats()
+    expect(after.reltuples).toBe(22_100)
+    expect(after.analyzed!.getTime()).toBeGreaterThan(before.analyzed!.getTime())
+  })
+})
