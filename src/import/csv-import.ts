@@ -340,7 +340,6 @@ export class RowConverter {
     return rec.line > this.plan.headerLine && !this.where.some(([i, v]) => cell(rec.fields, i) !== v)
   }
 
-  /** A row's amount as money into the account: its amount column (signed by an indicator) or its debit and credit. */
   /** The decimals of a row's currency (its currency column, else --set currency_code, else the account's). */
   private exponentOf(fields: string[]): number {
     const c = cell(fields, this.plan.map.currency_code).toUpperCase() || this.o.constants?.currency_code || this.o.currency

@@ -123,7 +123,7 @@ class PostgresHotPaths implements HotPaths {
     private readonly codec: TransactionCodec,
   ) {
     this.rateSql = rateLimitSql('postgres', (i) => `$${i}`)
-    this.statistics = new TransactionStatistics(pool)
+    this.statistics = new TransactionStatistics(db)
   }
 
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
