@@ -3,7 +3,7 @@
  * killed when the harness exits, fails or is interrupted) and bounded synchronous CLI runs.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -275,5 +275,16 @@ export async function startServer(
       })()
       return stopping
     },
+  }
+}
+
+/** A process's peak resident memory so far (VmHWM), in MB; undefined where /proc is not there. */
+export function peakRssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kb ? Number(kb) / 1024 : undefined
+  } catch {
+    return undefined
   }
 }

@@ -11,12 +11,12 @@
 import Database from 'better-sqlite3'
 import { parse } from 'csv-parse'
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, createReadStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, createReadStream, existsSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { mulberry32 } from '../../src/kernel/random.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
 import { openSqliteStore } from '../../src/store/sqlite-store.js'
-import { makeTempDir, type ServerProcess } from './children.js'
+import { makeTempDir, peakRssMb, type ServerProcess } from './children.js'
 import { type PgImportRun, runPgImport } from './pg-import.js'
 import { makeFigure, type Figure } from './report.js'
 import { prepareFinctl, startFinctl } from './throughput.js'
@@ -34,7 +34,8 @@ export interface ImportConfig {
   /**
    * Rounds of the embedded imports (each order into an empty database, then each into one holding
    * as many): the figures are medians, and a round runs every order once, so that a machine whose
-   * speed drifts between minutes moves all of them alike. Default 1. Remote and PostgreSQL run once.
+   * speed drifts between minutes moves all of them alike. Default 1. PostgreSQL runs as many times
+   * (each into an empty schema of its own), remote once.
    */
   rounds?: number
   remote: boolean
@@ -148,17 +149,6 @@ interface CliRun {
   seconds: number
   rssMb?: number
   created: number
-}
-
-/** A process's peak resident memory so far (VmHWM), in MB; undefined where /proc is not there. */
-function peakRssMb(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-    return kb ? Number(kb) / 1024 : undefined
-  } catch {
-    return undefined
-  }
 }
 
 /**
@@ -457,10 +447,15 @@ export async function runImportSection(
     }
     let onPg: PgImportRun | undefined
     if (c.postgres) {
-      onPg = await runPgImport(root, file, c.ceilingRuns, (env, cwd, account) => runImport(root, env, cwd, file, account), log)
-      if (onPg.created !== n) throw new Error(`import into PostgreSQL created ${onPg.created} of ${n}`)
+      onPg = await runPgImport(root, file, c.ceilingRuns, rounds, (env, cwd, account) => runImport(root, env, cwd, file, account), log)
+      if (onPg.created.some((k) => k !== n)) throw new Error(`import into PostgreSQL created ${onPg.created.join(', ')} of ${n}`)
       const copy = median(onPg.rawCopy)
-      log(`import: PostgreSQL ${onPg.finctl.toFixed(1)} s (${(onPg.finctl / copy).toFixed(2)}x csv-parse + raw COPY, ${copy.toFixed(1)} s)`)
+      const pgTime = median(onPg.finctl)
+      const serveRss = onPg.serveRssMb.filter((m): m is number => m !== undefined)
+      log(
+        `import: PostgreSQL ${pgTime.toFixed(1)} s${onPg.finctl.length > 1 ? ` (median of ${onPg.finctl.length}: ${onPg.finctl.map((t) => t.toFixed(1)).join(', ')})` : ''} ` +
+          `(${(pgTime / copy).toFixed(2)}x csv-parse + raw COPY, ${copy.toFixed(1)} s), finctl serve peak RSS ${serveRss.length ? `${Math.min(...serveRss).toFixed(0)}-${Math.max(...serveRss).toFixed(0)}` : '?'} MB`,
+      )
       const f = onPg.floors
       const x = (s: number) => `${s.toFixed(1)} s, ${(s / copy).toFixed(1)}x raw COPY`
       log(
@@ -473,7 +468,7 @@ export async function runImportSection(
           label: `tx import ${label} rows into finctl serve on PostgreSQL`,
           unit: 's',
           spread: 'min-max',
-          value: [onPg.finctl],
+          value: onPg.finctl,
           baselineLabel: 'csv-parse + raw COPY into a plain table',
           baseline: onPg.rawCopy,
         }),

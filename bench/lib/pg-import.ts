@@ -15,16 +15,23 @@ import { parse } from 'csv-parse'
 import pg from 'pg'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { TX_COLUMNS } from '../../src/store/schema.js'
-import { onCleanup, type ServerProcess } from './children.js'
+import { onCleanup, peakRssMb, type ServerProcess } from './children.js'
 import { checkPostgres, DEFAULT_PG_URL, dropSchema, dropSchemaSync } from './pg.js'
 import { prepareFinctl, redact, startFinctl } from './throughput.js'
 
 export interface PgImportRun {
   /** csv-parse + COPY of the file's rows into a plain table, seconds (one per run). */
   rawCopy: number[]
-  /** finctl tx import into finctl serve on PostgreSQL, seconds. */
-  finctl: number
-  created: number
+  /**
+   * finctl tx import into finctl serve on PostgreSQL, seconds, one per run, each into a schema of its
+   * own (empty). The first run of a bench is often the slowest: PostgreSQL creates its WAL segments
+   * then and recycles them afterwards.
+   */
+  finctl: number[]
+  /** Peak RSS of finctl serve (MB), one per run; undefined where /proc is not there. */
+  serveRssMb: (number | undefined)[]
+  /** Rows created, one per run. */
+  created: number[]
   /** PostgreSQL's own cost of the rows as finctl stores them (COPY, no CSV, HTTP or validation): see schemaFloors. */
   floors: PgFloors
 }
@@ -123,48 +130,65 @@ async function schemaFloors(url: string, schema: string): Promise<PgFloors> {
 }
 
 /**
- * Both figures for one file. `runImport` is the section's own runner of the CLI (spawned, timed).
+ * Both figures for one file: `runs` imports, each into a new empty schema behind its own finctl serve
+ * (the floors are measured on the first one's rows). `runImport` is the section's own runner of the
+ * CLI (spawned, timed).
  */
 export async function runPgImport(
   root: string,
   file: string,
   ceilingRuns: number,
+  runs: number,
   runImport: (env: NodeJS.ProcessEnv, cwd: string, account: string) => { seconds: number; created: number },
   log: (l: string) => void,
 ): Promise<PgImportRun> {
   const base = process.env.FINCTL_BENCH_DATABASE_URL ?? DEFAULT_PG_URL
   const version = await checkPostgres(base)
-  const schema = `bench_${randomBytes(8).toString('hex')}`
-  const u = new URL(base)
-  u.searchParams.set('schema', schema)
-  const pgUrl = u.toString()
   const admin = new URL(base)
   admin.searchParams.delete('schema')
   const adminUrl = admin.toString()
-  log(`import: PostgreSQL ${version.split(' ')[1]} at ${redact(adminUrl)}; schema ${schema}`)
-  let dropped = false
-  const unregister = onCleanup(() => {
-    if (!dropped) dropSchemaSync(root, adminUrl, schema)
-  })
-  let server: ServerProcess | undefined
-  try {
-    const setup = prepareFinctl(root, log, pgUrl)
-    const copies: number[] = []
-    for (let i = 0; i < ceilingRuns; i++) copies.push(await rawCopy(pgUrl, file))
-    server = await startFinctl(root, setup)
-    const run = runImport({ ...setup.env, FINCTL_API_KEY: setup.apiKey, FINCTL_BASE_URL: server.url }, setup.configDir, setup.accountId)
-    await server.stop()
-    server = undefined
-    const floors = await schemaFloors(adminUrl, schema)
-    return { rawCopy: copies, finctl: run.seconds, created: run.created, floors }
-  } finally {
-    await server?.stop()
+  log(`import: PostgreSQL ${version.split(' ')[1]} at ${redact(adminUrl)}`)
+  const out: PgImportRun = {
+    rawCopy: [],
+    finctl: [],
+    serveRssMb: [],
+    created: [],
+    floors: { plain: 0, indexed: 0, deferred: { copy: 0, builds: 0 } },
+  }
+  for (let r = 0; r < runs; r++) {
+    const schema = `bench_${randomBytes(8).toString('hex')}`
+    const u = new URL(base)
+    u.searchParams.set('schema', schema)
+    const pgUrl = u.toString()
+    let dropped = false
+    const unregister = onCleanup(() => {
+      if (!dropped) dropSchemaSync(root, adminUrl, schema)
+    })
+    let server: ServerProcess | undefined
     try {
-      await dropSchema(adminUrl, schema)
-      dropped = true
-      unregister()
-    } catch (err) {
-      log(`import: DROP SCHEMA ${schema} failed (${(err as Error).message}); retrying at exit`)
+      const setup = prepareFinctl(root, log, pgUrl)
+      if (r === 0) for (let i = 0; i < ceilingRuns; i++) out.rawCopy.push(await rawCopy(pgUrl, file))
+      server = await startFinctl(root, setup)
+      const run = runImport({ ...setup.env, FINCTL_API_KEY: setup.apiKey, FINCTL_BASE_URL: server.url }, setup.configDir, setup.accountId)
+      out.serveRssMb.push(peakRssMb(server.child.pid))
+      await server.stop()
+      server = undefined
+      out.finctl.push(run.seconds)
+      out.created.push(run.created)
+      log(
+        `import: PostgreSQL, run ${r + 1} of ${runs}: ${run.seconds.toFixed(1)} s, finctl serve peak RSS ${out.serveRssMb[r]?.toFixed(0) ?? '?'} MB`,
+      )
+      if (r === 0) out.floors = await schemaFloors(adminUrl, schema)
+    } finally {
+      await server?.stop()
+      try {
+        await dropSchema(adminUrl, schema)
+        dropped = true
+        unregister()
+      } catch (err) {
+        log(`import: DROP SCHEMA ${schema} failed (${(err as Error).message}); retrying at exit`)
+      }
     }
   }
+  return out
 }
