@@ -342,7 +342,8 @@ export async function runImportSection(
       rssMb: done.flatMap((x) => (x.rssMb === undefined ? [] : [x.rssMb])),
       bytesPerRow: done[0].bytesPerRow,
     })
-    const listed = (o: Summary) => (rounds > 1 ? ` (median of ${rounds}: ${o.runs.map((x) => x.toFixed(1)).join(', ')})` : '')
+    /** The runs behind a median, when there are several. */
+    const listed = (runs: number[]) => (runs.length > 1 ? ` (median of ${runs.length}: ${runs.map((x) => x.toFixed(1)).join(', ')})` : '')
     const byOrder: Record<string, Summary> = {}
     for (const order of orders) byOrder[order] = summary(runs[order])
     const first = byOrder[orders[0]]
@@ -350,7 +351,7 @@ export async function runImportSection(
     for (const order of orders) {
       const o = byOrder[order]
       log(
-        `import: embedded, ${order}: ${o.seconds.toFixed(1)} s${listed(o)}${order === orders[0] ? `, ${Math.round(n / o.seconds)} rows/s` : ` (${(o.seconds / first.seconds).toFixed(2)}x ${orders[0]})`}, peak RSS ${rssRange(o.rssMb)}, ${o.bytesPerRow.toFixed(0)} bytes a transaction`,
+        `import: embedded, ${order}: ${o.seconds.toFixed(1)} s${listed(o.runs)}${order === orders[0] ? `, ${Math.round(n / o.seconds)} rows/s` : ` (${(o.seconds / first.seconds).toFixed(2)}x ${orders[0]})`}, peak RSS ${rssRange(o.rssMb)}, ${o.bytesPerRow.toFixed(0)} bytes a transaction`,
       )
       if (order !== orders[0])
         figures.push(
@@ -370,7 +371,7 @@ export async function runImportSection(
       const got = (intoExisting[order] = summary(intoRuns[order]))
       const empty = byOrder[order]?.seconds
       log(
-        `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}: ${got.seconds.toFixed(1)} s${listed(got)}${empty ? ` (${(got.seconds / empty).toFixed(2)}x the empty database's ${empty.toFixed(1)} s)` : ''}, peak RSS ${rssRange(got.rssMb)}, ${got.bytesPerRow.toFixed(0)} bytes a transaction`,
+        `import: embedded, ${order}, into a database of ${n.toLocaleString('en-US')}: ${got.seconds.toFixed(1)} s${listed(got.runs)}${empty ? ` (${(got.seconds / empty).toFixed(2)}x the empty database's ${empty.toFixed(1)} s)` : ''}, peak RSS ${rssRange(got.rssMb)}, ${got.bytesPerRow.toFixed(0)} bytes a transaction`,
       )
       figures.push(
         makeFigure({
@@ -453,8 +454,7 @@ export async function runImportSection(
       const pgTime = median(onPg.finctl)
       const serveRss = onPg.serveRssMb.filter((m): m is number => m !== undefined)
       log(
-        `import: PostgreSQL ${pgTime.toFixed(1)} s${onPg.finctl.length > 1 ? ` (median of ${onPg.finctl.length}: ${onPg.finctl.map((t) => t.toFixed(1)).join(', ')})` : ''} ` +
-          `(${(pgTime / copy).toFixed(2)}x csv-parse + raw COPY, ${copy.toFixed(1)} s), finctl serve peak RSS ${serveRss.length ? `${Math.min(...serveRss).toFixed(0)}-${Math.max(...serveRss).toFixed(0)}` : '?'} MB`,
+        `import: PostgreSQL ${pgTime.toFixed(1)} s${listed(onPg.finctl)} (${(pgTime / copy).toFixed(2)}x csv-parse + raw COPY, ${copy.toFixed(1)} s), finctl serve peak RSS ${rssRange(serveRss)}`,
       )
       const f = onPg.floors
       const x = (s: number) => `${s.toFixed(1)} s, ${(s / copy).toFixed(1)}x raw COPY`
