@@ -426,9 +426,10 @@ export class RowConverter {
     const reference = cell(rec.fields, m.reference)
     const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
     // One call, not createHash().update().digest(): three crossings into C++ and a Hash object a row.
-    const raw = hash('sha256', key, 'buffer')
-    const digest = raw.toString('base64url', 0, 17).slice(0, 22)
-    const n = this.occurrences.next(raw)
+    // As text, not a Buffer: a Buffer a row, then its text, took four times as long (1.4 s against
+    // 0.4 s for a million rows). Its first 22 characters are the first 132 bits, as they always were.
+    const digest = hash('sha256', key, 'base64url')
+    const n = this.occurrences.next(digest)
     const request: TransactionDraft & { import_ref: string } = {
       ...o.constants,
       bank_account_id: o.accountId,
@@ -443,7 +444,7 @@ export class RowConverter {
         : {}),
       ...(m.category !== undefined && cell(rec.fields, m.category) ? { category: cell(rec.fields, m.category).slice(0, 100) } : {}),
       // The date first: rows of a bank file (in date order) then land side by side in the unique index.
-      import_ref: `${date.replaceAll('-', '')}.${digest}.${n}`,
+      import_ref: `${date.replaceAll('-', '')}.${digest.slice(0, 22)}.${n}`,
     }
     return { ok: true, line: rec.line, request, minor, ...(reversal ? { reversal: true as const } : {}) }
   }

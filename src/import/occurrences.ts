@@ -20,6 +20,22 @@
  */
 import { firstSlot, overFull, slotsFor } from '../kernel/hash-slots.js'
 
+/** The value of each base64url character (RFC 4648 §5), by its code. */
+const SEXTET = new Uint8Array(128)
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) SEXTET[c.charCodeAt(0)] = i
+
+/**
+ * The 32 bits from bit `from` (0 or 32) of the bytes that base64url text `b64` encodes, as an
+ * unsigned number: the same as reading them from the bytes (big-endian). Each character holds six
+ * bits, so bits 0-31 are characters 0-4 and the top two bits of character 5, bits 32-63 its low
+ * four bits, characters 6-9 and the top four bits of character 10.
+ */
+export function bitsOf(b64: string, from: 0 | 32): number {
+  const c = (i: number) => SEXTET[b64.charCodeAt(i) & 127]
+  if (from === 0) return ((c(0) << 26) | (c(1) << 20) | (c(2) << 14) | (c(3) << 8) | (c(4) << 2) | (c(5) >>> 4)) >>> 0
+  return (((c(5) & 15) << 28) | (c(6) << 22) | (c(7) << 16) | (c(8) << 10) | (c(9) << 4) | (c(10) >>> 2)) >>> 0
+}
+
 export class OccurrenceCounter {
   private hi: Uint32Array<ArrayBuffer>
   private lo: Uint32Array<ArrayBuffer>
@@ -36,11 +52,14 @@ export class OccurrenceCounter {
     this.counts = new Uint8Array(n)
   }
 
-  /** Count one more occurrence of the identity whose digest starts with `digest`; returns its number (1, 2, …). */
-  next(digest: Uint8Array): number {
-    const hi = ((digest[0] << 24) | (digest[1] << 16) | (digest[2] << 8) | digest[3]) >>> 0
+  /**
+   * Count one more occurrence of the identity whose SHA-256 digest, in base64url, starts with
+   * `digest`; returns its number (1, 2, …). Its first 64 bits are the identity's key here.
+   */
+  next(digest: string): number {
+    const hi = bitsOf(digest, 0)
     // 0/0 marks an empty slot.
-    const lo = ((digest[4] << 24) | (digest[5] << 16) | (digest[6] << 8) | digest[7]) >>> 0 || 1
+    const lo = bitsOf(digest, 32) || 1
     const n = this.counts.length
     let i = firstSlot(lo, n)
     for (;;) {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { OccurrenceCounter } from '../../src/import/occurrences.js'
+import { bitsOf, OccurrenceCounter } from '../../src/import/occurrences.js'
 
-const digest = (s: string) => createHash('sha256').update(s).digest()
+const digest = (s: string) => createHash('sha256').update(s).digest('base64url')
 
 describe('OccurrenceCounter', () => {
   it('numbers identical identities 1, 2, 3 and keeps each identity apart, through many growths', () => {
@@ -66,5 +66,22 @@ describe('OccurrenceCounter.release', () => {
     expect(c.size).toBe(0)
     expect(c.next(digest('row 7'))).toBe(1)
     expect(c.next(digest('row 7'))).toBe(2)
+  })
+})
+
+describe('bitsOf', () => {
+  it('reads the first 64 bits of a base64url digest as the bytes give them (big-endian)', () => {
+    for (let i = 0; i < 2000; i++) {
+      const bytes = createHash('sha256').update(`row ${i}`).digest()
+      const text = bytes.toString('base64url')
+      expect([bitsOf(text, 0), bitsOf(text, 32)]).toEqual([bytes.readUInt32BE(0), bytes.readUInt32BE(4)])
+    }
+    // Every bit of both words, and the two ends of the alphabet.
+    const ones = Buffer.alloc(32, 0xff).toString('base64url')
+    expect([bitsOf(ones, 0), bitsOf(ones, 32)]).toEqual([0xffffffff, 0xffffffff])
+    const zeros = Buffer.alloc(32).toString('base64url')
+    expect([bitsOf(zeros, 0), bitsOf(zeros, 32)]).toEqual([0, 0])
+    const mixed = Buffer.from([0x80, 0, 0, 1, 0x80, 0, 0, 1, 0xfb, 0xff]).toString('base64url')
+    expect([bitsOf(mixed, 0), bitsOf(mixed, 32)]).toEqual([0x80000001, 0x80000001])
   })
 })
