@@ -32,7 +32,7 @@ async function runServe(
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
   const database = o.database ?? ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.env)
   const { restartWithServerHeap, startServer } = await import('../src/server.js')
-  restartWithServerHeap()
+  restartWithServerHeap(database)
   const server = await startServer({
     host: o.host,
     port,

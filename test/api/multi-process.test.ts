@@ -4,7 +4,7 @@
  * acknowledged write.
  */
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -83,6 +83,15 @@ describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
   afterAll(async () => {
     await c?.close()
   })
+
+  // Linux shows a process's arguments in /proc: each server started itself again with the young
+  // generation chosen for its database (src/server.ts): 8 MB semi-spaces on PostgreSQL, 2 MB on SQLite.
+  if (existsSync('/proc/self/cmdline'))
+    it('each process runs with the young generation of its database', () => {
+      const want = storeKind === 'postgres' ? 8 : 2
+      for (const child of c.children)
+        expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toContain(`--max-semi-space-size=${want}`)
+    })
 
   it('a per-minute limit of N accepts exactly N requests spread over both processes', async () => {
     await awayFromMinuteEdge(15)

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SERVER_SEMI_SPACE_MB } from '../../src/server.js'
+import { serverSemiSpaceMb } from '../../src/server.js'
 import { FULL_KEY_ANYWHERE, Sandbox, expectNoSecretsAtRest, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
 
 describe('remote target over finctl serve', () => {
@@ -40,7 +40,7 @@ describe('remote target over finctl serve', () => {
   if (existsSync('/proc/self/cmdline'))
     it('serve runs with a small young generation, in the process that was started', () => {
       const args = readFileSync(`/proc/${server!.child.pid}/cmdline`, 'utf8').split('\0')
-      expect(args).toContain(`--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`)
+      expect(args).toContain(`--max-semi-space-size=${serverSemiSpaceMb('finctl.db')}`)
       expect(args).toEqual(expect.arrayContaining(['serve', '--port', '0']))
     })
 
