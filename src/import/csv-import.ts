@@ -425,9 +425,8 @@ export class RowConverter {
     const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
     const reference = cell(rec.fields, m.reference)
     const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
-    // One call, not createHash().update().digest(): three crossings into C++ and a Hash object a row.
-    // As text, not a Buffer: a Buffer a row, then its text, took four times as long (1.4 s against
-    // 0.4 s for a million rows). Its first 22 characters are the first 132 bits, as they always were.
+    // One call, as text: createHash().update().digest() crosses into C++ three times, and a Buffer a
+    // row then its text took 1.4 s a million against 0.4 s. Its first 22 characters are 132 bits.
     const digest = hash('sha256', key, 'base64url')
     const n = this.occurrences.next(digest)
     const request: TransactionDraft & { import_ref: string } = {
