@@ -39,6 +39,22 @@ describe.skipIf(!STORES.includes('postgres'))('statistics of transactions after 
       await store.hot.insertTransactions(batch)
     }
   }
+  /**
+   * Until PostgreSQL's own count of the rows inserted reaches `rows`: each connection reports its
+   * counts about a second late, and counts reported after an ANALYZE count as changes since it (the
+   * next small change would then analyze again, as it should for rows that came in meanwhile).
+   */
+  const countedByPostgres = async (rows: number) => {
+    for (const deadline = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 100))) {
+      const { n } = (
+        await sql<{ n: number | string }>`SELECT n_tup_ins AS n FROM pg_stat_user_tables WHERE relid = 'transactions'::regclass`.execute(
+          store.db,
+        )
+      ).rows[0]
+      if (Number(n) >= rows) return
+      if (Date.now() > deadline) throw new Error(`PostgreSQL counted ${n} of ${rows} rows inserted`)
+    }
+  }
   /** How many of the account's rows the planner expects (a table never analyzed: a guess of a few hundred). */
   const accountEstimate = async () => {
     const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT 1 FROM transactions WHERE account_key = ${t.accountKey}`.execute(
@@ -51,6 +67,7 @@ describe.skipIf(!STORES.includes('postgres'))('statistics of transactions after 
     expect((await stats()).analyzed).toBeNull()
     await load(20_000)
     expect(await accountEstimate()).toBeLessThan(2_000)
+    await countedByPostgres(20_000)
     await store.hot.endBulkLoad()
     const after = await stats()
     expect(after.reltuples).toBe(20_000)
