@@ -201,7 +201,9 @@ export function runImportOnThread(spec: ImportThreadSpec, hooks: ImportThreadHoo
     // An old generation with a limit: without one V8 let this thread's heap grow to 55-64 MB between
     // full collections, around 14 MB of it alive. With 256 MB (never reached: the rows stream) it
     // collects sooner; 1,000,000 rows embedded peaked at 216-217 MB RSS instead of 243-251 MB, in
-    // 31.2-31.3 s against 30.2-31.8 s.
+    // 31.2-31.3 s against 30.2-31.8 s. A young generation of 64 MB instead of 8 spared most of the
+    // thread's full collections (16 instead of about 117 at 1,000,000 rows) and ~6 s of processor
+    // time, but peaked at 273-278 MB; 32 MB at 242-248 MB; 16 or 24 within the noise (README, speed).
     resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
   })
   return new Promise<ImportSummary>((resolve, reject) => {
