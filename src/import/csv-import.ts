@@ -66,13 +66,18 @@ function notTransaction(fields: string[]): string {
 }
 
 /** What a row's text says it is: its description cells, or its payee when they are empty (a payee "Balance" of a described row is a payee). */
-function balanceOf(fields: string[], map: ColumnMap): { kind: ReturnType<typeof balanceKind>; text: string } {
-  const text =
-    map.description
-      .map((i) => cell(fields, i))
-      .filter(Boolean)
-      .join(' ') || cell(fields, map.merchant_name)
-  return { kind: balanceKind(text), text }
+function balanceOf(fields: string[], map: ColumnMap): { kind: NonNullable<ReturnType<typeof balanceKind>>; text: string } | undefined {
+  const d = map.description
+  const described =
+    d.length === 1
+      ? cell(fields, d[0])
+      : d
+          .map((i) => cell(fields, i))
+          .filter(Boolean)
+          .join(' ')
+  const text = described || cell(fields, map.merchant_name)
+  const kind = balanceKind(text)
+  return kind ? { kind, text } : undefined
 }
 
 const balanceReason = (b: { kind: string | undefined; text: string }) =>
@@ -95,6 +100,16 @@ function tidy(text: string): string {
   return text
     .replace(/<br\s*\/?>/gi, ' ')
     .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** The description cells that are not blank, joined with " / " and trimmed (one column: its cell, trimmed, without an array). */
+function descriptionText(fields: string[], columns: number[]): string {
+  if (columns.length === 1) return rawCell(fields, columns[0]).trim()
+  return columns
+    .map((i) => rawCell(fields, i))
+    .filter((t) => t.trim() !== '')
+    .join(' / ')
     .trim()
 }
 
@@ -220,8 +235,8 @@ export async function planRecords(
       }
       if (auto) {
         const balance = balanceOf(rec.fields, map!)
-        recordTypes!.add(rec.fields, rec.line, balance.kind !== undefined)
-        if (balance.kind) {
+        recordTypes!.add(rec.fields, rec.line, balance !== undefined)
+        if (balance) {
           skipped.push({ line: rec.line, reason: balanceReason(balance) })
           continue
         }
@@ -329,6 +344,18 @@ export class RowConverter {
     this.occurrences.release()
   }
 
+  /** A row refused: why, its fields as the bank wrote them, and a word on its width when it is ragged. */
+  private fail(rec: CsvRecord, reason: string): Converted {
+    const { header } = this.plan
+    const ragged = rec.fields.length !== header.length
+    return {
+      ok: false,
+      line: rec.line,
+      reason: ragged ? `${reason} (the row has ${rec.fields.length} fields, the header ${header.length})` : reason,
+      fields: rec.fields,
+    }
+  }
+
   private skip(line: number, reason: string): undefined {
     this.skippedCount++
     if (this.skipped.length < 1000) this.skipped.push({ line, reason })
@@ -350,11 +377,10 @@ export class RowConverter {
   private amount(fields: string[], exponent: number): { ok: true; minor: number; reversal: boolean } | { ok: false; reason: string } {
     const { plan, o } = this
     const m = plan.map
-    const readAmount = (text: string): LocaleAmount => parseLocaleAmount(text, plan.decimal, exponent)
     let minor: number
     let reversal = false
     if (m.amount !== undefined) {
-      const r = readAmount(cell(fields, m.amount))
+      const r = parseLocaleAmount(cell(fields, m.amount), plan.decimal, exponent)
       if (!r.ok) return { ok: false, reason: `amount ${r.message}` }
       minor = r.minor
       if (m.indicator !== undefined) {
@@ -369,6 +395,7 @@ export class RowConverter {
         minor = debit ? -Math.abs(minor) : Math.abs(minor)
       }
     } else {
+      const readAmount = (text: string): LocaleAmount => parseLocaleAmount(text, plan.decimal, exponent)
       const r = debitCreditAmount({ debit: cell(fields, m.debit), credit: cell(fields, m.credit) }, this.signs, readAmount)
       if (!r.ok) return r
       minor = r.minor
@@ -386,41 +413,30 @@ export class RowConverter {
     if (!DATE_LIKE.test(dateText)) return this.skip(rec.line, notTransaction(rec.fields))
     const byText = this.auto ? balanceOf(rec.fields, m) : undefined
     const code = plan.recordType ? cell(rec.fields, plan.recordType.column) : undefined
-    if (byText?.kind || (this.auto && plan.recordType && code !== plan.recordType.movement)) {
+    if (byText || (this.auto && plan.recordType && code !== plan.recordType.movement)) {
       // A balance named by its text starts the running sum; a bare record type may be a turnover, and does not.
-      const amount = byText?.kind ? this.amount(rec.fields, this.exponentOf(rec.fields)) : undefined
+      const amount = byText ? this.amount(rec.fields, this.exponentOf(rec.fields)) : undefined
       this.running.balanceSeen(byText?.kind, amount?.ok ? amount.minor : undefined)
-      return this.skip(rec.line, byText?.kind ? balanceReason(byText) : recordTypeReason(code!, plan.recordType!))
+      return this.skip(rec.line, byText ? balanceReason(byText) : recordTypeReason(code!, plan.recordType!))
     }
-    const ragged = rec.fields.length !== plan.header.length
-    const fail = (reason: string): Converted => ({
-      ok: false,
-      line: rec.line,
-      reason: ragged ? `${reason} (the row has ${rec.fields.length} fields, the header ${plan.header.length})` : reason,
-      fields: rec.fields,
-    })
     const date = parseDate(dateText, plan.dateFormat.order)
-    if (!date) return fail(`date "${dateText}" does not fit ${plan.dateFormat.name}`)
+    if (!date) return this.fail(rec, `date "${dateText}" does not fit ${plan.dateFormat.name}`)
     // A row's own currency (its currency column) wins over --set currency_code and the account's;
     // its amount is read with that currency's decimals (JPY 0, BHD 3, CLF 4), not the account's.
     const currencyText = cell(rec.fields, m.currency_code)
     const currency = currencyText.toUpperCase() || o.constants?.currency_code || o.currency
-    if (!isCurrency(currency)) return fail(`currency "${currencyText || currency}" is not an ISO 4217 currency code`)
+    if (!isCurrency(currency)) return this.fail(rec, `currency "${currencyText || currency}" is not an ISO 4217 currency code`)
     const exponent = currencyExponent(currency)
     const amount = this.amount(rec.fields, exponent)
-    if (!amount.ok) return fail(amount.reason)
+    if (!amount.ok) return this.fail(rec, amount.reason)
     const { minor, reversal } = amount
     const balance = this.auto ? this.running.balanceRow(minor) : undefined
     if (balance) return this.skip(rec.line, balance)
     // The bank's text verbatim (line breaks, as \n, and runs of spaces) is the original description.
-    const text = m.description
-      .map((i) => rawCell(rec.fields, i))
-      .filter((t) => t.trim() !== '')
-      .join(' / ')
-      .trim()
+    const text = descriptionText(rec.fields, m.description)
     const original = text.replace(/\r\n?/g, '\n').slice(0, 1000)
     const description = tidy(text).slice(0, 1000)
-    if (!description) return fail('no description: the description column is empty')
+    if (!description) return this.fail(rec, 'no description: the description column is empty')
     const postedText = cell(rec.fields, m.posted_date)
     const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
     const reference = cell(rec.fields, m.reference)
@@ -429,22 +445,22 @@ export class RowConverter {
     // row then its text took 1.4 s a million against 0.4 s. Its first 22 characters are 132 bits.
     const digest = hash('sha256', key, 'base64url')
     const n = this.occurrences.next(digest)
-    const request: TransactionDraft & { import_ref: string } = {
-      ...o.constants,
-      bank_account_id: o.accountId,
-      transaction_date: date,
-      description,
-      ...(original !== description ? { original_description: original } : {}),
-      amount: formatMinor(minor, exponent),
-      currency_code: currency,
-      ...(posted ? { posted_date: posted } : {}),
-      ...(m.merchant_name !== undefined && cell(rec.fields, m.merchant_name)
-        ? { merchant_name: cell(rec.fields, m.merchant_name).slice(0, 200) }
-        : {}),
-      ...(m.category !== undefined && cell(rec.fields, m.category) ? { category: cell(rec.fields, m.category).slice(0, 100) } : {}),
-      // The date first: rows of a bank file (in date order) then land side by side in the unique index.
-      import_ref: `${date.replaceAll('-', '')}.${digest.slice(0, 22)}.${n}`,
-    }
-    return { ok: true, line: rec.line, request, minor, ...(reversal ? { reversal: true as const } : {}) }
+    // Built by assignment, in the order a spread of the constants and then these fields would give
+    // (a --set field keeps its place): five conditional spreads made a throwaway object each, a row.
+    const request = (o.constants ? { ...o.constants } : {}) as TransactionDraft & { import_ref: string }
+    request.bank_account_id = o.accountId
+    request.transaction_date = date
+    request.description = description
+    if (original !== description) request.original_description = original
+    request.amount = formatMinor(minor, exponent)
+    request.currency_code = currency
+    if (posted) request.posted_date = posted
+    const merchant = cell(rec.fields, m.merchant_name)
+    if (merchant) request.merchant_name = merchant.slice(0, 200)
+    const category = cell(rec.fields, m.category)
+    if (category) request.category = category.slice(0, 100)
+    // The date first: rows of a bank file (in date order) then land side by side in the unique index.
+    request.import_ref = `${date.replaceAll('-', '')}.${digest.slice(0, 22)}.${n}`
+    return reversal ? { ok: true, line: rec.line, request, minor, reversal: true } : { ok: true, line: rec.line, request, minor }
   }
 }

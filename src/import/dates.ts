@@ -26,13 +26,49 @@ function pivotYear(yy: number): number {
   return yy < 70 ? 2000 + yy : 1900 + yy
 }
 
+/** Whether a year, month and day are a date finctl takes (1900 to 2200). */
+const isDate = (y: number, m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && y >= 1900 && y <= 2200 && d <= daysInMonth(y, m)
+
 function iso(y: number, m: number, d: number): string | null {
-  if (!(m >= 1 && m <= 12 && d >= 1 && y >= 1900 && y <= 2200) || d > daysInMonth(y, m)) return null
+  if (!isDate(y, m, d)) return null
   return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`
+}
+
+/** A date separator's character code: . / - : or a space. */
+const isSeparator = (c: number) => c === 46 || c === 47 || c === 45 || c === 58 || c === 32
+
+/** plainDateGroups' answer: each group's value, then each one's length (one array for every call). */
+const GROUPS = new Int32Array(6)
+
+/**
+ * Reads the plainest date text into GROUPS, as most files write every date: 1-4 digits, a
+ * separator, 1-2 digits, a separator, 1-4 digits, and nothing else (no spaces around, no time).
+ * False for any other text, which the regular expressions read (the same way): a bulk import reads
+ * one a row, and this makes no array or string.
+ */
+function plainDateGroups(text: string): boolean {
+  const end = text.length
+  let i = 0
+  for (let g = 0; g < 3; g++) {
+    if (g > 0 && !(i < end && isSeparator(text.charCodeAt(i++)))) return false
+    let value = 0
+    let length = 0
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i) - 48
+      if (c < 0 || c > 9) break
+      value = value * 10 + c
+      length++
+    }
+    if (length === 0 || length > (g === 1 ? 2 : 4)) return false
+    GROUPS[g] = value
+    GROUPS[g + 3] = length
+  }
+  return i === end
 }
 
 /** Parse a date text in one order; null when it does not fit. */
 export function parseDate(text: string, order: DateFormat['order']): string | null {
+  if (plainDateGroups(text)) return plainDate(text, order)
   const compact = COMPACT.exec(text)
   if (compact) return order === 'ymd' ? iso(Number(compact[1]), Number(compact[2]), Number(compact[3])) : null
   const m = DATE_PART.exec(text)
@@ -43,6 +79,24 @@ export function parseDate(text: string, order: DateFormat['order']): string | nu
   if (a.length > 2 || c.length === 3) return null
   if (order === 'dmy') return iso(year(c), Number(b), Number(a))
   return iso(year(c), Number(a), Number(b))
+}
+
+/** parseDate of a plain text (plainDateGroups read it): the same answers, and an ISO date text itself when it is one. */
+function plainDate(text: string, order: DateFormat['order']): string | null {
+  const a = GROUPS[0]
+  const b = GROUPS[1]
+  const c = GROUPS[2]
+  if (order === 'ymd') {
+    if (GROUPS[3] !== 4) return null
+    // YYYY-MM-DD as written: the text is the answer.
+    if (text.length === 10 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45) return isDate(a, b, c) ? text : null
+    return iso(a, b, c)
+  }
+  const cl = GROUPS[5]
+  if (GROUPS[3] > 2 || cl === 3) return null
+  const year = cl <= 2 ? pivotYear(c) : cl === 4 ? c : Number.NaN
+  if (order === 'dmy') return iso(year, b, a)
+  return iso(year, a, b)
 }
 
 /** A user's --date-format: DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD, D/M/YYYY ... */

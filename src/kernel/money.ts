@@ -54,7 +54,11 @@ export function toMinor(input: string | number, currency: string): number {
 /** Decimal text of a minor-unit amount: formatMinor(-14999, 2) === "-149.99". */
 export function formatMinor(minor: number | bigint, exponent: number): string {
   const neg = minor < 0
-  const abs = (neg ? -BigInt(minor) : BigInt(minor)).toString()
+  // A safe integer's decimal text is exact as it is (a bulk import formats every row: no BigInt a row).
+  const abs =
+    typeof minor === 'number' && Number.isSafeInteger(minor)
+      ? String(neg ? -minor : minor)
+      : (neg ? -BigInt(minor) : BigInt(minor)).toString()
   if (exponent === 0) return (neg ? '-' : '') + abs
   const padded = abs.padStart(exponent + 1, '0')
   return `${neg ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`

@@ -4,7 +4,8 @@
  * and read the rows differently (every day <= 12) are refused, never guessed.
  */
 import { describe, expect, it } from 'vitest'
-import { DateDetector, toleratedMisfits } from '../../src/import/dates.js'
+import { DateDetector, parseDate, toleratedMisfits } from '../../src/import/dates.js'
+import { mulberry32 } from '../../src/kernel/random.js'
 
 const detect = (...dates: string[]) => {
   const d = new DateDetector()
@@ -61,5 +62,31 @@ describe('DateDetector', () => {
     expect([1, 2, 9, 10, 19, 20, 1000].map(toleratedMisfits)).toEqual([1, 1, 1, 1, 1, 2, 100])
     const twenty = Array.from({ length: 18 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}`)
     expect(detect(...twenty, '2026-13-01', '2026-00-01').decide()).toMatchObject({ ok: true, misfits: 2 })
+  })
+})
+
+describe('parseDate of plain texts (digit groups and separators only)', () => {
+  it('answers as the regular expressions do for the same text with a space before it, and gives an ISO text back as it is', () => {
+    expect(parseDate('2024-03-05', 'ymd')).toBe('2024-03-05')
+    expect(parseDate('2024/3/5', 'ymd')).toBe('2024-03-05')
+    expect(parseDate('05.03.24', 'dmy')).toBe('2024-03-05')
+    expect(parseDate('3/5/1999', 'mdy')).toBe('1999-03-05')
+    expect(parseDate('2024-02-30', 'ymd')).toBeNull()
+    expect(parseDate('05.03.024', 'dmy')).toBeNull()
+    expect(parseDate('2024-03-05 10:30', 'ymd')).toBe('2024-03-05')
+    const rnd = mulberry32(2611)
+    const group = (max: number) => String(Math.floor(rnd() * 10 ** (1 + Math.floor(rnd() * max)))).padStart(rnd() < 0.3 ? 2 : 1, '0')
+    const sep = () => './-: '[Math.floor(rnd() * 5)]
+    let dates = 0
+    for (let k = 0; k < 30_000; k++) {
+      const text =
+        rnd() < 0.5 ? `${group(4)}${sep()}${group(2)}${sep()}${group(4)}` : `${2000 + Math.floor(rnd() * 40)}-${group(2)}-${group(2)}`
+      for (const order of ['ymd', 'dmy', 'mdy'] as const) {
+        const plain = parseDate(text, order)
+        expect([text, order, plain]).toEqual([text, order, parseDate(` ${text}`, order)])
+        if (plain) dates++
+      }
+    }
+    expect(dates).toBeGreaterThan(5_000)
   })
 })

@@ -52,3 +52,42 @@ describe('import_ref', () => {
     expect(createHash('sha256').update(key).digest('base64url').slice(0, 22)).toBe('TwWo_m2pUbKwc1Zol-nXFW')
   })
 })
+
+describe('a converted row as it is sent', () => {
+  it("holds --set fields first, in their place when a column gives them too, then the row's fields in a fixed order", async () => {
+    const path = join(dir, 'order.csv')
+    writeFileSync(
+      path,
+      'Date,Value date,Description,Amount,Payee,Category\n2024-03-05,2024-03-06,"Coffee  shop",-4.50,Café Luna,Food\n2024-03-07,,Rent,-900.00,,\n',
+    )
+    const plan = await planImport(path, {})
+    const conv = new RowConverter(plan, {
+      accountId: 'acct',
+      currency: 'EUR',
+      constants: { category: 'Misc', cash_flow_category: 'operating', currency_code: 'EUR' },
+    })
+    const sent: unknown[] = []
+    for await (const rec of readRecords(path, plan.layout)) {
+      const r = conv.convert(rec)
+      if (r?.ok) sent.push(JSON.parse(JSON.stringify(r.request)))
+    }
+    expect(sent.map((r) => Object.keys(r as object))).toEqual([
+      [
+        'category',
+        'cash_flow_category',
+        'currency_code',
+        'bank_account_id',
+        'transaction_date',
+        'description',
+        'original_description',
+        'amount',
+        'posted_date',
+        'merchant_name',
+        'import_ref',
+      ],
+      ['category', 'cash_flow_category', 'currency_code', 'bank_account_id', 'transaction_date', 'description', 'amount', 'import_ref'],
+    ])
+    expect(sent[0]).toMatchObject({ category: 'Food', description: 'Coffee shop', original_description: 'Coffee  shop', amount: '-4.50' })
+    expect(sent[1]).toMatchObject({ category: 'Misc', amount: '-900.00' })
+  })
+})
