@@ -4,7 +4,7 @@
  * codes, negatives as `-x`, `(x)`, `x-` and Unicode minus, and `.46` without a leading zero.
  */
 import { isCurrency } from '../kernel/currencies.js'
-import { parseAmount } from '../kernel/money.js'
+import { parseAmount, plainMinor } from '../kernel/money.js'
 
 export type DecimalMark = '.' | ','
 
@@ -43,7 +43,7 @@ export function amountSign(text: string): -1 | 0 | 1 {
 
 /** Parse `text` with the given decimal mark into minor units of a currency with `exponent` decimals. */
 export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: number): LocaleAmount {
-  const plain = plainAmount(text, decimal === ',' ? 44 : 46, exponent)
+  const plain = plainMinor(text, decimal, exponent)
   if (plain !== undefined) return { ok: true, minor: plain }
   if (text.trim() === '') return { ok: false, message: 'is empty' }
   const signed = splitSign(text)
@@ -58,49 +58,6 @@ export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: 
   const r = parseAmount(t, exponent)
   if (!r.ok) return { ok: false, message: r.message }
   return { ok: true, minor: negative && r.minor !== 0 ? -r.minor : r.minor }
-}
-
-/**
- * The minor units of the plainest text, as most files write every amount: digits, a minus before
- * them or not, then the decimal mark (`mark`, a character code) and digits or not; nothing else (no
- * sign after, no spaces, symbols or separators). Read digit by digit, with no regular expression or
- * string made: a bulk import reads one a row. Undefined for any other text, and for one the general
- * path answers with a message (more decimals than the currency has, more than 15 digits): that path
- * reads it, and gives the same value for every text this one reads (a test pins it).
- */
-function plainAmount(text: string, mark: number, exponent: number): number | undefined {
-  const end = text.length
-  let i = text.charCodeAt(0) === 45 ? 1 : 0
-  let whole = 0
-  let wholeDigits = 0
-  const digitsFrom = i
-  for (; i < end; i++) {
-    const c = text.charCodeAt(i) - 48
-    if (c < 0 || c > 9) break
-    // Leading zeros count for nothing.
-    if (wholeDigits > 0 || c > 0) {
-      if (++wholeDigits + exponent > 15) return undefined
-      whole = whole * 10 + c
-    }
-  }
-  if (i === digitsFrom) return undefined
-  let fraction = 0
-  let places = 0
-  if (i < end) {
-    if (text.charCodeAt(i) !== mark || i + 1 === end) return undefined
-    // Digits up to the last one that is not a zero; zeros after it count for nothing.
-    let last = i
-    for (let j = i + 1; j < end; j++) {
-      const c = text.charCodeAt(j) - 48
-      if (c < 0 || c > 9) return undefined
-      if (c > 0) last = j
-    }
-    places = last - i
-    if (places > exponent) return undefined
-    for (let j = i + 1; j <= last; j++) fraction = fraction * 10 + (text.charCodeAt(j) - 48)
-  }
-  const minor = whole * 10 ** exponent + fraction * 10 ** (exponent - places)
-  return digitsFrom === 1 && minor !== 0 ? -minor : minor
 }
 
 /**

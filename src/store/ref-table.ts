@@ -43,13 +43,17 @@ export class RefTable {
     return this.used
   }
 
-  /** The seq of the row holding `hash`'s ref, as `same` confirms; 0 when there is none. */
-  find(hash: number, same: (seq: number) => boolean): number {
+  /**
+   * The seq of the row holding `ref` (whose hash is `hash`), as `same(seq, ref)` confirms; 0 when
+   * there is none. `same` takes the ref as an argument so that a caller passes one function for
+   * every ref, not a closure a row.
+   */
+  find(hash: number, ref: string, same: (seq: number, ref: string) => boolean): number {
     const n = this.seqs.length
     for (let i = firstSlot(hash, n); ; i = i + 1 === n ? 0 : i + 1) {
       const seq = this.seqs[i]
       if (seq === 0) return 0
-      if (this.hashes[i] === hash && same(seq)) return seq
+      if (this.hashes[i] === hash && same(seq, ref)) return seq
     }
   }
 

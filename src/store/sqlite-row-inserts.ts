@@ -61,6 +61,9 @@ export class TransactionInserter {
   private readonly values: Value[] = new Array(WIDTH * CHUNK)
   private readonly row: Value[] = new Array(WIDTH)
 
+  /** Whether row `seq` holds `ref` (RefTable.find's check: one function for every row). */
+  private readonly refIsAt = (seq: number, ref: string): boolean => this.refAt.get(seq) === ref
+
   constructor(
     private readonly raw: BetterSqlite3.Database,
     private readonly codec: TransactionCodec,
@@ -79,8 +82,8 @@ export class TransactionInserter {
     const inserted = new Set<string>()
     const kept: NewTransactionRow[] = []
     const hashes: number[] = []
-    /** Refs of this call kept so far: `account NUL ref` -> the row's id. */
-    const fresh = new Map<string, string>()
+    /** Refs of this call kept so far, per account: ref -> the row's id (no `account NUL ref` text a row). */
+    const fresh = new Map<number, Map<string, string>>()
     for (const row of rows) {
       const ref = row.import_ref
       if (!ref) {
@@ -88,21 +91,25 @@ export class TransactionInserter {
         hashes.push(0)
         continue
       }
-      const key = refKey(row.account_key, ref)
-      const earlier = fresh.get(key)
+      let ours = fresh.get(row.account_key)
+      if (!ours) {
+        ours = new Map()
+        fresh.set(row.account_key, ours)
+      }
+      const earlier = ours.get(ref)
       if (earlier !== undefined) {
-        existing?.set(key, earlier)
+        existing?.set(refKey(row.account_key, ref), earlier)
         continue
       }
       const table = refs.get(row.account_key)
       if (!table) throw new Error(`bulk insert: no ref table for account ${row.account_key}`)
       const hash = refHash(ref)
-      const seq = table.find(hash, (s) => this.refAt.get(s) === ref)
+      const seq = table.find(hash, ref, this.refIsAt)
       if (seq !== 0) {
-        existing?.set(key, this.codec.idText(this.idAt.get(seq) as StoredId))
+        existing?.set(refKey(row.account_key, ref), this.codec.idText(this.idAt.get(seq) as StoredId))
         continue
       }
-      fresh.set(key, row.id)
+      ours.set(ref, row.id)
       kept.push(row)
       hashes.push(hash)
     }

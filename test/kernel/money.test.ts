@@ -134,3 +134,32 @@ describe('currencies', () => {
     expect(CURRENCY_CODES.length).toBeGreaterThan(150)
   })
 })
+
+describe('plain amounts and safe integers (the paths a bulk import takes on every row)', () => {
+  it('parseAmount reads a plain text as the general path reads the same text with a space before it', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^-?\d{1,18}(\.\d{1,7})?$/), fc.integer({ min: 0, max: 4 }), (text, exponent) => {
+        expect(parseAmount(text, exponent)).toEqual(parseAmount(` ${text}`, exponent))
+      }),
+      { numRuns: 5000 },
+    )
+    expect(parseAmount('-0012.300', 3)).toEqual({ ok: true, minor: -12300 })
+    expect(parseAmount('-0.000', 2)).toEqual({ ok: true, minor: 0 })
+    expect(parseAmount('1.005', 2)).toEqual({
+      ok: false,
+      error: 'too_many_decimals',
+      message: 'at most 2 decimal places for this currency',
+    })
+  })
+
+  it('formatMinor writes a safe integer as it writes the same BigInt', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), fc.integer({ min: 0, max: 4 }), (minor, exponent) => {
+        expect(formatMinor(minor, exponent)).toBe(formatMinor(BigInt(minor), exponent))
+      }),
+      { numRuns: 5000 },
+    )
+    expect(formatMinor(-0, 2)).toBe('0.00')
+    expect(formatMinor(-5, 2)).toBe('-0.05')
+  })
+})

@@ -41,9 +41,9 @@ describe('RefTable', () => {
     const t = new RefTable(1000)
     for (const [i, r] of refs.entries()) t.add(refHash(r), i + 1)
     expect(t.size).toBe(n)
-    const rowOf = (seq: number) => refs[seq - 1]
-    for (let i = 0; i < n; i += 13) expect(t.find(refHash(refs[i]), (seq) => rowOf(seq) === refs[i])).toBe(i + 1)
-    for (let i = n; i < n + 2000; i++) expect(t.find(refHash(`REF${i}`), (seq) => rowOf(seq) === `REF${i}`)).toBe(0)
+    const same = (seq: number, ref: string) => refs[seq - 1] === ref
+    for (let i = 0; i < n; i += 13) expect(t.find(refHash(refs[i]), refs[i], same)).toBe(i + 1)
+    for (let i = n; i < n + 2000; i++) expect(t.find(refHash(`REF${i}`), `REF${i}`, same)).toBe(0)
   })
 
   it('tells apart two refs that share a hash, by the row each slot names', () => {
@@ -55,9 +55,10 @@ describe('RefTable', () => {
       [7, 'a'],
       [9, 'not a, same hash'],
     ])
-    expect(t.find(h, (seq) => refsBySeq.get(seq) === 'not a, same hash')).toBe(9)
-    expect(t.find(h, (seq) => refsBySeq.get(seq) === 'a')).toBe(7)
-    expect(t.find(h, () => false)).toBe(0)
+    const same = (seq: number, ref: string) => refsBySeq.get(seq) === ref
+    expect(t.find(h, 'not a, same hash', same)).toBe(9)
+    expect(t.find(h, 'a', same)).toBe(7)
+    expect(t.find(h, 'b', same)).toBe(0)
   })
 
   it('refuses a seq that does not fit its 32 bits', () => {

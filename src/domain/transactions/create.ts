@@ -43,15 +43,20 @@ export async function buildTransactionRow(
 ): Promise<NewTransactionRow> {
   const account = await lookUpAccount(store, actor, input.bank_account_id, db)
   const base = await baseCurrency(store, actor.companyId, db)
-  const rates = await RateBook.load(db, actor.companyId, rateWanted(input, account, base))
+  const wanted = rateWanted(input, account, base)
+  const rates = await RateBook.load(db, actor.companyId, wanted ? [wanted] : [])
   const when = { now, ts: now.toISOString(), window, companyKey: await companyKey(store, actor.companyId, db) }
   return buildRow({ by: actorId(actor), via: 'create' }, input, when, account, base, rates)
 }
 
 /** The (currency, date) a create request needs a rate of from the table: none when it gives one or is in the base currency. */
-function rateWanted(input: CreateTransactionRequest, account: BankAccountRow, base: string): Array<{ currency: string; date: string }> {
+function rateWanted(
+  input: CreateTransactionRequest,
+  account: BankAccountRow,
+  base: string,
+): { currency: string; date: string } | undefined {
   const currency = input.currency_code ?? account.currency_code
-  return input.exchange_rate === undefined && currency !== base ? [{ currency, date: input.transaction_date }] : []
+  return input.exchange_rate === undefined && currency !== base ? { currency, date: input.transaction_date } : undefined
 }
 
 function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
@@ -361,7 +366,9 @@ export async function createTransactionBatch(
       }
       if (account instanceof AppError) throw account
       valid.push({ index, input: parsed.data, account })
-      wanted.push(...rateWanted(parsed.data, account, base))
+      // No array a row: most rows of a batch need no rate.
+      const want = rateWanted(parsed.data, account, base)
+      if (want) wanted.push(want)
     } catch (err) {
       fail(index, err)
     }
