@@ -17,7 +17,7 @@ import {
   type Transaction,
 } from '../schemas.js'
 import type { CreationAction } from './audit.js'
-import { zodError } from '../validation.js'
+import { presentKeysParser, zodError } from '../validation.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 import { baseCurrency, companyKey, toTransaction } from './rows.js'
 import { learnCreated } from '../categorization/settings.js'
@@ -307,6 +307,9 @@ async function settleBatch<C>(
   }
 }
 
+/** A batch item's validation: CreateTransactionRequest on the keys the item has (same answers, fewer objects a row). */
+const parseCreateRequest = presentKeysParser(CreateTransactionRequest)
+
 interface BuiltBatch {
   /** The valid items' rows, and each one's index in the request. */
   rows: NewTransactionRow[]
@@ -347,7 +350,7 @@ export async function createTransactionBatch(
   const valid: Array<{ index: number; input: CreateTransactionRequest; account: BankAccountRow }> = []
   const wanted: Array<{ currency: string; date: string }> = []
   for (let index = 0; index < items.length; index++) {
-    const parsed = CreateTransactionRequest.safeParse(items[index])
+    const parsed = parseCreateRequest(items[index])
     if (!parsed.success) {
       const e = zodError(parsed.error, `transactions[${index}]`)
       errors.push({ index, code: e.code, message: e.message, details: e.details })
