@@ -33,6 +33,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3'
 import { TX_COLUMNS, type StoredId } from './schema.js'
+import { firstSlot, slotsFor } from '../kernel/hash-slots.js'
 import { MAX_SEQ, type RefTable, refHash } from './ref-table.js'
 import { type NewTransactionRow, refKey, type TransactionCodec } from './transaction-codec.js'
 
@@ -82,8 +83,10 @@ export class TransactionInserter {
     const inserted = new Set<string>()
     const kept: NewTransactionRow[] = []
     const hashes: number[] = []
-    /** Refs of this call kept so far, per account: ref -> the row's id (no `account NUL ref` text a row). */
-    const fresh = new Map<number, Map<string, string>>()
+    // The refs of this call kept so far: each kept row's place in `kept` (plus one) in a slot found
+    // by its ref's hash, the hash the ref tables take. A Map keyed by the refs themselves hashed each
+    // ref's text again: 0.47 s of a 1,000,000-row load's core thread, line by line in its profile.
+    const fresh = new Int32Array(slotsFor(rows.length))
     for (const row of rows) {
       const ref = row.import_ref
       if (!ref) {
@@ -91,25 +94,28 @@ export class TransactionInserter {
         hashes.push(0)
         continue
       }
-      let ours = fresh.get(row.account_key)
-      if (!ours) {
-        ours = new Map()
-        fresh.set(row.account_key, ours)
+      const hash = refHash(ref)
+      let slot = firstSlot(hash, fresh.length)
+      let earlier: NewTransactionRow | undefined
+      for (; fresh[slot] !== 0; slot = slot + 1 === fresh.length ? 0 : slot + 1) {
+        const k = fresh[slot] - 1
+        if (hashes[k] === hash && kept[k].import_ref === ref && kept[k].account_key === row.account_key) {
+          earlier = kept[k]
+          break
+        }
       }
-      const earlier = ours.get(ref)
-      if (earlier !== undefined) {
-        existing?.set(refKey(row.account_key, ref), earlier)
+      if (earlier) {
+        existing?.set(refKey(row.account_key, ref), earlier.id)
         continue
       }
       const table = refs.get(row.account_key)
       if (!table) throw new Error(`bulk insert: no ref table for account ${row.account_key}`)
-      const hash = refHash(ref)
       const seq = table.find(hash, ref, this.refIsAt)
       if (seq !== 0) {
         existing?.set(refKey(row.account_key, ref), this.codec.idText(this.idAt.get(seq) as StoredId))
         continue
       }
-      ours.set(ref, row.id)
+      fresh[slot] = kept.length + 1
       kept.push(row)
       hashes.push(hash)
     }

@@ -291,6 +291,34 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(await existingIds(store, [a.id, b.id])).toEqual([a.id])
     })
 
+    it('in a bulk load too (SQLite sets the unique index aside): a ref twice in one call goes in once, in two accounts twice', async () => {
+      const second = await otherAccount(store, t)
+      const rows = [
+        ...Array.from({ length: 300 }, (_, i) => txRow(t, { import_ref: `load-${i}` })),
+        txRow(t, { import_ref: 'load-7' }),
+        txRow(second, { import_ref: 'load-7' }),
+        txRow(t),
+        txRow(t, { import_ref: 'load-299' }),
+      ]
+      const existing = new Map<string, string>()
+      const inserted = await store.hot.insertTransactions(rows, { bulkRows: 20_000, existing })
+      expect(inserted).toEqual(new Set(rows.filter((_, i) => i !== 300 && i !== 303).map((r) => r.id)))
+      if (kind === 'sqlite') {
+        // The two left out, each named with the row that holds its ref.
+        expect([...existing.values()].sort()).toEqual([rows[7].id, rows[299].id].sort())
+      }
+      // A later call of the load: refs of the first are there.
+      const later = [txRow(t, { import_ref: 'load-5' }), txRow(t, { import_ref: 'load-300' })]
+      expect(await store.hot.insertTransactions(later, { bulkRows: 20_000 })).toEqual(new Set([later[1].id]))
+      await store.hot.endBulkLoad()
+      expect(
+        await existingIds(
+          store,
+          [...rows, ...later].map((r) => r.id),
+        ),
+      ).toHaveLength(rows.length - 2 + 1)
+    })
+
     it('import_ref is unique per account, and rows without one never collide', async () => {
       const second = await otherAccount(store, t)
       const here = txRow(t, { import_ref: 'per-account' })
