@@ -9,7 +9,7 @@ import { COPY_MIN_ROWS, copyTransactions } from './postgres-copy.js'
 import { TransactionStatistics } from './postgres-statistics.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
 import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
-import { rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
+import { InsertedRows, rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
 
 export interface PostgresOptions {
   /** Schema to work in (created if missing); tests use one per run. */
@@ -179,14 +179,14 @@ class PostgresHotPaths implements HotPaths {
     return this.statistics.refresh()
   }
 
-  async insertTransactions(rows: NewTransactionRow[]): Promise<Set<string>> {
-    if (rows.length === 0) return new Set()
+  async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {
+    if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
     const inserted =
       rows.length >= COPY_MIN_ROWS
         ? await copyTransactions(this.pool, this.codec, rows)
         : await this.db.transaction().execute((db) => this.codec.insert(db, rows))
     this.statistics.wrote(inserted.size)
-    return inserted
+    return InsertedRows.ofIds(rows, inserted)
   }
 }

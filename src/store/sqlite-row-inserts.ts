@@ -35,6 +35,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { TX_COLUMNS, type StoredId } from './schema.js'
 import { firstSlot, slotsFor } from '../kernel/hash-slots.js'
 import { MAX_SEQ, type RefTable, refHash } from './ref-table.js'
+import { InsertedRows } from './store.js'
 import { type NewTransactionRow, refKey, type TransactionCodec } from './transaction-codec.js'
 
 /** Rows a statement at most (27 columns each stays far under SQLite's 32,766 parameters). */
@@ -79,18 +80,22 @@ export class TransactionInserter {
    * finds are left out and named in `existing`; a second row with a ref of the same call is left
    * out as ON CONFLICT would. Every row with a ref must be of an account `refs` holds. The ids inserted.
    */
-  insertBulk(rows: NewTransactionRow[], refs: Map<number, RefTable>, existing: Map<string, string> | undefined): Set<string> {
-    const inserted = new Set<string>()
+  insertBulk(rows: NewTransactionRow[], refs: Map<number, RefTable>, existing: Map<string, string> | undefined): InsertedRows {
+    const went = new Uint8Array(rows.length)
     const kept: NewTransactionRow[] = []
+    /** Each kept row's place in `rows`. */
+    const places: number[] = []
     const hashes: number[] = []
     // The refs of this call kept so far: each kept row's place in `kept` (plus one) in a slot found
     // by its ref's hash, the hash the ref tables take. A Map keyed by the refs themselves hashed each
     // ref's text again: 0.47 s of a 1,000,000-row load's core thread, line by line in its profile.
     const fresh = new Int32Array(slotsFor(rows.length))
-    for (const row of rows) {
+    for (let place = 0; place < rows.length; place++) {
+      const row = rows[place]
       const ref = row.import_ref
       if (!ref) {
         kept.push(row)
+        places.push(place)
         hashes.push(0)
         continue
       }
@@ -117,13 +122,14 @@ export class TransactionInserter {
       }
       fresh[slot] = kept.length + 1
       kept.push(row)
+      places.push(place)
       hashes.push(hash)
     }
     for (let i = 0; i < kept.length; i += CHUNK) {
       const chunk = kept.slice(i, i + CHUNK)
       const first = this.insertPlain(chunk)
       for (let r = 0; r < chunk.length; r++) {
-        inserted.add(chunk[r].id)
+        went[places[i + r]] = 1
         const ref = chunk[r].import_ref
         if (!ref) continue
         const seq = first > 0 ? first + r : (this.seqOf.get(this.codec.idParam(chunk[r].id)) as number)
@@ -131,7 +137,7 @@ export class TransactionInserter {
         refs.get(chunk[r].account_key)!.add(hashes[i + r], seq)
       }
     }
-    return inserted
+    return InsertedRows.byPlace(rows, went)
   }
 
   /**

@@ -12,7 +12,15 @@ import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './sqlite-row-inserts.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from './schema.js'
 import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
-import { rateLimitSql, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
+import {
+  InsertedRows,
+  rateLimitSql,
+  type HotPaths,
+  type InsertOptions,
+  type RateLimitInput,
+  type RateLimitResult,
+  type Store,
+} from './store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
@@ -146,7 +154,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
-  private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => Set<string>
+  private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
   /** Large loads set the secondary indexes aside (sqlite-bulk-load.ts). */
   private readonly bulk: BulkLoader
@@ -269,8 +277,8 @@ class SqliteHotPaths implements HotPaths {
     return this.locked(() => this.appendRequests(rows))
   }
 
-  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<Set<string>> {
-    if (rows.length === 0) return new Set()
+  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
+    if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
     const announced = o.bulkRows ?? 0
     const refAccounts = new Set<number>()
@@ -278,12 +286,12 @@ class SqliteHotPaths implements HotPaths {
     if (!this.bulk.isBulk(announced))
       return this.grouped(() => {
         if (refAccounts.size) this.bulk.ensureRefIndex()
-        return this.appendTransactions(rows)
+        return InsertedRows.ofIds(rows, this.appendTransactions(rows))
       })
     return this.grouped(() => {
       this.bulk.enter(announced, refAccounts)
       const refs = this.bulk.refs
-      return refs ? this.appendBulk(rows, refs, o.existing) : this.appendTransactions(rows)
+      return refs ? this.appendBulk(rows, refs, o.existing) : InsertedRows.ofIds(rows, this.appendTransactions(rows))
     }).finally(() => this.bulk.scheduleRebuild())
   }
 

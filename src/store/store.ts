@@ -35,12 +35,63 @@ export interface HotPaths {
   /**
    * Insert transactions (each says who created it and how: created_by, created_via) in one
    * database transaction. A row whose import_ref already exists for its account is left out;
-   * returns the ids of the rows inserted. Called outside any open transaction (it prepares the
-   * creators' actor keys first).
+   * answers which rows went in. Called outside any open transaction (it prepares the creators'
+   * actor keys first).
    */
-  insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<Set<string>>
+  insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<InsertedRows>
   /** A bulk load's end: build again what this process set aside for it (SQLite); refresh the table's statistics (PostgreSQL). */
   endBulkLoad(): Promise<void>
+}
+
+/**
+ * The rows of an insert that went in: by their place in the array the insert was given (`at`), or
+ * by id (`has`, `ids`). A bulk load's insert answers by place: a Set of a batch's ids hashed each new
+ * id's text, 0.3-0.4 µs an id (0.58 s of the core thread's time in a 1,000,000-row load, and 0.11 s
+ * more to look the rows up in it); by place a row is looked up by its index.
+ */
+export class InsertedRows {
+  private byId: Set<string> | undefined
+
+  private constructor(
+    private readonly rows: readonly { id: string }[],
+    /** 1 where the row at that place went in. */
+    private readonly went: Uint8Array,
+    readonly size: number,
+  ) {}
+
+  /** `went[i]` is 1 where rows[i] went in. */
+  static byPlace(rows: readonly { id: string }[], went: Uint8Array): InsertedRows {
+    let size = 0
+    for (let i = 0; i < rows.length; i++) size += went[i]
+    return new InsertedRows(rows, went, size)
+  }
+
+  /** From the ids of the rows of `rows` that went in. */
+  static ofIds(rows: readonly { id: string }[], ids: ReadonlySet<string>): InsertedRows {
+    const went = new Uint8Array(rows.length)
+    for (let i = 0; i < rows.length; i++) if (ids.has(rows[i].id)) went[i] = 1
+    const inserted = InsertedRows.byPlace(rows, went)
+    inserted.byId = new Set(ids)
+    return inserted
+  }
+
+  /** Whether the row at `index` of the array the insert was given went in. */
+  at(index: number): boolean {
+    return this.went[index] === 1
+  }
+
+  /** Whether the row with this id went in. */
+  has(id: string): boolean {
+    this.byId ??= new Set(this.ids())
+    return this.byId.has(id)
+  }
+
+  /** The ids of the rows that went in, in the order they were given. */
+  ids(): string[] {
+    const out: string[] = []
+    for (let i = 0; i < this.rows.length; i++) if (this.went[i] === 1) out.push(this.rows[i].id)
+    return out
+  }
 }
 
 export interface InsertOptions {

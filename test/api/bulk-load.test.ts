@@ -257,7 +257,7 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
           { id: `01a20c00-0000-7000-8000-${String(i).padStart(12, '0')}`, import_ref: ref, created_by: 'key:other' },
         )
       const inserted = await other.hot.insertTransactions([row('load.5', 1), row('other.1', 2)])
-      expect([...inserted]).toEqual([row('other.1', 2).id])
+      expect(inserted.ids()).toEqual([row('other.1', 2).id])
       expect(inspect(service.database).unique).toContain(REF_INDEX)
       expect(inspect(service.database).deferred?.indexes.map((i) => i.name)).not.toContain(REF_INDEX)
     } finally {

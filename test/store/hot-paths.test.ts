@@ -267,7 +267,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         }),
       ]
       const inserted = await store.hot.insertTransactions(rows)
-      expect(inserted).toEqual(new Set(rows.map((r) => r.id)))
+      expect(inserted.ids()).toEqual(rows.map((r) => r.id))
       const byId = await storedTransactions(
         store,
         rows.map((r) => r.id),
@@ -277,17 +277,17 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
 
     it('leaves out rows whose (account, import_ref) exists, and returns only the ids inserted', async () => {
       const first = txRow(t, { import_ref: 'dup-1', description: 'first' })
-      expect(await store.hot.insertTransactions([first])).toEqual(new Set([first.id]))
+      expect(new Set((await store.hot.insertTransactions([first])).ids())).toEqual(new Set([first.id]))
       const again = txRow(t, { import_ref: 'dup-1', description: 'again' })
       const fresh = txRow(t, { import_ref: 'dup-2' })
-      expect(await store.hot.insertTransactions([again, fresh])).toEqual(new Set([fresh.id]))
+      expect(new Set((await store.hot.insertTransactions([again, fresh])).ids())).toEqual(new Set([fresh.id]))
       expect(await existingIds(store, [first.id, again.id, fresh.id])).toEqual([first.id, fresh.id].sort())
       expect((await storedTransactions(store, [first.id])).get(first.id)?.description).toBe('first')
     })
 
     it('within one call, the second row with the same import_ref is left out', async () => {
       const [a, b] = [txRow(t, { import_ref: 'twice' }), txRow(t, { import_ref: 'twice' })]
-      expect(await store.hot.insertTransactions([a, b])).toEqual(new Set([a.id]))
+      expect(new Set((await store.hot.insertTransactions([a, b])).ids())).toEqual(new Set([a.id]))
       expect(await existingIds(store, [a.id, b.id])).toEqual([a.id])
     })
 
@@ -302,14 +302,15 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       ]
       const existing = new Map<string, string>()
       const inserted = await store.hot.insertTransactions(rows, { bulkRows: 20_000, existing })
-      expect(inserted).toEqual(new Set(rows.filter((_, i) => i !== 300 && i !== 303).map((r) => r.id)))
+      expect(inserted.ids()).toEqual(rows.filter((_, i) => i !== 300 && i !== 303).map((r) => r.id))
+      expect(rows.map((_, i) => inserted.at(i))).toEqual(rows.map((_, i) => i !== 300 && i !== 303))
       if (kind === 'sqlite') {
         // The two left out, each named with the row that holds its ref.
         expect([...existing.values()].sort()).toEqual([rows[7].id, rows[299].id].sort())
       }
       // A later call of the load: refs of the first are there.
       const later = [txRow(t, { import_ref: 'load-5' }), txRow(t, { import_ref: 'load-300' })]
-      expect(await store.hot.insertTransactions(later, { bulkRows: 20_000 })).toEqual(new Set([later[1].id]))
+      expect(new Set((await store.hot.insertTransactions(later, { bulkRows: 20_000 })).ids())).toEqual(new Set([later[1].id]))
       await store.hot.endBulkLoad()
       expect(
         await existingIds(
@@ -324,7 +325,9 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const here = txRow(t, { import_ref: 'per-account' })
       const there = txRow(second, { import_ref: 'per-account' })
       const plain = [txRow(t), txRow(t), txRow(t)]
-      expect(await store.hot.insertTransactions([here, there, ...plain])).toEqual(new Set([here.id, there.id, ...plain.map((r) => r.id)]))
+      expect(new Set((await store.hot.insertTransactions([here, there, ...plain])).ids())).toEqual(
+        new Set([here.id, there.id, ...plain.map((r) => r.id)]),
+      )
     })
 
     it('is all-or-nothing: a failing row (after more rows than one statement holds) leaves none of its call behind', async () => {
@@ -350,7 +353,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const good = [txRow(t, { import_ref: 'side-1' }), txRow(t, { import_ref: 'side-2' })]
       const bad = [txRow(t, { import_ref: 'side-3' }), { ...txRow(t), id: existing.id }]
       const [ok, failed] = await Promise.allSettled([store.hot.insertTransactions(good), store.hot.insertTransactions(bad)])
-      expect(ok).toEqual({ status: 'fulfilled', value: new Set(good.map((r) => r.id)) })
+      expect(ok.status === 'fulfilled' && ok.value.ids()).toEqual(good.map((r) => r.id))
       expect(failed.status).toBe('rejected')
       expect(
         await existingIds(
@@ -382,7 +385,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
           is_reconciled: i % 11 === 0 ? 1 : 0,
         }),
       )
-      expect(await store.hot.insertTransactions(rows)).toEqual(new Set(rows.map((r) => r.id)))
+      expect(new Set((await store.hot.insertTransactions(rows)).ids())).toEqual(new Set(rows.map((r) => r.id)))
       const byId = await storedTransactions(
         store,
         rows.map((r) => r.id),
@@ -401,7 +404,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const expected = rows.filter((r) => r !== twin && !existed.has(r.import_ref))
       expect(expected.length).toBe(210)
       const inserted = await store.hot.insertTransactions(rows)
-      expect(inserted).toEqual(new Set(expected.map((r) => r.id)))
+      expect(new Set(inserted.ids())).toEqual(new Set(expected.map((r) => r.id)))
       expect(
         await existingIds(
           store,
@@ -418,7 +421,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const last = { ...txRow(t), import_ref: 'tail-299' }
       await store.hot.insertTransactions([last])
       const inserted = await store.hot.insertTransactions(rows)
-      expect(inserted).toEqual(new Set(rows.slice(0, 299).map((r) => r.id)))
+      expect(inserted.ids()).toEqual(rows.slice(0, 299).map((r) => r.id))
       expect(await existingIds(store, [...rows.map((r) => r.id), last.id])).toEqual(
         [...rows.slice(0, 299).map((r) => r.id), last.id].sort(),
       )
@@ -435,13 +438,13 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         store,
         [...a, ...b].map((r) => r.id),
       )
-      expect(stored).toEqual([...ia, ...ib].sort())
+      expect(stored).toEqual([...ia.ids(), ...ib.ids()].sort())
       const refs = new Set([...a, ...b].filter((r) => ia.has(r.id) || ib.has(r.id)).map((r) => r.import_ref))
       expect(refs.size).toBe(400)
     })
 
     it('no rows insert nothing and return an empty set', async () => {
-      expect(await store.hot.insertTransactions([])).toEqual(new Set())
+      expect(new Set((await store.hot.insertTransactions([])).ids())).toEqual(new Set())
     })
   })
 })

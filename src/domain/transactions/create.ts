@@ -1,6 +1,6 @@
 /** Transactions: create, one by one, in batches and under an Idempotency-Key (spec 4.3). */
 import { uuidv7 } from '../../kernel/ids.js'
-import type { Store } from '../../store/store.js'
+import { InsertedRows, type Store } from '../../store/store.js'
 import type { Kysely } from 'kysely'
 import type { BankAccountRow, Db } from '../../store/schema.js'
 import { type NewTransactionRow, refKey, type TransactionRow } from '../../store/transaction-codec.js'
@@ -185,7 +185,7 @@ export async function createTransaction(
   const row = await buildTransactionRow(store, actor, input, now, window)
   const t = toTransaction(row as TransactionRow)
   const inserted = await store.hot.insertTransactions([row])
-  if (!inserted.has(row.id)) throw await refTaken(store, store.db, row)
+  if (!inserted.at(0)) throw await refTaken(store, store.db, row)
   if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
   return t
 }
@@ -247,7 +247,7 @@ export async function storeTransactionBatch(
   }
   // The load's last batch: what it set aside is built again before the answer, so that the import ends with it.
   if (bulk?.end) await store.hot.endBulkLoad()
-  await learnCreated(store, actor.companyId, built.rows.filter((r) => placed.inserted.has(r.id)) as TransactionRow[], now)
+  await learnCreated(store, actor.companyId, built.rows.filter((_, i) => placed.inserted.at(i)) as TransactionRow[], now)
   const matched = matchStatementLines ? placed.matched : undefined
   return minimal
     ? settleBatch(store, store.db, built, placed, (r, index) => ({ index, id: r.id }), matched)
@@ -279,7 +279,7 @@ async function settleBatch<C>(
   built.rows.forEach((r, i) => {
     const id = matched?.get(i)
     if (id) paired.push({ index: built.indexes[i], id })
-    else if (placed.inserted.has(r.id)) out.push(created(r, built.indexes[i]))
+    else if (placed.inserted.at(i)) out.push(created(r, built.indexes[i]))
     else skipped.push({ r, index: built.indexes[i] })
   })
   // The transactions holding the skipped rows' refs: those the insert named, the others looked up.
@@ -436,8 +436,8 @@ export async function createTransactionBatchIdempotent(
     const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
     const placed: Placement = matchStatementLines
       ? await placeRows(store, trx, actor, built.rows, now)
-      : { inserted: await store.tx.insert(trx, built.rows), matched: new Map() }
-    stored = built.rows.filter((row) => placed.inserted.has(row.id))
+      : { inserted: InsertedRows.ofIds(built.rows, await store.tx.insert(trx, built.rows)), matched: new Map() }
+    stored = built.rows.filter((_, i) => placed.inserted.at(i))
     return {
       status: 201,
       body: await settleBatch(store, trx, built, placed, toTransaction, matchStatementLines ? placed.matched : undefined),

@@ -17,7 +17,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow, StoredTransactionRow } from '../../store/schema.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
-import type { Store } from '../../store/store.js'
+import { InsertedRows, type Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { auditRow, diff } from './audit.js'
 import { toTransaction } from './rows.js'
@@ -25,8 +25,8 @@ import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../sta
 
 /** Where a batch's rows went. */
 export interface Placement {
-  /** The ids of the rows inserted now. */
-  inserted: Set<string>
+  /** The rows inserted now, by their place in the batch's rows. */
+  inserted: InsertedRows
   /** For rows left out as duplicates, the ids of the transactions holding their refs, where known (InsertOptions.existing). */
   existing?: Map<string, string>
   /** Index in `rows` -> the id of the statement's transaction it was paired with. */
@@ -199,9 +199,12 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
       .values(audit.slice(i, i + 500))
       .execute()
   return {
-    inserted: await store.tx.insert(
-      trx,
-      rows.filter((_, i) => !matched.has(i)),
+    inserted: InsertedRows.ofIds(
+      rows,
+      await store.tx.insert(
+        trx,
+        rows.filter((_, i) => !matched.has(i)),
+      ),
     ),
     matched,
   }
