@@ -184,7 +184,7 @@ describe.each(STORES)('migration 0011 on %s: a database of the release before, c
   it('keeps every transaction with its id and values, numbered in creation order, and the API reads them', async () => {
     const { d, rows, ids } = await olderDatabase()
     const s = (d.store = await d.database.open())
-    expect((await appliedMigrations(s)).map((m) => m.name).at(-1)).toBe('0011_compact_transactions')
+    expect((await appliedMigrations(s)).map((m) => m.name)).toContain('0011_compact_transactions')
 
     const stored = await s.db.selectFrom('transactions').selectAll().orderBy('seq').execute()
     const back = await s.tx.decode(s.db, stored)
@@ -321,14 +321,15 @@ describe.each(STORES)('migration 0011 on %s: a database of the release before, c
     const { d, rows } = await olderDatabase()
     const first = await d.database.open()
     const before = await first.db.selectFrom('transactions').select(['seq', 'id']).orderBy('seq').execute()
+    // Killed before the migrator recorded 0011: nothing after it ran either.
     await first.db
       .deleteFrom('kysely_migration' as never)
-      .where('name' as never, '=', '0011_compact_transactions' as never)
+      .where('name' as never, 'in', ['0011_compact_transactions', '0012_balance_index'] as never)
       .execute()
     if (kind === 'sqlite') await sql`PRAGMA user_version = 10`.execute(first.db)
     await first.close()
     const s = (d.store = await d.database.open())
-    expect((await appliedMigrations(s)).map((m) => m.name).at(-1)).toBe('0011_compact_transactions')
+    expect((await appliedMigrations(s)).map((m) => m.name)).toContain('0011_compact_transactions')
     expect(await s.db.selectFrom('transactions').select(['seq', 'id']).orderBy('seq').execute()).toEqual(before)
     expect(before).toHaveLength(rows.length)
   })

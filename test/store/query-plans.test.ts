@@ -59,6 +59,9 @@ describe('query plans of the reads over transactions (SQLite)', () => {
       await c.transactions.list({ sort, limit: 20, cursor: p1.pagination?.next_cursor ?? undefined })
     }
     await c.transactions.list({ bank_account_id: account, limit: 20 })
+    // The account with its balance, and every account (tx import reads it first).
+    await c.accounts.get(account)
+    await c.accounts.list()
     await c.transactions.list({ from: '2025-03-01', to: '2025-03-31', limit: 20 })
     await c.transactions.list({ status: 'pending', limit: 20 })
     await c.transactions.list({ category: 'Rent', limit: 20 })
@@ -141,6 +144,9 @@ describe('query plans of the reads over transactions (SQLite)', () => {
   it('reports read covering indexes; dedup and reconciliation read the unique references', () => {
     uses(/SUM\(base_amount\).* where "company_key" = \?/, 'transactions_report_company')
     uses(/where "account_key" in \(\?\) and "status" != \?/, 'transactions_report_account')
+    // An account's balance (the sum of its amounts) reads that index alone (migration 0012).
+    for (const p of of(/sum\(amount\).* where "account_key" in \(\?\) and "status" != \?/))
+      expect(p.plan.join(' | '), p.sql).toMatch(/USING COVERING INDEX transactions_report_account\b/)
     for (const p of of(/^select "g"\."cf"/))
       expect(p.plan.join(' | ')).toMatch(/USING COVERING INDEX transactions_report_(company|account)\b/)
     uses(/select "id", "import_ref" from "transactions" where "account_key" = \? and "import_ref" in/, 'transactions_import_ref')

@@ -33,6 +33,7 @@ const MIGRATION_NAMES = [
   '0009_creation_columns',
   '0010_exchange_rates',
   '0011_compact_transactions',
+  '0012_balance_index',
 ]
 
 const TABLES = [

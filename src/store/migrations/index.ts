@@ -19,6 +19,7 @@ import * as amountIndex from './0008_amount_index.js'
 import * as creationColumns from './0009_creation_columns.js'
 import * as exchangeRates from './0010_exchange_rates.js'
 import * as compactTransactions from './0011_compact_transactions.js'
+import * as balanceIndex from './0012_balance_index.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -36,6 +37,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0009_creation_columns', creationColumns],
   ['0010_exchange_rates', exchangeRates],
   ['0011_compact_transactions', compactTransactions],
+  ['0012_balance_index', balanceIndex],
 ]
 
 /** Every migration, in order, for one dialect. */
