@@ -78,7 +78,7 @@ export class TransactionInserter {
   /**
    * A bulk load's insert (inside the caller's transaction; actors prepared): rows whose ref `refs`
    * finds are left out and named in `existing`; a second row with a ref of the same call is left
-   * out as ON CONFLICT would. Every row with a ref must be of an account `refs` holds. The ids inserted.
+   * out as ON CONFLICT would. Every row with a ref must be of an account `refs` holds. Which rows went in, by place.
    */
   insertBulk(rows: NewTransactionRow[], refs: Map<number, RefTable>, existing: Map<string, string> | undefined): InsertedRows {
     const went = new Uint8Array(rows.length)
