@@ -44,14 +44,12 @@ export interface HotPaths {
 }
 
 /**
- * The rows of an insert that went in: by their place in the array the insert was given (`at`), or
- * by id (`has`, `ids`). A bulk load's insert answers by place: a Set of a batch's ids hashed each new
+ * The rows of an insert that went in: by their place in the array the insert was given (`at`), and
+ * their ids (`ids`). A bulk load's insert answers by place: a Set of a batch's ids hashed each new
  * id's text, 0.3-0.4 µs an id (0.58 s of the core thread's time in a 1,000,000-row load, and 0.11 s
  * more to look the rows up in it); by place a row is looked up by its index.
  */
 export class InsertedRows {
-  private byId: Set<string> | undefined
-
   private constructor(
     private readonly rows: readonly { id: string }[],
     /** 1 where the row at that place went in. */
@@ -70,20 +68,12 @@ export class InsertedRows {
   static ofIds(rows: readonly { id: string }[], ids: ReadonlySet<string>): InsertedRows {
     const went = new Uint8Array(rows.length)
     for (let i = 0; i < rows.length; i++) if (ids.has(rows[i].id)) went[i] = 1
-    const inserted = InsertedRows.byPlace(rows, went)
-    inserted.byId = new Set(ids)
-    return inserted
+    return InsertedRows.byPlace(rows, went)
   }
 
   /** Whether the row at `index` of the array the insert was given went in. */
   at(index: number): boolean {
     return this.went[index] === 1
-  }
-
-  /** Whether the row with this id went in. */
-  has(id: string): boolean {
-    this.byId ??= new Set(this.ids())
-    return this.byId.has(id)
   }
 
   /** The ids of the rows that went in, in the order they were given. */

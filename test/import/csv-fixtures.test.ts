@@ -4,7 +4,8 @@
  * gives (with the flags each needs). Skipped when the corpus is missing.
  */
 import { describe, expect, it } from 'vitest'
-import { ImportError, planImport, RowConverter, type ImportOptions } from '../../src/import/csv-import.js'
+import { ImportError, planImport, type ImportOptions } from '../../src/import/csv-import.js'
+import { RowConverter } from '../../src/import/row-converter.js'
 import { readRecords } from '../../src/import/csv-reader.js'
 import { formatMinor } from '../../src/kernel/money.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'

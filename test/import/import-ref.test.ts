@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { planImport, RowConverter } from '../../src/import/csv-import.js'
+import { planImport } from '../../src/import/csv-import.js'
+import { RowConverter } from '../../src/import/row-converter.js'
 import { readRecords } from '../../src/import/csv-reader.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'finctl-import-ref-'))

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { planImport, RowConverter, type ImportOptions } from '../../src/import/csv-import.js'
+import { planImport, type ImportOptions } from '../../src/import/csv-import.js'
+import { RowConverter } from '../../src/import/row-converter.js'
 import { readRecords } from '../../src/import/csv-reader.js'
 import { mapHeader } from '../../src/import/mapping.js'
 import { currencyExponent, isCurrency, withdrawnIn } from '../../src/kernel/currencies.js'

@@ -167,8 +167,9 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
 }
 
 async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
-  const [{ ImportError, RowConverter }, { planImportBytes, readRecordsBytes }] = await Promise.all([
-    import('../../import/csv-import.js'),
+  const [{ ImportError }, { RowConverter }, { planImportBytes, readRecordsBytes }] = await Promise.all([
+    import('../../import/row-text.js'),
+    import('../../import/row-converter.js'),
     import('../../import/csv-bytes.js'),
   ])
   const opts = {

@@ -1,0 +1,57 @@
+/**
+ * What the two passes of a CSV import (csv-import.ts, row-converter.ts) read off a record the same
+ * way: its cells, whether it has a date, whether its text names a balance, the reasons a line is
+ * skipped, a --where column, and the import's own error.
+ */
+import type { ColumnMap } from './mapping.js'
+import { balanceKind, type RecordType } from './balance-rows.js'
+
+/** A file that cannot be imported as asked: the message says why, in the user's words. */
+export class ImportError extends Error {}
+
+export const DATE_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
+
+/** Why a line after the header is skipped, not rejected: it has no date (a balance, a footer). */
+export function notTransaction(fields: string[]): string {
+  return `not a transaction line (no date: ${JSON.stringify(fields.filter(Boolean).join(' ').slice(0, 60))})`
+}
+
+/** What a row's text says it is: its description cells, or its payee when they are empty (a payee "Balance" of a described row is a payee). */
+export function balanceOf(
+  fields: string[],
+  map: ColumnMap,
+): { kind: NonNullable<ReturnType<typeof balanceKind>>; text: string } | undefined {
+  const d = map.description
+  const described =
+    d.length === 1
+      ? cell(fields, d[0])
+      : d
+          .map((i) => cell(fields, i))
+          .filter(Boolean)
+          .join(' ')
+  const text = described || cell(fields, map.merchant_name)
+  const kind = balanceKind(text)
+  return kind ? { kind, text } : undefined
+}
+
+export const balanceReason = (b: { kind: string | undefined; text: string }) =>
+  `${b.kind}, not a movement (its text: ${JSON.stringify(b.text.slice(0, 60))})`
+export const recordTypeReason = (code: string, t: RecordType) =>
+  `record type ${code} in column ${t.column + 1}, not a movement (movements are ${t.movement})`
+
+/** A field as the file writes it (line breaks and spaces kept); '' when the row has no such column. */
+export function rawCell(fields: string[], index: number | undefined): string {
+  if (index === undefined) return ''
+  return (index < 0 ? fields[fields.length + index] : fields[index]) ?? ''
+}
+
+export function cell(fields: string[], index: number | undefined): string {
+  return rawCell(fields, index).trim()
+}
+
+export function columnIndex(header: string[], column: string): number {
+  if (/^-?\d+$/.test(column)) return Number(column) > 0 ? Number(column) - 1 : Number(column)
+  const i = header.findIndex((h) => h.trim() === column.trim())
+  if (i < 0) throw new ImportError(`no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`)
+  return i
+}
