@@ -14,12 +14,16 @@
 
 import { firstSlot, overFull, slotsFor } from '../kernel/hash-slots.js'
 
+/** FNV-1a's starting value and prime (32 bits), which refHash and any reader hashing refs in place (parseRefText) share. */
+export const FNV_OFFSET = 0x811c9dc5
+export const FNV_PRIME = 0x01000193
+
 /** FNV-1a over the UTF-16 code units of `ref`. */
 export function refHash(ref: string): number {
-  let h = 0x811c9dc5
+  let h = FNV_OFFSET
   for (let i = 0; i < ref.length; i++) {
     h ^= ref.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
+    h = Math.imul(h, FNV_PRIME)
   }
   return h >>> 0
 }

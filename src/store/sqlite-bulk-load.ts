@@ -32,7 +32,7 @@
  * because no two rows share a ref. Readers never fail meanwhile: without an index a query scans.
  */
 import type BetterSqlite3 from 'better-sqlite3'
-import { MAX_SEQ, RefTable, refHash } from './ref-table.js'
+import { FNV_OFFSET, FNV_PRIME, MAX_SEQ, RefTable, refHash } from './ref-table.js'
 
 export interface BulkLoadSettings {
   /**
@@ -124,16 +124,16 @@ export function parseRefText(text: string, rows: number, hashes: Uint32Array, se
     for (; c >= 48 && c <= 57; c = text.charCodeAt(++i)) bytes = bytes * 10 + (c - 48)
     if (c !== 32) throw new Error('refs: a length expected')
     i++
-    let h = 0x811c9dc5
+    let h = FNV_OFFSET
     while (bytes > 0) {
       if (i >= end) throw new Error('refs: cut short')
       c = text.charCodeAt(i++)
-      h = Math.imul(h ^ c, 0x01000193)
+      h = Math.imul(h ^ c, FNV_PRIME)
       // The code point's UTF-8 bytes: a surrogate pair (both its halves hashed) is one of 4 bytes.
       if (c < 0x80) bytes -= 1
       else if (c < 0x800) bytes -= 2
       else if (c >= 0xd800 && c <= 0xdbff && i < end) {
-        h = Math.imul(h ^ text.charCodeAt(i++), 0x01000193)
+        h = Math.imul(h ^ text.charCodeAt(i++), FNV_PRIME)
         bytes -= 4
       } else bytes -= 3
     }
