@@ -192,6 +192,22 @@ export function defaultConcurrency(target: Target): number {
   return target.kind === 'embedded' ? 2 : 4
 }
 
+/**
+ * The import thread's young generation (MB), by target. Rows outlive a small one (a row waits for
+ * its batch's answer), so a small young generation costs processor time in scavenges and full
+ * collections; a big one costs peak RSS. On the embedded target the same process holds the core's
+ * thread and SQLite: 8 MB (64 MB spared about 6 s of processor time at 1,000,000 rows but peaked at
+ * 273-278 MB, 32 MB at 242-248 MB, against the 250 MB target). Towards a remote target this thread
+ * is most of the process: 32 MB. Measured, 1,000,000 rows into `finctl serve` on loopback, three
+ * alternating pairs: on SQLite 11.0-12.2 s against 12.1-12.8 s, the CLI's processor time 7.7-8.5 s
+ * against 9.1-10.0 s, its peak RSS 191-194 MB against 168-176 MB; on PostgreSQL (two pairs) 18.5-19.0
+ * s against 18.7-20.5 s, 8.4 s of processor time against 9.1-10.3 s. 64 MB: no less processor time
+ * than 32 (7.9-8.4 s), 222 MB.
+ */
+export function importYoungGenerationMb(target: Target): number {
+  return target.kind === 'embedded' ? 8 : 32
+}
+
 /** Run `tx import` on its own thread; resolves with the summary, rejects as runImport would. */
 export function runImportOnThread(spec: ImportThreadSpec, hooks: ImportThreadHooks): Promise<ImportSummary> {
   const flag = heapGrowingFlag(process.execArgv, process.env.NODE_OPTIONS)
@@ -201,10 +217,8 @@ export function runImportOnThread(spec: ImportThreadSpec, hooks: ImportThreadHoo
     // An old generation with a limit: without one V8 let this thread's heap grow to 55-64 MB between
     // full collections, around 14 MB of it alive. With 256 MB (never reached: the rows stream) it
     // collects sooner; 1,000,000 rows embedded peaked at 216-217 MB RSS instead of 243-251 MB, in
-    // 31.2-31.3 s against 30.2-31.8 s. A young generation of 64 MB instead of 8 spared most of the
-    // thread's full collections (16 instead of about 117 at 1,000,000 rows) and ~6 s of processor
-    // time, but peaked at 273-278 MB; 32 MB at 242-248 MB; 16 or 24 within the noise (README, speed).
-    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
+    // 31.2-31.3 s against 30.2-31.8 s. The young generation by target: importYoungGenerationMb.
+    resourceLimits: { maxYoungGenerationSizeMb: importYoungGenerationMb(spec.target), maxOldGenerationSizeMb: 256 },
   })
   return new Promise<ImportSummary>((resolve, reject) => {
     let outcome: { summary: ImportSummary } | { error: Error } | undefined
