@@ -6,12 +6,13 @@
  *
  * What is set aside: every index that is not UNIQUE, but for the one whose key grows with every row
  * created whatever the file's order (company, created_at; each row appends to its last page) and the
- * partial one of statement rows (KEPT), and the unique (account_key, import_ref) index. That one is what makes an import exactly-once, and
- * for a file not in date order (a merged export, a file sorted by amount) it took more time than all
- * the rest (1M shuffled rows, plain better-sqlite3: 19-21 s of inserts with it, 6.4 s without). While
- * it is aside, the load keeps each account's refs in memory (RefTable, ref-table.ts), loaded from the
- * index just before it is dropped, and the hot path's insertBulk dedups against them. The unique id
- * and statement_ref indexes stay (ids are time-ordered; statement rows are few).
+ * partial one of statement rows (KEPT), and the unique (account_key, import_ref) index. That one is
+ * what makes an import exactly-once, and for a file not in date order (a merged export, a file
+ * sorted by amount) it took more time than all the rest (1M shuffled rows, plain better-sqlite3:
+ * 19-21 s of inserts with it, 6.4 s without). While it is aside, the load keeps each account's refs
+ * in memory (RefTable, ref-table.ts), loaded from the index just before it is dropped, and the hot
+ * path's insertBulk dedups against them. The unique id and statement_ref indexes stay (ids are
+ * time-ordered; statement rows are few).
  *
  * Exactly-once does not rest on the loader's memory alone. Every other write of an import_ref, in
  * this process or another (a create, a batch that is not a bulk load, a statement line paired with an

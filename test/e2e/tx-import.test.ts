@@ -262,7 +262,7 @@ describe('tx import end to end', () => {
       ).map((r) => r.name)
       const lease = !!db.prepare(`SELECT 1 FROM settings WHERE key = 'deferred_indexes'`).get()
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
-      // Set aside: all but those a load costs nothing (KEPT in src/store/sqlite-bulk-load.ts), and the
+      // Set aside: all but those a load costs next to nothing (KEPT in src/store/sqlite-bulk-load.ts), and the
       // unique (account, import_ref) index with them; or all there.
       const there = names.includes('transactions_amount')
       if (there) expect(names.length).toBe(ALL_SECONDARY)
