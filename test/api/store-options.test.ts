@@ -3,11 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from '../../src/store/open-store.js'
 
 describe('SQLite page cache', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'finctl-cache-'))
+  let dir = ''
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'finctl-cache-'))
+  })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   const cacheOf = async (opts: { sqliteCacheMb?: number }) => {

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, syml
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requireInputFile, requireOutputFile } from '../../src/cli/files.js'
 import { readIds } from '../../src/cli/ids.js'
 import type { IO } from '../../src/cli/io.js'
@@ -17,7 +17,12 @@ import { ProgressLine, progressText } from '../../src/cli/progress.js'
 import { hasFilter, listQuery } from '../../src/cli/tx-filters.js'
 import { AppError } from '../../src/kernel/errors.js'
 
-const tmp = mkdtempSync(join(tmpdir(), 'finctl-cli-state-'))
+let tmp = ''
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'finctl-cli-state-'))
+})
+
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 let n = 0
 const freshDir = () => join(tmp, `c${++n}`)
@@ -109,8 +114,11 @@ describe('saved mappings', () => {
 })
 
 describe('files a command reads and writes', () => {
-  const file = join(tmp, 'in.csv')
-  writeFileSync(file, 'a\n')
+  let file = ''
+  beforeAll(() => {
+    file = join(tmp, 'in.csv')
+    writeFileSync(file, 'a\n')
+  })
 
   it('an input file must exist and be a regular file', async () => {
     await expect(requireInputFile(file)).resolves.toMatchObject({ size: 2 })

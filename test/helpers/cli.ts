@@ -96,14 +96,21 @@ export function runFinctl(
 
 /** One test group's world: a temporary folder that is FINCTL_CONFIG_DIR (and so the data folder too). */
 export class Sandbox {
-  readonly dir: string
-  readonly configDir: string
+  #dir: string | undefined
   /** Every full API key this group created, to look for in the database afterwards. */
   readonly secrets = new Set<string>()
 
-  constructor(name: string) {
-    this.dir = mkdtempSync(join(tmpdir(), `finctl-e2e-${name}-`))
-    this.configDir = join(this.dir, 'config')
+  /** Nothing is made here: a group may be built while its file is collected and then skipped. */
+  constructor(readonly name: string) {}
+
+  /** The folder, made on first use (in a hook or a test). */
+  get dir(): string {
+    this.#dir ??= mkdtempSync(join(tmpdir(), `finctl-e2e-${this.name}-`))
+    return this.#dir
+  }
+
+  get configDir(): string {
+    return join(this.dir, 'config')
   }
 
   /** The embedded database `finctl init` creates when only FINCTL_CONFIG_DIR is set. */
@@ -170,7 +177,7 @@ export class Sandbox {
 
   cleanup(): void {
     // A process that is still exiting (a tmux pane's finctl after kill-server) may write one last file.
-    rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+    if (this.#dir !== undefined) rmSync(this.#dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
 }
 

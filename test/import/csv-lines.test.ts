@@ -7,12 +7,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readRecordsBytes } from '../../src/import/csv-bytes.js'
 import { lineBreaks, readRecords, type CsvLayout } from '../../src/import/csv-reader.js'
 
 const layout: CsvLayout = { encoding: { encoding: 'utf-8', bomLength: 0, how: 'given' }, delimiter: ',' }
-const dir = mkdtempSync(join(tmpdir(), 'finctl-lines-'))
+let dir = ''
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'finctl-lines-'))
+})
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 async function lines(text: string): Promise<Array<[number, string[]]>> {

@@ -9,12 +9,17 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { planImport } from '../../src/import/csv-import.js'
 import { RowConverter } from '../../src/import/row-converter.js'
 import { readRecords } from '../../src/import/csv-reader.js'
 
-const dir = mkdtempSync(join(tmpdir(), 'finctl-import-ref-'))
+let dir = ''
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'finctl-import-ref-'))
+})
+
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 async function refs(csv: string, accountId: string): Promise<string[]> {

@@ -18,7 +18,10 @@ import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 const FIXTURES = bankFile('csv')
-const tmp = mkdtempSync(join(tmpdir(), 'finctl-import-'))
+let tmp = ''
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'finctl-import-'))
+})
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 let fileNo = 0
 function csvFile(text: string, name = `f${++fileNo}.csv`): string {

@@ -17,10 +17,12 @@ describe('tx import and statement lines', () => {
   let h: Harness
   let a: Tenant
   let c: Client
-  const tmp = mkdtempSync(join(tmpdir(), 'finctl-import-lines-'))
-  const file = join(tmp, 'rows.csv')
+  let tmp = ''
+  let file = ''
 
   beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'finctl-import-lines-'))
+    file = join(tmp, 'rows.csv')
     h = await createHarness('embedded', 'sqlite')
     a = await h.tenant('Lines')
     c = h.client({ apiKey: a.key })

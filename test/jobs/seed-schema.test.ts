@@ -1,14 +1,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { materialize } from '../../src/jobs/seed/schema.js'
 import { parseSeedText, SeedInvalid, validateSeed } from '../../src/jobs/seed/validate.js'
 
-const dir = mkdtempSync(join(tmpdir(), 'finctl-seed-schema-'))
+let dir = ''
+const ctx = { env: { CUR: 'USD' }, now: new Date('2026-03-31T12:00:00Z'), path: '' }
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'finctl-seed-schema-'))
+  writeFileSync(join(dir, 'rows.csv'), 'Date,Description,Amount\n2026-01-02,Paper,-5.00\n')
+  ctx.path = join(dir, 'seed.json')
+})
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-writeFileSync(join(dir, 'rows.csv'), 'Date,Description,Amount\n2026-01-02,Paper,-5.00\n')
-const ctx = { env: { CUR: 'USD' }, now: new Date('2026-03-31T12:00:00Z'), path: join(dir, 'seed.json') }
 
 const account = { account: 'operating', name: 'Operating', account_type: 'checking', currency_code: '${env.CUR}' }
 
