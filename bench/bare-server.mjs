@@ -10,10 +10,11 @@
 //   GET  /api-v1/transactions  ?category=X&limit=N (limit 1-1000, default 50): the page query finctl runs for
 //                              that filter (WHERE company_key AND category, ORDER BY transaction_date DESC, seq DESC,
 //                              LIMIT N+1) and its count(*) for `total`, as prepared statements on the same indexes;
-//                              rows shaped like finctl's Transaction (amounts in USD units, tags parsed, booleans),
+//                              rows shaped like finctl's Transaction (the fields of --fields, which the bench takes
+//                              from the API's schema; amounts in USD units, tags parsed, booleans),
 //                              with finctl's pagination object (limit, next_cursor, has_more, total). No auth either.
 //   GET  /healthz              a constant JSON "hello".
-// Usage: node bench/bare-server.mjs --database PATH --account ID [--port 0] [--host 127.0.0.1]
+// Usage: node bench/bare-server.mjs --database PATH --account ID --fields A,B,.. [--port 0] [--host 127.0.0.1]
 // Prints `listening on http://HOST:PORT` on stderr once it accepts connections; SIGTERM/SIGINT stop it.
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
@@ -24,14 +25,17 @@ const { values } = parseArgs({
   options: {
     database: { type: 'string' },
     account: { type: 'string' },
+    fields: { type: 'string' },
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
   },
 })
-if (!values.database || !values.account) {
-  process.stderr.write('bare-server: --database PATH (made by finctl init) and --account ID are required\n')
+if (!values.database || !values.account || !values.fields) {
+  process.stderr.write('bare-server: --database PATH (made by finctl init), --account ID and --fields A,B,.. are required\n')
   process.exit(2)
 }
+// The public fields of a transaction, in the API schema's order (bench/lib/throughput.ts passes them).
+const FIELDS = values.fields.split(',')
 
 // The columns a create writes (the others stay NULL: posted_date, original_description and updated_at
 // equal to transaction_date, description and created_at).
@@ -141,30 +145,34 @@ function createTransaction(req, res) {
   })
 }
 
-/** A row as finctl's Transaction (toTransaction in src/domain/transactions/create.ts), for USD. */
+/**
+ * How a stored row gives the API's fields that are not a column of the same name (rows.ts in
+ * src/domain/transactions, for USD). Every other field of --fields is read from its column.
+ */
+const DERIVED = {
+  id: (r) => uuidText(r.id),
+  posted_date: (r) => r.posted_date ?? r.transaction_date,
+  original_description: (r) => r.original_description ?? r.description,
+  amount: (r) => r.amount / 100,
+  exchange_rate: (r) => Number(r.exchange_rate),
+  is_reconciled: (r) => r.is_reconciled === 1,
+  tags: (r) => JSON.parse(r.tags),
+  bank_account_id: () => ACCOUNT.id,
+  updated_at: (r) => r.updated_at ?? r.created_at,
+}
+const STORED = new Set(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('transactions'))
+const unknown = FIELDS.filter((f) => !(f in DERIVED) && !STORED.has(f))
+if (unknown.length > 0) {
+  process.stderr.write(`bare-server: no column or rule for the API field(s) ${unknown.join(', ')}: add them to DERIVED\n`)
+  process.exit(2)
+}
+const READERS = FIELDS.map((f) => [f, DERIVED[f] ?? ((r) => r[f] ?? null)])
+
+/** A row as finctl's Transaction: the fields of --fields, in that order. */
 function toJson(r) {
-  return {
-    id: uuidText(r.id),
-    transaction_date: r.transaction_date,
-    posted_date: r.posted_date ?? r.transaction_date,
-    description: r.description,
-    original_description: r.original_description ?? r.description,
-    amount: r.amount / 100,
-    currency_code: r.currency_code,
-    exchange_rate: Number(r.exchange_rate),
-    category: r.category,
-    accounting_category: r.accounting_category,
-    cash_flow_category: r.cash_flow_category,
-    merchant_name: r.merchant_name,
-    status: r.status,
-    is_reconciled: r.is_reconciled === 1,
-    ai_confidence_score: r.ai_confidence_score,
-    tags: JSON.parse(r.tags),
-    bank_account_id: ACCOUNT.id,
-    bank_statement_id: r.bank_statement_id,
-    created_at: r.created_at,
-    updated_at: r.updated_at ?? r.created_at,
-  }
+  const out = {}
+  for (const [field, read] of READERS) out[field] = read(r)
+  return out
 }
 
 function listTransactions(req, res, query) {

@@ -6,6 +6,7 @@ import autocannon, { type Result } from 'autocannon'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { cleanEnv, makeTempDir, runTimed, startServer, type ServerProcess } from './children.js'
+import { Transaction } from '../../src/domain/schemas.js'
 
 export interface FinctlSetup {
   configDir: string
@@ -96,7 +97,13 @@ export function startBare(root: string, s: FinctlSetup, nodeArgs: string[] = [])
   return startServer(
     'bare server',
     process.execPath,
-    [...nodeArgs, join(root, 'bench', 'bare-server.mjs'), '--database', s.database, '--account', s.accountId, '--port', '0'],
+    [
+      ...nodeArgs,
+      join(root, 'bench', 'bare-server.mjs'),
+      ...['--database', s.database, '--account', s.accountId, '--port', '0'],
+      // One list of a transaction's public fields: a field added to the API reaches the baseline too.
+      ...['--fields', Object.keys(Transaction.shape).join(',')],
+    ],
     {
       cwd: dir,
       env: cleanEnv(),
