@@ -1,6 +1,6 @@
 /**
  * The commander program: global flags, dispatch to the command tree it is given (commands/root.ts
- * gives the tree of CLI.md), and the one place where errors become messages and exit codes.
+ * gives the commands of docs/cli.md), and the one place where errors become messages and exit codes.
  */
 import { Command, CommanderError, Option } from 'commander'
 import { AppError } from '../kernel/errors.js'
