@@ -60,7 +60,7 @@ export function authFor(path: string): AuthMode {
   return 'data'
 }
 
-/** The exit code of an HTTP status, by the table of CLI.md. */
+/** The exit code of an HTTP status, by the exit-code table of docs/cli.md (Output and behaviour). */
 export function exitCodeForStatus(status: number): number {
   if (status < 400) return EXIT.ok
   if (status === 401) return EXIT.unauthenticated

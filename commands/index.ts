@@ -1,4 +1,4 @@
-/** Every command group of CLI.md that exists so far, registered on the program. */
+/** Every command group of docs/cli.md (Commands) that exists so far, registered on the program. */
 import type { Command } from 'commander'
 import type { Runner } from '../src/cli/runner.js'
 import { registerAccounts } from './accounts.js'

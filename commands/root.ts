@@ -1,4 +1,4 @@
-/** The root of the command tree (cli/cli's pkg/cmd/root): the program of src/cli/program.ts with every command group of CLI.md. */
+/** The root of the command tree (cli/cli's pkg/cmd/root): the program of src/cli/program.ts with every command group of docs/cli.md (Commands). */
 import type { IO } from '../src/cli/io.js'
 import { runProgram as runWithTree } from '../src/cli/program.js'
 import { registerAll } from './index.js'

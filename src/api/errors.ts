@@ -1,5 +1,5 @@
 /**
- * The one error path of the HTTP app: every thrown error becomes the envelope of API.md section 1.
+ * The one error path of the HTTP app: every thrown error becomes the envelope of docs/api.md section 1.
  * Non-AppErrors are bugs: logged with their stack on the server, answered as a bare 500.
  */
 import type { Context } from 'hono'

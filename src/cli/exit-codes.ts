@@ -1,4 +1,4 @@
-/** The one exit-code table of CLI.md. */
+/** The one exit-code table of docs/cli.md (Output and behaviour). */
 import type { ErrorCode } from '../kernel/errors.js'
 
 export const EXIT = {

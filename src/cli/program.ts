@@ -1,6 +1,6 @@
 /**
  * The commander program: global flags, dispatch to the command tree it is given (commands/root.ts
- * gives the tree of CLI.md), and the one place where errors become messages and exit codes.
+ * gives the commands of docs/cli.md), and the one place where errors become messages and exit codes.
  */
 import { Command, CommanderError, Option } from 'commander'
 import { AppError } from '../kernel/errors.js'
@@ -22,7 +22,6 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   let exitCode: number = EXIT.ok
   let ctx: Context | undefined
   let running: Command | undefined
-  const program = new Command('finctl')
   const run: Runner =
     (fn) =>
     async (...actionArgs: unknown[]) => {
@@ -38,28 +37,7 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
       exitCode = typeof code === 'number' ? code : EXIT.ok
     }
 
-  program
-    .description("Administer a company's financial data: API keys, transactions, bank accounts, statements and reports.")
-    .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'profile to use (env FINCTL_PROFILE)')
-    .option('--base-url <url>', 'remote service URL (env FINCTL_BASE_URL)')
-    .option('--api-key <key>', 'API key (prefer env FINCTL_API_KEY: flags show in process lists)')
-    .option('--token <jwt>', 'access token (env FINCTL_TOKEN)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']))
-    .option('--json', 'same as --output json')
-    .option('-q, --quiet', 'print nothing but data and errors')
-    .option('-v, --verbose', 'print each request (method, URL, status, time) to stderr')
-    .option('--no-color', 'no colours (also NO_COLOR)')
-    .option('--no-input', 'never prompt; a missing value is an error')
-    .option('--yes', 'confirm without asking (destructive commands, writes through a protected profile)')
-    .option('--debug', 'show stack traces of internal errors')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    })
-
+  const program = createProgram(io)
   tree.register(program, run)
   for (const sub of program.commands) sub.exitOverride()
 
@@ -81,6 +59,31 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   } finally {
     if (ctx) await ctx.close().catch(() => {})
   }
+}
+
+/** The program with its global flags, before any command is added (the command reference is built from it too). */
+export function createProgram(io: IO): Command {
+  return new Command('finctl')
+    .description("Administer a company's financial data: API keys, transactions, bank accounts, statements and reports.")
+    .version(VERSION, '-V, --version')
+    .option('--profile <name>', 'profile to use (env FINCTL_PROFILE)')
+    .option('--base-url <url>', 'remote service URL (env FINCTL_BASE_URL)')
+    .option('--api-key <key>', 'API key (prefer env FINCTL_API_KEY: flags show in process lists)')
+    .option('--token <jwt>', 'access token (env FINCTL_TOKEN)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']))
+    .option('--json', 'same as --output json')
+    .option('-q, --quiet', 'print nothing but data and errors')
+    .option('-v, --verbose', 'print each request (method, URL, status, time) to stderr')
+    .option('--no-color', 'no colours (also NO_COLOR)')
+    .option('--no-input', 'never prompt; a missing value is an error')
+    .option('--yes', 'confirm without asking (destructive commands, writes through a protected profile)')
+    .option('--debug', 'show stack traces of internal errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
 }
 
 /**

@@ -26,7 +26,7 @@ export interface InitResult {
   demo?: { account: BankAccount; transactions: Transaction[] }
 }
 
-/** Rate limits of the key `finctl init` makes for the local profile (see README, Decisions). */
+/** Rate limits of the key `finctl init` makes for the local profile (docs/decisions.md, Rate limits). */
 const INIT_KEY_RATE_LIMITS = { perMinute: 10_000, perDay: 10_000_000 }
 
 export async function initEmbedded(input: InitInput, now: () => Date): Promise<InitResult> {

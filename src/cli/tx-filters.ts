@@ -1,4 +1,4 @@
-/** The `tx list` filter flags (CLI.md), shared by tx list, accounts transactions and tx bulk-update. */
+/** The `tx list` filter flags (docs/cli.md, Commands), shared by tx list, accounts transactions and tx bulk-update. */
 import type { Command } from 'commander'
 import { addPaging } from './flags.js'
 import { AppError } from '../kernel/errors.js'

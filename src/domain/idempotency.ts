@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key (API.md section 4): the same key and body within 24 hours replays the first
+ * Idempotency-Key (docs/api.md section 4): the same key and body within 24 hours replays the first
  * response and creates nothing new; the same key with another body is a 409.
  *
  * The record is inserted first, in the same database transaction as the work it guards. A

@@ -1,6 +1,6 @@
 /**
  * Request and response schemas: one source for validation, types and the OpenAPI document.
- * Field names follow spec/service-interface.md section 2 and API.md. The vocabularies, the common
+ * Field names follow docs/service-interface.md section 2 and docs/api.md. The vocabularies, the common
  * schemas and those of keys live in modules of their own (loaded without these) and are re-exported here.
  */
 import { z } from '@hono/zod-openapi'

@@ -1,5 +1,5 @@
 /**
- * The one error type of finctl. A stable `code` (API.md section 1) decides the HTTP status on the
+ * The one error type of finctl. A stable `code` (docs/api.md section 1) decides the HTTP status on the
  * server and the exit code in the CLI; `message` is safe to show to users; `internal` never leaves
  * the process.
  */

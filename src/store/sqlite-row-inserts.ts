@@ -24,7 +24,7 @@
  * bank_accounts foreign key or a NOT NULL. Without both (foreign keys off, INSERT OR FAIL) a load's
  * 1M inserts took 4.6-4.7 s against 5.1-6.3 s; not taken: foreign keys switch only outside a
  * transaction, for every write of the connection, and PRAGMA defer_foreign_keys keeps the journal
- * (only a DEFERRABLE INITIALLY DEFERRED constraint drops it; README, speed).
+ * (only a DEFERRABLE INITIALLY DEFERRED constraint drops it; docs/import-speed.md).
  *
  * During a bulk load that set the unique (account_key, import_ref) index aside (sqlite-bulk-load.ts),
  * `insertBulk` finds the refs already there in the load's RefTables instead, inserts the others

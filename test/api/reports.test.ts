@@ -1,5 +1,5 @@
 /**
- * Reports (API.md section 5) through both transports on both stores: invariants over random data
+ * Reports (docs/api.md section 5) through both transports on both stores: invariants over random data
  * sets (fast-check), agreement with the transactions listed for the same range, interval edges,
  * multi-currency, void, transfers, updates and deletes, validation and scopes.
  */

@@ -1,5 +1,5 @@
 /**
- * Bank statements (API.md section 5) through both transports on both stores: every real bank file
+ * Bank statements (docs/api.md section 5) through both transports on both stores: every real bank file
  * of the bank-file corpus (test/helpers/bank-files.ts) uploaded (on embedded + SQLite; a subset of
  * each format on the other combinations), against the counts, sums and balance checks of
  * SOURCES.md; duplicates, reconciliation, failures that write nothing, size and media-type limits,

@@ -1,4 +1,4 @@
-/** Transactions and bank accounts (API.md sections 4 and 5) through both transports on both stores. */
+/** Transactions and bank accounts (docs/api.md sections 4 and 5) through both transports on both stores. */
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

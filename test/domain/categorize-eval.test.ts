@@ -15,7 +15,7 @@ describe('generateDataset', () => {
     expect(generateDataset({ size: 0, seed: 1 })).toEqual([])
   })
 
-  it('maps 20-30 categories onto the enums of API.md, and every row onto one of them', () => {
+  it('maps 20-30 categories onto the enums of docs/api.md section 4, and every row onto one of them', () => {
     expect(CATEGORIES.length).toBeGreaterThanOrEqual(20)
     expect(CATEGORIES.length).toBeLessThanOrEqual(30)
     expect(new Set(CATEGORIES.map((c) => c.category)).size).toBe(CATEGORIES.length)

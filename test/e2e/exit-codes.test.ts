@@ -1,5 +1,5 @@
 /**
- * End-to-end: the exit-code table of CLI.md through the built CLI (no terminal, its own
+ * End-to-end: the exit-code table of docs/cli.md (Output and behaviour) through the built CLI (no terminal, its own
  * FINCTL_CONFIG_DIR): 2 usage, 3 not authenticated, 4 forbidden, 5 not found, 7 rate limited,
  * 10 unreachable. (6, validation, is in cli.test.ts with the transactions.)
  */

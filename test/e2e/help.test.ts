@@ -51,7 +51,7 @@ describe('help', () => {
     expect(problems).toEqual([])
   })
 
-  it('help exit-codes lists every exit code of CLI.md', async () => {
+  it('help exit-codes lists every exit code of docs/cli.md', async () => {
     const r = await sb.ok(['help', 'exit-codes'])
     for (const [code, word] of [
       ['0', 'ok'],

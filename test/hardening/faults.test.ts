@@ -250,7 +250,7 @@ describe('(c) a database that cannot be written or opened', () => {
   const expectCleanFailure = (r: { code: number | null; stderr: string; stdout: string }, what: string) => {
     expect(r.code, `${what}: ${r.stderr}`).not.toBe(0)
     expect(r.code, `${what}: ${r.stderr}`).not.toBeNull()
-    // `error: <message>`, or with --json the service's error object (CLI.md).
+    // `error: <message>`, or with --json the service's error object (docs/cli.md, Output and behaviour).
     const json = (() => {
       try {
         return JSON.parse(r.stderr.trim()) as { code?: string; message?: string }

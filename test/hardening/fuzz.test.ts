@@ -4,7 +4,7 @@
  * numbers, NaN/Infinity strings, prototype-pollution keys, SQL and CSV-formula strings; list routes
  * get random query strings; {id} routes get random path ids; every route gets odd headers.
  *
- * Property: every answer is a 2xx success envelope or a 4xx error envelope (API.md section 1) whose
+ * Property: every answer is a 2xx success envelope or a 4xx error envelope (docs/api.md section 1) whose
  * code matches its status and whose request_id is the X-Request-Id header; never a 5xx, never a
  * hang. Afterwards the database is intact and holds exactly the transactions that were acknowledged.
  *

@@ -62,7 +62,7 @@ export async function send(
 const CODES = Object.keys(STATUS_BY_CODE) as ErrorCode[]
 
 /**
- * The property every answer must have: a 2xx success envelope, or a 4xx error envelope of API.md
+ * The property every answer must have: a 2xx success envelope, or a 4xx error envelope of docs/api.md
  * section 1 whose code matches its status and whose request_id is the X-Request-Id header.
  * Never a 5xx, never a stack trace.
  */

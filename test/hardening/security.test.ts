@@ -1,7 +1,7 @@
 /**
  * Security properties over every route of the served OpenAPI document (so a new route is covered
  * the day it is added): 401 without credentials, tenant isolation (404 for another company's ids,
- * lists that never show them), the scope matrix of API.md section 2, JWT attacks, immediate
+ * lists that never show them), the scope matrix of docs/api.md section 2, JWT attacks, immediate
  * revocation, no secret in `finctl serve` logs or error messages, and CSV formula neutralisation.
  */
 import { randomUUID } from 'node:crypto'
@@ -40,7 +40,7 @@ const key = (r: Route) => `${r.method} ${r.path}`
 const isWrite = (r: Route) => r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
 
 /**
- * What API.md section 2 says a credential may do on a route, written out independently of the
+ * What docs/api.md section 2 says a credential may do on a route, written out independently of the
  * middleware: 'allowed', 'forbidden' (403), or 'bad_request' (400: /api-keys/me with a JWT).
  */
 function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 'forbidden' | 'bad_request' {
@@ -302,7 +302,7 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     }
   })
 
-  it('(c) scope matrix: every route x each key scope and JWT scope set answers as API.md section 2 says', async () => {
+  it('(c) scope matrix: every route x each key scope and JWT scope set answers as docs/api.md section 2 says', async () => {
     const admin = w.h.client({ token: w.a.token })
     const limits = { rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 }
     const keys: Array<{ scopes: string[]; creds: Creds; kind: 'key' | 'jwt' }> = []

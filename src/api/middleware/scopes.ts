@@ -1,5 +1,5 @@
 /**
- * Scope rules of API.md section 2 for /api-v1: `read` for GET, `write` for POST/PATCH/DELETE, and
+ * Scope rules of docs/api.md section 2 for /api-v1: `read` for GET, `write` for POST/PATCH/DELETE, and
  * `transactions` for GET and writes on /api-v1/transactions/** and an account's transaction list.
  */
 import type { MiddlewareHandler } from 'hono'

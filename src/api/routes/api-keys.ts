@@ -1,4 +1,4 @@
-/** API keys (API.md section 3). Key administration needs a JWT with the api_keys scope. */
+/** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
 import { createApiKey, findApiKey, listApiKeys, requireJwtScope, revokeApiKey, toApiKey, usageStats } from '../../domain/api-keys/keys.js'
 import { AppError } from '../../kernel/errors.js'

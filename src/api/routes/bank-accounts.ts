@@ -1,4 +1,4 @@
-/** Bank accounts (API.md section 5): create, list, show. */
+/** Bank accounts (docs/api.md section 5): create, list, show. */
 import { createRoute } from '@hono/zod-openapi'
 import {
   createBankAccount,

@@ -1,5 +1,5 @@
 /**
- * Exchange rates (API.md section 5): list, set, delete one, import a file (the ECB's
+ * Exchange rates (docs/api.md section 5): list, set, delete one, import a file (the ECB's
  * eurofxref-hist.csv or a plain date,currency,rate CSV) as multipart/form-data or JSON with the file
  * in base64. Scopes: `read` to list, `write` to change or import.
  */

@@ -1,4 +1,4 @@
-/** Reports (API.md section 5): cash flow by period and the financial summary. Scope `read`. */
+/** Reports (docs/api.md section 5): cash flow by period and the financial summary. Scope `read`. */
 import { createRoute } from '@hono/zod-openapi'
 import { cashFlowReport, summaryReport } from '../../domain/reports/reports.js'
 import { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../../domain/reports/schemas.js'

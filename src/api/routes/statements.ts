@@ -1,5 +1,5 @@
 /**
- * Bank statements (API.md section 5). POST takes the file as multipart/form-data or as JSON with
+ * Bank statements (docs/api.md section 5). POST takes the file as multipart/form-data or as JSON with
  * the file in base64, answers 201 with the statement `pending`, and processes it off the request
  * path (domain/statements/jobs.ts); GET shows its status. Scopes: `write` to upload, `read` to read.
  */

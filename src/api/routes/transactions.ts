@@ -1,4 +1,4 @@
-/** Transactions (spec 4.3, API.md section 4). */
+/** Transactions (docs/service-interface.md section 4.3, docs/api.md section 4). */
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transactions/queries.js'
@@ -35,7 +35,7 @@ const IdempotencyHeader = z.object({
 const BatchHeaders = IdempotencyHeader.extend({
   prefer: z.string().optional().openapi({
     description:
-      "return=minimal (RFC 7240): `created` lists each created row's index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets indexes aside until it ends); bulk-load-end: the load's last batch (SQLite builds those indexes again, PostgreSQL refreshes stale statistics, before the answer; see README)",
+      "return=minimal (RFC 7240): `created` lists each created row's index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets indexes aside until it ends); bulk-load-end: the load's last batch (SQLite builds those indexes again, PostgreSQL refreshes stale statistics, before the answer; see docs/performance.md)",
   }),
 })
 

@@ -1,6 +1,6 @@
 /**
  * API keys: create (the full key is returned once), list, show, revoke, and usage statistics
- * computed from the request log (spec 2.1, 2.2; API.md section 3).
+ * computed from the request log (docs/service-interface.md sections 2.1, 2.2; docs/api.md section 3).
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'

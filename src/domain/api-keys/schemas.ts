@@ -1,4 +1,4 @@
-/** Schemas of authentication (POST /auth/token) and API keys (spec 2.1, 2.2; API.md section 3). */
+/** Schemas of authentication (POST /auth/token) and API keys (docs/service-interface.md sections 2.1, 2.2; docs/api.md section 3). */
 import { z } from '@hono/zod-openapi'
 import { API_KEY_SCOPES } from '../../kernel/vocabulary.js'
 import { Timestamp, text } from '../schema-common.js'

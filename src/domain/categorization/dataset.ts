@@ -5,7 +5,7 @@
  * The world is fixed, and is data: data/categorize-eval-world.json in the package (read when this
  * module loads; only `finctl model evaluate`, the tests and the benchmarks load it, so it is no part
  * of the bundle). About 30 business categories (each mapped to one accounting and one cash-flow
- * category of API.md section 4), several hundred merchants (well-known brands plus a synthesized
+ * category of docs/api.md section 4), several hundred merchants (well-known brands plus a synthesized
  * long tail of restaurants, hotels, law firms, customers, suppliers, employees...), each with a home
  * region (US, DE, FR, ES, NL, UK) that decides the bank's wording. A data set samples rows from that
  * world with a seeded PRNG (mulberry32): same seed, identical rows.

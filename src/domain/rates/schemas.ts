@@ -1,4 +1,4 @@
-/** Exchange rates (API.md section 5): a company's dated rates to its base currency. */
+/** Exchange rates (docs/api.md section 5): a company's dated rates to its base currency. */
 import { z } from '@hono/zod-openapi'
 import { RATE_FILE_FORMATS } from '../../import/rates.js'
 import { AmountInput, CurrencyCode, IsoDate, Timestamp } from '../schema-common.js'

@@ -1,5 +1,5 @@
 /**
- * Reports (API.md section 5): cash flow by period and a financial summary. Amounts are in the
+ * Reports (docs/api.md section 5): cash flow by period and a financial summary. Amounts are in the
  * company's base currency, from each transaction's base_amount (converted and rounded half-even
  * once, per transaction, when it was written); void transactions are left out; transfers
  * (cash_flow_category "transfer") are shown on their own and left out of totals.

@@ -1,4 +1,4 @@
-/** Schemas of GET /api-v1/reports/cash-flow and /reports/summary (API.md section 5). */
+/** Schemas of GET /api-v1/reports/cash-flow and /reports/summary (docs/api.md section 5). */
 import { z } from '@hono/zod-openapi'
 import { ACCOUNTING_CATEGORIES, IsoDate } from '../schemas.js'
 import { INTERVALS } from './periods.js'

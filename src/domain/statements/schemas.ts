@@ -1,5 +1,5 @@
 /**
- * Bank statements (API.md section 5): the Statement resource, the upload request in its two shapes
+ * Bank statements (docs/api.md section 5): the Statement resource, the upload request in its two shapes
  * (multipart/form-data and JSON with the file in base64) and the list queries. One source for
  * validation, types and the OpenAPI document.
  */
@@ -13,7 +13,7 @@ export type StatementStatus = (typeof STATEMENT_STATUSES)[number]
 export const BALANCE_CHECKS = ['ok', 'mismatch', 'unavailable'] as const
 export type BalanceCheck = (typeof BALANCE_CHECKS)[number]
 
-/** A statement file may be up to 20 MiB (API.md section 1). */
+/** A statement file may be up to 20 MiB (docs/api.md section 1). */
 export const MAX_STATEMENT_FILE = 20 * 1024 * 1024
 
 export const Statement = z

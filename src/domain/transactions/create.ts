@@ -1,4 +1,4 @@
-/** Transactions: create, one by one, in batches and under an Idempotency-Key (spec 4.3). */
+/** Transactions: create, one by one, in batches and under an Idempotency-Key (docs/service-interface.md section 4.3). */
 import { uuidv7 } from '../../kernel/ids.js'
 import { InsertedRows, type Store } from '../../store/store.js'
 import type { Kysely } from 'kysely'

@@ -1,5 +1,5 @@
 /**
- * Listing transactions: every filter of API.md section 4, sorted, with opaque keyset cursors
+ * Listing transactions: every filter of docs/api.md section 4, sorted, with opaque keyset cursors
  * (a page walk sees each row once, whatever is inserted meanwhile) and the filtered total.
  */
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'

@@ -1,5 +1,5 @@
 /**
- * 0005 adds bank statements (bank_statements, API.md section 5) and transactions.statement_ref.
+ * 0005 adds bank statements (bank_statements, docs/api.md section 5) and transactions.statement_ref.
  *
  * The file itself is not kept, its sha256 is: the same file for the same account once only, while
  * its statement has not failed (a failed upload may be retried). `statement_ref` is the identity of
