@@ -10,6 +10,7 @@ import { readRecordChunks, sniffLayout, type CsvLayout, type CsvRecord } from '.
 import { DateDetector, formatFromFlag, type DateFormat } from './dates.js'
 import { mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
 import { SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
+import { encodingNote } from './decode.js'
 import { RecordTypeFinder, type RecordType } from './balance-rows.js'
 import { balanceOf, balanceReason, cell, columnIndex, DATE_LIKE, ImportError, notTransaction, recordTypeReason } from './row-text.js'
 
@@ -86,9 +87,7 @@ export async function planRecords(
   settle?: { bytes: number },
 ): Promise<ImportPlan> {
   const notes: string[] = []
-  notes.push(
-    `encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`,
-  )
+  notes.push(`${encodingNote(layout.encoding)}, delimiter ${JSON.stringify(layout.delimiter)}`)
   const noHeader = (where: string) =>
     new ImportError(
       `found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`,

@@ -157,6 +157,8 @@ const SYNONYMS: Record<Role, string[]> = {
     'beschreibung',
     'libelle de l operation',
     'intitule',
+    'paaiskinimai',
+    'mokejimo paskirtis',
   ],
   merchant_name: [
     'payee',
@@ -177,6 +179,7 @@ const SYNONYMS: Record<Role, string[]> = {
     'gegenpartei',
     'partner name',
     'partner',
+    'gavejas',
   ],
   // Not 'valuta': German banks call the value date so (Valuta, Valutadatum).
   currency_code: [
