@@ -14,10 +14,10 @@ import { columnsNote, dateColumnByValues, descriptionByValues, EVIDENCE_ROWS, ta
 import { encodingNote } from './decode.js'
 import { IndicatorFinder } from './indicator.js'
 import { rows } from './plan-words.js'
-
-export { rowsNote } from './plan-words.js'
 import { RecordTypeFinder, type RecordType } from './balance-rows.js'
 import { balanceOf, balanceReason, cell, columnIndex, DATE_LIKE, ImportError, notTransaction, recordTypeReason } from './row-text.js'
+
+export { rowsNote } from './plan-words.js'
 
 export { ImportError } from './row-text.js'
 

@@ -78,9 +78,12 @@ export const CREDIT_MARKS = new Set([
 
 /** An indicator value as the mark sets write it: lower case, accents off ("Débit" is "debit"); a lone + or - kept. */
 export function markOf(value: string): string {
-  const t = value.trim()
-  return t === '+' || t === '-' ? t : normalizeHeader(t)
+  const t = value.trim().toLowerCase()
+  // Most marks are plain letters (D, CR, debit): no need to normalise them, once a row.
+  return PLAIN.test(t) ? t : normalizeHeader(t)
 }
+
+const PLAIN = /^(?:[a-z]*|\+|-)$/
 
 /** 'debit', 'credit', or undefined for a value that is neither. */
 export function markSide(value: string): 'debit' | 'credit' | undefined {
