@@ -221,6 +221,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   // Reading, mapping and sending run on a thread of their own (src/jobs/import/import-thread.ts); on the
   // embedded target the core runs on another, beside them.
   const { runImportOnThread } = await import('../src/jobs/import/import-thread.js')
+  const { rowsNote } = await import('../src/import/plan-words.js')
   const { ProgressLine } = await import('../src/cli/progress.js')
   const showProgress = !o.dryRun && !ctx.printer.quiet && (o.progress === true || (o.progress !== false && ctx.io.isStderrTTY))
   const bar = new ProgressLine(ctx.io, showProgress)
@@ -258,14 +259,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
       {
         onPlan: (plan) => {
           for (const n of plan.notes) note(ctx.io, ctx.printer, n)
-          const skipped = plan.skipped.length
-            ? `; ${plan.settledEarly ? 'so far ' : ''}${plan.skipped.length.toLocaleString('en-US')} skipped, not transactions`
-            : ''
-          note(
-            ctx.io,
-            ctx.printer,
-            `header on line ${plan.headerLine}; ${plan.settledEarly ? 'about ' : ''}${plan.dataRows.toLocaleString('en-US')} transaction rows${skipped}`,
-          )
+          note(ctx.io, ctx.printer, rowsNote(plan))
           for (const k of plan.skipped.slice(0, SHOWN_SKIPS)) note(ctx.io, ctx.printer, `line ${k.line} skipped: ${k.reason}`)
           if (plan.skipped.length > SHOWN_SKIPS)
             note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)

@@ -10,8 +10,14 @@ import { readRecordChunks, sniffLayout, type CsvLayout, type CsvRecord } from '.
 import { DateDetector, formatFromFlag, type DateFormat } from './dates.js'
 import { mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
 import { SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
+import { columnsNote, dateColumnByValues, descriptionByValues, EVIDENCE_ROWS, takenColumns } from './column-evidence.js'
+import { encodingNote } from './decode.js'
+import { IndicatorFinder } from './indicator.js'
+import { rows } from './plan-words.js'
 import { RecordTypeFinder, type RecordType } from './balance-rows.js'
 import { balanceOf, balanceReason, cell, columnIndex, DATE_LIKE, ImportError, notTransaction, recordTypeReason } from './row-text.js'
+
+export { rowsNote } from './plan-words.js'
 
 export { ImportError } from './row-text.js'
 
@@ -40,6 +46,8 @@ export interface ImportPlan {
   signs?: ColumnSigns
   /** Transaction rows of the file; an estimate when `settledEarly`. */
   dataRows: number
+  /** Transaction rows the plan read (all of them, unless `settledEarly`). */
+  rowsRead: number
   /**
    * The plan was settled from the start of the file (`planImport(path, o, true)`): its
    * decisions are final, `dataRows` is estimated from the file's size and `skipped` holds only the
@@ -66,9 +74,12 @@ export async function planImport(path: string, o: ImportOptions = {}, settle = f
 }
 
 /** What the user is told when data rows have more or fewer fields than the header. */
-function raggedNote(ragged: number, rows: number, early: boolean, first: CsvRecord, headerFields: number): string {
-  const which = early ? `${ragged} of the first ${rows} rows` : ragged === rows ? `all ${rows} rows` : `${ragged} of ${rows} rows`
-  return `ragged: ${which} have a number of fields other than the header's ${headerFields} (line ${first.line} has ${first.fields.length}); columns are matched by position from the left, --map FIELD=-N counts from the right end of each row`
+function raggedNote(ragged: number, read: number, early: boolean, first: CsvRecord, headerFields: number): string {
+  const which =
+    read === 1 && !early
+      ? 'the one row has'
+      : `${early ? `${ragged} of the first ${rows(read)}` : ragged === read ? `all ${rows(read)}` : `${ragged} of ${rows(read)}`} ${ragged === 1 ? 'has' : 'have'}`
+  return `ragged: ${which} a number of fields other than the header's ${headerFields} (line ${first.line} has ${first.fields.length}); columns are matched by position from the left, --map FIELD=-N counts from the right end of each row`
 }
 
 /** Amount samples the decimal mark is decided from. */
@@ -86,9 +97,7 @@ export async function planRecords(
   settle?: { bytes: number },
 ): Promise<ImportPlan> {
   const notes: string[] = []
-  notes.push(
-    `encoding ${layout.encoding.encoding} (${layout.encoding.how === 'given' ? 'given' : `detected: ${layout.encoding.how}`}), delimiter ${JSON.stringify(layout.delimiter)}`,
-  )
+  notes.push(`${encodingNote(layout.encoding)}, delimiter ${JSON.stringify(layout.delimiter)}`)
   const noHeader = (where: string) =>
     new ImportError(
       `found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`,
@@ -97,9 +106,14 @@ export async function planRecords(
   let headerLine = 0
   let map: ColumnMap | undefined
   let where: Array<[number, string]> = []
+  /** Records after the header, kept aside until the columns are decided from their values (column-evidence.ts). */
+  let pending: CsvRecord[] | undefined
+  /** Words the columns line adds to a field found by its values. */
+  const how: Partial<Record<Role, string>> = {}
   /** Balance and turnover rows are found by the file's signals unless --where chooses the rows. */
   const auto = !o.where?.length
   let recordTypes: RecordTypeFinder | undefined
+  let indicators: IndicatorFinder | undefined
   const dates = new DateDetector()
   const amounts: string[] = []
   const signs = { debit: new SignCounter(), credit: new SignCounter() }
@@ -110,79 +124,129 @@ export async function planRecords(
   /** Data rows whose number of fields differs from the header's, and the first of them. */
   let ragged = 0
   let firstRagged: CsvRecord | undefined
-  /** Characters of the records read (fields and delimiters), to estimate the rows of the rest. */
+  /** Characters of the records planned (fields and delimiters), to estimate the rows of the rest. */
   let chars = 0
   let settledEarly = false
-  // The decisions are final once the header is found, one date format reads more rows than any
+  // The decisions are final once the columns are decided, one date format reads more rows than any
   // other (a later row it does not read is rejected by the import) and the amounts the decimal
-  // mark is decided from are in.
-  const settled = () => (o.dateFormat !== undefined || dates.settled) && (o.decimalComma || amounts.length >= AMOUNT_SAMPLES)
+  // mark is decided from are in; never before EVIDENCE_ROWS rows, so a small file is read whole.
+  const settled = () =>
+    dataRows >= EVIDENCE_ROWS && (o.dateFormat !== undefined || dates.settled) && (o.decimalComma || amounts.length >= AMOUNT_SAMPLES)
+  const count = (rec: CsvRecord) => {
+    if (settle) for (const f of rec.fields) chars += f.length + 1
+  }
+  const inScope = (fields: string[]) => !where.some(([i, v]) => cell(fields, i) !== v)
+
+  /** The columns the header leaves open, from the values of the records kept aside. */
+  const decideColumns = (records: CsvRecord[]) => {
+    const m = map!
+    const h = header!
+    const given = new Set((o.map ?? []).map(([r]) => r))
+    const rows = records.map((r) => r.fields).filter(inScope)
+    if (m.date === undefined) {
+      const i = dateColumnByValues(h, rows, takenColumns(m))
+      if (i !== undefined) {
+        m.date = i
+        how.date = 'its values are dates'
+      }
+    }
+    if (!given.has('description') && m.date !== undefined) {
+      const dated = rows.filter((f) => DATE_LIKE.test(cell(f, m.date)))
+      const choice = descriptionByValues(h, m, dated)
+      if (choice) {
+        m.description = choice.columns
+        if (choice.why) notes.push(`description: ${choice.why}`)
+      }
+    }
+    const missing = missingColumns(m)
+    if (missing.length)
+      throw new ImportError(`cannot tell which column holds the ${missing.join(', the ')}; header: ${h.map((x) => `"${x}"`).join(', ')}`)
+    if (auto)
+      recordTypes = new RecordTypeFinder(
+        h,
+        new Set(
+          Object.values(m)
+            .flat()
+            .filter((i): i is number => typeof i === 'number' && i >= 0),
+        ),
+      )
+    indicators = new IndicatorFinder(h, m, o.indicatorDebit)
+  }
+
+  /** One record after the columns are decided; true: the plan is settled, stop reading. */
+  const plan = (rec: CsvRecord): boolean => {
+    if (settle && settled()) {
+      settledEarly = true
+      return true
+    }
+    count(rec)
+    if (!inScope(rec.fields)) {
+      filtered++
+      return false
+    }
+    const date = cell(rec.fields, map!.date)
+    if (!DATE_LIKE.test(date)) {
+      skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
+      return false
+    }
+    if (auto) {
+      const balance = balanceOf(rec.fields, map!)
+      recordTypes!.add(rec.fields, rec.line, balance !== undefined)
+      if (balance) {
+        skipped.push({ line: rec.line, reason: balanceReason(balance) })
+        return false
+      }
+    }
+    dataRows++
+    if (rec.fields.length !== header!.length && ragged++ === 0) firstRagged = rec
+    dates.add(date)
+    if (amounts.length < AMOUNT_SAMPLES)
+      for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
+    if (map!.amount === undefined) for (const column of ['debit', 'credit'] as const) signs[column].add(cell(rec.fields, map![column]))
+    indicators!.add(rec.fields)
+    return false
+  }
+
+  /** Decides the columns over the records kept aside, then plans them; true: settled. */
+  const release = (): boolean => {
+    const records = pending!
+    pending = undefined
+    decideColumns(records)
+    return records.some(plan)
+  }
+
   reading: for await (const records of chunks)
     for (const rec of records) {
-      if (settle && header && dataRows > 0 && settled()) {
-        settledEarly = true
-        break reading
-      }
       seen++
-      if (settle) for (const f of rec.fields) chars += f.length + 1
-      if (!header) {
-        const isHeader =
-          o.skipLines !== undefined
-            ? rec.line > o.skipLines
-            : recognised(rec.fields) >= 2 || ((o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0))
-        if (!isHeader) {
-          if (seen > 50) throw noHeader('the first 50 lines')
-          continue
-        }
-        header = rec.fields
-        headerLine = rec.line
-        try {
-          map = mapHeader(header, o.map ?? [])
-          where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col), value])
-        } catch (e) {
-          throw new ImportError((e as Error).message)
-        }
-        const missing = missingColumns(map)
-        if (missing.length)
-          throw new ImportError(
-            `cannot tell which column holds the ${missing.join(', the ')}; header: ${header.map((h) => `"${h}"`).join(', ')}`,
-          )
-        if (auto)
-          recordTypes = new RecordTypeFinder(
-            header,
-            new Set(
-              Object.values(map)
-                .flat()
-                .filter((i): i is number => typeof i === 'number' && i >= 0),
-            ),
-          )
+      if (pending) {
+        pending.push(rec)
+        if (pending.length >= EVIDENCE_ROWS && release()) break reading
         continue
       }
-      if (where.some(([i, v]) => cell(rec.fields, i) !== v)) {
-        filtered++
+      if (header) {
+        if (plan(rec)) break reading
         continue
       }
-      const date = cell(rec.fields, map!.date)
-      if (!DATE_LIKE.test(date)) {
-        skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
+      count(rec)
+      const isHeader =
+        o.skipLines !== undefined
+          ? rec.line > o.skipLines
+          : recognised(rec.fields) >= 2 || ((o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0))
+      if (!isHeader) {
+        if (seen > 50) throw noHeader('the first 50 lines')
         continue
       }
-      if (auto) {
-        const balance = balanceOf(rec.fields, map!)
-        recordTypes!.add(rec.fields, rec.line, balance !== undefined)
-        if (balance) {
-          skipped.push({ line: rec.line, reason: balanceReason(balance) })
-          continue
-        }
+      header = rec.fields
+      headerLine = rec.line
+      try {
+        map = mapHeader(header, o.map ?? [])
+        where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col), value])
+      } catch (e) {
+        throw new ImportError((e as Error).message)
       }
-      dataRows++
-      if (rec.fields.length !== header.length && ragged++ === 0) firstRagged = rec
-      dates.add(date)
-      if (amounts.length < AMOUNT_SAMPLES)
-        for (const i of [map!.amount, map!.debit, map!.credit])
-          if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
-      if (map!.amount === undefined) for (const column of ['debit', 'credit'] as const) signs[column].add(cell(rec.fields, map![column]))
+      pending = []
     }
+  if (pending) release()
   if (seen === 0) throw new ImportError('the file holds no data')
   if (!header || !map) throw noHeader(`the file's ${seen} line${seen === 1 ? '' : 's'}`)
   const byType = recordTypes?.decide()
@@ -215,8 +279,8 @@ export async function planRecords(
       : ''
     notes.push(
       settledEarly
-        ? `dates ${d.format.name} (detected over the first ${rowsRead} rows, where no other format fits as many${misfits}; every row is read with it)`
-        : `dates ${d.format.name} (detected over ${dataRows} rows${misfits})`,
+        ? `dates ${d.format.name} (detected over the first ${rows(rowsRead)}, where no other format fits as many${misfits}; every row is read with it)`
+        : `dates ${d.format.name} (detected over ${rows(dataRows)}${misfits})`,
     )
   }
   if (firstRagged) notes.push(raggedNote(ragged, rowsRead, settledEarly, firstRagged, header.length))
@@ -225,6 +289,11 @@ export async function planRecords(
   const columnSigns: ColumnSigns | undefined =
     map.amount === undefined ? { debit: signs.debit.usual, credit: signs.credit.usual } : undefined
   if (columnSigns) notes.push(signsNote(columnSigns, header, map))
+  const sign = indicators!.decide({ invertSign: o.invertSign })
+  if (sign.indicator !== undefined) map.indicator = sign.indicator
+  notes.push(...sign.notes)
+  // Which column each field was taken from, right after the encoding.
+  notes.splice(1, 0, columnsNote(header, map, how))
   return {
     layout,
     headerLine,
@@ -234,6 +303,7 @@ export async function planRecords(
     decimal,
     ...(columnSigns ? { signs: columnSigns } : {}),
     dataRows,
+    rowsRead,
     ...(settledEarly ? { settledEarly } : {}),
     skipped,
     ...(byType ? { recordType: byType.recordType } : {}),

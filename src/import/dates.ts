@@ -99,10 +99,12 @@ function plainDate(text: string, order: DateFormat['order']): string | null {
   return iso(year, a, b)
 }
 
-/** A user's --date-format: DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD, D/M/YYYY ... */
+/** A user's --date-format: DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD, D/M/YYYY, YYYYMMDD ... */
 export function formatFromFlag(flag: string): DateFormat {
   const f = flag.trim().toUpperCase()
-  const parts = f.split(/[^A-Z]+/).filter(Boolean)
+  let parts = f.split(/[^A-Z]+/).filter(Boolean)
+  // Without separators (YYYYMMDD): runs of one letter.
+  if (parts.length === 1) parts = parts[0].match(/(.)\1*/g) ?? []
   const letters = parts.map((p) => p[0]).join('')
   const order = ({ YMD: 'ymd', DMY: 'dmy', MDY: 'mdy' } as const)[letters as 'YMD']
   if (!order || parts.length !== 3)
@@ -118,6 +120,21 @@ export type DateDetection =
 type Order = DateFormat['order']
 const ORDERS: readonly Order[] = FORMATS.map((f) => f.order)
 
+const WRITTEN = /^\s*(\d{1,4})([./\-: ])(\d{1,2})([./\-: ])(\d{1,4})/
+
+/** A format named as a file writes its dates ("24/03/2022": DD/MM/YYYY, "20240324": YYYYMMDD); its usual name when the text does not show it. */
+export function writtenFormat(format: DateFormat, text: string | undefined): DateFormat {
+  if (text === undefined) return format
+  if (COMPACT.test(text)) return format.order === 'ymd' ? { name: 'YYYYMMDD', order: 'ymd' } : format
+  const m = WRITTEN.exec(text)
+  if (!m) return format
+  const [, first, , , , last] = m
+  const year = (digits: string) => (digits.length <= 2 ? 'YY' : 'YYYY')
+  const [a, b, c] =
+    format.order === 'ymd' ? [year(first), 'MM', 'DD'] : format.order === 'dmy' ? ['DD', 'MM', year(last)] : ['MM', 'DD', year(last)]
+  return { name: `${a}${m[2]}${b}${m[4]}${c}`, order: format.order }
+}
+
 /** Dated rows a format may fail to read and still be the file's: one in ten (at least one row). */
 export function toleratedMisfits(rows: number): number {
   return Math.max(1, Math.floor(rows / 10))
@@ -132,6 +149,8 @@ export function toleratedMisfits(rows: number): number {
 export class DateDetector {
   private readonly misfits: Record<Order, number> = { ymd: 0, dmy: 0, mdy: 0 }
   private readonly firstMisfit: Partial<Record<Order, string>> = {}
+  /** The first date each format reads, to name the format as the file writes it. */
+  private readonly firstFit: Partial<Record<Order, string>> = {}
   /** Pairs of formats (`dmy mdy`) that read some row as different dates. */
   private readonly disagree = new Set<string>()
   private seen = 0
@@ -141,7 +160,10 @@ export class DateDetector {
     this.seen++
     const readings = ORDERS.map((order) => parseDate(text, order))
     readings.forEach((iso, i) => {
-      if (iso !== null) return
+      if (iso !== null) {
+        this.firstFit[ORDERS[i]] ??= text
+        return
+      }
       this.misfits[ORDERS[i]]++
       this.firstMisfit[ORDERS[i]] ??= text
     })
@@ -152,10 +174,10 @@ export class DateDetector {
     }
   }
 
-  /** The formats that read the most rows, in FORMATS order. */
+  /** The formats that read the most rows, in FORMATS order, each named as the file writes it. */
   private leaders(): DateFormat[] {
     const fewest = Math.min(...ORDERS.map((o) => this.misfits[o]))
-    return FORMATS.filter((f) => this.misfits[f.order] === fewest)
+    return FORMATS.filter((f) => this.misfits[f.order] === fewest).map((f) => writtenFormat(f, this.firstFit[f.order]))
   }
 
   /**

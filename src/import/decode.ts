@@ -1,14 +1,19 @@
 /**
  * Text encodings of bank files: a byte-order mark wins (UTF-8, UTF-16 LE/BE); otherwise strict
- * UTF-8 if the bytes are valid UTF-8, else Windows-1252 (a superset of ISO-8859-1 for text).
- * `--encoding` names any encoding Node's TextDecoder knows (windows-1257, iso-8859-15, ...).
+ * UTF-8 if the bytes are valid UTF-8, else the Windows code page whose languages' letters the bytes
+ * read as (code-pages.ts: windows-1252, -1250 or -1257). `--encoding` names any encoding Node's
+ * TextDecoder knows (windows-1257, iso-8859-15, ...).
  */
+import { guessCodePage, type CodePageGuess } from './code-pages.js'
+
 export interface Detected {
   encoding: string
   /** Bytes to skip at the start (the BOM). */
   bomLength: number
   /** How the encoding was chosen, for the message to the user. */
   how: 'bom' | 'valid utf-8' | 'not utf-8' | 'given'
+  /** Not UTF-8: what the code page was told by (code-pages.ts). */
+  codePage?: CodePageGuess
 }
 
 export function detectEncoding(sample: Uint8Array, given?: string): Detected {
@@ -25,9 +30,20 @@ export function detectEncoding(sample: Uint8Array, given?: string): Detected {
   if (hasUtf8Bom(sample)) return { encoding: 'utf-8', bomLength: 3, how: 'bom' }
   if (sample[0] === 0xff && sample[1] === 0xfe) return { encoding: 'utf-16le', bomLength: 2, how: 'bom' }
   if (sample[0] === 0xfe && sample[1] === 0xff) return { encoding: 'utf-16be', bomLength: 2, how: 'bom' }
-  return isValidUtf8(sample)
-    ? { encoding: 'utf-8', bomLength: 0, how: 'valid utf-8' }
-    : { encoding: 'windows-1252', bomLength: 0, how: 'not utf-8' }
+  if (isValidUtf8(sample)) return { encoding: 'utf-8', bomLength: 0, how: 'valid utf-8' }
+  // A statement upload passes the whole file: its start tells as well.
+  const codePage = guessCodePage(sample.subarray(0, 64 * 1024))
+  return { encoding: codePage.encoding, bomLength: 0, how: 'not utf-8', codePage }
+}
+
+/** The plan's words on the encoding: which, how it was found, and how to change it when not sure. */
+export function encodingNote(d: Detected): string {
+  if (d.how === 'given') return `encoding ${d.encoding} (given)`
+  if (!d.codePage) return `encoding ${d.encoding} (detected: ${d.how})`
+  const { languages, unsure } = d.codePage
+  const letters = languages.length ? `; its letters read as ${languages.join(', ').replace(/, (\w+)$/, ' or $1')}` : ''
+  if (!unsure) return `encoding ${d.encoding} (detected: not utf-8${letters})`
+  return `encoding ${d.encoding} (detected: not utf-8${letters}; not sure: ${unsure.encoding} reads "${unsure.word}" as "${unsure.reads}", give --encoding ${unsure.encoding} if that is right)`
 }
 
 function hasUtf8Bom(b: Uint8Array): boolean {

@@ -116,17 +116,29 @@ const SYNONYMS: Record<Role, string[]> = {
   indicator: [
     'd c',
     'dc',
+    'c d',
     'd k',
     'dr cr',
     'cr dr',
     'debit credit',
     'credit debit',
+    'debit or credit',
+    'credit or debit',
     'af bij',
+    'bij af',
+    'debet credit',
+    'credit debet',
     'soll haben',
+    'soll haben kennzeichen',
     's h',
+    'debe haber',
+    'd h',
+    'cargo abono',
     'indicator',
     'sign',
     'debit credit indicator',
+    'credit debit indicator',
+    'cdtdbtind',
   ],
   description: [
     'description',
@@ -157,6 +169,8 @@ const SYNONYMS: Record<Role, string[]> = {
     'beschreibung',
     'libelle de l operation',
     'intitule',
+    'paaiskinimai',
+    'mokejimo paskirtis',
   ],
   merchant_name: [
     'payee',
@@ -177,6 +191,7 @@ const SYNONYMS: Record<Role, string[]> = {
     'gegenpartei',
     'partner name',
     'partner',
+    'gavejas',
   ],
   // Not 'valuta': German banks call the value date so (Valuta, Valutadatum).
   currency_code: [
@@ -258,6 +273,7 @@ export function recognised(header: string[]): number {
  */
 export function mapHeader(header: string[], overrides: Array<[Role, string]> = []): ColumnMap {
   const norm = header.map(normalizeHeader)
+  const exact = new Set(norm.filter((h) => ROLES.some((r) => SYNONYMS[r].includes(h))))
   const map: ColumnMap = { description: [] }
   const taken = new Set<number>()
   const find = (role: Role) => {
@@ -265,10 +281,10 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
       const i = norm.findIndex((h, idx) => h === syn && !taken.has(idx))
       if (i >= 0) return i
     }
-    // then a header that starts with a synonym ("Betrag (EUR)", "Amount USD")
+    // then a header that starts with a synonym ("Betrag (EUR)", "Amount USD"), and is no other role's own name ("Soll/Haben")
     for (const syn of SYNONYMS[role]) {
       if (syn.length < 4) continue
-      const i = norm.findIndex((h, idx) => h.startsWith(`${syn} `) && !taken.has(idx))
+      const i = norm.findIndex((h, idx) => h.startsWith(`${syn} `) && !taken.has(idx) && !exact.has(h))
       if (i >= 0) return i
     }
     return -1
@@ -325,6 +341,19 @@ export function missingColumns(map: ColumnMap): string[] {
   return missing
 }
 
-/** Values of an indicator column that mean money out / money in. */
-export const DEBIT_MARKS = new Set(['d', 'dr', 'debit', 'deb', 's', 'soll', 'af', 'debet', 'cargo', 'out', '-'])
-export const CREDIT_MARKS = new Set(['c', 'cr', 'credit', 'cred', 'h', 'haben', 'bij', 'k', 'kredit', 'abono', 'in', '+'])
+/** Whether a header names a description column, itself or one of a numbered set ("Description 2"). */
+export function isDescriptionHeader(header: string): boolean {
+  const k = normalizeHeader(header)
+  return SYNONYMS.description.includes(k) || SYNONYMS.description.includes(k.replace(/ ?\d+$/, ''))
+}
+
+/** A header without its number ("Description 2" -> "description"), to find the columns of one numbered set. */
+export function headerBase(header: string): string {
+  return normalizeHeader(header).replace(/ ?\d+$/, '')
+}
+
+/** Whether any role's names include this header (so a column of unknown header can be tried by its values). */
+export function isKnownHeader(header: string): boolean {
+  const k = normalizeHeader(header)
+  return k !== '' && ROLES.some((r) => SYNONYMS[r].includes(k))
+}

@@ -8,7 +8,7 @@ import type { CsvRecord } from './csv-reader.js'
 import type { ImportOptions, ImportPlan } from './csv-import.js'
 import { parseDate } from './dates.js'
 import { OccurrenceCounter } from './occurrences.js'
-import { CREDIT_MARKS, DEBIT_MARKS } from './mapping.js'
+import { markOf, markSide } from './marks.js'
 import { debitCreditAmount, type ColumnSigns } from './debit-credit.js'
 import type { TransactionDraft } from './draft.js'
 import { RunningBalance } from './balance-rows.js'
@@ -50,6 +50,8 @@ export class RowConverter {
   private readonly where: Array<[number, string]>
   private readonly signs: ColumnSigns
   private readonly auto: boolean
+  /** --indicator-debit's values as the marks are compared (markOf), or undefined. */
+  private readonly debitValues?: string[]
   private readonly running = new RunningBalance()
   /** Lines after the header skipped as no transaction (no date, a balance, a turnover): how many, and the first of them. */
   skippedCount = 0
@@ -63,6 +65,7 @@ export class RowConverter {
     this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
     this.auto = !o.where?.length
+    if (o.indicatorDebit?.length) this.debitValues = o.indicatorDebit.map(markOf)
   }
 
   /** The file has been read to its end: free what counting its rows took (the converter converts no more). */
@@ -110,9 +113,10 @@ export class RowConverter {
       if (!r.ok) return { ok: false, reason: `amount ${r.message}` }
       minor = r.minor
       if (m.indicator !== undefined) {
-        const mark = cell(fields, m.indicator).toLowerCase()
-        const debit = o.indicatorDebit?.length ? o.indicatorDebit.map((x) => x.toLowerCase()).includes(mark) : DEBIT_MARKS.has(mark)
-        const credit = o.indicatorDebit?.length ? !debit : CREDIT_MARKS.has(mark)
+        const mark = cell(fields, m.indicator)
+        const side = this.debitValues ? undefined : markSide(mark)
+        const debit = this.debitValues ? this.debitValues.includes(markOf(mark)) : side === 'debit'
+        const credit = this.debitValues ? !debit : side === 'credit'
         if (!debit && !credit)
           return {
             ok: false,

@@ -212,7 +212,7 @@ describe('bank files imported as the bank meant them', () => {
       ])
       expect(r.code).toBe(6)
       expect(r.stderr).toContain(
-        'error: the dates could be DD.MM.YYYY or MM/DD/YYYY (no day in the file is over 12): give --date-format DD.MM.YYYY or --date-format MM/DD/YYYY',
+        'error: the dates could be DD.MM.YYYY or MM.DD.YYYY (no day in the file is over 12): give --date-format DD.MM.YYYY or --date-format MM.DD.YYYY',
       )
       const given = await importJson(
         fixture('ambiguous-dates-one-impossible-date.csv'),

@@ -33,9 +33,10 @@ describe('DateDetector', () => {
       format: { name: 'DD.MM.YYYY' },
       misfits: 0,
     })
+    // Named as the file writes its dates.
     expect(detect('01.02.2026', '03.04.2026', '01.25.2026').decide()).toMatchObject({
       ok: true,
-      format: { name: 'MM/DD/YYYY' },
+      format: { name: 'MM.DD.YYYY', order: 'mdy' },
       misfits: 0,
     })
   })

@@ -417,7 +417,7 @@ describe('hand-made files for what the real ones lack', () => {
       let estimated: boolean | undefined
       const r = await runImport(c, csvFile(rows(2500)), { accountId, onPlan: (p) => ((notes = p.notes), (estimated = p.settledEarly)) })
       expect(estimated).toBe(true)
-      expect(notes.join('\n')).toMatch(/dates DD\.MM\.YYYY \(detected over the first \d+ rows/)
+      expect(notes.join('\n')).toMatch(/dates DD\.MM\.YYYY \(detected over the first [\d,]+ rows/)
       expect({ read: r.read, created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({
         read: 2500,
         created: 2500,
