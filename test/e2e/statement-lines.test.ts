@@ -84,6 +84,15 @@ describe('statement lines end to end', () => {
       expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ code: 'statement_failed', statement_id: s.id })
     })
 
+    it('statements upload --preview: exit 6, each unreadable line named, nothing uploaded', async () => {
+      const acct = await account()
+      const r = await run(['statements', 'upload', fixture('unparseable-amounts-among-valid.csv'), '--account', acct, '--preview'])
+      expect(r.code).toBe(6)
+      expect(r.stderr).toContain('warning: line 4: debit "see image" is not an amount')
+      expect(r.stderr).toContain('warning: line 8: debit "1..50" is not an amount')
+      expect(await sb.json([...target, 'statements', 'list', '--account', acct, '--json'])).toEqual([])
+    })
+
     it('tx import of a CSV with unreadable rows: exit 8, the rows named on stderr and in --json, the rest imported', async () => {
       const acct = await account()
       const r = await run(['tx', 'import', fixture('unparseable-amounts-among-valid.csv'), '--account', acct, '--json', '--no-progress'])
