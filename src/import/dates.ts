@@ -203,11 +203,13 @@ export class DateDetector {
     // Several formats left but every row reads as the same date under each (10.10.2017): no ambiguity.
     if (!ambiguous) return { ok: true, format: left[0], misfits }
     const names = left.map((f) => f.name).join(' or ')
+    // Day first or month first: no day over 12 decides. A year first (13/08/12): no group says which is the year.
+    const why = left.some((f) => f.order === 'yymd') ? 'every date reads both ways, as different dates' : 'no day in the file is over 12'
     return {
       ok: false,
       reason: 'ambiguous',
       candidates: left,
-      message: `the dates could be ${names} (no day in the file is over 12): give --date-format ${left.map((f) => f.name).join(' or --date-format ')}`,
+      message: `the dates could be ${names} (${why}): give --date-format ${left.map((f) => f.name).join(' or --date-format ')}`,
     }
   }
 }

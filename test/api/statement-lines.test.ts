@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/kernel/errors.js'
+import { WORKER_THRESHOLD } from '../../src/domain/statements/jobs.js'
 import type { Statement } from '../../src/domain/statements/schemas.js'
 import type { Client } from '../../src/client/client.js'
 import { createHarness, MATRIX, type Harness } from '../helpers/harness.js'
@@ -64,6 +65,30 @@ describe.each(MATRIX)('statement lines over %s on %s', (kind, storeKind) => {
       expect(s.error).toContain('nothing was imported')
       for (const line of lines) expect(s.error).toContain(`line ${line}: `)
       expect(s.warnings.map((w) => Number(/^line (\d+): /.exec(w)?.[1]))).toEqual(lines)
+      expect(await accountTxs(acct)).toEqual([])
+    })
+
+    it('a file parsed on the worker thread (over 256 KiB) fails the same way, naming the line', async () => {
+      const acct = await account()
+      const chunks = [':20:BIG\n:25:NL91ABNA0417164300\n:28C:1/1\n:60F:C240101EUR1000,00\n']
+      for (let i = 1; i <= 3000; i++) chunks.push(`:61:240102D0,01NTRFNONREF//B${i}\n:86:${'card payment '.repeat(7)}\n`)
+      // After the 4 header lines and 1,499 two-line entries: line 3003.
+      chunks.splice(1500, 0, ':61:24010XD0,01NTRFNONREF//BAD\n')
+      chunks.push(':62F:C240102EUR970,00\n-\n')
+      const bytes = Buffer.from(chunks.join(''))
+      expect(bytes.length).toBeGreaterThan(WORKER_THRESHOLD)
+      const s = await c.statements.wait(
+        (
+          await c.statements.upload({
+            bank_account_id: acct,
+            file_name: 'big.sta',
+            content_base64: bytes.toString('base64'),
+            exchange_rate: '1',
+          })
+        ).id,
+      )
+      expect(s).toMatchObject({ status: 'failed', line_count: 0 })
+      expect(s.warnings).toEqual([expect.stringMatching(/^line 3003: :61: "24010XD0,01NTRFNONREF\/\/BAD"/)])
       expect(await accountTxs(acct)).toEqual([])
     })
 

@@ -56,13 +56,9 @@ export const Statement = z
 export type Statement = z.infer<typeof Statement>
 
 const csvOptions = {
-  date_format: z
-    .string()
-    .max(20)
-    .optional()
-    .openapi({
-      description: 'date format, e.g. DD.MM.YYYY, MM/DD/YY or YY/MM/DD (CSV and QIF; refused for the formats that write dates one way)',
-    }),
+  date_format: z.string().max(20).optional().openapi({
+    description: 'date format, e.g. DD.MM.YYYY, MM/DD/YY or YY/MM/DD (CSV and QIF; refused for the formats that write dates one way)',
+  }),
   encoding: z.string().max(40).optional().openapi({ description: 'text encoding, e.g. windows-1252 (detected when not given)' }),
   delimiter: z.string().max(3).optional().openapi({ description: 'CSV field separator (detected when not given)' }),
   account_number: z
