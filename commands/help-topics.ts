@@ -8,15 +8,17 @@ import { EXIT } from '../src/cli/exit-codes.js'
 import type { Runner } from '../src/cli/runner.js'
 
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
-  ok: 'ok',
+  ok: 'ok; an import: every transaction line of the file imported or already there',
   failure: 'unexpected failure: an internal error, a 5xx answer; `finctl doctor` found a problem',
-  usage: 'usage error: a bad or missing flag or argument; a confirmation refused, or needed (--yes) without a terminal',
+  usage:
+    "usage error: a bad or missing flag or argument, or one that does not apply to the file's format; a confirmation refused, or needed (--yes) without a terminal",
   unauthenticated: 'not authenticated (HTTP 401): check the API key, or run `finctl login`',
   forbidden: 'forbidden (HTTP 403): the credential lacks a scope',
   notFound: 'not found (HTTP 404)',
-  invalid: 'validation error or conflict (HTTP 400, 409, 413, 415): the message names the field',
+  invalid:
+    'validation error or conflict (HTTP 400, 409, 413, 415): the message names the field; an import that wrote nothing (--atomic, a statement with a line it cannot read, each line named)',
   rateLimited: 'rate limited (HTTP 429) after the retries (FINCTL_MAX_RETRIES)',
-  partial: 'partial success: an import or bulk job where some rows failed',
+  partial: 'partial success: an import or bulk job where some rows failed (each named with its line and reason), the rest done',
   unsupportedNode: 'this Node.js is not a supported line (22.22.2+, 24.15+, 26): nothing was run',
   unreachable: 'cannot reach the target: connection refused, DNS, timeout, or a database that cannot be opened',
   interrupted: 'cancelled at a prompt (Ctrl-C)',

@@ -85,7 +85,11 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
       options.accountNumber,
     )
   } catch (e) {
-    if (e instanceof StatementFileError) throw new AppError('validation_error', `${r.file_name}: ${statementReasonInUserWords(e.message)}`)
+    if (e instanceof StatementFileError) {
+      // Each line the error is about (the error itself names the first few), as the upload lists them.
+      for (const line of e.lines) note(ctx.io, ctx.printer, `warning: ${line}`)
+      throw new AppError('validation_error', `${r.file_name}: ${statementReasonInUserWords(e.message)}`)
+    }
     throw e
   }
   const cur = account.currency_code

@@ -32,11 +32,14 @@ export function registerStatements(program: Command, run: Runner): void {
     .description('upload a bank statement and wait until it is processed')
     .option('--account <id>', 'bank account the statement belongs to (bank_account_id)')
     .option('--format <format>', `${FORMATS.join(', ')} (detected from the content when not given)`)
-    .option('--date-format <format>', 'e.g. DD.MM.YYYY, MM/DD/YY (CSV; the date order of a QIF file)')
+    .option(
+      '--date-format <format>',
+      'CSV and QIF: e.g. DD.MM.YYYY, MM/DD/YY, YY/MM/DD (decided from the dates when not given, never guessed)',
+    )
     .option('--map <field=Column>', 'CSV: which column holds a field (as in tx import; repeatable)', collect)
     .option('--delimiter <c>', 'CSV field separator (detected when not given)')
     .option('--encoding <name>', 'file encoding, e.g. windows-1252 (detected when not given)')
-    .option('--decimal-comma', 'CSV amounts use a decimal comma')
+    .option('--decimal-comma', 'CSV and QIF: amounts use a decimal comma')
     .option('--skip-lines <n>', 'CSV: lines before the header row')
     .option(
       '--where <Column=value>',
@@ -48,7 +51,7 @@ export function registerStatements(program: Command, run: Runner): void {
       '--exchange-rate <rate>',
       "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)",
     )
-    .option('--statement-account <number>', 'which account of a file that holds several (its number in the file, or its end)')
+    .option('--statement-account <number>', 'which account of a file that holds several (its number in the file, or its end; not CSV)')
     .option('--preview', 'parse the file here and show what would be created; upload nothing')
     .option('--no-wait', 'do not wait for processing: print the pending statement')
     .addHelpText(
@@ -58,7 +61,10 @@ export function registerStatements(program: Command, run: Runner): void {
         '  finctl statements upload export.csv --account $ACCOUNT --map description=Memo --preview\n' +
         '\nLines already imported (same bank id, or same date, amount and description) are counted as duplicates;\n' +
         'a line with the amount of a transaction entered by hand within 3 days reconciles it instead of creating one.\n' +
-        'Exit codes: 0 completed; 6 the statement failed (its error on stderr), or the upload was refused.\n',
+        "A flag that does not apply to the file's format is refused (exit 2), never ignored.\n" +
+        'Exit codes: 0 completed, every transaction line imported or already there; 2 a bad flag, or one that does not\n' +
+        'apply to the format; 6 the statement failed (its error on stderr: a line it cannot read fails it whole, and\n' +
+        'every such line is named in its warnings), or the upload was refused.\n',
     )
     .action(run(runUpload))
   addPaging(
@@ -147,6 +153,31 @@ function skipLines(text: string | undefined): number | undefined {
   return Number(text)
 }
 
+/**
+ * A flag is applied to every format it is accepted for, or refused for the others (exit 2) with the
+ * reason, before anything is uploaded: the service refuses the same options (a 400) by the same rule.
+ */
+async function refuseFlagsOfOtherFormats(bytes: Uint8Array, fileName: string, o: UploadFlags): Promise<void> {
+  const [{ detectFormat }, { inapplicableOptions }] = await Promise.all([
+    import('../src/import/statements/index.js'),
+    import('../src/domain/statements/options.js'),
+  ])
+  const format = (o.format as Statement['format'] | undefined) ?? detectFormat(bytes, fileName)
+  if (!format) return // the service says it cannot tell the format
+  const refused = inapplicableOptions(format, {
+    dateFormat: o.dateFormat,
+    delimiter: o.delimiter,
+    accountNumber: o.statementAccount,
+    map: o.map,
+    where: o.where,
+    decimalComma: o.decimalComma,
+    skipLines: o.skipLines === undefined ? undefined : 0,
+    invertSign: o.invertSign,
+  })
+  const flag = (field: string) => (field === 'account_number' ? '--statement-account' : `--${field.replaceAll('_', '-')}`)
+  if (refused.length) throw new AppError('usage', refused.map((p) => `${flag(p.field)} ${p.message}`).join('; '))
+}
+
 async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promise<number> {
   if (!o.account) throw new AppError('usage', 'the bank account is required: give --account ID')
   if (o.format !== undefined && !FORMATS.includes(o.format)) throw new AppError('usage', `--format must be one of ${FORMATS.join(', ')}`)
@@ -156,6 +187,7 @@ async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promis
   if (info.size === 0) throw new AppError('validation_error', `${file} is empty: there is nothing to upload`)
   if (info.size > MAX_FILE) throw new AppError('payload_too_large', `${file} is ${info.size} bytes: a statement file may be at most 20 MiB`)
   const bytes = new Uint8Array(await readFile(file))
+  await refuseFlagsOfOtherFormats(bytes, basename(file), o)
   const request = {
     bank_account_id: o.account,
     file_name: basename(file),

@@ -74,7 +74,8 @@ export function registerTxImport(tx: Command, run: Runner): void {
         'not have yet: a row is known by its date, amount, description, bank reference and its place among identical rows.\n' +
         'A row already on an uploaded statement (same amount, date within 3 days: the rule a statement upload reconciles\n' +
         "by) is matched with the statement's transaction and reconciled, not created (already on a statement).\n" +
-        'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 --atomic refused.\n',
+        'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 the file cannot be\n' +
+        'read, or --atomic refused; 2 a bad flag, or a bank statement file (OFX, QIF, CAMT.053, MT940: statements upload).\n',
     )
     .action(run(runImportCommand))
 }
@@ -183,9 +184,38 @@ async function constantsOf(set: Record<string, string> | undefined): Promise<Par
   return parsed.data
 }
 
+const STATEMENT_FORMAT_NAMES: Record<string, string> = {
+  ofx: 'an OFX',
+  qfx: 'a QFX',
+  qif: 'a QIF',
+  camt053: 'a CAMT.053',
+  mt940: 'an MT940',
+}
+
+/** tx import reads CSV; a bank statement file (by its content) is refused with the command that reads it (exit 2). */
+async function refuseStatementFile(file: string): Promise<void> {
+  const { open } = await import('node:fs/promises')
+  const handle = await open(file, 'r')
+  let head: Uint8Array
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16_384), 0, 16_384, 0)
+    head = buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+  const format = (await import('../src/import/statements/index.js')).detectFormat(head, file)
+  if (format && format !== 'csv') {
+    throw new AppError(
+      'usage',
+      `${file} is ${STATEMENT_FORMAT_NAMES[format]} statement, not a CSV file: tx import reads CSV files; import it with \`finctl statements upload ${file} --account ID\``,
+    )
+  }
+}
+
 async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): Promise<number> {
   const [file] = args
   await requireInputFile(file)
+  await refuseStatementFile(file)
   if (o.rejects !== undefined) requireOutputFile(o.rejects, '--rejects', { path: file, what: 'the file being imported' })
   const { MappingStore, validMappingName } = await import('../src/cli/mappings.js')
   if (o.saveMapping !== undefined && !validMappingName(o.saveMapping)) {

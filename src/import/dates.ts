@@ -1,20 +1,22 @@
 /**
  * Dates in bank files. A format is a pattern of YYYY/YY, MM/M, DD/D with any separators
- * (`DD.MM.YYYY`, `MM/DD/YY`, `YYYY-MM-DD`). Detection runs over every row: the format that reads
- * the most rows wins when it reads all but a tolerated few; formats that tie and disagree (every
- * day <= 12) are refused, never guessed.
+ * (`DD.MM.YYYY`, `MM/DD/YY`, `YYYY-MM-DD`, `YY/MM/DD`). Detection runs over every row: the format
+ * that reads the most rows wins when it reads all but a tolerated few; formats that tie and disagree
+ * (every day <= 12, or `13/08/12`, which is DD/MM/YY and YY/MM/DD) are refused, never guessed.
  */
 import { daysInMonth } from '../kernel/vocabulary.js'
 
 export interface DateFormat {
   name: string
-  order: 'ymd' | 'dmy' | 'mdy'
+  /** `yymd`: a two-digit year first (YY/MM/DD); `ymd` takes a four-digit one. */
+  order: 'ymd' | 'dmy' | 'mdy' | 'yymd'
 }
 
 const FORMATS: DateFormat[] = [
   { name: 'YYYY-MM-DD', order: 'ymd' },
   { name: 'DD.MM.YYYY', order: 'dmy' },
   { name: 'MM/DD/YYYY', order: 'mdy' },
+  { name: 'YY/MM/DD', order: 'yymd' },
 ]
 
 /** The leading date of a field: three digit groups with separators; a time after it is cut off. */
@@ -76,6 +78,7 @@ export function parseDate(text: string, order: DateFormat['order']): string | nu
   const [a, b, c] = [m[1], m[2], m[3]]
   const year = (s: string) => (s.length <= 2 ? pivotYear(Number(s)) : s.length === 4 ? Number(s) : NaN)
   if (order === 'ymd') return a.length === 4 ? iso(Number(a), Number(b), Number(c)) : null
+  if (order === 'yymd') return a.length === 2 && c.length <= 2 ? iso(pivotYear(Number(a)), Number(b), Number(c)) : null
   if (a.length > 2 || c.length === 3) return null
   if (order === 'dmy') return iso(year(c), Number(b), Number(a))
   return iso(year(c), Number(a), Number(b))
@@ -93,6 +96,7 @@ function plainDate(text: string, order: DateFormat['order']): string | null {
     return iso(a, b, c)
   }
   const cl = GROUPS[5]
+  if (order === 'yymd') return GROUPS[3] === 2 && cl <= 2 ? iso(pivotYear(a), b, c) : null
   if (GROUPS[3] > 2 || cl === 3) return null
   const year = cl <= 2 ? pivotYear(c) : cl === 4 ? c : Number.NaN
   if (order === 'dmy') return iso(year, b, a)
@@ -106,9 +110,11 @@ export function formatFromFlag(flag: string): DateFormat {
   // Without separators (YYYYMMDD): runs of one letter.
   if (parts.length === 1) parts = parts[0].match(/(.)\1*/g) ?? []
   const letters = parts.map((p) => p[0]).join('')
-  const order = ({ YMD: 'ymd', DMY: 'dmy', MDY: 'mdy' } as const)[letters as 'YMD']
-  if (!order || parts.length !== 3)
+  const named = ({ YMD: 'ymd', DMY: 'dmy', MDY: 'mdy' } as const)[letters as 'YMD']
+  if (!named || parts.length !== 3)
     throw new Error(`--date-format "${flag}" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD`)
+  // YY/MM/DD: a two-digit year first, which `ymd` (YYYY first) does not read.
+  const order = named === 'ymd' && parts[0].length === 2 ? 'yymd' : named
   return { name: f, order }
 }
 
@@ -147,7 +153,7 @@ export function toleratedMisfits(rows: number): number {
  * some row as different dates (every day <= 12) are ambiguous: never guessed.
  */
 export class DateDetector {
-  private readonly misfits: Record<Order, number> = { ymd: 0, dmy: 0, mdy: 0 }
+  private readonly misfits: Record<Order, number> = { ymd: 0, dmy: 0, mdy: 0, yymd: 0 }
   private readonly firstMisfit: Partial<Record<Order, string>> = {}
   /** The first date each format reads, to name the format as the file writes it. */
   private readonly firstFit: Partial<Record<Order, string>> = {}
@@ -219,11 +225,13 @@ export class DateDetector {
     // Several formats left but every row reads as the same date under each (10.10.2017): no ambiguity.
     if (!ambiguous) return { ok: true, format: left[0], misfits }
     const names = left.map((f) => f.name).join(' or ')
+    // Day first or month first: no day over 12 decides. A year first (13/08/12): no group says which is the year.
+    const why = left.some((f) => f.order === 'yymd') ? 'every date reads both ways, as different dates' : 'no day in the file is over 12'
     return {
       ok: false,
       reason: 'ambiguous',
       candidates: left,
-      message: `the dates could be ${names} (no day in the file is over 12): give --date-format ${left.map((f) => f.name).join(' or --date-format ')}`,
+      message: `the dates could be ${names} (${why}): give --date-format ${left.map((f) => f.name).join(' or --date-format ')}`,
     }
   }
 }

@@ -4,7 +4,7 @@
  * and read the rows differently (every day <= 12) are refused, never guessed.
  */
 import { describe, expect, it } from 'vitest'
-import { DateDetector, parseDate, toleratedMisfits } from '../../src/import/dates.js'
+import { DateDetector, formatFromFlag, parseDate, toleratedMisfits } from '../../src/import/dates.js'
 import { mulberry32 } from '../../src/kernel/random.js'
 
 const detect = (...dates: string[]) => {
@@ -66,6 +66,32 @@ describe('DateDetector', () => {
   })
 })
 
+describe('a two-digit year first (YY/MM/DD)', () => {
+  it('--date-format YY/MM/DD reads 13/08/12 as 2013-08-12; YYYY-MM-DD does not read a two-digit year', () => {
+    expect(formatFromFlag('YY/MM/DD')).toEqual({ name: 'YY/MM/DD', order: 'yymd' })
+    expect(formatFromFlag('yyyy-mm-dd').order).toBe('ymd')
+    expect(parseDate('13/08/12', 'yymd')).toBe('2013-08-12')
+    expect(parseDate(' 13/08/12', 'yymd')).toBe('2013-08-12')
+    expect(parseDate('13/08/12', 'ymd')).toBeNull()
+    expect(parseDate('2013/08/12', 'yymd')).toBeNull()
+    expect(parseDate('13/02/30', 'yymd')).toBeNull()
+  })
+
+  it('is one of the formats a file may be: 13/08/12 is DD/MM/YY or YY/MM/DD, refused; evidence decides', () => {
+    const both = detect('13/08/12', '13/09/02').decide()
+    expect(both).toMatchObject({ ok: false, reason: 'ambiguous', candidates: [{ order: 'dmy' }, { order: 'yymd' }] })
+    expect(both.ok ? '' : both.message).toBe(
+      'the dates could be DD.MM.YYYY or YY/MM/DD (every date reads both ways, as different dates): give --date-format DD.MM.YYYY or --date-format YY/MM/DD',
+    )
+    // A day 31 in February as YY/MM/DD (13/02/31) leaves DD/MM/YY; a first group over 31 leaves YY/MM/DD.
+    expect(detect('13/08/12', '13/02/31').decide()).toMatchObject({ ok: true, format: { order: 'dmy' } })
+    expect(detect('13/08/12', '45/02/03').decide()).toMatchObject({ ok: true, format: { order: 'yymd' } })
+    // Four-digit years are not read as YY/MM/DD: nothing changes for them.
+    expect(detect('13.08.2012', '14.08.2012').decide()).toMatchObject({ ok: true, format: { order: 'dmy' } })
+    expect(detect('2012-08-13').decide()).toMatchObject({ ok: true, format: { order: 'ymd' } })
+  })
+})
+
 describe('parseDate of plain texts (digit groups and separators only)', () => {
   it('answers as the regular expressions do for the same text with a space before it, and gives an ISO text back as it is', () => {
     expect(parseDate('2024-03-05', 'ymd')).toBe('2024-03-05')
@@ -82,7 +108,7 @@ describe('parseDate of plain texts (digit groups and separators only)', () => {
     for (let k = 0; k < 30_000; k++) {
       const text =
         rnd() < 0.5 ? `${group(4)}${sep()}${group(2)}${sep()}${group(4)}` : `${2000 + Math.floor(rnd() * 40)}-${group(2)}-${group(2)}`
-      for (const order of ['ymd', 'dmy', 'mdy'] as const) {
+      for (const order of ['ymd', 'dmy', 'mdy', 'yymd'] as const) {
         const plain = parseDate(text, order)
         expect([text, order, plain]).toEqual([text, order, parseDate(` ${text}`, order)])
         if (plain) dates++

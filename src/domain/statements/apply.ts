@@ -68,7 +68,7 @@ async function candidates(store: Store, trx: Kysely<Db>, accountKey: number, fro
   return store.tx.decode(trx, await q.execute())
 }
 
-function warningsJson(warnings: string[]): string {
+export function warningsJson(warnings: string[]): string {
   const kept =
     warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `… and ${warnings.length - MAX_WARNINGS} more`] : warnings
   return JSON.stringify(kept)

@@ -12,7 +12,7 @@
 import type { Store } from '../../store/store.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { AppError } from '../../kernel/errors.js'
-import { applyStatement } from './apply.js'
+import { applyStatement, warningsJson } from './apply.js'
 import { parseUpload, StatementFileError, type ParsedUpload } from './parse.js'
 import { selectStatement } from './select.js'
 import type { StatementJob } from './statements.js'
@@ -85,9 +85,16 @@ async function processStatement(store: Store, job: StatementJob, deps: JobDeps):
       ? (err as Error).message
       : 'internal error while processing the statement (reported in the server log): nothing was imported'
     const ts = deps.now().toISOString()
+    const lines = err instanceof StatementFileError ? err.lines : []
     await store.db
       .updateTable('bank_statements')
-      .set({ status: 'failed', error: message, updated_at: ts, processed_at: ts })
+      .set({
+        status: 'failed',
+        error: message,
+        ...(lines.length ? { warnings: warningsJson(lines) } : {}),
+        updated_at: ts,
+        processed_at: ts,
+      })
       .where('id', '=', job.statementId)
       .where('status', 'in', ['pending', 'processing'])
       .execute()

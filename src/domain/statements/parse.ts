@@ -4,7 +4,6 @@
  * objects out (they cross to and from a worker thread), no database. The parsers are loaded when
  * a file is parsed, not with the server core (every embedded CLI command opens the core).
  */
-import { formatFromFlag } from '../../import/dates.js'
 import type { Role } from '../../import/mapping.js'
 import type { ImportedTransaction, ParsedStatement, StatementFormat } from '../../import/statements/types.js'
 import type { StatementFormatName } from './schemas.js'
@@ -66,6 +65,13 @@ export interface ParseTarget {
 
 export class StatementFileError extends Error {
   override name = 'StatementFileError'
+  /** The lines of the file the error is about, one message each (`line 12: ...`): the failed statement's warnings. */
+  constructor(
+    message: string,
+    readonly lines: string[] = [],
+  ) {
+    super(message)
+  }
 }
 
 const MAX_DESCRIPTION = 1000
@@ -135,16 +141,6 @@ function fromImported(t: ImportedTransaction): StatementLine {
   return line
 }
 
-/** The date order a `date_format` names, for QIF. */
-function dateOrder(dateFormat: string | undefined): 'DMY' | 'MDY' | 'YMD' | undefined {
-  if (!dateFormat) return undefined
-  try {
-    return formatFromFlag(dateFormat).order.toUpperCase() as 'DMY' | 'MDY' | 'YMD'
-  } catch (e) {
-    throw new StatementFileError((e as Error).message)
-  }
-}
-
 /** Parse an uploaded file. Throws StatementFileError (with a line number where known) when it is unusable. */
 export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
   if (target.format === 'csv') return parseCsv(bytes, target, o)
@@ -154,7 +150,9 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
       format: target.format as StatementFormat,
       fileName: target.fileName,
       encoding: o.encoding,
-      dateOrder: dateOrder(o.dateFormat),
+      // Upload options apply to the formats that have them (checked at upload: options.ts).
+      dateFormat: o.dateFormat,
+      decimalComma: o.decimalComma,
       defaultCurrency: target.currency,
     })
     const parts = r.statements.map(({ transactions, ...header }): StatementPart => ({ ...header, lines: transactions.map(fromImported) }))
@@ -185,13 +183,14 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
   try {
     const plan = await planImportBytes(bytes, opts)
     const conv = new RowConverter(plan, { ...opts, accountId: 'statement', currency: target.currency })
-    const lines: StatementLine[] = []
-    const rejected: string[] = []
+    const part: StatementPart = { lines: [] }
+    const { lines } = part
     for await (const rec of readRecordsBytes(bytes, plan.layout)) {
       const r = conv.convert(rec)
       if (!r) continue
       if (!r.ok) {
-        rejected.push(`line ${r.line}: ${r.reason}`)
+        part.unreadable ??= []
+        part.unreadable.push({ line: r.line, reason: r.reason })
         continue
       }
       const q = r.request
@@ -212,14 +211,8 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
       if (ref) line.reference = ref
       lines.push(line)
     }
-    if (rejected.length) {
-      const more = rejected.length > 3 ? ` (and ${rejected.length - 3} more)` : ''
-      throw new StatementFileError(
-        `${rejected.length} row(s) of the CSV file cannot be read with this mapping: ${rejected.slice(0, 3).join('; ')}${more}`,
-      )
-    }
     const warnings = conv.skipped.map((s) => `line ${s.line}: ${s.reason}`)
-    return { format: 'csv', parts: [{ lines }], warnings }
+    return { format: 'csv', parts: [part], warnings }
   } catch (e) {
     if (e instanceof ImportError) throw new StatementFileError(e.message)
     throw e

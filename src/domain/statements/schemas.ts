@@ -45,7 +45,10 @@ export const Statement = z
       .int()
       .openapi({ description: 'lines that reconciled an existing transaction of the account instead of creating one' }),
     error: z.string().nullable(),
-    warnings: z.array(z.string()).openapi({ description: 'lines of the file that were skipped, with their line numbers' }),
+    warnings: z.array(z.string()).openapi({
+      description:
+        'with line numbers: lines skipped as no transactions, quirks read by a rule, choices made; on a failed statement, each transaction line that could not be read',
+    }),
     created_at: Timestamp,
     processed_at: Timestamp.nullable(),
   })
@@ -53,11 +56,9 @@ export const Statement = z
 export type Statement = z.infer<typeof Statement>
 
 const csvOptions = {
-  date_format: z
-    .string()
-    .max(20)
-    .optional()
-    .openapi({ description: 'date format, e.g. DD.MM.YYYY or MM/DD/YY (CSV; QIF: the date order)' }),
+  date_format: z.string().max(20).optional().openapi({
+    description: 'date format, e.g. DD.MM.YYYY, MM/DD/YY or YY/MM/DD (CSV and QIF; refused for the formats that write dates one way)',
+  }),
   encoding: z.string().max(40).optional().openapi({ description: 'text encoding, e.g. windows-1252 (detected when not given)' }),
   delimiter: z.string().max(3).optional().openapi({ description: 'CSV field separator (detected when not given)' }),
   account_number: z

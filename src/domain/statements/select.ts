@@ -82,6 +82,25 @@ function pick(upload: ParsedUpload, account: AccountInfo, accountNumber: string 
   )
 }
 
+/** Lines named in a statement's error; all of them are its warnings. */
+const NAMED_IN_ERROR = 3
+
+/**
+ * A statement is imported whole or not at all (its balance check needs every line): a transaction
+ * line that cannot be read fails it, naming the lines.
+ */
+function refuseUnreadable(parts: StatementPart[], format: ParsedUpload['format']): void {
+  const unread = parts.flatMap((p) => p.unreadable ?? [])
+  if (unread.length === 0) return
+  const named = unread.map((u) => (u.line === undefined ? u.reason : `line ${u.line}: ${u.reason}`))
+  const more = named.length > NAMED_IN_ERROR ? `; and ${named.length - NAMED_IN_ERROR} more (all in the statement's warnings)` : ''
+  const what = unread.length === 1 ? '1 transaction line' : `${unread.length} transaction lines`
+  throw new StatementFileError(
+    `${what} of the statement cannot be read${format === 'csv' ? ' with this mapping' : ''}, and a statement is imported whole, so nothing was imported: ${named.slice(0, NAMED_IN_ERROR).join('; ')}${more}`,
+    named,
+  )
+}
+
 function checkAmount(minor: number, what: string): void {
   if (!Number.isSafeInteger(minor) || Math.abs(minor) > MAX_MINOR) throw new StatementFileError(`${what} is too large`)
 }
@@ -89,6 +108,7 @@ function checkAmount(minor: number, what: string): void {
 /** The statement of `account` in a parsed file; throws StatementFileError when there is none to take. */
 export function selectStatement(upload: ParsedUpload, account: AccountInfo, accountNumber?: string): SelectedStatement {
   const group = pick(upload, account, accountNumber)
+  refuseUnreadable(group.parts, upload.format)
   const warnings = [...upload.warnings]
   const others = upload.parts.filter((p) => !group.parts.includes(p))
   if (others.length)

@@ -15,6 +15,7 @@ import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
 import { minorToNumber, parseRate } from '../../kernel/money.js'
 import type { UploadOptions } from './parse.js'
+import { inapplicableOptions } from './options.js'
 import {
   MAX_STATEMENT_FILE,
   type Statement,
@@ -198,6 +199,11 @@ export async function createStatement(
       'format',
       `cannot tell the format of "${u.fileName}" from its content or name: give one of csv, ofx, qfx, qif, camt053, mt940`,
     )
+  const refused = inapplicableOptions(format, options)
+  if (refused.length)
+    throw new AppError('validation_error', refused.map((p) => `${p.field}: ${p.message}`).join('; '), {
+      details: refused.map((p) => ({ path: p.field, message: p.message })),
+    })
 
   const base = await baseCurrency(store, actor.companyId)
   const rate = statementRate(account.currency_code, base, u.exchangeRate)

@@ -19,6 +19,7 @@ import {
   leadingDate,
   normaliseAccount,
   statementCurrency,
+  unreadable,
 } from './common.js'
 import {
   type ImportedTransaction,
@@ -105,9 +106,16 @@ function memoOf(tx: X | undefined, ntry: X): { memo?: string; rawMemo?: string }
   return {}
 }
 
-function readEntry(ntry: X, currency: string, line: number | undefined, warnings: string[]): ImportedTransaction[] {
+function readEntry(
+  ntry: X,
+  currency: string,
+  line: number | undefined,
+  statement: ParsedStatement,
+  warnings: string[],
+): ImportedTransaction[] {
   const where = line ? `line ${line}` : 'an entry'
   const status = txt(ntry.Sts) ?? txt(ntry.Sts?.Cd)
+  // Pending and information entries are not booked: no movement of the account yet, nor in its balances.
   if (status && status !== 'BOOK') {
     warnings.push(`${where}: entry skipped, its status is ${status} (not booked)`)
     return []
@@ -115,12 +123,12 @@ function readEntry(ntry: X, currency: string, line: number | undefined, warnings
   const ind = txt(ntry.CdtDbtInd)
   const amount = signedAmount(ntry.Amt, ind)
   if (typeof amount === 'string') {
-    warnings.push(`${where}: entry skipped, ${amount}`)
+    unreadable(statement, line, `<Ntry>: ${amount}`)
     return []
   }
   const date = dateOf(ntry.BookgDt) ?? dateOf(ntry.ValDt)
   if (!date) {
-    warnings.push(`${where}: entry skipped, it has no booking or value date`)
+    unreadable(statement, line, '<Ntry>: it has no booking or value date')
     return []
   }
   const valueDate = dateOf(ntry.ValDt)
@@ -219,7 +227,7 @@ export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult
     const to = leadingDate(txt(stmt.FrToDt?.ToDtTm))
     if (from) statement.periodStart = from
     if (to) statement.periodEnd = to
-    for (const ntry of entries) statement.transactions.push(...readEntry(ntry, currency, entryLines[entryIndex++], warnings))
+    for (const ntry of entries) statement.transactions.push(...readEntry(ntry, currency, entryLines[entryIndex++], statement, warnings))
     coverPeriod(statement)
     return statement
   })

@@ -4,6 +4,7 @@
  */
 import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
 import { parseAmount } from '../../kernel/money.js'
+import { daysInMonth } from '../../kernel/vocabulary.js'
 import { detectEncoding, isValidUtf8, normalizeEncoding } from '../decode.js'
 import { type ImportedTransaction, type ParsedStatement, StatementParseError } from './types.js'
 
@@ -122,6 +123,21 @@ export function isoDate(y: number, m: number, d: number): string | null {
   return date.getUTCMonth() === m - 1 ? date.toISOString().slice(0, 10) : null
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/**
+ * A date whose day does not exist in its month (30 February, 31 April: banks that count interest in
+ * 30-day months write value dates so) read as the month's last day, as other readers of MT940 do;
+ * `note` says so. Null when the parts are no date even so (month 13, day 32).
+ */
+export function lastDayOfMonthRule(y: number, m: number, d: number): { date: string; note?: string } | null {
+  const exact = isoDate(y, m, d)
+  if (exact) return { date: exact }
+  if (!Number.isInteger(d) || d < 1 || d > 31) return null
+  const date = isoDate(y, m, daysInMonth(y, m))
+  return date ? { date, note: `${MONTHS[m - 1]} has no day ${d} in ${y}: read as ${date}, the month's last day` } : null
+}
+
 /** The local date written at the start of `YYYYMMDD...` or `YYYY-MM-DD...` (time and zone ignored). */
 export function leadingDate(text: string | undefined): string | null {
   const m = /^\s*(\d{4})-?(\d{2})-?(\d{2})/.exec(text ?? '')
@@ -140,6 +156,12 @@ export function coverPeriod(statement: ParsedStatement): void {
     if (!statement.periodStart || t.date < statement.periodStart) statement.periodStart = t.date
     if (!statement.periodEnd || t.date > statement.periodEnd) statement.periodEnd = t.date
   }
+}
+
+/** A transaction line of the statement that could not be read (see ParsedStatement.unreadable). */
+export function unreadable(statement: ParsedStatement, line: number | undefined, reason: string): void {
+  statement.unreadable ??= []
+  statement.unreadable.push(line === undefined ? { reason } : { line, reason })
 }
 
 /** Collapse runs of white space and trim; undefined for an empty result. */

@@ -5,7 +5,18 @@
  * out) and RD (reversal of a debit: money in). :86: purpose text may be structured (German DK
  * `?20`-`?29` purpose, `?32`/`?33` name) or free lines.
  */
-import { clean, compact, decimalToMinor, decodeBytes, hasExtension, head, isoDate, normaliseAccount, statementCurrency } from './common.js'
+import {
+  clean,
+  compact,
+  decimalToMinor,
+  decodeBytes,
+  hasExtension,
+  head,
+  lastDayOfMonthRule,
+  normaliseAccount,
+  statementCurrency,
+  unreadable,
+} from './common.js'
 import {
   type ImportedTransaction,
   type ParseOptions,
@@ -54,31 +65,47 @@ function fieldsOf(text: string): Field[] {
   return fields
 }
 
-function yymmdd(s: string): string | null {
+/** YYMMDD; an impossible day is the month's last (lastDayOfMonthRule), with a warning naming the line. */
+function yymmdd(s: string, f: Field, warnings: string[]): string | null {
   const yy = Number(s.slice(0, 2))
-  return isoDate(yy < 70 ? 2000 + yy : 1900 + yy, Number(s.slice(2, 4)), Number(s.slice(4, 6)))
+  const r = lastDayOfMonthRule(yy < 70 ? 2000 + yy : 1900 + yy, Number(s.slice(2, 4)), Number(s.slice(4, 6)))
+  if (r?.note) warnings.push(`line ${f.line}: :${f.tag}: date ${s}: ${r.note}`)
+  return r?.date ?? null
 }
 
-/** `C110522EUR3236,28` → signed minor units, currency, date. */
-function balance(f: Field): { minor: number; currency: string; date: string } | string {
-  const m = /^([CD])(\d{6})([A-Z]{3})(\d[\d,]*)$/.exec(f.lines[0].replace(/\s+/g, ''))
+/**
+ * `C110522EUR3236,28` → signed minor units, currency, date. A balance without its currency code
+ * (`C1105223236,28`, some banks' :60M:/:62M:) is in `fallback`, the statement's currency, with a warning.
+ */
+function balance(
+  f: Field,
+  fallback: string | undefined,
+  warnings: string[],
+): { minor: number; currency: string; date: string } | string {
+  const m = /^([CD])(\d{6})([A-Z]{3})?(\d[\d,]*)$/.exec(f.lines[0].replace(/\s+/g, ''))
   if (!m) return `:${f.tag}: "${f.lines[0]}" is not a balance`
-  const date = yymmdd(m[2])
-  const r = decimalToMinor(m[4], m[3], ',')
+  const currency = m[3] ?? fallback
+  if (!currency) return `:${f.tag}: "${f.lines[0]}" names no currency, and neither does the statement nor the bank account`
+  const date = yymmdd(m[2], f, warnings)
+  const r = decimalToMinor(m[4], currency, ',')
   if (!date || !r.ok) return `:${f.tag}: "${f.lines[0]}" is not a balance`
-  return { minor: m[1] === 'D' ? -r.minor : r.minor, currency: m[3], date }
+  if (!m[3]) warnings.push(`line ${f.line}: :${f.tag}: the balance names no currency: read in ${currency}, the statement's currency`)
+  return { minor: m[1] === 'D' ? -r.minor : r.minor, currency, date }
 }
 
 const LINE_61 = /^(\d{6})(\d{4})?(RC|RD|EC|ED|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9]{3})?(.*)$/
 
-/** The booking date MMDD next to a value date, in the year that puts it nearest the value date. */
-function entryDate(value: string, mmdd: string): string | null {
+/**
+ * The booking date MMDD next to a value date, in the year that puts it nearest the value date (an
+ * impossible day is the month's last, as in the value date).
+ */
+function entryDate(value: string, mmdd: string): { date: string; note?: string } | null {
   const y = Number(value.slice(0, 4))
   const candidates = [y - 1, y, y + 1]
-    .map((yr) => isoDate(yr, Number(mmdd.slice(0, 2)), Number(mmdd.slice(2, 4))))
-    .filter((d): d is string => d !== null)
+    .map((yr) => lastDayOfMonthRule(yr, Number(mmdd.slice(0, 2)), Number(mmdd.slice(2, 4))))
+    .filter((d) => d !== null)
   const dist = (d: string) => Math.abs(Date.parse(d) - Date.parse(value))
-  return candidates.sort((a, b) => dist(a) - dist(b))[0] ?? null
+  return candidates.sort((a, b) => dist(a.date) - dist(b.date))[0] ?? null
 }
 
 const SEPA_KEYS = /(?<=\S)(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC)\+/g
@@ -107,18 +134,21 @@ function purpose(lines: string[]): { memo?: string; rawMemo?: string; payee?: st
   return memoText(lines.join('\n'))
 }
 
-function readLine61(f: Field, currency: string, warnings: string[]): ImportedTransaction | undefined {
+function readLine61(f: Field, st: ParsedStatement, warnings: string[]): ImportedTransaction | undefined {
+  const currency = st.currency as string
   const text = f.lines[0]
   const m = LINE_61.exec(text)
-  const valueDate = m && yymmdd(m[1])
+  const valueDate = m && yymmdd(m[1], f, warnings)
   if (!m || !valueDate) {
-    warnings.push(`line ${f.line}: :61: "${text}" skipped, it does not read as an MT940 statement line`)
+    unreadable(st, f.line, `:61: "${text}" does not read as an MT940 statement line`)
     return undefined
   }
-  const date = m[2] ? entryDate(valueDate, m[2]) : valueDate
+  const entry = m[2] ? entryDate(valueDate, m[2]) : { date: valueDate }
+  if (entry?.note) warnings.push(`line ${f.line}: :61: entry date ${m[2]}: ${entry.note}`)
+  const date = entry?.date
   const amount = decimalToMinor(m[5], currency, ',')
   if (!amount.ok || !date) {
-    warnings.push(`line ${f.line}: :61: skipped, ${amount.ok ? `entry date ${m[2]} is not a date` : `amount ${amount.message}`}`)
+    unreadable(st, f.line, `:61: ${amount.ok ? `entry date ${m[2]} is not a date` : `amount ${amount.message}`}`)
     return undefined
   }
   const outgoing = m[3] === 'D' || m[3] === 'ED' || m[3] === 'RC'
@@ -149,9 +179,15 @@ export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   let last: ImportedTransaction | undefined
   /** The :86: lines of each statement line (some banks repeat the tag on every line). */
   const info = new Map<ImportedTransaction, string[]>()
+  // A statement without its closing balance (the last one of a file cut short, or a bank that writes
+  // none) keeps its lines; only its balance cannot be checked.
   const finish = () => {
-    if (st && !closed)
-      throw new StatementParseError('the statement has no closing balance (:62F:/:62M:): the file looks truncated', started)
+    if (st && !closed) {
+      const n = st.transactions.length + (st.unreadable?.length ?? 0)
+      warnings.push(
+        `line ${started}: the statement has no closing balance (:62F:/:62M:; the file may be cut short): its ${n} ${n === 1 ? 'line is' : 'lines are'} read, its balance not checked`,
+      )
+    }
   }
   for (const f of fields) {
     if (f.tag === '20') {
@@ -168,20 +204,23 @@ export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
       const hint = normaliseAccount(f.lines[0])
       if (hint) st.accountHint = hint
     } else if (f.tag === '60F' || f.tag === '60M') {
-      const b = balance(f)
+      // A balance without a currency: the previous page's of the same account, else the bank account's.
+      const before = statements[statements.length - 2]
+      const carried = before && before.accountHint === st.accountHint ? before.currency : undefined
+      const b = balance(f, carried ?? opts.defaultCurrency, warnings)
       if (typeof b === 'string') throw new StatementParseError(b, f.line)
       st.currency = statementCurrency(b.currency, opts.defaultCurrency, `line ${f.line}`)
       st.openingBalance = b.minor
       st.periodStart = b.date
     } else if (f.tag === '61') {
       if (!st.currency) throw new StatementParseError(':61: comes before the opening balance :60F:, which names the currency', f.line)
-      last = readLine61(f, st.currency, warnings)
+      last = readLine61(f, st, warnings)
       if (last) st.transactions.push(last)
     } else if (f.tag === '86') {
       if (!last) continue // statement-level information (after :62F:, or before any :61:)
       info.set(last, [...(info.get(last) ?? []), ...f.lines])
     } else if (f.tag === '62F' || f.tag === '62M') {
-      const b = balance(f)
+      const b = balance(f, st.currency ?? opts.defaultCurrency, warnings)
       if (typeof b === 'string') throw new StatementParseError(b, f.line)
       if (st.currency && b.currency !== st.currency)
         throw new StatementParseError(`closing balance in ${b.currency}, opening in ${st.currency}`, f.line)

@@ -13,6 +13,7 @@ import {
   leadingDate,
   normaliseAccount,
   statementCurrency,
+  unreadable,
 } from './common.js'
 import { find, findAll, type OfxNode, parseOfxTree, textOf } from './ofx-tree.js'
 import {
@@ -59,17 +60,17 @@ function amountOf(text: string | undefined, currency: string) {
   return decimalToMinor(t, currency, /^[+-]?\d*,\d+$/.test(t) ? ',' : '.')
 }
 
-function readTransaction(trn: OfxNode, currency: string, warnings: string[]): ImportedTransaction | undefined {
+function readTransaction(trn: OfxNode, currency: string, statement: ParsedStatement): ImportedTransaction | undefined {
   if (!trn.closed) truncated(trn)
   const date = leadingDate(textOf(trn, 'DTPOSTED'))
   if (!date) {
-    warnings.push(`line ${trn.line}: transaction skipped, DTPOSTED "${textOf(trn, 'DTPOSTED') ?? ''}" is not a date`)
+    unreadable(statement, trn.line, `<STMTTRN>: DTPOSTED "${textOf(trn, 'DTPOSTED') ?? ''}" is not a date`)
     return undefined
   }
   const ccy = textOf(trn, 'CURSYM')?.toUpperCase() ?? currency
   const amount = amountOf(textOf(trn, 'TRNAMT'), ccy)
   if (!amount.ok) {
-    warnings.push(`line ${trn.line}: transaction skipped, TRNAMT ${amount.message}`)
+    unreadable(statement, trn.line, `<STMTTRN>: TRNAMT ${amount.message}`)
     return undefined
   }
   const valueDate = leadingDate(textOf(trn, 'DTAVAIL')) ?? undefined
@@ -101,7 +102,7 @@ function readStatement(rs: OfxNode, opts: ParseOptions, warnings: string[]): Par
     if (start && (!statement.periodStart || start < statement.periodStart)) statement.periodStart = start
     if (end && (!statement.periodEnd || end > statement.periodEnd)) statement.periodEnd = end
     for (const trn of findAll(list, 'STMTTRN')) {
-      const t = readTransaction(trn, currency, warnings)
+      const t = readTransaction(trn, currency, statement)
       if (t) statement.transactions.push(t)
     }
   }

@@ -5,16 +5,17 @@
  * (S/E/$) do not make lines: the transaction amount is its T line, and a record with no memo of its
  * own takes its splits' memos (E), else what each split went to. `L[Account]` (and `S[Account]`) is
  * QIF's notation for a transfer to or from another account, not a category. QIF dates have no fixed
- * order, so the order is decided over every date in the file, or given by `dateOrder`.
+ * order: as in CSV, the format is given (`dateFormat`) or decided over every date in the file, never
+ * guessed. Comment lines (`#`) and blank lines before the first header are skipped.
  */
-import { type DateFormat, DateDetector, parseDate } from '../dates.js'
+import { type DateFormat, DateDetector, formatFromFlag, parseDate } from '../dates.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { detectDecimalMark, parseLocaleAmount } from '../amount.js'
-import { clean, compact, coverPeriod, decodeBytes, hasExtension, head, statementCurrency } from './common.js'
+import { clean, compact, coverPeriod, decodeBytes, hasExtension, head, statementCurrency, unreadable } from './common.js'
 import { type ParseOptions, type ParseResult, type ParsedStatement, type StatementParser, StatementParseError } from './types.js'
 
 export function looksLikeQif(text: string): boolean {
-  return /^\s*!(Type|Account|Option|Clear)\b/i.test(text)
+  return /^(?:\s*#[^\n]*\n)*\s*!(Type|Account|Option|Clear)\b/i.test(text)
 }
 
 const BANK_TYPES = new Set(['bank', 'ccard', 'cash', 'oth a', 'oth l'])
@@ -33,8 +34,9 @@ interface Section {
   records: QifRecord[]
 }
 
-function readSections(text: string): Section[] {
+function readSections(text: string, warnings: string[]): Section[] {
   const sections: Section[] = []
+  const comments: number[] = []
   let section: Section | undefined
   let record: QifRecord | undefined
   const lines = text.split(/\r\n|\r|\n/)
@@ -58,6 +60,11 @@ function readSections(text: string): Section[] {
       sections.push(section)
       return
     }
+    // Some exporters open the file with # comment lines (a title, the export date) before the header.
+    if (!section && line.trimStart().startsWith('#')) {
+      comments.push(n)
+      return
+    }
     if (!section) throw new StatementParseError('the file does not start with a !Type: or !Account header: this is not a QIF file', n)
     if (line.startsWith('^')) {
       if (record) record.closed = true
@@ -70,6 +77,12 @@ function readSections(text: string): Section[] {
     }
     record.fields.push({ code: line[0].toUpperCase(), value: line.slice(1).trim() })
   })
+  if (comments.length) {
+    const at = comments.length === 1 ? `line ${comments[0]}` : `lines ${comments[0]}-${comments[comments.length - 1]}`
+    warnings.push(
+      `${at}: ${comments.length === 1 ? 'a comment line' : `${comments.length} comment lines`} (#) before the first header, skipped`,
+    )
+  }
   return sections
 }
 
@@ -78,27 +91,56 @@ function normaliseDate(text: string): string {
   return text.replace(/'/g, '/').replace(/\s+/g, '')
 }
 
-const ORDER_NAMES: { [K in DateFormat['order']]: string } = { dmy: 'DD/MM/YYYY', mdy: 'MM/DD/YYYY', ymd: 'YYYY-MM-DD' }
+type Order = DateFormat['order']
+const ORDERS: readonly Order[] = ['dmy', 'mdy', 'ymd', 'yymd']
 
-function decideOrder(dates: string[], given: ParseOptions['dateOrder']): DateFormat['order'] {
-  if (given) return given.toLowerCase() as DateFormat['order']
-  const readable = dates.filter((d) => (['dmy', 'mdy', 'ymd'] as const).some((o) => parseDate(d, o)))
+/** How a format is written in a message, by the year width of the file's dates. */
+function orderName(order: Order, shortYears: boolean): string {
+  if (order === 'yymd') return 'YY/MM/DD'
+  if (order === 'ymd') return 'YYYY-MM-DD'
+  const year = shortYears ? 'YY' : 'YYYY'
+  return order === 'dmy' ? `DD/MM/${year}` : `MM/DD/${year}`
+}
+
+interface DatedRecord {
+  text: string
+  line: number
+}
+
+/**
+ * The date format of the file: the one given, else the one format that reads the dates (as CSV's
+ * rule: a day over 12, a year first over 31, decides; formats that read the dates differently are
+ * refused, naming the flags). A choice between formats is said in `warnings`, with the evidence.
+ */
+function decideFormat(dated: DatedRecord[], given: string | undefined, warnings: string[]): DateFormat {
+  if (given) return formatFromFlag(given)
+  const dates = dated.map((d) => d.text)
+  const readable = dates.filter((d) => ORDERS.some((o) => parseDate(d, o)))
   if (readable.length === 0) {
     throw new StatementParseError(
-      dates.length ? `no QIF date can be read (for example "${dates[0]}")` : 'the QIF file has no dated transaction',
+      dates.length ? `no QIF date can be read (for example "${dates[0]}"): give --date-format` : 'the QIF file has no dated transaction',
     )
   }
+  const shortYears = readable.every((d) => /\D\d{1,2}$/.test(d))
   const detector = new DateDetector()
   for (const d of readable) detector.add(d)
   const decision = detector.decide()
-  if (decision.ok) return decision.format.order
-  if (decision.reason === 'ambiguous') {
-    const names = decision.candidates.map((c) => ORDER_NAMES[c.order])
+  if (!decision.ok && decision.reason === 'ambiguous') {
+    const names = decision.candidates.map((c) => orderName(c.order, shortYears))
     throw new StatementParseError(
-      `the QIF dates are ambiguous: every day in the file is 12 or less, so they could be ${names.join(' or ')}: give --date-format ${names.join(' or ')}`,
+      `the QIF dates are ambiguous: they read as ${names.join(' or ')}, different dates: give --date-format ${names.join(' or --date-format ')}`,
     )
   }
-  throw new StatementParseError(`the QIF dates cannot be read: ${decision.message}`)
+  if (!decision.ok) throw new StatementParseError(`the QIF dates cannot be read: ${decision.message}`)
+  const order = decision.format.order
+  const name = orderName(order, shortYears)
+  // The other formats that read some date of the file, and the first date each cannot read.
+  const evidence = ORDERS.filter((o) => o !== order && dated.some((d) => parseDate(d.text, o))).flatMap((o) => {
+    const against = dated.find((d) => !parseDate(d.text, o))
+    return against ? [`"${against.text}" on line ${against.line} is no ${orderName(o, shortYears)} date`] : []
+  })
+  if (evidence.length) warnings.push(`dates read as ${name}: ${evidence.join(', ')} (give --date-format to say otherwise)`)
+  return { name, order }
 }
 
 const field = (r: QifRecord, code: string) => r.fields.find((f) => f.code === code)?.value
@@ -142,7 +184,7 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   const warnings: string[] = []
   const text = decodeBytes(bytes, opts.encoding, undefined, warnings)
   if (text.trim() === '') throw new StatementParseError('the file is empty')
-  const sections = readSections(text)
+  const sections = readSections(text, warnings)
   const bank = sections.filter((s) => s.kind === 'bank')
   for (const s of sections) {
     if (s.kind === 'invest')
@@ -155,12 +197,15 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   }
   const currency = statementCurrency(undefined, opts.defaultCurrency, 'a QIF file')
   const exponent = currencyExponent(currency)
-  const dated = sections.filter((s) => s.kind === 'bank' || s.kind === 'invest').flatMap((s) => s.records)
-  const order = decideOrder(
-    dated.map((r) => normaliseDate(field(r, 'D') ?? '')).filter((d) => d !== ''),
-    opts.dateOrder,
-  )
-  const decimal = detectDecimalMark(bank.flatMap((s) => s.records.map((r) => field(r, 'T') ?? field(r, 'U') ?? '')))
+  const dated = sections
+    .filter((s) => s.kind === 'bank' || s.kind === 'invest')
+    .flatMap((s) => s.records)
+    .map((r) => ({ text: normaliseDate(field(r, 'D') ?? ''), line: r.line }))
+    .filter((d) => d.text !== '')
+  const format = decideFormat(dated, opts.dateFormat, warnings)
+  const decimal = opts.decimalComma
+    ? ','
+    : detectDecimalMark(bank.flatMap((s) => s.records.map((r) => field(r, 'T') ?? field(r, 'U') ?? '')))
 
   const byAccount = new Map<string, ParsedStatement>()
   let account: string | undefined
@@ -186,17 +231,19 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
         warnings.push(`line ${r.line}: the last record has no closing ^ (the file may be cut short); it is kept`)
       }
       const dateText = field(r, 'D')
-      const date = dateText ? parseDate(normaliseDate(dateText), order) : null
+      const date = dateText ? parseDate(normaliseDate(dateText), format.order) : null
       if (!date) {
-        warnings.push(
-          `line ${r.line}: record skipped, ${dateText ? `date "${dateText}" does not read as ${ORDER_NAMES[order]}` : 'it has no D (date) line'}`,
+        unreadable(
+          statement,
+          r.line,
+          `record: ${dateText ? `date "${dateText}" does not read as ${format.name}` : 'it has no D (date) line'}`,
         )
         return
       }
       const amountText = field(r, 'T') ?? field(r, 'U')
       const amount = amountText === undefined ? undefined : parseLocaleAmount(amountText, decimal, exponent)
       if (!amount?.ok) {
-        warnings.push(`line ${r.line}: record skipped, ${amount ? `amount ${amount.message}` : 'it has no T (amount) line'}`)
+        unreadable(statement, r.line, `record: ${amount ? `amount ${amount.message}` : 'it has no T (amount) line'}`)
         return
       }
       const category = field(r, 'L')

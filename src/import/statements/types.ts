@@ -45,13 +45,27 @@ export interface ParsedStatement {
   periodStart?: string
   periodEnd?: string
   transactions: ImportedTransaction[]
+  /**
+   * Transaction lines of this statement that could not be read, each with its line and why. Not
+   * warnings: the statement is not whole without them (balance, turnover and unbooked lines are
+   * no transactions and never listed here).
+   */
+  unreadable?: UnreadableLine[]
+}
+
+export interface UnreadableLine {
+  /** 1-based line of the file, when known. */
+  line?: number
+  reason: string
 }
 
 export interface ParseOptions {
   /** Declared encoding (otherwise detected: BOM, XML declaration, strict UTF-8, else windows-1252). */
   encoding?: string
-  /** Date order for formats whose dates are ambiguous (QIF): 'DMY' | 'MDY' | 'YMD'. */
-  dateOrder?: 'DMY' | 'MDY' | 'YMD'
+  /** The date format the user gives (`DD/MM/YY`, `YY/MM/DD`) for formats whose dates have no fixed layout (QIF). */
+  dateFormat?: string
+  /** Amounts use a decimal comma, for formats that do not say (QIF); otherwise decided over the file. */
+  decimalComma?: boolean
   /** Currency to assume where the file states none (QIF): the bank account's. */
   defaultCurrency?: string
 }
@@ -60,7 +74,10 @@ export interface ParseResult {
   format: StatementFormat
   /** Every statement (account, or statement period) the file holds, in file order. */
   statements: ParsedStatement[]
-  /** Lines that were skipped, with their line numbers; the file as a whole was still usable. */
+  /**
+   * What the reader noticed and how it read it (a rule applied to a quirk, a choice it made, lines
+   * that are no transactions), with line numbers; the lines it could not read are each statement's `unreadable`.
+   */
   warnings: string[]
 }
 

@@ -138,10 +138,12 @@ describe('CAMT.053 hand-made cases', () => {
     expect(r.statements[0].transactions[0].memo).toBe('Café')
   })
 
-  it('skips an entry with a malformed amount, with a warning', () => {
+  it('lists an entry with a malformed amount as unreadable, with its line, apart from the warnings', () => {
     const r = parseCamt053(bytes(message(entry('1.00', 'CRDT') + entry('1,5x', 'CRDT'))), {})
     expect(r.statements[0].transactions).toHaveLength(1)
-    expect(r.warnings).toHaveLength(1)
-    expect(r.warnings[0]).toMatch(/1,5x/)
+    expect(r.warnings).toEqual([])
+    expect(r.statements[0].unreadable).toHaveLength(1)
+    expect(r.statements[0].unreadable?.[0].line).toEqual(expect.any(Number))
+    expect(r.statements[0].unreadable?.[0].reason).toMatch(/1,5x/)
   })
 })

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseStatement } from '../../../src/import/statements/index.js'
 import { parseMt940 } from '../../../src/import/statements/mt940.js'
-import { StatementParseError } from '../../../src/import/statements/types.js'
 import { bytes, dateRange, fixture, HAS_BANK_FILES, latin1, lines, reconciles, sum } from './fixtures.js'
 
 const mt940 = (name: string) => parseStatement(fixture(`mt940/${name}`), { fileName: name })
@@ -121,11 +120,13 @@ describe('MT940 hand-made cases', () => {
     ])
   })
 
-  it.skipIf(!HAS_BANK_FILES)('throws StatementParseError when a statement has no :62F: (truncated file)', () => {
+  it.skipIf(!HAS_BANK_FILES)('reads a file cut before its :62F: with its lines, no closing balance and a warning', () => {
     const full = new TextDecoder().decode(fixture('mt940/pl-mbank-soh-etx-control-chars.sta'))
-    const cut = bytes(full.slice(0, full.indexOf(':62F:')))
-    expect(() => parseMt940(cut, {})).toThrow(StatementParseError)
-    expect(() => parseMt940(cut, {})).toThrow(/:62F:.*truncated/)
+    const cut = parseMt940(bytes(full.slice(0, full.indexOf(':62F:'))), {})
+    const whole = parseMt940(fixture('mt940/pl-mbank-soh-etx-control-chars.sta'), {})
+    expect(cut.statements[0].transactions).toEqual(whole.statements[0].transactions)
+    expect(cut.statements[0].closingBalance).toBeUndefined()
+    expect(cut.warnings).toEqual([expect.stringMatching(/^line \d+: the statement has no closing balance .*balance not checked/)])
   })
 
   it('keeps a :86: continuation line that starts with a dash', () => {
@@ -138,9 +139,10 @@ describe('MT940 hand-made cases', () => {
     expect(r.statements[0].transactions[0].memo).toBe('Café € 5')
   })
 
-  it('skips a statement line it cannot read, with a warning', () => {
+  it('lists a statement line it cannot read as unreadable, with its line', () => {
     const r = parseMt940(bytes(statement(':61:240105D1,00NTRFNONREF\n:61:24010XD1,00NTRF')), {})
     expect(r.statements[0].transactions).toHaveLength(1)
-    expect(r.warnings[0]).toMatch(/^line 6: /)
+    expect(r.statements[0].unreadable).toEqual([{ line: 6, reason: expect.stringMatching(/^:61: "24010XD1,00NTRF"/) }])
+    expect(r.warnings).toEqual([])
   })
 })

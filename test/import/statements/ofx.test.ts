@@ -160,11 +160,11 @@ describe('OFX hand-made cases', () => {
     expect(r.warnings.join()).toMatch(/UTF-8/)
   })
 
-  it('skips a line with a malformed amount, with a warning naming its line', () => {
+  it('lists a line with a malformed amount as unreadable, naming its line', () => {
     const r = parseOfx(bytes(sgml(`${trn('20240105', '-1.00', 'A')}\n${trn('20240106', '12.3.4', 'B')}`)), {})
     expect(r.statements[0].transactions.map((t) => t.externalId)).toEqual(['A'])
-    expect(r.warnings).toHaveLength(1)
-    expect(r.warnings[0]).toMatch(/^line 13: .*12\.3\.4/)
+    expect(r.statements[0].unreadable).toEqual([{ line: 13, reason: expect.stringMatching(/12\.3\.4/) }])
+    expect(r.warnings).toEqual([])
   })
 
   it('reads a decimal comma and entities', () => {

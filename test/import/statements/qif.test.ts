@@ -26,7 +26,8 @@ describe.skipIf(!HAS_BANK_FILES)('QIF fixtures (SOURCES.md)', () => {
     expect(txs.filter((t) => t.date === '2013-03-03')).toHaveLength(2)
     expect(txs[0]).toMatchObject({ date: '2013-08-12', amountMinor: -100000 }) // 8/12/13, T-1,000.00
     expect(txs.every((t) => t.payee && !t.memo)).toBe(true) // P lines only
-    expect(r.warnings).toEqual([])
+    // 8/12/13 would also be DD/MM/YY: the choice is said, with the date that decides it.
+    expect(r.warnings).toEqual([expect.stringMatching(/^dates read as MM\/DD\/YY: "8\/15\/13" on line \d+ is no DD\/MM\/YY date/)])
   })
 
   it('cash-dmy-splits-no-account-header.qif: DD/MM/YYYY, splits do not make lines', () => {
@@ -72,12 +73,12 @@ describe('QIF hand-made cases', () => {
   it('refuses to guess when every date is ambiguous, naming the flag', () => {
     const src = bytes(file('D01/02/2020\nT-1.00', 'D03/04/2020\nT-2.00'))
     expect(() => parseQif(src, { defaultCurrency: 'EUR' })).toThrow(StatementParseError)
-    expect(() => parseQif(src, { defaultCurrency: 'EUR' })).toThrow(/give --date-format DD\/MM\/YYYY or MM\/DD\/YYYY/)
-    expect(parseQif(src, { defaultCurrency: 'EUR', dateOrder: 'DMY' }).statements[0].transactions.map((t) => t.date)).toEqual([
+    expect(() => parseQif(src, { defaultCurrency: 'EUR' })).toThrow(/give --date-format DD\/MM\/YYYY or --date-format MM\/DD\/YYYY/)
+    expect(parseQif(src, { defaultCurrency: 'EUR', dateFormat: 'DD/MM/YYYY' }).statements[0].transactions.map((t) => t.date)).toEqual([
       '2020-02-01',
       '2020-04-03',
     ])
-    expect(parseQif(src, { defaultCurrency: 'EUR', dateOrder: 'MDY' }).statements[0].transactions.map((t) => t.date)).toEqual([
+    expect(parseQif(src, { defaultCurrency: 'EUR', dateFormat: 'MM/DD/YYYY' }).statements[0].transactions.map((t) => t.date)).toEqual([
       '2020-01-02',
       '2020-03-04',
     ])
@@ -148,12 +149,13 @@ describe('QIF hand-made cases', () => {
     ])
   })
 
-  it('skips a record with a bad amount or date, with its line number', () => {
+  it('lists a record with a bad amount or date as unreadable, with its line number', () => {
     const r = parseQif(bytes(file('D25/12/2020\nT-1.00', 'D26/12/2020\nTabc', 'D32/12/2020\nT-3.00')), { defaultCurrency: 'EUR' })
     expect(r.statements[0].transactions).toHaveLength(1)
-    expect(r.warnings).toHaveLength(2)
-    expect(r.warnings[0]).toMatch(/^line 5: .*abc/)
-    expect(r.warnings[1]).toMatch(/^line 8: .*32\/12\/2020/)
+    expect(r.statements[0].unreadable).toEqual([
+      { line: 5, reason: expect.stringMatching(/abc/) },
+      { line: 8, reason: expect.stringMatching(/32\/12\/2020/) },
+    ])
   })
 
   it('reads Windows-1252 payees', () => {

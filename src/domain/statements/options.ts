@@ -1,0 +1,101 @@
+/**
+ * Which upload options apply to which format: each is applied to every format it is accepted for,
+ * or refused for the others with the reason, never taken and ignored. The upload answers 400
+ * naming the field; `finctl statements upload` refuses the flag (exit 2) before it uploads.
+ */
+import type { StatementFormatName } from './schemas.js'
+
+/** The upload options as given (UploadOptions, or the flags of `statements upload`). */
+export interface GivenOptions {
+  dateFormat?: string
+  delimiter?: string
+  accountNumber?: string
+  map?: readonly unknown[]
+  where?: readonly unknown[]
+  decimalComma?: boolean
+  skipLines?: number
+  invertSign?: boolean
+}
+
+const NAMES: Record<StatementFormatName, string> = {
+  csv: 'CSV',
+  ofx: 'OFX',
+  qfx: 'QFX',
+  qif: 'QIF',
+  camt053: 'CAMT.053',
+  mt940: 'MT940',
+}
+
+/** How the formats with a fixed date layout write their dates. */
+const DATE_LAYOUT: Partial<Record<StatementFormatName, string>> = {
+  ofx: 'YYYYMMDD',
+  qfx: 'YYYYMMDD',
+  camt053: 'YYYY-MM-DD',
+  mt940: 'YYMMDD',
+}
+
+export interface OptionProblem {
+  /** The upload field (`date_format`, `map`, `account_number`, ...). */
+  field: string
+  message: string
+}
+
+interface Rule {
+  field: string
+  given: (o: GivenOptions) => boolean
+  formats: StatementFormatName[]
+  why: (format: StatementFormatName) => string
+}
+
+const CSV_ONLY: StatementFormatName[] = ['csv']
+const aFile = (f: StatementFormatName) => `${f === 'ofx' || f === 'mt940' ? 'an' : 'a'} ${NAMES[f]} file`
+const noColumns = (what: string) => (f: StatementFormatName) => `${what}; ${aFile(f)} has none`
+
+const RULES: Rule[] = [
+  { field: 'map', given: (o) => Boolean(o.map?.length), formats: CSV_ONLY, why: noColumns('it names the columns of a CSV file') },
+  { field: 'where', given: (o) => Boolean(o.where?.length), formats: CSV_ONLY, why: noColumns('it chooses rows by their columns') },
+  {
+    field: 'delimiter',
+    given: (o) => o.delimiter !== undefined,
+    formats: CSV_ONLY,
+    why: noColumns('it separates the columns of a CSV file'),
+  },
+  {
+    field: 'skip_lines',
+    given: (o) => o.skipLines !== undefined,
+    formats: CSV_ONLY,
+    why: (f) => `it skips the lines before a CSV header row; ${aFile(f)} has no header row`,
+  },
+  { field: 'invert_sign', given: (o) => o.invertSign === true, formats: CSV_ONLY, why: (f) => `${NAMES[f]} amounts carry their own sign` },
+  {
+    field: 'date_format',
+    given: (o) => o.dateFormat !== undefined,
+    formats: ['csv', 'qif'],
+    why: (f) => `${NAMES[f]} writes every date one way (${DATE_LAYOUT[f]})`,
+  },
+  {
+    field: 'decimal_comma',
+    given: (o) => o.decimalComma === true,
+    formats: ['csv', 'qif'],
+    why: (f) =>
+      f === 'mt940'
+        ? 'MT940 amounts always have a decimal comma'
+        : `each ${NAMES[f]} amount is read with the decimal mark it is written with`,
+  },
+  {
+    field: 'account_number',
+    given: (o) => o.accountNumber !== undefined,
+    formats: ['ofx', 'qfx', 'qif', 'camt053', 'mt940'],
+    why: () => 'a CSV file holds the rows of one account and names no account to choose',
+  },
+]
+
+const list = (formats: StatementFormatName[]) => formats.map((f) => NAMES[f]).join(' and ')
+
+/** The options given that do not apply to `format`, each with the reason. */
+export function inapplicableOptions(format: StatementFormatName, o: GivenOptions): OptionProblem[] {
+  return RULES.filter((r) => r.given(o) && !r.formats.includes(format)).map((r) => ({
+    field: r.field,
+    message: `applies to ${list(r.formats)} files, not to this ${NAMES[format]} file: ${r.why(format)}`,
+  }))
+}
