@@ -77,11 +77,7 @@ function yymmdd(s: string, f: Field, warnings: string[]): string | null {
  * `C110522EUR3236,28` → signed minor units, currency, date. A balance without its currency code
  * (`C1105223236,28`, some banks' :60M:/:62M:) is in `fallback`, the statement's currency, with a warning.
  */
-function balance(
-  f: Field,
-  fallback: string | undefined,
-  warnings: string[],
-): { minor: number; currency: string; date: string } | string {
+function balance(f: Field, fallback: string | undefined, warnings: string[]): { minor: number; currency: string; date: string } | string {
   const m = /^([CD])(\d{6})([A-Z]{3})?(\d[\d,]*)$/.exec(f.lines[0].replace(/\s+/g, ''))
   if (!m) return `:${f.tag}: "${f.lines[0]}" is not a balance`
   const currency = m[3] ?? fallback
