@@ -136,8 +136,12 @@ export function writtenFormat(format: DateFormat, text: string | undefined): Dat
   if (!m) return format
   const [, first, , , , last] = m
   const year = (digits: string) => (digits.length <= 2 ? 'YY' : 'YYYY')
-  const [a, b, c] =
-    format.order === 'ymd' ? [year(first), 'MM', 'DD'] : format.order === 'dmy' ? ['DD', 'MM', year(last)] : ['MM', 'DD', year(last)]
+  const [a, b, c] = {
+    ymd: [year(first), 'MM', 'DD'],
+    yymd: ['YY', 'MM', 'DD'],
+    dmy: ['DD', 'MM', year(last)],
+    mdy: ['MM', 'DD', year(last)],
+  }[format.order]
   return { name: `${a}${m[2]}${b}${m[4]}${c}`, order: format.order }
 }
 

@@ -81,7 +81,7 @@ describe('a two-digit year first (YY/MM/DD)', () => {
     const both = detect('13/08/12', '13/09/02').decide()
     expect(both).toMatchObject({ ok: false, reason: 'ambiguous', candidates: [{ order: 'dmy' }, { order: 'yymd' }] })
     expect(both.ok ? '' : both.message).toBe(
-      'the dates could be DD.MM.YYYY or YY/MM/DD (every date reads both ways, as different dates): give --date-format DD.MM.YYYY or --date-format YY/MM/DD',
+      'the dates could be DD/MM/YY or YY/MM/DD (every date reads both ways, as different dates): give --date-format DD/MM/YY or --date-format YY/MM/DD',
     )
     // A day 31 in February as YY/MM/DD (13/02/31) leaves DD/MM/YY; a first group over 31 leaves YY/MM/DD.
     expect(detect('13/08/12', '13/02/31').decide()).toMatchObject({ ok: true, format: { order: 'dmy' } })
