@@ -11,15 +11,27 @@ import { transactionColumns } from '../src/cli/columns.js'
 import { addListFilters, listQuery, type ListFilterOptions } from '../src/cli/tx-filters.js'
 import { amountTotal } from '../src/cli/totals.js'
 import type { Runner } from '../src/cli/runner.js'
-import { formatAmount } from '../src/cli/format.js'
+import { showAmount, unconvertedNote } from '../src/cli/money.js'
 
 /** In a table, balances in fixed decimals with the currency (as `accounts list` shows them); JSON stays as the service sends it. */
 function shown(ctx: Context, a: BankAccount): object {
+  warnUnconverted(ctx, [a])
   if (ctx.printer.format !== 'table') return a
   return {
     ...a,
-    opening_balance: formatAmount(a.opening_balance, a.currency_code),
-    current_balance: formatAmount(a.current_balance, a.currency_code),
+    opening_balance: showAmount(a.opening_balance, a.currency_code, { code: true }),
+    current_balance: showAmount(a.current_balance, a.currency_code, { code: true }),
+    unconverted_transactions: (a.unconverted_transactions ?? [])
+      .map((u) => `${u.count} in ${u.currency_code} (${showAmount(u.amount, u.currency_code, { code: true })})`)
+      .join(', '),
+  }
+}
+
+/** Balances that leave transactions out say so on stderr, whatever the format (not silenced by --quiet). */
+function warnUnconverted(ctx: Context, accounts: BankAccount[]): void {
+  for (const a of accounts) {
+    const text = unconvertedNote(a, a.unconverted_transactions ?? [])
+    if (text) ctx.io.stderr.write(`note: ${text}\n`)
   }
 }
 
@@ -78,6 +90,7 @@ export function registerAccounts(program: Command, run: Runner): void {
 async function runList(ctx: Context, o: { status?: string; type?: string }): Promise<number> {
   const client = await ctx.client()
   const { data } = await client.accounts.list({ status: o.status, account_type: o.type })
+  warnUnconverted(ctx, data)
   await printList(ctx.io, ctx.printer, data, accountColumns, { empty: 'no bank accounts yet: `finctl accounts create`' })
   return 0
 }

@@ -1,7 +1,8 @@
 /** finctl reports cash-flow | summary */
 import { Option, type Command } from 'commander'
 import type { Context } from '../src/cli/context.js'
-import { barChart, grouped, plain, signed } from '../src/cli/chart.js'
+import { barChart, signed } from '../src/cli/chart.js'
+import { showAmount, unconvertedNote } from '../src/cli/money.js'
 import { printList, renderTable, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
@@ -62,9 +63,9 @@ type Row = CashFlowReport['periods'][number]
 function flatRows(r: CashFlowReport): Array<Record<string, string>> {
   const cur = r.currency
   const flows = (prefix: string, f: { inflows: number; outflows: number; net: number }) => ({
-    [`${prefix}inflows`]: plain(f.inflows, cur),
-    [`${prefix}outflows`]: plain(f.outflows, cur),
-    [`${prefix}net`]: plain(f.net, cur),
+    [`${prefix}inflows`]: showAmount(f.inflows, cur),
+    [`${prefix}outflows`]: showAmount(f.outflows, cur),
+    [`${prefix}net`]: showAmount(f.net, cur),
   })
   const row = (
     period: string,
@@ -76,11 +77,11 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
     period_start: start,
     period_end: end,
     currency: cur,
-    opening_balance: plain(p.opening_balance, cur),
+    opening_balance: showAmount(p.opening_balance, cur),
     ...Object.assign({}, ...CATS.map((c) => flows(`${c}_`, p.by_category[c]))),
     ...flows('', p),
     ...flows('transfers_', p.transfers),
-    closing_balance: plain(p.closing_balance, cur),
+    closing_balance: showAmount(p.closing_balance, cur),
   })
   return [
     ...r.periods.map((p) => row(p.label, p.period_start, p.period_end, p)),
@@ -118,7 +119,7 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
       ),
     )
     io.stdout.write(
-      `total in ${grouped(r.totals.inflows, r.currency)}, out ${grouped(r.totals.outflows, r.currency)}, net ${grouped(r.totals.net, r.currency)} ${r.currency}\n`,
+      `total in ${showAmount(r.totals.inflows, r.currency, { group: true })}, out ${showAmount(r.totals.outflows, r.currency, { group: true })}, net ${showAmount(r.totals.net, r.currency, { group: true, code: true })}\n`,
     )
     return 0
   }
@@ -152,7 +153,9 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
     ...(hasTransfers ? [signed(ctx.chalk, r.transfers.net, cur)] : []),
     signed(ctx.chalk, r.closing_balance, cur),
   ]
-  io.stdout.write(`Cash flow ${r.from} .. ${r.to} by ${r.interval}; opening balance ${grouped(r.opening_balance, cur)} ${cur}\n`)
+  io.stdout.write(
+    `Cash flow ${r.from} .. ${r.to} by ${r.interval}; opening balance ${showAmount(r.opening_balance, cur, { group: true, code: true })}\n`,
+  )
   await renderTable(io, printer, r.periods, columns, total)
   return 0
 }
@@ -171,7 +174,7 @@ async function renderFlat(ctx: Context, rows: Array<Record<string, string | numb
 function warnUnconverted(ctx: Context, list: CashFlowReport['unconverted_opening_balances']): void {
   for (const u of list) {
     ctx.io.stderr.write(
-      `note: the opening balance of "${u.name}" (${grouped(u.opening_balance, u.currency_code)} ${u.currency_code}) has no exchange rate yet and is left out of the balances\n`,
+      `note: the opening balance of "${u.name}" (${showAmount(u.opening_balance, u.currency_code, { group: true, code: true })}) has no exchange rate yet and is left out of the balances\n`,
     )
   }
 }
@@ -186,6 +189,8 @@ interface Line {
   section: string
   name: string
   amount: number | null
+  /** The amount's currency when it is not the report's (an account's balance is in the account's). */
+  currency?: string
   count: number | null
 }
 
@@ -206,7 +211,13 @@ function summaryLines(s: SummaryReport): Line[] {
     })),
     ...s.by_category.map((x) => ({ section: 'category', name: x.category ?? '(none)', amount: x.amount, count: x.count })),
     ...s.top_merchants.map((x) => ({ section: 'merchant', name: x.merchant_name, amount: x.amount, count: x.count })),
-    ...s.accounts.map((x) => ({ section: 'account balance', name: `${x.name} (${x.currency_code})`, amount: x.balance, count: null })),
+    ...s.accounts.map((x) => ({
+      section: 'account balance',
+      name: `${x.name} (${x.currency_code})`,
+      amount: x.balance,
+      currency: x.currency_code,
+      count: null,
+    })),
   ]
 }
 
@@ -220,6 +231,11 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
     return 0
   }
   warnUnconverted(ctx, s.unconverted_opening_balances)
+  for (const a of s.accounts) {
+    const text = unconvertedNote(a, a.unconverted_transactions ?? [])
+    // Not silenced by --quiet: the balance shown is short of these.
+    if (text) io.stderr.write(`note: ${text}\n`)
+  }
   const cur = s.currency
   const lines = summaryLines(s)
   if (printer.format === 'csv' || !io.isStdoutTTY) {
@@ -228,8 +244,8 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
       lines.map((l) => ({
         section: l.section,
         name: l.name,
-        currency: l.amount === null ? '' : cur,
-        amount: l.amount === null ? '' : plain(l.amount, cur),
+        currency: l.amount === null ? '' : (l.currency ?? cur),
+        amount: l.amount === null ? '' : showAmount(l.amount, l.currency ?? cur),
         count: l.count ?? '',
       })),
     )
@@ -241,7 +257,17 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
   await renderTable(io, printer, rows, [
     { header: 'section', value: (l) => l.heading },
     { header: 'name', value: (l) => l.name },
-    { header: `amount ${cur}`, value: (l) => (l.amount === null ? '' : signed(ctx.chalk, l.amount, cur)), align: 'right' },
+    {
+      header: `amount ${cur}`,
+      // An amount in another currency (an account's balance) says which.
+      value: (l) =>
+        l.amount === null
+          ? ''
+          : l.currency && l.currency !== cur
+            ? `${signed(ctx.chalk, l.amount, l.currency)} ${l.currency}`
+            : signed(ctx.chalk, l.amount, cur),
+      align: 'right',
+    },
     { header: 'count', value: (l) => (l.count === null ? '' : l.count.toLocaleString('en-US')), align: 'right' },
   ])
   return 0

@@ -31,7 +31,9 @@ export interface PreviewRequest {
 interface PreviewRow {
   date: string
   description: string
-  amount: string
+  /** A JSON number (jsonAmount); the table shows amountMinor. */
+  amount: number
+  amountMinor: number
   merchant_name: string | null
   category: string | null
   bank_id: string | null
@@ -47,14 +49,14 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     { selectStatement },
     { detectFormat },
     { currencyExponent },
-    { formatMinor },
+    { formatMoney, jsonAmount },
   ] = await Promise.all([
     import('../src/domain/statements/statements.js'),
     import('../src/domain/statements/parse.js'),
     import('../src/domain/statements/select.js'),
     import('../src/import/statements/index.js'),
     import('../src/kernel/currencies.js'),
-    import('../src/kernel/money.js'),
+    import('../src/cli/money.js'),
   ])
   const options = uploadOptions({
     bankAccountId: r.bank_account_id,
@@ -93,11 +95,13 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     throw e
   }
   const cur = account.currency_code
-  const amount = (minor: number | bigint | null) => (minor === null ? null : `${formatMinor(minor, exp)} ${cur}`)
+  const amount = (minor: number | bigint | null) => (minor === null ? null : formatMoney(minor, cur, { code: true }))
+  const json = (minor: number | bigint | null) => (minor === null ? null : jsonAmount(minor, cur))
   const lines: PreviewRow[] = sel.lines.map((l) => ({
     date: l.date,
     description: l.description,
-    amount: formatMinor(l.amountMinor, exp),
+    amount: jsonAmount(l.amountMinor, cur),
+    amountMinor: l.amountMinor,
     merchant_name: l.merchant ?? null,
     category: l.category ?? null,
     bank_id: l.externalId ?? null,
@@ -110,13 +114,13 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     currency_code: cur,
     period_start: sel.periodStart,
     period_end: sel.periodEnd,
-    opening_balance: sel.openingBalance === null ? null : formatMinor(sel.openingBalance, exp),
-    closing_balance: sel.closingBalance === null ? null : formatMinor(sel.closingBalance, exp),
+    opening_balance: json(sel.openingBalance),
+    closing_balance: json(sel.closingBalance),
     balance_check: sel.balanceCheck,
     line_count: sel.lines.length,
-    sum: formatMinor(sel.sum, exp),
+    sum: json(sel.sum),
     warnings: rateProblem ? [...sel.warnings, `the upload will refuse this file without a rate: ${rateProblem}`] : sel.warnings,
-    lines,
+    lines: lines.map(({ amountMinor: _, ...l }) => l),
   }
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
     await printRecord(ctx.io, ctx.printer, summary)
@@ -129,7 +133,7 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     [
       { header: 'date', value: (l) => l.date },
       { header: 'description', value: (l) => l.description },
-      { header: 'amount', value: (l) => `${l.amount} ${cur}`, align: 'right' },
+      { header: 'amount', value: (l) => formatMoney(l.amountMinor, cur, { code: true }), align: 'right' },
       { header: 'merchant', value: (l) => l.merchant_name ?? '' },
       { header: 'bank id', value: (l) => l.bank_id ?? '' },
     ],

@@ -15,7 +15,7 @@ import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { addPaging } from '../src/cli/flags.js'
 import { transactionColumns } from '../src/cli/columns.js'
-import { formatAmount } from '../src/cli/format.js'
+import { showAmount } from '../src/cli/money.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import { amountTotal } from '../src/cli/totals.js'
@@ -105,7 +105,7 @@ const statementColumns: Column<Statement>[] = [
   { header: 'balance', value: (s) => s.balance_check ?? '' },
 ]
 
-const money = (v: number | null, currency: string) => (v === null ? '' : formatAmount(v, currency))
+const money = (v: number | null, currency: string) => (v === null ? '' : showAmount(v, currency, { code: true }))
 
 /** One statement: every field as JSON; a readable FIELD / VALUE table otherwise. */
 async function printStatement(ctx: Context, s: Statement): Promise<void> {

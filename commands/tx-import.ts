@@ -11,6 +11,8 @@ import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
 import { writeDrained } from '../src/cli/closed-output.js'
 import { note, printList, printRecord, printRecordStreaming } from '../src/cli/output.js'
+import { showAmount } from '../src/cli/money.js'
+import { importSummaryJson } from '../src/cli/import-json.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
 import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
@@ -323,11 +325,14 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   return summary.rejected > 0 ? EXIT.partial : EXIT.ok
 }
 
+const money = (total: string, currency: string) => showAmount(total, currency, { code: true })
+
 async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: ImportSummary, readRejects: typeof ReadRejects): Promise<void> {
   const { io, printer } = ctx
   if (printer.format === 'json' || printer.format === 'ndjson') {
     // Every rejected row, however many: those past the first thousand are read back from the spill file.
-    await (spill ? printRecordStreaming(io, printer, s, 'rejects', readRejects(s.rejects, spill)) : printRecord(io, printer, s))
+    const json = importSummaryJson(s)
+    await (spill ? printRecordStreaming(io, printer, json, 'rejects', readRejects(s.rejects, spill)) : printRecord(io, printer, json))
     return
   }
   if (s.preview?.length) {
@@ -335,7 +340,7 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
     await printList<ImportRequest>(io, printer, s.preview, [
       { header: 'date', value: (r) => r.transaction_date },
       { header: 'description', value: (r) => r.description },
-      { header: 'amount', value: (r) => `${r.amount}`, align: 'right' },
+      { header: 'amount', value: (r) => showAmount(r.amount, r.currency_code ?? s.currency), align: 'right' },
       { header: 'currency', value: (r) => r.currency_code ?? s.currency },
       { header: 'merchant', value: (r) => r.merchant_name ?? '' },
     ])
@@ -349,10 +354,10 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['rejected', s.rejected],
         ['skipped', s.skipped_lines],
         ...reversals,
-        ['amount total', `${s.amount_total} ${s.currency}`],
+        ['amount total', money(s.amount_total, s.currency)],
         ...(s.other_currencies ?? []).map((o): [string, unknown] => [
           `amount total ${o.currency}`,
-          `${o.amount_total} ${o.currency} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`,
+          `${money(o.amount_total, o.currency)} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`,
         ]),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
@@ -364,12 +369,12 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
         ['rejected', s.rejected],
         ['skipped', s.skipped_lines],
         ...reversals,
-        ['amount total', `${s.amount_total} ${s.currency}`],
-        ['created total', `${s.created_total} ${s.currency}`],
+        ['amount total', money(s.amount_total, s.currency)],
+        ['created total', money(s.created_total, s.currency)],
         ...(s.other_currencies ?? []).flatMap(
           (o): Array<[string, unknown]> => [
-            [`amount total ${o.currency}`, `${o.amount_total} ${o.currency} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`],
-            [`created total ${o.currency}`, `${o.created_total} ${o.currency}`],
+            [`amount total ${o.currency}`, `${money(o.amount_total, o.currency)} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`],
+            [`created total ${o.currency}`, money(o.created_total, o.currency)],
           ],
         ),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],

@@ -11,7 +11,7 @@ import type { UpdateTransactionRequest } from '../src/domain/schemas.js'
 import type { Client } from '../src/client/client.js'
 import type { Context } from '../src/cli/context.js'
 import { amountColumn } from '../src/cli/columns.js'
-import { formatAmount } from '../src/cli/format.js'
+import { showAmount } from '../src/cli/money.js'
 import { note, printList } from '../src/cli/output.js'
 import { unitScore, wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
@@ -133,7 +133,7 @@ function show(ctx: Context, item: Item, s: Suggested | null, n: number, total: n
   const t = item.transaction
   const lines = [
     '',
-    `[${n}${total ? ` of ${total}` : ''}] ${t.transaction_date}  ${formatAmount(t.amount, t.currency_code)}  ${t.description}`,
+    `[${n}${total ? ` of ${total}` : ''}] ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { code: true })}  ${t.description}`,
     ...(t.merchant_name ? [`  merchant: ${t.merchant_name}`] : []),
     ...(t.category ? [`  now: ${t.category} (score ${t.ai_confidence_score ?? '-'})`] : []),
   ]

@@ -11,7 +11,7 @@ import { today } from '../src/cli/format.js'
 import { note, printRecord } from '../src/cli/output.js'
 import { promptSelect, promptText, valueOrPrompt } from '../src/cli/prompts.js'
 import type { Runner } from '../src/cli/runner.js'
-import { formatAmount } from '../src/cli/format.js'
+import { showAmount } from '../src/cli/money.js'
 import { addListFilters, hasFilter, listQuery, type ListFilterOptions } from '../src/cli/tx-filters.js'
 import { amountTotal } from '../src/cli/totals.js'
 import { readIds } from '../src/cli/ids.js'
@@ -132,7 +132,10 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     return promptSelect(
       ctx,
       'Bank account',
-      data.map((a) => ({ name: `${a.name} (${a.currency_code}, ${formatAmount(a.current_balance, a.currency_code)})`, value: a.id })),
+      data.map((a) => ({
+        name: `${a.name} (${a.currency_code}, ${showAmount(a.current_balance, a.currency_code, { code: true })})`,
+        value: a.id,
+      })),
     )
   })
   const date = await valueOrPrompt(ctx, o.date, '--date', 'the transaction date', () =>
@@ -231,7 +234,7 @@ async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number>
   const { history, bank_account, statement, ...rest } = t
   await printRecord(ctx.io, ctx.printer, {
     ...rest,
-    amount: formatAmount(t.amount, t.currency_code),
+    amount: showAmount(t.amount, t.currency_code, { code: true }),
     bank_account: `${bank_account.name} (${bank_account.id})`,
     statement: statement ? `${statement.file_name} (${statement.id})` : '',
   })
@@ -304,7 +307,11 @@ async function runUpdate(ctx: Context, o: UpdateOptions, [id]: string[]): Promis
   const client = await ctx.client()
   const t = await client.transactions.update(id, patch)
   // A table shows the amount in fixed decimals with its currency, as tx create and tx get do.
-  await printRecord(ctx.io, ctx.printer, ctx.printer.format === 'table' ? { ...t, amount: formatAmount(t.amount, t.currency_code) } : t)
+  await printRecord(
+    ctx.io,
+    ctx.printer,
+    ctx.printer.format === 'table' ? { ...t, amount: showAmount(t.amount, t.currency_code, { code: true }) } : t,
+  )
   note(ctx.io, ctx.printer, `updated transaction ${t.id}`)
   return 0
 }

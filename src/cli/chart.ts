@@ -1,39 +1,22 @@
 /**
- * Report display helpers: amounts with thousands separators (exact, from the decimal text), and a
+ * Report display helpers: an amount red when negative (formatMoney's text), and a
  * horizontal bar chart of money in and out per period, scaled to the terminal width with integer
  * arithmetic. Readable without colour: "in" bars are full blocks, "out" bars light shade, and each
  * line is labelled.
  */
 import type { ChalkInstance } from 'chalk'
-import { currencyExponent, isCurrency } from '../kernel/currencies.js'
-import { formatMinor, parseAmount } from '../kernel/money.js'
+import { formatMoney, minorOf } from './money.js'
 
-/** Exact minor units of a JSON amount in a currency. */
-export function minorOf(amount: number, currency: string): bigint {
-  const r = parseAmount(amount, isCurrency(currency) ? currencyExponent(currency) : 2)
-  if (!r.ok) throw new Error(`${amount} is not an amount in ${currency}`)
-  return BigInt(r.minor)
-}
-
-/** "-1234567.5" in USD -> "-1,234,567.50": fixed decimals, thousands separators. */
-export function grouped(amount: number | bigint, currency: string): string {
-  const exp = isCurrency(currency) ? currencyExponent(currency) : 2
-  const minor = typeof amount === 'bigint' ? amount : minorOf(amount, currency)
-  const text = formatMinor(minor, exp)
-  const [whole, frac] = text.split('.')
-  const withCommas = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return frac === undefined ? withCommas : `${withCommas}.${frac}`
-}
-
-/** Plain decimal text for machine output: "-1234567.50". */
-export function plain(amount: number | bigint, currency: string): string {
-  const exp = isCurrency(currency) ? currencyExponent(currency) : 2
-  return formatMinor(typeof amount === 'bigint' ? amount : minorOf(amount, currency), exp)
+/** Exact minor units of a report's JSON amount (reports give only amounts of their currency). */
+function minorIn(amount: number, currency: string): bigint {
+  const minor = minorOf(amount, currency)
+  if (minor === undefined) throw new Error(`${amount} is not an amount in ${currency}`)
+  return minor
 }
 
 /** A grouped amount, red when negative on a colour terminal (chalk at level 0 leaves it plain). */
 export function signed(chalk: ChalkInstance, amount: number, currency: string): string {
-  const text = grouped(amount, currency)
+  const text = formatMoney(minorIn(amount, currency), currency, { group: true })
   return amount < 0 ? chalk.red(text) : text
 }
 
@@ -55,10 +38,11 @@ function barLength(value: bigint, max: bigint, width: number): number {
 
 /** The chart, one line per bar, at most `columns` wide. */
 export function barChart(rows: ChartRow[], currency: string, columns: number, chalk: ChalkInstance): string {
-  const mins = rows.map((r) => ({ label: r.label, in: minorOf(r.inflows, currency), out: minorOf(r.outflows, currency) }))
+  const g = (minor: bigint) => formatMoney(minor, currency, { group: true })
+  const mins = rows.map((r) => ({ label: r.label, in: minorIn(r.inflows, currency), out: minorIn(r.outflows, currency) }))
   const max = mins.reduce((m, r) => (r.in > m ? r.in : r.out > m ? r.out : m), 0n)
   const labelWidth = Math.max(6, ...rows.map((r) => r.label.length))
-  const amountWidth = Math.max(4, ...mins.flatMap((r) => [grouped(r.in, currency).length, grouped(r.out, currency).length]))
+  const amountWidth = Math.max(4, ...mins.flatMap((r) => [g(r.in).length, g(r.out).length]))
   // label, " in  ", bar, " ", amount
   const barWidth = Math.max(10, columns - labelWidth - 5 - 1 - amountWidth - 1)
   const lines: string[] = []
@@ -66,13 +50,13 @@ export function barChart(rows: ChartRow[], currency: string, columns: number, ch
     const inBar = IN_BLOCK.repeat(barLength(r.in, max, barWidth))
     const outBar = OUT_BLOCK.repeat(barLength(r.out, max, barWidth))
     lines.push(
-      `${r.label.padEnd(labelWidth)} in  ${chalk.green(inBar)}${' '.repeat(barWidth - inBar.length)} ${grouped(r.in, currency).padStart(amountWidth)}`,
+      `${r.label.padEnd(labelWidth)} in  ${chalk.green(inBar)}${' '.repeat(barWidth - inBar.length)} ${g(r.in).padStart(amountWidth)}`,
     )
     lines.push(
-      `${' '.repeat(labelWidth)} out ${chalk.red(outBar)}${' '.repeat(barWidth - outBar.length)} ${grouped(r.out, currency).padStart(amountWidth)}`,
+      `${' '.repeat(labelWidth)} out ${chalk.red(outBar)}${' '.repeat(barWidth - outBar.length)} ${g(r.out).padStart(amountWidth)}`,
     )
   }
-  const scale = max > 0n ? `; a full bar is ${grouped(max, currency)} ${currency}` : ''
+  const scale = max > 0n ? `; a full bar is ${formatMoney(max, currency, { group: true, code: true })}` : ''
   lines.push(`${IN_BLOCK} in (money received)  ${OUT_BLOCK} out (money paid), ${currency}${scale}`)
   return `${lines.join('\n')}\n`
 }

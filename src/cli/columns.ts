@@ -1,6 +1,6 @@
 /** Table columns per resource, shared by every command that prints them. */
 import type { ApiKey, BankAccount, Transaction } from '../domain/schemas.js'
-import { formatAmount, formatDecimal } from './format.js'
+import { showAmount } from './money.js'
 import type { Column } from './output.js'
 
 /**
@@ -10,10 +10,10 @@ import type { Column } from './output.js'
 export function amountColumn<T>(header: string, amount: (row: T) => number, currency: (row: T) => string): Column<T> {
   return {
     header,
-    value: (r) => formatAmount(amount(r), currency(r)),
+    value: (r) => showAmount(amount(r), currency(r), { code: true }),
     align: 'right',
     csv: [
-      { header, value: (r) => formatDecimal(amount(r), currency(r)) },
+      { header, value: (r) => showAmount(amount(r), currency(r)) },
       { header: 'currency', value: currency },
     ],
   }

@@ -1,20 +1,5 @@
-/** Display helpers: amounts with fixed decimals and their currency, dates and durations. */
-import { currencyExponent, isCurrency } from '../kernel/currencies.js'
-import { formatMinor, parseAmount } from '../kernel/money.js'
+/** Display helpers: dates, durations and masked secrets (amounts: money.ts). */
 import { AppError } from '../kernel/errors.js'
-
-/** "-149.99 USD": fixed decimals for the currency; never through float arithmetic. */
-export function formatAmount(amount: number, currency: string): string {
-  return `${formatDecimal(amount, currency)} ${currency}`
-}
-
-/** "-149.99": the amount alone with the currency's fixed decimals (a spreadsheet's number). */
-export function formatDecimal(amount: number, currency: string): string {
-  if (!isCurrency(currency)) return `${amount}`
-  const exp = currencyExponent(currency)
-  const r = parseAmount(amount, exp)
-  return r.ok ? formatMinor(r.minor, exp) : `${amount}`
-}
 
 /** "90d", "12h", "30m", "2w" -> milliseconds. */
 export function parseDuration(text: string): number {

@@ -13,6 +13,18 @@ export * from './api-keys/schemas.js'
 
 // ---- bank accounts --------------------------------------------------------------------------
 
+export const UnconvertedTransactions = z
+  .object({
+    currency_code: z.string(),
+    count: z.number().int(),
+    amount: z.number().openapi({ description: 'their sum, in `currency_code`' }),
+  })
+  .openapi('UnconvertedTransactions', {
+    description:
+      "transactions in another currency on an account that is not in the base currency: they have no rate into the account's currency, so the balance leaves them out (docs/money.md)",
+  })
+export type UnconvertedTransactions = z.infer<typeof UnconvertedTransactions>
+
 export const BankAccount = z
   .object({
     id: z.string(),
@@ -24,7 +36,11 @@ export const BankAccount = z
     status: z.enum(ACCOUNT_STATUSES),
     opening_balance: z.number(),
     opening_balance_date: z.string().nullable(),
-    current_balance: z.number(),
+    current_balance: z.number().openapi({
+      description:
+        "opening_balance plus every transaction that is not void, in the account's currency: one in another currency by its base_amount on an account in the base currency, else left out and listed in unconverted_transactions",
+    }),
+    unconverted_transactions: z.array(UnconvertedTransactions),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -204,7 +220,7 @@ export const BatchCreateRequest = z
     transactions: z.array(z.unknown()).min(1, 'give at least one transaction'),
     match_statement_lines: z.boolean().optional().openapi({
       description:
-        'true: an item with an import_ref that is already on a statement of its account (a transaction from a statement line, not yet paired with an imported row, not void, same currency and amount, transaction_date at most 3 days away: the rule a statement upload reconciles by, the other way round) is not created: that transaction takes the import_ref and is reconciled, and the answer lists it in `matched`',
+        'true: an item with an import_ref that is already on a statement of its account (a transaction from a statement line, not yet paired with an imported row, not void, the same amount in the account currency, transaction_date at most 3 days away: the rule a statement upload reconciles by, the other way round) is not created: that transaction takes the import_ref and is reconciled, and the answer lists it in `matched`',
     }),
   })
   .strict()

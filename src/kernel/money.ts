@@ -113,8 +113,12 @@ export function formatMinor(minor: number | bigint, exponent: number): string {
   return `${neg ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`
 }
 
-/** The JSON number for a minor-unit amount; exact because its shortest decimal form is the amount. */
-export function minorToNumber(minor: number, currency: string): number {
+/**
+ * The JSON number for a minor-unit amount, made from its decimal text (never by dividing a float):
+ * exact for every amount (at most 15 digits), its shortest decimal form being the amount. A sum of
+ * more than 15 significant digits is the nearest double.
+ */
+export function minorToNumber(minor: number | bigint, currency: string): number {
   return Number(formatMinor(minor, currencyExponent(currency)))
 }
 

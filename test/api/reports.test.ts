@@ -359,7 +359,13 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     ])
     const s = await cfx.reports.summary({ from: '2024-05-01', to: '2024-05-31' })
     expect([s.currency, s.income, s.expenses, s.net]).toEqual(['USD', 12.12, 0.16, 11.96])
-    expect(Object.fromEntries(s.accounts.map((x) => [x.id, x.balance]))).toEqual({ [t.accountId]: -0.16, [eur]: 122.12, [gbp]: 0 })
+    // Each account's balance in its own currency (#47): the EUR account's 100.00 + 10.00 + 0.05 + 0.05 EUR,
+    // the USD account's EUR row at its base amount, the GBP account's opening balance.
+    expect(Object.fromEntries(s.accounts.map((x) => [x.id, [x.balance, x.currency_code]]))).toEqual({
+      [t.accountId]: [-0.16, 'USD'],
+      [eur]: [110.1, 'EUR'],
+      [gbp]: [50, 'GBP'],
+    })
   })
 
   it('large sums are exact (15 digits of minor units) on both stores', async () => {

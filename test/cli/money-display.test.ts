@@ -1,37 +1,100 @@
 /**
- * Money on the command line (src/cli/format.ts, totals.ts, chart.ts): the currency's own decimals,
- * exact sums in minor units (never a float total), thousands separators and the bar chart's scale.
+ * Money on the command line (src/cli/money.ts, totals.ts, chart.ts): one formatter with the
+ * currency's own decimals, exact sums in minor units (never a float total), thousands separators,
+ * JSON numbers made from minor units, and the bar chart's scale.
  */
 import { Chalk } from 'chalk'
 import { describe, expect, it } from 'vitest'
 import type { Transaction } from '../../src/domain/schemas.js'
-import { IN_BLOCK, OUT_BLOCK, barChart, grouped, minorOf, plain, signed } from '../../src/cli/chart.js'
-import { formatAmount, formatDecimal, mask, parseDuration, today } from '../../src/cli/format.js'
+import { IN_BLOCK, OUT_BLOCK, barChart, signed } from '../../src/cli/chart.js'
+import { mask, parseDuration, today } from '../../src/cli/format.js'
+import { formatMoney, jsonAmount, jsonAmountOf, minorOf, showAmount, unconvertedNote } from '../../src/cli/money.js'
 import { amountTotal } from '../../src/cli/totals.js'
 import { AppError } from '../../src/kernel/errors.js'
 
 const plainChalk = new Chalk({ level: 0 })
 const tx = (amount: number, currency_code = 'USD') => ({ amount, currency_code }) as Transaction
 
-describe('formatAmount and formatDecimal', () => {
-  it('write the currency’s own number of decimals', () => {
-    expect(formatAmount(-149.99, 'USD')).toBe('-149.99 USD')
-    expect(formatAmount(-149.9, 'USD')).toBe('-149.90 USD')
-    expect(formatAmount(12, 'EUR')).toBe('12.00 EUR')
-    expect(formatAmount(1200, 'JPY')).toBe('1200 JPY')
-    expect(formatAmount(1.5, 'KWD')).toBe('1.500 KWD')
-    expect(formatDecimal(-0.05, 'USD')).toBe('-0.05')
-    expect(formatDecimal(-0, 'USD')).toBe('0.00')
+describe('formatMoney (every amount shown to people) and showAmount (an amount the API gave)', () => {
+  it('write the currency’s own number of decimals, from minor units', () => {
+    expect(formatMoney(-14999, 'USD', { code: true })).toBe('-149.99 USD')
+    expect(formatMoney(-14990n, 'USD')).toBe('-149.90')
+    expect(formatMoney(1200, 'JPY', { code: true })).toBe('1200 JPY')
+    expect(formatMoney(1500, 'KWD', { code: true })).toBe('1.500 KWD')
+    expect(formatMoney(-5, 'USD')).toBe('-0.05')
+    expect(showAmount(-149.99, 'USD', { code: true })).toBe('-149.99 USD')
+    expect(showAmount(-149.9, 'USD', { code: true })).toBe('-149.90 USD')
+    expect(showAmount(12, 'EUR', { code: true })).toBe('12.00 EUR')
+    expect(showAmount('-98.7', 'USD')).toBe('-98.70')
+    expect(showAmount(-0, 'USD')).toBe('0.00')
   })
 
-  it('write large amounts in full, without exponent or rounding', () => {
-    expect(formatAmount(9007199254740.99, 'USD')).toBe('9007199254740.99 USD')
-    expect(formatDecimal(123456789012, 'JPY')).toBe('123456789012')
+  it('group thousands only when asked, the sign and decimals kept', () => {
+    expect(showAmount(-1234567.5, 'USD', { group: true })).toBe('-1,234,567.50')
+    expect(showAmount(999, 'USD', { group: true })).toBe('999.00')
+    expect(showAmount(1000, 'USD', { group: true, code: true })).toBe('1,000.00 USD')
+    expect(showAmount(1234567, 'JPY', { group: true })).toBe('1,234,567')
+    expect(showAmount(1234.567, 'BHD', { group: true })).toBe('1,234.567')
+    expect(formatMoney(-100000n, 'USD', { group: true })).toBe('-1,000.00')
+    expect(showAmount(-1234567.5, 'USD')).toBe('-1234567.50')
+  })
+
+  it('write large amounts in full, without exponent or rounding; sums past 2^53 exactly', () => {
+    expect(showAmount(9007199254740.99, 'USD', { code: true })).toBe('9007199254740.99 USD')
+    expect(showAmount(123456789012, 'JPY')).toBe('123456789012')
+    expect(formatMoney(10n * 999_999_999_999_999n, 'USD', { group: true })).toBe('99,999,999,999,999.90')
+  })
+
+  it('minorOf reads an API amount exactly, and refuses one with more decimals than the currency has', () => {
+    expect(minorOf(12.34, 'USD')).toBe(1234n)
+    expect(minorOf('-98.76', 'USD')).toBe(-9876n)
+    expect(minorOf(12.345, 'USD')).toBeUndefined()
   })
 
   it('leave what they cannot read as given: an unknown currency, more decimals than the currency has', () => {
-    expect(formatAmount(5, 'XYZ')).toBe('5 XYZ')
-    expect(formatDecimal(12.345, 'USD')).toBe('12.345')
+    expect(showAmount(5, 'XYZ', { code: true })).toBe('5.00 XYZ')
+    expect(showAmount(12.345, 'USD')).toBe('12.345')
+    expect(showAmount(12.345, 'USD', { code: true })).toBe('12.345 USD')
+  })
+})
+
+describe('jsonAmount: the JSON number of minor units', () => {
+  it('is a plain number, the amount’s shortest decimal, for every amount of 15 digits', () => {
+    expect(JSON.stringify({ a: jsonAmount(-9876, 'USD') })).toBe('{"a":-98.76}')
+    expect(JSON.stringify({ a: jsonAmount(-9870n, 'USD') })).toBe('{"a":-98.7}')
+    expect(JSON.stringify({ a: jsonAmount(0, 'USD') })).toBe('{"a":0}')
+    expect(JSON.stringify({ a: jsonAmount(1200, 'JPY') })).toBe('{"a":1200}')
+    expect(JSON.stringify({ a: jsonAmount(1, 'BHD') })).toBe('{"a":0.001}')
+    expect(JSON.stringify({ a: jsonAmount(999_999_999_999_999, 'USD') })).toBe('{"a":9999999999999.99}')
+    expect(typeof jsonAmount(-9876, 'USD')).toBe('number')
+  })
+
+  it('a sum past 2^53 minor units keeps every digit in the JSON text (a double would round it)', () => {
+    const sum = 20_000n * 999_999_999_999_999n - 1n
+    const text = JSON.stringify({ a: jsonAmount(sum, 'USD') })
+    expect(text).toBe(`{"a":${formatMoney(sum, 'USD')}}`)
+    expect(text).not.toBe(JSON.stringify({ a: Number(formatMoney(sum, 'USD')) }))
+  })
+
+  it('jsonAmountOf reads a summary’s decimal text; text that is no amount stays text', () => {
+    expect(jsonAmountOf('-98.76', 'USD')).toBe(-98.76)
+    expect(jsonAmountOf('1250.50', 'EUR')).toBe(1250.5)
+    expect(jsonAmountOf('7', 'JPY')).toBe(7)
+    expect(jsonAmountOf('1.2345', 'USD')).toBe('1.2345')
+  })
+})
+
+describe('unconvertedNote', () => {
+  it('names what a balance leaves out, per currency, and how to count it; nothing when nothing is left out', () => {
+    expect(unconvertedNote({ name: 'Euro', currency_code: 'EUR' }, [])).toBeUndefined()
+    expect(
+      unconvertedNote({ name: 'Euro', currency_code: 'EUR' }, [
+        { currency_code: 'GBP', count: 2, amount: -1250 },
+        { currency_code: 'JPY', count: 1, amount: 500 },
+      ]),
+    ).toBe(
+      'the balance of "Euro" leaves out 2 transactions in GBP (-1,250.00 GBP), 1 transaction in JPY (500 JPY): they have no exchange rate into EUR, the account\'s currency; to count one, give its amount in EUR (tx update ID --amount ... --currency EUR)',
+    )
   })
 })
 
@@ -62,25 +125,6 @@ describe('amountTotal (the footer of a transaction table)', () => {
 })
 
 describe('report amounts', () => {
-  it('grouped: thousands separators, the currency’s decimals, negative sign kept', () => {
-    expect(grouped(-1234567.5, 'USD')).toBe('-1,234,567.50')
-    expect(grouped(999, 'USD')).toBe('999.00')
-    expect(grouped(1000, 'USD')).toBe('1,000.00')
-    expect(grouped(1234567, 'JPY')).toBe('1,234,567')
-    expect(grouped(1234.567, 'BHD')).toBe('1,234.567')
-    expect(grouped(-100000n, 'USD')).toBe('-1,000.00')
-  })
-
-  it('plain: the decimal text for machine output, no separators', () => {
-    expect(plain(-1234567.5, 'USD')).toBe('-1234567.50')
-    expect(plain(5n, 'JPY')).toBe('5')
-  })
-
-  it('minorOf refuses an amount with more decimals than the currency has', () => {
-    expect(minorOf(12.34, 'USD')).toBe(1234n)
-    expect(() => minorOf(12.345, 'USD')).toThrow(/12.345 is not an amount in USD/)
-  })
-
   it('signed: red only when negative, and plain text at colour level 0 (NO_COLOR)', () => {
     const red = new Chalk({ level: 1 })
     expect(signed(red, -5, 'USD')).toBe('\x1b[31m-5.00\x1b[39m')

@@ -16,7 +16,7 @@ interface Summary {
   created: number
   rejected: number
   reversals?: number
-  amount_total: string
+  amount_total: number
   rejects: Array<{ line: number; reason: string }>
 }
 
@@ -52,7 +52,7 @@ describe('bank files imported as the bank meant them', () => {
       )
       const { code, summary } = await importJson(file, acct, '--set', 'exchange_rate=1.1')
       expect(code).toBe(0)
-      expect(summary).toMatchObject({ created: 6, reversals: 1, amount_total: '-13.72' })
+      expect(summary).toMatchObject({ created: 6, reversals: 1, amount_total: -13.72 })
       const txs = await sb.json<Array<{ description: string; amount: number }>>(['tx', 'list', '--account', acct, '--all', '--json'])
       expect(txs.find((t) => t.description.startsWith('Storno'))?.amount).toBe(-5)
     })
@@ -62,7 +62,7 @@ describe('bank files imported as the bank meant them', () => {
       const { code, summary } = await importJson(fixture('debit-credit-reversals-leading-minus-both-filled.csv'), acct)
       expect(code).toBe(0)
       // The file's Balance column runs from 5,000.00 before its first row to 8,461.01.
-      expect(summary).toMatchObject({ created: 7, reversals: 2, amount_total: '3461.01' })
+      expect(summary).toMatchObject({ created: 7, reversals: 2, amount_total: 3461.01 })
     })
 
     it.skipIf(!HAS_BANK_FILES)('a real debit column written with a minus ("-50,00") is money out, not reversals', async () => {
@@ -194,7 +194,7 @@ describe('bank files imported as the bank meant them', () => {
         read: 6,
         created: 5,
         rejected: 1,
-        amount_total: '3573.57',
+        amount_total: 3573.57,
         rejects: [{ line: 4, reason: 'date "2026-13-45" does not fit YYYY-MM-DD' }],
       })
     })
@@ -226,7 +226,7 @@ describe('bank files imported as the bank meant them', () => {
       expect(given.summary).toMatchObject({
         created: 4,
         rejected: 1,
-        amount_total: '1226.38',
+        amount_total: 1226.38,
         rejects: [{ line: 4, reason: 'date "31.31.2026" does not fit DD.MM.YYYY' }],
       })
     })
@@ -235,7 +235,7 @@ describe('bank files imported as the bank meant them', () => {
       const acct = await account()
       const { code, summary } = await importJson(fixture('unparseable-amounts-among-valid.csv'), acct)
       expect(code).toBe(8)
-      expect(summary).toMatchObject({ read: 11, created: 9, rejected: 2, amount_total: '1503.32' })
+      expect(summary).toMatchObject({ read: 11, created: 9, rejected: 2, amount_total: 1503.32 })
       expect(summary!.rejects).toEqual([
         { line: 4, reason: 'debit "see image" is not an amount' },
         { line: 8, reason: 'debit "1..50" is not an amount' },

@@ -149,7 +149,7 @@ describe('writes to remote targets and through protected profiles', () => {
       '--json',
     ])
     expect(done.code, done.stderr).toBe(0)
-    expect(JSON.parse(done.stdout)).toMatchObject({ created: 2, amount_total: '-3.50' })
+    expect(JSON.parse(done.stdout)).toMatchObject({ created: 2, amount_total: -3.5 })
     expect(done.stderr.match(/writing to profile "prod"/g)).toHaveLength(1)
     expect(await rows()).toBe(2)
   })

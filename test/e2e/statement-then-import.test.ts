@@ -108,7 +108,7 @@ describe('a statement upload and a tx import of the same rows', () => {
     const file = fixture('same-amount-and-date-twice.csv')
     const first = await account()
     await sb.ok(['statements', 'upload', statement, '--account', first, '--date-format', 'DD.MM.YYYY'])
-    const imp = await sb.json<{ created: number; on_statement: number; created_total: string; amount_total: string }>([
+    const imp = await sb.json<{ created: number; on_statement: number; created_total: number; amount_total: number }>([
       'tx',
       'import',
       file,
@@ -116,7 +116,7 @@ describe('a statement upload and a tx import of the same rows', () => {
       first,
       '--json',
     ])
-    expect(imp).toMatchObject({ created: 1, on_statement: 3, created_total: '-4.50', amount_total: '1452.80' })
+    expect(imp).toMatchObject({ created: 1, on_statement: 3, created_total: -4.5, amount_total: 1452.8 })
 
     const second = await account()
     await sb.ok(['tx', 'import', file, '--account', second])

@@ -129,8 +129,13 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
     expect(r.stderr).toContain('10 lines, sum -345.93 EUR')
     expect(r.stderr).toContain('balance check mismatch')
     const j = await sb.json(['statements', 'upload', ABNAMRO, '--account', acct, '--preview', '--json'])
-    expect(j).toMatchObject({ format: 'mt940', line_count: 10, sum: '-345.93', balance_check: 'mismatch', currency_code: 'EUR' })
+    // Amounts are JSON numbers (#47), and the lines add up to the sum exactly.
+    expect(j).toMatchObject({ format: 'mt940', line_count: 10, sum: -345.93, balance_check: 'mismatch', currency_code: 'EUR' })
     expect(j.lines).toHaveLength(10)
+    const lines = j.lines as Array<{ amount: unknown }>
+    expect(lines.every((l) => typeof l.amount === 'number')).toBe(true)
+    expect(lines.reduce((n, l) => n + Math.round((l.amount as number) * 100), 0)).toBe(-34593)
+    expect([typeof j.opening_balance, typeof j.closing_balance]).toEqual(['number', 'number'])
     // Nothing reached the service.
     expect(await sb.json(['statements', 'list', '--account', acct, '--json'])).toEqual([])
     expect(await sb.json(['accounts', 'transactions', acct, '--json'])).toEqual([])

@@ -72,8 +72,8 @@ describe('tx import end to end', () => {
       created: 4,
       already_imported: 0,
       rejected: 0,
-      amount_total: '-215.27',
-      created_total: '-215.27',
+      amount_total: -215.27,
+      created_total: -215.27,
       currency: 'USD',
     })
     expect(first.stderr).toContain('delimiter ","')
@@ -108,7 +108,7 @@ describe('tx import end to end', () => {
     expect(save.stderr).toContain('mapping saved as "ubs"')
     expect(count(chf).n).toBe(0)
     const use = await sb.json(['tx', 'import', file, '--account', chf, '--mapping', 'ubs', '--json'])
-    expect(use).toMatchObject({ created: 3, amount_total: '30.00' })
+    expect(use).toMatchObject({ created: 3, amount_total: 30 })
     const mappings = JSON.parse(readFileSync(join(sb.configDir, 'mappings.json'), 'utf8'))
     expect(mappings.mappings.ubs.map).toEqual([['description', 'Description 1']])
     // Names are words; an object's inherited names are no saved mapping.

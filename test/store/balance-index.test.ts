@@ -1,8 +1,9 @@
 /**
- * Migration 0012: transactions_report_account ends with `amount`, so an account's balance reads that
- * index alone. A database whose index is as 0011 left it (0012 taken back: its `down`, its record and,
- * on SQLite, the user_version) is converted in place by the next opening, on both stores: the index
- * gains the column, every row and the balance stay, and the balance's query is covered by it.
+ * Migrations 0012 and 0013: transactions_report_account ends with `amount` and `currency_code`, so an
+ * account's balance (in its own currency, #47) reads that index alone. A database whose index is as
+ * 0011 left it (0013 and 0012 taken back: their `down`, their records and, on SQLite, the
+ * user_version) is converted in place by the next opening, on both stores: the index gains the
+ * columns, every row and the balance stay, and the balance's query is covered by it.
  */
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -27,7 +28,7 @@ async function indexColumns(store: Store): Promise<string[]> {
   return (/\((.*)\)$/.exec(rows[0].def)?.[1] ?? '').split(',').map((c) => c.trim())
 }
 
-describe.each(STORES)('migration 0012 on %s', (kind) => {
+describe.each(STORES)('migrations 0012 and 0013 on %s', (kind) => {
   const opened: Array<{ database: TestDatabase; store?: Store }> = []
   afterEach(async () => {
     for (const d of opened.splice(0)) {
@@ -36,36 +37,47 @@ describe.each(STORES)('migration 0012 on %s', (kind) => {
     }
   })
 
-  it('adds amount to the account report index in place; rows and balances stay; the balance reads the index alone', async () => {
+  it('add amount and currency_code to the account report index in place; rows and balances stay; the balance reads the index alone', async () => {
     const d: { database: TestDatabase; store?: Store } = { database: await freshDatabase(kind) }
     opened.push(d)
     let s = (d.store = await d.database.open())
     const t = await seedTenant(s)
+    // Every tenth row in EUR at 1.5: it counts by its base amount on this USD account.
     const rows = Array.from({ length: 50 }, (_, i) =>
-      txRow(t, { amount: 1_000 * (i + 1), base_amount: 1_000 * (i + 1), import_ref: `r-${i}` }),
+      i % 10 === 9
+        ? txRow(t, {
+            amount: 1_000 * (i + 1),
+            currency_code: 'EUR',
+            exchange_rate: '1.5',
+            base_amount: 1_500 * (i + 1),
+            import_ref: `r-${i}`,
+          })
+        : txRow(t, { amount: 1_000 * (i + 1), base_amount: 1_000 * (i + 1), import_ref: `r-${i}` }),
     )
     rows[3] = { ...rows[3], status: 'void' }
     await s.hot.insertTransactions(rows)
     const account = await getBankAccount(s, t.companyId, t.accountId)
     const balance = account.current_balance
-    // The opening balance and every amount that is not void.
+    // The opening balance and every base amount that is not void.
     expect(Math.round((balance - account.opening_balance) * 100)).toBe(
-      rows.filter((r) => r.status !== 'void').reduce((n, r) => n + r.amount, 0),
+      rows.filter((r) => r.status !== 'void').reduce((n, r) => n + r.base_amount, 0),
     )
-    expect((await indexColumns(s)).at(-1)).toBe('amount')
+    expect((await indexColumns(s)).slice(-2)).toEqual(['amount', 'currency_code'])
 
-    // Back to the index of 0011, as a database of the release before has it.
-    await migrations(kind)['0012_balance_index'].down!(s.db)
-    await s.db
-      .deleteFrom('kysely_migration' as never)
-      .where('name' as never, '=', '0012_balance_index' as never)
-      .execute()
+    // Back to the index of 0011, as a database of the release before 0012 has it.
+    for (const name of ['0013_balance_currency', '0012_balance_index']) {
+      await migrations(kind)[name].down!(s.db)
+      await s.db
+        .deleteFrom('kysely_migration' as never)
+        .where('name' as never, '=', name as never)
+        .execute()
+    }
     if (kind === 'sqlite') await sql`PRAGMA user_version = 11`.execute(s.db)
     expect((await indexColumns(s)).at(-1)).toBe('base_amount')
     await s.close()
 
     s = d.store = await d.database.open()
-    expect((await appliedMigrations(s)).map((m) => m.name).at(-1)).toBe('0012_balance_index')
+    expect((await appliedMigrations(s)).map((m) => m.name).slice(-2)).toEqual(['0012_balance_index', '0013_balance_currency'])
     expect(await indexColumns(s)).toEqual([
       'account_key',
       'transaction_date',
@@ -77,6 +89,7 @@ describe.each(STORES)('migration 0012 on %s', (kind) => {
       'is_reconciled',
       'base_amount',
       'amount',
+      'currency_code',
     ])
     expect((await getBankAccount(s, t.companyId, t.accountId)).current_balance).toBe(balance)
     const counted = await s.db
@@ -87,7 +100,7 @@ describe.each(STORES)('migration 0012 on %s', (kind) => {
     if (kind === 'sqlite') {
       const { rows: plan } = await sql<{
         detail: string
-      }>`EXPLAIN QUERY PLAN SELECT account_key, coalesce(sum(amount), 0) FROM transactions WHERE account_key IN (${t.accountKey}) AND status != 'void' GROUP BY account_key`.execute(
+      }>`EXPLAIN QUERY PLAN SELECT account_key, sum(CASE WHEN currency_code = 'USD' THEN amount ELSE base_amount END) FROM transactions WHERE account_key IN (${t.accountKey}) AND status != 'void' GROUP BY account_key`.execute(
         s.db,
       )
       expect(plan.map((p) => p.detail).join(' | ')).toMatch(/USING COVERING INDEX transactions_report_account\b/)

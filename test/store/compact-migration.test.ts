@@ -324,7 +324,7 @@ describe.each(STORES)('migration 0011 on %s: a database of the release before, c
     // Killed before the migrator recorded 0011: nothing after it ran either.
     await first.db
       .deleteFrom('kysely_migration' as never)
-      .where('name' as never, 'in', ['0011_compact_transactions', '0012_balance_index'] as never)
+      .where('name' as never, 'in', ['0011_compact_transactions', '0012_balance_index', '0013_balance_currency'] as never)
       .execute()
     if (kind === 'sqlite') await sql`PRAGMA user_version = 10`.execute(first.db)
     await first.close()

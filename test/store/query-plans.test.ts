@@ -59,8 +59,21 @@ describe('query plans of the reads over transactions (SQLite)', () => {
       await c.transactions.list({ sort, limit: 20, cursor: p1.pagination?.next_cursor ?? undefined })
     }
     await c.transactions.list({ bank_account_id: account, limit: 20 })
-    // The account with its balance, and every account (tx import reads it first).
+    // The account with its balance, and every account (tx import reads it first); an account in
+    // another currency than the base holding a row in a third, which its balance names unconverted.
+    const eur = await c.accounts.create({ name: 'Euro', account_type: 'checking', currency_code: 'EUR' })
+    await c.transactions.batch([
+      {
+        bank_account_id: eur.id,
+        transaction_date: '2025-01-02',
+        description: 'Pounds',
+        amount: '-5.00',
+        currency_code: 'GBP',
+        exchange_rate: '1.25',
+      },
+    ])
     await c.accounts.get(account)
+    await c.accounts.get(eur.id)
     await c.accounts.list()
     await c.transactions.list({ from: '2025-03-01', to: '2025-03-31', limit: 20 })
     await c.transactions.list({ status: 'pending', limit: 20 })
@@ -143,10 +156,14 @@ describe('query plans of the reads over transactions (SQLite)', () => {
 
   it('reports read covering indexes; dedup and reconciliation read the unique references', () => {
     uses(/SUM\(base_amount\).* where "company_key" = \?/, 'transactions_report_company')
-    uses(/where "account_key" in \(\?\) and "status" != \?/, 'transactions_report_account')
-    // An account's balance (the sum of its amounts) reads that index alone (migration 0012).
-    for (const p of of(/sum\(amount\).* where "account_key" in \(\?\) and "status" != \?/))
+    // An account's balance (its amounts in its currency: base_amount on an account in the base currency,
+    // else its own currency's amounts), and the naming of what it leaves out, read that index alone
+    // (migrations 0012, 0013): every such read, and both kinds of account.
+    for (const p of of(/where "account_key" in \(\?\) and "status" != \?/))
       expect(p.plan.join(' | '), p.sql).toMatch(/USING COVERING INDEX transactions_report_account\b/)
+    of(/SUM\(base_amount\).* where "account_key" in \(\?\) and "status" != \?/)
+    of(/THEN amount ELSE 0 END.* where "account_key" in \(\?\) and "status" != \?/)
+    of(/where "account_key" in \(\?\) and "status" != \? and "currency_code" != \? group by/)
     for (const p of of(/^select "g"\."cf"/))
       expect(p.plan.join(' | ')).toMatch(/USING COVERING INDEX transactions_report_(company|account)\b/)
     uses(/select "id", "import_ref" from "transactions" where "account_key" = \? and "import_ref" in/, 'transactions_import_ref')

@@ -34,6 +34,7 @@ const MIGRATION_NAMES = [
   '0010_exchange_rates',
   '0011_compact_transactions',
   '0012_balance_index',
+  '0013_balance_currency',
 ]
 
 const TABLES = [

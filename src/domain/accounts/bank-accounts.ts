@@ -8,9 +8,11 @@ import type { Actor } from '../actor.js'
 import { AppError, validation, notFound } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { minorToNumber, parseAmount } from '../../kernel/money.js'
-import type { BankAccount, CreateBankAccountRequest, UpdateBankAccountRequest } from '../schemas.js'
+import type { BankAccount, CreateBankAccountRequest, UnconvertedTransactions, UpdateBankAccountRequest } from '../schemas.js'
+import { baseCurrency } from '../transactions/rows.js'
+import { accountMovements, type Movement, type Unconverted } from './balances.js'
 
-export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movementMinor: number): BankAccount {
+export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movement: Movement = { net: 0n, unconverted: [] }): BankAccount {
   return {
     id: row.id,
     name: row.name,
@@ -21,10 +23,16 @@ export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movementMinor: n
     status: row.status as BankAccount['status'],
     opening_balance: minorToNumber(row.opening_balance, row.currency_code),
     opening_balance_date: row.opening_balance_date,
-    current_balance: minorToNumber(row.opening_balance + movementMinor, row.currency_code),
+    current_balance: minorToNumber(BigInt(row.opening_balance) + movement.net, row.currency_code),
+    unconverted_transactions: unconvertedJson(movement.unconverted),
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
+}
+
+/** The transactions a balance leaves out, as the API shows them. */
+export function unconvertedJson(list: Unconverted[]): UnconvertedTransactions[] {
+  return list.map((u) => ({ currency_code: u.currency_code, count: u.count, amount: minorToNumber(u.amount, u.currency_code) }))
 }
 
 export async function createBankAccount(store: Store, actor: Actor, input: CreateBankAccountRequest, now: Date): Promise<BankAccount> {
@@ -56,7 +64,7 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
       .values({ ...row, key: await nextKey(trx, 'bank_accounts') })
       .execute()
   })
-  return toBankAccount(row, 0)
+  return toBankAccount(row)
 }
 
 /**
@@ -81,17 +89,10 @@ async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string,
   }
 }
 
-/** Sum of the non-void transactions of each account, in the account's minor units (by account key). */
-async function movements(store: Store, accountKeys: number[]): Promise<Map<number, number>> {
-  if (accountKeys.length === 0) return new Map()
-  const rows = await store.db
-    .selectFrom('transactions')
-    .select(['account_key', sql<number>`coalesce(sum(amount), 0)`.as('total')])
-    .where('account_key', 'in', accountKeys)
-    .where('status', '!=', 'void')
-    .groupBy('account_key')
-    .execute()
-  return new Map(rows.map((r) => [Number(r.account_key), Number(r.total)]))
+/** Each account's movement in its own currency (balances.ts), by account key. */
+async function movements(store: Store, companyId: string, rows: BankAccountRow[]): Promise<Map<number, Movement>> {
+  if (rows.length === 0) return new Map()
+  return accountMovements(store.db, rows, await baseCurrency(store, companyId))
 }
 
 export async function listBankAccounts(
@@ -103,11 +104,8 @@ export async function listBankAccounts(
   if (filter.status) q = q.where('status', '=', filter.status)
   if (filter.account_type) q = q.where('account_type', '=', filter.account_type)
   const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
-  const sums = await movements(
-    store,
-    rows.map((r) => r.key),
-  )
-  return rows.map((r) => toBankAccount(r, sums.get(r.key) ?? 0))
+  const moved = await movements(store, companyId, rows)
+  return rows.map((r) => toBankAccount(r, moved.get(r.key)))
 }
 
 /** `db` may be an open transaction (its reads must not wait on another connection). */
@@ -123,8 +121,8 @@ export async function findBankAccount(store: Store, companyId: string, id: strin
 
 export async function getBankAccount(store: Store, companyId: string, id: string): Promise<BankAccount> {
   const row = await findBankAccount(store, companyId, id)
-  const sums = await movements(store, [row.key])
-  return toBankAccount(row, sums.get(row.key) ?? 0)
+  const moved = await movements(store, companyId, [row])
+  return toBankAccount(row, moved.get(row.key))
 }
 
 export async function updateBankAccount(

@@ -1,33 +1,21 @@
 /**
  * The SQL of the reports. Every sum is taken in integer minor units by the database and read back
- * as text (`CAST(SUM(..) AS TEXT)`), then parsed into a BigInt: exact on both dialects (PostgreSQL
- * answers SUM(bigint) as numeric, SQLite as a 64-bit integer). Void transactions are left out.
+ * exactly (sums.ts). Void transactions are left out. Account balances: accounts/balances.ts.
  *
  * The queries are shaped for the covering indexes of migration 0004_reports, on keys since 0011
  * (company_key | account_key, transaction_date, cash_flow_category, accounting_category, category,
  * merchant_name, status, is_reconciled, base_amount): a date range is one index range scan, and
  * GROUP BY a prefix of the index order needs no sort on SQLite.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Db } from '../../store/schema.js'
+import { exact, sumText } from '../sums.js'
 
 /** What a report covers: a whole company, or one of its accounts (checked to be the company's first), by key. */
 export type Scope = { column: 'company_key'; value: number } | { column: 'account_key'; value: number; accountId: string }
 
-const sumText = (e: RawBuilder<unknown>): RawBuilder<string> => sql<string>`CAST(COALESCE(SUM(${e}), 0) AS TEXT)`
 const INFLOW = sql`CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END`
 const OUTFLOW = sql`CASE WHEN base_amount < 0 THEN 0 - base_amount ELSE 0 END`
-
-/** An exact integer from a database value (text, number or bigint). */
-export function exact(v: unknown): bigint {
-  if (typeof v === 'bigint') return v
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) throw new Error(`inexact integer from the database: ${v}`)
-    return BigInt(v)
-  }
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v)
-  throw new Error(`not an integer from the database: ${String(v)}`)
-}
 
 function scoped(db: Kysely<Db>, scope: Scope) {
   return db.selectFrom('transactions').where(scope.column, '=', scope.value).where('status', '!=', 'void')
@@ -124,23 +112,6 @@ export async function summaryGroups(db: Kysely<Db>, scope: Scope, from: string, 
     pending: Number(r.pending),
     unreconciled: Number(r.unreconciled),
   }))
-}
-
-/** Net of each account's transactions up to and including a day, by account key. */
-export async function netByAccountUpTo(db: Kysely<Db>, accountKeys: number[], to: string): Promise<Map<number, bigint>> {
-  const out = new Map<number, bigint>()
-  for (let i = 0; i < accountKeys.length; i += 500) {
-    const rows = await db
-      .selectFrom('transactions')
-      .where('account_key', 'in', accountKeys.slice(i, i + 500))
-      .where('status', '!=', 'void')
-      .where('transaction_date', '<=', to)
-      .select(['account_key', sumText(sql`base_amount`).as('net')])
-      .groupBy('account_key')
-      .execute()
-    for (const r of rows) out.set(Number(r.account_key), exact(r.net))
-  }
-  return out
 }
 
 /**

@@ -2,7 +2,8 @@
  * Reports (docs/api.md section 5): cash flow by period and a financial summary. Amounts are in the
  * company's base currency, from each transaction's base_amount (converted and rounded half-even
  * once, per transaction, when it was written); void transactions are left out; transfers
- * (cash_flow_category "transfer") are shown on their own and left out of totals.
+ * (cash_flow_category "transfer") are shown on their own and left out of totals. The summary's
+ * account balances are the exception: each in its account's currency, as accounts/balances.ts counts.
  *
  * Every sum is a BigInt of minor units until the JSON number is made from its decimal text. The
  * queries of one report run in one database transaction, so they see one state of the data.
@@ -10,11 +11,12 @@
 import type { Kysely } from 'kysely'
 import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
-import { findBankAccount } from '../accounts/bank-accounts.js'
+import { findBankAccount, unconvertedJson } from '../accounts/bank-accounts.js'
 import { currencyExponent } from '../../kernel/currencies.js'
-import { convertMinor, formatMinor } from '../../kernel/money.js'
+import { convertMinor, formatMinor, minorToNumber } from '../../kernel/money.js'
 import { periodIndex, periodsOf, resolveRange, type Interval } from './periods.js'
-import { flowsByDay, netBefore, netByAccountUpTo, openingRate, summaryGroups, type Scope } from './queries.js'
+import { flowsByDay, netBefore, openingRate, summaryGroups, type Scope } from './queries.js'
+import { accountMovements } from '../accounts/balances.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
 import { baseCurrency, companyKey } from '../transactions/rows.js'
 
@@ -42,8 +44,8 @@ function money(currency: string) {
 interface Opening {
   /** Sum of the converted opening balances of the accounts in scope. */
   total: bigint
-  byAccount: Map<string, bigint>
-  accounts: Array<{ id: string; key: number; name: string; currency_code: string }>
+  /** The accounts in scope, with their opening balances in their own currency (minor units). */
+  accounts: Array<{ id: string; key: number; name: string; currency_code: string; opening: bigint }>
   unconverted: CashFlowReport['unconverted_opening_balances']
 }
 
@@ -60,10 +62,10 @@ async function openingBalances(db: Kysely<Db>, companyId: string, scope: Scope, 
     .where('company_id', '=', companyId)
   if (scope.column === 'account_key') q = q.where('key', '=', scope.value)
   const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
-  const out: Opening = { total: 0n, byAccount: new Map(), accounts: [], unconverted: [] }
+  const out: Opening = { total: 0n, accounts: [], unconverted: [] }
   for (const r of rows) {
-    out.accounts.push({ id: r.id, key: Number(r.key), name: r.name, currency_code: r.currency_code })
     const minor = Number(r.opening_balance)
+    out.accounts.push({ id: r.id, key: Number(r.key), name: r.name, currency_code: r.currency_code, opening: BigInt(minor) })
     let converted = 0
     if (minor !== 0 && r.currency_code !== base) {
       const rate = await openingRate(db, Number(r.key), r.currency_code)
@@ -80,7 +82,6 @@ async function openingBalances(db: Kysely<Db>, companyId: string, scope: Scope, 
     } else {
       converted = minor
     }
-    out.byAccount.set(r.id, BigInt(converted))
     out.total += BigInt(converted)
   }
   return out
@@ -206,11 +207,8 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
   const { opening, groups, moved } = await snapshot(store, async (db) => {
     const opening = await openingBalances(db, companyId, scope, base)
     const groups = await summaryGroups(db, scope, from, to)
-    const moved = await netByAccountUpTo(
-      db,
-      opening.accounts.map((a) => a.key),
-      to,
-    )
+    // Each account's balance at the end of `to`, in its own currency, as `accounts get` counts it.
+    const moved = await accountMovements(db, opening.accounts, base, to)
     return { opening, groups, moved }
   })
 
@@ -261,10 +259,16 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
     top_merchants: ranked(byMerchant, (k) => k)
       .slice(0, q.top ?? 10)
       .map(([k, t]) => ({ merchant_name: k, amount: m.num(t.amount), count: t.count })),
-    accounts: opening.accounts.map((a) => ({
-      ...a,
-      balance: m.num((opening.byAccount.get(a.id) ?? 0n) + (moved.get(a.key) ?? 0n)),
-    })),
+    accounts: opening.accounts.map((a) => {
+      const mv = moved.get(a.key) ?? { net: 0n, unconverted: [] }
+      return {
+        id: a.id,
+        name: a.name,
+        currency_code: a.currency_code,
+        balance: minorToNumber(a.opening + mv.net, a.currency_code),
+        unconverted_transactions: unconvertedJson(mv.unconverted),
+      }
+    }),
     unconverted_opening_balances: opening.unconverted,
   }
 }

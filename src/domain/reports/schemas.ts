@@ -1,6 +1,6 @@
 /** Schemas of GET /api-v1/reports/cash-flow and /reports/summary (docs/api.md section 5). */
 import { z } from '@hono/zod-openapi'
-import { ACCOUNTING_CATEGORIES, IsoDate } from '../schemas.js'
+import { ACCOUNTING_CATEGORIES, IsoDate, UnconvertedTransactions } from '../schemas.js'
 import { INTERVALS } from './periods.js'
 
 const range = {
@@ -112,7 +112,10 @@ export const SummaryReport = z
         id: z.string(),
         name: z.string(),
         currency_code: z.string(),
-        balance: z.number().openapi({ description: 'balance at the end of `to`, in the base currency' }),
+        balance: z.number().openapi({
+          description: "balance at the end of `to`, in the account's currency (`currency_code`), counted as BankAccount.current_balance",
+        }),
+        unconverted_transactions: z.array(UnconvertedTransactions),
       }),
     ),
     unconverted_opening_balances: z.array(UnconvertedOpeningBalance),

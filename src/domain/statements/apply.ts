@@ -18,6 +18,7 @@ import type { SelectedStatement } from './select.js'
 import type { StatementJob } from './statements.js'
 import { companyKey, toTransaction } from '../transactions/rows.js'
 import { RateBook } from '../rates/book.js'
+import { amountInAccount } from '../accounts/balances.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
@@ -127,13 +128,13 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       const dates = fresh.map((f) => f.line.date).sort()
       const found = await candidates(store, trx, account.key, dates[0], dates[dates.length - 1])
       for (const r of found) rowsById.set(r.id, r)
-      const list: Candidate[] = found.map((r) => ({
-        id: r.id,
-        transaction_date: r.transaction_date,
-        amount: Number(r.amount),
-        description: r.description,
-        merchant_name: r.merchant_name,
-      }))
+      // Compared in the account's currency, the statement's: a transaction in another one by what it counts for in the balance.
+      const list: Candidate[] = found.flatMap((r) => {
+        const amount = amountInAccount(r, account.currency_code, job.baseCurrency)
+        return amount === undefined
+          ? []
+          : [{ id: r.id, transaction_date: r.transaction_date, amount, description: r.description, merchant_name: r.merchant_name }]
+      })
       matches = matchLines(fresh, list)
     }
 

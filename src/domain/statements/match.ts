@@ -7,7 +7,8 @@
  *   identity is numbered (`#2`), so two equal coffees on one day stay two transactions, while the
  *   same lines in a later, overlapping statement are known again.
  * - Reconciliation: a line matches a transaction of the account that has no statement, is not
- *   void, has the same amount and a transaction_date at most 3 days away. Each line takes at most
+ *   void, has the same amount in the account's currency (accounts/balances.ts: amountInAccount)
+ *   and a transaction_date at most 3 days away. Each line takes at most
  *   one transaction and each transaction at most one line; pairs are taken best first: the most
  *   words of their descriptions in common, then the nearest date, then file and creation order.
  */

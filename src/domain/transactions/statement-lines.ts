@@ -3,8 +3,9 @@
  * finds already entered (statements/match.ts); this is the same rule the other way round, for a
  * batch that asks for it (`match_statement_lines`, sent by `finctl tx import`): a row with an
  * import_ref pairs with a transaction of its account that came from a statement line and has not
- * been paired with an imported row yet (import_ref empty), is not void, has the same currency and
- * amount and a transaction_date at most 3 days away. Pairs are taken best first exactly as the
+ * been paired with an imported row yet (import_ref empty), is not void, has the same amount in the
+ * account's currency (a row in another currency: what it counts for in the balance,
+ * accounts/balances.ts) and a transaction_date at most 3 days away. Pairs are taken best first exactly as the
  * upload takes them (matchLines: most words in common, nearest date, file order); each row takes at
  * most one transaction and each transaction at most one row, so two equal rows of a file stay two
  * unless the statement holds both.
@@ -20,7 +21,8 @@ import type { NewTransactionRow, TransactionRow } from '../../store/transaction-
 import { InsertedRows, type Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { auditRow, diff } from './audit.js'
-import { toTransaction } from './rows.js'
+import { baseCurrency, toTransaction } from './rows.js'
+import { amountInAccount } from '../accounts/balances.js'
 import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../statements/match.js'
 
 /** Where a batch's rows went. */
@@ -92,6 +94,12 @@ async function unpaired(
   return store.tx.decode(db, await q.execute())
 }
 
+/** The currency of an account (by key) and its company's base currency. */
+async function accountCurrency(store: Store, db: Kysely<Db>, companyId: string, key: number): Promise<[string, string]> {
+  const row = await db.selectFrom('bank_accounts').select('currency_code').where('key', '=', key).executeTakeFirstOrThrow()
+  return [row.currency_code, await baseCurrency(store, companyId, db)]
+}
+
 /** Whether any account of the batch has a statement transaction a row could pair with (no lock: the fast path's test). */
 export async function mayMatch(store: Store, rows: NewTransactionRow[]): Promise<boolean> {
   for (const [account, indexes] of byAccount(rows)) {
@@ -152,45 +160,42 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
     const found = await unpaired(store, trx, account, from, to, { lock: true })
     if (found.length === 0) continue
     const byId = new Map(found.map((r) => [r.id, r]))
-    // Per currency: a statement's lines are in its account's currency, a row may say another.
-    for (const currency of new Set(fresh.map((i) => rows[i].currency_code))) {
-      const candidates: Candidate[] = found
-        .filter((r) => r.currency_code === currency)
-        .map((r) => ({
-          id: r.id,
-          transaction_date: r.transaction_date,
-          amount: Number(r.amount),
-          description: r.description,
-          merchant_name: r.merchant_name,
-        }))
-      const lines = fresh
-        .filter((i) => rows[i].currency_code === currency)
-        .map((i) => ({
-          index: i,
-          line: {
-            date: rows[i].transaction_date,
-            amountMinor: Number(rows[i].amount),
-            description: rows[i].description,
-            merchant: rows[i].merchant_name ?? undefined,
-          },
-        }))
-      for (const [index, id] of matchLines(lines, candidates)) {
-        const before = byId.get(id)!
-        const after: TransactionRow = {
-          ...before,
-          import_ref: rows[index].import_ref ?? null,
-          is_reconciled: 1,
-          status: before.status === 'pending' ? 'posted' : before.status,
-          updated_at: ts,
-        }
-        await trx
-          .updateTable('transactions')
-          .set({ import_ref: after.import_ref, is_reconciled: 1, status: after.status, updated_at: ts })
-          .where('seq', '=', before.seq)
-          .execute()
-        audit.push(auditRow(actor, 'reconcile', id, diff(toTransaction(before), toTransaction(after)), now))
-        matched.set(index, id)
+    // In the account's currency, the statement's: a row in another one by what it counts for in the balance.
+    const [currency, base] = await accountCurrency(store, trx, actor.companyId, account)
+    const inAccount = (r: NewTransactionRow) => amountInAccount(r, currency, base)
+    const candidates: Candidate[] = found.flatMap((r) => {
+      const amount = inAccount(r)
+      return amount === undefined
+        ? []
+        : [{ id: r.id, transaction_date: r.transaction_date, amount, description: r.description, merchant_name: r.merchant_name }]
+    })
+    const lines = fresh.flatMap((i) => {
+      const amountMinor = inAccount(rows[i])
+      if (amountMinor === undefined) return []
+      const line = {
+        date: rows[i].transaction_date,
+        amountMinor,
+        description: rows[i].description,
+        merchant: rows[i].merchant_name ?? undefined,
       }
+      return [{ index: i, line }]
+    })
+    for (const [index, id] of matchLines(lines, candidates)) {
+      const before = byId.get(id)!
+      const after: TransactionRow = {
+        ...before,
+        import_ref: rows[index].import_ref ?? null,
+        is_reconciled: 1,
+        status: before.status === 'pending' ? 'posted' : before.status,
+        updated_at: ts,
+      }
+      await trx
+        .updateTable('transactions')
+        .set({ import_ref: after.import_ref, is_reconciled: 1, status: after.status, updated_at: ts })
+        .where('seq', '=', before.seq)
+        .execute()
+      audit.push(auditRow(actor, 'reconcile', id, diff(toTransaction(before), toTransaction(after)), now))
+      matched.set(index, id)
     }
   }
   for (let i = 0; i < audit.length; i += 500)
