@@ -154,8 +154,10 @@ interface Deferred {
   indexes: Array<{ name: string; sql: string }>
 }
 
-function readDeferred(raw: BetterSqlite3.Database): Deferred | undefined {
-  const row = raw.prepare('SELECT value FROM settings WHERE key = ?').get(DEFERRED_KEY) as { value: string } | undefined
+const DEFERRED_SQL = 'SELECT value FROM settings WHERE key = ?'
+/** The record of indexes set aside, if any; `statement`: DEFERRED_SQL prepared on `raw` (every write reads it). */
+function readDeferred(raw: BetterSqlite3.Database, statement = raw.prepare(DEFERRED_SQL)): Deferred | undefined {
+  const row = statement.get(DEFERRED_KEY) as { value: string } | undefined
   return row ? (JSON.parse(row.value) as Deferred) : undefined
 }
 
@@ -247,6 +249,7 @@ export class BulkLoader {
   private readonly accountRefCount: BetterSqlite3.Statement
   private readonly refTextFirst: BetterSqlite3.Statement
   private readonly refTextNext: BetterSqlite3.Statement
+  private readonly deferredRecord: BetterSqlite3.Statement
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
@@ -267,6 +270,7 @@ export class BulkLoader {
     this.accountRefCount = raw.prepare('SELECT count(*) FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL').pluck()
     this.refTextFirst = raw.prepare(refTextSql(false))
     this.refTextNext = raw.prepare(refTextSql(true))
+    this.deferredRecord = raw.prepare(DEFERRED_SQL)
   }
 
   /**
@@ -337,7 +341,7 @@ export class BulkLoader {
     // Another process's load is running: this one goes the row path beside it (the caller gives the
     // unique index back first when its rows have refs), so that one process's memory of refs is never
     // half the truth. A load left behind by a dead process was built again before this write.
-    const other = readDeferred(this.raw)
+    const other = readDeferred(this.raw, this.deferredRecord)
     if (other && !this.over(other)) return
     const before = other?.indexes ?? []
     const now = this.secondary.all() as Array<{ name: string; sql: string }>
@@ -373,7 +377,7 @@ export class BulkLoader {
   ensureRefIndex(): void {
     if (this.indexSql.get(REF_INDEX) !== undefined) return
     this.refs = undefined
-    const d = readDeferred(this.raw)
+    const d = readDeferred(this.raw, this.deferredRecord)
     const sql =
       d?.indexes.find((i) => i.name === REF_INDEX)?.sql ?? `CREATE UNIQUE INDEX ${REF_INDEX} ON transactions (account_key, import_ref)`
     this.raw.exec(ifNotExists(sql))
@@ -385,17 +389,15 @@ export class BulkLoader {
 
   /**
    * Inside a write transaction, before a write of rows: indexes set aside by a load that is over (its
-   * loader dead or its lease run out, or this process's load whose build failed) are built first. A
-   * build that fails (a full disk) fails the write with its reason; the next write tries again.
-   * Another live load's indexes stay aside (ensureRefIndex gives the unique one back where needed).
+   * loader dead, its lease run out, or this process's load whose build failed) are built first; a
+   * build that fails (a full disk) fails the write with its reason. A live load's indexes stay aside.
    */
   beforeWrite(): void {
     if (this.deferred) {
       if (!this.unbuilt) return
       this.refs = undefined
-      // Built inside this write's transaction, which may yet roll back: the load counts as done once
-      // a later write finds its record gone.
-      const d = readDeferred(this.raw)
+      // Built inside this write's transaction, which may roll back: done once a later write finds no record.
+      const d = readDeferred(this.raw, this.deferredRecord)
       if (d && d.pid === this.deferred.pid && d.until === this.deferred.until) {
         buildDeferred(this.raw, this.deferred)
         return
@@ -404,7 +406,7 @@ export class BulkLoader {
       this.unbuilt = false
       this.restoreCache()
     }
-    const d = readDeferred(this.raw)
+    const d = readDeferred(this.raw, this.deferredRecord)
     if (d && this.over(d)) buildDeferred(this.raw, d)
   }
 
