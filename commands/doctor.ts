@@ -1,7 +1,8 @@
 /**
  * finctl doctor: checks the set-up and the current target, prints a checklist (or the checks as
  * data with --json) and exits 1 when a check failed. Warnings (a clock off by more than 60 s, an
- * expired login token) do not fail it. It creates nothing (a missing database is left to `init`).
+ * expired login token) do not fail it. It creates nothing (a missing database is left to `init`);
+ * it removes the mark of a database found damaged once the file passes SQLite's integrity check.
  */
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -88,19 +89,27 @@ async function integrityCheck(database: string): Promise<Check> {
   if (/^postgres(ql)?:\/\//i.test(database))
     return { name: 'database', status: 'skip', detail: "PostgreSQL: check it with the server's own tools" }
   if (!existsSync(database)) return { name: 'database', status: 'fail', detail: `no database at ${database}: run \`finctl init\`` }
+  // A file finctl found damaged refuses writes (src/store/damage-mark.ts) until this check passes.
+  const { readDamageMark, clearDamageMark } = await import('../src/store/damage-mark.js')
+  const mark = readDamageMark(database)
+  const refused = mark
+    ? `; writes are refused since ${mark.found_at || 'the damage was found'}: restore a backup, then run \`finctl doctor\` again`
+    : ''
   try {
     const { default: Database } = await import('better-sqlite3')
     const db = new Database(database, { readonly: true, fileMustExist: true })
     try {
       const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>
       const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok')
-      if (problems.length > 0) return { name: 'database', status: 'fail', detail: `${database}: ${problems.slice(0, 3).join('; ')}` }
+      if (problems.length > 0)
+        return { name: 'database', status: 'fail', detail: `${database}: ${problems.slice(0, 3).join('; ')}${refused}` }
     } finally {
       db.close()
     }
-    return { name: 'database', status: 'ok', detail: `${database}: integrity check ok` }
+    const cleared = mark && clearDamageMark(database) ? ' (it was marked damaged: writes are allowed again)' : ''
+    return { name: 'database', status: 'ok', detail: `${database}: integrity check ok${cleared}` }
   } catch (err) {
-    return { name: 'database', status: 'fail', detail: `${database}: ${(err as Error).message}` }
+    return { name: 'database', status: 'fail', detail: `${database}: ${(err as Error).message}${refused}` }
   }
 }
 

@@ -21,6 +21,8 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   partial: 'partial success: an import or bulk job where some rows failed (each named with its line and reason), the rest done',
   unsupportedNode: 'this Node.js is not a supported line (22.22.2+, 24.15+, 26): nothing was run',
   unreachable: 'cannot reach the target: connection refused, DNS, timeout, or a database that cannot be opened',
+  database:
+    'the database cannot take the command: locked by another process past the wait (FINCTL_BUSY_TIMEOUT_MS), full, damaged or read-only; the message names the file, `finctl doctor` checks it',
   interrupted: 'cancelled at a prompt (Ctrl-C)',
 }
 
@@ -52,7 +54,8 @@ const ENVIRONMENT = [
   '                                   default $XDG_CONFIG_HOME/finctl or ~/.config/finctl',
   '  FINCTL_DATA_DIR                  folder of the default embedded database (finctl.db); default',
   '                                   $XDG_DATA_HOME/finctl or ~/.local/share/finctl, or FINCTL_CONFIG_DIR when only that is set',
-  '  FINCTL_MAX_RETRIES               how often a 429 answer is sent again after its Retry-After (default 3)',
+  '  FINCTL_MAX_RETRIES               how often a 429 (or a 503 of a locked database) is sent again after its Retry-After (default 3)',
+  '  FINCTL_BUSY_TIMEOUT_MS           how long a write waits for another process to let go of the SQLite file (default 10000)',
   '',
   'Also read: NO_COLOR (no colours), FORCE_COLOR (colours even off a terminal), CI (when set, never',
   'prompt, as --no-input), XDG_CONFIG_HOME, XDG_DATA_HOME.',

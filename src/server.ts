@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto'
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import pino from 'pino'
-import { errorBody, setInternalErrorReporter } from './api/errors.js'
+import { errorBody, setInternalErrorReporter, setStoreErrorWords } from './api/errors.js'
+import { serviceWords } from './store/store-errors.js'
 import { AppError } from './kernel/errors.js'
 import { openCore, type Core } from './core.js'
 import { isPostgresUrl } from './store/open-store.js'
@@ -74,6 +75,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   )
   setInternalErrorReporter((err, requestId) => {
     logger.error({ request_id: requestId, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'internal error')
+  })
+  // The database's file is the operator's to see: in the log, not in the answer.
+  setStoreErrorWords((err, requestId) => {
+    logger.error({ request_id: requestId, code: err.code, detail: err.internal ?? err.message }, 'database')
+    return serviceWords(err)
   })
   const core = await openCore(o.database, {
     poolSize: o.poolSize,

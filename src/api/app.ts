@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): App {
     })
 
     app.notFound((c) => errorResponse(c, new AppError('not_found', `no route for ${c.req.method} ${c.req.path}`)))
-    app.onError(onError)
+    app.onError((err, c) => onError(err, c, deps.store.location))
     return app
   }
 

@@ -5,8 +5,9 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ZodError } from 'zod'
-import { AppError } from '../kernel/errors.js'
+import { AppError, DATABASE_CODES } from '../kernel/errors.js'
 import { zodError } from '../domain/validation.js'
+import { storeError, storeProblemOf } from '../store/store-errors.js'
 import type { AppEnv } from './env.js'
 
 export function errorBody(err: AppError, requestId: string) {
@@ -26,16 +27,33 @@ export function errorResponse(c: Context<AppEnv>, err: AppError): Response {
   return c.json(errorBody(err, c.get('requestId') ?? ''), err.status as 400)
 }
 
-/** Logged internal failures go through this hook (the server sets it to its logger). */
+/**
+ * Logged internal failures go through this hook: `finctl serve` sets it to its logger (with the
+ * stack). The embedded core's user reads one line, the error's own words, never a stack trace.
+ */
 export let reportInternalError: (err: unknown, requestId: string) => void = (err, requestId) => {
-  process.stderr.write(`internal error in request ${requestId}: ${(err as Error)?.stack ?? String(err)}\n`)
+  const e = err as Error | undefined
+  const words = e instanceof Error ? `${e.name}: ${e.message}` : String(err)
+  process.stderr.write(`internal error in request ${requestId}: ${words.split('\n')[0]}\n`)
 }
 export function setInternalErrorReporter(fn: typeof reportInternalError): void {
   reportInternalError = fn
 }
 
-export function toAppError(err: unknown, requestId: string): AppError {
-  if (err instanceof AppError) return err
+/**
+ * A store error (locked, full, damaged, read-only: it names the database) as the client reads it: the
+ * embedded CLI's user owns the file, so as it is; `finctl serve` logs it and answers without the file.
+ */
+let storeErrorWords: (err: AppError, requestId: string) => AppError = (err) => err
+export function setStoreErrorWords(fn: typeof storeErrorWords): void {
+  storeErrorWords = fn
+}
+
+/** `database`: the store's location, for a driver error that reaches here as it was thrown (PostgreSQL's). */
+export function toAppError(err: unknown, requestId: string, database = 'of the service'): AppError {
+  if (err instanceof AppError) return DATABASE_CODES.has(err.code) ? storeErrorWords(err, requestId) : err
+  const problem = storeProblemOf(err)
+  if (problem) return storeErrorWords(storeError(problem, database, { cause: err }), requestId)
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) return new AppError('invalid_json', 'the request body is not valid JSON')
     if (err.status === 413) return new AppError('payload_too_large', 'the request body is larger than 1 MiB')
@@ -47,22 +65,16 @@ export function toAppError(err: unknown, requestId: string): AppError {
   const dbCode = (err as { code?: unknown } | null)?.code
   if (dbCode === '22021' || dbCode === '22P05')
     return new AppError('validation_error', 'text in the request must not contain NUL (\\u0000) characters')
-  // SQLite cannot write (read-only file or folder, full disk): a condition of the installation, not a
-  // bug; say what it is rather than print a stack trace.
-  if (typeof dbCode === 'string' && /^SQLITE_(READONLY|FULL|CANTOPEN|IOERR)/.test(dbCode)) {
-    const what = dbCode.startsWith('SQLITE_READONLY')
-      ? 'the database is read-only: check the permissions of the database file and its folder'
-      : dbCode === 'SQLITE_FULL'
-        ? 'the disk holding the database is full'
-        : 'the database file cannot be read or written'
-    return new AppError('internal_error', `${what} (${dbCode}, request ${requestId})`)
-  }
+  // SQLite cannot open or reach its file: a condition of the installation, not a bug; say what it is
+  // rather than print a stack trace.
+  if (typeof dbCode === 'string' && /^SQLITE_(CANTOPEN|IOERR)/.test(dbCode))
+    return new AppError('internal_error', `the database file cannot be read or written (${dbCode}, request ${requestId})`)
   reportInternalError(err, requestId)
   return new AppError('internal_error', `internal error (request ${requestId})`)
 }
 
-export function onError(err: unknown, c: Context<AppEnv>): Response {
-  return errorResponse(c, toAppError(err, c.get('requestId') ?? ''))
+export function onError(err: unknown, c: Context<AppEnv>, database?: string): Response {
+  return errorResponse(c, toAppError(err, c.get('requestId') ?? '', database))
 }
 
 export function validationError(error: ZodError, where: string): AppError {

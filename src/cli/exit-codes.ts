@@ -14,6 +14,8 @@ export const EXIT = {
   /** Set by bin/finctl.cjs before anything else loads: this Node.js line is not supported. */
   unsupportedNode: 9,
   unreachable: 10,
+  /** The database cannot take the command: locked past the wait, full, damaged, read-only (docs/concurrency.md). */
+  database: 11,
   interrupted: 130,
 } as const
 
@@ -38,6 +40,11 @@ export function exitCodeFor(code: ErrorCode): number {
       return EXIT.rateLimited
     case 'unreachable':
       return EXIT.unreachable
+    case 'database_busy':
+    case 'database_full':
+    case 'database_damaged':
+    case 'database_read_only':
+      return EXIT.database
     default:
       return EXIT.failure
   }

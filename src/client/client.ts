@@ -69,7 +69,10 @@ export interface ClientOptions {
   fetch: FetchLike
   apiKey?: string
   token?: string
-  /** Retries of a 429 answer, waiting Retry-After each time (bounded by maxRetryWaitSeconds). */
+  /**
+   * Retries of a 429 answer, or of a 503 with Retry-After (a database locked past the service's wait:
+   * nothing was done), waiting Retry-After each time (bounded by maxRetryWaitSeconds).
+   */
   maxRetries?: number
   maxRetryWaitSeconds?: number
   onRequest?: (log: RequestLog) => void
@@ -124,7 +127,7 @@ export class Client {
 
   /**
    * Send one request with a body that is already text (JSON) and return the raw answer, after the
-   * 429 retries, whatever its status; throws only when the target cannot be reached (`finctl api`).
+   * 429 and 503 retries, whatever its status; throws only when the target cannot be reached (`finctl api`).
    */
   async send(method: string, path: string, o: Omit<RequestOptions, 'body'> & { body?: string } = {}): Promise<Response> {
     const url = this.url(path, o.query)
@@ -144,7 +147,7 @@ export class Client {
         throw unreachable(this.baseUrl, err)
       }
       this.opts.onRequest?.({ method, url: redactQuery(url), status: res.status, ms: Math.round(performance.now() - started) })
-      if (res.status === 429 && attempt < maxRetries) {
+      if ((res.status === 429 || (res.status === 503 && res.headers.has('retry-after'))) && attempt < maxRetries) {
         const wait = Number(res.headers.get('retry-after') ?? '1')
         if (Number.isFinite(wait) && wait <= maxWait) {
           await res.body?.cancel()

@@ -12,6 +12,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { workerEntry } from '../worker-entry.js'
 import type { FetchLike } from '../client/client.js'
+import { AppError, type ErrorCode } from '../kernel/errors.js'
 
 const KIND = 'finctl-embedded-core'
 
@@ -26,7 +27,7 @@ type Ask =
   | { id: number; close: true }
 type Answer =
   | { id: number; status: number; headers: Array<[string, string]>; body: string }
-  | { id: number; error: string }
+  | { id: number; error: string; app?: { code: ErrorCode; retryAfter?: number } }
   | { id: number; done: true }
 
 if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
@@ -58,7 +59,14 @@ if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
           body: await res.text(),
         })
       })
-      .catch((err: unknown) => answer({ id: m.id, error: (err as Error)?.message ?? String(err) }))
+      .catch((err: unknown) =>
+        answer({
+          id: m.id,
+          error: (err as Error)?.message ?? String(err),
+          // A store error (a damaged or locked file) keeps its code across the thread.
+          app: err instanceof AppError ? { code: err.code, retryAfter: err.retryAfter } : undefined,
+        }),
+      )
   })
 }
 
@@ -112,7 +120,7 @@ export async function openEmbeddedThread(database: string): Promise<ThreadTransp
   const opened = await ask({ id: next++, open: true })
   if ('error' in opened) {
     await worker.terminate()
-    throw new Error(opened.error)
+    throw thrown(opened)
   }
 
   return {
@@ -124,15 +132,20 @@ export async function openEmbeddedThread(database: string): Promise<ThreadTransp
         headers: (init.headers ?? {}) as Record<string, string>,
         body: init.body == null ? undefined : String(init.body),
       })
-      if ('error' in a) throw new Error(a.error)
+      if ('error' in a) throw thrown(a)
       if (!('status' in a)) throw new Error('the database thread answered out of turn')
       return new LiteResponse(a.body, { status: a.status, headers: a.headers }) as unknown as Response
     },
     async close() {
       if (failure) return
       const a = await ask({ id: next++, close: true })
-      if ('error' in a) throw new Error(a.error)
+      if ('error' in a) throw thrown(a)
       await worker.terminate()
     },
   }
+}
+
+/** The thread's error again on this side. */
+function thrown(a: { error: string; app?: { code: ErrorCode; retryAfter?: number } }): Error {
+  return a.app ? new AppError(a.app.code, a.error, { retryAfter: a.app.retryAfter }) : new Error(a.error)
 }

@@ -15,6 +15,11 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'internal_error'
+  // the database cannot take the request: locked past the wait, full, damaged, read-only (store-errors.ts)
+  | 'database_busy'
+  | 'database_full'
+  | 'database_damaged'
+  | 'database_read_only'
   // client-side only: the target could not be reached
   | 'unreachable'
   // client-side only: bad command-line usage
@@ -37,6 +42,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  database_busy: 503,
+  database_full: 507,
+  database_damaged: 503,
+  database_read_only: 503,
   unreachable: 0,
   usage: 0,
 }
@@ -72,9 +81,17 @@ export const validation = (path: string, message: string): AppError =>
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`)
 
-/** The embedded target's database cannot be opened (missing folder, read-only, not a database). */
+/** The codes of a database that cannot take a request (the store says which, naming the file). */
+export const DATABASE_CODES: ReadonlySet<ErrorCode> = new Set(['database_busy', 'database_full', 'database_damaged', 'database_read_only'])
+
+/**
+ * The embedded target's database cannot be opened (missing folder, not a database). A store error
+ * (damaged, read-only, locked, full: it names the file already) stays as it is.
+ */
 export const databaseUnreachable = (target: string, err: unknown): AppError =>
-  new AppError('unreachable', `cannot open the database of ${target}: ${(err as Error)?.message ?? String(err)}`)
+  err instanceof AppError && DATABASE_CODES.has(err.code)
+    ? err
+    : new AppError('unreachable', `cannot open the database of ${target}: ${(err as Error)?.message ?? String(err)}`)
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError
 

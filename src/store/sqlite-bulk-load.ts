@@ -154,8 +154,10 @@ interface Deferred {
   indexes: Array<{ name: string; sql: string }>
 }
 
-function readDeferred(raw: BetterSqlite3.Database): Deferred | undefined {
-  const row = raw.prepare('SELECT value FROM settings WHERE key = ?').get(DEFERRED_KEY) as { value: string } | undefined
+const DEFERRED_SQL = 'SELECT value FROM settings WHERE key = ?'
+/** The record of indexes set aside, if any; `statement`: DEFERRED_SQL prepared on `raw` (every write reads it). */
+function readDeferred(raw: BetterSqlite3.Database, statement = raw.prepare(DEFERRED_SQL)): Deferred | undefined {
+  const row = statement.get(DEFERRED_KEY) as { value: string } | undefined
   return row ? (JSON.parse(row.value) as Deferred) : undefined
 }
 
@@ -199,15 +201,21 @@ function buildDeferred(raw: BetterSqlite3.Database, d: Deferred): void {
   raw.prepare('DELETE FROM settings WHERE key IN (?, ?)').run(DEFERRED_KEY, OLD_LEASE_KEY)
 }
 
+/** Whether the load that set `d` aside is over without having built its indexes: its loader gone, or its lease run out. */
+function abandoned(d: Deferred, now: string): boolean {
+  return d.until <= now || !alive(d.pid)
+}
+
 /**
  * On opening the file: indexes set aside by a load whose loader is gone (or whose lease has run out)
  * are built now. `amountIndex` is the one index that versions before this one set aside (under
- * another key): built when it is missing and no such lease is current.
+ * another key): built when it is missing and no such lease is current. Where that cannot be done
+ * now (the file busy or full), the next write does it first, or fails (BulkLoader.beforeWrite).
  */
 export function repairDeferredIndexes(raw: BetterSqlite3.Database, amountIndex?: { name: string; sql: string }): void {
   const d = readDeferred(raw)
   const now = new Date().toISOString()
-  const indexes = [...(d && (d.until <= now || !alive(d.pid)) ? d.indexes : [])]
+  const indexes = [...(d && abandoned(d, now) ? d.indexes : [])]
   if (amountIndex && !d && !raw.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?`).get(amountIndex.name)) {
     const old = raw.prepare('SELECT value FROM settings WHERE key = ?').get(OLD_LEASE_KEY) as { value: string } | undefined
     if (!old || old.value <= now) indexes.push(amountIndex)
@@ -216,7 +224,7 @@ export function repairDeferredIndexes(raw: BetterSqlite3.Database, amountIndex?:
   try {
     raw.transaction(() => buildDeferred(raw, { until: now, pid: 0, indexes })).immediate()
   } catch {
-    // A read-only file, or busy: queries scan without the indexes meanwhile.
+    // A read-only file, busy, full: queries scan without the indexes meanwhile, and writes build them first.
   }
 }
 
@@ -224,6 +232,8 @@ export function repairDeferredIndexes(raw: BetterSqlite3.Database, amountIndex?:
 export class BulkLoader {
   /** This process set indexes aside and has not built them again yet. */
   private deferred: Deferred | undefined
+  /** The load has ended (end() was called) but building its indexes failed: the next write builds them first. */
+  private unbuilt = false
   /** The page cache (PRAGMA cache_size) before the load made it small; restored once the indexes are back. */
   private cacheBefore: number | undefined
   /**
@@ -239,6 +249,7 @@ export class BulkLoader {
   private readonly accountRefCount: BetterSqlite3.Statement
   private readonly refTextFirst: BetterSqlite3.Statement
   private readonly refTextNext: BetterSqlite3.Statement
+  private readonly deferredRecord: BetterSqlite3.Statement
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
@@ -259,6 +270,7 @@ export class BulkLoader {
     this.accountRefCount = raw.prepare('SELECT count(*) FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL').pluck()
     this.refTextFirst = raw.prepare(refTextSql(false))
     this.refTextNext = raw.prepare(refTextSql(true))
+    this.deferredRecord = raw.prepare(DEFERRED_SQL)
   }
 
   /**
@@ -326,8 +338,12 @@ export class BulkLoader {
     }
     const existing = (this.rowCount.get() as { n: number | null }).n ?? 0
     if (announced * SHARE_DIVISOR < existing) return
-    // Indexes another process set aside (a load still running) stay in the list.
-    const before = readDeferred(this.raw)?.indexes ?? []
+    // Another process's load is running: this one goes the row path beside it (the caller gives the
+    // unique index back first when its rows have refs), so that one process's memory of refs is never
+    // half the truth. A load left behind by a dead process was built again before this write.
+    const other = readDeferred(this.raw, this.deferredRecord)
+    if (other && !this.over(other)) return
+    const before = other?.indexes ?? []
     const now = this.secondary.all() as Array<{ name: string; sql: string }>
     // The refs of the batch's accounts, read from the unique index before it goes (seqs in 32 bits).
     const refSql = this.indexSql.get(REF_INDEX) as string | undefined
@@ -361,7 +377,7 @@ export class BulkLoader {
   ensureRefIndex(): void {
     if (this.indexSql.get(REF_INDEX) !== undefined) return
     this.refs = undefined
-    const d = readDeferred(this.raw)
+    const d = readDeferred(this.raw, this.deferredRecord)
     const sql =
       d?.indexes.find((i) => i.name === REF_INDEX)?.sql ?? `CREATE UNIQUE INDEX ${REF_INDEX} ON transactions (account_key, import_ref)`
     this.raw.exec(ifNotExists(sql))
@@ -369,6 +385,39 @@ export class BulkLoader {
     const rest = { ...d, indexes: d.indexes.filter((i) => i.name !== REF_INDEX) }
     writeDeferred(this.raw, rest)
     if (this.deferred) this.deferred = { ...this.deferred, indexes: this.deferred.indexes.filter((i) => i.name !== REF_INDEX) }
+  }
+
+  /**
+   * Inside a write transaction, before a write of rows: indexes set aside by a load that is over (its
+   * loader dead, its lease run out, or this process's load whose build failed) are built first; a
+   * build that fails (a full disk) fails the write with its reason. A live load's indexes stay aside.
+   */
+  beforeWrite(): void {
+    if (this.deferred) {
+      if (!this.unbuilt) return
+      this.refs = undefined
+      // Built inside this write's transaction, which may roll back: done once a later write finds no record.
+      const d = readDeferred(this.raw, this.deferredRecord)
+      if (d && d.pid === this.deferred.pid && d.until === this.deferred.until) {
+        buildDeferred(this.raw, this.deferred)
+        return
+      }
+      this.deferred = undefined
+      this.unbuilt = false
+      this.restoreCache()
+    }
+    const d = readDeferred(this.raw, this.deferredRecord)
+    if (d && this.over(d)) buildDeferred(this.raw, d)
+  }
+
+  /** Whether the load of record `d` is over (another store of this process may be loading: a pid alone does not say). */
+  private over(d: Deferred): boolean {
+    return abandoned(d, new Date().toISOString())
+  }
+
+  private restoreCache(): void {
+    if (this.cacheBefore !== undefined) this.raw.pragma(`cache_size = ${this.cacheBefore}`)
+    this.cacheBefore = undefined
   }
 
   /** After a bulk batch: build the indexes again once the load has been quiet for the idle time. */
@@ -384,12 +433,18 @@ export class BulkLoader {
     clearTimeout(this.rebuildTimer)
     const d = this.deferred
     if (!d) return
-    await this.inWriteQueue(() => {
-      this.refs = undefined
-      buildDeferred(this.raw, this.deferred ?? d)
-    })
+    try {
+      await this.inWriteQueue(() => {
+        this.refs = undefined
+        // Another write may have built them meanwhile (beforeWrite, after a failed build).
+        if (this.deferred) buildDeferred(this.raw, this.deferred)
+      })
+    } catch (e) {
+      this.unbuilt = this.deferred !== undefined
+      throw e
+    }
     this.deferred = undefined
-    if (this.cacheBefore !== undefined) this.raw.pragma(`cache_size = ${this.cacheBefore}`)
-    this.cacheBefore = undefined
+    this.unbuilt = false
+    this.restoreCache()
   }
 }

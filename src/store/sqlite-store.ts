@@ -1,11 +1,16 @@
 /**
- * The embedded store: SQLite through better-sqlite3 (WAL, busy timeout, foreign keys).
- * Hot paths are prepared statements. They run while holding kysely's connection lock, so they
- * never land inside another request's open kysely transaction.
+ * The embedded store: SQLite through better-sqlite3 (WAL, foreign keys). Writers on one file take
+ * turns (sqlite-turns.ts): every write transaction begins IMMEDIATE and waits for the lock a bounded,
+ * growing while. Hot paths are prepared statements. They run while holding kysely's connection lock,
+ * so they never land inside another request's open kysely transaction. Errors of the file (locked,
+ * full, damaged, read-only) leave as store errors naming it (store-errors.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3'
 import { createRequire } from 'node:module'
-import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
+import { Kysely, type SqliteDatabase } from 'kysely'
+import { beginImmediate, FileHealth } from './sqlite-file-health.js'
+import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
+import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './sqlite-turns.js'
 import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from './migrations/index.js'
 import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
 import type { RefTable } from './ref-table.js'
@@ -45,13 +50,27 @@ export interface SqliteStoreOptions {
 }
 
 export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}): Promise<Store> {
+  const health = new FileHealth(path)
+  try {
+    return await open(path, o, health)
+  } catch (e) {
+    throw health.translate(e)
+  }
+}
+
+async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Promise<Store> {
   const isNew = path !== ':memory:' && !existsSync(path)
   if (isNew) makeDirs(dirname(path))
   const raw = new Database(path)
   // Financial data: owner-only, like the profile file (SQLite gives -wal and -shm the same mode).
   if (isNew) chmodSync(path, 0o600)
-  raw.pragma('journal_mode = WAL')
-  raw.pragma('busy_timeout = 5000')
+  raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
+  try {
+    await health.turns.take(() => unlessLocked(() => raw.pragma('journal_mode = WAL')))
+  } catch (e) {
+    raw.close()
+    throw e
+  }
   raw.pragma('synchronous = NORMAL')
   raw.pragma(`cache_size = -${Math.round((o.cacheMb ?? 64) * 1024)}`)
   // Checkpoint the WAL every 64 MiB instead of SQLite's 4 MiB: a batch of 1,000 imported rows
@@ -61,7 +80,19 @@ export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}):
   raw.pragma('wal_autocheckpoint = 16384')
   raw.pragma('journal_size_limit = 67108864')
   raw.pragma('foreign_keys = ON')
-  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: statementCache(raw) }) })
+  let hot: SqliteHotPaths | undefined
+  const db = new Kysely<Db>({
+    dialect: new TurnTakingSqliteDialect(
+      { database: statementCache(raw) },
+      {
+        raw,
+        turns: health.turns,
+        translate: health.translate,
+        // Not while migrating: the hot paths (and the bulk loader's record) come after.
+        beforeWrite: () => hot?.beforeDataWrite(),
+      },
+    ),
+  })
 
   const all = migrations('sqlite')
   const wanted = Object.keys(all).length
@@ -71,37 +102,30 @@ export async function openSqliteStore(path: string, o: SqliteStoreOptions = {}):
     // A migration may change an index that a killed bulk load had set aside: build those first.
     if (applied > 0) repairDeferredIndexes(raw)
     await migrate(db, all)
-    raw.pragma(`user_version = ${wanted}`)
+    await health.turns.take(() => unlessLocked(() => raw.pragma(`user_version = ${wanted}`)))
     giveBackFreedSpace(raw)
   }
 
   const amountIndex = transactionIndexes('sqlite').find((i) => i.includes(` ${AMOUNT_INDEX} `))!
   repairDeferredIndexes(raw, { name: AMOUNT_INDEX, sql: amountIndex })
   // Writes of import_refs through kysely first give back the unique index a bulk load set aside.
-  let hot: SqliteHotPaths | undefined
   const tx = new TransactionCodec('sqlite', db, () => hot?.ensureRefIndex())
-  hot = new SqliteHotPaths(raw, db, tx, bulkLoadSettings())
+  hot = new SqliteHotPaths(raw, db, tx, bulkLoadSettings(), health)
   return {
     dialect: 'sqlite',
     db,
-    hot: hot!,
+    hot,
     tx,
     location: path,
-    writeTransaction: (fn) =>
-      db.connection().execute(async (conn) => {
-        await sql`BEGIN IMMEDIATE`.execute(conn)
-        try {
-          const result = await fn(conn)
-          await sql`COMMIT`.execute(conn)
-          return result
-        } catch (err) {
-          await sql`ROLLBACK`.execute(conn)
-          throw err
-        }
-      }),
+    // BEGIN IMMEDIATE, waiting its turn (sqlite-dialect.ts).
+    writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
-      await hot?.endBulkLoad()
-      await db.destroy() // closes `raw` too
+      try {
+        await hot?.endBulkLoad()
+      } finally {
+        // A build that failed (a full disk) is done by the next write, in this process or another.
+        await db.destroy() // closes `raw` too
+      }
     },
   }
 }
@@ -150,7 +174,6 @@ class SqliteHotPaths implements HotPaths {
   private readonly insertRequest: BetterSqlite3.Statement
   private readonly bumpKey: BetterSqlite3.Statement
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
-  private readonly runBatch: (ops: Array<() => void>) => void
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
@@ -160,18 +183,16 @@ class SqliteHotPaths implements HotPaths {
   private readonly bulk: BulkLoader
 
   constructor(
-    raw: BetterSqlite3.Database,
+    private readonly raw: BetterSqlite3.Database,
     private readonly db: Kysely<Db>,
     private readonly codec: TransactionCodec,
     bulk: BulkLoadSettings,
+    private readonly health: FileHealth,
   ) {
     this.bulk = new BulkLoader(raw, bulk, (work) => this.grouped(work))
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
-    this.runBatch = raw.transaction((ops: Array<() => void>) => {
-      for (const op of ops) op()
-    })
-    // Inside runBatch this is a savepoint; alone it would be its own transaction.
+    // Inside a write turn's transaction this is a savepoint.
     this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
     this.rateLimit = raw.prepare(rateLimitSql('sqlite', (i) => `@p${i}`))
     this.insertRequest = raw.prepare(
@@ -203,9 +224,41 @@ class SqliteHotPaths implements HotPaths {
     )
   }
 
-  /** Run synchronous SQLite work while holding kysely's single-connection lock. */
+  /** Run synchronous SQLite work while holding kysely's single-connection lock; errors as the store reports them. */
   private locked<T>(fn: () => T): Promise<T> {
-    return this.db.connection().execute(async () => fn())
+    return this.db
+      .connection()
+      .execute(async () => fn())
+      .catch((e: unknown) => {
+        throw this.health.translate(e)
+      })
+  }
+
+  /**
+   * Run `work` in a write transaction of its own once this connection has the write lock (BEGIN
+   * IMMEDIATE), waiting its turn while another holds it; kysely's lock is held only while trying.
+   */
+  private inWriteTurn<T>(work: () => T): Promise<T> {
+    return this.health.turns.take(() =>
+      this.locked(() => {
+        if (!beginImmediate(this.raw)) return NOT_NOW
+        try {
+          const result = work()
+          this.raw.exec('COMMIT')
+          return result
+        } catch (e) {
+          // SQLite may have rolled back already (a full disk).
+          if (this.raw.inTransaction) this.raw.exec('ROLLBACK')
+          throw e
+        }
+      }),
+    )
+  }
+
+  /** Before a write of data, inside its transaction: refused on a damaged file; a dead load's indexes built first. */
+  beforeDataWrite(): void {
+    this.health.refuseIfDamaged()
+    this.bulk.beforeWrite()
   }
 
   // ---- group commit ------------------------------------------------------------------------
@@ -229,18 +282,18 @@ class SqliteHotPaths implements HotPaths {
     this.scheduled = false
     const batch = this.queue
     this.queue = []
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = []
+    let outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>
     try {
-      await this.locked(() =>
-        this.runBatch(
-          batch.map((op) => () => {
-            try {
-              outcomes.push({ ok: true, value: this.savepoint(op.work) })
-            } catch (error) {
-              outcomes.push({ ok: false, error })
-            }
-          }),
-        ),
+      outcomes = await this.inWriteTurn(() =>
+        batch.map((op) => {
+          try {
+            return { ok: true as const, value: this.savepoint(op.work) }
+          } catch (error) {
+            // SQLite ended the whole transaction (a full disk): every write of it is undone, so none may be answered as done.
+            if (!this.raw.inTransaction) throw error
+            return { ok: false as const, error: this.health.translate(error) }
+          }
+        }),
       )
     } catch (error) {
       for (const op of batch) op.reject(error)
@@ -274,7 +327,7 @@ class SqliteHotPaths implements HotPaths {
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve()
-    return this.locked(() => this.appendRequests(rows))
+    return this.inWriteTurn(() => this.appendRequests(rows))
   }
 
   async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
@@ -285,13 +338,18 @@ class SqliteHotPaths implements HotPaths {
     for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
     if (!this.bulk.isBulk(announced))
       return this.grouped(() => {
+        this.beforeDataWrite()
         if (refAccounts.size) this.bulk.ensureRefIndex()
         return InsertedRows.ofIds(rows, this.appendTransactions(rows))
       })
     return this.grouped(() => {
+      this.beforeDataWrite()
       this.bulk.enter(announced, refAccounts)
       const refs = this.bulk.refs
-      return refs ? this.appendBulk(rows, refs, o.existing) : InsertedRows.ofIds(rows, this.appendTransactions(rows))
+      if (refs) return this.appendBulk(rows, refs, o.existing)
+      // Not this process's load (another's is running): the row path, against the unique index.
+      if (refAccounts.size) this.bulk.ensureRefIndex()
+      return InsertedRows.ofIds(rows, this.appendTransactions(rows))
     }).finally(() => this.bulk.scheduleRebuild())
   }
 

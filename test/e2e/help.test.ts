@@ -64,6 +64,7 @@ describe('help', () => {
       ['7', 'rate limited'],
       ['8', 'partial success'],
       ['10', 'cannot reach the target'],
+      ['11', 'the database cannot take the command'],
       ['130', 'cancelled'],
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +${word}`, 'm'))
@@ -81,6 +82,7 @@ describe('help', () => {
       'FINCTL_CONFIG_DIR',
       'FINCTL_DATA_DIR',
       'FINCTL_MAX_RETRIES',
+      'FINCTL_BUSY_TIMEOUT_MS',
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${v} `, 'm'))
     }

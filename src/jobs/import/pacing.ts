@@ -1,7 +1,13 @@
 /** The import's pacing: a gate that waits out the service's 429s, and a pool of requests in flight. */
 import { AppError } from '../../kernel/errors.js'
 
-/** A gate every worker waits at while the service asks us to slow down (429). */
+/**
+ * Times in a row a batch is sent again after the database answered it was locked (503, after the
+ * client's own retries): each waited up to the service's wait (FINCTL_BUSY_TIMEOUT_MS).
+ */
+export const BUSY_ROUNDS = 3
+
+/** A gate every worker waits at while the service asks us to slow down (429) or its database is locked (503). */
 export class Pacer {
   private until = 0
   constructor(private readonly sleep: (ms: number) => Promise<void>) {}
@@ -11,18 +17,16 @@ export class Pacer {
   hold(seconds: number | undefined): void {
     this.until = Math.max(this.until, Date.now() + Math.max(seconds ?? 1, 0.05) * 1000)
   }
-  /** Retry `call` while the service answers 429; any other error is thrown. */
+  /** Retry `call` while the service answers 429, and a few times while its database is locked; any other error is thrown. */
   async call<T>(call: () => Promise<T>): Promise<T> {
-    for (;;) {
+    for (let busy = 0; ; ) {
       await this.wait()
       try {
         return await call()
       } catch (e) {
-        if (e instanceof AppError && e.code === 'rate_limited') {
-          this.hold(e.retryAfter)
-          continue
-        }
-        throw e
+        const again = e instanceof AppError && (e.code === 'rate_limited' || (e.code === 'database_busy' && ++busy <= BUSY_ROUNDS))
+        if (!again) throw e
+        this.hold(e.retryAfter)
       }
     }
   }
