@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server'
 import pino from 'pino'
 import { errorBody, setInternalErrorReporter } from './api/errors.js'
 import { AppError } from './kernel/errors.js'
+import { redactPasswords } from './kernel/redact.js'
 import { openCore, type Core } from './core.js'
 import { isPostgresUrl } from './store/open-store.js'
 
@@ -73,7 +74,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     pino.destination({ fd: 2, sync: false }),
   )
   setInternalErrorReporter((err, requestId) => {
-    logger.error({ request_id: requestId, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'internal error')
+    const e = err as Error | undefined
+    const text = (t: string | undefined) => (t === undefined ? undefined : redactPasswords(t))
+    logger.error({ request_id: requestId, err: { message: text(e?.message), stack: text(e?.stack) } }, 'internal error')
   })
   const core = await openCore(o.database, {
     poolSize: o.poolSize,

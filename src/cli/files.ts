@@ -5,7 +5,7 @@
  * is a usage error (exit 2) that says what the path is, not a failure halfway.
  */
 import { realpathSync, statSync, type Stats } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { AppError } from '../kernel/errors.js'
 
@@ -18,6 +18,11 @@ export async function requireInputFile(path: string): Promise<Stats> {
   if (info.isDirectory()) throw new AppError('usage', `${path} is a folder: give the path of a file in it`)
   if (!info.isFile())
     throw new AppError('usage', `${path} is not a regular file (a pipe or a device): save it to a file and give that file's path`)
+  // stat needs no read permission: open the file once so that an unreadable one is named now.
+  const handle = await open(path, 'r').catch((e: NodeJS.ErrnoException) => e)
+  if (handle instanceof Error)
+    throw new AppError('usage', `cannot read ${path}: ${handle.code === 'EACCES' ? 'permission denied' : handle.message}`)
+  await handle.close()
   return info
 }
 

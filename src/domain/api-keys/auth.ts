@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import { AppError } from '../../kernel/errors.js'
-import { hashApiKey, KEY_PATTERN, verifyPassword, dummyPasswordHash } from './secrets.js'
+import { dummyPasswordHash, hashApiKey, hashPassword, KEY_PATTERN, needsRehash, verifyPassword } from './secrets.js'
 import type { Actor } from '../actor.js'
 import { JWT_SCOPES, type Scope } from '../../kernel/vocabulary.js'
 import type { Store } from '../../store/store.js'
@@ -13,6 +13,8 @@ import type { ApiKeyRow } from '../../store/schema.js'
 
 export const TOKEN_TTL_SECONDS = 24 * 60 * 60
 const ISSUER = 'finctl'
+/** How far another server's clock may run ahead of ours when it issued a token. */
+const CLOCK_SKEW_SECONDS = 60
 
 export interface KeyAuth {
   actor: Actor
@@ -68,6 +70,14 @@ export async function issueToken(store: Store, email: string, password: string, 
   // Verify against a dummy hash for unknown users so the answer takes as long either way.
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()))
   if (!user || !ok) throw unauthorized('wrong email or password')
+  // A hash of an older, lower cost: hashed again now that the password is known (once, if two logins race).
+  if (needsRehash(user.password_hash))
+    await store.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(password) })
+      .where('id', '=', user.id)
+      .where('password_hash', '=', user.password_hash)
+      .execute()
   const scopes: Scope[] = [...JWT_SCOPES]
   const iat = Math.floor(now.getTime() / 1000)
   const token = await new SignJWT({ cid: user.company_id, scopes })
@@ -87,7 +97,12 @@ export async function authenticateJwt(store: Store, header: string, now: Date): 
       algorithms: ['HS256'],
       issuer: ISSUER,
       currentDate: now,
+      requiredClaims: ['exp', 'iat'],
     })
+    // A token lives TOKEN_TTL_SECONDS at most: one without an end, or that ends later, was not issued here.
+    const nowSec = Math.floor(now.getTime() / 1000)
+    const [exp, iat] = [payload.exp as number, payload.iat as number]
+    if (exp - iat > TOKEN_TTL_SECONDS || exp > nowSec + TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) throw unauthorized('invalid access token')
     const scopes = Array.isArray(payload.scopes)
       ? (payload.scopes as unknown[]).filter((s): s is Scope => JWT_SCOPES.includes(s as Scope))
       : []
