@@ -8,7 +8,8 @@ import { AppError } from '../src/kernel/errors.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
+import { requireInputFile } from '../src/cli/files.js'
+import { checkOutputFile } from '../src/jobs/output-file.js'
 import { writeDrained } from '../src/cli/closed-output.js'
 import { note, printList, printRecord, printRecordStreaming } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
@@ -57,6 +58,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
     )
     .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
     .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
+    .option('--overwrite', 'let --rejects replace an existing file')
     .option('--atomic', 'all or nothing: one bad row and nothing is imported')
     .option('--force', 'accept dates outside the date window (1970-01-01 to a year ahead) and amounts of 0')
     .option('--concurrency <n>', 'requests in flight at once (default 2 embedded, 4 remote)')
@@ -95,6 +97,7 @@ interface ImportFlags {
   where?: string[]
   dryRun?: boolean
   rejects?: string
+  overwrite?: boolean
   atomic?: boolean
   force?: boolean
   concurrency?: string
@@ -186,7 +189,8 @@ async function constantsOf(set: Record<string, string> | undefined): Promise<Par
 async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): Promise<number> {
   const [file] = args
   await requireInputFile(file)
-  if (o.rejects !== undefined) requireOutputFile(o.rejects, '--rejects', { path: file, what: 'the file being imported' })
+  if (o.rejects !== undefined)
+    checkOutputFile(o.rejects, { flag: '--rejects', overwrite: o.overwrite, input: { path: file, what: 'the file being imported' } })
   const { MappingStore, validMappingName } = await import('../src/cli/mappings.js')
   if (o.saveMapping !== undefined && !validMappingName(o.saveMapping)) {
     throw new AppError('usage', `--save-mapping: "${o.saveMapping}" is not a valid mapping name (letters, digits, . _ -, at most 64)`)
@@ -250,6 +254,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
           dryRun: o.dryRun,
           atomic: o.atomic,
           rejectsPath: o.rejects,
+          overwrite: o.overwrite,
           concurrency,
           batchSize,
           mode: o.single ? 'single' : 'auto',

@@ -41,6 +41,8 @@ export interface ImportRunOptions extends ImportOptions {
   dryRun?: boolean
   atomic?: boolean
   rejectsPath?: string
+  /** --overwrite: the rejects file may replace an existing file. */
+  overwrite?: boolean
   /** Requests in flight at once (batches, or single creates). */
   concurrency?: number
   batchSize?: number
@@ -121,7 +123,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   o.onPlan?.(plan)
   // One converter a pass over the file: a row's occurrence number and the running balance start again with it.
   const newConverter = () => new RowConverter(plan, { ...o, accountId: o.accountId, currency, constants: o.constants })
-  const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
+  const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter, { input: path, overwrite: o.overwrite })
   const rejects = new RejectList()
   const summary: ImportSummary = {
     file: path,
