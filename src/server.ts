@@ -12,6 +12,8 @@ import { redactPasswords } from './kernel/redact.js'
 import { openCore, type Core } from './core.js'
 import { isPostgresUrl } from './store/open-store.js'
 
+const HOUSEKEEPING_CHECK_MS = 10 * 60_000
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
 /**
@@ -84,6 +86,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   })
   // Every route group is built before the first request, not by it.
   await core.app.loadAll()
+  // Housekeeping runs at most once an hour per database (whichever process comes first): look every ten minutes.
+  void core.housekeeping()
+  const housekeeper = setInterval(() => void core.housekeeping(), HOUSEKEEPING_CHECK_MS)
+  housekeeper.unref()
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
     const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
     ;(s as Server).once('error', reject)
@@ -127,6 +133,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           server.once('close', () => clearInterval(timer))
           server.closeIdleConnections()
         })
+        clearInterval(housekeeper)
         await core.close()
         logger.flush()
       })()
