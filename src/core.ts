@@ -30,6 +30,7 @@ export interface CoreOptions extends OpenStoreOptions {
   dateWindow?: DateWindow
   usageIntervalMs?: number
   log?: AppDeps['log']
+  loginFailed?: AppDeps['loginFailed']
 }
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
@@ -39,7 +40,7 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
   const store = await openStore(target, opts)
   const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
   const now = opts.now ?? (() => new Date())
-  const app = createApp({ store, usage, now, dateWindow, version: VERSION, log: opts.log })
+  const app = createApp({ store, usage, now, dateWindow, version: VERSION, log: opts.log, loginFailed: opts.loginFailed })
   let closed = false
   const keepHouse = () =>
     housekeeping(store, now()).then(

@@ -83,6 +83,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const core = await openCore(o.database, {
     poolSize: o.poolSize,
     log: logger.isLevelEnabled('info') ? (entry) => logger.info(entry, 'request') : undefined,
+    loginFailed: (entry) => logger.warn(entry, 'login failed'),
   })
   // Every route group is built before the first request, not by it.
   await core.app.loadAll()

@@ -236,6 +236,24 @@ export interface CategorizationSettingsTable {
   updated_at: string
 }
 
+/** Login attempts of the current minute per subject (`email:...`, `address:...`). */
+export interface LoginCountersTable {
+  subject: string
+  minute_window: number
+  count: number
+}
+
+/** One refused password: the audit of failed logins. */
+export interface LoginFailuresTable {
+  id: Generated<number>
+  /** As given, lower-cased; user_id is set when such a user exists. */
+  email: string
+  user_id: string | null
+  /** The client's address on `finctl serve`; null on the embedded core. */
+  client_address: string | null
+  created_at: string
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -252,6 +270,8 @@ export interface Db {
   categorization_settings: CategorizationSettingsTable
   exchange_rates: ExchangeRatesTable
   actors: ActorsTable
+  login_counters: LoginCountersTable
+  login_failures: LoginFailuresTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>

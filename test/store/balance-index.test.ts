@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { getBankAccount } from '../../src/domain/accounts/bank-accounts.js'
 import { migrations } from '../../src/store/migrations/index.js'
 import type { Store } from '../../src/store/store.js'
-import { appliedMigrations, freshDatabase, seedTenant, STORES, txRow, type TestDatabase } from './fixtures.js'
+import { appliedMigrations, freshDatabase, seedTenant, STORES, takeBackAfter, txRow, type TestDatabase } from './fixtures.js'
 
 /** The columns of transactions_report_account, in order. */
 async function indexColumns(store: Store): Promise<string[]> {
@@ -55,17 +55,12 @@ describe.each(STORES)('migration 0012 on %s', (kind) => {
     expect((await indexColumns(s)).at(-1)).toBe('amount')
 
     // Back to the index of 0011, as a database of the release before has it.
-    await migrations(kind)['0012_balance_index'].down!(s.db)
-    await s.db
-      .deleteFrom('kysely_migration' as never)
-      .where('name' as never, '=', '0012_balance_index' as never)
-      .execute()
-    if (kind === 'sqlite') await sql`PRAGMA user_version = 11`.execute(s.db)
+    await takeBackAfter(s, '0011_compact_transactions')
     expect((await indexColumns(s)).at(-1)).toBe('base_amount')
     await s.close()
 
     s = d.store = await d.database.open()
-    expect((await appliedMigrations(s)).map((m) => m.name).at(-1)).toBe('0012_balance_index')
+    expect((await appliedMigrations(s)).map((m) => m.name)).toEqual(Object.keys(migrations(kind)))
     expect(await indexColumns(s)).toEqual([
       'account_key',
       'transaction_date',

@@ -34,6 +34,7 @@ const MIGRATION_NAMES = [
   '0010_exchange_rates',
   '0011_compact_transactions',
   '0012_balance_index',
+  '0013_login_limits',
 ]
 
 const TABLES = [
@@ -50,6 +51,8 @@ const TABLES = [
   'idempotency_keys',
   'kysely_migration',
   'kysely_migration_lock',
+  'login_counters',
+  'login_failures',
   'rate_limit_counters',
   'settings',
   'transactions',
@@ -70,6 +73,7 @@ function indexes(_kind: StoreKind): string[] {
     'categorization_rules_company',
     'companies_key',
     'idempotency_keys_created',
+    'login_failures_created',
     ...TRANSACTION_INDEXES,
   ].sort()
 }

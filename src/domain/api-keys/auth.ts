@@ -7,6 +7,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import { AppError } from '../../kernel/errors.js'
 import { dummyPasswordHash, hashApiKey, hashPassword, KEY_PATTERN, needsRehash, verifyPassword } from './secrets.js'
 import type { Actor } from '../actor.js'
+import { giveBackLoginAttempt, recordLoginFailure, takeLoginAttempt } from './login-limits.js'
 import { JWT_SCOPES, type Scope } from '../../kernel/vocabulary.js'
 import type { Store } from '../../store/store.js'
 import type { ApiKeyRow } from '../../store/schema.js'
@@ -65,11 +66,20 @@ export function forgetSecrets(): void {
   secretCache = new WeakMap()
 }
 
-export async function issueToken(store: Store, email: string, password: string, now: Date) {
+/**
+ * A login: `address` is the client's (finctl serve), undefined on the embedded core. Limited per
+ * email and address (login-limits.ts); a refused password is recorded there.
+ */
+export async function issueToken(store: Store, email: string, password: string, now: Date, address?: string) {
+  await takeLoginAttempt(store, email, address, now)
   const user = await store.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst()
   // Verify against a dummy hash for unknown users so the answer takes as long either way.
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()))
-  if (!user || !ok) throw unauthorized('wrong email or password')
+  if (!user || !ok) {
+    await recordLoginFailure(store, { email, userId: user?.id, address }, now)
+    throw unauthorized('wrong email or password')
+  }
+  await giveBackLoginAttempt(store, email, now)
   // A hash of an older, lower cost: hashed again now that the password is known (once, if two logins race).
   if (needsRehash(user.password_hash))
     await store.db

@@ -20,6 +20,7 @@ import * as creationColumns from './0009_creation_columns.js'
 import * as exchangeRates from './0010_exchange_rates.js'
 import * as compactTransactions from './0011_compact_transactions.js'
 import * as balanceIndex from './0012_balance_index.js'
+import * as loginLimits from './0013_login_limits.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -38,6 +39,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0010_exchange_rates', exchangeRates],
   ['0011_compact_transactions', compactTransactions],
   ['0012_balance_index', balanceIndex],
+  ['0013_login_limits', loginLimits],
 ]
 
 /** Every migration, in order, for one dialect. */
