@@ -189,6 +189,8 @@ export interface BankStatementsTable {
   created_at: string
   updated_at: string
   processed_at: string | null
+  /** `host/pid` of the process that processes it (migration 0014; null before). */
+  worker: string | null
 }
 
 export interface IdempotencyKeysTable {

@@ -35,6 +35,7 @@ const MIGRATION_NAMES = [
   '0011_compact_transactions',
   '0012_balance_index',
   '0013_login_limits',
+  '0014_statement_worker',
 ]
 
 const TABLES = [
