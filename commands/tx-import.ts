@@ -64,6 +64,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
     .option('--concurrency <n>', 'requests in flight at once (default 2 embedded, 4 remote)')
     .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000)')
     .option('--single', 'send one create request per row (with an Idempotency-Key) instead of batches')
+    .option('--wait', 'wait out a rate limit however long (a spent daily allowance); else a wait over a minute stops the import (exit 7)')
     .option('--progress', 'show progress even when stderr is not a terminal')
     .option('--no-progress', 'no progress line')
     .addHelpText(
@@ -76,7 +77,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
         'not have yet: a row is known by its date, amount, description, bank reference and its place among identical rows.\n' +
         'A row already on an uploaded statement (same amount, date within 3 days: the rule a statement upload reconciles\n' +
         "by) is matched with the statement's transaction and reconciled, not created (already on a statement).\n" +
-        'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 --atomic refused.\n',
+        'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 --atomic refused; 7 the service asks to wait over a minute (see --wait).\n',
     )
     .action(run(runImportCommand))
 }
@@ -103,6 +104,7 @@ interface ImportFlags {
   concurrency?: string
   batchSize?: string
   single?: boolean
+  wait?: boolean
   progress?: boolean
 }
 
@@ -255,6 +257,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
           atomic: o.atomic,
           rejectsPath: o.rejects,
           overwrite: o.overwrite,
+          wait: o.wait,
           concurrency,
           batchSize,
           mode: o.single ? 'single' : 'auto',
