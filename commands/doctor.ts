@@ -8,6 +8,7 @@ import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
+import { redactPasswords } from '../src/kernel/redact.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { configDir } from '../src/cli/profiles.js'
@@ -183,6 +184,8 @@ export async function runDoctor(ctx: Context): Promise<number> {
   if (reachable) await targetChecks(ctx, checks)
   else checks.push({ name: 'reachable', status: 'skip', detail: 'fix the checks above first' })
 
+  // Details quote paths, URLs and error messages: a database URL's password is never among them.
+  for (const k of checks) k.detail = redactPasswords(k.detail)
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
     const failed = checks.some((c) => c.status === 'fail')
     ctx.io.stdout.write(

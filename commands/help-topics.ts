@@ -17,7 +17,7 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   notFound: 'not found (HTTP 404)',
   invalid:
     'validation error or conflict (HTTP 400, 409, 413, 415): the message names the field; an import that wrote nothing (--atomic, a statement with a line it cannot read, each line named)',
-  rateLimited: 'rate limited (HTTP 429) after the retries (FINCTL_MAX_RETRIES)',
+  rateLimited: 'rate limited (HTTP 429) after the retries (FINCTL_MAX_RETRIES), or asked to wait over a minute (tx import --wait)',
   partial: 'partial success: an import or bulk job where some rows failed (each named with its line and reason), the rest done',
   unsupportedNode: 'this Node.js is not a supported line (22.22.2+, 24.15+, 26): nothing was run',
   unreachable: 'cannot reach the target: connection refused, DNS, timeout, or a database that cannot be opened',

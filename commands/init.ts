@@ -1,6 +1,7 @@
 /** finctl init: a local embedded database with a company, its owner, a first API key and a profile. */
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
+import { redactPasswords } from '../src/kernel/redact.js'
 import { CURRENCY_CODES, isCurrency } from '../src/kernel/currencies.js'
 import { generatePassword } from '../src/domain/api-keys/secrets.js'
 import type { Context } from '../src/cli/context.js'
@@ -98,7 +99,7 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   })
   profiles.setCurrent(profileName)
 
-  note(ctx.io, ctx.printer, `Created company "${result.company.name}" (${result.company.base_currency}) in ${database}`)
+  note(ctx.io, ctx.printer, `Created company "${result.company.name}" (${result.company.base_currency}) in ${redactPasswords(database)}`)
   note(
     ctx.io,
     ctx.printer,

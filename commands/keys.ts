@@ -1,5 +1,4 @@
 /** finctl keys list | show | usage | create | revoke */
-import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
 import { API_KEY_SCOPES } from '../src/kernel/vocabulary.js'
@@ -12,6 +11,7 @@ import { confirmOrYes, promptCheckbox, promptText, valueOrPrompt } from '../src/
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
 import { validProfileName } from '../src/cli/profiles.js'
+import { OutputFile } from '../src/jobs/output-file.js'
 
 export function registerKeys(program: Command, run: Runner): void {
   const keys = program.command('keys').description('API keys of the company')
@@ -45,6 +45,7 @@ export function registerKeys(program: Command, run: Runner): void {
     .option('--rate-limit-per-day <n>', 'requests per day (default 10000)')
     .option('--save-profile <name>', 'store the new key in this profile instead of printing it')
     .option('--output-file <path>', 'write the new key to this file (mode 0600) instead of printing it')
+    .option('--overwrite', 'let --output-file replace an existing file')
     .addHelpText(
       'after',
       '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n',
@@ -127,6 +128,7 @@ interface CreateOptions {
   rateLimitPerDay?: string
   saveProfile?: string
   outputFile?: string
+  overwrite?: boolean
 }
 
 async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
@@ -175,7 +177,10 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     }
   }
   // Claim the output file before the key exists: a key whose only copy could not be written is lost.
-  const file = o.outputFile === undefined ? undefined : openKeyFile(o.outputFile)
+  const file =
+    o.outputFile === undefined
+      ? undefined
+      : OutputFile.create(o.outputFile, { flag: '--output-file', secret: true, overwrite: o.overwrite })
   let created: CreatedApiKey
   try {
     const client = await ctx.client()
@@ -199,6 +204,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   }
   if (file) {
     file.write(`${key}\n`)
+    file.commit()
     await printRecord(ctx.io, ctx.printer, record)
     note(ctx.io, ctx.printer, `The new key is in ${o.outputFile} (mode 0600)`)
     return 0
@@ -209,32 +215,6 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   } else await printRecord(ctx.io, ctx.printer, created)
   warn(ctx.io, 'this is the only time the full key is shown: store it now (it is kept only as a hash)', ctx.printer.color)
   return 0
-}
-
-/** Create the key file (mode 0600, never over an existing file) and keep it open until the key is known. */
-function openKeyFile(path: string): { write(text: string): void; discard(): void } {
-  let fd: number
-  try {
-    fd = openSync(path, 'wx', 0o600)
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'EEXIST')
-      throw new AppError('usage', `--output-file: ${path} already exists; give a new path (a key file is never overwritten)`)
-    throw new AppError('usage', `--output-file: cannot create ${path}: ${(err as Error).message}`)
-  }
-  return {
-    write(text) {
-      try {
-        writeSync(fd, text)
-      } finally {
-        closeSync(fd)
-      }
-    },
-    discard() {
-      closeSync(fd)
-      unlinkSync(path)
-    },
-  }
 }
 
 async function runRevoke(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {

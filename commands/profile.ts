@@ -1,6 +1,7 @@
 /** finctl profile list | show | use | add | remove */
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
+import { redactPasswords } from '../src/kernel/redact.js'
 import type { Context } from '../src/cli/context.js'
 import { readStdinLine } from '../src/cli/io.js'
 import { mask } from '../src/cli/format.js'
@@ -74,7 +75,7 @@ function describe(name: string, p: Profile, current: boolean) {
     name,
     current,
     target: p.target,
-    database: p.database ?? null,
+    database: p.database ? redactPasswords(p.database) : null,
     api_key: p.api_key ? mask(p.api_key) : null,
     access_token: p.access_token ? 'set' : null,
     token_expires_at: p.token_expires_at ?? null,

@@ -3,13 +3,13 @@
  * Flags -> the seed file, validated in full (exit 6 before any write) -> src/jobs/seed/run.ts -> the
  * steps as a table (or the report as JSON) and the ids and new keys as NAME=value lines.
  */
-import { randomUUID } from 'node:crypto'
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
+import { requireInputFile } from '../src/cli/files.js'
+import { checkOutputFile, type OutputOptions, writeOutputFile } from '../src/jobs/output-file.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import type { SeedReport, StepOutcome } from '../src/jobs/seed/run.js'
@@ -23,6 +23,7 @@ export function registerSeed(program: Command, run: Runner): void {
     )
     .option('--dry-run', 'print the plan (what would be created, updated or left as it is); write nothing')
     .option('--env-out <file>', 'write the ids of the seeded objects and new API keys as NAME=value lines (mode 0600)')
+    .option('--overwrite', 'let --env-out replace an existing file (the keys it holds are kept)')
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -38,6 +39,7 @@ export function registerSeed(program: Command, run: Runner): void {
 interface SeedFlags {
   dryRun?: boolean
   envOut?: string
+  overwrite?: boolean
 }
 
 const STATUS_COLUMNS = [
@@ -52,7 +54,8 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
   const { readFile } = await import('node:fs/promises')
   const { resolve } = await import('node:path')
   await requireInputFile(file)
-  if (o.envOut !== undefined) requireOutputFile(o.envOut, '--env-out', { path: file, what: 'the seed file' })
+  const envOut = { flag: '--env-out', overwrite: o.overwrite, secret: true, input: { path: file, what: 'the seed file' } }
+  if (o.envOut !== undefined) checkOutputFile(o.envOut, envOut)
   const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/jobs/seed/validate.js')
   let seed: Awaited<ReturnType<typeof validateSeed>>
   try {
@@ -87,7 +90,7 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
 
   if (o.envOut !== undefined && o.dryRun) note(ctx.io, ctx.printer, `dry run: ${o.envOut} is not written`)
   else if (o.envOut !== undefined) {
-    const kept = writeEnvFile(o.envOut, report, file, ctx.io.now())
+    const kept = writeEnvFile(o.envOut, report, file, ctx.io.now(), envOut)
     for (const name of Object.keys(report.keys_without_value)) {
       if (kept.includes(name)) note(ctx.io, ctx.printer, `${name}: kept from the previous ${o.envOut} (the same key)`)
       else unknownKey(name)
@@ -114,12 +117,13 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
 }
 
 /**
- * NAME=value lines, written to a temporary file (0600) and renamed over FILE. A key that existed
- * before has no value to write: the previous file's line is kept when it holds the same key (its
- * prefix matches), else a comment says why the line is missing. Returns the names kept.
+ * NAME=value lines, written to a temporary file (0600) and moved to FILE (output-file.ts). A key that
+ * existed before has no value to write: the previous file's line is kept when it holds the same key
+ * (its prefix matches), else a comment says why the line is missing. Returns the names kept.
  */
-function writeEnvFile(path: string, report: SeedReport, seedFile: string, now: Date): string[] {
+function writeEnvFile(path: string, report: SeedReport, seedFile: string, now: Date, o: OutputOptions): string[] {
   const previous = new Map<string, string>()
+  // Checked before the run: an existing FILE is a regular file (not a link) and --overwrite was given.
   if (existsSync(path)) {
     for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
       const m = /^([A-Z0-9_]+)=(.*)$/.exec(line)
@@ -136,14 +140,6 @@ function writeEnvFile(path: string, report: SeedReport, seedFile: string, now: D
       kept.push(k)
     } else lines.push(`# ${k} is not known: the API key existed before this run (a key is shown only when it is created)`)
   }
-  const tmp = `${path}.${randomUUID()}.tmp`
-  try {
-    writeFileSync(tmp, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' })
-    chmodSync(tmp, 0o600)
-    renameSync(tmp, path)
-  } catch (e) {
-    rmSync(tmp, { force: true })
-    throw new AppError('usage', `--env-out: cannot write ${path}: ${(e as Error).message}`)
-  }
+  writeOutputFile(path, `${lines.join('\n')}\n`, o)
   return kept
 }

@@ -8,7 +8,8 @@ import { AppError } from '../src/kernel/errors.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { requireInputFile, requireOutputFile } from '../src/cli/files.js'
+import { requireInputFile } from '../src/cli/files.js'
+import { checkOutputFile } from '../src/jobs/output-file.js'
 import { writeDrained } from '../src/cli/closed-output.js'
 import { note, printList, printRecord, printRecordStreaming } from '../src/cli/output.js'
 import { showAmount } from '../src/cli/money.js'
@@ -59,11 +60,13 @@ export function registerTxImport(tx: Command, run: Runner): void {
     )
     .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
     .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
+    .option('--overwrite', 'let --rejects replace an existing file')
     .option('--atomic', 'all or nothing: one bad row and nothing is imported')
     .option('--force', 'accept dates outside the date window (1970-01-01 to a year ahead) and amounts of 0')
     .option('--concurrency <n>', 'requests in flight at once (default 2 embedded, 4 remote)')
     .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000)')
     .option('--single', 'send one create request per row (with an Idempotency-Key) instead of batches')
+    .option('--wait', 'wait out a rate limit however long (a spent daily allowance); else a wait over a minute stops the import (exit 7)')
     .option('--progress', 'show progress even when stderr is not a terminal')
     .option('--no-progress', 'no progress line')
     .addHelpText(
@@ -77,7 +80,8 @@ export function registerTxImport(tx: Command, run: Runner): void {
         'A row already on an uploaded statement (same amount, date within 3 days: the rule a statement upload reconciles\n' +
         "by) is matched with the statement's transaction and reconciled, not created (already on a statement).\n" +
         'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 the file cannot be\n' +
-        'read, or --atomic refused; 2 a bad flag, or a bank statement file (OFX, QIF, CAMT.053, MT940: statements upload).\n',
+        'read, or --atomic refused; 7 the service asks to wait over a minute (see --wait); 2 a bad flag, or a bank\n' +
+        'statement file (OFX, QIF, CAMT.053, MT940: statements upload).\n',
     )
     .action(run(runImportCommand))
 }
@@ -98,11 +102,13 @@ interface ImportFlags {
   where?: string[]
   dryRun?: boolean
   rejects?: string
+  overwrite?: boolean
   atomic?: boolean
   force?: boolean
   concurrency?: string
   batchSize?: string
   single?: boolean
+  wait?: boolean
   progress?: boolean
 }
 
@@ -218,7 +224,8 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   const [file] = args
   await requireInputFile(file)
   await refuseStatementFile(file)
-  if (o.rejects !== undefined) requireOutputFile(o.rejects, '--rejects', { path: file, what: 'the file being imported' })
+  if (o.rejects !== undefined)
+    checkOutputFile(o.rejects, { flag: '--rejects', overwrite: o.overwrite, input: { path: file, what: 'the file being imported' } })
   const { MappingStore, validMappingName } = await import('../src/cli/mappings.js')
   if (o.saveMapping !== undefined && !validMappingName(o.saveMapping)) {
     throw new AppError('usage', `--save-mapping: "${o.saveMapping}" is not a valid mapping name (letters, digits, . _ -, at most 64)`)
@@ -283,6 +290,8 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
           dryRun: o.dryRun,
           atomic: o.atomic,
           rejectsPath: o.rejects,
+          overwrite: o.overwrite,
+          wait: o.wait,
           concurrency,
           batchSize,
           mode: o.single ? 'single' : 'auto',

@@ -5,6 +5,7 @@
 import { createApp, type App } from './api/app.js'
 import { UsageRecorder } from './api/usage-recorder.js'
 import { drainStatementJobs } from './domain/statements/inflight.js'
+import { housekeeping } from './domain/housekeeping.js'
 import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
@@ -17,7 +18,9 @@ export interface Core {
   app: App
   store: Store
   usage: UsageRecorder
-  /** Finish the statements being processed, flush usage records and close the store. */
+  /** Drop records past their time when the last run is an hour old (domain/housekeeping.ts); never throws. */
+  housekeeping(): Promise<void>
+  /** Finish the statements being processed, flush usage records, keep house now and then, close the store. */
   close(): Promise<void>
 }
 
@@ -27,6 +30,7 @@ export interface CoreOptions extends OpenStoreOptions {
   dateWindow?: DateWindow
   usageIntervalMs?: number
   log?: AppDeps['log']
+  loginFailed?: AppDeps['loginFailed']
 }
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
@@ -35,17 +39,26 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
   rateMaxAgeDays()
   const store = await openStore(target, opts)
   const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
-  const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), dateWindow, version: VERSION, log: opts.log })
+  const now = opts.now ?? (() => new Date())
+  const app = createApp({ store, usage, now, dateWindow, version: VERSION, log: opts.log, loginFailed: opts.loginFailed })
   let closed = false
+  const keepHouse = () =>
+    housekeeping(store, now()).then(
+      () => undefined,
+      // A read-only or busy database: the next process, or the next hour, does it.
+      () => undefined,
+    )
   return {
     app,
     store,
     usage,
+    housekeeping: keepHouse,
     async close() {
       if (closed) return
       closed = true
       await drainStatementJobs(store)
       await usage.flush()
+      await keepHouse()
       await store.close()
     },
   }

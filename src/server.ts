@@ -9,8 +9,11 @@ import pino from 'pino'
 import { errorBody, setInternalErrorReporter, setStoreErrorWords } from './api/errors.js'
 import { serviceWords } from './store/store-errors.js'
 import { AppError } from './kernel/errors.js'
+import { redactPasswords } from './kernel/redact.js'
 import { openCore, type Core } from './core.js'
 import { isPostgresUrl } from './store/open-store.js'
+
+const HOUSEKEEPING_CHECK_MS = 10 * 60_000
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
@@ -74,7 +77,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     pino.destination({ fd: 2, sync: false }),
   )
   setInternalErrorReporter((err, requestId) => {
-    logger.error({ request_id: requestId, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'internal error')
+    const e = err as Error | undefined
+    const text = (t: string | undefined) => (t === undefined ? undefined : redactPasswords(t))
+    logger.error({ request_id: requestId, err: { message: text(e?.message), stack: text(e?.stack) } }, 'internal error')
   })
   // The database's file is the operator's to see: in the log, not in the answer.
   setStoreErrorWords((err, requestId) => {
@@ -84,9 +89,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const core = await openCore(o.database, {
     poolSize: o.poolSize,
     log: logger.isLevelEnabled('info') ? (entry) => logger.info(entry, 'request') : undefined,
+    loginFailed: (entry) => logger.warn(entry, 'login failed'),
   })
   // Every route group is built before the first request, not by it.
   await core.app.loadAll()
+  // Housekeeping runs at most once an hour per database (whichever process comes first): look every ten minutes.
+  void core.housekeeping()
+  const housekeeper = setInterval(() => void core.housekeeping(), HOUSEKEEPING_CHECK_MS)
+  housekeeper.unref()
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
     const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
     ;(s as Server).once('error', reject)
@@ -130,6 +140,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           server.once('close', () => clearInterval(timer))
           server.closeIdleConnections()
         })
+        clearInterval(housekeeper)
         await core.close()
         logger.flush()
       })()

@@ -14,6 +14,8 @@ export interface AppDeps {
   version: string
   /** Access log of `finctl serve`; the embedded core logs nothing. */
   log?: (entry: AccessLogEntry) => void
+  /** A failed login, for `finctl serve`'s log (login_failures in the database holds every one). */
+  loginFailed?: (entry: { email: string; client_address?: string; status: number }) => void
 }
 
 /** One line of `finctl serve`'s access log: never a header, a query string or a body. */

@@ -5,6 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk'
 import { AppError, databaseUnreachable } from '../kernel/errors.js'
+import { redactPasswords } from '../kernel/redact.js'
 import type { Client, RequestLog } from '../client/client.js'
 import type { Target } from '../client/target.js'
 import type { IO } from './io.js'
@@ -213,7 +214,7 @@ export class Context {
   /** Describe the target for messages: the profile name and host, never a secret. */
   describeTarget(): string {
     const t = this.target()
-    if (t.kind === 'embedded') return `embedded (${t.database.replace(/\/\/[^@/]*@/, '//***@')})`
+    if (t.kind === 'embedded') return `embedded (${redactPasswords(t.database)})`
     try {
       return new URL(t.baseUrl).host
     } catch {

@@ -1,11 +1,13 @@
 /**
  * The profile store: one profile per target, with its credentials, in a `conf` file that is
- * written with mode 0600 inside a 0700 folder. FINCTL_CONFIG_DIR moves it (tests always set it).
+ * written with mode 0600 inside a 0700 folder (a temporary file renamed over it), and never through
+ * a symbolic link. FINCTL_CONFIG_DIR moves it (tests always set it).
  */
-import { chmodSync, mkdirSync } from 'node:fs'
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import Conf from 'conf'
+import { AppError } from '../kernel/errors.js'
 
 export interface Profile {
   /** "embedded" or a base URL */
@@ -57,6 +59,10 @@ export class ProfileStore {
     } catch {
       // not ours to change (a shared folder): the file itself is still 0600
     }
+    // The file holds keys and tokens: written only as a file of its own, never through a link to another.
+    const file = join(dir, 'profiles.json')
+    if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new AppError('usage', `${file} is a symbolic link: finctl keeps credentials only in a regular file; put the file itself there`)
     this.conf = new Conf<ProfileFile>({
       cwd: dir,
       configName: 'profiles',

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander'
 import { AppError } from '../kernel/errors.js'
+import { redactPasswords } from '../kernel/redact.js'
 import { VERSION } from '../version.js'
 import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'
@@ -154,15 +155,16 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined, comm
     return reportAppError(io, err, ctx, inUserWords(err, command))
   }
   const e = err as Error
-  io.stderr.write(`error: internal error: ${e?.message ?? String(err)}\n`)
-  if (ctx?.globals.debug && e?.stack) io.stderr.write(`${e.stack}\n`)
+  io.stderr.write(`error: internal error: ${redactPasswords(e?.message ?? String(err))}\n`)
+  if (ctx?.globals.debug && e?.stack) io.stderr.write(`${redactPasswords(e.stack)}\n`)
   else io.stderr.write('  (run again with --debug for details)\n')
   return EXIT.failure
 }
 
 /** `words`: the message and detail lines in the flags of the command (user-words.ts), when it has them. */
 function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: { message: string; lines: string[] } | undefined): number {
-  const message = words?.message ?? err.message
+  // A database URL in a message (a target that cannot be opened) is shown without its password.
+  const message = redactPasswords(words?.message ?? err.message)
   if (ctx?.printer.format === 'json' && err.code !== 'usage') {
     // Scripts get the service's field names in details, beside the message a person reads.
     const body = {
@@ -179,7 +181,7 @@ function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: 
       : (err.details ?? [])
           .map((d) => `${d.path}: ${d.message}`)
           .filter((l) => !message.includes(l) && !message.includes(l.replace(': ', ' ')))
-    for (const line of lines) if (!message.includes(line)) io.stderr.write(`  ${line}\n`)
+    for (const line of lines.map(redactPasswords)) if (!message.includes(line)) io.stderr.write(`  ${line}\n`)
     if (err.code === 'unauthorized') io.stderr.write('  (check your API key, or run `finctl login`)\n')
   }
   return exitCodeFor(err.code)

@@ -189,6 +189,8 @@ export interface BankStatementsTable {
   created_at: string
   updated_at: string
   processed_at: string | null
+  /** `host/pid` of the process that processes it (migration 0014; null before). */
+  worker: string | null
 }
 
 export interface IdempotencyKeysTable {
@@ -236,6 +238,24 @@ export interface CategorizationSettingsTable {
   updated_at: string
 }
 
+/** Login attempts of the current minute per subject (`email:...`, `address:...`). */
+export interface LoginCountersTable {
+  subject: string
+  minute_window: number
+  count: number
+}
+
+/** One refused password: the audit of failed logins. */
+export interface LoginFailuresTable {
+  id: Generated<number>
+  /** As given, lower-cased; user_id is set when such a user exists. */
+  email: string
+  user_id: string | null
+  /** The client's address on `finctl serve`; null on the embedded core. */
+  client_address: string | null
+  created_at: string
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -252,6 +272,8 @@ export interface Db {
   categorization_settings: CategorizationSettingsTable
   exchange_rates: ExchangeRatesTable
   actors: ActorsTable
+  login_counters: LoginCountersTable
+  login_failures: LoginFailuresTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>

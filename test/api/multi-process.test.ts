@@ -4,6 +4,7 @@
  * acknowledged write.
  */
 import type { ChildProcess } from 'node:child_process'
+import { randomBytes, randomUUID, scryptSync } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/client.js'
 import { openRemote } from '../../src/client/remote.js'
 import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
+import { LOGIN_LIMITS } from '../../src/domain/api-keys/login-limits.js'
 import { openStore } from '../../src/store/open-store.js'
 import type { Store } from '../../src/store/store.js'
 import { awayFromMinuteEdge, freshPostgres, startServeProcess, stopProcess, STORES, type StoreKind } from '../helpers/harness.js'
@@ -107,6 +109,44 @@ describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
     )
     expect(statuses.filter((s) => s === 200)).toHaveLength(limit)
     expect(statuses.filter((s) => s === 429)).toHaveLength(80 - limit)
+  })
+
+  it('login attempts of one email are counted across both processes: exactly the limit answered 401, the rest 429', async () => {
+    // A user of a cheap hash, so that the guesses cost little time.
+    const email = `guessed-${Date.now()}@cluster.test`
+    const salt = randomBytes(16)
+    const hash = scryptSync('right', salt, 32, { N: 1024, r: 8, p: 1 })
+    const company = await c.store.db.selectFrom('companies').select('id').executeTakeFirstOrThrow()
+    await c.store.db
+      .insertInto('users')
+      .values({
+        id: randomUUID(),
+        company_id: company.id,
+        email,
+        password_hash: `scrypt$1024$8$1$${salt.toString('base64url')}$${hash.toString('base64url')}`,
+        role: 'owner',
+        created_at: new Date().toISOString(),
+      })
+      .execute()
+    await awayFromMinuteEdge(20)
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        c.remote
+          .fetch(`${c.urls[i % 2]}/auth/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email, password: `guess ${i}` }),
+          })
+          .then(async (r) => {
+            await r.arrayBuffer()
+            return r.status
+          }),
+      ),
+    )
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LOGIN_LIMITS.perEmail)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(16 - LOGIN_LIMITS.perEmail)
+    const failures = await c.store.db.selectFrom('login_failures').select('email').where('email', '=', email).execute()
+    expect(failures).toHaveLength(LOGIN_LIMITS.perEmail)
   })
 
   it('an Idempotency-Key replayed concurrently against both processes creates exactly one transaction', async () => {

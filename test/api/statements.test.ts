@@ -752,6 +752,13 @@ describe('finctl serve stopping while a statement is processed', () => {
     await h?.close()
   })
 
+  const upload = (accountId: string, bytes: Buffer) => ({
+    bank_account_id: accountId,
+    file_name: 'big.sta',
+    content_base64: bytes.toString('base64'),
+    exchange_rate: '1.1',
+  })
+
   async function uploadTo(url: string, accountId: string, bytes: Buffer): Promise<Statement> {
     const res = await fetch(`${url}/api-v1/statements`, {
       method: 'POST',
@@ -776,36 +783,44 @@ describe('finctl serve stopping while a statement is processed', () => {
     expect(await c.statements.get(s.id)).toMatchObject({ status: 'completed', transaction_count: 8000, balance_check: 'ok' })
   })
 
-  it('a statement cut off by a crash is marked failed once its heartbeat is stale, and its file may be uploaded again', async () => {
+  it('a statement cut off by kill -9 is failed at once (its process, of this host, is gone), and its file may be uploaded again', async () => {
     const c = h.client({ apiKey: t.key })
     const acct = (await c.accounts.create({ name: 'Crash', account_type: 'checking', currency_code: 'EUR' })).id
     const bytes = bigMt940(8000)
     const { url, child } = await startServeProcess(h.database)
     const s = await uploadTo(url, acct, bytes)
     await stopProcess(child, 'SIGKILL')
-    const left = await c.statements.get(s.id)
-    expect(['pending', 'processing']).toContain(left.status)
     expect((await c.transactions.list({ bank_account_id: acct, limit: 1 })).pagination?.total).toBe(0)
-    // Three minutes later (past STALE_AFTER_MS without a heartbeat), a read settles it.
+    const failed = await c.statements.get(s.id)
+    expect(failed).toMatchObject({ status: 'failed', transaction_count: 0 })
+    expect(failed.error).toMatch(/stopped before it finished.*upload the file again/)
+    const again = await c.statements.wait((await c.statements.upload(upload(acct, bytes))).id)
+    expect(again).toMatchObject({ status: 'completed', transaction_count: 8000 })
+  })
+
+  it("one cut off on another host holds its file until its heartbeat's lease runs out; then an upload settles it and goes in", async () => {
+    const c = h.client({ apiKey: t.key })
+    const acct = (await c.accounts.create({ name: 'Elsewhere', account_type: 'checking', currency_code: 'EUR' })).id
+    const bytes = bigMt940(8000)
+    const { url, child } = await startServeProcess(h.database)
+    const s = await uploadTo(url, acct, bytes)
+    await stopProcess(child, 'SIGKILL')
+    // As if processed by a server on another machine: its process cannot be looked at from here.
+    await h.store.db.updateTable('bank_statements').set({ worker: 'another-host/4242' }).where('id', '=', s.id).execute()
+    expect(['pending', 'processing']).toContain((await c.statements.get(s.id)).status)
+    const refused = await c.statements.upload(upload(acct, bytes)).catch((e: AppError) => e)
+    expect(refused).toMatchObject({ code: 'conflict' })
+    // Three minutes later (past STALE_AFTER_MS without a heartbeat) the same upload is taken, no read needed first.
     const later = await openEmbedded(h.database, { now: () => new Date(Date.now() + 3 * 60_000) })
     try {
       const c2 = new Client({ baseUrl: h.baseUrl, fetch: later.fetch, apiKey: t.key, maxRetries: 0 })
-      const failed = await c2.statements.get(s.id)
-      expect(failed).toMatchObject({ status: 'failed', transaction_count: 0 })
-      expect(failed.error).toMatch(/stopped before it finished.*upload the file again/)
+      const again = await c2.statements.wait((await c2.statements.upload(upload(acct, bytes))).id)
+      expect(again).toMatchObject({ status: 'completed', transaction_count: 8000 })
+      const first = await c2.statements.get(s.id)
+      expect(first).toMatchObject({ status: 'failed', transaction_count: 0 })
+      expect(first.error).toMatch(/stopped before it finished.*upload the file again/)
     } finally {
       await later.close()
     }
-    const again = await c.statements.wait(
-      (
-        await c.statements.upload({
-          bank_account_id: acct,
-          file_name: 'big.sta',
-          content_base64: bytes.toString('base64'),
-          exchange_rate: '1.1',
-        })
-      ).id,
-    )
-    expect(again).toMatchObject({ status: 'completed', transaction_count: 8000 })
   })
 })

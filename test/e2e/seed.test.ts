@@ -99,11 +99,17 @@ describe('finctl seed end to end', () => {
     expect(acct).toMatchObject({ name: 'Operating', institution_name: 'First Example Bank', opening_balance: 25000 })
   })
 
-  it('a second run creates nothing, reports every step as exists, and keeps the key line of --env-out', async () => {
+  it('a second run creates nothing, reports every step as exists, and keeps the key line of --env-out (with --overwrite)', async () => {
     const before = counts()
     const envOut = join(sb.dir, 'seed.env')
     const first = readFileSync(envOut, 'utf8')
-    const r = await sb.run(['seed', seedFile, '--env-out', envOut], { env })
+    // The file exists: replacing it takes --overwrite, asked before any step runs.
+    const refused = await sb.run(['seed', seedFile, '--env-out', envOut], { env })
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      `error: --env-out: ${envOut} already exists: give a new path, or --overwrite to replace it\n`,
+    ])
+    const r = await sb.run(['seed', seedFile, '--env-out', envOut, '--overwrite'], { env })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout.split('\n')[0]).toBe('STEP\tKIND\tSTATUS\tID\tDETAIL')
     const rows = r.stdout

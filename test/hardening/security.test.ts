@@ -341,7 +341,7 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     expect(forbidden).toBeGreaterThan(40)
   })
 
-  it('(d) JWT attacks: alg none, wrong secret, RS/HS confusion, other algorithms, expired, tampered, foreign subject → 401', async () => {
+  it('(d) JWT attacks: alg none, wrong secret, RS/HS confusion, other algorithms, expired, no or a far exp, tampered, foreign subject → 401', async () => {
     const [head, payload, sig] = w.a.token.split('.')
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown> & { sub: string; cid: string }
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
@@ -375,6 +375,15 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
       "B's user with A's company (real secret)": await sign('HS256', realSecret, { ...good, sub: bClaims.sub, cid: claims.cid }),
       'unknown user (real secret)': await sign('HS256', realSecret, { ...good, sub: randomUUID() }),
       'not before in the future (real secret)': await sign('HS256', realSecret, { ...good, nbf: now + 3600 }),
+      'no exp (real secret)': await sign('HS256', realSecret, { ...good, exp: undefined }),
+      'no iat (real secret)': await sign('HS256', realSecret, { ...good, iat: undefined }),
+      'exp 100 years ahead (real secret)': await sign('HS256', realSecret, { ...good, exp: now + 100 * 365 * 86_400 }),
+      'exp a day and an hour after iat (real secret)': await sign('HS256', realSecret, { ...good, exp: now + 25 * 3600 }),
+      'iat and exp both a year ahead (real secret)': await sign('HS256', realSecret, {
+        ...good,
+        iat: now + 365 * 86_400,
+        exp: now + 366 * 86_400 - 3600,
+      }),
       'two tokens': `${w.a.token} ${w.a.token}`,
       garbage: 'eyJ.eyJ.eyJ',
       'an API key as a token': w.a.key,

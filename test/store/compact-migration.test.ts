@@ -15,7 +15,7 @@ import type { Store } from '../../src/store/store.js'
 import type { TransactionRow } from '../../src/store/transaction-codec.js'
 import { listTransactions } from '../../src/domain/transactions/queries.js'
 import { getTransactionDetail } from '../../src/domain/transactions/updates.js'
-import { appliedMigrations, freshDatabase, rawKysely, STORES, TRANSACTION_INDEXES, type TestDatabase } from './fixtures.js'
+import { appliedMigrations, freshDatabase, rawKysely, STORES, TRANSACTION_INDEXES, takeBackAfter, type TestDatabase } from './fixtures.js'
 
 /** A row as release 0010 stored it. */
 type OldRow = Omit<TransactionRow, 'seq' | 'company_key' | 'account_key'> & { company_id: string }
@@ -322,11 +322,7 @@ describe.each(STORES)('migration 0011 on %s: a database of the release before, c
     const first = await d.database.open()
     const before = await first.db.selectFrom('transactions').select(['seq', 'id']).orderBy('seq').execute()
     // Killed before the migrator recorded 0011: nothing after it ran either.
-    await first.db
-      .deleteFrom('kysely_migration' as never)
-      .where('name' as never, 'in', ['0011_compact_transactions', '0012_balance_index', '0013_balance_currency'] as never)
-      .execute()
-    if (kind === 'sqlite') await sql`PRAGMA user_version = 10`.execute(first.db)
+    await takeBackAfter(first, '0011_compact_transactions', { forgetFrom: '0011_compact_transactions' })
     await first.close()
     const s = (d.store = await d.database.open())
     expect((await appliedMigrations(s)).map((m) => m.name)).toContain('0011_compact_transactions')

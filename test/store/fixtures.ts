@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { migrations } from '../../src/store/migrations/index.js'
 import { openStore, splitSchema } from '../../src/store/open-store.js'
 import { createSchema } from '../../src/store/postgres-store.js'
 import type { Db } from '../../src/store/schema.js'
@@ -211,6 +212,24 @@ export async function appliedMigrations(store: Store): Promise<Array<{ name: str
     store.db,
   )
   return rows
+}
+
+/**
+ * As a database of an earlier release: every migration after `last` taken back (its `down`, newest
+ * first) and forgotten, and those from `forgetFrom` on (default: after `last`) forgotten too, as if
+ * killed before the migrator recorded them; SQLite's user_version (the count it trusts) follows.
+ */
+export async function takeBackAfter(store: Store, last: string, o: { forgetFrom?: string } = {}): Promise<void> {
+  const all = migrations(store.dialect)
+  const names = Object.keys(all)
+  const later = names.slice(names.indexOf(last) + 1)
+  for (const name of later.reverse()) await all[name].down!(store.db)
+  const forgetFrom = o.forgetFrom ?? names[names.indexOf(last) + 1]
+  await store.db
+    .deleteFrom('kysely_migration' as never)
+    .where('name' as never, '>=', forgetFrom as never)
+    .execute()
+  if (store.dialect === 'sqlite') await sql.raw(`PRAGMA user_version = ${names.indexOf(forgetFrom)}`).execute(store.db)
 }
 
 /** Table and index names of the store's database (its schema on PostgreSQL), sorted, without the engine's own. */

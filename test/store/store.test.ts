@@ -35,6 +35,8 @@ const MIGRATION_NAMES = [
   '0011_compact_transactions',
   '0012_balance_index',
   '0013_balance_currency',
+  '0014_login_limits',
+  '0015_statement_worker',
 ]
 
 const TABLES = [
@@ -51,6 +53,8 @@ const TABLES = [
   'idempotency_keys',
   'kysely_migration',
   'kysely_migration_lock',
+  'login_counters',
+  'login_failures',
   'rate_limit_counters',
   'settings',
   'transactions',
@@ -71,6 +75,7 @@ function indexes(_kind: StoreKind): string[] {
     'categorization_rules_company',
     'companies_key',
     'idempotency_keys_created',
+    'login_failures_created',
     ...TRANSACTION_INDEXES,
   ].sort()
 }

@@ -1,5 +1,8 @@
 import { createRoute } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import { issueToken } from '../../domain/api-keys/auth.js'
+import { LOGIN_LIMITS } from '../../domain/api-keys/login-limits.js'
+import { AppError } from '../../kernel/errors.js'
 import { TokenRequest, TokenResponse } from '../../domain/api-keys/schemas.js'
 import { envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
@@ -12,11 +15,24 @@ export function authRoutes(deps: AppDeps) {
       path: '/auth/token',
       summary: 'Exchange an email and password for an access token (JWT)',
       request: { body: jsonBody(TokenRequest) },
-      responses: { 200: ok(envelope(TokenResponse)), 400: ERRORS[400], 401: ERRORS[401] },
+      description: `At most ${LOGIN_LIMITS.perEmail} failed attempts a minute per email and ${LOGIN_LIMITS.perAddress} attempts per client address; then 429 with Retry-After.`,
+      responses: { 200: ok(envelope(TokenResponse)), 400: ERRORS[400], 401: ERRORS[401], 429: ERRORS[429] },
     }),
     async (c) => {
       const { email, password } = c.req.valid('json')
-      return c.json({ success: true as const, data: await issueToken(deps.store, email, password, deps.now()) }, 200)
+      const address = clientAddress(c)
+      try {
+        return c.json({ success: true as const, data: await issueToken(deps.store, email, password, deps.now(), address) }, 200)
+      } catch (e) {
+        if (e instanceof AppError) deps.loginFailed?.({ email: email.toLowerCase(), client_address: address, status: e.status })
+        throw e
+      }
     },
   )
+}
+
+/** The peer's address on `finctl serve` (Node's socket); undefined on the embedded core, which has no peer. */
+function clientAddress(c: Context): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
+  return env?.incoming?.socket?.remoteAddress
 }

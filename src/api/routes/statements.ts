@@ -144,7 +144,7 @@ export function statementRoutes(deps: AppDeps) {
   })
   r.post(PATH, async (c) => {
     const upload = mediaType(c) === 'form' ? await fromForm(c) : await fromJson(c)
-    const { statement, job } = await createStatement(store, c.get('actor'), upload, now())
+    const { statement, job } = await createStatement(store, c.get('actor'), upload, now(), running)
     const requestId = c.get('requestId')
     startStatementJob(store, job, { now, report: (err) => reportInternalError(err, requestId) })
     return c.json({ success: true as const, data: statement }, 201)

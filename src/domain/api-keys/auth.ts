@@ -5,14 +5,17 @@
 import { timingSafeEqual } from 'node:crypto'
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import { AppError } from '../../kernel/errors.js'
-import { hashApiKey, KEY_PATTERN, verifyPassword, dummyPasswordHash } from './secrets.js'
+import { dummyPasswordHash, hashApiKey, hashPassword, KEY_PATTERN, needsRehash, verifyPassword } from './secrets.js'
 import type { Actor } from '../actor.js'
+import { giveBackLoginAttempt, recordLoginFailure, takeLoginAttempt } from './login-limits.js'
 import { JWT_SCOPES, type Scope } from '../../kernel/vocabulary.js'
 import type { Store } from '../../store/store.js'
 import type { ApiKeyRow } from '../../store/schema.js'
 
 export const TOKEN_TTL_SECONDS = 24 * 60 * 60
 const ISSUER = 'finctl'
+/** How far another server's clock may run ahead of ours when it issued a token. */
+const CLOCK_SKEW_SECONDS = 60
 
 export interface KeyAuth {
   actor: Actor
@@ -63,11 +66,28 @@ export function forgetSecrets(): void {
   secretCache = new WeakMap()
 }
 
-export async function issueToken(store: Store, email: string, password: string, now: Date) {
+/**
+ * A login: `address` is the client's (finctl serve), undefined on the embedded core. Limited per
+ * email and address (login-limits.ts); a refused password is recorded there.
+ */
+export async function issueToken(store: Store, email: string, password: string, now: Date, address?: string) {
+  await takeLoginAttempt(store, email, address, now)
   const user = await store.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst()
   // Verify against a dummy hash for unknown users so the answer takes as long either way.
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()))
-  if (!user || !ok) throw unauthorized('wrong email or password')
+  if (!user || !ok) {
+    await recordLoginFailure(store, { email, userId: user?.id, address }, now)
+    throw unauthorized('wrong email or password')
+  }
+  await giveBackLoginAttempt(store, email, now)
+  // A hash of an older, lower cost: hashed again now that the password is known (once, if two logins race).
+  if (needsRehash(user.password_hash))
+    await store.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(password) })
+      .where('id', '=', user.id)
+      .where('password_hash', '=', user.password_hash)
+      .execute()
   const scopes: Scope[] = [...JWT_SCOPES]
   const iat = Math.floor(now.getTime() / 1000)
   const token = await new SignJWT({ cid: user.company_id, scopes })
@@ -87,7 +107,12 @@ export async function authenticateJwt(store: Store, header: string, now: Date): 
       algorithms: ['HS256'],
       issuer: ISSUER,
       currentDate: now,
+      requiredClaims: ['exp', 'iat'],
     })
+    // A token lives TOKEN_TTL_SECONDS at most: one without an end, or that ends later, was not issued here.
+    const nowSec = Math.floor(now.getTime() / 1000)
+    const [exp, iat] = [payload.exp as number, payload.iat as number]
+    if (exp - iat > TOKEN_TTL_SECONDS || exp > nowSec + TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) throw unauthorized('invalid access token')
     const scopes = Array.isArray(payload.scopes)
       ? (payload.scopes as unknown[]).filter((s): s is Scope => JWT_SCOPES.includes(s as Scope))
       : []

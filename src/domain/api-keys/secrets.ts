@@ -24,25 +24,59 @@ export function keyPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX_LENGTH)
 }
 
-const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
+/**
+ * OWASP's scrypt cost (N=2^17, r=8, p=1): 128 MiB and a few hundred milliseconds a hash. Node's
+ * default maxmem (32 MiB) is below that. Hashes of a lower cost are upgraded at the next login.
+ */
+export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 }
+/** Room for the cost above; a stored hash that asks for more (a damaged row) is refused, not run. */
+const MAXMEM = 256 * 1024 * 1024
+/** Hashes at once in this process: each holds 128 MiB, so many logins at once must not exhaust memory. */
+const HASHES_AT_ONCE = 2
+let running = 0
+const queue: Array<() => void> = []
+
+async function limited<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= HASHES_AT_ONCE) await new Promise<void>((r) => queue.push(r))
+  else running++
+  try {
+    return await fn()
+  } finally {
+    const next = queue.shift()
+    if (next) next()
+    else running--
+  }
+}
+
+const derive = (password: string, salt: Buffer, len: number, cost: { N: number; r: number; p: number }) =>
+  limited(() => scrypt(password.normalize('NFKC'), salt, len, { ...cost, maxmem: MAXMEM }))
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16)
-  const hash = await scrypt(password.normalize('NFKC'), salt, 32, SCRYPT)
+  const hash = await derive(password, salt, 32, SCRYPT)
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+function parseHash(stored: string): { N: number; r: number; p: number; salt: Buffer; hash: Buffer } | undefined {
   const [kind, n, r, p, salt, hash] = stored.split('$')
-  if (kind !== 'scrypt' || !salt || !hash) return false
-  const expected = Buffer.from(hash, 'base64url')
-  const actual = await scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: SCRYPT.maxmem,
-  })
-  return timingSafeEqual(expected, actual)
+  const cost = { N: Number(n), r: Number(r), p: Number(p) }
+  if (kind !== 'scrypt' || !salt || !hash || !Object.values(cost).every((v) => Number.isInteger(v) && v > 0)) return undefined
+  if (128 * cost.N * cost.r * cost.p > MAXMEM) return undefined
+  const out = { ...cost, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') }
+  return out.hash.length >= 16 ? out : undefined
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const h = parseHash(stored)
+  if (!h) return false
+  const actual = await derive(password, h.salt, h.hash.length, h)
+  return timingSafeEqual(h.hash, actual)
+}
+
+/** Whether a stored hash is of a lower cost than SCRYPT's (hashed again at the next successful login). */
+export function needsRehash(stored: string): boolean {
+  const h = parseHash(stored)
+  return !h || h.N < SCRYPT.N || h.r < SCRYPT.r || h.p < SCRYPT.p
 }
 
 /** A hash to compare against when the user does not exist, so both paths cost the same. */

@@ -13,6 +13,7 @@ import { actorId, type Actor } from '../actor.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
+import { thisWorker, workerGone } from '../../kernel/process.js'
 import { minorToNumber, parseRate } from '../../kernel/money.js'
 import type { UploadOptions } from './parse.js'
 import { inapplicableOptions } from './options.js'
@@ -180,6 +181,7 @@ export async function createStatement(
   actor: Actor,
   u: StatementUpload,
   now: Date,
+  running: (id: string) => boolean = () => false,
 ): Promise<{ statement: Statement; job: StatementJob }> {
   const account = await findBankAccount(store, actor.companyId, u.bankAccountId).catch((e: AppError) => {
     throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
@@ -209,8 +211,10 @@ export async function createStatement(
   const rate = statementRate(account.currency_code, base, u.exchangeRate)
 
   const sha = createHash('sha256').update(u.bytes).digest('hex')
-  const first = await sameFile(store.db, account.id, sha)
-  if (first) throw alreadyUploaded(first)
+  const same = await sameFile(store.db, account.id, sha)
+  // One cut off by a crash no longer holds its file: settled as failed, the file may come again.
+  const [first] = same ? await settleStale(store, [same], now, running) : []
+  if (first && first.status !== 'failed') throw alreadyUploaded(first)
   const ts = now.toISOString()
   const row: BankStatementRow = {
     id: uuidv7(now.getTime()),
@@ -237,6 +241,7 @@ export async function createStatement(
     created_at: ts,
     updated_at: ts,
     processed_at: null,
+    worker: thisWorker(),
   }
   try {
     await store.db.insertInto('bank_statements').values(row).execute()
@@ -264,7 +269,10 @@ export async function createStatement(
 
 // ---- reading -------------------------------------------------------------------------------
 
-/** A statement left pending or processing this long without a heartbeat was cut off by a stop. */
+/**
+ * A statement left pending or processing this long without a heartbeat was cut off by a stop (the
+ * lease); at once when the process named in `worker` is one of this host's that is gone.
+ */
 export const STALE_AFTER_MS = 2 * 60_000
 export const STALE_ERROR =
   'processing stopped before it finished (the service stopped or crashed): nothing of this statement was imported; upload the file again'
@@ -283,7 +291,8 @@ async function settleStale(
   const limit = new Date(now.getTime() - STALE_AFTER_MS).toISOString()
   const out: BankStatementRow[] = []
   for (const row of rows) {
-    if ((row.status === 'pending' || row.status === 'processing') && row.updated_at < limit && !running(row.id)) {
+    const cutOff = row.updated_at < limit || workerGone(row.worker)
+    if ((row.status === 'pending' || row.status === 'processing') && cutOff && !running(row.id)) {
       const ts = now.toISOString()
       const r = await store.db
         .updateTable('bank_statements')

@@ -24,7 +24,7 @@ import { readRecordChunks } from '../../import/csv-reader.js'
 import { RejectsWriter } from './rejects-file.js'
 import { CurrencyTotals, type CurrencyTotal } from './currency-totals.js'
 import { discardRejects, RejectList, type RejectedRow } from './reject-list.js'
-import { Pacer, Pool } from './pacing.js'
+import { LongWait, longWaitStop, Pacer, Pool } from './pacing.js'
 import { RateCheck } from './rate-check.js'
 import { describeError, type ImportRequest, inImportWords, Sender } from './sender.js'
 
@@ -41,6 +41,10 @@ export interface ImportRunOptions extends ImportOptions {
   dryRun?: boolean
   atomic?: boolean
   rejectsPath?: string
+  /** --overwrite: the rejects file may replace an existing file. */
+  overwrite?: boolean
+  /** --wait: wait out a 429 however long (else over a minute stops the import, exit 7). */
+  wait?: boolean
   /** Requests in flight at once (batches, or single creates). */
   concurrency?: number
   batchSize?: number
@@ -110,7 +114,7 @@ const DEFAULT_BATCH = 1000
 export async function runImport(client: Client, path: string, o: ImportRunOptions): Promise<ImportSummary> {
   const started = Date.now()
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
-  const pacer = new Pacer(sleep)
+  const pacer = new Pacer(sleep, o.wait ? Number.POSITIVE_INFINITY : undefined)
   const account = await pacer.call(() => client.accounts.get(o.accountId))
   const currency = account.currency_code
   const exponent = currencyExponent(currency)
@@ -121,7 +125,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
   o.onPlan?.(plan)
   // One converter a pass over the file: a row's occurrence number and the running balance start again with it.
   const newConverter = () => new RowConverter(plan, { ...o, accountId: o.accountId, currency, constants: o.constants })
-  const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter)
+  const rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter, { input: path, overwrite: o.overwrite })
   const rejects = new RejectList()
   const summary: ImportSummary = {
     file: path,
@@ -309,6 +313,8 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
       await flush(true)
       await pool.drain()
     } catch (e) {
+      // Stopped for a long wait: the requests in flight answer first, so that the counts are final.
+      if (e instanceof LongWait) await pool.drain().catch(() => {})
       if (!o.atomic) throw e
       await pool.drain().catch(() => {})
       await rollBack(client, created)
@@ -328,7 +334,7 @@ export async function runImport(client: Client, path: string, o: ImportRunOption
     return summary
   } catch (e) {
     failed = true
-    throw e
+    throw e instanceof LongWait ? longWaitStop(e, summary) : e
   } finally {
     summary.elapsed_ms = Date.now() - started
     rejects.close()

@@ -7,10 +7,53 @@ import { AppError } from '../../kernel/errors.js'
  */
 export const BUSY_ROUNDS = 3
 
+/** Waits longer than this stop an import unless it is told to wait (`tx import --wait`). */
+export const MAX_PACING_WAIT_SECONDS = 60
+
+/** A 429 asking for a longer wait than the import takes (a key's daily allowance spent): exit 7. */
+export class LongWait extends AppError {
+  /** When the service takes requests again. */
+  readonly until: Date
+  constructor(refusal: AppError) {
+    const seconds = refusal.retryAfter ?? 0
+    // Retry-After counts whole seconds: so does the time shown.
+    const until = new Date(Math.floor(Date.now() / 1000 + seconds) * 1000)
+    super('rate_limited', `${refusal.message}; the service takes requests again in ${duration(seconds)} (at ${isoSeconds(until)})`, {
+      retryAfter: refusal.retryAfter,
+      requestId: refusal.requestId,
+    })
+    this.until = until
+  }
+}
+
+const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
+
+/** 16 h 39 min; 5 min 20 s. */
+function duration(seconds: number): string {
+  const s = Math.ceil(seconds)
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
+  return `${Math.floor(s / 60)} min ${s % 60} s`
+}
+
+/** The error that stops an import for a long wait: what was done, and how to go on. */
+export function longWaitStop(e: LongWait, done: { created: number; already_imported: number; on_statement: number }): AppError {
+  const before = done.already_imported + done.on_statement
+  return new AppError(
+    'rate_limited',
+    `${e.message}. Stopped after ${done.created} rows created${before ? ` (${before} were there already)` : ''}; the other rows were not sent. ` +
+      `Run the same command again after ${isoSeconds(e.until)} (rows already imported are skipped), or add --wait to wait until then`,
+    { retryAfter: e.retryAfter, requestId: e.requestId },
+  )
+}
+
 /** A gate every worker waits at while the service asks us to slow down (429) or its database is locked (503). */
 export class Pacer {
   private until = 0
-  constructor(private readonly sleep: (ms: number) => Promise<void>) {}
+  constructor(
+    private readonly sleep: (ms: number) => Promise<void>,
+    /** A 429 asking for longer is thrown as LongWait. */
+    private readonly maxWaitSeconds = MAX_PACING_WAIT_SECONDS,
+  ) {}
   async wait(): Promise<void> {
     for (let left = this.until - Date.now(); left > 0; left = this.until - Date.now()) await this.sleep(left)
   }
@@ -24,9 +67,16 @@ export class Pacer {
       try {
         return await call()
       } catch (e) {
-        const again = e instanceof AppError && (e.code === 'rate_limited' || (e.code === 'database_busy' && ++busy <= BUSY_ROUNDS))
-        if (!again) throw e
-        this.hold(e.retryAfter)
+        if (e instanceof AppError && e.code === 'rate_limited') {
+          if ((e.retryAfter ?? 1) > this.maxWaitSeconds) throw new LongWait(e)
+          this.hold(e.retryAfter)
+          continue
+        }
+        if (e instanceof AppError && e.code === 'database_busy' && ++busy <= BUSY_ROUNDS) {
+          this.hold(e.retryAfter)
+          continue
+        }
+        throw e
       }
     }
   }

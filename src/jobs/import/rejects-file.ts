@@ -1,10 +1,10 @@
 /**
  * The `--rejects FILE` of `tx import`: each rejected row as the bank wrote it plus its line and the
- * reason, so it can be fixed and imported again. Written as rows are rejected; a failed write (a
- * full disk) is reported by the next write or by close.
+ * reason, so it can be fixed and imported again. Written beside FILE as rows are rejected and moved
+ * into place when the import ends (output-file.ts); a failed write (a full disk) fails the import.
  */
-import { createWriteStream, type WriteStream } from 'node:fs'
 import { AppError } from '../../kernel/errors.js'
+import { OutputFile } from '../output-file.js'
 
 /** RFC 4180 field for the rejects file: the row as the bank wrote it, so it can be fixed and re-imported. */
 function csvQuote(s: string, delimiter: string): string {
@@ -12,39 +12,53 @@ function csvQuote(s: string, delimiter: string): string {
 }
 
 export class RejectsWriter {
-  private out?: WriteStream
-  /** The stream's first error (a full disk, say): reported by the next write or by close. */
+  private out?: OutputFile
+  /** The first failure: reported by the next write or by close. */
   private failure?: Error
   constructor(
     private readonly path: string | undefined,
     private readonly header: string[],
     private readonly delimiter: string,
+    private readonly file: { input: string; overwrite?: boolean } = { input: '' },
   ) {}
   private check(): void {
-    if (this.failure) throw new AppError('internal_error', `cannot write the rejects file ${this.path}: ${this.failure.message}`)
+    if (this.failure)
+      throw this.failure instanceof AppError
+        ? this.failure
+        : new AppError('internal_error', `cannot write the rejects file ${this.path}: ${this.failure.message}`)
+  }
+  private line(fields: string[]): string {
+    return `${fields.map((f) => csvQuote(f, this.delimiter)).join(this.delimiter)}\n`
   }
   write(fields: string[], line: number, reason: string): void {
     if (!this.path) return
     this.check()
-    if (!this.out) {
-      this.out = createWriteStream(this.path, { encoding: 'utf8' })
-      this.out.on('error', (e) => {
-        this.failure ??= e
-      })
-      this.out.write(`${[...this.header, 'line', 'reason'].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter)}\n`)
+    try {
+      if (!this.out) {
+        this.out = OutputFile.create(this.path, {
+          flag: '--rejects',
+          what: 'the rejects file',
+          overwrite: this.file.overwrite,
+          input: { path: this.file.input, what: 'the file being imported' },
+        })
+        this.out.write(this.line([...this.header, 'line', 'reason']))
+      }
+      this.out.write(this.line([...fields, String(line), reason]))
+    } catch (e) {
+      this.failure = e as Error
+      throw e
     }
-    this.out.write(`${[...fields, String(line), reason].map((f) => csvQuote(f, this.delimiter)).join(this.delimiter)}\n`)
   }
+  /** Move the file into place (also after a failed import: the rows rejected so far are in it). */
   async close(): Promise<void> {
     const out = this.out
-    if (!out) return
-    if (!this.failure) {
-      await new Promise<void>((res) =>
-        out.end((err?: Error | null) => {
-          if (err) this.failure ??= err
-          res()
-        }),
-      )
+    this.out = undefined
+    if (out && !this.failure) {
+      try {
+        out.commit()
+      } catch (e) {
+        this.failure = e as Error
+      }
     }
     this.check()
   }

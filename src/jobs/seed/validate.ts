@@ -4,7 +4,7 @@
  * and --env-out names, references to earlier steps, files that exist, amounts in the currency of
  * the account a step refers to. Every problem is reported with its step and field.
  */
-import { existsSync, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve as resolvePath } from 'node:path'
 import { z } from 'zod'
 import { currencyExponent } from '../../kernel/currencies.js'
@@ -188,6 +188,10 @@ function checkStep(
         o.fail('file', `no such file: ${file}`)
         return
       }
+      if (!readable(file)) {
+        o.fail('file', `cannot read ${file}: permission denied`)
+        return
+      }
       if (step.kind === 'statement' && statSync(file).size > MAX_STATEMENT_FILE) o.fail('file', `${file} is larger than 20 MiB`)
       step.file = file
       step.currency = currencyOf(step.raw.bank_account_id)
@@ -213,5 +217,14 @@ export async function parseSeedText(text: string, path: string): Promise<unknown
     return JSON.parse(text)
   } catch (e) {
     throw new SeedInvalid([{ path: '(file)', message: `not valid JSON: ${(e as Error).message}` }])
+  }
+}
+
+function readable(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK)
+    return true
+  } catch {
+    return false
   }
 }

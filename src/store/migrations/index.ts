@@ -21,6 +21,8 @@ import * as exchangeRates from './0010_exchange_rates.js'
 import * as compactTransactions from './0011_compact_transactions.js'
 import * as balanceIndex from './0012_balance_index.js'
 import * as balanceCurrency from './0013_balance_currency.js'
+import * as loginLimits from './0014_login_limits.js'
+import * as statementWorker from './0015_statement_worker.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -40,6 +42,8 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0011_compact_transactions', compactTransactions],
   ['0012_balance_index', balanceIndex],
   ['0013_balance_currency', balanceCurrency],
+  ['0014_login_limits', loginLimits],
+  ['0015_statement_worker', statementWorker],
 ]
 
 /** Every migration, in order, for one dialect. */

@@ -1,8 +1,10 @@
 /**
  * `statement` steps: a statement file uploaded once per account, found again by its SHA-256 among
- * the account's statements (the service refuses the same file twice, naming the first).
+ * the account's statements (the service refuses the same file twice, naming the first). Found still
+ * processing, it is waited for; found failed, or failing meanwhile, it is uploaded again.
  */
 import { basename } from 'node:path'
+import type { Client } from '../../../client/client.js'
 import type { Statement } from '../../../domain/statements/schemas.js'
 import { AppError } from '../../../kernel/errors.js'
 import { PLACEHOLDER_ID, fileSha256 } from '../plan.js'
@@ -24,6 +26,9 @@ export const statement: StepHandler<'statement'> = {
       found = page.data.find((s) => s.file_sha256 === sha && s.status !== 'failed')
       if (found) break
     }
+    // Only a completed statement is done: one still processing is waited for, and one that was cut off
+    // (its process killed: the service fails it once that is known) is uploaded again.
+    if (found && !state.dryRun) found = await settled(state.client, found)
     if (!found && state.dryRun) {
       state.setResult(step, { id: undefined, status: undefined })
       return { ...base, status: 'would create', detail: `statement ${basename(file)}` }
@@ -65,7 +70,8 @@ export const statement: StepHandler<'statement'> = {
         // Uploaded meanwhile (another run): the service names the first statement.
         const first = e instanceof AppError && e.code === 'conflict' ? /statement ([0-9a-f-]{36})/.exec(e.message)?.[1] : undefined
         if (!first) throw e
-        found = await state.client.statements.get(first)
+        found = await settled(state.client, await state.client.statements.get(first))
+        if (!found) return { ...base, status: 'failed', detail: `statement ${basename(file)}: another run's upload of it failed` }
       }
     }
     state.setResult(step, { id: found.id, status: found.status })
@@ -77,4 +83,10 @@ export const statement: StepHandler<'statement'> = {
       detail: `statement ${basename(file)} (${found.status}, uploaded ${found.created_at})`,
     }
   },
+}
+
+/** The statement once processed: undefined when it failed (its file is free to upload again). */
+async function settled(client: Client, s: Statement): Promise<Statement | undefined> {
+  const done = s.status === 'pending' || s.status === 'processing' ? await client.statements.wait(s.id) : s
+  return done.status === 'failed' ? undefined : done
 }

@@ -1,0 +1,179 @@
+/**
+ * The files finctl writes (`--rejects`, `--env-out`, `keys create --output-file`). Such a file is
+ * never the file being read (same device and inode: a hard link counts), never written over an
+ * existing file unless `--overwrite`, never through a symbolic link. It is written to a temporary
+ * file beside it, created exclusively (0600 when it holds secrets), and moved into place whole: a
+ * failure leaves the old file as it was, and a reader never sees half of one.
+ */
+import { randomBytes } from 'node:crypto'
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { AppError } from '../kernel/errors.js'
+
+export interface OutputOptions {
+  /** The flag that names the file, for messages. */
+  flag: string
+  overwrite?: boolean
+  /** Credentials or keys: the file is created 0600. */
+  secret?: boolean
+  /** The file the command reads, which the output may not be. */
+  input?: { path: string; what: string }
+  /** What the file is, for the message of a failed write ("the rejects file"); default the flag. */
+  what?: string
+}
+
+const usage = (message: string) => new AppError('usage', message)
+
+/** A pipe or a device (/dev/null, a named pipe): written as it is, there is no file to keep whole. */
+function isStream(info: Stats | undefined): boolean {
+  return Boolean(info && (info.isCharacterDevice() || info.isFIFO()))
+}
+
+/** Check an output path before any work starts, so that a mistake is exit 2 and not a failure at the end. */
+export function checkOutputFile(path: string, o: OutputOptions): void {
+  const dir = dirname(resolve(path))
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw usage(`${o.flag}: no such folder: ${dir}`)
+  const here = lstatSync(path, { throwIfNoEntry: false })
+  if (!here) return
+  if (here.isSymbolicLink())
+    throw usage(`${o.flag}: ${path} is a symbolic link: give the path of a regular file (finctl never writes through a link)`)
+  if (here.isDirectory()) throw usage(`${o.flag}: ${path} is a folder: give the path of a file to write`)
+  const input = o.input && statSync(o.input.path, { throwIfNoEntry: false })
+  if (input && input.dev === here.dev && input.ino === here.ino)
+    throw usage(`${o.flag} must not be ${o.input!.what}: it would be overwritten`)
+  if (isStream(here)) return
+  if (!here.isFile()) throw usage(`${o.flag}: ${path} is not a regular file`)
+  if (!o.overwrite) throw usage(`${o.flag}: ${path} already exists: give a new path, or --overwrite to replace it`)
+}
+
+/** Writes are gathered up to this size, then written: a rejects file can hold millions of rows. */
+const CHUNK = 64 * 1024
+
+/** A file being written: `write`, then `commit` (moved into place) or `discard`. */
+export class OutputFile {
+  private pending: string[] = []
+  private pendingSize = 0
+  private open = true
+
+  private constructor(
+    readonly path: string,
+    /** Undefined for a pipe or a device, written directly. */
+    readonly tempPath: string | undefined,
+    private readonly fd: number,
+    private readonly o: OutputOptions,
+  ) {}
+
+  /** Check `path` again (things change while an import runs) and create the temporary file beside it. */
+  static create(path: string, o: OutputOptions): OutputFile {
+    checkOutputFile(path, o)
+    const nofollow = constants.O_NOFOLLOW ?? 0
+    if (isStream(lstatSync(path, { throwIfNoEntry: false })))
+      return new OutputFile(path, undefined, openSync(path, constants.O_WRONLY | nofollow), o)
+    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+    let fd: number
+    try {
+      fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | nofollow, o.secret ? 0o600 : 0o666)
+    } catch (e) {
+      throw usage(`${o.flag}: cannot create a file in ${dirname(resolve(path))}: ${(e as Error).message}`)
+    }
+    return new OutputFile(path, temp, fd, o)
+  }
+
+  write(text: string): void {
+    this.pending.push(text)
+    this.pendingSize += text.length
+    if (this.pendingSize < CHUNK) return
+    try {
+      this.flush()
+    } catch (e) {
+      this.discard()
+      throw e
+    }
+  }
+
+  /** A write that fails (a full disk) throws, naming the file. */
+  private flush(): void {
+    if (this.pendingSize === 0) return
+    const bytes = Buffer.from(this.pending.join(''), 'utf8')
+    this.pending = []
+    this.pendingSize = 0
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at)
+    } catch (e) {
+      throw this.failed(e)
+    }
+  }
+
+  private failed(e: unknown): AppError {
+    return new AppError('internal_error', `cannot write ${this.o.what ?? this.o.flag} ${this.path}: ${(e as Error).message}`)
+  }
+
+  /**
+   * Write what is left and move the file into place; without `overwrite`, never over a file that
+   * appeared meanwhile (the temporary file is then kept, and named). A failed write discards it.
+   */
+  commit(): void {
+    const temp = this.tempPath
+    try {
+      this.flush()
+      if (temp) fsyncSync(this.fd)
+    } catch (e) {
+      this.discard()
+      throw e instanceof AppError ? e : this.failed(e)
+    }
+    this.close()
+    if (!temp) return
+    if (this.o.overwrite) {
+      renameSync(temp, this.path)
+      return
+    }
+    try {
+      // link() fails on an existing name, where rename() would replace it.
+      linkSync(temp, this.path)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      const meanwhile = () => usage(`${this.o.flag}: ${this.path} was created meanwhile; what finctl wrote is in ${temp}`)
+      if (code === 'EEXIST') throw meanwhile()
+      // A file system without hard links: the check just before is the best there is.
+      if (lstatSync(this.path, { throwIfNoEntry: false })) throw meanwhile()
+      renameSync(temp, this.path)
+      return
+    }
+    unlinkSync(temp)
+  }
+
+  discard(): void {
+    this.close()
+    if (!this.tempPath) return
+    try {
+      unlinkSync(this.tempPath)
+    } catch {
+      // gone already
+    }
+  }
+
+  private close(): void {
+    if (!this.open) return
+    this.open = false
+    closeSync(this.fd)
+  }
+}
+
+/** Write `text` to `path` as one whole file (checked as checkOutputFile says). */
+export function writeOutputFile(path: string, text: string, o: OutputOptions): void {
+  const file = OutputFile.create(path, o)
+  file.write(text)
+  file.commit()
+}
