@@ -1,8 +1,8 @@
 /**
  * The xlsx export, with exceljs's streaming WorkbookWriter: each row is committed (written into the
  * zip) as it comes, so a million rows take the memory of one page. Dates are real dates and amounts
- * numbers with their currency's decimals as the number format; one sheet of transactions, then one
- * per report (summary, cash flow) of the same period.
+ * numbers with their currency's decimals as the number format; one sheet of transactions (more past
+ * a sheet's 1,048,576 rows), then one per report (summary, cash flow) of the same period.
  */
 import type { Writable } from 'node:stream'
 import type { Row, Worksheet } from 'exceljs'
@@ -52,28 +52,46 @@ function setCell(row: Row, col: number, c: Cell): void {
   }
 }
 
+/** Rows of data a sheet takes: a spreadsheet's 1,048,576 rows, less the header. */
+export const SHEET_ROWS = 1_048_575
+
 export class XlsxWriter {
   private sheet!: Worksheet
+  private sheets = 0
+  private rowsInSheet = 0
   private workbook!: InstanceType<ExcelJs['stream']['xlsx']['WorkbookWriter']>
 
   constructor(
     private readonly sink: Writable,
     private readonly ctx: RowContext,
+    private readonly sheetRows = SHEET_ROWS,
   ) {}
+
+  /** Transactions, then "Transactions 2", ... when a sheet is full. */
+  private nextSheet(): void {
+    if (this.sheets > 0) this.sheet.commit()
+    this.sheets++
+    this.sheet = this.workbook.addWorksheet(this.sheets === 1 ? 'Transactions' : `Transactions ${this.sheets}`, {
+      views: [{ state: 'frozen', ySplit: 1 }],
+    })
+    this.sheet.columns = COLUMNS.map((c) => ({ header: c.header, width: c.width }))
+    this.sheet.getRow(1).font = { bold: true }
+    this.sheet.getRow(1).commit()
+    this.rowsInSheet = 0
+  }
 
   async begin(): Promise<void> {
     const mod = (await import('exceljs')) as ExcelJs & { default?: ExcelJs }
     const ExcelJS = mod.default ?? mod
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.sink, useStyles: true, useSharedStrings: false })
     this.workbook.creator = 'finctl'
-    this.sheet = this.workbook.addWorksheet('Transactions', { views: [{ state: 'frozen', ySplit: 1 }] })
-    this.sheet.columns = COLUMNS.map((c) => ({ header: c.header, width: c.width }))
-    this.sheet.getRow(1).font = { bold: true }
-    this.sheet.getRow(1).commit()
+    this.nextSheet()
   }
 
   rows(page: ExportTransaction[]): void {
     for (const t of page) {
+      if (this.rowsInSheet === this.sheetRows) this.nextSheet()
+      this.rowsInSheet++
       const row = this.sheet.addRow([])
       for (let i = 0; i < COLUMNS.length; i++) setCell(row, i + 1, COLUMNS[i].cell(t, this.ctx))
       row.commit()
