@@ -80,8 +80,11 @@ async function runExport(ctx: Context, opts: ExportOptions): Promise<number> {
   }
   let result: Awaited<ReturnType<typeof exportTo>>
   if (o.output === undefined) {
+    const { expectReader, writeDrained } = await import('../src/cli/closed-output.js')
+    const out = ctx.io.stdout
     try {
-      result = await exportTo(client, request, ctx.io.stdout)
+      // A reader that goes away (`| head`) ends the export quietly, as it ends `tx list --all`.
+      result = await exportTo(client, { ...request, write: (t) => writeDrained(out, t), afterPage: () => expectReader(out) }, out)
     } finally {
       bar.end()
     }

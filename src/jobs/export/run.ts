@@ -23,6 +23,13 @@ export interface ExportRequest {
   /** Rows a request (default 5,000, the route's most). */
   pageSize?: number
   onProgress?: (done: number, total: number) => void
+  /**
+   * How text reaches the sink (default: write, then wait while it is full); the CLI's stdout writer
+   * also stops the export, by throwing, when its reader has gone (`| head`).
+   */
+  write?: (text: string) => Promise<void>
+  /** Called after each page is written, before the next is read. */
+  afterPage?: () => Promise<void>
 }
 
 export interface ExportResult {
@@ -32,8 +39,13 @@ export interface ExportResult {
   voidLeftOut: number
 }
 
-async function write(sink: Writable, chunk: string): Promise<void> {
-  if (chunk && !sink.write(chunk)) await once(sink, 'drain')
+/** Write, and wait while the sink is full; a sink that fails or closes meanwhile fails the export. */
+async function drained(sink: Writable, chunk: string): Promise<void> {
+  if (sink.destroyed || sink.errored) throw sink.errored ?? new Error('the output was closed')
+  if (!chunk || sink.write(chunk)) return
+  const ac = new AbortController()
+  await Promise.race([once(sink, 'drain', { signal: ac.signal }), once(sink, 'close', { signal: ac.signal })]).finally(() => ac.abort())
+  if (sink.destroyed || sink.errored) throw sink.errored ?? new Error('the output was closed')
 }
 
 export async function runExport(client: Client, r: ExportRequest, sink: Writable): Promise<ExportResult> {
@@ -44,6 +56,7 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
   const ctx = { base, accountName: (id: string) => accounts.get(id)?.name ?? '' }
   const pages = client.exports.transactions({ ...scope, limit: r.pageSize ?? 5000 })[Symbol.asyncIterator]()
   const result: ExportResult = { rows: 0, voidLeftOut: 0 }
+  const write = (_sink: Writable, text: string) => (r.write ? r.write(text) : drained(sink, text))
 
   // The first page is read before a byte is written: what can be refused (an unknown account, a bad
   // period) is refused with nothing written.
@@ -52,6 +65,7 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
     for (let next = first; !next.done; next = await pages.next()) {
       const page = next.value
       await fn(page.data)
+      await r.afterPage?.()
       result.rows += page.data.length
       r.onProgress?.(result.rows, page.pagination?.total ?? result.rows)
     }
