@@ -92,8 +92,8 @@ describe('the xlsx writer', () => {
     const sink = new Bytes()
     const book = new XlsxWriter(sink, { base: 'USD', accountName: () => 'Operating' }, 3)
     await book.begin()
-    book.rows([1, 2, 3, 4, 5].map((i) => tx(i)))
-    book.rows([tx(6, { amount: -1200, currency_code: 'JPY', exchange_rate_exact: '0.0067', base_amount: -8.04 }), tx(7)])
+    await book.rows([1, 2, 3, 4, 5].map((i) => tx(i)))
+    await book.rows([tx(6, { amount: -1200, currency_code: 'JPY', exchange_rate_exact: '0.0067', base_amount: -8.04 }), tx(7)])
     await book.end(summary, cashFlow, 'Acme')
     const file = Buffer.concat(sink.chunks)
 

@@ -52,6 +52,9 @@ function setCell(row: Row, col: number, c: Cell): void {
   }
 }
 
+/** What a sheet may have written ahead of the zip before the writer waits. */
+const BACKLOG = 1 << 20
+
 /** Rows of data a sheet takes: a spreadsheet's 1,048,576 rows, less the header. */
 export const SHEET_ROWS = 1_048_575
 
@@ -88,7 +91,25 @@ export class XlsxWriter {
     this.nextSheet()
   }
 
-  rows(page: ExportTransaction[]): void {
+  /**
+   * Wait for the zip to take what the sheet wrote: exceljs writes a sheet's XML into the zip's entry
+   * without waiting (the entry is a readable-stream PassThrough of archiver's, whose backlog is in
+   * its `_writableState`), so rows made faster than they are compressed would pile up in memory.
+   */
+  private async drained(): Promise<void> {
+    const s = (this.sheet as unknown as { stream: { pipes: Writable[]; buffers: unknown[] } }).stream
+    const backlog = (w: Writable) =>
+      w.writableLength ?? (w as unknown as { _writableState?: { length: number } })._writableState?.length ?? 0
+    // One turn of the event loop at least: the zip compresses and writes in callbacks.
+    await new Promise((resolve) => setImmediate(resolve))
+    for (;;) {
+      const busy = s.pipes.length === 0 ? s.buffers.length > 4 : s.pipes.some((p) => backlog(p) > BACKLOG)
+      if (!busy) return
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  }
+
+  async rows(page: ExportTransaction[]): Promise<void> {
     for (const t of page) {
       if (this.rowsInSheet === this.sheetRows) this.nextSheet()
       this.rowsInSheet++
@@ -96,6 +117,7 @@ export class XlsxWriter {
       for (let i = 0; i < COLUMNS.length; i++) setCell(row, i + 1, COLUMNS[i].cell(t, this.ctx))
       row.commit()
     }
+    await this.drained()
   }
 
   async end(summary: SummaryReport, cashFlow: CashFlowReport, label: string): Promise<void> {
