@@ -56,7 +56,7 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
   const ctx = { base, accountName: (id: string) => accounts.get(id)?.name ?? '' }
   const pages = client.exports.transactions({ ...scope, limit: r.pageSize ?? 5000 })[Symbol.asyncIterator]()
   const result: ExportResult = { rows: 0, voidLeftOut: 0 }
-  const write = (_sink: Writable, text: string) => (r.write ? r.write(text) : drained(sink, text))
+  const write = (text: string) => (r.write ? r.write(text) : drained(sink, text))
 
   // The first page is read before a byte is written: what can be refused (an unknown account, a bad
   // period) is refused with nothing written.
@@ -76,21 +76,21 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
     const opening = await client.exports.openingBalances({ from: r.from, bank_account_id: r.bankAccountId })
     const journal = new JournalWriter(r.format, map, accounts, base, r.from)
     const only = r.bankAccountId ? accounts.get(r.bankAccountId)?.name : undefined
-    await write(sink, journal.header({ company: company.name, base, from: r.from, to: r.to, bankAccount: only }) + journal.opening(opening))
+    await write(journal.header({ company: company.name, base, from: r.from, to: r.to, bankAccount: only }) + journal.opening(opening))
     await each(async (page) => {
       let chunk = ''
       for (const t of page) {
         if (t.status === 'void') result.voidLeftOut++
         chunk += journal.transaction(t)
       }
-      await write(sink, chunk)
+      await write(chunk)
     })
   } else if (r.format === 'csv') {
-    await write(sink, csvHeader())
+    await write(csvHeader())
     await each(async (page) => {
       let chunk = ''
       for (const t of page) chunk += csvRow(t, ctx)
-      await write(sink, chunk)
+      await write(chunk)
     })
   } else {
     const [summary, cashFlow] = await Promise.all([client.reports.summary(scope), client.reports.cashFlow(scope)])
