@@ -5,6 +5,7 @@ import { registerAccounts } from './accounts.js'
 import { registerApi } from './api.js'
 import { registerCompletion } from './completion.js'
 import { registerDoctor } from './doctor.js'
+import { registerExport } from './export.js'
 import { registerHelpTopics } from './help-topics.js'
 import { registerAuth } from './auth.js'
 import { registerCompany } from './company.js'
@@ -32,6 +33,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerReports(program, run)
   registerRates(program, run)
   registerRules(program, run)
+  registerExport(program, run)
   registerModel(program, run)
   registerSeed(program, run)
   registerServe(program, run)

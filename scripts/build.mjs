@@ -82,7 +82,9 @@ try {
     platform: 'node',
     target: 'node22',
     sourcemap: 'linked',
-    external: ['better-sqlite3', 'pg', 'pg-native'],
+    // exceljs (xlsx exports) is loaded from node_modules as it is: Node warns about the deprecated
+    // Buffer() of its zip library only in code outside node_modules, which a bundled copy would be.
+    external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs'],
     // Some CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);",

@@ -38,6 +38,7 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteG
   ['/api-v1/reports', () => import('./routes/reports.js').then((m) => m.reportRoutes)],
   ['/api-v1/statements', () => import('./routes/statements.js').then((m) => m.statementRoutes)],
   ['/api-v1/exchange-rates', () => import('./routes/exchange-rates.js').then((m) => m.exchangeRateRoutes)],
+  ['/api-v1/exports', () => import('./routes/exports.js').then((m) => m.exportRoutes)],
 ]
 const OPENAPI_PATH = '/openapi.json'
 export const ROUTE_GROUP_PREFIXES: readonly string[] = GROUPS.map(([prefix]) => prefix)

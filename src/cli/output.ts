@@ -3,6 +3,7 @@
  * tab-separated rows with a header line otherwise, or json / ndjson / csv when asked.
  * JSON output is exactly the `data` of the response.
  */
+import { csvField } from '../kernel/csv-field.js'
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
 import { fitColumns } from './table-fit.js'
@@ -33,14 +34,6 @@ function cell(v: unknown): string {
   if (v === null || v === undefined) return ''
   if (Array.isArray(v)) return v.join(',')
   return String(v)
-}
-
-function csvField(s: string): string {
-  // Guard spreadsheet formula injection, then quote per RFC 4180. Only a plain number (an amount
-  // such as -12.50, optionally with its currency: -12.50 USD) may start with '-'; anything else
-  // starting with = + - @ tab or CR (e.g. -2+3+cmd|...) is prefixed with ' so it stays text.
-  const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?( [A-Z]{3})?$/.test(s) ? `'${s}` : s
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
 }
 
 function tsvField(s: string): string {

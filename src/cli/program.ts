@@ -51,7 +51,8 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   }
 
   try {
-    await program.parseAsync(helpOfUnknownCommand(program, argv) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv, {
+    const args = outputFileArgs(program, argv)
+    await program.parseAsync(helpOfUnknownCommand(program, args) ? args.filter((a) => a !== '--help' && a !== '-h') : args, {
       from: 'user',
     })
     return exitCode
@@ -123,6 +124,37 @@ export function helpOfUnknownCommand(program: Command, argv: string[]): boolean 
     return !takesWords && a !== 'help'
   }
   return false
+}
+
+/**
+ * A command that writes a file of its own takes `-o, --output FILE` (`finctl export`, docs/cli.md),
+ * though the program's `--output FORMAT` would take the word first, wherever it stands. After the
+ * name of a command with an `--output-file` option, -o and --output are handed to it as that.
+ */
+export function outputFileArgs(program: Command, argv: string[]): string[] {
+  let cmd = program
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') return argv
+    if (a.startsWith('-')) continue
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
+    if (!sub) return argv
+    cmd = sub
+    if (!cmd.options.some((o) => o.long === '--output-file')) continue
+    const rest = argv.slice(i + 1)
+    const end = rest.indexOf('--')
+    const mapped = (end < 0 ? rest : rest.slice(0, end)).map((x) =>
+      x === '--output' || x === '-o'
+        ? '--output-file'
+        : /^--output=/.test(x)
+          ? `--output-file=${x.slice(9)}`
+          : /^-o./.test(x)
+            ? `--output-file=${x.slice(2)}`
+            : x,
+    )
+    return [...argv.slice(0, i + 1), ...mapped, ...(end < 0 ? [] : rest.slice(end))]
+  }
+  return argv
 }
 
 async function firstRun(io: IO, program: Command): Promise<number> {

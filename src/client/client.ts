@@ -23,6 +23,7 @@ import type {
   UsageStats,
 } from '../domain/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
+import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
@@ -277,6 +278,14 @@ export class Client {
       this.request<CashFlowReport>('GET', '/api-v1/reports/cash-flow', { query: q }).then((r) => r.data),
     summary: (q: Partial<Record<keyof SummaryQuery, string | number>> = {}) =>
       this.request<SummaryReport>('GET', '/api-v1/reports/summary', { query: q }).then((r) => r.data),
+  }
+
+  readonly exports = {
+    /** Every page of a period's transactions in date order (GET /exports/transactions). */
+    transactions: (q: { from?: string; to?: string; bank_account_id?: string; limit?: number }) =>
+      this.pages<ExportTransaction>('/api-v1/exports/transactions', q),
+    openingBalances: (q: { from: string; bank_account_id?: string }) =>
+      this.request<OpeningBalances>('GET', '/api-v1/exports/opening-balances', { query: q }).then((r) => r.data),
   }
 
   readonly statements = {

@@ -100,6 +100,25 @@ describe('a closed pipe', () => {
     }
   }
 
+  for (const target of ['embedded', 'remote'] as const)
+    for (const format of ['csv', 'hledger'])
+      it(`export --format ${format} on the ${target} target stops quietly`, async () => {
+        const args = [
+          ...(target === 'remote' ? ['--profile', 'remote'] : []),
+          'export',
+          '--format',
+          format,
+          '--from',
+          '2026-01-01',
+          '--to',
+          '2026-12-31',
+        ]
+        const r = await runAndCloseEarly(sb, args)
+        expectQuietStop(r, args.join(' '))
+        expect(r.firstLine.length).toBeGreaterThan(0)
+        expect(r.stderr).not.toContain('exported')
+      })
+
   for (const args of [
     ['keys', 'usage'],
     ['accounts', 'list', '--output', 'csv'],

@@ -76,7 +76,7 @@ describe('shell completion', () => {
     expect(bashComplete('finctl', '--output', '')).toEqual(['table', 'json', 'ndjson', 'csv'])
     expect(bashComplete('finctl', 'tx', 'list', '-o', 'nd')).toEqual(['ndjson'])
     expect(bashComplete('finctl', 'completion', '')).toEqual(['bash', 'zsh', 'fish'])
-    expect(bashComplete('finctl', 'help', 'e')).toEqual(['exit-codes', 'environment'])
+    expect(bashComplete('finctl', 'help', 'e')).toEqual(['exit-codes', 'environment', 'export'])
   })
 
   it('completes profile names from the profiles file: finctl --profile ', () => {

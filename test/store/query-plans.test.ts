@@ -99,6 +99,12 @@ describe('query plans of the reads over transactions (SQLite)', () => {
       [{ bank_account_id: account, transaction_date: '2026-02-04', description: 'Refund', amount: '12.00', import_ref: 'plans.refund' }],
       { matchStatementLines: true },
     )
+    // finctl export: two pages of a period (the company's, an account's) and the balances before it.
+    for (const q of [{}, { bank_account_id: account }]) {
+      let n = 0
+      for await (const _ of c.exports.transactions({ from: '2025-01-01', to: '2025-12-31', limit: 1000, ...q })) if (++n === 2) break
+      await c.exports.openingBalances({ from: '2025-06-01', ...q })
+    }
     const texts = [...new Set(prepared.slice(start))].filter((s) => /^\s*select\b/i.test(s) && /\btransactions\b/i.test(s))
     const db = new Database(h.database, { readonly: true })
     try {
@@ -143,7 +149,11 @@ describe('query plans of the reads over transactions (SQLite)', () => {
       /where "transactions"\."company_key" = \? (and \("transactions"\."transaction_date", "transactions"\."seq"\) [<>] \(\?, \?\) )?order by "transactions"\."transaction_date"/,
       'transactions_company_date',
     )
-    uses(/"transactions"\."transaction_date" >= \? and "transactions"\."transaction_date" <= \? order by/, 'transactions_company_date')
+    // (A company's date range; an account's, as the export reads it, is below.)
+    uses(
+      /^(?!.*"account_key" = \?).*"transactions"\."transaction_date" >= \? and "transactions"\."transaction_date" <= \? order by/,
+      'transactions_company_date',
+    )
     uses(/order by "transactions"\."amount"/, 'transactions_amount')
     uses(/order by "transactions"\."created_at"/, 'transactions_company_created')
     uses(/"transactions"\."account_key" = \? order by/, 'transactions_account_date')
@@ -154,8 +164,22 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     uses(/"transactions"\."category" = \? order by/, 'transactions_company_category')
   })
 
+  it("the export's pages come in date order from a date index; its balances read an index of the period", () => {
+    const pages = of(
+      /"transaction_date" <= \? (and \(.*\) > \(\?, \?\) )?order by "transactions"\."transaction_date" asc, "transactions"\."seq" asc/,
+    )
+    expect(pages.length).toBe(4)
+    for (const p of pages) {
+      expect(p.plan.join(' | '), p.sql).toMatch(/USING INDEX transactions_(company|account)_date\b/)
+      expect(p.plan.join(' | '), p.sql).not.toMatch(/TEMP B-TREE/)
+    }
+    for (const p of of(/CAST\(SUM\(amount\) AS TEXT\).* "transaction_date" < \?/))
+      expect(p.plan.join(' | '), p.sql).toMatch(/USING (COVERING )?INDEX transactions_/)
+  })
+
   it('reports read covering indexes; dedup and reconciliation read the unique references', () => {
-    uses(/SUM\(base_amount\).* where "company_key" = \?/, 'transactions_report_company')
+    // (The export's balances by currency are above.)
+    uses(/^(?!.*"currency_code").*SUM\(base_amount\).* where "company_key" = \?/, 'transactions_report_company')
     // An account's balance (its amounts in its currency: base_amount on an account in the base currency,
     // else its own currency's amounts), and the naming of what it leaves out, read that index alone
     // (migrations 0012, 0013): every such read, and both kinds of account.

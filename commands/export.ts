@@ -1,0 +1,114 @@
+/** finctl export --format ledger|hledger|beancount|xlsx|csv [--from D] [--to D] [--account ID] [--accounts-map FILE] [--output FILE] */
+import { Option, type Command } from 'commander'
+import type { Context } from '../src/cli/context.js'
+import { requireInputFile } from '../src/cli/files.js'
+import { note } from '../src/cli/output.js'
+import type { Runner } from '../src/cli/runner.js'
+import { resolveRange } from '../src/domain/reports/periods.js'
+import { AppError } from '../src/kernel/errors.js'
+import { isIsoDate } from '../src/kernel/vocabulary.js'
+import { EXPORT_FORMATS, type ExportFormat } from '../src/jobs/export/format.js'
+
+export function registerExport(program: Command, run: Runner): void {
+  program
+    .command('export')
+    .description("a period's transactions for an accountant's tools: ledger, hledger or beancount journals, a workbook, or CSV")
+    .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMATS]).makeOptionMandatory())
+    .option('--from <date>', 'first day YYYY-MM-DD (default: as reports, the last 12 months)')
+    .option('--to <date>', 'last day YYYY-MM-DD')
+    .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--accounts-map <file>', 'JSON or YAML: the journal accounts of bank accounts and categories (docs/exporting.md)')
+    .addOption(new Option('-o, --output <file>', 'the file to write, which must not exist yet (default: stdout)'))
+    .option('--overwrite', 'replace the --output file when it exists')
+    // What -o and --output after `export` reach the command as (src/cli/program.ts outputFileArgs).
+    .addOption(new Option('--output-file <file>').hideHelp())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl export --format hledger --from 2026-01-01 --to 2026-12-31 --output books-2026.journal\n  finctl export --format xlsx --from 2026-10-01 --to 2026-10-31 --output october.xlsx\n  finctl export --format beancount --accounts-map accounts.yaml > books.beancount\n',
+    )
+    .action(run(runExport))
+}
+
+interface ExportOptions {
+  format: ExportFormat
+  from?: string
+  to?: string
+  account?: string
+  accountsMap?: string
+  output?: string
+  outputFile?: string
+  overwrite?: boolean
+}
+
+async function runExport(ctx: Context, opts: ExportOptions): Promise<number> {
+  const o = { ...opts, output: opts.outputFile ?? opts.output }
+  for (const [flag, v] of [
+    ['--from', o.from],
+    ['--to', o.to],
+  ] as const)
+    if (v !== undefined && !isIsoDate(v)) throw new AppError('usage', `${flag} must be a date written YYYY-MM-DD, not "${v}"`)
+  let period: { from: string; to: string }
+  try {
+    period = resolveRange({ from: o.from, to: o.to }, ctx.io.now())
+  } catch {
+    throw new AppError('usage', `--from (${o.from}) must be on or before --to (${o.to})`)
+  }
+  if (o.output === undefined && o.format === 'xlsx' && ctx.io.isStdoutTTY)
+    throw new AppError('usage', 'a workbook is not for a terminal: give --output FILE.xlsx, or redirect stdout to a file')
+  const { parseAccountsMap } = await import('../src/jobs/export/accounts-map.js')
+  let accountsMap: Awaited<ReturnType<typeof parseAccountsMap>> | undefined
+  if (o.accountsMap !== undefined) {
+    if (o.format === 'csv' || o.format === 'xlsx')
+      throw new AppError('usage', `--accounts-map is for the journals (ledger, hledger, beancount), not ${o.format}`)
+    await requireInputFile(o.accountsMap)
+    const { readFile } = await import('node:fs/promises')
+    accountsMap = await parseAccountsMap(await readFile(o.accountsMap, 'utf8'), o.accountsMap)
+  }
+  const { openOutputFile } = await import('../src/jobs/export/output-file.js')
+  const { checkOutputFile } = await import('../src/jobs/output-file.js')
+  const target = { flag: '--output', overwrite: o.overwrite }
+  if (o.output !== undefined) checkOutputFile(o.output, target)
+
+  const client = await ctx.client()
+  const { runExport: exportTo } = await import('../src/jobs/export/run.js')
+  const { ProgressLine } = await import('../src/cli/progress.js')
+  // Progress on a terminal's stderr, unless the export itself goes to that terminal.
+  const bar = new ProgressLine(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet && (o.output !== undefined || !ctx.io.isStdoutTTY))
+  const started = Date.now()
+  const request = {
+    format: o.format,
+    ...period,
+    bankAccountId: o.account,
+    accountsMap,
+    onProgress: (done: number, total: number) => bar.update({ done, total, elapsedMs: Date.now() - started }),
+  }
+  let result: Awaited<ReturnType<typeof exportTo>>
+  if (o.output === undefined) {
+    const { expectReader, writeDrained } = await import('../src/cli/closed-output.js')
+    const out = ctx.io.stdout
+    try {
+      // A reader that goes away (`| head`) ends the export quietly, as it ends `tx list --all`.
+      result = await exportTo(client, { ...request, write: (t) => writeDrained(out, t), afterPage: () => expectReader(out) }, out)
+    } finally {
+      bar.end()
+    }
+  } else {
+    const file = await openOutputFile(o.output, target)
+    try {
+      result = await exportTo(client, request, file.stream)
+      await file.commit()
+    } catch (e) {
+      await file.abandon()
+      throw e
+    } finally {
+      bar.end()
+    }
+  }
+  const left = result.voidLeftOut ? ` (${result.voidLeftOut.toLocaleString('en-US')} void left out: they moved nothing)` : ''
+  note(
+    ctx.io,
+    ctx.printer,
+    `exported ${result.rows.toLocaleString('en-US')} transactions of ${period.from} to ${period.to} as ${o.format}${left}${o.output ? ` to ${o.output}` : ''}`,
+  )
+  return 0
+}

@@ -1,0 +1,156 @@
+/**
+ * What an export reads (docs/api.md section 7): every transaction of a period in date order, in
+ * keyset pages that count nothing but the first (the total rides in the cursor), with the exact
+ * rate and base amount a journal needs; and each account's balance before the period, per currency,
+ * for the journal's opening entry. Amounts stay integer minor units until the JSON number is made.
+ */
+import { sql } from 'kysely'
+import type { Store } from '../../store/store.js'
+import { AppError } from '../../kernel/errors.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { convertMinor, formatMinor, minorToNumber } from '../../kernel/money.js'
+import { findBankAccount } from '../accounts/bank-accounts.js'
+import { resolveRange } from '../reports/periods.js'
+import { openingRate } from '../reports/queries.js'
+import { exact } from '../sums.js'
+import { baseCurrency, companyKey, toTransaction } from '../transactions/rows.js'
+import type { Page } from '../transactions/queries.js'
+import type { ExportTransaction, ExportTransactionsQuery, OpeningBalances, OpeningBalancesQuery } from './schemas.js'
+
+/** Where a page ended (date, seq) and the period's row count, taken with the first page. */
+type Cursor = [date: string, seq: number, total: number, from: string, to: string]
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url')
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor
+    if (!Array.isArray(c) || typeof c[0] !== 'string' || !Number.isSafeInteger(c[1]) || !Number.isSafeInteger(c[2])) throw new Error()
+    return c
+  } catch {
+    throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', {
+      details: [{ path: 'cursor', message: 'is not a cursor of this export' }],
+    })
+  }
+}
+
+async function scopeOf(store: Store, companyId: string, accountId: string | undefined) {
+  if (accountId === undefined) return { column: 'company_key' as const, value: await companyKey(store, companyId) }
+  const account = await findBankAccount(store, companyId, accountId)
+  return { column: 'account_key' as const, value: account.key }
+}
+
+export async function exportTransactions(
+  store: Store,
+  companyId: string,
+  q: ExportTransactionsQuery,
+  now: Date,
+): Promise<Page<ExportTransaction>> {
+  const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor)
+  // A cursor carries its period: a page walk keeps the range the first page resolved.
+  const { from, to } = cursor ? { from: cursor[3], to: cursor[4] } : resolveRange(q, now)
+  const limit = q.limit ?? 1000
+  const scope = await scopeOf(store, companyId, q.bank_account_id)
+  const db = store.db
+  const inRange = db
+    .selectFrom('transactions')
+    .where(`transactions.${scope.column}`, '=', scope.value)
+    .where('transactions.transaction_date', '>=', from)
+    .where('transactions.transaction_date', '<=', to)
+  let page = inRange.selectAll('transactions')
+  if (cursor)
+    page = page.where((eb) => eb(eb.refTuple('transactions.transaction_date', 'transactions.seq'), '>', eb.tuple(cursor[0], cursor[1])))
+  const [stored, total] = await Promise.all([
+    page
+      .orderBy('transactions.transaction_date', 'asc')
+      .orderBy('transactions.seq', 'asc')
+      .limit(limit + 1)
+      .execute(),
+    cursor
+      ? cursor[2]
+      : inRange
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n)),
+  ])
+  const rows = await store.tx.decode(db, stored)
+  const hasMore = rows.length > limit
+  const pageRows = hasMore ? rows.slice(0, limit) : rows
+  const base = await baseCurrency(store, companyId)
+  const last = pageRows[pageRows.length - 1]
+  return {
+    data: pageRows.map((r) => ({
+      ...toTransaction(r),
+      exchange_rate_exact: r.exchange_rate,
+      base_amount: minorToNumber(Number(r.base_amount), base),
+    })),
+    pagination: {
+      limit,
+      next_cursor: hasMore && last ? encodeCursor([last.transaction_date, last.seq, total, from, to]) : null,
+      has_more: hasMore,
+      total,
+    },
+  }
+}
+
+export async function openingBalances(store: Store, companyId: string, q: OpeningBalancesQuery): Promise<OpeningBalances> {
+  const base = await baseCurrency(store, companyId)
+  const scope = await scopeOf(store, companyId, q.bank_account_id)
+  return store.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (db) => {
+      let accounts = db
+        .selectFrom('bank_accounts')
+        .select(['id', 'key', 'name', 'account_type', 'currency_code', 'opening_balance'])
+        .where('company_id', '=', companyId)
+      if (scope.column === 'account_key') accounts = accounts.where('key', '=', scope.value)
+      const rows = await accounts.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+      const sums = await db
+        .selectFrom('transactions')
+        .where(scope.column, '=', scope.value)
+        .where('status', '!=', 'void')
+        .where('transaction_date', '<', q.from)
+        .select([
+          'account_key',
+          'currency_code',
+          sql<string>`CAST(SUM(amount) AS TEXT)`.as('amount'),
+          sql<string>`CAST(SUM(base_amount) AS TEXT)`.as('base'),
+        ])
+        .groupBy(['account_key', 'currency_code'])
+        .orderBy('account_key')
+        .orderBy('currency_code')
+        .execute()
+      const baseExp = currencyExponent(base)
+      const out: OpeningBalances['accounts'] = []
+      for (const r of rows) {
+        const exp = currencyExponent(r.currency_code)
+        const minor = Number(r.opening_balance)
+        let openingBase: number | null = minor
+        if (r.currency_code !== base && minor !== 0) {
+          // The rate the reports convert an opening balance at (reports.ts openingBalances).
+          const rate = await openingRate(db, Number(r.key), r.currency_code)
+          openingBase = rate === undefined ? null : convertMinor(minor, exp, rate, baseExp)
+        }
+        out.push({
+          id: r.id,
+          name: r.name,
+          account_type: r.account_type,
+          currency_code: r.currency_code,
+          opening_balance: Number(formatMinor(minor, exp)),
+          opening_base: openingBase === null ? null : Number(formatMinor(openingBase, baseExp)),
+          before: sums
+            .filter((s) => Number(s.account_key) === Number(r.key))
+            .map((s) => ({
+              currency_code: s.currency_code,
+              amount: Number(formatMinor(exact(s.amount), currencyExponent(s.currency_code))),
+              base_amount: Number(formatMinor(exact(s.base), baseExp)),
+            })),
+        })
+      }
+      return { from: q.from, currency: base, accounts: out }
+    })
+}

@@ -1,0 +1,61 @@
+/** Schemas of GET /api-v1/exports/transactions and /exports/opening-balances (docs/api.md section 7). */
+import { z } from '@hono/zod-openapi'
+import { IsoDate, Transaction } from '../schemas.js'
+
+const scope = {
+  bank_account_id: z.string().max(100).optional().openapi({ description: 'one bank account only' }),
+}
+
+export const ExportTransactionsQuery = z
+  .object({
+    from: IsoDate.optional().openapi({ description: 'first day, inclusive (default as for reports: 12 calendar months back)' }),
+    to: IsoDate.optional().openapi({ description: 'last day, inclusive (default as for reports)' }),
+    ...scope,
+    limit: z.coerce.number().int().min(1).max(5000).optional().openapi({ description: 'rows a page (default 1000, at most 5000)' }),
+    cursor: z.string().max(500).optional().openapi({ description: 'next_cursor of the previous page, unchanged' }),
+  })
+  .strict()
+export type ExportTransactionsQuery = z.infer<typeof ExportTransactionsQuery>
+
+export const ExportTransaction = Transaction.extend({
+  exchange_rate_exact: z.string().openapi({ description: 'the rate to the base currency as stored: exact decimal text' }),
+  base_amount: z.number().openapi({
+    description: 'the amount in the base currency: amount × rate rounded half-even once, as the reports count it',
+  }),
+}).openapi('ExportTransaction')
+export type ExportTransaction = z.infer<typeof ExportTransaction>
+
+export const OpeningBalancesQuery = z
+  .object({
+    from: IsoDate.openapi({ description: 'the first day of the export: balances are those before it' }),
+    ...scope,
+  })
+  .strict()
+export type OpeningBalancesQuery = z.infer<typeof OpeningBalancesQuery>
+
+const Movement = z.object({
+  currency_code: z.string(),
+  amount: z.number().openapi({ description: 'sum of the non-void amounts in this currency before `from`' }),
+  base_amount: z.number().openapi({ description: 'sum of their base amounts' }),
+})
+
+export const OpeningBalances = z
+  .object({
+    from: IsoDate,
+    currency: z.string().openapi({ description: "the company's base currency" }),
+    accounts: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        account_type: z.string(),
+        currency_code: z.string(),
+        opening_balance: z.number().openapi({ description: "the account's opening balance, in its currency" }),
+        opening_base: z.number().nullable().openapi({
+          description: 'the opening balance in the base currency, at the rate reports use; null when there is none (unconverted)',
+        }),
+        before: z.array(Movement),
+      }),
+    ),
+  })
+  .openapi('OpeningBalances')
+export type OpeningBalances = z.infer<typeof OpeningBalances>
