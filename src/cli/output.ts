@@ -5,7 +5,6 @@
  */
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
-import { fitColumns } from './table-fit.js'
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv'
 export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'csv']
@@ -63,6 +62,8 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Col
   // right-aligned numbers stay whole.
   const termWidth = (io.stdout as { columns?: number }).columns
   const all = footer ? [...body, footer] : body
+  // Loaded with cli-table3 (and its string-width), only when a table is drawn on a terminal.
+  const { fitColumns } = await import('./table-fit.js')
   const fitted =
     fit && termWidth
       ? fitColumns(
