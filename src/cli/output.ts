@@ -3,6 +3,7 @@
  * tab-separated rows with a header line otherwise, or json / ndjson / csv when asked.
  * JSON output is exactly the `data` of the response.
  */
+import { csvLine } from '../kernel/csv-write.js'
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
 
@@ -32,14 +33,6 @@ function cell(v: unknown): string {
   if (v === null || v === undefined) return ''
   if (Array.isArray(v)) return v.join(',')
   return String(v)
-}
-
-function csvField(s: string): string {
-  // Guard spreadsheet formula injection, then quote per RFC 4180. Only a plain number (an amount
-  // such as -12.50, optionally with its currency: -12.50 USD) may start with '-'; anything else
-  // starting with = + - @ tab or CR (e.g. -2+3+cmd|...) is prefixed with ' so it stays text.
-  const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?( [A-Z]{3})?$/.test(s) ? `'${s}` : s
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
 }
 
 function tsvField(s: string): string {
@@ -103,9 +96,9 @@ export async function printList<T>(
       return
     case 'csv': {
       const cols = csvColumns(columns)
-      const lines = [cols.map((c) => csvField(c.header)).join(',')]
-      for (const r of rows) lines.push(cols.map((c) => csvField(cell(c.value(r)))).join(','))
-      io.stdout.write(`${lines.join('\r\n')}\r\n`)
+      let out = csvLine(cols.map((c) => c.header))
+      for (const r of rows) out += csvLine(cols.map((c) => cell(c.value(r))))
+      io.stdout.write(out)
       return
     }
     default:
@@ -137,7 +130,7 @@ export async function printRecord<T extends object>(
     ? fields.map(([k, f]) => [k, f(record)])
     : Object.entries(record).map(([k, v]) => [k, typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : v])
   if (p.format === 'csv') {
-    io.stdout.write(`${pairs.map(([k]) => csvField(k)).join(',')}\r\n${pairs.map(([, v]) => csvField(cell(v))).join(',')}\r\n`)
+    io.stdout.write(csvLine(pairs.map(([k]) => k)) + csvLine(pairs.map(([, v]) => cell(v))))
     return
   }
   // One record: every value whole (the terminal wraps a long one), none cut to fit.
@@ -222,7 +215,7 @@ export async function streamList<T>(
   let next = await it.next()
   if (p.format === 'json') io.stdout.write('[')
   const csvCols = csvColumns(columns)
-  if (p.format === 'csv') io.stdout.write(`${csvCols.map((c) => csvField(c.header)).join(',')}\r\n`)
+  if (p.format === 'csv') io.stdout.write(csvLine(csvCols.map((c) => c.header)))
   if (p.format === 'table') io.stdout.write(`${columns.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
   for (; !next.done; next = await it.next()) {
     const page = next.value
@@ -230,7 +223,7 @@ export async function streamList<T>(
     for (const r of page) {
       if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`
       else if (p.format === 'ndjson') chunk += `${JSON.stringify(r)}\n`
-      else if (p.format === 'csv') chunk += `${csvCols.map((c) => csvField(cell(c.value(r)))).join(',')}\r\n`
+      else if (p.format === 'csv') chunk += csvLine(csvCols.map((c) => cell(c.value(r))))
       else chunk += `${columns.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
       count++
     }
