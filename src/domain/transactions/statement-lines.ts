@@ -62,7 +62,7 @@ function byAccount(rows: NewTransactionRow[]): Map<number, number[]> {
  * The account's transactions from statement lines not yet paired with an imported row, not void,
  * dated from..to. They are read through the partial index of statement lines (account,
  * statement_ref): SQLite's planner, left alone, took the account's date index and read every row of
- * those dates, the imported ones too (44 ms a batch at 50,000 rows, growing with the account).
+ * those dates, the imported ones too, a cost growing with the account (docs/performance.md).
  */
 async function unpaired(
   store: Store,
