@@ -100,7 +100,7 @@ function parseHeaders(list: string[] = []): Record<string, string> {
   return headers
 }
 
-/** Reason phrases (node:http's table), loaded by `finctl api` only: node:http costs every command 1 ms to load. */
+/** Reason phrases (node:http's table), loaded by `finctl api` only: no other command pays for loading node:http. */
 let STATUS_CODES: Record<number, string | undefined> = {}
 
 export async function runApi(ctx: Context, o: ApiOptions, [methodArg, path]: string[]): Promise<number> {

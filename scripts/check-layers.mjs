@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The layers of ARCHITECTURE.md, checked: every import of src/ and commands/ (static, dynamic,
-// type-only, re-exports) must point at its own floor or one below, and no module may reach itself
-// through its imports. Prints each violation and exits 1; `npm run check` runs it and CI runs that.
+// type-only, re-exports) must point at its own floor or one below, within the domain at its own
+// aggregate or one below, and no module may reach itself through its imports. Prints each violation and exits 1; `npm run check` runs it and CI runs that.
 //
 // Why a script of ours: dependency-cruiser, the well-kept tool for this, needs the TypeScript
 // compiler's JavaScript API, which TypeScript 7 does not have yet, or @swc/core, whose platform
@@ -25,13 +25,33 @@ export const FLOORS = [
   ['commands', /^commands\//],
 ]
 
-const floorOf = (file) => FLOORS.findIndex(([, re]) => re.test(file))
+/**
+ * The domain's aggregates from the bottom up (ARCHITECTURE.md): one may import its own folder and
+ * those below. At the bottom, the modules at the domain's root that aggregates share; at the top,
+ * housekeeping, which sweeps the records of several.
+ */
+export const AGGREGATES = [
+  ['shared', /^src\/domain\/(?!housekeeping\.ts$)[^/]+\.ts$/],
+  ['api-keys', /^src\/domain\/api-keys\//],
+  ['accounts', /^src\/domain\/accounts\//],
+  ['rates', /^src\/domain\/rates\//],
+  ['categorization', /^src\/domain\/categorization\//],
+  ['transactions', /^src\/domain\/transactions\//],
+  ['statements', /^src\/domain\/statements\//],
+  ['reports', /^src\/domain\/reports\//],
+  ['exports', /^src\/domain\/exports\//],
+  ['housekeeping', /^src\/domain\/housekeeping\.ts$/],
+]
 
-function sourceFiles(dir) {
+const floorOf = (file) => FLOORS.findIndex(([, re]) => re.test(file))
+const aggregateOf = (file) => AGGREGATES.findIndex(([, re]) => re.test(file))
+const DOMAIN = FLOORS.findIndex(([name]) => name === 'domain')
+
+function sourceFiles(root, dir) {
   const out = []
-  for (const name of readdirSync(join(ROOT, dir))) {
+  for (const name of readdirSync(join(root, dir))) {
     const path = join(dir, name)
-    if (statSync(join(ROOT, path)).isDirectory()) out.push(...sourceFiles(path))
+    if (statSync(join(root, path)).isDirectory()) out.push(...sourceFiles(root, path))
     else if (/\.ts$/.test(name) && !/\.d\.ts$/.test(name)) out.push(path)
   }
   return out
@@ -60,6 +80,9 @@ export function checkLayers(files) {
   for (const [file, text] of files) {
     const from = floorOf(file)
     if (from === -1) problems.push(`${file}: on no floor of ARCHITECTURE.md (add its folder to FLOORS in scripts/check-layers.mjs)`)
+    const fromAggregate = from === DOMAIN ? aggregateOf(file) : -1
+    if (from === DOMAIN && fromAggregate === -1)
+      problems.push(`${file}: in no aggregate of ARCHITECTURE.md (add its folder to AGGREGATES in scripts/check-layers.mjs)`)
     const edges = importsOf(file, text).filter((i) => files.has(i.target))
     graph.set(
       file,
@@ -70,6 +93,10 @@ export function checkLayers(files) {
       if (from !== -1 && to > from)
         problems.push(
           `${file}:${line}: imports ${target}, a floor above (${FLOORS[from][0]} may import only its own floor and those below)`,
+        )
+      else if (fromAggregate !== -1 && to === DOMAIN && aggregateOf(target) > fromAggregate)
+        problems.push(
+          `${file}:${line}: imports ${target}, an aggregate above (${AGGREGATES[fromAggregate][0]} may import only its own aggregate and those below)`,
         )
     }
   }
@@ -109,7 +136,11 @@ function circles(graph) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const files = new Map([...sourceFiles('src'), ...sourceFiles('commands')].map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]))
+  // The project's checkout, or another given as the argument (the tests check a copy).
+  const root = process.argv[2] ? resolve(process.argv[2]) : ROOT
+  const files = new Map(
+    [...sourceFiles(root, 'src'), ...sourceFiles(root, 'commands')].map((f) => [f, readFileSync(join(root, f), 'utf8')]),
+  )
   const problems = checkLayers(files)
   for (const p of problems) process.stderr.write(`${p}\n`)
   const edges = [...files].reduce((n, [f, t]) => n + importsOf(f, t).length, 0)
@@ -117,5 +148,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stderr.write(`check-layers: ${problems.length} problem(s) in ${files.size} modules (ARCHITECTURE.md says where things go)\n`)
     process.exit(1)
   }
-  process.stdout.write(`check-layers: ${files.size} modules, ${edges} imports: no circle, no upward import\n`)
+  process.stdout.write(
+    `check-layers: ${files.size} modules, ${edges} imports: no circle, no upward import (floors and domain aggregates)\n`,
+  )
 }

@@ -18,12 +18,11 @@ const HOUSEKEEPING_CHECK_MS = 10 * 60_000
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
 /**
- * V8's young generation of a server process (each semi-space, MB), by its database. On SQLite, 2 MB:
- * V8's default grows each semi-space to 32 MB under a load of batches, and a 1,000,000-row import
- * took the server to 313 MB (243 MB with 2 MB). On PostgreSQL the server also writes every batch
- * out again as COPY text, and with 2 MB its collector took 6.0 s of a 23.6 s import; with 8 MB the
- * same import ran 1.6 to 4.9 s faster in three alternating pairs (29.4-31.3 s against 31.2-36.2 s)
- * at a peak RSS of 200-207 MB (193-257 MB with 2 MB).
+ * V8's young generation of a server process (each semi-space, MB), by its database. On SQLite,
+ * small: V8's default grows each semi-space far under a load of batches, which only raises the
+ * server's peak memory. On PostgreSQL the server also writes every batch out again as COPY text,
+ * and a larger one spares its collector enough to make an import faster at about the same peak
+ * (the measurements: docs/performance.md).
  */
 export function serverSemiSpaceMb(database: string): number {
   return isPostgresUrl(database) ? 8 : 2

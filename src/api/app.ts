@@ -22,8 +22,8 @@ type RouteGroup = (deps: AppDeps) => OpenAPIHono<AppEnv>
 /**
  * The route groups, in the order they are mounted, each under a path prefix of its own. A group's
  * module (its routes and their schemas) is loaded on the first request under its prefix: a CLI
- * command on the embedded target builds only the groups it calls (building all the schemas costs
- * about 20 ms of a 60 ms start). `finctl serve` loads them all before it listens.
+ * command on the embedded target builds only the groups it calls (building every schema is a
+ * large share of a start: docs/performance.md). `finctl serve` loads them all before it listens.
  */
 const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteGroup>]> = [
   ['/healthz', () => import('./routes/system.js').then((m) => m.systemRoutes)],

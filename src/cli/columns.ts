@@ -1,5 +1,6 @@
 /** Table columns per resource, shared by every command that prints them. */
-import type { ApiKey, BankAccount, Transaction } from '../domain/schemas.js'
+import type { BankAccount, Transaction } from '../domain/schemas.js'
+import type { ApiKey } from '../domain/api-keys/schemas.js'
 import { showAmount } from './money.js'
 import type { Column } from './output.js'
 

@@ -3,10 +3,9 @@
  * tab-separated rows with a header line otherwise, or json / ndjson / csv when asked.
  * JSON output is exactly the `data` of the response.
  */
-import { csvField } from '../kernel/csv-field.js'
+import { csvLine } from '../kernel/csv-write.js'
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
-import { fitColumns } from './table-fit.js'
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv'
 export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'csv']
@@ -56,6 +55,8 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Col
   // right-aligned numbers stay whole.
   const termWidth = (io.stdout as { columns?: number }).columns
   const all = footer ? [...body, footer] : body
+  // Loaded with cli-table3 (and its string-width), only when a table is drawn on a terminal.
+  const { fitColumns } = await import('./table-fit.js')
   const fitted =
     fit && termWidth
       ? fitColumns(
@@ -95,9 +96,9 @@ export async function printList<T>(
       return
     case 'csv': {
       const cols = csvColumns(columns)
-      const lines = [cols.map((c) => csvField(c.header)).join(',')]
-      for (const r of rows) lines.push(cols.map((c) => csvField(cell(c.value(r)))).join(','))
-      io.stdout.write(`${lines.join('\r\n')}\r\n`)
+      let out = csvLine(cols.map((c) => c.header))
+      for (const r of rows) out += csvLine(cols.map((c) => cell(c.value(r))))
+      io.stdout.write(out)
       return
     }
     default:
@@ -129,7 +130,7 @@ export async function printRecord<T extends object>(
     ? fields.map(([k, f]) => [k, f(record)])
     : Object.entries(record).map(([k, v]) => [k, typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : v])
   if (p.format === 'csv') {
-    io.stdout.write(`${pairs.map(([k]) => csvField(k)).join(',')}\r\n${pairs.map(([, v]) => csvField(cell(v))).join(',')}\r\n`)
+    io.stdout.write(csvLine(pairs.map(([k]) => k)) + csvLine(pairs.map(([, v]) => cell(v))))
     return
   }
   // One record: every value whole (the terminal wraps a long one), none cut to fit.
@@ -214,7 +215,7 @@ export async function streamList<T>(
   let next = await it.next()
   if (p.format === 'json') io.stdout.write('[')
   const csvCols = csvColumns(columns)
-  if (p.format === 'csv') io.stdout.write(`${csvCols.map((c) => csvField(c.header)).join(',')}\r\n`)
+  if (p.format === 'csv') io.stdout.write(csvLine(csvCols.map((c) => c.header)))
   if (p.format === 'table') io.stdout.write(`${columns.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
   for (; !next.done; next = await it.next()) {
     const page = next.value
@@ -222,7 +223,7 @@ export async function streamList<T>(
     for (const r of page) {
       if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`
       else if (p.format === 'ndjson') chunk += `${JSON.stringify(r)}\n`
-      else if (p.format === 'csv') chunk += `${csvCols.map((c) => csvField(cell(c.value(r)))).join(',')}\r\n`
+      else if (p.format === 'csv') chunk += csvLine(csvCols.map((c) => cell(c.value(r))))
       else chunk += `${columns.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
       count++
     }

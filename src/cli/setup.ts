@@ -6,7 +6,8 @@
 import { Client } from '../client/client.js'
 import { EMBEDDED_BASE_URL, openEmbedded } from '../embedded/embedded.js'
 import { bootstrapCompany } from '../domain/accounts/companies.js'
-import type { BankAccount, Company, CreatedApiKey, Transaction } from '../domain/schemas.js'
+import type { BankAccount, Company, Transaction } from '../domain/schemas.js'
+import type { CreatedApiKey } from '../domain/api-keys/schemas.js'
 import { createDemoData } from './demo.js'
 
 export interface InitInput {

@@ -1,8 +1,8 @@
 /**
  * API errors in the words of the command line. The service names the fields of its requests
  * (`transaction_date`, `bank_account_id`); a person typed flags (`--date`, `--account`). This is
- * the one place where the CLI turns the one into the other, for every command: the API keeps its
- * field names (and `--json` errors keep them in `details`).
+ * where the CLI turns the one into the other, for every command, by the one table of
+ * src/kernel/flag-words.ts: the API keeps its field names (and `--json` errors keep them in `details`).
  *
  * A field's flag is, in this order: the command's own entry in BY_COMMAND; `--set FIELD` for the
  * fields of `updates.` and `actions.` (bulk updates and rules set fields by name); the flag of
@@ -12,30 +12,7 @@
  */
 import type { Command } from 'commander'
 import type { AppError } from '../kernel/errors.js'
-
-/** Fields whose flag is not their own name in kebab case. */
-const FLAG_OF: Readonly<Record<string, string>> = {
-  bank_account_id: '--account',
-  transaction_date: '--date',
-  currency_code: '--currency',
-  account_type: '--type',
-  is_reconciled: '--reconciled',
-  q: '--search',
-  auto_categorize: '--auto',
-  transaction_ids: '--ids',
-  is_active: '--enable',
-  force: '--force',
-}
-
-/** Per command, fields filled by a flag of another name or by an argument. */
-const BY_COMMAND: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'statements upload': { account_number: '--statement-account', content_base64: 'FILE', filename: 'FILE', format: '--format' },
-  'keys usage': { limit: '--recent' },
-  'tx import': { transactions: 'FILE' },
-  'rates import': { content_base64: 'FILE', file: 'FILE', file_name: 'FILE' },
-  'rules create': { description_regex: '--matches', merchant_regex: '--merchant-matches' },
-  'rules update': { description_regex: '--matches', merchant_regex: '--merchant-matches' },
-}
+import { BY_COMMAND, FLAG_OF } from '../kernel/flag-words.js'
 
 const kebab = (field: string) => field.replace(/_/g, '-')
 

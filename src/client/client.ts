@@ -5,7 +5,6 @@
  */
 import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
 import type {
-  ApiKey,
   BankAccount,
   BatchCreateMinimalResponse,
   BatchCreateResponse,
@@ -15,13 +14,11 @@ import type {
   TransactionDetail,
   UpdateBankAccountRequest,
   UpdateTransactionRequest,
-  CreateApiKeyRequest,
   CreateBankAccountRequest,
   CreateTransactionRequest,
-  CreatedApiKey,
   Transaction,
-  UsageStats,
 } from '../domain/schemas.js'
+import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'

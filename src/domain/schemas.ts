@@ -1,7 +1,8 @@
 /**
  * Request and response schemas: one source for validation, types and the OpenAPI document.
- * Field names follow docs/service-interface.md section 2 and docs/api.md. The vocabularies, the common
- * schemas and those of keys live in modules of their own (loaded without these) and are re-exported here.
+ * Field names follow docs/service-interface.md section 2 and docs/api.md. The vocabularies and the
+ * common schemas live in modules of their own (loaded without these) and are re-exported here; each
+ * aggregate's own schemas are in its folder (api-keys/schemas.ts, rates/schemas.ts, ...).
  */
 import { z } from '@hono/zod-openapi'
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES, ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES, TRANSACTION_STATUSES } from '../kernel/vocabulary.js'
@@ -9,7 +10,6 @@ import { AmountInput, CurrencyCode, IsoDate, Timestamp, Uuid, text } from './sch
 
 export * from '../kernel/vocabulary.js'
 export * from './schema-common.js'
-export * from './api-keys/schemas.js'
 
 // ---- bank accounts --------------------------------------------------------------------------
 

@@ -70,8 +70,8 @@ const MAX_PICKED = 256
  * `schema.safeParse` for a strict object schema, run on the schema picked to the keys an input has
  * (zod's own test: `key in input`), those it must have and those with a default: the same answer,
  * for fewer objects. zod runs every key of a shape on every input, an absent optional one too, at
- * two objects a key: a batch row of an import names 6 of CreateTransactionRequest's 16 keys, and
- * the picked schema made 1.5 KB a row where the whole one made 2.5 KB. A key the shape does not
+ * two objects a key: a batch row of an import names 6 of CreateTransactionRequest's 16 keys, so the
+ * picked schema makes far less garbage a row (docs/performance.md). A key the shape does not
  * have is reported by the picked schema as by the whole one (both strict, same keys present), and
  * issues come in the shape's key order either way (the mask is built in that order). A schema with
  * object-level checks (which .pick() refuses) parses whole.

@@ -37,9 +37,8 @@ if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
   const opened = import('./embedded.js').then(({ openEmbedded, useLiteWebClasses }) => {
     useLiteWebClasses()
     // An 8 MiB page cache instead of 64: an import writes at the right edge of most indexes, and
-    // the rest (the amount index) is read back from the OS's file cache. A 1,000,000-row import
-    // took 66 s with 64 or 16 MiB, at a peak RSS of 334 and 284 MB; later 47-52 s with 8 MiB against
-    // 49 s with 16, at 246-259 MB against 267 MB.
+    // the rest (the amount index) is read back from the OS's file cache; as fast, for less memory
+    // (docs/performance.md, "Memory of an import").
     return openEmbedded(database, { sqliteCacheMb: 8 })
   })
   port.on('message', (m: Ask) => {
@@ -80,12 +79,9 @@ export async function openEmbeddedThread(database: string): Promise<ThreadTransp
   const { LiteResponse } = await import('./in-process.js')
   const worker = new Worker(workerEntry(import.meta.url), {
     workerData: { kind: KIND, database } satisfies Boot,
-    // A young generation smaller than V8's default: the thread's garbage is short-lived request bodies
-    // and rows, and a 100k-row import peaked at 321 MB RSS with the default against 272 MB with 8 MB
-    // (6.2 s vs 5.9 s). 16 MB, not 8: the thread is the import's critical path (busy 98% of a
-    // 1,000,000-row import, 3.6 s of it collecting), and in alternating runs 16 MB was 0.5-2.6 s faster
-    // (19.2-20.9 s against 21.3-22.3 s) at a peak RSS of 231-237 MB against 225-230 MB; 24 MB no faster
-    // than 16 at 232-246 MB.
+    // A young generation smaller than V8's default, whose larger one only raised the peak RSS: the
+    // thread's garbage is short-lived request bodies and rows. 16 MB rather than 8: the thread is an
+    // import's critical path, and 16 was faster for a few MB more (docs/performance.md).
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
   })
   const waiting = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>()

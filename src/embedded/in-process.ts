@@ -2,8 +2,8 @@
  * Calling the app in this process, without a socket (the embedded transport).
  *
  * Node defines the web classes Headers, Request and Response lazily: touching any of them loads
- * Node's internal undici bundle (fetch, web streams, websocket), about 20 ms of a CLI command's
- * 60–200 ms. A command on the embedded target needs none of that machinery: its request bodies are
+ * Node's internal undici bundle (fetch, web streams, websocket), a large share of a CLI command's
+ * start (docs/performance.md). A command on the embedded target needs none of it: its request bodies are
  * JSON text and its answers are read as text. So:
  *
  * - every in-process request is an {@link InProcessRequest}: url, method and headers, with the body

@@ -4,6 +4,7 @@
  * read as (code-pages.ts: windows-1252, -1250 or -1257). `--encoding` names any encoding Node's
  * TextDecoder knows (windows-1257, iso-8859-15, ...).
  */
+import { isUtf8 } from 'node:buffer'
 import { guessCodePage, type CodePageGuess } from './code-pages.js'
 
 export interface Detected {
@@ -70,24 +71,30 @@ export function normalizeEncoding(name: string): string {
 }
 
 /**
- * Whether the bytes are valid UTF-8. A multi-byte sequence cut at the end of the sample is
- * allowed (the sample is a prefix of the file).
+ * Whether the bytes are well-formed UTF-8 (no overlong form, surrogate or code point past
+ * U+10FFFF). A multi-byte sequence cut at the end of the sample (a prefix of the file) is allowed
+ * when its bytes so far can start a character: the streaming decoder says so.
  */
 export function isValidUtf8(b: Uint8Array): boolean {
-  let i = 0
-  while (i < b.length) {
-    const c = b[i]
-    if (c < 0x80) {
-      i++
-      continue
-    }
-    const n = c >= 0xf0 && c <= 0xf4 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c <= 0xdf ? 1 : -1
-    if (n < 0 || c > 0xf4) return false
-    for (let k = 1; k <= n; k++) {
-      if (i + k >= b.length) return true
-      if ((b[i + k] & 0xc0) !== 0x80) return false
-    }
-    i += n + 1
+  const cut = cutTail(b)
+  if (!isUtf8(b.subarray(0, b.length - cut))) return false
+  if (cut === 0) return true
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(b.length - cut), { stream: true })
+    return true
+  } catch {
+    return false
   }
-  return true
+}
+
+/** How many bytes at the end start a sequence they are too few to finish (0 when none). */
+function cutTail(b: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, b.length); back++) {
+    const c = b[b.length - back]
+    if (c < 0x80) return 0
+    if (c < 0xc0) continue
+    const length = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2
+    return back < length ? back : 0
+  }
+  return 0
 }

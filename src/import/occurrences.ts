@@ -1,18 +1,17 @@
 /**
  * Occurrence numbers of identical rows in one file: how many times each row identity has been
  * seen so far. A file of a million distinct rows has a million identities, so this is the one
- * structure of an import that grows with the file; a Map of digest strings took about 100 bytes an
- * entry. This open-addressing table keeps 64 bits of each identity's SHA-256 digest and a one-byte
- * count in typed arrays: 9 bytes a slot, at most three quarters of the slots used
- * (kernel/hash-slots.ts), so 13.5 MB for a million rows, outside the JavaScript heap's garbage
- * collection. The few identities seen more than 254 times (a fee charged every day for years) keep
+ * structure of an import that grows with the file, and a Map of digest strings costs many times
+ * more an entry. This open-addressing table keeps 64 bits of each identity's SHA-256 digest and a
+ * one-byte count in typed arrays: 9 bytes a slot, at most three quarters of the slots used
+ * (kernel/hash-slots.ts), outside the JavaScript heap's garbage collection (its size for a million
+ * rows: docs/performance.md). The few identities seen more than 254 times (a fee charged every day for years) keep
  * their count in a Map instead.
  *
  * It is sized from the rows the file is expected to hold (the plan's count or estimate, with room
  * for an estimate short by an eighth), so that it does not grow while the import runs: a growth
- * holds the old slots and the new at once, and the last two growths of a million-row file
- * (doubling, to 9 MB and then 18 MB) each raised the import's peak RSS by 13 MB. A file with more
- * rows than expected grows it as before.
+ * holds the old slots and the new at once, and the last growths of a million-row file each raised
+ * the import's peak RSS. A file with more rows than expected grows it as before.
  *
  * Two different identities that share 64 bits (about 3 in 100 million for a million-row file)
  * only share a counter: the second gets occurrence 2 instead of 1. Its import_ref still carries
@@ -96,9 +95,9 @@ export class OccurrenceCounter {
   }
 
   /**
-   * Give the table's memory back at once (13.5 MB for a million rows), not at some later
-   * collection: the file has been read to its end, and the import still waits for its last batches
-   * and the indexes a bulk load set aside. The counter is empty afterwards.
+   * Give the table's memory back at once, not at some later collection: the file has been read to
+   * its end, and the import still waits for its last batches and the indexes a bulk load set aside.
+   * The counter is empty afterwards.
    */
   release(): void {
     for (const a of [this.hi, this.lo, this.counts]) a.buffer.transfer(0)

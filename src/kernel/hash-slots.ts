@@ -12,7 +12,7 @@
  * growth. It is often an estimate: a large file's rows are estimated from the length of its first
  * rows, and a file of 1,000,000 rows whose first rows were its longest was estimated at 997,814;
  * sized to that at three quarters, both tables grew as the last rows came in, and a growth holds the
- * old slots and the new at once (21 MB more for a moment, which set the import's peak RSS).
+ * old slots and the new at once, for a moment, which set the import's peak RSS.
  */
 export function slotsFor(expected: number): number {
   return Math.max(1024, Math.ceil((expected * 3) / 2))

@@ -12,7 +12,7 @@ let seq = 0
 let prefixMs = -1
 
 // Random bytes are drawn from the CSPRNG 3,600 at a time: one call per 400 ids instead of one per
-// id (a call costs about 10 µs, as much as the rest of a bulk-created row's JavaScript).
+// id (a call costs as much as the rest of a bulk-created row's JavaScript).
 const ID_BYTES = 9
 const pool = Buffer.alloc(ID_BYTES * 400)
 let offset = pool.length

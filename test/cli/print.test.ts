@@ -59,7 +59,7 @@ describe('--output csv', () => {
     expect(c.out()).toBe('id,text,amount,currency\r\na,"Coffee, large",-3.50,USD\r\nb,"He said ""hi""\non two lines",1200,JPY\r\n')
   })
 
-  it('keeps a cell that starts like a formula as text, but not a plain negative amount', async () => {
+  it('keeps a cell that starts like a formula as text, but not a plain signed amount', async () => {
     const c = capture()
     const texts = ['=1+1', '+1', '-2+3+cmd|x', '@SUM(A1)', '\t=1', '-12.50', '-12.50 USD', '-', 'plain']
     await printList(
@@ -73,7 +73,7 @@ describe('--output csv', () => {
       .split('\r\n')
       .slice(1, -1)
       .map((l) => l.slice(l.indexOf(',') + 1))
-    expect(cells).toEqual(["'=1+1", "'+1", "'-2+3+cmd|x", "'@SUM(A1)", "'\t=1", '-12.50', '-12.50 USD', "'-", 'plain'])
+    expect(cells).toEqual(["'=1+1", '+1', "'-2+3+cmd|x", "'@SUM(A1)", "'\t=1", '-12.50', '-12.50 USD', "'-", 'plain'])
   })
 
   it('an empty list is the header line alone; one record is a header line and a value line', async () => {

@@ -121,3 +121,23 @@ describe('statementReasonInUserWords', () => {
     )
   })
 })
+
+describe('one table for the CLI and the import thread', () => {
+  it("tx import's row reasons (its own thread, no command at hand) name each field as its errors do", async () => {
+    const { inImportWords } = await import('../../src/jobs/import/sender.js')
+    const txImport = new Command('finctl')
+      .command('tx')
+      .command('import')
+      .argument('<file>')
+      .option('--account <id>')
+      .option('--force')
+      .option('--set <field=value>')
+      .option('--map <field=Column>')
+    for (const field of ['transaction_date', 'bank_account_id', 'force', 'exchange_rate', 'transactions']) {
+      const words = flagFor(txImport, field)
+      expect(inImportWords(`\`${field}\` is wrong`), field).toBe(`${words} is wrong`)
+    }
+    expect(flagFor(txImport, 'transaction_date')).toBe('date')
+    expect(inImportWords('transaction_date must be a date; see --force')).toBe('date must be a date; see --force')
+  })
+})

@@ -49,7 +49,7 @@ describe('files finctl writes', () => {
     expect(readFileSync(rejects, 'utf8')).toBe('yesterday\n')
     const r = await sb.run(['tx', 'import', bank, '--account', account, '--rejects', rejects, '--overwrite'])
     expect(r.code, r.stderr).toBe(8)
-    expect(readFileSync(rejects, 'utf8').split('\n')[1]).toMatch(/^2026-01-03,Paper,-x,3,/)
+    expect(readFileSync(rejects, 'utf8').split('\r\n')[1]).toMatch(/^2026-01-03,Paper,'-x,3,/)
     expect(leftovers()).toEqual([])
   })
 

@@ -135,7 +135,7 @@ describe('tx import end to end', () => {
     const r = await sb.run(['tx', 'import', file, '--account', acct, '--rejects', rejects])
     expect(r.code).toBe(8)
     expect(r.stderr).toMatch(/line 3: amount/)
-    expect(readFileSync(rejects, 'utf8')).toMatch(/^Date,Description,Amount,line,reason\n2026-01-03,Broken,12\.3\.4,3,/)
+    expect(readFileSync(rejects, 'utf8')).toMatch(/^Date,Description,Amount,line,reason\r\n2026-01-03,Broken,12\.3\.4,3,/)
     expect(count(acct).n).toBe(2)
     const atomic = await sb.run(['tx', 'import', file, '--account', await newAccount(), '--atomic'])
     expect(atomic.code).toBe(6)

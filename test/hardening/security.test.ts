@@ -637,9 +637,9 @@ describe('(g) CSV output neutralises spreadsheet formulas', () => {
     for (const [i, d] of PLAIN.entries()) expect(rows[FORMULAS.length + i].description, d).toBe(d)
     for (const row of rows) expect([row.amount, row.currency]).toEqual(['-12.50', 'USD'])
     expect(rows[0].category).toBe("'@risky")
-    // No cell at all starts with a formula character unless it is a plain amount.
+    // No cell at all starts with a formula character unless it is a plain signed amount.
     for (const row of rows)
-      for (const cell of Object.values(row)) if (/^[=+\-@\t\r]/.test(cell)) expect(cell).toMatch(/^-?\d+(\.\d+)?( [A-Z]{3})?$/)
+      for (const cell of Object.values(row)) if (/^[=+\-@\t\r]/.test(cell)) expect(cell).toMatch(/^[+-]?\d[\d.,]*( [A-Z]{3})?$/)
 
     const accounts = await sb.ok(['accounts', 'list', '--output', 'csv'])
     expect(accounts.stdout).toContain("'=Evil account")
@@ -657,6 +657,6 @@ describe('(g) CSV output neutralises spreadsheet formulas', () => {
     const cells = ['\t=1+1', '\r=1+1', '=A1', '-5', '-5.25 EUR', '-5+5', '+5', 'x=1']
     await printList(io, { format: 'csv', color: false, quiet: true }, cells, [{ header: 'v', value: (s: string) => s }])
     const parsed = (parseCsv(out, { columns: true }) as Array<{ v: string }>).map((r) => r.v)
-    expect(parsed).toEqual(["'\t=1+1", "'\r=1+1", "'=A1", '-5', '-5.25 EUR', "'-5+5", "'+5", 'x=1'])
+    expect(parsed).toEqual(["'\t=1+1", "'\r=1+1", "'=A1", '-5', '-5.25 EUR', "'-5+5", '+5', 'x=1'])
   })
 })

@@ -164,7 +164,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const r = await run(f, { accountId, rejectsPath: rejects, dateFormat: 'DD.MM.YYYY' })
     expect({ read: r.read, created: r.created, rejected: r.rejected }).toEqual({ read: 4, created: 2, rejected: 2 })
     expect(r.rejects.map((x) => x.line)).toEqual([3, 4])
-    const lines = readFileSync(rejects, 'utf8').trim().split('\n')
+    const lines = readFileSync(rejects, 'utf8').trim().split('\r\n')
     expect(lines[0]).toBe('Date;Description;Amount;line;reason')
     expect(lines[1]).toMatch(/^02\.10\.2026;"Bad; amount";abc;3;"?amount /)
     expect(lines[2]).toMatch(/^03\.10\.2026;;-2,00;4;no description/)

@@ -1,12 +1,26 @@
 /** The layer check of CI (scripts/check-layers.mjs): it finds upward imports and circles, and the project has none. */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain JavaScript script without type declarations
 import { checkLayers, importsOf } from '../../scripts/check-layers.mjs'
 
 const ROOT = join(import.meta.dirname, '../..')
 const check = (files: Record<string, string>): string[] => checkLayers(new Map(Object.entries(files)))
+
+/** The project's own modules, path -> text, as the script reads them. */
+function projectFiles(): Map<string, string> {
+  const files = new Map<string, string>()
+  for (const dir of ['src', 'commands'])
+    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }))
+      if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        const path = join(entry.parentPath, entry.name)
+        files.set(relative(ROOT, path), readFileSync(path, 'utf8'))
+      }
+  return files
+}
 
 describe('the layer check', () => {
   it('reads static, type-only, re-exported and dynamic imports, not commented ones', () => {
@@ -50,15 +64,64 @@ describe('the layer check', () => {
     expect(problems).toEqual(['import circle: src/domain/a.ts -> src/domain/b.ts -> src/domain/c.ts -> src/domain/a.ts'])
   })
 
-  it('names a module on no floor', () => {
-    expect(check({ 'src/elsewhere/x.ts': '' })).toEqual([
+  it('names a module on no floor, and a domain folder in no aggregate', () => {
+    expect(check({ 'src/elsewhere/x.ts': '', 'src/domain/payroll/x.ts': '' })).toEqual([
       'src/elsewhere/x.ts: on no floor of ARCHITECTURE.md (add its folder to FLOORS in scripts/check-layers.mjs)',
+      'src/domain/payroll/x.ts: in no aggregate of ARCHITECTURE.md (add its folder to AGGREGATES in scripts/check-layers.mjs)',
     ])
+  })
+
+  it('lets a domain aggregate import those below it and the shared root, and refuses one above', () => {
+    const problems = check({
+      'src/domain/schemas.ts': 'export const s = 1\n',
+      'src/domain/accounts/companies.ts': "import { s } from '../schemas.js'\n",
+      'src/domain/transactions/rows.ts': "import { c } from '../accounts/companies.js'\n",
+      'src/domain/statements/match.ts': "import type { R } from '../transactions/rows.js'\n",
+      'src/domain/rates/rates.ts': "import { s } from '../schemas.js'\nimport type { R } from '../transactions/rows.js'\n",
+      'src/domain/sums.ts': "const m = await import('./statements/match.js')\n",
+    })
+    expect(problems).toEqual([
+      'src/domain/rates/rates.ts:2: imports src/domain/transactions/rows.ts, an aggregate above (rates may import only its own aggregate and those below)',
+      'src/domain/sums.ts:1: imports src/domain/statements/match.ts, an aggregate above (shared may import only its own aggregate and those below)',
+    ])
+  })
+
+  it('fails on the project with one deliberate upward import between aggregates (accounts -> statements)', () => {
+    const files = projectFiles()
+    expect(checkLayers(files)).toEqual([])
+    const companies = 'src/domain/accounts/companies.ts'
+    const text = files.get(companies)!
+    files.set(companies, `${text}export { toStatement } from '../statements/statements.js'\n`)
+    // (the import also closes a circle through transactions, which the check names too)
+    expect(checkLayers(files)).toContain(
+      `${companies}:${text.split('\n').length}: imports src/domain/statements/statements.ts, an aggregate above (accounts may import only its own aggregate and those below)`,
+    )
+  })
+
+  describe('npm run check:layers on a copy of the project', () => {
+    let copy: string
+    beforeAll(() => {
+      copy = mkdtempSync(join(tmpdir(), 'finctl-layers-'))
+      for (const dir of ['src', 'commands']) cpSync(join(ROOT, dir), join(copy, dir), { recursive: true })
+    })
+    afterAll(() => rmSync(copy, { recursive: true, force: true }))
+
+    it('exits 1 naming an upward import between aggregates (transactions -> statements)', () => {
+      const run = () => spawnSync(process.execPath, [join(ROOT, 'scripts/check-layers.mjs'), copy], { encoding: 'utf8' })
+      expect(run().status).toBe(0)
+      const file = join(copy, 'src/domain/transactions/queries.ts')
+      writeFileSync(file, `import type { StatementUpload } from '../statements/statements.js'\n${readFileSync(file, 'utf8')}`)
+      const r = run()
+      expect(r.status).toBe(1)
+      expect(r.stderr).toContain(
+        'src/domain/transactions/queries.ts:1: imports src/domain/statements/statements.ts, an aggregate above (transactions may import only its own aggregate and those below)',
+      )
+    })
   })
 
   it('passes on the project itself, and exits 1 on a violation', () => {
     expect(execFileSync(process.execPath, [join(ROOT, 'scripts/check-layers.mjs')], { encoding: 'utf8' })).toMatch(
-      /no circle, no upward import/,
+      /no circle, no upward import \(floors and domain aggregates\)/,
     )
     const r = spawnSync(
       process.execPath,

@@ -35,8 +35,8 @@ const limitBatch = limiter(MAX_BATCH_BODY, '16 MiB')
 const limitStatement = limiter(MAX_STATEMENT_BODY, '28 MiB (a statement file may be up to 20 MiB)')
 
 /**
- * On `finctl serve`, read the body straight from Node's request (building a web Request stream for
- * it costs about 0.2 ms a request) and hand it to Hono's body cache, where validators find it.
+ * On `finctl serve`, read the body straight from Node's request (a web Request stream for it would
+ * cost every request its building) and hand it to Hono's body cache, where validators find it.
  */
 async function readIncoming(incoming: IncomingMessage, max: number, label: string): Promise<string> {
   return (await readIncomingBytes(incoming, max, label)).toString('utf8')
@@ -118,8 +118,7 @@ export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
       const json = Promise.resolve(parsed)
       cache.json = json
       // Hono 4.13's `c.req.json()` parses the cached text again instead of reading `bodyCache.json`,
-      // and its validators call it: a batch of 1,000 rows was parsed twice, 1 s of core-thread time
-      // in a 1,000,000-row import. They get the value parsed here.
+      // and its validators call it, so every batch was parsed twice: they get the value parsed here.
       ;(c.req as { json: () => Promise<unknown> }).json = () => json
     }
     return next()

@@ -1,6 +1,7 @@
 /** Categorization rules: a company's ordered rules, and running one over existing transactions. */
 import { createRoute } from '@hono/zod-openapi'
-import { applyRule, createRule, deleteRule, getRule, listRules, testRule, updateRule } from '../../domain/categorization/rules.js'
+import { createRule, deleteRule, getRule, listRules, updateRule } from '../../domain/categorization/rules.js'
+import { applyRule, testRule } from '../../domain/transactions/rule-runs.js'
 import {
   CategorizationRule,
   CreateRuleRequest,

@@ -9,7 +9,7 @@ import { AppError, validation, notFound } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { minorToNumber, parseAmount } from '../../kernel/money.js'
 import type { BankAccount, CreateBankAccountRequest, UnconvertedTransactions, UpdateBankAccountRequest } from '../schemas.js'
-import { baseCurrency } from '../transactions/rows.js'
+import { baseCurrency } from './companies.js'
 import { accountMovements, type Movement, type Unconverted } from './balances.js'
 
 export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movement: Movement = { net: 0n, unconverted: [] }): BankAccount {

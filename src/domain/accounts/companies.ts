@@ -53,3 +53,20 @@ export async function getCompany(store: Store, companyId: string, db: Kysely<Db>
   if (!row) throw notFound('company')
   return row
 }
+
+const baseCurrencies = new WeakMap<Store, Map<string, string>>()
+
+/** A company's base currency never changes, so it is cached per store. */
+export async function baseCurrency(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<string> {
+  let m = baseCurrencies.get(store)
+  if (!m) {
+    m = new Map()
+    baseCurrencies.set(store, m)
+  }
+  let c = m.get(companyId)
+  if (!c) {
+    c = (await getCompany(store, companyId, db)).base_currency
+    m.set(companyId, c)
+  }
+  return c
+}

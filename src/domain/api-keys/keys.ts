@@ -9,7 +9,8 @@ import type { ApiKeyRow } from '../../store/schema.js'
 import type { Actor } from '../actor.js'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { generateApiKey, hashApiKey, keyPrefix } from './secrets.js'
-import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, Scope, UsageStats } from '../schemas.js'
+import type { Scope } from '../schemas.js'
+import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UsageStats } from './schemas.js'
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60
 export const DEFAULT_RATE_LIMIT_PER_DAY = 10_000

@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import type { Store } from '../../store/store.js'
 import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../../kernel/vocabulary.js'
 import type { Categories } from '../schemas.js'
-import { companyKey } from '../transactions/rows.js'
+import { companyKey } from '../transaction-rows.js'
 
 export async function listCategories(store: Store, companyId: string): Promise<Categories> {
   const rows = await store.db

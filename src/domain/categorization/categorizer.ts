@@ -25,7 +25,7 @@ import { applyRules, type CompiledRule } from './rule-matcher.js'
 import { getSettings, modelCache, type CachedModel } from './settings.js'
 import { loadActiveRules } from './rules.js'
 import { AppError } from '../../kernel/errors.js'
-import { companyKey, findTransaction, toTransaction } from '../transactions/rows.js'
+import { companyKey, findTransaction, toTransaction } from '../transaction-rows.js'
 
 /** The most recent labelled transactions a model is trained on (newest first, by id). */
 export const MAX_TRAINING_ROWS = 100_000

@@ -16,16 +16,10 @@
  * (log-odds, right?) pairs are turned into a conservative monotone map by ./calibration.ts. The
  * held-out models see a fifth fewer rows than the final one, which errs on the safe side.
  * Contract (tested in test/domain/categorize-eval.test.ts): on held-out data, of the predictions
- * scored >= 0.9, at least 90% are right; measured 0.95-0.99 over 40 seeds at each of 400..4000
- * training rows, 0.99 at 16k, and no row reaches 0.9 with 300 training rows.
+ * scored >= 0.9, at least 90% are right (what it measured, and its speed and memory: docs/performance.md).
  *
- * What it counts of a row is in ./features.ts.
- *
- * Speed (measured on this 2-core machine, Node 20, 29 labels, ~10 tokens a row, while other test
- * suites were running): training on 100k rows takes ~0.5 s (tokenizing and counting ~0.45 s, the
- * 5-fold calibration on a 20k sample ~0.1 s); predicting takes ~4.7 µs a row, of which ~1.2 µs is
- * tokenizing and ~1 µs the explanation. Memory: two token x label tables (int32 + float64), about
- * 12 bytes x 32 label slots per vocabulary slot (27k tokens at 100k rows: ~13 MB).
+ * What it counts of a row is in ./features.ts. Memory is two token x label tables (int32 +
+ * float64), one row of label slots per vocabulary slot.
  */
 import { mulberry32 } from '../../kernel/random.js'
 import { calibrationBins, fitCalibration, scoreOf, type CalibrationBin, type CalibrationStep, type HeldOutPoint } from './calibration.js'

@@ -10,7 +10,7 @@ import { parseRatesFile, RatesFileError, type RateFileFormat } from '../../impor
 import type { ExchangeRateRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
-import { baseCurrency } from '../transactions/rows.js'
+import { baseCurrency } from '../accounts/companies.js'
 import type { ExchangeRate, ExchangeRateListQuery, RatesImportResult, SetExchangeRateRequest } from './schemas.js'
 
 /** Significant digits of a rate computed from ECB quotes. */

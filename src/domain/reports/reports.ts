@@ -18,7 +18,8 @@ import { periodIndex, periodsOf, resolveRange, type Interval } from './periods.j
 import { flowsByDay, netBefore, openingRate, summaryGroups, type Scope } from './queries.js'
 import { accountMovements } from '../accounts/balances.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
-import { baseCurrency, companyKey } from '../transactions/rows.js'
+import { companyKey } from '../transaction-rows.js'
+import { baseCurrency } from '../accounts/companies.js'
 
 const CATEGORIES = ['operations', 'investing', 'financing', 'uncategorized'] as const
 type Category = (typeof CATEGORIES)[number]

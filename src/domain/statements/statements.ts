@@ -26,7 +26,7 @@ import {
 } from './schemas.js'
 import { listTransactions, type Page } from '../transactions/queries.js'
 import type { Transaction } from '../schemas.js'
-import { baseCurrency } from '../transactions/rows.js'
+import { baseCurrency } from '../accounts/companies.js'
 
 /** An upload as the route hands it over: the file's bytes and the options, not yet checked. */
 export interface StatementUpload {

@@ -1,6 +1,6 @@
 /**
  * Parsing a large statement file on a worker thread, so that the server's event loop keeps
- * answering requests meanwhile (parsing is synchronous: about 3 s for 20 MiB of MT940 or OFX).
+ * answering requests meanwhile (parsing is synchronous, and a large file takes seconds).
  * The lines come back in messages of LINES_PER_MESSAGE, each sent once the previous one is read
  * (messages queued together would be read in one turn of the loop): reading them back does not
  * hold the loop either, whatever the size of the file.

@@ -1,6 +1,6 @@
 /**
  * Imported rows already on a statement (#27 item 8). A statement upload reconciles the lines it
- * finds already entered (statements/match.ts); this is the same rule the other way round, for a
+ * finds already entered (../reconcile.ts); this is the same rule the other way round, for a
  * batch that asks for it (`match_statement_lines`, sent by `finctl tx import`): a row with an
  * import_ref pairs with a transaction of its account that came from a statement line and has not
  * been paired with an imported row yet (import_ref empty), is not void, has the same amount in the
@@ -21,9 +21,10 @@ import type { NewTransactionRow, TransactionRow } from '../../store/transaction-
 import { InsertedRows, type Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { auditRow, diff } from './audit.js'
-import { baseCurrency, toTransaction } from './rows.js'
+import { toTransaction } from '../transaction-rows.js'
+import { baseCurrency } from '../accounts/companies.js'
 import { amountInAccount } from '../accounts/balances.js'
-import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../statements/match.js'
+import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../reconcile.js'
 
 /** Where a batch's rows went. */
 export interface Placement {
@@ -61,7 +62,7 @@ function byAccount(rows: NewTransactionRow[]): Map<number, number[]> {
  * The account's transactions from statement lines not yet paired with an imported row, not void,
  * dated from..to. They are read through the partial index of statement lines (account,
  * statement_ref): SQLite's planner, left alone, took the account's date index and read every row of
- * those dates, the imported ones too (44 ms a batch at 50,000 rows, growing with the account).
+ * those dates, the imported ones too, a cost growing with the account (docs/performance.md).
  */
 async function unpaired(
   store: Store,

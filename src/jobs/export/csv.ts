@@ -1,6 +1,6 @@
 /** The csv export: COLUMNS as text, through the project's CSV writer and its formula guard (RFC 4180, CRLF). */
 import type { ExportTransaction } from '../../domain/exports/schemas.js'
-import { csvField } from '../../kernel/csv-field.js'
+import { csvLine } from '../../kernel/csv-write.js'
 import { decimal } from './amounts.js'
 import { COLUMNS, type Cell, type RowContext } from './columns.js'
 
@@ -20,9 +20,9 @@ function cellText(c: Cell): string {
 }
 
 export function csvHeader(): string {
-  return `${COLUMNS.map((c) => csvField(c.header)).join(',')}\r\n`
+  return csvLine(COLUMNS.map((c) => c.header))
 }
 
 export function csvRow(t: ExportTransaction, ctx: RowContext): string {
-  return `${COLUMNS.map((c) => csvField(cellText(c.cell(t, ctx)))).join(',')}\r\n`
+  return csvLine(COLUMNS.map((c) => cellText(c.cell(t, ctx))))
 }

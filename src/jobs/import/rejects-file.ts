@@ -3,13 +3,9 @@
  * reason, so it can be fixed and imported again. Written beside FILE as rows are rejected and moved
  * into place when the import ends (output-file.ts); a failed write (a full disk) fails the import.
  */
+import { csvLine } from '../../kernel/csv-write.js'
 import { AppError } from '../../kernel/errors.js'
 import { OutputFile } from '../output-file.js'
-
-/** RFC 4180 field for the rejects file: the row as the bank wrote it, so it can be fixed and re-imported. */
-function csvQuote(s: string, delimiter: string): string {
-  return s.includes('"') || s.includes(delimiter) || /[\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
 
 export class RejectsWriter {
   private out?: OutputFile
@@ -27,8 +23,9 @@ export class RejectsWriter {
         ? this.failure
         : new AppError('internal_error', `cannot write the rejects file ${this.path}: ${this.failure.message}`)
   }
+  /** In the file's own delimiter, through finctl's one CSV writer (its formula guard too). */
   private line(fields: string[]): string {
-    return `${fields.map((f) => csvQuote(f, this.delimiter)).join(this.delimiter)}\n`
+    return csvLine(fields, this.delimiter)
   }
   write(fields: string[], line: number, reason: string): void {
     if (!this.path) return

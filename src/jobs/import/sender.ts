@@ -7,6 +7,7 @@
 import type { Client } from '../../client/client.js'
 import type { CreateTransactionRequest, Transaction } from '../../domain/schemas.js'
 import { AppError, errorText } from '../../kernel/errors.js'
+import { BY_COMMAND } from '../../kernel/flag-words.js'
 import { type Pacer, Pool } from './pacing.js'
 
 /** A row as `tx import` sends it: a create request with its identity in the file. */
@@ -17,21 +18,13 @@ export function describeError(e: unknown): string {
   return inImportWords(errorText(e))
 }
 
-/**
- * The service's field names in the words of `tx import`: the fields of --map (`date`, `amount`)
- * and the command's flags (`--force`, `--account`), as a rejected row's reason shows them.
- */
-const IMPORT_WORDS: Readonly<Record<string, string>> = {
-  transaction_date: 'date',
-  bank_account_id: '--account',
-  force: '--force',
-  exchange_rate: '--set exchange_rate',
-}
+/** The service's field names in the words of `tx import` (kernel/flag-words.ts), as a rejected row's reason shows them. */
+const IMPORT_WORDS = BY_COMMAND['tx import']
 
 export function inImportWords(reason: string): string {
   return reason
     .replace(
-      /`([a-z_]+)`|\b(transaction_date|bank_account_id|exchange_rate)\b/g,
+      /`([a-z_]+)`|\b([a-z]+(?:_[a-z]+)+)\b/g,
       (whole, quoted?: string, plain?: string) => IMPORT_WORDS[quoted ?? plain ?? ''] ?? quoted ?? whole,
     )
     .replace(/(^|; )((?:--set )?[a-z_]+): (is|must) /g, '$1$2 $3 ')

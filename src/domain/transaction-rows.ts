@@ -1,15 +1,15 @@
 /**
- * A stored transaction row as the API's Transaction, and the company's base currency: what every
- * module that reads transactions needs, apart from how they are created (create.ts).
+ * A stored transaction row as the API's Transaction, its company's key and the lookup by id: what
+ * every module that reads transactions needs (categorization and statements too), so it sits below
+ * every aggregate.
  */
 import type { Kysely } from 'kysely'
-import type { Db } from '../../store/schema.js'
-import type { Store } from '../../store/store.js'
-import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
-import { getCompany } from '../accounts/companies.js'
-import { notFound } from '../../kernel/errors.js'
-import { minorToNumber } from '../../kernel/money.js'
-import type { Transaction } from '../schemas.js'
+import type { Db } from '../store/schema.js'
+import type { Store } from '../store/store.js'
+import type { NewTransactionRow, TransactionRow } from '../store/transaction-codec.js'
+import { notFound } from '../kernel/errors.js'
+import { minorToNumber } from '../kernel/money.js'
+import type { Transaction } from './schemas.js'
 
 export function toTransaction(row: TransactionRow | NewTransactionRow): Transaction {
   return {
@@ -56,21 +56,4 @@ export async function findTransaction(store: Store, companyId: string, id: strin
   if (!found) throw notFound('transaction')
   const [row] = await store.tx.decode(store.db, [found])
   return row
-}
-
-const baseCurrencies = new WeakMap<Store, Map<string, string>>()
-
-/** A company's base currency never changes, so it is cached per store. */
-export async function baseCurrency(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<string> {
-  let m = baseCurrencies.get(store)
-  if (!m) {
-    m = new Map()
-    baseCurrencies.set(store, m)
-  }
-  let c = m.get(companyId)
-  if (!c) {
-    c = (await getCompany(store, companyId, db)).base_currency
-    m.set(companyId, c)
-  }
-  return c
 }
