@@ -1,7 +1,7 @@
 /**
  * `finctl tx import FILE --account ID`: the import verb of the `tx` group (its own module for its
- * many flags). Flags -> import options -> src/jobs/import/import-thread.ts (import-runner.ts on a thread
- * of its own) -> summary. The runner and the CSV reader are loaded only when the command runs.
+ * many flags). Flags (or a saved mapping) -> import options -> runImport (src/jobs/import/run.ts: the
+ * import's stages on a thread of their own) -> summary. The import is loaded only when the command runs.
  */
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
@@ -18,7 +18,7 @@ import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
 import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
 import type { SavedMapping } from '../src/cli/mappings.js'
-import type { ImportRequest, ImportSummary } from '../src/jobs/import/import-runner.js'
+import type { ImportRequest, ImportSummary } from '../src/jobs/import/run.js'
 import type { readRejects as ReadRejects } from '../src/jobs/import/reject-list.js'
 import type { Role } from '../src/import/mapping.js'
 
@@ -242,7 +242,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   const m = effectiveMapping(await import('../src/import/mapping.js'), o, saved)
   await checkReadingFlags(m)
   const constants = await constantsOf(m.set)
-  // Unset: the import's default for the target (import-thread.ts, defaultConcurrency).
+  // Unset: the import's default for the target (src/jobs/import/send.ts, defaultConcurrency).
   const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 })
   const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
@@ -257,9 +257,9 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
     )
   })
 
-  // Reading, mapping and sending run on a thread of their own (src/jobs/import/import-thread.ts); on the
+  // Reading, mapping and sending run on a thread of their own (src/jobs/import/run.ts); on the
   // embedded target the core runs on another, beside them.
-  const { runImportOnThread } = await import('../src/jobs/import/import-thread.js')
+  const { runImport } = await import('../src/jobs/import/run.js')
   const { rowsNote } = await import('../src/import/plan-words.js')
   const { ProgressLine } = await import('../src/cli/progress.js')
   const showProgress = !o.dryRun && !ctx.printer.quiet && (o.progress === true || (o.progress !== false && ctx.io.isStderrTTY))
@@ -267,37 +267,29 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into account ${account} on ${ctx.describeTarget()}`)
   let summary: ImportSummary
   try {
-    summary = await runImportOnThread(
+    summary = await runImport(
       {
-        target: ctx.target(),
-        targetName: ctx.describeTarget(),
-        ...ctx.clientSettings(),
-        verbose: Boolean(ctx.globals.verbose),
-        gate: ctx.writeGated(),
         path: file,
-        options: {
-          accountId: account,
-          map: m.map,
-          delimiter: m.delimiter,
-          encoding: m.encoding,
-          dateFormat: m.dateFormat,
-          decimalComma: m.decimalComma,
-          skipLines: m.skipLines,
-          where: m.where,
-          invertSign: m.invertSign,
-          indicatorDebit: m.indicatorDebit,
-          constants: o.force ? { ...constants, force: true } : constants,
-          dryRun: o.dryRun,
-          atomic: o.atomic,
-          rejectsPath: o.rejects,
-          overwrite: o.overwrite,
-          wait: o.wait,
-          concurrency,
-          batchSize,
-          mode: o.single ? 'single' : 'auto',
-        },
+        accountId: account,
+        mapping: m,
+        constants: o.force ? { ...constants, force: true } : constants,
+        dryRun: o.dryRun,
+        atomic: o.atomic,
+        rejectsPath: o.rejects,
+        overwrite: o.overwrite,
+        wait: o.wait,
+        concurrency,
+        batchSize,
+        mode: o.single ? 'single' : 'auto',
       },
       {
+        connection: {
+          target: ctx.target(),
+          targetName: ctx.describeTarget(),
+          ...ctx.clientSettings(),
+          verbose: Boolean(ctx.globals.verbose),
+          gate: ctx.writeGated(),
+        },
         onPlan: (plan) => {
           for (const n of plan.notes) note(ctx.io, ctx.printer, n)
           note(ctx.io, ctx.printer, rowsNote(plan))

@@ -4,20 +4,11 @@
  * with mode 0600. Flags given on the command line win over a saved mapping.
  */
 import Conf from 'conf'
-import type { Role } from '../import/mapping.js'
+import type { CsvMapping } from '../import/plan.js'
 import { configDir, validProfileName } from './profiles.js'
 
-export interface SavedMapping {
-  map?: Array<[Role, string]>
-  delimiter?: string
-  encoding?: string
-  dateFormat?: string
-  decimalComma?: boolean
-  skipLines?: number
-  where?: Array<[string, string]>
-  invertSign?: boolean
-  indicatorDebit?: string[]
-  /** `--set field=value` constants */
+/** A bank's mapping as saved: how its files are read and mapped, and the `--set field=value` constants. */
+export interface SavedMapping extends CsvMapping {
   set?: Record<string, string>
 }
 

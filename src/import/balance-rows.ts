@@ -232,7 +232,7 @@ interface Candidate {
   out: boolean
 }
 
-/** Pass 1: watches the columns that may be a record type and decides at the end of the plan. */
+/** The plan stage: watches the columns that may be a record type and decides at the end of the plan. */
 export class RecordTypeFinder {
   private readonly candidates: Candidate[]
 
@@ -285,7 +285,7 @@ export class RecordTypeFinder {
   }
 }
 
-/** The running-sum signal, row by row (pass 2): `balanceRow` before a movement is counted in. */
+/** The running-sum signal, row by row (the map stage): `balanceRow` before a movement is counted in. */
 export class RunningBalance {
   private sum = 0
   private movements = 0

@@ -1,6 +1,6 @@
 /**
  * Mapping decisions a header cannot make alone, made from the values of the rows after it
- * (csv-import.ts keeps the first EVIDENCE_ROWS aside until they are made): the date column when no
+ * (plan.ts keeps the first EVIDENCE_ROWS aside until they are made): the date column when no
  * header names one ("created"), and the description when the column named so holds one value on
  * every row (a product name beside the real text in "Description 1..3"). And the plan's line that
  * names the column taken for every field.

@@ -1,5 +1,5 @@
 /**
- * The plan's words on counts, for the import's plan (csv-import.ts) and the command that prints it
+ * The plan's words on counts, for the import's plan (plan.ts) and the command that prints it
  * (commands/tx-import.ts): a module of its own, so the command's thread does not load the CSV reader.
  */
 

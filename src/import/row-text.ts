@@ -1,5 +1,5 @@
 /**
- * What the two passes of a CSV import (csv-import.ts, row-converter.ts) read off a record the same
+ * What the plan and map stages of a CSV import (plan.ts, map-rows.ts) read off a record the same
  * way: its cells, whether it has a date, whether its text names a balance, the reasons a line is
  * skipped, a --where column, and the import's own error.
  */

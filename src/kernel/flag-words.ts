@@ -1,7 +1,7 @@
 /**
  * The one table from the service's field names to the command line's words: the CLI's error
  * messages (src/cli/user-words.ts, which holds the rules for using it) and the reasons `tx import`
- * gives a rejected row on its own thread (src/jobs/import/sender.ts) both read it.
+ * gives a rejected row on its own thread (src/jobs/import/send.ts) both read it.
  */
 
 /** Fields whose flag is not their own name in kebab case. */

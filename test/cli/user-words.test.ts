@@ -124,7 +124,7 @@ describe('statementReasonInUserWords', () => {
 
 describe('one table for the CLI and the import thread', () => {
   it("tx import's row reasons (its own thread, no command at hand) name each field as its errors do", async () => {
-    const { inImportWords } = await import('../../src/jobs/import/sender.js')
+    const { inImportWords } = await import('../../src/jobs/import/send.js')
     const txImport = new Command('finctl')
       .command('tx')
       .command('import')

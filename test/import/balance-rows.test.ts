@@ -6,9 +6,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { balanceKind, RecordTypeFinder, RunningBalance } from '../../src/import/balance-rows.js'
-import { planImport, type ImportOptions } from '../../src/import/csv-import.js'
-import { RowConverter } from '../../src/import/row-converter.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { planImport, type CsvMapping } from '../../src/import/plan.js'
+import { RowMapper } from '../../src/import/map-rows.js'
+import { readRecords } from '../../src/import/read-rows.js'
 import { formatMinor } from '../../src/kernel/money.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
@@ -161,12 +161,12 @@ describe('RunningBalance: a row equal to the balance so far', () => {
   })
 })
 
-async function importFile(path: string, o: ImportOptions = {}) {
+async function importFile(path: string, o: CsvMapping = {}) {
   const plan = await planImport(path, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR' })
+  const conv = new RowMapper(plan, { accountId: 'acct', currency: 'EUR' })
   const ok: number[] = []
   for await (const rec of readRecords(path, plan.layout)) {
-    const r = conv.convert(rec)
+    const r = conv.map(rec)
     if (r?.ok) ok.push(r.minor)
     else if (r) throw new Error(r.reason)
   }
@@ -182,7 +182,7 @@ async function importFile(path: string, o: ImportOptions = {}) {
 }
 
 describe('through the CSV mapper', () => {
-  const CASES: Array<[string, ImportOptions, { count: number; sum: string; skipped: number[]; planned: number }]> = [
+  const CASES: Array<[string, CsvMapping, { count: number; sum: string; skipped: number[]; planned: number }]> = [
     ['record-type-column-unnamed-turnover-text-unknown.csv', {}, { count: 3, sum: '1174.50', skipped: [2, 6, 7], planned: 3 }],
     ['record-type-column-named-no-balance-text.csv', {}, { count: 3, sum: '125.80', skipped: [2, 6], planned: 2 }],
     ['balance-and-turnover-rows-named-in-german.csv', {}, { count: 3, sum: '1530.00', skipped: [2, 6, 7], planned: 3 }],

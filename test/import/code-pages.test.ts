@@ -6,8 +6,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { guessCodePage } from '../../src/import/code-pages.js'
-import { planImport } from '../../src/import/csv-import.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { planImport } from '../../src/import/plan.js'
+import { readRecords } from '../../src/import/read-rows.js'
 import { detectEncoding, encodingNote } from '../../src/import/decode.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 

@@ -6,15 +6,16 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { planImportBytes, readRecordsBytes } from '../../src/import/csv-bytes.js'
-import { ImportError, planImport, type ImportOptions } from '../../src/import/csv-import.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { planImportBytes } from '../../src/import/plan.js'
+import { readRecordsBytes } from '../../src/import/read-rows.js'
+import { ImportError, planImport, type CsvMapping } from '../../src/import/plan.js'
+import { readRecords } from '../../src/import/read-rows.js'
 import { bankFile, HAS_BANK_FILES, listBankFiles } from '../helpers/bank-files.js'
 
 const DIR = bankFile('csv')
 
 /** Options some files need (as in csv-fixtures.test.ts); the others plan with none. */
-const OPTIONS: Record<string, ImportOptions> = {
+const OPTIONS: Record<string, CsvMapping> = {
   'ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv': { map: [['description', 'Description 1']] },
   'fr-style-metadata-header-footer-debit-credit-decimal-comma.csv': { dateFormat: 'DD/MM/YY' },
   'lt-danske-cp1257-crlf-multiline-quoted.csv': {

@@ -4,21 +4,21 @@
  * gives (with the flags each needs). Skipped when the corpus is missing.
  */
 import { describe, expect, it } from 'vitest'
-import { ImportError, planImport, type ImportOptions } from '../../src/import/csv-import.js'
-import { RowConverter } from '../../src/import/row-converter.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { ImportError, planImport, type CsvMapping } from '../../src/import/plan.js'
+import { RowMapper } from '../../src/import/map-rows.js'
+import { readRecords } from '../../src/import/read-rows.js'
 import { formatMinor } from '../../src/kernel/money.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
 const DIR = bankFile('csv')
 
-async function importFile(file: string, o: ImportOptions = {}, exponent = 2) {
+async function importFile(file: string, o: CsvMapping = {}, exponent = 2) {
   const plan = await planImport(`${DIR}/${file}`, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR' })
+  const conv = new RowMapper(plan, { accountId: 'acct', currency: 'EUR' })
   const ok = []
   const bad = []
   for await (const rec of readRecords(`${DIR}/${file}`, plan.layout)) {
-    const r = conv.convert(rec)
+    const r = conv.map(rec)
     if (!r) continue
     if (r.ok) ok.push(r)
     else bad.push(r)
@@ -38,7 +38,7 @@ async function importFile(file: string, o: ImportOptions = {}, exponent = 2) {
   }
 }
 
-const CASES: Array<[string, ImportOptions, { count: number; sum: string; from: string; to: string }]> = [
+const CASES: Array<[string, CsvMapping, { count: number; sum: string; from: string; to: string }]> = [
   ['de-dab-bnp-bom-semicolon-decimal-comma.csv', {}, { count: 7, sum: '10053.90', from: '2013-09-17', to: '2013-10-01' }],
   ['de-dkb-creditcard-latin1-preamble-lines.csv', {}, { count: 7, sum: '-184.70', from: '2012-02-22', to: '2013-02-02' }],
   ['de-gls-latin1-semicolon-no-final-newline.csv', {}, { count: 1, sum: '-98.76', from: '2017-10-10', to: '2017-10-10' }],

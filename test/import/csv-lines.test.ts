@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readRecordsBytes } from '../../src/import/csv-bytes.js'
-import { lineBreaks, readRecords, type CsvLayout } from '../../src/import/csv-reader.js'
+import { readRecordsBytes } from '../../src/import/read-rows.js'
+import { lineBreaks, readRecords, type CsvLayout } from '../../src/import/read-rows.js'
 
 const layout: CsvLayout = { encoding: { encoding: 'utf-8', bomLength: 0, how: 'given' }, delimiter: ',' }
 let dir = ''

@@ -10,20 +10,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { planImportBytes, readRecordsBytes } from '../../src/import/csv-bytes.js'
-import { ImportError, planImport, rowsNote, type ImportOptions, type ImportPlan } from '../../src/import/csv-import.js'
-import { readRecords, type CsvRecord } from '../../src/import/csv-reader.js'
-import { RowConverter } from '../../src/import/row-converter.js'
+import { planImportBytes } from '../../src/import/plan.js'
+import { readRecordsBytes } from '../../src/import/read-rows.js'
+import { ImportError, planImport, type CsvMapping, type ImportPlan } from '../../src/import/plan.js'
+import { rowsNote } from '../../src/import/plan-words.js'
+import { readRecords, type CsvRecord } from '../../src/import/read-rows.js'
+import { RowMapper } from '../../src/import/map-rows.js'
 import { formatMinor } from '../../src/kernel/money.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
 const HAND_MADE = join(import.meta.dirname, '..', 'fixtures', 'bank-files')
 
-async function convertAll(plan: ImportPlan, records: AsyncIterable<CsvRecord>, o: ImportOptions) {
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'USD' })
+async function convertAll(plan: ImportPlan, records: AsyncIterable<CsvRecord>) {
+  const conv = new RowMapper(plan, { accountId: 'acct', currency: 'USD' })
   const rows = []
   for await (const rec of records) {
-    const r = conv.convert(rec)
+    const r = conv.map(rec)
     if (r?.ok) rows.push(r)
     else if (r) throw new Error(`line ${r.line}: ${r.reason}`)
   }
@@ -40,17 +42,17 @@ async function convertAll(plan: ImportPlan, records: AsyncIterable<CsvRecord>, o
 }
 
 /** A hand-made file, planned and converted as `tx import` does. */
-async function file(name: string, o: ImportOptions = {}) {
+async function file(name: string, o: CsvMapping = {}) {
   const path = join(HAND_MADE, name)
   const plan = await planImport(path, o, true)
-  return convertAll(plan, readRecords(path, plan.layout), o)
+  return convertAll(plan, readRecords(path, plan.layout))
 }
 
 /** An inline file, through the same planning (as a statement upload reads it). */
-async function text(csv: string, o: ImportOptions = {}) {
+async function text(csv: string, o: CsvMapping = {}) {
   const bytes = new TextEncoder().encode(csv)
   const plan = await planImportBytes(bytes, o)
-  return convertAll(plan, readRecordsBytes(bytes, plan.layout), o)
+  return convertAll(plan, readRecordsBytes(bytes, plan.layout))
 }
 
 /** A two-row file: 10.00 out and 4.00 in, unsigned, the direction in `column`. */
@@ -190,7 +192,7 @@ describe('the description', () => {
   it.skipIf(!HAS_BANK_FILES)('the real UBS export takes Description 1 + 2 + 3, not "Compte personnel UBS"', async () => {
     const path = bankFile('csv', 'ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv')
     const plan = await planImport(path)
-    const r = await convertAll(plan, readRecords(path, plan.layout), {})
+    const r = await convertAll(plan, readRecords(path, plan.layout))
     expect(r.descriptions).not.toContain('Compte personnel UBS')
     expect(r.descriptions[1]).toBe('Virement postal / ASSOCIATION FOO-BAR / BVD DE QUELQUE-PART 1, 1201 GENEVE, CH')
     expect(r.sum).toBe('30.00')

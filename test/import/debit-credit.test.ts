@@ -8,21 +8,21 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { amountSign, parseLocaleAmount } from '../../src/import/amount.js'
-import { planImport, type ImportOptions } from '../../src/import/csv-import.js'
-import { RowConverter } from '../../src/import/row-converter.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { planImport, type CsvMapping } from '../../src/import/plan.js'
+import { RowMapper } from '../../src/import/map-rows.js'
+import { readRecords } from '../../src/import/read-rows.js'
 import { columnAmount, debitCreditAmount, SignCounter } from '../../src/import/debit-credit.js'
 import { formatMinor } from '../../src/kernel/money.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
 const HAND_MADE = join(import.meta.dirname, '..', 'fixtures', 'bank-files')
 
-async function read(path: string, o: ImportOptions = {}) {
+async function read(path: string, o: CsvMapping = {}) {
   const plan = await planImport(path, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR' })
+  const conv = new RowMapper(plan, { accountId: 'acct', currency: 'EUR' })
   const rows = []
   for await (const rec of readRecords(path, plan.layout)) {
-    const r = conv.convert(rec)
+    const r = conv.map(rec)
     if (r?.ok) rows.push(r)
     else if (r) throw new Error(`line ${r.line}: ${r.reason}`)
   }
@@ -117,7 +117,7 @@ describe('hand-made bank files with reversals', () => {
 })
 
 describe.skipIf(!HAS_BANK_FILES)('real debit/credit files keep their sums (SOURCES.md)', () => {
-  it.each<[string, ImportOptions, string, 1 | -1]>([
+  it.each<[string, CsvMapping, string, 1 | -1]>([
     ['ch-ubs-fr-semicolon-debit-credit-apostrophe-thousands.csv', { map: [['description', 'Description 1']] }, '30.00', 1],
     ['us-schwab-checking-quoted-dollar-withdrawal-deposit.csv', {}, '-215.27', 1],
     ['us-capitalone-card-debit-credit-columns.csv', {}, '0.00', 1],

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { planImport } from '../../src/import/csv-import.js'
-import { RowConverter } from '../../src/import/row-converter.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { planImport } from '../../src/import/plan.js'
+import { RowMapper } from '../../src/import/map-rows.js'
+import { readRecords } from '../../src/import/read-rows.js'
 
 let dir = ''
 
@@ -26,10 +26,10 @@ async function refs(csv: string, accountId: string): Promise<string[]> {
   const path = join(dir, 'file.csv')
   writeFileSync(path, csv)
   const plan = await planImport(path, {})
-  const conv = new RowConverter(plan, { accountId, currency: 'EUR' })
+  const conv = new RowMapper(plan, { accountId, currency: 'EUR' })
   const out: string[] = []
   for await (const rec of readRecords(path, plan.layout)) {
-    const r = conv.convert(rec)
+    const r = conv.map(rec)
     if (r?.ok) out.push(r.request.import_ref)
   }
   return out
@@ -67,14 +67,14 @@ describe('a converted row as it is sent', () => {
       'Date,Value date,Description,Amount,Payee,Category\n2024-03-05,2024-03-06,"Coffee  shop",-4.50,Café Luna,Food\n2024-03-07,,Rent,-900.00,,\n',
     )
     const plan = await planImport(path, {})
-    const conv = new RowConverter(plan, {
+    const conv = new RowMapper(plan, {
       accountId: 'acct',
       currency: 'EUR',
       constants: { category: 'Misc', cash_flow_category: 'operating', currency_code: 'EUR' },
     })
     const sent: unknown[] = []
     for await (const rec of readRecords(path, plan.layout)) {
-      const r = conv.convert(rec)
+      const r = conv.map(rec)
       if (r?.ok) sent.push(JSON.parse(JSON.stringify(r.request)))
     }
     expect(sent.map((r) => Object.keys(r as object))).toEqual([

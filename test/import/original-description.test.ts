@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseUpload } from '../../src/domain/statements/parse.js'
-import { planImport, type ImportOptions } from '../../src/import/csv-import.js'
-import { RowConverter } from '../../src/import/row-converter.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { planImport, type CsvMapping } from '../../src/import/plan.js'
+import { RowMapper } from '../../src/import/map-rows.js'
+import { readRecords } from '../../src/import/read-rows.js'
 import { parseCamt053 } from '../../src/import/statements/camt053.js'
 import { parseMt940 } from '../../src/import/statements/mt940.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
@@ -18,12 +18,12 @@ import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 const HAND_MADE = join(import.meta.dirname, '..', 'fixtures', 'bank-files')
 const bytes = (path: string) => new Uint8Array(readFileSync(path))
 
-async function csvRequests(path: string, o: ImportOptions = {}) {
+async function csvRequests(path: string, o: CsvMapping = {}) {
   const plan = await planImport(path, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: 'EUR' })
+  const conv = new RowMapper(plan, { accountId: 'acct', currency: 'EUR' })
   const out = []
   for await (const rec of readRecords(path, plan.layout)) {
-    const r = conv.convert(rec)
+    const r = conv.map(rec)
     if (r?.ok) out.push(r.request)
   }
   return out

@@ -4,22 +4,22 @@
  */
 import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { planImport, type ImportOptions } from '../../src/import/csv-import.js'
-import { RowConverter } from '../../src/import/row-converter.js'
-import { readRecords } from '../../src/import/csv-reader.js'
+import { planImport, type CsvMapping } from '../../src/import/plan.js'
+import { RowMapper } from '../../src/import/map-rows.js'
+import { readRecords } from '../../src/import/read-rows.js'
 import { mapHeader } from '../../src/import/mapping.js'
 import { currencyExponent, isCurrency, withdrawnIn } from '../../src/kernel/currencies.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/row-currency')
 
-async function convert(path: string, o: ImportOptions & { currency?: string } = {}) {
+async function convert(path: string, o: CsvMapping & { currency?: string } = {}) {
   const plan = await planImport(path, o)
-  const conv = new RowConverter(plan, { ...o, accountId: 'acct', currency: o.currency ?? 'EUR' })
+  const conv = new RowMapper(plan, { accountId: 'acct', currency: o.currency ?? 'EUR' })
   const ok: Array<{ line: number; currency?: string; amount: string | number; minor: number }> = []
   const bad: Array<{ line: number; reason: string }> = []
   for await (const rec of readRecords(path, plan.layout)) {
-    const r = conv.convert(rec)
+    const r = conv.map(rec)
     if (!r) continue
     if (r.ok) ok.push({ line: r.line, currency: r.request.currency_code, amount: r.request.amount, minor: r.minor })
     else bad.push({ line: r.line, reason: r.reason })

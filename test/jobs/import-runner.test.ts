@@ -1,5 +1,5 @@
 /**
- * `tx import`'s writing side (src/jobs/import/import-runner.ts) against a real core: every bank CSV of
+ * `tx import`'s stages (src/jobs/import/pipeline.ts) against a real core: every bank CSV of
  * csv/ in the bank-file corpus (test/helpers/bank-files.ts; skipped when it is missing) lands with
  * the count and sum SOURCES.md gives; exactly once in the ways people really download files (cases
  * a-e of the issue); rejects, dry run, --atomic; and the fallback to single creates with
@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Client, type FetchLike } from '../../src/client/client.js'
 import { OccurrenceCounter } from '../../src/import/occurrences.js'
 import { toMinor } from '../../src/kernel/money.js'
-import { runImport, type ImportRunOptions } from '../../src/jobs/import/import-runner.js'
+import type { CsvMapping } from '../../src/import/plan.js'
+import { runPipeline, type ImportOptions, type PipelineHooks } from '../../src/jobs/import/pipeline.js'
 import { discardRejects, KEPT_REJECTS, readRejects } from '../../src/jobs/import/reject-list.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
@@ -24,6 +25,8 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 let fileNo = 0
+type Run = Omit<ImportOptions, 'path' | 'mapping'> & { mapping?: CsvMapping }
+const runImport = (client: Client, path: string, o: Run, hooks?: PipelineHooks) => runPipeline(client, { mapping: {}, ...o, path }, hooks)
 function csvFile(text: string, name = `f${++fileNo}.csv`): string {
   const p = join(tmp, name)
   writeFileSync(p, text)
@@ -48,7 +51,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
   let c: Client
   const newAccount = async (currency = 'USD') =>
     (await c.accounts.create({ name: `Imp ${++fileNo}`, account_type: 'checking', currency_code: currency })).id
-  const run = (path: string, o: Partial<ImportRunOptions> & { accountId: string }) => runImport(c, path, { ...o })
+  const run = (path: string, o: Run) => runImport(c, path, o)
 
   beforeAll(async () => {
     h = await createHarness(kind, storeKind)
@@ -59,7 +62,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     await h?.close()
   })
 
-  const FILES: Array<[string, string, Partial<ImportRunOptions>, number, string]> = [
+  const FILES: Array<[string, string, CsvMapping, number, string]> = [
     ['de-dab-bnp-bom-semicolon-decimal-comma.csv', 'EUR', {}, 7, '10053.90'],
     ['de-dkb-creditcard-latin1-preamble-lines.csv', 'EUR', {}, 7, '-184.70'],
     ['de-gls-latin1-semicolon-no-final-newline.csv', 'EUR', {}, 1, '-98.76'],
@@ -100,13 +103,13 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     async (file, currency, opts, count, sum) => {
       const accountId = await newAccount(currency)
       const constants = currency === 'USD' ? {} : { exchange_rate: '1.1' }
-      const first = await run(join(FIXTURES, file), { ...opts, accountId, constants })
+      const first = await run(join(FIXTURES, file), { mapping: opts, accountId, constants })
       expect(first.rejects).toEqual([])
       expect({ created: first.created, total: first.amount_total }).toEqual({ created: count, total: sum })
       const stored = await accountTotals(c, accountId)
       expect(stored.count).toBe(count)
       expect(stored.sum).toBe(toMinor(sum, currency))
-      const again = await run(join(FIXTURES, file), { ...opts, accountId, constants })
+      const again = await run(join(FIXTURES, file), { mapping: opts, accountId, constants })
       expect({ created: again.created, already: again.already_imported }).toEqual({ created: 0, already: count })
       expect((await accountTotals(c, accountId)).count).toBe(count)
     },
@@ -161,7 +164,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const f = csvFile(
       'Date;Description;Amount\n01.10.2026;Good;-1,00\n02.10.2026;"Bad; amount";abc\n03.10.2026;;-2,00\n04.10.2026;Also good;5,00\n',
     )
-    const r = await run(f, { accountId, rejectsPath: rejects, dateFormat: 'DD.MM.YYYY' })
+    const r = await run(f, { accountId, rejectsPath: rejects, mapping: { dateFormat: 'DD.MM.YYYY' } })
     expect({ read: r.read, created: r.created, rejected: r.rejected }).toEqual({ read: 4, created: 2, rejected: 2 })
     expect(r.rejects.map((x) => x.line)).toEqual([3, 4])
     const lines = readFileSync(rejects, 'utf8').trim().split('\r\n')
@@ -338,13 +341,13 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const client = new Client({ baseUrl: h.baseUrl, fetch: specOnly, apiKey: a.key, maxRetries: 0 })
     const rows = Array.from({ length: 30 }, (_, i) => `2026-10-${String((i % 28) + 1).padStart(2, '0')},Row ${i % 25},-${i + 1}.00`)
     const f = csvFile(`Date,Description,Amount\n${rows.join('\n')}\n`)
-    const first = await runImport(client, f, { accountId, concurrency: 5, sleep: async () => {} })
+    const first = await runImport(client, f, { accountId, concurrency: 5 }, { sleep: async () => {} })
     expect(first.mode).toBe('single')
     expect(first.rejects.slice(0, 3)).toEqual([])
     expect({ created: first.created, rejected: first.rejected }).toEqual({ created: 30, rejected: 0 })
     expect(limited).toBeGreaterThan(0)
     expect(accountRead).toBe(2)
-    const again = await runImport(client, f, { accountId, concurrency: 5, sleep: async () => {} })
+    const again = await runImport(client, f, { accountId, concurrency: 5 }, { sleep: async () => {} })
     expect({ created: again.created, already: again.already_imported }).toEqual({ created: 0, already: 30 })
     expect((await accountTotals(c, accountId)).count).toBe(30)
   })
@@ -363,11 +366,11 @@ describe('hand-made files for what the real ones lack', () => {
   })
   const account = async (currency: string) =>
     (await c.accounts.create({ name: `Q ${++fileNo}`, account_type: 'checking', currency_code: currency })).id
-  const importText = async (text: string | Buffer, currency = 'USD', o: Partial<ImportRunOptions> = {}) => {
+  const importText = async (text: string | Buffer, currency = 'USD', mapping: CsvMapping = {}) => {
     const p = join(tmp, `q${++fileNo}.csv`)
     writeFileSync(p, text)
     const accountId = await account(currency)
-    const s = await runImport(c, p, { accountId, constants: currency === 'USD' ? {} : { exchange_rate: '0.5' }, ...o })
+    const s = await runImport(c, p, { accountId, constants: currency === 'USD' ? {} : { exchange_rate: '0.5' }, mapping })
     return { s, stored: await accountTotals(c, accountId) }
   }
 
@@ -415,7 +418,7 @@ describe('hand-made files for what the real ones lack', () => {
       const accountId = await account('USD')
       let notes: string[] = []
       let estimated: boolean | undefined
-      const r = await runImport(c, csvFile(rows(2500)), { accountId, onPlan: (p) => ((notes = p.notes), (estimated = p.settledEarly)) })
+      const r = await runImport(c, csvFile(rows(2500)), { accountId }, { onPlan: (p) => ((notes = p.notes), (estimated = p.settledEarly)) })
       expect(estimated).toBe(true)
       expect(notes.join('\n')).toMatch(/dates DD\.MM\.YYYY \(detected over the first [\d,]+ rows/)
       expect({ read: r.read, created: r.created, rejected: r.rejected, skipped: r.skipped_lines }).toEqual({

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, type FetchLike } from '../../src/client/client.js'
-import { runImport } from '../../src/jobs/import/import-runner.js'
+import { runPipeline } from '../../src/jobs/import/pipeline.js'
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js'
 
 const CSV = 'Date,Description,Amount\n2026-03-02,Card payment Cafe,-4.20\n2026-03-03,Transfer from client,150.00\n2026-03-04,Books,-20.00\n'
@@ -46,7 +46,7 @@ describe('tx import and statement lines', () => {
   it('counts the rows found on a statement apart from those created and those imported before', async () => {
     const accountId = await account()
     await upload(accountId, 'Date,Description,Amount\n2026-03-02,CAFE,-4.20\n2026-03-04,BOOKS,-20.00\n')
-    const s = await runImport(c, file, { accountId })
+    const s = await runPipeline(c, { path: file, mapping: {}, accountId })
     expect({
       created: s.created,
       on_statement: s.on_statement,
@@ -60,7 +60,7 @@ describe('tx import and statement lines', () => {
       created_total: '150.00',
       amount_total: '125.80',
     })
-    const again = await runImport(c, file, { accountId })
+    const again = await runPipeline(c, { path: file, mapping: {}, accountId })
     expect([again.created, again.on_statement, again.already_imported]).toEqual([0, 0, 3])
   })
 
@@ -83,7 +83,7 @@ describe('tx import and statement lines', () => {
       return h.fetch(url, init)
     }
     const client = new Client({ baseUrl: h.baseUrl, fetch: old, apiKey: a.key, maxRetries: 0 })
-    const s = await runImport(client, file, { accountId, batchSize: 1, concurrency: 1 })
+    const s = await runPipeline(client, { path: file, mapping: {}, accountId, batchSize: 1, concurrency: 1 })
     expect({ created: s.created, rejected: s.rejected, mode: s.mode }).toEqual({ created: 3, rejected: 0, mode: 'batch' })
     expect([refused, sentWith]).toEqual([1, 1])
   })

@@ -165,10 +165,10 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
 }
 
 async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
-  const [{ ImportError }, { RowConverter }, { planImportBytes, readRecordsBytes }] = await Promise.all([
-    import('../../import/row-text.js'),
-    import('../../import/row-converter.js'),
-    import('../../import/csv-bytes.js'),
+  const [{ ImportError, planImportBytes }, { RowMapper }, { readRecordsBytes }] = await Promise.all([
+    import('../../import/plan.js'),
+    import('../../import/map-rows.js'),
+    import('../../import/read-rows.js'),
   ])
   const opts = {
     encoding: o.encoding,
@@ -182,11 +182,11 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
   }
   try {
     const plan = await planImportBytes(bytes, opts)
-    const conv = new RowConverter(plan, { ...opts, accountId: 'statement', currency: target.currency })
+    const rows = new RowMapper(plan, { accountId: 'statement', currency: target.currency })
     const part: StatementPart = { lines: [] }
     const { lines } = part
     for await (const rec of readRecordsBytes(bytes, plan.layout)) {
-      const r = conv.convert(rec)
+      const r = rows.map(rec)
       if (!r) continue
       if (!r.ok) {
         part.unreadable ??= []
@@ -211,7 +211,7 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
       if (ref) line.reference = ref
       lines.push(line)
     }
-    const warnings = conv.skipped.map((s) => `line ${s.line}: ${s.reason}`)
+    const warnings = rows.skipped.map((s) => `line ${s.line}: ${s.reason}`)
     return { format: 'csv', parts: [part], warnings }
   } catch (e) {
     if (e instanceof ImportError) throw new StatementFileError(e.message)

@@ -20,7 +20,7 @@ import { AppError } from '../../kernel/errors.js'
 import { parseAmount, parseRate } from '../../kernel/money.js'
 import type { BankAccount, Company, Transaction, UpdateBankAccountRequest, UpdateTransactionRequest } from '../../domain/schemas.js'
 import type { ApiKey } from '../../domain/api-keys/schemas.js'
-import type { ImportOptions } from '../../import/csv-import.js'
+import type { CsvMapping } from '../../import/plan.js'
 import type { Role } from '../../import/mapping.js'
 import type { AccountSpec, ApiKeySpec, ImportSpec, Seed, StatementSpec, TransactionItem } from './schema.js'
 import { materialize } from './schema.js'
@@ -49,7 +49,7 @@ export async function prepare(client: Client, seed: Seed): Promise<World> {
   const accounts = (await client.accounts.list()).data
   const keys = needsKeys ? await client.keys.list('active') : []
   const problems: Array<{ path: string; message: string }> = []
-  const { planImport, ImportError } = await import('../../import/csv-import.js')
+  const { planImport, ImportError } = await import('../../import/plan.js')
   for (const step of seed.steps) {
     if (step.kind !== 'import') continue
     const spec = materialize(step, {}, () => PLACEHOLDER_ID)
@@ -160,7 +160,7 @@ export function contentKey(date: string, amount: string | number, description: s
 const ROLE_ALIASES: Record<string, Role> = { transaction_date: 'date' }
 
 /** CSV reading options of an import or statement step, as the importer takes them. */
-export function importOptions(spec: ImportSpec | StatementSpec): ImportOptions {
+export function importOptions(spec: ImportSpec | StatementSpec): CsvMapping {
   const map: Array<[Role, string]> = []
   for (const [field, cols] of Object.entries(spec.map ?? {})) {
     for (const col of Array.isArray(cols) ? cols : [cols]) map.push([ROLE_ALIASES[field] ?? (field as Role), col])

@@ -12,21 +12,22 @@ export const importCsv: StepHandler<'import'> = {
     const spec = state.spec(step)
     const base = { step: step.name, kind: step.kind }
     const file = step.file!
-    const options = importOptions(spec)
+    const mapping = importOptions(spec)
     if (state.dryRun && spec.bank_account_id === PLACEHOLDER_ID) {
-      const { planImport } = await import('../../../import/csv-import.js')
-      const plan = await planImport(file, options)
+      const { planImport } = await import('../../../import/plan.js')
+      const plan = await planImport(file, mapping)
       state.setResult(step, { read: String(plan.dataRows), created: undefined })
       return { ...base, status: 'would create', detail: `${basename(file)}: ${plan.dataRows} rows into a new account` }
     }
-    const [{ runImport }, { discardRejects }] = await Promise.all([
-      import('../../import/import-runner.js'),
+    const [{ runPipeline }, { discardRejects }] = await Promise.all([
+      import('../../import/pipeline.js'),
       import('../../import/reject-list.js'),
     ])
     const set = spec.set ?? {}
     const constants = { ...set, ...(set.currency_code ? { currency_code: set.currency_code.toUpperCase() } : {}) }
-    const s = await runImport(state.client, file, {
-      ...options,
+    const s = await runPipeline(state.client, {
+      path: file,
+      mapping,
       accountId: spec.bank_account_id,
       constants,
       dryRun: state.dryRun,

@@ -1,17 +1,66 @@
 /**
- * The sending side of `tx import`: rows by batch through POST /transactions/batch, or one by one
- * (each under an Idempotency-Key derived from its identity) against a service without the batch
- * route; 429s waited out (Pacer), single creates at most --concurrency at a time (Pool). And the
+ * The import's send stage: batches through POST /transactions/batch, several in flight, or one row
+ * at a time (each under an Idempotency-Key derived from its identity) against a service without the
+ * batch route; 429s waited out (Pacer), requests at most --concurrency at a time (Pool). And the
  * words a rejected row's reason is given in (the command's, not the API's).
  */
 import type { Client } from '../../client/client.js'
+import type { Target } from '../../client/target.js'
 import type { CreateTransactionRequest, Transaction } from '../../domain/schemas.js'
 import { AppError, errorText } from '../../kernel/errors.js'
 import { BY_COMMAND } from '../../kernel/flag-words.js'
+import type { Batch } from './batch.js'
 import { type Pacer, Pool } from './pacing.js'
 
 /** A row as `tx import` sends it: a create request with its identity in the file. */
 export type ImportRequest = CreateTransactionRequest & { import_ref: string }
+
+/** A row ready to send: its request, its amount in minor units of its currency, and where in the file it came from. */
+export interface ReadyRow {
+  request: ImportRequest
+  minor: number
+  currency: string
+  line: number
+  fields: string[]
+}
+
+/**
+ * Batches in flight when --concurrency is not given. Embedded, the core commits the batches waiting
+ * together (group commit), and two are as fast as four while keeping fewer batches alive; a remote
+ * target keeps four, to cover the network's round trips (docs/performance.md).
+ */
+export function defaultConcurrency(target: Target): number {
+  return target.kind === 'embedded' ? 2 : 4
+}
+
+/** Every batch through the sender, at most `pool`'s limit in flight; the last alone, once every other is answered. */
+export async function sendBatches(
+  batches: AsyncIterable<Batch<ReadyRow>>,
+  sender: Sender,
+  pool: Pool,
+  answered: (rows: ReadyRow[], result: SendResult) => void,
+): Promise<void> {
+  for await (const { rows, last } of batches) {
+    if (last) await pool.drain()
+    await pool.add(async () =>
+      answered(
+        rows,
+        await sender.send(
+          rows.map((r) => r.request),
+          last,
+        ),
+      ),
+    )
+  }
+  await pool.drain()
+}
+
+/** --atomic: delete again the transactions this run created. */
+export async function rollBack(client: Client, ids: string[]): Promise<void> {
+  const pool = new Pool(8)
+  for (const id of ids) await pool.add(() => client.transactions.delete(id).then(() => undefined))
+  await pool.drain()
+}
 
 /** An error in one line, in the words of `tx import`. */
 export function describeError(e: unknown): string {

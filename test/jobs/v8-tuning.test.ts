@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defaultConcurrency, heapGrowingFlag, importYoungGenerationMb } from '../../src/jobs/import/import-thread.js'
+import { defaultConcurrency } from '../../src/jobs/import/send.js'
+import { heapGrowingFlag, importThreadLimits, importYoungGenerationMb } from '../../src/jobs/import/v8-tuning.js'
 
 describe('tx import heap growth', () => {
   it('lets each heap grow by half what it kept alive, unless node was given a factor', () => {
@@ -21,5 +22,16 @@ describe("the import thread's young generation", () => {
   it('8 MB beside the embedded core (the process holds both), 32 MB towards a remote target', () => {
     expect(importYoungGenerationMb({ kind: 'embedded', database: '/tmp/x.db' })).toBe(8)
     expect(importYoungGenerationMb({ kind: 'remote', baseUrl: 'http://127.0.0.1:1' })).toBe(32)
+  })
+
+  it('and an old generation bounded at 256 MB on either target', () => {
+    expect(importThreadLimits({ kind: 'embedded', database: '/tmp/x.db' })).toEqual({
+      maxYoungGenerationSizeMb: 8,
+      maxOldGenerationSizeMb: 256,
+    })
+    expect(importThreadLimits({ kind: 'remote', baseUrl: 'http://127.0.0.1:1' })).toEqual({
+      maxYoungGenerationSizeMb: 32,
+      maxOldGenerationSizeMb: 256,
+    })
   })
 })

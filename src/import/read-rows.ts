@@ -1,11 +1,12 @@
 /**
- * Streams records out of a CSV file: decoded from its encoding, parsed by csv-parse (quoted
- * fields with delimiters and line breaks, CR / LF / CRLF, ragged rows, stray quotes), each
- * record with its line number, a chunk at a time, so memory stays flat whatever the file size.
+ * The import's read stage: records out of a CSV file or an upload's bytes, decoded from their
+ * encoding, parsed by csv-parse (quoted fields with delimiters and line breaks, CR / LF / CRLF,
+ * ragged rows, stray quotes), each with its line number, a chunk at a time, so memory stays flat
+ * whatever the size. A file and bytes go through the same parser, so they read the same.
  */
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { Transform, type Readable } from 'node:stream'
+import { Readable, Transform } from 'node:stream'
 import { parse } from 'csv-parse'
 import { detectEncoding, type Detected } from './decode.js'
 import { detectDelimiter, type Delimiter } from './sniff.js'
@@ -39,8 +40,13 @@ export async function sniffLayout(path: string, o: { encoding?: string; delimite
   return layoutOf(await readSample(path), o)
 }
 
+/** Encoding and delimiter from the start of the bytes (options win), as `sniffLayout` does for a file. */
+export function sniffLayoutBytes(bytes: Uint8Array, o: { encoding?: string; delimiter?: string } = {}): CsvLayout {
+  return layoutOf(bytes.subarray(0, SAMPLE_BYTES), o)
+}
+
 /** Encoding and delimiter from the first bytes of a file or an upload (flags win). */
-export function layoutOf(sample: Uint8Array, o: { encoding?: string; delimiter?: string } = {}): CsvLayout {
+function layoutOf(sample: Uint8Array, o: { encoding?: string; delimiter?: string } = {}): CsvLayout {
   const encoding = detectEncoding(sample, o.encoding)
   const text = new TextDecoder(encoding.encoding).decode(sample.subarray(encoding.bomLength))
   const delimiter = (
@@ -72,8 +78,8 @@ export async function* readRecords(path: string, layout: CsvLayout): AsyncGenera
 
 /**
  * The records of a file as they come out of the parser, several at a time: `tx import` takes them
- * so, because every step of an async iteration per record (four nested generators, each `yield` a
- * promise and a microtask) cost more at 1,000,000 rows than parsing the CSV did.
+ * so, because every step of an async iteration per record (each `yield` a promise and a microtask)
+ * cost more than parsing the CSV did.
  */
 export async function* readRecordChunks(path: string, layout: CsvLayout): AsyncGenerator<CsvRecord[]> {
   // 16 KiB reads, not 256: csv-parse turns a whole chunk into records at once, so a big chunk left
@@ -88,14 +94,36 @@ export async function* readRecordChunks(path: string, layout: CsvLayout): AsyncG
   }
 }
 
+/** The records of CSV bytes, one at a time with their line numbers (decoded and parsed in chunks). */
+export async function* readRecordsBytes(bytes: Uint8Array, layout: CsvLayout): AsyncGenerator<CsvRecord> {
+  for await (const chunk of readRecordChunksBytes(bytes, layout)) yield* chunk
+}
+
+/** Text decoded from bytes in memory, handed to the parser a piece at a time. */
+const BYTES_CHUNK = 256 * 1024
+
+/** `readRecordsBytes`, as many records at a time as the parser has ready. */
+export function readRecordChunksBytes(bytes: Uint8Array, layout: CsvLayout): AsyncGenerator<CsvRecord[]> {
+  const body = bytes.subarray(layout.encoding.bomLength)
+  const decoder = new TextDecoder(layout.encoding.encoding)
+  const text = Readable.from(
+    (function* () {
+      for (let i = 0; i < body.length; i += BYTES_CHUNK) yield decoder.decode(body.subarray(i, i + BYTES_CHUNK), { stream: true })
+      const rest = decoder.decode()
+      if (rest) yield rest
+    })(),
+  )
+  return parseRecordChunks(text, layout)
+}
+
 /**
  * The records of decoded CSV text, whatever it comes from (a file, an upload in memory), as many
  * at a time as the parser has ready (never an empty chunk).
  */
 export async function* parseRecordChunks(text: Readable, layout: CsvLayout): AsyncGenerator<CsvRecord[]> {
   // Lines are counted here, not with csv-parse's `info` option: that builds an object of a dozen
-  // fields for every record (about 5 s of a 1,000,000-row import), and its count is the line where a
-  // multi-line record ends (CRLF inside a quoted field counting twice), not where it starts.
+  // fields for every record, and its count is the line where a multi-line record ends (CRLF inside a
+  // quoted field counting twice), not where it starts.
   const parser = parse({
     delimiter: layout.delimiter,
     relax_quotes: true,

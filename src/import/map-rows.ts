@@ -1,18 +1,19 @@
 /**
- * The second pass of a CSV import: `RowConverter` turns each record, by the plan of the first pass
- * (csv-import.ts), into a create-transaction request with a stable identity for exactly-once imports.
+ * The import's map stage: `RowMapper` turns each record, by the plan alone (plan.ts), into a
+ * create-transaction draft with a stable identity for exactly-once imports, a refusal naming why,
+ * or nothing (a line that is no transaction, counted in `skipped`).
  */
 import { hash } from 'node:crypto'
 import { parseLocaleAmount, type LocaleAmount } from './amount.js'
-import type { CsvRecord } from './csv-reader.js'
-import type { ImportOptions, ImportPlan } from './csv-import.js'
+import type { CsvRecord } from './read-rows.js'
+import type { ImportPlan } from './plan.js'
 import { parseDate } from './dates.js'
 import { OccurrenceCounter } from './occurrences.js'
 import { markOf, markSide } from './marks.js'
 import { debitCreditAmount, type ColumnSigns } from './debit-credit.js'
 import type { TransactionDraft } from './draft.js'
 import { RunningBalance } from './balance-rows.js'
-import { balanceOf, balanceReason, cell, columnIndex, DATE_LIKE, notTransaction, rawCell, recordTypeReason } from './row-text.js'
+import { balanceOf, balanceReason, cell, DATE_LIKE, notTransaction, rawCell, recordTypeReason } from './row-text.js'
 import { formatMinor } from '../kernel/money.js'
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 
@@ -34,7 +35,7 @@ function descriptionText(fields: string[], columns: number[]): string {
     .trim()
 }
 
-export type Converted =
+export type MappedRow =
   /** `minor`: the amount in minor units of the row's currency, `currency_code` of the request. */
   | { ok: true; line: number; request: TransactionDraft & { import_ref: string }; minor: number; reversal?: true }
   | { ok: false; line: number; reason: string; fields: string[] }
@@ -45,13 +46,11 @@ export type Converted =
  * two identical rows in one file are two transactions; the same row in a later download is the
  * same transaction, whatever the file is called.
  */
-export class RowConverter {
+export class RowMapper {
   private readonly occurrences: OccurrenceCounter
-  private readonly where: Array<[number, string]>
   private readonly signs: ColumnSigns
+  /** No --where: balance and turnover rows are found by the file's signals. */
   private readonly auto: boolean
-  /** --indicator-debit's values as the marks are compared (markOf), or undefined. */
-  private readonly debitValues?: string[]
   private readonly running = new RunningBalance()
   /** Lines after the header skipped as no transaction (no date, a balance, a turnover): how many, and the first of them. */
   skippedCount = 0
@@ -59,22 +58,21 @@ export class RowConverter {
 
   constructor(
     private readonly plan: ImportPlan,
-    private readonly o: ImportOptions & { accountId: string; currency: string; constants?: Partial<TransactionDraft> },
+    /** The account the rows go to, its currency, and the values set on every row (`--set`). */
+    private readonly o: { accountId: string; currency: string; constants?: Partial<TransactionDraft> },
   ) {
     this.occurrences = new OccurrenceCounter(plan.dataRows)
-    this.where = (o.where ?? []).map(([col, value]) => [columnIndex(plan.header, col), value])
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
-    this.auto = !o.where?.length
-    if (o.indicatorDebit?.length) this.debitValues = o.indicatorDebit.map(markOf)
+    this.auto = plan.where.length === 0
   }
 
-  /** The file has been read to its end: free what counting its rows took (the converter converts no more). */
+  /** The file has been read to its end: free what counting its rows took (the mapper maps no more). */
   close(): void {
     this.occurrences.release()
   }
 
   /** A row refused: why, its fields as the bank wrote them, and a word on its width when it is ragged. */
-  private fail(rec: CsvRecord, reason: string): Converted {
+  private fail(rec: CsvRecord, reason: string): MappedRow {
     const { header } = this.plan
     const ragged = rec.fields.length !== header.length
     return {
@@ -93,7 +91,7 @@ export class RowConverter {
 
   /** A line after the header that `--where` keeps. */
   private inScope(rec: CsvRecord): boolean {
-    return rec.line > this.plan.headerLine && !this.where.some(([i, v]) => cell(rec.fields, i) !== v)
+    return rec.line > this.plan.headerLine && !this.plan.where.some(([i, v]) => cell(rec.fields, i) !== v)
   }
 
   /** The decimals of a row's currency (its currency column, else --set currency_code, else the account's). */
@@ -104,7 +102,7 @@ export class RowConverter {
 
   /** A row's amount in minor units of its currency (`exponent` decimals), signed, reversals flagged. */
   private amount(fields: string[], exponent: number): { ok: true; minor: number; reversal: boolean } | { ok: false; reason: string } {
-    const { plan, o } = this
+    const { plan } = this
     const m = plan.map
     let minor: number
     let reversal = false
@@ -114,9 +112,10 @@ export class RowConverter {
       minor = r.minor
       if (m.indicator !== undefined) {
         const mark = cell(fields, m.indicator)
-        const side = this.debitValues ? undefined : markSide(mark)
-        const debit = this.debitValues ? this.debitValues.includes(markOf(mark)) : side === 'debit'
-        const credit = this.debitValues ? !debit : side === 'credit'
+        const given = plan.debitValues
+        const side = given ? undefined : markSide(mark)
+        const debit = given ? given.includes(markOf(mark)) : side === 'debit'
+        const credit = given ? !debit : side === 'credit'
         if (!debit && !credit)
           return {
             ok: false,
@@ -131,11 +130,11 @@ export class RowConverter {
       minor = r.minor
       reversal = r.reversal
     }
-    return { ok: true, minor: o.invertSign ? -minor : minor, reversal }
+    return { ok: true, minor: plan.invertSign ? -minor : minor, reversal }
   }
 
   /** undefined for the header, preamble, filtered and non-transaction lines (the last counted in `skipped`). */
-  convert(rec: CsvRecord): Converted | undefined {
+  map(rec: CsvRecord): MappedRow | undefined {
     const { plan, o } = this
     if (!this.inScope(rec)) return undefined
     const m = plan.map
@@ -171,8 +170,8 @@ export class RowConverter {
     const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
     const reference = cell(rec.fields, m.reference)
     const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
-    // One call, as text: createHash().update().digest() crosses into C++ three times, and a Buffer a
-    // row then its text took 1.4 s a million against 0.4 s. Its first 22 characters are 132 bits.
+    // One call, as text: createHash().update().digest() crosses into C++ three times, and a Buffer
+    // a row then its text cost more again. Its first 22 characters are 132 bits.
     const digest = hash('sha256', key, 'base64url')
     const n = this.occurrences.next(digest)
     // Built by assignment, in the order a spread of the constants and then these fields would give

@@ -1,27 +1,30 @@
 /**
- * CSV import, the part that needs no service: pass 1 finds the layout (encoding, delimiter, header
- * row, column mapping, date format and decimal mark over EVERY row, or for `tx import` until no
- * later row could change them); `RowConverter` (row-converter.ts) then turns each record into a
- * create-transaction request with a stable identity for exactly-once imports.
+ * The import's plan stage: one pass over the start of a file (or all of it) decides how every row
+ * is read: encoding, delimiter, header row, column map, date format, decimal mark, the rows that are
+ * no movements, and the mapping's own choices (--where, --invert-sign, --indicator-debit). The map
+ * stage (map-rows.ts) then reads each row by the plan alone.
  */
 import { stat } from 'node:fs/promises'
 import { detectDecimalMark, type DecimalMark } from './amount.js'
-import { readRecordChunks, sniffLayout, type CsvLayout, type CsvRecord } from './csv-reader.js'
+import { readRecordChunks, readRecordChunksBytes, sniffLayout, sniffLayoutBytes, type CsvLayout, type CsvRecord } from './read-rows.js'
 import { DateDetector, formatFromFlag, type DateFormat } from './dates.js'
 import { mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
 import { SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
 import { columnsNote, dateColumnByValues, descriptionByValues, EVIDENCE_ROWS, takenColumns } from './column-evidence.js'
 import { encodingNote } from './decode.js'
 import { IndicatorFinder } from './indicator.js'
+import { markOf } from './marks.js'
 import { rows } from './plan-words.js'
 import { RecordTypeFinder, type RecordType } from './balance-rows.js'
 import { balanceOf, balanceReason, cell, columnIndex, DATE_LIKE, ImportError, notTransaction, recordTypeReason } from './row-text.js'
 
-export { rowsNote } from './plan-words.js'
-
 export { ImportError } from './row-text.js'
 
-export interface ImportOptions {
+/**
+ * How a bank's CSV files are read and mapped: the flags of `tx import`, a saved mapping (which adds
+ * its `--set` values), an upload's options, a seed step's. Handed to the plan whole.
+ */
+export interface CsvMapping {
   encoding?: string
   delimiter?: string
   dateFormat?: string
@@ -58,12 +61,18 @@ export interface ImportPlan {
   skipped: Array<{ line: number; reason: string }>
   /** A column of record types (balance-rows.ts): rows with another code than `movement` are skipped. */
   recordType?: RecordType
+  /** --where: the columns (0-based, negative from the right) and the values a row must hold; then no row is skipped by itself. */
+  where: Array<[number, string]>
+  /** --invert-sign: every amount flipped. */
+  invertSign: boolean
+  /** --indicator-debit's values as marks are compared (marks.ts, markOf). */
+  debitValues?: string[]
   filtered: number
   notes: string[]
 }
 
-/** Pass 1 over a file: the plan of its import; `settle`: stop as soon as its decisions are final (ImportPlan.settledEarly). */
-export async function planImport(path: string, o: ImportOptions = {}, settle = false): Promise<ImportPlan> {
+/** The plan of its import; `settle`: stop as soon as its decisions are final (ImportPlan.settledEarly). */
+export async function planImport(path: string, o: CsvMapping = {}, settle = false): Promise<ImportPlan> {
   let layout: CsvLayout
   try {
     layout = await sniffLayout(path, { encoding: o.encoding, delimiter: o.delimiter })
@@ -71,6 +80,17 @@ export async function planImport(path: string, o: ImportOptions = {}, settle = f
     throw new ImportError((e as Error).message)
   }
   return planRecords(layout, readRecordChunks(path, layout), o, settle ? { bytes: (await stat(path)).size } : undefined)
+}
+
+/** `planImport` over bytes (an upload): header row, column map, date format and decimal mark over every row. */
+export async function planImportBytes(bytes: Uint8Array, o: CsvMapping = {}): Promise<ImportPlan> {
+  let layout: CsvLayout
+  try {
+    layout = sniffLayoutBytes(bytes, { encoding: o.encoding, delimiter: o.delimiter })
+  } catch (e) {
+    throw new ImportError((e as Error).message)
+  }
+  return planRecords(layout, readRecordChunksBytes(bytes, layout), o)
 }
 
 /** What the user is told when data rows have more or fewer fields than the header. */
@@ -86,14 +106,14 @@ function raggedNote(ragged: number, read: number, early: boolean, first: CsvReco
 const AMOUNT_SAMPLES = 2000
 
 /**
- * Pass 1 over any source of records, a chunk at a time (a file, an upload in memory): the plan of
+ * The plan over any source of records, a chunk at a time (a file, an upload in memory): the plan of
  * the import. With `settle` it stops as soon as nothing later in the file could change a decision
  * (see `ImportPlan.settledEarly`).
  */
 export async function planRecords(
   layout: CsvLayout,
   chunks: AsyncIterable<CsvRecord[]>,
-  o: ImportOptions = {},
+  o: CsvMapping = {},
   settle?: { bytes: number },
 ): Promise<ImportPlan> {
   const notes: string[] = []
@@ -307,6 +327,9 @@ export async function planRecords(
     ...(settledEarly ? { settledEarly } : {}),
     skipped,
     ...(byType ? { recordType: byType.recordType } : {}),
+    where,
+    invertSign: Boolean(o.invertSign),
+    ...(o.indicatorDebit?.length ? { debitValues: o.indicatorDebit.map(markOf) } : {}),
     filtered,
     notes,
   }

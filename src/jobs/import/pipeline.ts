@@ -1,0 +1,127 @@
+/**
+ * `finctl tx import`'s stages, in the order a file's rows go through them: plan (src/import/plan.ts),
+ * read rows (src/import/read-rows.ts), map (map.ts, by src/import/map-rows.ts), batch (batch.ts),
+ * send (send.ts), summarize (summarize.ts). The service validates what is sent, exactly once.
+ *
+ * Exactly once: each row carries `import_ref` (its content plus its occurrence among identical rows
+ * of the file), unique per account in the service. Re-running a file, resuming after a kill, or
+ * importing an overlapping download creates only the rows the account does not have yet.
+ */
+import type { Client } from '../../client/client.js'
+import { AppError } from '../../kernel/errors.js'
+import type { CreateTransactionRequest } from '../../domain/schemas.js'
+import type { TransactionDraft } from '../../import/draft.js'
+import { RowMapper } from '../../import/map-rows.js'
+import { planImport, type CsvMapping, type ImportPlan } from '../../import/plan.js'
+import { readRecordChunks } from '../../import/read-rows.js'
+import { batches, batchSize } from './batch.js'
+import { mapRows } from './map.js'
+import { LongWait, longWaitStop, Pacer, Pool } from './pacing.js'
+import { RateCheck } from './rate-check.js'
+import { describeError, type ImportRequest, rollBack, Sender, sendBatches } from './send.js'
+import { Tally, type ImportProgress, type ImportSummary } from './summarize.js'
+
+/** The mapper's drafts (src/import/draft.ts) name no field the service's create request lacks: checked when this compiles. */
+const draftFieldsAreRequestFields: Exclude<keyof TransactionDraft, keyof CreateTransactionRequest> extends never ? true : false = true
+void draftFieldsAreRequestFields
+
+/** What to import and how: plain data, so that it can cross to the import's thread. */
+export interface ImportOptions {
+  path: string
+  accountId: string
+  /** How the file is read and mapped (the flags, or a saved mapping): the plan takes it whole. */
+  mapping: CsvMapping
+  /** Values set on every row (`--set currency_code=EUR`, `--set tags=a,b`). */
+  constants?: Partial<CreateTransactionRequest>
+  dryRun?: boolean
+  atomic?: boolean
+  rejectsPath?: string
+  /** --overwrite: the rejects file may replace an existing file. */
+  overwrite?: boolean
+  /** --wait: wait out a 429 however long (else over a minute stops the import, exit 7). */
+  wait?: boolean
+  /** Requests in flight at once (batches, or single creates). */
+  concurrency?: number
+  batchSize?: number
+  /** 'auto' uses batches when the service has them. */
+  mode?: 'auto' | 'batch' | 'single'
+  /** How many rows a dry run shows. */
+  previewRows?: number
+}
+
+export interface PipelineHooks {
+  onPlan?: (plan: ImportPlan) => void
+  onProgress?: (p: ImportProgress) => void
+  sleep?: (ms: number) => Promise<void>
+}
+
+export async function runPipeline(client: Client, o: ImportOptions, hooks: PipelineHooks = {}): Promise<ImportSummary> {
+  const started = Date.now()
+  const pacer = new Pacer(
+    hooks.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))),
+    o.wait ? Number.POSITIVE_INFINITY : undefined,
+  )
+  const { currency_code: currency } = await pacer.call(() => client.accounts.get(o.accountId))
+  // Plan: settled from the start of the file, so that sending starts once its decisions are final.
+  // A dry run plans the same way, so that it tells what the import will do.
+  const plan = await planImport(o.path, o.mapping, true)
+  hooks.onPlan?.(plan)
+  const tally = new Tally(o, plan, currency, started, hooks.onProgress)
+  // Read rows and map them, once a pass: a row's occurrence number and the running balance start again with it.
+  const pass = (check?: RateCheck) =>
+    mapRows(
+      readRecordChunks(o.path, plan.layout),
+      plan,
+      new RowMapper(plan, { accountId: o.accountId, currency, constants: o.constants }),
+      tally,
+      check,
+    )
+  let failed = false
+  try {
+    if (o.dryRun || o.atomic) {
+      // Dry run, or the first pass of an atomic import: every row checked, nothing sent.
+      const preview: ImportRequest[] = []
+      for await (const rows of pass(await RateCheck.open(client)))
+        for (const row of rows) if (preview.length < (o.previewRows ?? 10)) preview.push(row.request)
+      tally.endPass()
+      if (o.dryRun) {
+        tally.summary.preview = preview
+        return tally.summary
+      }
+      if (tally.summary.rejected > 0) {
+        tally.summary.rolled_back = true
+        return tally.summary
+      }
+      tally.restart()
+    }
+    const created: string[] = []
+    const sender = new Sender(client, o, pacer, plan.dataRows, (ids) => {
+      if (o.atomic) created.push(...ids)
+    })
+    const pool = new Pool(Math.max(1, o.concurrency ?? 4))
+    try {
+      await sendBatches(batches(pass(), batchSize(o.batchSize)), sender, pool, (rows, result) => tally.answered(rows, result, sender.mode))
+    } catch (e) {
+      // Stopped for a long wait: the requests in flight answer first, so that the counts are final.
+      if (e instanceof LongWait) await pool.drain().catch(() => {})
+      if (!o.atomic) throw e
+      await pool.drain().catch(() => {})
+      await rollBack(client, created)
+      throw new AppError(
+        e instanceof AppError ? e.code : 'internal_error',
+        `${describeError(e)}; --atomic: the ${created.length} rows this run had created were deleted again`,
+      )
+    }
+    if (o.atomic && tally.summary.rejected > 0) {
+      await rollBack(client, created)
+      tally.rolledBack()
+    }
+    tally.endPass()
+    return tally.summary
+  } catch (e) {
+    failed = true
+    throw e instanceof LongWait ? longWaitStop(e, tally.summary) : e
+  } finally {
+    await tally.close(failed)
+  }
+}
