@@ -167,10 +167,11 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
 }
 
 async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
-  const [{ ImportError }, { RowConverter }, { planImportBytes, readRecordsBytes }] = await Promise.all([
+  const [{ ImportError }, { RowConverter }, { planImportBytes, readRecordsBytes }, { CsvError }] = await Promise.all([
     import('../../import/row-text.js'),
     import('../../import/row-converter.js'),
     import('../../import/csv-bytes.js'),
+    import('csv-parse'),
   ])
   const opts = {
     encoding: o.encoding,
@@ -222,6 +223,8 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
     return { format: 'csv', parts: [{ lines }], warnings }
   } catch (e) {
     if (e instanceof ImportError) throw new StatementFileError(e.message)
+    // csv-parse's own refusals (a quote never closed, ...): the file, not a bug.
+    if (e instanceof CsvError) throw new StatementFileError(`the CSV file cannot be read: ${e.message}`)
     throw e
   }
 }

@@ -47,6 +47,18 @@ const xml = new XMLParser({
   isArray: (name) => REPEATED.has(name),
 })
 
+/**
+ * The message as an object. The XML is well-formed by now, so what fast-xml-parser still refuses is
+ * one of its limits (elements nested more than 100 deep, entities): a plain Error, made ours here.
+ */
+function readXml(text: string): X {
+  try {
+    return xml.parse(text)
+  } catch (e) {
+    throw new StatementParseError(`the XML cannot be read: ${(e as Error).message}`)
+  }
+}
+
 export function looksLikeCamt053(text: string): boolean {
   return /camt\.053\./.test(text) || /<(\w+:)?BkToCstmrStmt[\s>]/.test(text)
 }
@@ -184,7 +196,7 @@ export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult
   }
   const ns = /xmlns(?::\w+)?\s*=\s*["']urn:iso:std:iso:20022:tech:xsd:(camt\.\d{3})\.\d{3}\.\d{2}["']/.exec(text)?.[1]
   if (ns && ns !== 'camt.053') throw new StatementParseError(`this is a ${ns} message, not a camt.053 bank statement`)
-  const doc: X = xml.parse(text)
+  const doc: X = readXml(text)
   const message = doc.Document?.BkToCstmrStmt ?? doc.BkToCstmrStmt
   if (!message) throw new StatementParseError('no <BkToCstmrStmt> element: this is not a camt.053 statement')
   const stmts: X[] = list(message.Stmt)
