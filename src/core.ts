@@ -27,6 +27,7 @@ export interface CoreOptions extends OpenStoreOptions {
   dateWindow?: DateWindow
   usageIntervalMs?: number
   log?: AppDeps['log']
+  statementWorkerThreshold?: AppDeps['statementWorkerThreshold']
 }
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
@@ -35,7 +36,15 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
   rateMaxAgeDays()
   const store = await openStore(target, opts)
   const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
-  const app = createApp({ store, usage, now: opts.now ?? (() => new Date()), dateWindow, version: VERSION, log: opts.log })
+  const app = createApp({
+    store,
+    usage,
+    now: opts.now ?? (() => new Date()),
+    dateWindow,
+    version: VERSION,
+    log: opts.log,
+    statementWorkerThreshold: opts.statementWorkerThreshold,
+  })
   let closed = false
   return {
     app,

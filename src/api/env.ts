@@ -14,6 +14,8 @@ export interface AppDeps {
   version: string
   /** Access log of `finctl serve`; the embedded core logs nothing. */
   log?: (entry: AccessLogEntry) => void
+  /** Statement files of more bytes are parsed on a worker thread (default jobs.ts's WORKER_THRESHOLD; `finctl serve`: 0, every file). */
+  statementWorkerThreshold?: number
 }
 
 /** One line of `finctl serve`'s access log: never a header, a query string or a body. */
