@@ -1,8 +1,8 @@
 /**
- * The statement parse worker's limits (src/domain/statements/worker.ts): a heap that grows with the
- * file and a time limit, each ending in a StatementFileError that says which limit was reached;
- * and the hostile files that need the most memory of each format parse within the default limits
- * and within a heap of a small multiple of their size.
+ * The statement parse worker's limits (src/domain/statements/worker.ts, a child process): a heap
+ * that grows with the file and a time limit, each ending in a StatementFileError that says which
+ * limit was reached, the parent process unharmed; and the hostile files that need the most memory
+ * of each format parse within the default limits and within a heap of a small multiple of their size.
  */
 import { describe, expect, it } from 'vitest'
 import { StatementFileError } from '../../src/domain/statements/parse.js'
@@ -40,7 +40,7 @@ describe('a parse that reaches a limit fails with the reason', () => {
     expect(Date.now() - started).toBeLessThan(10_000)
   })
 
-  it('past its heap: the worker runs out of memory, the process does not', async () => {
+  it('past its heap: the worker runs out of memory, this process does not', async () => {
     const err = await parseInWorker(file, target('ofx'), {}, { heapMb: 20, timeoutMs: 120_000 }).catch((e: Error) => e)
     expect(err).toBeInstanceOf(StatementFileError)
     expect((err as Error).message).toMatch(

@@ -1,20 +1,22 @@
 /**
- * Parsing a large statement file on a worker thread, so that the server's event loop keeps
+ * Parsing a large statement file in a child process, so that the server's event loop keeps
  * answering requests meanwhile (parsing is synchronous and linear in the file: see
  * docs/parser-limits.md). The lines come back in messages of LINES_PER_MESSAGE, each sent once the
  * previous one is read (messages queued together would be read in one turn of the loop): reading
  * them back does not hold the loop either, whatever the size of the file.
  *
- * The worker has a heap limit that grows with the file and a time limit; a file that reaches either
- * fails with that reason (a StatementFileError). One parse runs at a time per process, so that
- * uploads at once cannot add their heaps up.
+ * The child has a heap limit that grows with the file and a time limit; a file that reaches either
+ * fails with that reason (a StatementFileError). A process, not a worker thread: a thread that
+ * reaches its heap limit in one large allocation (a Map or a string of millions) aborts the whole
+ * process, the server with it. One parse runs at a time per process, so that uploads at once do not
+ * add their heaps up.
  *
- * This module is its own worker: loaded in a worker thread with the marker in `workerData`, it
- * parses and posts the result back. In the bundle it is a chunk of its own (it is only ever
- * imported dynamically), so the worker loads that chunk (see worker-entry.ts).
+ * This module is its own child: run with the marker argument, it takes the job from its parent,
+ * parses and sends the result back. In the bundle it is a chunk of its own (it is only ever
+ * imported dynamically), so the child runs that chunk (see worker-entry.ts).
  */
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
-import { workerEntry } from '../../worker-entry.js'
+import { fork } from 'node:child_process'
+import { childEntry } from '../../worker-entry.js'
 import {
   parseUpload,
   StatementFileError,
@@ -41,37 +43,40 @@ type Message =
   | { type: 'done'; format: ParsedUpload['format']; warnings: string[] }
   | { type: 'error'; fileError: boolean; message: string }
 
-if (!isMainThread && (workerData as Job | undefined)?.kind === KIND) {
-  const { bytes, target, options } = workerData as Job
-  const post = (m: Message) => parentPort!.postMessage(m)
+if (process.argv.includes(KIND) && process.send) {
+  const send = (m: Message) => process.send!(m)
   const queue: Message[] = []
-  // The main thread answers each message with 'next'.
-  parentPort!.on('message', () => {
-    const m = queue.shift()
-    if (m) post(m)
+  const parse = ({ bytes, target, options }: Job) =>
+    parseUpload(bytes, target, options).then(
+      (result) => {
+        for (const { lines, ...part } of result.parts) {
+          queue.push({ type: 'part', part })
+          for (let i = 0; i < lines.length; i += LINES_PER_MESSAGE)
+            queue.push({ type: 'lines', lines: lines.slice(i, i + LINES_PER_MESSAGE) })
+        }
+        queue.push({ type: 'done', format: result.format, warnings: result.warnings })
+        send(queue.shift()!)
+      },
+      (e: unknown) => send({ type: 'error', fileError: e instanceof StatementFileError, message: (e as Error)?.message ?? String(e) }),
+    )
+  // The first message is the job; the parent answers each message of ours with 'next'.
+  process.on('message', (m: Job | 'next') => {
+    if (m !== 'next') return void parse(m)
+    const next = queue.shift()
+    if (next) send(next)
   })
-  parseUpload(bytes, target, options).then(
-    (result) => {
-      for (const { lines, ...part } of result.parts) {
-        queue.push({ type: 'part', part })
-        for (let i = 0; i < lines.length; i += LINES_PER_MESSAGE)
-          queue.push({ type: 'lines', lines: lines.slice(i, i + LINES_PER_MESSAGE) })
-      }
-      queue.push({ type: 'done', format: result.format, warnings: result.warnings })
-      post(queue.shift()!)
-    },
-    (e: unknown) => post({ type: 'error', fileError: e instanceof StatementFileError, message: (e as Error)?.message ?? String(e) }),
-  )
+  // The parent stopped or went away: nothing more to send to.
+  process.on('disconnect', () => process.exit(0))
 }
 
 export interface ParseLimits {
-  /** The worker's old-generation heap, MiB. */
+  /** The child's old-generation heap (V8's --max-old-space-size), MiB. */
   heapMb: number
   timeoutMs: number
 }
 
 const MiB = 1024 * 1024
-/** What the worker needs before it reads a byte (the parsers' code and a small file), MiB. */
+/** What the child needs before it reads a byte (the parsers' code and a small file), MiB. */
 const BASE_HEAP_MB = 32
 /** Heap per MiB of file: the worst parser needs about 35 (docs/parser-limits.md). */
 const HEAP_PER_MB = 48
@@ -95,7 +100,7 @@ export function parseLimits(size: number, env: NodeJS.ProcessEnv = process.env):
 let turn: Promise<unknown> = Promise.resolve()
 
 /**
- * parseUpload on a worker thread, within `limits` (the time counts from the worker's start to its
+ * parseUpload in a child process, within `limits` (the time counts from the child's start to its
  * last line read back); the same results and StatementFileErrors.
  */
 export function parseInWorker(
@@ -104,18 +109,25 @@ export function parseInWorker(
   options: UploadOptions,
   limits: ParseLimits = parseLimits(bytes.length),
 ): Promise<ParsedUpload> {
-  const run = turn.then(() => runWorker(bytes, target, options, limits))
+  const run = turn.then(() => runChild(bytes, target, options, limits))
   turn = run.catch(() => {})
   return run
 }
 
-function runWorker(bytes: Uint8Array, target: ParseTarget, options: UploadOptions, limits: ParseLimits): Promise<ParsedUpload> {
+/** The end of the child's standard error: V8 says there why it stopped. */
+const STDERR_KEPT = 4096
+
+function runChild(bytes: Uint8Array, target: ParseTarget, options: UploadOptions, limits: ParseLimits): Promise<ParsedUpload> {
   return new Promise((resolve, reject) => {
-    const own = bytes.slice() // a buffer of its own, moved to the worker rather than copied again
-    const worker = new Worker(workerEntry(import.meta.url), {
-      workerData: { kind: KIND, bytes: own, target, options } satisfies Job,
-      transferList: [own.buffer as ArrayBuffer],
-      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16 },
+    const entry = childEntry(import.meta.url)
+    const child = fork(entry.file, [KIND], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=8'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    })
+    let stderr = ''
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr = (stderr + d).slice(-STDERR_KEPT)
     })
     const parts: StatementPart[] = []
     const timer = setTimeout(() => {
@@ -134,28 +146,31 @@ function runWorker(bytes: Uint8Array, target: ParseTarget, options: UploadOption
       settled = true
       clearTimeout(timer)
       fn()
-      void worker.terminate()
+      child.kill('SIGKILL')
     }
-    worker.on('message', (m: Message) => {
+    child.on('message', (m: Message) => {
       if (m.type === 'part' || m.type === 'lines') {
         if (m.type === 'part') parts.push({ ...m.part, lines: [] })
         else for (const l of m.lines) parts[parts.length - 1].lines.push(l)
         // Ask for the next message on a later turn of the loop.
-        setImmediate(() => worker.postMessage('next'))
+        setImmediate(() => child.connected && child.send('next'))
       } else if (m.type === 'done') settle(() => resolve({ format: m.format, parts, warnings: m.warnings }))
-      else settle(() => reject(m.fileError ? new StatementFileError(m.message) : new Error(`parsing thread: ${m.message}`)))
+      else settle(() => reject(m.fileError ? new StatementFileError(m.message) : new Error(`parsing process: ${m.message}`)))
     })
-    worker.once('error', (e: Error & { code?: string }) =>
+    child.once('error', (e) => settle(() => reject(e)))
+    // 'close', not 'exit': the end of standard error is read by then.
+    child.once('close', (code, signal) =>
       settle(() =>
         reject(
-          e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          /out of memory|Allocation failed/i.test(stderr)
             ? new StatementFileError(
                 `reading the file needs more memory than the server allows (${limits.heapMb} MiB, FINCTL_PARSE_HEAP_MB): nothing was imported`,
               )
-            : e,
+            : new Error(`the parsing process stopped (${signal ?? `exit code ${code}`}) before it answered: ${stderr.trim().slice(-300)}`),
         ),
       ),
     )
-    worker.once('exit', (code) => settle(() => reject(new Error(`the parsing thread stopped (exit code ${code}) before it answered`))))
+    // A child that cannot take it has stopped: 'close' says why.
+    child.send({ kind: KIND, bytes, target, options } satisfies Job, () => {})
   })
 }
