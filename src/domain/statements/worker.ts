@@ -80,9 +80,12 @@ const MiB = 1024 * 1024
 const BASE_HEAP_MB = 32
 /** Heap per MiB of file: the worst parser needs about 35 (docs/parser-limits.md). */
 const HEAP_PER_MB = 48
-const BASE_TIMEOUT_MS = 30_000
-/** The slowest parser needs about 0.3 s of processor time a MiB (docs/parser-limits.md): room for a busy machine. */
-const TIMEOUT_PER_MB = 5_000
+const BASE_TIMEOUT_MS = 60_000
+/**
+ * The slowest parser needs about 0.3 s of processor time a MiB (docs/parser-limits.md); the limit is
+ * of wall time, counting the child's start and the lines read back, on a machine that may be busy.
+ */
+const TIMEOUT_PER_MB = 6_000
 
 /** The limits of a parse of `size` bytes: FINCTL_PARSE_HEAP_MB and FINCTL_PARSE_TIMEOUT_MS if set, else scaled to the file. */
 export function parseLimits(size: number, env: NodeJS.ProcessEnv = process.env): ParseLimits {
