@@ -29,6 +29,20 @@ describe('parseLimits', () => {
   })
 })
 
+describe('what comes back from the worker', () => {
+  it('every line and every warning, several messages of each', async () => {
+    let k = 0
+    // Every other transaction's date is not a date: 2,500 lines and 2,500 warnings.
+    const text = hostile('ofx-sgml: many tiny records')
+      .make(5_000)
+      .replace(/<DTPOSTED>20240105/g, (d) => (k++ % 2 ? '<DTPOSTED>x' : d))
+    const r = await parseInWorker(encode(text), target('ofx'), {})
+    expect(r.parts[0].lines).toHaveLength(2_500)
+    expect(r.warnings).toHaveLength(2_500)
+    expect(r.warnings[2_499]).toMatch(/^line \d+: transaction skipped, DTPOSTED "x" is not a date$/)
+  })
+})
+
 describe('a parse that reaches a limit fails with the reason', () => {
   const file = encode(hostile('ofx-sgml: many tiny records').make(40_000)) // 3.5 MiB, 40,000 lines
 

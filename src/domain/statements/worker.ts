@@ -40,7 +40,8 @@ interface Job {
 type Message =
   | { type: 'part'; part: Omit<StatementPart, 'lines'> }
   | { type: 'lines'; lines: StatementLine[] }
-  | { type: 'done'; format: ParsedUpload['format']; warnings: string[] }
+  | { type: 'warnings'; warnings: string[] }
+  | { type: 'done'; format: ParsedUpload['format'] }
   | { type: 'error'; fileError: boolean; message: string }
 
 if (process.argv.includes(KIND) && process.send) {
@@ -54,7 +55,10 @@ if (process.argv.includes(KIND) && process.send) {
           for (let i = 0; i < lines.length; i += LINES_PER_MESSAGE)
             queue.push({ type: 'lines', lines: lines.slice(i, i + LINES_PER_MESSAGE) })
         }
-        queue.push({ type: 'done', format: result.format, warnings: result.warnings })
+        // Warnings too a page at a time: a hostile file may have one for every few bytes.
+        for (let i = 0; i < result.warnings.length; i += LINES_PER_MESSAGE)
+          queue.push({ type: 'warnings', warnings: result.warnings.slice(i, i + LINES_PER_MESSAGE) })
+        queue.push({ type: 'done', format: result.format })
         send(queue.shift()!)
       },
       (e: unknown) => send({ type: 'error', fileError: e instanceof StatementFileError, message: (e as Error)?.message ?? String(e) }),
@@ -133,6 +137,7 @@ function runChild(bytes: Uint8Array, target: ParseTarget, options: UploadOptions
       stderr = (stderr + d).slice(-STDERR_KEPT)
     })
     const parts: StatementPart[] = []
+    const warnings: string[] = []
     const timer = setTimeout(() => {
       const s = limits.timeoutMs / 1000
       settle(() =>
@@ -152,12 +157,13 @@ function runChild(bytes: Uint8Array, target: ParseTarget, options: UploadOptions
       child.kill('SIGKILL')
     }
     child.on('message', (m: Message) => {
-      if (m.type === 'part' || m.type === 'lines') {
+      if (m.type === 'part' || m.type === 'lines' || m.type === 'warnings') {
         if (m.type === 'part') parts.push({ ...m.part, lines: [] })
-        else for (const l of m.lines) parts[parts.length - 1].lines.push(l)
+        else if (m.type === 'lines') for (const l of m.lines) parts[parts.length - 1].lines.push(l)
+        else for (const w of m.warnings) warnings.push(w)
         // Ask for the next message on a later turn of the loop.
         setImmediate(() => child.connected && child.send('next'))
-      } else if (m.type === 'done') settle(() => resolve({ format: m.format, parts, warnings: m.warnings }))
+      } else if (m.type === 'done') settle(() => resolve({ format: m.format, parts, warnings }))
       else settle(() => reject(m.fileError ? new StatementFileError(m.message) : new Error(`parsing process: ${m.message}`)))
     })
     child.once('error', (e) => settle(() => reject(e)))
