@@ -94,6 +94,7 @@ function readStatement(rs: OfxNode, opts: ParseOptions, warnings: string[]): Par
   const statement: ParsedStatement = { currency, transactions: [] }
   const hint = normaliseAccount(bankId && acctId ? `${bankId}/${acctId}` : acctId)
   if (hint) statement.accountHint = hint
+  const read = new Set<OfxNode>()
   for (const list of findAll(rs, 'BANKTRANLIST')) {
     if (!list.closed) truncated(list)
     const start = leadingDate(textOf(list, 'DTSTART'))
@@ -101,10 +102,14 @@ function readStatement(rs: OfxNode, opts: ParseOptions, warnings: string[]): Par
     if (start && (!statement.periodStart || start < statement.periodStart)) statement.periodStart = start
     if (end && (!statement.periodEnd || end > statement.periodEnd)) statement.periodEnd = end
     for (const trn of findAll(list, 'STMTTRN')) {
+      read.add(trn)
       const t = readTransaction(trn, currency, warnings)
       if (t) statement.transactions.push(t)
     }
   }
+  // A transaction outside the list is not read, but not in silence.
+  const stray = findAll(rs, 'STMTTRN').filter((trn) => !read.has(trn))
+  if (stray.length) warnings.push(`line ${stray[0].line}: ${stray.length} <STMTTRN> outside a <BANKTRANLIST> skipped`)
   const ledger = find(rs, 'LEDGERBAL')
   if (ledger) {
     const bal = amountOf(textOf(ledger, 'BALAMT'), currency)
