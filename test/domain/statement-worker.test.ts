@@ -41,6 +41,13 @@ describe('what comes back from the worker', () => {
     expect(r.warnings).toHaveLength(2_500)
     expect(r.warnings[2_499]).toMatch(/^line \d+: transaction skipped, DTPOSTED "x" is not a date$/)
   })
+
+  it('every statement of a file of 5,000 accounts, in order, several to a message', async () => {
+    const r = await parseInWorker(encode(hostile('qif: many accounts').make(5_000)), target('qif'), {})
+    expect(r.parts).toHaveLength(5_000)
+    expect(r.parts.map((p) => p.accountHint)).toEqual(Array.from({ length: 5_000 }, (_, i) => `acct ${i}`))
+    expect(r.parts.every((p) => p.lines.length === 1)).toBe(true)
+  })
 })
 
 describe('a parse that reaches a limit fails with the reason', () => {
@@ -70,7 +77,7 @@ describe('the most memory-hungry hostile file of each format, at 4x', () => {
   // Measured: these need the most heap per byte of their format (docs/parser-limits.md).
   const worst = [
     'ofx-sgml: deep distinct aggregates',
-    'camt053: many attributes',
+    'camt053: many distinct tags',
     'mt940: many tiny records',
     'qif: many accounts',
     'csv: one huge line of fields',

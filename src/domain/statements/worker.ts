@@ -37,9 +37,11 @@ interface Job {
   options: UploadOptions
 }
 
+/** A statement of the file begins (`part`), or lines of the last one. */
+type Item = { part: Omit<StatementPart, 'lines'> } | { lines: StatementLine[] }
+
 type Message =
-  | { type: 'part'; part: Omit<StatementPart, 'lines'> }
-  | { type: 'lines'; lines: StatementLine[] }
+  | { type: 'items'; items: Item[] }
   | { type: 'warnings'; warnings: string[] }
   | { type: 'done'; format: ParsedUpload['format'] }
   | { type: 'error'; fileError: boolean; message: string }
@@ -50,11 +52,27 @@ if (process.argv.includes(KIND) && process.send) {
   const parse = ({ bytes, target, options }: Job) =>
     parseUpload(bytes, target, options).then(
       (result) => {
-        for (const { lines, ...part } of result.parts) {
-          queue.push({ type: 'part', part })
-          for (let i = 0; i < lines.length; i += LINES_PER_MESSAGE)
-            queue.push({ type: 'lines', lines: lines.slice(i, i + LINES_PER_MESSAGE) })
+        // At most LINES_PER_MESSAGE lines and statements a message: a file may hold 80,000 accounts of one line each.
+        let items: Item[] = []
+        let room = LINES_PER_MESSAGE
+        const flush = () => {
+          if (items.length) queue.push({ type: 'items', items })
+          items = []
+          room = LINES_PER_MESSAGE
         }
+        for (const { lines, ...part } of result.parts) {
+          if (room === 0) flush()
+          items.push({ part })
+          room--
+          for (let i = 0; i < lines.length; ) {
+            if (room === 0) flush()
+            const take = lines.slice(i, i + room)
+            items.push({ lines: take })
+            room -= take.length
+            i += take.length
+          }
+        }
+        flush()
         // Warnings too a page at a time: a hostile file may have one for every few bytes.
         for (let i = 0; i < result.warnings.length; i += LINES_PER_MESSAGE)
           queue.push({ type: 'warnings', warnings: result.warnings.slice(i, i + LINES_PER_MESSAGE) })
@@ -157,10 +175,13 @@ function runChild(bytes: Uint8Array, target: ParseTarget, options: UploadOptions
       child.kill('SIGKILL')
     }
     child.on('message', (m: Message) => {
-      if (m.type === 'part' || m.type === 'lines' || m.type === 'warnings') {
-        if (m.type === 'part') parts.push({ ...m.part, lines: [] })
-        else if (m.type === 'lines') for (const l of m.lines) parts[parts.length - 1].lines.push(l)
-        else for (const w of m.warnings) warnings.push(w)
+      if (m.type === 'items' || m.type === 'warnings') {
+        if (m.type === 'warnings') for (const w of m.warnings) warnings.push(w)
+        else
+          for (const item of m.items) {
+            if ('part' in item) parts.push({ ...item.part, lines: [] })
+            else for (const l of item.lines) parts[parts.length - 1].lines.push(l)
+          }
         // Ask for the next message on a later turn of the loop.
         setImmediate(() => child.connected && child.send('next'))
       } else if (m.type === 'done') settle(() => resolve({ format: m.format, parts, warnings }))
