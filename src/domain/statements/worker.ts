@@ -52,7 +52,7 @@ if (process.argv.includes(KIND) && process.send) {
   const parse = ({ bytes, target, options }: Job) =>
     parseUpload(bytes, target, options).then(
       (result) => {
-        // At most LINES_PER_MESSAGE lines and statements a message: a file may hold 80,000 accounts of one line each.
+        // At most LINES_PER_MESSAGE lines and statements a message: a QIF file may hold 300,000 accounts of one line each.
         let items: Item[] = []
         let room = LINES_PER_MESSAGE
         const flush = () => {
