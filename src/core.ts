@@ -31,6 +31,7 @@ export interface CoreOptions extends OpenStoreOptions {
   usageIntervalMs?: number
   log?: AppDeps['log']
   loginFailed?: AppDeps['loginFailed']
+  statementWorkerThreshold?: AppDeps['statementWorkerThreshold']
 }
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
@@ -40,7 +41,16 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
   const store = await openStore(target, opts)
   const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
   const now = opts.now ?? (() => new Date())
-  const app = createApp({ store, usage, now, dateWindow, version: VERSION, log: opts.log, loginFailed: opts.loginFailed })
+  const app = createApp({
+    store,
+    usage,
+    now,
+    dateWindow,
+    version: VERSION,
+    log: opts.log,
+    loginFailed: opts.loginFailed,
+    statementWorkerThreshold: opts.statementWorkerThreshold,
+  })
   let closed = false
   const keepHouse = () =>
     housekeeping(store, now()).then(

@@ -89,6 +89,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     poolSize: o.poolSize,
     log: logger.isLevelEnabled('info') ? (entry) => logger.info(entry, 'request') : undefined,
     loginFailed: (entry) => logger.warn(entry, 'login failed'),
+    // Every statement file is parsed on a worker: none holds the loop that answers everyone else.
+    statementWorkerThreshold: 0,
   })
   // Every route group is built before the first request, not by it.
   await core.app.loadAll()

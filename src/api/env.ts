@@ -16,6 +16,8 @@ export interface AppDeps {
   log?: (entry: AccessLogEntry) => void
   /** A failed login, for `finctl serve`'s log (login_failures in the database holds every one). */
   loginFailed?: (entry: { email: string; client_address?: string; status: number }) => void
+  /** Statement files of more bytes are parsed on a worker thread (default jobs.ts's WORKER_THRESHOLD; `finctl serve`: 0, every file). */
+  statementWorkerThreshold?: number
 }
 
 /** One line of `finctl serve`'s access log: never a header, a query string or a body. */

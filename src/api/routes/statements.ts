@@ -113,7 +113,7 @@ async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
 }
 
 export function statementRoutes(deps: AppDeps) {
-  const { store, now } = deps
+  const { store, now, statementWorkerThreshold } = deps
   const running = (id: string) => isProcessing(store, id)
   const r = router()
   // The upload takes two media types; it is validated in the handler (one schema per type) and
@@ -146,7 +146,7 @@ export function statementRoutes(deps: AppDeps) {
     const upload = mediaType(c) === 'form' ? await fromForm(c) : await fromJson(c)
     const { statement, job } = await createStatement(store, c.get('actor'), upload, now(), running)
     const requestId = c.get('requestId')
-    startStatementJob(store, job, { now, report: (err) => reportInternalError(err, requestId) })
+    startStatementJob(store, job, { now, report: (err) => reportInternalError(err, requestId), workerThreshold: statementWorkerThreshold })
     return c.json({ success: true as const, data: statement }, 201)
   })
   return r

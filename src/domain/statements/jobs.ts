@@ -18,14 +18,19 @@ import { selectStatement } from './select.js'
 import type { StatementJob } from './statements.js'
 import { trackStatementJob } from './inflight.js'
 
-/** Smaller files parse in a few milliseconds: a thread would cost more than it saves. */
-export const WORKER_THRESHOLD = 256 * 1024
+/**
+ * Smaller files parse on the loop in a few milliseconds, whatever they hold (the parsers are linear):
+ * a thread would cost more than it saves. `finctl serve` gives 0: every file on a thread.
+ */
+export const WORKER_THRESHOLD = 16 * 1024
 const HEARTBEAT_MS = 20_000
 
 export interface JobDeps {
   now: () => Date
   /** Unexpected errors (bugs, database failures) are reported here; the statement says only "internal error". */
   report?: (err: unknown) => void
+  /** Files of more bytes are parsed on a worker thread (default WORKER_THRESHOLD). */
+  workerThreshold?: number
 }
 
 /** Start processing in the background; returns at once. */
@@ -46,14 +51,14 @@ async function setStatus(store: Store, id: string, from: string, to: string, now
     .execute()
 }
 
-async function parse(job: StatementJob): Promise<ParsedUpload> {
+async function parse(job: StatementJob, threshold: number): Promise<ParsedUpload> {
   const target = {
     fileName: job.fileName,
     format: job.format,
     currency: job.account.currency_code,
     exponent: currencyExponent(job.account.currency_code),
   }
-  if (job.bytes.length <= WORKER_THRESHOLD) return parseUpload(job.bytes, target, job.options)
+  if (job.bytes.length <= threshold) return parseUpload(job.bytes, target, job.options)
   const { parseInWorker } = await import('./worker.js')
   return parseInWorker(job.bytes, target, job.options)
 }
@@ -71,7 +76,7 @@ async function processStatement(store: Store, job: StatementJob, deps: JobDeps):
   heartbeat.unref()
   try {
     await setStatus(store, job.statementId, 'pending', 'processing', deps.now())
-    const parsed = await parse(job)
+    const parsed = await parse(job, deps.workerThreshold ?? WORKER_THRESHOLD)
     const selected = selectStatement(
       parsed,
       { name: job.account.name, currency: job.account.currency_code, last4: job.account.account_number_last4 },

@@ -165,10 +165,11 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
 }
 
 async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
-  const [{ ImportError, planImportBytes }, { RowMapper }, { readRecordsBytes }] = await Promise.all([
+  const [{ ImportError, planImportBytes }, { RowMapper }, { readRecordsBytes }, { CsvError }] = await Promise.all([
     import('../../import/plan.js'),
     import('../../import/map-rows.js'),
     import('../../import/read-rows.js'),
+    import('csv-parse'),
   ])
   const opts = {
     encoding: o.encoding,
@@ -215,6 +216,8 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
     return { format: 'csv', parts: [part], warnings }
   } catch (e) {
     if (e instanceof ImportError) throw new StatementFileError(e.message)
+    // csv-parse's own refusals (a quote never closed, ...): the file, not a bug.
+    if (e instanceof CsvError) throw new StatementFileError(`the CSV file cannot be read: ${e.message}`)
     throw e
   }
 }

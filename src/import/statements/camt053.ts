@@ -48,6 +48,61 @@ const xml = new XMLParser({
   isArray: (name) => REPEATED.has(name),
 })
 
+/** A CAMT element has a currency or a namespace or two; the XML reader spends microseconds on each attribute. */
+const MAX_ATTRIBUTES = 64
+
+/**
+ * One pass over the text before the XML reader's: an element with more than MAX_ATTRIBUTES
+ * attributes (counted by their `=` outside quotes) is no statement, and would cost the reader
+ * seconds a megabyte.
+ */
+function refuseManyAttributes(text: string): void {
+  let line = 1
+  let inTag = false
+  let quote = 0
+  let count = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i) // 0x3c < 0x3e > 0x21 ! 0x3d = 0x22 " 0x27 '
+    if (c === 10) line++
+    if (quote) {
+      if (c === quote) quote = 0
+      continue
+    }
+    if (!inTag) {
+      if (c !== 0x3c) continue
+      if (text.charCodeAt(i + 1) !== 0x21) {
+        inTag = true
+        count = 0
+        continue
+      }
+      // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE >: no attributes, skipped whole (the validator judges them).
+      const end = text.startsWith('<!--', i) ? '-->' : text.startsWith('<![CDATA[', i) ? ']]>' : '>'
+      const at = text.indexOf(end, i)
+      if (at < 0) return
+      for (let k = i + 1; k < at; k++) if (text.charCodeAt(k) === 10) line++
+      i = at + end.length - 1
+    } else if (c === 0x3e) {
+      inTag = false
+    } else if (c === 0x22 || c === 0x27) {
+      quote = c
+    } else if (c === 0x3d && ++count > MAX_ATTRIBUTES) {
+      throw new StatementParseError(`an element has more than ${MAX_ATTRIBUTES} attributes: this is not a camt.053 statement`, line)
+    }
+  }
+}
+
+/**
+ * The message as an object. The XML is well-formed by now, so what fast-xml-parser still refuses is
+ * one of its limits (elements nested more than 100 deep, entities): a plain Error, made ours here.
+ */
+function readXml(text: string): X {
+  try {
+    return xml.parse(text)
+  } catch (e) {
+    throw new StatementParseError(`the XML cannot be read: ${(e as Error).message}`)
+  }
+}
+
 export function looksLikeCamt053(text: string): boolean {
   return /camt\.053\./.test(text) || /<(\w+:)?BkToCstmrStmt[\s>]/.test(text)
 }
@@ -185,6 +240,7 @@ export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult
   const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head(bytes, 512))?.[1]
   const text = decodeBytes(bytes, opts.encoding, declared, warnings)
   if (text.trim() === '') throw new StatementParseError('the file is empty')
+  refuseManyAttributes(text)
   const valid = XMLValidator.validate(text)
   if (valid !== true) {
     const { msg, line } = valid.err
@@ -192,7 +248,7 @@ export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult
   }
   const ns = /xmlns(?::\w+)?\s*=\s*["']urn:iso:std:iso:20022:tech:xsd:(camt\.\d{3})\.\d{3}\.\d{2}["']/.exec(text)?.[1]
   if (ns && ns !== 'camt.053') throw new StatementParseError(`this is a ${ns} message, not a camt.053 bank statement`)
-  const doc: X = xml.parse(text)
+  const doc: X = readXml(text)
   const message = doc.Document?.BkToCstmrStmt ?? doc.BkToCstmrStmt
   if (!message) throw new StatementParseError('no <BkToCstmrStmt> element: this is not a camt.053 statement')
   const stmts: X[] = list(message.Stmt)

@@ -52,7 +52,7 @@ function fieldsOf(text: string): Field[] {
   const fields: Field[] = []
   let current: Field | undefined
   text.split(/\r\n|\r|\n/).forEach((raw, i) => {
-    const line = raw.replace(/\s+$/, '')
+    const line = raw.trimEnd()
     const m = /^:(\d{2}[A-Z]?):(.*)$/.exec(line)
     if (m) {
       current = { tag: m[1], lines: [m[2]], line: i + 1 }
@@ -214,7 +214,9 @@ export function parseMt940(bytes: Uint8Array, opts: ParseOptions): ParseResult {
       if (last) st.transactions.push(last)
     } else if (f.tag === '86') {
       if (!last) continue // statement-level information (after :62F:, or before any :61:)
-      info.set(last, [...(info.get(last) ?? []), ...f.lines])
+      const lines = info.get(last) ?? []
+      if (lines.length === 0) info.set(last, lines)
+      for (const l of f.lines) lines.push(l)
     } else if (f.tag === '62F' || f.tag === '62M') {
       const b = balance(f, st.currency ?? opts.defaultCurrency, warnings)
       if (typeof b === 'string') throw new StatementParseError(b, f.line)

@@ -10,7 +10,8 @@ export interface OfxNode {
   name: string
   /** Text of a leaf element (trimmed), else undefined. */
   text?: string
-  children: OfxNode[]
+  /** Read-only: an element without children shares one empty list. */
+  children: readonly OfxNode[]
   /** 1-based line of the opening tag. */
   line: number
   /** Whether the element ended before the end of the file (closing tag, its text, or an enclosing end). */
@@ -29,18 +30,32 @@ function decodeEntities(text: string): string {
   })
 }
 
-/** Parse the OFX body (the text from the first `<`); returns the root holding the top elements. */
+/** The children of every element that has none, one list for all (a file may hold millions). */
+const NONE: readonly OfxNode[] = Object.freeze([])
+
+/**
+ * Parse the OFX body (the text from the first `<`); returns the root holding the top elements.
+ * One pass, each tag looked at once: an element of a name is open at most once (OFX never nests an
+ * element in one of its own name), so `open` finds it without walking the stack.
+ */
 export function parseOfxTree(text: string, startLine: number): OfxNode {
-  const root: OfxNode = { name: '#root', children: [], line: startLine, closed: true }
+  const root: OfxNode = { name: '#root', text: undefined, children: NONE, line: startLine, closed: true }
   const stack: OfxNode[] = [root]
+  /** Where in `stack` the open element of each name is. */
+  const open = new Map<string, number>()
+  /** One string per element name, shared by its elements. */
+  const names = new Map<string, string>()
   let line = startLine
   let i = 0
   let pendingText = ''
 
   /** Close the open element at `at` and everything left open inside it (closed by its end). */
-  const closeFrom = (at: number) => {
-    if (at <= 0) return
-    for (const n of stack.slice(at)) n.closed = true
+  const closeFrom = (at: number | undefined) => {
+    if (at === undefined || at <= 0) return
+    for (let k = stack.length - 1; k >= at; k--) {
+      stack[k].closed = true
+      open.delete(stack[k].name)
+    }
     stack.length = at
   }
   const count = (from: number, to: number) => {
@@ -53,8 +68,7 @@ export function parseOfxTree(text: string, startLine: number): OfxNode {
     const top = stack[stack.length - 1]
     if (top === root || top.children.length > 0) return // stray text between aggregates: ignore
     top.text = value
-    top.closed = true
-    stack.pop()
+    closeFrom(stack.length - 1)
   }
 
   while (i < text.length) {
@@ -89,19 +103,27 @@ export function parseOfxTree(text: string, startLine: number): OfxNode {
     const m = /^(\/?)([A-Za-z][\w.:-]*)/.exec(tag)
     if (!m) throw new StatementParseError(`"<${tag.slice(0, 30)}>" is not an OFX tag`, line)
     flushText()
-    const name = m[2].toUpperCase()
+    const upper = m[2].toUpperCase()
+    const known = names.get(upper)
+    if (known === undefined) names.set(upper, upper)
+    const name = known ?? upper
     if (m[1]) {
       // A closing tag: close the open element of that name and everything left open inside it.
       // A closing tag of nothing open (the optional end tag of a leaf, or a stray one) is ignored.
-      closeFrom(stack.map((n) => n.name).lastIndexOf(name))
+      closeFrom(open.get(name))
     } else {
       // OFX never nests an element in one of its own name: a new <STMTTRN> ends an unclosed one.
-      closeFrom(stack.map((n) => n.name).lastIndexOf(name))
-      const node: OfxNode = { name, children: [], line, closed: false }
-      stack[stack.length - 1].children.push(node)
+      closeFrom(open.get(name))
+      const node: OfxNode = { name, text: undefined, children: NONE, line, closed: false }
+      const parent = stack[stack.length - 1]
+      if (parent.children === NONE) parent.children = [node]
+      else (parent.children as OfxNode[]).push(node)
       if (tag.endsWith('/'))
         node.closed = true // <EMPTY/>
-      else stack.push(node)
+      else {
+        open.set(name, stack.length)
+        stack.push(node)
+      }
     }
     count(lt, end)
     i = end
@@ -115,11 +137,16 @@ export function childrenNamed(node: OfxNode, name: string): OfxNode[] {
   return node.children.filter((c) => c.name === name)
 }
 
-/** Every descendant named `name` (depth first, document order), not looking inside a match. */
-export function findAll(node: OfxNode, name: string, out: OfxNode[] = []): OfxNode[] {
-  for (const c of node.children) {
-    if (c.name === name) out.push(c)
-    else findAll(c, name, out)
+/**
+ * Every descendant whose name is one of `names` (depth first, document order), not looking inside
+ * a match. A loop over a stack of its own: a file may nest elements deeper than the call stack.
+ */
+export function findAll(node: OfxNode, ...names: string[]): OfxNode[] {
+  const out: OfxNode[] = []
+  const todo: OfxNode[] = node.children.toReversed()
+  for (let n = todo.pop(); n; n = todo.pop()) {
+    if (names.includes(n.name)) out.push(n)
+    else for (let k = n.children.length - 1; k >= 0; k--) todo.push(n.children[k])
   }
   return out
 }

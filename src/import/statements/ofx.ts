@@ -26,28 +26,28 @@ import {
   StatementParseError,
 } from './types.js'
 
+/**
+ * White space within a line: `^\s*` under the m flag would cross line breaks and scan every blank
+ * line again from each line start (quadratic in a file of empty lines).
+ */
+const SP = '[^\\S\\n\\r\\u2028\\u2029]*'
+const OFXHEADER = new RegExp(`^${SP}OFXHEADER${SP}:`, 'im')
+const ENCODING = new RegExp(`^${SP}ENCODING${SP}:${SP}(\\S+)`, 'im')
+const CHARSET = new RegExp(`^${SP}CHARSET${SP}:${SP}(\\S+)`, 'im')
+
 export function looksLikeOfx(text: string): boolean {
-  return /^\s*OFXHEADER\s*:/im.test(text) || /<\?OFX\s/i.test(text) || /<OFX>/i.test(text)
+  return OFXHEADER.test(text) || /<\?OFX\s/i.test(text) || /<OFX>/i.test(text)
 }
 
 /** The encoding the OFX header names: ENCODING:UTF-8 wins, else CHARSET (1252 -> windows-1252), else `<?xml encoding>`. */
 export function declaredOfxEncoding(headText: string): string | undefined {
   const xml = /<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(headText)
   if (xml) return xml[1]
-  const enc = /^\s*ENCODING\s*:\s*(\S+)/im.exec(headText)?.[1]
+  const enc = ENCODING.exec(headText)?.[1]
   if (enc && /^utf-?8$/i.test(enc)) return 'utf-8'
-  const charset = /^\s*CHARSET\s*:\s*(\S+)/im.exec(headText)?.[1]
+  const charset = CHARSET.exec(headText)?.[1]
   if (!charset || /^none$/i.test(charset)) return enc
   return /^\d{3,4}$/.test(charset) ? `windows-${charset}` : charset.replace(/^8859-/, 'iso-8859-')
-}
-
-/** The statement aggregates, in document order. */
-function statementNodes(node: OfxNode, out: OfxNode[] = []): OfxNode[] {
-  for (const c of node.children) {
-    if (c.name === 'STMTRS' || c.name === 'CCSTMTRS') out.push(c)
-    else statementNodes(c, out)
-  }
-  return out
 }
 
 function truncated(node: OfxNode): never {
@@ -95,6 +95,7 @@ function readStatement(rs: OfxNode, opts: ParseOptions, warnings: string[]): Par
   const statement: ParsedStatement = { currency, transactions: [] }
   const hint = normaliseAccount(bankId && acctId ? `${bankId}/${acctId}` : acctId)
   if (hint) statement.accountHint = hint
+  const read = new Set<OfxNode>()
   for (const list of findAll(rs, 'BANKTRANLIST')) {
     if (!list.closed) truncated(list)
     const start = leadingDate(textOf(list, 'DTSTART'))
@@ -102,10 +103,14 @@ function readStatement(rs: OfxNode, opts: ParseOptions, warnings: string[]): Par
     if (start && (!statement.periodStart || start < statement.periodStart)) statement.periodStart = start
     if (end && (!statement.periodEnd || end > statement.periodEnd)) statement.periodEnd = end
     for (const trn of findAll(list, 'STMTTRN')) {
+      read.add(trn)
       const t = readTransaction(trn, currency, statement)
       if (t) statement.transactions.push(t)
     }
   }
+  // A transaction outside the list is not read, but not in silence.
+  const stray = findAll(rs, 'STMTTRN').filter((trn) => !read.has(trn))
+  if (stray.length) warnings.push(`line ${stray[0].line}: ${stray.length} <STMTTRN> outside a <BANKTRANLIST> skipped`)
   const ledger = find(rs, 'LEDGERBAL')
   if (ledger) {
     const bal = amountOf(textOf(ledger, 'BALAMT'), currency)
@@ -127,7 +132,7 @@ export function parseOfx(bytes: Uint8Array, opts: ParseOptions, format: Statemen
   const root = parseOfxTree(text.slice(body), startLine)
   const ofx = root.children.find((c) => c.name === 'OFX')
   if (!ofx) throw new StatementParseError('no <OFX> element: this is not an OFX file')
-  const statements = statementNodes(ofx).map((rs) => readStatement(rs, opts, warnings))
+  const statements = findAll(ofx, 'STMTRS', 'CCSTMTRS').map((rs) => readStatement(rs, opts, warnings))
   if (statements.length === 0) {
     if (!ofx.closed) truncated(ofx)
     const status = findAll(ofx, 'STATUS').find((s) => (textOf(s, 'CODE') ?? '0') !== '0')

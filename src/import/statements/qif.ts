@@ -41,7 +41,7 @@ function readSections(text: string, warnings: string[]): Section[] {
   let record: QifRecord | undefined
   const lines = text.split(/\r\n|\r|\n/)
   lines.forEach((raw, index) => {
-    const line = raw.replace(/\s+$/, '')
+    const line = raw.trimEnd()
     const n = index + 1
     if (line.trim() === '') return
     if (line.startsWith('!')) {

@@ -119,6 +119,21 @@ describe('CAMT.053 hand-made cases', () => {
     expect(r.statements[0].transactions.map((t) => t.amountMinor)).toEqual([2000, -500])
   })
 
+  it('refuses an element of more than 64 attributes, and one nested over 100 deep, as StatementParseError', () => {
+    const attrs = (n: number) => Array.from({ length: n }, (_, i) => ` a${i}="x=y"`).join('')
+    const ok = parseCamt053(bytes(message(entry('1.00', 'CRDT', `<AddtlNtryInf${attrs(64)}>x</AddtlNtryInf>`))), {})
+    expect(ok.statements[0].transactions).toHaveLength(1)
+    // An "=" inside a value, a comment or CDATA is no attribute.
+    const quiet = `<!-- ${'='.repeat(100)} --><AddtlNtryInf><![CDATA[${'='.repeat(100)}]]></AddtlNtryInf>`
+    expect(parseCamt053(bytes(message(entry('1.00', 'CRDT', quiet))), {}).statements[0].transactions).toHaveLength(1)
+    const many = message(entry('1.00', 'CRDT', `\n<AddtlNtryInf${attrs(65)}>x</AddtlNtryInf>`))
+    expect(() => parseCamt053(bytes(many), {})).toThrow(
+      new StatementParseError('an element has more than 64 attributes: this is not a camt.053 statement', 2),
+    )
+    const deep = message(entry('1.00', 'CRDT', `${'<X>'.repeat(101)}${'</X>'.repeat(101)}`))
+    expect(() => parseCamt053(bytes(deep), {})).toThrow(new StatementParseError('the XML cannot be read: Maximum nested tags exceeded'))
+  })
+
   it('refuses another camt message', () => {
     expect(() => parseCamt053(bytes(message('', { ns: 'camt.052.001.02' })), {})).toThrow(/camt\.052/)
   })

@@ -167,6 +167,13 @@ describe('OFX hand-made cases', () => {
     expect(r.warnings).toEqual([])
   })
 
+  it('warns of transactions outside a BANKTRANLIST, which it does not read', () => {
+    const tail = `</BANKTRANLIST>\n${trn('20240107', '-3.00', 'C')}${trn('20240108', '-4.00', 'D')}</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`
+    const r = parseOfx(bytes(sgml(trn('20240105', '-1.00', 'A'), tail)), {})
+    expect(r.statements[0].transactions.map((t) => t.externalId)).toEqual(['A'])
+    expect(r.warnings).toEqual(['line 14: 2 <STMTTRN> outside a <BANKTRANLIST> skipped'])
+  })
+
   it('reads a decimal comma and entities', () => {
     const r = parseOfx(bytes(sgml(trn('20240105', '-1234,5', 'A', 'A &amp; B'))), {})
     expect(r.statements[0].transactions[0]).toMatchObject({ amountMinor: -123450, payee: 'A & B' })
