@@ -30,16 +30,16 @@ describe('parseLimits', () => {
 })
 
 describe('what comes back from the worker', () => {
-  it('every line and every warning, several messages of each', async () => {
+  it('every line and every unreadable line, several messages of each', async () => {
     let k = 0
-    // Every other transaction's date is not a date: 2,500 lines and 2,500 warnings.
+    // Every other transaction's date is not a date: 2,500 lines and 2,500 named as unreadable.
     const text = hostile('ofx-sgml: many tiny records')
       .make(5_000)
       .replace(/<DTPOSTED>20240105/g, (d) => (k++ % 2 ? '<DTPOSTED>x' : d))
     const r = await parseInWorker(encode(text), target('ofx'), {})
     expect(r.parts[0].lines).toHaveLength(2_500)
-    expect(r.warnings).toHaveLength(2_500)
-    expect(r.warnings[2_499]).toMatch(/^line \d+: transaction skipped, DTPOSTED "x" is not a date$/)
+    expect(r.parts[0].unreadable).toHaveLength(2_500)
+    expect(r.parts[0].unreadable?.[2_499]).toEqual({ line: 5_009, reason: '<STMTTRN>: DTPOSTED "x" is not a date' })
   })
 
   it('every statement of a file of 5,000 accounts, in order, several to a message', async () => {
