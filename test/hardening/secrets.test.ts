@@ -75,27 +75,30 @@ describe.runIf(STORES.includes('postgres'))('a PostgreSQL URL with a password', 
 describe('an input file finctl may not read', () => {
   let dir: string
   beforeAll(() => {
-    // Outside the run's temporary folder (0700, so nobody could not even look into it).
-    dir = mkdtempSync(join(process.getuid?.() === 0 ? '/tmp' : tmpdir(), 'finctl-unreadable-'))
-    chmodSync(dir, 0o777)
+    dir = mkdtempSync(join(tmpdir(), 'finctl-unreadable-'))
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('is exit 2 naming the path (tx import, statements upload, rates import, seed), not an internal error', () => {
     const file = join(dir, 'bank.csv')
     writeFileSync(file, 'date,description,amount\n2026-01-02,Coffee,-3.50\n', { mode: 0o600 })
-    // Root reads any file: run finctl as nobody then (file 0600 of root); as anyone else, mode 0 does it.
+    chmodSync(file, 0)
+    // Root reads any file: run finctl as root without the two capabilities that let it (setpriv, util-linux),
+    // so that the run does not depend on "nobody" reaching node through the clone's folders.
     const asRoot = process.getuid?.() === 0
-    if (!asRoot) chmodSync(file, 0)
     const env = cleanEnv({ HOME: dir, FINCTL_CONFIG_DIR: join(dir, 'config') })
-    const finctl = (args: string[]) =>
-      spawnSync(process.execPath, [BIN, ...args], {
+    const finctl = (args: string[]) => {
+      const command = asRoot ? 'setpriv' : process.execPath
+      const argv = [BIN, ...args]
+      const r = spawnSync(command, asRoot ? ['--bounding-set=-dac_override,-dac_read_search', process.execPath, ...argv] : argv, {
         env,
         cwd: dir,
         encoding: 'utf8',
         timeout: 30_000,
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
       })
+      if (r.error) throw new Error(`could not run ${command}: ${r.error.message}`)
+      return r
+    }
     for (const args of [
       ['tx', 'import', file, '--account', '00000000-0000-0000-0000-000000000000'],
       ['statements', 'upload', file, '--account', '00000000-0000-0000-0000-000000000000'],
