@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander'
 import type { Context } from '../src/cli/context.js'
 import { barChart, signed } from '../src/cli/chart.js'
 import { showAmount, unconvertedNote } from '../src/cli/money.js'
-import { note, printList, renderTable, type Column } from '../src/cli/output.js'
+import { note, printList, printRecord, renderTable, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
 import { INTERVALS } from '../src/domain/reports/periods.js'
@@ -105,7 +105,7 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
   const still = [r.totals.inflows, r.totals.outflows, r.transfers.inflows, r.transfers.outflows].every((v) => v === 0)
   if (still) await sayWhereTheDataIs(ctx, range, false)
   if (printer.format === 'json' || printer.format === 'ndjson') {
-    io.stdout.write(printer.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : `${JSON.stringify(r)}\n`)
+    await printRecord(io, printer, r)
     return 0
   }
   warnUnconverted(ctx, r.unconverted_opening_balances)
@@ -232,7 +232,7 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
   const { io, printer } = ctx
   if (s.transaction_count === 0) await sayWhereTheDataIs(ctx, range, true)
   if (printer.format === 'json' || printer.format === 'ndjson') {
-    io.stdout.write(printer.format === 'json' ? `${JSON.stringify(s, null, 2)}\n` : `${JSON.stringify(s)}\n`)
+    await printRecord(io, printer, s)
     return 0
   }
   warnUnconverted(ctx, s.unconverted_opening_balances)
