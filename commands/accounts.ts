@@ -169,7 +169,7 @@ async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Pr
 
 async function runTransactions(ctx: Context, o: ListFilterOptions & { all?: boolean }, [id]: string[]): Promise<number> {
   const client = await ctx.client()
-  const query = listQuery(o)
+  const query = listQuery(o, ctx)
   const path = `/api-v1/bank-accounts/${encodeURIComponent(id)}/transactions`
   if (o.all) {
     const pages = (async function* () {

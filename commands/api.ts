@@ -10,6 +10,7 @@ import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { expectReader, writeDrained } from '../src/cli/closed-output.js'
 import { EXIT } from '../src/cli/exit-codes.js'
+import { printJson } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
@@ -121,8 +122,19 @@ export async function runApi(ctx: Context, o: ApiOptions, [methodArg, path]: str
   const res = await client.send(method, path, { auth, headers, body })
   if (o.include) writeHead(ctx, res)
   const text = await res.text()
-  if (text) ctx.io.stdout.write(shown(ctx, text))
+  // --json FIELDS, --jq, --template: over the body, as gh api's --jq (an error answer is left as it is).
+  const shaped = ctx.printer.shape && res.ok ? parsedJson(text) : undefined
+  if (shaped !== undefined) await printJson(ctx.io, ctx.printer, shaped)
+  else if (text) ctx.io.stdout.write(shown(ctx, text))
   return finish(ctx, res.status, text)
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 /** On a terminal, JSON is indented; elsewhere the body is passed on byte for byte (plus a final newline). */
@@ -170,6 +182,8 @@ async function paginate(
   o: ApiOptions,
 ): Promise<number> {
   const ndjson = ctx.printer.format === 'ndjson'
+  // A shape (--jq, --template, --json FIELDS) reads every item at once: they are held, then printed.
+  const held: unknown[] | undefined = ctx.printer.shape ? [] : undefined
   let cursor: string | undefined
   let count = 0
   for (;;) {
@@ -177,7 +191,7 @@ async function paginate(
     if (o.include) writeHead(ctx, res)
     const text = await res.text()
     if (!res.ok) {
-      if (count === 0) {
+      if (count === 0 || held) {
         if (text) ctx.io.stdout.write(shown(ctx, text))
       } else if (!ndjson) ctx.io.stdout.write('\n]\n')
       return finish(ctx, res.status, text)
@@ -190,16 +204,19 @@ async function paginate(
     }
     if (!Array.isArray(env.data)) throw new AppError('usage', `--paginate: ${path} does not answer with a list (its data is not an array)`)
     let chunk = ''
-    for (const item of env.data) {
-      chunk += ndjson ? `${JSON.stringify(item)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${JSON.stringify(item)}`
-      count++
-    }
+    if (held) held.push(...env.data)
+    else
+      for (const item of env.data) {
+        chunk += ndjson ? `${JSON.stringify(item)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${JSON.stringify(item)}`
+        count++
+      }
     // A slow reader holds the next page back; one that has gone (`| head -1`) stops the fetch.
     await writeDrained(ctx.io.stdout, chunk)
     cursor = env.pagination?.next_cursor ?? undefined
     if (!env.pagination?.has_more || !cursor) break
     await expectReader(ctx.io.stdout)
   }
-  if (!ndjson) ctx.io.stdout.write(count === 0 ? '[]\n' : '\n]\n')
+  if (held) await printJson(ctx.io, ctx.printer, held)
+  else if (!ndjson) ctx.io.stdout.write(count === 0 ? '[]\n' : '\n]\n')
   return EXIT.ok
 }

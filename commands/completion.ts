@@ -13,6 +13,7 @@ import { Argument, type Command, type Option } from 'commander'
 import type { Runner } from '../src/cli/runner.js'
 import type { IO } from '../src/cli/io.js'
 import { configDir } from '../src/cli/profiles.js'
+import { JSON_FIELDS, isFieldsWord } from '../src/cli/json-shape.js'
 import { CURRENCY_CODES } from '../src/kernel/currencies.js'
 import { INTERVALS } from '../src/domain/reports/periods.js'
 import {
@@ -76,7 +77,13 @@ export function completions(program: Command, words: string[], env: NodeJS.Proce
   let positional = 0
   let pending: Option | undefined
   let operandsOnly = false
+  let afterJson = false
   for (const w of words.slice(0, -1)) {
+    // --json takes FIELDS only where the program would (src/cli/program.ts jsonFieldArgs).
+    if (afterJson && w === '=') continue
+    const fieldsOfJson = afterJson && !findCommand(cmd, w) && isFieldsWord(w, cmd.registeredArguments.length > 0)
+    afterJson = !operandsOnly && w === '--json'
+    if (fieldsOfJson) continue
     // bash splits `--output=json` into `--output`, `=`, `json` (COMP_WORDBREAKS): the value follows `=`.
     if (pending && w === '=') continue
     if (pending) {
@@ -90,7 +97,7 @@ export function completions(program: Command, words: string[], env: NodeJS.Proce
     if (!operandsOnly && w.startsWith('-') && w.length > 1) {
       if (w.includes('=')) continue
       const opt = findOption(cmd, w)
-      if (opt?.required || opt?.optional) pending = opt
+      if ((opt?.required || opt?.optional) && w !== '--json') pending = opt
       continue
     }
     const sub = !operandsOnly && positional === 0 ? findCommand(cmd, w) : undefined
@@ -99,6 +106,8 @@ export function completions(program: Command, words: string[], env: NodeJS.Proce
   }
 
   if (pending) return optionValues(cmd, pending, current, env)
+  const fields = JSON_FIELDS[commandPath(cmd)]
+  if (afterJson && fields && !current.startsWith('-')) return listValues(fields, current)
   if (current.startsWith('-') && !operandsOnly) {
     if (current.includes('=')) return { items: [], directive: 0 }
     return { items: byPrefix(allOptions(cmd), current), directive: 0 }
@@ -248,11 +257,15 @@ function optionValues(cmd: Command, opt: Option, current: string, env: NodeJS.Pr
       ),
       directive: 0,
     }
-  // A comma-separated list: complete the last element, keep what is written, offer each value once.
+  return listValues(known.values, current)
+}
+
+/** A comma-separated list: complete the last element, keep what is written, offer each value once. */
+function listValues(values: readonly string[], current: string): { items: Candidate[]; directive: number } {
   const cut = current.lastIndexOf(',') + 1
   const head = current.slice(0, cut)
   const chosen = new Set(head.split(',').filter(Boolean))
-  const items = known.values.filter((v) => !chosen.has(v)).map((v) => ({ value: head + v }))
+  const items = values.filter((v) => !chosen.has(v)).map((v) => ({ value: head + v }))
   return { items: byPrefix(items, current), directive: NO_SPACE }
 }
 

@@ -13,6 +13,7 @@ import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { configDir } from '../src/cli/profiles.js'
 import type { Runner } from '../src/cli/runner.js'
+import { printJson } from '../src/cli/output.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
 export interface Check {
@@ -188,11 +189,8 @@ export async function runDoctor(ctx: Context): Promise<number> {
   for (const k of checks) k.detail = redactPasswords(k.detail)
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
     const failed = checks.some((c) => c.status === 'fail')
-    ctx.io.stdout.write(
-      ctx.printer.format === 'json'
-        ? `${JSON.stringify({ ok: !failed, checks }, null, 2)}\n`
-        : `${checks.map((c) => JSON.stringify(c)).join('\n')}\n`,
-    )
+    if (ctx.printer.format === 'json') await printJson(ctx.io, ctx.printer, { ok: !failed, checks })
+    else ctx.io.stdout.write(`${checks.map((c) => JSON.stringify(c)).join('\n')}\n`)
   } else {
     const fancy = ctx.io.isStdoutTTY
     const c = ctx.chalk

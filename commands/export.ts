@@ -3,10 +3,9 @@ import { Option, type Command } from 'commander'
 import type { Context } from '../src/cli/context.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { note } from '../src/cli/output.js'
+import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../src/cli/period-flags.js'
 import type { Runner } from '../src/cli/runner.js'
-import { resolveRange } from '../src/domain/reports/periods.js'
 import { AppError } from '../src/kernel/errors.js'
-import { isIsoDate } from '../src/kernel/vocabulary.js'
 import { EXPORT_FORMATS, type ExportFormat } from '../src/jobs/export/format.js'
 
 export function registerExport(program: Command, run: Runner): void {
@@ -14,8 +13,8 @@ export function registerExport(program: Command, run: Runner): void {
     .command('export')
     .description("a period's transactions for an accountant's tools: ledger, hledger or beancount journals, a workbook, or CSV")
     .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMATS]).makeOptionMandatory())
-    .option('--from <date>', 'first day YYYY-MM-DD (default: as reports, the last 12 months)')
-    .option('--to <date>', 'last day YYYY-MM-DD')
+    .option('--from <when>', `${FROM_HELP} (default: as reports, the last 12 months)`)
+    .option('--to <when>', TO_HELP)
     .option('--account <id>', 'one bank account only (bank_account_id)')
     .option('--accounts-map <file>', 'JSON or YAML: the journal accounts of bank accounts and categories (docs/exporting.md)')
     .addOption(new Option('-o, --output <file>', 'the file to write, which must not exist yet (default: stdout)'))
@@ -42,17 +41,8 @@ interface ExportOptions {
 
 async function runExport(ctx: Context, opts: ExportOptions): Promise<number> {
   const o = { ...opts, output: opts.outputFile ?? opts.output }
-  for (const [flag, v] of [
-    ['--from', o.from],
-    ['--to', o.to],
-  ] as const)
-    if (v !== undefined && !isIsoDate(v)) throw new AppError('usage', `${flag} must be a date written YYYY-MM-DD, not "${v}"`)
-  let period: { from: string; to: string }
-  try {
-    period = resolveRange({ from: o.from, to: o.to }, ctx.io.now())
-  } catch {
-    throw new AppError('usage', `--from (${o.from}) must be on or before --to (${o.to})`)
-  }
+  const period = periodFlags(ctx, o, (r) => reportRange(r, ctx.io.now())) as { from: string; to: string }
+  if (period.from > period.to) throw new AppError('usage', `--from (${period.from}) must be on or before --to (${period.to})`)
   if (o.output === undefined && o.format === 'xlsx' && ctx.io.isStdoutTTY)
     throw new AppError('usage', 'a workbook is not for a terminal: give --output FILE.xlsx, or redirect stdout to a file')
   const { parseAccountsMap } = await import('../src/jobs/export/accounts-map.js')

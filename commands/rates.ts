@@ -7,6 +7,7 @@ import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { addPaging, wholeNumber } from '../src/cli/flags.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
+import { FROM_HELP, TO_HELP, periodFlags } from '../src/cli/period-flags.js'
 import { confirmOrYes } from '../src/cli/prompts.js'
 import type { Runner } from '../src/cli/runner.js'
 import type { ExchangeRate } from '../src/domain/rates/schemas.js'
@@ -40,8 +41,8 @@ export function registerRates(program: Command, run: Runner): void {
       .command('list')
       .description('list rates by date, then currency')
       .option('--currency <code>', 'only this currency')
-      .option('--from <date>', 'from this date (YYYY-MM-DD)')
-      .option('--to <date>', 'to this date (YYYY-MM-DD)'),
+      .option('--from <when>', FROM_HELP)
+      .option('--to <when>', TO_HELP),
   )
     .addHelpText('after', '\nExample:\n  finctl rates list --currency USD --from 2026-01-01 --all --output csv > usd.csv\n')
     .action(run(runList))
@@ -95,8 +96,9 @@ async function runImport(ctx: Context, o: { format?: string }, [file]: string[])
 }
 
 async function runList(ctx: Context, o: { currency?: string; from?: string; to?: string; limit?: string; all?: boolean }): Promise<number> {
+  const period = periodFlags(ctx, o)
   const client = await ctx.client()
-  const query = { currency: o.currency?.toUpperCase(), from: o.from, to: o.to, limit: wholeNumber(o.limit, '--limit', { max: 1000 }) }
+  const query = { currency: o.currency?.toUpperCase(), ...period, limit: wholeNumber(o.limit, '--limit', { max: 1000 }) }
   if (o.all) {
     const pages = (async function* () {
       for await (const page of client.pages<ExchangeRate>('/api-v1/exchange-rates', { ...query, limit: query.limit ?? 1000 }))

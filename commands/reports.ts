@@ -3,10 +3,11 @@ import { Option, type Command } from 'commander'
 import type { Context } from '../src/cli/context.js'
 import { barChart, signed } from '../src/cli/chart.js'
 import { showAmount, unconvertedNote } from '../src/cli/money.js'
-import { printList, renderTable, type Column } from '../src/cli/output.js'
+import { note, printList, printRecord, renderTable, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
-import { INTERVALS, defaultRange } from '../src/domain/reports/periods.js'
+import { INTERVALS } from '../src/domain/reports/periods.js'
+import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../src/cli/period-flags.js'
 import type { CashFlowReport, SummaryReport } from '../src/domain/reports/schemas.js'
 
 export function registerReports(program: Command, run: Runner): void {
@@ -14,8 +15,8 @@ export function registerReports(program: Command, run: Runner): void {
   reports
     .command('cash-flow')
     .description('money in and out per period and cash-flow category (default: the last 12 months, this month to date included, by month)')
-    .option('--from <date>', 'first day YYYY-MM-DD')
-    .option('--to <date>', 'last day YYYY-MM-DD')
+    .option('--from <when>', FROM_HELP)
+    .option('--to <when>', TO_HELP)
     .addOption(new Option('--interval <interval>', 'period length').choices([...INTERVALS]).default('month'))
     .option('--account <id>', 'one bank account only (bank_account_id)')
     .option('--chart', 'a bar chart of money in and out per period instead of the table')
@@ -29,8 +30,8 @@ export function registerReports(program: Command, run: Runner): void {
     .description(
       'income, expenses, counts, breakdowns, top merchants and account balances (default: the last 12 months, this month to date included)',
     )
-    .option('--from <date>', 'first day YYYY-MM-DD')
-    .option('--to <date>', 'last day YYYY-MM-DD')
+    .option('--from <when>', FROM_HELP)
+    .option('--to <when>', TO_HELP)
     .option('--account <id>', 'one bank account only (bank_account_id)')
     .option('--top <n>', 'how many top merchants (default 10)')
     .addHelpText('after', '\nExample:\n  finctl reports summary --from 2026-01-01 --to 2026-12-31 --top 20\n')
@@ -43,9 +44,9 @@ interface RangeOptions {
   account?: string
 }
 
-/** Neither date: the last 12 months up to today by this machine's clock; otherwise the service decides. */
-function rangeQuery(ctx: Context, o: RangeOptions): { from?: string; to?: string; bank_account_id?: string } {
-  const range = o.from === undefined && o.to === undefined ? defaultRange(ctx.io.now()) : { from: o.from, to: o.to }
+/** The days of --from and --to (periods people say), completed as the service would, by this machine's clock. */
+function rangeQuery(ctx: Context, o: RangeOptions): { from: string; to: string; bank_account_id?: string } {
+  const range = periodFlags(ctx, o, (r) => reportRange(r, ctx.io.now())) as { from: string; to: string }
   return { ...range, bank_account_id: o.account }
 }
 
@@ -96,13 +97,15 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
 }
 
 async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
+  const range = rangeQuery(ctx, o)
   const client = await ctx.client()
-  const r = await withSpinner(ctx, 'computing the cash-flow report', () =>
-    client.reports.cashFlow({ ...rangeQuery(ctx, o), interval: o.interval }),
-  )
+  const r = await withSpinner(ctx, 'computing the cash-flow report', () => client.reports.cashFlow({ ...range, interval: o.interval }))
   const { io, printer } = ctx
+  // Nothing moved: ask whether there are transactions at all in the range (zero amounts, or in and out cancelling, are not none).
+  const still = [r.totals.inflows, r.totals.outflows, r.transfers.inflows, r.transfers.outflows].every((v) => v === 0)
+  if (still) await sayWhereTheDataIs(ctx, range, false)
   if (printer.format === 'json' || printer.format === 'ndjson') {
-    io.stdout.write(printer.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : `${JSON.stringify(r)}\n`)
+    await printRecord(io, printer, r)
     return 0
   }
   warnUnconverted(ctx, r.unconverted_opening_balances)
@@ -223,11 +226,13 @@ function summaryLines(s: SummaryReport): Line[] {
 
 async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
   if (o.top !== undefined && !/^\d+$/.test(o.top)) throw new AppError('usage', '--top must be a whole number')
+  const range = rangeQuery(ctx, o)
   const client = await ctx.client()
-  const s = await withSpinner(ctx, 'computing the summary', () => client.reports.summary({ ...rangeQuery(ctx, o), top: o.top }))
+  const s = await withSpinner(ctx, 'computing the summary', () => client.reports.summary({ ...range, top: o.top }))
   const { io, printer } = ctx
+  if (s.transaction_count === 0) await sayWhereTheDataIs(ctx, range, true)
   if (printer.format === 'json' || printer.format === 'ndjson') {
-    io.stdout.write(printer.format === 'json' ? `${JSON.stringify(s, null, 2)}\n` : `${JSON.stringify(s)}\n`)
+    await printRecord(io, printer, s)
     return 0
   }
   warnUnconverted(ctx, s.unconverted_opening_balances)
@@ -271,6 +276,35 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
     { header: 'count', value: (l) => (l.count === null ? '' : l.count.toLocaleString('en-US')), align: 'right' },
   ])
   return 0
+}
+
+/**
+ * A report over days without transactions says so on stderr, with the first and last day of the
+ * company's (or the account's) transactions, so that an import of old years is found again.
+ */
+async function sayWhereTheDataIs(
+  ctx: Context,
+  range: { from: string; to: string; bank_account_id?: string },
+  known: boolean,
+): Promise<void> {
+  const client = await ctx.client()
+  const list = client.transactions.list
+  const account = range.bank_account_id
+  if (!known && (await list({ from: range.from, to: range.to, bank_account_id: account, limit: 1 })).data.length > 0) return
+  const [first, last] = await Promise.all([
+    list({ bank_account_id: account, sort: 'transaction_date', limit: 1 }),
+    list({ bank_account_id: account, sort: '-transaction_date', limit: 1 }),
+  ])
+  const whose = account ? "the account's" : "the company's"
+  const a = first.data[0]?.transaction_date
+  const b = last.data[0]?.transaction_date
+  const where =
+    a && b
+      ? `${whose} transactions are dated ${a} to ${b} (try --from ${a} --to ${b})`
+      : account
+        ? 'the account has no transactions yet'
+        : 'the company has no transactions yet'
+  note(ctx.io, ctx.printer, `note: no transactions from ${range.from} to ${range.to}; ${where}`)
 }
 
 /** A spinner on a terminal's stderr while a report is computed (a large company's takes a moment). */

@@ -192,7 +192,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
 
 async function runList(ctx: Context, o: ListFilterOptions & { all?: boolean }): Promise<number> {
   const client = await ctx.client()
-  const query = listQuery(o)
+  const query = listQuery(o, ctx)
   if (o.all) {
     // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
     const { ProgressLine } = await import('../src/cli/progress.js')
@@ -361,7 +361,7 @@ async function runBulkUpdate(
   o: ListFilterOptions & { ids?: string; idsFile?: string; set?: string[]; dryRun?: boolean; yes?: boolean },
 ): Promise<number> {
   const updates = parseSets(o.set)
-  const query = listQuery(o)
+  const query = listQuery(o, ctx)
   const sources = [o.ids !== undefined, o.idsFile !== undefined, hasFilter(query)].filter(Boolean).length
   if (sources !== 1)
     throw new AppError(

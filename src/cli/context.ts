@@ -10,6 +10,7 @@ import type { Client, RequestLog } from '../client/client.js'
 import type { Target } from '../client/target.js'
 import type { IO } from './io.js'
 import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.js'
+import { JSON_FIELDS, shapeOf } from './json-shape.js'
 import { DEFAULT_PROFILE, ProfileStore, defaultDatabase, type Profile } from './profiles.js'
 
 export interface GlobalOptions {
@@ -18,7 +19,10 @@ export interface GlobalOptions {
   apiKey?: string
   token?: string
   output?: string
-  json?: boolean
+  /** true, or the FIELDS of `--json FIELDS` (json-shape.ts). */
+  json?: boolean | string
+  jq?: string
+  template?: string
   quiet?: boolean
   verbose?: boolean
   color?: boolean
@@ -40,17 +44,21 @@ export class Context {
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
+    /** The command's path ("tx list"): which fields `--json FIELDS` may name. */
+    command = '',
   ) {
     const env = io.env
     const force = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
     // NO_COLOR counts when set to a non-empty value (no-color.org).
     const color = force || (!env.NO_COLOR && globals.color !== false && io.isStdoutTTY)
     this.chalk = new Chalk({ level: color ? 1 : 0 })
-    const format = (globals.json ? 'json' : (globals.output ?? 'table')) as OutputFormat
+    const shape = shapeOf(globals, command)
+    const json = globals.json !== undefined && globals.json !== false
+    const format = (json || shape ? 'json' : (globals.output ?? 'table')) as OutputFormat
     if (!OUTPUT_FORMATS.includes(format)) {
       throw new AppError('usage', `--output must be one of ${OUTPUT_FORMATS.join(', ')}`)
     }
-    this.printer = { format, color, quiet: Boolean(globals.quiet) }
+    this.printer = { format, color, quiet: Boolean(globals.quiet), shape, fieldsKnown: JSON_FIELDS[command] !== undefined }
   }
 
   get env(): NodeJS.ProcessEnv {

@@ -6,6 +6,7 @@
 import { csvLine } from '../kernel/csv-write.js'
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
+import type { Shape } from './json-shape.js'
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv'
 export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'csv']
@@ -27,6 +28,20 @@ export interface Printer {
   format: OutputFormat
   color: boolean
   quiet: boolean
+  /** `--json FIELDS`, `--jq`, `--template` (json-shape.ts): the JSON printed is cut, filtered or formatted. */
+  shape?: Shape
+  /** Whether the command's fields were checked before the request (json-shape.ts JSON_FIELDS). */
+  fieldsKnown?: boolean
+}
+
+/** The JSON of a value as the printer has it: pretty, or shaped by --json FIELDS, --jq or --template. */
+export async function printJson(io: IO, p: Printer, value: unknown): Promise<void> {
+  if (!p.shape) {
+    io.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+    return
+  }
+  const { shapedText } = await import('./json-shape.js')
+  await writeDrained(io.stdout, await shapedText(value, p.shape, !p.fieldsKnown))
 }
 
 function cell(v: unknown): string {
@@ -89,7 +104,7 @@ export async function printList<T>(
 ): Promise<void> {
   switch (p.format) {
     case 'json':
-      io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
+      await printJson(io, p, rows)
       return
     case 'ndjson':
       for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`)
@@ -119,7 +134,7 @@ export async function printRecord<T extends object>(
   fields?: Array<[string, (r: T) => unknown]>,
 ): Promise<void> {
   if (p.format === 'json') {
-    io.stdout.write(`${JSON.stringify(record, null, 2)}\n`)
+    await printJson(io, p, record)
     return
   }
   if (p.format === 'ndjson') {
@@ -153,6 +168,13 @@ export async function printRecord<T extends object>(
  * same text as printRecord({ ...record, [key]: [...items] }).
  */
 export async function printRecordStreaming(io: IO, p: Printer, record: object, key: string, items: AsyncIterable<unknown>): Promise<void> {
+  if (p.shape && p.format === 'json') {
+    // A shape needs the whole value: the items are held.
+    const all: unknown[] = []
+    for await (const item of items) all.push(item)
+    await printJson(io, p, { ...record, [key]: all })
+    return
+  }
   const pretty = p.format === 'json'
   // JSON.stringify's own layout at depth 1 (pretty) or on one line (ndjson).
   const value = (v: unknown, depth: number) =>
@@ -203,6 +225,15 @@ export async function streamList<T>(
   footer?: (rows: T[]) => string[] | undefined,
 ): Promise<number> {
   let count = 0
+  if (p.format === 'json' && p.shape && (p.shape.jq !== undefined || p.shape.template !== undefined || !p.fieldsKnown)) {
+    // jq and a template read the whole list (as gh's --jq over --paginate's pages joined).
+    const all: T[] = []
+    for await (const page of pages) all.push(...page)
+    await printJson(io, p, all)
+    return all.length
+  }
+  const fields = p.format === 'json' ? p.shape?.fields : undefined
+  const { pickFields } = fields ? await import('./json-shape.js') : { pickFields: undefined }
   if (p.format === 'table' && io.isStdoutTTY) {
     const all: T[] = []
     for await (const page of pages) all.push(...page)
@@ -221,7 +252,7 @@ export async function streamList<T>(
     const page = next.value
     let chunk = ''
     for (const r of page) {
-      if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`
+      if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(fields && pickFields ? pickFields(r, fields) : r)}`
       else if (p.format === 'ndjson') chunk += `${JSON.stringify(r)}\n`
       else if (p.format === 'csv') chunk += csvLine(csvCols.map((c) => cell(c.value(r))))
       else chunk += `${columns.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`

@@ -10,6 +10,7 @@ import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import type { IO } from './io.js'
+import { isFieldsWord } from './json-shape.js'
 import { inUserWords } from './user-words.js'
 import type { Runner } from './runner.js'
 
@@ -33,7 +34,7 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
         .slice(0, -2)
         .flat()
         .filter((a): a is string => typeof a === 'string')
-      ctx = new Context(io, cmd.optsWithGlobals() as GlobalOptions)
+      ctx = new Context(io, cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd))
       const code = await fn(ctx, opts as never, args)
       exitCode = typeof code === 'number' ? code : EXIT.ok
     }
@@ -51,7 +52,7 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   }
 
   try {
-    const args = outputFileArgs(program, argv)
+    const args = jsonFieldArgs(program, outputFileArgs(program, argv))
     await program.parseAsync(helpOfUnknownCommand(program, args) ? args.filter((a) => a !== '--help' && a !== '-h') : args, {
       from: 'user',
     })
@@ -73,7 +74,9 @@ export function createProgram(io: IO): Command {
     .option('--api-key <key>', 'API key (prefer env FINCTL_API_KEY: flags show in process lists)')
     .option('--token <jwt>', 'access token (env FINCTL_TOKEN)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']))
-    .option('--json', 'same as --output json')
+    .option('--json [fields]', 'same as --output json; with FIELDS (comma-separated), only those fields')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (strings printed raw)')
+    .option('--template <tpl>', 'format the JSON output with a template: {{.field}}, {{range .}}...{{end}} (docs/scripting.md)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('-v, --verbose', 'print each request (method, URL, status, time) to stderr')
     .option('--no-color', 'no colours (also NO_COLOR)')
@@ -155,6 +158,39 @@ export function outputFileArgs(program: Command, argv: string[]): string[] {
     return [...argv.slice(0, i + 1), ...mapped, ...(end < 0 ? [] : rest.slice(end))]
   }
   return argv
+}
+
+/** "tx list" for the command `finctl tx list`: the words of its path under the program. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = []
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name())
+  return names.join(' ')
+}
+
+/**
+ * `--json` takes FIELDS as an optional value, but before a command's name (`finctl --json tx list`)
+ * or an argument (`tx get --json ID`) it stands alone: it is then written `--json=` (no fields), so
+ * that commander does not take the next word as its value (json-shape.ts, isFieldsWord).
+ */
+export function jsonFieldArgs(program: Command, argv: string[]): string[] {
+  let cmd = program
+  const out = [...argv]
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i]
+    if (a === '--') break
+    if (a === '--json') {
+      const next = out[i + 1]
+      if (next === undefined || next.startsWith('-')) continue
+      const sub = cmd.commands.find((c) => c.name() === next || c.aliases().includes(next))
+      if (sub || !isFieldsWord(next, cmd.registeredArguments.length > 0)) out[i] = '--json='
+      else i++
+      continue
+    }
+    if (a.startsWith('-')) continue
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
+    if (sub) cmd = sub
+  }
+  return out
 }
 
 async function firstRun(io: IO, program: Command): Promise<number> {

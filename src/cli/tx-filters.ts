@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { addPaging } from './flags.js'
 import { AppError } from '../kernel/errors.js'
 import type { TransactionQuery } from '../client/client.js'
+import { FROM_HELP, TO_HELP, periodFlags, type PeriodHost } from './period-flags.js'
 
 export interface ListFilterOptions {
   account?: string
@@ -25,8 +26,8 @@ export interface ListFilterOptions {
 export function addListFilters(cmd: Command, o: { account?: boolean; paging?: boolean } = {}): Command {
   if (o.account !== false) cmd.option('--account <id>', 'bank account id')
   cmd
-    .option('--from <date>', 'first transaction date (YYYY-MM-DD)')
-    .option('--to <date>', 'last transaction date, inclusive')
+    .option('--from <when>', FROM_HELP)
+    .option('--to <when>', TO_HELP)
     .option('--status <status>', 'pending, posted or void')
     .option('--category <name>', 'category')
     .option('--accounting-category <name>', 'accounting category')
@@ -44,15 +45,17 @@ export function addListFilters(cmd: Command, o: { account?: boolean; paging?: bo
   return cmd
 }
 
-export function listQuery(o: ListFilterOptions): TransactionQuery {
+/** The query of the filter flags; `host` reads the periods of --from and --to and says what it chose. */
+export function listQuery(o: ListFilterOptions, host: PeriodHost): TransactionQuery {
   if (o.reconciled && o.unreconciled) throw new AppError('usage', 'give --reconciled or --unreconciled, not both')
   if (o.limit !== undefined && !(/^\d+$/.test(o.limit) && Number(o.limit) >= 1 && Number(o.limit) <= 1000)) {
     throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
   }
+  const { from, to } = periodFlags(host, o)
   return {
     bank_account_id: o.account,
-    from: o.from,
-    to: o.to,
+    from,
+    to,
     status: o.status,
     category: o.category,
     accounting_category: o.accountingCategory,

@@ -179,16 +179,32 @@ describe('progress', () => {
 })
 
 describe('tx list filters', () => {
+  const periodHost = { io: io().io, printer: { quiet: true } }
+
+  it('--from and --to take periods: the first and the last day, echoed on stderr', () => {
+    const at = io()
+    const host = { io: { ...at.io, now: () => new Date('2026-11-25T12:00:00Z') }, printer: { quiet: false } }
+    expect(listQuery({ from: '2026-10', to: '2026-10' }, host)).toMatchObject({ from: '2026-10-01', to: '2026-10-31' })
+    expect(listQuery({ from: '2026-02-03' }, host)).toMatchObject({ from: '2026-02-03', to: undefined })
+    expect(at.err()).toBe('period: 2026-10-01 .. 2026-10-31\n')
+    expect(() => listQuery({ to: '2026-13' }, host)).toThrow(
+      usage(/^--to "2026-13" is not a date or a period; the forms it takes:\n.*2026-Q3/s),
+    )
+  })
+
   it('flags to the query: reconciled as a boolean, a typographic minus made ASCII', () => {
     expect(
-      listQuery({
-        account: 'acc',
-        unreconciled: true,
-        minAmount: '\u221250.00',
-        maxAmount: '-1',
-        search: 'rent',
-        accountingCategory: 'expense',
-      }),
+      listQuery(
+        {
+          account: 'acc',
+          unreconciled: true,
+          minAmount: '\u221250.00',
+          maxAmount: '-1',
+          search: 'rent',
+          accountingCategory: 'expense',
+        },
+        periodHost,
+      ),
     ).toMatchObject({
       bank_account_id: 'acc',
       is_reconciled: false,
@@ -197,21 +213,23 @@ describe('tx list filters', () => {
       q: 'rent',
       accounting_category: 'expense',
     })
-    expect(listQuery({ reconciled: true }).is_reconciled).toBe(true)
-    expect(listQuery({}).is_reconciled).toBeUndefined()
+    expect(listQuery({ reconciled: true }, periodHost).is_reconciled).toBe(true)
+    expect(listQuery({}, periodHost).is_reconciled).toBeUndefined()
   })
 
   it('refuses --reconciled with --unreconciled, and a --limit outside 1..1000', () => {
-    expect(() => listQuery({ reconciled: true, unreconciled: true })).toThrow(usage('give --reconciled or --unreconciled, not both'))
+    expect(() => listQuery({ reconciled: true, unreconciled: true }, periodHost)).toThrow(
+      usage('give --reconciled or --unreconciled, not both'),
+    )
     for (const bad of ['0', '1001', '-1', '2.5', 'ten', ''])
-      expect(() => listQuery({ limit: bad }), bad).toThrow(usage('--limit must be a whole number from 1 to 1000'))
-    for (const ok of ['1', '1000']) expect(listQuery({ limit: ok }).limit).toBe(ok)
+      expect(() => listQuery({ limit: bad }, periodHost), bad).toThrow(usage('--limit must be a whole number from 1 to 1000'))
+    for (const ok of ['1', '1000']) expect(listQuery({ limit: ok }, periodHost).limit).toBe(ok)
   })
 
   it('hasFilter: --sort and --limit are no filter (bulk-update refuses to touch everything)', () => {
-    expect(hasFilter(listQuery({ sort: 'amount', limit: '5' }))).toBe(false)
-    expect(hasFilter(listQuery({ unreconciled: true }))).toBe(true)
-    expect(hasFilter(listQuery({ tag: 'q3' }))).toBe(true)
+    expect(hasFilter(listQuery({ sort: 'amount', limit: '5' }, periodHost))).toBe(false)
+    expect(hasFilter(listQuery({ unreconciled: true }, periodHost))).toBe(true)
+    expect(hasFilter(listQuery({ tag: 'q3' }, periodHost))).toBe(true)
   })
 })
 

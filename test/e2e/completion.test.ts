@@ -79,6 +79,16 @@ describe('shell completion', () => {
     expect(bashComplete('finctl', 'help', 'e')).toEqual(['exit-codes', 'environment', 'export'])
   })
 
+  it('completes the fields of --json FIELDS, a comma list, and goes on after them', () => {
+    const fields = bashComplete('finctl', 'tx', 'list', '--json', '')
+    for (const f of ['id', 'amount', 'transaction_date', 'description']) expect(fields).toContain(f)
+    expect(bashComplete('finctl', 'tx', 'list', '--json', 'id,am')).toEqual(['id,amount'])
+    expect(bashComplete('finctl', 'reports', 'summary', '--json', '=', 'tr')).toEqual(['transaction_count', 'transfers'])
+    expect(bashComplete('finctl', 'tx', 'list', '--json', 'id,amount', '--li')).toEqual(['--limit'])
+    // Before a command, --json stands alone.
+    expect(bashComplete('finctl', '--json', 'tx', 'l')).toEqual(['list'])
+  })
+
   it('completes profile names from the profiles file: finctl --profile ', () => {
     expect(bashComplete('finctl', '--profile', '')).toEqual(['local', 'prod', 'staging.eu'])
     expect(bashComplete('finctl', 'profile', 'use', 's')).toEqual(['staging.eu'])
