@@ -1,8 +1,8 @@
-/** finctl keys list | show | usage | create | revoke */
+/** finctl keys list | show | usage | create | roll | revoke */
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
 import { API_KEY_SCOPES } from '../src/kernel/vocabulary.js'
-import type { CreateApiKeyRequest, CreatedApiKey } from '../src/domain/api-keys/schemas.js'
+import type { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '../src/domain/api-keys/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { keyColumns, keyStatus } from '../src/cli/columns.js'
 import { parseDuration } from '../src/cli/format.js'
@@ -51,6 +51,18 @@ export function registerKeys(program: Command, run: Runner): void {
       '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n',
     )
     .action(run(runCreate))
+  keys
+    .command('roll')
+    .argument('<id>')
+    .description(
+      'replace a key without an outage: a successor with the same name, scopes and limits, shown once; the old key works until the grace ends',
+    )
+    .option('--grace <duration>', 'how long the old key keeps working: 1h, 30m, 2d (at most 7d; 0 revokes it at once)', '1h')
+    .option('--save-profile <name>', 'store the new key in this profile instead of printing it')
+    .option('--output-file <path>', 'write the new key to this file (mode 0600) instead of printing it')
+    .option('--overwrite', 'let --output-file replace an existing file')
+    .addHelpText('after', '\nExamples:\n  finctl keys roll $KEY_ID --grace 2h\n  finctl keys roll $KEY_ID --save-profile importer\n')
+    .action(run(runRoll))
   keys
     .command('revoke')
     .argument('<id>')
@@ -152,7 +164,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   else throw new AppError('usage', 'scopes are required: give --scopes read,write,transactions')
   const bad = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s))
   if (bad.length) throw new AppError('usage', `--scopes: unknown scope ${bad.join(', ')} (use ${API_KEY_SCOPES.join(', ')})`)
-  const expiresAt = o.expiresIn ? new Date(ctx.io.now().getTime() + parseDuration(o.expiresIn)).toISOString() : o.expiresAt
+  const expiresAt = o.expiresIn ? new Date(ctx.io.now().getTime() + parseDuration(o.expiresIn, '--expires-in')).toISOString() : o.expiresAt
   const body: CreateApiKeyRequest = {
     name,
     scopes: scopes as CreateApiKeyRequest['scopes'],
@@ -161,6 +173,28 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     rate_limit_per_minute: wholeNumber(o.rateLimitPerMinute, '--rate-limit-per-minute'),
     rate_limit_per_day: wholeNumber(o.rateLimitPerDay, '--rate-limit-per-day'),
   }
+  const file = claimKeyDestination(ctx, o)
+  let created: CreatedApiKey
+  try {
+    const client = await ctx.client()
+    created = await client.keys.create(body)
+  } catch (err) {
+    if (file) file.discard()
+    throw err
+  }
+  await deliverKey(ctx, o, file, created, created)
+  return 0
+}
+
+interface KeyDestination {
+  saveProfile?: string
+  outputFile?: string
+  overwrite?: boolean
+}
+
+/** Check --save-profile and claim --output-file before the key exists: a key whose only copy could not be written is lost. */
+function claimKeyDestination(ctx: Context, o: KeyDestination): OutputFile | undefined {
+  if (o.saveProfile && o.outputFile) throw new AppError('usage', 'give --save-profile or --output-file, not both')
   if (o.saveProfile !== undefined && !validProfileName(o.saveProfile)) {
     throw new AppError('usage', `--save-profile: "${o.saveProfile}" is not a valid profile name (letters, digits, . _ -)`)
   }
@@ -176,21 +210,20 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
       )
     }
   }
-  // Claim the output file before the key exists: a key whose only copy could not be written is lost.
-  const file =
-    o.outputFile === undefined
-      ? undefined
-      : OutputFile.create(o.outputFile, { flag: '--output-file', secret: true, overwrite: o.overwrite })
-  let created: CreatedApiKey
-  try {
-    const client = await ctx.client()
-    created = await client.keys.create(body)
-  } catch (err) {
-    if (file) file.discard()
-    throw err
-  }
-  const { key, ...record } = created
+  return o.outputFile === undefined
+    ? undefined
+    : OutputFile.create(o.outputFile, { flag: '--output-file', secret: true, overwrite: o.overwrite })
+}
 
+/** Put a new key where the user asked: a profile, a 0600 file, or stdout (shown this once). `output` is what --json prints. */
+async function deliverKey(
+  ctx: Context,
+  o: KeyDestination,
+  file: OutputFile | undefined,
+  created: CreatedApiKey,
+  output: object,
+): Promise<void> {
+  const { key, ...record } = created
   if (o.saveProfile) {
     const t = ctx.target()
     ctx.profiles().update(o.saveProfile, {
@@ -200,20 +233,44 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
     })
     await printRecord(ctx.io, ctx.printer, record)
     note(ctx.io, ctx.printer, `The new key is saved in profile "${o.saveProfile}"; use it with --profile ${o.saveProfile}`)
-    return 0
+    return
   }
   if (file) {
     file.write(`${key}\n`)
     file.commit()
     await printRecord(ctx.io, ctx.printer, record)
     note(ctx.io, ctx.printer, `The new key is in ${o.outputFile} (mode 0600)`)
-    return 0
+    return
   }
   if (ctx.printer.format === 'table') {
     await printRecord(ctx.io, ctx.printer, record)
     ctx.io.stdout.write(`${key}\n`)
-  } else await printRecord(ctx.io, ctx.printer, created)
+  } else await printRecord(ctx.io, ctx.printer, output)
   warn(ctx.io, 'this is the only time the full key is shown: store it now (it is kept only as a hash)', ctx.printer.color)
+}
+
+async function runRoll(ctx: Context, o: KeyDestination & { grace: string }, [id]: string[]): Promise<number> {
+  const graceMs = o.grace.trim() === '0' ? 0 : parseDuration(o.grace, '--grace')
+  if (graceMs > 7 * 24 * 3_600_000) throw new AppError('usage', '--grace must be at most 7d')
+  if (graceMs % 1000 !== 0) throw new AppError('usage', '--grace must be whole seconds')
+  const file = claimKeyDestination(ctx, o)
+  let rolled: { key: CreatedApiKey; previous: ApiKey }
+  try {
+    const client = await ctx.client()
+    rolled = await client.keys.roll(id, { grace_seconds: graceMs / 1000 })
+  } catch (err) {
+    if (file) file.discard()
+    throw err
+  }
+  await deliverKey(ctx, o, file, rolled.key, rolled)
+  const old = rolled.previous
+  if (old.revoked_at) note(ctx.io, ctx.printer, `the old key ${old.key_prefix}… is revoked (grace 0)`)
+  else
+    note(
+      ctx.io,
+      ctx.printer,
+      `the old key ${old.key_prefix}… keeps working until ${old.grace_ends_at}, then it is revoked: roll out the new key before then`,
+    )
   return 0
 }
 

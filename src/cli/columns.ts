@@ -26,6 +26,11 @@ export const keyColumns: Column<ApiKey>[] = [
   { header: 'prefix', value: (k) => k.key_prefix },
   { header: 'scopes', value: (k) => k.scopes.join(',') },
   { header: 'status', value: (k) => keyStatus(k) },
+  // A rolled pair, by the first 8 characters of the other key's id.
+  {
+    header: 'rolled',
+    value: (k) => (k.rolled_to ? `to ${k.rolled_to.slice(0, 8)}` : k.rolled_from ? `from ${k.rolled_from.slice(0, 8)}` : ''),
+  },
   { header: 'usage', value: (k) => k.usage_count, align: 'right' },
   { header: 'last used', value: (k) => k.last_used_at ?? '' },
   { header: 'expires', value: (k) => k.expires_at ?? '' },
@@ -34,6 +39,7 @@ export const keyColumns: Column<ApiKey>[] = [
 export function keyStatus(k: ApiKey, now = new Date()): string {
   if (k.revoked_at) return 'revoked'
   if (k.expires_at && k.expires_at <= now.toISOString()) return 'expired'
+  if (k.grace_ends_at) return `rolling until ${k.grace_ends_at}`
   return k.is_active ? 'active' : 'inactive'
 }
 

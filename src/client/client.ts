@@ -18,7 +18,7 @@ import type {
   CreateTransactionRequest,
   Transaction,
 } from '../domain/schemas.js'
-import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UsageStats } from '../domain/api-keys/schemas.js'
+import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
@@ -181,6 +181,8 @@ export class Client {
     list: (status?: string) => this.request<ApiKey[]>('GET', '/api-keys', { auth: 'admin', query: { status } }).then((r) => r.data),
     create: (body: CreateApiKeyRequest) => this.request<CreatedApiKey>('POST', '/api-keys', { auth: 'admin', body }).then((r) => r.data),
     revoke: (id: string) => this.request<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
+    roll: (id: string, body: RollApiKeyRequest) =>
+      this.request<RolledApiKey>('POST', `/api-keys/${encodeURIComponent(id)}/roll`, { auth: 'admin', body }).then((r) => r.data),
   }
 
   readonly accounts = {

@@ -48,6 +48,10 @@ export interface ApiKeysTable {
   created_by: string
   usage_count: number
   last_used_at: string | null
+  /** Key rolling (0019): the successor, the predecessor, and when the old key's grace ends. */
+  rolled_to: string | null
+  rolled_from: string | null
+  revoke_at: string | null
 }
 
 export interface RateLimitCountersTable {

@@ -45,6 +45,10 @@ const API_KEY_FIELDS = [
   'revoked_at',
   'created_at',
   'created_by',
+  // finctl's additions for key rolling (docs/api.md section 7).
+  'rolled_to',
+  'rolled_from',
+  'grace_ends_at',
 ].sort()
 const USAGE_FIELDS = [
   'total_requests',

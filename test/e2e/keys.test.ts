@@ -177,3 +177,46 @@ describe('API keys', () => {
     expectNoSecretsAtRest(sb, sb.database, ['password-for-keys'])
   })
 })
+
+describe('keys roll', () => {
+  let sb: Sandbox
+  beforeAll(async () => {
+    sb = new Sandbox('keys-roll')
+    await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-keys\n' })
+    sb.remember(sb.profiles().profiles.local.api_key)
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('puts the successor in a profile; the old key keeps working through the grace; the list shows the pair', async () => {
+    const old = await sb.json<KeyRecord & { key: string }>(['keys', 'create', '--name', 'importer', '--scopes', 'read,write', '--json'])
+    sb.remember(old.key)
+    const r = await sb.run(['keys', 'roll', old.id, '--grace', '2h', '--save-profile', 'importer'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout + r.stderr).not.toMatch(FULL_KEY_ANYWHERE)
+    expect(r.stderr).toMatch(new RegExp(`the old key ${old.key_prefix}… keeps working until \\S+, then it is revoked`))
+    const saved = sb.profiles().profiles.importer.api_key as string
+    sb.remember(saved)
+    expect(saved).toMatch(FULL_KEY)
+    expect(saved).not.toBe(old.key)
+    // Both keys work during the grace.
+    await sb.ok(['accounts', 'list', '--json'], { env: { FINCTL_API_KEY: old.key } })
+    const successor = await sb.json<KeyRecord & { rolled_from: string }>(['keys', 'show', '--json'], { env: { FINCTL_API_KEY: saved } })
+    expect(successor).toMatchObject({ name: 'importer', scopes: ['read', 'write'], rolled_from: old.id })
+    const table = await sb.ok(['keys', 'list'], { env: { COLUMNS: '200' } })
+    expect(table.stdout).toContain(`to ${successor.id.slice(0, 8)}`)
+    expect(table.stdout).toContain(`from ${old.id.slice(0, 8)}`)
+    expect(table.stdout).toContain('rolling until')
+  })
+
+  it('a grace over 7 days or not a duration is a usage error naming --grace, and nothing is rolled', async () => {
+    const k = await sb.json<KeyRecord & { key: string }>(['keys', 'create', '--name', 'long', '--scopes', 'read', '--json'])
+    sb.remember(k.key)
+    for (const grace of ['8d', 'soon']) {
+      const r = await sb.run(['keys', 'roll', k.id, '--grace', grace])
+      expect(r.code, r.stderr).toBe(2)
+      expect(r.stderr).toContain('--grace')
+    }
+    const keys = await sb.json<Array<KeyRecord & { rolled_to: string | null }>>(['keys', 'list', '--json'])
+    expect(keys.find((x) => x.id === k.id)?.rolled_to).toBeNull()
+  })
+})

@@ -1,8 +1,27 @@
 /** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
-import { createApiKey, findApiKey, listApiKeys, requireJwtScope, revokeApiKey, toApiKey, usageStats } from '../../domain/api-keys/keys.js'
+import {
+  createApiKey,
+  DEFAULT_ROLL_GRACE_SECONDS,
+  findApiKey,
+  listApiKeys,
+  requireJwtScope,
+  revokeApiKey,
+  rollApiKey,
+  toApiKey,
+  usageStats,
+} from '../../domain/api-keys/keys.js'
 import { AppError } from '../../kernel/errors.js'
-import { ApiKey, CreateApiKeyRequest, CreatedApiKey, KeyListQuery, UsageQuery, UsageStats } from '../../domain/api-keys/schemas.js'
+import {
+  ApiKey,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  KeyListQuery,
+  RolledApiKey,
+  RollApiKeyRequest,
+  UsageQuery,
+  UsageStats,
+} from '../../domain/api-keys/schemas.js'
 import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
@@ -24,7 +43,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         const key = c.get('apiKey')
         if (!key) throw new AppError('validation_error', 'no API key in this request: send it in X-API-Key')
         await usage.settle()
-        return c.json({ success: true as const, data: toApiKey(await findApiKey(store, key.company_id, key.id)) }, 200)
+        return c.json({ success: true as const, data: toApiKey(await findApiKey(store, key.company_id, key.id), now()) }, 200)
       },
     )
     .openapi(
@@ -102,6 +121,32 @@ export function apiKeyRoutes(deps: AppDeps) {
         requireJwtScope(actor, 'api_keys')
         await usage.flush()
         return c.json({ success: true as const, data: await revokeApiKey(store, actor.companyId, c.req.valid('param').id, now()) }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-keys/{id}/roll',
+        summary:
+          'Roll an API key: a successor with the same name, scopes and limits (its key shown once); the old key works until its grace ends',
+        security: JWT_ONLY,
+        request: { params: IdParam, body: jsonBody(RollApiKeyRequest) },
+        responses: {
+          201: ok(envelope(RolledApiKey), 'Created'),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+        },
+      }),
+      async (c) => {
+        const actor = c.get('actor')
+        requireJwtScope(actor, 'api_keys')
+        const grace = c.req.valid('json').grace_seconds ?? DEFAULT_ROLL_GRACE_SECONDS
+        const data = await rollApiKey(store, actor, c.req.valid('param').id, grace, now())
+        c.header('Cache-Control', 'no-store')
+        return c.json({ success: true as const, data }, 201)
       },
     )
     .openapi(

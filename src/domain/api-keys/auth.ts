@@ -31,6 +31,8 @@ export async function authenticateApiKey(store: Store, key: string, now: Date): 
   // The lookup is by hash; the comparison below is constant-time all the same.
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) throw unauthorized('invalid API key')
   if (row.revoked_at) throw unauthorized('this API key has been revoked')
+  if (row.revoke_at && row.revoke_at <= now.toISOString())
+    throw unauthorized('this API key was rolled and its grace period has ended: use its successor')
   if (!row.is_active) throw unauthorized('this API key is inactive')
   if (row.expires_at && row.expires_at <= now.toISOString()) throw unauthorized('this API key has expired')
   return {

@@ -15,7 +15,9 @@ import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UsageStats } from './s
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60
 export const DEFAULT_RATE_LIMIT_PER_DAY = 10_000
 
-export function toApiKey(row: ApiKeyRow): ApiKey {
+/** The key as the API shows it at `now`: a rolled key whose grace has ended reads as revoked then. */
+export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
+  const revokedAt = row.revoked_at ?? (row.revoke_at && row.revoke_at <= now.toISOString() ? row.revoke_at : null)
   return {
     id: row.id,
     name: row.name,
@@ -26,11 +28,14 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
     usage_count: Number(row.usage_count),
     rate_limit_per_minute: row.rate_limit_per_minute,
     rate_limit_per_day: row.rate_limit_per_day,
-    is_active: row.is_active === 1 && row.revoked_at === null,
+    is_active: row.is_active === 1 && revokedAt === null,
     expires_at: row.expires_at,
-    revoked_at: row.revoked_at,
+    revoked_at: revokedAt,
     created_at: row.created_at,
     created_by: row.created_by,
+    rolled_to: row.rolled_to ?? null,
+    rolled_from: row.rolled_from ?? null,
+    grace_ends_at: revokedAt === null ? (row.revoke_at ?? null) : null,
   }
 }
 
@@ -59,9 +64,12 @@ export async function createApiKey(store: Store, actor: Actor, input: CreateApiK
     created_by: actor.userId ?? '',
     usage_count: 0,
     last_used_at: null,
+    rolled_to: null,
+    rolled_from: null,
+    revoke_at: null,
   }
   await store.db.insertInto('api_keys').values(row).execute()
-  return { ...toApiKey(row), key }
+  return { ...toApiKey(row, now), key }
 }
 
 export type KeyStatus = 'active' | 'revoked' | 'expired' | 'all'
@@ -69,15 +77,16 @@ export type KeyStatus = 'active' | 'revoked' | 'expired' | 'all'
 export async function listApiKeys(store: Store, companyId: string, status: KeyStatus, now: Date): Promise<ApiKey[]> {
   const nowIso = now.toISOString()
   let q = store.db.selectFrom('api_keys').selectAll().where('company_id', '=', companyId)
-  if (status === 'revoked') q = q.where('revoked_at', 'is not', null)
-  if (status === 'expired') q = q.where('revoked_at', 'is', null).where('expires_at', '<=', nowIso)
+  // A rolled key whose grace has ended is revoked, whether or not the housekeeping has written it down yet.
+  if (status === 'revoked')
+    q = q.where((eb) => eb.or([eb('revoked_at', 'is not', null), eb.and([eb('revoke_at', 'is not', null), eb('revoke_at', '<=', nowIso)])]))
+  else if (status !== 'all')
+    q = q.where('revoked_at', 'is', null).where((eb) => eb.or([eb('revoke_at', 'is', null), eb('revoke_at', '>', nowIso)]))
+  if (status === 'expired') q = q.where('expires_at', '<=', nowIso)
   if (status === 'active')
-    q = q
-      .where('revoked_at', 'is', null)
-      .where('is_active', '=', 1)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+    q = q.where('is_active', '=', 1).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
   const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
-  return rows.map(toApiKey)
+  return rows.map((r) => toApiKey(r, now))
 }
 
 export async function findApiKey(store: Store, companyId: string, id: string): Promise<ApiKeyRow> {
@@ -88,7 +97,8 @@ export async function findApiKey(store: Store, companyId: string, id: string): P
 
 export async function revokeApiKey(store: Store, companyId: string, id: string, now: Date): Promise<ApiKey> {
   const row = await findApiKey(store, companyId, id)
-  if (row.revoked_at) return toApiKey(row)
+  const shown = toApiKey(row, now)
+  if (shown.revoked_at) return shown
   const revokedAt = now.toISOString()
   // Only the first revocation sets the time, even if two race.
   await store.db
@@ -97,7 +107,82 @@ export async function revokeApiKey(store: Store, companyId: string, id: string, 
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .execute()
-  return toApiKey(await findApiKey(store, companyId, id))
+  return toApiKey(await findApiKey(store, companyId, id), now)
+}
+
+/** The longest grace a rolled key keeps: long enough to roll a key out by hand, short enough to matter. */
+export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 60 * 60
+export const DEFAULT_ROLL_GRACE_SECONDS = 60 * 60
+
+/**
+ * Roll a key: a successor with the same name, scopes, description, limits and expiry, shown once; the
+ * old key keeps working for `graceSeconds` and is revoked when the grace ends (at once for 0). One
+ * database transaction: two rolls of one key at once make one successor, the other is a conflict.
+ */
+export async function rollApiKey(
+  store: Store,
+  actor: Actor,
+  id: string,
+  graceSeconds: number,
+  now: Date,
+): Promise<{ key: CreatedApiKey; previous: ApiKey }> {
+  const old = toApiKey(await findApiKey(store, actor.companyId, id), now)
+  if (old.revoked_at) throw new AppError('conflict', `API key ${old.key_prefix}… is revoked: create a new key instead`)
+  if (old.expires_at && old.expires_at <= now.toISOString())
+    throw new AppError('conflict', `API key ${old.key_prefix}… has expired: create a new key instead`)
+  if (old.rolled_to) throw new AppError('conflict', `API key ${old.key_prefix}… was already rolled (its successor is ${old.rolled_to})`)
+  const secret = generateApiKey()
+  const nowIso = now.toISOString()
+  const revokeAt = new Date(now.getTime() + graceSeconds * 1000).toISOString()
+  const row: ApiKeyRow = {
+    id: randomUUID(),
+    company_id: actor.companyId,
+    name: old.name,
+    key_prefix: keyPrefix(secret),
+    key_hash: hashApiKey(secret),
+    scopes: JSON.stringify(old.scopes),
+    description: old.description,
+    rate_limit_per_minute: old.rate_limit_per_minute,
+    rate_limit_per_day: old.rate_limit_per_day,
+    is_active: 1,
+    expires_at: old.expires_at,
+    revoked_at: null,
+    created_at: nowIso,
+    created_by: actor.userId ?? '',
+    usage_count: 0,
+    last_used_at: null,
+    rolled_to: null,
+    rolled_from: old.id,
+    revoke_at: null,
+  }
+  await store.writeTransaction(async (trx) => {
+    const marked = await trx
+      .updateTable('api_keys')
+      .set(
+        graceSeconds === 0
+          ? { rolled_to: row.id, revoke_at: nowIso, revoked_at: nowIso, is_active: 0 }
+          : { rolled_to: row.id, revoke_at: revokeAt },
+      )
+      .where('id', '=', old.id)
+      .where('rolled_to', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(marked.numUpdatedRows) !== 1) throw new AppError('conflict', `API key ${old.key_prefix}… was rolled or revoked meanwhile`)
+    await trx.insertInto('api_keys').values(row).execute()
+  })
+  return { key: { ...toApiKey(row, now), key: secret }, previous: toApiKey(await findApiKey(store, actor.companyId, old.id), now) }
+}
+
+/** Write down the revocation of rolled keys whose grace has ended (they are refused from that moment all the same). */
+export async function settleRolledKeys(store: Store, now: Date): Promise<number> {
+  const r = await store.db
+    .updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.ref('revoke_at'), is_active: 0 }))
+    .where('revoked_at', 'is', null)
+    .where('revoke_at', 'is not', null)
+    .where('revoke_at', '<=', now.toISOString())
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows)
 }
 
 export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {

@@ -33,6 +33,9 @@ export const ApiKey = z
     revoked_at: Timestamp.nullable(),
     created_at: Timestamp,
     created_by: z.string(),
+    rolled_to: z.string().nullable().openapi({ description: 'the successor, when this key was rolled' }),
+    rolled_from: z.string().nullable().openapi({ description: 'the key this one was rolled from' }),
+    grace_ends_at: Timestamp.nullable().openapi({ description: 'a rolled key: when it stops working (it is then revoked)' }),
   })
   .openapi('ApiKey')
 export type ApiKey = z.infer<typeof ApiKey>
@@ -52,6 +55,23 @@ export const CreateApiKeyRequest = z
   .strict()
   .openapi('CreateApiKeyRequest')
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>
+
+export const RollApiKeyRequest = z
+  .object({
+    grace_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 60 * 60, 'must be at most 604800 (7 days)')
+      .optional()
+      .openapi({ description: 'how long the old key keeps working (default 3600; 0 revokes it at once)' }),
+  })
+  .strict()
+  .openapi('RollApiKeyRequest')
+export type RollApiKeyRequest = z.infer<typeof RollApiKeyRequest>
+
+export const RolledApiKey = z.object({ key: CreatedApiKey, previous: ApiKey }).openapi('RolledApiKey')
+export type RolledApiKey = z.infer<typeof RolledApiKey>
 
 export const KeyListQuery = z.object({
   status: z.enum(['active', 'revoked', 'expired', 'all']).optional(),
