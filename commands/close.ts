@@ -69,7 +69,11 @@ export function registerClose(program: Command, run: Runner): void {
     .option('--reason <text>', 'why (required; recorded)')
     .addHelpText('after', '\nExample:\n  finctl close reopen 2026-10 --reason "late supplier invoice"\n')
     .action(run(runReopen))
-  close.command('history').description('every close and reopen, the latest first').action(run(runHistory))
+  close
+    .command('history')
+    .description('every close and reopen, the latest first')
+    .addHelpText('after', '\nExample:\n  finctl close history --json\n')
+    .action(run(runHistory))
 }
 
 function rowsOf(s: CloseStatus): Row[] {
