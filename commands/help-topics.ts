@@ -23,6 +23,8 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   unreachable: 'cannot reach the target: connection refused, DNS, timeout, or a database that cannot be opened',
   database:
     'the database cannot take the command: locked by another process past the wait (FINCTL_BUSY_TIMEOUT_MS), full, damaged or read-only; the message names the file, `finctl doctor` checks it',
+  notReady:
+    '`close status`: the month is not ready to close (each open point listed); `close MONTH`: refused for that reason (--force closes anyway)',
   interrupted: 'cancelled at a prompt (Ctrl-C)',
 }
 

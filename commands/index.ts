@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import type { Runner } from '../src/cli/runner.js'
 import { registerAccounts } from './accounts.js'
 import { registerApi } from './api.js'
+import { registerClose } from './close.js'
 import { registerCompletion } from './completion.js'
 import { registerDoctor } from './doctor.js'
 import { registerExport } from './export.js'
@@ -34,6 +35,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerRates(program, run)
   registerRules(program, run)
   registerExport(program, run)
+  registerClose(program, run)
   registerModel(program, run)
   registerSeed(program, run)
   registerServe(program, run)

@@ -40,6 +40,7 @@ export const AGGREGATES = [
   ['statements', /^src\/domain\/statements\//],
   ['reports', /^src\/domain\/reports\//],
   ['exports', /^src\/domain\/exports\//],
+  ['closing', /^src\/domain\/closing\//],
   ['housekeeping', /^src\/domain\/housekeeping\.ts$/],
 ]
 

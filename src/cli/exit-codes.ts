@@ -16,6 +16,8 @@ export const EXIT = {
   unreachable: 10,
   /** The database cannot take the command: locked past the wait, full, damaged, read-only (docs/concurrency.md). */
   database: 11,
+  /** `close status`: the month is not ready to close; `close`: refused for that reason (docs/closing.md). */
+  notReady: 12,
   interrupted: 130,
 } as const
 
@@ -33,9 +35,12 @@ export function exitCodeFor(code: ErrorCode): number {
     case 'invalid_json':
     case 'conflict':
     case 'idempotency_conflict':
+    case 'period_locked':
     case 'payload_too_large':
     case 'unsupported_media_type':
       return EXIT.invalid
+    case 'not_ready':
+      return EXIT.notReady
     case 'rate_limited':
       return EXIT.rateLimited
     case 'unreachable':

@@ -21,6 +21,7 @@ import type {
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
+import type { CloseRecord, CloseRequest, CloseStatus } from '../domain/closing/schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
@@ -327,6 +328,21 @@ export class Client {
     /** Import a rates file (JSON, the file in base64): all of it or nothing. */
     import: (body: RatesImportJson) =>
       this.request<RatesImportResult>('POST', '/api-v1/exchange-rates/import', { body }).then((r) => r.data),
+  }
+
+  /** Closing the books: a login (the owner) before a key, as for key administration. */
+  readonly close = {
+    status: (month?: string) => this.request<CloseStatus>('GET', '/api-v1/close/status', { query: { month } }).then((r) => r.data),
+    month: (month: string, body: CloseRequest) =>
+      this.request<{ record: CloseRecord; status: CloseStatus }>('POST', `/api-v1/close/${encodeURIComponent(month)}`, {
+        body,
+        auth: 'admin',
+      }).then((r) => r.data),
+    reopen: (month: string, reason: string) =>
+      this.request<CloseRecord>('POST', `/api-v1/close/${encodeURIComponent(month)}/reopen`, { body: { reason }, auth: 'admin' }).then(
+        (r) => r.data,
+      ),
+    history: () => this.request<CloseRecord[]>('GET', '/api-v1/close').then((r) => r.data),
   }
 }
 

@@ -11,6 +11,10 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'idempotency_conflict'
+  // a write to a transaction dated on or before the company's lock date (a closed month)
+  | 'period_locked'
+  // `close` of a month that `close status` does not find ready
+  | 'not_ready'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -38,6 +42,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   idempotency_conflict: 409,
+  period_locked: 409,
+  not_ready: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

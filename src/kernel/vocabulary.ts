@@ -2,8 +2,9 @@
  * The service's fixed vocabularies (scopes, categories, statuses, account types) and the date rule,
  * without zod: commands import them without loading the schemas.
  */
-export const API_KEY_SCOPES = ['read', 'write', 'transactions'] as const
-export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys'] as const
+/** `close`: closing a month (docs/closing.md); a login (JWT) of the company's owner may close without it. */
+export const API_KEY_SCOPES = ['read', 'write', 'transactions', 'close'] as const
+export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys', 'close'] as const
 export type Scope = (typeof JWT_SCOPES)[number]
 
 export const ACCOUNTING_CATEGORIES = [

@@ -20,6 +20,26 @@ export interface CompaniesTable {
   name: string
   base_currency: string
   created_at: string
+  /** The last day of the last closed month: no transaction dated on or before it changes (0016). */
+  lock_date: string | null
+}
+
+/** One close or reopen of a month (0016). */
+export interface PeriodClosesTable {
+  id: Generated<number>
+  company_id: string
+  /** The month, YYYY-MM */
+  period: string
+  action: 'close' | 'reopen'
+  /** The company's lock date once this was done (null: nothing closed any more). */
+  lock_date: string | null
+  previous_lock_date: string | null
+  /** `key:<id>` or `user:<id>` */
+  actor: string
+  reason: string | null
+  /** 1: closed although the month was not ready (--force) */
+  forced: number
+  created_at: string
 }
 
 export interface UsersTable {
@@ -263,6 +283,7 @@ export interface LoginFailuresTable {
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
+  period_closes: PeriodClosesTable
   users: UsersTable
   api_keys: ApiKeysTable
   rate_limit_counters: RateLimitCountersTable

@@ -66,8 +66,12 @@ describe('shell completion', () => {
   })
 
   it('completes enum values: scopes (a comma list), statuses per command, intervals, formats', () => {
-    expect(bashComplete('finctl', 'keys', 'create', '--scopes', '')).toEqual(['read', 'write', 'transactions'])
-    expect(bashComplete('finctl', 'keys', 'create', '--name', 'ci', '--scopes', 'read,')).toEqual(['read,write', 'read,transactions'])
+    expect(bashComplete('finctl', 'keys', 'create', '--scopes', '')).toEqual(['read', 'write', 'transactions', 'close'])
+    expect(bashComplete('finctl', 'keys', 'create', '--name', 'ci', '--scopes', 'read,')).toEqual([
+      'read,write',
+      'read,transactions',
+      'read,close',
+    ])
     expect(bashComplete('finctl', 'keys', 'list', '--status', '')).toEqual(['active', 'revoked', 'expired', 'all'])
     expect(bashComplete('finctl', 'tx', 'list', '--status', '')).toEqual(['pending', 'posted', 'void'])
     expect(bashComplete('finctl', 'accounts', 'list', '--status', '')).toEqual(['active', 'inactive', 'closed'])
@@ -112,7 +116,7 @@ describe('shell completion', () => {
     const none = await sb.ok(['__complete', '--', 'tx', 'l'])
     expect(none.stdout).toBe('list\tlist transactions (one page; --all for every page)\n:0\n')
     const list = await sb.ok(['__complete', '--', 'keys', 'create', '--scopes', 'write,'])
-    expect(list.stdout).toBe('write,read\nwrite,transactions\n:2\n')
+    expect(list.stdout).toBe('write,read\nwrite,transactions\nwrite,close\n:2\n')
   })
 
   it('prints zsh and fish scripts that call __complete; an unknown shell is a usage error', async () => {

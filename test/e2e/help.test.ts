@@ -36,7 +36,19 @@ describe('help', () => {
     await walk([])
     // The walk reached the groups and the new commands (a broken parse would find nothing).
     const names = leaves.map((l) => l.path.join(' '))
-    for (const n of ['keys create', 'tx list', 'tx import', 'accounts delete', 'api', 'doctor', 'completion', 'help', 'profile protect'])
+    for (const n of [
+      'keys create',
+      'tx list',
+      'tx import',
+      'accounts delete',
+      'api',
+      'doctor',
+      'completion',
+      'help',
+      'profile protect',
+      'close status',
+      'close reopen',
+    ])
       expect(names).toContain(n)
     expect(leaves.length).toBeGreaterThan(35)
     const problems: string[] = []
@@ -49,7 +61,7 @@ describe('help', () => {
       if (!/\nExamples?:\n {2}finctl /.test(help)) problems.push(`${path.join(' ')}: no example`)
     }
     expect(problems).toEqual([])
-  })
+  }, 60_000)
 
   it('help exit-codes lists every exit code of docs/cli.md', async () => {
     const r = await sb.ok(['help', 'exit-codes'])

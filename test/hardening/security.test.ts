@@ -56,7 +56,9 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
   if (r.path.startsWith('/api-v1/')) {
     const base = r.method === 'GET' ? 'read' : 'write'
     const txPath = /^\/api-v1\/transactions(\/|$)/.test(r.path) || /^\/api-v1\/bank-accounts\/\{[^}]+\}\/transactions$/.test(r.path)
-    const accepted = txPath ? [base, 'transactions'] : [base]
+    // Closing or reopening a month takes `close`; `write` alone does not (docs/api.md section 2).
+    const closePath = /^\/api-v1\/close(\/|$)/.test(r.path) && base === 'write'
+    const accepted = closePath ? ['close'] : txPath ? [base, 'transactions'] : [base]
     return accepted.some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
   }
   return 'allowed'
@@ -200,8 +202,11 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
   })
 
   it("(b) every {id} route answers company B with 404 for company A's real ids, and changes nothing of A's", async () => {
-    // Exchange rates are keyed by date and currency within the caller's own table, not by an id: below.
-    const withId = w.routes.filter((r) => r.path.includes('{') && !r.path.startsWith('/api-v1/exchange-rates/'))
+    // Exchange rates are keyed by date and currency within the caller's own table, not by an id: below;
+    // closing by a month of the caller's own company.
+    const withId = w.routes.filter(
+      (r) => r.path.includes('{') && !r.path.startsWith('/api-v1/exchange-rates/') && !r.path.startsWith('/api-v1/close/'),
+    )
     expect(withId.length).toBeGreaterThanOrEqual(8)
     const unseeded: string[] = []
     for (const r of withId) {
@@ -306,12 +311,20 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     const admin = w.h.client({ token: w.a.token })
     const limits = { rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 }
     const keys: Array<{ scopes: string[]; creds: Creds; kind: 'key' | 'jwt' }> = []
-    for (const scopes of [['read'], ['write'], ['transactions']] as const) {
+    for (const scopes of [['read'], ['write'], ['transactions'], ['close']] as const) {
       const k = await admin.keys.create({ name: `scope ${scopes.join()}`, scopes: [...scopes], ...limits })
       keys.push({ scopes: [...scopes], creds: { apiKey: k.key }, kind: 'key' })
     }
     const claims = JSON.parse(Buffer.from(w.a.token.split('.')[1], 'base64url').toString()) as { sub: string; cid: string }
-    for (const scopes of [[], ['read'], ['write'], ['transactions'], ['api_keys'], ['read', 'write', 'transactions', 'api_keys']]) {
+    for (const scopes of [
+      [],
+      ['read'],
+      ['write'],
+      ['transactions'],
+      ['api_keys'],
+      ['close'],
+      ['read', 'write', 'transactions', 'api_keys', 'close'],
+    ]) {
       keys.push({ scopes, creds: { token: await signToken(w.h.store, { sub: claims.sub, cid: claims.cid, scopes }, 600) }, kind: 'jwt' })
     }
     let allowed = 0

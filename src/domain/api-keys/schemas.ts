@@ -46,7 +46,7 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>
 export const CreateApiKeyRequest = z
   .object({
     name: text(100).min(1, 'is required'),
-    scopes: z.array(ApiScope).min(1, 'give at least one scope').max(3),
+    scopes: z.array(ApiScope).min(1, 'give at least one scope').max(4),
     description: text(500).optional(),
     expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).nullable().optional(),
     rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional(),

@@ -20,6 +20,7 @@ import type { StatementJob } from './statements.js'
 import { companyKey, toTransaction } from '../transaction-rows.js'
 import { RateBook } from '../rates/book.js'
 import { amountInAccount } from '../accounts/balances.js'
+import { isLocked, lockDateOf } from '../accounts/period-lock.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
@@ -123,11 +124,24 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
 
     const known = await existingRefs(trx, account.key, refs)
     const fresh = sel.lines.map((line, index) => ({ line, index })).filter(({ index }) => !known.has(refs[index]))
+    // Lines of a closed period (a duplicate changes nothing) fail the statement, each one named.
+    const lockDate = await lockDateOf(trx, account.company_id)
+    const locked = fresh.filter(({ line }) => isLocked(lockDate, line.date))
+    if (lockDate && locked.length) {
+      const named = locked.map(({ line }) => `${line.line ? `line ${line.line}` : `the line of ${line.date}`}: dated ${line.date}`)
+      throw new StatementFileError(
+        `period_locked: ${locked.length} line(s) are dated on or before the lock date ${lockDate} (a closed period), nothing was imported: ${named.slice(0, 3).join('; ')}${locked.length > 3 ? '; …' : ''}`,
+        named,
+      )
+    }
     let matches = new Map<number, string>()
     const rowsById = new Map<string, TransactionRow>()
     if (fresh.length) {
       const dates = fresh.map((f) => f.line.date).sort()
-      const found = await candidates(store, trx, account.key, dates[0], dates[dates.length - 1])
+      // A transaction of a closed period is not reconciled by a later line near it: that would change it.
+      const found = (await candidates(store, trx, account.key, dates[0], dates[dates.length - 1])).filter(
+        (r) => !isLocked(lockDate, r.transaction_date),
+      )
       for (const r of found) rowsById.set(r.id, r)
       // Compared in the account's currency, the statement's: a transaction in another one by what it counts for in the balance.
       const list: Candidate[] = found.flatMap((r) => {

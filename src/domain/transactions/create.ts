@@ -26,6 +26,7 @@ import type { Categorizer } from '../categorization/categorizer.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
 import { RateBook } from '../rates/book.js'
 import { mayMatch, placeRows, type Placement } from './statement-lines.js'
+import { checkUnlocked, lockDateOf } from '../accounts/period-lock.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -46,7 +47,13 @@ export async function buildTransactionRow(
   const base = await baseCurrency(store, actor.companyId, db)
   const wanted = rateWanted(input, account, base)
   const rates = await RateBook.load(db, actor.companyId, wanted ? [wanted] : [])
-  const when = { now, ts: now.toISOString(), window, companyKey: await companyKey(store, actor.companyId, db) }
+  const when = {
+    now,
+    ts: now.toISOString(),
+    window,
+    companyKey: await companyKey(store, actor.companyId, db),
+    lockDate: await lockDateOf(db, actor.companyId),
+  }
   return buildRow({ by: actorId(actor), via: 'create' }, input, when, account, base, rates)
 }
 
@@ -70,7 +77,7 @@ function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): 
 function buildRow(
   creation: { by: string; via: CreationAction },
   input: CreateTransactionRequest,
-  when: { now: Date; ts: string; window: DateWindow; companyKey: number },
+  when: { now: Date; ts: string; window: DateWindow; companyKey: number; lockDate: string | null },
   account: BankAccountRow,
   base: string,
   /** The company's rates this request may need (RateBook.load, once per batch). */
@@ -80,6 +87,7 @@ function buildRow(
   if (account.status === 'closed') {
     throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before adding transactions`)
   }
+  checkUnlocked(when.lockDate, input.transaction_date, `a transaction dated ${input.transaction_date}`)
   const currency = input.currency_code ?? account.currency_code
   const amount = parseAmount(input.amount, currencyExponent(currency))
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
@@ -340,7 +348,13 @@ export async function createTransactionBatch(
   // Each account named is looked up once; every other row builds without waiting on anything.
   const accounts = new Map<string, BankAccountRow | AppError>()
   const base = await baseCurrency(store, actor.companyId, db)
-  const when = { now, ts: now.toISOString(), window, companyKey: await companyKey(store, actor.companyId, db) }
+  const when = {
+    now,
+    ts: now.toISOString(),
+    window,
+    companyKey: await companyKey(store, actor.companyId, db),
+    lockDate: await lockDateOf(db, actor.companyId),
+  }
   const creation = { by: actorId(actor), via: 'batch_create' as const }
   const fail = (index: number, err: unknown) => {
     if (!(err instanceof AppError)) throw err

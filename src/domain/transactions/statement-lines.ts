@@ -24,6 +24,7 @@ import { auditRow, diff } from './audit.js'
 import { toTransaction } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { amountInAccount } from '../accounts/balances.js'
+import { isLocked, lockDateOf } from '../accounts/period-lock.js'
 import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../reconcile.js'
 
 /** Where a batch's rows went. */
@@ -122,6 +123,7 @@ export async function mayMatch(store: Store, rows: NewTransactionRow[]): Promise
 export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, rows: NewTransactionRow[], now: Date): Promise<Placement> {
   const matched = new Map<number, string>()
   const accounts = byAccount(rows)
+  const lockDate = await lockDateOf(trx, actor.companyId)
   // PostgreSQL: a statement being applied to one of these accounts holds its row FOR NO KEY UPDATE
   // (statements/apply.ts); wait for it, so that neither misses what the other writes. SQLite's
   // write transaction serialises both already.
@@ -158,7 +160,8 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
     const fresh = indexes.filter((i) => !known.has(rows[i].import_ref!))
     if (fresh.length === 0) continue
     const [from, to] = dateRange(fresh.map((i) => rows[i]))
-    const found = await unpaired(store, trx, account, from, to, { lock: true })
+    // A statement transaction of a closed period is not paired (that would change it): the row is created beside it.
+    const found = (await unpaired(store, trx, account, from, to, { lock: true })).filter((r) => !isLocked(lockDate, r.transaction_date))
     if (found.length === 0) continue
     const byId = new Map(found.map((r) => [r.id, r]))
     // In the account's currency, the statement's: a row in another one by what it counts for in the balance.

@@ -21,6 +21,7 @@ import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
+import { checkUnlocked, isLocked, lockDateOf, periodLocked } from '../accounts/period-lock.js'
 
 const CATEGORY_FIELDS = ['category', 'accounting_category', 'cash_flow_category'] as const
 
@@ -104,6 +105,9 @@ export async function updateTransaction(
       const [row] = await lockRows(store, trx, actor.companyId, [id])
       if (!row) throw notFound('transaction')
       const before = toTransaction(row)
+      const lockDate = await lockDateOf(trx, actor.companyId)
+      if (patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date)
+        checkUnlocked(lockDate, patch.transaction_date, `the new transaction_date ${patch.transaction_date}`)
       if (row.is_reconciled === 1) {
         const touched = LOCKED_WHEN_RECONCILED.filter((f) => patch[f] !== undefined && !sameValue(f, patch[f] as string | number, row))
         if (touched.length) {
@@ -186,6 +190,7 @@ export async function updateTransaction(
       const after = toTransaction(next)
       const changes = diff(before, after)
       if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
+      checkUnlocked(lockDate, row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`)
       await store.tx.update(trx, next)
       await trx
         .insertInto('audit_entries')
@@ -206,6 +211,7 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
     .writeTransaction(async (trx) => {
       const [row] = await lockRows(store, trx, actor.companyId, [id])
       if (!row) throw notFound('transaction')
+      checkUnlocked(await lockDateOf(trx, actor.companyId), row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`)
       if (row.is_reconciled === 1)
         throw new AppError(
           'conflict',
@@ -254,6 +260,9 @@ export async function bulkUpdateTransactions(
         )
       }
       for (const row of rows) checkStatus(row.status, u.status, row.id)
+      const lockDate = await lockDateOf(trx, actor.companyId)
+      /** Rows in a closed period the request would change: all-or-nothing, so one refuses the whole request. */
+      const locked: TransactionRow[] = []
       const ts = now.toISOString()
       const out: Transaction[] = []
       const audit = []
@@ -276,9 +285,24 @@ export async function bulkUpdateTransactions(
         const changes = diff(before, after)
         out.push(Object.keys(changes).length ? after : before)
         if (Object.keys(changes).length === 0) continue
+        if (isLocked(lockDate, row.transaction_date)) {
+          locked.push(row)
+          continue
+        }
         await store.tx.update(trx, next)
         audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
         delta.note(row, next)
+      }
+      if (locked.length && lockDate) {
+        const first = locked[0]
+        const more = locked.length > 1 ? ` and ${locked.length - 1} other(s) of the request` : ''
+        // The database transaction rolls back what the loop wrote before.
+        throw periodLocked(
+          lockDate,
+          first.transaction_date,
+          `transaction ${first.id} (dated ${first.transaction_date})${more}`,
+          'transaction_ids',
+        )
       }
       for (let i = 0; i < audit.length; i += 1000)
         await trx

@@ -1,0 +1,153 @@
+/** finctl close status [--month M] | close MONTH [--force --reason T] | close reopen MONTH --reason T | close history (docs/closing.md) */
+import type { Command } from 'commander'
+import type { Context } from '../src/cli/context.js'
+import { EXIT } from '../src/cli/exit-codes.js'
+import { note, printList, printRecord, type Column } from '../src/cli/output.js'
+import type { Runner } from '../src/cli/runner.js'
+import type { CloseRecord, CloseStatus, CloseStatusAccount } from '../src/domain/closing/schemas.js'
+import { AppError } from '../src/kernel/errors.js'
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
+
+function month(flag: string, v: string): string {
+  if (!MONTH.test(v)) throw new AppError('usage', `${flag} must be a month written YYYY-MM, not "${v}"`)
+  return v
+}
+
+type Row = Pick<
+  CloseStatusAccount,
+  'name' | 'currency_code' | 'not_reconciled' | 'uncategorized' | 'pending' | 'unconverted' | 'statements_processing'
+> & {
+  statement: string
+  book: string
+  difference: string
+  ready: string
+}
+
+const num = (v: number | null) => (v === null ? '' : String(v))
+const columns: Column<Row>[] = [
+  { header: 'account', value: (r) => r.name },
+  { header: 'currency', value: (r) => r.currency_code },
+  { header: 'statement', value: (r) => r.statement, align: 'right' },
+  { header: 'book', value: (r) => r.book, align: 'right' },
+  { header: 'difference', value: (r) => r.difference, align: 'right' },
+  { header: 'not reconciled', value: (r) => r.not_reconciled, align: 'right' },
+  { header: 'uncategorized', value: (r) => r.uncategorized, align: 'right' },
+  { header: 'pending', value: (r) => r.pending, align: 'right' },
+  { header: 'no rate', value: (r) => r.unconverted, align: 'right' },
+  { header: 'processing', value: (r) => r.statements_processing, align: 'right' },
+  { header: 'ready', value: (r) => r.ready },
+]
+
+export function registerClose(program: Command, run: Runner): void {
+  const close = program
+    .command('close')
+    .description('close a month: its transactions can no longer change (the lock date); its readiness, reopening')
+    .argument('[month]', 'the month to close, YYYY-MM')
+    .option('--force', 'close although `close status` finds the month not ready (needs --reason; recorded as forced)')
+    .option('--reason <text>', 'why (required with --force)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 closed; 12 the month is not ready (see `finctl close status`), nothing changed.\n\nExamples:\n  finctl close status --month 2026-10\n  finctl close 2026-10\n  finctl close 2026-10 --force --reason "bank statement arrives late; balances checked by hand"\n  finctl close reopen 2026-10 --reason "late supplier invoice"\n',
+    )
+    .action(run(runClose))
+  close
+    .command('status')
+    .description(
+      "a month's readiness to close: per account the statement's closing balance beside the book balance, and what is still open",
+    )
+    .option('--month <month>', 'the month, YYYY-MM (default: the last full month)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 the month is ready to close; 12 it is not (for CI gates).\n\nExample:\n  finctl close status --month 2026-10 --json\n',
+    )
+    .action(run(runStatus))
+  close
+    .command('reopen')
+    .argument('<month>', 'the month to reopen, YYYY-MM')
+    .description("reopen a closed month (the owner's login only): the lock date goes back to the end of the month before")
+    .option('--reason <text>', 'why (required; recorded)')
+    .addHelpText('after', '\nExample:\n  finctl close reopen 2026-10 --reason "late supplier invoice"\n')
+    .action(run(runReopen))
+  close
+    .command('history')
+    .description('every close and reopen, the latest first')
+    .addHelpText('after', '\nExample:\n  finctl close history --json\n')
+    .action(run(runHistory))
+}
+
+function rowsOf(s: CloseStatus): Row[] {
+  const rows: Row[] = s.accounts.map((a) => ({
+    ...a,
+    statement: a.statement ? `${a.statement.closing_balance} (${a.statement.period_end})` : 'none',
+    book: num(a.book_balance),
+    difference: num(a.difference),
+    ready: a.ready ? 'yes' : 'no',
+  }))
+  rows.push({
+    name: '(company)',
+    currency_code: '',
+    statement: '',
+    book: '',
+    difference: '',
+    ...s.company,
+    ready: s.ready ? 'yes' : 'no',
+  })
+  return rows
+}
+
+async function runStatus(ctx: Context, o: { month?: string }): Promise<number> {
+  const m = o.month === undefined ? undefined : month('--month', o.month)
+  const s = await (await ctx.client()).close.status(m)
+  if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') await printRecord(ctx.io, ctx.printer, s)
+  else await printList(ctx.io, ctx.printer, rowsOf(s), columns)
+  const closed = s.closed ? ` (closed: the lock date is ${s.lock_date})` : ''
+  if (s.ready) note(ctx.io, ctx.printer, `${s.month} is ready to close${closed}`)
+  else {
+    note(ctx.io, ctx.printer, `${s.month} is not ready to close${closed}:`)
+    for (const a of s.accounts.filter((x) => !x.ready)) note(ctx.io, ctx.printer, `  ${a.name}: ${a.blockers.join(', ')}`)
+  }
+  return s.ready ? EXIT.ok : EXIT.notReady
+}
+
+async function runClose(ctx: Context, o: { force?: boolean; reason?: string }, [m]: string[]): Promise<number> {
+  if (m === undefined) throw new AppError('usage', 'give the month to close (finctl close 2026-10), or a command: status, reopen, history')
+  month('MONTH', m)
+  if (o.force && !o.reason?.trim())
+    throw new AppError('usage', '--force needs --reason TEXT: say why the month is closed although not ready')
+  const r = await (await ctx.client()).close.month(m, { ...(o.force ? { force: true } : {}), ...(o.reason ? { reason: o.reason } : {}) })
+  await printRecord(ctx.io, ctx.printer, r.record)
+  note(
+    ctx.io,
+    ctx.printer,
+    `closed ${m}: transactions dated on or before ${r.record.lock_date} can no longer change${r.record.forced ? ' (forced: it was not ready)' : ''}`,
+  )
+  return EXIT.ok
+}
+
+async function runReopen(ctx: Context, o: { reason?: string }, [m]: string[]): Promise<number> {
+  month('MONTH', m)
+  // `close reopen M --reason T`: commander hands --reason to `close` (which has one too) before `reopen` sees it.
+  const reason = o.reason ?? (ctx.globals as { reason?: string }).reason
+  if (!reason?.trim()) throw new AppError('usage', '--reason TEXT is required: say why the month is reopened')
+  const r = await (await ctx.client()).close.reopen(m, reason)
+  await printRecord(ctx.io, ctx.printer, r)
+  note(ctx.io, ctx.printer, `reopened ${m}: the lock date is ${r.lock_date ?? 'none'}`)
+  return EXIT.ok
+}
+
+const historyColumns: Column<CloseRecord>[] = [
+  { header: 'at', value: (r) => r.created_at },
+  { header: 'action', value: (r) => r.action },
+  { header: 'period', value: (r) => r.period },
+  { header: 'lock date', value: (r) => r.lock_date ?? '' },
+  { header: 'actor', value: (r) => r.actor },
+  { header: 'forced', value: (r) => (r.forced ? 'yes' : '') },
+  { header: 'reason', value: (r) => r.reason ?? '' },
+]
+
+async function runHistory(ctx: Context): Promise<number> {
+  const list = await (await ctx.client()).close.history()
+  await printList(ctx.io, ctx.printer, list, historyColumns, { empty: 'no month was ever closed' })
+  return EXIT.ok
+}

@@ -1,0 +1,78 @@
+/**
+ * Closing the books (docs/api.md section 8): the month-end status (scope `read`), closing a month
+ * (the owner's login or a key with the `close` scope), reopening one (the owner's login) and the
+ * record of both.
+ */
+import { createRoute, z } from '@hono/zod-openapi'
+import { closeMonth, listCloses, reopenMonth } from '../../domain/closing/close.js'
+import { closeStatus } from '../../domain/closing/status.js'
+import { CloseMonthParams, CloseRecord, CloseRequest, CloseStatus, CloseStatusQuery, ReopenRequest } from '../../domain/closing/schemas.js'
+import { envelope } from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const CloseResult = z.object({ record: CloseRecord, status: CloseStatus }).openapi('CloseResult')
+
+export function closeRoutes(deps: AppDeps) {
+  const { store, now } = deps
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/close/status',
+        summary:
+          "A month's readiness to close: per account the statement's closing balance beside the book balance, and what is still open",
+        security: SECURITY,
+        request: { query: CloseStatusQuery },
+        responses: { 200: ok(envelope(CloseStatus)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) =>
+        c.json(
+          { success: true as const, data: await closeStatus(store, c.get('actor').companyId, c.req.valid('query').month, now()) },
+          200,
+        ),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/close',
+        summary: 'Every close and reopen of a month, the latest first',
+        security: SECURITY,
+        responses: { 200: ok(envelope(z.array(CloseRecord))), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await listCloses(store, c.get('actor').companyId) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/close/{month}',
+        summary: "Close a month: the company's lock date becomes its last day (409 not_ready unless force with a reason)",
+        security: SECURITY,
+        request: { params: CloseMonthParams, body: jsonBody(CloseRequest) },
+        responses: { 200: ok(envelope(CloseResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },
+      }),
+      async (c) =>
+        c.json(
+          { success: true as const, data: await closeMonth(store, c.get('actor'), c.req.valid('param').month, c.req.valid('json'), now()) },
+          200,
+        ),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/close/{month}/reopen',
+        summary: 'Reopen a closed month (the owner only): the lock date goes back to the end of the month before, audited with the reason',
+        security: SECURITY,
+        request: { params: CloseMonthParams, body: jsonBody(ReopenRequest) },
+        responses: { 200: ok(envelope(CloseRecord)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },
+      }),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            data: await reopenMonth(store, c.get('actor'), c.req.valid('param').month, c.req.valid('json').reason, now()),
+          },
+          200,
+        ),
+    )
+}

@@ -1,0 +1,142 @@
+/**
+ * Closing a month and reopening it (docs/closing.md): the company's lock date moves, and each move is
+ * recorded in period_closes with who did it and why. The lock itself is enforced where transactions
+ * change (accounts/period-lock.ts).
+ */
+import type { Store } from '../../store/store.js'
+import type { PeriodClosesTable } from '../../store/schema.js'
+import type { Selectable } from 'kysely'
+import { AppError } from '../../kernel/errors.js'
+import { actorId, type Actor } from '../actor.js'
+import { monthEnd, previousMonth } from '../accounts/period-lock.js'
+import { closeStatus, notReadyWords } from './status.js'
+import type { CloseRecord, CloseRequest, CloseStatus } from './schemas.js'
+
+function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
+  return {
+    id: Number(r.id),
+    period: r.period,
+    action: r.action,
+    lock_date: r.lock_date,
+    previous_lock_date: r.previous_lock_date,
+    actor: r.actor,
+    reason: r.reason,
+    forced: Number(r.forced) === 1,
+    created_at: r.created_at,
+  }
+}
+
+/** Closing takes the company's owner (a login) or an API key with the `close` scope. */
+async function requireCloser(store: Store, actor: Actor, reopening: boolean): Promise<void> {
+  if (actor.kind === 'api_key') {
+    if (reopening)
+      throw new AppError('forbidden', "reopening a closed month takes the company owner's login (finctl login), not an API key")
+    if (!actor.scopes.includes('close')) throw new AppError('forbidden', 'this API key lacks the close scope needed to close a month')
+    return
+  }
+  const user = await store.db
+    .selectFrom('users')
+    .select('role')
+    .where('id', '=', actor.userId ?? '')
+    .executeTakeFirst()
+  if (user?.role !== 'owner') throw new AppError('forbidden', `only the company's owner may ${reopening ? 'reopen' : 'close'} a month`)
+}
+
+/** The company row, locked for the change (PostgreSQL: FOR UPDATE; SQLite's write transaction is exclusive). */
+async function lockCompany(store: Store, trx: Parameters<Parameters<Store['writeTransaction']>[0]>[0], companyId: string) {
+  let q = trx.selectFrom('companies').select('lock_date').where('id', '=', companyId)
+  if (store.dialect === 'postgres') q = q.forUpdate()
+  const row = await q.executeTakeFirst()
+  if (!row) throw new AppError('not_found', 'company not found')
+  return row.lock_date ?? null
+}
+
+export interface CloseResult {
+  record: CloseRecord
+  status: CloseStatus
+}
+
+/**
+ * Close a month: the lock date becomes its last day. Refused (not_ready) while `close status` finds
+ * the month not ready, unless `force` with a reason; refused (conflict) when a later month is closed.
+ */
+export async function closeMonth(store: Store, actor: Actor, month: string, req: CloseRequest, now: Date): Promise<CloseResult> {
+  await requireCloser(store, actor, false)
+  const end = monthEnd(month)
+  if (req.force && !req.reason)
+    throw new AppError('validation_error', 'reason: is required with force: say why the month is closed although not ready', {
+      details: [{ path: 'reason', message: 'is required with force' }],
+    })
+  if (end >= now.toISOString().slice(0, 10))
+    throw new AppError('validation_error', `month: ${month} has not ended yet: only a past month can be closed`, {
+      details: [{ path: 'month', message: 'has not ended yet' }],
+    })
+  const status = await closeStatus(store, actor.companyId, month, now)
+  if (!status.ready && !req.force)
+    throw new AppError(
+      'not_ready',
+      `${month} is not ready to close: ${notReadyWords(status)} (see finctl close status --month ${month}; --force closes anyway)`,
+    )
+  const record = await store.writeTransaction(async (trx) => {
+    const previous = await lockCompany(store, trx, actor.companyId)
+    if (previous !== null && previous > end)
+      throw new AppError('conflict', `the books are closed through ${previous} already, after ${month}: nothing to do`)
+    if (previous === end) throw new AppError('conflict', `${month} is closed already (the lock date is ${end})`)
+    await trx.updateTable('companies').set({ lock_date: end }).where('id', '=', actor.companyId).execute()
+    const row = {
+      company_id: actor.companyId,
+      period: month,
+      action: 'close' as const,
+      lock_date: end,
+      previous_lock_date: previous,
+      actor: actorId(actor),
+      reason: req.reason ?? null,
+      forced: req.force && !status.ready ? 1 : 0,
+      created_at: now.toISOString(),
+    }
+    const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
+    return toRecord({ ...row, id })
+  })
+  return { record, status: { ...status, lock_date: end, closed: true } }
+}
+
+/** Reopen a month (the owner only): the lock date goes back to the last day of the month before it. */
+export async function reopenMonth(store: Store, actor: Actor, month: string, reason: string, now: Date): Promise<CloseRecord> {
+  await requireCloser(store, actor, true)
+  const end = monthEnd(month)
+  const back = monthEnd(previousMonth(month))
+  return store.writeTransaction(async (trx) => {
+    const previous = await lockCompany(store, trx, actor.companyId)
+    if (previous === null || previous < end)
+      throw new AppError(
+        'conflict',
+        `${month} is not closed (${previous ? `the lock date is ${previous}` : 'no month is closed'}): nothing to reopen`,
+      )
+    await trx.updateTable('companies').set({ lock_date: back }).where('id', '=', actor.companyId).execute()
+    const row = {
+      company_id: actor.companyId,
+      period: month,
+      action: 'reopen' as const,
+      lock_date: back,
+      previous_lock_date: previous,
+      actor: actorId(actor),
+      reason,
+      forced: 0,
+      created_at: now.toISOString(),
+    }
+    const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
+    return toRecord({ ...row, id })
+  })
+}
+
+/** Every close and reopen of the company, the latest first. */
+export async function listCloses(store: Store, companyId: string): Promise<CloseRecord[]> {
+  const rows = await store.db
+    .selectFrom('period_closes')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('id', 'desc')
+    .limit(1000)
+    .execute()
+  return rows.map(toRecord)
+}

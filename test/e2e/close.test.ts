@@ -1,0 +1,116 @@
+/**
+ * End-to-end (#50 items 1 and 2) with the built CLI, embedded then remote: `close status` exits 12
+ * while the last full month is open and 0 once it is ready; `close` refuses it until then (or
+ * --force --reason); once closed, `tx create` and the rows of `tx import` in it are refused naming
+ * the lock date; through `finctl serve`, the same, and `close reopen` lets the writes in again.
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { monthEnd, previousMonth } from '../../src/domain/accounts/period-lock.js'
+import { Sandbox, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
+
+const today = new Date().toISOString().slice(0, 10)
+const M = previousMonth(today.slice(0, 7))
+const END = monthEnd(M)
+const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
+
+describe('closing the books end to end', () => {
+  let sb: Sandbox
+  let server: ServeProcess | undefined
+  let acct: string
+  let tx: string
+
+  beforeAll(async () => {
+    sb = new Sandbox('close')
+    await sb.ok(['init', '--company', 'Close Co', '--currency', 'USD', '--email', 'o@close.test', '--password-stdin', '--no-input'], {
+      input: 'password-for-close\n',
+    })
+    acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
+    tx = (
+      await sb.json<{ id: string }>([
+        'tx',
+        'create',
+        '--account',
+        acct,
+        '--date',
+        day(10),
+        '--amount',
+        '-10.00',
+        '--description',
+        'Paper',
+        '--json',
+      ])
+    ).id
+  })
+  afterAll(() => stopServeAndCleanup(server, sb))
+
+  it('close status: exit 12 naming what is open, a row per account and the company; close refuses', async () => {
+    const r = await sb.run(['close', 'status', '--month', M])
+    expect(r.code, r.stderr).toBe(12)
+    expect(r.stderr).toContain(`${M} is not ready to close`)
+    expect(r.stderr).toContain('Main: 1 not reconciled, 1 uncategorized, 1 pending')
+    const rows = r.stdout.trim().split('\n')
+    expect(rows[0]).toContain('NOT RECONCILED')
+    expect(rows.at(-1)).toMatch(/^\(company\)\t/)
+    const j = await sb.run(['close', 'status', '--month', M, '--json'])
+    expect(j.code).toBe(12)
+    expect(JSON.parse(j.stdout)).toMatchObject({ month: M, ready: false, company: { not_reconciled: 1, uncategorized: 1, pending: 1 } })
+
+    const refused = await sb.run(['close', M])
+    expect(refused.code).toBe(12)
+    expect(refused.stderr).toContain(`${M} is not ready to close`)
+    const noReason = await sb.run(['close', M, '--force'])
+    expect(noReason.code).toBe(2)
+    expect(noReason.stderr).toContain('--force needs --reason')
+    const bad = await sb.run(['close', 'status', '--month', '2026-13'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--month must be a month written YYYY-MM')
+  })
+
+  it('once ready, close status exits 0 and close locks the month: tx create and import rows in it are refused', async () => {
+    await sb.ok(['tx', 'update', tx, '--status', 'posted', '--reconciled', 'true', '--category', 'Office'])
+    const ready = await sb.run(['close', 'status', '--month', M])
+    expect(ready.code, ready.stderr).toBe(0)
+    expect(ready.stderr).toContain(`${M} is ready to close`)
+
+    const closed = await sb.json(['close', M, '--json'])
+    expect(closed).toMatchObject({ period: M, action: 'close', lock_date: END, forced: false })
+
+    const create = await sb.run(['tx', 'create', '--account', acct, '--date', day(12), '--amount', '-1.00', '--description', 'Late'])
+    expect(create.code).toBe(6)
+    expect(create.stderr).toContain(`a transaction dated ${day(12)} is in a closed period: the lock date is ${END}`)
+    expect(create.stderr).toContain('--date:')
+
+    const csv = join(sb.dir, 'late.csv')
+    writeFileSync(csv, `Date,Description,Amount\n${day(20)},Old,-2.00\n${today},New,-3.00\n`)
+    const imp = await sb.run(['tx', 'import', csv, '--account', acct, '--json'])
+    expect(imp.code, imp.stderr).toBe(8)
+    const s = JSON.parse(imp.stdout)
+    expect(s).toMatchObject({ created: 1, rejected: 1 })
+    expect(s.rejects[0].line).toBe(2)
+    expect(s.rejects[0].reason).toContain(`the lock date is ${END}`)
+  })
+
+  it('remote: status and the lock through finctl serve; reopen with a reason lets the writes in', async () => {
+    server = await startServe(sb, sb.database)
+    const token = sb.profiles().profiles.local.access_token!
+    const remote = (args: string[]) => sb.run(['--base-url', server!.url, ...args], { env: { FINCTL_TOKEN: token } })
+    const st = await remote(['close', 'status', '--month', M, '--json'])
+    expect(st.code, st.stderr).toBe(0)
+    expect(JSON.parse(st.stdout)).toMatchObject({ lock_date: END, closed: true })
+    const refused = await remote(['tx', 'update', tx, '--description', 'Changed'])
+    expect(refused.code).toBe(6)
+    expect(refused.stderr).toContain(`the lock date is ${END}`)
+
+    const noReason = await remote(['close', 'reopen', M])
+    expect(noReason.code).toBe(2)
+    const reopened = await remote(['close', 'reopen', M, '--reason', 'late invoice', '--json'])
+    expect(reopened.code, reopened.stderr).toBe(0)
+    expect(JSON.parse(reopened.stdout)).toMatchObject({ action: 'reopen', lock_date: monthEnd(previousMonth(M)), reason: 'late invoice' })
+    const created = await remote(['tx', 'create', '--account', acct, '--date', day(12), '--amount', '-1.00', '--description', 'Late'])
+    expect(created.code, created.stderr).toBe(0)
+    const history = await sb.json<Array<{ action: string }>>(['close', 'history', '--json'])
+    expect(history.map((h) => h.action)).toEqual(['reopen', 'close'])
+  })
+})
