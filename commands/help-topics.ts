@@ -23,6 +23,7 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   unreachable: 'cannot reach the target: connection refused, DNS, timeout, or a database that cannot be opened',
   database:
     'the database cannot take the command: locked by another process past the wait (FINCTL_BUSY_TIMEOUT_MS), full, damaged or read-only; the message names the file, `finctl doctor` checks it',
+  auditBroken: '`finctl verify`: the audit trail is broken, an entry changed, removed or inserted (the message names it)',
   interrupted: 'cancelled at a prompt (Ctrl-C)',
 }
 

@@ -20,6 +20,7 @@ import { registerSeed } from './seed.js'
 import { registerServe } from './serve.js'
 import { registerStatements } from './statements.js'
 import { registerTx } from './tx.js'
+import { registerVerify } from './verify.js'
 
 export function registerAll(program: Command, run: Runner): void {
   registerInit(program, run)
@@ -34,6 +35,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerRates(program, run)
   registerRules(program, run)
   registerExport(program, run)
+  registerVerify(program, run)
   registerModel(program, run)
   registerSeed(program, run)
   registerServe(program, run)

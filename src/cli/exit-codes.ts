@@ -16,6 +16,8 @@ export const EXIT = {
   unreachable: 10,
   /** The database cannot take the command: locked past the wait, full, damaged, read-only (docs/concurrency.md). */
   database: 11,
+  /** `finctl verify`: the audit trail's hash chain is broken (an entry changed, removed or inserted; docs/audit.md). */
+  auditBroken: 13,
   interrupted: 130,
 } as const
 
