@@ -18,6 +18,7 @@ export function registerReports(program: Command, run: Runner): void {
     .option('--to <date>', 'last day YYYY-MM-DD')
     .addOption(new Option('--interval <interval>', 'period length').choices([...INTERVALS]).default('month'))
     .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--as-of <timestamp>', 'as the data stood at this moment, e.g. 2026-11-05T09:00:00Z (from the audit trail)')
     .option('--chart', 'a bar chart of money in and out per period instead of the table')
     .addHelpText(
       'after',
@@ -32,8 +33,12 @@ export function registerReports(program: Command, run: Runner): void {
     .option('--from <date>', 'first day YYYY-MM-DD')
     .option('--to <date>', 'last day YYYY-MM-DD')
     .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--as-of <timestamp>', 'as the data stood at this moment, e.g. 2026-11-05T09:00:00Z (from the audit trail)')
     .option('--top <n>', 'how many top merchants (default 10)')
-    .addHelpText('after', '\nExample:\n  finctl reports summary --from 2026-01-01 --to 2026-12-31 --top 20\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl reports summary --from 2026-01-01 --to 2026-12-31 --top 20\n  finctl reports summary --from 2026-10-01 --to 2026-10-31 --as-of 2026-11-05T09:00:00Z\n',
+    )
     .action(run(runSummary))
 }
 
@@ -41,12 +46,13 @@ interface RangeOptions {
   from?: string
   to?: string
   account?: string
+  asOf?: string
 }
 
 /** Neither date: the last 12 months up to today by this machine's clock; otherwise the service decides. */
-function rangeQuery(ctx: Context, o: RangeOptions): { from?: string; to?: string; bank_account_id?: string } {
+function rangeQuery(ctx: Context, o: RangeOptions): { from?: string; to?: string; bank_account_id?: string; as_of?: string } {
   const range = o.from === undefined && o.to === undefined ? defaultRange(ctx.io.now()) : { from: o.from, to: o.to }
-  return { ...range, bank_account_id: o.account }
+  return { ...range, bank_account_id: o.account, as_of: o.asOf }
 }
 
 // ---- cash flow ----------------------------------------------------------------------------
