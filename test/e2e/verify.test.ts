@@ -1,5 +1,5 @@
 /**
- * End-to-end: `finctl verify` of the built CLI on the entries its own writes chained (tx update,
+ * End-to-end: `reports --as-of` reproduces the reports run before the changes; `finctl verify` of the built CLI on the entries its own writes chained (tx update,
  * bulk update, delete): exit 0 when intact; an SQL UPDATE, DELETE or forged INSERT of one audit row
  * in the database file gives exit 13 with that entry named (docs/audit.md).
  */
@@ -22,6 +22,10 @@ interface Row {
 describe('finctl verify', () => {
   const sb = new Sandbox('verify')
   let rows: Row[] = []
+  const RANGE = ['--from', '2026-10-01', '--to', '2026-10-31']
+  let summary: unknown
+  let cashFlow: unknown
+  let asOf = ''
   const sqlite = <T>(fn: (db: Database.Database) => T): T => {
     const db = new Database(sb.database)
     try {
@@ -55,6 +59,11 @@ describe('finctl verify', () => {
       ])
       ids.push(t.id)
     }
+    summary = await sb.json(['reports', 'summary', ...RANGE, '--json'])
+    cashFlow = await sb.json(['reports', 'cash-flow', ...RANGE, '--json'])
+    await new Promise((r) => setTimeout(r, 5))
+    asOf = new Date().toISOString()
+    await new Promise((r) => setTimeout(r, 5))
     await sb.ok(['tx', 'update', ids[0], '--amount', '-950.00', '--json'])
     await sb.ok(['tx', 'update', ids[1], '--category', 'Sales', '--json'])
     await sb.ok(['tx', 'delete', ids[2], '--yes', '--json'])
@@ -71,6 +80,15 @@ describe('finctl verify', () => {
     const plain = await sb.run(['verify'])
     expect(plain.code).toBe(0)
     expect(plain.stdout).toContain('intact: 4 entries')
+  })
+
+  it('reports --as-of the moment before the changes are the reports run then', async () => {
+    expect(await sb.json(['reports', 'summary', ...RANGE, '--json'])).not.toEqual(summary)
+    expect(await sb.json(['reports', 'summary', ...RANGE, '--as-of', asOf, '--json'])).toEqual(summary)
+    expect(await sb.json(['reports', 'cash-flow', ...RANGE, '--as-of', asOf, '--json'])).toEqual(cashFlow)
+    const bad = await sb.run(['reports', 'summary', '--as-of', 'yesterday'])
+    expect(bad.code).toBe(6)
+    expect(bad.stderr).toContain('--as-of')
   })
 
   it('an SQL UPDATE of one row: exit 13 naming it; put back: intact', async () => {
