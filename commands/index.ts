@@ -21,6 +21,7 @@ import { registerSeed } from './seed.js'
 import { registerServe } from './serve.js'
 import { registerStatements } from './statements.js'
 import { registerTx } from './tx.js'
+import { registerVerify } from './verify.js'
 
 export function registerAll(program: Command, run: Runner): void {
   registerInit(program, run)
@@ -36,6 +37,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerRules(program, run)
   registerExport(program, run)
   registerClose(program, run)
+  registerVerify(program, run)
   registerModel(program, run)
   registerSeed(program, run)
   registerServe(program, run)

@@ -19,6 +19,7 @@ export function registerReports(program: Command, run: Runner): void {
     .option('--to <when>', TO_HELP)
     .addOption(new Option('--interval <interval>', 'period length').choices([...INTERVALS]).default('month'))
     .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--as-of <timestamp>', 'as the data stood at this moment, e.g. 2026-11-05T09:00:00Z (from the audit trail)')
     .option('--chart', 'a bar chart of money in and out per period instead of the table')
     .addHelpText(
       'after',
@@ -33,8 +34,12 @@ export function registerReports(program: Command, run: Runner): void {
     .option('--from <when>', FROM_HELP)
     .option('--to <when>', TO_HELP)
     .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--as-of <timestamp>', 'as the data stood at this moment, e.g. 2026-11-05T09:00:00Z (from the audit trail)')
     .option('--top <n>', 'how many top merchants (default 10)')
-    .addHelpText('after', '\nExample:\n  finctl reports summary --from 2026-01-01 --to 2026-12-31 --top 20\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl reports summary --from 2026-01-01 --to 2026-12-31 --top 20\n  finctl reports summary --from 2026-10-01 --to 2026-10-31 --as-of 2026-11-05T09:00:00Z\n',
+    )
     .action(run(runSummary))
 }
 
@@ -42,12 +47,13 @@ interface RangeOptions {
   from?: string
   to?: string
   account?: string
+  asOf?: string
 }
 
 /** The days of --from and --to (periods people say), completed as the service would, by this machine's clock. */
-function rangeQuery(ctx: Context, o: RangeOptions): { from: string; to: string; bank_account_id?: string } {
+function rangeQuery(ctx: Context, o: RangeOptions): { from: string; to: string; bank_account_id?: string; as_of?: string } {
   const range = periodFlags(ctx, o, (r) => reportRange(r, ctx.io.now())) as { from: string; to: string }
-  return { ...range, bank_account_id: o.account }
+  return { ...range, bank_account_id: o.account, as_of: o.asOf }
 }
 
 // ---- cash flow ----------------------------------------------------------------------------

@@ -40,6 +40,7 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteG
   ['/api-v1/exchange-rates', () => import('./routes/exchange-rates.js').then((m) => m.exchangeRateRoutes)],
   ['/api-v1/exports', () => import('./routes/exports.js').then((m) => m.exportRoutes)],
   ['/api-v1/close', () => import('./routes/close.js').then((m) => m.closeRoutes)],
+  ['/api-v1/audit', () => import('./routes/audit.js').then((m) => m.auditRoutes)],
 ]
 const OPENAPI_PATH = '/openapi.json'
 export const ROUTE_GROUP_PREFIXES: readonly string[] = GROUPS.map(([prefix]) => prefix)

@@ -18,6 +18,8 @@ export const EXIT = {
   database: 11,
   /** `close status`: the month is not ready to close; `close`: refused for that reason (docs/closing.md). */
   notReady: 12,
+  /** `finctl verify`: the audit trail's hash chain is broken (an entry changed, removed or inserted; docs/audit.md). */
+  auditBroken: 13,
   interrupted: 130,
 } as const
 

@@ -22,6 +22,7 @@ import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiK
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type { CloseRecord, CloseRequest, CloseStatus } from '../domain/closing/schemas.js'
+import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
@@ -278,6 +279,10 @@ export class Client {
       this.request<CashFlowReport>('GET', '/api-v1/reports/cash-flow', { query: q }).then((r) => r.data),
     summary: (q: Partial<Record<keyof SummaryQuery, string | number>> = {}) =>
       this.request<SummaryReport>('GET', '/api-v1/reports/summary', { query: q }).then((r) => r.data),
+  }
+
+  readonly audit = {
+    verify: () => this.request<AuditVerification>('GET', '/api-v1/audit/verify').then((r) => r.data),
   }
 
   readonly exports = {

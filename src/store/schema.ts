@@ -236,6 +236,17 @@ export interface AuditEntriesTable {
   /** JSON: { field: { before, after } } */
   changes: string
   created_at: string
+  /** The hash of the company's entry before this one (audit-chain.ts); null only on a row written outside the chain. */
+  prev_hash: string | null
+  /** SHA-256 over prev_hash and this entry's fields (audit-chain.ts). */
+  hash: string | null
+}
+
+/** Per company, the last entry of its audit chain: every writer of audit_entries locks this row (0017). */
+export interface AuditChainHeadsTable {
+  company_id: string
+  last_id: number
+  hash: string
 }
 
 export interface CategorizationRulesTable {
@@ -292,6 +303,7 @@ export interface Db {
   transactions: TransactionsTable
   idempotency_keys: IdempotencyKeysTable
   audit_entries: AuditEntriesTable
+  audit_chain_heads: AuditChainHeadsTable
   bank_statements: BankStatementsTable
   categorization_rules: CategorizationRulesTable
   categorization_settings: CategorizationSettingsTable

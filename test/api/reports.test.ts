@@ -547,12 +547,14 @@ describe('OpenAPI document', () => {
       }
       await SwaggerParser.validate(structuredClone(doc) as never)
       expect(doc.paths['/api-v1/reports/cash-flow'].get.parameters.map((p) => p.name).sort()).toEqual([
+        'as_of',
         'bank_account_id',
         'from',
         'interval',
         'to',
       ])
       expect(doc.paths['/api-v1/reports/summary'].get.parameters.map((p) => p.name).sort()).toEqual([
+        'as_of',
         'bank_account_id',
         'from',
         'to',

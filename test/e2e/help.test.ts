@@ -77,6 +77,7 @@ describe('help', () => {
       ['8', 'partial success'],
       ['10', 'cannot reach the target'],
       ['11', 'the database cannot take the command'],
+      ['13', '`finctl verify`: the audit trail is broken'],
       ['130', 'cancelled'],
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +${word}`, 'm'))

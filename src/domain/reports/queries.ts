@@ -133,3 +133,23 @@ export async function openingRate(db: Kysely<Db>, accountKey: number, currency: 
     .executeTakeFirst()
   return row?.exchange_rate
 }
+
+/** The first `n` non-void transactions of an account in its own currency, in openingRate's order. */
+export async function firstInCurrency(
+  db: Kysely<Db>,
+  accountKey: number,
+  currency: string,
+  n: number,
+): Promise<Array<{ transaction_date: string; seq: number; exchange_rate: string }>> {
+  const rows = await db
+    .selectFrom('transactions')
+    .select(['transaction_date', 'seq', 'exchange_rate'])
+    .where('account_key', '=', accountKey)
+    .where('currency_code', '=', currency)
+    .where('status', '!=', 'void')
+    .orderBy('transaction_date', 'asc')
+    .orderBy('seq', 'asc')
+    .limit(n)
+    .execute()
+  return rows.map((r) => ({ transaction_date: r.transaction_date, seq: Number(r.seq), exchange_rate: r.exchange_rate }))
+}

@@ -20,6 +20,7 @@ import { accountMovements } from '../accounts/balances.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
 import { companyKey } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
+import { asOfDelta, dayFlowsDelta, type DeltaRow, mergeGroups, moveAccounts, netBeforeDelta, openingRateThen } from './as-of.js'
 
 const CATEGORIES = ['operations', 'investing', 'financing', 'uncategorized'] as const
 type Category = (typeof CATEGORIES)[number]
@@ -56,12 +57,21 @@ interface Opening {
  * transaction); with no such transaction there is no rate, and the account's opening balance is left
  * out of the balances and listed in `unconverted_opening_balances`.
  */
-async function openingBalances(db: Kysely<Db>, companyId: string, scope: Scope, base: string): Promise<Opening> {
+async function openingBalances(
+  db: Kysely<Db>,
+  companyId: string,
+  scope: Scope,
+  base: string,
+  delta: readonly DeltaRow[],
+  asOf?: string,
+): Promise<Opening> {
   let q = db
     .selectFrom('bank_accounts')
     .select(['id', 'key', 'name', 'currency_code', 'opening_balance'])
     .where('company_id', '=', companyId)
   if (scope.column === 'account_key') q = q.where('key', '=', scope.value)
+  // As it stood: an account opened since was not there.
+  if (asOf !== undefined) q = q.where('created_at', '<=', new Date(asOf).toISOString())
   const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
   const out: Opening = { total: 0n, accounts: [], unconverted: [] }
   for (const r of rows) {
@@ -69,7 +79,9 @@ async function openingBalances(db: Kysely<Db>, companyId: string, scope: Scope, 
     out.accounts.push({ id: r.id, key: Number(r.key), name: r.name, currency_code: r.currency_code, opening: BigInt(minor) })
     let converted = 0
     if (minor !== 0 && r.currency_code !== base) {
-      const rate = await openingRate(db, Number(r.key), r.currency_code)
+      const rate = delta.length
+        ? await openingRateThen(db, Number(r.key), r.currency_code, delta)
+        : await openingRate(db, Number(r.key), r.currency_code)
       if (rate === undefined) {
         out.unconverted.push({
           bank_account_id: r.id,
@@ -95,6 +107,20 @@ async function scopeOf(store: Store, companyId: string, accountId: string | unde
   return { column: 'account_key', value: account.key, accountId: account.id }
 }
 
+/** With `as_of`, the rows that differ then from now (as-of.ts), read on the report's snapshot; none without it. */
+async function deltaOf(
+  store: Store,
+  db: Kysely<Db>,
+  companyId: string,
+  scope: Scope,
+  base: string,
+  asOf: string | undefined,
+): Promise<DeltaRow[]> {
+  if (asOf === undefined) return []
+  const company = scope.column === 'company_key' ? scope.value : await companyKey(store, companyId)
+  return asOfDelta(store, db, companyId, company, scope, base, new Date(asOf).toISOString())
+}
+
 /** Run the queries of one report on one snapshot (SQLite: one deferred transaction; PostgreSQL: repeatable read). */
 function snapshot<T>(store: Store, fn: (db: Kysely<Db>) => Promise<T>): Promise<T> {
   return store.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn)
@@ -107,9 +133,11 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
   const base = await baseCurrency(store, companyId)
   const scope = await scopeOf(store, companyId, q.bank_account_id)
   const { opening, days } = await snapshot(store, async (db) => {
-    const accounts = await openingBalances(db, companyId, scope, base)
-    const before = await netBefore(db, scope, from)
-    return { opening: { accounts, balance: accounts.total + before }, days: await flowsByDay(db, scope, from, to) }
+    const delta = await deltaOf(store, db, companyId, scope, base, q.as_of)
+    const accounts = await openingBalances(db, companyId, scope, base, delta, q.as_of)
+    const before = (await netBefore(db, scope, from)) + netBeforeDelta(delta, from)
+    const days = [...(await flowsByDay(db, scope, from, to)), ...dayFlowsDelta(delta, from, to)]
+    return { opening: { accounts, balance: accounts.total + before }, days }
   })
 
   const buckets = periods.map(() => ({
@@ -206,10 +234,12 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
   const base = await baseCurrency(store, companyId)
   const scope = await scopeOf(store, companyId, q.bank_account_id)
   const { opening, groups, moved } = await snapshot(store, async (db) => {
-    const opening = await openingBalances(db, companyId, scope, base)
-    const groups = await summaryGroups(db, scope, from, to)
+    const delta = await deltaOf(store, db, companyId, scope, base, q.as_of)
+    const opening = await openingBalances(db, companyId, scope, base, delta, q.as_of)
+    const groups = mergeGroups(await summaryGroups(db, scope, from, to), delta, from, to)
     // Each account's balance at the end of `to`, in its own currency, as `accounts get` counts it.
     const moved = await accountMovements(db, opening.accounts, base, to)
+    moveAccounts(moved, opening.accounts, base, delta, to)
     return { opening, groups, moved }
   })
 

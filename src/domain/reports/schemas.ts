@@ -9,6 +9,10 @@ const range = {
     description: 'last day, inclusive (default: the last day of last month; today when only `from` is given)',
   }),
   bank_account_id: z.string().max(100).optional().openapi({ description: 'one bank account only' }),
+  as_of: z.string().datetime({ offset: true }).optional().openapi({
+    example: '2026-11-05T09:00:00Z',
+    description: 'answer as the data stood at this moment, rebuilt from the audit trail (docs/audit.md); default now',
+  }),
 }
 
 export const CashFlowQuery = z

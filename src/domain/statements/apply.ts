@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow } from '../../store/schema.js'
+import { appendAudit } from '../../store/audit-chain.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import { actorId } from '../actor.js'
@@ -155,6 +156,8 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
 
     let created: NewTransactionRow[] = []
     let audit: NewAuditEntryRow[] = []
+    // Chained once, after the last row lock of this statement: the chain's head is locked last (no deadlock with an update).
+    const chained: NewAuditEntryRow[] = []
     let createdCount = 0
     const flush = async () => {
       categorizer.apply(created)
@@ -167,7 +170,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
           .insertInto('transactions')
           .values(created.map((r) => store.tx.encode(r)))
           .execute()
-      if (audit.length) await trx.insertInto('audit_entries').values(audit).execute()
+      for (const a of audit) chained.push(a)
       createdCount += created.length
       created = []
       audit = []
@@ -236,6 +239,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       created.push(row)
     }
     await flush()
+    await appendAudit(trx, store.dialect, chained)
 
     const result = { created: createdCount, matched: matches.size, duplicates: sel.lines.length - fresh.length }
     await trx

@@ -46,6 +46,11 @@ export function diff(before: Transaction | null, after: Transaction | null): Cha
 export type CreationAction = Extract<AuditAction, 'create' | 'batch_create' | 'statement_import'>
 const CREATIONS: ReadonlySet<AuditAction> = new Set<CreationAction>(['create', 'batch_create', 'statement_import'])
 
+/** Whether an entry's action is a transaction's creation. */
+export function isCreation(action: string): boolean {
+  return CREATIONS.has(action as AuditAction)
+}
+
 /** Who created a transaction, how and when: its created_by, created_via and created_at columns. */
 export interface Creation {
   created_by?: string | null

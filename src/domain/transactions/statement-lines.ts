@@ -19,6 +19,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow, StoredTransactionRow } from '../../store/schema.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import { InsertedRows, type Store } from '../../store/store.js'
+import { appendAudit } from '../../store/audit-chain.js'
 import type { Actor } from '../actor.js'
 import { auditRow, diff } from './audit.js'
 import { toTransaction } from '../transaction-rows.js'
@@ -202,11 +203,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
       matched.set(index, id)
     }
   }
-  for (let i = 0; i < audit.length; i += 500)
-    await trx
-      .insertInto('audit_entries')
-      .values(audit.slice(i, i + 500))
-      .execute()
+  await appendAudit(trx, store.dialect, audit)
   return {
     inserted: InsertedRows.ofIds(
       rows,

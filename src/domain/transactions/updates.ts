@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely'
 import type { Store } from '../../store/store.js'
 import type { Db } from '../../store/schema.js'
 import type { TransactionRow } from '../../store/transaction-codec.js'
+import { appendAudit } from '../../store/audit-chain.js'
 import type { Actor } from '../actor.js'
 import { auditRow, creationRow, diff, history } from './audit.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
@@ -192,10 +193,7 @@ export async function updateTransaction(
       if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
       checkUnlocked(lockDate, row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`)
       await store.tx.update(trx, next)
-      await trx
-        .insertInto('audit_entries')
-        .values(auditRow(actor, 'update', row.id, changes, now))
-        .execute()
+      await appendAudit(trx, store.dialect, [auditRow(actor, 'update', row.id, changes, now)])
       const delta = new LabelDelta()
       delta.note(row, next)
       return { after, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
@@ -219,10 +217,10 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
         )
       await trx.deleteFrom('transactions').where('seq', '=', row.seq).execute()
       const created = creationRow(actor.companyId, row.id, row)
-      await trx
-        .insertInto('audit_entries')
-        .values([...(created ? [created] : []), auditRow(actor, 'delete', row.id, diff(toTransaction(row), null), now)])
-        .execute()
+      await appendAudit(trx, store.dialect, [
+        ...(created ? [created] : []),
+        auditRow(actor, 'delete', row.id, diff(toTransaction(row), null), now),
+      ])
       const delta = new LabelDelta()
       delta.note(row, null)
       return { id: row.id, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
@@ -304,11 +302,7 @@ export async function bulkUpdateTransactions(
           'transaction_ids',
         )
       }
-      for (let i = 0; i < audit.length; i += 1000)
-        await trx
-          .insertInto('audit_entries')
-          .values(audit.slice(i, i + 1000))
-          .execute()
+      await appendAudit(trx, store.dialect, audit, 1000)
       const order = new Map(ids.map((id, i) => [id, i]))
       out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
       const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)

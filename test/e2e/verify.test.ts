@@ -1,0 +1,136 @@
+/**
+ * End-to-end: `reports --as-of` reproduces the reports run before the changes; `finctl verify` of the built CLI on the entries its own writes chained (tx update,
+ * bulk update, delete): exit 0 when intact; an SQL UPDATE, DELETE or forged INSERT of one audit row
+ * in the database file gives exit 13 with that entry named (docs/audit.md).
+ */
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Sandbox } from '../helpers/cli.js'
+
+interface Row {
+  id: number
+  company_id: string
+  transaction_id: string
+  actor: string
+  action: string
+  changes: string
+  created_at: string
+  prev_hash: string
+  hash: string
+}
+
+describe('finctl verify', () => {
+  const sb = new Sandbox('verify')
+  let rows: Row[] = []
+  const RANGE = ['--from', '2026-10-01', '--to', '2026-10-31']
+  let summary: unknown
+  let cashFlow: unknown
+  let asOf = ''
+  const sqlite = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(sb.database)
+    try {
+      return fn(db)
+    } finally {
+      db.close()
+    }
+  }
+
+  beforeAll(async () => {
+    await sb.ok(['init', '--no-input', '--currency', 'USD'])
+    const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Ops', '--type', 'checking', '--json'])).id
+    const ids: string[] = []
+    for (const [d, a] of [
+      ['Rent', '-900.00'],
+      ['Sale', '1200.00'],
+      ['Cafe', '-4.50'],
+    ]) {
+      const t = await sb.json<{ id: string }>([
+        'tx',
+        'create',
+        '--account',
+        acct,
+        '--date',
+        '2026-10-01',
+        '--description',
+        d,
+        '--amount',
+        a,
+        '--json',
+      ])
+      ids.push(t.id)
+    }
+    summary = await sb.json(['reports', 'summary', ...RANGE, '--json'])
+    cashFlow = await sb.json(['reports', 'cash-flow', ...RANGE, '--json'])
+    await new Promise((r) => setTimeout(r, 5))
+    asOf = new Date().toISOString()
+    await new Promise((r) => setTimeout(r, 5))
+    await sb.ok(['tx', 'update', ids[0], '--amount', '-950.00', '--json'])
+    await sb.ok(['tx', 'update', ids[1], '--category', 'Sales', '--json'])
+    await sb.ok(['tx', 'delete', ids[2], '--yes', '--json'])
+    rows = sqlite((db) => db.prepare('SELECT * FROM audit_entries ORDER BY id').all() as Row[])
+  }, 120_000)
+  afterAll(() => sb.cleanup())
+
+  it('is intact after the CLI own writes: exit 0', async () => {
+    // update, update, the deleted one's creation entry and its delete entry
+    expect(rows.map((r) => r.action)).toEqual(['update', 'update', 'create', 'delete'])
+    const r = await sb.run(['verify', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ intact: true, entries: 4, head: { id: rows[3].id, hash: rows[3].hash }, broken: null })
+    const plain = await sb.run(['verify'])
+    expect(plain.code).toBe(0)
+    expect(plain.stdout).toContain('intact: 4 entries')
+  })
+
+  it('reports --as-of the moment before the changes are the reports run then', async () => {
+    expect(await sb.json(['reports', 'summary', ...RANGE, '--json'])).not.toEqual(summary)
+    expect(await sb.json(['reports', 'summary', ...RANGE, '--as-of', asOf, '--json'])).toEqual(summary)
+    expect(await sb.json(['reports', 'cash-flow', ...RANGE, '--as-of', asOf, '--json'])).toEqual(cashFlow)
+    const bad = await sb.run(['reports', 'summary', '--as-of', 'yesterday'])
+    expect(bad.code).toBe(6)
+    expect(bad.stderr).toContain('--as-of')
+  })
+
+  it('an SQL UPDATE of one row: exit 13 naming it; put back: intact', async () => {
+    const target = rows[1]
+    sqlite((db) =>
+      db.prepare('UPDATE audit_entries SET changes = ? WHERE id = ?').run('{"category":{"before":null,"after":"Loans"}}', target.id),
+    )
+    const r = await sb.run(['verify', '--json'])
+    expect(r.code).toBe(13)
+    expect(JSON.parse(r.stdout).broken).toMatchObject({ kind: 'changed', entry_id: target.id })
+    expect(r.stderr).toContain(`audit entry #${target.id} was changed`)
+    sqlite((db) => db.prepare('UPDATE audit_entries SET changes = ? WHERE id = ?').run(target.changes, target.id))
+    expect((await sb.run(['verify'])).code).toBe(0)
+  })
+
+  it('an SQL DELETE of one row: exit 13 naming the gap; put back: intact', async () => {
+    const target = rows[2]
+    sqlite((db) => db.prepare('DELETE FROM audit_entries WHERE id = ?').run(target.id))
+    const r = await sb.run(['verify'])
+    expect(r.code).toBe(13)
+    expect(r.stderr).toContain(`an audit entry before #${rows[3].id} was removed (between #${rows[1].id} and it)`)
+    sqlite((db) =>
+      db
+        .prepare(
+          'INSERT INTO audit_entries (id, company_id, transaction_id, actor, action, changes, created_at, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)',
+        )
+        .run(...Object.values(target)),
+    )
+    expect((await sb.run(['verify'])).code).toBe(0)
+  })
+
+  it('a forged INSERT: exit 13 naming it', async () => {
+    const last = rows[3]
+    const id = sqlite(
+      (db) =>
+        db
+          .prepare('INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at) VALUES (?,?,?,?,?,?)')
+          .run(last.company_id, last.transaction_id, last.actor, 'update', '{}', last.created_at).lastInsertRowid,
+    )
+    const r = await sb.run(['verify', '--json'])
+    expect(r.code).toBe(13)
+    expect(JSON.parse(r.stdout).broken).toMatchObject({ kind: 'inserted', entry_id: Number(id), after_id: last.id })
+    expect(r.stderr).toContain(`audit entry #${id} was inserted`)
+  })
+})
