@@ -87,6 +87,53 @@ export async function accountMovements(
   return out
 }
 
+/**
+ * The same movements as accountMovements, read from the kept day totals (store/report-totals.ts)
+ * instead of the rows: what the summary report takes, up to the end of its range.
+ */
+export async function movementsFromTotals(
+  db: Kysely<Db>,
+  accounts: readonly BalanceAccount[],
+  base: string,
+  upTo: string,
+): Promise<Map<number, Movement>> {
+  const out = new Map<number, Movement>()
+  const byCurrency = new Map<string, number[]>()
+  for (const a of accounts) {
+    out.set(a.key, { net: 0n, unconverted: [] })
+    byCurrency.set(a.currency_code, [...(byCurrency.get(a.currency_code) ?? []), a.key])
+  }
+  for (const [currency, keys] of byCurrency) {
+    const inBase = currency === base
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const q = db
+        .selectFrom('report_day_flows')
+        .where('account_key', 'in', keys.slice(i, i + CHUNK))
+        .where('transaction_date', '<=', upTo)
+      const rows = await q
+        .select([
+          'account_key',
+          'currency_code',
+          sumText(sql`n`).as('n'),
+          sumText(sql`amount`).as('amount'),
+          sumText(sql`inflows - outflows`).as('base'),
+        ])
+        .groupBy(['account_key', 'currency_code'])
+        .orderBy('account_key')
+        .orderBy('currency_code')
+        .execute()
+      for (const r of rows) {
+        const m = out.get(Number(r.account_key))!
+        // The rule above: base_amount on an account in the base currency, else the own currency's amounts.
+        if (inBase) m.net += exact(r.base)
+        else if (r.currency_code === currency) m.net += exact(r.amount)
+        else if (exact(r.n) > 0n) m.unconverted.push({ currency_code: r.currency_code, count: Number(exact(r.n)), amount: exact(r.amount) })
+      }
+    }
+  }
+  return out
+}
+
 /** The transactions left out of the balances of `keys` (accounts in `currency`, not the base), per currency. */
 async function nameUnconverted(
   db: Kysely<Db>,

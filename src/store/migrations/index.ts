@@ -23,6 +23,7 @@ import * as balanceIndex from './0012_balance_index.js'
 import * as balanceCurrency from './0013_balance_currency.js'
 import * as loginLimits from './0014_login_limits.js'
 import * as statementWorker from './0015_statement_worker.js'
+import * as reportTotals from './0018_report_totals.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -44,6 +45,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0013_balance_currency', balanceCurrency],
   ['0014_login_limits', loginLimits],
   ['0015_statement_worker', statementWorker],
+  ['0018_report_totals', reportTotals],
 ]
 
 /** Every migration, in order, for one dialect. */
