@@ -91,6 +91,8 @@ for (const storeKind of STORES) {
       await c.transactions.update(ids[5], { status: 'posted', amount: '7.07' })
       await c.transactions.update(ids[6], { status: 'pending', is_reconciled: true })
       await c.transactions.update(ids[7], { description: 'Only the text' })
+      await c.transactions.update(ids[15], { category: 'Alone' })
+      await c.transactions.update(ids[16], { is_reconciled: true })
       await c.transactions.bulkUpdate({ transaction_ids: ids.slice(8, 14), updates: { category: 'Bulk', merchant_name: 'Bulk Co' } })
       // Re-conversion: a new date takes that date's rate; a currency change takes its rate.
       await c.rates.set('2025-06-01', 'EUR', { rate: '1.2' })
