@@ -25,7 +25,7 @@ const key = (v: string) => `CASE WHEN ${v} IS NULL THEN '' ELSE '.' || ${v} END`
 const POS = (r: string) => `CASE WHEN ${r}base_amount > 0 THEN ${r}base_amount ELSE 0 END`
 const NEG = (r: string) => `CASE WHEN ${r}base_amount < 0 THEN 0 - ${r}base_amount ELSE 0 END`
 
-const DAY_KEY = ['company_key', 'transaction_date', 'account_key', 'cash_flow', 'currency_code']
+const DAY_KEY = ['company_key', 'transaction_date', 'cash_flow', 'account_key', 'currency_code']
 const DAY_SUMS = ['n', 'inflows', 'outflows', 'amount']
 const MONTH_KEY = ['company_key', 'month', 'account_key', 'cash_flow', 'accounting', 'category', 'merchant']
 const MONTH_SUMS = ['n', 'net', 'inflows', 'pending', 'unreconciled']
@@ -34,8 +34,8 @@ const MONTH_SUMS = ['n', 'net', 'inflows', 'pending', 'unreconciled']
 const dayKey = (r: string) => [
   `${r}company_key`,
   `${r}transaction_date`,
-  `${r}account_key`,
   key(`${r}cash_flow_category`),
+  `${r}account_key`,
   `${r}currency_code`,
 ]
 const monthKey = (r: string) => [
@@ -97,11 +97,11 @@ export function reportTotalsDdl(dialect: Dialect): string[] {
   const money = dialect === 'postgres' ? 'bigint' : 'integer'
   const rowid = dialect === 'postgres' ? '' : ' WITHOUT ROWID'
   const ddl = [
-    `CREATE TABLE report_day_flows (company_key integer NOT NULL, transaction_date text NOT NULL, account_key integer NOT NULL,
-      cash_flow text NOT NULL, currency_code text NOT NULL,
+    `CREATE TABLE report_day_flows (company_key integer NOT NULL, transaction_date text NOT NULL, cash_flow text NOT NULL,
+      account_key integer NOT NULL, currency_code text NOT NULL,
       ${DAY_SUMS.map((c) => `${c} ${money} NOT NULL`).join(', ')},
       PRIMARY KEY (${DAY_KEY.join(', ')}))${rowid}`,
-    'CREATE INDEX report_day_flows_account ON report_day_flows (account_key, transaction_date)',
+    'CREATE INDEX report_day_flows_account ON report_day_flows (account_key, transaction_date, cash_flow)',
     `CREATE TABLE report_month_groups (company_key integer NOT NULL, month text NOT NULL, account_key integer NOT NULL,
       cash_flow text NOT NULL, accounting text NOT NULL, category text NOT NULL, merchant text NOT NULL,
       ${MONTH_SUMS.map((c) => `${c} ${money} NOT NULL`).join(', ')},

@@ -209,7 +209,7 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
     const opening = await openingBalances(db, companyId, scope, base)
     const groups = await summaryGroups(db, scope, from, to)
     // Each account's balance at the end of `to`, in its own currency, as `accounts get` counts it.
-    const moved = await movementsFromTotals(db, opening.accounts, base, to)
+    const moved = await movementsFromTotals(db, opening.accounts, base, to, scope.column === 'company_key' ? scope.value : undefined)
     return { opening, groups, moved }
   })
 
