@@ -114,7 +114,11 @@ export function reportTotalsDdl(dialect: Dialect): string[] {
       `CREATE TRIGGER report_totals_insert AFTER INSERT ON transactions BEGIN
         ${both.map((t) => rowDelta(t, 'NEW.', '1')).join('\n')}
       END`,
-      `CREATE TRIGGER report_totals_update AFTER UPDATE OF ${WATCHED} ON transactions BEGIN
+      // An update that writes every column but changes none of these (a description, a pairing) costs nothing.
+      `CREATE TRIGGER report_totals_update AFTER UPDATE OF ${WATCHED} ON transactions
+        WHEN ${WATCHED.split(', ')
+          .map((c) => `OLD.${c} IS NOT NEW.${c}`)
+          .join(' OR ')} BEGIN
         ${both.map((t) => `${rowDelta(t, 'OLD.', '-1')}\n${rowDelta(t, 'NEW.', '1')}`).join('\n')}
       END`,
       `CREATE TRIGGER report_totals_delete AFTER DELETE ON transactions BEGIN
