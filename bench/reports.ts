@@ -9,7 +9,8 @@
  *
  * Data: the company, its API key and three USD accounts are made through the app; the rows go in
  * with one prepared INSERT in transactions of 50,000 on a raw better-sqlite3 connection (the same
- * file, after the migrations, so every index is maintained as in use). --keep leaves the file.
+ * file, after the migrations, so every index and the report totals' triggers work as in use). --keep
+ * leaves the file.
  */
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -291,6 +291,38 @@ export interface LoginFailuresTable {
   created_at: string
 }
 
+/**
+ * Report totals kept by triggers (report-totals.ts): per day, account, cash-flow category and
+ * currency. The key columns of categories hold '' for NULL and '.' before a value.
+ */
+export interface ReportDayFlowsTable {
+  company_key: number
+  transaction_date: string
+  account_key: number
+  cash_flow: string
+  currency_code: string
+  n: number
+  inflows: number
+  outflows: number
+  amount: number
+}
+
+/** Report totals per month ('YYYY-MM'), account and the summary's groups (report-totals.ts). */
+export interface ReportMonthGroupsTable {
+  company_key: number
+  month: string
+  account_key: number
+  cash_flow: string
+  accounting: string
+  category: string
+  merchant: string
+  n: number
+  net: number
+  inflows: number
+  pending: number
+  unreconciled: number
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -311,6 +343,8 @@ export interface Db {
   actors: ActorsTable
   login_counters: LoginCountersTable
   login_failures: LoginFailuresTable
+  report_day_flows: ReportDayFlowsTable
+  report_month_groups: ReportMonthGroupsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>

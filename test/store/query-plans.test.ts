@@ -82,6 +82,9 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     await c.reports.summary({ from: '2025-01-01', to: '2025-12-31' })
     await c.reports.cashFlow({ from: '2025-01-01', to: '2025-12-31' })
     await c.reports.summary({ from: '2025-01-01', to: '2025-12-31', bank_account_id: account })
+    // A range that cuts months: its whole months from the kept totals, the days at its ends from the rows.
+    await c.reports.summary({ from: '2025-01-15', to: '2025-11-20' })
+    await c.reports.cashFlow({ from: '2025-01-15', to: '2025-11-20', bank_account_id: account })
     // Dedup: the same rows again by import_ref.
     await c.transactions.batch(rows.slice(0, 5).map((r, i) => ({ ...r, import_ref: `plans.${i}` })))
     await c.transactions.batch(rows.slice(0, 5).map((r, i) => ({ ...r, import_ref: `plans.${i}` })))
@@ -105,7 +108,9 @@ describe('query plans of the reads over transactions (SQLite)', () => {
       for await (const _ of c.exports.transactions({ from: '2025-01-01', to: '2025-12-31', limit: 1000, ...q })) if (++n === 2) break
       await c.exports.openingBalances({ from: '2025-06-01', ...q })
     }
-    const texts = [...new Set(prepared.slice(start))].filter((s) => /^\s*select\b/i.test(s) && /\btransactions\b/i.test(s))
+    const texts = [...new Set(prepared.slice(start))].filter(
+      (s) => /^\s*select\b/i.test(s) && /\b(transactions|report_day_flows|report_month_groups)\b/i.test(s),
+    )
     const db = new Database(h.database, { readonly: true })
     try {
       plans = texts.map((sql) => {
@@ -134,7 +139,7 @@ describe('query plans of the reads over transactions (SQLite)', () => {
   it('no read scans the table itself: each goes through an index', () => {
     expect(plans.length).toBeGreaterThanOrEqual(20)
     for (const p of plans) {
-      for (const line of p.plan) expect(line, p.sql).not.toMatch(/^SCAN transactions$/)
+      for (const line of p.plan) expect(line, p.sql).not.toMatch(/^SCAN (transactions|report_day_flows|report_month_groups)$/)
     }
   })
 
@@ -179,7 +184,13 @@ describe('query plans of the reads over transactions (SQLite)', () => {
 
   it('reports read covering indexes; dedup and reconciliation read the unique references', () => {
     // (The export's balances by currency are above.)
-    uses(/^(?!.*"currency_code").*SUM\(base_amount\).* where "company_key" = \?/, 'transactions_report_company')
+    // The reports' kept totals (migration 0018): a company's by its primary key, an account's by its index.
+    for (const table of ['report_day_flows', 'report_month_groups']) {
+      for (const p of of(new RegExp(`from "${table}" where "company_key" = \\?`)))
+        expect(p.plan.join(' | '), p.sql).toMatch(new RegExp(`SEARCH ${table} USING PRIMARY KEY \\(company_key=\\?`))
+      for (const p of of(new RegExp(`from "${table}" where "account_key" (=|in) `)))
+        expect(p.plan.join(' | '), p.sql).toMatch(new RegExp(`USING (COVERING )?INDEX ${table}_account\\b`))
+    }
     // An account's balance (its amounts in its currency: base_amount on an account in the base currency,
     // else its own currency's amounts), and the naming of what it leaves out, read that index alone
     // (migrations 0012, 0013): every such read, and both kinds of account.

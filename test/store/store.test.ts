@@ -37,6 +37,7 @@ const MIGRATION_NAMES = [
   '0013_balance_currency',
   '0014_login_limits',
   '0015_statement_worker',
+  '0018_report_totals',
 ]
 
 const TABLES = [
@@ -56,6 +57,8 @@ const TABLES = [
   'login_counters',
   'login_failures',
   'rate_limit_counters',
+  'report_day_flows',
+  'report_month_groups',
   'settings',
   'transactions',
   'users',
@@ -76,6 +79,8 @@ function indexes(_kind: StoreKind): string[] {
     'companies_key',
     'idempotency_keys_created',
     'login_failures_created',
+    'report_day_flows_account',
+    'report_month_groups_account',
     ...TRANSACTION_INDEXES,
   ].sort()
 }

@@ -87,6 +87,59 @@ export async function accountMovements(
   return out
 }
 
+/**
+ * The same movements as accountMovements, read from the kept day totals (store/report-totals.ts)
+ * instead of the rows: what the summary report takes, up to the end of its range. With `companyKey`,
+ * `accounts` are all of that company's.
+ */
+export async function movementsFromTotals(
+  db: Kysely<Db>,
+  accounts: readonly BalanceAccount[],
+  base: string,
+  upTo: string,
+  companyKey?: number,
+): Promise<Map<number, Movement>> {
+  const out = new Map<number, Movement>()
+  const currencyOf = new Map<number, string>()
+  for (const a of accounts) {
+    out.set(a.key, { net: 0n, unconverted: [] })
+    currencyOf.set(a.key, a.currency_code)
+  }
+  const keys = [...currencyOf.keys()]
+  // Every account of a company (`companyKey` given): one range of the company's totals; else by account.
+  const chunks =
+    companyKey === undefined
+      ? Array.from({ length: Math.ceil(keys.length / CHUNK) }, (_, i) => keys.slice(i * CHUNK, (i + 1) * CHUNK))
+      : [[]]
+  for (const chunk of chunks) {
+    const rows = await db
+      .selectFrom('report_day_flows')
+      .where((w) => (companyKey === undefined ? w('account_key', 'in', chunk) : w('company_key', '=', companyKey)))
+      .where('transaction_date', '<=', upTo)
+      .select([
+        'account_key',
+        'currency_code',
+        sumText(sql`n`).as('n'),
+        sumText(sql`amount`).as('amount'),
+        sumText(sql`inflows - outflows`).as('base'),
+      ])
+      .groupBy(['account_key', 'currency_code'])
+      .orderBy('account_key')
+      .orderBy('currency_code')
+      .execute()
+    for (const r of rows) {
+      const m = out.get(Number(r.account_key))
+      const currency = currencyOf.get(Number(r.account_key))
+      if (m === undefined || currency === undefined) continue
+      // The rule above: base_amount on an account in the base currency, else the own currency's amounts.
+      if (currency === base) m.net += exact(r.base)
+      else if (r.currency_code === currency) m.net += exact(r.amount)
+      else if (exact(r.n) > 0n) m.unconverted.push({ currency_code: r.currency_code, count: Number(exact(r.n)), amount: exact(r.amount) })
+    }
+  }
+  return out
+}
+
 /** The transactions left out of the balances of `keys` (accounts in `currency`, not the base), per currency. */
 async function nameUnconverted(
   db: Kysely<Db>,

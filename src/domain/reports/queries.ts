@@ -2,10 +2,13 @@
  * The SQL of the reports. Every sum is taken in integer minor units by the database and read back
  * exactly (sums.ts). Void transactions are left out. Account balances: accounts/balances.ts.
  *
- * The queries are shaped for the covering indexes of migration 0004_reports, on keys since 0011
- * (company_key | account_key, transaction_date, cash_flow_category, accounting_category, category,
- * merchant_name, status, is_reconciled, base_amount): a date range is one index range scan, and
- * GROUP BY a prefix of the index order needs no sort on SQLite.
+ * Most of a report reads the totals kept with the rows (store/report-totals.ts, migration 0018): the
+ * day totals for cash flow, opening balances and account balances, the month totals for the summary's
+ * whole months. Only the days at the ends of a summary's range that do not make a whole month read the
+ * rows, through the covering indexes of migration 0004_reports, on keys since 0011 (company_key |
+ * account_key, transaction_date, cash_flow_category, accounting_category, category, merchant_name,
+ * status, is_reconciled, base_amount): one index range scan, and GROUP BY a prefix of the index order
+ * needs no sort on SQLite.
  */
 import { sql, type Kysely } from 'kysely'
 import type { Db } from '../../store/schema.js'
@@ -15,7 +18,6 @@ import { exact, sumText } from '../sums.js'
 export type Scope = { column: 'company_key'; value: number } | { column: 'account_key'; value: number; accountId: string }
 
 const INFLOW = sql`CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END`
-const OUTFLOW = sql`CASE WHEN base_amount < 0 THEN 0 - base_amount ELSE 0 END`
 
 function scoped(db: Kysely<Db>, scope: Scope) {
   return db.selectFrom('transactions').where(scope.column, '=', scope.value).where('status', '!=', 'void')
@@ -28,27 +30,31 @@ export interface DayFlow {
   outflows: bigint
 }
 
-/** Money in and out per day and cash-flow category, in the range. */
+/** Money in and out per day and cash-flow category, in the range, from the kept totals (store/report-totals.ts). */
 export async function flowsByDay(db: Kysely<Db>, scope: Scope, from: string, to: string): Promise<DayFlow[]> {
-  const rows = await scoped(db, scope)
+  const rows = await db
+    .selectFrom('report_day_flows')
+    .where(scope.column, '=', scope.value)
     .where('transaction_date', '>=', from)
     .where('transaction_date', '<=', to)
-    .select(['transaction_date', 'cash_flow_category', sumText(INFLOW).as('inflows'), sumText(OUTFLOW).as('outflows')])
-    .groupBy(['transaction_date', 'cash_flow_category'])
+    .select(['transaction_date', 'cash_flow', sumText(sql`inflows`).as('inflows'), sumText(sql`outflows`).as('outflows')])
+    .groupBy(['transaction_date', 'cash_flow'])
     .execute()
   return rows.map((r) => ({
     date: r.transaction_date,
-    cashFlow: r.cash_flow_category,
+    cashFlow: r.cash_flow === '' ? null : r.cash_flow.slice(1),
     inflows: exact(r.inflows),
     outflows: exact(r.outflows),
   }))
 }
 
-/** Net of every transaction before a day (the movement part of an opening balance). */
+/** Net of every transaction before a day (the movement part of an opening balance), from the kept totals. */
 export async function netBefore(db: Kysely<Db>, scope: Scope, before: string): Promise<bigint> {
-  const row = await scoped(db, scope)
+  const row = await db
+    .selectFrom('report_day_flows')
+    .where(scope.column, '=', scope.value)
     .where('transaction_date', '<', before)
-    .select(sumText(sql`base_amount`).as('net'))
+    .select(sumText(sql`inflows - outflows`).as('net'))
     .executeTakeFirstOrThrow()
   return exact(row.net)
 }
@@ -66,11 +72,11 @@ export interface SummaryGroup {
 }
 
 /**
- * Sums and counts per (cash-flow category, accounting category, category, merchant) in the range.
- * The inner GROUP BY starts with the day only so that it follows the index order (no sort of every
+ * Sums and counts per (cash-flow category, accounting category, category, merchant) in a range, from
+ * the rows: for the days of a range that do not make a whole month. The inner GROUP BY starts with the day only so that it follows the index order (no sort of every
  * row on SQLite); the outer one merges the days' groups, a small sort.
  */
-export async function summaryGroups(db: Kysely<Db>, scope: Scope, from: string, to: string): Promise<SummaryGroup[]> {
+async function rowGroups(db: Kysely<Db>, scope: Scope, from: string, to: string): Promise<SummaryGroup[]> {
   const days = scoped(db, scope)
     .where('transaction_date', '>=', from)
     .where('transaction_date', '<=', to)
@@ -112,6 +118,83 @@ export async function summaryGroups(db: Kysely<Db>, scope: Scope, from: string, 
     pending: Number(r.pending),
     unreconciled: Number(r.unreconciled),
   }))
+}
+
+/** The same groups from the kept month totals, months `fromMonth` to `toMonth` ('YYYY-MM') inclusive. */
+async function monthGroups(db: Kysely<Db>, scope: Scope, fromMonth: string, toMonth: string): Promise<SummaryGroup[]> {
+  const rows = await db
+    .selectFrom('report_month_groups')
+    .where(scope.column, '=', scope.value)
+    .where('month', '>=', fromMonth)
+    .where('month', '<=', toMonth)
+    .select([
+      'cash_flow',
+      'accounting',
+      'category',
+      'merchant',
+      sumText(sql`n`).as('n'),
+      sumText(sql`net`).as('net'),
+      sumText(sql`inflows`).as('inflows'),
+      sumText(sql`pending`).as('pending'),
+      sumText(sql`unreconciled`).as('unreconciled'),
+    ])
+    .groupBy(['cash_flow', 'accounting', 'category', 'merchant'])
+    .execute()
+  const value = (k: string) => (k === '' ? null : k.slice(1))
+  return rows
+    .map((r) => ({
+      cashFlow: value(r.cash_flow),
+      accounting: value(r.accounting),
+      category: value(r.category),
+      merchant: value(r.merchant),
+      count: Number(r.n),
+      net: exact(r.net),
+      inflows: exact(r.inflows),
+      pending: Number(r.pending),
+      unreconciled: Number(r.unreconciled),
+    }))
+    .filter((g) => g.count > 0) // a group whose rows were all deleted or voided
+}
+
+/** Months as one number (year * 12 + month - 1), so that the calendar's ends need no Date. */
+const monthOf = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1
+const monthText = (m: number) => `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}`
+function lastDay(m: number): string {
+  const [y, mo] = [Math.floor(m / 12), (m % 12) + 1]
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+  const days = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31
+  return `${monthText(m)}-${days}`
+}
+
+/**
+ * Sums and counts per (cash-flow category, accounting category, category, merchant) in the range:
+ * its whole months from the kept month totals, the days before the first whole month and after the
+ * last from the rows, merged.
+ */
+export async function summaryGroups(db: Kysely<Db>, scope: Scope, from: string, to: string): Promise<SummaryGroup[]> {
+  const headWhole = from.endsWith('-01')
+  const tailWhole = to === lastDay(monthOf(to))
+  const first = monthOf(from) + (headWhole ? 0 : 1)
+  const last = monthOf(to) - (tailWhole ? 0 : 1)
+  if (first > last) return rowGroups(db, scope, from, to)
+  const parts = [await monthGroups(db, scope, monthText(first), monthText(last))]
+  if (!headWhole) parts.push(await rowGroups(db, scope, from, lastDay(monthOf(from))))
+  if (!tailWhole) parts.push(await rowGroups(db, scope, `${monthText(monthOf(to))}-01`, to))
+  if (parts.length === 1) return parts[0]
+  const merged = new Map<string, SummaryGroup>()
+  for (const g of parts.flat()) {
+    const k = JSON.stringify([g.cashFlow, g.accounting, g.category, g.merchant])
+    const m = merged.get(k)
+    if (!m) merged.set(k, { ...g })
+    else {
+      m.count += g.count
+      m.net += g.net
+      m.inflows += g.inflows
+      m.pending += g.pending
+      m.unreconciled += g.unreconciled
+    }
+  }
+  return [...merged.values()]
 }
 
 /**

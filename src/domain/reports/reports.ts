@@ -16,7 +16,7 @@ import { currencyExponent } from '../../kernel/currencies.js'
 import { convertMinor, formatMinor, minorToNumber } from '../../kernel/money.js'
 import { periodIndex, periodsOf, resolveRange, type Interval } from './periods.js'
 import { flowsByDay, netBefore, openingRate, summaryGroups, type Scope } from './queries.js'
-import { accountMovements } from '../accounts/balances.js'
+import { movementsFromTotals } from '../accounts/balances.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
 import { companyKey } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
@@ -238,7 +238,7 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
     const opening = await openingBalances(db, companyId, scope, base, delta, q.as_of)
     const groups = mergeGroups(await summaryGroups(db, scope, from, to), delta, from, to)
     // Each account's balance at the end of `to`, in its own currency, as `accounts get` counts it.
-    const moved = await accountMovements(db, opening.accounts, base, to)
+    const moved = await movementsFromTotals(db, opening.accounts, base, to, scope.column === 'company_key' ? scope.value : undefined)
     moveAccounts(moved, opening.accounts, base, delta, to)
     return { opening, groups, moved }
   })

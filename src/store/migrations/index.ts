@@ -25,6 +25,7 @@ import * as loginLimits from './0014_login_limits.js'
 import * as statementWorker from './0015_statement_worker.js'
 import * as periodLocks from './0016_period_locks.js'
 import * as auditChain from './0017_audit_chain.js'
+import * as reportTotals from './0018_report_totals.js'
 import * as keyRolling from './0019_key_rolling.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0015_statement_worker', statementWorker],
   ['0016_period_locks', periodLocks],
   ['0017_audit_chain', auditChain],
+  ['0018_report_totals', reportTotals],
   ['0019_key_rolling', keyRolling],
 ]
 

@@ -1,0 +1,203 @@
+/**
+ * Report totals kept with the rows (#53): what the reports sum, taken per day and per month, so a
+ * report reads a few thousand totals instead of every transaction of its range.
+ *
+ * - report_day_flows: per company, day, account, cash-flow category and currency: count, money in
+ *   and out (base_amount), and the sum of `amount` in its own currency (for the account balances).
+ * - report_month_groups: per company, month, account, cash-flow category, accounting category,
+ *   category and merchant: count, net and money in (base_amount), pending and unreconciled counts.
+ *
+ * Void transactions are left out, as the reports leave them out. The totals are kept by the database
+ * itself, inside the very statement that writes the rows, so every write path (create, update,
+ * delete, batch, bulk load, COPY, statement lines, rate re-conversion) keeps them without knowing:
+ * SQLite by row triggers, PostgreSQL by statement triggers over the transition tables (one grouped
+ * upsert per statement, not one per row). `rebuildReportTotals` computes them again from the rows.
+ *
+ * The nullable key columns (the categories and the merchant) are stored as '' for NULL and '.' before
+ * the value otherwise: NULLs never conflict in a unique key, and '' is a value a category may take.
+ */
+import { sql, type Kysely } from 'kysely'
+import type { Dialect } from './store.js'
+
+/** The stored form of a nullable key column (see above). */
+const key = (v: string) => `CASE WHEN ${v} IS NULL THEN '' ELSE '.' || ${v} END`
+
+const POS = (r: string) => `CASE WHEN ${r}base_amount > 0 THEN ${r}base_amount ELSE 0 END`
+const NEG = (r: string) => `CASE WHEN ${r}base_amount < 0 THEN 0 - ${r}base_amount ELSE 0 END`
+
+const DAY_KEY = ['company_key', 'transaction_date', 'cash_flow', 'account_key', 'currency_code']
+const DAY_SUMS = ['n', 'inflows', 'outflows', 'amount']
+const MONTH_KEY = ['company_key', 'month', 'account_key', 'cash_flow', 'accounting', 'category', 'merchant']
+const MONTH_SUMS = ['n', 'net', 'inflows', 'pending', 'unreconciled']
+
+/** The key expressions of one row (`r` is its prefix: 'NEW.', 'OLD.' or a table alias with its dot). */
+const dayKey = (r: string) => [
+  `${r}company_key`,
+  `${r}transaction_date`,
+  key(`${r}cash_flow_category`),
+  `${r}account_key`,
+  `${r}currency_code`,
+]
+const monthKey = (r: string) => [
+  `${r}company_key`,
+  `substr(${r}transaction_date, 1, 7)`,
+  `${r}account_key`,
+  key(`${r}cash_flow_category`),
+  key(`${r}accounting_category`),
+  key(`${r}category`),
+  key(`${r}merchant_name`),
+]
+/** The sums of one row, times sign `s` (1 or -1). */
+const daySums = (r: string, s: string) => [s, `${s} * ${POS(r)}`, `${s} * ${NEG(r)}`, `${s} * ${r}amount`]
+const monthSums = (r: string, s: string) => [
+  s,
+  `${s} * ${r}base_amount`,
+  `${s} * ${POS(r)}`,
+  `${s} * CASE WHEN ${r}status = 'pending' THEN 1 ELSE 0 END`,
+  `${s} * CASE WHEN ${r}is_reconciled = 0 THEN 1 ELSE 0 END`,
+]
+
+const TABLES = {
+  day: { name: 'report_day_flows', key: DAY_KEY, sums: DAY_SUMS, keyOf: dayKey, sumsOf: daySums },
+  month: { name: 'report_month_groups', key: MONTH_KEY, sums: MONTH_SUMS, keyOf: monthKey, sumsOf: monthSums },
+} as const
+type Table = (typeof TABLES)[keyof typeof TABLES]
+
+const upsert = (t: Table) =>
+  `ON CONFLICT (${t.key.join(', ')}) DO UPDATE SET ${t.sums.map((c) => `${c} = ${t.name}.${c} + excluded.${c}`).join(', ')}`
+
+/** SQLite: add (s = '1') or take away (s = '-1') one row (NEW or OLD) from a table's totals. */
+function rowDelta(t: Table, r: 'NEW.' | 'OLD.', s: string): string {
+  return `INSERT INTO ${t.name} (${[...t.key, ...t.sums].join(', ')})
+    SELECT ${[...t.keyOf(r), ...t.sumsOf(r, s)].join(', ')} WHERE ${r}status <> 'void'
+    ${upsert(t)};`
+}
+
+/** PostgreSQL: one grouped upsert of what a statement's transition tables (old_rows, new_rows) change. */
+function statementDelta(t: Table, sources: Array<['old_rows' | 'new_rows', string]>): string {
+  const cols = [...t.key, ...t.sums]
+  const parts = sources.map(
+    ([table, s]) =>
+      `SELECT ${[...t.keyOf('r.'), ...t.sumsOf('r.', s)].map((e, i) => `${e} AS ${cols[i]}`).join(', ')} FROM ${table} r WHERE r.status <> 'void'`,
+  )
+  return `INSERT INTO ${t.name} (${cols.join(', ')})
+    SELECT ${t.key.join(', ')}, ${t.sums.map((c) => `sum(${c})`).join(', ')} FROM (${parts.join(' UNION ALL ')}) c
+    GROUP BY ${t.key.join(', ')}
+    HAVING ${t.sums.map((c) => `sum(${c}) <> 0`).join(' OR ')}
+    ORDER BY ${t.key.join(', ')}
+    ${upsert(t)};`
+}
+
+/** The columns a trigger of an update watches: an update of any other leaves the totals as they are. */
+const WATCHED =
+  'company_key, account_key, transaction_date, cash_flow_category, accounting_category, category, merchant_name, status, is_reconciled, base_amount, amount, currency_code'
+
+/** Tables, indexes and triggers: created by migration 0018. */
+export function reportTotalsDdl(dialect: Dialect): string[] {
+  const money = dialect === 'postgres' ? 'bigint' : 'integer'
+  const rowid = dialect === 'postgres' ? '' : ' WITHOUT ROWID'
+  const ddl = [
+    `CREATE TABLE report_day_flows (company_key integer NOT NULL, transaction_date text NOT NULL, cash_flow text NOT NULL,
+      account_key integer NOT NULL, currency_code text NOT NULL,
+      ${DAY_SUMS.map((c) => `${c} ${money} NOT NULL`).join(', ')},
+      PRIMARY KEY (${DAY_KEY.join(', ')}))${rowid}`,
+    'CREATE INDEX report_day_flows_account ON report_day_flows (account_key, transaction_date, cash_flow)',
+    `CREATE TABLE report_month_groups (company_key integer NOT NULL, month text NOT NULL, account_key integer NOT NULL,
+      cash_flow text NOT NULL, accounting text NOT NULL, category text NOT NULL, merchant text NOT NULL,
+      ${MONTH_SUMS.map((c) => `${c} ${money} NOT NULL`).join(', ')},
+      PRIMARY KEY (${MONTH_KEY.join(', ')}))${rowid}`,
+    'CREATE INDEX report_month_groups_account ON report_month_groups (account_key, month)',
+  ]
+  const both = [TABLES.day, TABLES.month]
+  if (dialect === 'sqlite') {
+    ddl.push(
+      `CREATE TRIGGER report_totals_insert AFTER INSERT ON transactions BEGIN
+        ${both.map((t) => rowDelta(t, 'NEW.', '1')).join('\n')}
+      END`,
+      // An update that writes every column but changes none of these (a description, a pairing) costs nothing.
+      `CREATE TRIGGER report_totals_update AFTER UPDATE OF ${WATCHED} ON transactions
+        WHEN ${WATCHED.split(', ')
+          .map((c) => `OLD.${c} IS NOT NEW.${c}`)
+          .join(' OR ')} BEGIN
+        ${both.map((t) => `${rowDelta(t, 'OLD.', '-1')}\n${rowDelta(t, 'NEW.', '1')}`).join('\n')}
+      END`,
+      `CREATE TRIGGER report_totals_delete AFTER DELETE ON transactions BEGIN
+        ${both.map((t) => rowDelta(t, 'OLD.', '-1')).join('\n')}
+      END`,
+    )
+    return ddl
+  }
+  // PostgreSQL allows no column list on a trigger with transition tables: an update of other columns
+  // nets to zero per group, and HAVING leaves those groups out.
+  const events = [
+    ['insert', 'INSERT', 'NEW TABLE AS new_rows', [['new_rows', '1']]],
+    [
+      'update',
+      'UPDATE',
+      'OLD TABLE AS old_rows NEW TABLE AS new_rows',
+      [
+        ['old_rows', '-1'],
+        ['new_rows', '1'],
+      ],
+    ],
+    ['delete', 'DELETE', 'OLD TABLE AS old_rows', [['old_rows', '-1']]],
+  ] as const
+  for (const [name, event, referencing, sources] of events) {
+    const body = both
+      .map((t) =>
+        statementDelta(
+          t,
+          sources.map(([a, b]) => [a, b]),
+        ),
+      )
+      .join('\n')
+    ddl.push(
+      `CREATE FUNCTION report_totals_${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        ${body}
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER report_totals_${name} AFTER ${event} ON transactions REFERENCING ${referencing}
+        FOR EACH STATEMENT EXECUTE FUNCTION report_totals_${name}()`,
+    )
+  }
+  return ddl
+}
+
+export function dropReportTotalsDdl(dialect: Dialect): string[] {
+  const names = ['insert', 'update', 'delete']
+  return [
+    ...names.map((n) => `DROP TRIGGER IF EXISTS report_totals_${n}${dialect === 'postgres' ? ' ON transactions' : ''}`),
+    ...(dialect === 'postgres' ? names.map((n) => `DROP FUNCTION IF EXISTS report_totals_${n}()`) : []),
+    'DROP TABLE IF EXISTS report_day_flows',
+    'DROP TABLE IF EXISTS report_month_groups',
+  ]
+}
+
+/** SQL that computes every total again from the rows (of one company, when given). */
+function rebuildSql(companyKey: number | undefined): string[] {
+  const where = companyKey === undefined ? '' : ` AND company_key = ${Number(companyKey)}`
+  const out: string[] = []
+  for (const t of [TABLES.day, TABLES.month]) {
+    const cols = [...t.key, ...t.sums]
+    const keys = t.keyOf('')
+    out.push(
+      `DELETE FROM ${t.name}${companyKey === undefined ? '' : ` WHERE company_key = ${Number(companyKey)}`}`,
+      `INSERT INTO ${t.name} (${cols.join(', ')})
+        SELECT ${keys.join(', ')}, ${t
+          .sumsOf('', '1')
+          .map((e) => `sum(${e})`)
+          .join(', ')}
+        FROM transactions WHERE status <> 'void'${where}
+        GROUP BY ${keys.join(', ')}`,
+    )
+  }
+  return out
+}
+
+/**
+ * Compute the report totals again from the rows: the whole table, or one company's. Run it inside a
+ * write transaction (the migration does; `db` is that transaction).
+ */
+export async function rebuildReportTotals<T>(db: Kysely<T>, companyKey?: number): Promise<void> {
+  for (const s of rebuildSql(companyKey)) await sql.raw(s).execute(db)
+}
