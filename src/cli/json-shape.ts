@@ -59,6 +59,9 @@ const API_KEY = [
   'revoked_at',
   'created_at',
   'created_by',
+  'rolled_to',
+  'rolled_from',
+  'grace_ends_at',
 ] as const
 const STATEMENT = [
   'id',

@@ -195,7 +195,12 @@ describe('colour and output settings (Context)', () => {
   it('--json wins over --output; an unknown --output is a usage error naming the choices', () => {
     const io = capture().io
     expect(new Context(io, { json: true, output: 'csv' }).printer.format).toBe('json')
-    expect(new Context(io, { output: 'ndjson', quiet: true }).printer).toEqual({ format: 'ndjson', color: false, quiet: true })
+    expect(new Context(io, { output: 'ndjson', quiet: true }).printer).toEqual({
+      format: 'ndjson',
+      color: false,
+      quiet: true,
+      fieldsKnown: false,
+    })
     expect(() => new Context(io, { output: 'xml' })).toThrow(new AppError('usage', '--output must be one of table, json, ndjson, csv'))
   })
 })

@@ -56,6 +56,9 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         created_by: 'user:owner',
         usage_count: 0, // a number on PostgreSQL too (BIGINT is parsed back)
         last_used_at: null,
+        rolled_to: null,
+        rolled_from: null,
+        revoke_at: null,
       })
       expect((await store.hot.findKeyByHash(t.keyHash))?.id).toBe(t.keyId)
     })

@@ -37,13 +37,17 @@ const MIGRATION_NAMES = [
   '0013_balance_currency',
   '0014_login_limits',
   '0015_statement_worker',
+  '0016_period_locks',
+  '0017_audit_chain',
   '0018_report_totals',
+  '0019_key_rolling',
 ]
 
 const TABLES = [
   'actors',
   'api_keys',
   'api_requests',
+  'audit_chain_heads',
   'audit_entries',
   'bank_accounts',
   'bank_statements',
@@ -56,6 +60,7 @@ const TABLES = [
   'kysely_migration_lock',
   'login_counters',
   'login_failures',
+  'period_closes',
   'rate_limit_counters',
   'report_day_flows',
   'report_month_groups',
@@ -69,6 +74,8 @@ function indexes(_kind: StoreKind): string[] {
   return [
     'api_keys_company',
     'api_requests_key_time',
+    'audit_entries_company',
+    'audit_entries_company_time',
     'audit_entries_transaction',
     'bank_accounts_company',
     'bank_accounts_key',
@@ -79,6 +86,7 @@ function indexes(_kind: StoreKind): string[] {
     'companies_key',
     'idempotency_keys_created',
     'login_failures_created',
+    'period_closes_company',
     'report_day_flows_account',
     'report_month_groups_account',
     ...TRANSACTION_INDEXES,
