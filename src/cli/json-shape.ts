@@ -104,6 +104,9 @@ export const JSON_FIELDS: Record<string, readonly string[]> = {
   'accounts update': BANK_ACCOUNT,
   'keys list': API_KEY,
   'keys show': API_KEY,
+  // Listed so that a wrong field is refused before the key is made: its only showing would be lost.
+  'keys create': [...API_KEY, 'key'],
+  'keys roll': ['key', 'previous'],
   'rates list': ['date', 'currency', 'rate', 'source', 'created_at'],
   'statements list': STATEMENT,
   'statements get': STATEMENT,

@@ -8,7 +8,7 @@ import { printList, streamList } from '../../src/cli/output.js'
 import { createProgram, jsonFieldArgs } from '../../src/cli/program.js'
 import { runTemplate } from '../../src/cli/template.js'
 import * as domain from '../../src/domain/schemas.js'
-import { ApiKey } from '../../src/domain/api-keys/schemas.js'
+import { ApiKey, CreatedApiKey, RolledApiKey } from '../../src/domain/api-keys/schemas.js'
 import { ExchangeRate } from '../../src/domain/rates/schemas.js'
 import { CashFlowReport, SummaryReport } from '../../src/domain/reports/schemas.js'
 import { Statement } from '../../src/domain/statements/schemas.js'
@@ -25,6 +25,8 @@ describe('JSON_FIELDS', () => {
       'tx get': keys(domain.TransactionDetail),
       'accounts list': keys(domain.BankAccount),
       'keys list': keys(ApiKey),
+      'keys create': keys(CreatedApiKey),
+      'keys roll': keys(RolledApiKey),
       'rates list': keys(ExchangeRate),
       'statements list': keys(Statement),
       'rules list': keys(CategorizationRule),

@@ -216,6 +216,10 @@ describe('keys roll', () => {
       expect(r.code, r.stderr).toBe(2)
       expect(r.stderr).toContain('--grace')
     }
+    // A field the answer does not have is refused before the roll: the new key's one showing is not lost.
+    const field = await sb.run(['keys', 'roll', k.id, '--json', 'id'])
+    expect(field.code, field.stderr).toBe(2)
+    expect(field.stderr).toContain('unknown field "id"')
     const keys = await sb.json<Array<KeyRecord & { rolled_to: string | null }>>(['keys', 'list', '--json'])
     expect(keys.find((x) => x.id === k.id)?.rolled_to).toBeNull()
   })
