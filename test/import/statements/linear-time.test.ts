@@ -3,7 +3,7 @@
  * generated hostile file (hostile.ts: deep nesting, many distinct tags, one huge line, many tiny
  * records) parsed at 1x and at 4x its size, the 4x file may cost at most 8 times the 1x one (a
  * linear parser costs about 4 times, a quadratic one 16). The measure is this thread's processor
- * time, the least of three interleaved runs, so that other processes on a busy machine do not count.
+ * time, the least of five interleaved runs, so that other processes on a busy machine do not count.
  * docs/parser-limits.md records the times.
  */
 import { describe, expect, it } from 'vitest'
@@ -11,8 +11,10 @@ import { parseUpload } from '../../../src/domain/statements/parse.js'
 import { HOSTILE, type Hostile } from './hostile.js'
 
 const BOUND = 8
+/** A garbage collection can land in any one run of the larger file: the least of five is the parse. */
+const RUNS = 5
 /** Below a few milliseconds a ratio says nothing: both sides get this much added. */
-const FLOOR_MS = 3
+const FLOOR_MS = 5
 
 /** Processor time of this thread (of the process where threadCpuUsage is missing), ms. */
 function cpuMs(): number {
@@ -44,7 +46,7 @@ describe.each(HOSTILE)('$name', (h) => {
     expect(large.length / small.length).toBeGreaterThan(3.5)
     await parse(h, encode(10)) // the parsers loaded and compiled
     let [one, four] = [Infinity, Infinity]
-    for (let k = 0; k < 3; k++) {
+    for (let k = 0; k < RUNS; k++) {
       const [a, b] = [await timed(h, small), await timed(h, large)]
       // The same kind of outcome at both sizes: not a quick refusal of the larger file.
       expect(b.outcome === 'refused').toBe(a.outcome === 'refused')
