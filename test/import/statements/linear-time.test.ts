@@ -13,6 +13,7 @@ import { HOSTILE, type Hostile } from './hostile.js'
 const BOUND = 8
 /** A garbage collection can land in any one run of the larger file: the least of five is the parse. */
 const RUNS = 5
+const ROUNDS = 3
 /** Below a few milliseconds a ratio says nothing: both sides get this much added. */
 const FLOOR_MS = 5
 
@@ -46,14 +47,18 @@ describe.each(HOSTILE)('$name', (h) => {
     expect(large.length / small.length).toBeGreaterThan(3.5)
     await parse(h, encode(10)) // the parsers loaded and compiled
     let [one, four] = [Infinity, Infinity]
-    for (let k = 0; k < RUNS; k++) {
-      const [a, b] = [await timed(h, small), await timed(h, large)]
-      // The same kind of outcome at both sizes: not a quick refusal of the larger file.
-      expect(b.outcome === 'refused').toBe(a.outcome === 'refused')
-      one = Math.min(one, a.ms)
-      four = Math.min(four, b.ms)
+    let growth = Infinity
+    // A busy test run can slow any one round: a parser fails only when every round grows too fast.
+    for (let round = 0; round < ROUNDS && growth >= BOUND; round++) {
+      for (let k = 0; k < RUNS; k++) {
+        const [a, b] = [await timed(h, small), await timed(h, large)]
+        // The same kind of outcome at both sizes: not a quick refusal of the larger file.
+        expect(b.outcome === 'refused').toBe(a.outcome === 'refused')
+        one = Math.min(one, a.ms)
+        four = Math.min(four, b.ms)
+      }
+      growth = (four + FLOOR_MS) / (one + FLOOR_MS)
     }
-    const growth = (four + FLOOR_MS) / (one + FLOOR_MS)
     expect(growth, `${one.toFixed(1)} ms at ${small.length} bytes, ${four.toFixed(1)} ms at ${large.length}`).toBeLessThan(BOUND)
   })
 })
