@@ -104,8 +104,8 @@ const BASE_HEAP_MB = 32
 const HEAP_PER_MB = 48
 const BASE_TIMEOUT_MS = 60_000
 /**
- * The slowest parser needs about 0.3 s of processor time a MiB (docs/parser-limits.md); the limit is
- * of wall time, counting the child's start and the lines read back, on a machine that may be busy.
+ * Many times the slowest parser's processor time a MiB (its figure: docs/parser-limits.md): the limit
+ * is of wall time, counting the child's start and the lines read back, on a machine that may be busy.
  */
 const TIMEOUT_PER_MB = 6_000
 
