@@ -1,21 +1,38 @@
-/** finctl verify: walk the company's audit hash chain (docs/audit.md). */
+/** finctl verify [--close MONTH [--dir DIR] [--accounts-map FILE]]: the audit trail's hash chain, or a month's close (docs/audit.md, docs/closing.md). */
 import type { Command } from 'commander'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { printRecord } from '../src/cli/output.js'
+import { requireInputFile } from '../src/cli/files.js'
+import { printList, printRecord, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
+import type { ExportCheck } from '../src/jobs/export/close-exports.js'
+import { AppError } from '../src/kernel/errors.js'
+
+interface VerifyOptions {
+  close?: string
+  dir?: string
+  accountsMap?: string
+}
 
 export function registerVerify(program: Command, run: Runner): void {
   program
     .command('verify')
     .description(
-      `check the audit trail's hash chain: exit 0 when intact, ${EXIT.auditBroken} naming the first entry changed, removed or inserted`,
+      `check the audit trail's hash chain (or with --close a month's close): exit 0 when intact, ${EXIT.auditBroken} naming what changed`,
     )
-    .addHelpText('after', '\nExamples:\n  finctl verify\n  finctl verify --json\n')
+    .option('--close <month>', "check the month's close, YYYY-MM: the chain still leads to its head, its exports still the same")
+    .option('--dir <dir>', 'with --close: the folder the exports were written to; their files are checked too')
+    .option('--accounts-map <file>', 'with --close: the accounts map the journals were written with, if one was')
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 intact; ${EXIT.auditBroken} something changed (named on stderr).\n\nExamples:\n  finctl verify\n  finctl verify --json\n  finctl verify --close 2026-10 --dir books/\n`,
+    )
     .action(run(runVerify))
 }
 
-async function runVerify(ctx: Context): Promise<number> {
+async function runVerify(ctx: Context, o: VerifyOptions): Promise<number> {
+  if (o.close !== undefined) return verifyClose(ctx, o.close, o)
+  if (o.dir !== undefined || o.accountsMap !== undefined) throw new AppError('usage', '--dir and --accounts-map go with --close MONTH')
   const client = await ctx.client()
   const r = await client.audit.verify()
   const code = r.intact ? EXIT.ok : EXIT.auditBroken
@@ -31,4 +48,47 @@ async function runVerify(ctx: Context): Promise<number> {
   }
   ctx.io.stdout.write(`intact: ${r.entries} entries, head #${r.head.id ?? 'none'} sha256:${r.head.hash}\n`)
   return code
+}
+
+const checkColumns: Column<ExportCheck>[] = [
+  { header: 'format', value: (r) => r.format },
+  { header: 'file', value: (r) => r.file_name },
+  { header: 'rows', value: (r) => r.rows, align: 'right' },
+  { header: 'result', value: (r) => r.result },
+  { header: 'why', value: (r) => r.why },
+]
+
+async function verifyClose(ctx: Context, m: string, o: VerifyOptions): Promise<number> {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(m)) throw new AppError('usage', `--close must be a month written YYYY-MM, not "${m}"`)
+  const { checkAccountsMapGiven, checkExports, readAccountsMap } = await import('../src/jobs/export/close-exports.js')
+  let accountsMap: Awaited<ReturnType<typeof readAccountsMap>> | undefined
+  if (o.accountsMap !== undefined) {
+    await requireInputFile(o.accountsMap)
+    accountsMap = await readAccountsMap(o.accountsMap)
+  }
+  const client = await ctx.client()
+  const v = await client.close.verify(m)
+  checkAccountsMapGiven(v, accountsMap)
+  const exports = await checkExports(client, v, { dir: o.dir, accountsMap })
+  const problems: string[] = []
+  if (!v.chain.intact || !v.chain.head_found) problems.push(`audit trail: ${v.chain.message}`)
+  for (const e of exports.filter((x) => x.result === 'differs')) problems.push(`${e.format} export ${e.file_name}: ${e.why}`)
+  const intact = problems.length === 0
+  const err = ctx.io.stderr
+  if (ctx.printer.format === 'table') {
+    const head = v.record.chain_head
+    ctx.io.stdout.write(
+      `close of ${m} at ${v.record.created_at} by ${v.record.actor}, lock date ${v.record.lock_date}; audit head then #${head?.id ?? 'none'}${
+        head ? ` sha256:${head.hash}` : ''
+      }\n`,
+    )
+    if (exports.length) await printList(ctx.io, ctx.printer, exports, checkColumns)
+  } else await printRecord(ctx.io, ctx.printer, { ...v, exports, intact, problems })
+  if (!v.record.chain_head) err.write(`note: this close was made before closes recorded the audit head; only the chain is checked\n`)
+  if (!exports.length) err.write(`note: no export was recorded on this close (finctl close ${m} --export FORMATS records them)\n`)
+  if (v.reopened) err.write(`note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}\n`)
+  else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)
+  for (const p of problems) err.write(`changed since the close: ${p}\n`)
+  if (intact) err.write(`${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}\n`)
+  return intact ? EXIT.ok : EXIT.auditBroken
 }

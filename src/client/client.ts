@@ -21,7 +21,14 @@ import type {
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
-import type { CloseRecord, CloseRequest, CloseStatus } from '../domain/closing/schemas.js'
+import type {
+  CloseExport,
+  CloseExportRequest,
+  CloseRecord,
+  CloseRequest,
+  CloseStatus,
+  CloseVerification,
+} from '../domain/closing/schemas.js'
 import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
@@ -348,6 +355,11 @@ export class Client {
         (r) => r.data,
       ),
     history: () => this.request<CloseRecord[]>('GET', '/api-v1/close').then((r) => r.data),
+    /** Record an export written for a closed month on its close record. */
+    attachExport: (month: string, body: CloseExportRequest) =>
+      this.request<CloseExport>('POST', `/api-v1/close/${encodeURIComponent(month)}/exports`, { body, auth: 'admin' }).then((r) => r.data),
+    verify: (month: string) =>
+      this.request<CloseVerification>('GET', `/api-v1/close/${encodeURIComponent(month)}/verify`).then((r) => r.data),
   }
 }
 

@@ -40,6 +40,27 @@ export interface PeriodClosesTable {
   /** 1: closed although the month was not ready (--force) */
   forced: number
   created_at: string
+  /** The audit chain's head when the month was closed (0024; null on reopens and older closes, or no entry yet). */
+  chain_head_id: number | string | null
+  chain_head_hash: string | null
+}
+
+/** An export written for a closed month (0024): what `finctl verify --close` checks again. */
+export interface CloseExportsTable {
+  id: Generated<number>
+  close_id: number
+  company_id: string
+  format: string
+  file_name: string
+  sha256: string
+  bytes: number | string
+  rows: number | string
+  period_from: string
+  period_to: string
+  /** SHA-256 of the accounts map a journal was written with (null: the default mapping). */
+  accounts_map_sha256: string | null
+  actor: string
+  created_at: string
 }
 
 export interface UsersTable {
@@ -327,6 +348,7 @@ export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
   period_closes: PeriodClosesTable
+  close_exports: CloseExportsTable
   users: UsersTable
   api_keys: ApiKeysTable
   rate_limit_counters: RateLimitCountersTable

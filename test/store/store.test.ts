@@ -41,6 +41,7 @@ const MIGRATION_NAMES = [
   '0017_audit_chain',
   '0018_report_totals',
   '0019_key_rolling',
+  '0024_close_records',
 ]
 
 const TABLES = [
@@ -53,6 +54,7 @@ const TABLES = [
   'bank_statements',
   'categorization_rules',
   'categorization_settings',
+  'close_exports',
   'companies',
   'exchange_rates',
   'idempotency_keys',
@@ -83,6 +85,7 @@ function indexes(_kind: StoreKind): string[] {
     'bank_statements_company',
     'bank_statements_file',
     'categorization_rules_company',
+    'close_exports_close',
     'companies_key',
     'idempotency_keys_created',
     'login_failures_created',

@@ -5,8 +5,19 @@
  */
 import { createRoute, z } from '@hono/zod-openapi'
 import { closeMonth, listCloses, reopenMonth } from '../../domain/closing/close.js'
+import { attachExport, verifyClose } from '../../domain/closing/records.js'
 import { closeStatus } from '../../domain/closing/status.js'
-import { CloseMonthParams, CloseRecord, CloseRequest, CloseStatus, CloseStatusQuery, ReopenRequest } from '../../domain/closing/schemas.js'
+import {
+  CloseExport,
+  CloseExportRequest,
+  CloseMonthParams,
+  CloseRecord,
+  CloseRequest,
+  CloseStatus,
+  CloseStatusQuery,
+  CloseVerification,
+  ReopenRequest,
+} from '../../domain/closing/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
@@ -74,5 +85,43 @@ export function closeRoutes(deps: AppDeps) {
           },
           200,
         ),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/close/{month}/exports',
+        summary: "Record an export written for a closed month (format, file name, SHA-256) on the month's latest close, for verify --close",
+        security: SECURITY,
+        request: { params: CloseMonthParams, body: jsonBody(CloseExportRequest) },
+        responses: {
+          201: ok(envelope(CloseExport)),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+        },
+      }),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            data: await attachExport(store, c.get('actor'), c.req.valid('param').month, c.req.valid('json'), now()),
+          },
+          201,
+        ),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/close/{month}/verify',
+        summary:
+          "Check a month's latest close against today: the audit chain still leads to the head recorded then, the month still closed, its exports",
+        security: SECURITY,
+        request: { params: CloseMonthParams },
+        responses: { 200: ok(envelope(CloseVerification)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await verifyClose(store, c.get('actor').companyId, c.req.valid('param').month) }, 200),
     )
 }

@@ -7,12 +7,13 @@ import type { Store } from '../../store/store.js'
 import type { PeriodClosesTable } from '../../store/schema.js'
 import type { Selectable } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
+import { GENESIS } from '../../store/audit-chain.js'
 import { actorId, type Actor } from '../actor.js'
 import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { closeStatus, notReadyWords } from './status.js'
 import type { CloseRecord, CloseRequest, CloseStatus } from './schemas.js'
 
-function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
+export function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
   return {
     id: Number(r.id),
     period: r.period,
@@ -23,11 +24,12 @@ function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
     reason: r.reason,
     forced: Number(r.forced) === 1,
     created_at: r.created_at,
+    chain_head: r.chain_head_hash ? { id: r.chain_head_id === null ? null : Number(r.chain_head_id), hash: r.chain_head_hash } : null,
   }
 }
 
 /** Closing takes the company's owner (a login) or an API key with the `close` scope. */
-async function requireCloser(store: Store, actor: Actor, reopening: boolean): Promise<void> {
+export async function requireCloser(store: Store, actor: Actor, reopening: boolean): Promise<void> {
   if (actor.kind === 'api_key') {
     if (reopening)
       throw new AppError('forbidden', "reopening a closed month takes the company owner's login (finctl login), not an API key")
@@ -83,6 +85,13 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
       throw new AppError('conflict', `the books are closed through ${previous} already, after ${month}: nothing to do`)
     if (previous === end) throw new AppError('conflict', `${month} is closed already (the lock date is ${end})`)
     await trx.updateTable('companies').set({ lock_date: end }).where('id', '=', actor.companyId).execute()
+    // The chain's head as of this close: `verify --close` later checks that the chain still leads to it.
+    const head = await trx
+      .selectFrom('audit_chain_heads')
+      .select(['last_id', 'hash'])
+      .where('company_id', '=', actor.companyId)
+      .executeTakeFirst()
+    const headId = head && Number(head.last_id) > 0 ? Number(head.last_id) : null
     const row = {
       company_id: actor.companyId,
       period: month,
@@ -93,6 +102,8 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
       reason: req.reason ?? null,
       forced: req.force && !status.ready ? 1 : 0,
       created_at: now.toISOString(),
+      chain_head_id: headId,
+      chain_head_hash: head?.hash ?? GENESIS,
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
     return toRecord({ ...row, id })
@@ -123,6 +134,8 @@ export async function reopenMonth(store: Store, actor: Actor, month: string, rea
       reason,
       forced: 0,
       created_at: now.toISOString(),
+      chain_head_id: null,
+      chain_head_hash: null,
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
     return toRecord({ ...row, id })

@@ -89,8 +89,68 @@ export const CloseRecord = z
     reason: z.string().nullable(),
     forced: z.boolean(),
     created_at: Timestamp,
+    chain_head: z
+      .object({
+        id: z.number().int().nullable().openapi({ description: "the chain's last entry when the month was closed (null: no entry yet)" }),
+        hash: z.string().openapi({ description: 'its SHA-256 (hex)' }),
+      })
+      .nullable()
+      .openapi({ description: "a close: the audit chain's head at that moment (null on a reopen and on closes before 0024)" }),
   })
   .openapi('CloseRecord')
 export type CloseRecord = z.infer<typeof CloseRecord>
 
 export const CloseMonthParams = z.object({ month: Month })
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 written as 64 lowercase hex digits')
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+
+export const CloseExportRequest = z
+  .object({
+    format: z.enum(['ledger', 'hledger', 'beancount', 'xlsx', 'csv']),
+    file_name: z.string().trim().min(1, 'is required').max(255).openapi({ description: 'the file name, without its folder' }),
+    sha256: Sha256.openapi({ description: "SHA-256 (hex) of the file's bytes" }),
+    bytes: z.number().int().min(0),
+    rows: z.number().int().min(0).openapi({ description: 'transactions written' }),
+    from: Day.openapi({ description: 'the first day the export covers' }),
+    to: Day.openapi({ description: 'the last day the export covers' }),
+    accounts_map_sha256: Sha256.nullable()
+      .optional()
+      .openapi({ description: 'SHA-256 of the accounts map a journal was written with (absent: the default mapping)' }),
+  })
+  .strict()
+export type CloseExportRequest = z.infer<typeof CloseExportRequest>
+
+export const CloseExport = z
+  .object({
+    id: z.number().int(),
+    close_id: z.number().int(),
+    format: z.string(),
+    file_name: z.string(),
+    sha256: z.string(),
+    bytes: z.number().int(),
+    rows: z.number().int(),
+    from: z.string(),
+    to: z.string(),
+    accounts_map_sha256: z.string().nullable(),
+    actor: z.string(),
+    created_at: Timestamp,
+  })
+  .openapi('CloseExport')
+export type CloseExport = z.infer<typeof CloseExport>
+
+export const CloseVerification = z
+  .object({
+    month: z.string(),
+    record: CloseRecord.openapi({ description: "the month's latest close" }),
+    chain: z.object({
+      intact: z.boolean().openapi({ description: 'the whole chain is intact (as GET /api-v1/audit/verify)' }),
+      head_found: z.boolean().openapi({ description: 'the entry that was the head at the close is still in the chain with the same hash' }),
+      message: z.string().nullable().openapi({ description: 'what is wrong, in words (null: nothing)' }),
+    }),
+    still_closed: z.boolean().openapi({ description: "the company's lock date still covers the month" }),
+    reopened: CloseRecord.nullable().openapi({ description: 'the reopen after the close, if any' }),
+    exports: z.array(CloseExport).openapi({ description: 'the exports recorded for this close, to check again' }),
+  })
+  .openapi('CloseVerification')
+export type CloseVerification = z.infer<typeof CloseVerification>

@@ -1,0 +1,131 @@
+/**
+ * What a close leaves to check later (docs/closing.md): the exports written for the closed month,
+ * attached to its close record, and `verify --close`, which asks whether the audit chain still leads
+ * to the head recorded at the close and whether the month is still closed. Exports are checked again
+ * by the CLI (it writes them; the service only keeps their hashes).
+ */
+import type { Kysely, Selectable } from 'kysely'
+import { AppError } from '../../kernel/errors.js'
+import { verifyChain } from '../../store/audit-chain.js'
+import type { CloseExportsTable, Db } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import { actorId, type Actor } from '../actor.js'
+import { monthEnd } from '../accounts/period-lock.js'
+import { requireCloser, toRecord } from './close.js'
+import type { CloseExport, CloseExportRequest, CloseVerification } from './schemas.js'
+
+function toExport(r: Selectable<CloseExportsTable>): CloseExport {
+  return {
+    id: Number(r.id),
+    close_id: Number(r.close_id),
+    format: r.format,
+    file_name: r.file_name,
+    sha256: r.sha256,
+    bytes: Number(r.bytes),
+    rows: Number(r.rows),
+    from: r.period_from,
+    to: r.period_to,
+    accounts_map_sha256: r.accounts_map_sha256,
+    actor: r.actor,
+    created_at: r.created_at,
+  }
+}
+
+/** The month's latest close, or a 404 naming the month. */
+async function lastClose(db: Kysely<Db>, companyId: string, month: string) {
+  const row = await db
+    .selectFrom('period_closes')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('period', '=', month)
+    .where('action', '=', 'close')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  if (!row) throw new AppError('not_found', `${month} was never closed (finctl close history lists the closes)`)
+  return row
+}
+
+/** Attach an export to the month's latest close; the month must still be closed and the period inside it. */
+export async function attachExport(store: Store, actor: Actor, month: string, req: CloseExportRequest, now: Date): Promise<CloseExport> {
+  await requireCloser(store, actor, false)
+  const close = await lastClose(store.db, actor.companyId, month)
+  const company = await store.db.selectFrom('companies').select('lock_date').where('id', '=', actor.companyId).executeTakeFirst()
+  const end = monthEnd(month)
+  if (!company?.lock_date || company.lock_date < end)
+    throw new AppError('conflict', `${month} is not closed now (it was reopened): close it again before attaching exports`)
+  if (req.from < `${month}-01` || req.to > end || req.from > req.to)
+    throw new AppError(
+      'validation_error',
+      `from, to: an export attached to ${month} must cover days within ${month}-01..${end}, from on or before to`,
+      {
+        details: [{ path: 'from', message: `must be within ${month}-01..${end}` }],
+      },
+    )
+  const row = {
+    close_id: Number(close.id),
+    company_id: actor.companyId,
+    format: req.format,
+    file_name: req.file_name,
+    sha256: req.sha256,
+    bytes: req.bytes,
+    rows: req.rows,
+    period_from: req.from,
+    period_to: req.to,
+    accounts_map_sha256: req.accounts_map_sha256 ?? null,
+    actor: actorId(actor),
+    created_at: now.toISOString(),
+  }
+  const { id } = await store.db.insertInto('close_exports').values(row).returning('id').executeTakeFirstOrThrow()
+  return toExport({ ...row, id })
+}
+
+/**
+ * The month's latest close checked against today, on one snapshot: the chain intact, its entry that
+ * was the head at the close still there with the same hash, the lock date still covering the month.
+ */
+export function verifyClose(store: Store, companyId: string, month: string): Promise<CloseVerification> {
+  return store.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (db) => {
+      const close = await lastClose(db, companyId, month)
+      const record = toRecord(close)
+      const chain = await verifyChain(db, companyId)
+      let headFound = true
+      let message = chain.broken?.message ?? null
+      const head = record.chain_head
+      if (head?.id != null) {
+        const entry = await db
+          .selectFrom('audit_entries')
+          .select('hash')
+          .where('id', '=', head.id)
+          .where('company_id', '=', companyId)
+          .executeTakeFirst()
+        headFound = entry?.hash === head.hash
+        if (!headFound)
+          message = `audit entry #${head.id}, the chain's head when ${month} was closed, ${entry ? 'no longer has the hash recorded then' : 'was removed'}${message ? `; ${message}` : ''}`
+      }
+      const company = await db.selectFrom('companies').select('lock_date').where('id', '=', companyId).executeTakeFirst()
+      const reopenRow = await db
+        .selectFrom('period_closes')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('action', '=', 'reopen')
+        .where('id', '>', close.id)
+        .where('lock_date', '<', monthEnd(month))
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      const exports = await db.selectFrom('close_exports').selectAll().where('close_id', '=', close.id).orderBy('id', 'asc').execute()
+      return {
+        month,
+        record,
+        chain: { intact: chain.intact, head_found: headFound, message },
+        still_closed: !!company?.lock_date && company.lock_date >= monthEnd(month),
+        reopened: reopenRow ? toRecord(reopenRow) : null,
+        exports: exports.map(toExport),
+      }
+    })
+}

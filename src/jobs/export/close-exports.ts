@@ -1,0 +1,162 @@
+/**
+ * The exports of a closed month (docs/closing.md): `close MONTH --export F,...` writes each into a
+ * folder and records its SHA-256 on the close record; `verify --close MONTH` produces each again (or
+ * reads its file) and compares. One period: the month's first to last day, the whole company.
+ */
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Client } from '../../client/client.js'
+import { monthEnd } from '../../domain/accounts/period-lock.js'
+import type { CloseExport, CloseVerification } from '../../domain/closing/schemas.js'
+import { AppError } from '../../kernel/errors.js'
+import { checkOutputFile } from '../output-file.js'
+import type { AccountsMapFile } from './accounts-map.js'
+import { exportDigest, fileDigest, reproducible, textDigest } from './digest.js'
+import { type ExportFormat, isJournal } from './format.js'
+import { openOutputFile } from './output-file.js'
+import { runExport } from './run.js'
+
+const EXTENSION: Record<ExportFormat, string> = {
+  ledger: 'ledger',
+  hledger: 'journal',
+  beancount: 'beancount',
+  xlsx: 'xlsx',
+  csv: 'csv',
+}
+
+export const closeExportName = (month: string, format: ExportFormat) => `books-${month}.${EXTENSION[format]}`
+
+export const monthPeriod = (month: string) => ({ from: `${month}-01`, to: monthEnd(month) })
+
+/** An accounts map file, parsed, with the SHA-256 of its text (what the close record keeps). */
+export interface AccountsMapInput {
+  map: AccountsMapFile
+  sha256: string
+  path: string
+}
+
+export async function readAccountsMap(path: string): Promise<AccountsMapInput> {
+  const { parseAccountsMap } = await import('./accounts-map.js')
+  const text = await readFile(path, 'utf8')
+  return { map: await parseAccountsMap(text, path), sha256: textDigest(text), path }
+}
+
+export interface CloseExportPlan {
+  month: string
+  formats: ExportFormat[]
+  dir: string
+  accountsMap?: AccountsMapInput
+  overwrite?: boolean
+}
+
+/** Everything that can be refused before the month is closed: the folder, and files already there. */
+export async function checkCloseExports(plan: CloseExportPlan): Promise<void> {
+  if (plan.accountsMap && !plan.formats.some(isJournal))
+    throw new AppError('usage', '--accounts-map is for the journals (ledger, hledger, beancount) among --export')
+  await mkdir(plan.dir, { recursive: true })
+  for (const f of plan.formats)
+    checkOutputFile(join(plan.dir, closeExportName(plan.month, f)), { flag: '--output-dir', overwrite: plan.overwrite })
+}
+
+/** Write each export into the folder, then record it on the month's close. */
+export async function writeCloseExports(client: Client, plan: CloseExportPlan): Promise<CloseExport[]> {
+  const period = monthPeriod(plan.month)
+  const recorded: CloseExport[] = []
+  for (const format of plan.formats) {
+    const name = closeExportName(plan.month, format)
+    const path = join(plan.dir, name)
+    const map = isJournal(format) ? plan.accountsMap : undefined
+    const file = await openOutputFile(path, { flag: '--output-dir', overwrite: plan.overwrite })
+    let rows: number
+    try {
+      rows = (await runExport(client, { format, ...period, accountsMap: map?.map }, file.stream)).rows
+      await file.commit()
+    } catch (e) {
+      await file.abandon()
+      throw e
+    }
+    const digest = await fileDigest(path)
+    recorded.push(
+      await client.close.attachExport(plan.month, {
+        format,
+        file_name: name,
+        ...digest,
+        rows,
+        ...period,
+        ...(map ? { accounts_map_sha256: map.sha256 } : {}),
+      }),
+    )
+  }
+  return recorded
+}
+
+export type ExportCheck = CloseExport & {
+  /** Produced again now: its SHA-256 and whether it equals the recorded one (null: not produced again). */
+  produced: { sha256: string; same: boolean } | null
+  /** The file in --dir (null: no --dir given); missing: not there. */
+  file: { path: string; sha256: string | null; same: boolean } | null
+  /** same | differs | not checked */
+  result: 'same' | 'differs' | 'not checked'
+  why: string
+}
+
+/** Refused before any work: a journal written with an accounts map needs that map again. */
+export function checkAccountsMapGiven(v: CloseVerification, given: AccountsMapInput | undefined): void {
+  for (const e of v.exports) {
+    if (!e.accounts_map_sha256 || !reproducible(e.format as ExportFormat)) continue
+    if (!given)
+      throw new AppError(
+        'usage',
+        `the ${e.format} export of ${v.month} was written with an accounts map: give it again with --accounts-map FILE`,
+      )
+    if (given.sha256 !== e.accounts_map_sha256)
+      throw new AppError(
+        'usage',
+        `--accounts-map: ${given.path} is not the map the ${e.format} export of ${v.month} was written with (its SHA-256 differs)`,
+      )
+  }
+}
+
+export async function checkExports(
+  client: Client,
+  v: CloseVerification,
+  o: { dir?: string; accountsMap?: AccountsMapInput },
+): Promise<ExportCheck[]> {
+  const out: ExportCheck[] = []
+  for (const e of v.exports) {
+    const format = e.format as ExportFormat
+    let produced: ExportCheck['produced'] = null
+    if (reproducible(format)) {
+      const d = await exportDigest(client, {
+        format,
+        from: e.from,
+        to: e.to,
+        accountsMap: e.accounts_map_sha256 ? o.accountsMap?.map : undefined,
+      })
+      produced = { sha256: d.sha256, same: d.sha256 === e.sha256 }
+    }
+    let file: ExportCheck['file'] = null
+    if (o.dir !== undefined) {
+      const path = join(o.dir, e.file_name)
+      const d = await fileDigest(path).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return null
+        throw err
+      })
+      file = { path, sha256: d?.sha256 ?? null, same: d?.sha256 === e.sha256 }
+    }
+    const differs = (produced && !produced.same) || (file && !file.same)
+    const checked = produced || file
+    const why = differs
+      ? [
+          produced && !produced.same ? 'produced again today it gives other bytes: the data of the period changed' : '',
+          file && !file.same ? (file.sha256 ? `${file.path} was changed` : `${file.path} is missing`) : '',
+        ]
+          .filter(Boolean)
+          .join('; ')
+      : checked
+        ? [produced ? 'produced again: same bytes' : '', file ? 'file: same bytes' : ''].filter(Boolean).join('; ')
+        : 'not checked: a workbook holds its time of writing, so only its file can be checked (give --dir)'
+    out.push({ ...e, produced, file, result: differs ? 'differs' : checked ? 'same' : 'not checked', why })
+  }
+  return out
+}
