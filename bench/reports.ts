@@ -5,25 +5,25 @@
  * months) through the typed client, timed over --runs runs each after --warmups; p50 and p95 printed.
  * The report totals are checked against plain SQL sums over the table.
  *
- *   npx tsx bench/reports.ts [--rows 1000000] [--runs 20] [--warmups 2] [--keep]
+ *   npx tsx bench/reports.ts [--rows 1000000] [--runs 20] [--warmups 2] [--keep] [--dir DIR] [--database postgres://…]
  *
  * Data: the company, its API key and three USD accounts are made through the app; the rows go in
- * with one prepared INSERT in transactions of 50,000 on a raw better-sqlite3 connection (the same
- * file, after the migrations, so every index and the report totals' triggers work as in use). --keep
- * leaves the file.
+ * straight into the table (bench/lib/reports-rows.ts), after the migrations, so every index and the
+ * report totals' triggers work as in use. --database runs it all on PostgreSQL, in a schema of its own. --keep
+ * leaves the file. --dir DIR keeps it in DIR and, on a later run with the same --rows, measures the
+ * file already there (loading 10,000,000 rows takes a while).
  */
-import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import pg from 'pg'
 import { Client } from '../src/client/client.js'
 import { openCore } from '../src/core.js'
 import { bootstrapCompany } from '../src/domain/accounts/companies.js'
 import { parseAmount } from '../src/kernel/money.js'
 import { percentile } from './lib/stats.js'
-import { INSERT_STORED, keysOf, storedValues } from './lib/stored.js'
-import { generateTransactions, transactionRow } from './lib/txdata.js'
+import { type BenchRows, postgresRows, sqliteRows } from './lib/reports-rows.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -32,6 +32,8 @@ const { values: flags } = parseArgs({
     warmups: { type: 'string', default: '2' },
     keep: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    dir: { type: 'string' },
+    database: { type: 'string' },
   },
   strict: true,
 })
@@ -42,12 +44,25 @@ const SEED = 20_240_101
 const RANGE = { from: '2025-01-01', to: '2025-12-31' }
 const log = (s: string) => process.stderr.write(`${s}\n`)
 
-const dir = mkdtempSync(join(tmpdir(), 'finctl-bench-reports-'))
+const dir = flags.dir ?? mkdtempSync(join(tmpdir(), 'finctl-bench-reports-'))
+if (flags.dir) mkdirSync(dir, { recursive: true })
 const file = join(dir, 'finctl.db')
+// --database postgres://…: a schema of its own, created by the migrations and dropped at the end.
+const schema = `bench_reports_${process.pid}`
+const target = flags.database ? `${flags.database}${flags.database.includes('?') ? '&' : '?'}schema=${schema}` : file
+if (flags.database && flags.dir) throw new Error('--dir keeps a SQLite file: not with --database')
+// What a later run with --dir needs to measure the same file again.
+const saved = join(dir, 'bench.json')
+interface Saved {
+  rows: number
+  key: string
+  accounts: string[]
+  companyKey: number
+}
 const baseUrl = 'http://finctl.embedded'
 
 async function setUp(): Promise<{ companyId: string; key: string; accounts: string[] }> {
-  const core = await openCore(file)
+  const core = await openCore(target)
   try {
     const fetch = (u: string, i: RequestInit) => Promise.resolve(core.app.fetch(new Request(u, i)))
     const email = 'owner@reports.bench'
@@ -75,54 +90,6 @@ async function setUp(): Promise<{ companyId: string; key: string; accounts: stri
   }
 }
 
-/** The generated rows straight into the file, as the store keeps them; returns the company's key. */
-function load(accounts: string[]): number {
-  const raw = new Database(file)
-  raw.pragma('journal_mode = WAL')
-  raw.pragma('synchronous = OFF')
-  const keyed = accounts.map((accountId) => ({ ...keysOf(raw, accountId), accountId }))
-  const insert = raw.prepare(INSERT_STORED)
-  const many = raw.transaction((rows: unknown[][]) => {
-    for (const r of rows) insert.run(r)
-  })
-  const t0 = performance.now()
-  let batch: unknown[][] = []
-  let i = 0
-  for (const t of generateTransactions(SEED, ROWS)) {
-    // One row in 50 is a transfer between the accounts (shown apart, left out of totals).
-    const transfer = i++ % 50 === 0
-    const row = transactionRow(t, keyed[t.account])
-    if (transfer) Object.assign(row, { category: 'Transfer', accounting_category: 'transfer', cash_flow_category: 'transfer' })
-    batch.push(storedValues(row))
-    if (batch.length === 50_000) {
-      many(batch)
-      batch = []
-      if (i % 200_000 === 0) log(`  ${i} rows, ${((i / (performance.now() - t0)) * 1000).toFixed(0)} rows/s`)
-    }
-  }
-  if (batch.length) many(batch)
-  raw.pragma('wal_checkpoint(TRUNCATE)')
-  raw.close()
-  log(`loaded ${ROWS} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (generation included)`)
-  return keyed[0].companyKey
-}
-
-/** Plain SQL over the table: what the report must say (cash-flow totals and summary income/expenses). */
-function expected(companyKey: number): { inflows: bigint; outflows: bigint; count: number } {
-  const raw = new Database(file, { readonly: true })
-  try {
-    const r = raw
-      .prepare(
-        `SELECT CAST(SUM(CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END) AS TEXT) i, CAST(SUM(CASE WHEN base_amount < 0 THEN -base_amount ELSE 0 END) AS TEXT) o, COUNT(*) n
-         FROM transactions NOT INDEXED WHERE company_key = ? AND transaction_date BETWEEN ? AND ? AND status <> 'void' AND cash_flow_category IS NOT 'transfer'`,
-      )
-      .get(companyKey, RANGE.from, RANGE.to) as { i: string; o: string; n: number }
-    return { inflows: BigInt(r.i), outflows: BigInt(r.o), count: r.n }
-  } finally {
-    raw.close()
-  }
-}
-
 const cents = (x: number): bigint => {
   const r = parseAmount(x, 2)
   if (!r.ok) throw new Error(r.message)
@@ -143,15 +110,34 @@ async function time(label: string, fn: () => Promise<unknown>): Promise<{ label:
   return { label, p50: percentile(samples, 50), p95: percentile(samples, 95), first }
 }
 
+const rows: BenchRows = flags.database ? postgresRows(target) : sqliteRows(file)
+
+async function loadRows(accounts: string[]): Promise<number> {
+  const t0 = performance.now()
+  const key = await rows.load(accounts, ROWS, SEED, log)
+  log(`loaded ${ROWS} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (generation included)`)
+  return key
+}
+
+async function dropSchema(): Promise<void> {
+  const pool = new pg.Pool({ connectionString: flags.database, max: 1 })
+  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).finally(() => pool.end())
+}
+
 try {
-  log(`reports bench: ${ROWS} rows in ${file}`)
-  const { key, accounts } = await setUp()
-  const companyKey = load(accounts)
-  const core = await openCore(file)
+  log(`reports bench: ${ROWS} rows in ${flags.database ? `PostgreSQL schema ${schema}` : file}`)
+  const again: Saved | undefined = flags.dir && existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')) : undefined
+  if (again && again.rows !== ROWS) throw new Error(`${dir} holds ${again.rows} rows, not --rows ${ROWS}: give another --dir`)
+  if (!again && existsSync(file)) throw new Error(`${file} exists without ${saved}: give an empty --dir`)
+  const { key, accounts } = again ?? (await setUp())
+  const companyKey = again?.companyKey ?? (await loadRows(accounts))
+  if (flags.dir && !again) writeFileSync(saved, JSON.stringify({ rows: ROWS, key, accounts, companyKey } satisfies Saved))
+  if (again) log(`measuring the ${ROWS} rows loaded before in ${file}`)
+  const core = await openCore(target)
   try {
     const fetch = (u: string, i: RequestInit) => Promise.resolve(core.app.fetch(new Request(u, i)))
     const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key })
-    const want = expected(companyKey)
+    const want = await rows.totals(companyKey, RANGE.from, RANGE.to)
     const cf = await client.reports.cashFlow({ ...RANGE, interval: 'month' })
     const sum = await client.reports.summary(RANGE)
     const ok =
@@ -172,20 +158,18 @@ try {
       await time('summary, 12 months, one account', () => client.reports.summary({ ...RANGE, bank_account_id: accounts[0] })),
     ]
     // The ceiling: the same range's totals as one plain SQL aggregate over the same index, on a raw connection.
-    const raw = new Database(file, { readonly: true })
-    const plain = raw.prepare(
-      `SELECT CAST(SUM(CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END) AS TEXT) i, CAST(SUM(CASE WHEN base_amount < 0 THEN -base_amount ELSE 0 END) AS TEXT) o, COUNT(*) n
-       FROM transactions WHERE company_key = ? AND transaction_date BETWEEN ? AND ? AND status <> 'void' AND cash_flow_category IS NOT 'transfer'`,
-    )
-    const baseline = await time('plain SQL totals of the range (ceiling)', async () => plain.get(companyKey, RANGE.from, RANGE.to))
-    raw.close()
+    const baseline = await time('plain SQL totals of the range (ceiling)', () => rows.totals(companyKey, RANGE.from, RANGE.to))
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ rows: ROWS, runs: RUNS, checked: ok, baseline, results })}\n`)
+      process.stdout.write(
+        `${JSON.stringify({ rows: ROWS, runs: RUNS, store: flags.database ? 'postgres' : 'sqlite', checked: ok, baseline, results })}\n`,
+      )
       process.exit(process.exitCode ?? 0)
     }
     results.push(baseline)
     const w = Math.max(...results.map((r) => r.label.length))
-    process.stdout.write(`\n${ROWS.toLocaleString('en-US')} transactions, embedded, ${RUNS} runs after ${WARMUPS} warm-up(s)\n`)
+    process.stdout.write(
+      `\n${ROWS.toLocaleString('en-US')} transactions, embedded, ${flags.database ? 'PostgreSQL' : 'SQLite'}, ${RUNS} runs after ${WARMUPS} warm-up(s)\n`,
+    )
     process.stdout.write(`${'report'.padEnd(w)}   p50 ms   p95 ms   first ms\n`)
     for (const r of results) {
       process.stdout.write(
@@ -196,6 +180,8 @@ try {
     await core.close()
   }
 } finally {
-  if (flags.keep) log(`kept ${file}`)
+  await rows.close()
+  if (flags.database) await dropSchema()
+  if (flags.keep || flags.dir) log(`kept ${file}`)
   else rmSync(dir, { recursive: true, force: true })
 }
