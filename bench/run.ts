@@ -472,6 +472,14 @@ async function reportsSection(): Promise<void> {
   log(`\n== 6. Reports at ${c.rows.toLocaleString('en-US')} transactions, embedded (p50/p95 over ${c.runs} runs) vs plain SQL totals ==`)
   const { runReportsSection } = await import('./lib/reports-section.js')
   collect('reports', runReportsSection(root, c, log))
+  // The same on PostgreSQL when one answers (FINCTL_BENCH_DATABASE_URL, default the test database).
+  const { checkPostgres, DEFAULT_PG_URL } = await import('./lib/pg.js')
+  const url = process.env.FINCTL_BENCH_DATABASE_URL ?? DEFAULT_PG_URL
+  const answered = await checkPostgres(url).then(
+    () => true,
+    (e: Error) => (log(`reports: not on PostgreSQL: ${e.message}`), false),
+  )
+  if (answered) collect('reports.pg', runReportsSection(root, c, log, url))
 }
 
 async function statementsSection(): Promise<void> {

@@ -23,10 +23,22 @@ export function runReportsSection(
   root: string,
   c: ReportsConfig,
   log: (l: string) => void,
+  database?: string,
 ): { figures: Figure[]; lines: string[]; extra: unknown } {
+  const store = database ? 'PostgreSQL' : 'SQLite'
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(root, 'bench', 'reports.ts'), '--rows', String(c.rows), '--runs', String(c.runs), '--json'],
+    [
+      '--import',
+      'tsx',
+      join(root, 'bench', 'reports.ts'),
+      '--rows',
+      String(c.rows),
+      '--runs',
+      String(c.runs),
+      '--json',
+      ...(database ? ['--database', database] : []),
+    ],
     {
       cwd: root,
       encoding: 'utf8',
@@ -39,10 +51,11 @@ export function runReportsSection(
   const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { rows: number; checked: boolean; baseline: Timing; results: Timing[] }
   if (!out.checked) throw new Error('a report disagreed with plain SQL over the same data')
   const rows = out.rows >= 1_000_000 ? `${out.rows / 1_000_000}M` : `${out.rows / 1000}k`
+  const id = database ? 'reports.pg' : 'reports'
   const figures = out.results.flatMap((t, i) => [
     makeFigure({
-      id: `reports.${i}.p50`,
-      label: `${t.label} (${rows} rows) p50`,
+      id: `${id}.${i}.p50`,
+      label: `${t.label} (${rows} rows, ${store}) p50`,
       unit: 'ms',
       spread: 'min-max',
       value: [t.p50],
@@ -50,8 +63,8 @@ export function runReportsSection(
       baseline: [out.baseline.p50],
     }),
     makeFigure({
-      id: `reports.${i}.p95`,
-      label: `${t.label} (${rows} rows) p95`,
+      id: `${id}.${i}.p95`,
+      label: `${t.label} (${rows} rows, ${store}) p95`,
       unit: 'ms',
       spread: 'min-max',
       value: [t.p95],
@@ -60,7 +73,7 @@ export function runReportsSection(
     }),
   ])
   const lines = [
-    `reports: ${out.rows.toLocaleString('en-US')} transactions; each report p50/p95 over ${c.runs} runs; plain SQL totals p50 ${out.baseline.p50.toFixed(1)} ms`,
+    `reports (${store}): ${out.rows.toLocaleString('en-US')} transactions; each report p50/p95 over ${c.runs} runs; plain SQL totals p50 ${out.baseline.p50.toFixed(1)} ms`,
   ]
   return { figures, lines, extra: out }
 }
