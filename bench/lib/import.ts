@@ -15,7 +15,7 @@ import { copyFileSync, createReadStream, existsSync, rmSync, statSync, writeFile
 import { join } from 'node:path'
 import { mulberry32 } from '../../src/kernel/random.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
-import { openSqliteStore } from '../../src/store/sqlite-store.js'
+import { openSqliteStore } from '../../src/store/sqlite/store.js'
 import { makeTempDir, peakRssMb, type ServerProcess } from './children.js'
 import { type PgImportRun, runPgImport } from './pg-import.js'
 import { makeFigure, type Figure } from './report.js'

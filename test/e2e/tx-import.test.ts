@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { BIN, Sandbox, fastKey, spawnServe, tsv, type ServeProcess } from '../helpers/cli.js'
-import { KEPT } from '../../src/store/sqlite-bulk-load.js'
+import { KEPT } from '../../src/store/sqlite/bulk-load.js'
 
 const CSV = bankFile('csv')
 

@@ -7,9 +7,9 @@
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/kernel/errors.js'
-import { DEFERRED_KEY, REF_INDEX } from '../../src/store/sqlite-bulk-load.js'
-import { openSqliteStore } from '../../src/store/sqlite-store.js'
-import { busyWaitMs, NOT_NOW, Turns } from '../../src/store/sqlite-turns.js'
+import { DEFERRED_KEY, REF_INDEX } from '../../src/store/sqlite/bulk-load.js'
+import { openSqliteStore } from '../../src/store/sqlite/store.js'
+import { busyWaitMs, NOT_NOW, Turns } from '../../src/store/sqlite/turns.js'
 import type { Store } from '../../src/store/store.js'
 import { freshDatabase, seedTenant, txRow, type Tenant, type TestDatabase } from './fixtures.js'
 

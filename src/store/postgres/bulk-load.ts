@@ -17,7 +17,7 @@
  * leaves the statistics as they were without failing the batch.
  */
 import { type Kysely, sql } from 'kysely'
-import type { Db } from './schema.js'
+import type { Db } from '../schema.js'
 
 /** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor, as PostgreSQL ships them. */
 const THRESHOLD_ROWS = 50

@@ -4,12 +4,12 @@
  */
 import pg from 'pg'
 import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
-import { migrate, migrations } from './migrations/index.js'
-import { COPY_MIN_ROWS, copyTransactions } from './postgres-copy.js'
-import { TransactionStatistics } from './postgres-statistics.js'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
-import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
-import { InsertedRows, rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
+import { migrate, migrations } from '../migrations/index.js'
+import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
+import { TransactionStatistics } from './bulk-load.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
+import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
+import { InsertedRows, rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from '../store.js'
 
 export interface PostgresOptions {
   /** Schema to work in (created if missing); tests use one per run. */

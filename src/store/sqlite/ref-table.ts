@@ -12,7 +12,7 @@
  * answers for its ref.
  */
 
-import { firstSlot, overFull, slotsFor } from '../kernel/hash-slots.js'
+import { firstSlot, overFull, slotsFor } from '../../kernel/hash-slots.js'
 
 /** FNV-1a's starting value and prime (32 bits), which refHash and any reader hashing refs in place (parseRefText) share. */
 export const FNV_OFFSET = 0x811c9dc5

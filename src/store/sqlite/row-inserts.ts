@@ -32,11 +32,11 @@
  * out, which a caller would otherwise have to look up (without that index, by reading the table).
  */
 import type BetterSqlite3 from 'better-sqlite3'
-import { TX_COLUMNS, type StoredId } from './schema.js'
-import { firstSlot, slotsFor } from '../kernel/hash-slots.js'
+import { TX_COLUMNS, type StoredId } from '../schema.js'
+import { firstSlot, slotsFor } from '../../kernel/hash-slots.js'
 import { MAX_SEQ, type RefTable, refHash } from './ref-table.js'
-import { InsertedRows } from './store.js'
-import { type NewTransactionRow, refKey, type TransactionCodec } from './transaction-codec.js'
+import { InsertedRows } from '../store.js'
+import { type NewTransactionRow, refKey, type TransactionCodec } from '../transaction-codec.js'
 
 /** Rows a statement at most (27 columns each stays far under SQLite's 32,766 parameters). */
 const CHUNK = 100

@@ -8,15 +8,15 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { createRequire } from 'node:module'
 import { Kysely, type SqliteDatabase } from 'kysely'
-import { beginImmediate, FileHealth } from './sqlite-file-health.js'
-import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
-import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './sqlite-turns.js'
-import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from './migrations/index.js'
-import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
+import { beginImmediate, FileHealth } from './file-health.js'
+import { TurnTakingSqliteDialect } from './dialect.js'
+import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
+import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from '../migrations/index.js'
+import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './bulk-load.js'
 import type { RefTable } from './ref-table.js'
-import { TransactionInserter } from './sqlite-row-inserts.js'
-import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from './schema.js'
-import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
+import { TransactionInserter } from './row-inserts.js'
+import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from '../schema.js'
+import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
   InsertedRows,
   rateLimitSql,
@@ -25,7 +25,7 @@ import {
   type RateLimitInput,
   type RateLimitResult,
   type Store,
-} from './store.js'
+} from '../store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 

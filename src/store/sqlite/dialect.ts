@@ -15,7 +15,7 @@ import {
   SqliteDriver,
   type TransactionSettings,
 } from 'kysely'
-import { isBusy, NOT_NOW, type Turns } from './sqlite-turns.js'
+import { isBusy, NOT_NOW, type Turns } from './turns.js'
 
 export interface WriteRules {
   /** better-sqlite3's connection (the one kysely uses). */
