@@ -87,7 +87,7 @@ export class InsertedRows {
 export interface InsertOptions {
   /**
    * Rows the caller announces it is about to send in batches (`Prefer: bulk-load=N`): on SQLite a
-   * large enough load sets indexes aside until it ends (sqlite-bulk-load.ts). A hint: nothing
+   * large enough load sets indexes aside until it ends (sqlite/bulk-load.ts). A hint: nothing
    * else changes, and PostgreSQL ignores it.
    */
   bulkRows?: number

@@ -2,7 +2,7 @@
  * `Prefer: bulk-load=N` on a batch (sent by `tx import`): on SQLite a large enough load sets the
  * secondary (non-unique) indexes of transactions aside, and the unique (account, import_ref) one, and
  * builds them again when the load ends, so every imported row skips a random insert into each
- * (src/store/sqlite-bulk-load.ts). Lists stay right meanwhile; every row stays exactly once (refs
+ * (src/store/sqlite/bulk-load.ts). Lists stay right meanwhile; every row stays exactly once (refs
  * there before, sent twice, retried, written by another connection meanwhile); the indexes come back
  * on close, after a quiet spell, or, after a crash, when the next process opens the file and the
  * loader is gone or its lease has run out. Thresholds come from FINCTL_BULK_LOAD_MIN_ROWS / _IDLE_MS here.

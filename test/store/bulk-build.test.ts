@@ -1,5 +1,5 @@
 /**
- * How a bulk load builds the indexes it set aside (sqlite-bulk-load.ts): with a small page cache,
+ * How a bulk load builds the indexes it set aside (sqlite/bulk-load.ts): with a small page cache,
  * which SQLite's sorter sizes its runs from (a bigger one was slower and took more memory), and the
  * connection's own cache given back afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL's statistics after a bulk load (src/store/postgres-statistics.ts): the load's end runs
+ * PostgreSQL's statistics after a bulk load (src/store/postgres/bulk-load.ts): the load's end runs
  * ANALYZE once the table has changed by autovacuum's measure, so that the next queries (a file
  * imported again looks its refs up) are planned for the table as it is, not as it was.
  */

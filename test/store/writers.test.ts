@@ -1,5 +1,5 @@
 /**
- * Writers on one SQLite file take turns (src/store/sqlite-turns.ts): a write waits for another
+ * Writers on one SQLite file take turns (src/store/sqlite/turns.ts): a write waits for another
  * connection's transaction without holding the thread, gives up after FINCTL_BUSY_TIMEOUT_MS with
  * `database_busy` naming the file and nothing written; two bulk loads into one account at once land
  * every row exactly once (the second goes the row path beside the first).

@@ -174,7 +174,7 @@ class PostgresHotPaths implements HotPaths {
     })
   }
 
-  /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (postgres-statistics.ts). */
+  /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (bulk-load.ts). */
   endBulkLoad(): Promise<void> {
     return this.statistics.refresh()
   }

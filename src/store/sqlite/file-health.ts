@@ -1,7 +1,7 @@
 /**
  * What a SQLite file's errors mean to its user: a locked, full, damaged or read-only file becomes a
  * store error naming it (store-errors.ts), and a damaged one is marked so (damage-mark.ts) for every
- * process from then on. And how a write takes its turn (sqlite-turns.ts).
+ * process from then on. And how a write takes its turn (turns.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3'
 import { AppError } from '../../kernel/errors.js'

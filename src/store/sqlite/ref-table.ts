@@ -1,5 +1,5 @@
 /**
- * The import_refs of one bank account during a bulk load (sqlite-bulk-load.ts), in memory: what the
+ * The import_refs of one bank account during a bulk load (bulk-load.ts), in memory: what the
  * unique index (account_key, import_ref) answers the rest of the time, without its cost. A file whose
  * rows are not in date order would insert each row on a random page of that index: measured, 1M
  * shuffled rows took 19-21 s of inserts with it and 6.4 s without (plain better-sqlite3, the compact

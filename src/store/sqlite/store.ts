@@ -1,6 +1,6 @@
 /**
  * The embedded store: SQLite through better-sqlite3 (WAL, foreign keys). Writers on one file take
- * turns (sqlite-turns.ts): every write transaction begins IMMEDIATE and waits for the lock a bounded,
+ * turns (turns.ts): every write transaction begins IMMEDIATE and waits for the lock a bounded,
  * growing while. Hot paths are prepared statements. They run while holding kysely's connection lock,
  * so they never land inside another request's open kysely transaction. Errors of the file (locked,
  * full, damaged, read-only) leave as store errors naming it (store-errors.ts).
@@ -117,7 +117,7 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     hot,
     tx,
     location: path,
-    // BEGIN IMMEDIATE, waiting its turn (sqlite-dialect.ts).
+    // BEGIN IMMEDIATE, waiting its turn (dialect.ts).
     writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
       try {
@@ -179,7 +179,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
   private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
-  /** Large loads set the secondary indexes aside (sqlite-bulk-load.ts). */
+  /** Large loads set the secondary indexes aside (bulk-load.ts). */
   private readonly bulk: BulkLoader
 
   constructor(
@@ -353,7 +353,7 @@ class SqliteHotPaths implements HotPaths {
     }).finally(() => this.bulk.scheduleRebuild())
   }
 
-  /** Inside a write transaction that writes import_refs: the unique index is there (sqlite-bulk-load.ts). */
+  /** Inside a write transaction that writes import_refs: the unique index is there (bulk-load.ts). */
   ensureRefIndex(): void {
     this.bulk.ensureRefIndex()
   }
