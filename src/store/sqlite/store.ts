@@ -15,17 +15,11 @@ import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from '../migrat
 import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './bulk-load.js'
 import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './row-inserts.js'
+import { prepareRateLimit } from './rate-limit.js'
+import { prepareUsage } from './usage.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from '../schema.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
-import {
-  InsertedRows,
-  rateLimitSql,
-  type HotPaths,
-  type InsertOptions,
-  type RateLimitInput,
-  type RateLimitResult,
-  type Store,
-} from '../store.js'
+import { InsertedRows, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from '../store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
@@ -170,9 +164,7 @@ function statementCache(raw: BetterSqlite3.Database): SqliteDatabase {
 
 class SqliteHotPaths implements HotPaths {
   private readonly keyByHash: BetterSqlite3.Statement
-  private readonly rateLimit: BetterSqlite3.Statement
-  private readonly insertRequest: BetterSqlite3.Statement
-  private readonly bumpKey: BetterSqlite3.Statement
+  private readonly rateLimit: (i: RateLimitInput) => RateLimitResult
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
@@ -194,29 +186,8 @@ class SqliteHotPaths implements HotPaths {
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
     // Inside a write turn's transaction this is a savepoint.
     this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
-    this.rateLimit = raw.prepare(rateLimitSql('sqlite', (i) => `@p${i}`))
-    this.insertRequest = raw.prepare(
-      `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at)
-       VALUES (@key_id, @company_id, @method, @endpoint, @status_code, @response_time_ms, @created_at)`,
-    )
-    this.bumpKey = raw.prepare(
-      `UPDATE api_keys SET usage_count = usage_count + @n,
-         last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < @last THEN @last ELSE last_used_at END
-       WHERE id = @id`,
-    )
-    this.appendRequests = raw.transaction((rows: NewApiRequestRow[]) => {
-      const perKey = new Map<string, { n: number; last: string }>()
-      for (const row of rows) {
-        this.insertRequest.run(row)
-        const k = perKey.get(row.key_id)
-        if (!k) perKey.set(row.key_id, { n: 1, last: row.created_at })
-        else {
-          k.n++
-          if (row.created_at > k.last) k.last = row.created_at
-        }
-      }
-      for (const [id, { n, last }] of perKey) this.bumpKey.run({ id, n, last })
-    })
+    this.rateLimit = prepareRateLimit(raw)
+    this.appendRequests = prepareUsage(raw)
     const inserter = new TransactionInserter(raw, codec)
     this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => inserter.insert(rows))
     this.appendBulk = raw.transaction((rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) =>
@@ -315,14 +286,7 @@ class SqliteHotPaths implements HotPaths {
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return this.grouped(() => {
-      const row = this.rateLimit.get({ p1: i.keyId, p2: i.minuteWindow, p3: i.dayWindow, p4: i.perMinute, p5: i.perDay }) as {
-        allowed: number
-        minute_count: number
-        day_count: number
-      }
-      return { allowed: row.allowed === 1, minuteCount: row.minute_count, dayCount: row.day_count }
-    })
+    return this.grouped(() => this.rateLimit(i))
   }
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
