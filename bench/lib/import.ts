@@ -236,7 +236,7 @@ async function storeInsertsAlone(from: string, to: { database: string; accountId
         bank_account_id: to.accountId,
       }))
       const t0 = performance.now()
-      const inserted = await store.hot.insertTransactions(rows, { bulkRows: total })
+      const inserted = await store.hot.bulkLoad({ rows: total }).insert(rows)
       seconds += (performance.now() - t0) / 1000
       if (inserted.size !== rows.length) throw new Error(`store inserts: ${inserted.size} of ${rows.length} rows inserted`)
     }

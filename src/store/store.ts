@@ -39,8 +39,31 @@ export interface HotPaths {
    * actor keys first).
    */
   insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<InsertedRows>
-  /** A bulk load's end: build again what this process set aside for it (SQLite); refresh the table's statistics (PostgreSQL). */
-  endBulkLoad(): Promise<void>
+  /**
+   * The bulk load a batch belongs to (`Prefer: bulk-load=N`): the store's one load, begun by its
+   * first batch and joined by the others. Its batches go in through it, and its last batch ends it.
+   */
+  bulkLoad(o: BulkLoadOptions): BulkLoad
+}
+
+export interface BulkLoadOptions {
+  /**
+   * Rows the client announces for the whole load, sent with each batch: on SQLite a load large
+   * enough sets indexes aside until it ends (sqlite/bulk-load.ts). Nothing a client sees depends on it.
+   */
+  rows: number
+}
+
+/**
+ * A bulk load: begin (HotPaths.bulkLoad), write batches (insert), end. What a dialect does for a load
+ * stays in its folder: SQLite sets indexes aside and end() builds them again (sqlite/bulk-load.ts);
+ * PostgreSQL's end() refreshes the table's statistics (postgres/bulk-load.ts).
+ */
+export interface BulkLoad {
+  /** One batch of the load; answers as HotPaths.insertTransactions. */
+  insert(rows: NewTransactionRow[], o?: InsertOptions): Promise<InsertedRows>
+  /** The load is over: answers once what it set aside is back. */
+  end(): Promise<void>
 }
 
 /**
@@ -85,12 +108,6 @@ export class InsertedRows {
 }
 
 export interface InsertOptions {
-  /**
-   * Rows the caller announces it is about to send in batches (`Prefer: bulk-load=N`): on SQLite a
-   * large enough load sets indexes aside until it ends (sqlite/bulk-load.ts). A hint: nothing
-   * else changes, and PostgreSQL ignores it.
-   */
-  bulkRows?: number
   /**
    * Filled, for rows left out because their account holds their import_ref, with the id of the
    * transaction that holds it (`account_key NUL import_ref` -> id) where the insert found it without

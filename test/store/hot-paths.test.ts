@@ -304,7 +304,8 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         txRow(t, { import_ref: 'load-299' }),
       ]
       const existing = new Map<string, string>()
-      const inserted = await store.hot.insertTransactions(rows, { bulkRows: 20_000, existing })
+      const load = store.hot.bulkLoad({ rows: 20_000 })
+      const inserted = await load.insert(rows, { existing })
       expect(inserted.ids()).toEqual(rows.filter((_, i) => i !== 300 && i !== 303).map((r) => r.id))
       expect(rows.map((_, i) => inserted.at(i))).toEqual(rows.map((_, i) => i !== 300 && i !== 303))
       if (kind === 'sqlite') {
@@ -313,8 +314,8 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       }
       // A later call of the load: refs of the first are there.
       const later = [txRow(t, { import_ref: 'load-5' }), txRow(t, { import_ref: 'load-300' })]
-      expect(new Set((await store.hot.insertTransactions(later, { bulkRows: 20_000 })).ids())).toEqual(new Set([later[1].id]))
-      await store.hot.endBulkLoad()
+      expect(new Set((await load.insert(later)).ids())).toEqual(new Set([later[1].id]))
+      await load.end()
       expect(
         await existingIds(
           store,

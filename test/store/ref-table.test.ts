@@ -3,8 +3,7 @@ import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { firstSlot, overFull, slotsFor } from '../../src/kernel/hash-slots.js'
-import { RefTable, refHash } from '../../src/store/sqlite/ref-table.js'
-import { parseRefText, refTextSql } from '../../src/store/sqlite/bulk-load.js'
+import { parseRefText, RefTable, refHash, refTextSql } from '../../src/store/sqlite/ref-table.js'
 
 describe('hash slots', () => {
   it('sizes a table two thirds full with its entries, so that an eighth more still fit; at least 1,024 slots, any length', () => {

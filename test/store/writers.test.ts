@@ -7,7 +7,8 @@
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/kernel/errors.js'
-import { DEFERRED_KEY, REF_INDEX } from '../../src/store/sqlite/bulk-load.js'
+import { REF_INDEX } from '../../src/store/sqlite/bulk-load.js'
+import { DEFERRED_KEY } from '../../src/store/sqlite/deferred-indexes.js'
 import { openSqliteStore } from '../../src/store/sqlite/store.js'
 import { busyWaitMs, NOT_NOW, Turns } from '../../src/store/sqlite/turns.js'
 import type { Store } from '../../src/store/store.js'
@@ -150,9 +151,9 @@ describe('writers on one SQLite file', () => {
     const b = load(2000)
     const send = async (s: Store, rows: ReturnType<typeof load>) => {
       let created = 0
-      for (let i = 0; i < rows.length; i += 250)
-        created += (await s.hot.insertTransactions(rows.slice(i, i + 250), { bulkRows: rows.length })).size
-      await s.hot.endBulkLoad()
+      const bulk = s.hot.bulkLoad({ rows: rows.length })
+      for (let i = 0; i < rows.length; i += 250) created += (await bulk.insert(rows.slice(i, i + 250))).size
+      await bulk.end()
       return created
     }
     try {

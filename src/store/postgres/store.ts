@@ -6,12 +6,12 @@ import pg from 'pg'
 import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
 import { migrate, migrations } from '../migrations/index.js'
 import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
-import { TransactionStatistics } from './bulk-load.js'
+import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
 import { takeRateLimit } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
-import { InsertedRows, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from '../store.js'
+import { type BulkLoad, InsertedRows, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from '../store.js'
 
 export interface PostgresOptions {
   /** Schema to work in (created if missing); tests use one per run. */
@@ -143,8 +143,8 @@ class PostgresHotPaths implements HotPaths {
   }
 
   /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (bulk-load.ts). */
-  endBulkLoad(): Promise<void> {
-    return this.statistics.refresh()
+  bulkLoad(): BulkLoad {
+    return postgresBulkLoad((rows) => this.insertTransactions(rows), this.statistics)
   }
 
   async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {

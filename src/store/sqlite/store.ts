@@ -12,14 +12,23 @@ import { beginImmediate, FileHealth } from './file-health.js'
 import { TurnTakingSqliteDialect } from './dialect.js'
 import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
 import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from '../migrations/index.js'
-import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './bulk-load.js'
+import { type BulkLoadSettings, bulkLoadSettings, SqliteBulkLoad } from './bulk-load.js'
+import { repairDeferredIndexes } from './deferred-indexes.js'
 import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './row-inserts.js'
 import { prepareRateLimit } from './rate-limit.js'
 import { prepareUsage } from './usage.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from '../schema.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
-import { InsertedRows, type HotPaths, type InsertOptions, type RateLimitInput, type RateLimitResult, type Store } from '../store.js'
+import {
+  type BulkLoad,
+  type BulkLoadOptions,
+  InsertedRows,
+  type HotPaths,
+  type RateLimitInput,
+  type RateLimitResult,
+  type Store,
+} from '../store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
@@ -115,7 +124,7 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
       try {
-        await hot?.endBulkLoad()
+        await hot?.load.end()
       } finally {
         // A build that failed (a full disk) is done by the next write, in this process or another.
         await db.destroy() // closes `raw` too
@@ -171,8 +180,8 @@ class SqliteHotPaths implements HotPaths {
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
   private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
-  /** Large loads set the secondary indexes aside (bulk-load.ts). */
-  private readonly bulk: BulkLoader
+  /** This store's bulk load (bulk-load.ts): large loads set the secondary indexes aside. */
+  readonly load: SqliteBulkLoad
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
@@ -181,7 +190,14 @@ class SqliteHotPaths implements HotPaths {
     bulk: BulkLoadSettings,
     private readonly health: FileHealth,
   ) {
-    this.bulk = new BulkLoader(raw, bulk, (work) => this.grouped(work))
+    this.load = new SqliteBulkLoad(raw, bulk, {
+      inWriteQueue: (work) => this.grouped(work),
+      beforeDataWrite: () => this.beforeDataWrite(),
+      prepareActors: (rows) => codec.prepareActors(rows),
+      insert: (rows) => this.insertTransactions(rows),
+      appendRows: (rows) => InsertedRows.ofIds(rows, this.appendTransactions(rows)),
+      appendBulk: (rows, refs, existing) => this.appendBulk(rows, refs, existing),
+    })
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
     // Inside a write turn's transaction this is a savepoint.
@@ -229,7 +245,7 @@ class SqliteHotPaths implements HotPaths {
   /** Before a write of data, inside its transaction: refused on a damaged file; a dead load's indexes built first. */
   beforeDataWrite(): void {
     this.health.refuseIfDamaged()
-    this.bulk.beforeWrite()
+    this.load.beforeWrite()
   }
 
   // ---- group commit ------------------------------------------------------------------------
@@ -294,36 +310,23 @@ class SqliteHotPaths implements HotPaths {
     return this.inWriteTurn(() => this.appendRequests(rows))
   }
 
-  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
+  async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
-    const announced = o.bulkRows ?? 0
-    const refAccounts = new Set<number>()
-    for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
-    if (!this.bulk.isBulk(announced))
-      return this.grouped(() => {
-        this.beforeDataWrite()
-        if (refAccounts.size) this.bulk.ensureRefIndex()
-        return InsertedRows.ofIds(rows, this.appendTransactions(rows))
-      })
+    const refs = rows.some((r) => r.import_ref)
     return this.grouped(() => {
       this.beforeDataWrite()
-      this.bulk.enter(announced, refAccounts)
-      const refs = this.bulk.refs
-      if (refs) return this.appendBulk(rows, refs, o.existing)
-      // Not this process's load (another's is running): the row path, against the unique index.
-      if (refAccounts.size) this.bulk.ensureRefIndex()
+      if (refs) this.load.ensureRefIndex()
       return InsertedRows.ofIds(rows, this.appendTransactions(rows))
-    }).finally(() => this.bulk.scheduleRebuild())
+    })
+  }
+
+  bulkLoad(o: BulkLoadOptions): BulkLoad {
+    return this.load.session(o)
   }
 
   /** Inside a write transaction that writes import_refs: the unique index is there (bulk-load.ts). */
   ensureRefIndex(): void {
-    this.bulk.ensureRefIndex()
-  }
-
-  /** Build the indexes again if this process set them aside for a bulk load (closing the store). */
-  endBulkLoad(): Promise<void> {
-    return this.bulk.end()
+    this.load.ensureRefIndex()
   }
 }
