@@ -91,8 +91,8 @@ async function integrityCheck(database: string): Promise<Check> {
   if (/^postgres(ql)?:\/\//i.test(database))
     return { name: 'database', status: 'skip', detail: "PostgreSQL: check it with the server's own tools" }
   if (!existsSync(database)) return { name: 'database', status: 'fail', detail: `no database at ${database}: run \`finctl init\`` }
-  // A file finctl found damaged refuses writes (src/store/damage-mark.ts) until this check passes.
-  const { readDamageMark, clearDamageMark } = await import('../src/store/damage-mark.js')
+  // A file finctl found damaged refuses writes (src/store/sqlite/damage-mark.ts) until this check passes.
+  const { readDamageMark, clearDamageMark } = await import('../src/store/sqlite/damage-mark.js')
   const mark = readDamageMark(database)
   const refused = mark
     ? `; writes are refused since ${mark.found_at || 'the damage was found'}: restore a backup, then run \`finctl doctor\` again`

@@ -15,7 +15,7 @@ import { copyFileSync, createReadStream, existsSync, rmSync, statSync, writeFile
 import { join } from 'node:path'
 import { mulberry32 } from '../../src/kernel/random.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
-import { openSqliteStore } from '../../src/store/sqlite-store.js'
+import { openSqliteStore } from '../../src/store/sqlite/store.js'
 import { makeTempDir, peakRssMb, type ServerProcess } from './children.js'
 import { type PgImportRun, runPgImport } from './pg-import.js'
 import { makeFigure, type Figure } from './report.js'
@@ -236,7 +236,7 @@ async function storeInsertsAlone(from: string, to: { database: string; accountId
         bank_account_id: to.accountId,
       }))
       const t0 = performance.now()
-      const inserted = await store.hot.insertTransactions(rows, { bulkRows: total })
+      const inserted = await store.hot.bulkLoad({ rows: total }).insert(rows)
       seconds += (performance.now() - t0) / 1000
       if (inserted.size !== rows.length) throw new Error(`store inserts: ${inserted.size} of ${rows.length} rows inserted`)
     }

@@ -1,6 +1,6 @@
 /**
  * Part of section `import`: `finctl tx import` into a `finctl serve` on PostgreSQL (its batches go
- * in by COPY, src/store/postgres-copy.ts), beside the ceiling measured in the same run on the same
+ * in by COPY, src/store/postgres/row-inserts.ts), beside the ceiling measured in the same run on the same
  * file: csv-parse + raw COPY of its rows (date, description, amount in cents, reference) into a plain
  * table with no secondary index, in the same database. Each run gets a schema of its own, dropped at
  * the end (also when the run fails or is interrupted).

@@ -25,10 +25,10 @@ export function splitSchema(url: string): { url: string; schema?: string } {
 
 export async function openStore(target: string, opts: OpenStoreOptions = {}): Promise<Store> {
   if (isPostgresUrl(target)) {
-    const { openPostgresStore } = await import('./postgres-store.js')
+    const { openPostgresStore } = await import('./postgres/store.js')
     const { url, schema } = splitSchema(target)
     return openPostgresStore(url, { ...opts, schema: opts.schema ?? schema })
   }
-  const { openSqliteStore } = await import('./sqlite-store.js')
+  const { openSqliteStore } = await import('./sqlite/store.js')
   return openSqliteStore(target, { cacheMb: opts.sqliteCacheMb })
 }

@@ -39,8 +39,31 @@ export interface HotPaths {
    * actor keys first).
    */
   insertTransactions(rows: NewTransactionRow[], o?: InsertOptions): Promise<InsertedRows>
-  /** A bulk load's end: build again what this process set aside for it (SQLite); refresh the table's statistics (PostgreSQL). */
-  endBulkLoad(): Promise<void>
+  /**
+   * The bulk load a batch belongs to (`Prefer: bulk-load=N`): the store's one load, begun by its
+   * first batch and joined by the others. Its batches go in through it, and its last batch ends it.
+   */
+  bulkLoad(o: BulkLoadOptions): BulkLoad
+}
+
+export interface BulkLoadOptions {
+  /**
+   * Rows the client announces for the whole load, sent with each batch: on SQLite a load large
+   * enough sets indexes aside until it ends (sqlite/bulk-load.ts). Nothing a client sees depends on it.
+   */
+  rows: number
+}
+
+/**
+ * A bulk load: begin (HotPaths.bulkLoad), write batches (insert), end. What a dialect does for a load
+ * stays in its folder: SQLite sets indexes aside and end() builds them again (sqlite/bulk-load.ts);
+ * PostgreSQL's end() refreshes the table's statistics (postgres/bulk-load.ts).
+ */
+export interface BulkLoad {
+  /** One batch of the load; answers as HotPaths.insertTransactions. */
+  insert(rows: NewTransactionRow[], o?: InsertOptions): Promise<InsertedRows>
+  /** The load is over: answers once what it set aside is back. */
+  end(): Promise<void>
 }
 
 /**
@@ -86,12 +109,6 @@ export class InsertedRows {
 
 export interface InsertOptions {
   /**
-   * Rows the caller announces it is about to send in batches (`Prefer: bulk-load=N`): on SQLite a
-   * large enough load sets indexes aside until it ends (sqlite-bulk-load.ts). A hint: nothing
-   * else changes, and PostgreSQL ignores it.
-   */
-  bulkRows?: number
-  /**
    * Filled, for rows left out because their account holds their import_ref, with the id of the
    * transaction that holds it (`account_key NUL import_ref` -> id) where the insert found it without
    * a lookup (a bulk load on SQLite); the caller looks up the others (refKey in transaction-codec.ts).
@@ -115,25 +132,4 @@ export interface Store {
    */
   writeTransaction<T>(fn: (trx: Kysely<Db>) => Promise<T>): Promise<T>
   close(): Promise<void>
-}
-
-/** SQL for the atomic rate-limit take, shared by both dialects (they differ only in MAX). */
-export function rateLimitSql(dialect: Dialect, param: (i: number) => string): string {
-  const max = dialect === 'postgres' ? 'GREATEST' : 'max'
-  const [k, mw, dw, ml, dl] = [1, 2, 3, 4, 5].map(param)
-  // Old values are seen by every SET expression (both dialects), so `room` is computed once per row.
-  // A window from a slower clock counts against the newer window instead of resetting it.
-  const minuteUsed = `(CASE WHEN ${mw} <= rate_limit_counters.minute_window THEN rate_limit_counters.minute_count ELSE 0 END)`
-  const dayUsed = `(CASE WHEN ${dw} <= rate_limit_counters.day_window THEN rate_limit_counters.day_count ELSE 0 END)`
-  const room = `(${minuteUsed} < ${ml} AND ${dayUsed} < ${dl})`
-  const inc = `(CASE WHEN ${room} THEN 1 ELSE 0 END)`
-  return `INSERT INTO rate_limit_counters (key_id, minute_window, minute_count, day_window, day_count, allowed)
-VALUES (${k}, ${mw}, CASE WHEN ${ml} > 0 AND ${dl} > 0 THEN 1 ELSE 0 END, ${dw}, CASE WHEN ${ml} > 0 AND ${dl} > 0 THEN 1 ELSE 0 END, CASE WHEN ${ml} > 0 AND ${dl} > 0 THEN 1 ELSE 0 END)
-ON CONFLICT (key_id) DO UPDATE SET
-  minute_count = ${minuteUsed} + ${inc},
-  minute_window = ${max}(rate_limit_counters.minute_window, ${mw}),
-  day_count = ${dayUsed} + ${inc},
-  day_window = ${max}(rate_limit_counters.day_window, ${dw}),
-  allowed = ${inc}
-RETURNING allowed, minute_count, day_count`
 }

@@ -2,7 +2,7 @@
  * `Prefer: bulk-load=N` on a batch (sent by `tx import`): on SQLite a large enough load sets the
  * secondary (non-unique) indexes of transactions aside, and the unique (account, import_ref) one, and
  * builds them again when the load ends, so every imported row skips a random insert into each
- * (src/store/sqlite-bulk-load.ts). Lists stay right meanwhile; every row stays exactly once (refs
+ * (src/store/sqlite/bulk-load.ts). Lists stay right meanwhile; every row stays exactly once (refs
  * there before, sent twice, retried, written by another connection meanwhile); the indexes come back
  * on close, after a quiet spell, or, after a crash, when the next process opens the file and the
  * loader is gone or its lease has run out. Thresholds come from FINCTL_BULK_LOAD_MIN_ROWS / _IDLE_MS here.
@@ -14,8 +14,9 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
-import { DEFERRED_KEY, KEPT, REF_INDEX } from '../../src/store/sqlite-bulk-load.js'
-import { openSqliteStore } from '../../src/store/sqlite-store.js'
+import { KEPT, REF_INDEX } from '../../src/store/sqlite/bulk-load.js'
+import { DEFERRED_KEY } from '../../src/store/sqlite/deferred-indexes.js'
+import { openSqliteStore } from '../../src/store/sqlite/store.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
 import { txRow } from '../store/fixtures.js'
 

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { BIN, Sandbox, fastKey, spawnServe, tsv, type ServeProcess } from '../helpers/cli.js'
-import { KEPT } from '../../src/store/sqlite-bulk-load.js'
+import { KEPT } from '../../src/store/sqlite/bulk-load.js'
 
 const CSV = bankFile('csv')
 
@@ -255,7 +255,7 @@ describe('tx import end to end', () => {
 
   /**
    * Are the secondary indexes of transactions there (all of them, or none: set aside), does a bulk
-   * load hold a lease on them (src/store/sqlite-bulk-load.ts), and is the file whole?
+   * load hold a lease on them (src/store/sqlite/bulk-load.ts), and is the file whole?
    */
   const secondaryIndexes = () => {
     const db = new Database(sb.database, { readonly: true, fileMustExist: true })
@@ -267,7 +267,7 @@ describe('tx import end to end', () => {
       ).map((r) => r.name)
       const lease = !!db.prepare(`SELECT 1 FROM settings WHERE key = 'deferred_indexes'`).get()
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
-      // Set aside: all but those a load costs next to nothing (KEPT in src/store/sqlite-bulk-load.ts), and the
+      // Set aside: all but those a load costs next to nothing (KEPT in src/store/sqlite/bulk-load.ts), and the
       // unique (account, import_ref) index with them; or all there.
       const there = names.includes('transactions_amount')
       if (there) expect(names.length).toBe(ALL_SECONDARY)

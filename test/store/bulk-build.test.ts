@@ -1,5 +1,5 @@
 /**
- * How a bulk load builds the indexes it set aside (sqlite-bulk-load.ts): with a small page cache,
+ * How a bulk load builds the indexes it set aside (sqlite/bulk-load.ts): with a small page cache,
  * which SQLite's sorter sizes its runs from (a bigger one was slower and took more memory), and the
  * connection's own cache given back afterwards.
  */
@@ -38,8 +38,9 @@ describe('a bulk load on SQLite builds its indexes again', () => {
         return originalExec.call(this, source)
       } as typeof originalExec
       const rows = Array.from({ length: 50 }, (_, i) => txRow(t, { import_ref: `b-${i}`, amount: i + 1, base_amount: i + 1 }))
-      await s.hot.insertTransactions(rows, { bulkRows: 1_000_000 })
-      await s.hot.endBulkLoad()
+      const load = s.hot.bulkLoad({ rows: 1_000_000 })
+      await load.insert(rows)
+      await load.end()
       // Every index set aside (the dates, the reports, the amount, the unique refs ...).
       expect(built.length).toBeGreaterThanOrEqual(8)
       for (const b of built) expect({ cache: b.cache, threads: b.threads }, b.sql).toEqual({ cache: -2048, threads: 2 })

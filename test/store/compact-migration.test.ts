@@ -270,9 +270,7 @@ describe.each(STORES)('migration 0011 on %s: a database of the release before, c
         },
         { bank_account_id: ids.operating, transaction_date: '2026-01-02', description: 'new', amount: '-2.00', import_ref: 'new.1' },
       ],
-      new Date(),
-      window,
-      true,
+      { now: new Date(), window, minimal: true },
     )
     expect(answer.duplicates).toEqual([{ index: 0, id: rows[1].id, import_ref: rows[1].import_ref }])
     expect(answer.created).toHaveLength(1)

@@ -304,7 +304,8 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         txRow(t, { import_ref: 'load-299' }),
       ]
       const existing = new Map<string, string>()
-      const inserted = await store.hot.insertTransactions(rows, { bulkRows: 20_000, existing })
+      const load = store.hot.bulkLoad({ rows: 20_000 })
+      const inserted = await load.insert(rows, { existing })
       expect(inserted.ids()).toEqual(rows.filter((_, i) => i !== 300 && i !== 303).map((r) => r.id))
       expect(rows.map((_, i) => inserted.at(i))).toEqual(rows.map((_, i) => i !== 300 && i !== 303))
       if (kind === 'sqlite') {
@@ -313,8 +314,8 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       }
       // A later call of the load: refs of the first are there.
       const later = [txRow(t, { import_ref: 'load-5' }), txRow(t, { import_ref: 'load-300' })]
-      expect(new Set((await store.hot.insertTransactions(later, { bulkRows: 20_000 })).ids())).toEqual(new Set([later[1].id]))
-      await store.hot.endBulkLoad()
+      expect(new Set((await load.insert(later)).ids())).toEqual(new Set([later[1].id]))
+      await load.end()
       expect(
         await existingIds(
           store,
@@ -367,7 +368,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
     })
 
     // Many rows go in differently: SQLite in chunks that bind a value shared by every row of the chunk
-    // once (src/store/sqlite-row-inserts.ts), PostgreSQL by COPY (src/store/postgres-copy.ts). Each row
+    // once (src/store/sqlite/row-inserts.ts), PostgreSQL by COPY (src/store/postgres/row-inserts.ts). Each row
     // must still get its own values, column by column.
     it('many rows at once, columns shared by some rows and not others: every row stored with its own values', async () => {
       const second = await otherAccount(store, t)
@@ -375,7 +376,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         txRow(i % 3 === 0 ? second : t, {
           import_ref: i % 5 === 0 ? null : `mixed-${i}`,
           transaction_date: `2026-10-${String((i % 28) + 1).padStart(2, '0')}`,
-          // Text that a bulk format must escape (PostgreSQL takes many rows by COPY: src/store/postgres-copy.ts).
+          // Text that a bulk format must escape (PostgreSQL takes many rows by COPY: src/store/postgres/row-inserts.ts).
           description: i === 5 ? 'Tab\there, a new\nline, a back\\slash \\N, a \r return, Zürich 東京' : i % 2 ? 'Same text' : `Row ${i}`,
           original_description: i === 6 ? '\\N' : 'OFFICE CHAIRS  #123',
           amount: -100 * (i + 1),
@@ -417,7 +418,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
     })
 
     // PostgreSQL first COPYs a batch straight into the table and, when the ref index refuses a row,
-    // rolls back and goes again by the stage (src/store/postgres-copy.ts): the rows before the one
+    // rolls back and goes again by the stage (src/store/postgres/row-inserts.ts): the rows before the one
     // refused must not stay, nor be missing.
     it('many rows at once, only the last one there already: every other row once, the last left out', async () => {
       const rows = Array.from({ length: 300 }, (_, i) => txRow(t, { import_ref: `tail-${i}` }))

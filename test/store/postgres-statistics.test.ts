@@ -1,5 +1,5 @@
 /**
- * PostgreSQL's statistics after a bulk load (src/store/postgres-statistics.ts): the load's end runs
+ * PostgreSQL's statistics after a bulk load (src/store/postgres/bulk-load.ts): the load's end runs
  * ANALYZE once the table has changed by autovacuum's measure, so that the next queries (a file
  * imported again looks its refs up) are planned for the table as it is, not as it was.
  */
@@ -33,11 +33,14 @@ describe.skipIf(!STORES.includes('postgres'))('statistics of transactions after 
         WHERE c.oid = 'transactions'::regclass`.execute(store.db)
     ).rows[0]
   let n = 0
+  /** A bulk load of `rows` rows, in batches of 1,000; not ended. */
   const load = async (rows: number) => {
+    const bulk = store.hot.bulkLoad({ rows })
     for (let done = 0; done < rows; done += 1000) {
       const batch = Array.from({ length: Math.min(1000, rows - done) }, () => txRow(t, { import_ref: `stat-${n++}` }))
-      await store.hot.insertTransactions(batch)
+      await bulk.insert(batch)
     }
+    return bulk
   }
   /**
    * Until PostgreSQL's own count of the rows inserted reaches `rows`: each connection reports its
@@ -65,10 +68,10 @@ describe.skipIf(!STORES.includes('postgres'))('statistics of transactions after 
 
   it("a load's end analyzes the table it filled: the planner then knows the account's rows", async () => {
     expect((await stats()).analyzed).toBeNull()
-    await load(20_000)
+    const bulk = await load(20_000)
     expect(await accountEstimate()).toBeLessThan(2_000)
     await countedByPostgres(20_000)
-    await store.hot.endBulkLoad()
+    await bulk.end()
     const after = await stats()
     expect(after.reltuples).toBe(20_000)
     expect(after.analyzed).not.toBeNull()
@@ -77,11 +80,9 @@ describe.skipIf(!STORES.includes('postgres'))('statistics of transactions after 
 
   it('a small change since does not analyze again; a tenth more does', async () => {
     const before = await stats()
-    await load(1_000)
-    await store.hot.endBulkLoad()
+    await (await load(1_000)).end()
     expect(await stats()).toEqual(before)
-    await load(1_100)
-    await store.hot.endBulkLoad()
+    await (await load(1_100)).end()
     const after = await stats()
     expect(after.reltuples).toBe(22_100)
     expect(after.analyzed!.getTime()).toBeGreaterThan(before.analyzed!.getTime())

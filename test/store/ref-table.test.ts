@@ -1,10 +1,9 @@
-/** The bulk load's in-memory table of import_refs (ref-table.ts) and the slot arithmetic it shares with the occurrence counter. */
+/** The bulk load's in-memory table of import_refs (sqlite/ref-table.ts) and the slot arithmetic it shares with the occurrence counter. */
 import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { firstSlot, overFull, slotsFor } from '../../src/kernel/hash-slots.js'
-import { RefTable, refHash } from '../../src/store/ref-table.js'
-import { parseRefText, refTextSql } from '../../src/store/sqlite-bulk-load.js'
+import { parseRefText, RefTable, refHash, refTextSql } from '../../src/store/sqlite/ref-table.js'
 
 describe('hash slots', () => {
   it('sizes a table two thirds full with its entries, so that an eighth more still fit; at least 1,024 slots, any length', () => {
@@ -74,7 +73,7 @@ describe('RefTable', () => {
 /** Rows as the loader's query writes them: `seq bytes ref`, one after another. */
 const asText = (rows: Array<[number, string]>) => rows.map(([seq, ref]) => `${seq} ${Buffer.byteLength(ref)} ${ref}`).join('')
 
-describe('parseRefText: the refs of a bulk load read as one text (sqlite-bulk-load.ts)', () => {
+describe('parseRefText: the refs of a bulk load read as one text (sqlite/bulk-load.ts)', () => {
   const ref = fc.oneof(
     fc.stringMatching(/^[A-Za-z0-9._:-]{1,64}$/),
     // Not refs the API takes, but text the column could hold: spaces, digits, newlines, any code point.

@@ -11,9 +11,10 @@ import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { toAppError } from '../../src/api/errors.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { damageMarkPath } from '../../src/store/damage-mark.js'
-import { DEFERRED_KEY, REF_INDEX } from '../../src/store/sqlite-bulk-load.js'
-import { openSqliteStore } from '../../src/store/sqlite-store.js'
+import { damageMarkPath } from '../../src/store/sqlite/damage-mark.js'
+import { REF_INDEX } from '../../src/store/sqlite/bulk-load.js'
+import { DEFERRED_KEY } from '../../src/store/sqlite/deferred-indexes.js'
+import { openSqliteStore } from '../../src/store/sqlite/store.js'
 import type { Store } from '../../src/store/store.js'
 import { serviceWords, storeError, storeProblemOf } from '../../src/store/store-errors.js'
 import { freshDatabase, seedTenant, txRow, type Tenant, type TestDatabase } from './fixtures.js'
@@ -94,10 +95,11 @@ describe('store errors on SQLite', () => {
     } finally {
       delete process.env.FINCTL_BULK_LOAD_MIN_ROWS
     }
-    expect((await store.hot.insertTransactions(rows(t, 3000, 'load'), { bulkRows: 3000 })).size).toBe(3000)
+    const load = store.hot.bulkLoad({ rows: 3000 })
+    expect((await load.insert(rows(t, 3000, 'load'))).size).toBe(3000)
     expect(inspect(database.target).indexes).not.toContain(REF_INDEX)
     await limitGrowth(store, 1)
-    await expect(store.hot.endBulkLoad()).rejects.toMatchObject({ code: 'database_full' })
+    await expect(load.end()).rejects.toMatchObject({ code: 'database_full' })
     // A row with a ref of the load: the unique index must come back before it, and cannot.
     const again = await store.hot.insertTransactions([txRow(t, { import_ref: 'load.7' })]).catch((e: unknown) => e)
     expect(again).toMatchObject({ code: 'database_full' })

@@ -381,7 +381,7 @@ describe.each(STORES)('store on %s', (kind) => {
         const s = await d.open()
         const t = await seedTenant(s)
         const rows = Array.from({ length: 50 }, (_, i) => txRow(t, { import_ref: `bulk-${i}`, amount: i, base_amount: i }))
-        expect((await s.hot.insertTransactions(rows, { bulkRows: 1_000_000 })).ids()).toEqual(rows.map((r) => r.id))
+        expect((await s.hot.bulkLoad({ rows: 1_000_000 }).insert(rows)).ids()).toEqual(rows.map((r) => r.id))
         await s.close()
         const again = await d.open()
         try {

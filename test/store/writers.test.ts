@@ -1,5 +1,5 @@
 /**
- * Writers on one SQLite file take turns (src/store/sqlite-turns.ts): a write waits for another
+ * Writers on one SQLite file take turns (src/store/sqlite/turns.ts): a write waits for another
  * connection's transaction without holding the thread, gives up after FINCTL_BUSY_TIMEOUT_MS with
  * `database_busy` naming the file and nothing written; two bulk loads into one account at once land
  * every row exactly once (the second goes the row path beside the first).
@@ -7,9 +7,10 @@
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/kernel/errors.js'
-import { DEFERRED_KEY, REF_INDEX } from '../../src/store/sqlite-bulk-load.js'
-import { openSqliteStore } from '../../src/store/sqlite-store.js'
-import { busyWaitMs, NOT_NOW, Turns } from '../../src/store/sqlite-turns.js'
+import { REF_INDEX } from '../../src/store/sqlite/bulk-load.js'
+import { DEFERRED_KEY } from '../../src/store/sqlite/deferred-indexes.js'
+import { openSqliteStore } from '../../src/store/sqlite/store.js'
+import { busyWaitMs, NOT_NOW, Turns } from '../../src/store/sqlite/turns.js'
 import type { Store } from '../../src/store/store.js'
 import { freshDatabase, seedTenant, txRow, type Tenant, type TestDatabase } from './fixtures.js'
 
@@ -150,9 +151,9 @@ describe('writers on one SQLite file', () => {
     const b = load(2000)
     const send = async (s: Store, rows: ReturnType<typeof load>) => {
       let created = 0
-      for (let i = 0; i < rows.length; i += 250)
-        created += (await s.hot.insertTransactions(rows.slice(i, i + 250), { bulkRows: rows.length })).size
-      await s.hot.endBulkLoad()
+      const bulk = s.hot.bulkLoad({ rows: rows.length })
+      for (let i = 0; i < rows.length; i += 250) created += (await bulk.insert(rows.slice(i, i + 250))).size
+      await bulk.end()
       return created
     }
     try {

@@ -147,18 +147,10 @@ export function transactionRoutes(deps: AppDeps) {
           return c.json({ success: true as const, data: r.body }, 201)
         }
         const prefer = c.req.header('prefer')
-        const bulk = bulkHint(prefer)
-        if (prefersMinimal(prefer)) {
-          c.header('Preference-Applied', 'return=minimal')
-          return c.json(
-            { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, true, bulk, match) },
-            201,
-          )
-        }
-        return c.json(
-          { success: true as const, data: await storeTransactionBatch(store, actor, items, now(), window, false, bulk, match) },
-          201,
-        )
+        const minimal = prefersMinimal(prefer)
+        if (minimal) c.header('Preference-Applied', 'return=minimal')
+        const options = { now: now(), window, minimal, bulk: bulkHint(prefer), matchStatementLines: match }
+        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, options) }, 201)
       },
     )
     .openapi(

@@ -200,50 +200,38 @@ export async function createTransaction(
 }
 
 /**
- * `Prefer: bulk-load=N` (and `bulk-load-end` on a load's last batch): the client is sending N rows in
- * batches. A hint for the store (InsertOptions.bulkRows); nothing a client sees depends on it.
+ * `Prefer: bulk-load=N` (and `bulk-load-end` on a load's last batch): the batch is one of a load of N
+ * rows. The store's bulk load takes it (Store.hot.bulkLoad); nothing a client sees depends on it.
  */
 export interface BulkHint {
   rows?: number
+  /** The load's last batch: the load ends before the answer. */
   end?: boolean
+}
+
+export interface BatchOptions {
+  now: Date
+  window: DateWindow
+  /** `Prefer: return=minimal`: each created row as its index and id instead of the whole transaction. */
+  minimal?: boolean
+  bulk?: BulkHint
+  /** Rows already on a statement are paired with its transactions instead of created (statement-lines.ts). */
+  matchStatementLines?: boolean
 }
 
 /**
  * Build, validate and store a batch; rows whose import_ref exists already are reported as
- * duplicates. `matchStatementLines`: rows already on a statement are paired with its transactions
- * instead of created (statement-lines.ts), in one write transaction; when no account of the batch
- * has a statement transaction to pair with, the rows take the usual fast path.
+ * duplicates. With `matchStatementLines`, the pairing runs in one write transaction; when no account
+ * of the batch has a statement transaction to pair with, the rows take the usual fast path.
  */
-export function storeTransactionBatch(
-  store: Store,
-  actor: Actor,
-  items: unknown[],
-  now: Date,
-  window: DateWindow,
-  minimal?: false,
-  bulk?: BulkHint,
-  matchStatementLines?: boolean,
-): Promise<BatchCreateResponse>
-export function storeTransactionBatch(
-  store: Store,
-  actor: Actor,
-  items: unknown[],
-  now: Date,
-  window: DateWindow,
-  minimal: true,
-  bulk?: BulkHint,
-  matchStatementLines?: boolean,
-): Promise<BatchCreateMinimalResponse>
 export async function storeTransactionBatch(
   store: Store,
   actor: Actor,
   items: unknown[],
-  now: Date,
-  window: DateWindow,
-  minimal = false,
-  bulk?: BulkHint,
-  matchStatementLines = false,
+  o: BatchOptions,
 ): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
+  const { now, window, bulk, matchStatementLines = false } = o
+  const load = bulk ? store.hot.bulkLoad({ rows: bulk.rows ?? 0 }) : undefined
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
   let placed: Placement
@@ -252,13 +240,14 @@ export async function storeTransactionBatch(
     placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
   } else {
     const existing = new Map<string, string>()
-    placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows: bulk?.rows, existing }), matched: new Map(), existing }
+    const inserted = load ? await load.insert(built.rows, { existing }) : await store.hot.insertTransactions(built.rows, { existing })
+    placed = { inserted, matched: new Map(), existing }
   }
-  // The load's last batch: what it set aside is built again before the answer, so that the import ends with it.
-  if (bulk?.end) await store.hot.endBulkLoad()
+  // The load's last batch: the load ends before the answer, so that the import ends with it.
+  if (bulk?.end) await load?.end()
   await learnCreated(store, actor.companyId, built.rows.filter((_, i) => placed.inserted.at(i)) as TransactionRow[], now)
   const matched = matchStatementLines ? placed.matched : undefined
-  return minimal
+  return o.minimal
     ? settleBatch(store, store.db, built, placed, (r, index) => ({ index, id: r.id }), matched)
     : settleBatch(store, store.db, built, placed, toTransaction, matched)
 }

@@ -6,7 +6,7 @@
  * its first batch (it reads the account for its currency); the sum alone 85-104 ms once covered.
  * The index grows by the amount, about 4 bytes a transaction. Both dialects, same columns.
  *
- * SQLite: a bulk load may have set this index aside (sqlite-bulk-load.ts). Its definition there is
+ * SQLite: a bulk load may have set this index aside (sqlite/bulk-load.ts). Its definition there is
  * the one before; the store builds such indexes before it migrates, and a load still running in
  * another process builds its set-aside indexes with CREATE INDEX IF NOT EXISTS, which keeps this one.
  */

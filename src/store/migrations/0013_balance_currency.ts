@@ -4,7 +4,7 @@
  * base currency) or naming it unconverted (docs/money.md), so the balance's query tells the two
  * apart by currency; with the column in the index it still reads that index alone, as 0012 made it.
  *
- * SQLite: a bulk load may have set this index aside (sqlite-bulk-load.ts); as for 0012, the store
+ * SQLite: a bulk load may have set this index aside (sqlite/bulk-load.ts); as for 0012, the store
  * builds such indexes before it migrates.
  */
 import { sql } from 'kysely'

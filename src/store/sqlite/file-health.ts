@@ -1,13 +1,13 @@
 /**
  * What a SQLite file's errors mean to its user: a locked, full, damaged or read-only file becomes a
  * store error naming it (store-errors.ts), and a damaged one is marked so (damage-mark.ts) for every
- * process from then on. And how a write takes its turn (sqlite-turns.ts).
+ * process from then on. And how a write takes its turn (turns.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3'
-import { AppError } from '../kernel/errors.js'
+import { AppError } from '../../kernel/errors.js'
 import { readDamageMark, writeDamageMark } from './damage-mark.js'
-import { busyWaitMs, isBusy, Turns } from './sqlite-turns.js'
-import { storeError, storeProblemOf } from './store-errors.js'
+import { busyWaitMs, isBusy, Turns } from './turns.js'
+import { storeError, storeProblemOf } from '../store-errors.js'
 
 /** One file's health, as its store has seen it. */
 export class FileHealth {

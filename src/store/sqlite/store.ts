@@ -1,6 +1,6 @@
 /**
  * The embedded store: SQLite through better-sqlite3 (WAL, foreign keys). Writers on one file take
- * turns (sqlite-turns.ts): every write transaction begins IMMEDIATE and waits for the lock a bounded,
+ * turns (turns.ts): every write transaction begins IMMEDIATE and waits for the lock a bounded,
  * growing while. Hot paths are prepared statements. They run while holding kysely's connection lock,
  * so they never land inside another request's open kysely transaction. Errors of the file (locked,
  * full, damaged, read-only) leave as store errors naming it (store-errors.ts).
@@ -8,24 +8,27 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { createRequire } from 'node:module'
 import { Kysely, type SqliteDatabase } from 'kysely'
-import { beginImmediate, FileHealth } from './sqlite-file-health.js'
-import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
-import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './sqlite-turns.js'
-import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from './migrations/index.js'
-import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
+import { beginImmediate, FileHealth } from './file-health.js'
+import { TurnTakingSqliteDialect } from './dialect.js'
+import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
+import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from '../migrations/index.js'
+import { type BulkLoadSettings, bulkLoadSettings, SqliteBulkLoad } from './bulk-load.js'
+import { repairDeferredIndexes } from './deferred-indexes.js'
 import type { RefTable } from './ref-table.js'
-import { TransactionInserter } from './sqlite-row-inserts.js'
-import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from './schema.js'
-import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
+import { TransactionInserter } from './row-inserts.js'
+import { prepareRateLimit } from './rate-limit.js'
+import { prepareUsage } from './usage.js'
+import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from '../schema.js'
+import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
+  type BulkLoad,
+  type BulkLoadOptions,
   InsertedRows,
-  rateLimitSql,
   type HotPaths,
-  type InsertOptions,
   type RateLimitInput,
   type RateLimitResult,
   type Store,
-} from './store.js'
+} from '../store.js'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
@@ -117,11 +120,11 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     hot,
     tx,
     location: path,
-    // BEGIN IMMEDIATE, waiting its turn (sqlite-dialect.ts).
+    // BEGIN IMMEDIATE, waiting its turn (dialect.ts).
     writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
       try {
-        await hot?.endBulkLoad()
+        await hot?.load.end()
       } finally {
         // A build that failed (a full disk) is done by the next write, in this process or another.
         await db.destroy() // closes `raw` too
@@ -170,17 +173,15 @@ function statementCache(raw: BetterSqlite3.Database): SqliteDatabase {
 
 class SqliteHotPaths implements HotPaths {
   private readonly keyByHash: BetterSqlite3.Statement
-  private readonly rateLimit: BetterSqlite3.Statement
-  private readonly insertRequest: BetterSqlite3.Statement
-  private readonly bumpKey: BetterSqlite3.Statement
+  private readonly rateLimit: (i: RateLimitInput) => RateLimitResult
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
   private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
-  /** Large loads set the secondary indexes aside (sqlite-bulk-load.ts). */
-  private readonly bulk: BulkLoader
+  /** This store's bulk load (bulk-load.ts): large loads set the secondary indexes aside. */
+  readonly load: SqliteBulkLoad
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
@@ -189,34 +190,20 @@ class SqliteHotPaths implements HotPaths {
     bulk: BulkLoadSettings,
     private readonly health: FileHealth,
   ) {
-    this.bulk = new BulkLoader(raw, bulk, (work) => this.grouped(work))
+    this.load = new SqliteBulkLoad(raw, bulk, {
+      inWriteQueue: (work) => this.grouped(work),
+      beforeDataWrite: () => this.beforeDataWrite(),
+      prepareActors: (rows) => codec.prepareActors(rows),
+      insert: (rows) => this.insertTransactions(rows),
+      appendRows: (rows) => InsertedRows.ofIds(rows, this.appendTransactions(rows)),
+      appendBulk: (rows, refs, existing) => this.appendBulk(rows, refs, existing),
+    })
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
     // Inside a write turn's transaction this is a savepoint.
     this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
-    this.rateLimit = raw.prepare(rateLimitSql('sqlite', (i) => `@p${i}`))
-    this.insertRequest = raw.prepare(
-      `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at)
-       VALUES (@key_id, @company_id, @method, @endpoint, @status_code, @response_time_ms, @created_at)`,
-    )
-    this.bumpKey = raw.prepare(
-      `UPDATE api_keys SET usage_count = usage_count + @n,
-         last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < @last THEN @last ELSE last_used_at END
-       WHERE id = @id`,
-    )
-    this.appendRequests = raw.transaction((rows: NewApiRequestRow[]) => {
-      const perKey = new Map<string, { n: number; last: string }>()
-      for (const row of rows) {
-        this.insertRequest.run(row)
-        const k = perKey.get(row.key_id)
-        if (!k) perKey.set(row.key_id, { n: 1, last: row.created_at })
-        else {
-          k.n++
-          if (row.created_at > k.last) k.last = row.created_at
-        }
-      }
-      for (const [id, { n, last }] of perKey) this.bumpKey.run({ id, n, last })
-    })
+    this.rateLimit = prepareRateLimit(raw)
+    this.appendRequests = prepareUsage(raw)
     const inserter = new TransactionInserter(raw, codec)
     this.appendTransactions = raw.transaction((rows: NewTransactionRow[]) => inserter.insert(rows))
     this.appendBulk = raw.transaction((rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) =>
@@ -258,7 +245,7 @@ class SqliteHotPaths implements HotPaths {
   /** Before a write of data, inside its transaction: refused on a damaged file; a dead load's indexes built first. */
   beforeDataWrite(): void {
     this.health.refuseIfDamaged()
-    this.bulk.beforeWrite()
+    this.load.beforeWrite()
   }
 
   // ---- group commit ------------------------------------------------------------------------
@@ -315,14 +302,7 @@ class SqliteHotPaths implements HotPaths {
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return this.grouped(() => {
-      const row = this.rateLimit.get({ p1: i.keyId, p2: i.minuteWindow, p3: i.dayWindow, p4: i.perMinute, p5: i.perDay }) as {
-        allowed: number
-        minute_count: number
-        day_count: number
-      }
-      return { allowed: row.allowed === 1, minuteCount: row.minute_count, dayCount: row.day_count }
-    })
+    return this.grouped(() => this.rateLimit(i))
   }
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
@@ -330,36 +310,23 @@ class SqliteHotPaths implements HotPaths {
     return this.inWriteTurn(() => this.appendRequests(rows))
   }
 
-  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
+  async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
-    const announced = o.bulkRows ?? 0
-    const refAccounts = new Set<number>()
-    for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
-    if (!this.bulk.isBulk(announced))
-      return this.grouped(() => {
-        this.beforeDataWrite()
-        if (refAccounts.size) this.bulk.ensureRefIndex()
-        return InsertedRows.ofIds(rows, this.appendTransactions(rows))
-      })
+    const refs = rows.some((r) => r.import_ref)
     return this.grouped(() => {
       this.beforeDataWrite()
-      this.bulk.enter(announced, refAccounts)
-      const refs = this.bulk.refs
-      if (refs) return this.appendBulk(rows, refs, o.existing)
-      // Not this process's load (another's is running): the row path, against the unique index.
-      if (refAccounts.size) this.bulk.ensureRefIndex()
+      if (refs) this.load.ensureRefIndex()
       return InsertedRows.ofIds(rows, this.appendTransactions(rows))
-    }).finally(() => this.bulk.scheduleRebuild())
+    })
   }
 
-  /** Inside a write transaction that writes import_refs: the unique index is there (sqlite-bulk-load.ts). */
+  bulkLoad(o: BulkLoadOptions): BulkLoad {
+    return this.load.session(o)
+  }
+
+  /** Inside a write transaction that writes import_refs: the unique index is there (bulk-load.ts). */
   ensureRefIndex(): void {
-    this.bulk.ensureRefIndex()
-  }
-
-  /** Build the indexes again if this process set them aside for a bulk load (closing the store). */
-  endBulkLoad(): Promise<void> {
-    return this.bulk.end()
+    this.load.ensureRefIndex()
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The import_refs of one bank account during a bulk load (sqlite-bulk-load.ts), in memory: what the
+ * The import_refs of one bank account during a bulk load (bulk-load.ts), in memory: what the
  * unique index (account_key, import_ref) answers the rest of the time, without its cost. A file whose
  * rows are not in date order would insert each row on a random page of that index: measured, 1M
  * shuffled rows took 19-21 s of inserts with it and 6.4 s without (plain better-sqlite3, the compact
@@ -12,7 +12,7 @@
  * answers for its ref.
  */
 
-import { firstSlot, overFull, slotsFor } from '../kernel/hash-slots.js'
+import { firstSlot, overFull, slotsFor } from '../../kernel/hash-slots.js'
 
 /** FNV-1a's starting value and prime (32 bits), which refHash and any reader hashing refs in place (parseRefText) share. */
 export const FNV_OFFSET = 0x811c9dc5
@@ -83,4 +83,56 @@ export class RefTable {
     this.seqs = new Uint32Array(seqs.length * 2)
     for (let j = 0; j < seqs.length; j++) if (seqs[j] !== 0) this.put(hashes[j], seqs[j])
   }
+}
+
+/**
+ * A chunk of an account's refs as one text (loadRefs), read from the unique index in its order:
+ * parameters the account key, then (`next`) the last ref of the chunk before, then the chunk's rows.
+ */
+export function refTextSql(next: boolean): string {
+  return `SELECT group_concat(seq || ' ' || length(CAST(import_ref AS BLOB)) || ' ' || import_ref, '') AS text,
+            max(import_ref) AS last, count(*) AS n
+          FROM (SELECT seq, import_ref FROM transactions
+                WHERE account_key = ? AND ${next ? 'import_ref > ?' : 'import_ref IS NOT NULL'} ORDER BY import_ref LIMIT ?)`
+}
+
+/**
+ * Rows written as `seq bytes ref` one after another (bytes: the ref's length in UTF-8), as loadRefs
+ * reads them: each ref's hash (refHash, over its UTF-16 code units, without making its string) into
+ * `hashes` and its seq into `seqs`, from place `at`. Exactly `rows` rows, or it throws. The next place.
+ */
+export function parseRefText(text: string, rows: number, hashes: Uint32Array, seqs: Uint32Array, at: number): number {
+  const end = text.length
+  let i = 0
+  for (let r = 0; r < rows; r++) {
+    let seq = 0
+    let c = text.charCodeAt(i)
+    if (!(c >= 48 && c <= 57)) throw new Error('refs: a seq expected')
+    for (; c >= 48 && c <= 57; c = text.charCodeAt(++i)) seq = seq * 10 + (c - 48)
+    if (c !== 32 || seq <= 0 || seq > MAX_SEQ) throw new Error('refs: a seq expected')
+    let bytes = 0
+    c = text.charCodeAt(++i)
+    if (!(c >= 48 && c <= 57)) throw new Error('refs: a length expected')
+    for (; c >= 48 && c <= 57; c = text.charCodeAt(++i)) bytes = bytes * 10 + (c - 48)
+    if (c !== 32) throw new Error('refs: a length expected')
+    i++
+    let h = FNV_OFFSET
+    while (bytes > 0) {
+      if (i >= end) throw new Error('refs: cut short')
+      c = text.charCodeAt(i++)
+      h = Math.imul(h ^ c, FNV_PRIME)
+      // The code point's UTF-8 bytes: a surrogate pair (both its halves hashed) is one of 4 bytes.
+      if (c < 0x80) bytes -= 1
+      else if (c < 0x800) bytes -= 2
+      else if (c >= 0xd800 && c <= 0xdbff && i < end) {
+        h = Math.imul(h ^ text.charCodeAt(i++), FNV_PRIME)
+        bytes -= 4
+      } else bytes -= 3
+    }
+    if (bytes !== 0) throw new Error('refs: lengths disagree')
+    hashes[at] = h >>> 0
+    seqs[at++] = seq
+  }
+  if (i !== end) throw new Error('refs: more text than rows')
+  return at
 }

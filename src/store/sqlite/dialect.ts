@@ -1,5 +1,5 @@
 /**
- * kysely's SQLite dialect, taking turns with other writers (sqlite-turns.ts): a transaction that may
+ * kysely's SQLite dialect, taking turns with other writers (turns.ts): a transaction that may
  * write begins IMMEDIATE (a read-only one, a report's snapshot, stays deferred); a statement outside
  * a transaction is tried again while the file is locked, and an INSERT, UPDATE or DELETE outside one
  * runs in a write transaction of its own, so the store's check before every write (a damaged file,
@@ -15,7 +15,7 @@ import {
   SqliteDriver,
   type TransactionSettings,
 } from 'kysely'
-import { isBusy, NOT_NOW, type Turns } from './sqlite-turns.js'
+import { isBusy, NOT_NOW, type Turns } from './turns.js'
 
 export interface WriteRules {
   /** better-sqlite3's connection (the one kysely uses). */

@@ -4,12 +4,14 @@
  */
 import pg from 'pg'
 import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
-import { migrate, migrations } from './migrations/index.js'
-import { COPY_MIN_ROWS, copyTransactions } from './postgres-copy.js'
-import { TransactionStatistics } from './postgres-statistics.js'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
-import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
-import { InsertedRows, rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
+import { migrate, migrations } from '../migrations/index.js'
+import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
+import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
+import { takeRateLimit } from './rate-limit.js'
+import { insertApiRequests } from './usage.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
+import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
+import { type BulkLoad, InsertedRows, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from '../store.js'
 
 export interface PostgresOptions {
   /** Schema to work in (created if missing); tests use one per run. */
@@ -115,14 +117,12 @@ export function redactUrl(url: string): string {
 }
 
 class PostgresHotPaths implements HotPaths {
-  private readonly rateSql: string
   private readonly statistics: TransactionStatistics
   constructor(
     private readonly db: Kysely<Db>,
     private readonly pool: pg.Pool,
     private readonly codec: TransactionCodec,
   ) {
-    this.rateSql = rateLimitSql('postgres', (i) => `$${i}`)
     this.statistics = new TransactionStatistics(db)
   }
 
@@ -134,49 +134,17 @@ class PostgresHotPaths implements HotPaths {
     return this.db.selectFrom('bank_accounts').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst()
   }
 
-  async takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    const q = sql.raw(this.rateSql).compile(this.db)
-    const { rows } = await this.db.executeQuery<{ allowed: number; minute_count: number; day_count: number }>({
-      ...q,
-      parameters: [i.keyId, i.minuteWindow, i.dayWindow, i.perMinute, i.perDay],
-    })
-    const row = rows[0]
-    return { allowed: Number(row.allowed) === 1, minuteCount: Number(row.minute_count), dayCount: Number(row.day_count) }
+  takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
+    return takeRateLimit(this.db, i)
   }
 
-  async insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
-    if (rows.length === 0) return
-    const perKey = new Map<string, { n: number; last: string }>()
-    for (const row of rows) {
-      const k = perKey.get(row.key_id)
-      if (!k) perKey.set(row.key_id, { n: 1, last: row.created_at })
-      else {
-        k.n++
-        if (row.created_at > k.last) k.last = row.created_at
-      }
-    }
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += 1000)
-        await trx
-          .insertInto('api_requests')
-          .values(rows.slice(i, i + 1000))
-          .execute()
-      for (const [id, { n, last }] of perKey) {
-        await trx
-          .updateTable('api_keys')
-          .set({
-            usage_count: sql`usage_count + ${n}`,
-            last_used_at: sql`CASE WHEN last_used_at IS NULL OR last_used_at < ${last} THEN ${last} ELSE last_used_at END`,
-          })
-          .where('id', '=', id)
-          .execute()
-      }
-    })
+  insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
+    return insertApiRequests(this.db, rows)
   }
 
-  /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (postgres-statistics.ts). */
-  endBulkLoad(): Promise<void> {
-    return this.statistics.refresh()
+  /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (bulk-load.ts). */
+  bulkLoad(): BulkLoad {
+    return postgresBulkLoad((rows) => this.insertTransactions(rows), this.statistics)
   }
 
   async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {

@@ -22,8 +22,8 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { TX_COLUMNS } from './schema.js'
-import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
+import { TX_COLUMNS } from '../schema.js'
+import type { NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 
 /** Calls of at least this many rows go by COPY; fewer by a multi-row INSERT (a COPY costs three round trips more). */
 export const COPY_MIN_ROWS = 100

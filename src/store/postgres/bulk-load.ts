@@ -17,7 +17,9 @@
  * leaves the statistics as they were without failing the batch.
  */
 import { type Kysely, sql } from 'kysely'
-import type { Db } from './schema.js'
+import type { Db } from '../schema.js'
+import type { BulkLoad, InsertedRows } from '../store.js'
+import type { NewTransactionRow } from '../transaction-codec.js'
 
 /** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor, as PostgreSQL ships them. */
 const THRESHOLD_ROWS = 50
@@ -61,4 +63,15 @@ export class TransactionStatistics {
       // connection lost); autovacuum still comes round.
     }
   }
+}
+
+/**
+ * A bulk load on PostgreSQL: nothing is set aside, its batches are ordinary inserts (by COPY when
+ * large, row-inserts.ts), and its end refreshes the statistics (above).
+ */
+export function postgresBulkLoad(
+  insert: (rows: NewTransactionRow[]) => Promise<InsertedRows>,
+  statistics: TransactionStatistics,
+): BulkLoad {
+  return { insert: (rows) => insert(rows), end: () => statistics.refresh() }
 }

@@ -26,17 +26,17 @@
  * transaction, for every write of the connection, and PRAGMA defer_foreign_keys keeps the journal
  * (only a DEFERRABLE INITIALLY DEFERRED constraint drops it; docs/import-speed.md).
  *
- * During a bulk load that set the unique (account_key, import_ref) index aside (sqlite-bulk-load.ts),
+ * During a bulk load that set the unique (account_key, import_ref) index aside (bulk-load.ts),
  * `insertBulk` finds the refs already there in the load's RefTables instead, inserts the others
  * without ON CONFLICT and adds them to the tables; it names the transaction holding each ref it left
  * out, which a caller would otherwise have to look up (without that index, by reading the table).
  */
 import type BetterSqlite3 from 'better-sqlite3'
-import { TX_COLUMNS, type StoredId } from './schema.js'
-import { firstSlot, slotsFor } from '../kernel/hash-slots.js'
+import { TX_COLUMNS, type StoredId } from '../schema.js'
+import { firstSlot, slotsFor } from '../../kernel/hash-slots.js'
 import { MAX_SEQ, type RefTable, refHash } from './ref-table.js'
-import { InsertedRows } from './store.js'
-import { type NewTransactionRow, refKey, type TransactionCodec } from './transaction-codec.js'
+import { InsertedRows } from '../store.js'
+import { type NewTransactionRow, refKey, type TransactionCodec } from '../transaction-codec.js'
 
 /** Rows a statement at most (27 columns each stays far under SQLite's 32,766 parameters). */
 const CHUNK = 100

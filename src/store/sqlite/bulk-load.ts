@@ -33,7 +33,10 @@
  * because no two rows share a ref. Readers never fail meanwhile: without an index a query scans.
  */
 import type BetterSqlite3 from 'better-sqlite3'
-import { FNV_OFFSET, FNV_PRIME, MAX_SEQ, RefTable, refHash } from './ref-table.js'
+import type { NewTransactionRow } from '../transaction-codec.js'
+import type { BulkLoad, BulkLoadOptions, InsertOptions, InsertedRows } from '../store.js'
+import { abandoned, buildDeferred, DEFERRED_SQL, type Deferred, ifNotExists, readDeferred, writeDeferred } from './deferred-indexes.js'
+import { MAX_SEQ, parseRefText, RefTable, refHash, refTextSql } from './ref-table.js'
 
 export interface BulkLoadSettings {
   /**
@@ -68,19 +71,8 @@ export const KEPT = ['transactions_company_created', 'transactions_statement']
 /** The unique index of imported rows' identities, set aside too (see above). */
 export const REF_INDEX = 'transactions_import_ref'
 
-/** The `settings` key that holds the definitions of the indexes set aside, and the loader's lease. */
-export const DEFERRED_KEY = 'deferred_indexes'
-/** Before this version only the amount index was set aside, under this key (an ISO time). */
-const OLD_LEASE_KEY = 'amount_index_lease'
 /** The page cache of a connection while it loads (KiB): what the embedded import's core always uses. */
 const LOAD_CACHE_KIB = 8 * 1024
-/**
- * The page cache while the indexes are built (KiB). SQLite's sorter sizes its in-memory runs from
- * the cache, and a bigger run was slower, not faster: building the eight indexes of 1,000,000
- * shuffled rows took 3.4-3.5 s with 512 KiB to 8 MiB, 4.9 s with 32 MiB and 5.7 s with 64 MiB; and
- * 57 MB peak RSS with 2 MiB against 82 MB with 8 (plain better-sqlite3, threads = 2).
- */
-const BUILD_CACHE_KIB = 2 * 1024
 /** How long a bulk load's lease outlives its last batch. */
 export const LEASE_MS = 60_000
 /** A load at least this share of the rows already there sets the indexes aside (1 / 5). */
@@ -94,142 +86,30 @@ const SHARE_DIVISOR = 5
  */
 const REF_CHUNK = 2048
 
-/**
- * A chunk of an account's refs as one text (loadRefs), read from the unique index in its order:
- * parameters the account key, then (`next`) the last ref of the chunk before, then the chunk's rows.
- */
-export function refTextSql(next: boolean): string {
-  return `SELECT group_concat(seq || ' ' || length(CAST(import_ref AS BLOB)) || ' ' || import_ref, '') AS text,
-            max(import_ref) AS last, count(*) AS n
-          FROM (SELECT seq, import_ref FROM transactions
-                WHERE account_key = ? AND ${next ? 'import_ref > ?' : 'import_ref IS NOT NULL'} ORDER BY import_ref LIMIT ?)`
+/** How a load's rows go in: the store's own write paths. */
+export interface BulkLoadWrites {
+  /** Runs work in the store's write queue (its transaction), as every write does. */
+  inWriteQueue<T>(work: () => T): Promise<T>
+  /** Inside a write transaction, before a write of data (a damaged file refuses it; beforeWrite below). */
+  beforeDataWrite(): void
+  /** The creators' actor keys of `rows`, prepared outside any transaction. */
+  prepareActors(rows: NewTransactionRow[]): Promise<void>
+  /** The ordinary insert, in a transaction of its own (a batch of a load too small to set indexes aside). */
+  insert(rows: NewTransactionRow[]): Promise<InsertedRows>
+  /** Inside a transaction: the rows against the unique ref index (ON CONFLICT). */
+  appendRows(rows: NewTransactionRow[]): InsertedRows
+  /** Inside a transaction: the rows deduplicated against the load's refs in memory. */
+  appendBulk(rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>): InsertedRows
 }
 
 /**
- * Rows written as `seq bytes ref` one after another (bytes: the ref's length in UTF-8), as loadRefs
- * reads them: each ref's hash (refHash, over its UTF-16 code units, without making its string) into
- * `hashes` and its seq into `seqs`, from place `at`. Exactly `rows` rows, or it throws. The next place.
+ * This store's bulk load, one at a time: begun by the first batch that announces enough rows (it
+ * sets the indexes aside), joined by the later batches of the same load, and ended by end() (the
+ * load's last batch, or closing the store), which builds them again. A load that goes quiet (its
+ * client gone without an end) ends itself after `idleMs`; one whose process died is built by the
+ * next process that opens the file (repairDeferredIndexes) or writes to it (beforeWrite).
  */
-export function parseRefText(text: string, rows: number, hashes: Uint32Array, seqs: Uint32Array, at: number): number {
-  const end = text.length
-  let i = 0
-  for (let r = 0; r < rows; r++) {
-    let seq = 0
-    let c = text.charCodeAt(i)
-    if (!(c >= 48 && c <= 57)) throw new Error('refs: a seq expected')
-    for (; c >= 48 && c <= 57; c = text.charCodeAt(++i)) seq = seq * 10 + (c - 48)
-    if (c !== 32 || seq <= 0 || seq > MAX_SEQ) throw new Error('refs: a seq expected')
-    let bytes = 0
-    c = text.charCodeAt(++i)
-    if (!(c >= 48 && c <= 57)) throw new Error('refs: a length expected')
-    for (; c >= 48 && c <= 57; c = text.charCodeAt(++i)) bytes = bytes * 10 + (c - 48)
-    if (c !== 32) throw new Error('refs: a length expected')
-    i++
-    let h = FNV_OFFSET
-    while (bytes > 0) {
-      if (i >= end) throw new Error('refs: cut short')
-      c = text.charCodeAt(i++)
-      h = Math.imul(h ^ c, FNV_PRIME)
-      // The code point's UTF-8 bytes: a surrogate pair (both its halves hashed) is one of 4 bytes.
-      if (c < 0x80) bytes -= 1
-      else if (c < 0x800) bytes -= 2
-      else if (c >= 0xd800 && c <= 0xdbff && i < end) {
-        h = Math.imul(h ^ text.charCodeAt(i++), FNV_PRIME)
-        bytes -= 4
-      } else bytes -= 3
-    }
-    if (bytes !== 0) throw new Error('refs: lengths disagree')
-    hashes[at] = h >>> 0
-    seqs[at++] = seq
-  }
-  if (i !== end) throw new Error('refs: more text than rows')
-  return at
-}
-
-interface Deferred {
-  /** The loader's lease: until this time, or while process `pid` of this machine lives. */
-  until: string
-  pid: number
-  /** Name and CREATE INDEX statement of each index set aside. */
-  indexes: Array<{ name: string; sql: string }>
-}
-
-const DEFERRED_SQL = 'SELECT value FROM settings WHERE key = ?'
-/** The record of indexes set aside, if any; `statement`: DEFERRED_SQL prepared on `raw` (every write reads it). */
-function readDeferred(raw: BetterSqlite3.Database, statement = raw.prepare(DEFERRED_SQL)): Deferred | undefined {
-  const row = statement.get(DEFERRED_KEY) as { value: string } | undefined
-  return row ? (JSON.parse(row.value) as Deferred) : undefined
-}
-
-function writeDeferred(raw: BetterSqlite3.Database, d: Deferred): void {
-  raw
-    .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-    .run(DEFERRED_KEY, JSON.stringify(d))
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    // EPERM: it exists, under another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** CREATE [UNIQUE] INDEX IF NOT EXISTS, from an index's definition. */
-const ifNotExists = (sql: string) =>
-  sql.replace(/^CREATE (UNIQUE )?INDEX /i, (_, u: string | undefined) => `CREATE ${u ?? ''}INDEX IF NOT EXISTS `)
-
-/**
- * Create every index set aside (those still missing) and end the lease. Run inside a transaction.
- * SQLite sorts each with a helper thread (PRAGMA threads): a load's last rows are in, so the other
- * core is free (1M rows, nine indexes: 3.4 s -> 2.8 s).
- */
-function buildDeferred(raw: BetterSqlite3.Database, d: Deferred): void {
-  const threads = raw.pragma('threads', { simple: true }) as number
-  const cache = raw.pragma('cache_size', { simple: true }) as number
-  raw.pragma('threads = 2')
-  raw.pragma(`cache_size = -${BUILD_CACHE_KIB}`)
-  try {
-    for (const { sql } of d.indexes) raw.exec(ifNotExists(sql))
-  } finally {
-    raw.pragma(`threads = ${threads}`)
-    raw.pragma(`cache_size = ${cache}`)
-  }
-  raw.prepare('DELETE FROM settings WHERE key IN (?, ?)').run(DEFERRED_KEY, OLD_LEASE_KEY)
-}
-
-/** Whether the load that set `d` aside is over without having built its indexes: its loader gone, or its lease run out. */
-function abandoned(d: Deferred, now: string): boolean {
-  return d.until <= now || !alive(d.pid)
-}
-
-/**
- * On opening the file: indexes set aside by a load whose loader is gone (or whose lease has run out)
- * are built now. `amountIndex` is the one index that versions before this one set aside (under
- * another key): built when it is missing and no such lease is current. Where that cannot be done
- * now (the file busy or full), the next write does it first, or fails (BulkLoader.beforeWrite).
- */
-export function repairDeferredIndexes(raw: BetterSqlite3.Database, amountIndex?: { name: string; sql: string }): void {
-  const d = readDeferred(raw)
-  const now = new Date().toISOString()
-  const indexes = [...(d && abandoned(d, now) ? d.indexes : [])]
-  if (amountIndex && !d && !raw.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?`).get(amountIndex.name)) {
-    const old = raw.prepare('SELECT value FROM settings WHERE key = ?').get(OLD_LEASE_KEY) as { value: string } | undefined
-    if (!old || old.value <= now) indexes.push(amountIndex)
-  }
-  if (indexes.length === 0) return
-  try {
-    raw.transaction(() => buildDeferred(raw, { until: now, pid: 0, indexes })).immediate()
-  } catch {
-    // A read-only file, busy, full: queries scan without the indexes meanwhile, and writes build them first.
-  }
-}
-
-/** One process's side of bulk loads on one database. */
-export class BulkLoader {
+export class SqliteBulkLoad {
   /** This process set indexes aside and has not built them again yet. */
   private deferred: Deferred | undefined
   /** The load has ended (end() was called) but building its indexes failed: the next write builds them first. */
@@ -240,7 +120,7 @@ export class BulkLoader {
    * While this process's load has the unique ref index aside: the refs of each account the load
    * writes to (by account key). Undefined otherwise, and as soon as the index is back.
    */
-  refs: Map<number, RefTable> | undefined
+  private refs: Map<number, RefTable> | undefined
   private rebuildTimer: NodeJS.Timeout | undefined
   private readonly rowCount: BetterSqlite3.Statement
   private readonly secondary: BetterSqlite3.Statement
@@ -254,8 +134,7 @@ export class BulkLoader {
   constructor(
     private readonly raw: BetterSqlite3.Database,
     readonly settings: BulkLoadSettings,
-    /** Runs work in the store's write queue (its transaction), as every write does. */
-    private readonly inWriteQueue: <T>(work: () => T) => Promise<T>,
+    private readonly writes: BulkLoadWrites,
   ) {
     // max(rowid) stands for the row count: exact enough, and it costs one step down the table's tree.
     this.rowCount = raw.prepare('SELECT max(rowid) AS n FROM transactions')
@@ -312,9 +191,33 @@ export class BulkLoader {
     }
   }
 
+  /** The load a batch announcing `o.rows` rows belongs to, as the domain sees it. */
+  session(o: BulkLoadOptions): BulkLoad {
+    return { insert: (rows, io) => this.insert(o.rows, rows, io), end: () => this.end() }
+  }
+
   /** Whether a batch announcing `announced` rows is part of a load large enough to set indexes aside. */
-  isBulk(announced: number): boolean {
+  private isBulk(announced: number): boolean {
     return announced >= this.settings.minRows
+  }
+
+  /** A batch of a load announcing `announced` rows; a load too small for it takes the ordinary insert. */
+  private async insert(announced: number, rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
+    if (rows.length === 0 || !this.isBulk(announced)) return this.writes.insert(rows)
+    await this.writes.prepareActors(rows)
+    const refAccounts = new Set<number>()
+    for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
+    return this.writes
+      .inWriteQueue(() => {
+        this.writes.beforeDataWrite()
+        this.enter(announced, refAccounts)
+        const refs = this.refs
+        if (refs) return this.writes.appendBulk(rows, refs, o.existing)
+        // Not this process's load (another's is running): the row path, against the unique index.
+        if (refAccounts.size) this.ensureRefIndex()
+        return this.writes.appendRows(rows)
+      })
+      .finally(() => this.scheduleRebuild())
   }
 
   /**
@@ -322,7 +225,7 @@ export class BulkLoader {
    * `accounts`: the account keys of the batch's rows with a ref; a load keeps the refs of the accounts
    * of its first batch in memory, and a later account gives the unique index back (ensureRefIndex).
    */
-  enter(announced: number, accounts: ReadonlySet<number>): void {
+  private enter(announced: number, accounts: ReadonlySet<number>): void {
     const until = new Date(Date.now() + LEASE_MS).toISOString()
     if (this.deferred) {
       this.deferred.until = until
@@ -421,20 +324,20 @@ export class BulkLoader {
   }
 
   /** After a bulk batch: build the indexes again once the load has been quiet for the idle time. */
-  scheduleRebuild(): void {
+  private scheduleRebuild(): void {
     if (!this.deferred) return
     clearTimeout(this.rebuildTimer)
     this.rebuildTimer = setTimeout(() => void this.end().catch(() => {}), this.settings.idleMs)
     this.rebuildTimer.unref()
   }
 
-  /** Build the indexes this process set aside (idle timer, or closing the store). */
+  /** The load's end: build the indexes this process set aside (its last batch, the idle timer, or closing the store). */
   async end(): Promise<void> {
     clearTimeout(this.rebuildTimer)
     const d = this.deferred
     if (!d) return
     try {
-      await this.inWriteQueue(() => {
+      await this.writes.inWriteQueue(() => {
         this.refs = undefined
         // Another write may have built them meanwhile (beforeWrite, after a failed build).
         if (this.deferred) buildDeferred(this.raw, this.deferred)

@@ -1,0 +1,26 @@
+/** Usage records on PostgreSQL: multi-row inserts and one update a key, in one transaction. */
+import { type Kysely, sql } from 'kysely'
+import { usagePerKey } from '../api-usage.js'
+import type { Db, NewApiRequestRow } from '../schema.js'
+
+export async function insertApiRequests(db: Kysely<Db>, rows: NewApiRequestRow[]): Promise<void> {
+  if (rows.length === 0) return
+  const perKey = usagePerKey(rows)
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 1000)
+      await trx
+        .insertInto('api_requests')
+        .values(rows.slice(i, i + 1000))
+        .execute()
+    for (const [id, { n, last }] of perKey) {
+      await trx
+        .updateTable('api_keys')
+        .set({
+          usage_count: sql`usage_count + ${n}`,
+          last_used_at: sql`CASE WHEN last_used_at IS NULL OR last_used_at < ${last} THEN ${last} ELSE last_used_at END`,
+        })
+        .where('id', '=', id)
+        .execute()
+    }
+  })
+}
