@@ -73,7 +73,7 @@ function profileCheck(ctx: Context): Check {
   if (kinds.length === 0)
     return { name: 'profile', status: 'fail', detail: `${where} holds no credentials: run \`finctl login\`, or give FINCTL_API_KEY` }
   const expires = p?.token_expires_at ? Date.parse(p.token_expires_at) : NaN
-  if (p?.access_token && expires < ctx.io.now().getTime() && !ctx.globals.token && !ctx.env.FINCTL_TOKEN) {
+  if (p && ctx.secrets().where(p, 'access_token') && expires < ctx.io.now().getTime() && !ctx.globals.token && !ctx.env.FINCTL_TOKEN) {
     return {
       name: 'profile',
       status: 'warn',
