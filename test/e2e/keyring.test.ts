@@ -31,6 +31,43 @@ describe.skipIf(!have)('secrets in the OS keyring (Secret Service on a private D
     })
   const fileText = () => JSON.stringify(sb.profiles())
 
+  /** Whether gnome-keyring's Secret Service owns its name on the bus. Asking it so starts none. */
+  const serviceUp = () =>
+    spawnSync(
+      'dbus-send',
+      [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.NameHasOwner',
+        'string:org.freedesktop.secrets',
+      ],
+      { encoding: 'utf8', env: { ...process.env, ...session() } },
+    ).stdout.includes('boolean true')
+  const until = async (what: string, ok: () => boolean) => {
+    for (let i = 0; i < 100; i++) {
+      if (ok()) return
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    throw new Error(`${what} in 10 s`)
+  }
+
+  /**
+   * gnome-keyring's Secret Service: `unlock` gives the login keyring's password on stdin (creating the
+   * keyring the first time); without it the keyring stays locked, and with no display to ask on, every
+   * unlock prompt is dismissed at once. Ready once it owns its name: asked earlier, the bus would start
+   * another daemon of its own (D-Bus activation).
+   */
+  async function startKeyring(unlock: boolean): Promise<void> {
+    keyringDaemon = spawn('gnome-keyring-daemon', ['--foreground', ...(unlock ? ['--unlock'] : []), '--components=secrets'], {
+      env: { ...process.env, ...session(), HOME: sb.dir, XDG_RUNTIME_DIR: sb.dir },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    keyringDaemon.stdin?.end(unlock ? 'keyring-unlock-password' : '')
+    await until('the Secret Service did not start on the private bus', serviceUp)
+  }
+
   beforeAll(async () => {
     sb = new Sandbox('keyring')
     bus = `unix:path=${join(sb.dir, 'bus')}`
@@ -38,31 +75,7 @@ describe.skipIf(!have)('secrets in the OS keyring (Secret Service on a private D
     busDaemon = spawn('dbus-daemon', ['--config-file=/usr/share/dbus-1/session.conf', `--address=${bus}`, '--nofork', '--nosyslog'], {
       stdio: 'ignore',
     })
-    // --unlock reads the login keyring's password on stdin (and creates the keyring with it).
-    keyringDaemon = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], {
-      env: { ...process.env, ...session(), HOME: sb.dir, XDG_RUNTIME_DIR: sb.dir },
-      stdio: ['pipe', 'ignore', 'ignore'],
-    })
-    keyringDaemon.stdin?.end('keyring-unlock-password')
-    // Ready when the daemon owns the Secret Service's name. Asked earlier, the bus would start
-    // another daemon of its own (D-Bus activation), one with no unlocked keyring.
-    for (let i = 0; i < 100; i++) {
-      const owner = spawnSync(
-        'dbus-send',
-        [
-          '--session',
-          '--print-reply',
-          '--dest=org.freedesktop.DBus',
-          '/org/freedesktop/DBus',
-          'org.freedesktop.DBus.NameHasOwner',
-          'string:org.freedesktop.secrets',
-        ],
-        { encoding: 'utf8', env: { ...process.env, ...session() } },
-      )
-      if (owner.stdout.includes('boolean true')) return
-      await new Promise((r) => setTimeout(r, 100))
-    }
-    throw new Error('the Secret Service did not start on the private bus in 10 s')
+    await startKeyring(true)
   })
   afterAll(() => {
     keyringDaemon?.kill()
@@ -126,6 +139,25 @@ describe.skipIf(!have)('secrets in the OS keyring (Secret Service on a private D
     expect(JSON.stringify(sb.profiles().profiles.spare)).not.toContain('fds_')
     await sb.ok(['profile', 'remove', 'spare'], { env: session() })
     expect(lookup('api_key', 'spare').status).not.toBe(0)
+  })
+
+  it('a locked keyring: the file, with one line; a secret kept in it is a one-line warning, not a stack', async () => {
+    keyringDaemon?.kill()
+    await until('the Secret Service did not stop', () => !serviceUp())
+    await startKeyring(false)
+    const r = await sb.ok(['--profile', 'locked', 'init', '--email', 'locked@example.com', '--password-stdin', '--no-input'], {
+      input: PASSWORD,
+      env: session(),
+    })
+    expect(r.stderr.split('\n').filter((l) => l.includes('OS keyring'))).toEqual([
+      expect.stringMatching(
+        /^warning: the OS keyring is not available \(.*unlock.*\): the secrets of profile "locked" are kept in profiles.json \(mode 0600\)$/,
+      ),
+    ])
+    expect(sb.profiles().profiles.locked.api_key).toMatch(FULL_KEY)
+    const who = await sb.run(['--profile', 'local', 'whoami'], { env: session() })
+    expect(who.stderr).toMatch(/^warning: the API key of profile "local" is in the OS keyring, which cannot be read \(.*unlock.*\)$/m)
+    expect(who.stderr).not.toMatch(/\n\s+at /)
   })
 
   it('without a bus: the file, with one line and no stack; a keyring secret that cannot be read is one line too', async () => {
