@@ -100,6 +100,8 @@ describe.skipIf(!have)('secrets in the OS keyring (Secret Service on a private D
     const who = await sb.json(['whoami', '--json'], { env: session() })
     expect(who).toMatchObject({ credential: 'api_key', api_key_storage: 'keyring', access_token_storage: 'keyring' })
     expect(key.startsWith(who.key_prefix)).toBe(true)
+    const doctor = await sb.run(['doctor', '--json'], { env: session() })
+    expect(JSON.stringify(JSON.parse(doctor.stdout))).toContain('API key (OS keyring) and login token (OS keyring)')
     // Key administration reads the login token from the keyring too.
     expect((await sb.json(['keys', 'list', '--json'], { env: session() })).length).toBe(1)
   })
