@@ -154,10 +154,22 @@ export class ProfileSecrets {
     const held = SECRETS.filter((s) => values[s])
     let where: Storage | undefined = held.length ? 'file' : undefined
     if (held.length && !o.insecure && this.keyringEnabled()) {
+      const written: SecretName[] = []
       try {
-        for (const s of held) this.keyring().set(this.account(name, s), values[s] as string)
+        for (const s of held) {
+          this.keyring().set(this.account(name, s), values[s] as string)
+          written.push(s)
+        }
         where = 'keyring'
       } catch (err) {
+        // All in one place: what went in before the failure comes out again (best effort).
+        for (const s of written.filter((w) => !old?.keyring?.includes(w))) {
+          try {
+            this.keyring().delete(this.account(name, s))
+          } catch {
+            // the keyring that just failed: nothing more to do
+          }
+        }
         this.notice(
           `the OS keyring is not available (${keyringReason(err)}): the secrets of profile "${name}" are kept in profiles.json (mode 0600)`,
         )

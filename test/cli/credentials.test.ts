@@ -108,6 +108,20 @@ describe('profile secrets', () => {
     expect(w.secrets.read('local', 'api_key')).toBe('fds_key')
   })
 
+  it('a keyring that fails half-way keeps nothing: both secrets go to the file', () => {
+    const w = world()
+    const set = w.keyring.set.bind(w.keyring)
+    let calls = 0
+    w.keyring.set = (a, v) => {
+      if (++calls === 2) throw new Error('Platform failure: the collection was locked meanwhile')
+      set(a, v)
+    }
+    expect(w.secrets.save('local', { target: 'embedded', api_key: 'fds_key', access_token: 'jwt' }, { replace: true })).toBe('file')
+    expect(w.keyring.entries.size).toBe(0)
+    expect(w.profiles.get('local')).toEqual({ target: 'embedded', api_key: 'fds_key', access_token: 'jwt' })
+    expect(w.notices).toHaveLength(1)
+  })
+
   it('FINCTL_KEYRING=off keeps them in the file without opening the keyring', () => {
     const w = world({ FINCTL_KEYRING: 'off' })
     expect(w.secrets.save('local', { target: 'embedded', api_key: 'fds_key' }, { replace: true })).toBe('file')
