@@ -79,6 +79,8 @@ export interface SaveOptions {
 /** Reads and writes a profile's secrets in the keyring or the file; `notice` prints a one-line message. */
 export class ProfileSecrets {
   private readonly cache = new Map<string, string | undefined>()
+  /** Accounts the keyring failed to read (not: had no entry for). */
+  private readonly unreadable = new Set<string>()
   private store?: SecretStore
 
   constructor(
@@ -120,8 +122,11 @@ export class ProfileSecrets {
     try {
       value = this.keyring().get(account)
       if (value === undefined)
-        this.notice(`the ${WORDS[secret]} of profile "${name}" is missing from the OS keyring: run \`finctl login\` to keep a new one`)
+        this.notice(
+          `the ${WORDS[secret]} of profile "${name}" is missing from the OS keyring: ${secret === 'api_key' ? `keep a new one with \`finctl keys create --save-profile ${name}\`` : 'run `finctl login`'}`,
+        )
     } catch (err) {
+      this.unreadable.add(account)
       this.notice(`the ${WORDS[secret]} of profile "${name}" is in the OS keyring, which cannot be read (${keyringReason(err)})`)
     }
     this.cache.set(account, value)
@@ -145,7 +150,7 @@ export class ProfileSecrets {
       else if (!o.replace && this.where(old, s) !== undefined) {
         const v = this.read(name, s)
         if (v) values[s] = v
-        else if (this.where(old, s) === 'keyring') unread.push(s)
+        else if (this.unreadable.has(this.account(name, s))) unread.push(s)
       }
     }
     const next: Profile = { target: 'embedded', ...base, ...patch } as Profile

@@ -153,6 +153,24 @@ describe('profile secrets', () => {
     expect(w.keyring.entries.get(w.account('local', 'api_key'))).toBe('fds_key')
   })
 
+  it('a secret missing from the keyring is dropped from the profile on the next save', () => {
+    const w = world()
+    w.secrets.save('local', { target: 'embedded', api_key: 'fds_key' }, { replace: true })
+    w.keyring.entries.clear()
+    const later = new ProfileSecrets(
+      w.profiles,
+      w.dir,
+      {},
+      (l) => w.notices.push(l),
+      () => w.keyring,
+    )
+    later.save('local', { access_token: 'jwt' })
+    expect(w.profiles.get('local')).toEqual({ target: 'embedded', keyring: ['access_token'] })
+    expect(w.notices).toEqual([
+      'the API key of profile "local" is missing from the OS keyring: keep a new one with `finctl keys create --save-profile local`',
+    ])
+  })
+
   it('forget removes a secret from wherever it is (logout, profile remove)', () => {
     const w = world()
     w.secrets.save('local', { target: 'embedded', api_key: 'fds_key', access_token: 'jwt' }, { replace: true })
