@@ -68,12 +68,15 @@ function profileCheck(ctx: Context): Check {
       return { name: 'profile', status: 'fail', detail: `profile "${name}": target "${p.target}" is neither "embedded" nor an http(s) URL` }
     }
   }
-  const kinds = [ctx.apiKey() ? 'API key' : '', ctx.token() ? 'login token' : ''].filter(Boolean)
+  // A secret the profile keeps in the OS keyring says so (not one a flag or the environment gives).
+  const given = { api_key: ctx.globals.apiKey ?? ctx.env.FINCTL_API_KEY, access_token: ctx.globals.token ?? ctx.env.FINCTL_TOKEN }
+  const kept = (s: 'api_key' | 'access_token') => (!given[s] && ctx.secrets().where(p, s) === 'keyring' ? ' (OS keyring)' : '')
+  const kinds = [ctx.apiKey() ? `API key${kept('api_key')}` : '', ctx.token() ? `login token${kept('access_token')}` : ''].filter(Boolean)
   const where = p ? `profile "${name}"` : 'the environment'
   if (kinds.length === 0)
     return { name: 'profile', status: 'fail', detail: `${where} holds no credentials: run \`finctl login\`, or give FINCTL_API_KEY` }
   const expires = p?.token_expires_at ? Date.parse(p.token_expires_at) : NaN
-  if (p?.access_token && expires < ctx.io.now().getTime() && !ctx.globals.token && !ctx.env.FINCTL_TOKEN) {
+  if (p && ctx.secrets().where(p, 'access_token') && expires < ctx.io.now().getTime() && !ctx.globals.token && !ctx.env.FINCTL_TOKEN) {
     return {
       name: 'profile',
       status: 'warn',

@@ -58,6 +58,7 @@ const ENVIRONMENT = [
   '  FINCTL_DATA_DIR                  folder of the default embedded database (finctl.db); default',
   '                                   $XDG_DATA_HOME/finctl or ~/.local/share/finctl, or FINCTL_CONFIG_DIR when only that is set',
   '  FINCTL_MAX_RETRIES               how often a 429 (or a 503 of a locked database) is sent again after its Retry-After (default 3)',
+  '  FINCTL_KEYRING                    "off": keep secrets in profiles.json, never in the OS keyring (as --insecure-storage)',
   '  FINCTL_BUSY_TIMEOUT_MS           how long a write waits for another process to let go of the SQLite file (default 10000)',
   '',
   'Also read: NO_COLOR (no colours), FORCE_COLOR (colours even off a terminal), CI (when set, never',

@@ -11,6 +11,7 @@ import { DEFAULT_PROFILE, defaultDatabase, validProfileName } from '../src/cli/p
 import { promptPassword, promptSearch, promptText } from '../src/cli/prompts.js'
 import { transactionColumns } from '../src/cli/columns.js'
 import type { Runner } from '../src/cli/runner.js'
+import { storageWords } from '../src/cli/credentials.js'
 
 export interface InitOptions {
   company?: string
@@ -19,6 +20,7 @@ export interface InitOptions {
   passwordStdin?: boolean
   demo?: boolean
   database?: string
+  insecureStorage?: boolean
 }
 
 export function registerInit(program: Command, run: Runner): void {
@@ -31,6 +33,7 @@ export function registerInit(program: Command, run: Runner): void {
     .option('--password-stdin', "read the owner's password from stdin")
     .option('--database <path|url>', 'SQLite file or postgres:// URL (env FINCTL_DATABASE)')
     .option('--demo', 'also create a bank account and a month of demo transactions')
+    .option('--insecure-storage', 'keep the secrets in profiles.json (mode 0600) even when the OS keyring is available')
     .addHelpText(
       'after',
       '\nExamples:\n  finctl init --demo\n  echo "$PW" | finctl init --company Acme --currency EUR --email me@acme.test --password-stdin --no-input\n',
@@ -88,22 +91,26 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   const { initEmbedded } = await import('../src/cli/setup.js')
   const result = await initEmbedded({ database, company, currency, email, password, demo: Boolean(o.demo) }, ctx.io.now)
 
-  profiles.set(profileName, {
-    target: 'embedded',
-    database: o.database ?? ctx.env.FINCTL_DATABASE,
-    api_key: result.key.key,
-    access_token: result.token.access_token,
-    token_expires_at: result.token.expires_at,
-    email: result.email,
-    company_id: result.company.id,
-  })
+  const where = ctx.secrets().save(
+    profileName,
+    {
+      target: 'embedded',
+      database: o.database ?? ctx.env.FINCTL_DATABASE,
+      api_key: result.key.key,
+      access_token: result.token.access_token,
+      token_expires_at: result.token.expires_at,
+      email: result.email,
+      company_id: result.company.id,
+    },
+    { replace: true, insecure: o.insecureStorage },
+  )
   profiles.setCurrent(profileName)
 
   note(ctx.io, ctx.printer, `Created company "${result.company.name}" (${result.company.base_currency}) in ${redactPasswords(database)}`)
   note(
     ctx.io,
     ctx.printer,
-    `Owner ${result.email} is logged in; API key ${result.key.key_prefix}… saved in profile "${profileName}" (${profiles.path})`,
+    `Owner ${result.email} is logged in; API key ${result.key.key_prefix}… saved in profile "${profileName}" (${profiles.path}), ${storageWords(where)}`,
   )
   if (generated) {
     // Shown once, on stderr, so that it does not end up in captured data.

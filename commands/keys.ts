@@ -10,6 +10,7 @@ import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { confirmOrYes, promptCheckbox, promptText, valueOrPrompt } from '../src/cli/prompts.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
+import { storageWords } from '../src/cli/credentials.js'
 import { validProfileName } from '../src/cli/profiles.js'
 import { OutputFile } from '../src/jobs/output-file.js'
 
@@ -226,13 +227,23 @@ async function deliverKey(
   const { key, ...record } = created
   if (o.saveProfile) {
     const t = ctx.target()
-    ctx.profiles().update(o.saveProfile, {
-      target: t.kind === 'remote' ? t.baseUrl : 'embedded',
-      ...(t.kind === 'embedded' ? { database: ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database } : {}),
-      api_key: key,
-    })
+    // A profile whose secrets were put in the file (--insecure-storage) keeps them there.
+    const old = ctx.profiles().get(o.saveProfile)
+    const where = ctx.secrets().save(
+      o.saveProfile,
+      {
+        target: t.kind === 'remote' ? t.baseUrl : 'embedded',
+        ...(t.kind === 'embedded' ? { database: ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database } : {}),
+        api_key: key,
+      },
+      { insecure: Boolean(old && (old.api_key || old.access_token) && !old.keyring) },
+    )
     await printRecord(ctx.io, ctx.printer, record)
-    note(ctx.io, ctx.printer, `The new key is saved in profile "${o.saveProfile}"; use it with --profile ${o.saveProfile}`)
+    note(
+      ctx.io,
+      ctx.printer,
+      `The new key is saved in profile "${o.saveProfile}", ${storageWords(where)}; use it with --profile ${o.saveProfile}`,
+    )
     return
   }
   if (file) {

@@ -8,6 +8,7 @@ import { mask } from '../src/cli/format.js'
 import { note, printList, printRecord } from '../src/cli/output.js'
 import { type Profile, validProfileName } from '../src/cli/profiles.js'
 import type { Runner } from '../src/cli/runner.js'
+import { SECRETS, storageWords } from '../src/cli/credentials.js'
 
 export function registerProfile(program: Command, run: Runner): void {
   const profile = program.command('profile').description('targets and their credentials')
@@ -31,6 +32,7 @@ export function registerProfile(program: Command, run: Runner): void {
     .option('--base-url <url>', 'URL of a finctl service')
     .option('--database <path|url>', 'embedded: SQLite file or postgres:// URL')
     .option('--api-key-stdin', 'read an API key for this profile from stdin')
+    .option('--insecure-storage', 'keep the secrets in profiles.json (mode 0600) even when the OS keyring is available')
     .option('--protected', 'mark as protected (writes ask to confirm)')
     .option('--use', 'make it the current profile')
     .addHelpText('after', '\nExample:\n  finctl profile add prod --base-url https://finctl.example.com && finctl --profile prod login\n')
@@ -70,14 +72,21 @@ function runProtect(on: boolean) {
   }
 }
 
+/** Where a profile keeps a secret, read from the file alone (the keyring is not opened to list profiles). */
+function storage(p: Profile, secret: 'api_key' | 'access_token'): string | null {
+  return p[secret] ? 'profiles.json' : p.keyring?.includes(secret) ? 'keyring' : null
+}
+
 function describe(name: string, p: Profile, current: boolean) {
   return {
     name,
     current,
     target: p.target,
     database: p.database ? redactPasswords(p.database) : null,
-    api_key: p.api_key ? mask(p.api_key) : null,
-    access_token: p.access_token ? 'set' : null,
+    api_key: p.api_key ? mask(p.api_key) : p.keyring?.includes('api_key') ? 'set' : null,
+    access_token: p.access_token || p.keyring?.includes('access_token') ? 'set' : null,
+    api_key_storage: storage(p, 'api_key'),
+    access_token_storage: storage(p, 'access_token'),
     token_expires_at: p.token_expires_at ?? null,
     email: p.email ?? null,
     protected: Boolean(p.protected),
@@ -123,7 +132,7 @@ async function runUse(ctx: Context, _o: object, [name]: string[]): Promise<numbe
 
 async function runAdd(
   ctx: Context,
-  o: { baseUrl?: string; database?: string; apiKeyStdin?: boolean; protected?: boolean; use?: boolean },
+  o: { baseUrl?: string; database?: string; apiKeyStdin?: boolean; protected?: boolean; use?: boolean; insecureStorage?: boolean },
   [name]: string[],
 ): Promise<number> {
   if (!validProfileName(name)) throw new AppError('usage', `"${name}" is not a valid profile name (letters, digits, . _ -)`)
@@ -141,18 +150,27 @@ async function runAdd(
   }
   if (ctx.profiles().get(name)) throw new AppError('usage', `profile "${name}" already exists: remove it first`)
   const apiKey = o.apiKeyStdin ? await readStdinLine(ctx.io) : undefined
-  ctx.profiles().set(name, {
-    target: baseUrl ? baseUrl.replace(/\/+$/, '') : 'embedded',
-    database: baseUrl ? undefined : o.database,
-    api_key: apiKey || undefined,
-    protected: o.protected || undefined,
-  })
+  const where = ctx.secrets().save(
+    name,
+    {
+      target: baseUrl ? baseUrl.replace(/\/+$/, '') : 'embedded',
+      database: baseUrl ? undefined : o.database,
+      api_key: apiKey || undefined,
+      protected: o.protected || undefined,
+    },
+    { replace: true, insecure: o.insecureStorage },
+  )
   if (o.use || !ctx.profiles().current) ctx.profiles().setCurrent(name)
-  note(ctx.io, ctx.printer, `added profile "${name}"${apiKey ? ' with an API key' : ''}${o.use ? ' and made it current' : ''}`)
+  note(
+    ctx.io,
+    ctx.printer,
+    `added profile "${name}"${apiKey ? ` with an API key ${storageWords(where)}` : ''}${o.use ? ' and made it current' : ''}`,
+  )
   return 0
 }
 
 async function runRemove(ctx: Context, _o: object, [name]: string[]): Promise<number> {
+  if (ctx.profiles().get(name)) ctx.secrets().forget(name, SECRETS, { removeProfile: true })
   if (!ctx.profiles().remove(name)) throw new AppError('not_found', `no profile named "${name}"`)
   note(ctx.io, ctx.printer, `removed profile "${name}"`)
   return 0

@@ -17,7 +17,7 @@ import { importSummaryJson } from '../src/cli/import-json.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
 import { promptSelect, valueOrPrompt } from '../src/cli/prompts.js'
-import type { SavedMapping } from '../src/cli/mappings.js'
+import type { MappingStore, SavedMapping } from '../src/cli/mappings.js'
 import type { ImportRequest, ImportSummary } from '../src/jobs/import/run.js'
 import type { readRejects as ReadRejects } from '../src/jobs/import/reject-list.js'
 import type { Role } from '../src/import/mapping.js'
@@ -36,7 +36,8 @@ export function registerTxImport(tx: Command, run: Runner): void {
       'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category',
       collect,
     )
-    .option('--mapping <name>', 'use a mapping saved with --save-mapping')
+    .option('--mapping <name>', 'use a mapping saved with --save-mapping (default: the one whose header the file has)')
+    .option('--no-mapping', 'use no saved mapping, even one whose header the file has')
     .option('--save-mapping <name>', "save this import's mapping and reading options under a name")
     .option(
       '--set <field=value>',
@@ -89,7 +90,8 @@ export function registerTxImport(tx: Command, run: Runner): void {
 interface ImportFlags {
   account?: string
   map?: string[]
-  mapping?: string
+  /** A name, or false for --no-mapping. */
+  mapping?: string | false
   saveMapping?: string
   set?: string[]
   delimiter?: string
@@ -220,6 +222,24 @@ async function refuseStatementFile(file: string): Promise<void> {
   }
 }
 
+/**
+ * The saved mapping whose header the file has (said on stderr), none when none has; two or more
+ * are a usage error naming them (docs/csv-mapping.md, "Banks recognised").
+ */
+async function recognisedMapping(ctx: Context, file: string, mappings: MappingStore): Promise<SavedMapping | undefined> {
+  const { mappingsMatching } = await import('../src/cli/mappings.js')
+  const names = await mappingsMatching(file, mappings.list())
+  if (names.length > 1) {
+    throw new AppError(
+      'usage',
+      `the header of ${file} matches the saved mappings ${names.map((n) => `"${n}"`).join(' and ')}: choose one with --mapping NAME, or none with --no-mapping`,
+    )
+  }
+  if (names.length === 0) return undefined
+  note(ctx.io, ctx.printer, `using mapping "${names[0]}" (header matched)`)
+  return mappings.get(names[0])
+}
+
 async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): Promise<number> {
   const [file] = args
   await requireInputFile(file)
@@ -231,7 +251,7 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
     throw new AppError('usage', `--save-mapping: "${o.saveMapping}" is not a valid mapping name (letters, digits, . _ -, at most 64)`)
   }
   const mappings = new MappingStore(ctx.env)
-  const saved = o.mapping ? mappings.get(o.mapping) : undefined
+  const saved = o.mapping ? mappings.get(o.mapping) : o.mapping === false ? undefined : await recognisedMapping(ctx, file, mappings)
   if (o.mapping && !saved) {
     const names = Object.keys(mappings.list())
     throw new AppError(
@@ -303,6 +323,12 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
               delimiter: m.delimiter ?? plan.layout.delimiter,
               dateFormat: m.dateFormat ?? plan.dateFormat.name,
               decimalComma: m.decimalComma ?? plan.decimal === ',',
+              source: {
+                header: plan.header,
+                encoding: plan.layout.encoding.encoding,
+                delimiter: plan.layout.delimiter,
+                saved_at: ctx.io.now().toISOString(),
+              },
             })
             note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
           }

@@ -85,7 +85,8 @@ try {
     // exceljs (xlsx exports) is loaded from node_modules as it is: Node warns about the deprecated
     // Buffer() of its zip library only in code outside node_modules, which a bundled copy would be.
     // jq-wasm (--jq) is one 1.3 MB file with its WebAssembly inside: loaded as it is, only for --jq.
-    external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs', 'jq-wasm'],
+    // @napi-rs/keyring holds a native binary: loaded from node_modules, only when a secret is in the keyring.
+    external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs', 'jq-wasm', '@napi-rs/keyring'],
     // Some CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);",

@@ -11,7 +11,8 @@ import type { Target } from '../client/target.js'
 import type { IO } from './io.js'
 import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.js'
 import { JSON_FIELDS, shapeOf } from './json-shape.js'
-import { DEFAULT_PROFILE, ProfileStore, defaultDatabase, type Profile } from './profiles.js'
+import { ProfileSecrets } from './credentials.js'
+import { DEFAULT_PROFILE, ProfileStore, configDir, defaultDatabase, type Profile } from './profiles.js'
 
 export interface GlobalOptions {
   profile?: string
@@ -34,6 +35,7 @@ export interface GlobalOptions {
 
 export class Context {
   private store?: ProfileStore
+  private secretsStore?: ProfileSecrets
   private clientPromise?: Promise<Client>
   private closers: Array<() => Promise<void>> = []
   private writeGate?: Promise<void>
@@ -70,6 +72,12 @@ export class Context {
     return this.store
   }
 
+  /** The profiles' secrets, in the OS keyring or the file (credentials.ts); the keyring loads on first use. */
+  secrets(): ProfileSecrets {
+    this.secretsStore ??= new ProfileSecrets(this.profiles(), configDir(this.env), this.env, (line) => warn(this.io, line))
+    return this.secretsStore
+  }
+
   /** --profile > FINCTL_PROFILE > the profile in use > "local" */
   profileName(): string {
     return this.globals.profile ?? this.env.FINCTL_PROFILE ?? this.profiles().current ?? DEFAULT_PROFILE
@@ -103,14 +111,14 @@ export class Context {
     }
     // With an explicit --base-url, the profile's key belongs to another target: do not send it there.
     if (this.env.FINCTL_API_KEY) return this.env.FINCTL_API_KEY
-    return this.usesProfileCredentials() ? this.profile()?.api_key : undefined
+    return this.usesProfileCredentials() ? this.secrets().read(this.profileName(), 'api_key') : undefined
   }
 
   /** --token > FINCTL_TOKEN > profile */
   token(): string | undefined {
     if (this.globals.token) return this.globals.token
     if (this.env.FINCTL_TOKEN) return this.env.FINCTL_TOKEN
-    return this.usesProfileCredentials() ? this.profile()?.access_token : undefined
+    return this.usesProfileCredentials() ? this.secrets().read(this.profileName(), 'access_token') : undefined
   }
 
   private usesProfileCredentials(): boolean {

@@ -20,6 +20,8 @@ export interface Profile {
   email?: string
   company_id?: string
   protected?: boolean
+  /** The secrets the OS keyring holds for this profile (credentials.ts); the file then holds none of them. */
+  keyring?: Array<'api_key' | 'access_token'>
 }
 
 interface ProfileFile {

@@ -48,6 +48,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('FINCTL_') || k.startsWith('XDG_') || k.startsWith('VITEST')) continue
     if (['CI', 'FORCE_COLOR', 'NO_COLOR', 'NODE_OPTIONS', 'NODE_DISABLE_COLORS'].includes(k)) continue
+    // Never the developer's own keyring (D-Bus session bus): a test that wants one starts its own.
+    if (k === 'DBUS_SESSION_BUS_ADDRESS') continue
     env[k] = v
   }
   for (const [k, v] of Object.entries(extra)) {
@@ -128,6 +130,8 @@ export class Sandbox {
       FINCTL_CONFIG_DIR: this.configDir,
       // A refused request (429) is an answer at once, not a wait.
       FINCTL_MAX_RETRIES: '0',
+      // Secrets stay in the sandbox's profiles.json; the keyring's own tests turn it on (keyring.test.ts).
+      FINCTL_KEYRING: 'off',
       ...extra,
     })
   }
