@@ -201,3 +201,24 @@ function rebuildSql(companyKey: number | undefined): string[] {
 export async function rebuildReportTotals<T>(db: Kysely<T>, companyKey?: number): Promise<void> {
   for (const s of rebuildSql(companyKey)) await sql.raw(s).execute(db)
 }
+
+/** SQLite's row trigger that adds each inserted row to the totals; a bulk load sets it aside (sqlite/bulk-load.ts). */
+export const INSERT_TRIGGER = 'report_totals_insert'
+
+/**
+ * One grouped upsert a table that adds the rows matching `where` (SQL over `transactions`, with its
+ * own parameters) to the totals: what the insert trigger does row by row, for a whole batch at once.
+ */
+export function addRowsSql(where: string): string[] {
+  return [TABLES.day, TABLES.month].map((t) => {
+    const keys = t.keyOf('')
+    return `INSERT INTO ${t.name} (${[...t.key, ...t.sums].join(', ')})
+      SELECT ${keys.join(', ')}, ${t
+        .sumsOf('', '1')
+        .map((e) => `sum(${e})`)
+        .join(', ')}
+      FROM transactions WHERE (${where}) AND status <> 'void'
+      GROUP BY ${keys.join(', ')}
+      ${upsert(t)}`
+  })
+}
