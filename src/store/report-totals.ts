@@ -10,7 +10,8 @@
  * Void transactions are left out, as the reports leave them out. The totals are kept by the database
  * itself, inside the very statement that writes the rows, so every write path (create, update,
  * delete, batch, bulk load, COPY, statement lines, rate re-conversion) keeps them without knowing:
- * SQLite by row triggers, PostgreSQL by statement triggers over the transition tables (one grouped
+ * SQLite by row triggers (a bulk load sets the insert trigger aside and adds each batch by one grouped
+ * upsert: addRowsSql), PostgreSQL by statement triggers over the transition tables (one grouped
  * upsert per statement, not one per row). `rebuildReportTotals` computes them again from the rows.
  *
  * The nullable key columns (the categories and the merchant) are stored as '' for NULL and '.' before
