@@ -10,7 +10,8 @@
  * Void transactions are left out, as the reports leave them out. The totals are kept by the database
  * itself, inside the very statement that writes the rows, so every write path (create, update,
  * delete, batch, bulk load, COPY, statement lines, rate re-conversion) keeps them without knowing:
- * SQLite by row triggers, PostgreSQL by statement triggers over the transition tables (one grouped
+ * SQLite by row triggers (a bulk load sets the insert trigger aside and adds each batch by one grouped
+ * upsert: addRowsSql), PostgreSQL by statement triggers over the transition tables (one grouped
  * upsert per statement, not one per row). `rebuildReportTotals` computes them again from the rows.
  *
  * The nullable key columns (the categories and the merchant) are stored as '' for NULL and '.' before
@@ -200,4 +201,25 @@ function rebuildSql(companyKey: number | undefined): string[] {
  */
 export async function rebuildReportTotals<T>(db: Kysely<T>, companyKey?: number): Promise<void> {
   for (const s of rebuildSql(companyKey)) await sql.raw(s).execute(db)
+}
+
+/** SQLite's row trigger that adds each inserted row to the totals; a bulk load sets it aside (sqlite/bulk-load.ts). */
+export const INSERT_TRIGGER = 'report_totals_insert'
+
+/**
+ * One grouped upsert a table that adds the rows matching `where` (SQL over `transactions`, with its
+ * own parameters) to the totals: what the insert trigger does row by row, for a whole batch at once.
+ */
+export function addRowsSql(where: string): string[] {
+  return [TABLES.day, TABLES.month].map((t) => {
+    const keys = t.keyOf('')
+    return `INSERT INTO ${t.name} (${[...t.key, ...t.sums].join(', ')})
+      SELECT ${keys.join(', ')}, ${t
+        .sumsOf('', '1')
+        .map((e) => `sum(${e})`)
+        .join(', ')}
+      FROM transactions WHERE (${where}) AND status <> 'void'
+      GROUP BY ${keys.join(', ')}
+      ${upsert(t)}`
+  })
 }

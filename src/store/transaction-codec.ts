@@ -315,7 +315,8 @@ export class TransactionCodec {
    */
   async insert(db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Set<string>> {
     const inserted = new Set<string>()
-    if (rows.some((r) => r.import_ref)) this.beforeRefWrites()
+    // ON CONFLICT names the unique ref index, rows with a ref or not: it must be there.
+    if (rows.length) this.beforeRefWrites()
     for (let i = 0; i < rows.length; i += 500) {
       const done = await db
         .insertInto('transactions')

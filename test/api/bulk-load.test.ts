@@ -16,6 +16,7 @@ import type { Client } from '../../src/client/client.js'
 import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
 import { KEPT, REF_INDEX } from '../../src/store/sqlite/bulk-load.js'
 import { DEFERRED_KEY } from '../../src/store/sqlite/deferred-indexes.js'
+import { INSERT_TRIGGER } from '../../src/store/report-totals.js'
 import { openSqliteStore } from '../../src/store/sqlite/store.js'
 import { createHarness, type Harness } from '../helpers/harness.js'
 import { txRow } from '../store/fixtures.js'
@@ -25,6 +26,8 @@ function inspect(database: string): {
   secondary: string[]
   unique: string[]
   deferred?: { until: string; pid: number; indexes: Array<{ name: string }> }
+  /** The triggers of transactions (a load sets the report totals' insert trigger aside too). */
+  triggers: string[]
   integrity: string
 } {
   const db = new Database(database, { readonly: true })
@@ -37,6 +40,10 @@ function inspect(database: string): {
       secondary: all.filter((i) => !/^CREATE UNIQUE/i.test(i.sql)).map((i) => i.name),
       unique: all.filter((i) => /^CREATE UNIQUE/i.test(i.sql)).map((i) => i.name),
       deferred: value ? JSON.parse(value) : undefined,
+      triggers: db
+        .prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'transactions' ORDER BY name`)
+        .pluck()
+        .all() as string[],
       integrity: db.pragma('integrity_check', { simple: true }) as string,
     }
   } finally {
@@ -131,7 +138,8 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     const during = inspect(service.database)
     expect(during.secondary).toEqual(KEPT)
     expect(during.unique).toEqual(['transactions_id', 'transactions_statement_ref'])
-    expect(during.deferred!.indexes.map((i) => i.name).sort()).toEqual([...expected, REF_INDEX].sort())
+    expect(during.deferred!.indexes.map((i) => i.name).sort()).toEqual([...expected, REF_INDEX, INSERT_TRIGGER].sort())
+    expect(during.triggers).not.toContain(INSERT_TRIGGER)
     // The loader's process: this one embedded, the server's over http.
     if (kind === 'embedded') expect(during.deferred!.pid).toBe(process.pid)
     else expect(during.deferred!.pid).toBeGreaterThan(0)
@@ -156,7 +164,13 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     h = undefined
     try {
       const after = inspect(database)
-      expect(after).toEqual({ secondary: all, unique: [...during.unique, REF_INDEX].sort(), deferred: undefined, integrity: 'ok' })
+      expect(after).toEqual({
+        secondary: all,
+        unique: [...during.unique, REF_INDEX].sort(),
+        deferred: undefined,
+        triggers: [...during.triggers, INSERT_TRIGGER].sort(),
+        integrity: 'ok',
+      })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -175,7 +189,8 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     await c.transactions.batchMinimal(items(accountId, 100, 5600), { bulkRows: 1200 })
     const state = inspect(service.database)
     expect(state.secondary).toEqual(KEPT)
-    expect(state.deferred?.indexes.length).toBe(expected.length - KEPT.length + 1)
+    // The indexes, the unique ref index and the report totals' insert trigger.
+    expect(state.deferred?.indexes.length).toBe(expected.length - KEPT.length + 2)
   })
 
   /** The account's transactions by import_ref (every row once?), read from the file. */

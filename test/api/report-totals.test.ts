@@ -107,6 +107,37 @@ for (const storeKind of STORES) {
       expect(before).toEqual(await kept(h))
     }, 120_000)
 
+    it('a bulk load keeps them equal batch by batch, with other writes between its batches', async () => {
+      const row = (i: number): CreateTransactionRequest => ({
+        bank_account_id: t.accountId,
+        transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + ((i * 5) % 28)).padStart(2, '0')}`,
+        description: `Load ${i}`,
+        amount: `${(i % 7) - 3}.${String(i % 100).padStart(2, '0')}`,
+        import_ref: `load.${i}`,
+        ...(i % 3 ? { category: ['Meals', 'Rent'][i % 2], merchant_name: `Shop ${i % 4}` } : {}),
+        ...(i % 10 === 0 ? { cash_flow_category: 'transfer' as const } : {}),
+      })
+      const rows = Array.from({ length: 150 }, (_, i) => row(i))
+      const fresh = async () => {
+        const before = await kept(h)
+        await h.store.writeTransaction((trx) => rebuildReportTotals(trx))
+        expect(before).toEqual(await kept(h))
+      }
+      // A load's first batch (SQLite sets the insert trigger aside), then the totals mid-load.
+      await c.transactions.batchMinimal(rows.slice(0, 30), { bulkRows: 90 })
+      await fresh()
+      // Its next batches, a create between them, its end.
+      await c.transactions.batchMinimal(rows.slice(30, 60), { bulkRows: 90 })
+      await c.transactions.create({ ...row(1000), import_ref: undefined })
+      await c.transactions.batchMinimal(rows.slice(60, 90), { bulkRows: 90, bulkEnd: true })
+      await fresh()
+      // Another load, a create while its first batch has the trigger aside, and one of its rows again.
+      await c.transactions.batchMinimal(rows.slice(90, 120), { bulkRows: 60 })
+      await c.transactions.create({ ...row(1001), import_ref: undefined })
+      await c.transactions.batchMinimal([...rows.slice(119, 150)], { bulkRows: 60, bulkEnd: true })
+      await fresh()
+    }, 120_000)
+
     it('the reports from the totals agree with plain sums over the rows, for whole months and cut ones', async () => {
       const plain = async (from: string, to: string, accountId?: string) => {
         const r = await sql<{ i: string; o: string; n: string }>`SELECT

@@ -37,6 +37,7 @@ import type { NewTransactionRow } from '../transaction-codec.js'
 import type { BulkLoad, BulkLoadOptions, InsertOptions, InsertedRows } from '../store.js'
 import { abandoned, buildDeferred, DEFERRED_SQL, type Deferred, ifNotExists, readDeferred, writeDeferred } from './deferred-indexes.js'
 import { MAX_SEQ, parseRefText, RefTable, refHash, refTextSql } from './ref-table.js'
+import { addRowsSql, INSERT_TRIGGER } from '../report-totals.js'
 
 export interface BulkLoadSettings {
   /**
@@ -122,6 +123,15 @@ export class SqliteBulkLoad {
    */
   private refs: Map<number, RefTable> | undefined
   private rebuildTimer: NodeJS.Timeout | undefined
+  /**
+   * This process's load has the report totals' insert trigger aside: each of its batches adds its rows
+   * to the totals by one grouped upsert a table (addTotals), in the batch's own transaction.
+   */
+  private totalsAside = false
+  /** Inside the load's own batch: its write does not give the trigger back (beforeWrite). */
+  private batching = false
+  private readonly triggerSql: BetterSqlite3.Statement
+  private readonly addTotals: BetterSqlite3.Statement[]
   private readonly rowCount: BetterSqlite3.Statement
   private readonly secondary: BetterSqlite3.Statement
   private readonly indexSql: BetterSqlite3.Statement
@@ -150,6 +160,8 @@ export class SqliteBulkLoad {
     this.refTextFirst = raw.prepare(refTextSql(false))
     this.refTextNext = raw.prepare(refTextSql(true))
     this.deferredRecord = raw.prepare(DEFERRED_SQL)
+    this.triggerSql = raw.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`).pluck()
+    this.addTotals = addRowsSql('rowid > ?').map((q) => raw.prepare(q))
   }
 
   /**
@@ -209,13 +221,27 @@ export class SqliteBulkLoad {
     for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
     return this.writes
       .inWriteQueue(() => {
-        this.writes.beforeDataWrite()
+        this.batching = true
+        try {
+          this.writes.beforeDataWrite()
+        } finally {
+          this.batching = false
+        }
         this.enter(announced, refAccounts)
+        // Another process's load may have the trigger aside: rows outside it take it back first.
+        if (!this.totalsAside) this.ensureTotalsTrigger()
+        const after = this.totalsAside ? ((this.rowCount.get() as { n: number | null }).n ?? 0) : 0
         const refs = this.refs
-        if (refs) return this.writes.appendBulk(rows, refs, o.existing)
-        // Not this process's load (another's is running): the row path, against the unique index.
-        if (refAccounts.size) this.ensureRefIndex()
-        return this.writes.appendRows(rows)
+        let inserted: InsertedRows
+        if (refs) inserted = this.writes.appendBulk(rows, refs, o.existing)
+        else {
+          // Not this process's load (another's is running): the row path, against the unique index.
+          this.ensureRefIndex()
+          inserted = this.writes.appendRows(rows)
+        }
+        // The batch's rows are those past the last rowid before it (the write lock is held).
+        if (this.totalsAside) for (const q of this.addTotals) q.run(after)
+        return inserted
       })
       .finally(() => this.scheduleRebuild())
   }
@@ -229,6 +255,11 @@ export class SqliteBulkLoad {
     const until = new Date(Date.now() + LEASE_MS).toISOString()
     if (this.deferred) {
       this.deferred.until = until
+      // Another write gave the trigger back: it counts the rows from now on.
+      if (this.totalsAside && this.triggerSql.get(INSERT_TRIGGER) !== undefined) {
+        this.totalsAside = false
+        this.deferred.indexes = this.deferred.indexes.filter((i) => i.name !== INSERT_TRIGGER)
+      }
       if (this.refs) {
         // Another write of refs built the index again (this process or another): ON CONFLICT from now on.
         if (this.indexSql.get(REF_INDEX) !== undefined) {
@@ -259,8 +290,15 @@ export class SqliteBulkLoad {
       this.refs = refs
       now.push({ name: REF_INDEX, sql: refSql })
     }
+    const trigger = this.triggerSql.get(INSERT_TRIGGER) as string | undefined
     const indexes = [...before.filter((b) => !now.some((n) => n.name === b.name)), ...now]
     for (const { name } of now) this.raw.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`)
+    if (trigger !== undefined) {
+      // Built again last, at the end (buildDeferred runs the list in order), once every batch added its rows.
+      indexes.push({ name: INSERT_TRIGGER, sql: trigger })
+      this.raw.exec(`DROP TRIGGER ${INSERT_TRIGGER}`)
+      this.totalsAside = true
+    }
     this.deferred = { until, pid: process.pid, indexes }
     writeDeferred(this.raw, this.deferred)
     // The load writes at the edge of each index left: a small page cache does, and the rebuild's
@@ -297,7 +335,11 @@ export class SqliteBulkLoad {
    */
   beforeWrite(): void {
     if (this.deferred) {
-      if (!this.unbuilt) return
+      if (!this.unbuilt) {
+        // Any other write of this process may insert rows: the trigger counts them.
+        if (this.totalsAside && !this.batching) this.ensureTotalsTrigger()
+        return
+      }
       this.refs = undefined
       // Built inside this write's transaction, which may roll back: done once a later write finds no record.
       const d = readDeferred(this.raw, this.deferredRecord)
@@ -311,6 +353,23 @@ export class SqliteBulkLoad {
     }
     const d = readDeferred(this.raw, this.deferredRecord)
     if (d && this.over(d)) buildDeferred(this.raw, d)
+    else if (d && !this.batching && d.indexes.some((i) => i.name === INSERT_TRIGGER)) this.ensureTotalsTrigger()
+  }
+
+  /**
+   * Inside a write transaction that may insert rows outside a load's batches: give the report totals'
+   * insert trigger back if a load (of this process or another) set it aside. The rows that load wrote
+   * have their totals already (each batch added its own); its next batch finds the trigger back.
+   */
+  private ensureTotalsTrigger(): void {
+    if (this.triggerSql.get(INSERT_TRIGGER) !== undefined) return
+    const d = readDeferred(this.raw, this.deferredRecord)
+    const sql = d?.indexes.find((i) => i.name === INSERT_TRIGGER)?.sql
+    if (!d || sql === undefined) return
+    this.raw.exec(ifNotExists(sql))
+    writeDeferred(this.raw, { ...d, indexes: d.indexes.filter((i) => i.name !== INSERT_TRIGGER) })
+    if (this.deferred) this.deferred = { ...this.deferred, indexes: this.deferred.indexes.filter((i) => i.name !== INSERT_TRIGGER) }
+    this.totalsAside = false
   }
 
   /** Whether the load of record `d` is over (another store of this process may be loading: a pid alone does not say). */
@@ -339,6 +398,8 @@ export class SqliteBulkLoad {
     try {
       await this.writes.inWriteQueue(() => {
         this.refs = undefined
+        // No batch of this load follows: from here the trigger counts rows, or beforeWrite gives it back.
+        this.totalsAside = false
         // Another write may have built them meanwhile (beforeWrite, after a failed build).
         if (this.deferred) buildDeferred(this.raw, this.deferred)
       })

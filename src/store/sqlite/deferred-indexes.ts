@@ -21,7 +21,7 @@ export interface Deferred {
   /** The loader's lease: until this time, or while process `pid` of this machine lives. */
   until: string
   pid: number
-  /** Name and CREATE INDEX statement of each index set aside. */
+  /** Name and CREATE statement of each index set aside (and of the report totals' insert trigger: sqlite/bulk-load.ts). */
   indexes: Array<{ name: string; sql: string }>
 }
 
@@ -49,9 +49,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** CREATE [UNIQUE] INDEX IF NOT EXISTS, from an index's definition. */
+/** CREATE [UNIQUE] INDEX IF NOT EXISTS (or CREATE TRIGGER IF NOT EXISTS), from its definition. */
 export const ifNotExists = (sql: string) =>
-  sql.replace(/^CREATE (UNIQUE )?INDEX /i, (_, u: string | undefined) => `CREATE ${u ?? ''}INDEX IF NOT EXISTS `)
+  sql
+    .replace(/^CREATE (UNIQUE )?INDEX /i, (_, u: string | undefined) => `CREATE ${u ?? ''}INDEX IF NOT EXISTS `)
+    .replace(/^CREATE TRIGGER /i, 'CREATE TRIGGER IF NOT EXISTS ')
 
 /**
  * Create every index set aside (those still missing) and end the lease. Run inside a transaction.

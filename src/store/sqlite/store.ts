@@ -313,10 +313,10 @@ class SqliteHotPaths implements HotPaths {
   async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
-    const refs = rows.some((r) => r.import_ref)
     return this.grouped(() => {
       this.beforeDataWrite()
-      if (refs) this.load.ensureRefIndex()
+      // Its statements' ON CONFLICT names the unique ref index, whether the rows have refs or not.
+      this.load.ensureRefIndex()
       return InsertedRows.ofIds(rows, this.appendTransactions(rows))
     })
   }
