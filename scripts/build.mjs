@@ -99,20 +99,6 @@ try {
     logLevel: 'warning',
     legalComments: 'none',
     plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess],
-    // src/cli/conf-loader.ts: conf is dist/conf.cjs (below), loaded on a settings file's first write.
-    define: { __FINCTL_BUNDLED__: 'true' },
-    minify: !process.env.FINCTL_NO_MINIFY,
-  })
-  await build({
-    stdin: { contents: "module.exports = require('conf')", resolveDir: new URL('.', root).pathname, loader: 'js' },
-    outfile: new URL('conf.cjs', `${out.href}/`).pathname,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    logLevel: 'warning',
-    legalComments: 'none',
-    plugins: [confWithoutSchemas],
     minify: !process.env.FINCTL_NO_MINIFY,
   })
   await build({

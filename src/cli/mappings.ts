@@ -3,9 +3,8 @@
  * map and reading options of one bank's export, kept beside the profiles in a `conf` file written
  * with mode 0600. Flags given on the command line win over a saved mapping.
  */
-import type Conf from 'conf'
+import Conf from 'conf'
 import type { CsvMapping } from '../import/plan.js'
-import { loadConf } from './conf-loader.js'
 import { configDir, validProfileName } from './profiles.js'
 
 /** A bank's mapping as saved: how its files are read and mapped, and the `--set field=value` constants. */
@@ -21,7 +20,7 @@ export class MappingStore {
 
   constructor(env: NodeJS.ProcessEnv) {
     // ProfileStore has made the folder 0700 already when a command runs; conf creates it otherwise.
-    this.conf = new (loadConf())({
+    this.conf = new Conf({
       cwd: configDir(env),
       configName: 'mappings',
       projectName: 'finctl',

@@ -3,10 +3,9 @@
  * written with mode 0600 inside a 0700 folder (a temporary file renamed over it), and never through
  * a symbolic link. FINCTL_CONFIG_DIR moves it (tests always set it).
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync } from 'node:fs'
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type Conf from 'conf'
-import { loadConf } from './conf-loader.js'
+import Conf from 'conf'
 import { configDir } from './config-dir.js'
 import { AppError } from '../kernel/errors.js'
 
@@ -33,9 +32,7 @@ export const DEFAULT_PROFILE = 'local'
 export { configDir, dataDir, defaultDatabase } from './config-dir.js'
 
 export class ProfileStore {
-  /** conf, opened for the first write (or to create the file): reading the profiles does not load it. */
-  private conf?: Conf<ProfileFile>
-  private readonly dir: string
+  private readonly conf: Conf<ProfileFile>
   readonly path: string
 
   constructor(env: NodeJS.ProcessEnv) {
@@ -50,40 +47,26 @@ export class ProfileStore {
     const file = join(dir, 'profiles.json')
     if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink())
       throw new AppError('usage', `${file} is a symbolic link: finctl keeps credentials only in a regular file; put the file itself there`)
-    this.dir = dir
-    this.path = file
-    // conf writes its defaults into a file that lacks them (a first start): let it, as it always did.
-    const stored = readStored(file)
-    if (stored === undefined || !Object.hasOwn(stored, 'profiles')) this.open()
-  }
-
-  private open(): Conf<ProfileFile> {
-    this.conf ??= new (loadConf())<ProfileFile>({
-      cwd: this.dir,
+    this.conf = new Conf<ProfileFile>({
+      cwd: dir,
       configName: 'profiles',
       projectName: 'finctl',
       configFileMode: 0o600,
       defaults: { profiles: {} },
     })
-    return this.conf
-  }
-
-  /** The file as conf reads it: read anew each time (another finctl may have written it). */
-  private read(): ProfileFile {
-    if (this.conf) return this.conf.store
-    return { profiles: {}, ...readStored(this.path) }
+    this.path = this.conf.path
   }
 
   get current(): string | undefined {
-    return this.read().current
+    return this.conf.get('current')
   }
 
   setCurrent(name: string): void {
-    this.open().set('current', name)
+    this.conf.set('current', name)
   }
 
   list(): Record<string, Profile> {
-    return this.read().profiles ?? {}
+    return this.conf.get('profiles') ?? {}
   }
 
   get(name: string): Profile | undefined {
@@ -92,7 +75,7 @@ export class ProfileStore {
 
   set(name: string, profile: Profile): void {
     const all = { ...this.list(), [name]: stripUndefined(profile) }
-    this.open().set('profiles', all)
+    this.conf.set('profiles', all)
   }
 
   update(name: string, patch: Partial<Profile>): Profile {
@@ -105,24 +88,10 @@ export class ProfileStore {
     const all = { ...this.list() }
     if (!(name in all)) return false
     delete all[name]
-    const conf = this.open()
-    conf.set('profiles', all)
-    if (this.current === name) conf.delete('current')
+    this.conf.set('profiles', all)
+    if (this.current === name) this.conf.delete('current')
     return true
   }
-}
-
-/** The JSON object in the file, or undefined when there is no file; a file that is no JSON throws, as conf does. */
-function readStored(file: string): Partial<ProfileFile> | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw e
-  }
-  const { __internal__: _, ...stored } = JSON.parse(text) as Partial<ProfileFile> & { __internal__?: unknown }
-  return stored
 }
 
 function stripUndefined(p: Profile): Profile {
