@@ -6,7 +6,9 @@
 // 1. the Node.js line: on one that finctl does not support (package.json "engines") it prints one
 //    line and exits 9 before the bundle, and better-sqlite3's native module, is loaded;
 // 2. `--version` alone is answered from package.json;
-// 3. Node's compile cache is turned on, then the bundle runs the command.
+// 3. a shell's completion request on Tab (`__complete`) is answered from the command tree the build
+//    wrote (dist/complete.cjs, dist/completion-tree.json), without loading the program;
+// 4. Node's compile cache is turned on, then the bundle runs the command.
 'use strict'
 
 const UNSUPPORTED_NODE = 9 // EXIT.unsupportedNode in src/cli/exit-codes.ts
@@ -24,6 +26,8 @@ if (!supported) {
 } else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.on('error', () => {}) // `finctl --version | true`: nobody reads it, nothing to say
   process.stdout.write(`${require('../package.json').version}\n`)
+} else if (argv[0] === '__complete' && completeFromCache(argv.slice(1))) {
+  // answered
 } else {
   enableCompileCache()
   import('../dist/cli.js')
@@ -37,6 +41,22 @@ if (!supported) {
         process.exitCode = 1
       },
     )
+}
+
+/** Answers `finctl __complete WORDS...` from dist/completion-tree.json; false when it cannot (not built). */
+function completeFromCache(words) {
+  const { join } = require('node:path')
+  let cached
+  try {
+    cached = require('../dist/complete.cjs')
+  } catch {
+    return false
+  }
+  process.stdout.on('error', () => {}) // the shell stopped reading: nothing to say
+  const code = cached.completeCached(join(__dirname, '..', 'dist'), words, process.env, process.stdout)
+  if (code === undefined) return false
+  process.exitCode = code
+  return true
 }
 
 /**

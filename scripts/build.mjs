@@ -1,9 +1,11 @@
 // Bundles the CLI into dist/ with esbuild: one small entry chunk (enough for --version), and
 // chunks loaded on demand for the program, the client and the server core. Native and optional
-// drivers stay external. The bundle is built beside dist/ and swapped in, so a running finctl
-// (a server, a test) never sees a half-written or missing dist/.
+// drivers stay external. Beside it, for a Tab: dist/completion-tree.json, the command tree as the
+// completion answers from it, and dist/complete.cjs, which answers from that file alone (the
+// launcher loads it instead of the program). The bundle is built beside dist/ and swapped in, so a
+// running finctl (a server, a test) never sees a half-written or missing dist/.
 import { build } from 'esbuild'
-import { existsSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 
 /**
@@ -74,7 +76,10 @@ const old = new URL(`dist.old-${process.pid}`, root)
 
 try {
   await build({
-    entryPoints: { cli: new URL('commands/main.ts', root).pathname },
+    entryPoints: {
+      cli: new URL('commands/main.ts', root).pathname,
+      'completion-tree': new URL('commands/completion-tree-of-program.ts', root).pathname,
+    },
     outdir: out.pathname,
     bundle: true,
     splitting: true,
@@ -97,6 +102,20 @@ try {
     plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess],
     minify: !process.env.FINCTL_NO_MINIFY,
   })
+  await build({
+    entryPoints: [new URL('src/cli/completion-cached.ts', root).pathname],
+    outfile: new URL('complete.cjs', `${out.href}/`).pathname,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+    legalComments: 'none',
+    minify: !process.env.FINCTL_NO_MINIFY,
+  })
+  const treeModule = new URL('completion-tree.js', `${out.href}/`)
+  const { programCompletionTree } = await import(treeModule.href)
+  writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(programCompletionTree())}\n`)
   if (existsSync(dist)) renameSync(dist, old)
   renameSync(out, dist)
 } finally {

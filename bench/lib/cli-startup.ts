@@ -1,7 +1,7 @@
 /**
- * Figure 1: CLI start-up. Wall time of `node bin/finctl.cjs --version`, `keys show` and `tx list`
+ * Figure 1: CLI start-up. Wall time of `node bin/finctl.cjs --version`, `keys show`, `tx list` and a completion request
  * against the embedded default database holding the demo data, each beside `node -e 0`, run interleaved (rotating order) so that
- * drift in the machine's load hits all three alike.
+ * drift in the machine's load hits all of them alike.
  */
 import { join } from 'node:path'
 import { cleanEnv, makeTempDir, runTimed } from './children.js'
@@ -43,12 +43,16 @@ export function measureCliStartup(o: CliStartupOptions): CliStartupSamples {
     { id: 'version', label: 'finctl --version', args: [bin, '--version'] },
     { id: 'keys-show', label: 'finctl keys show', args: [bin, 'keys', 'show'] },
     { id: 'tx-list', label: 'finctl tx list', args: [bin, 'tx', 'list'] },
+    // What a shell's completion script runs on Tab after `finctl tx l`.
+    { id: 'complete', label: 'finctl __complete', args: [bin, '__complete', '--', 'tx', 'l'] },
   ]
   // Check the commands do what they should before timing them.
   const version = runTimed(node, [bin, '--version'], { cwd: configDir, env }).stdout.trim()
   if (!/^\d+\.\d+\.\d+/.test(version)) throw new Error(`finctl --version printed ${JSON.stringify(version)}`)
   const shown = runTimed(node, [bin, 'keys', 'show'], { cwd: configDir, env }).stdout
   if (!/key_prefix/.test(shown)) throw new Error(`finctl keys show printed no key:\n${shown}`)
+  const completed = runTimed(node, [bin, '__complete', '--', 'tx', 'l'], { cwd: configDir, env }).stdout
+  if (!/^list\t/m.test(completed)) throw new Error(`finctl __complete -- tx l did not offer list:\n${completed}`)
   // The first page of the demo data, as a user's first `finctl tx list` after `finctl init --demo`.
   const listed = runTimed(node, [bin, 'tx', 'list', '--json'], { cwd: configDir, env }).stdout
   if ((JSON.parse(listed) as unknown[]).length < 8)

@@ -4,9 +4,9 @@
  * a symbolic link. FINCTL_CONFIG_DIR moves it (tests always set it).
  */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import Conf from 'conf'
+import { configDir } from './config-dir.js'
 import { AppError } from '../kernel/errors.js'
 
 export interface Profile {
@@ -31,23 +31,7 @@ interface ProfileFile {
 
 export const DEFAULT_PROFILE = 'local'
 
-export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.FINCTL_CONFIG_DIR) return env.FINCTL_CONFIG_DIR
-  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config')
-  return join(base, 'finctl')
-}
-
-/** Where the embedded database lives by default. */
-export function dataDir(env: NodeJS.ProcessEnv): string {
-  if (env.FINCTL_DATA_DIR) return env.FINCTL_DATA_DIR
-  if (env.FINCTL_CONFIG_DIR) return env.FINCTL_CONFIG_DIR
-  const base = env.XDG_DATA_HOME || join(homedir(), '.local', 'share')
-  return join(base, 'finctl')
-}
-
-export function defaultDatabase(env: NodeJS.ProcessEnv): string {
-  return join(dataDir(env), 'finctl.db')
-}
+export { configDir, dataDir, defaultDatabase } from './config-dir.js'
 
 export class ProfileStore {
   private readonly conf: Conf<ProfileFile>
