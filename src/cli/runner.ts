@@ -23,5 +23,5 @@ export interface VerbHost {
   client(): Promise<Client>
 }
 
-/** A verb's run function: its host, its parsed flags, its arguments; the exit code. */
-export type RunVerb<O extends object> = (host: VerbHost, opts: O, args: string[]) => Promise<CommandResult>
+/** A verb's run function: its host (a verb that prompts asks for a PromptHost too), its parsed flags, its arguments; the exit code. */
+export type RunVerb<O extends object, H = VerbHost> = (host: H, opts: O, args: string[]) => Promise<CommandResult>
