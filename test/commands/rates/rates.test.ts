@@ -32,7 +32,9 @@ describe('rates, in process', () => {
 
   it('list: none yet (a note on a terminal)', async () => {
     expect(await sb.json(['rates', 'list', '--json'])).toEqual([])
-    expect((await sb.ok(['rates', 'list'], { tty: { stderr: true } })).stderr).toContain('no rates: import some with `finctl rates import FILE`')
+    expect((await sb.ok(['rates', 'list'], { tty: { stderr: true } })).stderr).toContain(
+      'no rates: import some with `finctl rates import FILE`',
+    )
   })
 
   it('import: an ECB file converted to the EUR base; a table of the counts, or --json', async () => {
