@@ -153,16 +153,11 @@ export class InProcessSandbox {
 }
 
 /**
- * A sandbox with `finctl init` done (a company, the `local` profile and its key) and a key for it
- * whose rate limits a test file cannot reach, as `fastKey` does for the spawning Sandbox.
+ * A key for the `local` profile with rate limits that a test file cannot reach (the key `finctl
+ * init` makes allows 60 requests a minute), as `fastKey` of test/helpers/cli.ts.
  */
-export async function initSandbox(
-  name: string,
-  init: string[] = ['--company', 'Test Co', '--currency', 'USD', '--no-input'],
-): Promise<InProcessSandbox> {
-  const sb = new InProcessSandbox(name)
-  await sb.ok(['init', ...init])
-  const created = await sb.json<{ key_prefix: string }>([
+export async function fastKey(sb: InProcessSandbox): Promise<{ id: string; key: string }> {
+  const created = await sb.json<{ id: string; key_prefix: string }>([
     'keys',
     'create',
     '--name',
@@ -179,5 +174,5 @@ export async function initSandbox(
   ])
   const key = sb.remember(sb.profiles().profiles.local.api_key)
   expect(key.slice(0, 12)).toBe(created.key_prefix)
-  return sb
+  return { id: created.id, key }
 }
