@@ -19,7 +19,7 @@ import { registerReports } from './reports.js'
 import { registerRules } from './rules/index.js'
 import { registerSeed } from './seed.js'
 import { registerServe } from './serve.js'
-import { registerStatements } from './statements.js'
+import { registerStatements } from './statements/index.js'
 import { registerTx } from './tx.js'
 import { registerVerify } from './verify.js'
 
