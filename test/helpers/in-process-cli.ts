@@ -161,7 +161,7 @@ export async function fastKey(sb: InProcessSandbox): Promise<{ id: string; key: 
     'keys',
     'create',
     '--name',
-    'inproc-fast',
+    'e2e-fast',
     '--scopes',
     'read,write,transactions',
     '--rate-limit-per-minute',
