@@ -7,11 +7,10 @@ import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import type { AuthMode, Client } from '../src/client/client.js'
 import { AppError } from '../src/kernel/errors.js'
-import type { Context } from '../src/cli/context.js'
 import { expectReader, writeDrained } from '../src/cli/closed-output.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { printJson } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 
@@ -22,7 +21,7 @@ export interface ApiOptions {
   paginate?: boolean
 }
 
-export function registerApi(program: Command, run: Runner): void {
+export function registerApi(program: Command, run: Runner, runF: RunVerb<ApiOptions> = runApi): void {
   program
     .command('api')
     .argument('<method>', `HTTP method: ${API_METHODS.join(', ')}`)
@@ -49,7 +48,7 @@ export function registerApi(program: Command, run: Runner): void {
         '',
       ].join('\n'),
     )
-    .action(run(runApi))
+    .action(run(runF))
 }
 
 /** Which credential a path needs, as the typed client chooses it. */
@@ -72,7 +71,7 @@ export function exitCodeForStatus(status: number): number {
   return EXIT.failure
 }
 
-async function readData(ctx: Context, data: string): Promise<string> {
+async function readData(ctx: VerbHost, data: string): Promise<string> {
   let text: string
   if (data === '@-') {
     text = ''
@@ -104,7 +103,7 @@ function parseHeaders(list: string[] = []): Record<string, string> {
 /** Reason phrases (node:http's table), loaded by `finctl api` only: no other command pays for loading node:http. */
 let STATUS_CODES: Record<number, string | undefined> = {}
 
-export async function runApi(ctx: Context, o: ApiOptions, [methodArg, path]: string[]): Promise<number> {
+export async function runApi(ctx: VerbHost, o: ApiOptions, [methodArg, path]: string[]): Promise<number> {
   ;({ STATUS_CODES } = await import('node:http'))
   const method = methodArg.toUpperCase()
   if (!(API_METHODS as readonly string[]).includes(method))
@@ -138,7 +137,7 @@ function parsedJson(text: string): unknown {
 }
 
 /** On a terminal, JSON is indented; elsewhere the body is passed on byte for byte (plus a final newline). */
-function shown(ctx: Context, text: string): string {
+function shown(ctx: VerbHost, text: string): string {
   if (ctx.io.isStdoutTTY) {
     try {
       return `${JSON.stringify(JSON.parse(text), null, 2)}\n`
@@ -149,7 +148,7 @@ function shown(ctx: Context, text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`
 }
 
-function writeHead(ctx: Context, res: Response): void {
+function writeHead(ctx: VerbHost, res: Response): void {
   const lines = [`HTTP ${res.status} ${res.statusText || STATUS_CODES[res.status] || ''}`.trimEnd()]
   res.headers.forEach((value, name) => {
     lines.push(`${name}: ${value}`)
@@ -158,7 +157,7 @@ function writeHead(ctx: Context, res: Response): void {
 }
 
 /** The exit code of the status; an error answer also gets its one `error:` line on stderr. */
-function finish(ctx: Context, status: number, text: string): number {
+function finish(ctx: VerbHost, status: number, text: string): number {
   const code = exitCodeForStatus(status)
   if (code !== EXIT.ok) {
     let message = STATUS_CODES[status] ?? 'error'
@@ -174,7 +173,7 @@ function finish(ctx: Context, status: number, text: string): number {
 }
 
 async function paginate(
-  ctx: Context,
+  ctx: VerbHost,
   client: Client,
   path: string,
   auth: AuthMode,

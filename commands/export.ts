@@ -1,14 +1,13 @@
 /** finctl export --format ledger|hledger|beancount|xlsx|csv [--from D] [--to D] [--account ID] [--accounts-map FILE] [--output FILE] */
 import { Option, type Command } from 'commander'
-import type { Context } from '../src/cli/context.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { note } from '../src/cli/output.js'
 import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../src/cli/period-flags.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
 import { EXPORT_FORMATS, type ExportFormat } from '../src/jobs/export/format.js'
 
-export function registerExport(program: Command, run: Runner): void {
+export function registerExport(program: Command, run: Runner, runF: RunVerb<ExportOptions> = runExport): void {
   program
     .command('export')
     .description("a period's transactions for an accountant's tools: ledger, hledger or beancount journals, a workbook, or CSV")
@@ -25,10 +24,10 @@ export function registerExport(program: Command, run: Runner): void {
       'after',
       '\nExamples:\n  finctl export --format hledger --from 2026-01-01 --to 2026-12-31 --output books-2026.journal\n  finctl export --format xlsx --from 2026-10-01 --to 2026-10-31 --output october.xlsx\n  finctl export --format beancount --accounts-map accounts.yaml > books.beancount\n',
     )
-    .action(run(runExport))
+    .action(run(runF))
 }
 
-interface ExportOptions {
+export interface ExportOptions {
   format: ExportFormat
   from?: string
   to?: string
@@ -39,7 +38,7 @@ interface ExportOptions {
   overwrite?: boolean
 }
 
-async function runExport(ctx: Context, opts: ExportOptions): Promise<number> {
+export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<number> {
   const o = { ...opts, output: opts.outputFile ?? opts.output }
   const period = periodFlags(ctx, o, (r) => reportRange(r, ctx.io.now())) as { from: string; to: string }
   if (period.from > period.to) throw new AppError('usage', `--from (${period.from}) must be on or before --to (${period.to})`)

@@ -11,10 +11,10 @@ import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { checkOutputFile, type OutputOptions, writeOutputFile } from '../src/jobs/output-file.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import type { SeedReport, StepOutcome } from '../src/jobs/seed/run.js'
 
-export function registerSeed(program: Command, run: Runner): void {
+export function registerSeed(program: Command, run: Runner, runF: RunVerb<SeedOptions, SeedHost> = runSeed): void {
   program
     .command('seed')
     .argument('<file>', 'a seed file: JSON, or YAML (.yaml / .yml)')
@@ -33,10 +33,13 @@ export function registerSeed(program: Command, run: Runner): void {
         'import_ref seed.STEP.N, a statement by its file, an API key by its name): "exists", "updated" or "created".\n' +
         'Exit codes: 0 every step done; 8 some steps failed (each listed); 6 the seed file is not valid (nothing written).\n',
     )
-    .action(run(runSeedCommand))
+    .action(run(runF))
 }
 
-interface SeedFlags {
+/** The host of `seed`: it names the target it seeds. */
+export type SeedHost = VerbHost & Pick<Context, 'describeTarget'>
+
+export interface SeedOptions {
   dryRun?: boolean
   envOut?: string
   overwrite?: boolean
@@ -50,7 +53,7 @@ const STATUS_COLUMNS = [
   { header: 'detail', value: (s: StepOutcome) => s.detail },
 ]
 
-async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Promise<number> {
+export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): Promise<number> {
   const { readFile } = await import('node:fs/promises')
   const { resolve } = await import('node:path')
   await requireInputFile(file)
@@ -59,7 +62,11 @@ async function runSeedCommand(ctx: Context, o: SeedFlags, [file]: string[]): Pro
   const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/jobs/seed/validate.js')
   let seed: Awaited<ReturnType<typeof validateSeed>>
   try {
-    seed = validateSeed(await parseSeedText(await readFile(file, 'utf8'), file), { env: ctx.env, now: ctx.io.now(), path: resolve(file) })
+    seed = validateSeed(await parseSeedText(await readFile(file, 'utf8'), file), {
+      env: ctx.io.env,
+      now: ctx.io.now(),
+      path: resolve(file),
+    })
   } catch (e) {
     if (e instanceof SeedInvalid)
       throw new AppError('validation_error', `${file}: ${e.message}; nothing was written`, { details: e.problems })

@@ -1,20 +1,19 @@
 /** finctl verify [--close MONTH [--dir DIR] [--accounts-map FILE]]: the audit trail's hash chain, or a month's close (docs/audit.md, docs/closing.md). */
 import type { Command } from 'commander'
-import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { printList, printRecord, type Column } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import type { ExportCheck } from '../src/jobs/export/close-exports.js'
 import { AppError } from '../src/kernel/errors.js'
 
-interface VerifyOptions {
+export interface VerifyOptions {
   close?: string
   dir?: string
   accountsMap?: string
 }
 
-export function registerVerify(program: Command, run: Runner): void {
+export function registerVerify(program: Command, run: Runner, runF: RunVerb<VerifyOptions> = runVerify): void {
   program
     .command('verify')
     .description(
@@ -27,10 +26,10 @@ export function registerVerify(program: Command, run: Runner): void {
       'after',
       `\nExit codes: 0 intact; ${EXIT.auditBroken} something changed (named on stderr).\n\nExamples:\n  finctl verify\n  finctl verify --json\n  finctl verify --close 2026-10 --dir books/\n`,
     )
-    .action(run(runVerify))
+    .action(run(runF))
 }
 
-async function runVerify(ctx: Context, o: VerifyOptions): Promise<number> {
+export async function runVerify(ctx: VerbHost, o: VerifyOptions): Promise<number> {
   if (o.close !== undefined) return verifyClose(ctx, o.close, o)
   if (o.dir !== undefined || o.accountsMap !== undefined) throw new AppError('usage', '--dir and --accounts-map go with --close MONTH')
   const client = await ctx.client()
@@ -58,7 +57,7 @@ const checkColumns: Column<ExportCheck>[] = [
   { header: 'why', value: (r) => r.why },
 ]
 
-async function verifyClose(ctx: Context, m: string, o: VerifyOptions): Promise<number> {
+async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<number> {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(m)) throw new AppError('usage', `--close must be a month written YYYY-MM, not "${m}"`)
   const { checkAccountsMapGiven, checkExports, readAccountsMap } = await import('../src/jobs/export/close-exports.js')
   let accountsMap: Awaited<ReturnType<typeof readAccountsMap>> | undefined

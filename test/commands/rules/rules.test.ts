@@ -1,10 +1,13 @@
 /**
- * End-to-end: `finctl rules list | get | create | update | delete | test | apply` of the built CLI,
- * in its own FINCTL_CONFIG_DIR, without a terminal.
+ * `finctl rules list | get | create | update | delete | test | apply` in process
+ * (test/helpers/in-process-cli.ts; moved from test/e2e, which it needed nothing of), in its own
+ * FINCTL_CONFIG_DIR, without a terminal: tables and --json, usage errors (exit 2), what the
+ * service refuses (6), a rule not found (5).
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, fastKey, tsv } from '../helpers/cli.js'
+import { tsv } from '../../helpers/cli.js'
+import { InProcessSandbox, fastKey } from '../../helpers/in-process-cli.js'
 
 interface Rule {
   id: string
@@ -26,13 +29,13 @@ interface Tx {
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)
 
 describe('rules', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   const tx: Record<'aws' | 'awsSmall' | 'rent', string> = { aws: '', awsSmall: '', rent: '' }
   let aws: Rule
   let travel: Rule
 
   beforeAll(async () => {
-    sb = new Sandbox('rules')
+    sb = new InProcessSandbox('rules')
     await sb.ok(['init', '--company', 'Rules Co', '--currency', 'USD', '--password-stdin', '--no-input'], { input: 'password-for-rules\n' })
     await fastKey(sb)
     const account = await sb.json<{ id: string }>([

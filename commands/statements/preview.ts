@@ -3,14 +3,13 @@
  * the account's statement picked as the service picks it, and what would be created shown
  * (lines, count, sum, balances, balance check). Nothing is uploaded.
  */
-import { AppError } from '../src/kernel/errors.js'
-import type { Statement } from '../src/domain/statements/schemas.js'
-import type { Context } from '../src/cli/context.js'
-import { EXIT } from '../src/cli/exit-codes.js'
-import { note, printList, printRecord } from '../src/cli/output.js'
-import { statementReasonInUserWords } from '../src/cli/user-words.js'
-
-const FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
+import { AppError } from '../../src/kernel/errors.js'
+import type { Statement } from '../../src/domain/statements/schemas.js'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { note, printList, printRecord } from '../../src/cli/output.js'
+import type { VerbHost } from '../../src/cli/runner.js'
+import { statementReasonInUserWords } from '../../src/cli/user-words.js'
+import { FORMATS } from './shared.js'
 
 export interface PreviewRequest {
   bank_account_id: string
@@ -40,7 +39,7 @@ interface PreviewRow {
 }
 
 /** Parse here with the service's parsers and show the statement that would be imported. */
-export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest): Promise<number> {
+export async function preview(ctx: VerbHost, bytes: Uint8Array, r: PreviewRequest): Promise<number> {
   const client = await ctx.client()
   const account = await client.accounts.get(r.bank_account_id)
   const [
@@ -51,12 +50,12 @@ export async function preview(ctx: Context, bytes: Uint8Array, r: PreviewRequest
     { currencyExponent },
     { formatMoney, jsonAmount },
   ] = await Promise.all([
-    import('../src/domain/statements/statements.js'),
-    import('../src/domain/statements/parse.js'),
-    import('../src/domain/statements/select.js'),
-    import('../src/import/statements/index.js'),
-    import('../src/kernel/currencies.js'),
-    import('../src/cli/money.js'),
+    import('../../src/domain/statements/statements.js'),
+    import('../../src/domain/statements/parse.js'),
+    import('../../src/domain/statements/select.js'),
+    import('../../src/import/statements/index.js'),
+    import('../../src/kernel/currencies.js'),
+    import('../../src/cli/money.js'),
   ])
   const options = uploadOptions({
     bankAccountId: r.bank_account_id,

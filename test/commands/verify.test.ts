@@ -1,11 +1,13 @@
 /**
- * End-to-end: `reports --as-of` reproduces the reports run before the changes; `finctl verify` of the built CLI on the entries its own writes chained (tx update,
- * bulk update, delete): exit 0 when intact; an SQL UPDATE, DELETE or forged INSERT of one audit row
- * in the database file gives exit 13 with that entry named (docs/audit.md).
+ * In process (test/helpers/in-process-cli.ts; moved from test/e2e, which it needed nothing of):
+ * `reports --as-of` reproduces the reports run before the changes; `finctl verify` on the entries
+ * the CLI's own writes chained (tx update, bulk update, delete): exit 0 when intact; an SQL UPDATE,
+ * DELETE or forged INSERT of one audit row in the database file gives exit 13 with that entry named
+ * (docs/audit.md); its usage errors (exit 2) and a close that does not exist (exit 5).
  */
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox } from '../helpers/in-process-cli.js'
 
 interface Row {
   id: number
@@ -20,7 +22,7 @@ interface Row {
 }
 
 describe('finctl verify', () => {
-  const sb = new Sandbox('verify')
+  const sb = new InProcessSandbox('verify')
   let rows: Row[] = []
   const RANGE = ['--from', '2026-10-01', '--to', '2026-10-31']
   let summary: unknown
@@ -132,5 +134,20 @@ describe('finctl verify', () => {
     expect(r.code).toBe(13)
     expect(JSON.parse(r.stdout).broken).toMatchObject({ kind: 'inserted', entry_id: Number(id), after_id: last.id })
     expect(r.stderr).toContain(`audit entry #${id} was inserted`)
+  })
+  it('usage errors name the flag (exit 2); a month never closed is not found (exit 5)', async () => {
+    const cases: Array<[string[], string]> = [
+      [['verify', '--dir', sb.dir], '--dir and --accounts-map go with --close MONTH'],
+      [['verify', '--close', '2026-13'], '--close must be a month written YYYY-MM, not "2026-13"'],
+      [['verify', '--close', '2026-10', '--accounts-map', sb.path('missing.yaml')], 'missing.yaml'],
+    ]
+    for (const [args, message] of cases) {
+      const r = await sb.run(args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr).toContain(message)
+    }
+    const never = await sb.run(['verify', '--close', '2026-10'])
+    expect(never.code, never.stderr).toBe(5)
+    expect(never.stderr).toContain('2026-10')
   })
 })

@@ -1,31 +1,19 @@
-/** finctl company | categories [list] */
+/** finctl categories list: categories in use, their accounting and cash-flow categories and counts. */
 import type { Command } from 'commander'
-import type { Context } from '../src/cli/context.js'
-import { printList, printRecord } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/runner.js'
+import { printList, printRecord } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 
-export function registerCompany(program: Command, run: Runner): void {
-  program
-    .command('company')
-    .description("the company's details")
-    .addHelpText('after', '\nExample:\n  finctl company --json\n')
-    .action(run(runCompany))
-  // A noun group like the others: `finctl categories list`, and the bare `finctl categories` for the same.
-  const categories = program.command('categories').description('categories in use, with the accounting and cash-flow categories')
+export type ListOptions = Record<string, never>
+
+export function registerList(categories: Command, run: Runner, runF: RunVerb<ListOptions> = runList): void {
   categories
     .command('list', { isDefault: true })
     .description('categories in use, with the accounting and cash-flow categories and how many transactions each has')
     .addHelpText('after', '\nExamples:\n  finctl categories list\n  finctl categories --output csv\n')
-    .action(run(runCategories))
+    .action(run(runF))
 }
 
-async function runCompany(ctx: Context): Promise<number> {
-  const client = await ctx.client()
-  await printRecord(ctx.io, ctx.printer, await client.company())
-  return 0
-}
-
-async function runCategories(ctx: Context): Promise<number> {
+export async function runList(ctx: VerbHost): Promise<number> {
   const client = await ctx.client()
   const data = await client.categories()
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {

@@ -1,0 +1,32 @@
+/** finctl close history: every close and reopen, the latest first. */
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { printList, type Column } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import type { CloseRecord } from '../../src/domain/closing/schemas.js'
+
+export type HistoryOptions = Record<string, never>
+
+export function registerHistory(close: Command, run: Runner, runF: RunVerb<HistoryOptions> = runHistory): void {
+  close
+    .command('history')
+    .description('every close and reopen, the latest first')
+    .addHelpText('after', '\nExample:\n  finctl close history --json\n')
+    .action(run(runF))
+}
+
+const historyColumns: Column<CloseRecord>[] = [
+  { header: 'at', value: (r) => r.created_at },
+  { header: 'action', value: (r) => r.action },
+  { header: 'period', value: (r) => r.period },
+  { header: 'lock date', value: (r) => r.lock_date ?? '' },
+  { header: 'actor', value: (r) => r.actor },
+  { header: 'forced', value: (r) => (r.forced ? 'yes' : '') },
+  { header: 'reason', value: (r) => r.reason ?? '' },
+]
+
+export async function runHistory(host: VerbHost): Promise<number> {
+  const list = await (await host.client()).close.history()
+  await printList(host.io, host.printer, list, historyColumns, { empty: 'no month was ever closed' })
+  return EXIT.ok
+}

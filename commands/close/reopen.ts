@@ -1,0 +1,32 @@
+/** finctl close reopen MONTH --reason T: the owner reopens a closed month. */
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { note, printRecord } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { AppError } from '../../src/kernel/errors.js'
+import { month } from './shared.js'
+
+export interface ReopenOptions {
+  reason?: string
+}
+
+export function registerReopen(close: Command, run: Runner, runF: RunVerb<ReopenOptions> = runReopen): void {
+  close
+    .command('reopen')
+    .argument('<month>', 'the month to reopen, YYYY-MM')
+    .description("reopen a closed month (the owner's login only): the lock date goes back to the end of the month before")
+    .option('--reason <text>', 'why (required; recorded)')
+    .addHelpText('after', '\nExample:\n  finctl close reopen 2026-10 --reason "late supplier invoice"\n')
+    .action(run(runF))
+}
+
+export async function runReopen(host: VerbHost, o: ReopenOptions, [m]: string[]): Promise<number> {
+  month('MONTH', m)
+  // `close reopen M --reason T`: commander hands --reason to `close` (which has one too) before `reopen` sees it.
+  const reason = o.reason ?? (host.globals as { reason?: string }).reason
+  if (!reason?.trim()) throw new AppError('usage', '--reason TEXT is required: say why the month is reopened')
+  const r = await (await host.client()).close.reopen(m, reason)
+  await printRecord(host.io, host.printer, r)
+  note(host.io, host.printer, `reopened ${m}: the lock date is ${r.lock_date ?? 'none'}`)
+  return EXIT.ok
+}

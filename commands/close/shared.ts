@@ -1,0 +1,27 @@
+/** What the verbs of `finctl close` share: a month as given on the command line. */
+import { AppError } from '../../src/kernel/errors.js'
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
+
+/** The subcommands of `close`, which takes a month of its own (a misspelling of one is not a month). */
+export const SUBCOMMANDS = ['status', 'reopen', 'history']
+
+/** `v` if it is a month written YYYY-MM; a usage error naming `flag` (or the subcommand meant) otherwise. */
+export function month(flag: string, v: string): string {
+  if (MONTH.test(v)) return v
+  // `close statu`: a misspelled command, not a month (close takes a month of its own, so commander cannot tell).
+  const near = SUBCOMMANDS.filter((c) => editDistance(c, v.toLowerCase()) <= 2)
+  if (near.length && !/\d/.test(v))
+    throw new AppError('usage', `unknown command '${v}' (Did you mean ${near.join(' or ')}?), or give the month to close, YYYY-MM`)
+  throw new AppError('usage', `${flag} must be a month written YYYY-MM, not "${v}"`)
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i]
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    prev = cur
+  }
+  return prev[b.length]
+}

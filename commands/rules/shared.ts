@@ -1,0 +1,128 @@
+/** What the verbs of `finctl rules` share: the requests, the condition flags and their options, a rule's columns. */
+import type { Command } from 'commander'
+import type { Client } from '../../src/client/client.js'
+import { printRecord, type Column } from '../../src/cli/output.js'
+import type { VerbHost } from '../../src/cli/runner.js'
+import { describeConditions } from '../../src/domain/categorization/rule-words.js'
+import type {
+  CategorizationRule,
+  RuleActions,
+  RuleApplyResult,
+  RuleConditions,
+  RuleTestResult,
+} from '../../src/domain/categorization/rule-schemas.js'
+import { AppError } from '../../src/kernel/errors.js'
+
+const PATH = '/api-v1/categorization-rules'
+const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`
+
+export function api(client: Client) {
+  return {
+    list: () => client.request<CategorizationRule[]>('GET', PATH).then((r) => r.data),
+    get: (id: string) => client.request<CategorizationRule>('GET', one(id)).then((r) => r.data),
+    create: (body: object) => client.request<CategorizationRule>('POST', PATH, { body }).then((r) => r.data),
+    update: (id: string, body: object) => client.request<CategorizationRule>('PATCH', one(id), { body }).then((r) => r.data),
+    delete: (id: string) => client.request<{ id: string; deleted: true }>('DELETE', one(id)).then((r) => r.data),
+    test: (id: string, query: { since?: string; limit?: number }) =>
+      client.request<RuleTestResult>('GET', `${one(id)}/test`, { query }).then((r) => r.data),
+    apply: (id: string, body: { since?: string }) =>
+      client.request<RuleApplyResult>('POST', `${one(id)}/apply`, { body }).then((r) => r.data),
+  }
+}
+
+const SETTABLE = ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags'] as const
+export const CONDITION_FLAGS =
+  '--description-contains, --description-equals, --matches, --merchant-contains, --merchant-equals, --merchant-matches, --min-amount, --max-amount, --account or --currency'
+
+export function addConditionFlags(cmd: Command): Command {
+  return cmd
+    .option('--description-contains <text>', 'the description contains this text (any case)')
+    .option('--description-equals <text>', 'the description is this text (any case)')
+    .option('--matches <regex>', 'the description matches this RE2 regex (any case; anchor with ^ $)')
+    .option('--merchant-contains <text>', 'the merchant contains this text (any case)')
+    .option('--merchant-equals <text>', 'the merchant is this text (any case)')
+    .option('--merchant-matches <regex>', 'the merchant matches this RE2 regex')
+    .option('--min-amount <decimal>', 'amount at least this, signed: money out is negative')
+    .option('--max-amount <decimal>', 'amount at most this (--max-amount -100: spending of 100 or more)')
+    .option('--account <id>', 'only this bank account (bank_account_id)')
+    .option('--currency <code>', 'only this currency')
+    .option('--set <field=value...>', `${SETTABLE.join(', ')} (tags=a,b are added to the transaction's tags)`)
+    .option('--name <name>', 'rule name (default: its conditions in words)')
+    .option('--position <n>', 'run order, from 1 (default: last); later rules move down')
+}
+
+export interface RuleOptions {
+  descriptionContains?: string
+  descriptionEquals?: string
+  matches?: string
+  merchantContains?: string
+  merchantEquals?: string
+  merchantMatches?: string
+  minAmount?: string
+  maxAmount?: string
+  account?: string
+  currency?: string
+  set?: string[]
+  name?: string
+  position?: string
+}
+
+export function conditionsOf(o: RuleOptions): RuleConditions | undefined {
+  const c = {
+    description_contains: o.descriptionContains,
+    description_equals: o.descriptionEquals,
+    description_regex: o.matches,
+    merchant_contains: o.merchantContains,
+    merchant_equals: o.merchantEquals,
+    merchant_regex: o.merchantMatches,
+    min_amount: o.minAmount,
+    max_amount: o.maxAmount,
+    bank_account_id: o.account,
+    currency_code: o.currency?.toUpperCase(),
+  }
+  return Object.values(c).some((v) => v !== undefined) ? c : undefined
+}
+
+/** --set field=value ...: field names and category values also in kebab-case. */
+export function actionsOf(sets: string[] | undefined): RuleActions | undefined {
+  if (!sets?.length) return undefined
+  const actions: Record<string, unknown> = {}
+  for (const s of sets) {
+    const eq = s.indexOf('=')
+    if (eq < 1) throw new AppError('usage', `--set ${s}: write it as field=value`)
+    const field = s.slice(0, eq).trim().replace(/-/g, '_')
+    const value = s.slice(eq + 1).trim()
+    if (!(SETTABLE as readonly string[]).includes(field))
+      throw new AppError('usage', `--set: a rule cannot set ${field} (use ${SETTABLE.join(', ')})`)
+    if (!value) throw new AppError('usage', `--set ${field}= needs a value`)
+    if (field === 'tags')
+      actions.tags = value
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+    else actions[field] = field.endsWith('_category') ? value.replace(/-/g, '_') : value
+  }
+  return actions as RuleActions
+}
+
+export const shownValue = (v: unknown) =>
+  v === null || v === undefined ? '(none)' : Array.isArray(v) ? v.join(',') || '(none)' : String(v)
+const actionsText = (a: RuleActions) =>
+  Object.entries(a)
+    .map(([k, v]) => `${k}=${shownValue(v)}`)
+    .join(' ')
+
+export const ruleColumns: Column<CategorizationRule>[] = [
+  { header: '#', value: (r) => r.position, align: 'right' },
+  { header: 'id', value: (r) => r.id },
+  { header: 'name', value: (r) => r.name },
+  { header: 'active', value: (r) => (r.is_active ? 'yes' : 'no') },
+  { header: 'conditions', value: (r) => describeConditions(r.conditions) },
+  { header: 'actions', value: (r) => actionsText(r.actions) },
+]
+
+/** One rule as a record: conditions and actions in words in a table, as sent in JSON. */
+export function printRule(ctx: VerbHost, r: CategorizationRule): Promise<void> {
+  const shown = ctx.printer.format === 'table' ? { ...r, conditions: describeConditions(r.conditions), actions: actionsText(r.actions) } : r
+  return printRecord(ctx.io, ctx.printer, shown)
+}

@@ -1,0 +1,15 @@
+/** finctl statements upload | list | get | transactions */
+import type { Command } from 'commander'
+import type { Runner } from '../../src/cli/runner.js'
+import { registerGet } from './get.js'
+import { registerList } from './list.js'
+import { registerTransactions } from './transactions.js'
+import { registerUpload } from './upload.js'
+
+export function registerStatements(program: Command, run: Runner): void {
+  const st = program.command('statements').description('bank statements: upload a bank file, see what it imported and reconciled')
+  registerUpload(st, run)
+  registerList(st, run)
+  registerGet(st, run)
+  registerTransactions(st, run)
+}

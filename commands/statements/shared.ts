@@ -1,0 +1,40 @@
+/** What the verbs of `finctl statements` share: the formats, a statement as a record, --limit. */
+import type { Statement } from '../../src/domain/statements/schemas.js'
+import { showAmount } from '../../src/cli/money.js'
+import { note, printRecord } from '../../src/cli/output.js'
+import type { VerbHost } from '../../src/cli/runner.js'
+import { AppError } from '../../src/kernel/errors.js'
+
+export const FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
+
+const money = (v: number | null, currency: string) => (v === null ? '' : showAmount(v, currency, { code: true }))
+
+/** One statement: every field as JSON; a readable FIELD / VALUE table otherwise. */
+export async function printStatement(ctx: VerbHost, s: Statement): Promise<void> {
+  const fields: Array<[string, (s: Statement) => unknown]> = [
+    ['id', (x) => x.id],
+    ['bank account', (x) => x.bank_account_id],
+    ['file', (x) => `${x.file_name} (${x.format}, ${x.file_size} bytes)`],
+    ['status', (x) => x.status],
+    ['period', (x) => (x.period_start ? `${x.period_start} .. ${x.period_end}` : '')],
+    ['opening balance', (x) => money(x.opening_balance, x.currency_code)],
+    ['closing balance', (x) => money(x.closing_balance, x.currency_code)],
+    ['balance check', (x) => x.balance_check ?? ''],
+    ['lines', (x) => x.line_count],
+    ['created', (x) => x.transaction_count - x.matched_count],
+    ['reconciled', (x) => x.matched_count],
+    ['duplicates', (x) => x.duplicate_count],
+    ['uploaded', (x) => x.created_at],
+    ['processed', (x) => x.processed_at ?? ''],
+  ]
+  if (s.error) fields.push(['error', (x) => x.error])
+  await printRecord(ctx.io, ctx.printer, s, ctx.printer.format === 'json' || ctx.printer.format === 'ndjson' ? undefined : fields)
+  if (ctx.printer.format === 'table') for (const w of s.warnings) note(ctx.io, ctx.printer, `warning: ${w}`)
+}
+
+export function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1000)
+    throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
+  return Number(text)
+}

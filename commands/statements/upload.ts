@@ -1,0 +1,173 @@
+/**
+ * finctl statements upload FILE --account ID [...]: sends the file (JSON, base64) and waits for the
+ * service to process it (a spinner on a terminal), then prints the statement; a statement that ends
+ * `failed` exits 6 with its error on stderr. `--preview` parses the file here with the service's own
+ * parsers and shows what would be created, without uploading anything (preview.ts).
+ */
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { requireInputFile } from '../../src/cli/files.js'
+import { note } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { statementReasonInUserWords } from '../../src/cli/user-words.js'
+import type { Statement } from '../../src/domain/statements/schemas.js'
+import { AppError } from '../../src/kernel/errors.js'
+import { FORMATS, printStatement } from './shared.js'
+
+const collect = (v: string, prev: string[] = []) => [...prev, v]
+const MAX_FILE = 20 * 1024 * 1024
+
+export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOptions> = runUpload): void {
+  st.command('upload')
+    .argument('<file>', 'a bank statement: CSV, OFX/QFX, QIF, CAMT.053 (XML) or MT940 (at most 20 MiB)')
+    .description('upload a bank statement and wait until it is processed')
+    .option('--account <id>', 'bank account the statement belongs to (bank_account_id)')
+    .option('--format <format>', `${FORMATS.join(', ')} (detected from the content when not given)`)
+    .option(
+      '--date-format <format>',
+      'CSV and QIF: e.g. DD.MM.YYYY, MM/DD/YY, YY/MM/DD (decided from the dates when not given, never guessed)',
+    )
+    .option('--map <field=Column>', 'CSV: which column holds a field (as in tx import; repeatable)', collect)
+    .option('--delimiter <c>', 'CSV field separator (detected when not given)')
+    .option('--encoding <name>', 'file encoding, e.g. windows-1252 (detected when not given)')
+    .option('--decimal-comma', 'CSV and QIF: amounts use a decimal comma')
+    .option('--skip-lines <n>', 'CSV: lines before the header row')
+    .option(
+      '--where <Column=value>',
+      'CSV: only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself',
+      collect,
+    )
+    .option('--invert-sign', 'CSV: flip every amount')
+    .option(
+      '--exchange-rate <rate>',
+      "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)",
+    )
+    .option('--statement-account <number>', 'which account of a file that holds several (its number in the file, or its end; not CSV)')
+    .option('--preview', 'parse the file here and show what would be created; upload nothing')
+    .option('--no-wait', 'do not wait for processing: print the pending statement')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  finctl statements upload march.sta --account $ACCOUNT\n' +
+        '  finctl statements upload export.csv --account $ACCOUNT --map description=Memo --preview\n' +
+        '\nLines already imported (same bank id, or same date, amount and description) are counted as duplicates;\n' +
+        'a line with the amount of a transaction entered by hand within 3 days reconciles it instead of creating one.\n' +
+        "A flag that does not apply to the file's format is refused (exit 2), never ignored.\n" +
+        'Exit codes: 0 completed, every transaction line imported or already there; 2 a bad flag, or one that does not\n' +
+        'apply to the format; 6 the statement failed (its error on stderr: a line it cannot read fails it whole, and\n' +
+        'every such line is named in its warnings), or the upload was refused.\n',
+    )
+    .action(run(runF))
+}
+
+export interface UploadOptions {
+  account?: string
+  format?: string
+  dateFormat?: string
+  map?: string[]
+  delimiter?: string
+  encoding?: string
+  decimalComma?: boolean
+  skipLines?: string
+  where?: string[]
+  invertSign?: boolean
+  exchangeRate?: string
+  statementAccount?: string
+  preview?: boolean
+  wait?: boolean
+}
+
+function skipLines(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined
+  if (!/^\d{1,4}$/.test(text)) throw new AppError('usage', `--skip-lines must be a whole number (got "${text}")`)
+  return Number(text)
+}
+
+/**
+ * A flag is applied to every format it is accepted for, or refused for the others (exit 2) with the
+ * reason, before anything is uploaded: the service refuses the same options (a 400) by the same rule.
+ */
+async function refuseFlagsOfOtherFormats(bytes: Uint8Array, fileName: string, o: UploadOptions): Promise<void> {
+  const [{ detectFormat }, { inapplicableOptions }] = await Promise.all([
+    import('../../src/import/statements/index.js'),
+    import('../../src/domain/statements/options.js'),
+  ])
+  const format = (o.format as Statement['format'] | undefined) ?? detectFormat(bytes, fileName)
+  if (!format) return // the service says it cannot tell the format
+  const refused = inapplicableOptions(format, {
+    dateFormat: o.dateFormat,
+    delimiter: o.delimiter,
+    accountNumber: o.statementAccount,
+    map: o.map,
+    where: o.where,
+    decimalComma: o.decimalComma,
+    skipLines: o.skipLines === undefined ? undefined : 0,
+    invertSign: o.invertSign,
+  })
+  const flag = (field: string) => (field === 'account_number' ? '--statement-account' : `--${field.replaceAll('_', '-')}`)
+  if (refused.length) throw new AppError('usage', refused.map((p) => `${flag(p.field)} ${p.message}`).join('; '))
+}
+
+export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[]): Promise<number> {
+  if (!o.account) throw new AppError('usage', 'the bank account is required: give --account ID')
+  if (o.format !== undefined && !FORMATS.includes(o.format)) throw new AppError('usage', `--format must be one of ${FORMATS.join(', ')}`)
+  const { readFile } = await import('node:fs/promises')
+  const { basename } = await import('node:path')
+  const info = await requireInputFile(file)
+  if (info.size === 0) throw new AppError('validation_error', `${file} is empty: there is nothing to upload`)
+  if (info.size > MAX_FILE) throw new AppError('payload_too_large', `${file} is ${info.size} bytes: a statement file may be at most 20 MiB`)
+  const bytes = new Uint8Array(await readFile(file))
+  await refuseFlagsOfOtherFormats(bytes, basename(file), o)
+  const request = {
+    bank_account_id: o.account,
+    file_name: basename(file),
+    format: o.format as Statement['format'] | undefined,
+    date_format: o.dateFormat,
+    encoding: o.encoding,
+    delimiter: o.delimiter,
+    account_number: o.statementAccount,
+    map: o.map,
+    where: o.where,
+    decimal_comma: o.decimalComma,
+    skip_lines: skipLines(o.skipLines),
+    invert_sign: o.invertSign,
+    exchange_rate: o.exchangeRate,
+  }
+  const client = await ctx.client()
+  if (o.preview) return (await import('./preview.js')).preview(ctx, bytes, request)
+
+  const uploaded = await client.statements.upload({ ...request, content_base64: Buffer.from(bytes).toString('base64') })
+  if (o.wait === false) {
+    await printStatement(ctx, uploaded)
+    note(ctx.io, ctx.printer, `statement ${uploaded.id} is ${uploaded.status}: follow it with \`finctl statements get ${uploaded.id}\``)
+    return EXIT.ok
+  }
+  const { Spinner } = await import('../../src/cli/spinner.js')
+  const spinner = new Spinner(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet)
+  spinner.start(`processing ${request.file_name} (statement ${uploaded.id})`)
+  let s: Statement
+  try {
+    s = await client.statements.wait(uploaded.id, { onPoll: (x) => spinner.update(`processing ${request.file_name}: ${x.status}`) })
+  } finally {
+    spinner.stop()
+  }
+  await printStatement(ctx, s)
+  if (s.status === 'failed') {
+    // The service names its upload fields; on the command line they are flags.
+    const reason = statementReasonInUserWords(s.error ?? 'no reason given')
+    const message = `statement ${s.id} failed: ${reason}`
+    ctx.io.stderr.write(
+      ctx.printer.format === 'json'
+        ? `${JSON.stringify({ code: 'statement_failed', message, statement_id: s.id })}\n`
+        : `error: ${message}\n`,
+    )
+    return EXIT.invalid
+  }
+  const created = s.transaction_count - s.matched_count
+  note(
+    ctx.io,
+    ctx.printer,
+    `statement ${s.id}: ${created} transactions created, ${s.matched_count} reconciled, ${s.duplicate_count} already imported; balance check ${s.balance_check}`,
+  )
+  return EXIT.ok
+}

@@ -1,0 +1,149 @@
+/**
+ * In process (test/helpers/in-process-cli.ts; moved from test/e2e/close-records.test.ts, which
+ * keeps the run through `finctl serve`): `close MONTH --export` writes the month's exports into a
+ * folder and records their SHA-256 beside the audit chain's head; `verify --close MONTH` finds them
+ * the same (exit 0), and exit 13 naming what changed: an export file edited, an audit entry of
+ * before the close edited in the database. Wrong flags exit 2 before anything changes.
+ */
+import { createHash } from 'node:crypto'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
+
+const today = new Date().toISOString().slice(0, 10)
+const M = previousMonth(today.slice(0, 7))
+const END = monthEnd(M)
+const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
+
+interface Recorded {
+  format: string
+  file_name: string
+  sha256: string
+  rows: number
+  bytes: number
+}
+interface Checked extends Recorded {
+  result: string
+  why: string
+}
+
+describe('the close record and verify --close, in process', () => {
+  let sb: InProcessSandbox
+  let dir: string
+  const ids: string[] = []
+  const FORCE = ['--force', '--reason', 'checked by hand']
+
+  beforeAll(async () => {
+    sb = new InProcessSandbox('close-records')
+    dir = join(sb.dir, 'books')
+    await sb.ok(['init', '--company', 'Record Co', '--currency', 'USD', '--email', 'o@record.test', '--password-stdin', '--no-input'], {
+      input: 'password-for-records\n',
+    })
+    const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
+    for (const [d, amount, what] of [
+      [3, '-10.00', 'Paper'],
+      [9, '1250.00', 'Invoice 7'],
+      [20, '-99.95', 'Cloud'],
+    ] as const)
+      ids.push(
+        (
+          await sb.json<{ id: string }>([
+            'tx',
+            'create',
+            '--account',
+            acct,
+            '--date',
+            day(d),
+            '--amount',
+            amount,
+            '--description',
+            what,
+            '--json',
+          ])
+        ).id,
+      )
+    // An audit entry before the close, for the chain's head.
+    await sb.ok(['tx', 'update', ids[0], '--category', 'Office', '--json'])
+  }, 120_000)
+  afterAll(() => sb?.cleanup())
+
+  it('refuses wrong flags before anything changes', async () => {
+    const bad = await sb.run(['close', M, ...FORCE, '--export', 'hledger,pdf', '--output-dir', dir])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--export takes formats among ledger, hledger, beancount, xlsx, csv, not pdf')
+    const dirOnly = await sb.run(['close', M, ...FORCE, '--output-dir', dir])
+    expect(dirOnly.code).toBe(2)
+    expect(dirOnly.stderr).toContain('go with --export')
+    const status = await sb.run(['close', 'status', '--month', M, '--json'])
+    expect(JSON.parse(status.stdout)).toMatchObject({ closed: false })
+    const never = await sb.run(['verify', '--close', M])
+    expect(never.code).toBe(5)
+    expect(never.stderr).toContain(`${M} was never closed`)
+    expect((await sb.run(['verify', '--dir', dir])).code).toBe(2)
+  })
+
+  it('close --export writes the files and records their SHA-256 with the audit head', async () => {
+    const r = await sb.run(['close', M, ...FORCE, '--export', 'hledger,csv,xlsx', '--output-dir', dir, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const recorded = JSON.parse(r.stdout) as Recorded[]
+    expect(recorded.map((e) => e.file_name)).toEqual([`books-${M}.journal`, `books-${M}.csv`, `books-${M}.xlsx`])
+    for (const e of recorded) {
+      expect(e.rows).toBe(3)
+      expect(e.sha256).toBe(sha(join(dir, e.file_name)))
+    }
+    expect(readFileSync(join(dir, `books-${M}.journal`), 'utf8')).toContain('Invoice 7')
+    expect(r.stderr).toContain(`recorded 3 exports on the close of ${M}`)
+    const history = await sb.json<Array<{ action: string; chain_head: { id: number; hash: string } | null }>>([
+      'close',
+      'history',
+      '--json',
+    ])
+    const db = new Database(sb.database, { readonly: true })
+    const head = db.prepare('SELECT last_id, hash FROM audit_chain_heads').get() as { last_id: number; hash: string }
+    db.close()
+    expect(history[0]).toMatchObject({ action: 'close', lock_date: END, chain_head: { id: head.last_id, hash: head.hash } })
+    // A file that exists is not written over: refused before the exports (the month is closed already).
+    const again = await sb.run(['close', M, '--export', 'csv', '--output-dir', dir])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain(`books-${M}.csv`)
+  })
+
+  it('verify --close: the same, exit 0; without --dir the workbook is named as not checked', async () => {
+    const r = await sb.run(['verify', '--close', M, '--dir', dir, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const v = JSON.parse(r.stdout) as { intact: boolean; exports: Checked[]; still_closed: boolean }
+    expect(v).toMatchObject({ intact: true, still_closed: true })
+    expect(v.exports.map((e) => e.result)).toEqual(['same', 'same', 'same'])
+    expect(r.stderr).toContain(`${M} is as it was closed`)
+    const noDir = await sb.run(['verify', '--close', M])
+    expect(noDir.code, noDir.stderr).toBe(0)
+    expect(noDir.stdout).toMatch(/xlsx.*not checked: a workbook holds its time of writing/)
+  })
+
+  it('an export file edited: exit 13 naming the file', async () => {
+    const csv = join(dir, `books-${M}.csv`)
+    const before = readFileSync(csv)
+    appendFileSync(csv, 'forged,row\r\n')
+    const r = await sb.run(['verify', '--close', M, '--dir', dir])
+    expect(r.code).toBe(13)
+    expect(r.stderr).toContain(`changed since the close: csv export books-${M}.csv: ${csv} was changed`)
+    writeFileSync(csv, before)
+    expect((await sb.run(['verify', '--close', M, '--dir', dir])).code).toBe(0)
+  })
+
+  it('an audit entry of before the close edited in the database: exit 13 naming it', async () => {
+    const db = new Database(sb.database)
+    const row = db.prepare('SELECT id, changes FROM audit_entries ORDER BY id DESC LIMIT 1').get() as { id: number; changes: string }
+    db.prepare('UPDATE audit_entries SET changes = ? WHERE id = ?').run('{"category":{"before":null,"after":"Forged"}}', row.id)
+    const r = await sb.run(['verify', '--close', M])
+    db.prepare('UPDATE audit_entries SET changes = ? WHERE id = ?').run(row.changes, row.id)
+    db.close()
+    expect(r.code).toBe(13)
+    expect(r.stderr).toContain(`audit entry #${row.id} was changed`)
+    expect((await sb.run(['verify', '--close', M])).code).toBe(0)
+  })
+})
