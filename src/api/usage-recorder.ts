@@ -1,7 +1,8 @@
 /**
  * Buffers usage records (one per key-authenticated request) and writes them in batches, so no
  * request waits on a disk write of its own. Flushed on a short timer, when the buffer fills,
- * before any usage or key read, and on shutdown: a test that makes N requests sees N.
+ * before any usage or key read, and on shutdown: a test that makes N requests sees N. Readers of the
+ * request log wait on `written` for this process's next write.
  *
  * Several processes may share one database. `settle()` (before a usage read) flushes this
  * process's records and then waits one flush interval, by which time every other process's timer
@@ -14,10 +15,22 @@ export class UsageRecorder {
   private buffer: NewApiRequestRow[] = []
   private timer: NodeJS.Timeout | undefined
   private flushing: Promise<void> = Promise.resolve()
+  /** Readers of the request log waiting for records (`written`), woken by a flush or by `release`. */
+  private waiters = new Set<() => void>()
+  private released = false
 
   constructor(
     private readonly store: Store,
-    private readonly opts: { intervalMs: number; maxBuffer: number } = { intervalMs: 100, maxBuffer: 500 },
+    private readonly opts: {
+      intervalMs: number
+      maxBuffer: number
+      /**
+       * With `intervalMs` 0 (the embedded core: records written at close), still write them this
+       * long after they are made, so that a long-lived command's requests reach the request log
+       * (`finctl logs tail`) while it runs. `settle` does not wait for it.
+       */
+      laterMs?: number
+    } = { intervalMs: 100, maxBuffer: 500 },
   ) {}
 
   /** Flush, then (when records are written on a timer) wait until other processes' timers have fired. */
@@ -32,10 +45,37 @@ export class UsageRecorder {
   record(row: NewApiRequestRow): void {
     this.buffer.push(row)
     if (this.buffer.length >= this.opts.maxBuffer) void this.flush()
-    else if (!this.timer && this.opts.intervalMs > 0) {
-      this.timer = setTimeout(() => void this.flush(), this.opts.intervalMs)
+    else if (!this.timer && (this.opts.intervalMs > 0 || this.opts.laterMs)) {
+      this.timer = setTimeout(() => void this.flush().catch(() => {}), this.opts.intervalMs || this.opts.laterMs)
       this.timer.unref()
     }
+  }
+
+  /**
+   * Resolves when this process writes records, after `ms` (records of other processes sharing the
+   * database are seen by reading it again then), or at once once the core stops (`release`).
+   */
+  written(ms: number): Promise<void> {
+    if (this.released) return Promise.resolve()
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.waiters.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      this.waiters.add(done)
+    })
+  }
+
+  /** Wake every waiting reader, now and from now on: the core is stopping. */
+  release(): void {
+    this.released = true
+    for (const w of [...this.waiters]) w()
+  }
+
+  get isReleased(): boolean {
+    return this.released
   }
 
   /** Write everything recorded so far; resolves once it is in the database. */
@@ -51,6 +91,7 @@ export class UsageRecorder {
       if (rows.length === 0) return
       try {
         await this.store.hot.insertApiRequests(rows)
+        for (const w of [...this.waiters]) w()
       } catch (err) {
         // Keep the records for the next try rather than lose them.
         this.buffer = rows.concat(this.buffer)

@@ -23,6 +23,7 @@ import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from 
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type { CloseRecord, CloseRequest, CloseStatus } from '../domain/closing/schemas.js'
 import type { AuditVerification } from '../domain/transactions/verify.js'
+import type { RequestLogEntry } from '../domain/api-keys/request-log.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
@@ -279,6 +280,16 @@ export class Client {
       this.request<CashFlowReport>('GET', '/api-v1/reports/cash-flow', { query: q }).then((r) => r.data),
     summary: (q: Partial<Record<keyof SummaryQuery, string | number>> = {}) =>
       this.request<SummaryReport>('GET', '/api-v1/reports/summary', { query: q }).then((r) => r.data),
+  }
+
+  readonly logs = {
+    /** The request log after a cursor (GET /api-v1/logs); `wait` seconds makes it a long poll. */
+    read: (q: { after?: string; limit?: number; wait?: number; status?: string; method?: string; path?: string; key?: string }) =>
+      this.request<RequestLogEntry[]>('GET', '/api-v1/logs', { query: q }).then((r) => ({
+        data: r.data,
+        next_cursor: r.pagination?.next_cursor ?? q.after ?? '0',
+        has_more: r.pagination?.has_more ?? false,
+      })),
   }
 
   readonly audit = {

@@ -18,6 +18,8 @@ export interface PostgresOptions {
 }
 
 const INT8_OID = 20
+/** The advisory lock that serializes writers of api_requests (any constant of our own). */
+const REQUEST_LOG_LOCK = 510_022
 
 function parseInt8(value: string): number {
   const n = Number(value)
@@ -156,6 +158,9 @@ class PostgresHotPaths implements HotPaths {
       }
     }
     await this.db.transaction().execute(async (trx) => {
+      // One writer at a time, so that ids are committed in their order and a reader that follows the
+      // ids (the request log's cursor, domain/api-keys/request-log.ts) never passes one still uncommitted.
+      await sql`SELECT pg_advisory_xact_lock(${sql.lit(REQUEST_LOG_LOCK)})`.execute(trx)
       for (let i = 0; i < rows.length; i += 1000)
         await trx
           .insertInto('api_requests')

@@ -92,6 +92,9 @@ export interface ApiRequestsTable {
   status_code: number
   response_time_ms: number
   created_at: string
+  /** The answer's X-Request-Id and the path as requested (0022); null on older records. */
+  request_id: string | null
+  path: string | null
 }
 
 export interface BankAccountsTable {

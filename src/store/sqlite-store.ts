@@ -196,8 +196,8 @@ class SqliteHotPaths implements HotPaths {
     this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
     this.rateLimit = raw.prepare(rateLimitSql('sqlite', (i) => `@p${i}`))
     this.insertRequest = raw.prepare(
-      `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at)
-       VALUES (@key_id, @company_id, @method, @endpoint, @status_code, @response_time_ms, @created_at)`,
+      `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at, request_id, path)
+       VALUES (@key_id, @company_id, @method, @endpoint, @status_code, @response_time_ms, @created_at, @request_id, @path)`,
     )
     this.bumpKey = raw.prepare(
       `UPDATE api_keys SET usage_count = usage_count + @n,
@@ -207,7 +207,7 @@ class SqliteHotPaths implements HotPaths {
     this.appendRequests = raw.transaction((rows: NewApiRequestRow[]) => {
       const perKey = new Map<string, { n: number; last: string }>()
       for (const row of rows) {
-        this.insertRequest.run(row)
+        this.insertRequest.run({ request_id: null, path: null, ...row })
         const k = perKey.get(row.key_id)
         if (!k) perKey.set(row.key_id, { n: 1, last: row.created_at })
         else {

@@ -41,6 +41,7 @@ const MIGRATION_NAMES = [
   '0017_audit_chain',
   '0018_report_totals',
   '0019_key_rolling',
+  '0022_request_log',
 ]
 
 const TABLES = [
@@ -73,6 +74,7 @@ const TABLES = [
 function indexes(_kind: StoreKind): string[] {
   return [
     'api_keys_company',
+    'api_requests_company_id',
     'api_requests_key_time',
     'audit_entries_company',
     'audit_entries_company_time',
