@@ -12,6 +12,7 @@ import { registerAuth } from './auth.js'
 import { registerCompany } from './company.js'
 import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
+import { registerLogs } from './logs.js'
 import { registerModel } from './model.js'
 import { registerProfile } from './profile.js'
 import { registerRates } from './rates.js'
@@ -42,6 +43,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerSeed(program, run)
   registerServe(program, run)
   registerApi(program, run)
+  registerLogs(program, run)
   registerDoctor(program, run)
   registerCompletion(program, run)
   registerHelpTopics(program, run)

@@ -108,6 +108,7 @@ export const JSON_FIELDS: Record<string, readonly string[]> = {
   'keys create': [...API_KEY, 'key'],
   'keys roll': ['key', 'previous'],
   'rates list': ['date', 'currency', 'rate', 'source', 'created_at'],
+  'logs tail': ['id', 'request_id', 'created_at', 'method', 'path', 'endpoint', 'status', 'response_time_ms', 'key_id', 'key_prefix'],
   'statements list': STATEMENT,
   'statements get': STATEMENT,
   'statements transactions': TRANSACTION,

@@ -56,6 +56,8 @@ export interface RequestOptions {
   body?: unknown
   auth?: AuthMode
   headers?: Record<string, string>
+  /** Abandons the request (a long poll when the command stops). */
+  signal?: AbortSignal
 }
 
 export interface RequestLog {
@@ -143,7 +145,7 @@ export class Client {
       const started = performance.now()
       let res: Response
       try {
-        res = await this.opts.fetch(url, { method, headers, body })
+        res = await this.opts.fetch(url, o.signal ? { method, headers, body, signal: o.signal } : { method, headers, body })
       } catch (err) {
         throw unreachable(this.baseUrl, err)
       }
@@ -284,8 +286,11 @@ export class Client {
 
   readonly logs = {
     /** The request log after a cursor (GET /api-v1/logs); `wait` seconds makes it a long poll. */
-    read: (q: { after?: string; limit?: number; wait?: number; status?: string; method?: string; path?: string; key?: string }) =>
-      this.request<RequestLogEntry[]>('GET', '/api-v1/logs', { query: q }).then((r) => ({
+    read: (
+      q: { after?: string; limit?: number; wait?: number; status?: string; method?: string; path?: string; key?: string },
+      signal?: AbortSignal,
+    ) =>
+      this.request<RequestLogEntry[]>('GET', '/api-v1/logs', { query: q, signal }).then((r) => ({
         data: r.data,
         next_cursor: r.pagination?.next_cursor ?? q.after ?? '0',
         has_more: r.pagination?.has_more ?? false,
