@@ -6,6 +6,7 @@ import { registerApi } from './api.js'
 import { registerClose } from './close.js'
 import { registerCompletion } from './completion.js'
 import { registerDoctor } from './doctor.js'
+import { registerEvents } from './events.js'
 import { registerExport } from './export.js'
 import { registerHelpTopics } from './help-topics.js'
 import { registerAuth } from './auth.js'
@@ -38,6 +39,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerRules(program, run)
   registerExport(program, run)
   registerClose(program, run)
+  registerEvents(program, run)
   registerVerify(program, run)
   registerModel(program, run)
   registerSeed(program, run)

@@ -29,6 +29,7 @@ const TRANSACTION = [
   'created_at',
   'updated_at',
 ] as const
+const EVENT = ['id', 'type', 'company_id', 'created_at', 'sequence', 'object_id', 'actor', 'data'] as const
 const BANK_ACCOUNT = [
   'id',
   'name',
@@ -108,6 +109,8 @@ export const JSON_FIELDS: Record<string, readonly string[]> = {
   'keys create': [...API_KEY, 'key'],
   'keys roll': ['key', 'previous'],
   'rates list': ['date', 'currency', 'rate', 'source', 'created_at'],
+  'events list': EVENT,
+  'events get': EVENT,
   'logs tail': ['id', 'request_id', 'created_at', 'method', 'path', 'endpoint', 'status', 'response_time_ms', 'key_id', 'key_prefix'],
   'statements list': STATEMENT,
   'statements get': STATEMENT,

@@ -3,6 +3,7 @@
  * transport: the embedded core (`app.fetch`) or a remote base_url (undici). Commands never know
  * which. Error envelopes are rebuilt into AppError, so both transports fail the same way.
  */
+import type { Event } from '../domain/events.js'
 import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
 import type {
   BankAccount,
@@ -365,6 +366,22 @@ export class Client {
       ),
     history: () => this.request<CloseRecord[]>('GET', '/api-v1/close').then((r) => r.data),
   }
+
+  /** The company's events (docs/events.md): a page after a sequence, one event. */
+  readonly events = {
+    list: async (q: { type?: string; after?: number; limit?: number } = {}): Promise<EventPageData> => {
+      const r = await this.request<Event[]>('GET', '/api-v1/events', { query: q })
+      const p = r.pagination as unknown as EventPageData['pagination']
+      return { data: r.data, pagination: p }
+    },
+    get: (id: string) => this.request<Event>('GET', `/api-v1/events/${encodeURIComponent(id)}`).then((r) => r.data),
+  }
+}
+
+/** A page of events: `next_after` is the `after` of the next page. */
+export interface EventPageData {
+  data: Event[]
+  pagination: { limit: number; next_after: number | null; has_more: boolean }
 }
 
 function redactQuery(url: string): string {

@@ -8,8 +8,17 @@ import { migrate, migrations } from './migrations/index.js'
 import { COPY_MIN_ROWS, copyTransactions } from './postgres-copy.js'
 import { TransactionStatistics } from './postgres-statistics.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
+import { insertEvents } from './events.js'
 import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
-import { InsertedRows, rateLimitSql, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from './store.js'
+import {
+  InsertedRows,
+  rateLimitSql,
+  type HotPaths,
+  type InsertOptions,
+  type RateLimitInput,
+  type RateLimitResult,
+  type Store,
+} from './store.js'
 
 export interface PostgresOptions {
   /** Schema to work in (created if missing); tests use one per run. */
@@ -184,13 +193,20 @@ class PostgresHotPaths implements HotPaths {
     return this.statistics.refresh()
   }
 
-  async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {
+  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
+    // The insert's event goes in the same database transaction as its rows (docs/events.md).
+    const eventOf = (ids: Set<string>) => o.event?.(InsertedRows.ofIds(rows, ids))
     const inserted =
       rows.length >= COPY_MIN_ROWS
-        ? await copyTransactions(this.pool, this.codec, rows)
-        : await this.db.transaction().execute((db) => this.codec.insert(db, rows))
+        ? await copyTransactions(this.pool, this.codec, rows, eventOf)
+        : await this.db.transaction().execute(async (db) => {
+            const ids = await this.codec.insert(db, rows)
+            const event = eventOf(ids)
+            if (event) await insertEvents(db, 'postgres', [event])
+            return ids
+          })
     this.statistics.wrote(inserted.size)
     return InsertedRows.ofIds(rows, inserted)
   }

@@ -326,6 +326,21 @@ export interface ReportMonthGroupsTable {
   unreconciled: number
 }
 
+/** The outbox (0020): one row per change, written in the change's database transaction (docs/events.md). */
+export interface EventsTable {
+  /** The order of events and the cursor readers page with (commit order within a company). */
+  seq: Generated<number>
+  id: string
+  company_id: string
+  type: string
+  object_id: string | null
+  /** `key:<id>` or `user:<id>` */
+  actor: string
+  created_at: string
+  /** JSON text: the object as the API returns it, or ids and counts for a batch */
+  data: string
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -348,6 +363,7 @@ export interface Db {
   login_failures: LoginFailuresTable
   report_day_flows: ReportDayFlowsTable
   report_month_groups: ReportMonthGroupsTable
+  events: EventsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -361,6 +377,8 @@ export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
 export type BankStatementRow = Selectable<BankStatementsTable>
 export type CategorizationRuleRow = Selectable<CategorizationRulesTable>
 export type ExchangeRateRow = Selectable<ExchangeRatesTable>
+export type EventRow = Selectable<EventsTable>
+export type NewEventRow = Omit<Insertable<EventsTable>, 'seq'>
 
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
 export const TX_COLUMNS = [

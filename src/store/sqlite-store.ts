@@ -15,7 +15,8 @@ import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from './migrati
 import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredIndexes } from './sqlite-bulk-load.js'
 import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './sqlite-row-inserts.js'
-import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from './schema.js'
+import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from './schema.js'
+import { SQLITE_INSERT_EVENT } from './events.js'
 import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 import {
   InsertedRows,
@@ -147,6 +148,19 @@ function giveBackFreedSpace(raw: BetterSqlite3.Database): void {
   }
 }
 
+/** An event's values as better-sqlite3 binds them (no undefined). */
+function eventParams(e: NewEventRow): Record<string, string | null> {
+  return {
+    id: e.id,
+    company_id: e.company_id,
+    type: e.type,
+    object_id: e.object_id ?? null,
+    actor: e.actor,
+    created_at: e.created_at,
+    data: e.data,
+  }
+}
+
 /**
  * kysely's SQLite driver prepares every query anew (about 60 µs each in better-sqlite3); the same
  * SQL text can reuse its statement. Safe because queries on the one connection run one at a time
@@ -176,6 +190,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
+  private readonly insertEvent: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
   private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
@@ -192,6 +207,7 @@ class SqliteHotPaths implements HotPaths {
     this.bulk = new BulkLoader(raw, bulk, (work) => this.grouped(work))
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
+    this.insertEvent = raw.prepare(SQLITE_INSERT_EVENT)
     // Inside a write turn's transaction this is a savepoint.
     this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
     this.rateLimit = raw.prepare(rateLimitSql('sqlite', (i) => `@p${i}`))
@@ -336,20 +352,26 @@ class SqliteHotPaths implements HotPaths {
     const announced = o.bulkRows ?? 0
     const refAccounts = new Set<number>()
     for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
+    // The insert's event goes in the same savepoint as its rows (docs/events.md).
+    const withEvent = (inserted: InsertedRows): InsertedRows => {
+      const event = o.event?.(inserted)
+      if (event) this.insertEvent.run(eventParams(event))
+      return inserted
+    }
     if (!this.bulk.isBulk(announced))
       return this.grouped(() => {
         this.beforeDataWrite()
         if (refAccounts.size) this.bulk.ensureRefIndex()
-        return InsertedRows.ofIds(rows, this.appendTransactions(rows))
+        return withEvent(InsertedRows.ofIds(rows, this.appendTransactions(rows)))
       })
     return this.grouped(() => {
       this.beforeDataWrite()
       this.bulk.enter(announced, refAccounts)
       const refs = this.bulk.refs
-      if (refs) return this.appendBulk(rows, refs, o.existing)
+      if (refs) return withEvent(this.appendBulk(rows, refs, o.existing))
       // Not this process's load (another's is running): the row path, against the unique index.
       if (refAccounts.size) this.bulk.ensureRefIndex()
-      return InsertedRows.ofIds(rows, this.appendTransactions(rows))
+      return withEvent(InsertedRows.ofIds(rows, this.appendTransactions(rows)))
     }).finally(() => this.bulk.scheduleRebuild())
   }
 

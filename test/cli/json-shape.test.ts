@@ -10,6 +10,7 @@ import { runTemplate } from '../../src/cli/template.js'
 import * as domain from '../../src/domain/schemas.js'
 import { ApiKey, CreatedApiKey, RolledApiKey } from '../../src/domain/api-keys/schemas.js'
 import { ExchangeRate } from '../../src/domain/rates/schemas.js'
+import { Event } from '../../src/domain/events.js'
 import { RequestLogEntry } from '../../src/domain/api-keys/request-log.js'
 import { CashFlowReport, SummaryReport } from '../../src/domain/reports/schemas.js'
 import { Statement } from '../../src/domain/statements/schemas.js'
@@ -29,6 +30,7 @@ describe('JSON_FIELDS', () => {
       'keys create': keys(CreatedApiKey),
       'keys roll': keys(RolledApiKey),
       'rates list': keys(ExchangeRate),
+      'events list': keys(Event),
       'logs tail': keys(RequestLogEntry),
       'statements list': keys(Statement),
       'rules list': keys(CategorizationRule),

@@ -41,6 +41,7 @@ const MIGRATION_NAMES = [
   '0017_audit_chain',
   '0018_report_totals',
   '0019_key_rolling',
+  '0020_events',
   '0022_request_log',
 ]
 
@@ -55,6 +56,7 @@ const TABLES = [
   'categorization_rules',
   'categorization_settings',
   'companies',
+  'events',
   'exchange_rates',
   'idempotency_keys',
   'kysely_migration',
@@ -86,6 +88,7 @@ function indexes(_kind: StoreKind): string[] {
     'bank_statements_file',
     'categorization_rules_company',
     'companies_key',
+    'events_company_seq',
     'idempotency_keys_created',
     'login_failures_created',
     'period_closes_company',

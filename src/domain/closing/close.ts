@@ -11,6 +11,7 @@ import { actorId, type Actor } from '../actor.js'
 import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { closeStatus, notReadyWords } from './status.js'
 import type { CloseRecord, CloseRequest, CloseStatus } from './schemas.js'
+import { eventRow, recordEvents } from '../events.js'
 
 function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
   return {
@@ -95,7 +96,9 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
       created_at: now.toISOString(),
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
-    return toRecord({ ...row, id })
+    const record = toRecord({ ...row, id })
+    await recordEvents(store, trx, [eventRow(actor, 'period.closed', month, record, now)])
+    return record
   })
   return { record, status: { ...status, lock_date: end, closed: true } }
 }
@@ -125,7 +128,9 @@ export async function reopenMonth(store: Store, actor: Actor, month: string, rea
       created_at: now.toISOString(),
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
-    return toRecord({ ...row, id })
+    const record = toRecord({ ...row, id })
+    await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, record, now)])
+    return record
   })
 }
 

@@ -27,6 +27,8 @@ import { checkPlausible, type DateWindow } from './plausibility.js'
 import { RateBook } from '../rates/book.js'
 import { mayMatch, placeRows, type Placement } from './statement-lines.js'
 import { checkUnlocked, lockDateOf } from '../accounts/period-lock.js'
+import { recordEvents } from '../events.js'
+import { createdEvent, importedEvent } from './events.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -193,7 +195,7 @@ export async function createTransaction(
 ): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now, window)
   const t = toTransaction(row as TransactionRow)
-  const inserted = await store.hot.insertTransactions([row])
+  const inserted = await store.hot.insertTransactions([row], { event: (ins) => (ins.at(0) ? createdEvent(actor, t, now) : undefined) })
   if (!inserted.at(0)) throw await refTaken(store, store.db, row)
   if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
   return t
@@ -249,10 +251,20 @@ export async function storeTransactionBatch(
   let placed: Placement
   if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
     await store.tx.prepareActors(built.rows)
-    placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
+    placed = await store.writeTransaction(async (trx) => {
+      const p = await placeRows(store, trx, actor, built.rows, now)
+      const event = importedEvent(actor, built.rows.length, p.inserted, { errors: built.errors.length, matched: p.matched.size }, now)
+      if (event) await recordEvents(store, trx, [event])
+      return p
+    })
   } else {
     const existing = new Map<string, string>()
-    placed = { inserted: await store.hot.insertTransactions(built.rows, { bulkRows: bulk?.rows, existing }), matched: new Map(), existing }
+    const event = (ins: InsertedRows) => importedEvent(actor, built.rows.length, ins, { errors: built.errors.length }, now)
+    placed = {
+      inserted: await store.hot.insertTransactions(built.rows, { bulkRows: bulk?.rows, existing, event }),
+      matched: new Map(),
+      existing,
+    }
   }
   // The load's last batch: what it set aside is built again before the answer, so that the import ends with it.
   if (bulk?.end) await store.hot.endBulkLoad()
@@ -421,6 +433,7 @@ export async function createTransactionIdempotent(
     const row = await buildTransactionRow(store, actor, input, now, window, trx)
     const t = toTransaction(row)
     if (!(await store.tx.insert(trx, [row])).has(row.id)) throw await refTaken(store, trx, row)
+    await recordEvents(store, trx, [createdEvent(actor, t, now)])
     created = row
     return { status: 201, body: t }
   })
@@ -453,6 +466,9 @@ export async function createTransactionBatchIdempotent(
       ? await placeRows(store, trx, actor, built.rows, now)
       : { inserted: InsertedRows.ofIds(built.rows, await store.tx.insert(trx, built.rows)), matched: new Map() }
     stored = built.rows.filter((_, i) => placed.inserted.at(i))
+    const counts = { errors: built.errors.length, ...(matchStatementLines ? { matched: placed.matched.size } : {}) }
+    const event = importedEvent(actor, built.rows.length, placed.inserted, counts, now)
+    if (event) await recordEvents(store, trx, [event])
     return {
       status: 201,
       body: await settleBatch(store, trx, built, placed, toTransaction, matchStatementLines ? placed.matched : undefined),

@@ -1,0 +1,45 @@
+/**
+ * Events (docs/events.md, docs/api.md section "Events"): the company's outbox, oldest first after a
+ * cursor (scope `read`), one event, and sending one again to the webhook endpoints subscribed to its
+ * type (scope `write`).
+ */
+import { createRoute } from '@hono/zod-openapi'
+import { Event, EventListQuery, EventPage, getEvent, listEvents } from '../../domain/events.js'
+import { envelope, IdParam } from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+
+export function eventRoutes(deps: AppDeps) {
+  const { store } = deps
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/events',
+        summary: "The company's events in the order they were committed, after a sequence (`after`), of some types (`type=a,b`)",
+        security: SECURITY,
+        request: { query: EventListQuery },
+        responses: { 200: ok(EventPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => {
+        const q = c.req.valid('query')
+        const limit = q.limit ?? 100
+        const page = await listEvents(store, c.get('actor').companyId, { after: q.after, types: q.type, limit })
+        return c.json(
+          { success: true as const, data: page.events, pagination: { limit, next_after: page.nextAfter, has_more: page.hasMore } },
+          200,
+        )
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/events/{id}',
+        summary: 'One event',
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(Event)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await getEvent(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+    )
+}
