@@ -4,6 +4,15 @@
  * which. Error envelopes are rebuilt into AppError, so both transports fail the same way.
  */
 import type { Event } from '../domain/events.js'
+import type {
+  CreatedWebhookEndpoint,
+  CreateWebhookRequest,
+  DeliverResult,
+  SendResult,
+  UpdateWebhookRequest,
+  WebhookDetail,
+  WebhookEndpoint,
+} from '../domain/webhooks/schemas.js'
 import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
 import type {
   BankAccount,
@@ -375,6 +384,30 @@ export class Client {
       return { data: r.data, pagination: p }
     },
     get: (id: string) => this.request<Event>('GET', `/api-v1/events/${encodeURIComponent(id)}`).then((r) => r.data),
+    resend: (id: string, endpointId?: string) =>
+      this.request<SendResult[]>('POST', `/api-v1/events/${encodeURIComponent(id)}/resend`, {
+        body: endpointId ? { endpoint_id: endpointId } : {},
+      }).then((r) => r.data),
+  }
+
+  /** Webhook endpoints (docs/events.md): a login before a key, as for key administration. */
+  readonly webhooks = {
+    list: () => this.request<WebhookEndpoint[]>('GET', '/api-v1/webhook-endpoints', { auth: 'admin' }).then((r) => r.data),
+    create: (body: CreateWebhookRequest) =>
+      this.request<CreatedWebhookEndpoint>('POST', '/api-v1/webhook-endpoints', { body, auth: 'admin' }).then((r) => r.data),
+    get: (id: string) =>
+      this.request<WebhookDetail>('GET', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
+    update: (id: string, body: UpdateWebhookRequest) =>
+      this.request<WebhookEndpoint>('PATCH', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}`, { body, auth: 'admin' }).then(
+        (r) => r.data,
+      ),
+    delete: (id: string) =>
+      this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}`, { auth: 'admin' }).then(
+        (r) => r.data,
+      ),
+    test: (id: string) =>
+      this.request<SendResult>('POST', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}/test`, { auth: 'admin' }).then((r) => r.data),
+    deliver: () => this.request<DeliverResult>('POST', '/api-v1/webhook-endpoints/deliver', { auth: 'admin' }).then((r) => r.data),
   }
 }
 

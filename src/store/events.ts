@@ -14,6 +14,22 @@ const LOCK_CLASS = 51
 
 const COLUMNS = 'id, company_id, type, object_id, actor, created_at, data'
 
+const listeners = new Set<() => void>()
+
+/**
+ * Call `listener` when this process writes events (a hint, given before the commit: a reader that
+ * finds nothing yet looks again a little later). Answers the function that stops it.
+ */
+export function onEventsWritten(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Tell this process's listeners that events were written. */
+export function eventsWritten(): void {
+  for (const l of listeners) l()
+}
+
 /** Insert events inside an open kysely transaction `trx`. */
 export async function insertEvents(trx: Kysely<Db>, dialect: Dialect, rows: readonly NewEventRow[]): Promise<void> {
   if (rows.length === 0) return
@@ -22,6 +38,7 @@ export async function insertEvents(trx: Kysely<Db>, dialect: Dialect, rows: read
       await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${company}))`.execute(trx)
   }
   await trx.insertInto('events').values(rows).execute()
+  eventsWritten()
 }
 
 /** The same on a raw pg client inside its own BEGIN (the COPY path of postgres-copy.ts). */
@@ -38,6 +55,7 @@ export async function insertEventsPg(client: pg.PoolClient, rows: readonly NewEv
       r.created_at,
       r.data,
     ])
+  eventsWritten()
 }
 
 /** The SQL of a prepared SQLite insert of one event (named parameters, as better-sqlite3 binds an object). */

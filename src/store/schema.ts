@@ -341,6 +341,45 @@ export interface EventsTable {
   data: string
 }
 
+/** A webhook endpoint (0021): where events go, and where its delivery stands (docs/events.md). */
+export interface WebhookEndpointsTable {
+  id: string
+  company_id: string
+  url: string
+  description: string
+  /** JSON array of event types */
+  event_types: string
+  /** The signing secret, kept as it is: the deliverer signs with it (docs/security.md) */
+  secret: string
+  status: 'enabled' | 'disabled'
+  disabled_reason: string | null
+  /** The last event sequence settled (delivered, or not of its types) */
+  cursor: number
+  attempts: number
+  next_attempt_at: string
+  failing_since: string | null
+  lease_until: string | null
+  leased_by: string | null
+  created_by: string
+  created_at: string
+  updated_at: string
+}
+
+/** One try to deliver an event to an endpoint (0021). */
+export interface WebhookAttemptsTable {
+  id: Generated<number>
+  endpoint_id: string
+  event_id: string
+  attempt: number
+  status_code: number | null
+  error: string | null
+  ok: number
+  resend: number
+  worker: string
+  duration_ms: number
+  created_at: string
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -364,6 +403,8 @@ export interface Db {
   report_day_flows: ReportDayFlowsTable
   report_month_groups: ReportMonthGroupsTable
   events: EventsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_attempts: WebhookAttemptsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -379,6 +420,7 @@ export type CategorizationRuleRow = Selectable<CategorizationRulesTable>
 export type ExchangeRateRow = Selectable<ExchangeRatesTable>
 export type EventRow = Selectable<EventsTable>
 export type NewEventRow = Omit<Insertable<EventsTable>, 'seq'>
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
 
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
 export const TX_COLUMNS = [

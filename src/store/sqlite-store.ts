@@ -16,7 +16,7 @@ import { BulkLoader, type BulkLoadSettings, bulkLoadSettings, repairDeferredInde
 import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './sqlite-row-inserts.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from './schema.js'
-import { SQLITE_INSERT_EVENT } from './events.js'
+import { eventsWritten, SQLITE_INSERT_EVENT } from './events.js'
 import { type NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 import {
   InsertedRows,
@@ -355,7 +355,10 @@ class SqliteHotPaths implements HotPaths {
     // The insert's event goes in the same savepoint as its rows (docs/events.md).
     const withEvent = (inserted: InsertedRows): InsertedRows => {
       const event = o.event?.(inserted)
-      if (event) this.insertEvent.run(eventParams(event))
+      if (event) {
+        this.insertEvent.run(eventParams(event))
+        eventsWritten()
+      }
       return inserted
     }
     if (!this.bulk.isBulk(announced))

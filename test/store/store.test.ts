@@ -42,6 +42,7 @@ const MIGRATION_NAMES = [
   '0018_report_totals',
   '0019_key_rolling',
   '0020_events',
+  '0021_webhooks',
   '0022_request_log',
 ]
 
@@ -70,6 +71,8 @@ const TABLES = [
   'settings',
   'transactions',
   'users',
+  'webhook_attempts',
+  'webhook_endpoints',
 ]
 
 /** The indexes the migrations leave (the same on both dialects since 0011). */
@@ -94,6 +97,9 @@ function indexes(_kind: StoreKind): string[] {
     'period_closes_company',
     'report_day_flows_account',
     'report_month_groups_account',
+    'webhook_attempts_endpoint',
+    'webhook_endpoints_company',
+    'webhook_endpoints_due',
     ...TRANSACTION_INDEXES,
   ].sort()
 }

@@ -3,14 +3,16 @@
  * cursor (scope `read`), one event, and sending one again to the webhook endpoints subscribed to its
  * type (scope `write`).
  */
-import { createRoute } from '@hono/zod-openapi'
+import { createRoute, z } from '@hono/zod-openapi'
+import { resendEvent } from '../../domain/webhooks/endpoints.js'
+import { ResendRequest, SendResult } from '../../domain/webhooks/schemas.js'
 import { Event, EventListQuery, EventPage, getEvent, listEvents } from '../../domain/events.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'
 
 export function eventRoutes(deps: AppDeps) {
-  const { store } = deps
+  const { store, now } = deps
   return router()
     .openapi(
       createRoute({
@@ -41,5 +43,23 @@ export function eventRoutes(deps: AppDeps) {
         responses: { 200: ok(envelope(Event)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
       async (c) => c.json({ success: true as const, data: await getEvent(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/events/{id}/resend',
+        summary: 'Send an event again now to the enabled endpoints of its type (or to endpoint_id); the answers of each',
+        security: SECURITY,
+        request: {
+          params: IdParam,
+          body: { content: { 'application/json': { schema: ResendRequest } }, required: false },
+        },
+        responses: { 200: ok(envelope(z.array(SendResult))), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => {
+        const body = (c.req.header('content-type') ?? '').includes('json') ? c.req.valid('json') : {}
+        const data = await resendEvent(store, c.get('actor').companyId, c.req.valid('param').id, now(), body?.endpoint_id)
+        return c.json({ success: true as const, data }, 200)
+      },
     )
 }

@@ -28,6 +28,7 @@ import * as auditChain from './0017_audit_chain.js'
 import * as reportTotals from './0018_report_totals.js'
 import * as keyRolling from './0019_key_rolling.js'
 import * as events from './0020_events.js'
+import * as webhooks from './0021_webhooks.js'
 import * as requestLog from './0022_request_log.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
@@ -55,6 +56,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0018_report_totals', reportTotals],
   ['0019_key_rolling', keyRolling],
   ['0020_events', events],
+  ['0021_webhooks', webhooks],
   ['0022_request_log', requestLog],
 ]
 
