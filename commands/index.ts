@@ -13,6 +13,7 @@ import { registerAuth } from './auth.js'
 import { registerCompany } from './company.js'
 import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
+import { registerListen } from './listen.js'
 import { registerLogs } from './logs.js'
 import { registerModel } from './model.js'
 import { registerProfile } from './profile.js'
@@ -46,6 +47,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerServe(program, run)
   registerApi(program, run)
   registerLogs(program, run)
+  registerListen(program, run)
   registerDoctor(program, run)
   registerCompletion(program, run)
   registerHelpTopics(program, run)

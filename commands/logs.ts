@@ -2,10 +2,12 @@
 import type { Command } from 'commander'
 import type { ChalkInstance } from 'chalk'
 import type { Client } from '../src/client/client.js'
+import { readRequestLog } from '../src/client/request-log.js'
 import type { RequestLogEntry } from '../src/domain/api-keys/request-log.js'
 import type { Context } from '../src/cli/context.js'
 import { writeDrained } from '../src/cli/closed-output.js'
 import { EXIT } from '../src/cli/exit-codes.js'
+import { pause, unlessInterrupted, untilInterrupted } from '../src/cli/interrupt.js'
 import { note } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
@@ -49,29 +51,15 @@ async function runTail(ctx: Context, o: TailOptions): Promise<number> {
   const filters = { status: o.status?.toLowerCase(), method: o.method, path: o.path, key: o.key }
   const client = await ctx.client()
   // The first read (no records: where the log ends now) checks the filters and the credentials.
-  let cursor = (await client.logs.read({ ...filters, limit: 0 })).next_cursor
-  const stop = new AbortController()
-  const stopped = new Promise<void>((resolve) => {
-    const onSignal = () => {
-      stop.abort()
-      resolve()
-    }
-    process.once('SIGINT', onSignal)
-    process.once('SIGTERM', onSignal)
-    stop.signal.addEventListener('abort', () => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-    })
-  })
+  let cursor = (await readRequestLog(client, { ...filters, limit: 0 })).next_cursor
+  const stop = untilInterrupted()
   note(ctx.io, ctx.printer, `tailing the requests of the company's keys at ${describe(client)} (Ctrl-C to stop)`)
   const shape = ctx.printer.shape
   const shaped = shape ? await import('../src/cli/json-shape.js') : undefined
   try {
     for (;;) {
       const started = Date.now()
-      const read = client.logs.read({ ...filters, after: cursor, wait: WAIT_SECONDS }, stop.signal)
-      read.catch(() => {})
-      const page = await Promise.race([read, stopped.then(() => undefined)])
+      const page = await unlessInterrupted(stop, readRequestLog(client, { ...filters, after: cursor, wait: WAIT_SECONDS }, stop.signal))
       if (!page) return EXIT.ok
       cursor = page.next_cursor
       let text = ''
@@ -83,14 +71,11 @@ async function runTail(ctx: Context, o: TailOptions): Promise<number> {
         else if (shaped) text += (await shaped.shapedText(r, shape, false)).replace(/\n?$/, '\n')
       }
       await writeDrained(ctx.io.stdout, text)
-      if (page.data.length > 0 && !page.has_more) {
-        const gap = MIN_READ_GAP_MS - (Date.now() - started)
-        if (gap > 0) await Promise.race([new Promise((r) => setTimeout(r, gap)), stopped])
-      }
+      if (page.data.length > 0 && !page.has_more) await pause(stop, MIN_READ_GAP_MS - (Date.now() - started))
       if (stop.signal.aborted) return EXIT.ok
     }
   } finally {
-    if (!stop.signal.aborted) stop.abort()
+    stop.done()
   }
 }
 

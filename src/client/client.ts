@@ -33,7 +33,6 @@ import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from 
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type { CloseRecord, CloseRequest, CloseStatus } from '../domain/closing/schemas.js'
 import type { AuditVerification } from '../domain/transactions/verify.js'
-import type { RequestLogEntry } from '../domain/api-keys/request-log.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
@@ -294,19 +293,6 @@ export class Client {
       this.request<SummaryReport>('GET', '/api-v1/reports/summary', { query: q }).then((r) => r.data),
   }
 
-  readonly logs = {
-    /** The request log after a cursor (GET /api-v1/logs); `wait` seconds makes it a long poll. */
-    read: (
-      q: { after?: string; limit?: number; wait?: number; status?: string; method?: string; path?: string; key?: string },
-      signal?: AbortSignal,
-    ) =>
-      this.request<RequestLogEntry[]>('GET', '/api-v1/logs', { query: q, signal }).then((r) => ({
-        data: r.data,
-        next_cursor: r.pagination?.next_cursor ?? q.after ?? '0',
-        has_more: r.pagination?.has_more ?? false,
-      })),
-  }
-
   readonly audit = {
     verify: () => this.request<AuditVerification>('GET', '/api-v1/audit/verify').then((r) => r.data),
   }
@@ -378,8 +364,12 @@ export class Client {
 
   /** The company's events (docs/events.md): a page after a sequence, one event. */
   readonly events = {
-    list: async (q: { type?: string; after?: number; limit?: number } = {}): Promise<EventPageData> => {
-      const r = await this.request<Event[]>('GET', '/api-v1/events', { query: q })
+    /** `after: 'latest'` starts where the outbox ends now; `wait` seconds makes it a long poll (`finctl listen`). */
+    list: async (
+      q: { type?: string; after?: number | 'latest'; limit?: number; wait?: number } = {},
+      signal?: AbortSignal,
+    ): Promise<EventPageData> => {
+      const r = await this.request<Event[]>('GET', '/api-v1/events', { query: q, signal })
       const p = r.pagination as unknown as EventPageData['pagination']
       return { data: r.data, pagination: p }
     },

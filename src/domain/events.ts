@@ -66,8 +66,20 @@ const TypeList = z
 export const EventListQuery = z
   .object({
     type: TypeList.optional().openapi({ type: 'string', example: 'transaction.created,transactions.imported' }),
-    after: z.coerce.number().int().min(0).optional().openapi({ description: 'the sequence of the last event seen (exclusive)' }),
+    after: z
+      .union([z.literal('latest'), z.coerce.number().int().min(0)])
+      .optional()
+      .openapi({
+        type: 'string',
+        description: 'the sequence of the last event seen (exclusive), or `latest`: only events committed from now on (`finctl listen`)',
+      }),
     limit: z.coerce.number().int().min(1).max(1000).optional(),
+    wait: z.coerce
+      .number()
+      .min(0)
+      .max(30)
+      .optional()
+      .openapi({ description: 'seconds to wait for an event after `after` when there is none yet (long poll), 0..30' }),
   })
   .strict()
 export type EventListQuery = z.infer<typeof EventListQuery>

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
+import { readRequestLog } from '../../src/client/request-log.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
@@ -19,7 +20,7 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
     a = await h.tenant('Logs')
     b = await h.tenant('Other')
     c = h.client({ apiKey: a.key })
-    start = (await c.logs.read({ limit: 0 })).next_cursor
+    start = (await readRequestLog(c, { limit: 0 })).next_cursor
   })
   afterAll(async () => {
     await h?.close()
@@ -31,7 +32,7 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
     let cursor = after
     const deadline = Date.now() + 5000
     while (got.length < n && Date.now() < deadline) {
-      const page = await c.logs.read({ after: cursor, wait: 2 })
+      const page = await readRequestLog(c, { after: cursor, wait: 2 })
       got.push(...page.data)
       cursor = page.next_cursor
     }
@@ -60,14 +61,14 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
       expect(r.response_time_ms).toBeGreaterThanOrEqual(0)
     }
     // Nothing of company B, nor the log's own reads; without a cursor, the newest records.
-    const newest = await c.logs.read({ limit: 2 })
+    const newest = await readRequestLog(c, { limit: 2 })
     expect(newest.data.map((r) => r.path)).toEqual(['/api-v1/transactions/tx_nope', '/api-v1/bank-accounts'])
   })
 
   it('filters by status class or code, method, path prefix and key (id or prefix)', async () => {
     const other = await h.client({ token: a.token }).keys.create({ name: 'second', scopes: ['read'] })
     const c2 = h.client({ apiKey: other.key })
-    const from = (await c.logs.read({ limit: 0 })).next_cursor
+    const from = (await readRequestLog(c, { limit: 0 })).next_cursor
     await c2.company()
     await c.accounts.list()
     await h.raw('DELETE', '/api-v1/bank-accounts/nope', { headers: { 'x-api-key': a.key } })
@@ -75,7 +76,7 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
     await readAll(from, 4)
     // Everything is written now (read above): a plain read after `from` sees all that matches.
     const paths = async (q: Record<string, string>) =>
-      (await c.logs.read({ ...q, after: from })).data.map((r) => `${r.method} ${r.path} ${r.status}`)
+      (await readRequestLog(c, { ...q, after: from })).data.map((r) => `${r.method} ${r.path} ${r.status}`)
     expect(await paths({ status: '4xx' })).toEqual(['DELETE /api-v1/bank-accounts/nope 404', 'GET /api-v1/exchange-rates 400'])
     expect(await paths({ status: '404' })).toEqual(['DELETE /api-v1/bank-accounts/nope 404'])
     expect(await paths({ status: '2xx' })).toEqual(['GET /api-v1/company 200', 'GET /api-v1/bank-accounts 200'])
@@ -89,19 +90,19 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
   })
 
   it('passes over filtered-out records: the cursor moves past them', async () => {
-    const from = (await c.logs.read({ limit: 0 })).next_cursor
+    const from = (await readRequestLog(c, { limit: 0 })).next_cursor
     await c.company()
     const { got, cursor } = await readAll(from, 1)
     expect(got).toHaveLength(1)
-    const page = await c.logs.read({ after: from, status: '5xx' })
+    const page = await readRequestLog(c, { after: from, status: '5xx' })
     expect(page.data).toEqual([])
     expect(Number(page.next_cursor)).toBe(Number(cursor))
   })
 
   it('a long poll answers as soon as a request is recorded, not at the end of its wait', async () => {
-    const from = (await c.logs.read({ limit: 0 })).next_cursor
+    const from = (await readRequestLog(c, { limit: 0 })).next_cursor
     const started = Date.now()
-    const poll = c.logs.read({ after: from, wait: 20 })
+    const poll = readRequestLog(c, { after: from, wait: 20 })
     await new Promise((r) => setTimeout(r, 300))
     await h.client({ apiKey: a.key }).categories()
     const page = await poll
@@ -109,7 +110,7 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
     expect(Date.now() - started).toBeLessThan(3000)
     // Nothing new: it waits, then answers with the same cursor.
     const t0 = Date.now()
-    const empty = await c.logs.read({ after: page.next_cursor, wait: 0.5 })
+    const empty = await readRequestLog(c, { after: page.next_cursor, wait: 0.5 })
     expect(empty.data).toEqual([])
     // (The cursor may move: past the record of the long poll itself, which the log leaves out.)
     expect(Number(empty.next_cursor)).toBeGreaterThanOrEqual(Number(page.next_cursor))
@@ -124,7 +125,7 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
       [{ after: 'abc' }, 'after'],
       [{ wait: 31 }, 'wait'],
     ] as const) {
-      const e = await c.logs.read(q).then(
+      const e = await readRequestLog(c, q).then(
         () => undefined,
         (err: unknown) => err as AppError,
       )

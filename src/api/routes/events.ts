@@ -8,8 +8,11 @@ import { resendEvent } from '../../domain/webhooks/endpoints.js'
 import { ResendRequest, SendResult } from '../../domain/webhooks/schemas.js'
 import { Event, EventListQuery, EventPage, getEvent, listEvents } from '../../domain/events.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
+import { latestEventSequence } from '../../domain/event-stream.js'
+import { longPoll } from '../../domain/long-poll.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { requestWaker } from '../waker.js'
 
 export function eventRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -26,7 +29,11 @@ export function eventRoutes(deps: AppDeps) {
       async (c) => {
         const q = c.req.valid('query')
         const limit = q.limit ?? 100
-        const page = await listEvents(store, c.get('actor').companyId, { after: q.after, types: q.type, limit })
+        const companyId = c.get('actor').companyId
+        const after = q.after === 'latest' ? await latestEventSequence(store, companyId) : q.after
+        const read = () => listEvents(store, companyId, { after, types: q.type, limit })
+        // `wait`: a long poll (domain/long-poll.ts), for `finctl listen`.
+        const page = await longPoll(after === undefined ? 0 : (q.wait ?? 0), requestWaker(deps, c), read, (p) => p.events.length > 0)
         return c.json(
           { success: true as const, data: page.events, pagination: { limit, next_after: page.nextAfter, has_more: page.hasMore } },
           200,

@@ -6,9 +6,9 @@ import { createRoute } from '@hono/zod-openapi'
 import { LOG_PATH, RequestLogPage, RequestLogQuery, waitForRequestLog } from '../../domain/api-keys/request-log.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { requestWaker } from '../waker.js'
 
 export function logRoutes(deps: AppDeps) {
-  const { store, usage } = deps
   return router().openapi(
     createRoute({
       method: 'get',
@@ -18,14 +18,6 @@ export function logRoutes(deps: AppDeps) {
       request: { query: RequestLogQuery },
       responses: { 200: ok(RequestLogPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
     }),
-    async (c) => {
-      const signal = c.req.raw.signal
-      const page = await waitForRequestLog(store, c.get('actor').companyId, c.req.valid('query'), {
-        written: (ms) => usage.written(ms),
-        // The caller went away, or the core is stopping: answer what there is.
-        stopped: () => usage.isReleased || Boolean(signal?.aborted),
-      })
-      return c.json(page, 200)
-    },
+    async (c) => c.json(await waitForRequestLog(deps.store, c.get('actor').companyId, c.req.valid('query'), requestWaker(deps, c)), 200),
   )
 }

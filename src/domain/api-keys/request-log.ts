@@ -10,6 +10,7 @@
 import { z } from '@hono/zod-openapi'
 import { sql } from 'kysely'
 import type { Store } from '../../store/store.js'
+import { longPoll, type Waker } from '../long-poll.js'
 import { Timestamp } from '../schema-common.js'
 
 export const LOG_PATH = '/api-v1/logs'
@@ -144,28 +145,10 @@ function filtered(store: Store, companyId: string, f: Filters) {
   return q
 }
 
-/**
- * A long poll: read; while nothing matches and the wait is not over, wait for this process's next
- * write of records or a short interval (other processes' records are seen by reading again), then
- * read again. `written` resolves at once when the core stops.
- */
-export async function waitForRequestLog(
-  store: Store,
-  companyId: string,
-  q: RequestLogQuery,
-  o: { written: (ms: number) => Promise<void>; stopped: () => boolean; intervalMs?: number },
-): Promise<RequestLogPage> {
-  const deadline = Date.now() + (q.wait ?? 0) * 1000
-  let page = await readRequestLog(store, companyId, q)
-  while (page.data.length === 0 && q.after !== undefined && !o.stopped()) {
-    const left = deadline - Date.now()
-    if (left <= 0) break
-    await o.written(Math.min(left, o.intervalMs ?? POLL_INTERVAL_MS))
-    if (o.stopped()) break
-    page = await readRequestLog(store, companyId, { ...q, after: page.pagination.next_cursor })
-  }
-  return page
+/** `wait` seconds of long poll (long-poll.ts) over `readRequestLog`: answers once a record matches. */
+export function waitForRequestLog(store: Store, companyId: string, q: RequestLogQuery, waker: Waker): Promise<RequestLogPage> {
+  const read = (previous?: RequestLogPage) =>
+    readRequestLog(store, companyId, previous ? { ...q, after: previous.pagination.next_cursor } : q)
+  // Without a cursor there is nothing to wait for: the answer is the newest records.
+  return longPoll(q.after === undefined ? 0 : (q.wait ?? 0), waker, read, (p) => p.data.length > 0)
 }
-
-/** How often a long poll reads the database again for other processes' records. */
-export const POLL_INTERVAL_MS = 250
