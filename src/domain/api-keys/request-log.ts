@@ -94,6 +94,9 @@ export async function readRequestLog(store: Store, companyId: string, q: Request
     .executeTakeFirst()
   const newest = Number(top?.id ?? 0)
   const after = q.after === undefined ? undefined : Number(q.after)
+  // Nothing written since the cursor (an idle long poll's every read): no second query.
+  if (after !== undefined && newest <= after)
+    return { success: true, data: [], pagination: { limit, next_cursor: String(after), has_more: false } }
   let query = filtered(store, companyId, q)
     .where('r.id', '<=', newest)
     .select(['r.id', 'r.request_id', 'r.created_at', 'r.method', 'r.path', 'r.endpoint', 'r.status_code', 'r.response_time_ms', 'r.key_id'])
