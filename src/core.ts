@@ -69,7 +69,7 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
       if (closed) return
       closed = true
       // Long polls of the request log answer now rather than at the end of their wait.
-      usage.release()
+      await usage.release()
       await drainStatementJobs(store)
       await usage.flush()
       await keepHouse()

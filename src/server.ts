@@ -136,7 +136,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     stop() {
       stopping ??= (async () => {
         // Long polls of the request log answer now, so that the drain does not wait for them.
-        core.usage.release()
+        void core.usage.release()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           // Keep-alive connections become idle as their last request finishes: close them as they

@@ -2,7 +2,7 @@
  * Buffers usage records (one per key-authenticated request) and writes them in batches, so no
  * request waits on a disk write of its own. Flushed on a short timer, when the buffer fills,
  * before any usage or key read, and on shutdown: a test that makes N requests sees N. Readers of the
- * request log wait on `written` for this process's next write.
+ * request log are woken after each write (`onWrite`).
  *
  * Several processes may share one database. `settle()` (before a usage read) flushes this
  * process's records and then waits one flush interval, by which time every other process's timer
@@ -15,9 +15,10 @@ export class UsageRecorder {
   private buffer: NewApiRequestRow[] = []
   private timer: NodeJS.Timeout | undefined
   private flushing: Promise<void> = Promise.resolve()
-  /** Readers of the request log waiting for records (`written`), woken by a flush or by `release`. */
+  /** Long polls' wake-ups (api/waker.ts): called after a flush and by `release`. */
   private waiters = new Set<() => void>()
   private released = false
+  private readonly polls = new Set<Promise<unknown>>()
 
   constructor(
     private readonly store: Store,
@@ -51,27 +52,25 @@ export class UsageRecorder {
     }
   }
 
-  /**
-   * Resolves when this process writes records, after `ms` (records of other processes sharing the
-   * database are seen by reading it again then), or at once once the core stops (`release`).
-   */
-  written(ms: number): Promise<void> {
-    if (this.released) return Promise.resolve()
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        this.waiters.delete(done)
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      this.waiters.add(done)
-    })
+  /** Call `listener` after each write of records, and when the core stops (`release`). */
+  onWrite(listener: () => void): void {
+    this.waiters.add(listener)
   }
 
-  /** Wake every waiting reader, now and from now on: the core is stopping. */
-  release(): void {
+  /** A long poll in flight (api/waker.ts): `release` waits for it. */
+  track(poll: Promise<unknown>): void {
+    const settled: Promise<unknown> = poll.then(
+      () => this.polls.delete(settled),
+      () => this.polls.delete(settled),
+    )
+    this.polls.add(settled)
+  }
+
+  /** Wake every waiting reader, now and from now on: the core is stopping. Resolves once the long polls have answered. */
+  async release(): Promise<void> {
     this.released = true
     for (const w of [...this.waiters]) w()
+    await Promise.all([...this.polls])
   }
 
   get isReleased(): boolean {
