@@ -41,6 +41,8 @@ const MIGRATION_NAMES = [
   '0017_audit_chain',
   '0018_report_totals',
   '0019_key_rolling',
+  '0020_events',
+  '0021_webhooks',
 ]
 
 const TABLES = [
@@ -54,6 +56,7 @@ const TABLES = [
   'categorization_rules',
   'categorization_settings',
   'companies',
+  'events',
   'exchange_rates',
   'idempotency_keys',
   'kysely_migration',
@@ -67,6 +70,8 @@ const TABLES = [
   'settings',
   'transactions',
   'users',
+  'webhook_attempts',
+  'webhook_endpoints',
 ]
 
 /** The indexes the migrations leave (the same on both dialects since 0011). */
@@ -84,11 +89,15 @@ function indexes(_kind: StoreKind): string[] {
     'bank_statements_file',
     'categorization_rules_company',
     'companies_key',
+    'events_company_seq',
     'idempotency_keys_created',
     'login_failures_created',
     'period_closes_company',
     'report_day_flows_account',
     'report_month_groups_account',
+    'webhook_attempts_endpoint',
+    'webhook_endpoints_company',
+    'webhook_endpoints_due',
     ...TRANSACTION_INDEXES,
   ].sort()
 }
