@@ -53,6 +53,7 @@ export function registerEvents(program: Command, run: Runner): void {
     .argument('<id>', 'the event id')
     .description('send an event again now to the enabled webhook endpoints of its type; exit 14 when one does not answer 2xx')
     .option('--endpoint <id>', 'only to this endpoint (enabled or not)')
+    .addHelpText('after', '\nExample:\n  finctl events resend EVENT_ID --endpoint WEBHOOK_ID\n')
     .action(run(runResend))
 }
 
