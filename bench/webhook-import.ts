@@ -36,7 +36,9 @@ function importAsync(env: NodeJS.ProcessEnv, cwd: string, file: string, account:
     let err = ''
     child.stderr.on('data', (d: Buffer) => (err += d.toString()))
     child.stdout.resume()
-    child.once('exit', (code) => (code === 0 ? res((performance.now() - t0) / 1000) : rej(new Error(`tx import exited ${code}: ${err.slice(-2000)}`))))
+    child.once('exit', (code) =>
+      code === 0 ? res((performance.now() - t0) / 1000) : rej(new Error(`tx import exited ${code}: ${err.slice(-2000)}`)),
+    )
   })
 }
 
