@@ -63,12 +63,7 @@ function dueEndpoints(db: Kysely<Db>, ts: string, max: number) {
     .where('w.next_attempt_at', '<=', ts)
     .where((eb) => eb.or([eb('w.lease_until', 'is', null), eb('w.lease_until', '<', ts)]))
     .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('events as e')
-          .select('e.seq')
-          .whereRef('e.company_id', '=', 'w.company_id')
-          .whereRef('e.seq', '>', 'w.cursor'),
-      ),
+      exists(selectFrom('events as e').select('e.seq').whereRef('e.company_id', '=', 'w.company_id').whereRef('e.seq', '>', 'w.cursor')),
     )
     .orderBy('w.next_attempt_at')
     .limit(max)
