@@ -6,6 +6,7 @@ import { wholeNumber } from '../src/cli/flags.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
 import type { Event } from '../src/domain/events.js'
+import type { SendResult } from '../src/domain/webhooks/schemas.js'
 
 const eventColumns: Column<Event>[] = [
   { header: 'sequence', value: (e) => e.sequence, align: 'right' },
@@ -14,6 +15,15 @@ const eventColumns: Column<Event>[] = [
   { header: 'object', value: (e) => e.object_id ?? '' },
   { header: 'actor', value: (e) => e.actor },
   { header: 'id', value: (e) => e.id },
+]
+
+const sendColumns: Column<SendResult>[] = [
+  { header: 'endpoint', value: (r) => r.endpoint_id },
+  { header: 'url', value: (r) => r.url },
+  { header: 'ok', value: (r) => (r.ok ? 'yes' : 'no') },
+  { header: 'status', value: (r) => r.status_code ?? '' },
+  { header: 'error', value: (r) => r.error ?? '' },
+  { header: 'ms', value: (r) => r.duration_ms, align: 'right' },
 ]
 
 export function registerEvents(program: Command, run: Runner): void {
@@ -38,6 +48,13 @@ export function registerEvents(program: Command, run: Runner): void {
     .description('show one event with its payload')
     .addHelpText('after', '\nExample:\n  finctl events get 0193a0c4-7f2e-7c1a-9b1e-3f5d2a6c8e01 --json\n')
     .action(run(runGet))
+  events
+    .command('resend')
+    .argument('<id>', 'the event id')
+    .description('send an event again now to the enabled webhook endpoints of its type; exit 14 when one does not answer 2xx')
+    .option('--endpoint <id>', 'only to this endpoint (enabled or not)')
+    .addHelpText('after', '\nExample:\n  finctl events resend EVENT_ID --endpoint WEBHOOK_ID\n')
+    .action(run(runResend))
 }
 
 async function runList(ctx: Context, o: { type?: string; after?: string; limit?: string; all?: boolean }): Promise<number> {
@@ -69,4 +86,12 @@ async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number>
   const e = await (await ctx.client()).events.get(id)
   await printRecord(ctx.io, ctx.printer, e)
   return EXIT.ok
+}
+
+async function runResend(ctx: Context, o: { endpoint?: string }, [id]: string[]): Promise<number> {
+  const results = await (await ctx.client()).events.resend(id, o.endpoint)
+  await printList(ctx.io, ctx.printer, results, sendColumns)
+  const failed = results.filter((r) => !r.ok)
+  for (const f of failed) note(ctx.io, ctx.printer, `${f.url} did not take event ${id}: ${f.error}`)
+  return failed.length ? EXIT.webhookFailed : EXIT.ok
 }

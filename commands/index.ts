@@ -25,6 +25,7 @@ import { registerServe } from './serve.js'
 import { registerStatements } from './statements.js'
 import { registerTx } from './tx.js'
 import { registerVerify } from './verify.js'
+import { registerWebhooks } from './webhooks.js'
 
 export function registerAll(program: Command, run: Runner): void {
   registerInit(program, run)
@@ -41,6 +42,7 @@ export function registerAll(program: Command, run: Runner): void {
   registerExport(program, run)
   registerClose(program, run)
   registerEvents(program, run)
+  registerWebhooks(program, run)
   registerVerify(program, run)
   registerModel(program, run)
   registerSeed(program, run)

@@ -377,6 +377,7 @@ export class Client {
     resend: (id: string, endpointId?: string) =>
       this.request<SendResult[]>('POST', `/api-v1/events/${encodeURIComponent(id)}/resend`, {
         body: endpointId ? { endpoint_id: endpointId } : {},
+        auth: 'admin',
       }).then((r) => r.data),
   }
 

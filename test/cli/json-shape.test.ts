@@ -12,6 +12,7 @@ import { ApiKey, CreatedApiKey, RolledApiKey } from '../../src/domain/api-keys/s
 import { ExchangeRate } from '../../src/domain/rates/schemas.js'
 import { Event } from '../../src/domain/events.js'
 import { RequestLogEntry } from '../../src/domain/api-keys/request-log.js'
+import { CreatedWebhookEndpoint, SendResult, WebhookDetail, WebhookEndpoint } from '../../src/domain/webhooks/schemas.js'
 import { CashFlowReport, SummaryReport } from '../../src/domain/reports/schemas.js'
 import { Statement } from '../../src/domain/statements/schemas.js'
 import { CategorizationRule } from '../../src/domain/categorization/rule-schemas.js'
@@ -32,6 +33,10 @@ describe('JSON_FIELDS', () => {
       'rates list': keys(ExchangeRate),
       'events list': keys(Event),
       'logs tail': keys(RequestLogEntry),
+      'events resend': keys(SendResult),
+      'webhooks list': keys(WebhookEndpoint),
+      'webhooks create': keys(CreatedWebhookEndpoint),
+      'webhooks get': keys(WebhookDetail),
       'statements list': keys(Statement),
       'rules list': keys(CategorizationRule),
       'reports summary': keys(SummaryReport),

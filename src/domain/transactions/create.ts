@@ -29,6 +29,7 @@ import { mayMatch, placeRows, type Placement } from './statement-lines.js'
 import { checkUnlocked, lockDateOf } from '../accounts/period-lock.js'
 import { recordEvents } from '../events.js'
 import { createdEvent, importedEvent } from './events.js'
+import { existingByRef, refTaken } from './import-refs.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -151,39 +152,6 @@ function buildRow(
     created_by: creation.by,
     created_via: creation.via,
   }
-}
-
-/** The existing transaction an import_ref names (for duplicate reports), keyed `account_key NUL import_ref`. */
-async function existingByRef(store: Store, db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
-  const byAccount = new Map<number, string[]>()
-  for (const r of rows) {
-    if (!r.import_ref) continue
-    const refs = byAccount.get(r.account_key)
-    if (refs) refs.push(r.import_ref)
-    else byAccount.set(r.account_key, [r.import_ref])
-  }
-  const out = new Map<string, string>()
-  for (const [account, refs] of byAccount) {
-    for (let i = 0; i < refs.length; i += 500) {
-      const found = await db
-        .selectFrom('transactions')
-        .select(['id', 'import_ref'])
-        .where('account_key', '=', account)
-        .where('import_ref', 'in', refs.slice(i, i + 500))
-        .execute()
-      for (const f of found) out.set(refKey(account, f.import_ref), store.tx.idText(f.id))
-    }
-  }
-  return out
-}
-
-/** The 409 of a create whose import_ref the account holds already. */
-async function refTaken(store: Store, db: Kysely<Db>, row: NewTransactionRow): Promise<AppError> {
-  const existing = (await existingByRef(store, db, [row])).get(refKey(row.account_key, row.import_ref))
-  return new AppError(
-    'conflict',
-    `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`,
-  )
 }
 
 export async function createTransaction(

@@ -9,8 +9,8 @@
  * endpoint failing for FINCTL_WEBHOOK_DISABLE_AFTER_HOURS (default 72) is disabled with the reason.
  */
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
-import type { WebhookEndpointRow } from '../../store/schema.js'
+import { type Kysely, sql } from 'kysely'
+import type { Db, WebhookEndpointRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { toEvent } from '../events.js'
 import { recordAttempt, subscribed } from './endpoints.js'
@@ -54,22 +54,31 @@ export function backoffMs(s: DeliverySettings, failures: number, random = Math.r
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** Endpoints due now with events after their cursor, claimed for `worker` until the lease ends. */
+/** Endpoints due now, free, with events after their cursor (`db`: the store, or a transaction). */
+function dueEndpoints(db: Kysely<Db>, ts: string, max: number) {
+  return db
+    .selectFrom('webhook_endpoints as w')
+    .select('w.id')
+    .where('w.status', '=', 'enabled')
+    .where('w.next_attempt_at', '<=', ts)
+    .where((eb) => eb.or([eb('w.lease_until', 'is', null), eb('w.lease_until', '<', ts)]))
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('events as e').select('e.seq').whereRef('e.company_id', '=', 'w.company_id').whereRef('e.seq', '>', 'w.cursor')),
+    )
+    .orderBy('w.next_attempt_at')
+    .limit(max)
+}
+
+/**
+ * Endpoints due now with events after their cursor, claimed for `worker` until the lease ends. A
+ * read first: an idle look takes no write lock (SQLite's is the whole file's).
+ */
 async function claim(store: Store, worker: string, now: Date, s: DeliverySettings, max: number): Promise<WebhookEndpointRow[]> {
   const ts = now.toISOString()
   const until = iso(now.getTime() + s.leaseMs)
+  if ((await dueEndpoints(store.db, ts, 1).execute()).length === 0) return []
   return store.writeTransaction(async (trx) => {
-    let q = trx
-      .selectFrom('webhook_endpoints as w')
-      .select('w.id')
-      .where('w.status', '=', 'enabled')
-      .where('w.next_attempt_at', '<=', ts)
-      .where((eb) => eb.or([eb('w.lease_until', 'is', null), eb('w.lease_until', '<', ts)]))
-      .where(({ exists, selectFrom }) =>
-        exists(selectFrom('events as e').select('e.seq').whereRef('e.company_id', '=', 'w.company_id').whereRef('e.seq', '>', 'w.cursor')),
-      )
-      .orderBy('w.next_attempt_at')
-      .limit(max)
+    let q = dueEndpoints(trx, ts, max)
     if (store.dialect === 'postgres') q = q.forUpdate().skipLocked()
     const ids = (await q.execute()).map((r) => r.id)
     if (ids.length === 0) return []
