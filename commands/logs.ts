@@ -48,6 +48,11 @@ async function runTail(ctx: Context, o: TailOptions): Promise<number> {
   if (o.method !== undefined && !/^[A-Za-z]{1,10}$/.test(o.method))
     throw new AppError('usage', `--method must be an HTTP method (GET, POST, PATCH, DELETE), not "${o.method}"`)
   if (o.path !== undefined && !o.path.startsWith('/')) throw new AppError('usage', `--path must start with / (/api-v1/transactions)`)
+  if (o.key !== undefined && !/^(fds_[0-9A-Za-z]{8}|[0-9a-fA-F-]{36})$/.test(o.key))
+    throw new AppError(
+      'usage',
+      `--key must be a key's id or its key prefix (fds_ and 8 characters, as \`finctl keys list\` shows), not "${o.key}"`,
+    )
   const filters = { status: o.status?.toLowerCase(), method: o.method, path: o.path, key: o.key }
   const client = await ctx.client()
   // The first read (no records: where the log ends now) checks the filters and the credentials.

@@ -157,9 +157,16 @@ describe.each(STORES)('finctl logs tail on %s', (storeKind) => {
   })
 
   it('a bad filter is exit 2 naming the flag, before anything is printed', async () => {
-    const r = await sb.run(['logs', 'tail', '--status', '6xx'])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/--status/)
-    expect(r.stdout).toBe('')
+    for (const [flag, value] of [
+      ['--status', '6xx'],
+      ['--method', 'GE T'],
+      ['--path', 'api-v1'],
+      ['--key', 'fds_short'],
+    ]) {
+      const r = await sb.run(['logs', 'tail', flag, value])
+      expect(r.code, `${flag} ${value}`).toBe(2)
+      expect(r.stderr).toContain(flag)
+      expect(r.stdout).toBe('')
+    }
   })
 })
