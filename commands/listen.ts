@@ -74,7 +74,8 @@ async function runListen(ctx: Context, o: ListenOptions): Promise<number> {
           continue
         }
         // One at a time, in order: the receiver sees the events in the order they were committed.
-        const sent = await sendEvent(url, secret, event, new Date())
+        const sent = await unlessInterrupted(stop, sendEvent(url, secret, event, new Date()))
+        if (!sent) return EXIT.ok
         const out = o.printJson ? ctx.io.stderr : ctx.io.stdout
         const text = json
           ? JSON.stringify({ event_id: event.id, type: event.type, sequence: event.sequence, url, ...sent })
