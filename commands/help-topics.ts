@@ -26,6 +26,7 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   notReady:
     '`close status`: the month is not ready to close (each open point listed); `close MONTH`: refused for that reason (--force closes anyway)',
   auditBroken: '`finctl verify`: the audit trail is broken, an entry changed, removed or inserted (the message names it)',
+  webhookFailed: '`webhooks test`, `events resend`: a webhook endpoint did not answer 2xx (its answer or error printed)',
   interrupted: 'cancelled at a prompt (Ctrl-C)',
 }
 

@@ -6,12 +6,15 @@ import { registerApi } from './api.js'
 import { registerClose } from './close/index.js'
 import { registerCompletion } from './completion.js'
 import { registerDoctor } from './doctor.js'
+import { registerEvents } from './events.js'
 import { registerExport } from './export.js'
 import { registerHelpTopics } from './help-topics.js'
 import { registerAuth } from './auth.js'
 import { registerCompany } from './company/index.js'
 import { registerInit } from './init.js'
 import { registerKeys } from './keys.js'
+import { registerListen } from './listen.js'
+import { registerLogs } from './logs.js'
 import { registerModel } from './model/index.js'
 import { registerProfile } from './profile.js'
 import { registerRates } from './rates/index.js'
@@ -22,6 +25,7 @@ import { registerServe } from './serve.js'
 import { registerStatements } from './statements/index.js'
 import { registerTx } from './tx.js'
 import { registerVerify } from './verify.js'
+import { registerWebhooks } from './webhooks.js'
 
 export function registerAll(program: Command, run: Runner): void {
   registerInit(program, run)
@@ -37,11 +41,15 @@ export function registerAll(program: Command, run: Runner): void {
   registerRules(program, run)
   registerExport(program, run)
   registerClose(program, run)
+  registerEvents(program, run)
+  registerWebhooks(program, run)
   registerVerify(program, run)
   registerModel(program, run)
   registerSeed(program, run)
   registerServe(program, run)
   registerApi(program, run)
+  registerLogs(program, run)
+  registerListen(program, run)
   registerDoctor(program, run)
   registerCompletion(program, run)
   registerHelpTopics(program, run)

@@ -41,6 +41,7 @@ export const AGGREGATES = [
   ['reports', /^src\/domain\/reports\//],
   ['exports', /^src\/domain\/exports\//],
   ['closing', /^src\/domain\/closing\//],
+  ['webhooks', /^src\/domain\/webhooks\//],
   ['housekeeping', /^src\/domain\/housekeeping\.ts$/],
 ]
 

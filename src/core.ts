@@ -29,6 +29,8 @@ export interface CoreOptions extends OpenStoreOptions {
   /** Default: FINCTL_DATE_WINDOW, else 1970-01-01..+1y. */
   dateWindow?: DateWindow
   usageIntervalMs?: number
+  /** With usageIntervalMs 0: write usage records this long after they are made all the same (UsageRecorder). */
+  usageLaterMs?: number
   log?: AppDeps['log']
   loginFailed?: AppDeps['loginFailed']
   statementWorkerThreshold?: AppDeps['statementWorkerThreshold']
@@ -39,7 +41,7 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
   // FINCTL_RATE_MAX_AGE_DAYS, read where rates are looked up: a malformed value stops the core here (exit 2).
   rateMaxAgeDays()
   const store = await openStore(target, opts)
-  const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500 })
+  const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500, laterMs: opts.usageLaterMs })
   const now = opts.now ?? (() => new Date())
   const app = createApp({
     store,
@@ -66,6 +68,8 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
     async close() {
       if (closed) return
       closed = true
+      // Long polls of the request log answer now rather than at the end of their wait.
+      await usage.release()
       await drainStatementJobs(store)
       await usage.flush()
       await keepHouse()

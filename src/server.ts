@@ -12,6 +12,7 @@ import { AppError } from './kernel/errors.js'
 import { redactPasswords } from './kernel/redact.js'
 import { openCore, type Core } from './core.js'
 import { isPostgresUrl } from './store/open-store.js'
+import { WebhookDeliverer } from './domain/webhooks/loop.js'
 
 const HOUSEKEEPING_CHECK_MS = 10 * 60_000
 
@@ -98,6 +99,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   void core.housekeeping()
   const housekeeper = setInterval(() => void core.housekeeping(), HOUSEKEEPING_CHECK_MS)
   housekeeper.unref()
+  // Webhooks: this process sends what is due, sharing the endpoints with any other serve (docs/events.md).
+  const deliverer = new WebhookDeliverer(core.store, {
+    report: (err) => logger.error({ err: { message: redactPasswords((err as Error)?.message ?? String(err)) } }, 'webhook delivery'),
+  })
+  deliverer.start()
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
     const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
     ;(s as Server).once('error', reject)
@@ -129,6 +135,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     logger,
     stop() {
       stopping ??= (async () => {
+        // Long polls of the request log answer now, so that the drain does not wait for them.
+        void core.usage.release()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           // Keep-alive connections become idle as their last request finishes: close them as they
@@ -142,6 +150,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           server.closeIdleConnections()
         })
         clearInterval(housekeeper)
+        await deliverer.stop()
         await core.close()
         logger.flush()
       })()

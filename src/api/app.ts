@@ -41,6 +41,9 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteG
   ['/api-v1/exports', () => import('./routes/exports.js').then((m) => m.exportRoutes)],
   ['/api-v1/close', () => import('./routes/close.js').then((m) => m.closeRoutes)],
   ['/api-v1/audit', () => import('./routes/audit.js').then((m) => m.auditRoutes)],
+  ['/api-v1/events', () => import('./routes/events.js').then((m) => m.eventRoutes)],
+  ['/api-v1/logs', () => import('./routes/logs.js').then((m) => m.logRoutes)],
+  ['/api-v1/webhook-endpoints', () => import('./routes/webhooks.js').then((m) => m.webhookRoutes)],
 ]
 const OPENAPI_PATH = '/openapi.json'
 export const ROUTE_GROUP_PREFIXES: readonly string[] = GROUPS.map(([prefix]) => prefix)

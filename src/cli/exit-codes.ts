@@ -20,6 +20,8 @@ export const EXIT = {
   notReady: 12,
   /** `finctl verify`: the audit trail's hash chain is broken (an entry changed, removed or inserted; docs/audit.md). */
   auditBroken: 13,
+  /** `webhooks test`, `events resend`: an endpoint did not answer 2xx (docs/events.md). */
+  webhookFailed: 14,
   interrupted: 130,
 } as const
 

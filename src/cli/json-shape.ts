@@ -29,6 +29,22 @@ const TRANSACTION = [
   'created_at',
   'updated_at',
 ] as const
+const EVENT = ['id', 'type', 'company_id', 'created_at', 'sequence', 'object_id', 'actor', 'data'] as const
+const WEBHOOK = [
+  'id',
+  'url',
+  'description',
+  'events',
+  'status',
+  'disabled_reason',
+  'cursor',
+  'failed_attempts',
+  'next_attempt_at',
+  'failing_since',
+  'created_at',
+  'updated_at',
+] as const
+const SEND_RESULT = ['endpoint_id', 'url', 'ok', 'status_code', 'error', 'duration_ms'] as const
 const BANK_ACCOUNT = [
   'id',
   'name',
@@ -108,6 +124,15 @@ export const JSON_FIELDS: Record<string, readonly string[]> = {
   'keys create': [...API_KEY, 'key'],
   'keys roll': ['key', 'previous'],
   'rates list': ['date', 'currency', 'rate', 'source', 'created_at'],
+  'events list': EVENT,
+  'events get': EVENT,
+  'logs tail': ['id', 'request_id', 'created_at', 'method', 'path', 'endpoint', 'status', 'response_time_ms', 'key_id', 'key_prefix'],
+  'events resend': SEND_RESULT,
+  'webhooks list': WEBHOOK,
+  'webhooks update': WEBHOOK,
+  'webhooks create': [...WEBHOOK, 'secret'],
+  'webhooks get': [...WEBHOOK, 'recent_attempts'],
+  'webhooks test': SEND_RESULT,
   'statements list': STATEMENT,
   'statements get': STATEMENT,
   'statements transactions': TRANSACTION,

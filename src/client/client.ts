@@ -3,6 +3,16 @@
  * transport: the embedded core (`app.fetch`) or a remote base_url (undici). Commands never know
  * which. Error envelopes are rebuilt into AppError, so both transports fail the same way.
  */
+import type { Event } from '../domain/events.js'
+import type {
+  CreatedWebhookEndpoint,
+  CreateWebhookRequest,
+  DeliverResult,
+  SendResult,
+  UpdateWebhookRequest,
+  WebhookDetail,
+  WebhookEndpoint,
+} from '../domain/webhooks/schemas.js'
 import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
 import type {
   BankAccount,
@@ -62,6 +72,8 @@ export interface RequestOptions {
   body?: unknown
   auth?: AuthMode
   headers?: Record<string, string>
+  /** Abandons the request (a long poll when the command stops). */
+  signal?: AbortSignal
 }
 
 export interface RequestLog {
@@ -149,7 +161,7 @@ export class Client {
       const started = performance.now()
       let res: Response
       try {
-        res = await this.opts.fetch(url, { method, headers, body })
+        res = await this.opts.fetch(url, o.signal ? { method, headers, body, signal: o.signal } : { method, headers, body })
       } catch (err) {
         throw unreachable(this.baseUrl, err)
       }
@@ -361,6 +373,51 @@ export class Client {
     verify: (month: string) =>
       this.request<CloseVerification>('GET', `/api-v1/close/${encodeURIComponent(month)}/verify`).then((r) => r.data),
   }
+
+  /** The company's events (docs/events.md): a page after a sequence, one event. */
+  readonly events = {
+    /** `after: 'latest'` starts where the outbox ends now; `wait` seconds makes it a long poll (`finctl listen`). */
+    list: async (
+      q: { type?: string; after?: number | 'latest'; limit?: number; wait?: number } = {},
+      signal?: AbortSignal,
+    ): Promise<EventPageData> => {
+      const r = await this.request<Event[]>('GET', '/api-v1/events', { query: q, signal })
+      const p = r.pagination as unknown as EventPageData['pagination']
+      return { data: r.data, pagination: p }
+    },
+    get: (id: string) => this.request<Event>('GET', `/api-v1/events/${encodeURIComponent(id)}`).then((r) => r.data),
+    resend: (id: string, endpointId?: string) =>
+      this.request<SendResult[]>('POST', `/api-v1/events/${encodeURIComponent(id)}/resend`, {
+        body: endpointId ? { endpoint_id: endpointId } : {},
+        auth: 'admin',
+      }).then((r) => r.data),
+  }
+
+  /** Webhook endpoints (docs/events.md): a login before a key, as for key administration. */
+  readonly webhooks = {
+    list: () => this.request<WebhookEndpoint[]>('GET', '/api-v1/webhook-endpoints', { auth: 'admin' }).then((r) => r.data),
+    create: (body: CreateWebhookRequest) =>
+      this.request<CreatedWebhookEndpoint>('POST', '/api-v1/webhook-endpoints', { body, auth: 'admin' }).then((r) => r.data),
+    get: (id: string) =>
+      this.request<WebhookDetail>('GET', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
+    update: (id: string, body: UpdateWebhookRequest) =>
+      this.request<WebhookEndpoint>('PATCH', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}`, { body, auth: 'admin' }).then(
+        (r) => r.data,
+      ),
+    delete: (id: string) =>
+      this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}`, { auth: 'admin' }).then(
+        (r) => r.data,
+      ),
+    test: (id: string) =>
+      this.request<SendResult>('POST', `/api-v1/webhook-endpoints/${encodeURIComponent(id)}/test`, { auth: 'admin' }).then((r) => r.data),
+    deliver: () => this.request<DeliverResult>('POST', '/api-v1/webhook-endpoints/deliver', { auth: 'admin' }).then((r) => r.data),
+  }
+}
+
+/** A page of events: `next_after` is the `after` of the next page. */
+export interface EventPageData {
+  data: Event[]
+  pagination: { limit: number; next_after: number | null; has_more: boolean }
 }
 
 function redactQuery(url: string): string {

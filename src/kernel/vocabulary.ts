@@ -3,8 +3,8 @@
  * without zod: commands import them without loading the schemas.
  */
 /** `close`: closing a month (docs/closing.md); a login (JWT) of the company's owner may close without it. */
-export const API_KEY_SCOPES = ['read', 'write', 'transactions', 'close'] as const
-export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys', 'close'] as const
+export const API_KEY_SCOPES = ['read', 'write', 'transactions', 'close', 'webhooks'] as const
+export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys', 'close', 'webhooks'] as const
 export type Scope = (typeof JWT_SCOPES)[number]
 
 export const ACCOUNTING_CATEGORIES = [

@@ -113,6 +113,9 @@ export interface ApiRequestsTable {
   status_code: number
   response_time_ms: number
   created_at: string
+  /** The answer's X-Request-Id and the path as requested (0022); null on older records. */
+  request_id: string | null
+  path: string | null
 }
 
 export interface BankAccountsTable {
@@ -344,6 +347,60 @@ export interface ReportMonthGroupsTable {
   unreconciled: number
 }
 
+/** The outbox (0020): one row per change, written in the change's database transaction (docs/events.md). */
+export interface EventsTable {
+  /** The order of events and the cursor readers page with (commit order within a company). */
+  seq: Generated<number>
+  id: string
+  company_id: string
+  type: string
+  object_id: string | null
+  /** `key:<id>` or `user:<id>` */
+  actor: string
+  created_at: string
+  /** JSON text: the object as the API returns it, or ids and counts for a batch */
+  data: string
+}
+
+/** A webhook endpoint (0021): where events go, and where its delivery stands (docs/events.md). */
+export interface WebhookEndpointsTable {
+  id: string
+  company_id: string
+  url: string
+  description: string
+  /** JSON array of event types */
+  event_types: string
+  /** The signing secret, kept as it is: the deliverer signs with it (docs/security.md) */
+  secret: string
+  status: 'enabled' | 'disabled'
+  disabled_reason: string | null
+  /** The last event sequence settled (delivered, or not of its types) */
+  cursor: number
+  attempts: number
+  next_attempt_at: string
+  failing_since: string | null
+  lease_until: string | null
+  leased_by: string | null
+  created_by: string
+  created_at: string
+  updated_at: string
+}
+
+/** One try to deliver an event to an endpoint (0021). */
+export interface WebhookAttemptsTable {
+  id: Generated<number>
+  endpoint_id: string
+  event_id: string
+  attempt: number
+  status_code: number | null
+  error: string | null
+  ok: number
+  resend: number
+  worker: string
+  duration_ms: number
+  created_at: string
+}
+
 export interface Db {
   settings: SettingsTable
   companies: CompaniesTable
@@ -367,6 +424,9 @@ export interface Db {
   login_failures: LoginFailuresTable
   report_day_flows: ReportDayFlowsTable
   report_month_groups: ReportMonthGroupsTable
+  events: EventsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_attempts: WebhookAttemptsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -380,6 +440,9 @@ export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
 export type BankStatementRow = Selectable<BankStatementsTable>
 export type CategorizationRuleRow = Selectable<CategorizationRulesTable>
 export type ExchangeRateRow = Selectable<ExchangeRatesTable>
+export type EventRow = Selectable<EventsTable>
+export type NewEventRow = Omit<Insertable<EventsTable>, 'seq'>
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
 
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
 export const TX_COLUMNS = [

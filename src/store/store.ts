@@ -4,7 +4,7 @@
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
 import type { Kysely } from 'kysely'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
 /** The two databases a store runs on. */
@@ -114,6 +114,11 @@ export interface InsertOptions {
    * a lookup (a bulk load on SQLite); the caller looks up the others (refKey in transaction-codec.ts).
    */
   existing?: Map<string, string>
+  /**
+   * The event of the insert (docs/events.md), made from the rows that went in and written in the
+   * same database transaction as they are; none when it answers undefined (nothing went in).
+   */
+  event?: (inserted: InsertedRows) => NewEventRow | undefined
 }
 
 export interface Store {

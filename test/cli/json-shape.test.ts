@@ -10,6 +10,9 @@ import { runTemplate } from '../../src/cli/template.js'
 import * as domain from '../../src/domain/schemas.js'
 import { ApiKey, CreatedApiKey, RolledApiKey } from '../../src/domain/api-keys/schemas.js'
 import { ExchangeRate } from '../../src/domain/rates/schemas.js'
+import { Event } from '../../src/domain/events.js'
+import { RequestLogEntry } from '../../src/domain/api-keys/request-log.js'
+import { CreatedWebhookEndpoint, SendResult, WebhookDetail, WebhookEndpoint } from '../../src/domain/webhooks/schemas.js'
 import { CashFlowReport, SummaryReport } from '../../src/domain/reports/schemas.js'
 import { Statement } from '../../src/domain/statements/schemas.js'
 import { CategorizationRule } from '../../src/domain/categorization/rule-schemas.js'
@@ -28,6 +31,12 @@ describe('JSON_FIELDS', () => {
       'keys create': keys(CreatedApiKey),
       'keys roll': keys(RolledApiKey),
       'rates list': keys(ExchangeRate),
+      'events list': keys(Event),
+      'logs tail': keys(RequestLogEntry),
+      'events resend': keys(SendResult),
+      'webhooks list': keys(WebhookEndpoint),
+      'webhooks create': keys(CreatedWebhookEndpoint),
+      'webhooks get': keys(WebhookDetail),
       'statements list': keys(Statement),
       'rules list': keys(CategorizationRule),
       'reports summary': keys(SummaryReport),

@@ -66,11 +66,12 @@ describe('shell completion', () => {
   })
 
   it('completes enum values: scopes (a comma list), statuses per command, intervals, formats', () => {
-    expect(bashComplete('finctl', 'keys', 'create', '--scopes', '')).toEqual(['read', 'write', 'transactions', 'close'])
+    expect(bashComplete('finctl', 'keys', 'create', '--scopes', '')).toEqual(['read', 'write', 'transactions', 'close', 'webhooks'])
     expect(bashComplete('finctl', 'keys', 'create', '--name', 'ci', '--scopes', 'read,')).toEqual([
       'read,write',
       'read,transactions',
       'read,close',
+      'read,webhooks',
     ])
     expect(bashComplete('finctl', 'keys', 'list', '--status', '')).toEqual(['active', 'revoked', 'expired', 'all'])
     expect(bashComplete('finctl', 'tx', 'list', '--status', '')).toEqual(['pending', 'posted', 'void'])
@@ -80,7 +81,7 @@ describe('shell completion', () => {
     expect(bashComplete('finctl', '--output', '')).toEqual(['table', 'json', 'ndjson', 'csv'])
     expect(bashComplete('finctl', 'tx', 'list', '-o', 'nd')).toEqual(['ndjson'])
     expect(bashComplete('finctl', 'completion', '')).toEqual(['bash', 'zsh', 'fish'])
-    expect(bashComplete('finctl', 'help', 'e')).toEqual(['exit-codes', 'environment', 'export'])
+    expect(bashComplete('finctl', 'help', 'e')).toEqual(['exit-codes', 'environment', 'export', 'events'])
   })
 
   it('completes the fields of --json FIELDS, a comma list, and goes on after them', () => {
@@ -116,7 +117,7 @@ describe('shell completion', () => {
     const none = await sb.ok(['__complete', '--', 'tx', 'l'])
     expect(none.stdout).toBe('list\tlist transactions (one page; --all for every page)\n:0\n')
     const list = await sb.ok(['__complete', '--', 'keys', 'create', '--scopes', 'write,'])
-    expect(list.stdout).toBe('write,read\nwrite,transactions\nwrite,close\n:2\n')
+    expect(list.stdout).toBe('write,read\nwrite,transactions\nwrite,close\nwrite,webhooks\n:2\n')
   })
 
   it('prints zsh and fish scripts that call __complete; an unknown shell is a usage error', async () => {

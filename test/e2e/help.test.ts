@@ -78,6 +78,7 @@ describe('help', () => {
       ['10', 'cannot reach the target'],
       ['11', 'the database cannot take the command'],
       ['13', '`finctl verify`: the audit trail is broken'],
+      ['14', '`webhooks test`, `events resend`: a webhook endpoint did not answer 2xx'],
       ['130', 'cancelled'],
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +${word}`, 'm'))

@@ -58,7 +58,9 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
     const txPath = /^\/api-v1\/transactions(\/|$)/.test(r.path) || /^\/api-v1\/bank-accounts\/\{[^}]+\}\/transactions$/.test(r.path)
     // Closing or reopening a month takes `close`; `write` alone does not (docs/api.md section 2).
     const closePath = /^\/api-v1\/close(\/|$)/.test(r.path) && base === 'write'
-    const accepted = closePath ? ['close'] : txPath ? [base, 'transactions'] : [base]
+    // Webhook endpoints and a resend take `webhooks` alone, whatever the method (docs/api.md section 2).
+    const webhookPath = /^\/api-v1\/(webhook-endpoints(\/|$)|events\/\{[^}]+\}\/resend$)/.test(r.path)
+    const accepted = webhookPath ? ['webhooks'] : closePath ? ['close'] : txPath ? [base, 'transactions'] : [base]
     return accepted.some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
   }
   return 'allowed'
@@ -142,6 +144,11 @@ async function idOfA(w: World, r: Route): Promise<string | undefined> {
   if (r.path.startsWith('/api-v1/transactions/')) return w.txA
   if (r.path.startsWith('/api-v1/categorization/suggestions/')) return w.txA
   if (r.path.startsWith('/api-v1/bank-accounts/')) return r.method === 'DELETE' ? w.emptyAccountA : w.a.accountId
+  // Webhook endpoints take the `webhooks` scope (the owner's login): A's first, made when A has none.
+  if (r.path.startsWith('/api-v1/webhook-endpoints/')) {
+    const hooks = w.h.client({ token: w.a.token }).webhooks
+    return (await hooks.list())[0]?.id ?? (await hooks.create({ url: 'http://127.0.0.1:9/hook', events: ['*'] })).id
+  }
   const collection = r.path.slice(0, r.path.indexOf('/{'))
   const list = await request(w.h, 'GET', collection, { apiKey: w.a.key })
   return list.status === 200 && Array.isArray(list.body?.data) ? list.body.data[0]?.id : undefined
@@ -163,7 +170,9 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
 }
 
 const credsFor = (t: Tenant, r: Route): Creds =>
-  r.path.startsWith('/api-keys') && !KEY_SELF.has(r.path) ? { token: t.token } : { apiKey: t.key }
+  (r.path.startsWith('/api-keys') && !KEY_SELF.has(r.path)) || /^\/api-v1\/(webhook-endpoints|events\/\{id\}\/resend)/.test(r.path)
+    ? { token: t.token }
+    : { apiKey: t.key }
 
 describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
   let w: World
@@ -311,7 +320,7 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
     const admin = w.h.client({ token: w.a.token })
     const limits = { rate_limit_per_minute: 1_000_000, rate_limit_per_day: 100_000_000 }
     const keys: Array<{ scopes: string[]; creds: Creds; kind: 'key' | 'jwt' }> = []
-    for (const scopes of [['read'], ['write'], ['transactions'], ['close']] as const) {
+    for (const scopes of [['read'], ['write'], ['transactions'], ['close'], ['webhooks']] as const) {
       const k = await admin.keys.create({ name: `scope ${scopes.join()}`, scopes: [...scopes], ...limits })
       keys.push({ scopes: [...scopes], creds: { apiKey: k.key }, kind: 'key' })
     }
@@ -323,7 +332,8 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
       ['transactions'],
       ['api_keys'],
       ['close'],
-      ['read', 'write', 'transactions', 'api_keys', 'close'],
+      ['webhooks'],
+      ['read', 'write', 'transactions', 'api_keys', 'close', 'webhooks'],
     ]) {
       keys.push({ scopes, creds: { token: await signToken(w.h.store, { sub: claims.sub, cid: claims.cid, scopes }, 600) }, kind: 'jwt' })
     }

@@ -41,6 +41,9 @@ const MIGRATION_NAMES = [
   '0017_audit_chain',
   '0018_report_totals',
   '0019_key_rolling',
+  '0020_events',
+  '0021_webhooks',
+  '0022_request_log',
   '0024_close_records',
 ]
 
@@ -56,6 +59,7 @@ const TABLES = [
   'categorization_settings',
   'close_exports',
   'companies',
+  'events',
   'exchange_rates',
   'idempotency_keys',
   'kysely_migration',
@@ -69,12 +73,15 @@ const TABLES = [
   'settings',
   'transactions',
   'users',
+  'webhook_attempts',
+  'webhook_endpoints',
 ]
 
 /** The indexes the migrations leave (the same on both dialects since 0011). */
 function indexes(_kind: StoreKind): string[] {
   return [
     'api_keys_company',
+    'api_requests_company_id',
     'api_requests_key_time',
     'audit_entries_company',
     'audit_entries_company_time',
@@ -87,11 +94,15 @@ function indexes(_kind: StoreKind): string[] {
     'categorization_rules_company',
     'close_exports_close',
     'companies_key',
+    'events_company_seq',
     'idempotency_keys_created',
     'login_failures_created',
     'period_closes_company',
     'report_day_flows_account',
     'report_month_groups_account',
+    'webhook_attempts_endpoint',
+    'webhook_endpoints_company',
+    'webhook_endpoints_due',
     ...TRANSACTION_INDEXES,
   ].sort()
 }

@@ -1,6 +1,7 @@
 /**
  * Records every key-authenticated request (after it is answered, whatever its status, 429 too):
- * endpoint as its route template with the /api-v1 prefix, method, status, time taken.
+ * endpoint as its route template with the /api-v1 prefix, the path as requested, method, status,
+ * time taken, the request id.
  */
 import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
@@ -21,7 +22,8 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
         // NUL (from %00 in the path) cannot be stored in PostgreSQL text, and one such record would
         // fail every batch after it: replace it.
         // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it replaces
-        const endpoint = route.endsWith('*') ? c.req.path.slice(0, 200).replace(/\u0000/g, '\uFFFD') : endpointTemplate(route)
+        const path = c.req.path.slice(0, 200).replace(/\u0000/g, '\uFFFD')
+        const endpoint = route.endsWith('*') ? path : endpointTemplate(route)
         deps.usage.record({
           key_id: key.id,
           company_id: key.company_id,
@@ -30,6 +32,8 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
           status_code: c.res.status,
           response_time_ms: Math.round(performance.now() - started),
           created_at: deps.now().toISOString(),
+          request_id: c.get('requestId') ?? null,
+          path,
         })
       }
     }

@@ -120,7 +120,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         const actor = c.get('actor')
         requireJwtScope(actor, 'api_keys')
         await usage.flush()
-        return c.json({ success: true as const, data: await revokeApiKey(store, actor.companyId, c.req.valid('param').id, now()) }, 200)
+        return c.json({ success: true as const, data: await revokeApiKey(store, actor, c.req.valid('param').id, now()) }, 200)
       },
     )
     .openapi(

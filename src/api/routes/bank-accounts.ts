@@ -84,7 +84,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         c.json(
           {
             success: true as const,
-            data: await updateBankAccount(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('json'), now()),
+            data: await updateBankAccount(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()),
           },
           200,
         ),
@@ -99,7 +99,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
       }),
       async (c) =>
-        c.json({ success: true as const, data: await deleteBankAccount(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+        c.json({ success: true as const, data: await deleteBankAccount(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
     )
     .openapi(
       createRoute({

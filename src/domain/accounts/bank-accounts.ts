@@ -11,6 +11,7 @@ import { minorToNumber, parseAmount } from '../../kernel/money.js'
 import type { BankAccount, CreateBankAccountRequest, UnconvertedTransactions, UpdateBankAccountRequest } from '../schemas.js'
 import { baseCurrency } from './companies.js'
 import { accountMovements, type Movement, type Unconverted } from './balances.js'
+import { eventRow, recordEvents } from '../events.js'
 
 export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movement: Movement = { net: 0n, unconverted: [] }): BankAccount {
   return {
@@ -57,14 +58,16 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   }
+  const account = toBankAccount(row)
   await store.writeTransaction(async (trx) => {
     await refuseTakenName(store, trx, actor.companyId, input.name)
     await trx
       .insertInto('bank_accounts')
       .values({ ...row, key: await nextKey(trx, 'bank_accounts') })
       .execute()
+    await recordEvents(store, trx, [eventRow(actor, 'bank_account.created', row.id, account, now)])
   })
-  return toBankAccount(row)
+  return account
 }
 
 /**
@@ -127,11 +130,12 @@ export async function getBankAccount(store: Store, companyId: string, id: string
 
 export async function updateBankAccount(
   store: Store,
-  companyId: string,
+  actor: Actor,
   id: string,
   patch: UpdateBankAccountRequest,
   now: Date,
 ): Promise<BankAccount> {
+  const { companyId } = actor
   const row = await findBankAccount(store, companyId, id)
   const set: Partial<BankAccountRow> = {}
   if (patch.name !== undefined) set.name = patch.name
@@ -146,13 +150,20 @@ export async function updateBankAccount(
         .set({ ...set, updated_at: now.toISOString() })
         .where('id', '=', row.id)
         .execute()
+      const after = await findBankAccount(store, companyId, id, trx)
+      const moved = await accountMovements(trx, [after], await baseCurrency(store, companyId, trx))
+      const account = toBankAccount(after, moved.get(after.key))
+      await recordEvents(store, trx, [
+        eventRow(actor, 'bank_account.updated', row.id, { ...account, changed_fields: Object.keys(set) }, now),
+      ])
     })
   }
   return getBankAccount(store, companyId, id)
 }
 
 /** An account that holds transactions cannot be deleted (close it instead: status "closed"). */
-export async function deleteBankAccount(store: Store, companyId: string, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteBankAccount(store: Store, actor: Actor, id: string, now: Date): Promise<{ id: string; deleted: true }> {
+  const { companyId } = actor
   return store.writeTransaction(async (trx) => {
     const row = await findBankAccount(store, companyId, id, trx)
     const held = await trx.selectFrom('transactions').select('seq').where('account_key', '=', row.key).limit(1).executeTakeFirst()
@@ -164,6 +175,7 @@ export async function deleteBankAccount(store: Store, companyId: string, id: str
     // Statements that brought no transaction (failed, or empty) go with the account.
     await trx.deleteFrom('bank_statements').where('bank_account_id', '=', row.id).execute()
     await trx.deleteFrom('bank_accounts').where('id', '=', row.id).execute()
+    await recordEvents(store, trx, [eventRow(actor, 'bank_account.deleted', row.id, { ...toBankAccount(row), deleted: true }, now)])
     return { id: row.id, deleted: true as const }
   })
 }

@@ -11,6 +11,7 @@ import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { generateApiKey, hashApiKey, keyPrefix } from './secrets.js'
 import type { Scope } from '../schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UsageStats } from './schemas.js'
+import { eventRow, recordEvents } from '../events.js'
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60
 export const DEFAULT_RATE_LIMIT_PER_DAY = 10_000
@@ -68,8 +69,12 @@ export async function createApiKey(store: Store, actor: Actor, input: CreateApiK
     rolled_from: null,
     revoke_at: null,
   }
-  await store.db.insertInto('api_keys').values(row).execute()
-  return { ...toApiKey(row, now), key }
+  const shown = toApiKey(row, now)
+  await store.writeTransaction(async (trx) => {
+    await trx.insertInto('api_keys').values(row).execute()
+    await recordEvents(store, trx, [eventRow(actor, 'api_key.created', row.id, shown, now)])
+  })
+  return { ...shown, key }
 }
 
 export type KeyStatus = 'active' | 'revoked' | 'expired' | 'all'
@@ -95,18 +100,25 @@ export async function findApiKey(store: Store, companyId: string, id: string): P
   return row
 }
 
-export async function revokeApiKey(store: Store, companyId: string, id: string, now: Date): Promise<ApiKey> {
+export async function revokeApiKey(store: Store, actor: Actor, id: string, now: Date): Promise<ApiKey> {
+  const { companyId } = actor
   const row = await findApiKey(store, companyId, id)
   const shown = toApiKey(row, now)
   if (shown.revoked_at) return shown
   const revokedAt = now.toISOString()
-  // Only the first revocation sets the time, even if two race.
-  await store.db
-    .updateTable('api_keys')
-    .set({ is_active: 0, revoked_at: revokedAt })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .execute()
+  // Only the first revocation sets the time (and writes the event), even if two race.
+  await store.writeTransaction(async (trx) => {
+    const r = await trx
+      .updateTable('api_keys')
+      .set({ is_active: 0, revoked_at: revokedAt })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(r.numUpdatedRows) === 1)
+      await recordEvents(store, trx, [
+        eventRow(actor, 'api_key.revoked', id, toApiKey({ ...row, is_active: 0, revoked_at: revokedAt }, now), now),
+      ])
+  })
   return toApiKey(await findApiKey(store, companyId, id), now)
 }
 
@@ -169,6 +181,7 @@ export async function rollApiKey(
       .executeTakeFirst()
     if (Number(marked.numUpdatedRows) !== 1) throw new AppError('conflict', `API key ${old.key_prefix}… was rolled or revoked meanwhile`)
     await trx.insertInto('api_keys').values(row).execute()
+    await recordEvents(store, trx, [eventRow(actor, 'api_key.created', row.id, toApiKey(row, now), now)])
   })
   return { key: { ...toApiKey(row, now), key: secret }, previous: toApiKey(await findApiKey(store, actor.companyId, old.id), now) }
 }

@@ -12,6 +12,7 @@ import { actorId, type Actor } from '../actor.js'
 import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { closeStatus, notReadyWords } from './status.js'
 import type { CloseRecord, CloseRequest, CloseStatus } from './schemas.js'
+import { eventRow, recordEvents } from '../events.js'
 
 export function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
   return {
@@ -106,7 +107,9 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
       chain_head_hash: head?.hash ?? GENESIS,
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
-    return toRecord({ ...row, id })
+    const record = toRecord({ ...row, id })
+    await recordEvents(store, trx, [eventRow(actor, 'period.closed', month, record, now)])
+    return record
   })
   return { record, status: { ...status, lock_date: end, closed: true } }
 }
@@ -138,7 +141,9 @@ export async function reopenMonth(store: Store, actor: Actor, month: string, rea
       chain_head_hash: null,
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
-    return toRecord({ ...row, id })
+    const record = toRecord({ ...row, id })
+    await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, record, now)])
+    return record
   })
 }
 

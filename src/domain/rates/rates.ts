@@ -12,6 +12,7 @@ import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { baseCurrency } from '../accounts/companies.js'
 import type { ExchangeRate, ExchangeRateListQuery, RatesImportResult, SetExchangeRateRequest } from './schemas.js'
+import { eventRow, recordEvents } from '../events.js'
 
 /** Significant digits of a rate computed from ECB quotes. */
 export const CROSS_RATE_DIGITS = 12
@@ -230,6 +231,8 @@ export async function importRates(
         )
         .execute()
     }
+    const result = { imported: rates.length - replaced, replaced, skipped, currencies, from, to, notes: parsed.notes }
+    if (rates.length) await recordEvents(store, trx, [eventRow(actor, 'rate.imported', null, { ...result, source }, now)])
   })
   return { imported: rates.length - replaced, replaced, skipped, currencies, from, to, notes: parsed.notes }
 }

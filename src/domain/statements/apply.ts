@@ -17,7 +17,8 @@ import { lineRefs } from './match.js'
 import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../reconcile.js'
 import { StatementFileError } from './parse.js'
 import type { SelectedStatement } from './select.js'
-import type { StatementJob } from './statements.js'
+import { toStatement, type StatementJob } from './statements.js'
+import { eventRow, recordEvents } from '../events.js'
 import { companyKey, toTransaction } from '../transaction-rows.js'
 import { RateBook } from '../rates/book.js'
 import { amountInAccount } from '../accounts/balances.js'
@@ -262,7 +263,10 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       })
       .where('id', '=', statementId)
       .execute()
-    return { result, learn: await labelsChanged(trx, store, account.company_id, [], learned, now) }
+    const learn = await labelsChanged(trx, store, account.company_id, [], learned, now)
+    const stored = await trx.selectFrom('bank_statements').selectAll().where('id', '=', statementId).executeTakeFirstOrThrow()
+    await recordEvents(store, trx, [eventRow(actor, 'statement.processed', statementId, { ...toStatement(stored), result }, now)])
+    return { result, learn }
   })
   learn()
   return result

@@ -15,7 +15,8 @@ import { AppError } from '../../kernel/errors.js'
 import { applyStatement, warningsJson } from './apply.js'
 import { parseUpload, StatementFileError, type ParsedUpload } from './parse.js'
 import { selectStatement } from './select.js'
-import type { StatementJob } from './statements.js'
+import { toStatement, type StatementJob } from './statements.js'
+import { eventRow, recordEvents } from '../events.js'
 import { trackStatementJob } from './inflight.js'
 
 /**
@@ -91,18 +92,23 @@ async function processStatement(store: Store, job: StatementJob, deps: JobDeps):
       : 'internal error while processing the statement (reported in the server log): nothing was imported'
     const ts = deps.now().toISOString()
     const lines = err instanceof StatementFileError ? err.lines : []
-    await store.db
-      .updateTable('bank_statements')
-      .set({
-        status: 'failed',
-        error: message,
-        ...(lines.length ? { warnings: warningsJson(lines) } : {}),
-        updated_at: ts,
-        processed_at: ts,
-      })
-      .where('id', '=', job.statementId)
-      .where('status', 'in', ['pending', 'processing'])
-      .execute()
+    await store.writeTransaction(async (trx) => {
+      const r = await trx
+        .updateTable('bank_statements')
+        .set({
+          status: 'failed',
+          error: message,
+          ...(lines.length ? { warnings: warningsJson(lines) } : {}),
+          updated_at: ts,
+          processed_at: ts,
+        })
+        .where('id', '=', job.statementId)
+        .where('status', 'in', ['pending', 'processing'])
+        .executeTakeFirst()
+      if (Number(r.numUpdatedRows) !== 1) return
+      const stored = await trx.selectFrom('bank_statements').selectAll().where('id', '=', job.statementId).executeTakeFirstOrThrow()
+      await recordEvents(store, trx, [eventRow(job.actor, 'statement.failed', job.statementId, toStatement(stored), deps.now())])
+    })
   } finally {
     clearInterval(heartbeat)
     job.bytes = new Uint8Array(0)

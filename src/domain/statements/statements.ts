@@ -27,6 +27,7 @@ import {
 import { listTransactions, type Page } from '../transactions/queries.js'
 import type { Transaction } from '../schemas.js'
 import { baseCurrency } from '../accounts/companies.js'
+import { eventRow, recordEvents } from '../events.js'
 
 /** An upload as the route hands it over: the file's bytes and the options, not yet checked. */
 export interface StatementUpload {
@@ -244,7 +245,10 @@ export async function createStatement(
     worker: thisWorker(),
   }
   try {
-    await store.db.insertInto('bank_statements').values(row).execute()
+    await store.writeTransaction(async (trx) => {
+      await trx.insertInto('bank_statements').values(row).execute()
+      await recordEvents(store, trx, [eventRow(actor, 'statement.uploaded', row.id, toStatement(row), now)])
+    })
   } catch (err) {
     // Two uploads of one file at once: the unique index lets one in.
     const winner = await sameFile(store.db, account.id, sha)

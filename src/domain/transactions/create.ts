@@ -27,6 +27,9 @@ import { checkPlausible, type DateWindow } from './plausibility.js'
 import { RateBook } from '../rates/book.js'
 import { mayMatch, placeRows, type Placement } from './statement-lines.js'
 import { checkUnlocked, lockDateOf } from '../accounts/period-lock.js'
+import { recordEvents } from '../events.js'
+import { createdEvent, importedEvent } from './events.js'
+import { existingByRef, refTaken } from './import-refs.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
@@ -151,39 +154,6 @@ function buildRow(
   }
 }
 
-/** The existing transaction an import_ref names (for duplicate reports), keyed `account_key NUL import_ref`. */
-async function existingByRef(store: Store, db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
-  const byAccount = new Map<number, string[]>()
-  for (const r of rows) {
-    if (!r.import_ref) continue
-    const refs = byAccount.get(r.account_key)
-    if (refs) refs.push(r.import_ref)
-    else byAccount.set(r.account_key, [r.import_ref])
-  }
-  const out = new Map<string, string>()
-  for (const [account, refs] of byAccount) {
-    for (let i = 0; i < refs.length; i += 500) {
-      const found = await db
-        .selectFrom('transactions')
-        .select(['id', 'import_ref'])
-        .where('account_key', '=', account)
-        .where('import_ref', 'in', refs.slice(i, i + 500))
-        .execute()
-      for (const f of found) out.set(refKey(account, f.import_ref), store.tx.idText(f.id))
-    }
-  }
-  return out
-}
-
-/** The 409 of a create whose import_ref the account holds already. */
-async function refTaken(store: Store, db: Kysely<Db>, row: NewTransactionRow): Promise<AppError> {
-  const existing = (await existingByRef(store, db, [row])).get(refKey(row.account_key, row.import_ref))
-  return new AppError(
-    'conflict',
-    `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`,
-  )
-}
-
 export async function createTransaction(
   store: Store,
   actor: Actor,
@@ -193,7 +163,7 @@ export async function createTransaction(
 ): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now, window)
   const t = toTransaction(row as TransactionRow)
-  const inserted = await store.hot.insertTransactions([row])
+  const inserted = await store.hot.insertTransactions([row], { event: (ins) => (ins.at(0) ? createdEvent(actor, t, now) : undefined) })
   if (!inserted.at(0)) throw await refTaken(store, store.db, row)
   if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
   return t
@@ -237,10 +207,18 @@ export async function storeTransactionBatch(
   let placed: Placement
   if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
     await store.tx.prepareActors(built.rows)
-    placed = await store.writeTransaction((trx) => placeRows(store, trx, actor, built.rows, now))
+    placed = await store.writeTransaction(async (trx) => {
+      const p = await placeRows(store, trx, actor, built.rows, now)
+      const event = importedEvent(actor, built.rows.length, p.inserted, { errors: built.errors.length, matched: p.matched.size }, now)
+      if (event) await recordEvents(store, trx, [event])
+      return p
+    })
   } else {
     const existing = new Map<string, string>()
-    const inserted = load ? await load.insert(built.rows, { existing }) : await store.hot.insertTransactions(built.rows, { existing })
+    const event = (ins: InsertedRows) => importedEvent(actor, built.rows.length, ins, { errors: built.errors.length }, now)
+    const inserted = load
+      ? await load.insert(built.rows, { existing, event })
+      : await store.hot.insertTransactions(built.rows, { existing, event })
     placed = { inserted, matched: new Map(), existing }
   }
   // The load's last batch: the load ends before the answer, so that the import ends with it.
@@ -410,6 +388,7 @@ export async function createTransactionIdempotent(
     const row = await buildTransactionRow(store, actor, input, now, window, trx)
     const t = toTransaction(row)
     if (!(await store.tx.insert(trx, [row])).has(row.id)) throw await refTaken(store, trx, row)
+    await recordEvents(store, trx, [createdEvent(actor, t, now)])
     created = row
     return { status: 201, body: t }
   })
@@ -442,6 +421,9 @@ export async function createTransactionBatchIdempotent(
       ? await placeRows(store, trx, actor, built.rows, now)
       : { inserted: InsertedRows.ofIds(built.rows, await store.tx.insert(trx, built.rows)), matched: new Map() }
     stored = built.rows.filter((_, i) => placed.inserted.at(i))
+    const counts = { errors: built.errors.length, ...(matchStatementLines ? { matched: placed.matched.size } : {}) }
+    const event = importedEvent(actor, built.rows.length, placed.inserted, counts, now)
+    if (event) await recordEvents(store, trx, [event])
     return {
       status: 201,
       body: await settleBatch(store, trx, built, placed, toTransaction, matchStatementLines ? placed.matched : undefined),

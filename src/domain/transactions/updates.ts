@@ -23,6 +23,8 @@ import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
 import { checkUnlocked, isLocked, lockDateOf, periodLocked } from '../accounts/period-lock.js'
+import { recordEvents } from '../events.js'
+import { deletedEvent, updatedEvent } from './events.js'
 
 const CATEGORY_FIELDS = ['category', 'accounting_category', 'cash_flow_category'] as const
 
@@ -196,7 +198,9 @@ export async function updateTransaction(
       await appendAudit(trx, store.dialect, [auditRow(actor, 'update', row.id, changes, now)])
       const delta = new LabelDelta()
       delta.note(row, next)
-      return { after, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
+      const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
+      await recordEvents(store, trx, [updatedEvent(actor, after, Object.keys(changes), now)])
+      return { after, learn }
     })
     .then(({ after, learn }) => {
       learn()
@@ -223,7 +227,9 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
       ])
       const delta = new LabelDelta()
       delta.note(row, null)
-      return { id: row.id, learn: await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now) }
+      const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
+      await recordEvents(store, trx, [deletedEvent(actor, toTransaction(row), now)])
+      return { id: row.id, learn }
     })
     .then(({ id, learn }) => {
       learn()
@@ -264,6 +270,7 @@ export async function bulkUpdateTransactions(
       const ts = now.toISOString()
       const out: Transaction[] = []
       const audit = []
+      const events = []
       const delta = new LabelDelta()
       for (const row of rows) {
         const next: TransactionRow = { ...row, updated_at: ts }
@@ -289,6 +296,7 @@ export async function bulkUpdateTransactions(
         }
         await store.tx.update(trx, next)
         audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
+        events.push(updatedEvent(actor, after, Object.keys(changes), now))
         delta.note(row, next)
       }
       if (locked.length && lockDate) {
@@ -306,6 +314,7 @@ export async function bulkUpdateTransactions(
       const order = new Map(ids.map((id, i) => [id, i]))
       out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
       const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
+      await recordEvents(store, trx, events)
       // `updated` counts the transactions the request applied to (those already as asked included)
       return { result: { updated: rows.length, transactions: out }, learn }
     })

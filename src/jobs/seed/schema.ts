@@ -186,7 +186,7 @@ export const ApiKeySpec = z
     api_key: StepName,
     /** The key's name, and how it is found again (default: the step name). */
     name: text(100).min(1).optional(),
-    scopes: z.array(z.enum(API_KEY_SCOPES)).min(1, 'give at least one scope').max(4),
+    scopes: z.array(z.enum(API_KEY_SCOPES)).min(1, 'give at least one scope').max(5),
     description: text(500).optional(),
     expires_at: z
       .string()

@@ -27,6 +27,9 @@ import * as periodLocks from './0016_period_locks.js'
 import * as auditChain from './0017_audit_chain.js'
 import * as reportTotals from './0018_report_totals.js'
 import * as keyRolling from './0019_key_rolling.js'
+import * as events from './0020_events.js'
+import * as webhooks from './0021_webhooks.js'
+import * as requestLog from './0022_request_log.js'
 import * as closeRecords from './0024_close_records.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
@@ -53,6 +56,9 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0017_audit_chain', auditChain],
   ['0018_report_totals', reportTotals],
   ['0019_key_rolling', keyRolling],
+  ['0020_events', events],
+  ['0021_webhooks', webhooks],
+  ['0022_request_log', requestLog],
   ['0024_close_records', closeRecords],
 ]
 

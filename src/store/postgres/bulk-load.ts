@@ -18,7 +18,7 @@
  */
 import { type Kysely, sql } from 'kysely'
 import type { Db } from '../schema.js'
-import type { BulkLoad, InsertedRows } from '../store.js'
+import type { BulkLoad, InsertedRows, InsertOptions } from '../store.js'
 import type { NewTransactionRow } from '../transaction-codec.js'
 
 /** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor, as PostgreSQL ships them. */
@@ -70,8 +70,8 @@ export class TransactionStatistics {
  * large, row-inserts.ts), and its end refreshes the statistics (above).
  */
 export function postgresBulkLoad(
-  insert: (rows: NewTransactionRow[]) => Promise<InsertedRows>,
+  insert: (rows: NewTransactionRow[], o?: InsertOptions) => Promise<InsertedRows>,
   statistics: TransactionStatistics,
 ): BulkLoad {
-  return { insert: (rows) => insert(rows), end: () => statistics.refresh() }
+  return { insert: (rows, o) => insert(rows, o), end: () => statistics.refresh() }
 }

@@ -22,7 +22,8 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { TX_COLUMNS } from '../schema.js'
+import { TX_COLUMNS, type NewEventRow } from '../schema.js'
+import { insertEventsPg } from '../events.js'
 import type { NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 
 /** Calls of at least this many rows go by COPY; fewer by a multi-row INSERT (a COPY costs three round trips more). */
@@ -66,8 +67,19 @@ function refTaken(err: unknown): boolean {
 }
 
 /** Insert `rows` in one transaction on a connection of `pool`; the ids of the rows inserted. */
-export async function copyTransactions(pool: pg.Pool, codec: TransactionCodec, rows: NewTransactionRow[]): Promise<Set<string>> {
+export async function copyTransactions(
+  pool: pg.Pool,
+  codec: TransactionCodec,
+  rows: NewTransactionRow[],
+  /** The event of the rows that went in, written before the COMMIT (docs/events.md). */
+  eventOf?: (ids: Set<string>) => NewEventRow | undefined,
+): Promise<Set<string>> {
   const client = await pool.connect()
+  const withEvent = async (ids: Set<string>): Promise<Set<string>> => {
+    const event = eventOf?.(ids)
+    if (event) await insertEventsPg(client, [event])
+    return ids
+  }
   let broken: Error | undefined
   const inTransaction = async <T>(work: () => Promise<T>): Promise<T> => {
     await client.query('BEGIN')
@@ -86,7 +98,7 @@ export async function copyTransactions(pool: pg.Pool, codec: TransactionCodec, r
     try {
       return await inTransaction(async () => {
         await pipeline(Readable.from(copyText(codec, rows, false)), client.query(copyFrom(`COPY transactions (${COLUMNS}) FROM STDIN`)))
-        return new Set(rows.map((r) => r.id))
+        return withEvent(new Set(rows.map((r) => r.id)))
       })
     } catch (err) {
       if (!refTaken(err) || broken) throw err
@@ -101,7 +113,7 @@ export async function copyTransactions(pool: pg.Pool, codec: TransactionCodec, r
         `INSERT INTO transactions (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
          ON CONFLICT (account_key, import_ref) DO NOTHING RETURNING id`,
       )
-      return new Set(r.rows.map((x) => x.id))
+      return withEvent(new Set(r.rows.map((x) => x.id)))
     })
   } finally {
     client.release(broken)

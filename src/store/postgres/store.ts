@@ -10,8 +10,17 @@ import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
 import { takeRateLimit } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
+import { insertEvents } from '../events.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
-import { type BulkLoad, InsertedRows, type HotPaths, type RateLimitInput, type RateLimitResult, type Store } from '../store.js'
+import {
+  type BulkLoad,
+  InsertedRows,
+  type HotPaths,
+  type InsertOptions,
+  type RateLimitInput,
+  type RateLimitResult,
+  type Store,
+} from '../store.js'
 
 export interface PostgresOptions {
   /** Schema to work in (created if missing); tests use one per run. */
@@ -144,16 +153,23 @@ class PostgresHotPaths implements HotPaths {
 
   /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (bulk-load.ts). */
   bulkLoad(): BulkLoad {
-    return postgresBulkLoad((rows) => this.insertTransactions(rows), this.statistics)
+    return postgresBulkLoad((rows, o) => this.insertTransactions(rows, o), this.statistics)
   }
 
-  async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {
+  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
+    // The insert's event goes in the same database transaction as its rows (docs/events.md).
+    const eventOf = (ids: Set<string>) => o.event?.(InsertedRows.ofIds(rows, ids))
     const inserted =
       rows.length >= COPY_MIN_ROWS
-        ? await copyTransactions(this.pool, this.codec, rows)
-        : await this.db.transaction().execute((db) => this.codec.insert(db, rows))
+        ? await copyTransactions(this.pool, this.codec, rows, eventOf)
+        : await this.db.transaction().execute(async (db) => {
+            const ids = await this.codec.insert(db, rows)
+            const event = eventOf(ids)
+            if (event) await insertEvents(db, 'postgres', [event])
+            return ids
+          })
     this.statistics.wrote(inserted.size)
     return InsertedRows.ofIds(rows, inserted)
   }

@@ -3,10 +3,16 @@ import { type Kysely, sql } from 'kysely'
 import { usagePerKey } from '../api-usage.js'
 import type { Db, NewApiRequestRow } from '../schema.js'
 
+/** The advisory lock that serializes writers of api_requests (any constant of our own). */
+const REQUEST_LOG_LOCK = 510_022
+
 export async function insertApiRequests(db: Kysely<Db>, rows: NewApiRequestRow[]): Promise<void> {
   if (rows.length === 0) return
   const perKey = usagePerKey(rows)
   await db.transaction().execute(async (trx) => {
+    // One writer at a time, so that ids are committed in their order and a reader that follows the
+    // ids (the request log's cursor, domain/api-keys/request-log.ts) never passes one still uncommitted.
+    await sql`SELECT pg_advisory_xact_lock(${sql.lit(REQUEST_LOG_LOCK)})`.execute(trx)
     for (let i = 0; i < rows.length; i += 1000)
       await trx
         .insertInto('api_requests')

@@ -96,7 +96,9 @@ export interface BulkLoadWrites {
   /** The creators' actor keys of `rows`, prepared outside any transaction. */
   prepareActors(rows: NewTransactionRow[]): Promise<void>
   /** The ordinary insert, in a transaction of its own (a batch of a load too small to set indexes aside). */
-  insert(rows: NewTransactionRow[]): Promise<InsertedRows>
+  insert(rows: NewTransactionRow[], o: InsertOptions): Promise<InsertedRows>
+  /** Inside the batch's transaction: its event, if it has one (docs/events.md). */
+  recordEvent(inserted: InsertedRows, o: InsertOptions): InsertedRows
   /** Inside a transaction: the rows against the unique ref index (ON CONFLICT). */
   appendRows(rows: NewTransactionRow[]): InsertedRows
   /** Inside a transaction: the rows deduplicated against the load's refs in memory. */
@@ -215,7 +217,7 @@ export class SqliteBulkLoad {
 
   /** A batch of a load announcing `announced` rows; a load too small for it takes the ordinary insert. */
   private async insert(announced: number, rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
-    if (rows.length === 0 || !this.isBulk(announced)) return this.writes.insert(rows)
+    if (rows.length === 0 || !this.isBulk(announced)) return this.writes.insert(rows, o)
     await this.writes.prepareActors(rows)
     const refAccounts = new Set<number>()
     for (const r of rows) if (r.import_ref) refAccounts.add(r.account_key)
@@ -241,7 +243,7 @@ export class SqliteBulkLoad {
         }
         // The batch's rows are those past the last rowid before it (the write lock is held).
         if (this.totalsAside) for (const q of this.addTotals) q.run(after)
-        return inserted
+        return this.writes.recordEvent(inserted, o)
       })
       .finally(() => this.scheduleRebuild())
   }

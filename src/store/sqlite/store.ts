@@ -18,12 +18,14 @@ import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './row-inserts.js'
 import { prepareRateLimit } from './rate-limit.js'
 import { prepareUsage } from './usage.js'
-import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow } from '../schema.js'
+import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from '../schema.js'
+import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
   type BulkLoad,
   type BulkLoadOptions,
   InsertedRows,
+  type InsertOptions,
   type HotPaths,
   type RateLimitInput,
   type RateLimitResult,
@@ -150,6 +152,19 @@ function giveBackFreedSpace(raw: BetterSqlite3.Database): void {
   }
 }
 
+/** An event's values as better-sqlite3 binds them (no undefined). */
+function eventParams(e: NewEventRow): Record<string, string | null> {
+  return {
+    id: e.id,
+    company_id: e.company_id,
+    type: e.type,
+    object_id: e.object_id ?? null,
+    actor: e.actor,
+    created_at: e.created_at,
+    data: e.data,
+  }
+}
+
 /**
  * kysely's SQLite driver prepares every query anew (about 60 µs each in better-sqlite3); the same
  * SQL text can reuse its statement. Safe because queries on the one connection run one at a time
@@ -177,6 +192,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
+  private readonly insertEvent: BetterSqlite3.Statement
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
   private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
@@ -194,12 +210,14 @@ class SqliteHotPaths implements HotPaths {
       inWriteQueue: (work) => this.grouped(work),
       beforeDataWrite: () => this.beforeDataWrite(),
       prepareActors: (rows) => codec.prepareActors(rows),
-      insert: (rows) => this.insertTransactions(rows),
+      insert: (rows, io) => this.insertTransactions(rows, io),
+      recordEvent: (inserted, io) => this.recordEvent(inserted, io),
       appendRows: (rows) => InsertedRows.ofIds(rows, this.appendTransactions(rows)),
       appendBulk: (rows, refs, existing) => this.appendBulk(rows, refs, existing),
     })
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
+    this.insertEvent = raw.prepare(SQLITE_INSERT_EVENT)
     // Inside a write turn's transaction this is a savepoint.
     this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
     this.rateLimit = prepareRateLimit(raw)
@@ -310,19 +328,29 @@ class SqliteHotPaths implements HotPaths {
     return this.inWriteTurn(() => this.appendRequests(rows))
   }
 
-  async insertTransactions(rows: NewTransactionRow[]): Promise<InsertedRows> {
+  async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
     return this.grouped(() => {
       this.beforeDataWrite()
       // Its statements' ON CONFLICT names the unique ref index, whether the rows have refs or not.
       this.load.ensureRefIndex()
-      return InsertedRows.ofIds(rows, this.appendTransactions(rows))
+      return this.recordEvent(InsertedRows.ofIds(rows, this.appendTransactions(rows)), o)
     })
   }
 
   bulkLoad(o: BulkLoadOptions): BulkLoad {
     return this.load.session(o)
+  }
+
+  /** Inside the insert's transaction: its event goes in with its rows (docs/events.md). */
+  private recordEvent(inserted: InsertedRows, o: InsertOptions): InsertedRows {
+    const event = o.event?.(inserted)
+    if (event) {
+      this.insertEvent.run(eventParams(event))
+      eventsWritten()
+    }
+    return inserted
   }
 
   /** Inside a write transaction that writes import_refs: the unique index is there (bulk-load.ts). */

@@ -1,0 +1,39 @@
+/** Transactions that already hold an import_ref: found for a batch's duplicates, and the 409 of a single create. */
+import type { Kysely } from 'kysely'
+import { AppError } from '../../kernel/errors.js'
+import type { Db } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import { type NewTransactionRow, refKey } from '../../store/transaction-codec.js'
+
+/** The existing transaction an import_ref names (for duplicate reports), keyed `account_key NUL import_ref`. */
+export async function existingByRef(store: Store, db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
+  const byAccount = new Map<number, string[]>()
+  for (const r of rows) {
+    if (!r.import_ref) continue
+    const refs = byAccount.get(r.account_key)
+    if (refs) refs.push(r.import_ref)
+    else byAccount.set(r.account_key, [r.import_ref])
+  }
+  const out = new Map<string, string>()
+  for (const [account, refs] of byAccount) {
+    for (let i = 0; i < refs.length; i += 500) {
+      const found = await db
+        .selectFrom('transactions')
+        .select(['id', 'import_ref'])
+        .where('account_key', '=', account)
+        .where('import_ref', 'in', refs.slice(i, i + 500))
+        .execute()
+      for (const f of found) out.set(refKey(account, f.import_ref), store.tx.idText(f.id))
+    }
+  }
+  return out
+}
+
+/** The 409 of a create whose import_ref the account holds already. */
+export async function refTaken(store: Store, db: Kysely<Db>, row: NewTransactionRow): Promise<AppError> {
+  const existing = (await existingByRef(store, db, [row])).get(refKey(row.account_key, row.import_ref))
+  return new AppError(
+    'conflict',
+    `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`,
+  )
+}

@@ -1,0 +1,101 @@
+/**
+ * The deliverer as `finctl serve` runs it (docs/events.md, "Delivery"): a round when this process
+ * writes events, when a retry falls due, and otherwise on a timer that backs off while idle, from
+ * 250 ms to FINCTL_WEBHOOK_POLL_MS (default 2 s) between look-ups of one indexed query each:
+ * no busy polling. Events written by another process are seen within that time.
+ */
+import { randomUUID } from 'node:crypto'
+import { onEventsWritten } from '../../store/events.js'
+import type { Store } from '../../store/store.js'
+import { type DeliverySettings, deliverDue, deliverySettings, nextDue } from './deliver.js'
+
+const MIN_POLL_MS = 250
+
+export interface DelivererOptions {
+  /** Told of an unexpected error of a round (the round is tried again later). */
+  report?: (err: unknown) => void
+  settings?: DeliverySettings
+  maxPollMs?: number
+}
+
+export class WebhookDeliverer {
+  private readonly worker = randomUUID()
+  private readonly settings: DeliverySettings
+  private readonly maxPollMs: number
+  private idleMs = MIN_POLL_MS
+  private timer: NodeJS.Timeout | undefined
+  private dueAt = Number.POSITIVE_INFINITY
+  private round: Promise<void> | undefined
+  private again = false
+  private stopped = false
+  private unsubscribe: (() => void) | undefined
+
+  constructor(
+    private readonly store: Store,
+    private readonly o: DelivererOptions = {},
+  ) {
+    this.settings = o.settings ?? deliverySettings()
+    const poll = Number(process.env.FINCTL_WEBHOOK_POLL_MS)
+    this.maxPollMs = o.maxPollMs ?? (Number.isFinite(poll) && poll >= MIN_POLL_MS ? poll : 2_000)
+  }
+
+  start(): void {
+    this.unsubscribe = onEventsWritten(() => this.wake())
+    this.schedule(0)
+  }
+
+  /** Events were written: a round soon, and the idle backoff starts over. */
+  wake(): void {
+    this.idleMs = MIN_POLL_MS
+    this.schedule(20)
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return
+    const at = Date.now() + ms
+    if (this.timer && at >= this.dueAt) return
+    clearTimeout(this.timer)
+    this.dueAt = at
+    this.timer = setTimeout(() => this.tick(), ms)
+    this.timer.unref()
+  }
+
+  private tick(): void {
+    this.timer = undefined
+    this.dueAt = Number.POSITIVE_INFINITY
+    if (this.round) {
+      this.again = true
+      return
+    }
+    this.round = this.run().finally(() => {
+      this.round = undefined
+      if (this.again) {
+        this.again = false
+        this.schedule(0)
+      }
+    })
+  }
+
+  private async run(): Promise<void> {
+    let wait = this.idleMs
+    try {
+      const r = await deliverDue(this.store, { worker: this.worker, settings: this.settings })
+      if (r.delivered + r.failed + r.skipped > 0) this.idleMs = MIN_POLL_MS
+      else this.idleMs = Math.min(this.idleMs * 2, this.maxPollMs)
+      const due = await nextDue(this.store, new Date())
+      wait = Math.min(this.idleMs, due === undefined ? Number.POSITIVE_INFINITY : Math.max(due - Date.now(), 0) + 5)
+    } catch (err) {
+      if (!this.stopped) this.o.report?.(err)
+      wait = this.maxPollMs
+    }
+    this.schedule(wait)
+  }
+
+  /** Stop looking; a round under way finishes first (its sends are settled). */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.unsubscribe?.()
+    clearTimeout(this.timer)
+    await this.round
+  }
+}

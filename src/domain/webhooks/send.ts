@@ -1,0 +1,61 @@
+/**
+ * Signing and sending one delivery (docs/events.md, "Verifying a delivery"). The header is
+ * `Finctl-Signature: t=UNIX_SECONDS,v1=HEX(HMAC-SHA256(secret, t + "." + body))`, as Stripe's.
+ */
+import { createHmac } from 'node:crypto'
+import { VERSION } from '../../version.js'
+import { checkWebhookUrl } from './url-check.js'
+
+export function signature(secret: string, timestamp: number, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
+}
+
+export function signatureHeader(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${signature(secret, timestamp, body)}`
+}
+
+/** How long a receiver may take to answer (FINCTL_WEBHOOK_TIMEOUT_MS, default 10 s). */
+export function sendTimeoutMs(): number {
+  const n = Number(process.env.FINCTL_WEBHOOK_TIMEOUT_MS)
+  return Number.isFinite(n) && n > 0 ? n : 10_000
+}
+
+export interface Sent {
+  ok: boolean
+  status_code: number | null
+  error: string | null
+  duration_ms: number
+}
+
+/** POST an event's JSON to `url`, signed now; a 2xx is success, anything else (or no answer in time) is not. */
+export async function sendEvent(url: string, secret: string, event: { id: string; type: string }, now: Date): Promise<Sent> {
+  const body = JSON.stringify(event)
+  const started = performance.now()
+  const took = () => Math.round(performance.now() - started)
+  try {
+    await checkWebhookUrl(url)
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': `finctl-webhooks/${VERSION}`,
+        'finctl-event-id': event.id,
+        'finctl-event-type': event.type,
+        'finctl-signature': signatureHeader(secret, Math.floor(now.getTime() / 1000), body),
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(sendTimeoutMs()),
+    })
+    await res.body?.cancel().catch(() => {})
+    const ok = res.status >= 200 && res.status < 300
+    return { ok, status_code: res.status, error: ok ? null : `HTTP ${res.status}`, duration_ms: took() }
+  } catch (e) {
+    const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } }
+    const why =
+      err.name === 'TimeoutError'
+        ? `no answer in ${sendTimeoutMs()} ms`
+        : (err.cause?.code ?? err.cause?.message ?? err.message ?? 'failed')
+    return { ok: false, status_code: null, error: why, duration_ms: took() }
+  }
+}
