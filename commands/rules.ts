@@ -6,6 +6,7 @@ import { amountColumn } from '../src/cli/columns.js'
 import { note, printList, printRecord, type Column } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
+import { resolveListedId } from '../src/cli/short-ids.js'
 import { confirmOrYes } from '../src/cli/prompts.js'
 import { describeConditions } from '../src/domain/categorization/rule-words.js'
 import type {
@@ -19,6 +20,17 @@ import { AppError } from '../src/kernel/errors.js'
 
 const PATH = '/api-v1/categorization-rules'
 const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`
+
+/** The full id of the rule ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
+async function ruleId(ctx: Context, id: string): Promise<string> {
+  const client = await ctx.client()
+  return resolveListedId(
+    'rule',
+    id,
+    () => api(client).list(),
+    (r) => `${r.id}  ${r.name}`,
+  )
+}
 
 function api(client: Client) {
   return {
@@ -215,7 +227,7 @@ async function runList(ctx: Context): Promise<number> {
 }
 
 async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number> {
-  await printRule(ctx, await api(await ctx.client()).get(id))
+  await printRule(ctx, await api(await ctx.client()).get(await ruleId(ctx, id)))
   return 0
 }
 
@@ -242,7 +254,7 @@ async function runUpdate(ctx: Context, o: RuleOptions & { disable?: boolean; ena
   }
   if (Object.values(patch).every((v) => v === undefined))
     throw new AppError('usage', `nothing to change: give --name, --position, --set, --disable, --enable or conditions (${CONDITION_FLAGS})`)
-  const rule = await api(await ctx.client()).update(id, patch)
+  const rule = await api(await ctx.client()).update(await ruleId(ctx, id), patch)
   await printRule(ctx, rule)
   note(ctx.io, ctx.printer, `updated rule ${rule.id}`)
   return 0
@@ -250,14 +262,14 @@ async function runUpdate(ctx: Context, o: RuleOptions & { disable?: boolean; ena
 
 async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {
   await confirmOrYes(ctx, o.yes, `Delete rule ${id}?`)
-  const r = await api(await ctx.client()).delete(id)
+  const r = await api(await ctx.client()).delete(await ruleId(ctx, id))
   await printRecord(ctx.io, ctx.printer, r)
   note(ctx.io, ctx.printer, `deleted rule ${r.id}`)
   return 0
 }
 
 async function runTest(ctx: Context, o: { since: string; limit?: string }, [id]: string[]): Promise<number> {
-  const t = await api(await ctx.client()).test(id, { since: o.since, limit: wholeNumber(o.limit, '--limit') })
+  const t = await api(await ctx.client()).test(await ruleId(ctx, id), { since: o.since, limit: wholeNumber(o.limit, '--limit') })
   if (ctx.printer.format === 'json') await printRecord(ctx.io, ctx.printer, t)
   else await printList(ctx.io, ctx.printer, t.changes, changeColumns, { empty: 'no transaction would change' })
   const shown = t.changes.length < t.would_change ? ` (listed ${t.changes.length}: --limit for more)` : ''
@@ -270,6 +282,7 @@ async function runTest(ctx: Context, o: { since: string; limit?: string }, [id]:
 }
 
 async function runApply(ctx: Context, o: { since: string; yes?: boolean }, [id]: string[]): Promise<number> {
+  id = await ruleId(ctx, id)
   const rules = api(await ctx.client())
   let question = `Apply rule ${id} to its transactions since ${o.since}?`
   // On a terminal, say how many would change before asking (and ask nothing when none would).

@@ -95,6 +95,20 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
       out = out.where('transactions.amount', op, r.minor)
     }
   }
+  // Short ids (docs/cli.md): a prefix is a range of the unique index on id; a suffix (the random
+  // end of a UUIDv7, what tables show) is matched over the company's rows.
+  if (q.id_prefix) {
+    const [low, high] = store.tx.idRange(q.id_prefix.replaceAll('-', '').toLowerCase())
+    out = out.where('transactions.id', '>=', low).where('transactions.id', '<=', high)
+  }
+  if (q.id_suffix) {
+    const hex = q.id_suffix.replaceAll('-', '').toLowerCase()
+    out = out.where(
+      store.dialect === 'postgres'
+        ? sql<boolean>`replace(transactions.id::text, '-', '') LIKE ${`%${hex}`}`
+        : sql<boolean>`hex(transactions.id) LIKE ${`%${hex.toUpperCase()}`}`,
+    )
+  }
   if (q.tag) out = out.where(sql<boolean>`transactions.tags LIKE ${likePattern(JSON.stringify(q.tag))} ESCAPE '\\'`)
   if (q.q) {
     const pattern = likePattern(q.q)
