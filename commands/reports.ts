@@ -146,13 +146,18 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
   )
   const hasTransfers = r.transfers.inflows !== 0 || r.transfers.outflows !== 0
   const money = (v: (p: Row) => number) => (p: Row) => signed(ctx.chalk, v(p), cur)
+  // On a narrow terminal the columns are left out in `drop` order (highest first), never wrapped:
+  // transfers, the categories, money in and out; the period, its net and the closing balance stay.
+  const catDrop = { uncategorized: 7, financing: 6, investing: 5, operations: 4 }
   const columns: Column<Row>[] = [
     { header: 'period', value: (p) => p.label },
-    ...shown.map((c): Column<Row> => ({ header: `${c} ${cur}`, value: money((p) => p.by_category[c].net), align: 'right' })),
-    { header: `in ${cur}`, value: money((p) => p.inflows), align: 'right' },
-    { header: `out ${cur}`, value: money((p) => p.outflows), align: 'right' },
+    ...shown.map(
+      (c): Column<Row> => ({ header: `${c} ${cur}`, value: money((p) => p.by_category[c].net), align: 'right', drop: catDrop[c] }),
+    ),
+    { header: `in ${cur}`, value: money((p) => p.inflows), align: 'right', drop: 3 },
+    { header: `out ${cur}`, value: money((p) => p.outflows), align: 'right', drop: 2 },
     { header: `net ${cur}`, value: money((p) => p.net), align: 'right' },
-    ...(hasTransfers ? [{ header: `transfers ${cur}`, value: money((p) => p.transfers.net), align: 'right' } as Column<Row>] : []),
+    ...(hasTransfers ? [{ header: `transfers ${cur}`, value: money((p) => p.transfers.net), align: 'right', drop: 8 } as Column<Row>] : []),
     { header: `closing ${cur}`, value: money((p) => p.closing_balance), align: 'right' },
   ]
   const total = [

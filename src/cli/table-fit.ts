@@ -44,6 +44,7 @@ export function fitColumns(columns: string[][], whole: boolean[], maxWidth: numb
   if (total(natural) <= maxWidth) return undefined
   let kept = columns.map((_, i) => i)
   let floorOf = (i: number) => Math.min(natural[i], Math.max(FLOOR, hints[i]?.min ?? FLOOR) + PADDING)
+  let lowered = false
   for (;;) {
     const widths = narrow(natural, kept, whole, floorOf, maxWidth, total, (i) => hints[i]?.wide === true)
     if (total(kept.map((i) => widths[i])) <= maxWidth) return { widths: kept.map((i) => widths[i]), kept }
@@ -55,9 +56,9 @@ export function fitColumns(columns: string[][], whole: boolean[], maxWidth: numb
       continue
     }
     // Nothing to drop by priority: text columns down to FLOOR, then from the right (never the first: it names the row).
-    const atFloor = (i: number) => Math.min(natural[i], FLOOR + PADDING)
-    if (floorOf !== atFloor) {
-      floorOf = atFloor
+    if (!lowered) {
+      lowered = true
+      floorOf = (i: number) => Math.min(natural[i], FLOOR + PADDING)
       continue
     }
     const drop = [...kept].reverse().find((i) => !whole[i] && i !== kept[0])
