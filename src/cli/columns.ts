@@ -84,7 +84,8 @@ export const transactionColumns: Column<Transaction>[] = [
     value: (t) => accountNames.get(t.bank_account_id) ?? shortId(t.bank_account_id),
     ttyOnly: true,
     drop: 1,
+    min: 6,
   },
-  { header: 'category', value: (t) => t.category ?? '', drop: 2 },
+  { header: 'category', value: (t) => t.category ?? '', drop: 2, min: 7 },
   { header: 'status', value: (t) => t.status, drop: 3 },
 ]

@@ -27,23 +27,23 @@ export interface Fitted {
 export interface FitHint {
   drop?: number
   min?: number
-  /** Narrowed only once the other text columns are at their floor (a description: the widest share). */
+  /** Keeps about twice the width of the other text columns (a description: the widest share). */
   wide?: boolean
 }
 
 /**
  * Widths for `columns` (each the list of its cells, header first) in `maxWidth` terminal columns;
  * `whole[i]` says column i must not be narrowed. undefined when the table fits as it is.
- * Text columns are narrowed, the widest first, down to their `min` (else FLOOR); then the column
- * with the highest `drop` is left out, whole or not, and the rest widen again; with none left to
- * drop, text columns go down to FLOOR, then text columns are left out from the right.
+ * Text columns are narrowed, the widest first (a `wide` one counted at half its width), down to their `min` (else
+ * FLOOR); then the column with the highest `drop` is left out, whole or not, and the rest widen
+ * again; with none left to drop, text columns go down to FLOOR, then are left out from the right.
  */
 export function fitColumns(columns: string[][], whole: boolean[], maxWidth: number, hints: FitHint[] = []): Fitted | undefined {
   const natural = columns.map((cells) => Math.max(...cells.map((c) => displayWidth(c))) + PADDING)
   const total = (w: number[]) => w.reduce((a, b) => a + b, 0) + w.length + BORDER
   if (total(natural) <= maxWidth) return undefined
   let kept = columns.map((_, i) => i)
-  let floorOf = (i: number) => Math.min(natural[i], Math.max(FLOOR, hints[i]?.min ?? FLOOR) + PADDING)
+  let floorOf = (i: number) => Math.min(natural[i], (hints[i]?.min ?? FLOOR) + PADDING)
   let lowered = false
   for (;;) {
     const widths = narrow(natural, kept, whole, floorOf, maxWidth, total, (i) => hints[i]?.wide === true)
@@ -79,14 +79,11 @@ function narrow(
 ): number[] {
   const widths = [...natural]
   let width = total(kept.map((i) => widths[i]))
-  const widest = (last: boolean): number => {
-    let pick = -1
-    for (const i of kept) if (!whole[i] && wide(i) === last && widths[i] > floorOf(i) && (pick < 0 || widths[i] > widths[pick])) pick = i
-    return pick
-  }
+  // A `wide` column counts half its width here: it keeps about twice the share of the others.
+  const weight = (i: number) => (wide(i) ? widths[i] / 2 : widths[i])
   while (width > maxWidth) {
-    let pick = widest(false)
-    if (pick < 0) pick = widest(true)
+    let pick = -1
+    for (const i of kept) if (!whole[i] && widths[i] > floorOf(i) && (pick < 0 || weight(i) > weight(pick))) pick = i
     if (pick < 0) break
     widths[pick]--
     width--

