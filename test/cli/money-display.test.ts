@@ -8,7 +8,16 @@ import { describe, expect, it } from 'vitest'
 import type { Transaction } from '../../src/domain/schemas.js'
 import { IN_BLOCK, OUT_BLOCK, barChart, signed } from '../../src/cli/chart.js'
 import { mask, parseDuration, today } from '../../src/cli/format.js'
-import { formatMoney, jsonAmount, jsonAmountOf, localeTag, minorOf, setMoneyLocale, showAmount, unconvertedNote } from '../../src/cli/money.js'
+import {
+  formatMoney,
+  jsonAmount,
+  jsonAmountOf,
+  localeTag,
+  minorOf,
+  setMoneyLocale,
+  showAmount,
+  unconvertedNote,
+} from '../../src/cli/money.js'
 import { amountTotal } from '../../src/cli/totals.js'
 import { AppError } from '../../src/kernel/errors.js'
 

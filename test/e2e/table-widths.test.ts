@@ -27,6 +27,8 @@ const COMMANDS = [
   'reports summary --from 2026-01-01 --to 2026-12-31',
 ]
 const WIDTHS = [80, 100, 120]
+/** A colour code (SGR escape). */
+const ANSI_SGR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 
 describe('tables fit the terminal with colour on (tmux)', () => {
   let sb: Sandbox
@@ -96,7 +98,7 @@ describe('tables fit the terminal with colour on (tmux)', () => {
         if (text.includes('┌')) expect(text, `finctl ${line} printed no colour at ${width}`).toContain('\x1b[')
         for (const l of text.split('\n')) {
           expect(stringWidth(l), `finctl ${line} at ${width}: ${JSON.stringify(l)}`).toBeLessThanOrEqual(width)
-          const plain = l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()
+          const plain = l.replace(ANSI_SGR, '').trimEnd()
           if (plain.startsWith('│')) expect(plain.endsWith('│'), `finctl ${line} at ${width}: a row split: ${plain}`).toBe(true)
         }
       }
@@ -104,7 +106,7 @@ describe('tables fit the terminal with colour on (tmux)', () => {
   }
 
   it('at 80 columns tx list shows date, description (the widest share), amount, account, category and status', async () => {
-    const text = (await render(80, 'tx list')).replace(/\x1b\[[0-9;]*m/g, '')
+    const text = (await render(80, 'tx list')).replace(ANSI_SGR, '')
     const head = text.split('\n').find((l) => l.includes('DATE'))!
     const names = head
       .split('│')
@@ -113,7 +115,7 @@ describe('tables fit the terminal with colour on (tmux)', () => {
     // A header may be cut like its cells ("ACCOU…"), never left out.
     const expected = ['DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS']
     expect(names.length).toBe(expected.length)
-    names.forEach((n, i) => expect(expected[i].startsWith(n.replace(/…$/, '')), `${n} for ${expected[i]}`).toBe(true))
+    for (const [i, n] of names.entries()) expect(expected[i].startsWith(n.replace(/…$/, '')), `${n} for ${expected[i]}`).toBe(true)
     const widths = head
       .split('│')
       .slice(1, -1)
@@ -124,7 +126,7 @@ describe('tables fit the terminal with colour on (tmux)', () => {
   })
 
   it('at 120 columns tx list shows short ids (the last 8 characters), and names the account', async () => {
-    const text = (await render(120, 'tx list')).replace(/\x1b\[[0-9;]*m/g, '')
+    const text = (await render(120, 'tx list')).replace(ANSI_SGR, '')
     const ids = await sb.json<Array<{ id: string }>>(['tx', 'list', '--json'])
     expect(text).toContain(`│ ${ids[0].id.slice(-8)} │`)
     expect(text).not.toContain(ids[0].id)
