@@ -4,7 +4,7 @@
  * were made, so the first 8 digits are shared by every row made within about 18 hours (an import's
  * million rows have one); the last ones are random. Every command that takes an id takes the whole
  * id, or any 6 or more of its hex digits from the start or from the end, when only one id has them:
- * - none: the usual "not found" (exit 4);
+ * - none: the usual "not found" (exit 5);
  * - several: exit 2, listing them.
  * Transactions are resolved by the service (`id_prefix` / `id_suffix` on the list: a range of the
  * id index, or a match over the company's rows), whatever their number; bank accounts (also by
