@@ -414,7 +414,9 @@ async function runBulkUpdate(
       ctx.printer,
       `${targets.length} transactions go in ${Math.ceil(targets.length / BULK_CHUNK)} requests of at most ${BULK_CHUNK}; each is all or nothing`,
     )
-  await confirmOrYes(ctx, o.yes, `Change ${summary}?${await firstRows(client, targets)}`)
+  // The rows shown in the question are fetched only when it is asked (--yes asks nothing).
+  const asked = !(o.yes || ctx.globals.yes)
+  await confirmOrYes(ctx, o.yes, `Change ${summary}?${asked ? await firstRows(client, targets) : ''}`)
   let updated = 0
   const changed: Transaction[] = []
   for (let i = 0; i < targets.length; i += BULK_CHUNK) {

@@ -161,12 +161,21 @@ const SHOWN = 5
 
 /** The first rows a bulk change touches, a line each (date, amount, description), for its question; ids alone are fetched (at most SHOWN). */
 export async function firstRows(client: Client, targets: Array<Pick<Transaction, 'id'> & Partial<Transaction>>): Promise<string> {
-  const first = await Promise.all(
-    targets.slice(0, SHOWN).map(async (t) => (t.amount === undefined ? await client.transactions.get(t.id) : (t as Transaction))),
-  )
-  const lines = first.map(
-    (t) =>
-      `  ${shortId(t.id)}  ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { group: true, code: true })}  ${t.description}`,
+  const first: Array<Transaction | string> = []
+  for (const t of targets.slice(0, SHOWN)) {
+    if (t.amount !== undefined) first.push(t as Transaction)
+    // An id the service does not know is named by the bulk request itself (all or nothing).
+    else
+      first.push(
+        await client.transactions
+          .get(t.id)
+          .catch((e: unknown) => (e instanceof AppError && e.code === 'not_found' ? t.id : Promise.reject(e))),
+      )
+  }
+  const lines = first.map((t) =>
+    typeof t === 'string'
+      ? `  ${t}  (not found)`
+      : `  ${shortId(t.id)}  ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { group: true, code: true })}  ${t.description}`,
   )
   if (targets.length > SHOWN) lines.push(`  ... and ${targets.length - SHOWN} more`)
   return `\n${lines.join('\n')}\n`
