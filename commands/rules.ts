@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { Client } from '../src/client/client.js'
 import type { Context } from '../src/cli/context.js'
-import { amountColumn } from '../src/cli/columns.js'
+import { amountColumn, idColumn } from '../src/cli/columns.js'
 import { note, printList, printRecord, type Column } from '../src/cli/output.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
@@ -129,7 +129,7 @@ const actionsText = (a: RuleActions) =>
 
 const ruleColumns: Column<CategorizationRule>[] = [
   { header: '#', value: (r) => r.position, align: 'right' },
-  { header: 'id', value: (r) => r.id },
+  idColumn((r: CategorizationRule) => r.id),
   { header: 'name', value: (r) => r.name },
   { header: 'active', value: (r) => (r.is_active ? 'yes' : 'no') },
   { header: 'conditions', value: (r) => describeConditions(r.conditions) },
@@ -138,7 +138,7 @@ const ruleColumns: Column<CategorizationRule>[] = [
 
 type Change = RuleTestResult['changes'][number]
 const changeColumns: Column<Change>[] = [
-  { header: 'id', value: (c) => c.transaction.id },
+  idColumn((c: Change) => c.transaction.id),
   { header: 'date', value: (c) => c.transaction.transaction_date },
   { header: 'description', value: (c) => c.transaction.description },
   amountColumn<Change>(

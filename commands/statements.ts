@@ -14,7 +14,9 @@ import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { addPaging } from '../src/cli/flags.js'
-import { transactionColumns } from '../src/cli/columns.js'
+import { idColumn, transactionColumns } from '../src/cli/columns.js'
+import { accountsFor, resolveAccountId, resolveListedId } from '../src/cli/short-ids.js'
+import type { Client } from '../src/client/client.js'
 import { showAmount } from '../src/cli/money.js'
 import { note, printList, printRecord, streamList, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
@@ -92,7 +94,7 @@ export function registerStatements(program: Command, run: Runner): void {
 }
 
 const statementColumns: Column<Statement>[] = [
-  { header: 'id', value: (s) => s.id },
+  idColumn((s: Statement) => s.id),
   { header: 'uploaded', value: (s) => s.created_at.slice(0, 19).replace('T', ' ') },
   { header: 'file', value: (s) => s.file_name },
   { header: 'format', value: (s) => s.format },
@@ -189,7 +191,7 @@ async function runUpload(ctx: Context, o: UploadFlags, [file]: string[]): Promis
   const bytes = new Uint8Array(await readFile(file))
   await refuseFlagsOfOtherFormats(bytes, basename(file), o)
   const request = {
-    bank_account_id: o.account,
+    bank_account_id: await resolveAccountId(await ctx.client(), o.account),
     file_name: basename(file),
     format: o.format as Statement['format'] | undefined,
     date_format: o.dateFormat,
@@ -252,6 +254,7 @@ function limitOf(text: string | undefined): number | undefined {
 async function runList(ctx: Context, o: { account?: string; status?: string; limit?: string; all?: boolean }): Promise<number> {
   const client = await ctx.client()
   const query = { bank_account_id: o.account, status: o.status, limit: limitOf(o.limit) }
+  if (query.bank_account_id) query.bank_account_id = await resolveAccountId(client, query.bank_account_id)
   if (o.all) {
     const pages = (async function* () {
       for await (const page of client.pages<Statement>('/api-v1/statements', { ...query, limit: query.limit ?? 1000 })) yield page.data
@@ -270,12 +273,28 @@ async function runList(ctx: Context, o: { account?: string; status?: string; lim
 
 async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number> {
   const client = await ctx.client()
-  await printStatement(ctx, await client.statements.get(id))
+  await printStatement(ctx, await client.statements.get(await statementId(client, id)))
   return EXIT.ok
+}
+
+/** The full id of the statement ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
+function statementId(client: Client, id: string): Promise<string> {
+  return resolveListedId(
+    'statement',
+    id,
+    async () => {
+      const all: Statement[] = []
+      for await (const page of client.pages<Statement>('/api-v1/statements', { limit: 1000 })) all.push(...page.data)
+      return all
+    },
+    (s) => `${s.id}  ${s.file_name}`,
+  )
 }
 
 async function runTransactions(ctx: Context, o: { sort?: string; limit?: string; all?: boolean }, [id]: string[]): Promise<number> {
   const client = await ctx.client()
+  id = await statementId(client, id)
+  await accountsFor(ctx, client, {})
   const query = { sort: o.sort, limit: limitOf(o.limit) }
   if (o.all) {
     const pages = (async function* () {

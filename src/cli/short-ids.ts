@@ -8,7 +8,7 @@
  * - several: exit 2, listing them.
  * Transactions are resolved by the service (`id_prefix` / `id_suffix` on the list: a range of the
  * id index, or a match over the company's rows), whatever their number; bank accounts (also by
- * name), keys and rules, of which a company has few, by their list.
+ * name), keys, rules and statements, of which a company has far fewer, by their list.
  */
 import type { Client } from '../client/client.js'
 import type { BankAccount, Transaction } from '../domain/schemas.js'

@@ -5,7 +5,7 @@
  * full ids; amounts grouped by --locale / LANG in the delete question, plain in csv and JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { ROOT, Sandbox } from '../helpers/cli.js'
 
 describe('short ids and names (#52)', () => {
   let sb: Sandbox
@@ -45,6 +45,21 @@ describe('short ids and names (#52)', () => {
     expect(acct.id).toBe(rows[0].bank_account_id)
     const bySuffix = await sb.json<{ id: string }>(['accounts', 'get', acct.id.slice(-8), '--json'])
     expect(bySuffix.id).toBe(acct.id)
+  })
+
+  it('a statement by its short id, uploaded to an account named by its name', async () => {
+    const up = await sb.json<{ id: string }>([
+      'statements',
+      'upload',
+      `${ROOT}/examples/seed-statement.csv`,
+      '--account',
+      'Operating account',
+      '--json',
+    ])
+    const got = await sb.json<{ id: string }>(['statements', 'get', up.id.slice(-8), '--json'])
+    expect(got.id).toBe(up.id)
+    const rows = await sb.json<unknown[]>(['statements', 'transactions', up.id.slice(-6), '--json'])
+    expect(rows.length).toBeGreaterThan(0)
   })
 
   it('the delete question shows the date, amount (grouped by --locale) and description', async () => {
