@@ -49,10 +49,11 @@ function tooShort(what: string, text: string, flag: string): AppError {
   )
 }
 
-function ambiguous<T>(what: string, text: string, flag: string, rows: T[], line: (r: T) => string): AppError {
+function ambiguous<T>(what: string, text: string, flag: string, rows: T[], line: (r: T) => string, more = false): AppError {
+  const count = more ? `more than ${rows.length}` : String(rows.length)
   return new AppError(
     'usage',
-    `${flag}: "${text}" matches ${rows.length} ${what}s; give more of the id:\n${rows.map((r) => `  ${line(r)}`).join('\n')}`,
+    `${flag}: "${text}" matches ${count} ${what}s; give more of the id:\n${rows.map((r) => `  ${line(r)}`).join('\n')}`,
   )
 }
 
@@ -73,8 +74,13 @@ export async function resolveTransactionId(client: Client, text: string, flag = 
   const rows = [...found.values()]
   if (rows.length === 1) return rows[0].id
   if (rows.length === 0) throw new AppError('not_found', `transaction ${text} not found`)
-  throw ambiguous('transaction', text, flag, rows, (t) =>
-    [t.id, t.transaction_date, showAmount(t.amount, t.currency_code, { group: true, code: true }), t.description].join('  '),
+  throw ambiguous(
+    'transaction',
+    text,
+    flag,
+    rows,
+    (t) => [t.id, t.transaction_date, showAmount(t.amount, t.currency_code, { group: true, code: true }), t.description].join('  '),
+    Boolean(byStart.pagination?.has_more || byEnd.pagination?.has_more),
   )
 }
 
