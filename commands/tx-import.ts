@@ -347,7 +347,12 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
     await printList<ImportRequest>(io, printer, s.preview, [
       { header: 'date', value: (r) => r.transaction_date },
       { header: 'description', value: (r) => r.description },
-      { header: 'amount', value: (r) => showAmount(r.amount, r.currency_code ?? s.currency), align: 'right' },
+      {
+        header: 'amount',
+        value: (r) => showAmount(r.amount, r.currency_code ?? s.currency),
+        tty: (r) => showAmount(r.amount, r.currency_code ?? s.currency, { group: true }),
+        align: 'right',
+      },
       { header: 'currency', value: (r) => r.currency_code ?? s.currency },
       { header: 'merchant', value: (r) => r.merchant_name ?? '' },
     ])

@@ -10,7 +10,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import stringWidth from 'string-width'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, Sandbox } from '../helpers/cli.js'
+import { BIN, ROOT, Sandbox } from '../helpers/cli.js'
 
 /** Every command that prints a list or a report as a table. */
 const COMMANDS = [
@@ -123,6 +123,13 @@ describe('tables fit the terminal with colour on (tmux)', () => {
     // Of the text columns (the amount and the date stay whole), the description is the widest.
     expect(widths[1]).toBeGreaterThanOrEqual(Math.max(widths[3], widths[4], widths[5]))
     expect(text).toMatch(/-1,234,567\.89 USD/)
+  })
+
+  it("the import's summary writes amounts as the locale does (--locale de-DE), as tables do", async () => {
+    const text = (
+      await render(100, `--locale de-DE tx import ${ROOT}/examples/seed-transactions.csv --account Operating\\ account --dry-run`)
+    ).replace(ANSI_SGR, '')
+    expect(text).toMatch(/amount total +│ +664,36 USD/)
   })
 
   it('at 120 columns tx list shows short ids (the last 8 characters), and names the account', async () => {
