@@ -24,6 +24,7 @@ const COMMANDS = [
   'statements list',
   'rates list',
   'reports cash-flow --from 2026-01-01 --to 2026-12-31',
+  'reports cash-flow --from 2026-01-01 --to 2026-12-31 --chart',
   'reports summary --from 2026-01-01 --to 2026-12-31',
 ]
 const WIDTHS = [80, 100, 120]
