@@ -183,7 +183,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   const created = await client.transactions.create(body, { idempotencyKey: o.idempotencyKey })
   if (ctx.printer.format === 'table') {
     await printRecord(ctx.io, ctx.printer, created, [
-      ...transactionColumns.map((c) => [c.header, c.value] as [string, (r: typeof created) => unknown]),
+      ...transactionColumns.filter((c) => !c.ttyOnly).map((c) => [c.header, c.value] as [string, (r: typeof created) => unknown]),
       ['account', (t) => t.bank_account_id],
       ['tags', (t) => t.tags.join(',')],
     ])
