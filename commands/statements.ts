@@ -32,7 +32,7 @@ export function registerStatements(program: Command, run: Runner): void {
   st.command('upload')
     .argument('<file>', 'a bank statement: CSV, OFX/QFX, QIF, CAMT.053 (XML) or MT940 (at most 20 MiB)')
     .description('upload a bank statement and wait until it is processed')
-    .option('--account <id>', 'bank account the statement belongs to (bank_account_id)')
+    .option('--account <id>', 'bank account the statement belongs to: its name or id (bank_account_id)')
     .option('--format <format>', `${FORMATS.join(', ')} (detected from the content when not given)`)
     .option(
       '--date-format <format>',
@@ -73,7 +73,7 @@ export function registerStatements(program: Command, run: Runner): void {
     st
       .command('list')
       .description('list statements, newest first')
-      .option('--account <id>', 'only this bank account')
+      .option('--account <id>', 'only this bank account: its name or id')
       .option('--status <status>', 'pending, processing, completed or failed'),
   )
     .addHelpText('after', '\nExample:\n  finctl statements list --account $ACCOUNT --status failed\n')

@@ -31,7 +31,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
   tx.command('import')
     .argument('<file>', 'a bank CSV file')
     .description('import a bank CSV file: mapped, validated, exactly once (re-running it creates nothing new)')
-    .option('--account <id>', 'bank account to import into (bank_account_id)')
+    .option('--account <id>', 'bank account to import into: its name or id (bank_account_id)')
     .option(
       '--map <field=Column>',
       'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category',
