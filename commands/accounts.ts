@@ -8,6 +8,7 @@ import { accountColumns } from '../src/cli/columns.js'
 import { note, printList, printRecord, streamList } from '../src/cli/output.js'
 import { confirmOrYes, promptSelect, promptText, valueOrPrompt } from '../src/cli/prompts.js'
 import { transactionColumns } from '../src/cli/columns.js'
+import { accountsFor, resolveAccountId, shortId } from '../src/cli/short-ids.js'
 import { addListFilters, listQuery, type ListFilterOptions } from '../src/cli/tx-filters.js'
 import { amountTotal } from '../src/cli/totals.js'
 import type { Runner } from '../src/cli/runner.js'
@@ -17,12 +18,13 @@ import { showAmount, unconvertedNote } from '../src/cli/money.js'
 function shown(ctx: Context, a: BankAccount): object {
   warnUnconverted(ctx, [a])
   if (ctx.printer.format !== 'table') return a
+  const group = ctx.io.isStdoutTTY
   return {
     ...a,
-    opening_balance: showAmount(a.opening_balance, a.currency_code, { code: true }),
-    current_balance: showAmount(a.current_balance, a.currency_code, { code: true }),
+    opening_balance: showAmount(a.opening_balance, a.currency_code, { group, code: true }),
+    current_balance: showAmount(a.current_balance, a.currency_code, { group, code: true }),
     unconverted_transactions: (a.unconverted_transactions ?? [])
-      .map((u) => `${u.count} in ${u.currency_code} (${showAmount(u.amount, u.currency_code, { code: true })})`)
+      .map((u) => `${u.count} in ${u.currency_code} (${showAmount(u.amount, u.currency_code, { group, code: true })})`)
       .join(', '),
   }
 }
@@ -97,7 +99,7 @@ async function runList(ctx: Context, o: { status?: string; type?: string }): Pro
 
 async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number> {
   const client = await ctx.client()
-  await printRecord(ctx.io, ctx.printer, shown(ctx, await client.accounts.get(id)))
+  await printRecord(ctx.io, ctx.printer, shown(ctx, await client.accounts.get(await resolveAccountId(client, id, 'ID'))))
   return 0
 }
 
@@ -152,16 +154,17 @@ async function runUpdate(
   if (Object.values(patch).every((v) => v === undefined))
     throw new AppError('usage', 'nothing to change: give --name, --type, --institution-name or --status')
   const client = await ctx.client()
-  const account = await client.accounts.update(id, patch)
+  const account = await client.accounts.update(await resolveAccountId(client, id, 'ID'), patch)
   await printRecord(ctx.io, ctx.printer, shown(ctx, account))
   note(ctx.io, ctx.printer, `updated bank account ${account.id}`)
   return 0
 }
 
 async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {
-  await confirmOrYes(ctx, o.yes, `Delete bank account ${id}?`)
   const client = await ctx.client()
-  const r = await client.accounts.delete(id)
+  const account = await client.accounts.get(await resolveAccountId(client, id, 'ID'))
+  await confirmOrYes(ctx, o.yes, `Delete bank account "${account.name}" (${shortId(account.id)})?`)
+  const r = await client.accounts.delete(account.id)
   await printRecord(ctx.io, ctx.printer, r)
   note(ctx.io, ctx.printer, `deleted bank account ${r.id}`)
   return 0
@@ -170,6 +173,9 @@ async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Pr
 async function runTransactions(ctx: Context, o: ListFilterOptions & { all?: boolean }, [id]: string[]): Promise<number> {
   const client = await ctx.client()
   const query = listQuery(o, ctx)
+  const named: { bank_account_id?: string } = { bank_account_id: id }
+  await accountsFor(ctx, client, named, 'ID')
+  id = named.bank_account_id ?? id
   const path = `/api-v1/bank-accounts/${encodeURIComponent(id)}/transactions`
   if (o.all) {
     const pages = (async function* () {

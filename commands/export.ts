@@ -1,5 +1,6 @@
 /** finctl export --format ledger|hledger|beancount|xlsx|csv [--from D] [--to D] [--account ID] [--accounts-map FILE] [--output FILE] */
 import { Option, type Command } from 'commander'
+import { resolveAccountId } from '../src/cli/short-ids.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { note } from '../src/cli/output.js'
 import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../src/cli/period-flags.js'
@@ -14,7 +15,7 @@ export function registerExport(program: Command, run: Runner, runF: RunVerb<Expo
     .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMATS]).makeOptionMandatory())
     .option('--from <when>', `${FROM_HELP} (default: as reports, the last 12 months)`)
     .option('--to <when>', TO_HELP)
-    .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--account <id>', 'one bank account only: its name or id (bank_account_id)')
     .option('--accounts-map <file>', 'JSON or YAML: the journal accounts of bank accounts and categories (docs/exporting.md)')
     .addOption(new Option('-o, --output <file>', 'the file to write, which must not exist yet (default: stdout)'))
     .option('--overwrite', 'replace the --output file when it exists')
@@ -67,7 +68,7 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
   const request = {
     format: o.format,
     ...period,
-    bankAccountId: o.account,
+    bankAccountId: o.account === undefined ? undefined : await resolveAccountId(client, o.account),
     accountsMap,
     onProgress: (done: number, total: number) => bar.update({ done, total, elapsedMs: Date.now() - started }),
   }

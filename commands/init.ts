@@ -10,6 +10,7 @@ import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { DEFAULT_PROFILE, defaultDatabase, validProfileName } from '../src/cli/profiles.js'
 import { promptPassword, promptSearch, promptText } from '../src/cli/prompts.js'
 import { transactionColumns } from '../src/cli/columns.js'
+import { rememberAccounts } from '../src/cli/short-ids.js'
 import type { Runner } from '../src/cli/runner.js'
 import { storageWords } from '../src/cli/credentials.js'
 
@@ -122,6 +123,7 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   if (result.demo) {
     if (ctx.printer.format === 'table') {
       note(ctx.io, ctx.printer, `Demo data: account "${result.demo.account.name}" with ${result.demo.transactions.length} transactions:`)
+      rememberAccounts([result.demo.account])
       await printList(ctx.io, ctx.printer, result.demo.transactions, transactionColumns)
     } else {
       await printRecord(ctx.io, ctx.printer, {

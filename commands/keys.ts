@@ -4,7 +4,9 @@ import { AppError } from '../src/kernel/errors.js'
 import { API_KEY_SCOPES } from '../src/kernel/vocabulary.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '../src/domain/api-keys/schemas.js'
 import type { Context } from '../src/cli/context.js'
+import type { Client } from '../src/client/client.js'
 import { keyColumns, keyStatus } from '../src/cli/columns.js'
+import { resolveListedId } from '../src/cli/short-ids.js'
 import { parseDuration } from '../src/cli/format.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { confirmOrYes, promptCheckbox, promptText, valueOrPrompt } from '../src/cli/prompts.js'
@@ -268,7 +270,7 @@ async function runRoll(ctx: Context, o: KeyDestination & { grace: string }, [id]
   let rolled: { key: CreatedApiKey; previous: ApiKey }
   try {
     const client = await ctx.client()
-    rolled = await client.keys.roll(id, { grace_seconds: graceMs / 1000 })
+    rolled = await client.keys.roll(await keyId(client, id), { grace_seconds: graceMs / 1000 })
   } catch (err) {
     if (file) file.discard()
     throw err
@@ -285,10 +287,20 @@ async function runRoll(ctx: Context, o: KeyDestination & { grace: string }, [id]
   return 0
 }
 
+/** The full id of the key ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
+function keyId(client: Client, id: string): Promise<string> {
+  return resolveListedId(
+    'key',
+    id,
+    () => client.keys.list(),
+    (k) => `${k.id}  ${k.name}  ${k.key_prefix}…`,
+  )
+}
+
 async function runRevoke(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {
   await confirmOrYes(ctx, o.yes, `Revoke API key ${id}? Requests made with it will fail`)
   const client = await ctx.client()
-  const key = await client.keys.revoke(id)
+  const key = await client.keys.revoke(await keyId(client, id))
   await printRecord(ctx.io, ctx.printer, key)
   note(ctx.io, ctx.printer, `revoked key ${key.key_prefix}… at ${key.revoked_at}`)
   return 0

@@ -5,6 +5,7 @@ import { barChart, signed } from '../src/cli/chart.js'
 import { showAmount, unconvertedNote } from '../src/cli/money.js'
 import { note, printList, printRecord, renderTable, type Column } from '../src/cli/output.js'
 import type { Runner } from '../src/cli/runner.js'
+import { resolveAccountId } from '../src/cli/short-ids.js'
 import { AppError } from '../src/kernel/errors.js'
 import { INTERVALS } from '../src/domain/reports/periods.js'
 import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../src/cli/period-flags.js'
@@ -18,7 +19,7 @@ export function registerReports(program: Command, run: Runner): void {
     .option('--from <when>', FROM_HELP)
     .option('--to <when>', TO_HELP)
     .addOption(new Option('--interval <interval>', 'period length').choices([...INTERVALS]).default('month'))
-    .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--account <id>', 'one bank account only: its name or id (bank_account_id)')
     .option('--as-of <timestamp>', 'as the data stood at this moment, e.g. 2026-11-05T09:00:00Z (from the audit trail)')
     .option('--chart', 'a bar chart of money in and out per period instead of the table')
     .addHelpText(
@@ -33,7 +34,7 @@ export function registerReports(program: Command, run: Runner): void {
     )
     .option('--from <when>', FROM_HELP)
     .option('--to <when>', TO_HELP)
-    .option('--account <id>', 'one bank account only (bank_account_id)')
+    .option('--account <id>', 'one bank account only: its name or id (bank_account_id)')
     .option('--as-of <timestamp>', 'as the data stood at this moment, e.g. 2026-11-05T09:00:00Z (from the audit trail)')
     .option('--top <n>', 'how many top merchants (default 10)')
     .addHelpText(
@@ -105,6 +106,7 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
 async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
   const range = rangeQuery(ctx, o)
   const client = await ctx.client()
+  if (range.bank_account_id) range.bank_account_id = await resolveAccountId(client, range.bank_account_id)
   const r = await withSpinner(ctx, 'computing the cash-flow report', () => client.reports.cashFlow({ ...range, interval: o.interval }))
   const { io, printer } = ctx
   // Nothing moved: ask whether there are transactions at all in the range (zero amounts, or in and out cancelling, are not none).
@@ -144,13 +146,18 @@ async function runCashFlow(ctx: Context, o: CashFlowOptions): Promise<number> {
   )
   const hasTransfers = r.transfers.inflows !== 0 || r.transfers.outflows !== 0
   const money = (v: (p: Row) => number) => (p: Row) => signed(ctx.chalk, v(p), cur)
+  // On a narrow terminal the columns are left out in `drop` order (highest first), never wrapped:
+  // transfers, the categories, money in and out; the period, its net and the closing balance stay.
+  const catDrop = { uncategorized: 7, financing: 6, investing: 5, operations: 4 }
   const columns: Column<Row>[] = [
     { header: 'period', value: (p) => p.label },
-    ...shown.map((c): Column<Row> => ({ header: `${c} ${cur}`, value: money((p) => p.by_category[c].net), align: 'right' })),
-    { header: `in ${cur}`, value: money((p) => p.inflows), align: 'right' },
-    { header: `out ${cur}`, value: money((p) => p.outflows), align: 'right' },
+    ...shown.map(
+      (c): Column<Row> => ({ header: `${c} ${cur}`, value: money((p) => p.by_category[c].net), align: 'right', drop: catDrop[c] }),
+    ),
+    { header: `in ${cur}`, value: money((p) => p.inflows), align: 'right', drop: 3 },
+    { header: `out ${cur}`, value: money((p) => p.outflows), align: 'right', drop: 2 },
     { header: `net ${cur}`, value: money((p) => p.net), align: 'right' },
-    ...(hasTransfers ? [{ header: `transfers ${cur}`, value: money((p) => p.transfers.net), align: 'right' } as Column<Row>] : []),
+    ...(hasTransfers ? [{ header: `transfers ${cur}`, value: money((p) => p.transfers.net), align: 'right', drop: 8 } as Column<Row>] : []),
     { header: `closing ${cur}`, value: money((p) => p.closing_balance), align: 'right' },
   ]
   const total = [
@@ -234,6 +241,7 @@ async function runSummary(ctx: Context, o: SummaryOptions): Promise<number> {
   if (o.top !== undefined && !/^\d+$/.test(o.top)) throw new AppError('usage', '--top must be a whole number')
   const range = rangeQuery(ctx, o)
   const client = await ctx.client()
+  if (range.bank_account_id) range.bank_account_id = await resolveAccountId(client, range.bank_account_id)
   const s = await withSpinner(ctx, 'computing the summary', () => client.reports.summary({ ...range, top: o.top }))
   const { io, printer } = ctx
   if (s.transaction_count === 0) await sayWhereTheDataIs(ctx, range, true)

@@ -13,6 +13,7 @@ import { checkOutputFile } from '../src/jobs/output-file.js'
 import { writeDrained } from '../src/cli/closed-output.js'
 import { note, printList, printRecord, printRecordStreaming } from '../src/cli/output.js'
 import { showAmount } from '../src/cli/money.js'
+import { resolveAccountId } from '../src/cli/short-ids.js'
 import { importSummaryJson } from '../src/cli/import-json.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import type { Runner } from '../src/cli/runner.js'
@@ -30,7 +31,7 @@ export function registerTxImport(tx: Command, run: Runner): void {
   tx.command('import')
     .argument('<file>', 'a bank CSV file')
     .description('import a bank CSV file: mapped, validated, exactly once (re-running it creates nothing new)')
-    .option('--account <id>', 'bank account to import into (bank_account_id)')
+    .option('--account <id>', 'bank account to import into: its name or id (bank_account_id)')
     .option(
       '--map <field=Column>',
       'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category',
@@ -265,6 +266,8 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   // Unset: the import's default for the target (src/jobs/import/send.ts, defaultConcurrency).
   const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 })
   const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
+  // A name or a short id: the account's full id (short-ids.ts).
+  if (o.account !== undefined) o.account = await resolveAccountId(await ctx.client({ thread: true }), o.account)
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
     // Only to offer a choice: the import itself opens its own client on its own thread.
     const client = await ctx.client({ thread: true })
@@ -352,10 +355,13 @@ async function runImportCommand(ctx: Context, o: ImportFlags, args: string[]): P
   return summary.rejected > 0 ? EXIT.partial : EXIT.ok
 }
 
-const money = (total: string, currency: string) => showAmount(total, currency, { code: true })
+/** A total for people (grouped by the locale) on a terminal; plain in csv and tab-separated rows. */
+let grouped = false
+const money = (total: string, currency: string) => showAmount(total, currency, { group: grouped, code: true })
 
 async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: ImportSummary, readRejects: typeof ReadRejects): Promise<void> {
   const { io, printer } = ctx
+  grouped = printer.format === 'table' && io.isStdoutTTY
   if (printer.format === 'json' || printer.format === 'ndjson') {
     // Every rejected row, however many: those past the first thousand are read back from the spill file.
     const json = importSummaryJson(s)
@@ -367,7 +373,12 @@ async function printSummary(ctx: Context, { rejects_spill: spill, ...s }: Import
     await printList<ImportRequest>(io, printer, s.preview, [
       { header: 'date', value: (r) => r.transaction_date },
       { header: 'description', value: (r) => r.description },
-      { header: 'amount', value: (r) => showAmount(r.amount, r.currency_code ?? s.currency), align: 'right' },
+      {
+        header: 'amount',
+        value: (r) => showAmount(r.amount, r.currency_code ?? s.currency),
+        tty: (r) => showAmount(r.amount, r.currency_code ?? s.currency, { group: true }),
+        align: 'right',
+      },
       { header: 'currency', value: (r) => r.currency_code ?? s.currency },
       { header: 'merchant', value: (r) => r.merchant_name ?? '' },
     ])

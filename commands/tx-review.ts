@@ -133,7 +133,7 @@ function show(ctx: Context, item: Item, s: Suggested | null, n: number, total: n
   const t = item.transaction
   const lines = [
     '',
-    `[${n}${total ? ` of ${total}` : ''}] ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { code: true })}  ${t.description}`,
+    `[${n}${total ? ` of ${total}` : ''}] ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { group: true, code: true })}  ${t.description}`,
     ...(t.merchant_name ? [`  merchant: ${t.merchant_name}`] : []),
     ...(t.category ? [`  now: ${t.category} (score ${t.ai_confidence_score ?? '-'})`] : []),
   ]

@@ -7,6 +7,7 @@ import { isIsoDate } from '../src/kernel/vocabulary.js'
 import type { CreateTransactionRequest } from '../src/domain/schemas.js'
 import type { Context } from '../src/cli/context.js'
 import { transactionColumns } from '../src/cli/columns.js'
+import { accountsFor, firstRows, resolveAccountId, resolveTransactionId, resolveTransactionIds, shortId } from '../src/cli/short-ids.js'
 import { today } from '../src/cli/format.js'
 import { note, printRecord } from '../src/cli/output.js'
 import { promptSelect, promptText, valueOrPrompt } from '../src/cli/prompts.js'
@@ -37,7 +38,7 @@ export function registerTx(program: Command, run: Runner): void {
   tx.command('update')
     .argument('<id>')
     .description('change a transaction')
-    .option('--account <id>', 'move to another bank account (bank_account_id)')
+    .option('--account <id>', 'move to another bank account: its name or id (bank_account_id)')
     .option('--date <date>', 'transaction date (transaction_date)')
     .option('--posted-date <date>', 'posted date')
     .option('--description <text>', 'description')
@@ -84,7 +85,7 @@ export function registerTx(program: Command, run: Runner): void {
     .action(run(runBulkUpdate))
   tx.command('create')
     .description('create a transaction (prompts for what is missing on a terminal)')
-    .option('--account <id>', 'bank account id (bank_account_id)')
+    .option('--account <id>', 'bank account: its name or id (bank_account_id)')
     .option('--date <date>', 'transaction date YYYY-MM-DD (transaction_date)')
     .option('--description <text>', 'description')
     .option('--amount <decimal>', 'signed decimal amount: -149.99 for money out')
@@ -126,6 +127,7 @@ interface CreateOptions {
 
 async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   const client = await ctx.client()
+  if (o.account !== undefined) o.account = await resolveAccountId(client, o.account)
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account', async () => {
     const { data } = await client.accounts.list({ status: 'active' })
     if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')
@@ -133,7 +135,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
       ctx,
       'Bank account',
       data.map((a) => ({
-        name: `${a.name} (${a.currency_code}, ${showAmount(a.current_balance, a.currency_code, { code: true })})`,
+        name: `${a.name} (${a.currency_code}, ${showAmount(a.current_balance, a.currency_code, { group: true, code: true })})`,
         value: a.id,
       })),
     )
@@ -181,7 +183,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
   const created = await client.transactions.create(body, { idempotencyKey: o.idempotencyKey })
   if (ctx.printer.format === 'table') {
     await printRecord(ctx.io, ctx.printer, created, [
-      ...transactionColumns.map((c) => [c.header, c.value] as [string, (r: typeof created) => unknown]),
+      ...transactionColumns.filter((c) => !c.ttyOnly).map((c) => [c.header, c.value] as [string, (r: typeof created) => unknown]),
       ['account', (t) => t.bank_account_id],
       ['tags', (t) => t.tags.join(',')],
     ])
@@ -193,6 +195,7 @@ async function runCreate(ctx: Context, o: CreateOptions): Promise<number> {
 async function runList(ctx: Context, o: ListFilterOptions & { all?: boolean }): Promise<number> {
   const client = await ctx.client()
   const query = listQuery(o, ctx)
+  await accountsFor(ctx, client, query)
   if (o.all) {
     // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
     const { ProgressLine } = await import('../src/cli/progress.js')
@@ -226,7 +229,7 @@ async function runList(ctx: Context, o: ListFilterOptions & { all?: boolean }): 
 
 async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number> {
   const client = await ctx.client()
-  const t = await client.transactions.get(id)
+  const t = await client.transactions.get(await resolveTransactionId(client, id))
   if (ctx.printer.format !== 'table') {
     await printRecord(ctx.io, ctx.printer, t)
     return 0
@@ -234,7 +237,7 @@ async function runGet(ctx: Context, _o: object, [id]: string[]): Promise<number>
   const { history, bank_account, statement, ...rest } = t
   await printRecord(ctx.io, ctx.printer, {
     ...rest,
-    amount: showAmount(t.amount, t.currency_code, { code: true }),
+    amount: showAmount(t.amount, t.currency_code, { group: ctx.io.isStdoutTTY, code: true }),
     bank_account: `${bank_account.name} (${bank_account.id})`,
     statement: statement ? `${statement.file_name} (${statement.id})` : '',
   })
@@ -305,21 +308,28 @@ async function runUpdate(ctx: Context, o: UpdateOptions, [id]: string[]): Promis
     throw new AppError('usage', 'nothing to change: give at least one field flag (see finctl tx update --help)')
   if (o.force) patch.force = true
   const client = await ctx.client()
-  const t = await client.transactions.update(id, patch)
+  if (patch.bank_account_id !== undefined) patch.bank_account_id = await resolveAccountId(client, patch.bank_account_id)
+  const t = await client.transactions.update(await resolveTransactionId(client, id), patch)
   // A table shows the amount in fixed decimals with its currency, as tx create and tx get do.
   await printRecord(
     ctx.io,
     ctx.printer,
-    ctx.printer.format === 'table' ? { ...t, amount: showAmount(t.amount, t.currency_code, { code: true }) } : t,
+    ctx.printer.format === 'table' ? { ...t, amount: showAmount(t.amount, t.currency_code, { group: ctx.io.isStdoutTTY, code: true }) } : t,
   )
   note(ctx.io, ctx.printer, `updated transaction ${t.id}`)
   return 0
 }
 
 async function runDelete(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<number> {
-  await confirmOrYes(ctx, o.yes, `Delete transaction ${id}?`)
   const client = await ctx.client()
-  const r = await client.transactions.delete(id)
+  // What is deleted, in the question: its date, amount and description (the id alone says nothing).
+  const t = await client.transactions.get(await resolveTransactionId(client, id))
+  await confirmOrYes(
+    ctx,
+    o.yes,
+    `Delete transaction ${shortId(t.id)} of ${t.transaction_date}, ${showAmount(t.amount, t.currency_code, { group: true, code: true })}, "${t.description}"?`,
+  )
+  const r = await client.transactions.delete(t.id)
   await printRecord(ctx.io, ctx.printer, r)
   note(ctx.io, ctx.printer, `deleted transaction ${r.id}`)
   return 0
@@ -355,7 +365,6 @@ function parseSets(sets: string[] | undefined): BulkUpdateRequest['updates'] {
 }
 
 const BULK_CHUNK = 1000
-
 async function runBulkUpdate(
   ctx: Context,
   o: ListFilterOptions & { ids?: string; idsFile?: string; set?: string[]; dryRun?: boolean; yes?: boolean },
@@ -369,13 +378,15 @@ async function runBulkUpdate(
       'choose the transactions with exactly one of --ids, --ids-file or list filters (--category, --from, --search, ...)',
     )
   const client = await ctx.client()
+  await accountsFor(ctx, client, query)
 
   // Filters are resolved first, so the plan shows exactly the rows and the amount they touch.
   // Explicit ids go as they are: the service checks them all or nothing (one GET each would spend the rate limit).
   let targets: Array<Pick<Transaction, 'id'> & Partial<Transaction>>
   if (o.ids !== undefined || o.idsFile !== undefined) {
-    const ids = [...new Set(o.ids !== undefined ? splitList(o.ids) : await readIds(ctx.io, o.idsFile!))]
-    if (ids.length === 0) throw new AppError('usage', 'no transaction ids given')
+    const typed = [...new Set(o.ids !== undefined ? splitList(o.ids) : await readIds(ctx.io, o.idsFile!))]
+    if (typed.length === 0) throw new AppError('usage', 'no transaction ids given')
+    const ids = [...new Set(await resolveTransactionIds(client, typed, o.ids !== undefined ? '--ids' : '--ids-file'))]
     targets = ids.map((id) => ({ id }))
   } else {
     const rows: Transaction[] = []
@@ -403,7 +414,9 @@ async function runBulkUpdate(
       ctx.printer,
       `${targets.length} transactions go in ${Math.ceil(targets.length / BULK_CHUNK)} requests of at most ${BULK_CHUNK}; each is all or nothing`,
     )
-  await confirmOrYes(ctx, o.yes, `Change ${summary}?`)
+  // The rows shown in the question are fetched only when it is asked (--yes asks nothing).
+  const asked = !(o.yes || ctx.globals.yes)
+  await confirmOrYes(ctx, o.yes, `Change ${summary}?${asked ? await firstRows(client, targets) : ''}`)
   let updated = 0
   const changed: Transaction[] = []
   for (let i = 0; i < targets.length; i += BULK_CHUNK) {

@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { note, printRecord } from '../../src/cli/output.js'
 import { type PromptHost, confirmOrYes } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { api } from './shared.js'
+import { api, ruleId } from './shared.js'
 
 export interface ApplyOptions {
   since: string
@@ -21,7 +21,8 @@ export function registerApply(rules: Command, run: Runner, runF: RunVerb<ApplyOp
     .action(run(runF))
 }
 
-export async function runApply(host: VerbHost & PromptHost, o: ApplyOptions, [id]: string[]): Promise<number> {
+export async function runApply(host: VerbHost & PromptHost, o: ApplyOptions, [given]: string[]): Promise<number> {
+  const id = await ruleId(host, given)
   const rules = api(await host.client())
   let question = `Apply rule ${id} to its transactions since ${o.since}?`
   // On a terminal, say how many would change before asking (and ask nothing when none would).

@@ -1,7 +1,7 @@
 /** finctl rules get ID: one rule. */
 import type { Command } from 'commander'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { api, printRule } from './shared.js'
+import { api, printRule, ruleId } from './shared.js'
 
 export type GetOptions = Record<string, never>
 
@@ -15,6 +15,6 @@ export function registerGet(rules: Command, run: Runner, runF: RunVerb<GetOption
 }
 
 export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Promise<number> {
-  await printRule(host, await api(await host.client()).get(id))
+  await printRule(host, await api(await host.client()).get(await ruleId(host, id)))
   return 0
 }

@@ -1,7 +1,9 @@
 /** What the verbs of `finctl rules` share: the requests, the condition flags and their options, a rule's columns. */
 import type { Command } from 'commander'
 import type { Client } from '../../src/client/client.js'
+import { idColumn } from '../../src/cli/columns.js'
 import { printRecord, type Column } from '../../src/cli/output.js'
+import { resolveListedId } from '../../src/cli/short-ids.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import { describeConditions } from '../../src/domain/categorization/rule-words.js'
 import type {
@@ -15,6 +17,17 @@ import { AppError } from '../../src/kernel/errors.js'
 
 const PATH = '/api-v1/categorization-rules'
 const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`
+
+/** The full id of the rule ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
+export async function ruleId(host: VerbHost, id: string): Promise<string> {
+  const client = await host.client()
+  return resolveListedId(
+    'rule',
+    id,
+    () => api(client).list(),
+    (r) => `${r.id}  ${r.name}`,
+  )
+}
 
 export function api(client: Client) {
   return {
@@ -114,7 +127,7 @@ const actionsText = (a: RuleActions) =>
 
 export const ruleColumns: Column<CategorizationRule>[] = [
   { header: '#', value: (r) => r.position, align: 'right' },
-  { header: 'id', value: (r) => r.id },
+  idColumn((r: CategorizationRule) => r.id),
   { header: 'name', value: (r) => r.name },
   { header: 'active', value: (r) => (r.is_active ? 'yes' : 'no') },
   { header: 'conditions', value: (r) => describeConditions(r.conditions) },

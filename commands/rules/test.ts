@@ -1,11 +1,11 @@
 /** finctl rules test ID [--since W] [--limit N]: which existing transactions the rule would change, changing nothing. */
 import type { Command } from 'commander'
-import { amountColumn } from '../../src/cli/columns.js'
+import { amountColumn, idColumn } from '../../src/cli/columns.js'
 import { wholeNumber } from '../../src/cli/flags.js'
 import { note, printList, printRecord, type Column } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { RuleTestResult } from '../../src/domain/categorization/rule-schemas.js'
-import { api, shownValue } from './shared.js'
+import { api, ruleId, shownValue } from './shared.js'
 
 export interface TestOptions {
   since: string
@@ -25,7 +25,7 @@ export function registerTest(rules: Command, run: Runner, runF: RunVerb<TestOpti
 
 type Change = RuleTestResult['changes'][number]
 const changeColumns: Column<Change>[] = [
-  { header: 'id', value: (c) => c.transaction.id },
+  idColumn((c: Change) => c.transaction.id),
   { header: 'date', value: (c) => c.transaction.transaction_date },
   { header: 'description', value: (c) => c.transaction.description },
   amountColumn<Change>(
@@ -43,7 +43,7 @@ const changeColumns: Column<Change>[] = [
 ]
 
 export async function runTest(host: VerbHost, o: TestOptions, [id]: string[]): Promise<number> {
-  const t = await api(await host.client()).test(id, { since: o.since, limit: wholeNumber(o.limit, '--limit') })
+  const t = await api(await host.client()).test(await ruleId(host, id), { since: o.since, limit: wholeNumber(o.limit, '--limit') })
   if (host.printer.format === 'json') await printRecord(host.io, host.printer, t)
   else await printList(host.io, host.printer, t.changes, changeColumns, { empty: 'no transaction would change' })
   const shown = t.changes.length < t.would_change ? ` (listed ${t.changes.length}: --limit for more)` : ''

@@ -4,7 +4,7 @@ import { wholeNumber } from '../../src/cli/flags.js'
 import { note } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { CONDITION_FLAGS, type RuleOptions, actionsOf, addConditionFlags, api, conditionsOf, printRule } from './shared.js'
+import { CONDITION_FLAGS, type RuleOptions, actionsOf, addConditionFlags, api, conditionsOf, printRule, ruleId } from './shared.js'
 
 export interface UpdateOptions extends RuleOptions {
   disable?: boolean
@@ -38,7 +38,7 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
   }
   if (Object.values(patch).every((v) => v === undefined))
     throw new AppError('usage', `nothing to change: give --name, --position, --set, --disable, --enable or conditions (${CONDITION_FLAGS})`)
-  const rule = await api(await host.client()).update(id, patch)
+  const rule = await api(await host.client()).update(await ruleId(host, id), patch)
   await printRule(host, rule)
   note(host.io, host.printer, `updated rule ${rule.id}`)
   return 0

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { printStatement } from './shared.js'
+import { printStatement, statementId } from './shared.js'
 
 export type GetOptions = Record<string, never>
 
@@ -16,6 +16,6 @@ export function registerGet(st: Command, run: Runner, runF: RunVerb<GetOptions> 
 
 export async function runGet(ctx: VerbHost, _o: GetOptions, [id]: string[]): Promise<number> {
   const client = await ctx.client()
-  await printStatement(ctx, await client.statements.get(id))
+  await printStatement(ctx, await client.statements.get(await statementId(client, id)))
   return EXIT.ok
 }

@@ -6,6 +6,8 @@ import { note, printList, streamList, type Column } from '../../src/cli/output.j
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { Statement } from '../../src/domain/statements/schemas.js'
 import { limitOf } from './shared.js'
+import { idColumn } from '../../src/cli/columns.js'
+import { resolveAccountId } from '../../src/cli/short-ids.js'
 
 export interface ListOptions {
   account?: string
@@ -19,7 +21,7 @@ export function registerList(st: Command, run: Runner, runF: RunVerb<ListOptions
     st
       .command('list')
       .description('list statements, newest first')
-      .option('--account <id>', 'only this bank account')
+      .option('--account <id>', 'only this bank account: its name or id')
       .option('--status <status>', 'pending, processing, completed or failed'),
   )
     .addHelpText('after', '\nExample:\n  finctl statements list --account $ACCOUNT --status failed\n')
@@ -27,7 +29,7 @@ export function registerList(st: Command, run: Runner, runF: RunVerb<ListOptions
 }
 
 const statementColumns: Column<Statement>[] = [
-  { header: 'id', value: (s) => s.id },
+  idColumn((s: Statement) => s.id),
   { header: 'uploaded', value: (s) => s.created_at.slice(0, 19).replace('T', ' ') },
   { header: 'file', value: (s) => s.file_name },
   { header: 'format', value: (s) => s.format },
@@ -43,6 +45,7 @@ const statementColumns: Column<Statement>[] = [
 export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {
   const client = await ctx.client()
   const query = { bank_account_id: o.account, status: o.status, limit: limitOf(o.limit) }
+  if (query.bank_account_id) query.bank_account_id = await resolveAccountId(client, query.bank_account_id)
   if (o.all) {
     const pages = (async function* () {
       for await (const page of client.pages<Statement>('/api-v1/statements', { ...query, limit: query.limit ?? 1000 })) yield page.data

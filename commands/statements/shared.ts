@@ -4,6 +4,22 @@ import { showAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
+import type { Client } from '../../src/client/client.js'
+import { resolveListedId } from '../../src/cli/short-ids.js'
+
+/** The full id of the statement ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
+export function statementId(client: Client, id: string): Promise<string> {
+  return resolveListedId(
+    'statement',
+    id,
+    async () => {
+      const all: Statement[] = []
+      for await (const page of client.pages<Statement>('/api-v1/statements', { limit: 1000 })) all.push(...page.data)
+      return all
+    },
+    (s) => `${s.id}  ${s.file_name}`,
+  )
+}
 
 export const FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
 

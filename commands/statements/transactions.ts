@@ -7,7 +7,8 @@ import { note, printList, streamList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { amountTotal } from '../../src/cli/totals.js'
 import type { Transaction } from '../../src/domain/schemas.js'
-import { limitOf } from './shared.js'
+import { limitOf, statementId } from './shared.js'
+import { accountsFor } from '../../src/cli/short-ids.js'
 
 export interface TransactionsOptions {
   sort?: string
@@ -26,8 +27,10 @@ export function registerTransactions(st: Command, run: Runner, runF: RunVerb<Tra
     .action(run(runF))
 }
 
-export async function runTransactions(ctx: VerbHost, o: TransactionsOptions, [id]: string[]): Promise<number> {
+export async function runTransactions(ctx: VerbHost, o: TransactionsOptions, [given]: string[]): Promise<number> {
   const client = await ctx.client()
+  const id = await statementId(client, given)
+  await accountsFor(ctx, client, {})
   const query = { sort: o.sort, limit: limitOf(o.limit) }
   if (o.all) {
     const pages = (async function* () {

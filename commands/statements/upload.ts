@@ -13,6 +13,7 @@ import { statementReasonInUserWords } from '../../src/cli/user-words.js'
 import type { Statement } from '../../src/domain/statements/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { FORMATS, printStatement } from './shared.js'
+import { resolveAccountId } from '../../src/cli/short-ids.js'
 
 const collect = (v: string, prev: string[] = []) => [...prev, v]
 const MAX_FILE = 20 * 1024 * 1024
@@ -21,7 +22,7 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
   st.command('upload')
     .argument('<file>', 'a bank statement: CSV, OFX/QFX, QIF, CAMT.053 (XML) or MT940 (at most 20 MiB)')
     .description('upload a bank statement and wait until it is processed')
-    .option('--account <id>', 'bank account the statement belongs to (bank_account_id)')
+    .option('--account <id>', 'bank account the statement belongs to: its name or id (bank_account_id)')
     .option('--format <format>', `${FORMATS.join(', ')} (detected from the content when not given)`)
     .option(
       '--date-format <format>',
@@ -119,7 +120,7 @@ export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[
   const bytes = new Uint8Array(await readFile(file))
   await refuseFlagsOfOtherFormats(bytes, basename(file), o)
   const request = {
-    bank_account_id: o.account,
+    bank_account_id: await resolveAccountId(await ctx.client(), o.account),
     file_name: basename(file),
     format: o.format as Statement['format'] | undefined,
     date_format: o.dateFormat,

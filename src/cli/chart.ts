@@ -6,6 +6,7 @@
  */
 import type { ChalkInstance } from 'chalk'
 import { formatMoney, minorOf } from './money.js'
+import { displayWidth, padDisplay } from './width.js'
 
 /** Exact minor units of a report's JSON amount (reports give only amounts of their currency). */
 function minorIn(amount: number, currency: string): bigint {
@@ -41,8 +42,9 @@ export function barChart(rows: ChartRow[], currency: string, columns: number, ch
   const g = (minor: bigint) => formatMoney(minor, currency, { group: true })
   const mins = rows.map((r) => ({ label: r.label, in: minorIn(r.inflows, currency), out: minorIn(r.outflows, currency) }))
   const max = mins.reduce((m, r) => (r.in > m ? r.in : r.out > m ? r.out : m), 0n)
-  const labelWidth = Math.max(6, ...rows.map((r) => r.label.length))
-  const amountWidth = Math.max(4, ...mins.flatMap((r) => [g(r.in).length, g(r.out).length]))
+  // Widths as the terminal shows them (width.ts): a locale's group separator or a label may not be one column a character.
+  const labelWidth = Math.max(6, ...rows.map((r) => displayWidth(r.label)))
+  const amountWidth = Math.max(4, ...mins.flatMap((r) => [displayWidth(g(r.in)), displayWidth(g(r.out))]))
   // label, " in  ", bar, " ", amount
   const barWidth = Math.max(10, columns - labelWidth - 5 - 1 - amountWidth - 1)
   const lines: string[] = []
@@ -50,10 +52,10 @@ export function barChart(rows: ChartRow[], currency: string, columns: number, ch
     const inBar = IN_BLOCK.repeat(barLength(r.in, max, barWidth))
     const outBar = OUT_BLOCK.repeat(barLength(r.out, max, barWidth))
     lines.push(
-      `${r.label.padEnd(labelWidth)} in  ${chalk.green(inBar)}${' '.repeat(barWidth - inBar.length)} ${g(r.in).padStart(amountWidth)}`,
+      `${padDisplay(r.label, labelWidth)} in  ${chalk.green(inBar)}${' '.repeat(barWidth - inBar.length)} ${padDisplay(g(r.in), amountWidth, true)}`,
     )
     lines.push(
-      `${' '.repeat(labelWidth)} out ${chalk.red(outBar)}${' '.repeat(barWidth - outBar.length)} ${g(r.out).padStart(amountWidth)}`,
+      `${' '.repeat(labelWidth)} out ${chalk.red(outBar)}${' '.repeat(barWidth - outBar.length)} ${padDisplay(g(r.out), amountWidth, true)}`,
     )
   }
   const scale = max > 0n ? `; a full bar is ${formatMoney(max, currency, { group: true, code: true })}` : ''

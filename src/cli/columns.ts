@@ -3,15 +3,23 @@ import type { BankAccount, Transaction } from '../domain/schemas.js'
 import type { ApiKey } from '../domain/api-keys/schemas.js'
 import { showAmount } from './money.js'
 import type { Column } from './output.js'
+import { accountNames, shortId } from './short-ids.js'
+
+/** An id column: whole in csv, JSON and tab-separated rows; its last 8 characters in a terminal's table (short-ids.ts). */
+export function idColumn<T>(id: (row: T) => string, drop?: number): Column<T> {
+  return { header: 'id', value: id, tty: (r) => shortId(id(r)), drop }
+}
 
 /**
- * An amount: "-149.99 USD" in a table; in CSV the plain number and a `currency` column beside it,
+ * An amount: "-1,149.99 USD" in a terminal's table (grouped by the locale), "-1149.99 USD" in
+ * tab-separated rows; in CSV the plain number and a `currency` column beside it,
  * as a spreadsheet wants them (and as the reports' CSV has them).
  */
 export function amountColumn<T>(header: string, amount: (row: T) => number, currency: (row: T) => string): Column<T> {
   return {
     header,
     value: (r) => showAmount(amount(r), currency(r), { code: true }),
+    tty: (r) => showAmount(amount(r), currency(r), { group: true, code: true }),
     align: 'right',
     csv: [
       { header, value: (r) => showAmount(amount(r), currency(r)) },
@@ -21,15 +29,15 @@ export function amountColumn<T>(header: string, amount: (row: T) => number, curr
 }
 
 export const keyColumns: Column<ApiKey>[] = [
-  { header: 'id', value: (k) => k.id },
+  idColumn((k) => k.id),
   { header: 'name', value: (k) => k.name },
   { header: 'prefix', value: (k) => k.key_prefix },
   { header: 'scopes', value: (k) => k.scopes.join(',') },
   { header: 'status', value: (k) => keyStatus(k) },
-  // A rolled pair, by the first 8 characters of the other key's id.
+  // A rolled pair, by the other key's short id.
   {
     header: 'rolled',
-    value: (k) => (k.rolled_to ? `to ${k.rolled_to.slice(0, 8)}` : k.rolled_from ? `from ${k.rolled_from.slice(0, 8)}` : ''),
+    value: (k) => (k.rolled_to ? `to ${shortId(k.rolled_to)}` : k.rolled_from ? `from ${shortId(k.rolled_from)}` : ''),
   },
   { header: 'usage', value: (k) => k.usage_count, align: 'right' },
   { header: 'last used', value: (k) => k.last_used_at ?? '' },
@@ -44,7 +52,7 @@ export function keyStatus(k: ApiKey, now = new Date()): string {
 }
 
 export const accountColumns: Column<BankAccount>[] = [
-  { header: 'id', value: (a) => a.id },
+  idColumn((a) => a.id),
   { header: 'name', value: (a) => a.name },
   { header: 'type', value: (a) => a.account_type },
   { header: 'institution', value: (a) => a.institution_name ?? '' },
@@ -57,15 +65,27 @@ export const accountColumns: Column<BankAccount>[] = [
   ),
 ]
 
+/**
+ * Transactions. On an 80-column terminal the table keeps the date, the description (the widest
+ * share), the amount, the account's name, the category and the status; the id is left out first
+ * (it shows from about 90 columns), then the status, the category and the account.
+ */
 export const transactionColumns: Column<Transaction>[] = [
-  { header: 'id', value: (t) => t.id },
+  idColumn((t) => t.id, 4),
   { header: 'date', value: (t) => t.transaction_date },
-  { header: 'description', value: (t) => t.description },
+  { header: 'description', value: (t) => t.description, min: 14, wide: true },
   amountColumn<Transaction>(
     'amount',
     (t) => t.amount,
     (t) => t.currency_code,
   ),
-  { header: 'category', value: (t) => t.category ?? '' },
-  { header: 'status', value: (t) => t.status },
+  {
+    header: 'account',
+    value: (t) => accountNames.get(t.bank_account_id) ?? shortId(t.bank_account_id),
+    ttyOnly: true,
+    drop: 1,
+    min: 6,
+  },
+  { header: 'category', value: (t) => t.category ?? '', drop: 2, min: 7 },
+  { header: 'status', value: (t) => t.status, drop: 3 },
 ]

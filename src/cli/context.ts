@@ -9,6 +9,7 @@ import { redactPasswords } from '../kernel/redact.js'
 import type { Client, RequestLog } from '../client/client.js'
 import type { Target } from '../client/target.js'
 import type { IO } from './io.js'
+import { setMoneyLocale } from './money.js'
 import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.js'
 import { JSON_FIELDS, shapeOf } from './json-shape.js'
 import { ProfileSecrets } from './credentials.js'
@@ -29,6 +30,8 @@ export interface GlobalOptions {
   color?: boolean
   input?: boolean
   debug?: boolean
+  /** The locale amounts are written in for people (money.ts setMoneyLocale). */
+  locale?: string
   /** Confirm without asking: destructive commands and writes through a protected profile. */
   yes?: boolean
 }
@@ -54,6 +57,7 @@ export class Context {
     // NO_COLOR counts when set to a non-empty value (no-color.org).
     const color = force || (!env.NO_COLOR && globals.color !== false && io.isStdoutTTY)
     this.chalk = new Chalk({ level: color ? 1 : 0 })
+    setMoneyLocale(globals.locale, env)
     const shape = shapeOf(globals, command)
     const json = globals.json !== undefined && globals.json !== false
     const format = (json || shape ? 'json' : (globals.output ?? 'table')) as OutputFormat

@@ -1,15 +1,17 @@
 /**
- * Amounts on the command line (#47 item 7). formatMoney is the one way finctl writes an amount for
- * people: from exact minor units with the currency's decimals, never through float arithmetic.
+ * Amounts on the command line (#47 item 7, #52 item 8). formatMoney is the one way finctl writes an
+ * amount for people, grouped by the user's locale (setMoneyLocale: --locale, LC_ALL, LANG), the
+ * code after: from exact minor units with the currency's decimals, never through float arithmetic.
  * Amounts the API gives (JSON numbers) are read back into minor units exactly first (minorOf): a
  * JSON amount's shortest decimal text is the amount. jsonAmount goes the other way, for the JSON
  * the CLI writes itself (import and preview summaries), so that every `--json` amount is a number.
  */
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
+import { AppError } from '../kernel/errors.js'
 import { formatMinor, parseAmount } from '../kernel/money.js'
 
 export interface MoneyStyle {
-  /** Thousands separators ("1,234.50"): terminal tables and messages. */
+  /** Thousands grouping and decimal mark of the user's locale ("1,234.50", "1.234,50"): tables, summaries, prompts. */
   group?: boolean
   /** The currency code after the amount ("-149.99 USD"). */
   code?: boolean
@@ -18,14 +20,58 @@ export interface MoneyStyle {
 /** Two decimals for a code finctl does not know (only text from outside can carry one). */
 const exponentOf = (currency: string): number => (isCurrency(currency) ? currencyExponent(currency) : 2)
 
-/** "-1,234.50 USD", "-1234.50", "1200 JPY", "1.500 KWD": an amount of minor units, for people. */
-export function formatMoney(minor: bigint | number, currency: string, style: MoneyStyle = {}): string {
-  let text = formatMinor(minor, exponentOf(currency))
-  if (style.group) {
-    const [whole, frac] = text.split('.')
-    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-    text = frac === undefined ? grouped : `${grouped}.${frac}`
+/** The locale amounts for people are written in (setMoneyLocale); en-US when none is known. */
+let locale = 'en-US'
+const formatters = new Map<string, Intl.NumberFormat>()
+
+/**
+ * The BCP 47 tag of a locale as the environment names it ("de_DE.UTF-8" -> "de-DE"); undefined for
+ * none, "C" or "POSIX" (no locale: en-US's grouping) or a name Intl does not take.
+ */
+export function localeTag(name: string | undefined): string | undefined {
+  const base = name?.trim().split(/[.@]/)[0].replace(/_/g, '-')
+  if (!base || base === 'C' || base === 'POSIX') return undefined
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([base])[0]
+  } catch {
+    return undefined
   }
+}
+
+/** The locale of `--locale`, else LC_ALL, LC_NUMERIC or LANG (the first one set); en-US when none is usable. */
+export function setMoneyLocale(flag: string | undefined, env: Record<string, string | undefined>): void {
+  if (flag !== undefined) {
+    const tag = localeTag(flag)
+    if (!tag) throw new AppError('usage', `--locale: "${flag}" is not a locale finctl knows; write it like en-US, de-DE or fr_FR.UTF-8`)
+    locale = tag
+    return
+  }
+  const name = env.LC_ALL || env.LC_NUMERIC || env.LANG
+  locale = localeTag(name) ?? 'en-US'
+}
+
+export const moneyLocale = (): string => locale
+
+/**
+ * Digits grouped by the locale. Intl.NumberFormat formats a decimal string exactly (no double in
+ * between: "92233720368547758.07" stays so), so the text formatMinor made from minor units is what
+ * it groups.
+ */
+function grouped(text: string, exponent: number): string {
+  const key = `${locale}/${exponent}`
+  let f = formatters.get(key)
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: true })
+    formatters.set(key, f)
+  }
+  return f.format(text as unknown as number)
+}
+
+/** "-1,234.50 USD", "-1234.50", "1,200 JPY", "-1.234,50 EUR" (de-DE): an amount of minor units, for people. */
+export function formatMoney(minor: bigint | number, currency: string, style: MoneyStyle = {}): string {
+  const exponent = exponentOf(currency)
+  let text = formatMinor(minor, exponent)
+  if (style.group) text = grouped(text, exponent)
   return style.code ? `${text} ${currency}` : text
 }
 

@@ -17,11 +17,21 @@ export interface Column<T> {
   align?: 'left' | 'right'
   /** The columns this one is in CSV, for a spreadsheet (an amount: the plain number, then its currency). */
   csv?: Column<T>[]
+  /** Its value in a table on a terminal, where it differs (an id: its short form, docs/cli.md "Short ids"). */
+  tty?: (row: T) => string
+  /** Only in a table on a terminal (a name looked up for people); not in csv or tab-separated rows. */
+  ttyOnly?: boolean
+  /** Left out before the others when the terminal is too narrow: the highest first (table-fit.ts). */
+  drop?: number
+  /** The narrowest this text column is made before columns are left out (table-fit.ts). */
+  min?: number
+  /** Narrowed last: the column that gets the widest share of a narrow terminal (table-fit.ts). */
+  wide?: boolean
 }
 
 /** The columns of CSV output: each column, or what it is in CSV. */
 function csvColumns<T>(columns: Column<T>[]): Column<T>[] {
-  return columns.flatMap((c) => c.csv ?? [c])
+  return columns.filter((c) => !c.ttyOnly).flatMap((c) => c.csv ?? [c])
 }
 
 export interface Printer {
@@ -58,10 +68,14 @@ function tsvField(s: string): string {
  * A table: aligned on a terminal (fitted to its width, unless `fit` is false: one record's fields
  * are shown whole), tab-separated with a header line elsewhere.
  */
-export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Column<T>[], footer?: string[], fit = true): Promise<void> {
+export async function renderTable<T>(io: IO, p: Printer, rows: T[], allColumns: Column<T>[], footer?: string[], fit = true): Promise<void> {
+  const tty = io.isStdoutTTY
+  const shown = allColumns.map((c) => tty || !c.ttyOnly)
+  const columns = allColumns.filter((_, i) => shown[i])
+  if (footer) footer = footer.filter((_, i) => shown[i])
   const head = columns.map((c) => c.header.toUpperCase())
-  const body = rows.map((r) => columns.map((c) => cell(c.value(r))))
-  if (!io.isStdoutTTY) {
+  const body = rows.map((r) => columns.map((c) => (tty && c.tty ? c.tty(r) : cell(c.value(r)))))
+  if (!tty) {
     const lines = [head, ...body].map((line) => line.map(tsvField).join('\t'))
     io.stdout.write(`${lines.join('\n')}\n`)
     return
@@ -78,6 +92,7 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], columns: Col
           head.map((h, i) => [h, ...all.map((r) => r[i] ?? '')]),
           columns.map((c) => c.align === 'right' || /^(id|date)$/i.test(c.header)),
           termWidth,
+          columns.map((c) => ({ drop: c.drop, min: c.min, wide: c.wide })),
         )
       : undefined
   const keep = <V>(row: V[]): V[] => (fitted ? fitted.kept.map((i) => row[i]) : row)
@@ -247,7 +262,8 @@ export async function streamList<T>(
   if (p.format === 'json') io.stdout.write('[')
   const csvCols = csvColumns(columns)
   if (p.format === 'csv') io.stdout.write(csvLine(csvCols.map((c) => c.header)))
-  if (p.format === 'table') io.stdout.write(`${columns.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
+  const tsvCols = columns.filter((c) => !c.ttyOnly)
+  if (p.format === 'table') io.stdout.write(`${tsvCols.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
   for (; !next.done; next = await it.next()) {
     const page = next.value
     let chunk = ''
@@ -255,7 +271,7 @@ export async function streamList<T>(
       if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(fields && pickFields ? pickFields(r, fields) : r)}`
       else if (p.format === 'ndjson') chunk += `${JSON.stringify(r)}\n`
       else if (p.format === 'csv') chunk += csvLine(csvCols.map((c) => cell(c.value(r))))
-      else chunk += `${columns.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
+      else chunk += `${tsvCols.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
       count++
     }
     // Respect back-pressure: a slow reader (a pipe to `head`) holds the next page back, and one

@@ -80,6 +80,7 @@ export function createProgram(io: IO): Command {
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('-v, --verbose', 'print each request (method, URL, status, time) to stderr')
     .option('--no-color', 'no colours (also NO_COLOR)')
+    .option('--locale <tag>', 'how amounts are written for people, e.g. de-DE (default: LC_ALL, LC_NUMERIC or LANG; C: en-US)')
     .option('--no-input', 'never prompt; a missing value is an error')
     .option('--yes', 'confirm without asking (destructive commands, writes through a protected profile)')
     .option('--debug', 'show stack traces of internal errors')

@@ -5,9 +5,10 @@
  * too wide, text columns are left out from the right, except the first, which names the row (a
  * table of numbers wider than the terminal stays as it is).
  */
-// Widths are string-width's (v4), the count cli-table3 lays out and cuts cells by: any other count
-// would let a table it draws wider than the terminal pass for one that fits (test/cli/table-fit.test.ts).
-import stringWidth from 'string-width'
+// Widths are displayWidth's (string-width v4, the count cli-table3 lays out and cuts cells by, which
+// counts no colour code): any other count would let a table it draws wider than the terminal pass
+// for one that fits (test/cli/table-fit.test.ts).
+import { displayWidth } from './width.js'
 
 /** Space a column takes beside its text: one space each side, and its share of the borders. */
 const PADDING = 2
@@ -22,31 +23,70 @@ export interface Fitted {
   kept: number[]
 }
 
+/** What a column says about fitting: `drop`, left out before others (highest first); `min`, its own floor. */
+export interface FitHint {
+  drop?: number
+  min?: number
+  /** Keeps about twice the width of the other text columns (a description: the widest share). */
+  wide?: boolean
+}
+
 /**
  * Widths for `columns` (each the list of its cells, header first) in `maxWidth` terminal columns;
  * `whole[i]` says column i must not be narrowed. undefined when the table fits as it is.
+ * Text columns are narrowed, the widest first (a `wide` one counted at half its width), down to their `min` (else
+ * FLOOR); then the column with the highest `drop` is left out, whole or not, and the rest widen
+ * again; with none left to drop, text columns go down to FLOOR, then are left out from the right.
  */
-export function fitColumns(columns: string[][], whole: boolean[], maxWidth: number): Fitted | undefined {
-  const natural = columns.map((cells) => Math.max(...cells.map((c) => stringWidth(c))) + PADDING)
+export function fitColumns(columns: string[][], whole: boolean[], maxWidth: number, hints: FitHint[] = []): Fitted | undefined {
+  const natural = columns.map((cells) => Math.max(...cells.map((c) => displayWidth(c))) + PADDING)
   const total = (w: number[]) => w.reduce((a, b) => a + b, 0) + w.length + BORDER
   if (total(natural) <= maxWidth) return undefined
-  const widths = [...natural]
   let kept = columns.map((_, i) => i)
-  const floor = (i: number) => Math.min(natural[i], FLOOR + PADDING)
-  const width = () => total(kept.map((i) => widths[i]))
-  while (width() > maxWidth) {
-    // the widest column that may still be narrowed
-    let pick = -1
-    for (const i of kept) if (!whole[i] && widths[i] > floor(i) && (pick < 0 || widths[i] > widths[pick])) pick = i
-    if (pick >= 0) {
-      widths[pick]--
+  let floorOf = (i: number) => Math.min(natural[i], (hints[i]?.min ?? FLOOR) + PADDING)
+  let lowered = false
+  for (;;) {
+    const widths = narrow(natural, kept, whole, floorOf, maxWidth, total, (i) => hints[i]?.wide === true)
+    if (total(kept.map((i) => widths[i])) <= maxWidth) return { widths: kept.map((i) => widths[i]), kept }
+    // Too wide with every text column at its floor: leave out the column people need least.
+    const droppable = kept.filter((i) => hints[i]?.drop !== undefined)
+    if (droppable.length > 0) {
+      const drop = droppable.reduce((a, b) => ((hints[b].drop ?? 0) > (hints[a].drop ?? 0) ? b : a))
+      kept = kept.filter((i) => i !== drop)
       continue
     }
-    // every text column is at its floor: leave out the rightmost text column (never the first:
-    // it names the row)
+    // Nothing to drop by priority: text columns down to FLOOR, then from the right (never the first: it names the row).
+    if (!lowered) {
+      lowered = true
+      floorOf = (i: number) => Math.min(natural[i], FLOOR + PADDING)
+      continue
+    }
     const drop = [...kept].reverse().find((i) => !whole[i] && i !== kept[0])
-    if (drop === undefined) break
+    if (drop === undefined) return { widths: kept.map((i) => widths[i]), kept }
     kept = kept.filter((i) => i !== drop)
   }
-  return { widths: kept.map((i) => widths[i]), kept }
+}
+
+/** The widths with the widest text columns narrowed, one cell at a time, until the kept columns fit or reach their floors. */
+function narrow(
+  natural: number[],
+  kept: number[],
+  whole: boolean[],
+  floorOf: (i: number) => number,
+  maxWidth: number,
+  total: (w: number[]) => number,
+  wide: (i: number) => boolean,
+): number[] {
+  const widths = [...natural]
+  let width = total(kept.map((i) => widths[i]))
+  // A `wide` column counts half its width here: it keeps about twice the share of the others.
+  const weight = (i: number) => (wide(i) ? widths[i] / 2 : widths[i])
+  while (width > maxWidth) {
+    let pick = -1
+    for (const i of kept) if (!whole[i] && widths[i] > floorOf(i) && (pick < 0 || weight(i) > weight(pick))) pick = i
+    if (pick < 0) break
+    widths[pick]--
+    width--
+  }
+  return widths
 }

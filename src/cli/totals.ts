@@ -3,7 +3,7 @@ import type { Transaction } from '../domain/schemas.js'
 import { isCurrency } from '../kernel/currencies.js'
 import { formatMoney, minorOf } from './money.js'
 
-/** A footer row [id, date, description, amount, ...] with the exact sum, or undefined for mixed currencies. */
+/** A footer row [id, date, description, amount, account, category, status] with the exact sum, or undefined for mixed currencies. */
 export function amountTotal(rows: Transaction[]): string[] | undefined {
   if (rows.length === 0) return undefined
   const currency = rows[0].currency_code
@@ -14,5 +14,5 @@ export function amountTotal(rows: Transaction[]): string[] | undefined {
     if (minor === undefined) return undefined
     sum += minor
   }
-  return ['', '', `total of ${rows.length}`, formatMoney(sum, currency, { code: true }), '', '']
+  return ['', '', `total of ${rows.length}`, formatMoney(sum, currency, { group: true, code: true }), '', '', '']
 }

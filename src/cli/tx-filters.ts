@@ -24,7 +24,7 @@ export interface ListFilterOptions {
 }
 
 export function addListFilters(cmd: Command, o: { account?: boolean; paging?: boolean } = {}): Command {
-  if (o.account !== false) cmd.option('--account <id>', 'bank account id')
+  if (o.account !== false) cmd.option('--account <id>', 'bank account: its name or id')
   cmd
     .option('--from <when>', FROM_HELP)
     .option('--to <when>', TO_HELP)

@@ -143,6 +143,12 @@ export type Company = z.infer<typeof Company>
 
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true')
 
+/** A part of an id people type (a short id): 6 to 32 hex digits, dashes allowed where the id has them. */
+const IdPart = z
+  .string()
+  .regex(/^[0-9a-fA-F-]{6,36}$/, 'must be 6 to 32 hex digits of an id')
+  .refine((v) => v.replaceAll('-', '').length >= 6 && v.replaceAll('-', '').length <= 32, 'must be 6 to 32 hex digits of an id')
+
 export const TransactionListQuery = z
   .object({
     bank_account_id: z.string().optional(),
@@ -158,6 +164,8 @@ export const TransactionListQuery = z
     max_amount: z.string().max(40).optional(),
     tag: z.string().max(50).optional(),
     q: z.string().max(200).optional(),
+    id_prefix: IdPart.optional(),
+    id_suffix: IdPart.optional(),
     sort: z.enum(['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']).optional(),
     limit: z.coerce.number().int().min(1).max(1000).optional(),
     cursor: z.string().max(500).optional(),

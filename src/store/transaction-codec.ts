@@ -125,6 +125,15 @@ export class TransactionCodec {
     return uuidBytes(id)
   }
 
+  /**
+   * The lowest and highest stored ids that start with `hex` (1 to 32 lower-case hex digits, no
+   * dashes): a range the unique index on id answers (a short id's prefix, docs/cli.md "Short ids").
+   */
+  idRange(hex: string): [StoredId, StoredId] {
+    const text = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+    return [this.storedId(text(hex.padEnd(32, '0'))), this.storedId(text(hex.padEnd(32, 'f')))]
+  }
+
   /** The stored forms of ids, those that are UUIDs. */
   idParams(ids: readonly string[]): StoredId[] {
     const out: StoredId[] = []

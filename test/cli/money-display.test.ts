@@ -8,7 +8,16 @@ import { describe, expect, it } from 'vitest'
 import type { Transaction } from '../../src/domain/schemas.js'
 import { IN_BLOCK, OUT_BLOCK, barChart, signed } from '../../src/cli/chart.js'
 import { mask, parseDuration, today } from '../../src/cli/format.js'
-import { formatMoney, jsonAmount, jsonAmountOf, minorOf, showAmount, unconvertedNote } from '../../src/cli/money.js'
+import {
+  formatMoney,
+  jsonAmount,
+  jsonAmountOf,
+  localeTag,
+  minorOf,
+  setMoneyLocale,
+  showAmount,
+  unconvertedNote,
+} from '../../src/cli/money.js'
 import { amountTotal } from '../../src/cli/totals.js'
 import { AppError } from '../../src/kernel/errors.js'
 
@@ -100,7 +109,7 @@ describe('unconvertedNote', () => {
 
 describe('amountTotal (the footer of a transaction table)', () => {
   it('sums in minor units: 0.10 + 0.20 is 0.30, not 0.30000000000000004', () => {
-    expect(amountTotal([tx(0.1), tx(0.2)])).toEqual(['', '', 'total of 2', '0.30 USD', '', ''])
+    expect(amountTotal([tx(0.1), tx(0.2)])).toEqual(['', '', 'total of 2', '0.30 USD', '', '', ''])
     const many = Array.from({ length: 1000 }, () => tx(0.01))
     expect(amountTotal(many)?.[3]).toBe('10.00 USD')
     expect(amountTotal([tx(1234567.89), tx(-0.89), tx(-1234567)])?.[3]).toBe('0.00 USD')
@@ -108,7 +117,7 @@ describe('amountTotal (the footer of a transaction table)', () => {
 
   it('sums past 2^53 minor units exactly (each amount is below it, the total is not)', () => {
     // The largest amount the service takes (15 digits of cents), ten times: past Number.MAX_SAFE_INTEGER cents.
-    expect(amountTotal(Array.from({ length: 10 }, () => tx(9999999999999.99)))?.[3]).toBe('99999999999999.90 USD')
+    expect(amountTotal(Array.from({ length: 10 }, () => tx(9999999999999.99)))?.[3]).toBe('99,999,999,999,999.90 USD')
   })
 
   it('uses the currency’s decimals', () => {
@@ -196,5 +205,34 @@ describe('durations, masks, dates', () => {
     expect(mask(undefined)).toBe('')
     expect(mask('short', 12)).toBe('short…')
     expect(today(new Date('2026-12-31T23:59:59-05:00'))).toBe('2027-01-01')
+  })
+})
+
+describe('the locale of amounts for people (#52 item 8)', () => {
+  it('reads --locale, else LC_ALL, LC_NUMERIC, LANG; C and POSIX are en-US', () => {
+    expect(localeTag('de_DE.UTF-8')).toBe('de-DE')
+    expect(localeTag('fr_FR@euro')).toBe('fr-FR')
+    expect(localeTag('C.UTF-8')).toBeUndefined()
+    expect(localeTag('POSIX')).toBeUndefined()
+    expect(() => setMoneyLocale('not a locale!', {})).toThrow(/--locale/)
+    setMoneyLocale(undefined, { LANG: 'de_DE.UTF-8', LC_ALL: '' })
+    expect(formatMoney(-123456789n, 'EUR', { group: true, code: true })).toBe('-1.234.567,89 EUR')
+    setMoneyLocale(undefined, { LC_ALL: 'C' })
+    expect(formatMoney(-123456789n, 'EUR', { group: true, code: true })).toBe('-1,234,567.89 EUR')
+  })
+
+  it('groups every digit exactly, past 2^53 minor units, with the currency’s decimals', () => {
+    try {
+      setMoneyLocale('de-DE', {})
+      expect(formatMoney(9223372036854775807n, 'USD', { group: true })).toBe('92.233.720.368.547.758,07')
+      expect(formatMoney(1234567n, 'JPY', { group: true, code: true })).toBe('1.234.567 JPY')
+      expect(formatMoney(-1234567n, 'KWD', { group: true, code: true })).toBe('-1.234,567 KWD')
+      setMoneyLocale('en-IN', {})
+      expect(formatMoney(123456780n, 'INR', { group: true })).toBe('12,34,567.80')
+      // Plain (csv, JSON, tab-separated rows): never grouped, whatever the locale.
+      expect(formatMoney(123456780n, 'INR')).toBe('1234567.80')
+    } finally {
+      setMoneyLocale(undefined, {})
+    }
   })
 })

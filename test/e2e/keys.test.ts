@@ -203,8 +203,8 @@ describe('keys roll', () => {
     const successor = await sb.json<KeyRecord & { rolled_from: string }>(['keys', 'show', '--json'], { env: { FINCTL_API_KEY: saved } })
     expect(successor).toMatchObject({ name: 'importer', scopes: ['read', 'write'], rolled_from: old.id })
     const table = await sb.ok(['keys', 'list'], { env: { COLUMNS: '200' } })
-    expect(table.stdout).toContain(`to ${successor.id.slice(0, 8)}`)
-    expect(table.stdout).toContain(`from ${old.id.slice(0, 8)}`)
+    expect(table.stdout).toContain(`to ${successor.id.slice(-8)}`)
+    expect(table.stdout).toContain(`from ${old.id.slice(-8)}`)
     expect(table.stdout).toContain('rolling until')
   })
 

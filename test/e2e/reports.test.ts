@@ -172,7 +172,8 @@ describe('reports cash-flow and summary', () => {
     }
 
     it('a table: periods as rows, categories as columns, grouped amounts right-aligned, a total row', async () => {
-      const out = await onTerminal(['reports', 'cash-flow'], 120)
+      // Wide enough for all ten columns (narrower, columns are left out: test/e2e/table-widths.test.ts).
+      const out = await onTerminal(['reports', 'cash-flow'], 160)
       // the default range: the last 12 months up to 2026-04-15, April to date included (its -10.00 of operations)
       expect(out).toContain('Cash flow 2025-05-01 .. 2026-04-15 by month; opening balance 1,000.00 USD')
       const lines = out.split('\n')
@@ -196,6 +197,14 @@ describe('reports cash-flow and summary', () => {
       ).toEqual(['total', '1,289.50', '-1,234.56', '5,000.00', '-99.99', '6,500.00', '1,545.05', '4,954.95', '-300.00', '5,654.95'])
       expect(lines.filter((l) => / 20\d\d-\d\d /.test(l))).toHaveLength(12)
       expect(out).not.toContain('\x1b[')
+    })
+
+    it('a terminal too narrow for every column leaves out transfers, categories, in and out before it wraps a row', async () => {
+      const out = await onTerminal(['reports', 'cash-flow'], 80)
+      const head = out.split('\n').find((l) => l.includes('PERIOD'))!
+      expect(head).toMatch(/PERIOD .*NET USD .*CLOSING USD/)
+      expect(head).not.toContain('TRANSFERS')
+      for (const l of out.trimEnd().split('\n')) if (l.startsWith('│') || l.startsWith('┌')) expect(l.length).toBeLessThanOrEqual(80)
     })
 
     it('the summary: one row per figure, each section named once, grouped amounts', async () => {

@@ -66,9 +66,13 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
         throw e
       })
     : undefined
-  let out = q.bank_account_id
-    ? query.where('transactions.account_key', '=', account?.key ?? -1)
-    : query.where('transactions.company_key', '=', await companyKey(store, companyId, db))
+  const owner = q.bank_account_id ? 'account_key' : 'company_key'
+  const ownerKey = q.bank_account_id ? (account?.key ?? -1) : await companyKey(store, companyId, db)
+  // With an id prefix, the range on the unique id index is what narrows: `key + 0` keeps both
+  // planners off the company's (or account's) indexes, which would read all its rows.
+  let out = q.id_prefix
+    ? query.where(sql<boolean>`${sql.ref(`transactions.${owner}`)} + 0 = ${ownerKey}`)
+    : query.where(`transactions.${owner}`, '=', ownerKey)
   if (q.statement_id) out = out.where('transactions.bank_statement_id', '=', q.statement_id)
   if (q.from) out = out.where('transactions.transaction_date', '>=', q.from)
   if (q.to) out = out.where('transactions.transaction_date', '<=', q.to)
@@ -94,6 +98,20 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
         throw new AppError('validation_error', `${field}: ${r.message} (${currency})`, { details: [{ path: field, message: r.message }] })
       out = out.where('transactions.amount', op, r.minor)
     }
+  }
+  // Short ids (docs/cli.md): a prefix is a range of the unique index on id; a suffix (the random
+  // end of a UUIDv7, what tables show) is matched over the company's rows.
+  if (q.id_prefix) {
+    const [low, high] = store.tx.idRange(q.id_prefix.replaceAll('-', '').toLowerCase())
+    out = out.where('transactions.id', '>=', low).where('transactions.id', '<=', high)
+  }
+  if (q.id_suffix) {
+    const hex = q.id_suffix.replaceAll('-', '').toLowerCase()
+    out = out.where(
+      store.dialect === 'postgres'
+        ? sql<boolean>`replace(transactions.id::text, '-', '') LIKE ${`%${hex}`}`
+        : sql<boolean>`hex(transactions.id) LIKE ${`%${hex.toUpperCase()}`}`,
+    )
   }
   if (q.tag) out = out.where(sql<boolean>`transactions.tags LIKE ${likePattern(JSON.stringify(q.tag))} ESCAPE '\\'`)
   if (q.q) {
