@@ -83,6 +83,14 @@ describe.each(MATRIX)('key rolling over %s on %s', (kind, storeKind) => {
       .where('id', '=', old.id)
       .executeTakeFirstOrThrow()
     expect(row).toEqual({ revoked_at: ended, is_active: 0 })
+    // Written down with its event (docs/events.md), by the housekeeping.
+    const events = await h.store.db
+      .selectFrom('events')
+      .selectAll()
+      .where('type', '=', 'api_key.revoked')
+      .where('object_id', '=', old.id)
+      .execute()
+    expect(events.map((e) => [e.actor, JSON.parse(e.data).revoked_at])).toEqual([['system:housekeeping', ended]])
   })
 
   it('with grace 0 revokes the old key at once', async () => {

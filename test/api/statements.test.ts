@@ -794,6 +794,14 @@ describe('finctl serve stopping while a statement is processed', () => {
     const failed = await c.statements.get(s.id)
     expect(failed).toMatchObject({ status: 'failed', transaction_count: 0 })
     expect(failed.error).toMatch(/stopped before it finished.*upload the file again/)
+    // Told downstream once: uploaded by the caller, failed by the reader that found it cut off.
+    const told = (await c.events.list({ type: 'statement.uploaded,statement.failed', limit: 1000 })).data.filter(
+      (e) => e.object_id === s.id,
+    )
+    expect(told.map((e) => [e.type, e.actor])).toEqual([
+      ['statement.uploaded', `key:${t.keyId}`],
+      ['statement.failed', 'system:housekeeping'],
+    ])
     const again = await c.statements.wait((await c.statements.upload(upload(acct, bytes))).id)
     expect(again).toMatchObject({ status: 'completed', transaction_count: 8000 })
   })

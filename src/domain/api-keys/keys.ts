@@ -188,14 +188,43 @@ export async function rollApiKey(
 
 /** Write down the revocation of rolled keys whose grace has ended (they are refused from that moment all the same). */
 export async function settleRolledKeys(store: Store, now: Date): Promise<number> {
-  const r = await store.db
-    .updateTable('api_keys')
-    .set((eb) => ({ revoked_at: eb.ref('revoke_at'), is_active: 0 }))
-    .where('revoked_at', 'is', null)
-    .where('revoke_at', 'is not', null)
-    .where('revoke_at', '<=', now.toISOString())
-    .executeTakeFirst()
-  return Number(r.numUpdatedRows)
+  const ts = now.toISOString()
+  // Each key written down with its api_key.revoked event, by the housekeeping (docs/events.md).
+  return store.writeTransaction(async (trx) => {
+    let q = trx
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('revoked_at', 'is', null)
+      .where('revoke_at', 'is not', null)
+      .where('revoke_at', '<=', ts)
+    if (store.dialect === 'postgres') q = q.forUpdate()
+    const due = await q.execute()
+    if (due.length === 0) return 0
+    await trx
+      .updateTable('api_keys')
+      .set((eb) => ({ revoked_at: eb.ref('revoke_at'), is_active: 0 }))
+      .where(
+        'id',
+        'in',
+        due.map((k) => k.id),
+      )
+      .execute()
+    await recordEvents(
+      store,
+      trx,
+      due.map((k) =>
+        eventRow(
+          'system:housekeeping',
+          'api_key.revoked',
+          k.id,
+          toApiKey({ ...k, revoked_at: k.revoke_at, is_active: 0 }, now),
+          now,
+          k.company_id,
+        ),
+      ),
+    )
+    return due.length
+  })
 }
 
 export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {

@@ -298,16 +298,25 @@ async function settleStale(
     const cutOff = row.updated_at < limit || workerGone(row.worker)
     if ((row.status === 'pending' || row.status === 'processing') && cutOff && !running(row.id)) {
       const ts = now.toISOString()
-      const r = await store.db
-        .updateTable('bank_statements')
-        .set({ status: 'failed', error: STALE_ERROR, updated_at: ts, processed_at: ts })
-        .where('id', '=', row.id)
-        .where('updated_at', '=', row.updated_at)
-        .where('status', 'in', ['pending', 'processing'])
-        .executeTakeFirst()
+      const failed = { ...row, status: 'failed', error: STALE_ERROR, updated_at: ts, processed_at: ts }
+      // Marked failed with its statement.failed event (docs/events.md), by whichever reader saw it first.
+      const r = await store.writeTransaction(async (trx) => {
+        const u = await trx
+          .updateTable('bank_statements')
+          .set({ status: 'failed', error: STALE_ERROR, updated_at: ts, processed_at: ts })
+          .where('id', '=', row.id)
+          .where('updated_at', '=', row.updated_at)
+          .where('status', 'in', ['pending', 'processing'])
+          .executeTakeFirst()
+        if (Number(u.numUpdatedRows) === 1)
+          await recordEvents(store, trx, [
+            eventRow('system:housekeeping', 'statement.failed', row.id, toStatement(failed), now, row.company_id),
+          ])
+        return u
+      })
       const fresh =
         Number(r.numUpdatedRows) === 1
-          ? { ...row, status: 'failed', error: STALE_ERROR, updated_at: ts, processed_at: ts }
+          ? failed
           : await store.db.selectFrom('bank_statements').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
       out.push(fresh)
     } else out.push(row)
