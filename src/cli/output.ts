@@ -3,6 +3,7 @@
  * tab-separated rows with a header line otherwise, or json / ndjson / csv when asked.
  * JSON output is exactly the `data` of the response.
  */
+import { Chalk } from 'chalk'
 import { csvLine } from '../kernel/csv-write.js'
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
@@ -97,16 +98,20 @@ export async function renderTable<T>(io: IO, p: Printer, rows: T[], allColumns: 
       : undefined
   const keep = <V>(row: V[]): V[] => (fitted ? fitted.kept.map((i) => row[i]) : row)
   const { default: Table } = await import('cli-table3')
+  // Colour as the printer decided (a terminal, NO_COLOR, --no-color), not as cli-table3's colour
+  // library guesses from the environment (it turns colour off wherever CI is set).
+  const ink = new Chalk({ level: p.color ? 1 : 0 })
   const table = new Table({
-    head: keep(head),
-    style: { head: p.color ? ['bold'] : [], border: p.color ? ['grey'] : [], compact: true },
+    head: keep(head).map((h) => ink.bold(h)),
+    style: { head: [], border: [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     colAligns: keep(columns.map((c) => c.align ?? 'left')),
     ...(fitted ? { colWidths: fitted.widths, wordWrap: false, truncate: '…' } : {}),
   })
   for (const line of body) table.push(keep(line))
   if (footer) table.push(keep(footer))
-  io.stdout.write(`${table.toString()}\n`)
+  const drawn = table.toString()
+  io.stdout.write(`${p.color ? drawn.replace(/[─│┌┐└┘┬┴┼├┤]+/g, (b) => ink.grey(b)) : drawn}\n`)
 }
 
 /** Print a list of records. */

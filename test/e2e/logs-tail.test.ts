@@ -138,9 +138,10 @@ describe.each(STORES)('finctl logs tail on %s', (storeKind) => {
     await errors.ready()
     await accounts.ready()
     await sb.ok(['company'])
-    expect((await sb.run(['tx', 'get', 'tx_nope'])).code).toBe(5)
+    // By `finctl api`: `tx get` and `accounts get` look a short id or a name up in a list first.
+    expect((await sb.run(['api', 'GET', '/api-v1/transactions/tx_nope'])).code).toBe(5)
     await sb.ok(['accounts', 'list'])
-    expect((await sb.run(['accounts', 'get', 'nope'])).code).toBe(5)
+    expect((await sb.run(['api', 'GET', '/api-v1/bank-accounts/nope'])).code).toBe(5)
     await errors.until(() => errors.seen.length >= 2, 10_000, 'two lines')
     await accounts.until(() => accounts.seen.length >= 2, 10_000, 'two lines')
     // Anything else would have come by now.
