@@ -11,9 +11,8 @@ export const DEFERRED_KEY = 'deferred_indexes'
 const OLD_LEASE_KEY = 'amount_index_lease'
 /**
  * The page cache while the indexes are built (KiB). SQLite's sorter sizes its in-memory runs from
- * the cache, and a bigger run was slower, not faster: building the eight indexes of 1,000,000
- * shuffled rows took 3.4-3.5 s with 512 KiB to 8 MiB, 4.9 s with 32 MiB and 5.7 s with 64 MiB; and
- * 57 MB peak RSS with 2 MiB against 82 MB with 8 (plain better-sqlite3, threads = 2).
+ * the cache, and a bigger run was slower, not faster, and raised the peak RSS (docs/performance.md,
+ * "Memory of an import").
  */
 const BUILD_CACHE_KIB = 2 * 1024
 
@@ -58,7 +57,7 @@ export const ifNotExists = (sql: string) =>
 /**
  * Create every index set aside (those still missing) and end the lease. Run inside a transaction.
  * SQLite sorts each with a helper thread (PRAGMA threads): a load's last rows are in, so the other
- * core is free (1M rows, nine indexes: 3.4 s -> 2.8 s).
+ * core is free (docs/performance.md, "Bulk loads set indexes aside").
  */
 export function buildDeferred(raw: BetterSqlite3.Database, d: Deferred): void {
   const threads = raw.pragma('threads', { simple: true }) as number
