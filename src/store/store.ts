@@ -69,8 +69,8 @@ export interface BulkLoad {
 /**
  * The rows of an insert that went in: by their place in the array the insert was given (`at`), and
  * their ids (`ids`). A bulk load's insert answers by place: a Set of a batch's ids hashed each new
- * id's text, 0.3-0.4 µs an id (0.58 s of the core thread's time in a 1,000,000-row load, and 0.11 s
- * more to look the rows up in it); by place a row is looked up by its index.
+ * id's text, and looking the rows up in it cost more (docs/performance.md, "Inserting a row"); by
+ * place a row is looked up by its index.
  */
 export class InsertedRows {
   private constructor(

@@ -74,7 +74,7 @@ const BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
 /**
  * A UUID's 16 bytes; undefined for text that is not a UUID (no transaction has it). Read digit by
  * digit: every row a batch creates passes here, and a regular expression, five slices and a hex
- * decode took 0.5 s of the core thread's time in a 1,000,000-row import.
+ * decode showed in an import's profile (docs/performance.md, "Inserting a row").
  */
 export function uuidBytes(id: string): Buffer | undefined {
   if (id.length !== 36) return undefined

@@ -2,9 +2,9 @@
  * The rejected rows of an import, for its summary (line and reason), in flat memory: the first
  * KEPT_REJECTS are kept in memory, the rest go to a spill file of their own (one JSON object a line,
  * in a private temporary folder) and are read back, in order, only when the summary is printed.
- * Kept all in memory, a 1,000,000-row file whose rows were nearly all rejected (a wrong column for
- * the amount, say) took the command to 500 MB and more, and the summary crossed from the import
- * thread to the main thread as one copy more.
+ * Kept all in memory, the rejects of a large file whose rows were nearly all rejected (a wrong column
+ * for the amount, say) set the command's peak (docs/performance.md, "Importing"), and the summary
+ * crossed from the import thread to the main thread as one copy more.
  */
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'

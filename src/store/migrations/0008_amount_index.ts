@@ -1,9 +1,9 @@
 /**
  * 0008 adds SQLite's one-column amount index in place of (company_id, amount, id); nothing on PostgreSQL.
  *
- * `(company_id, amount, id)` took 37 µs of an imported row's 81 µs at 1,000,000 rows (every insert
- * lands on a random page, and the index, about 130 MB, outgrew the page cache); `(amount)` alone, a
- * fifth of its size, takes 13 µs. The list names it for amount sorts (INDEXED BY, see
+ * `(company_id, amount, id)` was nearly half an imported row's cost at a million rows (every insert lands
+ * on a random page, and the index outgrew the page cache); `(amount)` alone, a fifth of its size,
+ * costs a third as much (docs/performance.md, "Inserting a row"). The list names it for amount sorts (INDEXED BY, see
  * domain/transactions/queries.ts) and checks the company per row, which costs nothing when one company owns
  * the file, as an embedded database does. PostgreSQL, where several companies share a server, keeps
  * the company-first index.

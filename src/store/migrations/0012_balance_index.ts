@@ -1,9 +1,9 @@
 /**
  * 0012 ends transactions_report_account with `amount`, so that an account's balance (the sum of its
  * amounts that are not void: BankAccount.current_balance) reads that index alone instead of every
- * row of the account in the table. Measured on an account of 1,000,000 shuffled rows (SQLite):
- * `finctl accounts get` 2.3-2.6 s, and every `tx import` into that account waited as long before
- * its first batch (it reads the account for its currency); the sum alone 85-104 ms once covered.
+ * row of the account in the table: on a large account `finctl accounts get` took seconds, and every
+ * `tx import` into that account waited as long before its first batch (it reads the account for its
+ * currency) (docs/performance.md, "Reports and lists").
  * The index grows by the amount, about 4 bytes a transaction. Both dialects, same columns.
  *
  * SQLite: a bulk load may have set this index aside (sqlite/bulk-load.ts). Its definition there is

@@ -5,14 +5,14 @@
  * refreshes. Autovacuum runs it once a table has changed by a tenth, but only at its next round (a
  * minute apart by default), and never where it is turned off. Meanwhile a table a load just filled
  * is planned as the empty table it was: a file imported a second time, right after the first, looked
- * up its 200,000 refs, 500 at a time, by scanning the account's whole date index (45 ms a lookup)
- * instead of the unique ref index (4-5 ms): 14.3 s against 6.4 s for the first import.
+ * up its refs, 500 at a time, by scanning the account's whole date index instead of the unique ref
+ * index, at twice the first import's time (docs/performance.md, "PostgreSQL's statistics after a load").
  *
  * So the end of a bulk load (its last batch, `Prefer: bulk-load-end`) runs ANALYZE when the table has
  * changed by autovacuum's own measure since it last ran: 50 rows plus a tenth of the rows it counted
  * then. The changes are those this process wrote or, if more, those PostgreSQL counted from every
- * process (pg_stat_user_tables, which lags by about a second). ANALYZE reads a sample (a quarter to a
- * half second for 1,000,000 rows here) and blocks neither readers nor writers; it waits at most two
+ * process (pg_stat_user_tables, which lags by about a second). ANALYZE reads a sample (under a second
+ * at a million rows, same section) and blocks neither readers nor writers; it waits at most two
  * seconds for another ANALYZE or VACUUM of the table, which is then doing the work, and any failure
  * leaves the statistics as they were without failing the batch.
  */

@@ -8,8 +8,8 @@
  * created whatever the file's order (company, created_at; each row appends to its last page) and the
  * partial one of statement rows (KEPT), and the unique (account_key, import_ref) index. That one is
  * what makes an import exactly-once, and for a file not in date order (a merged export, a file
- * sorted by amount) it took more time than all the rest (1M shuffled rows, plain better-sqlite3:
- * 19-21 s of inserts with it, 6.4 s without). While it is aside, the load keeps each account's refs
+ * sorted by amount) it took more time than all the rest (docs/performance.md, "Bulk loads set
+ * indexes aside"). While it is aside, the load keeps each account's refs
  * in memory (RefTable, ref-table.ts), loaded from the index just before it is dropped, and the hot
  * path's insertBulk dedups against them. The unique id and statement_ref indexes stay (ids are
  * time-ordered; statement rows are few).
@@ -44,8 +44,8 @@ export interface BulkLoadSettings {
    * Fewest rows announced for the indexes to be set aside (FINCTL_BULK_LOAD_MIN_ROWS, default 10,000):
    * below, the rebuild's sort would cost about what it saves. Once 100,000, which left a file of an
    * estimated 99,970 rows (the plan estimates a large file's rows from its size) with its indexes in
-   * place: newest first, its rows filled each index page half (607 bytes a row against 421) and took
-   * twice as long.
+   * place: newest first, its rows filled each index page half and took twice as long
+   * (docs/performance.md, "Bulk loads set indexes aside").
    */
   minRows: number
   /** Quiet time after the last bulk batch before the indexes are built again (FINCTL_BULK_LOAD_IDLE_MS, default 2 s). */
@@ -65,7 +65,7 @@ export function bulkLoadSettings(env: NodeJS.ProcessEnv = process.env): BulkLoad
  * nothing: company_created takes each row at its end in any file order; statement is partial (rows
  * with a bank_statement_id), and a created row has none (pairing with a statement line sets it later,
  * a row at a time), so a load adds nothing to it, and its build after the load was a scan of the
- * whole table for no entry (70 ms at 1M rows, 160 ms at 2M).
+ * whole table for no entry (docs/performance.md, "Bulk loads set indexes aside").
  */
 export const KEPT = ['transactions_company_created', 'transactions_statement']
 
@@ -82,8 +82,8 @@ const SHARE_DIVISOR = 5
 /**
  * Rows of refs read as one text (loadRefs): about 80 KB of text for refs of 33 characters, which the
  * young generation takes and frees. Chunks of 65,536 rows (2.6 MB texts, which V8 keeps among its
- * large objects until a full collection) were no faster and raised the peak RSS of an import into a
- * database of a million by about 6 MB (238-239 MB against 232-233, two alternating pairs).
+ * large objects until a full collection) were no faster and raised an import's peak RSS
+ * (docs/performance.md, "Bulk loads set indexes aside").
  */
 const REF_CHUNK = 2048
 
@@ -168,11 +168,11 @@ export class SqliteBulkLoad {
 
   /**
    * An account's refs (`count` of them) in a table sized for `expected`, read from the unique index
-   * before it goes. Read a row at a time (an array and a string a row out of better-sqlite3), a
-   * million took 0.9-1.2 s to read and add. Read as texts of REF_CHUNK rows, each row `seq bytes ref`
-   * (bytes: the ref's length in UTF-8), hashed where they lie (parseRefText), no string a ref:
-   * 0.55-0.59 s. (Adding them sorted by hash, a chunk at a time, was no faster; a whole account at
-   * once saved 0.4 s more but held two arrays of the account's length.) A text that does not read
+   * before it goes. Read as texts of REF_CHUNK rows, each row `seq bytes ref` (bytes: the ref's
+   * length in UTF-8), hashed where they lie (parseRefText), no string a ref: nearly twice as fast as
+   * a row at a time, an array and a string a row out of better-sqlite3. (Adding them sorted by hash,
+   * a chunk at a time, was no faster; a whole account at once was faster but held two arrays of the
+   * account's length; docs/performance.md, "Bulk loads set indexes aside".) A text that does not read
    * back as such rows (it cannot, from refs as the API takes them) sends the account down the
    * row-at-a-time path.
    */
@@ -304,7 +304,8 @@ export class SqliteBulkLoad {
     this.deferred = { until, pid: process.pid, indexes }
     writeDeferred(this.raw, this.deferred)
     // The load writes at the edge of each index left: a small page cache does, and the rebuild's
-    // sorts take their memory from it too (a server's 64 MiB cache peaked at 393 MB in a 1M-row load).
+    // sorts take their memory from it too (a server's usual cache raised a load's peak RSS:
+    // docs/performance.md, "Bulk loads set indexes aside").
     const cache = this.raw.pragma('cache_size', { simple: true }) as number
     if (cache < -LOAD_CACHE_KIB || cache > LOAD_CACHE_KIB / 4) {
       this.cacheBefore = cache

@@ -11,8 +11,8 @@ export const DEFERRED_KEY = 'deferred_indexes'
 const OLD_LEASE_KEY = 'amount_index_lease'
 /**
  * The page cache while the indexes are built (KiB). SQLite's sorter sizes its in-memory runs from
- * the cache, and a bigger run was slower and larger, not faster (docs/performance.md, "Bulk loads
- * set indexes aside").
+ * the cache, and a bigger run was slower, not faster, and raised the peak RSS (docs/performance.md,
+ * "Memory of an import").
  */
 const BUILD_CACHE_KIB = 2 * 1024
 
@@ -57,7 +57,7 @@ export const ifNotExists = (sql: string) =>
 /**
  * Create every index set aside (those still missing) and end the lease. Run inside a transaction.
  * SQLite sorts each with a helper thread (PRAGMA threads): a load's last rows are in, so the other
- * core is free (measured in docs/performance.md, "Bulk loads set indexes aside").
+ * core is free (docs/performance.md, "Bulk loads set indexes aside").
  */
 export function buildDeferred(raw: BetterSqlite3.Database, d: Deferred): void {
   const threads = raw.pragma('threads', { simple: true }) as number

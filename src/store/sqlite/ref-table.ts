@@ -1,9 +1,9 @@
 /**
  * The import_refs of one bank account during a bulk load (bulk-load.ts), in memory: what the
  * unique index (account_key, import_ref) answers the rest of the time, without its cost. A file whose
- * rows are not in date order would insert each row on a random page of that index: measured, 1M
- * shuffled rows took 19-21 s of inserts with it and 6.4 s without (plain better-sqlite3, the compact
- * table). Here each ref costs a probe of a typed array.
+ * rows are not in date order would insert each row on a random page of that index, three times
+ * slower than without it (docs/performance.md, "Bulk loads set indexes aside"). Here each ref costs
+ * a probe of a typed array.
  *
  * Open addressing over two typed arrays: a 32-bit hash of the ref and the row's seq, 8 bytes a slot,
  * at most three quarters full (kernel/hash-slots.ts: a million refs in 12 MB). A hash is not proof:

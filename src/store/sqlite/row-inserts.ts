@@ -1,8 +1,8 @@
 /**
  * Inserting transactions on SQLite, the hot path of batches and imports.
  *
- * What a row costs here is mostly binding: better-sqlite3 converts and copies each bound value, about
- * 0.4 µs apiece, and a transaction has 27 columns. In a batch most columns hold one value for every
+ * What a row costs here is mostly binding: better-sqlite3 converts and copies each bound value, and a
+ * transaction has 27 columns. In a batch most columns hold one value for every
  * row (the company, the account, the currency, the status, who created it and when, the nulls), so
  * rows go in chunks of up to CHUNK rows, one statement each, that bind such a value once:
  *
@@ -10,9 +10,9 @@
  *   ON CONFLICT (account_key, import_ref) DO NOTHING
  *
  * The `?` of the SELECT list take the shared values, the VALUES rows the values that differ (`WHERE
- * true` is SQLite's rule for an upsert whose source is a SELECT). Measured on 300k rows of an import,
- * in memory with the unique index: 14.7 µs a row one row a statement, 8.3 µs in chunks of 100 with
- * the shared values bound once; chunks binding every value were no faster than single rows.
+ * true` is SQLite's rule for an upsert whose source is a SELECT). Chunks of 100 with the shared values
+ * bound once took little more than half the time of one row a statement; chunks binding every value
+ * were no faster than single rows (docs/performance.md, "Inserting a row").
  *
  * Rows whose import_ref the account holds already are left out, as one row a statement would leave
  * them out. Which rows went in: all of a chunk when SQLite counts as many changes as rows (the usual
@@ -22,7 +22,7 @@
  * A chunk keeps a statement journal (every page it changes that was there before, copied to a temporary
  * file: about 100 pages a 1,000 rows), because a multi-row INSERT may stop half-way, on the
  * bank_accounts foreign key or a NOT NULL. Without both (foreign keys off, INSERT OR FAIL) a load's
- * 1M inserts took 4.6-4.7 s against 5.1-6.3 s; not taken: foreign keys switch only outside a
+ * inserts were a little faster (docs/performance.md, "Inserting a row"); not taken: foreign keys switch only outside a
  * transaction, for every write of the connection, and PRAGMA defer_foreign_keys keeps the journal
  * (only a DEFERRABLE INITIALLY DEFERRED constraint drops it; docs/import-speed.md).
  *
@@ -88,7 +88,7 @@ export class TransactionInserter {
     const hashes: number[] = []
     // The refs of this call kept so far: each kept row's place in `kept` (plus one) in a slot found
     // by its ref's hash, the hash the ref tables take. A Map keyed by the refs themselves hashed each
-    // ref's text again: 0.47 s of a 1,000,000-row load's core thread, line by line in its profile.
+    // ref's text again, a cost a load's profile showed (docs/performance.md, "Inserting a row").
     const fresh = new Int32Array(slotsFor(rows.length))
     for (let place = 0; place < rows.length; place++) {
       const row = rows[place]

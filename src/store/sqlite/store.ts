@@ -34,8 +34,8 @@ import {
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
-// Required, not imported: Node's ESM loader would start its CommonJS export scanner (about 2 ms) for
-// this one CommonJS package.
+// Required, not imported: Node's ESM loader would start its CommonJS export scanner for this one
+// CommonJS package (docs/performance.md, "Figures behind code comments").
 const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3
 
 /**
@@ -80,8 +80,8 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
   raw.pragma(`cache_size = -${Math.round((o.cacheMb ?? 64) * 1024)}`)
   // Checkpoint the WAL every 64 MiB instead of SQLite's 4 MiB: a batch of 1,000 imported rows
   // writes about 4 MiB of pages (eleven indexes), so the default checkpointed, with its fsyncs, after
-  // nearly every batch. Measured on 200k rows of bulk inserts: 73-77 -> 54-68 µs a row. After a
-  // checkpoint the file is cut back to 64 MiB.
+  // nearly every batch (docs/performance.md, "Inserting a row"). After a checkpoint the file is cut
+  // back to 64 MiB.
   raw.pragma('wal_autocheckpoint = 16384')
   raw.pragma('journal_size_limit = 67108864')
   raw.pragma('foreign_keys = ON')
@@ -137,7 +137,7 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
 
 /**
  * After migrations that rewrote a table (0011 rewrites transactions), most of the file may be free
- * pages: VACUUM gives them back to the file system (a million transactions: 1.23 GB -> about 0.43 GB).
+ * pages: VACUUM gives them back to the file system (docs/performance.md, "Storage").
  * VACUUM is atomic; when it cannot run (a full disk: it needs room for a copy; another process
  * reading), the free pages simply stay for later rows.
  */
@@ -166,8 +166,8 @@ function eventParams(e: NewEventRow): Record<string, string | null> {
 }
 
 /**
- * kysely's SQLite driver prepares every query anew (about 60 µs each in better-sqlite3); the same
- * SQL text can reuse its statement. Safe because queries on the one connection run one at a time
+ * kysely's SQLite driver prepares every query anew, a cost of its own in better-sqlite3
+ * (docs/performance.md, "Figures behind code comments"); the same SQL text can reuse its statement. Safe because queries on the one connection run one at a time
  * and kysely never streams here (a statement being iterated could not be reused).
  */
 function statementCache(raw: BetterSqlite3.Database): SqliteDatabase {
