@@ -443,6 +443,7 @@ export type ExchangeRateRow = Selectable<ExchangeRatesTable>
 export type EventRow = Selectable<EventsTable>
 export type NewEventRow = Omit<Insertable<EventsTable>, 'seq'>
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
+export type NewWebhookAttemptRow = Insertable<WebhookAttemptsTable>
 
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
 export const TX_COLUMNS = [

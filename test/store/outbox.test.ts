@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomUUID } from 'node:crypto'
 import type { InsertedRows, Store } from '../../src/store/store.js'
-import { eventRow, listEvents, recordEvents } from '../../src/domain/events.js'
+import { eventJson, eventRow, listEvents, recordEvents, toEvent } from '../../src/domain/events.js'
 import { freshDatabase, seedTenant, STORES, txRow, type TestDatabase, type Tenant } from './fixtures.js'
 
 describe.each(STORES)('the outbox on %s', (kind) => {
@@ -110,5 +110,11 @@ describe.each(STORES)('the outbox on %s', (kind) => {
     const page = await listEvents(store, t.companyId, { after, limit: 1000 })
     for (const e of page.events) seen.push(e.data.i as number)
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i))
+  })
+
+  it('a delivery body (eventJson) is the event as the API writes it, byte for byte', async () => {
+    const rows = await store.db.selectFrom('events').selectAll().where('company_id', '=', t.companyId).execute()
+    expect(rows.length).toBeGreaterThan(3)
+    for (const row of rows) expect(eventJson(row)).toBe(JSON.stringify(toEvent(row)))
   })
 })

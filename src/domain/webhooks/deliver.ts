@@ -10,10 +10,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
-import type { Db, WebhookEndpointRow } from '../../store/schema.js'
+import type { Db, NewWebhookAttemptRow, WebhookEndpointRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
-import { toEvent } from '../events.js'
-import { recordAttempt, subscribed } from './endpoints.js'
+import { eventJson } from '../events.js'
+import { attemptRow, recordAttempt, subscribed } from './endpoints.js'
 import type { DeliverResult } from './schemas.js'
 import { sendEvent, sendTimeoutMs } from './send.js'
 
@@ -93,6 +93,15 @@ async function settle(store: Store, id: string, worker: string, set: Partial<Web
   return Number(r.numUpdatedRows) === 1
 }
 
+/**
+ * What a run of successes leaves to write: their attempts, and the cursor past them, written together
+ * every FLUSH_EVERY successes or FLUSH_MS (one write transaction, not two an event: on SQLite a
+ * deliverer's writes take the file's write lock from an import running beside it). A process killed
+ * before a flush sends those events again: at least once, as before.
+ */
+const FLUSH_EVERY = 25
+const FLUSH_MS = 1000
+
 /** Send what is due of one claimed endpoint, in order, until a failure, the claim's share, or the end of its queue. */
 async function deliverEndpoint(
   store: Store,
@@ -106,6 +115,23 @@ async function deliverEndpoint(
   let cursor = Number(w.cursor)
   let sent = 0
   let failures = w.attempts
+  const done: NewWebhookAttemptRow[] = []
+  let flushedAt = clock().getTime()
+  /** Write the successes so far and move the cursor past them; whether this worker still holds the endpoint. */
+  const flush = async (): Promise<boolean> => {
+    flushedAt = clock().getTime()
+    const rows = done.splice(0)
+    return store.writeTransaction(async (trx) => {
+      if (rows.length) await trx.insertInto('webhook_attempts').values(rows).execute()
+      const r = await trx
+        .updateTable('webhook_endpoints')
+        .set({ cursor, attempts: 0, failing_since: null, lease_until: iso(clock().getTime() + s.leaseMs) })
+        .where('id', '=', w.id)
+        .where('leased_by', '=', worker)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    })
+  }
   while (sent < s.perClaim) {
     const rows = await store.db
       .selectFrom('events')
@@ -123,10 +149,12 @@ async function deliverEndpoint(
         continue
       }
       const now = clock()
-      const event = toEvent(row)
-      const result = await sendEvent(w.url, w.secret, event, now)
-      await recordAttempt(store, w.id, event.id, failures + 1, result, false, now)
+      const event = { id: row.id, type: row.type }
+      const result = await sendEvent(w.url, w.secret, event, now, eventJson(row))
       if (!result.ok) {
+        // The successes before it first, so that the cursor the retry starts from is theirs.
+        if (done.length && !(await flush())) return
+        await recordAttempt(store, w.id, event.id, failures + 1, result, false, now)
         out.failed++
         failures++
         const since = w.failing_since ?? now.toISOString()
@@ -148,22 +176,18 @@ async function deliverEndpoint(
         })
         return
       }
+      done.push(attemptRow(w.id, event.id, failures + 1, result, false, now))
       out.delivered++
       sent++
       cursor = Number(row.seq)
       failures = 0
       w.failing_since = null
-      const kept = await settle(store, w.id, worker, {
-        cursor,
-        attempts: 0,
-        failing_since: null,
-        lease_until: iso(clock().getTime() + s.leaseMs),
-      })
       // Taken over (this process was too slow and its lease ran out): the other process goes on.
-      if (!kept) return
+      if ((done.length >= FLUSH_EVERY || clock().getTime() - flushedAt >= FLUSH_MS) && !(await flush())) return
       if (sent >= s.perClaim) break
     }
   }
+  if (done.length && !(await flush())) return
   await settle(store, w.id, worker, { cursor, lease_until: null, leased_by: null })
 }
 

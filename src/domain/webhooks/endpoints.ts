@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { AppError, notFound } from '../../kernel/errors.js'
-import type { WebhookEndpointRow } from '../../store/schema.js'
+import type { NewWebhookAttemptRow, WebhookEndpointRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
 import { getEvent } from '../events.js'
@@ -158,6 +158,29 @@ export async function deleteWebhook(store: Store, companyId: string, id: string)
 }
 
 /** Record one try of an event at an endpoint. */
+/** One try of one event, as webhook_attempts keeps it. */
+export function attemptRow(
+  endpointId: string,
+  eventId: string,
+  attempt: number,
+  sent: Sent,
+  resend: boolean,
+  now: Date,
+): NewWebhookAttemptRow {
+  return {
+    endpoint_id: endpointId,
+    event_id: eventId,
+    attempt,
+    ok: sent.ok ? 1 : 0,
+    status_code: sent.status_code,
+    error: sent.error,
+    resend: resend ? 1 : 0,
+    worker: thisWorker(),
+    duration_ms: sent.duration_ms,
+    created_at: now.toISOString(),
+  }
+}
+
 export async function recordAttempt(
   store: Store,
   endpointId: string,
@@ -169,18 +192,7 @@ export async function recordAttempt(
 ): Promise<void> {
   await store.db
     .insertInto('webhook_attempts')
-    .values({
-      endpoint_id: endpointId,
-      event_id: eventId,
-      attempt,
-      ok: sent.ok ? 1 : 0,
-      status_code: sent.status_code,
-      error: sent.error,
-      resend: resend ? 1 : 0,
-      worker: thisWorker(),
-      duration_ms: sent.duration_ms,
-      created_at: now.toISOString(),
-    })
+    .values(attemptRow(endpointId, eventId, attempt, sent, resend, now))
     .execute()
 }
 
