@@ -130,6 +130,29 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       }
     })
 
+    it('counts the total with the first page: later pages carry it; other filters count again', async () => {
+      const first = await c.transactions.list({ limit: 2, tag: 'food' })
+      expect(first.pagination).toMatchObject({ has_more: true, total: 3 })
+      const extra = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-01-06',
+        description: 'More coffee',
+        amount: '-3.00',
+        tags: ['food'],
+      })
+      try {
+        // The walk's total stays the one it started with (a page walk of a large list counts once).
+        const second = await c.transactions.list({ limit: 2, tag: 'food', cursor: first.pagination!.next_cursor! })
+        expect(second.pagination?.total).toBe(3)
+        expect((await c.transactions.list({ tag: 'food' })).pagination?.total).toBe(4)
+        // The same cursor with another filter counts that filter's rows.
+        const gift = await c.transactions.list({ limit: 2, tag: 'gift', cursor: first.pagination!.next_cursor! })
+        expect(gift.pagination?.total).toBe(1)
+      } finally {
+        await c.transactions.delete(extra.id)
+      }
+    })
+
     it('refuses a bad cursor, a cursor of another sort and unknown query fields with 400', async () => {
       await rejects(c.transactions.list({ cursor: 'garbage' }), 'validation_error', 400)
       const page = await c.transactions.list({ limit: 1, sort: 'amount' })

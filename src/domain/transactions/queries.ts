@@ -1,7 +1,9 @@
 /**
  * Listing transactions: every filter of docs/api.md section 4, sorted, with opaque keyset cursors
- * (a page walk sees each row once, whatever is inserted meanwhile) and the filtered total.
+ * (a page walk sees each row once, whatever is inserted meanwhile) and the filtered total, counted
+ * with the first page and carried in the cursor: a walk of every page counts once, not per page.
  */
+import { createHash } from 'node:crypto'
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
 import type { Store } from '../../store/store.js'
 import type { Db, StoredTransactionRow } from '../../store/schema.js'
@@ -22,26 +24,48 @@ export interface Page<T> {
   pagination: { limit: number; next_cursor: string | null; has_more: boolean; total: number }
 }
 
-/** Where a page ended: the sort, its value there, and the row's seq (the tie-breaker). */
+/**
+ * Where a page ended: the sort, its value there, the row's seq (the tie-breaker), and the walk's
+ * total with the filters it counted (a cursor handed to other filters counts again).
+ */
 interface Cursor {
   s: Sort
   v: string | number
   seq: number
+  total?: number
+  filters?: string
 }
 
 function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.s, c.v, c.seq])).toString('base64url')
+  return Buffer.from(JSON.stringify([c.s, c.v, c.seq, c.total, c.filters])).toString('base64url')
+}
+
+/** The filters of a query as one short text: what its total counted. */
+function filterKey(q: TransactionListQuery): string {
+  const { cursor: _c, limit: _l, sort: _s, ...filters } = q
+  const entries = Object.entries(filters)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+  return createHash('sha256').update(JSON.stringify(entries)).digest('base64url').slice(0, 16)
 }
 
 function decodeCursor(text: string, sort: Sort): Cursor {
   try {
-    const [s, v, seq] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [Sort, string | number, number]
+    const [s, v, seq, total, filters] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [
+      Sort,
+      string | number,
+      number,
+      unknown,
+      unknown,
+    ]
     if (!SORTS.includes(s) || !Number.isSafeInteger(seq) || (typeof v !== 'string' && typeof v !== 'number')) throw new Error('shape')
+    // A cursor made before the total rode in it has none: that page counts again.
+    if (total !== undefined && total !== null && !(Number.isSafeInteger(total) && (total as number) >= 0)) throw new Error('shape')
     if (s !== sort)
       throw new AppError('validation_error', 'this cursor belongs to another sort order: keep `sort` the same while paging', {
         details: [{ path: 'cursor', message: 'was made for another sort order' }],
       })
-    return { s, v, seq }
+    return { s, v, seq, total: typeof total === 'number' ? total : undefined, filters: typeof filters === 'string' ? filters : undefined }
   } catch (e) {
     if (e instanceof AppError) throw e
     throw new AppError('validation_error', 'invalid cursor: pass the next_cursor of the previous page unchanged', {
@@ -136,8 +160,9 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
   const filtered = await applyFilters(store, db, companyId, q, db.selectFrom('transactions') as TxQuery)
 
   let page = filtered.selectAll('transactions') as unknown as SelectQueryBuilder<Db, 'transactions', StoredTransactionRow>
-  if (q.cursor) {
-    const c = decodeCursor(q.cursor, sort)
+  const c = q.cursor ? decodeCursor(q.cursor, sort) : undefined
+  const filters = filterKey(q)
+  if (c) {
     page = page.where((eb) =>
       eb(eb.refTuple(`transactions.${column}`, 'transactions.seq'), desc ? '<' : '>', eb.tuple(c.v as never, c.seq)),
     )
@@ -149,9 +174,10 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
     .orderBy(`transactions.${column}`, dir)
     .orderBy('transactions.seq', dir)
     .limit(limit + 1)
-  const counted = filtered.select(sql<number>`count(*)`.as('n'))
-  const [stored, t] = await Promise.all([ordered.execute(), counted.executeTakeFirstOrThrow()])
-  const total = Number(t.n)
+  const carried = c?.total !== undefined && c.filters === filters ? c.total : undefined
+  const counted = carried !== undefined ? undefined : filtered.select(sql<number>`count(*)`.as('n'))
+  const [stored, t] = await Promise.all([ordered.execute(), counted?.executeTakeFirstOrThrow()])
+  const total = t ? Number(t.n) : (carried as number)
   const rows = await store.tx.decode(db, stored)
   const hasMore = rows.length > limit
   const pageRows = hasMore ? rows.slice(0, limit) : rows
@@ -160,7 +186,7 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
     data: pageRows.map(toTransaction),
     pagination: {
       limit,
-      next_cursor: hasMore && last ? encodeCursor({ s: sort, v: last[column] as string | number, seq: last.seq }) : null,
+      next_cursor: hasMore && last ? encodeCursor({ s: sort, v: last[column] as string | number, seq: last.seq, total, filters }) : null,
       has_more: hasMore,
       total,
     },
