@@ -59,6 +59,8 @@ export function osKeyring(): SecretStore {
 /** A keyring failure as one line (the binding's message, no stack). */
 export function keyringReason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err)
+  // A server or container without a desktop session: libdbus's own words name X11 autolaunch.
+  if (/DBUS_SESSION_BUS_ADDRESS/.test(text)) return 'no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set'
   return text.split('\n')[0].replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error'
 }
 

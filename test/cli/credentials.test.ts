@@ -183,5 +183,12 @@ describe('profile secrets', () => {
 
   it('a failure reads as its first line', () => {
     expect(keyringReason(new Error('Platform failure: locked\n    at x (y.js:1:1)'))).toBe('Platform failure: locked')
+    expect(
+      keyringReason(
+        new Error(
+          'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead',
+        ),
+      ),
+    ).toBe('no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set')
   })
 })
