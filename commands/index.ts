@@ -1,7 +1,7 @@
 /** Every command group of docs/cli.md (Commands) that exists so far, registered on the program. */
 import type { Command } from 'commander'
 import type { Runner } from '../src/cli/runner.js'
-import { registerAccounts } from './accounts.js'
+import { registerAccounts } from './accounts/index.js'
 import { registerApi } from './api.js'
 import { registerClose } from './close/index.js'
 import { registerCompletion } from './completion.js'
