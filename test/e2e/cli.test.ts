@@ -2,7 +2,7 @@
  * End-to-end: the built CLI (`node bin/finctl.cjs`) on the embedded core, spawned without a
  * terminal, each group in its own FINCTL_CONFIG_DIR. First run and `init --demo`, password set-up
  * and login, accounts and transactions. Output formats and colour are in output.test.ts, keys in
- * keys.test.ts, exit codes in exit-codes.test.ts, the remote target in remote.test.ts.
+ * test/commands/keys/, exit codes in exit-codes.test.ts, the remote target in remote.test.ts.
  */
 import { existsSync, statSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'

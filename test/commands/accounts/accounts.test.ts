@@ -1,11 +1,15 @@
 /**
- * End-to-end: `finctl accounts get | update | delete | transactions`, `finctl categories` and
- * `finctl company` of the built CLI, in its own FINCTL_CONFIG_DIR, without a terminal. Accounts and
- * transactions are set up through a `finctl serve` on the same database (one batch request).
+ * `finctl accounts list | get | create | update | delete | transactions` in process
+ * (test/helpers/in-process-cli.ts), and `finctl categories` and `finctl company` over the same rows:
+ * tables and --json, the filters of tx list, usage errors (exit 2, the flag named), accounts not
+ * found (exit 5), refusals of the service (exit 6). Accounts and transactions are set up through the
+ * service's endpoints (`finctl api`, one batch request).
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, callApi, fastKey, tsv, withServe } from '../helpers/cli.js'
+import { tsv } from '../../helpers/cli.js'
+import { callApi } from '../../helpers/in-process-api.js'
+import { InProcessSandbox, fastKey } from '../../helpers/in-process-cli.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
 
@@ -129,8 +133,8 @@ const VOID = 7
 const POSTED = [0, 1, 3]
 const RECONCILED = 1
 
-describe('accounts, categories, company', () => {
-  let sb: Sandbox
+describe('accounts, categories, company, in process', () => {
+  let sb: InProcessSandbox
   let companyId: string
   const acc = {} as Record<'operating' | 'reserve' | 'empty', string>
   let ids: string[]
@@ -139,55 +143,79 @@ describe('accounts, categories, company', () => {
   const OPERATING = [0, 1, 2, 3, 4, 5, 6, 7, 8]
 
   beforeAll(async () => {
-    sb = new Sandbox('accounts')
+    sb = new InProcessSandbox('accounts')
     await sb.ok(['init', '--company', 'Tally Test Co', '--currency', 'USD', '--password-stdin', '--no-input'], {
       input: 'password-for-accounts\n',
     })
     sb.remember(sb.profiles().profiles.local.api_key)
-    companyId = sb.profiles().profiles.local.company_id!
-    const { key } = await fastKey(sb)
-    ids = await withServe(sb, async (server) => {
-      const accounts = [
-        [
-          'operating',
-          {
-            name: 'Operating',
-            account_type: 'checking',
-            currency_code: 'USD',
-            institution_name: 'First Bank',
-            account_number: '1234-5678',
-            opening_balance: '1000.00',
-          },
-        ],
-        ['reserve', { name: 'Reserve', account_type: 'savings', currency_code: 'USD' }],
-        ['empty', { name: 'Petty cash', account_type: 'cash', currency_code: 'USD' }],
-      ] as const
-      for (const [k, body] of accounts) {
-        const r = await callApi(server, key, 'POST', '/api-v1/bank-accounts', body)
-        expect(r.status, JSON.stringify(r.body)).toBe(201)
-        acc[k] = r.body.data.id
-      }
-      const batch = await callApi(server, key, 'POST', '/api-v1/transactions/batch', {
-        transactions: ROWS.map(({ account, date, ...rest }) => ({ bank_account_id: acc[account], transaction_date: date, ...rest })),
-      })
-      expect(batch.status, JSON.stringify(batch.body)).toBe(201)
-      expect(batch.body.data.errors).toEqual([])
-      const created = (batch.body.data.created as Tx[]).map((t) => t.id)
-      expect(created).toHaveLength(ROWS.length)
-      for (const [rows, patch] of [
-        [POSTED, { status: 'posted' }],
-        [[VOID], { status: 'void' }],
-        [[RECONCILED], { is_reconciled: true }],
-      ] as const) {
-        for (const i of rows) {
-          const r = await callApi(server, key, 'PATCH', `/api-v1/transactions/${created[i]}`, patch)
-          expect(r.status, JSON.stringify(r.body)).toBe(200)
-        }
-      }
-      return created
+    companyId = (sb.profiles().profiles.local as { company_id?: string }).company_id!
+    await fastKey(sb)
+    const accounts = [
+      [
+        'operating',
+        {
+          name: 'Operating',
+          account_type: 'checking',
+          currency_code: 'USD',
+          institution_name: 'First Bank',
+          account_number: '1234-5678',
+          opening_balance: '1000.00',
+        },
+      ],
+      ['reserve', { name: 'Reserve', account_type: 'savings', currency_code: 'USD' }],
+      ['empty', { name: 'Petty cash', account_type: 'cash', currency_code: 'USD' }],
+    ] as const
+    for (const [k, body] of accounts) {
+      const r = await callApi(sb, 'POST', '/api-v1/bank-accounts', body)
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      acc[k] = r.body.data.id
+    }
+    const batch = await callApi(sb, 'POST', '/api-v1/transactions/batch', {
+      transactions: ROWS.map(({ account, date, ...rest }) => ({ bank_account_id: acc[account], transaction_date: date, ...rest })),
     })
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201)
+    expect(batch.body.data.errors).toEqual([])
+    const created = (batch.body.data.created as Tx[]).map((t) => t.id)
+    expect(created).toHaveLength(ROWS.length)
+    for (const [rows, patch] of [
+      [POSTED, { status: 'posted' }],
+      [[VOID], { status: 'void' }],
+      [[RECONCILED], { is_reconciled: true }],
+    ] as const) {
+      for (const i of rows) {
+        const r = await callApi(sb, 'PATCH', `/api-v1/transactions/${created[i]}`, patch)
+        expect(r.status, JSON.stringify(r.body)).toBe(200)
+      }
+    }
+    ids = created
   })
   afterAll(() => sb?.cleanup())
+
+  describe('accounts list', () => {
+    it('a table row per account with its balance; --type and --status filter; --json the same accounts', async () => {
+      const [header, ...rows] = tsv((await sb.ok(['accounts', 'list'])).stdout)
+      expect(header).toEqual(['ID', 'NAME', 'TYPE', 'INSTITUTION', 'NUMBER', 'STATUS', 'BALANCE'])
+      expect(rows.map((r) => [r[1], r[2], r[6]]).sort()).toEqual([
+        ['Operating', 'checking', '-699.47 USD'],
+        ['Petty cash', 'cash', '0.00 USD'],
+        ['Reserve', 'savings', '5003.21 USD'],
+      ])
+      expect(rows.find((r) => r[1] === 'Operating')?.slice(3, 5)).toEqual(['First Bank', '…5678'])
+      const savings = await sb.json<Array<{ id: string }>>(['accounts', 'list', '--type', 'savings', '--json'])
+      expect(savings.map((a) => a.id)).toEqual([acc.reserve])
+      expect(await sb.json(['accounts', 'list', '--status', 'closed', '--json'])).toEqual([])
+    })
+
+    it('a status or a type the service does not know: exit 6 naming the flag', async () => {
+      const status = await sb.run(['accounts', 'list', '--status', 'bogus'])
+      expect(status.code).toBe(6)
+      expect(status.stderr).toBe('error: --status must be one of active, inactive, closed\n')
+      const type = await sb.run(['accounts', 'list', '--type', 'bogus'])
+      expect(type.code).toBe(6)
+      expect(type.stderr).toContain('--type')
+      expect(type.stdout).toBe('')
+    })
+  })
 
   describe('accounts get and update', () => {
     it('accounts get --json: the account, its last 4 digits only, and a balance without the void row', async () => {
@@ -230,6 +258,14 @@ describe('accounts, categories, company', () => {
     it('accounts get of an unknown id exits 5', async () => {
       const r = await sb.run(['accounts', 'get', randomUUID()])
       expect(r.code).toBe(5)
+      expect(r.stdout).toBe('')
+    })
+
+    it('accounts get NAME: an account by its name in any case; an unknown name exits 5 naming ID', async () => {
+      expect((await sb.json(['accounts', 'get', 'petty CASH', '--json'])).id).toBe(acc.empty)
+      const r = await sb.run(['accounts', 'get', 'Savings'])
+      expect(r.code).toBe(5)
+      expect(r.stderr).toBe('error: ID: no bank account is named "Savings" (see finctl accounts list; an id needs 6+ hex digits)\n')
       expect(r.stdout).toBe('')
     })
 
@@ -359,6 +395,35 @@ describe('accounts, categories, company', () => {
       expect((JSON.parse(all.stdout) as Tx[]).map((t) => t.id)).toEqual(newest(OPERATING))
     })
 
+    it("the account named by its name; a terminal's table ends with the total, tab-separated rows have none", async () => {
+      const plain = await sb.ok(['accounts', 'transactions', 'operating (MAIN)'])
+      const [header, ...rows] = tsv(plain.stdout)
+      expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+      expect(rows.map((row) => row[0])).toEqual(newest(OPERATING))
+      expect(plain.stderr).toBe('')
+      const terminal = await sb.ok(['accounts', 'transactions', acc.operating], {
+        tty: { stdout: true },
+        columns: 200,
+        env: { NO_COLOR: '1' },
+      })
+      const lines = terminal.stdout.split('\n').filter((l) => l.includes('│'))
+      expect(lines.at(-1)).toMatch(/total of 9 +│ +-1,711\.47 USD/)
+    })
+
+    it('usage errors name the flag: --limit, --reconciled with --unreconciled, a bad period', async () => {
+      const cases: Array<[string[], string]> = [
+        [['--limit', '1001'], '--limit must be a whole number from 1 to 1000'],
+        [['--reconciled', '--unreconciled'], 'give --reconciled or --unreconciled, not both'],
+        [['--from', 'someday'], '--from "someday" is not a date or a period'],
+      ]
+      for (const [flags, message] of cases) {
+        const r = await sb.run(['accounts', 'transactions', acc.operating, ...flags])
+        expect(r.code, flags.join(' ')).toBe(2)
+        expect(r.stderr, flags.join(' ')).toContain(message)
+        expect(r.stdout).toBe('')
+      }
+    })
+
     it('usage errors exit 2; an unknown account exits 5', async () => {
       const [zero, both, unknown] = await Promise.all([
         sb.run(['accounts', 'transactions', acc.operating, '--limit', '0']),
@@ -445,5 +510,76 @@ describe('accounts, categories, company', () => {
       expect(list.map((a) => a.id).sort()).toEqual([acc.operating, acc.reserve].sort())
       expect(again.code).toBe(5)
     })
+  })
+})
+
+describe('accounts create, in process', () => {
+  let sb: InProcessSandbox
+
+  beforeAll(async () => {
+    sb = new InProcessSandbox('accounts-create')
+    await sb.ok(['init', '--company', 'Franken AG', '--currency', 'CHF', '--no-input'])
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('a record in the base currency by default, balances with their currency in the table; --json the data', async () => {
+    const r = await sb.ok([
+      'accounts',
+      'create',
+      '--name',
+      'Main',
+      '--type',
+      'checking',
+      '--opening-balance',
+      '12.5',
+      '--account-number',
+      'CH93-0076-2011',
+    ])
+    const record = Object.fromEntries(tsv(r.stdout).slice(1))
+    expect(record).toMatchObject({
+      name: 'Main',
+      account_type: 'checking',
+      currency_code: 'CHF',
+      account_number_last4: '2011',
+      opening_balance: '12.50 CHF',
+      current_balance: '12.50 CHF',
+    })
+    expect(r.stderr).toBe(`created bank account ${record.id}\n`)
+    const eur = await sb.json([
+      'accounts',
+      'create',
+      '--name',
+      'Euro',
+      '--type',
+      'savings',
+      '--currency',
+      'eur',
+      '--institution-name',
+      'Bank',
+      '--json',
+    ])
+    expect(eur).toMatchObject({ name: 'Euro', currency_code: 'EUR', institution_name: 'Bank', opening_balance: 0, current_balance: 0 })
+    const listed = await sb.json<Array<{ name: string }>>(['accounts', 'list', '--json'])
+    expect(listed.map((a) => a.name).sort()).toEqual(['Euro', 'Main'])
+  })
+
+  it('usage errors name the flag (exit 2); an amount the service refuses names --opening-balance (exit 6); nothing is created', async () => {
+    const cases: Array<[string[], number, string]> = [
+      [['--type', 'checking'], 2, 'error: the account name is required: give --name\n'],
+      [['--name', 'X'], 2, 'error: the account type is required: give --type\n'],
+      [
+        ['--name', 'X', '--type', 'bogus'],
+        2,
+        'error: --type must be one of checking, savings, credit_card, loan, investment, cash, other\n',
+      ],
+      [['--name', 'X', '--type', 'cash', '--opening-balance', 'abc'], 6, 'error: --opening-balance: "abc" is not a decimal amount\n'],
+    ]
+    for (const [flags, code, message] of cases) {
+      const r = await sb.run(['accounts', 'create', ...flags])
+      expect(r.code, flags.join(' ')).toBe(code)
+      expect(r.stderr, flags.join(' ')).toBe(message)
+      expect(r.stdout).toBe('')
+    }
+    expect(await sb.json<unknown[]>(['accounts', 'list', '--json'])).toHaveLength(2)
   })
 })

@@ -1,12 +1,14 @@
 /**
- * End-to-end: API key administration through the built CLI on the embedded core (no terminal,
- * its own FINCTL_CONFIG_DIR): create, list, show, usage counts, revoke, --save-profile, --output-file.
+ * `finctl keys list | show | usage | create | roll | revoke` in process (test/helpers/in-process-cli.ts):
+ * each verb's table and --json, the key shown once, --save-profile and --output-file (mode 0600), the
+ * usage counts, usage errors (exit 2, the flag named), a key not found (exit 5). A key kept in
+ * the OS keyring: test/e2e/keyring.test.ts.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FULL_KEY, FULL_KEY_ANYWHERE, Sandbox, expectNoSecretsAtRest } from '../helpers/cli.js'
+import { FULL_KEY, FULL_KEY_ANYWHERE, expectNoSecretsAtRest, tsv } from '../../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 interface KeyRecord {
   id: string
@@ -26,13 +28,13 @@ interface Usage {
   recent_requests: Array<{ endpoint: string; method: string; status_code: number }>
 }
 
-describe('API keys', () => {
-  let sb: Sandbox
+describe('API keys, in process', () => {
+  let sb: InProcessSandbox
   let ci: KeyRecord & { key: string }
   const withKey = (key: string) => ({ env: { FINCTL_API_KEY: key } })
 
   beforeAll(async () => {
-    sb = new Sandbox('keys')
+    sb = new InProcessSandbox('keys')
     await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-keys\n' })
     sb.remember(sb.profiles().profiles.local.api_key)
   })
@@ -49,7 +51,7 @@ describe('API keys', () => {
     expect(r.stderr).not.toContain(ci.key)
   })
 
-  it('keys list --json contains it, without the key', async () => {
+  it('keys list --json contains it, without the key; the table has a row per key', async () => {
     const r = await sb.ok(['keys', 'list', '--json'])
     expect(r.stdout).not.toMatch(FULL_KEY_ANYWHERE)
     const keys: KeyRecord[] = JSON.parse(r.stdout)
@@ -58,13 +60,29 @@ describe('API keys', () => {
     expect(listed).toBeDefined()
     expect(listed).not.toHaveProperty('key')
     expect(listed).toMatchObject({ name: 'ci', key_prefix: ci.key_prefix, scopes: ['read'] })
+    const table = await sb.ok(['keys', 'list'])
+    expect(table.stdout).not.toMatch(FULL_KEY_ANYWHERE)
+    const [header, ...rows] = tsv(table.stdout)
+    expect(header).toContain('NAME')
+    expect(rows).toHaveLength(2)
+    expect(rows.map((row) => row[header.indexOf('NAME')]).sort()).toEqual(['ci', 'finctl CLI'])
   })
 
-  it('keys show --json with FINCTL_API_KEY shows that key', async () => {
+  it('keys list --status: a bad value exits 2 naming --status', async () => {
+    const r = await sb.run(['keys', 'list', '--status', 'sleeping'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe('error: --status must be active, revoked, expired or all\n')
+    expect(r.stdout).toBe('')
+  })
+
+  it('keys show --json with FINCTL_API_KEY shows that key; the table adds the status of the key in use', async () => {
     const shown = await sb.json<KeyRecord>(['keys', 'show', '--json'], withKey(ci.key))
     expect(shown.id).toBe(ci.id)
     expect(shown.name).toBe('ci')
     expect(shown).not.toHaveProperty('key')
+    // The key in use here is the profile's: the table adds its status.
+    const table = Object.fromEntries(tsv((await sb.ok(['keys', 'show'])).stdout).slice(1))
+    expect(table).toMatchObject({ name: 'finctl CLI', status: 'active' })
   })
 
   it('keys usage counts exactly the requests made with the key, not itself', async () => {
@@ -94,12 +112,43 @@ describe('API keys', () => {
     expect(byIdAgain.total_requests).toBe(7)
   })
 
+  it('keys usage as tables: the totals, the endpoints by count, the status codes, the recent requests', async () => {
+    const r = await sb.ok(['keys', 'usage', '--key-id', ci.id, '--recent', '2'])
+    const rows = tsv(r.stdout)
+    expect(rows[0]).toEqual(['FIELD', 'VALUE'])
+    expect(rows).toContainEqual(['total_requests', '7'])
+    expect(rows).toContainEqual(['ENDPOINT', 'REQUESTS'])
+    expect(rows).toContainEqual(['/api-v1/bank-accounts', '3'])
+    expect(rows).toContainEqual(['STATUS', 'REQUESTS'])
+    expect(rows).toContainEqual(['404', '1'])
+    const recent = rows.findIndex((row) => row[0] === 'TIME')
+    expect(rows[recent]).toEqual(['TIME', 'METHOD', 'ENDPOINT', 'STATUS', 'MS'])
+    expect(rows.slice(recent + 1)).toHaveLength(2)
+  })
+
+  it('keys usage: --recent over 100 or not a number exits 2 naming --recent; an unknown --key-id exits 5', async () => {
+    for (const recent of ['101', 'many']) {
+      const r = await sb.run(['keys', 'usage', '--recent', recent])
+      expect(r.code, recent).toBe(2)
+      expect(r.stderr).toMatch(/^error: --recent /)
+    }
+    const unknown = await sb.run(['keys', 'usage', '--key-id', randomUUID()])
+    expect(unknown.code).toBe(5)
+    expect(unknown.stdout).toBe('')
+  })
+
   it('keys revoke without --yes and without a terminal exits 2 and revokes nothing', async () => {
     const r = await sb.run(['keys', 'revoke', ci.id])
     expect(r.code).toBe(2)
     expect(r.stderr).toBe(`error: Revoke API key ${ci.id}: this cannot be undone; give --yes to confirm\n`)
     const still = await sb.json<KeyRecord[]>(['keys', 'list', '--status', 'active', '--json'])
     expect(still.map((k) => k.id)).toContain(ci.id)
+  })
+
+  it('keys revoke of a key that does not exist exits 5', async () => {
+    const r = await sb.run(['keys', 'revoke', randomUUID(), '--yes'])
+    expect(r.code, r.stderr).toBe(5)
+    expect(r.stdout).toBe('')
   })
 
   it('keys revoke ID --yes revokes it; using it then exits 3', async () => {
@@ -136,7 +185,7 @@ describe('API keys', () => {
   })
 
   it('keys create --output-file writes the key to a 0600 file and not to stdout', async () => {
-    const file = join(sb.dir, 'ci.key')
+    const file = sb.path('ci.key')
     const r = await sb.run(['keys', 'create', '--name', 'file', '--scopes', 'read', '--output-file', file, '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).not.toMatch(FULL_KEY_ANYWHERE)
@@ -150,7 +199,7 @@ describe('API keys', () => {
   })
 
   it('keys create refuses an existing --output-file or a bad --save-profile name before creating a key', async () => {
-    const file = join(sb.dir, 'ci.key')
+    const file = sb.path('ci.key')
     const before = readFileSync(file, 'utf8')
     const count = (await sb.json<KeyRecord[]>(['keys', 'list', '--json'])).length
     const r = await sb.run(['keys', 'create', '--name', 'again', '--scopes', 'read', '--output-file', file])
@@ -164,8 +213,45 @@ describe('API keys', () => {
     expect(await sb.json<KeyRecord[]>(['keys', 'list', '--json'])).toHaveLength(count)
   })
 
+  it('keys create: usage errors name the flag (exit 2) and create no key', async () => {
+    const count = (await sb.json<KeyRecord[]>(['keys', 'list', '--json'])).length
+    const cases: Array<[string[], string]> = [
+      [['--scopes', 'read'], 'a name for the key is required: give --name'],
+      [['--name', 'x'], 'scopes are required: give --scopes read,write,transactions'],
+      [['--name', 'x', '--scopes', 'read,admin'], '--scopes: unknown scope admin (use read, write'],
+      [
+        ['--name', 'x', '--scopes', 'read', '--expires-in', '90d', '--expires-at', '2030-01-01T00:00:00Z'],
+        'give --expires-at or --expires-in, not both',
+      ],
+      [['--name', 'x', '--scopes', 'read', '--expires-in', 'soon'], '--expires-in'],
+      [['--name', 'x', '--scopes', 'read', '--rate-limit-per-day', 'lots'], '--rate-limit-per-day'],
+      [
+        ['--name', 'x', '--scopes', 'read', '--save-profile', 'p', '--output-file', sb.path('p.key')],
+        'give --save-profile or --output-file, not both',
+      ],
+    ]
+    for (const [flags, message] of cases) {
+      const r = await sb.run(['keys', 'create', ...flags])
+      expect(r.code, flags.join(' ')).toBe(2)
+      expect(r.stderr, flags.join(' ')).toContain(message)
+      expect(r.stdout).toBe('')
+    }
+    expect(existsSync(sb.path('p.key'))).toBe(false)
+    expect(await sb.json<KeyRecord[]>(['keys', 'list', '--json'])).toHaveLength(count)
+  })
+
+  it('keys create as a table: the record, then the full key alone on the last line of stdout', async () => {
+    const r = await sb.ok(['keys', 'create', '--name', 'table', '--scopes', 'read', '--expires-in', '90d'])
+    const lines = r.stdout.trimEnd().split('\n')
+    const key = sb.remember(lines.at(-1))
+    const record = Object.fromEntries(tsv(lines.slice(0, -1).join('\n')).slice(1))
+    expect(record).toMatchObject({ name: 'table', key_prefix: key.slice(0, 12) })
+    expect(Date.parse(record.expires_at) - Date.now()).toBeGreaterThan(89 * 86_400_000)
+    expect(r.stderr).toMatch(/^warning: .*only time the full key is shown/m)
+  })
+
   it('keys create --output-file leaves no file behind when the key cannot be created', async () => {
-    const file = join(sb.dir, 'refused.key')
+    const file = sb.path('refused.key')
     // A key of the profile "robot" (read, transactions) has no right to create keys.
     const r = await sb.run(['--profile', 'robot', 'keys', 'create', '--name', 'nope', '--scopes', 'read', '--output-file', file])
     expect(r.code).toBe(4)
@@ -173,15 +259,15 @@ describe('API keys', () => {
   })
 
   it('keeps no full API key in the database files', () => {
-    expect(sb.secrets.size).toBe(4)
+    expect(sb.secrets.size).toBe(5)
     expectNoSecretsAtRest(sb, sb.database, ['password-for-keys'])
   })
 })
 
-describe('keys roll', () => {
-  let sb: Sandbox
+describe('keys roll, in process', () => {
+  let sb: InProcessSandbox
   beforeAll(async () => {
-    sb = new Sandbox('keys-roll')
+    sb = new InProcessSandbox('keys-roll')
     await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-keys\n' })
     sb.remember(sb.profiles().profiles.local.api_key)
   })
@@ -222,5 +308,31 @@ describe('keys roll', () => {
     expect(field.stderr).toContain('unknown field "id"')
     const keys = await sb.json<Array<KeyRecord & { rolled_to: string | null }>>(['keys', 'list', '--json'])
     expect(keys.find((x) => x.id === k.id)?.rolled_to).toBeNull()
+  })
+
+  it('--grace 0 revokes the old key at once; --output-file takes the successor, --json its record', async () => {
+    const k = await sb.json<KeyRecord & { key: string }>(['keys', 'create', '--name', 'now', '--scopes', 'read', '--json'])
+    sb.remember(k.key)
+    const file = sb.path('now.key')
+    // A unique prefix of the id names the key.
+    const r = await sb.run(['keys', 'roll', k.id.slice(0, 8), '--grace', '0', '--output-file', file, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).not.toMatch(FULL_KEY_ANYWHERE)
+    expect(r.stderr).toContain(`the old key ${k.key_prefix}… is revoked (grace 0)`)
+    const successor = JSON.parse(r.stdout) as KeyRecord & { rolled_from: string }
+    expect(successor).toMatchObject({ name: 'now', rolled_from: k.id, is_active: true })
+    expect(successor).not.toHaveProperty('key')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(sb.remember(readFileSync(file, 'utf8').trim()).slice(0, 12)).toBe(successor.key_prefix)
+    const revoked = await sb.json<KeyRecord[]>(['keys', 'list', '--status', 'revoked', '--json'])
+    expect(revoked.map((x) => x.id)).toEqual([k.id])
+    expect((await sb.run(['accounts', 'list'], { env: { FINCTL_API_KEY: k.key } })).code).toBe(3)
+  })
+
+  it('a key that does not exist exits 5 and writes no --output-file', async () => {
+    const file = sb.path('none.key')
+    const r = await sb.run(['keys', 'roll', randomUUID(), '--output-file', file])
+    expect(r.code, r.stderr).toBe(5)
+    expect(existsSync(file)).toBe(false)
   })
 })

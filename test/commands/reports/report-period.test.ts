@@ -1,13 +1,13 @@
 /**
- * End-to-end (#27 item 7): a report run without --from/--to covers the last 12 months up to today,
+ * In process (#27 item 7): a report run without --from/--to covers the last 12 months up to today,
  * this month to date included, so the demo's transactions of this month and one entered today are
  * in the first report a user runs after `finctl init --demo`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
-describe('the default report period', () => {
-  const sb = new Sandbox('report-period')
+describe('the default report period, in process', () => {
+  const sb = new InProcessSandbox('report-period')
   const today = new Date().toISOString().slice(0, 10)
   let demo: Array<{ transaction_date: string; amount: number }> = []
 

@@ -1,13 +1,13 @@
 /**
- * End-to-end (#52 item 4): --from and --to take periods people say, echo the days chosen on stderr,
+ * In process (#52 item 4): --from and --to take periods people say, echo the days chosen on stderr,
  * refuse others with exit 2 naming the flag, and a report over days without transactions says
  * where the company's transactions are.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
-describe('periods people say', () => {
-  const sb = new Sandbox('periods')
+describe('periods people say, in process', () => {
+  const sb = new InProcessSandbox('periods')
   let all: Array<{ transaction_date: string }> = []
 
   beforeAll(async () => {

@@ -1,56 +1,55 @@
 /**
- * End-to-end: `finctl reports cash-flow | summary` of the built CLI without a terminal (NO_COLOR):
- * tab-separated table, --chart, --output csv and json; plus the terminal table and the chart's width
- * through the program in-process with a terminal-like IO. Every expectation is computed by hand
- * from the fixture below.
+ * `finctl reports cash-flow | summary` in process (test/helpers/in-process-cli.ts), NO_COLOR: off a
+ * terminal the tab-separated table, --chart, --output csv and json; on a terminal (a TTY stdout of a
+ * given width) the table, the columns left out when narrow, the chart's width; usage errors (exit 2,
+ * the flag named), an account not found (exit 5), a range refused (exit 6). Every expectation is
+ * computed by hand from the fixture below.
  */
-import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runProgram } from '../../commands/root.js'
-import { Sandbox, callApi, fastKey, tsv, withServe } from '../helpers/cli.js'
+import { tsv } from '../../helpers/cli.js'
+import { callApi } from '../../helpers/in-process-api.js'
+import { InProcessSandbox, fastKey } from '../../helpers/in-process-cli.js'
 
 const RANGE = ['--from', '2026-01-01', '--to', '2026-03-31']
 
-describe('reports cash-flow and summary', () => {
-  let sb: Sandbox
+describe('reports cash-flow and summary, in process', () => {
+  let sb: InProcessSandbox
   let account: string
 
   beforeAll(async () => {
-    sb = new Sandbox('reports')
+    sb = new InProcessSandbox('reports')
     await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-reports\n' })
     sb.remember(sb.profiles().profiles.local.api_key)
-    const fast = await fastKey(sb)
-    await withServe(sb, async (server) => {
-      const a = await callApi(server, fast.key, 'POST', '/api-v1/bank-accounts', {
-        name: 'Operating',
-        account_type: 'checking',
-        currency_code: 'USD',
-        opening_balance: '1000.00',
-      })
-      expect(a.status, JSON.stringify(a.body)).toBe(201)
-      account = a.body.data.id
-      const rows: Array<[string, string, string | undefined, string | undefined]> = [
-        ['2026-01-05', '1500.00', 'operations', 'Client'],
-        ['2026-01-20', '-200.50', 'operations', 'Landlord'],
-        ['2026-02-10', '-1234.56', 'investing', 'TechStore'],
-        ['2026-02-11', '5000.00', 'financing', 'Bank'],
-        ['2026-03-01', '-300.00', 'transfer', undefined],
-        ['2026-03-15', '-99.99', undefined, 'Cafe'],
-        ['2026-04-02', '-10.00', 'operations', 'Cafe'],
-      ]
-      const batch = await callApi(server, fast.key, 'POST', '/api-v1/transactions/batch', {
-        transactions: rows.map(([date, amount, cf, merchant], i) => ({
-          bank_account_id: account,
-          transaction_date: date,
-          description: `row ${i}`,
-          amount,
-          ...(cf ? { cash_flow_category: cf } : {}),
-          ...(merchant ? { merchant_name: merchant } : {}),
-        })),
-      })
-      expect(batch.status, JSON.stringify(batch.body)).toBe(201)
-      expect(batch.body.data.errors).toEqual([])
+    await fastKey(sb)
+    const a = await callApi(sb, 'POST', '/api-v1/bank-accounts', {
+      name: 'Operating',
+      account_type: 'checking',
+      currency_code: 'USD',
+      opening_balance: '1000.00',
     })
+    expect(a.status, JSON.stringify(a.body)).toBe(201)
+    account = a.body.data.id
+    const rows: Array<[string, string, string | undefined, string | undefined]> = [
+      ['2026-01-05', '1500.00', 'operations', 'Client'],
+      ['2026-01-20', '-200.50', 'operations', 'Landlord'],
+      ['2026-02-10', '-1234.56', 'investing', 'TechStore'],
+      ['2026-02-11', '5000.00', 'financing', 'Bank'],
+      ['2026-03-01', '-300.00', 'transfer', undefined],
+      ['2026-03-15', '-99.99', undefined, 'Cafe'],
+      ['2026-04-02', '-10.00', 'operations', 'Cafe'],
+    ]
+    const batch = await callApi(sb, 'POST', '/api-v1/transactions/batch', {
+      transactions: rows.map(([date, amount, cf, merchant], i) => ({
+        bank_account_id: account,
+        transaction_date: date,
+        description: `row ${i}`,
+        amount,
+        ...(cf ? { cash_flow_category: cf } : {}),
+        ...(merchant ? { merchant_name: merchant } : {}),
+      })),
+    })
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201)
+    expect(batch.body.data.errors).toEqual([])
   })
   afterAll(() => sb?.cleanup())
 
@@ -151,28 +150,66 @@ describe('reports cash-flow and summary', () => {
     expect(r.stderr).toMatch(/^error: --from must be on or before --to \(2026-04-01\)$/m)
   })
 
-  describe('on a terminal (in-process, NO_COLOR)', () => {
+  it('--account by name in any case is that account; an unknown one exits 5 naming --account', async () => {
+    for (const report of ['cash-flow', 'summary']) {
+      const r = await sb.json<{ bank_account_id: string; currency: string }>([
+        'reports',
+        report,
+        ...RANGE,
+        '--account',
+        'OPERATING',
+        '--json',
+      ])
+      expect(r, report).toMatchObject({ bank_account_id: account, currency: 'USD' })
+      const unknown = await sb.run(['reports', report, '--account', 'Savings'])
+      expect(unknown.code, report).toBe(5)
+      expect(unknown.stderr).toBe(
+        'error: --account: no bank account is named "Savings" (see finctl accounts list; an id needs 6+ hex digits)\n',
+      )
+      expect(unknown.stdout).toBe('')
+    }
+  })
+
+  it('cash-flow --interval quarter --output ndjson: the report on one line', async () => {
+    const r = await run(['reports', 'cash-flow', ...RANGE, '--interval', 'quarter', '--output', 'ndjson'])
+    expect(r.stdout.endsWith('\n')).toBe(true)
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1)
+    const data = JSON.parse(r.stdout)
+    expect(data).toMatchObject({ interval: 'quarter', totals: { inflows: 6500, outflows: 1535.05, net: 4964.95 } })
+    expect(data.periods.map((p: { label: string }) => p.label)).toEqual(['2026-Q1'])
+  })
+
+  it('usage errors name the flag: --interval and --top (exit 2); an --as-of that is no time (exit 6)', async () => {
+    const interval = await sb.run(['reports', 'cash-flow', '--interval', 'year'])
+    expect(interval.code).toBe(2)
+    expect(interval.stderr).toContain(
+      "option '--interval <interval>' argument 'year' is invalid. Allowed choices are day, week, month, quarter.",
+    )
+    const top = await sb.run(['reports', 'summary', '--top', 'ten'])
+    expect(top.code).toBe(2)
+    expect(top.stderr).toBe('error: --top must be a whole number\n')
+    for (const report of ['cash-flow', 'summary']) {
+      const asOf = await sb.run(['reports', report, '--as-of', 'yesterday'])
+      expect(asOf.code, report).toBe(6)
+      expect(asOf.stderr).toMatch(/^error: --as-of: /)
+      expect(asOf.stdout).toBe('')
+    }
+  })
+
+  describe('on a terminal (NO_COLOR)', () => {
     async function onTerminal(args: string[], columns: number): Promise<string> {
-      const stdout = Object.assign(new PassThrough(), { columns })
-      const stderr = new PassThrough()
-      let out = ''
-      stdout.on('data', (d: Buffer) => (out += d.toString()))
-      const code = await runProgram(args, {
-        stdout,
-        stderr,
-        stdin: new PassThrough(),
-        isStdoutTTY: true,
-        isStderrTTY: false,
-        isStdinTTY: false,
-        env: { ...sb.env({ NO_COLOR: '1' }) },
+      const r = await sb.run(args, {
+        env: { NO_COLOR: '1' },
+        tty: { stdout: true },
+        columns,
         now: () => new Date('2026-04-15T12:00:00Z'),
       })
-      expect(code).toBe(0)
-      return out
+      expect(r.code, r.stderr).toBe(0)
+      return r.stdout
     }
 
     it('a table: periods as rows, categories as columns, grouped amounts right-aligned, a total row', async () => {
-      // Wide enough for all ten columns (narrower, columns are left out: test/e2e/table-widths.test.ts).
+      // Wide enough for all ten columns (narrower, columns are left out: the next test, and test/e2e/table-widths.test.ts).
       const out = await onTerminal(['reports', 'cash-flow'], 160)
       // the default range: the last 12 months up to 2026-04-15, April to date included (its -10.00 of operations)
       expect(out).toContain('Cash flow 2025-05-01 .. 2026-04-15 by month; opening balance 1,000.00 USD')

@@ -1,0 +1,46 @@
+/** finctl accounts update ID [--name N] [--type T] [--institution-name I] [--status S]: change a bank account. */
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { note, printRecord } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { resolveAccountId } from '../../src/cli/short-ids.js'
+import type { UpdateBankAccountRequest } from '../../src/domain/schemas.js'
+import { AppError } from '../../src/kernel/errors.js'
+import { ACCOUNT_TYPES } from '../../src/kernel/vocabulary.js'
+import { shown } from './shared.js'
+
+export interface UpdateOptions {
+  name?: string
+  type?: string
+  institutionName?: string
+  status?: string
+}
+
+export function registerUpdate(accounts: Command, run: Runner, runF: RunVerb<UpdateOptions> = runUpdate): void {
+  accounts
+    .command('update')
+    .argument('<id>')
+    .description('change a bank account')
+    .option('--name <name>', 'account name')
+    .option('--type <type>', `account type: ${ACCOUNT_TYPES.join(', ')}`)
+    .option('--institution-name <name>', 'bank name ("" to clear)')
+    .option('--status <status>', 'active, inactive or closed')
+    .addHelpText('after', '\nExample:\n  finctl accounts update $ACCOUNT --name "Operating (old)" --status closed\n')
+    .action(run(runF))
+}
+
+export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]): Promise<number> {
+  const patch: UpdateBankAccountRequest = {
+    name: o.name,
+    account_type: o.type as UpdateBankAccountRequest['account_type'],
+    institution_name: o.institutionName === undefined ? undefined : o.institutionName === '' ? null : o.institutionName,
+    status: o.status as UpdateBankAccountRequest['status'],
+  }
+  if (Object.values(patch).every((v) => v === undefined))
+    throw new AppError('usage', 'nothing to change: give --name, --type, --institution-name or --status')
+  const client = await host.client()
+  const account = await client.accounts.update(await resolveAccountId(client, id, 'ID'), patch)
+  await printRecord(host.io, host.printer, shown(host, account))
+  note(host.io, host.printer, `updated bank account ${account.id}`)
+  return EXIT.ok
+}
