@@ -1,7 +1,8 @@
 /**
  * `finctl tx update` in process (moved from test/e2e/tx.test.ts): each change leaves a history
- * entry; what the service refuses (exit 6: a reconciled amount, a status going back), usage errors
- * naming the flag (exit 2), an unknown id (exit 5).
+ * entry; what the service refuses (exit 6: a reconciled amount, a status going back, an implausible
+ * date or amount without --force, moved from test/e2e/plausible-input.test.ts), usage errors naming
+ * the flag (exit 2), an unknown id (exit 5).
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -96,5 +97,18 @@ describe('tx update, in process', () => {
     expect(unknown.code).toBe(5)
     expect(unknown.stderr).toContain('not found')
     expect((await get(lamp)).history).toHaveLength(6)
+  })
+
+  it('tx update checks the date or amount it changes, with --force too', async () => {
+    const create = (...extra: string[]) => ['tx', 'create', '--account', accounts.scratch, '--description', 'typo?', ...extra]
+    const t = await sb.json<Tx>([...create('--date', '2026-01-04', '--amount', '7'), '--json'])
+    const r = await sb.run(['tx', 'update', t.id, '--date', '1969-07-20'])
+    expect(r.code).toBe(6)
+    expect(r.stderr).toMatch(/^error: --date is 1969-07-20, outside/m)
+    expect((await sb.run(['tx', 'update', t.id, '--amount', '0'])).code).toBe(6)
+    expect((await sb.json<Tx>(['tx', 'get', t.id, '--json'])).transaction_date).toBe('2026-01-04')
+    expect((await sb.json<Tx>(['tx', 'update', t.id, '--date', '1969-07-20', '--force', '--json'])).transaction_date).toBe('1969-07-20')
+    // Another field of a forced transaction changes without --force: only what a request changes is checked.
+    expect((await sb.run(['tx', 'update', t.id, '--description', 'moon landing'])).code).toBe(0)
   })
 })
