@@ -23,7 +23,7 @@ import { registerRules } from './rules/index.js'
 import { registerSeed } from './seed.js'
 import { registerServe } from './serve.js'
 import { registerStatements } from './statements/index.js'
-import { registerTx } from './tx.js'
+import { registerTx } from './tx/index.js'
 import { registerVerify } from './verify.js'
 import { registerWebhooks } from './webhooks.js'
 

@@ -1,6 +1,6 @@
 /**
  * The plan's words on counts, for the import's plan (plan.ts) and the command that prints it
- * (commands/tx-import.ts): a module of its own, so the command's thread does not load the CSV reader.
+ * (commands/tx/import.ts): a module of its own, so the command's thread does not load the CSV reader.
  */
 
 /** "1 row", "2,000 rows". */

@@ -2,7 +2,8 @@
  * End-to-end (#27 item 6): every message about the exchange rate names what the user types. The
  * service's field is `exchange_rate`; tx create, tx update and statements upload (and its --preview)
  * say --exchange-rate, tx import (which sets it on every row) says --set exchange_rate. `--json`
- * errors keep the API's field name in their details.
+ * errors keep the API's field name in their details. tx create and tx update, in process:
+ * test/commands/tx/exchange-rate-words.test.ts.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,7 +17,6 @@ describe('the exchange rate in the words of the command line', () => {
   const sb = new Sandbox('rate-words')
   let usd = ''
   let eur = ''
-  let usdTx = ''
   const csv = () => join(sb.dir, 'rows.csv')
 
   beforeAll(async () => {
@@ -26,21 +26,6 @@ describe('the exchange rate in the words of the command line', () => {
     usd = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Dollars', '--type', 'checking', '--currency', 'USD', '--json']))
       .id
     eur = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Euros', '--type', 'checking', '--currency', 'EUR', '--json'])).id
-    usdTx = (
-      await sb.json<{ id: string }>([
-        'tx',
-        'create',
-        '--account',
-        usd,
-        '--date',
-        '2026-01-05',
-        '--amount',
-        '-4.50',
-        '--description',
-        'Coffee',
-        '--json',
-      ])
-    ).id
     writeFileSync(csv(), 'Date,Description,Amount\n2026-01-05,Coffee,-4.50\n2026-01-06,Refund,12.00\n')
   }, 60_000)
   afterAll(() => sb.cleanup())
@@ -52,21 +37,6 @@ describe('the exchange rate in the words of the command line', () => {
     expect(bare(r), `${args.join(' ')}: ${r.stderr}`).toBeNull()
     return r
   }
-
-  it('tx create and tx update say --exchange-rate', async () => {
-    const create = ['tx', 'create', '--account', usd, '--date', '2026-02-03', '--amount', '5', '--description', 'x']
-    await refused(
-      [...create, '--currency', 'EUR'],
-      /^error: --exchange-rate is required for EUR on 2026-02-03: the company's rates to USD have none for that day or the 7 days before; import rates with `finctl rates import FILE` \(or set one with finctl rates set\), or give --exchange-rate$/m,
-    )
-    await refused([...create, '--currency', 'EUR', '--exchange-rate', 'abc'], /^error: --exchange-rate must be a positive decimal number$/m)
-    await refused([...create, '--exchange-rate', '2'], /^error: --exchange-rate must be 1 for the base currency USD$/m)
-    await refused(
-      ['tx', 'update', usdTx, '--currency', 'EUR'],
-      /^error: --exchange-rate is required for EUR on 2026-01-05: .*`finctl rates import FILE`.*or give --exchange-rate$/m,
-    )
-    await refused(['tx', 'update', usdTx, '--exchange-rate', 'abc'], /^error: --exchange-rate must be a positive decimal number$/m)
-  })
 
   it('statements upload says --exchange-rate; --json keeps the field in its details', async () => {
     // Without a rate the lines convert at the company's rates of their dates: none here, so the statement fails naming the flag.

@@ -5,28 +5,30 @@
  */
 import type { Command } from 'commander'
 import type { z } from 'zod'
-import type { ReviewItem, Suggestion } from '../src/domain/categorization/schemas.js'
-import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../src/kernel/vocabulary.js'
-import type { UpdateTransactionRequest } from '../src/domain/schemas.js'
-import type { Client } from '../src/client/client.js'
-import type { Context } from '../src/cli/context.js'
-import { amountColumn } from '../src/cli/columns.js'
-import { showAmount } from '../src/cli/money.js'
-import { note, printList } from '../src/cli/output.js'
-import { unitScore, wholeNumber } from '../src/cli/flags.js'
-import type { Runner } from '../src/cli/runner.js'
-import { promptSearch, promptSelect, promptText } from '../src/cli/prompts.js'
+import type { ReviewItem, Suggestion } from '../../src/domain/categorization/schemas.js'
+import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../../src/kernel/vocabulary.js'
+import type { UpdateTransactionRequest } from '../../src/domain/schemas.js'
+import type { Client } from '../../src/client/client.js'
+import { amountColumn } from '../../src/cli/columns.js'
+import { showAmount } from '../../src/cli/money.js'
+import { note, printList } from '../../src/cli/output.js'
+import { unitScore, wholeNumber } from '../../src/cli/flags.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { type PromptHost, promptSearch, promptSelect, promptText } from '../../src/cli/prompts.js'
 
 type Item = z.infer<typeof ReviewItem>
 type Suggested = z.infer<typeof Suggestion>
 
-interface ReviewOptions {
+/** The host of `tx review`: it asks on a terminal. */
+type ReviewHost = VerbHost & PromptHost
+
+export interface ReviewOptions {
   limit?: string
   below?: string
   list?: boolean
 }
 
-export function registerTxReview(tx: Command, run: Runner): void {
+export function registerReview(tx: Command, run: Runner, runF: RunVerb<ReviewOptions, ReviewHost> = runReview): void {
   tx.command('review')
     .description('go through uncategorized and low-confidence transactions: accept or correct each (on a terminal)')
     .option('--limit <n>', 'how many transactions to go through (default 50)')
@@ -36,13 +38,13 @@ export function registerTxReview(tx: Command, run: Runner): void {
       'after',
       '\nEach correction teaches the model; accepted suggestions become training data too.\n\nExamples:\n  finctl tx review\n  finctl tx review --list --output csv > to-review.csv\n  finctl tx review --below 0.95 --limit 20\n',
     )
-    .action(run(runReview))
+    .action(run(runF))
 }
 
 const describe = (s: Suggested | null) =>
   s ? `${s.category}${s.source === 'rule' ? ' (rule)' : s.confidence !== null ? ` (${s.confidence.toFixed(2)})` : ''}` : ''
 
-async function runReview(ctx: Context, o: ReviewOptions): Promise<number> {
+export async function runReview(ctx: ReviewHost, o: ReviewOptions): Promise<number> {
   const limit = wholeNumber(o.limit, '--limit') ?? 50
   const below = unitScore(o.below, '--below')
   const client = await ctx.client()
@@ -74,7 +76,7 @@ async function runReview(ctx: Context, o: ReviewOptions): Promise<number> {
   return reviewOneByOne(ctx, client, limit, below)
 }
 
-async function reviewOneByOne(ctx: Context, client: Client, limit: number, below: number | undefined): Promise<number> {
+async function reviewOneByOne(ctx: ReviewHost, client: Client, limit: number, below: number | undefined): Promise<number> {
   const err = ctx.io.stderr
   const known = (await client.categories()).categories
   const counts = { accepted: 0, corrected: 0, skipped: 0 }
@@ -129,7 +131,7 @@ async function reviewOneByOne(ctx: Context, client: Client, limit: number, below
   return 0
 }
 
-function show(ctx: Context, item: Item, s: Suggested | null, n: number, total: number): void {
+function show(ctx: ReviewHost, item: Item, s: Suggested | null, n: number, total: number): void {
   const t = item.transaction
   const lines = [
     '',
@@ -147,7 +149,7 @@ function show(ctx: Context, item: Item, s: Suggested | null, n: number, total: n
 
 type Known = { name: string; accounting_category: string | null; cash_flow_category: string | null }
 
-async function chooseCategory(ctx: Context, known: Known[], s: Suggested | null): Promise<UpdateTransactionRequest> {
+async function chooseCategory(ctx: ReviewHost, known: Known[], s: Suggested | null): Promise<UpdateTransactionRequest> {
   const NEW = '\u0000new'
   const name = await promptSearch(
     ctx,

@@ -1,18 +1,20 @@
 /**
- * Ids people can type and money written one way (#52 items 1 and 8), through the built CLI:
- * a transaction by a unique suffix or prefix of 6+ hex digits, an ambiguous part (exit 2, the
- * candidates listed), too few digits (exit 2), none (exit 5, not found); an account by its name; JSON keeps
- * full ids; amounts grouped by --locale / LANG in the delete question, plain in csv and JSON.
+ * Ids people can type and money written one way (#52 items 1 and 8), in process (moved from
+ * test/e2e, which it needed nothing of): a transaction by a unique suffix or prefix of 6+ hex
+ * digits, an ambiguous part (exit 2, the candidates listed), too few digits (exit 2), none (exit 5,
+ * not found); an account by its name; JSON keeps full ids; amounts grouped by --locale / LANG in
+ * the delete question, plain in csv and JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, Sandbox } from '../helpers/cli.js'
+import { ROOT } from '../../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 describe('short ids and names (#52)', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   let ids: string[]
 
   beforeAll(async () => {
-    sb = new Sandbox('short-ids')
+    sb = new InProcessSandbox('short-ids')
     await sb.ok(['init', '--demo', '--password-stdin', '--no-input'], { input: 'password-for-short-ids\n' })
     ids = (await sb.json<Array<{ id: string }>>(['tx', 'list', '--json'])).map((t) => t.id)
   })

@@ -1,0 +1,231 @@
+/**
+ * `finctl tx import FILE --account ID`: flags (or a saved mapping, import-mapping.ts) -> import
+ * options -> runImport (src/jobs/import/run.ts: the import's stages on a thread of their own) ->
+ * summary (import-summary.ts). The import is loaded only when the command runs.
+ */
+import type { Command } from 'commander'
+import type { Context } from '../../src/cli/context.js'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { requireInputFile } from '../../src/cli/files.js'
+import { wholeNumber } from '../../src/cli/flags.js'
+import { note } from '../../src/cli/output.js'
+import { type PromptHost, promptSelect, valueOrPrompt } from '../../src/cli/prompts.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { resolveAccountId } from '../../src/cli/short-ids.js'
+import type { ImportSummary } from '../../src/jobs/import/run.js'
+import { checkOutputFile } from '../../src/jobs/output-file.js'
+import { AppError } from '../../src/kernel/errors.js'
+import {
+  type MappingFlags,
+  checkReadingFlags,
+  constantsOf,
+  effectiveMapping,
+  recognisedMapping,
+  refuseStatementFile,
+} from './import-mapping.js'
+import { printSummary } from './import-summary.js'
+
+/**
+ * The host of `tx import`: besides a verb's, the target and the settings the import thread opens
+ * its own client with, the request log and the write gate it hands back, and a prompt for the account.
+ */
+export type ImportHost = Omit<VerbHost, 'client'> &
+  PromptHost &
+  Pick<Context, 'client' | 'target' | 'describeTarget' | 'clientSettings' | 'writeGated' | 'logRequest' | 'confirmWrite'>
+
+const collect = (v: string, prev: string[] = []) => [...prev, v]
+
+export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOptions, ImportHost> = runImport): void {
+  tx.command('import')
+    .argument('<file>', 'a bank CSV file')
+    .description('import a bank CSV file: mapped, validated, exactly once (re-running it creates nothing new)')
+    .option('--account <id>', 'bank account to import into: its name or id (bank_account_id)')
+    .option(
+      '--map <field=Column>',
+      'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category',
+      collect,
+    )
+    .option('--mapping <name>', 'use a mapping saved with --save-mapping (default: the one whose header the file has)')
+    .option('--no-mapping', 'use no saved mapping, even one whose header the file has')
+    .option('--save-mapping <name>', "save this import's mapping and reading options under a name")
+    .option(
+      '--set <field=value>',
+      'a value for every row: currency_code, category, accounting_category, cash_flow_category, merchant_name, tags (a,b), exchange_rate',
+      collect,
+    )
+    .option('--delimiter <c>', 'field separator: , ; tab | (detected when not given)')
+    .option('--encoding <name>', 'file encoding, e.g. utf-8, utf-16le, windows-1252, iso-8859-15 (detected when not given)')
+    .option(
+      '--date-format <format>',
+      'e.g. DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD (when not given: decided once only one format fits the rows, never guessed)',
+    )
+    .option('--decimal-comma', 'amounts use a decimal comma (1.234,56)')
+    .option('--skip-lines <n>', 'lines before the header row (detected when not given)')
+    .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
+    .option('--invert-sign', 'flip every amount (a card export that shows charges as positive)')
+    .option(
+      '--where <Column=value>',
+      'import only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself',
+      collect,
+    )
+    .option('--dry-run', 'show the first rows as they would be created, the counts and every problem; write nothing')
+    .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
+    .option('--overwrite', 'let --rejects replace an existing file')
+    .option('--atomic', 'all or nothing: one bad row and nothing is imported')
+    .option('--force', 'accept dates outside the date window (1970-01-01 to a year ahead) and amounts of 0')
+    .option('--concurrency <n>', 'requests in flight at once (default 2 embedded, 4 remote)')
+    .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000)')
+    .option('--single', 'send one create request per row (with an Idempotency-Key) instead of batches')
+    .option('--wait', 'wait out a rate limit however long (a spent daily allowance); else a wait over a minute stops the import (exit 7)')
+    .option('--progress', 'show progress even when stderr is not a terminal')
+    .option('--no-progress', 'no progress line')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  finctl tx import statement.csv --account $ACCOUNT --dry-run\n' +
+        '  finctl tx import export.csv --account $ACCOUNT --map description=Payee --map description=Memo --save-mapping mybank\n' +
+        '  finctl tx import next-month.csv --account $ACCOUNT --mapping mybank --rejects rejects.csv\n' +
+        '\nRe-running a file, or importing a download that overlaps the last one, creates only the rows the account does\n' +
+        'not have yet: a row is known by its date, amount, description, bank reference and its place among identical rows.\n' +
+        'A row already on an uploaded statement (same amount, date within 3 days: the rule a statement upload reconciles\n' +
+        "by) is matched with the statement's transaction and reconciled, not created (already on a statement).\n" +
+        'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 the file cannot be\n' +
+        'read, or --atomic refused; 7 the service asks to wait over a minute (see --wait); 2 a bad flag, or a bank\n' +
+        'statement file (OFX, QIF, CAMT.053, MT940: statements upload).\n',
+    )
+    .action(run(runF))
+}
+
+export interface ImportOptions extends MappingFlags {
+  account?: string
+  /** A name, or false for --no-mapping. */
+  mapping?: string | false
+  saveMapping?: string
+  dryRun?: boolean
+  rejects?: string
+  overwrite?: boolean
+  atomic?: boolean
+  force?: boolean
+  concurrency?: string
+  batchSize?: string
+  single?: boolean
+  wait?: boolean
+  progress?: boolean
+}
+
+/** Skipped lines the plan names one by one. */
+const SHOWN_SKIPS = 20
+
+export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[]): Promise<number> {
+  const [file] = args
+  await requireInputFile(file)
+  await refuseStatementFile(file)
+  if (o.rejects !== undefined)
+    checkOutputFile(o.rejects, { flag: '--rejects', overwrite: o.overwrite, input: { path: file, what: 'the file being imported' } })
+  const { MappingStore, validMappingName } = await import('../../src/cli/mappings.js')
+  if (o.saveMapping !== undefined && !validMappingName(o.saveMapping)) {
+    throw new AppError('usage', `--save-mapping: "${o.saveMapping}" is not a valid mapping name (letters, digits, . _ -, at most 64)`)
+  }
+  const mappings = new MappingStore(ctx.io.env)
+  const saved = o.mapping ? mappings.get(o.mapping) : o.mapping === false ? undefined : await recognisedMapping(ctx, file, mappings)
+  if (o.mapping && !saved) {
+    const names = Object.keys(mappings.list())
+    throw new AppError(
+      'usage',
+      `no saved mapping "${o.mapping}"${names.length ? ` (saved: ${names.join(', ')})` : ''}; save one with --save-mapping NAME`,
+    )
+  }
+  const m = effectiveMapping(await import('../../src/import/mapping.js'), o, saved)
+  await checkReadingFlags(m)
+  const constants = await constantsOf(m.set)
+  // Unset: the import's default for the target (src/jobs/import/send.ts, defaultConcurrency).
+  const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 })
+  const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
+  // A name or a short id: the account's full id (short-ids.ts).
+  if (o.account !== undefined) o.account = await resolveAccountId(await ctx.client({ thread: true }), o.account)
+  const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
+    // Only to offer a choice: the import itself opens its own client on its own thread.
+    const client = await ctx.client({ thread: true })
+    const { data } = await client.accounts.list({ status: 'active' })
+    if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')
+    return promptSelect(
+      ctx,
+      'Import into which bank account?',
+      data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })),
+    )
+  })
+
+  // Reading, mapping and sending run on a thread of their own (src/jobs/import/run.ts); on the
+  // embedded target the core runs on another, beside them.
+  const { runImport: startImport } = await import('../../src/jobs/import/run.js')
+  const { rowsNote } = await import('../../src/import/plan-words.js')
+  const { ProgressLine } = await import('../../src/cli/progress.js')
+  const showProgress = !o.dryRun && !ctx.printer.quiet && (o.progress === true || (o.progress !== false && ctx.io.isStderrTTY))
+  const bar = new ProgressLine(ctx.io, showProgress)
+  if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into account ${account} on ${ctx.describeTarget()}`)
+  let summary: ImportSummary
+  try {
+    summary = await startImport(
+      {
+        path: file,
+        accountId: account,
+        mapping: m,
+        constants: o.force ? { ...constants, force: true } : constants,
+        dryRun: o.dryRun,
+        atomic: o.atomic,
+        rejectsPath: o.rejects,
+        overwrite: o.overwrite,
+        wait: o.wait,
+        concurrency,
+        batchSize,
+        mode: o.single ? 'single' : 'auto',
+      },
+      {
+        connection: {
+          target: ctx.target(),
+          targetName: ctx.describeTarget(),
+          ...ctx.clientSettings(),
+          verbose: Boolean(ctx.globals.verbose),
+          gate: ctx.writeGated(),
+        },
+        onPlan: (plan) => {
+          for (const n of plan.notes) note(ctx.io, ctx.printer, n)
+          note(ctx.io, ctx.printer, rowsNote(plan))
+          for (const k of plan.skipped.slice(0, SHOWN_SKIPS)) note(ctx.io, ctx.printer, `line ${k.line} skipped: ${k.reason}`)
+          if (plan.skipped.length > SHOWN_SKIPS)
+            note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)
+          if (o.saveMapping) {
+            mappings.save(o.saveMapping, {
+              ...m,
+              encoding: m.encoding,
+              delimiter: m.delimiter ?? plan.layout.delimiter,
+              dateFormat: m.dateFormat ?? plan.dateFormat.name,
+              decimalComma: m.decimalComma ?? plan.decimal === ',',
+              source: {
+                header: plan.header,
+                encoding: plan.layout.encoding.encoding,
+                delimiter: plan.layout.delimiter,
+                saved_at: ctx.io.now().toISOString(),
+              },
+            })
+            note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
+          }
+        },
+        onProgress: (p) =>
+          bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined }),
+        onRequest: (l) => ctx.logRequest(l),
+        beforeWrite: () => ctx.confirmWrite(),
+      },
+    )
+  } finally {
+    bar.end()
+  }
+  const rejects = await import('../../src/jobs/import/reject-list.js')
+  try {
+    await printSummary(ctx, summary, rejects.readRejects)
+  } finally {
+    rejects.discardRejects(summary.rejects_spill)
+  }
+  if (summary.rolled_back) return EXIT.invalid
+  return summary.rejected > 0 ? EXIT.partial : EXIT.ok
+}

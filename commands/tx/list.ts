@@ -1,0 +1,55 @@
+/** finctl tx list [filters] [--all]: one page of transactions, or every page streamed. */
+import type { Command } from 'commander'
+import { transactionColumns } from '../../src/cli/columns.js'
+import { note, printList, streamList } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { accountsFor } from '../../src/cli/short-ids.js'
+import { amountTotal } from '../../src/cli/totals.js'
+import { addListFilters, listQuery, type ListFilterOptions } from '../../src/cli/tx-filters.js'
+import type { Transaction } from '../../src/domain/schemas.js'
+
+export type ListOptions = ListFilterOptions & { all?: boolean }
+
+export function registerList(tx: Command, run: Runner, runF: RunVerb<ListOptions> = runList): void {
+  addListFilters(tx.command('list').description('list transactions (one page; --all for every page)'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl tx list --from 2026-01-01 --to 2026-03-31 --category Rent\n  finctl tx list --all --output csv > transactions.csv\n',
+    )
+    .action(run(runF))
+}
+
+export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
+  const client = await host.client()
+  const query = listQuery(o, host)
+  await accountsFor(host, client, query)
+  if (o.all) {
+    // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
+    const { ProgressLine } = await import('../../src/cli/progress.js')
+    const bar = new ProgressLine(
+      host.io,
+      host.io.isStderrTTY && !host.printer.quiet && (!host.io.isStdoutTTY || host.printer.format === 'table'),
+    )
+    const started = Date.now()
+    const pages = (async function* () {
+      let done = 0
+      try {
+        for await (const page of client.pages<Transaction>('/api-v1/transactions', { ...query, limit: query.limit ?? 1000 })) {
+          done += page.data.length
+          bar.update({ done, total: page.pagination?.total ?? done, elapsedMs: Date.now() - started })
+          yield page.data
+        }
+      } finally {
+        bar.end()
+      }
+    })()
+    await streamList(host.io, host.printer, pages, transactionColumns, amountTotal)
+    return 0
+  }
+  const page = await client.transactions.list(query)
+  await printList(host.io, host.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'no transactions match' })
+  if (page.pagination?.has_more && host.printer.format === 'table') {
+    note(host.io, host.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row, or --limit N`)
+  }
+  return 0
+}

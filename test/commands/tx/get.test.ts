@@ -1,0 +1,82 @@
+/**
+ * `finctl tx get` in process (moved from test/e2e/tx.test.ts): --json with the account, the
+ * statement and the history; the table; not found (exit 5) and a usage error (exit 2).
+ */
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tsv } from '../../helpers/cli.js'
+import type { InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { type AccountKey, type Tx, ISO, txWorld } from './fixture.js'
+
+describe('tx get, in process', () => {
+  let sb: InProcessSandbox
+  let keyId: string
+  const accounts = {} as Record<AccountKey | 'scratch', string>
+  const create = async (description: string, amount: string, extra: string[] = []) =>
+    (
+      await sb.json<Tx>([
+        'tx',
+        'create',
+        '--account',
+        accounts.scratch,
+        '--date',
+        '2026-06-01',
+        '--description',
+        description,
+        '--amount',
+        amount,
+        ...extra,
+        '--json',
+      ])
+    ).id
+  const get = (id: string) => sb.json(['tx', 'get', id, '--json'])
+  let lamp: string
+
+  beforeAll(async () => {
+    const world = await txWorld('tx-get', { rows: false })
+    sb = world.sb
+    keyId = world.keyId
+    Object.assign(accounts, world.accounts)
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('tx get --json has the account {id,name}, statement null and the create entry of the history', async () => {
+    lamp = await create('Desk lamp', '-45.00', ['--category', 'Furniture'])
+    const t = await get(lamp)
+    expect(t).toMatchObject({
+      id: lamp,
+      description: 'Desk lamp',
+      amount: -45,
+      category: 'Furniture',
+      status: 'pending',
+      is_reconciled: false,
+    })
+    expect(t.bank_account).toEqual({ id: accounts.scratch, name: 'Scratch' })
+    expect(t.statement).toBeNull()
+    expect(t.history).toHaveLength(1)
+    const [entry] = t.history
+    expect(entry).toMatchObject({ action: 'create', actor: `key:${keyId}` })
+    expect(entry.at).toMatch(ISO)
+    expect(entry.changes.amount).toEqual({ before: null, after: -45 })
+    expect(entry.changes.description).toEqual({ before: null, after: 'Desk lamp' })
+    expect(entry.changes.category).toEqual({ before: null, after: 'Furniture' })
+  })
+
+  it('tx get as a table shows the record and its history', async () => {
+    const r = await sb.ok(['tx', 'get', lamp])
+    const rows = tsv(r.stdout)
+    expect(rows).toContainEqual(['amount', '-45.00 USD'])
+    expect(rows).toContainEqual(['bank_account', `Scratch (${accounts.scratch})`])
+    expect(rows.some((row) => row[2] === 'create' && row[1] === `key:${keyId}`)).toBe(true)
+  })
+
+  it('an unknown id is not found (exit 5); no id is a usage error (exit 2)', async () => {
+    const unknown = await sb.run(['tx', 'get', randomUUID()])
+    expect(unknown.code).toBe(5)
+    expect(unknown.stdout).toBe('')
+    expect(unknown.stderr).toContain('not found')
+    const none = await sb.run(['tx', 'get'])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain("missing required argument 'id'")
+  })
+})

@@ -1,0 +1,162 @@
+/**
+ * `finctl tx import` in process: what it refuses before its thread starts, each a usage error naming
+ * the flag or the file (exit 2) that reads no row and writes nothing: a missing file, a statement
+ * file, --map, --set, --where and the numbers, an unknown --encoding or --date-format (moved from
+ * test/e2e/tx-import.test.ts), --save-mapping and --mapping names, a --rejects path it must not
+ * write (moved too), no --account; an account not found (exit 5). The import itself runs on a
+ * thread of its own that loads its modules anew, from TypeScript in a test (worker-entry.ts), which
+ * costs more than the spawned bundle does: its runs are in test/e2e/tx-import.test.ts and beside it.
+ */
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../../helpers/cli.js'
+import type { InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { type Tx, txWorld } from './fixture.js'
+
+const fixture = (name: string) => join(ROOT, 'test', 'fixtures', 'bank-files', name)
+
+describe('tx import, in process: refused before the import starts', () => {
+  let sb: InProcessSandbox
+  let account = ''
+  let file = ''
+  const rows = async () => (await sb.json<Tx[]>(['tx', 'list', '--account', account, '--all', '--json'])).length
+  const refused = async (args: string[], stderr: string | RegExp, code = 2) => {
+    const r = await sb.run(['tx', 'import', ...args])
+    expect(r.code, args.join(' ')).toBe(code)
+    expect(r.stdout).toBe('')
+    if (typeof stderr === 'string') expect(r.stderr).toBe(stderr)
+    else expect(r.stderr).toMatch(stderr)
+    expect(r.stderr).not.toContain('importing')
+    return r
+  }
+
+  beforeAll(async () => {
+    const world = await txWorld('tx-import', { rows: false })
+    sb = world.sb
+    account = world.accounts.scratch
+    file = sb.path('in.csv')
+    writeFileSync(file, 'Date,Description,Amount\n2026-01-02,Paper,-5.00\n2026-01-03,Pens,-2.50\n')
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('no file, or one that is not there (exit 2)', async () => {
+    await refused([], "error: missing required argument 'file'\n(run with --help for usage)\n")
+    await refused([sb.path('nope.csv'), '--account', account], `error: no such file: ${sb.path('nope.csv')}\n`)
+  })
+
+  it('a bank statement file is refused with the command that reads it (exit 2)', async () => {
+    for (const [name, kind] of [
+      ['ofx-unreadable-transaction.ofx', 'an OFX'],
+      ['mt940-86-continuation-lines.sta', 'an MT940'],
+      ['camt053-ustrd-repeated-lines.xml', 'a CAMT.053'],
+      ['qif-year-first-short-dates.qif', 'a QIF'],
+    ]) {
+      const path = fixture(name)
+      await refused(
+        [path, '--account', account],
+        `error: ${path} is ${kind} statement, not a CSV file: tx import reads CSV files; import it with \`finctl statements upload ${path} --account ID\`\n`,
+      )
+    }
+  })
+
+  it('--map, --set and --where take name=value, of the fields they know (exit 2)', async () => {
+    await refused(
+      [file, '--account', account, '--map', 'when=Date'],
+      'error: --map: unknown field "when"; use one of date, posted_date, amount, debit, credit, indicator, description, merchant_name, currency_code, reference, category\n',
+    )
+    await refused([file, '--account', account, '--map', 'Date'], 'error: --map takes name=value (got "Date")\n')
+    await refused([file, '--account', account, '--where', 'x'], 'error: --where takes name=value (got "x")\n')
+    await refused(
+      [file, '--account', account, '--set', 'amount=5'],
+      'error: --set: "amount" cannot be set on imported rows; use one of currency_code, category, accounting_category, cash_flow_category, merchant_name, tags, exchange_rate\n',
+    )
+    await refused(
+      [file, '--account', account, '--set', 'exchange_rate=abc'],
+      'error: --set exchange_rate: "abc" is not a positive decimal number\n',
+    )
+    await refused([file, '--account', account, '--set', 'cash_flow_category=nope'], /^error: --set cash_flow_category: .*"operations"/)
+  })
+
+  it('--batch-size, --concurrency and --skip-lines are whole numbers in their range (exit 2)', async () => {
+    await refused(
+      [file, '--account', account, '--batch-size', '0'],
+      'error: --batch-size must be a whole number from 1 to 5000 (got "0")\n',
+    )
+    await refused(
+      [file, '--account', account, '--batch-size', '5001'],
+      'error: --batch-size must be a whole number from 1 to 5000 (got "5001")\n',
+    )
+    await refused(
+      [file, '--account', account, '--concurrency', '65'],
+      'error: --concurrency must be a whole number from 1 to 64 (got "65")\n',
+    )
+    await refused(
+      [file, '--account', account, '--skip-lines', 'x'],
+      'error: --skip-lines must be a whole number from 0 to 10000 (got "x")\n',
+    )
+  })
+
+  it('an unknown --encoding or --date-format is a usage error (exit 2) naming what to give, before the file is read', async () => {
+    await refused([file, '--account', account, '--encoding', 'bogus'], /^error: unknown encoding "bogus": use a name such as utf-8/m)
+    await refused(
+      [file, '--account', account, '--date-format', 'QQ'],
+      'error: --date-format "QQ" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD\n',
+    )
+  })
+
+  it('--save-mapping takes a valid name; --mapping a saved one, never an inherited name (exit 2)', async () => {
+    for (const name of ['../ubs', '__proto__', '']) {
+      const bad = await sb.run(['tx', 'import', file, '--account', account, '--save-mapping', name, '--dry-run'])
+      expect([bad.code, bad.stderr], name).toEqual([
+        2,
+        `error: --save-mapping: "${name}" is not a valid mapping name (letters, digits, . _ -, at most 64)\n`,
+      ])
+    }
+    await refused([file, '--account', account, '--mapping', 'ubs'], 'error: no saved mapping "ubs"; save one with --save-mapping NAME\n')
+    writeFileSync(join(sb.configDir, 'mappings.json'), JSON.stringify({ mappings: { ubs: { map: [['description', 'Description']] } } }), {
+      mode: 0o600,
+    })
+    for (const name of ['toString', '__proto__']) {
+      const inherited = await sb.run(['tx', 'import', file, '--account', account, '--mapping', name])
+      expect(inherited.code, name).toBe(2)
+      expect(inherited.stderr).toContain(`no saved mapping "${name}" (saved: ubs)`)
+    }
+    expect(Object.keys(JSON.parse(readFileSync(join(sb.configDir, 'mappings.json'), 'utf8')).mappings)).toEqual(['ubs'])
+  })
+
+  it('--rejects never overwrites the file being imported, nor writes through a link or into a folder (exit 2)', async () => {
+    const dir = sb.path('rejects-paths')
+    mkdirSync(dir)
+    const input = join(dir, 'in.csv')
+    const bytes = readFileSync(file)
+    writeFileSync(input, bytes)
+    symlinkSync(input, join(dir, 'link.csv'))
+    const run = (rejects: string) => sb.run(['tx', 'import', input, '--account', account, '--rejects', rejects])
+    for (const same of [input, join(dir, '..', 'rejects-paths', 'in.csv')]) {
+      const r = await run(same)
+      expect(r.code, same).toBe(2)
+      expect(r.stderr).toBe('error: --rejects must not be the file being imported: it would be overwritten\n')
+    }
+    const link = await run(join(dir, 'link.csv'))
+    expect([link.code, link.stderr]).toEqual([
+      2,
+      `error: --rejects: ${join(dir, 'link.csv')} is a symbolic link: give the path of a regular file (finctl never writes through a link)\n`,
+    ])
+    const noFolder = await run(join(dir, 'nope', 'r.csv'))
+    expect([noFolder.code, noFolder.stderr]).toEqual([2, `error: --rejects: no such folder: ${join(dir, 'nope')}\n`])
+    const folder = await run(dir)
+    expect([folder.code, folder.stderr]).toEqual([2, `error: --rejects: ${dir} is a folder: give the path of a file to write\n`])
+    expect(readFileSync(input).equals(bytes)).toBe(true)
+  })
+
+  it('without a terminal, no --account is a usage error naming it (exit 2); an account not found is exit 5', async () => {
+    await refused([file], 'error: the bank account to import into is required: give --account\n')
+    await refused(
+      [file, '--account', 'Nope'],
+      'error: --account: no bank account is named "Nope" (see finctl accounts list; an id needs 6+ hex digits)\n',
+      5,
+    )
+    expect(await rows()).toBe(0)
+  })
+})

@@ -1,0 +1,88 @@
+/**
+ * `finctl tx review` in process, where it lists and never prompts (no terminal, --list, --json):
+ * the uncategorized rows with the model's suggestion, --limit and the note of how many in all,
+ * nothing to review, usage errors naming the flag (exit 2). Going through them one by one on a
+ * terminal: test/e2e/tty.test.ts; a model trained on an imported file: test/e2e/categorize.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tsv } from '../../helpers/cli.js'
+import type { InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { type Tx, txWorld } from './fixture.js'
+
+interface Item {
+  transaction: Tx
+  suggestion: { source: string; category: string; confidence: number | null } | null
+}
+
+describe('tx review, in process', () => {
+  let sb: InProcessSandbox
+  let account = ''
+  const create = async (date: string, description: string, ...extra: string[]) =>
+    (
+      await sb.json<Tx>([
+        'tx',
+        'create',
+        '--account',
+        account,
+        '--date',
+        date,
+        '--description',
+        description,
+        '--amount',
+        '-12.00',
+        ...extra,
+        '--json',
+      ])
+    ).id
+
+  beforeAll(async () => {
+    const world = await txWorld('tx-review', { rows: false })
+    sb = world.sb
+    account = world.accounts.scratch
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('nothing to review: an empty list, and a note on a terminal', async () => {
+    expect(await sb.json(['tx', 'review', '--json'])).toEqual([])
+    const tty = await sb.ok(['tx', 'review', '--list'], { tty: { stdout: true, stderr: true } })
+    expect(tty.stderr).toContain('nothing to review: every transaction is categorized with confidence')
+  })
+
+  it('off a terminal, the uncategorized rows with their suggestion; --json the same items', async () => {
+    for (const [i, d] of ['2026-03-01', '2026-03-02', '2026-03-03'].entries()) await create(d, `Coffee beans ${i}`, '--category', 'Meals')
+    const open = [await create('2026-03-04', 'Coffee beans 4'), await create('2026-03-05', 'Coffee beans 5')]
+    const table = await sb.ok(['tx', 'review'])
+    const [header, ...rows] = tsv(table.stdout)
+    expect(header).toEqual(['ID', 'DATE', 'AMOUNT', 'DESCRIPTION', 'CATEGORY', 'SCORE', 'SUGGESTION'])
+    expect(rows.map((r) => r[0]).sort()).toEqual([...open].sort())
+    for (const r of rows) {
+      expect(r.slice(2, 6)).toEqual(['-12.00 USD', expect.stringMatching(/^Coffee beans [45]$/), '', ''])
+      expect(r[6]).toMatch(/^Meals \(\d\.\d\d\)$/)
+    }
+    const items = await sb.json<Item[]>(['tx', 'review', '--json'])
+    expect(items.map((i) => i.transaction.id).sort()).toEqual([...open].sort())
+    for (const i of items) {
+      expect(i.transaction.category).toBeNull()
+      expect(i.suggestion).toMatchObject({ source: 'model', category: 'Meals' })
+    }
+  })
+
+  it('--limit cuts the list and says how many there are in all; --list on a terminal prints and asks nothing', async () => {
+    const one = await sb.ok(['tx', 'review', '--limit', '1'])
+    expect(tsv(one.stdout)).toHaveLength(2)
+    expect(one.stderr).toContain('2 to review in all; showing 1')
+    const listed = await sb.ok(['tx', 'review', '--list'], { tty: { stdin: true, stdout: true, stderr: true }, columns: 200 })
+    expect(listed.stdout).toContain('Coffee beans 4')
+    expect(listed.stderr).not.toContain('Category')
+  })
+
+  it('usage errors name the flag (exit 2)', async () => {
+    const limit = await sb.run(['tx', 'review', '--limit', 'x'])
+    expect([limit.code, limit.stderr]).toEqual([2, 'error: --limit must be a whole number of at least 1 (got "x")\n'])
+    const below = await sb.run(['tx', 'review', '--below', '2'])
+    expect([below.code, below.stderr]).toEqual([2, 'error: --below must be a score between 0 and 1, e.g. 0.9\n'])
+    const arg = await sb.run(['tx', 'review', 'extra'])
+    expect(arg.code).toBe(2)
+    expect(arg.stderr).toContain('too many arguments')
+  })
+})
