@@ -177,6 +177,35 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     })
   })
 
+  describe('create', () => {
+    it('keeps tags as a set, one by one and in a batch, as an update does', async () => {
+      const one = await c.transactions.create({
+        bank_account_id: a.accountId,
+        transaction_date: '2026-04-02',
+        description: 'Tagged twice',
+        amount: '-1.00',
+        tags: ['a', 'b', 'a'],
+      })
+      const batch = await c.transactions.batch([
+        {
+          bank_account_id: a.accountId,
+          transaction_date: '2026-04-02',
+          description: 'Tagged twice, batch',
+          amount: '-1.00',
+          tags: ['b', 'b', 'c'],
+        },
+      ])
+      try {
+        expect(one.tags).toEqual(['a', 'b'])
+        expect(batch.created[0].tags).toEqual(['b', 'c'])
+        expect((await c.transactions.get(batch.created[0].id)).tags).toEqual(['b', 'c'])
+      } finally {
+        await c.transactions.delete(one.id)
+        for (const t of batch.created) await c.transactions.delete(t.id)
+      }
+    })
+  })
+
   describe('detail, update, delete', () => {
     it('shows the account, the statement and the history of a transaction', async () => {
       const d = await c.transactions.get(made[0].id)

@@ -145,7 +145,8 @@ function buildRow(
     status: 'pending',
     is_reconciled: 0,
     ai_confidence_score: null,
-    tags: input.tags?.length ? JSON.stringify(input.tags) : '[]',
+    // Tags are a set, as an update, a bulk update and a rule keep them.
+    tags: input.tags?.length ? JSON.stringify([...new Set(input.tags)]) : '[]',
     created_at: ts,
     updated_at: ts,
     import_ref: input.import_ref ?? null,
