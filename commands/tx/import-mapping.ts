@@ -95,11 +95,16 @@ export async function constantsOf(set: Record<string, string> | undefined): Prom
   if (set.exchange_rate !== undefined && !(await import('../../src/kernel/money.js')).parseRate(set.exchange_rate)) {
     throw new AppError('usage', `--set exchange_rate: "${set.exchange_rate}" is not a positive decimal number`)
   }
-  const { CreateTransactionRequest } = await import('../../src/domain/schemas.js')
+  const [{ CreateTransactionRequest }, { plainMessage }] = await Promise.all([
+    import('../../src/domain/schemas.js'),
+    import('../../src/domain/validation.js'),
+  ])
   const parsed = CreateTransactionRequest.partial().safeParse(c)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw new AppError('usage', `--set ${issue.path.join('.')}: ${issue.message}`)
+    const field = issue.path.join('.')
+    const given = set[String(issue.path[0])]
+    throw new AppError('usage', `--set ${field} ${plainMessage(issue)}${given === undefined ? '' : ` (got "${given}")`}`)
   }
   return parsed.data
 }
