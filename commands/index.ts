@@ -6,7 +6,7 @@ import { registerApi } from './api.js'
 import { registerClose } from './close/index.js'
 import { registerCompletion } from './completion.js'
 import { registerDoctor } from './doctor.js'
-import { registerEvents } from './events.js'
+import { registerEvents } from './events/index.js'
 import { registerExport } from './export.js'
 import { registerHelpTopics } from './help-topics.js'
 import { registerAuth } from './auth.js'
@@ -25,7 +25,7 @@ import { registerServe } from './serve.js'
 import { registerStatements } from './statements/index.js'
 import { registerTx } from './tx.js'
 import { registerVerify } from './verify.js'
-import { registerWebhooks } from './webhooks.js'
+import { registerWebhooks } from './webhooks/index.js'
 
 export function registerAll(program: Command, run: Runner): void {
   registerInit(program, run)
