@@ -308,7 +308,7 @@ export function closedPort(): Promise<number> {
  * nor any of `plain` (passwords). The key prefixes, which are stored on purpose, are found there:
  * proof that the search reads the right files.
  */
-export function expectNoSecretsAtRest(sb: Sandbox, database: string, plain: string[] = []): void {
+export function expectNoSecretsAtRest(sb: Pick<Sandbox, 'secrets'>, database: string, plain: string[] = []): void {
   const files = databaseFiles(database)
   expect(files.map((f) => f.path)).toContain(database)
   expect(sb.secrets.size).toBeGreaterThan(0)
