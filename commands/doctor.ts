@@ -12,7 +12,7 @@ import { redactPasswords } from '../src/kernel/redact.js'
 import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { configDir } from '../src/cli/profiles.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import { printJson } from '../src/cli/output.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
@@ -24,7 +24,13 @@ export interface Check {
 
 export const MAX_CLOCK_SKEW_SECONDS = 60
 
-export function registerDoctor(program: Command, run: Runner): void {
+export type DoctorOptions = Record<string, never>
+
+/** The host of `doctor`: the settings it checks (profile, secrets, target) besides the VerbHost. */
+export type DoctorHost = VerbHost &
+  Pick<Context, 'profileName' | 'profile' | 'baseUrlSetting' | 'secrets' | 'apiKey' | 'token' | 'target' | 'describeTarget' | 'chalk'>
+
+export function registerDoctor(program: Command, run: Runner, runF: RunVerb<DoctorOptions, DoctorHost> = runDoctor): void {
   program
     .command('doctor')
     .description('check the set-up and the current target: permissions, profile, connection, credentials, database, clock')
@@ -32,7 +38,7 @@ export function registerDoctor(program: Command, run: Runner): void {
       'after',
       '\nExits 1 when a check fails; warnings (clock skew over 60 s, an expired login token) do not.\n\nExamples:\n  finctl doctor\n  finctl --profile prod doctor --json\n',
     )
-    .action(run(runDoctor))
+    .action(run(runF))
 }
 
 /** Which Node.js runs finctl. bin/finctl.cjs has already refused a line that is not supported (exit 9). */
@@ -49,10 +55,10 @@ function modeCheck(name: string, path: string, want: number): Check {
   return { name, status: 'ok', detail: `${path} (${octal(mode)})` }
 }
 
-function profileCheck(ctx: Context): Check {
-  const name = ctx.profileName()
-  const p = ctx.profile()
-  const overridden = ctx.baseUrlSetting() !== undefined
+function profileCheck(host: DoctorHost): Check {
+  const name = host.profileName()
+  const p = host.profile()
+  const overridden = host.baseUrlSetting() !== undefined
   if (!p && !overridden) {
     return {
       name: 'profile',
@@ -69,14 +75,20 @@ function profileCheck(ctx: Context): Check {
     }
   }
   // A secret the profile keeps in the OS keyring says so (not one a flag or the environment gives).
-  const given = { api_key: ctx.globals.apiKey ?? ctx.env.FINCTL_API_KEY, access_token: ctx.globals.token ?? ctx.env.FINCTL_TOKEN }
-  const kept = (s: 'api_key' | 'access_token') => (!given[s] && ctx.secrets().where(p, s) === 'keyring' ? ' (OS keyring)' : '')
-  const kinds = [ctx.apiKey() ? `API key${kept('api_key')}` : '', ctx.token() ? `login token${kept('access_token')}` : ''].filter(Boolean)
+  const given = { api_key: host.globals.apiKey ?? host.io.env.FINCTL_API_KEY, access_token: host.globals.token ?? host.io.env.FINCTL_TOKEN }
+  const kept = (s: 'api_key' | 'access_token') => (!given[s] && host.secrets().where(p, s) === 'keyring' ? ' (OS keyring)' : '')
+  const kinds = [host.apiKey() ? `API key${kept('api_key')}` : '', host.token() ? `login token${kept('access_token')}` : ''].filter(Boolean)
   const where = p ? `profile "${name}"` : 'the environment'
   if (kinds.length === 0)
     return { name: 'profile', status: 'fail', detail: `${where} holds no credentials: run \`finctl login\`, or give FINCTL_API_KEY` }
   const expires = p?.token_expires_at ? Date.parse(p.token_expires_at) : NaN
-  if (p && ctx.secrets().where(p, 'access_token') && expires < ctx.io.now().getTime() && !ctx.globals.token && !ctx.env.FINCTL_TOKEN) {
+  if (
+    p &&
+    host.secrets().where(p, 'access_token') &&
+    expires < host.io.now().getTime() &&
+    !host.globals.token &&
+    !host.io.env.FINCTL_TOKEN
+  ) {
     return {
       name: 'profile',
       status: 'warn',
@@ -86,7 +98,7 @@ function profileCheck(ctx: Context): Check {
   return {
     name: 'profile',
     status: 'ok',
-    detail: `${where}, ${ctx.describeTarget()}, ${kinds.join(' and ')}${p?.protected ? ', protected' : ''}`,
+    detail: `${where}, ${host.describeTarget()}, ${kinds.join(' and ')}${p?.protected ? ', protected' : ''}`,
   }
 }
 
@@ -118,27 +130,27 @@ async function integrityCheck(database: string): Promise<Check> {
   }
 }
 
-async function targetChecks(ctx: Context, checks: Check[]): Promise<void> {
-  const target = ctx.target()
+async function targetChecks(host: DoctorHost, checks: Check[]): Promise<void> {
+  const target = host.target()
   let health: { data: { version?: string; store?: string }; headers: Headers }
-  const started = ctx.io.now().getTime()
+  const started = host.io.now().getTime()
   try {
-    const client = await ctx.client()
+    const client = await host.client()
     health = await client.request<{ version?: string; store?: string }>('GET', '/healthz', { auth: 'none' })
   } catch (err) {
     checks.push({ name: 'reachable', status: 'fail', detail: (err as Error).message })
     checks.push({ name: 'credentials', status: 'skip', detail: 'the target cannot be reached' })
     return
   }
-  const finished = ctx.io.now().getTime()
+  const finished = host.io.now().getTime()
   checks.push({
     name: 'reachable',
     status: 'ok',
-    detail: `${ctx.describeTarget()}: finctl ${health.data.version ?? '?'} on ${health.data.store ?? '?'}`,
+    detail: `${host.describeTarget()}: finctl ${health.data.version ?? '?'} on ${health.data.store ?? '?'}`,
   })
 
   try {
-    const client = await ctx.client()
+    const client = await host.client()
     const company = await client.company()
     checks.push({ name: 'credentials', status: 'ok', detail: `accepted: company "${company.name}"` })
   } catch (err) {
@@ -167,41 +179,41 @@ async function targetChecks(ctx: Context, checks: Check[]): Promise<void> {
   )
 }
 
-export async function runDoctor(ctx: Context): Promise<number> {
+export async function runDoctor(host: DoctorHost): Promise<number> {
   // Permissions first: opening the profile store creates and chmods the folder.
-  const dir = configDir(ctx.env)
+  const dir = configDir(host.io.env)
   const checks: Check[] = [
     nodeCheck(process.versions.node, process.execPath),
     modeCheck('config folder', dir, 0o700),
     modeCheck('profiles file', join(dir, 'profiles.json'), 0o600),
   ]
-  const profile = profileCheck(ctx)
+  const profile = profileCheck(host)
   checks.push(profile)
-  const target = ctx.target()
+  const target = host.target()
   // A target to try: the profile's, or one given by --base-url / FINCTL_BASE_URL.
-  let reachable = ctx.profile() !== undefined || ctx.baseUrlSetting() !== undefined
+  let reachable = host.profile() !== undefined || host.baseUrlSetting() !== undefined
   if (target.kind === 'embedded') {
     checks.push(await integrityCheck(target.database))
     // Opening a missing database would create it: leave that to `finctl init`.
     if (!/^postgres(ql)?:\/\//i.test(target.database) && !existsSync(target.database)) reachable = false
   }
-  if (reachable) await targetChecks(ctx, checks)
+  if (reachable) await targetChecks(host, checks)
   else checks.push({ name: 'reachable', status: 'skip', detail: 'fix the checks above first' })
 
   // Details quote paths, URLs and error messages: a database URL's password is never among them.
   for (const k of checks) k.detail = redactPasswords(k.detail)
-  if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') {
+  if (host.printer.format === 'json' || host.printer.format === 'ndjson') {
     const failed = checks.some((c) => c.status === 'fail')
-    if (ctx.printer.format === 'json') await printJson(ctx.io, ctx.printer, { ok: !failed, checks })
-    else ctx.io.stdout.write(`${checks.map((c) => JSON.stringify(c)).join('\n')}\n`)
+    if (host.printer.format === 'json') await printJson(host.io, host.printer, { ok: !failed, checks })
+    else host.io.stdout.write(`${checks.map((c) => JSON.stringify(c)).join('\n')}\n`)
   } else {
-    const fancy = ctx.io.isStdoutTTY
-    const c = ctx.chalk
+    const fancy = host.io.isStdoutTTY
+    const c = host.chalk
     const mark: Record<CheckStatus, string> = fancy
       ? { ok: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗'), skip: c.dim('-') }
       : { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' }
     const width = Math.max(...checks.map((k) => k.name.length))
-    for (const k of checks) ctx.io.stdout.write(`${mark[k.status]} ${k.name.padEnd(width)}  ${k.detail}\n`)
+    for (const k of checks) host.io.stdout.write(`${mark[k.status]} ${k.name.padEnd(width)}  ${k.detail}\n`)
   }
   return checks.some((c) => c.status === 'fail') ? EXIT.failure : EXIT.ok
 }

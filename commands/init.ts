@@ -8,10 +8,10 @@ import type { Context } from '../src/cli/context.js'
 import { readStdinLine } from '../src/cli/io.js'
 import { note, printList, printRecord, warn } from '../src/cli/output.js'
 import { DEFAULT_PROFILE, defaultDatabase, validProfileName } from '../src/cli/profiles.js'
-import { promptPassword, promptSearch, promptText } from '../src/cli/prompts.js'
+import { type PromptHost, promptPassword, promptSearch, promptText } from '../src/cli/prompts.js'
 import { transactionColumns } from '../src/cli/columns.js'
 import { rememberAccounts } from '../src/cli/short-ids.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import { storageWords } from '../src/cli/credentials.js'
 
 export interface InitOptions {
@@ -24,7 +24,10 @@ export interface InitOptions {
   insecureStorage?: boolean
 }
 
-export function registerInit(program: Command, run: Runner): void {
+/** The host of `init`: it asks, and saves the profile and its secrets. */
+export type InitHost = VerbHost & PromptHost & Pick<Context, 'profiles' | 'secrets'>
+
+export function registerInit(program: Command, run: Runner, runF: RunVerb<InitOptions, InitHost> = runInit): void {
   program
     .command('init')
     .description('set up the embedded database: a company, its owner, an API key and the profile "local"')
@@ -39,12 +42,12 @@ export function registerInit(program: Command, run: Runner): void {
       'after',
       '\nExamples:\n  finctl init --demo\n  echo "$PW" | finctl init --company Acme --currency EUR --email me@acme.test --password-stdin --no-input\n',
     )
-    .action(run(runInit))
+    .action(run(runF))
 }
 
-export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
-  const profiles = ctx.profiles()
-  const profileName = ctx.globals.profile ?? ctx.env.FINCTL_PROFILE ?? DEFAULT_PROFILE
+export async function runInit(host: InitHost, o: InitOptions): Promise<number> {
+  const profiles = host.profiles()
+  const profileName = host.globals.profile ?? host.io.env.FINCTL_PROFILE ?? DEFAULT_PROFILE
   if (!validProfileName(profileName)) throw new AppError('usage', `"${profileName}" is not a valid profile name`)
   if (profiles.get(profileName)) {
     throw new AppError(
@@ -52,16 +55,16 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
       `profile "${profileName}" already exists: give --profile NAME to add another company, or run \`finctl profile remove ${profileName}\` first`,
     )
   }
-  const database = o.database ?? ctx.env.FINCTL_DATABASE ?? defaultDatabase(ctx.env)
-  const interactive = ctx.canPrompt()
+  const database = o.database ?? host.io.env.FINCTL_DATABASE ?? defaultDatabase(host.io.env)
+  const interactive = host.canPrompt()
   const defaults = { company: o.demo ? 'Demo Company' : 'My Company', currency: 'USD', email: 'owner@example.com' }
 
-  const company = o.company ?? (interactive ? await promptText(ctx, 'Company name', { default: defaults.company }) : defaults.company)
+  const company = o.company ?? (interactive ? await promptText(host, 'Company name', { default: defaults.company }) : defaults.company)
   const currency = (
     o.currency ??
     (interactive
       ? await promptSearch(
-          ctx,
+          host,
           'Base currency (type to search)',
           CURRENCY_CODES.map((c) => ({ name: c, value: c })),
           defaults.currency,
@@ -73,7 +76,7 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   const email =
     o.email ??
     (interactive
-      ? await promptText(ctx, "Owner's email", {
+      ? await promptText(host, "Owner's email", {
           default: defaults.email,
           validate: (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? true : 'an email address'),
         })
@@ -81,8 +84,8 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
 
   let password: string
   let generated = false
-  if (o.passwordStdin) password = await readStdinLine(ctx.io)
-  else if (interactive) password = await promptPassword(ctx, "Owner's password", { confirm: true })
+  if (o.passwordStdin) password = await readStdinLine(host.io)
+  else if (interactive) password = await promptPassword(host, "Owner's password", { confirm: true })
   else {
     password = generatePassword()
     generated = true
@@ -90,13 +93,13 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   if (password.length < 8) throw new AppError('usage', 'the password must be at least 8 characters')
 
   const { initEmbedded } = await import('../src/cli/setup.js')
-  const result = await initEmbedded({ database, company, currency, email, password, demo: Boolean(o.demo) }, ctx.io.now)
+  const result = await initEmbedded({ database, company, currency, email, password, demo: Boolean(o.demo) }, host.io.now)
 
-  const where = ctx.secrets().save(
+  const where = host.secrets().save(
     profileName,
     {
       target: 'embedded',
-      database: o.database ?? ctx.env.FINCTL_DATABASE,
+      database: o.database ?? host.io.env.FINCTL_DATABASE,
       api_key: result.key.key,
       access_token: result.token.access_token,
       token_expires_at: result.token.expires_at,
@@ -107,34 +110,34 @@ export async function runInit(ctx: Context, o: InitOptions): Promise<number> {
   )
   profiles.setCurrent(profileName)
 
-  note(ctx.io, ctx.printer, `Created company "${result.company.name}" (${result.company.base_currency}) in ${redactPasswords(database)}`)
+  note(host.io, host.printer, `Created company "${result.company.name}" (${result.company.base_currency}) in ${redactPasswords(database)}`)
   note(
-    ctx.io,
-    ctx.printer,
+    host.io,
+    host.printer,
     `Owner ${result.email} is logged in; API key ${result.key.key_prefix}… saved in profile "${profileName}" (${profiles.path}), ${storageWords(where)}`,
   )
   if (generated) {
     // Shown once, on stderr, so that it does not end up in captured data.
     warn(
-      ctx.io,
+      host.io,
       `no password was given, so one was generated for ${result.email}: ${password}\n  Keep it: \`finctl login\` needs it when the session expires.`,
     )
   }
   if (result.demo) {
-    if (ctx.printer.format === 'table') {
-      note(ctx.io, ctx.printer, `Demo data: account "${result.demo.account.name}" with ${result.demo.transactions.length} transactions:`)
+    if (host.printer.format === 'table') {
+      note(host.io, host.printer, `Demo data: account "${result.demo.account.name}" with ${result.demo.transactions.length} transactions:`)
       rememberAccounts([result.demo.account])
-      await printList(ctx.io, ctx.printer, result.demo.transactions, transactionColumns)
+      await printList(host.io, host.printer, result.demo.transactions, transactionColumns)
     } else {
-      await printRecord(ctx.io, ctx.printer, {
+      await printRecord(host.io, host.printer, {
         company: result.company,
         account: result.demo.account,
         transactions: result.demo.transactions,
       })
     }
-  } else if (ctx.printer.format !== 'table') {
-    await printRecord(ctx.io, ctx.printer, { company: result.company })
+  } else if (host.printer.format !== 'table') {
+    await printRecord(host.io, host.printer, { company: result.company })
   }
-  note(ctx.io, ctx.printer, 'Next: `finctl tx create`, `finctl keys list`, `finctl whoami`')
+  note(host.io, host.printer, 'Next: `finctl tx create`, `finctl keys list`, `finctl whoami`')
   return 0
 }

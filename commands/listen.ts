@@ -1,17 +1,22 @@
 /** finctl listen: the company's events as they happen, forwarded signed to a local URL (docs/events.md, "finctl listen"). */
 import type { Command } from 'commander'
 import type { Event } from '../src/domain/events.js'
-import type { Context } from '../src/cli/context.js'
 import { writeDrained } from '../src/cli/closed-output.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { unlessInterrupted, untilInterrupted } from '../src/cli/interrupt.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
 
 /** Seconds a read waits on the service for an event (the route's long poll). */
 const WAIT_SECONDS = 25
 
-export function registerListen(program: Command, run: Runner): void {
+export interface ListenOptions {
+  forwardTo?: string
+  events?: string
+  printJson?: boolean
+}
+
+export function registerListen(program: Command, run: Runner, runF: RunVerb<ListenOptions> = runListen): void {
   program
     .command('listen')
     .description(
@@ -25,16 +30,10 @@ export function registerListen(program: Command, run: Runner): void {
       '\nThe signing secret (whsec_...) is printed at the start; FINCTL_LISTEN_SECRET sets it instead.\n' +
         '\nExamples:\n  finctl listen --forward-to http://localhost:4242/webhooks\n  finctl listen --events transaction.created,transactions.imported --print-json\n',
     )
-    .action(run(runListen))
+    .action(run(runF))
 }
 
-interface ListenOptions {
-  forwardTo?: string
-  events?: string
-  printJson?: boolean
-}
-
-async function runListen(ctx: Context, o: ListenOptions): Promise<number> {
+export async function runListen(host: VerbHost, o: ListenOptions): Promise<number> {
   const [{ EVENT_TYPES }, { sessionSecret }, { sendEvent }] = await Promise.all([
     import('../src/domain/events.js'),
     import('../src/domain/event-stream.js'),
@@ -48,19 +47,19 @@ async function runListen(ctx: Context, o: ListenOptions): Promise<number> {
       'usage',
       `--events: unknown event type ${unknown?.join(', ') || '(none given)'}; the types are ${EVENT_TYPES.join(', ')}`,
     )
-  const secret = ctx.env.FINCTL_LISTEN_SECRET || sessionSecret()
+  const secret = host.io.env.FINCTL_LISTEN_SECRET || sessionSecret()
   const type = types?.join(',')
-  const client = await ctx.client()
+  const client = await host.client()
   // The first read finds where the outbox ends now (and checks the credentials): only newer events are streamed.
   let after = (await client.events.list({ after: 'latest', type, limit: 1 })).pagination.next_after ?? 0
   const stop = untilInterrupted()
   const where = client.baseUrl === 'http://finctl.embedded' ? 'the embedded database' : client.baseUrl
-  ctx.io.stderr.write(
+  host.io.stderr.write(
     url
       ? `Ready! Forwarding the events of ${where} to ${url}\nYour webhook signing secret is ${secret} (this session's; Ctrl-C to stop)\n`
       : `Ready! Listening for the events of ${where} (Ctrl-C to stop)\n`,
   )
-  const json = ctx.printer.format === 'json' || ctx.printer.format === 'ndjson'
+  const json = host.printer.format === 'json' || host.printer.format === 'ndjson'
   try {
     for (;;) {
       const page = await unlessInterrupted(stop, client.events.list({ after, type, wait: WAIT_SECONDS, limit: 100 }, stop.signal))
@@ -68,15 +67,15 @@ async function runListen(ctx: Context, o: ListenOptions): Promise<number> {
       for (const event of page.data) {
         if (stop.signal.aborted) return EXIT.ok
         after = event.sequence
-        if (o.printJson) await writeDrained(ctx.io.stdout, `${JSON.stringify(event)}\n`)
+        if (o.printJson) await writeDrained(host.io.stdout, `${JSON.stringify(event)}\n`)
         if (!url) {
-          if (!o.printJson) await writeDrained(ctx.io.stdout, json ? `${JSON.stringify(event)}\n` : `${eventLine(event)}\n`)
+          if (!o.printJson) await writeDrained(host.io.stdout, json ? `${JSON.stringify(event)}\n` : `${eventLine(event)}\n`)
           continue
         }
         // One at a time, in order: the receiver sees the events in the order they were committed.
         const sent = await unlessInterrupted(stop, sendEvent(url, secret, event, new Date()))
         if (!sent) return EXIT.ok
-        const out = o.printJson ? ctx.io.stderr : ctx.io.stdout
+        const out = o.printJson ? host.io.stderr : host.io.stdout
         const text = json
           ? JSON.stringify({ event_id: event.id, type: event.type, sequence: event.sequence, url, ...sent })
           : `${eventLine(event)} -> ${sent.status_code ? `[${sent.status_code}]` : `[${sent.error}]`} POST ${url} ${sent.duration_ms}ms`

@@ -3,9 +3,20 @@ import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { defaultDatabase } from '../src/cli/profiles.js'
-import type { Runner } from '../src/cli/runner.js'
+import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 
-export function registerServe(program: Command, run: Runner): void {
+export interface ServeOptions {
+  host: string
+  port: string
+  database?: string
+  poolSize: string
+  logLevel: string
+}
+
+/** The host of `serve`: the profile's database is its default. */
+export type ServeHost = VerbHost & Pick<Context, 'profile'>
+
+export function registerServe(program: Command, run: Runner, runF: RunVerb<ServeOptions, ServeHost> = runServe): void {
   program
     .command('serve')
     .description('serve the finctl API over HTTP')
@@ -15,22 +26,19 @@ export function registerServe(program: Command, run: Runner): void {
     .option('--pool-size <n>', 'PostgreSQL connections per process', '10')
     .option('--log-level <level>', 'debug, info (one JSON line per request), warn, error or silent', 'info')
     .addHelpText('after', '\nExamples:\n  finctl serve --port 8080\n  finctl serve --database postgres://finctl@db/finctl --host 0.0.0.0\n')
-    .action(run(runServe))
+    .action(run(runF))
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
-async function runServe(
-  ctx: Context,
-  o: { host: string; port: string; database?: string; poolSize: string; logLevel: string },
-): Promise<number> {
+export async function runServe(ctx: ServeHost, o: ServeOptions): Promise<number> {
   if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel))
     throw new AppError('usage', `--log-level must be one of ${LOG_LEVELS.join(', ')}`)
   const port = Number(o.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AppError('usage', '--port must be a number from 0 to 65535')
   const poolSize = Number(o.poolSize)
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
-  const database = o.database ?? ctx.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.env)
+  const database = o.database ?? ctx.io.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.io.env)
   const { restartWithServerHeap, startServer } = await import('../src/server.js')
   restartWithServerHeap(database)
   const server = await startServer({

@@ -16,14 +16,27 @@ export async function openEmbedded(database: string, opts: CoreOptions = {}): Pr
   // One CLI command makes few requests: usage records are written at close, or a quarter second
   // after they are made when the command runs longer (the request log shows them: docs/logs.md).
   const core = await openCore(database, { usageIntervalMs: 0, usageLaterMs: 250, ...opts })
+  // A command may stop (Ctrl-C in `logs tail`) with a request still in the app: the store closes after it.
+  const inFlight = new Set<Promise<unknown>>()
   return {
     core,
     // No web Request: url, method and headers, with the body beside them (see in-process.ts).
     fetch: async (url, init) => {
       const embeddedBody = bodyText(init.body as InProcessBody)
       const req = new InProcessRequest(url, { method: init.method, headers: init.headers as Record<string, string> })
-      return (await core.app.fetch(req as unknown as Request, { embeddedBody })) as Response
+      const answer = Promise.resolve(core.app.fetch(req as unknown as Request, { embeddedBody }) as Response | Promise<Response>)
+      inFlight.add(answer)
+      try {
+        return await answer
+      } finally {
+        inFlight.delete(answer)
+      }
     },
-    close: () => core.close(),
+    close: async () => {
+      // Long polls answer at once, then every request ends before the store goes.
+      await core.usage.release()
+      await Promise.allSettled([...inFlight])
+      await core.close()
+    },
   }
 }

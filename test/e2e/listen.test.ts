@@ -2,7 +2,8 @@
  * End-to-end: `finctl listen` of the built CLI (#51 item 3) forwards the events of changes made by
  * other processes to a receiver on 127.0.0.1, signed with the session's secret, in order, one line
  * per delivery with its status; from the embedded database and through `finctl serve`, on SQLite
- * and PostgreSQL; --print-json and --events; Ctrl-C exits 0.
+ * and PostgreSQL; Ctrl-C exits 0. --print-json, --events, its lines and its usage errors run in
+ * process: test/commands/listen.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHmac, timingSafeEqual } from 'node:crypto'
@@ -170,30 +171,5 @@ describe.each(STORES)('finctl listen on %s', (storeKind) => {
       ['transaction.created', 500, false],
     ])
     expect((await l.interrupt()).code, l.err).toBe(0)
-  })
-
-  it('--print-json prints the events of --events as NDJSON, forwarding nothing', async () => {
-    const l = listen(['--print-json', '--events', 'bank_account.created'])
-    await l.ready()
-    const from = receiver.received.length
-    await txCreate('Not this one')
-    await sb.ok(['accounts', 'create', '--name', 'Cards', '--type', 'credit_card'])
-    await l.until(() => l.lines.length >= 1, 'an event')
-    await new Promise((r) => setTimeout(r, 800))
-    const events = l.lines.map((s) => JSON.parse(s))
-    expect(events.map((e) => [e.type, e.data.name])).toEqual([['bank_account.created', 'Cards']])
-    expect(receiver.received.length).toBe(from)
-    expect((await l.interrupt()).code, l.err).toBe(0)
-  })
-
-  it('a bad flag is exit 2 naming it', async () => {
-    for (const [args, flag] of [
-      [['--events', 'transaction.made'], '--events'],
-      [['--forward-to', 'localhost:4242'], '--forward-to'],
-    ] as const) {
-      const r = await sb.run(['listen', ...args])
-      expect(r.code, r.stderr).toBe(2)
-      expect(r.stderr).toContain(flag)
-    }
   })
 })

@@ -1,7 +1,8 @@
 /**
  * End-to-end: `finctl logs tail` of the built CLI (#51 item 4) shows a request made from another
  * process within a second, on the embedded target and through `finctl serve`, on SQLite and
- * PostgreSQL; its filters; Ctrl-C is a clean exit 0.
+ * PostgreSQL; Ctrl-C is a clean exit 0. Its filters and its usage errors run in process:
+ * test/commands/logs/.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -130,44 +131,5 @@ describe.each(STORES)('finctl logs tail on %s', (storeKind) => {
     expect(delay(embedded)).toBeLessThan(1000)
     const { code } = await t.interrupt()
     expect(code, t.stderr).toBe(0)
-  })
-
-  it('filters by status, method, path and key; prints one line per request for people', async () => {
-    const errors = tail(['--status', '4xx', '--method', 'get'])
-    const accounts = tail(['--json', '--path', '/api-v1/bank-accounts', '--key', key.slice(0, 12)])
-    await errors.ready()
-    await accounts.ready()
-    await sb.ok(['company'])
-    // By `finctl api`: `tx get` and `accounts get` look a short id or a name up in a list first.
-    expect((await sb.run(['api', 'GET', '/api-v1/transactions/tx_nope'])).code).toBe(5)
-    await sb.ok(['accounts', 'list'])
-    expect((await sb.run(['api', 'GET', '/api-v1/bank-accounts/nope'])).code).toBe(5)
-    await errors.until(() => errors.seen.length >= 2, 10_000, 'two lines')
-    await accounts.until(() => accounts.seen.length >= 2, 10_000, 'two lines')
-    // Anything else would have come by now.
-    await new Promise((r) => setTimeout(r, 1000))
-    const lines = errors.seen.map((s) => s.line)
-    expect(lines).toHaveLength(2)
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \[404\] GET +\/api-v1\/transactions\/tx_nope \d+ms fds_\w{8} req_\w+$/)
-    expect(lines[1]).toMatch(/\[404\] GET +\/api-v1\/bank-accounts\/nope /)
-    expect(accounts.seen.map((s) => `${record(s).path} ${record(s).status}`)).toEqual([
-      '/api-v1/bank-accounts 200',
-      '/api-v1/bank-accounts/nope 404',
-    ])
-    for (const t of [errors, accounts]) expect((await t.interrupt()).code, t.stderr).toBe(0)
-  })
-
-  it('a bad filter is exit 2 naming the flag, before anything is printed', async () => {
-    for (const [flag, value] of [
-      ['--status', '6xx'],
-      ['--method', 'GE T'],
-      ['--path', 'api-v1'],
-      ['--key', 'fds_short'],
-    ]) {
-      const r = await sb.run(['logs', 'tail', flag, value])
-      expect(r.code, `${flag} ${value}`).toBe(2)
-      expect(r.stderr).toContain(flag)
-      expect(r.stdout).toBe('')
-    }
   })
 })

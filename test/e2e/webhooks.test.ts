@@ -1,8 +1,9 @@
 /**
- * Webhooks end to end with the built CLI (#51 items 2 and 6): `webhooks create|test|deliver` and
- * `events list|resend` on an embedded database (exit 14 when a receiver refuses); `finctl serve`
- * killed with SIGKILL in the middle of a delivery, then started again, delivers every event; two
- * `finctl serve` processes on one PostgreSQL database deliver each event to each endpoint once.
+ * Webhooks end to end with the built CLI (#51 items 2 and 6): `finctl serve` killed with SIGKILL
+ * in the middle of a delivery, then started again, delivers every event; two `finctl serve`
+ * processes on one PostgreSQL database deliver each event to each endpoint once. The verbs on an
+ * embedded database (create, deliver, test, `events resend`, exit 14 when a receiver refuses) run
+ * in process: test/commands/webhooks/.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -136,40 +137,6 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
     for (const h of hooks) await closeHook(h)
     await drop?.()
     sb?.cleanup()
-  })
-
-  it('embedded: create shows the secret once, deliver sends in order, test and resend exit 14 on a refusal', async () => {
-    const h = await hook()
-    hooks.push(h)
-    const w = await sb.json<{ id: string; secret: string }>([
-      'webhooks',
-      'create',
-      '--url',
-      h.url,
-      '--events',
-      'transaction.created',
-      '--json',
-    ])
-    expect(w.secret).toMatch(/^whsec_/)
-    expect((await sb.ok(['webhooks', 'list'])).stdout).not.toContain(w.secret)
-    const ids = [await tx('One'), await tx('Two')]
-    expect(await sb.json(['webhooks', 'deliver', '--json'])).toMatchObject({ delivered: 2, failed: 0 })
-    const events = await eventIds('transaction.created')
-    expect(h.ids).toEqual(events.slice(-2))
-    expect(ids).toHaveLength(2)
-    expect((await sb.run(['webhooks', 'test', w.id])).code).toBe(0)
-    h.status = () => 500
-    const t = await sb.run(['webhooks', 'test', w.id])
-    expect(t.code, t.stderr).toBe(14)
-    expect(t.stderr).toContain('did not take the test event: HTTP 500')
-    const r = await sb.run(['events', 'resend', events.at(-1)!])
-    expect(r.code).toBe(14)
-    h.status = () => 200
-    expect((await sb.run(['events', 'resend', events.at(-1)!])).code).toBe(0)
-    const refused = await sb.run(['webhooks', 'create', '--url', 'http://169.254.169.254/latest', '--events', '*'])
-    expect(refused.code).toBe(6)
-    expect(refused.stderr).toContain('--url')
-    expect((await sb.run(['webhooks', 'delete', w.id, '--yes'])).code).toBe(0)
   })
 
   it('serve killed with SIGKILL mid-delivery, then started again, delivers every event', async () => {

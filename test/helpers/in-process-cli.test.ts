@@ -28,6 +28,9 @@ describe('InProcessSandbox', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(existsSync(sb.database)).toBe(true)
     expect(sb.profiles().current).toBe('local')
+    // As the spawning Sandbox: the secrets in the sandbox's file, the OS keyring not even tried.
+    expect(sb.profiles().profiles.local.api_key).toMatch(/^fds_/)
+    expect(r.stderr).not.toContain('OS keyring')
     expect([process.env.HOME, process.env.FINCTL_CONFIG_DIR]).toEqual([home, config])
     expect(await sb.json(['company', '--json'])).toMatchObject({ name: 'Harness Co', base_currency: 'EUR' })
   })

@@ -109,6 +109,8 @@ export class InProcessSandbox {
       FINCTL_CONFIG_DIR: this.configDir,
       // A refused request (429) is an answer at once, not a wait.
       FINCTL_MAX_RETRIES: '0',
+      // Secrets stay in the sandbox's profiles.json, never in the keyring of the test's own session.
+      FINCTL_KEYRING: 'off',
       ...extra,
     })
   }

@@ -1,24 +1,30 @@
-/** finctl logs tail: the requests made with the company's keys, live (docs/logs.md). */
+/** finctl logs tail [--status S] [--method M] [--path P] [--key K]: the requests made with the company's keys, live (docs/logs.md). */
 import type { Command } from 'commander'
 import type { ChalkInstance } from 'chalk'
-import type { Client } from '../src/client/client.js'
-import { readRequestLog } from '../src/client/request-log.js'
-import type { RequestLogEntry } from '../src/domain/api-keys/request-log.js'
-import type { Context } from '../src/cli/context.js'
-import { writeDrained } from '../src/cli/closed-output.js'
-import { EXIT } from '../src/cli/exit-codes.js'
-import { pause, unlessInterrupted, untilInterrupted } from '../src/cli/interrupt.js'
-import { note } from '../src/cli/output.js'
-import type { Runner } from '../src/cli/runner.js'
-import { AppError } from '../src/kernel/errors.js'
+import type { Client } from '../../src/client/client.js'
+import { readRequestLog } from '../../src/client/request-log.js'
+import type { RequestLogEntry } from '../../src/domain/api-keys/request-log.js'
+import type { Context } from '../../src/cli/context.js'
+import { writeDrained } from '../../src/cli/closed-output.js'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { pause, unlessInterrupted, untilInterrupted } from '../../src/cli/interrupt.js'
+import { note } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { AppError } from '../../src/kernel/errors.js'
 
 /** Seconds a read waits on the service for a request (the route's long poll). */
 const WAIT_SECONDS = 25
 /** The least time between the starts of two reads while requests keep coming: each read is a request of the key too. */
 const MIN_READ_GAP_MS = 300
 
-export function registerLogs(program: Command, run: Runner): void {
-  const logs = program.command('logs').description("the requests made with the company's keys")
+export interface TailOptions {
+  status?: string
+  method?: string
+  path?: string
+  key?: string
+}
+
+export function registerTail(logs: Command, run: Runner, runF: RunVerb<TailOptions, TailHost> = runTail): void {
   logs
     .command('tail')
     .description("print the requests made with the company's keys as they happen, one line each (NDJSON with --json), until Ctrl-C")
@@ -30,18 +36,14 @@ export function registerLogs(program: Command, run: Runner): void {
       'after',
       '\nExamples:\n  finctl logs tail\n  finctl logs tail --status 4xx --method POST\n  finctl logs tail --path /api-v1/transactions --json\n',
     )
-    .action(run(runTail))
+    .action(run(runF))
 }
 
-interface TailOptions {
-  status?: string
-  method?: string
-  path?: string
-  key?: string
-}
+/** The host of `logs tail`: it paints the status of each line. */
+export type TailHost = VerbHost & Pick<Context, 'chalk'>
 
-async function runTail(ctx: Context, o: TailOptions): Promise<number> {
-  const format = ctx.printer.format
+export async function runTail(host: TailHost, o: TailOptions): Promise<number> {
+  const format = host.printer.format
   if (format === 'csv') throw new AppError('usage', 'logs tail prints lines, or NDJSON with --json: --output csv is not one of them')
   if (o.status !== undefined && !/^([1-5]xx|[1-5]\d\d)$/i.test(o.status))
     throw new AppError('usage', `--status must be a status (404) or a class (4xx, 5xx), not "${o.status}"`)
@@ -54,13 +56,13 @@ async function runTail(ctx: Context, o: TailOptions): Promise<number> {
       `--key must be a key's id or its key prefix (fds_ and 8 characters, as \`finctl keys list\` shows), not "${o.key}"`,
     )
   const filters = { status: o.status?.toLowerCase(), method: o.method, path: o.path, key: o.key }
-  const client = await ctx.client()
+  const client = await host.client()
   // The first read (no records: where the log ends now) checks the filters and the credentials.
   let cursor = (await readRequestLog(client, { ...filters, limit: 0 })).next_cursor
   const stop = untilInterrupted()
-  note(ctx.io, ctx.printer, `tailing the requests of the company's keys at ${describe(client)} (Ctrl-C to stop)`)
-  const shape = ctx.printer.shape
-  const shaped = shape ? await import('../src/cli/json-shape.js') : undefined
+  note(host.io, host.printer, `tailing the requests of the company's keys at ${describe(client)} (Ctrl-C to stop)`)
+  const shape = host.printer.shape
+  const shaped = shape ? await import('../../src/cli/json-shape.js') : undefined
   try {
     for (;;) {
       const started = Date.now()
@@ -69,13 +71,13 @@ async function runTail(ctx: Context, o: TailOptions): Promise<number> {
       cursor = page.next_cursor
       let text = ''
       for (const r of page.data) {
-        if (format === 'table') text += `${line(r, ctx.chalk)}\n`
+        if (format === 'table') text += `${line(r, host.chalk)}\n`
         else if (shape?.jq === undefined && shape?.template === undefined)
           text += `${JSON.stringify(shape?.fields && shaped ? shaped.pickFields(r, shape.fields) : r)}\n`
         // --jq and --template apply to each record.
         else if (shaped) text += (await shaped.shapedText(r, shape, false)).replace(/\n?$/, '\n')
       }
-      await writeDrained(ctx.io.stdout, text)
+      await writeDrained(host.io.stdout, text)
       if (page.data.length > 0 && !page.has_more) await pause(stop, MIN_READ_GAP_MS - (Date.now() - started))
       if (stop.signal.aborted) return EXIT.ok
     }

@@ -1,13 +1,14 @@
 /**
- * End-to-end: errors in the configuration name the configuration. A profile named by --profile or
- * FINCTL_PROFILE that does not exist, or a base URL that is no http(s) URL, is a usage error (exit 2)
- * that says which setting is wrong and what to give, and nothing is sent.
+ * In process (moved from test/e2e/configuration.test.ts): errors in the configuration name the
+ * configuration. A profile named by --profile or FINCTL_PROFILE that does not exist, or a base URL
+ * that is no http(s) URL, is a usage error (exit 2) that says which setting is wrong and what to
+ * give, and nothing is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
-describe('configuration errors', () => {
-  const sb = new Sandbox('configuration')
+describe('configuration errors, in process', () => {
+  const sb = new InProcessSandbox('configuration')
   beforeAll(async () => {
     await sb.ok(['init', '--no-input'])
     await sb.ok(['profile', 'add', 'staging', '--base-url', 'http://127.0.0.1:9'])

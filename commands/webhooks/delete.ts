@@ -1,0 +1,27 @@
+/** finctl webhooks delete ID [--yes] */
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { note, printRecord } from '../../src/cli/output.js'
+import { type PromptHost, confirmOrYes } from '../../src/cli/prompts.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+
+export interface DeleteOptions {
+  yes?: boolean
+}
+
+export function registerDelete(w: Command, run: Runner, runF: RunVerb<DeleteOptions, VerbHost & PromptHost> = runDelete): void {
+  w.command('delete')
+    .argument('<id>', 'the endpoint id')
+    .description('delete an endpoint')
+    .option('--yes', 'do not ask to confirm')
+    .addHelpText('after', '\nExample:\n  finctl webhooks delete WEBHOOK_ID --yes\n')
+    .action(run(runF))
+}
+
+export async function runDelete(host: VerbHost & PromptHost, o: DeleteOptions, [id]: string[]): Promise<number> {
+  await confirmOrYes(host, o.yes, `Delete webhook endpoint ${id}? Nothing more is sent to it.`)
+  const r = await (await host.client()).webhooks.delete(id)
+  await printRecord(host.io, host.printer, r)
+  note(host.io, host.printer, `deleted webhook endpoint ${id}`)
+  return EXIT.ok
+}
