@@ -6,28 +6,12 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { InProcessSandbox } from '../../helpers/in-process-cli.js'
-import { type AccountKey, type Tx, txWorld } from './fixture.js'
+import { type AccountKey, txWorld, createScratch } from './fixture.js'
 
 describe('tx delete, in process', () => {
   let sb: InProcessSandbox
   const accounts = {} as Record<AccountKey | 'scratch', string>
-  const create = async (description: string, amount: string, extra: string[] = []) =>
-    (
-      await sb.json<Tx>([
-        'tx',
-        'create',
-        '--account',
-        accounts.scratch,
-        '--date',
-        '2026-06-01',
-        '--description',
-        description,
-        '--amount',
-        amount,
-        ...extra,
-        '--json',
-      ])
-    ).id
+  const create = (description: string, amount: string, extra: string[] = []) => createScratch({ sb, accounts }, description, amount, extra)
   const get = (id: string) => sb.json(['tx', 'get', id, '--json'])
   let lamp: string
 

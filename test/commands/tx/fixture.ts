@@ -3,8 +3,8 @@
  * dates, amounts, categories, tags and statuses, created in one request through the batch endpoint
  * (`finctl api`, in process); every expectation of the tests is computed from it.
  */
-import { writeFileSync } from 'node:fs'
 import { expect } from 'vitest'
+import { callApi } from '../../helpers/in-process-api.js'
 import { InProcessSandbox, fastKey } from '../../helpers/in-process-cli.js'
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -90,17 +90,17 @@ export const byDateDesc = (a: Fixture, b: Fixture) => (a.date !== b.date ? (a.da
 export const byAmount = (a: Fixture, b: Fixture) => a.minor - b.minor || (a.id < b.id ? -1 : 1)
 export const sortedIds = (rows: Array<{ id: string }>) => rows.map((r) => r.id).sort()
 
-/** One request through `finctl api` (the profile's key), its status read from --include. */
-export async function callApi(sb: InProcessSandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const data: string[] = []
-  if (body !== undefined) {
-    const file = sb.path(`body-${Math.random().toString(36).slice(2)}.json`)
-    writeFileSync(file, JSON.stringify(body))
-    data.push('--data', `@${file}`)
-  }
-  const r = await sb.run(['api', method, path, ...data, '--include'])
-  const status = Number(/^HTTP (\d{3})/.exec(r.stderr)?.[1])
-  return { status, body: JSON.parse(r.stdout) }
+export { callApi }
+
+/** A transaction on the Scratch account dated 2026-06-01, made by `tx create`: its id. */
+export async function createScratch(
+  w: Pick<TxWorld, 'sb' | 'accounts'>,
+  description: string,
+  amount: string,
+  extra: string[] = [],
+): Promise<string> {
+  const args = ['tx', 'create', '--account', w.accounts.scratch, '--date', '2026-06-01', '--description', description, '--amount', amount]
+  return (await w.sb.json<Tx>([...args, ...extra, '--json'])).id
 }
 
 export interface TxWorld {

@@ -8,29 +8,13 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tsv } from '../../helpers/cli.js'
 import type { InProcessSandbox } from '../../helpers/in-process-cli.js'
-import { type AccountKey, type Tx, txWorld } from './fixture.js'
+import { type AccountKey, type Tx, txWorld, createScratch } from './fixture.js'
 
 describe('tx update, in process', () => {
   let sb: InProcessSandbox
   let keyId: string
   const accounts = {} as Record<AccountKey | 'scratch', string>
-  const create = async (description: string, amount: string, extra: string[] = []) =>
-    (
-      await sb.json<Tx>([
-        'tx',
-        'create',
-        '--account',
-        accounts.scratch,
-        '--date',
-        '2026-06-01',
-        '--description',
-        description,
-        '--amount',
-        amount,
-        ...extra,
-        '--json',
-      ])
-    ).id
+  const create = (description: string, amount: string, extra: string[] = []) => createScratch({ sb, accounts }, description, amount, extra)
   const get = (id: string) => sb.json(['tx', 'get', id, '--json'])
   let lamp: string
 
