@@ -115,7 +115,7 @@ try {
   })
   const treeModule = new URL('completion-tree.js', `${out.href}/`)
   const { programCompletionTree } = await import(treeModule.href)
-  writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(programCompletionTree())}\n`)
+  writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(await programCompletionTree())}\n`)
   if (existsSync(dist)) renameSync(dist, old)
   renameSync(out, dist)
 } finally {
