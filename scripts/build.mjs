@@ -1,12 +1,12 @@
-// Bundles the CLI into dist/ with esbuild: one small entry chunk (enough for --version), and
-// chunks loaded on demand for the program, the client and the server core. Native and optional
-// drivers stay external. Beside it, for a Tab: dist/completion-tree.json, the command tree as the
-// completion answers from it, and dist/complete.cjs, which answers from that file alone (the
-// launcher loads it instead of the program). The bundle is built beside dist/ and swapped in, so a
-// running finctl (a server, a test) never sees a half-written or missing dist/.
-import { build } from 'esbuild'
+// Bundles the CLI into dist/ with rolldown: one small entry chunk (enough for --version), and
+// chunks loaded on demand for the program, each command group, the client and the server core (see
+// CHUNKS). Native and optional drivers stay external. Beside it, for a Tab: dist/completion-tree.json,
+// the command tree as the completion answers from it, and dist/complete.cjs, which answers from that
+// file alone (the launcher loads it instead of the program). The bundle is built beside dist/ and
+// swapped in, so a running finctl (a server, a test) never sees a half-written or missing dist/.
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { rolldown } from 'rolldown'
 
 /**
  * conf imports ajv (JSON-schema validation) and semver (its migrations) at the top, but uses them
@@ -14,20 +14,20 @@ import { readFile } from 'node:fs/promises'
  * the bundle saves about 350 KB to parse on every start. If anyone adds those options, the stubs
  * throw at once rather than skipping validation silently.
  */
+const CONF_STUB = '\0conf-stub:'
 const confWithoutSchemas = {
   name: 'conf-without-schemas',
-  setup(b) {
-    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
-      /[\\/]node_modules[\\/]conf[\\/]/.test(args.importer) ? { path: args.path, namespace: 'conf-stub' } : undefined,
-    )
-    b.onLoad({ filter: /.*/, namespace: 'conf-stub' }, (args) => {
-      const fail = `throw new Error('finctl bundles conf without ${args.path}: conf schema and migrations options are not supported')`
-      const contents =
-        args.path === 'ajv/dist/2020.js'
-          ? `export class Ajv2020 { constructor() { ${fail} } }`
-          : `const stub = new Proxy(function () { ${fail} }, { get(_t, key) { if (key === 'default') return stub; ${fail} }, apply() { ${fail} } }); export default stub`
-      return { contents, loader: 'js' }
-    })
+  resolveId(source, importer) {
+    if (/^(ajv\/dist\/2020\.js|ajv-formats|semver)$/.test(source) && /[\\/]node_modules[\\/]conf[\\/]/.test(importer ?? ''))
+      return CONF_STUB + source
+  },
+  load(id) {
+    if (!id.startsWith(CONF_STUB)) return
+    const path = id.slice(CONF_STUB.length)
+    const fail = `throw new Error('finctl bundles conf without ${path}: conf schema and migrations options are not supported')`
+    return path === 'ajv/dist/2020.js'
+      ? `export class Ajv2020 { constructor() { ${fail} } }`
+      : `const stub = new Proxy(function () { ${fail} }, { get(_t, key) { if (key === 'default') return stub; ${fail} }, apply() { ${fail} } }); export default stub`
   },
 }
 
@@ -36,19 +36,15 @@ const confWithoutSchemas = {
  * that every start would parse. finctl speaks English (zod registers `en` itself): the bundle keeps
  * `z.locales.en` only.
  */
+const ZOD_LOCALES = '\0zod-locales:'
 const zodEnglishOnly = {
   name: 'zod-english-only',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
-        ? { path: new URL('../locales/en.js', `file://${args.importer}`).pathname, namespace: 'zod-locales' }
-        : undefined,
-    )
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(args.path)}`,
-      loader: 'js',
-      resolveDir: '/',
-    }))
+  resolveId(source, importer) {
+    if (source === '../locales/index.js' && /[\\/]node_modules[\\/]zod[\\/]/.test(importer ?? ''))
+      return ZOD_LOCALES + new URL('../locales/en.js', `file://${importer}`).pathname
+  },
+  load(id) {
+    if (id.startsWith(ZOD_LOCALES)) return `export { default as en } from ${JSON.stringify(id.slice(ZOD_LOCALES.length))}`
   },
 }
 
@@ -58,61 +54,148 @@ const zodEnglishOnly = {
  */
 const commanderLazyChildProcess = {
   name: 'commander-lazy-child-process',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8')
-      const eager = "import childProcess from 'node:child_process';"
-      if (!source.includes(eager)) throw new Error(`commander-lazy-child-process: ${args.path} no longer has: ${eager}`)
-      const lazy = "const childProcess = { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };"
-      return { contents: source.replace(eager, lazy), loader: 'js' }
-    })
+  async load(id) {
+    if (!/[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return
+    const code = await readFile(id, 'utf8')
+    const eager = "import childProcess from 'node:child_process';"
+    if (!code.includes(eager)) throw new Error(`commander-lazy-child-process: ${id} no longer has: ${eager}`)
+    const lazy = "const childProcess = { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };"
+    return code.replace(eager, lazy)
   },
+}
+
+/**
+ * The chunks of a command's start, each one module for Node's loader to resolve, read, compile,
+ * link and run (automatic splitting made dozens of them for an embedded command, most of them a
+ * few KB: docs/performance.md, "Start-up"). Each takes the static imports of its roots:
+ * - core: the embedded transport and the server core (src/embedded/embedded.ts), with what both
+ *   dialects' stores use (the migrations), so that PostgreSQL never loads SQLite's driver;
+ * - sqlite: the rest of the SQLite store;
+ * - program: the command tree and its program (commands/root.ts), with what two command groups or
+ *   more use of src/ when that loads nothing of the core (src/kernel/ aside: it imports nothing);
+ * - base: what the program shares with the core, the store or the entry (commands/main.ts), so
+ *   that a remote command loads no core, and the entry no program.
+ * Command groups, route groups, workers' own modules and whatever else loads later are chunked
+ * automatically, by what loads them.
+ */
+function chunkGroups(root) {
+  const at = (path) => new URL(path, root).pathname
+  const graph = new Map()
+  let owner
+  const assign = () => {
+    const closure = (starts) => {
+      const seen = new Set()
+      const stack = [...starts]
+      while (stack.length > 0) {
+        const id = stack.pop()
+        if (seen.has(id) || !graph.has(id)) continue
+        seen.add(id)
+        stack.push(...graph.get(id).importedIds)
+      }
+      return seen
+    }
+    /** The modules under src/ that the static imports of at least two of `entries` reach, and that reach none of `apart`. */
+    const sharedBy = (entries, apart) => {
+      const count = new Map()
+      for (const e of entries) for (const id of closure([e])) count.set(id, (count.get(id) ?? 0) + 1)
+      return [...count]
+        .filter(([id, n]) => n >= 2 && id.startsWith(at('src/')) && ![...closure([id])].some((x) => apart.has(x)))
+        .map(([id]) => id)
+    }
+    const dynamicImports = (path) => graph.get(at(path))?.dynamicallyImportedIds ?? []
+    const leaf = (id) => id.startsWith(at('src/kernel/'))
+    const postgres = closure([at('src/store/postgres/store.ts')])
+    const sqlite = closure([at('src/store/sqlite/store.ts')])
+    const core = closure([at('src/embedded/embedded.ts'), ...[...sqlite].filter((id) => postgres.has(id))])
+    for (const id of core) sqlite.delete(id)
+    const program = closure([
+      at('commands/root.ts'),
+      ...sharedBy(dynamicImports('commands/index.ts'), new Set([...core, ...sqlite].filter((id) => !leaf(id)))),
+    ])
+    for (const [name, set] of [
+      ['program', program],
+      ['core', core],
+      ['sqlite', sqlite],
+    ])
+      if (set.size < 2) throw new Error(`chunk groups: no modules for the ${name} chunk (did its root move?)`)
+    const map = new Map()
+    for (const id of sqlite) map.set(id, 'sqlite')
+    for (const id of core) map.set(id, 'core')
+    const entry = closure([at('commands/main.ts')])
+    for (const id of program) map.set(id, core.has(id) || sqlite.has(id) || entry.has(id) ? 'base' : 'program')
+    return map
+  }
+  // In this order of priority: a group takes its modules before the next may take them as dependencies.
+  const group = (name, priority) => ({
+    name,
+    priority,
+    test: (id) => {
+      owner ??= assign()
+      return owner.get(id) === name
+    },
+  })
+  return {
+    plugin: {
+      name: 'chunk-groups',
+      moduleParsed(info) {
+        graph.set(info.id, info)
+      },
+    },
+    groups: [group('base', 4), group('program', 3), group('core', 2), group('sqlite', 1)],
+  }
 }
 
 const root = new URL('..', import.meta.url)
 const out = new URL(`dist.build-${process.pid}`, root)
 const dist = new URL('dist', root)
 const old = new URL(`dist.old-${process.pid}`, root)
+const minify = !process.env.FINCTL_NO_MINIFY
 
 try {
-  await build({
-    entryPoints: {
+  const chunks = chunkGroups(root)
+  const bundle = await rolldown({
+    input: {
       cli: new URL('commands/main.ts', root).pathname,
       'completion-tree': new URL('commands/completion-tree-of-program.ts', root).pathname,
     },
-    outdir: out.pathname,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
+    cwd: root.pathname,
     platform: 'node',
-    target: 'node22',
-    sourcemap: 'linked',
     // exceljs (xlsx exports) is loaded from node_modules as it is: Node warns about the deprecated
     // Buffer() of its zip library only in code outside node_modules, which a bundled copy would be.
     // jq-wasm (--jq) is one 1.3 MB file with its WebAssembly inside: loaded as it is, only for --jq.
     // @napi-rs/keyring holds a native binary: loaded from node_modules, only when a secret is in the keyring.
     external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs', 'jq-wasm', '@napi-rs/keyring'],
-    // Some CommonJS dependencies call require(); give the ESM bundle one.
-    banner: {
-      js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);",
+    transform: { target: 'node22' },
+    plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess, chunks.plugin],
+    logLevel: 'warn',
+    onLog(level, log, handler) {
+      // A module both imported and loaded with import() stays where the static import puts it: as meant.
+      if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return
+      handler(level, log)
     },
-    chunkNames: 'chunks/[name]-[hash]',
-    logLevel: 'warning',
-    legalComments: 'none',
-    plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess],
-    minify: !process.env.FINCTL_NO_MINIFY,
   })
-  await build({
-    entryPoints: [new URL('src/cli/completion-cached.ts', root).pathname],
-    outfile: new URL('complete.cjs', `${out.href}/`).pathname,
-    bundle: true,
-    format: 'cjs',
+  await bundle.write({
+    dir: out.pathname,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    sourcemap: true,
+    comments: { legal: false },
+    minify,
+    codeSplitting: { groups: chunks.groups },
+  })
+  await bundle.close()
+
+  const complete = await rolldown({
+    input: new URL('src/cli/completion-cached.ts', root).pathname,
+    cwd: root.pathname,
     platform: 'node',
-    target: 'node22',
-    logLevel: 'warning',
-    legalComments: 'none',
-    minify: !process.env.FINCTL_NO_MINIFY,
+    transform: { target: 'node22' },
+    logLevel: 'warn',
   })
+  await complete.write({ file: new URL('complete.cjs', `${out.href}/`).pathname, format: 'cjs', comments: { legal: false }, minify })
+  await complete.close()
+
   const treeModule = new URL('completion-tree.js', `${out.href}/`)
   const { programCompletionTree } = await import(treeModule.href)
   writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(await programCompletionTree())}\n`)
