@@ -65,75 +65,87 @@ const commanderLazyChildProcess = {
 }
 
 /**
- * The chunks of a command's start, each one module for Node's loader to resolve, read, compile,
- * link and run (automatic splitting made dozens of them for an embedded command, most of them a
- * few KB: docs/performance.md, "Start-up"). Each takes the static imports of its roots:
+ * The chunks of a command's start (`chunkGroups`). Each chunk is one module for Node's loader to
+ * resolve, read, compile, link and run, and automatic splitting made dozens of them for an embedded
+ * command, most of them a few KB (docs/performance.md, "Start-up"). In order, each taking its
+ * modules before the next may:
+ * - base: the entry's imports (commands/main.ts), and what of the program the client, the core or
+ *   the import's thread also use (src/kernel/ mostly), so that none of those loads the program;
+ * - client: the typed client (src/client/client.ts), for every target;
+ * - program: the command tree and its program (commands/root.ts), with what two command groups or
+ *   more use of src/ that loads nothing of the core (src/kernel/ aside: it imports nothing);
+ * - zod, kysely, hono: the core's libraries, each whole, loaded by whoever uses them (the import's
+ *   thread checks rows with zod, `finctl verify` reads with kysely);
  * - core: the embedded transport and the server core (src/embedded/embedded.ts), with what both
  *   dialects' stores use (the migrations), so that PostgreSQL never loads SQLite's driver;
- * - sqlite: the rest of the SQLite store;
- * - program: the command tree and its program (commands/root.ts), with what two command groups or
- *   more use of src/ when that loads nothing of the core (src/kernel/ aside: it imports nothing);
- * - base: what the program shares with the core, the store or the entry (commands/main.ts), so
- *   that a remote command loads no core, and the entry no program.
- * Command groups, route groups, workers' own modules and whatever else loads later are chunked
- * automatically, by what loads them.
+ * - sqlite: the rest of the SQLite store.
+ * What the command line itself may load of the core and the store (by static or dynamic imports,
+ * short of the core's entries) stays out of those two: loading it would load them whole. It, the
+ * command groups, the route groups, the workers' own modules and whatever else loads later are
+ * chunked automatically, by what loads them.
  */
+const LIBRARIES = [
+  ['zod', ['zod']],
+  ['kysely', ['kysely']],
+  ['hono', ['hono', '@hono/zod-openapi', '@hono/zod-validator', '@asteasolutions/zod-to-openapi', 'openapi3-ts']],
+]
+const GROUPS = ['base', 'client', 'program', ...LIBRARIES.map(([name]) => name), 'core', 'sqlite']
+
 function chunkGroups(root) {
   const at = (path) => new URL(path, root).pathname
   const graph = new Map()
-  let owner
+  /** The modules `starts` import, and those they import, ...: with `dynamic`, by import() too, short of `stop`. */
+  const reach = (starts, { dynamic = false, stop = new Set() } = {}) => {
+    const seen = new Set()
+    for (const stack = [...starts]; stack.length > 0; ) {
+      const id = stack.pop()
+      if (seen.has(id) || stop.has(id) || !graph.has(id)) continue
+      seen.add(id)
+      stack.push(...graph.get(id).importedIds, ...(dynamic ? graph.get(id).dynamicallyImportedIds : []))
+    }
+    return seen
+  }
+  /** The modules under src/ that the static imports of at least two of `entries` reach, and that reach none of `apart`. */
+  const sharedBy = (entries, apart) => {
+    const count = new Map()
+    for (const e of entries) for (const id of reach([e])) count.set(id, (count.get(id) ?? 0) + 1)
+    return [...count]
+      .filter(([id, n]) => n >= 2 && id.startsWith(at('src/')) && ![...reach([id])].some((x) => apart.has(x)))
+      .map(([id]) => id)
+  }
   const assign = () => {
-    const closure = (starts) => {
-      const seen = new Set()
-      const stack = [...starts]
-      while (stack.length > 0) {
-        const id = stack.pop()
-        if (seen.has(id) || !graph.has(id)) continue
-        seen.add(id)
-        stack.push(...graph.get(id).importedIds)
-      }
-      return seen
-    }
-    /** The modules under src/ that the static imports of at least two of `entries` reach, and that reach none of `apart`. */
-    const sharedBy = (entries, apart) => {
-      const count = new Map()
-      for (const e of entries) for (const id of closure([e])) count.set(id, (count.get(id) ?? 0) + 1)
-      return [...count]
-        .filter(([id, n]) => n >= 2 && id.startsWith(at('src/')) && ![...closure([id])].some((x) => apart.has(x)))
-        .map(([id]) => id)
-    }
-    const dynamicImports = (path) => graph.get(at(path))?.dynamicallyImportedIds ?? []
-    const leaf = (id) => id.startsWith(at('src/kernel/'))
-    const postgres = closure([at('src/store/postgres/store.ts')])
-    const sqlite = closure([at('src/store/sqlite/store.ts')])
-    const core = closure([at('src/embedded/embedded.ts'), ...[...sqlite].filter((id) => postgres.has(id))])
-    for (const id of core) sqlite.delete(id)
-    const program = closure([
-      at('commands/root.ts'),
-      ...sharedBy(dynamicImports('commands/index.ts'), new Set([...core, ...sqlite].filter((id) => !leaf(id)))),
-    ])
+    const entry = reach([at('commands/main.ts')])
+    entry.delete(at('commands/main.ts'))
+    const client = reach([at('src/client/client.ts')])
+    const postgres = reach([at('src/store/postgres/store.ts')])
+    const sqlite = reach([at('src/store/sqlite/store.ts')])
+    const core = reach([at('src/embedded/embedded.ts'), ...[...sqlite].filter((id) => postgres.has(id))])
+    const heavy = new Set([...core, ...sqlite].filter((id) => !id.startsWith(at('src/kernel/'))))
+    const program = reach([at('commands/root.ts'), ...sharedBy(graph.get(at('commands/index.ts'))?.dynamicallyImportedIds ?? [], heavy)])
+    const gates = new Set(['src/embedded/embedded.ts', 'src/embedded/embedded-thread.ts', 'src/server.ts'].map(at))
+    const cli = reach([at('commands/main.ts')], { dynamic: true, stop: gates })
+    const threads = reach([...gates, at('src/jobs/import/run.ts')], { dynamic: true })
     for (const [name, set] of [
       ['program', program],
       ['core', core],
       ['sqlite', sqlite],
     ])
       if (set.size < 2) throw new Error(`chunk groups: no modules for the ${name} chunk (did its root move?)`)
-    const map = new Map()
-    for (const id of sqlite) map.set(id, 'sqlite')
-    for (const id of core) map.set(id, 'core')
-    const entry = closure([at('commands/main.ts')])
-    for (const id of program) map.set(id, core.has(id) || sqlite.has(id) || entry.has(id) ? 'base' : 'program')
-    return map
+    const owner = new Map()
+    const put = (name, ids, when = () => true) => {
+      for (const id of ids) if (!owner.has(id) && when(id)) owner.set(id, name)
+    }
+    const library = (id) => /[\\/]node_modules[\\/]((@[^\\/]+[\\/])?[^\\/]+)/.exec(id)?.[1]
+    put('base', entry)
+    put('base', program, (id) => client.has(id) || threads.has(id))
+    put('client', client)
+    put('program', program)
+    for (const [name, packages] of LIBRARIES) put(name, [...core, ...sqlite], (id) => packages.includes(library(id)))
+    put('core', core, (id) => !cli.has(id))
+    put('sqlite', sqlite, (id) => !cli.has(id))
+    return owner
   }
-  // In this order of priority: a group takes its modules before the next may take them as dependencies.
-  const group = (name, priority) => ({
-    name,
-    priority,
-    test: (id) => {
-      owner ??= assign()
-      return owner.get(id) === name
-    },
-  })
+  let owner
   return {
     plugin: {
       name: 'chunk-groups',
@@ -141,7 +153,16 @@ function chunkGroups(root) {
         graph.set(info.id, info)
       },
     },
-    groups: [group('base', 4), group('program', 3), group('core', 2), group('sqlite', 1)],
+    groups: GROUPS.map((name, i) => ({
+      name,
+      priority: GROUPS.length - i,
+      // The core's and the store's imports from the command line's modules stay where those are.
+      includeDependenciesRecursively: name !== 'core' && name !== 'sqlite',
+      test: (id) => {
+        owner ??= assign()
+        return owner.get(id) === name
+      },
+    })),
   }
 }
 
@@ -160,6 +181,9 @@ try {
     },
     cwd: root.pathname,
     platform: 'node',
+    // A chunk may export more than its entry module: needed for the groups that leave their
+    // dependencies to the automatic splitting (chunkGroups).
+    preserveEntrySignatures: 'allow-extension',
     // exceljs (xlsx exports) is loaded from node_modules as it is: Node warns about the deprecated
     // Buffer() of its zip library only in code outside node_modules, which a bundled copy would be.
     // jq-wasm (--jq) is one 1.3 MB file with its WebAssembly inside: loaded as it is, only for --jq.
