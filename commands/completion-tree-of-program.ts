@@ -9,9 +9,9 @@ import { createProgram } from '../src/cli/program.js'
 import { completionTree } from './completion.js'
 import { registerAll } from './index.js'
 
-export function programCompletionTree(): TreeCommand {
+export async function programCompletionTree(): Promise<TreeCommand> {
   const silent = { write: () => true }
   const program = createProgram({ stdout: silent, stderr: silent } as unknown as IO)
-  registerAll(program, () => async () => {})
+  await registerAll(program, () => async () => {})
   return completionTree(program)
 }

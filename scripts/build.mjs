@@ -1,12 +1,12 @@
-// Bundles the CLI into dist/ with esbuild: one small entry chunk (enough for --version), and
-// chunks loaded on demand for the program, the client and the server core. Native and optional
-// drivers stay external. Beside it, for a Tab: dist/completion-tree.json, the command tree as the
-// completion answers from it, and dist/complete.cjs, which answers from that file alone (the
-// launcher loads it instead of the program). The bundle is built beside dist/ and swapped in, so a
-// running finctl (a server, a test) never sees a half-written or missing dist/.
-import { build } from 'esbuild'
+// Bundles the CLI into dist/ with rolldown: one small entry chunk (enough for --version), and
+// chunks loaded on demand for the program, each command group, the client and the server core (see
+// CHUNKS). Native and optional drivers stay external. Beside it, for a Tab: dist/completion-tree.json,
+// the command tree as the completion answers from it, and dist/complete.cjs, which answers from that
+// file alone (the launcher loads it instead of the program). The bundle is built beside dist/ and
+// swapped in, so a running finctl (a server, a test) never sees a half-written or missing dist/.
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { rolldown } from 'rolldown'
 
 /**
  * conf imports ajv (JSON-schema validation) and semver (its migrations) at the top, but uses them
@@ -14,20 +14,20 @@ import { readFile } from 'node:fs/promises'
  * the bundle saves about 350 KB to parse on every start. If anyone adds those options, the stubs
  * throw at once rather than skipping validation silently.
  */
+const CONF_STUB = '\0conf-stub:'
 const confWithoutSchemas = {
   name: 'conf-without-schemas',
-  setup(b) {
-    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
-      /[\\/]node_modules[\\/]conf[\\/]/.test(args.importer) ? { path: args.path, namespace: 'conf-stub' } : undefined,
-    )
-    b.onLoad({ filter: /.*/, namespace: 'conf-stub' }, (args) => {
-      const fail = `throw new Error('finctl bundles conf without ${args.path}: conf schema and migrations options are not supported')`
-      const contents =
-        args.path === 'ajv/dist/2020.js'
-          ? `export class Ajv2020 { constructor() { ${fail} } }`
-          : `const stub = new Proxy(function () { ${fail} }, { get(_t, key) { if (key === 'default') return stub; ${fail} }, apply() { ${fail} } }); export default stub`
-      return { contents, loader: 'js' }
-    })
+  resolveId(source, importer) {
+    if (/^(ajv\/dist\/2020\.js|ajv-formats|semver)$/.test(source) && /[\\/]node_modules[\\/]conf[\\/]/.test(importer ?? ''))
+      return CONF_STUB + source
+  },
+  load(id) {
+    if (!id.startsWith(CONF_STUB)) return
+    const path = id.slice(CONF_STUB.length)
+    const fail = `throw new Error('finctl bundles conf without ${path}: conf schema and migrations options are not supported')`
+    return path === 'ajv/dist/2020.js'
+      ? `export class Ajv2020 { constructor() { ${fail} } }`
+      : `const stub = new Proxy(function () { ${fail} }, { get(_t, key) { if (key === 'default') return stub; ${fail} }, apply() { ${fail} } }); export default stub`
   },
 }
 
@@ -36,19 +36,15 @@ const confWithoutSchemas = {
  * that every start would parse. finctl speaks English (zod registers `en` itself): the bundle keeps
  * `z.locales.en` only.
  */
+const ZOD_LOCALES = '\0zod-locales:'
 const zodEnglishOnly = {
   name: 'zod-english-only',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
-        ? { path: new URL('../locales/en.js', `file://${args.importer}`).pathname, namespace: 'zod-locales' }
-        : undefined,
-    )
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(args.path)}`,
-      loader: 'js',
-      resolveDir: '/',
-    }))
+  resolveId(source, importer) {
+    if (source === '../locales/index.js' && /[\\/]node_modules[\\/]zod[\\/]/.test(importer ?? ''))
+      return ZOD_LOCALES + new URL('../locales/en.js', `file://${importer}`).pathname
+  },
+  load(id) {
+    if (id.startsWith(ZOD_LOCALES)) return `export { default as en } from ${JSON.stringify(id.slice(ZOD_LOCALES.length))}`
   },
 }
 
@@ -58,64 +54,175 @@ const zodEnglishOnly = {
  */
 const commanderLazyChildProcess = {
   name: 'commander-lazy-child-process',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8')
-      const eager = "import childProcess from 'node:child_process';"
-      if (!source.includes(eager)) throw new Error(`commander-lazy-child-process: ${args.path} no longer has: ${eager}`)
-      const lazy = "const childProcess = { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };"
-      return { contents: source.replace(eager, lazy), loader: 'js' }
-    })
+  async load(id) {
+    if (!/[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return
+    const code = await readFile(id, 'utf8')
+    const eager = "import childProcess from 'node:child_process';"
+    if (!code.includes(eager)) throw new Error(`commander-lazy-child-process: ${id} no longer has: ${eager}`)
+    const lazy = "const childProcess = { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };"
+    return code.replace(eager, lazy)
   },
+}
+
+/**
+ * The chunks of a command's start (`chunkGroups`). Each chunk is one module for Node's loader to
+ * resolve, read, compile, link and run, and automatic splitting made dozens of them for an embedded
+ * command, most of them a few KB (docs/performance.md, "Start-up"). In order, each taking its
+ * modules before the next may:
+ * - base: the entry's imports (commands/main.ts), and what of the program the client, the core or
+ *   the import's thread also use (src/kernel/ mostly), so that none of those loads the program;
+ * - client: the typed client (src/client/client.ts), for every target;
+ * - program: the command tree and its program (commands/root.ts), with what two command groups or
+ *   more use of src/ that loads nothing of the core (src/kernel/ aside: it imports nothing);
+ * - zod, kysely, hono: the core's libraries, each whole, loaded by whoever uses them (the import's
+ *   thread checks rows with zod, `finctl verify` reads with kysely);
+ * - core: the embedded transport and the server core (src/embedded/embedded.ts), with what both
+ *   dialects' stores use (the migrations), so that PostgreSQL never loads SQLite's driver;
+ * - sqlite: the rest of the SQLite store.
+ * What the command line itself may load of the core and the store (by static or dynamic imports,
+ * short of the core's entries) stays out of those two: loading it would load them whole. It, the
+ * command groups, the route groups, the workers' own modules and whatever else loads later are
+ * chunked automatically, by what loads them.
+ */
+const LIBRARIES = [
+  ['zod', ['zod']],
+  ['kysely', ['kysely']],
+  ['hono', ['hono', '@hono/zod-openapi', '@hono/zod-validator', '@asteasolutions/zod-to-openapi', 'openapi3-ts']],
+]
+const GROUPS = ['base', 'client', 'program', ...LIBRARIES.map(([name]) => name), 'core', 'sqlite']
+
+function chunkGroups(root) {
+  const at = (path) => new URL(path, root).pathname
+  const graph = new Map()
+  /** The modules `starts` import, and those they import, ...: with `dynamic`, by import() too, short of `stop`. */
+  const reach = (starts, { dynamic = false, stop = new Set() } = {}) => {
+    const seen = new Set()
+    for (const stack = [...starts]; stack.length > 0; ) {
+      const id = stack.pop()
+      if (seen.has(id) || stop.has(id) || !graph.has(id)) continue
+      seen.add(id)
+      stack.push(...graph.get(id).importedIds, ...(dynamic ? graph.get(id).dynamicallyImportedIds : []))
+    }
+    return seen
+  }
+  /** The modules under src/ that the static imports of at least two of `entries` reach, and that reach none of `apart`. */
+  const sharedBy = (entries, apart) => {
+    const count = new Map()
+    for (const e of entries) for (const id of reach([e])) count.set(id, (count.get(id) ?? 0) + 1)
+    return [...count]
+      .filter(([id, n]) => n >= 2 && id.startsWith(at('src/')) && ![...reach([id])].some((x) => apart.has(x)))
+      .map(([id]) => id)
+  }
+  const assign = () => {
+    const entry = reach([at('commands/main.ts')])
+    entry.delete(at('commands/main.ts'))
+    const client = reach([at('src/client/client.ts')])
+    const postgres = reach([at('src/store/postgres/store.ts')])
+    const sqlite = reach([at('src/store/sqlite/store.ts')])
+    const core = reach([at('src/embedded/embedded.ts'), ...[...sqlite].filter((id) => postgres.has(id))])
+    const heavy = new Set([...core, ...sqlite].filter((id) => !id.startsWith(at('src/kernel/'))))
+    const program = reach([at('commands/root.ts'), ...sharedBy(graph.get(at('commands/index.ts'))?.dynamicallyImportedIds ?? [], heavy)])
+    const gates = new Set(['src/embedded/embedded.ts', 'src/embedded/embedded-thread.ts', 'src/server.ts'].map(at))
+    const cli = reach([at('commands/main.ts')], { dynamic: true, stop: gates })
+    const threads = reach([...gates, at('src/jobs/import/run.ts')], { dynamic: true })
+    for (const [name, set] of [
+      ['program', program],
+      ['core', core],
+      ['sqlite', sqlite],
+    ])
+      if (set.size < 2) throw new Error(`chunk groups: no modules for the ${name} chunk (did its root move?)`)
+    const owner = new Map()
+    const put = (name, ids, when = () => true) => {
+      for (const id of ids) if (!owner.has(id) && when(id)) owner.set(id, name)
+    }
+    const library = (id) => /[\\/]node_modules[\\/]((@[^\\/]+[\\/])?[^\\/]+)/.exec(id)?.[1]
+    put('base', entry)
+    put('base', program, (id) => client.has(id) || threads.has(id))
+    put('client', client)
+    put('program', program)
+    for (const [name, packages] of LIBRARIES) put(name, [...core, ...sqlite], (id) => packages.includes(library(id)))
+    put('core', core, (id) => !cli.has(id))
+    put('sqlite', sqlite, (id) => !cli.has(id))
+    return owner
+  }
+  let owner
+  return {
+    plugin: {
+      name: 'chunk-groups',
+      moduleParsed(info) {
+        graph.set(info.id, info)
+      },
+    },
+    groups: GROUPS.map((name, i) => ({
+      name,
+      priority: GROUPS.length - i,
+      // The core's and the store's imports from the command line's modules stay where those are.
+      includeDependenciesRecursively: name !== 'core' && name !== 'sqlite',
+      test: (id) => {
+        owner ??= assign()
+        return owner.get(id) === name
+      },
+    })),
+  }
 }
 
 const root = new URL('..', import.meta.url)
 const out = new URL(`dist.build-${process.pid}`, root)
 const dist = new URL('dist', root)
 const old = new URL(`dist.old-${process.pid}`, root)
+const minify = !process.env.FINCTL_NO_MINIFY
 
 try {
-  await build({
-    entryPoints: {
+  const chunks = chunkGroups(root)
+  const bundle = await rolldown({
+    input: {
       cli: new URL('commands/main.ts', root).pathname,
       'completion-tree': new URL('commands/completion-tree-of-program.ts', root).pathname,
     },
-    outdir: out.pathname,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
+    cwd: root.pathname,
     platform: 'node',
-    target: 'node22',
-    sourcemap: 'linked',
+    // A chunk may export more than its entry module: needed for the groups that leave their
+    // dependencies to the automatic splitting (chunkGroups).
+    preserveEntrySignatures: 'allow-extension',
     // exceljs (xlsx exports) is loaded from node_modules as it is: Node warns about the deprecated
     // Buffer() of its zip library only in code outside node_modules, which a bundled copy would be.
     // jq-wasm (--jq) is one 1.3 MB file with its WebAssembly inside: loaded as it is, only for --jq.
     // @napi-rs/keyring holds a native binary: loaded from node_modules, only when a secret is in the keyring.
     external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs', 'jq-wasm', '@napi-rs/keyring'],
-    // Some CommonJS dependencies call require(); give the ESM bundle one.
-    banner: {
-      js: "import { createRequire as __finctlCreateRequire } from 'node:module'; const require = __finctlCreateRequire(import.meta.url);",
+    transform: { target: 'node22' },
+    plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess, chunks.plugin],
+    logLevel: 'warn',
+    onLog(level, log, handler) {
+      // A module both imported and loaded with import() stays where the static import puts it: as meant.
+      if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return
+      handler(level, log)
     },
-    chunkNames: 'chunks/[name]-[hash]',
-    logLevel: 'warning',
-    legalComments: 'none',
-    plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess],
-    minify: !process.env.FINCTL_NO_MINIFY,
   })
-  await build({
-    entryPoints: [new URL('src/cli/completion-cached.ts', root).pathname],
-    outfile: new URL('complete.cjs', `${out.href}/`).pathname,
-    bundle: true,
-    format: 'cjs',
+  await bundle.write({
+    dir: out.pathname,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    sourcemap: true,
+    comments: { legal: false },
+    minify,
+    codeSplitting: { groups: chunks.groups },
+  })
+  await bundle.close()
+
+  const complete = await rolldown({
+    input: new URL('src/cli/completion-cached.ts', root).pathname,
+    cwd: root.pathname,
     platform: 'node',
-    target: 'node22',
-    logLevel: 'warning',
-    legalComments: 'none',
-    minify: !process.env.FINCTL_NO_MINIFY,
+    transform: { target: 'node22' },
+    logLevel: 'warn',
   })
+  await complete.write({ file: new URL('complete.cjs', `${out.href}/`).pathname, format: 'cjs', comments: { legal: false }, minify })
+  await complete.close()
+
   const treeModule = new URL('completion-tree.js', `${out.href}/`)
   const { programCompletionTree } = await import(treeModule.href)
-  writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(programCompletionTree())}\n`)
+  writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(await programCompletionTree())}\n`)
   if (existsSync(dist)) renameSync(dist, old)
   renameSync(out, dist)
 } finally {

@@ -15,7 +15,7 @@ const all = what.length === 0
 if (all || what.includes('commands')) {
   const dir = join(ROOT, REFERENCE_DIR)
   mkdirSync(dir, { recursive: true })
-  const pages = renderCommandReference(commandTree())
+  const pages = renderCommandReference(await commandTree())
   // A page of a command that no longer exists goes too.
   for (const name of readdirSync(dir)) if (name.endsWith('.md') && !pages.has(name)) rmSync(join(dir, name))
   for (const [name, text] of pages) writeFileSync(join(dir, name), text)

@@ -1,6 +1,6 @@
 /**
  * Summary of a V8 .cpuprofile (from `node --cpu-prof`): self time per function and per package.
- * Frames in the esbuild bundle (dist/) are mapped back to their source through the bundle's
+ * Frames in the bundle (dist/) are mapped back to their source through the bundle's
  * source maps, so bundled dependencies (hono, zod, kysely, …) are told apart from finctl's own code.
  */
 import { existsSync, readFileSync } from 'node:fs'

@@ -19,7 +19,7 @@ const INDEX = 'README.md'
 const GENERATED = '<!-- Written by `npm run docs:commands` from the command tree (commands/root.ts): edit the commands, not this file. -->'
 
 /** The program as `finctl` builds it, with every command registered and nothing run. */
-export function commandTree(): Command {
+export async function commandTree(): Promise<Command> {
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() })
   const io: IO = {
     stdout: sink,
@@ -33,7 +33,7 @@ export function commandTree(): Command {
   }
   const program = createProgram(io)
   const run: Runner = () => async () => {}
-  registerAll(program, run)
+  await registerAll(program, run)
   return program
 }
 

@@ -22,6 +22,8 @@ const exponentOf = (currency: string): number => (isCurrency(currency) ? currenc
 
 /** The locale amounts for people are written in (setMoneyLocale); en-US when none is known. */
 let locale = 'en-US'
+/** The environment's locale name, made a tag on the first amount grouped (moneyLocale): most commands group none. */
+let localeName: string | undefined
 const formatters = new Map<string, Intl.NumberFormat>()
 
 /**
@@ -31,6 +33,8 @@ const formatters = new Map<string, Intl.NumberFormat>()
 export function localeTag(name: string | undefined): string | undefined {
   const base = name?.trim().split(/[.@]/)[0].replace(/_/g, '-')
   if (!base || base === 'C' || base === 'POSIX') return undefined
+  // Asking Intl loads ICU's locale data, a large part of a short command's start (docs/performance.md, "Start-up").
+  if (base.toLowerCase() === 'en-us') return 'en-US'
   try {
     return Intl.NumberFormat.supportedLocalesOf([base])[0]
   } catch {
@@ -44,13 +48,17 @@ export function setMoneyLocale(flag: string | undefined, env: Record<string, str
     const tag = localeTag(flag)
     if (!tag) throw new AppError('usage', `--locale: "${flag}" is not a locale finctl knows; write it like en-US, de-DE or fr_FR.UTF-8`)
     locale = tag
+    localeName = undefined
     return
   }
-  const name = env.LC_ALL || env.LC_NUMERIC || env.LANG
-  locale = localeTag(name) ?? 'en-US'
+  locale = ''
+  localeName = env.LC_ALL || env.LC_NUMERIC || env.LANG
 }
 
-export const moneyLocale = (): string => locale
+export function moneyLocale(): string {
+  if (!locale) locale = localeTag(localeName) ?? 'en-US'
+  return locale
+}
 
 /**
  * Digits grouped by the locale. Intl.NumberFormat formats a decimal string exactly (no double in
@@ -58,13 +66,26 @@ export const moneyLocale = (): string => locale
  * it groups.
  */
 function grouped(text: string, exponent: number): string {
-  const key = `${locale}/${exponent}`
+  const tag = moneyLocale()
+  if (tag === 'en-US') return groupedEnUs(text)
+  const key = `${tag}/${exponent}`
   let f = formatters.get(key)
   if (!f) {
-    f = new Intl.NumberFormat(locale, { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: true })
+    f = new Intl.NumberFormat(tag, { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: true })
     formatters.set(key, f)
   }
   return f.format(text as unknown as number)
+}
+
+/**
+ * en-US's grouping of formatMinor's text ("-1234567.50" -> "-1,234,567.50"), as Intl.NumberFormat
+ * writes it (test/cli/money-display.test.ts compares them), without loading ICU's data for it.
+ */
+export function groupedEnUs(text: string): string {
+  const sign = text.startsWith('-') ? '-' : ''
+  const dot = text.indexOf('.')
+  const whole = text.slice(sign.length, dot < 0 ? text.length : dot)
+  return sign + whole.replace(/\B(?=(\d{3})+$)/g, ',') + (dot < 0 ? '' : text.slice(dot))
 }
 
 /** "-1,234.50 USD", "-1234.50", "1,200 JPY", "-1.234,50 EUR" (de-DE): an amount of minor units, for people. */

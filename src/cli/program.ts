@@ -16,7 +16,13 @@ import type { Runner } from './runner.js'
 
 /** The commands under the root: how to add them, and how to answer a shell's completion request. */
 export interface CommandTree {
-  register(program: Command, run: Runner): void
+  /** The top-level commands' names and aliases. */
+  names: ReadonlySet<string>
+  /**
+   * Add the commands under the root: at least those of the top-level command `name` (the one the
+   * command line runs), every one when `name` is undefined (no command, or one the tree does not have).
+   */
+  register(program: Command, run: Runner, name: string | undefined): Promise<void>
   complete(program: Command, words: string[], io: IO): Promise<number>
 }
 
@@ -40,7 +46,7 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
     }
 
   const program = createProgram(io)
-  tree.register(program, run)
+  await tree.register(program, run, topCommandName(program, argv, tree.names))
   for (const sub of program.commands) sub.exitOverride()
 
   if (argv.length === 0) {
@@ -90,6 +96,27 @@ export function createProgram(io: IO): Command {
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
     })
+}
+
+/**
+ * The top-level command `argv` runs, as commander will dispatch it: the first word that is no value
+ * of a global flag, when it is one of `names`; undefined otherwise. `--json` takes the next word as
+ * FIELDS only when it is no command's name and could be fields (as jsonFieldArgs decides).
+ */
+export function topCommandName(program: Command, argv: string[], names: ReadonlySet<string>): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') return undefined
+    if (a.startsWith('-')) {
+      const o = a.includes('=') ? undefined : program.options.find((x) => x.short === a || x.long === a)
+      const next = argv[i + 1]
+      if (o?.required) i++
+      else if (o?.optional && next !== undefined && !next.startsWith('-') && !names.has(next) && isFieldsWord(next, false)) i++
+      continue
+    }
+    return names.has(a) ? a : undefined
+  }
+  return undefined
 }
 
 /**

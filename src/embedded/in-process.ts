@@ -177,7 +177,7 @@ let replaced = false
  * A real class for what the lite ones hand on (a body stream, form data, a blob, a clone of a
  * stream). Before {@link useLiteWebClasses} that is the global; after it, Node's own are gone (they
  * were never loaded: see there), so it is undici's, the same Fetch implementation as a package,
- * loaded on first use from node_modules (esbuild leaves a created require alone: not bundled).
+ * loaded on first use from node_modules (the bundler leaves a created require alone: not bundled).
  */
 function realClass<T>(name: 'Headers' | 'Response'): T {
   if (!replaced) return (globalThis as Record<string, unknown>)[name] as T

@@ -26,14 +26,14 @@ describe('completion cache', () => {
   })
   afterAll(() => rmSync(empty, { recursive: true, force: true }))
 
-  it('dist/completion-tree.json is the tree of the program as it is now (run `npm run build` after changing commands)', () => {
+  it('dist/completion-tree.json is the tree of the program as it is now (run `npm run build` after changing commands)', async () => {
     const cached = JSON.parse(readFileSync(join(DIST, TREE_FILE), 'utf8'))
-    expect(cached).toEqual(JSON.parse(JSON.stringify(programCompletionTree())))
+    expect(cached).toEqual(JSON.parse(JSON.stringify(await programCompletionTree())))
   })
 
-  it('answers as the program does, and leaves the answer to the program when there is no tree', () => {
+  it('answers as the program does, and leaves the answer to the program when there is no tree', async () => {
     const env = { FINCTL_CONFIG_DIR: empty }
-    const live = programCompletionTree()
+    const live = await programCompletionTree()
     for (const words of [
       [''],
       ['tx', 'l'],

@@ -1,6 +1,6 @@
 /** --json FIELDS, --jq and --template (src/cli/json-shape.ts, template.ts): pure parts and the argv rule. */
 import { PassThrough } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { registerAll } from '../../commands/index.js'
 import type { IO } from '../../src/cli/io.js'
 import { JSON_FIELDS, shapeOf, shapedText } from '../../src/cli/json-shape.js'
@@ -45,9 +45,9 @@ describe('JSON_FIELDS', () => {
     for (const [path, fields] of Object.entries(expected)) expect([...JSON_FIELDS[path]], path).toEqual(fields)
   })
 
-  it('name commands that exist', () => {
+  it('name commands that exist', async () => {
     const program = createProgram({} as IO)
-    registerAll(program, () => async () => {})
+    await registerAll(program, () => async () => {})
     for (const path of Object.keys(JSON_FIELDS)) {
       let cmd = program
       for (const word of path.split(' ')) {
@@ -94,7 +94,7 @@ describe('shapeOf', () => {
 
 describe('--json before a command or an argument', () => {
   const program = createProgram({} as IO)
-  registerAll(program, () => async () => {})
+  beforeAll(() => registerAll(program, () => async () => {}))
   it('takes FIELDS only where they can be', () => {
     expect(jsonFieldArgs(program, ['tx', 'list', '--json', 'id,amount'])).toEqual(['tx', 'list', '--json', 'id,amount'])
     expect(jsonFieldArgs(program, ['tx', 'list', '--json', 'amout'])).toEqual(['tx', 'list', '--json', 'amout'])

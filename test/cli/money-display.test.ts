@@ -4,12 +4,14 @@
  * JSON numbers made from minor units, and the bar chart's scale.
  */
 import { Chalk } from 'chalk'
-import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { describe, expect, it, vi } from 'vitest'
 import type { Transaction } from '../../src/domain/schemas.js'
 import { IN_BLOCK, OUT_BLOCK, barChart, signed } from '../../src/cli/chart.js'
 import { mask, parseDuration, today } from '../../src/cli/format.js'
 import {
   formatMoney,
+  groupedEnUs,
   jsonAmount,
   jsonAmountOf,
   localeTag,
@@ -20,6 +22,7 @@ import {
 } from '../../src/cli/money.js'
 import { amountTotal } from '../../src/cli/totals.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { formatMinor } from '../../src/kernel/money.js'
 
 const plainChalk = new Chalk({ level: 0 })
 const tx = (amount: number, currency_code = 'USD') => ({ amount, currency_code }) as Transaction
@@ -232,6 +235,40 @@ describe('the locale of amounts for people (#52 item 8)', () => {
       // Plain (csv, JSON, tab-separated rows): never grouped, whatever the locale.
       expect(formatMoney(123456780n, 'INR')).toBe('1234567.80')
     } finally {
+      setMoneyLocale(undefined, {})
+    }
+  })
+})
+
+describe('en-US grouped without Intl', () => {
+  it('writes what Intl.NumberFormat writes for en-US, any amount and number of decimals', () => {
+    const intl = (text: string, exponent: number) =>
+      new Intl.NumberFormat('en-US', { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: true }).format(
+        text as unknown as number,
+      )
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(0, 2, 3), (minor, exponent) => {
+        const text = formatMinor(minor, exponent)
+        expect(groupedEnUs(text)).toBe(intl(text, exponent))
+      }),
+      { numRuns: 2000 },
+    )
+    for (const minor of [0n, -1n, 999n, 1000n, -100000n, 99999n, 100000n, 9223372036854775807n])
+      for (const exponent of [0, 2, 3]) expect(groupedEnUs(formatMinor(minor, exponent))).toBe(intl(formatMinor(minor, exponent), exponent))
+  })
+
+  it('asks Intl for the locale of LANG only when an amount is grouped, and never for en-US', () => {
+    const asked = vi.spyOn(Intl.NumberFormat, 'supportedLocalesOf')
+    try {
+      setMoneyLocale(undefined, { LANG: 'en_US.UTF-8' })
+      expect(formatMoney(-123456789n, 'USD', { group: true })).toBe('-1,234,567.89')
+      setMoneyLocale(undefined, { LANG: 'de_DE.UTF-8' })
+      expect(formatMoney(-123456789n, 'USD')).toBe('-1234567.89')
+      expect(asked).not.toHaveBeenCalled()
+      expect(formatMoney(-123456789n, 'USD', { group: true })).toBe('-1.234.567,89')
+      expect(asked).toHaveBeenCalledTimes(1)
+    } finally {
+      asked.mockRestore()
       setMoneyLocale(undefined, {})
     }
   })

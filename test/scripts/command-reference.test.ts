@@ -13,13 +13,13 @@ import {
 const DIR = join(import.meta.dirname, '../..', REFERENCE_DIR)
 
 describe('docs/commands/', () => {
-  it('is what the command tree gives (else run `npm run docs:commands`)', () => {
-    expect(referenceDifferences(renderCommandReference(commandTree()), committedReference(DIR))).toEqual([])
+  it('is what the command tree gives (else run `npm run docs:commands`)', async () => {
+    expect(referenceDifferences(renderCommandReference(await commandTree()), committedReference(DIR))).toEqual([])
   })
 
-  it('names the page of a flag whose help changed, and the line', () => {
-    const current = renderCommandReference(commandTree())
-    const tree = commandTree()
+  it('names the page of a flag whose help changed, and the line', async () => {
+    const current = renderCommandReference(await commandTree())
+    const tree = await commandTree()
     const tx = tree.commands.find((c) => c.name() === 'tx')!
     const flag = tx.commands.find((c) => c.name() === 'import')!.options.find((o) => o.long === '--account')!
     flag.description = 'the account, said otherwise'
@@ -28,9 +28,9 @@ describe('docs/commands/', () => {
     expect(problems[0]).toMatch(/^finctl-tx\.md:\d+: the tree gives "- `--account <id>`: the account, said otherwise"/)
   })
 
-  it('names the pages of a new flag, a command gone and a command added', () => {
-    const current = renderCommandReference(commandTree())
-    const tree = commandTree()
+  it('names the pages of a new flag, a command gone and a command added', async () => {
+    const current = renderCommandReference(await commandTree())
+    const tree = await commandTree()
     tree.commands.find((c) => c.name() === 'rates')!.commands[0].option('--newer', 'a flag the pages do not have')
     const commands = tree.commands as Command[]
     commands.splice(
@@ -49,8 +49,8 @@ describe('docs/commands/', () => {
     expect(problems).toContain('finctl-doctor.md: no such command')
   })
 
-  it("carries each command's examples", () => {
-    const tx = renderCommandReference(commandTree()).get('finctl-tx.md')!
+  it("carries each command's examples", async () => {
+    const tx = renderCommandReference(await commandTree()).get('finctl-tx.md')!
     expect(tx).toContain('## finctl tx import\n')
     expect(tx).toContain('  finctl tx import statement.csv --account $ACCOUNT --dry-run\n')
   })

@@ -2,7 +2,7 @@
  * Every migration, in the order it runs, and the migrator that runs them when a store opens.
  *
  * One file per migration (0001_foundation.ts ...), each with `up` and `down` for both dialects. The
- * list is static, imported here, not read from the folder at run time: the CLI ships as one esbuild
+ * list is static, imported here, not read from the folder at run time: the CLI ships as one
  * bundle. A new migration is a new file with the next number and one line in MIGRATIONS. A name,
  * once released, never changes: a database records each migration it has run by name.
  */
