@@ -35,7 +35,8 @@ describe('serve, in process', () => {
     }
     const run = (argv: string[]) =>
       runProgram(argv, memoryIO(sb.env()).io, {
-        register: (program, runner) => registerServe(program, runner, fake),
+        names: new Set(['serve']),
+        register: async (program, runner) => registerServe(program, runner, fake),
         complete: async () => 0,
       })
     expect(await run(['serve'])).toBe(0)
