@@ -132,6 +132,19 @@ describe.each(STORES)('store on %s', (kind) => {
     }
   })
 
+  it('syncs every COMMIT: an answered write survives a power failure (docs/decisions.md, "Durability")', async () => {
+    if (kind === 'sqlite') {
+      // FULL (2) in WAL mode syncs the WAL at each COMMIT; NORMAL (1) only at a checkpoint.
+      const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(store.db)
+      expect(rows[0].synchronous).toBe(2)
+      const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(store.db)
+      expect(mode.rows[0].journal_mode).toBe('wal')
+    } else {
+      const { rows } = await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(store.db)
+      expect(['on', 'remote_write', 'remote_apply']).toContain(rows[0].synchronous_commit)
+    }
+  })
+
   describe('writeTransaction', () => {
     const settingValue = async (key: string) =>
       (await store.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value

@@ -76,7 +76,9 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     raw.close()
     throw e
   }
-  raw.pragma('synchronous = NORMAL')
+  // Every COMMIT syncs the WAL (NORMAL syncs only at a checkpoint): what a command or `finctl serve`
+  // answered as written survives a power failure (docs/decisions.md, "Durability").
+  raw.pragma('synchronous = FULL')
   raw.pragma(`cache_size = -${Math.round((o.cacheMb ?? 64) * 1024)}`)
   // Checkpoint the WAL every 64 MiB instead of SQLite's 4 MiB: a batch of 1,000 imported rows
   // writes about 4 MiB of pages (eleven indexes), so the default checkpointed, with its fsyncs, after
