@@ -80,6 +80,6 @@ export async function runCreate(host: KeyHost, o: CreateOptions): Promise<number
     if (file) file.discard()
     throw err
   }
-  await deliverKey(host, o, file, created, created)
+  await deliverKey(host, o, file, created)
   return EXIT.ok
 }

@@ -40,7 +40,7 @@ export async function runRoll(host: KeyHost, o: RollOptions, [id]: string[]): Pr
     if (file) file.discard()
     throw err
   }
-  await deliverKey(host, o, file, rolled.key, rolled)
+  await deliverKey(host, o, file, rolled.key, (key) => ({ key, previous: rolled.previous }))
   const old = rolled.previous
   if (old.revoked_at) note(host.io, host.printer, `the old key ${old.key_prefix}… is revoked (grace 0)`)
   else

@@ -43,13 +43,16 @@ export function claimKeyDestination(host: KeyHost, o: KeyDestination): OutputFil
     : OutputFile.create(o.outputFile, { flag: '--output-file', secret: true, overwrite: o.overwrite })
 }
 
-/** Put a new key where the user asked: a profile, a 0600 file, or stdout (shown this once). `output` is what --json prints. */
+/**
+ * Put a new key where the user asked: a profile, a 0600 file, or stdout (shown this once). `shape`
+ * wraps the key's record into what --json prints, the same shape wherever the secret went.
+ */
 export async function deliverKey(
   host: KeyHost,
   o: KeyDestination,
   file: OutputFile | undefined,
   created: CreatedApiKey,
-  output: object,
+  shape: (key: object) => object = (key) => key,
 ): Promise<void> {
   const { key, ...record } = created
   const { io, printer } = host
@@ -66,21 +69,21 @@ export async function deliverKey(
       },
       { insecure: Boolean(old && (old.api_key || old.access_token) && !old.keyring) },
     )
-    await printRecord(io, printer, record)
+    await printRecord(io, printer, printer.format === 'table' ? record : shape(record))
     note(io, printer, `The new key is saved in profile "${o.saveProfile}", ${storageWords(where)}; use it with --profile ${o.saveProfile}`)
     return
   }
   if (file) {
     file.write(`${key}\n`)
     file.commit()
-    await printRecord(io, printer, record)
+    await printRecord(io, printer, printer.format === 'table' ? record : shape(record))
     note(io, printer, `The new key is in ${o.outputFile} (mode 0600)`)
     return
   }
   if (printer.format === 'table') {
     await printRecord(io, printer, record)
     io.stdout.write(`${key}\n`)
-  } else await printRecord(io, printer, output)
+  } else await printRecord(io, printer, shape(created))
   warn(io, 'this is the only time the full key is shown: store it now (it is kept only as a hash)', printer.color)
 }
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { webhookId } from './shared.js'
 
 export type GetOptions = Record<string, never>
 
@@ -15,7 +16,8 @@ export function registerGet(w: Command, run: Runner, runF: RunVerb<GetOptions> =
 }
 
 export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Promise<number> {
-  const d = await (await host.client()).webhooks.get(id)
+  const client = await host.client()
+  const d = await client.webhooks.get(await webhookId(client, id))
   if (host.printer.format !== 'table') {
     await printRecord(host.io, host.printer, d)
     return EXIT.ok
@@ -26,7 +28,14 @@ export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Pr
     note(
       host.io,
       host.printer,
-      `${t.created_at}  event ${t.event_id}  try ${t.resend ? 'resend' : t.attempt}: ${t.ok ? 'ok' : 'failed'} ${t.status_code ?? ''} ${t.error ?? ''} (${t.duration_ms} ms)`.trimEnd(),
+      [
+        `${t.created_at}  event ${t.event_id}  try ${t.resend ? 'resend' : t.attempt}: ${t.ok ? 'ok' : 'failed'}`,
+        t.status_code,
+        t.error,
+        `(${t.duration_ms} ms)`,
+      ]
+        .filter((part) => part !== null && part !== undefined && part !== '')
+        .join(' '),
     )
   return EXIT.ok
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { webhookId } from './shared.js'
 
 export type TestOptions = Record<string, never>
 
@@ -15,7 +16,8 @@ export function registerTest(w: Command, run: Runner, runF: RunVerb<TestOptions>
 }
 
 export async function runTest(host: VerbHost, _o: TestOptions, [id]: string[]): Promise<number> {
-  const r = await (await host.client()).webhooks.test(id)
+  const client = await host.client()
+  const r = await client.webhooks.test(await webhookId(client, id))
   await printRecord(host.io, host.printer, r)
   if (r.ok) return EXIT.ok
   note(host.io, host.printer, `${r.url} did not take the test event: ${r.error}`)

@@ -5,7 +5,7 @@ import { printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { UpdateWebhookRequest } from '../../src/domain/webhooks/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { EVENTS_HELP, eventList } from './shared.js'
+import { EVENTS_HELP, eventList, webhookId } from './shared.js'
 
 export interface UpdateOptions {
   url?: string
@@ -38,7 +38,8 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
   }
   if (Object.keys(body).length === 0)
     throw new AppError('usage', 'nothing to change: give --url, --events, --description, --enable or --disable')
-  const w = await (await host.client()).webhooks.update(id, body)
+  const client = await host.client()
+  const w = await client.webhooks.update(await webhookId(client, id), body)
   await printRecord(host.io, host.printer, host.printer.format === 'table' ? { ...w, events: w.events.join(',') } : w)
   return EXIT.ok
 }

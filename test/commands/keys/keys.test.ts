@@ -310,7 +310,7 @@ describe('keys roll, in process', () => {
     expect(keys.find((x) => x.id === k.id)?.rolled_to).toBeNull()
   })
 
-  it('--grace 0 revokes the old key at once; --output-file takes the successor, --json its record', async () => {
+  it('--grace 0 revokes the old key at once; --output-file takes the successor, --json the pair without it', async () => {
     const k = await sb.json<KeyRecord & { key: string }>(['keys', 'create', '--name', 'now', '--scopes', 'read', '--json'])
     sb.remember(k.key)
     const file = sb.path('now.key')
@@ -319,9 +319,12 @@ describe('keys roll, in process', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).not.toMatch(FULL_KEY_ANYWHERE)
     expect(r.stderr).toContain(`the old key ${k.key_prefix}… is revoked (grace 0)`)
-    const successor = JSON.parse(r.stdout) as KeyRecord & { rolled_from: string }
+    // The same {key, previous} as without --output-file, the secret left out.
+    const pair = JSON.parse(r.stdout) as { key: KeyRecord & { rolled_from: string }; previous: KeyRecord }
+    const successor = pair.key
     expect(successor).toMatchObject({ name: 'now', rolled_from: k.id, is_active: true })
     expect(successor).not.toHaveProperty('key')
+    expect(pair.previous).toMatchObject({ id: k.id })
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(sb.remember(readFileSync(file, 'utf8').trim()).slice(0, 12)).toBe(successor.key_prefix)
     const revoked = await sb.json<KeyRecord[]>(['keys', 'list', '--status', 'revoked', '--json'])

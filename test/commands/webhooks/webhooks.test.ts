@@ -171,9 +171,11 @@ describe.each(STORES)('webhooks, in process on %s', (store) => {
     const d = await sb.ok(['webhooks', 'deliver'])
     expect(d.stdout).toContain('delivered\t1')
     expect(d.stderr).toContain('delivered 1 event(s), 0 failed (retried later)')
-    const g = await sb.ok(['webhooks', 'get', hook.id])
+    // A unique end of the id names the endpoint, as a terminal's table shows it.
+    const g = await sb.ok(['webhooks', 'get', hook.id.slice(-8)])
+    expect(g.stdout).toContain(`id\t${hook.id}`)
     expect(g.stdout).toContain('events\ttransaction.created,bank_account.created')
-    expect(g.stderr).toMatch(/event \S+ {2}try 1: ok 200 +\(\d+ ms\)/)
+    expect(g.stderr).toMatch(/event \S+ {2}try 1: ok 200 \(\d+ ms\)/)
     const json = await sb.json<{ id: string; recent_attempts: Array<{ ok: boolean; status_code: number }> }>([
       'webhooks',
       'get',
@@ -215,8 +217,8 @@ describe.each(STORES)('webhooks, in process on %s', (store) => {
     const unasked = await sb.run(['webhooks', 'delete', hook.id])
     expect(unasked.code).toBe(2)
     expect(unasked.stderr).toContain('--yes')
-    const r = await sb.ok(['webhooks', 'delete', hook.id, '--yes'])
-    expect(r.stderr).toContain(`deleted webhook endpoint ${hook.id}`)
+    const r = await sb.ok(['webhooks', 'delete', hook.id.slice(0, 8), '--yes'])
+    expect(r.stderr).toContain(`deleted webhook endpoint ${h.url} (${hook.id})`)
     expect(await sb.json(['webhooks', 'list', '--json'])).toEqual([])
     for (const args of [
       ['get', hook.id],
@@ -228,6 +230,15 @@ describe.each(STORES)('webhooks, in process on %s', (store) => {
       expect(gone.code, args.join(' ')).toBe(5)
       expect(gone.stderr).toMatch(/^error: /)
     }
+  })
+
+  it('an id of fewer than 6 digits is exit 2; one of no endpoint is not found (exit 5)', async () => {
+    const short = await sb.run(['webhooks', 'get', 'abc'])
+    expect(short.code).toBe(2)
+    expect(short.stderr).toContain('6')
+    const none = await sb.run(['webhooks', 'test', 'ffffffffff'])
+    expect(none.code).toBe(5)
+    expect(none.stderr).toContain('webhook endpoint ffffffffff not found')
   })
 
   it('a verb without its id is exit 2 naming the argument', async () => {
