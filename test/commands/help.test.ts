@@ -1,10 +1,11 @@
 /**
- * End-to-end: help. Walks the program tree as a user sees it (`--help` of each command, following
- * its "Commands:" list) and checks that every leaf command has a one-line description and an
- * example; the help topics; `finctl help COMMAND...`; the first-run message.
+ * In process (test/helpers/in-process-cli.ts): help. Walks the program tree as a user sees it
+ * (`--help` of each command, following its "Commands:" list) and checks that every leaf command has
+ * a one-line description and an example; the help topics; `finctl help COMMAND...`; the first-run
+ * message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox as Sandbox } from '../helpers/in-process-cli.js'
 
 /** The subcommand names listed under "Commands:" in a help text (without commander's `help` of a group). */
 function subcommands(help: string, group: boolean): string[] {

@@ -1,14 +1,16 @@
 /**
- * End-to-end: every message speaks the command line, not the wire. The cases of the issue first,
- * then a walk over the whole command tree: every flag that takes a value is given a bad one on top
- * of a working command line, and no message may name an API field (`transaction_date`,
- * `bank_account_id`, ...; the names come from the service's own OpenAPI document) or carry zod's
- * "Invalid input". Flags whose values ARE field names (--sort, --set, --map) may echo them.
+ * In process (test/helpers/in-process-cli.ts): every message speaks the command line, not the wire.
+ * The cases of the issue first, then a walk over the whole command tree: every flag that takes a
+ * value is given a bad one on top of a working command line, and no message may name an API field
+ * (`transaction_date`, `bank_account_id`, ...; the names come from the service's own OpenAPI
+ * document) or carry zod's "Invalid input". Flags whose values ARE field names (--sort, --set,
+ * --map) may echo them.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, Sandbox, type CliResult } from '../helpers/cli.js'
+import { ROOT } from '../helpers/cli.js'
+import { InProcessSandbox as Sandbox, type InProcessResult as CliResult } from '../helpers/in-process-cli.js'
 
 /** Every snake_case name of a request body property or a query parameter in the OpenAPI document. */
 function apiFieldNames(spec: any): Set<string> {

@@ -1,10 +1,11 @@
 /**
- * End-to-end: one command grammar, walked over the whole command tree as `finctl --help` shows it.
- * Every noun group takes `list`; a misspelled group or subcommand gets commander's suggestion
- * (exit 2), with --help too, instead of the help of the command before it.
+ * In process (test/helpers/in-process-cli.ts): one command grammar, walked over the whole command
+ * tree as `finctl --help` shows it. Every noun group takes `list`; a misspelled group or subcommand
+ * gets commander's suggestion (exit 2), with --help too, instead of the help of the command before
+ * it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox as Sandbox } from '../helpers/in-process-cli.js'
 
 /** The command names of a help text's "Commands:" section. */
 function commandsOf(help: string): string[] {
