@@ -31,7 +31,7 @@ import { printSummary } from './import-summary.js'
  */
 export type ImportHost = Omit<VerbHost, 'client'> &
   PromptHost &
-  Pick<Context, 'client' | 'target' | 'describeTarget' | 'clientSettings' | 'writeGated' | 'logRequest' | 'confirmWrite'>
+  Pick<Context, 'client' | 'releaseClient' | 'target' | 'describeTarget' | 'clientSettings' | 'writeGated' | 'logRequest' | 'confirmWrite'>
 
 const collect = (v: string, prev: string[] = []) => [...prev, v]
 
@@ -142,7 +142,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
   const concurrency = wholeNumber(o.concurrency, '--concurrency', { max: 64 })
   const batchSize = wholeNumber(o.batchSize, '--batch-size', { max: 5000 })
   // A name or a short id: the account's full id (short-ids.ts).
-  if (o.account !== undefined) o.account = await resolveAccountId(await ctx.client({ thread: true }), o.account)
+  if (o.account !== undefined) o.account = await resolveAccountId(() => ctx.client({ thread: true }), o.account)
   const account = await valueOrPrompt(ctx, o.account, '--account', 'the bank account to import into', async () => {
     // Only to offer a choice: the import itself opens its own client on its own thread.
     const client = await ctx.client({ thread: true })
@@ -154,6 +154,8 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
       data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })),
     )
   })
+  // The import opens its own client: a core opened above to find the account is not kept beside it.
+  await ctx.releaseClient()
 
   // Reading, mapping and sending run on a thread of their own (src/jobs/import/run.ts); on the
   // embedded target the core runs on another, beside them.

@@ -144,6 +144,19 @@ export class Context {
   }
 
   /**
+   * Close the client opened so far; the next `client()` opens another. For a job that opens its own
+   * (tx import's thread): the core of a lookup before it is not held through the whole job.
+   */
+  async releaseClient(): Promise<void> {
+    if (!this.clientPromise) return
+    await this.clientPromise.catch(() => undefined)
+    this.clientPromise = undefined
+    const closers = this.closers
+    this.closers = []
+    for (const c of closers.reverse()) await c()
+  }
+
+  /**
    * A profile named by --profile or FINCTL_PROFILE must exist (unless --base-url or FINCTL_BASE_URL
    * says where to go): a typo is a usage error that lists the profiles, not a request without credentials.
    */

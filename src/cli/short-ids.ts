@@ -94,11 +94,12 @@ export async function resolveTransactionIds(client: Client, texts: string[], fla
 
 /**
  * The id of the bank account `text` names: its whole id, its name (any case), or a unique
- * prefix or suffix of 6+ hex digits of its id.
+ * prefix or suffix of 6+ hex digits of its id. A whole id asks the service nothing (and opens no
+ * client, when `client` is a function).
  */
-export async function resolveAccountId(client: Client, text: string, flag = '--account'): Promise<string> {
+export async function resolveAccountId(client: Client | (() => Promise<Client>), text: string, flag = '--account'): Promise<string> {
   if (FULL_UUID.test(text)) return text
-  const { data } = await client.accounts.list()
+  const { data } = await (typeof client === 'function' ? await client() : client).accounts.list()
   return pickAccount(data, text, flag).id
 }
 

@@ -18,10 +18,13 @@ export async function openEmbedded(database: string, opts: CoreOptions = {}): Pr
   const core = await openCore(database, { usageIntervalMs: 0, usageLaterMs: 250, ...opts })
   // A command may stop (Ctrl-C in `logs tail`) with a request still in the app: the store closes after it.
   const inFlight = new Set<Promise<unknown>>()
+  let closed = false
   return {
     core,
     // No web Request: url, method and headers, with the body beside them (see in-process.ts).
     fetch: async (url, init) => {
+      // After close the store is gone: refused here, as a closed socket would be, not a 500 from the app.
+      if (closed) throw new Error('the embedded core is closed')
       const embeddedBody = bodyText(init.body as InProcessBody)
       const req = new InProcessRequest(url, { method: init.method, headers: init.headers as Record<string, string> })
       const answer = Promise.resolve(core.app.fetch(req as unknown as Request, { embeddedBody }) as Response | Promise<Response>)
@@ -33,6 +36,7 @@ export async function openEmbedded(database: string, opts: CoreOptions = {}): Pr
       }
     },
     close: async () => {
+      closed = true
       // Long polls answer at once, then every request ends before the store goes.
       await core.usage.release()
       await Promise.allSettled([...inFlight])
