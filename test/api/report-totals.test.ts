@@ -138,6 +138,44 @@ for (const storeKind of STORES) {
       await fresh()
     }, 120_000)
 
+    it("writes that insert no rows leave a load's trigger aside; rows inserted beside the load put it back", async () => {
+      const row = (i: number): CreateTransactionRequest => ({
+        bank_account_id: t.accountId,
+        transaction_date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + ((i * 3) % 28)).padStart(2, '0')}`,
+        description: `Aside ${i}`,
+        amount: `${(i % 5) - 2}.${String(i % 100).padStart(2, '0')}`,
+        import_ref: `aside.${i}`,
+      })
+      const rows = Array.from({ length: 90 }, (_, i) => row(i))
+      // SQLite sets the insert trigger aside for a load; PostgreSQL has no such step.
+      const triggerThere = async () =>
+        (
+          await sql<{
+            n: number
+          }>`SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger' AND name = 'report_totals_insert'`.execute(h.store.db)
+        ).rows[0].n === 1
+      await c.transactions.batchMinimal(rows.slice(0, 30), { bulkRows: 90 })
+      if (storeKind === 'sqlite') expect(await triggerThere()).toBe(false)
+      // An account and a rate (as a webhook's deliveries or a key's usage): the load keeps adding its
+      // batches' totals at once, not row by row through the trigger.
+      await c.accounts.create({ name: `Side ${storeKind}`, account_type: 'checking', currency_code: 'USD' })
+      await c.rates.set('2025-03-01', 'EUR', { rate: '1.09' })
+      if (storeKind === 'sqlite') expect(await triggerThere()).toBe(false)
+      await c.transactions.batchMinimal(rows.slice(30, 60), { bulkRows: 90 })
+      // A statement's lines go into transactions beside the load: the trigger comes back to count them.
+      const up = await c.statements.upload({
+        bank_account_id: t.accountId,
+        file_name: 'aside.csv',
+        content_base64: csv(['2025-05-03,Aside coffee,-3.50', '2025-05-04,Aside refund,9.00']),
+      })
+      expect((await c.statements.wait(up.id)).status).toBe('completed')
+      if (storeKind === 'sqlite') expect(await triggerThere()).toBe(true)
+      await c.transactions.batchMinimal(rows.slice(60), { bulkRows: 90, bulkEnd: true })
+      const before = await kept(h)
+      await h.store.writeTransaction((trx) => rebuildReportTotals(trx))
+      expect(before).toEqual(await kept(h))
+    }, 120_000)
+
     it('the reports from the totals agree with plain sums over the rows, for whole months and cut ones', async () => {
       const plain = async (from: string, to: string, accountId?: string) => {
         const r = await sql<{ i: string; o: string; n: string }>`SELECT

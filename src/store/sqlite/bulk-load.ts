@@ -338,11 +338,7 @@ export class SqliteBulkLoad {
    */
   beforeWrite(): void {
     if (this.deferred) {
-      if (!this.unbuilt) {
-        // Any other write of this process may insert rows: the trigger counts them.
-        if (this.totalsAside && !this.batching) this.ensureTotalsTrigger()
-        return
-      }
+      if (!this.unbuilt) return
       this.refs = undefined
       // Built inside this write's transaction, which may roll back: done once a later write finds no record.
       const d = readDeferred(this.raw, this.deferredRecord)
@@ -356,7 +352,16 @@ export class SqliteBulkLoad {
     }
     const d = readDeferred(this.raw, this.deferredRecord)
     if (d && this.over(d)) buildDeferred(this.raw, d)
-    else if (d && !this.batching && d.indexes.some((i) => i.name === INSERT_TRIGGER)) this.ensureTotalsTrigger()
+  }
+
+  /**
+   * Inside a write transaction, before rows go into transactions outside this load's own batches:
+   * the report totals' insert trigger back, if a load (of this process or another) set it aside, so
+   * that it counts them. Other writes (a webhook's delivery, a key's usage) leave it aside: the load
+   * keeps adding each batch's totals at once (one grouped upsert, not the trigger row by row).
+   */
+  beforeRowsInsert(): void {
+    if (!this.batching) this.ensureTotalsTrigger()
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
+  type InsertQueryNode,
   type QueryResult,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -23,11 +24,17 @@ export interface WriteRules {
   turns: Turns
   /** Inside a write transaction, before its first statement; throws to refuse the write. */
   beforeWrite(): void
+  /** Inside a write transaction, before a statement that inserts into transactions. */
+  beforeRowsInsert(): void
   /** A driver's error as the store reports it (store-errors.ts), with what it implies (a damaged file). */
   translate(err: unknown): unknown
 }
 
 const WRITES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode'])
+
+/** Whether a statement inserts into transactions (a load's report totals trigger must count its rows). */
+const insertsRows = (q: CompiledQuery) =>
+  q.query.kind === 'InsertQueryNode' && (q.query as InsertQueryNode).into?.table.identifier.name === 'transactions'
 
 export class TurnTakingSqliteDialect extends SqliteDialect {
   constructor(
@@ -124,15 +131,22 @@ class TurnTakingConnection implements DatabaseConnection {
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
     const { raw, turns, translate } = this.rules
-    if (raw.inTransaction)
+    if (raw.inTransaction) {
+      try {
+        if (insertsRows(q)) this.rules.beforeRowsInsert()
+      } catch (e) {
+        return Promise.reject(translate(e))
+      }
       return this.inner.executeQuery<R>(q).catch((e: unknown) => {
         throw translate(e)
       })
+    }
     if (WRITES.has(q.query.kind))
       return turns.take(async () => {
         if (!this.begin()) return NOT_NOW
         try {
           this.rules.beforeWrite()
+          if (insertsRows(q)) this.rules.beforeRowsInsert()
           const result = await this.inner.executeQuery<R>(q)
           raw.exec('COMMIT')
           return result

@@ -97,6 +97,7 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
         translate: health.translate,
         // Not while migrating: the hot paths (and the bulk loader's record) come after.
         beforeWrite: () => hot?.beforeDataWrite(),
+        beforeRowsInsert: () => hot?.load.beforeRowsInsert(),
       },
     ),
   })
@@ -335,6 +336,7 @@ class SqliteHotPaths implements HotPaths {
     await this.codec.prepareActors(rows)
     return this.grouped(() => {
       this.beforeDataWrite()
+      this.load.beforeRowsInsert()
       // Its statements' ON CONFLICT names the unique ref index, whether the rows have refs or not.
       this.load.ensureRefIndex()
       return this.recordEvent(InsertedRows.ofIds(rows, this.appendTransactions(rows)), o)
