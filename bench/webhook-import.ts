@@ -3,7 +3,7 @@
  * `finctl serve` (SQLite), with and without a webhook endpoint subscribed to transactions.imported
  * (a receiver on loopback answering 200), in interleaved pairs (A B, B A, ...), each into a fresh
  * database. Prints each run, the medians and their ratio, and how long after the import's end the
- * last delivery arrived. Usage: npx tsx bench/webhook-import.ts [--rows 100000] [--pairs 3]
+ * last delivery arrived. Usage: npx tsx bench/webhook-import.ts [--rows 100000] [--pairs 3] [--cpu-prof DIR]
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -18,6 +18,8 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback
 }
 const rows = arg('rows', 100_000)
+// --cpu-prof DIR: each finctl serve writes its CPU profile there (where the deliverer's time goes).
+const profDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined
 const pairs = arg('pairs', 3)
 const root = resolve(import.meta.dirname, '..')
 const bin = join(root, 'bin', 'finctl.cjs')
@@ -60,7 +62,7 @@ async function once(withHook: boolean, file: string): Promise<{ seconds: number;
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
       run(setup.env, setup.configDir, ['webhooks', 'create', '--url', url, '--events', 'transactions.imported', '--json'])
     }
-    const server = await startFinctl(root, setup)
+    const server = await startFinctl(root, setup, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])
     try {
       const env = { ...setup.env, FINCTL_BASE_URL: server.url, FINCTL_API_KEY: setup.apiKey }
       const seconds = await importAsync(env, setup.configDir, file, setup.accountId)
