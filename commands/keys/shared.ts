@@ -56,6 +56,8 @@ export async function deliverKey(
 ): Promise<void> {
   const { key, ...record } = created
   const { io, printer } = host
+  // What a table or --json shows when the secret went to a profile or a file.
+  const saved = printer.format === 'table' ? record : shape(record)
   if (o.saveProfile) {
     const t = host.target()
     // A profile whose secrets were put in the file (--insecure-storage) keeps them there.
@@ -69,14 +71,14 @@ export async function deliverKey(
       },
       { insecure: Boolean(old && (old.api_key || old.access_token) && !old.keyring) },
     )
-    await printRecord(io, printer, printer.format === 'table' ? record : shape(record))
+    await printRecord(io, printer, saved)
     note(io, printer, `The new key is saved in profile "${o.saveProfile}", ${storageWords(where)}; use it with --profile ${o.saveProfile}`)
     return
   }
   if (file) {
     file.write(`${key}\n`)
     file.commit()
-    await printRecord(io, printer, printer.format === 'table' ? record : shape(record))
+    await printRecord(io, printer, saved)
     note(io, printer, `The new key is in ${o.outputFile} (mode 0600)`)
     return
   }

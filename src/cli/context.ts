@@ -151,9 +151,7 @@ export class Context {
     if (!this.clientPromise) return
     await this.clientPromise.catch(() => undefined)
     this.clientPromise = undefined
-    const closers = this.closers
-    this.closers = []
-    for (const c of closers.reverse()) await c()
+    await this.close()
   }
 
   /**

@@ -20,8 +20,8 @@ export interface MoneyStyle {
 /** Two decimals for a code finctl does not know (only text from outside can carry one). */
 const exponentOf = (currency: string): number => (isCurrency(currency) ? currencyExponent(currency) : 2)
 
-/** The locale amounts for people are written in (setMoneyLocale); en-US when none is known. */
-let locale = 'en-US'
+/** The locale amounts for people are written in (setMoneyLocale); undefined until `localeName` is made a tag. */
+let locale: string | undefined = 'en-US'
 /** The environment's locale name, made a tag on the first amount grouped (moneyLocale): most commands group none. */
 let localeName: string | undefined
 const formatters = new Map<string, Intl.NumberFormat>()
@@ -48,15 +48,14 @@ export function setMoneyLocale(flag: string | undefined, env: Record<string, str
     const tag = localeTag(flag)
     if (!tag) throw new AppError('usage', `--locale: "${flag}" is not a locale finctl knows; write it like en-US, de-DE or fr_FR.UTF-8`)
     locale = tag
-    localeName = undefined
     return
   }
-  locale = ''
+  locale = undefined
   localeName = env.LC_ALL || env.LC_NUMERIC || env.LANG
 }
 
 export function moneyLocale(): string {
-  if (!locale) locale = localeTag(localeName) ?? 'en-US'
+  locale ??= localeTag(localeName) ?? 'en-US'
   return locale
 }
 
