@@ -514,9 +514,9 @@ async function categorizeSection(): Promise<void> {
 
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
 async function waitForBuild(): Promise<void> {
-  const cli = join(root, 'dist', 'cli.js')
+  const cli = join(root, 'dist', 'cli.cjs')
   for (let i = 0; i < 120 && !existsSync(cli); i++) await new Promise((r) => setTimeout(r, 500))
-  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` (npm run bench does)')
+  if (!existsSync(cli)) throw new Error('dist/cli.cjs is missing: run `npm run build` (npm run bench does)')
 }
 
 async function main(): Promise<number> {

@@ -8,8 +8,8 @@
 // 2. `--version` alone is answered from package.json;
 // 3. a shell's completion request on Tab (`__complete`) is answered from the command tree the build
 //    wrote (dist/complete.cjs, dist/completion-tree.json), without loading the program;
-// 4. Node's compile cache is turned on, the bundle's imports of its own chunks are resolved without
-//    asking the file system, then the bundle runs the command.
+// 4. Node's compile cache is turned on, and the bundle's chunks are compiled with the code V8 kept of
+//    them in an earlier run (code-cache.cjs), then the bundle runs the command.
 'use strict'
 
 const UNSUPPORTED_NODE = 9 // EXIT.unsupportedNode in src/cli/exit-codes.ts
@@ -31,9 +31,11 @@ if (!supported) {
   // answered
 } else {
   enableCompileCache()
-  resolveChunksDirectly()
-  import('../dist/cli.js')
-    .then(({ main, realIO }) => main(argv, realIO()))
+  Promise.resolve()
+    .then(() => {
+      const { main, realIO } = require('../dist/cli.cjs')
+      return main(argv, realIO())
+    })
     .then(
       (code) => {
         process.exitCode = code
@@ -62,55 +64,36 @@ function completeFromCache(words) {
 }
 
 /**
- * V8's compiled code of the bundle, kept between runs in the user's cache folder (Node's
- * module.enableCompileCache): later starts compile less. Off when the folder cannot be written (Node
- * then says nothing) or when NODE_DISABLE_COMPILE_CACHE is set; NODE_COMPILE_CACHE picks another folder.
+ * V8's compiled code, kept between runs in the user's cache folder: Node's compile cache (for
+ * node_modules' modules, such as better-sqlite3's) and the launcher's own for the bundle's chunks
+ * (code-cache.cjs). Off when NODE_DISABLE_COMPILE_CACHE is set; NODE_COMPILE_CACHE picks another
+ * folder for Node's. A folder that cannot be written costs the saving, never the command.
  */
 function enableCompileCache() {
-  const { enableCompileCache: enable } = require('node:module')
-  if (typeof enable !== 'function') return
-  const { homedir } = require('node:os')
-  const { join } = require('node:path')
   const env = process.env
+  if (env.NODE_DISABLE_COMPILE_CACHE) return
+  const { homedir } = require('node:os')
+  const { join, sep } = require('node:path')
   let base
   if (process.platform === 'win32') base = env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local')
   else if (process.platform === 'darwin') base = join(homedir(), 'Library', 'Caches')
   else base = env.XDG_CACHE_HOME || join(homedir(), '.cache')
   try {
-    enable(join(base, 'finctl', 'compile-cache'))
+    require('node:module').enableCompileCache(join(base, 'finctl', 'compile-cache'))
   } catch {
     // a cache is an optimisation: never a reason to fail a command
   }
-}
-
-/**
- * The bundle's chunks import each other by relative paths ("./chunk-AB12.js"), dozens of imports per
- * command. Node's resolver checks each against the file system (stat, realpath, the nearest
- * package.json for the module's type): a large share of a short command's start (docs/performance.md,
- * "Start-up"). Resolved here from the importing chunk's URL instead, as ES modules; anything else,
- * and every import on another thread, goes to Node's resolver.
- */
-function resolveChunksDirectly() {
-  const { registerHooks } = require('node:module')
-  if (typeof registerHooks !== 'function') return
-  const { realpathSync } = require('node:fs')
-  const { join } = require('node:path')
-  const { pathToFileURL } = require('node:url')
   let dist
   try {
-    // The URL Node gives the bundle's entry (it resolves symbolic links), so that a chunk has one URL.
-    dist = `${pathToFileURL(realpathSync(join(__dirname, '..', 'dist'))).href}/`
+    // Node's CommonJS loader names a module by its real path (symbolic links resolved).
+    dist = require('node:fs').realpathSync(join(__dirname, '..', 'dist')) + sep
   } catch {
     return
   }
-  registerHooks({
-    resolve(specifier, context, next) {
-      const parent = context.parentURL
-      if (parent?.startsWith(dist) && specifier.startsWith('./') && specifier.endsWith('.js')) {
-        const url = new URL(specifier, parent).href
-        if (url.startsWith(dist)) return { url, format: 'module', shortCircuit: true }
-      }
-      return next(specifier, context)
-    },
-  })
+  // The command ("tx list"), roughly: a flag's value taken for a word costs one more saving, no more.
+  const command = argv
+    .filter((a) => !a.startsWith('-'))
+    .slice(0, 2)
+    .join(' ')
+  require('./code-cache.cjs').useCodeCache(dist, join(base, 'finctl', 'code-cache'), command)
 }

@@ -200,9 +200,15 @@ try {
   })
   await bundle.write({
     dir: out.pathname,
-    format: 'esm',
-    entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    // CommonJS, so that the launcher can compile each chunk itself and keep V8's code of the
+    // functions a command ran, not only of the top level (bin/code-cache.cjs).
+    format: 'cjs',
+    strict: true,
+    // An import() in a chunk the launcher compiled would need vm's experimental dynamic-import
+    // loader (and its warning): externals and builtins are required instead.
+    dynamicImportInCjs: false,
+    entryFileNames: '[name].cjs',
+    chunkFileNames: 'chunks/[name]-[hash].cjs',
     sourcemap: true,
     comments: { legal: false },
     minify,
@@ -220,7 +226,7 @@ try {
   await complete.write({ file: new URL('complete.cjs', `${out.href}/`).pathname, format: 'cjs', comments: { legal: false }, minify })
   await complete.close()
 
-  const treeModule = new URL('completion-tree.js', `${out.href}/`)
+  const treeModule = new URL('completion-tree.cjs', `${out.href}/`)
   const { programCompletionTree } = await import(treeModule.href)
   writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(await programCompletionTree())}\n`)
   if (existsSync(dist)) renameSync(dist, old)

@@ -47,7 +47,7 @@ if (args.remove) {
 const nodeBin = join(clone, 'node_modules', 'node', 'bin', windows ? 'node.exe' : 'node')
 const node = existsSync(nodeBin) ? nodeBin : process.execPath
 const launcher = join(clone, 'bin', 'finctl.cjs')
-if (!existsSync(join(clone, 'dist', 'cli.js'))) fail('dist/ is not built: run `npm install` (or `npm run build`) first')
+if (!existsSync(join(clone, 'dist', 'cli.cjs'))) fail('dist/ is not built: run `npm install` (or `npm run build`) first')
 if (existsSync(file) && !ours()) fail(`${file} exists and was not written by npm run link: remove it, or give --dir DIR`)
 
 const quote = (s) => `'${s.replaceAll("'", `'\\''`)}'`

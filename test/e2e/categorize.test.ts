@@ -110,7 +110,7 @@ describe('categorization from the CLI', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }
     expect(pkg.files.some((f) => world === f || world.startsWith(`${f.replace(/\/$/, '')}/`))).toBe(true)
     // A merchant's bank text that only the data file holds.
-    const bundled = readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))
+    const bundled = readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.c?js$/.test(f))
     expect(bundled.length).toBeGreaterThan(0)
     for (const f of bundled) expect(readFileSync(join(ROOT, 'dist', f), 'utf8'), f).not.toContain('SLACK TECHNOLOGIES')
   })

@@ -37,8 +37,8 @@ export interface RunOptions {
 }
 
 function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
-    throw new Error('dist/cli.js is missing: run `npm run build` before the e2e tests')
+  if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) {
+    throw new Error('dist/cli.cjs is missing: run `npm run build` before the e2e tests')
   }
 }
 
