@@ -4,10 +4,11 @@
  * says what the path is, not a failure halfway. The files it writes: src/jobs/output-file.ts.
  */
 import type { Stats } from 'node:fs'
-import { open, stat } from 'node:fs/promises'
 import { AppError } from '../kernel/errors.js'
 
 export async function requireInputFile(path: string): Promise<Stats> {
+  // Loaded when a file is named: node:fs/promises costs every command's start a few milliseconds.
+  const { open, stat } = await import('node:fs/promises')
   const info = await stat(path).catch((e: NodeJS.ErrnoException) => e)
   if (info instanceof Error) {
     if (info.code === 'EACCES') throw new AppError('usage', `cannot read ${path}: permission denied`)

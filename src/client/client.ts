@@ -14,6 +14,7 @@ import type {
   WebhookEndpoint,
 } from '../domain/webhooks/schemas.js'
 import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
+import { monotonicMs } from '../kernel/clock.js'
 import type {
   BankAccount,
   BatchCreateMinimalResponse,
@@ -158,14 +159,14 @@ export class Client {
     const maxRetries = this.opts.maxRetries ?? 3
     const maxWait = this.opts.maxRetryWaitSeconds ?? 60
     for (let attempt = 0; ; attempt++) {
-      const started = performance.now()
+      const started = monotonicMs()
       let res: Response
       try {
         res = await this.opts.fetch(url, o.signal ? { method, headers, body, signal: o.signal } : { method, headers, body })
       } catch (err) {
         throw unreachable(this.baseUrl, err)
       }
-      this.opts.onRequest?.({ method, url: redactQuery(url), status: res.status, ms: Math.round(performance.now() - started) })
+      this.opts.onRequest?.({ method, url: redactQuery(url), status: res.status, ms: Math.round(monotonicMs() - started) })
       if ((res.status === 429 || (res.status === 503 && res.headers.has('retry-after'))) && attempt < maxRetries) {
         const wait = Number(res.headers.get('retry-after') ?? '1')
         if (Number.isFinite(wait) && wait <= maxWait) {

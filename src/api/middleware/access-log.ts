@@ -6,10 +6,11 @@ import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import type { AccessLogEntry, AppEnv } from '../env.js'
 import { endpointTemplate } from '../route-template.js'
+import { monotonicMs } from '../../kernel/clock.js'
 
 export function accessLog(write: (entry: AccessLogEntry) => void): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const started = performance.now()
+    const started = monotonicMs()
     try {
       await next()
     } finally {
@@ -19,7 +20,7 @@ export function accessLog(write: (entry: AccessLogEntry) => void): MiddlewareHan
         method: c.req.method,
         route: route.endsWith('*') ? '(unmatched)' : endpointTemplate(route),
         status: c.res.status,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        duration_ms: Math.round((monotonicMs() - started) * 10) / 10,
         ...(c.get('apiKey') ? { key_prefix: c.get('apiKey')!.key_prefix } : {}),
       })
     }

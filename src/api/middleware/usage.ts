@@ -7,10 +7,11 @@ import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import type { AppDeps, AppEnv } from '../env.js'
 import { endpointTemplate } from '../route-template.js'
+import { monotonicMs } from '../../kernel/clock.js'
 
 export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const started = performance.now()
+    const started = monotonicMs()
     try {
       await next()
     } finally {
@@ -30,7 +31,7 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
           method: c.req.method,
           endpoint,
           status_code: c.res.status,
-          response_time_ms: Math.round(performance.now() - started),
+          response_time_ms: Math.round(monotonicMs() - started),
           created_at: deps.now().toISOString(),
           request_id: c.get('requestId') ?? null,
           path,

@@ -7,6 +7,7 @@
  * keeps answering meanwhile; after FINCTL_BUSY_TIMEOUT_MS (default 10 s) the write gives up with
  * `database_busy`, nothing written (a 503 with Retry-After, which the client retries).
  */
+import { monotonicMs } from '../../kernel/clock.js'
 
 /** SQLite's own busy timeout, per attempt (ms): short, because it blocks the thread. */
 export const SQLITE_BUSY_TIMEOUT_MS = 20
@@ -53,11 +54,11 @@ export class Turns {
    * doubling to 100 ms, each wait between half and one and a half of that), and no longer than the bound.
    */
   async take<T>(attempt: () => T | typeof NOT_NOW | Promise<T | typeof NOT_NOW>): Promise<T> {
-    const started = performance.now()
+    const started = monotonicMs()
     for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
       const r = await attempt()
       if (r !== NOT_NOW) return r
-      const waited = performance.now() - started
+      const waited = monotonicMs() - started
       if (waited >= this.boundMs) throw this.timedOut(waited)
       await this.sleep(Math.min(wait * (0.5 + Math.random()), Math.max(this.boundMs - waited, 1)))
     }
