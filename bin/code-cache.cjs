@@ -96,6 +96,8 @@ function readIndex(folder) {
 function keep(renewed, index, folder, root) {
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 })
+    // Before any code is serialized: a folder that cannot be written would cost that at every run.
+    fs.accessSync(folder, fs.constants.W_OK)
     const chunks = new Set()
     for (const { script, name, commands } of renewed) {
       writeWhole(join(folder, name), script.createCachedData())

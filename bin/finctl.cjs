@@ -90,9 +90,10 @@ function enableCompileCache() {
   } catch {
     return
   }
-  // The command ("tx list"), roughly: a flag's value taken for a word costs one more saving, no more.
+  // The command ("tx list"), roughly: its first two words of letters, so that a file or a port is
+  // not one (a flag's value taken for a word costs one more saving, no more).
   const command = argv
-    .filter((a) => !a.startsWith('-'))
+    .filter((a) => /^[a-z][a-z-]*$/.test(a))
     .slice(0, 2)
     .join(' ')
   require('./code-cache.cjs').useCodeCache(dist, join(base, 'finctl', 'code-cache'), command)
