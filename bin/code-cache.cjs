@@ -29,9 +29,11 @@ const UNUSED_MS = 30 * 24 * 3600 * 1000
  * Compile the CommonJS modules under `dist` (a real path, ending with a separator) with the code kept
  * under `root`, in a folder of this Node.js and of this install (two installs of finctl, a clone and
  * a global one, would otherwise take each other's entries for stale ones). `command` names the
- * command ("tx list"). A folder that cannot be read or written only costs the saving.
+ * command ("tx list"); with `renew` false it only writes entries that are missing (`finctl serve`,
+ * which runs every route once: its code in the entries would slow every short command's start).
+ * A folder that cannot be read or written only costs the saving.
  */
-function useCodeCache(dist, root, command) {
+function useCodeCache(dist, root, command, renew = true) {
   const install = require('node:crypto').createHash('sha256').update(dist).digest('base64url').slice(0, 12)
   const folder = join(root, `${process.version}-${process.arch}`, install)
   const index = readIndex(folder)
@@ -53,9 +55,10 @@ function useCodeCache(dist, root, command) {
     })
     // Refused by V8 (another Node.js, other flags): made again from this run alone.
     const held = cachedData === undefined || script.cachedDataRejected || !Array.isArray(index[name]) ? [] : index[name]
-    if (!held.includes(command) && held.length < MAX_COMMANDS) renewed.push({ script, name, commands: [...held, command] })
+    if ((held.length === 0 || renew) && !held.includes(command) && held.length < MAX_COMMANDS)
+      renewed.push({ script, name, commands: [...held, command] })
     const wrapper = script.runInThisContext({ displayErrors: true })
-    return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename))
+    return wrapper.call(this.exports, this.exports, requireOf(this), this, filename, dirname(filename))
   }
   // A chunk's require of another ("./zod-De02DsEm.cjs") needs no look at the file system.
   const resolve = Module._resolveFilename
@@ -67,6 +70,15 @@ function useCodeCache(dist, root, command) {
   process.once('exit', () => {
     if (renewed.length > 0) keep(renewed, index, folder, root)
   })
+}
+
+/** A module's `require`, as Node's loader makes it: the module is the parent of what it loads. */
+function requireOf(mod) {
+  const require = (id) => mod.require(id)
+  require.resolve = (request, options) => Module._resolveFilename(request, mod, false, options)
+  require.main = process.mainModule
+  require.cache = Module._cache
+  return require
 }
 
 /** The entry of a chunk: rolldown's hash names its content; another module's (cli.cjs) is hashed here. */

@@ -96,5 +96,5 @@ function enableCompileCache() {
     .filter((a) => /^[a-z][a-z-]*$/.test(a))
     .slice(0, 2)
     .join(' ')
-  require('./code-cache.cjs').useCodeCache(dist, join(base, 'finctl', 'code-cache'), command)
+  require('./code-cache.cjs').useCodeCache(dist, join(base, 'finctl', 'code-cache'), command, !/^serve( |$)/.test(command))
 }

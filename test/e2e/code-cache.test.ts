@@ -52,6 +52,20 @@ describe('the code cache of the bundle', () => {
     expect(statSync(join(folder(), zod())).mtimeMs).not.toBe(written.get(zod()))
   })
 
+  it('finctl serve writes the entries it lacks, and adds nothing to those of other commands', async () => {
+    await listed(['keys', 'show'])
+    const before = new Map(entries().map((e) => [e, statSync(join(folder(), e)).mtimeMs]))
+    await sb.ok(['serve', '--help'])
+    const after = entries()
+    expect(after.length).toBeGreaterThan(before.size)
+    for (const e of after) {
+      if (before.has(e)) {
+        expect(index()[e], e).toEqual(['keys show'])
+        expect(statSync(join(folder(), e)).mtimeMs, e).toBe(before.get(e))
+      } else expect(index()[e], e).toEqual(['serve'])
+    }
+  })
+
   it('a damaged entry is refused, the command answers as ever, and the entry is written again', async () => {
     const clean = await listed(['tx', 'list'])
     const file = join(folder(), zod())
