@@ -30,7 +30,7 @@ if (!supported) {
 } else if (argv[0] === '__complete' && completeFromCache(argv.slice(1))) {
   // answered
 } else {
-  enableCompileCache()
+  keepCompiledCode()
   Promise.resolve()
     .then(() => {
       const { main, realIO } = require('../dist/cli.cjs')
@@ -69,7 +69,7 @@ function completeFromCache(words) {
  * (code-cache.cjs). Off when NODE_DISABLE_COMPILE_CACHE is set; NODE_COMPILE_CACHE picks another
  * folder for Node's. A folder that cannot be written costs the saving, never the command.
  */
-function enableCompileCache() {
+function keepCompiledCode() {
   const env = process.env
   if (env.NODE_DISABLE_COMPILE_CACHE) return
   const { homedir } = require('node:os')

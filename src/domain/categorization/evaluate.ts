@@ -9,6 +9,7 @@
  * among rows scored >= threshold, at least `threshold` of them are right.
  */
 import { mulberry32 } from '../../kernel/random.js'
+import { monotonicMs } from '../../kernel/clock.js'
 import { generateDataset, type LabelledTransaction } from './dataset.js'
 import { CategoryModel, type Example } from './model.js'
 
@@ -80,16 +81,16 @@ export function evaluate(opts: EvaluateOptions = {}): EvaluationReport {
   if (!(testFraction > 0 && testFraction < 1)) throw new RangeError('testFraction must be in (0, 1)')
 
   const { train, test } = splitRows(generateDataset({ size, seed }), seed, testFraction)
-  const t0 = performance.now()
+  const t0 = monotonicMs()
   const model = CategoryModel.train(train.map(toExample), { seed })
-  const trainMs = performance.now() - t0
+  const trainMs = monotonicMs() - t0
 
   const features = test.map(toExample)
   // Warm the JIT on a few rows first, so the timing is the steady per-row cost.
   for (let i = 0; i < Math.min(200, features.length); i++) model.predict(features[i])
-  const t1 = performance.now()
+  const t1 = monotonicMs()
   const predictions = features.map((f) => model.predict(f))
-  const predictUs = test.length > 0 ? ((performance.now() - t1) * 1000) / test.length : 0
+  const predictUs = test.length > 0 ? ((monotonicMs() - t1) * 1000) / test.length : 0
 
   const bins = Array.from({ length: BINS }, (_, b) => ({ from: b / BINS, to: (b + 1) / BINS, count: 0, scoreSum: 0, correct: 0 }))
   let correct = 0

@@ -3,6 +3,7 @@
  * `Finctl-Signature: t=UNIX_SECONDS,v1=HEX(HMAC-SHA256(secret, t + "." + body))`, as Stripe's.
  */
 import { createHmac } from 'node:crypto'
+import { monotonicMs } from '../../kernel/clock.js'
 import { VERSION } from '../../version.js'
 import { checkWebhookUrl } from './url-check.js'
 
@@ -35,15 +36,15 @@ export async function sendEvent(
   now: Date,
   body = JSON.stringify(event),
 ): Promise<Sent> {
-  const started = performance.now()
-  const took = () => Math.round(performance.now() - started)
+  const started = monotonicMs()
+  const took = () => Math.round(monotonicMs() - started)
+  const timeout = sendTimeoutMs()
   try {
     await checkWebhookUrl(url)
     // undici's request, not fetch: a third of fetch's CPU a delivery, which `finctl serve` spends
     // beside the requests it answers (docs/performance.md, "Webhooks on a large import"). It follows
     // no redirect: a 3xx is an answer that is not a 2xx.
     const { request } = await import('undici')
-    const timeout = sendTimeoutMs()
     const res = await request(url, {
       method: 'POST',
       headers: {
@@ -63,7 +64,7 @@ export async function sendEvent(
     const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } }
     const why =
       err.name === 'TimeoutError' || err.cause?.code === 'UND_ERR_ABORTED'
-        ? `no answer in ${sendTimeoutMs()} ms`
+        ? `no answer in ${timeout} ms`
         : (err.cause?.code ?? err.code ?? err.cause?.message ?? err.message ?? 'failed')
     return { ok: false, status_code: null, error: why, duration_ms: took() }
   }
