@@ -23,6 +23,7 @@ export interface PreviewRequest {
   delimiter?: string
   decimal_comma?: boolean
   skip_lines?: number
+  no_header?: boolean
   invert_sign?: boolean
   exchange_rate?: string
 }
@@ -70,6 +71,7 @@ export async function preview(ctx: VerbHost, bytes: Uint8Array, r: PreviewReques
     delimiter: r.delimiter,
     decimalComma: r.decimal_comma,
     skipLines: r.skip_lines,
+    noHeader: r.no_header,
     invertSign: r.invert_sign,
   })
   // The rate as the upload checks it: a bad one is refused here too (a missing one is no problem: the lines convert at the company's rates).

@@ -33,6 +33,7 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
     .option('--encoding <name>', 'file encoding, e.g. windows-1252 (detected when not given)')
     .option('--decimal-comma', 'CSV and QIF: amounts use a decimal comma')
     .option('--skip-lines <n>', 'CSV: lines before the header row')
+    .option('--no-header', 'CSV: the file has no header row, its first line is a transaction (map columns by number: --map date=1)')
     .option(
       '--where <Column=value>',
       'CSV: only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself',
@@ -43,7 +44,10 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
       '--exchange-rate <rate>',
       "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)",
     )
-    .option('--statement-account <number>', 'which account of a file that holds several (its number in the file, or its end; not CSV)')
+    .option(
+      '--statement-account <number>',
+      'which account of a file that holds several (its number in the file, or its end; a CSV file by its account column)',
+    )
     .option('--preview', 'parse the file here and show what would be created; upload nothing')
     .option('--no-wait', 'do not wait for processing: print the pending statement')
     .addHelpText(
@@ -70,6 +74,8 @@ export interface UploadOptions {
   encoding?: string
   decimalComma?: boolean
   skipLines?: string
+  /** false: --no-header. */
+  header?: boolean
   where?: string[]
   invertSign?: boolean
   exchangeRate?: string
@@ -103,6 +109,7 @@ async function refuseFlagsOfOtherFormats(bytes: Uint8Array, fileName: string, o:
     where: o.where,
     decimalComma: o.decimalComma,
     skipLines: o.skipLines === undefined ? undefined : 0,
+    noHeader: o.header === false,
     invertSign: o.invertSign,
   })
   const flag = (field: string) => (field === 'account_number' ? '--statement-account' : `--${field.replaceAll('_', '-')}`)
@@ -131,6 +138,7 @@ export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[
     where: o.where,
     decimal_comma: o.decimalComma,
     skip_lines: skipLines(o.skipLines),
+    no_header: o.header === false ? true : undefined,
     invert_sign: o.invertSign,
     exchange_rate: o.exchangeRate,
   }

@@ -22,6 +22,8 @@ export interface MappingFlags {
   dateFormat?: string
   decimalComma?: boolean
   skipLines?: string
+  /** false: --no-header. */
+  header?: boolean
   indicatorDebit?: string[]
   invertSign?: boolean
   where?: string[]
@@ -64,6 +66,7 @@ export function effectiveMapping(mapping: Mapping, o: MappingFlags, saved: Saved
     dateFormat: o.dateFormat ?? saved?.dateFormat,
     decimalComma: o.decimalComma ?? saved?.decimalComma,
     skipLines: wholeNumber(o.skipLines, '--skip-lines', { min: 0, max: 10_000 }) ?? saved?.skipLines,
+    noHeader: o.header === false ? true : saved?.noHeader,
     where: o.where?.length ? pairs(mapping, o.where, '--where') : saved?.where,
     invertSign: o.invertSign ?? saved?.invertSign,
     indicatorDebit: o.indicatorDebit?.length ? o.indicatorDebit : saved?.indicatorDebit,

@@ -7,6 +7,13 @@ import type { VerbHost } from '../../src/cli/runner.js'
 import type { ImportRequest, ImportSummary } from '../../src/jobs/import/run.js'
 import type { readRejects as ReadRejects } from '../../src/jobs/import/reject-list.js'
 
+/** The rows of amount 0 taken as bookings, named by their lines. */
+function zeroNote(z: { rows: number; lines: number[] }, dryRun: boolean): string {
+  const lines = `${z.lines.length === 1 ? 'line' : 'lines'} ${z.lines.join(', ')}${z.rows > z.lines.length ? ', ...' : ''}`
+  const rows = z.rows === 1 ? '1 row has' : `${z.rows} rows have`
+  return `${rows} an amount of 0 (${lines}): bookings without money moving (a card hold, a waived fee), ${dryRun ? 'to be imported' : 'imported'} as transactions of 0.00`
+}
+
 export async function printSummary(
   ctx: Pick<VerbHost, 'io' | 'printer'>,
   { rejects_spill: spill, ...s }: ImportSummary,
@@ -78,6 +85,7 @@ export async function printSummary(
     rows.map(([k]) => [k, (r: Record<string, unknown>) => r[k]]),
   )
   for (const k of s.skipped_after_plan ?? []) note(io, printer, `line ${k.line} skipped: ${k.reason}`)
+  if (s.zero_amounts) note(io, printer, zeroNote(s.zero_amounts, s.dry_run))
   // A dry run lists every problem; an import the first 50 (all of them are in the --rejects file).
   let shown = 0
   for await (const r of readRejects(s.rejects, s.dry_run ? spill : undefined)) {

@@ -42,7 +42,7 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     .option('--account <id>', 'bank account to import into: its name or id (bank_account_id)')
     .option(
       '--map <field=Column>',
-      'which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category',
+      "which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category, account (the number of the file's own account)",
       collect,
     )
     .option('--mapping <name>', 'use a mapping saved with --save-mapping (default: the one whose header the file has)')
@@ -61,8 +61,16 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     )
     .option('--decimal-comma', 'amounts use a decimal comma (1.234,56)')
     .option('--skip-lines <n>', 'lines before the header row (detected when not given)')
+    .option(
+      '--no-header',
+      'the file has no header row: its first line is a transaction (detected when its lines start with one); map columns by number, --map date=1',
+    )
     .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
     .option('--invert-sign', 'flip every amount (a card export that shows charges as positive)')
+    .option(
+      '--account-number <number>',
+      "only the rows of this account, in a file that holds several (its number in the file's account column, or its end)",
+    )
     .option(
       '--where <Column=value>',
       'import only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself',
@@ -98,6 +106,7 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
 
 export interface ImportOptions extends MappingFlags {
   account?: string
+  accountNumber?: string
   /** A name, or false for --no-mapping. */
   mapping?: string | false
   saveMapping?: string
@@ -171,7 +180,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
       {
         path: file,
         accountId: account,
-        mapping: m,
+        mapping: o.accountNumber === undefined ? m : { ...m, accountNumber: o.accountNumber },
         constants: o.force ? { ...constants, force: true } : constants,
         dryRun: o.dryRun,
         atomic: o.atomic,
@@ -203,12 +212,15 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
               delimiter: m.delimiter ?? plan.layout.delimiter,
               dateFormat: m.dateFormat ?? plan.dateFormat.name,
               decimalComma: m.decimalComma ?? plan.decimal === ',',
-              source: {
-                header: plan.header,
-                encoding: plan.layout.encoding.encoding,
-                delimiter: plan.layout.delimiter,
-                saved_at: ctx.io.now().toISOString(),
-              },
+              // A file without a header has none to be recognised by.
+              source: plan.headerless
+                ? undefined
+                : {
+                    header: plan.header,
+                    encoding: plan.layout.encoding.encoding,
+                    delimiter: plan.layout.delimiter,
+                    saved_at: ctx.io.now().toISOString(),
+                  },
             })
             note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
           }

@@ -32,6 +32,9 @@ function dateKind(text: string): 'separated' | 'compact' | undefined {
   return COMPACT.test(text) ? 'compact' : 'separated'
 }
 
+/** Whether a cell holds a date (in some order), not a time of day. */
+export const isDateCell = (text: string): boolean => dateKind(text) !== undefined
+
 /**
  * The column whose values are dates on at least half the rows (the rest: balance and footer lines),
  * the most of them, the leftmost on a tie; written with separators before eight digits (20240105 may

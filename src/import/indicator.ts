@@ -23,8 +23,12 @@ interface Candidate {
   typed: boolean
   /** markOf(value) -> the value as first written. */
   values: Map<string, string>
-  /** Every value so far is a mark (whole words only, unless `typed`). */
+  /** Every value so far is a debit or credit mark. */
   marks: boolean
+  /** Some value is a single letter or sign (D, C, S, H, +): a mark only under a typed header, or as one of a pair. */
+  letters: boolean
+  /** Transaction rows where it holds a value. */
+  filled: number
   /** Some value is one of --indicator-debit. */
   given: boolean
 }
@@ -41,6 +45,7 @@ export class IndicatorFinder {
   private readonly mapped?: Candidate
   private negative = 0
   private positive = 0
+  private rows = 0
   private readonly debitValues: string[]
 
   constructor(
@@ -51,7 +56,15 @@ export class IndicatorFinder {
     this.debitValues = (indicatorDebit ?? []).map(markOf)
     if (map.amount === undefined) return
     const taken = takenColumns(map)
-    const candidate = (column: number, typed: boolean): Candidate => ({ column, typed, values: new Map(), marks: true, given: false })
+    const candidate = (column: number, typed: boolean): Candidate => ({
+      column,
+      typed,
+      values: new Map(),
+      marks: true,
+      letters: false,
+      filled: 0,
+      given: false,
+    })
     if (map.indicator !== undefined) {
       this.mapped = candidate(map.indicator, true)
       return
@@ -66,6 +79,7 @@ export class IndicatorFinder {
   /** One transaction row of the plan. */
   add(fields: string[]): void {
     if (this.map.amount === undefined) return
+    this.rows++
     const sign = amountSign(cell(fields, this.map.amount))
     if (sign < 0) this.negative++
     else if (sign > 0) this.positive++
@@ -79,9 +93,21 @@ export class IndicatorFinder {
     if (dropped) this.candidates = this.candidates.filter((c) => !this.out(c))
   }
 
+  /**
+   * Whether a column's values make it the indicator: marks, a few of them; single letters under a
+   * header of no field only as a pair on every row, one money out and one money in (Knab's
+   * `CreditDebet`: D and C), since a lone letter could mean anything there.
+   */
+  private isIndicator(c: Candidate): boolean {
+    if (!c.marks || c.values.size === 0 || c.values.size > MAX_VALUES) return false
+    if (c.typed || !c.letters) return true
+    const sides = new Set([...c.values.values()].map(markSide))
+    return c.values.size === 2 && sides.size === 2 && c.filled === this.rows
+  }
+
   /** A candidate that can no longer be the indicator: not marks (or too many values for --indicator-debit's column). */
   private out(c: Candidate): boolean {
-    return this.debitValues.length ? c.values.size > MAX_VALUES : !c.marks
+    return this.debitValues.length ? c.values.size > MAX_VALUES : !c.marks || (c.letters && !c.typed && c.values.size > 2)
   }
 
   /** The indicator found (if any) and the plan's words on the signs; throws when --indicator-debit names no column's value. */
@@ -103,7 +129,7 @@ export class IndicatorFinder {
         notes: [`debit/credit indicator ${name(found.column)} (it holds --indicator-debit's value): ${sides(found, this.debitValues)}`],
       }
     }
-    const marked = typedFirst(this.candidates.filter((c) => c.marks && c.values.size > 0 && c.values.size <= MAX_VALUES))
+    const marked = typedFirst(this.candidates.filter((c) => this.isIndicator(c)))
     if (marked && unsigned)
       return {
         indicator: marked.column,
@@ -133,9 +159,11 @@ export class IndicatorFinder {
 /** Takes one value of a candidate column. */
 function see(c: Candidate, value: string, debitValues: string[]): void {
   if (!value) return
+  c.filled++
   const key = markOf(value)
   if (!c.values.has(key) && c.values.size <= MAX_VALUES) c.values.set(key, value)
-  if (c.marks && !(markSide(value) && (c.typed || key.length > 1))) c.marks = false
+  if (c.marks && !markSide(value)) c.marks = false
+  if (key.length <= 1) c.letters = true
   if (!c.given && debitValues.includes(key)) c.given = true
 }
 

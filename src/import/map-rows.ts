@@ -13,7 +13,10 @@ import { markOf, markSide } from './marks.js'
 import { debitCreditAmount, type ColumnSigns } from './debit-credit.js'
 import type { TransactionDraft } from './draft.js'
 import { RunningBalance } from './balance-rows.js'
-import { balanceOf, balanceReason, cell, DATE_LIKE, notTransaction, rawCell, recordTypeReason } from './row-text.js'
+import { zeroRowReason } from './zero-rows.js'
+import { accountKey, isAccountNumber, isChosenAccount } from './own-account.js'
+import { balanceOf, balanceReason, cell, DATE_LIKE, NO_DESCRIPTION, notTransaction, rawCell, recordTypeReason } from './row-text.js'
+import { columnName } from './column-evidence.js'
 import { formatMinor } from '../kernel/money.js'
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 
@@ -55,6 +58,9 @@ export class RowMapper {
   /** Lines after the header skipped as no transaction (no date, a balance, a turnover): how many, and the first of them. */
   skippedCount = 0
   readonly skipped: Array<{ line: number; reason: string }> = []
+  /** Rows of amount 0 taken as bookings (zero-rows.ts), and the lines of the first of them. */
+  zeroRows = 0
+  readonly zeroLines: number[] = []
 
   constructor(
     private readonly plan: ImportPlan,
@@ -89,9 +95,27 @@ export class RowMapper {
     return undefined
   }
 
+  /** Why a row has no description: every column it could come from is empty. */
+  private noDescription(): string {
+    const columns = [...this.plan.map.description, ...this.plan.fallbacks].map((i) => `"${columnName(this.plan.header, i)}"`)
+    const list = columns.length === 1 ? columns[0] : `${columns.slice(0, -1).join(', ')} and ${columns[columns.length - 1]}`
+    return `no description: ${list} ${columns.length === 1 ? 'is' : 'are'} empty on this row`
+  }
+
   /** A line after the header that `--where` keeps. */
   private inScope(rec: CsvRecord): boolean {
-    return rec.line > this.plan.headerLine && !this.plan.where.some(([i, v]) => cell(rec.fields, i) !== v)
+    const { plan } = this
+    if (rec.line <= plan.headerLine || plan.where.some(([i, v]) => cell(rec.fields, i) !== v)) return false
+    return plan.accountChoice === undefined || isChosenAccount(cell(rec.fields, plan.map.account), plan.accountChoice)
+  }
+
+  /** Why a row is of another account than the file's one (a file of several is refused before: own-account.ts). */
+  private otherAccount(fields: string[]): string | undefined {
+    const { accounts, accountChoice, map } = this.plan
+    if (accountChoice !== undefined || accounts?.numbers.length !== 1) return undefined
+    const text = cell(fields, map.account)
+    if (!isAccountNumber(text) || accountKey(text) === accountKey(accounts.numbers[0].number)) return undefined
+    return `a row of account ${text}, not ${accounts.numbers[0].number} as the rows before it: give --account-number to choose one`
   }
 
   /** The decimals of a row's currency (its currency column, else --set currency_code, else the account's). */
@@ -150,6 +174,8 @@ export class RowMapper {
     }
     const date = parseDate(dateText, plan.dateFormat.order)
     if (!date) return this.fail(rec, `date "${dateText}" does not fit ${plan.dateFormat.name}`)
+    const other = this.otherAccount(rec.fields)
+    if (other) return this.fail(rec, other)
     // A row's own currency (its currency column) wins over --set currency_code and the account's;
     // its amount is read with that currency's decimals (JPY 0, BHD 3, CLF 4), not the account's.
     const currencyText = cell(rec.fields, m.currency_code)
@@ -159,13 +185,22 @@ export class RowMapper {
     const amount = this.amount(rec.fields, exponent)
     if (!amount.ok) return this.fail(rec, amount.reason)
     const { minor, reversal } = amount
+    if (minor === 0 && this.auto) {
+      const closing = zeroRowReason([...m.description, ...plan.fallbacks].map((i) => rawCell(rec.fields, i)))
+      if (closing) return this.skip(rec.line, closing)
+      this.zeroRows++
+      if (this.zeroLines.length < 100) this.zeroLines.push(rec.line)
+    }
     const balance = this.auto ? this.running.balanceRow(minor) : undefined
     if (balance) return this.skip(rec.line, balance)
-    // The bank's text verbatim (line breaks, as \n, and runs of spaces) is the original description.
-    const text = descriptionText(rec.fields, m.description)
+    // The bank's text verbatim (line breaks, as \n, and runs of spaces) is the original description;
+    // when its cells are empty, the first text column that is not (a fee row has no payee name).
+    let text = descriptionText(rec.fields, m.description)
+    for (let i = 0; !text && i < plan.fallbacks.length; i++) text = rawCell(rec.fields, plan.fallbacks[i]).trim()
+    if (!text && m.description.length === 0 && plan.fallbacks.length === 0) text = NO_DESCRIPTION
     const original = text.replace(/\r\n?/g, '\n').slice(0, 1000)
     const description = tidy(text).slice(0, 1000)
-    if (!description) return this.fail(rec, 'no description: the description column is empty')
+    if (!description) return this.fail(rec, this.noDescription())
     const postedText = cell(rec.fields, m.posted_date)
     const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
     const reference = cell(rec.fields, m.reference)

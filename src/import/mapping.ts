@@ -15,6 +15,8 @@ export type Role =
   | 'currency_code'
   | 'reference'
   | 'category'
+  /** The file's own account (a row's account when a file holds several): never the counterparty's. */
+  | 'account'
 
 export const ROLES: Role[] = [
   'date',
@@ -28,6 +30,7 @@ export const ROLES: Role[] = [
   'currency_code',
   'reference',
   'category',
+  'account',
 ]
 
 /** Other names people give a field in `--map field=Column` (and an upload's `map`). */
@@ -226,6 +229,23 @@ const SYNONYMS: Record<Role, string[]> = {
     'n de transaction',
   ],
   category: ['category', 'kategorie', 'categorie', 'categoria', 'rubrik'],
+  // Not "Kontonummer" nor "IBAN" alone: DKB and Sparkasse name the counterparty's so.
+  account: [
+    'account number',
+    'account no',
+    'own account',
+    'rekening',
+    'rekeningnummer',
+    'opdrachtgeversrekening',
+    'eigen rekening',
+    'auftragskonto',
+    'iban auftragskonto',
+    'kontonummer auftragskonto',
+    'compte',
+    'numero de compte',
+    'cuenta',
+    'numero de cuenta',
+  ],
 }
 
 /** Lower case, accents off, umlauts spelled out, punctuation to single spaces. */
@@ -255,6 +275,7 @@ export interface ColumnMap {
   currency_code?: number
   reference?: number
   category?: number
+  account?: number
 }
 
 /** How many header fields are recognised (to find the header row among preamble lines). */
@@ -271,7 +292,7 @@ export function recognised(header: string[]): number {
  * Map a header automatically, then apply `--map role=Column` overrides (by header name, or by
  * 1-based column number).
  */
-export function mapHeader(header: string[], overrides: Array<[Role, string]> = []): ColumnMap {
+export function mapHeader(header: string[], overrides: Array<[Role, string]> = [], o: { headerless?: boolean } = {}): ColumnMap {
   const norm = header.map(normalizeHeader)
   const exact = new Set(norm.filter((h) => ROLES.some((r) => SYNONYMS[r].includes(h))))
   const map: ColumnMap = { description: [] }
@@ -300,6 +321,7 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
     'currency_code',
     'reference',
     'category',
+    'account',
     'merchant_name',
   ] as const) {
     if (overridden.has(role)) continue
@@ -320,10 +342,12 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
       else map[role] = Number(column)
       continue
     }
-    const idx = /^\d+$/.test(column) ? Number(column) - 1 : header.findIndex((h) => h.trim() === column.trim())
-    const byNorm = idx >= 0 ? idx : norm.indexOf(normalizeHeader(column))
-    if (byNorm < 0 || byNorm >= header.length)
-      throw new Error(`--map ${role}=${column}: no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`)
+    const byNumber = /^\d+$/.test(column)
+    const idx = byNumber ? Number(column) - 1 : o.headerless ? -1 : header.findIndex((h) => h.trim() === column.trim())
+    const byNorm = idx >= 0 || byNumber || o.headerless ? idx : norm.indexOf(normalizeHeader(column))
+    // A number past the header is still a column of a ragged file's longer rows; a header-less file's first row is its width.
+    if (byNorm < 0 || (byNorm >= header.length && !byNumber))
+      throw new Error(`--map ${role}=${column}: ${noColumn(header, column, o.headerless === true)}`)
     if (role === 'description') map.description.push(byNorm)
     else map[role] = byNorm
   }
@@ -332,12 +356,18 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
   return map
 }
 
+/** Why a column named in a flag is not found: the header's names, or that the file has none. */
+export function noColumn(header: string[], column: string, headerless: boolean): string {
+  return headerless
+    ? `no column "${column}": the file has no header row, so its columns are named by their number from 1 (1 to ${header.length})`
+    : `no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`
+}
+
 export function missingColumns(map: ColumnMap): string[] {
   const missing: string[] = []
   if (map.date === undefined) missing.push('date (--map date=Column)')
   if (map.amount === undefined && map.debit === undefined && map.credit === undefined)
     missing.push('amount (--map amount=Column, or --map debit=Column --map credit=Column)')
-  if (map.description.length === 0) missing.push('description (--map description=Column)')
   return missing
 }
 

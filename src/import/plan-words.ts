@@ -9,6 +9,7 @@ export const rows = (n: number) => `${n.toLocaleString('en-US')} row${n === 1 ? 
 /** The plan's line on the header and the rows: how many transactions, and how many lines are skipped. */
 export function rowsNote(plan: {
   headerLine: number
+  headerless?: true
   dataRows: number
   rowsRead: number
   settledEarly?: boolean
@@ -21,5 +22,5 @@ export function rowsNote(plan: {
   const skipped = plan.skipped.length
     ? `; ${plan.settledEarly ? 'so far ' : ''}${plan.skipped.length.toLocaleString('en-US')} skipped, not transactions`
     : ''
-  return `header on line ${plan.headerLine}; ${transactions}${skipped}`
+  return `${plan.headerless ? 'no header' : `header on line ${plan.headerLine}`}; ${transactions}${skipped}`
 }

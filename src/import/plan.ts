@@ -8,13 +8,17 @@ import { stat } from 'node:fs/promises'
 import { detectDecimalMark, type DecimalMark } from './amount.js'
 import { readRecordChunks, readRecordChunksBytes, sniffLayout, sniffLayoutBytes, type CsvLayout, type CsvRecord } from './read-rows.js'
 import { DateDetector, formatFromFlag, type DateFormat } from './dates.js'
-import { mapHeader, missingColumns, recognised, type ColumnMap, type Role } from './mapping.js'
+import { mapHeader, type ColumnMap, type Role } from './mapping.js'
 import { SignCounter, signsNote, type ColumnSigns } from './debit-credit.js'
-import { columnsNote, dateColumnByValues, descriptionByValues, EVIDENCE_ROWS, takenColumns } from './column-evidence.js'
+import { columnName, columnsNote, EVIDENCE_ROWS } from './column-evidence.js'
+import { chooseColumns } from './column-choice.js'
 import { encodingNote } from './decode.js'
 import { IndicatorFinder } from './indicator.js'
 import { markOf } from './marks.js'
 import { rows } from './plan-words.js'
+import { findHeaderRow, HEADER_WITHIN, type HeaderRow } from './header-row.js'
+import { currencyCounts, headerCurrency, preambleCurrency, type FileCurrency } from './file-currency.js'
+import { AccountTally, isChosenAccount, type FileAccounts } from './own-account.js'
 import { RecordTypeFinder, type RecordType } from './balance-rows.js'
 import { balanceOf, balanceReason, cell, columnIndex, DATE_LIKE, ImportError, notTransaction, recordTypeReason } from './row-text.js'
 
@@ -29,8 +33,12 @@ export interface CsvMapping {
   delimiter?: string
   dateFormat?: string
   decimalComma?: boolean
-  /** Lines before the header row. */
+  /** Lines before the header row (with `noHeader`: before the first transaction). */
   skipLines?: number
+  /** The file has no header row: its first line (after `skipLines`) is a transaction, columns go by number. */
+  noHeader?: boolean
+  /** Only the rows of this account (its number, or the number's end) of a file that holds several. */
+  accountNumber?: string
   map?: Array<[Role, string]>
   /** Keep only rows whose column (name or 1-based number) holds this value. */
   where?: Array<[string, string]>
@@ -68,6 +76,16 @@ export interface ImportPlan {
   /** --indicator-debit's values as marks are compared (marks.ts, markOf). */
   debitValues?: string[]
   filtered: number
+  /** The file has no header row: `headerLine` is the line before its first transaction. */
+  headerless?: true
+  /** Text columns a row's description is taken from, in order, when its description cells are empty. */
+  fallbacks: number[]
+  /** The currency the file states, and a currency column's codes (compared with the account's: file-currency.ts). */
+  currency: FileCurrency
+  /** The account numbers of the rows planned, when the file has a column of them (own-account.ts). */
+  accounts?: FileAccounts
+  /** --account-number: only the rows of this account are read. */
+  accountChoice?: string
   notes: string[]
 }
 
@@ -118,18 +136,29 @@ export async function planRecords(
 ): Promise<ImportPlan> {
   const notes: string[] = []
   notes.push(`${encodingNote(layout.encoding)}, delimiter ${JSON.stringify(layout.delimiter)}`)
-  const noHeader = (where: string) =>
+  const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`
+  const noHeaderRow = (where: string) =>
     new ImportError(
-      `found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`,
+      `found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header), --no-header (the file has none: name columns by number, --map date=1) or --map field=Column`,
     )
   let header: string[] | undefined
   let headerLine = 0
+  /** A file without a header row: where its transactions start, and whether --no-header said so. */
+  let headerless: Extract<HeaderRow, { kind: 'none' }> | undefined
+  /** The header row names no column the mapping knows: its columns are decided by their values. */
+  let unknownNames = false
+  /** Lines before the header (or the first transaction), where a currency may be named. */
+  let preamble: CsvRecord[] = []
+  /** A currency column's codes over the rows planned. */
+  const codes = new Map<string, number>()
   let map: ColumnMap | undefined
   let where: Array<[number, string]> = []
   /** Records after the header, kept aside until the columns are decided from their values (column-evidence.ts). */
   let pending: CsvRecord[] | undefined
   /** Words the columns line adds to a field found by its values. */
   const how: Partial<Record<Role, string>> = {}
+  /** Columns a row's description falls back on when its own cells are empty (column-choice.ts). */
+  let fallbacks: number[] = []
   /** Balance and turnover rows are found by the file's signals unless --where chooses the rows. */
   const auto = !o.where?.length
   let recordTypes: RecordTypeFinder | undefined
@@ -155,32 +184,20 @@ export async function planRecords(
   const count = (rec: CsvRecord) => {
     if (settle) for (const f of rec.fields) chars += f.length + 1
   }
-  const inScope = (fields: string[]) => !where.some(([i, v]) => cell(fields, i) !== v)
+  // --account-number: only the rows of that account (own-account.ts), as --where would choose them.
+  const chosen = (fields: string[]) =>
+    o.accountNumber === undefined || map?.account === undefined || isChosenAccount(cell(fields, map.account), o.accountNumber)
+  const inScope = (fields: string[]) => !where.some(([i, v]) => cell(fields, i) !== v) && chosen(fields)
+  const accounts = new AccountTally()
 
   /** The columns the header leaves open, from the values of the records kept aside. */
   const decideColumns = (records: CsvRecord[]) => {
     const m = map!
     const h = header!
-    const given = new Set((o.map ?? []).map(([r]) => r))
-    const rows = records.map((r) => r.fields).filter(inScope)
-    if (m.date === undefined) {
-      const i = dateColumnByValues(h, rows, takenColumns(m))
-      if (i !== undefined) {
-        m.date = i
-        how.date = 'its values are dates'
-      }
-    }
-    if (!given.has('description') && m.date !== undefined) {
-      const dated = rows.filter((f) => DATE_LIKE.test(cell(f, m.date)))
-      const choice = descriptionByValues(h, m, dated)
-      if (choice) {
-        m.description = choice.columns
-        if (choice.why) notes.push(`description: ${choice.why}`)
-      }
-    }
-    const missing = missingColumns(m)
-    if (missing.length)
-      throw new ImportError(`cannot tell which column holds the ${missing.join(', the ')}; header: ${h.map((x) => `"${x}"`).join(', ')}`)
+    const choice = chooseColumns(h, m, records.map((r) => r.fields).filter(inScope), new Set((o.map ?? []).map(([r]) => r)))
+    Object.assign(how, choice.how)
+    notes.push(...choice.notes)
+    fallbacks = choice.fallbacks
     if (auto)
       recordTypes = new RecordTypeFinder(
         h,
@@ -220,6 +237,11 @@ export async function planRecords(
     dataRows++
     if (rec.fields.length !== header!.length && ragged++ === 0) firstRagged = rec
     dates.add(date)
+    if (map!.account !== undefined) accounts.add(cell(rec.fields, map!.account), rec.line)
+    if (map!.currency_code !== undefined) {
+      const code = cell(rec.fields, map!.currency_code).toUpperCase()
+      if (code) codes.set(code, (codes.get(code) ?? 0) + 1)
+    }
     if (amounts.length < AMOUNT_SAMPLES)
       for (const i of [map!.amount, map!.debit, map!.credit]) if (i !== undefined && cell(rec.fields, i)) amounts.push(cell(rec.fields, i))
     if (map!.amount === undefined) for (const column of ['debit', 'credit'] as const) signs[column].add(cell(rec.fields, map![column]))
@@ -235,40 +257,66 @@ export async function planRecords(
     return records.some(plan)
   }
 
+  /** The first records, until where the transactions start is decided (header-row.ts). */
+  let head: CsvRecord[] | undefined = []
+  /** Takes the header (or its absence) from the first records; the records after it are the file's rows. */
+  const decideHeader = (records: CsvRecord[]): CsvRecord[] => {
+    const found = findHeaderRow(records, { noHeader: o.noHeader, skipLines: o.skipLines, byMap: (o.map?.length ?? 0) > 0 })
+    if (!found)
+      throw noHeaderRow(records.length > HEADER_WITHIN ? `the first ${HEADER_WITHIN} lines` : `the file's ${lines(records.length)}`)
+    const at = records[found.index]
+    if (found.kind === 'header') {
+      header = at.fields
+      headerLine = at.line
+    } else {
+      // No header: the columns have no names, only numbers (columnName: "column 3").
+      header = at.fields.map(() => '')
+      headerLine = at.line - 1
+      headerless = found
+    }
+    if (found.kind === 'header' && !found.known) unknownNames = true
+    try {
+      map = mapHeader(header, o.map ?? [], { headerless: found.kind === 'none' })
+      where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col, found.kind === 'none'), value])
+    } catch (e) {
+      throw new ImportError((e as Error).message)
+    }
+    pending = []
+    preamble = records.filter((rec) => rec.line < at.line)
+    for (const rec of records) if (rec.line < at.line || (found.kind === 'header' && rec === at)) count(rec)
+    return records.slice(found.kind === 'header' ? found.index + 1 : found.index)
+  }
+
+  /** One record after the header is decided; true: the plan is settled, stop reading. */
+  const take = (rec: CsvRecord): boolean => {
+    if (pending) {
+      pending.push(rec)
+      return pending.length >= EVIDENCE_ROWS && release()
+    }
+    return plan(rec)
+  }
+
   reading: for await (const records of chunks)
     for (const rec of records) {
       seen++
-      if (pending) {
-        pending.push(rec)
-        if (pending.length >= EVIDENCE_ROWS && release()) break reading
+      if (head) {
+        head.push(rec)
+        if (head.length <= HEADER_WITHIN) continue
+        const rest = decideHeader(head)
+        head = undefined
+        for (const r of rest) if (take(r)) break reading
         continue
       }
-      if (header) {
-        if (plan(rec)) break reading
-        continue
-      }
-      count(rec)
-      const isHeader =
-        o.skipLines !== undefined
-          ? rec.line > o.skipLines
-          : recognised(rec.fields) >= 2 || ((o.map?.length ?? 0) > 0 && seen > (o.skipLines ?? 0))
-      if (!isHeader) {
-        if (seen > 50) throw noHeader('the first 50 lines')
-        continue
-      }
-      header = rec.fields
-      headerLine = rec.line
-      try {
-        map = mapHeader(header, o.map ?? [])
-        where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col), value])
-      } catch (e) {
-        throw new ImportError((e as Error).message)
-      }
-      pending = []
+      if (take(rec)) break reading
     }
+  if (head?.length) {
+    const rest = decideHeader(head)
+    head = undefined
+    for (const r of rest) if (take(r)) break
+  }
   if (pending) release()
   if (seen === 0) throw new ImportError('the file holds no data')
-  if (!header || !map) throw noHeader(`the file's ${seen} line${seen === 1 ? '' : 's'}`)
+  if (!header || !map) throw noHeaderRow(`the file's ${lines(seen)}`)
   const byType = recordTypes?.decide()
   if (byType) {
     const t = byType.recordType
@@ -312,8 +360,21 @@ export async function planRecords(
   const sign = indicators!.decide({ invertSign: o.invertSign })
   if (sign.indicator !== undefined) map.indicator = sign.indicator
   notes.push(...sign.notes)
-  // Which column each field was taken from, right after the encoding.
-  notes.splice(1, 0, columnsNote(header, map, how))
+  fallbacks = fallbacks.filter((i) => i !== map!.indicator && i !== map!.currency_code)
+  const currency = fileCurrency(header, map, preamble, codes)
+  const fileAccounts = map.account === undefined ? undefined : accounts.result(columnName(header, map.account))
+  if (o.accountNumber !== undefined && map.account === undefined)
+    throw new ImportError(`--account-number: the file has no column of account numbers; name it with --map account=Column`)
+  if (fileAccounts?.numbers.length === 1) notes.push(`account ${fileAccounts.numbers[0].number} (its column "${fileAccounts.column}")`)
+  if (currency.stated) notes.push(`currency ${currency.stated.code} (${currency.stated.from})`)
+  if (currency.column && currency.column.counts.length > 1)
+    notes.push(
+      `currency <- ${currency.column.name}: ${currency.column.counts.map((c) => `${c.code} on ${rows(c.rows)}`).join(', ')}; each row keeps its own`,
+    )
+  if (fallbacks.length)
+    how.description = [how.description, `else ${fallbacks.map((i) => columnName(header!, i)).join(', ')}`].filter(Boolean).join('; ')
+  // Where the rows start and which column each field was taken from, right after the encoding.
+  notes.splice(1, 0, ...headerNote(headerLine, headerless, unknownNames), columnsNote(header, map, how))
   return {
     layout,
     headerLine,
@@ -331,6 +392,28 @@ export async function planRecords(
     invertSign: Boolean(o.invertSign),
     ...(o.indicatorDebit?.length ? { debitValues: o.indicatorDebit.map(markOf) } : {}),
     filtered,
+    ...(headerless ? { headerless: true as const } : {}),
+    fallbacks,
+    currency,
+    ...(fileAccounts ? { accounts: fileAccounts } : {}),
+    ...(o.accountNumber !== undefined ? { accountChoice: o.accountNumber } : {}),
     notes,
   }
+}
+
+/** The currency the file states (a header, a preamble line) and a currency column's codes. */
+function fileCurrency(header: string[], map: ColumnMap, preamble: CsvRecord[], codes: Map<string, number>): FileCurrency {
+  const stated = headerCurrency(header, map) ?? preambleCurrency(preamble)
+  const column =
+    map.currency_code === undefined ? undefined : { name: columnName(header, map.currency_code), counts: currencyCounts(codes) }
+  return { ...(stated ? { stated } : {}), ...(column?.counts.length ? { column } : {}) }
+}
+
+/** The plan's word on a file without a header, or with one in words the mapping does not know. */
+function headerNote(headerLine: number, headerless: { given: boolean } | undefined, unknownNames: boolean): string[] {
+  if (headerless)
+    return [
+      `no header: line ${headerLine + 1} is a transaction (${headerless.given ? '--no-header' : 'it has a date and an amount, as the lines after it'}); columns are named by their number from 1`,
+    ]
+  return unknownNames ? [`header on line ${headerLine}: no name in it is one finctl knows, so the columns are taken by their values`] : []
 }

@@ -3,11 +3,14 @@
  * way: its cells, whether it has a date, whether its text names a balance, the reasons a line is
  * skipped, a --where column, and the import's own error.
  */
-import type { ColumnMap } from './mapping.js'
+import { noColumn, type ColumnMap } from './mapping.js'
 import { balanceKind, type RecordType } from './balance-rows.js'
 
 /** A file that cannot be imported as asked: the message says why, in the user's words. */
 export class ImportError extends Error {}
+
+/** A row's description when the file has no text column at all (no payee, purpose, reference or type). */
+export const NO_DESCRIPTION = '(no description)'
 
 export const DATE_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
 
@@ -49,9 +52,10 @@ export function cell(fields: string[], index: number | undefined): string {
   return rawCell(fields, index).trim()
 }
 
-export function columnIndex(header: string[], column: string): number {
+/** A column by its header name or number from 1 (negative: from the right end of each row). */
+export function columnIndex(header: string[], column: string, headerless = false): number {
   if (/^-?\d+$/.test(column)) return Number(column) > 0 ? Number(column) - 1 : Number(column)
-  const i = header.findIndex((h) => h.trim() === column.trim())
-  if (i < 0) throw new ImportError(`no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`)
+  const i = headerless ? -1 : header.findIndex((h) => h.trim() === column.trim())
+  if (i < 0) throw new ImportError(noColumn(header, column, headerless))
   return i
 }

@@ -181,7 +181,12 @@ describe.each(MATRIX)('statement lines over %s on %s', (kind, storeKind) => {
       ['ofx-unreadable-transaction.ofx', { map: ['description=Memo'] }, 'map', 'it names the columns of a CSV file; an OFX file has none'],
       ['qif-comment-lines-before-header.qif', { delimiter: ';' }, 'delimiter', 'a QIF file has none'],
       ['camt053-unreadable-entry.xml', { invert_sign: true }, 'invert_sign', 'CAMT.053 amounts carry their own sign'],
-      ['unparseable-amounts-among-valid.csv', { account_number: '1234' }, 'account_number', 'a CSV file holds the rows of one account'],
+      [
+        'ofx-unreadable-transaction.ofx',
+        { no_header: true },
+        'no_header',
+        "it says a CSV file's first line is a transaction; an OFX file has no header row",
+      ],
     ])('%s with %j', async (file, fields, field, why) => {
       const acct = await account()
       const e = await refused(upload(acct, file, fields))

@@ -36,7 +36,7 @@ describe('plausible input', () => {
     expect(bad.stderr).toMatch(/^error: FINCTL_DATE_WINDOW: the date window "since 1970" must look like 1970-01-01\.\.\+1y/m)
   })
 
-  it('tx import rejects such rows with their line (exit 8) and imports them with --force', async () => {
+  it('tx import rejects such rows with their line (exit 8) and imports them with --force; a bank row of 0 is a booking (#59)', async () => {
     const file = join(sb.dir, 'odd-rows.csv')
     writeFileSync(file, 'Date,Description,Amount\n2026-02-01,Coffee,-4.50\n1965-02-02,Archive,12.00\n2026-02-03,Fee waived,0.00\n')
     // The service refuses these rows (tx import sends them unchecked: one validation, the service's),
@@ -47,14 +47,16 @@ describe('plausible input', () => {
     expect(readFileSync(rejects, 'utf8').trim().split(/\r?\n/)).toEqual([
       'Date,Description,Amount,line,reason',
       expect.stringMatching(/^1965-02-02,Archive,12\.00,3,"date is 1965-02-02, outside the dates this service accepts/),
-      '2026-02-03,Fee waived,0.00,4,"amount is 0, which moves no money: check it, or give --force to record it"',
     ])
     expect(first.stderr).toMatch(
       /^line 3: date is 1965-02-02, outside the dates this service accepts \(1970-01-01 to [\d-]+\): check it, or give --force to keep it$/m,
     )
-    expect(first.stderr).toMatch(/^line 4: amount is 0, which moves no money: check it, or give --force to record it$/m)
+    // A 0 in a bank file is the bank's booking (a fee waived): created as 0.00, and named.
+    expect(first.stderr).toContain(
+      '1 row has an amount of 0 (line 4): bookings without money moving (a card hold, a waived fee), imported as transactions of 0.00',
+    )
     const forced = await sb.run(['tx', 'import', file, '--account', account, '--force', '--json'])
     expect(forced.code, forced.stderr).toBe(0)
-    expect(JSON.parse(forced.stdout)).toMatchObject({ created: 2, already_imported: 1, rejected: 0 })
+    expect(JSON.parse(forced.stdout)).toMatchObject({ created: 1, already_imported: 2, rejected: 0, zero_amounts: { rows: 1, lines: [4] } })
   })
 })

@@ -151,7 +151,7 @@ describe('statement lines end to end', () => {
       ],
       ['qif-comment-lines-before-header.qif', ['--map', 'description=Memo'], '--map applies to CSV files, not to this QIF file'],
       ['mt940-value-date-30-february.sta', ['--invert-sign'], '--invert-sign applies to CSV files, not to this MT940 file'],
-      ['unparseable-amounts-among-valid.csv', ['--statement-account', '1234'], '--statement-account applies to OFX and QFX and QIF'],
+      ['mt940-value-date-30-february.sta', ['--no-header'], '--no-header applies to CSV files, not to this MT940 file'],
     ])('statements upload %s %j: exit 2 with the reason, nothing uploaded', async (file, flags, message) => {
       const acct = await account()
       const r = await run(['statements', 'upload', fixture(file), '--account', acct, ...flags])

@@ -77,7 +77,7 @@ describe('CSV from bytes = CSV from the file', () => {
     await expect(planImportBytes(new Uint8Array(0))).rejects.toThrow(/^the file holds no data$/)
     const commas = new TextEncoder().encode('Date,Description,Amount\n2024-01-01,Tea,-2.00\n')
     await expect(planImportBytes(commas, { delimiter: ';' })).rejects.toThrow(
-      'found no header row in the file\'s 2 lines (read with the delimiter ";"): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column',
+      'found no header row in the file\'s 2 lines (read with the delimiter ";"): check --delimiter, or give --skip-lines N (the lines before the header), --no-header (the file has none: name columns by number, --map date=1) or --map field=Column',
     )
     const preamble = new TextEncoder().encode(`${'note\n'.repeat(60)}Date,Description,Amount\n`)
     await expect(planImportBytes(preamble)).rejects.toThrow(

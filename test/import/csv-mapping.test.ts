@@ -102,11 +102,24 @@ describe('a debit/credit indicator beside unsigned amounts', () => {
     )
   })
 
-  it('single letters under a header of no field are no indicator (D/C could be anything there)', async () => {
-    const r = await text(twoRows('Flag', 'D', 'C'))
-    expect(r.sum).toBe('14.00')
-    expect(r.notes).not.toContain('indicator <-')
-    expect(r.notes).toContain('every row reads as money in')
+  it('single letters under a header of no field are the indicator only as a debit and credit pair on every row (#59)', async () => {
+    const pair = await text(twoRows('Flag', 'D', 'C'))
+    expect(pair.sum).toBe('-6.00')
+    expect(pair.notes).toContain('indicator <- Flag')
+    expect(pair.notes).toContain(
+      'debit/credit indicator "Flag": the amounts are unsigned, so it gives each row\'s sign: "D" money out, "C" money in',
+    )
+    // A letter on one row only, or two letters of one side, could mean anything there.
+    for (const [debit, credit] of [
+      ['D', ''],
+      ['D', 'S'],
+      ['C', 'X'],
+    ]) {
+      const r = await text(twoRows('Flag', debit, credit))
+      expect(r.sum).toBe('14.00')
+      expect(r.notes).not.toContain('indicator <-')
+      expect(r.notes).toContain('every row reads as money in')
+    }
   })
 
   it('amounts with signs of their own keep them; the plan names the column of marks it did not take', async () => {
@@ -185,7 +198,7 @@ describe('the description', () => {
   it('--map description wins over any of it', async () => {
     const r = await file('constant-description-text-in-numbered-columns.csv', { map: [['description', 'Description']] })
     expect(new Set(r.descriptions)).toEqual(new Set(['Compte courant UBS']))
-    expect(r.notes).toContain('description <- Description,')
+    expect(r.notes).toContain('description <- Description (else ')
     expect(r.notes).not.toContain('so it is not the description')
   })
 
@@ -211,7 +224,7 @@ describe("the plan's words", () => {
   it('names the column taken for every field, in one line', async () => {
     const r = await file('unsigned-amounts-transaction-type-debit-credit.csv')
     expect(r.plan.notes[1]).toBe(
-      'columns: date <- Date, amount <- Amount, indicator <- Transaction Type, description <- Description, category <- Category; change one with --map FIELD=Column',
+      'columns: date <- Date, amount <- Amount, indicator <- Transaction Type, description <- Description (else Original Description), category <- Category; change one with --map FIELD=Column',
     )
   })
 

@@ -170,7 +170,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
     const lines = readFileSync(rejects, 'utf8').trim().split('\r\n')
     expect(lines[0]).toBe('Date;Description;Amount;line;reason')
     expect(lines[1]).toMatch(/^02\.10\.2026;"Bad; amount";abc;3;"?amount /)
-    expect(lines[2]).toMatch(/^03\.10\.2026;;-2,00;4;no description/)
+    expect(lines[2]).toMatch(/^03\.10\.2026;;-2,00;4;"no description: ""Description"" is empty on this row"$/)
   })
 
   it('keeps the first thousand rejected rows in memory and the rest in a spill file, every one listed in order', async () => {

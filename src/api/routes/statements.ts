@@ -74,6 +74,7 @@ async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
     where: f.where,
     decimalComma: f.decimal_comma,
     skipLines: f.skip_lines,
+    noHeader: f.no_header,
     invertSign: f.invert_sign,
   }
 }
@@ -108,6 +109,7 @@ async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
     where: j.where,
     decimalComma: j.decimal_comma,
     skipLines: j.skip_lines,
+    noHeader: j.no_header,
     invertSign: j.invert_sign,
   }
 }

@@ -14,6 +14,7 @@ export interface GivenOptions {
   where?: readonly unknown[]
   decimalComma?: boolean
   skipLines?: number
+  noHeader?: boolean
   invertSign?: boolean
 }
 
@@ -66,6 +67,12 @@ const RULES: Rule[] = [
     formats: CSV_ONLY,
     why: (f) => `it skips the lines before a CSV header row; ${aFile(f)} has no header row`,
   },
+  {
+    field: 'no_header',
+    given: (o) => o.noHeader === true,
+    formats: CSV_ONLY,
+    why: (f) => `it says a CSV file's first line is a transaction; ${aFile(f)} has no header row`,
+  },
   { field: 'invert_sign', given: (o) => o.invertSign === true, formats: CSV_ONLY, why: (f) => `${NAMES[f]} amounts carry their own sign` },
   {
     field: 'date_format',
@@ -81,12 +88,6 @@ const RULES: Rule[] = [
       f === 'mt940'
         ? 'MT940 amounts always have a decimal comma'
         : `each ${NAMES[f]} amount is read with the decimal mark it is written with`,
-  },
-  {
-    field: 'account_number',
-    given: (o) => o.accountNumber !== undefined,
-    formats: ['ofx', 'qfx', 'qif', 'camt053', 'mt940'],
-    why: () => 'a CSV file holds the rows of one account and names no account to choose',
   },
 ]
 

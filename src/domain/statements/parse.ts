@@ -19,6 +19,7 @@ export interface UploadOptions {
   where?: Array<[string, string]>
   decimalComma?: boolean
   skipLines?: number
+  noHeader?: boolean
   invertSign?: boolean
 }
 
@@ -165,18 +166,22 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
 }
 
 async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions): Promise<ParsedUpload> {
-  const [{ ImportError, planImportBytes }, { RowMapper }, { readRecordsBytes }, { CsvError }] = await Promise.all([
-    import('../../import/plan.js'),
-    import('../../import/map-rows.js'),
-    import('../../import/read-rows.js'),
-    import('csv-parse'),
-  ])
+  const [{ ImportError, planImportBytes }, { RowMapper }, { readRecordsBytes }, { CsvError }, { accountKey, isAccountNumber }, { cell }] =
+    await Promise.all([
+      import('../../import/plan.js'),
+      import('../../import/map-rows.js'),
+      import('../../import/read-rows.js'),
+      import('csv-parse'),
+      import('../../import/own-account.js'),
+      import('../../import/row-text.js'),
+    ])
   const opts = {
     encoding: o.encoding,
     delimiter: o.delimiter,
     dateFormat: o.dateFormat,
     decimalComma: o.decimalComma,
     skipLines: o.skipLines,
+    noHeader: o.noHeader,
     map: o.map,
     where: o.where,
     invertSign: o.invertSign,
@@ -184,11 +189,23 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
   try {
     const plan = await planImportBytes(bytes, opts)
     const rows = new RowMapper(plan, { accountId: 'statement', currency: target.currency })
-    const part: StatementPart = { lines: [] }
-    const { lines } = part
+    // A currency the file states (its header, a preamble line) is the statement's: checked against the account's.
+    const currency = plan.currency.stated ? { currency: plan.currency.stated.code } : {}
+    // A file of several accounts' rows (an account column) is one part per account, chosen as any statement's are (select.ts).
+    const parts = new Map<string, StatementPart>()
+    const partOf = (fields: string[]): StatementPart => {
+      const number = plan.map.account === undefined ? '' : cell(fields, plan.map.account)
+      const key = isAccountNumber(number) ? accountKey(number) : ''
+      const found = parts.get(key)
+      if (found) return found
+      const part: StatementPart = { lines: [], ...currency, ...(key ? { accountHint: number } : {}) }
+      parts.set(key, part)
+      return part
+    }
     for await (const rec of readRecordsBytes(bytes, plan.layout)) {
       const r = rows.map(rec)
       if (!r) continue
+      const part = partOf(rec.fields)
       if (!r.ok) {
         part.unreadable ??= []
         part.unreadable.push({ line: r.line, reason: r.reason })
@@ -210,10 +227,10 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
           ? ''
           : (rec.fields[plan.map.reference < 0 ? rec.fields.length + plan.map.reference : plan.map.reference] ?? '').trim()
       if (ref) line.reference = ref
-      lines.push(line)
+      part.lines.push(line)
     }
     const warnings = rows.skipped.map((s) => `line ${s.line}: ${s.reason}`)
-    return { format: 'csv', parts: [part], warnings }
+    return { format: 'csv', parts: parts.size ? [...parts.values()] : [{ lines: [], ...currency }], warnings }
   } catch (e) {
     if (e instanceof ImportError) throw new StatementFileError(e.message)
     // csv-parse's own refusals (a quote never closed, ...): the file, not a bug.

@@ -94,6 +94,7 @@ export const StatementUploadJson = z
       .openapi({ description: 'CSV: keep only rows whose column holds this value' }),
     decimal_comma: z.boolean().optional(),
     skip_lines: z.number().int().min(0).max(1000).optional(),
+    no_header: z.boolean().optional().openapi({ description: 'CSV: the file has no header row; map columns by number' }),
     invert_sign: z.boolean().optional(),
     exchange_rate: AmountInput.optional().openapi({
       description: "rate to the company's base currency, required when the account's currency is another",
@@ -128,6 +129,7 @@ export const StatementUploadForm = z
       .regex(/^\d{1,4}$/, 'must be a whole number')
       .transform(Number)
       .optional(),
+    no_header: formBool.optional(),
     invert_sign: formBool.optional(),
     exchange_rate: z.string().max(40).optional(),
   })

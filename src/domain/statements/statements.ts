@@ -44,6 +44,7 @@ export interface StatementUpload {
   where?: string[]
   decimalComma?: boolean
   skipLines?: number
+  noHeader?: boolean
   invertSign?: boolean
 }
 
@@ -122,6 +123,7 @@ export function uploadOptions(u: StatementUpload): UploadOptions {
     where: u.where?.length ? pairs(u.where, 'where') : undefined,
     decimalComma: u.decimalComma,
     skipLines: u.skipLines,
+    noHeader: u.noHeader,
     invertSign: u.invertSign,
   }
 }

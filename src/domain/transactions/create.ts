@@ -95,7 +95,13 @@ function buildRow(
   const amount = parseAmount(input.amount, currencyExponent(currency))
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
   checkPlausible(
-    { transaction_date: input.transaction_date, posted_date: input.posted_date, amountMinor: amount.minor, force: input.force },
+    {
+      transaction_date: input.transaction_date,
+      posted_date: input.posted_date,
+      amountMinor: amount.minor,
+      force: input.force,
+      bankRecord: input.import_ref !== undefined,
+    },
     when.window,
     now,
   )

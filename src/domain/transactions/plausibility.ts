@@ -2,7 +2,8 @@
  * Plausible entries: a transaction dated outside the service's date window (by default from
  * 1970-01-01 to a year after today) or of amount 0 is refused unless the request says `force: true`.
  * A typo such as 9999-12-31 would otherwise head every list for good, and a 0 moves no money.
- * Statement lines are the bank's own record and are not checked.
+ * Statement lines are the bank's own record and are not checked; nor is the 0 of a row imported
+ * from a bank file (it carries `import_ref`): a card hold or a waived fee the bank booked.
  */
 import { validation } from '../../kernel/errors.js'
 
@@ -47,7 +48,7 @@ export function latestDate(w: DateWindow, now: Date): string {
  * are YYYY-MM-DD (already validated), so they compare as text.
  */
 export function checkPlausible(
-  entry: { transaction_date?: string; posted_date?: string; amountMinor?: number; force?: boolean },
+  entry: { transaction_date?: string; posted_date?: string; amountMinor?: number; force?: boolean; bankRecord?: boolean },
   window: DateWindow,
   now: Date,
 ): void {
@@ -62,5 +63,6 @@ export function checkPlausible(
       )
     }
   }
-  if (entry.amountMinor === 0) throw validation('amount', 'is 0, which moves no money: check it, or give `force` to record it')
+  if (entry.amountMinor === 0 && !entry.bankRecord)
+    throw validation('amount', 'is 0, which moves no money: check it, or give `force` to record it')
 }

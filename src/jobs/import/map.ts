@@ -29,11 +29,13 @@ export async function* mapRows(
   const planned = new Set(plan.skipped.map((s) => s.line))
   let named = 0
   summary.skipped_after_plan = undefined
+  summary.zero_amounts = undefined
   for await (const records of chunks) {
     const ready: ReadyRow[] = []
     for (const rec of records) {
       const r = mapper.map(rec)
       summary.skipped_lines = mapper.skippedCount
+      if (mapper.zeroRows) summary.zero_amounts = { rows: mapper.zeroRows, lines: mapper.zeroLines }
       if (!r) {
         // A line skipped by the running sum, which the plan could not name: listed (the first ones).
         if (mapper.skipped.length > named && mapper.skipped.length <= NAMED_SKIPS + plan.skipped.length) {

@@ -13,6 +13,8 @@ import type { CreateTransactionRequest } from '../../domain/schemas.js'
 import type { TransactionDraft } from '../../import/draft.js'
 import { RowMapper } from '../../import/map-rows.js'
 import { planImport, type CsvMapping, type ImportPlan } from '../../import/plan.js'
+import { currencyRefusal } from '../../import/file-currency.js'
+import { accountRefusal } from '../../import/own-account.js'
 import { readRecordChunks } from '../../import/read-rows.js'
 import { batches, batchSize } from './batch.js'
 import { mapRows } from './map.js'
@@ -61,11 +63,22 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     hooks.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))),
     o.wait ? Number.POSITIVE_INFINITY : undefined,
   )
-  const { currency_code: currency } = await pacer.call(() => client.accounts.get(o.accountId))
+  const account = await pacer.call(() => client.accounts.get(o.accountId))
+  const currency = account.currency_code
   // Plan: settled from the start of the file, so that sending starts once its decisions are final.
   // A dry run plans the same way, so that it tells what the import will do.
   const plan = await planImport(o.path, o.mapping, true)
   hooks.onPlan?.(plan)
+  // A file in another currency than the account's is refused before anything is written (exit 6).
+  const refusal = currencyRefusal(plan.currency, { name: account.name, currency }, o.constants?.currency_code)
+  if (refusal) throw new AppError('validation_error', refusal)
+  // So is a file of several accounts' rows, or of another account's (own-account.ts).
+  if (plan.accounts) {
+    const all = (await pacer.call(() => client.accounts.list())).data
+    const info = (a: { name: string; account_number_last4: string | null }) => ({ name: a.name, last4: a.account_number_last4 })
+    const wrong = accountRefusal(plan.accounts, info(account), all.filter((a) => a.id !== account.id).map(info), plan.accountChoice)
+    if (wrong) throw new AppError('validation_error', wrong)
+  }
   const tally = new Tally(o, plan, currency, started, hooks.onProgress)
   // Read rows and map them, once a pass: a row's occurrence number and the running balance start again with it.
   const pass = (check?: RateCheck) =>

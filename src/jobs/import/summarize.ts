@@ -42,6 +42,11 @@ export interface ImportSummary {
   reversals?: number
   /** Lines after the header that are not transactions (balances, turnovers, footers). */
   skipped_lines: number
+  /**
+   * Rows of amount 0 read as bookings (a card hold, a waived fee: zero-rows.ts), imported as 0.00:
+   * how many, and the lines of the first 100. A 0 on a closing or balance line is skipped instead.
+   */
+  zero_amounts?: { rows: number; lines: number[] }
   /** The skipped lines the plan could not name (a balance found by the running sum), with why: the first 100. */
   skipped_after_plan?: Array<{ line: number; reason: string }>
   /** Sum of the valid rows of the file in `currency` (the account's), and of those this run created. */
@@ -82,7 +87,9 @@ export class Tally {
   ) {
     const zero = formatMinor(0, currencyExponent(currency))
     this.totals = new CurrencyTotals(currency)
-    this.rejectsFile = new RejectsWriter(o.rejectsPath, plan.header, plan.layout.delimiter, { input: o.path, overwrite: o.overwrite })
+    // A header-less file's rejects get column names, so that the file says which column is which.
+    const header = plan.headerless ? plan.header.map((_, i) => `column ${i + 1}`) : plan.header
+    this.rejectsFile = new RejectsWriter(o.rejectsPath, header, plan.layout.delimiter, { input: o.path, overwrite: o.overwrite })
     this.summary = {
       file: o.path,
       bank_account_id: o.accountId,

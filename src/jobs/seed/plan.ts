@@ -172,6 +172,7 @@ export function importOptions(spec: ImportSpec | StatementSpec): CsvMapping {
     dateFormat: spec.date_format,
     decimalComma: spec.decimal_comma,
     skipLines: spec.skip_lines,
+    noHeader: spec.no_header,
     where: spec.where ? Object.entries(spec.where) : undefined,
     invertSign: spec.invert_sign,
     indicatorDebit: 'indicator_debit' in spec ? spec.indicator_debit : undefined,

@@ -76,6 +76,7 @@ const csvReading = {
   encoding: z.string().max(40).optional(),
   decimal_comma: z.boolean().optional(),
   skip_lines: Whole(0, 1000).optional(),
+  no_header: z.boolean().optional(),
   where: z.record(z.string(), z.string()).optional(),
   invert_sign: z.boolean().optional(),
 }

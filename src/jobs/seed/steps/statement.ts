@@ -52,6 +52,7 @@ export const statement: StepHandler<'statement'> = {
           where: spec.where ? Object.entries(spec.where).map(([c, v]) => `${c}=${v}`) : undefined,
           decimal_comma: spec.decimal_comma,
           skip_lines: spec.skip_lines,
+          no_header: spec.no_header,
           invert_sign: spec.invert_sign,
           exchange_rate: spec.exchange_rate,
         })

@@ -1,0 +1,118 @@
+/**
+ * Columns found by their values where no header names them: a header-less file (easybank, ASN),
+ * or a header in words the mapping does not know. The amount (a column of amounts; of two, the one
+ * the other is a running balance of), the currency (a column of ISO 4217 codes) and the text
+ * columns a description is taken from, in the order they are tried.
+ */
+import { isCurrency } from '../kernel/currencies.js'
+import { detectDecimalMark, looksLikeAmount, parseLocaleAmount } from './amount.js'
+import { isDateCell } from './column-evidence.js'
+import { cell } from './row-text.js'
+
+/** Share of a column's rows that must hold its kind of value. */
+const MOST = 0.9
+
+function widthOf(rows: string[][]): number {
+  let w = 0
+  for (const r of rows) if (r.length > w) w = r.length
+  return w
+}
+
+/** Columns not taken whose cells are filled on most rows and each of those of one kind. */
+function columnsOf(rows: string[][], taken: Set<number>, is: (text: string) => boolean): number[] {
+  const found: number[] = []
+  for (let i = 0; i < widthOf(rows); i++) {
+    if (taken.has(i)) continue
+    let filled = 0
+    let kind = 0
+    for (const r of rows) {
+      const v = cell(r, i)
+      if (!v) continue
+      filled++
+      if (is(v)) kind++
+    }
+    if (filled > 0 && filled >= rows.length * MOST && kind >= filled * MOST) found.push(i)
+  }
+  return found
+}
+
+/** A column's amounts in minor units (4 decimals, whatever the currency), undefined where a cell is none. */
+function amountsOf(rows: string[][], i: number): Array<number | undefined> {
+  const mark = detectDecimalMark(rows.map((r) => cell(r, i)))
+  return rows.map((r) => {
+    const a = parseLocaleAmount(cell(r, i), mark, 4)
+    return a.ok ? a.minor : undefined
+  })
+}
+
+/**
+ * Whether column `b` is a running balance of column `a`: from one row to the next it moves by one
+ * of the two rows' amounts, in either order of rows (balance after or before each movement), on
+ * four pairs of rows in five at least.
+ */
+function isBalanceOf(a: Array<number | undefined>, b: Array<number | undefined>): boolean {
+  const relations = [0, 0, 0, 0]
+  let pairs = 0
+  for (let i = 1; i < a.length; i++) {
+    const [a0, a1, b0, b1] = [a[i - 1], a[i], b[i - 1], b[i]]
+    if (a0 === undefined || a1 === undefined || b0 === undefined || b1 === undefined) continue
+    pairs++
+    if (b1 - b0 === a1) relations[0]++
+    if (b1 - b0 === a0) relations[1]++
+    if (b0 - b1 === a0) relations[2]++
+    if (b0 - b1 === a1) relations[3]++
+  }
+  return pairs >= 2 && Math.max(...relations) * 5 >= pairs * 4
+}
+
+export type AmountByValues =
+  | { ok: true; column: number; balances: number[] }
+  /** `columns`: every column of amounts, when no one of them is the amount (or none holds amounts). */
+  | { ok: false; columns: number[] }
+
+/**
+ * The amount column by its values: the one column of amounts (decimals or a sign on most rows);
+ * of several, the one left when each running balance of another is set aside.
+ */
+export function amountColumnByValues(rows: string[][], taken: Set<number>): AmountByValues {
+  const columns = columnsOf(rows, taken, (v) => looksLikeAmount(v) && !isDateCell(v))
+  if (columns.length === 1) return { ok: true, column: columns[0], balances: [] }
+  const amounts = new Map(columns.map((i) => [i, amountsOf(rows, i)]))
+  const balances = columns.filter((b) => columns.some((a) => a !== b && isBalanceOf(amounts.get(a)!, amounts.get(b)!)))
+  const left = columns.filter((i) => !balances.includes(i))
+  return left.length === 1 ? { ok: true, column: left[0], balances } : { ok: false, columns }
+}
+
+/** The currency column by its values (ISO 4217 codes on most rows): of several, the one nearest the amount. */
+export function currencyColumnByValues(rows: string[][], taken: Set<number>, amount: number | undefined): number | undefined {
+  const columns = columnsOf(rows, taken, (v) => /^[A-Za-z]{3}$/.test(v) && isCurrency(v.toUpperCase()))
+  if (columns.length <= 1 || amount === undefined) return columns[0]
+  return columns.reduce((best, i) => (Math.abs(i - amount) < Math.abs(best - amount) ? i : best))
+}
+
+/** An account number or code rather than words: an IBAN, digits, or one word of capitals and digits. */
+const CODE = /^(?:[A-Z]{2}\d{2}[A-Z0-9 ]{10,34}|[\d\s./-]+|[A-Z0-9_/-]{1,12})$/
+const LETTERS = /\p{L}.*\p{L}/u
+
+/**
+ * Text columns not taken, best first for a description: the ones whose cells are words (not codes,
+ * dates or amounts) on the most rows, and that vary from row to row.
+ */
+export function textColumnsByValues(rows: string[][], taken: Set<number>): number[] {
+  const scored: Array<{ i: number; words: number }> = []
+  for (let i = 0; i < widthOf(rows); i++) {
+    if (taken.has(i)) continue
+    let words = 0
+    let filled = 0
+    const values = new Set<string>()
+    for (const r of rows) {
+      const v = cell(r, i)
+      if (!v) continue
+      filled++
+      values.add(v)
+      if (LETTERS.test(v) && !CODE.test(v) && !isDateCell(v) && !looksLikeAmount(v)) words++
+    }
+    if (words > 0 && words * 2 >= filled && (values.size > 1 || rows.length === 1)) scored.push({ i, words })
+  }
+  return scored.sort((a, b) => b.words - a.words || a.i - b.i).map((s) => s.i)
+}

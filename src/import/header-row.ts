@@ -1,0 +1,72 @@
+/**
+ * Where a file's transactions start: after its header row, or at its first line when it has none.
+ * Several banks export without a header (Austrian easybank and Raiffeisen, Dutch ASN), and a
+ * header-less file read as if its first line named the columns loses that line, so the header is
+ * never taken for granted: a line is a header when it names two known columns (or --skip-lines
+ * says so), and the file has none when its first lines are transactions themselves (a date and an
+ * amount, and the next line alike) or `--no-header` says so.
+ */
+import { looksLikeAmount } from './amount.js'
+import { isDateCell } from './column-evidence.js'
+import { recognised } from './mapping.js'
+import type { CsvRecord } from './read-rows.js'
+
+/** Lines a header may follow (preamble lines). */
+export const HEADER_WITHIN = 50
+
+export type HeaderRow =
+  /** `index`: the header's record among those looked at; `known`: it names columns the mapping knows. */
+  | { kind: 'header'; index: number; known: boolean }
+  /** No header: the transactions start at record `index`; `given`: --no-header said so. */
+  | { kind: 'none'; index: number; given: boolean }
+
+/** The columns of a line's date and amount, when it has both: the shape of a transaction line. */
+function shapeOf(fields: string[]): { date: number; amount: number } | undefined {
+  const date = fields.findIndex((f) => isDateCell(f))
+  if (date < 0) return undefined
+  const amount = fields.findIndex((f, i) => i !== date && looksLikeAmount(f) && !isDateCell(f))
+  return amount < 0 ? undefined : { date, amount }
+}
+
+/** Whether two records are transaction lines of one layout: a date and an amount in the same columns, as many fields. */
+function sameShape(a: CsvRecord, b: CsvRecord | undefined): boolean {
+  const sa = shapeOf(a.fields)
+  if (!sa) return false
+  if (!b) return true
+  const sb = shapeOf(b.fields)
+  return sb !== undefined && sa.date === sb.date && sa.amount === sb.amount && a.fields.length === b.fields.length
+}
+
+/** A line of column names: as many cells as the transactions, two or more filled, none a date or an amount. */
+function namesRow(rec: CsvRecord, data: CsvRecord): boolean {
+  const filled = rec.fields.filter((f) => f.trim() !== '')
+  return (
+    rec.fields.length === data.fields.length &&
+    filled.length >= 2 &&
+    !filled.some((f) => isDateCell(f) || looksLikeAmount(f) || /^\d+$/.test(f.trim()))
+  )
+}
+
+/**
+ * The header row among the first records of a file (up to HEADER_WITHIN and one more), or where
+ * the transactions of a header-less file start; undefined when neither is found.
+ * `o.skipLines`: the header is the first record after that many lines (with `noHeader`: the first transaction).
+ * `o.byMap`: --map was given, so a first line that is no transaction is the header even with names the mapping does not know.
+ */
+export function findHeaderRow(records: CsvRecord[], o: { noHeader?: boolean; skipLines?: number; byMap?: boolean }): HeaderRow | undefined {
+  const start = o.skipLines === undefined ? 0 : records.findIndex((r) => r.line > o.skipLines!)
+  if (start < 0) return undefined
+  if (o.noHeader) return { kind: 'none', index: start, given: true }
+  if (o.skipLines !== undefined) return { kind: 'header', index: start, known: recognised(records[start].fields) >= 2 }
+  for (let i = 0; i < records.length && i < HEADER_WITHIN; i++) {
+    const rec = records[i]
+    if (recognised(rec.fields) >= 2) return { kind: 'header', index: i, known: true }
+    if (sameShape(rec, records[i + 1])) {
+      // The line before the first transaction names the columns, in words the mapping does not know.
+      if (i > 0 && namesRow(records[i - 1], rec)) return { kind: 'header', index: i - 1, known: false }
+      return { kind: 'none', index: i, given: false }
+    }
+    if (o.byMap && i === 0) return { kind: 'header', index: 0, known: false }
+  }
+  return undefined
+}
