@@ -3,11 +3,11 @@
  * header mapping knows: windows-1252 (English, German, French, Spanish, Dutch, the Nordic
  * languages, Portuguese, Italian), windows-1250 (Polish, Czech, Slovak), windows-1257 (Lithuanian,
  * Latvian, Estonian) and windows-1251 (Russian, Ukrainian). Each page decodes the sample; a word
- * with letters beyond ASCII counts for a page when every such letter of it belongs to one of the
- * page's languages, against it when not ("Paslaugþ" is no word of a windows-1252 language,
- * "Paslaugų" is Lithuanian). A Cyrillic word has no Latin letter ("Mьller" is German read as
- * windows-1251), and windows-1251 takes part only when more words read as Cyrillic than not. The
- * page with the most words for it wins, windows-1252 on a tie; a tie between pages that read the
+ * with letters beyond ASCII counts for each of the page's languages it belongs to, and against the
+ * page when it belongs to none ("uþ" is no word of a windows-1252 language, "už" is Lithuanian). A
+ * page scores its likeliest language's words less those against it; a Cyrillic word has no Latin
+ * letter ("Mьller" is German read as windows-1251), and windows-1251 takes part only when it scores
+ * above zero. The highest score wins, windows-1252 on a tie; a tie between pages that read the
  * file differently is reported as not sure. The rule and how it was measured: docs/csv-mapping.md.
  */
 
