@@ -60,6 +60,21 @@ const PHRASES: Record<BalanceKind, string[]> = {
     'inngaende saldo',
     'primosaldo',
     'alkusaldo',
+    'inngående balanse',
+    'ingående balans',
+    'startsaldo',
+    'počáteční zůstatek',
+    'počáteční stav',
+    'входящий остаток',
+    'входящее сальдо',
+    'остаток на начало',
+    'остаток на начало периода',
+    'вхідний залишок',
+    'залишок на початок',
+    'залишок на початок періоду',
+    'баланс на початок періоду',
+    'saldo contabilístico inicial',
+    'saldo contabile iniziale',
   ],
   'closing balance': [
     'closing balance',
@@ -96,8 +111,43 @@ const PHRASES: Record<BalanceKind, string[]> = {
     'utgaende saldo',
     'ultimosaldo',
     'loppusaldo',
+    'utgående balanse',
+    'utgående balans',
+    'slutsaldo',
+    'konečný zůstatek',
+    'konečný stav',
+    'исходящий остаток',
+    'исходящее сальдо',
+    'остаток на конец',
+    'остаток на конец периода',
+    'вихідний залишок',
+    'залишок на кінець',
+    'залишок на кінець періоду',
+    'баланс на кінець періоду',
+    'saldo contabilístico final',
+    'saldo disponível final',
+    'saldo contabile finale',
   ],
-  balance: ['balance', 'account balance', 'saldo', 'kontostand', 'solde', 'likutis', 'atlikums', 'balans'],
+  balance: [
+    'balance',
+    'account balance',
+    'saldo',
+    'kontostand',
+    'solde',
+    'likutis',
+    'atlikums',
+    'balans',
+    'balanse',
+    'zůstatek',
+    'остаток',
+    'сальдо',
+    'баланс',
+    'залишок',
+    'saldo contabilístico',
+    'saldo disponível',
+    'saldo contabile',
+    'saldo disponibile',
+  ],
   turnover: [
     'turnover',
     'total debits',
@@ -118,14 +168,32 @@ const PHRASES: Record<BalanceKind, string[]> = {
     'obroty',
     'omzet',
     'omsaettning',
+    'omsætning',
+    'omsetning',
+    'obrat',
+    'обороты',
+    'оборот',
+    'обороти',
   ],
 }
 
 const KIND_OF = new Map<string, BalanceKind>()
-for (const [kind, phrases] of Object.entries(PHRASES) as Array<[BalanceKind, string[]]>) for (const p of phrases) KIND_OF.set(p, kind)
+for (const [kind, phrases] of Object.entries(PHRASES) as Array<[BalanceKind, string[]]>)
+  for (const p of phrases) KIND_OF.set(normalizeHeader(p), kind)
 
-/** Words that lead to a date at the end of a balance's text, and month names. */
+/** Words that lead to a date at the end of a balance's text, and month names (English ones). */
 const FILLERS = new Set([
+  'pr',
+  'pa',
+  'den',
+  'za',
+  'k',
+  'ke',
+  'dni',
+  'em',
+  'di',
+  'на',
+  'за',
   'at',
   'on',
   'as',
@@ -183,13 +251,13 @@ export function balanceKind(text: string): BalanceKind | undefined {
   if (!first) return undefined
   let starts = firstWordSeen.get(first)
   if (starts === undefined) {
-    starts = FIRST_WORDS.has(normalizeHeader(first.replace(/ø/gi, 'o').replace(/ł/gi, 'l')))
+    starts = FIRST_WORDS.has(normalizeHeader(first))
     // A file's texts start with the same few words (CARD, POS, SEPA): remembered, up to a bound.
     if (firstWordSeen.size > 10_000) firstWordSeen.clear()
     firstWordSeen.set(first, starts)
   }
   if (!starts) return undefined
-  const words = normalizeHeader(text.replace(/ø/gi, 'o').replace(/ł/gi, 'l'))
+  const words = normalizeHeader(text)
     .split(' ')
     .filter((w) => w && !/\d/.test(w))
   // "Nouveau solde au 31/03/2024", "Saldo per 31.05.2024", "Closing balance as of 31 May EUR": the date's words and a currency go.

@@ -1,12 +1,14 @@
 /**
  * Which Windows code page a file that is not UTF-8 is written in, among those of the languages the
- * header mapping knows: windows-1252 (English, German, French, Spanish, Dutch), windows-1250
- * (Polish, Czech, Slovak) and windows-1257 (Lithuanian, Latvian, Estonian). Each page decodes the
- * sample; a word with letters beyond ASCII counts for a page when every such letter of it belongs to
- * one of the page's languages, against it when not ("Paslaugø" is no word of a windows-1252
- * language, "Paslaugų" is Lithuanian). The page with the most words for it wins, windows-1252 on a
- * tie; a tie between pages that read the file differently is reported as not sure. The rule and how
- * it was measured against chardet: docs/csv-mapping.md.
+ * header mapping knows: windows-1252 (English, German, French, Spanish, Dutch, the Nordic
+ * languages, Portuguese, Italian), windows-1250 (Polish, Czech, Slovak), windows-1257 (Lithuanian,
+ * Latvian, Estonian) and windows-1251 (Russian, Ukrainian). Each page decodes the sample; a word
+ * with letters beyond ASCII counts for each of the page's languages it belongs to, and against the
+ * page when it belongs to none ("uþ" is no word of a windows-1252 language, "už" is Lithuanian). A
+ * page scores its likeliest language's words less those against it; a Cyrillic word has no Latin
+ * letter ("Mьller" is German read as windows-1251), and windows-1251 takes part only when it scores
+ * above zero. The highest score wins, windows-1252 on a tie; a tie between pages that read the
+ * file differently is reported as not sure. The rule and how it was measured: docs/csv-mapping.md.
  */
 
 /** The letters beyond ASCII of each language. */
@@ -21,13 +23,25 @@ const LETTERS: Record<string, string> = {
   Lithuanian: 'ąčęėįšųūžĄČĘĖĮŠŲŪŽ',
   Latvian: 'āčēģīķļņšūžĀČĒĢĪĶĻŅŠŪŽ',
   Estonian: 'äõöüšžÄÕÖÜŠŽ',
+  Norwegian: 'æøåéÆØÅÉ',
+  Danish: 'æøåéÆØÅÉ',
+  Swedish: 'åäöéÅÄÖÉ',
+  Finnish: 'åäöšžÅÄÖŠŽ',
+  Portuguese: 'áàâãçéêíóôõúüÁÀÂÃÇÉÊÍÓÔÕÚÜ',
+  Italian: 'àèéìíîòóùúÀÈÉÌÍÎÒÓÙÚ',
+  Russian: 'абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ',
+  Ukrainian: 'абвгґдеєжзиіїйклмнопрстуфхцчшщьюяАБВГҐДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЬЮЯ',
 }
 
-/** The code pages tried, the first winning a tie, with their languages. */
-export const CODE_PAGES: ReadonlyArray<{ encoding: string; languages: string[] }> = [
-  { encoding: 'windows-1252', languages: ['German', 'French', 'Spanish', 'Dutch'] },
+/** The code pages tried, the first winning a tie, with their languages; `cyrillic`: their words have no Latin letter. */
+export const CODE_PAGES: ReadonlyArray<{ encoding: string; languages: string[]; cyrillic?: boolean }> = [
+  {
+    encoding: 'windows-1252',
+    languages: ['German', 'French', 'Spanish', 'Dutch', 'Norwegian', 'Danish', 'Swedish', 'Finnish', 'Portuguese', 'Italian'],
+  },
   { encoding: 'windows-1250', languages: ['Polish', 'Czech', 'Slovak'] },
   { encoding: 'windows-1257', languages: ['Lithuanian', 'Latvian', 'Estonian'] },
+  { encoding: 'windows-1251', languages: ['Russian', 'Ukrainian'], cyrillic: true },
 ]
 
 const SETS: Record<string, Set<string>> = Object.fromEntries(Object.entries(LETTERS).map(([k, v]) => [k, new Set(v)]))
@@ -35,16 +49,31 @@ const SETS: Record<string, Set<string>> = Object.fromEntries(Object.entries(LETT
 /** Words of a text: runs of anything but white space and ASCII digits and punctuation. */
 const WORD_BREAK = /[\s!-@[-`{-~]+/
 const LETTER = /\p{L}/u
+const LATIN = /[A-Za-z]/
 
-/** Words with a letter and a character beyond ASCII that read as one of the languages, less those that do not. */
-function score(words: string[], languages: string[]): number {
-  let s = 0
+/**
+ * Words with a letter and a character beyond ASCII that read as the page's likeliest language,
+ * less those that read as none of its languages: a file is in one language, so "Belřb" and "pĺ"
+ * (Danish read as windows-1250: Czech, then Slovak) count less than "Beløb" and "på".
+ */
+function score(words: string[], languages: string[], cyrillic?: boolean): number {
+  const counts = languages.map(() => 0)
+  let against = 0
   for (const w of words) {
     if (!LETTER.test(w)) continue
     const high = [...w].filter((c) => c.charCodeAt(0) > 0x7f)
-    if (high.length) s += languages.some((l) => high.every((c) => SETS[l].has(c))) ? 1 : -1
+    if (high.length === 0) continue
+    let reads = false
+    if (!(cyrillic && LATIN.test(w)))
+      languages.forEach((l, i) => {
+        if (high.every((c) => SETS[l].has(c))) {
+          counts[i]++
+          reads = true
+        }
+      })
+    if (!reads) against++
   }
-  return s
+  return Math.max(...counts) - against
 }
 
 export interface CodePageGuess {
@@ -61,8 +90,8 @@ export function guessCodePage(sample: Uint8Array): CodePageGuess {
     const text = new TextDecoder(p.encoding).decode(sample)
     // The same bytes break words alike in every page: below 0x80 they decode the same.
     const words = text.split(WORD_BREAK)
-    return { ...p, text, words, score: score(words, p.languages) }
-  })
+    return { ...p, text, words, score: score(words, p.languages, p.cyrillic) }
+  }).filter((r) => !r.cyrillic || r.score > 0)
   let best = read[0]
   for (const r of read) if (r.score > best.score) best = r
   const others = read.filter((r) => r !== best && r.text !== best.text)

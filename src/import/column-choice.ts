@@ -6,6 +6,7 @@
  */
 import { dateColumnByValues, descriptionByValues, columnName, takenColumns } from './column-evidence.js'
 import { amountColumnByValues, currencyColumnByValues, textColumnsByValues } from './columns-by-values.js'
+import { headerCurrency } from './file-currency.js'
 import { isDescriptionHeader, isKnownHeader, missingColumns, type ColumnMap, type Role } from './mapping.js'
 import { cell, DATE_LIKE, ImportError, NO_DESCRIPTION } from './row-text.js'
 
@@ -45,7 +46,8 @@ export function chooseColumns(header: string[], m: ColumnMap, rows: string[][], 
         `cannot tell which column holds the amount: ${a.columns.map((i) => columnName(header, i)).join(', ')} all hold amounts; give --map amount=Column`,
       )
   }
-  if (m.currency_code === undefined && !given.has('currency_code') && dated.length) {
+  // The amount's header names its currency ("Сума в валюті картки (UAH)"): a column of codes beside it is the operation's, not the amount's.
+  if (m.currency_code === undefined && !given.has('currency_code') && dated.length && !headerCurrency(header, m)) {
     const i = currencyColumnByValues(dated, unnamed(takenColumns(m)), m.amount ?? m.debit ?? m.credit)
     if (i !== undefined) {
       m.currency_code = i

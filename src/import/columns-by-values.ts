@@ -4,7 +4,7 @@
  * the other is a running balance of), the currency (a column of ISO 4217 codes) and the text
  * columns a description is taken from, in the order they are tried.
  */
-import { isCurrency } from '../kernel/currencies.js'
+import { isCurrency, withdrawnIn } from '../kernel/currencies.js'
 import { detectDecimalMark, looksLikeAmount, parseLocaleAmount } from './amount.js'
 import { isDateCell } from './column-evidence.js'
 import { cell } from './row-text.js'
@@ -83,9 +83,14 @@ export function amountColumnByValues(rows: string[][], taken: Set<number>): Amou
   return left.length === 1 ? { ok: true, column: left[0], balances } : { ok: false, columns }
 }
 
-/** The currency column by its values (ISO 4217 codes on most rows): of several, the one nearest the amount. */
+/**
+ * The currency column by its values (codes of today's ISO 4217 currencies on most rows: a withdrawn
+ * one such as Alfa-Bank's "RUR" under a header of no field is no evidence): of several, the one
+ * nearest the amount.
+ */
 export function currencyColumnByValues(rows: string[][], taken: Set<number>, amount: number | undefined): number | undefined {
-  const columns = columnsOf(rows, taken, (v) => /^[A-Za-z]{3}$/.test(v) && isCurrency(v.toUpperCase()))
+  const active = (v: string) => isCurrency(v) && withdrawnIn(v) === undefined
+  const columns = columnsOf(rows, taken, (v) => /^[A-Z]{3}$/.test(v) && active(v))
   if (columns.length <= 1 || amount === undefined) return columns[0]
   return columns.reduce((best, i) => (Math.abs(i - amount) < Math.abs(best - amount) ? i : best))
 }
@@ -112,7 +117,8 @@ export function textColumnsByValues(rows: string[][], taken: Set<number>): numbe
       values.add(v)
       if (LETTERS.test(v) && !CODE.test(v) && !isDateCell(v) && !looksLikeAmount(v)) words++
     }
-    if (words > 0 && words * 2 >= filled && (values.size > 1 || rows.length === 1)) scored.push({ i, words })
+    // Two values (Ja/Nej, a status) say which kind a row is, not what it was.
+    if (words > 0 && words * 2 >= filled && (values.size > 2 || values.size === rows.length)) scored.push({ i, words })
   }
   return scored.sort((a, b) => b.words - a.words || a.i - b.i).map((s) => s.i)
 }

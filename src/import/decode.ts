@@ -1,8 +1,8 @@
 /**
  * Text encodings of bank files: a byte-order mark wins (UTF-8, UTF-16 LE/BE); otherwise strict
  * UTF-8 if the bytes are valid UTF-8, else the Windows code page whose languages' letters the bytes
- * read as (code-pages.ts: windows-1252, -1250 or -1257). `--encoding` names any encoding Node's
- * TextDecoder knows (windows-1257, iso-8859-15, ...).
+ * read as (code-pages.ts: windows-1252, -1250, -1257 or -1251). `--encoding` names any encoding
+ * Node's TextDecoder knows (windows-1251, iso-8859-15, koi8-r, ...).
  */
 import { isUtf8 } from 'node:buffer'
 import { guessCodePage, type CodePageGuess } from './code-pages.js'
@@ -66,7 +66,9 @@ export function normalizeEncoding(name: string): string {
   try {
     return new TextDecoder(n).encoding
   } catch {
-    throw new Error(`unknown encoding "${name}": use a name such as utf-8, utf-16le, windows-1252, iso-8859-15 or windows-1257`)
+    throw new Error(
+      `unknown encoding "${name}": use a name such as utf-8, utf-16le, windows-1252, iso-8859-15, windows-1257 or windows-1251`,
+    )
   }
 }
 

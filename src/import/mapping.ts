@@ -1,8 +1,12 @@
 /**
  * Maps a file's header onto create-transaction fields. Header names are recognised in English,
- * German, French, Spanish and Dutch (and a few others banks use); `--map field=Column` overrides,
- * and several columns may make up the description (`--map description=Payee --map description=Memo`).
+ * German, French, Spanish, Dutch, Norwegian, Danish, Swedish, Finnish, Polish, Czech, Russian,
+ * Ukrainian, Portuguese and Italian (and a few others banks use: header-names.ts); `--map
+ * field=Column` overrides, and several columns may make up the description (`--map
+ * description=Payee --map description=Memo`).
  */
+import { HEADER_NAMES } from './header-names.js'
+
 export type Role =
   | 'date'
   | 'posted_date'
@@ -56,212 +60,60 @@ export function splitPair(item: string): [string, string] | undefined {
   return at > 0 ? [item.slice(0, at).trim(), item.slice(at + 1)] : undefined
 }
 
-/** Normalised header names per role, most specific first. */
-const SYNONYMS: Record<Role, string[]> = {
-  date: [
-    'date',
-    'transaction date',
-    'trans date',
-    'booking date',
-    'buchungstag',
-    'buchungsdatum',
-    'datum',
-    'belegdatum',
-    'date operation',
-    'date de l operation',
-    'date de valeur',
-    'fecha',
-    'fecha operacion',
-    'fecha valor',
-    'boekingsdatum',
-    'transactiedatum',
-    'data',
-    'date posted',
-    'posting date',
-  ],
-  posted_date: ['posted date', 'post date', 'wertstellung', 'valuta', 'value date', 'date valeur', 'valutadatum', 'rentedatum'],
-  amount: [
-    'amount',
-    'betrag',
-    'betrag eur',
-    'betrag in eur',
-    'umsatz',
-    'montant',
-    'montant eur',
-    'importe',
-    'bedrag',
-    'bedrag eur',
-    'suma',
-    'sum',
-    'value',
-    'transaction amount',
-    'amount eur',
-    'amount usd',
-    'amount gbp',
-    'betrag waehrung',
-    'kwota',
-  ],
-  debit: [
-    'debit',
-    'debit amount',
-    'withdrawal',
-    'withdrawals',
-    'money out',
-    'paid out',
-    'soll',
-    'ausgang',
-    'cargo',
-    'cargos',
-    'debet',
-    'af',
-  ],
-  credit: ['credit', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'haben', 'eingang', 'abono', 'abonos', 'bij'],
-  indicator: [
-    'd c',
-    'dc',
-    'c d',
-    'd k',
-    'dr cr',
-    'cr dr',
-    'debit credit',
-    'credit debit',
-    'debit or credit',
-    'credit or debit',
-    'af bij',
-    'bij af',
-    'debet credit',
-    'credit debet',
-    'soll haben',
-    'soll haben kennzeichen',
-    's h',
-    'debe haber',
-    'd h',
-    'cargo abono',
-    'indicator',
-    'sign',
-    'debit credit indicator',
-    'credit debit indicator',
-    'cdtdbtind',
-  ],
-  description: [
-    'description',
-    'verwendungszweck',
-    'buchungstext',
-    'libelle',
-    'libelle operation',
-    'concepto',
-    'omschrijving',
-    'mededelingen',
-    'memo',
-    'narrative',
-    'details',
-    'transaction description',
-    'text',
-    'paiement',
-    'purpose',
-    'description 1',
-    'reference text',
-    'informacion',
-    'descripcion',
-    'naam omschrijving',
-    'message',
-    'desc',
-    'remarque',
-    'label',
-    'umsatzbeschreibung',
-    'beschreibung',
-    'libelle de l operation',
-    'intitule',
-    'paaiskinimai',
-    'mokejimo paskirtis',
-  ],
-  merchant_name: [
-    'payee',
-    'merchant',
-    'auftraggeber empfaenger',
-    'auftraggeber empfanger',
-    'empfaenger',
-    'empfanger',
-    'beneficiary',
-    'counterparty',
-    'beguenstigter',
-    'name',
-    'naam',
-    'naam tegenpartij',
-    'beneficiaire',
-    'tiers',
-    'contraparte',
-    'gegenpartei',
-    'partner name',
-    'partner',
-    'gavejas',
-  ],
-  // Not 'valuta': German banks call the value date so (Valuta, Valutadatum).
-  currency_code: [
-    'currency',
-    'waehrung',
-    'wahrung',
-    'devise',
-    'moneda',
-    'munt',
-    'ccy',
-    'valuta code',
-    'currency code',
-    'valiuta',
-    'waluta',
-    'valuuta',
-    'mena',
-  ],
-  reference: [
-    'reference',
-    'referenz',
-    'transaction id',
-    'fitid',
-    'id',
-    'bank reference',
-    'referencia',
-    'numero',
-    'check number',
-    'checknumber',
-    'kenmerk',
-    'end to end id',
-    'operation number',
-    'n de transaction',
-  ],
-  category: ['category', 'kategorie', 'categorie', 'categoria', 'rubrik'],
-  // Not "Kontonummer" nor "IBAN" alone: DKB and Sparkasse name the counterparty's so.
-  account: [
-    'account number',
-    'account no',
-    'own account',
-    'rekening',
-    'rekeningnummer',
-    'opdrachtgeversrekening',
-    'eigen rekening',
-    'auftragskonto',
-    'iban auftragskonto',
-    'kontonummer auftragskonto',
-    'compte',
-    'numero de compte',
-    'cuenta',
-    'numero de cuenta',
-  ],
+/** Letters that no accent stripping reaches (ø, æ, ł) and the German ones spelled out as today. */
+const SPELLED: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  ß: 'ss',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
 }
+const SPELL = /[äöüßøæœłđðþı]/g
+/** Printable ASCII: nothing to fold, the path of most headers. */
+const ASCII = /^[ -~]*$/
+const MARKS = /\p{Mn}/gu
 
-/** Lower case, accents off, umlauts spelled out, punctuation to single spaces. */
+/**
+ * Lower case, accents off, umlauts spelled out, punctuation to single spaces; letters of any
+ * script kept ("Сумма операции"), so every language's names can match. Called per header cell.
+ */
 export function normalizeHeader(h: string): string {
-  return h
-    .toLowerCase()
-    .replace(/ä/g, 'ae')
-    .replace(/ö/g, 'oe')
-    .replace(/ü/g, 'ue')
-    .replace(/ß/g, 'ss')
+  const s = h.toLowerCase()
+  if (ASCII.test(s)) return s.replace(/[^a-z0-9]+/g, ' ').trim()
+  return s
+    .normalize('NFC')
+    .replace(SPELL, (c) => SPELLED[c])
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/\(.*?\)/g, (m) => ` ${m.slice(1, -1)} `)
-    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(MARKS, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
 }
+
+/** Header names per role, normalised, most specific first (header-names.ts). */
+const SYNONYMS = Object.fromEntries(
+  ROLES.map((role) => [
+    role,
+    [
+      ...new Set(
+        HEADER_NAMES[role]
+          .split('\n')
+          .flatMap((line) => line.slice(line.indexOf(':') + 1).split('|'))
+          .map(normalizeHeader)
+          .filter(Boolean),
+      ),
+    ],
+  ]),
+) as Record<Role, string[]>
+
+/** Every role's names, to tell a known header at once. */
+const KNOWN = new Set(ROLES.flatMap((r) => SYNONYMS[r]))
 
 export interface ColumnMap {
   date?: number
@@ -283,7 +135,7 @@ export function recognised(header: string[]): number {
   let n = 0
   for (const h of header) {
     const k = normalizeHeader(h)
-    if (k && ROLES.some((r) => SYNONYMS[r].includes(k))) n++
+    if (KNOWN.has(k)) n++
   }
   return n
 }
@@ -384,6 +236,5 @@ export function headerBase(header: string): string {
 
 /** Whether any role's names include this header (so a column of unknown header can be tried by its values). */
 export function isKnownHeader(header: string): boolean {
-  const k = normalizeHeader(header)
-  return k !== '' && ROLES.some((r) => SYNONYMS[r].includes(k))
+  return KNOWN.has(normalizeHeader(header))
 }

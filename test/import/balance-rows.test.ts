@@ -40,6 +40,22 @@ describe('balanceKind: a row that names itself a balance or a turnover', () => {
     ['Käive', 'turnover'],
     ['Omsättning', 'turnover'],
     ['31.03.2024 Endsaldo', 'closing balance'],
+    ['Inngående saldo', 'opening balance'],
+    ['Ingående balans 2024-03-01', 'opening balance'],
+    ['Saldo pr. 31.05.2024', 'balance'],
+    ['Omsætning', 'turnover'],
+    ['Zůstatek ke dni 31.05.2024', 'balance'],
+    ['Počáteční zůstatek', 'opening balance'],
+    ['Konečný zůstatek', 'closing balance'],
+    ['Saldo końcowe', 'closing balance'],
+    ['Входящий остаток', 'opening balance'],
+    ['Остаток на 31.05.2024', 'balance'],
+    ['Исходящее сальдо RUB', 'closing balance'],
+    ['Залишок на кінець періоду', 'closing balance'],
+    ['Вхідний залишок', 'opening balance'],
+    ['Saldo contabilístico', 'balance'],
+    ['Saldo contabilístico final EUR', 'closing balance'],
+    ['Saldo contabile finale al 31/05/2024', 'closing balance'],
   ])('%s: %s', (text, kind) => {
     expect(balanceKind(text)).toBe(kind)
   })

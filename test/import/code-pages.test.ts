@@ -1,7 +1,7 @@
 /**
- * The code page of a CSV that is not UTF-8 (src/import/code-pages.ts, #47 item 6): told between
- * windows-1252, -1250 and -1257 by the letters of the languages each is for, with the plan saying
- * which one and, when another page reads the file as well, how to change it.
+ * The code page of a CSV that is not UTF-8 (src/import/code-pages.ts, #47 item 6, #59 item 6): told
+ * between windows-1252, -1250, -1257 and -1251 by the letters of the languages each is for, with
+ * the plan saying which one and, when another page reads the file as well, how to change it.
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -47,6 +47,13 @@ describe('the code page of a file that is not UTF-8', () => {
     ['windows-1252', 'Überweisung Miete, Hauptstraße 12;Bäckerei Schäfer'],
     ['windows-1252', 'Prélèvement EDF électricité;Virement reçu, Société Générale'],
     ['windows-1252', 'Nómina enero;Recibo de teléfono, compañía Movistar'],
+    ['windows-1252', 'Dankortkøb Føtex, Århus;Overførsel til opsparing, Hævet i automat'],
+    ['windows-1252', 'Varekjøp Kiwi Grünerløkka;Overføring Innland, Inn på konto'],
+    ['windows-1252', 'Kortköp ICA Nära;Överföring till sparkonto, Återbetalning'],
+    ['windows-1252', 'Korttiosto K-Market Töölö;Palvelumaksu, Tilisiirto Hämeenlinna'],
+    ['windows-1252', 'Compra Continente Matosinhos;Transferência recebida, Pagamento de serviços'],
+    ['windows-1251', 'Перечисление заработной платы;Комиссия за обслуживание счёта'],
+    ['windows-1251', 'Поповнення картки;Переказ на картку, Сільпо Київ'],
   ])('%s: %s', (page, line) => {
     const guess = guessCodePage(encode(`Date;Text\n2024-01-02;${line}\n`, page))
     expect(guess.encoding).toBe(page)
@@ -65,7 +72,7 @@ describe('the code page of a file that is not UTF-8', () => {
     expect(d.encoding).toBe('windows-1252')
     expect(d.codePage?.unsure).toEqual({ encoding: 'windows-1250', word: 'à', reads: 'ŕ' })
     expect(encodingNote(d)).toBe(
-      'encoding windows-1252 (detected: not utf-8; its letters read as German, French, Spanish or Dutch; not sure: windows-1250 reads "à" as "ŕ", give --encoding windows-1250 if that is right)',
+      'encoding windows-1252 (detected: not utf-8; its letters read as German, French, Spanish, Dutch, Norwegian, Danish, Swedish, Finnish, Portuguese or Italian; not sure: windows-1250 reads "à" as "ŕ", give --encoding windows-1250 if that is right)',
     )
   })
 

@@ -185,12 +185,20 @@ describe('4. the description composed from the text columns', () => {
   })
 })
 
-describe('5. a sign column found by its values', () => {
-  it("Knab's CreditDebet (D and C on every row) gives the unsigned amounts their sign", async () => {
+describe('5. the sign column', () => {
+  it("Knab's CreditDebet gives the unsigned amounts their sign", async () => {
     const r = await file('nl-knab-creditdebet-empty-omschrijving.csv')
     expect({ count: r.count, sum: r.sum }).toEqual({ count: 6, sum: '1664.60' })
+    expect(r.notes).toContain('debit/credit indicator "CreditDebet": "D" money out, "C" money in')
+  })
+
+  it('under a header of no language, by its values: D and C on every row, one money out and one money in', async () => {
+    const r = await text(
+      'Datum;Bedrag;Richting X;Omschrijving\n13-03-2024;12,95;D;Winkel\n14-03-2024;1850,00;C;Salaris\n15-03-2024;4,50;D;Koffie\n',
+    )
+    expect(r.sum).toBe('1832.55')
     expect(r.notes).toContain(
-      'debit/credit indicator "CreditDebet": the amounts are unsigned, so it gives each row\'s sign: "D" money out, "C" money in',
+      'debit/credit indicator "Richting X": the amounts are unsigned, so it gives each row\'s sign: "D" money out, "C" money in',
     )
   })
 })
