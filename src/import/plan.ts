@@ -118,6 +118,13 @@ export async function planRecords(
 ): Promise<ImportPlan> {
   const notes: string[] = []
   notes.push(`${encodingNote(layout.encoding)}, delimiter ${JSON.stringify(layout.delimiter)}`)
+  /** --date-format's format: a row whose date has its layout's shape is a transaction. */
+  let flagFormat: DateFormat | undefined
+  try {
+    flagFormat = o.dateFormat ? formatFromFlag(o.dateFormat) : undefined
+  } catch (e) {
+    throw new ImportError((e as Error).message)
+  }
   const noHeader = (where: string) =>
     new ImportError(
       `found no header row in ${where} (read with the delimiter ${JSON.stringify(layout.delimiter)}): check --delimiter, or give --skip-lines N (the lines before the header) or --map field=Column`,
@@ -171,7 +178,7 @@ export async function planRecords(
       }
     }
     if (!given.has('description') && m.date !== undefined) {
-      const dated = rows.filter((f) => DATE_LIKE.test(cell(f, m.date)))
+      const dated = rows.filter((f) => DATE_LIKE.test(cell(f, m.date), flagFormat))
       const choice = descriptionByValues(h, m, dated)
       if (choice) {
         m.description = choice.columns
@@ -205,7 +212,7 @@ export async function planRecords(
       return false
     }
     const date = cell(rec.fields, map!.date)
-    if (!DATE_LIKE.test(date)) {
+    if (!DATE_LIKE.test(date, flagFormat)) {
       skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
       return false
     }
@@ -284,13 +291,8 @@ export async function planRecords(
   // The rest of the file is estimated at the rows per character of what was read.
   if (settledEarly && settle && chars > 0) dataRows = Math.max(dataRows, Math.round((dataRows * settle.bytes) / chars))
   let dateFormat: DateFormat
-  if (o.dateFormat) {
-    try {
-      dateFormat = formatFromFlag(o.dateFormat)
-    } catch (e) {
-      throw new ImportError((e as Error).message)
-    }
-  } else {
+  if (flagFormat) dateFormat = flagFormat
+  else {
     const d = dates.decide()
     if (!d.ok) throw new ImportError(d.message)
     dateFormat = d.format
