@@ -73,8 +73,16 @@ function plainDateGroups(text: string): boolean {
 
 /** Parse a date text in a format (or one of the usual orders); null when it does not fit. */
 export function parseDate(text: string, format: DateFormat | Order): string | null {
-  const order = typeof format === 'string' ? format : format.order
-  if (order === 'layout') return readLayout(text, (format as DateFormat).layout!) ? iso(READ[0], READ[1], READ[2]) : null
+  if (typeof format === 'string') return parseOrder(text, format)
+  return format.layout ? layoutDate(text, format.layout) : parseOrder(text, format.order as Order)
+}
+
+function layoutDate(text: string, layout: Layout): string | null {
+  return readLayout(text, layout) ? iso(READ[0], READ[1], READ[2]) : null
+}
+
+/** A date in one of the usual orders: the plainest text without an array or a string made, the rest by regular expressions. */
+function parseOrder(text: string, order: Order): string | null {
   if (plainDateGroups(text)) return plainDate(text, order)
   const compact = COMPACT.exec(text)
   if (compact) return order === 'ymd' ? iso(Number(compact[1]), Number(compact[2]), Number(compact[3])) : null
