@@ -145,11 +145,16 @@ for (const names of Object.values(MONTH_NAMES)) {
   }
 }
 
+/** The most letters a month's form has, with room for a long accent-free spelling. */
+const LONGEST = 20
+
 /** Raw words already looked up: a file writes the same few again and again. */
 const SEEN = new Map<string, number>()
 
 /** The month (1-12) a word names in any language, 0 for none. */
 export function monthOf(word: string): number {
+  // No month's name is this long: such a word is neither looked up nor kept.
+  if (word.length > LONGEST) return 0
   let month = SEEN.get(word)
   if (month === undefined) {
     month = BY_WORD.get(foldWord(word))?.month ?? 0

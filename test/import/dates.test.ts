@@ -425,3 +425,39 @@ describe('a date written in any supported layout reads back to itself (property)
     )
   })
 })
+
+describe('a hostile date cell costs time in proportion to its length', () => {
+  /** This thread's processor time, ms: other processes on a busy machine do not count. */
+  const cpuMs = () => {
+    const p = process as NodeJS.Process & { threadCpuUsage?: () => NodeJS.CpuUsage }
+    const u = p.threadCpuUsage ? p.threadCpuUsage() : process.cpuUsage()
+    return (u.user + u.system) / 1000
+  }
+  const work = (text: string) => {
+    const d = new DateDetector()
+    d.add(text)
+    d.decide()
+    return [looksLikeDate(text), readsAsDate(text), read('DD-MMM-YYYY', text), read('MMM D, YYYY', text), read('%Y%m%d', text)]
+  }
+  const none = [expect.any(Boolean), false, null, null, null]
+  it.each([
+    ['a long month name', (n: number) => `05-${'a'.repeat(n)}-2024`, none],
+    ['a long word first', (n: number) => `${'é'.repeat(n)} 5, 2024`, none],
+    ['long digits', (n: number) => `${'1'.repeat(n)}-Jan-2024`, none],
+    // Any run of spaces and punctuation is a separator: a date still.
+    ['long separators', (n: number) => `05${' .'.repeat(n)}Jan 2024`, [true, true, '2024-01-05', null, null]],
+  ])('%s: 4x the length costs at most 8x the time', (_, make, reads) => {
+    const n = 250_000
+    const least = (text: string) =>
+      Math.min(
+        ...Array.from({ length: 5 }, () => {
+          const start = cpuMs()
+          expect(work(text)).toEqual(reads)
+          return cpuMs() - start
+        }),
+      )
+    const small = least(make(n))
+    const large = least(make(4 * n))
+    expect(large, `${small.toFixed(1)} ms -> ${large.toFixed(1)} ms`).toBeLessThan(8 * Math.max(small, 5))
+  })
+})
