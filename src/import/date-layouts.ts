@@ -71,7 +71,8 @@ function letterTokens(text: string): Token[] | string {
       while (j < text.length && text[j].toUpperCase() === c) j++
       const run = text.slice(i, j).toUpperCase()
       const part = LETTERS[run]
-      if (!part) return `"${run}" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year)`
+      if (!part)
+        return `"${run}" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year; a time after the date needs no letters)`
       tokens.push({ part, written: run, padded: run.length > 1 })
     } else {
       while (j < text.length && !isWordChar(text[j])) j++

@@ -211,11 +211,15 @@ describe('--date-format in any layout (letters or strftime)', () => {
     ['%Y-%m-%d %y', 'the year is written twice (%Y and %y); for example %d/%m/%Y reads 24/03/2022'],
     [
       'QQ',
-      '"QQ" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year); for example DD/MM/YYYY reads 24/03/2022',
+      '"QQ" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year; a time after the date needs no letters); for example DD/MM/YYYY reads 24/03/2022',
     ],
     [
       'DD/MM/YYYYY',
-      '"YYYYY" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year); for example DD/MM/YYYY reads 24/03/2022',
+      '"YYYYY" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year; a time after the date needs no letters); for example DD/MM/YYYY reads 24/03/2022',
+    ],
+    [
+      'YYYY-MM-DD HH:mm',
+      '"HH" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year; a time after the date needs no letters); for example DD/MM/YYYY reads 24/03/2022',
     ],
     [
       '%d/%q/%Y',

@@ -105,7 +105,7 @@ describe('tx import, in process: refused before the import starts', () => {
     await refused([file, '--account', account, '--encoding', 'bogus'], /^error: unknown encoding "bogus": use a name such as utf-8/m)
     await refused(
       [file, '--account', account, '--date-format', 'QQ'],
-      'error: --date-format "QQ": "QQ" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year); for example DD/MM/YYYY reads 24/03/2022\n',
+      'error: --date-format "QQ": "QQ" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year; a time after the date needs no letters); for example DD/MM/YYYY reads 24/03/2022\n',
     )
     await refused(
       [file, '--account', account, '--date-format', 'DD/MM'],
