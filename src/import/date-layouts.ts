@@ -108,7 +108,7 @@ function strftimeTokens(pattern: string): Token[] | string {
       // %d and %m are two digits; %e, %-d and %-m one or two.
       tokens.push({ part: CODES[code], written, padded: code !== 'e' && flag !== '-' && flag !== '_' })
     } else
-      return `${written || '%'} is no date code (%d or %e a day, %m a month, %b or %B its name, %y or %Y a year; a time %H:%M:%S after the date)`
+      return `${written} is no date code (%d or %e a day, %m a month, %b or %B its name, %y or %Y a year; a time %H:%M:%S after the date)`
   }
   flush()
   return tokens

@@ -172,7 +172,7 @@ export function dateFormatProblem(text: string): string | undefined {
 const NUMERIC_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
 const LETTER = /\p{L}/u
 
-/** Whether some layout with a month's name reads the text, by its shape; `known`: with a word that names a month. */
+/** Whether a layout with a month's name reads the text by its shape, with a word that names a month. */
 function namedShape(text: string): boolean {
   return LETTER.test(text) && NAMED_LAYOUTS.some((l) => readLayout(text, l) && READ[1] !== 0)
 }
