@@ -26,7 +26,7 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
     .option('--format <format>', `${FORMATS.join(', ')} (detected from the content when not given)`)
     .option(
       '--date-format <format>',
-      'CSV and QIF: e.g. DD.MM.YYYY, MM/DD/YY, YY/MM/DD (decided from the dates when not given, never guessed)',
+      "CSV and QIF: the dates' layout, in letters (DD.MM.YYYY, MM/DD/YY, DD/YYYY/MM, D-MMM-YYYY, YYYYMMDD) or strftime (%d-%b-%Y); decided from the dates when not given, never guessed",
     )
     .option('--map <field=Column>', 'CSV: which column holds a field (as in tx import; repeatable)', collect)
     .option('--delimiter <c>', 'CSV field separator (detected when not given)')
@@ -126,6 +126,14 @@ export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[
   if (info.size > MAX_FILE) throw new AppError('payload_too_large', `${file} is ${info.size} bytes: a statement file may be at most 20 MiB`)
   const bytes = new Uint8Array(await readFile(file))
   await refuseFlagsOfOtherFormats(bytes, basename(file), o)
+  if (o.dateFormat !== undefined) {
+    const { formatFromFlag } = await import('../../src/import/dates.js')
+    try {
+      formatFromFlag(o.dateFormat)
+    } catch (e) {
+      throw new AppError('usage', (e as Error).message)
+    }
+  }
   const request = {
     bank_account_id: await resolveAccountId(await ctx.client(), o.account),
     file_name: basename(file),

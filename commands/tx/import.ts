@@ -57,7 +57,7 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     .option('--encoding <name>', 'file encoding, e.g. utf-8, utf-16le, windows-1252, iso-8859-15 (detected when not given)')
     .option(
       '--date-format <format>',
-      'e.g. DD.MM.YYYY, MM/DD/YY, YYYY-MM-DD (when not given: decided once only one format fits the rows, never guessed)',
+      "the dates' layout: day, month (MM, or its name MMM/MMMM in any mapped language) and year in any order, e.g. DD.MM.YYYY, MM/DD/YY, DD/YYYY/MM, D-MMM-YYYY, YYYYMMDD, or strftime %d-%b-%Y (when not given: decided once only one format fits the rows, never guessed)",
     )
     .option('--decimal-comma', 'amounts use a decimal comma (1.234,56)')
     .option('--skip-lines <n>', 'lines before the header row (detected when not given)')

@@ -6,6 +6,7 @@
  */
 import { dateColumnByValues, descriptionByValues, columnName, takenColumns } from './column-evidence.js'
 import { amountColumnByValues, currencyColumnByValues, textColumnsByValues } from './columns-by-values.js'
+import type { DateFormat } from './dates.js'
 import { headerCurrency } from './file-currency.js'
 import { isDescriptionHeader, isKnownHeader, missingColumns, type ColumnMap, type Role } from './mapping.js'
 import { cell, DATE_LIKE, ImportError, NO_DESCRIPTION } from './row-text.js'
@@ -19,7 +20,14 @@ export interface ColumnChoice {
 }
 
 /** Decides the open columns into `m`; throws an ImportError naming what it cannot tell. */
-export function chooseColumns(header: string[], m: ColumnMap, rows: string[][], given: ReadonlySet<Role>): ColumnChoice {
+export function chooseColumns(
+  header: string[],
+  m: ColumnMap,
+  rows: string[][],
+  given: ReadonlySet<Role>,
+  /** --date-format's: a date of its layout's shape makes a row a transaction. */
+  format?: DateFormat,
+): ColumnChoice {
   const how: ColumnChoice['how'] = {}
   const notes: string[] = []
   // A column under a header the mapping knows holds that header's field, not another found by values.
@@ -34,7 +42,7 @@ export function chooseColumns(header: string[], m: ColumnMap, rows: string[][], 
       how.date = 'its values are dates'
     }
   }
-  const dated = m.date === undefined ? [] : rows.filter((f) => DATE_LIKE.test(cell(f, m.date)))
+  const dated = m.date === undefined ? [] : rows.filter((f) => DATE_LIKE.test(cell(f, m.date), format))
   if (m.amount === undefined && m.debit === undefined && m.credit === undefined && dated.length) {
     const a = amountColumnByValues(dated, unnamed(takenColumns(m)))
     if (a.ok) {

@@ -5,7 +5,7 @@
  * every row (a product name beside the real text in "Description 1..3"). And the plan's line that
  * names the column taken for every field.
  */
-import { parseDate } from './dates.js'
+import { readsAsDate } from './dates.js'
 import { headerBase, isDescriptionHeader, normalizeHeader, ROLES, type ColumnMap, type Role } from './mapping.js'
 import { cell, DATE_LIKE } from './row-text.js'
 
@@ -27,8 +27,7 @@ const TIME = /^\s*\d{1,2}:\d{2}(:\d{2})?\s*$/
 const COMPACT = /^\s*\d{8}(\D|$)/
 
 function dateKind(text: string): 'separated' | 'compact' | undefined {
-  if (!DATE_LIKE.test(text) || TIME.test(text)) return undefined
-  if (parseDate(text, 'ymd') === null && parseDate(text, 'dmy') === null && parseDate(text, 'mdy') === null) return undefined
+  if (!DATE_LIKE.test(text) || TIME.test(text) || !readsAsDate(text)) return undefined
   return COMPACT.test(text) ? 'compact' : 'separated'
 }
 

@@ -9,7 +9,9 @@
 import { looksLikeAmount } from './amount.js'
 import { isDateCell } from './column-evidence.js'
 import { recognised } from './mapping.js'
+import type { DateFormat } from './dates.js'
 import type { CsvRecord } from './read-rows.js'
+import { DATE_LIKE } from './row-text.js'
 
 /** Lines a header may follow (preamble lines). */
 export const HEADER_WITHIN = 50
@@ -20,30 +22,32 @@ export type HeaderRow =
   /** No header: the transactions start at record `index`; `given`: --no-header said so. */
   | { kind: 'none'; index: number; given: boolean }
 
+type IsDate = (text: string) => boolean
+
 /** The columns of a line's date and amount, when it has both: the shape of a transaction line. */
-function shapeOf(fields: string[]): { date: number; amount: number } | undefined {
-  const date = fields.findIndex((f) => isDateCell(f))
+function shapeOf(fields: string[], isDate: IsDate): { date: number; amount: number } | undefined {
+  const date = fields.findIndex(isDate)
   if (date < 0) return undefined
-  const amount = fields.findIndex((f, i) => i !== date && looksLikeAmount(f) && !isDateCell(f))
+  const amount = fields.findIndex((f, i) => i !== date && looksLikeAmount(f) && !isDate(f))
   return amount < 0 ? undefined : { date, amount }
 }
 
 /** Whether two records are transaction lines of one layout: a date and an amount in the same columns, as many fields. */
-function sameShape(a: CsvRecord, b: CsvRecord | undefined): boolean {
-  const sa = shapeOf(a.fields)
+function sameShape(a: CsvRecord, b: CsvRecord | undefined, isDate: IsDate): boolean {
+  const sa = shapeOf(a.fields, isDate)
   if (!sa) return false
   if (!b) return true
-  const sb = shapeOf(b.fields)
+  const sb = shapeOf(b.fields, isDate)
   return sb !== undefined && sa.date === sb.date && sa.amount === sb.amount && a.fields.length === b.fields.length
 }
 
 /** A line of column names: as many cells as the transactions, two or more filled, none a date or an amount. */
-function namesRow(rec: CsvRecord, data: CsvRecord): boolean {
+function namesRow(rec: CsvRecord, data: CsvRecord, isDate: IsDate): boolean {
   const filled = rec.fields.filter((f) => f.trim() !== '')
   return (
     rec.fields.length === data.fields.length &&
     filled.length >= 2 &&
-    !filled.some((f) => isDateCell(f) || looksLikeAmount(f) || /^\d+$/.test(f.trim()))
+    !filled.some((f) => isDate(f) || looksLikeAmount(f) || /^\d+$/.test(f.trim()))
   )
 }
 
@@ -52,8 +56,13 @@ function namesRow(rec: CsvRecord, data: CsvRecord): boolean {
  * the transactions of a header-less file start; undefined when neither is found.
  * `o.skipLines`: the header is the first record after that many lines (with `noHeader`: the first transaction).
  * `o.byMap`: --map was given, so a first line that is no transaction is the header even with names the mapping does not know.
+ * `o.format`: --date-format's, whose layout's dates count too (`24/2022/03` of DD/YYYY/MM).
  */
-export function findHeaderRow(records: CsvRecord[], o: { noHeader?: boolean; skipLines?: number; byMap?: boolean }): HeaderRow | undefined {
+export function findHeaderRow(
+  records: CsvRecord[],
+  o: { noHeader?: boolean; skipLines?: number; byMap?: boolean; format?: DateFormat },
+): HeaderRow | undefined {
+  const isDate: IsDate = (f) => isDateCell(f) || (o.format !== undefined && DATE_LIKE.test(f, o.format))
   const start = o.skipLines === undefined ? 0 : records.findIndex((r) => r.line > o.skipLines!)
   if (start < 0) return undefined
   if (o.noHeader) return { kind: 'none', index: start, given: true }
@@ -61,9 +70,9 @@ export function findHeaderRow(records: CsvRecord[], o: { noHeader?: boolean; ski
   for (let i = 0; i < records.length && i < HEADER_WITHIN; i++) {
     const rec = records[i]
     if (recognised(rec.fields) >= 2) return { kind: 'header', index: i, known: true }
-    if (sameShape(rec, records[i + 1])) {
+    if (sameShape(rec, records[i + 1], isDate)) {
       // The line before the first transaction names the columns, in words the mapping does not know.
-      if (i > 0 && namesRow(records[i - 1], rec)) return { kind: 'header', index: i - 1, known: false }
+      if (i > 0 && namesRow(records[i - 1], rec, isDate)) return { kind: 'header', index: i - 1, known: false }
       return { kind: 'none', index: i, given: false }
     }
     if (o.byMap && i === 0) return { kind: 'header', index: 0, known: false }

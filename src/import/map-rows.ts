@@ -163,7 +163,7 @@ export class RowMapper {
     if (!this.inScope(rec)) return undefined
     const m = plan.map
     const dateText = cell(rec.fields, m.date)
-    if (!DATE_LIKE.test(dateText)) return this.skip(rec.line, notTransaction(rec.fields))
+    if (!DATE_LIKE.test(dateText, plan.dateFormat)) return this.skip(rec.line, notTransaction(rec.fields))
     const byText = this.auto ? balanceOf(rec.fields, m) : undefined
     const code = plan.recordType ? cell(rec.fields, plan.recordType.column) : undefined
     if (byText || (this.auto && plan.recordType && code !== plan.recordType.movement)) {
@@ -172,7 +172,7 @@ export class RowMapper {
       this.running.balanceSeen(byText?.kind, amount?.ok ? amount.minor : undefined)
       return this.skip(rec.line, byText ? balanceReason(byText) : recordTypeReason(code!, plan.recordType!))
     }
-    const date = parseDate(dateText, plan.dateFormat.order)
+    const date = parseDate(dateText, plan.dateFormat)
     if (!date) return this.fail(rec, `date "${dateText}" does not fit ${plan.dateFormat.name}`)
     const other = this.otherAccount(rec.fields)
     if (other) return this.fail(rec, other)
@@ -202,7 +202,7 @@ export class RowMapper {
     const description = tidy(text).slice(0, 1000)
     if (!description) return this.fail(rec, this.noDescription())
     const postedText = cell(rec.fields, m.posted_date)
-    const posted = postedText ? parseDate(postedText, plan.dateFormat.order) : null
+    const posted = postedText ? parseDate(postedText, plan.dateFormat) : null
     const reference = cell(rec.fields, m.reference)
     const key = `${o.accountId}\u0000${date}\u0000${minor}\u0000${description.toLowerCase()}\u0000${reference}`
     // One call, as text: createHash().update().digest() crosses into C++ three times, and a Buffer

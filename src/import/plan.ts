@@ -136,6 +136,13 @@ export async function planRecords(
 ): Promise<ImportPlan> {
   const notes: string[] = []
   notes.push(`${encodingNote(layout.encoding)}, delimiter ${JSON.stringify(layout.delimiter)}`)
+  /** --date-format's format: a row whose date has its layout's shape is a transaction. */
+  let flagFormat: DateFormat | undefined
+  try {
+    flagFormat = o.dateFormat ? formatFromFlag(o.dateFormat) : undefined
+  } catch (e) {
+    throw new ImportError((e as Error).message)
+  }
   const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`
   const noHeaderRow = (where: string) =>
     new ImportError(
@@ -194,7 +201,7 @@ export async function planRecords(
   const decideColumns = (records: CsvRecord[]) => {
     const m = map!
     const h = header!
-    const choice = chooseColumns(h, m, records.map((r) => r.fields).filter(inScope), new Set((o.map ?? []).map(([r]) => r)))
+    const choice = chooseColumns(h, m, records.map((r) => r.fields).filter(inScope), new Set((o.map ?? []).map(([r]) => r)), flagFormat)
     Object.assign(how, choice.how)
     notes.push(...choice.notes)
     fallbacks = choice.fallbacks
@@ -222,7 +229,7 @@ export async function planRecords(
       return false
     }
     const date = cell(rec.fields, map!.date)
-    if (!DATE_LIKE.test(date)) {
+    if (!DATE_LIKE.test(date, flagFormat)) {
       skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
       return false
     }
@@ -261,7 +268,12 @@ export async function planRecords(
   let head: CsvRecord[] | undefined = []
   /** Takes the header (or its absence) from the first records; the records after it are the file's rows. */
   const decideHeader = (records: CsvRecord[]): CsvRecord[] => {
-    const found = findHeaderRow(records, { noHeader: o.noHeader, skipLines: o.skipLines, byMap: (o.map?.length ?? 0) > 0 })
+    const found = findHeaderRow(records, {
+      noHeader: o.noHeader,
+      skipLines: o.skipLines,
+      byMap: (o.map?.length ?? 0) > 0,
+      format: flagFormat,
+    })
     if (!found)
       throw noHeaderRow(records.length > HEADER_WITHIN ? `the first ${HEADER_WITHIN} lines` : `the file's ${lines(records.length)}`)
     const at = records[found.index]
@@ -332,13 +344,8 @@ export async function planRecords(
   // The rest of the file is estimated at the rows per character of what was read.
   if (settledEarly && settle && chars > 0) dataRows = Math.max(dataRows, Math.round((dataRows * settle.bytes) / chars))
   let dateFormat: DateFormat
-  if (o.dateFormat) {
-    try {
-      dateFormat = formatFromFlag(o.dateFormat)
-    } catch (e) {
-      throw new ImportError((e as Error).message)
-    }
-  } else {
+  if (flagFormat) dateFormat = flagFormat
+  else {
     const d = dates.decide()
     if (!d.ok) throw new ImportError(d.message)
     dateFormat = d.format

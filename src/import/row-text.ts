@@ -5,6 +5,7 @@
  */
 import { noColumn, type ColumnMap } from './mapping.js'
 import { balanceKind, type RecordType } from './balance-rows.js'
+import { looksLikeDate } from './dates.js'
 
 /** A file that cannot be imported as asked: the message says why, in the user's words. */
 export class ImportError extends Error {}
@@ -12,7 +13,12 @@ export class ImportError extends Error {}
 /** A row's description when the file has no text column at all (no payee, purpose, reference or type). */
 export const NO_DESCRIPTION = '(no description)'
 
-export const DATE_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
+/**
+ * Whether a date cell looks like a date (its row a transaction) or not (a balance or footer line,
+ * skipped), as dates.ts's looksLikeDate: digit groups, a month's name, a given layout's shape. Called
+ * as the regular expression it was: `DATE_LIKE.test(text, format?)`.
+ */
+export const DATE_LIKE = { test: looksLikeDate }
 
 /** Why a line after the header is skipped, not rejected: it has no date (a balance, a footer). */
 export function notTransaction(fields: string[]): string {

@@ -109,6 +109,21 @@ describe('validateSeed', () => {
     )
   })
 
+  it("an import or statement step's date_format takes any layout; one that reads no date is named with an example", () => {
+    const steps = (date_format: string) => [
+      account,
+      { import: 'csv', bank_account_id: '${accounts.operating.id}', file: 'rows.csv', date_format },
+      { statement: 'march', bank_account_id: '${accounts.operating.id}', file: 'rows.csv', format: 'csv', date_format },
+    ]
+    expect(validateSeed({ version: 1, steps: steps('%d-%b-%Y') }, ctx).steps).toHaveLength(3)
+    expect(validateSeed({ version: 1, steps: steps('DD/YYYY/MM') }, ctx).steps).toHaveLength(3)
+    const reason = '"DD/MM": a date needs a day, a month and a year; for example DD/MM/YYYY reads 24/03/2022'
+    expect(problems({ version: 1, steps: steps('DD/MM') }).map((x) => `${x.path}: ${x.message}`)).toEqual([
+      `steps[1] (import "csv") date_format: ${reason}`,
+      `steps[2] (statement "march") date_format: ${reason}`,
+    ])
+  })
+
   it('a reference to an unknown or later step, or an unset variable, fails validation', () => {
     const p = problems({
       steps: [

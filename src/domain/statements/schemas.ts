@@ -57,7 +57,8 @@ export type Statement = z.infer<typeof Statement>
 
 const csvOptions = {
   date_format: z.string().max(20).optional().openapi({
-    description: 'date format, e.g. DD.MM.YYYY, MM/DD/YY or YY/MM/DD (CSV and QIF; refused for the formats that write dates one way)',
+    description:
+      "the dates' layout (CSV and QIF; refused for the formats that write dates one way): day, month (MM, or its name MMM/MMMM) and year in any order with any separators, e.g. DD.MM.YYYY, MM/DD/YY, DD/YYYY/MM, D-MMM-YYYY, YYYYMMDD, or a strftime pattern such as %d-%b-%Y",
   }),
   encoding: z.string().max(40).optional().openapi({ description: 'text encoding, e.g. windows-1252 (detected when not given)' }),
   delimiter: z.string().max(3).optional().openapi({ description: 'CSV field separator (detected when not given)' }),

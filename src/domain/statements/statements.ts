@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { formatFromFlag } from '../../import/dates.js'
+import { dateFormatProblem } from '../../import/dates.js'
 import { normalizeEncoding } from '../../import/decode.js'
 import { ROLES, roleNamed, splitPair, type Role } from '../../import/mapping.js'
 import type { BankAccountRow, BankStatementRow, Db } from '../../store/schema.js'
@@ -98,11 +98,8 @@ export function uploadOptions(u: StatementUpload): UploadOptions {
     return [role, column]
   })
   if (u.dateFormat !== undefined) {
-    try {
-      formatFromFlag(u.dateFormat)
-    } catch {
-      throw validation('date_format', `"${u.dateFormat}" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD`)
-    }
+    const problem = dateFormatProblem(u.dateFormat)
+    if (problem) throw validation('date_format', problem)
   }
   if (u.encoding !== undefined) {
     try {

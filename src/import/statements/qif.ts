@@ -8,7 +8,7 @@
  * order: as in CSV, the format is given (`dateFormat`) or decided over every date in the file, never
  * guessed. Comment lines (`#`) and blank lines before the first header are skipped.
  */
-import { type DateFormat, DateDetector, formatFromFlag, parseDate } from '../dates.js'
+import { type DateFormat, DateDetector, formatFromFlag, type Order, parseDate } from '../dates.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { detectDecimalMark, parseLocaleAmount } from '../amount.js'
 import { clean, compact, coverPeriod, decodeBytes, hasExtension, head, statementCurrency, unreadable } from './common.js'
@@ -91,11 +91,10 @@ function normaliseDate(text: string): string {
   return text.replace(/'/g, '/').replace(/\s+/g, '')
 }
 
-type Order = DateFormat['order']
 const ORDERS: readonly Order[] = ['dmy', 'mdy', 'ymd', 'yymd']
 
 /** How a format is written in a message, by the year width of the file's dates. */
-function orderName(order: Order, shortYears: boolean): string {
+function orderName(order: DateFormat['order'], shortYears: boolean): string {
   if (order === 'yymd') return 'YY/MM/DD'
   if (order === 'ymd') return 'YYYY-MM-DD'
   const year = shortYears ? 'YY' : 'YYYY'
@@ -231,7 +230,7 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
         warnings.push(`line ${r.line}: the last record has no closing ^ (the file may be cut short); it is kept`)
       }
       const dateText = field(r, 'D')
-      const date = dateText ? parseDate(normaliseDate(dateText), format.order) : null
+      const date = dateText ? parseDate(normaliseDate(dateText), format) : null
       if (!date) {
         unreadable(
           statement,

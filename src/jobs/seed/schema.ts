@@ -35,6 +35,7 @@ import {
 } from '../../domain/schemas.js'
 import { STATEMENT_FORMATS } from '../../domain/statements/schemas.js'
 import { ROLES } from '../../import/mapping.js'
+import { dateFormatProblem } from '../../import/dates.js'
 import { daysBetween } from './generate.js'
 import { resolveSteps, type Namespace, type Results, type StepRef } from './resolve.js'
 
@@ -71,7 +72,14 @@ const ColumnMap = z.record(z.string(), z.union([z.string().min(1), z.array(z.str
 })
 const csvReading = {
   map: ColumnMap.optional(),
-  date_format: z.string().max(20).optional(),
+  date_format: z
+    .string()
+    .max(20)
+    .superRefine((s, c) => {
+      const problem = dateFormatProblem(s)
+      if (problem) c.addIssue({ code: 'custom', message: problem })
+    })
+    .optional(),
   delimiter: z.string().min(1).max(3).optional(),
   encoding: z.string().max(40).optional(),
   decimal_comma: z.boolean().optional(),

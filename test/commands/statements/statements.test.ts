@@ -183,6 +183,10 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
       [['statements', 'upload', CAMT, '--account', acct, '--format', 'pdf'], '--format must be one of csv, ofx'],
       [['statements', 'upload', UBS, '--account', acct, '--skip-lines', 'two'], '--skip-lines must be a whole number'],
       [['statements', 'upload', CAMT, '--account', acct, '--delimiter', ';'], '--delimiter'],
+      [
+        ['statements', 'upload', UBS, '--account', acct, '--date-format', 'DD/MM'],
+        'error: --date-format "DD/MM": a date needs a day, a month and a year; for example DD/MM/YYYY reads 24/03/2022\n',
+      ],
       [['statements', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 1000'],
       [['statements', 'transactions', acct, '--limit', 'x'], '--limit must be a whole number from 1 to 1000'],
     ]

@@ -5,7 +5,8 @@
  * test/e2e/tx-import.test.ts), --save-mapping and --mapping names, a --rejects path it must not
  * write (moved too), no --account; an account not found (exit 5). The import itself runs on a
  * thread of its own that loads its modules anew, from TypeScript in a test (worker-entry.ts), which
- * costs more than the spawned bundle does: its runs are in test/e2e/tx-import.test.ts and beside it.
+ * costs more than the spawned bundle does: its runs are in test/e2e/tx-import.test.ts and beside it,
+ * but for one here: dates with month names, given as --date-format %d-%b-%Y and detected.
  */
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -104,8 +105,17 @@ describe('tx import, in process: refused before the import starts', () => {
     await refused([file, '--account', account, '--encoding', 'bogus'], /^error: unknown encoding "bogus": use a name such as utf-8/m)
     await refused(
       [file, '--account', account, '--date-format', 'QQ'],
-      'error: --date-format "QQ" is not a date format: write it like DD.MM.YYYY, MM/DD/YY or YYYY-MM-DD\n',
+      'error: --date-format "QQ": "QQ" is no part of a date (D or DD a day, M or MM a month, MMM or MMMM its name, YY or YYYY a year; a time after the date needs no letters); for example DD/MM/YYYY reads 24/03/2022\n',
     )
+    await refused(
+      [file, '--account', account, '--date-format', 'DD/MM'],
+      'error: --date-format "DD/MM": a date needs a day, a month and a year; for example DD/MM/YYYY reads 24/03/2022\n',
+    )
+    await refused(
+      [file, '--account', account, '--date-format', '%d/%q/%Y'],
+      /^error: --date-format "%d\/%q\/%Y": %q is no date code .*; for example %d\/%m\/%Y reads 24\/03\/2022\n$/,
+    )
+    expect(await rows()).toBe(0)
   })
 
   it('--save-mapping takes a valid name; --mapping a saved one, never an inherited name (exit 2)', async () => {
@@ -161,5 +171,44 @@ describe('tx import, in process: refused before the import starts', () => {
       5,
     )
     expect(await rows()).toBe(0)
+  })
+})
+
+describe('tx import, in process: dates in any layout', () => {
+  let sb: InProcessSandbox
+  let accounts: { main: string; side: string }
+
+  beforeAll(async () => {
+    const world = await txWorld('tx-import-dates', { rows: false })
+    sb = world.sb
+    accounts = world.accounts
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('dates with month names (%d-%b-%Y) import with --date-format %d-%b-%Y, and with no flag, detected and named', async () => {
+    const named = sb.path('named-months.csv')
+    writeFileSync(
+      named,
+      'Date,Description,Amount\n05-Jan-2024,Coffee,-3.50\n06-Jan-2024,Salary,2500.00\n17-Feb-2024,Rent,-900.00\n31-Dec-2024,Fee,-1.25\nBalance,,1595.25\n',
+    )
+    const listed = async (account: string) =>
+      (await sb.json<Tx[]>(['tx', 'list', '--account', account, '--all', '--json']))
+        .map((t) => [t.transaction_date, t.description, t.amount])
+        .sort()
+    const rows = [
+      ['2024-01-05', 'Coffee', -3.5],
+      ['2024-01-06', 'Salary', 2500],
+      ['2024-02-17', 'Rent', -900],
+      ['2024-12-31', 'Fee', -1.25],
+    ]
+    const given = await sb.run(['tx', 'import', named, '--account', accounts.main, '--date-format', '%d-%b-%Y'])
+    expect([given.code, given.stderr]).toEqual([0, expect.stringContaining('line 6 skipped: not a transaction line')])
+    expect(await listed(accounts.main)).toEqual(rows)
+    // No flag: the plan names the layout as the file writes it; every row is read, the balance line skipped.
+    const detected = await sb.run(['tx', 'import', named, '--account', accounts.side])
+    expect(detected.code).toBe(0)
+    expect(detected.stderr).toContain('dates DD-MMM-YYYY (detected over 4 rows)')
+    expect(detected.stderr).toContain('line 6 skipped: not a transaction line')
+    expect(await listed(accounts.side)).toEqual(rows)
   })
 })
