@@ -61,7 +61,8 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     hooks.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))),
     o.wait ? Number.POSITIVE_INFINITY : undefined,
   )
-  const { currency_code: currency } = await pacer.call(() => client.accounts.get(o.accountId))
+  const account = await pacer.call(() => client.accounts.get(o.accountId))
+  const currency = account.currency_code
   // Plan: settled from the start of the file, so that sending starts once its decisions are final.
   // A dry run plans the same way, so that it tells what the import will do.
   const plan = await planImport(o.path, o.mapping, true)
@@ -75,6 +76,7 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
       new RowMapper(plan, { accountId: o.accountId, currency, constants: o.constants }),
       tally,
       check,
+      account,
     )
   let failed = false
   try {
