@@ -25,5 +25,10 @@ export function warnUnconverted(host: Out, accounts: BankAccount[]): void {
   for (const a of accounts) {
     const text = unconvertedNote(a, a.unconverted_transactions ?? [])
     if (text) host.io.stderr.write(`note: ${text}\n`)
+    const held = a.transactions_before_opening ?? 0
+    if (held > 0)
+      host.io.stderr.write(
+        `note: ${held} transaction(s) of "${a.name.replace(/\p{Cc}/gu, ' ')}" are dated before its opening date ${a.opening_balance_date}: its opening balance holds them, so they count only in balances before that date (finctl accounts update ${a.id} --opening-balance-date DATE --opening-balance AMOUNT moves it)\n`,
+      )
   }
 }

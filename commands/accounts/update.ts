@@ -1,4 +1,7 @@
-/** finctl accounts update ID [--name N] [--type T] [--institution-name I] [--status S]: change a bank account. */
+/**
+ * finctl accounts update ID [--name N] [--type T] [--institution-name I] [--status S] [--account-number N]
+ * [--opening-balance A] [--opening-balance-date D]: change a bank account.
+ */
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
@@ -14,6 +17,9 @@ export interface UpdateOptions {
   type?: string
   institutionName?: string
   status?: string
+  accountNumber?: string
+  openingBalance?: string
+  openingBalanceDate?: string
 }
 
 export function registerUpdate(accounts: Command, run: Runner, runF: RunVerb<UpdateOptions> = runUpdate): void {
@@ -25,7 +31,13 @@ export function registerUpdate(accounts: Command, run: Runner, runF: RunVerb<Upd
     .option('--type <type>', `account type: ${ACCOUNT_TYPES.join(', ')}`)
     .option('--institution-name <name>', 'bank name ("" to clear)')
     .option('--status <status>', 'active, inactive or closed')
-    .addHelpText('after', '\nExample:\n  finctl accounts update $ACCOUNT --name "Operating (old)" --status closed\n')
+    .option('--account-number <number>', 'only its last 4 characters are kept ("" to clear)')
+    .option('--opening-balance <amount>', 'the balance at the start of the opening date, e.g. 2500.00')
+    .option('--opening-balance-date <date>', 'YYYY-MM-DD: the day the opening balance counts from; no transaction may be dated before it')
+    .addHelpText(
+      'after',
+      '\nRefused (exit 6) when the opening balance or its date would move a closed month (finctl close), or the date\nwould move past a transaction of the account.\n\nExamples:\n  finctl accounts update $ACCOUNT --name "Operating (old)" --status closed\n  finctl accounts update $ACCOUNT --opening-balance-date 2013-05-01 --opening-balance 24990.00\n',
+    )
     .action(run(runF))
 }
 
@@ -35,9 +47,15 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
     account_type: o.type as UpdateBankAccountRequest['account_type'],
     institution_name: o.institutionName === undefined ? undefined : o.institutionName === '' ? null : o.institutionName,
     status: o.status as UpdateBankAccountRequest['status'],
+    account_number: o.accountNumber === undefined ? undefined : o.accountNumber === '' ? null : o.accountNumber,
+    opening_balance: o.openingBalance,
+    opening_balance_date: o.openingBalanceDate,
   }
   if (Object.values(patch).every((v) => v === undefined))
-    throw new AppError('usage', 'nothing to change: give --name, --type, --institution-name or --status')
+    throw new AppError(
+      'usage',
+      'nothing to change: give --name, --type, --institution-name, --status, --account-number, --opening-balance or --opening-balance-date',
+    )
   const client = await host.client()
   const account = await client.accounts.update(await resolveAccountId(client, id, 'ID'), patch)
   await printRecord(host.io, host.printer, shown(host, account))

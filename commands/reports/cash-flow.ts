@@ -48,7 +48,7 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
     period: string,
     start: string,
     end: string,
-    p: Pick<Row, 'opening_balance' | 'closing_balance' | 'by_category' | 'transfers' | 'inflows' | 'outflows' | 'net'>,
+    p: Pick<Row, 'opening_balance' | 'opened' | 'closing_balance' | 'by_category' | 'transfers' | 'inflows' | 'outflows' | 'net'>,
   ) => ({
     period,
     period_start: start,
@@ -58,6 +58,7 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
     ...Object.assign({}, ...CATS.map((c) => flows(`${c}_`, p.by_category[c]))),
     ...flows('', p),
     ...flows('transfers_', p.transfers),
+    opened: showAmount(p.opened, cur),
     closing_balance: showAmount(p.closing_balance, cur),
   })
   return [
@@ -65,6 +66,7 @@ function flatRows(r: CashFlowReport): Array<Record<string, string>> {
     row('total', r.from, r.to, {
       ...r.totals,
       opening_balance: r.opening_balance,
+      opened: r.opened,
       closing_balance: r.closing_balance,
       by_category: r.by_category,
       transfers: r.transfers,
@@ -114,6 +116,8 @@ export async function runCashFlow(host: ReportHost, o: CashFlowOptions): Promise
     (c) => c !== 'uncategorized' || r.by_category.uncategorized.inflows !== 0 || r.by_category.uncategorized.outflows !== 0,
   )
   const hasTransfers = r.transfers.inflows !== 0 || r.transfers.outflows !== 0
+  // Accounts whose opening date falls inside the range bring their opening balance in its period.
+  const hasOpened = r.periods.some((p) => p.opened !== 0)
   const money = (v: (p: Row) => number) => (p: Row) => signed(chalk, v(p), cur)
   // On a narrow terminal the columns are left out in `drop` order (highest first), never wrapped:
   // transfers, the categories, money in and out; the period, its net and the closing balance stay.
@@ -127,6 +131,7 @@ export async function runCashFlow(host: ReportHost, o: CashFlowOptions): Promise
     { header: `out ${cur}`, value: money((p) => p.outflows), align: 'right', drop: 2 },
     { header: `net ${cur}`, value: money((p) => p.net), align: 'right' },
     ...(hasTransfers ? [{ header: `transfers ${cur}`, value: money((p) => p.transfers.net), align: 'right', drop: 8 } as Column<Row>] : []),
+    ...(hasOpened ? [{ header: `opened ${cur}`, value: money((p) => p.opened), align: 'right' } as Column<Row>] : []),
     { header: `closing ${cur}`, value: money((p) => p.closing_balance), align: 'right' },
   ]
   const total = [
@@ -136,6 +141,7 @@ export async function runCashFlow(host: ReportHost, o: CashFlowOptions): Promise
     signed(chalk, r.totals.outflows, cur),
     signed(chalk, r.totals.net, cur),
     ...(hasTransfers ? [signed(chalk, r.transfers.net, cur)] : []),
+    ...(hasOpened ? [signed(chalk, r.opened, cur)] : []),
     signed(chalk, r.closing_balance, cur),
   ]
   io.stdout.write(

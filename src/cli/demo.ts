@@ -100,8 +100,9 @@ export async function createDemoData(
     account_type: 'checking',
     currency_code: currency,
     institution_name: 'Demo Bank',
+    // No opening date: it would refuse every transaction dated before it (#59), and the manual's
+    // examples enter some at fixed dates; without one the opening balance counts from the beginning.
     opening_balance: scale('25000.00', exp),
-    opening_balance_date: new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10),
   })
   const transactions: Transaction[] = []
   for (const { daysAgo, ...t } of DEMO) {

@@ -57,6 +57,7 @@ const BANK_ACCOUNT = [
   'opening_balance_date',
   'current_balance',
   'unconverted_transactions',
+  'transactions_before_opening',
   'created_at',
   'updated_at',
 ] as const
@@ -165,6 +166,7 @@ export const JSON_FIELDS: Record<string, readonly string[]> = {
     'interval',
     'bank_account_id',
     'opening_balance',
+    'opened',
     'closing_balance',
     'totals',
     'by_category',

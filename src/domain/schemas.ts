@@ -34,18 +34,30 @@ export const BankAccount = z
     account_number_last4: z.string().nullable(),
     currency_code: z.string(),
     status: z.enum(ACCOUNT_STATUSES),
-    opening_balance: z.number(),
-    opening_balance_date: z.string().nullable(),
+    opening_balance: z.number().openapi({ description: "the account's balance at the start of opening_balance_date" }),
+    opening_balance_date: z.string().nullable().openapi({
+      description:
+        'the day the opening balance counts from (no transaction may be dated before it); null: it counts from the beginning (docs/money.md)',
+    }),
     current_balance: z.number().openapi({
       description:
-        "opening_balance plus every transaction that is not void, in the account's currency: one in another currency by its base_amount on an account in the base currency, else left out and listed in unconverted_transactions",
+        "opening_balance plus every transaction that is not void dated on or after opening_balance_date, in the account's currency: one in another currency by its base_amount on an account in the base currency, else left out and listed in unconverted_transactions",
     }),
     unconverted_transactions: z.array(UnconvertedTransactions),
+    transactions_before_opening: z.number().int().openapi({
+      description:
+        'non-void transactions dated before opening_balance_date, written before such dates were refused: the opening balance holds them, so they count only in balances before that date (docs/money.md)',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
   .openapi('BankAccount')
 export type BankAccount = z.infer<typeof BankAccount>
+
+const AccountNumber = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Za-z -]{4,40}$/, 'must be 4 to 40 letters or digits')
 
 export const CreateBankAccountRequest = z
   .object({
@@ -53,11 +65,7 @@ export const CreateBankAccountRequest = z
     account_type: z.enum(ACCOUNT_TYPES),
     currency_code: CurrencyCode,
     institution_name: text(200).optional(),
-    account_number: z
-      .string()
-      .trim()
-      .regex(/^[0-9A-Za-z -]{4,40}$/, 'must be 4 to 40 letters or digits')
-      .optional(),
+    account_number: AccountNumber.optional(),
     opening_balance: AmountInput.optional(),
     opening_balance_date: IsoDate.optional(),
   })
@@ -284,6 +292,14 @@ export const UpdateBankAccountRequest = z
     institution_name: text(200).nullable().optional(),
     account_type: z.enum(ACCOUNT_TYPES).optional(),
     status: z.enum(ACCOUNT_STATUSES).optional(),
+    account_number: AccountNumber.nullable().optional().openapi({ description: 'only its last 4 characters are kept; null removes it' }),
+    opening_balance: AmountInput.optional().openapi({
+      description: "the balance at the start of the opening date, in the account's currency; refused when it would move a closed month",
+    }),
+    opening_balance_date: IsoDate.optional().openapi({
+      description:
+        'the day the opening balance counts from; refused on or before the lock date, and after a transaction of the account (docs/money.md)',
+    }),
   })
   .strict()
   .openapi('UpdateBankAccountRequest')

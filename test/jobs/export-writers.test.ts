@@ -194,14 +194,18 @@ describe('journal entries', () => {
           currency_code: 'USD',
           opening_balance: 1000,
           opening_base: 1000,
+          opening_balance_date: null,
           before: [{ currency_code: 'USD', amount: -250.5, base_amount: -250.5 }],
+          held: [],
         },
         {
           ...CARD,
           currency_code: 'EUR',
           opening_balance: 100,
           opening_base: null,
+          opening_balance_date: '2025-06-01',
           before: [{ currency_code: 'EUR', amount: -40, base_amount: -43.2 }],
+          held: [],
         },
       ],
     }
@@ -213,6 +217,55 @@ describe('journal entries', () => {
     expect(text).toContain('    Liabilities:Credit-Card:Amex  -40.00 EUR @@ 43.20 USD\n')
     expect(text).toContain('    Equity:Opening-Balances  -100.00 EUR\n')
     expect(text).toContain('    Equity:Opening-Balances  -706.30 USD\n')
+  })
+
+  it('an opening date inside the period is an entry of its own at that date, before its transactions, taking back what it holds', () => {
+    const w = writer('hledger')
+    const head = w.opening({
+      from: '2026-01-01',
+      currency: 'USD',
+      accounts: [
+        {
+          ...CARD,
+          currency_code: 'EUR',
+          opening_balance: 100,
+          opening_base: 108,
+          opening_balance_date: '2026-03-05',
+          // Written before such dates were refused: one row in January, which the opening balance holds.
+          before: [],
+          held: [{ currency_code: 'EUR', amount: -4, base_amount: -4.4 }],
+        },
+      ],
+    })
+    // The opening balance does not count at the start of the period.
+    expect(head).toBe('')
+    const early = w.transaction(
+      tx({ transaction_date: '2026-01-10', bank_account_id: CARD.id, amount: -4, currency_code: 'EUR', base_amount: -4.4 }),
+    )
+    expect(early).not.toContain('Opening balance')
+    const on = w.transaction(tx({ transaction_date: '2026-03-05', bank_account_id: CARD.id }))
+    const entry = on.indexOf('2026-03-05 * Opening balance | Liabilities:Credit-Card:Amex at the start of 2026-03-05\n')
+    expect(entry).toBeGreaterThanOrEqual(0)
+    expect(entry).toBeLessThan(on.indexOf('2026-03-05 * ('))
+    // 100.00 EUR (108.00 USD) less the -4.00 EUR (-4.40 USD) it holds: the account stands at 100.00 EUR that morning.
+    expect(on).toContain('    Liabilities:Credit-Card:Amex  104.00 EUR @@ 112.40 USD\n')
+    expect(on).toContain('    Equity:Opening-Balances  -112.40 USD\n')
+    expect(w.openedBy('2026-12-31')).toBe('')
+  })
+
+  it('an opening date after the last transaction is written by openedBy at the end, within the period only', () => {
+    const w = writer('ledger')
+    w.opening({
+      from: '2026-01-01',
+      currency: 'USD',
+      accounts: [
+        { ...BANK, currency_code: 'USD', opening_balance: 50, opening_base: 50, opening_balance_date: '2026-11-30', before: [], held: [] },
+        { ...CARD, currency_code: 'USD', opening_balance: 7, opening_base: 7, opening_balance_date: '2027-01-01', before: [], held: [] },
+      ],
+    })
+    const tail = w.openedBy('2026-12-31')
+    expect(tail).toContain('2026-11-30 * Opening balance | Assets:Bank:Girokonto-Muller-Sohne at the start of 2026-11-30\n')
+    expect(tail).not.toContain('Amex')
   })
 })
 
@@ -302,9 +355,22 @@ describe('the accounting tools read hostile entries', () => {
       w.opening({
         from: '2026-01-01',
         currency: 'USD',
-        accounts: [{ ...BANK, currency_code: 'USD', opening_balance: 10, opening_base: 10, before: [] }],
+        accounts: [
+          { ...BANK, currency_code: 'USD', opening_balance: 10, opening_base: 10, opening_balance_date: null, before: [], held: [] },
+          // An opening date inside the period: its entry comes among the transactions, at its date.
+          {
+            ...CARD,
+            currency_code: 'EUR',
+            opening_balance: 100,
+            opening_base: 108,
+            opening_balance_date: '2026-03-05',
+            before: [],
+            held: [{ currency_code: 'EUR', amount: -4, base_amount: -4.4 }],
+          },
+        ],
       }) +
-      entries.map((t) => w.transaction(t)).join('')
+      entries.map((t) => w.transaction(t)).join('') +
+      w.openedBy('2026-12-31')
     )
   }
 

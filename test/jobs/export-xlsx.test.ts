@@ -62,14 +62,18 @@ const summary = {
   by_accounting_category: [],
   by_category: [{ category: null, amount: -8641.5, count: 7 }],
   top_merchants: [],
-  accounts: [{ id: 'acc', name: 'Operating', currency_code: 'USD', balance: 100 }],
+  accounts: [
+    { id: 'acc', name: 'Operating', currency_code: 'USD', balance: 100 },
+    { id: 'yen', name: 'Tokyo', currency_code: 'JPY', balance: 12000 },
+  ],
 } as unknown as SummaryReport
 const cashFlow = {
   currency: 'USD',
   from: '2026-01-01',
   to: '2026-01-31',
   opening_balance: 0,
-  closing_balance: -8641.5,
+  opened: 25000,
+  closing_balance: 16358.5,
   totals: flows,
   by_category: byCategory,
   transfers: flows,
@@ -79,7 +83,8 @@ const cashFlow = {
       period_start: '2026-01-01',
       period_end: '2026-01-31',
       opening_balance: 0,
-      closing_balance: -8641.5,
+      opened: 25000,
+      closing_balance: 16358.5,
       ...flows,
       by_category: byCategory,
       transfers: flows,
@@ -116,5 +121,13 @@ describe('the xlsx writer', () => {
     expect(row.getCell(14).numFmt).toBe('#,##0.00')
     const expenses = wb.getWorksheet('Summary')!.getRow(6)
     expect([expenses.getCell(1).value, expenses.getCell(2).value, expenses.getCell(2).numFmt]).toEqual(['expenses', 8641.5, '#,##0.00'])
+    // Each account's balance in its own currency, not the base's.
+    const summarySheet = sheets.find((s) => s.sheet === 'Summary')!.data
+    expect(summarySheet.find((r) => r[0] === 'Tokyo')).toEqual(['Tokyo', 12000, 'JPY'])
+    // An opening balance that counts from a day inside the period: its own column, closing = opening + net + transfers + opened.
+    const flowSheet = sheets.find((s) => s.sheet === 'Cash flow')!.data
+    const heads = flowSheet[0] as string[]
+    expect(flowSheet[1][heads.indexOf('opened')]).toBe(25000)
+    expect(flowSheet[1][heads.indexOf('closing_balance')]).toBe(16358.5)
   })
 })

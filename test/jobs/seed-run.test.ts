@@ -86,6 +86,44 @@ describe('seed run loop', () => {
     expect(report.env.TRANSACTIONS_INTEREST_IDS).toBe(rows.data[0].id)
   })
 
+  it("an account's opening balance, its date and its number are updated (#59); a row before the date fails its step", async () => {
+    calls = []
+    down = false
+    const admin = h.client({ apiKey: t.key })
+    await admin.accounts.create({ name: 'Opened', account_type: 'savings', currency_code: 'USD', opening_balance: '100' })
+    const seed = seedOf([
+      {
+        account: 'opened',
+        name: 'Opened',
+        account_type: 'savings',
+        currency_code: 'USD',
+        opening_balance: '2500.00',
+        opening_balance_date: '2026-02-01',
+        account_number: 'GB33 BUKB 2020 1555 5555 55',
+      },
+      {
+        transactions: 'early',
+        bank_account_id: '${accounts.opened.id}',
+        items: [{ transaction_date: '2026-01-15', amount: '-10.00', description: 'Before the opening' }],
+      },
+    ])
+    const { report } = await runSeed(client, seed, { now })
+    expect(statuses(report.steps)).toEqual([
+      ['opened', 'updated'],
+      ['early', 'failed'],
+    ])
+    expect(report.steps[0].detail).toContain(
+      'opening_balance → "2500.00", opening_balance_date → "2026-02-01", account number → ending 5555',
+    )
+    expect(report.steps[0].detail).not.toContain('GB33')
+    expect(report.steps[1].errors?.[0]).toMatch(/^row 1: .*2026-01-15 is before the opening date 2026-02-01/)
+    expect(await admin.accounts.get(report.env.ACCOUNTS_OPENED_ID)).toMatchObject({
+      opening_balance: 2500,
+      opening_balance_date: '2026-02-01',
+      account_number_last4: '5555',
+    })
+  })
+
   it('an unreachable target stops the run: the later steps are not run and the error comes back as fatal', async () => {
     calls = []
     down = false

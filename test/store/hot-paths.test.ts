@@ -83,7 +83,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         currency_code: 'USD',
         status: 'active',
         opening_balance: 9_007_199_254_740_991,
-        opening_balance_date: '2026-01-01',
+        opening_balance_date: '2000-01-01',
         created_at: '2026-11-20T10:00:00.000Z',
         updated_at: '2026-11-20T10:00:00.000Z',
       })

@@ -74,6 +74,14 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     ])
     await c.accounts.get(account)
     await c.accounts.get(eur.id)
+    // An account with an opening date: what its opening balance holds (rows dated before it, #59).
+    const opened = await c.accounts.create({
+      name: 'Opened',
+      account_type: 'savings',
+      currency_code: 'USD',
+      opening_balance_date: '2025-01-01',
+    })
+    await c.accounts.get(opened.id)
     await c.accounts.list()
     await c.transactions.list({ from: '2025-03-01', to: '2025-03-31', limit: 20 })
     await c.transactions.list({ status: 'pending', limit: 20 })
@@ -210,6 +218,9 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     of(/where "account_key" in \(\?\) and "status" != \? and "currency_code" != \? group by/)
     for (const p of of(/^select "g"\."cf"/))
       expect(p.plan.join(' | ')).toMatch(/USING COVERING INDEX transactions_report_(company|account)\b/)
+    // What an opening balance holds: the days before each account's opening date, by that index.
+    for (const p of of(/from "report_day_flows" where \(+"account_key" = \? and "transaction_date" < \?/))
+      expect(p.plan.join(' | '), p.sql).toMatch(/USING (COVERING )?INDEX report_day_flows_account\b/)
     uses(/select "id", "import_ref" from "transactions" where "account_key" = \? and "import_ref" in/, 'transactions_import_ref')
     uses(/select "statement_ref" from "transactions" where "account_key" = \? and "statement_ref" in/, 'transactions_statement_ref')
     uses(/INDEXED BY transactions_statement_ref/, 'transactions_statement_ref')

@@ -6,8 +6,8 @@ import {
   findBankAccount,
   getBankAccount,
   listBankAccounts,
-  updateBankAccount,
 } from '../../domain/accounts/bank-accounts.js'
+import { updateBankAccount } from '../../domain/accounts/account-updates.js'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import {
   BankAccount,

@@ -1,6 +1,6 @@
 /**
- * An account's balance, in the account's currency (#47; docs/money.md): its opening balance plus each
- * non-void transaction counted by its amount in that currency.
+ * An account's balance, in the account's currency (#47; docs/money.md): its opening balance (from its
+ * opening date on: opening.ts) plus each non-void transaction counted by its amount in that currency.
  * - A transaction in the account's currency counts by its amount.
  * - One in another currency, on an account in the company's base currency, counts by its base_amount:
  *   its amount converted at its own exchange_rate, half-even, once, when it was written; the very

@@ -8,12 +8,15 @@ import type { Actor } from '../actor.js'
 import { AppError, validation, notFound } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { minorToNumber, parseAmount } from '../../kernel/money.js'
-import type { BankAccount, CreateBankAccountRequest, UnconvertedTransactions, UpdateBankAccountRequest } from '../schemas.js'
+import type { BankAccount, CreateBankAccountRequest, UnconvertedTransactions } from '../schemas.js'
 import { baseCurrency } from './companies.js'
 import { accountMovements, type Movement, type Unconverted } from './balances.js'
+import { balanceOf, heldByOpening, type Held } from './opening.js'
 import { eventRow, recordEvents } from '../events.js'
 
-export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movement: Movement = { net: 0n, unconverted: [] }): BankAccount {
+/** An account as the API shows it, from its movement (balances.ts) and what its opening balance holds (opening.ts). */
+export function toBankAccount(row: Omit<BankAccountRow, 'key'>, moved: Balances = NOTHING): BankAccount {
+  const balance = balanceOf({ ...row, key: 0 }, moved.movement, moved.held)
   return {
     id: row.id,
     name: row.name,
@@ -24,8 +27,9 @@ export function toBankAccount(row: Omit<BankAccountRow, 'key'>, movement: Moveme
     status: row.status as BankAccount['status'],
     opening_balance: minorToNumber(row.opening_balance, row.currency_code),
     opening_balance_date: row.opening_balance_date,
-    current_balance: minorToNumber(BigInt(row.opening_balance) + movement.net, row.currency_code),
-    unconverted_transactions: unconvertedJson(movement.unconverted),
+    current_balance: minorToNumber(balance.net, row.currency_code),
+    unconverted_transactions: unconvertedJson(balance.unconverted),
+    transactions_before_opening: moved.held?.count ?? 0,
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
@@ -36,6 +40,12 @@ export function unconvertedJson(list: Unconverted[]): UnconvertedTransactions[] 
   return list.map((u) => ({ currency_code: u.currency_code, count: u.count, amount: minorToNumber(u.amount, u.currency_code) }))
 }
 
+/** What is kept of an account number: its last four characters (spaces and dashes left out). */
+export function last4Of(accountNumber: string | null | undefined): string | null {
+  const digits = accountNumber?.replace(/[\s-]/g, '')
+  return digits ? digits.slice(-4) : null
+}
+
 export async function createBankAccount(store: Store, actor: Actor, input: CreateBankAccountRequest, now: Date): Promise<BankAccount> {
   let opening = 0
   if (input.opening_balance !== undefined) {
@@ -43,14 +53,13 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
     if (!r.ok) throw validation('opening_balance', r.message)
     opening = r.minor
   }
-  const digits = input.account_number?.replace(/[\s-]/g, '')
   const row: Omit<BankAccountRow, 'key'> = {
     id: randomUUID(),
     company_id: actor.companyId,
     name: input.name,
     institution_name: input.institution_name ?? null,
     account_type: input.account_type,
-    account_number_last4: digits ? digits.slice(-4) : null,
+    account_number_last4: last4Of(input.account_number),
     currency_code: input.currency_code,
     status: 'active',
     opening_balance: opening,
@@ -77,7 +86,7 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
  * writes meanwhile); PostgreSQL locks the company row, so two processes cannot both take a name.
  * (SQLite's lower() folds ASCII only: names differing in the case of other letters are not caught there.)
  */
-async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string, name: string, except?: string): Promise<void> {
+export async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string, name: string, except?: string): Promise<void> {
   if (store.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
   let q = trx
     .selectFrom('bank_accounts')
@@ -92,10 +101,25 @@ async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string,
   }
 }
 
-/** Each account's movement in its own currency (balances.ts), by account key. */
-async function movements(store: Store, companyId: string, rows: BankAccountRow[]): Promise<Map<number, Movement>> {
+/** What an account's balance is counted from: its movement in its own currency, and what its opening balance holds. */
+export interface Balances {
+  movement: Movement
+  held?: Held
+}
+const NOTHING: Balances = { movement: { net: 0n, unconverted: [] } }
+
+/** Each account's movement in its own currency (balances.ts) and what its opening balance holds, by account key. */
+export async function movements(
+  store: Store,
+  companyId: string,
+  rows: BankAccountRow[],
+  db: Kysely<Db> = store.db,
+): Promise<Map<number, Balances>> {
   if (rows.length === 0) return new Map()
-  return accountMovements(store.db, rows, await baseCurrency(store, companyId))
+  const base = await baseCurrency(store, companyId, db)
+  const moved = await accountMovements(db, rows, base)
+  const held = await heldByOpening(db, rows, base)
+  return new Map(rows.map((r) => [r.key, { movement: moved.get(r.key)!, held: held.get(r.key) }]))
 }
 
 export async function listBankAccounts(
@@ -126,39 +150,6 @@ export async function getBankAccount(store: Store, companyId: string, id: string
   const row = await findBankAccount(store, companyId, id)
   const moved = await movements(store, companyId, [row])
   return toBankAccount(row, moved.get(row.key))
-}
-
-export async function updateBankAccount(
-  store: Store,
-  actor: Actor,
-  id: string,
-  patch: UpdateBankAccountRequest,
-  now: Date,
-): Promise<BankAccount> {
-  const { companyId } = actor
-  const row = await findBankAccount(store, companyId, id)
-  const set: Partial<BankAccountRow> = {}
-  if (patch.name !== undefined) set.name = patch.name
-  if (patch.institution_name !== undefined) set.institution_name = patch.institution_name
-  if (patch.account_type !== undefined) set.account_type = patch.account_type
-  if (patch.status !== undefined) set.status = patch.status
-  if (Object.keys(set).length > 0) {
-    await store.writeTransaction(async (trx) => {
-      if (set.name !== undefined) await refuseTakenName(store, trx, companyId, set.name, row.id)
-      await trx
-        .updateTable('bank_accounts')
-        .set({ ...set, updated_at: now.toISOString() })
-        .where('id', '=', row.id)
-        .execute()
-      const after = await findBankAccount(store, companyId, id, trx)
-      const moved = await accountMovements(trx, [after], await baseCurrency(store, companyId, trx))
-      const account = toBankAccount(after, moved.get(after.key))
-      await recordEvents(store, trx, [
-        eventRow(actor, 'bank_account.updated', row.id, { ...account, changed_fields: Object.keys(set) }, now),
-      ])
-    })
-  }
-  return getBankAccount(store, companyId, id)
 }
 
 /** An account that holds transactions cannot be deleted (close it instead: status "closed"). */

@@ -9,6 +9,7 @@ import { currencyExponent } from '../../kernel/currencies.js'
 import { formatMinor, minorToNumber } from '../../kernel/money.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { accountMovements } from '../accounts/balances.js'
+import { balanceOf, heldByOpening } from '../accounts/opening.js'
 import { lockDateOf, monthEnd, monthStart, previousMonth } from '../accounts/period-lock.js'
 import { companyKey } from '../transaction-rows.js'
 import { exact, sumText } from '../sums.js'
@@ -36,7 +37,7 @@ export async function closeStatus(store: Store, companyId: string, month: string
   const company = await companyKey(store, companyId)
   const accounts = await store.db
     .selectFrom('bank_accounts')
-    .select(['id', 'key', 'name', 'currency_code', 'opening_balance', 'status'])
+    .select(['id', 'key', 'name', 'currency_code', 'opening_balance', 'opening_balance_date', 'status'])
     .where('company_id', '=', companyId)
     .orderBy('name')
     .orderBy('id')
@@ -62,6 +63,7 @@ export async function closeStatus(store: Store, companyId: string, month: string
     .groupBy('transactions.account_key')
     .execute()
   const counts = new Map(perAccount.map((r) => [Number(r.account_key), r]))
+  const held = await heldByOpening(store.db, accounts, base)
   const processing = await store.db
     .selectFrom('bank_statements')
     .select(['bank_account_id', sql<string>`COUNT(*)`.as('n')])
@@ -99,10 +101,8 @@ export async function closeStatus(store: Store, companyId: string, month: string
     let book: bigint | null = null
     let difference: bigint | null = null
     if (statement?.period_end && statement.closing_balance !== null) {
-      const moved = (
-        await accountMovements(store.db, [{ key: Number(a.key), currency_code: a.currency_code }], base, statement.period_end)
-      ).get(Number(a.key))!
-      book = BigInt(a.opening_balance) + moved.net
+      const moved = (await accountMovements(store.db, [a], base, statement.period_end)).get(Number(a.key))!
+      book = balanceOf(a, moved, held.get(Number(a.key)), statement.period_end).net
       difference = BigInt(statement.closing_balance) - book
       if (difference !== 0n) {
         const exp = currencyExponent(a.currency_code)

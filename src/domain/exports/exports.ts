@@ -13,6 +13,7 @@ import { findBankAccount } from '../accounts/bank-accounts.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { resolveRange } from '../reports/periods.js'
 import { openingRate } from '../reports/queries.js'
+import { heldByOpening, opened } from '../accounts/opening.js'
 import { exact } from '../sums.js'
 import { companyKey, toTransaction } from '../transaction-rows.js'
 import type { Page } from '../transactions/queries.js'
@@ -106,7 +107,7 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
     .execute(async (db) => {
       let accounts = db
         .selectFrom('bank_accounts')
-        .select(['id', 'key', 'name', 'account_type', 'currency_code', 'opening_balance'])
+        .select(['id', 'key', 'name', 'account_type', 'currency_code', 'opening_balance', 'opening_balance_date'])
         .where('company_id', '=', companyId)
       if (scope.column === 'account_key') accounts = accounts.where('key', '=', scope.value)
       const rows = await accounts.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
@@ -125,7 +126,13 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
         .orderBy('account_key')
         .orderBy('currency_code')
         .execute()
+      const held = await heldByOpening(db, rows, base)
       const baseExp = currencyExponent(base)
+      const movement = (currency: string, amount: bigint, baseAmount: bigint) => ({
+        currency_code: currency,
+        amount: Number(formatMinor(amount, currencyExponent(currency))),
+        base_amount: Number(formatMinor(baseAmount, baseExp)),
+      })
       const out: OpeningBalances['accounts'] = []
       for (const r of rows) {
         const exp = currencyExponent(r.currency_code)
@@ -136,6 +143,16 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
           const rate = await openingRate(db, Number(r.key), r.currency_code)
           openingBase = rate === undefined ? null : convertMinor(minor, exp, rate, baseExp)
         }
+        const holds = held.get(Number(r.key))?.currencies ?? []
+        // By `from` the opening balance counts, and holds what came before its date: that is left out.
+        const taken = opened(r.opening_balance_date, q.from) ? holds : []
+        const before = sums
+          .filter((s) => Number(s.account_key) === Number(r.key))
+          .map((s) => {
+            const h = taken.find((x) => x.currency_code === s.currency_code)
+            return { currency: s.currency_code, amount: exact(s.amount) - (h?.amount ?? 0n), base: exact(s.base) - (h?.base ?? 0n) }
+          })
+          .filter((m) => m.amount !== 0n || m.base !== 0n)
         out.push({
           id: r.id,
           name: r.name,
@@ -143,13 +160,9 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
           currency_code: r.currency_code,
           opening_balance: Number(formatMinor(minor, exp)),
           opening_base: openingBase === null ? null : Number(formatMinor(openingBase, baseExp)),
-          before: sums
-            .filter((s) => Number(s.account_key) === Number(r.key))
-            .map((s) => ({
-              currency_code: s.currency_code,
-              amount: Number(formatMinor(exact(s.amount), currencyExponent(s.currency_code))),
-              base_amount: Number(formatMinor(exact(s.base), baseExp)),
-            })),
+          opening_balance_date: r.opening_balance_date,
+          before: before.map((m) => movement(m.currency, m.amount, m.base)),
+          held: holds.map((h) => movement(h.currency_code, h.amount, h.base)),
         })
       }
       return { from: q.from, currency: base, accounts: out }

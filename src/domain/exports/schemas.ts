@@ -35,7 +35,7 @@ export type OpeningBalancesQuery = z.infer<typeof OpeningBalancesQuery>
 
 const Movement = z.object({
   currency_code: z.string(),
-  amount: z.number().openapi({ description: 'sum of the non-void amounts in this currency before `from`' }),
+  amount: z.number().openapi({ description: 'sum of the non-void amounts in this currency' }),
   base_amount: z.number().openapi({ description: 'sum of their base amounts' }),
 })
 
@@ -53,7 +53,17 @@ export const OpeningBalances = z
         opening_base: z.number().nullable().openapi({
           description: 'the opening balance in the base currency, at the rate reports use; null when there is none (unconverted)',
         }),
-        before: z.array(Movement),
+        opening_balance_date: IsoDate.nullable().openapi({
+          description: 'the day the opening balance counts from (from its start); null: from the beginning',
+        }),
+        before: z.array(Movement).openapi({
+          description:
+            'the non-void transactions before `from` that count in the balance at its start: when the opening date is on or before `from`, those since the opening date (the opening balance holds what came before it); else every one',
+        }),
+        held: z.array(Movement).openapi({
+          description:
+            'the non-void transactions dated before the opening date (written before such dates were refused): its opening balance holds them (docs/money.md); almost always empty',
+        }),
       }),
     ),
   })

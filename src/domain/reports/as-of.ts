@@ -17,6 +17,8 @@ import { convertMinor, toMinor } from '../../kernel/money.js'
 import { toTransaction } from '../transaction-rows.js'
 import { isCreation } from '../transactions/audit.js'
 import { amountInAccount, type Movement } from '../accounts/balances.js'
+import type { Held, OpeningAccount } from '../accounts/opening.js'
+import { ACCOUNT_UPDATE } from '../accounts/account-updates.js'
 import { type DayFlow, firstInCurrency, openingRate, type Scope, type SummaryGroup } from './queries.js'
 
 /** A transaction as it counts in a report, with the sign it is counted with. */
@@ -61,7 +63,7 @@ export async function asOfDelta(
   const newer = await db.selectFrom('transactions').selectAll().where('company_key', '=', company).where('created_at', '>', asOf).execute()
   const changed = new Map<string, Array<{ action: string; changes: Record<string, { before: unknown }> }>>()
   for (const e of later) {
-    if (isCreation(e.action)) continue
+    if (isCreation(e.action) || e.action === ACCOUNT_UPDATE) continue
     const list = changed.get(e.transaction_id) ?? []
     list.push({ action: e.action, changes: JSON.parse(e.changes) })
     changed.set(e.transaction_id, list)
@@ -117,6 +119,39 @@ export async function asOfDelta(
     if (then && inScope(then.account_key)) out.push(then)
   }
   return out
+}
+
+interface AccountThen {
+  id: string
+  currency_code: string
+  opening_balance: number
+  opening_balance_date: string | null
+}
+
+/**
+ * The accounts' opening balances and dates as they stood at `asOf`: each later change of an account
+ * (its `account_update` audit entries) taken back, newest first, by its `before` values.
+ */
+export async function accountsThen<A extends AccountThen>(db: Kysely<Db>, companyId: string, accounts: A[], asOf: string): Promise<A[]> {
+  const later = await db
+    .selectFrom('audit_entries')
+    .select(['transaction_id', 'changes'])
+    .where('company_id', '=', companyId)
+    .where('created_at', '>', asOf)
+    .where('action', '=', ACCOUNT_UPDATE)
+    .orderBy('id', 'desc')
+    .execute()
+  if (later.length === 0) return accounts
+  return accounts.map((a) => {
+    const then = { ...a }
+    for (const e of later) {
+      if (e.transaction_id !== a.id) continue
+      const c = JSON.parse(e.changes) as Record<string, { before: unknown }>
+      if (c.opening_balance) then.opening_balance = toMinor(c.opening_balance.before as number, a.currency_code)
+      if (c.opening_balance_date) then.opening_balance_date = c.opening_balance_date.before as string | null
+    }
+    return then
+  })
 }
 
 /** Take back, newest first, what each entry changed (a delete entry's `before` is the whole transaction). */
@@ -248,25 +283,54 @@ export function moveAccounts(
   for (const a of accounts) {
     const m = moved.get(a.key)
     if (!m) continue
-    for (const d of delta) {
-      if (d.account_key !== a.key || !counted(d) || d.transaction_date > upTo) continue
-      const own = amountInAccount(
-        { amount: Number(d.amount), currency_code: d.currency_code, base_amount: Number(d.base_amount) },
-        a.currency_code,
-        base,
-      )
-      if (own !== undefined) {
-        m.net += d.sign * BigInt(own)
-        continue
-      }
-      let u = m.unconverted.find((x) => x.currency_code === d.currency_code)
-      if (!u) {
-        u = { currency_code: d.currency_code, count: 0, amount: 0n }
-        m.unconverted.push(u)
-      }
-      u.count += Number(d.sign)
-      u.amount += d.sign * d.amount
-    }
-    m.unconverted = m.unconverted.filter((u) => u.count !== 0).sort((x, y) => (x.currency_code < y.currency_code ? -1 : 1))
+    for (const d of delta) if (d.account_key === a.key && counted(d) && d.transaction_date <= upTo) addRow(m, d, a.currency_code, base)
+    m.unconverted = tidy(m.unconverted)
   }
 }
+
+/** heldByOpening (accounts/opening.ts) with the rows counted in: those dated before each account's opening date. */
+export function moveHeld(held: Map<number, Held>, accounts: readonly OpeningAccount[], base: string, delta: readonly DeltaRow[]): void {
+  for (const a of accounts) {
+    const od = a.opening_balance_date
+    if (od === null) continue
+    const h = held.get(a.key) ?? { count: 0, net: 0n, unconverted: [], base: 0n, currencies: [] }
+    for (const d of delta) {
+      if (d.account_key !== a.key || !counted(d) || d.transaction_date >= od) continue
+      addRow(h, d, a.currency_code, base)
+      h.count += Number(d.sign)
+      h.base += d.sign * d.base_amount
+      let c = h.currencies.find((x) => x.currency_code === d.currency_code)
+      if (!c) {
+        c = { currency_code: d.currency_code, amount: 0n, base: 0n }
+        h.currencies.push(c)
+      }
+      c.amount += d.sign * d.amount
+      c.base += d.sign * d.base_amount
+    }
+    h.unconverted = tidy(h.unconverted)
+    if (h.count !== 0) held.set(a.key, h)
+    else held.delete(a.key)
+  }
+}
+
+function addRow(m: Movement, d: DeltaRow, currency: string, base: string): void {
+  const own = amountInAccount(
+    { amount: Number(d.amount), currency_code: d.currency_code, base_amount: Number(d.base_amount) },
+    currency,
+    base,
+  )
+  if (own !== undefined) {
+    m.net += d.sign * BigInt(own)
+    return
+  }
+  let u = m.unconverted.find((x) => x.currency_code === d.currency_code)
+  if (!u) {
+    u = { currency_code: d.currency_code, count: 0, amount: 0n }
+    m.unconverted.push(u)
+  }
+  u.count += Number(d.sign)
+  u.amount += d.sign * d.amount
+}
+
+const tidy = (list: Movement['unconverted']) =>
+  list.filter((u) => u.count !== 0).sort((x, y) => (x.currency_code < y.currency_code ? -1 : 1))

@@ -20,7 +20,18 @@ import { movementsFromTotals } from '../accounts/balances.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
 import { companyKey } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
-import { asOfDelta, dayFlowsDelta, type DeltaRow, mergeGroups, moveAccounts, netBeforeDelta, openingRateThen } from './as-of.js'
+import {
+  accountsThen,
+  asOfDelta,
+  dayFlowsDelta,
+  type DeltaRow,
+  mergeGroups,
+  moveAccounts,
+  moveHeld,
+  netBeforeDelta,
+  openingRateThen,
+} from './as-of.js'
+import { balanceOf, type Held, heldByOpening, type OpeningAccount, opened as isOpened } from '../accounts/opening.js'
 
 const CATEGORIES = ['operations', 'investing', 'financing', 'uncategorized'] as const
 type Category = (typeof CATEGORIES)[number]
@@ -43,17 +54,24 @@ function money(currency: string) {
   return { num, flows }
 }
 
+interface OpeningAccountOf extends OpeningAccount {
+  id: string
+  name: string
+  /** Its opening balance in the base currency; null when it has no rate (unconverted). */
+  base_value: bigint | null
+}
+
 interface Opening {
-  /** Sum of the converted opening balances of the accounts in scope. */
-  total: bigint
   /** The accounts in scope, with their opening balances in their own currency (minor units). */
-  accounts: Array<{ id: string; key: number; name: string; currency_code: string; opening: bigint }>
+  accounts: OpeningAccountOf[]
+  /** What each account's opening balance holds (accounts/opening.ts), by key. */
+  held: Map<number, Held>
   unconverted: CashFlowReport['unconverted_opening_balances']
 }
 
 /**
- * Opening balances of the accounts in scope, in the base currency. An account in another currency
- * is converted at the rate of its earliest transaction in that currency (half-even, like a
+ * The accounts in scope and their opening balances, also in the base currency. An account in another
+ * currency is converted at the rate of its earliest transaction in that currency (half-even, like a
  * transaction); with no such transaction there is no rate, and the account's opening balance is left
  * out of the balances and listed in `unconverted_opening_balances`.
  */
@@ -67,37 +85,53 @@ async function openingBalances(
 ): Promise<Opening> {
   let q = db
     .selectFrom('bank_accounts')
-    .select(['id', 'key', 'name', 'currency_code', 'opening_balance'])
+    .select(['id', 'key', 'name', 'currency_code', 'opening_balance', 'opening_balance_date'])
     .where('company_id', '=', companyId)
   if (scope.column === 'account_key') q = q.where('key', '=', scope.value)
-  // As it stood: an account opened since was not there.
+  // As it stood: an account opened since was not there, and its opening balance and date were as then.
   if (asOf !== undefined) q = q.where('created_at', '<=', new Date(asOf).toISOString())
-  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
-  const out: Opening = { total: 0n, accounts: [], unconverted: [] }
+  let rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
+  if (asOf !== undefined) rows = await accountsThen(db, companyId, rows, new Date(asOf).toISOString())
+  const out: Opening = { accounts: [], held: new Map(), unconverted: [] }
   for (const r of rows) {
     const minor = Number(r.opening_balance)
-    out.accounts.push({ id: r.id, key: Number(r.key), name: r.name, currency_code: r.currency_code, opening: BigInt(minor) })
-    let converted = 0
+    let converted: bigint | null = BigInt(minor)
     if (minor !== 0 && r.currency_code !== base) {
       const rate = delta.length
         ? await openingRateThen(db, Number(r.key), r.currency_code, delta)
         : await openingRate(db, Number(r.key), r.currency_code)
       if (rate === undefined) {
+        converted = null
         out.unconverted.push({
           bank_account_id: r.id,
           name: r.name,
           currency_code: r.currency_code,
           opening_balance: Number(formatMinor(minor, currencyExponent(r.currency_code))),
         })
-      } else {
-        converted = convertMinor(minor, currencyExponent(r.currency_code), rate, currencyExponent(base))
-      }
-    } else {
-      converted = minor
+      } else converted = BigInt(convertMinor(minor, currencyExponent(r.currency_code), rate, currencyExponent(base)))
     }
-    out.total += BigInt(converted)
+    out.accounts.push({
+      id: r.id,
+      key: Number(r.key),
+      name: r.name,
+      currency_code: r.currency_code,
+      opening_balance: BigInt(minor),
+      opening_balance_date: r.opening_balance_date,
+      base_value: converted,
+    })
   }
+  out.held = await heldByOpening(db, out.accounts, base)
+  moveHeld(out.held, out.accounts, base, delta)
   return out
+}
+
+/**
+ * What an account's opening balance brings to the base-currency balances from the start of its
+ * opening date: its value (none when it has no rate: left out, and named) less what it holds,
+ * which counted already at their dates.
+ */
+function entryOf(a: OpeningAccountOf, held: Map<number, Held>): bigint {
+  return (a.base_value ?? 0n) - (held.get(a.key)?.base ?? 0n)
 }
 
 /** The scope of a request; an account of another company is a 404, like any unknown id. */
@@ -137,8 +171,16 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
     const accounts = await openingBalances(db, companyId, scope, base, delta, q.as_of)
     const before = (await netBefore(db, scope, from)) + netBeforeDelta(delta, from)
     const days = [...(await flowsByDay(db, scope, from, to)), ...dayFlowsDelta(delta, from, to)]
-    return { opening: { accounts, balance: accounts.total + before }, days }
+    return { opening: { accounts, balance: before }, days }
   })
+  // Opening balances count from the start of their date: by `from`, in the report's opening balance;
+  // later in the range, in the period of their date.
+  const opened = periods.map(() => 0n)
+  for (const a of opening.accounts.accounts) {
+    const od = a.opening_balance_date
+    if (isOpened(od, from)) opening.balance += entryOf(a, opening.accounts.held)
+    else if (od !== null && od <= to) opened[periodIndex(periods, od)] += entryOf(a, opening.accounts.held)
+  }
 
   const buckets = periods.map(() => ({
     byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, zero()])) as Record<Category, Sums>,
@@ -159,6 +201,7 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
   const totals = zero()
   const transfers = zero()
   let balance = opening.balance
+  let openedTotal = 0n
   const outPeriods = periods.map((p, i) => {
     const b = buckets[i]
     const sum = zero()
@@ -169,12 +212,14 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
     add(totals, sum)
     add(transfers, b.transfers)
     const start = balance
-    balance += sum.inflows - sum.outflows + b.transfers.inflows - b.transfers.outflows
+    balance += sum.inflows - sum.outflows + b.transfers.inflows - b.transfers.outflows + opened[i]
+    openedTotal += opened[i]
     return {
       period_start: p.start,
       period_end: p.end,
       label: p.label,
       opening_balance: m.num(start),
+      opened: m.num(opened[i]),
       closing_balance: m.num(balance),
       ...m.flows(sum),
       by_category: byCategoryJson(b.byCategory, m.flows),
@@ -188,6 +233,7 @@ export async function cashFlowReport(store: Store, companyId: string, q: CashFlo
     interval,
     bank_account_id: scope.column === 'account_key' ? scope.accountId : null,
     opening_balance: m.num(opening.balance),
+    opened: m.num(openedTotal),
     closing_balance: m.num(balance),
     totals: m.flows(totals),
     by_category: byCategoryJson(totalBy, m.flows),
@@ -291,13 +337,13 @@ export async function summaryReport(store: Store, companyId: string, q: SummaryQ
       .slice(0, q.top ?? 10)
       .map(([k, t]) => ({ merchant_name: k, amount: m.num(t.amount), count: t.count })),
     accounts: opening.accounts.map((a) => {
-      const mv = moved.get(a.key) ?? { net: 0n, unconverted: [] }
+      const balance = balanceOf(a, moved.get(a.key) ?? { net: 0n, unconverted: [] }, opening.held.get(a.key), to)
       return {
         id: a.id,
         name: a.name,
         currency_code: a.currency_code,
-        balance: minorToNumber(a.opening + mv.net, a.currency_code),
-        unconverted_transactions: unconvertedJson(mv.unconverted),
+        balance: minorToNumber(balance.net, a.currency_code),
+        unconverted_transactions: unconvertedJson(balance.unconverted),
       }
     }),
     unconverted_opening_balances: opening.unconverted,

@@ -55,9 +55,14 @@ export const UnconvertedOpeningBalance = z
 
 const Balances = {
   opening_balance: z.number().openapi({
-    description: 'balance at the start of the first day (opening balances of the accounts + every non-void transaction before it)',
+    description:
+      "balance at the start of the first day: the accounts' opening balances that count by then (their opening date on or before it) + every non-void transaction before it; a period's is the previous period's closing_balance",
   }),
-  closing_balance: z.number().openapi({ description: 'opening_balance + net + transfers.net' }),
+  opened: z.number().openapi({
+    description:
+      "opening balances of accounts whose opening date falls after the report's first day, in the period: each counts from the start of its opening date (docs/money.md)",
+  }),
+  closing_balance: z.number().openapi({ description: 'opening_balance + net + transfers.net + opened' }),
 }
 
 export const CashFlowPeriod = z
@@ -117,7 +122,8 @@ export const SummaryReport = z
         name: z.string(),
         currency_code: z.string(),
         balance: z.number().openapi({
-          description: "balance at the end of `to`, in the account's currency (`currency_code`), counted as BankAccount.current_balance",
+          description:
+            "balance at the end of `to`, in the account's currency (`currency_code`), counted as BankAccount.current_balance; before the account's opening date its opening balance does not count yet",
         }),
         unconverted_transactions: z.array(UnconvertedTransactions),
       }),

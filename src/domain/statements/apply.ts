@@ -12,7 +12,7 @@ import { actorId } from '../actor.js'
 import { auditRow, diff } from '../transactions/audit.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { uuidv7 } from '../../kernel/ids.js'
-import { convertMinor } from '../../kernel/money.js'
+import { convertMinor, formatMinor } from '../../kernel/money.js'
 import { lineRefs } from './match.js'
 import { matchLines, MATCH_WINDOW_DAYS, shiftDate, type Candidate } from '../reconcile.js'
 import { StatementFileError } from './parse.js'
@@ -23,6 +23,7 @@ import { companyKey, toTransaction } from '../transaction-rows.js'
 import { RateBook } from '../rates/book.js'
 import { amountInAccount } from '../accounts/balances.js'
 import { isLocked, lockDateOf } from '../accounts/period-lock.js'
+import { opened } from '../accounts/opening.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
@@ -77,6 +78,37 @@ export function warningsJson(warnings: string[]): string {
   const kept =
     warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `… and ${warnings.length - MAX_WARNINGS} more`] : warnings
   return JSON.stringify(kept)
+}
+
+async function openingDateOf(trx: Kysely<Db>, accountId: string): Promise<string | null> {
+  const row = await trx.selectFrom('bank_accounts').select('opening_balance_date').where('id', '=', accountId).executeTakeFirst()
+  return row?.opening_balance_date ?? null
+}
+
+/**
+ * New lines dated before the account's opening date (as it is now) fail the statement, each one
+ * named: its opening balance holds what came before, and a statement is imported whole. The way
+ * out is named: the opening date moved to the statement's first day, with its opening balance.
+ */
+function refuseBeforeOpening(
+  openingDate: string | null,
+  fresh: ReadonlyArray<{ line: SelectedStatement['lines'][number] }>,
+  account: StatementJob['account'],
+  sel: SelectedStatement,
+): void {
+  const early = fresh.filter(({ line }) => !opened(openingDate, line.date))
+  if (early.length === 0) return
+  const named = early.map(({ line }) => `${line.line ? `line ${line.line}` : `the line of ${line.date}`}: dated ${line.date}`)
+  const first = early.map(({ line }) => line.date).sort()[0]
+  const day = sel.periodStart !== null && sel.periodStart < first ? sel.periodStart : first
+  const amount =
+    sel.openingBalance !== null && day === sel.periodStart
+      ? formatMinor(sel.openingBalance, currencyExponent(account.currency_code))
+      : 'AMOUNT'
+  throw new StatementFileError(
+    `${early.length} line(s) are dated before the opening date ${openingDate} of bank account "${account.name}", whose opening balance is its balance at the start of that day, and a statement is imported whole, so nothing was imported: ${named.slice(0, 3).join('; ')}${early.length > 3 ? '; …' : ''}. To import it, move the opening date first: finctl accounts update ${account.id} --opening-balance-date ${day} --opening-balance ${amount}${amount === 'AMOUNT' ? ` (the balance at the start of ${day})` : " (the statement's opening balance)"}`,
+    named,
+  )
 }
 
 export async function applyStatement(store: Store, job: StatementJob, sel: SelectedStatement, now: Date): Promise<ApplyResult> {
@@ -136,6 +168,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
         named,
       )
     }
+    refuseBeforeOpening(await openingDateOf(trx, account.id), fresh, account, sel)
     let matches = new Map<number, string>()
     const rowsById = new Map<string, TransactionRow>()
     if (fresh.length) {

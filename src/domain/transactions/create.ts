@@ -27,6 +27,7 @@ import { checkPlausible, type DateWindow } from './plausibility.js'
 import { RateBook } from '../rates/book.js'
 import { mayMatch, placeRows, type Placement } from './statement-lines.js'
 import { checkUnlocked, lockDateOf } from '../accounts/period-lock.js'
+import { checkOpened } from '../accounts/opening.js'
 import { recordEvents } from '../events.js'
 import { createdEvent, importedEvent } from './events.js'
 import { existingByRef, refTaken } from './import-refs.js'
@@ -91,6 +92,7 @@ function buildRow(
     throw new AppError('conflict', `bank account "${account.name}" is closed: reopen it before adding transactions`)
   }
   checkUnlocked(when.lockDate, input.transaction_date, `a transaction dated ${input.transaction_date}`)
+  checkOpened(account, input.transaction_date)
   const currency = input.currency_code ?? account.currency_code
   const amount = parseAmount(input.amount, currencyExponent(currency))
   if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)

@@ -23,6 +23,7 @@ import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
 import { checkUnlocked, isLocked, lockDateOf, periodLocked } from '../accounts/period-lock.js'
+import { checkOpened } from '../accounts/opening.js'
 import { recordEvents } from '../events.js'
 import { deletedEvent, updatedEvent } from './events.js'
 
@@ -123,6 +124,7 @@ export async function updateTransaction(
       checkStatus(row.status, patch.status, id)
       const next: TransactionRow = { ...row, updated_at: now.toISOString() }
 
+      const movedAccount = patch.bank_account_id !== undefined && patch.bank_account_id !== row.bank_account_id
       if (patch.bank_account_id !== undefined) {
         const account = await findBankAccount(store, actor.companyId, patch.bank_account_id, trx).catch(() => {
           throw new AppError('not_found', 'bank account not found', {
@@ -132,6 +134,12 @@ export async function updateTransaction(
         next.bank_account_id = account.id
         next.account_key = account.key
       }
+      // A transaction moved to another date or account may not land before that account's opening date.
+      if (movedAccount || (patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date))
+        checkOpened(
+          await findBankAccount(store, actor.companyId, next.bank_account_id, trx),
+          patch.transaction_date ?? row.transaction_date,
+        )
       const currency = patch.currency_code ?? row.currency_code
       // A rate that came from the company's rates table (it has a date) follows the transaction to a new
       // date; a rate given by hand stays.

@@ -57,6 +57,8 @@ export class JournalWriter {
   private readonly commodities = new Set<string>()
   /** ledger's metadata tags and tags (`--pedantic` wants each declared). */
   private readonly tags = new Set<string>()
+  /** Accounts whose opening date is after the period's first day, by that date: their entries are still to write. */
+  private readonly later: OpeningBalances['accounts'] = []
 
   constructor(
     readonly format: JournalFormat,
@@ -117,41 +119,80 @@ export class JournalWriter {
     return [{ account, minor, currency, costMinor: Math.abs(baseMinor) }]
   }
 
-  /** The opening entry: each account's balance before the period, against the opening-balances account. */
+  /**
+   * The opening entry: each account's balance at the start of the period, against the
+   * opening-balances account: its opening balance when it counts by then (its opening date on or
+   * before `from`), and the transactions before `from` that count. An opening date later in the
+   * period gets an entry of its own, at that date (`openedBy`).
+   */
   opening(o: OpeningBalances): string {
-    const equity = this.map.openingBalances
     const postings: Posting[] = []
     for (const a of o.accounts) {
-      const account = this.map.bank(a)
-      const own = a.currency_code
+      const counts = a.opening_balance_date === null || a.opening_balance_date <= o.from
+      if (!counts) this.later.push(a)
+      postings.push(...this.bringing(a, counts, a.before))
+    }
+    this.later.sort((x, y) => (x.opening_balance_date! < y.opening_balance_date! ? -1 : 1))
+    return this.entry(o.from, 'Opening balances', `balances before ${o.from}`, postings)
+  }
+
+  /**
+   * The entries of the opening balances that count from a date on or before `date` not written yet:
+   * each brings its account to its opening balance, taking back what it holds (the transactions
+   * dated before it, written before such dates were refused).
+   */
+  openedBy(date: string): string {
+    let out = ''
+    while (this.later.length && this.later[0].opening_balance_date! <= date) {
+      const a = this.later.shift()!
+      const od = a.opening_balance_date!
+      const undo = a.held.map((h) => ({ ...h, amount: -h.amount, base_amount: -h.base_amount }))
+      out += this.entry(od, 'Opening balance', `${this.map.bank(a)} at the start of ${od}`, this.bringing(a, true, undo))
+    }
+    return out
+  }
+
+  /** An account moved by `movements` (and by its opening balance, with `withOpening`), against the opening-balances account. */
+  private bringing(
+    a: OpeningBalances['accounts'][number],
+    withOpening: boolean,
+    movements: OpeningBalances['accounts'][number]['before'],
+  ): Posting[] {
+    const equity = this.map.openingBalances
+    const account = this.map.bank(a)
+    const own = a.currency_code
+    const postings: Posting[] = []
+    const moves = movements.map((b) => ({
+      currency: b.currency_code,
+      minor: minorOf(b.amount, b.currency_code),
+      base: minorOf(b.base_amount, this.base),
+    }))
+    if (withOpening) {
       const ownMinor = minorOf(a.opening_balance, own)
-      const movements = a.before.map((b) => ({
-        currency: b.currency_code,
-        minor: minorOf(b.amount, b.currency_code),
-        base: minorOf(b.base_amount, this.base),
-      }))
       if (a.opening_base === null) {
         // No rate for this opening balance (reports leave it out of the base balances too): in its own currency, at no cost.
         postings.push({ account, minor: ownMinor, currency: own }, { account: equity, minor: -ownMinor, currency: own })
       } else {
-        const m = movements.find((x) => x.currency === own)
+        const m = moves.find((x) => x.currency === own)
         if (m) {
           m.minor += ownMinor
           m.base += minorOf(a.opening_base, this.base)
-        } else movements.push({ currency: own, minor: ownMinor, base: minorOf(a.opening_base, this.base) })
-      }
-      for (const m of movements) {
-        const side = this.bankSide(account, m.minor, m.currency, m.base)
-        if (side.length) postings.push(...side, { account: equity, minor: -m.base, currency: this.base })
+        } else moves.push({ currency: own, minor: ownMinor, base: minorOf(a.opening_base, this.base) })
       }
     }
+    for (const m of moves) {
+      const side = this.bankSide(account, m.minor, m.currency, m.base)
+      if (side.length) postings.push(...side, { account: equity, minor: -m.base, currency: this.base })
+    }
+    return postings
+  }
+
+  /** An entry against the opening-balances account; '' when nothing moves. */
+  private entry(date: string, payee: string, note: string, postings: Posting[]): string {
     const kept = postings.filter((p) => p.minor !== 0)
     if (kept.length === 0) return ''
-    const merged = this.mergeEquity(kept, equity)
-    const head =
-      this.format === 'beancount'
-        ? `${o.from} * "Opening balances" "balances before ${o.from}"\n`
-        : `${o.from} * Opening balances | balances before ${o.from}\n`
+    const merged = this.mergeEquity(kept, this.map.openingBalances)
+    const head = this.format === 'beancount' ? `${date} * "${payee}" "${note}"\n` : `${date} * ${payee} | ${note}\n`
     return `${this.declare(merged)}${head}${merged.map((p) => this.posting(p)).join('')}\n`
   }
 
@@ -169,7 +210,8 @@ export class JournalWriter {
 
   /** A transaction as journal text; '' for a void one (it moved nothing). */
   transaction(t: ExportTransaction): string {
-    if (t.status === 'void') return ''
+    const opened = this.openedBy(t.transaction_date)
+    if (t.status === 'void') return opened
     const bank = this.accounts.get(t.bank_account_id)
     if (!bank) throw new Error(`transaction ${t.id}: its bank account ${t.bank_account_id} was not listed`)
     const baseMinor = minorOf(t.base_amount, this.base)
@@ -208,6 +250,6 @@ export class JournalWriter {
       }
     }
     const used = this.format === 'ledger' ? ['finctl_id', ...(payee ? ['description'] : []), ...(foreign ? ['rate'] : []), ...tags] : []
-    return `${this.declare(postings, used)}${text}${postings.map((p) => this.posting(p)).join('')}\n`
+    return `${opened}${this.declare(postings, used)}${text}${postings.map((p) => this.posting(p)).join('')}\n`
   }
 }

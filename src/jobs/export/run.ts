@@ -85,6 +85,8 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
       }
       await write(chunk)
     })
+    // Opening dates after the last transaction, within the period.
+    await write(journal.openedBy(r.to))
   } else if (r.format === 'csv') {
     await write(csvHeader())
     await each(async (page) => {

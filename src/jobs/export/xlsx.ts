@@ -175,7 +175,8 @@ function writeSummary(ws: Worksheet, s: SummaryReport, label: string): void {
   for (const r of s.top_merchants) put(ws, [r.merchant_name, m(r.amount), r.count])
   put(ws, [])
   put(ws, ['account', 'balance', 'currency'], true)
-  for (const a of s.accounts) put(ws, [a.name, m(a.balance), s.currency])
+  // Each balance is in its account's currency.
+  for (const a of s.accounts) put(ws, [a.name, { amount: a.balance, currency: a.currency_code }, a.currency_code])
   ws.commit()
 }
 
@@ -192,6 +193,7 @@ function writeCashFlow(ws: Worksheet, r: CashFlowReport): void {
     'net',
     ...FLOW_COLUMNS.map((c) => `${c}_net`),
     'transfers_net',
+    'opened',
     'closing_balance',
   ]
   ws.columns = heads.map((h, i) => ({ width: i === 0 ? 12 : Math.max(12, h.length + 2) }))
@@ -208,6 +210,7 @@ function writeCashFlow(ws: Worksheet, r: CashFlowReport): void {
       m(p.net),
       ...FLOW_COLUMNS.map((c) => m(p.by_category[c].net)),
       m(p.transfers.net),
+      m(p.opened),
       m(p.closing_balance),
     ])
   put(
@@ -222,6 +225,7 @@ function writeCashFlow(ws: Worksheet, r: CashFlowReport): void {
       m(r.totals.net),
       ...FLOW_COLUMNS.map((c) => m(r.by_category[c].net)),
       m(r.transfers.net),
+      m(r.opened),
       m(r.closing_balance),
     ],
     true,

@@ -6,7 +6,8 @@
  * company's exchange rates. The pass that sends leaves that to the service, which validates every row
  * of a batch anyway and answers the invalid ones by position: one validation a row, not two.
  */
-import { CreateTransactionRequest } from '../../domain/schemas.js'
+import { beforeOpening, opened } from '../../domain/accounts/opening-date.js'
+import { type BankAccount, CreateTransactionRequest } from '../../domain/schemas.js'
 import type { RowMapper } from '../../import/map-rows.js'
 import type { ImportPlan } from '../../import/plan.js'
 import type { CsvRecord } from '../../import/read-rows.js'
@@ -24,6 +25,8 @@ export async function* mapRows(
   mapper: RowMapper,
   tally: Tally,
   check?: RateCheck,
+  /** The account, whose opening date a check knows (#59). */
+  account?: Pick<BankAccount, 'id' | 'name' | 'opening_balance_date'>,
 ): AsyncGenerator<ReadyRow[]> {
   const { summary } = tally
   const planned = new Set(plan.skipped.map((s) => s.line))
@@ -57,7 +60,7 @@ export async function* mapRows(
       // the service with the company's rates of its date (finctl rates), or refused by it naming them.
       const currency = request.currency_code ?? tally.summary.currency
       if (check) {
-        const refusal = await checkRow(request, currency, check)
+        const refusal = await checkRow(request, currency, check, account)
         if (refusal) {
           tally.refused(rec.fields, r.line, refusal)
           continue
@@ -73,9 +76,16 @@ export async function* mapRows(
 }
 
 /** Why the service would refuse the row, in the command's words, or undefined. */
-async function checkRow(request: ImportRequest, currency: string, rates: RateCheck): Promise<string | undefined> {
+async function checkRow(
+  request: ImportRequest,
+  currency: string,
+  rates: RateCheck,
+  account?: Pick<BankAccount, 'id' | 'name' | 'opening_balance_date'>,
+): Promise<string | undefined> {
   const parsed = CreateTransactionRequest.safeParse(request)
   if (!parsed.success) return inImportWords(parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '))
+  if (account && !opened(account.opening_balance_date, request.transaction_date))
+    return describeError(beforeOpening(account, request.transaction_date))
   if (request.exchange_rate !== undefined || currency === rates.base) return undefined
   const missing = await rates.missing(currency, request.transaction_date)
   return missing ? describeError(missing) : undefined

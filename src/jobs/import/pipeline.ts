@@ -88,6 +88,7 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
       new RowMapper(plan, { accountId: o.accountId, currency, constants: o.constants }),
       tally,
       check,
+      account,
     )
   let failed = false
   try {
