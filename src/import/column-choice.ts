@@ -36,7 +36,7 @@ export function chooseColumns(
     return taken
   }
   if (m.date === undefined) {
-    const i = dateColumnByValues(header, rows, takenColumns(m))
+    const i = dateColumnByValues(header, rows, takenColumns(m), format)
     if (i !== undefined) {
       m.date = i
       how.date = 'its values are dates'
@@ -69,9 +69,10 @@ export function chooseColumns(
       if (choice.why) notes.push(`description: ${choice.why}`)
     }
   }
-  const texts = dated.length ? textColumnsByValues(dated, takenColumns(m)) : []
-  if (m.description.length === 0 && texts.length) {
-    m.description = [texts.shift()!]
+  const byValues = dated.length ? textColumnsByValues(dated, takenColumns(m)) : { varying: [], constant: [] }
+  const texts = byValues.varying
+  if (m.description.length === 0 && (texts.length || byValues.constant.length)) {
+    m.description = [texts.shift() ?? byValues.constant[0]]
     how.description = 'its values are words'
   }
   const missing = missingColumns(m)

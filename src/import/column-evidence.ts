@@ -5,7 +5,7 @@
  * every row (a product name beside the real text in "Description 1..3"). And the plan's line that
  * names the column taken for every field.
  */
-import { readsAsDate } from './dates.js'
+import { readsAsDate, type DateFormat } from './dates.js'
 import { headerBase, isDescriptionHeader, normalizeHeader, ROLES, type ColumnMap, type Role } from './mapping.js'
 import { cell, DATE_LIKE } from './row-text.js'
 
@@ -39,15 +39,17 @@ export const isDateCell = (text: string): boolean => dateKind(text) !== undefine
  * the most of them, the leftmost on a tie; written with separators before eight digits (20240105 may
  * be a reference). Undefined when none is.
  */
-export function dateColumnByValues(header: string[], rows: string[][], taken: Set<number>): number | undefined {
+export function dateColumnByValues(header: string[], rows: string[][], taken: Set<number>, format?: DateFormat): number | undefined {
   const width = Math.max(header.length, ...rows.map((r) => r.length))
   let best: { column: number; dated: number; compact: boolean } | undefined
+  // A date of --date-format's layout is one too ("25/2000/01" of DD/YYYY/MM).
+  const kindOf = (text: string) => dateKind(text) ?? (format && DATE_LIKE.test(text, format) ? 'separated' : undefined)
   for (let i = 0; i < width; i++) {
     if (taken.has(i)) continue
     let separated = 0
     let compact = 0
     for (const r of rows) {
-      const kind = dateKind(cell(r, i))
+      const kind = kindOf(cell(r, i))
       if (kind === 'separated') separated++
       else if (kind === 'compact') compact++
     }

@@ -101,10 +101,11 @@ const LETTERS = /\p{L}.*\p{L}/u
 
 /**
  * Text columns not taken, best first for a description: the ones whose cells are words (not codes,
- * dates or amounts) on the most rows, and that vary from row to row.
+ * dates or amounts) on the most rows; those that vary from row to row before those that do not (a
+ * column of two values, Ja/Nej, says which kind a row is rather than what it was).
  */
-export function textColumnsByValues(rows: string[][], taken: Set<number>): number[] {
-  const scored: Array<{ i: number; words: number }> = []
+export function textColumnsByValues(rows: string[][], taken: Set<number>): { varying: number[]; constant: number[] } {
+  const scored: Array<{ i: number; words: number; varies: boolean }> = []
   for (let i = 0; i < widthOf(rows); i++) {
     if (taken.has(i)) continue
     let words = 0
@@ -117,8 +118,8 @@ export function textColumnsByValues(rows: string[][], taken: Set<number>): numbe
       values.add(v)
       if (LETTERS.test(v) && !CODE.test(v) && !isDateCell(v) && !looksLikeAmount(v)) words++
     }
-    // Two values (Ja/Nej, a status) say which kind a row is, not what it was.
-    if (words > 0 && words * 2 >= filled && (values.size > 2 || values.size === rows.length)) scored.push({ i, words })
+    if (words > 0 && words * 2 >= filled) scored.push({ i, words, varies: values.size > 2 || values.size === rows.length })
   }
-  return scored.sort((a, b) => b.words - a.words || a.i - b.i).map((s) => s.i)
+  const order = scored.sort((a, b) => b.words - a.words || a.i - b.i)
+  return { varying: order.filter((s) => s.varies).map((s) => s.i), constant: order.filter((s) => !s.varies).map((s) => s.i) }
 }

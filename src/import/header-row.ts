@@ -32,13 +32,16 @@ function shapeOf(fields: string[], isDate: IsDate): { date: number; amount: numb
   return amount < 0 ? undefined : { date, amount }
 }
 
-/** Whether two records are transaction lines of one layout: a date and an amount in the same columns, as many fields. */
+/**
+ * Whether two records are transaction lines of one layout: a date in the same column, an amount
+ * (in a debit and credit layout, not always in the same column), as many fields.
+ */
 function sameShape(a: CsvRecord, b: CsvRecord | undefined, isDate: IsDate): boolean {
   const sa = shapeOf(a.fields, isDate)
   if (!sa) return false
   if (!b) return true
   const sb = shapeOf(b.fields, isDate)
-  return sb !== undefined && sa.date === sb.date && sa.amount === sb.amount && a.fields.length === b.fields.length
+  return sb !== undefined && sa.date === sb.date && a.fields.length === b.fields.length
 }
 
 /** A line of column names: as many cells as the transactions, two or more filled, none a date or an amount. */
@@ -75,7 +78,8 @@ export function findHeaderRow(
       if (i > 0 && namesRow(records[i - 1], rec, isDate)) return { kind: 'header', index: i - 1, known: false }
       return { kind: 'none', index: i, given: false }
     }
-    if (o.byMap && i === 0) return { kind: 'header', index: 0, known: false }
+    // A line with a date and an amount is never a header, whatever --map says.
+    if (o.byMap && i === 0 && !shapeOf(rec.fields, isDate)) return { kind: 'header', index: 0, known: false }
   }
   return undefined
 }

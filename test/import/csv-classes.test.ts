@@ -5,8 +5,10 @@
  * description composed from the next text column, a sign column found by its values, and the rows
  * of two accounts in one file. Each count and sum was added up by hand from the file.
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parseUpload } from '../../src/domain/statements/parse.js'
 import { currencyRefusal } from '../../src/import/file-currency.js'
 import { RowMapper } from '../../src/import/map-rows.js'
 import { accountRefusal } from '../../src/import/own-account.js'
@@ -159,6 +161,48 @@ describe('3. rows of amount 0', () => {
     expect({ count: r.count, sum: r.sum, zero: r.zero }).toEqual({ count: 4, sum: '1555.62', zero: [] })
     expect(r.skipped).toEqual([
       { line: 6, reason: 'an amount of 0 on a closing or balance line, not a movement (its text: "Abrechnung 29.10.2021 siehe Anlage")' },
+    ])
+  })
+})
+
+describe('3. the same rule in a statement upload', () => {
+  it('a QIF 0.00 closing line is skipped with a warning; a 0.00 card check is a line of the statement', async () => {
+    const qif = [
+      '!Type:Bank',
+      'D03/31/2024',
+      'T0.00',
+      'PABSCHLUSS',
+      'MAbrechnung 31.03.2024',
+      '^',
+      'D03/30/2024',
+      'T0.00',
+      'PUber',
+      'MCard check',
+      '^',
+      'D03/29/2024',
+      'T-12.50',
+      'PBakery',
+      '^',
+      '',
+    ].join('\n')
+    const upload = await parseUpload(new TextEncoder().encode(qif), { fileName: 'x.qif', format: 'qif', currency: 'USD', exponent: 2 }, {})
+    expect(upload.parts[0].lines.map((l) => [l.description, l.amountMinor])).toEqual([
+      ['Uber / Card check', 0],
+      ['Bakery', -1250],
+    ])
+    expect(upload.warnings).toEqual([
+      expect.stringMatching(
+        /: an amount of 0 on a closing or balance line, not a movement \(its text: "Abrechnung 31.03.2024"\), skipped$/,
+      ),
+    ])
+  })
+
+  it('a CSV statement keeps the 0,00 card hold and skips the ABSCHLUSS line, as tx import does', async () => {
+    const bytes = new Uint8Array(readFileSync(join(LAYOUTS, 'de-sparkasse-csv-camt-zero-abschluss.csv')))
+    const upload = await parseUpload(bytes, { fileName: 's.csv', format: 'csv', currency: 'EUR', exponent: 2 }, {})
+    expect(upload.parts[0].lines).toHaveLength(4)
+    expect(upload.warnings).toEqual([
+      'line 6: an amount of 0 on a closing or balance line, not a movement (its text: "Abrechnung 29.10.2021 siehe Anlage")',
     ])
   })
 })

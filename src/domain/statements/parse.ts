@@ -156,8 +156,18 @@ export async function parseUpload(bytes: Uint8Array, target: ParseTarget, o: Upl
       decimalComma: o.decimalComma,
       defaultCurrency: target.currency,
     })
-    const parts = r.statements.map(({ transactions, ...header }): StatementPart => ({ ...header, lines: transactions.map(fromImported) }))
-    return { format: target.format, parts, warnings: r.warnings }
+    // A 0 on a closing or balance line is no movement, as in a CSV import (zero-rows.ts); any other 0 is a booking.
+    const { zeroRowReason } = await import('../../import/zero-rows.js')
+    const warnings = [...r.warnings]
+    const movement = (t: ImportedTransaction) => {
+      const why = t.amountMinor === 0 ? zeroRowReason([t.memo ?? '', t.payee ?? '']) : undefined
+      if (why) warnings.push(`${t.line === undefined ? `the line of ${t.date}` : `line ${t.line}`}: ${why}, skipped`)
+      return !why
+    }
+    const parts = r.statements.map(
+      ({ transactions, ...header }): StatementPart => ({ ...header, lines: transactions.filter(movement).map(fromImported) }),
+    )
+    return { format: target.format, parts, warnings }
   } catch (e) {
     if (e instanceof StatementParseError) throw new StatementFileError(e.message)
     if (e instanceof RangeError || e instanceof TypeError) throw new StatementFileError(`the file cannot be read: ${e.message}`)
