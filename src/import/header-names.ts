@@ -143,4 +143,6 @@ export const HEADER_NAMES = {
     nl: rekening | rekeningnummer | opdrachtgeversrekening | eigen rekening
     de: auftragskonto | iban auftragskonto | kontonummer auftragskonto
     fr es: numero de compte | numero de cuenta`,
+  // Taken by --map or a bank's layout only: PayPal's Fee beside its Net is in the Net already.
+  fee: '',
 } as const

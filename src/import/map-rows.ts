@@ -15,7 +15,17 @@ import type { TransactionDraft } from './draft.js'
 import { RunningBalance } from './balance-rows.js'
 import { zeroRowReason } from './zero-rows.js'
 import { accountKey, isAccountNumber, isChosenAccount } from './own-account.js'
-import { balanceOf, balanceReason, cell, DATE_LIKE, NO_DESCRIPTION, notTransaction, rawCell, recordTypeReason } from './row-text.js'
+import {
+  balanceOf,
+  balanceReason,
+  cell,
+  DATE_LIKE,
+  excludedReason,
+  NO_DESCRIPTION,
+  notTransaction,
+  rawCell,
+  recordTypeReason,
+} from './row-text.js'
 import { columnName } from './column-evidence.js'
 import { formatMinor } from '../kernel/money.js'
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
@@ -154,7 +164,15 @@ export class RowMapper {
       minor = r.minor
       reversal = r.reversal
     }
-    return { ok: true, minor: plan.invertSign ? -minor : minor, reversal }
+    if (plan.invertSign) minor = -minor
+    // A fee beside the amount is money out on top of it (Revolut): the balance moves by the amount less the fee.
+    const feeText = cell(fields, m.fee)
+    if (feeText) {
+      const fee = parseLocaleAmount(feeText, plan.decimal, exponent)
+      if (!fee.ok) return { ok: false, reason: `fee ${fee.message}` }
+      minor -= Math.abs(fee.minor)
+    }
+    return { ok: true, minor, reversal }
   }
 
   /** undefined for the header, preamble, filtered and non-transaction lines (the last counted in `skipped`). */
@@ -164,6 +182,8 @@ export class RowMapper {
     const m = plan.map
     const dateText = cell(rec.fields, m.date)
     if (!DATE_LIKE.test(dateText, plan.dateFormat)) return this.skip(rec.line, notTransaction(rec.fields))
+    const off = excludedReason(plan.exclude, plan.header, rec.fields)
+    if (off) return this.skip(rec.line, off)
     const byText = this.auto ? balanceOf(rec.fields, m) : undefined
     const code = plan.recordType ? cell(rec.fields, plan.recordType.column) : undefined
     if (byText || (this.auto && plan.recordType && code !== plan.recordType.movement)) {

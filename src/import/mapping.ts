@@ -21,6 +21,8 @@ export type Role =
   | 'category'
   /** The file's own account (a row's account when a file holds several): never the counterparty's. */
   | 'account'
+  /** A fee charged beside the amount (Revolut's Fee): the row moves the balance by the amount less it. Never by its header alone. */
+  | 'fee'
 
 export const ROLES: Role[] = [
   'date',
@@ -35,6 +37,7 @@ export const ROLES: Role[] = [
   'reference',
   'category',
   'account',
+  'fee',
 ]
 
 /** Other names people give a field in `--map field=Column` (and an upload's `map`). */
@@ -128,6 +131,7 @@ export interface ColumnMap {
   reference?: number
   category?: number
   account?: number
+  fee?: number
 }
 
 /** How many header fields are recognised (to find the header row among preamble lines). */

@@ -17,10 +17,21 @@ import { IndicatorFinder } from './indicator.js'
 import { markOf } from './marks.js'
 import { rows } from './plan-words.js'
 import { findHeaderRow, HEADER_WITHIN, type HeaderRow } from './header-row.js'
+import { recogniseLayout, withLayout } from './layouts.js'
 import { currencyCounts, headerCurrency, preambleCurrency, type FileCurrency } from './file-currency.js'
 import { AccountTally, isChosenAccount, type FileAccounts } from './own-account.js'
 import { RecordTypeFinder, type RecordType } from './balance-rows.js'
-import { balanceOf, balanceReason, cell, columnIndex, DATE_LIKE, ImportError, notTransaction, recordTypeReason } from './row-text.js'
+import {
+  balanceOf,
+  balanceReason,
+  cell,
+  columnIndex,
+  DATE_LIKE,
+  excludedReason,
+  ImportError,
+  notTransaction,
+  recordTypeReason,
+} from './row-text.js'
 
 export { ImportError } from './row-text.js'
 
@@ -39,6 +50,10 @@ export interface CsvMapping {
   noHeader?: boolean
   /** Only the rows of this account (its number, or the number's end) of a file that holds several. */
   accountNumber?: string
+  /** Rows whose column (by its header name) holds one of these values are no movements, and why (a bank layout's). */
+  exclude?: { column: string; values: string[]; why: string }
+  /** false: no bank layout is recognised (bank-layouts.ts), the file is read by detection alone. */
+  layouts?: false
   map?: Array<[Role, string]>
   /** Keep only rows whose column (name or 1-based number) holds this value. */
   where?: Array<[string, string]>
@@ -80,6 +95,8 @@ export interface ImportPlan {
   headerless?: true
   /** Text columns a row's description is taken from, in order, when its description cells are empty. */
   fallbacks: number[]
+  /** Rows whose column holds one of these values are no movements (a bank layout's: a reverted card payment). */
+  exclude?: { column: number; values: string[]; why: string }
   /** The currency the file states, and a currency column's codes (compared with the account's: file-currency.ts). */
   currency: FileCurrency
   /** The account numbers of the rows planned, when the file has a column of them (own-account.ts). */
@@ -137,12 +154,13 @@ export async function planRecords(
   const notes: string[] = []
   notes.push(`${encodingNote(layout.encoding)}, delimiter ${JSON.stringify(layout.delimiter)}`)
   /** --date-format's format: a row whose date has its layout's shape is a transaction. */
-  let flagFormat: DateFormat | undefined
-  try {
-    flagFormat = o.dateFormat ? formatFromFlag(o.dateFormat) : undefined
-  } catch (e) {
-    throw new ImportError((e as Error).message)
-  }
+  let flagFormat = dateFormatOf(o.dateFormat)
+  /** A bank layout the file was recognised as, and which of its choices the flags gave themselves. */
+  let layoutName: string | undefined
+  let layoutNote: string | undefined
+  let given = { dateFormat: true, decimalComma: true }
+  /** Rows a layout says are no movements, by a column's value (bank-layouts.ts `exclude`). */
+  let excluded: ImportPlan['exclude']
   const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`
   const noHeaderRow = (where: string) =>
     new ImportError(
@@ -233,6 +251,11 @@ export async function planRecords(
       skipped.push({ line: rec.line, reason: notTransaction(rec.fields) })
       return false
     }
+    const off = excludedReason(excluded, header!, rec.fields)
+    if (off) {
+      skipped.push({ line: rec.line, reason: off })
+      return false
+    }
     if (auto) {
       const balance = balanceOf(rec.fields, map!)
       recordTypes!.add(rec.fields, rec.line, balance !== undefined)
@@ -268,12 +291,24 @@ export async function planRecords(
   let head: CsvRecord[] | undefined = []
   /** Takes the header (or its absence) from the first records; the records after it are the file's rows. */
   const decideHeader = (records: CsvRecord[]): CsvRecord[] => {
-    const found = findHeaderRow(records, {
-      noHeader: o.noHeader,
-      skipLines: o.skipLines,
-      byMap: (o.map?.length ?? 0) > 0,
-      format: flagFormat,
-    })
+    // A bank's layout (bank-layouts.ts) adds its reading options under the flags, before anything is decided.
+    const known = o.skipLines === undefined && o.layouts !== false ? recogniseLayout(records) : undefined
+    if (known) {
+      given = { dateFormat: o.dateFormat !== undefined, decimalComma: o.decimalComma !== undefined }
+      o = withLayout(o, known.layout)
+      layoutName = known.layout.name
+      flagFormat = dateFormatOf(o.dateFormat)
+      layoutNote = `read as the ${known.layout.name} layout (recognised by ${known.by}); flags given win over it`
+    }
+    const found: HeaderRow | undefined =
+      known?.by === 'its header'
+        ? { kind: 'header', index: known.index, known: true }
+        : findHeaderRow(records, {
+            noHeader: o.noHeader,
+            skipLines: o.skipLines,
+            byMap: (o.map?.length ?? 0) > 0,
+            format: flagFormat,
+          })
     if (!found)
       throw noHeaderRow(records.length > HEADER_WITHIN ? `the first ${HEADER_WITHIN} lines` : `the file's ${lines(records.length)}`)
     const at = records[found.index]
@@ -290,6 +325,9 @@ export async function planRecords(
     try {
       map = mapHeader(header, o.map ?? [], { headerless: found.kind === 'none' })
       where = (o.where ?? []).map(([col, value]) => [columnIndex(header!, col, found.kind === 'none'), value])
+      const x = o.exclude
+      const column = x ? header.findIndex((h) => h.trim() === x.column) : -1
+      if (x && column >= 0) excluded = { column, values: x.values, why: x.why }
     } catch (e) {
       throw new ImportError((e as Error).message)
     }
@@ -344,8 +382,10 @@ export async function planRecords(
   // The rest of the file is estimated at the rows per character of what was read.
   if (settledEarly && settle && chars > 0) dataRows = Math.max(dataRows, Math.round((dataRows * settle.bytes) / chars))
   let dateFormat: DateFormat
-  if (flagFormat) dateFormat = flagFormat
-  else {
+  if (flagFormat) {
+    dateFormat = flagFormat
+    if (!given.dateFormat) notes.push(`dates ${o.dateFormat} (the ${layoutName} layout's)`)
+  } else {
     const d = dates.decide()
     if (!d.ok) throw new ImportError(d.message)
     dateFormat = d.format
@@ -360,10 +400,14 @@ export async function planRecords(
   }
   if (firstRagged) notes.push(raggedNote(ragged, rowsRead, settledEarly, firstRagged, header.length))
   const decimal: DecimalMark = o.decimalComma ? ',' : detectDecimalMark(amounts)
-  notes.push(`decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? ' (given)' : ' (detected)'}`)
+  notes.push(
+    `decimal mark ${JSON.stringify(decimal)}${o.decimalComma ? (given.decimalComma ? ' (given)' : ` (the ${layoutName} layout's)`) : ' (detected)'}`,
+  )
   const columnSigns: ColumnSigns | undefined =
     map.amount === undefined ? { debit: signs.debit.usual, credit: signs.credit.usual } : undefined
   if (columnSigns) notes.push(signsNote(columnSigns, header, map))
+  if (map.fee !== undefined)
+    notes.push(`fee ${JSON.stringify(columnName(header, map.fee))}: each row's amount is less its fee, what the balance moves by`)
   const sign = indicators!.decide({ invertSign: o.invertSign })
   if (sign.indicator !== undefined) map.indicator = sign.indicator
   notes.push(...sign.notes)
@@ -381,7 +425,13 @@ export async function planRecords(
   if (fallbacks.length)
     how.description = [how.description, `else ${fallbacks.map((i) => columnName(header!, i)).join(', ')}`].filter(Boolean).join('; ')
   // Where the rows start and which column each field was taken from, right after the encoding.
-  notes.splice(1, 0, ...headerNote(headerLine, headerless, unknownNames), columnsNote(header, map, how))
+  notes.splice(
+    1,
+    0,
+    ...(layoutNote ? [layoutNote] : []),
+    ...headerNote(headerLine, headerless, unknownNames),
+    columnsNote(header, map, how),
+  )
   return {
     layout,
     headerLine,
@@ -401,6 +451,7 @@ export async function planRecords(
     filtered,
     ...(headerless ? { headerless: true as const } : {}),
     fallbacks,
+    ...(excluded ? { exclude: excluded } : {}),
     currency,
     ...(fileAccounts ? { accounts: fileAccounts } : {}),
     ...(o.accountNumber !== undefined ? { accountChoice: o.accountNumber } : {}),
@@ -414,6 +465,15 @@ function fileCurrency(header: string[], map: ColumnMap, preamble: CsvRecord[], c
   const column =
     map.currency_code === undefined ? undefined : { name: columnName(header, map.currency_code), counts: currencyCounts(codes) }
   return { ...(stated ? { stated } : {}), ...(column?.counts.length ? { column } : {}) }
+}
+
+/** A --date-format (or a bank layout's) as a format; an ImportError when it is none. */
+function dateFormatOf(text: string | undefined): DateFormat | undefined {
+  try {
+    return text ? formatFromFlag(text) : undefined
+  } catch (e) {
+    throw new ImportError((e as Error).message)
+  }
 }
 
 /** The plan's word on a file without a header, or with one in words the mapping does not know. */

@@ -58,6 +58,17 @@ export function cell(fields: string[], index: number | undefined): string {
   return rawCell(fields, index).trim()
 }
 
+/** Why a row is no movement by a column's value (ImportPlan.exclude), or undefined. */
+export function excludedReason(
+  x: { column: number; values: string[]; why: string } | undefined,
+  header: string[],
+  fields: string[],
+): string | undefined {
+  if (!x) return undefined
+  const value = cell(fields, x.column)
+  return x.values.includes(value) ? `${header[x.column].trim()} is ${JSON.stringify(value)}: ${x.why}, not a movement` : undefined
+}
+
 /** A column by its header name or number from 1 (negative: from the right end of each row). */
 export function columnIndex(header: string[], column: string, headerless = false): number {
   if (/^-?\d+$/.test(column)) return Number(column) > 0 ? Number(column) - 1 : Number(column)

@@ -13,6 +13,7 @@ import { accountRefusal } from '../../src/import/own-account.js'
 import { ImportError, planImport, planImportBytes, type CsvMapping } from '../../src/import/plan.js'
 import { rowsNote } from '../../src/import/plan-words.js'
 import { readRecords, readRecordsBytes, type CsvRecord } from '../../src/import/read-rows.js'
+import { detectDelimiter } from '../../src/import/sniff.js'
 import { formatMinor } from '../../src/kernel/money.js'
 
 const LAYOUTS = join(import.meta.dirname, '..', 'fixtures', 'csv-layouts')
@@ -59,7 +60,8 @@ describe('1. a file without a header row loses no row', () => {
     ['at-raiffeisen-no-header-timestamp.csv', 5, '1139.25', 'column 4', 'column 2'],
     ['nl-asn-no-header-balance-before.csv', 6, '1940.55', 'column 11', 'column 18'],
   ])('%s: every line is a transaction, the columns found by their values', async (name, count, sum, amount, description) => {
-    const r = await file(name)
+    // Read by detection alone; the bank layouts that know these files are tested in csv-layouts.test.ts.
+    const r = await file(name, { layouts: false })
     expect({ count: r.count, sum: r.sum, rejects: r.rejects }).toEqual({ count, sum, rejects: [] })
     expect(r.rows[0].line).toBe(1)
     expect(r.notes).toContain('no header: line 1 is a transaction (it has a date and an amount, as the lines after it)')
@@ -70,7 +72,7 @@ describe('1. a file without a header row loses no row', () => {
   })
 
   it("ASN's balance before each row is told from its amount by the running sum", async () => {
-    const r = await file('nl-asn-no-header-balance-before.csv')
+    const r = await file('nl-asn-no-header-balance-before.csv', { layouts: false })
     expect(r.notes).toContain('amount <- column 11 (its values are amounts; column 9 is a running balance')
     expect(r.rows.map((x) => x.request.amount)).toEqual(['-25.00', '-3.50', '2100.00', '-89.00', '-40.00', '-1.95'])
   })
@@ -200,6 +202,17 @@ describe('5. the sign column', () => {
     expect(r.notes).toContain(
       'debit/credit indicator "Richting X": the amounts are unsigned, so it gives each row\'s sign: "D" money out, "C" money in',
     )
+  })
+})
+
+describe('7. the delimiter', () => {
+  it('a ; file of decimal-comma amounts whose rows carry more fields than the header is read with ;', async () => {
+    const r = await file('de-semicolon-decimal-comma-ragged-rows.csv')
+    expect(r.plan.layout.delimiter).toBe(';')
+    expect({ count: r.count, sum: r.sum, rejects: r.rejects }).toEqual({ count: 5, sum: '1186.22', rejects: [] })
+    expect(detectDelimiter('Datum;Text;Betrag\n13.03.2024;Shop;-1,50\n14.03.2024;Pay;100,00;x\n')).toBe(';')
+    // A comma file's amounts keep their commas inside quotes, and a comma between words is still one.
+    expect(detectDelimiter('Date,Description,Amount\n2024-03-13,"Shop, Inc.","1,234.50"\n2024-03-14,Pay,100.00\n')).toBe(',')
   })
 })
 

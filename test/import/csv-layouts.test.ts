@@ -122,7 +122,7 @@ const CASES: Array<[string, CsvMapping, Want]> = [
     {
       encoding: 'windows-1251',
       columns:
-        'date <- Дата операции, debit <- Расход, credit <- Приход, description <- Описание операции (else Референс проводки), reference <- Референс проводки',
+        'date <- Дата операции, debit <- Расход, credit <- Приход, description <- Описание операции (else Референс проводки), reference <- Референс проводки, account <- Номер счета',
       count: 6,
       sum: '79516.40',
       from: '2024-05-03',
