@@ -4,11 +4,12 @@
  * with the choices that export always needs (its date layout, decimal mark, which column is which),
  * so that even a file of two rows whose days are all 12 or less reads right. Flags win over a
  * layout, field by field. The plan says which layout it read a file as (layouts.ts). A layout is
- * added here (German exports in bank-layouts-de.ts) with a file built
+ * added here (German exports in bank-layouts-de.ts, more in bank-layouts-world.ts) with a file built
  * from the bank's published format in test/fixtures/csv-layouts, and named in docs/csv-mapping.md.
  */
 import type { BankLayout } from './bank-layout.js'
 import { GERMAN_LAYOUTS } from './bank-layouts-de.js'
+import { WORLD_LAYOUTS } from './bank-layouts-world.js'
 
 export type { BankLayout } from './bank-layout.js'
 
@@ -202,4 +203,5 @@ export const BANK_LAYOUTS: BankLayout[] = [
     decimalComma: true,
   },
   ...GERMAN_LAYOUTS,
+  ...WORLD_LAYOUTS,
 ]

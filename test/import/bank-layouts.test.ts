@@ -33,6 +33,8 @@ const BUILT: Array<[string, string, 'its header' | 'its first line', number, str
   ['ua-monobank-utf8-comma-latin-i-card-currency-header.csv', 'monobank (UA)', 'its header', 6, '25212.65'],
   ['pt-cgd-cp1252-preamble-trailing-spaces-debit-credit-footer.csv', 'Caixa Geral de Depósitos (PT)', 'its header', 6, '1562.71'],
   ['it-unicredit-trailing-semicolon-dotted-dates-padded-text.csv', 'UniCredit (IT)', 'its header', 7, '789.30'],
+  ['us-paypal-activity-bom-net-memo-currency-conversion.csv', 'PayPal', 'its header', 6, '137.05 EUR, 0.00 USD'],
+  ['de-paypal-older-leading-space-names-decimal-comma.csv', 'PayPal, older export', 'its header', 5, '-961.36'],
   ['de-dkb-giro-bom-preamble-short-years-pending-thousands-no-decimals.csv', 'DKB Girokonto (DE)', 'its header', 5, '2224.15'],
   ['de-ing-latin1-preamble-saldo-two-currency-columns.csv', 'ING (DE)', 'its header', 5, '2004.30'],
   ['de-ing-older-latin1-valuta-kategorie-column.csv', 'ING (DE), older export', 'its header', 6, '-322.64'],
@@ -40,6 +42,13 @@ const BUILT: Array<[string, string, 'its header' | 'its first line', number, str
   ['de-comdirect-latin1-preamble-offen-rows-trailing-semicolon.csv', 'comdirect (DE)', 'its header', 5, '1524.27'],
   ['de-deutsche-bank-postbank-bom-preamble-unpadded-dates-footer.csv', 'Deutsche Bank / Postbank (DE)', 'its header', 5, '2361.06'],
   ['de-vr-atruvia-bom-own-iban-columns-abschluss-fee.csv', 'Volksbank Raiffeisenbank (DE)', 'its header', 5, '2089.99'],
+  ['de-n26-booking-value-dates-original-amount-spaces.csv', 'N26', 'its header', 7, '1830.91'],
+  ['gb-monzo-days-under-13-local-currency-money-out-in.csv', 'Monzo', 'its header', 6, '1575.89'],
+  ['us-chase-checking-days-under-13-details-check-dslip-trailing-comma.csv', 'Chase checking (US)', 'its header', 6, '2247.35'],
+  ['us-chase-card-days-under-13-sale-negative-payment-positive.csv', 'Chase credit card (US)', 'its header', 6, '319.05'],
+  ['gb-wise-statement-days-under-13-total-fees-inside-amount.csv', 'Wise', 'its header', 5, '995.34'],
+  ['fi-nordea-bom-varaus-rows-slashed-iso-dates-payer-iban.csv', 'Nordea (FI)', 'its header', 5, '1566.80'],
+  ['nl-rabobank-latin1-comma-quoted-plus-signs-original-amount.csv', 'Rabobank (NL)', 'its header', 6, '1510.17'],
 ]
 
 describe('bank layouts, each on a file built from its published format', () => {
@@ -93,6 +102,7 @@ describe('bank layouts, each on a file built from its published format', () => {
   it.skipIf(!HAS_BANK_FILES).each([
     ['de-dab-bnp-bom-semicolon-decimal-comma.csv', 'DAB BNP Paribas (DE)', 7, '10053.90'],
     ['de-dkb-creditcard-latin1-preamble-lines.csv', 'DKB credit card (DE)', 7, '-184.70'],
+    ['us-chase-style-checking-signed-balance.csv', 'Chase checking (US)', 6, '-1490.16'],
   ])('the real export %s is read as the %s layout: %i rows, %s', async (file, name, count, sum) => {
     const r = await readLayoutFile(bankFile('csv', file))
     expect(r.notes).toContain(`read as the ${name} layout`)
