@@ -17,6 +17,8 @@ export interface BankLayout {
   map?: Array<[Role, string]>
   dateFormat?: string
   decimalComma?: boolean
+  /** Every amount's sign is the other way round: a card that writes a charge positive and a payment negative. */
+  invertSign?: boolean
   /** Rows whose column holds one of these values are not movements (a reverted card payment), and why. */
   exclude?: { column: string; values: string[]; why: string }
 }

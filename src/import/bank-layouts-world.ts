@@ -63,6 +63,23 @@ export const WORLD_LAYOUTS: BankLayout[] = [
     dateFormat: 'MM/DD/YYYY',
   },
   {
+    id: 'us-amex',
+    name: 'American Express (US)',
+    header: ['Date', 'Description', 'Amount', 'Extended Details', 'Appears On Your Statement As'],
+    // A charge is written positive and a payment or a credit negative: the other way round from an account's.
+    map: [['reference', 'Reference']],
+    dateFormat: 'MM/DD/YYYY',
+    invertSign: true,
+  },
+  {
+    id: 'us-amex-card-member',
+    name: 'American Express (US), with card members',
+    header: ['Date', 'Description', 'Card Member', 'Account #', 'Amount', 'Extended Details'],
+    map: [['reference', 'Reference']],
+    dateFormat: 'MM/DD/YYYY',
+    invertSign: true,
+  },
+  {
     id: 'gb-wise',
     name: 'Wise',
     header: ['TransferWise ID', 'Date'],

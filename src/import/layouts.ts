@@ -14,6 +14,7 @@ interface LayoutOptions {
   decimalComma?: boolean
   noHeader?: boolean
   exclude?: BankLayout['exclude']
+  invertSign?: boolean
 }
 
 export interface LayoutMatch {
@@ -67,5 +68,6 @@ export function withLayout<T extends LayoutOptions>(o: T, l: BankLayout): T {
     decimalComma: o.decimalComma ?? l.decimalComma,
     noHeader: o.noHeader ?? (l.firstLine ? true : undefined),
     exclude: o.exclude ?? l.exclude,
+    invertSign: o.invertSign ?? l.invertSign,
   }
 }

@@ -94,6 +94,20 @@ describe('what a layout pins', () => {
     expect((await planImport(file(name))).dateFormat.name).toBe(layout)
   })
 
+  it('American Express: a charge written positive is money out, a payment negative money in; a flag given wins', async () => {
+    const r = await readLayoutFile(file('us-amex-charges'), {}, 'USD')
+    expect(amounts(r).slice(0, 2)).toEqual([
+      [2, '-6.75', 'USD'],
+      [7, '300.00', 'USD'],
+    ])
+    expect(r.notes).toContain("every amount's sign flipped (the American Express (US) layout's")
+    // Without the layout every charge reads as money in, and nothing in the plan says so.
+    const bare = await readLayoutFile(file('us-amex-charges'), { layouts: false, dateFormat: 'MM/DD/YYYY' }, 'USD')
+    expect(bare.sum).toBe('110.14')
+    const asWritten = await readLayoutFile(file('us-amex-charges'), { invertSign: false }, 'USD')
+    expect({ sum: asWritten.sum, flipped: asWritten.notes.includes('sign flipped') }).toEqual({ sum: '110.14', flipped: false })
+  })
+
   it("Wise: the fees are in the amount already; a card payment abroad stays in the balance's currency", async () => {
     const r = await readLayoutFile(file('gb-wise'))
     expect(amounts(r)[2]).toEqual([4, '-35.21', 'EUR'])

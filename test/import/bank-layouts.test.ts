@@ -46,6 +46,8 @@ const BUILT: Array<[string, string, 'its header' | 'its first line', number, str
   ['gb-monzo-days-under-13-local-currency-money-out-in.csv', 'Monzo', 'its header', 6, '1575.89'],
   ['us-chase-checking-days-under-13-details-check-dslip-trailing-comma.csv', 'Chase checking (US)', 'its header', 6, '2247.35'],
   ['us-chase-card-days-under-13-sale-negative-payment-positive.csv', 'Chase credit card (US)', 'its header', 6, '319.05'],
+  ['us-amex-charges-positive-multiline-details-apostrophe-reference.csv', 'American Express (US)', 'its header', 6, '-110.14'],
+  ['us-amex-card-member-account-columns-two-cards.csv', 'American Express (US), with card members', 'its header', 5, '-591.40'],
   ['gb-wise-statement-days-under-13-total-fees-inside-amount.csv', 'Wise', 'its header', 5, '995.34'],
   ['fi-nordea-bom-varaus-rows-slashed-iso-dates-payer-iban.csv', 'Nordea (FI)', 'its header', 5, '1566.80'],
   ['nl-rabobank-latin1-comma-quoted-plus-signs-original-amount.csv', 'Rabobank (NL)', 'its header', 6, '1510.17'],
