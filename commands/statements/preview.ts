@@ -24,6 +24,7 @@ export interface PreviewRequest {
   decimal_comma?: boolean
   skip_lines?: number
   no_header?: boolean
+  no_layout?: boolean
   invert_sign?: boolean
   exchange_rate?: string
 }
@@ -72,6 +73,7 @@ export async function preview(ctx: VerbHost, bytes: Uint8Array, r: PreviewReques
     decimalComma: r.decimal_comma,
     skipLines: r.skip_lines,
     noHeader: r.no_header,
+    noLayout: r.no_layout,
     invertSign: r.invert_sign,
   })
   // The rate as the upload checks it: a bad one is refused here too (a missing one is no problem: the lines convert at the company's rates).

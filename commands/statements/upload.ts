@@ -34,6 +34,7 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
     .option('--decimal-comma', 'CSV and QIF: amounts use a decimal comma')
     .option('--skip-lines <n>', 'CSV: lines before the header row')
     .option('--no-header', 'CSV: the file has no header row, its first line is a transaction (map columns by number: --map date=1)')
+    .option('--no-layout', "CSV: read the file by detection alone, not as a bank's layout finctl knows")
     .option(
       '--where <Column=value>',
       'CSV: only rows whose column (its name in the header, or its number from 1) holds this value (repeatable); then --where alone chooses the rows, and no balance or turnover row is skipped by itself',
@@ -76,6 +77,8 @@ export interface UploadOptions {
   skipLines?: string
   /** false: --no-header. */
   header?: boolean
+  /** false: --no-layout. */
+  layout?: boolean
   where?: string[]
   invertSign?: boolean
   exchangeRate?: string
@@ -110,6 +113,7 @@ async function refuseFlagsOfOtherFormats(bytes: Uint8Array, fileName: string, o:
     decimalComma: o.decimalComma,
     skipLines: o.skipLines === undefined ? undefined : 0,
     noHeader: o.header === false,
+    noLayout: o.layout === false,
     invertSign: o.invertSign,
   })
   const flag = (field: string) => (field === 'account_number' ? '--statement-account' : `--${field.replaceAll('_', '-')}`)
@@ -147,6 +151,7 @@ export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[
     decimal_comma: o.decimalComma,
     skip_lines: skipLines(o.skipLines),
     no_header: o.header === false ? true : undefined,
+    no_layout: o.layout === false ? true : undefined,
     invert_sign: o.invertSign,
     exchange_rate: o.exchangeRate,
   }

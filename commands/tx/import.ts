@@ -42,11 +42,12 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     .option('--account <id>', 'bank account to import into: its name or id (bank_account_id)')
     .option(
       '--map <field=Column>',
-      "which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category, account (the number of the file's own account)",
+      "which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category, account (the number of the file's own account), fee (charged beside the amount)",
       collect,
     )
     .option('--mapping <name>', 'use a mapping saved with --save-mapping (default: the one whose header the file has)')
     .option('--no-mapping', 'use no saved mapping, even one whose header the file has')
+    .option('--no-layout', "read the file by detection alone, not as a bank's layout finctl recognises it as")
     .option('--save-mapping <name>', "save this import's mapping and reading options under a name")
     .option(
       '--set <field=value>',
@@ -106,6 +107,8 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
 
 export interface ImportOptions extends MappingFlags {
   account?: string
+  /** false: --no-layout. */
+  layout?: boolean
   accountNumber?: string
   /** A name, or false for --no-mapping. */
   mapping?: string | false
@@ -180,7 +183,11 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
       {
         path: file,
         accountId: account,
-        mapping: o.accountNumber === undefined ? m : { ...m, accountNumber: o.accountNumber },
+        mapping: {
+          ...m,
+          ...(o.accountNumber === undefined ? {} : { accountNumber: o.accountNumber }),
+          ...(o.layout === false ? { layouts: false } : {}),
+        },
         constants: o.force ? { ...constants, force: true } : constants,
         dryRun: o.dryRun,
         atomic: o.atomic,

@@ -4,26 +4,14 @@
  * with the choices that export always needs (its date layout, decimal mark, which column is which),
  * so that even a file of two rows whose days are all 12 or less reads right. Flags win over a
  * layout, field by field. The plan says which layout it read a file as (layouts.ts). A layout is
- * added here with a file built from the bank's published format in test/fixtures/csv-layouts.
+ * added here (German exports in bank-layouts-de.ts, more in bank-layouts-world.ts) with a file built
+ * from the bank's published format in test/fixtures/csv-layouts, and named in docs/csv-mapping.md.
  */
-import type { Role } from './mapping.js'
+import type { BankLayout } from './bank-layout.js'
+import { GERMAN_LAYOUTS } from './bank-layouts-de.js'
+import { WORLD_LAYOUTS } from './bank-layouts-world.js'
 
-export interface BankLayout {
-  /** `nl-knab`: the country, then the bank. */
-  id: string
-  /** How the plan names it: `Knab (NL)`. */
-  name: string
-  /** The header's first names, in order, as the bank writes them (compared as header names are). */
-  header?: string[]
-  /** A bank without a header: its first transaction line, a pattern per field (as many fields). */
-  firstLine?: RegExp[]
-  /** Which column holds which field: by its name, or its number from 1 in a header-less file. */
-  map?: Array<[Role, string]>
-  dateFormat?: string
-  decimalComma?: boolean
-  /** Rows whose column holds one of these values are not movements (a reverted card payment), and why. */
-  exclude?: { column: string; values: string[]; why: string }
-}
+export type { BankLayout } from './bank-layout.js'
 
 const D = /^\d{2}\.\d{2}\.\d{4}$/
 const AMOUNT_COMMA = /^[+-]?\d{1,3}(\.?\d{3})*,\d{2}$/
@@ -214,4 +202,6 @@ export const BANK_LAYOUTS: BankLayout[] = [
     dateFormat: 'DD.MM.YYYY',
     decimalComma: true,
   },
+  ...GERMAN_LAYOUTS,
+  ...WORLD_LAYOUTS,
 ]

@@ -14,6 +14,7 @@ interface LayoutOptions {
   decimalComma?: boolean
   noHeader?: boolean
   exclude?: BankLayout['exclude']
+  invertSign?: boolean
 }
 
 export interface LayoutMatch {
@@ -26,20 +27,34 @@ export interface LayoutMatch {
 
 const HEADERS = BANK_LAYOUTS.map((l) => ({ layout: l, names: l.header?.map(normalizeHeader) }))
 
+/** Whether a header-less layout's first line is this record's shape. */
+const shapeOf = (l: BankLayout, first: CsvRecord | undefined) =>
+  first !== undefined &&
+  l.firstLine !== undefined &&
+  first.fields.length === l.firstLine.length &&
+  l.firstLine.every((p, i) => p.test(first.fields[i].trim()))
+
+/** Whether a layout's header names start this record's cells (normalised). */
+const headerOf = (names: string[] | undefined, cells: string[]) =>
+  names !== undefined && names.length <= cells.length && names.every((n, i) => cells[i] === n)
+
 /** The layout of the first records of a file (the first 50 and one), or undefined. */
 export function recogniseLayout(records: CsvRecord[]): LayoutMatch | undefined {
-  const first = records[0]
-  for (const l of BANK_LAYOUTS) {
-    const shape = l.firstLine
-    if (first && shape && first.fields.length === shape.length && shape.every((p, i) => p.test(first.fields[i].trim())))
-      return { layout: l, by: 'its first line', index: 0 }
-  }
+  for (const l of BANK_LAYOUTS) if (shapeOf(l, records[0])) return { layout: l, by: 'its first line', index: 0 }
   for (let index = 0; index < records.length && index < 50; index++) {
     const cells = records[index].fields.map(normalizeHeader)
-    const found = HEADERS.find(({ names }) => names && names.length <= cells.length && names.every((n, i) => cells[i] === n))
+    const found = HEADERS.find(({ names }) => headerOf(names, cells))
     if (found) return { layout: found.layout, by: 'its header', index }
   }
   return undefined
+}
+
+/** Every layout that would recognise these records by itself, not only the first: no file should have two. */
+export function layoutsOf(records: CsvRecord[]): BankLayout[] {
+  const rows = records.slice(0, 50).map((r) => r.fields.map(normalizeHeader))
+  return HEADERS.filter(({ layout, names }) => shapeOf(layout, records[0]) || rows.some((cells) => headerOf(names, cells))).map(
+    ({ layout }) => layout,
+  )
 }
 
 /** The user's options over a layout's: each flag given wins, a field --map names keeps the user's column. */
@@ -53,5 +68,6 @@ export function withLayout<T extends LayoutOptions>(o: T, l: BankLayout): T {
     decimalComma: o.decimalComma ?? l.decimalComma,
     noHeader: o.noHeader ?? (l.firstLine ? true : undefined),
     exclude: o.exclude ?? l.exclude,
+    invertSign: o.invertSign ?? l.invertSign,
   }
 }

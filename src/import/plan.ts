@@ -158,7 +158,7 @@ export async function planRecords(
   /** A bank layout the file was recognised as, and which of its choices the flags gave themselves. */
   let layoutName: string | undefined
   let layoutNote: string | undefined
-  let given = { dateFormat: true, decimalComma: true }
+  let given = { dateFormat: true, decimalComma: true, invertSign: true }
   /** Rows a layout says are no movements, by a column's value (bank-layouts.ts `exclude`). */
   let excluded: ImportPlan['exclude']
   const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`
@@ -294,7 +294,7 @@ export async function planRecords(
     // A bank's layout (bank-layouts.ts) adds its reading options under the flags, before anything is decided.
     const known = o.skipLines === undefined && o.layouts !== false ? recogniseLayout(records) : undefined
     if (known) {
-      given = { dateFormat: o.dateFormat !== undefined, decimalComma: o.decimalComma !== undefined }
+      given = { dateFormat: o.dateFormat !== undefined, decimalComma: o.decimalComma !== undefined, invertSign: o.invertSign !== undefined }
       o = withLayout(o, known.layout)
       layoutName = known.layout.name
       flagFormat = dateFormatOf(o.dateFormat)
@@ -411,6 +411,8 @@ export async function planRecords(
   const sign = indicators!.decide({ invertSign: o.invertSign })
   if (sign.indicator !== undefined) map.indicator = sign.indicator
   notes.push(...sign.notes)
+  if (o.invertSign && !given.invertSign)
+    notes.push(`every amount's sign flipped (the ${layoutName} layout's: it writes money out as positive)`)
   fallbacks = fallbacks.filter((i) => i !== map!.indicator && i !== map!.currency_code)
   const currency = fileCurrency(header, map, preamble, codes)
   const fileAccounts = map.account === undefined ? undefined : accounts.result(columnName(header, map.account))

@@ -128,6 +128,8 @@ export async function* parseRecordChunks(text: Readable, layout: CsvLayout): Asy
     delimiter: layout.delimiter,
     relax_quotes: true,
     relax_column_count: true,
+    // A quoted field after a space (PayPal's older export: `"EUR", "20,00"`) is still quoted, not split at its comma.
+    ltrim: true,
     // Kept, so that every physical line is seen and counted; blank records are dropped below.
     skip_empty_lines: false,
   })

@@ -7,37 +7,11 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BANK_LAYOUTS } from '../../src/import/bank-layouts.js'
-import { RowMapper } from '../../src/import/map-rows.js'
-import { planImport, planImportBytes, type CsvMapping } from '../../src/import/plan.js'
-import { readRecords } from '../../src/import/read-rows.js'
-import { formatMinor } from '../../src/kernel/money.js'
+import { planImportBytes } from '../../src/import/plan.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
+import { readLayoutFile } from '../helpers/layout-read.js'
 
 const LAYOUTS = join(import.meta.dirname, '..', 'fixtures', 'csv-layouts')
-
-async function read(path: string, o: CsvMapping = {}) {
-  const plan = await planImport(path, o, true)
-  const mapper = new RowMapper(plan, { accountId: 'acct', currency: 'EUR' })
-  const rows = []
-  const rejects = []
-  for await (const rec of readRecords(path, plan.layout)) {
-    const r = mapper.map(rec)
-    if (r?.ok) rows.push(r)
-    else if (r) rejects.push(`${r.line}: ${r.reason}`)
-  }
-  return {
-    plan,
-    notes: plan.notes.join('\n'),
-    rows,
-    rejects,
-    skipped: mapper.skipped,
-    count: rows.length,
-    sum: formatMinor(
-      rows.reduce((s, r) => s + r.minor, 0),
-      2,
-    ),
-  }
-}
 
 /** [file, layout name, how recognised, rows, sum]: each sum added up by hand from the file. */
 const BUILT: Array<[string, string, 'its header' | 'its first line', number, string]> = [
@@ -59,24 +33,43 @@ const BUILT: Array<[string, string, 'its header' | 'its first line', number, str
   ['ua-monobank-utf8-comma-latin-i-card-currency-header.csv', 'monobank (UA)', 'its header', 6, '25212.65'],
   ['pt-cgd-cp1252-preamble-trailing-spaces-debit-credit-footer.csv', 'Caixa Geral de Depósitos (PT)', 'its header', 6, '1562.71'],
   ['it-unicredit-trailing-semicolon-dotted-dates-padded-text.csv', 'UniCredit (IT)', 'its header', 7, '789.30'],
+  ['us-paypal-activity-bom-net-memo-currency-conversion.csv', 'PayPal', 'its header', 6, '137.05 EUR, 0.00 USD'],
+  ['de-paypal-older-leading-space-names-decimal-comma.csv', 'PayPal, older export', 'its header', 5, '-961.36'],
+  ['de-dkb-giro-bom-preamble-short-years-pending-thousands-no-decimals.csv', 'DKB Girokonto (DE)', 'its header', 5, '2224.15'],
+  ['de-ing-latin1-preamble-saldo-two-currency-columns.csv', 'ING (DE)', 'its header', 5, '2004.30'],
+  ['de-ing-older-latin1-valuta-kategorie-column.csv', 'ING (DE), older export', 'its header', 6, '-322.64'],
+  ['de-commerzbank-bom-dropped-decimals-own-iban-column.csv', 'Commerzbank (DE)', 'its header', 5, '1667.85'],
+  ['de-comdirect-latin1-preamble-offen-rows-trailing-semicolon.csv', 'comdirect (DE)', 'its header', 5, '1524.27'],
+  ['de-deutsche-bank-postbank-bom-preamble-unpadded-dates-footer.csv', 'Deutsche Bank / Postbank (DE)', 'its header', 5, '2361.06'],
+  ['de-vr-atruvia-bom-own-iban-columns-abschluss-fee.csv', 'Volksbank Raiffeisenbank (DE)', 'its header', 5, '2089.99'],
+  ['de-n26-booking-value-dates-original-amount-spaces.csv', 'N26', 'its header', 7, '1830.91'],
+  ['gb-monzo-days-under-13-local-currency-money-out-in.csv', 'Monzo', 'its header', 6, '1575.89'],
+  ['us-chase-checking-days-under-13-details-check-dslip-trailing-comma.csv', 'Chase checking (US)', 'its header', 6, '2247.35'],
+  ['us-chase-card-days-under-13-sale-negative-payment-positive.csv', 'Chase credit card (US)', 'its header', 6, '319.05'],
+  ['us-amex-charges-positive-multiline-details-apostrophe-reference.csv', 'American Express (US)', 'its header', 6, '-110.14'],
+  ['us-amex-card-member-account-columns-two-cards.csv', 'American Express (US), with card members', 'its header', 5, '-591.40'],
+  ['gb-wise-statement-days-under-13-total-fees-inside-amount.csv', 'Wise', 'its header', 5, '995.34'],
+  ['fi-nordea-bom-varaus-rows-slashed-iso-dates-payer-iban.csv', 'Nordea (FI)', 'its header', 5, '1566.80'],
+  ['nl-rabobank-latin1-comma-quoted-plus-signs-original-amount.csv', 'Rabobank (NL)', 'its header', 6, '1510.17'],
 ]
 
 describe('bank layouts, each on a file built from its published format', () => {
   it.each(BUILT)('%s is read as the %s layout, by %s: %i rows, %s', async (file, name, by, count, sum) => {
-    const r = await read(join(LAYOUTS, file))
+    const r = await readLayoutFile(join(LAYOUTS, file))
     expect(r.notes).toContain(`read as the ${name} layout (recognised by ${by})`)
     expect({ count: r.count, sum: r.sum, rejects: r.rejects }).toEqual({ count, sum, rejects: [] })
   })
 
   it('every layout has a file here that it recognises', async () => {
     const names = new Set<string>()
-    for (const [file, name] of BUILT) if ((await read(join(LAYOUTS, file))).notes.includes(`read as the ${name} layout`)) names.add(name)
+    for (const [file, name] of BUILT)
+      if ((await readLayoutFile(join(LAYOUTS, file))).notes.includes(`read as the ${name} layout`)) names.add(name)
     const corpus = new Set(['DAB BNP Paribas (DE)', 'DKB credit card (DE)'])
     expect(BANK_LAYOUTS.map((l) => l.name).filter((n) => !names.has(n) && !corpus.has(n))).toEqual([])
   })
 
   it('Revolut: a fee is money out beside the amount, and a reverted payment no movement; the balance column agrees', async () => {
-    const r = await read(join(LAYOUTS, 'gb-revolut-fee-reverted-row.csv'))
+    const r = await readLayoutFile(join(LAYOUTS, 'gb-revolut-fee-reverted-row.csv'))
     expect(r.rows.map((x) => [x.line, x.request.amount])).toEqual([
       [2, '500.00'],
       [3, '-100.50'],
@@ -102,7 +95,7 @@ describe('bank layouts, each on a file built from its published format', () => {
   })
 
   it('flags win over the layout, field by field', async () => {
-    const r = await read(join(LAYOUTS, 'nl-knab-creditdebet-empty-omschrijving.csv'), { map: [['description', 'Betaalwijze']] })
+    const r = await readLayoutFile(join(LAYOUTS, 'nl-knab-creditdebet-empty-omschrijving.csv'), { map: [['description', 'Betaalwijze']] })
     expect(r.notes).toContain('read as the Knab (NL) layout')
     expect(r.rows[0].request.description).toBe('Betaalautomaat')
     expect(r.notes).toContain('indicator <- CreditDebet')
@@ -111,8 +104,9 @@ describe('bank layouts, each on a file built from its published format', () => {
   it.skipIf(!HAS_BANK_FILES).each([
     ['de-dab-bnp-bom-semicolon-decimal-comma.csv', 'DAB BNP Paribas (DE)', 7, '10053.90'],
     ['de-dkb-creditcard-latin1-preamble-lines.csv', 'DKB credit card (DE)', 7, '-184.70'],
+    ['us-chase-style-checking-signed-balance.csv', 'Chase checking (US)', 6, '-1490.16'],
   ])('the real export %s is read as the %s layout: %i rows, %s', async (file, name, count, sum) => {
-    const r = await read(bankFile('csv', file))
+    const r = await readLayoutFile(bankFile('csv', file))
     expect(r.notes).toContain(`read as the ${name} layout`)
     expect({ count: r.count, sum: r.sum, rejects: r.rejects }).toEqual({ count, sum, rejects: [] })
   })

@@ -50,6 +50,13 @@ describe('record line numbers', () => {
     ])
   })
 
+  it("a quoted field after a space is quoted still, not split at its comma (PayPal's older export)", async () => {
+    expect(await lines('Date, Gross, Fee, Net\n"02/02/2010", "85,00", "-2,74","82,26",\n')).toEqual([
+      [1, ['Date', 'Gross', 'Fee', 'Net']],
+      [2, ['02/02/2010', '85,00', '-2,74', '82,26', '']],
+    ])
+  })
+
   it('counts CRLF inside a field once, a lone CR or LF once each', () => {
     expect(lineBreaks(['a\r\nb', 'c\rd\ne', 'none'])).toBe(3)
     expect(lineBreaks(['\r\n\r\n', '\n\r'])).toBe(4)

@@ -75,6 +75,7 @@ async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
     decimalComma: f.decimal_comma,
     skipLines: f.skip_lines,
     noHeader: f.no_header,
+    noLayout: f.no_layout,
     invertSign: f.invert_sign,
   }
 }
@@ -110,6 +111,7 @@ async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
     decimalComma: j.decimal_comma,
     skipLines: j.skip_lines,
     noHeader: j.no_header,
+    noLayout: j.no_layout,
     invertSign: j.invert_sign,
   }
 }

@@ -15,6 +15,7 @@ export interface GivenOptions {
   decimalComma?: boolean
   skipLines?: number
   noHeader?: boolean
+  noLayout?: boolean
   invertSign?: boolean
 }
 
@@ -72,6 +73,12 @@ const RULES: Rule[] = [
     given: (o) => o.noHeader === true,
     formats: CSV_ONLY,
     why: (f) => `it says a CSV file's first line is a transaction; ${aFile(f)} has no header row`,
+  },
+  {
+    field: 'no_layout',
+    given: (o) => o.noLayout === true,
+    formats: CSV_ONLY,
+    why: (f) => `it reads a CSV file without the bank layouts finctl knows; ${aFile(f)} is read by its format`,
   },
   { field: 'invert_sign', given: (o) => o.invertSign === true, formats: CSV_ONLY, why: (f) => `${NAMES[f]} amounts carry their own sign` },
   {

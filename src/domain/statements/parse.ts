@@ -20,6 +20,8 @@ export interface UploadOptions {
   decimalComma?: boolean
   skipLines?: number
   noHeader?: boolean
+  /** CSV: read by detection alone, not as a bank layout. */
+  noLayout?: boolean
   invertSign?: boolean
 }
 
@@ -192,6 +194,7 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
     decimalComma: o.decimalComma,
     skipLines: o.skipLines,
     noHeader: o.noHeader,
+    ...(o.noLayout ? { layouts: false as const } : {}),
     map: o.map,
     where: o.where,
     invertSign: o.invertSign,

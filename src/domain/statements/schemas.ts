@@ -96,6 +96,10 @@ export const StatementUploadJson = z
     decimal_comma: z.boolean().optional(),
     skip_lines: z.number().int().min(0).max(1000).optional(),
     no_header: z.boolean().optional().openapi({ description: 'CSV: the file has no header row; map columns by number' }),
+    no_layout: z
+      .boolean()
+      .optional()
+      .openapi({ description: "CSV: read the file by detection alone, not as a bank's layout finctl knows" }),
     invert_sign: z.boolean().optional(),
     exchange_rate: AmountInput.optional().openapi({
       description: "rate to the company's base currency, required when the account's currency is another",
@@ -131,6 +135,7 @@ export const StatementUploadForm = z
       .transform(Number)
       .optional(),
     no_header: formBool.optional(),
+    no_layout: formBool.optional(),
     invert_sign: formBool.optional(),
     exchange_rate: z.string().max(40).optional(),
   })

@@ -45,6 +45,7 @@ export interface StatementUpload {
   decimalComma?: boolean
   skipLines?: number
   noHeader?: boolean
+  noLayout?: boolean
   invertSign?: boolean
 }
 
@@ -121,6 +122,7 @@ export function uploadOptions(u: StatementUpload): UploadOptions {
     decimalComma: u.decimalComma,
     skipLines: u.skipLines,
     noHeader: u.noHeader,
+    noLayout: u.noLayout,
     invertSign: u.invertSign,
   }
 }

@@ -178,6 +178,7 @@ export function importOptions(spec: ImportSpec | StatementSpec): CsvMapping {
     decimalComma: spec.decimal_comma,
     skipLines: spec.skip_lines,
     noHeader: spec.no_header,
+    ...(spec.no_layout ? { layouts: false as const } : {}),
     where: spec.where ? Object.entries(spec.where) : undefined,
     invertSign: spec.invert_sign,
     indicatorDebit: 'indicator_debit' in spec ? spec.indicator_debit : undefined,

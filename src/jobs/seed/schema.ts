@@ -85,6 +85,7 @@ const csvReading = {
   decimal_comma: z.boolean().optional(),
   skip_lines: Whole(0, 1000).optional(),
   no_header: z.boolean().optional(),
+  no_layout: z.boolean().optional(),
   where: z.record(z.string(), z.string()).optional(),
   invert_sign: z.boolean().optional(),
 }

@@ -53,6 +53,7 @@ export const statement: StepHandler<'statement'> = {
           decimal_comma: spec.decimal_comma,
           skip_lines: spec.skip_lines,
           no_header: spec.no_header,
+          no_layout: spec.no_layout,
           invert_sign: spec.invert_sign,
           exchange_rate: spec.exchange_rate,
         })
