@@ -46,6 +46,7 @@ const MIGRATION_NAMES = [
   '0022_request_log',
   '0024_close_records',
   '0025_period_lock_triggers',
+  '0026_close_contents',
 ]
 
 const TABLES = [
@@ -59,6 +60,7 @@ const TABLES = [
   'categorization_rules',
   'categorization_settings',
   'close_exports',
+  'close_rows',
   'companies',
   'events',
   'exchange_rates',
