@@ -19,7 +19,7 @@ export function registerVerify(program: Command, run: Runner, runF: RunVerb<Veri
     .description(
       `check the audit trail's hash chain (or with --close a month's close): exit 0 when intact, ${EXIT.auditBroken} naming what changed`,
     )
-    .option('--close <month>', "check the month's close, YYYY-MM: the chain still leads to its head, its exports still the same")
+    .option('--close <month>', "check the month's close, YYYY-MM: its rows, the chain's head and its exports as they were")
     .option('--dir <dir>', 'with --close: the folder the exports were written to; their files are checked too')
     .option('--accounts-map <file>', 'with --close: the accounts map the journals were written with, if one was')
     .addHelpText(
@@ -72,6 +72,9 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   const problems: string[] = []
   if (!v.chain.intact || !v.chain.head_found) problems.push(`audit trail: ${v.chain.message}`)
   for (const e of exports.filter((x) => x.result === 'differs')) problems.push(`${e.format} export ${e.file_name}: ${e.why}`)
+  if (v.contents.message) problems.push(v.contents.message)
+  for (const a of v.audit_after_close)
+    problems.push(`audit entry #${a.id} (${a.action} of transaction ${a.transaction_id}, ${a.created_at}) was written after the close`)
   const intact = problems.length === 0
   const err = ctx.io.stderr
   if (ctx.printer.format === 'table') {
@@ -81,9 +84,15 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
         head ? ` sha256:${head.hash}` : ''
       }\n`,
     )
+    const c = v.contents
+    if (c.recorded)
+      ctx.io.stdout.write(
+        `rows of ${m}: ${c.rows_then} at the close (sha256:${c.sha256_then}), ${c.rows_now} now${c.sha256_now === c.sha256_then ? ', the same' : ''}\n`,
+      )
     if (exports.length) await printList(ctx.io, ctx.printer, exports, checkColumns)
   } else await printRecord(ctx.io, ctx.printer, { ...v, exports, intact, problems })
   if (!v.record.chain_head) err.write(`note: this close was made before closes recorded the audit head; only the chain is checked\n`)
+  if (!v.contents.recorded) err.write(`note: this close was made before closes recorded the month's rows; they are not compared\n`)
   if (!exports.length) err.write(`note: no export was recorded on this close (finctl close ${m} --export FORMATS records them)\n`)
   if (v.reopened) err.write(`note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}\n`)
   else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)

@@ -178,6 +178,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
   const bar = new ProgressLine(ctx.io, showProgress)
   if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into account ${account} on ${ctx.describeTarget()}`)
   let summary: ImportSummary
+  let created = 0
   try {
     summary = await startImport(
       {
@@ -232,12 +233,24 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
             note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
           }
         },
-        onProgress: (p) =>
-          bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined }),
+        onProgress: (p) => {
+          created = p.created
+          bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined })
+        },
         onRequest: (l) => ctx.logRequest(l),
         beforeWrite: () => ctx.confirmWrite(),
       },
     )
+  } catch (e) {
+    bar.end()
+    // Batches commit one by one: say that what went in before the failure stays, and how to go on.
+    if (created > 0 && !o.atomic)
+      note(
+        ctx.io,
+        ctx.printer,
+        `the import stopped after at least ${created.toLocaleString('en-US')} rows were created; they stay: the same command again imports the rest, each row once`,
+      )
+    throw e
   } finally {
     bar.end()
   }

@@ -7,7 +7,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ZodError } from 'zod'
 import { AppError, DATABASE_CODES } from '../kernel/errors.js'
 import { zodError } from '../domain/validation.js'
-import { storeError, storeProblemOf } from '../store/store-errors.js'
+import { periodLockedByTrigger, storeError, storeProblemOf } from '../store/store-errors.js'
 import type { AppEnv } from './env.js'
 
 export function errorBody(err: AppError, requestId: string) {
@@ -54,6 +54,8 @@ export function toAppError(err: unknown, requestId: string, database = 'of the s
   if (err instanceof AppError) return DATABASE_CODES.has(err.code) ? storeErrorWords(err, requestId) : err
   const problem = storeProblemOf(err)
   if (problem) return storeErrorWords(storeError(problem, database, { cause: err }), requestId)
+  const locked = periodLockedByTrigger(err)
+  if (locked) return locked
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) return new AppError('invalid_json', 'the request body is not valid JSON')
     if (err.status === 413) return new AppError('payload_too_large', 'the request body is larger than 1 MiB')

@@ -43,6 +43,17 @@ export interface PeriodClosesTable {
   /** The audit chain's head when the month was closed (0024; null on reopens and older closes, or no entry yet). */
   chain_head_id: number | string | null
   chain_head_hash: string | null
+  /** What the month held at the close (0026; null on reopens and older closes): its rows, their SHA-256, its figures (JSON). */
+  rows_count: number | string | null
+  rows_sha256: string | null
+  figures: string | null
+}
+
+/** Each transaction row of a closed month and its hash at the close (0026): what `verify --close` names. */
+export interface CloseRowsTable {
+  close_id: number | string
+  transaction_id: string
+  hash: string
 }
 
 /** An export written for a closed month (0024): what `finctl verify --close` checks again. */
@@ -406,6 +417,7 @@ export interface Db {
   companies: CompaniesTable
   period_closes: PeriodClosesTable
   close_exports: CloseExportsTable
+  close_rows: CloseRowsTable
   users: UsersTable
   api_keys: ApiKeysTable
   rate_limit_counters: RateLimitCountersTable

@@ -15,6 +15,20 @@ const CODE: Record<StoreProblem, ErrorCode> = {
   read_only: 'database_read_only',
 }
 
+/** What the period-lock triggers raise (migration 0025) when a write reached a closed month. */
+export const PERIOD_LOCKED_RAISE = 'finctl_period_locked'
+
+/** The period_locked error of a write the lock triggers refused: the domain checked an older lock date. */
+export function periodLockedByTrigger(err: unknown): AppError | undefined {
+  const message = (err as { message?: unknown } | null)?.message
+  if (typeof message !== 'string' || !message.includes(PERIOD_LOCKED_RAISE)) return undefined
+  return new AppError(
+    'period_locked',
+    'a month was closed while this write was under way, and it holds a transaction dated in that month: nothing of this write was saved (finctl close history shows the close; rows of open months can be written again)',
+    { cause: err },
+  )
+}
+
 /** Seconds a client waits before it tries a locked database again (Retry-After). */
 export const BUSY_RETRY_AFTER_S = 1
 

@@ -45,6 +45,8 @@ const MIGRATION_NAMES = [
   '0021_webhooks',
   '0022_request_log',
   '0024_close_records',
+  '0025_period_lock_triggers',
+  '0026_close_contents',
 ]
 
 const TABLES = [
@@ -58,6 +60,7 @@ const TABLES = [
   'categorization_rules',
   'categorization_settings',
   'close_exports',
+  'close_rows',
   'companies',
   'events',
   'exchange_rates',

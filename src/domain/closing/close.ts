@@ -13,6 +13,7 @@ import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { closeStatus, notReadyWords } from './status.js'
 import type { CloseRecord, CloseRequest, CloseStatus } from './schemas.js'
 import { eventRow, recordEvents } from '../events.js'
+import { monthContents, recordContents } from './contents.js'
 
 export function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
   return {
@@ -107,7 +108,9 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
       chain_head_hash: head?.hash ?? GENESIS,
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
-    const record = toRecord({ ...row, id })
+    // Read after the lock date moved: on PostgreSQL the writes in flight have committed by now.
+    await recordContents(trx, Number(id), await monthContents(store, trx, actor.companyId, month))
+    const record = toRecord({ ...row, id, rows_count: null, rows_sha256: null, figures: null })
     await recordEvents(store, trx, [eventRow(actor, 'period.closed', month, record, now)])
     return record
   })
@@ -141,7 +144,7 @@ export async function reopenMonth(store: Store, actor: Actor, month: string, rea
       chain_head_hash: null,
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
-    const record = toRecord({ ...row, id })
+    const record = toRecord({ ...row, id, rows_count: null, rows_sha256: null, figures: null })
     await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, record, now)])
     return record
   })

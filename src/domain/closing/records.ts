@@ -7,12 +7,67 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
 import { verifyChain } from '../../store/audit-chain.js'
-import type { CloseExportsTable, Db } from '../../store/schema.js'
+import type { CloseExportsTable, Db, PeriodClosesTable } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
 import { monthEnd } from '../accounts/period-lock.js'
 import { requireCloser, toRecord } from './close.js'
 import type { CloseExport, CloseExportRequest, CloseVerification } from './schemas.js'
+import { compareContents, monthContents, type MonthContents, type MonthFigure } from './contents.js'
+
+/** Ids listed per kind of change (the counts cover them all). */
+const SHOWN = 100
+
+/** The month's rows now against those its close recorded. */
+async function checkContents(
+  db: Kysely<Db>,
+  close: Selectable<PeriodClosesTable>,
+  now: MonthContents,
+  month: string,
+): Promise<CloseVerification['contents']> {
+  const base = {
+    rows_now: now.rows.size,
+    sha256_now: now.sha256,
+    figures_now: now.figures,
+  }
+  if (close.rows_sha256 === null)
+    return {
+      ...base,
+      recorded: false,
+      rows_then: null,
+      sha256_then: null,
+      figures_then: null,
+      inserted: [],
+      edited: [],
+      deleted: [],
+      changed: 0,
+      message: null,
+    }
+  const same = close.rows_sha256 === now.sha256
+  const c = same ? { inserted: [], edited: [], deleted: [] } : await compareContents(db, Number(close.id), now)
+  const changed = c.inserted.length + c.edited.length + c.deleted.length
+  const words = (n: number, what: string) => (n ? [`${n} ${n === 1 ? 'row' : 'rows'} ${what}`] : [])
+  return {
+    ...base,
+    recorded: true,
+    rows_then: Number(close.rows_count),
+    sha256_then: close.rows_sha256,
+    figures_then: JSON.parse(close.figures ?? '[]') as MonthFigure[],
+    inserted: c.inserted.slice(0, SHOWN),
+    edited: c.edited.slice(0, SHOWN),
+    deleted: c.deleted.slice(0, SHOWN),
+    changed,
+    message: changed
+      ? `${month}'s transactions: ${[
+          ...words(c.inserted.length, `inserted (${c.inserted.slice(0, 3).join(', ')}${c.inserted.length > 3 ? ', ...' : ''})`),
+          ...words(c.edited.length, `edited (${c.edited.slice(0, 3).join(', ')}${c.edited.length > 3 ? ', ...' : ''})`),
+          ...words(c.deleted.length, `deleted (${c.deleted.slice(0, 3).join(', ')}${c.deleted.length > 3 ? ', ...' : ''})`),
+        ].join('; ')} since the close`
+      : same
+        ? null
+        : `${month}'s rows hash differently than at the close`,
+  }
+}
 
 function toExport(r: Selectable<CloseExportsTable>): CloseExport {
   return {
@@ -119,6 +174,20 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
         .limit(1)
         .executeTakeFirst()
       const exports = await db.selectFrom('close_exports').selectAll().where('close_id', '=', close.id).orderBy('id', 'asc').execute()
+      const now = await monthContents(store, db, companyId, month)
+      const contents = await checkContents(db, close, now, month)
+      const ids = new Set([...now.rows.keys(), ...contents.deleted])
+      const later = await db
+        .selectFrom('audit_entries')
+        .select(['id', 'transaction_id', 'action', 'created_at'])
+        .where('company_id', '=', companyId)
+        .where('id', '>', head?.id ?? 0)
+        .orderBy('id')
+        .execute()
+      const auditAfter = later
+        .filter((e) => ids.has(e.transaction_id))
+        .slice(0, SHOWN)
+        .map((e) => ({ id: Number(e.id), transaction_id: e.transaction_id, action: e.action, created_at: e.created_at }))
       return {
         month,
         record,
@@ -126,6 +195,8 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
         still_closed: !!company?.lock_date && company.lock_date >= monthEnd(month),
         reopened: reopenRow ? toRecord(reopenRow) : null,
         exports: exports.map(toExport),
+        contents,
+        audit_after_close: head ? auditAfter : [],
       }
     })
 }

@@ -139,6 +139,34 @@ export const CloseExport = z
   .openapi('CloseExport')
 export type CloseExport = z.infer<typeof CloseExport>
 
+const MonthFigure = z
+  .object({
+    bank_account_id: z.string(),
+    currency_code: z.string(),
+    transactions: z.number().int().openapi({ description: 'non-void transactions' }),
+    total: z.string().openapi({ description: 'their sum, a decimal in the currency', example: '-1250.00' }),
+  })
+  .openapi('MonthFigure')
+
+const SHOWN_IDS = 'at most 100, sorted; `changed` counts them all'
+
+export const CloseContentsCheck = z
+  .object({
+    recorded: z.boolean().openapi({ description: 'the close recorded its rows (closes before #60 did not: nothing to compare)' }),
+    rows_then: z.number().int().nullable(),
+    rows_now: z.number().int(),
+    sha256_then: z.string().nullable().openapi({ description: "SHA-256 over the month's rows at the close" }),
+    sha256_now: z.string(),
+    figures_then: z.array(MonthFigure).nullable(),
+    figures_now: z.array(MonthFigure),
+    inserted: z.array(z.string()).openapi({ description: `rows dated in the month that were not there at the close (${SHOWN_IDS})` }),
+    edited: z.array(z.string()).openapi({ description: `rows whose stored fields changed (${SHOWN_IDS})` }),
+    deleted: z.array(z.string()).openapi({ description: `rows there at the close and gone now (${SHOWN_IDS})` }),
+    changed: z.number().int().openapi({ description: 'rows inserted, edited or deleted since the close' }),
+    message: z.string().nullable().openapi({ description: 'what changed, in words (null: nothing)' }),
+  })
+  .openapi('CloseContentsCheck')
+
 export const CloseVerification = z
   .object({
     month: z.string(),
@@ -151,6 +179,13 @@ export const CloseVerification = z
     still_closed: z.boolean().openapi({ description: "the company's lock date still covers the month" }),
     reopened: CloseRecord.nullable().openapi({ description: 'the reopen after the close, if any' }),
     exports: z.array(CloseExport).openapi({ description: 'the exports recorded for this close, to check again' }),
+    contents: CloseContentsCheck.openapi({ description: "the month's rows and figures now against those recorded at the close" }),
+    audit_after_close: z
+      .array(z.object({ id: z.number().int(), transaction_id: z.string(), action: z.string(), created_at: z.string() }))
+      .openapi({
+        description:
+          "audit entries after the close's head about a transaction of the month (at most 100): forged, or written while the month was reopened",
+      }),
   })
   .openapi('CloseVerification')
 export type CloseVerification = z.infer<typeof CloseVerification>

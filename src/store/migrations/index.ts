@@ -31,6 +31,8 @@ import * as events from './0020_events.js'
 import * as webhooks from './0021_webhooks.js'
 import * as requestLog from './0022_request_log.js'
 import * as closeRecords from './0024_close_records.js'
+import * as periodLockTriggers from './0025_period_lock_triggers.js'
+import * as closeContents from './0026_close_contents.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -60,6 +62,8 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0021_webhooks', webhooks],
   ['0022_request_log', requestLog],
   ['0024_close_records', closeRecords],
+  ['0025_period_lock_triggers', periodLockTriggers],
+  ['0026_close_contents', closeContents],
 ]
 
 /** Every migration, in order, for one dialect. */

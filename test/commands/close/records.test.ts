@@ -146,4 +146,29 @@ describe('the close record and verify --close, in process', () => {
     expect(r.stderr).toContain(`audit entry #${row.id} was changed`)
     expect((await sb.run(['verify', '--close', M])).code).toBe(0)
   })
+
+  it("a transaction of the month edited by SQL (the lock's triggers dropped): exit 13 naming the row", async () => {
+    const db = new Database(sb.database)
+    const row = db.prepare('SELECT seq, amount FROM transactions WHERE transaction_date <= ? LIMIT 1').get(END) as {
+      seq: number
+      amount: number
+    }
+    const triggers = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'transactions_lock_%'")
+      .all() as Array<{ name: string; sql: string }>
+    for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`)
+    db.prepare('UPDATE transactions SET amount = amount + 1 WHERE seq = ?').run(row.seq)
+    const r = await sb.run(['verify', '--close', M])
+    db.prepare('UPDATE transactions SET amount = ? WHERE seq = ?').run(row.amount, row.seq)
+    for (const t of triggers) db.exec(t.sql)
+    db.close()
+    expect(r.code).toBe(13)
+    const ids = (await sb.json<Array<{ id: string }>>(['tx', 'list', '--json'])).map((t) => t.id)
+    const named = new RegExp(`changed since the close: ${M}'s transactions: 1 row edited \\(([0-9a-f-]{36})\\) since the close`).exec(
+      r.stderr,
+    )
+    expect(named, r.stderr).not.toBeNull()
+    expect(ids).toContain(named![1])
+    expect((await sb.run(['verify', '--close', M])).code).toBe(0)
+  })
 })
