@@ -9,8 +9,9 @@ import type { AuthMode, Client } from '../src/client/client.js'
 import { AppError } from '../src/kernel/errors.js'
 import { expectReader, writeDrained } from '../src/cli/closed-output.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import { printJson } from '../src/cli/output.js'
+import { json, printJson, say } from '../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
+import { printableLine, printableText } from '../src/cli/terminal-text.js'
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 
@@ -136,13 +137,16 @@ function parsedJson(text: string): unknown {
   }
 }
 
-/** On a terminal, JSON is indented; elsewhere the body is passed on byte for byte (plus a final newline). */
+/**
+ * On a terminal, JSON is indented and any other body has its control characters escaped; elsewhere
+ * the body is passed on byte for byte (plus a final newline).
+ */
 function shown(ctx: VerbHost, text: string): string {
   if (ctx.io.isStdoutTTY) {
     try {
-      return `${JSON.stringify(JSON.parse(text), null, 2)}\n`
+      return `${json(JSON.parse(text), 2)}\n`
     } catch {
-      // not JSON: as it came
+      return printableText(text.endsWith('\n') ? text : `${text}\n`)
     }
   }
   return text.endsWith('\n') ? text : `${text}\n`
@@ -153,7 +157,7 @@ function writeHead(ctx: VerbHost, res: Response): void {
   res.headers.forEach((value, name) => {
     lines.push(`${name}: ${value}`)
   })
-  ctx.io.stderr.write(`${lines.join('\n')}\n\n`)
+  ctx.io.stderr.write(`${lines.map(printableLine).join('\n')}\n\n`)
 }
 
 /** The exit code of the status; an error answer also gets its one `error:` line on stderr. */
@@ -167,7 +171,7 @@ function finish(ctx: VerbHost, status: number, text: string): number {
     } catch {
       // not an envelope
     }
-    ctx.io.stderr.write(`error: HTTP ${status}: ${message}\n`)
+    say(ctx.io, `error: HTTP ${status}: ${message}`)
   }
   return code
 }
@@ -206,7 +210,7 @@ async function paginate(
     if (held) held.push(...env.data)
     else
       for (const item of env.data) {
-        chunk += ndjson ? `${JSON.stringify(item)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${JSON.stringify(item)}`
+        chunk += ndjson ? `${json(item)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${json(item)}`
         count++
       }
     // A slow reader holds the next page back; one that has gone (`| head -1`) stops the fetch.

@@ -13,7 +13,8 @@ import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { configDir } from '../src/cli/profiles.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
-import { printJson } from '../src/cli/output.js'
+import { json, printJson } from '../src/cli/output.js'
+import { printableLine } from '../src/cli/terminal-text.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
 export interface Check {
@@ -205,7 +206,7 @@ export async function runDoctor(host: DoctorHost): Promise<number> {
   if (host.printer.format === 'json' || host.printer.format === 'ndjson') {
     const failed = checks.some((c) => c.status === 'fail')
     if (host.printer.format === 'json') await printJson(host.io, host.printer, { ok: !failed, checks })
-    else host.io.stdout.write(`${checks.map((c) => JSON.stringify(c)).join('\n')}\n`)
+    else host.io.stdout.write(`${checks.map((c) => json(c)).join('\n')}\n`)
   } else {
     const fancy = host.io.isStdoutTTY
     const c = host.chalk
@@ -213,7 +214,7 @@ export async function runDoctor(host: DoctorHost): Promise<number> {
       ? { ok: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗'), skip: c.dim('-') }
       : { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' }
     const width = Math.max(...checks.map((k) => k.name.length))
-    for (const k of checks) host.io.stdout.write(`${mark[k.status]} ${k.name.padEnd(width)}  ${k.detail}\n`)
+    for (const k of checks) host.io.stdout.write(`${mark[k.status]} ${k.name.padEnd(width)}  ${printableLine(k.detail)}\n`)
   }
   return checks.some((c) => c.status === 'fail') ? EXIT.failure : EXIT.ok
 }

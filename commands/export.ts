@@ -78,7 +78,10 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
     const out = ctx.io.stdout
     try {
       // A reader that goes away (`| head`) ends the export quietly, as it ends `tx list --all`.
-      result = await exportTo(client, { ...request, write: (t) => writeDrained(out, t), afterPage: () => expectReader(out) }, out)
+      // A file or a pipe gets the text exactly, for the accounting tools; a terminal, with its controls escaped.
+      const { printableText } = await import('../src/cli/terminal-text.js')
+      const shown = ctx.io.isStdoutTTY ? printableText : (t: string) => t
+      result = await exportTo(client, { ...request, write: (t) => writeDrained(out, shown(t)), afterPage: () => expectReader(out) }, out)
     } finally {
       bar.end()
     }

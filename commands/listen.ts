@@ -2,6 +2,8 @@
 import type { Command } from 'commander'
 import type { Event } from '../src/domain/events.js'
 import { writeDrained } from '../src/cli/closed-output.js'
+import { json } from '../src/cli/output.js'
+import { printableLine } from '../src/cli/terminal-text.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { unlessInterrupted, untilInterrupted } from '../src/cli/interrupt.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
@@ -59,7 +61,7 @@ export async function runListen(host: VerbHost, o: ListenOptions): Promise<numbe
       ? `Ready! Forwarding the events of ${where} to ${url}\nYour webhook signing secret is ${secret} (this session's; Ctrl-C to stop)\n`
       : `Ready! Listening for the events of ${where} (Ctrl-C to stop)\n`,
   )
-  const json = host.printer.format === 'json' || host.printer.format === 'ndjson'
+  const asJson = host.printer.format === 'json' || host.printer.format === 'ndjson'
   try {
     for (;;) {
       const page = await unlessInterrupted(stop, client.events.list({ after, type, wait: WAIT_SECONDS, limit: 100 }, stop.signal))
@@ -67,18 +69,18 @@ export async function runListen(host: VerbHost, o: ListenOptions): Promise<numbe
       for (const event of page.data) {
         if (stop.signal.aborted) return EXIT.ok
         after = event.sequence
-        if (o.printJson) await writeDrained(host.io.stdout, `${JSON.stringify(event)}\n`)
+        if (o.printJson) await writeDrained(host.io.stdout, `${json(event)}\n`)
         if (!url) {
-          if (!o.printJson) await writeDrained(host.io.stdout, json ? `${JSON.stringify(event)}\n` : `${eventLine(event)}\n`)
+          if (!o.printJson) await writeDrained(host.io.stdout, asJson ? `${json(event)}\n` : `${eventLine(event)}\n`)
           continue
         }
         // One at a time, in order: the receiver sees the events in the order they were committed.
         const sent = await unlessInterrupted(stop, sendEvent(url, secret, event, new Date()))
         if (!sent) return EXIT.ok
         const out = o.printJson ? host.io.stderr : host.io.stdout
-        const text = json
-          ? JSON.stringify({ event_id: event.id, type: event.type, sequence: event.sequence, url, ...sent })
-          : `${eventLine(event)} -> ${sent.status_code ? `[${sent.status_code}]` : `[${sent.error}]`} POST ${url} ${sent.duration_ms}ms`
+        const text = asJson
+          ? json({ event_id: event.id, type: event.type, sequence: event.sequence, url, ...sent })
+          : `${eventLine(event)} -> ${sent.status_code ? `[${sent.status_code}]` : `[${printableLine(sent.error ?? '')}]`} POST ${url} ${sent.duration_ms}ms`
         await writeDrained(out, `${text}\n`)
       }
       after = page.pagination.next_after ?? after

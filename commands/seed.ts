@@ -10,7 +10,8 @@ import type { Context } from '../src/cli/context.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { checkOutputFile, type OutputOptions, writeOutputFile } from '../src/jobs/output-file.js'
-import { note, printList, printRecord, warn } from '../src/cli/output.js'
+import { note, printList, printRecord, say, warn } from '../src/cli/output.js'
+import { printableLine } from '../src/cli/terminal-text.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import type { SeedReport, StepOutcome } from '../src/jobs/seed/run.js'
 
@@ -85,8 +86,8 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
   else await printList(ctx.io, ctx.printer, report.steps, STATUS_COLUMNS)
   for (const s of report.steps) {
     if (s.status !== 'failed' && s.status !== 'would fail') continue
-    ctx.io.stderr.write(`error: step "${s.step}" (${s.kind}): ${s.detail}\n`)
-    for (const e of s.errors ?? []) ctx.io.stderr.write(`  ${e}\n`)
+    say(ctx.io, `error: step "${s.step}" (${s.kind}): ${s.detail}`)
+    for (const e of s.errors ?? []) ctx.io.stderr.write(`  ${printableLine(e)}\n`)
   }
   const unknownKey = (name: string) =>
     note(

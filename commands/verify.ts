@@ -2,7 +2,8 @@
 import type { Command } from 'commander'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
-import { printList, printRecord, type Column } from '../src/cli/output.js'
+import { printList, printRecord, say, type Column } from '../src/cli/output.js'
+import { printableLine } from '../src/cli/terminal-text.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import type { ExportCheck } from '../src/jobs/export/close-exports.js'
 import { AppError } from '../src/kernel/errors.js'
@@ -37,12 +38,12 @@ export async function runVerify(ctx: VerbHost, o: VerifyOptions): Promise<number
   const code = r.intact ? EXIT.ok : EXIT.auditBroken
   if (ctx.printer.format !== 'table') {
     await printRecord(ctx.io, ctx.printer, r)
-    if (r.broken) ctx.io.stderr.write(`audit trail broken: ${r.broken.message}\n`)
+    if (r.broken) say(ctx.io, `audit trail broken: ${r.broken.message}`)
     return code
   }
   if (r.broken) {
     ctx.io.stdout.write(`broken ${r.broken.kind} ${r.broken.entry_id ?? ''}\n`)
-    ctx.io.stderr.write(`audit trail broken: ${r.broken.message}\n`)
+    say(ctx.io, `audit trail broken: ${r.broken.message}`)
     return code
   }
   ctx.io.stdout.write(`intact: ${r.entries} entries, head #${r.head.id ?? 'none'} sha256:${r.head.hash}\n`)
@@ -80,7 +81,7 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   if (ctx.printer.format === 'table') {
     const head = v.record.chain_head
     ctx.io.stdout.write(
-      `close of ${m} at ${v.record.created_at} by ${v.record.actor}, lock date ${v.record.lock_date}; audit head then #${head?.id ?? 'none'}${
+      `close of ${m} at ${v.record.created_at} by ${printableLine(v.record.actor)}, lock date ${v.record.lock_date}; audit head then #${head?.id ?? 'none'}${
         head ? ` sha256:${head.hash}` : ''
       }\n`,
     )
@@ -94,9 +95,10 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   if (!v.record.chain_head) err.write(`note: this close was made before closes recorded the audit head; only the chain is checked\n`)
   if (!v.contents.recorded) err.write(`note: this close was made before closes recorded the month's rows; they are not compared\n`)
   if (!exports.length) err.write(`note: no export was recorded on this close (finctl close ${m} --export FORMATS records them)\n`)
-  if (v.reopened) err.write(`note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}\n`)
+  // The reason and the actor are what people typed: escaped (say).
+  if (v.reopened) say(ctx.io, `note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}`)
   else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)
-  for (const p of problems) err.write(`changed since the close: ${p}\n`)
+  for (const p of problems) say(ctx.io, `changed since the close: ${p}`)
   if (intact) err.write(`${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}\n`)
   return intact ? EXIT.ok : EXIT.auditBroken
 }

@@ -1,5 +1,7 @@
 /** What the verbs of `finctl accounts` share: an account as a record shows it, and the note on balances that leave rows out. */
 import { showAmount, unconvertedNote } from '../../src/cli/money.js'
+import { say } from '../../src/cli/output.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import type { BankAccount } from '../../src/domain/schemas.js'
 
@@ -24,11 +26,12 @@ export function shown(host: Out, a: BankAccount): object {
 export function warnUnconverted(host: Out, accounts: BankAccount[]): void {
   for (const a of accounts) {
     const text = unconvertedNote(a, a.unconverted_transactions ?? [])
-    if (text) host.io.stderr.write(`note: ${text}\n`)
+    if (text) say(host.io, `note: ${text}`)
     const held = a.transactions_before_opening ?? 0
     if (held > 0)
-      host.io.stderr.write(
-        `note: ${held} transaction(s) of "${a.name.replace(/\p{Cc}/gu, ' ')}" are dated before its opening date ${a.opening_balance_date}: its opening balance holds them, so they count only in balances before that date (finctl accounts update ${a.id} --opening-balance-date DATE --opening-balance AMOUNT moves it)\n`,
+      say(
+        host.io,
+        `note: ${held} transaction(s) of "${printableLine(a.name)}" are dated before its opening date ${a.opening_balance_date}: its opening balance holds them, so they count only in balances before that date (finctl accounts update ${a.id} --opening-balance-date DATE --opening-balance AMOUNT moves it)`,
       )
   }
 }

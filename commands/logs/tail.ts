@@ -8,8 +8,9 @@ import type { Context } from '../../src/cli/context.js'
 import { writeDrained } from '../../src/cli/closed-output.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { pause, unlessInterrupted, untilInterrupted } from '../../src/cli/interrupt.js'
-import { note } from '../../src/cli/output.js'
+import { json, note } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { printableLine, printableText } from '../../src/cli/terminal-text.js'
 import { AppError } from '../../src/kernel/errors.js'
 
 /** Seconds a read waits on the service for a request (the route's long poll). */
@@ -73,9 +74,12 @@ export async function runTail(host: TailHost, o: TailOptions): Promise<number> {
       for (const r of page.data) {
         if (format === 'table') text += `${line(r, host.chalk)}\n`
         else if (shape?.jq === undefined && shape?.template === undefined)
-          text += `${JSON.stringify(shape?.fields && shaped ? shaped.pickFields(r, shape.fields) : r)}\n`
-        // --jq and --template apply to each record.
-        else if (shaped) text += (await shaped.shapedText(r, shape, false)).replace(/\n?$/, '\n')
+          text += `${json(shape?.fields && shaped ? shaped.pickFields(r, shape.fields) : r)}\n`
+        // --jq and --template apply to each record: exact into a pipe, escaped on a terminal (as printJson).
+        else if (shaped) {
+          const out = (await shaped.shapedText(r, shape, false)).replace(/\n?$/, '\n')
+          text += host.io.isStdoutTTY ? printableText(out) : out
+        }
       }
       await writeDrained(host.io.stdout, text)
       if (page.data.length > 0 && !page.has_more) await pause(stop, MIN_READ_GAP_MS - (Date.now() - started))
@@ -95,7 +99,16 @@ export function line(r: RequestLogEntry, chalk: ChalkInstance): string {
   const status = String(r.status)
   const paint = r.status >= 500 ? chalk.red : r.status >= 400 ? chalk.yellow : chalk.green
   const time = r.created_at.replace('T', ' ').replace(/Z$/, '')
-  return [time, paint(`[${status}]`), r.method.padEnd(6), r.path, `${r.response_time_ms}ms`, r.key_prefix ?? r.key_id, r.request_id ?? '']
+  // The method and path are what a client sent (`GET /%1b[2J` arrives decoded): escaped.
+  return [
+    time,
+    paint(`[${status}]`),
+    printableLine(r.method).padEnd(6),
+    printableLine(r.path),
+    `${r.response_time_ms}ms`,
+    r.key_prefix ?? r.key_id,
+    r.request_id ?? '',
+  ]
     .join(' ')
     .trimEnd()
 }

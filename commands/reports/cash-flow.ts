@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander'
 import { barChart, signed } from '../../src/cli/chart.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { showAmount } from '../../src/cli/money.js'
-import { type Column, printRecord, renderTable } from '../../src/cli/output.js'
+import { type Column, Styled, printRecord, renderTable } from '../../src/cli/output.js'
 import { FROM_HELP, TO_HELP } from '../../src/cli/period-flags.js'
 import type { RunVerb, Runner } from '../../src/cli/runner.js'
 import { resolveAccountId } from '../../src/cli/short-ids.js'
@@ -118,7 +118,9 @@ export async function runCashFlow(host: ReportHost, o: CashFlowOptions): Promise
   const hasTransfers = r.transfers.inflows !== 0 || r.transfers.outflows !== 0
   // Accounts whose opening date falls inside the range bring their opening balance in its period.
   const hasOpened = r.periods.some((p) => p.opened !== 0)
-  const money = (v: (p: Row) => number) => (p: Row) => signed(chalk, v(p), cur)
+  // Amounts finctl colours itself (Styled): kept as they are where outside text is escaped.
+  const paint = (amount: number) => new Styled(signed(chalk, amount, cur))
+  const money = (v: (p: Row) => number) => (p: Row) => paint(v(p))
   // On a narrow terminal the columns are left out in `drop` order (highest first), never wrapped:
   // transfers, the categories, money in and out; the period, its net and the closing balance stay.
   const catDrop = { uncategorized: 7, financing: 6, investing: 5, operations: 4 }
@@ -136,13 +138,13 @@ export async function runCashFlow(host: ReportHost, o: CashFlowOptions): Promise
   ]
   const total = [
     'total',
-    ...shown.map((c) => signed(chalk, r.by_category[c].net, cur)),
-    signed(chalk, r.totals.inflows, cur),
-    signed(chalk, r.totals.outflows, cur),
-    signed(chalk, r.totals.net, cur),
-    ...(hasTransfers ? [signed(chalk, r.transfers.net, cur)] : []),
-    ...(hasOpened ? [signed(chalk, r.opened, cur)] : []),
-    signed(chalk, r.closing_balance, cur),
+    ...shown.map((c) => paint(r.by_category[c].net)),
+    paint(r.totals.inflows),
+    paint(r.totals.outflows),
+    paint(r.totals.net),
+    ...(hasTransfers ? [paint(r.transfers.net)] : []),
+    ...(hasOpened ? [paint(r.opened)] : []),
+    paint(r.closing_balance),
   ]
   io.stdout.write(
     `Cash flow ${r.from} .. ${r.to} by ${r.interval}; opening balance ${showAmount(r.opening_balance, cur, { group: true, code: true })}\n`,

@@ -1,9 +1,10 @@
 /** What the reports share: their range flags, the flat rows off a terminal, their notes on stderr and the spinner. */
 import type { Context } from '../../src/cli/context.js'
 import { showAmount } from '../../src/cli/money.js'
-import { note, printList } from '../../src/cli/output.js'
+import { note, printList, say } from '../../src/cli/output.js'
 import { periodFlags, reportRange } from '../../src/cli/period-flags.js'
 import type { VerbHost } from '../../src/cli/runner.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 import type { CashFlowReport } from '../../src/domain/reports/schemas.js'
 
 /** The host of a report: it colours the signs of amounts on a terminal. */
@@ -35,8 +36,9 @@ export async function renderFlat(host: VerbHost, rows: Array<Record<string, stri
 
 export function warnUnconverted(host: VerbHost, list: CashFlowReport['unconverted_opening_balances']): void {
   for (const u of list) {
-    host.io.stderr.write(
-      `note: the opening balance of "${u.name}" (${showAmount(u.opening_balance, u.currency_code, { group: true, code: true })}) has no exchange rate yet and is left out of the balances\n`,
+    say(
+      host.io,
+      `note: the opening balance of "${printableLine(u.name)}" (${showAmount(u.opening_balance, u.currency_code, { group: true, code: true })}) has no exchange rate yet and is left out of the balances`,
     )
   }
 }

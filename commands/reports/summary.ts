@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { signed } from '../../src/cli/chart.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { unconvertedNote, showAmount } from '../../src/cli/money.js'
-import { printRecord, renderTable } from '../../src/cli/output.js'
+import { Styled, printRecord, renderTable, say } from '../../src/cli/output.js'
 import { FROM_HELP, TO_HELP } from '../../src/cli/period-flags.js'
 import type { RunVerb, Runner } from '../../src/cli/runner.js'
 import { resolveAccountId } from '../../src/cli/short-ids.js'
@@ -85,7 +85,7 @@ export async function runSummary(host: ReportHost, o: SummaryOptions): Promise<n
   for (const a of s.accounts) {
     const text = unconvertedNote(a, a.unconverted_transactions ?? [])
     // Not silenced by --quiet: the balance shown is short of these.
-    if (text) io.stderr.write(`note: ${text}\n`)
+    if (text) say(io, `note: ${text}`)
   }
   const cur = s.currency
   const lines = summaryLines(s)
@@ -115,8 +115,8 @@ export async function runSummary(host: ReportHost, o: SummaryOptions): Promise<n
         l.amount === null
           ? ''
           : l.currency && l.currency !== cur
-            ? `${signed(chalk, l.amount, l.currency)} ${l.currency}`
-            : signed(chalk, l.amount, cur),
+            ? new Styled(`${signed(chalk, l.amount, l.currency)} ${l.currency}`)
+            : new Styled(signed(chalk, l.amount, cur)),
       align: 'right',
     },
     { header: 'count', value: (l) => (l.count === null ? '' : l.count.toLocaleString('en-US')), align: 'right' },

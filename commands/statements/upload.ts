@@ -7,7 +7,7 @@
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
-import { note } from '../../src/cli/output.js'
+import { json, note, say } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { statementReasonInUserWords } from '../../src/cli/user-words.js'
 import type { Statement } from '../../src/domain/statements/schemas.js'
@@ -178,11 +178,9 @@ export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[
     // The service names its upload fields; on the command line they are flags.
     const reason = statementReasonInUserWords(s.error ?? 'no reason given')
     const message = `statement ${s.id} failed: ${reason}`
-    ctx.io.stderr.write(
-      ctx.printer.format === 'json'
-        ? `${JSON.stringify({ code: 'statement_failed', message, statement_id: s.id })}\n`
-        : `error: ${message}\n`,
-    )
+    if (ctx.printer.format === 'json') ctx.io.stderr.write(`${json({ code: 'statement_failed', message, statement_id: s.id })}\n`)
+    // The reason may quote the file: escaped for the terminal.
+    else say(ctx.io, `error: ${message}`)
     return EXIT.invalid
   }
   const created = s.transaction_count - s.matched_count

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { readIds } from '../../src/cli/ids.js'
-import { note, printList } from '../../src/cli/output.js'
+import { note, printList, say } from '../../src/cli/output.js'
 import { type PromptHost, confirmOrYes } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { accountsFor, firstRows, resolveTransactionIds } from '../../src/cli/short-ids.js'
@@ -130,9 +130,7 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
       changed.push(...r.transactions)
     } catch (err) {
       if (updated > 0 && err instanceof AppError) {
-        host.io.stderr.write(
-          `error: ${err.message}\n  ${updated} of ${targets.length} transactions were updated before this request failed\n`,
-        )
+        say(host.io, `error: ${err.message}\n  ${updated} of ${targets.length} transactions were updated before this request failed`)
         return 8
       }
       throw err

@@ -6,6 +6,7 @@ import { note, printList, printRecord, printRecordStreaming } from '../../src/cl
 import type { VerbHost } from '../../src/cli/runner.js'
 import type { ImportRequest, ImportSummary } from '../../src/jobs/import/run.js'
 import type { readRejects as ReadRejects } from '../../src/jobs/import/reject-list.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 
 /** The rows of amount 0 taken as bookings, named by their lines. */
 function zeroNote(z: { rows: number; lines: number[] }, dryRun: boolean): string {
@@ -90,7 +91,8 @@ export async function printSummary(
   let shown = 0
   for await (const r of readRejects(s.rejects, s.dry_run ? spill : undefined)) {
     if (!s.dry_run && shown === 50) break
-    await writeDrained(io.stderr, `line ${r.line}: ${r.reason}\n`)
+    // A reason quotes the line's text (`date "..."`): one line, its controls escaped.
+    await writeDrained(io.stderr, `line ${r.line}: ${printableLine(r.reason)}\n`)
     shown++
   }
   if (s.rejected > shown)

@@ -12,6 +12,7 @@ import type { Client } from '../../src/client/client.js'
 import { amountColumn } from '../../src/cli/columns.js'
 import { showAmount } from '../../src/cli/money.js'
 import { note, printList } from '../../src/cli/output.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 import { unitScore, wholeNumber } from '../../src/cli/flags.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { type PromptHost, promptSearch, promptSelect, promptText } from '../../src/cli/prompts.js'
@@ -144,7 +145,8 @@ function show(ctx: ReviewHost, item: Item, s: Suggested | null, n: number, total
     const why = s.explanation.map((e) => e.token).join(', ')
     lines.push(`  the model suggests: ${s.category} with confidence ${s.confidence?.toFixed(2)}${why ? `, because of: ${why}` : ''}`)
   }
-  ctx.io.stderr.write(`${lines.join('\n')}\n`)
+  // Each line quotes a description, a merchant or a category: one line each, controls escaped.
+  ctx.io.stderr.write(`${lines.map(printableLine).join('\n')}\n`)
 }
 
 type Known = { name: string; accounting_category: string | null; cash_flow_category: string | null }

@@ -14,6 +14,7 @@ import { OUTPUT_FORMATS, type OutputFormat, type Printer, warn } from './output.
 import { JSON_FIELDS, shapeOf } from './json-shape.js'
 import { ProfileSecrets } from './credentials.js'
 import { DEFAULT_PROFILE, ProfileStore, configDir, defaultDatabase, type Profile } from './profiles.js'
+import { printableLine } from './terminal-text.js'
 
 export interface GlobalOptions {
   profile?: string
@@ -218,7 +219,7 @@ export class Context {
 
   /** --verbose: one line per request on stderr. */
   logRequest(l: RequestLog): void {
-    this.io.stderr.write(`${l.method} ${l.url} -> ${l.status} (${l.ms} ms)\n`)
+    this.io.stderr.write(`${l.method} ${printableLine(l.url)} -> ${l.status} (${l.ms} ms)\n`)
   }
 
   /** Whether writes pass the gate: a remote target is named, a protected profile asks first. */

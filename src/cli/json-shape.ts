@@ -5,6 +5,7 @@
  * refused before any request and completion can offer them.
  */
 import { AppError } from '../kernel/errors.js'
+import { jsonText } from './terminal-text.js'
 
 const TRANSACTION = [
   'id',
@@ -250,7 +251,7 @@ export async function shapedText(value: unknown, shape: Shape, checkFields: bool
     const { runTemplate } = await import('./template.js')
     return runTemplate(shape.template, v)
   }
-  return `${JSON.stringify(v, null, 2)}\n`
+  return `${jsonText(JSON.stringify(v, null, 2))}\n`
 }
 
 /**

@@ -9,6 +9,7 @@
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 import { AppError } from '../kernel/errors.js'
 import { formatMinor, parseAmount } from '../kernel/money.js'
+import { printableLine } from './terminal-text.js'
 
 export interface MoneyStyle {
   /** Thousands grouping and decimal mark of the user's locale ("1,234.50", "1.234,50"): tables, summaries, prompts. */
@@ -143,5 +144,5 @@ export function unconvertedNote(
     (u) =>
       `${u.count} ${u.count === 1 ? 'transaction' : 'transactions'} in ${u.currency_code} (${showAmount(u.amount, u.currency_code, { group: true, code: true })})`,
   )
-  return `the balance of "${account.name}" leaves out ${parts.join(', ')}: they have no exchange rate into ${account.currency_code}, the account's currency; to count one, give its amount in ${account.currency_code} (tx update ID --amount ... --currency ${account.currency_code})`
+  return `the balance of "${printableLine(account.name)}" leaves out ${parts.join(', ')}: they have no exchange rate into ${account.currency_code}, the account's currency; to count one, give its amount in ${account.currency_code} (tx update ID --amount ... --currency ${account.currency_code})`
 }

@@ -1,25 +1,40 @@
 /**
  * Output for people and for scripts. Data goes to stdout: an aligned table on a terminal,
  * tab-separated rows with a header line otherwise, or json / ndjson / csv when asked.
- * JSON output is exactly the `data` of the response.
+ * JSON output is exactly the `data` of the response. Text from outside reaches the terminal only
+ * through terminal-text.ts: tables, rows, CSV and messages show control characters as escapes.
  */
 import { Chalk } from 'chalk'
 import { csvLine } from '../kernel/csv-write.js'
 import { expectReader, writeDrained } from './closed-output.js'
 import type { IO } from './io.js'
 import type { Shape } from './json-shape.js'
+import { jsonText, printableLine, printableText } from './terminal-text.js'
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv'
 export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'csv']
 
+/**
+ * A table cell finctl made and coloured itself (an amount red): shown as it is, where every other
+ * cell has its control characters escaped. Never for text from outside.
+ */
+export class Styled {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text
+  }
+}
+
+export type CellValue = string | number | boolean | null | undefined | Styled
+
 export interface Column<T> {
   header: string
-  value: (row: T) => string | number | boolean | null | undefined
+  value: (row: T) => CellValue
   align?: 'left' | 'right'
   /** The columns this one is in CSV, for a spreadsheet (an amount: the plain number, then its currency). */
   csv?: Column<T>[]
   /** Its value in a table on a terminal, where it differs (an id: its short form, docs/cli.md "Short ids"). */
-  tty?: (row: T) => string
+  tty?: (row: T) => string | Styled
   /** Only in a table on a terminal (a name looked up for people); not in csv or tab-separated rows. */
   ttyOnly?: boolean
   /** Left out before the others when the terminal is too narrow: the highest first (table-fit.ts). */
@@ -48,36 +63,59 @@ export interface Printer {
 /** The JSON of a value as the printer has it: pretty, or shaped by --json FIELDS, --jq or --template. */
 export async function printJson(io: IO, p: Printer, value: unknown): Promise<void> {
   if (!p.shape) {
-    io.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+    io.stdout.write(`${json(value, 2)}\n`)
     return
   }
   const { shapedText } = await import('./json-shape.js')
-  await writeDrained(io.stdout, await shapedText(value, p.shape, !p.fieldsKnown))
+  const text = await shapedText(value, p.shape, !p.fieldsKnown)
+  // jq's raw strings and a template's text are the data asked for: exact into a pipe or a file, escaped on a terminal.
+  await writeDrained(io.stdout, io.isStdoutTTY && (p.shape.jq !== undefined || p.shape.template !== undefined) ? printableText(text) : text)
 }
 
-function cell(v: unknown): string {
+/** JSON.stringify, with no byte a terminal acts on (terminal-text.ts jsonText): the same value. */
+export function json(value: unknown, indent?: number): string {
+  return jsonText(JSON.stringify(value, null, indent))
+}
+
+/** A value as text, as it is (tags joined). */
+function cellText(v: unknown): string {
   if (v === null || v === undefined) return ''
+  if (v instanceof Styled) return v.text
   if (Array.isArray(v)) return v.join(',')
   return String(v)
 }
 
-function tsvField(s: string): string {
-  return s.replace(/[\t\r\n]/g, ' ')
+/** A table cell or a tab-separated field: one line, no control character (finctl's own colours aside). */
+function cell(v: unknown): string {
+  return v instanceof Styled ? v.text : printableLine(cellText(v))
+}
+
+/** A CSV field: quoted by csvLine, so line feeds and tabs stay; other controls are escaped. */
+function csvCell(v: unknown): string {
+  return printableText(cellText(v))
 }
 
 /**
  * A table: aligned on a terminal (fitted to its width, unless `fit` is false: one record's fields
  * are shown whole), tab-separated with a header line elsewhere.
  */
-export async function renderTable<T>(io: IO, p: Printer, rows: T[], allColumns: Column<T>[], footer?: string[], fit = true): Promise<void> {
+export async function renderTable<T>(
+  io: IO,
+  p: Printer,
+  rows: T[],
+  allColumns: Column<T>[],
+  footerCells?: Array<string | Styled>,
+  fit = true,
+): Promise<void> {
   const tty = io.isStdoutTTY
   const shown = allColumns.map((c) => tty || !c.ttyOnly)
   const columns = allColumns.filter((_, i) => shown[i])
-  if (footer) footer = footer.filter((_, i) => shown[i])
-  const head = columns.map((c) => c.header.toUpperCase())
-  const body = rows.map((r) => columns.map((c) => (tty && c.tty ? c.tty(r) : cell(c.value(r)))))
+  const footer = footerCells?.filter((_, i) => shown[i]).map(cell)
+  const head = columns.map((c) => cell(c.header.toUpperCase()))
+  // Every cell is escaped before it is measured: widths are those of the text shown.
+  const body = rows.map((r) => columns.map((c) => cell(tty && c.tty ? c.tty(r) : c.value(r))))
   if (!tty) {
-    const lines = [head, ...body].map((line) => line.map(tsvField).join('\t'))
+    const lines = [head, ...body].map((line) => line.join('\t'))
     io.stdout.write(`${lines.join('\n')}\n`)
     return
   }
@@ -120,19 +158,19 @@ export async function printList<T>(
   p: Printer,
   rows: T[],
   columns: Column<T>[],
-  opts: { footer?: string[]; empty?: string } = {},
+  opts: { footer?: Array<string | Styled>; empty?: string } = {},
 ): Promise<void> {
   switch (p.format) {
     case 'json':
       await printJson(io, p, rows)
       return
     case 'ndjson':
-      for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`)
+      for (const r of rows) io.stdout.write(`${json(r)}\n`)
       return
     case 'csv': {
       const cols = csvColumns(columns)
       let out = csvLine(cols.map((c) => c.header))
-      for (const r of rows) out += csvLine(cols.map((c) => cell(c.value(r))))
+      for (const r of rows) out += csvLine(cols.map((c) => csvCell(c.value(r))))
       io.stdout.write(out)
       return
     }
@@ -158,14 +196,14 @@ export async function printRecord<T extends object>(
     return
   }
   if (p.format === 'ndjson') {
-    io.stdout.write(`${JSON.stringify(record)}\n`)
+    io.stdout.write(`${json(record)}\n`)
     return
   }
   const pairs: Array<[string, unknown]> = fields
     ? fields.map(([k, f]) => [k, f(record)])
     : Object.entries(record).map(([k, v]) => [k, typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : v])
   if (p.format === 'csv') {
-    io.stdout.write(csvLine(pairs.map(([k]) => k)) + csvLine(pairs.map(([, v]) => cell(v))))
+    io.stdout.write(csvLine(pairs.map(([k]) => k)) + csvLine(pairs.map(([, v]) => csvCell(v))))
     return
   }
   // One record: every value whole (the terminal wraps a long one), none cut to fit.
@@ -175,7 +213,7 @@ export async function printRecord<T extends object>(
     pairs,
     [
       { header: 'field', value: (r) => r[0] },
-      { header: 'value', value: (r) => cell(r[1]) },
+      { header: 'value', value: (r) => (r[1] instanceof Styled ? r[1] : cellText(r[1])) },
     ],
     undefined,
     false,
@@ -202,7 +240,7 @@ export async function printRecordStreaming(io: IO, p: Printer, record: object, k
   const entries = Object.entries({ ...record, [key]: [] }).filter(([, v]) => v !== undefined && typeof v !== 'function')
   let chunk = '{'
   const flush = async () => {
-    await writeDrained(io.stdout, chunk)
+    await writeDrained(io.stdout, jsonText(chunk))
     chunk = ''
   }
   for (let i = 0; i < entries.length; i++) {
@@ -224,13 +262,18 @@ export async function printRecordStreaming(io: IO, p: Printer, record: object, k
   await flush()
 }
 
-/** A message for people, on stderr; silenced by --quiet. */
+/** A message for people, on stderr; silenced by --quiet. Control characters of what it quotes are escaped. */
 export function note(io: IO, p: Pick<Printer, 'quiet'>, message: string): void {
-  if (!p.quiet) io.stderr.write(`${message}\n`)
+  if (!p.quiet) io.stderr.write(`${printableText(message)}\n`)
+}
+
+/** A message on stderr that --quiet does not silence (`note: ...`, `error: ...` lines), escaped as note's. */
+export function say(io: IO, message: string): void {
+  io.stderr.write(`${printableText(message)}\n`)
 }
 
 export function warn(io: IO, message: string, color = false): void {
-  io.stderr.write(`${color ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${message}\n`)
+  io.stderr.write(`${color ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${printableText(message)}\n`)
 }
 
 /**
@@ -242,7 +285,7 @@ export async function streamList<T>(
   p: Printer,
   pages: AsyncIterable<T[]>,
   columns: Column<T>[],
-  footer?: (rows: T[]) => string[] | undefined,
+  footer?: (rows: T[]) => Array<string | Styled> | undefined,
 ): Promise<number> {
   let count = 0
   if (p.format === 'json' && p.shape && (p.shape.jq !== undefined || p.shape.template !== undefined || !p.fieldsKnown)) {
@@ -268,15 +311,15 @@ export async function streamList<T>(
   const csvCols = csvColumns(columns)
   if (p.format === 'csv') io.stdout.write(csvLine(csvCols.map((c) => c.header)))
   const tsvCols = columns.filter((c) => !c.ttyOnly)
-  if (p.format === 'table') io.stdout.write(`${tsvCols.map((c) => tsvField(c.header.toUpperCase())).join('\t')}\n`)
+  if (p.format === 'table') io.stdout.write(`${tsvCols.map((c) => cell(c.header.toUpperCase())).join('\t')}\n`)
   for (; !next.done; next = await it.next()) {
     const page = next.value
     let chunk = ''
     for (const r of page) {
-      if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${JSON.stringify(fields && pickFields ? pickFields(r, fields) : r)}`
-      else if (p.format === 'ndjson') chunk += `${JSON.stringify(r)}\n`
-      else if (p.format === 'csv') chunk += csvLine(csvCols.map((c) => cell(c.value(r))))
-      else chunk += `${tsvCols.map((c) => tsvField(cell(c.value(r)))).join('\t')}\n`
+      if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${json(fields && pickFields ? pickFields(r, fields) : r)}`
+      else if (p.format === 'ndjson') chunk += `${json(r)}\n`
+      else if (p.format === 'csv') chunk += csvLine(csvCols.map((c) => csvCell(c.value(r))))
+      else chunk += `${tsvCols.map((c) => cell(c.value(r))).join('\t')}\n`
       count++
     }
     // Respect back-pressure: a slow reader (a pipe to `head`) holds the next page back, and one

@@ -13,6 +13,7 @@ import type { IO } from './io.js'
 import { isFieldsWord } from './json-shape.js'
 import { inUserWords } from './user-words.js'
 import type { Runner } from './runner.js'
+import { jsonText, printableLine, printableText } from './terminal-text.js'
 
 /** The commands under the root: how to add them, and how to answer a shell's completion request. */
 export interface CommandTree {
@@ -94,7 +95,8 @@ export function createProgram(io: IO): Command {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // Commander's errors quote the words typed, which a script may have taken from outside.
+      writeErr: (s) => io.stderr.write(printableText(s)),
     })
 }
 
@@ -251,8 +253,8 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined, comm
     return reportAppError(io, err, ctx, inUserWords(err, command))
   }
   const e = err as Error
-  io.stderr.write(`error: internal error: ${redactPasswords(e?.message ?? String(err))}\n`)
-  if (ctx?.globals.debug && e?.stack) io.stderr.write(`${redactPasswords(e.stack)}\n`)
+  io.stderr.write(`error: internal error: ${printableText(redactPasswords(e?.message ?? String(err)))}\n`)
+  if (ctx?.globals.debug && e?.stack) io.stderr.write(`${printableText(redactPasswords(e.stack))}\n`)
   else io.stderr.write('  (run again with --debug for details)\n')
   return EXIT.failure
 }
@@ -261,6 +263,8 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined, comm
 function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: { message: string; lines: string[] } | undefined): number {
   // A database URL in a message (a target that cannot be opened) is shown without its password.
   const message = redactPasswords(words?.message ?? err.message)
+  // Messages quote input (an import's line, a name, the service's words): escaped for the terminal.
+  const shown = printableText(message)
   if (ctx?.printer.format === 'json' && err.code !== 'usage') {
     // Scripts get the service's field names in details, beside the message a person reads.
     const body = {
@@ -269,15 +273,15 @@ function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: 
       ...(err.details ? { details: err.details } : {}),
       ...(err.requestId ? { request_id: err.requestId } : {}),
     }
-    io.stderr.write(`${JSON.stringify(body)}\n`)
+    io.stderr.write(`${jsonText(JSON.stringify(body))}\n`)
   } else {
-    io.stderr.write(`error: ${message}\n`)
+    io.stderr.write(`error: ${shown}\n`)
     const lines = words
       ? words.lines
       : (err.details ?? [])
           .map((d) => `${d.path}: ${d.message}`)
           .filter((l) => !message.includes(l) && !message.includes(l.replace(': ', ' ')))
-    for (const line of lines.map(redactPasswords)) if (!message.includes(line)) io.stderr.write(`  ${line}\n`)
+    for (const line of lines.map(redactPasswords)) if (!message.includes(line)) io.stderr.write(`  ${printableLine(line)}\n`)
     if (err.code === 'unauthorized') io.stderr.write('  (check your API key, or run `finctl login`)\n')
   }
   return exitCodeFor(err.code)

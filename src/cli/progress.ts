@@ -3,6 +3,7 @@
  * ten times a second, on a terminal only (unless forced), and cleared when the work ends.
  */
 import type { IO } from './io.js'
+import { printableLine } from './terminal-text.js'
 
 export interface ProgressState {
   done: number
@@ -49,7 +50,7 @@ export class ProgressLine {
     const now = Date.now()
     if (now - this.last < 100 && p.done < p.total) return
     this.last = now
-    const text = progressText(p, this.unit)
+    const text = printableLine(progressText(p, this.unit))
     // On a terminal the line is redrawn in place; forced off a terminal, one line per update.
     this.io.stderr.write(this.tty ? `\r\x1b[2K${text}` : `${text}\n`)
     this.shown = true

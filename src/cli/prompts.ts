@@ -1,9 +1,12 @@
 /**
  * Prompts (@inquirer/prompts, loaded only when one is shown), on stderr, and only when
  * interactive (Context.canPrompt). Without a terminal, a missing value is a usage error naming its flag.
+ * Questions, choices and defaults quote names and descriptions: shown with control characters
+ * escaped (terminal-text.ts); the value chosen is the exact one.
  */
 import { AppError } from '../kernel/errors.js'
 import type { IO } from './io.js'
+import { printableLine, printableText } from './terminal-text.js'
 
 /** What a prompt needs of a command's Context: its streams, whether it may ask, and --yes. */
 export interface PromptHost {
@@ -24,7 +27,16 @@ export async function promptText(
   o: { default?: string; validate?: (v: string) => true | string } = {},
 ): Promise<string> {
   const { input } = await import('@inquirer/prompts')
-  return input({ message, default: o.default, validate: o.validate }, ctxOpts(ctx))
+  const def = o.default
+  const validate = o.validate
+  const shown = { message: printableText(message), transformer: (v: string) => printableLine(v) }
+  if (def === undefined || def === printableLine(def)) return input({ ...shown, default: def, validate }, ctxOpts(ctx))
+  // A default holding control characters is shown escaped in the question, and given back exactly on Enter.
+  const answer = await input(
+    { ...shown, message: `${shown.message} (${printableLine(def)})`, validate: validate && ((v: string) => validate(v === '' ? def : v)) },
+    ctxOpts(ctx),
+  )
+  return answer === '' ? def : answer
 }
 
 export async function promptPassword(ctx: PromptHost, message: string, o: { confirm?: boolean; minLength?: number } = {}): Promise<string> {
@@ -32,7 +44,7 @@ export async function promptPassword(ctx: PromptHost, message: string, o: { conf
   const min = o.minLength ?? 8
   for (;;) {
     const first = await password(
-      { message, mask: '*', validate: (v: string) => (v.length >= min ? true : `at least ${min} characters`) },
+      { message: printableText(message), mask: '*', validate: (v: string) => (v.length >= min ? true : `at least ${min} characters`) },
       ctxOpts(ctx),
     )
     if (!o.confirm) return first
@@ -48,7 +60,7 @@ export async function promptSelect<T extends string>(
   choices: Array<{ name: string; value: T }>,
 ): Promise<T> {
   const { select } = await import('@inquirer/prompts')
-  return select({ message, choices }, ctxOpts(ctx))
+  return select({ message: printableText(message), choices: choices.map((c) => ({ ...c, name: printableLine(c.name) })) }, ctxOpts(ctx))
 }
 
 export async function promptSearch<T extends string>(
@@ -61,10 +73,13 @@ export async function promptSearch<T extends string>(
   const ordered = def ? [...all.filter((c) => c.value === def), ...all.filter((c) => c.value !== def)] : all
   return search(
     {
-      message,
+      message: printableText(message),
       source: (term: string | undefined) => {
         const t = (term ?? '').toLowerCase()
-        return ordered.filter((c) => c.name.toLowerCase().includes(t)).slice(0, 50)
+        return ordered
+          .filter((c) => c.name.toLowerCase().includes(t))
+          .slice(0, 50)
+          .map((c) => ({ ...c, name: printableLine(c.name) }))
       },
     },
     ctxOpts(ctx),
@@ -77,12 +92,15 @@ export async function promptCheckbox<T extends string>(
   choices: Array<{ name: string; value: T; checked?: boolean }>,
 ): Promise<T[]> {
   const { checkbox } = await import('@inquirer/prompts')
-  return checkbox({ message, choices, required: true }, ctxOpts(ctx))
+  return checkbox(
+    { message: printableText(message), choices: choices.map((c) => ({ ...c, name: printableLine(c.name) })), required: true },
+    ctxOpts(ctx),
+  )
 }
 
 export async function promptConfirm(ctx: PromptHost, message: string, def = false): Promise<boolean> {
   const { confirm } = await import('@inquirer/prompts')
-  return confirm({ message, default: def }, ctxOpts(ctx))
+  return confirm({ message: printableText(message), default: def }, ctxOpts(ctx))
 }
 
 /** A value from its flag, else from a prompt on a terminal, else a usage error naming the flag. */

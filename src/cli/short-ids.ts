@@ -16,6 +16,7 @@ import { AppError } from '../kernel/errors.js'
 import type { IO } from './io.js'
 import { showAmount } from './money.js'
 import type { Printer } from './output.js'
+import { printableLine } from './terminal-text.js'
 
 /** The shortest part of an id a command takes. */
 export const MIN_ID_PART = 6
@@ -79,7 +80,10 @@ export async function resolveTransactionId(client: Client, text: string, flag = 
     text,
     flag,
     rows,
-    (t) => [t.id, t.transaction_date, showAmount(t.amount, t.currency_code, { group: true, code: true }), t.description].join('  '),
+    (t) =>
+      [t.id, t.transaction_date, showAmount(t.amount, t.currency_code, { group: true, code: true }), printableLine(t.description)].join(
+        '  ',
+      ),
     Boolean(byStart.pagination?.has_more || byEnd.pagination?.has_more),
   )
 }
@@ -182,7 +186,7 @@ export async function firstRows(client: Client, targets: Array<Pick<Transaction,
   const lines = first.map((t) =>
     typeof t === 'string'
       ? `  ${t}  (not found)`
-      : `  ${shortId(t.id)}  ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { group: true, code: true })}  ${t.description}`,
+      : `  ${shortId(t.id)}  ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { group: true, code: true })}  ${printableLine(t.description)}`,
   )
   if (targets.length > SHOWN) lines.push(`  ... and ${targets.length - SHOWN} more`)
   return `\n${lines.join('\n')}\n`

@@ -1,5 +1,6 @@
 /** A spinner with a short text on stderr while waiting, on a terminal only; cleared when it stops. */
 import type { IO } from './io.js'
+import { printableLine } from './terminal-text.js'
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
@@ -14,7 +15,7 @@ export class Spinner {
   ) {}
 
   start(text: string): void {
-    this.text = text
+    this.text = printableLine(text)
     if (!this.enabled || this.timer) return
     this.draw()
     this.timer = setInterval(() => this.draw(), 80)
@@ -22,7 +23,8 @@ export class Spinner {
   }
 
   update(text: string): void {
-    this.text = text
+    // It may name a file: no control character of its name reaches the terminal.
+    this.text = printableLine(text)
   }
 
   stop(): void {
