@@ -16,6 +16,7 @@ import { eventJson } from '../events.js'
 import { attemptRow, recordAttempt, subscribed } from './endpoints.js'
 import type { DeliverResult } from './schemas.js'
 import { sendEvent, sendTimeoutMs } from './send.js'
+import { type AddressPolicy, webhookPolicy } from './url-check.js'
 
 const num = (name: string, fallback: number): number => {
   const n = Number(process.env[name])
@@ -110,6 +111,7 @@ async function deliverEndpoint(
   clock: () => Date,
   s: DeliverySettings,
   out: DeliverResult,
+  policy: AddressPolicy,
 ): Promise<void> {
   const types = JSON.parse(w.event_types) as string[]
   let cursor = Number(w.cursor)
@@ -150,7 +152,7 @@ async function deliverEndpoint(
       }
       const now = clock()
       const event = { id: row.id, type: row.type }
-      const result = await sendEvent(w.url, w.secret, event, now, eventJson(row))
+      const result = await sendEvent(w.url, w.secret, event, now, eventJson(row), policy)
       if (!result.ok) {
         // The successes before it first, so that the cursor the retry starts from is theirs.
         if (done.length && !(await flush())) return
@@ -194,8 +196,9 @@ async function deliverEndpoint(
 /** One round: claim what is due and send it (a one-shot `webhooks deliver`, or a turn of the loop). */
 export async function deliverDue(
   store: Store,
-  o: { clock?: () => Date; worker?: string; settings?: DeliverySettings } = {},
+  o: { clock?: () => Date; worker?: string; settings?: DeliverySettings; policy?: AddressPolicy } = {},
 ): Promise<DeliverResult> {
+  const policy = o.policy ?? webhookPolicy({ service: false })
   const clock = o.clock ?? (() => new Date())
   const worker = o.worker ?? randomUUID()
   const s = o.settings ?? deliverySettings()
@@ -203,7 +206,7 @@ export async function deliverDue(
   for (;;) {
     const claimed = await claim(store, worker, clock(), s, 4)
     if (claimed.length === 0) return out
-    await Promise.all(claimed.map((w) => deliverEndpoint(store, w, worker, clock, s, out)))
+    await Promise.all(claimed.map((w) => deliverEndpoint(store, w, worker, clock, s, out, policy)))
   }
 }
 

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { onEventsWritten } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { type DeliverySettings, deliverDue, deliverySettings, nextDue } from './deliver.js'
+import type { AddressPolicy } from './url-check.js'
 
 const MIN_POLL_MS = 250
 
@@ -16,6 +17,8 @@ export interface DelivererOptions {
   report?: (err: unknown) => void
   settings?: DeliverySettings
   maxPollMs?: number
+  /** What endpoints may reach (`finctl serve`'s policy). */
+  policy?: AddressPolicy
 }
 
 export class WebhookDeliverer {
@@ -79,7 +82,7 @@ export class WebhookDeliverer {
   private async run(): Promise<void> {
     let wait = this.idleMs
     try {
-      const r = await deliverDue(this.store, { worker: this.worker, settings: this.settings })
+      const r = await deliverDue(this.store, { worker: this.worker, settings: this.settings, policy: this.o.policy })
       if (r.delivered + r.failed + r.skipped > 0) this.idleMs = MIN_POLL_MS
       else this.idleMs = Math.min(this.idleMs * 2, this.maxPollMs)
       const due = await nextDue(this.store, new Date())
