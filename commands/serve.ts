@@ -11,6 +11,7 @@ export interface ServeOptions {
   database?: string
   poolSize: string
   logLevel: string
+  webhooksAllowPrivate?: boolean
 }
 
 /** The host of `serve`: the profile's database is its default. */
@@ -25,6 +26,10 @@ export function registerServe(program: Command, run: Runner, runF: RunVerb<Serve
     .option('--database <path|url>', 'SQLite file or postgres:// URL (env FINCTL_DATABASE)')
     .option('--pool-size <n>', 'PostgreSQL connections per process', '10')
     .option('--log-level <level>', 'debug, info (one JSON line per request), warn, error or silent', 'info')
+    .option(
+      '--webhooks-allow-private',
+      'let webhook endpoints reach loopback and private addresses (env FINCTL_WEBHOOK_ALLOW_PRIVATE=1): development, one company',
+    )
     .addHelpText('after', '\nExamples:\n  finctl serve --port 8080\n  finctl serve --database postgres://finctl@db/finctl --host 0.0.0.0\n')
     .action(run(runF))
 }
@@ -48,6 +53,7 @@ export async function runServe(ctx: ServeHost, o: ServeOptions): Promise<number>
     poolSize,
     drainTimeoutMs: 30_000,
     logLevel: o.logLevel as (typeof LOG_LEVELS)[number],
+    webhooksAllowPrivate: o.webhooksAllowPrivate === true,
   })
   // Plain lines first (people and scripts wait for "listening on"), JSON logs after.
   ctx.io.stderr.write(`finctl ${server.core.store.dialect} store at ${server.core.store.location}\nlistening on ${server.url}\n`)

@@ -34,6 +34,7 @@ export interface CoreOptions extends OpenStoreOptions {
   log?: AppDeps['log']
   loginFailed?: AppDeps['loginFailed']
   statementWorkerThreshold?: AppDeps['statementWorkerThreshold']
+  webhookAddresses?: AppDeps['webhookAddresses']
 }
 
 export async function openCore(target: string, opts: CoreOptions = {}): Promise<Core> {
@@ -52,6 +53,7 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
     log: opts.log,
     loginFailed: opts.loginFailed,
     statementWorkerThreshold: opts.statementWorkerThreshold,
+    webhookAddresses: opts.webhookAddresses,
   })
   let closed = false
   const keepHouse = () =>

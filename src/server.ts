@@ -13,6 +13,7 @@ import { redactPasswords } from './kernel/redact.js'
 import { openCore, type Core } from './core.js'
 import { isPostgresUrl } from './store/open-store.js'
 import { WebhookDeliverer } from './domain/webhooks/loop.js'
+import { webhookPolicy } from './domain/webhooks/url-check.js'
 
 const HOUSEKEEPING_CHECK_MS = 10 * 60_000
 
@@ -57,6 +58,8 @@ export interface ServeOptions {
   /** How long requests in flight may take to finish after a stop signal. */
   drainTimeoutMs: number
   logLevel: LogLevel
+  /** Webhooks may reach loopback and private addresses (also FINCTL_WEBHOOK_ALLOW_PRIVATE=1): docs/events.md. */
+  webhooksAllowPrivate?: boolean
 }
 
 export interface RunningServer {
@@ -86,12 +89,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     logger.error({ request_id: requestId, code: err.code, detail: err.internal ?? err.message }, 'database')
     return serviceWords(err)
   })
+  // One company's endpoint must not reach the service's own network unless the operator allows it.
+  const webhookAddresses = webhookPolicy({ service: true, allowPrivate: o.webhooksAllowPrivate })
   const core = await openCore(o.database, {
     poolSize: o.poolSize,
     log: logger.isLevelEnabled('info') ? (entry) => logger.info(entry, 'request') : undefined,
     loginFailed: (entry) => logger.warn(entry, 'login failed'),
     // Every statement file is parsed on a worker: none holds the loop that answers everyone else.
     statementWorkerThreshold: 0,
+    webhookAddresses,
   })
   // Every route group is built before the first request, not by it.
   await core.app.loadAll()
@@ -101,6 +107,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   housekeeper.unref()
   // Webhooks: this process sends what is due, sharing the endpoints with any other serve (docs/events.md).
   const deliverer = new WebhookDeliverer(core.store, {
+    policy: webhookAddresses,
     report: (err) => logger.error({ err: { message: redactPasswords((err as Error)?.message ?? String(err)) } }, 'webhook delivery'),
   })
   deliverer.start()

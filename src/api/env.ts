@@ -3,6 +3,7 @@ import type { ApiKeyRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import type { UsageRecorder } from './usage-recorder.js'
 import type { DateWindow } from '../domain/transactions/plausibility.js'
+import type { AddressPolicy } from '../domain/webhooks/url-check.js'
 
 /** What every route and middleware can reach. */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   loginFailed?: (entry: { email: string; client_address?: string; status: number }) => void
   /** Statement files of more bytes are parsed on a worker thread (default jobs.ts's WORKER_THRESHOLD; `finctl serve`: 0, every file). */
   statementWorkerThreshold?: number
+  /** What webhook endpoints may reach (default: the embedded core's policy; `finctl serve` gives its own). */
+  webhookAddresses?: AddressPolicy
 }
 
 /** One line of `finctl serve`'s access log: never a header, a query string or a body. */

@@ -1,8 +1,10 @@
 /**
  * Webhook endpoints and their delivery (#51 items 2 and 6) through both transports on both stores:
- * the secret shown once, link-local and metadata URLs refused, the `webhooks` scope; a receiver on
- * 127.0.0.1 gets every event of its types, in order, signed as docs/events.md says (checked by the
- * page's own snippet); a receiver failing three tries gets the event on the fourth; resend and test.
+ * the secret shown once, link-local and metadata URLs refused in every notation, the `webhooks` scope;
+ * a receiver on 127.0.0.1 gets every event of its types, in order, signed as docs/events.md says
+ * (checked by the page's own snippet); a receiver failing three tries gets the event on the fourth;
+ * resend and test. `finctl serve` refuses loopback and private addresses unless
+ * FINCTL_WEBHOOK_ALLOW_PRIVATE=1, which the receivers here need (#60 item 5).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -10,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { createHarness, MATRIX, ROOT, type Harness, type Tenant } from '../helpers/harness.js'
+import { createHarness, MATRIX, ROOT, STORES, type Harness, type Tenant } from '../helpers/harness.js'
 import { startReceiver, until, type Receiver } from '../helpers/receiver.js'
 
 // Retries within the test's time (read by the embedded core, and by `finctl serve` as it starts).
@@ -41,7 +43,7 @@ describe.each(MATRIX)('webhooks over %s on %s', (kind, storeKind) => {
   }
 
   beforeAll(async () => {
-    h = await createHarness(kind, storeKind)
+    h = await createHarness(kind, storeKind, { env: { FINCTL_WEBHOOK_ALLOW_PRIVATE: '1' } })
     a = await h.tenant()
     c = h.client({ apiKey: a.key })
     owner = h.client({ token: a.token })
@@ -67,7 +69,16 @@ describe.each(MATRIX)('webhooks over %s on %s', (kind, storeKind) => {
   })
 
   it('link-local and metadata URLs are refused naming url; a key without the webhooks scope is 403', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/x', 'http://100.100.100.200/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://2852039166/',
+      'http://[fe80::1]/x',
+      'http://100.100.100.200/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[::169.254.169.254]/',
+      'http://[64:ff9b::169.254.169.254]/',
+      'http://[::ffff:100.100.100.200]/',
+    ]) {
       const e = await owner.webhooks.create({ url, events: ['*'] }).catch((x: unknown) => x)
       expect(e, url).toBeInstanceOf(AppError)
       expect((e as AppError).code).toBe('validation_error')
@@ -154,5 +165,46 @@ describe.each(MATRIX)('webhooks over %s on %s', (kind, storeKind) => {
     expect(again).toEqual([expect.objectContaining({ endpoint_id: w.id, ok: true })])
     expect(r.received[2].event).toEqual(event)
     await owner.webhooks.delete(w.id)
+  })
+})
+
+describe.each(STORES)('webhook addresses of finctl serve on %s, without FINCTL_WEBHOOK_ALLOW_PRIVATE', (storeKind) => {
+  let h: Harness
+  let owner: Client
+  let receiver: Receiver
+
+  beforeAll(async () => {
+    h = await createHarness('http', storeKind)
+    owner = h.client({ token: (await h.tenant()).token })
+    receiver = await startReceiver()
+  })
+  afterAll(async () => {
+    await receiver?.close()
+    await h?.close()
+  })
+
+  it('loopback and private addresses are refused naming url, in any notation, also by an update', async () => {
+    const port = new URL(receiver.url).port
+    for (const url of [
+      receiver.url,
+      `http://localhost:${port}/hook`,
+      `http://[::ffff:127.0.0.1]:${port}/hook`,
+      `http://[::1]:${port}/hook`,
+      `http://0.0.0.0:${port}/hook`,
+      'http://10.0.0.1/',
+      'http://[fd12::1]/',
+      'http://100.64.0.1/',
+      'http://[64:ff9b::192.168.0.1]/',
+    ]) {
+      const e = await owner.webhooks.create({ url, events: ['*'] }).catch((x: unknown) => x)
+      expect(e, url).toBeInstanceOf(AppError)
+      expect((e as AppError).details?.[0], url).toMatchObject({ path: 'url', message: expect.stringContaining('--webhooks-allow-private') })
+    }
+    // TEST-NET-1 (RFC 5737): public to the check, routed nowhere; the endpoint gets no event anyway.
+    const w = await owner.webhooks.create({ url: 'https://192.0.2.10/hook', events: ['*'] })
+    const e = await owner.webhooks.update(w.id, { url: receiver.url }).catch((x: unknown) => x)
+    expect((e as AppError).details?.[0].path).toBe('url')
+    await owner.webhooks.delete(w.id)
+    expect(receiver.received).toEqual([])
   })
 })

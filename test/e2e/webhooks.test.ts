@@ -1,8 +1,9 @@
 /**
  * Webhooks end to end with the built CLI (#51 items 2 and 6): `finctl serve` killed with SIGKILL
  * in the middle of a delivery, then started again, delivers every event; two `finctl serve`
- * processes on one PostgreSQL database deliver each event to each endpoint once. The verbs on an
- * embedded database (create, deliver, test, `events resend`, exit 14 when a receiver refuses) run
+ * processes on one PostgreSQL database deliver each event to each endpoint once; without
+ * --webhooks-allow-private, serve sends nothing to a receiver on loopback, in whatever notation (#60
+ * item 5). The verbs on an embedded database (create, deliver, test, `events resend`, exit 14 when a receiver refuses) run
  * in process: test/commands/webhooks/.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -100,8 +101,9 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
     const all = await sb.json<Array<{ sequence: number }>>(['events', 'list', '--all', '--json'])
     return all.at(-1)?.sequence ?? 0
   }
-  const serve = async () => {
-    const s = await spawnServe(['--database', database], { cwd: sb.dir, env: sb.env(env), stopTimeoutMs: 15_000 })
+  // The receivers are on loopback: serve refuses them unless told otherwise.
+  const serve = async (flags = ['--webhooks-allow-private']) => {
+    const s = await spawnServe(['--database', database, ...flags], { cwd: sb.dir, env: sb.env(env), stopTimeoutMs: 15_000 })
     servers.push(s)
     return s
   }
@@ -156,6 +158,42 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
     await waitFor(() => new Set(h.ids).size >= 5, 30_000, 'every event after the restart')
     expect([...new Set(h.ids)]).toEqual(want)
   }, 90_000)
+
+  it.runIf(store === 'sqlite')(
+    'without --webhooks-allow-private, nothing reaches a receiver on loopback, [::ffff:127.0.0.1] neither',
+    async () => {
+      for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) await s.stop()
+      const h = await hook()
+      hooks.push(h)
+      const port = new URL(h.url).port
+      // Made on the embedded database, which allows loopback: serve refuses at the connection.
+      const made: Array<{ id: string }> = []
+      for (const url of [h.url, `http://[::ffff:127.0.0.1]:${port}/hook`, `http://localhost:${port}/hook`])
+        made.push(await sb.json<{ id: string }>(['webhooks', 'create', '--url', url, '--events', 'transaction.created', '--json']))
+      await tx('Refused')
+      const s = await serve([])
+      const refused = async () => {
+        const got = await Promise.all(
+          made.map((w) => sb.json<{ recent_attempts: Array<{ error: string | null }> }>(['webhooks', 'get', w.id, '--json'])),
+        )
+        return got.map((g) => g.recent_attempts[0]?.error ?? null)
+      }
+      let errors = await refused()
+      for (let i = 0; i < 200 && errors.some((e) => e === null); i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        errors = await refused()
+      }
+      expect(errors).toEqual([
+        'refused: 127.0.0.1 is a loopback address',
+        'refused: ::ffff:7f00:1 is a loopback address',
+        expect.stringMatching(/^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/),
+      ])
+      expect(h.arrivals).toBe(0)
+      await s.stop()
+      for (const w of made) await sb.ok(['webhooks', 'delete', w.id, '--yes'])
+    },
+    60_000,
+  )
 
   it.runIf(store === 'postgres')(
     'two serve processes deliver each event to each endpoint once',

@@ -150,7 +150,12 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   })
 }
 
-export async function createHarness(kind: TransportKind, storeKind: StoreKind = 'sqlite'): Promise<Harness> {
+/** `env`: more environment of the `finctl serve` process (http only: the embedded core reads this process's). */
+export async function createHarness(
+  kind: TransportKind,
+  storeKind: StoreKind = 'sqlite',
+  o: { env?: Record<string, string> } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `finctl-${kind}-`))
   const closers: Array<() => Promise<unknown>> = []
   let database = join(dir, 'finctl.db')
@@ -173,7 +178,7 @@ export async function createHarness(kind: TransportKind, storeKind: StoreKind = 
       // Create the database first so the server and this test see the same migrations.
       store = await openStore(database, { poolSize: 2 })
       closers.unshift(() => store.close())
-      const { url, child } = await startServeProcess(database)
+      const { url, child } = await startServeProcess(database, o.env)
       closers.unshift(() => stopProcess(child))
       const r = openRemote()
       closers.unshift(r.close)

@@ -65,7 +65,14 @@ export function eventRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const body = (c.req.header('content-type') ?? '').includes('json') ? c.req.valid('json') : {}
-        const data = await resendEvent(store, c.get('actor').companyId, c.req.valid('param').id, now(), body?.endpoint_id)
+        const data = await resendEvent(
+          store,
+          c.get('actor').companyId,
+          c.req.valid('param').id,
+          now(),
+          body?.endpoint_id,
+          deps.webhookAddresses,
+        )
         return c.json({ success: true as const, data }, 200)
       },
     )

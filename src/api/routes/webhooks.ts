@@ -23,6 +23,7 @@ const PATH = '/api-v1/webhook-endpoints'
 
 export function webhookRoutes(deps: AppDeps) {
   const { store, now } = deps
+  const policy = deps.webhookAddresses
   const company = (c: { get(k: 'actor'): { companyId: string } }) => c.get('actor').companyId
   return router()
     .openapi(
@@ -44,7 +45,8 @@ export function webhookRoutes(deps: AppDeps) {
         request: { body: jsonBody(CreateWebhookRequest) },
         responses: { 201: ok(envelope(CreatedWebhookEndpoint), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
-      async (c) => c.json({ success: true as const, data: await createWebhook(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
+      async (c) =>
+        c.json({ success: true as const, data: await createWebhook(store, c.get('actor'), c.req.valid('json'), now(), policy) }, 201),
     )
     .openapi(
       createRoute({
@@ -54,7 +56,7 @@ export function webhookRoutes(deps: AppDeps) {
         security: SECURITY,
         responses: { 200: ok(envelope(DeliverResult)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
-      async (c) => c.json({ success: true as const, data: await deliverDue(store, { clock: now }) }, 200),
+      async (c) => c.json({ success: true as const, data: await deliverDue(store, { clock: now, policy }) }, 200),
     )
     .openapi(
       createRoute({
@@ -78,7 +80,10 @@ export function webhookRoutes(deps: AppDeps) {
       }),
       async (c) =>
         c.json(
-          { success: true as const, data: await updateWebhook(store, company(c), c.req.valid('param').id, c.req.valid('json'), now()) },
+          {
+            success: true as const,
+            data: await updateWebhook(store, company(c), c.req.valid('param').id, c.req.valid('json'), now(), policy),
+          },
           200,
         ),
     )
@@ -102,6 +107,7 @@ export function webhookRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(SendResult)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
-      async (c) => c.json({ success: true as const, data: await testWebhook(store, company(c), c.req.valid('param').id, now()) }, 200),
+      async (c) =>
+        c.json({ success: true as const, data: await testWebhook(store, company(c), c.req.valid('param').id, now(), policy) }, 200),
     )
 }

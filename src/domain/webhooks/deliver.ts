@@ -7,6 +7,7 @@
  * `FOR UPDATE SKIP LOCKED`, so several `finctl serve` processes share the endpoints without sending
  * one delivery twice. A failed send is tried again after an exponential backoff with jitter; an
  * endpoint failing for FINCTL_WEBHOOK_DISABLE_AFTER_HOURS (default 72) is disabled with the reason.
+ * Endpoints are worked independently (`DeliveryPool`): a slow or silent one holds its own place only.
  */
 import { randomUUID } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
@@ -16,6 +17,7 @@ import { eventJson } from '../events.js'
 import { attemptRow, recordAttempt, subscribed } from './endpoints.js'
 import type { DeliverResult } from './schemas.js'
 import { sendEvent, sendTimeoutMs } from './send.js'
+import { type AddressPolicy, webhookPolicy } from './url-check.js'
 
 const num = (name: string, fallback: number): number => {
   const n = Number(process.env[name])
@@ -33,6 +35,10 @@ export interface DeliverySettings {
   leaseMs: number
   /** Events sent to one endpoint before its claim is given back (others get their turn). */
   perClaim: number
+  /** How long one claim may run before it is given back (its endpoint may be claimed again at once). */
+  claimMs: number
+  /** Endpoints this process sends to at once, one event in flight each (FINCTL_WEBHOOK_CONCURRENCY). */
+  concurrency: number
 }
 
 export function deliverySettings(): DeliverySettings {
@@ -43,6 +49,8 @@ export function deliverySettings(): DeliverySettings {
     disableAfterMs: num('FINCTL_WEBHOOK_DISABLE_AFTER_HOURS', 72) * 3_600_000,
     leaseMs: Math.max(num('FINCTL_WEBHOOK_LEASE_MS', 60_000), 2 * timeout),
     perClaim: 100,
+    claimMs: 30_000,
+    concurrency: Math.max(1, Math.floor(num('FINCTL_WEBHOOK_CONCURRENCY', 64))),
   }
 }
 
@@ -54,9 +62,12 @@ export function backoffMs(s: DeliverySettings, failures: number, random = Math.r
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** Endpoints due now, free, with events after their cursor (`db`: the store, or a transaction). */
-function dueEndpoints(db: Kysely<Db>, ts: string, max: number) {
-  return db
+/**
+ * Endpoints due now, free, with events after their cursor, not among `busy` (`db`: the store, or a
+ * transaction). The one that has waited longest comes first: a claim given back moves next_attempt_at to now.
+ */
+function dueEndpoints(db: Kysely<Db>, ts: string, max: number, busy: readonly string[]) {
+  let q = db
     .selectFrom('webhook_endpoints as w')
     .select('w.id')
     .where('w.status', '=', 'enabled')
@@ -67,18 +78,27 @@ function dueEndpoints(db: Kysely<Db>, ts: string, max: number) {
     )
     .orderBy('w.next_attempt_at')
     .limit(max)
+  if (busy.length) q = q.where('w.id', 'not in', busy)
+  return q
 }
 
 /**
  * Endpoints due now with events after their cursor, claimed for `worker` until the lease ends. A
  * read first: an idle look takes no write lock (SQLite's is the whole file's).
  */
-async function claim(store: Store, worker: string, now: Date, s: DeliverySettings, max: number): Promise<WebhookEndpointRow[]> {
+async function claim(
+  store: Store,
+  worker: string,
+  now: Date,
+  s: DeliverySettings,
+  max: number,
+  busy: readonly string[],
+): Promise<WebhookEndpointRow[]> {
   const ts = now.toISOString()
   const until = iso(now.getTime() + s.leaseMs)
-  if ((await dueEndpoints(store.db, ts, 1).execute()).length === 0) return []
+  if ((await dueEndpoints(store.db, ts, 1, busy).execute()).length === 0) return []
   return store.writeTransaction(async (trx) => {
-    let q = dueEndpoints(trx, ts, max)
+    let q = dueEndpoints(trx, ts, max, busy)
     if (store.dialect === 'postgres') q = q.forUpdate().skipLocked()
     const ids = (await q.execute()).map((r) => r.id)
     if (ids.length === 0) return []
@@ -102,18 +122,28 @@ async function settle(store: Store, id: string, worker: string, set: Partial<Web
 const FLUSH_EVERY = 25
 const FLUSH_MS = 1000
 
-/** Send what is due of one claimed endpoint, in order, until a failure, the claim's share, or the end of its queue. */
-async function deliverEndpoint(
-  store: Store,
-  w: WebhookEndpointRow,
-  worker: string,
-  clock: () => Date,
-  s: DeliverySettings,
-  out: DeliverResult,
-): Promise<void> {
+interface EndpointRun {
+  store: Store
+  worker: string
+  clock: () => Date
+  settings: DeliverySettings
+  out: DeliverResult
+  policy: AddressPolicy
+  /** Stop after the send under way (the process is stopping). */
+  stopping: () => boolean
+}
+
+/**
+ * Send what is due of one claimed endpoint, in order, one event at a time, until a failure, the
+ * claim's share (perClaim events or claimMs), a stop, or the end of its queue.
+ */
+async function deliverEndpoint(w: WebhookEndpointRow, run: EndpointRun): Promise<void> {
+  const { store, worker, clock, settings: s, out, policy } = run
   const types = JSON.parse(w.event_types) as string[]
+  const claimedAt = clock().getTime()
   let cursor = Number(w.cursor)
   let sent = 0
+  const turnOver = () => sent >= s.perClaim || clock().getTime() - claimedAt >= s.claimMs || run.stopping()
   let failures = w.attempts
   const done: NewWebhookAttemptRow[] = []
   let flushedAt = clock().getTime()
@@ -132,7 +162,7 @@ async function deliverEndpoint(
       return Number(r.numUpdatedRows) === 1
     })
   }
-  while (sent < s.perClaim) {
+  while (!turnOver()) {
     const rows = await store.db
       .selectFrom('events')
       .selectAll()
@@ -150,7 +180,7 @@ async function deliverEndpoint(
       }
       const now = clock()
       const event = { id: row.id, type: row.type }
-      const result = await sendEvent(w.url, w.secret, event, now, eventJson(row))
+      const result = await sendEvent(w.url, w.secret, event, now, eventJson(row), policy)
       if (!result.ok) {
         // The successes before it first, so that the cursor the retry starts from is theirs.
         if (done.length && !(await flush())) return
@@ -184,27 +214,91 @@ async function deliverEndpoint(
       w.failing_since = null
       // Taken over (this process was too slow and its lease ran out): the other process goes on.
       if ((done.length >= FLUSH_EVERY || clock().getTime() - flushedAt >= FLUSH_MS) && !(await flush())) return
-      if (sent >= s.perClaim) break
+      if (turnOver()) break
     }
   }
   if (done.length && !(await flush())) return
-  await settle(store, w.id, worker, { cursor, lease_until: null, leased_by: null })
+  // Given back with next_attempt_at now: among endpoints waiting for a place, it goes last.
+  await settle(store, w.id, worker, { cursor, lease_until: null, leased_by: null, next_attempt_at: clock().toISOString() })
 }
 
-/** One round: claim what is due and send it (a one-shot `webhooks deliver`, or a turn of the loop). */
+/**
+ * The endpoints one worker is sending to, each on its own: `fill` claims due endpoints for the free
+ * places and starts each without waiting for any other, so a slow or silent endpoint holds only its
+ * place (at most one send timeout a try) and its own queue, never another endpoint's.
+ */
+export class DeliveryPool {
+  readonly out: DeliverResult = { delivered: 0, failed: 0, skipped: 0 }
+  /** Errors of endpoints' runs (their lease runs out, and they are claimed again then). */
+  readonly errors: unknown[] = []
+  private readonly busy = new Map<string, Promise<void>>()
+  private readonly run: EndpointRun
+  private stopped = false
+
+  constructor(
+    store: Store,
+    o: { worker: string; clock: () => Date; settings: DeliverySettings; policy: AddressPolicy },
+    /** Told when an endpoint's run ends (a place is free: claim again) or fails. */
+    private readonly events: { done?: () => void; error?: (err: unknown) => void } = {},
+  ) {
+    this.run = { store, ...o, out: this.out, stopping: () => this.stopped }
+  }
+
+  get size(): number {
+    return this.busy.size
+  }
+
+  /** Claim what is due for the free places and start sending to each; how many were claimed. */
+  async fill(): Promise<number> {
+    const free = this.run.settings.concurrency - this.busy.size
+    if (free <= 0 || this.stopped) return 0
+    const { store, worker, clock, settings } = this.run
+    const claimed = await claim(store, worker, clock(), settings, free, [...this.busy.keys()])
+    for (const w of claimed) {
+      const p = deliverEndpoint(w, this.run)
+        .catch((err: unknown) => {
+          this.errors.push(err)
+          this.events.error?.(err)
+        })
+        .finally(() => {
+          this.busy.delete(w.id)
+          this.events.done?.()
+        })
+      this.busy.set(w.id, p)
+    }
+    return claimed.length
+  }
+
+  /** Until one endpoint's run ends (at once when none runs). */
+  async next(): Promise<void> {
+    if (this.busy.size) await Promise.race(this.busy.values())
+  }
+
+  /** Claim no more; each run stops after its send under way. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    await Promise.all(this.busy.values())
+  }
+}
+
+/** Send what is due until nothing is (a one-shot `webhooks deliver`): endpoints in parallel, each in order. */
 export async function deliverDue(
   store: Store,
-  o: { clock?: () => Date; worker?: string; settings?: DeliverySettings } = {},
+  o: { clock?: () => Date; worker?: string; settings?: DeliverySettings; policy?: AddressPolicy } = {},
 ): Promise<DeliverResult> {
-  const clock = o.clock ?? (() => new Date())
-  const worker = o.worker ?? randomUUID()
-  const s = o.settings ?? deliverySettings()
-  const out: DeliverResult = { delivered: 0, failed: 0, skipped: 0 }
+  const pool = new DeliveryPool(store, {
+    clock: o.clock ?? (() => new Date()),
+    worker: o.worker ?? randomUUID(),
+    settings: o.settings ?? deliverySettings(),
+    policy: o.policy ?? webhookPolicy({ service: false }),
+  })
   for (;;) {
-    const claimed = await claim(store, worker, clock(), s, 4)
-    if (claimed.length === 0) return out
-    await Promise.all(claimed.map((w) => deliverEndpoint(store, w, worker, clock, s, out)))
+    const claimed = await pool.fill()
+    if (claimed === 0 && pool.size === 0) break
+    await pool.next()
   }
+  if (pool.errors.length) throw pool.errors[0]
+  return pool.out
 }
 
 /** When the next retry of an enabled endpoint is due (none: undefined). */

@@ -19,7 +19,7 @@ import type {
   WebhookEndpoint,
 } from './schemas.js'
 import { sendEvent, type Sent } from './send.js'
-import { checkWebhookUrl } from './url-check.js'
+import { type AddressPolicy, checkWebhookUrl, webhookPolicy } from './url-check.js'
 import { thisWorker } from '../../kernel/process.js'
 
 export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
@@ -58,8 +58,15 @@ async function lastSequence(store: Store, companyId: string): Promise<number> {
   return Number(r?.m ?? 0)
 }
 
-export async function createWebhook(store: Store, actor: Actor, input: CreateWebhookRequest, now: Date): Promise<CreatedWebhookEndpoint> {
-  await checkWebhookUrl(input.url)
+/** `policy`: the addresses an endpoint may reach (default: the embedded core's; `finctl serve` gives its own). */
+export async function createWebhook(
+  store: Store,
+  actor: Actor,
+  input: CreateWebhookRequest,
+  now: Date,
+  policy: AddressPolicy = webhookPolicy({ service: false }),
+): Promise<CreatedWebhookEndpoint> {
+  await checkWebhookUrl(input.url, policy)
   const secret = `whsec_${randomBytes(24).toString('base64url')}`
   const ts = now.toISOString()
   const row: WebhookEndpointRow = {
@@ -135,9 +142,10 @@ export async function updateWebhook(
   id: string,
   patch: UpdateWebhookRequest,
   now: Date,
+  policy: AddressPolicy = webhookPolicy({ service: false }),
 ): Promise<WebhookEndpoint> {
   await findWebhook(store, companyId, id)
-  if (patch.url !== undefined) await checkWebhookUrl(patch.url)
+  if (patch.url !== undefined) await checkWebhookUrl(patch.url, policy)
   const ts = now.toISOString()
   const set: Partial<WebhookEndpointRow> = { updated_at: ts }
   if (patch.url !== undefined) set.url = patch.url
@@ -197,7 +205,13 @@ export async function recordAttempt(
 }
 
 /** Send a `webhook.test` event (not stored in the outbox) to an endpoint now: how a receiver is tried. */
-export async function testWebhook(store: Store, companyId: string, id: string, now: Date): Promise<SendResult> {
+export async function testWebhook(
+  store: Store,
+  companyId: string,
+  id: string,
+  now: Date,
+  policy: AddressPolicy = webhookPolicy({ service: false }),
+): Promise<SendResult> {
   const row = await findWebhook(store, companyId, id)
   const event = {
     id: `test_${randomUUID()}`,
@@ -209,7 +223,7 @@ export async function testWebhook(store: Store, companyId: string, id: string, n
     actor: 'system:test',
     data: { webhook_endpoint_id: row.id, url: row.url },
   }
-  const sent = await sendEvent(row.url, row.secret, event, now)
+  const sent = await sendEvent(row.url, row.secret, event, now, undefined, policy)
   return { endpoint_id: row.id, url: row.url, ...sent }
 }
 
@@ -217,7 +231,14 @@ export async function testWebhook(store: Store, companyId: string, id: string, n
  * Send an event again now, to one endpoint or to every enabled one subscribed to its type; the
  * endpoints' queues do not move (it is sent besides them, at least once more).
  */
-export async function resendEvent(store: Store, companyId: string, eventId: string, now: Date, endpointId?: string): Promise<SendResult[]> {
+export async function resendEvent(
+  store: Store,
+  companyId: string,
+  eventId: string,
+  now: Date,
+  endpointId?: string,
+  policy: AddressPolicy = webhookPolicy({ service: false }),
+): Promise<SendResult[]> {
   const event = await getEvent(store, companyId, eventId)
   let q = store.db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', companyId)
   q = endpointId ? q.where('id', '=', endpointId) : q.where('status', '=', 'enabled')
@@ -226,7 +247,7 @@ export async function resendEvent(store: Store, companyId: string, eventId: stri
   if (rows.length === 0) throw new AppError('conflict', `no enabled webhook endpoint takes ${event.type} events: nothing to send`)
   const out: SendResult[] = []
   for (const r of rows) {
-    const sent = await sendEvent(r.url, r.secret, event, now)
+    const sent = await sendEvent(r.url, r.secret, event, now, undefined, policy)
     await recordAttempt(store, r.id, event.id, 0, sent, true, now)
     out.push({ endpoint_id: r.id, url: r.url, ...sent })
   }

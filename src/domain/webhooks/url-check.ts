@@ -1,28 +1,158 @@
 /**
  * Where a webhook may point (docs/events.md, "Where an endpoint may point"): http or https, and never
- * at a link-local address (169.254.0.0/16, fe80::/10) or a cloud's metadata service, whose answers
- * hold credentials, unless FINCTL_WEBHOOK_ALLOW_LINK_LOCAL=1. Loopback and private addresses are
- * allowed: a receiver on the same machine is how one develops against finctl. Checked when an
- * endpoint is made or changed and again before every send (a name may resolve elsewhere later).
+ * at a link-local address or a cloud's metadata service, whose answers hold credentials, unless
+ * FINCTL_WEBHOOK_ALLOW_LINK_LOCAL=1. Loopback and private addresses are refused by `finctl serve`
+ * (one company's endpoint must not reach the service's own network) unless it is told otherwise, and
+ * allowed by the embedded core. Checked when an endpoint is made or changed (its name resolved), and
+ * on every connection, on the address connected to (`checkedLookup`, which the deliveries' dispatcher
+ * resolves with): a name cannot pass the check with one address and be reached at another.
  */
-import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
+import { lookup as dnsLookup } from 'node:dns/promises'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
 import { AppError, validation } from '../../kernel/errors.js'
 
-/** Metadata services outside 169.254/16 (AWS over IPv6, Alibaba Cloud). */
-const METADATA = new Set(['fd00:ec2::254', '100.100.100.200'])
+export type AddressClass = 'loopback' | 'private' | 'link-local'
 
-export function allowLinkLocal(): boolean {
-  return process.env.FINCTL_WEBHOOK_ALLOW_LINK_LOCAL === '1'
+export interface ResolvedAddress {
+  address: string
+  family: number
 }
 
-/** Whether an address is link-local or a metadata service's. */
-export function refusedAddress(address: string): boolean {
-  const a = address.toLowerCase().replace(/^::ffff:(?=\d+\.)/, '')
-  if (METADATA.has(a)) return true
-  if (isIP(a) === 4) return a.startsWith('169.254.')
-  if (isIP(a) === 6) return /^fe[89ab][0-9a-f]:/.test(a)
-  return false
+/** What a process's webhooks may reach; `webhookPolicy` builds it from the service's settings. */
+export interface AddressPolicy {
+  /** Loopback, private and shared (100.64/10) ranges: the embedded core; `finctl serve` when told so. */
+  allowPrivate: boolean
+  /** Link-local ranges and the metadata services (FINCTL_WEBHOOK_ALLOW_LINK_LOCAL=1). */
+  allowLinkLocal: boolean
+  /** A name's addresses (default: the system's resolver, as a connection would use). */
+  resolve?: (host: string) => Promise<ResolvedAddress[]>
+}
+
+/**
+ * The policy of the embedded core (`service: false`: loopback and private allowed) or of
+ * `finctl serve` (refused unless `allowPrivate`, its flag, or FINCTL_WEBHOOK_ALLOW_PRIVATE=1).
+ */
+export function webhookPolicy(o: { service: boolean; allowPrivate?: boolean }, env: NodeJS.ProcessEnv = process.env): AddressPolicy {
+  return {
+    allowPrivate: !o.service || o.allowPrivate === true || env.FINCTL_WEBHOOK_ALLOW_PRIVATE === '1',
+    allowLinkLocal: env.FINCTL_WEBHOOK_ALLOW_LINK_LOCAL === '1',
+  }
+}
+
+const V4: Record<AddressClass, Array<[string, number]>> = {
+  // 0.0.0.0/8 as loopback: connecting to 0.0.0.0 reaches this machine.
+  loopback: [
+    ['127.0.0.0', 8],
+    ['0.0.0.0', 8],
+  ],
+  private: [
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['100.64.0.0', 10],
+  ],
+  // 100.100.100.200: Alibaba Cloud's metadata service (also inside 100.64/10).
+  'link-local': [
+    ['169.254.0.0', 16],
+    ['100.100.100.200', 32],
+  ],
+}
+
+const V6: Record<AddressClass, Array<[string, number]>> = {
+  loopback: [
+    ['::1', 128],
+    ['::', 128],
+  ],
+  // Unique local, the deprecated site-local, and NAT64's local-use prefix (RFC 8215).
+  private: [
+    ['fc00::', 7],
+    ['fec0::', 10],
+    ['64:ff9b:1::', 48],
+  ],
+  // fd00:ec2::254: AWS's metadata service over IPv6 (also inside fc00::/7).
+  'link-local': [
+    ['fe80::', 10],
+    ['fd00:ec2::254', 128],
+  ],
+}
+
+/**
+ * One BlockList a class. An IPv4 range is also added inside each IPv6 prefix that carries an IPv4
+ * address: IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16).
+ */
+function blockList(c: AddressClass): BlockList {
+  const list = new BlockList()
+  for (const [net, bits] of V4[c]) {
+    list.addSubnet(net, bits, 'ipv4')
+    list.addSubnet(`::ffff:${net}`, 96 + bits, 'ipv6')
+    list.addSubnet(`::${net}`, 96 + bits, 'ipv6')
+    list.addSubnet(`64:ff9b::${net}`, 96 + bits, 'ipv6')
+    const hex = net.split('.').map((n) => Number(n).toString(16).padStart(2, '0'))
+    list.addSubnet(`2002:${hex[0]}${hex[1]}:${hex[2]}${hex[3]}::`, 16 + bits, 'ipv6')
+  }
+  for (const [net, bits] of V6[c]) list.addSubnet(net, bits, 'ipv6')
+  return list
+}
+
+const CLASSES: Array<[AddressClass, BlockList]> = (['link-local', 'loopback', 'private'] as const).map((c) => [c, blockList(c)])
+
+/** The class of an IP address (any notation Node reads), or undefined for a public one. */
+export function addressClass(address: string): AddressClass | undefined {
+  const a = address.replace(/^\[|\]$/g, '')
+  const family = isIP(a)
+  if (family === 0) return undefined
+  const type = family === 4 ? 'ipv4' : 'ipv6'
+  return CLASSES.find(([, list]) => list.check(a, type))?.[0]
+}
+
+export interface Refusal {
+  /** What the address is: `a loopback address`. */
+  what: string
+  /** The setting that would allow it. */
+  allowedBy: string
+}
+
+/** Why `address` is refused under `policy` (undefined: it is not). */
+export function refusal(address: string, policy: AddressPolicy): Refusal | undefined {
+  const c = addressClass(address)
+  if (c === undefined) return undefined
+  if (c === 'link-local')
+    return policy.allowLinkLocal
+      ? undefined
+      : { what: 'a link-local or cloud metadata address', allowedBy: 'FINCTL_WEBHOOK_ALLOW_LINK_LOCAL=1' }
+  if (policy.allowPrivate) return undefined
+  return { what: `a ${c} address`, allowedBy: 'finctl serve --webhooks-allow-private, or FINCTL_WEBHOOK_ALLOW_PRIVATE=1' }
+}
+
+const systemResolve = async (host: string): Promise<ResolvedAddress[]> => dnsLookup(host, { all: true })
+
+/** A name's addresses, every one of them allowed, or an error naming the first refused. */
+export async function resolveChecked(host: string, policy: AddressPolicy): Promise<ResolvedAddress[]> {
+  const addresses = await (policy.resolve ?? systemResolve)(host)
+  for (const { address } of addresses) {
+    const why = refusal(address, policy)
+    if (why) throw new Error(`refused: ${host} resolves to ${address}, ${why.what}`)
+  }
+  return addresses
+}
+
+/**
+ * A `lookup` for net and tls connections: the name is resolved once, its addresses checked, and the
+ * connection goes to one of them, so what is checked is what is reached.
+ */
+export function checkedLookup(policy: AddressPolicy): LookupFunction {
+  return (host, options, callback) => {
+    resolveChecked(host, policy).then(
+      (all) => {
+        const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family
+        const list = family === 4 || family === 6 ? all.filter((a) => a.family === family) : all
+        if (list.length === 0) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), '', 0)
+        if (options.all) return (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, list)
+        callback(null, list[0].address, list[0].family)
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    )
+  }
 }
 
 /** The URL parsed, or a validation error naming `field`. */
@@ -38,26 +168,29 @@ export function parseWebhookUrl(text: string, field = 'url'): URL {
   return u
 }
 
-/** Refuse a URL whose host is, or resolves to, a refused address; `field` is named in the 400. */
-export async function checkWebhookUrl(text: string, field = 'url'): Promise<URL> {
+/** The host of a parsed URL as an address or a name (URL parsing has normalised every IP notation). */
+export const hostOf = (u: URL): string => u.hostname.replace(/^\[|\]$/g, '')
+
+/** Refuse a URL whose host is, or resolves to, an address `policy` refuses; `field` is named in the 400. */
+export async function checkWebhookUrl(text: string, policy: AddressPolicy, field = 'url'): Promise<URL> {
   const u = parseWebhookUrl(text, field)
-  if (allowLinkLocal()) return u
-  const host = u.hostname.replace(/^\[|\]$/g, '')
+  if (policy.allowLinkLocal && policy.allowPrivate) return u
+  const host = hostOf(u)
   let addresses: string[]
   if (isIP(host)) addresses = [host]
   else {
     try {
-      addresses = (await lookup(host, { all: true })).map((r) => r.address)
+      addresses = (await (policy.resolve ?? systemResolve)(host)).map((r) => r.address)
     } catch {
       throw validation(field, `host ${host} does not resolve`)
     }
   }
-  const bad = addresses.find(refusedAddress)
-  if (bad)
-    throw new AppError('validation_error', `${field}: ${host} is a link-local or cloud metadata address (${bad}): refused`, {
-      details: [
-        { path: field, message: `resolves to ${bad}, a link-local or metadata address (FINCTL_WEBHOOK_ALLOW_LINK_LOCAL=1 allows it)` },
-      ],
-    })
+  for (const address of addresses) {
+    const why = refusal(address, policy)
+    if (why)
+      throw new AppError('validation_error', `${field}: ${host} is ${why.what} (${address}): refused`, {
+        details: [{ path: field, message: `resolves to ${address}, ${why.what} (${why.allowedBy} allows it)` }],
+      })
+  }
   return u
 }
