@@ -45,6 +45,7 @@ const MIGRATION_NAMES = [
   '0021_webhooks',
   '0022_request_log',
   '0024_close_records',
+  '0027_opening_rates',
 ]
 
 const TABLES = [

@@ -31,6 +31,7 @@ import * as events from './0020_events.js'
 import * as webhooks from './0021_webhooks.js'
 import * as requestLog from './0022_request_log.js'
 import * as closeRecords from './0024_close_records.js'
+import * as openingRates from './0027_opening_rates.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -60,6 +61,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0021_webhooks', webhooks],
   ['0022_request_log', requestLog],
   ['0024_close_records', closeRecords],
+  ['0027_opening_rates', openingRates],
 ]
 
 /** Every migration, in order, for one dialect. */
