@@ -11,7 +11,7 @@ import { openStore, type OpenStoreOptions } from './store/open-store.js'
 import type { Store } from './store/store.js'
 import { VERSION } from './version.js'
 import { AppError } from './kernel/errors.js'
-import { rateMaxAgeDays } from './domain/rates/book.js'
+import { rateMaxAgeDays } from './domain/rate-book.js'
 import { DEFAULT_DATE_WINDOW, parseDateWindow, type DateWindow } from './domain/transactions/plausibility.js'
 
 export interface Core {

@@ -17,6 +17,7 @@ export interface CreateOptions {
   accountNumber?: string
   openingBalance?: string
   openingBalanceDate?: string
+  openingRate?: string
 }
 
 export function registerCreate(accounts: Command, run: Runner, runF: RunVerb<CreateOptions, VerbHost & PromptHost> = runCreate): void {
@@ -29,10 +30,14 @@ export function registerCreate(accounts: Command, run: Runner, runF: RunVerb<Cre
     .option('--institution-name <name>', 'bank name')
     .option('--account-number <number>', 'only its last 4 characters are kept')
     .option('--opening-balance <amount>', 'decimal amount, e.g. 2500.00')
-    .option('--opening-balance-date <date>', 'YYYY-MM-DD')
+    .option('--opening-balance-date <date>', 'YYYY-MM-DD: the day the opening balance counts from; refused in a closed month')
+    .option(
+      '--opening-rate <rate>',
+      "the opening balance's rate into the base currency (base per 1 unit); default: the company's rate of the opening date",
+    )
     .addHelpText(
       'after',
-      '\nExample:\n  finctl accounts create --name Operating --type checking --currency EUR --opening-balance 1000.00\n',
+      "\nAn opening balance in another currency than the base keeps its rate from now on: given, or the company's rate\nof the opening date (of today without one), refused (exit 6) when none is in reach.\n\nExample:\n  finctl accounts create --name Operating --type checking --currency EUR --opening-balance 1000.00 --opening-rate 1.08\n",
     )
     .action(run(runF))
 }
@@ -57,6 +62,7 @@ export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): 
     account_number: o.accountNumber,
     opening_balance: o.openingBalance,
     opening_balance_date: o.openingBalanceDate,
+    opening_exchange_rate: o.openingRate,
   }
   const account = await client.accounts.create(body)
   await printRecord(host.io, host.printer, shown(host, account))

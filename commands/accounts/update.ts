@@ -1,6 +1,6 @@
 /**
  * finctl accounts update ID [--name N] [--type T] [--institution-name I] [--status S] [--account-number N]
- * [--opening-balance A] [--opening-balance-date D]: change a bank account.
+ * [--opening-balance A] [--opening-balance-date D] [--opening-rate R]: change a bank account.
  */
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
@@ -20,6 +20,7 @@ export interface UpdateOptions {
   accountNumber?: string
   openingBalance?: string
   openingBalanceDate?: string
+  openingRate?: string
 }
 
 export function registerUpdate(accounts: Command, run: Runner, runF: RunVerb<UpdateOptions> = runUpdate): void {
@@ -34,9 +35,10 @@ export function registerUpdate(accounts: Command, run: Runner, runF: RunVerb<Upd
     .option('--account-number <number>', 'only its last 4 characters are kept ("" to clear)')
     .option('--opening-balance <amount>', 'the balance at the start of the opening date, e.g. 2500.00')
     .option('--opening-balance-date <date>', 'YYYY-MM-DD: the day the opening balance counts from; no transaction may be dated before it')
+    .option('--opening-rate <rate>', "the opening balance's rate into the base currency (base per 1 unit of the account's)")
     .addHelpText(
       'after',
-      '\nRefused (exit 6) when the opening balance or its date would move a closed month (finctl close), or the date\nwould move past a transaction of the account.\n\nExamples:\n  finctl accounts update $ACCOUNT --name "Operating (old)" --status closed\n  finctl accounts update $ACCOUNT --opening-balance-date 2013-05-01 --opening-balance 24990.00\n',
+      '\nRefused (exit 6) when the opening balance, its date or its rate would move a closed month (finctl close), or the date\nwould move past a transaction of the account.\n\nExamples:\n  finctl accounts update $ACCOUNT --name "Operating (old)" --status closed\n  finctl accounts update $ACCOUNT --opening-balance-date 2013-05-01 --opening-balance 24990.00\n',
     )
     .action(run(runF))
 }
@@ -50,11 +52,12 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
     account_number: o.accountNumber === undefined ? undefined : o.accountNumber === '' ? null : o.accountNumber,
     opening_balance: o.openingBalance,
     opening_balance_date: o.openingBalanceDate,
+    opening_exchange_rate: o.openingRate,
   }
   if (Object.values(patch).every((v) => v === undefined))
     throw new AppError(
       'usage',
-      'nothing to change: give --name, --type, --institution-name, --status, --account-number, --opening-balance or --opening-balance-date',
+      'nothing to change: give --name, --type, --institution-name, --status, --account-number, --opening-balance, --opening-balance-date or --opening-rate',
     )
   const client = await host.client()
   const account = await client.accounts.update(await resolveAccountId(client, id, 'ID'), patch)

@@ -56,6 +56,8 @@ const BANK_ACCOUNT = [
   'status',
   'opening_balance',
   'opening_balance_date',
+  'opening_exchange_rate',
+  'opening_exchange_rate_date',
   'current_balance',
   'unconverted_transactions',
   'transactions_before_opening',

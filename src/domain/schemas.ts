@@ -39,6 +39,13 @@ export const BankAccount = z
       description:
         'the day the opening balance counts from (no transaction may be dated before it); null: it counts from the beginning (docs/money.md)',
     }),
+    opening_exchange_rate: z.number().nullable().openapi({
+      description:
+        "units of the base currency per 1 unit of the account's, fixed when the opening balance was recorded; every report converts the opening balance at it. null: in the base currency, an opening balance of 0, or (an account from before #60 with no transaction in its currency) unconverted (docs/money.md)",
+    }),
+    opening_exchange_rate_date: IsoDate.nullable().openapi({
+      description: "the date of the company's rate it was taken from; null when it was given",
+    }),
     current_balance: z.number().openapi({
       description:
         "opening_balance plus every transaction that is not void dated on or after opening_balance_date, in the account's currency: one in another currency by its base_amount on an account in the base currency, else left out and listed in unconverted_transactions",
@@ -67,7 +74,13 @@ export const CreateBankAccountRequest = z
     institution_name: text(200).optional(),
     account_number: AccountNumber.optional(),
     opening_balance: AmountInput.optional(),
-    opening_balance_date: IsoDate.optional(),
+    opening_balance_date: IsoDate.optional().openapi({
+      description: 'the day the opening balance counts from; refused (409 period_locked) on or before the lock date',
+    }),
+    opening_exchange_rate: AmountInput.optional().openapi({
+      description:
+        "the opening balance's rate into the base currency (base units per 1 unit of the account's); without it, the company's rate of the opening date (or of today without one), as a transaction takes its rate; refused (400) when none is in reach (docs/money.md)",
+    }),
   })
   .strict()
   .openapi('CreateBankAccountRequest')
@@ -299,6 +312,10 @@ export const UpdateBankAccountRequest = z
     opening_balance_date: IsoDate.optional().openapi({
       description:
         'the day the opening balance counts from; refused on or before the lock date, and after a transaction of the account (docs/money.md)',
+    }),
+    opening_exchange_rate: AmountInput.optional().openapi({
+      description:
+        "the opening balance's rate into the base currency (base units per 1 unit of the account's); without it, a rate given before stays, and one from the company's rates follows the opening date: the company's rate of the opening date (or of today without one), as a transaction takes its rate; refused (400) when none is in reach (docs/money.md)",
     }),
   })
   .strict()

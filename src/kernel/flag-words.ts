@@ -16,6 +16,7 @@ export const FLAG_OF: Readonly<Record<string, string>> = {
   transaction_ids: '--ids',
   is_active: '--enable',
   force: '--force',
+  opening_exchange_rate: '--opening-rate',
 }
 
 /**

@@ -142,6 +142,10 @@ export interface BankAccountsTable {
   status: string
   opening_balance: number
   opening_balance_date: string | null
+  /** Base-currency units per unit of the account's currency, fixed when the opening balance was recorded (0027); null: none needed, or unconverted. */
+  opening_exchange_rate: string | null
+  /** The date of the company's rate it came from; null when it was given (or there is none). */
+  opening_exchange_rate_date: string | null
   created_at: string
   updated_at: string
 }

@@ -140,6 +140,7 @@ describe.each(MATRIX)('account balances over %s on %s', (kind, storeKind) => {
             account_type: 'checking',
             currency_code: a.currency,
             opening_balance: text(a.opening, a.currency),
+            ...(a.currency === BASE ? {} : { opening_exchange_rate: '1.5' }),
           })
           ids.push(created.id)
         }
@@ -211,7 +212,13 @@ describe.each(MATRIX)('account balances over %s on %s', (kind, storeKind) => {
   })
 
   it('an account in another currency than the base leaves out what has no rate into its currency, and names it', async () => {
-    const eur = await c.accounts.create({ name: 'Euros', account_type: 'checking', currency_code: 'EUR', opening_balance: '100.00' })
+    const eur = await c.accounts.create({
+      name: 'Euros',
+      account_type: 'checking',
+      currency_code: 'EUR',
+      opening_balance: '100.00',
+      opening_exchange_rate: '1.1',
+    })
     await c.transactions.batch([
       { bank_account_id: eur.id, transaction_date: day(1), description: 'Euro row', amount: '-10.00', exchange_rate: '1.1' },
       {

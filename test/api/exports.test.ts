@@ -73,12 +73,18 @@ interface Books {
 
 async function makeBooks(client: Client, t: Tenant): Promise<Books> {
   const accounts = [{ id: t.accountId, currency: 'USD', exp: 2, name: 'Assets:Bank:Operating' }]
-  for (const [name, currency, exp, opening, type, journal] of [
-    ['Reserve EUR', 'EUR', 2, '500.00', 'savings', 'Assets:Bank:Reserve-EUR'],
-    ['Tokyo Office', 'JPY', 0, '100000', 'checking', 'Assets:Bank:Tokyo-Office'],
-    ['Card £', 'GBP', 2, '0', 'credit_card', 'Liabilities:Credit-Card:Card'],
+  for (const [name, currency, exp, opening, rate, type, journal] of [
+    ['Reserve EUR', 'EUR', 2, '500.00', '1.0825', 'savings', 'Assets:Bank:Reserve-EUR'],
+    ['Tokyo Office', 'JPY', 0, '100000', '0.006701', 'checking', 'Assets:Bank:Tokyo-Office'],
+    ['Card £', 'GBP', 2, '0', undefined, 'credit_card', 'Liabilities:Credit-Card:Card'],
   ] as const) {
-    const a = await client.accounts.create({ name, account_type: type, currency_code: currency, opening_balance: opening })
+    const a = await client.accounts.create({
+      name,
+      account_type: type,
+      currency_code: currency,
+      opening_balance: opening,
+      ...(rate ? { opening_exchange_rate: rate } : {}),
+    })
     accounts.push({ id: a.id, currency, exp, name: journal })
   }
   const rand = mulberry32(20261125)

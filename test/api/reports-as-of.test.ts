@@ -1,7 +1,7 @@
 /**
  * Reports as they stood (`as_of`, docs/audit.md) through both transports on both stores: a summary
  * and a cash flow are run, the data is changed every way a report sees (created, amount, category,
- * date, status, bulk update, deleted, a foreign-currency amount, an account's first rate, a new
+ * date, status, bulk update, deleted, a foreign-currency amount, an account's opening rate, a new
  * account), and the same reports asked with `as_of` the moment of the first are equal to them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -42,7 +42,15 @@ describe.each(MATRIX)('reports --as-of over %s on %s', (kind, storeKind) => {
 
   it('answers as the data stood at that moment, after creates, updates and deletes', async () => {
     const usd = (await ca.accounts.create({ name: 'Ops', account_type: 'checking', currency_code: 'USD', opening_balance: '1000' })).id
-    const eur = (await ca.accounts.create({ name: 'Konto', account_type: 'checking', currency_code: 'EUR', opening_balance: '500' })).id
+    const eur = (
+      await ca.accounts.create({
+        name: 'Konto',
+        account_type: 'checking',
+        currency_code: 'EUR',
+        opening_balance: '500',
+        opening_exchange_rate: '1.10',
+      })
+    ).id
     const tx = (account: string, date: string, amount: string, more: Partial<CreateTransactionRequest> = {}): CreateTransactionRequest => ({
       bank_account_id: account,
       transaction_date: date,
@@ -80,6 +88,7 @@ describe.each(MATRIX)('reports --as-of over %s on %s', (kind, storeKind) => {
     })
     await ca.transactions.delete(gone.id)
     await ca.transactions.delete(eurFirst.id)
+    await ca.accounts.update(eur, { opening_exchange_rate: '1.3' })
     await ca.accounts.create({ name: 'Later', account_type: 'savings', currency_code: 'USD', opening_balance: '5' })
 
     const after = await reports({ usd, eur })

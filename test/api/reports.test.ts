@@ -166,13 +166,14 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     await h?.close()
   })
 
-  async function account(client: Client, opening = '0', currency = 'USD'): Promise<string> {
+  async function account(client: Client, opening = '0', currency = 'USD', rate?: string): Promise<string> {
     return (
       await client.accounts.create({
         name: `Acct ${Math.random().toString(36).slice(2, 8)}`,
         account_type: 'checking',
         currency_code: currency,
         opening_balance: opening,
+        ...(rate ? { opening_exchange_rate: rate } : {}),
       })
     ).id
   }
@@ -329,12 +330,14 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     })
   })
 
-  it('multi-currency: per-transaction half-even base amounts, opening balances at the first rate or listed as unconverted', async () => {
+  it('multi-currency: per-transaction half-even base amounts, opening balances at their own rate or listed as unconverted', async () => {
     // a fresh company keeps the numbers small
     const t = await h.tenant('FX')
     const cfx = h.client({ apiKey: t.key })
-    const eur = await account(cfx, '100.00', 'EUR')
-    const gbp = await account(cfx, '50.00', 'GBP')
+    const eur = await account(cfx, '100.00', 'EUR', '1.1')
+    // An account from before #60 with no rate of its own (what migration 0027 leaves without a transaction in GBP)
+    const gbp = await account(cfx, '0', 'GBP')
+    await h.store.db.updateTable('bank_accounts').set({ opening_balance: 5000 }).where('id', '=', gbp).execute()
     await create(cfx, [
       { bank_account_id: eur, transaction_date: '2024-05-02', description: 'later rate', amount: '10.00', exchange_rate: '1.2' },
       { bank_account_id: eur, transaction_date: '2024-05-01', description: 'first rate', amount: '0.05', exchange_rate: '1.1' },
@@ -351,7 +354,7 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     const r = await cfx.reports.cashFlow({ from: '2024-05-01', to: '2024-05-31', interval: 'month' })
     // 0.05 EUR × 1.1 = 0.055 -> 0.06 (half-even, per transaction), twice; 10 × 1.2 = 12; -0.15 × 1.1 = -0.165 -> -0.16
     expect(r.totals).toEqual({ inflows: 12.12, outflows: 0.16, net: 11.96 })
-    // EUR opening 100.00 at the rate of its earliest transaction (1.1); GBP has no rate: left out, listed
+    // EUR opening 100.00 at the rate it was recorded with (1.1), whatever its transactions' rates; GBP has none: left out, listed
     expect(r.opening_balance).toBe(110)
     expect(r.closing_balance).toBe(121.96)
     expect(r.unconverted_opening_balances).toEqual([

@@ -47,6 +47,7 @@ const MIGRATION_NAMES = [
   '0024_close_records',
   '0025_period_lock_triggers',
   '0026_close_contents',
+  '0027_opening_rates',
 ]
 
 const TABLES = [

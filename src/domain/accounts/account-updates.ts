@@ -5,9 +5,9 @@
  * by the account's id), written in the same database transaction; reports as they stood
  * (`as_of`) undo those entries to find an opening balance as it was.
  *
- * The opening balance and its date move figures, so a change of either is refused when it would
- * move a closed month's (the lock date: period-lock.ts), and the date may not move past a
- * transaction of the account (no transaction is dated before it: opening.ts).
+ * The opening balance, its date and its rate (opening-rate.ts) move figures, so a change of any is
+ * refused when it would move a closed month's (the lock date: period-lock.ts), and the date may not
+ * move past a transaction of the account (no transaction is dated before it: opening.ts).
  */
 import type { Kysely } from 'kysely'
 import { appendAudit } from '../../store/audit-chain.js'
@@ -21,6 +21,8 @@ import { eventRow, recordEvents } from '../events.js'
 import type { BankAccount, UpdateBankAccountRequest } from '../schemas.js'
 import { findBankAccount, getBankAccount, last4Of, movements, refuseTakenName, toBankAccount } from './bank-accounts.js'
 import { lockDateOf, periodLocked } from './period-lock.js'
+import { openingRateOf } from './opening-rate.js'
+import { baseCurrency } from './companies.js'
 
 /** The audit action of a change of a bank account (its entry's transaction_id is the account's id). */
 export const ACCOUNT_UPDATE = 'account_update'
@@ -34,6 +36,8 @@ const AUDITED = [
   'account_number_last4',
   'opening_balance',
   'opening_balance_date',
+  'opening_exchange_rate',
+  'opening_exchange_rate_date',
 ] as const satisfies ReadonlyArray<keyof BankAccount>
 
 export async function updateBankAccount(
@@ -59,8 +63,17 @@ export async function updateBankAccount(
     }
     if (patch.opening_balance_date !== undefined && patch.opening_balance_date !== row.opening_balance_date)
       set.opening_balance_date = patch.opening_balance_date
+    if (set.opening_balance !== undefined || set.opening_balance_date !== undefined || patch.opening_exchange_rate !== undefined) {
+      const next = { ...row, ...set, opening_balance: Number(set.opening_balance ?? row.opening_balance) }
+      const was = { rate: row.opening_exchange_rate, date: row.opening_exchange_rate_date, opening_balance_date: row.opening_balance_date }
+      const base = await baseCurrency(store, companyId, trx)
+      const rate = await openingRateOf(trx, companyId, base, next, patch.opening_exchange_rate, now, was)
+      if (rate.rate !== row.opening_exchange_rate) set.opening_exchange_rate = rate.rate
+      if (rate.date !== row.opening_exchange_rate_date) set.opening_exchange_rate_date = rate.date
+    }
     if (Object.keys(set).length === 0) return
-    if (set.opening_balance !== undefined || set.opening_balance_date !== undefined) await checkOpeningChange(store, trx, row, set)
+    if (set.opening_balance !== undefined || set.opening_balance_date !== undefined || set.opening_exchange_rate !== undefined)
+      await checkOpeningChange(store, trx, row, set)
     if (set.name !== undefined) await refuseTakenName(store, trx, companyId, set.name, row.id)
     await trx
       .updateTable('bank_accounts')
@@ -72,6 +85,10 @@ export async function updateBankAccount(
     const account = toBankAccount(after, (await movements(store, companyId, [after], trx)).get(after.key))
     const changes: Record<string, { before: unknown; after: unknown }> = {}
     for (const f of AUDITED) if (before[f] !== account[f]) changes[f] = { before: before[f], after: account[f] }
+    // The rate as stored, every digit: reports as they stood convert at it again.
+    delete changes.opening_exchange_rate
+    if (row.opening_exchange_rate !== after.opening_exchange_rate)
+      changes.opening_exchange_rate = { before: row.opening_exchange_rate, after: after.opening_exchange_rate }
     if (Object.keys(changes).length > 0)
       await appendAudit(trx, store.dialect, [
         {
@@ -125,7 +142,12 @@ async function firstBetween(store: Store, trx: Kysely<Db>, accountKey: number, f
 async function checkOpeningChange(store: Store, trx: Kysely<Db>, row: BankAccountRow, set: Partial<BankAccountRow>): Promise<void> {
   const oldDate = row.opening_balance_date
   const newDate = set.opening_balance_date !== undefined ? set.opening_balance_date : oldDate
-  const path = set.opening_balance_date !== undefined ? 'opening_balance_date' : 'opening_balance'
+  const path =
+    set.opening_balance_date !== undefined
+      ? 'opening_balance_date'
+      : set.opening_balance !== undefined
+        ? 'opening_balance'
+        : 'opening_exchange_rate'
   if (newDate !== null && (oldDate === null || newDate > oldDate)) {
     // Those before the old date, written before the rule, the opening balance holds already.
     const first = await firstBetween(store, trx, row.key, oldDate, newDate)

@@ -13,6 +13,8 @@ import { baseCurrency } from './companies.js'
 import { accountMovements, type Movement, type Unconverted } from './balances.js'
 import { balanceOf, heldByOpening, type Held } from './opening.js'
 import { eventRow, recordEvents } from '../events.js'
+import { openingRateOf } from './opening-rate.js'
+import { checkUnlocked, lockDateOf, periodLocked } from './period-lock.js'
 
 /** An account as the API shows it, from its movement (balances.ts) and what its opening balance holds (opening.ts). */
 export function toBankAccount(row: Omit<BankAccountRow, 'key'>, moved: Balances = NOTHING): BankAccount {
@@ -27,6 +29,8 @@ export function toBankAccount(row: Omit<BankAccountRow, 'key'>, moved: Balances 
     status: row.status as BankAccount['status'],
     opening_balance: minorToNumber(row.opening_balance, row.currency_code),
     opening_balance_date: row.opening_balance_date,
+    opening_exchange_rate: row.opening_exchange_rate === null ? null : Number(row.opening_exchange_rate),
+    opening_exchange_rate_date: row.opening_exchange_rate_date,
     current_balance: minorToNumber(balance.net, row.currency_code),
     unconverted_transactions: unconvertedJson(balance.unconverted),
     transactions_before_opening: moved.held?.count ?? 0,
@@ -64,11 +68,19 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
     status: 'active',
     opening_balance: opening,
     opening_balance_date: input.opening_balance_date ?? null,
+    opening_exchange_rate: null,
+    opening_exchange_rate_date: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   }
-  const account = toBankAccount(row)
+  const base = await baseCurrency(store, actor.companyId)
+  let account = toBankAccount(row)
   await store.writeTransaction(async (trx) => {
+    checkOpeningUnlocked(await lockDateOf(trx, actor.companyId), row, 'opening_balance_date')
+    const rate = await openingRateOf(trx, actor.companyId, base, row, input.opening_exchange_rate, now)
+    row.opening_exchange_rate = rate.rate
+    row.opening_exchange_rate_date = rate.date
+    account = toBankAccount(row)
     await refuseTakenName(store, trx, actor.companyId, input.name)
     await trx
       .insertInto('bank_accounts')
@@ -152,11 +164,53 @@ export async function getBankAccount(store: Store, companyId: string, id: string
   return toBankAccount(row, moved.get(row.key))
 }
 
-/** An account that holds transactions cannot be deleted (close it instead: status "closed"). */
+/**
+ * An account whose opening balance counts in a closed month cannot come or go (#60): created or
+ * deleted with its opening date on or before the lock date, or with none and a balance that is not
+ * 0 (it then counts in every month).
+ */
+function checkOpeningUnlocked(
+  lockDate: string | null,
+  row: Pick<BankAccountRow, 'name' | 'opening_balance' | 'opening_balance_date'>,
+  path: string,
+): void {
+  if (lockDate === null) return
+  const od = row.opening_balance_date
+  if (od !== null) {
+    checkUnlocked(lockDate, od, `the opening date ${od} of bank account "${row.name}"`, path)
+    return
+  }
+  if (Number(row.opening_balance) === 0) return
+  const message = `bank account "${row.name}" has no opening date, so its opening balance counts in every month, closed ones too: it cannot come or go while the lock date is ${lockDate} (give an opening date after it, or finctl close reopen MONTH --reason TEXT, of the first closed month)`
+  throw new AppError('period_locked', message, { details: [{ path, message: `the lock date is ${lockDate}` }] })
+}
+
+/**
+ * An account that holds transactions cannot be deleted (close it instead: status "closed"); one
+ * whose opening balance or transactions count in a closed month is refused with period_locked.
+ */
 export async function deleteBankAccount(store: Store, actor: Actor, id: string, now: Date): Promise<{ id: string; deleted: true }> {
   const { companyId } = actor
   return store.writeTransaction(async (trx) => {
     const row = await findBankAccount(store, companyId, id, trx)
+    const lockDate = await lockDateOf(trx, companyId)
+    if (lockDate !== null) {
+      const closed = await trx
+        .selectFrom('transactions')
+        .select('transaction_date')
+        .where('account_key', '=', row.key)
+        .where('transaction_date', '<=', lockDate)
+        .limit(1)
+        .executeTakeFirst()
+      if (closed)
+        throw periodLocked(
+          lockDate,
+          closed.transaction_date,
+          `bank account "${row.name}" holds a transaction dated ${closed.transaction_date}, which`,
+          'id',
+        )
+      checkOpeningUnlocked(lockDate, row, 'id')
+    }
     const held = await trx.selectFrom('transactions').select('seq').where('account_key', '=', row.key).limit(1).executeTakeFirst()
     if (held)
       throw new AppError(

@@ -12,7 +12,6 @@ import { convertMinor, formatMinor, minorToNumber } from '../../kernel/money.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { resolveRange } from '../reports/periods.js'
-import { openingRate } from '../reports/queries.js'
 import { heldByOpening, opened } from '../accounts/opening.js'
 import { exact } from '../sums.js'
 import { companyKey, toTransaction } from '../transaction-rows.js'
@@ -107,7 +106,7 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
     .execute(async (db) => {
       let accounts = db
         .selectFrom('bank_accounts')
-        .select(['id', 'key', 'name', 'account_type', 'currency_code', 'opening_balance', 'opening_balance_date'])
+        .select(['id', 'key', 'name', 'account_type', 'currency_code', 'opening_balance', 'opening_balance_date', 'opening_exchange_rate'])
         .where('company_id', '=', companyId)
       if (scope.column === 'account_key') accounts = accounts.where('key', '=', scope.value)
       const rows = await accounts.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()
@@ -139,9 +138,9 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
         const minor = Number(r.opening_balance)
         let openingBase: number | null = minor
         if (r.currency_code !== base && minor !== 0) {
-          // The rate the reports convert an opening balance at (reports.ts openingBalances).
-          const rate = await openingRate(db, Number(r.key), r.currency_code)
-          openingBase = rate === undefined ? null : convertMinor(minor, exp, rate, baseExp)
+          // The rate kept with the opening balance, as the reports convert it (accounts/opening-rate.ts).
+          const rate = r.opening_exchange_rate
+          openingBase = rate === null ? null : convertMinor(minor, exp, rate, baseExp)
         }
         const holds = held.get(Number(r.key))?.currencies ?? []
         // By `from` the opening balance counts, and holds what came before its date: that is left out.

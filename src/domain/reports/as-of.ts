@@ -19,7 +19,7 @@ import { isCreation } from '../transactions/audit.js'
 import { amountInAccount, type Movement } from '../accounts/balances.js'
 import type { Held, OpeningAccount } from '../accounts/opening.js'
 import { ACCOUNT_UPDATE } from '../accounts/account-updates.js'
-import { type DayFlow, firstInCurrency, openingRate, type Scope, type SummaryGroup } from './queries.js'
+import type { DayFlow, Scope, SummaryGroup } from './queries.js'
 
 /** A transaction as it counts in a report, with the sign it is counted with. */
 export interface DeltaRow {
@@ -36,8 +36,6 @@ export interface DeltaRow {
   currency_code: string
   exchange_rate: string
   base_amount: bigint
-  /** The row's seq (the tie-breaker of openingRate); null for one deleted since. */
-  seq: number | null
 }
 
 type State = Record<string, unknown>
@@ -126,10 +124,11 @@ interface AccountThen {
   currency_code: string
   opening_balance: number
   opening_balance_date: string | null
+  opening_exchange_rate: string | null
 }
 
 /**
- * The accounts' opening balances and dates as they stood at `asOf`: each later change of an account
+ * The accounts' opening balances, dates and rates as they stood at `asOf`: each later change of an account
  * (its `account_update` audit entries) taken back, newest first, by its `before` values.
  */
 export async function accountsThen<A extends AccountThen>(db: Kysely<Db>, companyId: string, accounts: A[], asOf: string): Promise<A[]> {
@@ -149,6 +148,7 @@ export async function accountsThen<A extends AccountThen>(db: Kysely<Db>, compan
       const c = JSON.parse(e.changes) as Record<string, { before: unknown }>
       if (c.opening_balance) then.opening_balance = toMinor(c.opening_balance.before as number, a.currency_code)
       if (c.opening_balance_date) then.opening_balance_date = c.opening_balance_date.before as string | null
+      if (c.opening_exchange_rate) then.opening_exchange_rate = c.opening_exchange_rate.before as string | null
     }
     return then
   })
@@ -174,7 +174,6 @@ function countedNow(row: TransactionRow): DeltaRow {
     currency_code: row.currency_code,
     exchange_rate: row.exchange_rate,
     base_amount: BigInt(row.base_amount),
-    seq: row.seq,
   }
 }
 
@@ -204,32 +203,10 @@ function countedThen(state: State, accounts: Map<string, number>, base: string, 
     currency_code: currency,
     exchange_rate: rate,
     base_amount: BigInt(baseAmount),
-    seq: row?.seq ?? null,
   }
 }
 
 const counted = (d: DeltaRow) => d.status !== 'void'
-
-/** The opening rate of an account (queries.ts openingRate) as it stood: the first row then, of those unchanged and those rebuilt. */
-export async function openingRateThen(
-  db: Kysely<Db>,
-  accountKey: number,
-  currency: string,
-  delta: readonly DeltaRow[],
-): Promise<string | undefined> {
-  const mine = delta.filter((d) => d.account_key === accountKey)
-  if (mine.length === 0) return openingRate(db, accountKey, currency)
-  const changed = new Set(mine.filter((d) => d.sign < 0n).map((d) => d.seq))
-  const unchanged = (await firstInCurrency(db, accountKey, currency, changed.size + 1)).find((r) => !changed.has(r.seq))
-  const candidates = [
-    ...(unchanged ? [unchanged] : []),
-    ...mine
-      .filter((d) => d.sign > 0n && counted(d) && d.currency_code === currency)
-      .map((d) => ({ ...d, seq: d.seq ?? Number.MAX_SAFE_INTEGER })),
-  ]
-  candidates.sort((a, b) => (a.transaction_date < b.transaction_date ? -1 : a.transaction_date > b.transaction_date ? 1 : a.seq - b.seq))
-  return candidates[0]?.exchange_rate
-}
 
 /** What the rows add to netBefore (cash flow's opening movement): each non-void row dated before `before`. */
 export function netBeforeDelta(delta: readonly DeltaRow[], before: string): bigint {

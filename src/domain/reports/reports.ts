@@ -15,22 +15,12 @@ import { findBankAccount, unconvertedJson } from '../accounts/bank-accounts.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { convertMinor, formatMinor, minorToNumber } from '../../kernel/money.js'
 import { periodIndex, periodsOf, resolveRange, type Interval } from './periods.js'
-import { flowsByDay, netBefore, openingRate, summaryGroups, type Scope } from './queries.js'
+import { flowsByDay, netBefore, summaryGroups, type Scope } from './queries.js'
 import { movementsFromTotals } from '../accounts/balances.js'
 import type { CashFlowQuery, CashFlowReport, Flows, SummaryQuery, SummaryReport } from './schemas.js'
 import { companyKey } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
-import {
-  accountsThen,
-  asOfDelta,
-  dayFlowsDelta,
-  type DeltaRow,
-  mergeGroups,
-  moveAccounts,
-  moveHeld,
-  netBeforeDelta,
-  openingRateThen,
-} from './as-of.js'
+import { accountsThen, asOfDelta, dayFlowsDelta, type DeltaRow, mergeGroups, moveAccounts, moveHeld, netBeforeDelta } from './as-of.js'
 import { balanceOf, type Held, heldByOpening, type OpeningAccount, opened as isOpened } from '../accounts/opening.js'
 
 const CATEGORIES = ['operations', 'investing', 'financing', 'uncategorized'] as const
@@ -71,9 +61,10 @@ interface Opening {
 
 /**
  * The accounts in scope and their opening balances, also in the base currency. An account in another
- * currency is converted at the rate of its earliest transaction in that currency (half-even, like a
- * transaction); with no such transaction there is no rate, and the account's opening balance is left
- * out of the balances and listed in `unconverted_opening_balances`.
+ * currency is converted at the rate it keeps, fixed when its opening balance was recorded
+ * (accounts/opening-rate.ts; half-even, like a transaction), so no later write moves it; one without
+ * (from before #60, with no transaction in its currency then) is left out of the balances and listed
+ * in `unconverted_opening_balances`.
  */
 async function openingBalances(
   db: Kysely<Db>,
@@ -85,7 +76,7 @@ async function openingBalances(
 ): Promise<Opening> {
   let q = db
     .selectFrom('bank_accounts')
-    .select(['id', 'key', 'name', 'currency_code', 'opening_balance', 'opening_balance_date'])
+    .select(['id', 'key', 'name', 'currency_code', 'opening_balance', 'opening_balance_date', 'opening_exchange_rate'])
     .where('company_id', '=', companyId)
   if (scope.column === 'account_key') q = q.where('key', '=', scope.value)
   // As it stood: an account opened since was not there, and its opening balance and date were as then.
@@ -97,10 +88,8 @@ async function openingBalances(
     const minor = Number(r.opening_balance)
     let converted: bigint | null = BigInt(minor)
     if (minor !== 0 && r.currency_code !== base) {
-      const rate = delta.length
-        ? await openingRateThen(db, Number(r.key), r.currency_code, delta)
-        : await openingRate(db, Number(r.key), r.currency_code)
-      if (rate === undefined) {
+      const rate = r.opening_exchange_rate
+      if (rate === null) {
         converted = null
         out.unconverted.push({
           bank_account_id: r.id,

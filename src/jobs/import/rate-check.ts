@@ -7,7 +7,7 @@
  * service set otherwise may decide differently. A service without the rates routes is not checked.
  */
 import type { Client } from '../../client/client.js'
-import { RateBook } from '../../domain/rates/book.js'
+import { RateBook } from '../../domain/rate-book.js'
 import type { ExchangeRate } from '../../domain/rates/schemas.js'
 import { AppError } from '../../kernel/errors.js'
 

@@ -107,6 +107,8 @@ export const AccountSpec = z
       .optional(),
     opening_balance: Amount.optional(),
     opening_balance_date: IsoDate.optional(),
+    /** The opening balance's rate into the base currency, when the company's rates have none in reach (docs/money.md). */
+    opening_exchange_rate: Amount.optional(),
     status: z.enum(ACCOUNT_STATUSES).optional(),
   })
   .strict()

@@ -47,6 +47,8 @@ describe('a EUR transaction on the demo USD account, in process', () => {
         'EUR',
         '--opening-balance',
         '100',
+        '--opening-rate',
+        '1.1',
         '--json',
       ])
     ).id

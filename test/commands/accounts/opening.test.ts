@@ -159,6 +159,6 @@ describe('opening balances hold at their date, in process', () => {
     expect(await balance2013()).toBe(25000)
     const none = await sb.run(['accounts', 'update', account])
     expect(none.code).toBe(2)
-    expect(none.stderr).toContain('--opening-balance or --opening-balance-date')
+    expect(none.stderr).toContain('--opening-balance, --opening-balance-date or --opening-rate')
   })
 })

@@ -37,6 +37,7 @@ export const account: StepHandler<'account'> = {
         account_number: spec.account_number,
         opening_balance: spec.opening_balance,
         opening_balance_date: spec.opening_balance_date,
+        opening_exchange_rate: spec.opening_exchange_rate,
       })
       state.world.accounts.push(account)
       if (spec.status !== undefined && spec.status !== account.status)

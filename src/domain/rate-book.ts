@@ -5,8 +5,8 @@
  * (weekends, holidays), the latest earlier one within the reach.
  */
 import type { Kysely } from 'kysely'
-import { AppError, validation } from '../../kernel/errors.js'
-import type { Db } from '../../store/schema.js'
+import { AppError, validation } from '../kernel/errors.js'
+import type { Db } from '../store/schema.js'
 
 export const DEFAULT_RATE_MAX_AGE_DAYS = 7
 export const RATE_MAX_AGE_VAR = 'FINCTL_RATE_MAX_AGE_DAYS'
