@@ -8,40 +8,13 @@ import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { formatMinor } from '../../kernel/money.js'
-import type { Db } from '../../store/schema.js'
+import { type Db, TX_COLUMNS } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { TransactionRow } from '../../store/transaction-codec.js'
 import { monthEnd, monthStart } from '../accounts/period-lock.js'
 
-/** The fields a row's hash covers: every stored field but the database's own row number. */
-const HASHED = [
-  'id',
-  'bank_account_id',
-  'bank_statement_id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'exchange_rate_date',
-  'base_amount',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'created_at',
-  'updated_at',
-  'import_ref',
-  'statement_ref',
-  'created_by',
-  'created_via',
-] as const satisfies ReadonlyArray<keyof TransactionRow>
+/** The fields a row's hash covers: every stored column but the database's own row number, as the domain reads them. */
+const HASHED: ReadonlyArray<keyof TransactionRow> = TX_COLUMNS
 
 const PAGE = 5_000
 
