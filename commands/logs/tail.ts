@@ -74,8 +74,15 @@ export async function runTail(host: TailHost, o: TailOptions): Promise<number> {
         if (format === 'table') text += `${line(r, host.chalk)}\n`
         else if (shape?.jq === undefined && shape?.template === undefined)
           text += `${JSON.stringify(shape?.fields && shaped ? shaped.pickFields(r, shape.fields) : r)}\n`
-        // --jq and --template apply to each record.
-        else if (shaped) text += (await shaped.shapedText(r, shape, false)).replace(/\n?$/, '\n')
+        // --jq and --template apply to each record; Ctrl-C during a filter ends the tail as always.
+        else if (shaped) {
+          const out = await shaped.shapedText(r, shape, false).catch((e: unknown) => {
+            if (stop.signal.aborted) return undefined
+            throw e
+          })
+          if (out === undefined) return EXIT.ok
+          text += out.replace(/\n?$/, '\n')
+        }
       }
       await writeDrained(host.io.stdout, text)
       if (page.data.length > 0 && !page.has_more) await pause(stop, MIN_READ_GAP_MS - (Date.now() - started))
