@@ -56,7 +56,8 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
   }
   const { openOutputFile } = await import('../src/jobs/export/output-file.js')
   const { checkOutputFile } = await import('../src/jobs/output-file.js')
-  const target = { flag: '--output', overwrite: o.overwrite }
+  const inputs = o.accountsMap === undefined ? [] : [{ path: o.accountsMap, what: 'the --accounts-map file' }]
+  const target = { flag: '--output', overwrite: o.overwrite, inputs }
   if (o.output !== undefined) checkOutputFile(o.output, target)
 
   const client = await ctx.client()

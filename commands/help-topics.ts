@@ -9,7 +9,8 @@ import type { Runner } from '../src/cli/runner.js'
 
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   ok: 'ok; an import: every transaction line of the file imported or already there',
-  failure: 'unexpected failure: an internal error, a 5xx answer; `finctl doctor` found a problem',
+  failure:
+    'unexpected failure: an internal error, a 5xx answer; `finctl doctor` found a problem; a --jq filter that failed on the data, or ran past --jq-timeout or out of memory',
   usage:
     "usage error: a bad or missing flag or argument, or one that does not apply to the file's format; a confirmation refused, or needed (--yes) without a terminal",
   unauthenticated: 'not authenticated (HTTP 401): check the API key, or run `finctl login`',
@@ -27,7 +28,8 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
     '`close status`: the month is not ready to close (each open point listed); `close MONTH`: refused for that reason (--force closes anyway)',
   auditBroken: '`finctl verify`: the audit trail is broken, an entry changed, removed or inserted (the message names it)',
   webhookFailed: '`webhooks test`, `events resend`: a webhook endpoint did not answer 2xx (its answer or error printed)',
-  interrupted: 'cancelled at a prompt (Ctrl-C)',
+  interrupted: 'cancelled at a prompt (Ctrl-C), or a --jq filter stopped by Ctrl-C (SIGINT)',
+  terminated: 'a --jq filter stopped by SIGTERM',
 }
 
 function exitCodesText(): string {

@@ -58,8 +58,8 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
   const { readFile } = await import('node:fs/promises')
   const { resolve } = await import('node:path')
   await requireInputFile(file)
-  const envOut = { flag: '--env-out', overwrite: o.overwrite, secret: true, input: { path: file, what: 'the seed file' } }
-  if (o.envOut !== undefined) checkOutputFile(o.envOut, envOut)
+  const inputs = [{ path: file, what: 'the seed file' }]
+  const envOut = { flag: '--env-out', overwrite: o.overwrite, secret: true, inputs }
   const { parseSeedText, validateSeed, SeedInvalid } = await import('../src/jobs/seed/validate.js')
   let seed: Awaited<ReturnType<typeof validateSeed>>
   try {
@@ -73,6 +73,9 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
       throw new AppError('validation_error', `${file}: ${e.message}; nothing was written`, { details: e.problems })
     throw e
   }
+  // Checked once the files the steps read are known, before any write.
+  for (const step of seed.steps) if (step.file) inputs.push({ path: step.file, what: `the file of step "${step.name}"` })
+  if (o.envOut !== undefined) checkOutputFile(o.envOut, envOut)
   const client = await ctx.client()
   const { runSeed } = await import('../src/jobs/seed/run.js')
   note(

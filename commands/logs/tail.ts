@@ -75,10 +75,16 @@ export async function runTail(host: TailHost, o: TailOptions): Promise<number> {
         if (format === 'table') text += `${line(r, host.chalk)}\n`
         else if (shape?.jq === undefined && shape?.template === undefined)
           text += `${json(shape?.fields && shaped ? shaped.pickFields(r, shape.fields) : r)}\n`
-        // --jq and --template apply to each record: exact into a pipe, escaped on a terminal (as printJson).
+        // --jq and --template apply to each record: exact into a pipe, escaped on a terminal (as printJson);
+        // Ctrl-C during a filter ends the tail as always.
         else if (shaped) {
-          const out = (await shaped.shapedText(r, shape, false)).replace(/\n?$/, '\n')
-          text += host.io.isStdoutTTY ? printableText(out) : out
+          const out = await shaped.shapedText(r, shape, false).catch((e: unknown) => {
+            if (stop.signal.aborted) return undefined
+            throw e
+          })
+          if (out === undefined) return EXIT.ok
+          const lineOut = out.replace(/\n?$/, '\n')
+          text += host.io.isStdoutTTY ? printableText(lineOut) : lineOut
         }
       }
       await writeDrained(host.io.stdout, text)

@@ -133,7 +133,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
   await requireInputFile(file)
   await refuseStatementFile(file)
   if (o.rejects !== undefined)
-    checkOutputFile(o.rejects, { flag: '--rejects', overwrite: o.overwrite, input: { path: file, what: 'the file being imported' } })
+    checkOutputFile(o.rejects, { flag: '--rejects', overwrite: o.overwrite, inputs: [{ path: file, what: 'the file being imported' }] })
   const { MappingStore, validMappingName } = await import('../../src/cli/mappings.js')
   if (o.saveMapping !== undefined && !validMappingName(o.saveMapping)) {
     throw new AppError('usage', `--save-mapping: "${o.saveMapping}" is not a valid mapping name (letters, digits, . _ -, at most 64)`)

@@ -25,6 +25,8 @@ export interface GlobalOptions {
   /** true, or the FIELDS of `--json FIELDS` (json-shape.ts). */
   json?: boolean | string
   jq?: string
+  /** --jq-timeout SECONDS, as typed (json-shape.ts checks it). */
+  jqTimeout?: string
   template?: string
   quiet?: boolean
   verbose?: boolean
@@ -60,6 +62,8 @@ export class Context {
     this.chalk = new Chalk({ level: color ? 1 : 0 })
     setMoneyLocale(globals.locale, env)
     const shape = shapeOf(globals, command)
+    // jq loads on its thread meanwhile: the command's start is not the filter's (jq-thread.ts).
+    if (shape?.jq !== undefined) void import('./jq-thread.js').then((m) => m.warmJqThread())
     const json = globals.json !== undefined && globals.json !== false
     const format = (json || shape ? 'json' : (globals.output ?? 'table')) as OutputFormat
     if (!OUTPUT_FORMATS.includes(format)) {

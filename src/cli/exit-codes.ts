@@ -23,6 +23,8 @@ export const EXIT = {
   /** `webhooks test`, `events resend`: an endpoint did not answer 2xx (docs/events.md). */
   webhookFailed: 14,
   interrupted: 130,
+  /** A --jq filter stopped by SIGTERM (Ctrl-C's SIGINT is `interrupted`). */
+  terminated: 143,
 } as const
 
 export function exitCodeFor(code: ErrorCode): number {

@@ -40,3 +40,14 @@ export function pause(i: Interruption, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   return Promise.race([new Promise<void>((r) => (timer = setTimeout(r, ms))), i.stopped]).finally(() => clearTimeout(timer))
 }
+
+/** Work stopped by Ctrl-C (SIGINT: exit 130) or SIGTERM (143), with what was stopped. */
+export class Interrupted extends Error {
+  constructor(
+    readonly signal: 'SIGINT' | 'SIGTERM',
+    message: string,
+  ) {
+    super(message)
+    this.name = 'Interrupted'
+  }
+}

@@ -6,6 +6,11 @@
  */
 import { AppError } from '../kernel/errors.js'
 import { jsonText } from './terminal-text.js'
+import { wholeNumber } from './flags.js'
+import { Interrupted } from './interrupt.js'
+
+/** How long a --jq filter may run unless --jq-timeout says otherwise. */
+export const JQ_TIMEOUT_SECONDS = 10
 
 const TRANSACTION = [
   'id',
@@ -185,6 +190,8 @@ const ANY_FIELD = new Set(Object.values(JSON_FIELDS).flat())
 export interface Shape {
   fields?: string[]
   jq?: string
+  /** --jq-timeout, in seconds (default JQ_TIMEOUT_SECONDS). */
+  jqTimeout?: number
   template?: string
 }
 
@@ -210,16 +217,21 @@ function unknownFields(names: string[], valid: readonly string[]): AppError {
  * The shape the global flags ask for, checked before any request: fields known for the command
  * (`path`, e.g. "tx list"), not both --jq and --template. Undefined when output is left as it is.
  */
-export function shapeOf(o: { json?: boolean | string; jq?: string; template?: string }, path: string): Shape | undefined {
+export function shapeOf(
+  o: { json?: boolean | string; jq?: string; jqTimeout?: string; template?: string },
+  path: string,
+): Shape | undefined {
   const fields = typeof o.json === 'string' && o.json !== '' ? o.json.split(',').map((f) => f.trim()) : undefined
   if (fields && !fields.every((f) => FIELD_LIST.test(f)))
     throw new AppError('usage', `--json takes field names separated by commas, such as id,amount (got "${o.json}")`)
   if (o.jq !== undefined && o.template !== undefined) throw new AppError('usage', 'give --jq or --template, not both')
+  if (o.jqTimeout !== undefined && o.jq === undefined) throw new AppError('usage', '--jq-timeout goes with --jq')
+  const jqTimeout = wholeNumber(o.jqTimeout, '--jq-timeout', { max: 86_400 })
   if (!fields && o.jq === undefined && o.template === undefined) return undefined
   const valid = JSON_FIELDS[path]
   const unknown = fields && valid ? fields.filter((f) => !valid.includes(f)) : []
   if (unknown.length && valid) throw unknownFields(unknown, valid)
-  return { fields: fields ? [...new Set(fields)] : undefined, jq: o.jq, template: o.template }
+  return { fields: fields ? [...new Set(fields)] : undefined, jq: o.jq, jqTimeout, template: o.template }
 }
 
 function pick(record: unknown, fields: string[]): unknown {
@@ -248,7 +260,7 @@ export function pickFields(value: unknown, fields: string[]): unknown {
 export async function shapedText(value: unknown, shape: Shape, checkFields: boolean): Promise<string> {
   if (shape.fields && checkFields) checkAgainst(value, shape.fields)
   const v = shape.fields ? pickFields(value, shape.fields) : value
-  if (shape.jq !== undefined) return runJq(v, shape.jq)
+  if (shape.jq !== undefined) return runJq(v, shape.jq, shape.jqTimeout ?? JQ_TIMEOUT_SECONDS)
   if (shape.template !== undefined) {
     const { runTemplate } = await import('./template.js')
     return runTemplate(shape.template, v)
@@ -257,19 +269,29 @@ export async function shapedText(value: unknown, shape: Shape, checkFields: bool
 }
 
 /**
- * jq itself, compiled to WebAssembly (jq-wasm), loaded only here: strings come out raw (`-r`), as
- * gh's --jq prints them. A filter jq cannot compile is a usage error; one that fails on the data, exit 1.
+ * jq itself, compiled to WebAssembly (jq-wasm), on a thread of its own (jq-thread.ts), loaded only
+ * here: strings come out raw (`-r`), as gh's --jq prints them. A filter jq cannot compile is a usage
+ * error; one that fails on the data, runs past its time or out of memory, exit 1; Ctrl-C, 130;
+ * SIGTERM, 143.
  */
-async function runJq(value: unknown, filter: string): Promise<string> {
-  const jq = await import('jq-wasm')
+async function runJq(value: unknown, filter: string, seconds: number): Promise<string> {
+  const { JQ_MEMORY_MB, JQ_OUTPUT_MB, JqStopped, runJqBounded } = await import('./jq-thread.js')
   try {
-    const out = await jq.raw(JSON.stringify(value), filter, ['-r'])
+    const out = await runJqBounded(JSON.stringify(value), filter, ['-r'], { timeoutMs: seconds * 1000 })
     return out === '' || out.endsWith('\n') ? out : `${out}\n`
   } catch (e) {
-    const message = String((e as Error).message ?? e)
-      .replace(/^Failed to execute raw query: /, '')
-      .trim()
+    if (e instanceof JqStopped) {
+      if (e.reason === 'signal') throw new Interrupted(e.signal!, `--jq: the filter was stopped by ${e.signal}`)
+      if (e.reason === 'time')
+        throw new AppError(
+          'filter_failed',
+          `--jq: the filter ran longer than ${seconds} s; give --jq-timeout ${Math.max(60, seconds * 6)} to wait longer`,
+        )
+      if (e.reason === 'output') throw new AppError('filter_failed', `--jq: the filter's output passed its limit of ${JQ_OUTPUT_MB} MB`)
+      throw new AppError('filter_failed', `--jq: the filter ran out of memory (limit ${JQ_MEMORY_MB} MB)`)
+    }
+    const message = String((e as Error).message ?? e).trim()
     if (/compile error/.test(message)) throw new AppError('usage', `--jq: ${message.replace(/\njq: \d+ compile errors?$/, '')}`)
-    throw new AppError('internal_error', `--jq: ${message}`)
+    throw new AppError('filter_failed', `--jq: ${message}`)
   }
 }

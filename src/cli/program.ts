@@ -10,6 +10,7 @@ import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import type { IO } from './io.js'
+import { Interrupted } from './interrupt.js'
 import { isFieldsWord } from './json-shape.js'
 import { inUserWords } from './user-words.js'
 import type { Runner } from './runner.js'
@@ -83,6 +84,7 @@ export function createProgram(io: IO): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']))
     .option('--json [fields]', 'same as --output json; with FIELDS (comma-separated), only those fields')
     .option('--jq <expr>', 'filter the JSON output with a jq expression (strings printed raw)')
+    .option('--jq-timeout <seconds>', 'stop a --jq filter that runs longer (default 10)')
     .option('--template <tpl>', 'format the JSON output with a template: {{.field}}, {{range .}}...{{end}} (docs/scripting.md)')
     .option('-q, --quiet', 'print nothing but data and errors')
     .option('-v, --verbose', 'print each request (method, URL, status, time) to stderr')
@@ -248,6 +250,10 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined, comm
   if (err && (err as Error).name === 'ExitPromptError') {
     io.stderr.write('cancelled\n')
     return EXIT.interrupted
+  }
+  if (err instanceof Interrupted) {
+    io.stderr.write(`error: ${err.message}\n`)
+    return err.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
   }
   if (err instanceof AppError) {
     return reportAppError(io, err, ctx, inUserWords(err, command))

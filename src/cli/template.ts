@@ -3,6 +3,10 @@
  * prints. Actions: `{{.}}`, `{{.field.sub}}`, `{{"text"}}`, pipes into functions (`{{.name | upper}}`),
  * `{{range PIPE}}...{{else}}...{{end}}`, `{{if PIPE}}...{{else}}...{{end}}`, `{{-`/`-}}` trimming.
  * The syntax and functions: docs/scripting.md. Errors are usage errors naming --template.
+ *
+ * It cannot loop: no recursion, no variables, and each action walks the data it is given once, so
+ * its time and output grow with the data and the template (a width at most MAX_WIDTH); unlike
+ * --jq, it needs no thread or time limit.
  */
 import { AppError } from '../kernel/errors.js'
 
@@ -21,12 +25,12 @@ const FUNCTIONS: Record<string, (v: unknown, ...args: Array<string | number>) =>
   lower: (v) => text(v).toLowerCase(),
   json: (v) => JSON.stringify(v),
   /** Padded with spaces on the right (a left-aligned column) or left (`rjust`) to a width. */
-  ljust: (v, w) => text(v).padEnd(Number(w)),
-  rjust: (v, w) => text(v).padStart(Number(w)),
+  ljust: (v, w) => text(v).padEnd(width('ljust', w)),
+  rjust: (v, w) => text(v).padStart(width('rjust', w)),
   /** Cut to at most a width, the last character an ellipsis when cut. */
   truncate: (v, w) => {
     const s = text(v)
-    const n = Number(w)
+    const n = width('truncate', w)
     return s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1))}…`
   },
   join: (v, sep) => (Array.isArray(v) ? v.map(text).join(String(sep ?? ',')) : text(v)),
@@ -35,6 +39,15 @@ const FUNCTIONS: Record<string, (v: unknown, ...args: Array<string | number>) =>
 }
 
 export const TEMPLATE_FUNCTIONS = Object.keys(FUNCTIONS)
+
+/** A column wider than a screen is a mistake, and an unbounded one could fill the memory. */
+const MAX_WIDTH = 10_000
+
+function width(fn: string, w: string | number | undefined): number {
+  const n = Number(w)
+  if (!Number.isInteger(n) || n < 0 || n > MAX_WIDTH) throw bad(`${fn} takes a width from 0 to ${MAX_WIDTH}, not ${w}`)
+  return n
+}
 
 function text(v: unknown): string {
   if (v === null || v === undefined) return ''

@@ -1,6 +1,7 @@
 /**
- * The files finctl writes (`--rejects`, `--env-out`, `keys create --output-file`). Such a file is
- * never the file being read (same device and inode: a hard link counts), never written over an
+ * The files finctl writes (`--rejects`, `--env-out`, `keys create --output-file`; `export --output`
+ * through src/jobs/export/output-file.ts). Such a file is never a file the command reads (same
+ * device and inode: a hard link, a link or another spelling counts), never written over an
  * existing file unless `--overwrite`, never through a symbolic link. It is written to a temporary
  * file beside it, created exclusively (0600 when it holds secrets), and moved into place whole: a
  * failure leaves the old file as it was, and a reader never sees half of one.
@@ -28,8 +29,10 @@ export interface OutputOptions {
   overwrite?: boolean
   /** Credentials or keys: the file is created 0600. */
   secret?: boolean
-  /** The file the command reads, which the output may not be. */
-  input?: { path: string; what: string }
+  /** The files the command reads, which the output may not be. */
+  inputs?: ReadonlyArray<{ path: string; what: string }>
+  /** Why the output must be a file (a closed month's export is read back): a pipe or a device is refused. */
+  fileOnly?: string
   /** What the file is, for the message of a failed write ("the rejects file"); default the flag. */
   what?: string
 }
@@ -37,7 +40,7 @@ export interface OutputOptions {
 const usage = (message: string) => new AppError('usage', message)
 
 /** A pipe or a device (/dev/null, a named pipe): written as it is, there is no file to keep whole. */
-function isStream(info: Stats | undefined): boolean {
+export function isStream(info: Stats | undefined): boolean {
   return Boolean(info && (info.isCharacterDevice() || info.isFIFO()))
 }
 
@@ -47,12 +50,17 @@ export function checkOutputFile(path: string, o: OutputOptions): void {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw usage(`${o.flag}: no such folder: ${dir}`)
   const here = lstatSync(path, { throwIfNoEntry: false })
   if (!here) return
+  // Followed through a link, so that a link to an input is named as that input.
+  const target = statSync(path, { throwIfNoEntry: false })
+  for (const input of o.inputs ?? []) {
+    const read = statSync(input.path, { throwIfNoEntry: false })
+    if (read && target && read.dev === target.dev && read.ino === target.ino)
+      throw usage(`${o.flag} must not be ${input.what}: it would be overwritten`)
+  }
   if (here.isSymbolicLink())
     throw usage(`${o.flag}: ${path} is a symbolic link: give the path of a regular file (finctl never writes through a link)`)
   if (here.isDirectory()) throw usage(`${o.flag}: ${path} is a folder: give the path of a file to write`)
-  const input = o.input && statSync(o.input.path, { throwIfNoEntry: false })
-  if (input && input.dev === here.dev && input.ino === here.ino)
-    throw usage(`${o.flag} must not be ${o.input!.what}: it would be overwritten`)
+  if (isStream(here) && o.fileOnly) throw usage(`${o.flag}: ${path} is a pipe or a device: ${o.fileOnly}`)
   if (isStream(here)) return
   if (!here.isFile()) throw usage(`${o.flag}: ${path} is not a regular file`)
   if (!o.overwrite) throw usage(`${o.flag}: ${path} already exists: give a new path, or --overwrite to replace it`)

@@ -28,6 +28,8 @@ export type ErrorCode =
   | 'unreachable'
   // client-side only: bad command-line usage
   | 'usage'
+  // client-side only: a --jq filter failed on the data, or ran past its time or memory
+  | 'filter_failed'
 
 export interface ErrorDetail {
   path: string
@@ -54,6 +56,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   database_read_only: 503,
   unreachable: 0,
   usage: 0,
+  filter_failed: 0,
 }
 
 export class AppError extends Error {

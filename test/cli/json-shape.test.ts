@@ -79,6 +79,12 @@ describe('shapeOf', () => {
     expect((err as AppError).message).toMatch(/^--json: unknown fields "amout", "descr"; the fields are:\n {2}id\n {2}transaction_date\n/)
     expect(() => shapeOf({ json: 'id amount' }, 'tx list')).toThrow(usage(/^--json takes field names separated by commas/))
     expect(() => shapeOf({ jq: '.', template: 'x' }, 'tx list')).toThrow(usage('give --jq or --template, not both'))
+    expect(shapeOf({ jq: '.', jqTimeout: '60' }, 'tx list')).toMatchObject({ jq: '.', jqTimeout: 60 })
+    expect(() => shapeOf({ jqTimeout: '60' }, 'tx list')).toThrow(usage('--jq-timeout goes with --jq'))
+    for (const bad of ['0', '1.5', 'ten', '86401'])
+      expect(() => shapeOf({ jq: '.', jqTimeout: bad }, 'tx list'), bad).toThrow(
+        expect.objectContaining({ code: 'usage', message: `--jq-timeout must be a whole number from 1 to 86400 (got "${bad}")` }),
+      )
     // A command without a list: any names, checked against what it prints.
     expect(shapeOf({ json: 'whatever' }, 'doctor')).toEqual({ fields: ['whatever'] })
   })
@@ -160,7 +166,8 @@ describe('printing shaped JSON', () => {
       usage(/^--jq: jq: error: syntax error/),
     )
     await expect(printList(capture().io, { ...p, shape: { jq: 'error("no")' } }, rows, columns)).rejects.toMatchObject({
-      code: 'internal_error',
+      code: 'filter_failed',
+      message: '--jq: jq: error (at /dev/stdin:0): no',
     })
   }, 30_000)
 
@@ -208,6 +215,8 @@ describe('runTemplate', () => {
       ['{{.a | nope}}', /^--template: no function "nope"; there are upper, lower/],
       ['{{name}}', /"name" is not a field/],
       ['{{}}', /an empty/],
+      ['{{.name | ljust 100000000}}', /^--template: ljust takes a width from 0 to 10000, not 100000000$/],
+      ['{{.name | truncate -1}}', /^--template: truncate takes a width from 0 to 10000, not -1$/],
     ] as const)
       expect(() => runTemplate(tpl, data), tpl).toThrow(usage(message))
   })

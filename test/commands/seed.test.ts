@@ -198,4 +198,42 @@ describe('finctl seed, in process', () => {
     const usage = await sb.run(['seed', join(sb.dir, 'nope.json')])
     expect(usage.code).toBe(2)
   })
+
+  it('a generated range around 0 never makes a 0.00 row, which the service refuses (#60)', async () => {
+    const account = { account: 'wide', name: 'Wide', account_type: 'checking', currency_code: 'USD' }
+    const generate = { count: 5000, seed: 7, from: '2026-01-01', to: '2026-06-30', amount: { min: '-500.00', max: '500.00' } }
+    const path = join(sb.dir, 'wide.json')
+    writeFileSync(
+      path,
+      JSON.stringify({
+        steps: [
+          account,
+          { transactions: 'spread', bank_account_id: '${accounts.wide.id}', generate: { ...generate, merchants: ['Shop'] } },
+        ],
+      }),
+    )
+    const r = await sb.run(['seed', path, '--json'], { env })
+    expect(r.code, r.stderr).toBe(0)
+    expect(statuses(JSON.parse(r.stdout))).toEqual({ wide: 'created', spread: 'created' })
+    const db = new Database(sb.database, { readonly: true, fileMustExist: true })
+    try {
+      const rows = db.prepare("SELECT count(*) AS n, sum(amount = 0) AS zero FROM transactions WHERE import_ref LIKE 'seed.spread.%'").get()
+      expect(rows).toEqual({ n: 5000, zero: 0 })
+    } finally {
+      db.close()
+    }
+    const again = await sb.run(['seed', path, '--json'], { env })
+    expect(again.code, again.stderr).toBe(0)
+    expect(statuses(JSON.parse(again.stdout))).toEqual({ wide: 'exists', spread: 'exists' })
+  })
+
+  it('--env-out must not be a file a step reads, with or without --overwrite (#60)', async () => {
+    const csv = join(sb.dir, 'seed-transactions.csv')
+    const text = readFileSync(csv, 'utf8')
+    for (const overwrite of [[], ['--overwrite']]) {
+      const r = await sb.run(['seed', seedFile, '--env-out', csv, ...overwrite], { env })
+      expect([r.code, r.stderr]).toEqual([2, 'error: --env-out must not be the file of step "bank_csv": it would be overwritten\n'])
+    }
+    expect(readFileSync(csv, 'utf8')).toBe(text)
+  })
 })

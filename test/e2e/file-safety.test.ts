@@ -2,8 +2,11 @@
  * End-to-end (#48): the files finctl writes never clobber. `--rejects` as a hard link to the bank
  * file is refused (it truncated the file before); an existing `--rejects`, `--env-out` or
  * `--output-file` is replaced only with `--overwrite`; a symbolic link is never written through.
+ * (#60) `export --output` is never one of its inputs (another spelling, a link), and a device or a
+ * named pipe is written as it is, with or without `--overwrite`, never replaced by a file.
  */
-import { linkSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { closeSync, constants, linkSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, Sandbox } from '../helpers/cli.js'
@@ -96,5 +99,60 @@ describe('files finctl writes', () => {
     expect(names).toContain('replaced')
     expect(names).not.toContain('linked')
     expect(leftovers()).toEqual([])
+  })
+
+  it('export --output is never its --accounts-map, however spelled, with or without --overwrite (#60)', async () => {
+    const map = join(sb.dir, 'map.json')
+    const text = '{ "opening_balances": "Equity:Opening" }\n'
+    writeFileSync(map, text)
+    symlinkSync(map, join(sb.dir, 'map-link.json'))
+    const journal = ['export', '--format', 'hledger', '--from', '2026-01-01', '--to', '2026-01-31']
+    const cases = [
+      ['--accounts-map', 'map.json', '-o', './map.json'],
+      ['--accounts-map', './map.json', '--output', map],
+      ['--accounts-map', map, '-o', 'map-link.json'],
+      ['--accounts-map', 'map-link.json', '-o', map],
+    ]
+    for (const args of cases) {
+      const r = await sb.run([...journal, ...args, '--overwrite'])
+      expect([r.code, r.stderr], args.join(' ')).toEqual([
+        2,
+        'error: --output must not be the --accounts-map file: it would be overwritten\n',
+      ])
+    }
+    expect(readFileSync(map, 'utf8')).toBe(text)
+    expect(readdirSync(sb.dir).filter((n) => n.endsWith('.part'))).toEqual([])
+  })
+
+  it('export -o /dev/null and -o a named pipe write into it, never replace it (#60)', async () => {
+    const csv = ['export', '--format', 'csv', '--from', '2026-01-01', '--to', '2026-01-31']
+    const devnull = await sb.run([...csv, '-o', '/dev/null'])
+    expect(devnull.code, devnull.stderr).toBe(0)
+    expect(devnull.stderr).toContain('to /dev/null')
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true)
+
+    const fifo = join(sb.dir, 'export.fifo')
+    execFileSync('mkfifo', [fifo])
+    for (const overwrite of [[], ['--overwrite']]) {
+      // The reader is a process of its own: one left waiting (a writer that never came) can be ended.
+      const cat = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] })
+      let read = ''
+      cat.stdout.setEncoding('utf8').on('data', (d: string) => (read += d))
+      const ended = new Promise((res) => cat.on('close', res))
+      const r = await sb.run([...csv, '-o', fifo, ...overwrite])
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK))
+      } catch {
+        // no reader left: it has ended already
+      }
+      const timer = setTimeout(() => cat.kill(), 5000)
+      await ended
+      clearTimeout(timer)
+      expect(r.code, r.stderr).toBe(0)
+      expect(read).toMatch(/^id,date,description,amount,currency,/)
+      expect(read).toContain('Coffee')
+      expect(statSync(fifo).isFIFO()).toBe(true)
+    }
+    expect(readdirSync(sb.dir).filter((n) => n.endsWith('.part'))).toEqual([])
   })
 })

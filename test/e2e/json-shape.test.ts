@@ -1,8 +1,10 @@
 /**
  * End-to-end (#52 item 3): --json FIELDS, --jq and --template through the built CLI, as gh has them.
+ * (#60 item 7) A filter that never ends is stopped by SIGTERM (143) or Ctrl-C (130) at once.
  */
+import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { BIN, Sandbox } from '../helpers/cli.js'
 
 describe('--json FIELDS, --jq, --template', () => {
   const sb = new Sandbox('json-shape')
@@ -60,4 +62,38 @@ describe('--json FIELDS, --jq, --template', () => {
     expect(bad.stderr).toBe('error: --template: {{range}} without {{end}}\n')
     expect((await sb.run(['tx', 'list', '--jq', '.', '--template', 'x'])).code).toBe(2)
   })
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    '%s ends a filter that never ends at once: exit %i, saying so',
+    async (signal, exit) => {
+      const child = spawn(process.execPath, [BIN, 'tx', 'list', '--verbose', '--jq', 'def f: f; f'], {
+        cwd: sb.dir,
+        env: sb.env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stderr = ''
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+        child.once('exit', (code, sig) => res({ code, signal: sig })),
+      )
+      // The request is answered (--verbose says so), then the filter runs.
+      for (const deadline = Date.now() + 15_000; !stderr.includes('-> 200'); ) {
+        if (Date.now() > deadline) throw new Error(`no request within 15 s:\n${stderr}`)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      await new Promise((r) => setTimeout(r, 500))
+      const sent = Date.now()
+      child.kill(signal)
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      const end = await exited
+      clearTimeout(killer)
+      expect(end).toEqual({ code: exit, signal: null })
+      expect(Date.now() - sent).toBeLessThan(3000)
+      expect(stderr).toContain(`error: --jq: the filter was stopped by ${signal}\n`)
+    },
+    30_000,
+  )
 })

@@ -25,14 +25,16 @@ describe('output files', () => {
 
   const opts = (extra: { overwrite?: boolean; secret?: boolean } = {}) => ({
     flag: '--rejects',
-    input: { path: input, what: 'the file being imported' },
+    inputs: [{ path: input, what: 'the file being imported' }],
     ...extra,
   })
 
-  it('refuses the input file by device and inode: its path, another spelling of it, a hard link, even with --overwrite', () => {
+  it('refuses the input file by device and inode: its path, another spelling of it, a link, even with --overwrite', () => {
     const hard = join(dir, 'hard.csv')
     linkSync(input, hard)
-    for (const path of [input, join(dir, '.', 'bank.csv'), hard]) {
+    const soft = join(dir, 'soft.csv')
+    symlinkSync(input, soft)
+    for (const path of [input, join(dir, '.', 'bank.csv'), hard, soft]) {
       for (const overwrite of [false, true]) {
         expect(() => checkOutputFile(path, opts({ overwrite })), path).toThrow(
           usage('--rejects must not be the file being imported: it would be overwritten'),

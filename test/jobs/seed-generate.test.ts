@@ -50,6 +50,24 @@ describe('generated transactions', () => {
     expect(() => generateRows({ ...spec, amount: { min: '5', max: '2' } }, 2)).toThrow(/more than max/)
   })
 
+  it('never makes a 0 row: a draw of 0 becomes the nearest amount in range; only such rows change (#60)', () => {
+    const wide = { ...spec, count: 5000, seed: 7, amount: { min: '-500.00', max: '500.00' } }
+    const rows = generateRows(wide, 2)
+    // Row 4190 drew 0.00 before: the service refused it, so no seeded target holds it.
+    expect(rows[4189].amount).toBe('0.01')
+    expect(rows.filter((r) => Number(r.amount) === 0)).toEqual([])
+    for (const [min, max, only] of [
+      ['0', '0.02', /^0\.0[12]$/],
+      ['-0.02', '0', /^-0\.0[12]$/],
+    ] as const) {
+      const edge = generateRows({ ...spec, count: 300, amount: { min, max } }, 2)
+      for (const r of edge) expect(r.amount).toMatch(only)
+    }
+    const both = new Set(generateRows({ ...spec, count: 300, amount: { min: '-0.01', max: '0.01' } }, 2).map((r) => r.amount))
+    expect(both).toEqual(new Set(['-0.01', '0.01']))
+    expect(() => generateRows({ ...spec, amount: { min: '0', max: '0.00' } }, 2)).toThrow(/both 0/)
+  })
+
   it('the random stream is a pure function of its seed', () => {
     const a = randomStream('x')
     const b = randomStream('x')

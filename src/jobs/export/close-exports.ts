@@ -9,7 +9,7 @@ import type { Client } from '../../client/client.js'
 import { monthEnd } from '../../domain/accounts/period-lock.js'
 import type { CloseExport, CloseVerification } from '../../domain/closing/schemas.js'
 import { AppError } from '../../kernel/errors.js'
-import { checkOutputFile } from '../output-file.js'
+import { checkOutputFile, type OutputOptions } from '../output-file.js'
 import type { AccountsMapFile } from './accounts-map.js'
 import { exportDigest, fileDigest, reproducible, textDigest } from './digest.js'
 import { type ExportFormat, isJournal } from './format.js'
@@ -54,8 +54,14 @@ export async function checkCloseExports(plan: CloseExportPlan): Promise<void> {
   if (plan.accountsMap && !plan.formats.some(isJournal))
     throw new AppError('usage', '--accounts-map is for the journals (ledger, hledger, beancount) among --export')
   await mkdir(plan.dir, { recursive: true })
-  for (const f of plan.formats)
-    checkOutputFile(join(plan.dir, closeExportName(plan.month, f)), { flag: '--output-dir', overwrite: plan.overwrite })
+  for (const f of plan.formats) checkOutputFile(join(plan.dir, closeExportName(plan.month, f)), target(plan))
+}
+
+/** A close's export is kept and read back for its SHA-256: a file, never the map it was written with. */
+function target(plan: CloseExportPlan): OutputOptions {
+  const inputs = plan.accountsMap ? [{ path: plan.accountsMap.path, what: 'the --accounts-map file' }] : []
+  const fileOnly = 'the exports of a close are files, their SHA-256 recorded: remove it or give another folder'
+  return { flag: '--output-dir', overwrite: plan.overwrite, fileOnly, inputs }
 }
 
 /** Write each export into the folder, then record it on the month's close. */
@@ -66,7 +72,7 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
     const name = closeExportName(plan.month, format)
     const path = join(plan.dir, name)
     const map = isJournal(format) ? plan.accountsMap : undefined
-    const file = await openOutputFile(path, { flag: '--output-dir', overwrite: plan.overwrite })
+    const file = await openOutputFile(path, target(plan))
     let rows: number
     try {
       rows = (await runExport(client, { format, ...period, accountsMap: map?.map }, file.stream)).rows

@@ -36,7 +36,7 @@ export class RejectsWriter {
           flag: '--rejects',
           what: 'the rejects file',
           overwrite: this.file.overwrite,
-          input: { path: this.file.input, what: 'the file being imported' },
+          inputs: [{ path: this.file.input, what: 'the file being imported' }],
         })
         this.out.write(this.line([...this.header, 'line', 'reason']))
       }

@@ -2,7 +2,8 @@
  * Generated transactions: `count` rows between two dates, amounts between two bounds, merchants
  * from a list, from a seeded random stream. The same seed and inputs give the same rows on every
  * machine (integer arithmetic only), and every row draws the same number of values, so raising
- * `count` adds rows and keeps the earlier ones as they were.
+ * `count` adds rows and keeps the earlier ones as they were. No row is 0 (the service refuses a
+ * transaction that moves nothing): a draw of 0 becomes the nearest amount in range, 0.01 or -0.01.
  */
 import { formatMinor, parseAmount } from '../../kernel/money.js'
 
@@ -88,6 +89,8 @@ export function amountBounds(
   const max = parseAmount(spec.max, exponent)
   if (!max.ok) return { path: 'generate.amount.max', error: max.message }
   if (min.minor > max.minor) return { path: 'generate.amount', error: `min (${spec.min}) is more than max (${spec.max})` }
+  if (min.minor === 0 && max.minor === 0)
+    return { path: 'generate.amount', error: 'min and max are both 0: a transaction must move money, give a range around other amounts' }
   return { min: min.minor, max: max.minor }
 }
 
@@ -108,7 +111,9 @@ export function generateRows(spec: GenerateSpec, exponent: number): GeneratedRow
     const lo = next()
     const merchantDraw = next()
     const date = new Date(start + below(dayDraw, days) * DAY_MS).toISOString().slice(0, 10)
-    const minor = bounds.min + Number(((BigInt(hi) << 32n) | BigInt(lo)) % span)
+    const drawn = bounds.min + Number(((BigInt(hi) << 32n) | BigInt(lo)) % span)
+    // Only a row that was 0 changes, so the rows a seed created before stay the same.
+    const minor = drawn !== 0 ? drawn : bounds.max >= 1 && (bounds.min > -1 || (lo & 1) === 0) ? 1 : -1
     const merchant = spec.merchants[below(merchantDraw, spec.merchants.length)]
     const row: GeneratedRow = {
       transaction_date: date,

@@ -6,7 +6,8 @@
  * before the close edited in the database. Wrong flags exit 2 before anything changes.
  */
 import { createHash } from 'node:crypto'
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -84,6 +85,26 @@ describe('the close record and verify --close, in process', () => {
     expect(never.code).toBe(5)
     expect(never.stderr).toContain(`${M} was never closed`)
     expect((await sb.run(['verify', '--dir', dir])).code).toBe(2)
+  })
+
+  it('refuses an export that would be its own accounts map, or a named pipe, before anything changes (#60)', async () => {
+    const other = join(sb.dir, 'other')
+    mkdirSync(other)
+    const map = join(other, `books-${M}.journal`)
+    writeFileSync(map, '{}\n')
+    const own = await sb.run(['close', M, ...FORCE, '--export', 'hledger', '--output-dir', other, '--accounts-map', map, '--overwrite'])
+    expect([own.code, own.stderr]).toEqual([2, 'error: --output-dir must not be the --accounts-map file: it would be overwritten\n'])
+    expect(readFileSync(map, 'utf8')).toBe('{}\n')
+    const fifo = join(other, `books-${M}.csv`)
+    execFileSync('mkfifo', [fifo])
+    const piped = await sb.run(['close', M, ...FORCE, '--export', 'csv', '--output-dir', other, '--overwrite'])
+    expect(piped.code).toBe(2)
+    expect(piped.stderr).toBe(
+      `error: --output-dir: ${fifo} is a pipe or a device: the exports of a close are files, their SHA-256 recorded: remove it or give another folder\n`,
+    )
+    expect(statSync(fifo).isFIFO()).toBe(true)
+    const status = await sb.run(['close', 'status', '--month', M, '--json'])
+    expect(JSON.parse(status.stdout)).toMatchObject({ closed: false })
   })
 
   it('close --export writes the files and records their SHA-256 with the audit head', async () => {

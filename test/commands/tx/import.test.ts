@@ -145,16 +145,17 @@ describe('tx import, in process: refused before the import starts', () => {
     const bytes = readFileSync(file)
     writeFileSync(input, bytes)
     symlinkSync(input, join(dir, 'link.csv'))
+    symlinkSync(join(dir, 'elsewhere.csv'), join(dir, 'other-link.csv'))
     const run = (rejects: string) => sb.run(['tx', 'import', input, '--account', account, '--rejects', rejects])
-    for (const same of [input, join(dir, '..', 'rejects-paths', 'in.csv')]) {
+    for (const same of [input, join(dir, '..', 'rejects-paths', 'in.csv'), join(dir, 'link.csv')]) {
       const r = await run(same)
       expect(r.code, same).toBe(2)
       expect(r.stderr).toBe('error: --rejects must not be the file being imported: it would be overwritten\n')
     }
-    const link = await run(join(dir, 'link.csv'))
+    const link = await run(join(dir, 'other-link.csv'))
     expect([link.code, link.stderr]).toEqual([
       2,
-      `error: --rejects: ${join(dir, 'link.csv')} is a symbolic link: give the path of a regular file (finctl never writes through a link)\n`,
+      `error: --rejects: ${join(dir, 'other-link.csv')} is a symbolic link: give the path of a regular file (finctl never writes through a link)\n`,
     ])
     const noFolder = await run(join(dir, 'nope', 'r.csv'))
     expect([noFolder.code, noFolder.stderr]).toEqual([2, `error: --rejects: no such folder: ${join(dir, 'nope')}\n`])
