@@ -84,6 +84,8 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         status: 'active',
         opening_balance: 9_007_199_254_740_991,
         opening_balance_date: '2000-01-01',
+        opening_exchange_rate: null,
+        opening_exchange_rate_date: null,
         created_at: '2026-11-20T10:00:00.000Z',
         updated_at: '2026-11-20T10:00:00.000Z',
       })
