@@ -8,6 +8,8 @@
  */
 import { Argument, type Command, type Option } from 'commander'
 import type { Runner } from '../src/cli/runner.js'
+import { PassThrough } from 'node:stream'
+import { Context, type GlobalOptions } from '../src/cli/context.js'
 import type { IO } from '../src/cli/io.js'
 import { JSON_FIELDS } from '../src/cli/json-shape.js'
 import {
@@ -60,9 +62,36 @@ export function registerCompletion(program: Command, run: Runner): void {
     )
 }
 
-/** `finctl __complete [--] WORDS...` answered from the program itself (no cached tree). */
-export function complete(program: Command, argv: string[], io: IO): number {
-  return completeFromTree(completionTree(program), argv, io.env, io.stdout)
+/**
+ * `finctl __complete [--] WORDS...` answered from the program itself (no cached tree, or account
+ * names wanted: those are asked of the profile's target, as kubectl completes a pod's name).
+ */
+export async function complete(program: Command, argv: string[], io: IO): Promise<number> {
+  const tree = completionTree(program)
+  const code = completeFromTree(tree, argv, io.env, io.stdout)
+  if (code !== undefined) return code
+  return completeFromTree(tree, argv, io.env, io.stdout, { accounts: await accountNames(argv, io) }) ?? 0
+}
+
+/** The bank accounts' names on the target the words name (--profile, --base-url); none when it cannot be asked. */
+async function accountNames(words: string[], io: IO): Promise<string[]> {
+  const globals: GlobalOptions = { input: false, quiet: true }
+  const flags = { '--profile': 'profile', '--base-url': 'baseUrl', '--api-key': 'apiKey', '--token': 'token' } as const
+  for (let i = 0; i < words.length - 2; i++) {
+    const key = flags[words[i] as keyof typeof flags]
+    if (key) globals[key] = words[i + 1]
+  }
+  // A Tab never prompts, never prints: stderr goes nowhere.
+  const quiet: IO = { ...io, stderr: new PassThrough(), isStdinTTY: false, isStderrTTY: false }
+  const ctx = new Context(quiet, globals, 'accounts list')
+  try {
+    const { data } = await (await ctx.client()).accounts.list()
+    return data.map((a) => a.name).sort()
+  } catch {
+    return []
+  } finally {
+    await ctx.close().catch(() => {})
+  }
 }
 
 /**
@@ -101,7 +130,7 @@ function optionOf(cmd: Command, o: Option): TreeOption {
   if (o.required || o.optional) t.takesValue = true
   const known = valuesOf(cmd, o)
   if (known) {
-    t.values = known.values === 'profiles' ? 'profiles' : known.values.map((value) => ({ value }))
+    t.values = typeof known.values === 'string' ? known.values : known.values.map((value) => ({ value }))
     if (known.list) t.list = true
   } else if (/file|path|json|dir/i.test(o.flags)) t.files = true
   return t
@@ -164,13 +193,15 @@ const API_PATHS = [
 ]
 
 /** The values an option takes, by its flag (and, for --status, by the command). */
-function valuesOf(cmd: Command, opt: Option): { values: readonly string[] | 'profiles'; list?: boolean } | undefined {
+function valuesOf(cmd: Command, opt: Option): { values: readonly string[] | 'profiles' | 'accounts'; list?: boolean } | undefined {
   if (opt.argChoices) return { values: opt.argChoices }
   const path = commandPath(cmd)
   switch (opt.long) {
     case '--profile':
     case '--save-profile':
       return { values: 'profiles' }
+    case '--account':
+      return { values: 'accounts' }
     case '--scopes':
       return { values: API_KEY_SCOPES, list: true }
     case '--status':
@@ -203,6 +234,7 @@ function argumentValues(program: Command, cmd: Command, arg: Argument, index: nu
   if (arg.argChoices) return arg.argChoices.map((value) => ({ value }))
   const path = commandPath(cmd)
   if (/^profile (use|show|remove|protect|unprotect)$/.test(path)) return 'profiles'
+  if (/^accounts (get|update|delete|transactions)$/.test(path)) return 'accounts'
   if (path === 'help') {
     if (index > 0) return []
     return [

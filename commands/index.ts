@@ -23,7 +23,7 @@ export const GROUPS: readonly Group[] = [
   { names: ['profile'], load: () => import('./profile/index.js').then((m) => m.registerProfile) },
   { names: ['keys'], load: () => import('./keys/index.js').then((m) => m.registerKeys) },
   { names: ['accounts'], load: () => import('./accounts/index.js').then((m) => m.registerAccounts) },
-  { names: ['tx'], load: () => import('./tx/index.js').then((m) => m.registerTx) },
+  { names: ['tx', 'transactions'], load: () => import('./tx/index.js').then((m) => m.registerTx) },
   { names: ['statements'], load: () => import('./statements/index.js').then((m) => m.registerStatements) },
   { names: ['company', 'categories'], load: () => import('./company/index.js').then((m) => m.registerCompany) },
   { names: ['reports'], load: () => import('./reports/index.js').then((m) => m.registerReports) },

@@ -1,5 +1,6 @@
 /** What the verbs of `finctl close` share: a month as given on the command line. */
 import { AppError } from '../../src/kernel/errors.js'
+import { editDistance } from '../../src/kernel/near-names.js'
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
 
@@ -14,14 +15,4 @@ export function month(flag: string, v: string): string {
   if (near.length && !/\d/.test(v))
     throw new AppError('usage', `unknown command '${v}' (Did you mean ${near.join(' or ')}?), or give the month to close, YYYY-MM`)
   throw new AppError('usage', `${flag} must be a month written YYYY-MM, not "${v}"`)
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i]
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    prev = cur
-  }
-  return prev[b.length]
 }

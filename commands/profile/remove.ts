@@ -3,8 +3,7 @@ import type { Command } from 'commander'
 import { SECRETS } from '../../src/cli/credentials.js'
 import { note } from '../../src/cli/output.js'
 import type { RunVerb, Runner } from '../../src/cli/runner.js'
-import { AppError } from '../../src/kernel/errors.js'
-import type { ProfileHost } from './shared.js'
+import { type ProfileHost, noProfile } from './shared.js'
 
 export type RemoveOptions = Record<string, never>
 
@@ -19,7 +18,7 @@ export function registerRemove(profile: Command, run: Runner, runF: RunVerb<Remo
 
 export async function runRemove(host: ProfileHost, _o: RemoveOptions, [name]: string[]): Promise<number> {
   if (host.profiles().get(name)) host.secrets().forget(name, SECRETS, { removeProfile: true })
-  if (!host.profiles().remove(name)) throw new AppError('not_found', `no profile named "${name}"`)
+  if (!host.profiles().remove(name)) throw noProfile(host, name)
   note(host.io, host.printer, `removed profile "${name}"`)
   return 0
 }

@@ -5,10 +5,17 @@ import { note } from '../../src/cli/output.js'
 import type { Profile } from '../../src/cli/profiles.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { didYouMean } from '../../src/kernel/near-names.js'
 import { redactPasswords } from '../../src/kernel/redact.js'
 
 /** The host of the `profile` verbs: the profile store, the secrets, the current profile's name. */
 export type ProfileHost = VerbHost & Pick<Context, 'profiles' | 'secrets' | 'profileName'>
+
+/** A profile that is not there: exit 5, the nearest names suggested. */
+export function noProfile(host: Pick<Context, 'profiles'>, name: string): AppError {
+  const near = didYouMean(Object.keys(host.profiles().list()), name)
+  return new AppError('not_found', `no profile named "${name}"${near}: see \`finctl profile list\``)
+}
 
 /** Where a profile keeps a secret, read from the file alone (the keyring is not opened to list profiles). */
 function storage(p: Profile, secret: 'api_key' | 'access_token'): string | null {
@@ -33,7 +40,7 @@ export function describe(name: string, p: Profile, current: boolean) {
 
 /** `profile protect` and `profile unprotect`: the mark set or taken away; a profile not there is exit 5. */
 export function setProtected(host: ProfileHost, name: string, on: boolean): number {
-  if (!host.profiles().get(name)) throw new AppError('not_found', `no profile named "${name}": see \`finctl profile list\``)
+  if (!host.profiles().get(name)) throw noProfile(host, name)
   host.profiles().update(name, { protected: on || undefined })
   note(
     host.io,

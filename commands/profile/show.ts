@@ -2,8 +2,7 @@
 import type { Command } from 'commander'
 import { printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner } from '../../src/cli/runner.js'
-import { AppError } from '../../src/kernel/errors.js'
-import { type ProfileHost, describe } from './shared.js'
+import { type ProfileHost, describe, noProfile } from './shared.js'
 
 export type ShowOptions = Record<string, never>
 
@@ -19,7 +18,7 @@ export function registerShow(profile: Command, run: Runner, runF: RunVerb<ShowOp
 export async function runShow(host: ProfileHost, _o: ShowOptions, [name]: string[]): Promise<number> {
   const n = name ?? host.profileName()
   const p = host.profiles().get(n)
-  if (!p) throw new AppError('not_found', `no profile named "${n}"`)
+  if (!p) throw noProfile(host, n)
   await printRecord(host.io, host.printer, describe(n, p, n === host.profileName()))
   return 0
 }

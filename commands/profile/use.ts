@@ -2,8 +2,7 @@
 import type { Command } from 'commander'
 import { note } from '../../src/cli/output.js'
 import type { RunVerb, Runner } from '../../src/cli/runner.js'
-import { AppError } from '../../src/kernel/errors.js'
-import type { ProfileHost } from './shared.js'
+import { type ProfileHost, noProfile } from './shared.js'
 
 export type UseOptions = Record<string, never>
 
@@ -17,7 +16,7 @@ export function registerUse(profile: Command, run: Runner, runF: RunVerb<UseOpti
 }
 
 export async function runUse(host: ProfileHost, _o: UseOptions, [name]: string[]): Promise<number> {
-  if (!host.profiles().get(name)) throw new AppError('not_found', `no profile named "${name}": see \`finctl profile list\``)
+  if (!host.profiles().get(name)) throw noProfile(host, name)
   host.profiles().setCurrent(name)
   note(host.io, host.printer, `now using profile "${name}"`)
   return 0

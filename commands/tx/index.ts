@@ -11,7 +11,8 @@ import { registerReview } from './review.js'
 import { registerUpdate } from './update.js'
 
 export function registerTx(program: Command, run: Runner): void {
-  const tx = program.command('tx').description('transactions')
+  // `transactions` as gh's `pr`/`pull-request`: the long word works as well as the short one.
+  const tx = program.command('tx').alias('transactions').description('transactions')
   registerList(tx, run)
   registerGet(tx, run)
   registerUpdate(tx, run)

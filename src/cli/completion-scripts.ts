@@ -8,14 +8,15 @@ export function bashScript(): string {
   return `# bash completion for finctl. Load it with:  source <(finctl completion bash)
 # or save it as ~/.local/share/bash-completion/completions/finctl
 _finctl() {
-    local out line directive=0
+    local out line value directive=0
     COMPREPLY=()
     out=$("\${COMP_WORDS[0]}" __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
     while IFS= read -r line; do
         case "$line" in
             '') ;;
             :*) directive=\${line#:} ;;
-            *) COMPREPLY+=("\${line%%$'\\t'*}") ;;
+            # a name with spaces (an account's) goes in escaped, as printf %q writes it
+            *) value="\${line%%$'\\t'*}"; [[ $value == *' '* ]] && printf -v value '%q' "$value"; COMPREPLY+=("$value") ;;
         esac
     done <<< "$out"
     if (( directive & 2 )); then compopt -o nospace 2>/dev/null; fi

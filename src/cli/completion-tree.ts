@@ -3,8 +3,9 @@
  * its flags, its arguments and the values each takes, worked out beforehand from the commander
  * program (commands/completion.ts, `completionTree`). The build writes that tree to
  * dist/completion-tree.json, so that a Tab is answered by completion-cached.ts without loading the
- * program; without the file, the program builds the same tree itself. Only profile names are
- * looked up at the time of the request (`'profiles'`).
+ * program; without the file, the program builds the same tree itself. Profile names are looked
+ * up at the time of the request (`'profiles'`), and so are account names (`'accounts'`): those
+ * need the service, so the cached answer leaves them to the program (completeFromTree: undefined).
  *
  * Protocol: one candidate per line (`value<TAB>description`), then a last line `:N`, N a bit set:
  * 1 = nothing known here, let the shell complete file names; 2 = add no space.
@@ -19,8 +20,16 @@ export interface Candidate {
   description?: string
 }
 
-/** Values known in advance, or the names of the profiles at the time of the request. */
-export type Values = readonly Candidate[] | 'profiles'
+/** Values known in advance, or the names of the profiles or bank accounts at the time of the request. */
+export type Values = readonly Candidate[] | 'profiles' | 'accounts'
+
+/** Names looked up from the service for this request; `accounts` undefined: not looked up (yet). */
+export interface Lookups {
+  accounts?: readonly string[]
+}
+
+/** Thrown inside completions() when account names are needed and were not looked up. */
+const NEEDS_ACCOUNTS = Symbol('needs accounts')
 
 export interface TreeOption {
   long?: string
@@ -60,16 +69,39 @@ export interface TreeCommand {
 const FILES = 1
 const NO_SPACE = 2
 
-/** `finctl __complete [--] WORDS...`: the last word is the one being completed (maybe empty). */
-export function completeFromTree(tree: TreeCommand, argv: string[], env: NodeJS.ProcessEnv, out: { write(s: string): unknown }): number {
-  const { items, directive } = completions(tree, argv[0] === '--' ? argv.slice(1) : argv, env)
+/**
+ * `finctl __complete [--] WORDS...`: the last word is the one being completed (maybe empty).
+ * Undefined, and nothing written, when the answer needs account names and `lookups` has none.
+ */
+export function completeFromTree(
+  tree: TreeCommand,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: { write(s: string): unknown },
+  lookups: Lookups = {},
+): number | undefined {
+  let answer: { items: Candidate[]; directive: number }
+  try {
+    answer = completions(tree, argv[0] === '--' ? argv.slice(1) : argv, env, lookups)
+  } catch (e) {
+    if (e === NEEDS_ACCOUNTS) return undefined
+    throw e
+  }
+  const { items, directive } = answer
   const lines = items.map((c) => (c.description ? `${c.value}\t${c.description.split('\n')[0]}` : c.value))
   out.write(`${[...lines, `:${directive}`].join('\n')}\n`)
   return 0
 }
 
-export function completions(tree: TreeCommand, words: string[], env: NodeJS.ProcessEnv): { items: Candidate[]; directive: number } {
-  const current = words.length > 0 ? words[words.length - 1] : ''
+export function completions(
+  tree: TreeCommand,
+  words: string[],
+  env: NodeJS.ProcessEnv,
+  lookups: Lookups = {},
+): { items: Candidate[]; directive: number } {
+  const typed = words.length > 0 ? words[words.length - 1] : ''
+  // bash hands the word as typed: `Chase\ Ch`, `"Chase Ch` (names may have spaces).
+  const current = typed.replace(/^["']/, '').replace(/\\(.)/g, '$1')
   // The command and its ancestors, the command first.
   const chain: TreeCommand[] = [tree]
   let positional = 0
@@ -105,7 +137,7 @@ export function completions(tree: TreeCommand, words: string[], env: NodeJS.Proc
   }
 
   const cmd = chain[0]
-  if (pending) return optionValues(pending, current, env)
+  if (pending) return optionValues(pending, current, env, lookups)
   if (afterJson && cmd.fields && !current.startsWith('-')) return listValues(cmd.fields, current)
   if (current.startsWith('-') && !operandsOnly) {
     if (current.includes('=')) return { items: [], directive: 0 }
@@ -123,7 +155,7 @@ export function completions(tree: TreeCommand, words: string[], env: NodeJS.Proc
     const values = args[positional] ? arg.values : arg.more
     if (values) {
       known = true
-      items.push(...resolve(values, env))
+      items.push(...resolve(values, env, lookups))
     }
   }
   return { items: byPrefix(items, current), directive: known || !arg ? 0 : FILES }
@@ -161,7 +193,11 @@ function byPrefix(items: Candidate[], prefix: string): Candidate[] {
   return items.filter((c) => c.value.startsWith(prefix) && !seen.has(c.value) && seen.add(c.value))
 }
 
-function resolve(values: Values, env: NodeJS.ProcessEnv): readonly Candidate[] {
+function resolve(values: Values, env: NodeJS.ProcessEnv, lookups: Lookups): readonly Candidate[] {
+  if (values === 'accounts') {
+    if (!lookups.accounts) throw NEEDS_ACCOUNTS
+    return lookups.accounts.map((value) => ({ value }))
+  }
   return values === 'profiles' ? profileNames(env).map((value) => ({ value })) : values
 }
 
@@ -174,9 +210,14 @@ export function profileNames(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-function optionValues(opt: TreeOption, current: string, env: NodeJS.ProcessEnv): { items: Candidate[]; directive: number } {
+function optionValues(
+  opt: TreeOption,
+  current: string,
+  env: NodeJS.ProcessEnv,
+  lookups: Lookups,
+): { items: Candidate[]; directive: number } {
   if (!opt.values) return { items: [], directive: opt.files ? FILES : 0 }
-  const values = resolve(opt.values, env)
+  const values = resolve(opt.values, env, lookups)
   if (!opt.list) return { items: byPrefix([...values], current), directive: 0 }
   return listValues(
     values.map((v) => v.value),

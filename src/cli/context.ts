@@ -5,6 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk'
 import { AppError, databaseUnreachable } from '../kernel/errors.js'
+import { didYouMean } from '../kernel/near-names.js'
 import { redactPasswords } from '../kernel/redact.js'
 import type { Client, RequestLog } from '../client/client.js'
 import type { Target } from '../client/target.js'
@@ -170,7 +171,10 @@ export class Context {
     const known = names.length
       ? `the profiles are ${names.join(', ')} (finctl profile list)`
       : 'there is no profile yet: run `finctl init`, or `finctl profile add NAME --base-url URL`'
-    throw new AppError('usage', `profile "${this.profileName()}" (${from}) does not exist: ${known}`)
+    throw new AppError(
+      'usage',
+      `profile "${this.profileName()}" (${from}) does not exist${didYouMean(names, this.profileName())}: ${known}`,
+    )
   }
 
   private async openClient(override: { apiKey?: string; token?: string; thread?: boolean }): Promise<Client> {

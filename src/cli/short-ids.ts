@@ -13,6 +13,7 @@
 import type { Client } from '../client/client.js'
 import type { BankAccount, Transaction } from '../domain/schemas.js'
 import { AppError } from '../kernel/errors.js'
+import { didYouMean } from '../kernel/near-names.js'
 import type { IO } from './io.js'
 import { showAmount } from './money.js'
 import type { Printer } from './output.js'
@@ -114,7 +115,13 @@ export function pickAccount(accounts: BankAccount[], text: string, flag: string)
   if (byName.length > 1) throw ambiguous('bank account', text, flag, byName, line)
   const hex = idDigits(text)
   if (!hex)
-    throw new AppError('not_found', `${flag}: no bank account is named "${text}" (see finctl accounts list; an id needs 6+ hex digits)`)
+    throw new AppError(
+      'not_found',
+      `${flag}: no bank account is named "${text}"${didYouMean(
+        accounts.map((a) => a.name),
+        text,
+      )} (see finctl accounts list; an id needs 6+ hex digits)`,
+    )
   return pickOne('bank account', accounts, hex, text, flag, line)
 }
 

@@ -28,7 +28,7 @@ describe('command groups', () => {
   it('a command loads its own group alone; help, no command and an unknown one load them all', async () => {
     const tx = createProgram({} as IO)
     await registerGroupOf(tx, run, 'tx')
-    expect(namesOf(tx)).toEqual(['tx'])
+    expect(namesOf(tx)).toEqual(['tx', 'transactions'])
     const categories = createProgram({} as IO)
     await registerGroupOf(categories, run, 'categories')
     expect(namesOf(categories)).toEqual(['company', 'categories'])

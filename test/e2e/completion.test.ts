@@ -100,6 +100,15 @@ describe('shell completion', () => {
     expect(bashComplete('finctl', 'tx', 'list', '--profile', 'p')).toEqual(['prod'])
   })
 
+  it('completes account names from the service, a name with spaces escaped (#61 item 16)', async () => {
+    for (const name of ['Chase Checking', 'Amex'])
+      await sb.ok(['accounts', 'create', '--name', name, '--type', 'checking', '--currency', 'USD'])
+    expect(bashComplete('finctl', 'tx', 'list', '--account', '')).toEqual(['Amex', 'Chase\\ Checking'])
+    expect(bashComplete('finctl', 'accounts', 'get', 'Chase\\ C')).toEqual(['Chase\\ Checking'])
+    // A target that cannot be reached offers nothing, and says nothing.
+    expect(bashComplete('finctl', '--profile', 'prod', 'tx', 'list', '--account', '')).toEqual([])
+  })
+
   it('completes flags of the command and the global ones', () => {
     const flags = bashComplete('finctl', 'tx', 'list', '--')
     for (const f of ['--account', '--from', '--status', '--all', '--profile', '--output', '--help']) expect(flags).toContain(f)
