@@ -4,6 +4,7 @@ import { say } from '../../src/cli/output.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import type { BankAccount } from '../../src/domain/schemas.js'
+import { count } from '../../src/kernel/words.js'
 
 type Out = Pick<VerbHost, 'io' | 'printer'>
 
@@ -31,7 +32,7 @@ export function warnUnconverted(host: Out, accounts: BankAccount[]): void {
     if (held > 0)
       say(
         host.io,
-        `note: ${held} transaction(s) of "${printableLine(a.name)}" are dated before its opening date ${a.opening_balance_date}: its opening balance holds them, so they count only in balances before that date (finctl accounts update ${a.id} --opening-balance-date DATE --opening-balance AMOUNT moves it)`,
+        `note: ${count(held, 'transaction')} of "${printableLine(a.name)}" ${held === 1 ? 'is' : 'are'} dated before its opening date ${a.opening_balance_date}: its opening balance holds ${held === 1 ? 'it, so it counts' : 'them, so they count'} only in balances before that date (finctl accounts update ${a.id} --opening-balance-date DATE --opening-balance AMOUNT moves it)`,
       )
   }
 }

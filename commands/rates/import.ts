@@ -7,6 +7,7 @@ import { requireInputFile } from '../../src/cli/files.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { count } from '../../src/kernel/words.js'
 
 const FORMATS = ['ecb', 'plain']
 
@@ -52,7 +53,7 @@ export async function runImport(host: VerbHost, o: ImportOptions, [file]: string
   note(
     host.io,
     host.printer,
-    `imported ${r.imported} rate(s), replaced ${r.replaced}, for ${r.currencies.length} currencies${r.from ? ` from ${r.from} to ${r.to}` : ''}`,
+    `imported ${count(r.imported, 'rate')}, replaced ${r.replaced}, for ${count(r.currencies.length, 'currency', 'currencies')}${r.from ? ` from ${r.from} to ${r.to}` : ''}`,
   )
   return EXIT.ok
 }

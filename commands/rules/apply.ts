@@ -4,6 +4,7 @@ import { note, printRecord } from '../../src/cli/output.js'
 import { type PromptHost, confirmOrYes } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { api, ruleId } from './shared.js'
+import { count, quoteName } from '../../src/kernel/words.js'
 
 export interface ApplyOptions {
   since: string
@@ -29,14 +30,14 @@ export async function runApply(host: VerbHost & PromptHost, o: ApplyOptions, [gi
   if (!o.yes && !host.globals.yes && host.canPrompt()) {
     const t = await rules.test(id, { since: o.since, limit: 1 })
     if (t.would_change === 0) {
-      note(host.io, host.printer, `rule "${t.rule.name}" would change no transaction since ${t.since}: nothing to do`)
+      note(host.io, host.printer, `rule ${quoteName(t.rule.name)} would change no transaction since ${t.since}: nothing to do`)
       return 0
     }
-    question = `Apply rule "${t.rule.name}" to ${t.would_change} transaction(s) dated since ${t.since}?`
+    question = `Apply rule ${quoteName(t.rule.name)} to ${count(t.would_change, 'transaction')} dated since ${t.since}?`
   }
   await confirmOrYes(host, o.yes, question)
   const r = await rules.apply(id, { since: o.since })
   await printRecord(host.io, host.printer, host.printer.format === 'table' ? { since: r.since, matched: r.matched, updated: r.updated } : r)
-  note(host.io, host.printer, `updated ${r.updated} of ${r.matched} matching transaction(s) since ${r.since}`)
+  note(host.io, host.printer, `updated ${r.updated} of ${count(r.matched, 'matching transaction')} since ${r.since}`)
   return 0
 }

@@ -1,4 +1,5 @@
 /** What the verbs of `finctl rules` share: the requests, the condition flags and their options, a rule's columns. */
+import { typedAmount } from '../../src/cli/money.js'
 import type { Command } from 'commander'
 import type { Client } from '../../src/client/client.js'
 import { idColumn } from '../../src/cli/columns.js'
@@ -88,8 +89,8 @@ export function conditionsOf(o: RuleOptions): RuleConditions | undefined {
     merchant_contains: o.merchantContains,
     merchant_equals: o.merchantEquals,
     merchant_regex: o.merchantMatches,
-    min_amount: o.minAmount,
-    max_amount: o.maxAmount,
+    min_amount: typedAmount(o.minAmount),
+    max_amount: typedAmount(o.maxAmount),
     bank_account_id: o.account,
     currency_code: o.currency?.toUpperCase(),
   }

@@ -6,6 +6,7 @@ import { note, printList, printRecord, type Column } from '../../src/cli/output.
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { RuleTestResult } from '../../src/domain/categorization/rule-schemas.js'
 import { api, ruleId, shownValue } from './shared.js'
+import { count, quoteName } from '../../src/kernel/words.js'
 
 export interface TestOptions {
   since: string
@@ -50,7 +51,7 @@ export async function runTest(host: VerbHost, o: TestOptions, [id]: string[]): P
   note(
     host.io,
     host.printer,
-    `rule "${t.rule.name}" since ${t.since}: ${t.scanned} transactions scanned, ${t.matched} match, ${t.would_change} would change${shown}`,
+    `rule ${quoteName(t.rule.name)} since ${t.since}: ${count(t.scanned, 'transaction')} scanned, ${t.matched} ${t.matched === 1 ? 'matches' : 'match'}, ${t.would_change} would change${shown}`,
   )
   return 0
 }

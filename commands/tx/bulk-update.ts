@@ -11,6 +11,7 @@ import { addListFilters, hasFilter, listQuery, type ListFilterOptions } from '..
 import type { BulkUpdateRequest, Transaction } from '../../src/domain/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { parseBool, splitList } from './shared.js'
+import { count } from '../../src/kernel/words.js'
 
 export type BulkUpdateOptions = ListFilterOptions & { ids?: string; idsFile?: string; set?: string[]; dryRun?: boolean; yes?: boolean }
 
@@ -102,7 +103,7 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
   }
   const full = targets.every((t) => t.amount !== undefined) ? (targets as Transaction[]) : undefined
   const total = full ? amountTotal(full) : undefined
-  const summary = `${targets.length} transaction(s)${total ? `, total ${total[3]}` : ''}: set ${Object.entries(updates)
+  const summary = `${count(targets.length, 'transaction')}${total ? `, total ${total[3]}` : ''}: set ${Object.entries(updates)
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`)
     .join(', ')}`
   if (o.dryRun) {
@@ -137,6 +138,6 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
     }
   }
   await printList(host.io, host.printer, changed, transactionColumns)
-  note(host.io, host.printer, `updated ${updated} transaction(s)`)
+  note(host.io, host.printer, `updated ${count(updated, 'transaction')}`)
   return 0
 }

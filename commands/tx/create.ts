@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { today } from '../../src/cli/format.js'
-import { showAmount } from '../../src/cli/money.js'
+import { showAmount, typedAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import { type PromptHost, promptSelect, promptText, valueOrPrompt } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
@@ -84,7 +84,7 @@ export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): 
     const exp = isCurrency(currency) ? currencyExponent(currency) : 2
     return promptText(host, `Amount in ${currency} (negative for money out)`, {
       validate: (v) => {
-        const r = parseAmount(v, exp)
+        const r = parseAmount(typedAmount(v), exp)
         return r.ok ? true : r.message
       },
     })
@@ -93,7 +93,7 @@ export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): 
     bank_account_id: account,
     transaction_date: date,
     description,
-    amount: amount.replace(/^\u2212/, '-'),
+    amount: typedAmount(amount),
     currency_code: o.currency?.toUpperCase(),
     posted_date: o.postedDate,
     exchange_rate: o.exchangeRate,

@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { showAmount } from '../../src/cli/money.js'
 import { printList, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { resolveTransactionId } from '../../src/cli/short-ids.js'
+import { resolveTransactionId, shortId } from '../../src/cli/short-ids.js'
 
 export type GetOptions = Record<string, never>
 
@@ -29,9 +29,17 @@ export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Pr
     bank_account: `${bank_account.name} (${bank_account.id})`,
     statement: statement ? `${statement.file_name} (${statement.id})` : '',
   })
+  // The calling key by its name; other keys and users by a short id (listing keys needs the owner's login).
+  // Tab-separated rows keep the actor exact, as they keep full ids.
+  const me = host.io.isStdoutTTY ? await client.keys.me().catch(() => undefined) : undefined
+  const who = (actor: string): string => {
+    const [kind, id = ''] = actor.split(':')
+    if (kind === 'key' && me && me.id === id) return `key "${me.name}" (${shortId(id)})`
+    return kind === 'key' || kind === 'user' ? `${kind} ${shortId(id)}` : actor
+  }
   await printList(host.io, host.printer, history, [
     { header: 'when', value: (e) => e.at },
-    { header: 'who', value: (e) => e.actor },
+    { header: 'who', value: (e) => (host.io.isStdoutTTY ? who(e.actor) : e.actor) },
     { header: 'action', value: (e) => e.action },
     {
       header: 'changes',

@@ -11,7 +11,8 @@ import { wholeNumber } from '../../src/cli/flags.js'
 import { note } from '../../src/cli/output.js'
 import { type PromptHost, promptSelect, valueOrPrompt } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { resolveAccountId } from '../../src/cli/short-ids.js'
+import { accountNames, rememberAccounts, resolveAccountId, shortId } from '../../src/cli/short-ids.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 import type { ImportSummary } from '../../src/jobs/import/run.js'
 import { checkOutputFile } from '../../src/jobs/output-file.js'
 import { AppError } from '../../src/kernel/errors.js'
@@ -160,6 +161,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
     const client = await ctx.client({ thread: true })
     const { data } = await client.accounts.list({ status: 'active' })
     if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')
+    rememberAccounts(data)
     return promptSelect(
       ctx,
       'Import into which bank account?',
@@ -176,7 +178,10 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
   const { ProgressLine } = await import('../../src/cli/progress.js')
   const showProgress = !o.dryRun && !ctx.printer.quiet && (o.progress === true || (o.progress !== false && ctx.io.isStderrTTY))
   const bar = new ProgressLine(ctx.io, showProgress)
-  if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into account ${account} on ${ctx.describeTarget()}`)
+  // The account by its name where a lookup above gave it (a name typed, or chosen), its id otherwise.
+  const named = accountNames.get(account)
+  const into = named === undefined ? `account ${account}` : `"${printableLine(named)}" (${shortId(account)})`
+  if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into ${into} on ${ctx.describeTarget()}`)
   let summary: ImportSummary
   let created = 0
   try {

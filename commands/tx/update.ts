@@ -1,6 +1,6 @@
 /** finctl tx update ID --FIELD VALUE...: change a transaction's fields. */
 import type { Command } from 'commander'
-import { showAmount } from '../../src/cli/money.js'
+import { showAmount, typedAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { resolveAccountId, resolveTransactionId } from '../../src/cli/short-ids.js'
@@ -60,7 +60,7 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
     transaction_date: o.date,
     posted_date: o.postedDate,
     description: o.description,
-    amount: o.amount?.replace(/^\u2212/, '-'),
+    amount: typedAmount(o.amount),
     currency_code: o.currency?.toUpperCase(),
     exchange_rate: o.exchangeRate,
     category: emptyToNull(o.category),

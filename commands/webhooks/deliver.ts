@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { count } from '../../src/kernel/words.js'
 
 export type DeliverOptions = Record<string, never>
 
@@ -16,6 +17,6 @@ export function registerDeliver(w: Command, run: Runner, runF: RunVerb<DeliverOp
 export async function runDeliver(host: VerbHost): Promise<number> {
   const r = await (await host.client()).webhooks.deliver()
   await printRecord(host.io, host.printer, r)
-  note(host.io, host.printer, `delivered ${r.delivered} event(s), ${r.failed} failed (retried later)`)
+  note(host.io, host.printer, `delivered ${count(r.delivered, 'event')}, ${r.failed} failed (retried later)`)
   return EXIT.ok
 }

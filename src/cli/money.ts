@@ -146,3 +146,18 @@ export function unconvertedNote(
   )
   return `the balance of "${printableLine(account.name)}" leaves out ${parts.join(', ')}: they have no exchange rate into ${account.currency_code}, the account's currency; to count one, give its amount in ${account.currency_code} (tx update ID --amount ... --currency ${account.currency_code})`
 }
+
+/**
+ * An amount as typed on the command line, as the API takes it: a leading minus sign (U+2212) is
+ * '-', and grouping commas go when they can only be grouping, as tables print amounts
+ * (`1,234.56`, `1,234,567`): a comma and exactly three digits, with a '.' decimal or several
+ * groups. `1,234` alone stays as typed (a decimal comma in many locales) and is refused.
+ */
+export function typedAmount(text: string): string
+export function typedAmount(text: string | undefined): string | undefined
+export function typedAmount(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined
+  const t = text.trim().replace(/^\u2212/, '-')
+  const grouped = /^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) && (t.includes('.') || t.split(',').length > 2)
+  return grouped ? t.replaceAll(',', '') : t
+}

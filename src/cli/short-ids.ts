@@ -105,6 +105,7 @@ export async function resolveTransactionIds(client: Client, texts: string[], fla
 export async function resolveAccountId(client: Client | (() => Promise<Client>), text: string, flag = '--account'): Promise<string> {
   if (FULL_UUID.test(text)) return text
   const { data } = await (typeof client === 'function' ? await client() : client).accounts.list()
+  rememberAccounts(data)
   return pickAccount(data, text, flag).id
 }
 

@@ -1,4 +1,5 @@
 /** The `tx list` filter flags (docs/cli.md, Commands), shared by tx list, accounts transactions and tx bulk-update. */
+import { typedAmount } from './money.js'
 import type { Command } from 'commander'
 import { addPaging } from './flags.js'
 import { AppError } from '../kernel/errors.js'
@@ -61,8 +62,8 @@ export function listQuery(o: ListFilterOptions, host: PeriodHost): TransactionQu
     accounting_category: o.accountingCategory,
     cash_flow_category: o.cashFlowCategory,
     is_reconciled: o.reconciled ? true : o.unreconciled ? false : undefined,
-    min_amount: o.minAmount?.replace(/^\u2212/, '-'),
-    max_amount: o.maxAmount?.replace(/^\u2212/, '-'),
+    min_amount: typedAmount(o.minAmount),
+    max_amount: typedAmount(o.maxAmount),
     tag: o.tag,
     q: o.search,
     sort: o.sort,

@@ -78,7 +78,7 @@ describe.each(MATRIX)('exchange rates over %s on %s', (kind, storeKind) => {
   it('refuses a plain file with bad lines whole, naming them', async () => {
     const before = (await c.rates.list({ currency: 'USD' })).pagination?.total
     const e = await rejects(c.rates.import({ file_name: 'bad.csv', content_base64: b64('plain-bad-lines-refused-whole.csv') }), 400)
-    expect(e.message).toMatch(/3 bad line\(s\), nothing was imported: line 3: date "2026-13-01" is not YYYY-MM-DD; line 4/)
+    expect(e.message).toMatch(/3 bad lines, nothing was imported: line 3: date "2026-13-01" is not YYYY-MM-DD; line 4/)
     expect((await c.rates.list({ currency: 'USD' })).pagination?.total).toBe(before)
     await rejects(c.rates.import({ file_name: 'x.csv', content_base64: Buffer.from('a,b\n1,2\n').toString('base64') }), 400)
   })

@@ -103,7 +103,7 @@ describe.each(MATRIX)('opening balances over %s on %s', (kind, storeKind) => {
     })
     const done = await c.statements.wait(s.id)
     expect(done.status).toBe('failed')
-    expect(done.error).toContain(`1 line(s) are dated before the opening date ${OPENS} of bank account "Savings"`)
+    expect(done.error).toContain(`1 line is dated before the opening date ${OPENS} of bank account "Savings"`)
     expect(done.error).toContain('line 3: dated 2016-02-20')
     expect(done.error).toContain(`finctl accounts update ${acct} --opening-balance-date 2016-02-20`)
     expect((await c.transactions.list({ bank_account_id: acct, q: 'Fine' })).data).toEqual([])

@@ -34,4 +34,16 @@ describe('the rejects file', () => {
       '+12,50',
     ])
   })
+
+  it("finctl's own reason is never marked with the guard's ': one starting with a flag reads as an error line (#61 item 17)", async () => {
+    const path = join(dir, 'reasons.csv')
+    const w = new RejectsWriter(path, ['Date', 'Description', 'Amount'], ',')
+    w.write(['2026-10-01', '-Refund', '5'], 2, '--set exchange_rate must be a positive decimal')
+    w.write(['2026-10-02', 'Paper', 'x'], 3, 'amount "x" is not an amount')
+    await w.close()
+    const rows = parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>
+    expect(rows.map((r) => r.reason)).toEqual(['error: --set exchange_rate must be a positive decimal', 'amount "x" is not an amount'])
+    // The bank's own text keeps the guard.
+    expect(rows[0].Description).toBe("'-Refund")
+  })
 })

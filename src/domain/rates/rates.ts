@@ -13,6 +13,7 @@ import type { Actor } from '../actor.js'
 import { baseCurrency } from '../accounts/companies.js'
 import type { ExchangeRate, ExchangeRateListQuery, RatesImportResult, SetExchangeRateRequest } from './schemas.js'
 import { eventRow, recordEvents } from '../events.js'
+import { count } from '../../kernel/words.js'
 
 /** Significant digits of a rate computed from ECB quotes. */
 export const CROSS_RATE_DIGITS = 12
@@ -167,7 +168,7 @@ export async function importRates(
     const more = parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : ''
     throw new AppError(
       'validation_error',
-      `the rates file has ${parsed.errors.length} bad line(s), nothing was imported: ${parsed.errors.slice(0, 5).join('; ')}${more}`,
+      `the rates file has ${count(parsed.errors.length, 'bad line')}, nothing was imported: ${parsed.errors.slice(0, 5).join('; ')}${more}`,
       {
         details: parsed.errors.slice(0, 20).map((m) => ({ path: 'file', message: m })),
       },

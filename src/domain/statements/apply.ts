@@ -27,6 +27,7 @@ import { opened } from '../accounts/opening.js'
 import { exampleOf } from '../categorization/labels.js'
 import { labelsChanged } from '../categorization/settings.js'
 import type { Example } from '../categorization/model.js'
+import { count } from '../../kernel/words.js'
 
 const MAX_WARNINGS = 100
 /**
@@ -106,7 +107,7 @@ function refuseBeforeOpening(
       ? formatMinor(sel.openingBalance, currencyExponent(account.currency_code))
       : 'AMOUNT'
   throw new StatementFileError(
-    `${early.length} line(s) are dated before the opening date ${openingDate} of bank account "${account.name}", whose opening balance is its balance at the start of that day, and a statement is imported whole, so nothing was imported: ${named.slice(0, 3).join('; ')}${early.length > 3 ? '; …' : ''}. To import it, move the opening date first: finctl accounts update ${account.id} --opening-balance-date ${day} --opening-balance ${amount}${amount === 'AMOUNT' ? ` (the balance at the start of ${day})` : " (the statement's opening balance)"}`,
+    `${count(early.length, 'line')} ${early.length === 1 ? 'is' : 'are'} dated before the opening date ${openingDate} of bank account "${account.name}", whose opening balance is its balance at the start of that day, and a statement is imported whole, so nothing was imported: ${named.slice(0, 3).join('; ')}${early.length > 3 ? '; …' : ''}. To import it, move the opening date first: finctl accounts update ${account.id} --opening-balance-date ${day} --opening-balance ${amount}${amount === 'AMOUNT' ? ` (the balance at the start of ${day})` : " (the statement's opening balance)"}`,
     named,
   )
 }
@@ -164,7 +165,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
     if (lockDate && locked.length) {
       const named = locked.map(({ line }) => `${line.line ? `line ${line.line}` : `the line of ${line.date}`}: dated ${line.date}`)
       throw new StatementFileError(
-        `period_locked: ${locked.length} line(s) are dated on or before the lock date ${lockDate} (a closed period), nothing was imported: ${named.slice(0, 3).join('; ')}${locked.length > 3 ? '; …' : ''}`,
+        `period_locked: ${count(locked.length, 'line')} ${locked.length === 1 ? 'is' : 'are'} dated on or before the lock date ${lockDate} (a closed period), nothing was imported: ${named.slice(0, 3).join('; ')}${locked.length > 3 ? '; …' : ''}`,
         named,
       )
     }

@@ -26,6 +26,7 @@ import { checkUnlocked, isLocked, lockDateOf, periodLocked } from '../accounts/p
 import { checkOpened } from '../accounts/opening.js'
 import { recordEvents } from '../events.js'
 import { deletedEvent, updatedEvent } from './events.js'
+import { count } from '../../kernel/words.js'
 
 const CATEGORY_FIELDS = ['category', 'accounting_category', 'cash_flow_category'] as const
 
@@ -265,7 +266,7 @@ export async function bulkUpdateTransactions(
         const missing = ids.filter((id) => !found.has(id))
         throw new AppError(
           'not_found',
-          `${missing.length} transaction(s) not found; nothing was changed: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
+          `${count(missing.length, 'transaction')} not found; nothing was changed: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
           {
             details: missing.map((id) => ({ path: 'transaction_ids', message: `${id} not found` })),
           },
@@ -309,7 +310,7 @@ export async function bulkUpdateTransactions(
       }
       if (locked.length && lockDate) {
         const first = locked[0]
-        const more = locked.length > 1 ? ` and ${locked.length - 1} other(s) of the request` : ''
+        const more = locked.length > 1 ? ` and ${count(locked.length - 1, 'other')} of the request` : ''
         // The database transaction rolls back what the loop wrote before.
         throw periodLocked(
           lockDate,

@@ -40,7 +40,7 @@ export class RejectsWriter {
         })
         this.out.write(this.line([...this.header, 'line', 'reason']))
       }
-      this.out.write(this.line([...fields, String(line), reason]))
+      this.out.write(this.line([...fields, String(line), reasonCell(reason)]))
     } catch (e) {
       this.failure = e as Error
       throw e
@@ -59,4 +59,13 @@ export class RejectsWriter {
     }
     this.check()
   }
+}
+
+/**
+ * The reason as a cell: finctl's own words, never marked with the formula guard's '. One that
+ * starts as a spreadsheet formula would (a flag: `--account: ...`) reads `error: --account: ...`,
+ * as on stderr, so that it stays text without the mark.
+ */
+function reasonCell(reason: string): string {
+  return /^[=+\-@\t\r]/.test(reason) ? `error: ${reason}` : reason
 }

@@ -146,7 +146,7 @@ describe('opening balances hold at their date, in process', () => {
     db.close()
     const got = await sb.run(['accounts', 'get', legacy])
     expect(Object.fromEntries(tsv(got.stdout).slice(1))).toMatchObject({ current_balance: '500.00 USD', transactions_before_opening: '1' })
-    const note = `note: 1 transaction(s) of "Legacy" are dated before its opening date 2015-06-01: its opening balance holds them`
+    const note = `note: 1 transaction of "Legacy" is dated before its opening date 2015-06-01: its opening balance holds it`
     expect(got.stderr).toContain(note)
     expect((await sb.run(['accounts', 'list', '--quiet'])).stderr).toContain(note)
   })

@@ -41,7 +41,7 @@ describe('rates, in process', () => {
     const r = await sb.ok(['rates', 'import', ecb])
     expect(r.stdout).toContain('imported\t3')
     expect(r.stdout).toContain('currencies\tGBP USD')
-    expect(r.stderr).toContain('imported 3 rate(s), replaced 0, for 2 currencies from 2026-03-02 to 2026-03-03')
+    expect(r.stderr).toContain('imported 3 rates, replaced 0, for 2 currencies from 2026-03-02 to 2026-03-03')
     const again = await sb.json(['rates', 'import', ecb, '--format', 'ecb', '--json'])
     expect(again).toMatchObject({ imported: 0, replaced: 3, skipped: 1, currencies: ['GBP', 'USD'], from: '2026-03-02', to: '2026-03-03' })
     expect(await sb.json(['rates', 'import', plain, '--json'])).toMatchObject({ imported: 1, replaced: 0, currencies: ['CHF'] })

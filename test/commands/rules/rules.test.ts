@@ -146,7 +146,7 @@ describe('rules', () => {
         'category: (none) → Cloud; accounting_category: (none) → operating_expenses; tags: imported → imported,infra,monthly',
       ],
     ])
-    expect(r.stderr).toBe(`rule "${aws.name}" since ${daysAgo(90)}: 3 transactions scanned, 1 match, 1 would change\n`)
+    expect(r.stderr).toBe(`rule '${aws.name}' since ${daysAgo(90)}: 3 transactions scanned, 1 matches, 1 would change\n`)
     const data = await sb.json(['rules', 'test', aws.id, '--since', daysAgo(3), '--json'])
     expect(data).toMatchObject({
       rule: { id: aws.id },
@@ -170,7 +170,7 @@ describe('rules', () => {
     const r = await sb.run(['rules', 'apply', aws.id, '--yes', '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual({ since: daysAgo(90), matched: 1, updated: 1, transaction_ids: [tx.aws] })
-    expect(r.stderr).toContain('updated 1 of 1 matching transaction(s)')
+    expect(r.stderr).toContain('updated 1 of 1 matching transaction since')
     const t = await sb.json<Tx>(['tx', 'get', tx.aws, '--json'])
     expect(t).toMatchObject({ category: 'Cloud', accounting_category: 'operating_expenses', tags: ['imported', 'infra', 'monthly'] })
     expect(t.history!.map((e) => e.action)).toEqual(['create', 'bulk_update'])
@@ -178,7 +178,7 @@ describe('rules', () => {
     for (const other of [tx.awsSmall, tx.rent]) expect((await sb.json<Tx>(['tx', 'get', other, '--json'])).category).toBeNull()
     // Again: it matches, but there is nothing left to change.
     const again = await sb.ok(['rules', 'test', aws.id])
-    expect(again.stderr).toContain('1 match, 0 would change')
+    expect(again.stderr).toContain('1 matches, 0 would change')
   })
 
   it('update: moves, disables; delete needs --yes, then the rule is gone', async () => {

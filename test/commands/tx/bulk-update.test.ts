@@ -49,7 +49,7 @@ describe('tx bulk-update, in process', () => {
     ])
     expect(r.code, r.stderr).toBe(0)
     // Fuel rows j = 4, 6, 8, 10: -52.50 - 73.50 - 94.50 - 115.50
-    expect(r.stderr).toContain('dry run: would change 4 transaction(s), total -336.00 USD: set category=Transport')
+    expect(r.stderr).toContain('dry run: would change 4 transactions, total -336.00 USD: set category=Transport')
     const listed = tsv(r.stdout)
       .slice(1)
       .map((row) => row[0])
@@ -72,7 +72,7 @@ describe('tx bulk-update, in process', () => {
     ])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('--yes')
-    expect(r.stderr).toContain('4 transaction(s), total -336.00 USD')
+    expect(r.stderr).toContain('4 transactions, total -336.00 USD')
     expect(await state()).toEqual(before)
   })
 
@@ -94,7 +94,7 @@ describe('tx bulk-update, in process', () => {
       '--json',
     ])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stderr).toContain('updated 4 transaction(s)')
+    expect(r.stderr).toContain('updated 4 transactions')
     const changed = JSON.parse(r.stdout) as Tx[]
     const targets = new Set(
       bulk()
@@ -124,7 +124,7 @@ describe('tx bulk-update, in process', () => {
     const [a, b] = [bulk()[0].id, bulk()[5].id]
     const r = await sb.run(['tx', 'bulk-update', '--ids', `${a},${b}`, '--set', 'add_tags=t', '--yes'])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stderr).toContain('updated 2 transaction(s)')
+    expect(r.stderr).toContain('updated 2 transactions')
     const now = await state()
     expect(now.get(a)!.tags).toEqual(['keep', 't'])
     expect(now.get(b)!.tags).toEqual(['t'])
@@ -147,7 +147,7 @@ describe('tx bulk-update, in process', () => {
     writeFileSync(file, `# two rows\n${x}\n\n${y}  # this one too\n`)
     const r = await sb.run(['tx', 'bulk-update', '--ids-file', file, '--set', 'merchant_name=Shell', '--set', 'remove_tags=keep', '--yes'])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stderr).toContain('updated 2 transaction(s)')
+    expect(r.stderr).toContain('updated 2 transactions')
     const now = await state()
     for (const id of [x, y]) expect(now.get(id)).toMatchObject({ merchant_name: 'Shell', tags: [] })
     for (const [id, t] of now) if (id !== x && id !== y) expect(t).toEqual(before.get(id))

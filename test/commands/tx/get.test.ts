@@ -54,6 +54,12 @@ describe('tx get, in process', () => {
     expect(rows.some((row) => row[2] === 'create' && row[1] === `key:${keyId}`)).toBe(true)
   })
 
+  it('on a terminal the history names the calling key, not key:<uuid> (#61 item 17)', async () => {
+    const r = await sb.ok(['tx', 'get', lamp], { tty: { stdout: true }, columns: 160 })
+    expect(r.stdout).not.toContain(`key:${keyId}`)
+    expect(r.stdout).toMatch(new RegExp(`key "[^"]+" \\(${keyId.slice(-8)}\\)`))
+  })
+
   it('an unknown id is not found (exit 5); no id is a usage error (exit 2)', async () => {
     const unknown = await sb.run(['tx', 'get', randomUUID()])
     expect(unknown.code).toBe(5)

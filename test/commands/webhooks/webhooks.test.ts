@@ -170,7 +170,7 @@ describe.each(STORES)('webhooks, in process on %s', (store) => {
     await txCreate(sb, acct, 'Delivered')
     const d = await sb.ok(['webhooks', 'deliver'])
     expect(d.stdout).toContain('delivered\t1')
-    expect(d.stderr).toContain('delivered 1 event(s), 0 failed (retried later)')
+    expect(d.stderr).toContain('delivered 1 event, 0 failed (retried later)')
     // A unique end of the id names the endpoint, as a terminal's table shows it.
     const g = await sb.ok(['webhooks', 'get', hook.id.slice(-8)])
     expect(g.stdout).toContain(`id\t${hook.id}`)

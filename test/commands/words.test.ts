@@ -1,0 +1,81 @@
+/**
+ * Messages in plain words (#61 item 17): counts agree with their nouns, a rule's name is quoted
+ * once, grouped amounts are taken as tables print them, an import names its account.
+ */
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { InProcessSandbox } from '../helpers/in-process-cli.js'
+
+describe('the words of messages', () => {
+  const sb = new InProcessSandbox('words')
+  beforeAll(async () => {
+    await sb.ok(['init', '--no-input'])
+    await sb.ok(['accounts', 'create', '--name', 'Ops', '--type', 'checking', '--currency', 'USD'])
+  })
+  afterAll(() => sb.cleanup())
+
+  const today = new Date().toISOString().slice(0, 10)
+
+  it('--amount takes grouping commas as tables print them, exactly; a lone 1,234 is still refused', async () => {
+    const t = await sb.json<{ amount: number }>([
+      'tx',
+      'create',
+      '--account',
+      'Ops',
+      '--date',
+      today,
+      '--description',
+      'Coffee beans',
+      '--amount',
+      '-1,234.56',
+      '--json',
+    ])
+    expect(t.amount).toBe(-1234.56)
+    const big = await sb.json<{ amount: number }>([
+      'tx',
+      'create',
+      '--account',
+      'Ops',
+      '--date',
+      today,
+      '--description',
+      'Big',
+      '--amount',
+      '1,234,567',
+      '--json',
+    ])
+    expect(big.amount).toBe(1234567)
+    const lone = await sb.run(['tx', 'create', '--account', 'Ops', '--date', today, '--description', 'x', '--amount', '1,234'])
+    expect(lone.code).toBe(6)
+  })
+
+  it('a rule named after its conditions is quoted once; one match is "1 matches"', async () => {
+    const rule = await sb.json<{ id: string; name: string }>([
+      'rules',
+      'create',
+      '--description-contains',
+      'coffee',
+      '--set',
+      'category=Coffee',
+      '--json',
+    ])
+    expect(rule.name).toBe('description contains "coffee"')
+    const r = await sb.ok(['rules', 'test', rule.id])
+    expect(r.stderr).toContain(`rule 'description contains "coffee"' since`)
+    expect(r.stderr).toMatch(/: 2 transactions scanned, 1 matches, 1 would change/)
+  })
+
+  it('rates import: "1 rate", "1 currency"', async () => {
+    const file = sb.path('rates.csv')
+    writeFileSync(file, 'date,currency,rate\n2026-01-02,EUR,1.1\n')
+    const r = await sb.ok(['rates', 'import', file])
+    expect(r.stderr).toContain('imported 1 rate, replaced 0, for 1 currency')
+  })
+
+  it('tx import names the account it imports into, not its UUID', async () => {
+    const file = sb.path('in.csv')
+    writeFileSync(file, `Date,Description,Amount\n${today},Paper,-5.00\n`)
+    const r = await sb.ok(['tx', 'import', file, '--account', 'ops'])
+    expect(r.stderr).toMatch(/importing .*in\.csv into "Ops" \([0-9a-f]{8}\) on /)
+  })
+})
