@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printList, printRecord, type Column } from '../../src/cli/output.js'
+import { showAmount } from '../../src/cli/money.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { CloseStatus, CloseStatusAccount } from '../../src/domain/closing/schemas.js'
 import { month } from './shared.js'
@@ -42,41 +43,58 @@ type Row = Pick<
   CloseStatusAccount,
   'name' | 'currency_code' | 'not_reconciled' | 'uncategorized' | 'pending' | 'unconverted' | 'statements_processing'
 > & {
-  statement: string
-  book: string
-  difference: string
+  statement: number | null
+  as_of: string
+  book: number | null
+  difference: number | null
   ready: string
 }
 
-const num = (v: number | null) => (v === null ? '' : String(v))
+/** An amount of the row's account: grouped with its code on a terminal, plain in tab-separated rows and CSV. */
+function money(header: string, v: (r: Row) => number | null, drop?: number): Column<Row> {
+  const cur = (r: Row) => r.currency_code
+  return {
+    header,
+    value: (r) => (v(r) === null ? '' : showAmount(v(r) as number, cur(r))),
+    tty: (r) => (v(r) === null ? '' : showAmount(v(r) as number, cur(r), { group: true, code: true })),
+    negative: (r) => (v(r) ?? 0) < 0,
+    align: 'right',
+    drop,
+  }
+}
+
+// On a narrow terminal the counts go first (named under the table); the account and `ready` stay.
 const columns: Column<Row>[] = [
   { header: 'account', value: (r) => r.name },
-  { header: 'currency', value: (r) => r.currency_code },
-  { header: 'statement', value: (r) => r.statement, align: 'right' },
-  { header: 'book', value: (r) => r.book, align: 'right' },
-  { header: 'difference', value: (r) => r.difference, align: 'right' },
-  { header: 'not reconciled', value: (r) => r.not_reconciled, align: 'right' },
-  { header: 'uncategorized', value: (r) => r.uncategorized, align: 'right' },
-  { header: 'pending', value: (r) => r.pending, align: 'right' },
-  { header: 'no rate', value: (r) => r.unconverted, align: 'right' },
-  { header: 'processing', value: (r) => r.statements_processing, align: 'right' },
-  { header: 'ready', value: (r) => r.ready },
+  { header: 'currency', value: (r) => r.currency_code, plainOnly: true },
+  money('statement', (r) => r.statement),
+  { header: 'as of', value: (r) => r.as_of, drop: 6 },
+  money('book', (r) => r.book),
+  money('difference', (r) => r.difference),
+  { header: 'not reconciled', value: (r) => r.not_reconciled, align: 'right', drop: 1 },
+  { header: 'uncategorized', value: (r) => r.uncategorized, align: 'right', drop: 2 },
+  { header: 'pending', value: (r) => r.pending, align: 'right', drop: 3 },
+  { header: 'no rate', value: (r) => r.unconverted, align: 'right', drop: 4 },
+  { header: 'processing', value: (r) => r.statements_processing, align: 'right', drop: 5 },
+  { header: 'ready', value: (r) => r.ready, keep: true },
 ]
 
 function rowsOf(s: CloseStatus): Row[] {
   const rows: Row[] = s.accounts.map((a) => ({
     ...a,
-    statement: a.statement ? `${a.statement.closing_balance} (${a.statement.period_end})` : 'none',
-    book: num(a.book_balance),
-    difference: num(a.difference),
+    statement: a.statement ? a.statement.closing_balance : null,
+    as_of: a.statement ? a.statement.period_end : 'no statement',
+    book: a.book_balance,
+    difference: a.difference,
     ready: a.ready ? 'yes' : 'no',
   }))
   rows.push({
     name: '(company)',
     currency_code: '',
-    statement: '',
-    book: '',
-    difference: '',
+    statement: null,
+    as_of: '',
+    book: null,
+    difference: null,
     ...s.company,
     ready: s.ready ? 'yes' : 'no',
   })

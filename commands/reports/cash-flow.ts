@@ -146,9 +146,11 @@ export async function runCashFlow(host: ReportHost, o: CashFlowOptions): Promise
     ...(hasOpened ? [paint(r.opened)] : []),
     paint(r.closing_balance),
   ]
-  io.stdout.write(
-    `Cash flow ${r.from} .. ${r.to} by ${r.interval}; opening balance ${showAmount(r.opening_balance, cur, { group: true, code: true })}\n`,
-  )
+  const title = `Cash flow ${r.from} .. ${r.to} by ${r.interval}`
+  const opening = `opening balance ${showAmount(r.opening_balance, cur, { group: true, code: true })}`
+  // One line when it fits the terminal, else two.
+  const width = (io.stdout as { columns?: number }).columns ?? Number.POSITIVE_INFINITY
+  io.stdout.write(`${title}${title.length + opening.length + 2 <= width ? '; ' : '\n'}${opening}\n`)
   await renderTable(io, printer, r.periods, columns, total)
   return EXIT.ok
 }

@@ -5,9 +5,9 @@ import { showAmount } from './money.js'
 import type { Column } from './output.js'
 import { accountNames, shortId } from './short-ids.js'
 
-/** An id column: whole in csv, JSON and tab-separated rows; its last 8 characters in a terminal's table (short-ids.ts). */
-export function idColumn<T>(id: (row: T) => string, drop?: number): Column<T> {
-  return { header: 'id', value: id, tty: (r) => shortId(id(r)), drop }
+/** An id column: whole in csv, JSON and tab-separated rows; its last 8 characters in a terminal's table (short-ids.ts); never left out. */
+export function idColumn<T>(id: (row: T) => string): Column<T> {
+  return { header: 'id', value: id, tty: (r) => shortId(id(r)), keep: true }
 }
 
 /**
@@ -21,6 +21,7 @@ export function amountColumn<T>(header: string, amount: (row: T) => number, curr
     value: (r) => showAmount(amount(r), currency(r), { code: true }),
     tty: (r) => showAmount(amount(r), currency(r), { group: true, code: true }),
     align: 'right',
+    negative: (r) => amount(r) < 0,
     csv: [
       { header, value: (r) => showAmount(amount(r), currency(r)) },
       { header: 'currency', value: currency },
@@ -31,7 +32,7 @@ export function amountColumn<T>(header: string, amount: (row: T) => number, curr
 export const keyColumns: Column<ApiKey>[] = [
   idColumn((k) => k.id),
   { header: 'name', value: (k) => k.name },
-  { header: 'prefix', value: (k) => k.key_prefix },
+  { header: 'prefix', value: (k) => k.key_prefix, drop: 3 },
   { header: 'scopes', value: (k) => k.scopes.join(',') },
   { header: 'status', value: (k) => keyStatus(k) },
   // A rolled pair, by the other key's short id.
@@ -39,9 +40,9 @@ export const keyColumns: Column<ApiKey>[] = [
     header: 'rolled',
     value: (k) => (k.rolled_to ? `to ${shortId(k.rolled_to)}` : k.rolled_from ? `from ${shortId(k.rolled_from)}` : ''),
   },
-  { header: 'usage', value: (k) => k.usage_count, align: 'right' },
-  { header: 'last used', value: (k) => k.last_used_at ?? '' },
-  { header: 'expires', value: (k) => k.expires_at ?? '' },
+  { header: 'usage', value: (k) => k.usage_count, align: 'right', drop: 2 },
+  { header: 'last used', value: (k) => k.last_used_at ?? '', whole: true, drop: 1 },
+  { header: 'expires', value: (k) => k.expires_at ?? '', whole: true },
 ]
 
 export function keyStatus(k: ApiKey, now = new Date()): string {
@@ -66,12 +67,12 @@ export const accountColumns: Column<BankAccount>[] = [
 ]
 
 /**
- * Transactions. On an 80-column terminal the table keeps the date, the description (the widest
- * share), the amount, the account's name, the category and the status; the id is left out first
- * (it shows from about 90 columns), then the status, the category and the account.
+ * Transactions. On a narrow terminal the id, the date, the description (the widest share) and the
+ * amount stay; the status is left out first, then the category and the account (named under the
+ * table). The account is its name (its id in CSV's `account_id` beside it).
  */
 export const transactionColumns: Column<Transaction>[] = [
-  idColumn((t) => t.id, 4),
+  idColumn((t) => t.id),
   { header: 'date', value: (t) => t.transaction_date },
   { header: 'description', value: (t) => t.description, min: 14, wide: true },
   amountColumn<Transaction>(
@@ -81,8 +82,12 @@ export const transactionColumns: Column<Transaction>[] = [
   ),
   {
     header: 'account',
-    value: (t) => accountNames.get(t.bank_account_id) ?? shortId(t.bank_account_id),
-    ttyOnly: true,
+    value: (t) => accountNames.get(t.bank_account_id) ?? t.bank_account_id,
+    tty: (t) => accountNames.get(t.bank_account_id) ?? shortId(t.bank_account_id),
+    csv: [
+      { header: 'account', value: (t) => accountNames.get(t.bank_account_id) ?? '' },
+      { header: 'account_id', value: (t) => t.bank_account_id },
+    ],
     drop: 1,
     min: 6,
   },

@@ -37,12 +37,20 @@ export interface Column<T> {
   tty?: (row: T) => string | Styled
   /** Only in a table on a terminal (a name looked up for people); not in csv or tab-separated rows. */
   ttyOnly?: boolean
+  /** Not in a table on a terminal (a currency its amounts already name); in csv and tab-separated rows. */
+  plainOnly?: boolean
   /** Left out before the others when the terminal is too narrow: the highest first (table-fit.ts). */
   drop?: number
   /** The narrowest this text column is made before columns are left out (table-fit.ts). */
   min?: number
   /** Narrowed last: the column that gets the widest share of a narrow terminal (table-fit.ts). */
   wide?: boolean
+  /** Never narrowed (a timestamp); ids, dates and right-aligned columns never are. */
+  whole?: boolean
+  /** Never left out on a narrow terminal (an id column always is kept). */
+  keep?: boolean
+  /** The row's amount is negative: its cell is red where colour is on (amountColumn). */
+  negative?: (row: T) => boolean
 }
 
 /** The columns of CSV output: each column, or what it is in CSV. */
@@ -96,8 +104,9 @@ function csvCell(v: unknown): string {
 }
 
 /**
- * A table: aligned on a terminal (fitted to its width, unless `fit` is false: one record's fields
- * are shown whole), tab-separated with a header line elsewhere.
+ * A table: aligned on a terminal, fitted to its width (columns narrowed or left out, and those left
+ * out named on stderr under it), or with `fit` false (one record's fields) every value whole, a long
+ * one wrapped inside its cell; tab-separated with a header line elsewhere.
  */
 export async function renderTable<T>(
   io: IO,
@@ -108,7 +117,7 @@ export async function renderTable<T>(
   fit = true,
 ): Promise<void> {
   const tty = io.isStdoutTTY
-  const shown = allColumns.map((c) => tty || !c.ttyOnly)
+  const shown = allColumns.map((c) => (tty ? !c.plainOnly : !c.ttyOnly))
   const columns = allColumns.filter((_, i) => shown[i])
   const footer = footerCells?.filter((_, i) => shown[i]).map(cell)
   const head = columns.map((c) => cell(c.header.toUpperCase()))
@@ -124,14 +133,14 @@ export async function renderTable<T>(
   const termWidth = (io.stdout as { columns?: number }).columns
   const all = footer ? [...body, footer] : body
   // Loaded with cli-table3 (and its string-width), only when a table is drawn on a terminal.
-  const { fitColumns } = await import('./table-fit.js')
+  const { fitColumns, wrapped } = await import('./table-fit.js')
   const fitted =
     fit && termWidth
       ? fitColumns(
           head.map((h, i) => [h, ...all.map((r) => r[i] ?? '')]),
-          columns.map((c) => c.align === 'right' || /^(id|date)$/i.test(c.header)),
+          columns.map((c) => c.whole === true || c.align === 'right' || /^(id|date)$/i.test(c.header)),
           termWidth,
-          columns.map((c) => ({ drop: c.drop, min: c.min, wide: c.wide })),
+          columns.map((c) => ({ drop: c.drop, min: c.min, wide: c.wide, keep: c.keep || /^id$/i.test(c.header) })),
         )
       : undefined
   const keep = <V>(row: V[]): V[] => (fitted ? fitted.kept.map((i) => row[i]) : row)
@@ -145,11 +154,35 @@ export async function renderTable<T>(
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     colAligns: keep(columns.map((c) => c.align ?? 'left')),
     ...(fitted ? { colWidths: fitted.widths, wordWrap: false, truncate: '…' } : {}),
+    ...(!fit && termWidth ? wrapped(head, all, termWidth) : {}),
   })
-  for (const line of body) table.push(keep(line))
-  if (footer) table.push(keep(footer))
+  // Negative amounts red, once the widths are measured (a colour code takes no column anyway).
+  const painted = rows.map((r, ri) => body[ri].map((text, ci) => (columns[ci].negative?.(r) ? ink.red(text) : text)))
+  for (const line of painted) table.push(keep(line))
+  if (footer) table.push(keep(footer.map((text) => (/^-\d/.test(text) ? ink.red(text) : text))))
   const drawn = table.toString()
   io.stdout.write(`${p.color ? drawn.replace(/[─│┌┐└┘┬┴┼├┤]+/g, (b) => ink.grey(b)) : drawn}\n`)
+  if (fitted && fitted.kept.length < columns.length) note(io, p, fold(hiddenNote(head, all, fitted.kept), termWidth ?? 80))
+}
+
+/** `text` broken at spaces into lines of at most `width` characters (a note under a table: the terminal never wraps it). */
+function fold(text: string, width: number): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  return [...lines, line].join('\n')
+}
+
+/** "2 columns hidden: FINANCING USD, UNCATEGORIZED USD; widen the terminal or use --output" (an empty one says so). */
+function hiddenNote(head: string[], all: string[][], kept: number[]): string {
+  const hidden = head.map((_, i) => i).filter((i) => !kept.includes(i))
+  const names = hidden.map((i) => (all.every((r) => (r[i] ?? '') === '') ? `${head[i]} (empty)` : head[i]))
+  return `${hidden.length} ${hidden.length === 1 ? 'column' : 'columns'} hidden: ${names.join(', ')}; widen the terminal or use --output`
 }
 
 /** Print a list of records. */

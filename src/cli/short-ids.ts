@@ -159,7 +159,7 @@ export function rememberAccounts(accounts: ReadonlyArray<{ id: string; name: str
 
 /**
  * The --account of a list query as an id (it may be a name or a short id), and the accounts' names
- * remembered for a terminal's table (its account column): one list of the accounts serves both.
+ * remembered for a table, tab-separated rows or CSV (their account column): one list of the accounts serves both.
  */
 export async function accountsFor(
   ctx: { printer: Printer; io: IO },
@@ -168,7 +168,8 @@ export async function accountsFor(
   flag = '--account',
 ): Promise<void> {
   const named = typeof query.bank_account_id === 'string' && !/^[0-9a-f-]{36}$/i.test(query.bank_account_id)
-  const table = ctx.printer.format === 'table' && ctx.io.isStdoutTTY
+  // Tables, tab-separated rows and CSV name the account (JSON has its id alone).
+  const table = ctx.printer.format === 'table' || ctx.printer.format === 'csv'
   if (!named && !table) return
   const { data } = await client.accounts.list()
   rememberAccounts(data)

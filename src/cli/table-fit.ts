@@ -1,9 +1,10 @@
 /**
- * Tables that fit the terminal (gh's rule): a row is never wrapped. When the natural width is more
- * than the terminal's, the widest text columns are narrowed (their cells end in "…"), down to a
- * floor; columns that must stay whole (ids, dates, numbers) are never narrowed. If that is still
- * too wide, text columns are left out from the right, except the first, which names the row (a
- * table of numbers wider than the terminal stays as it is).
+ * Tables that fit the terminal (docs/cli.md "Tables on a terminal"): a row is never wrapped by the
+ * terminal. When the natural width is more than the terminal's, empty columns are left out first,
+ * then the widest text columns are narrowed (their cells end in "…"), down to a floor; columns that
+ * must stay whole (ids, dates, numbers) are never narrowed. If that is still too wide, columns are
+ * left out (by `drop`, then text from the right, then whole ones from the right), never a `keep`
+ * one (the id) nor the first, which names the row. renderTable names what was left out.
  */
 // Widths are displayWidth's (string-width v4, the count cli-table3 lays out and cuts cells by, which
 // counts no colour code): any other count would let a table it draws wider than the terminal pass
@@ -29,6 +30,8 @@ export interface FitHint {
   min?: number
   /** Keeps about twice the width of the other text columns (a description: the widest share). */
   wide?: boolean
+  /** Never left out (an id: what a row is passed on by). */
+  keep?: boolean
 }
 
 /**
@@ -42,14 +45,16 @@ export function fitColumns(columns: string[][], whole: boolean[], maxWidth: numb
   const natural = columns.map((cells) => Math.max(...cells.map((c) => displayWidth(c))) + PADDING)
   const total = (w: number[]) => w.reduce((a, b) => a + b, 0) + w.length + BORDER
   if (total(natural) <= maxWidth) return undefined
-  let kept = columns.map((_, i) => i)
+  const keep = (i: number) => i === 0 || hints[i]?.keep === true
+  // A column with nothing in it gives its width away before any other is narrowed.
+  let kept = columns.map((_, i) => i).filter((i) => keep(i) || columns[i].slice(1).some((c) => c !== ''))
   let floorOf = (i: number) => Math.min(natural[i], (hints[i]?.min ?? FLOOR) + PADDING)
   let lowered = false
   for (;;) {
     const widths = narrow(natural, kept, whole, floorOf, maxWidth, total, (i) => hints[i]?.wide === true)
     if (total(kept.map((i) => widths[i])) <= maxWidth) return { widths: kept.map((i) => widths[i]), kept }
     // Too wide with every text column at its floor: leave out the column people need least.
-    const droppable = kept.filter((i) => hints[i]?.drop !== undefined)
+    const droppable = kept.filter((i) => hints[i]?.drop !== undefined && !keep(i))
     if (droppable.length > 0) {
       const drop = droppable.reduce((a, b) => ((hints[b].drop ?? 0) > (hints[a].drop ?? 0) ? b : a))
       kept = kept.filter((i) => i !== drop)
@@ -61,7 +66,7 @@ export function fitColumns(columns: string[][], whole: boolean[], maxWidth: numb
       floorOf = (i: number) => Math.min(natural[i], FLOOR + PADDING)
       continue
     }
-    const drop = [...kept].reverse().find((i) => !whole[i] && i !== kept[0])
+    const drop = [...kept].reverse().find((i) => !whole[i] && !keep(i)) ?? [...kept].reverse().find((i) => !keep(i))
     if (drop === undefined) return { widths: kept.map((i) => widths[i]), kept }
     kept = kept.filter((i) => i !== drop)
   }
@@ -89,4 +94,16 @@ function narrow(
     width--
   }
   return widths
+}
+
+/**
+ * A record's two columns when its longest value would make the table wider than the terminal: the
+ * value column takes what is left, and a long value wraps inside its cell.
+ */
+export function wrapped(head: string[], all: string[][], termWidth: number): { colWidths: number[]; wordWrap: true } | undefined {
+  const natural = head.map((h, i) => Math.max(displayWidth(h), ...all.map((r) => displayWidth(r[i] ?? ''))) + PADDING)
+  // Two columns: three borders.
+  if (natural.length !== 2 || natural[0] + natural[1] + 3 <= termWidth) return undefined
+  const first = Math.min(natural[0], Math.floor(termWidth / 3))
+  return { colWidths: [first, Math.max(10, termWidth - first - 3)], wordWrap: true }
 }

@@ -111,7 +111,7 @@ describe('fitColumns on a table of numbers', () => {
 })
 
 describe('one record on a terminal', () => {
-  it('keeps every value whole: a record is not a list to fit', async () => {
+  it('keeps every value whole, a long one wrapped inside its cell: a record is not a list to fit', async () => {
     const { printRecord } = await import('../../src/cli/output.js')
     let out = ''
     const io = {
@@ -121,8 +121,13 @@ describe('one record on a terminal', () => {
       isStderrTTY: true,
     } as never
     await printRecord(io, { format: 'table', color: false, quiet: false }, { id: rows[0].id, description: rows[0].description })
-    expect(out).toContain(rows[0].description)
     expect(out).not.toContain('…')
+    for (const l of out.trimEnd().split('\n')) expect(stringWidth(l), l).toBeLessThanOrEqual(60)
+    const text = out
+      .replace(/[│┌┐└┘─┬┴]/g, ' ')
+      .split(/\s+/)
+      .join(' ')
+    expect(text).toContain(rows[0].description)
   })
 })
 

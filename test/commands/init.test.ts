@@ -33,14 +33,15 @@ describe('first run and init --demo, in process', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).not.toContain(ANSI)
     const [header, ...rows] = tsv(r.stdout)
-    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
     expect(rows).toHaveLength(8)
     for (const row of rows) {
-      expect(row).toHaveLength(6)
+      expect(row).toHaveLength(7)
       expect(row[0]).toMatch(UUID)
       expect(row[1]).toMatch(/^\d{4}-\d{2}-\d{2}$/)
       expect(row[3]).toMatch(/^-?\d+\.\d{2} USD$/)
-      expect(row[5]).toBe('pending')
+      expect(row[4]).toBe('Operating account')
+      expect(row[6]).toBe('pending')
     }
     expect(new Set(rows.map((row) => row[0])).size).toBe(8)
     // No password was piped: one was generated and shown once, on stderr only.

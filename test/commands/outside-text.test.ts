@@ -34,10 +34,10 @@ const HOSTILE = [
 const BAD_DATE = '2026-11-05\x1b[2J\x1b]0;T\x07'
 const ACCOUNT = 'Ops \x1b[31mred\x1b[0m \u202ereversed'
 
-/** `text` with the sequences finctl adds itself in colour (bold headers, grey borders, a yellow `warning:`) taken out. */
+/** `text` with the sequences finctl adds itself in colour (bold headers, grey borders, red negative amounts, a yellow `warning:`) taken out. */
 function withoutOwnColours(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape codes are what it takes out
-  return text.replace(/\x1b\[(1|22|90|33|39)m/g, '')
+  return text.replace(/\x1b\[(1|22|90|31|33|39)m/g, '')
 }
 
 function expectClean(text: string, what: string): void {

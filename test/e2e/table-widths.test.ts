@@ -3,7 +3,7 @@
  * in a real terminal (a tmux pane of 80, 100 and 120 columns, its own socket), colour forced
  * (FORCE_COLOR=1), read back with capture-pane -J (a wrapped line comes back joined, so longer than
  * the pane). A line wider than the pane, or a table row that does not end in its border, fails.
- * Also: at 80 columns `tx list` shows date, description, amount, account, category and status.
+ * Also: at 80 and 100 columns `tx list` keeps the id and `reports cash-flow` names what it leaves out.
  */
 import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
@@ -106,24 +106,35 @@ describe('tables fit the terminal with colour on (tmux)', () => {
     }, 180_000)
   }
 
-  it('at 80 columns tx list shows date, description (the widest share), amount, account, category and status', async () => {
+  it('at 80 columns tx list keeps the id, date, description (the widest share), amount and account, and names the rest', async () => {
     const text = (await render(80, 'tx list')).replace(ANSI_SGR, '')
+    expect(text).toMatch(/2 columns hidden: CATEGORY, STATUS; widen the terminal or use --output/)
     const head = text.split('\n').find((l) => l.includes('DATE'))!
     const names = head
       .split('│')
       .map((c) => c.trim())
       .filter(Boolean)
     // A header may be cut like its cells ("ACCOU…"), never left out.
-    const expected = ['DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS']
+    const expected = ['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT']
     expect(names.length).toBe(expected.length)
     for (const [i, n] of names.entries()) expect(expected[i].startsWith(n.replace(/…$/, '')), `${n} for ${expected[i]}`).toBe(true)
     const widths = head
       .split('│')
       .slice(1, -1)
       .map((c) => c.length)
-    // Of the text columns (the amount and the date stay whole), the description is the widest.
-    expect(widths[1]).toBeGreaterThanOrEqual(Math.max(widths[3], widths[4], widths[5]))
+    // Of the text columns (the id, the amount and the date stay whole), the description is the widest.
+    expect(widths[2]).toBeGreaterThanOrEqual(widths[4])
     expect(text).toMatch(/-1,234,567\.89 USD/)
+  })
+
+  it('at 80 and 100 columns reports cash-flow names the columns it leaves out', async () => {
+    for (const width of [80, 100]) {
+      const text = (await render(width, 'reports cash-flow --from 2026-01-01 --to 2026-12-31')).replace(ANSI_SGR, '')
+      expect(text.replace(/\n/g, ' '), `at ${width}`).toMatch(
+        /\d columns hidden: (.*, )?FINANCING USD(, .*)?; widen the terminal or use --output/,
+      )
+      expect(text).toContain('NET USD')
+    }
   })
 
   it("the import's summary writes amounts as the locale does (--locale de-DE), as tables do", async () => {

@@ -387,7 +387,7 @@ describe('accounts, categories, company, in process', () => {
       ])
       expect(page.code, page.stderr).toBe(0)
       const [header, ...rows] = tsv(page.stdout)
-      expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+      expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
       expect(rows.map((r) => r[0])).toEqual(newest(OPERATING).slice(0, 4))
       expect(page.stdout).not.toContain('total')
       expect(page.stderr).toContain('showing 4 of 9')
@@ -398,7 +398,7 @@ describe('accounts, categories, company, in process', () => {
     it("the account named by its name; a terminal's table ends with the total, tab-separated rows have none", async () => {
       const plain = await sb.ok(['accounts', 'transactions', 'operating (MAIN)'])
       const [header, ...rows] = tsv(plain.stdout)
-      expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+      expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
       expect(rows.map((row) => row[0])).toEqual(newest(OPERATING))
       expect(plain.stderr).toBe('')
       const terminal = await sb.ok(['accounts', 'transactions', acc.operating], {

@@ -33,7 +33,7 @@ describe('tx list, in process', () => {
     expect((JSON.parse(json.stdout) as Tx[]).map((t) => t.id)).toEqual(expected)
     expect(table.code, table.stderr).toBe(0)
     const [header, ...rows] = tsv(table.stdout)
-    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
     expect(rows.map((r) => r[0])).toEqual(expected)
     expect(table.stderr).toContain(`showing 50 of ${fx.length}: add --all`)
   })
@@ -48,9 +48,12 @@ describe('tx list, in process', () => {
   it('off a terminal, the table is tab-separated with exact cells and no total row', async () => {
     const r = await sb.ok(['tx', 'list', '--account', accounts.bulk])
     const [header, ...rows] = tsv(r.stdout)
-    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
     const bulk = only((f) => f.account === 'bulk').sort(byDateDesc)
-    expect(rows).toEqual(bulk.map((f) => [f.id, f.date, f.description, `${dec(f.minor)} USD`, f.category, 'pending']))
+    const names = new Map((await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).map((a) => [a.id, a.name]))
+    const bulkName = names.get(accounts.bulk)
+    expect(bulkName).toBeTruthy()
+    expect(rows).toEqual(bulk.map((f) => [f.id, f.date, f.description, `${dec(f.minor)} USD`, bulkName, f.category, 'pending']))
     expect(r.stdout).not.toContain('total')
     expect(r.stdout).not.toContain('-819.00') // the sum of the 12 amounts
   })
@@ -143,24 +146,38 @@ describe('tx list, in process', () => {
     const rows = csv.stdout.split('\r\n')
     expect(rows.pop()).toBe('')
     // For a spreadsheet: the amount a plain number, its currency a column of its own.
-    expect(rows[0]).toBe('id,date,description,amount,currency,category,status')
+    expect(rows[0]).toBe('id,date,description,amount,currency,account,account_id,category,status')
     expect(rows.filter((l) => l.startsWith('id,'))).toHaveLength(1)
     expect(rows).toHaveLength(fx.length + 1)
     const ascending = [...fx].sort(byAmount)
     expect(rows.slice(1).map((l) => l.slice(0, 36))).toEqual(ascending.map((f) => f.id))
     const first = ascending[0]
-    expect(rows[1]).toBe([first.id, first.date, first.description, dec(first.minor), 'USD', first.category ?? '', first.status].join(','))
+    const names = new Map((await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).map((a) => [a.id, a.name]))
+    const account = accounts[first.account as AccountKey]
+    expect(rows[1]).toBe(
+      [
+        first.id,
+        first.date,
+        first.description,
+        dec(first.minor),
+        'USD',
+        names.get(account),
+        account,
+        first.category ?? '',
+        first.status,
+      ].join(','),
+    )
     // csv and json agree on every amount
     const json = await sb.json<Tx[]>(['tx', 'list', '--all', '--limit', '40', '--sort', 'amount', '--json'])
-    expect(rows.slice(1).map((l) => Number(l.split(',').at(-4)))).toEqual(json.map((t) => t.amount))
+    expect(rows.slice(1).map((l) => Number(l.split(',').at(-6)))).toEqual(json.map((t) => t.amount))
   })
 
   it('--all as a table off a terminal: one header line, every row, no total row', async () => {
     const r = await sb.ok(['tx', 'list', '--all', '--limit', '100'])
     const [header, ...rows] = tsv(r.stdout)
-    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'STATUS'])
+    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
     expect(rows).toHaveLength(fx.length)
-    expect(rows.every((row) => UUID.test(row[0]) && row.length === 6)).toBe(true)
+    expect(rows.every((row) => UUID.test(row[0]) && row.length === 7)).toBe(true)
     expect(r.stdout).not.toContain('total')
   })
 
