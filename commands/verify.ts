@@ -94,11 +94,21 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   } else await printRecord(ctx.io, ctx.printer, { ...v, exports, intact, problems })
   if (!v.record.chain_head) err.write(`note: this close was made before closes recorded the audit head; only the chain is checked\n`)
   if (!v.contents.recorded) err.write(`note: this close was made before closes recorded the month's rows; they are not compared\n`)
-  if (!exports.length) err.write(`note: no export was recorded on this close (finctl close ${m} --export FORMATS records them)\n`)
+  // Files given but none recorded (a re-close without --export): they may be an earlier close's, so none was compared.
+  const unchecked = o.dir !== undefined && !exports.length
+  if (unchecked)
+    say(
+      ctx.io,
+      `note: the files in ${o.dir} were not checked: the latest close of ${m} (${v.record.created_at}) recorded no export, and those of an earlier close of it no longer count (finctl close history); close it again with --export FORMATS --output-dir DIR to record new ones`,
+    )
+  else if (!exports.length) err.write(`note: no export was recorded on this close (finctl close ${m} --export FORMATS records them)\n`)
   // The reason and the actor are what people typed: escaped (say).
   if (v.reopened) say(ctx.io, `note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}`)
   else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)
   for (const p of problems) say(ctx.io, `changed since the close: ${p}`)
-  if (intact) err.write(`${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}\n`)
+  if (intact)
+    err.write(
+      `${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}${unchecked ? ': its rows and the audit trail; no file was checked' : ''}\n`,
+    )
   return intact ? EXIT.ok : EXIT.auditBroken
 }

@@ -114,6 +114,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
     const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
     ;(s as Server).once('error', reject)
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    clearInterval(housekeeper)
+    await deliverer.stop()
+    await core.close()
+    throw listenError(err, o.host, o.port)
   })
   server.keepAliveTimeout = 10_000
   server.headersTimeout = 30_000
@@ -164,4 +169,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       return stopping
     },
   }
+}
+
+/** A socket that cannot be opened, in the words of `finctl serve`'s flags (exit 2: another --port or --host). */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `port ${port} on ${host}`
+  if (err.code === 'EADDRINUSE') return new AppError('usage', `${where} is in use by another program: stop it or give --port N`)
+  if (err.code === 'EACCES')
+    return new AppError('usage', `${where} needs privileges this user does not have: give --port N of 1024 or more`)
+  if (err.code === 'EADDRNOTAVAIL')
+    return new AppError('usage', `--host ${host} is no address of this machine: give --host 127.0.0.1 or 0.0.0.0`)
+  return err
 }

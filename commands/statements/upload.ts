@@ -7,6 +7,7 @@
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
+import { showAmount } from '../../src/cli/money.js'
 import { json, note, say } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { statementReasonInUserWords } from '../../src/cli/user-words.js'
@@ -61,7 +62,8 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
         "A flag that does not apply to the file's format is refused (exit 2), never ignored.\n" +
         'Exit codes: 0 completed, every transaction line imported or already there; 2 a bad flag, or one that does not\n' +
         'apply to the format; 6 the statement failed (its error on stderr: a line it cannot read fails it whole, and\n' +
-        'every such line is named in its warnings), or the upload was refused.\n',
+        'every such line is named in its warnings), or the upload was refused, or the balance check found a mismatch\n' +
+        '(the lines are imported; the difference on stderr).\n',
     )
     .action(run(runF))
 }
@@ -180,6 +182,18 @@ export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[
     const message = `statement ${s.id} failed: ${reason}`
     if (ctx.printer.format === 'json') ctx.io.stderr.write(`${json({ code: 'statement_failed', message, statement_id: s.id })}\n`)
     // The reason may quote the file: escaped for the terminal.
+    else say(ctx.io, `error: ${message}`)
+    return EXIT.invalid
+  }
+  if (s.balance_check === 'mismatch') {
+    // The lines are in, but the file does not add up: a script must not take it for a clean statement.
+    const said = s.warnings.find((w) => w.startsWith('balance check mismatch')) ?? 'balance check mismatch'
+    // The service writes plain decimals; a person reads them as every other amount (money.ts).
+    const shown = said.replace(/(-?\d+\.\d+|-?\d+) ([A-Z]{3})\b/g, (_, amount: string, code: string) =>
+      showAmount(amount, code, { group: true, code: true }),
+    )
+    const message = `statement ${s.id}: ${shown}; its ${s.transaction_count} lines are imported: compare the file with the bank's (finctl statements get ${s.id})`
+    if (ctx.printer.format === 'json') ctx.io.stderr.write(`${json({ code: 'balance_mismatch', message, statement_id: s.id })}\n`)
     else say(ctx.io, `error: ${message}`)
     return EXIT.invalid
   }

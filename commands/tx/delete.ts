@@ -5,6 +5,8 @@ import { note, printRecord } from '../../src/cli/output.js'
 import { type PromptHost, confirmOrYes } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { resolveTransactionId, shortId } from '../../src/cli/short-ids.js'
+import { isLocked, periodLocked } from '../../src/domain/accounts/period-lock.js'
+import { AppError } from '../../src/kernel/errors.js'
 
 export interface DeleteOptions {
   yes?: boolean
@@ -23,6 +25,15 @@ export async function runDelete(host: VerbHost & PromptHost, o: DeleteOptions, [
   const client = await host.client()
   // What is deleted, in the question: its date, amount and description (the id alone says nothing).
   const t = await client.transactions.get(await resolveTransactionId(client, id))
+  // A refusal that does not depend on the answer comes before the question (the service checks again).
+  const { lock_date } = await client.company()
+  if (lock_date && isLocked(lock_date, t.transaction_date))
+    throw new AppError(
+      'period_locked',
+      periodLocked(lock_date, t.transaction_date, `transaction ${t.id} (dated ${t.transaction_date})`).message,
+    )
+  if (t.is_reconciled)
+    throw new AppError('conflict', `transaction ${t.id} is reconciled and cannot be deleted: un-reconcile it first (--reconciled false)`)
   await confirmOrYes(
     host,
     o.yes,

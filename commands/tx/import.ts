@@ -9,6 +9,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
 import { wholeNumber } from '../../src/cli/flags.js'
 import { note } from '../../src/cli/output.js'
+import { Interrupted, interruptible } from '../../src/cli/interrupt.js'
 import { type PromptHost, promptSelect, valueOrPrompt } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { accountNames, rememberAccounts, resolveAccountId, shortId } from '../../src/cli/short-ids.js'
@@ -184,77 +185,86 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
   if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into ${into} on ${ctx.describeTarget()}`)
   let summary: ImportSummary
   let created = 0
+  const stopper = new AbortController()
+  // Batches commit one by one: what went in before a failure or Ctrl-C stays, and the same command goes on.
+  const stoppedAfter = () =>
+    created > 0
+      ? `the import stopped after at least ${created.toLocaleString('en-US')} rows were created; they stay: the same command again imports the rest, each row once`
+      : 'the import stopped before any row was confirmed created: the same command again imports the file, each row once'
   try {
-    summary = await startImport(
-      {
-        path: file,
-        accountId: account,
-        mapping: {
-          ...m,
-          ...(o.accountNumber === undefined ? {} : { accountNumber: o.accountNumber }),
-          ...(o.layout === false ? { layouts: false } : {}),
+    summary = await interruptible(
+      startImport(
+        {
+          path: file,
+          accountId: account,
+          mapping: {
+            ...m,
+            ...(o.accountNumber === undefined ? {} : { accountNumber: o.accountNumber }),
+            ...(o.layout === false ? { layouts: false } : {}),
+          },
+          constants: o.force ? { ...constants, force: true } : constants,
+          dryRun: o.dryRun,
+          atomic: o.atomic,
+          rejectsPath: o.rejects,
+          overwrite: o.overwrite,
+          wait: o.wait,
+          concurrency,
+          batchSize,
+          mode: o.single ? 'single' : 'auto',
         },
-        constants: o.force ? { ...constants, force: true } : constants,
-        dryRun: o.dryRun,
-        atomic: o.atomic,
-        rejectsPath: o.rejects,
-        overwrite: o.overwrite,
-        wait: o.wait,
-        concurrency,
-        batchSize,
-        mode: o.single ? 'single' : 'auto',
-      },
-      {
-        connection: {
-          target: ctx.target(),
-          targetName: ctx.describeTarget(),
-          ...ctx.clientSettings(),
-          verbose: Boolean(ctx.globals.verbose),
-          gate: ctx.writeGated(),
+        {
+          connection: {
+            target: ctx.target(),
+            targetName: ctx.describeTarget(),
+            ...ctx.clientSettings(),
+            verbose: Boolean(ctx.globals.verbose),
+            gate: ctx.writeGated(),
+          },
+          onPlan: (plan) => {
+            for (const n of plan.notes) note(ctx.io, ctx.printer, n)
+            note(ctx.io, ctx.printer, rowsNote(plan))
+            for (const k of plan.skipped.slice(0, SHOWN_SKIPS)) note(ctx.io, ctx.printer, `line ${k.line} skipped: ${k.reason}`)
+            if (plan.skipped.length > SHOWN_SKIPS)
+              note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)
+            if (o.saveMapping) {
+              mappings.save(o.saveMapping, {
+                ...m,
+                encoding: m.encoding,
+                delimiter: m.delimiter ?? plan.layout.delimiter,
+                dateFormat: m.dateFormat ?? plan.dateFormat.name,
+                decimalComma: m.decimalComma ?? plan.decimal === ',',
+                // A file without a header has none to be recognised by.
+                source: plan.headerless
+                  ? undefined
+                  : {
+                      header: plan.header,
+                      encoding: plan.layout.encoding.encoding,
+                      delimiter: plan.layout.delimiter,
+                      saved_at: ctx.io.now().toISOString(),
+                    },
+              })
+              note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
+            }
+          },
+          onProgress: (p) => {
+            created = p.created
+            bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined })
+          },
+          onRequest: (l) => ctx.logRequest(l),
+          beforeWrite: () => ctx.confirmWrite(),
+          signal: stopper.signal,
         },
-        onPlan: (plan) => {
-          for (const n of plan.notes) note(ctx.io, ctx.printer, n)
-          note(ctx.io, ctx.printer, rowsNote(plan))
-          for (const k of plan.skipped.slice(0, SHOWN_SKIPS)) note(ctx.io, ctx.printer, `line ${k.line} skipped: ${k.reason}`)
-          if (plan.skipped.length > SHOWN_SKIPS)
-            note(ctx.io, ctx.printer, `... and ${plan.skipped.length - SHOWN_SKIPS} more lines skipped`)
-          if (o.saveMapping) {
-            mappings.save(o.saveMapping, {
-              ...m,
-              encoding: m.encoding,
-              delimiter: m.delimiter ?? plan.layout.delimiter,
-              dateFormat: m.dateFormat ?? plan.dateFormat.name,
-              decimalComma: m.decimalComma ?? plan.decimal === ',',
-              // A file without a header has none to be recognised by.
-              source: plan.headerless
-                ? undefined
-                : {
-                    header: plan.header,
-                    encoding: plan.layout.encoding.encoding,
-                    delimiter: plan.layout.delimiter,
-                    saved_at: ctx.io.now().toISOString(),
-                  },
-            })
-            note(ctx.io, ctx.printer, `mapping saved as "${o.saveMapping}" (use it with --mapping ${o.saveMapping})`)
-          }
-        },
-        onProgress: (p) => {
-          created = p.created
-          bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined })
-        },
-        onRequest: (l) => ctx.logRequest(l),
-        beforeWrite: () => ctx.confirmWrite(),
+      ),
+      (signal) =>
+        `${signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)'}: ${o.dryRun ? 'the dry run wrote nothing' : stoppedAfter()}`,
+      () => {
+        bar.end()
+        stopper.abort()
       },
     )
   } catch (e) {
     bar.end()
-    // Batches commit one by one: say that what went in before the failure stays, and how to go on.
-    if (created > 0 && !o.atomic)
-      note(
-        ctx.io,
-        ctx.printer,
-        `the import stopped after at least ${created.toLocaleString('en-US')} rows were created; they stay: the same command again imports the rest, each row once`,
-      )
+    if (created > 0 && !o.atomic && !(e instanceof Interrupted)) note(ctx.io, ctx.printer, stoppedAfter())
     throw e
   } finally {
     bar.end()

@@ -51,3 +51,33 @@ export class Interrupted extends Error {
     this.name = 'Interrupted'
   }
 }
+
+/**
+ * Long work that leaves partial work behind (`tx import`, `statements upload`, `seed`, `export`):
+ * Ctrl-C or SIGTERM calls `stop` (ending its threads) and rejects with Interrupted, whose message
+ * `said` writes: what was done and how to go on. A second signal ends the process at once.
+ */
+export function interruptible<T>(
+  work: Promise<T>,
+  said: (signal: 'SIGINT' | 'SIGTERM') => string,
+  stop: () => void = () => {},
+): Promise<T> {
+  let off = () => {}
+  const interrupted = new Promise<never>((_, reject) => {
+    const on = (signal: 'SIGINT' | 'SIGTERM') => () => {
+      off()
+      stop()
+      reject(new Interrupted(signal, said(signal)))
+    }
+    const onInt = on('SIGINT')
+    const onTerm = on('SIGTERM')
+    off = () => {
+      process.off('SIGINT', onInt)
+      process.off('SIGTERM', onTerm)
+    }
+    process.once('SIGINT', onInt)
+    process.once('SIGTERM', onTerm)
+  })
+  work.catch(() => {})
+  return Promise.race([work, interrupted]).finally(() => off())
+}

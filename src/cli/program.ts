@@ -256,7 +256,8 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined, comm
     return err.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
   }
   if (err instanceof AppError) {
-    return reportAppError(io, err, ctx, inUserWords(err, command))
+    const e = credentialWords(err, ctx)
+    return reportAppError(io, e, ctx, inUserWords(e, command), command)
   }
   const e = err as Error
   io.stderr.write(`error: internal error: ${printableText(redactPasswords(e?.message ?? String(err)))}\n`)
@@ -266,7 +267,13 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined, comm
 }
 
 /** `words`: the message and detail lines in the flags of the command (user-words.ts), when it has them. */
-function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: { message: string; lines: string[] } | undefined): number {
+function reportAppError(
+  io: IO,
+  err: AppError,
+  ctx: Context | undefined,
+  words: { message: string; lines: string[] } | undefined,
+  command?: Command,
+): number {
   // A database URL in a message (a target that cannot be opened) is shown without its password.
   const message = redactPasswords(words?.message ?? err.message)
   // Messages quote input (an import's line, a name, the service's words): escaped for the terminal.
@@ -288,7 +295,21 @@ function reportAppError(io: IO, err: AppError, ctx: Context | undefined, words: 
           .map((d) => `${d.path}: ${d.message}`)
           .filter((l) => !message.includes(l) && !message.includes(l.replace(': ', ' ')))
     for (const line of lines.map(redactPasswords)) if (!message.includes(line)) io.stderr.write(`  ${printableLine(line)}\n`)
-    if (err.code === 'unauthorized') io.stderr.write('  (check your API key, or run `finctl login`)\n')
+    // `login` refused is a wrong password: running `finctl login` again is no advice; no credentials says its own.
+    const name = command ? commandPath(command) : ''
+    if (err.code === 'unauthorized' && name !== 'login' && !err.message.startsWith('no credentials'))
+      io.stderr.write('  (check your API key, or run `finctl login`)\n')
   }
   return exitCodeFor(err.code)
+}
+
+/** The service's "no credentials" (API words: X-API-Key) in the CLI's: the flag, the variable, login, a profile. */
+function credentialWords(err: AppError, ctx: Context | undefined): AppError {
+  if (err.code !== 'unauthorized' || !err.message.startsWith('no credentials')) return err
+  const target = ctx ? ` for ${ctx.describeTarget()}` : ''
+  return new AppError(
+    'unauthorized',
+    `no credentials${target}: give --api-key KEY or set FINCTL_API_KEY, run \`finctl login\`, or choose a profile that has them with --profile NAME (finctl profile list)`,
+    { requestId: err.requestId },
+  )
 }

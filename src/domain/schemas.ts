@@ -157,7 +157,18 @@ export const CreateTransactionRequest = z
   .openapi('CreateTransactionRequest')
 export type CreateTransactionRequest = z.infer<typeof CreateTransactionRequest>
 
-export const Company = z.object({ id: z.string(), name: z.string(), base_currency: z.string(), created_at: Timestamp }).openapi('Company')
+export const Company = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    base_currency: z.string(),
+    created_at: Timestamp,
+    lock_date: z
+      .string()
+      .nullable()
+      .openapi({ description: 'the last day of the last closed month (null: none closed): transactions on or before it cannot change' }),
+  })
+  .openapi('Company')
 export type Company = z.infer<typeof Company>
 
 // ---- transactions: list, detail, update, bulk, batch ------------------------------------------

@@ -41,13 +41,13 @@ export async function bootstrapCompany(store: Store, input: BootstrapInput, now:
       .execute()
     await trx.insertInto('users').values(user).execute()
   })
-  return { company: company as Company, user: { id: user.id, email } }
+  return { company: { ...company, lock_date: null }, user: { id: user.id, email } }
 }
 
 export async function getCompany(store: Store, companyId: string, db: Kysely<Db> = store.db): Promise<Company> {
   const row = await db
     .selectFrom('companies')
-    .select(['id', 'name', 'base_currency', 'created_at'])
+    .select(['id', 'name', 'base_currency', 'created_at', 'lock_date'])
     .where('id', '=', companyId)
     .executeTakeFirst()
   if (!row) throw notFound('company')

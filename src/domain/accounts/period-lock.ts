@@ -56,11 +56,15 @@ export function isLocked(lockDate: string | null, date: string): boolean {
 
 /**
  * The 409 of a write refused by the lock: it names the lock date and the month to reopen. `what`
- * says which transaction or date (`transaction 0191... (dated 2026-10-03)`, `a transaction dated ...`).
+ * says which transaction or date (`transaction 0191... (dated 2026-10-03)`, `a transaction dated ...`);
+ * `path` is the request field that brought the date, or 'id' for a stored transaction's own date.
  */
 export function periodLocked(lockDate: string, date: string, what: string, path = 'transaction_date'): AppError {
   const message = `${what} is in a closed period: the lock date is ${lockDate} (finctl close reopen ${monthOf(date)} --reason TEXT reopens it)`
-  return new AppError('period_locked', message, { details: [{ path, message: `${date} is on or before the lock date ${lockDate}` }] })
+  // path 'id': the stored row's own date, which the request did not give (no flag to name).
+  const detail =
+    path === 'id' ? `dated ${date}, on or before the lock date ${lockDate}` : `${date} is on or before the lock date ${lockDate}`
+  return new AppError('period_locked', message, { details: [{ path, message: detail }] })
 }
 
 /** Throw period_locked when `date` is in a closed period. */

@@ -4,7 +4,8 @@
  * `account_number`) and several periods of one account (MT940 :28C: pages, CAMT <Stmt>s), merged
  * into one statement: the overall period, the first opening and the last closing balance.
  */
-import { MAX_MINOR } from '../../kernel/money.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { MAX_MINOR, formatMinor } from '../../kernel/money.js'
 import type { ParsedUpload, StatementLine, StatementPart } from './parse.js'
 import { StatementFileError } from './parse.js'
 import type { BalanceCheck } from './schemas.js'
@@ -151,6 +152,15 @@ export function selectStatement(upload: ParsedUpload, account: AccountInfo, acco
   if (closing !== null) checkAmount(closing, 'the closing balance')
   const balanceCheck: BalanceCheck =
     opening === null || closing === null ? 'unavailable' : BigInt(opening) + sum === BigInt(closing) ? 'ok' : 'mismatch'
+  if (balanceCheck === 'mismatch') {
+    // The difference, so that a person sees how far off the file is (it starts "balance check mismatch").
+    const e = currencyExponent(account.currency)
+    const m = (minor: bigint | number) => `${formatMinor(minor, e)} ${account.currency}`
+    const computed = BigInt(opening!) + sum
+    warnings.push(
+      `balance check mismatch: the file's closing balance is ${m(closing!)}, its opening balance ${m(opening!)} and its lines (${m(sum)}) make ${m(computed)}: a difference of ${m(BigInt(closing!) - computed)}`,
+    )
+  }
   return {
     accountHint: group.hint,
     periodStart,

@@ -202,7 +202,7 @@ export async function updateTransaction(
       const after = toTransaction(next)
       const changes = diff(before, after)
       if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
-      checkUnlocked(lockDate, row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`)
+      checkUnlocked(lockDate, row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`, 'id')
       await store.tx.update(trx, next)
       await appendAudit(trx, store.dialect, [auditRow(actor, 'update', row.id, changes, now)])
       const delta = new LabelDelta()
@@ -222,7 +222,12 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
     .writeTransaction(async (trx) => {
       const [row] = await lockRows(store, trx, actor.companyId, [id])
       if (!row) throw notFound('transaction')
-      checkUnlocked(await lockDateOf(trx, actor.companyId), row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`)
+      checkUnlocked(
+        await lockDateOf(trx, actor.companyId),
+        row.transaction_date,
+        `transaction ${row.id} (dated ${row.transaction_date})`,
+        'id',
+      )
       if (row.is_reconciled === 1)
         throw new AppError(
           'conflict',

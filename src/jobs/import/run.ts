@@ -47,6 +47,8 @@ export interface ImportDeps {
   onProgress(p: ImportProgress): void
   onRequest(l: RequestLog): void
   beforeWrite(): Promise<void>
+  /** Aborted: the thread (and the core's, started by it) is ended where it is (Ctrl-C). */
+  signal?: AbortSignal
 }
 
 /** What the thread is started with. */
@@ -166,12 +168,14 @@ async function runInThread(port: MessagePort, options: ImportOptions, connection
 
 /** Run `tx import` on its own thread; resolves with the summary, rejects as the pipeline would. */
 export function runImport(options: ImportOptions, deps: ImportDeps): Promise<ImportSummary> {
-  const { connection, ...hooks } = deps
+  const { connection, signal: _signal, ...hooks } = deps
   tuneProcessHeap()
   const worker = new Worker(workerEntry(import.meta.url), {
     workerData: { kind: KIND, options, connection } satisfies ThreadData,
     resourceLimits: importThreadLimits(connection.target),
   })
+  // Rows of committed batches stay, a batch in flight rolls back: as a killed process leaves them.
+  deps.signal?.addEventListener('abort', () => void worker.terminate(), { once: true })
   return new Promise<ImportSummary>((resolve, reject) => {
     let outcome: { summary: ImportSummary } | { error: Error } | undefined
     worker.on('message', (m: FromThread) => {

@@ -1,0 +1,49 @@
+/**
+ * A transaction of a closed month (#61 item 11): `tx delete` refuses before its question (the
+ * refusal does not depend on the answer), and `tx update` names the transaction and its date, not
+ * `--date`, which was not given.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
+
+describe('tx delete and tx update in a closed month, in process', () => {
+  let sb: InProcessSandbox
+  let tx: string
+
+  beforeAll(async () => {
+    sb = new InProcessSandbox('tx-locked')
+    await sb.ok(['init', '--company', 'Lock Co', '--currency', 'USD', '--email', 'o@lock.test', '--password-stdin', '--no-input'], {
+      input: 'password-for-lock\n',
+    })
+    const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
+    const args = ['tx', 'create', '--account', acct, '--date', '2016-03-18', '--amount', '-12.50', '--description', 'Old lunch', '--json']
+    tx = (await sb.json<{ id: string }>(args)).id
+    await sb.ok(['close', '2016-03', '--force', '--reason', 'lock test'])
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('the company shows its lock date', async () => {
+    expect(await sb.json(['company', '--json'])).toMatchObject({ lock_date: '2016-03-31' })
+  })
+
+  it('tx delete is refused for the lock before asking (or asking for --yes): exit 6', async () => {
+    const r = await sb.run(['tx', 'delete', tx])
+    expect(r.code, r.stderr).toBe(6)
+    expect(r.stderr).toContain(`transaction ${tx} (dated 2016-03-18) is in a closed period: the lock date is 2016-03-31`)
+    expect(r.stderr).toContain('finctl close reopen 2016-03')
+    expect(r.stderr).not.toContain('--yes')
+    expect(r.stderr).not.toMatch(/Delete transaction/)
+  })
+
+  it('tx update --category names the transaction and its date, not --date', async () => {
+    const r = await sb.run(['tx', 'update', tx, '--category', 'Meals'])
+    expect(r.code, r.stderr).toBe(6)
+    expect(r.stderr).toContain(`error: transaction ${tx} (dated 2016-03-18) is in a closed period`)
+    expect(r.stderr).not.toContain('--date')
+    expect(r.stderr).toContain('ID: dated 2016-03-18, on or before the lock date 2016-03-31')
+    // Moving it by --date still names the flag that was given.
+    const moved = await sb.run(['tx', 'update', tx, '--date', '2016-04-02'])
+    expect(moved.code).toBe(6)
+    expect(moved.stderr).toContain('(dated 2016-03-18)')
+  })
+})
