@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3'
 import { spawn } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, Sandbox, fastKey } from '../helpers/cli.js'
@@ -81,4 +81,40 @@ describe('an interrupted tx import', () => {
       expect(count(account)).toEqual({ n: ROWS, refs: ROWS })
     }, 180_000)
   }
+
+  it('Ctrl-C after more than 1,000 rejected rows: their spill file goes too', async () => {
+    const account = (
+      await sb.json<{ id: string }>([
+        'accounts',
+        'create',
+        '--name',
+        'Spill',
+        '--type',
+        'checking',
+        '--opening-balance',
+        '100.00',
+        '--opening-balance-date',
+        '2025-06-01',
+        '--json',
+      ])
+    ).id
+    // Three rows of four are dated before the account opened: rejected rows past the first 1,000 wait in a file.
+    const lines = ['Date,Text,Amount']
+    for (let i = 0; i < ROWS; i++) lines.push(`${i % 4 ? '2025-03-01' : '2025-09-01'},Shop ${i},-1.${String(i % 100).padStart(2, '0')}`)
+    const spilling = join(sb.dir, 'spilling.csv')
+    writeFileSync(spilling, `${lines.join('\n')}\n`)
+    const tmp = join(sb.dir, 'tmp')
+    mkdirSync(tmp)
+    const args = [BIN, 'tx', 'import', spilling, '--account', account, '--batch-size', '100', '--concurrency', '1']
+    const child = spawn(process.execPath, args, { cwd: sb.dir, env: sb.env({ TMPDIR: tmp }), stdio: ['ignore', 'ignore', 'pipe'] })
+    let err = ''
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
+    const exited = new Promise<number | null>((res) => child.once('exit', (c) => res(c)))
+    const spills = () => readdirSync(tmp).filter((n) => n.startsWith('finctl-rejects-'))
+    for (let i = 0; i < 1200 && child.exitCode === null && spills().length === 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(spills(), `no spill file was made before the import ended:\n${err}`).toHaveLength(1)
+    child.kill('SIGINT')
+    expect(await exited, err).toBe(130)
+    expect(spills()).toEqual([])
+  }, 180_000)
 })

@@ -54,6 +54,8 @@ export interface ImportOptions {
 export interface PipelineHooks {
   onPlan?: (plan: ImportPlan) => void
   onProgress?: (p: ImportProgress) => void
+  /** The rejected rows' spill file was made (reject-list.ts). */
+  onSpill?: (path: string) => void
   sleep?: (ms: number) => Promise<void>
 }
 
@@ -79,7 +81,7 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     const wrong = accountRefusal(plan.accounts, info(account), all.filter((a) => a.id !== account.id).map(info), plan.accountChoice)
     if (wrong) throw new AppError('validation_error', wrong)
   }
-  const tally = new Tally(o, plan, currency, started, hooks.onProgress)
+  const tally = new Tally(o, plan, currency, started, hooks.onProgress, hooks.onSpill)
   // Read rows and map them, once a pass: a row's occurrence number and the running balance start again with it.
   const pass = (check?: RateCheck) =>
     mapRows(
@@ -116,10 +118,10 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     try {
       await sendBatches(batches(pass(), batchSize(o.batchSize)), sender, pool, (rows, result) => tally.answered(rows, result, sender.mode))
     } catch (e) {
-      // Stopped for a long wait: the requests in flight answer first, so that the counts are final.
-      if (e instanceof LongWait) await pool.drain().catch(() => {})
-      if (!o.atomic) throw e
+      // The requests in flight answer first, so that the counts are final and no rejected row of
+      // theirs is written after the rejects are closed (a spill file would be left behind).
       await pool.drain().catch(() => {})
+      if (!o.atomic) throw e
       await rollBack(client, created)
       throw new AppError(
         e instanceof AppError ? e.code : 'internal_error',

@@ -28,7 +28,11 @@ export class RejectList {
   private spill: { path: string; fd: number } | undefined
   private pending = ''
 
-  constructor(private readonly keep = KEPT_REJECTS) {}
+  constructor(
+    private readonly keep = KEPT_REJECTS,
+    /** Told the spill file's path when it is made: whoever may stop the import removes it then. */
+    private readonly onSpill?: (path: string) => void,
+  ) {}
 
   add(row: RejectedRow): void {
     if (this.kept.length < this.keep) {
@@ -58,6 +62,7 @@ export class RejectList {
       // mkdtemp makes the folder 0700: the reasons quote the rows' values.
       const path = join(mkdtempSync(join(tmpdir(), 'finctl-rejects-')), 'rejects.ndjson')
       this.spill = { path, fd: openSync(path, 'w', 0o600) }
+      this.onSpill?.(path)
     }
     return this.spill
   }

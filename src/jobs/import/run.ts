@@ -20,6 +20,7 @@ import type { ImportPlan } from '../../import/plan.js'
 import type { ImportOptions } from './pipeline.js'
 import type { ImportProgress, ImportSummary } from './summarize.js'
 import { importThreadLimits, tuneProcessHeap } from './v8-tuning.js'
+import { discardRejects } from './reject-list.js'
 
 export type { ImportOptions, ImportProgress, ImportSummary }
 export type { ImportRequest } from './send.js'
@@ -71,6 +72,7 @@ interface ThrownError {
 type FromThread =
   | { plan: ImportPlan }
   | { progress: ImportProgress }
+  | { spill: string }
   | { request: RequestLog }
   | { write: true }
   | { done: ImportSummary }
@@ -151,7 +153,7 @@ async function runInThread(port: MessagePort, options: ImportOptions, connection
     const summary = await runPipeline(
       client,
       { ...options, concurrency: options.concurrency ?? defaultConcurrency(connection.target) },
-      { onPlan: (plan) => send({ plan }), onProgress: (progress) => send({ progress }) },
+      { onPlan: (plan) => send({ plan }), onProgress: (progress) => send({ progress }), onSpill: (spill) => send({ spill }) },
     )
     // Closed before answering: the embedded core writes its usage records when it closes.
     await closeTransport?.()
@@ -175,12 +177,15 @@ export function runImport(options: ImportOptions, deps: ImportDeps): Promise<Imp
     resourceLimits: importThreadLimits(connection.target),
   })
   // Rows of committed batches stay, a batch in flight rolls back: as a killed process leaves them.
+  // The rejected rows' spill file, which a stopped thread cannot remove, goes with it.
+  let spill: string | undefined
   deps.signal?.addEventListener('abort', () => void worker.terminate(), { once: true })
   return new Promise<ImportSummary>((resolve, reject) => {
     let outcome: { summary: ImportSummary } | { error: Error } | undefined
     worker.on('message', (m: FromThread) => {
       if ('plan' in m) hooks.onPlan(m.plan)
       else if ('progress' in m) hooks.onProgress(m.progress)
+      else if ('spill' in m) spill = m.spill
       else if ('request' in m) hooks.onRequest(m.request)
       else if ('write' in m) {
         hooks.beforeWrite().then(
@@ -196,6 +201,7 @@ export function runImport(options: ImportOptions, deps: ImportDeps): Promise<Imp
     worker.once('error', (e) => (outcome ??= { error: e }))
     // Settled when the thread has ended, so nothing of it outlives the command.
     worker.once('exit', (code) => {
+      if (!outcome && spill) discardRejects(spill)
       if (!outcome) reject(new Error(`the import thread stopped (exit code ${code})`))
       else if ('summary' in outcome) resolve(outcome.summary)
       else reject(outcome.error)

@@ -73,7 +73,7 @@ export interface ImportSummary {
 export class Tally {
   readonly summary: ImportSummary
   private readonly totals: CurrencyTotals
-  private readonly rejects = new RejectList()
+  private readonly rejects: RejectList
   private readonly rejectsFile: RejectsWriter
   /** Rows refused before they were sent, in this pass (the service's rejects come back per batch). */
   private refusedHere = 0
@@ -84,7 +84,9 @@ export class Tally {
     currency: string,
     private readonly started: number,
     private readonly onProgress?: (p: ImportProgress) => void,
+    onSpill?: (path: string) => void,
   ) {
+    this.rejects = new RejectList(undefined, onSpill)
     const zero = formatMinor(0, currencyExponent(currency))
     this.totals = new CurrencyTotals(currency)
     // A header-less file's rejects get column names, so that the file says which column is which.
