@@ -28,10 +28,7 @@ export async function runDelete(host: VerbHost & PromptHost, o: DeleteOptions, [
   // A refusal that does not depend on the answer comes before the question (the service checks again).
   const { lock_date } = await client.company()
   if (lock_date && isLocked(lock_date, t.transaction_date))
-    throw new AppError(
-      'period_locked',
-      periodLocked(lock_date, t.transaction_date, `transaction ${t.id} (dated ${t.transaction_date})`).message,
-    )
+    throw periodLocked(lock_date, t.transaction_date, `transaction ${t.id} (dated ${t.transaction_date})`)
   if (t.is_reconciled)
     throw new AppError('conflict', `transaction ${t.id} is reconciled and cannot be deleted: un-reconcile it first (--reconciled false)`)
   await confirmOrYes(

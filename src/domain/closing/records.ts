@@ -17,6 +17,8 @@ import { compareContents, monthContents, type MonthContents, type MonthFigure } 
 
 /** Ids listed per kind of change (the counts cover them all). */
 const SHOWN = 100
+/** Audit entries read at a time. */
+const PAGE = 5_000
 
 /** The month's rows now against those its close recorded. */
 async function checkContents(
@@ -135,6 +137,34 @@ export async function attachExport(store: Store, actor: Actor, month: string, re
   return toExport({ ...row, id })
 }
 
+/** Audit entries after entry `headId` about one of `ids` (at most SHOWN), read a page at a time. */
+async function auditAfterClose(
+  db: Kysely<Db>,
+  companyId: string,
+  headId: number,
+  ids: ReadonlySet<string>,
+): Promise<CloseVerification['audit_after_close']> {
+  const found: CloseVerification['audit_after_close'] = []
+  let after = headId
+  for (;;) {
+    const page = await db
+      .selectFrom('audit_entries')
+      .select(['id', 'transaction_id', 'action', 'created_at'])
+      .where('company_id', '=', companyId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(PAGE)
+      .execute()
+    for (const e of page)
+      if (ids.has(e.transaction_id)) {
+        found.push({ id: Number(e.id), transaction_id: e.transaction_id, action: e.action, created_at: e.created_at })
+        if (found.length === SHOWN) return found
+      }
+    if (page.length < PAGE) return found
+    after = Number(page[page.length - 1].id)
+  }
+}
+
 /**
  * The month's latest close checked against today, on one snapshot: the chain intact, its entry that
  * was the head at the close still there with the same hash, the lock date still covering the month.
@@ -177,17 +207,7 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
       const now = await monthContents(store, db, companyId, month)
       const contents = await checkContents(db, close, now, month)
       const ids = new Set([...now.rows.keys(), ...contents.deleted])
-      const later = await db
-        .selectFrom('audit_entries')
-        .select(['id', 'transaction_id', 'action', 'created_at'])
-        .where('company_id', '=', companyId)
-        .where('id', '>', head?.id ?? 0)
-        .orderBy('id')
-        .execute()
-      const auditAfter = later
-        .filter((e) => ids.has(e.transaction_id))
-        .slice(0, SHOWN)
-        .map((e) => ({ id: Number(e.id), transaction_id: e.transaction_id, action: e.action, created_at: e.created_at }))
+      const auditAfter = head ? await auditAfterClose(db, companyId, head.id ?? 0, ids) : []
       return {
         month,
         record,
@@ -196,7 +216,7 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
         reopened: reopenRow ? toRecord(reopenRow) : null,
         exports: exports.map(toExport),
         contents,
-        audit_after_close: head ? auditAfter : [],
+        audit_after_close: auditAfter,
       }
     })
 }

@@ -1,7 +1,7 @@
 /**
  * The deliverer as `finctl serve` runs it (docs/events.md, "Delivery"): a round when this process
  * writes events, when a retry falls due, when an endpoint's claim ends, and otherwise on a timer
- * that backs off while idle, from 250 ms to FINCTL_WEBHOOK_POLL_MS (default 2 s) between look-ups
+ * that backs off while idle, from MIN_POLL_MS up to FINCTL_WEBHOOK_POLL_MS between look-ups
  * of one indexed query each: no busy polling. Events written by another process are seen within
  * that time. A round only claims endpoints for the free places of the pool and starts them: it
  * never waits for a send, so a slow endpoint delays no other's round.

@@ -32,6 +32,7 @@ describe('tx delete and tx update in a closed month, in process', () => {
     expect(r.stderr).toContain(`transaction ${tx} (dated 2016-03-18) is in a closed period: the lock date is 2016-03-31`)
     expect(r.stderr).toContain('finctl close reopen 2016-03')
     expect(r.stderr).not.toContain('--yes')
+    expect(r.stderr).not.toContain('--date')
     expect(r.stderr).not.toMatch(/Delete transaction/)
   })
 
