@@ -1,5 +1,5 @@
 /**
- * The cost of webhooks on a large import (#51 item 5): `finctl tx import` of a generated CSV into a
+ * The cost of webhooks on a large import: `finctl tx import` of a generated CSV into a
  * `finctl serve` (SQLite), with and without a webhook endpoint subscribed to transactions.imported
  * (a receiver on loopback answering 200), in interleaved pairs (A B, B A, ...), each into a fresh
  * database. Prints each run, the medians and their ratio, and how long after the import's end the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// No comment in src/ or commands/ quotes a measured figure (#49): a timing, a size observed, a
+// No comment in src/ or commands/ quotes a measured figure: a timing, a size observed, a
 // speed-up or a before/after goes to docs/performance.md, and the comment keeps its reason and points
 // there. Prints each comment line that quotes one and exits 1; `npm run check` runs it.
 //
@@ -7,6 +7,9 @@
 // unit in the same clause as a word of measuring ("took 37 µs", "14.5 s against 17.1 s",
 // "3.4 s -> 2.8 s", "70 ms at 1M rows", "peaked at 393 MB"). A setting is a single figure with no
 // such word (a default of 30 s, a limit of 20 MiB, a wait from 2 ms to 100 ms): left alone.
+//
+// Nor does a comment cite an issue number ("#60 item 3"): it means nothing to a reader of the
+// repository; the comment says the reason itself, and the history keeps the issue.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 
@@ -105,9 +108,20 @@ export function figuresIn(path, text) {
   return found
 }
 
-/** Every measured figure in the comments of `files` (path -> text). */
+/** An issue's number in a comment: "#60", "(#47 item 9)"; not an HTML entity ("&#65;"), a colour, code (`#2`) or another project's (nodejs/node#1). */
+const ISSUE = /(?<![&\w`])#\d{1,5}(?![\w;])/g
+
+/** Each issue number cited in a file's comments: `path:line: cites #N`. */
+export function issuesIn(path, text) {
+  const found = []
+  for (const { body, lines } of commentsOf(text))
+    for (const m of body.matchAll(ISSUE)) found.push(`${path}:${lines[m.index]}: cites issue ${m[0]}`)
+  return found
+}
+
+/** Every measured figure and cited issue in the comments of `files` (path -> text). */
 export function checkFigures(files) {
-  return [...files].flatMap(([path, text]) => figuresIn(path, text))
+  return [...files].flatMap(([path, text]) => [...figuresIn(path, text), ...issuesIn(path, text)])
 }
 
 function sourceFiles(root, dir) {
@@ -127,9 +141,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const p of problems) process.stderr.write(`${p}\n`)
   if (problems.length) {
     process.stderr.write(
-      `check-figures: ${problems.length} measured figure(s) in comments: move each to docs/performance.md and point the comment there\n`,
+      `check-figures: ${problems.length} comment line(s) to change: a measured figure goes to docs/performance.md (the comment points there); an issue number goes (the comment says the reason)\n`,
     )
     process.exit(1)
   }
-  process.stdout.write(`check-figures: ${files.size} modules, no measured figure in a comment\n`)
+  process.stdout.write(`check-figures: ${files.size} modules, no measured figure or issue number in a comment\n`)
 }

@@ -5,7 +5,7 @@
  * names of the secrets the keyring holds for it. docs/credentials.md, "Where secrets are kept".
  *
  * The keyring's binding (@napi-rs/keyring, prebuilt for every platform) loads on the first read or
- * write of a secret in it, never on a command that needs none (start-up time: issue #53).
+ * write of a secret in it, never on a command that needs none (start-up time).
  */
 import { createRequire } from 'node:module'
 import type { Profile, ProfileStore } from './profiles.js'

@@ -100,7 +100,7 @@ export async function createDemoData(
     account_type: 'checking',
     currency_code: currency,
     institution_name: 'Demo Bank',
-    // No opening date: it would refuse every transaction dated before it (#59), and the manual's
+    // No opening date: it would refuse every transaction dated before it, and the manual's
     // examples enter some at fixed dates; without one the opening balance counts from the beginning.
     opening_balance: scale('25000.00', exp),
   })

@@ -1,6 +1,6 @@
 /**
  * `tx import --json`: the summary as the runner keeps it, its amounts (exact decimal text, which the
- * human summary shows) turned into JSON numbers, as every amount of the API is (#47 item 9).
+ * human summary shows) turned into JSON numbers, as every amount of the API is.
  */
 import type { ImportSummary } from '../jobs/import/summarize.js'
 import { jsonAmountOf } from './money.js'

@@ -1,5 +1,5 @@
 /**
- * Amounts on the command line (#47 item 7, #52 item 8). formatMoney is the one way finctl writes an
+ * Amounts on the command line. formatMoney is the one way finctl writes an
  * amount for people, grouped by the user's locale (setMoneyLocale: --locale, LC_ALL, LANG), the
  * code after: from exact minor units with the currency's decimals, never through float arithmetic.
  * Amounts the API gives (JSON numbers) are read back into minor units exactly first (minorOf): a

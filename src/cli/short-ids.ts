@@ -1,5 +1,5 @@
 /**
- * Ids people can type (#52 item 1, docs/cli.md "Short ids"). Tables show an id's last 8 hex digits
+ * Ids people can type (docs/cli.md "Short ids"). Tables show an id's last 8 hex digits
  * (`shortId`): transaction and statement ids are UUIDv7, whose first 12 digits are the time they
  * were made, so the first 8 digits are shared by every row made within about 18 hours (an import's
  * million rows have one); the last ones are random. Every command that takes an id takes the whole

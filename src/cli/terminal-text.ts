@@ -1,6 +1,6 @@
 /**
  * Text from outside (bank files, API bodies, names, messages that quote input) as a terminal may show
- * it (#60): C0 and C1 controls, DEL and the bidi overrides and isolates become visible escapes
+ * it: C0 and C1 controls, DEL and the bidi overrides and isolates become visible escapes
  * (`\x1b`, `\x9b`, `U+202E`), so that no stored value can clear the screen, move the cursor, set a
  * title, open a link or reorder what a person reads. What is stored stays as it was sent
  * (docs/security.md, "Text from outside").

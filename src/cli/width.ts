@@ -1,5 +1,5 @@
 /**
- * The one width function of finctl's terminal output (#52 item 2): the columns a text takes on a
+ * The one width function of finctl's terminal output: the columns a text takes on a
  * terminal. Colour and other escape codes take none, wide characters (CJK, most emoji) two,
  * combining marks none. string-width v4 is the count cli-table3 lays its tables out by, so a table
  * fitted with it is drawn exactly as wide as it was fitted. Cells reach it escaped (terminal-text.ts):

@@ -41,7 +41,7 @@ export const BankAccount = z
     }),
     opening_exchange_rate: z.number().nullable().openapi({
       description:
-        "units of the base currency per 1 unit of the account's, fixed when the opening balance was recorded; every report converts the opening balance at it. null: in the base currency, an opening balance of 0, or (an account from before #60 with no transaction in its currency) unconverted (docs/money.md)",
+        "units of the base currency per 1 unit of the account's, fixed when the opening balance was recorded; every report converts the opening balance at it. null: in the base currency, an opening balance of 0, or (an account recorded before migration 0027 with no transaction in its currency) unconverted (docs/money.md)",
     }),
     opening_exchange_rate_date: IsoDate.nullable().openapi({
       description: "the date of the company's rate it was taken from; null when it was given",

@@ -1,5 +1,5 @@
 /**
- * Rows of a bank file that carry a balance or a turnover instead of a movement (#27 item 9), found
+ * Rows of a bank file that carry a balance or a turnover instead of a movement, found
  * by the file's own signals; such a row is skipped and counted, never created:
  *
  * - its text: the description (or payee) is an opening or closing balance, a balance or a turnover

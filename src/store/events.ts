@@ -41,7 +41,7 @@ export async function insertEvents(trx: Kysely<Db>, dialect: Dialect, rows: read
   eventsWritten()
 }
 
-/** The same on a raw pg client inside its own BEGIN (the COPY path of postgres-copy.ts). */
+/** The same on a raw pg client inside its own BEGIN (the COPY path of postgres/bulk-load.ts). */
 export async function insertEventsPg(client: pg.PoolClient, rows: readonly NewEventRow[]): Promise<void> {
   for (const company of new Set(rows.map((r) => r.company_id)))
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, company])

@@ -1,5 +1,5 @@
 /**
- * Report totals kept with the rows (#53): what the reports sum, taken per day and per month, so a
+ * Report totals kept with the rows: what the reports sum, taken per day and per month, so a
  * report reads a few thousand totals instead of every transaction of its range.
  *
  * - report_day_flows: per company, day, account, cash-flow category and currency: count, money in

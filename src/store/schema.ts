@@ -157,7 +157,7 @@ export interface BankAccountsTable {
 export type StoredId = Uint8Array | string
 
 /**
- * How transactions are stored (migration 0011, #26): compact, because a bank's history runs to
+ * How transactions are stored (migration 0011): compact, because a bank's history runs to
  * millions of rows and every index repeats its keys.
  * - `seq`, an integer key (SQLite's rowid), is the row's identity inside the database: the
  *   tie-breaker of every sort and keyset page, so each index ends in a few bytes instead of a

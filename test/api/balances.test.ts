@@ -1,5 +1,5 @@
 /**
- * Account balances in the account's currency (#47 item 1; docs/money.md), through both transports on
+ * Account balances in the account's currency (docs/money.md), through both transports on
  * both stores: over random mixed-currency accounts (fast-check), `accounts get`, `accounts list` and
  * the summary report's balances agree to the cent with each other and with a model computed here
  * from the transactions created, at the last day and at a day in between; transactions in another

@@ -1,5 +1,5 @@
 /**
- * `match_statement_lines` on POST /transactions/batch (#27 item 8): rows already on a statement of
+ * `match_statement_lines` on POST /transactions/batch: rows already on a statement of
  * their account are paired with the statement's transactions by the rule a statement upload
  * reconciles by (same amount, date at most 3 days away, best description first, one to one), not
  * created again. Through both transports on both stores.

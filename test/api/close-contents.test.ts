@@ -1,5 +1,5 @@
 /**
- * What a close records of its month (#60 item 3), through both transports on both stores: the rows
+ * What a close records of its month, through both transports on both stores: the rows
  * and figures at the close, and GET /close/{month}/verify naming each row inserted, edited or
  * deleted by SQL since (the lock triggers dropped first, as someone with the database could), and an
  * audit entry about the month written after the close, with no export recorded.

@@ -1,5 +1,5 @@
 /**
- * The close record (#50 item 4) through both transports on both stores: a close keeps the audit
+ * The close record through both transports on both stores: a close keeps the audit
  * chain's head; exports are attached to the month's latest close (refused on a month never closed,
  * reopened, outside the month, with a malformed hash, or by a key without the close scope); GET
  * /close/{month}/verify names a head entry changed or removed, and a reopen.

@@ -1,5 +1,5 @@
 /**
- * Closing the books (#50 items 1 and 2) through both transports on both stores: the month-end
+ * Closing the books through both transports on both stores: the month-end
  * status, closing a month (the owner's login or a `close` key; refused while not ready), every write
  * path refused with 409 period_locked while it is closed, and allowed again once it is reopened.
  */

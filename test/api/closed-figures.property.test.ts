@@ -1,5 +1,5 @@
 /**
- * #60 item 2, as a property: random writes outside a closed month (transactions created, updated
+ * Random writes outside a closed month (transactions created, updated
  * and deleted in open months, accounts opened in open months and deleted, opening rates given or
  * taken from the table, exchange rates set on any date, writes into the closed month that must be
  * refused) never change that month's figures: the summary and cash flow over it, the balances at its

@@ -1,5 +1,5 @@
 /**
- * A closed month's figures never move (#60 item 2; docs/closing.md) through both transports on both
+ * A closed month's figures never move (docs/closing.md) through both transports on both
  * stores. The finding, step by step: a EUR account's opening balance (base USD) was converted at the
  * rate of its first transaction in any month, so writes in an open month moved September's cash-flow
  * opening balance (1,100 as closed; 2,000, 7,000, 5,000, 10,000, 5,000 after each write). Now each

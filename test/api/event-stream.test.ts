@@ -1,5 +1,5 @@
 /**
- * What `finctl listen` reads (#51 item 3) through both transports on both stores: GET
+ * What `finctl listen` reads through both transports on both stores: GET
  * /api-v1/events with `after=latest` (where the outbox ends now) and `wait` (a long poll).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * Events (#51 item 1 and `events list|get`) through both transports on both stores: each change
+ * Events (and `events list|get`) through both transports on both stores: each change
  * writes one event with the object as the API returns it and the actor; a batch writes one
  * transactions.imported with counts and ids; the list pages by sequence and filters by type.
  */

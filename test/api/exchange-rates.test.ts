@@ -1,5 +1,5 @@
 /**
- * Exchange rates (#27 item 4) through both transports on both stores: import (ECB and plain), list,
+ * Exchange rates through both transports on both stores: import (ECB and plain), list,
  * set, delete, and conversion by the transaction's date in create, batch, update and statements.
  */
 import { readFileSync } from 'node:fs'

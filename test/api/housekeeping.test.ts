@@ -1,5 +1,5 @@
 /**
- * Idempotency records past their 24 hours are pruned (#48): by the embedded core as it closes (at
+ * Idempotency records past their 24 hours are pruned: by the embedded core as it closes (at
  * most once an hour per database) and by `finctl serve` on a timer, on both stores.
  */
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Rolling an API key (#52): a successor with the same name, scopes and limits; the old key keeps
+ * Rolling an API key: a successor with the same name, scopes and limits; the old key keeps
  * working until its grace ends, then it is refused and reads as revoked. Both transports, both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

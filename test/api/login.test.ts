@@ -1,5 +1,5 @@
 /**
- * POST /auth/token (#48): passwords hashed at OWASP's scrypt cost, older hashes upgraded at the
+ * POST /auth/token: passwords hashed at OWASP's scrypt cost, older hashes upgraded at the
  * next successful login; attempts limited per email and per client address (429 with Retry-After);
  * failed logins recorded. Through both transports on both stores.
  */
@@ -9,7 +9,7 @@ import { AppError } from '../../src/kernel/errors.js'
 import { LOGIN_LIMITS } from '../../src/domain/api-keys/login-limits.js'
 import { awayFromMinuteEdge, createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
-/** A hash as versions before #48 wrote it (N=2^14). */
+/** A hash as versions before that change wrote it (N=2^14). */
 function oldHash(password: string): string {
   const salt = randomBytes(16)
   const hash = scryptSync(password, salt, 32, { N: 16384, r: 8, p: 1 })

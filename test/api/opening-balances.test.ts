@@ -1,5 +1,5 @@
 /**
- * Opening balances hold at their date (#59 item 10; docs/money.md) through both transports on both
+ * Opening balances hold at their date (docs/money.md) through both transports on both
  * stores: the balance at the start of the opening date is the opening balance in every view (the
  * account, the summary's balances, cash flow, the export's opening balances, the month-end book);
  * a transaction dated before it is refused on every write path (create, update, batch, statement);
@@ -226,7 +226,7 @@ describe.each(MATRIX)('opening balances over %s on %s', (kind, storeKind) => {
   })
 
   it('transactions written before the rule stay, held by the opening balance, and every view says so', async () => {
-    // As a database written before #59 holds them: a row dated before its account's opening date.
+    // As a database written before that change holds them: a row dated before its account's opening date.
     // (An opening date after the lock date 2011-12-31 the tests above leave: an undated one would count in closed months.)
     const a = await c.accounts.create({
       name: 'Legacy',

@@ -1,5 +1,5 @@
 /**
- * The report totals kept with the rows (src/store/report-totals.ts, #53) on both stores: after
+ * The report totals kept with the rows (src/store/report-totals.ts) on both stores: after
  * creates, batches, a bulk load, statement lines, updates (amounts, labels, dates, currencies and
  * their re-conversion, void) and deletes, the kept totals equal a fresh computation from the rows
  * (rebuildReportTotals), and the reports they feed agree with plain sums over the rows, for whole

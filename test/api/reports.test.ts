@@ -335,7 +335,7 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     const t = await h.tenant('FX')
     const cfx = h.client({ apiKey: t.key })
     const eur = await account(cfx, '100.00', 'EUR', '1.1')
-    // An account from before #60 with no rate of its own (what migration 0027 leaves without a transaction in GBP)
+    // An account from before that change with no rate of its own (what migration 0027 leaves without a transaction in GBP)
     const gbp = await account(cfx, '0', 'GBP')
     await h.store.db.updateTable('bank_accounts').set({ opening_balance: 5000 }).where('id', '=', gbp).execute()
     await create(cfx, [
@@ -362,7 +362,7 @@ describe.each(MATRIX)('reports over %s on %s', (kind, storeKind) => {
     ])
     const s = await cfx.reports.summary({ from: '2024-05-01', to: '2024-05-31' })
     expect([s.currency, s.income, s.expenses, s.net]).toEqual(['USD', 12.12, 0.16, 11.96])
-    // Each account's balance in its own currency (#47): the EUR account's 100.00 + 10.00 + 0.05 + 0.05 EUR,
+    // Each account's balance in its own currency: the EUR account's 100.00 + 10.00 + 0.05 + 0.05 EUR,
     // the USD account's EUR row at its base amount, the GBP account's opening balance.
     expect(Object.fromEntries(s.accounts.map((x) => [x.id, [x.balance, x.currency_code]]))).toEqual({
       [t.accountId]: [-0.16, 'USD'],

@@ -1,5 +1,5 @@
 /**
- * The request log (#51 item 4; GET /api-v1/logs) through both transports on both stores: what each
+ * The request log (GET /api-v1/logs) through both transports on both stores: what each
  * record holds, the cursor, the filters, the long poll, and that a company sees only its own keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * Short ids on the list route (#52 item 1, docs/cli.md "Short ids"): `id_prefix` (a range of the id
+ * Short ids on the list route (docs/cli.md "Short ids"): `id_prefix` (a range of the id
  * index) and `id_suffix` (a match over the company's rows), through both transports on both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * An upload's `date_format` takes any layout (#59 item 8), through both transports on both stores:
+ * An upload's `date_format` takes any layout, through both transports on both stores:
  * a CSV of `DD/YYYY/MM` dates, a CSV of month names detected without one, and a layout that reads
  * no date answered 400 naming `date_format`, with an example, before anything is stored.
  */

@@ -1,5 +1,5 @@
 /**
- * No statement line dropped, every upload option applied or refused (#47 items 2, 3, 5), through
+ * No statement line dropped, every upload option applied or refused, through
  * both transports on both stores, with the hand-made files of test/fixtures/bank-files:
  *
  * - a transaction line a parser cannot read (CSV, OFX, QIF, CAMT.053, MT940) fails the statement

@@ -586,7 +586,7 @@ describe.each(MATRIX)('statements over %s on %s', (kind, storeKind) => {
     expect(((await text.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type')
     const eur = await account('EUR')
     // Any EUR statement will do (hand-made, so that this test runs without the bank-file corpus).
-    // No exchange_rate and no rates in the company's table (#27 item 4): accepted, and failed by its first line, naming what to do.
+    // No exchange_rate and no rates in the company's table: accepted, and failed by its first line, naming what to do.
     const noRate = await post('json', eur, 'x.sta', bigMt940(7))
     expect(noRate.status).toBe(201)
     const failed = await c.statements.wait(noRate.body.data.id)

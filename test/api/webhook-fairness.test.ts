@@ -1,5 +1,5 @@
 /**
- * Deliveries are fair (#60 item 6): one company's slow and silent endpoints cost their own queues,
+ * Deliveries are fair: one company's slow and silent endpoints cost their own queues,
  * not another company's. Company A has four endpoints answering after 5 s and one that never answers,
  * each with events waiting; company B's event, written while A's are in flight, reaches B's receiver
  * within the 2 s docs/events.md promises. `finctl serve` on both stores, receivers on 127.0.0.1.
@@ -82,7 +82,7 @@ describe.each(STORES)('fair deliveries by finctl serve on %s', (storeKind) => {
     const ca = h.client({ apiKey: a.key })
     for (let i = 0; i < 3; i++)
       await ca.transactions.create({ bank_account_id: a.accountId, transaction_date: today, description: `A ${i}`, amount: '-1.00' })
-    // A's endpoints have requests in flight (four at least: the deliverer before #60 took four at a time).
+    // A's endpoints have requests in flight (four at least: the deliverer before that change took four at a time).
     await waitFor(() => slow.filter((r) => r.arrivals.length >= 1).length >= 4, 10_000, "A's first deliveries")
 
     const written = Date.now()

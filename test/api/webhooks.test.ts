@@ -1,10 +1,10 @@
 /**
- * Webhook endpoints and their delivery (#51 items 2 and 6) through both transports on both stores:
+ * Webhook endpoints and their delivery through both transports on both stores:
  * the secret shown once, link-local and metadata URLs refused in every notation, the `webhooks` scope;
  * a receiver on 127.0.0.1 gets every event of its types, in order, signed as docs/events.md says
  * (checked by the page's own snippet); a receiver failing three tries gets the event on the fourth;
  * resend and test. `finctl serve` refuses loopback and private addresses unless
- * FINCTL_WEBHOOK_ALLOW_PRIVATE=1, which the receivers here need (#60 item 5).
+ * FINCTL_WEBHOOK_ALLOW_PRIVATE=1, which the receivers here need.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * --jq on its thread (src/cli/jq-thread.ts, #60 item 7): jq-wasm's glue is swapped for one that is
+ * --jq on its thread (src/cli/jq-thread.ts): jq-wasm's glue is swapped for one that is
  * linear in the input and output (the same answers), the output is bounded, and a filter runs with
  * a time and a memory limit; a stopped filter takes its thread, and the next filter gets a new one.
  */

@@ -211,7 +211,7 @@ describe('durations, masks, dates', () => {
   })
 })
 
-describe('the locale of amounts for people (#52 item 8)', () => {
+describe('the locale of amounts for people', () => {
   it('reads --locale, else LC_ALL, LC_NUMERIC, LANG; C and POSIX are en-US', () => {
     expect(localeTag('de_DE.UTF-8')).toBe('de-DE')
     expect(localeTag('fr_FR@euro')).toBe('fr-FR')

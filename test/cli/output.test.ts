@@ -1,6 +1,6 @@
 /**
  * printRecordStreaming (src/cli/output.ts) writes the same text as printRecord with the whole array;
- * the writers escape control characters of outside text and keep finctl's own colours (#60 item 4).
+ * the writers escape control characters of outside text and keep finctl's own colours.
  */
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'

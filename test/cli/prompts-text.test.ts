@@ -1,5 +1,5 @@
 /**
- * Prompts show outside text escaped (#60 item 4): a question, choices and a default that hold
+ * Prompts show outside text escaped: a question, choices and a default that hold
  * terminal controls reach the terminal as visible escapes, and the value chosen is the exact one.
  * @inquirer/prompts runs over memory streams here; its own cursor and colour codes are allowed.
  */

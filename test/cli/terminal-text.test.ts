@@ -1,5 +1,5 @@
 /**
- * terminal-text.ts (#60 item 4): every class of character a terminal acts on becomes a visible
+ * terminal-text.ts: every class of character a terminal acts on becomes a visible
  * escape (or a space, where a line's layout needs it), clean text is returned as it is, and JSON
  * keeps the exact value with no such byte left raw.
  */

@@ -1,5 +1,5 @@
 /**
- * --jq runs bounded (#60 item 7), in process: a filter that never ends stops at --jq-timeout, one
+ * --jq runs bounded, in process: a filter that never ends stops at --jq-timeout, one
  * that takes too much memory stops at jq's limit, each exit 1 with what happened in the user's words
  * (never internal_error); --jq-timeout is checked like any flag; ordinary filters work as before.
  * Signals to a running filter: test/e2e/json-shape.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Names are suggested on a typo wherever a command takes one (#61 item 16): an account's name
+ * Names are suggested on a typo wherever a command takes one: an account's name
  * (`--account "Chase Cheking"`, `accounts get`), a profile's (`--profile ofice`, `profile use`);
  * `transactions` is `tx`.
  */

@@ -1,5 +1,5 @@
 /**
- * Text from outside is data, never terminal control (#60 item 4), in process: a bank CSV whose
+ * Text from outside is data, never terminal control, in process: a bank CSV whose
  * descriptions hold an OSC title, a screen clear, cursor moves, the 8-bit CSI, NUL, bidi overrides
  * and an OSC 8 link is imported, then read in every form: `tx list` as a terminal's table (with
  * and without colour), tab-separated rows, CSV, JSON and ndjson, `--jq` and `--template`; `tx get`;

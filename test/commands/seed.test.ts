@@ -199,7 +199,7 @@ describe('finctl seed, in process', () => {
     expect(usage.code).toBe(2)
   })
 
-  it('a generated range around 0 never makes a 0.00 row, which the service refuses (#60)', async () => {
+  it('a generated range around 0 never makes a 0.00 row, which the service refuses', async () => {
     const account = { account: 'wide', name: 'Wide', account_type: 'checking', currency_code: 'USD' }
     const generate = { count: 5000, seed: 7, from: '2026-01-01', to: '2026-06-30', amount: { min: '-500.00', max: '500.00' } }
     const path = join(sb.dir, 'wide.json')
@@ -227,7 +227,7 @@ describe('finctl seed, in process', () => {
     expect(statuses(JSON.parse(again.stdout))).toEqual({ wide: 'exists', spread: 'exists' })
   })
 
-  it('--env-out must not be a file a step reads, with or without --overwrite (#60)', async () => {
+  it('--env-out must not be a file a step reads, with or without --overwrite', async () => {
     const csv = join(sb.dir, 'seed-transactions.csv')
     const text = readFileSync(csv, 'utf8')
     for (const overwrite of [[], ['--overwrite']]) {

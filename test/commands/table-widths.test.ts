@@ -1,5 +1,5 @@
 /**
- * The table rules of docs/cli.md ("Tables on a terminal", #61) over every command that prints a
+ * The table rules of docs/cli.md ("Tables on a terminal") over every command that prints a
  * table, in process with a TTY stdout of 60, 80, 100 and 160 columns, colour forced and off: no
  * line wider than the terminal; the id never left out; a column shown at 160 and left out at a
  * narrower width is named on stderr ("N columns hidden: ..."); no colour with NO_COLOR. Then the

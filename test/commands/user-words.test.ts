@@ -110,7 +110,7 @@ describe('messages in the words of the command line', () => {
       [['tx', 'list', '--min-amount', 'abc'], /^error: --min-amount: "abc" is not a decimal amount/m],
       [['tx', 'bulk-update', '--ids', 'nope', '--set', 'status=bogus', '--yes'], /--ids must be a UUID; --set status must be one of/],
     ]
-    // An account is taken by its name too (#52): one named nowhere is not found, naming the flag.
+    // An account is taken by its name too: one named nowhere is not found, naming the flag.
     const named = await sb.run(['tx', 'create', '--account', 'nope', '--date', '2026-02-03', '--amount', '5', '--description', 'x'])
     expect(named.code).toBe(5)
     expect(named.stderr).toMatch(/^error: --account: no bank account is named "nope"/m)

@@ -1,5 +1,5 @@
 /**
- * Messages in plain words (#61 item 17): counts agree with their nouns, a rule's name is quoted
+ * Messages in plain words: counts agree with their nouns, a rule's name is quoted
  * once, grouped amounts are taken as tables print them, an import names its account.
  */
 import { writeFileSync } from 'node:fs'

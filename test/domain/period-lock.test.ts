@@ -1,4 +1,4 @@
-/** The period lock's rule (#50): months, their last days, and which dates a lock date refuses. */
+/** The period lock's rule: months, their last days, and which dates a lock date refuses. */
 import { describe, expect, it } from 'vitest'
 import { checkUnlocked, isLocked, isMonth, monthEnd, previousMonth } from '../../src/domain/accounts/period-lock.js'
 import { lastFullMonth } from '../../src/domain/closing/status.js'

@@ -1,5 +1,5 @@
 /**
- * A batch loads the rates it needs once (#27 item 4, the hot path): one query of exchange_rates per
+ * A batch loads the rates it needs once (the hot path): one query of exchange_rates per
  * currency over the batch's dates, never one a row, on both stores; each row still gets the rate of
  * its own date, or of the latest earlier one within reach.
  */

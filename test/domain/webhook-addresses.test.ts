@@ -1,5 +1,5 @@
 /**
- * Where a webhook may point (#60 item 5; src/domain/webhooks/url-check.ts): every notation of a
+ * Where a webhook may point (src/domain/webhooks/url-check.ts): every notation of a
  * refused address is refused after normalising (IPv4 in decimal, octal and hex; IPv4-mapped and
  * -compatible IPv6, NAT64, 6to4; names resolving to them), by `finctl serve`'s policy unless it allows
  * private ranges, and link-local ones unless FINCTL_WEBHOOK_ALLOW_LINK_LOCAL=1. The check applies to
@@ -23,7 +23,7 @@ const SERVE: AddressPolicy = { allowPrivate: false, allowLinkLocal: false }
 const PRIVATE_OK: AddressPolicy = { allowPrivate: true, allowLinkLocal: false }
 const ALL_OK: AddressPolicy = { allowPrivate: true, allowLinkLocal: true }
 
-/** Link-local and metadata addresses, in every notation of the finding (#60 item 5) and more. */
+/** Link-local and metadata addresses, in every notation of the finding and more. */
 const LINK_LOCAL = [
   'http://169.254.169.254/latest/meta-data',
   'http://2852039166/',

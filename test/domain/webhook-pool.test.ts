@@ -1,5 +1,5 @@
 /**
- * The delivery pool (#60 item 6; src/domain/webhooks/deliver.ts): endpoints worked independently
+ * The delivery pool (src/domain/webhooks/deliver.ts): endpoints worked independently
  * by two workers on two connections to one database (as two `finctl serve` processes), with small
  * claims and fewer places than endpoints, so that claims are given back and taken again often:
  * every endpoint still gets every event once, in commit order. Receivers on 127.0.0.1.

@@ -1,5 +1,5 @@
 /**
- * End-to-end (#27 item 9): rows that carry a balance or a turnover never become transactions. The
+ * End-to-end: rows that carry a balance or a turnover never become transactions. The
  * built CLI imports (tx import) and uploads (statements upload) the hand-made files of
  * test/fixtures/bank-files named after the signal they carry, and the real Swedbank file of the
  * corpus with only --map description=Paaiškinimai; the plan names the skipped lines, the summary

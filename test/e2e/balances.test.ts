@@ -1,5 +1,5 @@
 /**
- * End-to-end, the case of #47 item 1 through `finctl serve`: in the demo company's USD account,
+ * End-to-end, the case through `finctl serve`: in the demo company's USD account,
  * `tx create --amount -120 --currency EUR --exchange-rate 1.05` moves `accounts get`, `accounts list`
  * and `reports summary` alike, by -126.00 USD, as on the embedded target
  * (test/commands/accounts/balances.test.ts).

@@ -1,5 +1,5 @@
 /**
- * A month closed while an import into it runs (#60 item 1): the built CLI imports 30,000 rows dated
+ * A month closed while an import into it runs: the built CLI imports 30,000 rows dated
  * in one month while another process closes that month, on SQLite and on PostgreSQL, three times
  * each. No batch may commit after the close: no `transactions.imported` event follows the
  * `period.closed` one, and the rows in the month are exactly those of the events before it.

@@ -1,5 +1,5 @@
 /**
- * End-to-end (#50 item 4, the close record) with the built CLI through `finctl serve`: a month
+ * End-to-end (the close record) with the built CLI through `finctl serve`: a month
  * closed with its exports, reopened and changed, gives exports that differ (exit 13); closed again
  * with new exports, 0; --export on a closed month adds to its record. The embedded cases (the
  * exports written and recorded, verify --close, an edited file or audit entry: exit 13) run in

@@ -1,5 +1,5 @@
 /**
- * End-to-end (#50 items 1 and 2) with the built CLI: once a month is closed, the rows of `tx import`
+ * End-to-end with the built CLI: once a month is closed, the rows of `tx import`
  * (its own thread) in it are refused naming the lock date; through `finctl serve`, the lock holds,
  * and `close reopen` lets the writes in again. The verbs themselves (readiness and exit 12, the
  * usage errors, the lock on `tx create`, reopen, history) are tested in process:

@@ -100,7 +100,7 @@ describe('shell completion', () => {
     expect(bashComplete('finctl', 'tx', 'list', '--profile', 'p')).toEqual(['prod'])
   })
 
-  it('completes account names from the service, a name with spaces escaped (#61 item 16)', async () => {
+  it('completes account names from the service, a name with spaces escaped', async () => {
     for (const name of ['Chase Checking', 'Amex'])
       await sb.ok(['accounts', 'create', '--name', name, '--type', 'checking', '--currency', 'USD'])
     expect(bashComplete('finctl', 'tx', 'list', '--account', '')).toEqual(['Amex', 'Chase\\ Checking'])

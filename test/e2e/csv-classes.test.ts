@@ -1,5 +1,5 @@
 /**
- * End-to-end (#59): the built CLI, embedded and towards `finctl serve`, on the classes of bank CSV
+ * End-to-end: the built CLI, embedded and towards `finctl serve`, on the classes of bank CSV
  * that were read wrong, each with the exit code a user sees and what was written: a header-less
  * file lands whole (exit 0); a file in another currency, or holding two accounts' rows, is refused
  * before a row is written (exit 6) and the flags that make it right work; rows of 0 are created and
@@ -21,7 +21,7 @@ interface Summary {
   zero_amounts?: { rows: number; lines: number[] }
 }
 
-describe('the classes of #59 through the built CLI', () => {
+describe('the classes of bank CSV through the built CLI', () => {
   let sb: Sandbox
   let server: ServeProcess | undefined
 

@@ -1,5 +1,5 @@
 /**
- * End-to-end (#47 items 4, 6 and 8): the built CLI maps hand-made files shaped like real exports
+ * End-to-end: the built CLI maps hand-made files shaped like real exports
  * (test/fixtures/bank-files/) as their banks meant them, and its plan on stderr says what it took:
  * a debit/credit indicator beside unsigned amounts (embedded and through `finctl serve`), unsigned
  * amounts without one, a date column headed "created", a description column with one value on

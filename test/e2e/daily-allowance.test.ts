@@ -1,5 +1,5 @@
 /**
- * End-to-end (#48): a key's daily allowance spent in the middle of `tx import` stops it at once with
+ * End-to-end: a key's daily allowance spent in the middle of `tx import` stops it at once with
  * exit 7, what was imported and when to go on, instead of waiting silently until UTC midnight.
  */
 import { writeFileSync } from 'node:fs'

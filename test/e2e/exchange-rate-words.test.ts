@@ -1,5 +1,5 @@
 /**
- * End-to-end (#27 item 6): every message about the exchange rate names what the user types. The
+ * End-to-end: every message about the exchange rate names what the user types. The
  * service's field is `exchange_rate`; tx create, tx update and statements upload (and its --preview)
  * say --exchange-rate, tx import (which sets it on every row) says --set exchange_rate. `--json`
  * errors keep the API's field name in their details. tx create and tx update, in process:

@@ -1,8 +1,8 @@
 /**
- * End-to-end (#48): the files finctl writes never clobber. `--rejects` as a hard link to the bank
+ * End-to-end: the files finctl writes never clobber. `--rejects` as a hard link to the bank
  * file is refused (it truncated the file before); an existing `--rejects`, `--env-out` or
  * `--output-file` is replaced only with `--overwrite`; a symbolic link is never written through.
- * (#60) `export --output` is never one of its inputs (another spelling, a link), and a device or a
+ * `export --output` is never one of its inputs (another spelling, a link), and a device or a
  * named pipe is written as it is, with or without `--overwrite`, never replaced by a file.
  */
 import { execFileSync, spawn } from 'node:child_process'
@@ -101,7 +101,7 @@ describe('files finctl writes', () => {
     expect(leftovers()).toEqual([])
   })
 
-  it('export --output is never its --accounts-map, however spelled, with or without --overwrite (#60)', async () => {
+  it('export --output is never its --accounts-map, however spelled, with or without --overwrite', async () => {
     const map = join(sb.dir, 'map.json')
     const text = '{ "opening_balances": "Equity:Opening" }\n'
     writeFileSync(map, text)
@@ -124,7 +124,7 @@ describe('files finctl writes', () => {
     expect(readdirSync(sb.dir).filter((n) => n.endsWith('.part'))).toEqual([])
   })
 
-  it('export -o /dev/null and -o a named pipe write into it, never replace it (#60)', async () => {
+  it('export -o /dev/null and -o a named pipe write into it, never replace it', async () => {
     const csv = ['export', '--format', 'csv', '--from', '2026-01-01', '--to', '2026-01-31']
     const devnull = await sb.run([...csv, '-o', '/dev/null'])
     expect(devnull.code, devnull.stderr).toBe(0)

@@ -1,5 +1,5 @@
 /**
- * End-to-end, issue #27 "Money fidelity" (the parser-level items): the built CLI imports hand-made
+ * End-to-end, "money fidelity" (the parser-level items): the built CLI imports hand-made
  * files shaped like real bank exports (test/fixtures/bank-files/, each named after the trait it
  * covers) and the real files of the bank-file corpus (read where they are, never copied).
  */

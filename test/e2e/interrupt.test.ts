@@ -1,5 +1,5 @@
 /**
- * Ctrl-C (SIGINT) and SIGTERM during a long `tx import` (#61 item 8), with the built CLI: exit 130 or
+ * Ctrl-C (SIGINT) and SIGTERM during a long `tx import`, with the built CLI: exit 130 or
  * 143, one line saying how many rows were created and that the same command imports the rest; the
  * same command then leaves every row exactly once. (kill -9: test/e2e/tx-import.test.ts.)
  */

@@ -1,6 +1,6 @@
 /**
- * End-to-end (#52 item 3): --json FIELDS, --jq and --template through the built CLI, as gh has them.
- * (#60 item 7) A filter that never ends is stopped by SIGTERM (143) or Ctrl-C (130) at once.
+ * End-to-end: --json FIELDS, --jq and --template through the built CLI, as gh has them.
+ * A filter that never ends is stopped by SIGTERM (143) or Ctrl-C (130) at once.
  */
 import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

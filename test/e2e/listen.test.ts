@@ -1,5 +1,5 @@
 /**
- * End-to-end: `finctl listen` of the built CLI (#51 item 3) forwards the events of changes made by
+ * End-to-end: `finctl listen` of the built CLI forwards the events of changes made by
  * other processes to a receiver on 127.0.0.1, signed with the session's secret, in order, one line
  * per delivery with its status; from the embedded database and through `finctl serve`, on SQLite
  * and PostgreSQL; Ctrl-C exits 0. --print-json, --events, its lines and its usage errors run in

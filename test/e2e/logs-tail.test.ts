@@ -1,5 +1,5 @@
 /**
- * End-to-end: `finctl logs tail` of the built CLI (#51 item 4) shows a request made from another
+ * End-to-end: `finctl logs tail` of the built CLI shows a request made from another
  * process within a second, on the embedded target and through `finctl serve`, on SQLite and
  * PostgreSQL; Ctrl-C is a clean exit 0. Its filters and its usage errors run in process:
  * test/commands/logs/.

@@ -1,5 +1,5 @@
 /**
- * End-to-end, #60 item 4: the built CLI imports a bank file whose descriptions hold terminal
+ * End-to-end: the built CLI imports a bank file whose descriptions hold terminal
  * controls (an OSC title, a screen clear, cursor moves, the 8-bit CSI, NUL, a bidi override, an
  * OSC 8 link), then `tx list` into a pipe shows each one escaped and `--json` gives back the exact
  * text. Every form of output, in process: test/commands/outside-text.test.ts.

@@ -36,7 +36,7 @@ describe('plausible input', () => {
     expect(bad.stderr).toMatch(/^error: FINCTL_DATE_WINDOW: the date window "since 1970" must look like 1970-01-01\.\.\+1y/m)
   })
 
-  it('tx import rejects such rows with their line (exit 8) and imports them with --force; a bank row of 0 is a booking (#59)', async () => {
+  it('tx import rejects such rows with their line (exit 8) and imports them with --force; a bank row of 0 is a booking', async () => {
     const file = join(sb.dir, 'odd-rows.csv')
     writeFileSync(file, 'Date,Description,Amount\n2026-02-01,Coffee,-4.50\n1965-02-02,Archive,12.00\n2026-02-03,Fee waived,0.00\n')
     // The service refuses these rows (tx import sends them unchecked: one validation, the service's),

@@ -1,5 +1,5 @@
 /**
- * End-to-end (#27 items 4 and 10): with the built CLI, a company in EUR imports a year of ECB rates
+ * End-to-end: with the built CLI, a company in EUR imports a year of ECB rates
  * (its published layout: Date, one column per currency, N/A, a trailing comma), then a CSV of a USD
  * account whose rows are in USD and GBP by their own currency column, over the same year, weekends
  * included. The summary report's base-currency totals are checked to the cent against amounts

@@ -1,5 +1,5 @@
 /**
- * End-to-end, through the built CLI: what a script types and reads (#52) after the command tests
+ * End-to-end, through the built CLI: what a script types and reads after the command tests
  * moved in process (test/commands/): a short id taken back and an ambiguous one refused, a period
  * people say, a key rolled while the old one still answers. The details of each are tested in
  * process (test/commands/tx/short-ids.test.ts, test/commands/reports/periods.test.ts,

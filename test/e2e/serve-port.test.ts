@@ -1,5 +1,5 @@
 /**
- * `finctl serve` on a port another program holds (#61 item 14): one line in the flags' words and
+ * `finctl serve` on a port another program holds: one line in the flags' words and
  * exit 2, no "internal error"; the database is closed again (the process ends by itself).
  */
 import { createServer, type Server } from 'node:net'

@@ -1,5 +1,5 @@
 /**
- * End-to-end (#48): work cut off by kill -9 recovers. A statement left processing by a process that
+ * End-to-end: work cut off by kill -9 recovers. A statement left processing by a process that
  * is gone is failed as soon as that is known, so uploading the file again goes in at once, and
  * `seed` counts only a completed statement as done (it used to say "done" over a statement stuck in
  * processing and every row of it missing).

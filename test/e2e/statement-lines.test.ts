@@ -1,5 +1,5 @@
 /**
- * End-to-end (#47 items 2, 3, 5): the built CLI, embedded and towards `finctl serve`, with the
+ * End-to-end: the built CLI, embedded and towards `finctl serve`, with the
  * hand-made files of test/fixtures/bank-files. No command exits 0 having dropped a transaction
  * line: a statement with a line it cannot read exits 6 naming it (tx import: 8, the rest imported);
  * bank quirks are imported by their rule and said; QIF dates follow --date-format or are refused

@@ -1,5 +1,5 @@
 /**
- * End-to-end (#27 item 8): the same rows by two roads are one set of rows. A bank file uploaded as
+ * End-to-end: the same rows by two roads are one set of rows. A bank file uploaded as
  * a statement and imported with tx import into the same account, in either order, leaves one
  * transaction per row, reconciled and linked to the statement; the import's summary says how many
  * rows it found already on a statement. Two equal rows of a file stay two unless the statement

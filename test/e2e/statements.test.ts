@@ -110,7 +110,7 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
       const r = await sb.run(['statements', 'upload', ABNAMRO, '--account', acct, '--json'], {
         env: { FINCTL_BASE_URL: server.url, FINCTL_API_KEY: key },
       })
-      // Its balances do not add up: exit 6 naming the difference (#61), the statement completed.
+      // Its balances do not add up: exit 6 naming the difference, the statement completed.
       expect(r.code, r.stderr).toBe(6)
       expect(r.stderr).toContain('balance check mismatch')
       return JSON.parse(r.stdout) as Statement

@@ -1,5 +1,5 @@
 /**
- * Widths count what the terminal shows (#52 item 2): every list and report drawn by the built CLI
+ * Widths count what the terminal shows: every list and report drawn by the built CLI
  * in a real terminal (a tmux pane of 80, 100 and 120 columns, its own socket), colour forced
  * (FORCE_COLOR=1), read back with capture-pane -J (a wrapped line comes back joined, so longer than
  * the pane). A line wider than the pane, or a table row that does not end in its border, fails.

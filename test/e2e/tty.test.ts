@@ -212,7 +212,7 @@ describe('in a real terminal (tmux)', () => {
       const table = s.split('\n').filter((l) => /[│┌└]/.test(l))
       expect(table).toHaveLength(5) // top border, header, the row, the total, bottom border: nothing wrapped
       for (const l of table) expect([...l].length, l).toBeLessThanOrEqual(80)
-      // At 80 columns the id stays (#61): a column left out is named under the table instead.
+      // At 80 columns the id stays: a column left out is named under the table instead.
       expect(s).toContain(tx.id.slice(-8))
       expect(s).toMatch(/1 column hidden: STATUS; widen the terminal or use --output/)
       const row = table.find((l) => l.includes('2026-03-16'))!

@@ -1,10 +1,10 @@
 /**
- * Webhooks end to end with the built CLI (#51 items 2 and 6): `finctl serve` killed with SIGKILL
+ * Webhooks end to end with the built CLI: `finctl serve` killed with SIGKILL
  * in the middle of a delivery, then started again, delivers every event; two `finctl serve`
  * processes on one PostgreSQL database deliver each event to each endpoint once; without
- * --webhooks-allow-private, serve sends nothing to a receiver on loopback, in whatever notation (#60
- * item 5). The verbs on an embedded database (create, deliver, test, `events resend`, exit 14 when a receiver refuses) run
- * in process: test/commands/webhooks/.
+ * --webhooks-allow-private, serve sends nothing to a receiver on loopback, in whatever notation.
+ * The verbs on an embedded database (create, deliver, test, `events resend`, exit 14 when a
+ * receiver refuses) run in process: test/commands/webhooks/.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'

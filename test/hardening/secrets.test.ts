@@ -1,5 +1,5 @@
 /**
- * Secrets (#48): a database URL's password is in no output of the CLI nor in serve's log; an input
+ * Secrets: a database URL's password is in no output of the CLI nor in serve's log; an input
  * file finctl may not read is a usage error naming it (exit 2). The JWT and password-hash checks
  * are in security.test.ts and test/api/passwords.test.ts.
  */

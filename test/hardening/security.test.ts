@@ -692,7 +692,7 @@ describe('(g) CSV output neutralises spreadsheet formulas', () => {
     const cells = ['\t=1+1', '\r=1+1', '=A1', '-5', '-5.25 EUR', '-5+5', '+5', 'x=1']
     await printList(io, { format: 'csv', color: false, quiet: true }, cells, [{ header: 'v', value: (s: string) => s }])
     const parsed = (parseCsv(out, { columns: true }) as Array<{ v: string }>).map((r) => r.v)
-    // A lone carriage return is shown as \x0d (#60, terminal-text.ts): the cell no longer starts with a formula.
+    // A lone carriage return is shown as \x0d (terminal-text.ts): the cell no longer starts with a formula.
     expect(parsed).toEqual(["'\t=1+1", '\\x0d=1+1', "'=A1", '-5', '-5.25 EUR', "'-5+5", '+5', 'x=1'])
   })
 })

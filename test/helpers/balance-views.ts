@@ -1,5 +1,5 @@
 /**
- * The case of #47 item 1, for both sandboxes (in process and spawning, the same API): the demo
+ * The case, for both sandboxes (in process and spawning, the same API): the demo
  * company's USD account, what `accounts get`, `accounts list` and `reports summary` say of its
  * balance, and a EUR transaction at 1.05 that moves all three by -126.00 USD.
  */

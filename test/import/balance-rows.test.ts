@@ -1,5 +1,5 @@
 /**
- * Rows that carry a balance or a turnover instead of a movement (#27 item 9): the three signals of
+ * Rows that carry a balance or a turnover instead of a movement: the three signals of
  * src/import/balance-rows.ts one by one, then through the CSV mapper on the hand-made fixtures of
  * test/fixtures/bank-files (each named after its trait) and the real Swedbank file of the corpus.
  */

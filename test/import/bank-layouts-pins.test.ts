@@ -1,5 +1,5 @@
 /**
- * What each bank layout of #59 item 11 pins that detection alone gets wrong or cannot decide, on the
+ * What each bank layout pins that detection alone gets wrong or cannot decide, on the
  * files of test/fixtures/csv-layouts (bank-layouts.test.ts reads each one's count and sum), and that
  * no file is recognised by two layouts.
  */

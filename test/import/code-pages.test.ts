@@ -1,5 +1,5 @@
 /**
- * The code page of a CSV that is not UTF-8 (src/import/code-pages.ts, #47 item 6, #59 item 6): told
+ * The code page of a CSV that is not UTF-8 (src/import/code-pages.ts): told
  * between windows-1252, -1250, -1257 and -1251 by the letters of the languages each is for, with
  * the plan saying which one and, when another page reads the file as well, how to change it.
  */

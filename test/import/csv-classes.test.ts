@@ -1,5 +1,5 @@
 /**
- * The classes of bank CSV that #59 found read wrong, each on a file built in test/fixtures/csv-layouts
+ * The classes of bank CSV once read wrong, each on a file built in test/fixtures/csv-layouts
  * from the bank's published layout (its README says where from), read as `tx import` reads it:
  * header-less files (easybank, Raiffeisen, ASN), the file's own currency, rows of amount 0, a
  * description composed from the next text column, a sign column found by its values, and the rows

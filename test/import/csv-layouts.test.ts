@@ -1,5 +1,5 @@
 /**
- * Bank CSV layouts of ten more languages (#59 item 6): one file a language in
+ * Bank CSV layouts of ten more languages: one file a language in
  * test/fixtures/csv-layouts, built in the project from the bank's published layout (its README says
  * where each is described), read as `finctl tx import` reads it: the plan, then every row through
  * the RowMapper; the count, sum and date range, the encoding, and the column each field came from.

@@ -1,5 +1,5 @@
 /**
- * How a CSV's columns are mapped when the header alone does not tell (#47 items 4, 6 and 8): a
+ * How a CSV's columns are mapped when the header alone does not tell: a
  * debit/credit indicator found by its header and values beside unsigned amounts, the plan's word
  * when amounts are unsigned and nothing says debit or credit, a date column found by its values, a
  * description never taken from a column with one value on every row, the plan line naming the
@@ -102,7 +102,7 @@ describe('a debit/credit indicator beside unsigned amounts', () => {
     )
   })
 
-  it('single letters under a header of no field are the indicator only as a debit and credit pair on every row (#59)', async () => {
+  it('single letters under a header of no field are the indicator only as a debit and credit pair on every row', async () => {
     const pair = await text(twoRows('Flag', 'D', 'C'))
     expect(pair.sum).toBe('-6.00')
     expect(pair.notes).toContain('indicator <- Flag')

@@ -1,5 +1,5 @@
 /**
- * #59 item 12: a CSV written from known transactions in any layout the import supports reads back
+ * A CSV written from known transactions in any layout the import supports reads back
  * to the same rows, count and sum: with a header or without, any delimiter, a decimal point or
  * comma with or without thousands marks, signed amounts, an unsigned amount beside a sign column or
  * debit and credit columns, and any date layout. The flags passed are the ones a user is told to

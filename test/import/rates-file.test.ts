@@ -1,4 +1,4 @@
-/** Rates files (#27 item 4): the ECB's eurofxref-hist.csv as published, and date,currency,rate. */
+/** Rates files: the ECB's eurofxref-hist.csv as published, and date,currency,rate. */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * #27 items 3 and 10: each amount is read by its own row's currency (JPY 0 decimals, BHD 3, CLF 4),
+ * Each amount is read by its own row's currency (JPY 0 decimals, BHD 3, CLF 4),
  * not the account's, and a currency column is read, never dropped (Lithuanian "Valiuta", LTL).
  */
 import { describe, expect, it } from 'vitest'

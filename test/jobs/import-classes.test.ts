@@ -1,5 +1,5 @@
 /**
- * The classes of #59 against a real core, through both transports on both stores: a header-less
+ * The classes of bank CSV against a real core, through both transports on both stores: a header-less
  * file lands whole; a file in another currency than the account's, or holding two accounts' rows,
  * is refused before anything is written (and a statement upload of it fails the same way); rows of
  * amount 0 are created as 0.00 and named. Fixtures: test/fixtures/csv-layouts (its README).
@@ -30,7 +30,7 @@ async function stored(c: Client, account: string) {
   }
 }
 
-describe.each(MATRIX)('the classes of #59 over %s on %s', (kind, storeKind) => {
+describe.each(MATRIX)('the classes of bank CSV over %s on %s', (kind, storeKind) => {
   let h: Harness
   let c: Client
   let n = 0

@@ -89,7 +89,7 @@ describe.each(MATRIX)('tx import over %s on %s', (kind, storeKind) => {
       4,
       '0.00',
     ],
-    // Its Valiuta column says LTL on every row (#27 item 10): the account of 2012 was in litas.
+    // Its Valiuta column says LTL on every row: the account of 2012 was in litas.
     [
       'lt-swedbank-dk-indicator-unescaped-quotes.csv',
       'LTL',

@@ -1,5 +1,5 @@
 /**
- * `tx import`'s runner and rows already on a statement (#27 item 8): it asks each batch to pair
+ * `tx import`'s runner and rows already on a statement: it asks each batch to pair
  * them (`match_statement_lines`) and counts them apart (`on_statement`); a service from before the
  * field refuses it once, and the import goes on without it.
  */

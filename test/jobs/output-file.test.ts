@@ -1,5 +1,5 @@
 /**
- * Files finctl writes (#48): never the input (a hard link counts), never over an existing file
+ * Files finctl writes: never the input (a hard link counts), never over an existing file
  * without --overwrite, never through a symbolic link, written beside the destination and moved in
  * whole; secrets 0600.
  */

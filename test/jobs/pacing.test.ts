@@ -1,5 +1,5 @@
 /**
- * The import's pacing (#48): a 429 asking for a minute or less is waited out; one asking for longer
+ * The import's pacing: a 429 asking for a minute or less is waited out; one asking for longer
  * (a key's daily allowance spent) stops the import with exit 7 and when to go on, unless --wait. A
  * database locked past the service's wait (503 database_busy) is tried again a few times, then the
  * import stops with that error rather than wait on without end.

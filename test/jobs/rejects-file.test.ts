@@ -35,7 +35,7 @@ describe('the rejects file', () => {
     ])
   })
 
-  it("finctl's own reason is never marked with the guard's ': one starting with a flag reads as an error line (#61 item 17)", async () => {
+  it("finctl's own reason is never marked with the guard's ': one starting with a flag reads as an error line", async () => {
     const path = join(dir, 'reasons.csv')
     const w = new RejectsWriter(path, ['Date', 'Description', 'Amount'], ',')
     w.write(['2026-10-01', '-Refund', '5'], 2, '--set exchange_rate must be a positive decimal')

@@ -50,7 +50,7 @@ describe('generated transactions', () => {
     expect(() => generateRows({ ...spec, amount: { min: '5', max: '2' } }, 2)).toThrow(/more than max/)
   })
 
-  it('never makes a 0 row: a draw of 0 becomes the nearest amount in range; only such rows change (#60)', () => {
+  it('never makes a 0 row: a draw of 0 becomes the nearest amount in range; only such rows change', () => {
     const wide = { ...spec, count: 5000, seed: 7, amount: { min: '-500.00', max: '500.00' } }
     const rows = generateRows(wide, 2)
     // Row 4190 drew 0.00 before: the service refused it, so no seeded target holds it.

@@ -86,7 +86,7 @@ describe('seed run loop', () => {
     expect(report.env.TRANSACTIONS_INTEREST_IDS).toBe(rows.data[0].id)
   })
 
-  it("an account's opening balance, its date and its number are updated (#59); a row before the date fails its step", async () => {
+  it("an account's opening balance, its date and its number are updated; a row before the date fails its step", async () => {
     calls = []
     down = false
     const admin = h.client({ apiKey: t.key })

@@ -1,5 +1,5 @@
 /**
- * Conversion to the base currency (#27 item 4): cross rates in exact decimal arithmetic, and base
+ * Conversion to the base currency: cross rates in exact decimal arithmetic, and base
  * amounts of integer minor units rounded half-even once per row, so that the base amount of a sum
  * and the sum of the rows' base amounts differ by at most half a minor unit per row.
  */

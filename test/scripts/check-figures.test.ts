@@ -1,17 +1,17 @@
-/** The figure check of `npm run check` (scripts/check-figures.mjs): no comment in src/ or commands/ quotes a measurement (#49). */
+/** The figure check of `npm run check` (scripts/check-figures.mjs): no comment in src/ or commands/ quotes a measurement. */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain JavaScript script without type declarations
-import { figuresIn } from '../../scripts/check-figures.mjs'
+import { figuresIn, issuesIn } from '../../scripts/check-figures.mjs'
 
 const ROOT = join(import.meta.dirname, '../..')
 const SCRIPT = join(ROOT, 'scripts/check-figures.mjs')
 const run = (root?: string) => spawnSync(process.execPath, [SCRIPT, ...(root ? [root] : [])], { encoding: 'utf8' })
 
-/** One of the comments #49 moved to docs/performance.md, as it was. */
+/** One of the comments once moved to docs/performance.md, as it was. */
 const OLD_COMMENT = [
   '/**',
   ' * is planned as the empty table it was: a file imported a second time, right after the first, looked',
@@ -45,6 +45,19 @@ describe('the figure check', () => {
     expect(r.status).toBe(1)
     expect(r.stderr).toContain('src/store/old.ts:4: "4-5 ms", "14.3 s", "6.4 s"')
     expect(r.stderr).not.toContain('commands/ok.ts')
+  })
+
+  it('fails on a comment citing an issue number, not on an entity or a string', () => {
+    expect(issuesIn('a.ts', '/**\n * Opening balances hold (#59 item 10; docs/money.md).\n */\n')).toEqual(['a.ts:2: cites issue #59'])
+    expect(issuesIn('a.ts', "// a memo of '&#65;' and colour #60a5fa\nconst s = '#60'\n")).toEqual([])
+    const root = mkdtempSync(join(tmpdir(), 'finctl-issues-'))
+    dirs.push(root)
+    mkdirSync(join(root, 'src'))
+    mkdirSync(join(root, 'commands'))
+    writeFileSync(join(root, 'src/a.ts'), 'export const x = 1 // since #52\n')
+    const r = run(root)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain('src/a.ts:1: cites issue #52')
   })
 
   it('takes a measurement for one, a setting for none', () => {

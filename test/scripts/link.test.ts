@@ -1,5 +1,5 @@
 /**
- * `npm run link` (#52 item 9): a `finctl` on the PATH that runs the clone's build on the clone's
+ * `npm run link`: a `finctl` on the PATH that runs the clone's build on the clone's
  * Node.js, whatever `node` comes first on the PATH; only its own file is ever replaced or removed.
  */
 import { spawnSync } from 'node:child_process'

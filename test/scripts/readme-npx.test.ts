@@ -1,6 +1,6 @@
 /**
  * `npx finctl` outside the clone asks the public registry (npm error 404): the README and the
- * install page say it works only inside the clone and what to use elsewhere (#61 item 18).
+ * install page say it works only inside the clone and what to use elsewhere.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,6 +1,6 @@
 /**
  * Migrations 0012 and 0013: transactions_report_account ends with `amount` and `currency_code`, so an
- * account's balance (in its own currency, #47) reads that index alone. A database whose index is as
+ * account's balance (in its own currency) reads that index alone. A database whose index is as
  * 0011 left it (0013 and 0012 taken back: their `down`, their records and, on SQLite, the
  * user_version) is converted in place by the next opening, on both stores: the index gains the
  * columns, every row and the balance stay, and the balance's query is covered by it.

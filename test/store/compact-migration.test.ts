@@ -1,5 +1,5 @@
 /**
- * Migration 0011 (#26 item 2) converts a database made by the release before it in place: a
+ * Migration 0011 converts a database made by the release before it in place: a
  * database is made with migrations 0001 to 0010 and filled with rows of every kind the older
  * release wrote (columns equal to another or not, each creator and creation, statement and import
  * references, tags, rates, amounts up to 2^53 - 1, random and time-ordered UUIDs), then opened by

@@ -84,7 +84,7 @@ export async function addAccount(store: Store, companyId: string, over: { name?:
       currency_code: 'USD',
       status: 'active',
       opening_balance: over.opening_balance ?? 125_000,
-      // Before every date the tests write: no transaction may be dated before it (#59).
+      // Before every date the tests write: no transaction may be dated before it.
       opening_balance_date: '2000-01-01',
       created_at: NOW,
       updated_at: NOW,

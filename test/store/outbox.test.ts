@@ -1,5 +1,5 @@
 /**
- * The outbox (#51 item 1) on both stores: a change and its event commit together. An insert's event
+ * The outbox on both stores: a change and its event commit together. An insert's event
  * that the database refuses (a taken event id) takes the rows down with it, on every insert path
  * (SQLite's row and bulk paths, PostgreSQL's statement and COPY paths), and a write transaction that
  * fails after writing its event leaves no event; a PostgreSQL company's events are read in commit order.

@@ -1,5 +1,5 @@
 /**
- * The period lock inside the write (migration 0025, #60): on both stores a transaction row dated on
+ * The period lock inside the write (migration 0025): on both stores a transaction row dated on
  * or before its company's lock date cannot be inserted, updated or deleted by any path, the hot
  * insert, a bulk load or plain SQL, while rows of open months still can.
  */

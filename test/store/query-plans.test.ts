@@ -1,5 +1,5 @@
 /**
- * Query plans on SQLite (#26 item 2, the part that pins today's plans before the schema changes):
+ * Query plans on SQLite (the part that pins today's plans before the schema changes):
  * the reads that lists, filters, keyset pages, reports, dedup and reconciliation run over
  * `transactions` are recorded as the API runs them, and each is explained (EXPLAIN QUERY PLAN): none
  * may scan the whole table, and the keyset pages and sorted lists may not sort through a temporary
@@ -74,7 +74,7 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     ])
     await c.accounts.get(account)
     await c.accounts.get(eur.id)
-    // An account with an opening date: what its opening balance holds (rows dated before it, #59).
+    // An account with an opening date: what its opening balance holds (rows dated before it).
     const opened = await c.accounts.create({
       name: 'Opened',
       account_type: 'savings',
@@ -88,7 +88,7 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     await c.transactions.list({ category: 'Rent', limit: 20 })
     const one = (await c.transactions.list({ limit: 1 })).data[0].id
     await c.transactions.get(one)
-    // Short ids (#52): a prefix (the id index's range), a suffix (over the company's rows).
+    // Short ids: a prefix (the id index's range), a suffix (over the company's rows).
     await c.transactions.list({ id_prefix: one.slice(0, 13), limit: 10 })
     await c.transactions.list({ id_suffix: one.slice(-8), limit: 10 })
     await c.reports.summary({ from: '2025-01-01', to: '2025-12-31' })

@@ -1,6 +1,6 @@
 /**
  * Changing a bank account (PATCH /bank-accounts/{id}, `finctl accounts update`): its name, bank,
- * type and status, and since #59 its account number, opening balance and opening date. A change is
+ * type and status, and its account number, opening balance and opening date. A change is
  * an event (`bank_account.updated`) and an entry of the audit chain (action `account_update`, keyed
  * by the account's id), written in the same database transaction; reports as they stood
  * (`as_of`) undo those entries to find an opening balance as it was.

@@ -1,5 +1,5 @@
 /**
- * An account's balance, in the account's currency (#47; docs/money.md): its opening balance (from its
+ * An account's balance, in the account's currency (docs/money.md): its opening balance (from its
  * opening date on: opening.ts) plus each non-void transaction counted by its amount in that currency.
  * - A transaction in the account's currency counts by its amount.
  * - One in another currency, on an account in the company's base currency, counts by its base_amount:

@@ -165,7 +165,7 @@ export async function getBankAccount(store: Store, companyId: string, id: string
 }
 
 /**
- * An account whose opening balance counts in a closed month cannot come or go (#60): created or
+ * An account whose opening balance counts in a closed month cannot come or go: created or
  * deleted with its opening date on or before the lock date, or with none and a balance that is not
  * 0 (it then counts in every month).
  */

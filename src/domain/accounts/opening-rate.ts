@@ -1,5 +1,5 @@
 /**
- * The rate of an opening balance in another currency than the base (#60; docs/money.md): fixed when
+ * The rate of an opening balance in another currency than the base (docs/money.md): fixed when
  * the balance is recorded, kept on the account, and the one every report converts it at, so that no
  * later write (a transaction, a rate) moves it. It is the company's rate of the opening date (or,
  * without one, of the day it is recorded), by the rule and reach transactions take (rate-book.ts),

@@ -1,5 +1,5 @@
 /**
- * Opening balances hold at their date (#59 item 10; docs/money.md): an account's opening balance is
+ * Opening balances hold at their date (docs/money.md): an account's opening balance is
  * its balance at the start of its opening date. It counts from the start of that day on; at an end
  * of day before it, it does not count yet. An account without an opening date counts it from the
  * beginning, as before.

@@ -152,7 +152,9 @@ const SHOWN_IDS = 'at most 100, sorted; `changed` counts them all'
 
 export const CloseContentsCheck = z
   .object({
-    recorded: z.boolean().openapi({ description: 'the close recorded its rows (closes before #60 did not: nothing to compare)' }),
+    recorded: z
+      .boolean()
+      .openapi({ description: 'the close recorded its rows (closes before migration 0026 did not: nothing to compare)' }),
     rows_then: z.number().int().nullable(),
     rows_now: z.number().int(),
     sha256_then: z.string().nullable().openapi({ description: "SHA-256 over the month's rows at the close" }),

@@ -63,7 +63,7 @@ interface Opening {
  * The accounts in scope and their opening balances, also in the base currency. An account in another
  * currency is converted at the rate it keeps, fixed when its opening balance was recorded
  * (accounts/opening-rate.ts; half-even, like a transaction), so no later write moves it; one without
- * (from before #60, with no transaction in its currency then) is left out of the balances and listed
+ * (recorded before migration 0027, with no transaction in its currency then) is left out of the balances and listed
  * in `unconverted_opening_balances`.
  */
 async function openingBalances(

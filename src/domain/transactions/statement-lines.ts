@@ -1,5 +1,5 @@
 /**
- * Imported rows already on a statement (#27 item 8). A statement upload reconciles the lines it
+ * Imported rows already on a statement. A statement upload reconciles the lines it
  * finds already entered (../reconcile.ts); this is the same rule the other way round, for a
  * batch that asks for it (`match_statement_lines`, sent by `finctl tx import`): a row with an
  * import_ref pairs with a transaction of its account that came from a statement line and has not

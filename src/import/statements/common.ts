@@ -56,7 +56,7 @@ const CP1252_HIGH = [
 
 /**
  * Windows-1252 by table: Node 20.18.3+ decodes the `windows-1252` label as ISO-8859-1, so 0x80
- * comes out as U+0080 instead of the euro sign (nodejs/node#60888, #56542).
+ * comes out as U+0080 instead of the euro sign (nodejs/node#60888 and nodejs/node#56542).
  */
 export function decodeWindows1252(bytes: Uint8Array): string {
   const units = new Uint16Array(bytes.length)

@@ -1,7 +1,7 @@
 /**
  * The statement parsers behind one interface, format detection and one entry point.
  * Detection reads the content first; the file name only breaks ties or decides when the
- * content says nothing (STYLE.md section 5).
+ * content says nothing, as Actual Budget's importers do.
  */
 import { camt053Parser, looksLikeCamt053 } from './camt053.js'
 import { hasExtension, head } from './common.js'

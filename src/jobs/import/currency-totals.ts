@@ -1,4 +1,4 @@
-/** Sums of a `tx import` per currency: a file may hold rows of several (a currency column, #27 item 10). */
+/** Sums of a `tx import` per currency: a file may hold rows of several (a currency column). */
 import { currencyExponent } from '../../kernel/currencies.js'
 import { formatMinor } from '../../kernel/money.js'
 

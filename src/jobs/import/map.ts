@@ -25,7 +25,7 @@ export async function* mapRows(
   mapper: RowMapper,
   tally: Tally,
   check?: RateCheck,
-  /** The account, whose opening date a check knows (#59). */
+  /** The account, whose opening date a check knows. */
   account?: Pick<BankAccount, 'id' | 'name' | 'opening_balance_date'>,
 ): AsyncGenerator<ReadyRow[]> {
   const { summary } = tally

@@ -100,7 +100,7 @@ export function diffAccount(a: BankAccount, spec: AccountSpec): AccountDiff {
   if (a.account_type !== spec.account_type) patch.account_type = spec.account_type
   if (spec.status !== undefined && a.status !== spec.status) patch.status = spec.status
   if (a.currency_code !== spec.currency_code) fixed.push(`currency_code is ${a.currency_code}, the seed says ${spec.currency_code}`)
-  // The service changes these too (#59): an opening balance moving a closed month is refused there, with its reason.
+  // The service changes these too: an opening balance moving a closed month is refused there, with its reason.
   if (spec.opening_balance !== undefined) {
     const exp = currencyExponent(a.currency_code)
     const want = parseAmount(spec.opening_balance, exp)

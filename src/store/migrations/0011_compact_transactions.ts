@@ -1,5 +1,5 @@
 /**
- * 0011 stores transactions compactly (#26), converting the table in place.
+ * 0011 stores transactions compactly, converting the table in place.
  *
  * Before, every index of transactions repeated 36-character UUIDs (the company, the account, the row's
  * own id as the tie-breaker): about 1,100 bytes a transaction on disk. Now:

@@ -1,5 +1,5 @@
 /**
- * 0013 ends transactions_report_account with `currency_code` (#47): an account's balance is in its
+ * 0013 ends transactions_report_account with `currency_code`: an account's balance is in its
  * own currency, counting a transaction in another currency by its base_amount (an account in the
  * base currency) or naming it unconverted (docs/money.md), so the balance's query tells the two
  * apart by currency; with the column in the index it still reads that index alone, as 0012 made it.

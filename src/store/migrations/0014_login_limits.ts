@@ -1,5 +1,5 @@
 /**
- * 0014 adds what slows password guessing and records it (#48): login_counters, the attempts of the
+ * 0014 adds what slows password guessing and records it: login_counters, the attempts of the
  * current minute per subject (`email:<address>` or `address:<client>`), counted by one atomic
  * statement so that every process of a database shares them; and login_failures, one row per
  * refused password (the audit of failed logins), pruned after 90 days.

@@ -1,7 +1,7 @@
 /**
  * 0015 adds bank_statements.worker: `host/pid` of the process that processes a statement (the one
  * that took its upload). A statement left pending or processing by a process of this host that is
- * gone is failed at once, instead of after the heartbeat's lease (#48); null before this migration.
+ * gone is failed at once, instead of after the heartbeat's lease; null before this migration.
  */
 import type { AnyDb } from './common.js'
 

@@ -1,5 +1,5 @@
 /**
- * 0016 adds period locks (#50): companies.lock_date, the last day of the last closed month (null:
+ * 0016 adds period locks: companies.lock_date, the last day of the last closed month (null:
  * nothing closed), before which no transaction changes; and period_closes, one row per close or
  * reopen of a month (who, when, why), the record a lock date is explained by.
  */

@@ -1,5 +1,5 @@
 /**
- * 0017 chains the audit trail (#50, docs/audit.md): audit_entries.prev_hash and hash, and
+ * 0017 chains the audit trail (docs/audit.md): audit_entries.prev_hash and hash, and
  * audit_chain_heads, the per-company row every writer locks. Entries already there are chained
  * here, per company in id order, so `finctl verify` covers them too. Two indexes: a company's
  * entries in chain order (verify) and by time (reports --as-of).

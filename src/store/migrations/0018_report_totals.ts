@@ -1,5 +1,5 @@
 /**
- * 0018 adds the report totals kept with the rows (report-totals.ts, #53): two tables, the triggers
+ * 0018 adds the report totals kept with the rows (report-totals.ts): two tables, the triggers
  * that keep them inside each write's own statement, and their first computation from the rows.
  */
 import type { AnyDb, Dialect } from './common.js'

@@ -1,5 +1,5 @@
 /**
- * 0019 lets a key be rolled (#52): `rolled_to` on the old key names its successor, `rolled_from` on
+ * 0019 lets a key be rolled: `rolled_to` on the old key names its successor, `rolled_from` on
  * the successor names the old key, and `revoke_at` is when the old key's grace ends. From that moment
  * the old key is refused and reads as revoked at `revoke_at`; the housekeeping writes it into
  * `revoked_at`. Null on keys that were never rolled.

@@ -1,5 +1,5 @@
 /**
- * 0020 adds the outbox of events (#51): one row per change a company's systems downstream may
+ * 0020 adds the outbox of events: one row per change a company's systems downstream may
  * want to hear of, written in the same database transaction as the change (docs/events.md).
  * `seq` orders a company's events and is the cursor readers page with; `data` is the JSON
  * payload (the object as the API returns it, or ids and counts for a batch).

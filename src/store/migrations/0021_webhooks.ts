@@ -1,5 +1,5 @@
 /**
- * 0021 adds webhook endpoints (#51): where a company's events are sent, signed with the endpoint's
+ * 0021 adds webhook endpoints: where a company's events are sent, signed with the endpoint's
  * secret. Each endpoint reads the outbox in order from `cursor` (the last event sequence it has
  * settled); the deliverer claims an endpoint with a lease (`lease_until`, `leased_by`) so that one
  * process sends at a time and another takes over once a killed one's lease runs out. `attempts`,

@@ -1,5 +1,5 @@
 /**
- * 0022 gives each usage record what `finctl logs tail` shows (#51): the request id the answer carried
+ * 0022 gives each usage record what `finctl logs tail` shows: the request id the answer carried
  * (X-Request-Id) and the path as requested (`endpoint` is the route template). Null on records made
  * before. The index on (company_id, id) serves the log's cursor: a company's records after an id.
  */

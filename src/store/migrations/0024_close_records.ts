@@ -1,5 +1,5 @@
 /**
- * 0024 makes a close a record that can be checked later (#50): period_closes keeps the audit chain's
+ * 0024 makes a close a record that can be checked later: period_closes keeps the audit chain's
  * head (entry id and hash) at the moment of the close, and close_exports one row per export written
  * for the closed month (format, file name, SHA-256, size, rows, and the accounts map's SHA-256 when a
  * journal used one), so that `finctl verify --close` can tell whether the books still say the same.

@@ -1,5 +1,5 @@
 /**
- * 0025 enforces the period lock inside every write of a transaction row (#60): a row dated on or
+ * 0025 enforces the period lock inside every write of a transaction row: a row dated on or
  * before its company's lock date cannot be inserted, updated (before or after) or deleted, whatever
  * path writes it. The domain refuses such writes first, with its own words (period-lock.ts); these
  * triggers close the race between a write that read the lock date and a `close` committed

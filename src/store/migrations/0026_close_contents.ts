@@ -1,5 +1,5 @@
 /**
- * 0026 records what a closed month holds (#60): on each close, the number of its transaction rows,
+ * 0026 records what a closed month holds: on each close, the number of its transaction rows,
  * a SHA-256 over them and its figures (period_closes), and each row's own hash (close_rows), so that
  * `verify --close` names a row inserted, edited or deleted since, whoever did it.
  */

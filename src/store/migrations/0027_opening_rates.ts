@@ -1,5 +1,5 @@
 /**
- * 0027 fixes the rate of an opening balance in another currency than the base (#60): the account
+ * 0027 fixes the rate of an opening balance in another currency than the base: the account
  * keeps it (`opening_exchange_rate`, with the date of the company's rate it came from, null when it
  * was given), so that no later write moves a closed month's figures. Before, reports took the rate
  * of the account's earliest non-void transaction in its currency at each reading; existing accounts

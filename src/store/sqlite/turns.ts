@@ -1,8 +1,8 @@
 /**
  * Writers on one SQLite file take turns. Every write transaction begins IMMEDIATE: it takes the
  * write lock before it reads anything, so it never upgrades a read lock (in WAL mode an upgrade after
- * another process's commit fails at once with SQLITE_BUSY, whatever the busy timeout: the failures of
- * issue #48). While another connection holds the lock, the attempt is repeated after a growing,
+ * another process's commit fails at once with SQLITE_BUSY, whatever the busy timeout: the failures
+ * seen under load). While another connection holds the lock, the attempt is repeated after a growing,
  * jittered wait, each attempt holding the thread for at most SQLite's short busy timeout, so a server
  * keeps answering meanwhile; after FINCTL_BUSY_TIMEOUT_MS (default 10 s) the write gives up with
  * `database_busy`, nothing written (a 503 with Retry-After, which the client retries).

@@ -1,5 +1,5 @@
 /**
- * The case of #59 item 10, in process: an account opened with 25,000.00 on 2016-03-01 and a bank file
+ * The case, in process: an account opened with 25,000.00 on 2016-03-01 and a bank file
  * holding a row of 2013. The 2013 row is refused (a rejected line, exit 8) naming the opening date and
  * how to move it; the summary of 2013 shows no balance; the ledger export opens the account on its
  * date. `accounts update` moves the opening date and balance (and the account number), the row then
@@ -140,7 +140,7 @@ describe('opening balances hold at their date, in process', () => {
       await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Legacy', '--type', 'cash', '--opening-balance', '500', '--json'])
     ).id
     await sb.ok(['tx', 'create', '--account', legacy, '--date', '2015-05-01', '--description', 'Held', '--amount', '-20.00'])
-    // As a database written before #59 holds them.
+    // As a database written before that change holds them.
     const db = new Database(sb.database)
     db.prepare('UPDATE bank_accounts SET opening_balance_date = ? WHERE id = ?').run('2015-06-01', legacy)
     db.close()

@@ -1,5 +1,5 @@
 /**
- * Messages about credentials in the command line's words (#61 item 15): no credentials names
+ * Messages about credentials in the command line's words: no credentials names
  * --api-key, FINCTL_API_KEY, `finctl login` and --profile (not X-API-Key); a wrong password at
  * `login` does not suggest running `finctl login`.
  */

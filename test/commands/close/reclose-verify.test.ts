@@ -1,5 +1,5 @@
 /**
- * `verify --close M --dir DIR` after reopen, edit and a close without --export (#61 item 13): the
+ * `verify --close M --dir DIR` after reopen, edit and a close without --export: the
  * files in DIR are the first close's, which the latest close does not hold, so none is compared;
  * verify says so instead of "as it was closed" alone.
  */

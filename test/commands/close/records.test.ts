@@ -87,7 +87,7 @@ describe('the close record and verify --close, in process', () => {
     expect((await sb.run(['verify', '--dir', dir])).code).toBe(2)
   })
 
-  it('refuses an export that would be its own accounts map, or a named pipe, before anything changes (#60)', async () => {
+  it('refuses an export that would be its own accounts map, or a named pipe, before anything changes', async () => {
     const other = join(sb.dir, 'other')
     mkdirSync(other)
     const map = join(other, `books-${M}.journal`)

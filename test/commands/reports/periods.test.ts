@@ -1,5 +1,5 @@
 /**
- * In process (#52 item 4): --from and --to take periods people say, echo the days chosen on stderr,
+ * In process: --from and --to take periods people say, echo the days chosen on stderr,
  * refuse others with exit 2 naming the flag, and a report over days without transactions says
  * where the company's transactions are.
  */

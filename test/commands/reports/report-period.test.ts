@@ -1,5 +1,5 @@
 /**
- * In process (#27 item 7): a report run without --from/--to covers the last 12 months up to today,
+ * In process: a report run without --from/--to covers the last 12 months up to today,
  * this month to date included, so the demo's transactions of this month and one entered today are
  * in the first report a user runs after `finctl init --demo`.
  */

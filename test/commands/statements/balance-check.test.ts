@@ -1,5 +1,5 @@
 /**
- * A statement whose balances do not add up (#61 item 12): `statements upload` names the difference,
+ * A statement whose balances do not add up: `statements upload` names the difference,
  * expected against computed closing balance in the account's currency, and exits 6; its lines are in.
  */
 import { writeFileSync } from 'node:fs'

@@ -52,7 +52,7 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
 
   it('prints a readable summary on stdout and notes on stderr without --json', async () => {
     const acct = await account()
-    // Its balances do not add up: exit 6, the difference named, the lines imported (#61).
+    // Its balances do not add up: exit 6, the difference named, the lines imported.
     const r = await sb.run(['statements', 'upload', ABNAMRO, '--account', acct])
     expect(r.code, r.stderr).toBe(6)
     expect(r.stderr).toMatch(
@@ -78,7 +78,7 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
     expect(r.stderr).toContain('10 lines, sum -345.93 EUR')
     expect(r.stderr).toContain('balance check mismatch')
     const j = await sb.json(['statements', 'upload', ABNAMRO, '--account', acct, '--preview', '--json'])
-    // Amounts are JSON numbers (#47), and the lines add up to the sum exactly.
+    // Amounts are JSON numbers, and the lines add up to the sum exactly.
     expect(j).toMatchObject({ format: 'mt940', line_count: 10, sum: -345.93, balance_check: 'mismatch', currency_code: 'EUR' })
     expect(j.lines).toHaveLength(10)
     const lines = j.lines as Array<{ amount: unknown }>
@@ -148,7 +148,7 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
     )
     // The service's own wording (its upload field) stays in the statement itself.
     expect(tsv(r.stdout).find((row) => row[0] === 'error')?.[1]).toMatch(/give account_number to choose one$/)
-    // Its balances do not add up (exit 6, #61); the statement is imported all the same.
+    // Its balances do not add up (exit 6); the statement is imported all the same.
     const picked = await sb.run(['statements', 'upload', file, '--account', acct, '--statement-account', '0194791600888', '--json'])
     expect(picked.stderr).toContain('balance_mismatch')
     const chosen = JSON.parse(picked.stdout) as Statement

@@ -54,7 +54,7 @@ describe('tx get, in process', () => {
     expect(rows.some((row) => row[2] === 'create' && row[1] === `key:${keyId}`)).toBe(true)
   })
 
-  it('on a terminal the history names the calling key, not key:<uuid> (#61 item 17)', async () => {
+  it('on a terminal the history names the calling key, not key:<uuid>', async () => {
     const r = await sb.ok(['tx', 'get', lamp], { tty: { stdout: true }, columns: 160 })
     expect(r.stdout).not.toContain(`key:${keyId}`)
     expect(r.stdout).toMatch(new RegExp(`key "[^"]+" \\(${keyId.slice(-8)}\\)`))

@@ -1,5 +1,5 @@
 /**
- * A transaction of a closed month (#61 item 11): `tx delete` refuses before its question (the
+ * A transaction of a closed month: `tx delete` refuses before its question (the
  * refusal does not depend on the answer), and `tx update` names the transaction and its date, not
  * `--date`, which was not given.
  */

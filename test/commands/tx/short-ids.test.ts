@@ -1,5 +1,5 @@
 /**
- * Ids people can type and money written one way (#52 items 1 and 8), in process (moved from
+ * Ids people can type and money written one way, in process (moved from
  * test/e2e, which it needed nothing of): a transaction by a unique suffix or prefix of 6+ hex
  * digits, an ambiguous part (exit 2, the candidates listed), too few digits (exit 2), none (exit 5,
  * not found); an account by its name; JSON keeps full ids; amounts grouped by --locale / LANG in
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../helpers/cli.js'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
-describe('short ids and names (#52)', () => {
+describe('short ids and names', () => {
   let sb: InProcessSandbox
   let ids: string[]
 

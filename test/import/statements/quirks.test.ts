@@ -1,5 +1,5 @@
 /**
- * What banks actually send (#47 items 2, 3, 5), on the hand-made files of test/fixtures/bank-files
+ * What banks actually send, on the hand-made files of test/fixtures/bank-files
  * named after their quirk: each quirk read by a written rule with a warning naming the line, and
  * each transaction line a parser cannot read listed as unreadable (with its line), never dropped
  * among the warnings. QIF dates follow CSV's rule: given, decided by the file, or refused.
