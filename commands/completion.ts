@@ -21,6 +21,7 @@ import {
   completeFromTree,
 } from '../src/cli/completion-tree.js'
 import { CURRENCY_CODES } from '../src/kernel/currencies.js'
+import { STATEMENT_FORMATS, STATEMENT_STATUSES } from '../src/kernel/statement-formats.js'
 import { INTERVALS } from '../src/domain/reports/periods.js'
 import {
   ACCOUNTING_CATEGORIES,
@@ -172,8 +173,6 @@ function commandPath(cmd: Command): string {
 }
 
 const KEY_STATUSES = ['active', 'revoked', 'expired', 'all']
-const STATEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed']
-const STATEMENT_FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
 const SORTS = ['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']
 const API_PATHS = [
   '/healthz',

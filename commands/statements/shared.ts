@@ -4,6 +4,7 @@ import { showAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { STATEMENT_FORMATS } from '../../src/kernel/statement-formats.js'
 import type { Client } from '../../src/client/client.js'
 import { resolveListedId } from '../../src/cli/short-ids.js'
 
@@ -21,7 +22,7 @@ export function statementId(client: Client, id: string): Promise<string> {
   )
 }
 
-export const FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940']
+export const FORMATS: readonly string[] = STATEMENT_FORMATS
 
 const money = (v: number | null, currency: string) => (v === null ? '' : showAmount(v, currency, { code: true }))
 

@@ -13,6 +13,7 @@ import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { statementReasonInUserWords } from '../../src/cli/user-words.js'
 import type { Statement } from '../../src/domain/statements/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { formatNames } from '../../src/kernel/statement-formats.js'
 import { FORMATS, printStatement } from './shared.js'
 import { resolveAccountId } from '../../src/cli/short-ids.js'
 
@@ -21,7 +22,7 @@ const MAX_FILE = 20 * 1024 * 1024
 
 export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOptions> = runUpload): void {
   st.command('upload')
-    .argument('<file>', 'a bank statement: CSV, OFX/QFX, QIF, CAMT.053 (XML) or MT940 (at most 20 MiB)')
+    .argument('<file>', `a bank statement: ${formatNames()} (at most 20 MiB)`)
     .description('upload a bank statement and wait until it is processed')
     .option('--account <id>', 'bank account the statement belongs to: its name or id (bank_account_id)')
     .option('--format <format>', `${FORMATS.join(', ')} (detected from the content when not given)`)

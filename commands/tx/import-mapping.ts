@@ -10,6 +10,7 @@ import { wholeNumber } from '../../src/cli/flags.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import type { Role } from '../../src/import/mapping.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { aFileOf } from '../../src/kernel/statement-formats.js'
 
 type Mapping = typeof import('../../src/import/mapping.js')
 
@@ -112,14 +113,6 @@ export async function constantsOf(set: Record<string, string> | undefined): Prom
   return parsed.data
 }
 
-const STATEMENT_FORMAT_NAMES: Record<string, string> = {
-  ofx: 'an OFX',
-  qfx: 'a QFX',
-  qif: 'a QIF',
-  camt053: 'a CAMT.053',
-  mt940: 'an MT940',
-}
-
 /** tx import reads CSV; a bank statement file (by its content) is refused with the command that reads it (exit 2). */
 export async function refuseStatementFile(file: string): Promise<void> {
   const { open } = await import('node:fs/promises')
@@ -135,7 +128,7 @@ export async function refuseStatementFile(file: string): Promise<void> {
   if (format && format !== 'csv') {
     throw new AppError(
       'usage',
-      `${file} is ${STATEMENT_FORMAT_NAMES[format]} statement, not a CSV file: tx import reads CSV files; import it with \`finctl statements upload ${file} --account ID\``,
+      `${file} is ${aFileOf(format, 'statement')}, not a CSV file: tx import reads CSV files; import it with \`finctl statements upload ${file} --account ID\``,
     )
   }
 }

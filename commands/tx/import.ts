@@ -17,6 +17,7 @@ import { printableLine } from '../../src/cli/terminal-text.js'
 import type { ImportSummary } from '../../src/jobs/import/run.js'
 import { checkOutputFile } from '../../src/jobs/output-file.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { formatNames } from '../../src/kernel/statement-formats.js'
 import {
   type MappingFlags,
   checkReadingFlags,
@@ -102,7 +103,7 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
         "by) is matched with the statement's transaction and reconciled, not created (already on a statement).\n" +
         'Exit codes: 0 every row imported or already there; 8 some rows rejected (see --rejects); 6 the file cannot be\n' +
         'read, or --atomic refused; 7 the service asks to wait over a minute (see --wait); 2 a bad flag, or a bank\n' +
-        'statement file (OFX, QIF, CAMT.053, MT940: statements upload).\n',
+        `statement file (${formatNames('parsed')}: statements upload).\n`,
     )
     .action(run(runF))
 }

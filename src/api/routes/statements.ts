@@ -6,6 +6,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { AppError } from '../../kernel/errors.js'
+import { formatNames } from '../../kernel/statement-formats.js'
 import { envelope, IdParam, listEnvelope, Transaction } from '../../domain/schemas.js'
 import { isProcessing } from '../../domain/statements/inflight.js'
 import { startStatementJob } from '../../domain/statements/jobs.js'
@@ -125,8 +126,7 @@ export function statementRoutes(deps: AppDeps) {
   r.openAPIRegistry.registerPath({
     method: 'post',
     path: PATH,
-    summary:
-      'Upload a bank statement file (CSV, OFX/QFX, QIF, CAMT.053, MT940; at most 20 MiB): answered at once with the statement pending, processed in the background',
+    summary: `Upload a bank statement file (${formatNames()}; at most 20 MiB): answered at once with the statement pending, processed in the background`,
     security: SECURITY,
     request: {
       body: {

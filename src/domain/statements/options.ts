@@ -3,6 +3,7 @@
  * or refused for the others with the reason, never taken and ignored. The upload answers 400
  * naming the field; `finctl statements upload` refuses the flag (exit 2) before it uploads.
  */
+import { aFileOf, STATEMENT_FORMAT } from '../../kernel/statement-formats.js'
 import type { StatementFormatName } from './schemas.js'
 
 /** The upload options as given (UploadOptions, or the flags of `statements upload`). */
@@ -19,22 +20,7 @@ export interface GivenOptions {
   invertSign?: boolean
 }
 
-const NAMES: Record<StatementFormatName, string> = {
-  csv: 'CSV',
-  ofx: 'OFX',
-  qfx: 'QFX',
-  qif: 'QIF',
-  camt053: 'CAMT.053',
-  mt940: 'MT940',
-}
-
-/** How the formats with a fixed date layout write their dates. */
-const DATE_LAYOUT: Partial<Record<StatementFormatName, string>> = {
-  ofx: 'YYYYMMDD',
-  qfx: 'YYYYMMDD',
-  camt053: 'YYYY-MM-DD',
-  mt940: 'YYMMDD',
-}
+const nameOf = (f: StatementFormatName) => STATEMENT_FORMAT[f].name
 
 export interface OptionProblem {
   /** The upload field (`date_format`, `map`, `account_number`, ...). */
@@ -50,7 +36,7 @@ interface Rule {
 }
 
 const CSV_ONLY: StatementFormatName[] = ['csv']
-const aFile = (f: StatementFormatName) => `${f === 'ofx' || f === 'mt940' ? 'an' : 'a'} ${NAMES[f]} file`
+const aFile = aFileOf
 const noColumns = (what: string) => (f: StatementFormatName) => `${what}; ${aFile(f)} has none`
 
 const RULES: Rule[] = [
@@ -80,12 +66,12 @@ const RULES: Rule[] = [
     formats: CSV_ONLY,
     why: (f) => `it reads a CSV file without the bank layouts finctl knows; ${aFile(f)} is read by its format`,
   },
-  { field: 'invert_sign', given: (o) => o.invertSign === true, formats: CSV_ONLY, why: (f) => `${NAMES[f]} amounts carry their own sign` },
+  { field: 'invert_sign', given: (o) => o.invertSign === true, formats: CSV_ONLY, why: (f) => `${nameOf(f)} amounts carry their own sign` },
   {
     field: 'date_format',
     given: (o) => o.dateFormat !== undefined,
     formats: ['csv', 'qif'],
-    why: (f) => `${NAMES[f]} writes every date one way (${DATE_LAYOUT[f]})`,
+    why: (f) => `${nameOf(f)} writes every date one way (${STATEMENT_FORMAT[f].dateLayout})`,
   },
   {
     field: 'decimal_comma',
@@ -94,16 +80,16 @@ const RULES: Rule[] = [
     why: (f) =>
       f === 'mt940'
         ? 'MT940 amounts always have a decimal comma'
-        : `each ${NAMES[f]} amount is read with the decimal mark it is written with`,
+        : `each ${nameOf(f)} amount is read with the decimal mark it is written with`,
   },
 ]
 
-const list = (formats: StatementFormatName[]) => formats.map((f) => NAMES[f]).join(' and ')
+const list = (formats: StatementFormatName[]) => formats.map(nameOf).join(' and ')
 
 /** The options given that do not apply to `format`, each with the reason. */
 export function inapplicableOptions(format: StatementFormatName, o: GivenOptions): OptionProblem[] {
   return RULES.filter((r) => r.given(o) && !r.formats.includes(format)).map((r) => ({
     field: r.field,
-    message: `applies to ${list(r.formats)} files, not to this ${NAMES[format]} file: ${r.why(format)}`,
+    message: `applies to ${list(r.formats)} files, not to this ${nameOf(format)} file: ${r.why(format)}`,
   }))
 }

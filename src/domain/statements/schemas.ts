@@ -6,9 +6,10 @@
 import { z } from '@hono/zod-openapi'
 import { AmountInput, IsoDate, Timestamp, TransactionListQuery } from '../schemas.js'
 
-export const STATEMENT_FORMATS = ['csv', 'ofx', 'qfx', 'qif', 'camt053', 'mt940'] as const
-export type StatementFormatName = (typeof STATEMENT_FORMATS)[number]
-export const STATEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const
+import { STATEMENT_FORMATS, STATEMENT_STATUSES, type StatementFormat } from '../../kernel/statement-formats.js'
+
+export { STATEMENT_FORMATS, STATEMENT_STATUSES }
+export type StatementFormatName = StatementFormat
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number]
 export const BALANCE_CHECKS = ['ok', 'mismatch', 'unavailable'] as const
 export type BalanceCheck = (typeof BALANCE_CHECKS)[number]

@@ -15,6 +15,7 @@ import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
 import { thisWorker, workerGone } from '../../kernel/process.js'
 import { minorToNumber, parseRate } from '../../kernel/money.js'
+import { STATEMENT_FORMATS } from '../../kernel/statement-formats.js'
 import type { UploadOptions } from './parse.js'
 import { inapplicableOptions } from './options.js'
 import {
@@ -201,7 +202,7 @@ export async function createStatement(
   if (!format)
     throw validation(
       'format',
-      `cannot tell the format of "${u.fileName}" from its content or name: give one of csv, ofx, qfx, qif, camt053, mt940`,
+      `cannot tell the format of "${u.fileName}" from its content or name: give one of ${STATEMENT_FORMATS.join(', ')}`,
     )
   const refused = inapplicableOptions(format, options)
   if (refused.length)

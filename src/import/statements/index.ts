@@ -3,6 +3,7 @@
  * Detection reads the content first; the file name only breaks ties or decides when the
  * content says nothing, as Actual Budget's importers do.
  */
+import { formatNames, STATEMENT_FORMAT, STATEMENT_FORMATS } from '../../kernel/statement-formats.js'
 import { camt053Parser, looksLikeCamt053 } from './camt053.js'
 import { hasExtension, head } from './common.js'
 import { looksLikeMt940, mt940Parser } from './mt940.js'
@@ -15,17 +16,8 @@ export * from './types.js'
 /** Every statement parser (CSV is imported through its column mapping, not here). */
 export const PARSERS: readonly StatementParser[] = [ofxParser, qfxParser, qifParser, camt053Parser, mt940Parser]
 
-const EXTENSIONS: [StatementFormat, string[]][] = [
-  ['ofx', ['.ofx']],
-  ['qfx', ['.qfx']],
-  ['qif', ['.qif']],
-  ['camt053', ['.camt', '.camt053']],
-  ['mt940', ['.sta', '.mt940', '.940', '.swi']],
-  ['csv', ['.csv', '.tsv']],
-]
-
 function byExtension(fileName: string): StatementFormat | undefined {
-  return EXTENSIONS.find(([, exts]) => hasExtension(fileName, exts))?.[0]
+  return STATEMENT_FORMATS.find((f) => hasExtension(fileName, STATEMENT_FORMAT[f].extensions))
 }
 
 /** The format of a file from its content (OFX, CAMT.053, QIF, MT940), else from its extension. */
@@ -55,7 +47,7 @@ export function parseStatement(bytes: Uint8Array, opts: ParseStatementOptions = 
   const format = given ?? detectFormat(bytes, fileName)
   if (!format) {
     throw new StatementParseError(
-      `cannot tell the format of ${fileName ? `"${fileName}"` : 'the file'}: it is not OFX/QFX, QIF, CAMT.053 or MT940; name it with --format`,
+      `cannot tell the format of ${fileName ? `"${fileName}"` : 'the file'}: it is not ${formatNames('parsed')}; name it with --format`,
     )
   }
   if (format === 'csv') {

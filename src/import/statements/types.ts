@@ -5,7 +5,9 @@
  * file's decimal text, never through a float.
  */
 
-export type StatementFormat = 'csv' | 'ofx' | 'qfx' | 'qif' | 'camt053' | 'mt940'
+export type { StatementFormat } from '../../kernel/statement-formats.js'
+
+import type { StatementFormat } from '../../kernel/statement-formats.js'
 
 export interface ImportedTransaction {
   /** Booking date, ISO YYYY-MM-DD. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseUpload, StatementFileError } from '../../../src/domain/statements/parse.js'
-import { parseStatement } from '../../../src/import/statements/index.js'
+import { PARSERS, parseStatement } from '../../../src/import/statements/index.js'
 import { StatementParseError, type ParseResult, type StatementFormat } from '../../../src/import/statements/types.js'
 import { bankFile, listBankFiles } from '../../helpers/bank-files.js'
 import { HOSTILE } from './hostile.js'
@@ -246,6 +246,11 @@ const FORMATS: Array<[Exclude<StatementFormat, 'csv' | 'qfx'>, string[]]> = [
   ['mt940', [seeds.mt940, ...corpus('mt940')]],
   ['qif', [seeds.qif, ...corpus('qif')]],
 ]
+
+it('fuzzes every statement parser there is', () => {
+  const parsed = PARSERS.map((p) => p.format).filter((f) => f !== 'qfx')
+  expect(FORMATS.map(([f]) => f).sort()).toEqual(parsed.sort())
+})
 
 describe.each(FORMATS)('%s never throws anything but StatementParseError', (format, formatSeeds) => {
   const tokens = TOKENS[format]
