@@ -5,6 +5,7 @@
  * refused before any request and completion can offer them.
  */
 import { AppError } from '../kernel/errors.js'
+import { TRANSACTION_FIELDS } from '../kernel/transaction-fields.js'
 import { jsonText } from './terminal-text.js'
 import { wholeNumber } from './flags.js'
 import { Interrupted } from './interrupt.js'
@@ -12,29 +13,7 @@ import { Interrupted } from './interrupt.js'
 /** How long a --jq filter may run unless --jq-timeout says otherwise. */
 export const JQ_TIMEOUT_SECONDS = 10
 
-const TRANSACTION = [
-  'id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'exchange_rate_date',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'bank_account_id',
-  'bank_statement_id',
-  'created_at',
-  'updated_at',
-] as const
+const TRANSACTION = TRANSACTION_FIELDS
 const EVENT = ['id', 'type', 'company_id', 'created_at', 'sequence', 'object_id', 'actor', 'data'] as const
 const WEBHOOK = [
   'id',

@@ -6,6 +6,7 @@
  */
 import { z } from '@hono/zod-openapi'
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES, ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES, TRANSACTION_STATUSES } from '../kernel/vocabulary.js'
+import type { TransactionField } from '../kernel/transaction-fields.js'
 import { AmountInput, CurrencyCode, IsoDate, Timestamp, Uuid, text } from './schema-common.js'
 
 export * from '../kernel/vocabulary.js'
@@ -122,6 +123,10 @@ export const Transaction = z
   })
   .openapi('Transaction')
 export type Transaction = z.infer<typeof Transaction>
+// The one list of a transaction's fields (src/kernel/transaction-fields.ts) is this schema's keys.
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const _fields: SameKeys<keyof Transaction, TransactionField> = true
+void _fields
 
 /** Accept what the plausibility rules refuse (plausibility.ts): a date outside the window, an amount of 0. */
 const Force = z
