@@ -3,7 +3,7 @@
  * same on both dialects; the hot paths below (one per request, or per row in bulk) are written
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
-import type { Kysely } from 'kysely'
+import type { Kysely, RawBuilder } from 'kysely'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
@@ -121,8 +121,27 @@ export interface InsertOptions {
   event?: (inserted: InsertedRows) => NewEventRow | undefined
 }
 
+/**
+ * What a dialect can do and the SQL it writes its own way, asked by the domain instead of naming
+ * the dialect (as kysely's adapters answer `supportsReturning`). Each dialect's folder has its `sql.ts`.
+ */
+export interface DialectSql {
+  /**
+   * Rows can be locked (SELECT ... FOR UPDATE): PostgreSQL, where a read-modify-write locks what it
+   * reads. SQLite's writers take turns (BEGIN IMMEDIATE), so nothing read there can change meanwhile.
+   */
+  readonly rowLocks: boolean
+  /** `text` LIKE `pattern` (escaped with a backslash), ignoring case. */
+  likeIgnoringCase(text: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>
+  /** A transaction's id ends with these hex digits (lower case, no dashes): a short id. */
+  idEndsWith(hex: string): RawBuilder<boolean>
+  /** After a table in FROM: read it through this index, where the planner needs telling (SQLite). */
+  indexedBy(index: string): RawBuilder<unknown>
+}
+
 export interface Store {
   readonly dialect: Dialect
+  readonly sql: DialectSql
   readonly db: Kysely<Db>
   readonly hot: HotPaths
   /** Transactions as the domain reads and writes them, and as they are stored (transaction-codec.ts). */
@@ -132,7 +151,7 @@ export interface Store {
   /**
    * A read-modify-write transaction. SQLite: BEGIN IMMEDIATE (takes the write lock first, so
    * processes wait for each other instead of failing); PostgreSQL: lock the rows you read with
-   * `forUpdate()` (only there: `if (store.dialect === 'postgres') q = q.forUpdate()`). Inside `fn`,
+   * `forUpdate()` (only there: `if (store.sql.rowLocks) q = q.forUpdate()`). Inside `fn`,
    * use only `trx`.
    */
   writeTransaction<T>(fn: (trx: Kysely<Db>) => Promise<T>): Promise<T>

@@ -107,7 +107,7 @@ export async function updateBankAccount(
 
 /** The account, locked for this transaction (PostgreSQL; SQLite's writers take turns already). */
 async function lockAccount(store: Store, trx: Kysely<Db>, companyId: string, id: string): Promise<BankAccountRow> {
-  if (store.dialect !== 'postgres') return findBankAccount(store, companyId, id, trx)
+  if (!store.sql.rowLocks) return findBankAccount(store, companyId, id, trx)
   const row = await trx
     .selectFrom('bank_accounts')
     .selectAll()

@@ -99,7 +99,7 @@ export async function createBankAccount(store: Store, actor: Actor, input: Creat
  * (SQLite's lower() folds ASCII only: names differing in the case of other letters are not caught there.)
  */
 export async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: string, name: string, except?: string): Promise<void> {
-  if (store.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
+  if (store.sql.rowLocks) await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
   let q = trx
     .selectFrom('bank_accounts')
     .select(['id', 'name'])

@@ -197,7 +197,7 @@ export async function settleRolledKeys(store: Store, now: Date): Promise<number>
       .where('revoked_at', 'is', null)
       .where('revoke_at', 'is not', null)
       .where('revoke_at', '<=', ts)
-    if (store.dialect === 'postgres') q = q.forUpdate()
+    if (store.sql.rowLocks) q = q.forUpdate()
     const due = await q.execute()
     if (due.length === 0) return 0
     await trx

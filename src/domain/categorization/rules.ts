@@ -46,7 +46,7 @@ export async function findRule(db: Kysely<Db>, companyId: string, id: string): P
 
 /** Serialise changes of one company's order: SQLite's write lock already does; PostgreSQL locks the company row. */
 async function lockOrder(store: Store, trx: Kysely<Db>, companyId: string): Promise<number> {
-  if (store.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
+  if (store.sql.rowLocks) await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute()
   const r = await trx
     .selectFrom('categorization_rules')
     .select((eb) => eb.fn.countAll<number>().as('n'))

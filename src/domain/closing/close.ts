@@ -49,7 +49,7 @@ export async function requireCloser(store: Store, actor: Actor, reopening: boole
 /** The company row, locked for the change (PostgreSQL: FOR UPDATE; SQLite's write transaction is exclusive). */
 async function lockCompany(store: Store, trx: Parameters<Parameters<Store['writeTransaction']>[0]>[0], companyId: string) {
   let q = trx.selectFrom('companies').select('lock_date').where('id', '=', companyId)
-  if (store.dialect === 'postgres') q = q.forUpdate()
+  if (store.sql.rowLocks) q = q.forUpdate()
   const row = await q.executeTakeFirst()
   if (!row) throw new AppError('not_found', 'company not found')
   return row.lock_date ?? null

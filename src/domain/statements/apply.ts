@@ -71,7 +71,7 @@ async function candidates(store: Store, trx: Kysely<Db>, accountKey: number, fro
     .where('transaction_date', '<=', shiftDate(to, MATCH_WINDOW_DAYS))
     .orderBy('created_at')
     .orderBy('seq')
-  if (store.dialect === 'postgres') q = q.forUpdate()
+  if (store.sql.rowLocks) q = q.forUpdate()
   return store.tx.decode(trx, await q.execute())
 }
 
@@ -151,8 +151,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
   const { result, learn } = await store.writeTransaction(async (trx) => {
     // One statement of an account at a time, across processes too (SQLite: BEGIN IMMEDIATE does it).
     // NO KEY UPDATE: new transactions of the account (their foreign key takes KEY SHARE) do not wait.
-    if (store.dialect === 'postgres')
-      await trx.selectFrom('bank_accounts').select('id').where('id', '=', account.id).forNoKeyUpdate().execute()
+    if (store.sql.rowLocks) await trx.selectFrom('bank_accounts').select('id').where('id', '=', account.id).forNoKeyUpdate().execute()
     const current = await trx.selectFrom('bank_statements').select('status').where('id', '=', statementId).executeTakeFirst()
     if (current?.status !== 'processing')
       throw new StatementFileError(`the statement is ${current?.status ?? 'gone'}, no longer processing: nothing was imported`)

@@ -131,20 +131,15 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
   }
   if (q.id_suffix) {
     const hex = q.id_suffix.replaceAll('-', '').toLowerCase()
-    out = out.where(
-      store.dialect === 'postgres'
-        ? sql<boolean>`replace(transactions.id::text, '-', '') LIKE ${`%${hex}`}`
-        : sql<boolean>`hex(transactions.id) LIKE ${`%${hex.toUpperCase()}`}`,
-    )
+    out = out.where(store.sql.idEndsWith(hex))
   }
   if (q.tag) out = out.where(sql<boolean>`transactions.tags LIKE ${likePattern(JSON.stringify(q.tag))} ESCAPE '\\'`)
   if (q.q) {
     const pattern = likePattern(q.q)
-    const op = store.dialect === 'postgres' ? 'ilike' : 'like'
     out = out.where((eb: ExpressionBuilder<Db, 'transactions'>) =>
       eb.or([
-        eb(sql`transactions.description`, op, sql`${pattern} ESCAPE '\\'`),
-        eb(sql`coalesce(transactions.merchant_name, '')`, op, sql`${pattern} ESCAPE '\\'`),
+        store.sql.likeIgnoringCase(sql`transactions.description`, pattern),
+        store.sql.likeIgnoringCase(sql`coalesce(transactions.merchant_name, '')`, pattern),
       ]),
     )
   }

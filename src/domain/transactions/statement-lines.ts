@@ -74,27 +74,12 @@ async function unpaired(
   to: string,
   o: { limit?: number; lock?: boolean } = {},
 ): Promise<TransactionRow[]> {
-  if (store.dialect === 'sqlite') {
-    const r = await sql<StoredTransactionRow>`SELECT * FROM transactions INDEXED BY transactions_statement_ref
-      WHERE account_key = ${account} AND statement_ref IS NOT NULL AND import_ref IS NULL AND status <> 'void'
-        AND transaction_date >= ${from} AND transaction_date <= ${to}
-      ORDER BY created_at, seq ${o.limit ? sql`LIMIT ${o.limit}` : sql``}`.execute(db)
-    return store.tx.decode(db, r.rows)
-  }
-  let q = db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('account_key', '=', account)
-    .where('statement_ref', 'is not', null)
-    .where('import_ref', 'is', null)
-    .where('status', '!=', 'void')
-    .where('transaction_date', '>=', from)
-    .where('transaction_date', '<=', to)
-    .orderBy('created_at')
-    .orderBy('seq')
-  if (o.limit) q = q.limit(o.limit)
-  if (o.lock) q = q.forUpdate()
-  return store.tx.decode(db, await q.execute())
+  const r = await sql<StoredTransactionRow>`SELECT * FROM transactions ${store.sql.indexedBy('transactions_statement_ref')}
+    WHERE account_key = ${account} AND statement_ref IS NOT NULL AND import_ref IS NULL AND status <> 'void'
+      AND transaction_date >= ${from} AND transaction_date <= ${to}
+    ORDER BY created_at, seq ${o.limit ? sql`LIMIT ${o.limit}` : sql``}
+    ${o.lock && store.sql.rowLocks ? sql`FOR UPDATE` : sql``}`.execute(db)
+  return store.tx.decode(db, r.rows)
 }
 
 /** The currency of an account (by key) and its company's base currency. */
@@ -128,7 +113,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
   // PostgreSQL: a statement being applied to one of these accounts holds its row FOR NO KEY UPDATE
   // (statements/apply.ts); wait for it, so that neither misses what the other writes. SQLite's
   // write transaction serialises both already.
-  if (store.dialect === 'postgres' && accounts.size) {
+  if (store.sql.rowLocks && accounts.size) {
     await trx
       .selectFrom('bank_accounts')
       .select('id')

@@ -91,7 +91,7 @@ async function lockRows(store: Store, trx: Kysely<Db>, companyId: string, ids: s
       .selectAll()
       .where('company_key', '=', company)
       .where('id', 'in', stored.slice(i, i + 500))
-    if (store.dialect === 'postgres') q = q.forUpdate()
+    if (store.sql.rowLocks) q = q.forUpdate()
     out.push(...(await store.tx.decode(trx, await q.execute())))
   }
   return out

@@ -99,7 +99,7 @@ async function claim(
   if ((await dueEndpoints(store.db, ts, 1, busy).execute()).length === 0) return []
   return store.writeTransaction(async (trx) => {
     let q = dueEndpoints(trx, ts, max, busy)
-    if (store.dialect === 'postgres') q = q.forUpdate().skipLocked()
+    if (store.sql.rowLocks) q = q.forUpdate().skipLocked()
     const ids = (await q.execute()).map((r) => r.id)
     if (ids.length === 0) return []
     await trx.updateTable('webhook_endpoints').set({ lease_until: until, leased_by: worker }).where('id', 'in', ids).execute()

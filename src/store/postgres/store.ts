@@ -11,6 +11,7 @@ import { takeRateLimit } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
 import { insertEvents } from '../events.js'
+import { postgresSql } from './sql.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
   type BulkLoad,
@@ -104,6 +105,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   const tx = new TransactionCodec('postgres', db)
   return {
     dialect: 'postgres',
+    sql: postgresSql,
     db,
     hot: new PostgresHotPaths(db, pool, tx),
     tx,

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import { Kysely, type SqliteDatabase } from 'kysely'
 import { beginImmediate, FileHealth } from './file-health.js'
 import { TurnTakingSqliteDialect } from './dialect.js'
+import { sqliteSql } from './sql.js'
 import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
 import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from '../migrations/index.js'
 import { type BulkLoadSettings, bulkLoadSettings, SqliteBulkLoad } from './bulk-load.js'
@@ -121,6 +122,7 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
   hot = new SqliteHotPaths(raw, db, tx, bulkLoadSettings(), health)
   return {
     dialect: 'sqlite',
+    sql: sqliteSql,
     db,
     hot,
     tx,

@@ -1,0 +1,13 @@
+/** What SQLite can do and writes its own way (DialectSql in ../store.ts). */
+import { type RawBuilder, sql } from 'kysely'
+import type { DialectSql } from '../store.js'
+
+export const sqliteSql: DialectSql = {
+  // Writers take turns (BEGIN IMMEDIATE): what a write transaction reads cannot change under it.
+  rowLocks: false,
+  // LIKE ignores the case of ASCII letters already.
+  likeIgnoringCase: (text: RawBuilder<unknown>, pattern: string) => sql<boolean>`${text} LIKE ${pattern} ESCAPE '\\'`,
+  // Ids are stored as 16 bytes; hex() writes them in upper case.
+  idEndsWith: (hex: string) => sql<boolean>`hex(transactions.id) LIKE ${`%${hex.toUpperCase()}`}`,
+  indexedBy: (index: string) => sql`INDEXED BY ${sql.id(index)}`,
+}
