@@ -19,8 +19,8 @@ import { rows } from './plan-words.js'
 import { findHeaderRow, HEADER_WITHIN, type HeaderRow } from './header-row.js'
 import { recogniseLayout, withLayout } from './layouts.js'
 import { currencyCounts, headerCurrency, preambleCurrency, type FileCurrency } from './file-currency.js'
-import { AccountTally, isChosenAccount, type FileAccounts } from './own-account.js'
-import { RecordTypeFinder, type RecordType } from './balance-rows.js'
+import { AccountTally, isChosenAccount } from './own-account.js'
+import { RecordTypeFinder } from './balance-rows.js'
 import {
   balanceOf,
   balanceReason,
@@ -35,76 +35,8 @@ import {
 
 export { ImportError } from './row-text.js'
 
-/**
- * How a bank's CSV files are read and mapped: the flags of `tx import`, a saved mapping (which adds
- * its `--set` values), an upload's options, a seed step's. Handed to the plan whole.
- */
-export interface CsvMapping {
-  encoding?: string
-  delimiter?: string
-  dateFormat?: string
-  decimalComma?: boolean
-  /** Lines before the header row (with `noHeader`: before the first transaction). */
-  skipLines?: number
-  /** The file has no header row: its first line (after `skipLines`) is a transaction, columns go by number. */
-  noHeader?: boolean
-  /** Only the rows of this account (its number, or the number's end) of a file that holds several. */
-  accountNumber?: string
-  /** Rows whose column (by its header name) holds one of these values are no movements, and why (a bank layout's). */
-  exclude?: { column: string; values: string[]; why: string }
-  /** false: no bank layout is recognised (bank-layouts.ts), the file is read by detection alone. */
-  layouts?: false
-  map?: Array<[Role, string]>
-  /** Keep only rows whose column (name or 1-based number) holds this value. */
-  where?: Array<[string, string]>
-  invertSign?: boolean
-  indicatorDebit?: string[]
-}
-
-export interface ImportPlan {
-  layout: CsvLayout
-  headerLine: number
-  header: string[]
-  map: ColumnMap
-  dateFormat: DateFormat
-  decimal: DecimalMark
-  /** With debit and credit columns: the sign each one's values are written with (debit-credit.ts). */
-  signs?: ColumnSigns
-  /** Transaction rows of the file; an estimate when `settledEarly`. */
-  dataRows: number
-  /** Transaction rows the plan read (all of them, unless `settledEarly`). */
-  rowsRead: number
-  /**
-   * The plan was settled from the start of the file (`planImport(path, o, true)`): its
-   * decisions are final, `dataRows` is estimated from the file's size and `skipped` holds only the
-   * lines read so far. The import reads every row with it and counts the rest itself.
-   */
-  settledEarly?: boolean
-  /** Lines after the header that are not transactions (balances, turnovers, footers), not counted as rejects. */
-  skipped: Array<{ line: number; reason: string }>
-  /** A column of record types (balance-rows.ts): rows with another code than `movement` are skipped. */
-  recordType?: RecordType
-  /** --where: the columns (0-based, negative from the right) and the values a row must hold; then no row is skipped by itself. */
-  where: Array<[number, string]>
-  /** --invert-sign: every amount flipped. */
-  invertSign: boolean
-  /** --indicator-debit's values as marks are compared (marks.ts, markOf). */
-  debitValues?: string[]
-  filtered: number
-  /** The file has no header row: `headerLine` is the line before its first transaction. */
-  headerless?: true
-  /** Text columns a row's description is taken from, in order, when its description cells are empty. */
-  fallbacks: number[]
-  /** Rows whose column holds one of these values are no movements (a bank layout's: a reverted card payment). */
-  exclude?: { column: number; values: string[]; why: string }
-  /** The currency the file states, and a currency column's codes (compared with the account's: file-currency.ts). */
-  currency: FileCurrency
-  /** The account numbers of the rows planned, when the file has a column of them (own-account.ts). */
-  accounts?: FileAccounts
-  /** --account-number: only the rows of this account are read. */
-  accountChoice?: string
-  notes: string[]
-}
+export type { CsvMapping, ImportPlan } from './plan-shape.js'
+import type { CsvMapping, ImportPlan } from './plan-shape.js'
 
 /** The plan of its import; `settle`: stop as soon as its decisions are final (ImportPlan.settledEarly). */
 export async function planImport(path: string, o: CsvMapping = {}, settle = false): Promise<ImportPlan> {

@@ -1,0 +1,107 @@
+/**
+ * What a request of the typed client is and how an answer becomes a result or an AppError, for
+ * both transports alike (client.ts sends; this reads).
+ */
+import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
+
+export interface PaginationInfo {
+  limit: number
+  next_cursor: string | null
+  has_more: boolean
+  total: number
+}
+
+export interface ApiResult<T> {
+  status: number
+  data: T
+  pagination?: PaginationInfo
+  headers: Headers
+}
+
+/** Which credential a request uses: key administration needs the JWT. */
+export type AuthMode = 'data' | 'admin' | 'none'
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>
+  body?: unknown
+  auth?: AuthMode
+  headers?: Record<string, string>
+  /** Abandons the request (a long poll when the command stops). */
+  signal?: AbortSignal
+}
+
+export interface RequestLog {
+  method: string
+  url: string
+  status: number
+  ms: number
+}
+
+export interface ClientOptions {
+  baseUrl: string
+  fetch: FetchLike
+  apiKey?: string
+  token?: string
+  /**
+   * Retries of a 429 answer, or of a 503 with Retry-After (a database locked past the service's wait:
+   * nothing was done), waiting Retry-After each time (bounded by maxRetryWaitSeconds).
+   */
+  maxRetries?: number
+  maxRetryWaitSeconds?: number
+  onRequest?: (log: RequestLog) => void
+  /**
+   * Awaited before a request that writes (any method but GET, HEAD, OPTIONS) with credentials, once
+   * per request; it may throw to stop the write. The CLI uses it to name a remote target and to
+   * confirm writes through a protected profile.
+   */
+  beforeWrite?: (req: { method: string; path: string }) => Promise<void>
+  sleep?: (ms: number) => Promise<void>
+}
+
+/** A URL as a log may show it: no key or token in its query. */
+export function redactQuery(url: string): string {
+  return url.replace(/([?&](?:api_key|token|key)=)[^&]*/gi, '$1***')
+}
+
+export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
+  const text = await res.text()
+  let json: unknown
+  try {
+    json = text ? JSON.parse(text) : undefined
+  } catch {
+    json = undefined
+  }
+  const env = json as {
+    success?: boolean
+    data?: T
+    pagination?: PaginationInfo
+    error?: { code?: string; message?: string; details?: ErrorDetail[]; request_id?: string }
+  }
+  if (res.ok && env && env.success === true)
+    return { status: res.status, data: env.data as T, pagination: env.pagination, headers: res.headers }
+  if (env?.error?.code) {
+    const retry = res.headers.get('retry-after')
+    throw new AppError(env.error.code as ErrorCode, env.error.message ?? `HTTP ${res.status}`, {
+      details: env.error.details,
+      requestId: env.error.request_id,
+      retryAfter: retry ? Number(retry) : undefined,
+      status: res.status,
+    })
+  }
+  throw new AppError(
+    res.status === 404 ? 'not_found' : 'internal_error',
+    `unexpected HTTP ${res.status} answer from the service (not a finctl envelope)`,
+    {
+      status: res.status,
+    },
+  )
+}
+
+/** The error of a target that did not answer at all. */
+export function unreachable(baseUrl: string, err: unknown): AppError {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause
+  const why = cause?.code ?? cause?.message ?? (err as Error)?.message ?? 'unknown error'
+  return new AppError('unreachable', `cannot reach ${baseUrl}: ${why}`, { cause: err })
+}
