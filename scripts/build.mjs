@@ -4,8 +4,11 @@
 // the command tree as the completion answers from it, and dist/complete.cjs, which answers from that
 // file alone (the launcher loads it instead of the program). The bundle is built beside dist/ and
 // swapped in, so a running finctl (a server, a test) never sees a half-written or missing dist/.
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+// With --if-changed it does nothing when dist/ was built from the same inputs (the tests' setup).
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
 import { rolldown } from 'rolldown'
 
 /**
@@ -172,6 +175,33 @@ const dist = new URL('dist', root)
 const old = new URL(`dist.old-${process.pid}`, root)
 const minify = !process.env.FINCTL_NO_MINIFY
 
+/** What the bundle is made of: the sources, this script, the locked packages and the minify setting. */
+function inputsDigest() {
+  const top = root.pathname
+  const files = ['src', 'commands']
+    .flatMap((dir) => readdirSync(join(top, dir), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => relative(top, join(e.parentPath, e.name)))
+    .concat(['scripts/build.mjs', 'package-lock.json', 'package.json'])
+    .sort()
+  const hash = createHash('sha256').update(`minify=${minify}\n`)
+  for (const f of files) hash.update(`${f}\n`).update(readFileSync(join(top, f)))
+  return hash.digest('hex')
+}
+const INPUTS_FILE = 'build-inputs.sha256'
+const digest = inputsDigest()
+const built = (() => {
+  try {
+    return readFileSync(new URL(`dist/${INPUTS_FILE}`, root), 'utf8').trim()
+  } catch {
+    return undefined
+  }
+})()
+if (process.argv.includes('--if-changed') && built === digest) {
+  process.stdout.write('build: dist/ is current (its inputs are unchanged)\n')
+  process.exit(0)
+}
+
 try {
   const chunks = chunkGroups(root)
   const bundle = await rolldown({
@@ -229,6 +259,7 @@ try {
   const treeModule = new URL('completion-tree.cjs', `${out.href}/`)
   const { programCompletionTree } = await import(treeModule.href)
   writeFileSync(new URL('completion-tree.json', `${out.href}/`), `${JSON.stringify(await programCompletionTree())}\n`)
+  writeFileSync(new URL(INPUTS_FILE, `${out.href}/`), `${digest}\n`)
   if (existsSync(dist)) renameSync(dist, old)
   renameSync(out, dist)
 } finally {

@@ -3,7 +3,8 @@
  *
  * - The bank-file corpus (test/helpers/bank-files.ts): when it is missing, say so in one line (its
  *   tests skip themselves); under CI=true fail the run instead.
- * - Build the CLI bundle, so the spawned `finctl` always matches the source.
+ * - Build the CLI bundle, so the spawned `finctl` always matches the source (kept when its inputs
+ *   did not change since it was built: `build.mjs --if-changed`).
  * - Give the run its own temporary folder: TMPDIR points into it for every test worker and every
  *   process they spawn (they inherit the environment). When the run ends, anything named finctl-*
  *   still in it was left behind by a test (or by the code under test) and fails the run, naming
@@ -25,7 +26,7 @@ export default function setup(): () => Promise<void> {
     process.stderr.write(`${SKIP_NOTE}\n`)
   }
 
-  execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs')], {
+  execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs'), '--if-changed'], {
     stdio: 'inherit',
     cwd: resolve(import.meta.dirname, '..'),
   })
