@@ -23,6 +23,7 @@ const ROWS = {
   qfx: { name: 'QFX', article: 'a', extensions: ['.qfx'], dateLayout: 'YYYYMMDD', parsed: true },
   qif: { name: 'QIF', article: 'a', extensions: ['.qif'], parsed: true },
   camt053: { name: 'CAMT.053', article: 'a', extensions: ['.camt', '.camt053'], dateLayout: 'YYYY-MM-DD', parsed: true },
+  camt054: { name: 'CAMT.054', article: 'a', extensions: ['.camt054'], dateLayout: 'YYYY-MM-DD', parsed: true },
   mt940: { name: 'MT940', article: 'an', extensions: ['.sta', '.mt940', '.940', '.swi'], dateLayout: 'YYMMDD', parsed: true },
 } as const satisfies Record<string, FormatRow>
 

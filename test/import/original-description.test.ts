@@ -11,7 +11,7 @@ import { parseUpload } from '../../src/domain/statements/parse.js'
 import { planImport, type CsvMapping } from '../../src/import/plan.js'
 import { RowMapper } from '../../src/import/map-rows.js'
 import { readRecords } from '../../src/import/read-rows.js'
-import { parseCamt053 } from '../../src/import/statements/camt053.js'
+import { parseCamt053 } from '../../src/import/statements/camt.js'
 import { parseMt940 } from '../../src/import/statements/mt940.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 

@@ -49,7 +49,7 @@ describe('the statement formats, one table', () => {
   })
 
   it('help names every format once, QFX as OFX’s dialect', () => {
-    expect(formatNames()).toBe('CSV, OFX/QFX, QIF, CAMT.053 or MT940')
-    expect(formatNames('parsed')).toBe('OFX/QFX, QIF, CAMT.053 or MT940')
+    expect(formatNames()).toBe('CSV, OFX/QFX, QIF, CAMT.053, CAMT.054 or MT940')
+    expect(formatNames('parsed')).toBe('OFX/QFX, QIF, CAMT.053, CAMT.054 or MT940')
   })
 })

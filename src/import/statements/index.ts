@@ -4,7 +4,7 @@
  * content says nothing, as Actual Budget's importers do.
  */
 import { formatNames, STATEMENT_FORMAT, STATEMENT_FORMATS } from '../../kernel/statement-formats.js'
-import { camt053Parser, looksLikeCamt053 } from './camt053.js'
+import { camt053Parser, camt054Parser, looksLikeCamt053, looksLikeCamt054 } from './camt.js'
 import { hasExtension, head } from './common.js'
 import { looksLikeMt940, mt940Parser } from './mt940.js'
 import { looksLikeOfx, ofxParser, qfxParser } from './ofx.js'
@@ -14,7 +14,7 @@ import { type ParseOptions, type ParseResult, type StatementFormat, type Stateme
 export * from './types.js'
 
 /** Every statement parser (CSV is imported through its column mapping, not here). */
-export const PARSERS: readonly StatementParser[] = [ofxParser, qfxParser, qifParser, camt053Parser, mt940Parser]
+export const PARSERS: readonly StatementParser[] = [ofxParser, qfxParser, qifParser, camt053Parser, camt054Parser, mt940Parser]
 
 function byExtension(fileName: string): StatementFormat | undefined {
   return STATEMENT_FORMATS.find((f) => hasExtension(fileName, STATEMENT_FORMAT[f].extensions))
@@ -27,6 +27,7 @@ export function detectFormat(bytes: Uint8Array, fileName: string): StatementForm
   const found: StatementFormat[] = []
   if (looksLikeOfx(text)) found.push(ext === 'qfx' ? 'qfx' : 'ofx')
   if (looksLikeCamt053(text)) found.push('camt053')
+  if (looksLikeCamt054(text)) found.push('camt054')
   if (looksLikeQif(text)) found.push('qif')
   if (looksLikeMt940(text)) found.push('mt940')
   if (found.length === 1) return found[0]

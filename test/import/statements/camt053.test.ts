@@ -3,7 +3,7 @@
  * SOURCES.md, plus hand-made messages for namespaces, reversals, encodings and truncation.
  */
 import { describe, expect, it } from 'vitest'
-import { parseCamt053 } from '../../../src/import/statements/camt053.js'
+import { parseCamt053 } from '../../../src/import/statements/camt.js'
 import { parseStatement } from '../../../src/import/statements/index.js'
 import { StatementParseError } from '../../../src/import/statements/types.js'
 import { bytes, fixture, HAS_BANK_FILES, latin1, lines, reconciles, sum } from './fixtures.js'
@@ -128,7 +128,7 @@ describe('CAMT.053 hand-made cases', () => {
     expect(parseCamt053(bytes(message(entry('1.00', 'CRDT', quiet))), {}).statements[0].transactions).toHaveLength(1)
     const many = message(entry('1.00', 'CRDT', `\n<AddtlNtryInf${attrs(65)}>x</AddtlNtryInf>`))
     expect(() => parseCamt053(bytes(many), {})).toThrow(
-      new StatementParseError('an element has more than 64 attributes: this is not a camt.053 statement', 2),
+      new StatementParseError('an element has more than 64 attributes: this is no CAMT message', 2),
     )
     const deep = message(entry('1.00', 'CRDT', `${'<X>'.repeat(101)}${'</X>'.repeat(101)}`))
     expect(() => parseCamt053(bytes(deep), {})).toThrow(new StatementParseError('the XML cannot be read: Maximum nested tags exceeded'))

@@ -1,6 +1,9 @@
 /**
- * ISO 20022 CAMT.053 (bank-to-customer statement), versions 001.02 to 001.08 and later: any
- * `camt.053.001.NN` namespace, a prefixed one, or none. One ParsedStatement per <Stmt>.
+ * ISO 20022 bank-to-customer cash management messages, versions 001.02 to 001.08 and later: any
+ * `camt.05x.001.NN` namespace, a prefixed one, or none. CAMT.053, the statement
+ * (<BkToCstmrStmt>), gives one ParsedStatement per <Stmt>; CAMT.054, the debit/credit
+ * notification (<BkToCstmrDbtCdtNtfctn>), one per <Ntfctn>, which has the same account and
+ * entries and usually no balances. (CAMT.052, the intraday report, is not a booked record.)
  *
  * Lines: one per <Ntry>, except an entry (a batch) whose several <TxDtls> each carry their own
  * amount adding up to the entry's: then one line per TxDtls. The sign is the entry's CdtDbtInd:
@@ -21,6 +24,7 @@ import {
   statementCurrency,
   unreadable,
 } from './common.js'
+import { STATEMENT_FORMAT } from '../../kernel/statement-formats.js'
 import {
   type ImportedTransaction,
   type ParseOptions,
@@ -34,7 +38,19 @@ import {
 // biome-ignore lint/suspicious/noExplicitAny: every access is checked where the value is used
 type X = any
 
-const REPEATED = new Set(['Stmt', 'Bal', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'CdtrRefInf', 'AddtlNtryInf', 'AddtlTxInf'])
+const REPEATED = new Set([
+  'Stmt',
+  'Ntfctn',
+  'Bal',
+  'Ntry',
+  'NtryDtls',
+  'TxDtls',
+  'Ustrd',
+  'Strd',
+  'CdtrRefInf',
+  'AddtlNtryInf',
+  'AddtlTxInf',
+])
 
 const xml = new XMLParser({
   ignoreAttributes: false,
@@ -86,7 +102,7 @@ function refuseManyAttributes(text: string): void {
     } else if (c === 0x22 || c === 0x27) {
       quote = c
     } else if (c === 0x3d && ++count > MAX_ATTRIBUTES) {
-      throw new StatementParseError(`an element has more than ${MAX_ATTRIBUTES} attributes: this is not a camt.053 statement`, line)
+      throw new StatementParseError(`an element has more than ${MAX_ATTRIBUTES} attributes: this is no CAMT message`, line)
     }
   }
 }
@@ -103,8 +119,19 @@ function readXml(text: string): X {
   }
 }
 
+/** The two messages read, each by its root element and the element of one statement in it. */
+const MESSAGES = {
+  camt053: { ns: 'camt.053', root: 'BkToCstmrStmt', item: 'Stmt', what: 'bank statement' },
+  camt054: { ns: 'camt.054', root: 'BkToCstmrDbtCdtNtfctn', item: 'Ntfctn', what: 'debit/credit notification' },
+} as const
+type CamtFormat = keyof typeof MESSAGES
+
 export function looksLikeCamt053(text: string): boolean {
   return /camt\.053\./.test(text) || /<(\w+:)?BkToCstmrStmt[\s>]/.test(text)
+}
+
+export function looksLikeCamt054(text: string): boolean {
+  return /camt\.054\./.test(text) || /<(\w+:)?BkToCstmrDbtCdtNtfctn[\s>]/.test(text)
 }
 
 /** Text of a leaf, with or without attributes. */
@@ -235,7 +262,8 @@ function balanceOf(stmt: X, codes: string[], currency: string, warnings: string[
   return undefined
 }
 
-export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult {
+function parseCamt(format: CamtFormat, bytes: Uint8Array, opts: ParseOptions): ParseResult {
+  const m = MESSAGES[format]
   const warnings: string[] = []
   const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head(bytes, 512))?.[1]
   const text = decodeBytes(bytes, opts.encoding, declared, warnings)
@@ -247,12 +275,12 @@ export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult
     throw new StatementParseError(`the XML is not well-formed (the file may be truncated): ${msg}`, line)
   }
   const ns = /xmlns(?::\w+)?\s*=\s*["']urn:iso:std:iso:20022:tech:xsd:(camt\.\d{3})\.\d{3}\.\d{2}["']/.exec(text)?.[1]
-  if (ns && ns !== 'camt.053') throw new StatementParseError(`this is a ${ns} message, not a camt.053 bank statement`)
+  if (ns && ns !== m.ns) throw new StatementParseError(`this is a ${ns} message, not a ${m.ns} ${m.what}`)
   const doc: X = readXml(text)
-  const message = doc.Document?.BkToCstmrStmt ?? doc.BkToCstmrStmt
-  if (!message) throw new StatementParseError('no <BkToCstmrStmt> element: this is not a camt.053 statement')
-  const stmts: X[] = list(message.Stmt)
-  if (stmts.length === 0) throw new StatementParseError('the camt.053 message holds no <Stmt>')
+  const message = doc.Document?.[m.root] ?? doc[m.root]
+  if (!message) throw new StatementParseError(`no <${m.root}> element: this is not a ${m.ns} ${m.what}`)
+  const stmts: X[] = list(message[m.item])
+  if (stmts.length === 0) throw new StatementParseError(`the ${m.ns} message holds no <${m.item}>`)
 
   // Line numbers of the entries, in document order (the XML object has none).
   const entryLines: number[] = []
@@ -287,11 +315,20 @@ export function parseCamt053(bytes: Uint8Array, opts: ParseOptions): ParseResult
     coverPeriod(statement)
     return statement
   })
-  return { format: 'camt053', statements, warnings }
+  return { format, statements, warnings }
 }
+
+export const parseCamt053 = (bytes: Uint8Array, opts: ParseOptions) => parseCamt('camt053', bytes, opts)
+export const parseCamt054 = (bytes: Uint8Array, opts: ParseOptions) => parseCamt('camt054', bytes, opts)
 
 export const camt053Parser: StatementParser = {
   format: 'camt053',
-  sniff: (bytes, fileName) => looksLikeCamt053(head(bytes)) || hasExtension(fileName, ['.camt', '.camt053']),
+  sniff: (bytes, fileName) => looksLikeCamt053(head(bytes)) || hasExtension(fileName, STATEMENT_FORMAT.camt053.extensions),
   parse: parseCamt053,
+}
+
+export const camt054Parser: StatementParser = {
+  format: 'camt054',
+  sniff: (bytes, fileName) => looksLikeCamt054(head(bytes)) || hasExtension(fileName, STATEMENT_FORMAT.camt054.extensions),
+  parse: parseCamt054,
 }
