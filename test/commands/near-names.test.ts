@@ -41,9 +41,12 @@ describe('did you mean, for names', () => {
     }
   })
 
-  it('`transactions` is `tx`', async () => {
+  it('`transactions` is `tx`; `account` is `accounts`, `statement` is `statements`', async () => {
     const r = await sb.ok(['transactions', 'list', '--json'])
     expect(JSON.parse(r.stdout)).toEqual([])
+    const one = await sb.ok(['account', 'get', 'Amex', '--json'])
+    expect(JSON.parse(one.stdout)).toMatchObject({ name: 'Amex' })
+    expect(JSON.parse((await sb.ok(['statement', 'list', '--json'])).stdout)).toEqual([])
   })
 
   it('nearNames: a few edits by the length typed, any case, a start of a name too', () => {
