@@ -23,11 +23,30 @@ describe('did you mean, for names', () => {
     for (const args of [
       ['tx', 'list', '--account', 'Chase Cheking'],
       ['accounts', 'get', 'Chase Cheking'],
+      ['rules', 'create', '--description-contains', 'coffee', '--account', 'Chase Cheking', '--set', 'category=Coffee'],
     ]) {
       const r = await sb.run(args)
       expect(r.code, r.stderr).toBe(5)
       expect(r.stderr).toContain('no bank account is named "Chase Cheking" (did you mean "Chase Checking"?)')
     }
+    // A rule's --account takes the name too, and keeps the id.
+    const rule = JSON.parse(
+      (
+        await sb.ok([
+          'rules',
+          'create',
+          '--description-contains',
+          'coffee',
+          '--account',
+          'chase checking',
+          '--set',
+          'category=Coffee',
+          '--json',
+        ])
+      ).stdout,
+    ) as { conditions: { bank_account_id: string } }
+    const chase = JSON.parse((await sb.ok(['accounts', 'get', 'Chase Checking', '--json'])).stdout) as { id: string }
+    expect(rule.conditions.bank_account_id).toBe(chase.id)
     // Nothing near: no suggestion.
     expect((await sb.run(['tx', 'list', '--account', 'Wells Fargo'])).stderr).not.toContain('did you mean')
   })
