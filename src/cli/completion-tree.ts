@@ -151,6 +151,8 @@ export function completions(
   const items: Candidate[] = []
   if (positional === 0) {
     for (const sub of cmd.commands) if (!sub.hidden) items.push({ value: sub.name, description: sub.description })
+    // The user's aliases stand where a command does (aliases.ts).
+    if (cmd === tree) for (const name of namesInProfileFile(env, 'aliases')) items.push({ value: name, description: 'alias' })
   }
   const args = cmd.args
   const last = args.length > 0 && args[args.length - 1].variadic ? args[args.length - 1] : undefined

@@ -163,6 +163,7 @@ describe('completion of account names', () => {
     expect(await offered('tx', 'list', '--category', '')).toEqual(['Groceries'])
     await sb.ok(['alias', 'set', 'chk', 'tx list --account "Chase Checking"'])
     expect(await offered('alias', 'delete', '')).toEqual(['chk'])
+    expect(await offered('ch')).toEqual(['chk\talias'])
     expect(await offered('--profile', '')).toEqual(['local'])
     // A target that never answers: no names, and the Tab does not wait for it.
     const silent = createServer(() => {})
