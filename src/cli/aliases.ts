@@ -3,8 +3,14 @@
  * `finctl close 2026-10`. Kept in the profile file (profiles.ts: 0600), expanded before the command
  * line is parsed; `$1`..`$9` in an expansion take the words after the alias, the rest are appended.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { AppError } from '../kernel/errors.js'
-import { ProfileStore } from './profiles.js'
+import { configDir } from './config-dir.js'
+
+interface ProfileFileAliases {
+  aliases?: Record<string, unknown>
+}
 
 /** The words of an expansion as a shell splits them: '...' as it is, "..." and \\ escaping. */
 export function splitWords(text: string): string[] {
@@ -52,13 +58,14 @@ export function expandWords(expansion: string, args: string[]): string[] {
  */
 export function expandAlias(argv: string[], at: number | undefined, names: ReadonlySet<string>, env: NodeJS.ProcessEnv): string[] {
   if (at === undefined || names.has(argv[at]) || argv[at].startsWith('__')) return argv
-  let expansion: string | undefined
+  let expansion: unknown
   try {
-    expansion = new ProfileStore(env).aliases()[argv[at]]
+    // Read as it is, without conf: a typo of a command makes no config folder.
+    expansion = (JSON.parse(readFileSync(join(configDir(env), 'profiles.json'), 'utf8')) as ProfileFileAliases).aliases?.[argv[at]]
   } catch {
-    return argv // an unreadable profile file is reported by the command that needs it
+    return argv // no file, or one the command that needs it reports
   }
-  if (expansion === undefined) return argv
+  if (typeof expansion !== 'string') return argv
   return [...argv.slice(0, at), ...expandWords(expansion, argv.slice(at + 1))]
 }
 
