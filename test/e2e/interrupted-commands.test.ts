@@ -42,7 +42,7 @@ describe('interrupted upload, seed and export', () => {
     )[0]
 
   /** Start finctl, send `signal` once `ready()` holds, and give back its exit code and output. */
-  async function stopWhen(args: string[], ready: () => boolean, signal: NodeJS.Signals) {
+  async function stopWhen(args: string[], ready: (out: string) => boolean, signal: NodeJS.Signals) {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: sb.dir, env: sb.env(), stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
@@ -50,7 +50,7 @@ describe('interrupted upload, seed and export', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
     const exited = new Promise<number | null>((res) => child.once('exit', (c) => res(c)))
     let seen = false
-    for (let i = 0; i < 6000 && child.exitCode === null && !(seen = ready()); i++) await sleep(5)
+    for (let i = 0; i < 6000 && child.exitCode === null && !(seen = ready(out)); i++) await sleep(5)
     expect(seen, `finctl ended before it could be stopped:\n${err}`).toBe(true)
     child.kill(signal)
     return { code: await exited, out, err }
@@ -166,4 +166,13 @@ describe('interrupted upload, seed and export', () => {
       expect(readdirSync(sb.dir).filter((f) => f.includes(name))).toEqual([name])
     }, 300_000)
   }
+
+  it('export to stdout, Ctrl-C midway: exit 130, and the message says what went out is incomplete', async () => {
+    const args = ['export', '--format', 'csv', '--from', '2025-01-01', '--to', '2025-12-31', '--account', 'Exported']
+    const r = await stopWhen(args, (out) => out.length > 0, 'SIGINT')
+    expect(r.code, r.err).toBe(130)
+    expect(r.err).toMatch(
+      /^error: interrupted \(Ctrl-C\): the export stopped (after [\d,]+ of [\d,]+ transactions|before any transaction was written); what went to stdout is incomplete: the same command again writes it whole$/m,
+    )
+  }, 120_000)
 })
