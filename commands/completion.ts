@@ -71,11 +71,15 @@ export async function complete(program: Command, argv: string[], io: IO): Promis
   const tree = completionTree(program)
   const code = completeFromTree(tree, argv, io.env, io.stdout)
   if (code !== undefined) return code
-  return completeFromTree(tree, argv, io.env, io.stdout, { accounts: await accountNames(argv, io) }) ?? 0
+  return completeFromTree(tree, argv, io.env, io.stdout, await serviceNames(argv, io)) ?? 0
 }
 
-/** The bank accounts' names on the target the words name (--profile, --base-url); none when it cannot be asked. */
-async function accountNames(words: string[], io: IO): Promise<string[]> {
+/** A Tab waits no longer for the service: past it, no names. */
+const LOOKUP_MS = 2000
+
+/** The bank accounts' and categories' names on the target the words name (--profile, --base-url); none when it cannot be asked. */
+async function serviceNames(words: string[], io: IO): Promise<{ accounts: string[]; categories: string[] }> {
+  const none = { accounts: [], categories: [] }
   const globals: GlobalOptions = { input: false, quiet: true }
   const flags = { '--profile': 'profile', '--base-url': 'baseUrl', '--api-key': 'apiKey', '--token': 'token' } as const
   for (let i = 0; i < words.length - 2; i++) {
@@ -85,13 +89,28 @@ async function accountNames(words: string[], io: IO): Promise<string[]> {
   // A Tab never prompts, never prints: stderr goes nowhere.
   const quiet: IO = { ...io, stderr: new PassThrough(), isStdinTTY: false, isStderrTTY: false }
   const ctx = new Context(quiet, globals, 'accounts list')
+  let timer: NodeJS.Timeout | undefined
   try {
-    const { data } = await (await ctx.client()).accounts.list()
-    return data.map((a) => a.name).sort()
+    const ask = (async () => {
+      const client = await ctx.client()
+      const [accounts, categories] = await Promise.all([client.accounts.list(), client.categories()])
+      return {
+        accounts: accounts.data.map((a) => a.name).sort(),
+        categories: categories.categories.map((c) => c.name).sort(),
+      }
+    })()
+    ask.catch(() => {})
+    const late = new Promise<typeof none>((res) => {
+      timer = setTimeout(() => res(none), LOOKUP_MS)
+      timer.unref()
+    })
+    return await Promise.race([ask, late])
   } catch {
-    return []
+    return none
   } finally {
-    await ctx.close().catch(() => {})
+    clearTimeout(timer)
+    // A target that does not answer may not close either: the Tab does not wait for it.
+    await Promise.race([ctx.close().catch(() => {}), new Promise((res) => setTimeout(res, 200).unref())])
   }
 }
 
@@ -192,7 +211,10 @@ const API_PATHS = [
 ]
 
 /** The values an option takes, by its flag (and, for --status, by the command). */
-function valuesOf(cmd: Command, opt: Option): { values: readonly string[] | 'profiles' | 'accounts'; list?: boolean } | undefined {
+function valuesOf(
+  cmd: Command,
+  opt: Option,
+): { values: readonly string[] | 'profiles' | 'accounts' | 'categories'; list?: boolean } | undefined {
   if (opt.argChoices) return { values: opt.argChoices }
   const path = commandPath(cmd)
   switch (opt.long) {
@@ -201,6 +223,8 @@ function valuesOf(cmd: Command, opt: Option): { values: readonly string[] | 'pro
       return { values: 'profiles' }
     case '--account':
       return { values: 'accounts' }
+    case '--category':
+      return { values: 'categories' }
     case '--scopes':
       return { values: API_KEY_SCOPES, list: true }
     case '--status':
@@ -234,6 +258,7 @@ function argumentValues(program: Command, cmd: Command, arg: Argument, index: nu
   const path = commandPath(cmd)
   if (/^profile (use|show|remove|protect|unprotect)$/.test(path)) return 'profiles'
   if (/^accounts (get|update|delete|transactions)$/.test(path)) return 'accounts'
+  if (path === 'alias delete') return 'aliases'
   if (path === 'help') {
     if (index > 0) return []
     return [

@@ -1,6 +1,9 @@
 /** finctl export --format ledger|hledger|beancount|xlsx|csv [--from D] [--to D] [--account ID] [--accounts-map FILE] [--output FILE] */
+import { existsSync } from 'node:fs'
 import { Option, type Command } from 'commander'
+import { interruptible, stoppedBy } from '../src/cli/interrupt.js'
 import { resolveAccountId } from '../src/cli/short-ids.js'
+import { printableLine } from '../src/cli/terminal-text.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { note } from '../src/cli/output.js'
 import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../src/cli/period-flags.js'
@@ -23,7 +26,8 @@ export function registerExport(program: Command, run: Runner, runF: RunVerb<Expo
     .addOption(new Option('--output-file <file>').hideHelp())
     .addHelpText(
       'after',
-      '\nExamples:\n  finctl export --format hledger --from 2026-01-01 --to 2026-12-31 --output books-2026.journal\n  finctl export --format xlsx --from 2026-10-01 --to 2026-10-31 --output october.xlsx\n  finctl export --format beancount --accounts-map accounts.yaml > books.beancount\n',
+      '\nExamples:\n  finctl export --format hledger --from 2026-01-01 --to 2026-12-31 --output books-2026.journal\n  finctl export --format xlsx --from 2026-10-01 --to 2026-10-31 --output october.xlsx\n  finctl export --format beancount --accounts-map accounts.yaml > books.beancount\n' +
+        '\nCtrl-C or SIGTERM (exit 130, 143) writes no --output file, not half of one: the same command again writes it whole.\n',
     )
     .action(run(runF))
 }
@@ -66,12 +70,30 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
   // Progress on a terminal's stderr, unless the export itself goes to that terminal.
   const bar = new ProgressLine(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet && (o.output !== undefined || !ctx.io.isStdoutTTY))
   const started = Date.now()
+  let written = 0
+  const existed = o.output !== undefined && existsSync(o.output)
+  let total: number | undefined
+  // An export changes nothing in the books: stopping it loses only the file, which is never left half written.
+  const stopped = (signal: 'SIGINT' | 'SIGTERM') => {
+    const sofar =
+      total === undefined
+        ? 'before any transaction was written'
+        : `after ${written.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} transactions`
+    const path = o.output === undefined ? '' : printableLine(o.output)
+    const where =
+      o.output === undefined ? 'what went to stdout is incomplete' : existed ? `${path} was left as it was` : `${path} was not written`
+    return `${stoppedBy(signal)}: the export stopped ${sofar}; ${where}: the same command again writes it whole`
+  }
   const request = {
     format: o.format,
     ...period,
     bankAccountId: o.account === undefined ? undefined : await resolveAccountId(client, o.account),
     accountsMap,
-    onProgress: (done: number, total: number) => bar.update({ done, total, elapsedMs: Date.now() - started }),
+    onProgress: (done: number, of: number) => {
+      written = done
+      total = of
+      bar.update({ done, total: of, elapsedMs: Date.now() - started })
+    },
   }
   let result: Awaited<ReturnType<typeof exportTo>>
   if (o.output === undefined) {
@@ -82,15 +104,25 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
       // A file or a pipe gets the text exactly, for the accounting tools; a terminal, with its controls escaped.
       const { printableText } = await import('../src/cli/terminal-text.js')
       const shown = ctx.io.isStdoutTTY ? printableText : (t: string) => t
-      result = await exportTo(client, { ...request, write: (t) => writeDrained(out, shown(t)), afterPage: () => expectReader(out) }, out)
+      result = await interruptible(
+        exportTo(client, { ...request, write: (t) => writeDrained(out, shown(t)), afterPage: () => expectReader(out) }, out),
+        stopped,
+        () => bar.end(),
+      )
     } finally {
       bar.end()
     }
   } else {
     const file = await openOutputFile(o.output, target)
     try {
-      result = await exportTo(client, request, file.stream)
-      await file.commit()
+      result = await interruptible(
+        exportTo(client, request, file.stream).then(async (r) => {
+          await file.commit()
+          return r
+        }),
+        stopped,
+        () => bar.end(),
+      )
     } catch (e) {
       await file.abandon()
       throw e

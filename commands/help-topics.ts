@@ -28,8 +28,9 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
     '`close status`: the month is not ready to close (each open point listed); `close MONTH`: refused for that reason (--force closes anyway)',
   auditBroken: '`finctl verify`: the audit trail is broken, an entry changed, removed or inserted (the message names it)',
   webhookFailed: '`webhooks test`, `events resend`: a webhook endpoint did not answer 2xx (its answer or error printed)',
-  interrupted: 'cancelled at a prompt (Ctrl-C), or a --jq filter stopped by Ctrl-C (SIGINT)',
-  terminated: 'a --jq filter stopped by SIGTERM',
+  interrupted:
+    'cancelled at a prompt (Ctrl-C), or stopped by Ctrl-C (SIGINT): a --jq filter, or a long command (tx import, statements upload, seed, export), which says what it did and how to go on',
+  terminated: 'stopped by SIGTERM: a --jq filter, or a long command, as for 130',
 }
 
 function exitCodesText(): string {

@@ -22,9 +22,9 @@ export const GROUPS: readonly Group[] = [
   { names: ['login', 'logout', 'whoami'], load: () => import('./auth/index.js').then((m) => m.registerAuth) },
   { names: ['profile'], load: () => import('./profile/index.js').then((m) => m.registerProfile) },
   { names: ['keys'], load: () => import('./keys/index.js').then((m) => m.registerKeys) },
-  { names: ['accounts'], load: () => import('./accounts/index.js').then((m) => m.registerAccounts) },
+  { names: ['accounts', 'account'], load: () => import('./accounts/index.js').then((m) => m.registerAccounts) },
   { names: ['tx', 'transactions'], load: () => import('./tx/index.js').then((m) => m.registerTx) },
-  { names: ['statements'], load: () => import('./statements/index.js').then((m) => m.registerStatements) },
+  { names: ['statements', 'statement'], load: () => import('./statements/index.js').then((m) => m.registerStatements) },
   { names: ['company', 'categories'], load: () => import('./company/index.js').then((m) => m.registerCompany) },
   { names: ['reports'], load: () => import('./reports/index.js').then((m) => m.registerReports) },
   { names: ['rates'], load: () => import('./rates/index.js').then((m) => m.registerRates) },
@@ -41,6 +41,11 @@ export const GROUPS: readonly Group[] = [
   { names: ['logs'], load: () => import('./logs/index.js').then((m) => m.registerLogs) },
   { names: ['listen'], load: () => import('./listen.js').then((m) => m.registerListen) },
   { names: ['doctor'], load: () => import('./doctor.js').then((m) => m.registerDoctor) },
+  // An alias may not hide a command: it is handed the names of them all.
+  {
+    names: ['alias'],
+    load: () => import('./alias/index.js').then((m) => (p: Command, run: Runner) => m.registerAlias(p, run, COMMAND_NAMES)),
+  },
   { names: ['completion'], load: () => import('./completion.js').then((m) => m.registerCompletion) },
   { names: ['help'], needsAll: true, load: () => import('./help-topics.js').then((m) => m.registerHelpTopics) },
 ]

@@ -12,6 +12,7 @@ import { requireInputFile } from '../src/cli/files.js'
 import { checkOutputFile, type OutputOptions, writeOutputFile } from '../src/jobs/output-file.js'
 import { note, printList, printRecord, say, warn } from '../src/cli/output.js'
 import { printableLine } from '../src/cli/terminal-text.js'
+import { interruptible, stoppedBy } from '../src/cli/interrupt.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import type { SeedReport, StepOutcome } from '../src/jobs/seed/run.js'
 
@@ -32,7 +33,8 @@ export function registerSeed(program: Command, run: Runner, runF: RunVerb<SeedOp
         '  finctl seed ci/seed.yaml --env-out .seed.env && . ./.seed.env\n' +
         '\nEach step is found again by a marker kept in the service (an account by its name, a transaction by its\n' +
         'import_ref seed.STEP.N, a statement by its file, an API key by its name): "exists", "updated" or "created".\n' +
-        'Exit codes: 0 every step done; 8 some steps failed (each listed); 6 the seed file is not valid (nothing written).\n',
+        'Exit codes: 0 every step done; 8 some steps failed (each listed); 6 the seed file is not valid (nothing written);\n' +
+        '130, 143 stopped by Ctrl-C or SIGTERM (the steps done named, new keys printed; the same command again goes on).\n',
     )
     .action(run(runF))
 }
@@ -83,7 +85,15 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
     ctx.printer,
     `${o.dryRun ? 'dry run (nothing is written): ' : ''}seeding ${seed.steps.length} steps from ${file} on ${ctx.describeTarget()}`,
   )
-  const { report, fatal } = await runSeed(client, seed, { dryRun: o.dryRun, now: ctx.io.now() })
+  const filling = {} as SeedReport
+  const { report, fatal } = await interruptible(
+    runSeed(client, seed, { dryRun: o.dryRun, now: ctx.io.now(), report: filling }),
+    (signal) => seedStopped(signal, filling, seed.steps.length, o),
+    () => {
+      // A key is shown only when it is created: the ones this run made go out before it stops.
+      for (const [k, v] of newKeys(filling)) ctx.io.stdout.write(`${k}=${v}\n`)
+    },
+  )
 
   if (ctx.printer.format === 'json' || ctx.printer.format === 'ndjson') await printRecord(ctx.io, ctx.printer, report)
   else await printList(ctx.io, ctx.printer, report.steps, STATUS_COLUMNS)
@@ -109,7 +119,7 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
     note(ctx.io, ctx.printer, `wrote ${Object.keys(report.env).length + kept.length} values to ${o.envOut} (mode 0600)`)
   } else {
     if (!o.dryRun) Object.keys(report.keys_without_value).forEach(unknownKey)
-    const keys = Object.entries(report.env).filter(([k]) => k.startsWith('KEYS_') && k.endsWith('_KEY'))
+    const keys = newKeys(report)
     if (keys.length && ctx.printer.format !== 'json' && ctx.printer.format !== 'ndjson') {
       warn(ctx.io, 'new API keys are shown only now: store them (or use --env-out FILE)', ctx.printer.color)
       for (const [k, v] of keys) ctx.io.stdout.write(`${k}=${v}\n`)
@@ -125,6 +135,19 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
     note(ctx.io, ctx.printer, `done: ${n('created')} created, ${n('updated')} updated, ${n('exists')} unchanged`)
   }
   return EXIT.ok
+}
+
+const newKeys = (report: SeedReport) => Object.entries(report.env ?? {}).filter(([k]) => k.startsWith('KEYS_') && k.endsWith('_KEY'))
+
+/** What a stopped seed did, and that running it again is safe: each step finds what it made. */
+function seedStopped(signal: 'SIGINT' | 'SIGTERM', report: SeedReport, of: number, o: SeedOptions): string {
+  const done = report.steps ?? []
+  if (o.dryRun) return `${stoppedBy(signal)}: the dry run wrote nothing`
+  const steps = done.map((s) => `"${printableLine(s.step)}" ${s.status}`).join(', ')
+  const sofar = done.length ? `after ${done.length} of ${of} steps (${steps})` : `before any of its ${of} steps finished`
+  const keys = newKeys(report).length ? '; the API keys it created are on stdout, shown only now' : ''
+  const env = o.envOut === undefined ? '' : `; ${printableLine(o.envOut)} was not written`
+  return `${stoppedBy(signal)}: the seed stopped ${sofar}${keys}${env}: the same command again is safe, each step finds what it made and goes on`
 }
 
 /**

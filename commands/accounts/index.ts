@@ -9,7 +9,7 @@ import { registerTransactions } from './transactions.js'
 import { registerUpdate } from './update.js'
 
 export function registerAccounts(program: Command, run: Runner): void {
-  const accounts = program.command('accounts').description('bank accounts')
+  const accounts = program.command('accounts').alias('account').description('bank accounts')
   registerList(accounts, run)
   registerGet(accounts, run)
   registerCreate(accounts, run)

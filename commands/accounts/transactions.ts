@@ -1,4 +1,5 @@
 /** finctl accounts transactions ID [filters of tx list] [--limit N | --all]: an account's transactions. */
+import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
@@ -24,6 +25,7 @@ export async function runTransactions(host: VerbHost, o: TransactionsOptions, [g
   const query = listQuery(o, host)
   const named: { bank_account_id?: string } = { bank_account_id: given }
   await accountsFor(host, client, named, 'ID')
+  await noteNearCategory(host, client, o.category, 'filter')
   const id = named.bank_account_id ?? given
   const path = `/api-v1/bank-accounts/${encodeURIComponent(id)}/transactions`
   if (o.all) {

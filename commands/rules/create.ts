@@ -1,4 +1,5 @@
 /** finctl rules create CONDITIONS --set field=value... [--name N] [--position P] */
+import { resolveAccountId } from '../../src/cli/short-ids.js'
 import type { Command } from 'commander'
 import { wholeNumber } from '../../src/cli/flags.js'
 import { note } from '../../src/cli/output.js'
@@ -23,7 +24,10 @@ export async function runCreate(host: VerbHost, o: CreateOptions): Promise<numbe
   const actions = actionsOf(o.set)
   if (!actions) throw new AppError('usage', 'give at least one --set field=value (for example --set category=Software)')
   const position = wholeNumber(o.position, '--position')
-  const rule = await api(await host.client()).create({ name: o.name, position, conditions, actions })
+  const client = await host.client()
+  // --account takes a name as everywhere else; the service takes only the id.
+  if (conditions.bank_account_id !== undefined) conditions.bank_account_id = await resolveAccountId(client, conditions.bank_account_id)
+  const rule = await api(client).create({ name: o.name, position, conditions, actions })
   await printRule(host, rule)
   note(host.io, host.printer, `created rule ${rule.id} at position ${rule.position}`)
   return 0

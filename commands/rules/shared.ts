@@ -58,7 +58,7 @@ export function addConditionFlags(cmd: Command): Command {
     .option('--merchant-matches <regex>', 'the merchant matches this RE2 regex')
     .option('--min-amount <decimal>', 'amount at least this, signed: money out is negative')
     .option('--max-amount <decimal>', 'amount at most this (--max-amount -100: spending of 100 or more)')
-    .option('--account <id>', 'only this bank account (bank_account_id)')
+    .option('--account <id>', 'only this bank account: its name or id (bank_account_id)')
     .option('--currency <code>', 'only this currency')
     .option('--set <field=value...>', `${SETTABLE.join(', ')} (tags=a,b are added to the transaction's tags)`)
     .option('--name <name>', 'rule name (default: its conditions in words)')

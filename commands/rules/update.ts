@@ -1,4 +1,5 @@
 /** finctl rules update ID [CONDITIONS] [--set ...] [--name N] [--position P] [--disable | --enable] */
+import { resolveAccountId } from '../../src/cli/short-ids.js'
 import type { Command } from 'commander'
 import { wholeNumber } from '../../src/cli/flags.js'
 import { note } from '../../src/cli/output.js'
@@ -38,7 +39,11 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
   }
   if (Object.values(patch).every((v) => v === undefined))
     throw new AppError('usage', `nothing to change: give --name, --position, --set, --disable, --enable or conditions (${CONDITION_FLAGS})`)
-  const rule = await api(await host.client()).update(await ruleId(host, id), patch)
+  const client = await host.client()
+  // --account takes a name as everywhere else; the service takes only the id.
+  if (patch.conditions?.bank_account_id !== undefined)
+    patch.conditions.bank_account_id = await resolveAccountId(client, patch.conditions.bank_account_id)
+  const rule = await api(client).update(await ruleId(host, id), patch)
   await printRule(host, rule)
   note(host.io, host.printer, `updated rule ${rule.id}`)
   return 0

@@ -7,7 +7,10 @@ import { registerTransactions } from './transactions.js'
 import { registerUpload } from './upload.js'
 
 export function registerStatements(program: Command, run: Runner): void {
-  const st = program.command('statements').description('bank statements: upload a bank file, see what it imported and reconciled')
+  const st = program
+    .command('statements')
+    .alias('statement')
+    .description('bank statements: upload a bank file, see what it imported and reconciled')
   registerUpload(st, run)
   registerList(st, run)
   registerGet(st, run)

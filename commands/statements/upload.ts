@@ -9,6 +9,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
 import { showAmount } from '../../src/cli/money.js'
 import { json, note, say } from '../../src/cli/output.js'
+import type { Context } from '../../src/cli/context.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { statementReasonInUserWords } from '../../src/cli/user-words.js'
 import type { Statement } from '../../src/domain/statements/schemas.js'
@@ -16,11 +17,16 @@ import { AppError } from '../../src/kernel/errors.js'
 import { formatNames } from '../../src/kernel/statement-formats.js'
 import { FORMATS, printStatement } from './shared.js'
 import { resolveAccountId } from '../../src/cli/short-ids.js'
+import { interruptible, stoppedBy } from '../../src/cli/interrupt.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 
 const collect = (v: string, prev: string[] = []) => [...prev, v]
 const MAX_FILE = 20 * 1024 * 1024
 
-export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOptions> = runUpload): void {
+/** The host of `upload`: where the target is tells what becomes of a statement whose upload was stopped. */
+export type UploadHost = VerbHost & Pick<Context, 'target'>
+
+export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOptions, UploadHost> = runUpload): void {
   st.command('upload')
     .argument('<file>', `a bank statement: ${formatNames()} (at most 20 MiB)`)
     .description('upload a bank statement and wait until it is processed')
@@ -64,7 +70,8 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
         'Exit codes: 0 completed, every transaction line imported or already there; 2 a bad flag, or one that does not\n' +
         'apply to the format; 6 the statement failed (its error on stderr: a line it cannot read fails it whole, and\n' +
         'every such line is named in its warnings), or the upload was refused, or the balance check found a mismatch\n' +
-        '(the lines are imported; the difference on stderr).\n',
+        '(the lines are imported; the difference on stderr); 130, 143 stopped by Ctrl-C or SIGTERM (the statement named:\n' +
+        'it is finished before finctl exits, and the same file is never imported twice).\n',
     )
     .action(run(runF))
 }
@@ -123,7 +130,7 @@ async function refuseFlagsOfOtherFormats(bytes: Uint8Array, fileName: string, o:
   if (refused.length) throw new AppError('usage', refused.map((p) => `${flag(p.field)} ${p.message}`).join('; '))
 }
 
-export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[]): Promise<number> {
+export async function runUpload(ctx: UploadHost, o: UploadOptions, [file]: string[]): Promise<number> {
   if (!o.account) throw new AppError('usage', 'the bank account is required: give --account ID')
   if (o.format !== undefined && !FORMATS.includes(o.format)) throw new AppError('usage', `--format must be one of ${FORMATS.join(', ')}`)
   const { readFile } = await import('node:fs/promises')
@@ -161,20 +168,45 @@ export async function runUpload(ctx: VerbHost, o: UploadOptions, [file]: string[
   const client = await ctx.client()
   if (o.preview) return (await import('./preview.js')).preview(ctx, bytes, request)
 
-  const uploaded = await client.statements.upload({ ...request, content_base64: Buffer.from(bytes).toString('base64') })
-  if (o.wait === false) {
-    await printStatement(ctx, uploaded)
-    note(ctx.io, ctx.printer, `statement ${uploaded.id} is ${uploaded.status}: follow it with \`finctl statements get ${uploaded.id}\``)
-    return EXIT.ok
-  }
   const { Spinner } = await import('../../src/cli/spinner.js')
   const spinner = new Spinner(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet)
-  spinner.start(`processing ${request.file_name} (statement ${uploaded.id})`)
+  let pending: Statement | undefined
+  // The service takes a file once: whatever the moment of the stop, the same command again is safe.
+  const stopped = (signal: 'SIGINT' | 'SIGTERM') => {
+    const name = printableLine(file)
+    if (pending === undefined)
+      return `${stoppedBy(signal)}: the upload of ${name} stopped before the service confirmed it: the same command uploads it (never twice: a file uploaded before is refused, naming its statement)`
+    if (pending.status !== 'pending' && pending.status !== 'processing')
+      return `${stoppedBy(signal)}: ${name} was uploaded as statement ${pending.id}, ${pending.status}: \`finctl statements get ${pending.id}\` shows it`
+    // An embedded core finishes a statement in flight before it closes (jobs.ts); a service goes on by itself.
+    const goesOn = ctx.target().kind === 'embedded' ? 'finctl finishes processing it before it exits' : 'the service goes on processing it'
+    return `${stoppedBy(signal)}: ${name} was uploaded as statement ${pending.id}, still ${pending.status}: ${goesOn}; \`finctl statements get ${pending.id}\` shows the result (the same command again never imports a file twice)`
+  }
   let s: Statement
   try {
-    s = await client.statements.wait(uploaded.id, { onPoll: (x) => spinner.update(`processing ${request.file_name}: ${x.status}`) })
+    s = await interruptible(
+      (async () => {
+        const uploaded = await client.statements.upload({ ...request, content_base64: Buffer.from(bytes).toString('base64') })
+        pending = uploaded
+        if (o.wait === false) return uploaded
+        spinner.start(`processing ${request.file_name} (statement ${uploaded.id})`)
+        return client.statements.wait(uploaded.id, {
+          onPoll: (x) => {
+            pending = x
+            spinner.update(`processing ${request.file_name}: ${x.status}`)
+          },
+        })
+      })(),
+      stopped,
+      () => spinner.stop(),
+    )
   } finally {
     spinner.stop()
+  }
+  if (o.wait === false) {
+    await printStatement(ctx, s)
+    note(ctx.io, ctx.printer, `statement ${s.id} is ${s.status}: follow it with \`finctl statements get ${s.id}\``)
+    return EXIT.ok
   }
   await printStatement(ctx, s)
   if (s.status === 'failed') {

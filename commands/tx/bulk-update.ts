@@ -1,4 +1,5 @@
 /** finctl tx bulk-update (--ids | --ids-file | filters) --set field=value... [--dry-run] [--yes] */
+import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { readIds } from '../../src/cli/ids.js'
@@ -83,6 +84,7 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
     )
   const client = await host.client()
   await accountsFor(host, client, query)
+  await noteNearCategory(host, client, o.category, 'filter')
 
   // Filters are resolved first, so the plan shows exactly the rows and the amount they touch.
   // Explicit ids go as they are: the service checks them all or nothing (one GET each would spend the rate limit).

@@ -1,4 +1,5 @@
 /** finctl tx create --account ID --date D --description T --amount A [...]: prompts for what is missing on a terminal. */
+import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { today } from '../../src/cli/format.js'
@@ -58,6 +59,7 @@ export function registerCreate(tx: Command, run: Runner, runF: RunVerb<CreateOpt
 export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): Promise<number> {
   const client = await host.client()
   if (o.account !== undefined) o.account = await resolveAccountId(client, o.account)
+  await noteNearCategory(host, client, o.category, 'set')
   const account = await valueOrPrompt(host, o.account, '--account', 'the bank account', async () => {
     const { data } = await client.accounts.list({ status: 'active' })
     if (data.length === 0) throw new AppError('usage', 'there are no bank accounts yet: create one with `finctl accounts create`')

@@ -1,4 +1,5 @@
 /** finctl tx list [filters] [--all]: one page of transactions, or every page streamed. */
+import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { note, printList, streamList } from '../../src/cli/output.js'
@@ -23,6 +24,7 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
   const client = await host.client()
   const query = listQuery(o, host)
   await accountsFor(host, client, query)
+  await noteNearCategory(host, client, o.category, 'filter')
   if (o.all) {
     // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
     const { ProgressLine } = await import('../../src/cli/progress.js')

@@ -1,4 +1,5 @@
 /** finctl tx update ID --FIELD VALUE...: change a transaction's fields. */
+import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { showAmount, typedAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
@@ -76,6 +77,7 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
   if (o.force) patch.force = true
   const client = await host.client()
   if (patch.bank_account_id !== undefined) patch.bank_account_id = await resolveAccountId(client, patch.bank_account_id)
+  await noteNearCategory(host, client, o.category, 'set')
   const t = await client.transactions.update(await resolveTransactionId(client, id), patch)
   // A table shows the amount in fixed decimals with its currency, as tx create and tx get do.
   await printRecord(

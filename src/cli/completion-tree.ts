@@ -4,8 +4,9 @@
  * program (commands/completion.ts, `completionTree`). The build writes that tree to
  * dist/completion-tree.json, so that a Tab is answered by completion-cached.ts without loading the
  * program; without the file, the program builds the same tree itself. Profile names are looked
- * up at the time of the request (`'profiles'`), and so are account names (`'accounts'`): those
- * need the service, so the cached answer leaves them to the program (completeFromTree: undefined).
+ * up at the time of the request (`'profiles'`, `'aliases'`), and so are account and category names
+ * (`'accounts'`, `'categories'`): those need the service, so the cached answer leaves them to the
+ * program (completeFromTree: undefined).
  *
  * Protocol: one candidate per line (`value<TAB>description`), then a last line `:N`, N a bit set:
  * 1 = nothing known here, let the shell complete file names; 2 = add no space.
@@ -20,16 +21,20 @@ export interface Candidate {
   description?: string
 }
 
-/** Values known in advance, or the names of the profiles or bank accounts at the time of the request. */
-export type Values = readonly Candidate[] | 'profiles' | 'accounts'
+/**
+ * Values known in advance, or names at the time of the request: profiles and aliases from the
+ * profile file, bank accounts and categories from the service.
+ */
+export type Values = readonly Candidate[] | 'profiles' | 'aliases' | 'accounts' | 'categories'
 
-/** Names looked up from the service for this request; `accounts` undefined: not looked up (yet). */
+/** Names looked up from the service for this request; undefined: not looked up (yet). */
 export interface Lookups {
   accounts?: readonly string[]
+  categories?: readonly string[]
 }
 
-/** Thrown inside completions() when account names are needed and were not looked up. */
-const NEEDS_ACCOUNTS = Symbol('needs accounts')
+/** Thrown inside completions() when names of the service are needed and were not looked up. */
+const NEEDS_LOOKUP = Symbol('needs a lookup')
 
 export interface TreeOption {
   long?: string
@@ -84,7 +89,7 @@ export function completeFromTree(
   try {
     answer = completions(tree, argv[0] === '--' ? argv.slice(1) : argv, env, lookups)
   } catch (e) {
-    if (e === NEEDS_ACCOUNTS) return undefined
+    if (e === NEEDS_LOOKUP) return undefined
     throw e
   }
   const { items, directive } = answer
@@ -146,6 +151,8 @@ export function completions(
   const items: Candidate[] = []
   if (positional === 0) {
     for (const sub of cmd.commands) if (!sub.hidden) items.push({ value: sub.name, description: sub.description })
+    // The user's aliases stand where a command does (aliases.ts).
+    if (cmd === tree) for (const name of namesInProfileFile(env, 'aliases')) items.push({ value: name, description: 'alias' })
   }
   const args = cmd.args
   const last = args.length > 0 && args[args.length - 1].variadic ? args[args.length - 1] : undefined
@@ -194,17 +201,24 @@ function byPrefix(items: Candidate[], prefix: string): Candidate[] {
 }
 
 function resolve(values: Values, env: NodeJS.ProcessEnv, lookups: Lookups): readonly Candidate[] {
-  if (values === 'accounts') {
-    if (!lookups.accounts) throw NEEDS_ACCOUNTS
-    return lookups.accounts.map((value) => ({ value }))
+  if (values === 'accounts' || values === 'categories') {
+    const names = lookups[values]
+    if (!names) throw NEEDS_LOOKUP
+    return names.map((value) => ({ value }))
   }
-  return values === 'profiles' ? profileNames(env).map((value) => ({ value })) : values
+  if (values === 'profiles') return profileNames(env).map((value) => ({ value }))
+  if (values === 'aliases') return namesInProfileFile(env, 'aliases').map((value) => ({ value }))
+  return values
 }
 
 export function profileNames(env: NodeJS.ProcessEnv): string[] {
+  return namesInProfileFile(env, 'profiles')
+}
+
+function namesInProfileFile(env: NodeJS.ProcessEnv, key: 'profiles' | 'aliases'): string[] {
   try {
-    const file = JSON.parse(readFileSync(join(configDir(env), 'profiles.json'), 'utf8')) as { profiles?: Record<string, unknown> }
-    return Object.keys(file.profiles ?? {}).sort()
+    const file = JSON.parse(readFileSync(join(configDir(env), 'profiles.json'), 'utf8')) as Record<string, Record<string, unknown>>
+    return Object.keys(file[key] ?? {}).sort()
   } catch {
     return []
   }

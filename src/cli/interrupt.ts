@@ -52,6 +52,11 @@ export class Interrupted extends Error {
   }
 }
 
+/** How a stop is named at the start of its message: `interrupted (Ctrl-C): ...`. */
+export function stoppedBy(signal: 'SIGINT' | 'SIGTERM'): string {
+  return signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)'
+}
+
 /**
  * Long work that leaves partial work behind (`tx import`, `statements upload`, `seed`, `export`):
  * Ctrl-C or SIGTERM calls `stop` (ending its threads) and rejects with Interrupted, whose message

@@ -27,6 +27,8 @@ export interface Profile {
 interface ProfileFile {
   current?: string
   profiles: Record<string, Profile>
+  /** Command-line aliases (aliases.ts): name -> expansion. */
+  aliases?: Record<string, string>
 }
 
 export const DEFAULT_PROFILE = 'local'
@@ -84,6 +86,22 @@ export class ProfileStore {
     const next = { ...(this.get(name) ?? { target: 'embedded' }), ...patch }
     this.set(name, next)
     return next
+  }
+
+  aliases(): Record<string, string> {
+    return this.conf.get('aliases') ?? {}
+  }
+
+  setAlias(name: string, expansion: string): void {
+    this.conf.set('aliases', { ...this.aliases(), [name]: expansion })
+  }
+
+  deleteAlias(name: string): boolean {
+    const all = { ...this.aliases() }
+    if (!(name in all)) return false
+    delete all[name]
+    this.conf.set('aliases', all)
+    return true
   }
 
   remove(name: string): boolean {

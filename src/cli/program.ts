@@ -10,6 +10,7 @@ import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import type { IO } from './io.js'
+import { expandAlias } from './aliases.js'
 import { Interrupted } from './interrupt.js'
 import { isFieldsWord } from './json-shape.js'
 import { inUserWords } from './user-words.js'
@@ -48,6 +49,7 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
     }
 
   const program = createProgram(io)
+  argv = expandAlias(argv, commandWordIndex(program, argv, tree.names), tree.names, io.env)
   await tree.register(program, run, topCommandName(program, argv, tree.names))
   for (const sub of program.commands) sub.exitOverride()
 
@@ -108,6 +110,12 @@ export function createProgram(io: IO): Command {
  * FIELDS only when it is no command's name and could be fields (as jsonFieldArgs decides).
  */
 export function topCommandName(program: Command, argv: string[], names: ReadonlySet<string>): string | undefined {
+  const i = commandWordIndex(program, argv, names)
+  return i !== undefined && names.has(argv[i]) ? argv[i] : undefined
+}
+
+/** Where the command's word is in `argv`: the first word that is no global flag nor its value. */
+export function commandWordIndex(program: Command, argv: string[], names: ReadonlySet<string>): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--') return undefined
@@ -118,7 +126,7 @@ export function topCommandName(program: Command, argv: string[], names: Readonly
       else if (o?.optional && next !== undefined && !next.startsWith('-') && !names.has(next) && isFieldsWord(next, false)) i++
       continue
     }
-    return names.has(a) ? a : undefined
+    return i
   }
   return undefined
 }

@@ -41,4 +41,6 @@ export interface SeedOptions {
   now: Date
   /** Called after each step (progress on stderr). */
   onStep?: (o: StepOutcome) => void
+  /** An object the run fills as its report, step by step: a caller whose run was stopped reads it. */
+  report?: SeedReport
 }

@@ -20,7 +20,14 @@ const FATAL = new Set(['unreachable', 'unauthorized'])
 
 /** Run every step; `fatal` is the error that stopped the run early, if any. */
 export async function runSeed(client: Client, seed: Seed, o: SeedOptions): Promise<{ report: SeedReport; fatal?: AppError }> {
-  const report: SeedReport = { file: seed.path, dry_run: Boolean(o.dryRun), steps: [], env: {}, keys_without_value: {}, failed: 0 }
+  const report: SeedReport = Object.assign(o.report ?? ({} as SeedReport), {
+    file: seed.path,
+    dry_run: Boolean(o.dryRun),
+    steps: [],
+    env: {},
+    keys_without_value: {},
+    failed: 0,
+  })
   const state = new SeedState(client, await prepare(client, seed), report, o)
   const failedSteps = new Set<string>()
   let fatal: AppError | undefined
