@@ -45,6 +45,10 @@ describe('tx flags', () => {
     expect(args).toEqual(['0193a0c4'])
     // runProgram writes it `--json=`: JSON, no fields.
     expect(globals.json).toBe('')
+    // A word with a comma is FIELDS, even before the argument.
+    const fields = await parseFlags(registerGet, ['tx', 'get', '--json', 'id,amount', '0193a0c4'], tx)
+    expect(fields.args).toEqual(['0193a0c4'])
+    expect(fields.globals.json).toBe('id,amount')
   })
 
   it('update: --reconciled takes a value here (unlike list); "" is kept to clear a field', async () => {
