@@ -172,7 +172,9 @@ export function helpOfUnknownCommand(program: Command, argv: string[]): boolean 
 /**
  * A command that writes a file of its own takes `-o, --output FILE` (`finctl export`, docs/cli.md),
  * though the program's `--output FORMAT` would take the word first, wherever it stands. After the
- * name of a command with an `--output-file` option, -o and --output are handed to it as that.
+ * name of a command whose `--output-file` is hidden (its `-o` is the file), -o and --output are
+ * handed to it as that; where `--output-file` is a visible flag of its own (`keys create`), -o
+ * stays the output format.
  */
 export function outputFileArgs(program: Command, argv: string[]): string[] {
   let cmd = program
@@ -183,7 +185,7 @@ export function outputFileArgs(program: Command, argv: string[]): string[] {
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
     if (!sub) return argv
     cmd = sub
-    if (!cmd.options.some((o) => o.long === '--output-file')) continue
+    if (!cmd.options.some((o) => o.long === '--output-file' && o.hidden)) continue
     const rest = argv.slice(i + 1)
     const end = rest.indexOf('--')
     const mapped = (end < 0 ? rest : rest.slice(0, end)).map((x) =>

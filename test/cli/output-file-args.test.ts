@@ -1,15 +1,16 @@
 /**
- * `finctl export -o FILE`: after a command with an `--output-file` option, -o and --output are that
+ * `finctl export -o FILE`: after a command with a hidden `--output-file` option, -o and --output are that
  * command's file, though the program's --output FORMAT would otherwise take the word wherever it stands.
  */
-import type { Command } from 'commander'
+import { type Command, Option } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { createProgram, outputFileArgs } from '../../src/cli/program.js'
 import type { IO } from '../../src/cli/io.js'
 
 function program(): Command {
   const p = createProgram({ stdout: process.stdout, stderr: process.stderr } as unknown as IO)
-  p.command('export').option('-o, --output <file>').option('--output-file <file>')
+  p.command('export').option('-o, --output <file>').addOption(new Option('--output-file <file>').hideHelp())
+  p.command('keys').command('create').option('--output-file <path>')
   p.command('tx').command('list')
   return p
 }
@@ -35,6 +36,8 @@ describe('outputFileArgs', () => {
     const p = program()
     expect(outputFileArgs(p, ['tx', 'list', '--output', 'csv'])).toEqual(['tx', 'list', '--output', 'csv'])
     expect(outputFileArgs(p, ['-o', 'json', 'tx', 'list'])).toEqual(['-o', 'json', 'tx', 'list'])
+    // A visible --output-file of its own (keys create): -o stays the format, never a file named "json".
+    expect(outputFileArgs(p, ['keys', 'create', '-o', 'json'])).toEqual(['keys', 'create', '-o', 'json'])
   })
 
   it('parses: export gets its file, tx list its format', async () => {
