@@ -15,7 +15,7 @@ import { note, printList } from '../../src/cli/output.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 import { unitScore, wholeNumber } from '../../src/cli/flags.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { type PromptHost, promptSearch, promptSelect, promptText } from '../../src/cli/prompts.js'
+import { type PromptHost, promptSearch, promptSelect } from '../../src/cli/prompts.js'
 
 type Item = z.infer<typeof ReviewItem>
 type Suggested = z.infer<typeof Suggestion>
@@ -151,16 +151,19 @@ function show(ctx: ReviewHost, item: Item, s: Suggested | null, n: number, total
 
 type Known = { name: string; accounting_category: string | null; cash_flow_category: string | null }
 
+/** The longest category the service takes (domain/schemas.ts). */
+const MAX_CATEGORY = 100
+
 async function chooseCategory(ctx: ReviewHost, known: Known[], s: Suggested | null): Promise<UpdateTransactionRequest> {
-  const NEW = '\u0000new'
-  const name = await promptSearch(
+  // A name that is no category yet is offered as a new one: choosing it creates it, by setting it on the row.
+  const chosen = await promptSearch(
     ctx,
-    'Category (type to filter)',
-    [...known.map((k) => ({ name: k.name, value: k.name })), { name: 'A new category…', value: NEW }],
+    'Category (type to filter, or a new name)',
+    known.map((k) => ({ name: k.name, value: k.name })),
     s?.category,
+    { label: (text) => `Create category "${text}"`, max: MAX_CATEGORY },
   )
-  const category =
-    name === NEW ? (await promptText(ctx, 'New category name', { validate: (v) => (v.trim() ? true : 'required') })).trim() : name
+  const category = typeof chosen === 'string' ? chosen : chosen.created
   const usual = known.find((k) => k.name === category)
   const accounting = await promptSearch(
     ctx,
