@@ -81,6 +81,7 @@ describe('tx review, in process', () => {
   })
 
   it('one by one: a category name no row has yet is offered as "Create category", and choosing it sets it', async () => {
+    for (const d of ['2026-02-01', '2026-02-02', '2026-02-03']) await create(d, 'Office rent', '--amount', '-900.00', '--category', 'Rent')
     const daycare = await create('2026-03-06', 'Little Stars daycare')
     const r = await sb.run(['tx', 'review', '--limit', '1'], {
       tty: { stdin: true, stdout: true, stderr: true },
@@ -97,6 +98,16 @@ describe('tx review, in process', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).not.toContain('No results found')
     expect(r.stderr).toContain('reviewed 1: 0 accepted, 1 corrected, 0 skipped')
+    // The model's reasons in words, and one score, explained: not the features' codes, not two numbers.
+    const item = r.stderr.slice(r.stderr.indexOf('Little Stars daycare'), r.stderr.indexOf('Choose a category'))
+    const line = item.match(
+      /the model suggests: Meals, score (\d\.\d\d) \(suggestions scored so are right at least (\d+) times in 100\), because of: (.+)/,
+    )
+    expect(line, item).not.toBeNull()
+    expect(Number(line![2])).toBe(Math.round(Number(line![1]) * 100))
+    expect(line![3]).not.toMatch(/\b[sabm]:/)
+    expect(line![3]).toMatch(/sign: money out|amount under 100/)
+    expect(item.match(/\d\.\d\d/g)).toEqual([line![1]])
     const t = await sb.json<Tx>(['tx', 'get', daycare, '--json'])
     expect(t.category).toBe('Childcare')
     const names = (await sb.json<{ categories: Array<{ name: string }> }>(['categories', '--json'])).categories.map((c) => c.name)
