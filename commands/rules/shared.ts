@@ -125,8 +125,8 @@ export function conditionsOf(o: RuleOptions): RuleConditions | undefined {
     merchant_contains: o.merchantContains,
     merchant_equals: o.merchantEquals,
     merchant_regex: o.merchantMatches,
-    min_amount: typedAmount(o.minAmount),
-    max_amount: typedAmount(o.maxAmount),
+    min_amount: typedAmount(o.minAmount, '--min-amount'),
+    max_amount: typedAmount(o.maxAmount, '--max-amount'),
     bank_account_id: o.account,
     currency_code: o.currency?.toUpperCase(),
   }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { today } from '../../src/cli/format.js'
-import { showAmount, typedAmount } from '../../src/cli/money.js'
+import { commaProblem, showAmount, typedAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import { type PromptHost, promptSelect, promptText, valueOrPrompt } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
@@ -56,6 +56,8 @@ export function registerCreate(tx: Command, run: Runner, runF: RunVerb<CreateOpt
 }
 
 export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): Promise<number> {
+  // A comma --amount does not take is refused before any question.
+  if (o.amount !== undefined) o.amount = typedAmount(o.amount, '--amount')
   const client = await host.client()
   if (o.account !== undefined) o.account = await resolveAccountId(client, o.account)
   const account = await valueOrPrompt(host, o.account, '--account', 'the bank account', async () => {
@@ -84,8 +86,9 @@ export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): 
     const exp = isCurrency(currency) ? currencyExponent(currency) : 2
     return promptText(host, `Amount in ${currency} (negative for money out)`, {
       validate: (v) => {
-        const r = parseAmount(typedAmount(v), exp)
-        return r.ok ? true : r.message
+        const typed = typedAmount(v)
+        const r = parseAmount(typed, exp)
+        return r.ok ? true : (commaProblem(typed) ?? r.message)
       },
     })
   })
@@ -93,7 +96,7 @@ export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): 
     bank_account_id: account,
     transaction_date: date,
     description,
-    amount: typedAmount(amount),
+    amount: typedAmount(amount, '--amount'),
     currency_code: o.currency?.toUpperCase(),
     posted_date: o.postedDate,
     exchange_rate: o.exchangeRate,
