@@ -86,6 +86,15 @@ describe('the words of messages', () => {
     expect(r.stderr).toContain('imported 1 rate, replaced 0, for 1 currency')
   })
 
+  it('one row is "the first row as it would be created", one line "1 line"', async () => {
+    const file = sb.path('one.csv')
+    writeFileSync(file, `Date,Description,Amount\n${today},Paper,-5.00\n`)
+    const dry = await sb.ok(['tx', 'import', file, '--account', 'ops', '--dry-run'])
+    expect(dry.stderr).toContain('dry run: the first row as it would be created (nothing is written)')
+    const preview = await sb.ok(['statements', 'upload', file, '--account', 'ops', '--preview'])
+    expect(preview.stderr).toMatch(/^1 line, sum -5\.00 USD/m)
+  })
+
   it('tx import names the account it imports into, not its UUID', async () => {
     const file = sb.path('in.csv')
     writeFileSync(file, `Date,Description,Amount\n${today},Paper,-5.00\n`)
