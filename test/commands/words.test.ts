@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InProcessSandbox } from '../helpers/in-process-cli.js'
+import { accountNames } from '../../src/cli/short-ids.js'
 
 describe('the words of messages', () => {
   const sb = new InProcessSandbox('words')
@@ -100,5 +101,13 @@ describe('the words of messages', () => {
     writeFileSync(file, `Date,Description,Amount\n${today},Paper,-5.00\n`)
     const r = await sb.ok(['tx', 'import', file, '--account', 'ops'])
     expect(r.stderr).toMatch(/importing .*in\.csv into "Ops" \([0-9a-f]{8}\) on /)
+    // Given by its full UUID, on a terminal: the name too, the UUID not spelled out.
+    const [ops] = await sb.json<Array<{ id: string }>>(['accounts', 'list', '--json'])
+    const again = sb.path('again.csv')
+    writeFileSync(again, `Date,Description,Amount\n${today},Pens,-2.00\n`)
+    accountNames.clear() // what the run by name above remembered: a process of its own would not have it
+    const byId = await sb.ok(['tx', 'import', again, '--account', ops.id, '--no-progress'], { tty: { stderr: true } })
+    expect(byId.stderr).toContain(`into "Ops" (${ops.id.slice(-8)}) on `)
+    expect(byId.stderr).not.toContain(ops.id)
   })
 })
