@@ -41,7 +41,10 @@ export async function runApply(host: VerbHost & PromptHost, o: ApplyOptions, [gi
     note(host.io, host.printer, `dry run: ${summary(t, o.since)}${more(t)}; nothing was changed`)
     return 0
   }
-  let question = `Apply ${which === 'all' ? 'the active rules' : `rule ${which}`} to the transactions they match since ${o.since}?`
+  let question =
+    which === 'all'
+      ? `Apply the active rules to the transactions they match since ${o.since}?`
+      : `Apply rule ${which} to the transactions it matches since ${o.since}?`
   // On a terminal, list what would change before asking (and ask nothing when nothing would).
   if (!o.yes && !host.globals.yes && host.canPrompt()) {
     const t = await rules.test(which, { ...query, limit: PREVIEW_ROWS })
