@@ -59,12 +59,17 @@ export async function runApply(host: VerbHost & PromptHost, o: ApplyOptions, [gi
       t.changes,
       changeColumns(t.changes),
     )
-    if (t.changes.length < t.would_change) host.io.stderr.write(`and ${t.would_change - t.changes.length} more\n`)
-    const replace =
-      t.would_replace > 0 && !t.only_empty
-        ? `; ${t.would_replace === t.would_change ? (t.would_change === 1 ? 'it has' : 'each has') : `${t.would_replace} of them ${t.would_replace === 1 ? 'has' : 'have'}`} a value that would be replaced (--only-empty keeps it)`
-        : ''
-    question = `Apply ${whatRan(t)} to ${count(t.would_change, 'transaction')} dated ${windowWords(t.since, o.since)}${replace}?`
+    const lines = [
+      ...(t.changes.length < t.would_change ? [`and ${t.would_change - t.changes.length} more`] : []),
+      `dated ${windowWords(t.since, o.since)}`,
+      ...(t.would_replace > 0 && !t.only_empty
+        ? [
+            `${t.would_replace === t.would_change ? (t.would_change === 1 ? 'it has' : 'each has') : `${t.would_replace} of them ${t.would_replace === 1 ? 'has' : 'have'}`} a value that would be replaced: --only-empty keeps it`,
+          ]
+        : []),
+    ]
+    host.io.stderr.write(`${lines.join('\n')}\n`)
+    question = `Apply ${whatRan(t)} to ${t.would_change === 1 ? 'this transaction' : `these ${t.would_change} transactions`}?`
   }
   await confirmOrYes(host, o.yes, question)
   const r = await rules.apply(which, run)

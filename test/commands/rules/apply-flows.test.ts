@@ -88,7 +88,7 @@ describe('rules apply: only empty fields, all rules, dry run, the confirmation',
     expect(r.stderr).toContain('cancelled: nothing was changed')
     const table = shown(r.stderr).indexOf('Coffee → Meals')
     const question = shown(r.stderr).indexOf(
-      `Apply rule 'description contains "meals"' to 2 transactions dated since ${daysAgo(90)} (--since 90d: 90 days before today); 1 of them has a value that would be replaced (--only-empty keeps it)?`,
+      `dated since ${daysAgo(90)} (--since 90d: 90 days before today)1 of them has a value that would be replaced: --only-empty keeps it? Apply rule 'description contains "meals"' to these 2 transactions?`,
     )
     expect(table).toBeGreaterThan(-1)
     expect(r.stderr).toContain('(none) → Meals')
@@ -103,7 +103,8 @@ describe('rules apply: only empty fields, all rules, dry run, the confirmation',
     expect(r.code).toBe(2)
     expect(r.stderr.match(/→ Meals/g)).toHaveLength(10)
     expect(r.stderr).toContain('\nand 3 more\n')
-    expect(shown(r.stderr)).toContain(`to 13 transactions dated since ${daysAgo(30)}; 1 of them has`)
+    expect(shown(r.stderr)).toContain(`dated since ${daysAgo(30)}1 of them has`)
+    expect(shown(r.stderr)).toContain('to these 13 transactions?')
   })
 
   it('--only-empty keeps the category set by hand and fills the empty one', async () => {
