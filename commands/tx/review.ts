@@ -151,7 +151,7 @@ function show(ctx: ReviewHost, item: Item, s: Suggested | null, n: number, total
   if (s?.source === 'model') {
     const why = s.explanation.map((e) => featureWords(e.token)).join(', ')
     const score = s.confidence === null ? '' : `, score ${s.confidence.toFixed(2)} (${scoreWords(s.confidence)})`
-    lines.push(`  the model suggests: ${s.category}${score}${why ? `, because of: ${why}` : ''}`)
+    lines.push(`  the model suggests: ${s.category}${score}`, ...(why ? [`  because of: ${why}`] : []))
   }
   // Each line quotes a description, a merchant or a category: one line each, controls escaped.
   ctx.io.stderr.write(`${lines.map(printableLine).join('\n')}\n`)

@@ -101,7 +101,7 @@ describe('tx review, in process', () => {
     // The model's reasons in words, and one score, explained: not the features' codes, not two numbers.
     const item = r.stderr.slice(r.stderr.indexOf('Little Stars daycare'), r.stderr.indexOf('Choose a category'))
     const line = item.match(
-      /the model suggests: Meals, score (\d\.\d\d) \(suggestions scored so are right at least (\d+) times in 100\), because of: (.+)/,
+      /the model suggests: Meals, score (\d\.\d\d) \(suggestions scored so are right at least (\d+) times in 100\)\n {2}because of: (.+)/,
     )
     expect(line, item).not.toBeNull()
     expect(Number(line![2])).toBe(Math.round(Number(line![1]) * 100))
