@@ -2,7 +2,7 @@
 import { typedAmount } from '../../src/cli/money.js'
 import type { Command } from 'commander'
 import type { Client } from '../../src/client/client.js'
-import { idColumn } from '../../src/cli/columns.js'
+import { amountColumn, idColumn } from '../../src/cli/columns.js'
 import { printRecord, type Column } from '../../src/cli/output.js'
 import { resolveListedId } from '../../src/cli/short-ids.js'
 import type { VerbHost } from '../../src/cli/runner.js'
@@ -15,9 +15,44 @@ import type {
   RuleTestResult,
 } from '../../src/domain/categorization/rule-schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { count, quoteName } from '../../src/kernel/words.js'
 
 const PATH = '/api-v1/categorization-rules'
 const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`
+
+const ALL = 'all'
+
+/** The flags `rules test` and `rules apply` share. */
+export interface RunFlags {
+  since: string
+  all?: boolean
+  onlyEmpty?: boolean
+}
+
+export function addRunFlags(cmd: Command): Command {
+  return cmd
+    .option('--all', 'all active rules in their order, each row taking, field by field, what the first matching rule sets')
+    .option('--only-empty', 'fill only fields a transaction leaves empty: a category already set stays (tags are added either way)')
+    .option('--since <when>', 'transactions dated since: 90d (days before today) or YYYY-MM-DD', '90d')
+}
+
+/** The rule an ID names, or `all` with --all (one or the other). */
+export async function ruleOrAll(host: VerbHost, given: string | undefined, all: boolean | undefined): Promise<string> {
+  if (all && given !== undefined) throw new AppError('usage', `give a rule's ID or --all, not both`)
+  if (all) return ALL
+  if (given === undefined) throw new AppError('usage', `give a rule's ID, or --all for every active rule in order`)
+  return ruleId(host, given)
+}
+
+/** What ran, in words: rule 'aws' (its name quoted once), or the 3 active rules in order. */
+export function whatRan(t: RuleTestResult): string {
+  return t.rule ? `rule ${quoteName(t.rule.name)}` : t.rules === 0 ? 'no active rule' : `the ${count(t.rules, 'active rule')} in order`
+}
+
+/** The window as the user gave it and as dates: "since 2026-08-28 (--since 90d: the last 90 days)". */
+export function windowWords(since: string, given: string): string {
+  return given === since ? `since ${since}` : `since ${since} (--since ${given}: ${count(Number(given.slice(0, -1)), 'day')} before today)`
+}
 
 /** The full id of the rule ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
 export async function ruleId(host: VerbHost, id: string): Promise<string> {
@@ -37,10 +72,11 @@ export function api(client: Client) {
     create: (body: object) => client.request<CategorizationRule>('POST', PATH, { body }).then((r) => r.data),
     update: (id: string, body: object) => client.request<CategorizationRule>('PATCH', one(id), { body }).then((r) => r.data),
     delete: (id: string) => client.request<{ id: string; deleted: true }>('DELETE', one(id)).then((r) => r.data),
-    test: (id: string, query: { since?: string; limit?: number }) =>
-      client.request<RuleTestResult>('GET', `${one(id)}/test`, { query }).then((r) => r.data),
-    apply: (id: string, body: { since?: string }) =>
-      client.request<RuleApplyResult>('POST', `${one(id)}/apply`, { body }).then((r) => r.data),
+    /** One rule by its id, or `all` the active rules in their order. */
+    test: (which: string | 'all', query: { since?: string; limit?: number; only_empty?: 'true' }) =>
+      client.request<RuleTestResult>('GET', which === ALL ? `${PATH}/test` : `${one(which)}/test`, { query }).then((r) => r.data),
+    apply: (which: string | 'all', body: { since?: string; only_empty?: boolean }) =>
+      client.request<RuleApplyResult>('POST', which === ALL ? `${PATH}/apply` : `${one(which)}/apply`, { body }).then((r) => r.data),
   }
 }
 
@@ -89,8 +125,8 @@ export function conditionsOf(o: RuleOptions): RuleConditions | undefined {
     merchant_contains: o.merchantContains,
     merchant_equals: o.merchantEquals,
     merchant_regex: o.merchantMatches,
-    min_amount: typedAmount(o.minAmount),
-    max_amount: typedAmount(o.maxAmount),
+    min_amount: typedAmount(o.minAmount, '--min-amount'),
+    max_amount: typedAmount(o.maxAmount, '--max-amount'),
     bank_account_id: o.account,
     currency_code: o.currency?.toUpperCase(),
   }
@@ -139,4 +175,41 @@ export const ruleColumns: Column<CategorizationRule>[] = [
 export function printRule(ctx: VerbHost, r: CategorizationRule): Promise<void> {
   const shown = ctx.printer.format === 'table' ? { ...r, conditions: describeConditions(r.conditions), actions: actionsText(r.actions) } : r
   return printRecord(ctx.io, ctx.printer, shown)
+}
+
+type Change = RuleTestResult['changes'][number]
+const changeText = (c: Change, fields: (f: string) => boolean) =>
+  Object.entries(c.changes)
+    .filter(([f]) => fields(f))
+    .map(([f, { from, to }]) => `${f}: ${shownValue(from)} → ${shownValue(to)}`)
+    .join('; ')
+
+/** The rows a run would change: id, date, description, amount, the category now → after, the other fields. */
+export function changeColumns(changes: Change[]): Column<Change>[] {
+  const others = changes.some((c) => Object.keys(c.changes).some((f) => f !== 'category'))
+  return [
+    idColumn((c: Change) => c.transaction.id),
+    { header: 'date', value: (c) => c.transaction.transaction_date },
+    { header: 'description', value: (c) => c.transaction.description },
+    amountColumn<Change>(
+      'amount',
+      (c) => c.transaction.amount,
+      (c) => c.transaction.currency_code,
+    ),
+    {
+      header: 'category',
+      value: (c) => {
+        const ch = c.changes.category
+        return ch ? `${shownValue(ch.from)} → ${shownValue(ch.to)}` : (c.transaction.category ?? '')
+      },
+    },
+    ...(others
+      ? [
+          {
+            header: 'other changes',
+            value: (c: Change) => changeText(c, (f) => f !== 'category'),
+          },
+        ]
+      : []),
+  ]
 }

@@ -10,6 +10,7 @@ import { note, printList, printRecord } from '../../src/cli/output.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import { statementReasonInUserWords } from '../../src/cli/user-words.js'
 import { FORMATS } from './shared.js'
+import { count } from '../../src/kernel/words.js'
 
 export interface PreviewRequest {
   bank_account_id: string
@@ -144,7 +145,7 @@ export async function preview(ctx: VerbHost, bytes: Uint8Array, r: PreviewReques
   )
   const p = ctx.printer
   note(ctx.io, p, `preview of ${r.file_name} (${format}${sel.accountHint ? `, account ${sel.accountHint}` : ''}): nothing was uploaded`)
-  note(ctx.io, p, `${lines.length} lines, sum ${amount(sel.sum)}, period ${sel.periodStart ?? '?'} .. ${sel.periodEnd ?? '?'}`)
+  note(ctx.io, p, `${count(lines.length, 'line')}, sum ${amount(sel.sum)}, period ${sel.periodStart ?? '?'} .. ${sel.periodEnd ?? '?'}`)
   note(
     ctx.io,
     p,

@@ -118,7 +118,7 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
     note(
       host.io,
       host.printer,
-      `${targets.length} transactions go in ${Math.ceil(targets.length / BULK_CHUNK)} requests of at most ${BULK_CHUNK}; each is all or nothing`,
+      `${count(targets.length, 'transaction')} go in ${count(Math.ceil(targets.length / BULK_CHUNK), 'request')} of at most ${BULK_CHUNK}; each is all or nothing`,
     )
   // The rows shown in the question are fetched only when it is asked (--yes asks nothing).
   const asked = !(o.yes || host.globals.yes)
@@ -133,7 +133,10 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
       changed.push(...r.transactions)
     } catch (err) {
       if (updated > 0 && err instanceof AppError) {
-        say(host.io, `error: ${err.message}\n  ${updated} of ${targets.length} transactions were updated before this request failed`)
+        say(
+          host.io,
+          `error: ${err.message}\n  ${updated} of ${count(targets.length, 'transaction')} ${updated === 1 ? 'was' : 'were'} updated before this request failed`,
+        )
         return 8
       }
       throw err

@@ -3,7 +3,7 @@ import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { today } from '../../src/cli/format.js'
-import { showAmount, typedAmount } from '../../src/cli/money.js'
+import { commaProblem, showAmount, typedAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import { type PromptHost, promptSelect, promptText, valueOrPrompt } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
@@ -57,6 +57,8 @@ export function registerCreate(tx: Command, run: Runner, runF: RunVerb<CreateOpt
 }
 
 export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): Promise<number> {
+  // A comma --amount does not take is refused before any question.
+  if (o.amount !== undefined) o.amount = typedAmount(o.amount, '--amount')
   const client = await host.client()
   if (o.account !== undefined) o.account = await resolveAccountId(client, o.account)
   await noteNearCategory(host, client, o.category, 'set')
@@ -86,8 +88,9 @@ export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): 
     const exp = isCurrency(currency) ? currencyExponent(currency) : 2
     return promptText(host, `Amount in ${currency} (negative for money out)`, {
       validate: (v) => {
-        const r = parseAmount(typedAmount(v), exp)
-        return r.ok ? true : r.message
+        const typed = typedAmount(v)
+        const r = parseAmount(typed, exp)
+        return r.ok ? true : (commaProblem(typed) ?? r.message)
       },
     })
   })
@@ -95,7 +98,7 @@ export async function runCreate(host: VerbHost & PromptHost, o: CreateOptions): 
     bank_account_id: account,
     transaction_date: date,
     description,
-    amount: typedAmount(amount),
+    amount: typedAmount(amount, '--amount'),
     currency_code: o.currency?.toUpperCase(),
     posted_date: o.postedDate,
     exchange_rate: o.exchangeRate,

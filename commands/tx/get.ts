@@ -23,23 +23,30 @@ export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Pr
     return 0
   }
   const { history, bank_account, statement, ...rest } = t
+  const tty = host.io.isStdoutTTY
   await printRecord(host.io, host.printer, {
     ...rest,
     amount: showAmount(t.amount, t.currency_code, { group: host.io.isStdoutTTY, code: true }),
-    bank_account: `${bank_account.name} (${bank_account.id})`,
-    statement: statement ? `${statement.file_name} (${statement.id})` : '',
+    // On a terminal names with a short id, as tables show ids; tab-separated rows keep the full one.
+    bank_account: `${bank_account.name} (${tty ? shortId(bank_account.id) : bank_account.id})`,
+    statement: statement ? `${statement.file_name} (${tty ? shortId(statement.id) : statement.id})` : '',
   })
-  // The calling key by its name; other keys and users by a short id (listing keys needs the owner's login).
-  // Tab-separated rows keep the actor exact, as they keep full ids.
-  const me = host.io.isStdoutTTY ? await client.keys.me().catch(() => undefined) : undefined
+  // Keys by their names: all of them with the owner's login, else the calling key's alone; users
+  // by a short id. Tab-separated rows keep the actor exact, as they keep full ids.
+  const names = new Map<string, string>()
+  if (tty && history.some((e) => e.actor.startsWith('key:'))) {
+    const [all, me] = await Promise.all([client.keys.list('all').catch(() => []), client.keys.me().catch(() => undefined)])
+    for (const k of me ? [...all, me] : all) names.set(k.id, k.name)
+  }
   const who = (actor: string): string => {
     const [kind, id = ''] = actor.split(':')
-    if (kind === 'key' && me && me.id === id) return `key "${me.name}" (${shortId(id)})`
+    const name = kind === 'key' ? names.get(id) : undefined
+    if (name !== undefined) return `key "${name}" (${shortId(id)})`
     return kind === 'key' || kind === 'user' ? `${kind} ${shortId(id)}` : actor
   }
   await printList(host.io, host.printer, history, [
     { header: 'when', value: (e) => e.at },
-    { header: 'who', value: (e) => (host.io.isStdoutTTY ? who(e.actor) : e.actor) },
+    { header: 'who', value: (e) => (tty ? who(e.actor) : e.actor) },
     { header: 'action', value: (e) => e.action },
     {
       header: 'changes',

@@ -31,7 +31,11 @@ export async function printSummary(
     return
   }
   if (s.preview?.length) {
-    note(io, printer, `dry run: the first ${s.preview.length} rows as they would be created (nothing is written)`)
+    note(
+      io,
+      printer,
+      `dry run: ${s.preview.length === 1 ? 'the first row as it' : `the first ${s.preview.length} rows as they`} would be created (nothing is written)`,
+    )
     await printList<ImportRequest>(io, printer, s.preview, [
       { header: 'date', value: (r) => r.transaction_date },
       { header: 'description', value: (r) => r.description },

@@ -170,6 +170,14 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
       data.map((a) => ({ name: `${a.name} (${a.currency_code})`, value: a.id })),
     )
   })
+  // A person watching reads the account's name, not the UUID a script gives (scripts' stderr is no terminal).
+  if (!accountNames.has(account) && ctx.io.isStderrTTY && !ctx.printer.quiet && !o.dryRun) {
+    const client = await ctx.client({ thread: true })
+    await client.accounts.get(account).then(
+      (a) => rememberAccounts([a]),
+      () => undefined,
+    )
+  }
   // The import opens its own client: a core opened above to find the account is not kept beside it.
   await ctx.releaseClient()
 

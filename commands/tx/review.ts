@@ -11,11 +11,13 @@ import type { UpdateTransactionRequest } from '../../src/domain/schemas.js'
 import type { Client } from '../../src/client/client.js'
 import { amountColumn } from '../../src/cli/columns.js'
 import { showAmount } from '../../src/cli/money.js'
+import { shortId } from '../../src/cli/short-ids.js'
+import { featureWords } from '../../src/domain/categorization/features.js'
 import { note, printList } from '../../src/cli/output.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 import { unitScore, wholeNumber } from '../../src/cli/flags.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { type PromptHost, promptSearch, promptSelect, promptText } from '../../src/cli/prompts.js'
+import { type PromptHost, promptSearch, promptSelect } from '../../src/cli/prompts.js'
 
 type Item = z.infer<typeof ReviewItem>
 type Suggested = z.infer<typeof Suggestion>
@@ -94,7 +96,10 @@ async function reviewOneByOne(ctx: ReviewHost, client: Client, limit: number, be
       const suggestion = seen === 1 ? item.suggestion : await client.categorization.suggestion(item.transaction.id)
       show(ctx, item, suggestion, seen, total)
       const choice = await promptSelect(ctx, 'Category', [
-        ...(suggestion ? [{ name: `Accept ${describe(suggestion)}`, value: 'accept' as const }] : []),
+        // The score is on the line above, explained; the choice names the category alone.
+        ...(suggestion
+          ? [{ name: `Accept ${suggestion.category}${suggestion.source === 'rule' ? ' (rule)' : ''}`, value: 'accept' as const }]
+          : []),
         { name: 'Choose a category…', value: 'choose' as const },
         { name: 'Skip', value: 'skip' as const },
         { name: 'Stop reviewing', value: 'stop' as const },
@@ -138,29 +143,38 @@ function show(ctx: ReviewHost, item: Item, s: Suggested | null, n: number, total
     '',
     `[${n}${total ? ` of ${total}` : ''}] ${t.transaction_date}  ${showAmount(t.amount, t.currency_code, { group: true, code: true })}  ${t.description}`,
     ...(t.merchant_name ? [`  merchant: ${t.merchant_name}`] : []),
-    ...(t.category ? [`  now: ${t.category} (score ${t.ai_confidence_score ?? '-'})`] : []),
+    // One score is shown, the suggestion's as of now: the row's own is from when the model set it.
+    ...(t.category ? [`  now: ${t.category}${t.ai_confidence_score !== null ? ' (set by the model, not sure enough)' : ''}`] : []),
   ]
-  if (s?.source === 'rule') lines.push(`  a rule says: ${s.category} (rule ${s.rule_ids.join(', ')})`)
+  if (s?.source === 'rule')
+    lines.push(`  a rule says: ${s.category} (${s.rule_ids.length === 1 ? 'rule' : 'rules'} ${s.rule_ids.map(shortId).join(', ')})`)
   if (s?.source === 'model') {
-    const why = s.explanation.map((e) => e.token).join(', ')
-    lines.push(`  the model suggests: ${s.category} with confidence ${s.confidence?.toFixed(2)}${why ? `, because of: ${why}` : ''}`)
+    const why = s.explanation.map((e) => featureWords(e.token)).join(', ')
+    const score = s.confidence === null ? '' : `, score ${s.confidence.toFixed(2)} (${scoreWords(s.confidence)})`
+    lines.push(`  the model suggests: ${s.category}${score}`, ...(why ? [`  because of: ${why}`] : []))
   }
   // Each line quotes a description, a merchant or a category: one line each, controls escaped.
   ctx.io.stderr.write(`${lines.map(printableLine).join('\n')}\n`)
 }
 
+/** What a calibrated score means (docs/categorization.md): "right at least 39 times in 100". */
+const scoreWords = (score: number) => `suggestions scored so are right at least ${Math.round(score * 100)} times in 100`
+
 type Known = { name: string; accounting_category: string | null; cash_flow_category: string | null }
 
+/** The longest category the service takes (domain/schemas.ts). */
+const MAX_CATEGORY = 100
+
 async function chooseCategory(ctx: ReviewHost, known: Known[], s: Suggested | null): Promise<UpdateTransactionRequest> {
-  const NEW = '\u0000new'
-  const name = await promptSearch(
+  // A name that is no category yet is offered as a new one: choosing it creates it, by setting it on the row.
+  const chosen = await promptSearch(
     ctx,
-    'Category (type to filter)',
-    [...known.map((k) => ({ name: k.name, value: k.name })), { name: 'A new category…', value: NEW }],
+    'Category (type to filter, or a new name)',
+    known.map((k) => ({ name: k.name, value: k.name })),
     s?.category,
+    { label: (text) => `Create category "${text}"`, max: MAX_CATEGORY },
   )
-  const category =
-    name === NEW ? (await promptText(ctx, 'New category name', { validate: (v) => (v.trim() ? true : 'required') })).trim() : name
+  const category = typeof chosen === 'string' ? chosen : chosen.created
   const usual = known.find((k) => k.name === category)
   const accounting = await promptSearch(
     ctx,

@@ -61,7 +61,7 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
     transaction_date: o.date,
     posted_date: o.postedDate,
     description: o.description,
-    amount: typedAmount(o.amount),
+    amount: typedAmount(o.amount, '--amount'),
     currency_code: o.currency?.toUpperCase(),
     exchange_rate: o.exchangeRate,
     category: emptyToNull(o.category),

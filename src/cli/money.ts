@@ -151,13 +151,25 @@ export function unconvertedNote(
  * An amount as typed on the command line, as the API takes it: a leading minus sign (U+2212) is
  * '-', and grouping commas go when they can only be grouping, as tables print amounts
  * (`1,234.56`, `1,234,567`): a comma and exactly three digits, with a '.' decimal or several
- * groups. `1,234` alone stays as typed (a decimal comma in many locales) and is refused.
+ * groups. Given its flag, any other comma is refused naming it (`1,234` alone could be either).
  */
-export function typedAmount(text: string): string
-export function typedAmount(text: string | undefined): string | undefined
-export function typedAmount(text: string | undefined): string | undefined {
+export function typedAmount(text: string, flag?: string): string
+export function typedAmount(text: string | undefined, flag?: string): string | undefined
+export function typedAmount(text: string | undefined, flag?: string): string | undefined {
   if (text === undefined) return undefined
   const t = text.trim().replace(/^\u2212/, '-')
   const grouped = /^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) && (t.includes('.') || t.split(',').length > 2)
-  return grouped ? t.replaceAll(',', '') : t
+  if (grouped) return t.replaceAll(',', '')
+  const problem = flag === undefined ? undefined : commaProblem(t)
+  if (problem) throw new AppError('usage', `${flag} "${printableLine(text)}": ${problem}`)
+  return t
+}
+
+/** Why a comma in an amount is not taken, in words; undefined when it has none. */
+export function commaProblem(t: string): string | undefined {
+  if (!t.includes(',')) return undefined
+  const [whole, decimals] = t.replace(/^[-+]/, '').split(',')
+  if (/^\d{1,3},\d{3}$/.test(t.replace(/^[-+]/, '')))
+    return `is ambiguous: ${whole}${decimals} with a grouping comma, or ${whole}.${decimals} with a decimal comma; write ${whole}${decimals}, ${whole}.${decimals} or ${whole},${decimals}.00`
+  return 'commas only group thousands in threes before a "." decimal (1,234.56); write the decimals after a "." (12.34)'
 }

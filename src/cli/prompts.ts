@@ -63,27 +63,53 @@ export async function promptSelect<T extends string>(
   return select({ message: printableText(message), choices: choices.map((c) => ({ ...c, name: printableLine(c.name) })) }, ctxOpts(ctx))
 }
 
+/**
+ * A choice among many, filtered as the person types. With `create`, typed text that names no
+ * choice (ignoring case) is offered too, as `create.label(text)`: the answer is then `{ created: text }`.
+ */
 export async function promptSearch<T extends string>(
   ctx: PromptHost,
   message: string,
   all: Array<{ name: string; value: T }>,
   def?: T,
-): Promise<T> {
+): Promise<T>
+export async function promptSearch<T extends string>(
+  ctx: PromptHost,
+  message: string,
+  all: Array<{ name: string; value: T }>,
+  def: T | undefined,
+  create: { label: (text: string) => string; max?: number },
+): Promise<T | { created: string }>
+export async function promptSearch<T extends string>(
+  ctx: PromptHost,
+  message: string,
+  all: Array<{ name: string; value: T }>,
+  def?: T,
+  create?: { label: (text: string) => string; max?: number },
+): Promise<T | { created: string }> {
   const { search } = await import('@inquirer/prompts')
   const ordered = def ? [...all.filter((c) => c.value === def), ...all.filter((c) => c.value !== def)] : all
-  return search(
+  // The typed text, kept apart from every choice's value: a value of its own cannot be one of theirs.
+  const NEW = '\u0000create\u0000'
+  const answer = await search<string>(
     {
       message: printableText(message),
       source: (term: string | undefined) => {
-        const t = (term ?? '').toLowerCase()
-        return ordered
+        const typed = (term ?? '').trim()
+        const t = typed.toLowerCase()
+        const found: Array<{ name: string; value: string }> = ordered
           .filter((c) => c.name.toLowerCase().includes(t))
           .slice(0, 50)
           .map((c) => ({ ...c, name: printableLine(c.name) }))
+        const named = ordered.some((c) => c.name.toLowerCase() === t)
+        if (create && typed && !named && typed.length <= (create.max ?? Number.POSITIVE_INFINITY))
+          found.push({ name: printableLine(create.label(typed)), value: `${NEW}${typed}` })
+        return found
       },
     },
     ctxOpts(ctx),
   )
+  return answer.startsWith(NEW) ? { created: answer.slice(NEW.length) } : (answer as T)
 }
 
 export async function promptCheckbox<T extends string>(

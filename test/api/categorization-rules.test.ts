@@ -33,6 +33,9 @@ function rules(c: Client) {
     test: (id: string, query: Record<string, string | number> = {}) =>
       c.request<RuleTestResult>('GET', `${one(id)}/test`, { query }).then((r) => r.data),
     apply: (id: string, body: object = {}) => c.request<RuleApplyResult>('POST', `${one(id)}/apply`, { body }).then((r) => r.data),
+    testAll: (query: Record<string, string | number> = {}) =>
+      c.request<RuleTestResult>('GET', `${PATH}/test`, { query }).then((r) => r.data),
+    applyAll: (body: object = {}) => c.request<RuleApplyResult>('POST', `${PATH}/apply`, { body }).then((r) => r.data),
   }
 }
 
@@ -262,6 +265,7 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
             accounting_category: { from: null, to: 'operating_expenses' },
             tags: { from: ['cloud'], to: ['cloud', 'infra'] },
           },
+          rule_ids: [rule.id],
         },
       ])
       const older = await ra.test(rule.id, { since: daysAgo(365), limit: 1 })
@@ -281,7 +285,7 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
 
     it('apply changes the rows through the audited bulk update and reports counts; again changes nothing', async () => {
       const r = await ra.apply(rule.id, { since: '365d' })
-      expect(r).toEqual({ since: daysAgo(365), matched: 3, updated: 2, transaction_ids: [tx.aws_old.id, tx.aws.id] })
+      expect(r).toEqual({ since: daysAgo(365), only_empty: false, matched: 3, updated: 2, transaction_ids: [tx.aws_old.id, tx.aws.id] })
       const d = await ca.transactions.get(tx.aws.id)
       expect(d).toMatchObject({ category: 'Cloud', accounting_category: 'operating_expenses', tags: ['cloud', 'infra'] })
       expect(d.history.map((e) => e.action)).toEqual(['create', 'bulk_update'])
@@ -300,7 +304,13 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
       // One cent more than the bound, and an unrelated row: untouched.
       expect((await ca.transactions.get(tx.aws_cent_less.id)).category).toBeNull()
       expect((await ca.transactions.get(tx.rent.id)).category).toBeNull()
-      expect(await ra.apply(rule.id, { since: '365d' })).toEqual({ since: daysAgo(365), matched: 3, updated: 0, transaction_ids: [] })
+      expect(await ra.apply(rule.id, { since: '365d' })).toEqual({
+        since: daysAgo(365),
+        only_empty: false,
+        matched: 3,
+        updated: 0,
+        transaction_ids: [],
+      })
       expect((await ra.test(rule.id, { since: '365d' })).would_change).toBe(0)
     })
 
@@ -308,6 +318,65 @@ describe.each(MATRIX)('categorization rules over %s on %s', (kind, storeKind) =>
       const r = await h.raw('POST', `${PATH}/${rule.id}/apply`, { headers: { 'x-api-key': a.key } })
       expect(r.status).toBe(200)
       expect(((await r.json()) as { data: RuleApplyResult }).data).toMatchObject({ since: daysAgo(90), matched: 2, updated: 0 })
+    })
+  })
+
+  describe('only_empty, and all rules in one pass', () => {
+    it('only_empty keeps a category set by hand and fills the empty fields; all rules run in their order, the first setting a field winning', async () => {
+      const made = async (description: string, category?: string) =>
+        ca.transactions.create({ bank_account_id: a.accountId, transaction_date: daysAgo(1), description, amount: '-4.50', category })
+      const hand = await made('Lunch meals shop', 'Coffee')
+      const open = await made('Dinner meals shop')
+      const meals = (
+        await ra.create({
+          conditions: { description_contains: 'meals shop' },
+          actions: { category: 'Meals', accounting_category: 'operating_expenses' },
+        })
+      ).data
+      const shop = (await ra.create({ conditions: { description_contains: 'shop' }, actions: { category: 'Shopping', tags: ['shop'] } }))
+        .data
+      try {
+        // By default a rule replaces what it sets, and says how many rows hold another value now.
+        const replacing = await ra.test(meals.id, { since: '2d' })
+        expect(replacing).toMatchObject({ only_empty: false, matched: 2, would_change: 2, would_replace: 1 })
+        expect(replacing.changes.find((c) => c.transaction.id === hand.id)?.changes.category).toEqual({ from: 'Coffee', to: 'Meals' })
+
+        const t = await ra.testAll({ since: '2d', only_empty: 'true' })
+        expect(t).toMatchObject({ rules: 3, only_empty: true, matched: 2, would_change: 2, would_replace: 0 })
+        expect(t.rule).toBeUndefined()
+        const byId = new Map(t.changes.map((c) => [c.transaction.id, c]))
+        expect(byId.get(hand.id)).toMatchObject({
+          changes: { accounting_category: { from: null, to: 'operating_expenses' }, tags: { from: [], to: ['shop'] } },
+          rule_ids: [meals.id, shop.id],
+        })
+        expect(byId.get(hand.id)?.changes.category).toBeUndefined()
+        expect(byId.get(open.id)?.changes.category).toEqual({ from: null, to: 'Meals' })
+
+        const r = await ra.applyAll({ since: '2d', only_empty: true })
+        expect(r).toMatchObject({ since: daysAgo(2), only_empty: true, matched: 2, updated: 2 })
+        expect(await ca.transactions.get(hand.id)).toMatchObject({
+          category: 'Coffee',
+          accounting_category: 'operating_expenses',
+          tags: ['shop'],
+        })
+        expect(await ca.transactions.get(open.id)).toMatchObject({
+          category: 'Meals',
+          accounting_category: 'operating_expenses',
+          tags: ['shop'],
+        })
+        expect((await ra.testAll({ since: '2d', only_empty: 'true' })).would_change).toBe(0)
+      } finally {
+        await ra.delete(shop.id)
+        await ra.delete(meals.id)
+      }
+    })
+
+    it('a bad only_empty is a 400 naming it, on one rule and on all', async () => {
+      const [first] = await ra.list()
+      expect((await rejects(ra.testAll({ only_empty: 'yes' }), 'validation_error', 400)).details![0].path).toBe('only_empty')
+      expect((await rejects(ra.test(first.id, { only_empty: '1' }), 'validation_error', 400)).details![0].path).toBe('only_empty')
+      expect((await rejects(ra.applyAll({ only_empty: 'yes' }), 'validation_error', 400)).details![0].path).toBe('only_empty')
+      expect((await rejects(ra.apply(first.id, { only_empty: 1 }), 'validation_error', 400)).details![0].path).toBe('only_empty')
     })
   })
 

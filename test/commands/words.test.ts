@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InProcessSandbox } from '../helpers/in-process-cli.js'
+import { accountNames } from '../../src/cli/short-ids.js'
 
 describe('the words of messages', () => {
   const sb = new InProcessSandbox('words')
@@ -45,8 +46,22 @@ describe('the words of messages', () => {
       '--json',
     ])
     expect(big.amount).toBe(1234567)
+    // Ambiguous or decimal commas are refused before anything is sent, in words naming the flag.
     const lone = await sb.run(['tx', 'create', '--account', 'Ops', '--date', today, '--description', 'x', '--amount', '1,234'])
-    expect(lone.code).toBe(6)
+    expect([lone.code, lone.stderr]).toEqual([
+      2,
+      'error: --amount "1,234": is ambiguous: 1234 with a grouping comma, or 1.234 with a decimal comma; write 1234, 1.234 or 1,234.00\n',
+    ])
+    for (const typed of ['12,34', '1.234,56', '1,2345.00']) {
+      const r = await sb.run(['tx', 'create', '--account', 'Ops', '--date', today, '--description', 'x', '--amount', typed])
+      expect([r.code, r.stderr]).toEqual([
+        2,
+        `error: --amount "${typed}": commas only group thousands in threes before a "." decimal (1,234.56); write the decimals after a "." (12.34)\n`,
+      ])
+    }
+    const filter = await sb.run(['tx', 'list', '--min-amount', '1,000'])
+    expect(filter.code).toBe(2)
+    expect(filter.stderr).toContain('--min-amount "1,000": is ambiguous')
   })
 
   it('a rule named after its conditions is quoted once; one match is "1 matches"', async () => {
@@ -72,10 +87,27 @@ describe('the words of messages', () => {
     expect(r.stderr).toContain('imported 1 rate, replaced 0, for 1 currency')
   })
 
+  it('one row is "the first row as it would be created", one line "1 line"', async () => {
+    const file = sb.path('one.csv')
+    writeFileSync(file, `Date,Description,Amount\n${today},Paper,-5.00\n`)
+    const dry = await sb.ok(['tx', 'import', file, '--account', 'ops', '--dry-run'])
+    expect(dry.stderr).toContain('dry run: the first row as it would be created (nothing is written)')
+    const preview = await sb.ok(['statements', 'upload', file, '--account', 'ops', '--preview'])
+    expect(preview.stderr).toMatch(/^1 line, sum -5\.00 USD/m)
+  })
+
   it('tx import names the account it imports into, not its UUID', async () => {
     const file = sb.path('in.csv')
     writeFileSync(file, `Date,Description,Amount\n${today},Paper,-5.00\n`)
     const r = await sb.ok(['tx', 'import', file, '--account', 'ops'])
     expect(r.stderr).toMatch(/importing .*in\.csv into "Ops" \([0-9a-f]{8}\) on /)
+    // Given by its full UUID, on a terminal: the name too, the UUID not spelled out.
+    const [ops] = await sb.json<Array<{ id: string }>>(['accounts', 'list', '--json'])
+    const again = sb.path('again.csv')
+    writeFileSync(again, `Date,Description,Amount\n${today},Pens,-2.00\n`)
+    accountNames.clear() // what the run by name above remembered: a process of its own would not have it
+    const byId = await sb.ok(['tx', 'import', again, '--account', ops.id, '--no-progress'], { tty: { stderr: true } })
+    expect(byId.stderr).toContain(`into "Ops" (${ops.id.slice(-8)}) on `)
+    expect(byId.stderr).not.toContain(ops.id)
   })
 })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { generateDataset } from '../../src/domain/categorization/dataset.js'
 import { labelOf, toExample } from '../../src/domain/categorization/evaluate.js'
-import { magnitudeBucket, tokens, type Features } from '../../src/domain/categorization/features.js'
+import { featureWords, magnitudeBucket, tokens, type Features } from '../../src/domain/categorization/features.js'
 import { CategoryModel, type Example, type Prediction } from '../../src/domain/categorization/model.js'
 
 const rows = generateDataset({ size: 3000, seed: 42 })
@@ -52,6 +52,26 @@ describe('tokens', () => {
     expect(tokens(f('x', null, 250_000))).toEqual(['s:in', 'a:in:<10k', 'a:round'])
     expect(tokens(f('x', null, 0))).toEqual(['s:zero', 'a:zero:<1'])
     expect(tokens(f('x', null, 5_000, 0))).toEqual(['s:in', 'a:in:<10k', 'a:round'])
+  })
+})
+
+describe("featureWords: a suggestion's reasons as a person reads them", () => {
+  it('every kind of feature in words, never its code', () => {
+    expect(
+      ['s:out', 's:in', 'a:out:<100', 'a:in:<1k', 'a:out:>=100k', 'a:round', 'm:uber', 'b:coffee_beans', 'coffee'].map(featureWords),
+    ).toEqual([
+      'sign: money out',
+      'sign: money in',
+      'amount under 100',
+      'amount under 1,000',
+      'amount 100,000 or more',
+      'a round amount',
+      'merchant "uber"',
+      'words "coffee beans"',
+      'word "coffee"',
+    ])
+    const row: Features = { description: 'Coffee beans', merchant_name: 'Bean Co', amount_minor: -120000, currency_exponent: 2 }
+    for (const t of tokens(row)) expect(featureWords(t)).not.toMatch(/^[sabm]:/)
   })
 })
 

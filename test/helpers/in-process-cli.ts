@@ -42,6 +42,11 @@ export interface InProcessRunOptions {
   now?: () => Date
   /** Kept for the spawning Sandbox's API; a command in process is not timed out here. */
   timeoutMs?: number
+  /**
+   * A person at the terminal, in order: once stderr shows the text (after what the previous step
+   * waited for), the keys are typed. Stdin stays open while the command runs (an ended stdin ends a prompt).
+   */
+  script?: Array<[waitFor: string, keys: string]>
 }
 
 /** A fake IO of memory streams; `output()` gives what was written so far. */
@@ -56,7 +61,21 @@ export function memoryIO(
   let err = ''
   stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
   stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
-  stdin.end(o.input ?? '')
+  if (o.script) {
+    // A prompt ends the stream it draws on when it is answered; process.stderr ignores that, and so does this one.
+    stderr.end = (() => stderr) as never
+    const steps = [...o.script]
+    let from = 0
+    stderr.on('data', () => {
+      const at = steps.length ? err.indexOf(steps[0][0], from) : -1
+      if (at < 0) return
+      const [waitFor, keys] = steps.shift()!
+      from = at + waitFor.length
+      // Typed once the prompt listens: after the frame that showed the text.
+      setTimeout(() => stdin.write(keys), 20)
+    })
+    if (o.input) stdin.write(o.input)
+  } else stdin.end(o.input ?? '')
   const io: IO = {
     stdout,
     stderr,
@@ -119,6 +138,7 @@ export class InProcessSandbox {
   async run(args: string[], o: InProcessRunOptions = {}): Promise<InProcessResult> {
     const { io, output } = memoryIO(this.env(o.env), o)
     const code = await runProgram(args, io)
+    if (o.script) (io.stdin as PassThrough).end()
     // Let the streams hand over what was written last.
     await new Promise((r) => setImmediate(r))
     return { code, signal: null, ...output() }

@@ -1,4 +1,4 @@
-/** Categorization rules: a company's ordered rules, and running one over existing transactions. */
+/** Categorization rules: a company's ordered rules, and running one, or all in order, over existing transactions. */
 import { createRoute } from '@hono/zod-openapi'
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../../domain/categorization/rules.js'
 import { applyRule, testRule } from '../../domain/transactions/rule-runs.js'
@@ -19,105 +19,138 @@ const PATH = '/api-v1/categorization-rules'
 
 export function categorizationRuleRoutes(deps: AppDeps) {
   const { store, now } = deps
-  return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: PATH,
-        summary: "List the company's categorization rules in the order they run",
-        security: SECURITY,
-        responses: { 200: ok(listEnvelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const data = await listRules(store, c.get('actor').companyId)
-        // At most 1,000 rules: one page holds them all.
-        const pagination = { limit: Math.max(data.length, 1), next_cursor: null, has_more: false, total: data.length }
-        return c.json({ success: true as const, data, pagination }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: PATH,
-        summary: 'Create a rule (last, or at `position`: later rules move down)',
-        security: SECURITY,
-        request: { body: jsonBody(CreateRuleRequest) },
-        responses: {
-          201: ok(envelope(CategorizationRule), 'Created'),
-          400: ERRORS[400],
-          401: ERRORS[401],
-          403: ERRORS[403],
-          404: ERRORS[404],
-          409: ERRORS[409],
+  return (
+    router()
+      .openapi(
+        createRoute({
+          method: 'get',
+          path: PATH,
+          summary: "List the company's categorization rules in the order they run",
+          security: SECURITY,
+          responses: { 200: ok(listEnvelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403] },
+        }),
+        async (c) => {
+          const data = await listRules(store, c.get('actor').companyId)
+          // At most 1,000 rules: one page holds them all.
+          const pagination = { limit: Math.max(data.length, 1), next_cursor: null, has_more: false, total: data.length }
+          return c.json({ success: true as const, data, pagination }, 200)
         },
-      }),
-      async (c) => c.json({ success: true as const, data: await createRule(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: `${PATH}/{id}`,
-        summary: 'A categorization rule',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => c.json({ success: true as const, data: await getRule(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
-    )
-    .openapi(
-      createRoute({
-        method: 'patch',
-        path: `${PATH}/{id}`,
-        summary: 'Change a rule: name, position (moves it), conditions or actions (replaced whole), is_active',
-        security: SECURITY,
-        request: { params: IdParam, body: jsonBody(UpdateRuleRequest) },
-        responses: { 200: ok(envelope(CategorizationRule)), 400: ERRORS[400], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json(
-          { success: true as const, data: await updateRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) },
-          200,
-        ),
-    )
-    .openapi(
-      createRoute({
-        method: 'delete',
-        path: `${PATH}/{id}`,
-        summary: 'Delete a rule (later rules move up)',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404] },
-      }),
-      async (c) => c.json({ success: true as const, data: await deleteRule(store, c.get('actor'), c.req.valid('param').id) }, 200),
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: `${PATH}/{id}/test`,
-        summary: 'Which non-void transactions since a date the rule would change, changing nothing',
-        security: SECURITY,
-        request: { params: IdParam, query: RuleTestQuery },
-        responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json(
-          { success: true as const, data: await testRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('query'), now()) },
-          200,
-        ),
-    )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/{id}/apply`,
-        summary: 'Change the transactions the rule would change, through the audited bulk update',
-        security: SECURITY,
-        request: { params: IdParam, body: { ...jsonBody(RuleApplyRequest), required: false } },
-        responses: { 200: ok(envelope(RuleApplyResult)), 400: ERRORS[400], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json(
-          { success: true as const, data: await applyRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) },
-          200,
-        ),
-    )
+      )
+      .openapi(
+        createRoute({
+          method: 'post',
+          path: PATH,
+          summary: 'Create a rule (last, or at `position`: later rules move down)',
+          security: SECURITY,
+          request: { body: jsonBody(CreateRuleRequest) },
+          responses: {
+            201: ok(envelope(CategorizationRule), 'Created'),
+            400: ERRORS[400],
+            401: ERRORS[401],
+            403: ERRORS[403],
+            404: ERRORS[404],
+            409: ERRORS[409],
+          },
+        }),
+        async (c) => c.json({ success: true as const, data: await createRule(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
+      )
+      // Before the routes of one rule: `test` and `apply` are no rule's id.
+      .openapi(
+        createRoute({
+          method: 'get',
+          path: `${PATH}/test`,
+          summary: 'Which non-void transactions since a date the active rules, in their order, would change, changing nothing',
+          security: SECURITY,
+          request: { query: RuleTestQuery },
+          responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400] },
+        }),
+        async (c) =>
+          c.json({ success: true as const, data: await testRule(store, c.get('actor'), 'all', c.req.valid('query'), now()) }, 200),
+      )
+      .openapi(
+        createRoute({
+          method: 'post',
+          path: `${PATH}/apply`,
+          summary: 'Run the active rules in their order over existing transactions, through the audited bulk update',
+          security: SECURITY,
+          request: { body: { ...jsonBody(RuleApplyRequest), required: false } },
+          responses: { 200: ok(envelope(RuleApplyResult)), 400: ERRORS[400] },
+        }),
+        async (c) =>
+          c.json({ success: true as const, data: await applyRule(store, c.get('actor'), 'all', c.req.valid('json') ?? {}, now()) }, 200),
+      )
+      .openapi(
+        createRoute({
+          method: 'get',
+          path: `${PATH}/{id}`,
+          summary: 'A categorization rule',
+          security: SECURITY,
+          request: { params: IdParam },
+          responses: { 200: ok(envelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+        }),
+        async (c) => c.json({ success: true as const, data: await getRule(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+      )
+      .openapi(
+        createRoute({
+          method: 'patch',
+          path: `${PATH}/{id}`,
+          summary: 'Change a rule: name, position (moves it), conditions or actions (replaced whole), is_active',
+          security: SECURITY,
+          request: { params: IdParam, body: jsonBody(UpdateRuleRequest) },
+          responses: { 200: ok(envelope(CategorizationRule)), 400: ERRORS[400], 404: ERRORS[404] },
+        }),
+        async (c) =>
+          c.json(
+            { success: true as const, data: await updateRule(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()) },
+            200,
+          ),
+      )
+      .openapi(
+        createRoute({
+          method: 'delete',
+          path: `${PATH}/{id}`,
+          summary: 'Delete a rule (later rules move up)',
+          security: SECURITY,
+          request: { params: IdParam },
+          responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404] },
+        }),
+        async (c) => c.json({ success: true as const, data: await deleteRule(store, c.get('actor'), c.req.valid('param').id) }, 200),
+      )
+      .openapi(
+        createRoute({
+          method: 'get',
+          path: `${PATH}/{id}/test`,
+          summary: 'Which non-void transactions since a date the rule would change, changing nothing',
+          security: SECURITY,
+          request: { params: IdParam, query: RuleTestQuery },
+          responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400], 404: ERRORS[404] },
+        }),
+        async (c) =>
+          c.json(
+            {
+              success: true as const,
+              data: await testRule(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('query'), now()),
+            },
+            200,
+          ),
+      )
+      .openapi(
+        createRoute({
+          method: 'post',
+          path: `${PATH}/{id}/apply`,
+          summary: 'Change the transactions the rule would change, through the audited bulk update',
+          security: SECURITY,
+          request: { params: IdParam, body: { ...jsonBody(RuleApplyRequest), required: false } },
+          responses: { 200: ok(envelope(RuleApplyResult)), 400: ERRORS[400], 404: ERRORS[404] },
+        }),
+        async (c) =>
+          c.json(
+            {
+              success: true as const,
+              data: await applyRule(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('json') ?? {}, now()),
+            },
+            200,
+          ),
+      )
+  )
 }

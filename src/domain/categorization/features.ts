@@ -81,3 +81,28 @@ export function tokens(f: Features): string[] {
   for (const t of amountTokens(f.amount_minor, f.currency_exponent ?? 2)) out.push(t)
   return out
 }
+
+const MAGNITUDE_WORDS: Record<string, string> = {
+  '<1': 'amount under 1',
+  '<10': 'amount under 10',
+  '<100': 'amount under 100',
+  '<1k': 'amount under 1,000',
+  '<10k': 'amount under 10,000',
+  '<100k': 'amount under 100,000',
+  '>=100k': 'amount 100,000 or more',
+}
+
+/**
+ * A feature as a person reads it, for a suggestion's reasons: `s:out` is "sign: money out",
+ * `a:out:<100` "amount under 100", `m:uber` `merchant "uber"`, `b:coffee_beans` `words "coffee beans"`.
+ */
+export function featureWords(token: string): string {
+  if (token === 's:in') return 'sign: money in'
+  if (token === 's:out') return 'sign: money out'
+  if (token === 's:zero') return 'amount zero'
+  if (token === 'a:round') return 'a round amount'
+  if (token.startsWith('a:')) return MAGNITUDE_WORDS[token.slice(token.lastIndexOf(':') + 1)] ?? token
+  if (token.startsWith('m:')) return `merchant "${token.slice(2)}"`
+  if (token.startsWith('b:')) return `words "${token.slice(2).replaceAll('_', ' ')}"`
+  return `word "${token}"`
+}

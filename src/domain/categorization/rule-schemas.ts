@@ -167,23 +167,48 @@ export function sinceDate(since: string, now: Date): string {
   return new Date(now.getTime() - Number(since.slice(0, -1)) * 86_400_000).toISOString().slice(0, 10)
 }
 
+const OnlyEmpty = z.boolean().openapi({
+  description: 'fill only fields the transaction leaves empty (tags are added either way); default false: a rule replaces what it sets',
+})
+/** A query's true or false. */
+const OnlyEmptyQuery = z
+  .enum(['true', 'false'], { message: 'must be true or false' })
+  .transform((v) => v === 'true')
+  .openapi({ type: 'string', enum: ['true', 'false'], description: OnlyEmpty.description })
+
+/** What a run of rules over existing transactions takes, from a query or a body. */
+export interface RuleRunOptions {
+  since?: string
+  only_empty?: boolean
+}
+
 export const RuleTestQuery = z
   .object({
     since: Since.optional(),
     limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'changes listed, default 50' }),
+    only_empty: OnlyEmptyQuery.optional(),
   })
   .strict()
-export const RuleApplyRequest = z.object({ since: Since.optional() }).strict().openapi('RuleApplyRequest')
+export const RuleApplyRequest = z.object({ since: Since.optional(), only_empty: OnlyEmpty.optional() }).strict().openapi('RuleApplyRequest')
 
 const FieldChange = z.object({ from: z.unknown(), to: z.unknown() })
 export const RuleTestResult = z
   .object({
-    rule: CategorizationRule,
+    rule: CategorizationRule.optional().openapi({ description: 'the rule tested; absent when all active rules were' }),
+    rules: z.number().int().openapi({ description: 'how many rules ran: 1, or the active rules' }),
     since: z.string(),
+    only_empty: z.boolean(),
     scanned: z.number().int(),
     matched: z.number().int(),
     would_change: z.number().int(),
-    changes: z.array(z.object({ transaction: Transaction, changes: z.record(z.string(), FieldChange) })),
+    would_replace: z.number().int().openapi({ description: 'of those, the rows where a field set holds another value now' }),
+    changes: z.array(
+      z.object({
+        transaction: Transaction,
+        changes: z.record(z.string(), FieldChange),
+        rule_ids: z.array(z.string()).openapi({ description: 'the rules that set something on the row, in run order' }),
+      }),
+    ),
   })
   .openapi('RuleTestResult')
 export type RuleTestResult = z.infer<typeof RuleTestResult>
@@ -191,6 +216,7 @@ export type RuleTestResult = z.infer<typeof RuleTestResult>
 export const RuleApplyResult = z
   .object({
     since: z.string(),
+    only_empty: z.boolean(),
     matched: z.number().int(),
     updated: z.number().int(),
     transaction_ids: z.array(z.string()).optional().openapi({ description: 'when at most 1,000' }),

@@ -9,6 +9,7 @@ import { MAX_MINOR, formatMinor } from '../../kernel/money.js'
 import type { ParsedUpload, StatementLine, StatementPart } from './parse.js'
 import { StatementFileError } from './parse.js'
 import type { BalanceCheck } from './schemas.js'
+import { count } from '../../kernel/words.js'
 
 export interface AccountInfo {
   name: string
@@ -39,7 +40,15 @@ interface Group {
 }
 
 function describeGroups(groups: Group[]): string {
-  return groups.map((g) => `${g.hint ?? '(unnamed)'}: ${g.parts.reduce((n, p) => n + p.lines.length, 0)} lines`).join('; ')
+  return groups
+    .map(
+      (g) =>
+        `${g.hint ?? '(unnamed)'}: ${count(
+          g.parts.reduce((n, p) => n + p.lines.length, 0),
+          'line',
+        )}`,
+    )
+    .join('; ')
 }
 
 function pick(upload: ParsedUpload, account: AccountInfo, accountNumber: string | undefined): Group {

@@ -1,7 +1,7 @@
 /**
- * Running one categorization rule over a company's existing transactions, read-only (`testRule`)
- * or through the audited bulk update (`applyRule`): a use case of transactions that reads the
- * rules, so it sits above categorization.
+ * Running one categorization rule, or all active rules in their order, over a company's existing
+ * transactions, read-only (`testRule`) or through the audited bulk update (`applyRule`): a use case
+ * of transactions that reads the rules, so it sits above categorization.
  */
 import type { CategorizationRuleRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
@@ -16,9 +16,13 @@ import {
   type RuleActions,
   type RuleApplyResult,
   type RuleConditions,
+  type RuleRunOptions,
   type RuleTestResult,
 } from '../categorization/rule-schemas.js'
 import { findRule, toRule } from '../categorization/rules.js'
+
+/** One rule by its id, or every active rule of the company in run order. */
+export type RuleChoice = { id: string } | 'all'
 import { bulkUpdateTransactions } from './updates.js'
 
 /** The matcher (and its regex engine) loads when a rule runs, not with the core. */
@@ -54,11 +58,15 @@ async function* scan(store: Store, companyId: string, since: string): AsyncGener
 type FieldChanges = Record<string, { from: unknown; to: unknown }>
 const SET_FIELDS = ['category', 'accounting_category', 'cash_flow_category', 'merchant_name'] as const
 
-/** The fields an outcome would change on a row (tags: the ones it does not have yet). */
-function changesOf(outcome: RuleOutcome, row: TransactionRow): FieldChanges {
+/**
+ * The fields an outcome would change on a row (tags: the ones it does not have yet). With
+ * `onlyEmpty`, a field that holds a value keeps it; adding tags never replaces any.
+ */
+function changesOf(outcome: RuleOutcome, row: TransactionRow, onlyEmpty: boolean): FieldChanges {
   const changes: FieldChanges = {}
   for (const f of SET_FIELDS) {
     const to = outcome[f]
+    if (onlyEmpty && row[f] !== null && row[f] !== '') continue
     if (to !== undefined && to !== row[f]) changes[f] = { from: row[f], to }
   }
   if (outcome.add_tags.length) {
@@ -69,47 +77,80 @@ function changesOf(outcome: RuleOutcome, row: TransactionRow): FieldChanges {
   return changes
 }
 
-/** A rule runs over existing transactions whether or not it is active (trying one before enabling it). */
-async function oneRule(store: Store, companyId: string, id: string): Promise<{ row: CategorizationRuleRow; compiled: CompiledRule[] }> {
-  const row = await findRule(store.db, companyId, id)
-  const { compileRule } = await matcher()
-  return { row, compiled: [compileRule(row.id, JSON.parse(row.conditions) as RuleConditions, JSON.parse(row.actions) as RuleActions)] }
+/** A rule runs over existing transactions whether or not it is active (trying one before enabling it); `all` runs the active ones. */
+async function rulesOf(
+  store: Store,
+  companyId: string,
+  which: RuleChoice,
+): Promise<{ row: CategorizationRuleRow | null; compiled: CompiledRule[]; count: number }> {
+  const { compileRule, compileRules } = await matcher()
+  if (which === 'all') {
+    const rows = await store.db.selectFrom('categorization_rules').selectAll().where('company_id', '=', companyId).execute()
+    const compiled = compileRules(rows)
+    return { row: null, compiled, count: compiled.length }
+  }
+  const row = await findRule(store.db, companyId, which.id)
+  return {
+    row,
+    compiled: [compileRule(row.id, JSON.parse(row.conditions) as RuleConditions, JSON.parse(row.actions) as RuleActions)],
+    count: 1,
+  }
 }
 
-/** Each transaction the rule matches, with what it would change (empty when nothing). */
-async function* matches(store: Store, companyId: string, rule: CompiledRule[], since: string, counts: { scanned: number }) {
+/** Each transaction a rule matches, with what the rules would change (empty when nothing) and which rules did. */
+async function* matches(
+  store: Store,
+  companyId: string,
+  rules: CompiledRule[],
+  since: string,
+  onlyEmpty: boolean,
+  counts: { scanned: number },
+) {
   const { applyRules } = await matcher()
   for await (const page of scan(store, companyId, since)) {
     counts.scanned += page.length
     for (const row of page) {
-      const outcome = applyRules(rule, row)
-      if (outcome.rule_ids.length) yield { row, changes: changesOf(outcome, row) }
+      const outcome = applyRules(rules, row)
+      if (outcome.rule_ids.length) yield { row, changes: changesOf(outcome, row, onlyEmpty), rule_ids: outcome.rule_ids }
     }
   }
 }
 
-/** Which transactions the rule would change, without changing any. */
+/** Which transactions the rule (or the rules) would change, without changing any. */
 export async function testRule(
   store: Store,
   actor: Actor,
-  id: string,
-  o: { since?: string; limit?: number },
+  which: RuleChoice,
+  o: RuleRunOptions & { limit?: number },
   now: Date,
 ): Promise<RuleTestResult> {
-  const { row, compiled } = await oneRule(store, actor.companyId, id)
+  const { row, compiled, count } = await rulesOf(store, actor.companyId, which)
   const since = sinceDate(o.since ?? DEFAULT_SINCE, now)
+  const onlyEmpty = o.only_empty ?? false
   const limit = o.limit ?? 50
   const counts = { scanned: 0 }
   let matched = 0
   const changes: RuleTestResult['changes'] = []
   let wouldChange = 0
-  for await (const m of matches(store, actor.companyId, compiled, since, counts)) {
+  let wouldReplace = 0
+  for await (const m of matches(store, actor.companyId, compiled, since, onlyEmpty, counts)) {
     matched++
     if (Object.keys(m.changes).length === 0) continue
     wouldChange++
-    if (changes.length < limit) changes.push({ transaction: toTransaction(m.row), changes: m.changes })
+    if (Object.entries(m.changes).some(([f, c]) => f !== 'tags' && c.from !== null && c.from !== '')) wouldReplace++
+    if (changes.length < limit) changes.push({ transaction: toTransaction(m.row), changes: m.changes, rule_ids: m.rule_ids })
   }
-  return { rule: toRule(row), since, scanned: counts.scanned, matched, would_change: wouldChange, changes }
+  return {
+    ...(row ? { rule: toRule(row) } : {}),
+    rules: count,
+    since,
+    only_empty: onlyEmpty,
+    scanned: counts.scanned,
+    matched,
+    would_change: wouldChange,
+    would_replace: wouldReplace,
+    changes,
+  }
 }
 
 /** Bulk-update a chunk; a transaction deleted since the scan is left out rather than failing the chunk. */
@@ -134,30 +175,48 @@ async function updateChunk(store: Store, actor: Actor, ids: string[], updates: B
   }
 }
 
-/** Change the transactions the rule would change, through the audited bulk update, 1,000 at a time. */
-export async function applyRule(store: Store, actor: Actor, id: string, o: { since?: string }, now: Date): Promise<RuleApplyResult> {
-  const { row, compiled } = await oneRule(store, actor.companyId, id)
-  const actions = JSON.parse(row.actions) as RuleActions
-  const { tags, ...fields } = actions
-  const updates: BulkUpdateRequest['updates'] = { ...fields, ...(tags ? { add_tags: tags } : {}) }
+/** The bulk update that makes a row's changes: the fields set, the tags added. */
+function updatesOf(changes: FieldChanges): BulkUpdateRequest['updates'] {
+  const updates: Record<string, unknown> = {}
+  for (const [f, { from, to }] of Object.entries(changes)) {
+    if (f === 'tags') updates.add_tags = (to as string[]).filter((t) => !(from as string[]).includes(t))
+    else updates[f] = to
+  }
+  return updates as BulkUpdateRequest['updates']
+}
+
+/**
+ * Change the transactions the rule (or the rules) would change, through the audited bulk update:
+ * rows wanting the same changes go together, 1,000 at a time.
+ */
+export async function applyRule(store: Store, actor: Actor, which: RuleChoice, o: RuleRunOptions, now: Date): Promise<RuleApplyResult> {
+  const { compiled } = await rulesOf(store, actor.companyId, which)
   const since = sinceDate(o.since ?? DEFAULT_SINCE, now)
+  const onlyEmpty = o.only_empty ?? false
   let matched = 0
   let updated = 0
   /** The changed ids, until there are too many to list. */
   let ids: string[] | null = []
-  let pending: string[] = []
-  const flush = async () => {
-    const done = await updateChunk(store, actor, pending, updates, now)
-    pending = []
+  const pending = new Map<string, { updates: BulkUpdateRequest['updates']; ids: string[] }>()
+  const flush = async (key: string) => {
+    const group = pending.get(key)
+    if (!group) return
+    pending.delete(key)
+    const done = await updateChunk(store, actor, group.ids, group.updates, now)
     updated += done.length
     ids = ids && ids.length + done.length <= APPLY_CHUNK ? [...ids, ...done] : null
   }
   // Updating only category fields and tags never moves a row in the scan's (date, seq) order.
-  for await (const m of matches(store, actor.companyId, compiled, since, { scanned: 0 })) {
+  for await (const m of matches(store, actor.companyId, compiled, since, onlyEmpty, { scanned: 0 })) {
     matched++
-    if (Object.keys(m.changes).length) pending.push(m.row.id)
-    if (pending.length === APPLY_CHUNK) await flush()
+    if (Object.keys(m.changes).length === 0) continue
+    const updates = updatesOf(m.changes)
+    const key = JSON.stringify(updates)
+    const group = pending.get(key) ?? { updates, ids: [] }
+    pending.set(key, group)
+    group.ids.push(m.row.id)
+    if (group.ids.length === APPLY_CHUNK) await flush(key)
   }
-  if (pending.length) await flush()
-  return { since, matched, updated, ...(ids ? { transaction_ids: ids } : {}) }
+  for (const key of [...pending.keys()]) await flush(key)
+  return { since, only_empty: onlyEmpty, matched, updated, ...(ids ? { transaction_ids: ids } : {}) }
 }

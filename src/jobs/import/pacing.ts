@@ -1,5 +1,6 @@
 /** The import's pacing: a gate that waits out the service's 429s, and a pool of requests in flight. */
 import { AppError } from '../../kernel/errors.js'
+import { count } from '../../kernel/words.js'
 
 /**
  * Times in a row a batch is sent again after the database answered it was locked (503, after the
@@ -40,7 +41,7 @@ export function longWaitStop(e: LongWait, done: { created: number; already_impor
   const before = done.already_imported + done.on_statement
   return new AppError(
     'rate_limited',
-    `${e.message}. Stopped after ${done.created} rows created${before ? ` (${before} were there already)` : ''}; the other rows were not sent. ` +
+    `${e.message}. Stopped after ${count(done.created, 'row')} created${before ? ` (${before} ${before === 1 ? 'was' : 'were'} there already)` : ''}; the other rows were not sent. ` +
       `Run the same command again after ${isoSeconds(e.until)} (rows already imported are skipped), or add --wait to wait until then`,
     { retryAfter: e.retryAfter, requestId: e.requestId },
   )

@@ -125,7 +125,7 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
       await rollBack(client, created)
       throw new AppError(
         e instanceof AppError ? e.code : 'internal_error',
-        `${describeError(e)}; --atomic: the ${created.length} rows this run had created were deleted again`,
+        `${describeError(e)}; --atomic: ${created.length === 1 ? 'the row this run had created was' : `the ${created.length} rows this run had created were`} deleted again`,
       )
     }
     if (o.atomic && tally.summary.rejected > 0) {

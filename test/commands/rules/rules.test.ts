@@ -136,17 +136,20 @@ describe('rules', () => {
   it('test: a table of what would change with from -> to, a summary on stderr, and nothing changed', async () => {
     const r = await sb.ok(['rules', 'test', aws.id])
     const [header, ...rows] = tsv(r.stdout)
-    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CHANGES'])
+    expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'CATEGORY', 'OTHER CHANGES'])
     expect(rows).toEqual([
       [
         tx.aws,
         daysAgo(3),
         'AWS EMEA invoice',
         '-10.01 USD',
-        'category: (none) → Cloud; accounting_category: (none) → operating_expenses; tags: imported → imported,infra,monthly',
+        '(none) → Cloud',
+        'accounting_category: (none) → operating_expenses; tags: imported → imported,infra,monthly',
       ],
     ])
-    expect(r.stderr).toBe(`rule '${aws.name}' since ${daysAgo(90)}: 3 transactions scanned, 1 matches, 1 would change\n`)
+    expect(r.stderr).toBe(
+      `rule '${aws.name}' since ${daysAgo(90)} (--since 90d: 90 days before today): 3 transactions scanned, 1 matches, 1 would change\n`,
+    )
     const data = await sb.json(['rules', 'test', aws.id, '--since', daysAgo(3), '--json'])
     expect(data).toMatchObject({
       rule: { id: aws.id },
@@ -169,7 +172,7 @@ describe('rules', () => {
 
     const r = await sb.run(['rules', 'apply', aws.id, '--yes', '--json'])
     expect(r.code, r.stderr).toBe(0)
-    expect(JSON.parse(r.stdout)).toEqual({ since: daysAgo(90), matched: 1, updated: 1, transaction_ids: [tx.aws] })
+    expect(JSON.parse(r.stdout)).toEqual({ since: daysAgo(90), only_empty: false, matched: 1, updated: 1, transaction_ids: [tx.aws] })
     expect(r.stderr).toContain('updated 1 of 1 matching transaction since')
     const t = await sb.json<Tx>(['tx', 'get', tx.aws, '--json'])
     expect(t).toMatchObject({ category: 'Cloud', accounting_category: 'operating_expenses', tags: ['imported', 'infra', 'monthly'] })

@@ -60,6 +60,16 @@ describe('tx get, in process', () => {
     expect(r.stdout).toMatch(new RegExp(`key "[^"]+" \\(${keyId.slice(-8)}\\)`))
   })
 
+  it("on a terminal another key's change is named by that key's name, the account by its name and a short id", async () => {
+    const other = await sb.json<{ id: string; key: string }>(['keys', 'create', '--name', 'bookkeeper', '--scopes', 'read,write', '--json'])
+    sb.remember(other.key)
+    await sb.ok(['tx', 'update', lamp, '--category', 'Office'], { env: { FINCTL_API_KEY: other.key } })
+    const r = await sb.ok(['tx', 'get', lamp], { tty: { stdout: true }, columns: 200 })
+    expect(r.stdout).toContain(`key "bookkeeper" (${other.id.slice(-8)})`)
+    expect(r.stdout).not.toContain(`key:${other.id}`)
+    expect(r.stdout).toContain(`Scratch (${accounts.scratch.slice(-8)})`)
+  })
+
   it('an unknown id is not found (exit 5); no id is a usage error (exit 2)', async () => {
     const unknown = await sb.run(['tx', 'get', randomUUID()])
     expect(unknown.code).toBe(5)

@@ -1,13 +1,17 @@
 /**
  * `finctl tx review` in process, where it lists and never prompts (no terminal, --list, --json):
  * the uncategorized rows with the model's suggestion, --limit and the note of how many in all,
- * nothing to review, usage errors naming the flag (exit 2). Going through them one by one on a
- * terminal: test/e2e/tty.test.ts; a model trained on an imported file: test/e2e/categorize.test.ts.
+ * nothing to review, usage errors naming the flag (exit 2); and one by one on a terminal, keys
+ * typed as the prompts appear (a new category by its name). In a real terminal:
+ * test/e2e/tty.test.ts; a model trained on an imported file: test/e2e/categorize.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tsv } from '../../helpers/cli.js'
 import type { InProcessSandbox } from '../../helpers/in-process-cli.js'
 import { type Tx, txWorld } from './fixture.js'
+
+/** The arrow key down. */
+const DOWN = '\x1b[B'
 
 interface Item {
   transaction: Tx
@@ -75,6 +79,40 @@ describe('tx review, in process', () => {
     expect(listed.stdout).toContain('Coffee beans 4')
     expect(listed.stderr).not.toContain('Category')
   })
+
+  it('one by one: a category name no row has yet is offered as "Create category", and choosing it sets it', async () => {
+    for (const d of ['2026-02-01', '2026-02-02', '2026-02-03']) await create(d, 'Office rent', '--amount', '-900.00', '--category', 'Rent')
+    const daycare = await create('2026-03-06', 'Little Stars daycare')
+    const r = await sb.run(['tx', 'review', '--limit', '1'], {
+      tty: { stdin: true, stdout: true, stderr: true },
+      columns: 100,
+      script: [
+        ['Choose a category', DOWN], // past "Accept ..."
+        ['❯ Choose a category', '\r'],
+        ['Category (type to filter', 'Childcare'],
+        ['Create category "Childcare"', '\r'],
+        ['cost_of_goods_sold', '\r'],
+        ['investing', '\r'],
+      ],
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).not.toContain('No results found')
+    expect(r.stderr).toContain('reviewed 1: 0 accepted, 1 corrected, 0 skipped')
+    // The model's reasons in words, and one score, explained: not the features' codes, not two numbers.
+    const item = r.stderr.slice(r.stderr.indexOf('Little Stars daycare'), r.stderr.indexOf('Choose a category'))
+    const line = item.match(
+      /the model suggests: Meals, score (\d\.\d\d) \(suggestions scored so are right at least (\d+) times in 100\)\n {2}because of: (.+)/,
+    )
+    expect(line, item).not.toBeNull()
+    expect(Number(line![2])).toBe(Math.round(Number(line![1]) * 100))
+    expect(line![3]).not.toMatch(/\b[sabm]:/)
+    expect(line![3]).toMatch(/sign: money out|amount under 100/)
+    expect(item.match(/\d\.\d\d/g)).toEqual([line![1]])
+    const t = await sb.json<Tx>(['tx', 'get', daycare, '--json'])
+    expect(t.category).toBe('Childcare')
+    const names = (await sb.json<{ categories: Array<{ name: string }> }>(['categories', '--json'])).categories.map((c) => c.name)
+    expect(names).toContain('Childcare')
+  }, 15_000)
 
   it('usage errors name the flag (exit 2)', async () => {
     const limit = await sb.run(['tx', 'review', '--limit', 'x'])

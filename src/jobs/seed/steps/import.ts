@@ -6,6 +6,7 @@ import { basename } from 'node:path'
 import { PLACEHOLDER_ID, importOptions } from '../plan.js'
 import type { StepStatus } from '../report.js'
 import { takeMatches, type StepHandler } from './handler.js'
+import { count } from '../../../kernel/words.js'
 
 export const importCsv: StepHandler<'import'> = {
   async run(step, state) {
@@ -17,7 +18,7 @@ export const importCsv: StepHandler<'import'> = {
       const { planImport } = await import('../../../import/plan.js')
       const plan = await planImport(file, mapping)
       state.setResult(step, { read: String(plan.dataRows), created: undefined })
-      return { ...base, status: 'would create', detail: `${basename(file)}: ${plan.dataRows} rows into a new account` }
+      return { ...base, status: 'would create', detail: `${basename(file)}: ${count(plan.dataRows, 'row')} into a new account` }
     }
     const [{ runPipeline }, { discardRejects }] = await Promise.all([
       import('../../import/pipeline.js'),
@@ -45,7 +46,7 @@ export const importCsv: StepHandler<'import'> = {
       const same =
         s.preview && s.preview.length === valid ? takeMatches(await state.contentIndex(spec.bank_account_id), s.preview, s.currency) : 0
       const status: StepStatus = s.rejected ? 'would fail' : same === valid ? 'exists' : 'would create'
-      const detail = `${basename(file)}: ${s.read} rows, ${valid - same} new${same ? `, ${same} found by date, amount and description` : ''}${s.rejected ? `, ${s.rejected} rejected` : ''}`
+      const detail = `${basename(file)}: ${count(s.read, 'row')}, ${valid - same} new${same ? `, ${same} found by date, amount and description` : ''}${s.rejected ? `, ${s.rejected} rejected` : ''}`
       return { ...base, status, detail, ...(errors.length ? { errors } : {}) }
     }
     const counts = { created: s.created, updated: 0, exists: s.already_imported, failed: s.rejected }
@@ -53,7 +54,7 @@ export const importCsv: StepHandler<'import'> = {
     return {
       ...base,
       status,
-      detail: `${basename(file)}: ${s.read} rows: ${s.created} created, ${s.already_imported} imported before${s.rejected ? `, ${s.rejected} rejected` : ''}`,
+      detail: `${basename(file)}: ${count(s.read, 'row')}: ${s.created} created, ${s.already_imported} imported before${s.rejected ? `, ${s.rejected} rejected` : ''}`,
       counts,
       ...(errors.length ? { errors } : {}),
     }

@@ -9,6 +9,7 @@ import type { Statement } from '../../../domain/statements/schemas.js'
 import { AppError } from '../../../kernel/errors.js'
 import { PLACEHOLDER_ID, fileSha256 } from '../plan.js'
 import type { StepHandler } from './handler.js'
+import { count } from '../../../kernel/words.js'
 
 export const statement: StepHandler<'statement'> = {
   async run(step, state) {
@@ -66,7 +67,7 @@ export const statement: StepHandler<'statement'> = {
           ...base,
           status: 'created',
           id: s.id,
-          detail: `statement ${basename(file)}: ${s.transaction_count - s.matched_count} transactions created, ${s.matched_count} reconciled, ${s.duplicate_count} imported before`,
+          detail: `statement ${basename(file)}: ${count(s.transaction_count - s.matched_count, 'transaction')} created, ${s.matched_count} reconciled, ${s.duplicate_count} imported before`,
         }
       } catch (e) {
         // Uploaded meanwhile (another run): the service names the first statement.

@@ -10,6 +10,7 @@ import { PLACEHOLDER_ID, diffTransaction, seedRef } from '../plan.js'
 import type { StepOutcome, StepStatus } from '../report.js'
 import type { Step, TransactionItem } from '../schema.js'
 import { takeMatches, type SeedState, type StepHandler } from './handler.js'
+import { count } from '../../../kernel/words.js'
 
 const BATCH = 1000
 
@@ -84,7 +85,7 @@ export const transactions: StepHandler<'transactions'> = {
     const kept = ids.filter((x): x is string => Boolean(x))
     state.setResult(step, { count: String(n), ids: kept.join(',') })
     state.env(step, 'ids', kept.join(','))
-    const detail = `${n} transactions: ${counts.created} created, ${counts.updated} updated, ${counts.exists} unchanged${counts.failed ? `, ${counts.failed} failed` : ''}`
+    const detail = `${count(n, 'transaction')}: ${counts.created} created, ${counts.updated} updated, ${counts.exists} unchanged${counts.failed ? `, ${counts.failed} failed` : ''}`
     return { ...base, status, detail, counts, ...(errors.length ? { errors } : {}) }
   },
 }
@@ -124,7 +125,7 @@ async function plan(
     return {
       ...base,
       status: 'would create',
-      detail: `${rows.length} transactions`,
+      detail: count(rows.length, 'transaction'),
       counts: { created: rows.length, updated: 0, exists: 0, failed: 0 },
     }
   const have = await state.contentIndex(account)
@@ -133,6 +134,6 @@ async function plan(
   return {
     ...base,
     status: other ? 'would create or update' : 'exists',
-    detail: `${rows.length} transactions: ${same} found by date, amount and description${other ? `, ${other} new or changed` : ''}`,
+    detail: `${count(rows.length, 'transaction')}: ${same} found by date, amount and description${other ? `, ${other} new or changed` : ''}`,
   }
 }
