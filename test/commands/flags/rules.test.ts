@@ -45,8 +45,12 @@ describe('rules flags', () => {
     )
   })
 
-  it('test and apply: ID required; --since defaults to 90d', async () => {
-    expect((await parseError(registerTest, ['rules', 'test'], 'rules')).code).toBe('commander.missingArgument')
+  it('test and apply: an ID or --all (the run refuses neither); --since defaults to 90d', async () => {
+    expect((await parseFlags(registerTest, ['rules', 'test', '--all', '--only-empty'], 'rules')).opts).toEqual({
+      since: '90d',
+      all: true,
+      onlyEmpty: true,
+    })
     expect((await parseFlags(registerTest, ['rules', 'test', 'R1'], 'rules')).opts).toEqual({ since: '90d' })
     expect((await parseFlags(registerTest, ['rules', 'test', 'R1', '--since', '2026-01-01', '--limit', '500'], 'rules')).opts).toEqual({
       since: '2026-01-01',
