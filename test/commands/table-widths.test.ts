@@ -26,6 +26,8 @@ const RULE_TEXT = 'equipment lease with Northwind Traders'
 const RULE_CATEGORY = 'Leases of office and warehouse equipment under long-term contracts'
 const REASON = 'the January statement of the reserve account arrives by post at the end of February and was checked by hand'
 const HOOK = 'Forwards every transaction and statement event to the reconciliation service of the accounting firm'
+const IMPORTED = 'Annual maintenance of the warehouse forklifts by Northwind Industrial Services, contract NW-2026-117'
+const SEEDED = 'Reserve for the renovation of the warehouse roof and the loading docks in Hannover'
 const CJK = '東京の事務所の家賃と光熱費の支払い（十一月分）と打ち合わせ ☕ 🍰 Café crème'
 
 describe('every table fits the terminal and names what it leaves out', () => {
@@ -36,8 +38,22 @@ describe('every table fits the terminal and names what it leaves out', () => {
   let failedError = ''
   let rules = ''
   let hook = ''
+  let event = ''
   /** The long values of the data: each shown whole wherever its column is. */
-  const longValues = () => [LONG, ACCOUNT, INSTITUTION, KEY_NAME, RULE_TEXT, RULE_CATEGORY, REASON, HOOK, CJK, failedError]
+  const longValues = () => [
+    LONG,
+    ACCOUNT,
+    INSTITUTION,
+    KEY_NAME,
+    RULE_TEXT,
+    RULE_CATEGORY,
+    REASON,
+    HOOK,
+    CJK,
+    IMPORTED,
+    SEEDED,
+    failedError,
+  ]
 
   beforeAll(async () => {
     await sb.ok(['init', '--demo', '--password-stdin', '--no-input'], { input: 'password-for-table-widths\n' })
@@ -117,6 +133,17 @@ describe('every table fits the terminal and names what it leaves out', () => {
     statementId = failed.id ?? ''
     failedError = failed.error ?? ''
     expect(failedError.length, up.stderr).toBeGreaterThan(100)
+    // Files the dry runs read: a bank CSV, a statement, a seed; each with a long text.
+    writeFileSync(sb.path('bank.csv'), `Booking date;Text;Amount\n02.06.2026;${IMPORTED};-2.400,00\n25.06.2026;Coffee beans;-18,90\n`)
+    writeFileSync(
+      sb.path('july.sta'),
+      `:20:JULY\n:25:123456789\n:28C:00007/001\n:60F:C260701USD997654,33\n:61:2607200720D45,67NTRFNONREF//1\n:86:${IMPORTED}\n:62F:C260731USD997608,66\n-\n`,
+    )
+    writeFileSync(
+      sb.path('seed.json'),
+      JSON.stringify({ version: 1, steps: [{ account: 'far', name: SEEDED, account_type: 'savings', currency_code: 'USD' }] }),
+    )
+    event = (await sb.json<Array<{ id: string }>>(['events', 'list', '--json']))[0]?.id ?? ''
     // A month closed with a long reason and an export, checked by verify --close.
     await sb.ok(['close', '2026-01', '--force', '--reason', REASON, '--export', 'csv', '--output-dir', sb.path('books')])
   }, 120_000)
@@ -150,8 +177,14 @@ describe('every table fits the terminal and names what it leaves out', () => {
     ['events', 'list'],
     ['webhooks', 'list'],
     ['webhooks', 'get', hook],
+    ['events', 'get', event],
     ['profile', 'list'],
     ['profile', 'show'],
+    ['tx', 'import', sb.path('bank.csv'), '--account', 'Operating account', '--dry-run'],
+    ['statements', 'upload', sb.path('july.sta'), '--account', 'Operating account', '--format', 'mt940', '--preview'],
+    ['tx', 'bulk-update', '--ids', txId, '--set', `category=${RULE_CATEGORY}`, '--dry-run'],
+    ['seed', sb.path('seed.json'), '--dry-run'],
+    ['model', 'status'],
     ['company'],
     ['whoami'],
   ]
@@ -202,19 +235,23 @@ describe('every table fits the terminal and names what it leaves out', () => {
   }
 
   const squeeze = (text: string) => text.replace(/\s+/g, '')
-  // An amount as formatMoney writes it: grouped, two or more decimals, its currency in the cell or the header.
-  const DECIMAL = /^-?[\d,]*\d\.\d+( [A-Z]{3})?$/
+  // A figure of two decimals (an amount, not a rate or a score) is written as formatMoney writes it:
+  // grouped, its currency in the cell or the header.
+  const DECIMAL = /^-?[\d,]*\d\.\d\d( [A-Z]{3})?$/
   const GROUPED = /^-?\d{1,3}(,\d{3})*\.\d+( [A-Z]{3})?$/
 
   for (const color of [true, false]) {
     it(`at ${WIDTHS.join(', ')} columns, colour ${color ? 'forced' : 'off'}: no line wider, the id kept, a hidden column named`, async () => {
       for (const args of commands()) {
+        // The import's dry run starts its own thread (seconds a run): drawn once, with colour off.
+        if (color && args[1] === 'import') continue
         const widest = (await show(args, 1000, color)).stdout
         const wideTables = tables(widest)
         const wide = headers(widest)
         const record = wide[0] === 'FIELD'
         // The data's long values are in the tables they belong to.
-        if (args[0] === 'statements' && args[1] !== 'transactions') expect(widest, 'statements').toContain(failedError.slice(0, 40))
+        if (args[0] === 'statements' && (args[1] === 'list' || args[1] === 'get'))
+          expect(widest, 'statements').toContain(failedError.slice(0, 40))
         for (const width of WIDTHS) {
           const r = await show(args, width, color)
           const what = `finctl ${args.join(' ')} at ${width}`
