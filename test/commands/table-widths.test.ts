@@ -185,6 +185,10 @@ describe('every table fits the terminal and names what it leaves out', () => {
     ['tx', 'bulk-update', '--ids', txId, '--set', `category=${RULE_CATEGORY}`, '--dry-run'],
     ['seed', sb.path('seed.json'), '--dry-run'],
     ['model', 'status'],
+    // Writes that print the record they wrote: the same values each time.
+    ['tx', 'update', txId, '--description', LONG],
+    ['accounts', 'update', ACCOUNT, '--institution-name', INSTITUTION],
+    ['webhooks', 'update', hook, '--description', HOOK],
     ['company'],
     ['whoami'],
   ]
