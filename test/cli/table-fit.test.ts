@@ -117,6 +117,23 @@ describe('fitColumns', () => {
     expect(fit.widths[1]).toBeGreaterThanOrEqual(fit.widths[2])
   })
 
+  it('narrows a text column no further than its longest word while the table can fit so: values wrap at spaces', () => {
+    const fit = fitColumns(
+      [
+        ['id', 'x'.repeat(10)],
+        ['account', 'Operating account'],
+        ['note', 'a b c d e f g h i j k l m n o p'],
+      ],
+      [true, false, false],
+      40,
+      // The note takes the widest share: without the word's floor the account would go down to 8.
+      [{}, {}, { wide: true }],
+    )!
+    expect(fit.kept).toEqual([0, 1, 2])
+    expect(fit.widths.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(40)
+    expect(wrapCell('Operating account', fit.widths[1] - 2)).toBe('Operating\naccount')
+  })
+
   it('a table that fits is left alone', () => {
     expect(fitColumns([['a', 'b']], [false], 80)).toBeUndefined()
   })

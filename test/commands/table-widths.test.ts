@@ -335,7 +335,7 @@ describe('every table fits the terminal and names what it leaves out', () => {
     expect(off.stdout).not.toContain('\x1b[')
   })
 
-  it('an empty column gives its width away before a text column is cut (accounts list at 80)', async () => {
+  it('an empty column gives its width away before a text column is narrowed (accounts list at 80)', async () => {
     const r = await show(['accounts', 'list'], 80, false)
     expect(headers(r.stdout)).not.toContain('NUMBER')
     expect(r.stderr).toMatch(/1 column hidden: NUMBER \(empty\); widen the terminal or use --output/)
