@@ -58,6 +58,11 @@ const checkColumns: Column<ExportCheck>[] = [
   { header: 'why', value: (r) => r.why },
 ]
 
+/** A folder as a shell takes it, to be pasted: quoted when it holds more than plain path characters. */
+function shellWord(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`
+}
+
 async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<number> {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(m)) throw new AppError('usage', `--close must be a month written YYYY-MM, not "${m}"`)
   const { checkAccountsMapGiven, checkExports, checkFolder, readAccountsMap } = await import('../src/jobs/export/close-exports.js')
@@ -73,7 +78,7 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   const folder = o.dir !== undefined ? await checkFolder(v, o.dir, exports) : { stale: [], unchecked: [] }
   // A file an earlier close wrote is out of date, not changed: said on its own line (below), with how to export it again.
   const stale = folder.stale.map((f) => {
-    const again = `finctl close ${m} --export ${f.format} --output-dir ${o.dir}${f.accounts_map ? ' --accounts-map FILE' : ''} --overwrite`
+    const again = `finctl close ${m} --export ${f.format} --output-dir ${shellWord(o.dir ?? '.')}${f.accounts_map ? ' --accounts-map FILE' : ''} --overwrite`
     const since = v.reopened
       ? `the month was closed again at ${v.record.created_at} and reopened at ${v.reopened.created_at}: close it again with ${again}`
       : `the month was closed again at ${v.record.created_at}: export it again with ${again}`
