@@ -43,7 +43,7 @@ const statementColumns: Column<Statement>[] = [
   { header: 'duplicates', value: (s) => s.duplicate_count, align: 'right', drop: 5 },
   { header: 'balance', value: (s) => s.balance_check ?? '' },
   // Why a statement failed: a long message, wrapped inside its cell (the widest share of the text).
-  { header: 'error', value: (s) => s.error ?? '', wide: true, min: 16 },
+  { header: 'error', value: (s) => s.error ?? '', wide: true, min: 24 },
 ]
 
 export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {

@@ -315,6 +315,18 @@ describe('every table fits the terminal and names what it leaves out', () => {
     expect(r.stdout).toContain('-1,234,567.89 USD')
   })
 
+  it("statements list at 80 and 100 columns shows a failed statement's long error whole, wrapped inside its cell", async () => {
+    for (const width of [80, 100]) {
+      const r = await show(['statements', 'list'], width, false)
+      const [t] = tables(r.stdout)
+      expect(t.head, `at ${width}`).toEqual(expect.arrayContaining(['ID', 'STATUS', 'ERROR']))
+      expect(t.text[t.head.indexOf('ERROR')], `at ${width}`).toBe(squeeze(failedError))
+      for (const l of r.stdout.split('\n')) expect(stringWidth(l)).toBeLessThanOrEqual(width)
+      // The failed statement's row takes several lines; the terminal breaks none.
+      expect(t.cells.length, `at ${width}`).toBeGreaterThan(3)
+    }
+  })
+
   it('reports cash-flow at 100 and 80 columns names the categories it leaves out', async () => {
     const args = ['reports', 'cash-flow', '--from', '2026-01-01', '--to', '2026-12-31']
     expect(headers((await show(args, 160, false)).stdout)).toEqual(expect.arrayContaining(['FINANCING USD', 'UNCATEGORIZED USD']))
