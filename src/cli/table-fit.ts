@@ -42,9 +42,10 @@ export interface FitHint {
 /**
  * Widths for `columns` (each the list of its cells, header first) in `maxWidth` terminal columns;
  * `whole[i]` says column i must not be narrowed. undefined when the table fits as it is.
- * Text columns are narrowed, the widest first (a `wide` one counted at half its width), down to their `min` (else
- * FLOOR) or their longest word, whichever is wider; then the column with the highest `drop` is left out, whole or not, and the rest widen
- * again; with none left to drop, text columns go down to FLOOR, then are left out from the right.
+ * Text columns are narrowed, the widest first (a `wide` one counted at half its width), down to
+ * their `min` (else FLOOR) or their longest word, whichever is wider; then the column with the
+ * highest `drop` is left out, whole or not, and the rest widen again; with none left to drop, text
+ * columns go down to FLOOR (words are broken), then are left out from the right.
  */
 export function fitColumns(columns: string[][], whole: boolean[], maxWidth: number, hints: FitHint[] = []): Fitted | undefined {
   const natural = columns.map((cells) => Math.max(...cells.map((c) => displayWidth(c))) + PADDING)
@@ -55,7 +56,11 @@ export function fitColumns(columns: string[][], whole: boolean[], maxWidth: numb
   let kept = columns.map((_, i) => i).filter((i) => keep(i) || columns[i].slice(1).some((c) => c !== ''))
   // A column is narrowed first no further than its longest word (up to WORD), so that its values wrap
   // at spaces; only a table that still does not fit has words broken.
-  const word = columns.map((cells) => Math.min(WORD, Math.max(0, ...cells.slice(1).flatMap((c) => c.split(' ').map(displayWidth)))))
+  const word = columns.map((cells) => {
+    let longest = 0
+    for (const c of cells.slice(1)) for (const w of c.split(' ')) longest = Math.max(longest, displayWidth(w))
+    return Math.min(WORD, longest)
+  })
   let floorOf = (i: number) => Math.min(natural[i], Math.max(hints[i]?.min ?? FLOOR, word[i]) + PADDING)
   let lowered = false
   for (;;) {
