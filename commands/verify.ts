@@ -58,9 +58,14 @@ const checkColumns: Column<ExportCheck>[] = [
   { header: 'why', value: (r) => r.why },
 ]
 
+/** A folder as a shell takes it, to be pasted: quoted when it holds more than plain path characters. */
+function shellWord(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`
+}
+
 async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<number> {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(m)) throw new AppError('usage', `--close must be a month written YYYY-MM, not "${m}"`)
-  const { checkAccountsMapGiven, checkExports, readAccountsMap } = await import('../src/jobs/export/close-exports.js')
+  const { checkAccountsMapGiven, checkExports, checkFolder, readAccountsMap } = await import('../src/jobs/export/close-exports.js')
   let accountsMap: Awaited<ReturnType<typeof readAccountsMap>> | undefined
   if (o.accountsMap !== undefined) {
     await requireInputFile(o.accountsMap)
@@ -70,13 +75,23 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   const v = await client.close.verify(m)
   checkAccountsMapGiven(v, accountsMap)
   const exports = await checkExports(client, v, { dir: o.dir, accountsMap })
+  const folder = o.dir !== undefined ? await checkFolder(v, o.dir, exports) : { stale: [], unchecked: [] }
+  // A file an earlier close wrote is out of date, not changed: said on its own line (below), with how to export it again.
+  const stale = folder.stale.map((f) => {
+    const again = `finctl close ${m} --export ${f.format} --output-dir ${shellWord(o.dir ?? '.')}${f.accounts_map ? ' --accounts-map FILE' : ''} --overwrite`
+    const since = v.reopened
+      ? `the month was closed again at ${v.record.created_at} and reopened at ${v.reopened.created_at}: close it again with ${again}`
+      : `the month was closed again at ${v.record.created_at}: export it again with ${again}`
+    return `${f.path} is the export of the close of ${f.closed_at}, reopened since; ${since}`
+  })
   const problems: string[] = []
   if (!v.chain.intact || !v.chain.head_found) problems.push(`audit trail: ${v.chain.message}`)
-  for (const e of exports.filter((x) => x.result === 'differs')) problems.push(`${e.format} export ${e.file_name}: ${e.why}`)
+  for (const e of exports.filter((x) => x.result === 'differs' && !(x.earlier && x.produced?.same !== false)))
+    problems.push(`${e.format} export ${e.file_name}: ${e.why}`)
   if (v.contents.message) problems.push(v.contents.message)
   for (const a of v.audit_after_close)
     problems.push(`audit entry #${a.id} (${a.action} of transaction ${a.transaction_id}, ${a.created_at}) was written after the close`)
-  const intact = problems.length === 0
+  const intact = problems.length === 0 && stale.length === 0
   const err = ctx.io.stderr
   if (ctx.printer.format === 'table') {
     const head = v.record.chain_head
@@ -91,11 +106,19 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
         `rows of ${m}: ${c.rows_then} at the close (sha256:${c.sha256_then}), ${c.rows_now} now${c.sha256_now === c.sha256_then ? ', the same' : ''}\n`,
       )
     if (exports.length) await printList(ctx.io, ctx.printer, exports, checkColumns)
-  } else await printRecord(ctx.io, ctx.printer, { ...v, exports, intact, problems })
+  } else
+    await printRecord(ctx.io, ctx.printer, {
+      ...v,
+      exports,
+      intact,
+      problems,
+      stale_files: folder.stale.map((f, i) => ({ ...f, message: stale[i] })),
+      unchecked_files: folder.unchecked,
+    })
   if (!v.record.chain_head) err.write(`note: this close was made before closes recorded the audit head; only the chain is checked\n`)
   if (!v.contents.recorded) err.write(`note: this close was made before closes recorded the month's rows; they are not compared\n`)
-  // Files given but none recorded (a re-close without --export): they may be an earlier close's, so none was compared.
-  const unchecked = o.dir !== undefined && !exports.length
+  // Files given but none recorded (a re-close without --export) and none an earlier close's: none was compared.
+  const unchecked = o.dir !== undefined && !exports.length && !stale.length
   if (unchecked)
     say(
       ctx.io,
@@ -105,7 +128,9 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   // The reason and the actor are what people typed: escaped (say).
   if (v.reopened) say(ctx.io, `note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}`)
   else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)
+  for (const f of folder.unchecked) say(ctx.io, `note: ${f} was not checked: no close of ${m} recorded a file of these bytes`)
   for (const p of problems) say(ctx.io, `changed since the close: ${p}`)
+  for (const line of stale) say(ctx.io, line)
   if (intact)
     err.write(
       `${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}${unchecked ? ': its rows and the audit trail; no file was checked' : ''}\n`,

@@ -15,11 +15,12 @@ export function registerHistory(close: Command, run: Runner, runF: RunVerb<Histo
     .action(run(runF))
 }
 
+// The time stays whole; on a narrow terminal the lock date (a close's is its period's last day) goes first.
 const historyColumns: Column<CloseRecord>[] = [
-  { header: 'at', value: (r) => r.created_at },
+  { header: 'at', value: (r) => r.created_at, whole: true },
   { header: 'action', value: (r) => r.action },
   { header: 'period', value: (r) => r.period },
-  { header: 'lock date', value: (r) => r.lock_date ?? '' },
+  { header: 'lock date', value: (r) => r.lock_date ?? '', drop: 1 },
   { header: 'actor', value: (r) => r.actor },
   { header: 'forced', value: (r) => (r.forced ? 'yes' : '') },
   { header: 'reason', value: (r) => r.reason ?? '' },

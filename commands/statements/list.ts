@@ -28,10 +28,11 @@ export function registerList(st: Command, run: Runner, runF: RunVerb<ListOptions
     .action(run(runF))
 }
 
-// On a narrow terminal the counts and the format go first; the upload time stays whole.
+// On a narrow terminal the counts and the format go first, then the upload time (whole while it
+// stays), so that a failed statement's status and error keep their place.
 const statementColumns: Column<Statement>[] = [
   idColumn((s: Statement) => s.id),
-  { header: 'uploaded', value: (s) => s.created_at.slice(0, 19).replace('T', ' '), whole: true },
+  { header: 'uploaded', value: (s) => s.created_at.slice(0, 19).replace('T', ' '), whole: true, drop: 0 },
   { header: 'file', value: (s) => s.file_name },
   { header: 'format', value: (s) => s.format, drop: 4 },
   { header: 'status', value: (s) => s.status },
@@ -41,6 +42,8 @@ const statementColumns: Column<Statement>[] = [
   { header: 'reconciled', value: (s) => s.matched_count, align: 'right', drop: 2 },
   { header: 'duplicates', value: (s) => s.duplicate_count, align: 'right', drop: 5 },
   { header: 'balance', value: (s) => s.balance_check ?? '' },
+  // Why a statement failed: a long message, wrapped inside its cell (the widest share of the text).
+  { header: 'error', value: (s) => s.error ?? '', wide: true, min: 24 },
 ]
 
 export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {

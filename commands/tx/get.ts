@@ -45,11 +45,13 @@ export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Pr
     return kind === 'key' || kind === 'user' ? `${kind} ${shortId(id)}` : actor
   }
   await printList(host.io, host.printer, history, [
-    { header: 'when', value: (e) => e.at },
+    // A timestamp stays whole; the changes take the widest share and wrap.
+    { header: 'when', value: (e) => e.at, whole: true },
     { header: 'who', value: (e) => (tty ? who(e.actor) : e.actor) },
     { header: 'action', value: (e) => e.action },
     {
       header: 'changes',
+      wide: true,
       value: (e) =>
         Object.entries(e.changes)
           .map(([f, c]) => `${f}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`)

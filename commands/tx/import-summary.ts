@@ -42,10 +42,11 @@ export async function printSummary(
       {
         header: 'amount',
         value: (r) => showAmount(r.amount, r.currency_code ?? s.currency),
-        tty: (r) => showAmount(r.amount, r.currency_code ?? s.currency, { group: true }),
+        // On a terminal the amount names its currency (as every table's), and no column of its own can be left out from it.
+        tty: (r) => showAmount(r.amount, r.currency_code ?? s.currency, { group: true, code: true }),
         align: 'right',
       },
-      { header: 'currency', value: (r) => r.currency_code ?? s.currency },
+      { header: 'currency', value: (r) => r.currency_code ?? s.currency, plainOnly: true },
       { header: 'merchant', value: (r) => r.merchant_name ?? '' },
     ])
   }

@@ -33,7 +33,8 @@ export const keyColumns: Column<ApiKey>[] = [
   idColumn((k) => k.id),
   { header: 'name', value: (k) => k.name },
   { header: 'prefix', value: (k) => k.key_prefix, drop: 3 },
-  { header: 'scopes', value: (k) => k.scopes.join(',') },
+  // Spaced on a terminal, so that a narrow column wraps between scopes.
+  { header: 'scopes', value: (k) => k.scopes.join(','), tty: (k) => k.scopes.join(', ') },
   { header: 'status', value: (k) => keyStatus(k) },
   // A rolled pair, by the other key's short id.
   {

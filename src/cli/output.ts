@@ -104,9 +104,9 @@ function csvCell(v: unknown): string {
 }
 
 /**
- * A table: aligned on a terminal, fitted to its width (columns narrowed or left out, and those left
- * out named on stderr under it), or with `fit` false (one record's fields) every value whole, a long
- * one wrapped inside its cell; tab-separated with a header line elsewhere.
+ * A table: aligned on a terminal, fitted to its width (text columns narrowed, a long value wrapped
+ * inside its cell, or columns left out, those named on stderr under it), or with `fit` false (one
+ * record's fields) no field left out; tab-separated with a header line elsewhere.
  */
 export async function renderTable<T>(
   io: IO,
@@ -128,22 +128,27 @@ export async function renderTable<T>(
     io.stdout.write(`${lines.join('\n')}\n`)
     return
   }
-  // Fit the terminal: narrow (…) or leave out text columns rather than wrap a row. Ids, dates and
-  // right-aligned numbers stay whole.
+  // Fit the terminal: narrow text columns (a long value wraps inside its cell) or leave columns out,
+  // so that no line is wider than the terminal. Ids, dates and right-aligned numbers stay whole.
   const termWidth = (io.stdout as { columns?: number }).columns
   const all = footer ? [...body, footer] : body
   // Loaded with cli-table3 (and its string-width), only when a table is drawn on a terminal.
-  const { fitColumns, wrapped } = await import('./table-fit.js')
-  const fitted =
-    fit && termWidth
+  const { fitColumns, recordWidths, wrapCell, PADDING, displayWidth } = await import('./table-fit.js')
+  const fitted = !termWidth
+    ? undefined
+    : fit
       ? fitColumns(
           head.map((h, i) => [h, ...all.map((r) => r[i] ?? '')]),
           columns.map((c) => c.whole === true || c.align === 'right' || /^(id|date)$/i.test(c.header)),
           termWidth,
           columns.map((c) => ({ drop: c.drop, min: c.min, wide: c.wide, keep: c.keep || /^id$/i.test(c.header) })),
         )
-      : undefined
+      : recordWidths(head, all, termWidth)
   const keep = <V>(row: V[]): V[] => (fitted ? fitted.kept.map((i) => row[i]) : row)
+  // A value longer than its column is wrapped here, by the one width function, not cut; finctl's own
+  // coloured cells (amounts) are never in a narrowed column. A header is cut ("…"), its name whole in the note.
+  const wrap = (line: string[]): string[] =>
+    fitted ? line.map((text, k) => (text.includes('\x1b') ? text : wrapCell(text, fitted.widths[k] - PADDING))) : line
   const { default: Table } = await import('cli-table3')
   // Colour as the printer decided (a terminal, NO_COLOR, --no-color), not as cli-table3's colour
   // library guesses from the environment (it turns colour off wherever CI is set).
@@ -154,23 +159,22 @@ export async function renderTable<T>(
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     colAligns: keep(columns.map((c) => c.align ?? 'left')),
     ...(fitted ? { colWidths: fitted.widths, wordWrap: false, truncate: '…' } : {}),
-    ...(!fit && termWidth ? wrapped(head, all, termWidth) : {}),
   })
   // Negative amounts red, once the widths are measured (a colour code takes no column anyway).
   const painted = rows.map((r, ri) => body[ri].map((text, ci) => (columns[ci].negative?.(r) ? ink.red(text) : text)))
-  for (const line of painted) table.push(keep(line))
-  if (footer) table.push(keep(footer.map((text) => (/^-\d/.test(text) ? ink.red(text) : text))))
+  for (const line of painted) table.push(wrap(keep(line)))
+  if (footer) table.push(wrap(keep(footer.map((text) => (/^-\d/.test(text) ? ink.red(text) : text)))))
   const drawn = table.toString()
   io.stdout.write(`${p.color ? drawn.replace(/[─│┌┐└┘┬┴┼├┤]+/g, (b) => ink.grey(b)) : drawn}\n`)
-  if (fitted && fitted.kept.length < columns.length) note(io, p, fold(hiddenNote(head, all, fitted.kept), termWidth ?? 80))
+  if (fitted && fitted.kept.length < columns.length) note(io, p, fold(hiddenNote(head, all, fitted.kept), termWidth ?? 80, displayWidth))
 }
 
-/** `text` broken at spaces into lines of at most `width` characters (a note under a table: the terminal never wraps it). */
-function fold(text: string, width: number): string {
+/** `text` broken at spaces into lines of at most `width` terminal columns (a note under a table: the terminal never wraps it). */
+function fold(text: string, width: number, displayWidth: (text: string) => number): string {
   const lines: string[] = []
   let line = ''
   for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
+    if (line && displayWidth(`${line} ${word}`) > width) {
       lines.push(line)
       line = word
     } else line = line ? `${line} ${word}` : word
@@ -239,7 +243,7 @@ export async function printRecord<T extends object>(
     io.stdout.write(csvLine(pairs.map(([k]) => k)) + csvLine(pairs.map(([, v]) => csvCell(v))))
     return
   }
-  // One record: every value whole (the terminal wraps a long one), none cut to fit.
+  // One record: every field shown, a long value wrapped inside its cell.
   await renderTable(
     io,
     p,

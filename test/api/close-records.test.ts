@@ -115,4 +115,14 @@ describe.each(MATRIX)('close records over %s on %s', (kind, storeKind) => {
     const open = await refused(closer.close.attachExport(M, exportOf()), 'conflict')
     expect(open.message).toContain('reopened')
   })
+
+  it("a close again: verify holds the earlier close's exports apart from its own, with when that close was made", async () => {
+    const first = (await c.close.history()).find((r) => r.action === 'close' && r.period === M)!
+    await closer.close.month(M, { force: true, reason: 'again' })
+    const v = await c.close.verify(M)
+    expect(v.exports).toEqual([])
+    expect(v.earlier_exports).toEqual([
+      expect.objectContaining({ format: 'hledger', sha256: HASH, close_id: first.id, closed_at: first.created_at }),
+    ])
+  })
 })

@@ -1,9 +1,10 @@
-// Tables on a terminal fit its width (src/cli/table-fit.ts, renderTable): text columns are narrowed
-// with "…" or left out, ids, dates and amounts stay whole, and no row wraps.
+// Tables on a terminal fit its width (src/cli/table-fit.ts, renderTable): text columns are narrowed,
+// a long value wrapping inside its cell, or left out; ids, dates and amounts stay whole, and no line
+// is wider than the terminal.
 import { describe, expect, it } from 'vitest'
 import { renderTable, type Column } from '../../src/cli/output.js'
 import stringWidth from 'string-width'
-import { fitColumns } from '../../src/cli/table-fit.js'
+import { fitColumns, wrapCell } from '../../src/cli/table-fit.js'
 
 interface Row {
   id: string
@@ -51,18 +52,21 @@ async function render(width: number | undefined): Promise<string> {
 }
 
 describe('a table on a terminal', () => {
-  it('at 80 columns: no line is wider, ids, dates and amounts stay whole, the description ends in …', async () => {
+  it('at 80 columns: no line is wider, ids, dates and amounts stay whole, the description wraps in its cell', async () => {
     const out = await render(80)
     const lines = out.trimEnd().split('\n')
     for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(80)
-    expect(lines).toHaveLength(2 + rows.length + 2) // top border, header, rows, footer, bottom border
+    expect(lines.length).toBeGreaterThan(2 + rows.length + 2) // a row of several lines
     for (const r of rows) {
       expect(out).toContain(r.id)
       expect(out).toContain(r.date)
       expect(out).toContain(r.amount)
     }
-    expect(out).toContain('…')
-    expect(out).not.toContain(rows[0].description)
+    // A header may be cut ("DESCRIPT…"); a value never is.
+    expect(lines.slice(2).join('\n')).not.toContain('…')
+    // The description read down its column, whole.
+    const col = lines.slice(2, -1).map((l) => l.split('│')[3].trim())
+    expect(col.join('').replace(/ /g, '')).toContain(rows[0].description.replace(/ /g, ''))
   })
 
   it('wide enough: the table as it is, nothing cut', async () => {
@@ -77,6 +81,22 @@ describe('a table on a terminal', () => {
     expect(out).toContain(rows[0].id)
     expect(out).toContain(rows[0].amount)
     expect(out).not.toContain('STATUS')
+  })
+})
+
+describe('wrapCell', () => {
+  it('breaks at spaces, a word longer than a line where it reaches the edge, and nothing is lost', () => {
+    expect(wrapCell('Laptops for new hires', 10)).toBe('Laptops\nfor new\nhires')
+    expect(wrapCell('short', 10)).toBe('short')
+    expect(wrapCell('X'.repeat(25), 10)).toBe(`${'X'.repeat(10)}\n${'X'.repeat(10)}\n${'X'.repeat(5)}`)
+  })
+
+  it('counts a CJK character or an emoji as two columns and never splits one', () => {
+    const text = '東京の事務所の家賃 ☕🍰 Café'
+    const lines = wrapCell(text, 7).split('\n')
+    for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(7)
+    expect(lines.join('')).toBe(text.replace(/ /g, ''))
+    expect(lines).toContain('☕🍰')
   })
 })
 
@@ -95,6 +115,23 @@ describe('fitColumns', () => {
     expect(fit.widths[0]).toBe(38)
     expect(fit.widths.reduce((a, b) => a + b, 0) + 4).toBe(80)
     expect(fit.widths[1]).toBeGreaterThanOrEqual(fit.widths[2])
+  })
+
+  it('narrows a text column no further than its longest word while the table can fit so: values wrap at spaces', () => {
+    const fit = fitColumns(
+      [
+        ['id', 'x'.repeat(10)],
+        ['account', 'Operating account'],
+        ['note', 'a b c d e f g h i j k l m n o p'],
+      ],
+      [true, false, false],
+      40,
+      // The note takes the widest share: without the word's floor the account would go down to 8.
+      [{}, {}, { wide: true }],
+    )!
+    expect(fit.kept).toEqual([0, 1, 2])
+    expect(fit.widths.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(40)
+    expect(wrapCell('Operating account', fit.widths[1] - 2)).toBe('Operating\naccount')
   })
 
   it('a table that fits is left alone', () => {
@@ -184,6 +221,6 @@ describe('wide characters', () => {
     const columnsOf = (l: string) => [...l].reduce((w, ch) => w + (/[\u3000-\u30FF\u4E00-\u9FFF\uFF00-\uFF60☕🍰]/u.test(ch) ? 2 : 1), 0)
     for (const l of lines) expect(columnsOf(l), l).toBe(border)
     expect(out).toContain('-120000 JPY')
-    expect(out).toContain('…')
+    expect(out).not.toContain('…')
   })
 })

@@ -114,7 +114,7 @@ describe('tables fit the terminal with colour on (tmux)', () => {
       .split('│')
       .map((c) => c.trim())
       .filter(Boolean)
-    // A header may be cut like its cells ("ACCOU…"), never left out.
+    // A header may be cut ("ACCOU…"), never left out; its cells wrap.
     const expected = ['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT']
     expect(names.length).toBe(expected.length)
     for (const [i, n] of names.entries()) expect(expected[i].startsWith(n.replace(/…$/, '')), `${n} for ${expected[i]}`).toBe(true)

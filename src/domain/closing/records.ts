@@ -204,6 +204,17 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
         .limit(1)
         .executeTakeFirst()
       const exports = await db.selectFrom('close_exports').selectAll().where('close_id', '=', close.id).orderBy('id', 'asc').execute()
+      // Those of earlier closes of the month: a file in a folder may be one of them, written before a reopen.
+      const earlier = await db
+        .selectFrom('close_exports as e')
+        .innerJoin('period_closes as c', 'c.id', 'e.close_id')
+        .selectAll('e')
+        .select('c.created_at as closed_at')
+        .where('c.company_id', '=', companyId)
+        .where('c.period', '=', month)
+        .where('c.id', '<', close.id)
+        .orderBy('e.id', 'desc')
+        .execute()
       const now = await monthContents(store, db, companyId, month)
       const contents = await checkContents(db, close, now, month)
       const ids = new Set([...now.rows.keys(), ...contents.deleted])
@@ -215,6 +226,7 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
         still_closed: !!company?.lock_date && company.lock_date >= monthEnd(month),
         reopened: reopenRow ? toRecord(reopenRow) : null,
         exports: exports.map(toExport),
+        earlier_exports: earlier.map((e) => ({ ...toExport(e), closed_at: e.closed_at })),
         contents,
         audit_after_close: auditAfter,
       }

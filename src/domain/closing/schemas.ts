@@ -181,6 +181,13 @@ export const CloseVerification = z
     still_closed: z.boolean().openapi({ description: "the company's lock date still covers the month" }),
     reopened: CloseRecord.nullable().openapi({ description: 'the reopen after the close, if any' }),
     exports: z.array(CloseExport).openapi({ description: 'the exports recorded for this close, to check again' }),
+    earlier_exports: z
+      .array(CloseExport.extend({ closed_at: Timestamp.openapi({ description: 'when the close they were recorded on was made' }) }))
+      .optional()
+      .openapi({
+        description:
+          'the exports recorded on earlier closes of the month (reopened since), the latest first: a file that is one of them is out of date',
+      }),
     contents: CloseContentsCheck.openapi({ description: "the month's rows and figures now against those recorded at the close" }),
     audit_after_close: z
       .array(z.object({ id: z.number().int(), transaction_id: z.string(), action: z.string(), created_at: z.string() }))

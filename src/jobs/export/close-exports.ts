@@ -3,7 +3,7 @@
  * folder and records its SHA-256 on the close record; `verify --close MONTH` produces each again (or
  * reads its file) and compares. One period: the month's first to last day, the whole company.
  */
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Client } from '../../client/client.js'
 import { monthEnd } from '../../domain/accounts/period-lock.js'
@@ -104,6 +104,63 @@ export type ExportCheck = CloseExport & {
   /** same | differs | not checked */
   result: 'same' | 'differs' | 'not checked'
   why: string
+  /** The file in --dir is this export as an earlier close of the month recorded it (reopened since). */
+  earlier: { closed_at: string } | null
+}
+
+/** A file in --dir that is the export of an earlier close of the month: out of date since the month was closed again. */
+export interface StaleFile {
+  path: string
+  format: string
+  /** When the close it was recorded on was made. */
+  closed_at: string
+  accounts_map: boolean
+}
+
+/** The earlier close's export of that name whose bytes the file has, if any. */
+function earlierExport(v: CloseVerification, fileName: string, sha256: string | null) {
+  return sha256 === null ? undefined : v.earlier_exports?.find((e) => e.file_name === fileName && e.sha256 === sha256)
+}
+
+/**
+ * The files of --dir beyond the latest close's exports: each named as an earlier close of the month
+ * wrote it (stale), or as not checked (no close recorded its bytes). Files of another name are not the month's exports.
+ */
+export async function checkFolder(
+  v: CloseVerification,
+  dir: string,
+  checks: ExportCheck[],
+): Promise<{ stale: StaleFile[]; unchecked: string[] }> {
+  const stale: StaleFile[] = checks
+    .filter((c) => c.earlier && c.file)
+    .map((c) => ({
+      path: c.file?.path ?? '',
+      format: c.format,
+      closed_at: c.earlier?.closed_at ?? '',
+      accounts_map: !!c.accounts_map_sha256,
+    }))
+  const latest = new Set(v.exports.map((e) => e.file_name))
+  const names = new Set((v.earlier_exports ?? []).map((e) => e.file_name))
+  const prefix = `books-${v.month}.`
+  const listed = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [] as string[]
+    throw err
+  })
+  for (const name of listed) if (name.startsWith(prefix)) names.add(name)
+  const unchecked: string[] = []
+  for (const name of [...names].sort()) {
+    if (latest.has(name)) continue
+    const path = join(dir, name)
+    const d = await fileDigest(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null
+      throw err
+    })
+    if (!d) continue
+    const old = earlierExport(v, name, d.sha256)
+    if (old) stale.push({ path, format: old.format, closed_at: old.closed_at, accounts_map: !!old.accounts_map_sha256 })
+    else unchecked.push(path)
+  }
+  return { stale, unchecked }
 }
 
 /** Refused before any work: a journal written with an accounts map needs that map again. */
@@ -152,17 +209,32 @@ export async function checkExports(
     }
     const differs = (produced && !produced.same) || (file && !file.same)
     const checked = produced || file
+    // A file that differs from this close's export may be an earlier close's, written before a reopen.
+    const old = file && !file.same ? earlierExport(v, e.file_name, file.sha256) : undefined
     const why = differs
       ? [
           produced && !produced.same ? 'produced again today it gives other bytes: the data of the period changed' : '',
-          file && !file.same ? (file.sha256 ? `${file.path} was changed` : `${file.path} is missing`) : '',
+          file && !file.same
+            ? old
+              ? `${file.path} is the export of the close of ${old.closed_at}, reopened since`
+              : file.sha256
+                ? `${file.path} was changed`
+                : `${file.path} is missing`
+            : '',
         ]
           .filter(Boolean)
           .join('; ')
       : checked
         ? [produced ? 'produced again: same bytes' : '', file ? 'file: same bytes' : ''].filter(Boolean).join('; ')
         : 'not checked: a workbook holds its time of writing, so only its file can be checked (give --dir)'
-    out.push({ ...e, produced, file, result: differs ? 'differs' : checked ? 'same' : 'not checked', why })
+    out.push({
+      ...e,
+      produced,
+      file,
+      result: differs ? 'differs' : checked ? 'same' : 'not checked',
+      why,
+      earlier: old ? { closed_at: old.closed_at } : null,
+    })
   }
   return out
 }
