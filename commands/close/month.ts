@@ -37,7 +37,24 @@ export function registerCloseMonth(program: Command, run: Runner, runF: RunVerb<
       'after',
       '\nExit codes: 0 closed; 12 the month is not ready (see `finctl close status`), nothing changed.\n\nExamples:\n  finctl close status --month 2026-10\n  finctl close 2026-10\n  finctl close 2026-10 --export hledger,xlsx --output-dir books/\n  finctl close 2026-10 --force --reason "bank statement arrives late; balances checked by hand"\n  finctl close reopen 2026-10 --reason "late supplier invoice"\n',
     )
+    .hook('preAction', refuseOwnFlagsAfterSubcommand)
     .action(run(runF))
+}
+
+/**
+ * Commander gives `close`'s own flags to `close` wherever they stand, so after a subcommand
+ * (`close status --force`) they would be taken and dropped: refused there instead, as an unknown
+ * option, except one the subcommand has too (reopen's --reason).
+ */
+function refuseOwnFlagsAfterSubcommand(close: Command, action: Command): void {
+  if (action === close) return
+  for (const o of close.options) {
+    if (close.getOptionValueSource(o.attributeName()) !== 'cli' || action.options.some((a) => a.long === o.long)) continue
+    action.error(`error: ${o.long} is an option of \`finctl close MONTH\`, not of \`finctl close ${action.name()}\``, {
+      code: 'commander.unknownOption',
+      exitCode: 2,
+    })
+  }
 }
 
 export async function runClose(host: VerbHost, o: CloseOptions, [m]: string[]): Promise<number> {

@@ -44,10 +44,13 @@ describe('close flags', () => {
     expect((globals as { reason?: string }).reason).toBe('late invoice')
   })
 
-  // Wrong today: close's own flags after a subcommand are taken by `close` and ignored, not refused
-  // (`close status --force` runs the status). it.fails: once refused, make it `it`.
-  it.fails("status refuses close's flags (--force, --export) rather than ignoring them", async () => {
-    expect((await parseError(registerStatus, ['close', 'status', '--force'], close)).code).toBe('commander.unknownOption')
+  it("status refuses close's flags (--force, --export) rather than ignoring them", async () => {
+    const e = await parseError(registerStatus, ['close', 'status', '--force'], close)
+    expect(e.code).toBe('commander.unknownOption')
+    expect(e.message).toContain('--force is an option of `finctl close MONTH`, not of `finctl close status`')
+    expect((await parseError(registerHistory, ['close', 'history', '--export', 'csv'], close)).code).toBe('commander.unknownOption')
+    // reopen has a --reason of its own.
+    expect((await parseFlags(registerReopen, ['close', 'reopen', '2026-10', '--reason', 'late'], close)).args).toEqual(['2026-10'])
   })
 
   it('history takes no argument', async () => {
