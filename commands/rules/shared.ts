@@ -1,4 +1,5 @@
 /** What the verbs of `finctl rules` share: the requests, the condition flags and their options, a rule's columns. */
+import { collect } from '../../src/cli/flags.js'
 import { typedAmount } from '../../src/cli/money.js'
 import type { Command } from 'commander'
 import type { Client } from '../../src/client/client.js'
@@ -96,7 +97,7 @@ export function addConditionFlags(cmd: Command): Command {
     .option('--max-amount <decimal>', 'amount at most this (--max-amount -100: spending of 100 or more)')
     .option('--account <id>', 'only this bank account: its name or id (bank_account_id)')
     .option('--currency <code>', 'only this currency')
-    .option('--set <field=value...>', `${SETTABLE.join(', ')} (tags=a,b are added to the transaction's tags)`)
+    .option('--set <field=value>', `${SETTABLE.join(', ')}, one per --set (tags=a,b are added to the transaction's tags)`, collect)
     .option('--name <name>', 'rule name (default: its conditions in words)')
     .option('--position <n>', 'run order, from 1 (default: last); later rules move down')
 }

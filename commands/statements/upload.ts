@@ -4,6 +4,7 @@
  * `failed` exits 6 with its error on stderr. `--preview` parses the file here with the service's own
  * parsers and shows what would be created, without uploading anything (preview.ts).
  */
+import { collect } from '../../src/cli/flags.js'
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
@@ -20,7 +21,6 @@ import { resolveAccountId } from '../../src/cli/short-ids.js'
 import { interruptible, stoppedBy } from '../../src/cli/interrupt.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 
-const collect = (v: string, prev: string[] = []) => [...prev, v]
 const MAX_FILE = 20 * 1024 * 1024
 
 /** The host of `upload`: where the target is tells what becomes of a statement whose upload was stopped. */

@@ -1,4 +1,5 @@
 /** finctl tx bulk-update (--ids | --ids-file | filters) --set field=value... [--dry-run] [--yes] */
+import { collect } from '../../src/cli/flags.js'
 import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
@@ -28,8 +29,9 @@ export function registerBulkUpdate(
       .option('--ids <list>', 'comma-separated transaction ids')
       .option('--ids-file <path>', 'a file of transaction ids, one per line ("-" for stdin)')
       .option(
-        '--set <field=value...>',
-        'category, accounting_category, cash_flow_category, merchant_name, status, is_reconciled, tags, add_tags, remove_tags',
+        '--set <field=value>',
+        'category, accounting_category, cash_flow_category, merchant_name, status, is_reconciled, tags, add_tags, remove_tags; one per --set',
+        collect,
       )
       .option('--dry-run', 'show what would change and change nothing')
       .option('--yes', 'do not ask to confirm'),

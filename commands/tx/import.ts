@@ -7,7 +7,7 @@ import type { Command } from 'commander'
 import type { Context } from '../../src/cli/context.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
-import { wholeNumber } from '../../src/cli/flags.js'
+import { collect, wholeNumber } from '../../src/cli/flags.js'
 import { note } from '../../src/cli/output.js'
 import { Interrupted, interruptible } from '../../src/cli/interrupt.js'
 import { type PromptHost, promptSelect, valueOrPrompt } from '../../src/cli/prompts.js'
@@ -35,8 +35,6 @@ import { printSummary } from './import-summary.js'
 export type ImportHost = Omit<VerbHost, 'client'> &
   PromptHost &
   Pick<Context, 'client' | 'releaseClient' | 'target' | 'describeTarget' | 'clientSettings' | 'writeGated' | 'logRequest' | 'confirmWrite'>
-
-const collect = (v: string, prev: string[] = []) => [...prev, v]
 
 export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOptions, ImportHost> = runImport): void {
   tx.command('import')

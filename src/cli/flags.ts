@@ -8,6 +8,12 @@ export function addPaging(cmd: Command, o: { limit?: boolean } = {}): Command {
   return cmd.option('--all', 'every page, streamed')
 }
 
+/**
+ * A flag given once per value (`--set a=1 --set b=2`), never variadic: a variadic flag takes the
+ * command's own argument after it as one more value (`rules update --set category=X R1`).
+ */
+export const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
+
 /** A whole number flag, `min` (default 1) to `max`; undefined when the flag was not given. */
 export function wholeNumber(text: string | undefined, flag: string, o: { min?: number; max?: number } = {}): number | undefined {
   if (text === undefined) return undefined

@@ -10,7 +10,7 @@ import { registerUpdate } from '../../../commands/rules/update.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
 
 describe('rules flags', () => {
-  it('create: --set takes several values and repeats; --max-amount takes a negative value', async () => {
+  it('create: --set takes one value and repeats; --max-amount takes a negative value', async () => {
     const { opts } = await parseFlags(
       registerCreate,
       [
@@ -22,6 +22,7 @@ describe('rules flags', () => {
         '-0.01',
         '--set',
         'category=Travel',
+        '--set',
         'tags=travel',
         '--set',
         'accounting-category=x',
@@ -36,13 +37,11 @@ describe('rules flags', () => {
     expect((await parseFlags(registerCreate, ['rules', 'create', '--matches', '^aws'], 'rules')).opts).toEqual({ matches: '^aws' })
   })
 
-  it('update: ID first; after --set, the ID is read as one more value of --set, so it is missing', async () => {
+  it('update: the ID before or after --set', async () => {
     const { opts, args } = await parseFlags(registerUpdate, ['rules', 'update', 'R1', '--set', 'category=Cloud', '--disable'], 'rules')
     expect(args).toEqual(['R1'])
     expect(opts).toEqual({ set: ['category=Cloud'], disable: true })
-    expect((await parseError(registerUpdate, ['rules', 'update', '--set', 'category=Cloud', 'R1'], 'rules')).code).toBe(
-      'commander.missingArgument',
-    )
+    expect((await parseFlags(registerUpdate, ['rules', 'update', '--set', 'category=Cloud', 'R1'], 'rules')).args).toEqual(['R1'])
   })
 
   it('test and apply: an ID or --all (the run refuses neither); --since defaults to 90d', async () => {

@@ -69,13 +69,17 @@ describe('tx flags', () => {
     expect(globals.yes).toBe(true)
   })
 
-  it('bulk-update: --set takes several values and repeats; the filters, but no paging', async () => {
+  it('bulk-update: --set takes one value and repeats; the filters, but no paging', async () => {
     const { opts } = await parseFlags(
       registerBulkUpdate,
-      ['tx', 'bulk-update', '--search', 'AWS', '--set', 'category=Software', 'add_tags=cloud', '--set', 'status=posted', '--dry-run'],
+      ['tx', 'bulk-update', '--search', 'AWS', '--set', 'category=Software', '--set', 'status=posted', '--dry-run'],
       tx,
     )
-    expect(opts).toEqual({ search: 'AWS', set: ['category=Software', 'add_tags=cloud', 'status=posted'], dryRun: true })
+    expect(opts).toEqual({ search: 'AWS', set: ['category=Software', 'status=posted'], dryRun: true })
+    // A second word after --set is no value of it: bulk-update takes no argument.
+    expect((await parseError(registerBulkUpdate, ['tx', 'bulk-update', '--set', 'category=X', 'AWS'], tx)).code).toBe(
+      'commander.excessArguments',
+    )
     expect((await parseError(registerBulkUpdate, ['tx', 'bulk-update', '--limit', '5'], tx)).code).toBe('commander.unknownOption')
   })
 
