@@ -3,6 +3,7 @@
  * Flags -> the seed file, validated in full (exit 6 before any write) -> src/jobs/seed/run.ts -> the
  * steps as a table (or the report as JSON) and the ids and new keys as NAME=value lines.
  */
+import { count } from '../src/kernel/words.js'
 import { existsSync, readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
@@ -83,7 +84,7 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
   note(
     ctx.io,
     ctx.printer,
-    `${o.dryRun ? 'dry run (nothing is written): ' : ''}seeding ${seed.steps.length} steps from ${file} on ${ctx.describeTarget()}`,
+    `${o.dryRun ? 'dry run (nothing is written): ' : ''}seeding ${count(seed.steps.length, 'step')} from ${file} on ${ctx.describeTarget()}`,
   )
   const filling = {} as SeedReport
   const { report, fatal } = await interruptible(
@@ -127,7 +128,7 @@ export async function runSeed(ctx: SeedHost, o: SeedOptions, [file]: string[]): 
   }
   if (fatal) throw fatal
   if (report.failed) {
-    ctx.io.stderr.write(`error: ${report.failed} of ${report.steps.length} steps ${o.dryRun ? 'would fail' : 'failed'}\n`)
+    ctx.io.stderr.write(`error: ${report.failed} of ${count(report.steps.length, 'step')} ${o.dryRun ? 'would fail' : 'failed'}\n`)
     return EXIT.partial
   }
   if (!o.dryRun) {

@@ -1,4 +1,5 @@
 /** finctl verify [--close MONTH [--dir DIR] [--accounts-map FILE]]: the audit trail's hash chain, or a month's close (docs/audit.md, docs/closing.md). */
+import { count } from '../src/kernel/words.js'
 import type { Command } from 'commander'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
@@ -46,7 +47,7 @@ export async function runVerify(ctx: VerbHost, o: VerifyOptions): Promise<number
     say(ctx.io, `audit trail broken: ${r.broken.message}`)
     return code
   }
-  ctx.io.stdout.write(`intact: ${r.entries} entries, head #${r.head.id ?? 'none'} sha256:${r.head.hash}\n`)
+  ctx.io.stdout.write(`intact: ${count(r.entries, 'entry', 'entries')}, head #${r.head.id ?? 'none'} sha256:${r.head.hash}\n`)
   return code
 }
 

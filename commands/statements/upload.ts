@@ -4,6 +4,7 @@
  * `failed` exits 6 with its error on stderr. `--preview` parses the file here with the service's own
  * parsers and shows what would be created, without uploading anything (preview.ts).
  */
+import { count } from '../../src/kernel/words.js'
 import { collect } from '../../src/cli/flags.js'
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
@@ -234,7 +235,7 @@ export async function runUpload(ctx: UploadHost, o: UploadOptions, [file]: strin
   note(
     ctx.io,
     ctx.printer,
-    `statement ${s.id}: ${created} transactions created, ${s.matched_count} reconciled, ${s.duplicate_count} already imported; balance check ${s.balance_check}`,
+    `statement ${s.id}: ${count(created, 'transaction')} created, ${s.matched_count} reconciled, ${s.duplicate_count} already imported; balance check ${s.balance_check}`,
   )
   return EXIT.ok
 }

@@ -110,4 +110,18 @@ describe('the words of messages', () => {
     expect(byId.stderr).toContain(`into "Ops" (${ops.id.slice(-8)}) on `)
     expect(byId.stderr).not.toContain(ops.id)
   })
+
+  it('a one-step seed says "1 step"; a one-line statement "1 transaction created"', async () => {
+    const seed = sb.path('one-step.json')
+    writeFileSync(
+      seed,
+      JSON.stringify({ version: 1, steps: [{ account: 'petty', name: 'Petty', account_type: 'cash', currency_code: 'USD' }] }),
+    )
+    const r = await sb.run(['seed', seed, '--dry-run'])
+    expect(r.stderr).toContain('seeding 1 step from')
+    const qif = sb.path('one.qif')
+    writeFileSync(qif, '!Type:Bank\nD11/20/2026\nT-4.50\nPCoffee\n^\n')
+    const up = await sb.run(['statements', 'upload', qif, '--account', 'Ops'])
+    expect(up.stderr).toContain('1 transaction created')
+  })
 })
