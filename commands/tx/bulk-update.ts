@@ -12,6 +12,7 @@ import { amountTotal } from '../../src/cli/totals.js'
 import { addListFilters, hasFilter, listQuery, type ListFilterOptions } from '../../src/cli/tx-filters.js'
 import type { BulkUpdateRequest, Transaction } from '../../src/domain/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { isLocked, periodLocked } from '../../src/domain/accounts/period-lock.js'
 import { parseBool, splitList } from './shared.js'
 import { count } from '../../src/kernel/words.js'
 
@@ -122,6 +123,18 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
       host.printer,
       `${count(targets.length, 'transaction')} go in ${count(Math.ceil(targets.length / BULK_CHUNK), 'request')} of at most ${BULK_CHUNK}; each is all or nothing`,
     )
+  // A refusal that does not depend on the answer comes before the question, and before a first
+  // chunk is written: with rows of a closed month among them, a later chunk would be refused.
+  if (full) {
+    const { lock_date } = await client.company()
+    const locked = lock_date ? full.find((t) => isLocked(lock_date, t.transaction_date)) : undefined
+    if (lock_date && locked)
+      throw periodLocked(
+        lock_date,
+        locked.transaction_date,
+        `transaction ${locked.id} (dated ${locked.transaction_date}), one of those matched,`,
+      )
+  }
   // The rows shown in the question are fetched only when it is asked (--yes asks nothing).
   const asked = !(o.yes || host.globals.yes)
   await confirmOrYes(host, o.yes, `Change ${summary}?${asked ? await firstRows(client, targets) : ''}`)

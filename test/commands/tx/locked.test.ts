@@ -1,6 +1,6 @@
 /**
- * A transaction of a closed month: `tx delete` refuses before its question (the
- * refusal does not depend on the answer), and `tx update` names the transaction and its date, not
+ * A transaction of a closed month: `tx delete` and `tx bulk-update` refuse before their question
+ * (the refusal does not depend on the answer), as `accounts delete` of an account holding rows does; `tx update` names the transaction and its date, not
  * `--date`, which was not given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,13 +9,14 @@ import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 describe('tx delete and tx update in a closed month, in process', () => {
   let sb: InProcessSandbox
   let tx: string
+  let acct: string
 
   beforeAll(async () => {
     sb = new InProcessSandbox('tx-locked')
     await sb.ok(['init', '--company', 'Lock Co', '--currency', 'USD', '--email', 'o@lock.test', '--password-stdin', '--no-input'], {
       input: 'password-for-lock\n',
     })
-    const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
+    acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
     const args = ['tx', 'create', '--account', acct, '--date', '2016-03-18', '--amount', '-12.50', '--description', 'Old lunch', '--json']
     tx = (await sb.json<{ id: string }>(args)).id
     await sb.ok(['close', '2016-03', '--force', '--reason', 'lock test'])
@@ -46,5 +47,23 @@ describe('tx delete and tx update in a closed month, in process', () => {
     const moved = await sb.run(['tx', 'update', tx, '--date', '2016-04-02'])
     expect(moved.code).toBe(6)
     expect(moved.stderr).toContain('(dated 2016-03-18)')
+  })
+
+  it('tx bulk-update over rows of a closed month is refused before its question and before any chunk', async () => {
+    await sb.ok(['tx', 'create', '--account', acct, '--date', '2016-04-05', '--amount', '-3.00', '--description', 'Old lunch too'])
+    const r = await sb.run(['tx', 'bulk-update', '--search', 'Old lunch', '--set', 'category=Meals'])
+    expect(r.code, r.stderr).toBe(6)
+    expect(r.stderr).toContain(`transaction ${tx} (dated 2016-03-18), one of those matched, is in a closed period`)
+    expect(r.stderr).not.toContain('--yes')
+    expect(r.stderr).not.toMatch(/Change 2 transactions/)
+    const rows = await sb.json<Array<{ category: string | null }>>(['tx', 'list', '--search', 'Old lunch', '--json'])
+    expect(rows.map((t) => t.category)).toEqual([null, null])
+  })
+
+  it('accounts delete of an account holding transactions is refused before its question', async () => {
+    const r = await sb.run(['accounts', 'delete', 'Main'])
+    expect(r.code, r.stderr).toBe(6)
+    expect(r.stderr).toContain('bank account "Main" holds transactions and cannot be deleted: close it instead')
+    expect(r.stderr).not.toContain('--yes')
   })
 })
