@@ -24,6 +24,8 @@ import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { TX_COLUMNS, type NewEventRow } from '../schema.js'
 import { insertEventsPg } from '../events.js'
+import { appendAuditRaw, GENESIS, type RawChainSql } from '../audit-chain.js'
+import { creationEntries } from '../creations.js'
 import type { NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 
 /** Calls of at least this many rows go by COPY; fewer by a multi-row INSERT (a COPY costs three round trips more). */
@@ -66,6 +68,32 @@ function refTaken(err: unknown): boolean {
   return e.code === '23505' && e.constraint === REF_INDEX
 }
 
+/** The audit chain's statements on a client in a transaction (appendAuditRaw). */
+function pgChainSql(client: pg.PoolClient): RawChainSql {
+  return {
+    head: async (c) =>
+      (
+        await client.query<{ last_id: string; hash: string }>(
+          'SELECT last_id, hash FROM audit_chain_heads WHERE company_id = $1 FOR UPDATE',
+          [c],
+        )
+      ).rows[0],
+    createHead: (c) =>
+      client.query(
+        `INSERT INTO audit_chain_heads (company_id, last_id, hash) VALUES ($1, 0, '${GENESIS}') ON CONFLICT (company_id) DO NOTHING`,
+        [c],
+      ),
+    insert: async (r) =>
+      (
+        await client.query<{ id: string }>(
+          'INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id',
+          [r.company_id, r.transaction_id, r.actor, r.action, r.changes, r.created_at, r.prev_hash, r.hash],
+        )
+      ).rows[0].id,
+    moveHead: (c, id, hash) => client.query('UPDATE audit_chain_heads SET last_id = $1, hash = $2 WHERE company_id = $3', [id, hash, c]),
+  }
+}
+
 /** Insert `rows` in one transaction on a connection of `pool`; the ids of the rows inserted. */
 export async function copyTransactions(
   pool: pg.Pool,
@@ -76,6 +104,13 @@ export async function copyTransactions(
 ): Promise<Set<string>> {
   const client = await pool.connect()
   const withEvent = async (ids: Set<string>): Promise<Set<string>> => {
+    // The creation's audit entry, chained last: the head's lock is held from here to the COMMIT only.
+    const entries = creationEntries(
+      rows,
+      (i) => ids.has(rows[i].id),
+      (k) => codec.companyIdOf(k),
+    )
+    if (entries.length) await appendAuditRaw(pgChainSql(client), entries)
     const event = eventOf?.(ids)
     if (event) await insertEventsPg(client, [event])
     return ids
