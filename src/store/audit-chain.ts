@@ -76,24 +76,23 @@ export async function appendAudit(trx: Kysely<Db>, dialect: Dialect, rows: reado
   }
 }
 
-/** A statement runner of a dialect's own connection (the hot paths write without kysely). */
+/** The chain's statements on SQLite's own connection (the hot paths write without kysely, synchronously). */
 export interface RawChainSql {
-  /** The company's head row (locked on PostgreSQL), undefined when there is none yet. */
-  head(
-    companyId: string,
-  ): { last_id: number | string; hash: string } | undefined | Promise<{ last_id: number | string; hash: string } | undefined>
+  /** The company's head row, undefined when there is none yet. */
+  head(companyId: string): { last_id: number | string; hash: string } | undefined
   createHead(companyId: string): unknown
-  insert(row: NewAuditEntryRow & { prev_hash: string; hash: string }): number | string | bigint | Promise<number | string | bigint>
+  /** Insert the entry; its id. */
+  insert(row: NewAuditEntryRow & { prev_hash: string; hash: string }): number | bigint
   moveHead(companyId: string, lastId: number, hash: string): unknown
 }
 
-/** appendAudit on a dialect's own connection, inside its open transaction (SQLite's hot paths: synchronous). */
+/** appendAudit inside SQLite's open transaction on its own connection (writers take turns: no lock to take). */
 export function appendAuditSync(sql: RawChainSql, rows: readonly NewAuditEntryRow[]): void {
   for (const [companyId, list] of byCompanyOf(rows)) {
-    let head = sql.head(companyId) as { last_id: number | string; hash: string } | undefined
+    let head = sql.head(companyId)
     if (!head) {
       sql.createHead(companyId)
-      head = sql.head(companyId) as { last_id: number | string; hash: string }
+      head = sql.head(companyId)!
     }
     let prev = head.hash
     let lastId = Number(head.last_id)
@@ -103,25 +102,6 @@ export function appendAuditSync(sql: RawChainSql, rows: readonly NewAuditEntryRo
       prev = hash
     }
     sql.moveHead(companyId, lastId, prev)
-  }
-}
-
-/** appendAudit on a dialect's own connection, inside its open transaction (PostgreSQL's COPY path). */
-export async function appendAuditRaw(sql: RawChainSql, rows: readonly NewAuditEntryRow[]): Promise<void> {
-  for (const [companyId, list] of byCompanyOf(rows)) {
-    let head = await sql.head(companyId)
-    if (!head) {
-      await sql.createHead(companyId)
-      head = (await sql.head(companyId))!
-    }
-    let prev = head.hash
-    let lastId = Number(head.last_id)
-    for (const r of list) {
-      const hash = entryHash(prev, r)
-      lastId = Math.max(lastId, Number(await sql.insert({ ...r, prev_hash: prev, hash })))
-      prev = hash
-    }
-    await sql.moveHead(companyId, lastId, prev)
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Migration 0028 on both stores (src/store/creations.ts, docs/audit.md): the rows an older finctl
  * wrote get one `rows_created` entry per company, so that verify is intact over them and still
- * names a row inserted by SQL afterwards; rows the hot path inserts later chain their own entry.
+ * names a row inserted by SQL afterwards; rows the hot path inserts later chain their own entry, also
+ * batches written at once by two processes.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyAudit } from '../../src/domain/transactions/verify.js'
@@ -42,5 +43,21 @@ describe.each(STORES)('creations in the chain on %s', (kind) => {
     const v = await verifyAudit(store, t.companyId)
     expect(v.intact).toBe(false)
     expect(v.broken).toMatchObject({ kind: 'row_inserted', transaction_id: forged.id })
+  })
+
+  it('concurrent batches (COPY on PostgreSQL) from two stores chain their creations without a fork', async () => {
+    const database = await freshDatabase(kind)
+    cleanup.push(() => database.remove())
+    const store = await database.open()
+    cleanup.push(() => store.close())
+    const second = await database.open()
+    cleanup.push(() => second.close())
+    const t = await seedTenant(store)
+    const batch = () => Array.from({ length: 150 }, () => txRow(t))
+    await Promise.all([store, second, store, second, store, second].map((s) => s.hot.insertTransactions(batch())))
+    const entries = await store.db.selectFrom('audit_entries').select('changes').where('action', '=', 'rows_created').execute()
+    // One creator, time and way: every batch's entry counts in one group.
+    expect(entries.map((e) => JSON.parse(e.changes).count)).toEqual([150, 150, 150, 150, 150, 150])
+    expect(await verifyAudit(store, t.companyId)).toMatchObject({ intact: true, entries: 6, transactions: 900 })
   })
 })
