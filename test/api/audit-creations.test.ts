@@ -1,6 +1,6 @@
 /**
  * Creations in the audit chain (docs/audit.md, "Rows in the chain"), through both transports on
- * both stores: single creates, batches and a bulk load (COPY on PostgreSQL) each chain a
+ * both stores: single creates, batches, a bulk load (COPY on PostgreSQL) and a statement each chain a
  * `rows_created` entry, updates and deletes through finctl keep verify intact, and GET /audit/verify
  * finds a transaction row inserted by SQL into an open month (named by its id), one inserted with
  * another write's creation fields (named by that write's entry), and one deleted by SQL.
@@ -71,6 +71,26 @@ describe.each(MATRIX)('creations in the audit chain over %s on %s', (kind, store
     await c.transactions.delete(made[2])
     const v = await c.audit.verify()
     expect(v).toMatchObject({ intact: true, transactions: 1 + 3 + 150 - 1, broken: null })
+  })
+
+  it("a statement's new lines chain their creation: verify stays intact and counts them", async () => {
+    const before = await c.audit.verify()
+    const st = await c.statements.upload({
+      bank_account_id: acct,
+      file_name: 'lines.csv',
+      content_base64: Buffer.from(`Date,Description,Amount\n${today},Refund,77.77\n${today},Deposit,88.88\n`).toString('base64'),
+      exchange_rate: '1',
+    })
+    expect((await c.statements.wait(st.id)).transaction_count).toBe(2)
+    const created = await h.store.db
+      .selectFrom('audit_entries')
+      .select('changes')
+      .where('company_id', '=', a.companyId)
+      .where('action', '=', 'rows_created')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(JSON.parse(created.changes)).toMatchObject({ count: 2, created_via: 'statement_import' })
+    expect(await c.audit.verify()).toMatchObject({ intact: true, transactions: before.transactions + 2 })
   })
 
   it('names a transaction row inserted by SQL into an open month', async () => {
