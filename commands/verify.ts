@@ -43,11 +43,14 @@ export async function runVerify(ctx: VerbHost, o: VerifyOptions): Promise<number
     return code
   }
   if (r.broken) {
-    ctx.io.stdout.write(`broken ${r.broken.kind} ${r.broken.entry_id ?? ''}\n`)
+    ctx.io.stdout.write(`broken ${r.broken.kind} ${r.broken.transaction_id ?? r.broken.entry_id ?? ''}\n`)
     say(ctx.io, `audit trail broken: ${r.broken.message}`)
     return code
   }
-  ctx.io.stdout.write(`intact: ${count(r.entries, 'entry', 'entries')}, head #${r.head.id ?? 'none'} sha256:${r.head.hash}\n`)
+  ctx.io.stdout.write(
+    `intact: ${count(r.entries, 'entry', 'entries')}, head #${r.head.id ?? 'none'} sha256:${r.head.hash}, ${count(r.transactions, 'transaction')} as created
+`,
+  )
   return code
 }
 

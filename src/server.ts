@@ -10,6 +10,7 @@ import { errorBody, setInternalErrorReporter, setStoreErrorWords } from './api/e
 import { serviceWords } from './store/store-errors.js'
 import { AppError } from './kernel/errors.js'
 import { redactPasswords } from './kernel/redact.js'
+import { jsonText } from './kernel/terminal-text.js'
 import { openCore, type Core } from './core.js'
 import { isPostgresUrl } from './store/open-store.js'
 import { WebhookDeliverer } from './domain/webhooks/loop.js'
@@ -69,16 +70,30 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-export async function startServer(o: ServeOptions): Promise<RunningServer> {
-  const logger = pino(
+/**
+ * The service's JSON log (stderr by default). A request's path, a name or an error may quote outside
+ * text: C1 and bidi controls and U+2028/2029, which JSON.stringify leaves raw, are written as `\u`
+ * escapes too (jsonText), so a log followed on a terminal shows them, and each line still parses to
+ * the exact text.
+ */
+export function serviceLogger(
+  level: LogLevel,
+  destination: pino.DestinationStream = pino.destination({ fd: 2, sync: false }),
+): pino.Logger {
+  return pino(
     {
-      level: o.logLevel,
+      level,
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      hooks: { streamWrite: jsonText },
     },
-    pino.destination({ fd: 2, sync: false }),
+    destination,
   )
+}
+
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const logger = serviceLogger(o.logLevel)
   setInternalErrorReporter((err, requestId) => {
     const e = err as Error | undefined
     const text = (t: string | undefined) => (t === undefined ? undefined : redactPasswords(t))

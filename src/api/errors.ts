@@ -6,6 +6,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ZodError } from 'zod'
 import { AppError, DATABASE_CODES } from '../kernel/errors.js'
+import { printableLine } from '../kernel/terminal-text.js'
 import { zodError } from '../domain/validation.js'
 import { periodLockedByTrigger, storeError, storeProblemOf } from '../store/store-errors.js'
 import type { AppEnv } from './env.js'
@@ -34,7 +35,8 @@ export function errorResponse(c: Context<AppEnv>, err: AppError): Response {
 export let reportInternalError: (err: unknown, requestId: string) => void = (err, requestId) => {
   const e = err as Error | undefined
   const words = e instanceof Error ? `${e.name}: ${e.message}` : String(err)
-  process.stderr.write(`internal error in request ${requestId}: ${words.split('\n')[0]}\n`)
+  // The error's words may quote outside text (a bank file's line): escaped as every other message.
+  process.stderr.write(`internal error in request ${requestId}: ${printableLine(words.split('\n')[0])}\n`)
 }
 export function setInternalErrorReporter(fn: typeof reportInternalError): void {
   reportInternalError = fn

@@ -76,6 +76,45 @@ export async function appendAudit(trx: Kysely<Db>, dialect: Dialect, rows: reado
   }
 }
 
+/** The chain's statements on SQLite's own connection (the hot paths write without kysely, synchronously). */
+export interface RawChainSql {
+  /** The company's head row, undefined when there is none yet. */
+  head(companyId: string): { last_id: number | string; hash: string } | undefined
+  createHead(companyId: string): unknown
+  /** Insert the entry; its id. */
+  insert(row: NewAuditEntryRow & { prev_hash: string; hash: string }): number | bigint
+  moveHead(companyId: string, lastId: number, hash: string): unknown
+}
+
+/** appendAudit inside SQLite's open transaction on its own connection (writers take turns: no lock to take). */
+export function appendAuditSync(sql: RawChainSql, rows: readonly NewAuditEntryRow[]): void {
+  for (const [companyId, list] of byCompanyOf(rows)) {
+    let head = sql.head(companyId)
+    if (!head) {
+      sql.createHead(companyId)
+      head = sql.head(companyId)!
+    }
+    let prev = head.hash
+    let lastId = Number(head.last_id)
+    for (const r of list) {
+      const hash = entryHash(prev, r)
+      lastId = Math.max(lastId, Number(sql.insert({ ...r, prev_hash: prev, hash })))
+      prev = hash
+    }
+    sql.moveHead(companyId, lastId, prev)
+  }
+}
+
+function byCompanyOf(rows: readonly NewAuditEntryRow[]): Map<string, NewAuditEntryRow[]> {
+  const byCompany = new Map<string, NewAuditEntryRow[]>()
+  for (const r of rows) {
+    const list = byCompany.get(r.company_id)
+    if (list) list.push(r)
+    else byCompany.set(r.company_id, [r])
+  }
+  return byCompany
+}
+
 export type BreakKind = 'changed' | 'removed' | 'inserted'
 
 export interface ChainBreak {

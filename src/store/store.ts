@@ -94,6 +94,11 @@ export class InsertedRows {
     return InsertedRows.byPlace(rows, went)
   }
 
+  /** The rows the insert was given, in order (those that went in: `at`). */
+  given(): readonly { id: string }[] {
+    return this.rows
+  }
+
   /** Whether the row at `index` of the array the insert was given went in. */
   at(index: number): boolean {
     return this.went[index] === 1

@@ -100,6 +100,7 @@ export function uuidText(bytes: Uint8Array): string {
 
 export class TransactionCodec {
   private readonly companyKeys = new Map<string, number>()
+  private readonly companyIds = new Map<number, string>()
   private readonly actorKeys = new Map<string, number>()
   private readonly actorNames = new Map<number, string>()
 
@@ -156,7 +157,15 @@ export class TransactionCodec {
     const row = await db.selectFrom('companies').select('key').where('id', '=', companyId).executeTakeFirst()
     if (!row) throw notFound('company')
     this.companyKeys.set(companyId, Number(row.key))
+    this.companyIds.set(Number(row.key), companyId)
     return Number(row.key)
+  }
+
+  /** The id of a company by key, known already (companyKey or prepareActors); a programming error otherwise. */
+  companyIdOf(key: number): string {
+    const id = this.companyIds.get(key)
+    if (id === undefined) throw new Error(`company ${key} was not prepared before the write (TransactionCodec.prepareActors)`)
+    return id
   }
 
   /**
@@ -178,10 +187,24 @@ export class TransactionCodec {
     return key
   }
 
-  /** The actors' keys of rows about to be written (each written if new), before the write transaction. */
-  async prepareActors(rows: ReadonlyArray<{ created_by?: string | null }>): Promise<void> {
+  /**
+   * The actors' keys of rows about to be written (each written if new), and their companies' ids (the
+   * creation's audit entry names the company), before the write transaction.
+   */
+  async prepareActors(rows: ReadonlyArray<{ created_by?: string | null; company_key?: number }>): Promise<void> {
     let last: string | undefined
+    let lastCompany: number | undefined
     for (const r of rows) {
+      if (r.company_key !== undefined && r.company_key !== lastCompany) {
+        lastCompany = r.company_key
+        if (!this.companyIds.has(r.company_key)) {
+          const c = await this.base.selectFrom('companies').select('id').where('key', '=', r.company_key).executeTakeFirst()
+          if (c) {
+            this.companyIds.set(r.company_key, c.id)
+            this.companyKeys.set(c.id, r.company_key)
+          }
+        }
+      }
       if (!r.created_by || r.created_by === last) continue
       last = r.created_by
       if (!this.actorKeys.has(r.created_by)) await this.actorKey(r.created_by)

@@ -3,7 +3,7 @@
  * `reports --as-of` reproduces the reports run before the changes; `finctl verify` on the entries
  * the CLI's own writes chained (tx update, bulk update, delete): exit 0 when intact; an SQL UPDATE,
  * DELETE or forged INSERT of one audit row in the database file gives exit 13 with that entry named
- * (docs/audit.md); its usage errors (exit 2) and a close that does not exist (exit 5).
+ * (docs/audit.md), and so does a transaction row inserted by SQL; its usage errors (exit 2) and a close that does not exist (exit 5).
  */
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -74,14 +74,21 @@ describe('finctl verify', () => {
   afterAll(() => sb.cleanup())
 
   it('is intact after the CLI own writes: exit 0', async () => {
-    // update, update, the deleted one's creation entry and its delete entry
-    expect(rows.map((r) => r.action)).toEqual(['update', 'update', 'create', 'delete'])
+    // three creations, update, update, the deleted one's creation entry and its delete entry
+    expect(rows.map((r) => r.action)).toEqual(['rows_created', 'rows_created', 'rows_created', 'update', 'update', 'create', 'delete'])
     const r = await sb.run(['verify', '--json'])
     expect(r.code, r.stderr).toBe(0)
-    expect(JSON.parse(r.stdout)).toMatchObject({ intact: true, entries: 4, head: { id: rows[3].id, hash: rows[3].hash }, broken: null })
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      intact: true,
+      entries: 7,
+      transactions: 2,
+      head: { id: rows[6].id, hash: rows[6].hash },
+      broken: null,
+    })
     const plain = await sb.run(['verify'])
     expect(plain.code).toBe(0)
-    expect(plain.stdout).toContain('intact: 4 entries')
+    expect(plain.stdout).toContain('intact: 7 entries')
+    expect(plain.stdout).toContain('2 transactions as created')
   })
 
   it('reports --as-of the moment before the changes are the reports run then', async () => {
@@ -94,7 +101,7 @@ describe('finctl verify', () => {
   })
 
   it('an SQL UPDATE of one row: exit 13 naming it; put back: intact', async () => {
-    const target = rows[1]
+    const target = rows[4]
     sqlite((db) =>
       db.prepare('UPDATE audit_entries SET changes = ? WHERE id = ?').run('{"category":{"before":null,"after":"Loans"}}', target.id),
     )
@@ -107,11 +114,11 @@ describe('finctl verify', () => {
   })
 
   it('an SQL DELETE of one row: exit 13 naming the gap; put back: intact', async () => {
-    const target = rows[2]
+    const target = rows[5]
     sqlite((db) => db.prepare('DELETE FROM audit_entries WHERE id = ?').run(target.id))
     const r = await sb.run(['verify'])
     expect(r.code).toBe(13)
-    expect(r.stderr).toContain(`an audit entry before #${rows[3].id} was removed (between #${rows[1].id} and it)`)
+    expect(r.stderr).toContain(`an audit entry before #${rows[6].id} was removed (between #${rows[4].id} and it)`)
     sqlite((db) =>
       db
         .prepare(
@@ -122,8 +129,26 @@ describe('finctl verify', () => {
     expect((await sb.run(['verify'])).code).toBe(0)
   })
 
+  it('a transaction row inserted by SQL (an open month): exit 13 naming the row; taken out: intact', async () => {
+    const id = '0b9e5a52-6a43-4f43-9d55-2f7b1b7d7c01'
+    sqlite((db) => {
+      const { seq: _seq, ...copy } = db.prepare('SELECT * FROM transactions ORDER BY seq LIMIT 1').get() as Record<string, unknown>
+      const row = { ...copy, id: Buffer.from(id.replaceAll('-', ''), 'hex'), created_at: '2026-11-25T10:00:00.000Z', import_ref: null }
+      const cols = Object.keys(row)
+      db.prepare(`INSERT INTO transactions (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...Object.values(row))
+    })
+    const r = await sb.run(['verify', '--json'])
+    expect(r.code).toBe(13)
+    expect(JSON.parse(r.stdout).broken).toMatchObject({ kind: 'row_inserted', transaction_id: id, entry_id: null })
+    expect(r.stderr).toContain(`transaction ${id} was inserted outside finctl`)
+    const plain = await sb.run(['verify'])
+    expect(plain.stdout).toContain(`broken row_inserted ${id}`)
+    sqlite((db) => db.prepare('DELETE FROM transactions WHERE id = ?').run(Buffer.from(id.replaceAll('-', ''), 'hex')))
+    expect((await sb.run(['verify'])).code).toBe(0)
+  })
+
   it('a forged INSERT: exit 13 naming it', async () => {
-    const last = rows[3]
+    const last = rows[6]
     const id = sqlite(
       (db) =>
         db

@@ -48,6 +48,7 @@ const MIGRATION_NAMES = [
   '0025_period_lock_triggers',
   '0026_close_contents',
   '0027_opening_rates',
+  '0028_creation_entries',
 ]
 
 const TABLES = [

@@ -19,6 +19,7 @@ import { isCreation } from '../transactions/audit.js'
 import { amountInAccount, type Movement } from '../accounts/balances.js'
 import type { Held, OpeningAccount } from '../accounts/opening.js'
 import { ACCOUNT_UPDATE } from '../accounts/account-updates.js'
+import { ROWS_CREATED } from '../../store/creations.js'
 import type { DayFlow, Scope, SummaryGroup } from './queries.js'
 
 /** A transaction as it counts in a report, with the sign it is counted with. */
@@ -61,7 +62,7 @@ export async function asOfDelta(
   const newer = await db.selectFrom('transactions').selectAll().where('company_key', '=', company).where('created_at', '>', asOf).execute()
   const changed = new Map<string, Array<{ action: string; changes: Record<string, { before: unknown }> }>>()
   for (const e of later) {
-    if (isCreation(e.action) || e.action === ACCOUNT_UPDATE) continue
+    if (isCreation(e.action) || e.action === ACCOUNT_UPDATE || e.action === ROWS_CREATED) continue
     const list = changed.get(e.transaction_id) ?? []
     list.push({ action: e.action, changes: JSON.parse(e.changes) })
     changed.set(e.transaction_id, list)

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow } from '../../store/schema.js'
 import { appendAudit } from '../../store/audit-chain.js'
+import { creationEntries } from '../../store/creations.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import { actorId } from '../actor.js'
@@ -205,6 +206,12 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
           .values(created.map((r) => store.tx.encode(r)))
           .execute()
       for (const a of audit) chained.push(a)
+      for (const e of creationEntries(
+        created,
+        () => true,
+        () => account.company_id,
+      ))
+        chained.push(e)
       createdCount += created.length
       created = []
       audit = []

@@ -1,6 +1,7 @@
 /** Transactions: create, one by one, in batches and under an Idempotency-Key (docs/service-interface.md section 4.3). */
 import { uuidv7 } from '../../kernel/ids.js'
 import { InsertedRows, type Store } from '../../store/store.js'
+import { chainCreations } from '../../store/creations.js'
 import type { Kysely } from 'kysely'
 import type { BankAccountRow, Db } from '../../store/schema.js'
 import { type NewTransactionRow, refKey, type TransactionRow } from '../../store/transaction-codec.js'
@@ -396,13 +397,22 @@ export async function createTransactionIdempotent(
   const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
     const row = await buildTransactionRow(store, actor, input, now, window, trx)
     const t = toTransaction(row)
-    if (!(await store.tx.insert(trx, [row])).has(row.id)) throw await refTaken(store, trx, row)
+    const ids = await store.tx.insert(trx, [row])
+    if (!ids.has(row.id)) throw await refTaken(store, trx, row)
+    await chainCreations(trx, store.dialect, store.tx, [row], ids)
     await recordEvents(store, trx, [createdEvent(actor, t, now)])
     created = row
     return { status: 201, body: t }
   })
   if (created?.category != null) await learnCreated(store, actor.companyId, [created as TransactionRow], now)
   return r
+}
+
+/** Insert rows inside `trx` and chain their creation (creations.ts). */
+async function insertChained(store: Store, trx: Kysely<Db>, rows: NewTransactionRow[]): Promise<Placement> {
+  const ids = await store.tx.insert(trx, rows)
+  await chainCreations(trx, store.dialect, store.tx, rows, ids)
+  return { inserted: InsertedRows.ofIds(rows, ids), matched: new Map() }
 }
 
 /** Batch create under an Idempotency-Key. */
@@ -428,7 +438,7 @@ export async function createTransactionBatchIdempotent(
     const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
     const placed: Placement = matchStatementLines
       ? await placeRows(store, trx, actor, built.rows, now)
-      : { inserted: InsertedRows.ofIds(built.rows, await store.tx.insert(trx, built.rows)), matched: new Map() }
+      : await insertChained(store, trx, built.rows)
     stored = built.rows.filter((_, i) => placed.inserted.at(i))
     const counts = { errors: built.errors.length, ...(matchStatementLines ? { matched: placed.matched.size } : {}) }
     const event = importedEvent(actor, built.rows.length, placed.inserted, counts, now)

@@ -20,6 +20,7 @@ import type { Db, NewAuditEntryRow, StoredTransactionRow } from '../../store/sch
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import { InsertedRows, type Store } from '../../store/store.js'
 import { appendAudit } from '../../store/audit-chain.js'
+import { creationEntries } from '../../store/creations.js'
 import type { Actor } from '../actor.js'
 import { auditRow, diff } from './audit.js'
 import { toTransaction } from '../transaction-rows.js'
@@ -188,15 +189,16 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
       matched.set(index, id)
     }
   }
-  await appendAudit(trx, store.dialect, audit)
-  return {
-    inserted: InsertedRows.ofIds(
-      rows,
-      await store.tx.insert(
-        trx,
-        rows.filter((_, i) => !matched.has(i)),
-      ),
+  const fresh = rows.filter((_, i) => !matched.has(i))
+  const ids = await store.tx.insert(trx, fresh)
+  // The head is locked last, after every row lock of this write (no deadlock with an update).
+  await appendAudit(trx, store.dialect, [
+    ...audit,
+    ...creationEntries(
+      fresh,
+      (i) => ids.has(fresh[i].id),
+      () => actor.companyId,
     ),
-    matched,
-  }
+  ])
+  return { inserted: InsertedRows.ofIds(rows, ids), matched }
 }

@@ -1,24 +1,35 @@
-/** GET /api-v1/audit/verify (docs/audit.md): walk the company's audit chain and name its first break. */
+/**
+ * GET /api-v1/audit/verify (docs/audit.md): walk the company's audit chain, then compare its
+ * transactions with the creations the chain records, and name the first break.
+ */
 import { z } from '@hono/zod-openapi'
-import { type ChainReport, verifyChain } from '../../store/audit-chain.js'
+import { verifyChain } from '../../store/audit-chain.js'
+import { verifyCreations } from '../../store/creations.js'
 import type { Store } from '../../store/store.js'
 
 export const AuditVerification = z
   .object({
     intact: z.boolean().openapi({ description: 'true when every entry is as written, none removed, none inserted' }),
     entries: z.number().int().openapi({ description: 'entries checked and found intact (before the break, if any)' }),
+    transactions: z
+      .number()
+      .int()
+      .openapi({ description: 'transactions compared with the creations the chain records (0 when the chain itself is broken)' }),
     head: z.object({
       id: z.number().int().nullable().openapi({ description: "the id of the chain's last entry (null: no entry yet)" }),
       hash: z.string().openapi({ description: "SHA-256 (hex) of the chain's last entry" }),
     }),
     broken: z
       .object({
-        kind: z.enum(['changed', 'removed', 'inserted']),
-        entry_id: z
-          .number()
-          .int()
-          .nullable()
-          .openapi({ description: 'the entry changed or inserted; for a removal the entry after the gap (null: at the end)' }),
+        kind: z.enum(['changed', 'removed', 'inserted', 'row_inserted', 'rows_deleted', 'rows_changed']).openapi({
+          description:
+            'an entry changed, removed or inserted; or a transaction row inserted, rows deleted, or rows not as created, outside finctl',
+        }),
+        entry_id: z.number().int().nullable().openapi({
+          description:
+            "the entry changed or inserted; for a removal the entry after the gap (null: at the end); for rows, their group's rows_created entry",
+        }),
+        transaction_id: z.string().nullable().openapi({ description: 'the transaction row inserted outside finctl, when it can be named' }),
         after_id: z.number().int().nullable().openapi({ description: 'the last intact entry before the break' }),
         message: z.string(),
       })
@@ -28,11 +39,17 @@ export const AuditVerification = z
   .openapi('AuditVerification')
 export type AuditVerification = z.infer<typeof AuditVerification>
 
-/** On one snapshot (SQLite: a read transaction; PostgreSQL: repeatable read), so a writer's new entries and head agree. */
-export function verifyAudit(store: Store, companyId: string): Promise<ChainReport> {
+/** On one snapshot (SQLite: a read transaction; PostgreSQL: repeatable read), so a writer's rows, entries and head agree. */
+export function verifyAudit(store: Store, companyId: string): Promise<AuditVerification> {
   return store.db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
-    .execute((db) => verifyChain(db, companyId))
+    .execute(async (db) => {
+      const chain = await verifyChain(db, companyId)
+      const base = { entries: chain.entries, head: chain.head }
+      if (chain.broken) return { intact: false, ...base, transactions: 0, broken: { ...chain.broken, transaction_id: null } }
+      const rows = await verifyCreations(db, store.tx, companyId)
+      return { intact: rows.broken === null, ...base, transactions: rows.rows, broken: rows.broken && { ...rows.broken, after_id: null } }
+    })
 }

@@ -22,8 +22,10 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { TX_COLUMNS, type NewEventRow } from '../schema.js'
+import { TX_COLUMNS, type NewAuditEntryRow, type NewEventRow } from '../schema.js'
 import { insertEventsPg } from '../events.js'
+import { entryHash, GENESIS } from '../audit-chain.js'
+import { creationEntries } from '../creations.js'
 import type { NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 
 /** Calls of at least this many rows go by COPY; fewer by a multi-row INSERT (a COPY costs three round trips more). */
@@ -66,6 +68,40 @@ function refTaken(err: unknown): boolean {
   return e.code === '23505' && e.constraint === REF_INDEX
 }
 
+/**
+ * Chain `entries` on a client in its open transaction (appendAudit's rule): the head locked, then each
+ * entry inserted and the head moved by one statement, so a batch's creation costs two round trips
+ * while the head is held (concurrent batches of an import queue on it until each COMMIT).
+ */
+async function chainOnClient(client: pg.PoolClient, entries: readonly NewAuditEntryRow[]): Promise<void> {
+  for (const companyId of new Set(entries.map((e) => e.company_id))) {
+    const head = async () =>
+      (await client.query<{ hash: string }>('SELECT hash FROM audit_chain_heads WHERE company_id = $1 FOR UPDATE', [companyId])).rows[0]
+    let h = await head()
+    if (!h) {
+      await client.query(
+        `INSERT INTO audit_chain_heads (company_id, last_id, hash) VALUES ($1, 0, '${GENESIS}') ON CONFLICT (company_id) DO NOTHING`,
+        [companyId],
+      )
+      h = (await head())!
+    }
+    let prev = h.hash
+    for (const e of entries) {
+      if (e.company_id !== companyId) continue
+      const hash = entryHash(prev, e)
+      await client.query(
+        `WITH entry AS (
+           INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at, prev_hash, hash)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+         )
+         UPDATE audit_chain_heads SET last_id = GREATEST(last_id, (SELECT id FROM entry)), hash = $8 WHERE company_id = $1`,
+        [e.company_id, e.transaction_id, e.actor, e.action, e.changes, e.created_at, prev, hash],
+      )
+      prev = hash
+    }
+  }
+}
+
 /** Insert `rows` in one transaction on a connection of `pool`; the ids of the rows inserted. */
 export async function copyTransactions(
   pool: pg.Pool,
@@ -76,6 +112,13 @@ export async function copyTransactions(
 ): Promise<Set<string>> {
   const client = await pool.connect()
   const withEvent = async (ids: Set<string>): Promise<Set<string>> => {
+    // The creation's audit entry, chained last: the head's lock is held from here to the COMMIT only.
+    const entries = creationEntries(
+      rows,
+      (i) => ids.has(rows[i].id),
+      (k) => codec.companyIdOf(k),
+    )
+    if (entries.length) await chainOnClient(client, entries)
     const event = eventOf?.(ids)
     if (event) await insertEventsPg(client, [event])
     return ids

@@ -12,6 +12,7 @@ import { insertApiRequests } from './usage.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
 import { insertEvents } from '../events.js'
 import { postgresSql } from './sql.js'
+import { chainCreations } from '../creations.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
   type BulkLoad,
@@ -168,6 +169,7 @@ class PostgresHotPaths implements HotPaths {
         ? await copyTransactions(this.pool, this.codec, rows, eventOf)
         : await this.db.transaction().execute(async (db) => {
             const ids = await this.codec.insert(db, rows)
+            await chainCreations(db, 'postgres', this.codec, rows, ids)
             const event = eventOf(ids)
             if (event) await insertEvents(db, 'postgres', [event])
             return ids

@@ -21,6 +21,8 @@ import { prepareRateLimit } from './rate-limit.js'
 import { prepareUsage } from './usage.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from '../schema.js'
 import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
+import { appendAuditSync, GENESIS, type RawChainSql } from '../audit-chain.js'
+import { entriesOf } from '../creations.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
   type BulkLoad,
@@ -157,6 +159,25 @@ function giveBackFreedSpace(raw: BetterSqlite3.Database): void {
   }
 }
 
+/** The audit chain's statements on the raw connection (appendAuditSync). */
+function sqliteChainSql(raw: BetterSqlite3.Database): RawChainSql {
+  const head = raw.prepare('SELECT last_id, hash FROM audit_chain_heads WHERE company_id = ?')
+  const create = raw.prepare(
+    `INSERT INTO audit_chain_heads (company_id, last_id, hash) VALUES (?, 0, '${GENESIS}') ON CONFLICT (company_id) DO NOTHING`,
+  )
+  const insert = raw.prepare(
+    'INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  )
+  const move = raw.prepare('UPDATE audit_chain_heads SET last_id = ?, hash = ? WHERE company_id = ?')
+  return {
+    head: (c) => head.get(c) as { last_id: number; hash: string } | undefined,
+    createHead: (c) => create.run(c),
+    insert: (r) =>
+      insert.run(r.company_id, r.transaction_id, r.actor, r.action, r.changes, r.created_at, r.prev_hash, r.hash).lastInsertRowid,
+    moveHead: (c, id, hash) => move.run(id, hash, c),
+  }
+}
+
 /** An event's values as better-sqlite3 binds them (no undefined). */
 function eventParams(e: NewEventRow): Record<string, string | null> {
   return {
@@ -198,6 +219,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly savepoint: <T>(work: () => T) => T
   private readonly accountById: BetterSqlite3.Statement
   private readonly insertEvent: BetterSqlite3.Statement
+  private readonly chainSql: RawChainSql
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
   private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
@@ -223,6 +245,7 @@ class SqliteHotPaths implements HotPaths {
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
     this.insertEvent = raw.prepare(SQLITE_INSERT_EVENT)
+    this.chainSql = sqliteChainSql(raw)
     // Inside a write turn's transaction this is a savepoint.
     this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
     this.rateLimit = prepareRateLimit(raw)
@@ -349,8 +372,12 @@ class SqliteHotPaths implements HotPaths {
     return this.load.session(o)
   }
 
-  /** Inside the insert's transaction: its event goes in with its rows (docs/events.md). */
+  /**
+   * Inside the insert's transaction: its event (docs/events.md) and its creation's audit entry
+   * (creations.ts) go in with its rows.
+   */
   private recordEvent(inserted: InsertedRows, o: InsertOptions): InsertedRows {
+    if (inserted.size) appendAuditSync(this.chainSql, entriesOf(inserted, this.codec))
     const event = o.event?.(inserted)
     if (event) {
       this.insertEvent.run(eventParams(event))
