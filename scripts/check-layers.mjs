@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The layers of ARCHITECTURE.md, checked: every import of src/ and commands/ (static, dynamic,
 // type-only, re-exports) must point at its own floor or one below, within the domain at its own
-// aggregate or one below, and no module may reach itself through its imports. Prints each violation and exits 1; `npm run check` runs it and CI runs that.
+// aggregate or one below, and no module may reach itself through its imports. Also the house's
+// rules of size and place: no module over MAX_LINES lines, and no domain module naming a store
+// dialect (it asks `store.sql` and `store.writes`). Prints each violation and exits 1; `npm run
+// check` runs it and CI runs that.
 //
 // Why a script of ours: dependency-cruiser, the well-kept tool for this, needs the TypeScript
 // compiler's JavaScript API, which TypeScript 7 does not have yet, or @swc/core, whose platform
@@ -75,9 +78,27 @@ export function importsOf(file, text) {
   return out
 }
 
-/** Every violation of the layers in `files` (path -> text): upward imports and circles. */
+/** The longest a module of src/ or commands/ may be (ARCHITECTURE.md). */
+export const MAX_LINES = 450
+
+/** A store dialect named in code: `store.dialect`, or a dialect's name as a string. */
+const DIALECT = /\.dialect\b|['"`](?:sqlite|postgres)['"`]/
+
+/** Code without its comments (line numbers kept), for the rules that read code, not words. */
+function codeOf(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:\\])\/\/.*$/gm, '$1')
+}
+
+/** Every violation of the layers in `files` (path -> text): upward imports and circles, size, dialects in the domain. */
 export function checkLayers(files) {
   const problems = []
+  for (const [file, text] of files) {
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
+    if (lines > MAX_LINES) problems.push(`${file}: ${lines} lines, over ${MAX_LINES}: split it where a concept ends`)
+    if (floorOf(file) === DOMAIN)
+      for (const [n, line] of codeOf(text).split('\n').entries())
+        if (DIALECT.test(line)) problems.push(`${file}:${n + 1}: names a store dialect: ask store.sql or store.writes instead`)
+  }
   const graph = new Map()
   for (const [file, text] of files) {
     const from = floorOf(file)

@@ -8,7 +8,6 @@ import { z } from '@hono/zod-openapi'
 import type { Kysely } from 'kysely'
 import { uuidv7 } from '../kernel/ids.js'
 import { notFound } from '../kernel/errors.js'
-import { insertEvents } from '../store/events.js'
 import type { Db, EventRow, NewEventRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import { actorId, type Actor } from './actor.js'
@@ -119,7 +118,7 @@ export function eventRow(
 
 /** Write events inside the change's database transaction `trx`; call it last in the transaction (docs/events.md). */
 export function recordEvents(store: Store, trx: Kysely<Db>, rows: readonly NewEventRow[]): Promise<void> {
-  return insertEvents(trx, store.dialect, rows)
+  return store.writes.insertEvents(trx, rows)
 }
 
 export function toEvent(row: EventRow): Event {

@@ -1,4 +1,5 @@
 /** Schemas every route group uses: dates, ids, money input, the error and success envelopes. */
+import { DIALECTS } from '../store/store.js'
 import { z } from '@hono/zod-openapi'
 import { isCurrency } from '../kernel/currencies.js'
 import { isIsoDate } from '../kernel/vocabulary.js'
@@ -49,4 +50,4 @@ export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', 
 
 export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) })
 
-export const Health = z.object({ status: z.literal('ok'), version: z.string(), store: z.enum(['sqlite', 'postgres']) })
+export const Health = z.object({ status: z.literal('ok'), version: z.string(), store: z.enum(DIALECTS) })

@@ -4,11 +4,13 @@
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
 import type { Kysely, RawBuilder } from 'kysely'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewEventRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
 /** The two databases a store runs on. */
-export type Dialect = 'sqlite' | 'postgres'
+/** The stores finctl opens (open-store.ts picks one by its target). */
+export const DIALECTS = ['sqlite', 'postgres'] as const
+export type Dialect = (typeof DIALECTS)[number]
 
 export interface RateLimitInput {
   keyId: string
@@ -144,9 +146,20 @@ export interface DialectSql {
   indexedBy(index: string): RawBuilder<unknown>
 }
 
+/** Writes inside a write transaction that each dialect does its own way (writes.ts). */
+export interface DialectWrites {
+  /** Entries onto their companies' audit chains (audit-chain.ts). */
+  appendAudit(trx: Kysely<Db>, rows: readonly NewAuditEntryRow[], chunk?: number): Promise<void>
+  /** Events into the outbox, in order per company (events.ts). */
+  insertEvents(trx: Kysely<Db>, rows: readonly NewEventRow[]): Promise<void>
+  /** The chained entries of rows just created (creations.ts). */
+  chainCreations(trx: Kysely<Db>, rows: readonly NewTransactionRow[], ids: ReadonlySet<string>): Promise<void>
+}
+
 export interface Store {
   readonly dialect: Dialect
   readonly sql: DialectSql
+  readonly writes: DialectWrites
   readonly db: Kysely<Db>
   readonly hot: HotPaths
   /** Transactions as the domain reads and writes them, and as they are stored (transaction-codec.ts). */

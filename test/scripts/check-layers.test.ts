@@ -54,6 +54,17 @@ describe('the layer check', () => {
     ])
   })
 
+  it('refuses a module over 450 lines, and a domain module that names a store dialect', () => {
+    const long = `${'export const x = 1\n'.repeat(451)}`
+    expect(check({ 'src/kernel/long.ts': long })).toEqual(['src/kernel/long.ts: 451 lines, over 450: split it where a concept ends'])
+    expect(check({ 'src/kernel/ok.ts': 'export const x = 1\n'.repeat(450) })).toEqual([])
+    const domain = {
+      'src/domain/a.ts': "// sqlite's planner, said in a comment, is fine\nif (store.dialect === 'postgres') q = q.forUpdate()\n",
+      'src/store/b.ts': "export const d = 'sqlite'\n",
+    }
+    expect(check(domain)).toEqual(['src/domain/a.ts:2: names a store dialect: ask store.sql or store.writes instead'])
+  })
+
   it('finds a circle, also of type-only imports on one floor', () => {
     const problems = check({
       'src/domain/a.ts': "import type { B } from './b.js'\n",

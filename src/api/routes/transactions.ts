@@ -3,13 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
-import {
-  createTransaction,
-  createTransactionBatchIdempotent,
-  createTransactionIdempotent,
-  storeTransactionBatch,
-  type BulkHint,
-} from '../../domain/transactions/create.js'
+import { createTransaction, storeTransactionBatch, type BulkHint } from '../../domain/transactions/create.js'
+import { createTransactionBatchIdempotent, createTransactionIdempotent } from '../../domain/transactions/create-idempotent.js'
 import {
   BatchCreateMinimalResponse,
   BatchCreateRequest,

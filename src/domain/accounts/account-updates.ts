@@ -10,7 +10,6 @@
  * move past a transaction of the account (no transaction is dated before it: opening.ts).
  */
 import type { Kysely } from 'kysely'
-import { appendAudit } from '../../store/audit-chain.js'
 import type { BankAccountRow, Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { currencyExponent } from '../../kernel/currencies.js'
@@ -90,7 +89,7 @@ export async function updateBankAccount(
     if (row.opening_exchange_rate !== after.opening_exchange_rate)
       changes.opening_exchange_rate = { before: row.opening_exchange_rate, after: after.opening_exchange_rate }
     if (Object.keys(changes).length > 0)
-      await appendAudit(trx, store.dialect, [
+      await store.writes.appendAudit(trx, [
         {
           company_id: companyId,
           transaction_id: row.id,

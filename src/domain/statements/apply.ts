@@ -5,7 +5,6 @@
  */
 import type { Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow } from '../../store/schema.js'
-import { appendAudit } from '../../store/audit-chain.js'
 import { creationEntries } from '../../store/creations.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
@@ -280,7 +279,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       created.push(row)
     }
     await flush()
-    await appendAudit(trx, store.dialect, chained)
+    await store.writes.appendAudit(trx, chained)
 
     const result = { created: createdCount, matched: matches.size, duplicates: sel.lines.length - fresh.length }
     await trx

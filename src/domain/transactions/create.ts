@@ -1,12 +1,10 @@
-/** Transactions: create, one by one, in batches and under an Idempotency-Key (docs/service-interface.md section 4.3). */
+/** Transactions: create, one by one and in batches (docs/service-interface.md section 4.3); under an Idempotency-Key: create-idempotent.ts. */
 import { uuidv7 } from '../../kernel/ids.js'
-import { InsertedRows, type Store } from '../../store/store.js'
-import { chainCreations } from '../../store/creations.js'
+import type { InsertedRows, Store } from '../../store/store.js'
 import type { Kysely } from 'kysely'
 import type { BankAccountRow, Db } from '../../store/schema.js'
 import { type NewTransactionRow, refKey, type TransactionRow } from '../../store/transaction-codec.js'
 import { actorId, type Actor } from '../actor.js'
-import { requestHash, runIdempotent, type IdempotentResult } from '../idempotency.js'
 import { AppError, validation } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { convertMinor, parseAmount, parseRate } from '../../kernel/money.js'
@@ -34,7 +32,7 @@ import { createdEvent, importedEvent } from './events.js'
 import { existingByRef, refTaken } from './import-refs.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
-async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
+export async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
   const c = await import('../categorization/categorizer.js')
   return c.prepareCategorizer(store, companyId, c.anyUncategorized(items))
 }
@@ -245,7 +243,7 @@ export async function storeTransactionBatch(
  * `Prefer: return=minimal` its index and id), errors by index, and the rows whose import_ref was
  * there already, with the id of the transaction that has it.
  */
-async function settleBatch<C>(
+export async function settleBatch<C>(
   store: Store,
   db: Kysely<Db>,
   built: BuiltBatch,
@@ -380,74 +378,4 @@ export async function createTransactionBatch(
   errors.sort((a, b) => a.index - b.index)
   categorizer?.apply(rows)
   return { errors, rows, indexes }
-}
-
-/** Create under an Idempotency-Key: the same key and body replay the first answer (keys are per credential). */
-export async function createTransactionIdempotent(
-  store: Store,
-  actor: Actor,
-  input: CreateTransactionRequest,
-  idempotencyKey: string,
-  now: Date,
-  window: DateWindow,
-): Promise<IdempotentResult<Transaction>> {
-  const hash = requestHash('POST', '/api-v1/transactions', input)
-  let created: NewTransactionRow | undefined
-  await store.tx.actorKey(actorId(actor))
-  const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
-    const row = await buildTransactionRow(store, actor, input, now, window, trx)
-    const t = toTransaction(row)
-    const ids = await store.tx.insert(trx, [row])
-    if (!ids.has(row.id)) throw await refTaken(store, trx, row)
-    await chainCreations(trx, store.dialect, store.tx, [row], ids)
-    await recordEvents(store, trx, [createdEvent(actor, t, now)])
-    created = row
-    return { status: 201, body: t }
-  })
-  if (created?.category != null) await learnCreated(store, actor.companyId, [created as TransactionRow], now)
-  return r
-}
-
-/** Insert rows inside `trx` and chain their creation (creations.ts). */
-async function insertChained(store: Store, trx: Kysely<Db>, rows: NewTransactionRow[]): Promise<Placement> {
-  const ids = await store.tx.insert(trx, rows)
-  await chainCreations(trx, store.dialect, store.tx, rows, ids)
-  return { inserted: InsertedRows.ofIds(rows, ids), matched: new Map() }
-}
-
-/** Batch create under an Idempotency-Key. */
-export async function createTransactionBatchIdempotent(
-  store: Store,
-  actor: Actor,
-  items: unknown[],
-  idempotencyKey: string,
-  now: Date,
-  window: DateWindow,
-  matchStatementLines = false,
-): Promise<IdempotentResult<BatchCreateResponse>> {
-  // The request is its items, and the flag when it is set (so a key's earlier batches keep their hash).
-  const hash = requestHash(
-    'POST',
-    '/api-v1/transactions/batch',
-    matchStatementLines ? { transactions: items, match_statement_lines: true } : items,
-  )
-  const categorizer = await prepareCategorizer(store, actor.companyId, items)
-  let stored: NewTransactionRow[] = []
-  await store.tx.actorKey(actorId(actor))
-  const r = await runIdempotent(store, { owner: actorId(actor), key: idempotencyKey, hash, now }, async (trx) => {
-    const built = await createTransactionBatch(store, actor, items, now, window, trx, categorizer)
-    const placed: Placement = matchStatementLines
-      ? await placeRows(store, trx, actor, built.rows, now)
-      : await insertChained(store, trx, built.rows)
-    stored = built.rows.filter((_, i) => placed.inserted.at(i))
-    const counts = { errors: built.errors.length, ...(matchStatementLines ? { matched: placed.matched.size } : {}) }
-    const event = importedEvent(actor, built.rows.length, placed.inserted, counts, now)
-    if (event) await recordEvents(store, trx, [event])
-    return {
-      status: 201,
-      body: await settleBatch(store, trx, built, placed, toTransaction, matchStatementLines ? placed.matched : undefined),
-    }
-  })
-  await learnCreated(store, actor.companyId, stored as TransactionRow[], now)
-  return r
 }

@@ -19,7 +19,6 @@ import { sql, type Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow, StoredTransactionRow } from '../../store/schema.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import { InsertedRows, type Store } from '../../store/store.js'
-import { appendAudit } from '../../store/audit-chain.js'
 import { creationEntries } from '../../store/creations.js'
 import type { Actor } from '../actor.js'
 import { auditRow, diff } from './audit.js'
@@ -192,7 +191,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
   const fresh = rows.filter((_, i) => !matched.has(i))
   const ids = await store.tx.insert(trx, fresh)
   // The head is locked last, after every row lock of this write (no deadlock with an update).
-  await appendAudit(trx, store.dialect, [
+  await store.writes.appendAudit(trx, [
     ...audit,
     ...creationEntries(
       fresh,

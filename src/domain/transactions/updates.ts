@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely'
 import type { Store } from '../../store/store.js'
 import type { Db } from '../../store/schema.js'
 import type { TransactionRow } from '../../store/transaction-codec.js'
-import { appendAudit } from '../../store/audit-chain.js'
 import type { Actor } from '../actor.js'
 import { auditRow, creationRow, diff, history } from './audit.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
@@ -204,7 +203,7 @@ export async function updateTransaction(
       if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
       checkUnlocked(lockDate, row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`, 'id')
       await store.tx.update(trx, next)
-      await appendAudit(trx, store.dialect, [auditRow(actor, 'update', row.id, changes, now)])
+      await store.writes.appendAudit(trx, [auditRow(actor, 'update', row.id, changes, now)])
       const delta = new LabelDelta()
       delta.note(row, next)
       const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
@@ -235,7 +234,7 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
         )
       await trx.deleteFrom('transactions').where('seq', '=', row.seq).execute()
       const created = creationRow(actor.companyId, row.id, row)
-      await appendAudit(trx, store.dialect, [
+      await store.writes.appendAudit(trx, [
         ...(created ? [created] : []),
         auditRow(actor, 'delete', row.id, diff(toTransaction(row), null), now),
       ])
@@ -324,7 +323,7 @@ export async function bulkUpdateTransactions(
           'transaction_ids',
         )
       }
-      await appendAudit(trx, store.dialect, audit, 1000)
+      await store.writes.appendAudit(trx, audit, 1000)
       const order = new Map(ids.map((id, i) => [id, i]))
       out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
       const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)

@@ -12,6 +12,7 @@ import { insertApiRequests } from './usage.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
 import { insertEvents } from '../events.js'
 import { postgresSql } from './sql.js'
+import { dialectWrites } from '../writes.js'
 import { chainCreations } from '../creations.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
@@ -107,6 +108,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   return {
     dialect: 'postgres',
     sql: postgresSql,
+    writes: dialectWrites('postgres', tx),
     db,
     hot: new PostgresHotPaths(db, pool, tx),
     tx,

@@ -11,6 +11,7 @@ import { Kysely, type SqliteDatabase } from 'kysely'
 import { beginImmediate, FileHealth } from './file-health.js'
 import { TurnTakingSqliteDialect } from './dialect.js'
 import { sqliteSql } from './sql.js'
+import { dialectWrites } from '../writes.js'
 import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
 import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from '../migrations/index.js'
 import { type BulkLoadSettings, bulkLoadSettings, SqliteBulkLoad } from './bulk-load.js'
@@ -125,6 +126,7 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
   return {
     dialect: 'sqlite',
     sql: sqliteSql,
+    writes: dialectWrites('sqlite', tx),
     db,
     hot,
     tx,

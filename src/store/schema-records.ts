@@ -1,0 +1,142 @@
+/**
+ * Table shapes for kysely (schema.ts has the conventions): the tables of what the books record
+ * beside their rows: closes and what they held, the report totals, the outbox of events and
+ * webhook deliveries.
+ */
+import type { Generated } from 'kysely'
+
+/** One close or reopen of a month (0016). */
+export interface PeriodClosesTable {
+  id: Generated<number>
+  company_id: string
+  /** The month, YYYY-MM */
+  period: string
+  action: 'close' | 'reopen'
+  /** The company's lock date once this was done (null: nothing closed any more). */
+  lock_date: string | null
+  previous_lock_date: string | null
+  /** `key:<id>` or `user:<id>` */
+  actor: string
+  reason: string | null
+  /** 1: closed although the month was not ready (--force) */
+  forced: number
+  created_at: string
+  /** The audit chain's head when the month was closed (0024; null on reopens and older closes, or no entry yet). */
+  chain_head_id: number | string | null
+  chain_head_hash: string | null
+  /** What the month held at the close (0026; null on reopens and older closes): its rows, their SHA-256, its figures (JSON). */
+  rows_count: number | string | null
+  rows_sha256: string | null
+  figures: string | null
+}
+
+/** Each transaction row of a closed month and its hash at the close (0026): what `verify --close` names. */
+export interface CloseRowsTable {
+  close_id: number | string
+  transaction_id: string
+  hash: string
+}
+
+/** An export written for a closed month (0024): what `finctl verify --close` checks again. */
+export interface CloseExportsTable {
+  id: Generated<number>
+  close_id: number
+  company_id: string
+  format: string
+  file_name: string
+  sha256: string
+  bytes: number | string
+  rows: number | string
+  period_from: string
+  period_to: string
+  /** SHA-256 of the accounts map a journal was written with (null: the default mapping). */
+  accounts_map_sha256: string | null
+  actor: string
+  created_at: string
+}
+
+/**
+ * Report totals kept by triggers (report-totals.ts): per day, account, cash-flow category and
+ * currency. The key columns of categories hold '' for NULL and '.' before a value.
+ */
+export interface ReportDayFlowsTable {
+  company_key: number
+  transaction_date: string
+  account_key: number
+  cash_flow: string
+  currency_code: string
+  n: number
+  inflows: number
+  outflows: number
+  amount: number
+}
+
+/** Report totals per month ('YYYY-MM'), account and the summary's groups (report-totals.ts). */
+export interface ReportMonthGroupsTable {
+  company_key: number
+  month: string
+  account_key: number
+  cash_flow: string
+  accounting: string
+  category: string
+  merchant: string
+  n: number
+  net: number
+  inflows: number
+  pending: number
+  unreconciled: number
+}
+
+/** The outbox (0020): one row per change, written in the change's database transaction (docs/events.md). */
+export interface EventsTable {
+  /** The order of events and the cursor readers page with (commit order within a company). */
+  seq: Generated<number>
+  id: string
+  company_id: string
+  type: string
+  object_id: string | null
+  /** `key:<id>` or `user:<id>` */
+  actor: string
+  created_at: string
+  /** JSON text: the object as the API returns it, or ids and counts for a batch */
+  data: string
+}
+
+/** A webhook endpoint (0021): where events go, and where its delivery stands (docs/events.md). */
+export interface WebhookEndpointsTable {
+  id: string
+  company_id: string
+  url: string
+  description: string
+  /** JSON array of event types */
+  event_types: string
+  /** The signing secret, kept as it is: the deliverer signs with it (docs/security.md) */
+  secret: string
+  status: 'enabled' | 'disabled'
+  disabled_reason: string | null
+  /** The last event sequence settled (delivered, or not of its types) */
+  cursor: number
+  attempts: number
+  next_attempt_at: string
+  failing_since: string | null
+  lease_until: string | null
+  leased_by: string | null
+  created_by: string
+  created_at: string
+  updated_at: string
+}
+
+/** One try to deliver an event to an endpoint (0021). */
+export interface WebhookAttemptsTable {
+  id: Generated<number>
+  endpoint_id: string
+  event_id: string
+  attempt: number
+  status_code: number | null
+  error: string | null
+  ok: number
+  resend: number
+  worker: string
+  duration_ms: number
+  created_at: string
+}
