@@ -28,7 +28,15 @@ export const TRANSACTION_FIELDS = [
 
 export type TransactionField = (typeof TRANSACTION_FIELDS)[number]
 
-/** What a transaction's audit entry records a change of: every field but its identity and timestamps. */
-export const AUDITED_TRANSACTION_FIELDS = TRANSACTION_FIELDS.filter(
-  (f): f is Exclude<TransactionField, 'id' | 'created_at' | 'updated_at'> => f !== 'id' && f !== 'created_at' && f !== 'updated_at',
-)
+type Audited = Exclude<TransactionField, 'id' | 'created_at' | 'updated_at'>
+
+/**
+ * What a transaction's audit entry records a change of: every field but its identity and
+ * timestamps, the account first (the order entries have always had their changes in).
+ */
+export const AUDITED_TRANSACTION_FIELDS: readonly Audited[] = [
+  'bank_account_id',
+  ...TRANSACTION_FIELDS.filter(
+    (f): f is Exclude<Audited, 'bank_account_id'> => f !== 'id' && f !== 'created_at' && f !== 'updated_at' && f !== 'bank_account_id',
+  ),
+]

@@ -3,6 +3,7 @@
  * with its value before and after. Entries are written in the same database transaction as the change.
  */
 import type { Kysely } from 'kysely'
+import { AUDITED_TRANSACTION_FIELDS } from '../../kernel/transaction-fields.js'
 import type { Db, NewAuditEntryRow } from '../../store/schema.js'
 import type { Actor } from '../actor.js'
 import { actorId } from '../actor.js'
@@ -11,26 +12,7 @@ import type { AuditEntry, Transaction } from '../schemas.js'
 export type AuditAction = AuditEntry['action']
 type Changes = Record<string, { before: unknown; after: unknown }>
 
-const AUDITED: Array<keyof Transaction> = [
-  'bank_account_id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'exchange_rate_date',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'bank_statement_id',
-]
+const AUDITED = AUDITED_TRANSACTION_FIELDS
 
 /** The fields that differ between two versions of a transaction (null for a side that does not exist). */
 export function diff(before: Transaction | null, after: Transaction | null): Changes {
