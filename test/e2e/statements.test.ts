@@ -90,8 +90,9 @@ describe.skipIf(!HAS_BANK_FILES)('statements end to end', () => {
       'RECONCILED',
       'DUPLICATES',
       'BALANCE',
+      'ERROR',
     ])
-    expect(list.slice(1).map((row) => [row[0], row[4], row[6], row[10]])).toEqual([[s.id, 'completed', '2', 'ok']])
+    expect(list.slice(1).map((row) => [row[0], row[4], row[6], row[10], row[11]])).toEqual([[s.id, 'completed', '2', 'ok', '']])
     const table = tsv((await sb.ok(['statements', 'get', s.id])).stdout)
     expect(table).toContainEqual(['balance check', 'ok'])
     expect(table).toContainEqual(['opening balance', '18.15 EUR'])
