@@ -5,7 +5,7 @@
  *   npm run bench                 full run (~17 minutes: cli + serve ~5.5, pg ~3, list ~2.5, statements ~1.5, categorize ~5)
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, import, reports, statements, categorize)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, import, reports, statements, categorize)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.cjs --version`, `keys show` and `tx list` (embedded default database, demo data)
@@ -85,10 +85,12 @@ const { values: flags } = parseArgs({
   strict: true,
 })
 if (flags.help) {
-  process.stdout.write('usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list|import|reports|statements|categorize]\n')
+  process.stdout.write(
+    'usage: tsx bench/run.ts [--quick] [--cpu-prof] [--only cli|serve|pg|list|list-scale|import|reports|statements|categorize]\n',
+  )
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list', 'import', 'reports', 'statements', 'categorize'] as const
+const SECTIONS = ['cli', 'serve', 'pg', 'list', 'list-scale', 'import', 'reports', 'statements', 'categorize'] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -106,6 +108,7 @@ const config = quick
       cpuProfS: 4,
       pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
+      listScale: { sizes: [10_000, 100_000] as [number, number], reps: 20, cliRuns: 1 },
       import: {
         sizes: [20_000, 100_000],
         ceilingRuns: 2,
@@ -129,6 +132,7 @@ const config = quick
       cpuProfS: 8,
       pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000 },
       list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
+      listScale: { sizes: [100_000, 1_000_000] as [number, number], reps: 50, cliRuns: 2 },
       import: {
         sizes: [100_000, 1_000_000],
         ceilingRuns: 3,
@@ -469,6 +473,13 @@ async function listSection(): Promise<void> {
   collect('list', await runListSection(root, c, log))
 }
 
+async function listScaleSection(): Promise<void> {
+  const c = config.listScale
+  log(`\n== 4a. List pages and tx list --all at ${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows (SQLite) ==`)
+  const { runListScaleSection } = await import('./lib/list-scale.js')
+  collect('list-scale', await runListScaleSection(root, c, log))
+}
+
 async function importSection(): Promise<void> {
   const c = config.import
   log(
@@ -530,6 +541,7 @@ async function main(): Promise<number> {
     ['serve', serveSection],
     ['pg', pgSection],
     ['list', listSection],
+    ['list-scale', listScaleSection],
     ['import', importSection],
     ['reports', reportsSection],
     ['statements', statementsSection],

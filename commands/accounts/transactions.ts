@@ -38,6 +38,6 @@ export async function runTransactions(host: VerbHost, o: TransactionsOptions, [g
   const page = await client.accounts.transactions(id, query)
   await printList(host.io, host.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'no transactions match' })
   if (page.pagination?.has_more && host.printer.format === 'table')
-    note(host.io, host.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
+    note(host.io, host.printer, `showing the first ${page.data.length}: add --all for every row`)
   return EXIT.ok
 }

@@ -62,6 +62,6 @@ export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {
     empty: 'no statements: upload one with `finctl statements upload FILE --account ID`',
   })
   if (page.pagination?.has_more && ctx.printer.format === 'table')
-    note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
+    note(ctx.io, ctx.printer, `showing the first ${page.data.length}: add --all for every row`)
   return EXIT.ok
 }

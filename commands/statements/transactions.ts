@@ -49,6 +49,6 @@ export async function runTransactions(ctx: VerbHost, o: TransactionsOptions, [gi
     empty: 'the statement has no transactions',
   })
   if (page.pagination?.has_more && ctx.printer.format === 'table')
-    note(ctx.io, ctx.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row`)
+    note(ctx.io, ctx.printer, `showing the first ${page.data.length}: add --all for every row`)
   return EXIT.ok
 }

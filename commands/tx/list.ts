@@ -28,15 +28,18 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
   if (o.all) {
     // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
     const { ProgressLine } = await import('../../src/cli/progress.js')
-    const bar = new ProgressLine(
-      host.io,
-      host.io.isStderrTTY && !host.printer.quiet && (!host.io.isStdoutTTY || host.printer.format === 'table'),
-    )
+    const shown = host.io.isStderrTTY && !host.printer.quiet && (!host.io.isStdoutTTY || host.printer.format === 'table')
+    const bar = new ProgressLine(host.io, shown)
     const started = Date.now()
     const pages = (async function* () {
       let done = 0
       try {
-        for await (const page of client.pages<Transaction>('/api-v1/transactions', { ...query, limit: query.limit ?? 1000 })) {
+        for await (const page of client.pages<Transaction>('/api-v1/transactions', {
+          ...query,
+          limit: query.limit ?? 1000,
+          // The bar needs the total: counted once with the first page (the cursor carries it).
+          ...(shown ? { include_total: true } : {}),
+        })) {
           done += page.data.length
           bar.update({ done, total: page.pagination?.total ?? done, elapsedMs: Date.now() - started })
           yield page.data
@@ -51,7 +54,8 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
   const page = await client.transactions.list(query)
   await printList(host.io, host.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'no transactions match' })
   if (page.pagination?.has_more && host.printer.format === 'table') {
-    note(host.io, host.printer, `showing ${page.data.length} of ${page.pagination.total}: add --all for every row, or --limit N`)
+    // No total asked: counting every match would make one page cost as much as the whole list.
+    note(host.io, host.printer, `showing the first ${page.data.length}: add --all for every row, or --limit N`)
   }
   return 0
 }

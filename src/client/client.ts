@@ -272,7 +272,7 @@ export class Client {
   readonly statements = {
     /** Upload a statement file (JSON, the file in base64); answered with the statement pending. */
     upload: (body: StatementUploadJson) => this.request<Statement>('POST', '/api-v1/statements', { body }).then((r) => r.data),
-    list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string } = {}) =>
+    list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string; include_total?: boolean } = {}) =>
       this.request<Statement[]>('GET', '/api-v1/statements', { query: q }),
     get: (id: string) => this.request<Statement>('GET', `/api-v1/statements/${encodeURIComponent(id)}`).then((r) => r.data),
     transactions: (id: string, q: TransactionQuery = {}) =>

@@ -35,7 +35,13 @@ export const ErrorBody = z
   .openapi('Error')
 
 export const Pagination = z
-  .object({ limit: z.number().int(), next_cursor: z.string().nullable(), has_more: z.boolean(), total: z.number().int() })
+  .object({
+    limit: z.number().int(),
+    next_cursor: z.string().nullable(),
+    has_more: z.boolean(),
+    // Transactions and statements count only when asked (`include_total=true`): a count reads every match.
+    total: z.number().int().optional(),
+  })
   .openapi('Pagination')
 
 export function envelope<T extends z.ZodType>(data: T) {

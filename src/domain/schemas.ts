@@ -178,7 +178,7 @@ export type Company = z.infer<typeof Company>
 
 // ---- transactions: list, detail, update, bulk, batch ------------------------------------------
 
-const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true')
+export const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true')
 
 /** A part of an id people type (a short id): 6 to 32 hex digits, dashes allowed where the id has them. */
 const IdPart = z
@@ -206,6 +206,7 @@ export const TransactionListQuery = z
     sort: z.enum(['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']).optional(),
     limit: z.coerce.number().int().min(1).max(1000).optional(),
     cursor: z.string().max(500).optional(),
+    include_total: boolQuery.optional(),
   })
   .strict()
 export type TransactionListQuery = z.infer<typeof TransactionListQuery>

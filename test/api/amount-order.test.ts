@@ -59,7 +59,7 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
     let cursor: string | undefined
     let total = -1
     for (let pages = 0; pages < 40; pages++) {
-      const page = await ca.transactions.list({ ...query, limit: 3, cursor })
+      const page = await ca.transactions.list({ ...query, limit: 3, cursor, include_total: true })
       total = page.pagination!.total
       ids.push(...page.data.map((t) => t.id))
       cursor = page.pagination!.next_cursor ?? undefined
@@ -112,7 +112,7 @@ describe.each(MATRIX)('amount order over %s on %s', (kind, storeKind) => {
       let cursor: string | undefined
       let total = -1
       for (let i = 0; i < count; i++) {
-        const page = await cc.transactions.list({ ...query, limit, cursor })
+        const page = await cc.transactions.list({ ...query, limit, cursor, include_total: true })
         total = page.pagination!.total
         ids.push(...page.data.map((x) => x.id))
         cursor = page.pagination!.next_cursor ?? undefined

@@ -155,7 +155,7 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     // Filters and reports read the indexes that are set aside: they scan meanwhile, and answer the same.
     const july = created.filter((r) => r.date.startsWith('2025-07')).length
     expect(july).toBeGreaterThan(0)
-    const listed = await c.transactions.list({ from: '2025-07-01', to: '2025-07-31', limit: 1000 })
+    const listed = await c.transactions.list({ from: '2025-07-01', to: '2025-07-31', limit: 1000, include_total: true })
     expect(listed.data).toHaveLength(july)
     expect(listed.pagination?.total).toBe(july)
 

@@ -220,7 +220,7 @@ describe.each(MATRIX)('exports via %s on %s', (kind, storeKind) => {
       seen.push(...page.data)
       total = page.pagination!.total
     }
-    const listed = await client.transactions.list({ ...period, limit: 1 })
+    const listed = await client.transactions.list({ ...period, limit: 1, include_total: true })
     expect(total).toBe(listed.pagination!.total)
     expect(seen.length).toBe(total)
     expect(new Set(seen.map((r) => r.id)).size).toBe(total)

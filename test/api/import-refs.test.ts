@@ -23,7 +23,8 @@ describe.each(MATRIX)('import_ref over %s on %s', (kind, storeKind) => {
     import_ref: ref,
     ...over,
   })
-  const count = async (account: string) => (await c.transactions.list({ bank_account_id: account, limit: '1' })).pagination!.total
+  const count = async (account: string) =>
+    (await c.transactions.list({ bank_account_id: account, limit: '1', include_total: true })).pagination!.total
 
   beforeAll(async () => {
     h = await createHarness(kind, storeKind)

@@ -70,7 +70,7 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
 
   describe('list', () => {
     it('sorts by transaction_date descending by default, with the filtered total', async () => {
-      const { data, pagination } = await c.transactions.list()
+      const { data, pagination } = await c.transactions.list({ include_total: true })
       expect(pagination).toEqual({ limit: 50, next_cursor: null, has_more: false, total: 7 })
       const dates = data.map((t) => t.transaction_date)
       expect([...dates].sort().reverse()).toEqual(dates)
@@ -89,7 +89,7 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       expect(await q({ q: '%' })).toEqual(['Sandwich 50%_off'])
       expect(await q({ status: 'pending', is_reconciled: 'false', q: 'rent' })).toEqual(['Rent February'])
       expect(await q({ status: 'void' })).toEqual([])
-      expect((await c.transactions.list({ category: 'Groceries' })).pagination?.total).toBe(2)
+      expect((await c.transactions.list({ category: 'Groceries', include_total: true })).pagination?.total).toBe(2)
     })
 
     it('sorts by amount both ways', async () => {
@@ -130,8 +130,22 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       }
     })
 
-    it('counts the total with the first page: later pages carry it; other filters count again', async () => {
-      const first = await c.transactions.list({ limit: 2, tag: 'food' })
+    it('counts the total only when asked: no total by default, neither on later pages', async () => {
+      const plain = await c.transactions.list({ limit: 2, tag: 'food' })
+      expect(plain.pagination).toMatchObject({ has_more: true })
+      expect(plain.pagination).not.toHaveProperty('total')
+      const next = await c.transactions.list({ limit: 2, tag: 'food', cursor: plain.pagination!.next_cursor! })
+      expect(next.pagination).not.toHaveProperty('total')
+      expect((await c.transactions.list({ tag: 'food', include_total: false })).pagination).not.toHaveProperty('total')
+      const statements = await c.statements.list({ limit: 1 })
+      expect(statements.pagination).not.toHaveProperty('total')
+      expect((await c.statements.list({ include_total: true })).pagination?.total).toEqual(expect.any(Number))
+      const e = await rejects(c.transactions.list({ include_total: 'yes' }), 'validation_error', 400)
+      expect(e.details?.[0]?.path).toBe('include_total')
+    })
+
+    it('counts the asked total with the first page: later pages carry it; other filters count again', async () => {
+      const first = await c.transactions.list({ limit: 2, tag: 'food', include_total: true })
       expect(first.pagination).toMatchObject({ has_more: true, total: 3 })
       const extra = await c.transactions.create({
         bank_account_id: a.accountId,
@@ -144,9 +158,9 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
         // The walk's total stays the one it started with (a page walk of a large list counts once).
         const second = await c.transactions.list({ limit: 2, tag: 'food', cursor: first.pagination!.next_cursor! })
         expect(second.pagination?.total).toBe(3)
-        expect((await c.transactions.list({ tag: 'food' })).pagination?.total).toBe(4)
+        expect((await c.transactions.list({ tag: 'food', include_total: true })).pagination?.total).toBe(4)
         // The same cursor with another filter counts that filter's rows.
-        const gift = await c.transactions.list({ limit: 2, tag: 'gift', cursor: first.pagination!.next_cursor! })
+        const gift = await c.transactions.list({ limit: 2, tag: 'gift', cursor: first.pagination!.next_cursor!, include_total: true })
         expect(gift.pagination?.total).toBe(1)
       } finally {
         await c.transactions.delete(extra.id)
@@ -165,7 +179,7 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
     })
 
     it("never shows another company's transactions", async () => {
-      const other = await h.client({ apiKey: b.key }).transactions.list()
+      const other = await h.client({ apiKey: b.key }).transactions.list({ include_total: true })
       expect(other.data).toEqual([])
       expect(other.pagination?.total).toBe(0)
       await rejects(h.client({ apiKey: b.key }).accounts.transactions(a.accountId), 'not_found', 404)

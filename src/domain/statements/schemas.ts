@@ -4,7 +4,7 @@
  * validation, types and the OpenAPI document.
  */
 import { z } from '@hono/zod-openapi'
-import { AmountInput, IsoDate, Timestamp, TransactionListQuery } from '../schemas.js'
+import { AmountInput, boolQuery, IsoDate, Timestamp, TransactionListQuery } from '../schemas.js'
 
 import { STATEMENT_FORMATS, STATEMENT_STATUSES, type StatementFormat } from '../../kernel/statement-formats.js'
 
@@ -149,6 +149,7 @@ export const StatementListQuery = z
     status: z.enum(STATEMENT_STATUSES).optional(),
     limit: z.coerce.number().int().min(1).max(1000).optional(),
     cursor: z.string().max(200).optional(),
+    include_total: boolQuery.optional(),
   })
   .strict()
 export type StatementListQuery = z.infer<typeof StatementListQuery>

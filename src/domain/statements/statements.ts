@@ -377,7 +377,7 @@ export async function listStatements(
       .orderBy('id', 'desc')
       .limit(limit + 1)
       .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q.include_total ? filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : undefined,
   ])
   const hasMore = rows.length > limit
   const pageRows = await settleStale(store, hasMore ? rows.slice(0, limit) : rows, now, running)
@@ -388,7 +388,7 @@ export async function listStatements(
       limit,
       next_cursor: hasMore && last ? Buffer.from(last.id).toString('base64url') : null,
       has_more: hasMore,
-      total: Number(total.n),
+      ...(total ? { total: Number(total.n) } : {}),
     },
   }
 }

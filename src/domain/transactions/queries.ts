@@ -1,7 +1,8 @@
 /**
  * Listing transactions: every filter of docs/api.md section 4, sorted, with opaque keyset cursors
- * (a page walk sees each row once, whatever is inserted meanwhile) and the filtered total, counted
- * with the first page and carried in the cursor: a walk of every page counts once, not per page.
+ * (a page walk sees each row once, whatever is inserted meanwhile). A page reads only its rows; the
+ * filtered total is counted only when asked (`include_total`), and then rides in the cursor, so a
+ * walk counts once and its later pages carry it free.
  */
 import { createHash } from 'node:crypto'
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
@@ -21,7 +22,7 @@ type SortColumn = 'transaction_date' | 'amount' | 'created_at'
 
 export interface Page<T> {
   data: T[]
-  pagination: { limit: number; next_cursor: string | null; has_more: boolean; total: number }
+  pagination: { limit: number; next_cursor: string | null; has_more: boolean; total?: number }
 }
 
 /**
@@ -42,7 +43,7 @@ function encodeCursor(c: Cursor): string {
 
 /** The filters of a query as one short text: what its total counted. */
 function filterKey(q: TransactionListQuery): string {
-  const { cursor: _c, limit: _l, sort: _s, ...filters } = q
+  const { cursor: _c, limit: _l, sort: _s, include_total: _t, ...filters } = q
   const entries = Object.entries(filters)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -170,9 +171,10 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
     .orderBy('transactions.seq', dir)
     .limit(limit + 1)
   const carried = c?.total !== undefined && c.filters === filters ? c.total : undefined
-  const counted = carried !== undefined ? undefined : filtered.select(sql<number>`count(*)`.as('n'))
+  // A count reads every match: only when asked, and never again on a walk that carries one.
+  const counted = carried === undefined && q.include_total ? filtered.select(sql<number>`count(*)`.as('n')) : undefined
   const [stored, t] = await Promise.all([ordered.execute(), counted?.executeTakeFirstOrThrow()])
-  const total = t ? Number(t.n) : (carried as number)
+  const total = t ? Number(t.n) : carried
   const rows = await store.tx.decode(db, stored)
   const hasMore = rows.length > limit
   const pageRows = hasMore ? rows.slice(0, limit) : rows
@@ -183,7 +185,7 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
       limit,
       next_cursor: hasMore && last ? encodeCursor({ s: sort, v: last[column] as string | number, seq: last.seq, total, filters }) : null,
       has_more: hasMore,
-      total,
+      ...(total === undefined ? {} : { total }),
     },
   }
 }

@@ -390,7 +390,7 @@ describe('accounts, categories, company, in process', () => {
       expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
       expect(rows.map((r) => r[0])).toEqual(newest(OPERATING).slice(0, 4))
       expect(page.stdout).not.toContain('total')
-      expect(page.stderr).toContain('showing 4 of 9')
+      expect(page.stderr).toContain('showing the first 4: add --all')
       expect(all.code, all.stderr).toBe(0)
       expect((JSON.parse(all.stdout) as Tx[]).map((t) => t.id)).toEqual(newest(OPERATING))
     })

@@ -35,7 +35,7 @@ describe('tx list, in process', () => {
     const [header, ...rows] = tsv(table.stdout)
     expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
     expect(rows.map((r) => r[0])).toEqual(expected)
-    expect(table.stderr).toContain(`showing 50 of ${fx.length}: add --all`)
+    expect(table.stderr).toContain('showing the first 50: add --all')
   })
 
   it('says nothing more when the page holds every row', async () => {
