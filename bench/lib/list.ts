@@ -189,7 +189,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       {
         id: 'category-p1',
         label: `category=${CATEGORY} page 1`,
-        query: { category: CATEGORY, limit: cfg.limit },
+        query: { category: CATEGORY, limit: cfg.limit, include_total: true },
         sql: `SELECT * FROM transactions ${W} AND "category" = ? ${ORDER} LIMIT ?`,
         params: [companyKey, CATEGORY, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W} AND "category" = ?`,
@@ -199,7 +199,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       {
         id: 'rare-category-p1',
         label: `category=${RARE} (rare) page 1`,
-        query: { category: RARE, limit: cfg.limit },
+        query: { category: RARE, limit: cfg.limit, include_total: true },
         sql: `SELECT * FROM transactions ${W} AND "category" = ? ${ORDER} LIMIT ?`,
         params: [companyKey, RARE, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W} AND "category" = ?`,
@@ -209,7 +209,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       {
         id: 'account-range-p1',
         label: `bank_account_id=A&from=${RANGE.from}&to=${RANGE.to} page 1`,
-        query: { bank_account_id: accounts[0], from: RANGE.from, to: RANGE.to, limit: cfg.limit },
+        query: { bank_account_id: accounts[0], from: RANGE.from, to: RANGE.to, limit: cfg.limit, include_total: true },
         // The account stands for its company (the service checks the account is the company's).
         sql: `SELECT * FROM transactions WHERE "account_key" = ? AND "transaction_date" >= ? AND "transaction_date" <= ? ${ORDER} LIMIT ?`,
         params: [keyed[0].accountKey, RANGE.from, RANGE.to, L],
@@ -220,7 +220,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       {
         id: `category-p${catDeep}`,
         label: `category=${CATEGORY} page ${catDeep}`,
-        query: { category: CATEGORY, limit: cfg.limit, cursor: catWalk.cursor },
+        query: { category: CATEGORY, limit: cfg.limit, include_total: true, cursor: catWalk.cursor },
         sql: `SELECT * FROM transactions ${W} AND "category" = ? AND ("transaction_date", "seq") < (?, ?) ${ORDER} LIMIT ?`,
         params: [companyKey, CATEGORY, catV, catId, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W} AND "category" = ?`,
@@ -230,7 +230,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       {
         id: `all-p${allDeep}`,
         label: `unfiltered page ${allDeep}`,
-        query: { limit: cfg.limit, cursor: allWalk.cursor },
+        query: { limit: cfg.limit, include_total: true, cursor: allWalk.cursor },
         sql: `SELECT * FROM transactions ${W} AND ("transaction_date", "seq") < (?, ?) ${ORDER} LIMIT ?`,
         params: [companyKey, allV, allId, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W}`,
@@ -240,7 +240,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       {
         id: 'amount-p1',
         label: 'sort=-amount page 1 (unfiltered)',
-        query: { sort: '-amount', limit: cfg.limit },
+        query: { sort: '-amount', limit: cfg.limit, include_total: true },
         sql: `SELECT * FROM transactions ${W} ORDER BY "amount" DESC, "seq" DESC LIMIT ?`,
         params: [companyKey, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W}`,
@@ -250,7 +250,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
       {
         id: 'all-p1',
         label: 'unfiltered page 1',
-        query: { limit: cfg.limit },
+        query: { limit: cfg.limit, include_total: true },
         sql: `SELECT * FROM transactions ${W} ${ORDER} LIMIT ?`,
         params: [companyKey, L],
         countSql: `SELECT count(*) AS n FROM transactions ${W}`,

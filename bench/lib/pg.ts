@@ -60,7 +60,8 @@ interface ConfigSample extends LoadSample {
 export const GET_FILTER = { category: 'Rent', limit: 50 }
 
 function getRequest(apiKey: string): HttpRequestSpec {
-  const q = new URLSearchParams({ category: GET_FILTER.category, limit: String(GET_FILTER.limit) })
+  // With its total, as the bare server gives one: the same work on both sides.
+  const q = new URLSearchParams({ category: GET_FILTER.category, limit: String(GET_FILTER.limit), include_total: 'true' })
   return { method: 'GET', path: `/api-v1/transactions?${q}`, headers: { 'x-api-key': apiKey, accept: 'application/json' } }
 }
 

@@ -84,7 +84,8 @@ function seedDatabase(s: FinctlSetup, rows: number): { matching: number; ms: num
 }
 
 export function filteredGetRequest(apiKey: string): HttpRequestSpec {
-  const q = new URLSearchParams({ category: GET_FILTER.category, limit: String(GET_FILTER.limit) })
+  // With its total, as the bare server gives one: the same work on both sides.
+  const q = new URLSearchParams({ category: GET_FILTER.category, limit: String(GET_FILTER.limit), include_total: 'true' })
   return { method: 'GET', path: `/api-v1/transactions?${q}`, headers: { 'x-api-key': apiKey, accept: 'application/json' } }
 }
 
