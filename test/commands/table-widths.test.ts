@@ -146,6 +146,7 @@ describe('every table fits the terminal and names what it leaves out', () => {
     event = (await sb.json<Array<{ id: string }>>(['events', 'list', '--json']))[0]?.id ?? ''
     // A month closed with a long reason and an export, checked by verify --close.
     await sb.ok(['close', '2026-01', '--force', '--reason', REASON, '--export', 'csv', '--output-dir', sb.path('books')])
+    await sb.ok(['alias', 'set', 'leases', `tx list --search "${RULE_TEXT}" --category "${RULE_CATEGORY}"`])
   }, 120_000)
 
   afterAll(() => sb.cleanup())
@@ -165,6 +166,9 @@ describe('every table fits the terminal and names what it leaves out', () => {
     ['rules', 'list'],
     ['rules', 'get', rules],
     ['rules', 'test', rules, '--since', '2026-01-01'],
+    ['rules', 'test', '--all', '--since', '2026-01-01'],
+    ['rules', 'apply', rules, '--since', '2026-01-01', '--dry-run'],
+    ['alias', 'list'],
     ['statements', 'list'],
     ['statements', 'get', statementId],
     ['statements', 'transactions', juneId],
