@@ -5,6 +5,8 @@ export interface Target {
   /** 'max': ratio must be below `ratio`; 'min': ratio must be at least `ratio`. */
   kind: 'max' | 'min'
   ratio: number
+  /** A guard against regression: `--check` fails the run when it does not hold. */
+  guard?: boolean
 }
 
 export interface Figure {
