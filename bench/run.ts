@@ -68,6 +68,7 @@ import {
   txRequest,
   type HttpRequestSpec,
   type LoadSample,
+  type FinctlSetup,
   type PairedRuns,
 } from './lib/throughput.js'
 import type { ServerProcess } from './lib/children.js'
@@ -99,12 +100,13 @@ const config = quick
   ? {
       cli: { runs: 5, warmups: 1, budgetMs: 60_000 },
       tx: { rounds: 3, durationS: 3, warmupS: 2 },
+      usageReadRounds: 150,
       health: { rounds: 3, durationS: 3, warmupS: 1 },
       get: { rounds: 3, durationS: 3, warmupS: 1, seedRows: 100_000 },
       connections: 10,
       pauseMs: 300,
       cpuProfS: 4,
-      pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000 },
+      pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000, usageReadRounds: 150 },
       list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
       import: {
         sizes: [20_000, 100_000],
@@ -122,12 +124,13 @@ const config = quick
   : {
       cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
       tx: { rounds: 5, durationS: 10, warmupS: 3 },
+      usageReadRounds: 500,
       health: { rounds: 3, durationS: 10, warmupS: 2 },
       get: { rounds: 5, durationS: 10, warmupS: 3, seedRows: 100_000 },
       connections: 10,
       pauseMs: 500,
       cpuProfS: 8,
-      pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000 },
+      pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000, usageReadRounds: 500 },
       list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
       import: {
         sizes: [100_000, 1_000_000],
@@ -298,6 +301,7 @@ async function serveSection(): Promise<void> {
     figures.push(...loadFigures('serve.tx', 'POST /api-v1/transactions', txRuns, 'bare node:http+sqlite', true))
     const healthRuns = await pairedLoad(finctl, healthRequest, bare, healthRequest, { ...config.health, ...common, label: 'GET /healthz' })
     figures.push(...loadFigures('serve.healthz', 'GET /healthz (context)', healthRuns, 'bare node:http hello', false))
+    await usageReadFigures(finctl, setup)
 
     const cpu = (runs: LoadSample[]) => summarize(runs.map((s) => s.serverCpuUsPerReq)).median
     const loader = (runs: LoadSample[]) => summarize(runs.map((s) => s.loaderCpuMs / (s.durationS * 1000))).median
@@ -356,6 +360,27 @@ async function serveSection(): Promise<void> {
   Object.assign(serveExtra, { get: { path: get.request.path, seed: get.seed, plan: get.plan } })
 
   if (flags['cpu-prof']) await profileSection(setup)
+}
+
+/** Usage reads beside GET /api-v1/company (bench/lib/usage-reads.ts): one process, then two on the same SQLite file. */
+async function usageReadFigures(finctl: ServerProcess, setup: FinctlSetup): Promise<void> {
+  const { measureUsageReads } = await import('./lib/usage-reads.js')
+  const one = await measureUsageReads([finctl], setup.apiKey, setup.accountId, config.usageReadRounds, 'serve.usage1', '1 process')
+  const second = await startFinctl(root, setup)
+  try {
+    const two = await measureUsageReads(
+      [finctl, second],
+      setup.apiKey,
+      setup.accountId,
+      config.usageReadRounds,
+      'serve.usage2',
+      '2 processes',
+    )
+    figures.push(...one.figures, ...two.figures)
+    extra.usageReads = { sqlite1: one.p50, sqlite2: two.p50 }
+  } finally {
+    await second.stop()
+  }
 }
 
 interface ProfiledRun {
