@@ -230,33 +230,20 @@ export async function settleRolledKeys(store: Store, now: Date): Promise<number>
 export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {
   const db = store.db
   const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()
-  const [totals, last24, endpoints, codes, recentRows] = await Promise.all([
+  // One scan of the key's records for every total (grouped by endpoint and status), then the newest few.
+  const [groups, recentRows] = await Promise.all([
     db
       .selectFrom('api_requests')
       .select([
+        'endpoint',
+        'status_code',
         sql<number>`count(*)`.as('n'),
         sql<number>`coalesce(sum(response_time_ms), 0)`.as('ms'),
-        sql<string | null>`max(created_at)`.as('last'),
+        sql<string>`max(created_at)`.as('last'),
+        sql<number>`sum(CASE WHEN created_at >= ${since} THEN 1 ELSE 0 END)`.as('n24'),
       ])
       .where('key_id', '=', key.id)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('api_requests')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('key_id', '=', key.id)
-      .where('created_at', '>=', since)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('api_requests')
-      .select(['endpoint', sql<number>`count(*)`.as('n')])
-      .where('key_id', '=', key.id)
-      .groupBy('endpoint')
-      .execute(),
-    db
-      .selectFrom('api_requests')
-      .select(['status_code', sql<number>`count(*)`.as('n')])
-      .where('key_id', '=', key.id)
-      .groupBy('status_code')
+      .groupBy(['endpoint', 'status_code'])
       .execute(),
     db
       .selectFrom('api_requests')
@@ -267,15 +254,28 @@ export async function usageStats(store: Store, key: ApiKeyRow, recent: number, n
       .limit(recent)
       .execute(),
   ])
-  const total = Number(totals.n)
-  const totalMs = Number(totals.ms)
+  let total = 0
+  let totalMs = 0
+  let last24 = 0
+  let last: string | null = null
+  const endpoints: Record<string, number> = {}
+  const codes: Record<string, number> = {}
+  for (const g of groups) {
+    const n = Number(g.n)
+    total += n
+    totalMs += Number(g.ms)
+    last24 += Number(g.n24)
+    if (last === null || g.last > last) last = g.last
+    endpoints[g.endpoint] = (endpoints[g.endpoint] ?? 0) + n
+    codes[String(g.status_code)] = (codes[String(g.status_code)] ?? 0) + n
+  }
   return {
     total_requests: total,
-    last_used_at: totals.last ?? key.last_used_at,
-    last_24h_requests: Number(last24.n),
+    last_used_at: last ?? key.last_used_at,
+    last_24h_requests: last24,
     avg_response_time_ms: total === 0 ? 0 : Math.round(totalMs / total),
-    endpoints: Object.fromEntries(endpoints.map((r) => [r.endpoint, Number(r.n)])),
-    status_codes: Object.fromEntries(codes.map((r) => [String(r.status_code), Number(r.n)])),
+    endpoints,
+    status_codes: codes,
     recent_requests: recentRows.map((r) => ({ ...r, status_code: Number(r.status_code), response_time_ms: Number(r.response_time_ms) })),
   }
 }
