@@ -14,10 +14,13 @@
  *      node:http + better-sqlite3 server doing one INSERT (bench/bare-server.mjs); GET /healthz
  *      vs a bare node:http hello, for context; and (bench/lib/serve-get.ts) a filtered GET
  *      /api-v1/transactions?category=Rent&limit=50 page on 100,000 seeded transactions vs the bare
- *      server running the same page query and count(*) on the same SQLite file.
+ *      server running the same page query and count(*) on the same SQLite file; p50 of GET /api-keys/me
+ *      and /api-keys/me/usage vs GET /api-v1/company, one process and two on the same file
+ *      (bench/lib/usage-reads.ts; target < 1.5x).
  *   3. pg (bench/lib/pg.ts): POST /api-v1/transactions and a filtered GET page on `finctl serve`
  *      over PostgreSQL (FINCTL_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test,
- *      a fresh schema per run, dropped at the end), one process vs SQLite and two processes vs one.
+ *      a fresh schema per run, dropped at the end), one process vs SQLite and two processes vs one;
+ *      the usage reads as in 2, one process and two.
  *   4. list (bench/lib/list.ts): embedded filtered page latency on 1,000,000 transactions (100,000
  *      with --quick): first pages, page 1000 via next_cursor, unfiltered, vs the bare SQL page query,
  *      and the cost of the `total` count.
@@ -68,7 +71,6 @@ import {
   txRequest,
   type HttpRequestSpec,
   type LoadSample,
-  type FinctlSetup,
   type PairedRuns,
 } from './lib/throughput.js'
 import type { ServerProcess } from './lib/children.js'
@@ -301,7 +303,10 @@ async function serveSection(): Promise<void> {
     figures.push(...loadFigures('serve.tx', 'POST /api-v1/transactions', txRuns, 'bare node:http+sqlite', true))
     const healthRuns = await pairedLoad(finctl, healthRequest, bare, healthRequest, { ...config.health, ...common, label: 'GET /healthz' })
     figures.push(...loadFigures('serve.healthz', 'GET /healthz (context)', healthRuns, 'bare node:http hello', false))
-    await usageReadFigures(finctl, setup)
+    const { usageReadsOnSqlite } = await import('./lib/usage-reads.js')
+    const reads = await usageReadsOnSqlite(root, finctl, setup, config.usageReadRounds)
+    figures.push(...reads.figures)
+    extra.usageReads = reads.p50
 
     const cpu = (runs: LoadSample[]) => summarize(runs.map((s) => s.serverCpuUsPerReq)).median
     const loader = (runs: LoadSample[]) => summarize(runs.map((s) => s.loaderCpuMs / (s.durationS * 1000))).median
@@ -360,27 +365,6 @@ async function serveSection(): Promise<void> {
   Object.assign(serveExtra, { get: { path: get.request.path, seed: get.seed, plan: get.plan } })
 
   if (flags['cpu-prof']) await profileSection(setup)
-}
-
-/** Usage reads beside GET /api-v1/company (bench/lib/usage-reads.ts): one process, then two on the same SQLite file. */
-async function usageReadFigures(finctl: ServerProcess, setup: FinctlSetup): Promise<void> {
-  const { measureUsageReads } = await import('./lib/usage-reads.js')
-  const one = await measureUsageReads([finctl], setup.apiKey, setup.accountId, config.usageReadRounds, 'serve.usage1', '1 process')
-  const second = await startFinctl(root, setup)
-  try {
-    const two = await measureUsageReads(
-      [finctl, second],
-      setup.apiKey,
-      setup.accountId,
-      config.usageReadRounds,
-      'serve.usage2',
-      '2 processes',
-    )
-    figures.push(...one.figures, ...two.figures)
-    extra.usageReads = { sqlite1: one.p50, sqlite2: two.p50 }
-  } finally {
-    await second.stop()
-  }
 }
 
 interface ProfiledRun {

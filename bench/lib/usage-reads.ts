@@ -6,6 +6,7 @@
  */
 import { Agent, request } from 'node:http'
 import type { ServerProcess } from './children.js'
+import { startFinctl, type FinctlSetup } from './throughput.js'
 import { makeFigure, type Figure } from './report.js'
 
 const PATHS = { me: '/api-keys/me', usage: '/api-keys/me/usage', company: '/api-v1/company' } as const
@@ -92,4 +93,16 @@ export async function measureUsageReads(
       notes: [`the key had ${records} usage records at the start`],
     })
   return { figures: [figure('me'), figure('usage')], p50: { me: p50(ms.me), usage: p50(ms.usage), company: p50(ms.company) } }
+}
+
+/** On SQLite: `finctl` alone, then with a second process on the same file. */
+export async function usageReadsOnSqlite(root: string, finctl: ServerProcess, setup: FinctlSetup, rounds: number) {
+  const one = await measureUsageReads([finctl], setup.apiKey, setup.accountId, rounds, 'serve.usage1', '1 process')
+  const second = await startFinctl(root, setup)
+  try {
+    const two = await measureUsageReads([finctl, second], setup.apiKey, setup.accountId, rounds, 'serve.usage2', '2 processes')
+    return { figures: [...one.figures, ...two.figures], p50: { sqlite1: one.p50, sqlite2: two.p50 } }
+  } finally {
+    await second.stop()
+  }
 }
