@@ -230,21 +230,20 @@ export async function settleRolledKeys(store: Store, now: Date): Promise<number>
 export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {
   const db = store.db
   const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()
-  // One scan of the key's records for every total (grouped by endpoint and status), then the newest few.
-  const [groups, recentRows] = await Promise.all([
+  // The totals kept per endpoint and status (api_key_usage), the last day's count from the index on
+  // (key_id, created_at), and the newest few records.
+  const [groups, last24, recentRows] = await Promise.all([
+    db
+      .selectFrom('api_key_usage')
+      .select(['endpoint', 'status_code', 'requests', 'response_ms', 'last_at'])
+      .where('key_id', '=', key.id)
+      .execute(),
     db
       .selectFrom('api_requests')
-      .select([
-        'endpoint',
-        'status_code',
-        sql<number>`count(*)`.as('n'),
-        sql<number>`coalesce(sum(response_time_ms), 0)`.as('ms'),
-        sql<string>`max(created_at)`.as('last'),
-        sql<number>`sum(CASE WHEN created_at >= ${since} THEN 1 ELSE 0 END)`.as('n24'),
-      ])
+      .select(sql<number>`count(*)`.as('n'))
       .where('key_id', '=', key.id)
-      .groupBy(['endpoint', 'status_code'])
-      .execute(),
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('api_requests')
       .select(['endpoint', 'method', 'status_code', 'response_time_ms', 'created_at'])
@@ -256,23 +255,21 @@ export async function usageStats(store: Store, key: ApiKeyRow, recent: number, n
   ])
   let total = 0
   let totalMs = 0
-  let last24 = 0
   let last: string | null = null
   const endpoints: Record<string, number> = {}
   const codes: Record<string, number> = {}
   for (const g of groups) {
-    const n = Number(g.n)
+    const n = Number(g.requests)
     total += n
-    totalMs += Number(g.ms)
-    last24 += Number(g.n24)
-    if (last === null || g.last > last) last = g.last
+    totalMs += Number(g.response_ms)
+    if (last === null || g.last_at > last) last = g.last_at
     endpoints[g.endpoint] = (endpoints[g.endpoint] ?? 0) + n
     codes[String(g.status_code)] = (codes[String(g.status_code)] ?? 0) + n
   }
   return {
     total_requests: total,
     last_used_at: last ?? key.last_used_at,
-    last_24h_requests: last24,
+    last_24h_requests: Number(last24.n),
     avg_response_time_ms: total === 0 ? 0 : Math.round(totalMs / total),
     endpoints,
     status_codes: codes,
