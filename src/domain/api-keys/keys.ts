@@ -230,22 +230,20 @@ export async function settleRolledKeys(store: Store, now: Date): Promise<number>
 export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {
   const db = store.db
   const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()
-  // The totals kept per endpoint and status (api_key_usage), each row carrying the last day's count
-  // (from the index on key_id, created_at: a key without totals has no records), and the newest few.
-  const [groups, recentRows] = await Promise.all([
+  // The totals kept per endpoint and status (api_key_usage), the last day's count from the index on
+  // (key_id, created_at), and the newest few records.
+  const [groups, last24, recentRows] = await Promise.all([
     db
       .selectFrom('api_key_usage')
       .select(['endpoint', 'status_code', 'requests', 'response_ms', 'last_at'])
-      .select((eb) =>
-        eb
-          .selectFrom('api_requests')
-          .select(sql<number>`count(*)`.as('n'))
-          .where('key_id', '=', key.id)
-          .where('created_at', '>=', since)
-          .as('last24'),
-      )
       .where('key_id', '=', key.id)
       .execute(),
+    db
+      .selectFrom('api_requests')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('key_id', '=', key.id)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('api_requests')
       .select(['endpoint', 'method', 'status_code', 'response_time_ms', 'created_at'])
@@ -271,7 +269,7 @@ export async function usageStats(store: Store, key: ApiKeyRow, recent: number, n
   return {
     total_requests: total,
     last_used_at: last ?? key.last_used_at,
-    last_24h_requests: Number(groups[0]?.last24 ?? 0),
+    last_24h_requests: Number(last24.n),
     avg_response_time_ms: total === 0 ? 0 : Math.round(totalMs / total),
     endpoints,
     status_codes: codes,
