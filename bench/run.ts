@@ -14,10 +14,13 @@
  *      node:http + better-sqlite3 server doing one INSERT (bench/bare-server.mjs); GET /healthz
  *      vs a bare node:http hello, for context; and (bench/lib/serve-get.ts) a filtered GET
  *      /api-v1/transactions?category=Rent&limit=50 page on 100,000 seeded transactions vs the bare
- *      server running the same page query and count(*) on the same SQLite file.
+ *      server running the same page query and count(*) on the same SQLite file; p50 of GET /api-keys/me
+ *      and /api-keys/me/usage vs GET /api-v1/company, one process and two on the same file
+ *      (bench/lib/usage-reads.ts; target < 1.5x).
  *   3. pg (bench/lib/pg.ts): POST /api-v1/transactions and a filtered GET page on `finctl serve`
  *      over PostgreSQL (FINCTL_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test,
- *      a fresh schema per run, dropped at the end), one process vs SQLite and two processes vs one.
+ *      a fresh schema per run, dropped at the end), one process vs SQLite and two processes vs one;
+ *      the usage reads as in 2, one process and two.
  *   4. list (bench/lib/list.ts): embedded filtered page latency on 1,000,000 transactions (100,000
  *      with --quick): first pages, page 1000 via next_cursor, unfiltered, vs the bare SQL page query,
  *      and the cost of the `total` count.
@@ -103,12 +106,13 @@ const config = quick
   ? {
       cli: { runs: 5, warmups: 1, budgetMs: 60_000 },
       tx: { rounds: 3, durationS: 3, warmupS: 2 },
+      usageReadRounds: 150,
       health: { rounds: 3, durationS: 3, warmupS: 1 },
       get: { rounds: 3, durationS: 3, warmupS: 1, seedRows: 100_000 },
       connections: 10,
       pauseMs: 300,
       cpuProfS: 4,
-      pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000 },
+      pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000, usageReadRounds: 150 },
       list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
       listScale: { sizes: [10_000, 100_000] as [number, number], reps: 20, cliRuns: 1 },
       import: {
@@ -127,12 +131,13 @@ const config = quick
   : {
       cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
       tx: { rounds: 5, durationS: 10, warmupS: 3 },
+      usageReadRounds: 500,
       health: { rounds: 3, durationS: 10, warmupS: 2 },
       get: { rounds: 5, durationS: 10, warmupS: 3, seedRows: 100_000 },
       connections: 10,
       pauseMs: 500,
       cpuProfS: 8,
-      pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000 },
+      pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000, usageReadRounds: 500 },
       list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
       listScale: { sizes: [100_000, 1_000_000] as [number, number], reps: 50, cliRuns: 2 },
       import: {
@@ -306,6 +311,10 @@ async function serveSection(): Promise<void> {
     figures.push(...loadFigures('serve.tx', 'POST /api-v1/transactions', txRuns, 'bare node:http+sqlite', true))
     const healthRuns = await pairedLoad(finctl, healthRequest, bare, healthRequest, { ...config.health, ...common, label: 'GET /healthz' })
     figures.push(...loadFigures('serve.healthz', 'GET /healthz (context)', healthRuns, 'bare node:http hello', false))
+    const { usageReadsOnSqlite } = await import('./lib/usage-reads.js')
+    const reads = await usageReadsOnSqlite(root, finctl, setup, config.usageReadRounds)
+    figures.push(...reads.figures)
+    extra.usageReads = reads.p50
 
     const cpu = (runs: LoadSample[]) => summarize(runs.map((s) => s.serverCpuUsPerReq)).median
     const loader = (runs: LoadSample[]) => summarize(runs.map((s) => s.loaderCpuMs / (s.durationS * 1000))).median

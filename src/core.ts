@@ -28,8 +28,9 @@ export interface CoreOptions extends OpenStoreOptions {
   now?: () => Date
   /** Default: FINCTL_DATE_WINDOW, else 1970-01-01..+1y. */
   dateWindow?: DateWindow
-  usageIntervalMs?: number
-  /** With usageIntervalMs 0: write usage records this long after they are made all the same (UsageRecorder). */
+  /** Default true (`finctl serve`): each usage record is written before its request is answered (UsageRecorder). */
+  usageBeforeAnswer?: boolean
+  /** With usageBeforeAnswer false: write usage records this long after they are made all the same (UsageRecorder). */
   usageLaterMs?: number
   log?: AppDeps['log']
   loginFailed?: AppDeps['loginFailed']
@@ -42,7 +43,7 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
   // FINCTL_RATE_MAX_AGE_DAYS, read where rates are looked up: a malformed value stops the core here (exit 2).
   rateMaxAgeDays()
   const store = await openStore(target, opts)
-  const usage = new UsageRecorder(store, { intervalMs: opts.usageIntervalMs ?? 100, maxBuffer: 500, laterMs: opts.usageLaterMs })
+  const usage = new UsageRecorder(store, { beforeAnswer: opts.usageBeforeAnswer ?? true, maxBuffer: 500, laterMs: opts.usageLaterMs })
   const now = opts.now ?? (() => new Date())
   const app = createApp({
     store,

@@ -8,6 +8,7 @@
  * The schema is created fresh per run and dropped at the end, also when the run fails or is
  * interrupted (a synchronous `node -e` drop registered with the cleanup hooks).
  */
+import { measureUsageReads } from './usage-reads.js'
 import { randomBytes } from 'node:crypto'
 import { spawnSync } from 'node:child_process'
 import { cpus } from 'node:os'
@@ -40,6 +41,8 @@ export interface PgConfig {
   pauseMs: number
   seedRows: number
   batchSize: number
+  /** Rounds of the usage reads beside GET /api-v1/company (usage-reads.ts). */
+  usageReadRounds: number
 }
 
 export interface PgSectionResult {
@@ -370,6 +373,11 @@ export async function runPgSection(root: string, cfg: PgConfig, log: (l: string)
       `pg: ${cores} CPU(s); PostgreSQL, both finctl processes and autocannon share them, so a second process cannot add CPU that is not there.`,
     )
     extra.runs = runs
+    // Usage reads beside GET /api-v1/company: one process, then both on the one schema.
+    const one = await measureUsageReads([pgA], pgSetup.apiKey, pgSetup.accountId, cfg.usageReadRounds, 'pg.usage1', 'PG 1 proc')
+    const two = await measureUsageReads([pgA, pgB], pgSetup.apiKey, pgSetup.accountId, cfg.usageReadRounds, 'pg.usage2', 'PG 2 procs')
+    figures.push(...one.figures, ...two.figures)
+    extra.usageReads = { pg1: one.p50, pg2: two.p50 }
     return { figures, lines, extra }
   } finally {
     const stopped = await Promise.all(servers.map((s) => s.stop()))

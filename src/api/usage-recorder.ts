@@ -1,12 +1,15 @@
 /**
- * Buffers usage records (one per key-authenticated request) and writes them in batches, so no
- * request waits on a disk write of its own. Flushed on a short timer, when the buffer fills,
- * before any usage or key read, and on shutdown: a test that makes N requests sees N. Readers of the
- * request log are woken after each write (`onWrite`).
+ * Writes usage records (one per key-authenticated request) in batches. Readers of the request log
+ * are woken after each write (`onWrite`).
  *
- * Several processes may share one database. `settle()` (before a usage read) flushes this
- * process's records and then waits one flush interval, by which time every other process's timer
- * has fired too, so the read counts requests answered anywhere before it began.
+ * `finctl serve` (`beforeAnswer`): a request is answered only once its record is in the database,
+ * the records of one turn of the event loop sharing one write (a group commit; while a write is
+ * under way, the next turn's records gather for the one after it). Several processes may share one
+ * database, and none holds a record of a request it has answered, so a usage read counts every
+ * request answered anywhere before it began without waiting on the other processes.
+ *
+ * The embedded core (not `beforeAnswer`): one process, records written at close (or `laterMs`
+ * after they are made); `settle` flushes them.
  */
 import type { Store } from '../store/store.js'
 import type { NewApiRequestRow } from '../store/schema.js'
@@ -23,33 +26,52 @@ export class UsageRecorder {
   constructor(
     private readonly store: Store,
     private readonly opts: {
-      intervalMs: number
+      /** Each record is written before its request is answered: `record` resolves once it is. */
+      beforeAnswer: boolean
       maxBuffer: number
       /**
-       * With `intervalMs` 0 (the embedded core: records written at close), still write them this
+       * Without `beforeAnswer` (the embedded core: records written at close), still write them this
        * long after they are made, so that a long-lived command's requests reach the request log
        * (`finctl logs tail`) while it runs. `settle` does not wait for it.
        */
       laterMs?: number
-    } = { intervalMs: 100, maxBuffer: 500 },
+    } = { beforeAnswer: true, maxBuffer: 500 },
   ) {}
 
-  /** Flush, then (when records are written on a timer) wait until other processes' timers have fired. */
-  async settle(): Promise<void> {
-    await this.flush()
-    if (this.opts.intervalMs > 0) {
-      await new Promise((r) => setTimeout(r, this.opts.intervalMs + 50))
-      await this.flush()
-    }
+  /** The write that the records made since the last one will join (`beforeAnswer`). */
+  private nextWrite: Promise<void> | undefined
+
+  /**
+   * Before a usage read: write this process's records. Every other process wrote the records of the
+   * requests it answered before answering them, so there is nothing to wait for.
+   */
+  settle(): Promise<void> {
+    return this.flush()
   }
 
-  record(row: NewApiRequestRow): void {
+  /** Keep `row`; with `beforeAnswer`, resolves once it is in the database (rejects if that write failed). */
+  record(row: NewApiRequestRow): Promise<void> {
     this.buffer.push(row)
-    if (this.buffer.length >= this.opts.maxBuffer) void this.flush()
-    else if (!this.timer && (this.opts.intervalMs > 0 || this.opts.laterMs)) {
-      this.timer = setTimeout(() => void this.flush().catch(() => {}), this.opts.intervalMs || this.opts.laterMs)
+    if (this.opts.beforeAnswer) {
+      if (this.buffer.length >= this.opts.maxBuffer) return this.flush()
+      if (!this.nextWrite) {
+        // After the write under way and one turn of the event loop, so that a burst shares a write.
+        const next = this.flushing
+          .then(() => new Promise<void>((r) => setImmediate(r)))
+          .then(() => {
+            if (this.nextWrite === next) this.nextWrite = undefined
+            return this.flush()
+          })
+        this.nextWrite = next
+      }
+      return this.nextWrite
+    }
+    if (this.buffer.length >= this.opts.maxBuffer) void this.flush().catch(() => {})
+    else if (!this.timer && this.opts.laterMs) {
+      this.timer = setTimeout(() => void this.flush().catch(() => {}), this.opts.laterMs)
       this.timer.unref()
     }
+    return Promise.resolve()
   }
 
   /** Call `listener` after each write of records, and when the core stops (`release`). */

@@ -15,7 +15,7 @@ export interface EmbeddedTransport {
 export async function openEmbedded(database: string, opts: CoreOptions = {}): Promise<EmbeddedTransport> {
   // One CLI command makes few requests: usage records are written at close, or a quarter second
   // after they are made when the command runs longer (the request log shows them: docs/logs.md).
-  const core = await openCore(database, { usageIntervalMs: 0, usageLaterMs: 250, ...opts })
+  const core = await openCore(database, { usageBeforeAnswer: false, usageLaterMs: 250, ...opts })
   // A command may stop (Ctrl-C in `logs tail`) with a request still in the app: the store closes after it.
   const inFlight = new Set<Promise<unknown>>()
   let closed = false

@@ -91,6 +91,16 @@ export interface ApiRequestsTable {
   path: string | null
 }
 
+/** Each key's usage totals per endpoint and status (0029), kept with the records. */
+export interface ApiKeyUsageTable {
+  key_id: string
+  endpoint: string
+  status_code: number
+  requests: number
+  response_ms: number
+  last_at: string
+}
+
 export interface BankAccountsTable {
   id: string
   /** Integer key that transactions refer to (0011); never reused. */
@@ -302,6 +312,7 @@ export interface Db {
   api_keys: ApiKeysTable
   rate_limit_counters: RateLimitCountersTable
   api_requests: ApiRequestsTable
+  api_key_usage: ApiKeyUsageTable
   bank_accounts: BankAccountsTable
   transactions: TransactionsTable
   idempotency_keys: IdempotencyKeysTable

@@ -219,6 +219,22 @@ describe.each(STORES)('two serve processes on one %s database', (storeKind) => {
     const me = await c.client(c.urls[0], { apiKey: k.key }).keys.me()
     expect(me.usage_count).toBe(42)
   })
+
+  it('a usage read right after a request answered by the other process counts it', async () => {
+    // One request at a time, each read at once on the other process: a record still held in
+    // memory (or written on a timer) by the process that answered would be missed.
+    const k = await c.client(c.urls[0], { token: c.token }).keys.create({ name: 'at once', scopes: ['read'] })
+    for (let i = 1; i <= 6; i++) {
+      const [from, to] = i % 2 ? [c.urls[0], c.urls[1]] : [c.urls[1], c.urls[0]]
+      await c.client(from, { apiKey: k.key }).accounts.list()
+      const u = await c.client(to, { token: c.token }).keys.usage({ keyId: k.id })
+      expect(u.total_requests).toBe(i)
+      expect(u.endpoints).toEqual({ '/api-v1/bank-accounts': i })
+    }
+    // GET /api-keys/me counts the key's requests on both processes, the ones before it (not itself)
+    const me = await c.client(c.urls[1], { apiKey: k.key }).keys.me()
+    expect(me.usage_count).toBe(6)
+  })
 })
 
 describe.each(STORES)('graceful shutdown on %s', (storeKind) => {

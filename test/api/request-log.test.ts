@@ -96,7 +96,10 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
     expect(got).toHaveLength(1)
     const page = await readRequestLog(c, { after: from, status: '5xx' })
     expect(page.data).toEqual([])
-    expect(Number(page.next_cursor)).toBe(Number(cursor))
+    // Past the company read; and past the log's own reads, whose records are written before they
+    // are answered on a server (the log leaves them out).
+    expect(Number(page.next_cursor)).toBeGreaterThanOrEqual(Number(cursor))
+    expect((await readRequestLog(c, { after: page.next_cursor })).data).toEqual([])
   })
 
   it('a long poll answers as soon as a request is recorded, not at the end of its wait', async () => {

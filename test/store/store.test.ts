@@ -49,10 +49,12 @@ const MIGRATION_NAMES = [
   '0026_close_contents',
   '0027_opening_rates',
   '0028_creation_entries',
+  '0029_key_usage_totals',
 ]
 
 const TABLES = [
   'actors',
+  'api_key_usage',
   'api_keys',
   'api_requests',
   'audit_chain_heads',

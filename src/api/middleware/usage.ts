@@ -1,7 +1,8 @@
 /**
  * Records every key-authenticated request (after it is answered, whatever its status, 429 too):
  * endpoint as its route template with the /api-v1 prefix, the path as requested, method, status,
- * time taken, the request id.
+ * time taken, the request id. On `finctl serve` the answer leaves once its record is written
+ * (UsageRecorder), so that a usage read in any process counts it.
  */
 import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
@@ -25,7 +26,7 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
         // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it replaces
         const path = c.req.path.slice(0, 200).replace(/\u0000/g, '\uFFFD')
         const endpoint = route.endsWith('*') ? path : endpointTemplate(route)
-        deps.usage.record({
+        const written = deps.usage.record({
           key_id: key.id,
           company_id: key.company_id,
           method: c.req.method,
@@ -36,6 +37,8 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
           request_id: c.get('requestId') ?? null,
           path,
         })
+        // A failed write keeps its records for the next one: the request is answered all the same.
+        await written.catch(() => {})
       }
     }
   }

@@ -230,34 +230,20 @@ export async function settleRolledKeys(store: Store, now: Date): Promise<number>
 export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {
   const db = store.db
   const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()
-  const [totals, last24, endpoints, codes, recentRows] = await Promise.all([
+  // The totals kept per endpoint and status (api_key_usage), the last day's count from the index on
+  // (key_id, created_at), and the newest few records.
+  const [groups, last24, recentRows] = await Promise.all([
     db
-      .selectFrom('api_requests')
-      .select([
-        sql<number>`count(*)`.as('n'),
-        sql<number>`coalesce(sum(response_time_ms), 0)`.as('ms'),
-        sql<string | null>`max(created_at)`.as('last'),
-      ])
+      .selectFrom('api_key_usage')
+      .select(['endpoint', 'status_code', 'requests', 'response_ms', 'last_at'])
       .where('key_id', '=', key.id)
-      .executeTakeFirstOrThrow(),
+      .execute(),
     db
       .selectFrom('api_requests')
       .select(sql<number>`count(*)`.as('n'))
       .where('key_id', '=', key.id)
       .where('created_at', '>=', since)
       .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('api_requests')
-      .select(['endpoint', sql<number>`count(*)`.as('n')])
-      .where('key_id', '=', key.id)
-      .groupBy('endpoint')
-      .execute(),
-    db
-      .selectFrom('api_requests')
-      .select(['status_code', sql<number>`count(*)`.as('n')])
-      .where('key_id', '=', key.id)
-      .groupBy('status_code')
-      .execute(),
     db
       .selectFrom('api_requests')
       .select(['endpoint', 'method', 'status_code', 'response_time_ms', 'created_at'])
@@ -267,15 +253,26 @@ export async function usageStats(store: Store, key: ApiKeyRow, recent: number, n
       .limit(recent)
       .execute(),
   ])
-  const total = Number(totals.n)
-  const totalMs = Number(totals.ms)
+  let total = 0
+  let totalMs = 0
+  let last: string | null = null
+  const endpoints: Record<string, number> = {}
+  const codes: Record<string, number> = {}
+  for (const g of groups) {
+    const n = Number(g.requests)
+    total += n
+    totalMs += Number(g.response_ms)
+    if (last === null || g.last_at > last) last = g.last_at
+    endpoints[g.endpoint] = (endpoints[g.endpoint] ?? 0) + n
+    codes[String(g.status_code)] = (codes[String(g.status_code)] ?? 0) + n
+  }
   return {
     total_requests: total,
-    last_used_at: totals.last ?? key.last_used_at,
+    last_used_at: last ?? key.last_used_at,
     last_24h_requests: Number(last24.n),
     avg_response_time_ms: total === 0 ? 0 : Math.round(totalMs / total),
-    endpoints: Object.fromEntries(endpoints.map((r) => [r.endpoint, Number(r.n)])),
-    status_codes: Object.fromEntries(codes.map((r) => [String(r.status_code), Number(r.n)])),
+    endpoints,
+    status_codes: codes,
     recent_requests: recentRows.map((r) => ({ ...r, status_code: Number(r.status_code), response_time_ms: Number(r.response_time_ms) })),
   }
 }

@@ -1,9 +1,9 @@
 /** Usage records on SQLite: prepared statements, one transaction a flush. */
 import type BetterSqlite3 from 'better-sqlite3'
-import { usagePerKey } from '../api-usage.js'
+import { usagePerGroup, usagePerKey } from '../api-usage.js'
 import type { NewApiRequestRow } from '../schema.js'
 
-/** Appends usage records and brings each key's usage_count and last_used_at in step, in one transaction. */
+/** Appends usage records and brings each key's usage_count, last_used_at and kept totals in step, in one transaction. */
 export function prepareUsage(raw: BetterSqlite3.Database): (rows: NewApiRequestRow[]) => void {
   const insertRequest = raw.prepare(
     `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at, request_id, path)
@@ -14,8 +14,15 @@ export function prepareUsage(raw: BetterSqlite3.Database): (rows: NewApiRequestR
        last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < @last THEN @last ELSE last_used_at END
      WHERE id = @id`,
   )
+  const addUp = raw.prepare(
+    `INSERT INTO api_key_usage (key_id, endpoint, status_code, requests, response_ms, last_at)
+     VALUES (@key_id, @endpoint, @status_code, @requests, @response_ms, @last_at)
+     ON CONFLICT (key_id, endpoint, status_code) DO UPDATE SET requests = requests + excluded.requests,
+       response_ms = response_ms + excluded.response_ms, last_at = max(last_at, excluded.last_at)`,
+  )
   return raw.transaction((rows: NewApiRequestRow[]) => {
     for (const row of rows) insertRequest.run({ request_id: null, path: null, ...row })
     for (const [id, { n, last }] of usagePerKey(rows)) bumpKey.run({ id, n, last })
+    for (const g of usagePerGroup(rows)) addUp.run(g)
   })
 }
