@@ -58,7 +58,8 @@ describe('query plans of the reads over transactions (SQLite)', () => {
       const p1 = await c.transactions.list({ sort, limit: 20 })
       await c.transactions.list({ sort, limit: 20, cursor: p1.pagination?.next_cursor ?? undefined })
     }
-    await c.transactions.list({ bank_account_id: account, limit: 20 })
+    // With its total: the count of an account's rows is planned too (below).
+    await c.transactions.list({ bank_account_id: account, limit: 20, include_total: true })
     // The account with its balance, and every account (tx import reads it first); an account in
     // another currency than the base holding a row in a third, which its balance names unconverted.
     const eur = await c.accounts.create({ name: 'Euro', account_type: 'checking', currency_code: 'EUR' })
