@@ -49,6 +49,7 @@ const MIGRATION_NAMES = [
   '0026_close_contents',
   '0027_opening_rates',
   '0028_creation_entries',
+  '0029_import_batches',
 ]
 
 const TABLES = [
@@ -67,6 +68,7 @@ const TABLES = [
   'events',
   'exchange_rates',
   'idempotency_keys',
+  'import_batches',
   'kysely_migration',
   'kysely_migration_lock',
   'login_counters',
@@ -101,6 +103,7 @@ function indexes(_kind: StoreKind): string[] {
     'companies_key',
     'events_company_seq',
     'idempotency_keys_created',
+    'import_batches_company',
     'login_failures_created',
     'period_closes_company',
     'report_day_flows_account',

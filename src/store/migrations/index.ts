@@ -35,6 +35,7 @@ import * as periodLockTriggers from './0025_period_lock_triggers.js'
 import * as closeContents from './0026_close_contents.js'
 import * as openingRates from './0027_opening_rates.js'
 import * as creationEntries from './0028_creation_entries.js'
+import * as importBatches from './0029_import_batches.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -68,6 +69,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0026_close_contents', closeContents],
   ['0027_opening_rates', openingRates],
   ['0028_creation_entries', creationEntries],
+  ['0029_import_batches', importBatches],
 ]
 
 /** Every migration, in order, for one dialect. */
