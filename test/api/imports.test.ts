@@ -75,6 +75,13 @@ describe.each(MATRIX)('import batches over %s on %s', (kind, storeKind) => {
     expect(done.actor).toBeTruthy()
     expect(done.finished_at).not.toBeNull()
 
+    // Each creating write of the batch names it in its rows_created chain entry: the batch's rows are found through them.
+    const entries = await h.store.db.selectFrom('audit_entries').select('changes').where('action', '=', 'rows_created').execute()
+    const mine = entries
+      .map((e) => JSON.parse(e.changes as string) as { count: number; batch_id?: string })
+      .filter((c) => c.batch_id === b.id)
+    expect(mine.reduce((n, c) => n + c.count, 0)).toBe(3)
+
     // The same rows again, in a new batch: nothing twice, all of them there already.
     const again = await c.imports.create({ file_name: 'jan.csv', bank_account_id: a.accountId })
     await c.transactions.batchMinimal([item(1), item(2), item(3)], { importBatch: again.id })

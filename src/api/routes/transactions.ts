@@ -163,7 +163,7 @@ export function transactionRoutes(deps: AppDeps) {
         const prefer = c.req.header('prefer')
         const minimal = prefersMinimal(prefer)
         if (minimal) c.header('Preference-Applied', 'return=minimal')
-        const options = { now: now(), window, minimal, bulk: bulkHint(prefer), matchStatementLines: match }
+        const options = { now: now(), window, minimal, bulk: bulkHint(prefer), matchStatementLines: match, importBatch: batch }
         return c.json({ success: true as const, data: await counted(await storeTransactionBatch(store, actor, items, options)) }, 201)
       },
     )
