@@ -81,6 +81,8 @@ describe.each(MATRIX)('import batches over %s on %s', (kind, storeKind) => {
       .map((e) => JSON.parse(e.changes as string) as { count: number; batch_id?: string })
       .filter((c) => c.batch_id === b.id)
     expect(mine.reduce((n, c) => n + c.count, 0)).toBe(3)
+    const rows = await call('GET', `/api-v1/transactions?import_batch_id=${b.id}&limit=100`)
+    expect(rows.body.data.map((t: { description: string }) => t.description).sort()).toEqual(['batch 1', 'batch 2', 'batch 3'])
 
     // The same rows again, in a new batch: nothing twice, all of them there already.
     const again = await c.imports.create({ file_name: 'jan.csv', bank_account_id: a.accountId })
@@ -92,6 +94,7 @@ describe.each(MATRIX)('import batches over %s on %s', (kind, storeKind) => {
       rejected: 0,
     })
     expect((await c.transactions.list({ bank_account_id: a.accountId, limit: 100 })).data).toHaveLength(3)
+    expect((await call('GET', `/api-v1/transactions?import_batch_id=${again.id}`)).body.data).toEqual([])
 
     // Listed newest first, in keyset pages.
     const p1 = await c.imports.list({ limit: 1 })

@@ -73,6 +73,12 @@ describe('imports list and show, in process', () => {
     expect(table.stdout).toContain('jan.csv')
     expect(table.stdout).toMatch(/already there\s+2/)
     expect(table.stderr).toContain('line 4 rejected:')
+    // The re-run created nothing; the first run's rows are listed under its record.
+    expect(table.stderr).not.toContain('the rows it created')
+    const firstShown = await sb.run(['imports', 'show', summary.batch_id])
+    expect(firstShown.stderr).toContain('the rows it created')
+    expect(firstShown.stdout).toContain('Paper')
+    expect(firstShown.stdout).toContain('Pens')
     const rows = await sb.run(['imports', 'list'])
     expect(rows.code).toBe(0)
     expect(rows.stdout).toContain(short as string)
