@@ -59,7 +59,8 @@ export async function openImportBatch(client: Client, o: BatchOptions, plan: Imp
 /** `rejected`: every row the command counted as rejected (the service's own rejects among them). */
 export async function finishImportBatch(client: Client, id: string, summary: ImportSummary, failed: boolean): Promise<void> {
   await client.imports.finish(id, {
-    state: failed ? 'failed' : 'completed',
+    // --atomic rolled back: what it created was deleted again, the batch did not land.
+    state: failed || summary.rolled_back ? 'failed' : 'completed',
     read: summary.read,
     rejected: summary.rejected,
     rejects: summary.rejects.slice(0, 1000),
