@@ -41,6 +41,7 @@ export const AGGREGATES = [
   ['categorization', /^src\/domain\/categorization\//],
   ['transactions', /^src\/domain\/transactions\//],
   ['statements', /^src\/domain\/statements\//],
+  ['imports', /^src\/domain\/imports\//],
   ['reports', /^src\/domain\/reports\//],
   ['exports', /^src\/domain\/exports\//],
   ['closing', /^src\/domain\/closing\//],

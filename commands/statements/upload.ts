@@ -191,12 +191,14 @@ export async function runUpload(ctx: UploadHost, o: UploadOptions, [file]: strin
         pending = uploaded
         if (o.wait === false) return uploaded
         spinner.start(`processing ${request.file_name} (statement ${uploaded.id})`)
-        return client.statements.wait(uploaded.id, {
+        const done = await client.statements.wait(uploaded.id, {
           onPoll: (x) => {
             pending = x
             spinner.update(`processing ${request.file_name}: ${x.status}`)
           },
         })
+        // The import batch is named in the upload's answer only: --json keeps it.
+        return uploaded.batch_id ? { ...done, batch_id: uploaded.batch_id } : done
       })(),
       stopped,
       () => spinner.stop(),

@@ -7,6 +7,7 @@ import type { VerbHost } from '../../src/cli/runner.js'
 import type { ImportRequest, ImportSummary } from '../../src/jobs/import/run.js'
 import type { readRejects as ReadRejects } from '../../src/jobs/import/reject-list.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
+import { shortId } from '../../src/cli/short-ids.js'
 
 /** The rows of amount 0 taken as bookings, named by their lines. */
 function zeroNote(z: { rows: number; lines: number[] }, dryRun: boolean): string {
@@ -106,6 +107,8 @@ export async function printSummary(
   if (s.rolled_back) io.stderr.write('error: --atomic: some rows are invalid, so nothing was imported\n')
   else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.on_statement === 0 && s.rejected === 0)
     note(io, printer, 'nothing new: every row of this file was imported before')
+  if (!s.dry_run && s.batch_id)
+    note(io, printer, `import batch ${shortId(s.batch_id)}: see it with finctl imports show ${shortId(s.batch_id)}`)
   if (!s.dry_run && s.on_statement > 0) {
     note(
       io,

@@ -129,6 +129,13 @@ export interface ImportOptions extends MappingFlags {
 /** Skipped lines the plan names one by one. */
 const SHOWN_SKIPS = 20
 
+/** A stopped import's batch says so, with the counts the service saw; a service out of reach leaves it running. */
+async function markInterrupted(ctx: ImportHost, id: string): Promise<void> {
+  try {
+    await (await ctx.client()).imports.finish(id, { state: 'interrupted' })
+  } catch {}
+}
+
 export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[]): Promise<number> {
   const [file] = args
   await requireInputFile(file)
@@ -192,6 +199,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
   if (!o.dryRun) note(ctx.io, ctx.printer, `importing ${file} into ${into} on ${ctx.describeTarget()}`)
   let summary: ImportSummary
   let created = 0
+  let batchId: string | undefined
   const stopper = new AbortController()
   // Batches commit one by one: what went in before a failure or Ctrl-C stays, and the same command goes on.
   const stoppedAfter = () =>
@@ -257,6 +265,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
             created = p.created
             bar.update({ ...p, detail: p.duplicates ? `${p.duplicates.toLocaleString('en-US')} already imported` : undefined })
           },
+          onBatch: (id) => (batchId = id),
           onRequest: (l) => ctx.logRequest(l),
           beforeWrite: () => ctx.confirmWrite(),
           signal: stopper.signal,
@@ -272,6 +281,8 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
   } catch (e) {
     bar.end()
     if (created > 0 && !o.atomic && !(e instanceof Interrupted)) note(ctx.io, ctx.printer, stoppedAfter())
+    // A stopped import's batch keeps the counts the service saw; as far as it can be reached, it says so.
+    if (e instanceof Interrupted && batchId) await markInterrupted(ctx, batchId)
     throw e
   } finally {
     bar.end()

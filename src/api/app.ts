@@ -43,6 +43,7 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteG
   ['/api-v1/audit', () => import('./routes/audit.js').then((m) => m.auditRoutes)],
   ['/api-v1/events', () => import('./routes/events.js').then((m) => m.eventRoutes)],
   ['/api-v1/logs', () => import('./routes/logs.js').then((m) => m.logRoutes)],
+  ['/api-v1/imports', () => import('./routes/imports.js').then((m) => m.importRoutes)],
   ['/api-v1/webhook-endpoints', () => import('./routes/webhooks.js').then((m) => m.webhookRoutes)],
 ]
 const OPENAPI_PATH = '/openapi.json'

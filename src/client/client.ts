@@ -54,6 +54,7 @@ import type {
 } from '../domain/closing/schemas.js'
 import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
+import type { CreateImportRequest, FinishImportRequest, ImportBatch, ImportBatchDetail } from '../domain/imports/schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
@@ -203,7 +204,7 @@ export class Client {
      */
     batchMinimal: (
       transactions: CreateTransactionRequest[],
-      o: { bulkRows?: number; bulkEnd?: boolean; matchStatementLines?: boolean } = {},
+      o: { bulkRows?: number; bulkEnd?: boolean; matchStatementLines?: boolean; importBatch?: string } = {},
     ) =>
       this.request<BatchCreateMinimalResponse | BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: o.matchStatementLines ? { transactions, match_statement_lines: true } : { transactions },
@@ -213,6 +214,7 @@ export class Client {
           prefer: ['return=minimal', ...(o.bulkRows ? [`bulk-load=${o.bulkRows}`] : []), ...(o.bulkEnd ? ['bulk-load-end'] : [])].join(
             ', ',
           ),
+          ...(o.importBatch ? { 'x-import-batch': o.importBatch } : {}),
         },
       }).then((r) => r.data),
   }
@@ -348,6 +350,17 @@ export class Client {
         body: endpointId ? { endpoint_id: endpointId } : {},
         auth: 'admin',
       }).then((r) => r.data),
+  }
+
+  /** Import batches (docs/api.md, "Imports"): one per `tx import` and statement upload. */
+  readonly imports = {
+    create: (body: Partial<CreateImportRequest> & Pick<CreateImportRequest, 'file_name'>) =>
+      this.request<ImportBatch>('POST', '/api-v1/imports', { body }).then((r) => r.data),
+    finish: (id: string, body: FinishImportRequest) =>
+      this.request<ImportBatchDetail>('POST', `/api-v1/imports/${encodeURIComponent(id)}/finish`, { body }).then((r) => r.data),
+    list: (q: { kind?: string; bank_account_id?: string; limit?: number; cursor?: string } = {}) =>
+      this.request<ImportBatch[]>('GET', '/api-v1/imports', { query: q }),
+    get: (id: string) => this.request<ImportBatchDetail>('GET', `/api-v1/imports/${encodeURIComponent(id)}`).then((r) => r.data),
   }
 
   /** Webhook endpoints (docs/events.md): a login before a key, as for key administration. */

@@ -203,6 +203,7 @@ export const TransactionListQuery = z
     q: z.string().max(200).optional(),
     id_prefix: IdPart.optional(),
     id_suffix: IdPart.optional(),
+    import_batch_id: z.string().max(100).optional(),
     sort: z.enum(['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']).optional(),
     limit: z.coerce.number().int().min(1).max(1000).optional(),
     cursor: z.string().max(500).optional(),

@@ -88,6 +88,8 @@ export function creationEntries(
   rows: readonly NewTransactionRow[],
   went: (index: number) => boolean,
   companyIdOf: (key: number) => string,
+  /** The import batch the write is part of (POST /imports): its entries name it, so that its rows can be found. */
+  batch?: string,
 ): NewAuditEntryRow[] {
   const tallies = new Map<string, Tally>()
   let last: Tally | undefined
@@ -127,18 +129,19 @@ export function creationEntries(
     transaction_id: '',
     actor: t.created_by,
     action: ROWS_CREATED,
-    changes: JSON.stringify({ count: t.count, created_via: t.created_via, id_sum: sumHex(t.sum) }),
+    changes: JSON.stringify({ count: t.count, created_via: t.created_via, id_sum: sumHex(t.sum), ...(batch ? { batch_id: batch } : {}) }),
     created_at: t.created_at,
   }))
 }
 
 /** The entries of an insert's rows that went in (InsertedRows), for the stores' hot paths. */
-export function entriesOf(inserted: InsertedRows, codec: TransactionCodec): NewAuditEntryRow[] {
+export function entriesOf(inserted: InsertedRows, codec: TransactionCodec, batch?: string): NewAuditEntryRow[] {
   const rows = inserted.given() as readonly NewTransactionRow[]
   return creationEntries(
     rows,
     (i) => inserted.at(i),
     (k) => codec.companyIdOf(k),
+    batch,
   )
 }
 
@@ -149,11 +152,13 @@ export async function chainCreations(
   codec: TransactionCodec,
   rows: readonly NewTransactionRow[],
   ids: ReadonlySet<string>,
+  batch?: string,
 ): Promise<void> {
   const entries = creationEntries(
     rows,
     (i) => ids.has(rows[i].id),
     (k) => codec.companyIdOf(k),
+    batch,
   )
   if (entries.length) await appendAudit(trx, dialect, entries)
 }

@@ -330,6 +330,7 @@ export interface Db {
   events: EventsTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_attempts: WebhookAttemptsTable
+  import_batches: ImportBatchesTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -347,6 +348,29 @@ export type EventRow = Selectable<EventsTable>
 export type NewEventRow = Omit<Insertable<EventsTable>, 'seq'>
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
 export type NewWebhookAttemptRow = Insertable<WebhookAttemptsTable>
+export type ImportBatchRow = Selectable<ImportBatchesTable>
+
+/** An import or statement upload (0030): its file, options (JSON), who ran it, counts and state. */
+export interface ImportBatchesTable {
+  id: string
+  company_id: string
+  kind: string
+  bank_account_id: string | null
+  statement_id: string | null
+  file_name: string
+  file_sha256: string | null
+  options: string
+  actor: string
+  state: string
+  read_rows: number | null
+  created: Generated<number>
+  existing: Generated<number>
+  reconciled: Generated<number>
+  rejected: Generated<number>
+  rejects: Generated<string>
+  created_at: string
+  finished_at: string | null
+}
 
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
 export const TX_COLUMNS = [

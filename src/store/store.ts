@@ -126,6 +126,8 @@ export interface InsertOptions {
    * same database transaction as they are; none when it answers undefined (nothing went in).
    */
   event?: (inserted: InsertedRows) => NewEventRow | undefined
+  /** The import batch the rows are part of: named in their `rows_created` entries (creations.ts). */
+  batch?: string
 }
 
 /**

@@ -72,6 +72,13 @@ describe('an interrupted tx import', () => {
       expect(atLeast).toBeGreaterThan(0)
       expect(atLeast).toBeLessThanOrEqual(between)
       expect(err).not.toContain('internal error')
+      // Its batch says it was stopped, with what the service counted of the batches that committed
+      // (a batch of rows committed as the thread stopped may not have been counted yet).
+      type Batch = { state: string; bank_account_id: string; counts: { created: number } }
+      const stopped = (await sb.json<Batch[]>(['imports', 'list', '--account', account, '--json']))[0]
+      expect(stopped.state).toBe('interrupted')
+      expect(stopped.counts.created).toBeLessThanOrEqual(between)
+      expect(stopped.counts.created).toBeGreaterThanOrEqual(between - 250)
 
       const resumed = await sb.json<{ created: number; already_imported: number }>(['tx', 'import', file, '--account', account, '--json'], {
         timeoutMs: 120_000,
@@ -79,6 +86,8 @@ describe('an interrupted tx import', () => {
       expect(resumed.already_imported).toBe(between)
       expect(resumed.created + resumed.already_imported).toBe(ROWS)
       expect(count(account)).toEqual({ n: ROWS, refs: ROWS })
+      const [again] = await sb.json<Array<Batch & { counts: { existing: number } }>>(['imports', 'list', '--account', account, '--json'])
+      expect(again).toMatchObject({ state: 'completed', counts: { created: resumed.created, existing: between } })
     }, 180_000)
   }
 

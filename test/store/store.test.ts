@@ -50,6 +50,7 @@ const MIGRATION_NAMES = [
   '0027_opening_rates',
   '0028_creation_entries',
   '0029_key_usage_totals',
+  '0030_import_batches',
 ]
 
 const TABLES = [
@@ -69,6 +70,7 @@ const TABLES = [
   'events',
   'exchange_rates',
   'idempotency_keys',
+  'import_batches',
   'kysely_migration',
   'kysely_migration_lock',
   'login_counters',
@@ -103,6 +105,7 @@ function indexes(_kind: StoreKind): string[] {
     'companies_key',
     'events_company_seq',
     'idempotency_keys_created',
+    'import_batches_company',
     'login_failures_created',
     'period_closes_company',
     'report_day_flows_account',

@@ -1,6 +1,7 @@
 /**
  * Scope rules of docs/api.md section 2 for /api-v1: `read` for GET, `write` for POST/PATCH/DELETE, and
- * `transactions` for GET and writes on /api-v1/transactions/** and an account's transaction list,
+ * `transactions` for GET and writes on /api-v1/transactions/**, /api-v1/imports/** and an account's
+ * transaction list,
  * `close` for writes on /api-v1/close/**, `webhooks` for /api-v1/webhook-endpoints/** and a resend.
  */
 import type { MiddlewareHandler } from 'hono'
@@ -8,7 +9,7 @@ import { AppError } from '../../kernel/errors.js'
 import type { Scope } from '../../domain/schemas.js'
 import type { AppEnv } from '../env.js'
 
-const TRANSACTION_PATH = /^\/api-v1\/(transactions(\/|$)|bank-accounts\/[^/]+\/transactions\/?$)/
+const TRANSACTION_PATH = /^\/api-v1\/(transactions(\/|$)|imports(\/|$)|bank-accounts\/[^/]+\/transactions\/?$)/
 const CLOSE_PATH = /^\/api-v1\/close(\/|$)/
 /** Webhook endpoints receive every event of the company, and a resend sends one: only with `webhooks` (docs/events.md). */
 const WEBHOOK_PATH = /^\/api-v1\/(webhook-endpoints(\/|$)|events\/[^/]+\/resend\/?$)/

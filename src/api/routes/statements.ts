@@ -8,6 +8,7 @@ import type { Context } from 'hono'
 import { AppError } from '../../kernel/errors.js'
 import { formatNames } from '../../kernel/statement-formats.js'
 import { envelope, IdParam, listEnvelope, Transaction } from '../../domain/schemas.js'
+import { recordStatementBatch } from '../../domain/imports/batches.js'
 import { isProcessing } from '../../domain/statements/inflight.js'
 import { startStatementJob } from '../../domain/statements/jobs.js'
 import {
@@ -149,9 +150,10 @@ export function statementRoutes(deps: AppDeps) {
   r.post(PATH, async (c) => {
     const upload = mediaType(c) === 'form' ? await fromForm(c) : await fromJson(c)
     const { statement, job } = await createStatement(store, c.get('actor'), upload, now(), running)
+    const batch = await recordStatementBatch(store, c.get('actor'), statement, upload, now())
     const requestId = c.get('requestId')
     startStatementJob(store, job, { now, report: (err) => reportInternalError(err, requestId), workerThreshold: statementWorkerThreshold })
-    return c.json({ success: true as const, data: statement }, 201)
+    return c.json({ success: true as const, data: { ...statement, batch_id: batch.id } }, 201)
   })
   return r
     .openapi(

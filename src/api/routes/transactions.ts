@@ -21,6 +21,7 @@ import {
   envelope,
   listEnvelope,
 } from '../../domain/schemas.js'
+import { countIntoBatch, runningBatch } from '../../domain/imports/batches.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 
@@ -28,6 +29,10 @@ const IdempotencyHeader = z.object({
   'idempotency-key': z.string().optional().openapi({ description: 'the same key and body within 24 h replay the first answer' }),
 })
 const BatchHeaders = IdempotencyHeader.extend({
+  'x-import-batch': z.string().max(100).optional().openapi({
+    description:
+      'the id of a running import batch (POST /api-v1/imports): what this request creates, finds there already, pairs or rejects is counted into it',
+  }),
   prefer: z.string().optional().openapi({
     description:
       "return=minimal (RFC 7240): `created` lists each created row's index and id instead of the whole transaction (answered with Preference-Applied; not with an Idempotency-Key, whose replays are the first answer). bulk-load=N: a hint that this batch is part of a load of N rows (on SQLite a large load sets indexes aside until it ends); bulk-load-end: the load's last batch (SQLite builds those indexes again, PostgreSQL refreshes stale statistics, before the answer; see docs/performance.md)",
@@ -135,17 +140,31 @@ export function transactionRoutes(deps: AppDeps) {
       async (c) => {
         const actor = c.get('actor')
         const { transactions: items, match_statement_lines: match } = c.req.valid('json')
+        const batch = c.req.header('x-import-batch')
+        if (batch !== undefined) await runningBatch(store, actor.companyId, batch)
+        const counted = async <T extends { created: unknown[]; duplicates: unknown[]; errors: unknown[]; matched?: unknown[] }>(r: T) => {
+          if (batch !== undefined)
+            await countIntoBatch(store, actor.companyId, batch, {
+              created: r.created.length,
+              existing: r.duplicates.length,
+              reconciled: r.matched?.length ?? 0,
+              rejected: r.errors.length,
+            })
+          return r
+        }
         const key = c.req.header('idempotency-key')
         if (key !== undefined) {
           const r = await createTransactionBatchIdempotent(store, actor, items, key, now(), window, match)
           replayed(c, r)
+          // A replay created nothing: the first answer was counted.
+          if (!r.replayed) await counted(r.body)
           return c.json({ success: true as const, data: r.body }, 201)
         }
         const prefer = c.req.header('prefer')
         const minimal = prefersMinimal(prefer)
         if (minimal) c.header('Preference-Applied', 'return=minimal')
-        const options = { now: now(), window, minimal, bulk: bulkHint(prefer), matchStatementLines: match }
-        return c.json({ success: true as const, data: await storeTransactionBatch(store, actor, items, options) }, 201)
+        const options = { now: now(), window, minimal, bulk: bulkHint(prefer), matchStatementLines: match, importBatch: batch }
+        return c.json({ success: true as const, data: await counted(await storeTransactionBatch(store, actor, items, options)) }, 201)
       },
     )
     .openapi(

@@ -52,6 +52,10 @@ export const Statement = z
     }),
     created_at: Timestamp,
     processed_at: Timestamp.nullable(),
+    batch_id: z
+      .string()
+      .optional()
+      .openapi({ description: 'in the upload answer: the import batch recording it (GET /api-v1/imports/{id})' }),
   })
   .openapi('Statement')
 export type Statement = z.infer<typeof Statement>

@@ -195,6 +195,8 @@ export interface BatchOptions {
   bulk?: BulkHint
   /** Rows already on a statement are paired with its transactions instead of created (statement-lines.ts). */
   matchStatementLines?: boolean
+  /** The import batch the rows are part of (X-Import-Batch): named in their creation's chain entries. */
+  importBatch?: string
 }
 
 /**
@@ -208,7 +210,7 @@ export async function storeTransactionBatch(
   items: unknown[],
   o: BatchOptions,
 ): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
-  const { now, window, bulk, matchStatementLines = false } = o
+  const { now, window, bulk, matchStatementLines = false, importBatch: batch } = o
   const load = bulk ? store.hot.bulkLoad({ rows: bulk.rows ?? 0 }) : undefined
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
   const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
@@ -216,7 +218,7 @@ export async function storeTransactionBatch(
   if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
     await store.tx.prepareActors(built.rows)
     placed = await store.writeTransaction(async (trx) => {
-      const p = await placeRows(store, trx, actor, built.rows, now)
+      const p = await placeRows(store, trx, actor, built.rows, now, batch)
       const event = importedEvent(actor, built.rows.length, p.inserted, { errors: built.errors.length, matched: p.matched.size }, now)
       if (event) await recordEvents(store, trx, [event])
       return p
@@ -225,8 +227,8 @@ export async function storeTransactionBatch(
     const existing = new Map<string, string>()
     const event = (ins: InsertedRows) => importedEvent(actor, built.rows.length, ins, { errors: built.errors.length }, now)
     const inserted = load
-      ? await load.insert(built.rows, { existing, event })
-      : await store.hot.insertTransactions(built.rows, { existing, event })
+      ? await load.insert(built.rows, { existing, event, batch })
+      : await store.hot.insertTransactions(built.rows, { existing, event, batch })
     placed = { inserted, matched: new Map(), existing }
   }
   // The load's last batch: the load ends before the answer, so that the import ends with it.

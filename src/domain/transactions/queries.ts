@@ -82,6 +82,27 @@ function likePattern(text: string): string {
 type TxQuery = SelectQueryBuilder<Db, 'transactions', object>
 
 /** Apply the filters (not the cursor) to a query over transactions. */
+/**
+ * The rows an import batch created: each of its writes chained a `rows_created` entry naming it,
+ * and the write's rows share its creator and time (store/creations.ts). A batch of none: no rows.
+ */
+async function ofBatch(store: Store, db: Kysely<Db>, companyId: string, batch: string, query: TxQuery): Promise<TxQuery> {
+  if (!/^[0-9a-f-]{36}$/i.test(batch)) return query.where(sql<boolean>`1 = 0`)
+  const entries = await db
+    .selectFrom('audit_entries')
+    .select(['actor', 'created_at'])
+    .where('company_id', '=', companyId)
+    .where('action', '=', 'rows_created')
+    .where('changes', 'like', `%"batch_id":"${batch.toLowerCase()}"%`)
+    .execute()
+  if (!entries.length) return query.where(sql<boolean>`1 = 0`)
+  const actors = [...new Set(entries.map((e) => e.actor))]
+  const keys = await Promise.all(actors.map((a) => store.tx.actorKey(a)))
+  return query
+    .where('transactions.created_by', 'in', keys)
+    .where('transactions.created_at', 'in', [...new Set(entries.map((e) => e.created_at))])
+}
+
 async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: TransactionListQuery, query: TxQuery): Promise<TxQuery> {
   // An account filter stands for the company too (the account is looked up as the company's): its
   // count then reads the account's own covering index. An account of another company, or none: no rows.
@@ -99,6 +120,7 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
     ? query.where(sql<boolean>`${sql.ref(`transactions.${owner}`)} + 0 = ${ownerKey}`)
     : query.where(`transactions.${owner}`, '=', ownerKey)
   if (q.statement_id) out = out.where('transactions.bank_statement_id', '=', q.statement_id)
+  if (q.import_batch_id !== undefined) out = await ofBatch(store, db, companyId, q.import_batch_id, out)
   if (q.from) out = out.where('transactions.transaction_date', '>=', q.from)
   if (q.to) out = out.where('transactions.transaction_date', '<=', q.to)
   if (q.status) out = out.where('transactions.status', '=', q.status)

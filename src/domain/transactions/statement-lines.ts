@@ -106,7 +106,15 @@ export async function mayMatch(store: Store, rows: NewTransactionRow[]): Promise
  * those, insert the others (a row whose import_ref exists already is left out, as ever). The rows'
  * actors are prepared before the transaction (TransactionCodec.prepareActors).
  */
-export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, rows: NewTransactionRow[], now: Date): Promise<Placement> {
+export async function placeRows(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  rows: NewTransactionRow[],
+  now: Date,
+  /** The import batch the rows are part of (InsertOptions.batch). */
+  batch?: string,
+): Promise<Placement> {
   const matched = new Map<number, string>()
   const accounts = byAccount(rows)
   const lockDate = await lockDateOf(trx, actor.companyId)
@@ -197,6 +205,7 @@ export async function placeRows(store: Store, trx: Kysely<Db>, actor: Actor, row
       fresh,
       (i) => ids.has(fresh[i].id),
       () => actor.companyId,
+      batch,
     ),
   ])
   return { inserted: InsertedRows.ofIds(rows, ids), matched }

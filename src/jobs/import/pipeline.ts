@@ -17,6 +17,7 @@ import { currencyRefusal } from '../../import/file-currency.js'
 import { accountRefusal } from '../../import/own-account.js'
 import { readRecordChunks } from '../../import/read-rows.js'
 import { batches, batchSize } from './batch.js'
+import { finishImportBatch, openImportBatch } from './import-batch.js'
 import { mapRows } from './map.js'
 import { LongWait, longWaitStop, Pacer, Pool } from './pacing.js'
 import { RateCheck } from './rate-check.js'
@@ -54,6 +55,8 @@ export interface ImportOptions {
 export interface PipelineHooks {
   onPlan?: (plan: ImportPlan) => void
   onProgress?: (p: ImportProgress) => void
+  /** The import's batch was opened on the service (so that a stopped import can mark it interrupted). */
+  onBatch?: (id: string) => void
   /** The rejected rows' spill file was made (reject-list.ts). */
   onSpill?: (path: string) => void
   sleep?: (ms: number) => Promise<void>
@@ -82,6 +85,10 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     if (wrong) throw new AppError('validation_error', wrong)
   }
   const tally = new Tally(o, plan, currency, started, hooks.onProgress, hooks.onSpill)
+  if (!o.dryRun) {
+    tally.summary.batch_id = await pacer.call(() => openImportBatch(client, o, plan))
+    hooks.onBatch?.(tally.summary.batch_id)
+  }
   // Read rows and map them, once a pass: a row's occurrence number and the running balance start again with it.
   const pass = (check?: RateCheck) =>
     mapRows(
@@ -114,6 +121,7 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     const sender = new Sender(client, o, pacer, plan.dataRows, (ids) => {
       if (o.atomic) created.push(...ids)
     })
+    sender.importBatch = tally.summary.batch_id
     const pool = new Pool(Math.max(1, o.concurrency ?? 4))
     try {
       await sendBatches(batches(pass(), batchSize(o.batchSize)), sender, pool, (rows, result) => tally.answered(rows, result, sender.mode))
@@ -138,6 +146,12 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     failed = true
     throw e instanceof LongWait ? longWaitStop(e, tally.summary) : e
   } finally {
+    const batch = tally.summary.batch_id
+    // A failed import's batch is marked so, as far as the service can still be reached.
+    if (batch)
+      await finishImportBatch(client, batch, tally.summary, failed).catch((e: unknown) => {
+        if (!failed) throw e
+      })
     await tally.close(failed)
   }
 }

@@ -45,6 +45,8 @@ export interface ImportConnection {
 export interface ImportDeps {
   connection: ImportConnection
   onPlan(plan: ImportPlan): void
+  /** The import's batch was opened on the service. */
+  onBatch?(id: string): void
   onProgress(p: ImportProgress): void
   onRequest(l: RequestLog): void
   beforeWrite(): Promise<void>
@@ -71,6 +73,7 @@ interface ThrownError {
 
 type FromThread =
   | { plan: ImportPlan }
+  | { batch: string }
   | { progress: ImportProgress }
   | { spill: string }
   | { request: RequestLog }
@@ -153,7 +156,12 @@ async function runInThread(port: MessagePort, options: ImportOptions, connection
     const summary = await runPipeline(
       client,
       { ...options, concurrency: options.concurrency ?? defaultConcurrency(connection.target) },
-      { onPlan: (plan) => send({ plan }), onProgress: (progress) => send({ progress }), onSpill: (spill) => send({ spill }) },
+      {
+        onPlan: (plan) => send({ plan }),
+        onBatch: (batch) => send({ batch }),
+        onProgress: (progress) => send({ progress }),
+        onSpill: (spill) => send({ spill }),
+      },
     )
     // Closed before answering: the embedded core writes its usage records when it closes.
     await closeTransport?.()
@@ -184,6 +192,7 @@ export function runImport(options: ImportOptions, deps: ImportDeps): Promise<Imp
     let outcome: { summary: ImportSummary } | { error: Error } | undefined
     worker.on('message', (m: FromThread) => {
       if ('plan' in m) hooks.onPlan(m.plan)
+      else if ('batch' in m) hooks.onBatch?.(m.batch)
       else if ('progress' in m) hooks.onProgress(m.progress)
       else if ('spill' in m) spill = m.spill
       else if ('request' in m) hooks.onRequest(m.request)

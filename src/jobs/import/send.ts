@@ -95,6 +95,8 @@ export class Sender {
   private sendRef = true
   /** Ask the service to pair rows with statement lines (`match_statement_lines`), until it says it does not know the field. */
   private matchLines = true
+  /** The import's batch on the service: each batch of rows names it, so that the service counts them. */
+  importBatch?: string
   /** Single creates in flight, across every batch of rows: at most --concurrency. */
   private readonly singles: Pool
 
@@ -116,7 +118,12 @@ export class Sender {
     if (this.mode === 'batch') {
       try {
         const res = await this.pacer.call(() =>
-          this.client.transactions.batchMinimal(rows, { bulkRows: this.bulkRows, bulkEnd: last, matchStatementLines: this.matchLines }),
+          this.client.transactions.batchMinimal(rows, {
+            bulkRows: this.bulkRows,
+            bulkEnd: last,
+            matchStatementLines: this.matchLines,
+            importBatch: this.importBatch,
+          }),
         )
         this.decided = true
         this.onCreated(res.created.map((t) => t.id))

@@ -27,6 +27,8 @@ export interface ImportSummary {
   bank_account_id: string
   currency: string
   dry_run: boolean
+  /** The import's batch on the service (finctl imports show); none on a dry run. */
+  batch_id?: string
   mode: 'batch' | 'single' | 'none'
   /** Transaction rows found in the file (after the header; balance and footer lines left out). */
   read: number

@@ -109,6 +109,8 @@ export async function copyTransactions(
   rows: NewTransactionRow[],
   /** The event of the rows that went in, written before the COMMIT (docs/events.md). */
   eventOf?: (ids: Set<string>) => NewEventRow | undefined,
+  /** The import batch the rows are part of (InsertOptions.batch). */
+  batch?: string,
 ): Promise<Set<string>> {
   const client = await pool.connect()
   const withEvent = async (ids: Set<string>): Promise<Set<string>> => {
@@ -117,6 +119,7 @@ export async function copyTransactions(
       rows,
       (i) => ids.has(rows[i].id),
       (k) => codec.companyIdOf(k),
+      batch,
     )
     if (entries.length) await chainOnClient(client, entries)
     const event = eventOf?.(ids)

@@ -168,10 +168,10 @@ class PostgresHotPaths implements HotPaths {
     const eventOf = (ids: Set<string>) => o.event?.(InsertedRows.ofIds(rows, ids))
     const inserted =
       rows.length >= COPY_MIN_ROWS
-        ? await copyTransactions(this.pool, this.codec, rows, eventOf)
+        ? await copyTransactions(this.pool, this.codec, rows, eventOf, o.batch)
         : await this.db.transaction().execute(async (db) => {
             const ids = await this.codec.insert(db, rows)
-            await chainCreations(db, 'postgres', this.codec, rows, ids)
+            await chainCreations(db, 'postgres', this.codec, rows, ids, o.batch)
             const event = eventOf(ids)
             if (event) await insertEvents(db, 'postgres', [event])
             return ids

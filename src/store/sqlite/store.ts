@@ -379,7 +379,7 @@ class SqliteHotPaths implements HotPaths {
    * (creations.ts) go in with its rows.
    */
   private recordEvent(inserted: InsertedRows, o: InsertOptions): InsertedRows {
-    if (inserted.size) appendAuditSync(this.chainSql, entriesOf(inserted, this.codec))
+    if (inserted.size) appendAuditSync(this.chainSql, entriesOf(inserted, this.codec, o.batch))
     const event = o.event?.(inserted)
     if (event) {
       this.insertEvent.run(eventParams(event))

@@ -114,6 +114,10 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
     const txs = await sb.json<Array<{ amount: number; exchange_rate: number }>>(['statements', 'transactions', s.id, '--json'])
     expect(cents(txs.map((t) => t.amount))).toBe(3000)
     expect(txs.every((t) => t.exchange_rate === 1.05)).toBe(true)
+    // The upload is an import batch too: --json names it, `imports show` reads the statement's counts.
+    const batch = await sb.json(['imports', 'show', (s as Statement & { batch_id: string }).batch_id, '--json'])
+    expect(batch).toMatchObject({ kind: 'statement', statement_id: s.id, state: 'completed', counts: { created: 3, existing: 0 } })
+    expect(batch.options).toMatchObject({ format: 'csv', exchangeRate: expect.anything() })
   })
 
   it('exits 6 with the reason on stderr when the statement fails, and prints it', async () => {

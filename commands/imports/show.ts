@@ -1,0 +1,51 @@
+/** finctl imports show BATCH: one import batch, its file, options and plan, counts, state and rejected rows. */
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { transactionColumns } from '../../src/cli/columns.js'
+import { note, printList, printRecord } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
+import { batchId } from './shared.js'
+
+export type ShowOptions = Record<string, never>
+
+const ROWS_SHOWN = 50
+
+export function registerShow(im: Command, run: Runner, runF: RunVerb<ShowOptions> = runShow): void {
+  im.command('show')
+    .argument('<batch>', 'the batch id (or 6+ of its hex digits)')
+    .description('show an import batch: its file, the mapping and plan it ran with, its counts and rejected rows')
+    .addHelpText('after', '\nExample:\n  finctl imports show 1a2b3c4d\n')
+    .action(run(runF))
+}
+
+export async function runShow(host: VerbHost, _o: ShowOptions, [id]: string[]): Promise<number> {
+  const client = await host.client()
+  const b = await client.imports.get(await batchId(client, id))
+  if (host.printer.format !== 'table') {
+    await printRecord(host.io, host.printer, b)
+    return EXIT.ok
+  }
+  const { rejects, counts, options, ...record } = b
+  await printRecord(host.io, host.printer, {
+    ...record,
+    created: counts.created,
+    'already there': counts.existing,
+    reconciled: counts.reconciled,
+    rejected: counts.rejected,
+    options: JSON.stringify(options),
+  })
+  for (const r of rejects) note(host.io, host.printer, `line ${r.line} rejected: ${printableLine(r.reason)}`)
+  if (counts.rejected > rejects.length) note(host.io, host.printer, `... and ${counts.rejected - rejects.length} more rejected rows`)
+  if (b.statement_id) {
+    note(host.io, host.printer, `its rows: finctl statements transactions ${b.statement_id}`)
+    return EXIT.ok
+  }
+  // Its rows, found through the chain entries of its writes (the first page; --json has the record alone).
+  const rows = await client.transactions.list({ import_batch_id: b.id, limit: ROWS_SHOWN })
+  if (rows.data.length) {
+    note(host.io, host.printer, `the rows it created${rows.pagination?.has_more ? `: the first ${ROWS_SHOWN}` : ''}`)
+    await printList(host.io, host.printer, rows.data, transactionColumns)
+  }
+  return EXIT.ok
+}

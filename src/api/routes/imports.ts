@@ -1,0 +1,81 @@
+/**
+ * Import batches (docs/api.md, "Imports"): open one before sending rows (their requests name it in
+ * X-Import-Batch), finish it, list and read them. Statement uploads record theirs themselves.
+ */
+import { createRoute } from '@hono/zod-openapi'
+import { createImportBatch, finishImportBatch, getImportBatch, listImportBatches } from '../../domain/imports/batches.js'
+import {
+  CreateImportRequest,
+  FinishImportRequest,
+  ImportBatch,
+  ImportBatchDetail,
+  ImportListQuery,
+  ImportPage,
+} from '../../domain/imports/schemas.js'
+import { envelope, IdParam } from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const PATH = '/api-v1/imports'
+
+export function importRoutes(deps: AppDeps) {
+  const { store, now } = deps
+  const company = (c: { get(k: 'actor'): { companyId: string } }) => c.get('actor').companyId
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: PATH,
+        summary: "The company's import batches, newest first",
+        security: SECURITY,
+        request: { query: ImportListQuery },
+        responses: { 200: ok(ImportPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, ...(await listImportBatches(store, company(c), c.req.valid('query'))) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: PATH,
+        summary: 'Open an import batch: send its rows with X-Import-Batch set to its id, then finish it',
+        security: SECURITY,
+        request: { body: jsonBody(CreateImportRequest) },
+        responses: { 201: ok(envelope(ImportBatch), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await createImportBatch(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${PATH}/{id}`,
+        summary: 'One import batch: its file, options, counts, state and rejected rows',
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(ImportBatchDetail)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await getImportBatch(store, company(c), c.req.valid('param').id) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: `${PATH}/{id}/finish`,
+        summary: 'End a running import batch: completed, failed or interrupted, with the rows refused before sending',
+        security: SECURITY,
+        request: { params: IdParam, body: jsonBody(FinishImportRequest) },
+        responses: {
+          200: ok(envelope(ImportBatchDetail)),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+        },
+      }),
+      async (c) =>
+        c.json(
+          { success: true as const, data: await finishImportBatch(store, company(c), c.req.valid('param').id, c.req.valid('json'), now()) },
+          200,
+        ),
+    )
+}

@@ -1,0 +1,25 @@
+/** `finctl imports` flag parsing through each verb's runF: nothing runs (test/helpers/flag-parsing.ts). */
+import { describe, expect, it } from 'vitest'
+import { registerList } from '../../../commands/imports/list.js'
+import { registerShow } from '../../../commands/imports/show.js'
+import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
+
+describe('imports flags', () => {
+  it('list: --account, --kind and paging; no argument', async () => {
+    expect((await parseFlags(registerList, ['imports', 'list'], 'imports')).opts).toEqual({})
+    const { opts } = await parseFlags(
+      registerList,
+      ['imports', 'list', '--account', 'Main', '--kind', 'csv', '--limit', '5', '--all'],
+      'imports',
+    )
+    expect(opts).toEqual({ account: 'Main', kind: 'csv', limit: '5', all: true })
+    expect((await parseError(registerList, ['imports', 'list', 'B1'], 'imports')).code).toBe('commander.excessArguments')
+  })
+
+  it('show: BATCH required', async () => {
+    expect((await parseError(registerShow, ['imports', 'show'], 'imports')).code).toBe('commander.missingArgument')
+    const { args, globals } = await parseFlags(registerShow, ['imports', 'show', '1a2b3c4d', '--json'], 'imports')
+    expect(args).toEqual(['1a2b3c4d'])
+    expect(globals.json).toBe(true)
+  })
+})
