@@ -89,6 +89,8 @@ const STATEMENT = [
   'warnings',
   'created_at',
   'processed_at',
+  // On the upload's answer only (the import batch it opened).
+  'batch_id',
 ] as const
 const RULE = ['id', 'name', 'position', 'conditions', 'actions', 'is_active', 'created_at', 'updated_at'] as const
 

@@ -55,7 +55,8 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
   }
   if (r.path.startsWith('/api-v1/')) {
     const base = r.method === 'GET' ? 'read' : 'write'
-    const txPath = /^\/api-v1\/transactions(\/|$)/.test(r.path) || /^\/api-v1\/bank-accounts\/\{[^}]+\}\/transactions$/.test(r.path)
+    const txPath =
+      /^\/api-v1\/(transactions|imports)(\/|$)/.test(r.path) || /^\/api-v1\/bank-accounts\/\{[^}]+\}\/transactions$/.test(r.path)
     // Closing or reopening a month takes `close`; `write` alone does not (docs/api.md section 2).
     const closePath = /^\/api-v1\/close(\/|$)/.test(r.path) && base === 'write'
     // Webhook endpoints and a resend take `webhooks` alone, whatever the method (docs/api.md section 2).
@@ -164,6 +165,8 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
       return { name: 'hijacked' }
     case 'POST /api-v1/transactions':
       return { bank_account_id: t.accountId, transaction_date: '2026-05-05', description: 'x', amount: '1.00' }
+    case 'POST /api-v1/imports/{id}/finish':
+      return { state: 'completed' }
     default:
       return isWrite(r) ? {} : undefined
   }
