@@ -7,6 +7,7 @@
 import { z } from '@hono/zod-openapi'
 import type { Kysely } from 'kysely'
 import { uuidv7 } from '../kernel/ids.js'
+import { packUuids, unpackUuids } from '../kernel/packed-ids.js'
 import { notFound } from '../kernel/errors.js'
 import type { Db, EventRow, NewEventRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
@@ -105,6 +106,8 @@ export function eventRow(
   now: Date,
   companyId?: string,
 ): NewEventRow {
+  const { transaction_ids: ids, ...rest } = data as { transaction_ids?: unknown }
+  const packed = Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? packUuids(ids) : undefined
   return {
     id: uuidv7(now.getTime()),
     company_id: companyId ?? (typeof actor === 'string' ? '' : actor.companyId),
@@ -112,7 +115,8 @@ export function eventRow(
     object_id: objectId,
     actor: typeof actor === 'string' ? actor : actorId(actor),
     created_at: now.toISOString(),
-    data: JSON.stringify(data),
+    data: JSON.stringify(packed ? rest : data),
+    packed_ids: packed ?? null,
   }
 }
 
@@ -130,7 +134,9 @@ export function toEvent(row: EventRow): Event {
     sequence: Number(row.seq),
     object_id: row.object_id,
     actor: row.actor,
-    data: JSON.parse(row.data) as Record<string, unknown>,
+    data: row.packed_ids
+      ? { ...(JSON.parse(row.data) as Record<string, unknown>), transaction_ids: unpackUuids(row.packed_ids) }
+      : (JSON.parse(row.data) as Record<string, unknown>),
   }
 }
 
@@ -148,7 +154,14 @@ export function eventJson(row: EventRow): string {
     object_id: row.object_id,
     actor: row.actor,
   })
-  return `${head.slice(0, -1)},"data":${row.data}}`
+  return `${head.slice(0, -1)},"data":${dataJson(row)}}`
+}
+
+/** The stored data text with packed ids put back last, as `toEvent` gives them. */
+function dataJson(row: EventRow): string {
+  if (!row.packed_ids) return row.data
+  const ids = `"transaction_ids":${JSON.stringify(unpackUuids(row.packed_ids))}}`
+  return row.data === '{}' ? `{${ids}` : `${row.data.slice(0, -1)},${ids}`
 }
 
 export interface EventFilter {

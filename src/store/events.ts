@@ -12,7 +12,7 @@ import type { Dialect } from './store.js'
 /** The advisory lock's first key: the outbox's, beside the company's hash as the second. */
 const LOCK_CLASS = 51
 
-const COLUMNS = 'id, company_id, type, object_id, actor, created_at, data'
+const COLUMNS = 'id, company_id, type, object_id, actor, created_at, data, packed_ids'
 
 const listeners = new Set<() => void>()
 
@@ -46,7 +46,7 @@ export async function insertEventsPg(client: pg.PoolClient, rows: readonly NewEv
   for (const company of new Set(rows.map((r) => r.company_id)))
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, company])
   for (const r of rows)
-    await client.query(`INSERT INTO events (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    await client.query(`INSERT INTO events (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
       r.id,
       r.company_id,
       r.type,
@@ -54,9 +54,10 @@ export async function insertEventsPg(client: pg.PoolClient, rows: readonly NewEv
       r.actor,
       r.created_at,
       r.data,
+      r.packed_ids ?? null,
     ])
   eventsWritten()
 }
 
 /** The SQL of a prepared SQLite insert of one event (named parameters, as better-sqlite3 binds an object). */
-export const SQLITE_INSERT_EVENT = `INSERT INTO events (${COLUMNS}) VALUES (@id, @company_id, @type, @object_id, @actor, @created_at, @data)`
+export const SQLITE_INSERT_EVENT = `INSERT INTO events (${COLUMNS}) VALUES (@id, @company_id, @type, @object_id, @actor, @created_at, @data, @packed_ids)`

@@ -100,6 +100,8 @@ export interface EventsTable {
   created_at: string
   /** JSON text: the object as the API returns it, or ids and counts for a batch */
   data: string
+  /** `data.transaction_ids` packed (src/kernel/packed-ids.ts), taken out of `data`; null when none */
+  packed_ids: Uint8Array | null
 }
 
 /** A webhook endpoint (0021): where events go, and where its delivery stands (docs/events.md). */

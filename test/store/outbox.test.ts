@@ -55,6 +55,12 @@ describe.each(STORES)('the outbox on %s', (kind) => {
     const { events } = await listEvents(store, t.companyId, { types: ['transactions.imported'], limit: 1000 })
     const last = events[events.length - 1]
     expect(last.data).toEqual({ created: n, transaction_ids: rows.map((r) => r.id) })
+    // The ids are kept packed beside the data text, and given back in the same JSON as before.
+    const stored = await store.db.selectFrom('events').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow()
+    expect(stored.data).toBe(`{"created":${n}}`)
+    expect(stored.packed_ids?.byteLength).toBeLessThanOrEqual(1 + n * 17)
+    expect(eventJson(stored)).toBe(JSON.stringify(toEvent(stored)))
+    expect(JSON.parse(eventJson(stored)).data).toEqual({ created: n, transaction_ids: rows.map((r) => r.id) })
     expect(await count('events')).toBe(before.events + 1)
     expect(await count('transactions')).toBe(before.tx + n)
     await load?.end()
@@ -116,5 +122,18 @@ describe.each(STORES)('the outbox on %s', (kind) => {
     const rows = await store.db.selectFrom('events').selectAll().where('company_id', '=', t.companyId).execute()
     expect(rows.length).toBeGreaterThan(3)
     for (const row of rows) expect(eventJson(row)).toBe(JSON.stringify(toEvent(row)))
+  })
+
+  it('an event written before ids were packed (ids in its data) reads as it always did', async () => {
+    const ids = [randomUUID(), randomUUID()]
+    const old = {
+      ...eventRow('key:test', 'transactions.imported', null, {}, now, t.companyId),
+      data: JSON.stringify({ created: 2, transaction_ids: ids }),
+      packed_ids: null,
+    }
+    await store.writeTransaction((trx) => recordEvents(store, trx, [old]))
+    const row = await store.db.selectFrom('events').selectAll().where('id', '=', old.id).executeTakeFirstOrThrow()
+    expect(toEvent(row).data).toEqual({ created: 2, transaction_ids: ids })
+    expect(eventJson(row)).toBe(JSON.stringify(toEvent(row)))
   })
 })

@@ -21,9 +21,11 @@ export interface MigrationModule {
 
 interface Types {
   money: 'integer' | 'bigint'
+  bytes: 'blob' | 'bytea'
 }
 
-/** Column types that differ: money (minor units) is INTEGER on SQLite, BIGINT on PostgreSQL. */
+/** Column types that differ: money (minor units) is INTEGER on SQLite, BIGINT on PostgreSQL; bytes BLOB or BYTEA. */
 export function types(dialect: Dialect): Types {
-  return { money: dialect === 'postgres' ? 'bigint' : 'integer' }
+  const pg = dialect === 'postgres'
+  return { money: pg ? 'bigint' : 'integer', bytes: pg ? 'bytea' : 'blob' }
 }

@@ -181,7 +181,7 @@ function sqliteChainSql(raw: BetterSqlite3.Database): RawChainSql {
 }
 
 /** An event's values as better-sqlite3 binds them (no undefined). */
-function eventParams(e: NewEventRow): Record<string, string | null> {
+function eventParams(e: NewEventRow): Record<string, string | Uint8Array | null> {
   return {
     id: e.id,
     company_id: e.company_id,
@@ -190,6 +190,7 @@ function eventParams(e: NewEventRow): Record<string, string | null> {
     actor: e.actor,
     created_at: e.created_at,
     data: e.data,
+    packed_ids: e.packed_ids ?? null,
   }
 }
 
