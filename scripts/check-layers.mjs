@@ -2,9 +2,10 @@
 // The layers of ARCHITECTURE.md, checked: every import of src/ and commands/ (static, dynamic,
 // type-only, re-exports) must point at its own floor or one below, within the domain at its own
 // aggregate or one below, and no module may reach itself through its imports. Also the house's
-// rules of size and place: no module over MAX_LINES lines, and no domain module naming a store
-// dialect (it asks `store.sql` and `store.writes`). Prints each violation and exits 1; `npm run
-// check` runs it and CI runs that.
+// rules of size and place: no module over MAX_LINES lines, no domain module naming a store
+// dialect (it asks `store.sql` and `store.writes`), and no domain module importing kysely's `sql`
+// (raw SQL is written in src/store only). Prints each violation and exits 1; `npm run check` runs
+// it and CI runs that.
 //
 // Why a script of ours: dependency-cruiser, the well-kept tool for this, needs the TypeScript
 // compiler's JavaScript API, which TypeScript 7 does not have yet, or @swc/core, whose platform
@@ -85,20 +86,48 @@ export const MAX_LINES = 450
 /** A store dialect named in code: `store.dialect`, or a dialect's name as a string. */
 const DIALECT = /\.dialect\b|['"`](?:sqlite|postgres)['"`]/
 
+/** An import or re-export from kysely: its `type` keyword, if any, and what it names. */
+const FROM_KYSELY = /(?:^|[^\w.])(?:import|export)\s+(type\s+)?([\w*{}\s,]+?)\s+from\s+['"]kysely['"]/g
+
+/**
+ * The lines of `code` importing kysely's raw-SQL tag `sql` as a value (or kysely whole, `* as k`,
+ * which holds it). Type-only imports (`import type`, `{ type Kysely }`) name no value.
+ */
+export function rawSqlImports(code) {
+  const out = []
+  for (const m of code.matchAll(FROM_KYSELY)) {
+    if (m[1]) continue
+    const clause = m[2]
+    const named = /\{([^}]*)\}/.exec(clause)?.[1] ?? ''
+    const values = named
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s && !s.startsWith('type '))
+      .map((s) => s.split(/\s+as\s+/)[0])
+    if (values.includes('sql') || /\*\s*as\s/.test(clause))
+      out.push(code.slice(0, m.index + m[0].search(/import|export/)).split('\n').length)
+  }
+  return out
+}
+
 /** Code without its comments (line numbers kept), for the rules that read code, not words. */
 function codeOf(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:\\])\/\/.*$/gm, '$1')
 }
 
-/** Every violation of the layers in `files` (path -> text): upward imports and circles, size, dialects in the domain. */
+/** Every violation of the layers in `files` (path -> text): upward imports and circles, size, dialects and raw SQL in the domain. */
 export function checkLayers(files) {
   const problems = []
   for (const [file, text] of files) {
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
     if (lines > MAX_LINES) problems.push(`${file}: ${lines} lines, over ${MAX_LINES}: split it where a concept ends`)
-    if (floorOf(file) === DOMAIN)
-      for (const [n, line] of codeOf(text).split('\n').entries())
+    if (floorOf(file) === DOMAIN) {
+      const code = codeOf(text)
+      for (const [n, line] of code.split('\n').entries())
         if (DIALECT.test(line)) problems.push(`${file}:${n + 1}: names a store dialect: ask store.sql or store.writes instead`)
+      for (const line of rawSqlImports(code))
+        problems.push(`${file}:${line}: imports sql from kysely: raw SQL goes in src/store (fragments.ts, queries.ts), called by name`)
+    }
   }
   const graph = new Map()
   for (const [file, text] of files) {

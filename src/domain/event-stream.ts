@@ -3,16 +3,12 @@
  * where it ends now, and the per-session signing secret of the deliveries it forwards.
  */
 import { randomBytes } from 'node:crypto'
-import { sql } from 'kysely'
+import { maxOf } from '../store/fragments.js'
 import type { Store } from '../store/store.js'
 
 /** The sequence of the company's newest event (0 when none): `after=latest` starts there. */
 export async function latestEventSequence(store: Store, companyId: string): Promise<number> {
-  const row = await store.db
-    .selectFrom('events')
-    .select(sql<number | string | null>`max(seq)`.as('seq'))
-    .where('company_id', '=', companyId)
-    .executeTakeFirst()
+  const row = await store.db.selectFrom('events').select(maxOf('seq').as('seq')).where('company_id', '=', companyId).executeTakeFirst()
   return Number(row?.seq ?? 0)
 }
 

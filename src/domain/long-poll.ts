@@ -4,7 +4,7 @@
  * is told by the waker: one shared look per process at the newest ids (`ChangeWatch`), however
  * many long polls wait, so an idle service does one cheap query per interval, not one per caller.
  */
-import { sql } from 'kysely'
+import { newestRecordIds } from '../store/queries.js'
 import type { Store } from '../store/store.js'
 
 /** How often the shared look reads the newest ids, while someone waits. */
@@ -48,10 +48,8 @@ async function polling<T>(waitSeconds: number, waker: Waker, read: Read<T>, foun
 
 /** The newest request record and event of the database: any write of either changes it. */
 async function newestIds(store: Store): Promise<string> {
-  const r = await sql<{ r: number | string | null; e: number | string | null }>`
-    SELECT (SELECT max(id) FROM api_requests) AS r, (SELECT max(seq) FROM events) AS e`.execute(store.db)
-  const row = r.rows[0]
-  return `${row?.r ?? 0}/${row?.e ?? 0}`
+  const row = await newestRecordIds(store.db)
+  return `${row.r ?? 0}/${row.e ?? 0}`
 }
 
 /** One per process: a timer that runs only while someone waits, reading the newest ids for all of them. */

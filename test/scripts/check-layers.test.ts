@@ -65,6 +65,20 @@ describe('the layer check', () => {
     expect(check(domain)).toEqual(['src/domain/a.ts:2: names a store dialect: ask store.sql or store.writes instead'])
   })
 
+  it('refuses a domain module importing sql from kysely, and allows its types', () => {
+    const files = {
+      'src/domain/raw.ts': "import { sql, type Kysely } from 'kysely'\nexport const none = sql`1 = 0`\n",
+      'src/domain/renamed.ts': "import type { Db } from '../store/schema.js'\nimport { sql as q } from 'kysely'\n",
+      'src/domain/whole.ts': "import * as k from 'kysely'\n",
+      'src/domain/types.ts':
+        "import type { Kysely, RawBuilder } from 'kysely'\nimport { type ExpressionBuilder, type sql } from 'kysely'\n",
+      'src/domain/said.ts': "// the old way: import { sql } from 'kysely'\nexport const x = 1\n",
+      'src/store/fragments.ts': "import { sql } from 'kysely'\nexport const noRows = () => sql`1 = 0`\n",
+    }
+    const why = 'imports sql from kysely: raw SQL goes in src/store (fragments.ts, queries.ts), called by name'
+    expect(check(files)).toEqual([`src/domain/raw.ts:1: ${why}`, `src/domain/renamed.ts:2: ${why}`, `src/domain/whole.ts:1: ${why}`])
+  })
+
   it('finds a circle, also of type-only imports on one floor', () => {
     const problems = check({
       'src/domain/a.ts': "import type { B } from './b.js'\n",
@@ -116,6 +130,18 @@ describe('the layer check', () => {
       for (const dir of ['src', 'commands']) cpSync(join(ROOT, dir), join(copy, dir), { recursive: true })
     })
     afterAll(() => rmSync(copy, { recursive: true, force: true }))
+
+    it('exits 1 naming a domain module that imports sql from kysely', () => {
+      const run = () => spawnSync(process.execPath, [join(ROOT, 'scripts/check-layers.mjs'), copy], { encoding: 'utf8' })
+      expect(run().status).toBe(0)
+      const file = join(copy, 'src/domain/reports/raw.ts')
+      writeFileSync(file, "import { type Kysely, sql } from 'kysely'\nexport const n = sql<number>`count(*)`\n")
+      const r = run()
+      rmSync(file)
+      expect(r.status).toBe(1)
+      expect(r.stderr).toContain('src/domain/reports/raw.ts:1: imports sql from kysely: raw SQL goes in src/store')
+      expect(run().status).toBe(0)
+    })
 
     it('exits 1 naming an upward import between aggregates (transactions -> statements)', () => {
       const run = () => spawnSync(process.execPath, [join(ROOT, 'scripts/check-layers.mjs'), copy], { encoding: 'utf8' })

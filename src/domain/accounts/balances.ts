@@ -11,9 +11,10 @@
  *   an opening balance they cannot convert. Never added as if it were in the account's currency.
  * `accounts get`, `accounts list` and the summary report's balances all read them here.
  */
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { dayTotals, exactCount, exactSum, inCurrency, zeroText } from '../../store/fragments.js'
 import type { Db } from '../../store/schema.js'
-import { exact, sumText } from '../sums.js'
+import { exact } from '../sums.js'
 
 export interface Unconverted {
   currency_code: string
@@ -57,7 +58,6 @@ export async function accountMovements(
     // In the base currency, a transaction's base_amount is what it counts for: its amount when it is
     // in the base currency too (rate 1), its conversion otherwise. One sum, as the reports take it.
     const inBase = currency === base
-    const own = sql<boolean>`currency_code = ${currency}`
     const withOthers: number[] = []
     for (let i = 0; i < keys.length; i += CHUNK) {
       let q = db
@@ -68,12 +68,8 @@ export async function accountMovements(
       const rows = await q
         .select(
           inBase
-            ? ['account_key', sumText(sql`base_amount`).as('net'), sql<string>`'0'`.as('others')]
-            : [
-                'account_key',
-                sumText(sql`CASE WHEN ${own} THEN amount ELSE 0 END`).as('net'),
-                sumText(sql`CASE WHEN ${own} THEN 0 ELSE 1 END`).as('others'),
-              ],
+            ? ['account_key', exactSum('base_amount').as('net'), zeroText().as('others')]
+            : ['account_key', inCurrency.amount(currency).as('net'), inCurrency.others(currency).as('others')],
         )
         .groupBy('account_key')
         .execute()
@@ -116,13 +112,7 @@ export async function movementsFromTotals(
       .selectFrom('report_day_flows')
       .where((w) => (companyKey === undefined ? w('account_key', 'in', chunk) : w('company_key', '=', companyKey)))
       .where('transaction_date', '<=', upTo)
-      .select([
-        'account_key',
-        'currency_code',
-        sumText(sql`n`).as('n'),
-        sumText(sql`amount`).as('amount'),
-        sumText(sql`inflows - outflows`).as('base'),
-      ])
+      .select(['account_key', 'currency_code', ...dayTotals()])
       .groupBy(['account_key', 'currency_code'])
       .orderBy('account_key')
       .orderBy('currency_code')
@@ -156,7 +146,7 @@ async function nameUnconverted(
       .where('currency_code', '!=', currency)
     if (upTo !== undefined) q = q.where('transaction_date', '<=', upTo)
     const rows = await q
-      .select(['account_key', 'currency_code', sumText(sql`1`).as('n'), sumText(sql`amount`).as('amount')])
+      .select(['account_key', 'currency_code', exactCount().as('n'), exactSum('amount').as('amount')])
       .groupBy(['account_key', 'currency_code'])
       .orderBy('account_key')
       .orderBy('currency_code')

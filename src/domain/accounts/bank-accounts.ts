@@ -1,6 +1,7 @@
 /** Bank accounts. The full account number is never stored: only its last four characters. */
 import { randomUUID } from 'node:crypto'
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { foldedName } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import { nextKey } from '../../store/keys.js'
 import type { BankAccountRow, Db } from '../../store/schema.js'
@@ -104,7 +105,7 @@ export async function refuseTakenName(store: Store, trx: Kysely<Db>, companyId: 
     .selectFrom('bank_accounts')
     .select(['id', 'name'])
     .where('company_id', '=', companyId)
-    .where(sql<string>`lower(trim(name))`, '=', name.trim().toLowerCase())
+    .where(foldedName('name'), '=', name.trim().toLowerCase())
   if (except) q = q.where('id', '!=', except)
   const taken = await q.executeTakeFirst()
   if (taken) {

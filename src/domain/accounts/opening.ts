@@ -9,9 +9,10 @@
  * them ("held"), so from the opening date on the balance is the opening balance plus what is dated
  * since, and before it the held transactions alone. Every view counts by `balanceOf`.
  */
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { dayTotals } from '../../store/fragments.js'
 import type { Db } from '../../store/schema.js'
-import { exact, sumText } from '../sums.js'
+import { exact } from '../sums.js'
 import type { BalanceAccount, Movement, Unconverted } from './balances.js'
 import { opened } from './opening-date.js'
 
@@ -49,13 +50,7 @@ export async function heldByOpening(db: Kysely<Db>, accounts: readonly OpeningAc
     const rows = await db
       .selectFrom('report_day_flows')
       .where((w) => w.or(chunk.map((a) => w.and([w('account_key', '=', a.key), w('transaction_date', '<', a.opening_balance_date!)]))))
-      .select([
-        'account_key',
-        'currency_code',
-        sumText(sql`n`).as('n'),
-        sumText(sql`amount`).as('amount'),
-        sumText(sql`inflows - outflows`).as('base'),
-      ])
+      .select(['account_key', 'currency_code', ...dayTotals()])
       .groupBy(['account_key', 'currency_code'])
       .orderBy('account_key')
       .orderBy('currency_code')

@@ -3,7 +3,7 @@
  * computed from the request log (docs/service-interface.md sections 2.1, 2.2; docs/api.md section 3).
  */
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
+import { countAll } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import type { ApiKeyRow } from '../../store/schema.js'
 import type { Actor } from '../actor.js'
@@ -240,7 +240,7 @@ export async function usageStats(store: Store, key: ApiKeyRow, recent: number, n
       .execute(),
     db
       .selectFrom('api_requests')
-      .select(sql<number>`count(*)`.as('n'))
+      .select(countAll().as('n'))
       .where('key_id', '=', key.id)
       .where('created_at', '>=', since)
       .executeTakeFirstOrThrow(),

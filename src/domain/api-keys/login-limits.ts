@@ -7,7 +7,7 @@
  * their own could otherwise hide guesses at others' emails between their own logins). Each refused
  * password is recorded in login_failures.
  */
-import { sql } from 'kysely'
+import { decremented, minuteCounter } from '../../store/fragments.js'
 import { AppError } from '../../kernel/errors.js'
 import type { Store } from '../../store/store.js'
 
@@ -41,12 +41,7 @@ async function take(store: Store, subject: string, window: number): Promise<numb
   const row = await store.db
     .insertInto('login_counters')
     .values({ subject, minute_window: window, count: 1 })
-    .onConflict((oc) =>
-      oc.column('subject').doUpdateSet({
-        count: sql`CASE WHEN login_counters.minute_window < ${window} THEN 1 ELSE login_counters.count + 1 END`,
-        minute_window: sql`CASE WHEN login_counters.minute_window < ${window} THEN ${window} ELSE login_counters.minute_window END`,
-      }),
-    )
+    .onConflict((oc) => oc.column('subject').doUpdateSet(minuteCounter('login_counters', window)))
     .returning('count')
     .executeTakeFirstOrThrow()
   return Number(row.count)
@@ -72,7 +67,7 @@ export async function takeLoginAttempt(store: Store, email: string, address: str
 export async function giveBackLoginAttempt(store: Store, email: string, now: Date): Promise<void> {
   await store.db
     .updateTable('login_counters')
-    .set({ count: sql`count - 1` })
+    .set({ count: decremented('count') })
     .where('subject', '=', emailSubject(email))
     .where('minute_window', '=', Math.floor(now.getTime() / MINUTE))
     .where('count', '>', 0)

@@ -8,7 +8,7 @@
  * (and long polls) are left out: a tail would otherwise show itself.
  */
 import { z } from '@hono/zod-openapi'
-import { sql } from 'kysely'
+import { leadingText, maxOf } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import { longPoll, type Waker } from '../long-poll.js'
 import { Timestamp } from '../schema-common.js'
@@ -87,11 +87,7 @@ export async function readRequestLog(store: Store, companyId: string, q: Request
   const limit = q.limit ?? 100
   // The newest id first: records after it are left to the next read, so that filtered-out records
   // are passed over once (the cursor moves to it) and none written meanwhile is skipped.
-  const top = await store.db
-    .selectFrom('api_requests')
-    .select(sql<number | string | null>`max(id)`.as('id'))
-    .where('company_id', '=', companyId)
-    .executeTakeFirst()
+  const top = await store.db.selectFrom('api_requests').select(maxOf('id').as('id')).where('company_id', '=', companyId).executeTakeFirst()
   const newest = Number(top?.id ?? 0)
   const after = q.after === undefined ? undefined : Number(q.after)
   // Nothing written since the cursor (an idle long poll's every read): no second query.
@@ -142,7 +138,7 @@ function filtered(store: Store, companyId: string, f: Filters) {
   if (f.method) q = q.where('r.method', '=', f.method)
   if (f.path) {
     const p = f.path
-    q = q.where(sql<string>`substr(coalesce(r.path, r.endpoint), 1, ${p.length})`, '=', p)
+    q = q.where(leadingText('r.path', 'r.endpoint', p.length), '=', p)
   }
   if (f.key) q = f.key.startsWith('fds_') ? q.where('k.key_prefix', '=', f.key) : q.where('r.key_id', '=', f.key)
   return q

@@ -2,7 +2,7 @@
  * Categories in use: each category name with its most used accounting and cash-flow category and
  * how many transactions carry it, plus the fixed lists of accounting and cash-flow categories.
  */
-import { sql } from 'kysely'
+import { countAll } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import { ACCOUNTING_CATEGORIES, CASH_FLOW_CATEGORIES } from '../../kernel/vocabulary.js'
 import type { Categories } from '../schemas.js'
@@ -11,7 +11,7 @@ import { companyKey } from '../transaction-rows.js'
 export async function listCategories(store: Store, companyId: string): Promise<Categories> {
   const rows = await store.db
     .selectFrom('transactions')
-    .select(['category', 'accounting_category', 'cash_flow_category', sql<number>`count(*)`.as('n')])
+    .select(['category', 'accounting_category', 'cash_flow_category', countAll().as('n')])
     .where('company_key', '=', await companyKey(store, companyId))
     .where('category', 'is not', null)
     .groupBy(['category', 'accounting_category', 'cash_flow_category'])

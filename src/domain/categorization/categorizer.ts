@@ -16,7 +16,7 @@
  *   database before its next prediction. So several `finctl serve` processes never predict from a
  *   model that misses a correction made elsewhere for longer than one request.
  */
-import { sql } from 'kysely'
+import { countAll } from '../../store/fragments.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import { decodeLabel, exampleOf, featuresOf as features } from './labels.js'
@@ -252,7 +252,7 @@ export async function listReview(
       })
     page = page.where('seq', '<', seq)
   }
-  const [stored, count] = await Promise.all([page.execute(), base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()])
+  const [stored, count] = await Promise.all([page.execute(), base.select(countAll().as('n')).executeTakeFirstOrThrow()])
   const rows = await store.tx.decode(store.db, stored)
   const more = rows.length > q.limit
   const kept = more ? rows.slice(0, q.limit) : rows

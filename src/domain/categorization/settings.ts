@@ -7,7 +7,8 @@
  * This module is small on purpose: every transaction update loads it, while the model and the
  * rules engine load only when something is categorized (src/domain/categorization/categorizer.ts).
  */
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { incremented } from '../../store/fragments.js'
 import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { exampleOf, type LabelledFields } from './labels.js'
@@ -113,7 +114,7 @@ export async function labelsChanged(
       labels_version: 1,
       updated_at: now.toISOString(),
     })
-    .onConflict((oc) => oc.column('company_id').doUpdateSet({ labels_version: sql`categorization_settings.labels_version + 1` }))
+    .onConflict((oc) => oc.column('company_id').doUpdateSet({ labels_version: incremented('categorization_settings.labels_version') }))
     .returning('labels_version')
     .executeTakeFirstOrThrow()
   const version = Number(row.labels_version)

@@ -3,7 +3,7 @@
  * beside the book balance on the statement's last day, and what in the month is still open
  * (not reconciled, uncategorized, pending, unconverted, statements processing). Ready when nothing is.
  */
-import { sql } from 'kysely'
+import { countAll, openPoints } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { formatMinor, minorToNumber } from '../../kernel/money.js'
@@ -12,7 +12,7 @@ import { accountMovements } from '../accounts/balances.js'
 import { balanceOf, heldByOpening } from '../accounts/opening.js'
 import { lockDateOf, monthEnd, monthStart, previousMonth } from '../accounts/period-lock.js'
 import { companyKey } from '../transaction-rows.js'
-import { exact, sumText } from '../sums.js'
+import { exact } from '../sums.js'
 import type { CloseStatus, CloseStatusAccount } from './schemas.js'
 
 /** The last full month before `now`, YYYY-MM. */
@@ -53,12 +53,10 @@ export async function closeStatus(store: Store, companyId: string, month: string
     .where('transactions.status', '!=', 'void')
     .select([
       'transactions.account_key as account_key',
-      sumText(sql`CASE WHEN transactions.is_reconciled = 0 THEN 1 ELSE 0 END`).as('not_reconciled'),
-      sumText(sql`CASE WHEN transactions.category IS NULL THEN 1 ELSE 0 END`).as('uncategorized'),
-      sumText(sql`CASE WHEN transactions.status = 'pending' THEN 1 ELSE 0 END`).as('pending'),
-      sumText(
-        sql`CASE WHEN transactions.currency_code <> bank_accounts.currency_code AND bank_accounts.currency_code <> ${base} THEN 1 ELSE 0 END`,
-      ).as('unconverted'),
+      openPoints.notReconciled().as('not_reconciled'),
+      openPoints.uncategorized().as('uncategorized'),
+      openPoints.pending().as('pending'),
+      openPoints.unconverted(base).as('unconverted'),
     ])
     .groupBy('transactions.account_key')
     .execute()
@@ -66,7 +64,7 @@ export async function closeStatus(store: Store, companyId: string, month: string
   const held = await heldByOpening(store.db, accounts, base)
   const processing = await store.db
     .selectFrom('bank_statements')
-    .select(['bank_account_id', sql<string>`COUNT(*)`.as('n')])
+    .select(['bank_account_id', countAll().as('n')])
     .where('company_id', '=', companyId)
     .where('status', 'in', ['pending', 'processing'])
     .groupBy('bank_account_id')

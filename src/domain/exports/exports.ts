@@ -4,7 +4,7 @@
  * rate and base amount a journal needs; and each account's balance before the period, per currency,
  * for the journal's opening entry. Amounts stay integer minor units until the JSON number is made.
  */
-import { sql } from 'kysely'
+import { countAll, groupSum } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import { AppError } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
@@ -72,7 +72,7 @@ export async function exportTransactions(
     cursor
       ? cursor[2]
       : inRange
-          .select(sql<number>`count(*)`.as('n'))
+          .select(countAll().as('n'))
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.n)),
   ])
@@ -115,12 +115,7 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
         .where(scope.column, '=', scope.value)
         .where('status', '!=', 'void')
         .where('transaction_date', '<', q.from)
-        .select([
-          'account_key',
-          'currency_code',
-          sql<string>`CAST(SUM(amount) AS TEXT)`.as('amount'),
-          sql<string>`CAST(SUM(base_amount) AS TEXT)`.as('base'),
-        ])
+        .select(['account_key', 'currency_code', groupSum('amount').as('amount'), groupSum('base_amount').as('base')])
         .groupBy(['account_key', 'currency_code'])
         .orderBy('account_key')
         .orderBy('currency_code')

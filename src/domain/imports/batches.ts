@@ -4,7 +4,7 @@
  * service counts what it created as it goes, and it finishes the batch; a killed import's batch
  * stays `running` with the counts so far, a stopped one is `interrupted`.
  */
-import { sql } from 'kysely'
+import { incremented } from '../../store/fragments.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
 import type { BankStatementRow, ImportBatchRow } from '../../store/schema.js'
@@ -202,10 +202,10 @@ export async function countIntoBatch(
   await store.db
     .updateTable('import_batches')
     .set({
-      created: sql`created + ${n.created}`,
-      existing: sql`existing + ${n.existing}`,
-      reconciled: sql`reconciled + ${n.reconciled}`,
-      rejected: sql`rejected + ${n.rejected}`,
+      created: incremented('created', n.created),
+      existing: incremented('existing', n.existing),
+      reconciled: incremented('reconciled', n.reconciled),
+      rejected: incremented('rejected', n.rejected),
     })
     .where('company_id', '=', companyId)
     .where('id', '=', id)

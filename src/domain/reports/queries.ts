@@ -1,6 +1,6 @@
 /**
- * The SQL of the reports. Every sum is taken in integer minor units by the database and read back
- * exactly (sums.ts). Void transactions are left out. Account balances: accounts/balances.ts.
+ * The queries of the reports. Every sum is taken in integer minor units by the database and read back
+ * exactly (store/fragments.ts, sums.ts). Void transactions are left out. Account balances: accounts/balances.ts.
  *
  * Most of a report reads the totals kept with the rows (store/report-totals.ts, migration 0018): the
  * day totals for cash flow, opening balances and account balances, the month totals for the summary's
@@ -10,14 +10,13 @@
  * status, is_reconciled, base_amount): one index range scan, and GROUP BY a prefix of the index order
  * needs no sort on SQLite.
  */
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { countAll, exactNetOfFlows, exactSum, rowSums } from '../../store/fragments.js'
 import type { Db } from '../../store/schema.js'
-import { exact, sumText } from '../sums.js'
+import { exact } from '../sums.js'
 
 /** What a report covers: a whole company, or one of its accounts (checked to be the company's first), by key. */
 export type Scope = { column: 'company_key'; value: number } | { column: 'account_key'; value: number; accountId: string }
-
-const INFLOW = sql`CASE WHEN base_amount > 0 THEN base_amount ELSE 0 END`
 
 function scoped(db: Kysely<Db>, scope: Scope) {
   return db.selectFrom('transactions').where(scope.column, '=', scope.value).where('status', '!=', 'void')
@@ -37,7 +36,7 @@ export async function flowsByDay(db: Kysely<Db>, scope: Scope, from: string, to:
     .where(scope.column, '=', scope.value)
     .where('transaction_date', '>=', from)
     .where('transaction_date', '<=', to)
-    .select(['transaction_date', 'cash_flow', sumText(sql`inflows`).as('inflows'), sumText(sql`outflows`).as('outflows')])
+    .select(['transaction_date', 'cash_flow', exactSum('inflows').as('inflows'), exactSum('outflows').as('outflows')])
     .groupBy(['transaction_date', 'cash_flow'])
     .execute()
   return rows.map((r) => ({
@@ -54,7 +53,7 @@ export async function netBefore(db: Kysely<Db>, scope: Scope, before: string): P
     .selectFrom('report_day_flows')
     .where(scope.column, '=', scope.value)
     .where('transaction_date', '<', before)
-    .select(sumText(sql`inflows - outflows`).as('net'))
+    .select(exactNetOfFlows().as('net'))
     .executeTakeFirstOrThrow()
   return exact(row.net)
 }
@@ -85,11 +84,11 @@ async function rowGroups(db: Kysely<Db>, scope: Scope, from: string, to: string)
       'accounting_category as ac',
       'category as ca',
       'merchant_name as m',
-      sql<number>`COUNT(*)`.as('n'),
-      sql<number>`SUM(base_amount)`.as('net'),
-      sql<number>`SUM(${INFLOW})`.as('inflows'),
-      sql<number>`SUM(CASE WHEN status = 'pending' THEN 1 ELSE 0 END)`.as('pending'),
-      sql<number>`SUM(CASE WHEN is_reconciled = 0 THEN 1 ELSE 0 END)`.as('unreconciled'),
+      countAll().as('n'),
+      rowSums.net().as('net'),
+      rowSums.inflows().as('inflows'),
+      rowSums.pending().as('pending'),
+      rowSums.unreconciled().as('unreconciled'),
     ])
     .groupBy(['transaction_date', 'cash_flow_category', 'accounting_category', 'category', 'merchant_name'])
   const rows = await db
@@ -99,11 +98,11 @@ async function rowGroups(db: Kysely<Db>, scope: Scope, from: string, to: string)
       'g.ac',
       'g.ca',
       'g.m',
-      sumText(sql`g.n`).as('n'),
-      sumText(sql`g.net`).as('net'),
-      sumText(sql`g.inflows`).as('inflows'),
-      sumText(sql`g.pending`).as('pending'),
-      sumText(sql`g.unreconciled`).as('unreconciled'),
+      exactSum('g.n').as('n'),
+      exactSum('g.net').as('net'),
+      exactSum('g.inflows').as('inflows'),
+      exactSum('g.pending').as('pending'),
+      exactSum('g.unreconciled').as('unreconciled'),
     ])
     .groupBy(['g.cf', 'g.ac', 'g.ca', 'g.m'])
     .execute()
@@ -132,11 +131,11 @@ async function monthGroups(db: Kysely<Db>, scope: Scope, fromMonth: string, toMo
       'accounting',
       'category',
       'merchant',
-      sumText(sql`n`).as('n'),
-      sumText(sql`net`).as('net'),
-      sumText(sql`inflows`).as('inflows'),
-      sumText(sql`pending`).as('pending'),
-      sumText(sql`unreconciled`).as('unreconciled'),
+      exactSum('n').as('n'),
+      exactSum('net').as('net'),
+      exactSum('inflows').as('inflows'),
+      exactSum('pending').as('pending'),
+      exactSum('unreconciled').as('unreconciled'),
     ])
     .groupBy(['cash_flow', 'accounting', 'category', 'merchant'])
     .execute()

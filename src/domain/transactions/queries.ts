@@ -5,7 +5,8 @@
  * walk counts once and its later pages carry it free.
  */
 import { createHash } from 'node:crypto'
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely'
+import { countAll, equalsBesideIndex, like, noRows, text, textOrEmpty } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import type { Db, StoredTransactionRow } from '../../store/schema.js'
 import { AppError } from '../../kernel/errors.js'
@@ -87,7 +88,7 @@ type TxQuery = SelectQueryBuilder<Db, 'transactions', object>
  * and the write's rows share its creator and time (store/creations.ts). A batch of none: no rows.
  */
 async function ofBatch(store: Store, db: Kysely<Db>, companyId: string, batch: string, query: TxQuery): Promise<TxQuery> {
-  if (!/^[0-9a-f-]{36}$/i.test(batch)) return query.where(sql<boolean>`1 = 0`)
+  if (!/^[0-9a-f-]{36}$/i.test(batch)) return query.where(noRows())
   const entries = await db
     .selectFrom('audit_entries')
     .select(['actor', 'created_at'])
@@ -95,7 +96,7 @@ async function ofBatch(store: Store, db: Kysely<Db>, companyId: string, batch: s
     .where('action', '=', 'rows_created')
     .where('changes', 'like', `%"batch_id":"${batch.toLowerCase()}"%`)
     .execute()
-  if (!entries.length) return query.where(sql<boolean>`1 = 0`)
+  if (!entries.length) return query.where(noRows())
   const actors = [...new Set(entries.map((e) => e.actor))]
   const keys = await Promise.all(actors.map((a) => store.tx.actorKey(a)))
   return query
@@ -117,7 +118,7 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
   // With an id prefix, the range on the unique id index is what narrows: `key + 0` keeps both
   // planners off the company's (or account's) indexes, which would read all its rows.
   let out = q.id_prefix
-    ? query.where(sql<boolean>`${sql.ref(`transactions.${owner}`)} + 0 = ${ownerKey}`)
+    ? query.where(equalsBesideIndex(`transactions.${owner}`, ownerKey))
     : query.where(`transactions.${owner}`, '=', ownerKey)
   if (q.statement_id) out = out.where('transactions.bank_statement_id', '=', q.statement_id)
   if (q.import_batch_id !== undefined) out = await ofBatch(store, db, companyId, q.import_batch_id, out)
@@ -156,13 +157,13 @@ async function applyFilters(store: Store, db: Kysely<Db>, companyId: string, q: 
     const hex = q.id_suffix.replaceAll('-', '').toLowerCase()
     out = out.where(store.sql.idEndsWith(hex))
   }
-  if (q.tag) out = out.where(sql<boolean>`transactions.tags LIKE ${likePattern(JSON.stringify(q.tag))} ESCAPE '\\'`)
+  if (q.tag) out = out.where(like('transactions.tags', likePattern(JSON.stringify(q.tag))))
   if (q.q) {
     const pattern = likePattern(q.q)
     out = out.where((eb: ExpressionBuilder<Db, 'transactions'>) =>
       eb.or([
-        store.sql.likeIgnoringCase(sql`transactions.description`, pattern),
-        store.sql.likeIgnoringCase(sql`coalesce(transactions.merchant_name, '')`, pattern),
+        store.sql.likeIgnoringCase(text('transactions.description'), pattern),
+        store.sql.likeIgnoringCase(textOrEmpty('transactions.merchant_name'), pattern),
       ]),
     )
   }
@@ -194,7 +195,7 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
     .limit(limit + 1)
   const carried = c?.total !== undefined && c.filters === filters ? c.total : undefined
   // A count reads every match: only when asked, and never again on a walk that carries one.
-  const counted = carried === undefined && q.include_total ? filtered.select(sql<number>`count(*)`.as('n')) : undefined
+  const counted = carried === undefined && q.include_total ? filtered.select(countAll().as('n')) : undefined
   const [stored, t] = await Promise.all([ordered.execute(), counted?.executeTakeFirstOrThrow()])
   const total = t ? Number(t.n) : carried
   const rows = await store.tx.decode(db, stored)

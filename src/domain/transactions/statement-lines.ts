@@ -15,8 +15,9 @@
  * had the file been imported first and the statement uploaded after: either order gives one set of
  * rows in the same state. Each pairing is audited as a `reconcile`.
  */
-import { sql, type Kysely } from 'kysely'
-import type { Db, NewAuditEntryRow, StoredTransactionRow } from '../../store/schema.js'
+import type { Kysely } from 'kysely'
+import { unpairedStatementRows } from '../../store/queries.js'
+import type { Db, NewAuditEntryRow } from '../../store/schema.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import { InsertedRows, type Store } from '../../store/store.js'
 import { creationEntries } from '../../store/creations.js'
@@ -74,12 +75,7 @@ async function unpaired(
   to: string,
   o: { limit?: number; lock?: boolean } = {},
 ): Promise<TransactionRow[]> {
-  const r = await sql<StoredTransactionRow>`SELECT * FROM transactions ${store.sql.indexedBy('transactions_statement_ref')}
-    WHERE account_key = ${account} AND statement_ref IS NOT NULL AND import_ref IS NULL AND status <> 'void'
-      AND transaction_date >= ${from} AND transaction_date <= ${to}
-    ORDER BY created_at, seq ${o.limit ? sql`LIMIT ${o.limit}` : sql``}
-    ${o.lock && store.sql.rowLocks ? sql`FOR UPDATE` : sql``}`.execute(db)
-  return store.tx.decode(db, r.rows)
+  return store.tx.decode(db, await unpairedStatementRows(db, store.sql, { account, from, to, ...o }))
 }
 
 /** The currency of an account (by key) and its company's base currency. */

@@ -10,7 +10,8 @@
  * Endpoints are worked independently (`DeliveryPool`): a slow or silent one holds its own place only.
  */
 import { randomUUID } from 'node:crypto'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
+import { minOf } from '../../store/fragments.js'
 import type { Db, NewWebhookAttemptRow, WebhookEndpointRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { eventJson } from '../events.js'
@@ -305,7 +306,7 @@ export async function deliverDue(
 export async function nextDue(store: Store, now: Date): Promise<number | undefined> {
   const r = await store.db
     .selectFrom('webhook_endpoints')
-    .select(sql<string | null>`min(next_attempt_at)`.as('at'))
+    .select(minOf('next_attempt_at').as('at'))
     .where('status', '=', 'enabled')
     .where('next_attempt_at', '>', now.toISOString())
     .executeTakeFirst()
