@@ -51,6 +51,7 @@ const MIGRATION_NAMES = [
   '0028_creation_entries',
   '0029_key_usage_totals',
   '0030_import_batches',
+  '0035_people',
 ]
 
 const TABLES = [
@@ -81,6 +82,7 @@ const TABLES = [
   'report_month_groups',
   'settings',
   'transactions',
+  'user_invitations',
   'users',
   'webhook_attempts',
   'webhook_endpoints',
@@ -110,6 +112,7 @@ function indexes(_kind: StoreKind): string[] {
     'period_closes_company',
     'report_day_flows_account',
     'report_month_groups_account',
+    'user_invitations_company',
     'webhook_attempts_endpoint',
     'webhook_endpoints_company',
     'webhook_endpoints_due',
