@@ -97,6 +97,13 @@ describe.each(MATRIX)('users and roles over %s on %s', (kind, storeKind) => {
     })
     const events = await owner.events.list({ type: 'transaction.created' })
     expect(events.data.find((e) => e.object_id === tx.id)?.actor).toBe(`user:${b.id}`)
+    // The request log has the user's requests under the user's id, as the audit actor names them.
+    const log = await owner.request<Array<{ key_id: string; method: string; path: string; status: number }>>('GET', '/api-v1/logs', {
+      query: { key: `user:${b.id}` },
+    })
+    expect(log.data).toContainEqual(
+      expect.objectContaining({ key_id: `user:${b.id}`, method: 'POST', path: '/api-v1/transactions', status: 201 }),
+    )
     await rejects(b.client.close.month('2026-01', {}), 'forbidden')
     await rejects(b.client.keys.create({ name: 'mine', scopes: ['read'] }), 'forbidden')
     const inviting = await rejects(b.client.users.invite({ email: 'boss@people.test', role: 'owner' }), 'forbidden')
