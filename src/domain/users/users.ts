@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { type Role, scopesBeyond, scopesOfRole } from '../../kernel/roles.js'
-import type { UserInvitationRow, UserRow } from '../../store/schema.js'
+import type { Kysely } from 'kysely'
+import type { Db, UserInvitationRow, UserRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { signSession } from '../api-keys/auth.js'
@@ -143,17 +144,21 @@ export async function acceptInvitation(store: Store, token: string, password: st
   return { ...(await signSession(store, user, now)), user: toUser(user) }
 }
 
-/** The company's enabled owners other than `userId`: the last one is never demoted nor disabled. */
-async function otherOwners(store: Store, companyId: string, userId: string): Promise<number> {
-  const rows = await store.db
+/**
+ * Inside the change's transaction: refuse it when `row` is the company's last enabled owner. The
+ * owners' rows are locked (PostgreSQL), so two owners demoting each other at once leave one.
+ */
+async function keepAnOwner(store: Store, trx: Kysely<Db>, row: UserRow, refusal: string): Promise<void> {
+  if (row.role !== 'owner') return
+  let q = trx
     .selectFrom('users')
     .select('id')
-    .where('company_id', '=', companyId)
+    .where('company_id', '=', row.company_id)
     .where('role', '=', 'owner')
     .where('disabled_at', 'is', null)
-    .where('id', '!=', userId)
-    .execute()
-  return rows.length
+  if (store.sql.rowLocks) q = q.forUpdate()
+  const owners = await q.execute()
+  if (!owners.some((o) => o.id !== row.id)) throw new AppError('conflict', refusal)
 }
 
 export async function setUserRole(store: Store, actor: Actor, ref: string, role: Role, now: Date): Promise<User> {
@@ -162,10 +167,9 @@ export async function setUserRole(store: Store, actor: Actor, ref: string, role:
   const row = await findUser(store, actor.companyId, ref)
   requireNoWider(actor, row.role, `you cannot change the role of ${row.email}`)
   if (row.role === role) return toUser(row)
-  if (row.role === 'owner' && (await otherOwners(store, actor.companyId, row.id)) === 0)
-    throw new AppError('conflict', `${row.email} is the company's last owner: make another user owner first`)
   const after = { ...row, role }
   await store.writeTransaction(async (trx) => {
+    await keepAnOwner(store, trx, row, `${row.email} is the company's last owner: make another user owner first`)
     await trx.updateTable('users').set({ role }).where('id', '=', row.id).execute()
     await recordEvents(store, trx, [eventRow(actor, 'user.role_changed', row.id, { ...toUser(after), previous_role: row.role }, now)])
   })
@@ -178,17 +182,17 @@ export async function disableUser(store: Store, actor: Actor, ref: string, now: 
   requireNoWider(actor, row.role, `you cannot disable ${row.email}`)
   if (row.disabled_at) return toUser(row)
   if (row.id === actor.userId) throw new AppError('conflict', 'you cannot disable yourself: another owner can')
-  if (row.role === 'owner' && (await otherOwners(store, actor.companyId, row.id)) === 0)
-    throw new AppError('conflict', `${row.email} is the company's last owner`)
   const after = { ...row, disabled_at: now.toISOString() }
   await store.writeTransaction(async (trx) => {
-    await trx
+    await keepAnOwner(store, trx, row, `${row.email} is the company's last owner`)
+    const r = await trx
       .updateTable('users')
       .set({ disabled_at: after.disabled_at })
       .where('id', '=', row.id)
       .where('disabled_at', 'is', null)
-      .execute()
-    await recordEvents(store, trx, [eventRow(actor, 'user.disabled', row.id, toUser(after), now)])
+      .executeTakeFirst()
+    // Disabled once (and one event), even if two disable at the same moment.
+    if (Number(r.numUpdatedRows) === 1) await recordEvents(store, trx, [eventRow(actor, 'user.disabled', row.id, toUser(after), now)])
   })
-  return toUser(after)
+  return toUser(await findUser(store, actor.companyId, row.id))
 }
