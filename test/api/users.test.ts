@@ -188,4 +188,20 @@ describe.each(MATRIX)('users and roles over %s on %s', (kind, storeKind) => {
     const me = await keyClient.users.me()
     expect(me).toMatchObject({ credential: 'api_key', user: { id: ownerId, role: 'owner' } })
   })
+
+  // Last: it leaves one of the two owners disabled.
+  it('two owners disabling each other at once leave one enabled owner', async () => {
+    const second = await join('owner2@people.test', 'owner')
+    const results = await Promise.allSettled([owner.users.disable(second.id), second.client.users.disable(ownerId)])
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+    for (const r of results) if (r.status === 'rejected') expect(['conflict', 'unauthorized']).toContain((r.reason as AppError).code)
+    const owners = await h.store.db
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', a.companyId)
+      .where('role', '=', 'owner')
+      .where('disabled_at', 'is', null)
+      .execute()
+    expect(owners).toHaveLength(1)
+  })
 })
