@@ -22,6 +22,7 @@ export const GROUPS: readonly Group[] = [
   { names: ['login', 'logout', 'whoami'], load: () => import('./auth/index.js').then((m) => m.registerAuth) },
   { names: ['profile'], load: () => import('./profile/index.js').then((m) => m.registerProfile) },
   { names: ['keys'], load: () => import('./keys/index.js').then((m) => m.registerKeys) },
+  { names: ['users'], load: () => import('./users/index.js').then((m) => m.registerUsers) },
   { names: ['accounts', 'account'], load: () => import('./accounts/index.js').then((m) => m.registerAccounts) },
   { names: ['tx', 'transactions'], load: () => import('./tx/index.js').then((m) => m.registerTx) },
   { names: ['statements', 'statement'], load: () => import('./statements/index.js').then((m) => m.registerStatements) },

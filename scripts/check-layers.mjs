@@ -37,6 +37,7 @@ export const FLOORS = [
 export const AGGREGATES = [
   ['shared', /^src\/domain\/(?!housekeeping\.ts$)[^/]+\.ts$/],
   ['api-keys', /^src\/domain\/api-keys\//],
+  ['users', /^src\/domain\/users\//],
   ['accounts', /^src\/domain\/accounts\//],
   ['rates', /^src\/domain\/rates\//],
   ['categorization', /^src\/domain\/categorization\//],

@@ -1,4 +1,4 @@
-/** finctl whoami: the target, the company, the credential in use, its scopes and where it is kept. */
+/** finctl whoami: the target, the company, the user and role, the credential in use, its scopes and where it is kept. */
 import type { Command } from 'commander'
 import type { Context } from '../../src/cli/context.js'
 import type { SecretName } from '../../src/cli/credentials.js'
@@ -13,7 +13,7 @@ export type WhoamiHost = VerbHost & Pick<Context, 'profileName' | 'profile' | 'd
 export function registerWhoami(program: Command, run: Runner, runF: RunVerb<WhoamiOptions, WhoamiHost> = runWhoami): void {
   program
     .command('whoami')
-    .description('show the target, company, credential kind and scopes')
+    .description('show the target, company, user and role, credential kind and scopes')
     .addHelpText('after', '\nExamples:\n  finctl whoami\n  finctl --profile prod whoami --json\n')
     .action(run(runF))
 }
@@ -29,13 +29,17 @@ function jwtClaims(token: string): { scopes?: string[]; exp?: number; sub?: stri
 
 export async function runWhoami(host: WhoamiHost): Promise<number> {
   const client = await host.client()
-  const company = await client.company()
+  const [company, me] = await Promise.all([client.company(), client.users.me()])
   const out: Record<string, unknown> = {
     profile: host.profileName(),
     target: host.describeTarget(),
     company: company.name,
     company_id: company.id,
     base_currency: company.base_currency,
+    // A login's user, or the user who created the key.
+    user: me.user?.email ?? null,
+    user_id: me.user?.id ?? null,
+    role: me.user?.role ?? null,
   }
   if (client.hasApiKey) {
     const key = await client.keys.me()
@@ -45,7 +49,8 @@ export async function runWhoami(host: WhoamiHost): Promise<number> {
     Object.assign(out, {
       credential: 'access_token',
       email: host.profile()?.email ?? null,
-      scopes: claims.scopes ?? [],
+      // What the role allows now (the server's answer), not only what the token says.
+      scopes: me.scopes,
       token_expires_at: claims.exp ? new Date(claims.exp * 1000).toISOString() : null,
     })
   }

@@ -32,7 +32,7 @@ export function registerTail(logs: Command, run: Runner, runF: RunVerb<TailOptio
     .option('--status <status>', 'only answers of this status (404) or class (4xx, 5xx)')
     .option('--method <method>', 'only requests of this method (GET, POST, PATCH, DELETE)')
     .option('--path <prefix>', 'only requests whose path starts with this (/api-v1/transactions)')
-    .option('--key <id>', 'only requests made with this key: its id or its key prefix (fds_...)')
+    .option('--key <id>', "only requests made with this key: its id or its key prefix (fds_...); a login's: user:ID")
     .addHelpText(
       'after',
       '\nExamples:\n  finctl logs tail\n  finctl logs tail --status 4xx --method POST\n  finctl logs tail --path /api-v1/transactions --json\n',
@@ -51,10 +51,10 @@ export async function runTail(host: TailHost, o: TailOptions): Promise<number> {
   if (o.method !== undefined && !/^[A-Za-z]{1,10}$/.test(o.method))
     throw new AppError('usage', `--method must be an HTTP method (GET, POST, PATCH, DELETE), not "${o.method}"`)
   if (o.path !== undefined && !o.path.startsWith('/')) throw new AppError('usage', `--path must start with / (/api-v1/transactions)`)
-  if (o.key !== undefined && !/^(fds_[0-9A-Za-z]{8}|[0-9a-fA-F-]{36})$/.test(o.key))
+  if (o.key !== undefined && !/^(fds_[0-9A-Za-z]{8}|(user:)?[0-9a-fA-F-]{36})$/.test(o.key))
     throw new AppError(
       'usage',
-      `--key must be a key's id or its key prefix (fds_ and 8 characters, as \`finctl keys list\` shows), not "${o.key}"`,
+      `--key must be a key's id or its key prefix (fds_ and 8 characters, as \`finctl keys list\` shows), or user:ID for a login's requests, not "${o.key}"`,
     )
   const filters = { status: o.status?.toLowerCase(), method: o.method, path: o.path, key: o.key }
   const client = await host.client()

@@ -41,6 +41,7 @@ import type {
   CreateTransactionRequest,
   Transaction,
 } from '../domain/schemas.js'
+import type { CreatedInvitation, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
@@ -147,6 +148,25 @@ export class Client {
       auth: 'none',
       body: { email, password },
     }).then((r) => r.data)
+  }
+
+  /** Accept an invitation (docs/people.md): the new user's access token. */
+  acceptInvite(token: string, password: string) {
+    return this.request<AcceptedInvitation>('POST', '/auth/invitations/accept', {
+      auth: 'none',
+      body: { token, password },
+    }).then((r) => r.data)
+  }
+
+  readonly users = {
+    me: () => this.request<Whoami>('GET', '/api-v1/users/me').then((r) => r.data),
+    list: () => this.request<User[]>('GET', '/api-v1/users', { auth: 'admin' }).then((r) => r.data),
+    invite: (body: InviteRequest) =>
+      this.request<CreatedInvitation>('POST', '/api-v1/users/invitations', { auth: 'admin', body }).then((r) => r.data),
+    setRole: (user: string, role: string) =>
+      this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/role`, { auth: 'admin', body: { role } }).then((r) => r.data),
+    disable: (user: string) =>
+      this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/disable`, { auth: 'admin' }).then((r) => r.data),
   }
 
   readonly keys = {

@@ -31,6 +31,10 @@ export const EVENT_TYPES = [
   'rate.imported',
   'period.closed',
   'period.reopened',
+  'user.invited',
+  'user.joined',
+  'user.role_changed',
+  'user.disabled',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 

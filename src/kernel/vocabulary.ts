@@ -2,9 +2,10 @@
  * The service's fixed vocabularies (scopes, categories, statuses, account types) and the date rule,
  * without zod: commands import them without loading the schemas.
  */
-/** `close`: closing a month (docs/closing.md); a login (JWT) of the company's owner may close without it. */
+/** `close`: closing a month (docs/closing.md); a login has it when its role does (docs/people.md). */
 export const API_KEY_SCOPES = ['read', 'write', 'transactions', 'close', 'webhooks'] as const
-export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys', 'close', 'webhooks'] as const
+/** `users`: inviting people, changing their roles, disabling them; `reports`: the reports alone (a viewer's). Logins only (docs/people.md). */
+export const JWT_SCOPES = ['read', 'write', 'transactions', 'api_keys', 'close', 'webhooks', 'users', 'reports'] as const
 export type Scope = (typeof JWT_SCOPES)[number]
 
 export const ACCOUNTING_CATEGORIES = [

@@ -43,6 +43,22 @@ export interface UsersTable {
   password_hash: string
   role: string
   created_at: string
+  /** When an owner disabled the user (0032); null while enabled. */
+  disabled_at: string | null
+}
+
+/** An invitation (0032): only its token's SHA-256 is kept. */
+export interface UserInvitationsTable {
+  id: string
+  company_id: string
+  email: string
+  role: string
+  token_hash: string
+  invited_by: string
+  created_at: string
+  expires_at: string
+  accepted_at: string | null
+  user_id: string | null
 }
 
 export interface ApiKeysTable {
@@ -309,6 +325,7 @@ export interface Db {
   close_exports: CloseExportsTable
   close_rows: CloseRowsTable
   users: UsersTable
+  user_invitations: UserInvitationsTable
   api_keys: ApiKeysTable
   rate_limit_counters: RateLimitCountersTable
   api_requests: ApiRequestsTable
@@ -335,6 +352,7 @@ export interface Db {
 
 export type CompanyRow = Selectable<CompaniesTable>
 export type UserRow = Selectable<UsersTable>
+export type UserInvitationRow = Selectable<UserInvitationsTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type BankAccountRow = Selectable<BankAccountsTable>
 export type StoredTransactionRow = Selectable<TransactionsTable>

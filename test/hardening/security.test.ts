@@ -14,7 +14,7 @@ import { createHarness, signToken, STORES, TRANSPORTS, type Harness, type Tenant
 import { expectWellFormed, routesOf, send, serve, type Answer, type Route } from './lib.js'
 
 /** The only routes that answer without credentials. */
-const PUBLIC = new Set(['GET /healthz', 'GET /openapi.json', 'POST /auth/token'])
+const PUBLIC = new Set(['GET /healthz', 'GET /openapi.json', 'POST /auth/token', 'POST /auth/invitations/accept'])
 const KEY_SELF = new Set(['/api-keys/me', '/api-keys/me/usage'])
 
 type Creds = { apiKey?: string; token?: string }
@@ -61,7 +61,23 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
     const closePath = /^\/api-v1\/close(\/|$)/.test(r.path) && base === 'write'
     // Webhook endpoints and a resend take `webhooks` alone, whatever the method (docs/api.md section 2).
     const webhookPath = /^\/api-v1\/(webhook-endpoints(\/|$)|events\/\{[^}]+\}\/resend$)/.test(r.path)
-    const accepted = webhookPath ? ['webhooks'] : closePath ? ['close'] : txPath ? [base, 'transactions'] : [base]
+    // People (docs/people.md): writes take `users`; the list `read` or `users`; who am I, any scope.
+    if (/^\/api-v1\/users(\/|$)/.test(r.path)) {
+      if (base === 'write') return scopes.includes('users') ? 'allowed' : 'forbidden'
+      if (r.path === '/api-v1/users/me') return scopes.length > 0 ? 'allowed' : 'forbidden'
+      return scopes.includes('read') || scopes.includes('users') ? 'allowed' : 'forbidden'
+    }
+    // A viewer's `reports` reads the reports and the company they are of.
+    const reportRead = base === 'read' && /^\/api-v1\/(reports\/|company$)/.test(r.path)
+    const accepted = webhookPath
+      ? ['webhooks']
+      : closePath
+        ? ['close']
+        : txPath
+          ? [base, 'transactions']
+          : reportRead
+            ? [base, 'reports']
+            : [base]
     return accepted.some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
   }
   return 'allowed'
@@ -167,13 +183,15 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
       return { bank_account_id: t.accountId, transaction_date: '2026-05-05', description: 'x', amount: '1.00' }
     case 'POST /api-v1/imports/{id}/finish':
       return { state: 'completed' }
+    case 'POST /api-v1/users/{id}/role':
+      return { role: 'viewer' }
     default:
       return isWrite(r) ? {} : undefined
   }
 }
 
 const credsFor = (t: Tenant, r: Route): Creds =>
-  (r.path.startsWith('/api-keys') && !KEY_SELF.has(r.path)) || /^\/api-v1\/(webhook-endpoints|events\/\{id\}\/resend)/.test(r.path)
+  (r.path.startsWith('/api-keys') && !KEY_SELF.has(r.path)) || /^\/api-v1\/(webhook-endpoints|events\/\{id\}\/resend|users\/)/.test(r.path)
     ? { token: t.token }
     : { apiKey: t.key }
 
@@ -348,7 +366,9 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
       ['api_keys'],
       ['close'],
       ['webhooks'],
-      ['read', 'write', 'transactions', 'api_keys', 'close', 'webhooks'],
+      ['users'],
+      ['reports'],
+      ['read', 'write', 'transactions', 'api_keys', 'close', 'webhooks', 'users', 'reports'],
     ]) {
       keys.push({ scopes, creds: { token: await signToken(w.h.store, { sub: claims.sub, cid: claims.cid, scopes }, 600) }, kind: 'jwt' })
     }

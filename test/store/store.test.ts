@@ -51,7 +51,8 @@ const MIGRATION_NAMES = [
   '0028_creation_entries',
   '0029_key_usage_totals',
   '0030_import_batches',
-  '0036_event_packed_ids',
+  '0031_event_packed_ids',
+  '0032_people',
 ]
 
 const TABLES = [
@@ -82,6 +83,7 @@ const TABLES = [
   'report_month_groups',
   'settings',
   'transactions',
+  'user_invitations',
   'users',
   'webhook_attempts',
   'webhook_endpoints',
@@ -111,6 +113,7 @@ function indexes(_kind: StoreKind): string[] {
     'period_closes_company',
     'report_day_flows_account',
     'report_month_groups_account',
+    'user_invitations_company',
     'webhook_attempts_endpoint',
     'webhook_endpoints_company',
     'webhook_endpoints_due',

@@ -2,22 +2,34 @@
  * Scope rules of docs/api.md section 2 for /api-v1: `read` for GET, `write` for POST/PATCH/DELETE, and
  * `transactions` for GET and writes on /api-v1/transactions/**, /api-v1/imports/** and an account's
  * transaction list,
- * `close` for writes on /api-v1/close/**, `webhooks` for /api-v1/webhook-endpoints/** and a resend.
+ * `close` for writes on /api-v1/close/**, `webhooks` for /api-v1/webhook-endpoints/** and a resend;
+ * `users` for writes on /api-v1/users/**, `reports` for reading reports and the company (docs/people.md).
  */
 import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../kernel/errors.js'
 import type { Scope } from '../../domain/schemas.js'
+import { JWT_SCOPES } from '../../kernel/vocabulary.js'
 import type { AppEnv } from '../env.js'
 
 const TRANSACTION_PATH = /^\/api-v1\/(transactions(\/|$)|imports(\/|$)|bank-accounts\/[^/]+\/transactions\/?$)/
 const CLOSE_PATH = /^\/api-v1\/close(\/|$)/
 /** Webhook endpoints receive every event of the company, and a resend sends one: only with `webhooks` (docs/events.md). */
 const WEBHOOK_PATH = /^\/api-v1\/(webhook-endpoints(\/|$)|events\/[^/]+\/resend\/?$)/
+const USERS_PATH = /^\/api-v1\/users(\/|$)/
+/** Who am I: any login or key with a scope may ask. */
+const SELF_PATH = /^\/api-v1\/users\/me\/?$/
+/** What a viewer (`reports`) reads: the reports, and the company they are of. */
+const REPORT_PATH = /^\/api-v1\/(reports(\/|$)|company\/?$)/
 
 export function acceptedScopes(method: string, path: string): Scope[] {
   const base: Scope = method === 'GET' || method === 'HEAD' ? 'read' : 'write'
   if (WEBHOOK_PATH.test(path)) return ['webhooks']
-  // Closing or reopening a month takes `close`, never plain `write` (the use case checks the owner too).
+  if (USERS_PATH.test(path)) {
+    if (base === 'write') return ['users']
+    return SELF_PATH.test(path) ? [...JWT_SCOPES] : ['read', 'users']
+  }
+  if (base === 'read' && REPORT_PATH.test(path)) return ['read', 'reports']
+  // Closing or reopening a month takes `close`, never plain `write` (the use case checks the login too).
   if (base === 'write' && CLOSE_PATH.test(path)) return ['close']
   return TRANSACTION_PATH.test(path) ? [base, 'transactions'] : [base]
 }

@@ -1,5 +1,6 @@
 /**
- * Records every key-authenticated request (after it is answered, whatever its status, 429 too):
+ * Records every authenticated request (after it is answered, whatever its status, 429 too), a key's
+ * under its id and a login's under `user:<id>`, the actor id of its audit entries (docs/people.md):
  * endpoint as its route template with the /api-v1 prefix, the path as requested, method, status,
  * time taken, the request id. On `finctl serve` the answer leaves once its record is written
  * (UsageRecorder), so that a usage read in any process counts it.
@@ -17,7 +18,10 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
       await next()
     } finally {
       const key = c.get('apiKey')
-      if (key) {
+      const actor = key ? undefined : c.get('actor')
+      const recordedAs = key?.id ?? (actor?.kind === 'jwt' && actor.userId ? `user:${actor.userId}` : undefined)
+      const companyId = key?.company_id ?? actor?.companyId
+      if (recordedAs && companyId) {
         // After next(), the route index points at the handler that answered (not merely the last
         // route that matches the path: /api-keys/{id}/usage also matches /api-keys/me/usage).
         const route = routePath(c)
@@ -27,8 +31,8 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
         const path = c.req.path.slice(0, 200).replace(/\u0000/g, '\uFFFD')
         const endpoint = route.endsWith('*') ? path : endpointTemplate(route)
         const written = deps.usage.record({
-          key_id: key.id,
-          company_id: key.company_id,
+          key_id: recordedAs,
+          company_id: companyId,
           method: c.req.method,
           endpoint,
           status_code: c.res.status,

@@ -1,6 +1,6 @@
 /**
  * Closing the books (docs/api.md section 8): the month-end status (scope `read`), closing a month
- * (the owner's login or a key with the `close` scope), reopening one (the owner's login) and the
+ * (a login or a key with the `close` scope), reopening one (a login with `close`) and the
  * record of both.
  */
 import { createRoute, z } from '@hono/zod-openapi'
@@ -72,7 +72,8 @@ export function closeRoutes(deps: AppDeps) {
       createRoute({
         method: 'post',
         path: '/api-v1/close/{month}/reopen',
-        summary: 'Reopen a closed month (the owner only): the lock date goes back to the end of the month before, audited with the reason',
+        summary:
+          'Reopen a closed month (a login with close: owner, accountant): the lock date goes back to the end of the month before, audited with the reason',
         security: SECURITY,
         request: { params: CloseMonthParams, body: jsonBody(ReopenRequest) },
         responses: { 200: ok(envelope(CloseRecord)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },

@@ -9,8 +9,9 @@ import { dummyPasswordHash, hashApiKey, hashPassword, KEY_PATTERN, needsRehash, 
 import type { Actor } from '../actor.js'
 import { giveBackLoginAttempt, recordLoginFailure, takeLoginAttempt } from './login-limits.js'
 import { JWT_SCOPES, type Scope } from '../../kernel/vocabulary.js'
+import { scopesOfRole } from '../../kernel/roles.js'
 import type { Store } from '../../store/store.js'
-import type { ApiKeyRow } from '../../store/schema.js'
+import type { ApiKeyRow, UserRow } from '../../store/schema.js'
 
 export const TOKEN_TTL_SECONDS = 24 * 60 * 60
 const ISSUER = 'finctl'
@@ -81,6 +82,8 @@ export async function issueToken(store: Store, email: string, password: string, 
     await recordLoginFailure(store, { email, userId: user?.id, address }, now)
     throw unauthorized('wrong email or password')
   }
+  // Said only to whoever knows the password.
+  if (user.disabled_at) throw unauthorized('this user is disabled: ask an owner of the company')
   await giveBackLoginAttempt(store, email, now)
   // A hash of an older, lower cost: hashed again now that the password is known (once, if two logins race).
   if (needsRehash(user.password_hash))
@@ -90,7 +93,12 @@ export async function issueToken(store: Store, email: string, password: string, 
       .where('id', '=', user.id)
       .where('password_hash', '=', user.password_hash)
       .execute()
-  const scopes: Scope[] = [...JWT_SCOPES]
+  return signSession(store, user, now)
+}
+
+/** A session for a user: its scopes are the user's role's (docs/people.md). */
+export async function signSession(store: Store, user: Pick<UserRow, 'id' | 'company_id' | 'role'>, now: Date) {
+  const scopes: Scope[] = [...scopesOfRole(user.role)]
   const iat = Math.floor(now.getTime() / 1000)
   const token = await new SignJWT({ cid: user.company_id, scopes })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -119,15 +127,18 @@ export async function authenticateJwt(store: Store, header: string, now: Date): 
       ? (payload.scopes as unknown[]).filter((s): s is Scope => JWT_SCOPES.includes(s as Scope))
       : []
     if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') throw unauthorized('invalid access token')
-    // The user must still exist in that company.
+    // The user must still exist in that company, be enabled, and the token holds no more than the
+    // role has now: a disabled user or a narrowed role takes effect at the next request.
     const user = await store.db
       .selectFrom('users')
-      .select('id')
+      .select(['id', 'role', 'disabled_at'])
       .where('id', '=', payload.sub)
       .where('company_id', '=', payload.cid)
       .executeTakeFirst()
     if (!user) throw unauthorized('invalid access token')
-    return { companyId: payload.cid, kind: 'jwt', userId: payload.sub, scopes }
+    if (user.disabled_at) throw unauthorized('this user is disabled: ask an owner of the company')
+    const held = scopesOfRole(user.role)
+    return { companyId: payload.cid, kind: 'jwt', userId: payload.sub, scopes: scopes.filter((s) => held.includes(s)) }
   } catch (e) {
     if (e instanceof AppError) throw e
     if (e instanceof joseErrors.JWTExpired) throw unauthorized('access token expired: run `finctl login` again')

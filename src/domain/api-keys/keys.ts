@@ -12,6 +12,7 @@ import { generateApiKey, hashApiKey, keyPrefix } from './secrets.js'
 import type { Scope } from '../schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UsageStats } from './schemas.js'
 import { eventRow, recordEvents } from '../events.js'
+import { scopesBeyond } from '../../kernel/roles.js'
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60
 export const DEFAULT_RATE_LIMIT_PER_DAY = 10_000
@@ -41,6 +42,12 @@ export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
 }
 
 export async function createApiKey(store: Store, actor: Actor, input: CreateApiKeyRequest, now: Date): Promise<CreatedApiKey> {
+  // A key does no more than its creator may (docs/people.md).
+  const beyond = scopesBeyond(input.scopes, actor.scopes)
+  if (beyond.length > 0)
+    throw new AppError('forbidden', `a key cannot have scopes wider than yours: you lack ${beyond.join(', ')}`, {
+      details: [{ path: 'scopes', message: `${beyond.join(', ')} not held by your role` }],
+    })
   let expiresAt: string | null = null
   if (input.expires_at) {
     const t = new Date(input.expires_at)

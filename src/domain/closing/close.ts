@@ -30,20 +30,20 @@ export function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
   }
 }
 
-/** Closing takes the company's owner (a login) or an API key with the `close` scope. */
-export async function requireCloser(store: Store, actor: Actor, reopening: boolean): Promise<void> {
+/** Closing takes a login whose role has `close` (owner, accountant) or an API key with the `close` scope. */
+export async function requireCloser(_store: Store, actor: Actor, reopening: boolean): Promise<void> {
   if (actor.kind === 'api_key') {
     if (reopening)
-      throw new AppError('forbidden', "reopening a closed month takes the company owner's login (finctl login), not an API key")
+      throw new AppError('forbidden', 'reopening a closed month takes a login (finctl login) with the close scope, not an API key')
     if (!actor.scopes.includes('close')) throw new AppError('forbidden', 'this API key lacks the close scope needed to close a month')
     return
   }
-  const user = await store.db
-    .selectFrom('users')
-    .select('role')
-    .where('id', '=', actor.userId ?? '')
-    .executeTakeFirst()
-  if (user?.role !== 'owner') throw new AppError('forbidden', `only the company's owner may ${reopening ? 'reopen' : 'close'} a month`)
+  // The session's scopes are its role's as of this request (auth.ts): owner and accountant have close.
+  if (!actor.scopes.includes('close'))
+    throw new AppError(
+      'forbidden',
+      `only a login whose role has the close scope (owner, accountant) may ${reopening ? 'reopen' : 'close'} a month`,
+    )
 }
 
 /** The company row, locked for the change (PostgreSQL: FOR UPDATE; SQLite's write transaction is exclusive). */
@@ -117,7 +117,7 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
   return { record, status: { ...status, lock_date: end, closed: true } }
 }
 
-/** Reopen a month (the owner only): the lock date goes back to the last day of the month before it. */
+/** Reopen a month (a login with close: owner, accountant): the lock date goes back to the last day of the month before it. */
 export async function reopenMonth(store: Store, actor: Actor, month: string, reason: string, now: Date): Promise<CloseRecord> {
   await requireCloser(store, actor, true)
   const end = monthEnd(month)

@@ -37,7 +37,8 @@ import * as openingRates from './0027_opening_rates.js'
 import * as creationEntries from './0028_creation_entries.js'
 import * as keyUsageTotals from './0029_key_usage_totals.js'
 import * as importBatches from './0030_import_batches.js'
-import * as eventPackedIds from './0036_event_packed_ids.js'
+import * as eventPackedIds from './0031_event_packed_ids.js'
+import * as people from './0032_people.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -73,7 +74,8 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0028_creation_entries', creationEntries],
   ['0029_key_usage_totals', keyUsageTotals],
   ['0030_import_batches', importBatches],
-  ['0036_event_packed_ids', eventPackedIds],
+  ['0031_event_packed_ids', eventPackedIds],
+  ['0032_people', people],
 ]
 
 /** Every migration, in order, for one dialect. */

@@ -22,6 +22,12 @@ describe('auth flags', () => {
     expect((await parseError(registerLogin, ['login', '--email'])).code).toBe('commander.optionMissingArgument')
   })
 
+  it('login: --invite takes the invitation token, with --password-stdin for scripts', async () => {
+    const { opts } = await parseFlags(registerLogin, ['login', '--invite', 'fdi_abc', '--password-stdin'])
+    expect(opts).toEqual({ invite: 'fdi_abc', passwordStdin: true })
+    expect((await parseError(registerLogin, ['login', '--invite'])).code).toBe('commander.optionMissingArgument')
+  })
+
   it('login: no password flag (it is read from stdin or asked, never typed on the line)', async () => {
     expect((await parseError(registerLogin, ['login', '--password', 'x'])).code).toBe('commander.unknownOption')
   })

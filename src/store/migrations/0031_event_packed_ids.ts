@@ -1,5 +1,5 @@
 /**
- * 0036 keeps an event's `transaction_ids` packed in a column of bytes (src/kernel/packed-ids.ts)
+ * 0031 keeps an event's `transaction_ids` packed in a column of bytes (src/kernel/packed-ids.ts)
  * instead of its JSON text: an import's event names every row it created, 39 bytes of text a row.
  * Events written before keep their ids in `data`; readers take either.
  */

@@ -1,0 +1,84 @@
+/** People (docs/people.md): who am I, the company's users, invitations, roles, disabling. */
+import { createRoute, z } from '@hono/zod-openapi'
+import { disableUser, inviteUser, listUsers, setUserRole, whoami } from '../../domain/users/users.js'
+import { CreatedInvitation, InviteRequest, SetRoleRequest, User, Whoami } from '../../domain/users/schemas.js'
+import { envelope } from '../../domain/schema-common.js'
+import type { Role } from '../../kernel/roles.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const UserRef = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: "the user's id or email" }),
+})
+
+export function userRoutes(deps: AppDeps) {
+  const { store, now } = deps
+  return router()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/users/me',
+        summary: 'The credential in use: its user (a key: its creator), role and scopes',
+        security: SECURITY,
+        responses: { 200: ok(envelope(Whoami)), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await whoami(store, c.get('actor')) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/users',
+        summary: "The company's users, their roles and whether they are disabled",
+        security: SECURITY,
+        responses: { 200: ok(envelope(z.array(User))), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await listUsers(store, c.get('actor').companyId) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/users/invitations',
+        summary: 'Invite someone with a role; the token is in the response, once (scope users)',
+        security: JWT_ONLY,
+        request: { body: jsonBody(InviteRequest) },
+        responses: {
+          201: ok(envelope(CreatedInvitation), 'Created'),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          409: ERRORS[409],
+        },
+      }),
+      async (c) => {
+        const data = await inviteUser(store, c.get('actor'), c.req.valid('json'), now())
+        c.header('Cache-Control', 'no-store')
+        return c.json({ success: true as const, data }, 201)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/users/{id}/role',
+        summary: "Change a user's role (scope users; never to a role wider than your own)",
+        security: JWT_ONLY,
+        request: { params: UserRef, body: jsonBody(SetRoleRequest) },
+        responses: { 200: ok(envelope(User)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => {
+        const { role } = c.req.valid('json')
+        const data = await setUserRole(store, c.get('actor'), c.req.valid('param').id, role as Role, now())
+        return c.json({ success: true as const, data }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/users/{id}/disable',
+        summary: 'Disable a user: their logins and access tokens are refused from the next request (scope users)',
+        security: JWT_ONLY,
+        request: { params: UserRef },
+        responses: { 200: ok(envelope(User)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => c.json({ success: true as const, data: await disableUser(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+    )
+}

@@ -1,0 +1,198 @@
+/**
+ * People of a company (docs/people.md): invitations (a token shown once, stored as its SHA-256),
+ * accepting one (a new user, logged in), roles and disabling. Managing people takes a login with
+ * the `users` scope, and nobody hands out a role wider than their own.
+ */
+import { randomUUID } from 'node:crypto'
+import { AppError, notFound, validation } from '../../kernel/errors.js'
+import { type Role, scopesBeyond, scopesOfRole } from '../../kernel/roles.js'
+import type { Kysely } from 'kysely'
+import type { Db, UserInvitationRow, UserRow } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import type { Actor } from '../actor.js'
+import { signSession } from '../api-keys/auth.js'
+import { generateApiKey, hashApiKey, hashPassword } from '../api-keys/secrets.js'
+import { eventRow, recordEvents } from '../events.js'
+import type { CreatedInvitation, Invitation, InviteRequest, User, Whoami } from './schemas.js'
+
+/** How long an invitation may be accepted: a week, then the owner invites again. */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60
+const TOKEN_PATTERN = /^fdi_[0-9A-Za-z]{43}$/
+
+export function toUser(row: Pick<UserRow, 'id' | 'email' | 'role' | 'created_at' | 'disabled_at'>): User {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    scopes: [...scopesOfRole(row.role)],
+    created_at: row.created_at,
+    disabled_at: row.disabled_at,
+  }
+}
+
+function toInvitation(row: UserInvitationRow): Invitation {
+  const { id, email, role, invited_by, created_at, expires_at } = row
+  return { id, email, role, invited_by, created_at, expires_at }
+}
+
+/** Inviting, changing roles and disabling take a login with `users` (the owner's role has it). */
+function requireManager(actor: Actor): void {
+  if (actor.kind !== 'jwt') throw new AppError('forbidden', 'managing people takes a login (finctl login), not an API key')
+  if (!actor.scopes.includes('users')) throw new AppError('forbidden', 'managing people takes the users scope (the owner role has it)')
+}
+
+/** Refuse a role wider than the actor's own: `what` says what was being done. */
+function requireNoWider(actor: Actor, role: string, what: string): void {
+  const beyond = scopesBeyond(scopesOfRole(role), actor.scopes)
+  if (beyond.length > 0)
+    throw new AppError('forbidden', `${what}: the ${role} role has ${beyond.join(', ')}, which your own role lacks`, {
+      details: [{ path: 'role', message: `is wider than your own role (${beyond.join(', ')})` }],
+    })
+}
+
+export async function whoami(store: Store, actor: Actor): Promise<Whoami> {
+  const row = actor.userId
+    ? await store.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', actor.userId)
+        .where('company_id', '=', actor.companyId)
+        .executeTakeFirst()
+    : undefined
+  return { credential: actor.kind === 'jwt' ? 'access_token' : 'api_key', user: row ? toUser(row) : null, scopes: [...actor.scopes] }
+}
+
+export async function listUsers(store: Store, companyId: string): Promise<User[]> {
+  const rows = await store.db
+    .selectFrom('users')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  return rows.map(toUser)
+}
+
+/** A user of the actor's company by id or email. */
+export async function findUser(store: Store, companyId: string, ref: string): Promise<UserRow> {
+  const q = store.db.selectFrom('users').selectAll().where('company_id', '=', companyId)
+  const row = await (ref.includes('@') ? q.where('email', '=', ref.trim().toLowerCase()) : q.where('id', '=', ref)).executeTakeFirst()
+  if (!row) throw notFound('user')
+  return row
+}
+
+export async function inviteUser(store: Store, actor: Actor, input: InviteRequest, now: Date): Promise<CreatedInvitation> {
+  requireManager(actor)
+  requireNoWider(actor, input.role, 'you cannot invite someone to a role wider than your own')
+  const taken = await store.db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()
+  if (taken) throw new AppError('conflict', `a user with the email ${input.email} already exists`)
+  const token = `fdi_${generateApiKey().slice(4)}`
+  const row: UserInvitationRow = {
+    id: randomUUID(),
+    company_id: actor.companyId,
+    email: input.email,
+    role: input.role,
+    token_hash: hashApiKey(token),
+    invited_by: actor.userId ?? '',
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString(),
+    accepted_at: null,
+    user_id: null,
+  }
+  const shown = toInvitation(row)
+  await store.writeTransaction(async (trx) => {
+    await trx.insertInto('user_invitations').values(row).execute()
+    // The event carries the invitation, never its token (docs/people.md).
+    await recordEvents(store, trx, [eventRow(actor, 'user.invited', row.id, shown, now)])
+  })
+  return { ...shown, token }
+}
+
+const spent = () => new AppError('unauthorized', 'this invitation is not valid (unknown, already accepted, or mistyped): ask for a new one')
+
+/** Accept an invitation: the new user, with the invited role, logged in. */
+export async function acceptInvitation(store: Store, token: string, password: string, now: Date) {
+  if (!TOKEN_PATTERN.test(token)) throw spent()
+  if (password.length < 8) throw validation('password', 'must be at least 8 characters')
+  const inv = await store.db.selectFrom('user_invitations').selectAll().where('token_hash', '=', hashApiKey(token)).executeTakeFirst()
+  if (!inv || inv.accepted_at) throw spent()
+  if (inv.expires_at <= now.toISOString())
+    throw new AppError('unauthorized', `this invitation expired at ${inv.expires_at}: ask for a new one`)
+  const user: UserRow = {
+    id: randomUUID(),
+    company_id: inv.company_id,
+    email: inv.email,
+    password_hash: await hashPassword(password),
+    role: inv.role,
+    created_at: now.toISOString(),
+    disabled_at: null,
+  }
+  await store.writeTransaction(async (trx) => {
+    const taken = await trx.selectFrom('users').select('id').where('email', '=', inv.email).executeTakeFirst()
+    if (taken) throw new AppError('conflict', `a user with the email ${inv.email} already exists: log in with it`)
+    // Accepted once, even if two accept at the same moment.
+    const marked = await trx
+      .updateTable('user_invitations')
+      .set({ accepted_at: now.toISOString(), user_id: user.id })
+      .where('id', '=', inv.id)
+      .where('accepted_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(marked.numUpdatedRows) !== 1) throw spent()
+    await trx.insertInto('users').values(user).execute()
+    await recordEvents(store, trx, [eventRow(`user:${user.id}`, 'user.joined', user.id, toUser(user), now, inv.company_id)])
+  })
+  return { ...(await signSession(store, user, now)), user: toUser(user) }
+}
+
+/**
+ * Inside the change's transaction: refuse it when `row` is the company's last enabled owner. The
+ * owners' rows are locked (PostgreSQL), so two owners demoting each other at once leave one.
+ */
+async function keepAnOwner(store: Store, trx: Kysely<Db>, row: UserRow, refusal: string): Promise<void> {
+  if (row.role !== 'owner') return
+  let q = trx
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', row.company_id)
+    .where('role', '=', 'owner')
+    .where('disabled_at', 'is', null)
+  if (store.sql.rowLocks) q = q.forUpdate()
+  const owners = await q.execute()
+  if (!owners.some((o) => o.id !== row.id)) throw new AppError('conflict', refusal)
+}
+
+export async function setUserRole(store: Store, actor: Actor, ref: string, role: Role, now: Date): Promise<User> {
+  requireManager(actor)
+  requireNoWider(actor, role, 'you cannot give a role wider than your own')
+  const row = await findUser(store, actor.companyId, ref)
+  requireNoWider(actor, row.role, `you cannot change the role of ${row.email}`)
+  if (row.role === role) return toUser(row)
+  const after = { ...row, role }
+  await store.writeTransaction(async (trx) => {
+    await keepAnOwner(store, trx, row, `${row.email} is the company's last owner: make another user owner first`)
+    await trx.updateTable('users').set({ role }).where('id', '=', row.id).execute()
+    await recordEvents(store, trx, [eventRow(actor, 'user.role_changed', row.id, { ...toUser(after), previous_role: row.role }, now)])
+  })
+  return toUser(after)
+}
+
+export async function disableUser(store: Store, actor: Actor, ref: string, now: Date): Promise<User> {
+  requireManager(actor)
+  const row = await findUser(store, actor.companyId, ref)
+  requireNoWider(actor, row.role, `you cannot disable ${row.email}`)
+  if (row.disabled_at) return toUser(row)
+  if (row.id === actor.userId) throw new AppError('conflict', 'you cannot disable yourself: another owner can')
+  const after = { ...row, disabled_at: now.toISOString() }
+  await store.writeTransaction(async (trx) => {
+    await keepAnOwner(store, trx, row, `${row.email} is the company's last owner`)
+    const r = await trx
+      .updateTable('users')
+      .set({ disabled_at: after.disabled_at })
+      .where('id', '=', row.id)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst()
+    // Disabled once (and one event), even if two disable at the same moment.
+    if (Number(r.numUpdatedRows) === 1) await recordEvents(store, trx, [eventRow(actor, 'user.disabled', row.id, toUser(after), now)])
+  })
+  return toUser(await findUser(store, actor.companyId, row.id))
+}
