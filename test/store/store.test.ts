@@ -51,6 +51,7 @@ const MIGRATION_NAMES = [
   '0028_creation_entries',
   '0029_key_usage_totals',
   '0030_import_batches',
+  '0032_import_reverts',
 ]
 
 const TABLES = [
