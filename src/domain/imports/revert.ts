@@ -61,7 +61,7 @@ const base = (db: Kysely<Db>) => db.selectFrom('transactions').selectAll()
 async function csvRows(store: Store, db: Kysely<Db>, companyId: string, batch: string, lock: boolean) {
   const entries = await db
     .selectFrom('audit_entries')
-    .select(['actor', 'created_at'])
+    .select(['actor', 'created_at', 'changes'])
     .where('company_id', '=', companyId)
     .where('action', '=', 'rows_created')
     .where('changes', 'like', `%"batch_id":"${batch.toLowerCase()}"%`)
@@ -81,6 +81,7 @@ async function csvRows(store: Store, db: Kysely<Db>, companyId: string, batch: s
         lock,
       )),
     )
+  sameMoment(entries, rows)
   // Rows of a statement the batch's writes paired instead of creating: their `reconcile` entries,
   // written by the same actor at the same moment, gave them an import_ref.
   const created = new Set(rows.map((r) => r.id))
@@ -104,6 +105,30 @@ async function csvRows(store: Store, db: Kysely<Db>, companyId: string, batch: s
       unpairs.push({ row, restore: restoreOf(row, c, { import_ref: null }) })
     }
   return { rows, unpairs }
+}
+
+/**
+ * A batch's rows are its writes' creator and time: another write by the same key in the same
+ * millisecond would add rows to a group beyond what the batch's entries count, and is refused
+ * rather than reverted with it (docs/decisions.md, "Import batches").
+ */
+function sameMoment(entries: Array<{ actor: string; created_at: string; changes: string }>, rows: TransactionRow[]): void {
+  const expected = new Map<string, number>()
+  for (const e of entries) {
+    const key = `${e.actor}\n${e.created_at}`
+    expected.set(key, (expected.get(key) ?? 0) + Number((JSON.parse(e.changes) as { count?: number }).count ?? 0))
+  }
+  const found = new Map<string, number>()
+  for (const r of rows) {
+    const key = `${r.created_by}\n${r.created_at}`
+    found.set(key, (found.get(key) ?? 0) + 1)
+  }
+  for (const [key, n] of found)
+    if (n > (expected.get(key) ?? 0))
+      throw new AppError(
+        'conflict',
+        `rows of another write share this batch's creator and time (${key.replace('\n', ', ')}): they cannot be told apart, nothing was reverted`,
+      )
 }
 
 function restoreOf(row: TransactionRow, c: Changes, extra: Partial<Unpair['restore']>): Unpair['restore'] {
