@@ -10,6 +10,7 @@ import { note, printList, printRecord, type Column } from '../../src/cli/output.
 import { type PromptHost, confirmOrYes } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { shortId } from '../../src/cli/short-ids.js'
+import type { Client } from '../../src/client/client.js'
 import type { RevertedRow, RevertResult } from '../../src/domain/imports/revert-schemas.js'
 import { count } from '../../src/kernel/words.js'
 import { batchId } from './shared.js'
@@ -58,6 +59,8 @@ export async function runRevert(host: VerbHost & PromptHost, o: RevertOptions, [
   const client = await host.client()
   const batch = await batchId(client, id)
   const include_edited = o.includeEdited === true
+  // With --yes nothing is asked: the revert plans once, on the service, instead of twice.
+  if (!o.dryRun && (o.yes || host.globals.yes)) return revert(host, client, batch, include_edited)
   const planned = await client.imports.revert(batch, { dry_run: true, include_edited })
   if (o.dryRun) {
     if (host.printer.format !== 'table') await printRecord(host.io, host.printer, planned)
@@ -80,6 +83,10 @@ export async function runRevert(host: VerbHost & PromptHost, o: RevertOptions, [
       o.yes,
       `Revert import batch ${shortId(batch)} (${planned.batch.file_name})? ${what(planned)}`.replace(/ deleted/, ' to delete'),
     )
+  return revert(host, client, batch, include_edited)
+}
+
+async function revert(host: VerbHost, client: Client, batch: string, include_edited: boolean): Promise<number> {
   const r = await client.imports.revert(batch, { include_edited })
   if (host.printer.format !== 'table') await printRecord(host.io, host.printer, r)
   else await printList(host.io, host.printer, r.transactions, rowColumns, { empty: 'no rows were reverted' })

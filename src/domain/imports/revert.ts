@@ -291,6 +291,19 @@ export async function revertImportBatch(
     }
   }
   const ts = now.toISOString()
+  // The writers' actor keys are looked up (or added) before the write transaction: inside it, a
+  // lookup that writes would wait for the writer's own turn on SQLite.
+  const writers = !/^[0-9a-f-]{36}$/i.test(id)
+    ? []
+    : await store.db
+        .selectFrom('audit_entries')
+        .select('actor')
+        .distinct()
+        .where('company_id', '=', actor.companyId)
+        .where('action', '=', 'rows_created')
+        .where('changes', 'like', `%"batch_id":"${id.toLowerCase()}"%`)
+        .execute()
+  for (const w of writers) await store.tx.actorKey(w.actor)
   const { result, learn } = await store.writeTransaction(async (trx) => {
     const row = await batchRow(trx, store, actor.companyId, id, true)
     if (row.state === 'reverted') throw alreadyReverted(row)
