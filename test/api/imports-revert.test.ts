@@ -200,6 +200,46 @@ describe.each(MATRIX)('import reverts over %s on %s', (kind, storeKind) => {
     expect(await rowsOf(acct)).toHaveLength(3)
   })
 
+  it("undoes the pairings a CSV batch made with a statement's transactions: they are unpaired, and pair again", async () => {
+    const acct = await newAccount('Revert pairings')
+    const ofx = Buffer.from(
+      'OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>98<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>' +
+        '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240101<TRNAMT>-11.00<FITID>P1<NAME>Shop 1</STMTTRN>' +
+        '</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n',
+    ).toString('base64')
+    const s = await c.statements.upload({ bank_account_id: acct, file_name: 'p.ofx', content_base64: ofx })
+    await c.statements.wait(s.id)
+    const [line] = (await c.transactions.list({ bank_account_id: acct })).data
+    const send = async () => {
+      const b = await c.imports.create({ kind: 'csv', bank_account_id: acct, file_name: 'p.csv' })
+      await c.transactions.batchMinimal(
+        [
+          { bank_account_id: acct, transaction_date: '2024-01-01', description: 'Shop 1', amount: '-11.00', import_ref: 'p.1' },
+          { bank_account_id: acct, transaction_date: '2024-01-05', description: 'Other', amount: '-5.00', import_ref: 'p.2' },
+        ],
+        { importBatch: b.id, matchStatementLines: true },
+      )
+      return c.imports.finish(b.id, { state: 'completed', read: 2 })
+    }
+    const b = await send()
+    expect(b.counts).toMatchObject({ created: 1, reconciled: 1 })
+    expect((await c.transactions.get(line.id)).is_reconciled).toBe(true)
+
+    const r = await c.imports.revert(b.id)
+    expect(r).toMatchObject({ deleted: 1, unpaired: 1 })
+    expect(r.transactions.map((t) => [t.description, t.action]).sort()).toEqual([
+      ['Other', 'delete'],
+      ['Shop 1', 'unpair'],
+    ])
+    const back = await c.transactions.get(line.id)
+    expect(back).toMatchObject({ is_reconciled: false, bank_statement_id: s.id })
+    expect(await rowsOf(acct)).toEqual([['2024-01-01', 'Shop 1', -11]])
+    expect((await c.audit.verify()).intact).toBe(true)
+    // Its import_ref went with the pairing: the same rows pair again instead of being "already there".
+    expect((await send()).counts).toMatchObject({ created: 1, reconciled: 1, existing: 0 })
+    expect(await rowsOf(acct)).toHaveLength(2)
+  })
+
   it('answers 404 for a batch that is not the company’s, and 400 naming an unknown field', async () => {
     expect((await status('POST', '/api-v1/imports/0190aaaa-0000-7000-8000-000000000000/revert', {})).status).toBe(404)
     const b = await importBatch(await newAccount('Revert bad input'), [
