@@ -240,6 +240,24 @@ describe.each(MATRIX)('import reverts over %s on %s', (kind, storeKind) => {
     expect(await rowsOf(acct)).toHaveLength(2)
   })
 
+  it("a row a later statement reconciled goes with the batch, and leaves that statement's counts", async () => {
+    const acct = await newAccount('Revert later statement')
+    const b = await importBatch(acct, [{ date: '2024-02-01', description: 'Shop 7', amount: '-17.00', ref: 'l.1' }])
+    const ofx = Buffer.from(
+      'OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>97<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>' +
+        '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240201<TRNAMT>-17.00<FITID>L1<NAME>Shop 7</STMTTRN>' +
+        '</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n',
+    ).toString('base64')
+    const s = await c.statements.upload({ bank_account_id: acct, file_name: 'l.ofx', content_base64: ofx })
+    await c.statements.wait(s.id)
+    expect((await c.statements.get(s.id)).matched_count).toBe(1)
+    const r = await c.imports.revert(b.id)
+    expect(r.deleted).toBe(1)
+    expect(await rowsOf(acct)).toEqual([])
+    expect(await c.statements.get(s.id)).toMatchObject({ matched_count: 0, transaction_count: 0 })
+    expect((await c.audit.verify()).intact).toBe(true)
+  })
+
   it('answers 404 for a batch that is not the company’s, and 400 naming an unknown field', async () => {
     expect((await status('POST', '/api-v1/imports/0190aaaa-0000-7000-8000-000000000000/revert', {})).status).toBe(404)
     const b = await importBatch(await newAccount('Revert bad input'), [
