@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
+import { findTransaction } from '../../src/domain/transaction-rows.js'
+import { uuidv7 } from '../../src/kernel/ids.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 describe.each(MATRIX)('import reverts over %s on %s', (kind, storeKind) => {
@@ -256,6 +258,22 @@ describe.each(MATRIX)('import reverts over %s on %s', (kind, storeKind) => {
     expect(await rowsOf(acct)).toEqual([])
     expect(await c.statements.get(s.id)).toMatchObject({ matched_count: 0, transaction_count: 0 })
     expect((await c.audit.verify()).intact).toBe(true)
+  })
+
+  it('refuses a batch whose creator and time hold a row its entries do not count (it cannot tell them apart)', async () => {
+    const acct = await newAccount('Revert same moment')
+    const b = await importBatch(acct, [{ date: '2026-06-01', description: 'Mine', amount: '-1.00', ref: 's.1' }])
+    const [mine] = (await c.transactions.list({ bank_account_id: acct })).data
+    // A row of another write with the same creator and millisecond (made by hand here: no entry of its own).
+    const row = await findTransaction(h.store, a.companyId, mine.id)
+    const { seq: _, ...copy } = { ...row, id: uuidv7(Date.now()), import_ref: null, description: 'Not mine' }
+    // (This breaks the company's verify: the tests after this one do not ask it.)
+    await h.store.tx.actorKey(row.created_by as string)
+    await h.store.tx.insert(h.store.db, [copy])
+    const refused = await status('POST', `/api-v1/imports/${b.id}/revert`, {})
+    expect(refused.status).toBe(409)
+    expect(refused.body.error.message).toContain('cannot be told apart')
+    expect(await rowsOf(acct)).toHaveLength(2)
   })
 
   it('answers 404 for a batch that is not the company’s, and 400 naming an unknown field', async () => {
