@@ -5,7 +5,7 @@
  *   npm run bench                 full run (~17 minutes: cli + serve ~5.5, pg ~3, list ~2.5, statements ~1.5, categorize ~5)
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, import, reports, statements, categorize)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, import, revert, reports, statements, categorize)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.cjs --version`, `keys show` and `tx list` (embedded default database, demo data)
@@ -90,12 +90,12 @@ const { values: flags } = parseArgs({
 })
 if (flags.help) {
   process.stdout.write(
-    'usage: tsx bench/run.ts [--quick] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|import|reports|statements|categorize]\n' +
+    'usage: tsx bench/run.ts [--quick] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|import|revert|reports|statements|categorize]\n' +
       '  --check: exit 1 when a guarded figure (start-up) is past its target: a regression\n',
   )
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list', 'list-scale', 'import', 'reports', 'statements', 'categorize'] as const
+const SECTIONS = ['cli', 'serve', 'pg', 'list', 'list-scale', 'import', 'revert', 'reports', 'statements', 'categorize'] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -123,6 +123,7 @@ const config = quick
         intoExisting: true,
         orders: ['ascending', 'descending', 'shuffled'] as const,
       },
+      revert: { sizes: [20_000], rounds: 2 },
       reports: { rows: 100_000, runs: 10 },
       statements: { lines: 10_000, runs: 2 },
       categorize: { sizes: [50_000], repeats: [3], labelled: 20_000 },
@@ -149,6 +150,7 @@ const config = quick
         intoExisting: true,
         orders: ['ascending', 'descending', 'shuffled'] as const,
       },
+      revert: { sizes: [100_000], rounds: 3 },
       reports: { rows: 1_000_000, runs: 20 },
       statements: { lines: 50_000, runs: 3 },
       categorize: { sizes: [100_000, 1_000_000], repeats: [3, 1], labelled: 20_000 },
@@ -502,6 +504,15 @@ async function importSection(): Promise<void> {
   collect('import', await runImportSection(root, c, log))
 }
 
+async function revertSection(): Promise<void> {
+  const c = config.revert
+  log(
+    `\n== 5b. imports revert (${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows, embedded) vs the tx import of the same rows ==`,
+  )
+  const { runRevertSection } = await import('./lib/revert.js')
+  collect('revert', await runRevertSection(root, c, log))
+}
+
 async function reportsSection(): Promise<void> {
   const c = config.reports
   log(`\n== 6. Reports at ${c.rows.toLocaleString('en-US')} transactions, embedded (p50/p95 over ${c.runs} runs) vs plain SQL totals ==`)
@@ -556,6 +567,7 @@ async function main(): Promise<number> {
     ['list', listSection],
     ['list-scale', listScaleSection],
     ['import', importSection],
+    ['revert', revertSection],
     ['reports', reportsSection],
     ['statements', statementsSection],
     ['categorize', categorizeSection],

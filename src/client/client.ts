@@ -56,6 +56,7 @@ import type {
 import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { CreateImportRequest, FinishImportRequest, ImportBatch, ImportBatchDetail } from '../domain/imports/schemas.js'
+import type { RevertImportRequest, RevertResult } from '../domain/imports/revert-schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
@@ -381,6 +382,8 @@ export class Client {
     list: (q: { kind?: string; bank_account_id?: string; limit?: number; cursor?: string } = {}) =>
       this.request<ImportBatch[]>('GET', '/api-v1/imports', { query: q }),
     get: (id: string) => this.request<ImportBatchDetail>('GET', `/api-v1/imports/${encodeURIComponent(id)}`).then((r) => r.data),
+    revert: (id: string, body: RevertImportRequest = {}) =>
+      this.request<RevertResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/revert`, { body }).then((r) => r.data),
   }
 
   /** Webhook endpoints (docs/events.md): a login before a key, as for key administration. */

@@ -23,6 +23,7 @@ export const EVENT_TYPES = [
   'statement.uploaded',
   'statement.processed',
   'statement.failed',
+  'import.reverted',
   'bank_account.created',
   'bank_account.updated',
   'bank_account.deleted',

@@ -388,6 +388,9 @@ export interface ImportBatchesTable {
   rejects: Generated<string>
   created_at: string
   finished_at: string | null
+  /** 0033: when and by whom the batch was reverted. */
+  reverted_at: string | null
+  reverted_by: string | null
 }
 
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */

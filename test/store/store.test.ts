@@ -53,6 +53,7 @@ const MIGRATION_NAMES = [
   '0030_import_batches',
   '0031_event_packed_ids',
   '0032_people',
+  '0033_import_reverts',
 ]
 
 const TABLES = [

@@ -15,13 +15,14 @@ import {
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { withRevertRoutes } from './imports-revert.js'
 
 const PATH = '/api-v1/imports'
 
 export function importRoutes(deps: AppDeps) {
   const { store, now } = deps
   const company = (c: { get(k: 'actor'): { companyId: string } }) => c.get('actor').companyId
-  return router()
+  const app = router()
     .openapi(
       createRoute({
         method: 'get',
@@ -78,4 +79,5 @@ export function importRoutes(deps: AppDeps) {
           200,
         ),
     )
+  return withRevertRoutes(app, deps)
 }

@@ -29,7 +29,7 @@ type StatementFigures = Pick<
 const STATEMENT_STATES: Record<string, ImportBatch['state']> = { completed: 'completed', failed: 'failed' }
 
 export function toImportBatch(row: ImportBatchRow, st?: StatementFigures): ImportBatch {
-  if (st) {
+  if (st && row.state !== 'reverted') {
     const matched = Number(st.matched_count)
     row = {
       ...row,
@@ -60,6 +60,8 @@ export function toImportBatch(row: ImportBatchRow, st?: StatementFigures): Impor
     },
     created_at: row.created_at,
     finished_at: row.finished_at,
+    reverted_at: row.reverted_at ?? null,
+    reverted_by: row.reverted_by ?? null,
   }
 }
 
@@ -108,6 +110,8 @@ export async function createImportBatch(store: Store, actor: Actor, input: NewBa
     rejects: '[]',
     created_at: ts,
     finished_at: state === 'running' ? null : ts,
+    reverted_at: null,
+    reverted_by: null,
   }
   await store.db.insertInto('import_batches').values(row).execute()
   return toImportBatch(row)

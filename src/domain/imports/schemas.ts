@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi'
 import { Pagination, Timestamp, text, Uuid } from '../schema-common.js'
 
 export const IMPORT_KINDS = ['csv', 'statement'] as const
-export const IMPORT_STATES = ['running', 'completed', 'failed', 'interrupted'] as const
+export const IMPORT_STATES = ['running', 'completed', 'failed', 'interrupted', 'reverted'] as const
 /** Rejected rows kept on the batch, first ones first: the rest are counted only. */
 export const MAX_KEPT_REJECTS = 1000
 
@@ -33,6 +33,9 @@ export const ImportBatch = z
     counts: ImportCounts,
     created_at: Timestamp,
     finished_at: Timestamp.nullable(),
+    /** Set by `imports revert`: when, and who (docs/api.md, "Imports"). */
+    reverted_at: Timestamp.nullable(),
+    reverted_by: z.string().nullable(),
   })
   .openapi('ImportBatch')
 export type ImportBatch = z.infer<typeof ImportBatch>

@@ -39,6 +39,7 @@ import * as keyUsageTotals from './0029_key_usage_totals.js'
 import * as importBatches from './0030_import_batches.js'
 import * as eventPackedIds from './0031_event_packed_ids.js'
 import * as people from './0032_people.js'
+import * as importReverts from './0033_import_reverts.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -76,6 +77,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0030_import_batches', importBatches],
   ['0031_event_packed_ids', eventPackedIds],
   ['0032_people', people],
+  ['0033_import_reverts', importReverts],
 ]
 
 /** Every migration, in order, for one dialect. */

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { registerList } from '../../../commands/imports/list.js'
 import { registerShow } from '../../../commands/imports/show.js'
+import { registerRevert } from '../../../commands/imports/revert.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
 
 describe('imports flags', () => {
@@ -21,5 +22,21 @@ describe('imports flags', () => {
     const { args, globals } = await parseFlags(registerShow, ['imports', 'show', '1a2b3c4d', '--json'], 'imports')
     expect(args).toEqual(['1a2b3c4d'])
     expect(globals.json).toBe(true)
+  })
+
+  it('revert: BATCH required; --dry-run, --include-edited; --yes', async () => {
+    expect((await parseError(registerRevert, ['imports', 'revert'], 'imports')).code).toBe('commander.missingArgument')
+    const plain = await parseFlags(registerRevert, ['imports', 'revert', '1a2b3c4d'], 'imports')
+    expect([plain.args, plain.opts]).toEqual([['1a2b3c4d'], {}])
+    const { args, opts, globals } = await parseFlags(
+      registerRevert,
+      ['imports', 'revert', '1a2b3c4d', '--dry-run', '--include-edited', '--yes'],
+      'imports',
+    )
+    expect(args).toEqual(['1a2b3c4d'])
+    // --yes after the verb is the program's flag (the run reads both).
+    expect(opts).toEqual({ dryRun: true, includeEdited: true })
+    expect(globals.yes).toBe(true)
+    expect((await parseError(registerRevert, ['imports', 'revert', 'a', 'b'], 'imports')).code).toBe('commander.excessArguments')
   })
 })

@@ -1,0 +1,40 @@
+/**
+ * POST /api-v1/imports/{id}/revert (docs/api.md, "Imports"): a batch's rows removed as one audited
+ * change, or with dry_run what would go. Added to the imports router by `withRevertRoutes`.
+ */
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import { revertImportBatch } from '../../domain/imports/revert.js'
+import { RevertImportRequest, RevertResult } from '../../domain/imports/revert-schemas.js'
+import { envelope, IdParam } from '../../domain/schemas.js'
+import type { AppDeps, AppEnv } from '../env.js'
+import { ERRORS, SECURITY, jsonBody, ok } from '../openapi.js'
+
+export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: AppDeps) {
+  const { store, now } = deps
+  return app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api-v1/imports/{id}/revert',
+      summary:
+        'Revert an import batch: its rows deleted, its pairings undone, in one audited change (dry_run: what would go). 409 naming the rows of a closed month, or changed by hand without include_edited',
+      security: SECURITY,
+      request: { params: IdParam, body: jsonBody(RevertImportRequest) },
+      responses: {
+        200: ok(envelope(RevertResult)),
+        400: ERRORS[400],
+        401: ERRORS[401],
+        403: ERRORS[403],
+        404: ERRORS[404],
+        409: ERRORS[409],
+      },
+    }),
+    async (c) =>
+      c.json(
+        {
+          success: true as const,
+          data: await revertImportBatch(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()),
+        },
+        200,
+      ),
+  )
+}
