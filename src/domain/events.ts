@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'statement.uploaded',
   'statement.processed',
   'statement.failed',
+  'import.pending',
+  'import.applied',
   'bank_account.created',
   'bank_account.updated',
   'bank_account.deleted',

@@ -51,6 +51,7 @@ const MIGRATION_NAMES = [
   '0028_creation_entries',
   '0029_key_usage_totals',
   '0030_import_batches',
+  '0031_import_reviews',
 ]
 
 const TABLES = [
@@ -71,6 +72,8 @@ const TABLES = [
   'exchange_rates',
   'idempotency_keys',
   'import_batches',
+  'import_pending_rows',
+  'import_reviews',
   'kysely_migration',
   'kysely_migration_lock',
   'login_counters',
@@ -106,6 +109,7 @@ function indexes(_kind: StoreKind): string[] {
     'events_company_seq',
     'idempotency_keys_created',
     'import_batches_company',
+    'import_reviews_expiry',
     'login_failures_created',
     'period_closes_company',
     'report_day_flows_account',
