@@ -164,6 +164,20 @@ describe.each(MATRIX)('review imports over %s on %s', (kind, storeKind) => {
     expect((await refused(c.imports.apply(old.id), 'conflict')).message).toContain('expired')
     expect(await descriptions(c, acct)).toEqual([])
 
+    // A review stopped midway keeps its state; past the expiry the sweep drops its staged rows all the same.
+    const stopped = await c.imports.create({ kind: 'csv', bank_account_id: acct, file_name: 'stopped.csv', options: { review: true } })
+    await c.imports.stage(stopped.id, { rows: [row(acct, 7)] })
+    await c.imports.finish(stopped.id, { state: 'interrupted' })
+    await h.store.db.updateTable('import_reviews').set({ expires_at: past }).where('batch_id', '=', stopped.id).execute()
+    await sweepExpiredReviews(h.store, new Date())
+    expect((await c.imports.get(stopped.id)).state).toBe('interrupted')
+    expect((await c.imports.pending(stopped.id)).data.rows).toEqual([])
+    const other2 = await c.imports.create({ kind: 'csv', bank_account_id: acct, file_name: 'stopped2.csv', options: { review: true } })
+    await c.imports.stage(other2.id, { rows: [row(acct, 8)] })
+    await c.imports.finish(other2.id, { state: 'failed' })
+    expect((await c.imports.discard(other2.id)).state).toBe('discarded')
+    expect((await c.imports.pending(other2.id)).data.rows).toEqual([])
+
     // Not a review batch: nothing to stage, apply or end pending.
     const plain = await c.imports.create({ file_name: 'plain.csv', bank_account_id: acct })
     await refused(c.imports.stage(plain.id, { rows: [row(acct, 5)] }), 'conflict')

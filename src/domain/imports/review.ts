@@ -235,27 +235,38 @@ export async function setPendingRow(
 export async function discardReview(store: Store, actor: Actor, id: string, now: Date): Promise<ImportBatchDetail> {
   const b = await reviewBatch(store.db, actor.companyId, id)
   if (b.review && b.state === 'discarded') return getImportBatch(store, actor.companyId, id)
-  if (!b.review || (b.state !== 'pending' && b.state !== 'running')) throw unusable(b, now)
+  // A review stopped midway (interrupted, failed) may be discarded too: its staged rows go.
+  if (!b.review || !['pending', 'running', 'interrupted', 'failed'].includes(b.state)) throw unusable(b, now)
   await store.writeTransaction(async (trx) => {
     await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
     await trx
       .updateTable('import_batches')
       .set({ state: 'discarded', finished_at: now.toISOString() })
       .where('id', '=', id)
-      .where('state', 'in', ['pending', 'running'])
+      .where('state', 'in', ['pending', 'running', 'interrupted', 'failed'])
       .execute()
   })
   return getImportBatch(store, actor.companyId, id)
 }
 
-/** The hourly sweep: review batches past their expiry (pending, or a run that never ended) lose their rows and become `expired`. */
+/**
+ * The hourly sweep: review batches past their expiry lose their rows; a pending one (or a run that
+ * never ended) becomes `expired`, a stopped or failed run keeps its state.
+ */
 export async function sweepExpiredReviews(store: Store, now: Date): Promise<number> {
   const due = await store.db
     .selectFrom('import_reviews')
     .innerJoin('import_batches', 'import_batches.id', 'import_reviews.batch_id')
     .select('import_reviews.batch_id')
     .where('import_reviews.expires_at', '<=', now.toISOString())
-    .where('import_batches.state', 'in', ['pending', 'running'])
+    .where((eb) =>
+      eb.or([
+        eb('import_batches.state', 'in', ['pending', 'running']),
+        eb.exists(
+          eb.selectFrom('import_pending_rows').select('line').whereRef('import_pending_rows.batch_id', '=', 'import_reviews.batch_id'),
+        ),
+      ]),
+    )
     .execute()
   for (const { batch_id: id } of due)
     await store.writeTransaction(async (trx) => {
