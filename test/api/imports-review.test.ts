@@ -189,6 +189,16 @@ describe.each(MATRIX)('review imports over %s on %s', (kind, storeKind) => {
     expect(res.status).toBe(404)
   })
 
+  it('takes a batch of rows as large as a batch create does (over 1 MiB of JSON)', async () => {
+    const acct = (await c.accounts.create({ name: 'Large', account_type: 'checking', currency_code: 'USD' })).id
+    const b = await c.imports.create({ kind: 'csv', bank_account_id: acct, file_name: 'large.csv', options: { review: true } })
+    const rows = Array.from({ length: 3000 }, (_, i) => row(acct, i, { original_description: `${'x'.repeat(400)} ${i}` }))
+    expect(JSON.stringify({ rows }).length).toBeGreaterThan(1024 * 1024)
+    const staged = await c.imports.stage(b.id, { rows })
+    expect([staged.staged.length, staged.errors]).toEqual([3000, []])
+    await c.imports.discard(b.id)
+  })
+
   it('checks locks at apply time: rows of a month closed since the review are rejected by line, the others land', async () => {
     const t = await h.tenant('Locked')
     const tc = h.client({ apiKey: t.key })
