@@ -502,6 +502,8 @@ async function importSection(): Promise<void> {
   )
   const { runImportSection } = await import('./lib/import.js')
   collect('import', await runImportSection(root, c, log))
+  const { runReviewFigure } = await import('./lib/import-review.js')
+  collect('import-review', await runReviewFigure(root, { rows: c.sizes[0], rounds: c.ceilingRuns }, log))
 }
 
 async function revertSection(): Promise<void> {

@@ -5,6 +5,7 @@ import { transactionColumns } from '../../src/cli/columns.js'
 import { note, printList, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
+import { showPending } from './pending.js'
 import { batchId } from './shared.js'
 
 export type ShowOptions = Record<string, never>
@@ -14,7 +15,9 @@ const ROWS_SHOWN = 50
 export function registerShow(im: Command, run: Runner, runF: RunVerb<ShowOptions> = runShow): void {
   im.command('show')
     .argument('<batch>', 'the batch id (or 6+ of its hex digits)')
-    .description('show an import batch: its file, the mapping and plan it ran with, its counts and rejected rows')
+    .description(
+      'show an import batch: its file, the mapping and plan it ran with, its counts and rejected rows; a pending one (tx import --review) its pending rows',
+    )
     .addHelpText('after', '\nExample:\n  finctl imports show 1a2b3c4d\n')
     .action(run(runF))
 }
@@ -22,21 +25,23 @@ export function registerShow(im: Command, run: Runner, runF: RunVerb<ShowOptions
 export async function runShow(host: VerbHost, _o: ShowOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
   const b = await client.imports.get(await batchId(client, id))
-  if (host.printer.format !== 'table') {
-    await printRecord(host.io, host.printer, b)
-    return EXIT.ok
-  }
   const { rejects, counts, options, ...record } = b
-  await printRecord(host.io, host.printer, {
+  const table = {
     ...record,
     created: counts.created,
     'already there': counts.existing,
     reconciled: counts.reconciled,
     rejected: counts.rejected,
     options: JSON.stringify(options),
-  })
+  }
+  // A review import's batch shows the rows it keeps pending (pending.ts).
+  if (b.state === 'pending') await showPending(host, client, b, table)
+  else if (host.printer.format !== 'table') await printRecord(host.io, host.printer, b)
+  else await printRecord(host.io, host.printer, table)
+  if (host.printer.format !== 'table') return EXIT.ok
   for (const r of rejects) note(host.io, host.printer, `line ${r.line} rejected: ${printableLine(r.reason)}`)
   if (counts.rejected > rejects.length) note(host.io, host.printer, `... and ${counts.rejected - rejects.length} more rejected rows`)
+  if (b.state === 'pending') return EXIT.ok
   if (b.statement_id) {
     note(host.io, host.printer, `its rows: finctl statements transactions ${b.statement_id}`)
     return EXIT.ok

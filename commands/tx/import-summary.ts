@@ -8,6 +8,7 @@ import type { ImportRequest, ImportSummary } from '../../src/jobs/import/run.js'
 import type { readRejects as ReadRejects } from '../../src/jobs/import/reject-list.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 import { shortId } from '../../src/cli/short-ids.js'
+import { reviewNotes } from './import-review.js'
 
 /** The rows of amount 0 taken as bookings, named by their lines. */
 function zeroNote(z: { rows: number; lines: number[] }, dryRun: boolean): string {
@@ -67,24 +68,42 @@ export async function printSummary(
         ]),
         ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
       ]
-    : [
-        ['rows read', s.read],
-        ['created', s.created],
-        ['already imported', s.already_imported],
-        ['already on a statement', s.on_statement],
-        ['rejected', s.rejected],
-        ['skipped', s.skipped_lines],
-        ...reversals,
-        ['amount total', money(s.amount_total, s.currency)],
-        ['created total', money(s.created_total, s.currency)],
-        ...(s.other_currencies ?? []).flatMap(
-          (o): Array<[string, unknown]> => [
-            [`amount total ${o.currency}`, `${money(o.amount_total, o.currency)} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`],
-            [`created total ${o.currency}`, money(o.created_total, o.currency)],
-          ],
-        ),
-        ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
-      ]
+    : s.review
+      ? [
+          ['rows read', s.read],
+          ['pending', s.review.pending],
+          ['already imported', s.already_imported],
+          ['rejected', s.rejected],
+          ['skipped', s.skipped_lines],
+          ...reversals,
+          ['amount total', money(s.amount_total, s.currency)],
+          ['pending total', money(s.review.pending_total, s.currency)],
+          ...(s.other_currencies ?? []).flatMap(
+            (o): Array<[string, unknown]> => [
+              [`amount total ${o.currency}`, `${money(o.amount_total, o.currency)} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`],
+              [`pending total ${o.currency}`, money(o.pending_total ?? o.created_total, o.currency)],
+            ],
+          ),
+          ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
+        ]
+      : [
+          ['rows read', s.read],
+          ['created', s.created],
+          ['already imported', s.already_imported],
+          ['already on a statement', s.on_statement],
+          ['rejected', s.rejected],
+          ['skipped', s.skipped_lines],
+          ...reversals,
+          ['amount total', money(s.amount_total, s.currency)],
+          ['created total', money(s.created_total, s.currency)],
+          ...(s.other_currencies ?? []).flatMap(
+            (o): Array<[string, unknown]> => [
+              [`amount total ${o.currency}`, `${money(o.amount_total, o.currency)} (${o.rows} ${o.rows === 1 ? 'row' : 'rows'})`],
+              [`created total ${o.currency}`, money(o.created_total, o.currency)],
+            ],
+          ),
+          ['elapsed', `${(s.elapsed_ms / 1000).toFixed(1)} s`],
+        ]
   await printRecord(
     io,
     printer,
@@ -105,9 +124,11 @@ export async function printSummary(
     io.stderr.write(`... and ${s.rejected - shown} more rejected rows${s.rejects_file ? '' : ' (write them all with --rejects FILE)'}\n`)
   if (s.rejects_file) note(io, printer, `rejected rows written to ${s.rejects_file}`)
   if (s.rolled_back) io.stderr.write('error: --atomic: some rows are invalid, so nothing was imported\n')
-  else if (!s.dry_run && s.created === 0 && s.already_imported > 0 && s.on_statement === 0 && s.rejected === 0)
+  else if (!s.dry_run && !s.review && s.created === 0 && s.already_imported > 0 && s.on_statement === 0 && s.rejected === 0)
     note(io, printer, 'nothing new: every row of this file was imported before')
-  if (!s.dry_run && s.batch_id)
+  if (s.review && s.batch_id)
+    for (const line of reviewNotes(shortId(s.batch_id), s.review, money(s.review.pending_total, s.currency))) note(io, printer, line)
+  else if (!s.dry_run && s.batch_id)
     note(io, printer, `import batch ${shortId(s.batch_id)}: see it with finctl imports show ${shortId(s.batch_id)}`)
   if (!s.dry_run && s.on_statement > 0) {
     note(

@@ -26,6 +26,7 @@ import {
   recognisedMapping,
   refuseStatementFile,
 } from './import-mapping.js'
+import { refuseWithReview } from './import-review.js'
 import { printSummary } from './import-summary.js'
 
 /**
@@ -82,6 +83,10 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     .option('--rejects <file>', 'write rejected rows (the original row plus line and reason) to this CSV file')
     .option('--overwrite', 'let --rejects replace an existing file')
     .option('--atomic', 'all or nothing: one bad row and nothing is imported')
+    .option(
+      '--review',
+      'validate and keep the rows pending, not created: see them with imports show, land them with imports apply (within 7 days)',
+    )
     .option('--force', 'accept dates outside the date window (1970-01-01 to a year ahead) and amounts of 0')
     .option('--concurrency <n>', 'requests in flight at once (default 2 embedded, 4 remote)')
     .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000)')
@@ -118,6 +123,7 @@ export interface ImportOptions extends MappingFlags {
   rejects?: string
   overwrite?: boolean
   atomic?: boolean
+  review?: boolean
   force?: boolean
   concurrency?: string
   batchSize?: string
@@ -138,6 +144,7 @@ async function markInterrupted(ctx: ImportHost, id: string): Promise<void> {
 
 export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[]): Promise<number> {
   const [file] = args
+  refuseWithReview(o)
   await requireInputFile(file)
   await refuseStatementFile(file)
   if (o.rejects !== undefined)
@@ -220,6 +227,7 @@ export async function runImport(ctx: ImportHost, o: ImportOptions, args: string[
           constants: o.force ? { ...constants, force: true } : constants,
           dryRun: o.dryRun,
           atomic: o.atomic,
+          review: o.review,
           rejectsPath: o.rejects,
           overwrite: o.overwrite,
           wait: o.wait,

@@ -17,9 +17,11 @@ export function importSummaryJson(s: Omit<ImportSummary, 'rejects_spill'>): obje
             ...o,
             amount_total: jsonAmountOf(o.amount_total, o.currency),
             created_total: jsonAmountOf(o.created_total, o.currency),
+            ...(o.pending_total === undefined ? {} : { pending_total: jsonAmountOf(o.pending_total, o.currency) }),
           })),
         }
       : {}),
+    ...(s.review ? { review: { ...s.review, pending_total: jsonAmountOf(s.review.pending_total, cur) } } : {}),
     ...(s.preview ? { preview: s.preview.map((r) => ({ ...r, amount: jsonAmountOf(String(r.amount), r.currency_code ?? cur) })) } : {}),
   }
 }

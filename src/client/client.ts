@@ -57,6 +57,14 @@ import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import type { CreateImportRequest, FinishImportRequest, ImportBatch, ImportBatchDetail } from '../domain/imports/schemas.js'
 import type { RevertImportRequest, RevertResult } from '../domain/imports/revert-schemas.js'
+import type {
+  ApplyResult,
+  PendingPageData,
+  PendingRow,
+  SetPendingRowRequest,
+  StageRowsRequest,
+  StageRowsResponse,
+} from '../domain/imports/review-schemas.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
@@ -384,6 +392,19 @@ export class Client {
     get: (id: string) => this.request<ImportBatchDetail>('GET', `/api-v1/imports/${encodeURIComponent(id)}`).then((r) => r.data),
     revert: (id: string, body: RevertImportRequest = {}) =>
       this.request<RevertResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/revert`, { body }).then((r) => r.data),
+    // A review import's rows (docs/api.md, "Review before it lands").
+    stage: (id: string, body: StageRowsRequest) =>
+      this.request<StageRowsResponse>('POST', `/api-v1/imports/${encodeURIComponent(id)}/pending`, { body }).then((r) => r.data),
+    pending: (id: string, q: { limit?: number; after?: number } = {}) =>
+      this.request<PendingPageData['data']>('GET', `/api-v1/imports/${encodeURIComponent(id)}/pending`, { query: q }).then((r) => ({
+        data: r.data,
+        pagination: r.pagination as unknown as PendingPageData['pagination'],
+      })),
+    setRow: (id: string, line: number, body: SetPendingRowRequest) =>
+      this.request<PendingRow>('PATCH', `/api-v1/imports/${encodeURIComponent(id)}/pending/${line}`, { body }).then((r) => r.data),
+    apply: (id: string) => this.request<ApplyResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/apply`).then((r) => r.data),
+    discard: (id: string) =>
+      this.request<ImportBatchDetail>('POST', `/api-v1/imports/${encodeURIComponent(id)}/discard`).then((r) => r.data),
   }
 
   /** Webhook endpoints (docs/events.md): a login before a key, as for key administration. */

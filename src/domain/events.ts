@@ -23,6 +23,8 @@ export const EVENT_TYPES = [
   'statement.uploaded',
   'statement.processed',
   'statement.failed',
+  'import.pending',
+  'import.applied',
   'import.reverted',
   'bank_account.created',
   'bank_account.updated',

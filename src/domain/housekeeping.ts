@@ -1,12 +1,13 @@
 /**
  * What a database needs now and then: records past their time dropped (idempotency records after
- * their 24 hours, login counters of past minutes, failed logins after LOGIN_AUDIT_DAYS), and the revocation of rolled keys whose grace has ended written down. At most once an hour per database, whichever process comes first: `finctl serve`
+ * their 24 hours, login counters of past minutes, failed logins after LOGIN_AUDIT_DAYS), and the revocation of rolled keys whose grace has ended written down; review imports past their expiry dropped. At most once an hour per database, whichever process comes first: `finctl serve`
  * on a timer, the embedded core as it closes. The last run is kept in `settings`.
  */
 import type { Store } from '../store/store.js'
 import { settleRolledKeys } from './api-keys/keys.js'
 import { pruneLoginRecords } from './api-keys/login-limits.js'
 import { pruneIdempotency } from './idempotency.js'
+import { sweepExpiredReviews } from './imports/review.js'
 
 export const HOUSEKEEPING_EVERY_MS = 60 * 60_000
 const LAST_RUN = 'housekeeping_at'
@@ -24,5 +25,6 @@ export async function housekeeping(store: Store, now: Date): Promise<boolean> {
   await pruneIdempotency(store.db, now)
   await pruneLoginRecords(store, now)
   await settleRolledKeys(store, now)
+  await sweepExpiredReviews(store, now)
   return true
 }

@@ -122,6 +122,10 @@ export const foldedName = <C extends string>(column: Named<C>): RawBuilder<strin
 export const incremented = <C extends string>(column: Named<C>, by?: number): RawBuilder<number> =>
   by === undefined ? sql<number>`${name(column)} + 1` : sql<number>`${name(column)} + ${by}`
 
+/** A number less the sum of counter columns: `n - a - b`, what is left of a count after the others. */
+export const lessColumns = <C extends string>(n: number, ...columns: Named<C>[]): RawBuilder<number> =>
+  sql<number>`${n} - ${sql.join(columns.map(name), sql` - `)}`
+
 /** An update of a counter: the column less 1. */
 export const decremented = <C extends string>(column: Named<C>): RawBuilder<number> => sql<number>`${name(column)} - 1`
 

@@ -348,6 +348,8 @@ export interface Db {
   webhook_endpoints: WebhookEndpointsTable
   webhook_attempts: WebhookAttemptsTable
   import_batches: ImportBatchesTable
+  import_reviews: ImportReviewsTable
+  import_pending_rows: ImportPendingRowsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -423,3 +425,18 @@ export const TX_COLUMNS = [
   'created_via',
   'exchange_rate_date',
 ] as const
+
+/** A review import waiting for `imports apply` or `discard` (0034): how many rows it staged, when it expires. */
+export interface ImportReviewsTable {
+  batch_id: string
+  company_id: string
+  staged: Generated<number>
+  expires_at: string
+}
+
+/** A pending row of a review import (0034): its line in the file and its create request (JSON). */
+export interface ImportPendingRowsTable {
+  batch_id: string
+  line: number
+  body: string
+}

@@ -35,7 +35,8 @@ function request(h: Harness, method: string, path: string, creds: Creds, body?: 
   })
 }
 
-const fill = (path: string, id: string) => path.replace(/\{[^}]+\}/g, encodeURIComponent(id))
+// A pending row's {line} is a number in the batch {id} names.
+const fill = (path: string, id: string) => path.replace('{line}', '2').replace(/\{[^}]+\}/g, encodeURIComponent(id))
 const key = (r: Route) => `${r.method} ${r.path}`
 const isWrite = (r: Route) => r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
 
@@ -185,6 +186,10 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
       return { state: 'completed' }
     case 'POST /api-v1/users/{id}/role':
       return { role: 'viewer' }
+    case 'POST /api-v1/imports/{id}/pending':
+      return { rows: [] }
+    case 'PATCH /api-v1/imports/{id}/pending/{line}':
+      return { category: 'hijacked' }
     default:
       return isWrite(r) ? {} : undefined
   }

@@ -54,6 +54,7 @@ const MIGRATION_NAMES = [
   '0031_event_packed_ids',
   '0032_people',
   '0033_import_reverts',
+  '0034_import_reviews',
 ]
 
 const TABLES = [
@@ -74,6 +75,8 @@ const TABLES = [
   'exchange_rates',
   'idempotency_keys',
   'import_batches',
+  'import_pending_rows',
+  'import_reviews',
   'kysely_migration',
   'kysely_migration_lock',
   'login_counters',
@@ -110,6 +113,7 @@ function indexes(_kind: StoreKind): string[] {
     'events_company_seq',
     'idempotency_keys_created',
     'import_batches_company',
+    'import_reviews_expiry',
     'login_failures_created',
     'period_closes_company',
     'report_day_flows_account',

@@ -12,6 +12,8 @@ export const MAX_JSON_BODY = 1024 * 1024
 /** A batch of 5,000 transactions is larger than 1 MiB of JSON. */
 export const MAX_BATCH_BODY = 16 * 1024 * 1024
 const LARGE_BODY_PATHS = new Set(['/api-v1/transactions/batch'])
+/** A review import's rows are staged in batches as large (POST /api-v1/imports/{id}/pending). */
+const STAGE_PATH = /^\/api-v1\/imports\/[^/]+\/pending$/
 /**
  * A statement upload (a 20 MiB file, as multipart or as base64 in JSON) is neither read as text
  * nor checked as JSON here: its route reads and checks it. Only the size is limited here.
@@ -69,7 +71,7 @@ type BodySource = { incoming?: IncomingMessage; embeddedBody?: string }
 export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const method = c.req.method
   if (method !== 'POST' && method !== 'PATCH' && method !== 'PUT') return next()
-  const large = LARGE_BODY_PATHS.has(c.req.path)
+  const large = LARGE_BODY_PATHS.has(c.req.path) || (c.req.method === 'POST' && STAGE_PATH.test(c.req.path))
   const source = c.env as BodySource | undefined
   const incoming = source?.incoming
   const embedded = source?.embeddedBody

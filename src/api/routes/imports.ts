@@ -12,10 +12,12 @@ import {
   ImportListQuery,
   ImportPage,
 } from '../../domain/imports/schemas.js'
+import { finishReview } from '../../domain/imports/review.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 import { withRevertRoutes } from './imports-revert.js'
+import { importReviewRoutes } from './import-reviews.js'
 
 const PATH = '/api-v1/imports'
 
@@ -73,11 +75,17 @@ export function importRoutes(deps: AppDeps) {
           409: ERRORS[409],
         },
       }),
-      async (c) =>
-        c.json(
-          { success: true as const, data: await finishImportBatch(store, company(c), c.req.valid('param').id, c.req.valid('json'), now()) },
-          200,
-        ),
+      async (c) => {
+        const { id } = c.req.valid('param')
+        const body = c.req.valid('json')
+        // `pending`: a review import's run ends with its rows staged (review.ts).
+        const done =
+          body.state === 'pending'
+            ? await finishReview(store, c.get('actor'), id, body, now())
+            : await finishImportBatch(store, company(c), id, body, now())
+        return c.json({ success: true as const, data: done }, 200)
+      },
     )
+    .route('/', importReviewRoutes(deps))
   return withRevertRoutes(app, deps)
 }

@@ -3,7 +3,8 @@ import { z } from '@hono/zod-openapi'
 import { Pagination, Timestamp, text, Uuid } from '../schema-common.js'
 
 export const IMPORT_KINDS = ['csv', 'statement'] as const
-export const IMPORT_STATES = ['running', 'completed', 'failed', 'interrupted', 'reverted'] as const
+/** `pending`, `discarded`, `expired`: a review import's (review-schemas.ts); `reverted`: revert.ts. */
+export const IMPORT_STATES = ['running', 'completed', 'failed', 'interrupted', 'pending', 'discarded', 'expired', 'reverted'] as const
 /** Rejected rows kept on the batch, first ones first: the rest are counted only. */
 export const MAX_KEPT_REJECTS = 1000
 
@@ -65,7 +66,8 @@ export type CreateImportRequest = z.infer<typeof CreateImportRequest>
  */
 export const FinishImportRequest = z
   .object({
-    state: z.enum(['completed', 'failed', 'interrupted']),
+    /** `pending`: a review import's rows are staged and wait for apply (review.ts). */
+    state: z.enum(['completed', 'failed', 'interrupted', 'pending']),
     read: Count.optional(),
     rejected: Count.optional(),
     rejects: z.array(ImportReject).max(MAX_KEPT_REJECTS).optional(),

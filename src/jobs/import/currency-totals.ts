@@ -7,6 +7,8 @@ export interface CurrencyTotal {
   rows: number
   amount_total: string
   created_total: string
+  /** --review: the sum of the rows `imports apply` would create. */
+  pending_total?: string
 }
 
 /**

@@ -23,6 +23,7 @@ interface BatchOptions {
   mapping: unknown
   constants?: object
   atomic?: boolean
+  review?: boolean
 }
 
 /** The mapping and flags as given, and the plan as it was read (what decided how rows were mapped). */
@@ -31,6 +32,7 @@ function recordedOptions(o: BatchOptions, plan: ImportPlan): Record<string, unkn
     mapping: o.mapping,
     ...(o.constants ? { set: o.constants } : {}),
     ...(o.atomic ? { atomic: true } : {}),
+    ...(o.review ? { review: true } : {}),
     plan: {
       header_line: plan.headerLine,
       header: plan.header,
@@ -57,10 +59,17 @@ export async function openImportBatch(client: Client, o: BatchOptions, plan: Imp
 }
 
 /** `rejected`: every row the command counted as rejected (the service's own rejects among them). */
-export async function finishImportBatch(client: Client, id: string, summary: ImportSummary, failed: boolean): Promise<void> {
+export async function finishImportBatch(
+  client: Client,
+  id: string,
+  summary: ImportSummary,
+  failed: boolean,
+  review?: boolean,
+): Promise<void> {
   await client.imports.finish(id, {
     // --atomic rolled back: what it created was deleted again, the batch did not land.
-    state: failed || summary.rolled_back ? 'failed' : 'completed',
+    // --review: the rows wait, staged, for `imports apply`.
+    state: failed || summary.rolled_back ? 'failed' : review ? 'pending' : 'completed',
     read: summary.read,
     rejected: summary.rejected,
     rejects: summary.rejects.slice(0, 1000),

@@ -21,7 +21,8 @@ import { finishImportBatch, openImportBatch } from './import-batch.js'
 import { mapRows } from './map.js'
 import { LongWait, longWaitStop, Pacer, Pool } from './pacing.js'
 import { RateCheck } from './rate-check.js'
-import { describeError, type ImportRequest, rollBack, Sender, sendBatches } from './send.js'
+import { asReview, ReviewSender } from './review-send.js'
+import { describeError, type ImportRequest, type ReadyRow, rollBack, Sender, sendBatches } from './send.js'
 import { Tally, type ImportProgress, type ImportSummary } from './summarize.js'
 
 /** The mapper's drafts (src/import/draft.ts) name no field the service's create request lacks: checked when this compiles. */
@@ -48,6 +49,8 @@ export interface ImportOptions {
   batchSize?: number
   /** 'auto' uses batches when the service has them. */
   mode?: 'auto' | 'batch' | 'single'
+  /** Stage the rows on the batch, pending, for `imports apply` (review-send.ts). */
+  review?: boolean
   /** How many rows a dry run shows. */
   previewRows?: number
 }
@@ -118,10 +121,24 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
       tally.restart()
     }
     const created: string[] = []
-    const sender = new Sender(client, o, pacer, plan.dataRows, (ids) => {
+    const creator = new Sender(client, o, pacer, plan.dataRows, (ids) => {
       if (o.atomic) created.push(...ids)
     })
-    sender.importBatch = tally.summary.batch_id
+    creator.importBatch = tally.summary.batch_id
+    // --review stages the rows on the batch instead (review-send.ts).
+    const sender =
+      o.review && tally.summary.batch_id
+        ? new ReviewSender(client, pacer, tally.summary.batch_id)
+        : {
+            send: (rows: ReadyRow[], last: boolean) =>
+              creator.send(
+                rows.map((r) => r.request),
+                last,
+              ),
+            get mode() {
+              return creator.mode
+            },
+          }
     const pool = new Pool(Math.max(1, o.concurrency ?? 4))
     try {
       await sendBatches(batches(pass(), batchSize(o.batchSize)), sender, pool, (rows, result) => tally.answered(rows, result, sender.mode))
@@ -149,9 +166,10 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     const batch = tally.summary.batch_id
     // A failed import's batch is marked so, as far as the service can still be reached.
     if (batch)
-      await finishImportBatch(client, batch, tally.summary, failed).catch((e: unknown) => {
+      await finishImportBatch(client, batch, tally.summary, failed, o.review).catch((e: unknown) => {
         if (!failed) throw e
       })
+    if (batch && o.review && !failed) asReview(tally.summary, (await client.imports.pending(batch, { limit: 1 })).data.expires_at)
     await tally.close(failed)
   }
 }

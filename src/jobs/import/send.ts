@@ -36,21 +36,13 @@ export function defaultConcurrency(target: Target): number {
 /** Every batch through the sender, at most `pool`'s limit in flight; the last alone, once every other is answered. */
 export async function sendBatches(
   batches: AsyncIterable<Batch<ReadyRow>>,
-  sender: Sender,
+  sender: { send(rows: ReadyRow[], last: boolean): Promise<SendResult> },
   pool: Pool,
   answered: (rows: ReadyRow[], result: SendResult) => void,
 ): Promise<void> {
   for await (const { rows, last } of batches) {
     if (last) await pool.drain()
-    await pool.add(async () =>
-      answered(
-        rows,
-        await sender.send(
-          rows.map((r) => r.request),
-          last,
-        ),
-      ),
-    )
+    await pool.add(async () => answered(rows, await sender.send(rows, last)))
   }
   await pool.drain()
 }

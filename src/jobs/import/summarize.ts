@@ -68,6 +68,8 @@ export interface ImportSummary {
   notes: string[]
   /** Dry run: the first rows as they would be created. */
   preview?: ImportRequest[]
+  /** --review: nothing was created; `pending` rows (summing `pending_total`) wait for `imports apply` until `expires_at`. */
+  review?: { state: 'pending'; pending: number; pending_total: string; expires_at: string }
   /** --atomic refused or rolled back: nothing of this run was kept. */
   rolled_back?: boolean
 }

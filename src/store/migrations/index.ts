@@ -40,6 +40,7 @@ import * as importBatches from './0030_import_batches.js'
 import * as eventPackedIds from './0031_event_packed_ids.js'
 import * as people from './0032_people.js'
 import * as importReverts from './0033_import_reverts.js'
+import * as importReviews from './0034_import_reviews.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -78,6 +79,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0031_event_packed_ids', eventPackedIds],
   ['0032_people', people],
   ['0033_import_reverts', importReverts],
+  ['0034_import_reviews', importReviews],
 ]
 
 /** Every migration, in order, for one dialect. */

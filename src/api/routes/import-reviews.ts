@@ -1,0 +1,104 @@
+/**
+ * Review imports (docs/api.md, "Review before it lands"): a review batch's rows staged, read and
+ * edited while pending, then applied or discarded. Mounted beside the batches' routes (imports.ts).
+ */
+import { createRoute } from '@hono/zod-openapi'
+import { applyReview } from '../../domain/imports/review-apply.js'
+import {
+  ApplyResult,
+  LineParam,
+  PendingPage,
+  PendingQuery,
+  PendingRow,
+  SetPendingRowRequest,
+  StageRowsRequest,
+  StageRowsResponse,
+} from '../../domain/imports/review-schemas.js'
+import { discardReview, listPending, setPendingRow, stageRows } from '../../domain/imports/review.js'
+import { ImportBatchDetail } from '../../domain/imports/schemas.js'
+import { envelope, IdParam } from '../../domain/schemas.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const PATH = '/api-v1/imports/{id}'
+
+export function importReviewRoutes(deps: AppDeps) {
+  const { store, now, dateWindow: window } = deps
+  const conflict = { 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] }
+  return router()
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: `${PATH}/pending`,
+        summary: "Stage rows of a running review import (options.review): validated as a batch create's, kept by line, not created",
+        security: SECURITY,
+        request: { params: IdParam, body: jsonBody(StageRowsRequest) },
+        responses: { 200: ok(envelope(StageRowsResponse)), ...conflict },
+      }),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            data: await stageRows(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
+          },
+          200,
+        ),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${PATH}/pending`,
+        summary: "A review import's pending rows, by line, with its expiry",
+        security: SECURITY,
+        request: { params: IdParam, query: PendingQuery },
+        responses: { 200: ok(PendingPage), ...conflict },
+      }),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            ...(await listPending(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('query'))),
+          },
+          200,
+        ),
+    )
+    .openapi(
+      createRoute({
+        method: 'patch',
+        path: `${PATH}/pending/{line}`,
+        summary: 'Change fields of one pending row (validated again as a whole)',
+        security: SECURITY,
+        request: { params: LineParam, body: jsonBody(SetPendingRowRequest) },
+        responses: { 200: ok(envelope(PendingRow)), ...conflict },
+      }),
+      async (c) => {
+        const { id, line } = c.req.valid('param')
+        const row = await setPendingRow(store, c.get('actor'), id, line, c.req.valid('json'), now(), window)
+        return c.json({ success: true as const, data: row }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: `${PATH}/apply`,
+        summary: "Land a pending batch's rows as the import would have, exactly once (a second apply creates nothing)",
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(ApplyResult)), ...conflict },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await applyReview(store, c.get('actor'), c.req.valid('param').id, now(), window) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: `${PATH}/discard`,
+        summary: "Drop a pending batch's rows: its state becomes discarded",
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(ImportBatchDetail)), ...conflict },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await discardReview(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+    )
+}

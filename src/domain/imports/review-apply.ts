@@ -1,0 +1,93 @@
+/**
+ * `imports apply`: a pending batch's rows land through the batch create path the import uses
+ * (storeTransactionBatch), so that each row's import_ref keeps it exactly once: a second apply, or
+ * two at once, create nothing the first did not. Locks, accounts and rates are checked again now;
+ * what they refuse is named by line in the batch's rejects.
+ */
+import { AppError } from '../../kernel/errors.js'
+import type { Store } from '../../store/store.js'
+import { incremented, lessColumns } from '../../store/fragments.js'
+import type { Actor } from '../actor.js'
+import { eventRow, recordEvents } from '../events.js'
+import { storeTransactionBatch } from '../transactions/create.js'
+import type { DateWindow } from '../transactions/plausibility.js'
+import { countIntoBatch, getImportBatch } from './batches.js'
+import { loadReview, unusable } from './review.js'
+import type { ApplyResult } from './review-schemas.js'
+import { type ImportReject, MAX_KEPT_REJECTS } from './schemas.js'
+
+/** Rows a create batch of the apply holds: the import's default batch size. */
+const APPLY_CHUNK = 1000
+
+export async function applyReview(store: Store, actor: Actor, id: string, now: Date, window: DateWindow): Promise<ApplyResult> {
+  const b = await loadReview(store, actor.companyId, id)
+  const none = { created: 0, existing: 0, reconciled: 0, rejected: 0 }
+  // Applied already: nothing is created again, and the answer says so.
+  if (b.review && b.state === 'completed') return { ...(await getImportBatch(store, actor.companyId, id)), applied: none }
+  const bad = unusable(b, now)
+  if (bad) throw bad
+  // The rows the review refused, counted before this apply adds its own.
+  const reviewRejected = (await getImportBatch(store, actor.companyId, id)).counts.rejected
+  const applied = { ...none }
+  const rejects: ImportReject[] = []
+  let after = 0
+  for (;;) {
+    const rows = await store.db
+      .selectFrom('import_pending_rows')
+      .select(['line', 'body'])
+      .where('batch_id', '=', id)
+      .where('line', '>', after)
+      .orderBy('line')
+      .limit(APPLY_CHUNK)
+      .execute()
+    if (!rows.length) break
+    after = Number(rows[rows.length - 1].line)
+    const items = rows.map((r) => JSON.parse(r.body) as unknown)
+    const res = await storeTransactionBatch(store, actor, items, {
+      now,
+      window,
+      minimal: true,
+      matchStatementLines: true,
+      importBatch: id,
+    })
+    const matched = res.matched?.length ?? 0
+    applied.created += res.created.length
+    applied.existing += res.duplicates.length
+    applied.reconciled += matched
+    applied.rejected += res.errors.length
+    for (const e of res.errors)
+      rejects.push({ line: Number(rows[e.index].line), reason: e.message.replace(/^invalid transactions\[\d+\]: /, '') })
+    // Only what this apply made is added: two applies at once each add their own rows.
+    await countIntoBatch(store, actor.companyId, id, { created: res.created.length, existing: 0, reconciled: matched, rejected: 0 })
+    if (rows.length < APPLY_CHUNK) break
+  }
+  const staged = Number(b.staged ?? 0)
+  // Rows neither created nor reconciled by any apply nor refused now were on the account already.
+  const existing = lessColumns(staged - applied.rejected, 'created', 'reconciled')
+  await store.writeTransaction(async (trx) => {
+    const batch = await trx.selectFrom('import_batches').select(['rejects', 'file_name']).where('id', '=', id).executeTakeFirstOrThrow()
+    const moved = await trx
+      .updateTable('import_batches')
+      .set({
+        state: 'completed',
+        finished_at: now.toISOString(),
+        existing,
+        rejected: incremented('rejected', applied.rejected),
+        rejects: JSON.stringify((JSON.parse(batch.rejects) as ImportReject[]).concat(rejects).slice(0, MAX_KEPT_REJECTS)),
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .executeTakeFirst()
+    if (Number(moved.numUpdatedRows) === 0) {
+      // Another apply ended first: the counts are settled again with every row created meanwhile.
+      const settled = lessColumns(staged + reviewRejected, 'rejected', 'created', 'reconciled')
+      await trx.updateTable('import_batches').set({ existing: settled }).where('id', '=', id).where('state', '=', 'completed').execute()
+      return
+    }
+    await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
+    await recordEvents(store, trx, [eventRow(actor, 'import.applied', id, { id, file_name: batch.file_name, ...applied }, now)])
+  })
+  const done = await getImportBatch(store, actor.companyId, id)
+  if (done.state !== 'completed') throw new AppError('conflict', `the import batch is ${done.state} now: it was not applied`)
+  return { ...done, applied }
+}

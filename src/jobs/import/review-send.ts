@@ -1,0 +1,49 @@
+/**
+ * `tx import --review`: the send stage stages each batch of rows on the import's batch
+ * (POST /api-v1/imports/{id}/pending) instead of creating them; the service validates them as a
+ * create would and keeps them pending, and the summary says what `imports apply` would create.
+ */
+import type { Client } from '../../client/client.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { AppError } from '../../kernel/errors.js'
+import { formatMinor } from '../../kernel/money.js'
+import type { Pacer } from './pacing.js'
+import { describeError, type ReadyRow, type SendResult } from './send.js'
+import type { ImportSummary } from './summarize.js'
+
+export class ReviewSender {
+  readonly mode = 'batch' as const
+  constructor(
+    private readonly client: Client,
+    private readonly pacer: Pacer,
+    private readonly batchId: string,
+  ) {}
+
+  /** A staged row counts as `created` here: asReview moves it where the summary says pending. */
+  async send(rows: ReadyRow[]): Promise<SendResult> {
+    const res = await this.pacer.call(() =>
+      this.client.imports.stage(this.batchId, { rows: rows.map((r) => ({ line: r.line, transaction: r.request })) }),
+    )
+    return {
+      created: res.staged,
+      duplicates: res.duplicates.length,
+      matched: 0,
+      errors: res.errors.map((e) => ({
+        index: e.index,
+        reason: describeError(new AppError('validation_error', e.message, { details: e.details })),
+      })),
+    }
+  }
+}
+
+/** The summary of a review: what it staged is pending (nothing was created), with the batch's expiry. */
+export function asReview(s: ImportSummary, expiresAt: string): void {
+  const zero = (currency: string) => formatMinor(0, currencyExponent(currency))
+  s.review = { state: 'pending', pending: s.created, pending_total: s.created_total, expires_at: expiresAt }
+  s.created = 0
+  s.created_total = zero(s.currency)
+  for (const o of s.other_currencies ?? []) {
+    o.pending_total = o.created_total
+    o.created_total = zero(o.currency)
+  }
+}
