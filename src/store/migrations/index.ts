@@ -95,9 +95,18 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
 /** Bring a database up to the latest migration (kysely's Migrator; it locks on PostgreSQL). */
 export async function migrate(db: AnyDb, all: Record<string, Migration>, schema?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => all }
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest()
+  let { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest()
+  // The Migrator reads the tables of every schema on the server first: another schema dropped
+  // meanwhile (another installation's, or a test run's) fails that read, and only that read.
+  for (let tries = 0; error && tries < 3 && otherSchemaGone(error, schema); tries++)
+    ({ error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest())
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
   }
+}
+
+function otherSchemaGone(error: unknown, schema: string | undefined): boolean {
+  const gone = /^schema "([^"]+)" does not exist$/.exec((error as Error)?.message ?? '')?.[1]
+  return gone !== undefined && gone !== schema
 }
