@@ -51,11 +51,13 @@ const MIGRATION_NAMES = [
   '0028_creation_entries',
   '0029_key_usage_totals',
   '0030_import_batches',
+  '0034_key_usage_periods',
 ]
 
 const TABLES = [
   'actors',
   'api_key_usage',
+  'api_key_usage_periods',
   'api_keys',
   'api_requests',
   'audit_chain_heads',

@@ -1,6 +1,6 @@
 /** Usage records on PostgreSQL: multi-row inserts and one update a key, in one transaction. */
 import { type Kysely, sql } from 'kysely'
-import { usagePerGroup, usagePerKey } from '../api-usage.js'
+import { usagePerGroup, usagePerKey, usagePerPeriod } from '../api-usage.js'
 import type { Db, NewApiRequestRow } from '../schema.js'
 
 /** The advisory lock that serializes writers of api_requests (any constant of our own). */
@@ -27,6 +27,13 @@ export async function insertApiRequests(db: Kysely<Db>, rows: NewApiRequestRow[]
           response_ms: sql`api_key_usage.response_ms + excluded.response_ms`,
           last_at: sql`GREATEST(api_key_usage.last_at, excluded.last_at)`,
         }),
+      )
+      .execute()
+    await trx
+      .insertInto('api_key_usage_periods')
+      .values(usagePerPeriod(rows))
+      .onConflict((oc) =>
+        oc.columns(['key_id', 'period']).doUpdateSet({ requests: sql`api_key_usage_periods.requests + excluded.requests` }),
       )
       .execute()
     for (const [id, { n, last }] of perKey) {
