@@ -363,9 +363,10 @@ class SqliteHotPaths implements HotPaths {
     return this.grouped(() => this.rateLimit(i), !i.syncedLater)
   }
 
+  /** In the group commit with the takes and inserts of the same turn: one synced COMMIT for them all. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve()
-    return this.inWriteTurn(() => this.appendRequests(rows))
+    return this.grouped(() => this.appendRequests(rows))
   }
 
   async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
