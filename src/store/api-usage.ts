@@ -47,3 +47,21 @@ export function usagePerGroup(rows: readonly NewApiRequestRow[]): UsageGroup[] {
   }
   return [...groups.values()]
 }
+
+/** The ten-minute period a record falls in (`api_key_usage_periods`, migration 0034): the first 15 characters of its ISO time. */
+export function usagePeriod(createdAt: string): string {
+  return createdAt.slice(0, 15)
+}
+
+/** The requests in `rows` per key and ten-minute period: what `api_key_usage_periods` adds up. */
+export function usagePerPeriod(rows: readonly NewApiRequestRow[]): Array<{ key_id: string; period: string; requests: number }> {
+  const periods = new Map<string, { key_id: string; period: string; requests: number }>()
+  for (const row of rows) {
+    const period = usagePeriod(row.created_at)
+    const id = `${row.key_id}\u0000${period}`
+    const p = periods.get(id)
+    if (p) p.requests++
+    else periods.set(id, { key_id: row.key_id, period, requests: 1 })
+  }
+  return [...periods.values()]
+}

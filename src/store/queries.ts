@@ -30,3 +30,43 @@ export async function unpairedStatementRows(
     ${o.lock && dialect.rowLocks ? sql`FOR UPDATE` : sql``}`.execute(db)
   return r.rows
 }
+
+/** One part of a key's usage statistics (`keyUsageParts`). */
+export interface UsagePart {
+  /** 0: a kept total per endpoint and status; 1: a count of the last day; 2: one of the newest records. */
+  part: number | string
+  endpoint: string | null
+  method: string | null
+  status_code: number | string | null
+  n: number | string | null
+  ms: number | string | null
+  at: string | null
+  id: number | string | null
+}
+
+/**
+ * A key's usage in one statement, so that one snapshot answers every figure (on PostgreSQL, one
+ * round trip): the kept totals per endpoint and status, the last day as its whole ten-minute periods
+ * from `firstPeriod` plus the records from `since` to `firstWhole`, and the newest `recent` records.
+ */
+export async function keyUsageParts(
+  db: Kysely<Db>,
+  keyId: string,
+  o: { since: string; firstPeriod: string; firstWhole: string; recent: number },
+): Promise<UsagePart[]> {
+  const r = await sql<UsagePart>`
+    SELECT 0 AS part, endpoint, NULL AS method, status_code, requests AS n, response_ms AS ms, last_at AS at, 0 AS id
+      FROM api_key_usage WHERE key_id = ${keyId}
+    UNION ALL
+    SELECT 1, NULL, NULL, NULL, sum(requests), NULL, NULL, 0
+      FROM api_key_usage_periods WHERE key_id = ${keyId} AND period >= ${o.firstPeriod}
+    UNION ALL
+    SELECT 1, NULL, NULL, NULL, count(*), NULL, NULL, 0
+      FROM api_requests WHERE key_id = ${keyId} AND created_at >= ${o.since} AND created_at < ${o.firstWhole}
+    UNION ALL
+    SELECT * FROM (
+      SELECT 2, endpoint, method, status_code, 1, response_time_ms, created_at, id
+        FROM api_requests WHERE key_id = ${keyId} ORDER BY created_at DESC, id DESC LIMIT ${o.recent}
+    ) newest`.execute(db)
+  return r.rows
+}

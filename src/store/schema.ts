@@ -117,6 +117,13 @@ export interface ApiKeyUsageTable {
   last_at: string
 }
 
+/** A key's requests in one ten-minute period (migration 0035): `period` is the first 15 characters of created_at. */
+export interface ApiKeyUsagePeriodsTable {
+  key_id: string
+  period: string
+  requests: number
+}
+
 export interface BankAccountsTable {
   id: string
   /** Integer key that transactions refer to (0011); never reused. */
@@ -330,6 +337,7 @@ export interface Db {
   rate_limit_counters: RateLimitCountersTable
   api_requests: ApiRequestsTable
   api_key_usage: ApiKeyUsageTable
+  api_key_usage_periods: ApiKeyUsagePeriodsTable
   bank_accounts: BankAccountsTable
   transactions: TransactionsTable
   idempotency_keys: IdempotencyKeysTable

@@ -18,6 +18,12 @@ export interface RateLimitInput {
   dayWindow: number
   perMinute: number
   perDay: number
+  /**
+   * A write of this process that syncs (the request's usage record on `finctl serve`) comes before
+   * the request is answered: the take need not wait on a sync of its own (docs/performance.md,
+   * "Where a POST's time goes").
+   */
+  syncedLater?: boolean
 }
 
 export interface RateLimitResult {

@@ -2,6 +2,7 @@
  * The store's hot paths (src/store/store.ts, HotPaths), called directly on every dialect: SQLite's
  * prepared statements and PostgreSQL's multi-row statements must keep the same contract.
  */
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TX_COLUMNS } from '../../src/store/schema.js'
 import type { Store } from '../../src/store/store.js'
@@ -104,6 +105,21 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
     const take = (keyId: string, minuteWindow: number, dayWindow: number, perMinute: number, perDay: number) =>
       store.hot.takeRateLimit({ keyId, minuteWindow, dayWindow, perMinute, perDay })
     const counter = (keyId: string) => store.db.selectFrom('rate_limit_counters').selectAll().where('key_id', '=', keyId).executeTakeFirst()
+
+    it('a take synced later by the usage write counts the same, and leaves every other COMMIT synced', async () => {
+      const key = await addKey(store, t.companyId)
+      const later = { keyId: key, minuteWindow: 1000, dayWindow: 10, perMinute: 2, perDay: 50, syncedLater: true }
+      expect(await store.hot.takeRateLimit(later)).toEqual({ allowed: true, minuteCount: 1, dayCount: 1 })
+      // Taken with and without a sync of its own in one group, and alone: the counts are exact.
+      const both = await Promise.all([store.hot.takeRateLimit(later), take(key, 1000, 10, 2, 50)])
+      expect(both.filter((r) => r.allowed)).toHaveLength(1)
+      expect(await counter(key)).toMatchObject({ minute_count: 2, day_count: 2 })
+      if (store.dialect === 'sqlite') {
+        // FULL (2) again for whatever comes next (docs/decisions.md, "Durability").
+        const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(store.db)
+        expect(rows[0].synchronous).toBe(2)
+      }
+    })
 
     it('counts each take in both windows', async () => {
       const key = await addKey(store, t.companyId)

@@ -5,7 +5,10 @@
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { usageStats } from '../../src/domain/api-keys/usage-stats.js'
 import { backfill } from '../../src/store/migrations/0029_key_usage_totals.js'
+import { backfill as backfillPeriods } from '../../src/store/migrations/0035_key_usage_periods.js'
+import type { ApiKeyRow } from '../../src/store/schema.js'
 import type { NewApiRequestRow } from '../../src/store/schema.js'
 import type { Store } from '../../src/store/store.js'
 import { addKey, freshDatabase, seedTenant, STORES, type TestDatabase } from './fixtures.js'
@@ -74,5 +77,68 @@ describe.each(STORES)('kept usage totals on %s', (kind) => {
     await store.db.deleteFrom('api_key_usage').execute()
     await backfill(store.db)
     expect(await kept()).toEqual(want)
+  })
+
+  /** The requests per key and ten-minute period, as the records add them up, and as kept (0035). */
+  async function periods() {
+    const rows = await store.db
+      .selectFrom('api_requests')
+      .select(['key_id', sql<string>`substr(created_at, 1, 15)`.as('period'), sql<number>`count(*)`.as('requests')])
+      .groupBy(['key_id', sql`substr(created_at, 1, 15)`])
+      .orderBy('key_id')
+      .orderBy('period')
+      .execute()
+    return rows.map((r) => ({ ...r, requests: Number(r.requests) }))
+  }
+  async function keptPeriods() {
+    const rows = await store.db.selectFrom('api_key_usage_periods').selectAll().orderBy('key_id').orderBy('period').execute()
+    return rows.map((r) => ({ ...r, requests: Number(r.requests) }))
+  }
+
+  it("a usage read's last day equals a count of the records since a day before, at every edge of a period", async () => {
+    const t = await seedTenant(store)
+    const keyId = await addKey(store, t.companyId)
+    const now = new Date(Date.UTC(2026, 5, 10, 12, 34, 56, 789))
+    const dayAgo = now.getTime() - 86_400_000
+    // Records on both sides of the day's start, in the period it starts in, on period edges, and later.
+    const offsets = [-700_000, -600_001, -1, 0, 1, 1000, 183_211, 183_212, 600_000, 3_600_000, 86_000_000, 86_400_000]
+    const rows: NewApiRequestRow[] = offsets.map((o, i) => ({
+      key_id: keyId,
+      company_id: t.companyId,
+      method: 'GET',
+      endpoint: '/api-v1/company',
+      status_code: 200,
+      response_time_ms: i,
+      created_at: new Date(dayAgo + o).toISOString(),
+    }))
+    await store.hot.insertApiRequests(rows.slice(0, 5))
+    await store.hot.insertApiRequests(rows.slice(5))
+    const key = (await store.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow()) as ApiKeyRow
+    // Each time a read may happen at: the day's start on, just before, just after a period's edge.
+    for (const shift of [0, -789, -56_789, 3_211, 183_211, 183_212, 600_000 - 1]) {
+      const at = new Date(now.getTime() + shift)
+      const since = new Date(at.getTime() - 86_400_000).toISOString()
+      const counted = await store.db
+        .selectFrom('api_requests')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('key_id', '=', keyId)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow()
+      const stats = await usageStats(store, key, 5, at)
+      expect(stats.last_24h_requests, `read at ${at.toISOString()}`).toBe(Number(counted.n))
+      expect(stats.total_requests).toBe(offsets.length)
+      // The newest five, newest first.
+      expect(stats.recent_requests.map((r) => r.response_time_ms)).toEqual([11, 10, 9, 8, 7])
+    }
+    expect(await keptPeriods()).toEqual(await periods())
+  })
+
+  it('the periods are written with the records and equal a count of them; the migration counts older records', async () => {
+    const want = await periods()
+    expect(want.length).toBeGreaterThan(1)
+    expect(await keptPeriods()).toEqual(want)
+    await store.db.deleteFrom('api_key_usage_periods').execute()
+    await backfillPeriods(store.db)
+    expect(await keptPeriods()).toEqual(want)
   })
 })

@@ -55,11 +55,13 @@ const MIGRATION_NAMES = [
   '0032_people',
   '0033_import_reverts',
   '0034_import_reviews',
+  '0035_key_usage_periods',
 ]
 
 const TABLES = [
   'actors',
   'api_key_usage',
+  'api_key_usage_periods',
   'api_keys',
   'api_requests',
   'audit_chain_heads',

@@ -23,6 +23,8 @@ export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
       dayWindow,
       perMinute: key.rate_limit_per_minute,
       perDay: key.rate_limit_per_day,
+      // The usage record's write syncs the take with it before the answer leaves.
+      syncedLater: deps.usage.writesBeforeAnswer,
     })
     const minuteLeft = Math.max(0, key.rate_limit_per_minute - r.minuteCount)
     const dayLeft = Math.max(0, key.rate_limit_per_day - r.dayCount)

@@ -9,8 +9,8 @@ import {
   revokeApiKey,
   rollApiKey,
   toApiKey,
-  usageStats,
 } from '../../domain/api-keys/keys.js'
+import { usageStats } from '../../domain/api-keys/usage-stats.js'
 import { AppError } from '../../kernel/errors.js'
 import {
   ApiKey,

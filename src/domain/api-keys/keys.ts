@@ -3,14 +3,13 @@
  * computed from the request log (docs/service-interface.md sections 2.1, 2.2; docs/api.md section 3).
  */
 import { randomUUID } from 'node:crypto'
-import { countAll } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import type { ApiKeyRow } from '../../store/schema.js'
 import type { Actor } from '../actor.js'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { generateApiKey, hashApiKey, keyPrefix } from './secrets.js'
 import type { Scope } from '../schemas.js'
-import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UsageStats } from './schemas.js'
+import type { ApiKey, CreateApiKeyRequest, CreatedApiKey } from './schemas.js'
 import { eventRow, recordEvents } from '../events.js'
 import { scopesBeyond } from '../../kernel/roles.js'
 
@@ -232,56 +231,6 @@ export async function settleRolledKeys(store: Store, now: Date): Promise<number>
     )
     return due.length
   })
-}
-
-export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {
-  const db = store.db
-  const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()
-  // The totals kept per endpoint and status (api_key_usage), the last day's count from the index on
-  // (key_id, created_at), and the newest few records.
-  const [groups, last24, recentRows] = await Promise.all([
-    db
-      .selectFrom('api_key_usage')
-      .select(['endpoint', 'status_code', 'requests', 'response_ms', 'last_at'])
-      .where('key_id', '=', key.id)
-      .execute(),
-    db
-      .selectFrom('api_requests')
-      .select(countAll().as('n'))
-      .where('key_id', '=', key.id)
-      .where('created_at', '>=', since)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('api_requests')
-      .select(['endpoint', 'method', 'status_code', 'response_time_ms', 'created_at'])
-      .where('key_id', '=', key.id)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(recent)
-      .execute(),
-  ])
-  let total = 0
-  let totalMs = 0
-  let last: string | null = null
-  const endpoints: Record<string, number> = {}
-  const codes: Record<string, number> = {}
-  for (const g of groups) {
-    const n = Number(g.requests)
-    total += n
-    totalMs += Number(g.response_ms)
-    if (last === null || g.last_at > last) last = g.last_at
-    endpoints[g.endpoint] = (endpoints[g.endpoint] ?? 0) + n
-    codes[String(g.status_code)] = (codes[String(g.status_code)] ?? 0) + n
-  }
-  return {
-    total_requests: total,
-    last_used_at: last ?? key.last_used_at,
-    last_24h_requests: Number(last24.n),
-    avg_response_time_ms: total === 0 ? 0 : Math.round(totalMs / total),
-    endpoints,
-    status_codes: codes,
-    recent_requests: recentRows.map((r) => ({ ...r, status_code: Number(r.status_code), response_time_ms: Number(r.response_time_ms) })),
-  }
 }
 
 export function hasScope(actor: Actor, scope: Scope): boolean {

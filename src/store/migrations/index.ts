@@ -41,6 +41,7 @@ import * as eventPackedIds from './0031_event_packed_ids.js'
 import * as people from './0032_people.js'
 import * as importReverts from './0033_import_reverts.js'
 import * as importReviews from './0034_import_reviews.js'
+import * as keyUsagePeriods from './0035_key_usage_periods.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -80,6 +81,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0032_people', people],
   ['0033_import_reverts', importReverts],
   ['0034_import_reviews', importReviews],
+  ['0035_key_usage_periods', keyUsagePeriods],
 ]
 
 /** Every migration, in order, for one dialect. */

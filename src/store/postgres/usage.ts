@@ -1,6 +1,6 @@
 /** Usage records on PostgreSQL: multi-row inserts and one update a key, in one transaction. */
 import { type Kysely, sql } from 'kysely'
-import { usagePerGroup, usagePerKey } from '../api-usage.js'
+import { usagePerGroup, usagePerKey, usagePerPeriod } from '../api-usage.js'
 import type { Db, NewApiRequestRow } from '../schema.js'
 
 /** The advisory lock that serializes writers of api_requests (any constant of our own). */
@@ -18,15 +18,24 @@ export async function insertApiRequests(db: Kysely<Db>, rows: NewApiRequestRow[]
         .insertInto('api_requests')
         .values(rows.slice(i, i + 1000))
         .execute()
+    // The totals and the periods in one statement (two tables, so the order of the two does not matter): one round trip.
     await trx
-      .insertInto('api_key_usage')
-      .values(usagePerGroup(rows))
+      .with('totals', (db) =>
+        db
+          .insertInto('api_key_usage')
+          .values(usagePerGroup(rows))
+          .onConflict((oc) =>
+            oc.columns(['key_id', 'endpoint', 'status_code']).doUpdateSet({
+              requests: sql`api_key_usage.requests + excluded.requests`,
+              response_ms: sql`api_key_usage.response_ms + excluded.response_ms`,
+              last_at: sql`GREATEST(api_key_usage.last_at, excluded.last_at)`,
+            }),
+          ),
+      )
+      .insertInto('api_key_usage_periods')
+      .values(usagePerPeriod(rows))
       .onConflict((oc) =>
-        oc.columns(['key_id', 'endpoint', 'status_code']).doUpdateSet({
-          requests: sql`api_key_usage.requests + excluded.requests`,
-          response_ms: sql`api_key_usage.response_ms + excluded.response_ms`,
-          last_at: sql`GREATEST(api_key_usage.last_at, excluded.last_at)`,
-        }),
+        oc.columns(['key_id', 'period']).doUpdateSet({ requests: sql`api_key_usage_periods.requests + excluded.requests` }),
       )
       .execute()
     for (const [id, { n, last }] of perKey) {

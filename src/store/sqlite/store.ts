@@ -274,18 +274,25 @@ class SqliteHotPaths implements HotPaths {
    * Run `work` in a write transaction of its own once this connection has the write lock (BEGIN
    * IMMEDIATE), waiting its turn while another holds it; kysely's lock is held only while trying.
    */
-  private inWriteTurn<T>(work: () => T): Promise<T> {
+  private inWriteTurn<T>(work: () => T, o: { unsynced?: boolean } = {}): Promise<T> {
     return this.health.turns.take(() =>
       this.locked(() => {
-        if (!beginImmediate(this.raw)) return NOT_NOW
+        // A COMMIT without its own fsync of the WAL: a later synced COMMIT's fsync makes it durable
+        // with its own frames (the WAL is appended in order). Back to FULL before anything else runs.
+        if (o.unsynced) this.raw.pragma('synchronous = NORMAL')
         try {
-          const result = work()
-          this.raw.exec('COMMIT')
-          return result
-        } catch (e) {
-          // SQLite may have rolled back already (a full disk).
-          if (this.raw.inTransaction) this.raw.exec('ROLLBACK')
-          throw e
+          if (!beginImmediate(this.raw)) return NOT_NOW
+          try {
+            const result = work()
+            this.raw.exec('COMMIT')
+            return result
+          } catch (e) {
+            // SQLite may have rolled back already (a full disk).
+            if (this.raw.inTransaction) this.raw.exec('ROLLBACK')
+            throw e
+          }
+        } finally {
+          if (o.unsynced) this.raw.pragma('synchronous = FULL')
         }
       }),
     )
@@ -301,12 +308,13 @@ class SqliteHotPaths implements HotPaths {
   // Writes issued in the same turn of the event loop (concurrent requests on `finctl serve`) share
   // one SQLite transaction, each in its own savepoint, so one failing write does not undo another.
   // Every caller is answered only after the shared COMMIT: nothing is acknowledged before it is durable.
-  private queue: Array<{ work: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = []
+  private queue: Array<{ work: () => unknown; synced: boolean; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = []
   private scheduled = false
 
-  private grouped<T>(work: () => T): Promise<T> {
+  /** `synced: false`: a later synced write of this process covers it before anyone is answered (RateLimitInput.syncedLater). */
+  private grouped<T>(work: () => T, synced = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject })
+      this.queue.push({ work, synced, resolve: resolve as (v: unknown) => void, reject })
       if (!this.scheduled) {
         this.scheduled = true
         setImmediate(() => void this.drain())
@@ -320,16 +328,18 @@ class SqliteHotPaths implements HotPaths {
     this.queue = []
     let outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>
     try {
-      outcomes = await this.inWriteTurn(() =>
-        batch.map((op) => {
-          try {
-            return { ok: true as const, value: this.savepoint(op.work) }
-          } catch (error) {
-            // SQLite ended the whole transaction (a full disk): every write of it is undone, so none may be answered as done.
-            if (!this.raw.inTransaction) throw error
-            return { ok: false as const, error: this.health.translate(error) }
-          }
-        }),
+      outcomes = await this.inWriteTurn(
+        () =>
+          batch.map((op) => {
+            try {
+              return { ok: true as const, value: this.savepoint(op.work) }
+            } catch (error) {
+              // SQLite ended the whole transaction (a full disk): every write of it is undone, so none may be answered as done.
+              if (!this.raw.inTransaction) throw error
+              return { ok: false as const, error: this.health.translate(error) }
+            }
+          }),
+        { unsynced: batch.every((op) => !op.synced) },
       )
     } catch (error) {
       for (const op of batch) op.reject(error)
@@ -351,12 +361,13 @@ class SqliteHotPaths implements HotPaths {
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return this.grouped(() => this.rateLimit(i))
+    return this.grouped(() => this.rateLimit(i), !i.syncedLater)
   }
 
+  /** In the group commit with the takes and inserts of the same turn: one synced COMMIT for them all. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve()
-    return this.inWriteTurn(() => this.appendRequests(rows))
+    return this.grouped(() => this.appendRequests(rows))
   }
 
   async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
