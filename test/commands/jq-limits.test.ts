@@ -41,11 +41,12 @@ describe('--jq limits, in process', () => {
   }, 30_000)
 
   it('a filter that takes too much memory stops at the limit: exit 1, saying so', async () => {
-    const r = await sb.run(['tx', 'list', '--jq', '[range(1e9)]'])
+    // A long timeout: on a loaded machine filling 256 MB can take longer than the default 10 s.
+    const r = await sb.run(['tx', 'list', '--jq', '[range(1e9)]', '--jq-timeout', '120'])
     expect(r.code).toBe(1)
     expect(r.stdout).toBe('')
     expect(JSON.parse(r.stderr)).toEqual({ code: 'filter_failed', message: '--jq: the filter ran out of memory (limit 256 MB)' })
-  }, 60_000)
+  }, 150_000)
 
   it("a filter that fails on the data: exit 1 with jq's message, not an internal error", async () => {
     const r = await sb.run(['tx', 'list', '--jq', 'error("no such thing")'])
