@@ -24,6 +24,7 @@
 import { mulberry32 } from '../../kernel/random.js'
 import { calibrationBins, fitCalibration, scoreOf, type CalibrationBin, type CalibrationStep, type HeldOutPoint } from './calibration.js'
 import { tokens, type Features } from './features.js'
+import { TokenIndex } from './token-index.js'
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -96,8 +97,7 @@ export class CategoryModel {
   /** Examples per label, and token occurrences per label (the NB denominators). */
   private docs = new Float64Array(this.labelCapacity)
   private tokenTotals = new Float64Array(this.labelCapacity)
-  private readonly tokenIds = new Map<string, number>()
-  private readonly tokenNames: string[] = []
+  private readonly index = new TokenIndex()
   /** Token x label tables, flat: count, and the cached log(count + ALPHA). */
   private counts = new Int32Array(this.tokenCapacity * this.labelCapacity)
   private logCounts = new Float64Array(this.tokenCapacity * this.labelCapacity).fill(LOG_ALPHA)
@@ -149,7 +149,7 @@ export class CategoryModel {
    */
   predict(f: Features, o: { explain?: boolean } = {}): Prediction | null {
     if (this.activeLabels === 0) return null
-    const ids = this.knownIds(tokens(f))
+    const ids = this.knownIds(f)
     const s = this.score(ids)
     const score = scoreOf(this.calibration, s.logit, s.raw)
     return {
@@ -185,8 +185,8 @@ export class CategoryModel {
     const label = create ? this.labelId(e.label) : this.labelIds.get(e.label)!
     const ids: number[] = []
     for (const t of tokens(e)) {
-      const id = create ? this.tokenId(t) : this.tokenIds.get(t)
-      if (id !== undefined) ids.push(id)
+      const id = create ? this.tokenId(t) : this.index.id(t, false)
+      if (id >= 0) ids.push(id)
     }
     return { label, ids: Int32Array.from(ids) }
   }
@@ -234,12 +234,8 @@ export class CategoryModel {
   }
 
   private tokenId(token: string): number {
-    let id = this.tokenIds.get(token)
-    if (id !== undefined) return id
-    id = this.tokenNames.length
+    const id = this.index.id(token, true)
     if (id === this.tokenCapacity) this.resize(this.tokenCapacity * 2, this.labelCapacity)
-    this.tokenIds.set(token, id)
-    this.tokenNames.push(token)
     return id
   }
 
@@ -248,7 +244,7 @@ export class CategoryModel {
     const counts = new Int32Array(tokenCapacity * labelCapacity)
     const logCounts = new Float64Array(tokenCapacity * labelCapacity).fill(LOG_ALPHA)
     const oldStride = this.labelCapacity
-    for (let t = 0; t < this.tokenNames.length; t++) {
+    for (let t = 0; t < Math.min(this.index.size, this.tokenCapacity); t++) {
       counts.set(this.counts.subarray(t * oldStride, (t + 1) * oldStride), t * labelCapacity)
       logCounts.set(this.logCounts.subarray(t * oldStride, (t + 1) * oldStride), t * labelCapacity)
     }
@@ -288,13 +284,13 @@ export class CategoryModel {
   // Scoring
 
   /** Ids of the tokens in the current vocabulary (unseen tokens carry no evidence and are skipped). */
-  private knownIds(toks: string[]): number[] {
+  private knownIds(f: Features): number[] {
     const ids = this.idScratch
     ids.length = 0
-    for (const t of toks) {
-      const id = this.tokenIds.get(t)
-      if (id !== undefined && this.tokenSums[id] > 0) ids.push(id)
-    }
+    this.index.known(f, ids)
+    let k = 0
+    for (let i = 0; i < ids.length; i++) if (this.tokenSums[ids[i]] > 0) ids[k++] = ids[i]
+    ids.length = k
     return ids
   }
 
@@ -360,7 +356,7 @@ export class CategoryModel {
       let at = best.length
       while (
         at > 0 &&
-        (best[at - 1].weight < weight || (best[at - 1].weight === weight && this.tokenNames[best[at - 1].id] > this.tokenNames[id]))
+        (best[at - 1].weight < weight || (best[at - 1].weight === weight && this.index.name(best[at - 1].id) > this.index.name(id)))
       )
         at--
       if (at < EXPLANATION_SIZE) {
@@ -368,7 +364,7 @@ export class CategoryModel {
         if (best.length > EXPLANATION_SIZE) best.pop()
       }
     }
-    return best.map((b) => ({ token: this.tokenNames[b.id], weight: Math.round(b.weight * 1000) / 1000 }))
+    return best.map((b) => ({ token: this.index.name(b.id), weight: Math.round(b.weight * 1000) / 1000 }))
   }
 
   // -------------------------------------------------------------------------------------------
