@@ -284,6 +284,16 @@ export interface CategorizationSettingsTable {
   updated_at: string
 }
 
+/** A company's last trained categorization model (src/domain/categorization/model-snapshot.ts). */
+export interface CategorizationModelsTable {
+  company_id: string
+  /** The company's labels_version the model was trained at: it is used only at that version. */
+  labels_version: number
+  trained_at: string
+  trained_on: number
+  model: string
+}
+
 /** Login attempts of the current minute per subject (`email:...`, `address:...`). */
 export interface LoginCountersTable {
   subject: string
@@ -321,6 +331,7 @@ export interface Db {
   bank_statements: BankStatementsTable
   categorization_rules: CategorizationRulesTable
   categorization_settings: CategorizationSettingsTable
+  categorization_models: CategorizationModelsTable
   exchange_rates: ExchangeRatesTable
   actors: ActorsTable
   login_counters: LoginCountersTable

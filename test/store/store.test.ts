@@ -51,6 +51,7 @@ const MIGRATION_NAMES = [
   '0028_creation_entries',
   '0029_key_usage_totals',
   '0030_import_batches',
+  '0033_categorization_models',
 ]
 
 const TABLES = [
@@ -62,6 +63,7 @@ const TABLES = [
   'audit_entries',
   'bank_accounts',
   'bank_statements',
+  'categorization_models',
   'categorization_rules',
   'categorization_settings',
   'close_exports',

@@ -44,6 +44,17 @@ export interface Prediction {
   explanation: { token: string; weight: number }[]
 }
 
+/** A model's counts and calibration, in its ids' order (tokenSums, totals and logs are derived). */
+export interface ModelState {
+  labels: string[]
+  tokens: string[]
+  /** tokens x labels, row by row. */
+  counts: Int32Array
+  docs: Float64Array
+  examples: number
+  calibration: CalibrationStep[] | null
+}
+
 export interface TrainOptions {
   /** Fit the held-out calibration map (default true). */
   calibrate?: boolean
@@ -170,6 +181,40 @@ export class CategoryModel {
 
   get vocabularySize(): number {
     return this.vocabulary
+  }
+
+  /** What the model holds, as ./model-snapshot.ts stores it (counts by token, `labels` wide). */
+  toState(): ModelState {
+    const L = this.labels.length
+    const counts = new Int32Array(this.index.size * L)
+    for (let t = 0; t < this.index.size; t++) counts.set(this.counts.subarray(t * this.labelCapacity, t * this.labelCapacity + L), t * L)
+    const tokenNames = Array.from({ length: this.index.size }, (_, t) => this.index.name(t))
+    const calibration = this.calibration?.map((c) => ({ ...c })) ?? null
+    return { labels: [...this.labels], tokens: tokenNames, counts, docs: this.docs.slice(0, L), examples: this.examples, calibration }
+  }
+
+  /** The model a state was taken of: the same counts, ids and calibration, so the same predictions. */
+  static fromState(s: ModelState): CategoryModel {
+    const m = new CategoryModel()
+    for (const label of s.labels) m.labelId(label)
+    for (const t of s.tokens) m.tokenId(t)
+    const L = s.labels.length
+    for (let t = 0; t < s.tokens.length; t++)
+      for (let l = 0; l < L; l++) {
+        const c = s.counts[t * L + l]
+        if (c === 0) continue
+        const at = t * m.labelCapacity + l
+        m.counts[at] = c
+        m.logCounts[at] = Math.log(c + ALPHA)
+        if (m.tokenSums[t] === 0) m.vocabulary++
+        m.tokenSums[t] += c
+        m.tokenTotals[l] += c
+      }
+    m.docs.set(s.docs)
+    for (let l = 0; l < L; l++) if (s.docs[l] > 0) m.activeLabels++
+    m.examples = s.examples
+    m.calibration = s.calibration
+    return m
   }
 
   /** The held-out table the calibration was fitted on (the isotonic steps); empty when uncalibrated. */

@@ -37,6 +37,7 @@ import * as openingRates from './0027_opening_rates.js'
 import * as creationEntries from './0028_creation_entries.js'
 import * as keyUsageTotals from './0029_key_usage_totals.js'
 import * as importBatches from './0030_import_batches.js'
+import * as categorizationModels from './0033_categorization_models.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -72,6 +73,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0028_creation_entries', creationEntries],
   ['0029_key_usage_totals', keyUsageTotals],
   ['0030_import_batches', importBatches],
+  ['0033_categorization_models', categorizationModels],
 ]
 
 /** Every migration, in order, for one dialect. */
