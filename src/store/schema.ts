@@ -17,8 +17,10 @@ import type {
   WebhookAttemptsTable,
   WebhookEndpointsTable,
 } from './schema-records.js'
+import type { ImportBatchesTable, ImportPendingRowsTable, ImportReviewsTable } from './schema-imports.js'
 
 export type * from './schema-records.js'
+export type * from './schema-imports.js'
 
 export interface SettingsTable {
   key: string
@@ -307,6 +309,16 @@ export interface CategorizationSettingsTable {
   updated_at: string
 }
 
+/** A company's last trained categorization model (src/domain/categorization/model-snapshot.ts). */
+export interface CategorizationModelsTable {
+  company_id: string
+  /** The company's labels_version the model was trained at: it is used only at that version. */
+  labels_version: number
+  trained_at: string
+  trained_on: number
+  model: string
+}
+
 /** Login attempts of the current minute per subject (`email:...`, `address:...`). */
 export interface LoginCountersTable {
   subject: string
@@ -346,6 +358,7 @@ export interface Db {
   bank_statements: BankStatementsTable
   categorization_rules: CategorizationRulesTable
   categorization_settings: CategorizationSettingsTable
+  categorization_models: CategorizationModelsTable
   exchange_rates: ExchangeRatesTable
   actors: ActorsTable
   login_counters: LoginCountersTable
@@ -378,31 +391,6 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
 export type NewWebhookAttemptRow = Insertable<WebhookAttemptsTable>
 export type ImportBatchRow = Selectable<ImportBatchesTable>
 
-/** An import or statement upload (0030): its file, options (JSON), who ran it, counts and state. */
-export interface ImportBatchesTable {
-  id: string
-  company_id: string
-  kind: string
-  bank_account_id: string | null
-  statement_id: string | null
-  file_name: string
-  file_sha256: string | null
-  options: string
-  actor: string
-  state: string
-  read_rows: number | null
-  created: Generated<number>
-  existing: Generated<number>
-  reconciled: Generated<number>
-  rejected: Generated<number>
-  rejects: Generated<string>
-  created_at: string
-  finished_at: string | null
-  /** 0033: when and by whom the batch was reverted. */
-  reverted_at: string | null
-  reverted_by: string | null
-}
-
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
 export const TX_COLUMNS = [
   'id',
@@ -433,18 +421,3 @@ export const TX_COLUMNS = [
   'created_via',
   'exchange_rate_date',
 ] as const
-
-/** A review import waiting for `imports apply` or `discard` (0034): how many rows it staged, when it expires. */
-export interface ImportReviewsTable {
-  batch_id: string
-  company_id: string
-  staged: Generated<number>
-  expires_at: string
-}
-
-/** A pending row of a review import (0034): its line in the file and its create request (JSON). */
-export interface ImportPendingRowsTable {
-  batch_id: string
-  line: number
-  body: string
-}

@@ -56,6 +56,7 @@ const MIGRATION_NAMES = [
   '0033_import_reverts',
   '0034_import_reviews',
   '0035_key_usage_periods',
+  '0036_categorization_models',
 ]
 
 const TABLES = [
@@ -68,6 +69,7 @@ const TABLES = [
   'audit_entries',
   'bank_accounts',
   'bank_statements',
+  'categorization_models',
   'categorization_rules',
   'categorization_settings',
   'close_exports',

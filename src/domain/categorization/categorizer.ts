@@ -15,12 +15,16 @@
  *   at once (incremental), and any other process sees a newer version and retrains from the
  *   database before its next prediction. So several `finctl serve` processes never predict from a
  *   model that misses a correction made elsewhere for longer than one request.
+ * - A full training is kept in the database with its labels_version (categorization_models): a
+ *   process that needs the model at that version takes it instead of training (each `tx import`
+ *   is a new process). Only full trainings are kept, so a kept model is the one training would make.
  */
 import { countAll } from '../../store/fragments.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import { decodeLabel, exampleOf, featuresOf as features } from './labels.js'
 import { CategoryModel, type Example, type Prediction } from './model.js'
+import { decodeModel, encodeModel } from './model-snapshot.js'
 import { applyRules, type CompiledRule } from './rule-matcher.js'
 import { getSettings, modelCache, type CachedModel } from './settings.js'
 import { loadActiveRules } from './rules.js'
@@ -58,7 +62,40 @@ async function train(store: Store, companyId: string, version: number): Promise<
     const e = exampleOf(r)
     if (e) examples.push(e)
   }
-  return { version, model: CategoryModel.train(examples), trained_at: new Date().toISOString(), trained_on: examples.length, changed: 0 }
+  const built = {
+    version,
+    model: CategoryModel.train(examples),
+    trained_at: new Date().toISOString(),
+    trained_on: examples.length,
+    changed: 0,
+  }
+  // Kept only if no label moved while the rows were read: then it is the model of `version`.
+  if ((await getSettings(store.db, companyId)).labels_version === version) await keep(store, companyId, built)
+  return built
+}
+
+async function keep(store: Store, companyId: string, m: CachedModel): Promise<void> {
+  const row = { labels_version: m.version, trained_at: m.trained_at, trained_on: m.trained_on, model: encodeModel(m.model) }
+  await store.db
+    .insertInto('categorization_models')
+    .values({ company_id: companyId, ...row })
+    .onConflict((oc) => oc.column('company_id').doUpdateSet(row).where('categorization_models.labels_version', '<=', m.version))
+    .execute()
+}
+
+/** The kept model of `version`, or a new training (kept in its turn). */
+async function keptOrTrained(store: Store, companyId: string, version: number, force: boolean): Promise<CachedModel> {
+  if (!force) {
+    const kept = await store.db
+      .selectFrom('categorization_models')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('labels_version', '=', version)
+      .executeTakeFirst()
+    const model = kept ? decodeModel(kept.model) : null
+    if (kept && model) return { version, model, trained_at: kept.trained_at, trained_on: Number(kept.trained_on), changed: 0 }
+  }
+  return train(store, companyId, version)
 }
 
 /** The company's model, retrained first when the database holds labels it has not seen. */
@@ -74,7 +111,7 @@ export async function modelFor(store: Store, companyId: string, version?: number
   }
   const pending = b.get(companyId)
   if (pending && !force) return pending
-  const p = train(store, companyId, v).finally(() => b.delete(companyId))
+  const p = keptOrTrained(store, companyId, v, force).finally(() => b.delete(companyId))
   b.set(companyId, p)
   const built = await p
   // A newer version may have been applied incrementally while this one trained: keep the newer.

@@ -11,7 +11,7 @@ export interface Features {
 }
 
 /** Description bigrams per row (the first words carry the channel and the merchant). */
-const MAX_BIGRAMS = 4
+export const MAX_BIGRAMS = 4
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/
@@ -26,14 +26,19 @@ function normalize(text: string): string {
 
 /** Words worth counting: 2+ characters, not a number, not a reference code (3+ digits, or a long code with digits). */
 function isWordToken(t: string): boolean {
-  if (t.length < 2) return false
   let digits = 0
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i)
     if (c >= 48 && c <= 57) digits++
   }
+  return isWordShape(t.length, digits)
+}
+
+/** isWordToken of a word of `length` characters, `digits` of them ASCII digits. */
+export function isWordShape(length: number, digits: number): boolean {
+  if (length < 2) return false
   if (digits === 0) return true
-  return digits < 3 && digits < t.length && t.length < 8
+  return digits < 3 && digits < length && length < 8
 }
 
 function words(text: string): string[] {
@@ -49,20 +54,39 @@ const MAGNITUDE_LABELS = ['<1', '<10', '<100', '<1k', '<10k', '<100k', '>=100k']
  * No division, no logarithm (Math.log(1000) / Math.LN10 is 2.9999999999999996), no float on the amount.
  */
 export function magnitudeBucket(amountMinor: number, exponent = 2): string {
+  return MAGNITUDE_LABELS[magnitudeIndex(amountMinor, exponent)]
+}
+
+function magnitudeIndex(amountMinor: number, exponent: number): number {
   if (!Number.isSafeInteger(amountMinor)) throw new RangeError('amount_minor must be a safe integer')
   if (!Number.isInteger(exponent) || exponent < 0 || exponent > 6) throw new RangeError('currency_exponent must be an integer 0..6')
   const abs = amountMinor < 0 ? -amountMinor : amountMinor
   let bound = 10 ** exponent // the integer minor amount of 1 major unit
-  for (let k = 0; k < MAGNITUDE_LABELS.length - 1; k++, bound *= 10) if (abs < bound) return MAGNITUDE_LABELS[k]
-  return MAGNITUDE_LABELS[MAGNITUDE_LABELS.length - 1]
+  for (let k = 0; k < MAGNITUDE_LABELS.length - 1; k++, bound *= 10) if (abs < bound) return k
+  return MAGNITUDE_LABELS.length - 1
+}
+
+const SIGNS = ['in', 'out', 'zero']
+
+/** Every amount token by its code: `s:<sign>` (0-2), `a:<sign>:<magnitude>` (3-23), `a:round` (24). */
+export const AMOUNT_TOKENS: readonly string[] = [
+  ...SIGNS.map((s) => `s:${s}`),
+  ...SIGNS.flatMap((s) => MAGNITUDE_LABELS.map((m) => `a:${s}:${m}`)),
+  'a:round',
+]
+
+/** The codes (in AMOUNT_TOKENS) of an amount's tokens, appended to `out`: the token index needs no strings. */
+export function amountCodes(amountMinor: number, exponent: number, out: number[]): void {
+  const sign = amountMinor > 0 ? 0 : amountMinor < 0 ? 1 : 2
+  out.push(sign, SIGNS.length + sign * MAGNITUDE_LABELS.length + magnitudeIndex(amountMinor, exponent))
+  const hundred = 100 * 10 ** exponent
+  if (amountMinor !== 0 && amountMinor % hundred === 0) out.push(AMOUNT_TOKENS.length - 1)
 }
 
 function amountTokens(amountMinor: number, exponent: number): string[] {
-  const sign = amountMinor > 0 ? 'in' : amountMinor < 0 ? 'out' : 'zero'
-  const out = [`s:${sign}`, `a:${sign}:${magnitudeBucket(amountMinor, exponent)}`]
-  const hundred = 100 * 10 ** exponent
-  if (amountMinor !== 0 && amountMinor % hundred === 0) out.push('a:round')
-  return out
+  const codes: number[] = []
+  amountCodes(amountMinor, exponent, codes)
+  return codes.map((c) => AMOUNT_TOKENS[c])
 }
 
 /**

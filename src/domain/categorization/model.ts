@@ -24,6 +24,7 @@
 import { mulberry32 } from '../../kernel/random.js'
 import { calibrationBins, fitCalibration, scoreOf, type CalibrationBin, type CalibrationStep, type HeldOutPoint } from './calibration.js'
 import { tokens, type Features } from './features.js'
+import { TokenIndex } from './token-index.js'
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -41,6 +42,17 @@ export interface Prediction {
   raw: number
   /** Up to 5 tokens that pushed most toward this label versus the runner-up, strongest first. */
   explanation: { token: string; weight: number }[]
+}
+
+/** A model's counts and calibration, in its ids' order (tokenSums, totals and logs are derived). */
+export interface ModelState {
+  labels: string[]
+  tokens: string[]
+  /** tokens x labels, row by row. */
+  counts: Int32Array
+  docs: Float64Array
+  examples: number
+  calibration: CalibrationStep[] | null
 }
 
 export interface TrainOptions {
@@ -96,8 +108,7 @@ export class CategoryModel {
   /** Examples per label, and token occurrences per label (the NB denominators). */
   private docs = new Float64Array(this.labelCapacity)
   private tokenTotals = new Float64Array(this.labelCapacity)
-  private readonly tokenIds = new Map<string, number>()
-  private readonly tokenNames: string[] = []
+  private readonly index = new TokenIndex()
   /** Token x label tables, flat: count, and the cached log(count + ALPHA). */
   private counts = new Int32Array(this.tokenCapacity * this.labelCapacity)
   private logCounts = new Float64Array(this.tokenCapacity * this.labelCapacity).fill(LOG_ALPHA)
@@ -149,7 +160,7 @@ export class CategoryModel {
    */
   predict(f: Features, o: { explain?: boolean } = {}): Prediction | null {
     if (this.activeLabels === 0) return null
-    const ids = this.knownIds(tokens(f))
+    const ids = this.knownIds(f)
     const s = this.score(ids)
     const score = scoreOf(this.calibration, s.logit, s.raw)
     return {
@@ -172,6 +183,40 @@ export class CategoryModel {
     return this.vocabulary
   }
 
+  /** What the model holds, as ./model-snapshot.ts stores it (counts by token, `labels` wide). */
+  toState(): ModelState {
+    const L = this.labels.length
+    const counts = new Int32Array(this.index.size * L)
+    for (let t = 0; t < this.index.size; t++) counts.set(this.counts.subarray(t * this.labelCapacity, t * this.labelCapacity + L), t * L)
+    const tokenNames = Array.from({ length: this.index.size }, (_, t) => this.index.name(t))
+    const calibration = this.calibration?.map((c) => ({ ...c })) ?? null
+    return { labels: [...this.labels], tokens: tokenNames, counts, docs: this.docs.slice(0, L), examples: this.examples, calibration }
+  }
+
+  /** The model a state was taken of: the same counts, ids and calibration, so the same predictions. */
+  static fromState(s: ModelState): CategoryModel {
+    const m = new CategoryModel()
+    for (const label of s.labels) m.labelId(label)
+    for (const t of s.tokens) m.tokenId(t)
+    const L = s.labels.length
+    for (let t = 0; t < s.tokens.length; t++)
+      for (let l = 0; l < L; l++) {
+        const c = s.counts[t * L + l]
+        if (c === 0) continue
+        const at = t * m.labelCapacity + l
+        m.counts[at] = c
+        m.logCounts[at] = Math.log(c + ALPHA)
+        if (m.tokenSums[t] === 0) m.vocabulary++
+        m.tokenSums[t] += c
+        m.tokenTotals[l] += c
+      }
+    m.docs.set(s.docs)
+    for (let l = 0; l < L; l++) if (s.docs[l] > 0) m.activeLabels++
+    m.examples = s.examples
+    m.calibration = s.calibration
+    return m
+  }
+
   /** The held-out table the calibration was fitted on (the isotonic steps); empty when uncalibrated. */
   calibrationTable(): CalibrationBin[] {
     return calibrationBins(this.calibration)
@@ -185,8 +230,8 @@ export class CategoryModel {
     const label = create ? this.labelId(e.label) : this.labelIds.get(e.label)!
     const ids: number[] = []
     for (const t of tokens(e)) {
-      const id = create ? this.tokenId(t) : this.tokenIds.get(t)
-      if (id !== undefined) ids.push(id)
+      const id = create ? this.tokenId(t) : this.index.id(t, false)
+      if (id >= 0) ids.push(id)
     }
     return { label, ids: Int32Array.from(ids) }
   }
@@ -234,12 +279,8 @@ export class CategoryModel {
   }
 
   private tokenId(token: string): number {
-    let id = this.tokenIds.get(token)
-    if (id !== undefined) return id
-    id = this.tokenNames.length
+    const id = this.index.id(token, true)
     if (id === this.tokenCapacity) this.resize(this.tokenCapacity * 2, this.labelCapacity)
-    this.tokenIds.set(token, id)
-    this.tokenNames.push(token)
     return id
   }
 
@@ -248,7 +289,7 @@ export class CategoryModel {
     const counts = new Int32Array(tokenCapacity * labelCapacity)
     const logCounts = new Float64Array(tokenCapacity * labelCapacity).fill(LOG_ALPHA)
     const oldStride = this.labelCapacity
-    for (let t = 0; t < this.tokenNames.length; t++) {
+    for (let t = 0; t < Math.min(this.index.size, this.tokenCapacity); t++) {
       counts.set(this.counts.subarray(t * oldStride, (t + 1) * oldStride), t * labelCapacity)
       logCounts.set(this.logCounts.subarray(t * oldStride, (t + 1) * oldStride), t * labelCapacity)
     }
@@ -288,13 +329,13 @@ export class CategoryModel {
   // Scoring
 
   /** Ids of the tokens in the current vocabulary (unseen tokens carry no evidence and are skipped). */
-  private knownIds(toks: string[]): number[] {
+  private knownIds(f: Features): number[] {
     const ids = this.idScratch
     ids.length = 0
-    for (const t of toks) {
-      const id = this.tokenIds.get(t)
-      if (id !== undefined && this.tokenSums[id] > 0) ids.push(id)
-    }
+    this.index.known(f, ids)
+    let k = 0
+    for (let i = 0; i < ids.length; i++) if (this.tokenSums[ids[i]] > 0) ids[k++] = ids[i]
+    ids.length = k
     return ids
   }
 
@@ -360,7 +401,7 @@ export class CategoryModel {
       let at = best.length
       while (
         at > 0 &&
-        (best[at - 1].weight < weight || (best[at - 1].weight === weight && this.tokenNames[best[at - 1].id] > this.tokenNames[id]))
+        (best[at - 1].weight < weight || (best[at - 1].weight === weight && this.index.name(best[at - 1].id) > this.index.name(id)))
       )
         at--
       if (at < EXPLANATION_SIZE) {
@@ -368,7 +409,7 @@ export class CategoryModel {
         if (best.length > EXPLANATION_SIZE) best.pop()
       }
     }
-    return best.map((b) => ({ token: this.tokenNames[b.id], weight: Math.round(b.weight * 1000) / 1000 }))
+    return best.map((b) => ({ token: this.index.name(b.id), weight: Math.round(b.weight * 1000) / 1000 }))
   }
 
   // -------------------------------------------------------------------------------------------
