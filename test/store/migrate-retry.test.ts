@@ -29,7 +29,7 @@ describe('migrate', () => {
   })
 
   it('gives up, naming the schema, when the reads keep failing', async () => {
-    const db = new Kysely({ dialect: new SqliteDialect({ database: new Database(':memory:') }) }).withPlugin(vanishing('t_other', 100))
+    const db = new Kysely({ dialect: new SqliteDialect({ database: new Database(':memory:') }) }).withPlugin(vanishing('t_other', 1000))
     await expect(migrate(db, migrations('sqlite'))).rejects.toThrow(/schema "t_other" does not exist/)
     await db.destroy()
   })

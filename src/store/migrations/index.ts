@@ -101,9 +101,12 @@ export async function migrate(db: AnyDb, all: Record<string, Migration>, schema?
   const provider: MigrationProvider = { getMigrations: async () => all }
   let { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest()
   // The Migrator reads the tables of every schema on the server first: another schema dropped
-  // meanwhile (another installation's, or a test run's) fails that read, and only that read.
-  for (let tries = 0; error && tries < 3 && otherSchemaGone(error, schema); tries++)
-    ({ error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest())
+  // meanwhile (another installation's, or a test run's) fails that read, and only that read. Drops
+  // come in runs (a test run's end drops all of its schemas), so the tries wait a little longer each.
+  for (let tries = 1; error && tries <= 10 && otherSchemaGone(error, schema); tries++) {
+    await new Promise((r) => setTimeout(r, 50 * tries))
+    ;({ error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest())
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
