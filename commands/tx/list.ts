@@ -2,7 +2,9 @@
 import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
-import { note, printList, streamList } from '../../src/cli/output.js'
+import { note, printList, streamJsonRows, streamList } from '../../src/cli/output.js'
+import type { ApiResult } from '../../src/client/client.js'
+import type { RowPage } from '../../src/client/row-pages.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { accountsFor } from '../../src/cli/short-ids.js'
 import { amountTotal } from '../../src/cli/totals.js'
@@ -31,23 +33,39 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
     const shown = host.io.isStderrTTY && !host.printer.quiet && (!host.io.isStdoutTTY || host.printer.format === 'table')
     const bar = new ProgressLine(host.io, shown)
     const started = Date.now()
-    const pages = (async function* () {
+    const q = {
+      ...query,
+      // Fewer requests than pages of 1,000 (each has its own checks and writes); larger pages cost more
+      // in garbage collection than they save (docs/performance.md).
+      limit: query.limit ?? 2000,
+      // The bar needs the total: counted once with the first page (the cursor carries it).
+      ...(shown ? { include_total: true } : {}),
+    }
+    async function* walk<P extends { pagination?: { total?: number } }, R>(source: AsyncIterable<P>, rows: (page: P) => R[]) {
       let done = 0
       try {
-        for await (const page of client.pages<Transaction>('/api-v1/transactions', {
-          ...query,
-          limit: query.limit ?? 1000,
-          // The bar needs the total: counted once with the first page (the cursor carries it).
-          ...(shown ? { include_total: true } : {}),
-        })) {
-          done += page.data.length
+        for await (const page of source) {
+          const r = rows(page)
+          done += r.length
           bar.update({ done, total: page.pagination?.total ?? done, elapsedMs: Date.now() - started })
-          yield page.data
+          yield r
         }
       } finally {
         bar.end()
       }
-    })()
+    }
+    const p = host.printer
+    if (p.format === 'ndjson' || (p.format === 'json' && !p.shape)) {
+      // Rows printed as JSON are the service's own text of them, not parsed and written again.
+      const { rowPages } = await import('../../src/client/row-pages.js')
+      await streamJsonRows(
+        host.io,
+        p,
+        walk(rowPages(client, '/api-v1/transactions', q), (page: RowPage) => page.rows),
+      )
+      return 0
+    }
+    const pages = walk(client.pages<Transaction>('/api-v1/transactions', q), (page: ApiResult<Transaction[]>) => page.data)
     await streamList(host.io, host.printer, pages, transactionColumns, amountTotal)
     return 0
   }

@@ -367,3 +367,28 @@ export async function streamList<T>(
   if (p.format === 'json') io.stdout.write(count ? '\n]\n' : ']\n')
   return count
 }
+
+/**
+ * `streamList` for json (no shape) and ndjson when each row is already its JSON text (client
+ * row-pages.ts): the same bytes as streamList writes of the parsed rows, without the parse and
+ * the second JSON.stringify. `pages` yield each page's rows.
+ */
+export async function streamJsonRows(io: IO, p: Printer, pages: AsyncIterable<string[]>): Promise<number> {
+  let count = 0
+  const it = pages[Symbol.asyncIterator]()
+  let next = await it.next()
+  const ndjson = p.format === 'ndjson'
+  if (!ndjson) io.stdout.write('[')
+  for (; !next.done; next = await it.next()) {
+    const rows = next.value
+    if (rows.length) {
+      // jsonText over the page is jsonText over each row: it only rewrites characters inside strings.
+      const text = ndjson ? `${rows.join('\n')}\n` : `${count === 0 ? '\n' : ',\n'}${rows.join(',\n')}`
+      count += rows.length
+      await writeDrained(io.stdout, jsonText(text))
+    }
+    await expectReader(io.stdout)
+  }
+  if (!ndjson) io.stdout.write(count ? '\n]\n' : ']\n')
+  return count
+}

@@ -205,7 +205,8 @@ export const TransactionListQuery = z
     id_suffix: IdPart.optional(),
     import_batch_id: z.string().max(100).optional(),
     sort: z.enum(['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    // Up to 5,000 (as exports): a walk of every page (`tx list --all`) needs fewer requests than at 1,000.
+    limit: z.coerce.number().int().min(1).max(5000).optional(),
     cursor: z.string().max(500).optional(),
     include_total: boolQuery.optional(),
   })
