@@ -4,6 +4,7 @@ import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
 import { note, printList, streamJsonRows, streamList } from '../../src/cli/output.js'
 import type { ApiResult } from '../../src/client/client.js'
+import { AppError } from '../../src/kernel/errors.js'
 import type { RowPage } from '../../src/client/row-pages.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { accountsFor } from '../../src/cli/short-ids.js'
@@ -61,11 +62,17 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
       await streamJsonRows(
         host.io,
         p,
-        walk(rowPages(client, '/api-v1/transactions', q), (page: RowPage) => page.rows),
+        walk(
+          pagesOfAnyServer<typeof q, RowPage>(q, query.limit, (qq) => rowPages(client, '/api-v1/transactions', qq)),
+          (page: RowPage) => page.rows,
+        ),
       )
       return 0
     }
-    const pages = walk(client.pages<Transaction>('/api-v1/transactions', q), (page: ApiResult<Transaction[]>) => page.data)
+    const pages = walk(
+      pagesOfAnyServer<typeof q, ApiResult<Transaction[]>>(q, query.limit, (qq) => client.pages<Transaction>('/api-v1/transactions', qq)),
+      (page: ApiResult<Transaction[]>) => page.data,
+    )
     await streamList(host.io, host.printer, pages, transactionColumns, amountTotal)
     return 0
   }
@@ -76,4 +83,29 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
     note(host.io, host.printer, `showing the first ${page.data.length}: add --all for every row, or --limit N`)
   }
   return 0
+}
+
+/**
+ * The pages of `q`; a server from before pages of 2,000 (at most 1,000) refuses the first request
+ * naming `limit`, and the walk starts again with pages of 1,000. Nothing is printed before it.
+ */
+export async function* pagesOfAnyServer<Q extends object, P>(q: Q, asked: unknown, pagesOf: (q: Q) => AsyncIterable<P>): AsyncGenerator<P> {
+  const it = pagesOf(q)[Symbol.asyncIterator]()
+  let first: IteratorResult<P>
+  try {
+    first = await it.next()
+  } catch (e) {
+    const refused =
+      asked === undefined && e instanceof AppError && e.code === 'validation_error' && (e.details ?? []).some((d) => d.path === 'limit')
+    if (!refused) throw e
+    yield* pagesOf({ ...q, limit: 1000 })
+    return
+  }
+  try {
+    if (first.done) return
+    yield first.value
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value
+  } finally {
+    await it.return?.()
+  }
 }
