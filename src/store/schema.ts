@@ -8,10 +8,13 @@
  */
 import type { Generated, Selectable, Insertable } from 'kysely'
 import type {
+  ApprovalPoliciesTable,
   CloseExportsTable,
   CloseRowsTable,
   EventsTable,
+  ImportPendingRowsTable,
   PeriodClosesTable,
+  ProposalsTable,
   ReportDayFlowsTable,
   ReportMonthGroupsTable,
   WebhookAttemptsTable,
@@ -358,6 +361,8 @@ export interface Db {
   import_batches: ImportBatchesTable
   import_reviews: ImportReviewsTable
   import_pending_rows: ImportPendingRowsTable
+  approval_policies: ApprovalPoliciesTable
+  proposals: ProposalsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
@@ -440,11 +445,4 @@ export interface ImportReviewsTable {
   company_id: string
   staged: Generated<number>
   expires_at: string
-}
-
-/** A pending row of a review import (0034): its line in the file and its create request (JSON). */
-export interface ImportPendingRowsTable {
-  batch_id: string
-  line: number
-  body: string
 }

@@ -56,6 +56,7 @@ const MIGRATION_NAMES = [
   '0033_import_reverts',
   '0034_import_reviews',
   '0035_key_usage_periods',
+  '0036_approvals',
 ]
 
 const TABLES = [
@@ -64,6 +65,7 @@ const TABLES = [
   'api_key_usage_periods',
   'api_keys',
   'api_requests',
+  'approval_policies',
   'audit_chain_heads',
   'audit_entries',
   'bank_accounts',
@@ -84,6 +86,7 @@ const TABLES = [
   'login_counters',
   'login_failures',
   'period_closes',
+  'proposals',
   'rate_limit_counters',
   'report_day_flows',
   'report_month_groups',
@@ -118,6 +121,7 @@ function indexes(_kind: StoreKind): string[] {
     'import_reviews_expiry',
     'login_failures_created',
     'period_closes_company',
+    'proposals_company',
     'report_day_flows_account',
     'report_month_groups_account',
     'user_invitations_company',
