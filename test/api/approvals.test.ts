@@ -142,6 +142,10 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
     await c.imports.finish(b.id, { state: 'completed', read: 2 })
     const o = await c.imports.requestRevert(b.id)
     expect(o.proposal).toMatchObject({ kind: 'revert', target: b.id, effect: { dry_run: true, deleted: 2, refused: [] } })
+    const twice = (await c.imports.requestRevert(b.id, { include_edited: true })).proposal?.id ?? ''
+    expect((await owner.approvals.get(twice)).request).toEqual({ batch_id: b.id, include_edited: true })
+    // A dry run is never held back.
+    expect((await c.imports.requestRevert(b.id, { dry_run: true })).done).toMatchObject({ dry_run: true, deleted: 2 })
     // The accountant lacks write: a revert is not theirs to approve.
     await rejects(acc.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
     expect((await c.transactions.list({ bank_account_id: acct })).data).toHaveLength(2)
@@ -150,6 +154,10 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
     expect((await c.transactions.list({ bank_account_id: acct })).data).toHaveLength(0)
     expect((await c.imports.get(b.id)).state).toBe('reverted')
     expect((await owner.audit.verify()).intact).toBe(true)
+    // The second proposal of the same revert is stale now: refused, and failed with the reason.
+    const stale = await rejects(owner.approvals.approve(twice), 'conflict')
+    expect(stale.message).toMatch(/reverted already/)
+    expect(await owner.approvals.get(twice)).toMatchObject({ state: 'failed', reason: expect.stringMatching(/reverted already/) })
   })
 
   it('once a policy is on, changing it is a proposal another owner approves', async () => {
