@@ -95,6 +95,12 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
       ['approval.requested', `user:${book.id}`],
       ['approval.decided', `user:${acc.id}`],
     ])
+    // The reopen's own event: the approver as actor, the proposal and its proposer named.
+    const reopened = (await owner.events.list({ type: 'period.reopened' })).data.find((e) => e.object_id === '2025-03')
+    expect(reopened).toMatchObject({
+      actor: `user:${acc.id}`,
+      data: { approval: { proposal_id: p.id, proposed_by: `user:${book.id}`, approved_by: `user:${acc.id}` } },
+    })
   })
 
   it('the proposer never approves their own: not with a second session, not with a key they created', async () => {

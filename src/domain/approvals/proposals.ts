@@ -118,8 +118,11 @@ async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise
 /** Apply the step as proposed, inside the decision's write transaction. */
 async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: Proposal, now: Date) {
   const req = p.request as { reason?: string; include_edited?: boolean; require_approval?: ApprovalStep[] }
-  if (p.kind === 'reopen') return { result: await reopenIn(store, trx, actor, p.target, String(req.reason), now), learn: () => {} }
-  if (p.kind === 'revert') return revertIn(store, trx, actor, p.target, req.include_edited === true, now)
+  // The step's event names the proposal and who proposed it; its actor is the approver.
+  const approval = { proposal_id: p.id, proposed_by: p.proposed_by, approved_by: actorId(actor) }
+  if (p.kind === 'reopen')
+    return { result: await reopenIn(store, trx, actor, p.target, String(req.reason), now, approval), learn: () => {} }
+  if (p.kind === 'revert') return revertIn(store, trx, actor, p.target, req.include_edited === true, now, approval)
   return { result: await writePolicy(trx, actor, req.require_approval ?? [], now), learn: () => {} }
 }
 

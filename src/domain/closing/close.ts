@@ -131,6 +131,7 @@ export async function reopenIn(
   month: string,
   reason: string,
   now: Date,
+  approval?: object,
 ): Promise<CloseRecord> {
   const end = monthEnd(month)
   const back = monthEnd(previousMonth(month))
@@ -157,7 +158,8 @@ export async function reopenIn(
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
     const record = toRecord({ ...row, id, rows_count: null, rows_sha256: null, figures: null })
-    await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, record, now)])
+    // Applied on approval: the event names the proposal and its proposer beside the approver (its actor).
+    await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, approval ? { ...record, approval } : record, now)])
     return record
   }
 }

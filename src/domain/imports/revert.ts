@@ -322,6 +322,7 @@ export async function revertIn(
   id: string,
   includeEdited: boolean,
   now: Date,
+  approval?: object,
 ): Promise<{ result: RevertResult; learn: () => void }> {
   const ts = now.toISOString()
   {
@@ -398,6 +399,7 @@ export async function revertIn(
           transaction_ids: p.deletes.map((r) => r.id),
           unpaired_ids: p.unpairs.map((u) => u.row.id),
           statement_id: p.statement?.id ?? null,
+          ...(approval ? { approval } : {}),
         },
         now,
       ),
