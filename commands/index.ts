@@ -23,6 +23,7 @@ export const GROUPS: readonly Group[] = [
   { names: ['profile'], load: () => import('./profile/index.js').then((m) => m.registerProfile) },
   { names: ['keys'], load: () => import('./keys/index.js').then((m) => m.registerKeys) },
   { names: ['users'], load: () => import('./users/index.js').then((m) => m.registerUsers) },
+  { names: ['policy', 'approvals'], load: () => import('./approvals/index.js').then((m) => m.registerApprovals) },
   { names: ['accounts', 'account'], load: () => import('./accounts/index.js').then((m) => m.registerAccounts) },
   { names: ['tx', 'transactions'], load: () => import('./tx/index.js').then((m) => m.registerTx) },
   { names: ['statements', 'statement'], load: () => import('./statements/index.js').then((m) => m.registerStatements) },

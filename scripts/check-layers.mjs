@@ -48,6 +48,7 @@ export const AGGREGATES = [
   ['exports', /^src\/domain\/exports\//],
   ['closing', /^src\/domain\/closing\//],
   ['webhooks', /^src\/domain\/webhooks\//],
+  ['approvals', /^src\/domain\/approvals\//],
   ['housekeeping', /^src\/domain\/housekeeping\.ts$/],
 ]
 

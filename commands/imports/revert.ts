@@ -13,6 +13,7 @@ import { shortId } from '../../src/cli/short-ids.js'
 import type { Client } from '../../src/client/client.js'
 import type { RevertedRow, RevertResult } from '../../src/domain/imports/revert-schemas.js'
 import { count } from '../../src/kernel/words.js'
+import { printProposed } from '../approvals/shared.js'
 import { batchId } from './shared.js'
 
 export interface RevertOptions {
@@ -43,7 +44,7 @@ export function registerRevert(im: Command, run: Runner, runF: RunVerb<RevertOpt
     .option('--yes', 'do not ask to confirm')
     .addHelpText(
       'after',
-      '\nExit codes: 6 when refused (rows in a closed month, rows changed by hand without --include-edited, reverted already).\n\nExamples:\n  finctl imports revert 1a2b3c4d --dry-run\n  finctl imports revert 1a2b3c4d --yes\n',
+      '\nExit codes: 6 when refused (rows in a closed month, rows changed by hand without --include-edited, reverted already); 15 when an approval policy makes it a proposal.\n\nExamples:\n  finctl imports revert 1a2b3c4d --dry-run\n  finctl imports revert 1a2b3c4d --yes\n',
     )
     .action(run(runF))
 }
@@ -87,7 +88,9 @@ export async function runRevert(host: VerbHost & PromptHost, o: RevertOptions, [
 }
 
 async function revert(host: VerbHost, client: Client, batch: string, include_edited: boolean): Promise<number> {
-  const r = await client.imports.revert(batch, { include_edited })
+  const o = await client.imports.requestRevert(batch, { include_edited })
+  if (o.proposal) return printProposed(host, o.proposal)
+  const r = o.done
   if (host.printer.format !== 'table') await printRecord(host.io, host.printer, r)
   else await printList(host.io, host.printer, r.transactions, rowColumns, { empty: 'no rows were reverted' })
   note(host.io, host.printer, `reverted import batch ${shortId(batch)}: ${what(r)}`)

@@ -46,6 +46,8 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteG
   ['/api-v1/imports', () => import('./routes/imports.js').then((m) => m.importRoutes)],
   ['/api-v1/webhook-endpoints', () => import('./routes/webhooks.js').then((m) => m.webhookRoutes)],
   ['/api-v1/users', () => import('./routes/users.js').then((m) => m.userRoutes)],
+  ['/api-v1/policy', () => import('./routes/approvals.js').then((m) => m.policyRoutes)],
+  ['/api-v1/approvals', () => import('./routes/approvals.js').then((m) => m.approvalRoutes)],
 ]
 const OPENAPI_PATH = '/openapi.json'
 export const ROUTE_GROUP_PREFIXES: readonly string[] = GROUPS.map(([prefix]) => prefix)

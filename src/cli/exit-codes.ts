@@ -22,6 +22,8 @@ export const EXIT = {
   auditBroken: 13,
   /** `webhooks test`, `events resend`: an endpoint did not answer 2xx (docs/events.md). */
   webhookFailed: 14,
+  /** Under an approval policy the step became a proposal that waits for approval (docs/people.md): nothing changed yet. */
+  proposed: 15,
   interrupted: 130,
   /** A --jq filter stopped by SIGTERM (Ctrl-C's SIGINT is `interrupted`). */
   terminated: 143,

@@ -68,6 +68,8 @@ import type {
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
+import type { Proposal } from '../domain/approvals/schemas.js'
+import { approvalCalls, doneOf, outcome, policyCalls } from './approvals.js'
 
 /** Query of GET /transactions, as the client sends it. */
 export type TransactionQuery = Record<string, string | number | boolean | undefined>
@@ -342,6 +344,10 @@ export class Client {
       this.request<RatesImportResult>('POST', '/api-v1/exchange-rates/import', { body }).then((r) => r.data),
   }
 
+  /** Approval policies and proposals (docs/people.md). */
+  readonly policy = policyCalls((m, p, o) => this.request(m, p, o))
+  readonly approvals = approvalCalls((m, p, o) => this.request(m, p, o))
+
   /** Closing the books: a login (the owner) before a key, as for key administration. */
   readonly close = {
     status: (month?: string) => this.request<CloseStatus>('GET', '/api-v1/close/status', { query: { month } }).then((r) => r.data),
@@ -350,10 +356,13 @@ export class Client {
         body,
         auth: 'admin',
       }).then((r) => r.data),
-    reopen: (month: string, reason: string) =>
-      this.request<CloseRecord>('POST', `/api-v1/close/${encodeURIComponent(month)}/reopen`, { body: { reason }, auth: 'admin' }).then(
-        (r) => r.data,
-      ),
+    reopen: (month: string, reason: string) => this.close.requestReopen(month, reason).then(doneOf),
+    /** A reopen, or under an approval policy its proposal. */
+    requestReopen: (month: string, reason: string) =>
+      this.request<CloseRecord | Proposal>('POST', `/api-v1/close/${encodeURIComponent(month)}/reopen`, {
+        body: { reason },
+        auth: 'admin',
+      }).then((r) => outcome<CloseRecord>(r)),
     history: () => this.request<CloseRecord[]>('GET', '/api-v1/close').then((r) => r.data),
     /** Record an export written for a closed month on its close record. */
     attachExport: (month: string, body: CloseExportRequest) =>
@@ -390,8 +399,11 @@ export class Client {
     list: (q: { kind?: string; bank_account_id?: string; limit?: number; cursor?: string } = {}) =>
       this.request<ImportBatch[]>('GET', '/api-v1/imports', { query: q }),
     get: (id: string) => this.request<ImportBatchDetail>('GET', `/api-v1/imports/${encodeURIComponent(id)}`).then((r) => r.data),
-    revert: (id: string, body: RevertImportRequest = {}) =>
-      this.request<RevertResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/revert`, { body }).then((r) => r.data),
+    revert: (id: string, body: RevertImportRequest = {}) => this.imports.requestRevert(id, body).then(doneOf),
+    requestRevert: (id: string, body: RevertImportRequest = {}) =>
+      this.request<RevertResult | Proposal>('POST', `/api-v1/imports/${encodeURIComponent(id)}/revert`, { body }).then((r) =>
+        outcome<RevertResult>(r),
+      ),
     // A review import's rows (docs/api.md, "Review before it lands").
     stage: (id: string, body: StageRowsRequest) =>
       this.request<StageRowsResponse>('POST', `/api-v1/imports/${encodeURIComponent(id)}/pending`, { body }).then((r) => r.data),

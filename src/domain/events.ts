@@ -38,6 +38,8 @@ export const EVENT_TYPES = [
   'user.joined',
   'user.role_changed',
   'user.disabled',
+  'approval.requested',
+  'approval.decided',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 

@@ -62,3 +62,11 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
   'original_description',
   'ai_confidence_score',
 ] as const
+
+/**
+ * The steps an approval policy can make wait for a second person (docs/people.md, "Approval
+ * policies"): reopening a closed month, reverting an import batch, changing the policy itself.
+ */
+export const APPROVAL_STEPS = ['reopen', 'revert', 'policy'] as const
+export type ApprovalStep = (typeof APPROVAL_STEPS)[number]
+export const PROPOSAL_STATES = ['pending', 'approved', 'rejected', 'failed'] as const

@@ -1,7 +1,7 @@
 /**
  * Table shapes for kysely (schema.ts has the conventions): the tables of what the books record
  * beside their rows: closes and what they held, the report totals, the outbox of events and
- * webhook deliveries.
+ * webhook deliveries, approval policies and proposals.
  */
 import type { Generated } from 'kysely'
 
@@ -141,4 +141,30 @@ export interface WebhookAttemptsTable {
   worker: string
   duration_ms: number
   created_at: string
+}
+
+/** A company's approval policy (0037): the steps, as a JSON list, that need a second person. */
+export interface ApprovalPoliciesTable {
+  company_id: string
+  require: string
+  updated_by: string
+  updated_at: string
+}
+
+/** A step proposed under a policy (0037): its request and effect (JSON), its state and decision. */
+export interface ProposalsTable {
+  id: string
+  company_id: string
+  kind: string
+  target: string
+  request: string
+  effect: string
+  state: string
+  proposed_by: string
+  proposer_user_id: string | null
+  created_at: string
+  decided_by: string | null
+  decided_at: string | null
+  reason: string | null
+  result: string | null
 }

@@ -8,10 +8,12 @@
  */
 import type { Generated, Selectable, Insertable } from 'kysely'
 import type {
+  ApprovalPoliciesTable,
   CloseExportsTable,
   CloseRowsTable,
   EventsTable,
   PeriodClosesTable,
+  ProposalsTable,
   ReportDayFlowsTable,
   ReportMonthGroupsTable,
   WebhookAttemptsTable,
@@ -371,6 +373,8 @@ export interface Db {
   import_batches: ImportBatchesTable
   import_reviews: ImportReviewsTable
   import_pending_rows: ImportPendingRowsTable
+  approval_policies: ApprovalPoliciesTable
+  proposals: ProposalsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>

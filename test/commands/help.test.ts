@@ -80,6 +80,7 @@ describe('help', () => {
       ['11', 'the database cannot take the command'],
       ['13', '`finctl verify`: the audit trail is broken'],
       ['14', '`webhooks test`, `events resend`: a webhook endpoint did not answer 2xx'],
+      ['15', 'the step waits for approval'],
       ['130', 'cancelled'],
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +${word}`, 'm'))

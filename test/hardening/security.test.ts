@@ -68,6 +68,13 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
       if (r.path === '/api-v1/users/me') return scopes.length > 0 ? 'allowed' : 'forbidden'
       return scopes.includes('read') || scopes.includes('users') ? 'allowed' : 'forbidden'
     }
+    // Approval policies (docs/people.md): the policy takes `users` to set, `read` or `users` to read;
+    // deciding a proposal passes with write, close or users, and a reopen may be proposed with write.
+    if (r.path === '/api-v1/policy')
+      return (base === 'write' ? ['users'] : ['read', 'users']).some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
+    if (base === 'write' && r.path.startsWith('/api-v1/approvals/'))
+      return ['write', 'close', 'users'].some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
+    if (r.path === '/api-v1/close/{month}/reopen') return ['close', 'write'].some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
     // A viewer's `reports` reads the reports and the company they are of.
     const reportRead = base === 'read' && /^\/api-v1\/(reports\/|company$)/.test(r.path)
     const accepted = webhookPath
@@ -143,6 +150,12 @@ async function setUp(h: Harness): Promise<World> {
     )
     expect(rule.status, rule.text).toBe(201)
   }
+  // A proposal of A: with a policy on, a change of the policy waits for approval.
+  if (doc.paths['/api-v1/approvals']?.get) {
+    const owner = h.client({ token: a.token })
+    await owner.policy.set({ require_approval: ['revert'] })
+    expect((await owner.policy.set({ require_approval: [] })).proposal?.state).toBe('pending')
+  }
   return {
     h,
     a,
@@ -190,6 +203,8 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
       return { rows: [] }
     case 'PATCH /api-v1/imports/{id}/pending/{line}':
       return { category: 'hijacked' }
+    case 'POST /api-v1/approvals/{id}/reject':
+      return { reason: 'hijacked' }
     default:
       return isWrite(r) ? {} : undefined
   }

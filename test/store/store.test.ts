@@ -57,6 +57,7 @@ const MIGRATION_NAMES = [
   '0034_import_reviews',
   '0035_key_usage_periods',
   '0036_categorization_models',
+  '0037_approvals',
 ]
 
 const TABLES = [
@@ -65,6 +66,7 @@ const TABLES = [
   'api_key_usage_periods',
   'api_keys',
   'api_requests',
+  'approval_policies',
   'audit_chain_heads',
   'audit_entries',
   'bank_accounts',
@@ -86,6 +88,7 @@ const TABLES = [
   'login_counters',
   'login_failures',
   'period_closes',
+  'proposals',
   'rate_limit_counters',
   'report_day_flows',
   'report_month_groups',
@@ -120,6 +123,7 @@ function indexes(_kind: StoreKind): string[] {
     'import_reviews_expiry',
     'login_failures_created',
     'period_closes_company',
+    'proposals_company',
     'report_day_flows_account',
     'report_month_groups_account',
     'user_invitations_company',

@@ -3,7 +3,8 @@
  * `transactions` for GET and writes on /api-v1/transactions/**, /api-v1/imports/** and an account's
  * transaction list,
  * `close` for writes on /api-v1/close/**, `webhooks` for /api-v1/webhook-endpoints/** and a resend;
- * `users` for writes on /api-v1/users/**, `reports` for reading reports and the company (docs/people.md).
+ * `users` for writes on /api-v1/users/**, `reports` for reading reports and the company (docs/people.md);
+ * the policy takes `users` to set, deciding a proposal the step's scope (checked by the use case).
  */
 import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../kernel/errors.js'
@@ -16,6 +17,11 @@ const CLOSE_PATH = /^\/api-v1\/close(\/|$)/
 /** Webhook endpoints receive every event of the company, and a resend sends one: only with `webhooks` (docs/events.md). */
 const WEBHOOK_PATH = /^\/api-v1\/(webhook-endpoints(\/|$)|events\/[^/]+\/resend\/?$)/
 const USERS_PATH = /^\/api-v1\/users(\/|$)/
+/** Under an approval policy a reopen may be proposed with `write` (docs/people.md): the use case decides. */
+const REOPEN_PATH = /^\/api-v1\/close\/[^/]+\/reopen\/?$/
+const POLICY_PATH = /^\/api-v1\/policy\/?$/
+/** Deciding a proposal: the use case checks the step's own scope. */
+const APPROVALS_PATH = /^\/api-v1\/approvals(\/|$)/
 /** Who am I: any login or key with a scope may ask. */
 const SELF_PATH = /^\/api-v1\/users\/me\/?$/
 /** What a viewer (`reports`) reads: the reports, and the company they are of. */
@@ -28,6 +34,9 @@ export function acceptedScopes(method: string, path: string): Scope[] {
     if (base === 'write') return ['users']
     return SELF_PATH.test(path) ? [...JWT_SCOPES] : ['read', 'users']
   }
+  if (POLICY_PATH.test(path)) return base === 'write' ? ['users'] : ['read', 'users']
+  if (base === 'write' && APPROVALS_PATH.test(path)) return ['write', 'close', 'users']
+  if (base === 'write' && REOPEN_PATH.test(path)) return ['close', 'write']
   if (base === 'read' && REPORT_PATH.test(path)) return ['read', 'reports']
   // Closing or reopening a month takes `close`, never plain `write` (the use case checks the login too).
   if (base === 'write' && CLOSE_PATH.test(path)) return ['close']

@@ -4,7 +4,9 @@
  * record of both.
  */
 import { createRoute, z } from '@hono/zod-openapi'
-import { closeMonth, listCloses, reopenMonth } from '../../domain/closing/close.js'
+import { closeMonth, listCloses } from '../../domain/closing/close.js'
+import { requestReopen } from '../../domain/approvals/steps.js'
+import { PROPOSED } from './approvals.js'
 import { attachExport, verifyClose } from '../../domain/closing/records.js'
 import { closeStatus } from '../../domain/closing/status.js'
 import {
@@ -73,19 +75,24 @@ export function closeRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/close/{month}/reopen',
         summary:
-          'Reopen a closed month (a login with close: owner, accountant): the lock date goes back to the end of the month before, audited with the reason',
+          'Reopen a closed month (a login with close: owner, accountant): the lock date goes back to the end of the month before, audited with the reason. Under an approval policy: 202 with the proposal (write or close may propose)',
         security: SECURITY,
         request: { params: CloseMonthParams, body: jsonBody(ReopenRequest) },
-        responses: { 200: ok(envelope(CloseRecord)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },
+        responses: {
+          200: ok(envelope(CloseRecord)),
+          202: PROPOSED,
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          409: ERRORS[409],
+        },
       }),
-      async (c) =>
-        c.json(
-          {
-            success: true as const,
-            data: await reopenMonth(store, c.get('actor'), c.req.valid('param').month, c.req.valid('json').reason, now()),
-          },
-          200,
-        ),
+      async (c) => {
+        const r = await requestReopen(store, c.get('actor'), c.req.valid('param').month, c.req.valid('json').reason, now())
+        return 'done' in r
+          ? c.json({ success: true as const, data: r.done }, 200)
+          : c.json({ success: true as const, data: r.proposal }, 202)
+      },
     )
     .openapi(
       createRoute({

@@ -3,11 +3,12 @@
  * change, or with dry_run what would go. Added to the imports router by `withRevertRoutes`.
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
-import { revertImportBatch } from '../../domain/imports/revert.js'
+import { requestRevert } from '../../domain/approvals/steps.js'
 import { RevertImportRequest, RevertResult } from '../../domain/imports/revert-schemas.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok } from '../openapi.js'
+import { PROPOSED } from './approvals.js'
 
 export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: AppDeps) {
   const { store, now } = deps
@@ -16,11 +17,12 @@ export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: Ap
       method: 'post',
       path: '/api-v1/imports/{id}/revert',
       summary:
-        'Revert an import batch: its rows deleted, its pairings undone, in one audited change (dry_run: what would go). 409 naming the rows of a closed month, or changed by hand without include_edited',
+        'Revert an import batch: its rows deleted, its pairings undone, in one audited change (dry_run: what would go); under an approval policy, 202 with the proposal. 409 naming the rows of a closed month, or changed by hand without include_edited',
       security: SECURITY,
       request: { params: IdParam, body: jsonBody(RevertImportRequest) },
       responses: {
         200: ok(envelope(RevertResult)),
+        202: PROPOSED,
         400: ERRORS[400],
         401: ERRORS[401],
         403: ERRORS[403],
@@ -28,13 +30,9 @@ export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: Ap
         409: ERRORS[409],
       },
     }),
-    async (c) =>
-      c.json(
-        {
-          success: true as const,
-          data: await revertImportBatch(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()),
-        },
-        200,
-      ),
+    async (c) => {
+      const r = await requestRevert(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now())
+      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+    },
   )
 }

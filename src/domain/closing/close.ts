@@ -120,9 +120,22 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
 /** Reopen a month (a login with close: owner, accountant): the lock date goes back to the last day of the month before it. */
 export async function reopenMonth(store: Store, actor: Actor, month: string, reason: string, now: Date): Promise<CloseRecord> {
   await requireCloser(store, actor, true)
+  return store.writeTransaction((trx) => reopenIn(store, trx, actor, month, reason, now))
+}
+
+/** The reopen's writes inside the caller's write transaction (an approved proposal applies it with its decision). */
+export async function reopenIn(
+  store: Store,
+  trx: Parameters<Parameters<Store['writeTransaction']>[0]>[0],
+  actor: Actor,
+  month: string,
+  reason: string,
+  now: Date,
+  approval?: object,
+): Promise<CloseRecord> {
   const end = monthEnd(month)
   const back = monthEnd(previousMonth(month))
-  return store.writeTransaction(async (trx) => {
+  {
     const previous = await lockCompany(store, trx, actor.companyId)
     if (previous === null || previous < end)
       throw new AppError(
@@ -145,9 +158,10 @@ export async function reopenMonth(store: Store, actor: Actor, month: string, rea
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
     const record = toRecord({ ...row, id, rows_count: null, rows_sha256: null, figures: null })
-    await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, record, now)])
+    // Applied on approval: the event names the proposal and its proposer beside the approver (its actor).
+    await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, approval ? { ...record, approval } : record, now)])
     return record
-  })
+  }
 }
 
 /** Every close and reopen of the company, the latest first. */

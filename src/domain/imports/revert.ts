@@ -290,9 +290,17 @@ export async function revertImportBatch(
       statement: p.statement,
     }
   }
-  const ts = now.toISOString()
-  // The writers' actor keys are looked up (or added) before the write transaction: inside it, a
-  // lookup that writes would wait for the writer's own turn on SQLite.
+  await prepareRevert(store, actor, id)
+  const { result, learn } = await store.writeTransaction((trx) => revertIn(store, trx, actor, id, includeEdited, now))
+  learn()
+  return result
+}
+
+/**
+ * What a revert's write transaction needs first: the writers' actor keys looked up (or added)
+ * before it, since inside it a lookup that writes would wait for the writer's own turn on SQLite.
+ */
+export async function prepareRevert(store: Store, actor: Actor, id: string): Promise<void> {
   const writers = !/^[0-9a-f-]{36}$/i.test(id)
     ? []
     : await store.db
@@ -304,7 +312,20 @@ export async function revertImportBatch(
         .where('changes', 'like', `%"batch_id":"${id.toLowerCase()}"%`)
         .execute()
   for (const w of writers) await store.tx.actorKey(w.actor)
-  const { result, learn } = await store.writeTransaction(async (trx) => {
+}
+
+/** The revert's writes inside the caller's write transaction (after `prepareRevert`); `learn` runs once it committed. */
+export async function revertIn(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  id: string,
+  includeEdited: boolean,
+  now: Date,
+  approval?: object,
+): Promise<{ result: RevertResult; learn: () => void }> {
+  const ts = now.toISOString()
+  {
     const row = await batchRow(trx, store, actor.companyId, id, true)
     if (row.state === 'reverted') throw alreadyReverted(row)
     const p = await plan(store, trx, row, includeEdited, true)
@@ -378,14 +399,13 @@ export async function revertImportBatch(
           transaction_ids: p.deletes.map((r) => r.id),
           unpaired_ids: p.unpairs.map((u) => u.row.id),
           statement_id: p.statement?.id ?? null,
+          ...(approval ? { approval } : {}),
         },
         now,
       ),
     ])
     return { result, learn }
-  })
-  learn()
-  return result
+  }
 }
 
 async function statementCounts(db: Kysely<Db>, id: string): Promise<Partial<ImportBatchRow>> {

@@ -1,0 +1,22 @@
+/** What the verbs of `finctl approvals` and `finctl policy` share: the table's columns, the proposal's lines. */
+import { idColumn } from '../../src/cli/columns.js'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { type Column, note, printRecord } from '../../src/cli/output.js'
+import type { VerbHost } from '../../src/cli/runner.js'
+import type { Proposal } from '../../src/domain/approvals/schemas.js'
+
+export const proposalColumns: Column<Proposal>[] = [
+  idColumn((p) => p.id),
+  { header: 'kind', value: (p) => p.kind },
+  { header: 'target', value: (p) => p.target },
+  { header: 'state', value: (p) => p.state },
+  { header: 'proposed by', value: (p) => p.proposed_by },
+  { header: 'proposed', value: (p) => p.created_at.slice(0, 16).replace('T', ' '), drop: 2 },
+]
+
+/** A step the policy held back: the proposal printed, the message said, exit 15 (docs/cli.md). */
+export async function printProposed(host: VerbHost, p: Proposal): Promise<number> {
+  await printRecord(host.io, host.printer, p)
+  note(host.io, host.printer, `proposal ${p.id} waits for approval (${p.kind} ${p.target}): finctl approvals show ${p.id}`)
+  return EXIT.proposed
+}

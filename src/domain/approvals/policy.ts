@@ -1,0 +1,45 @@
+/**
+ * A company's approval policy (docs/people.md, "Approval policies"): off until set; which steps wait
+ * for a second person. Setting it takes `users` (the owner); once any step needs approval, changing
+ * the policy does too.
+ */
+import type { Kysely } from 'kysely'
+import { AppError } from '../../kernel/errors.js'
+import type { ApprovalStep } from '../../kernel/vocabulary.js'
+import type { Db } from '../../store/schema.js'
+import { actorId, type Actor } from '../actor.js'
+import type { Policy, PolicyRequest } from './schemas.js'
+
+export async function policyOf(db: Kysely<Db>, companyId: string): Promise<Policy> {
+  const row = await db.selectFrom('approval_policies').selectAll().where('company_id', '=', companyId).executeTakeFirst()
+  if (!row) return { require_approval: [], updated_by: null, updated_at: null }
+  return { require_approval: JSON.parse(row.require) as ApprovalStep[], updated_by: row.updated_by, updated_at: row.updated_at }
+}
+
+/** Whether `step` waits for approval now: `policy` does as soon as any step does. */
+export function needsApproval(policy: Policy, step: ApprovalStep): boolean {
+  return step === 'policy' ? policy.require_approval.length > 0 : policy.require_approval.includes(step)
+}
+
+export function requirePolicySetter(actor: Actor): void {
+  if (actor.kind !== 'jwt' || !actor.scopes.includes('users'))
+    throw new AppError('forbidden', 'only a login whose role has the users scope (the owner) may change the approval policy')
+}
+
+/** The steps in their table's order, without repeats (`policy` is implied, never stored). */
+export function normalized(req: PolicyRequest): ApprovalStep[] {
+  return [...new Set(req.require_approval)].filter((s) => s !== 'policy')
+}
+
+/** Write the policy inside the caller's write transaction. */
+export async function writePolicy(trx: Kysely<Db>, actor: Actor, steps: ApprovalStep[], now: Date): Promise<Policy> {
+  const row = { require: JSON.stringify(steps), updated_by: actorId(actor), updated_at: now.toISOString() }
+  const found = await trx.selectFrom('approval_policies').select('company_id').where('company_id', '=', actor.companyId).executeTakeFirst()
+  if (found) await trx.updateTable('approval_policies').set(row).where('company_id', '=', actor.companyId).execute()
+  else
+    await trx
+      .insertInto('approval_policies')
+      .values({ company_id: actor.companyId, ...row })
+      .execute()
+  return { require_approval: steps, updated_by: row.updated_by, updated_at: row.updated_at }
+}

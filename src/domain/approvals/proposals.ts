@@ -1,0 +1,192 @@
+/**
+ * Proposals (docs/people.md, "Approval policies"): a step a policy holds back is stored with its
+ * request and effect, and applied exactly as proposed when another person approves it. The
+ * decision is a conditional update (pending → approved) in the write transaction that applies the
+ * step, so two approvers at once cannot both apply it; a step the data no longer allows fails.
+ */
+import type { Kysely, Selectable } from 'kysely'
+import { AppError, notFound } from '../../kernel/errors.js'
+import { uuidv7 } from '../../kernel/ids.js'
+import type { ApprovalStep, Scope } from '../../kernel/vocabulary.js'
+import type { Db, ProposalsTable } from '../../store/schema.js'
+import type { Store } from '../../store/store.js'
+import { actorId, type Actor } from '../actor.js'
+import { requireCloser, reopenIn } from '../closing/close.js'
+import { eventRow, recordEvents } from '../events.js'
+import { prepareRevert, revertIn } from '../imports/revert.js'
+import { writePolicy } from './policy.js'
+import type { Proposal, ProposalListQuery } from './schemas.js'
+
+/** The scope a step's approver needs (the scope the step itself takes). */
+export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = { reopen: 'close', revert: 'write', policy: 'users' }
+
+export function toProposal(r: Selectable<ProposalsTable>): Proposal {
+  return {
+    id: r.id,
+    kind: r.kind as ApprovalStep,
+    target: r.target,
+    request: JSON.parse(r.request) as Record<string, unknown>,
+    effect: JSON.parse(r.effect) as Record<string, unknown>,
+    state: r.state as Proposal['state'],
+    proposed_by: r.proposed_by,
+    proposer_user_id: r.proposer_user_id,
+    created_at: r.created_at,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    reason: r.reason,
+    result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+  }
+}
+
+/** Proposing takes what requesting the step takes under the policy: write access, or the step's own scope. */
+export function requireProposer(actor: Actor, kind: ApprovalStep): void {
+  const scope = STEP_SCOPE[kind]
+  if (!actor.scopes.includes('write') && !actor.scopes.includes(scope))
+    throw new AppError('forbidden', `proposing a ${kind} takes the write or ${scope} scope`)
+}
+
+export async function propose(
+  store: Store,
+  actor: Actor,
+  kind: ApprovalStep,
+  target: string,
+  request: object,
+  effect: object,
+  now: Date,
+): Promise<Proposal> {
+  requireProposer(actor, kind)
+  const row = {
+    id: uuidv7(now.getTime()),
+    company_id: actor.companyId,
+    kind,
+    target,
+    request: JSON.stringify(request),
+    effect: JSON.stringify(effect),
+    state: 'pending',
+    proposed_by: actorId(actor),
+    proposer_user_id: actor.userId || null,
+    created_at: now.toISOString(),
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+    result: null,
+  }
+  const p = toProposal(row)
+  await store.writeTransaction(async (trx) => {
+    await trx.insertInto('proposals').values(row).execute()
+    await recordEvents(store, trx, [eventRow(actor, 'approval.requested', p.id, p, now)])
+  })
+  return p
+}
+
+export async function listProposals(store: Store, actor: Actor, q: ProposalListQuery): Promise<Proposal[]> {
+  let query = store.db.selectFrom('proposals').selectAll().where('company_id', '=', actor.companyId)
+  const state = q.state ?? 'pending'
+  if (state !== 'all') query = query.where('state', '=', state)
+  if (q.mine) query = query.where('proposer_user_id', '=', actor.userId ?? '')
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1000).execute()
+  return rows.map(toProposal)
+}
+
+export async function getProposal(db: Kysely<Db>, companyId: string, id: string): Promise<Proposal> {
+  const row = await db.selectFrom('proposals').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst()
+  if (!row) throw notFound('proposal')
+  return toProposal(row)
+}
+
+function requirePending(p: Proposal): void {
+  if (p.state !== 'pending')
+    throw new AppError(
+      'conflict',
+      `proposal ${p.id} was ${p.state} already${p.decided_by ? `, by ${p.decided_by} at ${p.decided_at}` : ''}`,
+    )
+}
+
+/** The approver: another user (keys count as their creator), whose scopes include the step's. */
+async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise<void> {
+  if (p.proposer_user_id && actor.userId === p.proposer_user_id)
+    throw new AppError('forbidden', `proposal ${p.id} is your own (${p.proposed_by}): another person approves it`)
+  if (p.proposer_user_id === null && actorId(actor) === p.proposed_by)
+    throw new AppError('forbidden', `proposal ${p.id} is your own: another person approves it`)
+  const scope = STEP_SCOPE[p.kind]
+  if (!actor.scopes.includes(scope))
+    throw new AppError('forbidden', `approving a ${p.kind} takes the ${scope} scope, which this credential lacks`)
+  if (p.kind === 'reopen') await requireCloser(store, actor, true)
+  if (p.kind === 'policy' && actor.kind !== 'jwt') throw new AppError('forbidden', 'approving a policy change takes a login')
+}
+
+/** Apply the step as proposed, inside the decision's write transaction. */
+async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: Proposal, now: Date) {
+  const req = p.request as { reason?: string; include_edited?: boolean; require_approval?: ApprovalStep[] }
+  // The step's event names the proposal and who proposed it; its actor is the approver.
+  const approval = { proposal_id: p.id, proposed_by: p.proposed_by, approved_by: actorId(actor) }
+  if (p.kind === 'reopen')
+    return { result: await reopenIn(store, trx, actor, p.target, String(req.reason), now, approval), learn: () => {} }
+  if (p.kind === 'revert') return revertIn(store, trx, actor, p.target, req.include_edited === true, now, approval)
+  return { result: await writePolicy(trx, actor, req.require_approval ?? [], now), learn: () => {} }
+}
+
+async function decide(trx: Kysely<Db>, actor: Actor, p: Proposal, state: Proposal['state'], now: Date, extra: object = {}) {
+  const r = await trx
+    .updateTable('proposals')
+    .set({ state, decided_by: actorId(actor), decided_at: now.toISOString(), ...extra })
+    .where('id', '=', p.id)
+    .where('company_id', '=', actor.companyId)
+    .where('state', '=', 'pending')
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+/** Codes of a step the data no longer allows: the proposal fails with the reason. */
+const STALE = new Set(['conflict', 'period_locked', 'not_found', 'validation_error'])
+
+export async function approveProposal(store: Store, actor: Actor, id: string, now: Date): Promise<Proposal> {
+  const p = await getProposal(store.db, actor.companyId, id)
+  requirePending(p)
+  await requireApprover(store, actor, p)
+  if (p.kind === 'revert') await prepareRevert(store, actor, p.target)
+  let raced = false
+  try {
+    const { proposal, learn } = await store.writeTransaction(async (trx) => {
+      if (!(await decide(trx, actor, p, 'approved', now))) {
+        raced = true
+        requirePending(await getProposal(trx, actor.companyId, id))
+      }
+      const { result, learn } = await applyStep(store, trx, actor, p, now)
+      await trx
+        .updateTable('proposals')
+        .set({ result: JSON.stringify(result) })
+        .where('id', '=', p.id)
+        .execute()
+      const proposal = await getProposal(trx, actor.companyId, id)
+      await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
+      return { proposal, learn }
+    })
+    learn()
+    return proposal
+  } catch (e) {
+    if (raced || !(e instanceof AppError) || !STALE.has(e.code)) throw e
+    const failed = await store.writeTransaction(async (trx) => {
+      if (!(await decide(trx, actor, p, 'failed', now, { reason: e.message }))) return null
+      const proposal = await getProposal(trx, actor.companyId, id)
+      await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
+      return proposal
+    })
+    throw new AppError('conflict', `proposal ${p.id} ${failed ? 'failed and was marked failed' : 'was not applied'}: ${e.message}`)
+  }
+}
+
+/** Reject: the step's approvers, or the proposer withdrawing their own. */
+export async function rejectProposal(store: Store, actor: Actor, id: string, reason: string, now: Date): Promise<Proposal> {
+  const p = await getProposal(store.db, actor.companyId, id)
+  requirePending(p)
+  const own = p.proposer_user_id ? actor.userId === p.proposer_user_id : actorId(actor) === p.proposed_by
+  if (!own && !actor.scopes.includes(STEP_SCOPE[p.kind]))
+    throw new AppError('forbidden', `rejecting a ${p.kind} takes the ${STEP_SCOPE[p.kind]} scope (or being its proposer)`)
+  return store.writeTransaction(async (trx) => {
+    if (!(await decide(trx, actor, p, 'rejected', now, { reason }))) requirePending(await getProposal(trx, actor.companyId, id))
+    const proposal = await getProposal(trx, actor.companyId, id)
+    await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
+    return proposal
+  })
+}

@@ -1,0 +1,72 @@
+/**
+ * `finctl policy` and `finctl approvals` in process (test/helpers/in-process-cli.ts): the owner sets
+ * the policy; the bookkeeper's `close reopen` becomes a proposal (exit 15, its id said); the
+ * accountant lists, shows and approves it; refusals exit as the table says.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
+
+const M = '2025-03'
+
+describe('approvals, in process', () => {
+  let sb: InProcessSandbox
+  let proposal: string
+
+  async function join(profile: string, email: string, role: string, password: string) {
+    await sb.ok(['profile', 'add', profile, '--database', sb.database])
+    const inv = await sb.json(['users', 'invite', '--email', email, '--role', role, '--json'])
+    sb.secrets.add(inv.token)
+    await sb.ok(['--profile', profile, 'login', '--invite', inv.token, '--password-stdin'], { input: `${password}\n` })
+  }
+
+  beforeAll(async () => {
+    sb = new InProcessSandbox('approvals')
+    await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-approvals\n' })
+    sb.remember(sb.profiles().profiles.local.api_key)
+    await join('ana', 'ana@approvals.test', 'bookkeeper', 'password-of-ana')
+    await join('bob', 'bob@approvals.test', 'accountant', 'password-of-bob')
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('policy set: an unknown step exits 2 naming the flag; the owner sets it; a bookkeeper may not', async () => {
+    const bad = await sb.run(['policy', 'set', '--require-approval', 'reopen,delete'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--require-approval: unknown step "delete"')
+    const refused = await sb.run(['--profile', 'ana', 'policy', 'set', '--require-approval', 'reopen'])
+    expect(refused.code).toBe(4)
+    const set = await sb.run(['policy', 'set', '--require-approval', 'reopen'])
+    expect(set.code, set.stderr).toBe(0)
+    expect(set.stderr).toContain('approval now needed for: reopen')
+    expect(await sb.json(['policy', 'show', '--json'])).toMatchObject({ require_approval: ['reopen'] })
+  })
+
+  it("the bookkeeper's reopen is a proposal (exit 15); the accountant shows and approves it", async () => {
+    await sb.ok(['--profile', 'bob', 'close', M, '--force', '--reason', 'for the test'])
+    const r = await sb.run(['--profile', 'ana', 'close', 'reopen', M, '--reason', 'late invoice', '--json'])
+    expect(r.code, r.stderr).toBe(15)
+    proposal = JSON.parse(r.stdout).id
+    expect(r.stderr).toContain(`proposal ${proposal} waits for approval (reopen ${M})`)
+    const list = await sb.json(['--profile', 'bob', 'approvals', 'list', '--json'])
+    expect(list.map((p: { id: string }) => p.id)).toEqual([proposal])
+    expect(await sb.json(['--profile', 'ana', 'approvals', 'list', '--mine', '--json'])).toHaveLength(1)
+    const shown = await sb.json(['--profile', 'bob', 'approvals', 'show', proposal, '--json'])
+    expect(shown).toMatchObject({ kind: 'reopen', target: M, state: 'pending', effect: { month: M, lock_date: '2025-03-31' } })
+    expect((await sb.run(['--profile', 'ana', 'approvals', 'approve', proposal])).code).toBe(4)
+    const ok = await sb.run(['--profile', 'bob', 'approvals', 'approve', proposal])
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(ok.stderr).toContain(`approved ${proposal}: reopen ${M} applied`)
+    expect((await sb.json(['close', 'status', '--month', M, '--json'])).closed).toBe(false)
+    expect((await sb.run(['--profile', 'bob', 'approvals', 'approve', proposal])).code).toBe(6)
+  })
+
+  it('reject takes --reason (exit 2 without it)', async () => {
+    await sb.ok(['--profile', 'bob', 'close', M, '--force', '--reason', 'again'])
+    const p = JSON.parse((await sb.run(['--profile', 'ana', 'close', 'reopen', M, '--reason', 'twice', '--json'])).stdout).id
+    const missing = await sb.run(['--profile', 'bob', 'approvals', 'reject', p])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('--reason TEXT is required')
+    const r = await sb.json(['--profile', 'bob', 'approvals', 'reject', p, '--reason', 'not needed', '--json'])
+    expect(r).toMatchObject({ state: 'rejected', reason: 'not needed' })
+    expect(await sb.json(['approvals', 'list', '--json'])).toEqual([])
+  })
+})
