@@ -143,6 +143,13 @@ async function setUp(h: Harness): Promise<World> {
     )
     expect(rule.status, rule.text).toBe(201)
   }
+  // A document of A linked to its transaction (idOfA finds it through the list route), its name the marker.
+  const pdf = `%PDF-1.4\n% ${marker}\n%%EOF\n`
+  const added = await ca.documents.add({
+    file_name: `${marker}.pdf`,
+    content_base64: Buffer.from(pdf).toString('base64'),
+    transaction_id: tx.id,
+  })
   return {
     h,
     a,
@@ -152,7 +159,7 @@ async function setUp(h: Harness): Promise<World> {
     txA2: tx2.id,
     emptyAccountA: empty.id,
     keyA: k.id,
-    markers: [a.companyId, tx.id, tx2.id, a.accountId, empty.id, k.id, marker, merchant],
+    markers: [a.companyId, tx.id, tx2.id, a.accountId, empty.id, k.id, marker, merchant, added.id],
   }
 }
 
@@ -190,6 +197,8 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
       return { rows: [] }
     case 'PATCH /api-v1/imports/{id}/pending/{line}':
       return { category: 'hijacked' }
+    case 'POST /api-v1/documents/{id}/links':
+      return { transaction_id: w.txA }
     default:
       return isWrite(r) ? {} : undefined
   }

@@ -57,6 +57,7 @@ const MIGRATION_NAMES = [
   '0034_import_reviews',
   '0035_key_usage_periods',
   '0036_categorization_models',
+  '0037_documents',
 ]
 
 const TABLES = [
@@ -75,6 +76,8 @@ const TABLES = [
   'close_exports',
   'close_rows',
   'companies',
+  'document_links',
+  'documents',
   'events',
   'exchange_rates',
   'idempotency_keys',
@@ -114,6 +117,9 @@ function indexes(_kind: StoreKind): string[] {
     'categorization_rules_company',
     'close_exports_close',
     'companies_key',
+    'document_links_transaction',
+    'documents_company',
+    'documents_company_sha256',
     'events_company_seq',
     'idempotency_keys_created',
     'import_batches_company',
