@@ -73,6 +73,14 @@ describe.each(MATRIX)('documents over %s on %s', (kind, storeKind) => {
     expect(listed.data.map((d) => d.id)).toEqual([first.id])
   })
 
+  it('the same new file added four times at once is one document, created once, linked once', async () => {
+    const pdf = minimalPdf(`Race ${storeKind} ${kind}`)
+    const all = await Promise.all([1, 2, 3, 4].map((n) => add(`race-${n}.pdf`, pdf, txId)))
+    expect(new Set(all.map((d) => d.id)).size).toBe(1)
+    expect(all.filter((d) => d.created)).toHaveLength(1)
+    expect((await c.documents.get(all[0].id)).transaction_ids).toEqual([txId])
+  })
+
   it('tells the type by the bytes: a .pdf that is a PNG is a PNG, a UBL invoice is kept, a text file named invoice.pdf is refused', async () => {
     const png = await add('scan.pdf', tinyPng())
     expect(png).toMatchObject({ kind: 'png', media_type: 'image/png', file_name: 'scan.pdf' })

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely'
 import { uuidv7 } from '../../kernel/ids.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { Db } from '../../store/schema.js'
+import { isUniqueViolation } from '../../store/store-errors.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
 import { eventRow, recordEvents } from '../events.js'
@@ -40,34 +41,40 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
   const kind: DocumentKind = found.kind
   const txId = up.transactionId ? (await findTransaction(store, actor.companyId, up.transactionId)).id : undefined
   const sha256 = createHash('sha256').update(up.bytes).digest('hex')
-  const { id, created } = await store.writeTransaction(async (trx) => {
-    const had = await trx
-      .selectFrom('documents')
-      .select('id')
-      .where('company_id', '=', actor.companyId)
-      .where('sha256', '=', sha256)
-      .executeTakeFirst()
-    if (had) {
-      if (txId) await link(store, trx, actor, had.id, txId, now)
-      return { id: had.id, created: false }
-    }
-    const row = {
-      id: uuidv7(now.getTime()),
-      company_id: actor.companyId,
-      sha256,
-      size: up.bytes.length,
-      media_type: MEDIA_TYPES[kind],
-      kind,
-      file_name: up.fileName,
-      content: Buffer.from(up.bytes),
-      created_by: actorId(actor),
-      created_at: now.toISOString(),
-    }
-    await trx.insertInto('documents').values(row).execute()
-    const { content: _content, company_id: _company, ...data } = row
-    await recordEvents(store, trx, [eventRow(actor, 'document.added', row.id, data, now)])
-    if (txId) await link(store, trx, actor, row.id, txId, now)
-    return { id: row.id, created: true }
+  const write = () =>
+    store.writeTransaction(async (trx) => {
+      const had = await trx
+        .selectFrom('documents')
+        .select('id')
+        .where('company_id', '=', actor.companyId)
+        .where('sha256', '=', sha256)
+        .executeTakeFirst()
+      if (had) {
+        if (txId) await link(store, trx, actor, had.id, txId, now)
+        return { id: had.id, created: false }
+      }
+      const row = {
+        id: uuidv7(now.getTime()),
+        company_id: actor.companyId,
+        sha256,
+        size: up.bytes.length,
+        media_type: MEDIA_TYPES[kind],
+        kind,
+        file_name: up.fileName,
+        content: Buffer.from(up.bytes),
+        created_by: actorId(actor),
+        created_at: now.toISOString(),
+      }
+      await trx.insertInto('documents').values(row).execute()
+      const { content: _content, company_id: _company, ...data } = row
+      await recordEvents(store, trx, [eventRow(actor, 'document.added', row.id, data, now)])
+      if (txId) await link(store, trx, actor, row.id, txId, now)
+      return { id: row.id, created: true }
+    })
+  // Two processes adding the same bytes at once: the unique index keeps one, the other finds it on a second try.
+  const { id, created } = await write().catch((err: unknown) => {
+    if (isUniqueViolation(err)) return write()
+    throw err
   })
   return { ...(await getDocument(store, actor.companyId, id)), created }
 }
@@ -183,7 +190,12 @@ export async function listDocuments(
 export async function linkDocument(store: Store, actor: Actor, id: string, transactionId: string, now: Date): Promise<Document> {
   await documentRow(store.db, actor.companyId, id)
   const txId = (await findTransaction(store, actor.companyId, transactionId)).id
-  await store.writeTransaction((trx) => link(store, trx, actor, id, txId, now))
+  const write = () => store.writeTransaction((trx) => link(store, trx, actor, id, txId, now))
+  // The same link made at once by another process: the second try finds it there.
+  await write().catch((err: unknown) => {
+    if (isUniqueViolation(err)) return write()
+    throw err
+  })
   return getDocument(store, actor.companyId, id)
 }
 
