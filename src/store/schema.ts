@@ -1,4 +1,5 @@
-/** Table shapes for kysely. Both dialects store the same values:
+/**
+ * Table shapes for kysely. Both dialects store the same values:
  * - money as integers of minor units (SQLite INTEGER, PostgreSQL BIGINT, parsed back to number);
  * - booleans as 0/1 integers (better-sqlite3 binds no booleans);
  * - timestamps as ISO 8601 UTC text ("2026-11-22T05:33:00.000Z"), dates as "YYYY-MM-DD" text,

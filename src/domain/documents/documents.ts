@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { uuidv7 } from '../../kernel/ids.js'
 import { AppError, notFound } from '../../kernel/errors.js'
-import type { Db } from '../../store/schema.js'
+import type { Db, NewEventRow } from '../../store/schema.js'
 import { isUniqueViolation } from '../../store/store-errors.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
@@ -50,7 +50,7 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
         .where('sha256', '=', sha256)
         .executeTakeFirst()
       if (had) {
-        if (txId) await link(store, trx, actor, had.id, txId, now)
+        if (txId) await link(store, trx, actor, had.id, txId, now, [])
         return { id: had.id, created: false }
       }
       const row = {
@@ -67,8 +67,11 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
       }
       await trx.insertInto('documents').values(row).execute()
       const { content: _content, company_id: _company, ...data } = row
-      await recordEvents(store, trx, [eventRow(actor, 'document.added', row.id, data, now)])
-      if (txId) await link(store, trx, actor, row.id, txId, now)
+      // The link's audit entry before any event: events come last in a transaction, as every writer
+      // orders its locks (the audit chain's head, then the outbox), or two writers deadlock on PostgreSQL.
+      const events = [eventRow(actor, 'document.added', row.id, data, now)]
+      if (txId) await link(store, trx, actor, row.id, txId, now, events)
+      else await recordEvents(store, trx, events)
       return { id: row.id, created: true }
     })
   // Two processes adding the same bytes at once: the unique index keeps one, the other finds it on a second try.
@@ -79,15 +82,26 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
   return { ...(await getDocument(store, actor.companyId, id)), created }
 }
 
-/** Link, in `trx`: nothing when the link is there already. */
-async function link(store: Store, trx: Kysely<Db>, actor: Actor, documentId: string, txId: string, now: Date): Promise<boolean> {
+/** Link, in `trx`, then record `before` and the link's event (last); nothing when the link is there already. */
+async function link(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  documentId: string,
+  txId: string,
+  now: Date,
+  before: NewEventRow[],
+): Promise<boolean> {
   const there = await trx
     .selectFrom('document_links')
     .select('document_id')
     .where('document_id', '=', documentId)
     .where('transaction_id', '=', txId)
     .executeTakeFirst()
-  if (there) return false
+  if (there) {
+    if (before.length) await recordEvents(store, trx, before)
+    return false
+  }
   await trx
     .insertInto('document_links')
     .values({
@@ -99,7 +113,8 @@ async function link(store: Store, trx: Kysely<Db>, actor: Actor, documentId: str
     })
     .execute()
   await store.writes.appendAudit(trx, [auditRow(actor, 'document_linked', txId, { document_id: { before: null, after: documentId } }, now)])
-  await recordEvents(store, trx, [eventRow(actor, 'document.linked', documentId, { document_id: documentId, transaction_id: txId }, now)])
+  const linked = eventRow(actor, 'document.linked', documentId, { document_id: documentId, transaction_id: txId }, now)
+  await recordEvents(store, trx, [...before, linked])
   return true
 }
 
@@ -190,7 +205,7 @@ export async function listDocuments(
 export async function linkDocument(store: Store, actor: Actor, id: string, transactionId: string, now: Date): Promise<Document> {
   await documentRow(store.db, actor.companyId, id)
   const txId = (await findTransaction(store, actor.companyId, transactionId)).id
-  const write = () => store.writeTransaction((trx) => link(store, trx, actor, id, txId, now))
+  const write = () => store.writeTransaction((trx) => link(store, trx, actor, id, txId, now, []))
   // The same link made at once by another process: the second try finds it there.
   await write().catch((err: unknown) => {
     if (isUniqueViolation(err)) return write()
