@@ -27,6 +27,7 @@ export const GROUPS: readonly Group[] = [
   { names: ['accounts', 'account'], load: () => import('./accounts/index.js').then((m) => m.registerAccounts) },
   { names: ['tx', 'transactions'], load: () => import('./tx/index.js').then((m) => m.registerTx) },
   { names: ['statements', 'statement'], load: () => import('./statements/index.js').then((m) => m.registerStatements) },
+  { names: ['docs', 'documents'], load: () => import('./docs/index.js').then((m) => m.registerDocs) },
   { names: ['imports'], load: () => import('./imports/index.js').then((m) => m.registerImports) },
   { names: ['company', 'categories'], load: () => import('./company/index.js').then((m) => m.registerCompany) },
   { names: ['reports'], load: () => import('./reports/index.js').then((m) => m.registerReports) },

@@ -42,6 +42,7 @@ export const AGGREGATES = [
   ['rates', /^src\/domain\/rates\//],
   ['categorization', /^src\/domain\/categorization\//],
   ['transactions', /^src\/domain\/transactions\//],
+  ['documents', /^src\/domain\/documents\//],
   ['statements', /^src\/domain\/statements\//],
   ['imports', /^src\/domain\/imports\//],
   ['reports', /^src\/domain\/reports\//],

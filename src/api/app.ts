@@ -37,6 +37,7 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteG
   ['/api-v1/categorization-rules', () => import('./routes/categorization-rules.js').then((m) => m.categorizationRuleRoutes)],
   ['/api-v1/reports', () => import('./routes/reports.js').then((m) => m.reportRoutes)],
   ['/api-v1/statements', () => import('./routes/statements.js').then((m) => m.statementRoutes)],
+  ['/api-v1/documents', () => import('./routes/documents.js').then((m) => m.documentRoutes)],
   ['/api-v1/exchange-rates', () => import('./routes/exchange-rates.js').then((m) => m.exchangeRateRoutes)],
   ['/api-v1/exports', () => import('./routes/exports.js').then((m) => m.exportRoutes)],
   ['/api-v1/close', () => import('./routes/close.js').then((m) => m.closeRoutes)],

@@ -55,6 +55,7 @@ import type {
 } from '../domain/closing/schemas.js'
 import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
+import { documentCalls } from './documents.js'
 import type { CreateImportRequest, FinishImportRequest, ImportBatch, ImportBatchDetail } from '../domain/imports/schemas.js'
 import type { RevertImportRequest, RevertResult } from '../domain/imports/revert-schemas.js'
 import type {
@@ -326,6 +327,8 @@ export class Client {
       }
     },
   }
+
+  readonly documents = documentCalls(this)
 
   readonly rates = {
     list: (q: { currency?: string; from?: string; to?: string; limit?: number; cursor?: string } = {}) =>

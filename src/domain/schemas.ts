@@ -304,7 +304,17 @@ export type BatchCreateMinimalResponse = z.infer<typeof BatchCreateMinimalRespon
 export const AuditEntry = z.object({
   at: Timestamp,
   actor: z.string(),
-  action: z.enum(['create', 'update', 'delete', 'bulk_update', 'batch_create', 'statement_import', 'reconcile']),
+  action: z.enum([
+    'create',
+    'update',
+    'delete',
+    'bulk_update',
+    'batch_create',
+    'statement_import',
+    'reconcile',
+    'document_linked',
+    'document_unlinked',
+  ]),
   changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })),
 })
 export type AuditEntry = z.infer<typeof AuditEntry>

@@ -111,6 +111,17 @@ export class OutputFile {
     }
   }
 
+  /** Bytes (a stored document), written after any pending text. */
+  writeBytes(bytes: Uint8Array): void {
+    try {
+      this.flush()
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at)
+    } catch (e) {
+      this.discard()
+      throw e instanceof AppError ? e : this.failed(e)
+    }
+  }
+
   /** A write that fails (a full disk) throws, naming the file. */
   private flush(): void {
     if (this.pendingSize === 0) return

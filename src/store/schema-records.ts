@@ -168,3 +168,33 @@ export interface ProposalsTable {
   reason: string | null
   result: string | null
 }
+
+/** A stored document (0038): its bytes, found by their SHA-256 within the company. */
+export interface DocumentsTable {
+  id: string
+  company_id: string
+  sha256: string
+  size: number
+  media_type: string
+  /** What sniffing found: pdf, png, jpeg, heic, ubl_invoice, ubl_credit_note, cii_invoice. */
+  kind: string
+  /** As uploaded: text from outside, printed escaped. */
+  file_name: string
+  content: Uint8Array
+  created_by: string
+  created_at: string
+}
+
+/** A document linked to a transaction (0038): who linked it, when. */
+export interface DocumentLinksTable {
+  document_id: string
+  transaction_id: string
+  company_id: string
+  linked_by: string
+  linked_at: string
+}
+
+export interface DocumentTables {
+  documents: DocumentsTable
+  document_links: DocumentLinksTable
+}

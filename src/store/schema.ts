@@ -11,6 +11,7 @@ import type {
   ApprovalPoliciesTable,
   CloseExportsTable,
   CloseRowsTable,
+  DocumentTables,
   EventsTable,
   PeriodClosesTable,
   ProposalsTable,
@@ -339,7 +340,7 @@ export interface LoginFailuresTable {
   created_at: string
 }
 
-export interface Db {
+export interface Db extends DocumentTables {
   settings: SettingsTable
   companies: CompaniesTable
   period_closes: PeriodClosesTable

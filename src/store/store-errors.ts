@@ -82,3 +82,9 @@ function seconds(ms: number): string {
   const s = ms / 1000
   return `${s >= 10 ? Math.round(s) : Math.round(s * 10) / 10} s`
 }
+
+/** A unique index refused a row (another writer inserted the same key first), on either dialect. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}

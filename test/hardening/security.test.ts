@@ -156,6 +156,13 @@ async function setUp(h: Harness): Promise<World> {
     await owner.policy.set({ require_approval: ['revert'] })
     expect((await owner.policy.set({ require_approval: [] })).proposal?.state).toBe('pending')
   }
+  // A document of A linked to its transaction (idOfA finds it through the list route), its name the marker.
+  const pdf = `%PDF-1.4\n% ${marker}\n%%EOF\n`
+  const added = await ca.documents.add({
+    file_name: `${marker}.pdf`,
+    content_base64: Buffer.from(pdf).toString('base64'),
+    transaction_id: tx.id,
+  })
   return {
     h,
     a,
@@ -165,7 +172,7 @@ async function setUp(h: Harness): Promise<World> {
     txA2: tx2.id,
     emptyAccountA: empty.id,
     keyA: k.id,
-    markers: [a.companyId, tx.id, tx2.id, a.accountId, empty.id, k.id, marker, merchant],
+    markers: [a.companyId, tx.id, tx2.id, a.accountId, empty.id, k.id, marker, merchant, added.id],
   }
 }
 
@@ -205,6 +212,8 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
       return { category: 'hijacked' }
     case 'POST /api-v1/approvals/{id}/reject':
       return { reason: 'hijacked' }
+    case 'POST /api-v1/documents/{id}/links':
+      return { transaction_id: w.txA }
     default:
       return isWrite(r) ? {} : undefined
   }

@@ -58,6 +58,7 @@ const MIGRATION_NAMES = [
   '0035_key_usage_periods',
   '0036_categorization_models',
   '0037_approvals',
+  '0038_documents',
 ]
 
 const TABLES = [
@@ -77,6 +78,8 @@ const TABLES = [
   'close_exports',
   'close_rows',
   'companies',
+  'document_links',
+  'documents',
   'events',
   'exchange_rates',
   'idempotency_keys',
@@ -117,6 +120,9 @@ function indexes(_kind: StoreKind): string[] {
     'categorization_rules_company',
     'close_exports_close',
     'companies_key',
+    'document_links_transaction',
+    'documents_company',
+    'documents_company_sha256',
     'events_company_seq',
     'idempotency_keys_created',
     'import_batches_company',

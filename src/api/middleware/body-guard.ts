@@ -21,7 +21,11 @@ const STAGE_PATH = /^\/api-v1\/imports\/[^/]+\/pending$/
 export const STATEMENT_UPLOAD_PATH = '/api-v1/statements'
 /** A rates file (the ECB's history is about 2 MiB) comes the same way. */
 export const RATES_IMPORT_PATH = '/api-v1/exchange-rates/import'
+/** A document (at most 20 MiB, as multipart or base64 in JSON) comes the same way (docs/documents.md). */
+export const DOCUMENT_UPLOAD_PATH = '/api-v1/documents'
 export const MAX_STATEMENT_BODY = 28 * 1024 * 1024
+
+const FILE_PATHS = new Set([STATEMENT_UPLOAD_PATH, RATES_IMPORT_PATH, DOCUMENT_UPLOAD_PATH])
 
 const limiter = (maxSize: number, label: string) =>
   bodyLimit({
@@ -77,7 +81,7 @@ export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const embedded = source?.embeddedBody
   // Hono keeps promises in its body cache (its type says otherwise).
   const cache = c.req.bodyCache as Record<string, Promise<unknown>>
-  if (method === 'POST' && (c.req.path === STATEMENT_UPLOAD_PATH || c.req.path === RATES_IMPORT_PATH)) {
+  if (method === 'POST' && FILE_PATHS.has(c.req.path)) {
     const label = '28 MiB (a statement file may be up to 20 MiB)'
     let body: Buffer
     if (embedded !== undefined) {

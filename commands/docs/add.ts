@@ -1,0 +1,49 @@
+/** finctl docs add FILE... [--tx ID]: store files (by content: the same file is one document), linked to a transaction when asked. */
+import { readFileSync, statSync } from 'node:fs'
+import { basename } from 'node:path'
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { note, printList } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import type { AddedDocument } from '../../src/domain/documents/schemas.js'
+import { MAX_DOCUMENT_FILE } from '../../src/domain/documents/schemas.js'
+import { AppError } from '../../src/kernel/errors.js'
+import { printableLine } from '../../src/kernel/terminal-text.js'
+import { documentColumns } from './shared.js'
+
+export interface AddOptions {
+  tx?: string
+}
+
+export function registerAdd(docs: Command, run: Runner, runF: RunVerb<AddOptions> = runAdd): void {
+  docs
+    .command('add')
+    .argument('<file...>')
+    .description('store receipts, invoices and contracts (PDF, PNG, JPEG, HEIC, XML e-invoices; at most 20 MiB each)')
+    .option('--tx <id>', 'link each file to this transaction')
+    .addHelpText('after', '\nExample:\n  finctl docs add receipt.pdf invoice.xml --tx $TX\n')
+    .action(run(runF))
+}
+
+export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Promise<number> {
+  // Every file is checked before any is sent: a missing or too large one is a usage error, nothing stored.
+  const read = files.map((path) => {
+    const info = statSync(path, { throwIfNoEntry: false })
+    if (!info?.isFile()) throw new AppError('usage', `${printableLine(path)}: no such file`)
+    if (info.size > MAX_DOCUMENT_FILE)
+      throw new AppError(
+        'usage',
+        `${printableLine(path)} is ${info.size} bytes: a document may be at most 20 MiB (${MAX_DOCUMENT_FILE} bytes)`,
+      )
+    return { path, bytes: readFileSync(path) }
+  })
+  const client = await ctx.client()
+  const added: AddedDocument[] = []
+  for (const f of read) {
+    const d = await client.documents.add({ file_name: basename(f.path), content_base64: f.bytes.toString('base64'), transaction_id: o.tx })
+    added.push(d)
+    note(ctx.io, ctx.printer, `${d.created ? 'added' : 'already there'}: ${printableLine(f.path)} as ${d.kind} ${d.id}`)
+  }
+  await printList(ctx.io, ctx.printer, added, documentColumns)
+  return EXIT.ok
+}

@@ -1,0 +1,29 @@
+/** finctl docs link ID --tx TX: link a document to a transaction (audited in its history). */
+import type { Command } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { note, printRecord } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+
+export interface LinkOptions {
+  tx: string
+}
+
+export function registerLink(docs: Command, run: Runner, runF: RunVerb<LinkOptions> = runLink): void {
+  docs
+    .command('link')
+    .argument('<id>')
+    .description('link a document to a transaction (audited in its history)')
+    .requiredOption('--tx <id>', 'the transaction')
+    .addHelpText('after', '\nExample:\n  finctl docs link $DOC --tx $TX\n')
+    .action(run(runF))
+}
+
+export async function runLink(ctx: VerbHost, o: LinkOptions, [id]: string[]): Promise<number> {
+  const d = await (await ctx.client()).documents.link(id, o.tx)
+  await printRecord(ctx.io, ctx.printer, d, [
+    ['id', (r) => r.id],
+    ['transactions', (r) => r.transaction_ids.join(' ')],
+  ])
+  note(ctx.io, ctx.printer, `linked document ${d.id} to transaction ${o.tx}`)
+  return EXIT.ok
+}

@@ -1,0 +1,186 @@
+/**
+ * Documents (docs/documents.md, docs/api.md section 5): POST takes the file as multipart/form-data
+ * or as JSON with the file in base64 (what the CLI sends: the embedded transport carries text
+ * bodies); GET .../content answers the bytes. Scopes: `write` to add or link, `read` to read.
+ */
+import { createRoute } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { AppError } from '../../kernel/errors.js'
+import { envelope, IdParam, listEnvelope } from '../../domain/schemas.js'
+import {
+  addDocument,
+  documentContent,
+  getDocument,
+  linkDocument,
+  listDocuments,
+  tooLarge,
+  unlinkDocument,
+  type DocumentUpload,
+} from '../../domain/documents/documents.js'
+import {
+  AddedDocument,
+  Document,
+  DocumentLinkParams,
+  DocumentLinkRequest,
+  DocumentListQuery,
+  DocumentUploadForm,
+  DocumentUploadJson,
+  MAX_DOCUMENT_FILE,
+} from '../../domain/documents/schemas.js'
+import { zodError } from '../../domain/validation.js'
+import type { AppDeps, AppEnv } from '../env.js'
+import { DOCUMENT_UPLOAD_PATH } from '../middleware/body-guard.js'
+import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+
+const PATH = DOCUMENT_UPLOAD_PATH
+const MAX_BASE64 = Math.ceil(MAX_DOCUMENT_FILE / 3) * 4 + 64 * 1024
+
+async function readUpload(c: Context<AppEnv>): Promise<DocumentUpload> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
+  if (type === 'multipart/form-data') {
+    let raw: Record<string, unknown>
+    try {
+      raw = await c.req.parseBody({ all: true })
+    } catch {
+      throw new AppError('validation_error', 'the multipart/form-data body cannot be read', {
+        details: [{ path: '(body)', message: 'is not valid multipart/form-data' }],
+      })
+    }
+    const parsed = DocumentUploadForm.safeParse({ ...raw })
+    if (!parsed.success) throw zodError(parsed.error, 'form')
+    const f = parsed.data
+    if (f.file.size > MAX_DOCUMENT_FILE) throw tooLarge(f.file.size)
+    return {
+      fileName: f.file_name ?? ((f.file as { name?: string }).name || 'document'),
+      bytes: new Uint8Array(await f.file.arrayBuffer()),
+      transactionId: f.transaction_id,
+    }
+  }
+  if (!/^application\/(.+\+)?json$/.test(type))
+    throw new AppError(
+      'unsupported_media_type',
+      'send the document as multipart/form-data (parts: file, transaction_id) or as JSON (file_name, content_base64, transaction_id)',
+    )
+  let body: unknown
+  try {
+    body = await c.req.json()
+  } catch {
+    throw new AppError('invalid_json', 'the request body is not valid JSON')
+  }
+  const parsed = DocumentUploadJson.safeParse(body)
+  if (!parsed.success) throw zodError(parsed.error, 'body')
+  const j = parsed.data
+  const b64 = j.content_base64.replace(/\s+/g, '')
+  if (b64.length > MAX_BASE64) throw tooLarge(Math.floor((b64.length * 3) / 4))
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64))
+    throw new AppError('validation_error', 'content_base64: is not base64', {
+      details: [{ path: 'content_base64', message: 'is not base64' }],
+    })
+  const bytes = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64')
+  return { fileName: j.file_name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), transactionId: j.transaction_id }
+}
+
+export function documentRoutes(deps: AppDeps) {
+  const { store, now } = deps
+  const r = router()
+  r.openAPIRegistry.registerPath({
+    method: 'post',
+    path: PATH,
+    summary:
+      'Add a document (PDF, PNG, JPEG, HEIC or an XML e-invoice, told by its bytes; at most 20 MiB): 201 when new, 200 when the company has these bytes already; linked to transaction_id when given',
+    security: SECURITY,
+    request: {
+      body: {
+        required: true,
+        content: { 'multipart/form-data': { schema: DocumentUploadForm }, 'application/json': { schema: DocumentUploadJson } },
+      },
+    },
+    responses: {
+      200: ok(envelope(AddedDocument)),
+      201: ok(envelope(AddedDocument)),
+      400: ERRORS[400],
+      401: ERRORS[401],
+      403: ERRORS[403],
+      404: ERRORS[404],
+      413: ERRORS[413],
+      415: ERRORS[415],
+    },
+  })
+  r.post(PATH, async (c) => {
+    const added = await addDocument(store, c.get('actor'), await readUpload(c), now())
+    return c.json({ success: true as const, data: added }, added.created ? 201 : 200)
+  })
+  r.openAPIRegistry.registerPath({
+    method: 'get',
+    path: `${PATH}/{id}/content`,
+    summary: "The document's bytes, as its media type; with as=base64, JSON (file_name, media_type, content_base64)",
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  })
+  r.get(`${PATH}/:id/content`, async (c) => {
+    const d = await documentContent(store, c.get('actor').companyId, c.req.param('id'))
+    // The CLI asks for base64 in JSON: the embedded thread carries bodies as text.
+    if (c.req.query('as') === 'base64') {
+      const data = { file_name: d.fileName, media_type: d.mediaType, content_base64: Buffer.from(d.bytes).toString('base64') }
+      return c.json({ success: true as const, data }, 200)
+    }
+    return c.body(d.bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': d.mediaType,
+      'content-length': String(d.bytes.length),
+      'x-content-type-options': 'nosniff',
+    })
+  })
+  return r
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: PATH,
+        summary: "The company's documents, oldest first; only those of a transaction, or only those linked to none",
+        security: SECURITY,
+        request: { query: DocumentListQuery },
+        responses: { 200: ok(listEnvelope(Document)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, ...(await listDocuments(store, c.get('actor').companyId, c.req.valid('query'))) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${PATH}/{id}`,
+        summary: 'One document: what it is and the transactions it is linked to',
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(Document)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await getDocument(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: `${PATH}/{id}/links`,
+        summary: 'Link the document to a transaction (audited in its history; nothing when linked already)',
+        security: SECURITY,
+        request: { params: IdParam, body: jsonBody(DocumentLinkRequest) },
+        responses: { 200: ok(envelope(Document)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const d = await linkDocument(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json').transaction_id, now())
+        return c.json({ success: true as const, data: d }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'delete',
+        path: `${PATH}/{id}/links/{transaction_id}`,
+        summary: 'Unlink the document from a transaction (audited in its history)',
+        security: SECURITY,
+        request: { params: DocumentLinkParams },
+        responses: { 200: ok(envelope(Document)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const p = c.req.valid('param')
+        return c.json({ success: true as const, data: await unlinkDocument(store, c.get('actor'), p.id, p.transaction_id, now()) }, 200)
+      },
+    )
+}
