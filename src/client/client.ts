@@ -221,10 +221,16 @@ export class Client {
       this.request<{ updated: number; transactions: Transaction[] }>('POST', '/api-v1/transactions/bulk-update', { body }).then(
         (r) => r.data,
       ),
-    batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string } = {}) =>
+    batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string; importBatch?: string } = {}) =>
       this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },
-        headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined,
+        headers:
+          o.idempotencyKey || o.importBatch
+            ? {
+                ...(o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : {}),
+                ...(o.importBatch ? { 'x-import-batch': o.importBatch } : {}),
+              }
+            : undefined,
       }).then((r) => r.data),
     /**
      * A batch answered with each created row's index and id (`Prefer: return=minimal`), not the
