@@ -40,6 +40,15 @@ describe('kill -9 during imports apply and imports revert', () => {
       db.close()
     }
   }
+  /** The indexes of transactions (a large revert drops and builds them in its transaction). */
+  const indexes = () => {
+    const db = new Database(sb.database, { readonly: true, fileMustExist: true })
+    try {
+      return db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").all()
+    } finally {
+      db.close()
+    }
+  }
   const batchOf = async (account: string) => (await sb.json<Batch[]>(['imports', 'list', '--account', account, '--json']))[0]
   const newAccount = async (name: string) =>
     (await sb.json<{ id: string }>(['accounts', 'create', '--name', name, '--type', 'checking', '--json'])).id
@@ -115,12 +124,14 @@ describe('kill -9 during imports apply and imports revert', () => {
     const planning = Date.now() - t0
     expect(dry.deleted).toBe(ROWS)
 
+    const before = indexes()
     const started = Date.now()
     const { err, running } = await killWhen(['imports', 'revert', batch.id, '--yes'], () => Date.now() - started > planning * 1.1)
     expect(running, `the revert finished before it could be killed:\n${err}`).toBe(true)
     // One transaction: the kill leaves the batch's rows all there and the batch as it was.
     expect(count(account)).toEqual({ n: ROWS, refs: ROWS })
     expect((await batchOf(account)).state).toBe('completed')
+    expect(indexes()).toEqual(before)
     const intact = await sb.run(['verify', '--json'], { timeoutMs: 120_000 })
     expect(intact.code, intact.stderr).toBe(0)
 
@@ -130,6 +141,7 @@ describe('kill -9 during imports apply and imports revert', () => {
     expect(r).toMatchObject({ deleted: ROWS, batch: { state: 'reverted' } })
     expect(count(account)).toEqual({ n: 0, refs: 0 })
     expect((await batchOf(account)).state).toBe('reverted')
+    expect(indexes()).toEqual(before)
     const verified = await sb.run(['verify', '--json'], { timeoutMs: 120_000 })
     expect(verified.code, verified.stderr).toBe(0)
     // The same file imports again, each row once.
