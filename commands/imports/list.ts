@@ -16,15 +16,15 @@ export interface ListOptions {
   all?: boolean
 }
 
-const KINDS = ['csv', 'statement']
+const KINDS = ['csv', 'statement', 'seed']
 
 export function registerList(im: Command, run: Runner, runF: RunVerb<ListOptions> = runList): void {
   addPaging(
     im
       .command('list')
-      .description('list import batches (tx import, statements upload), newest first')
+      .description('list import batches (tx import, statements upload, finctl seed), newest first')
       .option('--account <id>', 'only this bank account: its name or id')
-      .option('--kind <kind>', 'csv (tx import) or statement (statements upload)'),
+      .option('--kind <kind>', 'csv (tx import), statement (statements upload) or seed (finctl seed)'),
   )
     .addHelpText('after', '\nExample:\n  finctl imports list --account Operating --json\n')
     .action(run(runF))

@@ -42,6 +42,12 @@ export async function runShow(host: VerbHost, _o: ShowOptions, [id]: string[]): 
   for (const r of rejects) note(host.io, host.printer, `line ${r.line} rejected: ${printableLine(r.reason)}`)
   if (counts.rejected > rejects.length) note(host.io, host.printer, `... and ${counts.rejected - rejects.length} more rejected rows`)
   if (b.state === 'pending') return EXIT.ok
+  // A reverted batch has no rows left to list (and its statement, if any, is gone: it answers 404).
+  if (b.state === 'reverted') {
+    const what = b.statement_id ? `its rows and statement ${b.statement_id} were deleted` : 'its rows were deleted'
+    note(host.io, host.printer, `reverted by ${printableLine(b.reverted_by ?? 'unknown')} at ${b.reverted_at}: ${what}`)
+    return EXIT.ok
+  }
   if (b.statement_id) {
     note(host.io, host.printer, `its rows: finctl statements transactions ${b.statement_id}`)
     return EXIT.ok

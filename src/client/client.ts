@@ -56,16 +56,7 @@ import type {
 import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import { documentCalls } from './documents.js'
-import type { CreateImportRequest, FinishImportRequest, ImportBatch, ImportBatchDetail } from '../domain/imports/schemas.js'
-import type { RevertImportRequest, RevertResult } from '../domain/imports/revert-schemas.js'
-import type {
-  ApplyResult,
-  PendingPageData,
-  PendingRow,
-  SetPendingRowRequest,
-  StageRowsRequest,
-  StageRowsResponse,
-} from '../domain/imports/review-schemas.js'
+import { importCalls } from './imports.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
@@ -224,10 +215,16 @@ export class Client {
       this.request<{ updated: number; transactions: Transaction[] }>('POST', '/api-v1/transactions/bulk-update', { body }).then(
         (r) => r.data,
       ),
-    batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string } = {}) =>
+    batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string; importBatch?: string } = {}) =>
       this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },
-        headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined,
+        headers:
+          o.idempotencyKey || o.importBatch
+            ? {
+                ...(o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : {}),
+                ...(o.importBatch ? { 'x-import-batch': o.importBatch } : {}),
+              }
+            : undefined,
       }).then((r) => r.data),
     /**
      * A batch answered with each created row's index and id (`Prefer: return=minimal`), not the
@@ -394,33 +391,7 @@ export class Client {
   }
 
   /** Import batches (docs/api.md, "Imports"): one per `tx import` and statement upload. */
-  readonly imports = {
-    create: (body: Partial<CreateImportRequest> & Pick<CreateImportRequest, 'file_name'>) =>
-      this.request<ImportBatch>('POST', '/api-v1/imports', { body }).then((r) => r.data),
-    finish: (id: string, body: FinishImportRequest) =>
-      this.request<ImportBatchDetail>('POST', `/api-v1/imports/${encodeURIComponent(id)}/finish`, { body }).then((r) => r.data),
-    list: (q: { kind?: string; bank_account_id?: string; limit?: number; cursor?: string } = {}) =>
-      this.request<ImportBatch[]>('GET', '/api-v1/imports', { query: q }),
-    get: (id: string) => this.request<ImportBatchDetail>('GET', `/api-v1/imports/${encodeURIComponent(id)}`).then((r) => r.data),
-    revert: (id: string, body: RevertImportRequest = {}) => this.imports.requestRevert(id, body).then(doneOf),
-    requestRevert: (id: string, body: RevertImportRequest = {}) =>
-      this.request<RevertResult | Proposal>('POST', `/api-v1/imports/${encodeURIComponent(id)}/revert`, { body }).then((r) =>
-        outcome<RevertResult>(r),
-      ),
-    // A review import's rows (docs/api.md, "Review before it lands").
-    stage: (id: string, body: StageRowsRequest) =>
-      this.request<StageRowsResponse>('POST', `/api-v1/imports/${encodeURIComponent(id)}/pending`, { body }).then((r) => r.data),
-    pending: (id: string, q: { limit?: number; after?: number } = {}) =>
-      this.request<PendingPageData['data']>('GET', `/api-v1/imports/${encodeURIComponent(id)}/pending`, { query: q }).then((r) => ({
-        data: r.data,
-        pagination: r.pagination as unknown as PendingPageData['pagination'],
-      })),
-    setRow: (id: string, line: number, body: SetPendingRowRequest) =>
-      this.request<PendingRow>('PATCH', `/api-v1/imports/${encodeURIComponent(id)}/pending/${line}`, { body }).then((r) => r.data),
-    apply: (id: string) => this.request<ApplyResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/apply`).then((r) => r.data),
-    discard: (id: string) =>
-      this.request<ImportBatchDetail>('POST', `/api-v1/imports/${encodeURIComponent(id)}/discard`).then((r) => r.data),
-  }
+  readonly imports = importCalls(this)
 
   /** Webhook endpoints (docs/events.md): a login before a key, as for key administration. */
   readonly webhooks = {

@@ -162,6 +162,8 @@ export interface DialectWrites {
   insertEvents(trx: Kysely<Db>, rows: readonly NewEventRow[]): Promise<void>
   /** The chained entries of rows just created (creations.ts). */
   chainCreations(trx: Kysely<Db>, rows: readonly NewTransactionRow[], ids: ReadonlySet<string>): Promise<void>
+  /** Delete the transactions of these seqs, many at once (row-deletes.ts); their audit entries are the caller's. */
+  deleteTransactions(trx: Kysely<Db>, seqs: readonly number[]): Promise<void>
 }
 
 export interface Store {

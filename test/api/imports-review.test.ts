@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import { previousMonth } from '../../src/domain/accounts/period-lock.js'
 import { sweepExpiredReviews } from '../../src/domain/imports/review.js'
+import { storeTransactionBatch } from '../../src/domain/transactions/create.js'
+import { DEFAULT_DATE_WINDOW } from '../../src/domain/transactions/plausibility.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
@@ -110,6 +112,26 @@ describe.each(MATRIX)('review imports over %s on %s', (kind, storeKind) => {
       ['import.pending', 2],
       ['import.applied', 2],
     ])
+  })
+
+  it('an apply killed between a write and its count: the next apply counts every row the batch created', async () => {
+    const acct = (await c.accounts.create({ name: 'Lost count', account_type: 'checking', currency_code: 'USD' })).id
+    const rows = Array.from({ length: 6 }, (_, i) => row(acct, 100 + i))
+    const { id } = await review(c, acct, rows)
+    // What a killed apply leaves: its first rows written for the batch, their count never added.
+    const me = await c.keys.me()
+    const actor = { companyId: a.companyId, kind: 'api_key' as const, keyId: me.id, scopes: me.scopes }
+    const written = await storeTransactionBatch(
+      h.store,
+      actor as never,
+      rows.slice(0, 4).map((r) => r.transaction),
+      { now: new Date(), window: DEFAULT_DATE_WINDOW, minimal: true, matchStatementLines: true, importBatch: id },
+    )
+    expect(written.created).toHaveLength(4)
+    expect((await c.imports.get(id)).counts.created).toBe(0)
+    const done = await c.imports.apply(id)
+    expect(done.applied).toMatchObject({ created: 2, existing: 4 })
+    expect(done).toMatchObject({ state: 'completed', counts: { created: 6, existing: 0, rejected: 0 } })
   })
 
   it('edits a pending row by line; applies rows already there as existing; two applies at once converge', async () => {

@@ -236,4 +236,56 @@ describe('finctl seed, in process', () => {
     }
     expect(readFileSync(csv, 'utf8')).toBe(text)
   })
+
+  it('each transactions step is a seed batch: imports list shows it, imports revert takes its rows back, a new run makes them again', async () => {
+    const path = join(sb.dir, 'batches.json')
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 1,
+        steps: [
+          { account: 'batched', name: 'Batched', account_type: 'checking', currency_code: 'USD' },
+          {
+            transactions: 'lunches',
+            bank_account_id: '${accounts.batched.id}',
+            items: [
+              { transaction_date: '2026-02-02', description: 'Lunch one', amount: '-12.50' },
+              { transaction_date: '2026-02-03', description: 'Lunch two', amount: '-9.75' },
+              { transaction_date: '2026-02-04', description: 'Lunch three', amount: '-11.00' },
+            ],
+          },
+        ],
+      }),
+    )
+    const first = await sb.run(['seed', path, '--json'], { env })
+    expect(first.code, first.stderr).toBe(0)
+    const account = JSON.parse(first.stdout).env.ACCOUNTS_BATCHED_ID as string
+    type Batch = { id: string; kind: string; state: string; file_name: string; counts: { created: number; existing: number } }
+    const listed = await sb.json<Batch[]>(['imports', 'list', '--account', account, '--kind', 'seed', '--json'])
+    expect(listed).toHaveLength(1)
+    expect(listed[0]).toMatchObject({
+      kind: 'seed',
+      state: 'completed',
+      file_name: 'batches.json: lunches',
+      counts: { created: 3, existing: 0 },
+    })
+    const rows = () => sb.json<Array<{ description: string }>>(['tx', 'list', '--account', account, '--json'])
+    expect((await rows()).map((t) => t.description).sort()).toEqual(['Lunch one', 'Lunch three', 'Lunch two'])
+
+    const reverted = await sb.json<{ deleted: number; batch: { state: string } }>(['imports', 'revert', listed[0].id, '--yes', '--json'])
+    expect(reverted).toMatchObject({ deleted: 3, batch: { state: 'reverted' } })
+    expect(await rows()).toEqual([])
+    expect((await sb.run(['verify'])).code).toBe(0)
+
+    // The refs the revert freed: the next run creates the rows again, as a batch of its own.
+    const again = await sb.run(['seed', path, '--json'], { env })
+    expect(again.code, again.stderr).toBe(0)
+    expect(statuses(JSON.parse(again.stdout))).toEqual({ batched: 'exists', lunches: 'created' })
+    expect(await rows()).toHaveLength(3)
+    const after = await sb.json<Batch[]>(['imports', 'list', '--account', account, '--json'])
+    expect(after.map((b) => [b.kind, b.state, b.counts.created])).toEqual([
+      ['seed', 'completed', 3],
+      ['seed', 'reverted', 3],
+    ])
+  })
 })

@@ -332,7 +332,10 @@ export async function revertIn(
     if (p.refused.length) throw refusal(row.id, p.refused)
     // A bulk load's ref table must not keep the refs these rows free.
     if (p.deletes.some((r) => r.import_ref)) store.tx.refsWillChange()
-    for (const part of chunks(p.deletes.map((r) => r.seq))) await trx.deleteFrom('transactions').where('seq', 'in', part).execute()
+    await store.writes.deleteTransactions(
+      trx,
+      p.deletes.map((r) => Number(r.seq)),
+    )
     const audit: NewAuditEntryRow[] = []
     for (const u of p.unpairs) {
       const after: TransactionRow = { ...u.row, ...u.restore, updated_at: ts }

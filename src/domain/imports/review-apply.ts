@@ -4,7 +4,9 @@
  * two at once, create nothing the first did not. Locks, accounts and rates are checked again now;
  * what they refuse is named by line in the batch's rejects.
  */
+import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
+import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { incremented, lessColumns } from '../../store/fragments.js'
 import type { Actor } from '../actor.js'
@@ -62,15 +64,19 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
     if (rows.length < APPLY_CHUNK) break
   }
   const staged = Number(b.staged ?? 0)
-  // Rows neither created nor reconciled by any apply nor refused now were on the account already.
-  const existing = lessColumns(staged - applied.rejected, 'created', 'reconciled')
   await store.writeTransaction(async (trx) => {
+    // What the batch created is counted from its writes' own entries: an apply killed between a
+    // write and its count must not leave those rows counted as already there.
+    const made = await createdBy(trx, actor.companyId, id)
+    // Rows neither created nor reconciled by any apply nor refused now were on the account already.
+    const existing = lessColumns(staged - applied.rejected - made, 'reconciled')
     const batch = await trx.selectFrom('import_batches').select(['rejects', 'file_name']).where('id', '=', id).executeTakeFirstOrThrow()
     const moved = await trx
       .updateTable('import_batches')
       .set({
         state: 'completed',
         finished_at: now.toISOString(),
+        created: made,
         existing,
         rejected: incremented('rejected', applied.rejected),
         rejects: JSON.stringify((JSON.parse(batch.rejects) as ImportReject[]).concat(rejects).slice(0, MAX_KEPT_REJECTS)),
@@ -80,8 +86,13 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
       .executeTakeFirst()
     if (Number(moved.numUpdatedRows) === 0) {
       // Another apply ended first: the counts are settled again with every row created meanwhile.
-      const settled = lessColumns(staged + reviewRejected, 'rejected', 'created', 'reconciled')
-      await trx.updateTable('import_batches').set({ existing: settled }).where('id', '=', id).where('state', '=', 'completed').execute()
+      const settled = lessColumns(staged + reviewRejected - made, 'rejected', 'reconciled')
+      await trx
+        .updateTable('import_batches')
+        .set({ created: made, existing: settled })
+        .where('id', '=', id)
+        .where('state', '=', 'completed')
+        .execute()
       return
     }
     await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
@@ -90,4 +101,16 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
   const done = await getImportBatch(store, actor.companyId, id)
   if (done.state !== 'completed') throw new AppError('conflict', `the import batch is ${done.state} now: it was not applied`)
   return { ...done, applied }
+}
+
+/** The rows a batch's writes created: the counts of the `rows_created` entries naming it. */
+async function createdBy(db: Kysely<Db>, companyId: string, id: string): Promise<number> {
+  const entries = await db
+    .selectFrom('audit_entries')
+    .select('changes')
+    .where('company_id', '=', companyId)
+    .where('action', '=', 'rows_created')
+    .where('changes', 'like', `%"batch_id":"${id.toLowerCase()}"%`)
+    .execute()
+  return entries.reduce((n, e) => n + Number((JSON.parse(e.changes) as { count?: number }).count ?? 0), 0)
 }

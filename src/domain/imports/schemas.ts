@@ -2,7 +2,8 @@
 import { z } from '@hono/zod-openapi'
 import { Pagination, Timestamp, text, Uuid } from '../schema-common.js'
 
-export const IMPORT_KINDS = ['csv', 'statement'] as const
+/** `seed`: a `finctl seed` transactions step's rows (jobs/seed/steps/transactions.ts). */
+export const IMPORT_KINDS = ['csv', 'statement', 'seed'] as const
 /** `pending`, `discarded`, `expired`: a review import's (review-schemas.ts); `reverted`: revert.ts. */
 export const IMPORT_STATES = ['running', 'completed', 'failed', 'interrupted', 'pending', 'discarded', 'expired', 'reverted'] as const
 /** Rejected rows kept on the batch, first ones first: the rest are counted only. */

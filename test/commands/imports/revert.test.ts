@@ -154,6 +154,16 @@ describe('imports revert, in process', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain('so the file can be uploaded again')
     expect(await rowsOf(acct)).toEqual([])
+    // Its show no longer points at the statement's rows (the statement is gone), but says what happened.
+    const shown = await sb.run(['imports', 'show', batch_id])
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(shown.stdout).toMatch(/state\s+reverted/)
+    expect(shown.stderr).not.toContain('statements transactions')
+    const statementId = (JSON.parse(up.stdout) as { id: string }).id
+    expect(shown.stderr).toMatch(
+      new RegExp(`^reverted by .+ at \\d{4}-\\d\\d-\\d\\dT[^:]+:\\d\\d:\\d\\d.*: its rows and statement ${statementId} were deleted$`, 'm'),
+    )
+    expect((await sb.run(['statements', 'transactions', statementId])).code).not.toBe(0)
     expect((await sb.run(['statements', 'upload', file, '--account', acct])).code).toBe(0)
     expect(await rowsOf(acct)).toHaveLength(1)
   })

@@ -37,6 +37,11 @@ export class SeedState {
     return this.dryRun ? 'would fail' : 'failed'
   }
 
+  /** The seed file's path, which a step's import batch names. */
+  get file(): string {
+    return this.report.file
+  }
+
   /** The step's spec with earlier results filled in; in a dry run, objects not created yet stand in as placeholders. */
   spec<K extends Kind>(step: Step<K>): SpecOf[K] {
     const placeholder = this.dryRun ? (r: StepRef) => (r.field === 'id' ? PLACEHOLDER_ID : `(${r.ns}.${r.step}.${r.field})`) : undefined

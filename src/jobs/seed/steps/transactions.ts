@@ -1,7 +1,10 @@
 /**
  * `transactions` steps: rows given or generated, sent in batches of 1,000 with the import_ref
  * `seed.<step>.<n>`; a row the account holds already (same import_ref) is compared and patched.
+ * Each run of a step is an import batch of kind `seed` (X-Import-Batch, as tx import sends), so
+ * `imports list` shows it and `imports revert` takes its rows back.
  */
+import { basename } from 'node:path'
 import type { CreateTransactionRequest, Transaction } from '../../../domain/schemas.js'
 import { currencyExponent } from '../../../kernel/currencies.js'
 import { AppError, errorText } from '../../../kernel/errors.js'
@@ -44,25 +47,42 @@ export const transactions: StepHandler<'transactions'> = {
     const existing = new Map<string, number>()
     const errors: string[] = []
     let created = 0
-    for (let start = 0; start < n; start += BATCH) {
-      const chunk = requests.slice(start, start + BATCH)
-      const res = await state.client.transactions.batch(chunk)
-      const dup = new Map(res.duplicates.map((d) => [d.index, d.id]))
-      const bad = new Map(res.errors.map((e) => [e.index, e]))
-      let next = 0
-      chunk.forEach((_, i) => {
-        const at = start + i
-        if (dup.has(i)) {
-          ids[at] = dup.get(i)
-          existing.set(dup.get(i)!, at)
-        } else if (bad.has(i)) {
-          const e = bad.get(i)!
-          errors.push(`row ${at + 1}: ${errorText(new AppError('validation_error', e.message, { details: e.details }))}`)
-        } else {
-          ids[at] = res.created[next++]?.id
-          created++
-        }
-      })
+    let rejected = 0
+    const batch = await state.client.imports.create({
+      kind: 'seed',
+      bank_account_id: spec.bank_account_id,
+      file_name: `${basename(state.file)}: ${step.name}`,
+      options: { seed_file: basename(state.file), step: step.name, rows: n },
+    })
+    let ended = false
+    try {
+      for (let start = 0; start < n; start += BATCH) {
+        const chunk = requests.slice(start, start + BATCH)
+        const res = await state.client.transactions.batch(chunk, { importBatch: batch.id })
+        rejected += res.errors.length
+        const dup = new Map(res.duplicates.map((d) => [d.index, d.id]))
+        const bad = new Map(res.errors.map((e) => [e.index, e]))
+        let next = 0
+        chunk.forEach((_, i) => {
+          const at = start + i
+          if (dup.has(i)) {
+            ids[at] = dup.get(i)
+            existing.set(dup.get(i)!, at)
+          } else if (bad.has(i)) {
+            const e = bad.get(i)!
+            errors.push(`row ${at + 1}: ${errorText(new AppError('validation_error', e.message, { details: e.details }))}`)
+          } else {
+            ids[at] = res.created[next++]?.id
+            created++
+          }
+        })
+      }
+      ended = true
+    } finally {
+      // A step stopped by an error keeps what it created, as an interrupted import does.
+      const finishing = state.client.imports.finish(batch.id, { state: ended ? 'completed' : 'interrupted', read: n, rejected })
+      // After a failed send, the send's error is the one to report, not the finish's.
+      await (ended ? finishing : finishing.catch(() => undefined))
     }
     let updated = 0
     let patchFailed = 0
