@@ -7,6 +7,7 @@ import { note, printList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { AddedDocument } from '../../src/domain/documents/schemas.js'
 import { MAX_DOCUMENT_FILE } from '../../src/domain/documents/schemas.js'
+import { sniff } from '../../src/domain/documents/sniff.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { printableLine } from '../../src/kernel/terminal-text.js'
 import { documentColumns } from './shared.js'
@@ -26,7 +27,7 @@ export function registerAdd(docs: Command, run: Runner, runF: RunVerb<AddOptions
 }
 
 export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Promise<number> {
-  // Every file is checked before any is sent: a missing or too large one is a usage error, nothing stored.
+  // Every file is checked before any is sent: a missing, too large or unknown one stores nothing.
   const read = files.map((path) => {
     const info = statSync(path, { throwIfNoEntry: false })
     if (!info?.isFile()) throw new AppError('usage', `${printableLine(path)}: no such file`)
@@ -35,7 +36,15 @@ export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Pro
         'usage',
         `${printableLine(path)} is ${info.size} bytes: a document may be at most 20 MiB (${MAX_DOCUMENT_FILE} bytes)`,
       )
-    return { path, bytes: readFileSync(path) }
+    const bytes = readFileSync(path)
+    // The service sniffs again; told here first, a refused file leaves the others unsent too.
+    const found = sniff(bytes)
+    if (found.kind === null)
+      throw new AppError(
+        'validation_error',
+        `${printableLine(JSON.stringify(basename(path)))} looks like ${found.looksLike}: a document must be a PDF, PNG, JPEG or HEIC file, or an XML e-invoice (UBL Invoice or CreditNote, CII CrossIndustryInvoice); nothing was added`,
+      )
+    return { path, bytes }
   })
   const client = await ctx.client()
   const added: AddedDocument[] = []

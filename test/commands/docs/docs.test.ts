@@ -60,6 +60,13 @@ describe('docs, in process', () => {
     const r = await sb.run(['docs', 'add', fake])
     expect(r.code).not.toBe(0)
     expect(r.stderr).toContain('"invoice.pdf" looks like plain text')
+    // With a good file before it: nothing is sent, so the good one is not stored either.
+    const other = sb.path('other.pdf')
+    writeFileSync(other, minimalPdf('Other 1.00'))
+    const mixed = await sb.run(['docs', 'add', other, fake])
+    expect(mixed.code).toBe(6)
+    expect(mixed.stderr).toContain('nothing was added')
+    expect((await sb.json<Document[]>(['docs', 'list', '--json'])).map((d) => d.file_name)).not.toContain('other.pdf')
     const big = sb.path('big.pdf')
     writeFileSync(big, Buffer.alloc(20 * 1024 * 1024 + 1, 0x25))
     const tooBig = await sb.run(['docs', 'add', pdf, big])
