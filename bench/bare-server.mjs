@@ -146,8 +146,8 @@ function createTransaction(req, res) {
 }
 
 /**
- * How a stored row gives the API's fields that are not a column of the same name (rows.ts in
- * src/domain/transactions, for USD). Every other field of --fields is read from its column.
+ * How a stored row gives the API's fields that are not a column of the same name (transaction-rows.ts in
+ * src/domain, for USD). Every other field of --fields is read from its column.
  */
 const DERIVED = {
   id: (r) => uuidText(r.id),

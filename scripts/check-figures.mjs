@@ -9,8 +9,9 @@
 // such word (a default of 30 s, a limit of 20 MiB, a wait from 2 ms to 100 ms): left alone.
 //
 // Nor does a comment cite an issue number ("#60 item 3"): it means nothing to a reader of the
-// repository; the comment says the reason itself, and the history keeps the issue.
-import { readdirSync, readFileSync } from 'node:fs'
+// repository; the comment says the reason itself, and the history keeps the issue. Nor does it
+// name a file of the repository that is not there (a dangling reference, after a rename).
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -119,12 +120,71 @@ export function issuesIn(path, text) {
   return found
 }
 
-/** Every measured figure and cited issue in the comments of `files` (path -> text). */
-export function checkFigures(files) {
-  return [...files].flatMap(([path, text]) => [...figuresIn(path, text), ...issuesIn(path, text)])
+/**
+ * A file named in a comment: a path with a slash (`src/store/store.ts`, `docs/api.md`), or a bare
+ * name of a kind the repository holds (`store.ts`, `README.md`). Bare `.js`/`.json` names are
+ * left alone: they are mostly code (`c.req.json`) or other projects' (`Node.js`).
+ */
+const FILE =
+  /(?<![\w@/.:-])((?:[\w.-]+\/)+[\w-][\w.-]*\.(?:ts|mts|mjs|cjs|js|md|json|sh|ya?ml)|[\w-][\w.-]*\.(?:ts|mts|mjs|cjs|md|sh))(?![\w/])/g
+
+/**
+ * Each file a comment names that the repository does not hold: `known.paths` (every file, relative
+ * to the root), `known.ignored` (folders git ignores: outputs such as bench/results/).
+ */
+export function danglingIn(path, text, known) {
+  const names = known.names ?? new Set([...known.paths].map((p) => p.split('/').pop()))
+  known.names = names
+  const dir = path.split('/').slice(0, -1)
+  const found = []
+  for (const { body, lines } of commentsOf(text))
+    for (const m of body.matchAll(FILE)) {
+      const t = m[1]
+      if (!t.includes('/')) {
+        if (!names.has(t)) found.push(`${path}:${lines[m.index]}: names ${t}, which is not in the repository`)
+        continue
+      }
+      const parts = [...dir]
+      for (const p of t.split('/'))
+        if (p === '..') parts.pop()
+        else if (p !== '.') parts.push(p)
+      const local = parts.join('/')
+      const there =
+        known.paths.has(t) ||
+        known.paths.has(local) ||
+        [...known.paths].some((p) => p.endsWith(`/${t}`)) ||
+        known.ignored.some((d) => t.startsWith(d))
+      if (!there) found.push(`${path}:${lines[m.index]}: names ${t}, which is not in the repository`)
+    }
+  return found
+}
+
+/** Every measured figure and cited issue in the comments of `files` (path -> text); dangling names too, given `known`. */
+export function checkFigures(files, known) {
+  return [...files].flatMap(([path, text]) => [
+    ...figuresIn(path, text),
+    ...issuesIn(path, text),
+    ...(known ? danglingIn(path, text, known) : []),
+  ])
+}
+
+/** The repository's files (outside node_modules, .git and what git ignores) and the ignored folders. */
+function repositoryFiles(root) {
+  const ignore = (existsSync(join(root, '.gitignore')) ? readFileSync(join(root, '.gitignore'), 'utf8') : '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.endsWith('/') && !l.includes('*'))
+  const paths = new Set(
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(root, join(e.parentPath, e.name)))
+      .filter((p) => !/^(node_modules|\.git)\//.test(p) && !ignore.some((d) => p.startsWith(d))),
+  )
+  return { paths, ignored: ignore }
 }
 
 function sourceFiles(root, dir) {
+  if (!existsSync(join(root, dir))) return []
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && /\.(ts|mts|cts|js|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts'))
     .map((e) => relative(root, join(e.parentPath, e.name)))
@@ -137,13 +197,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const files = new Map(
     [...sourceFiles(root, 'src'), ...sourceFiles(root, 'commands')].map((f) => [f, readFileSync(join(root, f), 'utf8')]),
   )
-  const problems = checkFigures(files)
+  const known = repositoryFiles(root)
+  const problems = checkFigures(files, known)
+  // The scripts and the bench name files in their comments too; their figures are their own business.
+  for (const f of [...sourceFiles(root, 'scripts'), ...sourceFiles(root, 'bench')])
+    problems.push(...danglingIn(f, readFileSync(join(root, f), 'utf8'), known))
   for (const p of problems) process.stderr.write(`${p}\n`)
   if (problems.length) {
     process.stderr.write(
-      `check-figures: ${problems.length} comment line(s) to change: a measured figure goes to docs/performance.md (the comment points there); an issue number goes (the comment says the reason)\n`,
+      `check-figures: ${problems.length} comment line(s) to change: a measured figure goes to docs/performance.md (the comment points there); an issue number goes (the comment says the reason); a file named is one that is there\n`,
     )
     process.exit(1)
   }
-  process.stdout.write(`check-figures: ${files.size} modules, no measured figure or issue number in a comment\n`)
+  process.stdout.write(`check-figures: ${files.size} modules, no measured figure, issue number or missing file in a comment\n`)
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain JavaScript script without type declarations
-import { figuresIn, issuesIn } from '../../scripts/check-figures.mjs'
+import { danglingIn, figuresIn, issuesIn } from '../../scripts/check-figures.mjs'
 
 const ROOT = join(import.meta.dirname, '../..')
 const SCRIPT = join(ROOT, 'scripts/check-figures.mjs')
@@ -45,6 +45,32 @@ describe('the figure check', () => {
     expect(r.status).toBe(1)
     expect(r.stderr).toContain('src/store/old.ts:4: "4-5 ms", "14.3 s", "6.4 s"')
     expect(r.stderr).not.toContain('commands/ok.ts')
+  })
+
+  it('fails on a comment naming a file the repository does not hold, not on one it holds', () => {
+    const known = { paths: new Set(['src/store/store.ts', 'docs/api.md', 'README.md']), ignored: ['bench/results/'] }
+    const text = [
+      '/**',
+      ' * The store (store.ts, src/store/store.ts, ../store/store.ts), docs/api.md and README.md; the',
+      ' * output bench/results/latest.json; code such as c.req.json and Node.js.',
+      ' * But docs/importing.md and rows.ts are not there.',
+      ' */',
+    ].join('\n')
+    expect(danglingIn('src/domain/a.ts', text, known)).toEqual([
+      'src/domain/a.ts:4: names docs/importing.md, which is not in the repository',
+      'src/domain/a.ts:4: names rows.ts, which is not in the repository',
+    ])
+    const root = mkdtempSync(join(tmpdir(), 'finctl-dangling-'))
+    dirs.push(root)
+    mkdirSync(join(root, 'src'))
+    mkdirSync(join(root, 'bench'))
+    writeFileSync(join(root, 'src/a.ts'), 'export const x = 1 // see b.ts\n')
+    writeFileSync(join(root, 'src/b.ts'), 'export const y = 2\n')
+    writeFileSync(join(root, 'bench/c.ts'), '// as in src/gone.ts\nexport const z = 3\n')
+    const r = run(root)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain('bench/c.ts:1: names src/gone.ts, which is not in the repository')
+    expect(r.stderr).not.toContain('src/a.ts')
   })
 
   it('fails on a comment citing an issue number, not on an entity or a string', () => {

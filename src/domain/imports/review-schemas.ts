@@ -9,7 +9,7 @@ import { BatchDuplicate, BatchError, CreateTransactionRequest, Tags } from '../s
 import { Timestamp, text } from '../schema-common.js'
 import { ImportBatchDetail } from './schemas.js'
 
-/** How long a pending batch waits for `imports apply` (docs/importing.md, "Review before it lands"). */
+/** How long a pending batch waits for `imports apply` (docs/importing-csv.md, "Review before it lands"). */
 export const PENDING_DAYS = 7
 /** Rows staged by one request: a batch of rows as `tx import` sends them. */
 export const MAX_STAGED = 5000
