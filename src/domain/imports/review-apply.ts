@@ -33,6 +33,10 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
   const applied = { ...none }
   const rejects: ImportReject[] = []
   let after = 0
+  let seen = 0
+  let ended = false
+  // The direct import's hint too: a large apply sets indexes aside as the import would.
+  const pendingRows = Number(b.staged ?? 0)
   for (;;) {
     const rows = await store.db
       .selectFrom('import_pending_rows')
@@ -45,13 +49,17 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
     if (!rows.length) break
     after = Number(rows[rows.length - 1].line)
     const items = rows.map((r) => JSON.parse(r.body) as unknown)
+    seen += rows.length
+    const last = rows.length < APPLY_CHUNK || seen >= pendingRows
     const res = await storeTransactionBatch(store, actor, items, {
       now,
       window,
       minimal: true,
       matchStatementLines: true,
       importBatch: id,
+      bulk: { rows: pendingRows, end: last },
     })
+    ended = last
     const matched = res.matched?.length ?? 0
     applied.created += res.created.length
     applied.existing += res.duplicates.length
@@ -63,6 +71,7 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
     await countIntoBatch(store, actor.companyId, id, { created: res.created.length, existing: 0, reconciled: matched, rejected: 0 })
     if (rows.length < APPLY_CHUNK) break
   }
+  if (!ended) await store.hot.bulkLoad({ rows: pendingRows }).end()
   const staged = Number(b.staged ?? 0)
   await store.writeTransaction(async (trx) => {
     // What the batch created is counted from its writes' own entries: an apply killed between a
