@@ -45,6 +45,8 @@ export interface Scored {
   /** Whether the amount is the same in the same currency (only such a candidate is ever linked by itself). */
   amount_matches: boolean
   why: string[]
+  /** The merchant's words found in the transaction (0..1): with the amount, what makes a candidate (the date alone does not). */
+  merchant_share: number
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100
@@ -61,6 +63,7 @@ export function score(doc: DocumentFields, tx: MatchableTransaction): Scored {
   const why: string[] = []
   let points = 0
   let amountMatches = false
+  let words = 0
   if (doc.amount_minor !== null && doc.currency !== null) {
     const docAmount = Math.abs(doc.amount_minor)
     if (doc.currency !== tx.currency_code) why.push(`amount in ${doc.currency}, the transaction in ${tx.currency_code}`)
@@ -78,7 +81,7 @@ export function score(doc: DocumentFields, tx: MatchableTransaction): Scored {
     )
   }
   if (doc.merchant !== null) {
-    const words = similarity(doc.merchant, `${tx.description} ${tx.merchant_name ?? ''}`)
+    words = similarity(doc.merchant, `${tx.description} ${tx.merchant_name ?? ''}`)
     points += WEIGHTS.merchant * words
     if (words > 0) why.push(`merchant "${doc.merchant}" ${words === 1 ? 'named' : 'partly named'} in the transaction`)
   }
@@ -86,15 +89,15 @@ export function score(doc: DocumentFields, tx: MatchableTransaction): Scored {
     points -= HAS_DOCUMENT
     why.push(`has ${tx.documents === 1 ? 'a document' : `${tx.documents} documents`} already`)
   }
-  return { transaction_id: tx.id, score: round2(Math.max(0, points)), amount_matches: amountMatches, why }
+  return { transaction_id: tx.id, score: round2(Math.max(0, points)), amount_matches: amountMatches, why, merchant_share: words }
 }
 
-/** Candidates best first (score, then the nearer date, then id), those scoring nothing left out. */
+/** Candidates best first (score, then the nearer date, then id): those of the amount or of the merchant, scoring something. */
 export function rank(doc: DocumentFields, txs: readonly MatchableTransaction[]): Scored[] {
   const date = new Map(txs.map((t) => [t.id, doc.date ? dayDiff(doc.date, t.transaction_date) : 0]))
   return txs
     .map((t) => score(doc, t))
-    .filter((s) => s.score > 0)
+    .filter((s) => s.score > 0 && (s.amount_matches || s.merchant_share > 0))
     .sort(
       (a, b) =>
         b.score - a.score || date.get(a.transaction_id)! - date.get(b.transaction_id)! || (a.transaction_id < b.transaction_id ? -1 : 1),

@@ -129,7 +129,7 @@ const TOTAL_WORDS =
   /\b(amount due|total due|balance due|grand total|total|gesamtbetrag|gesamt|rechnungsbetrag|endbetrag|summe|zu zahlen|betrag|montant|totale|importe)\b/i
 const DATE_WORDS = /\b(date|datum|dated|issued|rechnungsdatum|invoice date|belegdatum)\b/i
 const NOT_MERCHANT =
-  /\b(invoice|rechnung|receipt|quittung|beleg|facture|fattura|factura|bill|date|datum|total|summe|gesamt|page|seite|tax|vat|mwst|ust|customer|kunde|to:|an:)\b/i
+  /\b(invoice|rechnung|receipt|quittung|beleg|facture|fattura|factura|bill|date|datum|total|summe|gesamt|page|seite|tax|vat|mwst|ust|customer|kunde|to:|an:|thank|thanks|danke|dank|merci|gracias|grazie|welcome|willkommen)\b/i
 
 /** A number as written on a receipt ("1.234,50", "1,234.50", "119.00", "12,5"), in minor units. */
 export function readNumber(raw: string, currency: string): number | null {

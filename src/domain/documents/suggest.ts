@@ -98,7 +98,7 @@ export async function suggestFor(store: Store, companyId: string, id: string, no
     document_id: id,
     file_name: fileName,
     fields: apiFields(fields),
-    candidates: ranked.slice(0, MAX_CANDIDATES).map((s) => {
+    candidates: ranked.slice(0, MAX_CANDIDATES).map(({ merchant_share: _share, ...s }) => {
       const t = byId.get(s.transaction_id)!
       return {
         ...s,
