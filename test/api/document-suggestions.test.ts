@@ -112,6 +112,23 @@ describe.each(MATRIX)('document suggestions over %s on %s', (kind, storeKind) =>
     expect((applied as AppError).status).toBe(404)
   })
 
+  it('a document whose fields were never read (added before they were kept) is read when first matched, then kept', async () => {
+    const d = await add('old.xml', ublInvoiceOf({ id: `O-${kind}`, amount: '55.00', currency: 'USD', date: '2026-10-02', seller: 'Old' }), {
+      auto_link: false,
+    })
+    const blank = { amount_minor: null, currency: null, document_date: null, merchant: null, fields_source: null, fields_read_at: null }
+    await h.store.db.updateTable('documents').set(blank).where('id', '=', d.id).execute()
+    expect((await c.documents.get(d.id)).fields).toBeNull()
+    expect((await c.documents.suggestion(d.id)).fields).toEqual({
+      amount: 55,
+      currency: 'USD',
+      date: '2026-10-02',
+      merchant: 'Old',
+      source: 'ubl',
+    })
+    expect((await c.documents.get(d.id)).fields).toMatchObject({ amount: 55, source: 'ubl' })
+  })
+
   it('multipart takes auto_link too', async () => {
     const pdf = textPdf([`ACME Tools GmbH ${kind} ${storeKind}`, 'Date: 2026-10-03', 'Total USD 119.00'])
     const b = 'finctl-suggest-boundary-7x'

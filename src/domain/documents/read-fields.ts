@@ -240,16 +240,18 @@ export function readFileName(name: string, fallbackCurrency: string): DocumentFi
 export function mergeFields(...readings: Array<DocumentFields | null>): DocumentFields {
   const found = readings.filter((r): r is DocumentFields => r !== null && r.source !== null)
   const withAmount = found.find((r) => r.amount_minor !== null)
+  const withCurrency = withAmount ?? found.find((r) => r.currency !== null)
+  const withDate = found.find((r) => r.date !== null)
+  const withMerchant = found.find((r) => r.merchant !== null)
   const out: DocumentFields = {
     amount_minor: withAmount?.amount_minor ?? null,
-    currency: withAmount?.currency ?? found.find((r) => r.currency !== null)?.currency ?? null,
-    date: found.find((r) => r.date !== null)?.date ?? null,
-    merchant: found.find((r) => r.merchant !== null)?.merchant ?? null,
+    currency: withCurrency?.currency ?? null,
+    date: withDate?.date ?? null,
+    merchant: withMerchant?.merchant ?? null,
     source: null,
   }
-  const used = found.filter(
-    (r) => r === withAmount || (r.date !== null && r.date === out.date) || (r.merchant !== null && r.merchant === out.merchant),
-  )
+  // The readings each field was taken from, in order of trust.
+  const used = found.filter((r) => r === withAmount || r === withDate || r === withMerchant)
   out.source = used.length ? [...new Set(used.map((r) => r.source))].join('+') : null
   return out
 }
