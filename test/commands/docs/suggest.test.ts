@@ -53,6 +53,9 @@ describe('docs suggest, in process', () => {
     expect(r.stderr).toContain(`linked by itself to transaction ${acme}`)
     const [d] = await sb.json<AddedDocument[]>(['docs', 'add', sb.path('acme.xml'), '--json'])
     expect(d).toMatchObject({ created: false, transaction_ids: [acme] })
+    // What was read, shown with the document.
+    const shown = await sb.ok(['docs', 'show', d.id])
+    for (const text of ['119.00 EUR', '2026-10-01', 'ACME Tools GmbH', 'cii']) expect(shown.stdout).toContain(text)
   })
 
   it('add --no-auto-link leaves it; suggest shows the candidates, --apply links the sure one', async () => {
@@ -91,6 +94,16 @@ describe('docs suggest, in process', () => {
     expect(lines[0]).toContain('document')
     const twin = lines.find((l) => l.startsWith(twins[0]))
     expect(twin).toMatch(/amazon\.pdf \(1\.00\)/)
+  })
+
+  it('tx review on a terminal names the candidate document of the row it shows, and how to link it', async () => {
+    for (const id of [acme, cafe]) await sb.ok(['tx', 'update', id, '--category', 'Supplies'])
+    const r = await sb.run(['tx', 'review', '--limit', '1'], {
+      tty: { stdin: true, stdout: true, stderr: true },
+      columns: 160,
+      script: [['a document may prove it', '\x03']],
+    })
+    expect(r.stderr).toMatch(/a document may prove it: amazon\.pdf \(1\.00\), finctl docs link [0-9a-f-]{36} --tx [0-9a-f-]{36}/)
   })
 
   it('suggest: an unknown document is not found; --limit is checked', async () => {
