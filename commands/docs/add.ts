@@ -14,6 +14,8 @@ import { documentColumns } from './shared.js'
 
 export interface AddOptions {
   tx?: string
+  /** commander's --no-auto-link. */
+  autoLink?: boolean
 }
 
 export function registerAdd(docs: Command, run: Runner, runF: RunVerb<AddOptions> = runAdd): void {
@@ -22,7 +24,11 @@ export function registerAdd(docs: Command, run: Runner, runF: RunVerb<AddOptions
     .argument('<file...>')
     .description('store receipts, invoices and contracts (PDF, PNG, JPEG, HEIC, XML e-invoices; at most 20 MiB each)')
     .option('--tx <id>', 'link each file to this transaction')
-    .addHelpText('after', '\nExample:\n  finctl docs add receipt.pdf invoice.xml --tx $TX\n')
+    .option('--no-auto-link', 'never link a file by itself (by default one matching a single transaction sure enough is linked to it)')
+    .addHelpText(
+      'after',
+      '\nWithout --tx, a file whose amount, date and merchant match one transaction alone is linked to it\n(docs/documents.md, "Matching"); `finctl docs suggest` shows the candidates of the others.\n\nExamples:\n  finctl docs add receipt.pdf invoice.xml --tx $TX\n  finctl docs add 2026-10-03_acme_119.00EUR.pdf\n',
+    )
     .action(run(runF))
 }
 
@@ -49,9 +55,16 @@ export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Pro
   const client = await ctx.client()
   const added: AddedDocument[] = []
   for (const f of read) {
-    const d = await client.documents.add({ file_name: basename(f.path), content_base64: f.bytes.toString('base64'), transaction_id: o.tx })
+    const d = await client.documents.add({
+      file_name: basename(f.path),
+      content_base64: f.bytes.toString('base64'),
+      transaction_id: o.tx,
+      auto_link: o.autoLink === false ? false : undefined,
+    })
     added.push(d)
     note(ctx.io, ctx.printer, `${d.created ? 'added' : 'already there'}: ${printableLine(f.path)} as ${d.kind} ${d.id}`)
+    if (d.auto_linked)
+      note(ctx.io, ctx.printer, `  linked by itself to transaction ${d.auto_linked}: its amount, date and merchant match that one alone`)
   }
   await printList(ctx.io, ctx.printer, added, documentColumns)
   return EXIT.ok

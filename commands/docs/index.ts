@@ -1,4 +1,4 @@
-/** finctl docs add | list | show | get | link | unlink: receipts, invoices and contracts, linked to transactions. */
+/** finctl docs add | list | show | get | link | unlink | suggest: receipts, invoices and contracts, linked to transactions. */
 import type { Command } from 'commander'
 import type { Runner } from '../../src/cli/runner.js'
 import { registerAdd } from './add.js'
@@ -6,6 +6,7 @@ import { registerGet } from './get.js'
 import { registerLink } from './link.js'
 import { registerList } from './list.js'
 import { registerShow } from './show.js'
+import { registerSuggest } from './suggest.js'
 import { registerUnlink } from './unlink.js'
 
 export function registerDocs(program: Command, run: Runner): void {
@@ -19,4 +20,5 @@ export function registerDocs(program: Command, run: Runner): void {
   registerGet(docs, run)
   registerLink(docs, run)
   registerUnlink(docs, run)
+  registerSuggest(docs, run)
 }

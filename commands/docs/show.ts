@@ -1,6 +1,7 @@
 /** finctl docs show ID: a document, what it is and the transactions it is linked to. */
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
+import { showAmount } from '../../src/cli/money.js'
 import { printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 
@@ -27,6 +28,13 @@ export async function runShow(ctx: VerbHost, _o: ShowOptions, [id]: string[]): P
     ['created_by', (r) => r.created_by],
     ['created_at', (r) => r.created_at],
     ['transactions', (r) => r.transaction_ids.join(' ')],
+    [
+      'amount',
+      (r) => (r.fields?.amount != null && r.fields.currency ? showAmount(r.fields.amount, r.fields.currency, { code: true }) : ''),
+    ],
+    ['date', (r) => r.fields?.date ?? ''],
+    ['merchant', (r) => r.fields?.merchant ?? ''],
+    ['read_from', (r) => r.fields?.source ?? ''],
   ])
   return EXIT.ok
 }

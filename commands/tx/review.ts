@@ -44,6 +44,19 @@ export function registerReview(tx: Command, run: Runner, runF: RunVerb<ReviewOpt
     .action(run(runF))
 }
 
+/** The best unlinked document each transaction is a candidate of (docs/documents.md, "Matching"); none when the service cannot say. */
+async function candidateDocuments(client: Client): Promise<Map<string, { id: string; file: string; score: number }>> {
+  const out = new Map<string, { id: string; file: string; score: number }>()
+  const all = await client.documents.suggestions({ limit: 200 }).catch(() => [])
+  for (const d of all)
+    for (const c of d.candidates)
+      if (c.amount_matches && (out.get(c.transaction_id)?.score ?? 0) < c.score)
+        out.set(c.transaction_id, { id: d.document_id, file: d.file_name, score: c.score })
+  return out
+}
+
+const docText = (d: { id: string; file: string; score: number } | undefined) => (d ? `${d.file} (${d.score.toFixed(2)})` : '')
+
 const describe = (s: Suggested | null) =>
   s ? `${s.category}${s.source === 'rule' ? ' (rule)' : s.confidence !== null ? ` (${s.confidence.toFixed(2)})` : ''}` : ''
 
@@ -54,6 +67,7 @@ export async function runReview(ctx: ReviewHost, o: ReviewOptions): Promise<numb
   const interactive = !o.list && ctx.printer.format === 'table' && ctx.canPrompt()
   if (!interactive) {
     const page = await client.categorization.review({ limit: Math.min(limit, 200), below })
+    const docs = page.data.length ? await candidateDocuments(client) : new Map()
     await printList(
       ctx.io,
       ctx.printer,
@@ -70,6 +84,7 @@ export async function runReview(ctx: ReviewHost, o: ReviewOptions): Promise<numb
         { header: 'category', value: (i) => i.transaction.category ?? '' },
         { header: 'score', value: (i) => i.transaction.ai_confidence_score ?? '' },
         { header: 'suggestion', value: (i) => describe(i.suggestion) },
+        { header: 'document', value: (i) => docText(docs.get(i.transaction.id)), drop: 1 },
       ],
       { empty: 'nothing to review: every transaction is categorized with confidence' },
     )
@@ -83,6 +98,7 @@ async function reviewOneByOne(ctx: ReviewHost, client: Client, limit: number, be
   const err = ctx.io.stderr
   const known = (await client.categories()).categories
   const counts = { accepted: 0, corrected: 0, skipped: 0 }
+  const docs = await candidateDocuments(client)
   let cursor: string | undefined
   let seen = 0
   let total = 0
@@ -94,7 +110,7 @@ async function reviewOneByOne(ctx: ReviewHost, client: Client, limit: number, be
       seen++
       // Ask again for the suggestion: the corrections made so far may have changed it.
       const suggestion = seen === 1 ? item.suggestion : await client.categorization.suggestion(item.transaction.id)
-      show(ctx, item, suggestion, seen, total)
+      show(ctx, item, suggestion, seen, total, docs.get(item.transaction.id))
       const choice = await promptSelect(ctx, 'Category', [
         // The score is on the line above, explained; the choice names the category alone.
         ...(suggestion
@@ -137,7 +153,14 @@ async function reviewOneByOne(ctx: ReviewHost, client: Client, limit: number, be
   return 0
 }
 
-function show(ctx: ReviewHost, item: Item, s: Suggested | null, n: number, total: number): void {
+function show(
+  ctx: ReviewHost,
+  item: Item,
+  s: Suggested | null,
+  n: number,
+  total: number,
+  doc?: { id: string; file: string; score: number },
+): void {
   const t = item.transaction
   const lines = [
     '',
@@ -153,6 +176,7 @@ function show(ctx: ReviewHost, item: Item, s: Suggested | null, n: number, total
     const score = s.confidence === null ? '' : `, score ${s.confidence.toFixed(2)} (${scoreWords(s.confidence)})`
     lines.push(`  the model suggests: ${s.category}${score}`, ...(why ? [`  because of: ${why}`] : []))
   }
+  if (doc) lines.push(`  a document may prove it: ${docText(doc)}, finctl docs link ${doc.id} --tx ${t.id}`)
   // Each line quotes a description, a merchant or a category: one line each, controls escaped.
   ctx.io.stderr.write(`${lines.map(printableLine).join('\n')}\n`)
 }

@@ -1,5 +1,5 @@
 /** The typed calls of /api-v1/documents (client.ts holds one instance as `client.documents`). */
-import type { AddedDocument, Document, DocumentUploadJson } from '../domain/documents/schemas.js'
+import type { AddedDocument, AppliedLinks, Document, DocumentSuggestion, DocumentUploadJson } from '../domain/documents/schemas.js'
 import type { ApiResult, RequestOptions } from './request.js'
 
 interface Requester {
@@ -28,5 +28,15 @@ export function documentCalls(c: Requester) {
       c.request<Document>('POST', `${at(id)}/links`, { body: { transaction_id: transactionId } }).then((r) => r.data),
     unlink: (id: string, transactionId: string) =>
       c.request<Document>('DELETE', `${at(id)}/links/${encodeURIComponent(transactionId)}`).then((r) => r.data),
+    /** One document's candidate transactions, best first. */
+    suggestion: (id: string) => c.request<DocumentSuggestion>('GET', `${at(id)}/suggestions`).then((r) => r.data),
+    /** Every unlinked document's candidates. */
+    suggestions: (q: { limit?: number } = {}) =>
+      c.request<DocumentSuggestion[]>('GET', '/api-v1/documents/suggestions', { query: q }).then((r) => r.data),
+    /** Link what matches one transaction alone (every unlinked document, or the one given). */
+    applySuggestions: (documentId?: string) =>
+      c
+        .request<AppliedLinks>('POST', '/api-v1/documents/suggestions/apply', { body: documentId ? { document_id: documentId } : {} })
+        .then((r) => r.data),
   }
 }

@@ -183,6 +183,15 @@ export interface DocumentsTable {
   content: Uint8Array
   created_by: string
   created_at: string
+  /** What was read of it (0039): the amount in minor units of `currency`; all NULL when nothing was found. */
+  amount_minor: number | null
+  currency: string | null
+  document_date: string | null
+  merchant: string | null
+  /** Where the fields were read: cii, ubl, pdf_xml (a ZUGFeRD PDF's embedded invoice), pdf_text, file_name. */
+  fields_source: string | null
+  /** When the file was read; NULL: not yet. */
+  fields_read_at: string | null
 }
 
 /** A document linked to a transaction (0038): who linked it, when. */

@@ -70,7 +70,16 @@ describe('categorization from the CLI', () => {
     }
     const table = await sb.ok(['tx', 'review', '--limit', '3'])
     const lines = tsv(table.stdout)
-    expect(lines[0].map((h) => h.toLowerCase())).toEqual(['id', 'date', 'amount', 'description', 'category', 'score', 'suggestion'])
+    expect(lines[0].map((h) => h.toLowerCase())).toEqual([
+      'id',
+      'date',
+      'amount',
+      'description',
+      'category',
+      'score',
+      'suggestion',
+      'document',
+    ])
     expect(lines).toHaveLength(4)
   })
 

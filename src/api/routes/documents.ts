@@ -3,7 +3,7 @@
  * or as JSON with the file in base64 (what the CLI sends: the embedded transport carries text
  * bodies); GET .../content answers the bytes. Scopes: `write` to add or link, `read` to read.
  */
-import { createRoute } from '@hono/zod-openapi'
+import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { AppError } from '../../kernel/errors.js'
 import { envelope, IdParam, listEnvelope } from '../../domain/schemas.js'
@@ -17,9 +17,14 @@ import {
   unlinkDocument,
   type DocumentUpload,
 } from '../../domain/documents/documents.js'
+import { applySuggestions, autoLinkAdded, suggestAll, suggestFor } from '../../domain/documents/suggest.js'
 import {
   AddedDocument,
+  AppliedLinks,
+  ApplySuggestionsRequest,
   Document,
+  DocumentSuggestion,
+  SuggestionListQuery,
   DocumentLinkParams,
   DocumentLinkRequest,
   DocumentListQuery,
@@ -54,6 +59,7 @@ async function readUpload(c: Context<AppEnv>): Promise<DocumentUpload> {
       fileName: f.file_name ?? ((f.file as { name?: string }).name || 'document'),
       bytes: new Uint8Array(await f.file.arrayBuffer()),
       transactionId: f.transaction_id,
+      autoLink: f.auto_link,
     }
   }
   if (!/^application\/(.+\+)?json$/.test(type))
@@ -77,7 +83,12 @@ async function readUpload(c: Context<AppEnv>): Promise<DocumentUpload> {
       details: [{ path: 'content_base64', message: 'is not base64' }],
     })
   const bytes = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64')
-  return { fileName: j.file_name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), transactionId: j.transaction_id }
+  return {
+    fileName: j.file_name,
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+    transactionId: j.transaction_id,
+    autoLink: j.auto_link,
+  }
 }
 
 export function documentRoutes(deps: AppDeps) {
@@ -87,7 +98,7 @@ export function documentRoutes(deps: AppDeps) {
     method: 'post',
     path: PATH,
     summary:
-      'Add a document (PDF, PNG, JPEG, HEIC or an XML e-invoice, told by its bytes; at most 20 MiB): 201 when new, 200 when the company has these bytes already; linked to transaction_id when given',
+      'Add a document (PDF, PNG, JPEG, HEIC or an XML e-invoice, told by its bytes; at most 20 MiB): 201 when new, 200 when the company has these bytes already; linked to transaction_id when given, else to the one transaction its fields match sure enough (auto_linked; auto_link=false: never)',
     security: SECURITY,
     request: {
       body: {
@@ -107,7 +118,11 @@ export function documentRoutes(deps: AppDeps) {
     },
   })
   r.post(PATH, async (c) => {
-    const added = await addDocument(store, c.get('actor'), await readUpload(c), now())
+    const up = await readUpload(c)
+    const at = now()
+    let added = await addDocument(store, c.get('actor'), up, at)
+    // Linked to the one transaction it matches, unless a link was asked for or it has one already.
+    if (up.autoLink !== false && !up.transactionId) added = await autoLinkAdded(store, c.get('actor'), added, at)
     return c.json({ success: true as const, data: added }, added.created ? 201 : 200)
   })
   r.openAPIRegistry.registerPath({
@@ -132,6 +147,47 @@ export function documentRoutes(deps: AppDeps) {
     })
   })
   return r
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${PATH}/suggestions`,
+        summary:
+          'The unlinked documents, oldest first, each with the transactions it may prove: scored by amount, date and merchant, best first',
+        security: SECURITY,
+        request: { query: SuggestionListQuery },
+        responses: { 200: ok(envelope(z.array(DocumentSuggestion))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => {
+        const data = await suggestAll(store, c.get('actor').companyId, c.req.valid('query').limit ?? 100, now())
+        return c.json({ success: true as const, data }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: `${PATH}/suggestions/apply`,
+        summary: 'Link each unlinked document (or the one given) that matches one transaction alone, sure enough (docs/documents.md)',
+        security: SECURITY,
+        request: { body: jsonBody(ApplySuggestionsRequest) },
+        responses: { 200: ok(envelope(AppliedLinks)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const data = await applySuggestions(store, c.get('actor'), c.req.valid('json').document_id, now())
+        return c.json({ success: true as const, data }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${PATH}/{id}/suggestions`,
+        summary: "One document's candidate transactions, best first, with each score and why, and the one it would be linked to by itself",
+        security: SECURITY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(DocumentSuggestion)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await suggestFor(store, c.get('actor').companyId, c.req.valid('param').id, now()) }, 200),
+    )
     .openapi(
       createRoute({
         method: 'get',

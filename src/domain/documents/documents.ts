@@ -14,6 +14,8 @@ import { actorId, type Actor } from '../actor.js'
 import { eventRow, recordEvents } from '../events.js'
 import { findTransaction } from '../transaction-rows.js'
 import { auditRow } from '../transactions/audit.js'
+import { baseCurrency } from '../accounts/companies.js'
+import { apiFields, FIELD_COLUMNS, type FieldColumns, fromColumns, readDocumentFields, toColumns } from './fields.js'
 import { type AddedDocument, type Document, type DocumentListQuery, MAX_DOCUMENT_FILE } from './schemas.js'
 import { type DocumentKind, MEDIA_TYPES, sniff } from './sniff.js'
 
@@ -21,10 +23,12 @@ export interface DocumentUpload {
   fileName: string
   bytes: Uint8Array
   transactionId?: string
+  /** false: never linked by itself (docs/documents.md, "Matching"). */
+  autoLink?: boolean
 }
 
-const COLUMNS = ['id', 'sha256', 'size', 'media_type', 'kind', 'file_name', 'created_by', 'created_at'] as const
-type DocumentRow = Omit<Document, 'transaction_ids' | 'kind'> & { kind: string }
+const COLUMNS = ['id', 'sha256', 'size', 'media_type', 'kind', 'file_name', 'created_by', 'created_at', ...FIELD_COLUMNS] as const
+type DocumentRow = Omit<Document, 'transaction_ids' | 'kind' | 'fields'> & { kind: string } & FieldColumns
 
 export function tooLarge(size: number): AppError {
   return new AppError('payload_too_large', `the document is ${size} bytes: at most 20 MiB (${MAX_DOCUMENT_FILE} bytes) are accepted`)
@@ -41,6 +45,8 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
   const kind: DocumentKind = found.kind
   const txId = up.transactionId ? (await findTransaction(store, actor.companyId, up.transactionId)).id : undefined
   const sha256 = createHash('sha256').update(up.bytes).digest('hex')
+  // Read before the write transaction: a PDF's text takes a while, and no lock is held meanwhile.
+  const fields = toColumns(await readDocumentFields(up.bytes, kind, up.fileName, await baseCurrency(store, actor.companyId)), now)
   const write = () =>
     store.writeTransaction(async (trx) => {
       const had = await trx
@@ -65,7 +71,10 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
         created_by: actorId(actor),
         created_at: now.toISOString(),
       }
-      await trx.insertInto('documents').values(row).execute()
+      await trx
+        .insertInto('documents')
+        .values({ ...row, ...fields })
+        .execute()
       const { content: _content, company_id: _company, ...data } = row
       // The link's audit entry before any event: events come last in a transaction, as every writer
       // orders its locks (the audit chain's head, then the outbox), or two writers deadlock on PostgreSQL.
@@ -79,7 +88,7 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
     if (isUniqueViolation(err)) return write()
     throw err
   })
-  return { ...(await getDocument(store, actor.companyId, id)), created }
+  return { ...(await getDocument(store, actor.companyId, id)), created, auto_linked: null }
 }
 
 /** Link, in `trx`, then record `before` and the link's event (last); nothing when the link is there already. */
@@ -138,12 +147,11 @@ async function linksOf(db: Kysely<Db>, ids: readonly string[]): Promise<Map<stri
   return out
 }
 
-const toDocument = (row: DocumentRow, txIds: string[]): Document => ({
-  ...row,
-  size: Number(row.size),
-  kind: row.kind as DocumentKind,
-  transaction_ids: txIds,
-})
+function toDocument(row: DocumentRow, txIds: string[]): Document {
+  const { amount_minor, currency, document_date, merchant, fields_source, fields_read_at, ...rest } = row
+  const fields = fromColumns({ amount_minor, currency, document_date, merchant, fields_source, fields_read_at })
+  return { ...rest, size: Number(row.size), kind: row.kind as DocumentKind, transaction_ids: txIds, fields: fields && apiFields(fields) }
+}
 
 export async function getDocument(store: Store, companyId: string, id: string): Promise<Document> {
   const row = await documentRow(store.db, companyId, id)

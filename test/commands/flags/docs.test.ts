@@ -5,15 +5,24 @@ import { registerGet } from '../../../commands/docs/get.js'
 import { registerLink } from '../../../commands/docs/link.js'
 import { registerList } from '../../../commands/docs/list.js'
 import { registerShow } from '../../../commands/docs/show.js'
+import { registerSuggest } from '../../../commands/docs/suggest.js'
 import { registerUnlink } from '../../../commands/docs/unlink.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
 
 describe('docs flags', () => {
-  it('add: one FILE or more, --tx optional', async () => {
+  it('add: one FILE or more, --tx optional, --no-auto-link', async () => {
     expect((await parseError(registerAdd, ['docs', 'add'], 'docs')).code).toBe('commander.missingArgument')
     const { opts, args } = await parseFlags(registerAdd, ['docs', 'add', 'a.pdf', 'b.png', '--tx', 'T1'], 'docs')
     expect(args).toEqual(['a.pdf', 'b.png'])
-    expect(opts).toEqual({ tx: 'T1' })
+    expect(opts).toEqual({ tx: 'T1', autoLink: true })
+    expect((await parseFlags(registerAdd, ['docs', 'add', 'a.pdf', '--no-auto-link'], 'docs')).opts).toEqual({ autoLink: false })
+  })
+
+  it('suggest: ID optional, --apply a switch, --limit as text', async () => {
+    expect(await parseFlags(registerSuggest, ['docs', 'suggest'], 'docs')).toMatchObject({ opts: {}, args: [] })
+    const { opts, args } = await parseFlags(registerSuggest, ['docs', 'suggest', 'D1', '--apply', '--limit', '7'], 'docs')
+    expect(args).toEqual(['D1'])
+    expect(opts).toEqual({ apply: true, limit: '7' })
   })
 
   it('list: --tx, --unlinked, --limit as text, --all a switch; -o before nothing else is the format', async () => {

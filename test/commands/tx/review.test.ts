@@ -57,7 +57,7 @@ describe('tx review, in process', () => {
     const open = [await create('2026-03-04', 'Coffee beans 4'), await create('2026-03-05', 'Coffee beans 5')]
     const table = await sb.ok(['tx', 'review'])
     const [header, ...rows] = tsv(table.stdout)
-    expect(header).toEqual(['ID', 'DATE', 'AMOUNT', 'DESCRIPTION', 'CATEGORY', 'SCORE', 'SUGGESTION'])
+    expect(header).toEqual(['ID', 'DATE', 'AMOUNT', 'DESCRIPTION', 'CATEGORY', 'SCORE', 'SUGGESTION', 'DOCUMENT'])
     expect(rows.map((r) => r[0]).sort()).toEqual([...open].sort())
     for (const r of rows) {
       expect(r.slice(2, 6)).toEqual(['-12.00 USD', expect.stringMatching(/^Coffee beans [45]$/), '', ''])
