@@ -59,6 +59,7 @@ const MIGRATION_NAMES = [
   '0036_categorization_models',
   '0037_approvals',
   '0038_documents',
+  '0040_close_packs',
 ]
 
 const TABLES = [
@@ -76,8 +77,10 @@ const TABLES = [
   'categorization_rules',
   'categorization_settings',
   'close_exports',
+  'close_policies',
   'close_rows',
   'companies',
+  'company_signing_keys',
   'document_links',
   'documents',
   'events',

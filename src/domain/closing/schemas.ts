@@ -139,7 +139,7 @@ export const CloseExport = z
   .openapi('CloseExport')
 export type CloseExport = z.infer<typeof CloseExport>
 
-const MonthFigure = z
+export const MonthFigure = z
   .object({
     bank_account_id: z.string(),
     currency_code: z.string(),
