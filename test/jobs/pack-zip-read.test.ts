@@ -65,7 +65,9 @@ describe('readPackZip', () => {
 
   it('refuses a zip bomb: an entry inflating far beyond its compressed size', async () => {
     const bomb = { name: 'journal/books.csv', data: Buffer.alloc(8 * 1024 * 1024), deflate: true }
-    expect(await refusal([bomb])).toMatch(/^entry "journal\/books.csv": 8388608 bytes from \d+ compressed, more than 200 times: a zip bomb$/)
+    expect(await refusal([bomb])).toMatch(
+      /^entry "journal\/books.csv": 8388608 bytes from \d+ compressed, more than 200 times: a zip bomb$/,
+    )
   })
 
   it('refuses an entry whose bytes are more than it declares', async () => {
@@ -78,9 +80,15 @@ describe('readPackZip', () => {
     expect(await refusal([{ name: 'big', data: Buffer.alloc(700, 1) }], limits)).toBe(
       'entry "big": 700 bytes uncompressed, more than a pack holds: a zip bomb',
     )
-    expect(await refusal([{ name: 'a', data: Buffer.alloc(500, 1) }, { name: 'b', data: Buffer.alloc(501, 1) }], limits)).toBe(
-      'entry "b": 501 bytes uncompressed, more than a pack holds: a zip bomb',
-    )
+    expect(
+      await refusal(
+        [
+          { name: 'a', data: Buffer.alloc(500, 1) },
+          { name: 'b', data: Buffer.alloc(501, 1) },
+        ],
+        limits,
+      ),
+    ).toBe('entry "b": 501 bytes uncompressed, more than a pack holds: a zip bomb')
     expect(await refusal([file('a'), file('b'), file('c')], { ...ZIP_LIMITS, entries: 2 })).toBe('more than 2 entries: not a pack')
   })
 
