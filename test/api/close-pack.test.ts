@@ -7,7 +7,7 @@
 import { createPublicKey, verify } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
-import { monthEnd, previousMonth } from '../../src/domain/accounts/period-lock.js'
+import { previousMonth } from '../../src/domain/accounts/period-lock.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { minimalPdf } from '../helpers/document-files.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
