@@ -1,4 +1,5 @@
-/** The typed calls of the auditor's pack (client.ts holds them as `client.closePack`; docs/closing.md). */
+/** The typed calls of the auditor's pack and the close's document policy (client.ts: `client.closePack`, `client.closePolicy`; docs/closing.md). */
+import type { ClosePolicy, ClosePolicyRequest } from '../domain/closing/document-policy-schemas.js'
 import type { PackContents, PackSignature } from '../domain/closing/pack-schemas.js'
 import type { ApiResult, RequestOptions } from './request.js'
 
@@ -19,5 +20,13 @@ export function closePackCalls(c: Requester) {
           auth: 'admin',
         })
         .then((r) => r.data),
+  }
+}
+
+export function closePolicyCalls(c: Requester) {
+  return {
+    get: () => c.request<ClosePolicy>('GET', '/api-v1/close/policy').then((r) => r.data),
+    /** The owner's call: a login before a key. */
+    set: (body: ClosePolicyRequest) => c.request<ClosePolicy>('PUT', '/api-v1/close/policy', { body, auth: 'admin' }).then((r) => r.data),
   }
 }

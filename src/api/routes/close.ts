@@ -10,6 +10,8 @@ import { PROPOSED } from './approvals.js'
 import { attachExport, verifyClose } from '../../domain/closing/records.js'
 import { closeStatus } from '../../domain/closing/status.js'
 import { packContents, signPackManifest } from '../../domain/closing/pack.js'
+import { closePolicy, setClosePolicy } from '../../domain/closing/document-policy.js'
+import { ClosePolicy, ClosePolicyRequest } from '../../domain/closing/document-policy-schemas.js'
 import { PackContents, PackSignature, PackSignRequest } from '../../domain/closing/pack-schemas.js'
 import {
   CloseExport,
@@ -46,6 +48,28 @@ export function closeRoutes(deps: AppDeps) {
           { success: true as const, data: await closeStatus(store, c.get('actor').companyId, c.req.valid('query').month, now()) },
           200,
         ),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/close/policy',
+        summary:
+          "The close's document policy: per currency the amount from which a transaction needs a document, and whether close refuses without",
+        security: SECURITY,
+        responses: { 200: ok(envelope(ClosePolicy)), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await closePolicy(store, c.get('actor').companyId) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'put',
+        path: '/api-v1/close/policy',
+        summary: "Set the close's document policy (the owner): the currencies given change, the others stay",
+        security: SECURITY,
+        request: { body: jsonBody(ClosePolicyRequest) },
+        responses: { 200: ok(envelope(ClosePolicy)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await setClosePolicy(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
     )
     .openapi(
       createRoute({
