@@ -76,7 +76,8 @@ describe('close pack and verify --pack, in process', () => {
     pack = sb.path('pack.zip')
     await sb.ok(['close', 'pack', M, '-o', pack, '--formats', 'hledger,beancount,xlsx'])
     files = await readPackZip(pack)
-    publicKey = (await sb.json<{ pack_public_key: string }>(['company', '--json'])).pack_public_key
+    publicKey = (await sb.json<{ pack_public_key: string }>(['company', 'show', '--json'])).pack_public_key
+    expect((await sb.json<{ pack_public_key: string }>(['company', '--json'])).pack_public_key).toBe(publicKey)
   })
   afterAll(() => sb?.cleanup())
 
