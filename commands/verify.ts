@@ -10,6 +10,8 @@ import type { ExportCheck } from '../src/jobs/export/close-exports.js'
 import { AppError } from '../src/kernel/errors.js'
 
 export interface VerifyOptions {
+  pack?: string
+  publicKey?: string
   close?: string
   dir?: string
   accountsMap?: string
@@ -21,17 +23,25 @@ export function registerVerify(program: Command, run: Runner, runF: RunVerb<Veri
     .description(
       `check the audit trail's hash chain (or with --close a month's close): exit 0 when intact, ${EXIT.auditBroken} naming what changed`,
     )
+    .option('--pack <file>', "check an auditor's pack (finctl close pack) offline: no database, no login, no profile")
+    .option('--public-key <key>', "with --pack: the company's public key (finctl company prints it), or a file holding it")
     .option('--close <month>', "check the month's close, YYYY-MM: its rows, the chain's head and its exports as they were")
     .option('--dir <dir>', 'with --close: the folder the exports were written to; their files are checked too')
     .option('--accounts-map <file>', 'with --close: the accounts map the journals were written with, if one was')
     .addHelpText(
       'after',
-      `\nExit codes: 0 intact; ${EXIT.auditBroken} something changed (named on stderr).\n\nExamples:\n  finctl verify\n  finctl verify --json\n  finctl verify --close 2026-10 --dir books/\n`,
+      `\nExit codes: 0 intact; ${EXIT.auditBroken} something changed (named on stderr).\n\nExamples:\n  finctl verify\n  finctl verify --json\n  finctl verify --close 2026-10 --dir books/\n  finctl verify --pack pack-2026-10.zip --public-key $KEY\n`,
     )
     .action(run(runF))
 }
 
 export async function runVerify(ctx: VerbHost, o: VerifyOptions): Promise<number> {
+  if (o.pack !== undefined) {
+    if (o.close !== undefined || o.dir !== undefined || o.accountsMap !== undefined)
+      throw new AppError('usage', '--pack is checked on its own: not with --close, --dir or --accounts-map')
+    return verifyPack(ctx, o.pack, o.publicKey)
+  }
+  if (o.publicKey !== undefined) throw new AppError('usage', '--public-key goes with --pack FILE')
   if (o.close !== undefined) return verifyClose(ctx, o.close, o)
   if (o.dir !== undefined || o.accountsMap !== undefined) throw new AppError('usage', '--dir and --accounts-map go with --close MONTH')
   const client = await ctx.client()
@@ -140,4 +150,46 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
       `${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}${unchecked ? ': its rows and the audit trail; no file was checked' : ''}\n`,
     )
   return intact ? EXIT.ok : EXIT.auditBroken
+}
+
+/** The key given to --public-key: the key itself (base64url, as finctl company prints it), or a file holding it or its PEM. */
+async function publicKeyFlag(value: string): Promise<string> {
+  const { publicKeyOf } = await import('../src/jobs/pack/verify.js')
+  if (publicKeyOf(value)) return value
+  const { readFile } = await import('node:fs/promises')
+  const text = await readFile(value, 'utf8').catch(() => null)
+  if (text === null)
+    throw new AppError(
+      'usage',
+      `--public-key: "${value}" is neither an Ed25519 public key (base64url, as finctl company prints it) nor a readable file`,
+    )
+  const t = text.trim()
+  if (publicKeyOf(t)) return t
+  try {
+    const { createPublicKey } = await import('node:crypto')
+    const x = createPublicKey(t).export({ format: 'jwk' }).x
+    if (typeof x === 'string' && publicKeyOf(x)) return x
+  } catch {
+    // named below
+  }
+  throw new AppError('usage', `--public-key: ${value} holds no Ed25519 public key`)
+}
+
+/** verify --pack: nothing but the file (and the key); never a client, so no profile or database is needed. */
+async function verifyPack(ctx: VerbHost, file: string, publicKey: string | undefined): Promise<number> {
+  await requireInputFile(file)
+  const key = publicKey === undefined ? undefined : await publicKeyFlag(publicKey)
+  const { verifyPack: check } = await import('../src/jobs/pack/verify.js')
+  const r = await check(file, key)
+  if (ctx.printer.format !== 'table') await printRecord(ctx.io, ctx.printer, r)
+  else if (r.month)
+    ctx.io.stdout.write(
+      `pack of ${r.month} (${printableLine(r.company ?? '')}), close #${r.close?.id ?? '?'} of ${r.close?.created_at ?? '?'}${
+        (r.close?.sequence ?? 1) > 1 ? `: close ${r.close?.sequence} of the month, after a reopen` : ''
+      }; ${count(r.files, 'file')}\n`,
+    )
+  for (const n of r.notes) say(ctx.io, `note: ${n}`)
+  for (const p of r.problems) say(ctx.io, `pack: ${p}`)
+  say(ctx.io, r.intact ? `${file} is intact` : `${file} does not hold: ${count(r.problems.length, 'problem')}`)
+  return r.intact ? EXIT.ok : EXIT.auditBroken
 }

@@ -10,6 +10,8 @@ import { printProposed } from './shared.js'
 export type ShowOptions = Record<string, never>
 export interface SetOptions {
   requireApproval?: string
+  documentThreshold?: string[]
+  requireDocuments?: string
 }
 
 export function registerPolicyShow(policy: Command, run: Runner, runF: RunVerb<ShowOptions> = runPolicyShow): void {
@@ -25,14 +27,22 @@ export function registerPolicySet(policy: Command, run: Runner, runF: RunVerb<Se
     .command('set')
     .description('set the approval policy (the owner); once on, a change is itself a proposal')
     .option('--require-approval <steps>', `comma-separated: ${APPROVAL_STEPS.join(', ')}; "none" turns it off`)
-    .addHelpText('after', '\nExample:\n  finctl policy set --require-approval reopen,revert\n')
+    .option(
+      '--document-threshold <amount-currency...>',
+      'AMOUNT CURRENCY (repeatable pairs): from this amount a transaction needs a document at close; AMOUNT none removes the currency',
+    )
+    .option('--require-documents <on|off>', 'on: close refuses while a transaction at or above its threshold has no document')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl policy set --require-approval reopen,revert\n  finctl policy set --document-threshold 100.00 EUR --require-documents on\n',
+    )
     .action(run(runF))
 }
 
 export async function runPolicyShow(host: VerbHost): Promise<number> {
   const client = await host.client()
-  const p = await client.policy.get()
-  await printRecord(host.io, host.printer, p)
+  const [p, d] = await Promise.all([client.policy.get(), client.closePolicy.get()])
+  await printRecord(host.io, host.printer, { ...p, document_thresholds: d.document_thresholds, require_documents: d.require_documents })
   note(
     host.io,
     host.printer,
@@ -58,8 +68,48 @@ export function stepsFlag(value: string | undefined): ApprovalStep[] {
   return steps as ApprovalStep[]
 }
 
+/** --document-threshold 100.00 EUR [50 USD ...]: pairs of an amount (or none) and a currency. */
+export function thresholdsFlag(values: string[]): Record<string, string | null> {
+  if (values.length % 2 !== 0)
+    throw new AppError('usage', '--document-threshold takes pairs: AMOUNT CURRENCY, such as --document-threshold 100.00 EUR')
+  const out: Record<string, string | null> = {}
+  for (let i = 0; i < values.length; i += 2) {
+    const [amount, currency] = [values[i], values[i + 1].toUpperCase()]
+    if (!/^[A-Z]{3}$/.test(currency))
+      throw new AppError('usage', `--document-threshold: "${values[i + 1]}" is not a currency code such as EUR (give AMOUNT CURRENCY)`)
+    if (amount !== 'none' && !/^\d+(\.\d+)?$/.test(amount))
+      throw new AppError('usage', `--document-threshold: "${amount}" is not an amount such as 100.00 (or none to remove ${currency})`)
+    out[currency] = amount === 'none' ? null : amount
+  }
+  return out
+}
+
+async function setDocumentPolicy(host: VerbHost, o: SetOptions): Promise<number> {
+  const body: { document_thresholds?: Record<string, string | null>; require_documents?: boolean } = {}
+  if (o.documentThreshold) body.document_thresholds = thresholdsFlag(o.documentThreshold)
+  if (o.requireDocuments !== undefined) {
+    if (!['on', 'off'].includes(o.requireDocuments))
+      throw new AppError('usage', `--require-documents takes on or off, not "${o.requireDocuments}"`)
+    body.require_documents = o.requireDocuments === 'on'
+  }
+  const p = await (await host.client()).closePolicy.set(body)
+  await printRecord(host.io, host.printer, p)
+  const list = Object.entries(p.document_thresholds).map(([c, a]) => `${a} ${c}`)
+  note(
+    host.io,
+    host.printer,
+    list.length
+      ? `a document is needed from ${list.join(', ')}; close ${p.require_documents ? 'refuses' : 'lists, and does not refuse,'} while one is missing`
+      : 'no document threshold: close asks for no document',
+  )
+  return EXIT.ok
+}
+
 export async function runPolicySet(host: VerbHost, o: SetOptions): Promise<number> {
+  if (o.requireApproval === undefined && (o.documentThreshold || o.requireDocuments !== undefined)) return setDocumentPolicy(host, o)
   const steps = stepsFlag(o.requireApproval)
+  if (o.documentThreshold || o.requireDocuments !== undefined)
+    throw new AppError('usage', '--require-approval is set on its own: not with --document-threshold or --require-documents')
   const client = await host.client()
   const r = await client.policy.set({ require_approval: steps })
   if (r.proposal) return printProposed(host, r.proposal)

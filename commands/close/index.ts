@@ -1,7 +1,8 @@
-/** finctl close status [--month M] | close MONTH [--force --reason T] [--export F,...] | close reopen MONTH --reason T | close history (docs/closing.md) */
+/** finctl close status [--month M] | close MONTH [--force --reason T] [--export F,...] | close reopen MONTH --reason T | close history | close pack MONTH -o FILE (docs/closing.md) */
 import type { Command } from 'commander'
 import type { Runner } from '../../src/cli/runner.js'
 import { registerHistory } from './history.js'
+import { registerPack } from './pack.js'
 import { registerCloseMonth } from './month.js'
 import { registerReopen } from './reopen.js'
 import { registerStatus } from './status.js'
@@ -11,4 +12,5 @@ export function registerClose(program: Command, run: Runner): void {
   registerStatus(close, run)
   registerReopen(close, run)
   registerHistory(close, run)
+  registerPack(close, run)
 }

@@ -5,7 +5,7 @@ import { editDistance } from '../../src/kernel/near-names.js'
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
 
 /** The subcommands of `close`, which takes a month of its own (a misspelling of one is not a month). */
-export const SUBCOMMANDS = ['status', 'reopen', 'history']
+export const SUBCOMMANDS = ['status', 'reopen', 'history', 'pack']
 
 /** `v` if it is a month written YYYY-MM; a usage error naming `flag` (or the subcommand meant) otherwise. */
 export function month(flag: string, v: string): string {

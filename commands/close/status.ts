@@ -5,6 +5,7 @@ import { note, printList, printRecord, type Column } from '../../src/cli/output.
 import { showAmount } from '../../src/cli/money.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { CloseStatus, CloseStatusAccount } from '../../src/domain/closing/schemas.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 import { month } from './shared.js'
 
 export interface StatusOptions {
@@ -36,12 +37,27 @@ export async function runStatus(host: VerbHost, o: StatusOptions): Promise<numbe
     note(host.io, host.printer, `${s.month} is not ready to close${closed}:`)
     for (const a of s.accounts.filter((x) => !x.ready)) note(host.io, host.printer, `  ${a.name}: ${a.blockers.join(', ')}`)
   }
+  if (s.company.documents_missing > 0) {
+    const limits = Object.entries(s.document_policy.document_thresholds)
+      .map(([c, a]) => `${a} ${c}`)
+      .join(', ')
+    note(
+      host.io,
+      host.printer,
+      `${s.company.documents_missing} transaction(s) at or above the document threshold (${limits}) without a document${s.document_policy.require_documents ? '' : ' (listed only: the policy does not require them)'}:`,
+    )
+    // The description is text from outside: printed escaped.
+    for (const d of s.documents_missing)
+      note(host.io, host.printer, `  ${d.id}  ${d.transaction_date}  ${d.amount} ${d.currency_code}  ${printableLine(d.description)}`)
+    if (s.company.documents_missing > s.documents_missing.length)
+      note(host.io, host.printer, `  and ${s.company.documents_missing - s.documents_missing.length} more (--json lists the first 100)`)
+  }
   return s.ready ? EXIT.ok : EXIT.notReady
 }
 
 type Row = Pick<
   CloseStatusAccount,
-  'name' | 'currency_code' | 'not_reconciled' | 'uncategorized' | 'pending' | 'unconverted' | 'statements_processing'
+  'name' | 'currency_code' | 'not_reconciled' | 'uncategorized' | 'pending' | 'unconverted' | 'statements_processing' | 'documents_missing'
 > & {
   statement: number | null
   as_of: string
@@ -76,6 +92,7 @@ const columns: Column<Row>[] = [
   { header: 'pending', value: (r) => r.pending, align: 'right', drop: 3 },
   { header: 'no rate', value: (r) => r.unconverted, align: 'right', drop: 4 },
   { header: 'processing', value: (r) => r.statements_processing, align: 'right', drop: 5 },
+  { header: 'no document', value: (r) => r.documents_missing, align: 'right', drop: 7 },
   { header: 'ready', value: (r) => r.ready, keep: true },
 ]
 

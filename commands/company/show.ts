@@ -1,4 +1,4 @@
-/** finctl company: the company's details. */
+/** finctl company [show]: the company's details, with the public key of its packs. */
 import type { Command } from 'commander'
 import { printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
@@ -6,11 +6,13 @@ import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 export type ShowOptions = Record<string, never>
 
 export function registerShow(program: Command, run: Runner, runF: RunVerb<ShowOptions> = runShow): void {
-  program
+  const company = program
     .command('company')
-    .description("the company's details")
-    .addHelpText('after', '\nExample:\n  finctl company --json\n')
+    .description("the company's details, and the public key that checks its packs (finctl verify --pack)")
+    .addHelpText('after', '\nExamples:\n  finctl company --json\n  finctl company show --json --jq .pack_public_key\n')
     .action(run(runF))
+  // `company show` is `company`, as `policy show` is: the key an auditor is given is read with either.
+  company.command('show').description("the company's details (the same as finctl company)").action(run(runF))
 }
 
 export async function runShow(ctx: VerbHost): Promise<number> {

@@ -56,6 +56,7 @@ import type {
 import type { AuditVerification } from '../domain/transactions/verify.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import { documentCalls } from './documents.js'
+import { closePackCalls, closePolicyCalls } from './close-pack.js'
 import { importCalls } from './imports.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
@@ -326,6 +327,8 @@ export class Client {
   }
 
   readonly documents = documentCalls(this)
+  readonly closePack = closePackCalls(this)
+  readonly closePolicy = closePolicyCalls(this)
 
   readonly rates = {
     list: (q: { currency?: string; from?: string; to?: string; limit?: number; cursor?: string } = {}) =>

@@ -172,6 +172,9 @@ export const Company = z
       .string()
       .nullable()
       .openapi({ description: 'the last day of the last closed month (null: none closed): transactions on or before it cannot change' }),
+    pack_public_key: z.string().nullable().optional().openapi({
+      description: "the company's Ed25519 public key (raw, base64url) that signs its packs (finctl close pack); null until the first pack",
+    }),
   })
   .openapi('Company')
 export type Company = z.infer<typeof Company>

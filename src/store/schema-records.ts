@@ -203,7 +203,28 @@ export interface DocumentLinksTable {
   linked_at: string
 }
 
+/** A company's key that signs its closed months' packs (0040): Ed25519, the private key as PKCS#8 PEM. */
+export interface CompanySigningKeysTable {
+  company_id: string
+  algorithm: string
+  /** The raw public key, base64url (a JWK's `x`): what `finctl company` prints and `verify --pack --public-key` takes. */
+  public_key: string
+  private_key: string
+  created_at: string
+}
+
+/** The close's document policy (0040): thresholds per currency (JSON: code -> minor units), and whether close refuses. */
+export interface ClosePoliciesTable {
+  company_id: string
+  document_thresholds: string
+  require_documents: number
+  updated_by: string
+  updated_at: string
+}
+
 export interface DocumentTables {
   documents: DocumentsTable
   document_links: DocumentLinksTable
+  company_signing_keys: CompanySigningKeysTable
+  close_policies: ClosePoliciesTable
 }

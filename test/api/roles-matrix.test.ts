@@ -32,7 +32,8 @@ function expected(role: Role, r: Route): Want {
   }
   // Approval policies: the owner sets the policy; deciding a proposal passes with write or close
   // (the step's own scope is the use case's), and under a policy a reopen may be proposed with write.
-  if (r.path === '/api-v1/policy') return owner ? 'allowed' : 'forbidden'
+  // The close's document policy too (docs/closing.md): the owner's, as the approval policy.
+  if (r.path === '/api-v1/policy' || r.path === '/api-v1/close/policy') return owner ? 'allowed' : 'forbidden'
   if (r.path.startsWith('/api-v1/approvals/') || r.path === '/api-v1/close/{month}/reopen')
     return role === 'auditor' || role === 'viewer' ? 'forbidden' : 'allowed'
   if (r.path.startsWith('/api-v1/close/')) return owner || role === 'accountant' ? 'allowed' : 'forbidden'

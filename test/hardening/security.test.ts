@@ -68,9 +68,9 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
       if (r.path === '/api-v1/users/me') return scopes.length > 0 ? 'allowed' : 'forbidden'
       return scopes.includes('read') || scopes.includes('users') ? 'allowed' : 'forbidden'
     }
-    // Approval policies (docs/people.md): the policy takes `users` to set, `read` or `users` to read;
+    // Approval policies (docs/people.md) and the close's document policy (docs/closing.md): `users` to set, `read` or `users` to read;
     // deciding a proposal passes with write, close or users, and a reopen may be proposed with write.
-    if (r.path === '/api-v1/policy')
+    if (r.path === '/api-v1/policy' || r.path === '/api-v1/close/policy')
       return (base === 'write' ? ['users'] : ['read', 'users']).some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
     if (base === 'write' && r.path.startsWith('/api-v1/approvals/'))
       return ['write', 'close', 'users'].some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'

@@ -60,6 +60,7 @@ const MIGRATION_NAMES = [
   '0037_approvals',
   '0038_documents',
   '0039_document_fields',
+  '0040_close_packs',
 ]
 
 const TABLES = [
@@ -77,8 +78,10 @@ const TABLES = [
   'categorization_rules',
   'categorization_settings',
   'close_exports',
+  'close_policies',
   'close_rows',
   'companies',
+  'company_signing_keys',
   'document_links',
   'documents',
   'events',

@@ -19,7 +19,7 @@ const WEBHOOK_PATH = /^\/api-v1\/(webhook-endpoints(\/|$)|events\/[^/]+\/resend\
 const USERS_PATH = /^\/api-v1\/users(\/|$)/
 /** Under an approval policy a reopen may be proposed with `write` (docs/people.md): the use case decides. */
 const REOPEN_PATH = /^\/api-v1\/close\/[^/]+\/reopen\/?$/
-const POLICY_PATH = /^\/api-v1\/policy\/?$/
+const POLICY_PATH = /^\/api-v1\/(policy|close\/policy)\/?$/
 /** Deciding a proposal: the use case checks the step's own scope. */
 const APPROVALS_PATH = /^\/api-v1\/approvals(\/|$)/
 /** Who am I: any login or key with a scope may ask. */

@@ -9,6 +9,10 @@ import { requestReopen } from '../../domain/approvals/steps.js'
 import { PROPOSED } from './approvals.js'
 import { attachExport, verifyClose } from '../../domain/closing/records.js'
 import { closeStatus } from '../../domain/closing/status.js'
+import { packContents, signPackManifest } from '../../domain/closing/pack.js'
+import { closePolicy, setClosePolicy } from '../../domain/closing/document-policy.js'
+import { ClosePolicy, ClosePolicyRequest } from '../../domain/closing/document-policy-schemas.js'
+import { PackContents, PackSignature, PackSignRequest } from '../../domain/closing/pack-schemas.js'
 import {
   CloseExport,
   CloseExportRequest,
@@ -44,6 +48,28 @@ export function closeRoutes(deps: AppDeps) {
           { success: true as const, data: await closeStatus(store, c.get('actor').companyId, c.req.valid('query').month, now()) },
           200,
         ),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/close/policy',
+        summary:
+          "The close's document policy: per currency the amount from which a transaction needs a document, and whether close refuses without",
+        security: SECURITY,
+        responses: { 200: ok(envelope(ClosePolicy)), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await closePolicy(store, c.get('actor').companyId) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'put',
+        path: '/api-v1/close/policy',
+        summary: "Set the close's document policy (the owner): the currencies given change, the others stay",
+        security: SECURITY,
+        request: { body: jsonBody(ClosePolicyRequest) },
+        responses: { 200: ok(envelope(ClosePolicy)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await setClosePolicy(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
     )
     .openapi(
       createRoute({
@@ -131,5 +157,48 @@ export function closeRoutes(deps: AppDeps) {
       }),
       async (c) =>
         c.json({ success: true as const, data: await verifyClose(store, c.get('actor').companyId, c.req.valid('param').month) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/close/{month}/pack',
+        summary:
+          "What the auditor's pack of a closed month holds: its latest close with figures, statements, statement lines and their transactions, linked documents, audit entries",
+        security: SECURITY,
+        request: { params: CloseMonthParams },
+        responses: {
+          200: ok(envelope(PackContents)),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+        },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await packContents(store, c.get('actor').companyId, c.req.valid('param').month) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/close/{month}/pack/signature',
+        summary:
+          "Sign a pack's manifest with the company's Ed25519 key (made on first use): only a manifest of the month's latest close, still closed, with its figures",
+        security: SECURITY,
+        request: { params: CloseMonthParams, body: jsonBody(PackSignRequest) },
+        responses: {
+          200: ok(envelope(PackSignature)),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+        },
+      }),
+      async (c) => {
+        const bytes = new Uint8Array(Buffer.from(c.req.valid('json').manifest_base64, 'base64'))
+        const data = await signPackManifest(store, c.get('actor'), c.req.valid('param').month, bytes, now())
+        return c.json({ success: true as const, data }, 200)
+      },
     )
 }

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import { getCompany } from '../../domain/accounts/companies.js'
+import { packPublicKey } from '../../domain/closing/signing-key.js'
 import { Company, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'
@@ -13,6 +14,10 @@ export function companyRoutes(deps: AppDeps) {
       security: SECURITY,
       responses: { 200: ok(envelope(Company)), 401: ERRORS[401], 403: ERRORS[403] },
     }),
-    async (c) => c.json({ success: true as const, data: await getCompany(deps.store, c.get('actor').companyId) }, 200),
+    async (c) => {
+      const id = c.get('actor').companyId
+      const data = { ...(await getCompany(deps.store, id)), pack_public_key: await packPublicKey(deps.store, id) }
+      return c.json({ success: true as const, data }, 200)
+    },
   )
 }

@@ -89,7 +89,7 @@ function toExport(r: Selectable<CloseExportsTable>): CloseExport {
 }
 
 /** The month's latest close, or a 404 naming the month. */
-async function lastClose(db: Kysely<Db>, companyId: string, month: string) {
+export async function lastClose(db: Kysely<Db>, companyId: string, month: string) {
   const row = await db
     .selectFrom('period_closes')
     .selectAll()

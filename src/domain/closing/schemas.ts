@@ -1,6 +1,7 @@
 /** Schemas of /api-v1/close (docs/api.md section 8): the month-end status, closing and reopening a month. */
 import { z } from '@hono/zod-openapi'
 import { Timestamp } from '../schemas.js'
+import { ClosePolicy, MissingDocument } from './document-policy-schemas.js'
 
 const Month = z
   .string()
@@ -13,6 +14,10 @@ export const CloseStatusQuery = z
 export type CloseStatusQuery = z.infer<typeof CloseStatusQuery>
 
 const Counts = {
+  documents_missing: z.number().int().openapi({
+    description:
+      "the month's non-void transactions at or above their currency's document threshold with no document linked (blocks only with require_documents)",
+  }),
   not_reconciled: z.number().int().openapi({ description: "the month's non-void transactions not reconciled with a statement line" }),
   uncategorized: z.number().int().openapi({ description: "the month's non-void transactions without a category" }),
   pending: z.number().int().openapi({ description: "the month's transactions still pending" }),
@@ -61,6 +66,10 @@ export const CloseStatus = z
     accounts: z.array(CloseStatusAccount),
     company: z.object({ ...Counts, accounts_not_ready: z.number().int() }),
     ready: z.boolean().openapi({ description: 'every account is ready: the month may be closed' }),
+    document_policy: ClosePolicy.pick({ document_thresholds: true, require_documents: true }),
+    documents_missing: z
+      .array(MissingDocument)
+      .openapi({ description: 'the transactions without a document (at most 100, by date; company.documents_missing counts them all)' }),
   })
   .openapi('CloseStatus')
 export type CloseStatus = z.infer<typeof CloseStatus>
@@ -139,7 +148,7 @@ export const CloseExport = z
   .openapi('CloseExport')
 export type CloseExport = z.infer<typeof CloseExport>
 
-const MonthFigure = z
+export const MonthFigure = z
   .object({
     bank_account_id: z.string(),
     currency_code: z.string(),

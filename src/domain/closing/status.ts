@@ -14,14 +14,19 @@ import { lockDateOf, monthEnd, monthStart, previousMonth } from '../accounts/per
 import { companyKey } from '../transaction-rows.js'
 import { exact } from '../sums.js'
 import type { CloseStatus, CloseStatusAccount } from './schemas.js'
+import { missingDocuments } from './document-policy.js'
 
 /** The last full month before `now`, YYYY-MM. */
 export function lastFullMonth(now: Date): string {
   return previousMonth(now.toISOString().slice(0, 7))
 }
 
-type Counts = Pick<CloseStatusAccount, 'not_reconciled' | 'uncategorized' | 'pending' | 'unconverted' | 'statements_processing'>
+type Counts = Pick<
+  CloseStatusAccount,
+  'not_reconciled' | 'uncategorized' | 'pending' | 'unconverted' | 'statements_processing' | 'documents_missing'
+>
 const COUNT_WORDS: Array<[keyof Counts, string]> = [
+  ['documents_missing', 'without a document (at or above the threshold)'],
   ['not_reconciled', 'not reconciled'],
   ['uncategorized', 'uncategorized'],
   ['pending', 'pending'],
@@ -70,6 +75,9 @@ export async function closeStatus(store: Store, companyId: string, month: string
     .groupBy('bank_account_id')
     .execute()
   const busy = new Map(processing.map((r) => [r.bank_account_id, Number(r.n)]))
+  const missing = await missingDocuments(store, companyId, company, m)
+  // Listed always; a blocker only when the policy says so.
+  const blocking = missing.policy.require_documents
 
   const out: CloseStatusAccount[] = []
   for (const a of accounts) {
@@ -92,10 +100,13 @@ export async function closeStatus(store: Store, companyId: string, month: string
       pending: Number(exact(c?.pending ?? 0)),
       unconverted: Number(exact(c?.unconverted ?? 0)),
       statements_processing: busy.get(a.id) ?? 0,
+      documents_missing: missing.perAccount.get(a.id) ?? 0,
     }
     // A closed account without anything in the month has nothing to close.
     if (a.status === 'closed' && !c && !statement && !n.statements_processing) continue
-    const blockers = COUNT_WORDS.filter(([k]) => n[k] > 0).map(([k, words]) => `${n[k]} ${words}`)
+    const blockers = COUNT_WORDS.filter(([k]) => n[k] > 0 && (k !== 'documents_missing' || blocking)).map(
+      ([k, words]) => `${n[k]} ${words}`,
+    )
     let book: bigint | null = null
     let difference: bigint | null = null
     if (statement?.period_end && statement.closing_balance !== null) {
@@ -143,16 +154,23 @@ export async function closeStatus(store: Store, companyId: string, month: string
       pending: sum('pending'),
       unconverted: sum('unconverted'),
       statements_processing: sum('statements_processing'),
+      documents_missing: missing.total,
       accounts_not_ready: out.filter((a) => !a.ready).length,
     },
     ready: out.every((a) => a.ready),
+    document_policy: { document_thresholds: missing.policy.document_thresholds, require_documents: blocking },
+    documents_missing: missing.rows,
   }
 }
 
 /** What keeps a month from being ready, in one line (the not_ready error's message). */
 export function notReadyWords(s: CloseStatus): string {
-  return s.accounts
+  const words = s.accounts
     .filter((a) => !a.ready)
     .map((a) => `${a.name}: ${a.blockers.join(', ')}`)
     .join('; ')
+  if (!s.document_policy.require_documents || !s.documents_missing.length) return words
+  const rows = s.documents_missing.map((d) => `${d.id} (${d.transaction_date}, ${d.amount} ${d.currency_code})`)
+  const more = s.company.documents_missing - rows.length
+  return `${words}; without a document: ${rows.slice(0, 20).join(', ')}${more + Math.max(rows.length - 20, 0) > 0 ? `, and ${more + Math.max(rows.length - 20, 0)} more` : ''}`
 }

@@ -46,6 +46,7 @@ import * as categorizationModels from './0036_categorization_models.js'
 import * as approvals from './0037_approvals.js'
 import * as documents from './0038_documents.js'
 import * as documentFields from './0039_document_fields.js'
+import * as closePacks from './0040_close_packs.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -90,6 +91,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0037_approvals', approvals],
   ['0038_documents', documents],
   ['0039_document_fields', documentFields],
+  ['0040_close_packs', closePacks],
 ]
 
 /** Every migration, in order, for one dialect. */

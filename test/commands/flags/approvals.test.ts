@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { registerApprove } from '../../../commands/approvals/approve.js'
 import { registerList } from '../../../commands/approvals/list.js'
-import { registerPolicySet, registerPolicyShow, stepsFlag } from '../../../commands/approvals/policy.js'
+import { registerPolicySet, registerPolicyShow, stepsFlag, thresholdsFlag } from '../../../commands/approvals/policy.js'
 import { registerReject } from '../../../commands/approvals/reject.js'
 import { registerShow } from '../../../commands/approvals/show.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
@@ -27,6 +27,18 @@ describe('policy flags', () => {
 })
 
 describe('approvals flags', () => {
+  it('set: --document-threshold takes AMOUNT CURRENCY pairs; --require-documents a value', async () => {
+    const { opts } = await parseFlags(
+      registerPolicySet,
+      ['policy', 'set', '--document-threshold', '100.00', 'EUR', '50', 'usd', '--require-documents', 'on'],
+      'policy',
+    )
+    expect(opts).toEqual({ documentThreshold: ['100.00', 'EUR', '50', 'usd'], requireDocuments: 'on' })
+    expect(thresholdsFlag(opts.documentThreshold as string[])).toEqual({ EUR: '100.00', USD: '50' })
+    expect(thresholdsFlag(['none', 'EUR'])).toEqual({ EUR: null })
+    expect(() => thresholdsFlag(['100.00'])).toThrow('takes pairs')
+  })
+
   it('list: --mine and --state', async () => {
     expect((await parseFlags(registerList, ['approvals', 'list'], 'approvals')).opts).toEqual({})
     const { opts } = await parseFlags(registerList, ['approvals', 'list', '--mine', '--state', 'failed'], 'approvals')

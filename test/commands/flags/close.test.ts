@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { registerHistory } from '../../../commands/close/history.js'
+import { registerPack } from '../../../commands/close/pack.js'
 import { registerCloseMonth } from '../../../commands/close/month.js'
 import { registerReopen } from '../../../commands/close/reopen.js'
 import { registerStatus } from '../../../commands/close/status.js'
@@ -56,5 +57,21 @@ describe('close flags', () => {
   it('history takes no argument', async () => {
     expect((await parseFlags(registerHistory, ['close', 'history'], close)).command).toBe('close history')
     expect((await parseError(registerHistory, ['close', 'history', '2026-10'], close)).code).toBe('commander.excessArguments')
+  })
+
+  it('pack: MONTH required; -o, --formats and --force (a second month is refused)', async () => {
+    const { opts, args, command, globals } = await parseFlags(
+      registerPack,
+      ['close', 'pack', '2026-10', '--output', 'p.zip', '--formats', 'hledger,xlsx', '--force'],
+      close,
+    )
+    expect(command).toBe('close pack')
+    expect(args).toEqual(['2026-10'])
+    // -o after `close pack` reaches it as --output-file (program.ts outputFileArgs); --force may reach `close`, which has one too.
+    expect(opts).toMatchObject({ outputFile: 'p.zip', formats: 'hledger,xlsx' })
+    expect(opts.force ?? (globals as { force?: boolean }).force).toBe(true)
+    expect((await parseFlags(registerPack, ['close', 'pack', '2026-10'], close)).opts).toEqual({ formats: 'csv' })
+    expect((await parseError(registerPack, ['close', 'pack'], close)).code).toBe('commander.missingArgument')
+    expect((await parseError(registerPack, ['close', 'pack', '2026-10', '2026-11'], close)).code).toBe('commander.excessArguments')
   })
 })

@@ -5,9 +5,11 @@ import { registerShow } from '../../../commands/company/show.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
 
 describe('company and categories flags', () => {
-  it('company: a command of its own at the root, no argument', async () => {
+  it('company: a command of its own at the root, no argument; company show the same', async () => {
     expect((await parseFlags(registerShow, ['company', '--json'])).globals.json).toBe(true)
-    expect((await parseError(registerShow, ['company', 'show'])).code).toBe('commander.excessArguments')
+    expect((await parseFlags(registerShow, ['company', 'show', '--json'])).command).toBe('company show')
+    expect((await parseError(registerShow, ['company', 'shoe'])).code).toBe('commander.excessArguments')
+    expect((await parseError(registerShow, ['company', 'show', 'x'])).code).toBe('commander.excessArguments')
   })
 
   it('categories alone runs categories list, with the global flags after it', async () => {

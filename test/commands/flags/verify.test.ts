@@ -11,4 +11,10 @@ describe('verify flags', () => {
     expect((await parseError(registerVerify, ['verify', '2026-10'])).code).toBe('commander.excessArguments')
     expect((await parseError(registerVerify, ['verify', '--close'])).code).toBe('commander.optionMissingArgument')
   })
+
+  it('--pack and --public-key take values', async () => {
+    const { opts } = await parseFlags(registerVerify, ['verify', '--pack', 'p.zip', '--public-key', 'KEY'])
+    expect(opts).toEqual({ pack: 'p.zip', publicKey: 'KEY' })
+    expect((await parseError(registerVerify, ['verify', '--pack'])).code).toBe('commander.optionMissingArgument')
+  })
 })

@@ -1,0 +1,78 @@
+/** finctl close pack MONTH -o FILE [--formats F,...] [--force]: the auditor's pack of a closed month (docs/closing.md). */
+import { type Command, Option } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { note, printRecord } from '../../src/cli/output.js'
+import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { AppError } from '../../src/kernel/errors.js'
+import { month } from './shared.js'
+
+export interface PackOptions {
+  output?: string
+  outputFile?: string
+  formats?: string
+  force?: boolean
+}
+
+export function registerPack(close: Command, run: Runner, runF: RunVerb<PackOptions> = runPack): void {
+  close
+    .command('pack')
+    .argument('<month>', 'the closed month, YYYY-MM')
+    .description(
+      "write a closed month's auditor's pack: one zip of its journal, statements, reconciliation, documents, audit entries and close record, with a signed manifest",
+    )
+    .addOption(new Option('-o, --output <file>', 'the zip to write (never over an existing file without --force)'))
+    // What -o and --output after `close pack` reach the command as (src/cli/program.ts outputFileArgs).
+    .addOption(new Option('--output-file <file>').hideHelp())
+    .option('--formats <formats>', 'the journal formats besides csv (always in): ledger, hledger, beancount, xlsx, csv', 'csv')
+    .option('--force', 'replace the -o file if it exists')
+    .addHelpText(
+      'after',
+      '\nThe pack is checked offline by `finctl verify --pack FILE` (no database, no login).\n\nExamples:\n  finctl close pack 2026-10 -o pack-2026-10.zip\n  finctl close pack 2026-10 -o pack.zip --formats hledger,xlsx\n',
+    )
+    .action(run(runF))
+}
+
+export async function runPack(host: VerbHost, o: PackOptions, [m]: string[]): Promise<number> {
+  month('MONTH', m)
+  const output = o.outputFile ?? o.output
+  if (!output) throw new AppError('usage', '-o FILE is required: the zip to write')
+  // `close pack M --force`: commander may hand --force to `close` (which has one too), as reopen's --reason.
+  const force = o.force ?? (host.globals as { force?: boolean }).force
+  const { EXPORT_FORMATS } = await import('../../src/jobs/export/format.js')
+  const formats = [
+    ...new Set(
+      (o.formats ?? 'csv')
+        .split(',')
+        .map((f) => f.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ]
+  const wrong = formats.filter((f) => !(EXPORT_FORMATS as readonly string[]).includes(f))
+  if (!formats.length || wrong.length)
+    throw new AppError(
+      'usage',
+      `--formats takes formats among ${EXPORT_FORMATS.join(', ')}${wrong.length ? `, not ${wrong.join(', ')}` : ''}`,
+    )
+  const { buildPack, checkPackOutput } = await import('../../src/jobs/pack/build.js')
+  const plan = { month: m, formats: formats as (typeof EXPORT_FORMATS)[number][], output, force }
+  checkPackOutput(plan)
+  const r = await buildPack(await host.client(), plan)
+  const c = r.manifest.close
+  await printRecord(host.io, host.printer, {
+    file: r.path,
+    bytes: r.bytes,
+    month: r.manifest.month,
+    close_id: c.id,
+    close_sequence: c.sequence,
+    closed_at: c.created_at,
+    files: r.manifest.files.length,
+    public_key: r.signature.public_key,
+  })
+  const nth = c.sequence === 1 ? 'its close' : `close #${c.sequence} of the month (closed again after a reopen)`
+  note(
+    host.io,
+    host.printer,
+    `wrote ${r.path}: ${m}, ${nth} of ${c.created_at}, ${r.manifest.files.length} files, signed with the company's key (finctl verify --pack ${r.path} checks it)`,
+  )
+  return EXIT.ok
+}

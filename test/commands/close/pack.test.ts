@@ -1,0 +1,260 @@
+/**
+ * `finctl close pack` and `finctl verify --pack` in process (test/helpers/in-process-cli.ts): a
+ * closed month with a statement, a PDF and an e-invoice is packed and verified; every tampering is
+ * named with exit 13 (a file changed, removed, added, renamed; the manifest re-signed with another
+ * key; a zip bomb; path traversal); a reopened and closed-again month's pack says which close it is;
+ * -o is never written over without --force. The built CLI, offline with no profile: test/e2e/close-pack.test.ts.
+ */
+import { generateKeyPairSync, sign } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { readPackZip } from '../../../src/jobs/pack/zip-read.js'
+import { minimalPdf, ublInvoice } from '../../helpers/document-files.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { rawZip } from '../../helpers/raw-zip.js'
+
+const today = new Date().toISOString().slice(0, 10)
+const M = previousMonth(today.slice(0, 7))
+const END = monthEnd(M)
+const compact = (iso: string) => iso.replaceAll('-', '')
+
+/** An OFX statement of the month: two lines, the closing balance after them. */
+const ofx = (closing: string) =>
+  `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>77<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>${compact(`${M}-01`)}<DTEND>${compact(END)}<STMTTRN><TRNTYPE>OTHER<DTPOSTED>${compact(`${M}-05`)}<TRNAMT>-42.50<FITID>P1<NAME>Paper Shop</STMTTRN><STMTTRN><TRNTYPE>OTHER<DTPOSTED>${compact(`${M}-12`)}<TRNAMT>1200.00<FITID>P2<NAME>Client pays</STMTTRN></BANKTRANLIST><LEDGERBAL><BALAMT>${closing}<DTASOF>${compact(END)}</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`
+
+describe('close pack and verify --pack, in process', () => {
+  let sb: InProcessSandbox
+  let pack: string
+  let files: Map<string, Buffer>
+  let publicKey: string
+
+  /** The pack with its files changed by `edit`, written as a new zip; its path. */
+  let n = 0
+  const tampered = (edit: (f: Map<string, Buffer>) => void): string => {
+    const copy = new Map(files)
+    edit(copy)
+    const path = sb.path(`tampered-${++n}.zip`)
+    writeFileSync(path, rawZip([...copy].map(([name, data]) => ({ name, data, deflate: true }))))
+    return path
+  }
+  const refused = async (path: string, ...more: string[]) => {
+    const r = await sb.run(['verify', '--pack', path, ...more])
+    expect(r.code, r.stderr).toBe(13)
+    return r.stderr
+  }
+
+  beforeAll(async () => {
+    sb = new InProcessSandbox('close-pack')
+    await sb.ok(['init', '--company', 'Pack Co', '--currency', 'USD', '--email', 'o@pack.test', '--password-stdin', '--no-input'], {
+      input: 'password-for-pack\n',
+    })
+    const acct = (
+      await sb.json<{ id: string }>([
+        'accounts',
+        'create',
+        '--name',
+        'Main',
+        '--type',
+        'checking',
+        '--opening-balance',
+        '500.00',
+        '--opening-balance-date',
+        monthEnd(previousMonth(M)),
+        '--json',
+      ])
+    ).id
+    writeFileSync(sb.path('statement.ofx'), ofx('1657.50'))
+    const s = await sb.json<{ id: string; status: string }>(['statements', 'upload', sb.path('statement.ofx'), '--account', acct, '--json'])
+    expect(s.status).toBe('completed')
+    const txs = await sb.json<Array<{ id: string; amount: number }>>(['statements', 'transactions', s.id, '--json'])
+    writeFileSync(sb.path('receipt.pdf'), minimalPdf('Paper Shop 42.50 USD'))
+    writeFileSync(sb.path('invoice.xml'), ublInvoice('INV-7'))
+    await sb.ok(['docs', 'add', sb.path('receipt.pdf'), '--tx', txs.find((t) => t.amount === -42.5)!.id])
+    await sb.ok(['docs', 'add', sb.path('invoice.xml'), '--tx', txs.find((t) => t.amount === 1200)!.id])
+    await sb.ok(['close', M, '--force', '--reason', 'packed in a test'])
+    pack = sb.path('pack.zip')
+    await sb.ok(['close', 'pack', M, '-o', pack, '--formats', 'hledger,beancount,xlsx'])
+    files = await readPackZip(pack)
+    publicKey = (await sb.json<{ pack_public_key: string }>(['company', 'show', '--json'])).pack_public_key
+    expect((await sb.json<{ pack_public_key: string }>(['company', '--json'])).pack_public_key).toBe(publicKey)
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('writes one zip of the month: journal, statements, reconciliation, documents, audit, close record, signed manifest', async () => {
+    const names = [...files.keys()].sort()
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'manifest.json',
+        'signature.json',
+        'close.json',
+        `journal/books-${M}.csv`,
+        `journal/books-${M}.journal`,
+        `journal/books-${M}.beancount`,
+        `journal/books-${M}.xlsx`,
+        'statements/statements.json',
+        'reconciliation.csv',
+        'documents/documents.csv',
+        'audit/audit-entries.json',
+      ]),
+    )
+    expect(names.filter((x) => /^documents\/[^/]+\/(receipt\.pdf|invoice\.xml)$/.test(x))).toHaveLength(2)
+    const manifest = JSON.parse(files.get('manifest.json')!.toString())
+    expect(manifest).toMatchObject({ format: 'finctl-close-pack', month: M, close: { sequence: 1, forced: true } })
+    expect(manifest.statement_files.included).toBe(false)
+    expect(manifest.files).toHaveLength(names.length - 2)
+    expect(manifest.close.figures).toEqual([expect.objectContaining({ currency_code: 'USD', transactions: 2, total: '1157.50' })])
+    expect(JSON.parse(files.get('signature.json')!.toString()).public_key).toBe(publicKey)
+    expect(files.get('reconciliation.csv')!.toString().trim().split('\r\n')).toHaveLength(3)
+    const audit = JSON.parse(files.get('audit/audit-entries.json')!.toString()) as Array<{ action: string; hash: string }>
+    expect(audit.filter((e) => e.action === 'document_linked')).toHaveLength(2)
+    expect(audit.every((e) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true)
+  })
+
+  it('verify --pack: intact, with the key in the pack (noted) or the company key given', async () => {
+    const r = await sb.run(['verify', '--pack', pack])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain(`pack of ${M} (Pack Co), close #`)
+    expect(r.stderr).toContain('give --public-key')
+    expect(r.stderr).toContain('pack.zip is intact')
+    const pinned = await sb.run(['verify', '--pack', pack, '--public-key', publicKey])
+    expect(pinned.code, pinned.stderr).toBe(0)
+    expect(pinned.stderr).not.toContain('give --public-key')
+    writeFileSync(sb.path('company.key'), `${publicKey}\n`)
+    expect((await sb.run(['verify', '--pack', pack, '--public-key', sb.path('company.key')])).code).toBe(0)
+    const j = await sb.json(['verify', '--pack', pack, '--json'])
+    expect(j).toMatchObject({ intact: true, problems: [], month: M, close: { sequence: 1 } })
+  })
+
+  it('a file changed', async () => {
+    const path = tampered((f) =>
+      f.set('reconciliation.csv', Buffer.from(f.get('reconciliation.csv')!.toString().replace('-42.50', '-24.50'))),
+    )
+    const err = await refused(path)
+    expect(err).toContain('pack: reconciliation.csv was changed: its SHA-256 differs from the manifest')
+    expect(err).toContain('reconciliation.csv line')
+  })
+
+  it('the journal changed: its totals no longer the close figures nor the statement balances', async () => {
+    const csv = `journal/books-${M}.csv`
+    const err = await refused(tampered((f) => f.set(csv, Buffer.from(f.get(csv)!.toString().replace(',1200.00,', ',1300.00,')))))
+    expect(err).toContain(`${csv} was changed`)
+    expect(err).toContain("the journal's total of account")
+    expect(err).toContain('the close recorded 1157.50 USD in 2')
+    expect(err).toMatch(/statement .*: opening balance|statement .*: the book's balance/)
+  })
+
+  it('a file removed', async () => {
+    expect(await refused(tampered((f) => f.delete('audit/audit-entries.json')))).toContain('pack: audit/audit-entries.json is missing')
+  })
+
+  it('a file added', async () => {
+    expect(await refused(tampered((f) => f.set('documents/extra.pdf', minimalPdf('planted'))))).toContain(
+      'pack: documents/extra.pdf is not in the manifest: added to the pack',
+    )
+  })
+
+  it('a file renamed', async () => {
+    const err = await refused(
+      tampered((f) => {
+        f.set('statements/other.json', f.get('statements/statements.json')!)
+        f.delete('statements/statements.json')
+      }),
+    )
+    expect(err).toContain('pack: statements/statements.json was renamed to statements/other.json')
+  })
+
+  it('the manifest re-signed with another key: refused with the pack key, and with the company key when the pack names the other', async () => {
+    const other = generateKeyPairSync('ed25519')
+    const x = other.publicKey.export({ format: 'jwk' }).x as string
+    const manifest = files.get('manifest.json')!
+    const signature = sign(null, manifest, other.privateKey).toString('base64')
+    const sig = JSON.parse(files.get('signature.json')!.toString())
+    const keptKey = tampered((f) => f.set('signature.json', Buffer.from(JSON.stringify({ ...sig, signature }))))
+    expect(await refused(keptKey)).toContain('the signature does not match manifest.json')
+    const swapped = tampered((f) => f.set('signature.json', Buffer.from(JSON.stringify({ ...sig, signature, public_key: x }))))
+    expect((await sb.run(['verify', '--pack', swapped])).code).toBe(0)
+    expect(await refused(swapped, '--public-key', publicKey)).toContain(`the pack is signed with another key (${x}) than the one given`)
+    // A manifest changed to match a changed file, signed again by another key.
+    const csv = 'reconciliation.csv'
+    const forged = Buffer.from(files.get(csv)!.toString().replace('Paper Shop', 'Paper Shopp'))
+    const m = JSON.parse(manifest.toString())
+    m.files.find((e: { path: string }) => e.path === csv).sha256 = (await import('node:crypto'))
+      .createHash('sha256')
+      .update(forged)
+      .digest('hex')
+    m.files.find((e: { path: string }) => e.path === csv).bytes = forged.length
+    const mBytes = Buffer.from(JSON.stringify(m))
+    const resigned = tampered((f) => {
+      f.set(csv, forged)
+      f.set('manifest.json', mBytes)
+      f.set(
+        'signature.json',
+        Buffer.from(JSON.stringify({ ...sig, public_key: x, signature: sign(null, mBytes, other.privateKey).toString('base64') })),
+      )
+    })
+    expect(await refused(resigned, '--public-key', publicKey)).toContain('the pack is signed with another key')
+  })
+
+  it('a zip bomb and path traversal are refused before anything is read', async () => {
+    const bomb = sb.path('bomb.zip')
+    writeFileSync(bomb, rawZip([{ name: 'manifest.json', data: Buffer.alloc(64 * 1024 * 1024), deflate: true }]))
+    expect(await refused(bomb)).toMatch(
+      /pack: the pack is refused: entry "manifest.json": 67108864 bytes from \d+ compressed, more than 200 times: a zip bomb/,
+    )
+    const climb = sb.path('climb.zip')
+    writeFileSync(
+      climb,
+      rawZip([...[...files].map(([name, data]) => ({ name, data })), { name: '../../outside.txt', data: Buffer.from('x') }]),
+    )
+    expect(await refused(climb)).toContain('pack: the pack is refused: entry "../../outside.txt": a path that climbs out of the pack (..)')
+    expect(existsSync(sb.path('../outside.txt'))).toBe(false)
+  })
+
+  it('-o is never written over without --force; --force replaces it', async () => {
+    const before = readFileSync(pack)
+    const r = await sb.run(['close', 'pack', M, '-o', pack])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`-o: ${pack} already exists: give a new path, or --force to replace it`)
+    expect(readFileSync(pack).equals(before)).toBe(true)
+    await sb.ok(['close', 'pack', M, '-o', pack, '--force'])
+    expect((await sb.run(['verify', '--pack', pack])).code).toBe(0)
+  })
+
+  it('usage errors: -o missing, a bad format, --pack with --close, a key that is none; an open month is refused', async () => {
+    const cases: Array<[string[], string]> = [
+      [['close', 'pack', M], '-o FILE is required'],
+      [['close', 'pack', M, '-o', sb.path('x.zip'), '--formats', 'pdf'], '--formats takes formats among'],
+      [['verify', '--pack', pack, '--close', M], '--pack is checked on its own'],
+      [['verify', '--pack', pack, '--public-key', 'not-a-key'], '--public-key: "not-a-key" is neither an Ed25519 public key'],
+      [['verify', '--public-key', publicKey], '--public-key goes with --pack FILE'],
+      [['verify', '--pack', sb.path('nothing.zip')], 'no such file'],
+    ]
+    for (const [args, message] of cases) {
+      const r = await sb.run(args)
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toContain(message)
+    }
+    const open = await sb.run(['close', 'pack', previousMonth(M), '-o', sb.path('open.zip')])
+    expect(open.code).toBe(5)
+    expect(open.stderr).toContain('was never closed')
+    expect(existsSync(sb.path('open.zip'))).toBe(false)
+  })
+
+  it('a month reopened and closed again: the pack says it is the second close; a reopened month is refused', async () => {
+    await sb.ok(['close', 'reopen', M, '--reason', 'late invoice'])
+    const r = await sb.run(['close', 'pack', M, '-o', sb.path('reopened.zip')])
+    expect(r.code).toBe(6)
+    expect(r.stderr).toContain('is not closed now (it was reopened): close it again before packing it')
+    await sb.ok(['close', M, '--force', '--reason', 'closed again'])
+    const again = sb.path('again.zip')
+    const out = await sb.json(['close', 'pack', M, '-o', again, '--json'])
+    expect(out).toMatchObject({ close_sequence: 2 })
+    const manifest = JSON.parse((await readPackZip(again)).get('manifest.json')!.toString())
+    expect(manifest.close.sequence).toBe(2)
+    expect(manifest.close.id).toBeGreaterThan(JSON.parse(files.get('manifest.json')!.toString()).close.id)
+    const v = await sb.run(['verify', '--pack', again, '--public-key', publicKey])
+    expect(v.code, v.stderr).toBe(0)
+    expect(v.stdout).toContain('close 2 of the month, after a reopen')
+  })
+})
