@@ -59,6 +59,7 @@ const MIGRATION_NAMES = [
   '0036_categorization_models',
   '0037_approvals',
   '0038_documents',
+  '0041_import_review_files',
 ]
 
 const TABLES = [
@@ -85,6 +86,7 @@ const TABLES = [
   'idempotency_keys',
   'import_batches',
   'import_pending_rows',
+  'import_review_files',
   'import_reviews',
   'kysely_migration',
   'kysely_migration_lock',

@@ -96,6 +96,7 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
       return
     }
     await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
+    await trx.deleteFrom('import_review_files').where('batch_id', '=', id).execute()
     await recordEvents(store, trx, [eventRow(actor, 'import.applied', id, { id, file_name: batch.file_name, ...applied }, now)])
   })
   const done = await getImportBatch(store, actor.companyId, id)

@@ -239,6 +239,7 @@ export async function discardReview(store: Store, actor: Actor, id: string, now:
   if (!b.review || !['pending', 'running', 'interrupted', 'failed'].includes(b.state)) throw unusable(b, now)
   await store.writeTransaction(async (trx) => {
     await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
+    await trx.deleteFrom('import_review_files').where('batch_id', '=', id).execute()
     await trx
       .updateTable('import_batches')
       .set({ state: 'discarded', finished_at: now.toISOString() })
@@ -265,12 +266,16 @@ export async function sweepExpiredReviews(store: Store, now: Date): Promise<numb
         eb.exists(
           eb.selectFrom('import_pending_rows').select('line').whereRef('import_pending_rows.batch_id', '=', 'import_reviews.batch_id'),
         ),
+        eb.exists(
+          eb.selectFrom('import_review_files').select('part').whereRef('import_review_files.batch_id', '=', 'import_reviews.batch_id'),
+        ),
       ]),
     )
     .execute()
   for (const { batch_id: id } of due)
     await store.writeTransaction(async (trx) => {
       await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
+      await trx.deleteFrom('import_review_files').where('batch_id', '=', id).execute()
       await trx
         .updateTable('import_batches')
         .set({ state: 'expired', finished_at: now.toISOString() })
