@@ -4,6 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { collect } from '../../src/cli/flags.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { shortId } from '../../src/cli/short-ids.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 import type { RemapRequest } from '../../src/domain/imports/review-schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
@@ -62,6 +63,6 @@ export async function runRemap(host: VerbHost, o: RemapOptions, [id]: string[]):
     rejected: r.remap.rejected,
   })
   for (const x of r.rejects.slice(0, 20)) note(host.io, host.printer, `line ${x.line} rejected: ${printableLine(x.reason)}`)
-  if (r.rejects.length > 20) note(host.io, host.printer, `${r.remap.rejected - 20} more rejected: finctl imports show ${r.id.slice(0, 8)}`)
+  if (r.rejects.length > 20) note(host.io, host.printer, `${r.remap.rejected - 20} more rejected: finctl imports show ${shortId(r.id)}`)
   return r.remap.rejected > 0 ? EXIT.partial : EXIT.ok
 }

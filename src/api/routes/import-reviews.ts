@@ -19,11 +19,14 @@ import {
   StageRowsRequest,
   StageRowsResponse,
 } from '../../domain/imports/review-schemas.js'
-import { discardReview, listPending, setPendingRow, stageRows } from '../../domain/imports/review.js'
+import { discardReview, listPending, loadReview, setPendingRow, stageRows } from '../../domain/imports/review.js'
+import { applyStatementReview } from '../../domain/imports/statement-review.js'
+import { isProcessing } from '../../domain/statements/inflight.js'
 import { ImportBatchDetail } from '../../domain/imports/schemas.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
 import { z } from '@hono/zod-openapi'
 import type { AppDeps } from '../env.js'
+import { reportInternalError } from '../errors.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/imports/{id}'
@@ -92,8 +95,21 @@ export function importReviewRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(ApplyResult)), ...conflict },
       }),
-      async (c) =>
-        c.json({ success: true as const, data: await applyReview(store, c.get('actor'), c.req.valid('param').id, now(), window) }, 200),
+      async (c) => {
+        const { id } = c.req.valid('param')
+        const actor = c.get('actor')
+        // A statement upload's batch uploads its kept file as the statement (statement-review.ts).
+        const data =
+          (await loadReview(store, actor.companyId, id)).kind === 'statement'
+            ? await applyStatementReview(store, actor, id, now(), {
+                now,
+                workerThreshold: deps.statementWorkerThreshold,
+                report: (err) => reportInternalError(err, c.get('requestId')),
+                running: (s) => isProcessing(store, s),
+              })
+            : await applyReview(store, actor, id, now(), window)
+        return c.json({ success: true as const, data }, 200)
+      },
     )
     .openapi(
       createRoute({

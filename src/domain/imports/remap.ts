@@ -19,7 +19,7 @@ import { createTransactionBatch } from '../transactions/create.js'
 import { existingByRef } from '../transactions/import-refs.js'
 import type { DateWindow } from '../transactions/plausibility.js'
 import { getImportBatch } from './batches.js'
-import { loadReview, unusable } from './review.js'
+import { csvOnly, loadReview, unusable } from './review.js'
 import { FILE_PART_BYTES, type FilePartRequest, MAX_KEPT_FILE, type RemapRequest, type RemapResult } from './review-schemas.js'
 import { type ImportReject, MAX_KEPT_REJECTS } from './schemas.js'
 
@@ -50,7 +50,7 @@ export async function keepFilePart(
 }
 
 /** The kept file, its parts in order; undefined when none was kept or a part is missing. */
-async function keptFile(store: Store, id: string): Promise<Uint8Array | undefined> {
+export async function keptFile(store: Store, id: string): Promise<Uint8Array | undefined> {
   const parts = await store.db
     .selectFrom('import_review_files')
     .select(['part', 'content'])
@@ -99,7 +99,7 @@ export async function remapReview(
   window: DateWindow,
 ): Promise<RemapResult> {
   const b = await loadReview(store, actor.companyId, id)
-  const bad = unusable(b, now)
+  const bad = unusable(b, now) ?? csvOnly(b, 'remap')
   if (bad) throw bad
   const bytes = await keptFile(store, id)
   if (!bytes)

@@ -49,7 +49,7 @@ describe('imports remap, in process', () => {
     expect(first.code, first.stderr).toBe(8)
     const s = JSON.parse(first.stdout) as Summary
     expect(s.review?.pending).toBe(2)
-    const short = s.batch_id.slice(0, 8)
+    const short = s.batch_id.slice(-8)
 
     const r = await sb.run(['imports', 'remap', short, '--map', 'category=Memo', '--invert-sign'])
     expect(r.code, r.stderr).toBe(8)
