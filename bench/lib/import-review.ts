@@ -2,7 +2,7 @@
  * Part of section `import`: `tx import --review` then `imports apply` of a generated CSV, beside a
  * direct `tx import` of the same file, embedded, each into a fresh database, the two alternating
  * round by round so that both see the same minutes of a shared machine. The apply lands the rows
- * through the batch create path in batches of 1,000, with the bulk-load hint a direct import sends.
+ * through the batch create path in batches of 1,000, as one bulk load as a direct import's.
  */
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'

@@ -4,6 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
+import { AppError } from '../../src/kernel/errors.js'
 import { batchId } from './shared.js'
 
 export type ApplyOptions = Record<string, never>
@@ -11,7 +12,9 @@ export type ApplyOptions = Record<string, never>
 export function registerApply(im: Command, run: Runner, runF: RunVerb<ApplyOptions> = runApply): void {
   im.command('apply')
     .argument('<batch>', 'the pending batch id (or 6+ of its hex digits)')
-    .description('create the rows of a pending batch (tx import --review), exactly once; locks are checked now')
+    .description(
+      'create the rows of a pending batch (tx import --review), or upload its statement (statements upload --review), exactly once',
+    )
     .addHelpText(
       'after',
       '\nExample:\n  finctl imports apply 1a2b3c4d\n' +
@@ -25,7 +28,18 @@ export function registerApply(im: Command, run: Runner, runF: RunVerb<ApplyOptio
 export async function runApply(host: VerbHost, _o: ApplyOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
   const before = await client.imports.get(await batchId(client, id))
-  const r = await client.imports.apply(before.id)
+  let r = await client.imports.apply(before.id)
+  // A statement upload's batch: the statement is processed in the background, its counts are the batch's once done.
+  if (r.kind === 'statement' && r.statement_id && before.state === 'pending') {
+    const st = await client.statements.wait(r.statement_id)
+    const now = await client.imports.get(r.id)
+    const matched = st.matched_count
+    r = { ...now, applied: { created: st.transaction_count - matched, existing: st.duplicate_count, reconciled: matched, rejected: 0 } }
+    if (st.status === 'failed') {
+      await printRecord(host.io, host.printer, r)
+      throw new AppError('validation_error', `statement ${st.id} failed: ${st.error ?? 'no reason given'}`)
+    }
+  }
   if (host.printer.format !== 'table') {
     await printRecord(host.io, host.printer, r)
     return r.applied.rejected > 0 ? EXIT.partial : EXIT.ok

@@ -60,11 +60,13 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
     )
     .option('--preview', 'parse the file here and show what would be created; upload nothing')
     .option('--no-wait', 'do not wait for processing: print the pending statement')
+    .option('--review', 'keep the upload pending (no statement yet) until finctl imports apply, or discard')
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  finctl statements upload march.sta --account $ACCOUNT\n' +
         '  finctl statements upload export.csv --account $ACCOUNT --map description=Memo --preview\n' +
+        '  finctl statements upload march.ofx --account $ACCOUNT --review     # then finctl imports apply BATCH\n' +
         '\nLines already imported (same bank id, or same date, amount and description) are counted as duplicates;\n' +
         'a line with the amount of a transaction entered by hand within 3 days reconciles it instead of creating one.\n' +
         "A flag that does not apply to the file's format is refused (exit 2), never ignored.\n" +
@@ -96,6 +98,7 @@ export interface UploadOptions {
   statementAccount?: string
   preview?: boolean
   wait?: boolean
+  review?: boolean
 }
 
 function skipLines(text: string | undefined): number | undefined {
@@ -133,6 +136,8 @@ async function refuseFlagsOfOtherFormats(bytes: Uint8Array, fileName: string, o:
 
 export async function runUpload(ctx: UploadHost, o: UploadOptions, [file]: string[]): Promise<number> {
   if (!o.account) throw new AppError('usage', 'the bank account is required: give --account ID')
+  if (o.review && o.preview)
+    throw new AppError('usage', '--review cannot go with --preview: a review keeps the upload pending on the service')
   if (o.format !== undefined && !FORMATS.includes(o.format)) throw new AppError('usage', `--format must be one of ${FORMATS.join(', ')}`)
   const { readFile } = await import('node:fs/promises')
   const { basename } = await import('node:path')
@@ -168,6 +173,7 @@ export async function runUpload(ctx: UploadHost, o: UploadOptions, [file]: strin
   }
   const client = await ctx.client()
   if (o.preview) return (await import('./preview.js')).preview(ctx, bytes, request)
+  if (o.review) return (await import('./review.js')).review(ctx, bytes, request)
 
   const { Spinner } = await import('../../src/cli/spinner.js')
   const spinner = new Spinner(ctx.io, ctx.io.isStderrTTY && !ctx.printer.quiet)

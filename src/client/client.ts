@@ -3,6 +3,7 @@
  * transport: the embedded core (`app.fetch`) or a remote base_url (undici). Commands never know
  * which. Error envelopes are rebuilt into AppError, so both transports fail the same way.
  */
+import type { ImportBatchDetail } from '../domain/imports/schemas.js'
 import type { Event } from '../domain/events.js'
 import type {
   CreatedWebhookEndpoint,
@@ -304,6 +305,9 @@ export class Client {
   readonly statements = {
     /** Upload a statement file (JSON, the file in base64); answered with the statement pending. */
     upload: (body: StatementUploadJson) => this.request<Statement>('POST', '/api-v1/statements', { body }).then((r) => r.data),
+    /** `review: true`: the upload waits pending as an import batch (docs/api.md, "Review before it lands"). */
+    uploadForReview: (body: StatementUploadJson) =>
+      this.request<ImportBatchDetail>('POST', '/api-v1/statements', { body: { ...body, review: true } }).then((r) => r.data),
     list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string; include_total?: boolean } = {}) =>
       this.request<Statement[]>('GET', '/api-v1/statements', { query: q }),
     get: (id: string) => this.request<Statement>('GET', `/api-v1/statements/${encodeURIComponent(id)}`).then((r) => r.data),

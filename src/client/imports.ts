@@ -6,6 +6,8 @@ import type {
   ApplyResult,
   PendingPageData,
   PendingRow,
+  RemapRequest,
+  RemapResult,
   SetPendingRowRequest,
   StageRowsRequest,
   StageRowsResponse,
@@ -43,6 +45,14 @@ export function importCalls(c: Requester) {
     setRow: (id: string, line: number, body: SetPendingRowRequest) =>
       c.request<PendingRow>('PATCH', `/api-v1/imports/${encodeURIComponent(id)}/pending/${line}`, { body }).then((r) => r.data),
     apply: (id: string) => c.request<ApplyResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/apply`).then((r) => r.data),
+    putFilePart: (id: string, part: number, content_base64: string) =>
+      c
+        .request<{ part: number; size: number }>('PUT', `/api-v1/imports/${encodeURIComponent(id)}/file/${part}`, {
+          body: { content_base64 },
+        })
+        .then((r) => r.data),
+    remap: (id: string, body: RemapRequest) =>
+      c.request<RemapResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/remap`, { body }).then((r) => r.data),
     discard: (id: string) => c.request<ImportBatchDetail>('POST', `/api-v1/imports/${encodeURIComponent(id)}/discard`).then((r) => r.data),
   }
 }

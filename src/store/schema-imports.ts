@@ -40,3 +40,10 @@ export interface ImportPendingRowsTable {
   line: number
   body: string
 }
+
+/** A part of a review import's file (0041), kept for `imports remap`: parts in order make the file. */
+export interface ImportReviewFilesTable {
+  batch_id: string
+  part: number
+  content: Uint8Array
+}

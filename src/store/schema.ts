@@ -20,7 +20,7 @@ import type {
   WebhookAttemptsTable,
   WebhookEndpointsTable,
 } from './schema-records.js'
-import type { ImportBatchesTable, ImportPendingRowsTable, ImportReviewsTable } from './schema-imports.js'
+import type { ImportBatchesTable, ImportPendingRowsTable, ImportReviewFilesTable, ImportReviewsTable } from './schema-imports.js'
 
 export type * from './schema-records.js'
 export type * from './schema-imports.js'
@@ -374,6 +374,7 @@ export interface Db extends DocumentTables {
   import_batches: ImportBatchesTable
   import_reviews: ImportReviewsTable
   import_pending_rows: ImportPendingRowsTable
+  import_review_files: ImportReviewFilesTable
   approval_policies: ApprovalPoliciesTable
   proposals: ProposalsTable
 }

@@ -61,6 +61,7 @@ const MIGRATION_NAMES = [
   '0038_documents',
   '0039_document_fields',
   '0040_close_packs',
+  '0041_import_review_files',
 ]
 
 const TABLES = [
@@ -89,6 +90,7 @@ const TABLES = [
   'idempotency_keys',
   'import_batches',
   'import_pending_rows',
+  'import_review_files',
   'import_reviews',
   'kysely_migration',
   'kysely_migration_lock',

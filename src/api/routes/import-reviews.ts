@@ -4,20 +4,29 @@
  */
 import { createRoute } from '@hono/zod-openapi'
 import { applyReview } from '../../domain/imports/review-apply.js'
+import { keepFilePart, remapReview } from '../../domain/imports/remap.js'
 import {
   ApplyResult,
+  FilePartParam,
+  FilePartRequest,
   LineParam,
   PendingPage,
   PendingQuery,
   PendingRow,
+  RemapRequest,
+  RemapResult,
   SetPendingRowRequest,
   StageRowsRequest,
   StageRowsResponse,
 } from '../../domain/imports/review-schemas.js'
-import { discardReview, listPending, setPendingRow, stageRows } from '../../domain/imports/review.js'
+import { discardReview, listPending, loadReview, setPendingRow, stageRows } from '../../domain/imports/review.js'
+import { applyStatementReview } from '../../domain/imports/statement-review.js'
+import { isProcessing } from '../../domain/statements/inflight.js'
 import { ImportBatchDetail } from '../../domain/imports/schemas.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
+import { z } from '@hono/zod-openapi'
 import type { AppDeps } from '../env.js'
+import { reportInternalError } from '../errors.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/imports/{id}'
@@ -86,8 +95,21 @@ export function importReviewRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(ApplyResult)), ...conflict },
       }),
-      async (c) =>
-        c.json({ success: true as const, data: await applyReview(store, c.get('actor'), c.req.valid('param').id, now(), window) }, 200),
+      async (c) => {
+        const { id } = c.req.valid('param')
+        const actor = c.get('actor')
+        // A statement upload's batch uploads its kept file as the statement (statement-review.ts).
+        const data =
+          (await loadReview(store, actor.companyId, id)).kind === 'statement'
+            ? await applyStatementReview(store, actor, id, now(), {
+                now,
+                workerThreshold: deps.statementWorkerThreshold,
+                report: (err) => reportInternalError(err, c.get('requestId')),
+                running: (s) => isProcessing(store, s),
+              })
+            : await applyReview(store, actor, id, now(), window)
+        return c.json({ success: true as const, data }, 200)
+      },
     )
     .openapi(
       createRoute({
@@ -100,5 +122,37 @@ export function importReviewRoutes(deps: AppDeps) {
       }),
       async (c) =>
         c.json({ success: true as const, data: await discardReview(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'put',
+        path: `${PATH}/file/{part}`,
+        summary: "Keep a part of a running review import's file (parts from 0, in order), for imports remap",
+        security: SECURITY,
+        request: { params: FilePartParam, body: jsonBody(FilePartRequest) },
+        responses: { 200: ok(envelope(z.object({ part: z.number().int(), size: z.number().int() }))), ...conflict },
+      }),
+      async (c) => {
+        const { id, part } = c.req.valid('param')
+        return c.json({ success: true as const, data: await keepFilePart(store, c.get('actor'), id, part, c.req.valid('json')) }, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: `${PATH}/remap`,
+        summary: "Read a pending batch's kept file again with another mapping: its pending rows replaced, what is refused named by line",
+        security: SECURITY,
+        request: { params: IdParam, body: jsonBody(RemapRequest) },
+        responses: { 200: ok(envelope(RemapResult)), ...conflict },
+      }),
+      async (c) =>
+        c.json(
+          {
+            success: true as const,
+            data: await remapReview(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
+          },
+          200,
+        ),
     )
 }

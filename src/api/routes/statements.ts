@@ -9,6 +9,8 @@ import { AppError } from '../../kernel/errors.js'
 import { formatNames } from '../../kernel/statement-formats.js'
 import { envelope, IdParam, listEnvelope, Transaction } from '../../domain/schemas.js'
 import { recordStatementBatch } from '../../domain/imports/batches.js'
+import { ImportBatchDetail } from '../../domain/imports/schemas.js'
+import { reviewStatementUpload } from '../../domain/imports/statement-review.js'
 import { isProcessing } from '../../domain/statements/inflight.js'
 import { startStatementJob } from '../../domain/statements/jobs.js'
 import {
@@ -79,6 +81,7 @@ async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
     noHeader: f.no_header,
     noLayout: f.no_layout,
     invertSign: f.invert_sign,
+    review: f.review,
   }
 }
 
@@ -115,6 +118,7 @@ async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
     noHeader: j.no_header,
     noLayout: j.no_layout,
     invertSign: j.invert_sign,
+    review: j.review,
   }
 }
 
@@ -136,6 +140,7 @@ export function statementRoutes(deps: AppDeps) {
       },
     },
     responses: {
+      200: ok(envelope(ImportBatchDetail), 'review: true: the upload waits pending as an import batch, no statement yet'),
       201: ok(envelope(Statement), 'Created (status pending: poll GET /api-v1/statements/{id})'),
       400: ERRORS[400],
       401: ERRORS[401],
@@ -149,6 +154,13 @@ export function statementRoutes(deps: AppDeps) {
   })
   r.post(PATH, async (c) => {
     const upload = mediaType(c) === 'form' ? await fromForm(c) : await fromJson(c)
+    if (upload.review) {
+      const batch = await reviewStatementUpload(store, c.get('actor'), upload, now(), {
+        workerThreshold: statementWorkerThreshold,
+        running,
+      })
+      return c.json({ success: true as const, data: batch }, 200)
+    }
     const { statement, job } = await createStatement(store, c.get('actor'), upload, now(), running)
     const batch = await recordStatementBatch(store, c.get('actor'), statement, upload, now())
     const requestId = c.get('requestId')

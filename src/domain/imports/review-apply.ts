@@ -32,11 +32,12 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
   const reviewRejected = (await getImportBatch(store, actor.companyId, id)).counts.rejected
   const applied = { ...none }
   const rejects: ImportReject[] = []
+  const staged = Number(b.staged ?? 0)
+  // The rows go in as a direct import's do: one bulk load announced with the batch's rows (the store
+  // decides whether it sets indexes aside), ended with the last chunk.
+  let sent = 0
+  let ended = staged === 0
   let after = 0
-  let seen = 0
-  let ended = false
-  // The direct import's hint too: a large apply sets indexes aside as the import would.
-  const pendingRows = Number(b.staged ?? 0)
   for (;;) {
     const rows = await store.db
       .selectFrom('import_pending_rows')
@@ -49,17 +50,17 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
     if (!rows.length) break
     after = Number(rows[rows.length - 1].line)
     const items = rows.map((r) => JSON.parse(r.body) as unknown)
-    seen += rows.length
-    const last = rows.length < APPLY_CHUNK || seen >= pendingRows
+    sent += rows.length
+    const last = rows.length < APPLY_CHUNK || sent >= staged
     const res = await storeTransactionBatch(store, actor, items, {
       now,
       window,
       minimal: true,
       matchStatementLines: true,
       importBatch: id,
-      bulk: { rows: pendingRows, end: last },
+      bulk: { rows: staged, end: last },
     })
-    ended = last
+    if (last) ended = true
     const matched = res.matched?.length ?? 0
     applied.created += res.created.length
     applied.existing += res.duplicates.length
@@ -71,8 +72,8 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
     await countIntoBatch(store, actor.companyId, id, { created: res.created.length, existing: 0, reconciled: matched, rejected: 0 })
     if (rows.length < APPLY_CHUNK) break
   }
-  if (!ended) await store.hot.bulkLoad({ rows: pendingRows }).end()
-  const staged = Number(b.staged ?? 0)
+  // A load begun whose last chunk was not known as the last (fewer rows than staged) ends here.
+  if (!ended) await store.hot.bulkLoad({ rows: staged }).end()
   await store.writeTransaction(async (trx) => {
     // What the batch created is counted from its writes' own entries: an apply killed between a
     // write and its count must not leave those rows counted as already there.
@@ -105,6 +106,7 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
       return
     }
     await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
+    await trx.deleteFrom('import_review_files').where('batch_id', '=', id).execute()
     await recordEvents(store, trx, [eventRow(actor, 'import.applied', id, { id, file_name: batch.file_name, ...applied }, now)])
   })
   const done = await getImportBatch(store, actor.companyId, id)

@@ -91,3 +91,57 @@ export interface PendingPageData {
   data: { staged: number; expires_at: string; rows: PendingRow[] }
   pagination: { limit: number; next_after: number | null; has_more: boolean }
 }
+
+/** A review import's file is kept for `imports remap` up to this size; a larger one is not kept. */
+export const MAX_KEPT_FILE = 20 * 1024 * 1024
+/** Bytes of the file one request carries: its base64 stays under the 1 MiB a request body may hold. */
+export const FILE_PART_BYTES = 512 * 1024
+
+export const FilePartParam = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
+  part: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Math.ceil(MAX_KEPT_FILE / FILE_PART_BYTES) - 1)
+    .openapi({ param: { name: 'part', in: 'path' } }),
+})
+
+export const FilePartRequest = z
+  .object({
+    content_base64: z
+      .string()
+      .min(1, 'is required')
+      .max(Math.ceil(FILE_PART_BYTES / 3) * 4 + 4)
+      .openapi({ description: `a part of the file, base64-encoded (at most ${FILE_PART_BYTES} bytes decoded; parts numbered from 0)` }),
+  })
+  .strict()
+  .openapi('FilePartRequest')
+export type FilePartRequest = z.infer<typeof FilePartRequest>
+
+/** `imports remap`: the kept file read again with these columns (each field given replaces the batch's own). */
+export const RemapRequest = z
+  .object({
+    map: z
+      .array(
+        z
+          .string()
+          .max(200)
+          .regex(/^[a-z_]+=.+$/, 'must be field=Column, e.g. category=Memo'),
+      )
+      .max(30)
+      .optional()
+      .openapi({ description: "CSV column mapping as tx import's --map: field=Column (repeat a field to join columns)" }),
+    invert_sign: z.boolean().optional().openapi({ description: 'flip every amount (or, false, no more)' }),
+    date_format: z.string().max(20).optional().openapi({ description: "the dates' layout, as tx import's --date-format" }),
+  })
+  .strict()
+  .refine((b) => b.map?.length || b.invert_sign !== undefined || b.date_format !== undefined, 'give map, invert_sign or date_format')
+  .openapi('RemapRequest')
+export type RemapRequest = z.infer<typeof RemapRequest>
+
+/** What a remap read: rows kept pending (replacing the earlier ones), on the account already, refused (named in `rejects`). */
+export const RemapResult = ImportBatchDetail.extend({
+  remap: z.object({ read: z.number().int(), staged: z.number().int(), existing: z.number().int(), rejected: z.number().int() }),
+}).openapi('RemapResult')
+export type RemapResult = z.infer<typeof RemapResult>

@@ -36,6 +36,7 @@ async function reviewBatch(db: Kysely<Db>, companyId: string, id: string) {
     .leftJoin('import_reviews', 'import_reviews.batch_id', 'import_batches.id')
     .select([
       'import_batches.id',
+      'import_batches.kind',
       'import_batches.state',
       'import_batches.options',
       'import_batches.bank_account_id',
@@ -62,6 +63,12 @@ export function unusable(b: ReviewBatch, now: Date): AppError | undefined {
     )
   if (b.state !== 'pending') return new AppError('conflict', `the import batch is ${b.state}, not pending`)
   return undefined
+}
+
+/** A statement upload's lines are uploaded as the file says them: `set` and `remap` are for `tx import --review`. */
+export function csvOnly(b: ReviewBatch, verb: string): AppError | undefined {
+  if (b.kind === 'csv') return undefined
+  return new AppError('conflict', `the import batch is a statement upload: ${verb} changes only a tx import --review batch`)
 }
 
 export async function loadReview(store: Store, companyId: string, id: string): Promise<ReviewBatch> {
@@ -112,7 +119,7 @@ export async function stageRows(
   await store.writeTransaction(async (trx) => {
     await trx
       .insertInto('import_reviews')
-      .values({ batch_id: id, company_id: actor.companyId, expires_at: expiry(now) })
+      .values({ batch_id: id, company_id: actor.companyId, expires_at: reviewExpiry(now) })
       .onConflict((oc) => oc.column('batch_id').doNothing())
       .execute()
     // A batch of rows sent again (a retry) keeps the rows staged first.
@@ -127,7 +134,8 @@ export async function stageRows(
   return { staged, duplicates, errors }
 }
 
-function expiry(now: Date): string {
+/** When a batch reviewed now expires. */
+export function reviewExpiry(now: Date): string {
   return new Date(now.getTime() + PENDING_DAYS * DAY_MS).toISOString()
 }
 
@@ -147,7 +155,7 @@ export async function finishReview(
     .where('batch_id', '=', id)
     .executeTakeFirstOrThrow()
   const staged = Number(count.n)
-  const expires = expiry(now)
+  const expires = reviewExpiry(now)
   await store.db
     .insertInto('import_reviews')
     .values({ batch_id: id, company_id: actor.companyId, staged, expires_at: expires })
@@ -204,7 +212,7 @@ export async function setPendingRow(
   window: DateWindow,
 ): Promise<PendingRow> {
   const b = await reviewBatch(store.db, actor.companyId, id)
-  const bad = unusable(b, now)
+  const bad = unusable(b, now) ?? csvOnly(b, 'set')
   if (bad) throw bad
   const row = await store.db
     .selectFrom('import_pending_rows')
@@ -239,6 +247,7 @@ export async function discardReview(store: Store, actor: Actor, id: string, now:
   if (!b.review || !['pending', 'running', 'interrupted', 'failed'].includes(b.state)) throw unusable(b, now)
   await store.writeTransaction(async (trx) => {
     await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
+    await trx.deleteFrom('import_review_files').where('batch_id', '=', id).execute()
     await trx
       .updateTable('import_batches')
       .set({ state: 'discarded', finished_at: now.toISOString() })
@@ -265,12 +274,16 @@ export async function sweepExpiredReviews(store: Store, now: Date): Promise<numb
         eb.exists(
           eb.selectFrom('import_pending_rows').select('line').whereRef('import_pending_rows.batch_id', '=', 'import_reviews.batch_id'),
         ),
+        eb.exists(
+          eb.selectFrom('import_review_files').select('part').whereRef('import_review_files.batch_id', '=', 'import_reviews.batch_id'),
+        ),
       ]),
     )
     .execute()
   for (const { batch_id: id } of due)
     await store.writeTransaction(async (trx) => {
       await trx.deleteFrom('import_pending_rows').where('batch_id', '=', id).execute()
+      await trx.deleteFrom('import_review_files').where('batch_id', '=', id).execute()
       await trx
         .updateTable('import_batches')
         .set({ state: 'expired', finished_at: now.toISOString() })

@@ -52,7 +52,11 @@ async function setStatus(store: Store, id: string, from: string, to: string, now
     .execute()
 }
 
-async function parse(job: StatementJob, threshold: number): Promise<ParsedUpload> {
+/** The file parsed as a statement's job parses it (on a worker thread past `threshold` bytes). */
+export async function parseStatementFile(
+  job: Pick<StatementJob, 'bytes' | 'fileName' | 'format' | 'account' | 'options'>,
+  threshold: number,
+): Promise<ParsedUpload> {
   const target = {
     fileName: job.fileName,
     format: job.format,
@@ -77,7 +81,7 @@ async function processStatement(store: Store, job: StatementJob, deps: JobDeps):
   heartbeat.unref()
   try {
     await setStatus(store, job.statementId, 'pending', 'processing', deps.now())
-    const parsed = await parse(job, deps.workerThreshold ?? WORKER_THRESHOLD)
+    const parsed = await parseStatementFile(job, deps.workerThreshold ?? WORKER_THRESHOLD)
     const selected = selectStatement(
       parsed,
       { name: job.account.name, currency: job.account.currency_code, last4: job.account.account_number_last4 },

@@ -109,6 +109,9 @@ export const StatementUploadJson = z
     exchange_rate: AmountInput.optional().openapi({
       description: "rate to the company's base currency, required when the account's currency is another",
     }),
+    review: z.boolean().optional().openapi({
+      description: 'keep the upload pending (no statement yet): answered 200 with its import batch, uploaded by POST /imports/{id}/apply',
+    }),
   })
   .strict()
   .openapi('StatementUploadJson')
@@ -143,6 +146,7 @@ export const StatementUploadForm = z
     no_layout: formBool.optional(),
     invert_sign: formBool.optional(),
     exchange_rate: z.string().max(40).optional(),
+    review: formBool.optional(),
   })
   .strict()
   .openapi('StatementUploadForm')

@@ -32,6 +32,8 @@ import { eventRow, recordEvents } from '../events.js'
 
 /** An upload as the route hands it over: the file's bytes and the options, not yet checked. */
 export interface StatementUpload {
+  /** Keep it pending for `imports apply` (statements upload --review: imports/statement-review.ts). */
+  review?: boolean
   bankAccountId: string
   fileName: string
   format?: StatementFormatName
@@ -179,13 +181,14 @@ function alreadyUploaded(first: BankStatementRow): AppError {
  * Check an upload and record its statement as `pending`. Returns the statement and the job that
  * processes it (jobs.ts). Same file for the same account again -> 409 naming the first.
  */
-export async function createStatement(
+/** An upload checked as its statement would be (account, size, options, format, rate, a file not uploaded before); nothing written. */
+export async function checkStatementUpload(
   store: Store,
   actor: Actor,
   u: StatementUpload,
   now: Date,
   running: (id: string) => boolean = () => false,
-): Promise<{ statement: Statement; job: StatementJob }> {
+) {
   const account = await findBankAccount(store, actor.companyId, u.bankAccountId).catch((e: AppError) => {
     throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
   })
@@ -218,6 +221,17 @@ export async function createStatement(
   // One cut off by a crash no longer holds its file: settled as failed, the file may come again.
   const [first] = same ? await settleStale(store, [same], now, running) : []
   if (first && first.status !== 'failed') throw alreadyUploaded(first)
+  return { account, options, format, base, rate, sha }
+}
+
+export async function createStatement(
+  store: Store,
+  actor: Actor,
+  u: StatementUpload,
+  now: Date,
+  running: (id: string) => boolean = () => false,
+): Promise<{ statement: Statement; job: StatementJob }> {
+  const { account, options, format, base, rate, sha } = await checkStatementUpload(store, actor, u, now, running)
   const ts = now.toISOString()
   const row: BankStatementRow = {
     id: uuidv7(now.getTime()),

@@ -21,7 +21,7 @@ import { finishImportBatch, openImportBatch } from './import-batch.js'
 import { mapRows } from './map.js'
 import { LongWait, longWaitStop, Pacer, Pool } from './pacing.js'
 import { RateCheck } from './rate-check.js'
-import { asReview, ReviewSender } from './review-send.js'
+import { asReview, keepFile, ReviewSender } from './review-send.js'
 import { describeError, type ImportRequest, type ReadyRow, rollBack, Sender, sendBatches } from './send.js'
 import { Tally, type ImportProgress, type ImportSummary } from './summarize.js'
 
@@ -91,6 +91,7 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
   if (!o.dryRun) {
     tally.summary.batch_id = await pacer.call(() => openImportBatch(client, o, plan))
     hooks.onBatch?.(tally.summary.batch_id)
+    if (o.review) await keepFile(client, pacer, tally.summary.batch_id, o.path)
   }
   // Read rows and map them, once a pass: a row's occurrence number and the running balance start again with it.
   const pass = (check?: RateCheck) =>

@@ -47,6 +47,7 @@ import * as approvals from './0037_approvals.js'
 import * as documents from './0038_documents.js'
 import * as documentFields from './0039_document_fields.js'
 import * as closePacks from './0040_close_packs.js'
+import * as importReviewFiles from './0041_import_review_files.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -92,6 +93,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0038_documents', documents],
   ['0039_document_fields', documentFields],
   ['0040_close_packs', closePacks],
+  ['0041_import_review_files', importReviewFiles],
 ]
 
 /** Every migration, in order, for one dialect. */

@@ -1,8 +1,9 @@
-/** The review verbs of `finctl imports` (apply, set, discard) and `tx import --review`: flag parsing through runF, nothing runs. */
+/** The review verbs of `finctl imports` (apply, set, remap, discard) and `tx import --review`: flag parsing through runF, nothing runs. */
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { registerApply } from '../../../commands/imports/apply.js'
 import { registerDiscard } from '../../../commands/imports/discard.js'
+import { registerRemap } from '../../../commands/imports/remap.js'
 import { registerSet } from '../../../commands/imports/set.js'
 import { registerImport } from '../../../commands/tx/import.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
@@ -20,6 +21,35 @@ describe('imports review flags', () => {
       expect([args, opts, globals.json]).toEqual([['1a2b3c4d'], {}, true])
       expect((await parseError(register, ['imports', verb, '1a2b3c4d', '--line', '2'], 'imports')).code).toBe('commander.unknownOption')
     }
+  })
+
+  it('remap: BATCH, --map repeated in order, --invert-sign and --no-invert-sign, --date-format', async () => {
+    expect((await parseError(registerRemap, ['imports', 'remap', '--map', 'category=Memo'], 'imports')).code).toBe(
+      'commander.missingArgument',
+    )
+    const { args, opts } = await parseFlags(
+      registerRemap,
+      [
+        'imports',
+        'remap',
+        '1a2b3c4d',
+        '--map',
+        'category=Memo',
+        '--map',
+        'description=Payee',
+        '--invert-sign',
+        '--date-format',
+        'DD.MM.YYYY',
+      ],
+      'imports',
+    )
+    expect(args).toEqual(['1a2b3c4d'])
+    expect(opts).toEqual({ map: ['category=Memo', 'description=Payee'], invertSign: true, dateFormat: 'DD.MM.YYYY' })
+    const off = await parseFlags(registerRemap, ['imports', 'remap', '1a2b3c4d', '--no-invert-sign'], 'imports')
+    expect(off.opts).toEqual({ invertSign: false })
+    expect((await parseError(registerRemap, ['imports', 'remap', '1a2b3c4d', '--line', '2'], 'imports')).code).toBe(
+      'commander.unknownOption',
+    )
   })
 
   it('set: BATCH, --line and each field as given; "" kept for the verb to clear with', async () => {

@@ -27,6 +27,11 @@ describe('statements flags', () => {
     expect(opts).toMatchObject({ map: ['date=1', 'amount=3'], where: ['Konto=1'], preview: true, decimalComma: true })
   })
 
+  it('upload: --review is a switch', async () => {
+    const { opts } = await parseFlags(registerUpload, ['statements', 'upload', 'a.ofx', '--account', 'Main', '--review'], 'statements')
+    expect(opts).toMatchObject({ account: 'Main', review: true })
+  })
+
   it('upload: --format is any word here (the run refuses an unknown one with exit 2)', async () => {
     expect((await parseFlags(registerUpload, ['statements', 'upload', 'a.x', '--format', 'pdf'], 'statements')).opts.format).toBe('pdf')
   })
