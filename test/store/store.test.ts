@@ -59,6 +59,7 @@ const MIGRATION_NAMES = [
   '0036_categorization_models',
   '0037_approvals',
   '0038_documents',
+  '0042_people_chained',
 ]
 
 const TABLES = [

@@ -8,6 +8,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
 import type { ApprovalStep, Scope } from '../../kernel/vocabulary.js'
+import { type ProposalAction, proposalEntry } from '../../store/proposal-entries.js'
 import type { Db, ProposalsTable } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
@@ -74,6 +75,7 @@ export async function propose(
   const p = toProposal(row)
   await store.writeTransaction(async (trx) => {
     await trx.insertInto('proposals').values(row).execute()
+    await store.writes.appendAudit(trx, [proposalEntry(row, row.proposed_by, 'proposal_requested', row.created_at)])
     await recordEvents(store, trx, [eventRow(actor, 'approval.requested', p.id, p, now)])
   })
   return p
@@ -137,6 +139,19 @@ async function decide(trx: Kysely<Db>, actor: Actor, p: Proposal, state: Proposa
   return Number(r.numUpdatedRows) === 1
 }
 
+/** Chain the decision: the proposal's row as it now stands, read back inside the decision's transaction. */
+async function chainDecision(store: Store, trx: Kysely<Db>, actor: Actor, id: string, now: Date): Promise<Proposal> {
+  const row = await trx
+    .selectFrom('proposals')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!row) throw notFound('proposal')
+  await store.writes.appendAudit(trx, [proposalEntry(row, actorId(actor), `proposal_${row.state}` as ProposalAction, now.toISOString())])
+  return toProposal(row)
+}
+
 /** Codes of a step the data no longer allows: the proposal fails with the reason. */
 const STALE = new Set(['conflict', 'period_locked', 'not_found', 'validation_error'])
 
@@ -158,7 +173,7 @@ export async function approveProposal(store: Store, actor: Actor, id: string, no
         .set({ result: JSON.stringify(result) })
         .where('id', '=', p.id)
         .execute()
-      const proposal = await getProposal(trx, actor.companyId, id)
+      const proposal = await chainDecision(store, trx, actor, id, now)
       await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
       return { proposal, learn }
     })
@@ -168,7 +183,7 @@ export async function approveProposal(store: Store, actor: Actor, id: string, no
     if (raced || !(e instanceof AppError) || !STALE.has(e.code)) throw e
     const failed = await store.writeTransaction(async (trx) => {
       if (!(await decide(trx, actor, p, 'failed', now, { reason: e.message }))) return null
-      const proposal = await getProposal(trx, actor.companyId, id)
+      const proposal = await chainDecision(store, trx, actor, id, now)
       await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
       return proposal
     })
@@ -185,7 +200,7 @@ export async function rejectProposal(store: Store, actor: Actor, id: string, rea
     throw new AppError('forbidden', `rejecting a ${p.kind} takes the ${STEP_SCOPE[p.kind]} scope (or being its proposer)`)
   return store.writeTransaction(async (trx) => {
     if (!(await decide(trx, actor, p, 'rejected', now, { reason }))) requirePending(await getProposal(trx, actor.companyId, id))
-    const proposal = await getProposal(trx, actor.companyId, id)
+    const proposal = await chainDecision(store, trx, actor, id, now)
     await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
     return proposal
   })

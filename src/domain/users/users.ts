@@ -98,6 +98,8 @@ export async function inviteUser(store: Store, actor: Actor, input: InviteReques
     expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString(),
     accepted_at: null,
     user_id: null,
+    revoked_at: null,
+    revoked_by: null,
   }
   const shown = toInvitation(row)
   await store.writeTransaction(async (trx) => {

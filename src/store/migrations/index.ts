@@ -45,6 +45,7 @@ import * as keyUsagePeriods from './0035_key_usage_periods.js'
 import * as categorizationModels from './0036_categorization_models.js'
 import * as approvals from './0037_approvals.js'
 import * as documents from './0038_documents.js'
+import * as peopleChained from './0042_people_chained.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -88,6 +89,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0036_categorization_models', categorizationModels],
   ['0037_approvals', approvals],
   ['0038_documents', documents],
+  ['0042_people_chained', peopleChained],
 ]
 
 /** Every migration, in order, for one dialect. */
