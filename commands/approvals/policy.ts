@@ -5,11 +5,13 @@ import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { APPROVAL_STEPS, type ApprovalStep } from '../../src/kernel/vocabulary.js'
+import { count } from '../../src/kernel/words.js'
 import { printProposed } from './shared.js'
 
 export type ShowOptions = Record<string, never>
 export interface SetOptions {
   requireApproval?: string
+  bulkThreshold?: string
 }
 
 export function registerPolicyShow(policy: Command, run: Runner, runF: RunVerb<ShowOptions> = runPolicyShow): void {
@@ -25,7 +27,11 @@ export function registerPolicySet(policy: Command, run: Runner, runF: RunVerb<Se
     .command('set')
     .description('set the approval policy (the owner); once on, a change is itself a proposal')
     .option('--require-approval <steps>', `comma-separated: ${APPROVAL_STEPS.join(', ')}; "none" turns it off`)
-    .addHelpText('after', '\nExample:\n  finctl policy set --require-approval reopen,revert\n')
+    .option('--bulk-threshold <n>', 'with bulk: a bulk update of more transactions than this waits for approval (1-1000)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl policy set --require-approval reopen,revert\n  finctl policy set --require-approval reopen,bulk,key-write --bulk-threshold 50\n',
+    )
     .action(run(runF))
 }
 
@@ -36,7 +42,9 @@ export async function runPolicyShow(host: VerbHost): Promise<number> {
   note(
     host.io,
     host.printer,
-    p.require_approval.length ? `approval needed for: ${p.require_approval.join(', ')}, policy` : 'no approval policy',
+    p.require_approval.length
+      ? `approval needed for: ${p.require_approval.join(', ')}, policy${p.bulk_threshold ? ` (bulk: over ${count(p.bulk_threshold, 'transaction')})` : ''}`
+      : 'no approval policy',
   )
   return EXIT.ok
 }
@@ -58,12 +66,27 @@ export function stepsFlag(value: string | undefined): ApprovalStep[] {
   return steps as ApprovalStep[]
 }
 
+/** --bulk-threshold: a whole number of rows, 1 to 1000 (the most a bulk update takes); given with bulk alone. */
+export function thresholdFlag(value: string | undefined, steps: ApprovalStep[]): number | undefined {
+  if (value === undefined) {
+    if (steps.includes('bulk')) throw new AppError('usage', '--bulk-threshold N is required with bulk (a bulk update of more rows waits)')
+    return undefined
+  }
+  if (!steps.includes('bulk')) throw new AppError('usage', '--bulk-threshold goes with --require-approval bulk')
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < 1 || n > 1000)
+    throw new AppError('usage', `--bulk-threshold: "${value}" is not a whole number from 1 to 1000`)
+  return n
+}
+
 export async function runPolicySet(host: VerbHost, o: SetOptions): Promise<number> {
   const steps = stepsFlag(o.requireApproval)
+  const threshold = thresholdFlag(o.bulkThreshold, steps)
   const client = await host.client()
-  const r = await client.policy.set({ require_approval: steps })
+  const r = await client.policy.set({ require_approval: steps, ...(threshold === undefined ? {} : { bulk_threshold: threshold }) })
   if (r.proposal) return printProposed(host, r.proposal)
   await printRecord(host.io, host.printer, r.done)
-  note(host.io, host.printer, steps.length ? `approval now needed for: ${steps.join(', ')}` : 'approval policy off')
+  const bulk = threshold === undefined ? '' : ` (bulk: over ${count(threshold, 'transaction')})`
+  note(host.io, host.printer, steps.length ? `approval now needed for: ${steps.join(', ')}${bulk}` : 'approval policy off')
   return EXIT.ok
 }

@@ -60,8 +60,8 @@ import { importCalls } from './imports.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
-import type { Proposal } from '../domain/approvals/schemas.js'
-import { approvalCalls, doneOf, outcome, policyCalls } from './approvals.js'
+import type { Proposal, ProposedKey } from '../domain/approvals/schemas.js'
+import { approvalCalls, doneOf, type Outcome, outcome, policyCalls } from './approvals.js'
 
 /** Query of GET /transactions, as the client sends it. */
 export type TransactionQuery = Record<string, string | number | boolean | undefined>
@@ -181,7 +181,12 @@ export class Client {
         : this.request<UsageStats>('GET', '/api-keys/me/usage', { query: { recent: o.recent } })
       ).then((r) => r.data),
     list: (status?: string) => this.request<ApiKey[]>('GET', '/api-keys', { auth: 'admin', query: { status } }).then((r) => r.data),
-    create: (body: CreateApiKeyRequest) => this.request<CreatedApiKey>('POST', '/api-keys', { auth: 'admin', body }).then((r) => r.data),
+    create: (body: CreateApiKeyRequest) => this.keys.requestCreate(body).then(doneOf),
+    /** A key, or under a key-write approval policy its proposal (with the key, shown once). */
+    requestCreate: (body: CreateApiKeyRequest) =>
+      this.request<CreatedApiKey | ProposedKey>('POST', '/api-keys', { auth: 'admin', body }).then(
+        (r) => outcome<CreatedApiKey>(r) as Outcome<CreatedApiKey, ProposedKey>,
+      ),
     revoke: (id: string) => this.request<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
     roll: (id: string, body: RollApiKeyRequest) =>
       this.request<RolledApiKey>('POST', `/api-keys/${encodeURIComponent(id)}/roll`, { auth: 'admin', body }).then((r) => r.data),
@@ -211,10 +216,12 @@ export class Client {
       this.request<Transaction>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
     delete: (id: string) =>
       this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
-    bulkUpdate: (body: BulkUpdateRequest) =>
-      this.request<{ updated: number; transactions: Transaction[] }>('POST', '/api-v1/transactions/bulk-update', { body }).then(
-        (r) => r.data,
-      ),
+    bulkUpdate: (body: BulkUpdateRequest) => this.transactions.requestBulkUpdate(body).then(doneOf),
+    /** A bulk update, or over a bulk approval policy's threshold its proposal. */
+    requestBulkUpdate: (body: BulkUpdateRequest) =>
+      this.request<{ updated: number; transactions: Transaction[] } | Proposal>('POST', '/api-v1/transactions/bulk-update', {
+        body,
+      }).then((r) => outcome<{ updated: number; transactions: Transaction[] }>(r)),
     batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string; importBatch?: string } = {}) =>
       this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },
