@@ -41,7 +41,7 @@ import type {
   CreateTransactionRequest,
   Transaction,
 } from '../domain/schemas.js'
-import type { CreatedInvitation, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
+import type { CreatedInvitation, InvitationStatus, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
@@ -170,6 +170,15 @@ export class Client {
       this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/role`, { auth: 'admin', body: { role } }).then((r) => r.data),
     disable: (user: string) =>
       this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/disable`, { auth: 'admin' }).then((r) => r.data),
+    invitations: (o: { all?: boolean } = {}) =>
+      this.request<InvitationStatus[]>('GET', '/api-v1/users/invitations', {
+        auth: 'admin',
+        query: { all: o.all ? 'true' : undefined },
+      }).then((r) => r.data),
+    revokeInvite: (id: string) =>
+      this.request<InvitationStatus>('POST', `/api-v1/users/invitations/${encodeURIComponent(id)}/revoke`, { auth: 'admin' }).then(
+        (r) => r.data,
+      ),
   }
 
   readonly keys = {
