@@ -58,7 +58,7 @@ export async function runVerify(ctx: VerbHost, o: VerifyOptions): Promise<number
     return code
   }
   ctx.io.stdout.write(
-    `intact: ${count(r.entries, 'entry', 'entries')}, head #${r.head.id ?? 'none'} sha256:${r.head.hash}, ${count(r.transactions, 'transaction')} as created
+    `intact: ${count(r.entries, 'entry', 'entries')}, head #${r.head.id ?? 'none'} sha256:${r.head.hash}, ${count(r.transactions, 'transaction')} as created${r.proposals ? `, ${count(r.proposals, 'proposal')} as recorded` : ''}
 `,
   )
   return code

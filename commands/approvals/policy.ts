@@ -5,6 +5,7 @@ import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { APPROVAL_STEPS, type ApprovalStep } from '../../src/kernel/vocabulary.js'
+import { count } from '../../src/kernel/words.js'
 import { printProposed } from './shared.js'
 
 export type ShowOptions = Record<string, never>
@@ -12,6 +13,7 @@ export interface SetOptions {
   requireApproval?: string
   documentThreshold?: string[]
   requireDocuments?: string
+  bulkThreshold?: string
 }
 
 export function registerPolicyShow(policy: Command, run: Runner, runF: RunVerb<ShowOptions> = runPolicyShow): void {
@@ -32,9 +34,10 @@ export function registerPolicySet(policy: Command, run: Runner, runF: RunVerb<Se
       'AMOUNT CURRENCY (repeatable pairs): from this amount a transaction needs a document at close; AMOUNT none removes the currency',
     )
     .option('--require-documents <on|off>', 'on: close refuses while a transaction at or above its threshold has no document')
+    .option('--bulk-threshold <n>', 'with bulk: a bulk update of more transactions than this waits for approval (1-1000)')
     .addHelpText(
       'after',
-      '\nExamples:\n  finctl policy set --require-approval reopen,revert\n  finctl policy set --document-threshold 100.00 EUR --require-documents on\n',
+      '\nExamples:\n  finctl policy set --require-approval reopen,revert\n  finctl policy set --require-approval reopen,bulk,key-write --bulk-threshold 50\n  finctl policy set --document-threshold 100.00 EUR --require-documents on\n',
     )
     .action(run(runF))
 }
@@ -46,7 +49,9 @@ export async function runPolicyShow(host: VerbHost): Promise<number> {
   note(
     host.io,
     host.printer,
-    p.require_approval.length ? `approval needed for: ${p.require_approval.join(', ')}, policy` : 'no approval policy',
+    p.require_approval.length
+      ? `approval needed for: ${p.require_approval.join(', ')}, policy${p.bulk_threshold ? ` (bulk: over ${count(p.bulk_threshold, 'transaction')})` : ''}`
+      : 'no approval policy',
   )
   return EXIT.ok
 }
@@ -105,15 +110,30 @@ async function setDocumentPolicy(host: VerbHost, o: SetOptions): Promise<number>
   return EXIT.ok
 }
 
+/** --bulk-threshold: a whole number of rows, 1 to 1000 (the most a bulk update takes); given with bulk alone. */
+export function thresholdFlag(value: string | undefined, steps: ApprovalStep[]): number | undefined {
+  if (value === undefined) {
+    if (steps.includes('bulk')) throw new AppError('usage', '--bulk-threshold N is required with bulk (a bulk update of more rows waits)')
+    return undefined
+  }
+  if (!steps.includes('bulk')) throw new AppError('usage', '--bulk-threshold goes with --require-approval bulk')
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < 1 || n > 1000)
+    throw new AppError('usage', `--bulk-threshold: "${value}" is not a whole number from 1 to 1000`)
+  return n
+}
+
 export async function runPolicySet(host: VerbHost, o: SetOptions): Promise<number> {
   if (o.requireApproval === undefined && (o.documentThreshold || o.requireDocuments !== undefined)) return setDocumentPolicy(host, o)
   const steps = stepsFlag(o.requireApproval)
   if (o.documentThreshold || o.requireDocuments !== undefined)
     throw new AppError('usage', '--require-approval is set on its own: not with --document-threshold or --require-documents')
+  const threshold = thresholdFlag(o.bulkThreshold, steps)
   const client = await host.client()
-  const r = await client.policy.set({ require_approval: steps })
+  const r = await client.policy.set({ require_approval: steps, ...(threshold === undefined ? {} : { bulk_threshold: threshold }) })
   if (r.proposal) return printProposed(host, r.proposal)
   await printRecord(host.io, host.printer, r.done)
-  note(host.io, host.printer, steps.length ? `approval now needed for: ${steps.join(', ')}` : 'approval policy off')
+  const bulk = threshold === undefined ? '' : ` (bulk: over ${count(threshold, 'transaction')})`
+  note(host.io, host.printer, steps.length ? `approval now needed for: ${steps.join(', ')}${bulk}` : 'approval policy off')
   return EXIT.ok
 }

@@ -15,8 +15,8 @@ export const proposalColumns: Column<Proposal>[] = [
 ]
 
 /** A step the policy held back: the proposal printed, the message said, exit 15 (docs/cli.md). */
-export async function printProposed(host: VerbHost, p: Proposal): Promise<number> {
-  await printRecord(host.io, host.printer, p)
+export async function printProposed(host: VerbHost, p: Proposal, print = true): Promise<number> {
+  if (print) await printRecord(host.io, host.printer, p)
   note(host.io, host.printer, `proposal ${p.id} waits for approval (${p.kind} ${p.target}): finctl approvals show ${p.id}`)
   return EXIT.proposed
 }

@@ -6,6 +6,10 @@ import { parseDuration } from '../../src/cli/format.js'
 import { promptCheckbox, promptText, valueOrPrompt } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner } from '../../src/cli/runner.js'
 import type { CreateApiKeyRequest, CreatedApiKey } from '../../src/domain/api-keys/schemas.js'
+import type { ProposedKey } from '../../src/domain/approvals/schemas.js'
+import type { Outcome } from '../../src/client/approvals.js'
+import { note } from '../../src/cli/output.js'
+import { printProposed } from '../approvals/shared.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { API_KEY_SCOPES } from '../../src/kernel/vocabulary.js'
 import { type KeyDestination, type KeyHost, claimKeyDestination, deliverKey } from './shared.js'
@@ -72,14 +76,20 @@ export async function runCreate(host: KeyHost, o: CreateOptions): Promise<number
     rate_limit_per_day: wholeNumber(o.rateLimitPerDay, '--rate-limit-per-day'),
   }
   const file = claimKeyDestination(host, o)
-  let created: CreatedApiKey
+  let created: Outcome<CreatedApiKey, ProposedKey>
   try {
     const client = await host.client()
-    created = await client.keys.create(body)
+    created = await client.keys.requestCreate(body)
   } catch (err) {
     if (file) file.discard()
     throw err
   }
-  await deliverKey(host, o, file, created)
-  return EXIT.ok
+  if (created.done) {
+    await deliverKey(host, o, file, created.done)
+    return EXIT.ok
+  }
+  // Under a key-write policy: the key is shown (or saved) now, to the proposer alone; it works once approved.
+  await deliverKey(host, o, file, created.proposal)
+  note(host.io, host.printer, `the key works once another person approves it: finctl approvals show ${created.proposal.id}`)
+  return printProposed(host, created.proposal, false)
 }

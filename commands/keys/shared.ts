@@ -8,6 +8,7 @@ import type { VerbHost } from '../../src/cli/runner.js'
 import { resolveListedId } from '../../src/cli/short-ids.js'
 import type { Client } from '../../src/client/client.js'
 import type { CreatedApiKey } from '../../src/domain/api-keys/schemas.js'
+import type { ProposedKey } from '../../src/domain/approvals/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { OutputFile } from '../../src/jobs/output-file.js'
 
@@ -51,7 +52,7 @@ export async function deliverKey(
   host: KeyHost,
   o: KeyDestination,
   file: OutputFile | undefined,
-  created: CreatedApiKey,
+  created: CreatedApiKey | ProposedKey,
   shape: (key: object) => object = (key) => key,
 ): Promise<void> {
   const { key, ...record } = created

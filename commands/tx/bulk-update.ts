@@ -15,6 +15,8 @@ import { AppError } from '../../src/kernel/errors.js'
 import { isLocked, periodLocked } from '../../src/domain/accounts/period-lock.js'
 import { parseBool, splitList } from './shared.js'
 import { count } from '../../src/kernel/words.js'
+import type { Proposal } from '../../src/domain/approvals/schemas.js'
+import { printProposed } from '../approvals/shared.js'
 
 export type BulkUpdateOptions = ListFilterOptions & { ids?: string; idsFile?: string; set?: string[]; dryRun?: boolean; yes?: boolean }
 
@@ -140,10 +142,16 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
   await confirmOrYes(host, o.yes, `Change ${summary}?${asked ? await firstRows(client, targets) : ''}`)
   let updated = 0
   const changed: Transaction[] = []
+  const proposals: Proposal[] = []
   for (let i = 0; i < targets.length; i += BULK_CHUNK) {
     const ids = targets.slice(i, i + BULK_CHUNK).map((t) => t.id)
     try {
-      const r = await client.transactions.bulkUpdate({ transaction_ids: ids, updates })
+      const o = await client.transactions.requestBulkUpdate({ transaction_ids: ids, updates })
+      if (o.proposal) {
+        proposals.push(o.proposal)
+        continue
+      }
+      const r = o.done
       updated += r.updated
       changed.push(...r.transactions)
     } catch (err) {
@@ -156,6 +164,13 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
       }
       throw err
     }
+  }
+  // Over a bulk approval policy's threshold the change waits: its proposals said, exit 15.
+  if (proposals.length) {
+    if (updated) note(host.io, host.printer, `updated ${count(updated, 'transaction')}; the rest waits for approval`)
+    let code = 0
+    for (const p of proposals) code = await printProposed(host, p)
+    return code
   }
   await printList(host.io, host.printer, changed, transactionColumns)
   note(host.io, host.printer, `updated ${count(updated, 'transaction')}`)

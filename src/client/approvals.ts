@@ -6,14 +6,14 @@ import type { ApiResult, RequestOptions } from './request.js'
 type Send = <T>(method: string, path: string, o?: RequestOptions) => Promise<ApiResult<T>>
 
 /** A step a policy may hold back: done (200), or a proposal waiting for approval (202). */
-export type Outcome<T> = { done: T; proposal?: undefined } | { done?: undefined; proposal: Proposal }
+export type Outcome<T, P extends Proposal = Proposal> = { done: T; proposal?: undefined } | { done?: undefined; proposal: P }
 
 export function outcome<T>(r: ApiResult<T | Proposal>): Outcome<T> {
   return r.status === 202 ? { proposal: r.data as Proposal } : { done: r.data as T }
 }
 
 /** The step's answer when the caller expects it done: a proposal is said, not taken for the result. */
-export function doneOf<T>(o: Outcome<T>): T {
+export function doneOf<T>(o: Outcome<T, Proposal>): T {
   if (o.proposal) throw new AppError('conflict', `proposal ${o.proposal.id} waits for approval (finctl approvals show ${o.proposal.id})`)
   return o.done as T
 }

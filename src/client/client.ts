@@ -42,7 +42,7 @@ import type {
   CreateTransactionRequest,
   Transaction,
 } from '../domain/schemas.js'
-import type { CreatedInvitation, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
+import type { CreatedInvitation, InvitationStatus, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
 import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
@@ -62,8 +62,8 @@ import { importCalls } from './imports.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
-import type { Proposal } from '../domain/approvals/schemas.js'
-import { approvalCalls, doneOf, outcome, policyCalls } from './approvals.js'
+import type { Proposal, ProposedKey } from '../domain/approvals/schemas.js'
+import { approvalCalls, doneOf, type Outcome, outcome, policyCalls } from './approvals.js'
 
 /** Query of GET /transactions, as the client sends it. */
 export type TransactionQuery = Record<string, string | number | boolean | undefined>
@@ -172,6 +172,15 @@ export class Client {
       this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/role`, { auth: 'admin', body: { role } }).then((r) => r.data),
     disable: (user: string) =>
       this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/disable`, { auth: 'admin' }).then((r) => r.data),
+    invitations: (o: { all?: boolean } = {}) =>
+      this.request<InvitationStatus[]>('GET', '/api-v1/users/invitations', {
+        auth: 'admin',
+        query: { all: o.all ? 'true' : undefined },
+      }).then((r) => r.data),
+    revokeInvite: (id: string) =>
+      this.request<InvitationStatus>('POST', `/api-v1/users/invitations/${encodeURIComponent(id)}/revoke`, { auth: 'admin' }).then(
+        (r) => r.data,
+      ),
   }
 
   readonly keys = {
@@ -183,7 +192,12 @@ export class Client {
         : this.request<UsageStats>('GET', '/api-keys/me/usage', { query: { recent: o.recent } })
       ).then((r) => r.data),
     list: (status?: string) => this.request<ApiKey[]>('GET', '/api-keys', { auth: 'admin', query: { status } }).then((r) => r.data),
-    create: (body: CreateApiKeyRequest) => this.request<CreatedApiKey>('POST', '/api-keys', { auth: 'admin', body }).then((r) => r.data),
+    create: (body: CreateApiKeyRequest) => this.keys.requestCreate(body).then(doneOf),
+    /** A key, or under a key-write approval policy its proposal (with the key, shown once). */
+    requestCreate: (body: CreateApiKeyRequest) =>
+      this.request<CreatedApiKey | ProposedKey>('POST', '/api-keys', { auth: 'admin', body }).then(
+        (r) => outcome<CreatedApiKey>(r) as Outcome<CreatedApiKey, ProposedKey>,
+      ),
     revoke: (id: string) => this.request<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
     roll: (id: string, body: RollApiKeyRequest) =>
       this.request<RolledApiKey>('POST', `/api-keys/${encodeURIComponent(id)}/roll`, { auth: 'admin', body }).then((r) => r.data),
@@ -213,10 +227,12 @@ export class Client {
       this.request<Transaction>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
     delete: (id: string) =>
       this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
-    bulkUpdate: (body: BulkUpdateRequest) =>
-      this.request<{ updated: number; transactions: Transaction[] }>('POST', '/api-v1/transactions/bulk-update', { body }).then(
-        (r) => r.data,
-      ),
+    bulkUpdate: (body: BulkUpdateRequest) => this.transactions.requestBulkUpdate(body).then(doneOf),
+    /** A bulk update, or over a bulk approval policy's threshold its proposal. */
+    requestBulkUpdate: (body: BulkUpdateRequest) =>
+      this.request<{ updated: number; transactions: Transaction[] } | Proposal>('POST', '/api-v1/transactions/bulk-update', {
+        body,
+      }).then((r) => outcome<{ updated: number; transactions: Transaction[] }>(r)),
     batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string; importBatch?: string } = {}) =>
       this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },

@@ -38,6 +38,7 @@ export const EVENT_TYPES = [
   'period.closed',
   'period.reopened',
   'user.invited',
+  'user.invitation_revoked',
   'user.joined',
   'user.role_changed',
   'user.disabled',

@@ -149,6 +149,8 @@ export interface ApprovalPoliciesTable {
   require: string
   updated_by: string
   updated_at: string
+  /** A bulk update of more rows than this is held back when `bulk` is required (0042). */
+  bulk_threshold: number | null
 }
 
 /** A step proposed under a policy (0037): its request and effect (JSON), its state and decision. */

@@ -64,6 +64,9 @@ export interface UserInvitationsTable {
   expires_at: string
   accepted_at: string | null
   user_id: string | null
+  /** When an owner revoked it (0042); null while it may be accepted. */
+  revoked_at: string | null
+  revoked_by: string | null
 }
 
 export interface ApiKeysTable {

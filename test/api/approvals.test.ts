@@ -48,7 +48,7 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
   })
 
   it('the policy is off by default; only the owner sets it; a bookkeeper cannot', async () => {
-    expect(await owner.policy.get()).toEqual({ require_approval: [], updated_by: null, updated_at: null })
+    expect(await owner.policy.get()).toEqual({ require_approval: [], bulk_threshold: null, updated_by: null, updated_at: null })
     await rejects(book.client.policy.set({ require_approval: [] }), 'forbidden')
     await rejects(acc.client.policy.set({ require_approval: ['reopen'] }), 'forbidden')
     const bad = await rejects(owner.request('PUT', '/api-v1/policy', { body: { require_approval: ['delete'] } }), 'validation_error')

@@ -156,6 +156,9 @@ async function setUp(h: Harness): Promise<World> {
     await owner.policy.set({ require_approval: ['revert'] })
     expect((await owner.policy.set({ require_approval: [] })).proposal?.state).toBe('pending')
   }
+  // A pending invitation of A (idOfA finds it through the list route).
+  if (doc.paths['/api-v1/users/invitations']?.get)
+    await h.client({ token: a.token }).users.invite({ email: `invited-${randomUUID().slice(0, 8)}@alpha.test`, role: 'viewer' })
   // A document of A linked to its transaction (idOfA finds it through the list route), its name the marker.
   const pdf = `%PDF-1.4\n% ${marker}\n%%EOF\n`
   const added = await ca.documents.add({

@@ -62,6 +62,7 @@ const MIGRATION_NAMES = [
   '0039_document_fields',
   '0040_close_packs',
   '0041_import_review_files',
+  '0042_people_chained',
 ]
 
 const TABLES = [

@@ -1,7 +1,8 @@
 /** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
+import { ProposedKey } from '../../domain/approvals/schemas.js'
+import { requestKeyCreate } from '../../domain/approvals/steps.js'
 import {
-  createApiKey,
   DEFAULT_ROLL_GRACE_SECONDS,
   findApiKey,
   listApiKeys,
@@ -94,17 +95,26 @@ export function apiKeyRoutes(deps: AppDeps) {
       createRoute({
         method: 'post',
         path: '/api-keys',
-        summary: 'Create an API key; the full key is in the response, once',
+        summary:
+          'Create an API key; the full key is in the response, once. Under a key-write approval policy a key with a write scope is a proposal (202), its key shown to the proposer alone',
         security: JWT_ONLY,
         request: { body: jsonBody(CreateApiKeyRequest) },
-        responses: { 201: ok(envelope(CreatedApiKey), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+        responses: {
+          201: ok(envelope(CreatedApiKey), 'Created'),
+          202: ok(envelope(ProposedKey), 'Accepted: the key waits for approval; its full key is shown here, once'),
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+        },
       }),
       async (c) => {
         const actor = c.get('actor')
         requireJwtScope(actor, 'api_keys')
-        const data = await createApiKey(store, actor, c.req.valid('json'), now())
+        const r = await requestKeyCreate(store, actor, c.req.valid('json'), now())
         c.header('Cache-Control', 'no-store')
-        return c.json({ success: true as const, data }, 201)
+        return 'done' in r && r.done
+          ? c.json({ success: true as const, data: r.done }, 201)
+          : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
       },
     )
     .openapi(

@@ -2,7 +2,8 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transactions/queries.js'
-import { bulkUpdateTransactions, deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
+import { deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
+import { requestBulkUpdate } from '../../domain/approvals/steps.js'
 import { createTransaction, storeTransactionBatch, type BulkHint } from '../../domain/transactions/create.js'
 import { createTransactionBatchIdempotent, createTransactionIdempotent } from '../../domain/transactions/create-idempotent.js'
 import {
@@ -24,6 +25,7 @@ import {
 import { countIntoBatch, runningBatch } from '../../domain/imports/batches.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { PROPOSED } from './approvals.js'
 
 const IdempotencyHeader = z.object({
   'idempotency-key': z.string().optional().openapi({ description: 'the same key and body within 24 h replay the first answer' }),
@@ -113,13 +115,18 @@ export function transactionRoutes(deps: AppDeps) {
       createRoute({
         method: 'post',
         path: '/api-v1/transactions/bulk-update',
-        summary: 'Update up to 1,000 transactions at once, all or nothing',
+        summary:
+          'Update up to 1,000 transactions at once, all or nothing; under a bulk approval policy, more rows than its threshold are a proposal (202)',
         security: SECURITY,
         request: { body: jsonBody(BulkUpdateRequest) },
-        responses: { 200: ok(envelope(BulkUpdateResponse)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
+        responses: { 200: ok(envelope(BulkUpdateResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) =>
-        c.json({ success: true as const, data: await bulkUpdateTransactions(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
+      async (c) => {
+        const r = await requestBulkUpdate(store, c.get('actor'), c.req.valid('json'), now())
+        return 'done' in r
+          ? c.json({ success: true as const, data: r.done }, 200)
+          : c.json({ success: true as const, data: r.proposal }, 202)
+      },
     )
     .openapi(
       createRoute({

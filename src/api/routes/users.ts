@@ -1,8 +1,17 @@
 /** People (docs/people.md): who am I, the company's users, invitations, roles, disabling. */
 import { createRoute, z } from '@hono/zod-openapi'
 import { disableUser, inviteUser, listUsers, setUserRole, whoami } from '../../domain/users/users.js'
-import { CreatedInvitation, InviteRequest, SetRoleRequest, User, Whoami } from '../../domain/users/schemas.js'
-import { envelope } from '../../domain/schema-common.js'
+import {
+  CreatedInvitation,
+  InvitationListQuery,
+  InvitationStatus,
+  InviteRequest,
+  SetRoleRequest,
+  User,
+  Whoami,
+} from '../../domain/users/schemas.js'
+import { listInvitations, revokeInvitation } from '../../domain/users/invitations.js'
+import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { Role } from '../../kernel/roles.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
@@ -54,6 +63,31 @@ export function userRoutes(deps: AppDeps) {
         c.header('Cache-Control', 'no-store')
         return c.json({ success: true as const, data }, 201)
       },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/users/invitations',
+        summary:
+          'Invitations: the pending ones with their expiry (all=true: accepted, revoked, expired too); never a token (read or users)',
+        security: SECURITY,
+        request: { query: InvitationListQuery },
+        responses: { 200: ok(envelope(z.array(InvitationStatus))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await listInvitations(store, c.get('actor'), c.req.valid('query').all, now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/users/invitations/{id}/revoke',
+        summary: 'Revoke a pending invitation: its token can no longer be accepted (scope users); 409 when accepted, revoked or expired',
+        security: JWT_ONLY,
+        request: { params: IdParam },
+        responses: { 200: ok(envelope(InvitationStatus)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await revokeInvitation(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
     )
     .openapi(
       createRoute({

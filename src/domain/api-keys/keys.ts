@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Store } from '../../store/store.js'
-import type { ApiKeyRow } from '../../store/schema.js'
+import type { Kysely } from 'kysely'
+import type { ApiKeyRow, Db } from '../../store/schema.js'
 import type { Actor } from '../actor.js'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { generateApiKey, hashApiKey, keyPrefix } from './secrets.js'
@@ -41,6 +42,16 @@ export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
 }
 
 export async function createApiKey(store: Store, actor: Actor, input: CreateApiKeyRequest, now: Date): Promise<CreatedApiKey> {
+  const { row, key } = prepareApiKey(actor, input, now)
+  const shown = await store.writeTransaction((trx) => insertApiKey(store, trx, actor, row, now))
+  return { ...shown, key }
+}
+
+/** The scopes that let a key change something: any but read and reports (a key-write policy holds those back). */
+export const writesWith = (scopes: readonly string[]) => scopes.some((s) => s !== 'read' && s !== 'reports')
+
+/** The key's row and secret, checked (no wider than `actor`, expiry ahead) but not stored. */
+export function prepareApiKey(actor: Actor, input: CreateApiKeyRequest, now: Date): { row: ApiKeyRow; key: string } {
   // A key does no more than its creator may (docs/people.md).
   const beyond = scopesBeyond(input.scopes, actor.scopes)
   if (beyond.length > 0)
@@ -75,12 +86,15 @@ export async function createApiKey(store: Store, actor: Actor, input: CreateApiK
     rolled_from: null,
     revoke_at: null,
   }
+  return { row, key }
+}
+
+/** Store a prepared key inside the caller's write transaction: its record as the API shows it. */
+export async function insertApiKey(store: Store, trx: Kysely<Db>, actor: Actor, row: ApiKeyRow, now: Date): Promise<ApiKey> {
   const shown = toApiKey(row, now)
-  await store.writeTransaction(async (trx) => {
-    await trx.insertInto('api_keys').values(row).execute()
-    await recordEvents(store, trx, [eventRow(actor, 'api_key.created', row.id, shown, now)])
-  })
-  return { ...shown, key }
+  await trx.insertInto('api_keys').values(row).execute()
+  await recordEvents(store, trx, [eventRow(actor, 'api_key.created', row.id, shown, now)])
+  return shown
 }
 
 export type KeyStatus = 'active' | 'revoked' | 'expired' | 'all'

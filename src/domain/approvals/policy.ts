@@ -12,8 +12,14 @@ import type { Policy, PolicyRequest } from './schemas.js'
 
 export async function policyOf(db: Kysely<Db>, companyId: string): Promise<Policy> {
   const row = await db.selectFrom('approval_policies').selectAll().where('company_id', '=', companyId).executeTakeFirst()
-  if (!row) return { require_approval: [], updated_by: null, updated_at: null }
-  return { require_approval: JSON.parse(row.require) as ApprovalStep[], updated_by: row.updated_by, updated_at: row.updated_at }
+  if (!row) return { require_approval: [], bulk_threshold: null, updated_by: null, updated_at: null }
+  const steps = JSON.parse(row.require) as ApprovalStep[]
+  return {
+    require_approval: steps,
+    bulk_threshold: steps.includes('bulk') ? (row.bulk_threshold ?? null) : null,
+    updated_by: row.updated_by,
+    updated_at: row.updated_at,
+  }
 }
 
 /** Whether `step` waits for approval now: `policy` does as soon as any step does. */
@@ -31,9 +37,25 @@ export function normalized(req: PolicyRequest): ApprovalStep[] {
   return [...new Set(req.require_approval)].filter((s) => s !== 'policy')
 }
 
+/** Whether a bulk update of `rows` transactions waits for approval. */
+export function bulkNeedsApproval(policy: Policy, rows: number): boolean {
+  return policy.require_approval.includes('bulk') && rows > (policy.bulk_threshold ?? 0)
+}
+
+/** The policy's steps and threshold, compared to see whether it moved since a proposal. */
+export const policyKey = (p: Pick<Policy, 'require_approval' | 'bulk_threshold'>) =>
+  JSON.stringify([[...p.require_approval].sort(), p.bulk_threshold ?? null])
+
 /** Write the policy inside the caller's write transaction. */
-export async function writePolicy(trx: Kysely<Db>, actor: Actor, steps: ApprovalStep[], now: Date): Promise<Policy> {
-  const row = { require: JSON.stringify(steps), updated_by: actorId(actor), updated_at: now.toISOString() }
+export async function writePolicy(
+  trx: Kysely<Db>,
+  actor: Actor,
+  steps: ApprovalStep[],
+  threshold: number | null,
+  now: Date,
+): Promise<Policy> {
+  const bulk = steps.includes('bulk') ? threshold : null
+  const row = { require: JSON.stringify(steps), bulk_threshold: bulk, updated_by: actorId(actor), updated_at: now.toISOString() }
   const found = await trx.selectFrom('approval_policies').select('company_id').where('company_id', '=', actor.companyId).executeTakeFirst()
   if (found) await trx.updateTable('approval_policies').set(row).where('company_id', '=', actor.companyId).execute()
   else
@@ -41,5 +63,5 @@ export async function writePolicy(trx: Kysely<Db>, actor: Actor, steps: Approval
       .insertInto('approval_policies')
       .values({ company_id: actor.companyId, ...row })
       .execute()
-  return { require_approval: steps, updated_by: row.updated_by, updated_at: row.updated_at }
+  return { require_approval: steps, bulk_threshold: bulk, updated_by: row.updated_by, updated_at: row.updated_at }
 }

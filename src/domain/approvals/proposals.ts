@@ -7,25 +7,36 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
+import { scopesBeyond } from '../../kernel/roles.js'
 import type { ApprovalStep, Scope } from '../../kernel/vocabulary.js'
+import { type ProposalAction, proposalEntry } from '../../store/proposal-entries.js'
 import type { Db, ProposalsTable } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
-import { requireCloser, reopenIn } from '../closing/close.js'
+import { requireCloser } from '../closing/close.js'
 import { eventRow, recordEvents } from '../events.js'
-import { prepareRevert, revertIn } from '../imports/revert.js'
-import { writePolicy } from './policy.js'
+import { prepareRevert } from '../imports/revert.js'
+import { applyStep } from './apply.js'
 import type { Proposal, ProposalListQuery } from './schemas.js'
 
 /** The scope a step's approver needs (the scope the step itself takes). */
-export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = { reopen: 'close', revert: 'write', policy: 'users' }
+export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = {
+  reopen: 'close',
+  revert: 'write',
+  bulk: 'write',
+  'key-write': 'api_keys',
+  policy: 'users',
+}
 
 export function toProposal(r: Selectable<ProposalsTable>): Proposal {
+  const request = JSON.parse(r.request) as Record<string, unknown>
+  // A key-write's stored row (its secret's hash) is for applying it, never shown.
+  delete request.row
   return {
     id: r.id,
     kind: r.kind as ApprovalStep,
     target: r.target,
-    request: JSON.parse(r.request) as Record<string, unknown>,
+    request,
     effect: JSON.parse(r.effect) as Record<string, unknown>,
     state: r.state as Proposal['state'],
     proposed_by: r.proposed_by,
@@ -74,6 +85,7 @@ export async function propose(
   const p = toProposal(row)
   await store.writeTransaction(async (trx) => {
     await trx.insertInto('proposals').values(row).execute()
+    await store.writes.appendAudit(trx, [proposalEntry(row, row.proposed_by, 'proposal_requested', row.created_at)])
     await recordEvents(store, trx, [eventRow(actor, 'approval.requested', p.id, p, now)])
   })
   return p
@@ -112,18 +124,12 @@ async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise
   if (!actor.scopes.includes(scope))
     throw new AppError('forbidden', `approving a ${p.kind} takes the ${scope} scope, which this credential lacks`)
   if (p.kind === 'reopen') await requireCloser(store, actor, true)
-  if (p.kind === 'policy' && actor.kind !== 'jwt') throw new AppError('forbidden', 'approving a policy change takes a login')
-}
-
-/** Apply the step as proposed, inside the decision's write transaction. */
-async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: Proposal, now: Date) {
-  const req = p.request as { reason?: string; include_edited?: boolean; require_approval?: ApprovalStep[] }
-  // The step's event names the proposal and who proposed it; its actor is the approver.
-  const approval = { proposal_id: p.id, proposed_by: p.proposed_by, approved_by: actorId(actor) }
-  if (p.kind === 'reopen')
-    return { result: await reopenIn(store, trx, actor, p.target, String(req.reason), now, approval), learn: () => {} }
-  if (p.kind === 'revert') return revertIn(store, trx, actor, p.target, req.include_edited === true, now, approval)
-  return { result: await writePolicy(trx, actor, req.require_approval ?? [], now), learn: () => {} }
+  if ((p.kind === 'policy' || p.kind === 'key-write') && actor.kind !== 'jwt')
+    throw new AppError('forbidden', `approving a ${p.kind} takes a login`)
+  if (p.kind === 'key-write') {
+    const beyond = scopesBeyond((p.effect as { key?: { scopes?: string[] } }).key?.scopes ?? [], actor.scopes)
+    if (beyond.length) throw new AppError('forbidden', `approving this key takes ${beyond.join(', ')}, which your role lacks`)
+  }
 }
 
 async function decide(trx: Kysely<Db>, actor: Actor, p: Proposal, state: Proposal['state'], now: Date, extra: object = {}) {
@@ -135,6 +141,19 @@ async function decide(trx: Kysely<Db>, actor: Actor, p: Proposal, state: Proposa
     .where('state', '=', 'pending')
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
+}
+
+/** Chain the decision: the proposal's row as it now stands, read back inside the decision's transaction. */
+async function chainDecision(store: Store, trx: Kysely<Db>, actor: Actor, id: string, now: Date): Promise<Proposal> {
+  const row = await trx
+    .selectFrom('proposals')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!row) throw notFound('proposal')
+  await store.writes.appendAudit(trx, [proposalEntry(row, actorId(actor), `proposal_${row.state}` as ProposalAction, now.toISOString())])
+  return toProposal(row)
 }
 
 /** Codes of a step the data no longer allows: the proposal fails with the reason. */
@@ -158,7 +177,7 @@ export async function approveProposal(store: Store, actor: Actor, id: string, no
         .set({ result: JSON.stringify(result) })
         .where('id', '=', p.id)
         .execute()
-      const proposal = await getProposal(trx, actor.companyId, id)
+      const proposal = await chainDecision(store, trx, actor, id, now)
       await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
       return { proposal, learn }
     })
@@ -168,7 +187,7 @@ export async function approveProposal(store: Store, actor: Actor, id: string, no
     if (raced || !(e instanceof AppError) || !STALE.has(e.code)) throw e
     const failed = await store.writeTransaction(async (trx) => {
       if (!(await decide(trx, actor, p, 'failed', now, { reason: e.message }))) return null
-      const proposal = await getProposal(trx, actor.companyId, id)
+      const proposal = await chainDecision(store, trx, actor, id, now)
       await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
       return proposal
     })
@@ -185,7 +204,7 @@ export async function rejectProposal(store: Store, actor: Actor, id: string, rea
     throw new AppError('forbidden', `rejecting a ${p.kind} takes the ${STEP_SCOPE[p.kind]} scope (or being its proposer)`)
   return store.writeTransaction(async (trx) => {
     if (!(await decide(trx, actor, p, 'rejected', now, { reason }))) requirePending(await getProposal(trx, actor.companyId, id))
-    const proposal = await getProposal(trx, actor.companyId, id)
+    const proposal = await chainDecision(store, trx, actor, id, now)
     await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
     return proposal
   })

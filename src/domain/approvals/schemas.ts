@@ -11,14 +11,31 @@ export const PolicyRequest = z
       .array(ApprovalStep)
       .max(APPROVAL_STEPS.length)
       .openapi({ description: 'the steps that wait for a second person; [] turns the policy off' }),
+    bulk_threshold: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .openapi({ description: 'with bulk: a bulk update of more transactions than this is a proposal (required with bulk)' }),
   })
   .strict()
+  .superRefine((v, ctx) => {
+    if (v.require_approval.includes('bulk') && v.bulk_threshold === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bulk_threshold'],
+        message: 'is required with bulk (the rows a bulk update may change unapproved)',
+      })
+  })
   .openapi('PolicyRequest')
 export type PolicyRequest = z.infer<typeof PolicyRequest>
 
 export const Policy = z
   .object({
     require_approval: z.array(ApprovalStep),
+    /** With bulk: a bulk update of more transactions than this waits; null without bulk. */
+    bulk_threshold: z.number().int().nullable(),
     /** Null while the company never set one (off). */
     updated_by: z.string().nullable(),
     updated_at: Timestamp.nullable(),
@@ -30,11 +47,11 @@ export const Proposal = z
   .object({
     id: z.string(),
     kind: ApprovalStep,
-    /** The month (reopen), the batch id (revert), `policy`. */
+    /** The month (reopen), the batch id (revert), the rows' count (bulk), the key's name (key-write), `policy`. */
     target: z.string(),
     /** The request as given. */
     request: z.record(z.string(), z.unknown()),
-    /** What approving would do, computed when proposed: a reopen's month and its close record, a revert's dry run, the policy before and after. */
+    /** What approving would do, computed when proposed: a reopen's month and its close record, a revert's dry run, a bulk update's rows and their changes, the key, the policy before and after. */
     effect: z.record(z.string(), z.unknown()),
     state: z.enum(PROPOSAL_STATES),
     proposed_by: z.string().openapi({ example: 'user:0193…' }),
@@ -69,3 +86,11 @@ export const RejectRequest = z
   .object({ reason: z.string().trim().min(1, 'is required').max(500).openapi({ description: 'why the proposal is rejected (audited)' }) })
   .strict()
   .openapi('RejectRequest')
+
+/** A key-write proposal (202 of POST /api-keys): the key's secret, shown to the proposer once; it works once approved. */
+export const ProposedKey = Proposal.extend({
+  key: z
+    .string()
+    .openapi({ description: 'the full key, shown once, to the proposer only; it authenticates once the proposal is approved' }),
+}).openapi('ProposedKey')
+export type ProposedKey = z.infer<typeof ProposedKey>

@@ -10,9 +10,13 @@ import { reopenMonth, toRecord } from '../closing/close.js'
 import type { CloseRecord } from '../closing/schemas.js'
 import { revertImportBatch } from '../imports/revert.js'
 import type { RevertImportRequest, RevertResult } from '../imports/revert-schemas.js'
-import { needsApproval, normalized, policyOf, requirePolicySetter, writePolicy } from './policy.js'
+import { bulkNeedsApproval, needsApproval, normalized, policyOf, requirePolicySetter, writePolicy } from './policy.js'
 import { propose } from './proposals.js'
-import type { Policy, PolicyRequest, Proposal } from './schemas.js'
+import type { Policy, PolicyRequest, Proposal, ProposedKey } from './schemas.js'
+import type { BulkUpdateRequest } from '../schemas.js'
+import { type BulkResult, bulkIds, bulkUpdateIn, bulkUpdateTransactions } from '../transactions/updates.js'
+import { createApiKey, prepareApiKey, toApiKey, writesWith } from '../api-keys/keys.js'
+import type { CreateApiKeyRequest, CreatedApiKey } from '../api-keys/schemas.js'
 
 /** A step's answer: done (200) or proposed (202). */
 export type Outcome<T> = { done: T } | { proposal: Proposal }
@@ -70,7 +74,52 @@ export async function setPolicy(store: Store, actor: Actor, req: PolicyRequest, 
   requirePolicySetter(actor)
   const current = await policyOf(store.db, actor.companyId)
   const steps = normalized(req)
-  if (!needsApproval(current, 'policy')) return { done: await store.writeTransaction((trx) => writePolicy(trx, actor, steps, now)) }
-  const effect = { before: current.require_approval, after: steps }
-  return { proposal: await propose(store, actor, 'policy', 'policy', { require_approval: steps }, effect, now) }
+  const threshold = steps.includes('bulk') ? (req.bulk_threshold ?? null) : null
+  if (!needsApproval(current, 'policy'))
+    return { done: await store.writeTransaction((trx) => writePolicy(trx, actor, steps, threshold, now)) }
+  const effect = {
+    before: current.require_approval,
+    after: steps,
+    bulk_threshold_before: current.bulk_threshold,
+    bulk_threshold_after: threshold,
+  }
+  return { proposal: await propose(store, actor, 'policy', 'policy', { require_approval: steps, bulk_threshold: threshold }, effect, now) }
+}
+
+/** A bulk update over the policy's threshold: proposed with every row it names and each field's change. */
+export async function requestBulkUpdate(store: Store, actor: Actor, req: BulkUpdateRequest, now: Date): Promise<Outcome<BulkResult>> {
+  const policy = await policyOf(store.db, actor.companyId)
+  const rows = bulkIds(req).length
+  if (!bulkNeedsApproval(policy, rows)) return { done: await bulkUpdateTransactions(store, actor, req, now) }
+  const dry = await store.writeTransaction((trx) => bulkUpdateIn(store, trx, actor, req, now, { dryRun: true }))
+  const effect = {
+    rows,
+    threshold: policy.bulk_threshold,
+    changed: dry.changed.filter((r) => Object.keys(r.changes).length > 0).length,
+    transactions: dry.changed,
+  }
+  const request = { transaction_ids: bulkIds(req), updates: req.updates }
+  return { proposal: await propose(store, actor, 'bulk', `${rows} transactions`, request, effect, now) }
+}
+
+/**
+ * A key with a write scope under the policy: its secret is made now and shown to the proposer alone
+ * (in this answer, once); the proposal keeps its hash, and approving stores the key with that hash
+ * (docs/decisions.md, "A key-write proposal's secret").
+ */
+export async function requestKeyCreate(
+  store: Store,
+  actor: Actor,
+  input: CreateApiKeyRequest,
+  now: Date,
+): Promise<Outcome<CreatedApiKey> | { proposal: ProposedKey }> {
+  if (!writesWith(input.scopes) || !needsApproval(await policyOf(store.db, actor.companyId), 'key-write'))
+    return { done: await createApiKey(store, actor, input, now) }
+  const { row, key } = prepareApiKey(actor, input, now)
+  const shown = toApiKey(row, now)
+  const effect = { key: { ...shown, created_at: null, is_active: false }, scopes: shown.scopes }
+  // `row` (with the secret's hash) is kept to apply the step; a proposal never shows it.
+  const request = { name: input.name, scopes: shown.scopes, expires_at: row.expires_at, key_prefix: row.key_prefix, row }
+  const p = await propose(store, actor, 'key-write', row.name, request, effect, now)
+  return { proposal: { ...p, key } }
 }

@@ -10,7 +10,7 @@ import { actorId } from '../actor.js'
 import type { AuditEntry, Transaction } from '../schemas.js'
 
 export type AuditAction = AuditEntry['action']
-type Changes = Record<string, { before: unknown; after: unknown }>
+export type Changes = Record<string, { before: unknown; after: unknown }>
 
 const AUDITED = AUDITED_TRANSACTION_FIELDS
 

@@ -8,7 +8,7 @@ import type { Store } from '../../store/store.js'
 import type { Db } from '../../store/schema.js'
 import type { TransactionRow } from '../../store/transaction-codec.js'
 import type { Actor } from '../actor.js'
-import { auditRow, creationRow, diff, history } from './audit.js'
+import { auditRow, type Changes, creationRow, diff, history } from './audit.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { AppError, notFound, validation } from '../../kernel/errors.js'
@@ -250,91 +250,112 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
     })
 }
 
-export async function bulkUpdateTransactions(
-  store: Store,
-  actor: Actor,
-  req: BulkUpdateRequest,
-  now: Date,
-): Promise<{ updated: number; transactions: Transaction[] }> {
-  // UUIDs are found whatever their case; they are answered in lower case.
-  const ids = [...new Set(req.transaction_ids.map((id) => id.toLowerCase()))]
-  const u = req.updates
-  if (u.tags !== undefined && (u.add_tags !== undefined || u.remove_tags !== undefined)) {
-    throw validation('updates.tags', 'replaces all tags: give it alone, or use add_tags / remove_tags')
-  }
+/** The transactions a bulk update names, once each: UUIDs are found whatever their case. */
+export const bulkIds = (req: BulkUpdateRequest) => [...new Set(req.transaction_ids.map((id) => id.toLowerCase()))]
+
+export type BulkResult = { updated: number; transactions: Transaction[] }
+/** A row a bulk update names: its `updated_at` before, and each field's before and after (none: as asked already). */
+export type BulkChange = { id: string; transaction_date: string; updated_at: string; changes: Changes }
+
+export async function bulkUpdateTransactions(store: Store, actor: Actor, req: BulkUpdateRequest, now: Date): Promise<BulkResult> {
   return store
-    .writeTransaction(async (trx) => {
-      const rows = await lockRows(store, trx, actor.companyId, ids)
-      if (rows.length !== ids.length) {
-        const found = new Set(rows.map((r) => r.id))
-        const missing = ids.filter((id) => !found.has(id))
-        throw new AppError(
-          'not_found',
-          `${count(missing.length, 'transaction')} not found; nothing was changed: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
-          {
-            details: missing.map((id) => ({ path: 'transaction_ids', message: `${id} not found` })),
-          },
-        )
-      }
-      for (const row of rows) checkStatus(row.status, u.status, row.id)
-      const lockDate = await lockDateOf(trx, actor.companyId)
-      /** Rows in a closed period the request would change: all-or-nothing, so one refuses the whole request. */
-      const locked: TransactionRow[] = []
-      const ts = now.toISOString()
-      const out: Transaction[] = []
-      const audit = []
-      const events = []
-      const delta = new LabelDelta()
-      for (const row of rows) {
-        const next: TransactionRow = { ...row, updated_at: ts }
-        for (const f of ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status'] as const) {
-          if (u[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = u[f]
-        }
-        if (u.is_reconciled !== undefined) next.is_reconciled = u.is_reconciled ? 1 : 0
-        if (u.tags !== undefined || u.add_tags || u.remove_tags) {
-          let tags: string[] = u.tags ?? (JSON.parse(row.tags) as string[])
-          if (u.add_tags) tags = [...tags, ...u.add_tags]
-          if (u.remove_tags) tags = tags.filter((t) => !u.remove_tags!.includes(t))
-          next.tags = JSON.stringify([...new Set(tags)])
-        }
-        if (categorizedByHand(u)) next.ai_confidence_score = null
-        const before = toTransaction(row)
-        const after = toTransaction(next)
-        const changes = diff(before, after)
-        out.push(Object.keys(changes).length ? after : before)
-        if (Object.keys(changes).length === 0) continue
-        if (isLocked(lockDate, row.transaction_date)) {
-          locked.push(row)
-          continue
-        }
-        await store.tx.update(trx, next)
-        audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
-        events.push(updatedEvent(actor, after, Object.keys(changes), now))
-        delta.note(row, next)
-      }
-      if (locked.length && lockDate) {
-        const first = locked[0]
-        const more = locked.length > 1 ? ` and ${count(locked.length - 1, 'other')} of the request` : ''
-        // The database transaction rolls back what the loop wrote before.
-        throw periodLocked(
-          lockDate,
-          first.transaction_date,
-          `transaction ${first.id} (dated ${first.transaction_date})${more}`,
-          'transaction_ids',
-        )
-      }
-      await store.writes.appendAudit(trx, audit, 1000)
-      const order = new Map(ids.map((id, i) => [id, i]))
-      out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
-      const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
-      await recordEvents(store, trx, events)
-      // `updated` counts the transactions the request applied to (those already as asked included)
-      return { result: { updated: rows.length, transactions: out }, learn }
-    })
+    .writeTransaction((trx) => bulkUpdateIn(store, trx, actor, req, now))
     .then(({ result, learn }) => {
       learn()
       return result
     })
+}
+
+/**
+ * The bulk update inside the caller's write transaction. `expected` (an approved proposal's rows
+ * and their `updated_at` then): any row changed since refuses the whole update. `dryRun`: checked
+ * and its changes computed, nothing written (a proposal's effect).
+ */
+export async function bulkUpdateIn(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  req: BulkUpdateRequest,
+  now: Date,
+  o: { expected?: ReadonlyMap<string, string>; dryRun?: boolean } = {},
+): Promise<{ result: BulkResult; learn: () => void; changed: BulkChange[] }> {
+  const { expected, dryRun } = o
+  const ids = bulkIds(req)
+  const u = req.updates
+  if (u.tags !== undefined && (u.add_tags !== undefined || u.remove_tags !== undefined)) {
+    throw validation('updates.tags', 'replaces all tags: give it alone, or use add_tags / remove_tags')
+  }
+  const rows = await lockRows(store, trx, actor.companyId, ids)
+  if (rows.length !== ids.length) {
+    const found = new Set(rows.map((r) => r.id))
+    const missing = ids.filter((id) => !found.has(id))
+    throw new AppError(
+      'not_found',
+      `${count(missing.length, 'transaction')} not found; nothing was changed: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
+      {
+        details: missing.map((id) => ({ path: 'transaction_ids', message: `${id} not found` })),
+      },
+    )
+  }
+  for (const row of rows) checkStatus(row.status, u.status, row.id)
+  const moved = expected && rows.find((r) => expected.get(r.id) !== r.updated_at)
+  if (moved) throw new AppError('conflict', `transaction ${moved.id} changed since the bulk update was proposed`)
+  const lockDate = await lockDateOf(trx, actor.companyId)
+  /** Rows in a closed period the request would change: all-or-nothing, so one refuses the whole request. */
+  const locked: TransactionRow[] = []
+  const ts = now.toISOString()
+  const out: Transaction[] = []
+  const audit = []
+  const events = []
+  const changed: BulkChange[] = []
+  const delta = new LabelDelta()
+  for (const row of rows) {
+    const next: TransactionRow = { ...row, updated_at: ts }
+    for (const f of ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'status'] as const) {
+      if (u[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = u[f]
+    }
+    if (u.is_reconciled !== undefined) next.is_reconciled = u.is_reconciled ? 1 : 0
+    if (u.tags !== undefined || u.add_tags || u.remove_tags) {
+      let tags: string[] = u.tags ?? (JSON.parse(row.tags) as string[])
+      if (u.add_tags) tags = [...tags, ...u.add_tags]
+      if (u.remove_tags) tags = tags.filter((t) => !u.remove_tags!.includes(t))
+      next.tags = JSON.stringify([...new Set(tags)])
+    }
+    if (categorizedByHand(u)) next.ai_confidence_score = null
+    const before = toTransaction(row)
+    const after = toTransaction(next)
+    const changes = diff(before, after)
+    out.push(Object.keys(changes).length ? after : before)
+    changed.push({ id: row.id, transaction_date: row.transaction_date, updated_at: row.updated_at, changes })
+    if (Object.keys(changes).length === 0) continue
+    if (isLocked(lockDate, row.transaction_date)) {
+      locked.push(row)
+      continue
+    }
+    if (!dryRun) await store.tx.update(trx, next)
+    audit.push(auditRow(actor, 'bulk_update', row.id, changes, now))
+    events.push(updatedEvent(actor, after, Object.keys(changes), now))
+    delta.note(row, next)
+  }
+  if (locked.length && lockDate) {
+    const first = locked[0]
+    const more = locked.length > 1 ? ` and ${count(locked.length - 1, 'other')} of the request` : ''
+    // The database transaction rolls back what the loop wrote before.
+    throw periodLocked(
+      lockDate,
+      first.transaction_date,
+      `transaction ${first.id} (dated ${first.transaction_date})${more}`,
+      'transaction_ids',
+    )
+  }
+  const order = new Map(ids.map((id, i) => [id, i]))
+  out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+  if (dryRun) return { result: { updated: rows.length, transactions: out }, learn: () => {}, changed }
+  await store.writes.appendAudit(trx, audit, 1000)
+  const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
+  await recordEvents(store, trx, events)
+  // `updated` counts the transactions the request applied to (those already as asked included)
+  return { result: { updated: rows.length, transactions: out }, learn, changed }
 }
 
 export async function getTransactionDetail(store: Store, companyId: string, id: string): Promise<TransactionDetail> {

@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi'
 import { verifyChain } from '../../store/audit-chain.js'
 import { verifyCreations } from '../../store/creations.js'
+import { verifyProposals } from '../../store/proposal-entries.js'
 import type { Store } from '../../store/store.js'
 
 export const AuditVerification = z
@@ -15,21 +16,40 @@ export const AuditVerification = z
       .number()
       .int()
       .openapi({ description: 'transactions compared with the creations the chain records (0 when the chain itself is broken)' }),
+    proposals: z
+      .number()
+      .int()
+      .openapi({ description: 'proposals found as their last audit entry recorded them (0 when the chain or the rows are broken)' }),
     head: z.object({
       id: z.number().int().nullable().openapi({ description: "the id of the chain's last entry (null: no entry yet)" }),
       hash: z.string().openapi({ description: "SHA-256 (hex) of the chain's last entry" }),
     }),
     broken: z
       .object({
-        kind: z.enum(['changed', 'removed', 'inserted', 'row_inserted', 'rows_deleted', 'rows_changed']).openapi({
-          description:
-            'an entry changed, removed or inserted; or a transaction row inserted, rows deleted, or rows not as created, outside finctl',
-        }),
+        kind: z
+          .enum([
+            'changed',
+            'removed',
+            'inserted',
+            'row_inserted',
+            'rows_deleted',
+            'rows_changed',
+            'proposal_changed',
+            'proposal_inserted',
+            'proposal_removed',
+          ])
+          .openapi({
+            description:
+              'an entry changed, removed or inserted; a transaction row inserted, rows deleted, or rows not as created; or a proposal changed, inserted or deleted, outside finctl',
+          }),
         entry_id: z.number().int().nullable().openapi({
           description:
             "the entry changed or inserted; for a removal the entry after the gap (null: at the end); for rows, their group's rows_created entry",
         }),
-        transaction_id: z.string().nullable().openapi({ description: 'the transaction row inserted outside finctl, when it can be named' }),
+        transaction_id: z
+          .string()
+          .nullable()
+          .openapi({ description: 'the transaction row inserted outside finctl, or the proposal changed, when it can be named' }),
         after_id: z.number().int().nullable().openapi({ description: 'the last intact entry before the break' }),
         message: z.string(),
       })
@@ -39,7 +59,10 @@ export const AuditVerification = z
   .openapi('AuditVerification')
 export type AuditVerification = z.infer<typeof AuditVerification>
 
-/** On one snapshot (SQLite: a read transaction; PostgreSQL: repeatable read), so a writer's rows, entries and head agree. */
+/**
+ * The chain, then the rows, then the proposals: the first break found. On one snapshot (SQLite: a
+ * read transaction; PostgreSQL: repeatable read), so a writer's rows, entries and head agree.
+ */
 export function verifyAudit(store: Store, companyId: string): Promise<AuditVerification> {
   return store.db
     .transaction()
@@ -48,8 +71,17 @@ export function verifyAudit(store: Store, companyId: string): Promise<AuditVerif
     .execute(async (db) => {
       const chain = await verifyChain(db, companyId)
       const base = { entries: chain.entries, head: chain.head }
-      if (chain.broken) return { intact: false, ...base, transactions: 0, broken: { ...chain.broken, transaction_id: null } }
+      if (chain.broken) return { intact: false, ...base, transactions: 0, proposals: 0, broken: { ...chain.broken, transaction_id: null } }
       const rows = await verifyCreations(db, store.tx, companyId)
-      return { intact: rows.broken === null, ...base, transactions: rows.rows, broken: rows.broken && { ...rows.broken, after_id: null } }
+      if (rows.broken) return { intact: false, ...base, transactions: rows.rows, proposals: 0, broken: { ...rows.broken, after_id: null } }
+      const p = await verifyProposals(db, companyId)
+      const broken = p.broken && {
+        kind: p.broken.kind,
+        entry_id: p.broken.entry_id,
+        after_id: null,
+        transaction_id: p.broken.proposal_id,
+        message: p.broken.message,
+      }
+      return { intact: broken === null, ...base, transactions: rows.rows, proposals: p.proposals, broken }
     })
 }

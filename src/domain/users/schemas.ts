@@ -57,6 +57,28 @@ export const CreatedInvitation = Invitation.extend({
 }).openapi('CreatedInvitation')
 export type CreatedInvitation = z.infer<typeof CreatedInvitation>
 
+export const InvitationState = z.enum(['pending', 'accepted', 'revoked', 'expired'])
+
+/** An invitation as `users invitations` lists it: its state and what became of it, never its token. */
+export const InvitationStatus = Invitation.extend({
+  state: InvitationState,
+  accepted_at: Timestamp.nullable(),
+  user_id: z.string().nullable().openapi({ description: 'the user who accepted it' }),
+  revoked_at: Timestamp.nullable(),
+  revoked_by: z.string().nullable(),
+}).openapi('InvitationStatus')
+export type InvitationStatus = z.infer<typeof InvitationStatus>
+
+export const InvitationListQuery = z
+  .object({
+    all: z
+      .enum(['true', 'false'])
+      .optional()
+      .transform((v) => v === 'true')
+      .openapi({ type: 'string', description: 'true: accepted, revoked and expired ones too (default: pending only)' }),
+  })
+  .strict()
+
 export const AcceptInvitationRequest = z
   .object({ token: z.string().trim().min(1, 'is required').max(200), password: z.string().min(1, 'is required').max(1024) })
   .strict()

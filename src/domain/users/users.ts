@@ -98,6 +98,8 @@ export async function inviteUser(store: Store, actor: Actor, input: InviteReques
     expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString(),
     accepted_at: null,
     user_id: null,
+    revoked_at: null,
+    revoked_by: null,
   }
   const shown = toInvitation(row)
   await store.writeTransaction(async (trx) => {
@@ -116,6 +118,7 @@ export async function acceptInvitation(store: Store, token: string, password: st
   if (password.length < 8) throw validation('password', 'must be at least 8 characters')
   const inv = await store.db.selectFrom('user_invitations').selectAll().where('token_hash', '=', hashApiKey(token)).executeTakeFirst()
   if (!inv || inv.accepted_at) throw spent()
+  if (inv.revoked_at) throw new AppError('unauthorized', `this invitation was revoked at ${inv.revoked_at}: ask for a new one`)
   if (inv.expires_at <= now.toISOString())
     throw new AppError('unauthorized', `this invitation expired at ${inv.expires_at}: ask for a new one`)
   const user: UserRow = {
@@ -130,12 +133,13 @@ export async function acceptInvitation(store: Store, token: string, password: st
   await store.writeTransaction(async (trx) => {
     const taken = await trx.selectFrom('users').select('id').where('email', '=', inv.email).executeTakeFirst()
     if (taken) throw new AppError('conflict', `a user with the email ${inv.email} already exists: log in with it`)
-    // Accepted once, even if two accept at the same moment.
+    // Accepted once, even if two accept (or one accepts and an owner revokes) at the same moment.
     const marked = await trx
       .updateTable('user_invitations')
       .set({ accepted_at: now.toISOString(), user_id: user.id })
       .where('id', '=', inv.id)
       .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
       .executeTakeFirst()
     if (Number(marked.numUpdatedRows) !== 1) throw spent()
     await trx.insertInto('users').values(user).execute()

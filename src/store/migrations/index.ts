@@ -48,6 +48,7 @@ import * as documents from './0038_documents.js'
 import * as documentFields from './0039_document_fields.js'
 import * as closePacks from './0040_close_packs.js'
 import * as importReviewFiles from './0041_import_review_files.js'
+import * as peopleChained from './0042_people_chained.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -94,6 +95,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0039_document_fields', documentFields],
   ['0040_close_packs', closePacks],
   ['0041_import_review_files', importReviewFiles],
+  ['0042_people_chained', peopleChained],
 ]
 
 /** Every migration, in order, for one dialect. */

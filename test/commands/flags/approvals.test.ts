@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { registerApprove } from '../../../commands/approvals/approve.js'
 import { registerList } from '../../../commands/approvals/list.js'
-import { registerPolicySet, registerPolicyShow, stepsFlag, thresholdsFlag } from '../../../commands/approvals/policy.js'
+import { registerPolicySet, registerPolicyShow, stepsFlag, thresholdFlag, thresholdsFlag } from '../../../commands/approvals/policy.js'
 import { registerReject } from '../../../commands/approvals/reject.js'
 import { registerShow } from '../../../commands/approvals/show.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
@@ -23,6 +23,19 @@ describe('policy flags', () => {
     expect((await parseError(registerPolicySet, ['policy', 'set', '--require-approval'], 'policy')).code).toBe(
       'commander.optionMissingArgument',
     )
+  })
+
+  it('set: --bulk-threshold goes with bulk, a whole number from 1 to 1000', async () => {
+    const argv = ['policy', 'set', '--require-approval', 'bulk,key-write', '--bulk-threshold', '50']
+    const { opts } = await parseFlags(registerPolicySet, argv, 'policy')
+    expect(opts).toEqual({ requireApproval: 'bulk,key-write', bulkThreshold: '50' })
+    expect(stepsFlag(opts.requireApproval)).toEqual(['bulk', 'key-write'])
+    expect(thresholdFlag('50', ['bulk'])).toBe(50)
+    expect(thresholdFlag(undefined, ['reopen'])).toBeUndefined()
+    expect(() => thresholdFlag(undefined, ['bulk'])).toThrow(/--bulk-threshold N is required with bulk/)
+    expect(() => thresholdFlag('5', ['reopen'])).toThrow(/--bulk-threshold goes with --require-approval bulk/)
+    for (const bad of ['0', '1001', '2.5', 'many'])
+      expect(() => thresholdFlag(bad, ['bulk'])).toThrow(/--bulk-threshold: ".*" is not a whole number/)
   })
 })
 

@@ -1,8 +1,10 @@
 /** `finctl users` flag parsing through each verb's runF: nothing runs (test/helpers/flag-parsing.ts). */
 import { describe, expect, it } from 'vitest'
 import { registerDisable } from '../../../commands/users/disable.js'
+import { registerInvitations } from '../../../commands/users/invitations.js'
 import { registerInvite } from '../../../commands/users/invite.js'
 import { registerList } from '../../../commands/users/list.js'
+import { registerRevokeInvite } from '../../../commands/users/revoke-invite.js'
 import { registerSetRole } from '../../../commands/users/set-role.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
 
@@ -31,5 +33,13 @@ describe('users flags', () => {
     expect(globals.yes).toBe(true)
     expect(args).toEqual(['U1'])
     expect((await parseError(registerDisable, ['users', 'disable'], 'users')).code).toBe('commander.missingArgument')
+  })
+
+  it('invitations: --all; revoke-invite: ID required', async () => {
+    expect((await parseFlags(registerInvitations, ['users', 'invitations'], 'users')).opts).toEqual({})
+    expect((await parseFlags(registerInvitations, ['users', 'invitations', '--all'], 'users')).opts).toEqual({ all: true })
+    expect((await parseError(registerInvitations, ['users', 'invitations', 'x'], 'users')).code).toBe('commander.excessArguments')
+    expect((await parseFlags(registerRevokeInvite, ['users', 'revoke-invite', 'I1'], 'users')).args).toEqual(['I1'])
+    expect((await parseError(registerRevokeInvite, ['users', 'revoke-invite'], 'users')).code).toBe('commander.missingArgument')
   })
 })

@@ -1,0 +1,71 @@
+/**
+ * `finctl policy set --require-approval bulk,key-write --bulk-threshold N` in process: the
+ * bookkeeper's bulk update over the threshold and the owner's write key become proposals (exit 15,
+ * the id said; the key printed to its proposer once), another owner approves them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
+
+describe('bulk and key-write proposals, in process', () => {
+  let sb: InProcessSandbox
+  const ids: string[] = []
+
+  async function join(profile: string, email: string, role: string, password: string) {
+    await sb.ok(['profile', 'add', profile, '--database', sb.database])
+    const inv = await sb.json(['users', 'invite', '--email', email, '--role', role, '--json'])
+    sb.secrets.add(inv.token)
+    await sb.ok(['--profile', profile, 'login', '--invite', inv.token, '--password-stdin'], { input: `${password}\n` })
+  }
+
+  beforeAll(async () => {
+    sb = new InProcessSandbox('approval-steps')
+    await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-approvals\n' })
+    sb.remember(sb.profiles().profiles.local.api_key)
+    await join('ana', 'ana@steps.test', 'bookkeeper', 'password-of-ana')
+    await join('olga', 'olga@steps.test', 'owner', 'password-of-olga')
+    const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
+    for (const d of ['10', '11', '12']) {
+      const args = ['tx', 'create', '--account', acct, '--date', `2026-04-${d}`, '--amount', '-5.00', '--description', `Row ${d}`, '--json']
+      ids.push((await sb.json<{ id: string }>(args)).id)
+    }
+  })
+  afterAll(() => sb?.cleanup())
+
+  it('policy set: bulk without --bulk-threshold exits 2 naming it; with it, the policy says the threshold', async () => {
+    const bad = await sb.run(['policy', 'set', '--require-approval', 'bulk'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--bulk-threshold N is required with bulk')
+    const set = await sb.run(['policy', 'set', '--require-approval', 'bulk,key-write', '--bulk-threshold', '2'])
+    expect(set.code, set.stderr).toBe(0)
+    expect(set.stderr).toContain('approval now needed for: bulk, key-write (bulk: over 2 transactions)')
+    expect(await sb.json(['policy', 'show', '--json'])).toMatchObject({ require_approval: ['bulk', 'key-write'], bulk_threshold: 2 })
+  })
+
+  it("the bookkeeper's bulk update of 3 rows is a proposal (exit 15); another owner approves it", async () => {
+    const r = await sb.run(['--profile', 'ana', 'tx', 'bulk-update', '--ids', ids.join(','), '--set', 'category=Office', '--yes', '--json'])
+    expect(r.code, r.stderr).toBe(15)
+    const p = JSON.parse(r.stdout)
+    expect(p).toMatchObject({ kind: 'bulk', target: '3 transactions', effect: { rows: 3, changed: 3 } })
+    expect(r.stderr).toContain(`proposal ${p.id} waits for approval (bulk 3 transactions)`)
+    expect((await sb.run(['--profile', 'ana', 'approvals', 'approve', p.id])).code).toBe(4)
+    const ok = await sb.run(['approvals', 'approve', p.id])
+    expect(ok.code, ok.stderr).toBe(0)
+    for (const id of ids) expect((await sb.json<{ category: string }>(['tx', 'get', id, '--json'])).category).toBe('Office')
+  })
+
+  it("the owner's write key is a proposal: the key printed to them once, working once another owner approves", async () => {
+    const r = await sb.run(['keys', 'create', '--name', 'writer', '--scopes', 'read,write', '--json'])
+    expect(r.code, r.stderr).toBe(15)
+    const p = JSON.parse(r.stdout)
+    sb.secrets.add(p.key)
+    expect(p).toMatchObject({ kind: 'key-write', target: 'writer', state: 'pending' })
+    expect(r.stderr).toContain('the key works once another person approves it')
+    const shown = await sb.run(['--profile', 'olga', 'approvals', 'show', p.id, '--json'])
+    expect(shown.stdout).not.toContain(p.key)
+    expect((await sb.run(['approvals', 'approve', p.id])).code).toBe(4)
+    const ok = await sb.run(['--profile', 'olga', 'approvals', 'approve', p.id])
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(ok.stdout).not.toContain(p.key)
+    expect(await sb.json(['keys', 'list', '--json'])).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'writer' })]))
+  })
+})
