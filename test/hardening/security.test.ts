@@ -36,7 +36,7 @@ function request(h: Harness, method: string, path: string, creds: Creds, body?: 
 }
 
 // A pending row's {line} is a number in the batch {id} names.
-const fill = (path: string, id: string) => path.replace('{line}', '2').replace(/\{[^}]+\}/g, encodeURIComponent(id))
+const fill = (path: string, id: string) => path.replace('{line}', '2').replace('{part}', '0').replace(/\{[^}]+\}/g, encodeURIComponent(id))
 const key = (r: Route) => `${r.method} ${r.path}`
 const isWrite = (r: Route) => r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
 
@@ -217,6 +217,10 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
       return { reason: 'hijacked' }
     case 'POST /api-v1/documents/{id}/links':
       return { transaction_id: w.txA }
+    case 'PUT /api-v1/imports/{id}/file/{part}':
+      return { content_base64: 'eA==' }
+    case 'POST /api-v1/imports/{id}/remap':
+      return { invert_sign: true }
     default:
       return isWrite(r) ? {} : undefined
   }

@@ -104,7 +104,7 @@ export const FilePartParam = z.object({
     .int()
     .min(0)
     .max(Math.ceil(MAX_KEPT_FILE / FILE_PART_BYTES) - 1)
-    .openapi({ param: { name: 'part', in: 'path' } }),
+    .openapi({ param: { name: 'part', in: 'path', required: true } }),
 })
 
 export const FilePartRequest = z

@@ -476,10 +476,10 @@ describe('accounts, categories, company, in process', () => {
       expect(rows).toContainEqual(['Software', 'operating_expenses', 'operations', '3'])
     })
 
-    it('company --json: {id, name, base_currency, created_at, lock_date}', async () => {
+    it('company --json: {id, name, base_currency, created_at, lock_date, pack_public_key}', async () => {
       const c = await sb.json(['company', '--json'])
-      expect(Object.keys(c).sort()).toEqual(['base_currency', 'created_at', 'id', 'lock_date', 'name'])
-      expect(c).toMatchObject({ id: companyId, name: 'Tally Test Co', base_currency: 'USD', lock_date: null })
+      expect(Object.keys(c).sort()).toEqual(['base_currency', 'created_at', 'id', 'lock_date', 'name', 'pack_public_key'])
+      expect(c).toMatchObject({ id: companyId, name: 'Tally Test Co', base_currency: 'USD', lock_date: null, pack_public_key: null })
       expect(c.created_at).toMatch(ISO)
     })
   })
