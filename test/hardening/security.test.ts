@@ -36,7 +36,11 @@ function request(h: Harness, method: string, path: string, creds: Creds, body?: 
 }
 
 // A pending row's {line} is a number in the batch {id} names.
-const fill = (path: string, id: string) => path.replace('{line}', '2').replace('{part}', '0').replace(/\{[^}]+\}/g, encodeURIComponent(id))
+const fill = (path: string, id: string) =>
+  path
+    .replace('{line}', '2')
+    .replace('{part}', '0')
+    .replace(/\{[^}]+\}/g, encodeURIComponent(id))
 const key = (r: Route) => `${r.method} ${r.path}`
 const isWrite = (r: Route) => r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
 
