@@ -91,21 +91,8 @@ export async function runClose(host: VerbHost, o: CloseOptions, [m]: string[]): 
 }
 
 async function exportPlan(m: string, o: CloseOptions) {
-  const { EXPORT_FORMATS } = await import('../../src/jobs/export/format.js')
-  const formats = [
-    ...new Set(
-      (o.export ?? '')
-        .split(',')
-        .map((f) => f.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ]
-  const wrong = formats.filter((f) => !(EXPORT_FORMATS as readonly string[]).includes(f))
-  if (!formats.length || wrong.length)
-    throw new AppError(
-      'usage',
-      `--export takes formats among ${EXPORT_FORMATS.join(', ')}${wrong.length ? `, not ${wrong.join(', ')}` : ''}`,
-    )
+  const { formatsFlag } = await import('../../src/jobs/export/format.js')
+  const formats = formatsFlag(o.export ?? '', '--export')
   const { checkCloseExports, readAccountsMap } = await import('../../src/jobs/export/close-exports.js')
   let accountsMap: Awaited<ReturnType<typeof readAccountsMap>> | undefined
   if (o.accountsMap !== undefined) {
@@ -114,7 +101,7 @@ async function exportPlan(m: string, o: CloseOptions) {
   }
   const plan = {
     month: m,
-    formats: formats as (typeof EXPORT_FORMATS)[number][],
+    formats,
     dir: o.outputDir ?? '.',
     accountsMap,
     overwrite: o.overwrite,

@@ -38,23 +38,10 @@ export async function runPack(host: VerbHost, o: PackOptions, [m]: string[]): Pr
   if (!output) throw new AppError('usage', '-o FILE is required: the zip to write')
   // `close pack M --force`: commander may hand --force to `close` (which has one too), as reopen's --reason.
   const force = o.force ?? (host.globals as { force?: boolean }).force
-  const { EXPORT_FORMATS } = await import('../../src/jobs/export/format.js')
-  const formats = [
-    ...new Set(
-      (o.formats ?? 'csv')
-        .split(',')
-        .map((f) => f.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ]
-  const wrong = formats.filter((f) => !(EXPORT_FORMATS as readonly string[]).includes(f))
-  if (!formats.length || wrong.length)
-    throw new AppError(
-      'usage',
-      `--formats takes formats among ${EXPORT_FORMATS.join(', ')}${wrong.length ? `, not ${wrong.join(', ')}` : ''}`,
-    )
+  const { formatsFlag } = await import('../../src/jobs/export/format.js')
+  const formats = formatsFlag(o.formats ?? 'csv', '--formats')
   const { buildPack, checkPackOutput } = await import('../../src/jobs/pack/build.js')
-  const plan = { month: m, formats: formats as (typeof EXPORT_FORMATS)[number][], output, force }
+  const plan = { month: m, formats, output, force }
   checkPackOutput(plan)
   const r = await buildPack(await host.client(), plan)
   const c = r.manifest.close
