@@ -1,5 +1,6 @@
 /** finctl approvals list [--mine] [--state S]: the proposals that wait (or of a state). */
 import type { Command } from 'commander'
+import { actorNames } from '../../src/cli/actor-names.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { printList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
@@ -28,6 +29,11 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
   if (o.state !== undefined && !STATES.includes(o.state)) throw new AppError('usage', `--state: use ${STATES.join(', ')}`)
   const client = await host.client()
   const rows = await client.approvals.list({ state: o.state, mine: o.mine })
-  await printList(host.io, host.printer, rows, proposalColumns, { empty: 'no proposals' })
+  const name = await actorNames(
+    client,
+    host.printer,
+    rows.map((p) => p.proposed_by),
+  )
+  await printList(host.io, host.printer, rows, proposalColumns(name), { empty: 'no proposals' })
   return EXIT.ok
 }

@@ -1,16 +1,18 @@
 /** What the verbs of `finctl approvals` and `finctl policy` share: the table's columns, the proposal's lines. */
+import type { ActorName } from '../../src/cli/actor-names.js'
 import { idColumn } from '../../src/cli/columns.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { type Column, note, printRecord } from '../../src/cli/output.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import type { Proposal } from '../../src/domain/approvals/schemas.js'
 
-export const proposalColumns: Column<Proposal>[] = [
+/** The table's columns; `name` says who proposed (an email rather than an id). */
+export const proposalColumns = (name: ActorName): Column<Proposal>[] => [
   idColumn((p) => p.id),
   { header: 'kind', value: (p) => p.kind },
   { header: 'target', value: (p) => p.target },
   { header: 'state', value: (p) => p.state },
-  { header: 'proposed by', value: (p) => p.proposed_by },
+  { header: 'proposed by', value: (p) => name(p.proposed_by) },
   { header: 'proposed', value: (p) => p.created_at.slice(0, 16).replace('T', ' '), drop: 2 },
 ]
 

@@ -1,5 +1,6 @@
 /** finctl close history: every close and reopen, the latest first. */
 import type { Command } from 'commander'
+import { type ActorName, actorNames } from '../../src/cli/actor-names.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { printList, type Column } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
@@ -16,18 +17,24 @@ export function registerHistory(close: Command, run: Runner, runF: RunVerb<Histo
 }
 
 // The time stays whole; on a narrow terminal the lock date (a close's is its period's last day) goes first.
-const historyColumns: Column<CloseRecord>[] = [
+const historyColumns = (name: ActorName): Column<CloseRecord>[] => [
   { header: 'at', value: (r) => r.created_at, whole: true },
   { header: 'action', value: (r) => r.action },
   { header: 'period', value: (r) => r.period },
   { header: 'lock date', value: (r) => r.lock_date ?? '', drop: 1 },
-  { header: 'actor', value: (r) => r.actor },
+  { header: 'actor', value: (r) => name(r.actor) },
   { header: 'forced', value: (r) => (r.forced ? 'yes' : '') },
   { header: 'reason', value: (r) => r.reason ?? '' },
 ]
 
 export async function runHistory(host: VerbHost): Promise<number> {
-  const list = await (await host.client()).close.history()
-  await printList(host.io, host.printer, list, historyColumns, { empty: 'no month was ever closed' })
+  const client = await host.client()
+  const list = await client.close.history()
+  const name = await actorNames(
+    client,
+    host.printer,
+    list.map((r) => r.actor),
+  )
+  await printList(host.io, host.printer, list, historyColumns(name), { empty: 'no month was ever closed' })
   return EXIT.ok
 }

@@ -1,5 +1,6 @@
 /** finctl imports list [--account A] [--kind K] [--limit N | --all]: import batches, newest first. */
 import type { Command } from 'commander'
+import { actorNames } from '../../src/cli/actor-names.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { addPaging } from '../../src/cli/flags.js'
 import { note, printList, streamList } from '../../src/cli/output.js'
@@ -39,11 +40,16 @@ export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {
     const pages = (async function* () {
       for await (const page of client.pages<ImportBatch>('/api-v1/imports', { ...query, limit: query.limit ?? 1000 })) yield page.data
     })()
-    await streamList(ctx.io, ctx.printer, pages, columns)
+    await streamList(ctx.io, ctx.printer, pages, columns(await actorNames(client, ctx.printer)))
     return EXIT.ok
   }
   const page = await client.imports.list(query)
-  await printList(ctx.io, ctx.printer, page.data, columns, {
+  const name = await actorNames(
+    client,
+    ctx.printer,
+    page.data.map((b) => b.actor),
+  )
+  await printList(ctx.io, ctx.printer, page.data, columns(name), {
     empty: 'no imports: `finctl tx import FILE --account A` and `finctl statements upload FILE --account A` record one each',
   })
   if (page.pagination?.has_more && ctx.printer.format === 'table')

@@ -1,4 +1,5 @@
 /** What the verbs of `finctl imports` share: a batch's columns, --limit, and a batch named by a short id. */
+import type { ActorName } from '../../src/cli/actor-names.js'
 import { idColumn } from '../../src/cli/columns.js'
 import type { Column } from '../../src/cli/output.js'
 import { resolveListedId } from '../../src/cli/short-ids.js'
@@ -6,7 +7,8 @@ import type { Client } from '../../src/client/client.js'
 import type { ImportBatch } from '../../src/domain/imports/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 
-export const columns: Column<ImportBatch>[] = [
+/** A batch's columns; `name` says who ran it (an email rather than an id). */
+export const columns = (name: ActorName): Column<ImportBatch>[] => [
   idColumn((b) => b.id),
   { header: 'started', value: (b) => b.created_at.slice(0, 19).replace('T', ' '), whole: true, drop: 0 },
   { header: 'kind', value: (b) => b.kind, drop: 4 },
@@ -16,7 +18,7 @@ export const columns: Column<ImportBatch>[] = [
   { header: 'already there', value: (b) => b.counts.existing, align: 'right', drop: 2 },
   { header: 'reconciled', value: (b) => b.counts.reconciled, align: 'right', drop: 3 },
   { header: 'rejected', value: (b) => b.counts.rejected, align: 'right', drop: 1 },
-  { header: 'by', value: (b) => b.actor, drop: 5 },
+  { header: 'by', value: (b) => name(b.actor), drop: 5 },
 ]
 
 export function limitOf(text: string | undefined): number | undefined {

@@ -82,6 +82,11 @@ describe('imports list and show, in process', () => {
     const rows = await sb.run(['imports', 'list'])
     expect(rows.code).toBe(0)
     expect(rows.stdout).toContain(short as string)
+    // Who ran it: the key init made, by its creator's email (the id stays in --json).
+    const csv = await sb.run(['imports', 'list', '--output', 'csv'])
+    expect(csv.stdout).toContain('o@batches.test (key finctl CLI)')
+    expect(csv.stdout).not.toContain('key:')
+    expect((await sb.run(['imports', 'list', '--all', '--output', 'csv'])).stdout).toContain('o@batches.test (key finctl CLI)')
   })
 
   it('usage errors name the flag (exit 2); a batch not found exits 5', async () => {
