@@ -1,5 +1,5 @@
 /**
- * POST /api-v1/transactions/bulk-delete (docs/api.md, "Bulk delete") through both transports on both
+ * POST /api-v1/transactions/bulk-delete (docs/api.md section 4) through both transports on both
  * stores: all or nothing (an unknown id, another company's id, a reconciled row or one of a closed
  * month refuses the whole request, naming it, and writes nothing: no row, no entry, no event); what
  * it deletes is chained as `tx delete` chains it, one `transaction.deleted` event per row.

@@ -1,5 +1,5 @@
 /**
- * Deleting many transactions at once, all or nothing (docs/api.md, "Bulk delete"): each row as
+ * Deleting many transactions at once, all or nothing (docs/api.md section 4): each row as
  * `deleteTransaction` deletes one (its creation and delete entries chained, its event, the model's
  * examples), refused whole when a row is unknown, in a closed period or reconciled.
  */
