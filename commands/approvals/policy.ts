@@ -34,7 +34,7 @@ export function registerPolicySet(policy: Command, run: Runner, runF: RunVerb<Se
       'AMOUNT CURRENCY (repeatable pairs): from this amount a transaction needs a document at close; AMOUNT none removes the currency',
     )
     .option('--require-documents <on|off>', 'on: close refuses while a transaction at or above its threshold has no document')
-    .option('--bulk-threshold <n>', 'with bulk: a bulk update of more transactions than this waits for approval (1-1000)')
+    .option('--bulk-threshold <n>', 'with bulk: a bulk update or delete of more transactions than this waits for approval (1-1000)')
     .addHelpText(
       'after',
       '\nExamples:\n  finctl policy set --require-approval reopen,revert\n  finctl policy set --require-approval reopen,bulk,key-write --bulk-threshold 50\n  finctl policy set --document-threshold 100.00 EUR --require-documents on\n',
@@ -110,10 +110,11 @@ async function setDocumentPolicy(host: VerbHost, o: SetOptions): Promise<number>
   return EXIT.ok
 }
 
-/** --bulk-threshold: a whole number of rows, 1 to 1000 (the most a bulk update takes); given with bulk alone. */
+/** --bulk-threshold: a whole number of rows, 1 to 1000 (the most a bulk update or delete takes); given with bulk alone. */
 export function thresholdFlag(value: string | undefined, steps: ApprovalStep[]): number | undefined {
   if (value === undefined) {
-    if (steps.includes('bulk')) throw new AppError('usage', '--bulk-threshold N is required with bulk (a bulk update of more rows waits)')
+    if (steps.includes('bulk'))
+      throw new AppError('usage', '--bulk-threshold N is required with bulk (a bulk update or delete of more rows waits)')
     return undefined
   }
   if (!steps.includes('bulk')) throw new AppError('usage', '--bulk-threshold goes with --require-approval bulk')

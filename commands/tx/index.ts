@@ -1,6 +1,7 @@
-/** finctl tx list | get | update | delete | bulk-update | create | import | review */
+/** finctl tx list | get | update | delete | bulk-update | bulk-delete | create | import | review */
 import type { Command } from 'commander'
 import type { Runner } from '../../src/cli/runner.js'
+import { registerBulkDelete } from './bulk-delete.js'
 import { registerBulkUpdate } from './bulk-update.js'
 import { registerCreate } from './create.js'
 import { registerDelete } from './delete.js'
@@ -18,6 +19,7 @@ export function registerTx(program: Command, run: Runner): void {
   registerUpdate(tx, run)
   registerDelete(tx, run)
   registerBulkUpdate(tx, run)
+  registerBulkDelete(tx, run)
   registerCreate(tx, run)
   registerImport(tx, run)
   registerReview(tx, run)

@@ -32,7 +32,10 @@ import type {
   BankAccount,
   BatchCreateMinimalResponse,
   BatchCreateResponse,
+  BulkDeleteRequest,
+  BulkDeleteResponse,
   BulkUpdateRequest,
+  BulkUpdateResponse,
   Categories,
   Company,
   TransactionDetail,
@@ -228,11 +231,12 @@ export class Client {
     delete: (id: string) =>
       this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
     bulkUpdate: (body: BulkUpdateRequest) => this.transactions.requestBulkUpdate(body).then(doneOf),
-    /** A bulk update, or over a bulk approval policy's threshold its proposal. */
+    bulkDelete: (body: BulkDeleteRequest) => this.transactions.requestBulkDelete(body).then(doneOf),
+    /** A bulk update or delete, or over a bulk approval policy's threshold its proposal. */
     requestBulkUpdate: (body: BulkUpdateRequest) =>
-      this.request<{ updated: number; transactions: Transaction[] } | Proposal>('POST', '/api-v1/transactions/bulk-update', {
-        body,
-      }).then((r) => outcome<{ updated: number; transactions: Transaction[] }>(r)),
+      this.request<BulkUpdateResponse | Proposal>('POST', '/api-v1/transactions/bulk-update', { body }).then(outcome<BulkUpdateResponse>),
+    requestBulkDelete: (body: BulkDeleteRequest) =>
+      this.request<BulkDeleteResponse | Proposal>('POST', '/api-v1/transactions/bulk-delete', { body }).then(outcome<BulkDeleteResponse>),
     batch: (transactions: CreateTransactionRequest[], o: { idempotencyKey?: string; importBatch?: string } = {}) =>
       this.request<BatchCreateResponse>('POST', '/api-v1/transactions/batch', {
         body: { transactions },

@@ -264,6 +264,17 @@ export const BulkUpdateRequest = z
 export type BulkUpdateRequest = z.infer<typeof BulkUpdateRequest>
 
 export const BulkUpdateResponse = z.object({ updated: z.number().int(), transactions: z.array(Transaction) })
+export type BulkUpdateResponse = z.infer<typeof BulkUpdateResponse>
+
+export const BulkDeleteRequest = z
+  .object({ transaction_ids: z.array(Uuid).min(1, 'give at least one id').max(1000, 'at most 1,000 ids per request') })
+  .strict()
+  .openapi('BulkDeleteRequest')
+export type BulkDeleteRequest = z.infer<typeof BulkDeleteRequest>
+
+/** A bulk delete's answer: how many went, and each row as it was. */
+export const BulkDeleteResponse = z.object({ deleted: z.number().int(), transactions: z.array(Transaction) })
+export type BulkDeleteResponse = z.infer<typeof BulkDeleteResponse>
 
 export const MAX_BATCH = 5000
 export const BatchCreateRequest = z

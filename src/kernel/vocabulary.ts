@@ -65,8 +65,8 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
 
 /**
  * The steps an approval policy can make wait for a second person (docs/people.md, "Approval
- * policies"): reopening a closed month, reverting an import batch, a bulk update over the policy's
- * threshold, creating a key with a write scope, changing the policy itself.
+ * policies"): reopening a closed month, reverting an import batch, a bulk update or delete over the
+ * policy's threshold, creating a key with a write scope, changing the policy itself.
  */
 export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy'] as const
 export type ApprovalStep = (typeof APPROVAL_STEPS)[number]

@@ -149,7 +149,7 @@ export interface ApprovalPoliciesTable {
   require: string
   updated_by: string
   updated_at: string
-  /** A bulk update of more rows than this is held back when `bulk` is required (0042). */
+  /** A bulk update or delete of more rows than this is held back when `bulk` is required (0042). */
   bulk_threshold: number | null
 }
 

@@ -1,5 +1,5 @@
 /**
- * The approval policy's bulk, key-write and policy steps (docs/people.md, "Approval policies")
+ * The approval policy's bulk (update and delete), key-write and policy steps (docs/people.md, "Approval policies")
  * through both transports on both stores: each proposed with its full effect, applied by another
  * person exactly as shown, refused when the data moved, never approved by its proposer (not through
  * their key either), never applied twice. A key-write's secret goes to the proposer alone.
@@ -100,6 +100,54 @@ describe.each(MATRIX)('bulk, key-write and policy proposals over %s on %s', (kin
     expect(stale.message).toMatch(new RegExp(`transaction ${ids[4]} changed since`))
     expect(await owner.approvals.get(id)).toMatchObject({ state: 'failed', reason: expect.stringMatching(/changed since/) })
     expect((await owner.transactions.get(ids[3])).category).not.toBe('Travel')
+  })
+
+  it('a bulk delete up to the threshold is done; over it, a proposal with each row and the totals, applied once by another person', async () => {
+    const made = async (n: number, amount: string) =>
+      (
+        await owner.transactions.batch(
+          Array.from({ length: n }, (_, i) => ({
+            bank_account_id: a.accountId,
+            transaction_date: `2026-05-1${i}`,
+            description: `Del ${amount} ${i}`,
+            amount,
+          })),
+        )
+      ).created.map((t) => t.id)
+    const small = await made(2, '-1.00')
+    expect((await book.client.transactions.requestBulkDelete({ transaction_ids: small })).done?.deleted).toBe(2)
+    const rows = await made(3, '-2.50')
+    const o = await book.client.transactions.requestBulkDelete({ transaction_ids: rows })
+    expect(o.proposal).toMatchObject({
+      kind: 'bulk',
+      target: 'delete 3 transactions',
+      state: 'pending',
+      request: { action: 'delete', transaction_ids: rows },
+      effect: { action: 'delete', rows: 3, threshold: 2, totals: [{ currency_code: 'USD', rows: 3, amount: -7.5 }] },
+    })
+    const shown = await acc.client.approvals.get(o.proposal?.id ?? '')
+    const listed = (shown.effect as { transactions: Array<{ id: string; amount: number; description: string }> }).transactions
+    expect(listed.map((t) => [t.id, t.amount])).toEqual(rows.map((id) => [id, -2.5]))
+    // Nothing deleted yet; the proposer cannot approve, the accountant lacks write.
+    expect((await owner.transactions.get(rows[0])).id).toBe(rows[0])
+    await rejects(book.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
+    await rejects(acc.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
+    const done = await owner.approvals.approve(o.proposal?.id ?? '')
+    expect(done).toMatchObject({ state: 'approved', result: { deleted: 3, transaction_ids: rows } })
+    for (const id of rows) await rejects(owner.transactions.get(id), 'not_found')
+    const deleted = (await owner.events.list({ type: 'transaction.deleted', limit: 100 })).data
+    expect(deleted.filter((e) => rows.includes(e.object_id ?? '')).map((e) => e.actor)).toEqual(rows.map(() => `user:${ownerId}`))
+    await rejects(owner.approvals.approve(o.proposal?.id ?? ''), 'conflict')
+    await rejects(owner2.client.approvals.approve(o.proposal?.id ?? ''), 'conflict')
+    // Proposed again over rows of which one moved since: refused, marked failed, nothing deleted.
+    const again = await made(3, '-4.00')
+    const p = (await book.client.transactions.requestBulkDelete({ transaction_ids: again })).proposal
+    await owner.transactions.update(again[1], { category: 'Moved meanwhile' })
+    const stale = await rejects(owner.approvals.approve(p?.id ?? ''), 'conflict')
+    expect(stale.message).toMatch(new RegExp(`transaction ${again[1]} changed since the bulk delete was proposed`))
+    expect(await owner.approvals.get(p?.id ?? '')).toMatchObject({ state: 'failed' })
+    for (const id of again) expect((await owner.transactions.get(id)).id).toBe(id)
+    expect((await owner.audit.verify()).intact).toBe(true)
   })
 
   it('a key with a write scope is a proposal; its secret goes to the proposer alone and works once approved', async () => {

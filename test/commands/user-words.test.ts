@@ -180,6 +180,7 @@ describe('messages in the words of the command line', () => {
       'tx create': ['--account', account, '--date', '2026-01-10', '--amount', '-1.00', '--description', 'walk'],
       'tx import': [csv(), '--account', account, '--dry-run'],
       'tx bulk-update': ['--ids', tx, '--set', 'category=Walk', '--dry-run'],
+      'tx bulk-delete': ['--ids', tx, '--dry-run'],
       'tx review': ['--list'],
       'statements upload': [csv(), '--account', account, '--preview'],
       'statements get': [statement],

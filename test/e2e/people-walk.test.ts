@@ -2,7 +2,11 @@
  * End-to-end: a company of four people walks through the built CLI. The owner inits, books October
  * 2026, closes it and invites an accountant, a bookkeeper and an auditor, each with a profile of
  * their own. The auditor reads everything and writes nothing; with the policy `reopen` on, the
- * bookkeeper's reopen waits for the accountant's approval; nobody widens their own rights.
+ * bookkeeper's reopen waits for the accountant's approval; nobody widens their own rights. Then an
+ * invitation revoked is refused, a second owner joins, and the policy grows (its change waiting for
+ * that owner): bulk with a threshold (the bookkeeper's bulk update and bulk delete over it wait for
+ * an owner's approval, under it they run at once), key-write (a write key's secret works only once
+ * approved).
  * Once embedded on SQLite (each profile names the same database file), once over two `finctl
  * serve` processes on one PostgreSQL schema (the profiles spread over both).
  */
@@ -23,7 +27,7 @@ function expectExit(r: CliResult, code: number, what: string): void {
   expect(r.code, `${what}: exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(code)
   // A refusal names the scope the credential lacks (or the proposal being one's own), and writes nothing to stdout.
   if (code === 4) {
-    expect(r.stderr, what).toMatch(/lacks the [a-z_ ]+ scope|is your own/)
+    expect(r.stderr, what).toMatch(/lacks the [a-z_ ]+ scope|is your own|takes the [a-z_]+ scope, which this credential lacks/)
     expect(r.stdout, what).toBe('')
   }
 }
@@ -34,9 +38,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const servers: ServeProcess[] = []
     let drop: (() => Promise<void>) | undefined
     let accountId: string
-    const userIds: Partial<Record<Person, string>> = {}
+    const userIds: Partial<Record<Person | 'owner2', string>> = {}
+    // Each invitee's profile target: the database, or one of the two servers.
+    let target: Record<Person, string[]>
     // The profile each person works in: the owner's `local` (made by init) and one per invitee.
-    const as = (who: Person | 'owner', args: string[], input?: string) =>
+    const as = (who: Person | 'owner' | 'owner2', args: string[], input?: string) =>
       sb.run(['--profile', who === 'owner' ? 'local' : who, ...args], { input })
 
     beforeAll(async () => {
@@ -54,7 +60,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
         servers.push(await spawnServe(['--database', database], { cwd: sb.dir, env: sb.env(), stopTimeoutMs: 15_000 }))
       }
       // Each invitee's profile names the same target: the database file, or one of the two servers.
-      const target: Record<Person, string[]> =
+      target =
         store === 'sqlite'
           ? { accountant: ['--database', database], bookkeeper: ['--database', database], auditor: ['--database', database] }
           : {
@@ -241,5 +247,151 @@ for (const store of ['sqlite', 'postgres'] as const) {
       const users = await sb.json(['users', 'list', '--json'])
       expect((users.data ?? users).map((u: { email: string }) => u.email)).not.toContain('boss@walk.test')
     })
+
+    it('an invitation revoked cannot be accepted; a second owner joins', async () => {
+      const late = await sb.json(['users', 'invite', '--email', 'late@walk.test', '--role', 'viewer', '--json'])
+      expectExit(await as('owner', ['users', 'revoke-invite', late.id]), 0, 'revoke-invite')
+      await sb.ok(['profile', 'add', 'late', ...target.auditor])
+      const refused = await sb.run(['--profile', 'late', 'login', '--invite', late.token, '--password-stdin'], {
+        input: 'late-password-1\n',
+      })
+      expectExit(refused, 3, 'login with a revoked invitation')
+      expect(refused.stderr).toContain('was revoked')
+      const invitations = await sb.json(['users', 'invitations', '--all', '--json'])
+      expect((invitations.data ?? invitations).find((i: { id: string }) => i.id === late.id)).toMatchObject({
+        state: 'revoked',
+        user_id: null,
+      })
+      // The second owner, on the accountant's target (the second server on PostgreSQL).
+      await sb.ok(['profile', 'add', 'owner2', ...target.accountant])
+      const inv = await sb.json(['users', 'invite', '--email', 'owner2@walk.test', '--role', 'owner', '--json'])
+      expectExit(await as('owner2', ['login', '--invite', inv.token, '--password-stdin'], 'owner2-password-1\n'), 0, 'owner2 login')
+      userIds.owner2 = (await sb.json(['--profile', 'owner2', 'whoami', '--json'])).user_id
+      const users = await sb.json(['users', 'list', '--json'])
+      const emails = (users.data ?? users).map((u: { email: string }) => u.email)
+      expect(emails).toContain('owner2@walk.test')
+      expect(emails).not.toContain('late@walk.test')
+    }, 60_000)
+
+    it('a change of the policy waits: the owner proposes bulk and key-write, the second owner approves', async () => {
+      const proposed = await as('owner', [
+        'policy',
+        'set',
+        '--require-approval',
+        'reopen,bulk,key-write',
+        '--bulk-threshold',
+        '2',
+        '--json',
+      ])
+      expectExit(proposed, 15, 'policy set under a policy')
+      const p = JSON.parse(proposed.stdout)
+      expect(p).toMatchObject({
+        kind: 'policy',
+        effect: { before: ['reopen'], after: ['reopen', 'bulk', 'key-write'], bulk_threshold_after: 2 },
+      })
+      expect(await sb.json(['policy', 'show', '--json'])).toMatchObject({ require_approval: ['reopen'], bulk_threshold: null })
+      expectExit(await as('owner', ['approvals', 'approve', p.id]), 4, 'owner approves own policy change')
+      expectExit(await as('accountant', ['approvals', 'approve', p.id]), 4, 'accountant approves a policy change')
+      expectExit(await as('owner2', ['approvals', 'approve', p.id, '--json']), 0, 'owner2 approves the policy change')
+      expect(await sb.json(['--profile', 'auditor', 'policy', 'show', '--json'])).toMatchObject({
+        require_approval: ['reopen', 'bulk', 'key-write'],
+        bulk_threshold: 2,
+      })
+    }, 60_000)
+
+    it('bulk: under the threshold at once; the bookkeeper’s bulk update and delete over it wait for an owner', async () => {
+      const ids: string[] = []
+      for (const day of ['02', '03', '04', '05']) {
+        const args = [
+          'tx',
+          'create',
+          '--account',
+          accountId,
+          '--date',
+          `2026-11-${day}`,
+          '--amount',
+          '-20.00',
+          '--description',
+          `Walk bulk ${day}`,
+          '--json',
+        ]
+        ids.push((await sb.json(['--profile', 'bookkeeper', ...args])).id)
+      }
+      const bulk = ['--account', accountId, '--search', 'Walk bulk', '--from', '2026-11-02', '--to', '2026-11-04']
+      // Up to 2 rows: done at once.
+      expectExit(await as('bookkeeper', ['tx', 'bulk-delete', '--ids', ids[3], '--yes']), 0, 'bulk-delete of 1 row')
+      expectExit(
+        await as('bookkeeper', ['tx', 'bulk-update', '--ids', ids.slice(0, 2).join(','), '--set', 'category=Walk', '--yes']),
+        0,
+        'bulk-update of 2',
+      )
+      // Over it: a proposal (exit 15), approved by an owner through another process on PostgreSQL.
+      const upd = await as('bookkeeper', ['tx', 'bulk-update', ...bulk, '--set', 'category=Walked', '--yes', '--json'])
+      expectExit(upd, 15, 'bulk-update of 3')
+      const pu = JSON.parse(upd.stdout)
+      expect(pu).toMatchObject({ kind: 'bulk', target: '3 transactions', effect: { rows: 3, threshold: 2 } })
+      const rows = async () => {
+        const r = await sb.json(['tx', 'list', '--account', accountId, '--search', 'Walk bulk', '--sort', 'transaction_date', '--json'])
+        return (r.data ?? r).map((t: { id: string; category: string | null }) => [t.id, t.category])
+      }
+      // Nothing changed yet; the two rows of the bulk update under the threshold changed at once.
+      expect(await rows()).toEqual([
+        [ids[0], 'Walk'],
+        [ids[1], 'Walk'],
+        [ids[2], null],
+      ])
+      expectExit(await as('bookkeeper', ['approvals', 'approve', pu.id]), 4, 'bookkeeper approves own bulk update')
+      expectExit(await as('owner2', ['approvals', 'approve', pu.id]), 0, 'owner2 approves the bulk update')
+      expect(await rows()).toEqual(ids.slice(0, 3).map((id) => [id, 'Walked']))
+      const del = await as('bookkeeper', ['tx', 'bulk-delete', ...bulk, '--yes', '--json'])
+      expectExit(del, 15, 'bulk-delete of 3')
+      const pd = JSON.parse(del.stdout)
+      expect(pd).toMatchObject({
+        kind: 'bulk',
+        target: 'delete 3 transactions',
+        effect: { action: 'delete', rows: 3, totals: [{ currency_code: 'USD', rows: 3, amount: -60 }] },
+      })
+      expect(del.stderr).toContain(`proposal ${pd.id} waits for approval (bulk delete 3 transactions)`)
+      const shown = await as('accountant', ['approvals', 'show', pd.id])
+      for (const id of ids.slice(0, 3)) expect(shown.stdout).toContain(id)
+      // Bulk approvals take write: the accountant's role has none (docs/people.md), the proposer may not.
+      expectExit(await as('accountant', ['approvals', 'approve', pd.id]), 4, 'accountant approves a bulk delete')
+      expectExit(await as('bookkeeper', ['approvals', 'approve', pd.id]), 4, 'bookkeeper approves own bulk delete')
+      expectExit(await as('owner', ['approvals', 'approve', pd.id, '--json']), 0, 'owner approves the bulk delete')
+      expect(await rows()).toEqual([])
+      expect((await as('owner2', ['approvals', 'approve', pd.id])).code).toBe(6)
+      expectExit(await as('auditor', ['verify', '--json']), 0, 'verify after the bulk delete')
+    }, 90_000)
+
+    it('key-write: a write key is a proposal; its secret works only once the second owner approves', async () => {
+      const proposed = await as('owner', ['keys', 'create', '--name', 'walk-writer', '--scopes', 'read,write', '--json'])
+      expectExit(proposed, 15, 'keys create with write')
+      const p = JSON.parse(proposed.stdout)
+      expect(p).toMatchObject({ kind: 'key-write', target: 'walk-writer', state: 'pending' })
+      expect(p.key).toMatch(/^fd/)
+      sb.secrets.add(p.key)
+      // The key, on the auditor's target (a server of its own on PostgreSQL), instead of the auditor's login.
+      const withKey = (args: string[]) => sb.run(['--profile', 'auditor', ...args], { env: { FINCTL_API_KEY: p.key } })
+      expectExit(await withKey(['tx', 'list', '--json']), 3, 'the key before approval')
+      const shown = await as('owner2', ['approvals', 'show', p.id, '--json'])
+      expect(shown.stdout).not.toContain(p.key)
+      expectExit(await as('owner', ['approvals', 'approve', p.id]), 4, 'owner approves own key')
+      expectExit(await as('owner2', ['approvals', 'approve', p.id, '--json']), 0, 'owner2 approves the key')
+      expectExit(await withKey(['tx', 'list', '--json']), 0, 'the key once approved')
+      const made = await withKey([
+        'tx',
+        'create',
+        '--account',
+        accountId,
+        '--date',
+        '2026-11-09',
+        '--amount',
+        '-3.00',
+        '--description',
+        'By the key',
+        '--json',
+      ])
+      expectExit(made, 0, 'a write with the key')
+    }, 60_000)
   })
 }

@@ -303,6 +303,8 @@ describe.each(STORES)('security over the embedded core on %s', (storeKind) => {
       { transaction_ids: [w.txA], updates: { category: 'hijacked' } },
     )
     expect(bulk.status).toBe(404)
+    const bulkDelete = await request(w.h, 'POST', '/api-v1/transactions/bulk-delete', { apiKey: w.b.key }, { transaction_ids: [w.txA] })
+    expect(bulkDelete.status).toBe(404)
     const create = await request(
       w.h,
       'POST',

@@ -3,13 +3,15 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import { deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
-import { requestBulkUpdate } from '../../domain/approvals/steps.js'
+import { requestBulkDelete, requestBulkUpdate } from '../../domain/approvals/steps.js'
 import { createTransaction, storeTransactionBatch, type BulkHint } from '../../domain/transactions/create.js'
 import { createTransactionBatchIdempotent, createTransactionIdempotent } from '../../domain/transactions/create-idempotent.js'
 import {
   BatchCreateMinimalResponse,
   BatchCreateRequest,
   BatchCreateResponse,
+  BulkDeleteRequest,
+  BulkDeleteResponse,
   BulkUpdateRequest,
   BulkUpdateResponse,
   CreateTransactionRequest,
@@ -123,6 +125,23 @@ export function transactionRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const r = await requestBulkUpdate(store, c.get('actor'), c.req.valid('json'), now())
+        return 'done' in r
+          ? c.json({ success: true as const, data: r.done }, 200)
+          : c.json({ success: true as const, data: r.proposal }, 202)
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/transactions/bulk-delete',
+        summary:
+          'Delete up to 1,000 transactions at once, all or nothing (none reconciled, none in a closed period); under a bulk approval policy, more rows than its threshold are a proposal (202)',
+        security: SECURITY,
+        request: { body: jsonBody(BulkDeleteRequest) },
+        responses: { 200: ok(envelope(BulkDeleteResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
+      }),
+      async (c) => {
+        const r = await requestBulkDelete(store, c.get('actor'), c.req.valid('json'), now())
         return 'done' in r
           ? c.json({ success: true as const, data: r.done }, 200)
           : c.json({ success: true as const, data: r.proposal }, 202)

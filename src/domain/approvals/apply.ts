@@ -13,7 +13,8 @@ import { actorId, type Actor } from '../actor.js'
 import { insertApiKey } from '../api-keys/keys.js'
 import { reopenIn } from '../closing/close.js'
 import { revertIn } from '../imports/revert.js'
-import type { BulkUpdateRequest } from '../schemas.js'
+import type { BulkDeleteRequest, BulkUpdateRequest } from '../schemas.js'
+import { bulkDeleteIn } from '../transactions/bulk-delete.js'
 import { type BulkChange, bulkUpdateIn } from '../transactions/updates.js'
 import { policyKey, policyOf, writePolicy } from './policy.js'
 import type { Proposal } from './schemas.js'
@@ -30,6 +31,11 @@ export async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: 
   if (p.kind === 'bulk') {
     const rows = (p.effect as { transactions?: BulkChange[] }).transactions ?? []
     const expected = new Map(rows.map((r) => [r.id, r.updated_at]))
+    // A bulk delete's request says so (`action`); a bulk update's has its `updates`.
+    if ((p.request as { action?: string }).action === 'delete') {
+      const { result, learn } = await bulkDeleteIn(store, trx, actor, p.request as BulkDeleteRequest, now, { expected })
+      return { result: { deleted: result.deleted, transaction_ids: result.transactions.map((t) => t.id) }, learn }
+    }
     const { result, learn } = await bulkUpdateIn(store, trx, actor, p.request as BulkUpdateRequest, now, { expected })
     return { result: { updated: result.updated, transaction_ids: result.transactions.map((t) => t.id) }, learn }
   }

@@ -37,7 +37,7 @@ export function normalized(req: PolicyRequest): ApprovalStep[] {
   return [...new Set(req.require_approval)].filter((s) => s !== 'policy')
 }
 
-/** Whether a bulk update of `rows` transactions waits for approval. */
+/** Whether a bulk update or delete of `rows` transactions waits for approval. */
 export function bulkNeedsApproval(policy: Policy, rows: number): boolean {
   return policy.require_approval.includes('bulk') && rows > (policy.bulk_threshold ?? 0)
 }

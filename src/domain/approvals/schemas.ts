@@ -17,7 +17,7 @@ export const PolicyRequest = z
       .min(1)
       .max(1000)
       .optional()
-      .openapi({ description: 'with bulk: a bulk update of more transactions than this is a proposal (required with bulk)' }),
+      .openapi({ description: 'with bulk: a bulk update or delete of more transactions than this is a proposal (required with bulk)' }),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -25,7 +25,7 @@ export const PolicyRequest = z
       ctx.addIssue({
         code: 'custom',
         path: ['bulk_threshold'],
-        message: 'is required with bulk (the rows a bulk update may change unapproved)',
+        message: 'is required with bulk (the rows a bulk update or delete may touch unapproved)',
       })
   })
   .openapi('PolicyRequest')
@@ -34,7 +34,7 @@ export type PolicyRequest = z.infer<typeof PolicyRequest>
 export const Policy = z
   .object({
     require_approval: z.array(ApprovalStep),
-    /** With bulk: a bulk update of more transactions than this waits; null without bulk. */
+    /** With bulk: a bulk update or delete of more transactions than this waits; null without bulk. */
     bulk_threshold: z.number().int().nullable(),
     /** Null while the company never set one (off). */
     updated_by: z.string().nullable(),
@@ -47,11 +47,11 @@ export const Proposal = z
   .object({
     id: z.string(),
     kind: ApprovalStep,
-    /** The month (reopen), the batch id (revert), the rows' count (bulk), the key's name (key-write), `policy`. */
+    /** The month (reopen), the batch id (revert), the rows' count (bulk; `delete N transactions` for a bulk delete), the key's name (key-write), `policy`. */
     target: z.string(),
     /** The request as given. */
     request: z.record(z.string(), z.unknown()),
-    /** What approving would do, computed when proposed: a reopen's month and its close record, a revert's dry run, a bulk update's rows and their changes, the key, the policy before and after. */
+    /** What approving would do, computed when proposed: a reopen's month and its close record, a revert's dry run, a bulk update's rows and their changes, a bulk delete's rows and their totals per currency, the key, the policy before and after. */
     effect: z.record(z.string(), z.unknown()),
     state: z.enum(PROPOSAL_STATES),
     proposed_by: z.string().openapi({ example: 'user:0193…' }),

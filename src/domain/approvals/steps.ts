@@ -13,7 +13,8 @@ import type { RevertImportRequest, RevertResult } from '../imports/revert-schema
 import { bulkNeedsApproval, needsApproval, normalized, policyOf, requirePolicySetter, writePolicy } from './policy.js'
 import { propose } from './proposals.js'
 import type { Policy, PolicyRequest, Proposal, ProposedKey } from './schemas.js'
-import type { BulkUpdateRequest } from '../schemas.js'
+import type { BulkDeleteRequest, BulkUpdateRequest } from '../schemas.js'
+import { type BulkDeleteResult, bulkDeleteIn, bulkDeleteTransactions } from '../transactions/bulk-delete.js'
 import { type BulkResult, bulkIds, bulkUpdateIn, bulkUpdateTransactions } from '../transactions/updates.js'
 import { createApiKey, prepareApiKey, toApiKey, writesWith } from '../api-keys/keys.js'
 import type { CreateApiKeyRequest, CreatedApiKey } from '../api-keys/schemas.js'
@@ -100,6 +101,35 @@ export async function requestBulkUpdate(store: Store, actor: Actor, req: BulkUpd
   }
   const request = { transaction_ids: bulkIds(req), updates: req.updates }
   return { proposal: await propose(store, actor, 'bulk', `${rows} transactions`, request, effect, now) }
+}
+
+/**
+ * A bulk delete over the policy's threshold: proposed with every row as it stands (its `updated_at`,
+ * re-checked when approved) and the sum taken away per currency.
+ */
+export async function requestBulkDelete(store: Store, actor: Actor, req: BulkDeleteRequest, now: Date): Promise<Outcome<BulkDeleteResult>> {
+  const policy = await policyOf(store.db, actor.companyId)
+  const rows = bulkIds(req).length
+  if (!bulkNeedsApproval(policy, rows)) return { done: await bulkDeleteTransactions(store, actor, req, now) }
+  const dry = await store.writeTransaction((trx) => bulkDeleteIn(store, trx, actor, req, now, { dryRun: true }))
+  const effect = {
+    action: 'delete',
+    rows,
+    threshold: policy.bulk_threshold,
+    totals: dry.totals,
+    transactions: dry.result.transactions.map((t) => ({
+      id: t.id,
+      transaction_date: t.transaction_date,
+      amount: t.amount,
+      currency_code: t.currency_code,
+      description: t.description,
+      category: t.category,
+      bank_account_id: t.bank_account_id,
+      updated_at: t.updated_at,
+    })),
+  }
+  const request = { action: 'delete', transaction_ids: bulkIds(req) }
+  return { proposal: await propose(store, actor, 'bulk', `delete ${rows} transactions`, request, effect, now) }
 }
 
 /**

@@ -79,7 +79,8 @@ function checkStatus(from: string, to: string | undefined, id: string): void {
   }
 }
 
-async function lockRows(store: Store, trx: Kysely<Db>, companyId: string, ids: string[]): Promise<TransactionRow[]> {
+/** The company's rows of `ids`, locked for the caller's write transaction (row locks where the dialect has them). */
+export async function lockRows(store: Store, trx: Kysely<Db>, companyId: string, ids: string[]): Promise<TransactionRow[]> {
   const stored = store.tx.idParams(ids)
   if (stored.length === 0) return []
   const out: TransactionRow[] = []
@@ -250,8 +251,20 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
     })
 }
 
-/** The transactions a bulk update names, once each: UUIDs are found whatever their case. */
-export const bulkIds = (req: BulkUpdateRequest) => [...new Set(req.transaction_ids.map((id) => id.toLowerCase()))]
+/** The transactions a bulk update or delete names, once each: UUIDs are found whatever their case. */
+export const bulkIds = (req: { transaction_ids: readonly string[] }) => [...new Set(req.transaction_ids.map((id) => id.toLowerCase()))]
+
+/** All or nothing: an id of `ids` that `rows` lacks refuses the whole request, naming the missing ones. */
+export function requireAll(ids: readonly string[], rows: readonly TransactionRow[], done: string): void {
+  if (rows.length === ids.length) return
+  const found = new Set(rows.map((r) => r.id))
+  const missing = ids.filter((id) => !found.has(id))
+  throw new AppError(
+    'not_found',
+    `${count(missing.length, 'transaction')} not found; nothing was ${done}: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
+    { details: missing.map((id) => ({ path: 'transaction_ids', message: `${id} not found` })) },
+  )
+}
 
 export type BulkResult = { updated: number; transactions: Transaction[] }
 /** A row a bulk update names: its `updated_at` before, and each field's before and after (none: as asked already). */
@@ -286,17 +299,7 @@ export async function bulkUpdateIn(
     throw validation('updates.tags', 'replaces all tags: give it alone, or use add_tags / remove_tags')
   }
   const rows = await lockRows(store, trx, actor.companyId, ids)
-  if (rows.length !== ids.length) {
-    const found = new Set(rows.map((r) => r.id))
-    const missing = ids.filter((id) => !found.has(id))
-    throw new AppError(
-      'not_found',
-      `${count(missing.length, 'transaction')} not found; nothing was changed: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
-      {
-        details: missing.map((id) => ({ path: 'transaction_ids', message: `${id} not found` })),
-      },
-    )
-  }
+  requireAll(ids, rows, 'changed')
   for (const row of rows) checkStatus(row.status, u.status, row.id)
   const moved = expected && rows.find((r) => expected.get(r.id) !== r.updated_at)
   if (moved) throw new AppError('conflict', `transaction ${moved.id} changed since the bulk update was proposed`)

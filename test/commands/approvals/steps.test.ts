@@ -1,6 +1,6 @@
 /**
  * `finctl policy set --require-approval bulk,key-write --bulk-threshold N` in process: the
- * bookkeeper's bulk update over the threshold and the owner's write key become proposals (exit 15,
+ * bookkeeper's bulk update and bulk delete over the threshold and the owner's write key become proposals (exit 15,
  * the id said; the key printed to its proposer once), another owner approves them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -51,6 +51,45 @@ describe('bulk and key-write proposals, in process', () => {
     const ok = await sb.run(['approvals', 'approve', p.id])
     expect(ok.code, ok.stderr).toBe(0)
     for (const id of ids) expect((await sb.json<{ category: string }>(['tx', 'get', id, '--json'])).category).toBe('Office')
+  })
+
+  it("the bookkeeper's bulk delete: 2 rows at once; 3 a proposal (exit 15) shown with its rows, approved by an owner", async () => {
+    const acct = (await sb.json<Array<{ id: string }>>(['accounts', 'list', '--json']))[0].id
+    const made: string[] = []
+    for (const d of ['20', '21', '22', '23', '24']) {
+      const args = [
+        'tx',
+        'create',
+        '--account',
+        acct,
+        '--date',
+        `2026-04-${d}`,
+        '--amount',
+        '-7.00',
+        '--description',
+        `Gone ${d}`,
+        '--json',
+      ]
+      made.push((await sb.json<{ id: string }>(args)).id)
+    }
+    const small = await sb.run(['--profile', 'ana', 'tx', 'bulk-delete', '--ids', made.slice(0, 2).join(','), '--yes'])
+    expect(small.code, small.stderr).toBe(0)
+    expect(small.stderr).toContain('deleted 2 transactions')
+    const r = await sb.run(['--profile', 'ana', 'tx', 'bulk-delete', '--search', 'Gone', '--yes', '--json'])
+    expect(r.code, r.stderr).toBe(15)
+    const p = JSON.parse(r.stdout)
+    expect(p).toMatchObject({ kind: 'bulk', target: 'delete 3 transactions', effect: { action: 'delete', rows: 3 } })
+    expect(r.stderr).toContain(`proposal ${p.id} waits for approval (bulk delete 3 transactions)`)
+    const shown = await sb.run(['--profile', 'olga', 'approvals', 'show', p.id])
+    expect(shown.code, shown.stderr).toBe(0)
+    for (const id of made.slice(2)) expect(shown.stdout).toContain(id)
+    expect(shown.stdout).toContain('-21')
+    for (const id of made.slice(2)) expect((await sb.run(['tx', 'get', id])).code).toBe(0)
+    expect((await sb.run(['--profile', 'ana', 'approvals', 'approve', p.id])).code).toBe(4)
+    const ok = await sb.run(['--profile', 'olga', 'approvals', 'approve', p.id])
+    expect(ok.code, ok.stderr).toBe(0)
+    for (const id of made.slice(2)) expect((await sb.run(['tx', 'get', id])).code).toBe(5)
+    expect((await sb.run(['--profile', 'olga', 'approvals', 'approve', p.id])).code).toBe(6)
   })
 
   it("the owner's write key is a proposal: the key printed to them once, working once another owner approves", async () => {

@@ -1,6 +1,7 @@
 /** `finctl tx` flag parsing through each verb's runF: nothing runs (test/helpers/flag-parsing.ts). */
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
+import { registerBulkDelete } from '../../../commands/tx/bulk-delete.js'
 import { registerBulkUpdate } from '../../../commands/tx/bulk-update.js'
 import { registerCreate } from '../../../commands/tx/create.js'
 import { registerDelete } from '../../../commands/tx/delete.js'
@@ -81,6 +82,19 @@ describe('tx flags', () => {
       'commander.excessArguments',
     )
     expect((await parseError(registerBulkUpdate, ['tx', 'bulk-update', '--limit', '5'], tx)).code).toBe('commander.unknownOption')
+  })
+
+  it('bulk-delete: the selection flags and the filters, no --set, no paging, no argument', async () => {
+    const { opts, command } = await parseFlags(
+      registerBulkDelete,
+      ['tx', 'bulk-delete', '--search', 'AWS', '--from', '2026-05-01', '--ids-file', '-', '--dry-run'],
+      tx,
+    )
+    expect(command).toBe('tx bulk-delete')
+    expect(opts).toEqual({ search: 'AWS', from: '2026-05-01', idsFile: '-', dryRun: true })
+    expect((await parseError(registerBulkDelete, ['tx', 'bulk-delete', '--set', 'category=X'], tx)).code).toBe('commander.unknownOption')
+    expect((await parseError(registerBulkDelete, ['tx', 'bulk-delete', '--limit', '5'], tx)).code).toBe('commander.unknownOption')
+    expect((await parseError(registerBulkDelete, ['tx', 'bulk-delete', 'AWS'], tx)).code).toBe('commander.excessArguments')
   })
 
   it('create: nothing required by commander (it prompts); --amount takes a negative value', async () => {

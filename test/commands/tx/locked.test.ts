@@ -1,5 +1,5 @@
 /**
- * A transaction of a closed month: `tx delete` and `tx bulk-update` refuse before their question
+ * A transaction of a closed month: `tx delete`, `tx bulk-update` and `tx bulk-delete` refuse before their question
  * (the refusal does not depend on the answer), as `accounts delete` of an account holding rows does; `tx update` names the transaction and its date, not
  * `--date`, which was not given.
  */
@@ -58,6 +58,20 @@ describe('tx delete and tx update in a closed month, in process', () => {
     expect(r.stderr).not.toMatch(/Change 2 transactions/)
     const rows = await sb.json<Array<{ category: string | null }>>(['tx', 'list', '--search', 'Old lunch', '--json'])
     expect(rows.map((t) => t.category)).toEqual([null, null])
+  })
+
+  it('tx bulk-delete over rows of a closed month is refused before its question (exit 6); by --ids, by the service; nothing deleted', async () => {
+    const r = await sb.run(['tx', 'bulk-delete', '--search', 'Old lunch'])
+    expect(r.code, r.stderr).toBe(6)
+    expect(r.stderr).toContain(`transaction ${tx} (dated 2016-03-18), one of those matched, is in a closed period`)
+    expect(r.stderr).not.toContain('--yes')
+    expect(r.stderr).not.toMatch(/Delete 2 transactions/)
+    const rows = await sb.json<Array<{ id: string }>>(['tx', 'list', '--search', 'Old lunch', '--json'])
+    const byIds = await sb.run(['tx', 'bulk-delete', '--ids', rows.map((t) => t.id).join(','), '--yes', '--json'])
+    expect(byIds.code, byIds.stderr).toBe(6)
+    expect(byIds.stderr).toContain('the lock date is 2016-03-31')
+    expect(byIds.stdout).toBe('')
+    expect(await sb.json<unknown[]>(['tx', 'list', '--search', 'Old lunch', '--json'])).toHaveLength(2)
   })
 
   it('accounts delete of an account holding transactions is refused before its question', async () => {
