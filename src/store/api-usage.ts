@@ -1,5 +1,9 @@
 /** What both dialects' usage writes share: the requests of a flush counted per key. */
-import type { NewApiRequestRow } from './schema.js'
+import type { Insertable } from 'kysely'
+import type { ApiRequestsTable, NewApiRequestRow } from './schema.js'
+
+/** A usage record as written: numbered. */
+export type ApiRequestInsert = Omit<Insertable<ApiRequestsTable>, 'id'>
 
 /** Each key's count of requests in `rows` and the time of its latest. */
 export function usagePerKey(rows: readonly NewApiRequestRow[]): Map<string, { n: number; last: string }> {
@@ -13,6 +17,19 @@ export function usagePerKey(rows: readonly NewApiRequestRow[]): Map<string, { n:
     }
   }
   return perKey
+}
+
+/**
+ * `rows` numbered per key (`seq`, migration 0043) in their order, after `before`: each key's last
+ * number so far (an API key's usage_count before this write; for a login, its records' highest).
+ */
+export function numbered(rows: readonly NewApiRequestRow[], before: ReadonlyMap<string, number>): ApiRequestInsert[] {
+  const last = new Map(before)
+  return rows.map((row) => {
+    const seq = (last.get(row.key_id) ?? 0) + 1
+    last.set(row.key_id, seq)
+    return { ...row, seq }
+  })
 }
 
 export interface UsageGroup {

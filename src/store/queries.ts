@@ -47,14 +47,24 @@ export interface UsagePart {
 /**
  * A key's usage in one statement, so that one snapshot answers every figure (on PostgreSQL, one
  * round trip): the kept totals per endpoint and status, the last day as its whole ten-minute periods
- * from `firstPeriod` plus the records from `since` to `firstWhole`, and the newest `recent` records.
+ * from `firstPeriod` plus the records from `since` to `firstWhole`, and the last `recent` records
+ * written. Those are a range of (key_id, seq) ending at the key's usage_count, with no ORDER BY and
+ * LIMIT: without statistics PostgreSQL read and sorted all of a key's records for that (migration 0043).
  */
-export async function keyUsageParts(
-  db: Kysely<Db>,
-  keyId: string,
-  o: { since: string; firstPeriod: string; firstWhole: string; recent: number },
-): Promise<UsagePart[]> {
-  const r = await sql<UsagePart>`
+export async function keyUsageParts(db: Kysely<Db>, keyId: string, o: UsagePartsOptions): Promise<UsagePart[]> {
+  return (await keyUsagePartsSql(keyId, o).execute(db)).rows
+}
+
+export interface UsagePartsOptions {
+  since: string
+  firstPeriod: string
+  firstWhole: string
+  recent: number
+}
+
+/** The statement of `keyUsageParts` (exported for its test, which reads PostgreSQL's plan of it). */
+export function keyUsagePartsSql(keyId: string, o: UsagePartsOptions) {
+  return sql<UsagePart>`
     SELECT 0 AS part, endpoint, NULL AS method, status_code, requests AS n, response_ms AS ms, last_at AS at, 0 AS id
       FROM api_key_usage WHERE key_id = ${keyId}
     UNION ALL
@@ -64,9 +74,8 @@ export async function keyUsageParts(
     SELECT 1, NULL, NULL, NULL, count(*), NULL, NULL, 0
       FROM api_requests WHERE key_id = ${keyId} AND created_at >= ${o.since} AND created_at < ${o.firstWhole}
     UNION ALL
-    SELECT * FROM (
-      SELECT 2, endpoint, method, status_code, 1, response_time_ms, created_at, id
-        FROM api_requests WHERE key_id = ${keyId} ORDER BY created_at DESC, id DESC LIMIT ${o.recent}
-    ) newest`.execute(db)
-  return r.rows
+    SELECT 2, endpoint, method, status_code, 1, response_time_ms, created_at, id
+      FROM api_requests WHERE key_id = ${keyId}
+        AND seq > (SELECT usage_count FROM api_keys WHERE id = ${keyId}) - ${o.recent}
+        AND seq <= (SELECT usage_count FROM api_keys WHERE id = ${keyId})`
 }

@@ -113,6 +113,8 @@ export interface ApiRequestsTable {
   /** The answer's X-Request-Id and the path as requested (0022); null on older records. */
   request_id: string | null
   path: string | null
+  /** The record's number among its key's, 1, 2, ... in the order written (0043): the last is the key's usage_count. */
+  seq: number
 }
 
 /** Each key's usage totals per endpoint and status (0029), kept with the records. */
@@ -389,7 +391,8 @@ export type ApiKeyRow = Selectable<ApiKeysTable>
 export type BankAccountRow = Selectable<BankAccountsTable>
 export type StoredTransactionRow = Selectable<TransactionsTable>
 export type NewStoredTransactionRow = Insertable<TransactionsTable>
-export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id'>
+/** A usage record as the recorder makes it: the usage write numbers it (`seq`). */
+export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id' | 'seq'>
 export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
 export type BankStatementRow = Selectable<BankStatementsTable>
 export type CategorizationRuleRow = Selectable<CategorizationRulesTable>

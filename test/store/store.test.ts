@@ -63,6 +63,7 @@ const MIGRATION_NAMES = [
   '0040_close_packs',
   '0041_import_review_files',
   '0042_people_chained',
+  '0043_usage_newest',
 ]
 
 const TABLES = [
@@ -115,6 +116,7 @@ function indexes(_kind: StoreKind): string[] {
   return [
     'api_keys_company',
     'api_requests_company_id',
+    'api_requests_key_seq',
     'api_requests_key_time',
     'audit_entries_company',
     'audit_entries_company_time',

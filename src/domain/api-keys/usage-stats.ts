@@ -13,7 +13,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
  * One statement, so that one snapshot answers every figure (on PostgreSQL, one round trip): the
  * totals kept per endpoint and status (api_key_usage); the last day as the whole ten-minute periods
  * it covers (api_key_usage_periods) plus the records of the period it starts in, from the index on
- * (key_id, created_at); and the newest few records.
+ * (key_id, created_at); and the last few records written (by their number, `seq`).
  */
 export async function usageStats(store: Store, key: ApiKeyRow, recent: number, now: Date): Promise<UsageStats> {
   const since = new Date(now.getTime() - DAY_MS)
@@ -45,7 +45,7 @@ export async function usageStats(store: Store, key: ApiKeyRow, recent: number, n
       codes[String(r.status_code)] = (codes[String(r.status_code)] ?? 0) + n
     }
   }
-  // A compound statement's rows come in no promised order: the newest first, as the subquery chose them.
+  // A compound statement's rows come in no promised order: the newest first.
   newest.sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : Number(b.id) - Number(a.id)))
   return {
     total_requests: total,
