@@ -17,6 +17,7 @@ export function registerShow(program: Command, run: Runner, runF: RunVerb<ShowOp
   company
     .command('show')
     .description("the company's details (the same as finctl company)")
+    .allowExcessArguments(false) // company's setting is inherited: `company show x` stays an error
     .addHelpText('after', '\nExample:\n  finctl company show --json --jq .pack_public_key\n')
     .action(run(runF))
   // With an action of its own, commander would call `company shows` "too many arguments".
