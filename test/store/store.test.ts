@@ -63,6 +63,7 @@ const MIGRATION_NAMES = [
   '0040_close_packs',
   '0041_import_review_files',
   '0042_people_chained',
+  '0043_statement_files',
 ]
 
 const TABLES = [
@@ -103,6 +104,7 @@ const TABLES = [
   'report_day_flows',
   'report_month_groups',
   'settings',
+  'statement_files',
   'transactions',
   'user_invitations',
   'users',

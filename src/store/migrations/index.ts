@@ -49,6 +49,7 @@ import * as documentFields from './0039_document_fields.js'
 import * as closePacks from './0040_close_packs.js'
 import * as importReviewFiles from './0041_import_review_files.js'
 import * as peopleChained from './0042_people_chained.js'
+import * as statementFiles from './0043_statement_files.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -96,6 +97,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0040_close_packs', closePacks],
   ['0041_import_review_files', importReviewFiles],
   ['0042_people_chained', peopleChained],
+  ['0043_statement_files', statementFiles],
 ]
 
 /** Every migration, in order, for one dialect. */
