@@ -640,7 +640,12 @@ describe.each(MATRIX)('statements over %s on %s', (kind, storeKind) => {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>
     }
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api-v1/statements', '/api-v1/statements/{id}', '/api-v1/statements/{id}/transactions']),
+      expect.arrayContaining([
+        '/api-v1/statements',
+        '/api-v1/statements/{id}',
+        '/api-v1/statements/{id}/transactions',
+        '/api-v1/statements/{id}/file',
+      ]),
     )
     expect(Object.keys(doc.paths['/api-v1/statements'].post.requestBody!.content).sort()).toEqual([
       'application/json',

@@ -181,6 +181,29 @@ describe('close pack and verify --pack, in process', () => {
     expect(err).toContain(`pack: statement ${statementId} ("statement.ofx"): its original ${original} is missing`)
   })
 
+  it('a version 1 pack (before the originals) is still read: its missing originals noted, not refused', async () => {
+    const other = generateKeyPairSync('ed25519')
+    const m = JSON.parse(files.get('manifest.json')!.toString())
+    m.version = 1
+    m.statement_files = { included: false, note: 'the originals are not in this pack' }
+    m.files = m.files.filter((f: { path: string }) => f.path !== original)
+    const mBytes = Buffer.from(JSON.stringify(m))
+    const x = other.publicKey.export({ format: 'jwk' }).x as string
+    const v1 = tampered((f) => {
+      f.delete(original)
+      f.set('manifest.json', mBytes)
+      f.set(
+        'signature.json',
+        Buffer.from(
+          JSON.stringify({ algorithm: 'ed25519', public_key: x, signature: sign(null, mBytes, other.privateKey).toString('base64') }),
+        ),
+      )
+    })
+    const r = await sb.run(['verify', '--pack', v1])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain("a pack of version 1: it holds no statement's original file, none was checked")
+  })
+
   it('a file added', async () => {
     expect(await refused(tampered((f) => f.set('documents/extra.pdf', minimalPdf('planted'))))).toContain(
       'pack: documents/extra.pdf is not in the manifest: added to the pack',
