@@ -4,6 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { printableLine } from '../../src/kernel/terminal-text.js'
 import { month } from './shared.js'
 
 export interface PackOptions {
@@ -18,7 +19,7 @@ export function registerPack(close: Command, run: Runner, runF: RunVerb<PackOpti
     .command('pack')
     .argument('<month>', 'the closed month, YYYY-MM')
     .description(
-      "write a closed month's auditor's pack: one zip of its journal, statements, reconciliation, documents, audit entries and close record, with a signed manifest",
+      "write a closed month's auditor's pack: one zip of its journal, statements and their original files, reconciliation, documents, audit entries and close record, with a signed manifest",
     )
     .addOption(new Option('-o, --output <file>', 'the zip to write (never over an existing file without --force)'))
     // What -o and --output after `close pack` reach the command as (src/cli/program.ts outputFileArgs).
@@ -45,6 +46,7 @@ export async function runPack(host: VerbHost, o: PackOptions, [m]: string[]): Pr
   checkPackOutput(plan)
   const r = await buildPack(await host.client(), plan)
   const c = r.manifest.close
+  const originals = r.manifest.statement_files.originals ?? []
   await printRecord(host.io, host.printer, {
     file: r.path,
     bytes: r.bytes,
@@ -53,8 +55,13 @@ export async function runPack(host: VerbHost, o: PackOptions, [m]: string[]): Pr
     close_sequence: c.sequence,
     closed_at: c.created_at,
     files: r.manifest.files.length,
+    statement_originals: originals.filter((x) => x.path !== null).length,
     public_key: r.signature.public_key,
   })
+  // A statement uploaded before finctl kept its file is packed without it: said, not failed.
+  for (const x of originals)
+    if (x.path === null)
+      note(host.io, host.printer, `statement ${x.statement_id} (${printableLine(x.file_name)}): ${x.note ?? 'original not kept'}`)
   const nth = c.sequence === 1 ? 'its close' : `close #${c.sequence} of the month (closed again after a reopen)`
   note(
     host.io,

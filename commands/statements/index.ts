@@ -1,6 +1,7 @@
-/** finctl statements upload | list | get | transactions */
+/** finctl statements upload | list | get | transactions | file */
 import type { Command } from 'commander'
 import type { Runner } from '../../src/cli/runner.js'
+import { registerFile } from './file.js'
 import { registerGet } from './get.js'
 import { registerList } from './list.js'
 import { registerTransactions } from './transactions.js'
@@ -15,4 +16,5 @@ export function registerStatements(program: Command, run: Runner): void {
   registerList(st, run)
   registerGet(st, run)
   registerTransactions(st, run)
+  registerFile(st, run)
 }

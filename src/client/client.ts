@@ -3,7 +3,6 @@
  * transport: the embedded core (`app.fetch`) or a remote base_url (undici). Commands never know
  * which. Error envelopes are rebuilt into AppError, so both transports fail the same way.
  */
-import type { ImportBatchDetail } from '../domain/imports/schemas.js'
 import type { Event } from '../domain/events.js'
 import type {
   CreatedWebhookEndpoint,
@@ -14,7 +13,6 @@ import type {
   WebhookDetail,
   WebhookEndpoint,
 } from '../domain/webhooks/schemas.js'
-import { AppError } from '../kernel/errors.js'
 import {
   type ApiResult,
   type AuthMode,
@@ -58,8 +56,8 @@ import type {
   CloseVerification,
 } from '../domain/closing/schemas.js'
 import type { AuditVerification } from '../domain/transactions/verify.js'
-import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import { documentCalls } from './documents.js'
+import { statementCalls } from './statements.js'
 import { closePackCalls, closePolicyCalls } from './close-pack.js'
 import { importCalls } from './imports.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
@@ -322,34 +320,7 @@ export class Client {
       this.request<OpeningBalances>('GET', '/api-v1/exports/opening-balances', { query: q }).then((r) => r.data),
   }
 
-  readonly statements = {
-    /** Upload a statement file (JSON, the file in base64); answered with the statement pending. */
-    upload: (body: StatementUploadJson) => this.request<Statement>('POST', '/api-v1/statements', { body }).then((r) => r.data),
-    /** `review: true`: the upload waits pending as an import batch (docs/api.md, "Review before it lands"). */
-    uploadForReview: (body: StatementUploadJson) =>
-      this.request<ImportBatchDetail>('POST', '/api-v1/statements', { body: { ...body, review: true } }).then((r) => r.data),
-    list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string; include_total?: boolean } = {}) =>
-      this.request<Statement[]>('GET', '/api-v1/statements', { query: q }),
-    get: (id: string) => this.request<Statement>('GET', `/api-v1/statements/${encodeURIComponent(id)}`).then((r) => r.data),
-    transactions: (id: string, q: TransactionQuery = {}) =>
-      this.request<Transaction[]>('GET', `/api-v1/statements/${encodeURIComponent(id)}/transactions`, { query: q }),
-    /**
-     * Poll GET /statements/{id} until the statement is completed or failed (25 ms, doubling to 1 s
-     * between polls); `onPoll` sees each state. Throws after `timeoutMs` (default 10 minutes).
-     */
-    wait: async (id: string, o: { timeoutMs?: number; onPoll?: (s: Statement) => void } = {}): Promise<Statement> => {
-      const deadline = Date.now() + (o.timeoutMs ?? 600_000)
-      for (let delay = 25; ; delay = Math.min(delay * 2, 1000)) {
-        const s = await this.statements.get(id)
-        o.onPoll?.(s)
-        if (s.status === 'completed' || s.status === 'failed') return s
-        if (Date.now() + delay > deadline)
-          throw new AppError('internal_error', `statement ${id} is still ${s.status}: check it later with \`finctl statements get ${id}\``)
-        await (this.opts.sleep ?? realSleep)(delay)
-      }
-    },
-  }
-
+  readonly statements = statementCalls(this, (ms) => (this.opts.sleep ?? realSleep)(ms))
   readonly documents = documentCalls(this)
   readonly closePack = closePackCalls(this)
   readonly closePolicy = closePolicyCalls(this)

@@ -224,8 +224,18 @@ export interface ClosePoliciesTable {
   updated_at: string
 }
 
+/** A statement upload's original file (0043), once per company and content: bank_statements.file_sha256 finds it. */
+export interface StatementFilesTable {
+  company_id: string
+  sha256: string
+  size: number
+  content: Uint8Array
+  created_at: string
+}
+
 export interface DocumentTables {
   documents: DocumentsTable
+  statement_files: StatementFilesTable
   document_links: DocumentLinksTable
   company_signing_keys: CompanySigningKeysTable
   close_policies: ClosePoliciesTable

@@ -16,6 +16,7 @@ import type { Statement } from '../../src/domain/statements/schemas.js'
 import { Client } from '../../src/client/client.js'
 import { openEmbedded } from '../../src/embedded/embedded.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
+import { BOUNDARY, multipart } from '../helpers/multipart.js'
 import { createHarness, MATRIX, startServeProcess, stopProcess, type Harness, type Tenant } from '../helpers/harness.js'
 
 const fixture = (path: string) => readFileSync(bankFile(path))
@@ -244,26 +245,6 @@ const CASES: Case[] = [
     want: { count: 5, sum: '1058.46', check: 'unavailable', period: ['2012-01-02', '2012-02-29'], dates: ['2012-01-02', '2012-02-29'] },
   },
 ]
-
-const BOUNDARY = 'finctl-test-boundary-7MA4YWxkTrZu0gW'
-
-/** A multipart/form-data body by hand (the same bytes through either transport). */
-export function multipart(fields: Record<string, unknown>, file: { name: string; bytes: Uint8Array }): { body: Buffer; type: string } {
-  const parts: Buffer[] = []
-  for (const [k, v] of Object.entries(fields)) {
-    for (const item of Array.isArray(v) ? v : [v]) {
-      parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(item)}\r\n`))
-    }
-  }
-  parts.push(
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-  )
-  parts.push(Buffer.from(file.bytes))
-  parts.push(Buffer.from(`\r\n--${BOUNDARY}--\r\n`))
-  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${BOUNDARY}` }
-}
 
 async function rejects(p: Promise<unknown>, code: string, status: number): Promise<AppError> {
   const e = await p.then(
@@ -659,7 +640,12 @@ describe.each(MATRIX)('statements over %s on %s', (kind, storeKind) => {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>
     }
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api-v1/statements', '/api-v1/statements/{id}', '/api-v1/statements/{id}/transactions']),
+      expect.arrayContaining([
+        '/api-v1/statements',
+        '/api-v1/statements/{id}',
+        '/api-v1/statements/{id}/transactions',
+        '/api-v1/statements/{id}/file',
+      ]),
     )
     expect(Object.keys(doc.paths['/api-v1/statements'].post.requestBody!.content).sort()).toEqual([
       'application/json',

@@ -1,11 +1,12 @@
 /**
  * End to end through the built CLI: a month with a real bank statement from the corpus (an OFX of
  * August 2013, test/helpers/bank-files.ts), a PDF and a UBL invoice built here and linked to its
- * transactions, closed, packed with `finctl close pack`, then checked by `finctl verify --pack` in
- * a process with an empty HOME, no profile, no config and no database: intact, then tampered and
- * refused (exit 13). The tamperings one by one run in process: test/commands/close/pack.test.ts.
+ * transactions, closed, packed with `finctl close pack` (the statement's original file in it, byte
+ * for byte), then checked by `finctl verify --pack` in a process with an empty HOME, no profile, no
+ * config and no database: intact, then tampered (the journal, the original) and refused (exit 13). The tamperings one by one run in process: test/commands/close/pack.test.ts.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readPackZip } from '../../src/jobs/pack/zip-read.js'
@@ -21,6 +22,7 @@ describe.skipIf(!HAS_BANK_FILES)('close pack and verify --pack, the built CLI', 
   let sb: Sandbox
   let empty: string
   let publicKey: string
+  let statementId: string
   const offline = (args: string[]) => runFinctl(args, cleanEnv({ HOME: empty }), { cwd: empty })
 
   beforeAll(async () => {
@@ -47,6 +49,7 @@ describe.skipIf(!HAS_BANK_FILES)('close pack and verify --pack, the built CLI', 
     ).id as string
     const s = await sb.json(['statements', 'upload', OFX, '--account', acct, '--json'])
     expect(s).toMatchObject({ status: 'completed', period_start: '2013-08-01', period_end: '2013-08-31', closing_balance: 2156.56 })
+    statementId = s.id
     const txs = await sb.json<Array<{ id: string }>>(['statements', 'transactions', s.id, '--json'])
     expect(txs).toHaveLength(4)
     writeFileSync(join(sb.dir, 'receipt.pdf'), minimalPdf('Check 80.00 USD 2013-08-24'))
@@ -78,6 +81,14 @@ describe.skipIf(!HAS_BANK_FILES)('close pack and verify --pack, the built CLI', 
     expect(statement).toEqual([
       expect.objectContaining({ file_name: 'us-checking-xml-v211.ofx', closing_balance: '2156.56', book_balance_before: '2516.56' }),
     ])
+    // The statement's original: the corpus file byte for byte, under the SHA-256 the statement recorded.
+    const original = `statements/originals/${statementId}-us-checking-xml-v211.ofx`
+    expect(files.get(original)?.equals(readFileSync(OFX))).toBe(true)
+    expect(statement[0]).toMatchObject({
+      original_file: original,
+      file_sha256: createHash('sha256').update(readFileSync(OFX)).digest('hex'),
+    })
+    expect(packed.statement_originals).toBe(1)
     const csv = 'journal/books-2013-08.csv'
     const text = files.get(csv)!.toString()
     expect(text).toContain(',-80.00,')
@@ -88,5 +99,19 @@ describe.skipIf(!HAS_BANK_FILES)('close pack and verify --pack, the built CLI', 
     expect(bad.stderr).toContain(`pack: ${csv} was changed: its SHA-256 differs from the manifest's`)
     expect(bad.stderr).toContain('the close recorded -360.00 USD in 4')
     expect(bad.stderr).toContain('is not its closing balance 2156.56 USD')
+
+    // The original changed, then removed: each named, exit 13.
+    files.set(csv, Buffer.from(text))
+    files.set(original, Buffer.from(readFileSync(OFX).toString().replace('<TRNAMT>-80<', '<TRNAMT>-8<')))
+    writeFileSync(join(sb.dir, 'changed-original.zip'), rawZip([...files].map(([name, data]) => ({ name, data, deflate: true }))))
+    const changed = await offline(['verify', '--pack', join(sb.dir, 'changed-original.zip'), '--public-key', publicKey])
+    expect(changed.code).toBe(13)
+    expect(changed.stderr).toContain(`pack: ${original} was changed`)
+    expect(changed.stderr).toContain(`its original ${original} is not the file uploaded`)
+    files.delete(original)
+    writeFileSync(join(sb.dir, 'no-original.zip'), rawZip([...files].map(([name, data]) => ({ name, data, deflate: true }))))
+    const removed = await offline(['verify', '--pack', join(sb.dir, 'no-original.zip'), '--public-key', publicKey])
+    expect(removed.code).toBe(13)
+    expect(removed.stderr).toContain(`its original ${original} is missing`)
   })
 })

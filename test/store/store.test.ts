@@ -64,6 +64,7 @@ const MIGRATION_NAMES = [
   '0041_import_review_files',
   '0042_people_chained',
   '0043_usage_newest',
+  '0044_statement_files',
 ]
 
 const TABLES = [
@@ -104,6 +105,7 @@ const TABLES = [
   'report_day_flows',
   'report_month_groups',
   'settings',
+  'statement_files',
   'transactions',
   'user_invitations',
   'users',

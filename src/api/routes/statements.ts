@@ -1,7 +1,7 @@
 /**
  * Bank statements (docs/api.md section 5). POST takes the file as multipart/form-data or as JSON with
  * the file in base64, answers 201 with the statement `pending`, and processes it off the request
- * path (domain/statements/jobs.ts); GET shows its status. Scopes: `write` to upload, `read` to read.
+ * path (domain/statements/jobs.ts); GET shows its status, GET .../file its original file. Scopes: `write` to upload, `read` to read.
  */
 import { createRoute } from '@hono/zod-openapi'
 import type { Context } from 'hono'
@@ -12,6 +12,7 @@ import { recordStatementBatch } from '../../domain/imports/batches.js'
 import { ImportBatchDetail } from '../../domain/imports/schemas.js'
 import { reviewStatementUpload } from '../../domain/imports/statement-review.js'
 import { isProcessing } from '../../domain/statements/inflight.js'
+import { statementOriginal } from '../../domain/statements/original.js'
 import { startStatementJob } from '../../domain/statements/jobs.js'
 import {
   MAX_STATEMENT_FILE,
@@ -166,6 +167,28 @@ export function statementRoutes(deps: AppDeps) {
     const requestId = c.get('requestId')
     startStatementJob(store, job, { now, report: (err) => reportInternalError(err, requestId), workerThreshold: statementWorkerThreshold })
     return c.json({ success: true as const, data: { ...statement, batch_id: batch.id } }, 201)
+  })
+  r.openAPIRegistry.registerPath({
+    method: 'get',
+    path: `${PATH}/{id}/file`,
+    summary:
+      "The statement's original file, as uploaded (application/octet-stream); with as=base64, JSON (file_name, sha256, content_base64). 404 for a statement uploaded before finctl kept its file",
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  })
+  r.get(`${PATH}/:id/file`, async (c) => {
+    const f = await statementOriginal(store, c.get('actor').companyId, c.req.param('id'))
+    // The CLI asks for base64 in JSON: the embedded thread carries bodies as text.
+    if (c.req.query('as') === 'base64') {
+      const data = { file_name: f.fileName, sha256: f.sha256, content_base64: Buffer.from(f.bytes).toString('base64') }
+      return c.json({ success: true as const, data }, 200)
+    }
+    return c.body(f.bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(f.bytes.length),
+      'x-content-type-options': 'nosniff',
+    })
   })
   return r
     .openapi(

@@ -14,6 +14,7 @@ import { baseCurrency } from './companies.js'
 import { accountMovements, type Movement, type Unconverted } from './balances.js'
 import { balanceOf, heldByOpening, type Held } from './opening.js'
 import { eventRow, recordEvents } from '../events.js'
+import { dropUnusedStatementFiles } from '../statement-files.js'
 import { openingRateOf } from './opening-rate.js'
 import { checkUnlocked, lockDateOf, periodLocked } from './period-lock.js'
 
@@ -218,8 +219,14 @@ export async function deleteBankAccount(store: Store, actor: Actor, id: string, 
         'conflict',
         `bank account "${row.name}" holds transactions and cannot be deleted: close it instead (status: closed)`,
       )
-    // Statements that brought no transaction (failed, or empty) go with the account.
+    // Statements that brought no transaction (failed, or empty) go with the account, and their files with the last of them.
+    const gone = await trx.selectFrom('bank_statements').select('file_sha256').where('bank_account_id', '=', row.id).execute()
     await trx.deleteFrom('bank_statements').where('bank_account_id', '=', row.id).execute()
+    await dropUnusedStatementFiles(
+      trx,
+      row.company_id,
+      gone.map((s) => s.file_sha256),
+    )
     await trx.deleteFrom('bank_accounts').where('id', '=', row.id).execute()
     await recordEvents(store, trx, [eventRow(actor, 'bank_account.deleted', row.id, { ...toBankAccount(row), deleted: true }, now)])
     return { id: row.id, deleted: true as const }

@@ -17,7 +17,7 @@ export const PackStatement = z
     bank_account: z.string(),
     file_name: z.string(),
     format: z.string(),
-    file_sha256: z.string().openapi({ description: 'SHA-256 of the file as uploaded (its bytes are not kept)' }),
+    file_sha256: z.string().openapi({ description: 'SHA-256 of the file as uploaded: its original, when kept, hashes to it' }),
     file_size: z.number().int(),
     currency_code: z.string(),
     period_start: z.string().nullable(),
@@ -27,6 +27,11 @@ export const PackStatement = z
     balance_check: z.string().nullable(),
     line_count: z.number().int(),
     created_at: z.string(),
+    file_kept: z.boolean().openapi({ description: 'true: finctl keeps the original file (GET /statements/{id}/file answers it)' }),
+    file_note: z
+      .string()
+      .nullable()
+      .openapi({ description: 'why the original is not kept (a statement uploaded before finctl kept them); null when kept' }),
     book_balance_before: z.string().nullable().openapi({
       description:
         "the account's balance in finctl the day before period_start (a decimal): where the lines start when the statement gives no opening balance",

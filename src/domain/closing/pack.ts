@@ -1,8 +1,8 @@
 /**
  * What the auditor's pack of a closed month holds, as the service knows it (docs/closing.md, "The
- * auditor's pack"): the month's latest close with its figures, the statements of the month, each
- * statement line with its transaction, the documents linked to the month's transactions and the
- * audit entries about them. The CLI writes these, the exports and the documents' bytes into one zip;
+ * auditor's pack"): the month's latest close with its figures, the statements of the month (and
+ * whether each one's original file is kept), each statement line with its transaction, the documents
+ * linked to the month's transactions and the audit entries about them. The CLI writes these, the exports and the documents' bytes into one zip;
  * the service signs its manifest with the company's key once it is sure the manifest is of this close.
  */
 import type { Kysely } from 'kysely'
@@ -23,6 +23,7 @@ import type { PackAuditEntry, PackContents, PackDocument, PackReconciliation, Pa
 import { lastClose } from './records.js'
 import type { MonthFigure } from './contents.js'
 import { signWithCompanyKey } from './signing-key.js'
+import { notKeptNote } from '../statements/original.js'
 
 const PAGE = 5_000
 /** Ids per `in (...)` list. */
@@ -121,6 +122,14 @@ export async function packContents(store: Store, companyId: string, month: strin
     const moved = (await accountMovements(db, [a], company.base_currency, upTo)).get(Number(a.key))!
     return money(balanceOf(a, moved, held.get(Number(a.key)), upTo).net, a.currency_code)
   }
+  // Which of them have their original kept (statements uploaded before finctl kept files have none).
+  const kept = new Set(
+    (
+      await inChunks([...new Set(statementRows.map((s) => s.file_sha256))], (chunk) =>
+        db.selectFrom('statement_files').select('sha256').where('company_id', '=', companyId).where('sha256', 'in', chunk).execute(),
+      )
+    ).map((f) => f.sha256),
+  )
   const statements: PackStatement[] = []
   for (const s of statementRows)
     statements.push({
@@ -139,6 +148,8 @@ export async function packContents(store: Store, companyId: string, month: strin
       balance_check: s.balance_check,
       line_count: Number(s.line_count),
       created_at: s.created_at,
+      file_kept: kept.has(s.file_sha256),
+      file_note: kept.has(s.file_sha256) ? null : notKeptNote(s.created_at),
       book_balance_before: await before(s.bank_account_id, s.period_start),
     })
 

@@ -18,6 +18,7 @@ import { exampleOf } from '../categorization/labels.js'
 import type { Example } from '../categorization/model.js'
 import { labelsChanged } from '../categorization/settings.js'
 import { eventRow, recordEvents } from '../events.js'
+import { dropUnusedStatementFiles } from '../statement-files.js'
 import { companyKey, toTransaction } from '../transaction-rows.js'
 import { auditRow, creationRow, diff } from '../transactions/audit.js'
 import { getImportBatch, toImportBatch } from './batches.js'
@@ -371,7 +372,15 @@ export async function revertIn(
     }
     // The statement goes, so that the same file may be uploaded again; its batch keeps its figures.
     const statementFigures = p.statement ? await statementCounts(trx, p.statement.id) : {}
-    if (p.statement) await trx.deleteFrom('bank_statements').where('id', '=', p.statement.id).execute()
+    if (p.statement) {
+      // Its file goes too, unless another statement (another account's) was read from the same bytes.
+      const gone = await trx.deleteFrom('bank_statements').where('id', '=', p.statement.id).returning('file_sha256').execute()
+      await dropUnusedStatementFiles(
+        trx,
+        actor.companyId,
+        gone.map((g) => g.file_sha256),
+      )
+    }
     await trx
       .updateTable('import_batches')
       .set({ ...statementFigures, state: 'reverted', reverted_at: ts, reverted_by: actorId(actor) })

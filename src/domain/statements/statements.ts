@@ -29,6 +29,7 @@ import { listTransactions, type Page } from '../transactions/queries.js'
 import type { Transaction } from '../schemas.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { eventRow, recordEvents } from '../events.js'
+import { keepStatementFile } from '../statement-files.js'
 
 /** An upload as the route hands it over: the file's bytes and the options, not yet checked. */
 export interface StatementUpload {
@@ -263,6 +264,7 @@ export async function createStatement(
   try {
     await store.writeTransaction(async (trx) => {
       await trx.insertInto('bank_statements').values(row).execute()
+      await keepStatementFile(trx, actor.companyId, sha, u.bytes, now)
       await recordEvents(store, trx, [eventRow(actor, 'statement.uploaded', row.id, toStatement(row), now)])
     })
   } catch (err) {
@@ -298,9 +300,9 @@ export const STALE_ERROR =
   'processing stopped before it finished (the service stopped or crashed): nothing of this statement was imported; upload the file again'
 
 /**
- * Statements whose processing was cut off (a crash, kill -9) cannot be resumed: the file is not
- * kept. Once their heartbeat is older than STALE_AFTER_MS they are marked failed, which also frees
- * their file for a new upload. `running` tells the ones this process is working on.
+ * Statements whose processing was cut off (a crash, kill -9) are not resumed: the job decided at
+ * upload went with its process. Once their heartbeat is older than STALE_AFTER_MS they are marked
+ * failed, which also frees their file for a new upload. `running` tells the ones this process is working on.
  */
 async function settleStale(
   store: Store,

@@ -1,9 +1,10 @@
 /**
  * `finctl close pack MONTH -o FILE` (docs/closing.md, "The auditor's pack"): the month's journal in
- * the formats asked (always csv: `verify --pack` adds its totals up), its statements, each statement
- * line with its transaction, the linked documents, the audit entries and the close record, with a
- * manifest of every file's SHA-256, signed by the service with the company's key. Held in memory
- * (a month's files), then written as one zip that takes its name only when whole.
+ * the formats asked (always csv: `verify --pack` adds its totals up), its statements and their
+ * original files, each statement line with its transaction, the linked documents, the audit entries
+ * and the close record, with a manifest of every file's SHA-256, signed by the service with the
+ * company's key. Held in memory (a month's files), then written as one zip that takes its name only
+ * when whole.
  */
 import { createHash } from 'node:crypto'
 import { lstatSync } from 'node:fs'
@@ -33,6 +34,8 @@ import {
   SIGNATURE,
   type SignatureFile,
   STATEMENT_FILES_NOTE,
+  type StatementOriginal,
+  statementOriginalPath,
   STATEMENTS_FILE,
 } from './layout.js'
 
@@ -108,14 +111,39 @@ function reconciliationCsv(c: PackContents): Buffer {
   return Buffer.from(text, 'utf8')
 }
 
-/** Gather the pack's files (path -> bytes), in the order they are written. */
-async function packFiles(client: Client, plan: PackPlan, c: PackContents): Promise<Map<string, Buffer>> {
+/** Each statement's original file, as the service keeps it, checked against the SHA-256 its statement recorded. */
+async function statementOriginals(client: Client, c: PackContents, files: Map<string, Buffer>): Promise<StatementOriginal[]> {
+  const originals: StatementOriginal[] = []
+  for (const s of c.statements) {
+    const entry = { statement_id: s.id, file_name: s.file_name, sha256: s.file_sha256 }
+    if (!s.file_kept) {
+      originals.push({ ...entry, path: null, note: s.file_note ?? 'original not kept' })
+      continue
+    }
+    const bytes = Buffer.from((await client.statements.file(s.id)).bytes)
+    if (sha256(bytes) !== s.file_sha256)
+      throw new AppError('internal_error', `statement ${s.id}: its file does not hash to its file_sha256`)
+    const path = statementOriginalPath(s.id, s.file_name)
+    files.set(path, bytes)
+    originals.push({ ...entry, path, note: null })
+  }
+  return originals
+}
+
+/** Gather the pack's files (path -> bytes), in the order they are written, and the statements' originals among them. */
+async function packFiles(
+  client: Client,
+  plan: PackPlan,
+  c: PackContents,
+): Promise<{ files: Map<string, Buffer>; originals: StatementOriginal[] }> {
   const files = new Map<string, Buffer>()
   files.set(CLOSE_FILE, json({ month: c.month, company: c.company, close: c.close }))
   // csv first and always: verify --pack adds up its amounts.
   const formats: ExportFormat[] = ['csv', ...plan.formats.filter((f) => f !== 'csv')]
   for (const format of formats) files.set(journalFile(closeExportName(c.month, format)), (await exportBytes(client, c.month, format)).bytes)
-  files.set(STATEMENTS_FILE, json(c.statements))
+  const originals = await statementOriginals(client, c, files)
+  const byStatement = new Map(originals.map((o) => [o.statement_id, o.path]))
+  files.set(STATEMENTS_FILE, json(c.statements.map((st) => ({ ...st, original_file: byStatement.get(st.id) ?? null }))))
   files.set(RECONCILIATION_FILE, reconciliationCsv(c))
   let index = csvLine(['document_id', 'path', 'file_name', 'kind', 'media_type', 'sha256', 'bytes', 'transaction_ids'])
   for (const d of c.documents) {
@@ -128,7 +156,7 @@ async function packFiles(client: Client, plan: PackPlan, c: PackContents): Promi
   }
   files.set(DOCUMENTS_INDEX, Buffer.from(index, 'utf8'))
   files.set(AUDIT_FILE, json(c.audit_entries))
-  return files
+  return { files, originals }
 }
 
 export async function buildPack(client: Client, plan: PackPlan): Promise<PackResult> {
@@ -139,7 +167,7 @@ export async function buildPack(client: Client, plan: PackPlan): Promise<PackRes
       'conflict',
       `${plan.month}'s rows differ from those its close recorded: see finctl verify --close ${plan.month}; the pack would not match its close`,
     )
-  const files = await packFiles(client, plan, c)
+  const { files, originals } = await packFiles(client, plan, c)
   const listed: ManifestFile[] = [...files].map(([path, b]) => ({ path, sha256: sha256(b), bytes: b.length }))
   const { id, sequence, created_at, actor, forced, reason, lock_date, chain_head, rows_count, rows_sha256, figures } = c.close
   const manifest: Manifest = {
@@ -151,7 +179,7 @@ export async function buildPack(client: Client, plan: PackPlan): Promise<PackRes
     close: { id, sequence, created_at, actor, forced, reason, lock_date, chain_head, rows_count, rows_sha256, figures },
     created_at: (plan.now?.() ?? new Date()).toISOString(),
     formats: ['csv', ...plan.formats.filter((f) => f !== 'csv')],
-    statement_files: { included: false, note: STATEMENT_FILES_NOTE },
+    statement_files: { included: originals.every((o) => o.path !== null), note: STATEMENT_FILES_NOTE, originals },
     files: listed,
   }
   const manifestBytes = json(manifest)

@@ -6,7 +6,8 @@
 import type { PackClose } from '../../domain/closing/pack-schemas.js'
 
 export const PACK_FORMAT = 'finctl-close-pack'
-export const PACK_VERSION = 1
+/** 2: the statements' original files are in the pack (statements/originals/); a version 1 pack held none. */
+export const PACK_VERSION = 2
 
 export const MANIFEST = 'manifest.json'
 export const SIGNATURE = 'signature.json'
@@ -17,9 +18,18 @@ export const DOCUMENTS_INDEX = 'documents/documents.csv'
 export const AUDIT_FILE = 'audit/audit-entries.json'
 export const journalFile = (name: string) => `journal/${name}`
 
-/** Why a statement's own file is not in the pack: finctl keeps its SHA-256 and parsed lines, not its bytes. */
+/** What the manifest says of the statements' own files. */
 export const STATEMENT_FILES_NOTE =
-  "finctl keeps a statement's SHA-256, size, balances and parsed lines, not the file itself: the originals are not in this pack; each statement's file_sha256 (statements/statements.json) identifies the file it was read from, and reconciliation.csv holds each parsed line with its transaction"
+  "each statement's original file, as uploaded, is under statements/originals/ and hashes to the statement's file_sha256 (statements/statements.json); a statement uploaded before finctl kept statements' files has none, and says so"
+
+/** One statement's original in the manifest: its path in the pack, or null and why. */
+export interface StatementOriginal {
+  statement_id: string
+  file_name: string
+  sha256: string
+  path: string | null
+  note: string | null
+}
 
 export interface ManifestFile {
   path: string
@@ -40,7 +50,8 @@ export interface Manifest {
   >
   created_at: string
   formats: string[]
-  statement_files: { included: false; note: string }
+  /** `included`: every statement's original is in the pack; a version 1 pack had `{ included: false, note }` alone. */
+  statement_files: { included: boolean; note: string; originals?: StatementOriginal[] }
   files: ManifestFile[]
 }
 
@@ -52,12 +63,22 @@ export interface SignatureFile {
   signature: string
 }
 
-/** A document's name inside the pack: its id, then its name with anything but plain characters replaced. */
-export function documentPath(id: string, fileName: string): string {
-  const safe =
+/** A name from outside made safe for a zip entry: anything but plain characters replaced, no leading dot. */
+function safeName(fileName: string, fallback: string): string {
+  return (
     fileName
       .replace(/[^\w.-]+/g, '_')
       .replace(/^\.+/, '_')
-      .slice(0, 100) || 'document'
-  return `documents/${id}/${safe}`
+      .slice(0, 100) || fallback
+  )
+}
+
+/** A document's name inside the pack: its id, then its name made safe. */
+export function documentPath(id: string, fileName: string): string {
+  return `documents/${id}/${safeName(fileName, 'document')}`
+}
+
+/** A statement's original inside the pack: its statement's id, then its name made safe. */
+export function statementOriginalPath(statementId: string, fileName: string): string {
+  return `statements/originals/${statementId}-${safeName(fileName, 'statement')}`
 }

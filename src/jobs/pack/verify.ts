@@ -4,7 +4,8 @@
  * read safely (zip-read.ts); then the manifest's signature, every file against the manifest (none
  * missing, added or renamed, none changed), the close record against the manifest, the journal's
  * totals against the close's figures, each statement's balances against the journal, each statement
- * line against its transaction, each document against its SHA-256, each audit entry against its hash.
+ * line against its transaction, each statement's original and each document against its SHA-256,
+ * each audit entry against its hash.
  */
 import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto'
 import { parse } from 'csv-parse/sync'
@@ -161,8 +162,42 @@ export async function verifyPack(path: string, pinnedKey?: string): Promise<Pack
     if (b && (sha256(b) !== f.sha256 || b.length !== f.bytes)) p.push(`${name} was changed: its SHA-256 differs from the manifest's`)
   }
 
+  checkOriginals(files, manifest, out)
   checkFigures(files, manifest, out)
   return { ...out, intact: p.length === 0 }
+}
+
+/**
+ * Each statement's original: in the pack where statements.json and the manifest say, hashing to the
+ * SHA-256 its statement recorded; one not kept (uploaded before finctl kept files) is a note.
+ */
+function checkOriginals(files: Map<string, Buffer>, m: Manifest, out: PackVerification): void {
+  const p = out.problems
+  const listed = m.statement_files?.originals
+  if (!listed) {
+    out.notes.push(`a pack of version ${String(m.version)}: it holds no statement's original file, none was checked`)
+    return
+  }
+  const inManifest = new Map(listed.map((o) => [o.statement_id, o]))
+  for (const s of readJson<StatementLike[]>(files, STATEMENTS_FILE, p) ?? []) {
+    const what = `statement ${s.id} (${JSON.stringify(s.file_name)})`
+    const o = inManifest.get(s.id)
+    inManifest.delete(s.id)
+    const path = s.original_file ?? null
+    if (!o || o.path !== path || o.sha256 !== s.file_sha256) {
+      p.push(`${what}: its original in ${STATEMENTS_FILE} differs from the manifest's statement_files`)
+      continue
+    }
+    if (path === null) {
+      out.notes.push(`${what}: ${o.note ?? 'original not kept'}`)
+      continue
+    }
+    const b = files.get(path)
+    if (!b) p.push(`${what}: its original ${path} is missing`)
+    else if (sha256(b) !== s.file_sha256)
+      p.push(`${what}: its original ${path} is not the file uploaded (its SHA-256 differs from the statement's file_sha256)`)
+  }
+  for (const id of inManifest.keys()) p.push(`statement ${id}: the manifest lists its original, ${STATEMENTS_FILE} has no such statement`)
 }
 
 /** The content checks: close record, journal totals, statements, statement lines, documents, audit entries. */
@@ -224,6 +259,10 @@ function checkFigures(files: Map<string, Buffer>, m: Manifest, out: PackVerifica
 
 interface StatementLike {
   id: string
+  file_name: string
+  file_sha256: string
+  /** Its original's path in the pack (version 2), null when not kept. */
+  original_file?: string | null
   bank_account_id: string
   currency_code: string
   period_start: string | null

@@ -50,6 +50,7 @@ import * as closePacks from './0040_close_packs.js'
 import * as importReviewFiles from './0041_import_review_files.js'
 import * as peopleChained from './0042_people_chained.js'
 import * as usageNewest from './0043_usage_newest.js'
+import * as statementFiles from './0044_statement_files.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -98,6 +99,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0041_import_review_files', importReviewFiles],
   ['0042_people_chained', peopleChained],
   ['0043_usage_newest', usageNewest],
+  ['0044_statement_files', statementFiles],
 ]
 
 /** Every migration, in order, for one dialect. */

@@ -5,7 +5,8 @@
  * key; a zip bomb; path traversal); a reopened and closed-again month's pack says which close it is;
  * -o is never written over without --force. The built CLI, offline with no profile: test/e2e/close-pack.test.ts.
  */
-import { generateKeyPairSync, sign } from 'node:crypto'
+import { createHash, generateKeyPairSync, sign } from 'node:crypto'
+import Database from 'better-sqlite3'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
@@ -28,6 +29,8 @@ describe('close pack and verify --pack, in process', () => {
   let pack: string
   let files: Map<string, Buffer>
   let publicKey: string
+  let statementId: string
+  let original: string
 
   /** The pack with its files changed by `edit`, written as a new zip; its path. */
   let n = 0
@@ -67,6 +70,7 @@ describe('close pack and verify --pack, in process', () => {
     writeFileSync(sb.path('statement.ofx'), ofx('1657.50'))
     const s = await sb.json<{ id: string; status: string }>(['statements', 'upload', sb.path('statement.ofx'), '--account', acct, '--json'])
     expect(s.status).toBe('completed')
+    statementId = s.id
     const txs = await sb.json<Array<{ id: string; amount: number }>>(['statements', 'transactions', s.id, '--json'])
     writeFileSync(sb.path('receipt.pdf'), minimalPdf('Paper Shop 42.50 USD'))
     writeFileSync(sb.path('invoice.xml'), ublInvoice('INV-7'))
@@ -76,6 +80,7 @@ describe('close pack and verify --pack, in process', () => {
     pack = sb.path('pack.zip')
     await sb.ok(['close', 'pack', M, '-o', pack, '--formats', 'hledger,beancount,xlsx'])
     files = await readPackZip(pack)
+    original = `statements/originals/${statementId}-statement.ofx`
     publicKey = (await sb.json<{ pack_public_key: string }>(['company', 'show', '--json'])).pack_public_key
     expect((await sb.json<{ pack_public_key: string }>(['company', '--json'])).pack_public_key).toBe(publicKey)
   })
@@ -101,7 +106,21 @@ describe('close pack and verify --pack, in process', () => {
     expect(names.filter((x) => /^documents\/[^/]+\/(receipt\.pdf|invoice\.xml)$/.test(x))).toHaveLength(2)
     const manifest = JSON.parse(files.get('manifest.json')!.toString())
     expect(manifest).toMatchObject({ format: 'finctl-close-pack', month: M, close: { sequence: 1, forced: true } })
-    expect(manifest.statement_files.included).toBe(false)
+    // The statement's original, byte for byte, listed in the manifest under the SHA-256 its statement recorded.
+    expect(files.get(original)?.equals(readFileSync(sb.path('statement.ofx')))).toBe(true)
+    const [st] = JSON.parse(files.get('statements/statements.json')!.toString())
+    expect(st).toMatchObject({ id: statementId, file_kept: true, file_note: null, original_file: original })
+    expect(st.file_sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(sb.path('statement.ofx')))
+        .digest('hex'),
+    )
+    expect(manifest.version).toBe(2)
+    expect(manifest.statement_files).toMatchObject({
+      included: true,
+      originals: [{ statement_id: statementId, file_name: 'statement.ofx', sha256: st.file_sha256, path: original, note: null }],
+    })
+    expect(manifest.files).toContainEqual({ path: original, sha256: st.file_sha256, bytes: files.get(original)!.length })
     expect(manifest.files).toHaveLength(names.length - 2)
     expect(manifest.close.figures).toEqual([expect.objectContaining({ currency_code: 'USD', transactions: 2, total: '1157.50' })])
     expect(JSON.parse(files.get('signature.json')!.toString()).public_key).toBe(publicKey)
@@ -146,6 +165,43 @@ describe('close pack and verify --pack, in process', () => {
 
   it('a file removed', async () => {
     expect(await refused(tampered((f) => f.delete('audit/audit-entries.json')))).toContain('pack: audit/audit-entries.json is missing')
+  })
+
+  it("a statement's original changed: named against the manifest and against the statement's file_sha256", async () => {
+    const err = await refused(tampered((f) => f.set(original, Buffer.from(f.get(original)!.toString().replace('-42.50', '-24.50')))))
+    expect(err).toContain(`pack: ${original} was changed: its SHA-256 differs from the manifest's`)
+    expect(err).toContain(
+      `pack: statement ${statementId} ("statement.ofx"): its original ${original} is not the file uploaded (its SHA-256 differs from the statement's file_sha256)`,
+    )
+  })
+
+  it("a statement's original removed", async () => {
+    const err = await refused(tampered((f) => f.delete(original)))
+    expect(err).toContain(`pack: ${original} is missing`)
+    expect(err).toContain(`pack: statement ${statementId} ("statement.ofx"): its original ${original} is missing`)
+  })
+
+  it('a version 1 pack (before the originals) is still read: its missing originals noted, not refused', async () => {
+    const other = generateKeyPairSync('ed25519')
+    const m = JSON.parse(files.get('manifest.json')!.toString())
+    m.version = 1
+    m.statement_files = { included: false, note: 'the originals are not in this pack' }
+    m.files = m.files.filter((f: { path: string }) => f.path !== original)
+    const mBytes = Buffer.from(JSON.stringify(m))
+    const x = other.publicKey.export({ format: 'jwk' }).x as string
+    const v1 = tampered((f) => {
+      f.delete(original)
+      f.set('manifest.json', mBytes)
+      f.set(
+        'signature.json',
+        Buffer.from(
+          JSON.stringify({ algorithm: 'ed25519', public_key: x, signature: sign(null, mBytes, other.privateKey).toString('base64') }),
+        ),
+      )
+    })
+    const r = await sb.run(['verify', '--pack', v1])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain("a pack of version 1: it holds no statement's original file, none was checked")
   })
 
   it('a file added', async () => {
@@ -256,5 +312,35 @@ describe('close pack and verify --pack, in process', () => {
     const v = await sb.run(['verify', '--pack', again, '--public-key', publicKey])
     expect(v.code, v.stderr).toBe(0)
     expect(v.stdout).toContain('close 2 of the month, after a reopen')
+  })
+
+  it('statements file writes the original; a statement uploaded before finctl kept files is packed without it, and says so', async () => {
+    const out = sb.path('original.ofx')
+    await sb.ok(['statements', 'file', statementId, '-o', out])
+    expect(readFileSync(out).equals(readFileSync(sb.path('statement.ofx')))).toBe(true)
+    const again = await sb.run(['statements', 'file', statementId, '-o', out])
+    expect(again.code).toBe(2)
+    // As a database of before 0044 holds it: the statement, no file.
+    const db = new Database(sb.database)
+    db.prepare('DELETE FROM statement_files').run()
+    db.close()
+    const gone = await sb.run(['statements', 'file', statementId, '-o', sb.path('none.ofx')])
+    expect(gone.code).toBe(5)
+    expect(gone.stderr).toContain(`statement ${statementId}: original not kept: uploaded ${today.slice(0, 4)}`)
+    expect(gone.stderr).toContain("before finctl kept statements' files")
+    const older = sb.path('older.zip')
+    const r = await sb.run(['close', 'pack', M, '-o', older])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain(`statement ${statementId} (statement.ofx): original not kept: uploaded`)
+    const packed = await readPackZip(older)
+    expect([...packed.keys()].filter((n) => n.startsWith('statements/originals/'))).toEqual([])
+    const manifest = JSON.parse(packed.get('manifest.json')!.toString())
+    expect(manifest.statement_files).toMatchObject({
+      included: false,
+      originals: [{ statement_id: statementId, path: null, note: expect.stringContaining('original not kept: uploaded') }],
+    })
+    const v = await sb.run(['verify', '--pack', older, '--public-key', publicKey])
+    expect(v.code, v.stderr).toBe(0)
+    expect(v.stderr).toContain(`statement ${statementId} ("statement.ofx"): original not kept: uploaded`)
   })
 })

@@ -1,5 +1,6 @@
 /** `finctl statements` flag parsing through each verb's runF: nothing runs (test/helpers/flag-parsing.ts). */
 import { describe, expect, it } from 'vitest'
+import { registerFile } from '../../../commands/statements/file.js'
 import { registerGet } from '../../../commands/statements/get.js'
 import { registerList } from '../../../commands/statements/list.js'
 import { registerTransactions } from '../../../commands/statements/transactions.js'
@@ -52,5 +53,23 @@ describe('statements flags', () => {
     )
     expect(args).toEqual(['S1'])
     expect(opts).toEqual({ sort: '-amount', all: true })
+  })
+
+  it('file: ID required; -o and --output after the verb are the file, - included; --overwrite a switch', async () => {
+    expect((await parseError(registerFile, ['statements', 'file'], 'statements')).code).toBe('commander.missingArgument')
+    for (const argv of [
+      ['statements', 'file', 'S1', '-o', 'march.ofx'],
+      ['statements', 'file', 'S1', '--output', 'march.ofx'],
+      ['statements', 'file', 'S1', '--output=march.ofx'],
+    ]) {
+      const { opts, args, globals } = await parseFlags(registerFile, argv, 'statements')
+      expect(args).toEqual(['S1'])
+      expect(opts).toEqual({ outputFile: 'march.ofx' })
+      expect(globals.output).toBeUndefined()
+    }
+    expect((await parseFlags(registerFile, ['statements', 'file', 'S1', '-o', '-', '--overwrite'], 'statements')).opts).toEqual({
+      outputFile: '-',
+      overwrite: true,
+    })
   })
 })
