@@ -89,7 +89,7 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     )
     .option('--force', 'accept dates outside the date window (1970-01-01 to a year ahead) and amounts of 0')
     .option('--concurrency <n>', 'requests in flight at once (default 2 embedded, 4 remote)')
-    .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000)')
+    .option('--batch-size <n>', 'rows per batch request (1 to 5000, default 1000; 5000 with --review)')
     .option('--single', 'send one create request per row (with an Idempotency-Key) instead of batches')
     .option('--wait', 'wait out a rate limit however long (a spent daily allowance); else a wait over a minute stops the import (exit 7)')
     .option('--progress', 'show progress even when stderr is not a terminal')

@@ -4,6 +4,7 @@
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
 import type { Kysely, RawBuilder } from 'kysely'
+import type { PendingRowValues } from './pending-rows.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
@@ -164,6 +165,8 @@ export interface DialectWrites {
   chainCreations(trx: Kysely<Db>, rows: readonly NewTransactionRow[], ids: ReadonlySet<string>): Promise<void>
   /** Delete the transactions of these seqs, many at once (row-deletes.ts); their audit entries are the caller's. */
   deleteTransactions(trx: Kysely<Db>, seqs: readonly number[]): Promise<void>
+  /** A review import's rows by line, a line staged already left as it is (pending-rows.ts). */
+  stagePendingRows(trx: Kysely<Db>, batchId: string, rows: readonly PendingRowValues[]): Promise<void>
 }
 
 export interface Store {

@@ -6,6 +6,7 @@
 import { appendAudit } from './audit-chain.js'
 import { chainCreations } from './creations.js'
 import { insertEvents } from './events.js'
+import { insertPendingRows } from './pending-rows.js'
 import { deleteSeqRuns, seqRuns } from './row-deletes.js'
 import type { Dialect, DialectWrites } from './store.js'
 import type { TransactionCodec } from './transaction-codec.js'
@@ -16,5 +17,6 @@ export function dialectWrites(dialect: Dialect, codec: TransactionCodec): Dialec
     insertEvents: (trx, rows) => insertEvents(trx, dialect, rows),
     chainCreations: (trx, rows, ids) => chainCreations(trx, dialect, codec, rows, ids),
     deleteTransactions: (trx, seqs) => deleteSeqRuns(trx, dialect, seqRuns(seqs)),
+    stagePendingRows: (trx, batchId, rows) => insertPendingRows(trx, batchId, rows),
   }
 }

@@ -221,6 +221,25 @@ describe.each(MATRIX)('review imports over %s on %s', (kind, storeKind) => {
     await c.imports.discard(b.id)
   })
 
+  it('refuses a malformed staged row naming its field, staging nothing; a row sent again keeps the first', async () => {
+    const acct = (await c.accounts.create({ name: 'Shapes', account_type: 'checking', currency_code: 'USD' })).id
+    const b = await c.imports.create({ kind: 'csv', bank_account_id: acct, file_name: 'shapes.csv', options: { review: true } })
+    const good = row(acct, 1)
+    const paths = async (rows: unknown[]) =>
+      ((await refused(c.imports.stage(b.id, { rows } as never), 'validation_error')).details ?? []).map((d) => d.path)
+    expect(await paths([good, { ...row(acct, 2), line: 0 }])).toEqual(['rows.1.line'])
+    expect(await paths([{ ...good, line: 2.5 }])).toEqual(['rows.0.line'])
+    expect(await paths([good, good, { line: 4, transaction: [] }])).toEqual(['rows.2.transaction'])
+    expect(await paths([{ ...good, extra: 1 }])).toEqual(['rows.0.extra'])
+    expect(await paths([good, 'row'])).toEqual(['rows.1'])
+    expect((await c.imports.pending(b.id)).data.rows).toEqual([])
+    await c.imports.stage(b.id, { rows: [good] })
+    // A retry of the same line with other fields changes nothing: the row staged first stays.
+    await c.imports.stage(b.id, { rows: [{ ...good, transaction: { ...good.transaction, description: 'changed' } }] })
+    expect((await c.imports.pending(b.id)).data.rows.map((r) => [r.line, r.transaction.description])).toEqual([[2, 'review 1']])
+    await c.imports.discard(b.id)
+  })
+
   it('checks locks at apply time: rows of a month closed since the review are rejected by line, the others land', async () => {
     const t = await h.tenant('Locked')
     const tc = h.client({ apiKey: t.key })

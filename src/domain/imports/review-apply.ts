@@ -18,8 +18,11 @@ import { loadReview, unusable } from './review.js'
 import type { ApplyResult } from './review-schemas.js'
 import { type ImportReject, MAX_KEPT_REJECTS } from './schemas.js'
 
-/** Rows a create batch of the apply holds: the import's default batch size. */
-const APPLY_CHUNK = 1000
+/**
+ * Rows a create batch of the apply holds: the most a batch create takes. Each chunk is two commits
+ * (its rows, its count), an fsync each (docs/performance.md, "Review before it lands").
+ */
+const APPLY_CHUNK = 5000
 
 export async function applyReview(store: Store, actor: Actor, id: string, now: Date, window: DateWindow): Promise<ApplyResult> {
   const b = await loadReview(store, actor.companyId, id)

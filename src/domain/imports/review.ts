@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
+import type { PendingRowValues } from '../../store/pending-rows.js'
 import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { refKey } from '../../store/transaction-codec.js'
@@ -100,7 +101,7 @@ export async function stageRows(
   const existing = await existingByRef(store, store.db, built.rows)
   const staged: number[] = []
   const duplicates: StageRowsResponse['duplicates'] = []
-  const values: Array<{ batch_id: string; line: number; body: string }> = []
+  const values: PendingRowValues[] = []
   built.rows.forEach((row, i) => {
     const index = built.indexes[i]
     if (!row.import_ref || row.bank_account_id !== b.bank_account_id) {
@@ -113,7 +114,7 @@ export async function stageRows(
     if (there) duplicates.push({ index, id: there, import_ref: row.import_ref })
     else {
       staged.push(index)
-      values.push({ batch_id: id, line: body.rows[index].line, body: JSON.stringify(items[index]) })
+      values.push({ line: body.rows[index].line, body: JSON.stringify(items[index]) })
     }
   })
   await store.writeTransaction(async (trx) => {
@@ -123,12 +124,7 @@ export async function stageRows(
       .onConflict((oc) => oc.column('batch_id').doNothing())
       .execute()
     // A batch of rows sent again (a retry) keeps the rows staged first.
-    for (let i = 0; i < values.length; i += 500)
-      await trx
-        .insertInto('import_pending_rows')
-        .values(values.slice(i, i + 500))
-        .onConflict((oc) => oc.columns(['batch_id', 'line']).doNothing())
-        .execute()
+    await store.writes.stagePendingRows(trx, id, values)
   })
   errors.sort((x, y) => x.index - y.index)
   return { staged, duplicates, errors }

@@ -8,6 +8,12 @@
 /** Rows a batch request carries when --batch-size is not given, and at most. */
 export const DEFAULT_BATCH_ROWS = 1000
 export const MAX_BATCH_ROWS = 5000
+/**
+ * A review stages its rows (`--review`) in batches of this many when --batch-size is not given: each
+ * request is a commit of its own (an fsync), and the rows stay pending, so fewer and larger is faster
+ * (docs/performance.md, "Review before it lands").
+ */
+export const REVIEW_BATCH_ROWS = MAX_BATCH_ROWS
 
 export interface Batch<T> {
   rows: T[]

@@ -16,7 +16,7 @@ import { planImport, type CsvMapping, type ImportPlan } from '../../import/plan.
 import { currencyRefusal } from '../../import/file-currency.js'
 import { accountRefusal } from '../../import/own-account.js'
 import { readRecordChunks } from '../../import/read-rows.js'
-import { batches, batchSize } from './batch.js'
+import { batches, batchSize, REVIEW_BATCH_ROWS } from './batch.js'
 import { finishImportBatch, openImportBatch } from './import-batch.js'
 import { mapRows } from './map.js'
 import { LongWait, longWaitStop, Pacer, Pool } from './pacing.js'
@@ -142,7 +142,12 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
           }
     const pool = new Pool(Math.max(1, o.concurrency ?? 4))
     try {
-      await sendBatches(batches(pass(), batchSize(o.batchSize)), sender, pool, (rows, result) => tally.answered(rows, result, sender.mode))
+      await sendBatches(
+        batches(pass(), batchSize(o.batchSize ?? (o.review ? REVIEW_BATCH_ROWS : undefined))),
+        sender,
+        pool,
+        (rows, result) => tally.answered(rows, result, sender.mode),
+      )
     } catch (e) {
       // The requests in flight answer first, so that the counts are final and no rejected row of
       // theirs is written after the rejects are closed (a spill file would be left behind).
