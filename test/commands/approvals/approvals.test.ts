@@ -59,6 +59,8 @@ describe('approvals, in process', () => {
     expect(history.stdout).not.toContain('user:')
     const shown = await sb.json(['--profile', 'bob', 'approvals', 'show', proposal, '--json'])
     expect(shown).toMatchObject({ kind: 'reopen', target: M, state: 'pending', effect: { month: M, lock_date: '2025-03-31' } })
+    const shownTable = await sb.run(['--profile', 'bob', 'approvals', 'show', proposal])
+    expect(shownTable.stdout).toMatch(/proposed_by\s+ana@approvals\.test/)
     expect((await sb.run(['--profile', 'ana', 'approvals', 'approve', proposal])).code).toBe(4)
     const ok = await sb.run(['--profile', 'bob', 'approvals', 'approve', proposal])
     expect(ok.code, ok.stderr).toBe(0)
