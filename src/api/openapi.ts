@@ -1,5 +1,6 @@
 /** Small helpers so each route declares its request and responses once, for validation and docs. */
 import { OpenAPIHono, type z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import { ErrorBody } from '../domain/schema-common.js'
 import { validationError } from './errors.js'
 import type { AppEnv } from './env.js'
@@ -39,3 +40,17 @@ export const ERRORS = {
 
 export const SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { Bearer: [] }]
 export const JWT_ONLY: Array<Record<string, string[]>> = [{ Bearer: [] }]
+
+/**
+ * A stored file's bytes as their media type, or with `?as=base64` as JSON (`meta` and
+ * `content_base64`): the CLI asks for base64, since the embedded thread carries bodies as text.
+ */
+export function fileResponse(c: Context<AppEnv>, bytes: Uint8Array, mediaType: string, meta: Record<string, string>) {
+  if (c.req.query('as') === 'base64')
+    return c.json({ success: true as const, data: { ...meta, content_base64: Buffer.from(bytes).toString('base64') } }, 200)
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    'content-type': mediaType,
+    'content-length': String(bytes.length),
+    'x-content-type-options': 'nosniff',
+  })
+}

@@ -35,7 +35,7 @@ import {
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { DOCUMENT_UPLOAD_PATH } from '../middleware/body-guard.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, SECURITY, fileResponse, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = DOCUMENT_UPLOAD_PATH
 const MAX_BASE64 = Math.ceil(MAX_DOCUMENT_FILE / 3) * 4 + 64 * 1024
@@ -135,16 +135,7 @@ export function documentRoutes(deps: AppDeps) {
   })
   r.get(`${PATH}/:id/content`, async (c) => {
     const d = await documentContent(store, c.get('actor').companyId, c.req.param('id'))
-    // The CLI asks for base64 in JSON: the embedded thread carries bodies as text.
-    if (c.req.query('as') === 'base64') {
-      const data = { file_name: d.fileName, media_type: d.mediaType, content_base64: Buffer.from(d.bytes).toString('base64') }
-      return c.json({ success: true as const, data }, 200)
-    }
-    return c.body(d.bytes as Uint8Array<ArrayBuffer>, 200, {
-      'content-type': d.mediaType,
-      'content-length': String(d.bytes.length),
-      'x-content-type-options': 'nosniff',
-    })
+    return fileResponse(c, d.bytes, d.mediaType, { file_name: d.fileName, media_type: d.mediaType })
   })
   return r
     .openapi(

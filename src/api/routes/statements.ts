@@ -32,7 +32,7 @@ import {
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { reportInternalError } from '../errors.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, SECURITY, fileResponse, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/statements'
 /** Base64 of a 20 MiB file, with room for line breaks. */
@@ -179,16 +179,7 @@ export function statementRoutes(deps: AppDeps) {
   })
   r.get(`${PATH}/:id/file`, async (c) => {
     const f = await statementOriginal(store, c.get('actor').companyId, c.req.param('id'))
-    // The CLI asks for base64 in JSON: the embedded thread carries bodies as text.
-    if (c.req.query('as') === 'base64') {
-      const data = { file_name: f.fileName, sha256: f.sha256, content_base64: Buffer.from(f.bytes).toString('base64') }
-      return c.json({ success: true as const, data }, 200)
-    }
-    return c.body(f.bytes as Uint8Array<ArrayBuffer>, 200, {
-      'content-type': 'application/octet-stream',
-      'content-length': String(f.bytes.length),
-      'x-content-type-options': 'nosniff',
-    })
+    return fileResponse(c, f.bytes, 'application/octet-stream', { file_name: f.fileName, sha256: f.sha256 })
   })
   return r
     .openapi(

@@ -80,7 +80,7 @@ async function csvRows(store: Store, db: Kysely<Db>, companyId: string, batch: s
       (q) => q.where('company_key', '=', company).where('created_by', 'in', keys).where('created_at', 'in', part),
       lock,
     )
-    // One by one: spread as arguments, a part of 300,000 rows overflowed the stack.
+    // One by one: spread as arguments, a large import's part overflows the stack.
     for (const r of found) rows.push(r)
   }
   sameMoment(entries, rows)
