@@ -77,14 +77,13 @@ describe.each(MATRIX)('bulk, key-write and policy proposals over %s on %s', (kin
     expect(effect.transactions[0].changes).toEqual({ category: { before: 'Small', after: 'Office' } })
     // Nothing changed yet.
     expect((await owner.transactions.get(ids[2])).category).not.toBe('Office')
-    // The proposer cannot approve; the accountant lacks write; the owner applies it.
+    // The proposer cannot approve; the accountant (a reviewer: close, no write) applies it for the bookkeeper.
     await rejects(book.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
-    await rejects(acc.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
-    const done = await owner.approvals.approve(o.proposal?.id ?? '')
-    expect(done).toMatchObject({ state: 'approved', decided_by: `user:${ownerId}`, result: { updated: 3 } })
+    const done = await acc.client.approvals.approve(o.proposal?.id ?? '')
+    expect(done).toMatchObject({ state: 'approved', decided_by: `user:${acc.id}`, result: { updated: 3 } })
     for (const id of ids.slice(0, 3)) expect((await owner.transactions.get(id)).category).toBe('Office')
     const history = (await owner.transactions.get(ids[0])).history ?? []
-    expect(history.at(-1)).toMatchObject({ action: 'bulk_update', actor: `user:${ownerId}` })
+    expect(history.at(-1)).toMatchObject({ action: 'bulk_update', actor: `user:${acc.id}` })
     // A replay is refused.
     await rejects(owner.approvals.approve(o.proposal?.id ?? ''), 'conflict')
     await rejects(owner2.client.approvals.approve(o.proposal?.id ?? ''), 'conflict')
@@ -128,10 +127,9 @@ describe.each(MATRIX)('bulk, key-write and policy proposals over %s on %s', (kin
     const shown = await acc.client.approvals.get(o.proposal?.id ?? '')
     const listed = (shown.effect as { transactions: Array<{ id: string; amount: number; description: string }> }).transactions
     expect(listed.map((t) => [t.id, t.amount])).toEqual(rows.map((id) => [id, -2.5]))
-    // Nothing deleted yet; the proposer cannot approve, the accountant lacks write.
+    // Nothing deleted yet; the proposer cannot approve.
     expect((await owner.transactions.get(rows[0])).id).toBe(rows[0])
     await rejects(book.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
-    await rejects(acc.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
     const done = await owner.approvals.approve(o.proposal?.id ?? '')
     expect(done).toMatchObject({ state: 'approved', result: { deleted: 3, transaction_ids: rows } })
     for (const id of rows) await rejects(owner.transactions.get(id), 'not_found')
@@ -148,6 +146,30 @@ describe.each(MATRIX)('bulk, key-write and policy proposals over %s on %s', (kin
     expect(await owner.approvals.get(p?.id ?? '')).toMatchObject({ state: 'failed' })
     for (const id of again) expect((await owner.transactions.get(id)).id).toBe(id)
     expect((await owner.audit.verify()).intact).toBe(true)
+  })
+
+  it("a reviewer's approval stands on the proposer's write: a disabled proposer's waits for one with write", async () => {
+    const book2 = await join(`book2-${kind}@steps.test`, 'bookkeeper')
+    const aud = await join(`aud-${kind}@steps.test`, 'auditor')
+    const rows = (
+      await owner.transactions.batch(
+        ['A', 'B', 'C'].map((d, i) => ({
+          bank_account_id: a.accountId,
+          transaction_date: `2026-05-2${i}`,
+          description: `Rev ${d}`,
+          amount: '-3.00',
+        })),
+      )
+    ).created.map((t) => t.id)
+    const id = (await book2.client.transactions.requestBulkDelete({ transaction_ids: rows })).proposal?.id ?? ''
+    // The auditor holds neither write nor close.
+    await rejects(aud.client.approvals.approve(id), 'forbidden')
+    await owner.users.disable(book2.id)
+    const refused = await rejects(acc.client.approvals.approve(id), 'forbidden')
+    expect(refused.message).toMatch(/no longer holds the write scope/)
+    expect(await owner.approvals.get(id)).toMatchObject({ state: 'pending' })
+    for (const r of rows) expect((await owner.transactions.get(r)).id).toBe(r)
+    expect(await owner.approvals.approve(id)).toMatchObject({ state: 'approved', result: { deleted: 3 } })
   })
 
   it('a key with a write scope is a proposal; its secret goes to the proposer alone and works once approved', async () => {

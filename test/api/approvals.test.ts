@@ -134,7 +134,7 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
     expect(await acc.client.approvals.list({ state: 'failed' })).toEqual([expect.objectContaining({ id: second })])
   })
 
-  it('a revert under the policy: proposed with its dry run, applied by another user with write', async () => {
+  it('a revert under the policy: proposed with its dry run, applied by the accountant as reviewer', async () => {
     const c = book.client
     const acct = (await owner.accounts.create({ name: 'Revert here', account_type: 'checking', currency_code: 'USD' })).id
     const b = await c.imports.create({ kind: 'csv', bank_account_id: acct, file_name: 'rows.csv' })
@@ -152,11 +152,11 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
     expect((await owner.approvals.get(twice)).request).toEqual({ batch_id: b.id, include_edited: true })
     // A dry run is never held back.
     expect((await c.imports.requestRevert(b.id, { dry_run: true })).done).toMatchObject({ dry_run: true, deleted: 2 })
-    // The accountant lacks write: a revert is not theirs to approve.
-    await rejects(acc.client.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
+    // The proposer cannot approve; the accountant (close, no write) reviews it for the bookkeeper.
+    await rejects(c.approvals.approve(o.proposal?.id ?? ''), 'forbidden')
     expect((await c.transactions.list({ bank_account_id: acct })).data).toHaveLength(2)
-    const done = await owner.approvals.approve(o.proposal?.id ?? '')
-    expect(done).toMatchObject({ state: 'approved', result: { deleted: 2, dry_run: false } })
+    const done = await acc.client.approvals.approve(o.proposal?.id ?? '')
+    expect(done).toMatchObject({ state: 'approved', decided_by: `user:${acc.id}`, result: { deleted: 2, dry_run: false } })
     expect((await c.transactions.list({ bank_account_id: acct })).data).toHaveLength(0)
     expect((await c.imports.get(b.id)).state).toBe('reverted')
     expect((await owner.audit.verify()).intact).toBe(true)

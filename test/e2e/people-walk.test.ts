@@ -5,7 +5,7 @@
  * bookkeeper's reopen waits for the accountant's approval; nobody widens their own rights. Then an
  * invitation revoked is refused, a second owner joins, and the policy grows (its change waiting for
  * that owner): bulk with a threshold (the bookkeeper's bulk update and bulk delete over it wait for
- * an owner's approval, under it they run at once), key-write (a write key's secret works only once
+ * approval, the second owner's and the accountant's; under it they run at once), key-write (a write key's secret works only once
  * approved).
  * Once embedded on SQLite (each profile names the same database file), once over two `finctl
  * serve` processes on one PostgreSQL schema (the profiles spread over both).
@@ -110,7 +110,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(JSON.parse(after.stdout)).toMatchObject({ month: MONTH, closed: true, lock_date: `${MONTH}-31` })
       const history = await sb.json(['close', 'history', '--json'])
       expect(history).toEqual([expect.objectContaining({ period: MONTH, action: 'close', forced: true, previous_lock_date: null })])
-    })
+    }, 60_000)
 
     it('the owner invites three; each accepts in a profile of their own', async () => {
       for (const [role, p] of Object.entries(PEOPLE) as [Person, (typeof PEOPLE)[Person]][]) {
@@ -130,7 +130,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(rows.map((u) => `${u.email}:${u.role}`).sort()).toEqual(
         [`${OWNER.email}:owner`, ...Object.entries(PEOPLE).map(([r, p]) => `${p.email}:${r}`)].sort(),
       )
-    })
+    }, 60_000)
 
     it('the auditor reads everything and every write is refused (exit 4)', async () => {
       const txs = await sb.json(['--profile', 'auditor', 'tx', 'list', '--from', MONTH, '--to', MONTH, '--json'])
@@ -161,7 +161,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
         expectExit(await as('auditor', write), 4, `auditor ${write.slice(0, 2).join(' ')}`)
       const still = await sb.json(['tx', 'list', '--json'])
       expect((still.data ?? still).length).toBe(3)
-    })
+    }, 60_000)
 
     it('with the policy reopen, the bookkeeper proposes, cannot approve, the accountant approves', async () => {
       expectExit(await as('owner', ['policy', 'set', '--require-approval', 'reopen']), 0, 'policy set')
@@ -229,7 +229,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(late.id).toBeTruthy()
       const replay = await as('owner', ['approvals', 'approve', proposal.id])
       expect(replay.code).not.toBe(0)
-    })
+    }, 60_000)
 
     it('nobody widens their rights: the bookkeeper invites no owner, creates no key', async () => {
       expectExit(
@@ -246,7 +246,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expectExit(await as('accountant', ['users', 'set-role', PEOPLE.bookkeeper.email, '--role', 'owner']), 4, 'accountant set-role')
       const users = await sb.json(['users', 'list', '--json'])
       expect((users.data ?? users).map((u: { email: string }) => u.email)).not.toContain('boss@walk.test')
-    })
+    }, 60_000)
 
     it('an invitation revoked cannot be accepted; a second owner joins', async () => {
       const late = await sb.json(['users', 'invite', '--email', 'late@walk.test', '--role', 'viewer', '--json'])
@@ -299,7 +299,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       })
     }, 60_000)
 
-    it('bulk: under the threshold at once; the bookkeeper’s bulk update and delete over it wait for an owner', async () => {
+    it('bulk: under the threshold at once; the bookkeeper’s bulk update and delete over it wait for approval', async () => {
       const ids: string[] = []
       for (const day of ['02', '03', '04', '05']) {
         const args = [
@@ -354,10 +354,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(del.stderr).toContain(`proposal ${pd.id} waits for approval (bulk delete 3 transactions)`)
       const shown = await as('accountant', ['approvals', 'show', pd.id])
       for (const id of ids.slice(0, 3)) expect(shown.stdout).toContain(id)
-      // Bulk approvals take write: the accountant's role has none (docs/people.md), the proposer may not.
-      expectExit(await as('accountant', ['approvals', 'approve', pd.id]), 4, 'accountant approves a bulk delete')
+      // The proposer may not; the accountant reviews it (close, no write: docs/people.md).
+      expectExit(await as('auditor', ['approvals', 'approve', pd.id]), 4, 'auditor approves a bulk delete')
       expectExit(await as('bookkeeper', ['approvals', 'approve', pd.id]), 4, 'bookkeeper approves own bulk delete')
-      expectExit(await as('owner', ['approvals', 'approve', pd.id, '--json']), 0, 'owner approves the bulk delete')
+      expectExit(await as('accountant', ['approvals', 'approve', pd.id, '--json']), 0, 'accountant approves the bulk delete')
       expect(await rows()).toEqual([])
       expect((await as('owner2', ['approvals', 'approve', pd.id])).code).toBe(6)
       expectExit(await as('auditor', ['verify', '--json']), 0, 'verify after the bulk delete')

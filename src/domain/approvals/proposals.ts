@@ -7,7 +7,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
-import { scopesBeyond } from '../../kernel/roles.js'
+import { scopesBeyond, scopesOfRole } from '../../kernel/roles.js'
 import type { ApprovalStep, Scope } from '../../kernel/vocabulary.js'
 import { type ProposalAction, proposalEntry } from '../../store/proposal-entries.js'
 import type { Db, ProposalsTable } from '../../store/schema.js'
@@ -26,6 +26,29 @@ export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = {
   bulk: 'write',
   'key-write': 'api_keys',
   policy: 'users',
+}
+
+/**
+ * Steps a reviewer (a login with `close`: the accountant, the owner) may approve without the
+ * step's own scope, for a proposer who still holds it: the proposer could have done the step
+ * unheld, so the pair gains no right that neither had (docs/people.md, "Approval policies").
+ */
+const REVIEWED: ReadonlySet<ApprovalStep> = new Set(['revert', 'bulk'])
+
+const reviews = (actor: Actor, kind: ApprovalStep) => REVIEWED.has(kind) && actor.kind === 'jwt' && actor.scopes.includes('close')
+
+/** A reviewer's approval stands on the proposer's right: a proposer disabled or without the scope since leaves it to one who holds it. */
+async function requireEntitledProposer(db: Kysely<Db>, actor: Actor, p: Proposal): Promise<void> {
+  const scope = STEP_SCOPE[p.kind]
+  if (actor.scopes.includes(scope)) return
+  const proposer = p.proposer_user_id
+    ? await db.selectFrom('users').select(['role', 'disabled_at']).where('id', '=', p.proposer_user_id).executeTakeFirst()
+    : undefined
+  if (!proposer || proposer.disabled_at || !scopesOfRole(proposer.role).includes(scope))
+    throw new AppError(
+      'forbidden',
+      `proposal ${p.id}'s proposer (${p.proposed_by}) no longer holds the ${scope} scope: a person with ${scope} approves it`,
+    )
 }
 
 export function toProposal(r: Selectable<ProposalsTable>): Proposal {
@@ -121,8 +144,11 @@ async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise
   if (p.proposer_user_id === null && actorId(actor) === p.proposed_by)
     throw new AppError('forbidden', `proposal ${p.id} is your own: another person approves it`)
   const scope = STEP_SCOPE[p.kind]
-  if (!actor.scopes.includes(scope))
-    throw new AppError('forbidden', `approving a ${p.kind} takes the ${scope} scope, which this credential lacks`)
+  if (!actor.scopes.includes(scope) && !reviews(actor, p.kind))
+    throw new AppError(
+      'forbidden',
+      `approving a ${p.kind} takes the ${scope} scope${REVIEWED.has(p.kind) ? ', or a login with close' : ''}, which this credential lacks`,
+    )
   if (p.kind === 'reopen') await requireCloser(store, actor, true)
   if ((p.kind === 'policy' || p.kind === 'key-write') && actor.kind !== 'jwt')
     throw new AppError('forbidden', `approving a ${p.kind} takes a login`)
@@ -171,6 +197,7 @@ export async function approveProposal(store: Store, actor: Actor, id: string, no
         raced = true
         requirePending(await getProposal(trx, actor.companyId, id))
       }
+      await requireEntitledProposer(trx, actor, p)
       const { result, learn } = await applyStep(store, trx, actor, p, now)
       await trx
         .updateTable('proposals')
@@ -200,7 +227,7 @@ export async function rejectProposal(store: Store, actor: Actor, id: string, rea
   const p = await getProposal(store.db, actor.companyId, id)
   requirePending(p)
   const own = p.proposer_user_id ? actor.userId === p.proposer_user_id : actorId(actor) === p.proposed_by
-  if (!own && !actor.scopes.includes(STEP_SCOPE[p.kind]))
+  if (!own && !actor.scopes.includes(STEP_SCOPE[p.kind]) && !reviews(actor, p.kind))
     throw new AppError('forbidden', `rejecting a ${p.kind} takes the ${STEP_SCOPE[p.kind]} scope (or being its proposer)`)
   return store.writeTransaction(async (trx) => {
     if (!(await decide(trx, actor, p, 'rejected', now, { reason }))) requirePending(await getProposal(trx, actor.companyId, id))
