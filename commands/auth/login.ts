@@ -21,7 +21,7 @@ export interface LoginOptions {
 /** The host of `login`: it asks, opens a client without the profile's credentials, and saves to the profile. */
 export type LoginHost = VerbHost &
   PromptHost &
-  Pick<Context, 'client' | 'profileName' | 'profile' | 'target' | 'describeTarget' | 'secrets'>
+  Pick<Context, 'client' | 'profileName' | 'profile' | 'draftProfile' | 'target' | 'describeTarget' | 'secrets'>
 
 export function registerLogin(program: Command, run: Runner, runF: RunVerb<LoginOptions, LoginHost> = runLogin): void {
   program
@@ -40,6 +40,7 @@ export function registerLogin(program: Command, run: Runner, runF: RunVerb<Login
 
 export async function runLogin(host: LoginHost, o: LoginOptions): Promise<number> {
   const name = host.profileName()
+  const created = host.draftProfile() !== undefined
   const profile = host.profile()
   if (o.invite !== undefined && o.email !== undefined)
     throw new AppError('usage', 'give --invite or --email, not both: the invitation names the email')
@@ -83,7 +84,7 @@ export async function runLogin(host: LoginHost, o: LoginOptions): Promise<number
   note(
     host.io,
     host.printer,
-    `Logged in as ${email} on ${host.describeTarget()}; token saved in profile "${name}", ${storageWords(where)} (expires in ${Math.round(t.expires_in / 3600)} h)`,
+    `Logged in as ${email} on ${host.describeTarget()}; token saved in ${created ? 'the new ' : ''}profile "${name}", ${storageWords(where)} (expires in ${Math.round(t.expires_in / 3600)} h)`,
   )
   return 0
 }

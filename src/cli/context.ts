@@ -47,6 +47,7 @@ export class Context {
   private closers: Array<() => Promise<void>> = []
   private writeGate?: Promise<void>
   private settings?: { apiKey?: string; token?: string; maxRetries: number }
+  private draft?: Profile
   readonly printer: Printer
   readonly chalk: ChalkInstance
 
@@ -94,7 +95,19 @@ export class Context {
   }
 
   profile(): Profile | undefined {
-    return this.profiles().get(this.profileName())
+    return this.profiles().get(this.profileName()) ?? this.draft
+  }
+
+  /**
+   * `login` into a named profile that does not exist yet makes it, on the target the default
+   * profile uses (unless --base-url or FINCTL_BASE_URL gives one), so that a second person on this
+   * machine logs into the same books; kept in memory until the login saves it. The draft, or undefined.
+   */
+  draftProfile(): Profile | undefined {
+    if (this.profile() || (this.globals.profile === undefined && this.env.FINCTL_PROFILE === undefined)) return undefined
+    const base = this.profiles().get(this.profiles().current ?? DEFAULT_PROFILE)
+    this.draft = { target: base?.target ?? 'embedded', ...(base?.database ? { database: base.database } : {}) }
+    return this.draft
   }
 
   /** --base-url > FINCTL_BASE_URL: a remote target given outside the profile, and where it came from. */

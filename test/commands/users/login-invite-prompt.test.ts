@@ -46,6 +46,7 @@ function fakeHost(typed: Array<[prompt: string, keys: string]>) {
     client: async () => client,
     profileName: () => 'ana',
     profile: () => undefined,
+    draftProfile: () => undefined,
     target: () => ({ kind: 'remote', baseUrl: 'https://finctl.example' }),
     describeTarget: () => 'https://finctl.example',
     secrets: () => ({

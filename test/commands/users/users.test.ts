@@ -59,6 +59,20 @@ describe('users, in process', () => {
     expect(again.stderr).toContain('this invitation is not valid')
   })
 
+  it("login --invite into a profile not made yet makes it, on the default profile's books; a refused one makes none", async () => {
+    const inv = await sb.json(['users', 'invite', '--email', 'bo@users.test', '--role', 'viewer', '--json'])
+    sb.secrets.add(inv.token)
+    const bad = await sb.run(['--profile', 'ghost', 'login', '--invite', 'fdi_nothing', '--password-stdin'], { input: `${PASSWORD}\n` })
+    expect(bad.code).toBe(3)
+    expect(sb.profiles().profiles.ghost).toBeUndefined()
+    const r = await sb.run(['--profile', 'bo', 'login', '--invite', inv.token, '--password-stdin'], { input: `${PASSWORD}\n` })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain('token saved in the new profile "bo"')
+    const [bo, local] = [await sb.json(['--profile', 'bo', 'whoami', '--json']), await sb.json(['whoami', '--json'])]
+    expect(bo).toMatchObject({ user: 'bo@users.test', role: 'viewer', target: local.target })
+    await sb.ok(['users', 'disable', 'bo@users.test', '--yes'])
+  })
+
   it('a bookkeeper may not invite an owner; users list shows both', async () => {
     const r = await sb.run(['--profile', 'ana', 'users', 'invite', '--email', 'boss@users.test', '--role', 'owner'])
     expect(r.code).not.toBe(0)
@@ -67,7 +81,7 @@ describe('users, in process', () => {
     expect(list.map((u: { email: string; role: string }) => [u.email, u.role]).sort()).toEqual(
       expect.arrayContaining([['ana@users.test', 'bookkeeper']]),
     )
-    expect(list).toHaveLength(2)
+    expect(list).toHaveLength(3)
     const table = await sb.ok(['users', 'list'])
     expect(table.stdout).toMatch(/ana@users\.test\s+bookkeeper\s+active/)
   })
