@@ -25,13 +25,18 @@ describe('users invitations and revoke-invite, in process', () => {
     expect(table.stdout).toContain('pending')
     expect(table.stdout).toContain(inv.expires_at.slice(0, 10))
     expect(table.stdout).not.toContain(inv.token)
-    expect(await sb.json(['users', 'invitations', '--json'])).toEqual([expect.objectContaining({ id: inv.id, state: 'pending' })])
+    // The inviter by email in the table; --json keeps the id.
+    const me = await sb.json(['whoami', '--json'])
+    expect(table.stdout).toMatch(new RegExp(`pending\\s.*\\s${me.user.replace('.', '\\.')}`))
+    expect(table.stdout).not.toContain(me.user_id)
+    expect(await sb.json(['users', 'invitations', '--json'])).toEqual([
+      expect.objectContaining({ id: inv.id, state: 'pending', invited_by: me.user_id }),
+    ])
     const r = await sb.run(['users', 'revoke-invite', inv.id])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain(`revoked the invitation of ana@inv.test (${inv.id})`)
     expect(await sb.json(['users', 'invitations', '--json'])).toEqual([])
     expect(await sb.json(['users', 'invitations', '--all', '--json'])).toEqual([expect.objectContaining({ id: inv.id, state: 'revoked' })])
-    await sb.ok(['profile', 'add', 'ana', '--database', sb.database])
     const login = await sb.run(['--profile', 'ana', 'login', '--invite', inv.token, '--password-stdin'], { input: 'password-of-ana\n' })
     expect(login.code).toBe(3)
     expect(login.stderr).toContain('revoked')
