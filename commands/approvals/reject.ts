@@ -1,8 +1,9 @@
 /** finctl approvals reject ID --reason R: a proposal refused (or withdrawn by its proposer), with the reason. */
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { note, printRecord } from '../../src/cli/output.js'
+import { note } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { printProposal } from './shared.js'
 import { AppError } from '../../src/kernel/errors.js'
 
 export interface RejectOptions {
@@ -23,7 +24,7 @@ export async function runReject(host: VerbHost, o: RejectOptions, [id]: string[]
   if (!o.reason?.trim()) throw new AppError('usage', '--reason TEXT is required: say why the proposal is rejected')
   const client = await host.client()
   const p = await client.approvals.reject(id, o.reason)
-  await printRecord(host.io, host.printer, p)
+  await printProposal(host, client, p)
   note(host.io, host.printer, `rejected ${p.id}`)
   return EXIT.ok
 }

@@ -1,9 +1,8 @@
 /** finctl approvals show ID: a proposal, its request and the effect approving it would have. */
 import type { Command } from 'commander'
-import { actorNames } from '../../src/cli/actor-names.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { printProposal } from './shared.js'
 
 export type ShowOptions = Record<string, never>
 
@@ -18,11 +17,6 @@ export function registerShow(approvals: Command, run: Runner, runF: RunVerb<Show
 
 export async function runShow(host: VerbHost, _o: ShowOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
-  const p = await client.approvals.get(id)
-  // The record names the people as the list does: by email (--json keeps the ids).
-  const name = await actorNames(client, host.printer, [p.proposed_by, p.decided_by])
-  const shown =
-    host.printer.format === 'table' ? { ...p, proposed_by: name(p.proposed_by), decided_by: p.decided_by && name(p.decided_by) } : p
-  await printRecord(host.io, host.printer, shown)
+  await printProposal(host, client, await client.approvals.get(id))
   return EXIT.ok
 }

@@ -1,0 +1,110 @@
+/**
+ * A proposal's effect as lines a person reads before approving (`approvals show`, the diff): the
+ * lock date it moves, the rows it deletes or changes with their amounts, the key it makes, the
+ * policy before and after. `--json` prints the effect as the API gives it; this is for tables.
+ */
+import type { ActorName } from '../../src/cli/actor-names.js'
+import { showAmount } from '../../src/cli/money.js'
+import type { Proposal } from '../../src/domain/approvals/schemas.js'
+import { printableLine } from '../../src/kernel/terminal-text.js'
+import { count } from '../../src/kernel/words.js'
+
+type Json = Record<string, unknown>
+const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+const list = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj) : [])
+const str = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v))
+const money = (amount: unknown, currency: unknown) => {
+  const c = str(currency)
+  return typeof amount === 'number' || typeof amount === 'string' ? `${showAmount(amount, c)} ${c}` : ''
+}
+/** At most this many rows are listed; the rest are counted (`--json` has them all). */
+const LISTED = 50
+
+function rows<T>(items: T[], line: (t: T) => string): string[] {
+  const shown = items.slice(0, LISTED).map((t) => `  ${line(t)}`)
+  if (items.length > LISTED) shown.push(`  … and ${items.length - LISTED} more (finctl approvals show ID --json lists them all)`)
+  return shown
+}
+
+const txLine = (t: Json) =>
+  [str(t.id), str(t.transaction_date), money(t.amount, t.currency_code), str(t.description)].filter(Boolean).join('  ')
+
+function reopen(e: Json, name: ActorName): string[] {
+  const close = obj(e.close)
+  const out = [`lock date ${str(e.lock_date)} → ${str(e.lock_date_after)}: ${str(e.month)} opens for changes again`]
+  if (e.close)
+    out.push(
+      `the close it undoes: ${str(close.period)} by ${name(str(close.actor))} at ${str(close.created_at)}${close.forced ? `, forced (${str(close.reason)})` : ''}`,
+    )
+  const figures = list(e.figures)
+  if (figures.length) {
+    out.push('its figures:')
+    out.push(
+      ...rows(
+        figures,
+        (f) => `${str(f.bank_account_id)}  ${count(Number(f.transactions), 'transaction')}  ${money(f.total, f.currency_code)}`,
+      ),
+    )
+  }
+  return out
+}
+
+function revert(e: Json): string[] {
+  const statement = obj(e.statement)
+  const out = [
+    `deletes ${count(Number(e.deleted), 'transaction')}, gives back ${count(Number(e.unpaired), 'reconciled one')}${e.statement ? `; statement ${str(statement.file_name)} becomes "not uploaded"` : ''}`,
+  ]
+  out.push(...rows(list(e.transactions), (t) => `${str(t.action)}  ${txLine(t)}${t.edited ? '  (changed by hand)' : ''}`))
+  return out
+}
+
+function bulk(e: Json): string[] {
+  if (e.action === 'delete') {
+    const totals = list(e.totals).map((t) => `${str(t.rows)} in ${str(t.currency_code)}, ${money(t.amount, t.currency_code)}`)
+    return [
+      `deletes ${count(Number(e.rows), 'transaction')} (over the threshold of ${str(e.threshold)}): ${totals.join('; ')}`,
+      ...rows(list(e.transactions), txLine),
+    ]
+  }
+  const changed = list(e.transactions)
+  const change = (c: Json) =>
+    Object.entries(c)
+      .map(([field, v]) => `${field} ${str(obj(v).before) || '(none)'} → ${str(obj(v).after) || '(none)'}`)
+      .join(', ')
+  return [
+    `changes ${str(e.changed)} of ${count(Number(e.rows), 'transaction')} (over the threshold of ${str(e.threshold)})`,
+    ...rows(changed, (t) => `${str(t.id)}  ${str(t.transaction_date)}  ${change(obj(t.changes)) || 'no change'}`),
+  ]
+}
+
+function keyWrite(e: Json): string[] {
+  const k = obj(e.key)
+  const scopes = Array.isArray(e.scopes) ? e.scopes.join(', ') : str(e.scopes)
+  return [
+    `creates key ${str(k.name)} (${str(k.key_prefix)}…) with the scopes ${scopes}${k.expires_at ? `, expiring ${str(k.expires_at)}` : ', never expiring'}`,
+  ]
+}
+
+function policy(e: Json): string[] {
+  const steps = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : '(none)')
+  return [
+    `steps held for approval: ${steps(e.before)} → ${steps(e.after)}`,
+    `bulk threshold: ${str(e.bulk_threshold_before) || '(none)'} → ${str(e.bulk_threshold_after) || '(none)'}`,
+  ]
+}
+
+/** The effect's lines, each printable (no control characters from descriptions or names). */
+export function effectLines(p: Proposal, name: ActorName): string[] {
+  const e = obj(p.effect)
+  const lines =
+    p.kind === 'reopen'
+      ? reopen(e, name)
+      : p.kind === 'revert'
+        ? revert(e)
+        : p.kind === 'bulk'
+          ? bulk(e)
+          : p.kind === 'key-write'
+            ? keyWrite(e)
+            : policy(e)
+  return lines.map(printableLine)
+}

@@ -1,0 +1,120 @@
+/**
+ * A proposal's effect as the lines `approvals show` prints under the record (commands/approvals/effect.ts):
+ * each step's diff in words, amounts in their currency's decimals, people by name, outside text
+ * without control characters, and a long list cut with the count of the rest.
+ */
+import { describe, expect, it } from 'vitest'
+import { effectLines } from '../../../commands/approvals/effect.js'
+import type { Proposal } from '../../../src/domain/approvals/schemas.js'
+import { hasControls } from '../../../src/kernel/terminal-text.js'
+
+const base = {
+  id: 'p1',
+  target: 't',
+  request: {},
+  state: 'pending',
+  proposed_by: 'user:u1',
+  proposer_user_id: 'u1',
+  created_at: '2026-11-27T10:00:00.000Z',
+  decided_by: null,
+  decided_at: null,
+  reason: null,
+  result: null,
+} as const
+const proposal = (kind: Proposal['kind'], effect: object) => ({ ...base, kind, effect }) as unknown as Proposal
+const name = (id: string | null | undefined) => (id === 'user:u0' ? 'owner@acme.test' : (id ?? ''))
+
+describe('effectLines', () => {
+  it('a reopen: the lock date it moves, the close it undoes by whom, its figures in their currency', () => {
+    const lines = effectLines(
+      proposal('reopen', {
+        month: '2026-10',
+        lock_date: '2026-10-31',
+        lock_date_after: '2026-09-30',
+        close: { period: '2026-10', actor: 'user:u0', created_at: '2026-11-01T09:00:00Z', forced: true, reason: 'late bank file' },
+        figures: [
+          { bank_account_id: 'acc-1', currency_code: 'JPY', transactions: 1, total: '-1500' },
+          { bank_account_id: 'acc-2', currency_code: 'KWD', transactions: 2, total: '12.345' },
+        ],
+      }),
+      name,
+    )
+    expect(lines).toEqual([
+      'lock date 2026-10-31 → 2026-09-30: 2026-10 opens for changes again',
+      'the close it undoes: 2026-10 by owner@acme.test at 2026-11-01T09:00:00Z, forced (late bank file)',
+      'its figures:',
+      '  acc-1  1 transaction  -1500 JPY',
+      '  acc-2  2 transactions  12.345 KWD',
+    ])
+  })
+
+  it('a bulk delete: the totals per currency and each row; a description cannot drive the terminal', () => {
+    const lines = effectLines(
+      proposal('bulk', {
+        action: 'delete',
+        rows: 2,
+        threshold: 1,
+        totals: [{ currency_code: 'EUR', rows: 2, amount: -7.5 }],
+        transactions: [
+          { id: 't1', transaction_date: '2026-05-01', amount: -2.5, currency_code: 'EUR', description: 'Coffee\u001b[2J\u0007' },
+          { id: 't2', transaction_date: '2026-05-02', amount: -5, currency_code: 'EUR', description: 'Taxi' },
+        ],
+      }),
+      name,
+    )
+    expect(lines[0]).toBe('deletes 2 transactions (over the threshold of 1): 2 in EUR, -7.50 EUR')
+    expect(lines[1]).toMatch(/^ {2}t1 {2}2026-05-01 {2}-2\.50 EUR {2}Coffee/)
+    expect(hasControls(lines.join(''))).toBe(false)
+    expect(lines[2]).toBe('  t2  2026-05-02  -5.00 EUR  Taxi')
+  })
+
+  it('a bulk update: each field before and after; past 50 rows, the rest counted', () => {
+    const transactions = Array.from({ length: 52 }, (_, i) => ({
+      id: `t${i}`,
+      transaction_date: '2026-05-01',
+      changes: { category: { before: i ? 'Small' : null, after: 'Office' } },
+    }))
+    const lines = effectLines(proposal('bulk', { rows: 52, changed: 52, threshold: 10, transactions }), name)
+    expect(lines[0]).toBe('changes 52 of 52 transactions (over the threshold of 10)')
+    expect(lines[1]).toBe('  t0  2026-05-01  category (none) → Office')
+    expect(lines[2]).toBe('  t1  2026-05-01  category Small → Office')
+    expect(lines).toHaveLength(52)
+    expect(lines.at(-1)).toMatch(/… and 2 more/)
+  })
+
+  it('a revert, a key and the policy', () => {
+    const revert = effectLines(
+      proposal('revert', {
+        deleted: 1,
+        unpaired: 0,
+        statement: null,
+        transactions: [
+          {
+            id: 't1',
+            action: 'delete',
+            transaction_date: '2026-06-02',
+            amount: -10,
+            currency_code: 'USD',
+            description: 'One',
+            edited: true,
+          },
+        ],
+      }),
+      name,
+    )
+    expect(revert).toEqual([
+      'deletes 1 transaction, gives back 0 reconciled ones',
+      '  delete  t1  2026-06-02  -10.00 USD  One  (changed by hand)',
+    ])
+    const key = effectLines(
+      proposal('key-write', { key: { name: 'ci', key_prefix: 'fds_ab', expires_at: null }, scopes: ['read', 'write'] }),
+      name,
+    )
+    expect(key).toEqual(['creates key ci (fds_ab…) with the scopes read, write, never expiring'])
+    const policy = effectLines(
+      proposal('policy', { before: [], after: ['reopen'], bulk_threshold_before: null, bulk_threshold_after: null }),
+      name,
+    )
+    expect(policy).toEqual(['steps held for approval: (none) → reopen', 'bulk threshold: (none) → (none)'])
+  })
+})
