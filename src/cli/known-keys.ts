@@ -98,11 +98,17 @@ export function pinPackKey(known: OpenedKnownKeys, r: PackVerification, now: Dat
   }
   const before = store.get(r.company_id)
   if (before?.public_key === key.public_key) return
-  store.pin(
-    r.company_id,
-    { public_key: key.public_key, company_name: r.company, source: key.source === 'given' ? 'public-key' : 'first-pack' },
-    now,
-  )
+  try {
+    store.pin(
+      r.company_id,
+      { public_key: key.public_key, company_name: r.company, source: key.source === 'given' ? 'public-key' : 'first-pack' },
+      now,
+    )
+  } catch (e) {
+    // The pack was checked; only remembering its key failed: said, not an error.
+    r.notes.push(`the key ${key.fingerprint} could not be pinned in ${store.path} (${(e as Error).message}): ${unchecked}`)
+    return
+  }
   if (key.source === 'pack')
     r.notes.push(
       `first pack of ${company} checked here: its key ${key.fingerprint} was pinned now in ${store.path}, and was not checked against anything; ${unchecked}. A later pack of the company signed with another key is refused`,
@@ -133,7 +139,11 @@ export function pinCompanyKey(
   }
   const before = store.get(c.id)
   if (!before) {
-    store.pin(c.id, { public_key: c.pack_public_key, company_name: c.name, source: 'company-show' }, now)
+    try {
+      store.pin(c.id, { public_key: c.pack_public_key, company_name: c.name, source: 'company-show' }, now)
+    } catch {
+      // as above: the company is shown all the same
+    }
     return null
   }
   if (before.public_key === c.pack_public_key) return null

@@ -7,7 +7,7 @@
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto'
 import Database from 'better-sqlite3'
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
@@ -163,6 +163,16 @@ describe('close pack and verify --pack, in process', () => {
     const j = await sb.json(['verify', '--pack', pack, '--json'], { env: { FINCTL_CONFIG_DIR: sb.path('first-use-json') } })
     expect(j).toMatchObject({ intact: true, problems: [], month: M, close: { sequence: 1 }, key: { source: 'pack', pinned: false } })
     expect(j.notes).toContainEqual(expect.stringContaining('was pinned now'))
+  })
+
+  it("a config folder whose pinned keys cannot be read: checked with the pack's key, and said so", async () => {
+    const dir = sb.path('unreadable-config')
+    mkdirSync(join(dir, 'known-company-keys.json'), { recursive: true })
+    const r = await sb.run(['verify', '--pack', pack], { env: { FINCTL_CONFIG_DIR: dir } })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain("note: the companies' pinned keys")
+    expect(r.stderr).toContain('could not be read')
+    expect(r.stderr).toContain('give --public-key')
   })
 
   it('finctl company pins the key it shows', async () => {
