@@ -23,8 +23,14 @@ export function registerVerify(program: Command, run: Runner, runF: RunVerb<Veri
     .description(
       `check the audit trail's hash chain (or with --close a month's close): exit 0 when intact, ${EXIT.auditBroken} naming what changed`,
     )
-    .option('--pack <file>', "check an auditor's pack (finctl close pack) offline: no database, no login, no profile")
-    .option('--public-key <key>', "with --pack: the company's public key (finctl company prints it), or a file holding it")
+    .option(
+      '--pack <file>',
+      "check an auditor's pack (finctl close pack) offline: no database, no login, no profile; the company's key is pinned on first use",
+    )
+    .option(
+      '--public-key <key>',
+      "with --pack: the company's public key (finctl company prints it), or a file holding it; replaces the key pinned for the company",
+    )
     .option('--close <month>', "check the month's close, YYYY-MM: its rows, the chain's head and its exports as they were")
     .option('--dir <dir>', 'with --close: the folder the exports were written to; their files are checked too')
     .option('--accounts-map <file>', 'with --close: the accounts map the journals were written with, if one was')
@@ -178,9 +184,13 @@ async function publicKeyFlag(value: string): Promise<string> {
 /** verify --pack: nothing but the file (and the key); never a client, so no profile or database is needed. */
 async function verifyPack(ctx: VerbHost, file: string, publicKey: string | undefined): Promise<number> {
   await requireInputFile(file)
-  const key = publicKey === undefined ? undefined : await publicKeyFlag(publicKey)
+  const given = publicKey === undefined ? undefined : await publicKeyFlag(publicKey)
   const { verifyPack: check } = await import('../src/jobs/pack/verify.js')
-  const r = await check(file, key)
+  const { openKnownKeys, pinPackKey } = await import('../src/cli/known-keys.js')
+  const known = openKnownKeys(ctx.io.env)
+  const r = await check(file, { given, known: known.store ? known.lookup : undefined })
+  if (known.note) r.notes.push(known.note)
+  pinPackKey(known, r, ctx.io.now())
   if (ctx.printer.format !== 'table') await printRecord(ctx.io, ctx.printer, r)
   else if (r.month)
     ctx.io.stdout.write(

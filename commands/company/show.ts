@@ -1,6 +1,6 @@
 /** finctl company [show]: the company's details, with the public key of its packs. */
 import type { Command } from 'commander'
-import { printRecord } from '../../src/cli/output.js'
+import { printRecord, say } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { nearNames } from '../../src/kernel/near-names.js'
 
@@ -36,6 +36,11 @@ export function registerShow(program: Command, run: Runner, runF: RunVerb<ShowOp
 
 export async function runShow(ctx: VerbHost): Promise<number> {
   const client = await ctx.client()
-  await printRecord(ctx.io, ctx.printer, await client.company())
+  const c = await client.company()
+  await printRecord(ctx.io, ctx.printer, c)
+  // What the service shows is pinned for verify --pack (src/cli/known-keys.ts), when nothing is yet.
+  const { pinCompanyKey } = await import('../../src/cli/known-keys.js')
+  const warning = pinCompanyKey(ctx.io.env, c, ctx.io.now())
+  if (warning) say(ctx.io, warning)
   return 0
 }

@@ -44,6 +44,15 @@ export async function printStatement(ctx: VerbHost, s: Statement): Promise<void>
     ['uploaded', (x) => x.created_at],
     ['processed', (x) => x.processed_at ?? ''],
   ]
+  // The original as uploaded: where to get it, or why it is not kept (an older service says neither).
+  if (s.file_kept !== undefined)
+    fields.push([
+      'original',
+      (x) =>
+        x.file_kept
+          ? `kept, sha256:${x.file_sha256}: finctl statements file ${x.id} -o FILE`
+          : `${x.file_note ?? 'original not kept'} (sha256:${x.file_sha256})`,
+    ])
   if (s.error) fields.push(['error', (x) => x.error])
   await printRecord(ctx.io, ctx.printer, s, ctx.printer.format === 'json' || ctx.printer.format === 'ndjson' ? undefined : fields)
   if (ctx.printer.format === 'table') for (const w of s.warnings) note(ctx.io, ctx.printer, `warning: ${w}`)

@@ -74,6 +74,8 @@ const STATEMENT = [
   'format',
   'file_sha256',
   'file_size',
+  'file_kept',
+  'file_note',
   'status',
   'period_start',
   'period_end',

@@ -47,3 +47,21 @@ export async function statementFileBytes(db: Kysely<Db>, companyId: string, sha2
     .executeTakeFirst()
   return row ? new Uint8Array(row.content) : undefined
 }
+
+/** Why a statement has no file: finctl kept none before it kept statements' files (migration statement_files). */
+export function notKeptNote(createdAt: string): string {
+  return `original not kept: uploaded ${createdAt.slice(0, 10)}, before finctl kept statements' files`
+}
+
+/** Which of `sha256s` the company holds the file of. */
+export async function keptStatementFiles(db: Kysely<Db>, companyId: string, sha256s: readonly string[]): Promise<Set<string>> {
+  const want = [...new Set(sha256s)]
+  if (want.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('statement_files')
+    .select('sha256')
+    .where('company_id', '=', companyId)
+    .where('sha256', 'in', want)
+    .execute()
+  return new Set(rows.map((r) => r.sha256))
+}

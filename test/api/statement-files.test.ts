@@ -3,7 +3,8 @@
  * transports on both stores: kept once per company and content, as uploaded (JSON or multipart),
  * answered by GET /statements/{id}/file to its company alone; a review upload's file kept when
  * applied and never when discarded; dropped with the last statement read from it (a revert, an
- * account deleted); a statement uploaded before finctl kept files answers 404 saying so.
+ * account deleted); a statement uploaded before finctl kept files answers 404 saying so; get, list
+ * and the upload answer say whether the original is kept (file_kept, file_note).
  */
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -53,7 +54,9 @@ describe.each(MATRIX)("statements' original files over %s on %s", (kind, storeKi
   it('keeps the file as uploaded, JSON or multipart, and answers it to its company alone', async () => {
     const json = ofx('81', [['20240401', '-3.00', 'Kiosk']])
     const form = ofx('82', [['20240402', '-4.00', 'Bakery']])
-    const s1 = await c.statements.wait((await upload(await account(), 'april.ofx', json)).id)
+    const answer = await upload(await account(), 'april.ofx', json)
+    expect(answer).toMatchObject({ file_kept: true, file_note: null })
+    const s1 = await c.statements.wait(answer.id)
     const m = multipart({ bank_account_id: await account() }, { name: 'april-2.ofx', bytes: form })
     const res = await h.fetch(`${h.baseUrl}/api-v1/statements`, {
       method: 'POST',
@@ -71,6 +74,8 @@ describe.each(MATRIX)("statements' original files over %s on %s", (kind, storeKi
       expect(Buffer.from(f.bytes).equals(bytes)).toBe(true)
       expect(f).toMatchObject({ fileName: name, sha256: s.file_sha256 })
       expect(s.file_sha256).toBe(sha(bytes))
+      // The statement says its original is kept, with its SHA-256 and size.
+      expect(s).toMatchObject({ file_kept: true, file_note: null, file_size: bytes.length })
       expect(await kept(bytes)).toEqual([{ company_id: a.companyId, size: bytes.length }])
     }
     const raw = await h.raw('GET', `/api-v1/statements/${s1.id}/file`, { headers: { 'x-api-key': a.key } })
@@ -130,7 +135,18 @@ describe.each(MATRIX)("statements' original files over %s on %s", (kind, storeKi
   it('a statement uploaded before finctl kept files: 404 saying so', async () => {
     const bytes = ofx('86', [['20240406', '-8.00', 'Older']])
     const s = await c.statements.wait((await upload(await account(), 'old.ofx', bytes)).id)
+    expect(s).toMatchObject({ file_kept: true, file_note: null })
     await h.store.db.deleteFrom('statement_files').where('sha256', '=', sha(bytes)).execute()
+    // Get and list say it is not kept, and why; its SHA-256 and size stay.
+    const note = `original not kept: uploaded ${s.created_at.slice(0, 10)}, before finctl kept statements' files`
+    expect(await c.statements.get(s.id)).toMatchObject({
+      file_kept: false,
+      file_note: note,
+      file_sha256: sha(bytes),
+      file_size: bytes.length,
+    })
+    const listed = (await c.statements.list({ bank_account_id: s.bank_account_id })).data
+    expect(listed).toEqual([expect.objectContaining({ id: s.id, file_kept: false, file_note: note })])
     const e = await c.statements.file(s.id).catch((err: unknown) => err)
     expect(e).toBeInstanceOf(AppError)
     expect((e as AppError).code).toBe('not_found')

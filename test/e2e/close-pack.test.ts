@@ -3,12 +3,13 @@
  * August 2013, test/helpers/bank-files.ts), a PDF and a UBL invoice built here and linked to its
  * transactions, closed, packed with `finctl close pack` (the statement's original file in it, byte
  * for byte), then checked by `finctl verify --pack` in a process with an empty HOME, no profile, no
- * config and no database: intact, then tampered (the journal, the original) and refused (exit 13). The tamperings one by one run in process: test/commands/close/pack.test.ts.
+ * config and no database: intact, then tampered (the journal, the original) and refused (exit 13); the key given is pinned (0600), and a pack re-signed with another key is refused without --public-key. The tamperings one by one run in process: test/commands/close/pack.test.ts.
  */
-import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createHash, generateKeyPairSync, sign } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { keyFingerprint } from '../../src/jobs/pack/verify.js'
 import { readPackZip } from '../../src/jobs/pack/zip-read.js'
 import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
 import { cleanEnv, runFinctl, Sandbox } from '../helpers/cli.js'
@@ -73,8 +74,16 @@ describe.skipIf(!HAS_BANK_FILES)('close pack and verify --pack, the built CLI', 
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.stdout).toContain('pack of 2013-08')
     expect(ok.stderr).toContain('is intact')
-    // Nothing of finctl's was made in the empty HOME but the launcher's code cache: no profile, no config, no database.
-    expect(readdirSync(empty).filter((f) => f !== '.cache')).toEqual([])
+    // Nothing of finctl's was made in the empty HOME but the launcher's code cache and the key pinned: no profile, no database.
+    expect(readdirSync(empty).filter((f) => f !== '.cache')).toEqual(['.config'])
+    const known = join(empty, '.config', 'finctl', 'known-company-keys.json')
+    expect(readdirSync(join(empty, '.config', 'finctl'))).toEqual(['known-company-keys.json'])
+    expect(statSync(known).mode & 0o777).toBe(0o600)
+    const manifest = JSON.parse((await readPackZip(pack)).get('manifest.json')!.toString())
+    expect(JSON.parse(readFileSync(known, 'utf8')).companies[manifest.company_id]).toMatchObject({
+      public_key: publicKey,
+      source: 'public-key',
+    })
 
     const files = await readPackZip(pack)
     const statement = JSON.parse(files.get('statements/statements.json')!.toString())
@@ -113,5 +122,30 @@ describe.skipIf(!HAS_BANK_FILES)('close pack and verify --pack, the built CLI', 
     const removed = await offline(['verify', '--pack', join(sb.dir, 'no-original.zip'), '--public-key', publicKey])
     expect(removed.code).toBe(13)
     expect(removed.stderr).toContain(`its original ${original} is missing`)
+
+    // Re-signed with another key, checked without --public-key: the key pinned above refuses it.
+    files.set(original, readFileSync(OFX))
+    const other = generateKeyPairSync('ed25519')
+    const x = other.publicKey.export({ format: 'jwk' }).x as string
+    const mBytes = files.get('manifest.json')!
+    files.set(
+      'signature.json',
+      Buffer.from(
+        JSON.stringify({ algorithm: 'ed25519', public_key: x, signature: sign(null, mBytes, other.privateKey).toString('base64') }),
+      ),
+    )
+    writeFileSync(join(sb.dir, 'resigned.zip'), rawZip([...files].map(([name, data]) => ({ name, data, deflate: true }))))
+    const resigned = await offline(['verify', '--pack', join(sb.dir, 'resigned.zip')])
+    expect(resigned.code).toBe(13)
+    expect(resigned.stderr).toContain(
+      `pack: the pack is signed with another key (${keyFingerprint(x)}) than the one pinned for company ${manifest.company_id} (${keyFingerprint(publicKey)}, pinned `,
+    )
+    // Elsewhere, with nothing pinned: it passes on first use, saying the key was checked against nothing.
+    const fresh = await runFinctl(['verify', '--pack', join(sb.dir, 'resigned.zip')], cleanEnv({ HOME: join(sb.dir, 'other-home') }), {
+      cwd: empty,
+    })
+    expect(fresh.code, fresh.stderr).toBe(0)
+    expect(fresh.stderr).toContain('was pinned now')
+    expect(fresh.stderr).toContain('was not checked against anything')
   })
 })

@@ -13,15 +13,21 @@ const pdfString = (t: string) => `(${t.replace(/[()\\]/g, '\\$&')})`
  * text), its objects, xref offsets and trailer computed here; with `attach`, a file embedded as a
  * ZUGFeRD / Factur-X PDF carries its invoice (the catalog's EmbeddedFiles name tree and /AF).
  */
-export function textPdf(lines: readonly string[], attach?: { name: string; bytes: Buffer }): Buffer {
+export function textPdf(lines: readonly string[], attach?: { name: string; bytes: Buffer }, o: { deflate?: boolean } = {}): Buffer {
   const shown = lines.map((l, i) => `${i === 0 ? '72 720 Td' : '0 -16 Td'} ${pdfString(l)} Tj`).join('\n')
-  const stream = `BT /F1 12 Tf\n${shown}\nET`
+  const text = `BT /F1 12 Tf\n${shown}\nET`
+  // With `deflate`, the page's text compressed (FlateDecode): a PDF small in bytes and long to read.
+  const content = o.deflate ? deflateSync(Buffer.from(text, 'latin1')) : Buffer.from(text, 'latin1')
   const names = attach ? ` /Names << /EmbeddedFiles << /Names [${pdfString(attach.name)} 6 0 R] >> >> /AF [6 0 R]` : ''
   const objects: Array<string | Buffer> = [
     `<< /Type /Catalog /Pages 2 0 R${names} >>`,
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
+    Buffer.concat([
+      Buffer.from(`<< /Length ${content.length}${o.deflate ? ' /Filter /FlateDecode' : ''} >>\nstream\n`, 'latin1'),
+      content,
+      Buffer.from('\nendstream', 'latin1'),
+    ]),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
   ]
   if (attach) {

@@ -4,7 +4,6 @@
  */
 import { minorToNumber } from '../../kernel/money.js'
 import { type DocumentFields, mergeFields, NO_FIELDS, readFileName, readInvoiceXml } from './read-fields.js'
-import { readPdf } from './read-pdf.js'
 import type { DocumentFields as ApiFields } from './schemas.js'
 import type { DocumentKind } from './sniff.js'
 
@@ -17,11 +16,17 @@ export async function readDocumentFields(
 ): Promise<DocumentFields> {
   const content =
     kind === 'pdf'
-      ? await readPdf(bytes, fallbackCurrency)
+      ? await readPdfFields(bytes, fallbackCurrency)
       : kind.endsWith('_invoice') || kind === 'ubl_credit_note'
         ? readInvoiceXml(bytes)
         : null
   return mergeFields(content, readFileName(fileName, fallbackCurrency))
+}
+
+/** A PDF is read off the thread that serves requests (pdf-thread.ts); loaded on first use, a chunk of its own in the bundle. */
+async function readPdfFields(bytes: Uint8Array, fallbackCurrency: string): Promise<DocumentFields | null> {
+  const { readPdfOffThread } = await import('./pdf-thread.js')
+  return (await readPdfOffThread(bytes, fallbackCurrency)).fields
 }
 
 export interface FieldColumns {

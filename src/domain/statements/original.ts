@@ -1,13 +1,10 @@
 /** A statement's original file as uploaded (docs/uploading-statements.md, "The original file"). */
 import { AppError } from '../../kernel/errors.js'
 import type { Store } from '../../store/store.js'
-import { statementFileBytes } from '../statement-files.js'
+import { notKeptNote, statementFileBytes } from '../statement-files.js'
 import { findStatement } from './statements.js'
 
-/** Why a statement has no file: finctl kept none before it kept statements' files (migration statement_files). */
-export function notKeptNote(createdAt: string): string {
-  return `original not kept: uploaded ${createdAt.slice(0, 10)}, before finctl kept statements' files`
-}
+export { notKeptNote }
 
 /** The bytes a statement was read from; a 404 saying so for one uploaded before finctl kept them. */
 export async function statementOriginal(

@@ -25,6 +25,15 @@ export const Statement = z
     format: z.enum(STATEMENT_FORMATS),
     file_sha256: z.string(),
     file_size: z.number().int().openapi({ description: 'bytes' }),
+    file_kept: z.boolean().optional().openapi({
+      description:
+        'true: finctl keeps the original file, byte for byte (GET /statements/{id}/file; finctl statements file ID -o FILE); false for a statement uploaded before finctl kept files. In the get, list and upload answers',
+    }),
+    file_note: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'why the original is not kept (null when it is); beside file_kept' }),
     status: z.enum(STATEMENT_STATUSES),
     period_start: IsoDate.nullable(),
     period_end: IsoDate.nullable(),

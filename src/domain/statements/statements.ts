@@ -29,7 +29,7 @@ import { listTransactions, type Page } from '../transactions/queries.js'
 import type { Transaction } from '../schemas.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { eventRow, recordEvents } from '../events.js'
-import { keepStatementFile } from '../statement-files.js'
+import { keepStatementFile, keptStatementFiles, notKeptNote } from '../statement-files.js'
 
 /** An upload as the route hands it over: the file's bytes and the options, not yet checked. */
 export interface StatementUpload {
@@ -274,7 +274,8 @@ export async function createStatement(
     throw err
   }
   return {
-    statement: toStatement(row),
+    // Kept in the transaction that wrote the statement.
+    statement: { ...toStatement(row), file_kept: true, file_note: null },
     job: {
       statementId: row.id,
       actor,
@@ -361,7 +362,20 @@ export async function getStatement(
   running: (id: string) => boolean = () => false,
 ): Promise<Statement> {
   const [row] = await settleStale(store, [await findStatement(store, companyId, id)], now, running)
-  return toStatement(row)
+  return (await withFileKept(store, companyId, [row]))[0]
+}
+
+/** The statements with whether their original is kept, and why not (docs/uploading-statements.md, "The original file"). */
+async function withFileKept(store: Store, companyId: string, rows: BankStatementRow[]): Promise<Statement[]> {
+  const kept = await keptStatementFiles(
+    store.db,
+    companyId,
+    rows.map((r) => r.file_sha256),
+  )
+  return rows.map((r) => {
+    const k = kept.has(r.file_sha256)
+    return { ...toStatement(r), file_kept: k, file_note: k ? null : notKeptNote(r.created_at) }
+  })
 }
 
 function decodeCursor(cursor: string): string {
@@ -399,7 +413,7 @@ export async function listStatements(
   const pageRows = await settleStale(store, hasMore ? rows.slice(0, limit) : rows, now, running)
   const last = pageRows[pageRows.length - 1]
   return {
-    data: pageRows.map(toStatement),
+    data: await withFileKept(store, companyId, pageRows),
     pagination: {
       limit,
       next_cursor: hasMore && last ? Buffer.from(last.id).toString('base64url') : null,

@@ -35,9 +35,36 @@ export interface PackVerification {
   month: string | null
   company: string | null
   close: { id: number; sequence: number; created_at: string } | null
-  /** The key the signature was checked with; `pinned`: given with --public-key (else the pack's own). */
-  key: { public_key: string; pinned: boolean } | null
+  /** The company's id as the manifest says it (what a pinned key is looked up by). */
+  company_id: string | null
+  /**
+   * The key the signature was checked with: `given` with --public-key, `known` the one pinned for
+   * the company (--public-key or an earlier pack), `pack` the pack's own; `pinned`: not the pack's own.
+   */
+  key: { public_key: string; fingerprint: string; source: 'given' | 'known' | 'pack'; pinned: boolean } | null
+  /** The key the pack is signed with, as signature.json says. */
+  signed_with: { public_key: string; fingerprint: string } | null
   files: number
+}
+
+/** A key pinned for the company earlier (the caller's store of known keys; verify itself reads no file). */
+export interface PinnedKey {
+  public_key: string
+  pinned_at: string
+  /** Where it is kept, named in the refusal. */
+  where: string
+}
+
+export interface PackKeys {
+  /** --public-key: the key the company gave. */
+  given?: string
+  /** The key pinned for a company id, if any. */
+  known?: (companyId: string) => PinnedKey | undefined
+}
+
+/** ssh's way of showing a key: SHA256 of its raw bytes, base64 without padding. */
+export function keyFingerprint(publicKey: string): string {
+  return `SHA256:${createHash('sha256').update(Buffer.from(publicKey, 'base64url')).digest('base64').replace(/=+$/, '')}`
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
@@ -95,8 +122,19 @@ function csvRows(files: Map<string, Buffer>, name: string, problems: string[]): 
   }
 }
 
-export async function verifyPack(path: string, pinnedKey?: string): Promise<PackVerification> {
-  const out: PackVerification = { intact: false, problems: [], notes: [], month: null, company: null, close: null, key: null, files: 0 }
+export async function verifyPack(path: string, keys: PackKeys = {}): Promise<PackVerification> {
+  const out: PackVerification = {
+    intact: false,
+    problems: [],
+    notes: [],
+    month: null,
+    company: null,
+    company_id: null,
+    close: null,
+    key: null,
+    signed_with: null,
+    files: 0,
+  }
   const p = out.problems
   let files: Map<string, Buffer>
   try {
@@ -119,28 +157,8 @@ export async function verifyPack(path: string, pinnedKey?: string): Promise<Pack
   out.company = manifest.company?.name ?? null
   out.close = manifest.close ? { id: manifest.close.id, sequence: manifest.close.sequence, created_at: manifest.close.created_at } : null
 
-  // The signature: with the key given, else the pack's own (which proves the pack whole, not who made it).
-  if (sig) {
-    const x = pinnedKey ?? sig.public_key
-    const key = typeof x === 'string' ? publicKeyOf(x) : null
-    out.key = { public_key: String(x), pinned: pinnedKey !== undefined }
-    if (pinnedKey !== undefined && sig.public_key !== pinnedKey)
-      p.push(`the pack is signed with another key (${String(sig.public_key)}) than the one given (${pinnedKey})`)
-    if (!key) p.push(`the public key ${JSON.stringify(String(x))} is not an Ed25519 key`)
-    else {
-      let good = false
-      try {
-        good = verifySignature(null, manifestBytes, key, Buffer.from(String(sig.signature), 'base64'))
-      } catch {
-        good = false
-      }
-      if (!good) p.push(`the signature does not match ${MANIFEST}: the manifest was changed, or signed with another key`)
-    }
-    if (pinnedKey === undefined)
-      out.notes.push(
-        `the signature was checked with the key in the pack: give --public-key (finctl company prints it) to know that the company signed it`,
-      )
-  }
+  out.company_id = typeof manifest.company_id === 'string' ? manifest.company_id : null
+  if (sig) checkSignature(manifestBytes, sig, keys, out)
 
   // Every file the manifest lists, and nothing else.
   const listed = new Map((manifest.files ?? []).map((f) => [f.path, f]))
@@ -165,6 +183,38 @@ export async function verifyPack(path: string, pinnedKey?: string): Promise<Pack
   checkOriginals(files, manifest, out)
   checkFigures(files, manifest, out)
   return { ...out, intact: p.length === 0 }
+}
+
+/**
+ * The signature: with the key given, else the one pinned for the company, else the pack's own (which
+ * proves the pack whole, not who made it). A pack signed with another key than the pinned one was
+ * re-signed, or the company's key changed: refused either way, naming both and how to accept a new key.
+ */
+function checkSignature(manifestBytes: Buffer, sig: SignatureFile, keys: PackKeys, out: PackVerification): void {
+  const p = out.problems
+  const signedWith = String(sig.public_key)
+  out.signed_with = { public_key: signedWith, fingerprint: keyFingerprint(signedWith) }
+  const known = keys.given === undefined && out.company_id !== null ? keys.known?.(out.company_id) : undefined
+  const x = keys.given ?? known?.public_key ?? signedWith
+  const source = keys.given !== undefined ? 'given' : known ? 'known' : 'pack'
+  out.key = { public_key: x, fingerprint: keyFingerprint(x), source, pinned: source !== 'pack' }
+  if (keys.given !== undefined && signedWith !== keys.given)
+    p.push(`the pack is signed with another key (${signedWith}) than the one given (${keys.given})`)
+  if (known && signedWith !== known.public_key)
+    p.push(
+      `the pack is signed with another key (${keyFingerprint(signedWith)}) than the one pinned for company ${out.company_id} (${keyFingerprint(known.public_key)}, pinned ${known.pinned_at} in ${known.where}): it was re-signed, or the company's key changed; if the company says its key changed, get the new key from it (finctl company prints it) and give it: --public-key NEW checks the pack with it and replaces the pinned one`,
+    )
+  const key = publicKeyOf(x)
+  if (!key) p.push(`the public key ${JSON.stringify(x)} is not an Ed25519 key`)
+  else {
+    let good = false
+    try {
+      good = verifySignature(null, manifestBytes, key, Buffer.from(String(sig.signature), 'base64'))
+    } catch {
+      good = false
+    }
+    if (!good) p.push(`the signature does not match ${MANIFEST}: the manifest was changed, or signed with another key`)
+  }
 }
 
 /**

@@ -2,14 +2,16 @@
  * `finctl close pack` and `finctl verify --pack` in process (test/helpers/in-process-cli.ts): a
  * closed month with a statement, a PDF and an e-invoice is packed and verified; every tampering is
  * named with exit 13 (a file changed, removed, added, renamed; the manifest re-signed with another
- * key; a zip bomb; path traversal); a reopened and closed-again month's pack says which close it is;
+ * key; a zip bomb; path traversal); the first pack of a company pins its key, a later one re-signed with another is refused, --public-key replaces the pinned key; a reopened and closed-again month's pack says which close it is;
  * -o is never written over without --force. The built CLI, offline with no profile: test/e2e/close-pack.test.ts.
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto'
 import Database from 'better-sqlite3'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { keyFingerprint as fingerprint } from '../../../src/jobs/pack/verify.js'
 import { readPackZip } from '../../../src/jobs/pack/zip-read.js'
 import { minimalPdf, ublInvoice } from '../../helpers/document-files.js'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
@@ -29,6 +31,7 @@ describe('close pack and verify --pack, in process', () => {
   let pack: string
   let files: Map<string, Buffer>
   let publicKey: string
+  let companyId: string
   let statementId: string
   let original: string
 
@@ -81,7 +84,9 @@ describe('close pack and verify --pack, in process', () => {
     await sb.ok(['close', 'pack', M, '-o', pack, '--formats', 'hledger,beancount,xlsx'])
     files = await readPackZip(pack)
     original = `statements/originals/${statementId}-statement.ofx`
-    publicKey = (await sb.json<{ pack_public_key: string }>(['company', 'show', '--json'])).pack_public_key
+    const company = await sb.json<{ id: string; pack_public_key: string }>(['company', 'show', '--json'])
+    publicKey = company.pack_public_key
+    companyId = company.id
     expect((await sb.json<{ pack_public_key: string }>(['company', '--json'])).pack_public_key).toBe(publicKey)
   })
   afterAll(() => sb?.cleanup())
@@ -130,19 +135,63 @@ describe('close pack and verify --pack, in process', () => {
     expect(audit.every((e) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true)
   })
 
-  it('verify --pack: intact, with the key in the pack (noted) or the company key given', async () => {
-    const r = await sb.run(['verify', '--pack', pack])
-    expect(r.code, r.stderr).toBe(0)
-    expect(r.stdout).toContain(`pack of ${M} (Pack Co), close #`)
-    expect(r.stderr).toContain('give --public-key')
-    expect(r.stderr).toContain('pack.zip is intact')
+  it('verify --pack: intact, with the key given; the first pack of a company pins its key (0600), a later one is checked with it', async () => {
     const pinned = await sb.run(['verify', '--pack', pack, '--public-key', publicKey])
     expect(pinned.code, pinned.stderr).toBe(0)
     expect(pinned.stderr).not.toContain('give --public-key')
+    expect(pinned.stderr).toContain('pack.zip is intact')
     writeFileSync(sb.path('company.key'), `${publicKey}\n`)
     expect((await sb.run(['verify', '--pack', pack, '--public-key', sb.path('company.key')])).code).toBe(0)
-    const j = await sb.json(['verify', '--pack', pack, '--json'])
-    expect(j).toMatchObject({ intact: true, problems: [], month: M, close: { sequence: 1 } })
+
+    // A config folder that has seen no key of the company: the pack's own key, pinned now and said so.
+    const dir = sb.path('first-use')
+    const first = await sb.run(['verify', '--pack', pack], { env: { FINCTL_CONFIG_DIR: dir } })
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stdout).toContain(`pack of ${M} (Pack Co), close #`)
+    expect(first.stderr).toContain(
+      `note: first pack of company ${companyId} (Pack Co) checked here: its key ${fingerprint(publicKey)} was pinned now`,
+    )
+    expect(first.stderr).toContain('was not checked against anything; give --public-key')
+    const file = join(dir, 'known-company-keys.json')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(file, 'utf8')).companies[companyId]).toMatchObject({ public_key: publicKey, source: 'first-pack' })
+    // The second time: checked with the pinned key, nothing pinned again.
+    const again = await sb.json(['verify', '--pack', pack, '--json'], { env: { FINCTL_CONFIG_DIR: dir } })
+    expect(again).toMatchObject({ intact: true, problems: [], company_id: companyId, key: { source: 'known', pinned: true } })
+    expect(again.notes.join('\n')).not.toContain('pinned now')
+    // --json says it too, in notes.
+    const j = await sb.json(['verify', '--pack', pack, '--json'], { env: { FINCTL_CONFIG_DIR: sb.path('first-use-json') } })
+    expect(j).toMatchObject({ intact: true, problems: [], month: M, close: { sequence: 1 }, key: { source: 'pack', pinned: false } })
+    expect(j.notes).toContainEqual(expect.stringContaining('was pinned now'))
+  })
+
+  it("a config folder whose pinned keys cannot be read: checked with the pack's key, and said so", async () => {
+    const dir = sb.path('unreadable-config')
+    mkdirSync(join(dir, 'known-company-keys.json'), { recursive: true })
+    const r = await sb.run(['verify', '--pack', pack], { env: { FINCTL_CONFIG_DIR: dir } })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain("note: the companies' pinned keys")
+    expect(r.stderr).toContain('could not be read')
+    expect(r.stderr).toContain('give --public-key')
+  })
+
+  it('finctl company pins the key it shows', async () => {
+    const file = join(sb.configDir, 'known-company-keys.json')
+    expect(JSON.parse(readFileSync(file, 'utf8')).companies[companyId]).toMatchObject({ public_key: publicKey, source: 'company-show' })
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    const r = await sb.json(['verify', '--pack', pack, '--json'])
+    expect(r).toMatchObject({ intact: true, key: { source: 'known' } })
+    // Another key pinned: company show warns and leaves it, as a profile may point at any service.
+    const before = readFileSync(file, 'utf8')
+    const x = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x as string
+    writeFileSync(file, before.replace(publicKey, x))
+    const shown = await sb.run(['company', 'show', '--json'])
+    expect(shown.code).toBe(0)
+    expect(shown.stderr).toContain(
+      `warning: the company's pack key ${fingerprint(publicKey)} is not the one pinned for it (${fingerprint(x)}`,
+    )
+    expect(JSON.parse(readFileSync(file, 'utf8')).companies[companyId].public_key).toBe(x)
+    writeFileSync(file, before)
   })
 
   it('a file changed', async () => {
@@ -199,7 +248,8 @@ describe('close pack and verify --pack, in process', () => {
         ),
       )
     })
-    const r = await sb.run(['verify', '--pack', v1])
+    // Signed with another key: checked where no key of the company is pinned.
+    const r = await sb.run(['verify', '--pack', v1], { env: { FINCTL_CONFIG_DIR: sb.path('v1-config') } })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain("a pack of version 1: it holds no statement's original file, none was checked")
   })
@@ -229,7 +279,32 @@ describe('close pack and verify --pack, in process', () => {
     const keptKey = tampered((f) => f.set('signature.json', Buffer.from(JSON.stringify({ ...sig, signature }))))
     expect(await refused(keptKey)).toContain('the signature does not match manifest.json')
     const swapped = tampered((f) => f.set('signature.json', Buffer.from(JSON.stringify({ ...sig, signature, public_key: x }))))
-    expect((await sb.run(['verify', '--pack', swapped])).code).toBe(0)
+    // The company's key is pinned here (finctl company): the pack re-signed with another is refused, both keys named.
+    const err = await refused(swapped)
+    expect(err).toContain(
+      `pack: the pack is signed with another key (${fingerprint(x)}) than the one pinned for company ${companyId} (${fingerprint(publicKey)}, pinned `,
+    )
+    expect(err).toContain('--public-key NEW checks the pack with it and replaces the pinned one')
+    const j = await sb.run(['verify', '--pack', swapped, '--json'])
+    expect(j.code).toBe(13)
+    expect(JSON.parse(j.stdout)).toMatchObject({ intact: false, key: { source: 'known' }, signed_with: { public_key: x } })
+    expect(JSON.parse(j.stdout).problems).toContainEqual(expect.stringContaining('than the one pinned for company'))
+    // Where nothing was pinned, it passes on first use (said so); once the true key is pinned, it is refused there too.
+    const fresh = { env: { FINCTL_CONFIG_DIR: sb.path('swapped-config') } }
+    const firstUse = await sb.run(['verify', '--pack', swapped], fresh)
+    expect(firstUse.code, firstUse.stderr).toBe(0)
+    expect(firstUse.stderr).toContain(`its key ${fingerprint(x)} was pinned now`)
+    const other2 = { env: { FINCTL_CONFIG_DIR: sb.path('rotation-config') } }
+    expect((await sb.run(['verify', '--pack', pack], other2)).code).toBe(0)
+    expect((await sb.run(['verify', '--pack', swapped], other2)).code).toBe(13)
+    // A rotated key accepted on purpose: --public-key NEW checks the pack with it and replaces the pinned one.
+    const rotated = await sb.run(['verify', '--pack', swapped, '--public-key', x], other2)
+    expect(rotated.code, rotated.stderr).toBe(0)
+    expect(rotated.stderr).toContain(
+      `the key given (${fingerprint(x)}) replaces the one pinned for company ${companyId} (Pack Co) (${fingerprint(publicKey)}`,
+    )
+    expect((await sb.run(['verify', '--pack', swapped], other2)).code).toBe(0)
+    expect((await sb.run(['verify', '--pack', pack], other2)).code).toBe(13)
     expect(await refused(swapped, '--public-key', publicKey)).toContain(`the pack is signed with another key (${x}) than the one given`)
     // A manifest changed to match a changed file, signed again by another key.
     const csv = 'reconciliation.csv'

@@ -2,9 +2,10 @@
  * `finctl statements upload | list | get | transactions` in process (test/helpers/in-process-cli.ts)
  * on real bank files (the bank-file corpus, test/helpers/bank-files.ts; skipped when it is missing)
  * and hand-made ones: tables and --json, --preview uploads nothing, --map and --exchange-rate, a
- * failed statement exits 6, usage errors exit 2 naming the flag, a statement not found exits 5.
+ * failed statement exits 6, usage errors exit 2 naming the flag, a statement not found exits 5; get says whether the original file is kept.
  * Moved from test/e2e/statements.test.ts, which keeps the waiting process and `finctl serve`.
  */
+import Database from 'better-sqlite3'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -176,6 +177,28 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
       expect(r.code, args.join(' ')).toBe(5)
       expect(r.stdout).toBe('')
     }
+  })
+
+  it('get says whether the original file is kept and how to get it: table and --json; one not kept says why', async () => {
+    const acct = await account()
+    const s = await sb.json<Statement & { file_sha256: string }>(['statements', 'upload', CAMT, '--account', acct, '--json'])
+    const size = readFileSync(CAMT).length
+    expect(await sb.json(['statements', 'get', s.id, '--json'])).toMatchObject({
+      file_kept: true,
+      file_note: null,
+      file_sha256: s.file_sha256,
+      file_size: size,
+    })
+    const rows = tsv((await sb.ok(['statements', 'get', s.id])).stdout)
+    expect(rows).toContainEqual(['original', `kept, sha256:${s.file_sha256}: finctl statements file ${s.id} -o FILE`])
+    // As a database of before finctl kept files holds it.
+    const db = new Database(sb.database)
+    db.prepare('DELETE FROM statement_files WHERE sha256 = ?').run(s.file_sha256)
+    db.close()
+    const gone = await sb.json(['statements', 'get', s.id, '--json'])
+    expect(gone).toMatchObject({ file_kept: false, file_note: expect.stringContaining("before finctl kept statements' files") })
+    const after = tsv((await sb.ok(['statements', 'get', s.id])).stdout)
+    expect(after).toContainEqual(['original', `${gone.file_note} (sha256:${s.file_sha256})`])
   })
 
   it('usage errors name the flag and exit 2, uploading nothing', async () => {
