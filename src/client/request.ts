@@ -87,7 +87,7 @@ export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
 }
 
 /** The answer's envelope, read from its JSON: the data and pagination, or the error it names, thrown. */
-function envelopeResult<T>(res: Response, json: unknown): ApiResult<T> {
+export function envelopeResult<T>(res: Response, json: unknown): ApiResult<T> {
   const env = json as {
     success?: boolean
     data?: T
