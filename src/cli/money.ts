@@ -8,7 +8,7 @@
  */
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 import { AppError } from '../kernel/errors.js'
-import { formatMinor, parseAmount } from '../kernel/money.js'
+import { formatMinor, parseAmount, plainMinor } from '../kernel/money.js'
 import { printableLine } from './terminal-text.js'
 
 export interface MoneyStyle {
@@ -104,6 +104,10 @@ export function minorOf(amount: number | string, currency: string): bigint | und
 
 /** An amount the API gives, shown by formatMoney; one that is no amount of the currency (more decimals) as it is. */
 export function showAmount(amount: number | string, currency: string, style: MoneyStyle = {}): string {
+  // A JSON number's shortest decimal read without a regular expression or a BigInt (a list of a
+  // million rows shows one a row): plainMinor reads it as parseAmount would, or leaves it to it.
+  const plain = typeof amount === 'number' ? plainMinor(String(amount), '.', exponentOf(currency)) : undefined
+  if (plain !== undefined) return formatMoney(plain, currency, style)
   const minor = minorOf(amount, currency)
   if (minor !== undefined) return formatMoney(minor, currency, style)
   return style.code ? `${amount} ${currency}` : `${amount}`

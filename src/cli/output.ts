@@ -7,6 +7,7 @@
 import { Chalk } from 'chalk'
 import { csvLine } from '../kernel/csv-write.js'
 import { expectReader, writeDrained } from './closed-output.js'
+import { printableCsvLine } from './csv-record.js'
 import type { IO } from './io.js'
 import type { Shape } from './json-shape.js'
 import { jsonText, printableLine, printableText } from './terminal-text.js'
@@ -101,6 +102,11 @@ function cell(v: unknown): string {
 /** A CSV field: quoted by csvLine, so line feeds and tabs stay; other controls are escaped. */
 function csvCell(v: unknown): string {
   return printableText(cellText(v))
+}
+
+/** A CSV record of row values: `csvLine(values.map(csvCell))`, through the one-test path (csv-record.ts). */
+function csvRecord(values: unknown[]): string {
+  return printableCsvLine(values.map(cellText))
 }
 
 /**
@@ -207,7 +213,7 @@ export async function printList<T>(
     case 'csv': {
       const cols = csvColumns(columns)
       let out = csvLine(cols.map((c) => c.header))
-      for (const r of rows) out += csvLine(cols.map((c) => csvCell(c.value(r))))
+      for (const r of rows) out += csvRecord(cols.map((c) => c.value(r)))
       io.stdout.write(out)
       return
     }
@@ -355,7 +361,7 @@ export async function streamList<T>(
     for (const r of page) {
       if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${json(fields && pickFields ? pickFields(r, fields) : r)}`
       else if (p.format === 'ndjson') chunk += `${json(r)}\n`
-      else if (p.format === 'csv') chunk += csvLine(csvCols.map((c) => csvCell(c.value(r))))
+      else if (p.format === 'csv') chunk += csvRecord(csvCols.map((c) => c.value(r)))
       else chunk += `${tsvCols.map((c) => cell(c.value(r))).join('\t')}\n`
       count++
     }

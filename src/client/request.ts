@@ -65,14 +65,29 @@ export function redactQuery(url: string): string {
   return url.replace(/([?&](?:api_key|token|key)=)[^&]*/gi, '$1***')
 }
 
+/** The JSON value an in-process answer kept (embedded/in-process.ts LiteResponse), if it kept one. */
+export function answerValue(res: Response): { value: unknown } | undefined {
+  return (res as { jsonValue?: () => { value: unknown } | undefined }).jsonValue?.()
+}
+
 export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
-  const text = await res.text()
+  // On the embedded transport a list page may come as the app's own value (api/json-answer.ts).
+  const kept = answerValue(res)
   let json: unknown
-  try {
-    json = text ? JSON.parse(text) : undefined
-  } catch {
-    json = undefined
+  if (kept) json = kept.value
+  else {
+    const text = await res.text()
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch {
+      json = undefined
+    }
   }
+  return envelopeResult<T>(res, json)
+}
+
+/** The answer's envelope, read from its JSON: the data and pagination, or the error it names, thrown. */
+export function envelopeResult<T>(res: Response, json: unknown): ApiResult<T> {
   const env = json as {
     success?: boolean
     data?: T

@@ -2,10 +2,11 @@
  * Every page of a list as the service's own JSON text of each row, for output that prints rows as
  * JSON (`tx list --all --json`): parsing a page only to write the same text again was most of the
  * walk's time (docs/performance.md). A row's text is what JSON.stringify wrote on the service, which
- * is exactly what JSON.stringify writes of the row parsed back.
+ * is exactly what JSON.stringify writes of the row parsed back; on the embedded transport, where the
+ * page comes as the app's value (api/json-answer.ts), each row is written from it the same way.
  */
 import type { Client, PaginationInfo, RequestOptions } from './client.js'
-import { parseResponse } from './request.js'
+import { answerValue, envelopeResult, parseResponse } from './request.js'
 
 export interface RowPage {
   /** Each row's JSON text, as the service wrote it. */
@@ -30,6 +31,9 @@ export async function* rowPages(client: Client, path: string, query: RequestOpti
 
 async function rowPage(client: Client, path: string, query: RequestOptions['query']): Promise<RowPage> {
   const res = await client.send('GET', path, { query })
+  // A page the app kept as its value (the embedded transport): each row as the service would write it.
+  const kept = answerValue(res)
+  if (kept) return fromParsed(envelopeResult<unknown[]>(res, kept.value))
   if (!res.ok) return fromParsed(await parseResponse<unknown[]>(res))
   const text = await res.text()
   // "pagination" is the envelope's last key, and `],"pagination":` cannot occur inside a string

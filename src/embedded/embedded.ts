@@ -1,6 +1,7 @@
 /** The embedded transport: the server core in this process, on a SQLite file (or a PostgreSQL URL). No socket. */
 import { openCore, type Core, type CoreOptions } from '../core.js'
-import { InProcessRequest, bodyText, type InProcessBody } from './in-process.js'
+import { InProcessRequest, LiteResponse, bodyText, type InProcessBody } from './in-process.js'
+import type { ValueAnswerEnv } from '../api/json-answer.js'
 import type { FetchLike } from '../client/client.js'
 
 export { useLiteWebClasses } from './in-process.js'
@@ -11,6 +12,8 @@ export interface EmbeddedTransport {
   core: Core
   close(): Promise<void>
 }
+
+const valueResponse: ValueAnswerEnv['valueResponse'] = (body, init) => new LiteResponse(body, init) as unknown as Response
 
 export async function openEmbedded(database: string, opts: CoreOptions = {}): Promise<EmbeddedTransport> {
   // One CLI command makes few requests: usage records are written at close, or a quarter second
@@ -27,7 +30,9 @@ export async function openEmbedded(database: string, opts: CoreOptions = {}): Pr
       if (closed) throw new Error('the embedded core is closed')
       const embeddedBody = bodyText(init.body as InProcessBody)
       const req = new InProcessRequest(url, { method: init.method, headers: init.headers as Record<string, string> })
-      const answer = Promise.resolve(core.app.fetch(req as unknown as Request, { embeddedBody }) as Response | Promise<Response>)
+      // A list page's value reaches the client as the app made it (api/json-answer.ts).
+      const env: ValueAnswerEnv & { embeddedBody: string } = { embeddedBody, valueResponse }
+      const answer = Promise.resolve(core.app.fetch(req as unknown as Request, env) as Response | Promise<Response>)
       inFlight.add(answer)
       try {
         return await answer

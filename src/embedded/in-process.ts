@@ -19,6 +19,7 @@
  * `finctl serve` and library callers keep Node's classes.
  */
 import { createRequire } from 'node:module'
+import { JsonValueBody } from '../api/json-answer.js'
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const BAD_VALUE = /[\0\r\n]/
@@ -168,7 +169,7 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 }
 
 type ResponseInitLike = { status?: number; statusText?: string; headers?: HeaderPairs }
-type AnyBody = string | ArrayBuffer | ArrayBufferView | null | undefined | object
+type AnyBody = string | ArrayBuffer | ArrayBufferView | JsonValueBody | null | undefined | object
 
 /** Whether {@link useLiteWebClasses} has put the lite classes in place of Node's. */
 let replaced = false
@@ -218,17 +219,21 @@ export class LiteResponse {
     return this.#used || (this.#real?.bodyUsed ?? false)
   }
 
-  /** True when the body can be answered here (text or bytes); otherwise the real Response handles it. */
+  /** True when the body can be answered here (text, bytes or a JSON value); otherwise the real Response handles it. */
   #simple(): boolean {
     const b = this.#body
-    return !this.#real && (b === null || typeof b === 'string' || b instanceof ArrayBuffer || ArrayBuffer.isView(b))
+    return (
+      !this.#real &&
+      (b === null || typeof b === 'string' || b instanceof JsonValueBody || b instanceof ArrayBuffer || ArrayBuffer.isView(b))
+    )
   }
 
   #real_(): Response {
     if (!this.#real) {
       const R = realClass<typeof Response>('Response')
       const H = realClass<typeof Headers>('Headers')
-      this.#real = new R(this.#body as ConstructorParameters<typeof Response>[0], {
+      const body = this.#body instanceof JsonValueBody ? this.#body.text() : this.#body
+      this.#real = new R(body as ConstructorParameters<typeof Response>[0], {
         status: this.status,
         statusText: this.statusText,
         headers: new H([...this.headers]),
@@ -242,6 +247,7 @@ export class LiteResponse {
     this.#used = true
     const b = this.#body
     if (b === null || typeof b === 'string') return b as string | null
+    if (b instanceof JsonValueBody) return b.text()
     if (b instanceof ArrayBuffer) return new Uint8Array(b)
     const v = b as ArrayBufferView
     return new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
@@ -259,6 +265,16 @@ export class LiteResponse {
 
   json(): Promise<unknown> {
     return this.text().then((t) => JSON.parse(t))
+  }
+
+  /**
+   * The body's JSON value as the app made it, not a copy: for a caller in this process that only
+   * reads it (client/request.ts). Undefined, and the body left unread, when the body is not one.
+   */
+  jsonValue(): { value: unknown } | undefined {
+    if (!(this.#body instanceof JsonValueBody) || !this.#simple() || this.#used) return undefined
+    this.#used = true
+    return { value: this.#body.value }
   }
 
   arrayBuffer(): Promise<ArrayBuffer> {

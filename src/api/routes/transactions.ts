@@ -27,6 +27,7 @@ import {
 import { countIntoBatch, runningBatch } from '../../domain/imports/batches.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { jsonAnswer } from '../json-answer.js'
 import { PROPOSED } from './approvals.js'
 
 const IdempotencyHeader = z.object({
@@ -80,7 +81,7 @@ export function transactionRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const page = await listTransactions(store, c.get('actor').companyId, c.req.valid('query'))
-        return c.json({ success: true as const, ...page }, 200)
+        return jsonAnswer(c, { success: true as const, ...page }, (body) => c.json(body, 200))
       },
     )
     .openapi(
