@@ -87,6 +87,7 @@ const { values: flags } = parseArgs({
     'revert-sizes': { type: 'string' },
     'revert-rounds': { type: 'string' },
     'revert-against': { type: 'string' },
+    'revert-no-again': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -517,6 +518,7 @@ async function revertSection(): Promise<void> {
     ...(flags['revert-sizes'] ? { sizes: flags['revert-sizes'].split(',').map(Number) } : {}),
     ...(flags['revert-rounds'] ? { rounds: Number(flags['revert-rounds']) } : {}),
     ...(flags['revert-against'] ? { against: resolve(flags['revert-against']) } : {}),
+    noAgain: flags['revert-no-again'],
   }
   if (!c.sizes.every((n) => Number.isInteger(n) && n > 0) || !(c.rounds > 0))
     throw new Error('--revert-sizes and --revert-rounds take positive integers')

@@ -19,6 +19,8 @@ export interface RevertConfig {
   rounds: number
   /** Another checkout's root (built) to run beside this one, round by round. */
   against?: string
+  /** Leave out the import after the revert (a third of a round's time, for large sizes). */
+  noAgain?: boolean
 }
 
 interface Run {
@@ -62,7 +64,7 @@ interface Round {
   again: Run
 }
 
-function round(root: string, file: string, n: number, stats: string, log: (l: string) => void): Round {
+function round(root: string, file: string, n: number, stats: string, log: (l: string) => void, noAgain = false): Round {
   const setup = prepareFinctl(root, log)
   const env = { ...setup.env, FINCTL_API_KEY: setup.apiKey }
   const importArgs = ['tx', 'import', file, '--account', setup.accountId, '--json', '--no-progress']
@@ -71,6 +73,7 @@ function round(root: string, file: string, n: number, stats: string, log: (l: st
     if (first.out.created !== n) throw new Error(`tx import created ${first.out.created} of ${n}`)
     const revert = timed(root, env, setup.configDir, ['imports', 'revert', String(first.out.batch_id), '--yes', '--json'], stats)
     if (revert.out.deleted !== n) throw new Error(`imports revert deleted ${revert.out.deleted} of ${n}`)
+    if (noAgain) return { import: first, revert, again: { seconds: Number.NaN, rssMb: Number.NaN, cpu: Number.NaN, out: {} } }
     const again = timed(root, env, setup.configDir, importArgs, stats)
     if (again.out.created !== n) throw new Error(`the import after the revert created ${again.out.created} of ${n}`)
     return { import: first, revert, again }
@@ -105,7 +108,7 @@ export async function runRevertSection(
         // Alternate which build goes first, so neither always runs on the warmer (or busier) machine.
         const order = r % 2 === 0 ? builds : [...builds].reverse()
         for (const [name, at] of order) {
-          const x = round(at, file, n, stats, log)
+          const x = round(at, file, n, stats, log, c.noAgain)
           runs.get(name)!.push(x)
           log(
             `revert: ${name}, ${n} rows, round ${r + 1}: import ${f2(x.import.seconds)} s (${mb(x.import.rssMb)} MB), ` +
