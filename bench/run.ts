@@ -84,6 +84,10 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'revert-sizes': { type: 'string' },
+    'revert-rounds': { type: 'string' },
+    'revert-against': { type: 'string' },
+    'revert-no-again': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -91,7 +95,9 @@ const { values: flags } = parseArgs({
 if (flags.help) {
   process.stdout.write(
     'usage: tsx bench/run.ts [--quick] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|import|revert|reports|statements|categorize]\n' +
-      '  --check: exit 1 when a guarded figure (start-up) is past its target: a regression\n',
+      '  --check: exit 1 when a guarded figure (start-up) is past its target: a regression\n' +
+      "  --revert-sizes 100000,1000000, --revert-rounds N: the revert section's sizes and rounds\n" +
+      "  --revert-against DIR: also run another built checkout's revert, round by round in alternating order\n",
   )
   process.exit(0)
 }
@@ -507,7 +513,15 @@ async function importSection(): Promise<void> {
 }
 
 async function revertSection(): Promise<void> {
-  const c = config.revert
+  const c = {
+    ...config.revert,
+    ...(flags['revert-sizes'] ? { sizes: flags['revert-sizes'].split(',').map(Number) } : {}),
+    ...(flags['revert-rounds'] ? { rounds: Number(flags['revert-rounds']) } : {}),
+    ...(flags['revert-against'] ? { against: resolve(flags['revert-against']) } : {}),
+    noAgain: flags['revert-no-again'],
+  }
+  if (!c.sizes.every((n) => Number.isInteger(n) && n > 0) || !(c.rounds > 0))
+    throw new Error('--revert-sizes and --revert-rounds take positive integers')
   log(
     `\n== 5b. imports revert (${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows, embedded) vs the tx import of the same rows ==`,
   )

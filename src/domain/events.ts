@@ -7,7 +7,7 @@
 import { z } from '@hono/zod-openapi'
 import type { Kysely } from 'kysely'
 import { uuidv7 } from '../kernel/ids.js'
-import { packUuids, unpackUuids } from '../kernel/packed-ids.js'
+import { packUuids, UuidPacker, unpackUuids } from '../kernel/packed-ids.js'
 import { notFound } from '../kernel/errors.js'
 import type { Db, EventRow, NewEventRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
@@ -120,7 +120,16 @@ export function eventRow(
   companyId?: string,
 ): NewEventRow {
   const { transaction_ids: ids, ...rest } = data as { transaction_ids?: unknown }
-  const packed = Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? packUuids(ids) : undefined
+  let packed: Buffer | undefined
+  let body: object = data
+  // A packer (a long list gathered as it was read) gives its bytes, or its ids when not all are UUIDs.
+  if (ids instanceof UuidPacker) {
+    packed = ids.bytes()
+    body = packed ? rest : { ...rest, transaction_ids: ids.ids() }
+  } else if (Array.isArray(ids) && ids.every((id) => typeof id === 'string')) {
+    packed = packUuids(ids)
+    if (packed) body = rest
+  }
   return {
     id: uuidv7(now.getTime()),
     company_id: companyId ?? (typeof actor === 'string' ? '' : actor.companyId),
@@ -128,7 +137,7 @@ export function eventRow(
     object_id: objectId,
     actor: typeof actor === 'string' ? actor : actorId(actor),
     created_at: now.toISOString(),
-    data: JSON.stringify(packed ? rest : data),
+    data: JSON.stringify(body),
     packed_ids: packed ?? null,
   }
 }

@@ -41,3 +41,51 @@ export function unpackUuids(packed: Uint8Array): string[] {
   }
   return ids
 }
+
+/**
+ * `packUuids` one id at a time, for a list too long to hold as strings (a revert's ids): the same
+ * bytes. An id that is not canonical keeps the whole list as text, as packUuids leaves it.
+ */
+export class UuidPacker {
+  private out = Buffer.allocUnsafe(1 + 17 * 1024)
+  private at = 1
+  private prev = Buffer.alloc(16)
+  private text: string[] | undefined
+  private packed: Buffer[] = []
+
+  constructor() {
+    this.out[0] = FORMAT
+  }
+
+  add(id: string): void {
+    if (this.text) {
+      this.text.push(id)
+      return
+    }
+    if (id.length !== 36 || !CANONICAL.test(id)) {
+      this.text = [...this.ids(), id]
+      return
+    }
+    if (this.at + 17 > this.out.length) {
+      this.packed.push(this.out.subarray(0, this.at))
+      this.out = Buffer.allocUnsafe(Math.min(this.out.length * 2, 17 * 65536))
+      this.at = 0
+    }
+    const bytes = Buffer.from(id.replaceAll('-', ''), 'hex')
+    let shared = 0
+    while (shared < 15 && bytes[shared] === this.prev[shared]) shared++
+    this.out[this.at++] = shared
+    this.at += bytes.copy(this.out, this.at, shared)
+    this.prev = bytes
+  }
+
+  /** The packed bytes, or undefined when an id was not canonical (`ids()` then gives them as text). */
+  bytes(): Buffer | undefined {
+    if (this.text) return undefined
+    return Buffer.concat([...this.packed, this.out.subarray(0, this.at)])
+  }
+
+  ids(): string[] {
+    return this.text ?? unpackUuids(this.bytes()!)
+  }
+}

@@ -5,7 +5,7 @@
  * locks it (PostgreSQL: FOR UPDATE; SQLite: writers take turns already), so two writers never
  * chain onto the same entry, and a row appended without it is found by `verifyChain`.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Db, NewAuditEntryRow } from './schema.js'
 import type { Dialect } from './store.js'
@@ -25,7 +25,8 @@ export interface ChainedFields {
 /** SHA-256 (hex) of the previous hash and the entry's fields as a JSON array (the id is not in it: it is the order). */
 export function entryHash(prev: string, e: ChainedFields): string {
   const canonical = JSON.stringify([e.company_id, e.transaction_id, e.actor, e.action, e.changes, e.created_at])
-  return createHash('sha256').update(prev).update('\n').update(canonical).digest('hex')
+  // One-shot: the same bytes hashed as one string, without a Hash object an entry (revert, verify).
+  return hash('sha256', `${prev}\n${canonical}`, 'hex')
 }
 
 /** The company's head, locked for this transaction; created (at the genesis) on the first write. */

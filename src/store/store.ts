@@ -165,6 +165,8 @@ export interface DialectWrites {
   chainCreations(trx: Kysely<Db>, rows: readonly NewTransactionRow[], ids: ReadonlySet<string>): Promise<void>
   /** Delete the transactions of these seqs, many at once (row-deletes.ts); their audit entries are the caller's. */
   deleteTransactions(trx: Kysely<Db>, seqs: readonly number[]): Promise<void>
+  /** deleteTransactions by runs of seqs [first, last], for a list of seqs too long to hold (a revert's). */
+  deleteTransactionRuns(trx: Kysely<Db>, runs: ReadonlyArray<readonly [number, number]>): Promise<void>
   /** A review import's rows by line, a line staged already left as it is (pending-rows.ts). */
   stagePendingRows(trx: Kysely<Db>, batchId: string, rows: readonly PendingRowValues[]): Promise<void>
 }

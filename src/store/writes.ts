@@ -17,6 +17,7 @@ export function dialectWrites(dialect: Dialect, codec: TransactionCodec): Dialec
     insertEvents: (trx, rows) => insertEvents(trx, dialect, rows),
     chainCreations: (trx, rows, ids) => chainCreations(trx, dialect, codec, rows, ids),
     deleteTransactions: (trx, seqs) => deleteSeqRuns(trx, dialect, seqRuns(seqs)),
+    deleteTransactionRuns: (trx, runs) => deleteSeqRuns(trx, dialect, runs),
     stagePendingRows: (trx, batchId, rows) => insertPendingRows(trx, batchId, rows),
   }
 }

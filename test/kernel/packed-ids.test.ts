@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { uuidv7 } from '../../src/kernel/ids.js'
-import { packUuids, unpackUuids } from '../../src/kernel/packed-ids.js'
+import { packUuids, UuidPacker, unpackUuids } from '../../src/kernel/packed-ids.js'
 
 describe('packed ids', () => {
   it('gives back any list of UUIDs in its order and text', () => {
@@ -39,5 +39,24 @@ describe('packed ids', () => {
     const packed = packUuids([randomUUID(), randomUUID()]) as Buffer
     expect(() => unpackUuids(packed.subarray(0, packed.length - 1))).toThrow(/truncated/)
     expect(() => unpackUuids(Buffer.from([2]))).toThrow(/format/)
+  })
+})
+
+describe('UuidPacker', () => {
+  it('packs one id at a time into the bytes packUuids gives, across its buffers', () => {
+    const ids = Array.from({ length: 5000 }, () => uuidv7())
+    ids.push(randomUUID(), ids[3])
+    const p = new UuidPacker()
+    for (const id of ids) p.add(id)
+    expect(p.bytes()).toEqual(packUuids(ids))
+    expect(p.ids()).toEqual(ids)
+  })
+
+  it('keeps the ids as text once one is not canonical', () => {
+    const p = new UuidPacker()
+    const ids = [uuidv7(), 'not-a-uuid', uuidv7()]
+    for (const id of ids) p.add(id)
+    expect(p.bytes()).toBeUndefined()
+    expect(p.ids()).toEqual(ids)
   })
 })

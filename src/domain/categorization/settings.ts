@@ -94,7 +94,8 @@ export function modelCache(store: Store): Map<string, CachedModel> {
 /**
  * Record a change of the company's labelled data: moves labels_version on (inside `db`'s
  * transaction when given one) and returns a function that applies the change to this process's
- * model; call it once the change is committed.
+ * model; call it once the change is committed. `untold` counts changed examples not given (a
+ * large revert does not hold them all): the process's model is then dropped, to be trained again.
  */
 export async function labelsChanged(
   db: Kysely<Db>,
@@ -103,8 +104,9 @@ export async function labelsChanged(
   removed: Example[],
   added: Example[],
   now: Date,
+  untold = 0,
 ): Promise<() => void> {
-  if (!removed.length && !added.length) return () => {}
+  if (!removed.length && !added.length && !untold) return () => {}
   const row = await db
     .insertInto('categorization_settings')
     .values({
@@ -122,7 +124,8 @@ export async function labelsChanged(
     const cached = modelCache(store).get(companyId)
     if (!cached || cached.version !== version - 1) return // behind or absent: the next use retrains
     cached.changed += removed.length + added.length
-    if (cached.changed > retrainAfter(cached.trained_on)) {
+    // Changes not given as examples (too many to hold) leave the model to be trained again.
+    if (untold || cached.changed > retrainAfter(cached.trained_on)) {
       modelCache(store).delete(companyId)
       return
     }

@@ -48,7 +48,7 @@ export const RevertResult = z
     unpaired: z.number().int(),
     /** The rows that go (or would), up to MAX_LISTED_ROWS. */
     transactions: z.array(RevertedRow),
-    /** Rows that stop the revert: in a closed month, or changed by hand without include_edited. Empty once reverted. */
+    /** Rows that stop the revert (up to MAX_LISTED_ROWS): in a closed month, or changed by hand without include_edited. Empty once reverted. */
     refused: z.array(RevertRefusal),
     /** A statement upload's statement, deleted so that the same file can be uploaded again. */
     statement: z.object({ id: z.string(), file_name: z.string() }).nullable(),

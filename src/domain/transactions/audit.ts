@@ -17,6 +17,14 @@ const AUDITED = AUDITED_TRANSACTION_FIELDS
 /** The fields that differ between two versions of a transaction (null for a side that does not exist). */
 export function diff(before: Transaction | null, after: Transaction | null): Changes {
   const changes: Changes = {}
+  // A delete (a revert writes one a row): every field whose JSON is not null, without comparing texts.
+  if (before && !after) {
+    for (const field of AUDITED) {
+      const b = before[field]
+      if (b !== null && !(typeof b === 'number' && !Number.isFinite(b))) changes[field] = { before: b ?? null, after: null }
+    }
+    return changes
+  }
   for (const field of AUDITED) {
     const b = before ? before[field] : null
     const a = after ? after[field] : null
