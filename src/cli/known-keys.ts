@@ -5,12 +5,12 @@
  * later pack signed with another key is then refused offline. One file in the config folder,
  * mode 0600, written whole (a temporary file renamed over it) and never through a link.
  */
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import Conf from 'conf'
+import type Conf from 'conf'
 import { configDir } from './config-dir.js'
 import { AppError } from '../kernel/errors.js'
 import { keyFingerprint, type PackVerification, type PinnedKey } from '../jobs/pack/verify.js'
+import { privateConf } from './private-conf.js'
 
 export const KNOWN_KEYS_FILE = 'known-company-keys.json'
 
@@ -27,24 +27,8 @@ export class KnownKeys {
   readonly path: string
 
   constructor(env: NodeJS.ProcessEnv) {
-    const dir = configDir(env)
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-    try {
-      chmodSync(dir, 0o700)
-    } catch {
-      // not ours to change (a shared folder): the file itself is still 0600
-    }
-    const file = join(dir, KNOWN_KEYS_FILE)
     // A key pinned through a link could be pinned in a file someone else controls.
-    if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink())
-      throw new AppError('usage', `${file} is a symbolic link: finctl keeps the companies' keys only in a regular file`)
-    this.conf = new Conf({
-      cwd: dir,
-      configName: 'known-company-keys',
-      projectName: 'finctl',
-      configFileMode: 0o600,
-      defaults: { companies: {} },
-    })
+    this.conf = privateConf(env, 'known-company-keys', { companies: {} }, "finctl keeps the companies' keys only in a regular file")
     this.path = this.conf.path
   }
 

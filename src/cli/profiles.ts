@@ -1,13 +1,5 @@
-/**
- * The profile store: one profile per target, with its credentials, in a `conf` file that is
- * written with mode 0600 inside a 0700 folder (a temporary file renamed over it), and never through
- * a symbolic link. FINCTL_CONFIG_DIR moves it (tests always set it).
- */
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import Conf from 'conf'
-import { configDir } from './config-dir.js'
-import { AppError } from '../kernel/errors.js'
+import type Conf from 'conf'
+import { privateConf } from './private-conf.js'
 
 export interface Profile {
   /** "embedded" or a base URL */
@@ -40,24 +32,13 @@ export class ProfileStore {
   readonly path: string
 
   constructor(env: NodeJS.ProcessEnv) {
-    const dir = configDir(env)
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-    try {
-      chmodSync(dir, 0o700)
-    } catch {
-      // not ours to change (a shared folder): the file itself is still 0600
-    }
     // The file holds keys and tokens: written only as a file of its own, never through a link to another.
-    const file = join(dir, 'profiles.json')
-    if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink())
-      throw new AppError('usage', `${file} is a symbolic link: finctl keeps credentials only in a regular file; put the file itself there`)
-    this.conf = new Conf<ProfileFile>({
-      cwd: dir,
-      configName: 'profiles',
-      projectName: 'finctl',
-      configFileMode: 0o600,
-      defaults: { profiles: {} },
-    })
+    this.conf = privateConf<ProfileFile>(
+      env,
+      'profiles',
+      { profiles: {} },
+      'finctl keeps credentials only in a regular file; put the file itself there',
+    )
     this.path = this.conf.path
   }
 
