@@ -4,11 +4,11 @@
  * the thread that answers requests is never held for the read. On that thread, PDF.js held it for
  * the whole read. The read itself, its limits and its thread: test/domain/pdf-thread.test.ts.
  */
-import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/client.js'
 import { openRemote } from '../../src/client/remote.js'
 import { textPdf } from '../helpers/document-files.js'
+import { busyThread, longestHealthz } from '../helpers/healthz.js'
 import { createHarness, startServeProcess, stopProcess, type Harness, type Tenant } from '../helpers/harness.js'
 
 describe('finctl serve reading a large PDF', () => {
@@ -26,35 +26,6 @@ describe('finctl serve reading a large PDF', () => {
     await h?.close()
   })
 
-  /** A thread of this process that keeps a processor busy for `ms`. */
-  function busyThread(ms: number): Promise<number> {
-    const w = new Worker(`const end = Date.now() + ${Math.round(ms)}; while (Date.now() < end) {}`, { eval: true })
-    return new Promise((resolve, reject) => {
-      w.once('exit', resolve)
-      w.once('error', reject)
-    })
-  }
-
-  /** The longest /healthz answer while `work` runs, asking one after another. */
-  async function longestHealthz(work: Promise<unknown>): Promise<number> {
-    let done = false
-    const finished = () => {
-      done = true
-    }
-    work.then(finished, finished)
-    let worst = 0
-    do {
-      const t0 = performance.now()
-      const res = await fetch(`${url}/healthz`)
-      await res.arrayBuffer()
-      expect(res.status).toBe(200)
-      worst = Math.max(worst, performance.now() - t0)
-      await new Promise((r) => setTimeout(r, 5))
-    } while (!done)
-    await work
-    return worst
-  }
-
   let attempt = 0
   // As test/api/statement-limits.test.ts: set against the longest wait of a stretch as long beside a busy thread, two more attempts allowed.
   it('keeps /healthz answering within 100 ms of its usual time while it reads the PDF', { retry: 2, timeout: 120_000 }, async () => {
@@ -65,10 +36,10 @@ describe('finctl serve reading a large PDF', () => {
     const pdf = textPdf([`Shop ${++attempt}`, ...lines, 'TOTAL EUR 24.90'], undefined, { deflate: true })
     const started = performance.now()
     const add = serve.documents.add({ file_name: 'large.pdf', content_base64: pdf.toString('base64'), auto_link: false })
-    const during = await longestHealthz(add).finally(() => remote.close())
+    const during = await longestHealthz(url, add).finally(() => remote.close())
     // The fields were read: the PDF's text, not only its name.
     expect((await add).fields).toMatchObject({ merchant: `Shop ${attempt}`, source: 'pdf_text' })
-    const usual = await longestHealthz(busyThread(performance.now() - started))
+    const usual = await longestHealthz(url, busyThread(performance.now() - started))
     expect(during, `longest /healthz ${Math.round(during)} ms while reading, ${Math.round(usual)} ms beside a busy thread`).toBeLessThan(
       usual + 100,
     )

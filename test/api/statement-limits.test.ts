@@ -4,10 +4,10 @@
  * transports on both stores; and a running `finctl serve` keeps answering /healthz while it parses
  * hostile files (the event loop is never held for 100 ms more than it is anyway on this machine).
  */
-import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/client.js'
 import { openRemote } from '../../src/client/remote.js'
+import { busyThread, longestHealthz } from '../helpers/healthz.js'
 import { createHarness, MATRIX, startServeProcess, stopProcess, type Harness, type Tenant } from '../helpers/harness.js'
 import { HOSTILE } from '../import/statements/hostile.js'
 
@@ -107,35 +107,6 @@ describe('finctl serve parsing hostile files', () => {
     await h?.close()
   })
 
-  /** A thread of this process that keeps a processor busy for `ms`. */
-  function busyThread(ms: number): Promise<number> {
-    const w = new Worker(`const end = Date.now() + ${Math.round(ms)}; while (Date.now() < end) {}`, { eval: true })
-    return new Promise((resolve, reject) => {
-      w.once('exit', resolve)
-      w.once('error', reject)
-    })
-  }
-
-  /** The longest /healthz answer while `work` runs, asking one after another. */
-  async function longestHealthz(work: Promise<unknown>): Promise<number> {
-    let done = false
-    const finished = () => {
-      done = true
-    }
-    work.then(finished, finished)
-    let worst = 0
-    do {
-      const t0 = performance.now()
-      const res = await fetch(`${url}/healthz`)
-      await res.arrayBuffer()
-      expect(res.status).toBe(200)
-      worst = Math.max(worst, performance.now() - t0)
-      await new Promise((r) => setTimeout(r, 5))
-    } while (!done)
-    await work
-    return worst
-  }
-
   let attempt = 0
   // A busy machine holds any process now and then: the measure is set against the longest wait of a
   // stretch as long without any parse, and two more attempts are allowed before it fails.
@@ -171,9 +142,9 @@ describe('finctl serve parsing hostile files', () => {
         expect(done.status, `${name}: ${done.error}`).toBe('completed')
       }
     })()
-    const during = await longestHealthz(hostileRun).finally(() => remote.close())
+    const during = await longestHealthz(url, hostileRun).finally(() => remote.close())
     // The parse worker takes a processor of this two-core machine: so does the busy thread here.
-    const usual = await longestHealthz(busyThread(performance.now() - started))
+    const usual = await longestHealthz(url, busyThread(performance.now() - started))
     expect(during, `longest /healthz ${Math.round(during)} ms while parsing, ${Math.round(usual)} ms beside a busy thread`).toBeLessThan(
       usual + 100,
     )
