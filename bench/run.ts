@@ -4,6 +4,7 @@
  *
  *   npm run bench                 full run (~17 minutes: cli + serve ~5.5, pg ~3, list ~2.5, statements ~1.5, categorize ~5)
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
+ *   npm run bench -- --smoke      every section once on tiny data, for CI: it runs, no figure is worth reading
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
  *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, import, revert, reports, statements, categorize)
  *
@@ -81,6 +82,7 @@ const resultsDir = join(root, 'bench', 'results')
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     only: { type: 'string' },
@@ -94,9 +96,10 @@ const { values: flags } = parseArgs({
 })
 if (flags.help) {
   process.stdout.write(
-    'usage: tsx bench/run.ts [--quick] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|import|revert|reports|statements|categorize]\n' +
+    'usage: tsx bench/run.ts [--quick|--smoke] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|import|revert|reports|statements|categorize]\n' +
       '  --check: exit 1 when a guarded figure (start-up) is past its target: a regression\n' +
       "  --revert-sizes 100000,1000000, --revert-rounds N: the revert section's sizes and rounds\n" +
+      '  --smoke: every section once on tiny data (CI: each section must run without an error)\n' +
       "  --revert-against DIR: also run another built checkout's revert, round by round in alternating order\n",
   )
   process.exit(0)
@@ -107,61 +110,100 @@ if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
   process.exit(2)
 }
-const quick = flags.quick
-const config = quick
-  ? {
-      cli: { runs: 5, warmups: 1, budgetMs: 60_000 },
-      tx: { rounds: 3, durationS: 3, warmupS: 2 },
-      usageReadRounds: 150,
-      health: { rounds: 3, durationS: 3, warmupS: 1 },
-      get: { rounds: 3, durationS: 3, warmupS: 1, seedRows: 100_000 },
-      connections: 10,
-      pauseMs: 300,
-      cpuProfS: 4,
-      pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000, usageReadRounds: 150 },
-      list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
-      listScale: { sizes: [10_000, 100_000] as [number, number], reps: 20, cliRuns: 1 },
-      import: {
-        sizes: [20_000, 100_000],
-        ceilingRuns: 2,
-        remote: true,
-        postgres: true,
-        intoExisting: true,
-        orders: ['ascending', 'descending', 'shuffled'] as const,
-      },
-      revert: { sizes: [20_000], rounds: 2 },
-      reports: { rows: 100_000, runs: 10 },
-      statements: { lines: 10_000, runs: 2 },
-      categorize: { sizes: [50_000], repeats: [3], labelled: 20_000 },
-      watchdogMs: 15 * 60_000,
-    }
-  : {
-      cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
-      tx: { rounds: 5, durationS: 10, warmupS: 3 },
-      usageReadRounds: 500,
-      health: { rounds: 3, durationS: 10, warmupS: 2 },
-      get: { rounds: 5, durationS: 10, warmupS: 3, seedRows: 100_000 },
-      connections: 10,
-      pauseMs: 500,
-      cpuProfS: 8,
-      pg: { rounds: 2, durationS: 10, warmupS: 2, connections: 10, pauseMs: 500, seedRows: 20_000, batchSize: 5000, usageReadRounds: 500 },
-      list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
-      listScale: { sizes: [100_000, 1_000_000] as [number, number], reps: 50, cliRuns: 2 },
-      import: {
-        sizes: [100_000, 1_000_000],
-        ceilingRuns: 3,
-        rounds: 3,
-        remote: true,
-        postgres: true,
-        intoExisting: true,
-        orders: ['ascending', 'descending', 'shuffled'] as const,
-      },
-      revert: { sizes: [100_000], rounds: 3 },
-      reports: { rows: 1_000_000, runs: 20 },
-      statements: { lines: 50_000, runs: 3 },
-      categorize: { sizes: [100_000, 1_000_000], repeats: [3, 1], labelled: 20_000 },
-      watchdogMs: 60 * 60_000,
-    }
+const mode = flags.smoke ? 'smoke' : flags.quick ? 'quick' : 'full'
+const quick = mode !== 'full'
+// The smoke run proves each section still runs; its figures are too small to read.
+const smokeConfig = {
+  cli: { runs: 2, warmups: 0, budgetMs: 30_000 },
+  tx: { rounds: 1, durationS: 1, warmupS: 1 },
+  usageReadRounds: 20,
+  health: { rounds: 1, durationS: 1, warmupS: 1 },
+  get: { rounds: 1, durationS: 1, warmupS: 1, seedRows: 5_000 },
+  connections: 4,
+  pauseMs: 100,
+  cpuProfS: 1,
+  pg: { rounds: 1, durationS: 1, warmupS: 1, connections: 4, pauseMs: 100, seedRows: 2_000, batchSize: 1000, usageReadRounds: 20 },
+  list: { rows: 10_000, batch: 5000, reps: 3, warmups: 1, deepPage: 100, limit: 50 },
+  listScale: { sizes: [2_000, 10_000] as [number, number], reps: 3, cliRuns: 1 },
+  import: {
+    sizes: [2_000, 10_000],
+    ceilingRuns: 1,
+    remote: true,
+    postgres: true,
+    intoExisting: true,
+    orders: ['ascending', 'descending', 'shuffled'] as const,
+  },
+  revert: { sizes: [2_000], rounds: 1 },
+  reports: { rows: 10_000, runs: 2 },
+  statements: { lines: 1_000, runs: 1 },
+  categorize: { sizes: [5_000], repeats: [1], labelled: 2_000 },
+  watchdogMs: 10 * 60_000,
+}
+const config = flags.smoke
+  ? smokeConfig
+  : quick
+    ? {
+        cli: { runs: 5, warmups: 1, budgetMs: 60_000 },
+        tx: { rounds: 3, durationS: 3, warmupS: 2 },
+        usageReadRounds: 150,
+        health: { rounds: 3, durationS: 3, warmupS: 1 },
+        get: { rounds: 3, durationS: 3, warmupS: 1, seedRows: 100_000 },
+        connections: 10,
+        pauseMs: 300,
+        cpuProfS: 4,
+        pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000, usageReadRounds: 150 },
+        list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
+        listScale: { sizes: [10_000, 100_000] as [number, number], reps: 20, cliRuns: 1 },
+        import: {
+          sizes: [20_000, 100_000],
+          ceilingRuns: 2,
+          remote: true,
+          postgres: true,
+          intoExisting: true,
+          orders: ['ascending', 'descending', 'shuffled'] as const,
+        },
+        revert: { sizes: [20_000], rounds: 2 },
+        reports: { rows: 100_000, runs: 10 },
+        statements: { lines: 10_000, runs: 2 },
+        categorize: { sizes: [50_000], repeats: [3], labelled: 20_000 },
+        watchdogMs: 15 * 60_000,
+      }
+    : {
+        cli: { runs: 20, warmups: 2, budgetMs: 180_000 },
+        tx: { rounds: 5, durationS: 10, warmupS: 3 },
+        usageReadRounds: 500,
+        health: { rounds: 3, durationS: 10, warmupS: 2 },
+        get: { rounds: 5, durationS: 10, warmupS: 3, seedRows: 100_000 },
+        connections: 10,
+        pauseMs: 500,
+        cpuProfS: 8,
+        pg: {
+          rounds: 2,
+          durationS: 10,
+          warmupS: 2,
+          connections: 10,
+          pauseMs: 500,
+          seedRows: 20_000,
+          batchSize: 5000,
+          usageReadRounds: 500,
+        },
+        list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
+        listScale: { sizes: [100_000, 1_000_000] as [number, number], reps: 50, cliRuns: 2 },
+        import: {
+          sizes: [100_000, 1_000_000],
+          ceilingRuns: 3,
+          rounds: 3,
+          remote: true,
+          postgres: true,
+          intoExisting: true,
+          orders: ['ascending', 'descending', 'shuffled'] as const,
+        },
+        revert: { sizes: [100_000], rounds: 3 },
+        reports: { rows: 1_000_000, runs: 20 },
+        statements: { lines: 50_000, runs: 3 },
+        categorize: { sizes: [100_000, 1_000_000], repeats: [3, 1], labelled: 20_000 },
+        watchdogMs: 60 * 60_000,
+      }
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const figures: Figure[] = []
@@ -572,7 +614,7 @@ async function waitForBuild(): Promise<void> {
 
 async function main(): Promise<number> {
   await waitForBuild()
-  log(`finctl bench (${quick ? 'quick' : 'full'}) on node ${process.version}, ${cpus().length} CPU(s); temp files under ${tmpdir()}`)
+  log(`finctl bench (${mode}) on node ${process.version}, ${cpus().length} CPU(s); temp files under ${tmpdir()}`)
   log(
     `commit ${git.commit ?? '?'}${git.changed.length ? ` with uncommitted changes in: ${git.changed.map((l) => l.slice(3)).join(', ')}` : ''}`,
   )
@@ -590,6 +632,7 @@ async function main(): Promise<number> {
   ]
   const sections = all.filter(([name]) => flags.only === undefined || flags.only === name)
   for (const [name, fn] of sections) {
+    const sectionStart = performance.now()
     try {
       await fn()
     } catch (err) {
@@ -597,12 +640,13 @@ async function main(): Promise<number> {
       errors.push({ section: name, message })
       log(`bench: section ${name} failed: ${message}`)
     }
+    log(`bench: section ${name} took ${((performance.now() - sectionStart) / 1000).toFixed(1)} s`)
   }
 
   const finishedAt = new Date()
   const report = {
     meta: {
-      mode: quick ? 'quick' : 'full',
+      mode,
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 100) / 10,
@@ -637,12 +681,12 @@ async function main(): Promise<number> {
   const json = `${JSON.stringify(report, null, 2)}\n`
   writeFileSync(jsonPath, json)
   // A dated copy too, so that a later run does not erase this one.
-  writeFileSync(join(resultsDir, `${quick ? 'quick' : 'full'}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`), json)
+  writeFileSync(join(resultsDir, `${mode}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`), json)
 
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ')
   const out: string[] = [
     '',
-    `finctl bench results (${quick ? 'quick' : 'full'}; node ${process.version}; ${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}; ` +
+    `finctl bench results (${mode}; node ${process.version}; ${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}; ` +
       `commit ${git.commit ?? '?'}; load average ${la(loadavgAtStart)} at start, ${la(loadavg())} at end)`,
     '',
   ]
