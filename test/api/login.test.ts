@@ -4,7 +4,7 @@
  * failed logins recorded. Through both transports on both stores.
  */
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AppError } from '../../src/kernel/errors.js'
 import { LOGIN_LIMITS } from '../../src/domain/api-keys/login-limits.js'
 import { awayFromMinuteEdge, createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
@@ -15,6 +15,14 @@ function oldHash(password: string): string {
   const hash = scryptSync(password, salt, 32, { N: 16384, r: 8, p: 1 })
   return `scrypt$16384$8$1$${salt.toString('base64url')}$${hash.toString('base64url')}`
 }
+
+// The real cost here, not the suite's (vitest.config.ts): in this process and the servers it starts.
+beforeAll(() => {
+  vi.stubEnv('FINCTL_TEST_PASSWORD_COST', 'real')
+})
+afterAll(() => {
+  vi.unstubAllEnvs()
+})
 
 describe.each(MATRIX)('login over %s on %s', (kind, storeKind) => {
   let h: Harness

@@ -46,7 +46,7 @@ function assertBuilt(): void {
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('FINCTL_') || k.startsWith('XDG_') || k.startsWith('VITEST')) continue
+    if ((k.startsWith('FINCTL_') && k !== 'FINCTL_TEST_PASSWORD_COST') || k.startsWith('XDG_') || k.startsWith('VITEST')) continue
     if (['CI', 'FORCE_COLOR', 'NO_COLOR', 'NODE_OPTIONS', 'NODE_DISABLE_COLORS'].includes(k)) continue
     // Never the developer's own keyring (D-Bus session bus): a test that wants one starts its own.
     if (k === 'DBUS_SESSION_BUS_ADDRESS') continue

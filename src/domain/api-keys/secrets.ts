@@ -29,6 +29,13 @@ export function keyPrefix(key: string): string {
  * default maxmem (32 MiB) is below that. Hashes of a lower cost are upgraded at the next login.
  */
 export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 }
+/**
+ * The test suite's cost (FINCTL_TEST_PASSWORD_COST=low, set by vitest.config.ts): thousands of
+ * logins at the real cost took minutes of CI. A hash made under it is upgraded at the next login
+ * without it (docs/decisions.md, "Password hashing in the tests").
+ */
+const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 }
+export const passwordCost = (): typeof SCRYPT => (process.env.FINCTL_TEST_PASSWORD_COST === 'low' ? TEST_SCRYPT : SCRYPT)
 /** Room for the cost above; a stored hash that asks for more (a damaged row) is refused, not run. */
 const MAXMEM = 256 * 1024 * 1024
 /** Hashes at once in this process: each holds 128 MiB, so many logins at once must not exhaust memory. */
@@ -53,8 +60,9 @@ const derive = (password: string, salt: Buffer, len: number, cost: { N: number; 
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16)
-  const hash = await derive(password, salt, 32, SCRYPT)
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`
+  const cost = passwordCost()
+  const hash = await derive(password, salt, 32, cost)
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`
 }
 
 function parseHash(stored: string): { N: number; r: number; p: number; salt: Buffer; hash: Buffer } | undefined {
@@ -73,10 +81,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(h.hash, actual)
 }
 
-/** Whether a stored hash is of a lower cost than SCRYPT's (hashed again at the next successful login). */
+/** Whether a stored hash is of a lower cost than the current one (hashed again at the next successful login). */
 export function needsRehash(stored: string): boolean {
   const h = parseHash(stored)
-  return !h || h.N < SCRYPT.N || h.r < SCRYPT.r || h.p < SCRYPT.p
+  const cost = passwordCost()
+  return !h || h.N < cost.N || h.r < cost.r || h.p < cost.p
 }
 
 /** A hash to compare against when the user does not exist, so both paths cost the same. */
