@@ -194,9 +194,29 @@ interface Group {
 const PAGE = 5_000
 
 /**
+ * The group of a `delete` entry that records the row's creation first (a revert's entries:
+ * domain/transactions/audit.ts, deletionRow); undefined for one written beside a creation entry.
+ */
+function foldedCreation(changes: string): string | undefined {
+  if (!changes.startsWith('{"created_at":')) return undefined
+  let c: Record<string, { before?: unknown } | undefined>
+  try {
+    c = JSON.parse(changes)
+  } catch {
+    return undefined
+  }
+  const at = c.created_at?.before
+  const by = c.created_by?.before
+  const via = c.created_via?.before
+  if (typeof at !== 'string' || typeof by !== 'string' || typeof via !== 'string' || !CREATION_ACTIONS.has(via)) return undefined
+  return groupKey(at, by, via)
+}
+
+/**
  * Compare the company's rows with its `rows_created` entries (on the caller's snapshot): each row
  * belongs to the group of its creator, time and way; deletes through finctl (a `delete` entry and
- * the row's creation entry beside it) are taken off their group first.
+ * the row's creation entry beside it, or a `delete` entry that records the creation) are taken off
+ * their group first.
  */
 export async function verifyCreations(db: Kysely<Db>, codec: TransactionCodec, companyId: string): Promise<RowsReport> {
   const groups = new Map<string, Group>()
@@ -241,8 +261,11 @@ export async function verifyCreations(db: Kysely<Db>, codec: TransactionCodec, c
           had.count += g.count
           for (let i = 0; i < 4; i++) had.sum[i] += g.sum[i]
         }
-      } else if (e.action === 'delete') deleted.push(e.transaction_id)
-      else creationOf.set(e.transaction_id, groupKey(e.created_at, e.actor, e.action))
+      } else if (e.action === 'delete') {
+        deleted.push(e.transaction_id)
+        const folded = foldedCreation(e.changes)
+        if (folded !== undefined) creationOf.set(e.transaction_id, folded)
+      } else creationOf.set(e.transaction_id, groupKey(e.created_at, e.actor, e.action))
     }
     if (page.length < PAGE) break
     cursor = Number(page[page.length - 1].id)

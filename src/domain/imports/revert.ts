@@ -1,7 +1,7 @@
 /**
  * Reverting an import batch (docs/importing-csv.md, "Revert a batch"): its rows go in one write
- * transaction, each with the `delete` entry and creation entry a single delete writes (so `finctl
- * verify` takes them off their write's group), the pairings it made are given back as they were,
+ * transaction, each with one `delete` entry holding its fields and its creation (so `finctl verify`
+ * takes it off its write's group), the pairings it made are given back as they were,
  * and the batch becomes `reverted`. Rows of a closed month stop it; rows changed by hand since the
  * import stop it unless asked. A deleted row frees its import_ref (the unique key lives on the row),
  * so the corrected file creates its rows again.
@@ -21,7 +21,7 @@ import { labelsChanged } from '../categorization/settings.js'
 import { eventRow, recordEvents } from '../events.js'
 import { dropUnusedStatementFiles } from '../statement-files.js'
 import { toTransaction } from '../transaction-rows.js'
-import { auditRow, creationRow, diff } from '../transactions/audit.js'
+import { auditRow, deletionRow, diff } from '../transactions/audit.js'
 import { getImportBatch, toImportBatch } from './batches.js'
 import { MAX_LISTED_ROWS, type RevertedRow, type RevertImportRequest, type RevertRefusal, type RevertResult } from './revert-schemas.js'
 import { chunks, csvSource, revertTuning, rowsByRuns, type RowSource, SeqRuns, statementSource, type Unpair } from './revert-rows.js'
@@ -290,17 +290,15 @@ export async function revertIn(
     .where('id', '=', row.id)
     .execute()
   await store.writes.appendAudit(trx, unpaired, 1000)
-  // The second pass: each part's rows give their entries (the creation entry and the `delete`
-  // entry a single delete writes) and their examples, then the part is let go.
+  // The second pass: each part's rows give their entries (one a row: its `delete` entry with every
+  // field and its creation) and their examples, then the part is let go.
   const removed: Example[] = []
   let untold = 0
   const ids = new UuidPacker()
   for await (const part of rowsByRuns(store, trx, p.runs, revertTuning.chunkRows)) {
     const audit: NewAuditEntryRow[] = []
     for (const r of part) {
-      const created = creationRow(actor.companyId, r.id, r)
-      if (created) audit.push(created)
-      audit.push(auditRow(actor, 'delete', r.id, diff(toTransaction(r), null), now))
+      audit.push(deletionRow(actor, r.id, r, toTransaction(r), now))
       ids.add(r.id)
       const e = exampleOf(r)
       if (e && removed.length < MAX_HELD_EXAMPLES) removed.push(e)

@@ -5,7 +5,7 @@
  * counted for then (sign +1). The states then are rebuilt from the audit trail: a transaction
  * created after the moment is left out; an entry after it (update, bulk_update, reconcile, delete)
  * is undone, newest first, by its `before` values; a transaction deleted after it comes back from
- * its delete entry, which holds every field it had. Every change of a transaction writes its entry
+ * its delete entry, which holds every field it had (and, for a revert's, when it was created). Every change of a transaction writes its entry
  * in the same database transaction, so the rebuild is exact.
  */
 import type { Kysely } from 'kysely'
@@ -15,7 +15,7 @@ import type { TransactionRow } from '../../store/transaction-codec.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { convertMinor, toMinor } from '../../kernel/money.js'
 import { toTransaction } from '../transaction-rows.js'
-import { isCreation } from '../transactions/audit.js'
+import { creationInDeletion, isCreation } from '../transactions/audit.js'
 import { amountInAccount, type Movement } from '../accounts/balances.js'
 import type { Held, OpeningAccount } from '../accounts/opening.js'
 import { ACCOUNT_UPDATE } from '../accounts/account-updates.js'
@@ -85,15 +85,25 @@ export async function asOfDelta(
       .execute()
     for (const r of await store.tx.decode(db, rows)) current.set(r.id, r)
   }
-  // A transaction deleted since counts then only if it was created by then: its creation entry says when.
+  // A transaction deleted since counts then only if it was created by then: its creation entry says
+  // when, or its `delete` entry when it records the creation (a revert's).
   const deleted = [...changed].filter(([id, list]) => !current.has(id) && list.some((e) => e.action === 'delete')).map(([id]) => id)
   const createdBy = new Set<string>()
-  for (let i = 0; i < deleted.length; i += CHUNK) {
+  const unfolded: string[] = []
+  for (const id of deleted) {
+    const folded = changed
+      .get(id)!
+      .map((e) => creationInDeletion(e))
+      .find((c) => c !== undefined)
+    if (!folded) unfolded.push(id)
+    else if (folded.at <= asOf) createdBy.add(id)
+  }
+  for (let i = 0; i < unfolded.length; i += CHUNK) {
     const rows = await db
       .selectFrom('audit_entries')
       .select(['transaction_id', 'action'])
       .where('company_id', '=', companyId)
-      .where('transaction_id', 'in', deleted.slice(i, i + CHUNK))
+      .where('transaction_id', 'in', unfolded.slice(i, i + CHUNK))
       .where('created_at', '<=', asOf)
       .execute()
     for (const r of rows) if (isCreation(r.action)) createdBy.add(r.transaction_id)

@@ -18,17 +18,19 @@ const AUDITED = AUDITED_TRANSACTION_FIELDS
 export function diff(before: Transaction | null, after: Transaction | null): Changes {
   const changes: Changes = {}
   // A delete (a revert writes one a row): every field whose JSON is not null, without comparing texts.
-  if (before && !after) {
-    for (const field of AUDITED) {
-      const b = before[field]
-      if (b !== null && !(typeof b === 'number' && !Number.isFinite(b))) changes[field] = { before: b ?? null, after: null }
-    }
-    return changes
-  }
+  if (before && !after) return deletedFields(before, changes)
   for (const field of AUDITED) {
     const b = before ? before[field] : null
     const a = after ? after[field] : null
     if (JSON.stringify(b) !== JSON.stringify(a)) changes[field] = { before: b ?? null, after: a ?? null }
+  }
+  return changes
+}
+
+function deletedFields(before: Transaction, changes: Changes): Changes {
+  for (const field of AUDITED) {
+    const b = before[field]
+    if (b !== null && !(typeof b === 'number' && !Number.isFinite(b))) changes[field] = { before: b ?? null, after: null }
   }
   return changes
 }
@@ -72,6 +74,40 @@ export function creationRow(companyId: string, transactionId: string, row: Creat
   return e && { company_id: companyId, transaction_id: transactionId, actor: e.actor, action: e.action, changes: '{}', created_at: e.at }
 }
 
+/**
+ * A deleted row's one entry (a revert writes one a row): the `delete` entry with every field, and
+ * first its creation (`created_at`, `created_by`, `created_via`, each before and after null), which
+ * the entry `creationRow` gives would otherwise record (docs/audit.md, "Rows in the chain").
+ */
+export function deletionRow(actor: Actor, transactionId: string, row: Creation, before: Transaction, now: Date): NewAuditEntryRow {
+  const created = creationEntry(row)
+  const changes: Changes = created
+    ? {
+        created_at: { before: created.at, after: null },
+        created_by: { before: created.actor, after: null },
+        created_via: { before: created.action, after: null },
+      }
+    : {}
+  return auditRow(actor, 'delete', transactionId, deletedFields(before, changes), now)
+}
+
+/** The creation a `delete` entry records beside the fields (deletionRow), or undefined for a delete entry without it. */
+export function creationInDeletion(e: {
+  action: string
+  changes: Record<string, { before: unknown } | undefined>
+}): AuditEntry | undefined {
+  if (e.action !== 'delete') return undefined
+  const at = e.changes.created_at?.before
+  const by = e.changes.created_by?.before
+  const via = e.changes.created_via?.before
+  if (typeof at !== 'string') return undefined
+  return creationEntry({
+    created_at: at,
+    created_by: typeof by === 'string' ? by : null,
+    created_via: typeof via === 'string' ? via : null,
+  })
+}
+
 export function auditRow(actor: Actor, action: AuditAction, transactionId: string, changes: Changes, now: Date): NewAuditEntryRow {
   return {
     company_id: actor.companyId,
@@ -85,14 +121,15 @@ export function auditRow(actor: Actor, action: AuditAction, transactionId: strin
 
 /**
  * A transaction's entries, oldest first: its creation (from `creation`, its row's columns, or from
- * audit_entries for older rows), then the entries of its changes. `current` (the row as it is
- * now) fills in the values of the creation.
+ * audit_entries for older rows and rows deleted beside a creation entry, or, for a row deleted by
+ * deletionRow, from its `delete` entry), then the entries of its changes. `current` (the row as it
+ * is now; none for a deleted row, rebuilt from its `delete` entry) fills in the values of the creation.
  */
 export async function history(
   db: Kysely<Db>,
   companyId: string,
   transactionId: string,
-  creation: Creation,
+  creation: Creation | null,
   current?: Transaction,
 ): Promise<AuditEntry[]> {
   const rows = await db
@@ -108,9 +145,10 @@ export async function history(
     action: r.action as AuditAction,
     changes: JSON.parse(r.changes) as Changes,
   }))
-  const created = creationEntry(creation)
+  // A row deleted with deletionRow: its creation is in its `delete` entry.
+  const created = (creation && creationEntry(creation)) ?? (entries.some((e) => isCreation(e.action)) ? undefined : foldedCreation(entries))
   if (created) entries.unshift(created)
-  if (current) {
+  if (current || (created && !creation)) {
     const state: Record<string, unknown> = { ...current }
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i]
@@ -122,4 +160,12 @@ export async function history(
     }
   }
   return entries
+}
+
+function foldedCreation(entries: readonly AuditEntry[]): AuditEntry | undefined {
+  for (const e of entries) {
+    const c = creationInDeletion(e)
+    if (c) return c
+  }
+  return undefined
 }
