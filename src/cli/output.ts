@@ -368,14 +368,18 @@ export async function streamList<T>(
   if (p.format === 'csv') io.stdout.write(csvLine(csvCols.map((c) => c.header)))
   const tsvCols = columns.filter((c) => !c.ttyOnly)
   if (p.format === 'table') io.stdout.write(`${tsvCols.map((c) => cell(c.header.toUpperCase())).join('\t')}\n`)
+  // A CSV record's texts, one array for every row (printableCsvLine keeps nothing of it).
+  const texts = new Array<string>(csvCols.length)
   for (; !next.done; next = await it.next()) {
     const page = next.value
     let chunk = ''
     for (const r of page) {
       if (p.format === 'json') chunk += `${count === 0 ? '\n' : ',\n'}${json(fields && pickFields ? pickFields(r, fields) : r)}`
       else if (p.format === 'ndjson') chunk += `${json(r)}\n`
-      else if (p.format === 'csv') chunk += csvRecord(csvCols.map((c) => c.value(r)))
-      else chunk += `${tsvCols.map((c) => cell(c.value(r))).join('\t')}\n`
+      else if (p.format === 'csv') {
+        for (let i = 0; i < csvCols.length; i++) texts[i] = cellText(csvCols[i].value(r))
+        chunk += printableCsvLine(texts)
+      } else chunk += `${tsvCols.map((c) => cell(c.value(r))).join('\t')}\n`
       count++
     }
     // Respect back-pressure: a slow reader (a pipe to `head`) holds the next page back, and one
