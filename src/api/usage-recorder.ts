@@ -124,11 +124,6 @@ export class UsageRecorder {
     return p
   }
 
-  /** Each record is written (and synced) before its request is answered. */
-  get writesBeforeAnswer(): boolean {
-    return this.opts.beforeAnswer
-  }
-
   get pending(): number {
     return this.buffer.length
   }

@@ -36,10 +36,10 @@ export function isClosed(stream: Writable): boolean {
 }
 
 /**
- * Write `text` (nothing if empty); when the stream's buffer is full, wait until it has drained.
+ * Write `text` (nothing if empty; text or its UTF-8 bytes); when the stream's buffer is full, wait until it has drained.
  * Throws {@link OutputClosed} once the reader has gone, so that a loop writing row after row stops.
  */
-export async function writeDrained(stream: Writable, text: string): Promise<void> {
+export async function writeDrained(stream: Writable, text: string | Uint8Array): Promise<void> {
   if (isClosed(stream)) throw new OutputClosed()
   if (text && !stream.write(text)) {
     await new Promise<void>((resolve) => {

@@ -7,11 +7,12 @@ import type { Kysely } from 'kysely'
 import type { Db } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import type { NewTransactionRow, TransactionRow } from '../store/transaction-codec.js'
+import type { ShownTransactionRow } from '../store/shown-transactions.js'
 import { notFound } from '../kernel/errors.js'
 import { minorToNumber } from '../kernel/money.js'
 import type { Transaction } from './schemas.js'
 
-export function toTransaction(row: TransactionRow | NewTransactionRow): Transaction {
+export function toTransaction(row: ShownTransactionRow | NewTransactionRow): Transaction {
   return {
     id: row.id,
     transaction_date: row.transaction_date,

@@ -113,13 +113,21 @@ export function formatMinor(minor: number | bigint, exponent: number): string {
   return `${neg ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`
 }
 
+/** Powers of ten a double holds exactly (to 10^22). */
+const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`))
+
 /**
- * The JSON number for a minor-unit amount, made from its decimal text (never by dividing a float):
- * exact for every amount (at most 15 digits), its shortest decimal form being the amount. A sum of
- * more than 15 significant digits is the nearest double.
+ * The JSON number for a minor-unit amount: the double nearest its decimal text's value, exact for
+ * every amount (at most 15 digits), its shortest decimal form being the amount. A safe integer over
+ * an exact power of ten is one correctly rounded division, so the same double as Number() of the
+ * text (both are the nearest to one value) without the text (a list of a million rows makes one a
+ * row); anything else is read from its text. A sum of more than 15 significant digits is the
+ * nearest double.
  */
 export function minorToNumber(minor: number | bigint, currency: string): number {
-  return Number(formatMinor(minor, currencyExponent(currency)))
+  const exp = currencyExponent(currency)
+  if (typeof minor === 'number' && Number.isSafeInteger(minor) && exp < POW10.length) return minor === 0 ? 0 : minor / POW10[exp]
+  return Number(formatMinor(minor, exp))
 }
 
 // ---- exchange rates -------------------------------------------------------------------------

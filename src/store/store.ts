@@ -20,9 +20,9 @@ export interface RateLimitInput {
   perMinute: number
   perDay: number
   /**
-   * A write of this process that syncs (the request's usage record on `finctl serve`) comes before
-   * the request is answered: the take need not wait on a sync of its own (docs/performance.md,
-   * "Where a POST's time goes").
+   * A later write of this process syncs the take with its own frames (the request's usage record:
+   * on `finctl serve` before the answer, on the embedded core within its flush interval or at close),
+   * so the take need not wait on a sync of its own (docs/decisions.md, "Durability").
    */
   syncedLater?: boolean
 }

@@ -67,6 +67,26 @@ describe('formatMinor', () => {
     expect(minorToNumber(1500, 'JPY')).toBe(1500)
     expect(minorToNumber(1234, 'BHD')).toBe(1.234)
   })
+
+  it('minorToNumber is the number of the decimal text, for every safe integer and currency', () => {
+    const edges = [0, -0, 1, -1, 5, 10, 99, 100, 101, 2 ** 53 - 1, -(2 ** 53 - 1), 999_999_999_999_999, 123_456_789_012_345]
+    for (const code of CURRENCY_CODES)
+      for (const m of edges)
+        expect(Object.is(minorToNumber(m, code), Number(formatMinor(m, currencyExponent(code)))), `${m} ${code}`).toBe(true)
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -1e6, max: 1e6 }),
+          fc.maxSafeInteger().map((n) => n % 1e15),
+          fc.maxSafeNat(),
+          fc.integer().map((n) => -n),
+        ),
+        fc.constantFrom(...CURRENCY_CODES),
+        (m, code) => Object.is(minorToNumber(m, code), Number(formatMinor(m, currencyExponent(code)))),
+      ),
+      { numRuns: 20000 },
+    )
+  })
 })
 
 describe('exchange rates and conversion', () => {

@@ -23,8 +23,10 @@ export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
       dayWindow,
       perMinute: key.rate_limit_per_minute,
       perDay: key.rate_limit_per_day,
-      // The usage record's write syncs the take with it before the answer leaves.
-      syncedLater: deps.usage.writesBeforeAnswer,
+      // recordUsage (around this) records every keyed request, 429s too, each record in a synced
+      // write: before the answer on `finctl serve`, within its flush interval or at close on the
+      // embedded core. That write syncs the take with it (docs/decisions.md, "Durability").
+      syncedLater: true,
     })
     const minuteLeft = Math.max(0, key.rate_limit_per_minute - r.minuteCount)
     const dayLeft = Math.max(0, key.rate_limit_per_day - r.dayCount)

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto'
 import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely'
 import { countAll, equalsBesideIndex, like, noRows, text, textOrEmpty } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
-import type { Db, StoredTransactionRow } from '../../store/schema.js'
+import type { Db } from '../../store/schema.js'
+import { decodeShown, shownColumns, type ShownStoredRow } from '../../store/shown-transactions.js'
 import { AppError } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { parseAmount } from '../../kernel/money.js'
@@ -178,7 +179,8 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
   const limit = q.limit ?? 50
   const filtered = await applyFilters(store, db, companyId, q, db.selectFrom('transactions') as TxQuery)
 
-  let page = filtered.selectAll('transactions') as unknown as SelectQueryBuilder<Db, 'transactions', StoredTransactionRow>
+  // What the page shows and nothing more, each row made its Transaction in one step (store/shown-transactions.ts).
+  let page = filtered.select(shownColumns(store.tx)) as unknown as SelectQueryBuilder<Db, 'transactions', ShownStoredRow>
   const c = q.cursor ? decodeCursor(q.cursor, sort) : undefined
   const filters = filterKey(q)
   if (c) {
@@ -198,15 +200,18 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
   const counted = carried === undefined && q.include_total ? filtered.select(countAll().as('n')) : undefined
   const [stored, t] = await Promise.all([ordered.execute(), counted?.executeTakeFirstOrThrow()])
   const total = t ? Number(t.n) : carried
-  const rows = await store.tx.decode(db, stored)
-  const hasMore = rows.length > limit
-  const pageRows = hasMore ? rows.slice(0, limit) : rows
+  const hasMore = stored.length > limit
+  const pageRows = hasMore ? stored.slice(0, limit) : stored
   const last = pageRows[pageRows.length - 1]
+  const data = await decodeShown(store.tx, db, pageRows, toTransaction)
   return {
-    data: pageRows.map(toTransaction),
+    data,
     pagination: {
       limit,
-      next_cursor: hasMore && last ? encodeCursor({ s: sort, v: last[column] as string | number, seq: last.seq, total, filters }) : null,
+      next_cursor:
+        hasMore && last
+          ? encodeCursor({ s: sort, v: column === 'amount' ? Number(last.amount) : last[column], seq: Number(last.seq), total, filters })
+          : null,
       has_more: hasMore,
       ...(total === undefined ? {} : { total }),
     },

@@ -335,7 +335,7 @@ class SqliteHotPaths implements HotPaths {
   private queue: Array<{ work: () => unknown; synced: boolean; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = []
   private scheduled = false
 
-  /** `synced: false`: a later synced write of this process covers it before anyone is answered (RateLimitInput.syncedLater). */
+  /** `synced: false`: a later synced write of this process covers it (RateLimitInput.syncedLater). */
   private grouped<T>(work: () => T, synced = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, synced, resolve: resolve as (v: unknown) => void, reject })

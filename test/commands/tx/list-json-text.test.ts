@@ -22,6 +22,9 @@ const TEXTS = [
   'emoji 💸 🏳️‍🌈 👩🏽‍💻',
   'quotes " and \\" and \\\\" and \\',
   '},{"id":"x"},{ and ],"pagination":{"has_more":false}}',
+  // A page of ASCII whose one unusual byte is DEL (pages of 2 below pair these two).
+  'DEL alone \x7f',
+  'plain again',
 ]
 
 describe('tx list --all prints the service text of each row, byte for byte', () => {
