@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { discardRejects, KEPT_REJECTS, readRejects, RejectList, type RejectedRow } from '../../src/jobs/import/reject-list.js'
+import { discardRejects, KEPT_REJECTS, newSpillDir, readRejects, RejectList, type RejectedRow } from '../../src/jobs/import/reject-list.js'
 
 async function all(kept: RejectedRow[], spill: string | undefined): Promise<RejectedRow[]> {
   const out: RejectedRow[] = []
@@ -39,6 +39,18 @@ describe('RejectList', () => {
     expect(await all(list.kept, spill)).toEqual(rows)
     discardRejects(spill)
     expect(existsSync(dirname(spill))).toBe(false)
+  })
+
+  it('spills into the folder named before it was made (so a thread stopped at once leaves none), 0700', () => {
+    const dir = newSpillDir()
+    expect(existsSync(dir)).toBe(false)
+    const list = new RejectList(1, dir)
+    for (let i = 0; i < 3; i++) list.add({ line: i, reason: 'x' })
+    list.close()
+    expect(dirname(list.spillPath!)).toBe(dir)
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    discardRejects(list.spillPath)
+    expect(existsSync(dir)).toBe(false)
   })
 
   it('keeps a thousand by default', () => {

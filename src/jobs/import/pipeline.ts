@@ -60,8 +60,8 @@ export interface PipelineHooks {
   onProgress?: (p: ImportProgress) => void
   /** The import's batch was opened on the service (so that a stopped import can mark it interrupted). */
   onBatch?: (id: string) => void
-  /** The rejected rows' spill file was made (reject-list.ts). */
-  onSpill?: (path: string) => void
+  /** The folder for the rejected rows' spill file, if one is needed (reject-list.ts). */
+  spillDir?: string
   sleep?: (ms: number) => Promise<void>
 }
 
@@ -87,7 +87,7 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     const wrong = accountRefusal(plan.accounts, info(account), all.filter((a) => a.id !== account.id).map(info), plan.accountChoice)
     if (wrong) throw new AppError('validation_error', wrong)
   }
-  const tally = new Tally(o, plan, currency, started, hooks.onProgress, hooks.onSpill)
+  const tally = new Tally(o, plan, currency, started, hooks.onProgress, hooks.spillDir)
   if (!o.dryRun) {
     tally.summary.batch_id = await pacer.call(() => openImportBatch(client, o, plan))
     hooks.onBatch?.(tally.summary.batch_id)

@@ -6,7 +6,8 @@
  * for the amount, say) set the command's peak (docs/performance.md, "Importing"), and the summary
  * crossed from the import thread to the main thread as one copy more.
  */
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -30,8 +31,11 @@ export class RejectList {
 
   constructor(
     private readonly keep = KEPT_REJECTS,
-    /** Told the spill file's path when it is made: whoever may stop the import removes it then. */
-    private readonly onSpill?: (path: string) => void,
+    /**
+     * The spill file's folder, named by whoever may stop the import before it is made (a thread told
+     * of it afterwards could be stopped in between, and leave it behind); else a new temporary one.
+     */
+    private readonly spillDir?: string,
   ) {}
 
   add(row: RejectedRow): void {
@@ -59,10 +63,11 @@ export class RejectList {
 
   private open(): { path: string; fd: number } {
     if (!this.spill) {
-      // mkdtemp makes the folder 0700: the reasons quote the rows' values.
-      const path = join(mkdtempSync(join(tmpdir(), 'finctl-rejects-')), 'rejects.ndjson')
+      // A folder of 0700 (mkdtemp's mode): the reasons quote the rows' values.
+      const dir = this.spillDir ?? mkdtempSync(join(tmpdir(), 'finctl-rejects-'))
+      if (this.spillDir) mkdirSync(dir, { mode: 0o700 })
+      const path = join(dir, 'rejects.ndjson')
       this.spill = { path, fd: openSync(path, 'w', 0o600) }
-      this.onSpill?.(path)
     }
     return this.spill
   }
@@ -81,6 +86,9 @@ export async function* readRejects(kept: RejectedRow[], spillPath: string | unde
   const lines = createInterface({ input: createReadStream(spillPath, { encoding: 'utf8' }), crlfDelay: Infinity })
   for await (const line of lines) if (line) yield JSON.parse(line) as RejectedRow
 }
+
+/** A name for a spill folder not made yet (RejectList's `spillDir`), private to this import. */
+export const newSpillDir = (): string => join(tmpdir(), `finctl-rejects-${randomBytes(9).toString('base64url')}`)
 
 /** Remove a spill file and its folder (nothing if there is none). */
 export function discardRejects(spillPath: string | undefined): void {

@@ -20,7 +20,8 @@ import type { ImportPlan } from '../../import/plan.js'
 import type { ImportOptions } from './pipeline.js'
 import type { ImportProgress, ImportSummary } from './summarize.js'
 import { importThreadLimits, tuneProcessHeap } from './v8-tuning.js'
-import { discardRejects } from './reject-list.js'
+import { rmSync } from 'node:fs'
+import { newSpillDir } from './reject-list.js'
 
 export type { ImportOptions, ImportProgress, ImportSummary }
 export type { ImportRequest } from './send.js'
@@ -59,6 +60,7 @@ interface ThreadData {
   kind: typeof KIND
   options: ImportOptions
   connection: ImportConnection
+  spillDir: string
 }
 
 interface ThrownError {
@@ -75,7 +77,6 @@ type FromThread =
   | { plan: ImportPlan }
   | { batch: string }
   | { progress: ImportProgress }
-  | { spill: string }
   | { request: RequestLog }
   | { write: true }
   | { done: ImportSummary }
@@ -108,11 +109,11 @@ function fromThrown(t: ThrownError): Error {
 }
 
 if (!isMainThread && (workerData as { kind?: string } | undefined)?.kind === KIND) {
-  const { options, connection } = workerData as ThreadData
-  void runInThread(parentPort!, options, connection)
+  const { options, connection, spillDir } = workerData as ThreadData
+  void runInThread(parentPort!, options, connection, spillDir)
 }
 
-async function runInThread(port: MessagePort, options: ImportOptions, connection: ImportConnection): Promise<void> {
+async function runInThread(port: MessagePort, options: ImportOptions, connection: ImportConnection, spillDir: string): Promise<void> {
   const send = (m: FromThread) => port.postMessage(m)
   let closeTransport: (() => Promise<void>) | undefined
   try {
@@ -160,7 +161,7 @@ async function runInThread(port: MessagePort, options: ImportOptions, connection
         onPlan: (plan) => send({ plan }),
         onBatch: (batch) => send({ batch }),
         onProgress: (progress) => send({ progress }),
-        onSpill: (spill) => send({ spill }),
+        spillDir,
       },
     )
     // Closed before answering: the embedded core writes its usage records when it closes.
@@ -180,13 +181,14 @@ async function runInThread(port: MessagePort, options: ImportOptions, connection
 export function runImport(options: ImportOptions, deps: ImportDeps): Promise<ImportSummary> {
   const { connection, signal: _signal, ...hooks } = deps
   tuneProcessHeap()
+  // The rejected rows' spill folder, which a stopped thread cannot remove, goes with it: named here
+  // before the thread can make it.
+  const spillDir = newSpillDir()
   const worker = new Worker(workerEntry(import.meta.url), {
-    workerData: { kind: KIND, options, connection } satisfies ThreadData,
+    workerData: { kind: KIND, options, connection, spillDir } satisfies ThreadData,
     resourceLimits: importThreadLimits(connection.target),
   })
   // Rows of committed batches stay, a batch in flight rolls back: as a killed process leaves them.
-  // The rejected rows' spill file, which a stopped thread cannot remove, goes with it.
-  let spill: string | undefined
   deps.signal?.addEventListener('abort', () => void worker.terminate(), { once: true })
   return new Promise<ImportSummary>((resolve, reject) => {
     let outcome: { summary: ImportSummary } | { error: Error } | undefined
@@ -194,7 +196,6 @@ export function runImport(options: ImportOptions, deps: ImportDeps): Promise<Imp
       if ('plan' in m) hooks.onPlan(m.plan)
       else if ('batch' in m) hooks.onBatch?.(m.batch)
       else if ('progress' in m) hooks.onProgress(m.progress)
-      else if ('spill' in m) spill = m.spill
       else if ('request' in m) hooks.onRequest(m.request)
       else if ('write' in m) {
         hooks.beforeWrite().then(
@@ -210,7 +211,8 @@ export function runImport(options: ImportOptions, deps: ImportDeps): Promise<Imp
     worker.once('error', (e) => (outcome ??= { error: e }))
     // Settled when the thread has ended, so nothing of it outlives the command.
     worker.once('exit', (code) => {
-      if (!outcome && spill) discardRejects(spill)
+      // Only a summary hands its spill file on (to be printed, then discarded).
+      if (!outcome || 'error' in outcome) rmSync(spillDir, { recursive: true, force: true })
       if (!outcome) reject(new Error(`the import thread stopped (exit code ${code})`))
       else if ('summary' in outcome) resolve(outcome.summary)
       else reject(outcome.error)

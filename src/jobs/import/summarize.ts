@@ -88,9 +88,9 @@ export class Tally {
     currency: string,
     private readonly started: number,
     private readonly onProgress?: (p: ImportProgress) => void,
-    onSpill?: (path: string) => void,
+    spillDir?: string,
   ) {
-    this.rejects = new RejectList(undefined, onSpill)
+    this.rejects = new RejectList(undefined, spillDir)
     const zero = formatMinor(0, currencyExponent(currency))
     this.totals = new CurrencyTotals(currency)
     // A header-less file's rejects get column names, so that the file says which column is which.
