@@ -1,3 +1,8 @@
+/**
+ * The profile store: one profile per target, with its credentials, in a private file of the config
+ * folder (private-conf.ts: 0600 in a 0700 folder, never through a link). FINCTL_CONFIG_DIR moves it
+ * (tests always set it).
+ */
 import type Conf from 'conf'
 import { privateConf } from './private-conf.js'
 

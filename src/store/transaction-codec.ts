@@ -289,6 +289,7 @@ export class TransactionCodec {
         .execute()
       for (const a of found) this.actorNames.set(Number(a.key), a.name)
     }
+    // A list page reads its rows by the same rules (shown-transactions.ts; test/store/shown-transactions.test.ts).
     return rows.map((r) => {
       const accountId = accounts.get(Number(r.account_key))
       if (accountId === undefined) throw new Error(`transaction ${this.idText(r.id)}: no bank account has key ${r.account_key}`)

@@ -11,6 +11,7 @@
  * This module is its own worker: loaded in a worker thread with the marker in `workerData`, it
  * runs the import; see worker-entry.ts for how the thread finds it.
  */
+import { rmSync } from 'node:fs'
 import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads'
 import type { Target } from '../../client/target.js'
 import type { FetchLike, RequestLog } from '../../client/client.js'
@@ -20,7 +21,6 @@ import type { ImportPlan } from '../../import/plan.js'
 import type { ImportOptions } from './pipeline.js'
 import type { ImportProgress, ImportSummary } from './summarize.js'
 import { importThreadLimits, tuneProcessHeap } from './v8-tuning.js'
-import { rmSync } from 'node:fs'
 import { newSpillDir } from './reject-list.js'
 
 export type { ImportOptions, ImportProgress, ImportSummary }
