@@ -7,7 +7,6 @@ import type { Store } from '../store/store.js'
 import { settleRolledKeys } from './api-keys/keys.js'
 import { pruneLoginRecords } from './api-keys/login-limits.js'
 import { pruneIdempotency } from './idempotency.js'
-import { sweepExpiredReviews } from './imports/review.js'
 
 export const HOUSEKEEPING_EVERY_MS = 60 * 60_000
 const LAST_RUN = 'housekeeping_at'
@@ -25,6 +24,8 @@ export async function housekeeping(store: Store, now: Date): Promise<boolean> {
   await pruneIdempotency(store.db, now)
   await pruneLoginRecords(store, now)
   await settleRolledKeys(store, now)
+  // Loaded here, once an hour at most: a static import put the review's code (and its schemas) in every start.
+  const { sweepExpiredReviews } = await import('./imports/review.js')
   await sweepExpiredReviews(store, now)
   return true
 }

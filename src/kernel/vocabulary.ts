@@ -70,4 +70,7 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
  */
 export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy'] as const
 export type ApprovalStep = (typeof APPROVAL_STEPS)[number]
+/** Rejected rows kept on an import batch, first ones first: the rest are counted only. */
+export const MAX_KEPT_REJECTS = 1000
+
 export const PROPOSAL_STATES = ['pending', 'approved', 'rejected', 'failed'] as const

@@ -1,7 +1,7 @@
 /** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
 import { ProposedKey } from '../../domain/approvals/schemas.js'
-import { requestKeyCreate } from '../../domain/approvals/steps.js'
+import { requestKeyCreate } from '../../domain/approvals/key-request.js'
 import {
   DEFAULT_ROLL_GRACE_SECONDS,
   findApiKey,

@@ -9,9 +9,8 @@ import { Policy, PolicyRequest, Proposal, ProposalListQuery, RejectRequest } fro
 import { setPolicy } from '../../domain/approvals/steps.js'
 import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
+import { PROPOSED } from '../proposed.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
-
-export const PROPOSED = ok(envelope(Proposal), 'Accepted: the step waits for approval (a proposal)')
 
 export function policyRoutes(deps: AppDeps) {
   const { store, now } = deps

@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { closeMonth, listCloses } from '../../domain/closing/close.js'
 import { requestReopen } from '../../domain/approvals/steps.js'
-import { PROPOSED } from './approvals.js'
+import { PROPOSED } from '../proposed.js'
 import { attachExport, verifyClose } from '../../domain/closing/records.js'
 import { closeStatus } from '../../domain/closing/status.js'
 import { packContents, signPackManifest } from '../../domain/closing/pack.js'

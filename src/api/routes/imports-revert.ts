@@ -8,7 +8,7 @@ import { RevertImportRequest, RevertResult } from '../../domain/imports/revert-s
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok } from '../openapi.js'
-import { PROPOSED } from './approvals.js'
+import { PROPOSED } from '../proposed.js'
 
 export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: AppDeps) {
   const { store, now } = deps

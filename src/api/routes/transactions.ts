@@ -3,7 +3,6 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import { deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
-import { requestBulkDelete, requestBulkUpdate } from '../../domain/approvals/steps.js'
 import { createTransaction, storeTransactionBatch, type BulkHint } from '../../domain/transactions/create.js'
 import { createTransactionBatchIdempotent, createTransactionIdempotent } from '../../domain/transactions/create-idempotent.js'
 import {
@@ -28,7 +27,7 @@ import { countIntoBatch, runningBatch } from '../../domain/imports/batches.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 import { jsonAnswer } from '../json-answer.js'
-import { PROPOSED } from './approvals.js'
+import { PROPOSED } from '../proposed.js'
 
 const IdempotencyHeader = z.object({
   'idempotency-key': z.string().optional().openapi({ description: 'the same key and body within 24 h replay the first answer' }),
@@ -125,6 +124,8 @@ export function transactionRoutes(deps: AppDeps) {
         responses: { 200: ok(envelope(BulkUpdateResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
       async (c) => {
+        // The steps' code (proposals, every step they may apply) loads with the first bulk change, not with each list.
+        const { requestBulkUpdate } = await import('../../domain/approvals/steps.js')
         const r = await requestBulkUpdate(store, c.get('actor'), c.req.valid('json'), now())
         return 'done' in r
           ? c.json({ success: true as const, data: r.done }, 200)
@@ -142,6 +143,7 @@ export function transactionRoutes(deps: AppDeps) {
         responses: { 200: ok(envelope(BulkDeleteResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
       async (c) => {
+        const { requestBulkDelete } = await import('../../domain/approvals/steps.js')
         const r = await requestBulkDelete(store, c.get('actor'), c.req.valid('json'), now())
         return 'done' in r
           ? c.json({ success: true as const, data: r.done }, 200)

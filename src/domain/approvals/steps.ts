@@ -16,8 +16,8 @@ import type { Policy, PolicyRequest, Proposal, ProposedKey } from './schemas.js'
 import type { BulkDeleteRequest, BulkUpdateRequest } from '../schemas.js'
 import { type BulkDeleteResult, bulkDeleteIn, bulkDeleteTransactions } from '../transactions/bulk-delete.js'
 import { type BulkResult, bulkIds, bulkUpdateIn, bulkUpdateTransactions } from '../transactions/updates.js'
-import { createApiKey, prepareApiKey, toApiKey, writesWith } from '../api-keys/keys.js'
-import type { CreateApiKeyRequest, CreatedApiKey } from '../api-keys/schemas.js'
+import { prepareApiKey, toApiKey } from '../api-keys/keys.js'
+import type { CreateApiKeyRequest } from '../api-keys/schemas.js'
 
 /** A step's answer: done (200) or proposed (202). */
 export type Outcome<T> = { done: T } | { proposal: Proposal }
@@ -135,16 +135,14 @@ export async function requestBulkDelete(store: Store, actor: Actor, req: BulkDel
 /**
  * A key with a write scope under the policy: its secret is made now and shown to the proposer alone
  * (in this answer, once); the proposal keeps its hash, and approving stores the key with that hash
- * (docs/decisions.md, "A key-write proposal's secret").
+ * (docs/decisions.md, "A key-write proposal's secret"). The route calls it through key-request.ts.
  */
-export async function requestKeyCreate(
+export async function proposeKeyCreate(
   store: Store,
   actor: Actor,
   input: CreateApiKeyRequest,
   now: Date,
-): Promise<Outcome<CreatedApiKey> | { proposal: ProposedKey }> {
-  if (!writesWith(input.scopes) || !needsApproval(await policyOf(store.db, actor.companyId), 'key-write'))
-    return { done: await createApiKey(store, actor, input, now) }
+): Promise<{ proposal: ProposedKey }> {
   const { row, key } = prepareApiKey(actor, input, now)
   const shown = toApiKey(row, now)
   const effect = { key: { ...shown, created_at: null, is_active: false }, scopes: shown.scopes }

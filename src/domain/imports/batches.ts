@@ -7,18 +7,11 @@
 import { incremented } from '../../store/fragments.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
+import { MAX_KEPT_REJECTS } from '../../kernel/vocabulary.js'
 import type { BankStatementRow, ImportBatchRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
-import {
-  type CreateImportRequest,
-  type FinishImportRequest,
-  type ImportBatch,
-  type ImportBatchDetail,
-  type ImportListQuery,
-  type ImportReject,
-  MAX_KEPT_REJECTS,
-} from './schemas.js'
+import type { CreateImportRequest, FinishImportRequest, ImportBatch, ImportBatchDetail, ImportListQuery, ImportReject } from './schemas.js'
 
 /** What a statement's batch reads from the statement: its processing is the batch's state and counts. */
 type StatementFigures = Pick<

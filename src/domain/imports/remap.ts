@@ -21,7 +21,8 @@ import type { DateWindow } from '../transactions/plausibility.js'
 import { getImportBatch } from './batches.js'
 import { csvOnly, loadReview, unusable } from './review.js'
 import { FILE_PART_BYTES, type FilePartRequest, MAX_KEPT_FILE, type RemapRequest, type RemapResult } from './review-schemas.js'
-import { type ImportReject, MAX_KEPT_REJECTS } from './schemas.js'
+import { MAX_KEPT_REJECTS } from '../../kernel/vocabulary.js'
+import type { ImportReject } from './schemas.js'
 
 const invalid = (path: string, message: string) => new AppError('validation_error', `${path}: ${message}`, { details: [{ path, message }] })
 

@@ -16,7 +16,8 @@ import type { DateWindow } from '../transactions/plausibility.js'
 import { countIntoBatch, getImportBatch } from './batches.js'
 import { loadReview, unusable } from './review.js'
 import type { ApplyResult } from './review-schemas.js'
-import { type ImportReject, MAX_KEPT_REJECTS } from './schemas.js'
+import { MAX_KEPT_REJECTS } from '../../kernel/vocabulary.js'
+import type { ImportReject } from './schemas.js'
 
 /**
  * Rows a create batch of the apply holds: the most a batch create takes. Each chunk is two commits

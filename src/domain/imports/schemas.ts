@@ -1,13 +1,12 @@
 /** Import batches as the API shows them (docs/api.md, "Imports"): one per `tx import` or statement upload. */
 import { z } from '@hono/zod-openapi'
+import { MAX_KEPT_REJECTS } from '../../kernel/vocabulary.js'
 import { Pagination, Timestamp, text, Uuid } from '../schema-common.js'
 
 /** `seed`: a `finctl seed` transactions step's rows (jobs/seed/steps/transactions.ts). */
 export const IMPORT_KINDS = ['csv', 'statement', 'seed'] as const
 /** `pending`, `discarded`, `expired`: a review import's (review-schemas.ts); `reverted`: revert.ts. */
 export const IMPORT_STATES = ['running', 'completed', 'failed', 'interrupted', 'pending', 'discarded', 'expired', 'reverted'] as const
-/** Rejected rows kept on the batch, first ones first: the rest are counted only. */
-export const MAX_KEPT_REJECTS = 1000
 
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 

@@ -1,0 +1,23 @@
+/**
+ * A key's creation as its route asks for it: made at once unless the policy holds keys with a write
+ * scope back. The proposal's code (every step a policy may hold, and what applies them) is loaded only
+ * then: the api-keys routes are on the path of every `keys show` and `whoami` (docs/performance.md).
+ */
+import type { Store } from '../../store/store.js'
+import type { Actor } from '../actor.js'
+import { createApiKey, writesWith } from '../api-keys/keys.js'
+import type { CreateApiKeyRequest, CreatedApiKey } from '../api-keys/schemas.js'
+import { needsApproval, policyOf } from './policy.js'
+import type { ProposedKey } from './schemas.js'
+
+export async function requestKeyCreate(
+  store: Store,
+  actor: Actor,
+  input: CreateApiKeyRequest,
+  now: Date,
+): Promise<{ done: CreatedApiKey } | { proposal: ProposedKey }> {
+  if (!writesWith(input.scopes) || !needsApproval(await policyOf(store.db, actor.companyId), 'key-write'))
+    return { done: await createApiKey(store, actor, input, now) }
+  const { proposeKeyCreate } = await import('./steps.js')
+  return proposeKeyCreate(store, actor, input, now)
+}
