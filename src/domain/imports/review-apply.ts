@@ -1,8 +1,9 @@
 /**
  * `imports apply`: a pending batch's rows land through the batch create path the import uses
  * (storeTransactionBatch), so that each row's import_ref keeps it exactly once: a second apply, or
- * two at once, create nothing the first did not. Locks, accounts and rates are checked again now;
- * what they refuse is named by line in the batch's rejects.
+ * two at once, create nothing the first did not. Locks, accounts, rates and the date window are
+ * checked again now (the request's shape is not, when the review stored it parsed under today's
+ * CREATE_REQUEST_SHAPE); what they refuse is named by line in the batch's rejects.
  */
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
@@ -13,6 +14,7 @@ import type { Actor } from '../actor.js'
 import { eventRow, recordEvents } from '../events.js'
 import { storeTransactionBatch } from '../transactions/create.js'
 import type { DateWindow } from '../transactions/plausibility.js'
+import { CREATE_REQUEST_SHAPE } from '../schemas.js'
 import { countIntoBatch, getImportBatch } from './batches.js'
 import { loadReview, unusable } from './review.js'
 import type { ApplyResult } from './review-schemas.js'
@@ -38,6 +40,9 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
   const staged = Number(b.staged ?? 0)
   // The rows go in as a direct import's do: one bulk load announced with the batch's rows (the store
   // decides whether it sets indexes aside), ended with the last chunk.
+  // Rows checked and stored as parsed by a build of today's shape are not parsed again; every check
+  // of a row against its account, the lock date, the rates and the date window runs now, as before.
+  const parsed = b.checked_shape === CREATE_REQUEST_SHAPE
   let sent = 0
   let ended = staged === 0
   let after = 0
@@ -62,6 +67,7 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
       matchStatementLines: true,
       importBatch: id,
       bulk: { rows: staged, end: last },
+      parsed,
     })
     if (last) ended = true
     const matched = res.matched?.length ?? 0

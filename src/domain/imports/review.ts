@@ -12,7 +12,7 @@ import type { Store } from '../../store/store.js'
 import { refKey } from '../../store/transaction-codec.js'
 import type { Actor } from '../actor.js'
 import { eventRow, recordEvents } from '../events.js'
-import type { BatchCreateResponse } from '../schemas.js'
+import { type BatchCreateResponse, CREATE_REQUEST_SHAPE } from '../schemas.js'
 import { createTransactionBatch } from '../transactions/create.js'
 import { existingByRef } from '../transactions/import-refs.js'
 import type { DateWindow } from '../transactions/plausibility.js'
@@ -43,6 +43,7 @@ async function reviewBatch(db: Kysely<Db>, companyId: string, id: string) {
       'import_batches.bank_account_id',
       'import_reviews.staged',
       'import_reviews.expires_at',
+      'import_reviews.checked_shape',
     ])
     .where('import_batches.company_id', '=', companyId)
     .where('import_batches.id', '=', id)
@@ -114,13 +115,14 @@ export async function stageRows(
     if (there) duplicates.push({ index, id: there, import_ref: row.import_ref })
     else {
       staged.push(index)
-      values.push({ line: body.rows[index].line, body: JSON.stringify(items[index]) })
+      // Kept as parsed (text trimmed), so that an apply of the same shape need not parse it again.
+      values.push({ line: body.rows[index].line, body: JSON.stringify(built.inputs[i]) })
     }
   })
   await store.writeTransaction(async (trx) => {
     await trx
       .insertInto('import_reviews')
-      .values({ batch_id: id, company_id: actor.companyId, expires_at: reviewExpiry(now) })
+      .values({ batch_id: id, company_id: actor.companyId, expires_at: reviewExpiry(now), checked_shape: CREATE_REQUEST_SHAPE })
       .onConflict((oc) => oc.column('batch_id').doNothing())
       .execute()
     // A batch of rows sent again (a retry) keeps the rows staged first.
@@ -226,13 +228,15 @@ export async function setPendingRow(
   const err = built.errors[0]
   if (err)
     throw new AppError(err.code as AppError['code'], err.message.replace(/^invalid transactions\[0\]: /, ''), { details: err.details })
+  // Stored as parsed, as a staged row is (the batch's checked_shape holds for it too).
+  const parsed = built.inputs[0] as unknown as Record<string, unknown>
   await store.db
     .updateTable('import_pending_rows')
-    .set({ body: JSON.stringify(body) })
+    .set({ body: JSON.stringify(parsed) })
     .where('batch_id', '=', id)
     .where('line', '=', line)
     .execute()
-  return { line, transaction: body }
+  return { line, transaction: parsed }
 }
 
 /** Drop a pending batch's rows: its state becomes `discarded` (a second discard answers the same). */
