@@ -19,7 +19,7 @@ import { createTransactionBatch } from '../transactions/create.js'
 import { existingByRef } from '../transactions/import-refs.js'
 import type { DateWindow } from '../transactions/plausibility.js'
 import { getImportBatch } from './batches.js'
-import { csvOnly, loadReview, unusable } from './review.js'
+import { csvOnly, loadReview, storedBody, unusable } from './review.js'
 import { FILE_PART_BYTES, type FilePartRequest, MAX_KEPT_FILE, type RemapRequest, type RemapResult } from './review-schemas.js'
 import { type ImportReject, MAX_KEPT_REJECTS } from './schemas.js'
 
@@ -151,7 +151,7 @@ export async function remapReview(
       const item = items[built.indexes[i]]
       if (row.import_ref && there.has(refKey(row.account_key, row.import_ref))) existing++
       // Kept as parsed, as a staged row is (the batch's checked_shape, set below).
-      else values.push({ batch_id: id, line: item.line, body: JSON.stringify(built.inputs[i]) })
+      else values.push({ batch_id: id, line: item.line, body: storedBody(built.inputs[i]) })
     })
     items = []
   }
