@@ -119,15 +119,12 @@ export async function stageRows(
       values.push({ line: body.rows[index].line, body: storedBody(built.inputs[i]) })
     }
   })
-  await store.writeTransaction(async (trx) => {
-    await trx
-      .insertInto('import_reviews')
-      .values({ batch_id: id, company_id: actor.companyId, expires_at: reviewExpiry(now), checked_shape: CREATE_REQUEST_SHAPE })
-      .onConflict((oc) => oc.column('batch_id').doNothing())
-      .execute()
-    // A batch of rows sent again (a retry) keeps the rows staged first.
-    await store.writes.stagePendingRows(trx, id, values)
-  })
+  // A batch of rows sent again (a retry) keeps the rows staged first. Made durable by the batch's
+  // finish (a synced write after the last stage): the store need not sync each stage.
+  await store.hot.stagePendingRows(
+    { batch_id: id, company_id: actor.companyId, expires_at: reviewExpiry(now), checked_shape: CREATE_REQUEST_SHAPE },
+    values,
+  )
   errors.sort((x, y) => x.index - y.index)
   return { staged, duplicates, errors }
 }
