@@ -2,18 +2,31 @@
  * Part of section `import`: `tx import --review` then `imports apply` of a generated CSV, beside a
  * direct `tx import` of the same file, embedded, each into a fresh database, the two alternating
  * round by round so that both see the same minutes of a shared machine. The apply lands the rows
- * through the batch create path in batches of 1,000, as one bulk load as a direct import's.
+ * through the batch create path in chunks of 5,000, as one bulk load as a direct import's. Each
+ * command's processor time (GNU time's user + system) is logged and kept beside its wall time.
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeTempDir } from './children.js'
 import { writeCsv } from './import.js'
 import { makeFigure, type Figure } from './report.js'
 import { prepareFinctl } from './throughput.js'
 
-function finctl(root: string, env: NodeJS.ProcessEnv, cwd: string, args: string[]): { seconds: number; out: Record<string, unknown> } {
+/** GNU time, where there is one: each command's processor time (user + system) beside its wall time. */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
+
+function finctl(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  args: string[],
+): { seconds: number; cpu?: number; out: Record<string, unknown> } {
   const t0 = performance.now()
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'finctl.cjs'), ...args, '--json'], {
+  const timed = join(cwd, 'time.txt')
+  const argv = [join(root, 'bin', 'finctl.cjs'), ...args, '--json']
+  const [cmd, all] = TIME ? [TIME, ['-f', '%U %S', '-o', timed, process.execPath, ...argv]] : [process.execPath, argv]
+  const r = spawnSync(cmd, all, {
     cwd,
     env,
     encoding: 'utf8',
@@ -23,7 +36,13 @@ function finctl(root: string, env: NodeJS.ProcessEnv, cwd: string, args: string[
   const seconds = (performance.now() - t0) / 1000
   if (r.status !== 0)
     throw new Error(`finctl ${args.slice(0, 2).join(' ')} exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
-  return { seconds, out: JSON.parse(r.stdout) as Record<string, unknown> }
+  let cpu: number | undefined
+  if (TIME && existsSync(timed)) {
+    const [user, sys] = readFileSync(timed, 'utf8').trim().split(/\s+/).slice(-2).map(Number)
+    cpu = user + sys
+    rmSync(timed)
+  }
+  return { seconds, cpu, out: JSON.parse(r.stdout) as Record<string, unknown> }
 }
 
 export async function runReviewFigure(
@@ -38,6 +57,7 @@ export async function runReviewFigure(
   const direct: number[] = []
   const review: number[] = []
   const apply: number[] = []
+  const cpu: Array<{ direct?: number; review?: number; apply?: number }> = []
   for (let i = 0; i < o.rounds; i++) {
     const d = prepareFinctl(root, log)
     const env = (s: typeof d) => ({ ...s.env, FINCTL_API_KEY: s.apiKey })
@@ -53,8 +73,10 @@ export async function runReviewFigure(
     if (created !== o.rows) throw new Error(`imports apply created ${String(created)} of ${o.rows} rows`)
     review.push(staged.seconds)
     apply.push(applied.seconds)
+    cpu.push({ direct: plain.cpu, review: staged.cpu, apply: applied.cpu })
+    const c = (x?: number) => (x === undefined ? '' : ` (CPU ${x.toFixed(1)} s)`)
     log(
-      `import review ${label}: direct ${plain.seconds.toFixed(1)} s; --review ${staged.seconds.toFixed(1)} s + apply ${applied.seconds.toFixed(1)} s`,
+      `import review ${label}: direct ${plain.seconds.toFixed(1)} s${c(plain.cpu)}; --review ${staged.seconds.toFixed(1)} s${c(staged.cpu)} + apply ${applied.seconds.toFixed(1)} s${c(applied.cpu)}`,
     )
   }
   const both = review.map((s, i) => s + apply[i])
@@ -74,6 +96,6 @@ export async function runReviewFigure(
     lines: [
       `import review ${label}: median --review ${med(review).toFixed(1)} s, apply ${med(apply).toFixed(1)} s, direct import ${med(direct).toFixed(1)} s (${o.rounds} alternating rounds)`,
     ],
-    extra: { rows: o.rows, direct, review, apply },
+    extra: { rows: o.rows, direct, review, apply, cpu },
   }
 }

@@ -162,6 +162,13 @@ export const CreateTransactionRequest = z
   .openapi('CreateTransactionRequest')
 export type CreateTransactionRequest = z.infer<typeof CreateTransactionRequest>
 
+/**
+ * The shape of CreateTransactionRequest a review's pending rows are checked against and stored in
+ * (parsed: text trimmed). An apply trusts the parse of rows stored under the same shape; raise it with
+ * any change of what the schema accepts or how it parses (test/domain/create-request-shape.test.ts).
+ */
+export const CREATE_REQUEST_SHAPE = 1
+
 export const Company = z
   .object({
     id: z.string(),

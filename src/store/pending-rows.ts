@@ -10,6 +10,27 @@ export interface PendingRowValues {
   body: string
 }
 
+/** The review's own row (import_reviews), made by its first stage: when it expires, the shape its rows are kept in. */
+export interface PendingReview {
+  batch_id: string
+  company_id: string
+  expires_at: string
+  checked_shape: number
+}
+
+/** The review's row and its rows in one write (kysely's way: PostgreSQL). */
+export async function stagePendingRows(trx: Kysely<Db>, review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
+  await trx
+    .insertInto('import_reviews')
+    .values(review)
+    .onConflict((oc) => oc.column('batch_id').doNothing())
+    .execute()
+  await insertPendingRows(trx, review.batch_id, rows)
+}
+
+export const INSERT_REVIEW =
+  'INSERT INTO import_reviews (batch_id, company_id, expires_at, checked_shape) VALUES (?, ?, ?, ?) ON CONFLICT (batch_id) DO NOTHING'
+
 /** Rows a multi-row insert carries (three values a row, within both dialects' bound-parameter limits). */
 const CHUNK = 500
 

@@ -32,6 +32,8 @@ export interface ImportReviewsTable {
   company_id: string
   staged: Generated<number>
   expires_at: string
+  /** The create request's shape its rows were checked and stored in (CREATE_REQUEST_SHAPE, 0045); null: parsed again at apply. */
+  checked_shape: number | null
 }
 
 /** A pending row of a review import (0034): its line in the file and its create request (JSON). */

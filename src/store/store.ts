@@ -4,7 +4,7 @@
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
 import type { Kysely, RawBuilder } from 'kysely'
-import type { PendingRowValues } from './pending-rows.js'
+import type { PendingReview, PendingRowValues } from './pending-rows.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
@@ -53,6 +53,13 @@ export interface HotPaths {
    * first batch and joined by the others. Its batches go in through it, and its last batch ends it.
    */
   bulkLoad(o: BulkLoadOptions): BulkLoad
+  /**
+   * A review's rows by line, a line staged already left as it is, with the review's row its first
+   * stage makes (pending-rows.ts), in one write. SQLite commits it without an fsync of its own (as a
+   * rate-limit take): the batch's finish, a synced write after its last stage, makes it durable with
+   * its own, and a batch whose finish never landed is never applied.
+   */
+  stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void>
 }
 
 export interface BulkLoadOptions {
@@ -167,8 +174,6 @@ export interface DialectWrites {
   deleteTransactions(trx: Kysely<Db>, seqs: readonly number[]): Promise<void>
   /** deleteTransactions by runs of seqs [first, last], for a list of seqs too long to hold (a revert's). */
   deleteTransactionRuns(trx: Kysely<Db>, runs: ReadonlyArray<readonly [number, number]>): Promise<void>
-  /** A review import's rows by line, a line staged already left as it is (pending-rows.ts). */
-  stagePendingRows(trx: Kysely<Db>, batchId: string, rows: readonly PendingRowValues[]): Promise<void>
 }
 
 export interface Store {

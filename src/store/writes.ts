@@ -6,7 +6,6 @@
 import { appendAudit } from './audit-chain.js'
 import { chainCreations } from './creations.js'
 import { insertEvents } from './events.js'
-import { insertPendingRows } from './pending-rows.js'
 import { deleteSeqRuns, seqRuns } from './row-deletes.js'
 import type { Dialect, DialectWrites } from './store.js'
 import type { TransactionCodec } from './transaction-codec.js'
@@ -18,6 +17,5 @@ export function dialectWrites(dialect: Dialect, codec: TransactionCodec): Dialec
     chainCreations: (trx, rows, ids) => chainCreations(trx, dialect, codec, rows, ids),
     deleteTransactions: (trx, seqs) => deleteSeqRuns(trx, dialect, seqRuns(seqs)),
     deleteTransactionRuns: (trx, runs) => deleteSeqRuns(trx, dialect, runs),
-    stagePendingRows: (trx, batchId, rows) => insertPendingRows(trx, batchId, rows),
   }
 }

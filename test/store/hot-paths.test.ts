@@ -470,4 +470,57 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(new Set((await store.hot.insertTransactions([])).ids())).toEqual(new Set())
     })
   })
+
+  describe('stagePendingRows', () => {
+    it("makes the review's row with its first stage, keeps a line's first row, and leaves every other COMMIT synced", async () => {
+      const id = crypto.randomUUID()
+      await store.db
+        .insertInto('import_batches')
+        .values({
+          id,
+          company_id: t.companyId,
+          kind: 'csv',
+          bank_account_id: t.accountId,
+          statement_id: null,
+          file_name: 'staged.csv',
+          file_sha256: null,
+          options: '{"review":true}',
+          actor: 'user:owner',
+          state: 'running',
+          read_rows: null,
+          created_at: '2026-11-20T10:00:00.000Z',
+          finished_at: null,
+          reverted_at: null,
+          reverted_by: null,
+        })
+        .execute()
+      const review = { batch_id: id, company_id: t.companyId, expires_at: '2026-11-27T10:00:00.000Z', checked_shape: 1 }
+      await store.hot.stagePendingRows(review, [
+        { line: 2, body: '{"a":1}' },
+        { line: 3, body: '{"a":2}' },
+      ])
+      // A retry of line 3, and a second stage that would make the review's row again: the first of each stays.
+      await store.hot.stagePendingRows({ ...review, expires_at: '2027-01-01T00:00:00.000Z', checked_shape: 2 }, [
+        { line: 3, body: '{"a":"again"}' },
+        { line: 4, body: '{"a":3}' },
+      ])
+      const rows = await store.db
+        .selectFrom('import_pending_rows')
+        .select(['line', 'body'])
+        .where('batch_id', '=', id)
+        .orderBy('line')
+        .execute()
+      expect(rows.map((r) => [Number(r.line), r.body])).toEqual([
+        [2, '{"a":1}'],
+        [3, '{"a":2}'],
+        [4, '{"a":3}'],
+      ])
+      const kept = await store.db.selectFrom('import_reviews').select(['expires_at', 'checked_shape']).where('batch_id', '=', id).execute()
+      expect(kept).toEqual([{ expires_at: review.expires_at, checked_shape: 1 }])
+      if (store.dialect === 'sqlite') {
+        const { rows: sync } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(store.db)
+        expect(sync[0].synchronous).toBe(2)
+      }
+    })
+  })
 })

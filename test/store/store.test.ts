@@ -65,6 +65,7 @@ const MIGRATION_NAMES = [
   '0042_people_chained',
   '0043_usage_newest',
   '0044_statement_files',
+  '0045_review_checked',
 ]
 
 const TABLES = [

@@ -14,12 +14,12 @@ import { AppError } from '../../kernel/errors.js'
 import type { Store } from '../../store/store.js'
 import { refKey } from '../../store/transaction-codec.js'
 import type { Actor } from '../actor.js'
-import { MAX_BATCH } from '../schemas.js'
+import { CREATE_REQUEST_SHAPE, MAX_BATCH } from '../schemas.js'
 import { createTransactionBatch } from '../transactions/create.js'
 import { existingByRef } from '../transactions/import-refs.js'
 import type { DateWindow } from '../transactions/plausibility.js'
 import { getImportBatch } from './batches.js'
-import { csvOnly, loadReview, unusable } from './review.js'
+import { csvOnly, loadReview, storedBody, unusable } from './review.js'
 import { FILE_PART_BYTES, type FilePartRequest, MAX_KEPT_FILE, type RemapRequest, type RemapResult } from './review-schemas.js'
 import { MAX_KEPT_REJECTS } from '../../kernel/vocabulary.js'
 import type { ImportReject } from './schemas.js'
@@ -151,7 +151,8 @@ export async function remapReview(
     built.rows.forEach((row, i) => {
       const item = items[built.indexes[i]]
       if (row.import_ref && there.has(refKey(row.account_key, row.import_ref))) existing++
-      else values.push({ batch_id: id, line: item.line, body: JSON.stringify(item.request) })
+      // Kept as parsed, as a staged row is (the batch's checked_shape, set below).
+      else values.push({ batch_id: id, line: item.line, body: storedBody(built.inputs[i]) })
     })
     items = []
   }
@@ -187,7 +188,11 @@ export async function remapReview(
         .insertInto('import_pending_rows')
         .values(values.slice(i, i + 500))
         .execute()
-    await trx.updateTable('import_reviews').set({ staged: values.length }).where('batch_id', '=', id).execute()
+    await trx
+      .updateTable('import_reviews')
+      .set({ staged: values.length, checked_shape: CREATE_REQUEST_SHAPE })
+      .where('batch_id', '=', id)
+      .execute()
   })
   return { ...(await getImportBatch(store, actor.companyId, id)), remap: { read, staged: values.length, existing, rejected } }
 }

@@ -1,8 +1,9 @@
 /**
  * `imports apply`: a pending batch's rows land through the batch create path the import uses
  * (storeTransactionBatch), so that each row's import_ref keeps it exactly once: a second apply, or
- * two at once, create nothing the first did not. Locks, accounts and rates are checked again now;
- * what they refuse is named by line in the batch's rejects.
+ * two at once, create nothing the first did not. Locks, accounts, rates and the date window are
+ * checked again now (the request's shape is not, when the review stored it parsed under today's
+ * CREATE_REQUEST_SHAPE); what they refuse is named by line in the batch's rejects.
  */
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
@@ -13,6 +14,7 @@ import type { Actor } from '../actor.js'
 import { eventRow, recordEvents } from '../events.js'
 import { storeTransactionBatch } from '../transactions/create.js'
 import type { DateWindow } from '../transactions/plausibility.js'
+import { CREATE_REQUEST_SHAPE } from '../schemas.js'
 import { countIntoBatch, getImportBatch } from './batches.js'
 import { loadReview, unusable } from './review.js'
 import type { ApplyResult } from './review-schemas.js'
@@ -39,6 +41,11 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
   const staged = Number(b.staged ?? 0)
   // The rows go in as a direct import's do: one bulk load announced with the batch's rows (the store
   // decides whether it sets indexes aside), ended with the last chunk.
+  // Rows checked and stored as parsed by a build of today's shape are not parsed again; every check
+  // of a row against its account, the lock date, the rates and the date window runs now, as before.
+  const parsed = b.checked_shape === CREATE_REQUEST_SHAPE
+  // Kept rows name no account (storedBody): each is the batch's.
+  const account = b.bank_account_id ?? undefined
   let sent = 0
   let ended = staged === 0
   let after = 0
@@ -53,7 +60,12 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
       .execute()
     if (!rows.length) break
     after = Number(rows[rows.length - 1].line)
-    const items = rows.map((r) => JSON.parse(r.body) as unknown)
+    const items = rows.map((r) => {
+      // pendingRequest without its copy: the create path reads the fields, not their order.
+      const item = JSON.parse(r.body) as { bank_account_id?: string }
+      item.bank_account_id ??= account
+      return item as unknown
+    })
     sent += rows.length
     const last = rows.length < APPLY_CHUNK || sent >= staged
     const res = await storeTransactionBatch(store, actor, items, {
@@ -63,6 +75,7 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
       matchStatementLines: true,
       importBatch: id,
       bulk: { rows: staged, end: last },
+      parsed,
     })
     if (last) ended = true
     const matched = res.matched?.length ?? 0
@@ -72,8 +85,10 @@ export async function applyReview(store: Store, actor: Actor, id: string, now: D
     applied.rejected += res.errors.length
     for (const e of res.errors)
       rejects.push({ line: Number(rows[e.index].line), reason: e.message.replace(/^invalid transactions\[\d+\]: /, '') })
-    // Only what this apply made is added: two applies at once each add their own rows.
-    await countIntoBatch(store, actor.companyId, id, { created: res.created.length, existing: 0, reconciled: matched, rejected: 0 })
+    // What the batch created is counted at the end from its writes' own entries (createdBy); a chunk's
+    // count would be a commit (an fsync) of its own. Pairings have no entry of their own: counted here,
+    // only what this apply paired (two applies at once each add their own).
+    if (matched) await countIntoBatch(store, actor.companyId, id, { created: 0, existing: 0, reconciled: matched, rejected: 0 })
     if (rows.length < APPLY_CHUNK) break
   }
   // A load begun whose last chunk was not known as the last (fewer rows than staged) ends here.

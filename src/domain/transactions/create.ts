@@ -197,6 +197,8 @@ export interface BatchOptions {
   matchStatementLines?: boolean
   /** The import batch the rows are part of (X-Import-Batch): named in their creation's chain entries. */
   importBatch?: string
+  /** The items are create requests as parsed already (a review's pending rows of this shape): not parsed again. */
+  parsed?: boolean
 }
 
 /**
@@ -213,7 +215,7 @@ export async function storeTransactionBatch(
   const { now, window, bulk, matchStatementLines = false, importBatch: batch } = o
   const load = bulk ? store.hot.bulkLoad({ rows: bulk.rows ?? 0 }) : undefined
   const categorizer = await prepareCategorizer(store, actor.companyId, items)
-  const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer)
+  const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer, o.parsed)
   let placed: Placement
   if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
     await store.tx.prepareActors(built.rows)
@@ -297,9 +299,10 @@ export async function settleBatch<C>(
 const parseCreateRequest = presentKeysParser(CreateTransactionRequest)
 
 interface BuiltBatch {
-  /** The valid items' rows, and each one's index in the request. */
+  /** The valid items' rows, each one's index in the request, and its request as parsed (text trimmed). */
   rows: NewTransactionRow[]
   indexes: number[]
+  inputs: CreateTransactionRequest[]
   errors: BatchCreateResponse['errors']
 }
 
@@ -316,11 +319,18 @@ export async function createTransactionBatch(
   db: Kysely<Db> = store.db,
   /** Fills empty category fields from rules and the model (batch creates: imports, seeds). */
   categorizer?: Categorizer,
+  /**
+   * The items are CreateTransactionRequest's output already (a review's rows stored as parsed, under
+   * CREATE_REQUEST_SHAPE): the schema's parse is skipped, every check of the row against its account,
+   * lock date, rates and date window still runs.
+   */
+  parsed = false,
 ): Promise<BuiltBatch> {
   if (items.length > MAX_BATCH)
     throw new AppError('payload_too_large', `a batch holds at most ${MAX_BATCH} transactions (got ${items.length}): split it`)
   const rows: NewTransactionRow[] = []
   const indexes: number[] = []
+  const inputs: CreateTransactionRequest[] = []
   const errors: BatchCreateResponse['errors'] = []
   // Each account named is looked up once; every other row builds without waiting on anything.
   const accounts = new Map<string, BankAccountRow | AppError>()
@@ -342,14 +352,19 @@ export async function createTransactionBatch(
   const valid: Array<{ index: number; input: CreateTransactionRequest; account: BankAccountRow }> = []
   const wanted: Array<{ currency: string; date: string }> = []
   for (let index = 0; index < items.length; index++) {
-    const parsed = parseCreateRequest(items[index])
-    if (!parsed.success) {
-      const e = zodError(parsed.error, `transactions[${index}]`)
-      errors.push({ index, code: e.code, message: e.message, details: e.details })
-      continue
+    let input: CreateTransactionRequest
+    if (parsed) input = items[index] as CreateTransactionRequest
+    else {
+      const p = parseCreateRequest(items[index])
+      if (!p.success) {
+        const e = zodError(p.error, `transactions[${index}]`)
+        errors.push({ index, code: e.code, message: e.message, details: e.details })
+        continue
+      }
+      input = p.data
     }
     try {
-      const id = parsed.data.bank_account_id
+      const id = input.bank_account_id
       let account = accounts.get(id)
       if (account === undefined) {
         const found: BankAccountRow | AppError = await lookUpAccount(store, actor, id, db).catch((e: unknown) => {
@@ -360,9 +375,9 @@ export async function createTransactionBatch(
         account = found
       }
       if (account instanceof AppError) throw account
-      valid.push({ index, input: parsed.data, account })
+      valid.push({ index, input, account })
       // No array a row: most rows of a batch need no rate.
-      const want = rateWanted(parsed.data, account, base)
+      const want = rateWanted(input, account, base)
       if (want) wanted.push(want)
     } catch (err) {
       fail(index, err)
@@ -373,11 +388,12 @@ export async function createTransactionBatch(
     try {
       rows.push(buildRow(creation, input, when, account, base, rates))
       indexes.push(index)
+      inputs.push(input)
     } catch (err) {
       fail(index, err)
     }
   }
   errors.sort((a, b) => a.index - b.index)
   categorizer?.apply(rows)
-  return { errors, rows, indexes }
+  return { errors, rows, indexes, inputs }
 }

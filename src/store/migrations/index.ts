@@ -51,6 +51,7 @@ import * as importReviewFiles from './0041_import_review_files.js'
 import * as peopleChained from './0042_people_chained.js'
 import * as usageNewest from './0043_usage_newest.js'
 import * as statementFiles from './0044_statement_files.js'
+import * as reviewChecked from './0045_review_checked.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -100,6 +101,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0042_people_chained', peopleChained],
   ['0043_usage_newest', usageNewest],
   ['0044_statement_files', statementFiles],
+  ['0045_review_checked', reviewChecked],
 ]
 
 /** Every migration, in order, for one dialect. */

@@ -9,6 +9,7 @@ import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
 import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
 import { takeRateLimit } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
+import { type PendingReview, type PendingRowValues, stagePendingRows } from '../pending-rows.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
 import { insertEvents } from '../events.js'
 import { postgresSql } from './sql.js'
@@ -154,6 +155,10 @@ class PostgresHotPaths implements HotPaths {
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
     return insertApiRequests(this.db, rows)
+  }
+
+  stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
+    return this.db.transaction().execute((trx) => stagePendingRows(trx, review, rows))
   }
 
   /** PostgreSQL sets nothing aside for bulk loads; at their end, it refreshes the table's statistics (bulk-load.ts). */

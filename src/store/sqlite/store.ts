@@ -23,7 +23,7 @@ import { prepareUsage } from './usage.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from '../schema.js'
 import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
 import { appendAuditSync, GENESIS, type RawChainSql } from '../audit-chain.js'
-import { INSERT_PENDING_ROW, insertPendingRowsSync } from '../pending-rows.js'
+import { INSERT_PENDING_ROW, INSERT_REVIEW, insertPendingRowsSync, type PendingReview, type PendingRowValues } from '../pending-rows.js'
 import { entriesOf } from '../creations.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
@@ -164,24 +164,16 @@ function giveBackFreedSpace(raw: BetterSqlite3.Database): void {
 }
 
 /**
- * The dialect's writes, with entries and a review's pending rows appended by one prepared statement
- * a row inside the open transaction (as the hot paths do): multi-row inserts through kysely took half
- * as long again for a revert's 200,000 entries. Outside a transaction, kysely's way keeps the head and rows together.
+ * The dialect's writes, with entries appended by one prepared statement a row inside the open
+ * transaction (as the hot paths do): multi-row inserts through kysely took half as long again for a
+ * revert's 200,000 entries. Outside a transaction, kysely's way keeps the head and rows together.
  */
 function sqliteWrites(raw: BetterSqlite3.Database, tx: TransactionCodec): DialectWrites {
   const base = dialectWrites('sqlite', tx)
   const chain = sqliteChainSql(raw)
-  // Prepared on first use: the table is there once the migrations have run.
-  let pending: BetterSqlite3.Statement | undefined
-  const insertPending = () => {
-    pending ??= raw.prepare(INSERT_PENDING_ROW)
-    return pending
-  }
   return {
     ...base,
     appendAudit: async (trx, rows, chunk) => (raw.inTransaction ? appendAuditSync(chain, rows) : base.appendAudit(trx, rows, chunk)),
-    stagePendingRows: async (trx, id, rows) =>
-      raw.inTransaction ? insertPendingRowsSync(insertPending(), id, rows) : base.stagePendingRows(trx, id, rows),
   }
 }
 
@@ -408,6 +400,19 @@ class SqliteHotPaths implements HotPaths {
 
   bulkLoad(o: BulkLoadOptions): BulkLoad {
     return this.load.session(o)
+  }
+
+  // Prepared on first use: the tables are there once the migrations have run.
+  private staging?: { review: BetterSqlite3.Statement; row: BetterSqlite3.Statement }
+
+  /** One prepared statement a row, unsynced: HotPaths.stagePendingRows says why that is durable enough. */
+  stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
+    return this.grouped(() => {
+      this.beforeDataWrite()
+      this.staging ??= { review: this.raw.prepare(INSERT_REVIEW), row: this.raw.prepare(INSERT_PENDING_ROW) }
+      this.staging.review.run(review.batch_id, review.company_id, review.expires_at, review.checked_shape)
+      insertPendingRowsSync(this.staging.row, review.batch_id, rows)
+    }, false)
   }
 
   /**
