@@ -128,8 +128,8 @@ export class EntriesThread {
   constructor(job: EntriesJob) {
     this.worker = new Worker(workerEntry(import.meta.url), {
       workerData: { kind: KIND },
-      // A young generation below V8's default: RSS about 100 MB less at 200,000 rows, for a few
-      // percent more of this thread's processor time; the rows stream, so the old one's limit is never reached.
+      // A young generation below V8's default: a lower peak RSS, for somewhat more processor
+      // time (docs/performance.md, "Reverting a batch"); the rows stream, so the old one's limit is never reached.
       resourceLimits: { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 256 },
     })
     this.worker.on('message', (a: Answer) => {
