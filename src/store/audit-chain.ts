@@ -7,7 +7,7 @@
  */
 import { hash } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Db, NewAuditEntryRow } from './schema.js'
+import type { ChainedAuditEntryRow, Db, NewAuditEntryRow } from './schema.js'
 import type { Dialect } from './store.js'
 
 /** prev_hash of a company's first entry. */
@@ -77,13 +77,77 @@ export async function appendAudit(trx: Kysely<Db>, dialect: Dialect, rows: reado
   }
 }
 
+/** The hash of a company's head, locked for this transaction (created at the genesis on its first write). */
+export async function chainHead(trx: Kysely<Db>, dialect: Dialect, companyId: string): Promise<string> {
+  return (await lockHead(trx, dialect, companyId)).hash
+}
+
+/** Entries of one company that must follow its head: a chain worked out elsewhere that does not start at the head is a bug, never written. */
+function checkFollows(companyId: string, head: string, rows: readonly ChainedAuditEntryRow[]): void {
+  for (let i = 0; i < rows.length; i++) {
+    const prev = i === 0 ? head : rows[i - 1].hash
+    if (rows[i].company_id !== companyId || rows[i].prev_hash !== prev)
+      throw new Error(`audit chain: entry ${i} of ${rows.length} does not follow the chain's head of company ${companyId}`)
+  }
+}
+
+/**
+ * Entries already chained (prev_hash and hash set) appended after their company's head, inside the
+ * caller's write transaction: the head locked, then checked to be the first entry's prev_hash.
+ */
+export async function appendChained(
+  trx: Kysely<Db>,
+  dialect: Dialect,
+  companyId: string,
+  rows: readonly ChainedAuditEntryRow[],
+): Promise<void> {
+  if (!rows.length) return
+  const head = await lockHead(trx, dialect, companyId)
+  checkFollows(companyId, head.hash, rows)
+  let lastId = head.last_id
+  for (let i = 0; i < rows.length; i += 500) {
+    const ids = await trx
+      .insertInto('audit_entries')
+      .values(rows.slice(i, i + 500))
+      .returning('id')
+      .execute()
+    for (const { id } of ids) lastId = Math.max(lastId, Number(id))
+  }
+  await trx
+    .updateTable('audit_chain_heads')
+    .set({ last_id: lastId, hash: rows[rows.length - 1].hash })
+    .where('company_id', '=', companyId)
+    .execute()
+}
+
+/** chainHead on SQLite's own connection, inside its open transaction. */
+export function chainHeadSync(sql: RawChainSql, companyId: string): string {
+  let head = sql.head(companyId)
+  if (!head) {
+    sql.createHead(companyId)
+    head = sql.head(companyId)!
+  }
+  return head.hash
+}
+
+/** appendChained on SQLite's own connection, inside its open transaction. */
+export function appendChainedSync(sql: RawChainSql, companyId: string, rows: readonly ChainedAuditEntryRow[]): void {
+  if (!rows.length) return
+  const head = sql.head(companyId)
+  checkFollows(companyId, head?.hash ?? GENESIS, rows)
+  if (!head) sql.createHead(companyId)
+  let lastId = Number(head?.last_id ?? 0)
+  for (const r of rows) lastId = Math.max(lastId, Number(sql.insert(r)))
+  sql.moveHead(companyId, lastId, rows[rows.length - 1].hash)
+}
+
 /** The chain's statements on SQLite's own connection (the hot paths write without kysely, synchronously). */
 export interface RawChainSql {
   /** The company's head row, undefined when there is none yet. */
   head(companyId: string): { last_id: number | string; hash: string } | undefined
   createHead(companyId: string): unknown
   /** Insert the entry; its id. */
-  insert(row: NewAuditEntryRow & { prev_hash: string; hash: string }): number | bigint
+  insert(row: ChainedAuditEntryRow): number | bigint
   moveHead(companyId: string, lastId: number, hash: string): unknown
 }
 

@@ -2,7 +2,7 @@
  * The one place that picks a dialect: a postgres:// URL opens PostgreSQL, anything else is a
  * SQLite file path. Drivers are imported only for the dialect in use.
  */
-import type { Store } from './store.js'
+import type { CommittedReader, Store } from './store.js'
 
 export interface OpenStoreOptions {
   schema?: string
@@ -31,4 +31,10 @@ export async function openStore(target: string, opts: OpenStoreOptions = {}): Pr
   }
   const { openSqliteStore } = await import('./sqlite/store.js')
   return openSqliteStore(target, { cacheMb: opts.sqliteCacheMb })
+}
+
+/** A read-only connection of its own on a store's `committedFile`, reading in one snapshot what was committed. */
+export async function openCommittedReader(file: string): Promise<CommittedReader> {
+  const { openSqliteReader } = await import('./sqlite/committed-reader.js')
+  return openSqliteReader(file)
 }

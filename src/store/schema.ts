@@ -394,6 +394,8 @@ export type NewStoredTransactionRow = Insertable<TransactionsTable>
 /** A usage record as the recorder makes it: the usage write numbers it (`seq`). */
 export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id' | 'seq'>
 export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
+/** An entry whose place in the chain was worked out already (its prev_hash and hash): a revert's thread chains them. */
+export type ChainedAuditEntryRow = NewAuditEntryRow & { prev_hash: string; hash: string }
 export type BankStatementRow = Selectable<BankStatementsTable>
 export type CategorizationRuleRow = Selectable<CategorizationRulesTable>
 export type ExchangeRateRow = Selectable<ExchangeRatesTable>

@@ -5,7 +5,7 @@
  */
 import type { Kysely, RawBuilder } from 'kysely'
 import type { PendingReview, PendingRowValues } from './pending-rows.js'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
+import type { ApiKeyRow, BankAccountRow, ChainedAuditEntryRow, Db, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
 /** The two databases a store runs on. */
@@ -166,6 +166,10 @@ export interface DialectSql {
 export interface DialectWrites {
   /** Entries onto their companies' audit chains (audit-chain.ts). */
   appendAudit(trx: Kysely<Db>, rows: readonly NewAuditEntryRow[], chunk?: number): Promise<void>
+  /** The hash of a company's chain head, locked for the transaction: where entries chained elsewhere start (audit-chain.ts). */
+  chainHead(trx: Kysely<Db>, companyId: string): Promise<string>
+  /** A company's entries chained already (their prev_hash and hash), after its head; refused unless they follow it. */
+  appendChained(trx: Kysely<Db>, companyId: string, rows: readonly ChainedAuditEntryRow[]): Promise<void>
   /** Events into the outbox, in order per company (events.ts). */
   insertEvents(trx: Kysely<Db>, rows: readonly NewEventRow[]): Promise<void>
   /** The chained entries of rows just created (creations.ts). */
@@ -176,6 +180,14 @@ export interface DialectWrites {
   deleteTransactionRuns(trx: Kysely<Db>, runs: ReadonlyArray<readonly [number, number]>): Promise<void>
 }
 
+/** A connection of its own that reads what was committed (open-store.ts, `openCommittedReader`). */
+export interface CommittedReader {
+  readonly db: Kysely<Db>
+  /** Rows decoded as the store decodes them, looked up through this connection. */
+  readonly tx: TransactionCodec
+  close(): Promise<void>
+}
+
 export interface Store {
   readonly dialect: Dialect
   readonly sql: DialectSql
@@ -184,6 +196,11 @@ export interface Store {
   readonly hot: HotPaths
   /** Transactions as the domain reads and writes them, and as they are stored (transaction-codec.ts). */
   readonly tx: TransactionCodec
+  /**
+   * The file another thread may open a connection of its own on (`openCommittedReader`) to read
+   * what was committed while this store writes: SQLite's file; none on PostgreSQL or in memory.
+   */
+  readonly committedFile?: string
   /** A human description of where the data lives, never with a password. */
   readonly location: string
   /**

@@ -10,8 +10,12 @@ import type { Store } from '../../store/store.js'
 import { CREATED_VIA, type TransactionRow } from '../../store/transaction-codec.js'
 import { companyKey } from '../transaction-rows.js'
 
-/** Rows a part holds at most: each pass reads, checks and writes this many before the next. */
-export const revertTuning = { chunkRows: 5000 }
+/**
+ * Rows a part holds at most: each pass reads, checks and writes this many before the next. From
+ * `threadRows` rows, the entries are worked out on a thread of their own (revert-thread.ts), with
+ * at most `threadParts` parts sent ahead of the one being written.
+ */
+export const revertTuning = { chunkRows: 5000, threadRows: 20_000, threadParts: 3 }
 
 type Changes = Record<string, { before: unknown; after: unknown }>
 
@@ -269,7 +273,7 @@ export class SeqRuns {
 
 /** Whole rows of these runs, a part of at most `size` rows at a time, in seq order. */
 export async function* rowsByRuns(
-  store: Store,
+  store: Pick<Store, 'tx'>,
   db: Kysely<Db>,
   runs: ReadonlyArray<readonly [number, number]>,
   size: number,

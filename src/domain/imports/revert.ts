@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { UuidPacker } from '../../kernel/packed-ids.js'
 import { count } from '../../kernel/words.js'
-import type { Db, ImportBatchRow, NewAuditEntryRow } from '../../store/schema.js'
+import type { ChainedAuditEntryRow, Db, ImportBatchRow, NewAuditEntryRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { TransactionRow } from '../../store/transaction-codec.js'
 import { actorId, type Actor } from '../actor.js'
@@ -290,25 +290,12 @@ export async function revertIn(
     .where('id', '=', row.id)
     .execute()
   await store.writes.appendAudit(trx, unpaired, 1000)
-  // The second pass: each part's rows give their entries (one a row: its `delete` entry with every
-  // field and its creation) and their examples, then the part is let go.
-  const removed: Example[] = []
-  let untold = 0
-  const ids = new UuidPacker()
-  for await (const part of rowsByRuns(store, trx, p.runs, revertTuning.chunkRows)) {
-    const audit: NewAuditEntryRow[] = []
-    for (const r of part) {
-      audit.push(deletionRow(actor, r.id, r, toTransaction(r), now))
-      ids.add(r.id)
-      const e = exampleOf(r)
-      if (e && removed.length < MAX_HELD_EXAMPLES) removed.push(e)
-      else if (e) untold++
-    }
-    await store.writes.appendAudit(trx, audit, 1000)
-  }
-  // A bulk load's ref table must not keep the refs these rows free.
-  if (p.anyRef) store.tx.refsWillChange()
-  await store.writes.deleteTransactionRuns(trx, p.runs)
+  // The second pass: each row gives its entry (one a row: its `delete` entry with every field and
+  // its creation) and its example, and goes; a large revert does it with a thread beside this one.
+  const { removed, untold, ids } =
+    store.committedFile && p.deletes >= revertTuning.threadRows
+      ? await removeWithThread(store, trx, actor, p, now, store.committedFile)
+      : await removeHere(store, trx, actor, p, now)
   const learn = await labelsChanged(trx, store, actor.companyId, removed, [], now, untold)
   const after = await batchRow(trx, store, actor.companyId, id, false)
   const result: RevertResult = {
@@ -338,6 +325,94 @@ export async function revertIn(
     ),
   ])
   return { result, learn }
+}
+
+interface Chained {
+  removed: Example[]
+  untold: number
+  ids: UuidPacker
+}
+
+/** The second pass on this thread: each part's entries chained, then the rows deleted. */
+async function removeHere(store: Store, trx: Kysely<Db>, actor: Actor, p: Plan, now: Date): Promise<Chained> {
+  const removed: Example[] = []
+  let untold = 0
+  const ids = new UuidPacker()
+  for await (const part of rowsByRuns(store, trx, p.runs, revertTuning.chunkRows)) {
+    const audit: NewAuditEntryRow[] = []
+    for (const r of part) {
+      audit.push(deletionRow(actor, r.id, r, toTransaction(r), now))
+      ids.add(r.id)
+      const e = exampleOf(r)
+      if (e && removed.length < MAX_HELD_EXAMPLES) removed.push(e)
+      else if (e) untold++
+    }
+    await store.writes.appendAudit(trx, audit, 1000)
+  }
+  await deleteRows(store, trx, p)
+  return { removed, untold, ids }
+}
+
+async function deleteRows(store: Store, trx: Kysely<Db>, p: Plan): Promise<void> {
+  // A bulk load's ref table must not keep the refs these rows free.
+  if (p.anyRef) store.tx.refsWillChange()
+  await store.writes.deleteTransactionRuns(trx, p.runs)
+}
+
+/**
+ * The second pass with the rows read and their entries worked out on a thread of its own
+ * (revert-thread.ts), which reads what was committed: this thread deletes the rows meanwhile, then
+ * writes each part's entries as they come, so SQLite's work here overlaps the entries' JSON and
+ * hashes there. The chain starts at the head read (and locked) here; each write checks its entries
+ * follow it, and every row the plan counted must have come.
+ */
+async function removeWithThread(store: Store, trx: Kysely<Db>, actor: Actor, p: Plan, now: Date, file: string): Promise<Chained> {
+  const { EntriesThread } = await import('./revert-thread.js')
+  let prev = await store.writes.chainHead(trx, actor.companyId)
+  const thread = new EntriesThread({
+    file,
+    runs: p.runs,
+    partRows: revertTuning.chunkRows,
+    ahead: revertTuning.threadParts,
+    actor,
+    now,
+    prev,
+    maxExamples: MAX_HELD_EXAMPLES,
+  })
+  try {
+    await deleteRows(store, trx, p)
+    const who = actorId(actor)
+    const at = now.toISOString()
+    const removed: Example[] = []
+    const ids = new UuidPacker()
+    for (;;) {
+      const e = await thread.next()
+      if (e.type === 'end') {
+        if (e.rows !== p.deletes) throw new Error(`revert: the entries thread read ${e.rows} rows of ${p.deletes}`)
+        return { removed, untold: e.untold, ids }
+      }
+      const rows: ChainedAuditEntryRow[] = new Array(e.ids.length)
+      for (let i = 0; i < e.ids.length; i++) {
+        rows[i] = {
+          company_id: actor.companyId,
+          transaction_id: e.ids[i],
+          actor: who,
+          action: 'delete',
+          changes: e.changes[i],
+          created_at: at,
+          prev_hash: prev,
+          hash: e.hashes[i],
+        }
+        prev = e.hashes[i]
+        ids.add(e.ids[i])
+      }
+      await store.writes.appendChained(trx, actor.companyId, rows)
+      thread.took()
+      for (const x of e.examples) removed.push(x)
+    }
+  } finally {
+    await thread.close()
+  }
 }
 
 async function statementCounts(db: Kysely<Db>, id: string): Promise<Partial<ImportBatchRow>> {

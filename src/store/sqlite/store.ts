@@ -22,7 +22,7 @@ import { prepareRateLimit } from './rate-limit.js'
 import { prepareUsage } from './usage.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from '../schema.js'
 import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
-import { appendAuditSync, GENESIS, type RawChainSql } from '../audit-chain.js'
+import { appendAuditSync, appendChainedSync, chainHeadSync, GENESIS, type RawChainSql } from '../audit-chain.js'
 import { INSERT_PENDING_ROW, INSERT_REVIEW, insertPendingRowsSync, type PendingReview, type PendingRowValues } from '../pending-rows.js'
 import { entriesOf } from '../creations.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
@@ -133,6 +133,7 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     hot,
     tx,
     location: path,
+    committedFile: path === ':memory:' || path === '' ? undefined : path,
     // BEGIN IMMEDIATE, waiting its turn (dialect.ts).
     writeTransaction: (fn) => db.transaction().execute(fn),
     async close() {
@@ -174,6 +175,9 @@ function sqliteWrites(raw: BetterSqlite3.Database, tx: TransactionCodec): Dialec
   return {
     ...base,
     appendAudit: async (trx, rows, chunk) => (raw.inTransaction ? appendAuditSync(chain, rows) : base.appendAudit(trx, rows, chunk)),
+    chainHead: async (trx, companyId) => (raw.inTransaction ? chainHeadSync(chain, companyId) : base.chainHead(trx, companyId)),
+    appendChained: async (trx, companyId, rows) =>
+      raw.inTransaction ? appendChainedSync(chain, companyId, rows) : base.appendChained(trx, companyId, rows),
   }
 }
 
