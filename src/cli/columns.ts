@@ -1,7 +1,8 @@
 /** Table columns per resource, shared by every command that prints them. */
 import type { BankAccount, Transaction } from '../domain/schemas.js'
 import type { ApiKey } from '../domain/api-keys/schemas.js'
-import { showAmount } from './money.js'
+import { ListedTransaction } from '../domain/transaction-rows.js'
+import { showMinor } from './money.js'
 import type { Column } from './output.js'
 import { accountNames, shortId } from './short-ids.js'
 
@@ -16,14 +17,17 @@ export function idColumn<T>(id: (row: T) => string): Column<T> {
  * as a spreadsheet wants them (and as the reports' CSV has them).
  */
 export function amountColumn<T>(header: string, amount: (row: T) => number, currency: (row: T) => string): Column<T> {
+  // The minor units a listed transaction keeps beside its amount (domain/transaction-rows.ts):
+  // showMinor writes the amount from them; any other row's number is read as showAmount does.
+  const minor = (r: T) => ListedTransaction.minorUnits(r as object)
   return {
     header,
-    value: (r) => showAmount(amount(r), currency(r), { code: true }),
-    tty: (r) => showAmount(amount(r), currency(r), { group: true, code: true }),
+    value: (r) => showMinor(minor(r), amount(r), currency(r), { code: true }),
+    tty: (r) => showMinor(minor(r), amount(r), currency(r), { group: true, code: true }),
     align: 'right',
     negative: (r) => amount(r) < 0,
     csv: [
-      { header, value: (r) => showAmount(amount(r), currency(r)) },
+      { header, value: (r) => showMinor(minor(r), amount(r), currency(r)) },
       { header: 'currency', value: currency },
     ],
   }

@@ -8,7 +8,7 @@
  */
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 import { AppError } from '../kernel/errors.js'
-import { formatMinor, parseAmount, plainMinor } from '../kernel/money.js'
+import { formatMinor, MAX_MINOR, minorText, minorToNumber, parseAmount, plainMinor } from '../kernel/money.js'
 import { printableLine } from './terminal-text.js'
 
 export interface MoneyStyle {
@@ -111,6 +111,28 @@ export function showAmount(amount: number | string, currency: string, style: Mon
   const minor = minorOf(amount, currency)
   if (minor !== undefined) return formatMoney(minor, currency, style)
   return style.code ? `${amount} ${currency}` : `${amount}`
+}
+
+/**
+ * showAmount of an API amount whose minor units came beside it (domain/transaction-rows.ts ListedTransaction), the
+ * text written from the integer (minorText) instead of read back from the number. They are used only
+ * when the number the API makes of them is this amount, so a stale or foreign value is never
+ * written: anything else is showAmount's. test/cli/money-display.test.ts holds the two equal.
+ */
+export function showMinor(minor: number | undefined, amount: number, currency: string, style: MoneyStyle = {}): string {
+  if (
+    minor === undefined ||
+    !Number.isSafeInteger(minor) ||
+    minor > MAX_MINOR ||
+    minor < -MAX_MINOR ||
+    !isCurrency(currency) ||
+    minorToNumber(minor, currency) !== amount
+  )
+    return showAmount(amount, currency, style)
+  const exponent = currencyExponent(currency)
+  let text = minorText(minor, exponent)
+  if (style.group) text = grouped(text, exponent)
+  return style.code ? `${text} ${currency}` : text
 }
 
 /** JSON.rawJSON (Node 21 and later; not in TypeScript's ES2023 library). */

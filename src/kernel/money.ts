@@ -116,6 +116,36 @@ export function formatMinor(minor: number | bigint, exponent: number): string {
 /** Powers of ten a double holds exactly (to 10^22). */
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`))
 
+/** The fraction digits of exponents 1 to 4, each remainder's text padded ("07" for 7 of 100); made on first use. */
+const FRACTIONS: string[][] = []
+function fractions(exponent: number): string[] {
+  let f = FRACTIONS[exponent]
+  if (!f) {
+    f = Array.from({ length: 10 ** exponent }, (_, i) => String(i).padStart(exponent, '0'))
+    FRACTIONS[exponent] = f
+  }
+  return f
+}
+
+/**
+ * formatMinor's text of a safe integer of minor units, made with one number's text and one table
+ * look-up: integer remainder and division (exact on a safe integer), no float rounding, no padding
+ * or slicing a row. `tx list --all --output csv` writes one a row from the stored minor units
+ * (docs/performance.md, "`tx list --all` beside the store"); test/kernel/money.test.ts holds it to
+ * formatMinor on every currency. Anything else (a BigInt, an exponent past 4) is formatMinor's.
+ */
+export function minorText(minor: number, exponent: number): string {
+  if (!Number.isSafeInteger(minor) || exponent > 4) return formatMinor(minor, exponent)
+  // formatMinor writes -0 as "0": so does String, and the sign below is only for minor < 0.
+  if (exponent === 0) return String(minor)
+  const neg = minor < 0
+  const abs = neg ? -minor : minor
+  const unit = POW10[exponent]
+  const fraction = abs % unit
+  const whole = (abs - fraction) / unit
+  return `${neg ? '-' : ''}${whole}.${fractions(exponent)[fraction]}`
+}
+
 /**
  * The JSON number for a minor-unit amount: the double nearest its decimal text's value, exact for
  * every amount (at most 15 digits), its shortest decimal form being the amount. A safe integer over

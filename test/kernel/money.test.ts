@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { convertMinor, divHalfEven, formatMinor, minorToNumber, parseAmount, parseRate } from '../../src/kernel/money.js'
+import { convertMinor, divHalfEven, formatMinor, minorText, minorToNumber, parseAmount, parseRate } from '../../src/kernel/money.js'
 import { CURRENCY_CODES, currencyExponent, isCurrency } from '../../src/kernel/currencies.js'
 
 describe('parseAmount', () => {
@@ -83,6 +83,60 @@ describe('formatMinor', () => {
         ),
         fc.constantFrom(...CURRENCY_CODES),
         (m, code) => Object.is(minorToNumber(m, code), Number(formatMinor(m, currencyExponent(code)))),
+      ),
+      { numRuns: 20000 },
+    )
+  })
+})
+
+describe('minorText', () => {
+  const edges = [
+    0,
+    -0,
+    1,
+    -1,
+    5,
+    -5,
+    9,
+    10,
+    99,
+    100,
+    101,
+    999,
+    1000,
+    1001,
+    9999,
+    10000,
+    10001,
+    -10001,
+    123_456,
+    -120_000,
+    999_999_999_999_999,
+    -999_999_999_999_999,
+    2 ** 53 - 1,
+    -(2 ** 53 - 1),
+  ]
+  const exponents = [...new Set(CURRENCY_CODES.map(currencyExponent))]
+
+  it('is formatMinor for edge values on every currency, and past a safe integer or exponent 4', () => {
+    expect(exponents.sort()).toEqual([0, 2, 3, 4])
+    for (const code of CURRENCY_CODES)
+      for (const m of edges) expect(minorText(m, currencyExponent(code)), `${m} ${code}`).toBe(formatMinor(m, currencyExponent(code)))
+    for (const m of [2 ** 53, -(2 ** 53), 1e20, -1e20]) for (const e of [0, 2, 3, 4]) expect(minorText(m, e)).toBe(formatMinor(m, e))
+    for (const m of edges) for (const e of [5, 6, 8]) expect(minorText(m, e)).toBe(formatMinor(m, e))
+  })
+
+  it('is formatMinor for any safe integer on every currency', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -1e6, max: 1e6 }),
+          fc.integer({ min: -999_999_999_999_999, max: 999_999_999_999_999 }),
+          fc.maxSafeInteger(),
+          fc.constantFrom(...edges),
+        ),
+        fc.constantFrom(...CURRENCY_CODES),
+        (m, code) => minorText(m, currencyExponent(code)) === formatMinor(m, currencyExponent(code)),
       ),
       { numRuns: 20000 },
     )

@@ -13,7 +13,7 @@ import { decodeShown, shownColumns, type ShownStoredRow } from '../../store/show
 import { AppError } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { parseAmount } from '../../kernel/money.js'
-import { companyKey, toTransaction } from '../transaction-rows.js'
+import { companyKey, toListedTransaction } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
 import type { Transaction, TransactionListQuery } from '../schemas.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
@@ -203,7 +203,7 @@ export async function listTransactions(store: Store, companyId: string, q: Trans
   const hasMore = stored.length > limit
   const pageRows = hasMore ? stored.slice(0, limit) : stored
   const last = pageRows[pageRows.length - 1]
-  const data = await decodeShown(store.tx, db, pageRows, toTransaction)
+  const data = await decodeShown(store.tx, db, pageRows, toListedTransaction)
   return {
     data,
     pagination: {
