@@ -7,12 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
-import { previousMonth } from '../../src/domain/accounts/period-lock.js'
 import { CREATE_REQUEST_SHAPE } from '../../src/domain/schemas.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
-
-const M = previousMonth(new Date().toISOString().slice(0, 7))
-const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
+import { day, pendingReview, type StagedRow, stagedRows } from '../helpers/review-batches.js'
 
 describe.each(MATRIX)('what an apply checks again, over %s on %s', (kind, storeKind) => {
   let h: Harness
@@ -28,24 +25,12 @@ describe.each(MATRIX)('what an apply checks again, over %s on %s', (kind, storeK
     await h?.close()
   })
 
-  const row = (account: string, n: number, extra: Record<string, unknown> = {}) => ({
-    line: n + 1,
-    transaction: {
-      bank_account_id: account,
-      transaction_date: day((n % 9) + 1),
-      description: `recheck ${n}`,
-      amount: `-${n}.25`,
-      import_ref: `recheck.${account.slice(0, 8)}.${n}`,
-      ...extra,
-    },
-  })
+  const row = stagedRows('recheck', '25')
 
-  async function review(cl: Client, account: string, rows: ReturnType<typeof row>[]) {
-    const b = await cl.imports.create({ kind: 'csv', bank_account_id: account, file_name: 'recheck.csv', options: { review: true } })
-    const staged = await cl.imports.stage(b.id, { rows })
+  async function review(cl: Client, account: string, rows: StagedRow[]) {
+    const { id, staged } = await pendingReview(cl, account, rows, 'recheck.csv')
     expect(staged.errors).toEqual([])
-    await cl.imports.finish(b.id, { state: 'pending', read: rows.length, rejected: 0, rejects: [] })
-    return b.id
+    return id
   }
 
   const account = async (name: string, currency = 'USD') =>

@@ -5,15 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
-import { previousMonth } from '../../src/domain/accounts/period-lock.js'
 import { sweepExpiredReviews } from '../../src/domain/imports/review.js'
 import { storeTransactionBatch } from '../../src/domain/transactions/create.js'
 import { DEFAULT_DATE_WINDOW } from '../../src/domain/transactions/plausibility.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
-
-const M = previousMonth(new Date().toISOString().slice(0, 7))
-const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
+import { day, M, pendingReview, type StagedRow, stagedRows } from '../helpers/review-batches.js'
 
 async function refused(p: Promise<unknown>, code: string): Promise<AppError> {
   const e = await p.then(
@@ -39,30 +36,9 @@ describe.each(MATRIX)('review imports over %s on %s', (kind, storeKind) => {
     await h?.close()
   })
 
-  const row = (account: string, n: number, extra: Record<string, unknown> = {}) => ({
-    line: n + 1,
-    transaction: {
-      bank_account_id: account,
-      transaction_date: day((n % 9) + 1),
-      description: `review ${n}`,
-      amount: `-${n}.50`,
-      import_ref: `review.${account.slice(0, 8)}.${n}`,
-      ...extra,
-    },
-  })
-
-  /** A review batch with `n` rows staged (and those `bad` adds refused), ended pending. */
-  async function review(cl: Client, account: string, rows: ReturnType<typeof row>[]) {
-    const b = await cl.imports.create({ kind: 'csv', bank_account_id: account, file_name: 'review.csv', options: { review: true } })
-    const staged = await cl.imports.stage(b.id, { rows })
-    const done = await cl.imports.finish(b.id, {
-      state: 'pending',
-      read: rows.length,
-      rejected: staged.errors.length,
-      rejects: staged.errors.map((e) => ({ line: rows[e.index].line, reason: e.message })),
-    })
-    return { id: b.id, staged, done }
-  }
+  const row = stagedRows('review', '50')
+  /** A review batch of `rows`, staged (those refused named as rejects) and ended pending. */
+  const review = (cl: Client, account: string, rows: StagedRow[]) => pendingReview(cl, account, rows, 'review.csv')
 
   const descriptions = async (cl: Client, account: string) =>
     (await cl.transactions.list({ bank_account_id: account, limit: 100 })).data.map((t) => t.description).sort()
