@@ -12,6 +12,9 @@ import { notFound } from '../kernel/errors.js'
 import { minorToNumber } from '../kernel/money.js'
 import type { Transaction } from './schemas.js'
 
+/** A row's stored tags: most rows have none, a new empty array without parsing its text. */
+const tagsOf = (text: string): string[] => (text === '[]' ? [] : (JSON.parse(text) as string[]))
+
 export function toTransaction(row: ShownTransactionRow | NewTransactionRow): Transaction {
   return {
     id: row.id,
@@ -30,8 +33,7 @@ export function toTransaction(row: ShownTransactionRow | NewTransactionRow): Tra
     status: row.status as Transaction['status'],
     is_reconciled: row.is_reconciled === 1,
     ai_confidence_score: row.ai_confidence_score,
-    // Most rows have no tags: a new empty array without parsing its text.
-    tags: row.tags === '[]' ? [] : (JSON.parse(row.tags) as string[]),
+    tags: tagsOf(row.tags),
     bank_account_id: row.bank_account_id,
     bank_statement_id: row.bank_statement_id,
     created_at: row.created_at,
@@ -90,7 +92,7 @@ export class ListedTransaction implements Transaction {
     this.status = row.status as Transaction['status']
     this.is_reconciled = row.is_reconciled === 1
     this.ai_confidence_score = row.ai_confidence_score
-    this.tags = row.tags === '[]' ? [] : (JSON.parse(row.tags) as string[])
+    this.tags = tagsOf(row.tags)
     this.bank_account_id = row.bank_account_id
     this.bank_statement_id = row.bank_statement_id
     this.created_at = row.created_at

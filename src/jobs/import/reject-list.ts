@@ -90,7 +90,12 @@ export async function* readRejects(kept: RejectedRow[], spillPath: string | unde
 /** A name for a spill folder not made yet (RejectList's `spillDir`), private to this import. */
 export const newSpillDir = (): string => join(tmpdir(), `finctl-rejects-${randomBytes(9).toString('base64url')}`)
 
+/** Remove a spill folder and what it holds (nothing if it was never made). */
+export function discardSpillDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+}
+
 /** Remove a spill file and its folder (nothing if there is none). */
 export function discardRejects(spillPath: string | undefined): void {
-  if (spillPath) rmSync(dirname(spillPath), { recursive: true, force: true })
+  if (spillPath) discardSpillDir(dirname(spillPath))
 }

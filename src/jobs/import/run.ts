@@ -11,7 +11,6 @@
  * This module is its own worker: loaded in a worker thread with the marker in `workerData`, it
  * runs the import; see worker-entry.ts for how the thread finds it.
  */
-import { rmSync } from 'node:fs'
 import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads'
 import type { Target } from '../../client/target.js'
 import type { FetchLike, RequestLog } from '../../client/client.js'
@@ -21,7 +20,7 @@ import type { ImportPlan } from '../../import/plan.js'
 import type { ImportOptions } from './pipeline.js'
 import type { ImportProgress, ImportSummary } from './summarize.js'
 import { importThreadLimits, tuneProcessHeap } from './v8-tuning.js'
-import { newSpillDir } from './reject-list.js'
+import { discardSpillDir, newSpillDir } from './reject-list.js'
 
 export type { ImportOptions, ImportProgress, ImportSummary }
 export type { ImportRequest } from './send.js'
@@ -212,7 +211,7 @@ export function runImport(options: ImportOptions, deps: ImportDeps): Promise<Imp
     // Settled when the thread has ended, so nothing of it outlives the command.
     worker.once('exit', (code) => {
       // Only a summary hands its spill file on (to be printed, then discarded).
-      if (!outcome || 'error' in outcome) rmSync(spillDir, { recursive: true, force: true })
+      if (!outcome || 'error' in outcome) discardSpillDir(spillDir)
       if (!outcome) reject(new Error(`the import thread stopped (exit code ${code})`))
       else if ('summary' in outcome) resolve(outcome.summary)
       else reject(outcome.error)
