@@ -73,6 +73,30 @@ describe('kept model', () => {
     )
   })
 
+  it("an import's predictInto gives predict's label and score, calibrated or not, fresh or kept", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: pool.length - 400 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.boolean(),
+        fc.array(features, { minLength: 1, maxLength: 30 }),
+        (from, n, calibrate, probes) => {
+          const fresh = CategoryModel.train(pool.slice(from, from + n).map(exampleOf), { calibrate })
+          const kept = decodeModel(encodeModel(fresh)) as CategoryModel
+          const out = { label: '', score: -1 }
+          for (const m of [fresh, kept])
+            for (const p of [...probes, ...pool.slice(0, 50).map(featuresOf)]) {
+              const want = m.predict(p, { explain: false })
+              expect(m.predictInto(p, out)).toBe(true)
+              expect(out).toEqual({ label: want?.label, score: want?.score })
+            }
+        },
+      ),
+      { numRuns: 40 },
+    )
+    expect(new CategoryModel().predictInto(featuresOf(pool[0]), { label: '', score: 0 })).toBe(false)
+  })
+
   it('goes on learning as the original: the same predictions after the same corrections', () => {
     const rows = pool.slice(0, 1500).map(exampleOf)
     const original = CategoryModel.train(rows)

@@ -89,17 +89,27 @@ export function fitCalibration(points: HeldOutPoint[]): CalibrationStep[] {
   return steps
 }
 
-function calibratedScore(steps: CalibrationStep[], logit: number): number {
+/** The calibration map as two typed arrays (each step's lowest log-odds, and its score): a prediction's lookup allocates nothing. */
+export interface ScoreTable {
+  lo: Float64Array
+  score: Float64Array
+}
+
+export function scoreTable(steps: CalibrationStep[] | null): ScoreTable | null {
+  return steps?.length ? { lo: Float64Array.from(steps, (s) => s.lo), score: Float64Array.from(steps, (s) => s.score) } : null
+}
+
+function calibratedScore(t: ScoreTable, logit: number): number {
   // The last step starting at or below the log-odds; a gap between steps takes the lower one.
   let lo = 0
-  let hi = steps.length - 1
-  if (logit < steps[0].lo) return steps[0].score
+  let hi = t.lo.length - 1
+  if (logit < t.lo[0]) return t.score[0]
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1
-    if (steps[mid].lo <= logit) lo = mid
+    if (t.lo[mid] <= logit) lo = mid
     else hi = mid - 1
   }
-  return steps[lo].score
+  return t.score[lo]
 }
 
 /**
@@ -107,8 +117,8 @@ function calibratedScore(steps: CalibrationStep[], logit: number): number {
  * one (under 50 examples, or `calibrate: false`) the raw posterior capped at 0.5, a valid
  * probability that no auto-accept threshold will trust.
  */
-export function scoreOf(steps: CalibrationStep[] | null, logit: number, raw: number): number {
-  return steps ? calibratedScore(steps, logit) : Math.min(raw, UNCALIBRATED_MAX_SCORE)
+export function scoreOf(table: ScoreTable | null, logit: number, raw: number): number {
+  return table ? calibratedScore(table, logit) : Math.min(raw, UNCALIBRATED_MAX_SCORE)
 }
 
 const sigmoid = (x: number) => (x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x)))

@@ -22,8 +22,8 @@
 import { countAll } from '../../store/fragments.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
-import { decodeLabel, exampleOf, featuresOf as features } from './labels.js'
-import { CategoryModel, type Example, type Prediction } from './model.js'
+import { decodeLabel, exampleOf, featuresOf as features, type CategoryTriple } from './labels.js'
+import { CategoryModel, type Example, type LabelScore, type Prediction } from './model.js'
 import { decodeModel, encodeModel } from './model-snapshot.js'
 import { applyRules, type CompiledRule } from './rule-matcher.js'
 import { getSettings, modelCache, type CachedModel } from './settings.js'
@@ -140,11 +140,17 @@ export async function prepareCategorizer(store: Store, companyId: string, needMo
   const cached = needModel && settings.auto_categorize ? await modelFor(store, companyId, settings.labels_version) : null
   const model = cached && cached.model.labelCount > 0 ? cached.model : null
   if (!rules.length && !model) return NO_CATEGORIZER
+  const predicted: Predicted = { label: '', score: 0, triples: new Map() }
   return {
     apply(rows) {
-      for (const row of rows) categorizeRow(row, rules, model, settings.threshold)
+      for (const row of rows) categorizeRow(row, rules, model, settings.threshold, predicted)
     },
   }
+}
+
+/** One categorizer's prediction scratch, and its labels decoded once each (not once a row). */
+interface Predicted extends LabelScore {
+  triples: Map<string, CategoryTriple>
 }
 
 /** Whether any item of a create request comes without a category (so may need the model). */
@@ -152,7 +158,7 @@ export function anyUncategorized(items: readonly unknown[]): boolean {
   return items.some((i) => (i as { category?: unknown } | null)?.category == null)
 }
 
-function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: CategoryModel | null, threshold: number): void {
+function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: CategoryModel | null, threshold: number, p: Predicted): void {
   if (rules.length) {
     const r = applyRules(rules, row)
     if (r.category !== undefined && row.category == null) row.category = r.category
@@ -165,19 +171,20 @@ function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: Cat
     }
   }
   if (row.category != null || !model) return
-  const p = model.predict(
-    features({
-      description: row.description,
-      merchant_name: row.merchant_name ?? null,
-      amount: row.amount,
-      currency_code: row.currency_code,
-    }),
-    { explain: false },
-  )
-  if (!p) return
+  const f = features({
+    description: row.description,
+    merchant_name: row.merchant_name ?? null,
+    amount: row.amount,
+    currency_code: row.currency_code,
+  })
+  if (!model.predictInto(f, p)) return
   row.ai_confidence_score = p.score
   if (p.score < threshold) return
-  const t = decodeLabel(p.label)
+  let t = p.triples.get(p.label)
+  if (!t) {
+    t = decodeLabel(p.label)
+    p.triples.set(p.label, t)
+  }
   row.category = t.category
   if (row.accounting_category == null) row.accounting_category = t.accounting_category
   if (row.cash_flow_category == null) row.cash_flow_category = t.cash_flow_category

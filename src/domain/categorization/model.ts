@@ -22,49 +22,21 @@
  * float64), one row of label slots per vocabulary slot.
  */
 import { mulberry32 } from '../../kernel/random.js'
-import { calibrationBins, fitCalibration, scoreOf, type CalibrationBin, type CalibrationStep, type HeldOutPoint } from './calibration.js'
+import {
+  calibrationBins,
+  fitCalibration,
+  scoreOf,
+  scoreTable,
+  type CalibrationBin,
+  type CalibrationStep,
+  type HeldOutPoint,
+  type ScoreTable,
+} from './calibration.js'
 import { tokens, type Features } from './features.js'
+import type { Example, LabelScore, ModelState, Prediction, TrainOptions } from './model-types.js'
 import { TokenIndex } from './token-index.js'
 
-// ---------------------------------------------------------------------------------------------
-// Public types
-
-/** A labelled example; the label is opaque to the model (callers encode category triples in it). */
-export interface Example extends Features {
-  label: string
-}
-
-export interface Prediction {
-  label: string
-  /** Calibrated probability that `label` is right, 0..1, rounded down to 3 decimals. */
-  score: number
-  /** Naive Bayes posterior of the top label (over-confident; use `score`). */
-  raw: number
-  /** Up to 5 tokens that pushed most toward this label versus the runner-up, strongest first. */
-  explanation: { token: string; weight: number }[]
-}
-
-/** A model's counts and calibration, in its ids' order (tokenSums, totals and logs are derived). */
-export interface ModelState {
-  labels: string[]
-  tokens: string[]
-  /** tokens x labels, row by row. */
-  counts: Int32Array
-  docs: Float64Array
-  examples: number
-  calibration: CalibrationStep[] | null
-}
-
-export interface TrainOptions {
-  /** Fit the held-out calibration map (default true). */
-  calibrate?: boolean
-  /** Cross-validation folds (default 5). */
-  folds?: number
-  /** Seed of the calibration sample and folds (default 1). */
-  seed?: number
-  /** At most this many examples are predicted for calibration (default 20000). */
-  maxCalibrationSamples?: number
-}
+export type { Example, LabelScore, ModelState, Prediction, TrainOptions } from './model-types.js'
 
 // ---------------------------------------------------------------------------------------------
 // Tuning
@@ -89,14 +61,6 @@ const positiveInt = (value: number | undefined, fallback: number) =>
 interface Encoded {
   label: number
   ids: Int32Array
-}
-
-interface Scored {
-  top: number
-  second: number
-  raw: number
-  /** log(P(top) / P(not top)), exact even where `raw` rounds to 1. */
-  logit: number
 }
 
 export class CategoryModel {
@@ -124,6 +88,12 @@ export class CategoryModel {
   private scratch = new Float64Array(this.labelCapacity)
   private readonly idScratch: number[] = []
   private calibration: CalibrationStep[] | null = null
+  private scores: ScoreTable | null = null
+  /** What `score` found: top label, runner-up, posterior and log-odds of the top (exact even where `raw` rounds to 1). */
+  private top = -1
+  private second = -1
+  private raw = 0
+  private logit = 0
 
   /** Train on examples (in their order: same examples and seed, same model), then fit the calibration. */
   static train(examples: Iterable<Example>, opts: TrainOptions = {}): CategoryModel {
@@ -137,7 +107,7 @@ export class CategoryModel {
         opts.seed ?? 1,
         positiveInt(opts.maxCalibrationSamples, 20_000),
       )
-      model.calibration = steps.length > 0 ? steps : null
+      model.setCalibration(steps.length > 0 ? steps : null)
     }
     return model
   }
@@ -161,14 +131,22 @@ export class CategoryModel {
   predict(f: Features, o: { explain?: boolean } = {}): Prediction | null {
     if (this.activeLabels === 0) return null
     const ids = this.knownIds(f)
-    const s = this.score(ids)
-    const score = scoreOf(this.calibration, s.logit, s.raw)
+    this.score(ids)
     return {
-      label: this.labels[s.top],
-      score: floor3(score),
-      raw: s.raw,
-      explanation: o.explain === false ? [] : this.explain(ids, s.top, s.second),
+      label: this.labels[this.top],
+      score: floor3(scoreOf(this.scores, this.logit, this.raw)),
+      raw: this.raw,
+      explanation: o.explain === false ? [] : this.explain(ids, this.top, this.second),
     }
+  }
+
+  /** `predict(f, { explain: false })`'s label and score, written into `out` (an import's path: no object a row); false for no prediction. */
+  predictInto(f: Features, out: LabelScore): boolean {
+    if (this.activeLabels === 0) return false
+    this.score(this.knownIds(f))
+    out.label = this.labels[this.top]
+    out.score = floor3(scoreOf(this.scores, this.logit, this.raw))
+    return true
   }
 
   get exampleCount(): number {
@@ -213,8 +191,13 @@ export class CategoryModel {
     m.docs.set(s.docs)
     for (let l = 0; l < L; l++) if (s.docs[l] > 0) m.activeLabels++
     m.examples = s.examples
-    m.calibration = s.calibration
+    m.setCalibration(s.calibration)
     return m
+  }
+
+  private setCalibration(steps: CalibrationStep[] | null): void {
+    this.calibration = steps
+    this.scores = scoreTable(steps)
   }
 
   /** The held-out table the calibration was fitted on (the isotonic steps); empty when uncalibrated. */
@@ -346,8 +329,8 @@ export class CategoryModel {
     return ids
   }
 
-  /** Log joint per label into `scratch`; top label, runner-up, posterior and log-odds of the top. */
-  private score(ids: number[]): Scored {
+  /** Log joint per label into `scratch`; top label, runner-up, posterior and log-odds of the top into their fields. */
+  private score(ids: number[]): void {
     if (this.stale) this.refresh()
     const n = this.labels.length
     const s = this.scratch
@@ -371,7 +354,10 @@ export class CategoryModel {
     const best = s[top]
     let rest = 0
     for (let l = 0; l < n; l++) if (l !== top) rest += Math.exp(s[l] - best)
-    return { top, second, raw: 1 / (1 + rest), logit: rest === 0 ? Infinity : -Math.log(rest) }
+    this.top = top
+    this.second = second
+    this.raw = 1 / (1 + rest)
+    this.logit = rest === 0 ? Infinity : -Math.log(rest)
   }
 
   /** Higher log joint first; exact ties by label text, so ids (insertion order) never decide. */
@@ -436,8 +422,8 @@ export class CategoryModel {
       for (const e of fold) this.removeEncoded(e)
       for (const e of fold) {
         if (this.activeLabels === 0) break
-        const s = this.score(this.inVocabulary(e.ids))
-        points.push({ logit: s.logit, correct: s.top === e.label })
+        this.score(this.inVocabulary(e.ids))
+        points.push({ logit: this.logit, correct: this.top === e.label })
       }
       for (const e of fold) this.addEncoded(e)
     }

@@ -9,6 +9,7 @@ import { RE2JS, RE2JSException } from 're2js'
 import type { CategorizationRuleRow } from '../../store/schema.js'
 import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
 import { validation } from '../../kernel/errors.js'
+import { mayMatch, requiredLiterals } from './regex-literals.js'
 import { MAX_PATTERN_SIZE, minorBound, parseDecimal, type RuleActions, type RuleConditions } from './rule-schemas.js'
 
 /** Compile a case-insensitive pattern, or say why it cannot be used. */
@@ -50,9 +51,12 @@ export interface CompiledRule {
   readonly descEquals: string | null
   readonly descContains: string | null
   readonly descRegex: RE2JS | null
+  /** Literals the regex needs (./regex-literals.ts): a row without them never runs the engine. */
+  readonly descLiterals: string[][] | null
   readonly merchEquals: string | null
   readonly merchContains: string | null
   readonly merchRegex: RE2JS | null
+  readonly merchLiterals: string[][] | null
   readonly category: string | undefined
   readonly accounting_category: string | undefined
   readonly cash_flow_category: string | undefined
@@ -105,9 +109,11 @@ export function compileRule(id: string, c: RuleConditions, a: RuleActions): Comp
     descEquals: lower(c.description_equals),
     descContains: lower(c.description_contains),
     descRegex: regex(c.description_regex),
+    descLiterals: c.description_regex === undefined ? null : requiredLiterals(c.description_regex),
     merchEquals: lower(c.merchant_equals),
     merchContains: lower(c.merchant_contains),
     merchRegex: regex(c.merchant_regex),
+    merchLiterals: c.merchant_regex === undefined ? null : requiredLiterals(c.merchant_regex),
     category: a.category,
     accounting_category: a.accounting_category,
     cash_flow_category: a.cash_flow_category,
@@ -150,7 +156,7 @@ export function applyRules(rules: readonly CompiledRule[], row: RuleInput): Rule
       if (r.descEquals !== null && desc !== r.descEquals) continue
       if (r.descContains !== null && !desc.includes(r.descContains)) continue
     }
-    if (r.descRegex !== null && !r.descRegex.test(row.description)) continue
+    if (r.descRegex !== null && !(mayMatch(r.descLiterals, row.description) && r.descRegex.test(row.description))) continue
     if (r.merchEquals !== null || r.merchContains !== null || r.merchRegex !== null) {
       if (row.merchant_name == null) continue
       if (r.merchEquals !== null || r.merchContains !== null) {
@@ -158,7 +164,7 @@ export function applyRules(rules: readonly CompiledRule[], row: RuleInput): Rule
         if (r.merchEquals !== null && merch !== r.merchEquals) continue
         if (r.merchContains !== null && !merch.includes(r.merchContains)) continue
       }
-      if (r.merchRegex !== null && !r.merchRegex.test(row.merchant_name)) continue
+      if (r.merchRegex !== null && !(mayMatch(r.merchLiterals, row.merchant_name) && r.merchRegex.test(row.merchant_name))) continue
     }
     let contributed = false
     for (const f of SET_FIELDS) {
