@@ -164,6 +164,20 @@ describe('several rules', () => {
   })
 })
 
+describe('compiled once per process', () => {
+  it('the same rule row gives the same compiled rule; a changed condition or action compiles anew', () => {
+    const r = rule({ description_regex: '^pos .*shell' }, { category: 'Fuel' }, { id: 'fuel' })
+    const [first] = compileRules([r])
+    expect(compileRules([{ ...r, position: 7 }])[0]).toBe(first)
+    const moved = compileRules([{ ...r, conditions: JSON.stringify({ description_regex: '^pos .*bp' }) }])[0]
+    expect(moved).not.toBe(first)
+    expect(applyRules([moved], row({ description: 'POS 12 BP' })).category).toBe('Fuel')
+    expect(applyRules([first], row({ description: 'POS 12 BP' })).category).toBeUndefined()
+    const renamed = compileRules([{ ...r, actions: JSON.stringify({ category: 'Car' }) }])[0]
+    expect(applyRules([renamed], row({ description: 'pos 1 shell' })).category).toBe('Car')
+  })
+})
+
 describe('regex safety and validation', () => {
   it('a pathological pattern on a 50,000-character text finishes fast (linear time)', () => {
     const rules = compileRules([

@@ -57,18 +57,20 @@ async function train(store: Store, companyId: string, version: number): Promise<
     .orderBy('seq', 'desc')
     .limit(MAX_TRAINING_ROWS)
     .execute()
-  const examples: Example[] = []
-  for (const r of rows) {
-    const e = exampleOf(r)
-    if (e) examples.push(e)
+  // Each row is dropped once read: training's cross-validation (its peak) no longer holds them all.
+  let trainedOn = 0
+  function* examples(): Generator<Example> {
+    for (let i = 0; i < rows.length; i++) {
+      const e = exampleOf(rows[i])
+      rows[i] = undefined as never
+      if (!e) continue
+      trainedOn++
+      yield e
+    }
+    rows.length = 0
   }
-  const built = {
-    version,
-    model: CategoryModel.train(examples),
-    trained_at: new Date().toISOString(),
-    trained_on: examples.length,
-    changed: 0,
-  }
+  const model = CategoryModel.train(examples())
+  const built = { version, model, trained_at: new Date().toISOString(), trained_on: trainedOn, changed: 0 }
   // Kept only if no label moved while the rows were read: then it is the model of `version`.
   if ((await getSettings(store.db, companyId)).labels_version === version) await keep(store, companyId, built)
   return built

@@ -122,12 +122,25 @@ export function compileRule(id: string, c: RuleConditions, a: RuleActions): Comp
   }
 }
 
+/** Rules compiled in this process, by id, conditions and actions: an import loads the rules for each batch. */
+const compiled = new Map<string, CompiledRule>()
+const MAX_COMPILED = 4 * 1000
+
 /** The active rules, in position order, each compiled once. */
 export function compileRules(rows: CategorizationRuleRow[]): CompiledRule[] {
   return rows
     .filter((r) => Number(r.is_active) === 1)
     .sort((x, y) => x.position - y.position || (x.id < y.id ? -1 : 1))
-    .map((r) => compileRule(r.id, JSON.parse(r.conditions) as RuleConditions, JSON.parse(r.actions) as RuleActions))
+    .map((r) => {
+      const key = `${r.id}\u0000${r.conditions}\u0000${r.actions}`
+      let c = compiled.get(key)
+      if (!c) {
+        c = compileRule(r.id, JSON.parse(r.conditions) as RuleConditions, JSON.parse(r.actions) as RuleActions)
+        if (compiled.size >= MAX_COMPILED) compiled.clear()
+        compiled.set(key, c)
+      }
+      return c
+    })
 }
 
 /**
