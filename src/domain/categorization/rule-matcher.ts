@@ -1,7 +1,8 @@
 /**
  * Categorization rules, the matcher. `applyRules` runs for every imported row, so everything that
  * can be done once per rule (lower-cased needles, compiled regexes, amount bounds per currency
- * exponent) is done by `compileRules`. Regexes run on RE2 (re2js): linear in the text, never
+ * exponent) is done by `compileRules`, once a process. A row without the literals a regex needs
+ * never reaches it (./regex-literals.ts). Regexes run on RE2 (re2js): linear in the text, never
  * backtracking; patterns are capped in length and in compiled size, so one match costs at most
  * size x text length.
  */
@@ -124,7 +125,8 @@ export function compileRule(id: string, c: RuleConditions, a: RuleActions): Comp
 
 /** Rules compiled in this process, by id, conditions and actions: an import loads the rules for each batch. */
 const compiled = new Map<string, CompiledRule>()
-const MAX_COMPILED = 4 * 1000
+/** A few companies' rules (each keeps at most 1,000); past it the map starts again. */
+const MAX_COMPILED = 4_000
 
 /** The active rules, in position order, each compiled once. */
 export function compileRules(rows: CategorizationRuleRow[]): CompiledRule[] {
