@@ -7,7 +7,8 @@ import type { ApiResult } from '../../src/client/client.js'
 import { AppError } from '../../src/kernel/errors.js'
 import type { RowPage } from '../../src/client/row-pages.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { accountsFor } from '../../src/cli/short-ids.js'
+import { accountByName, accountsFor, namesAccounts, rememberAccounts } from '../../src/cli/short-ids.js'
+import type { Client, TransactionQuery } from '../../src/client/client.js'
 import { amountTotal } from '../../src/cli/totals.js'
 import { addListFilters, listQuery, type ListFilterOptions } from '../../src/cli/tx-filters.js'
 import type { Transaction } from '../../src/domain/schemas.js'
@@ -26,7 +27,10 @@ export function registerList(tx: Command, run: Runner, runF: RunVerb<ListOptions
 export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
   const client = await host.client()
   const query = listQuery(o, host)
-  await accountsFor(host, client, query)
+  // One page's table names its rows' accounts from the page's own answer; --all, and an --account
+  // given by name, read the accounts' list (a start-up of the list alone: docs/performance.md).
+  const namedOnPage = !o.all && namesAccounts(host.printer) && !accountByName(query)
+  if (!namedOnPage) await accountsFor(host, client, query)
   await noteNearCategory(host, client, o.category, 'filter')
   if (o.all) {
     // Progress on a terminal's stderr, unless rows stream to the same terminal (a table is printed at the end).
@@ -76,13 +80,31 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
     await streamList(host.io, host.printer, pages, transactionColumns, amountTotal)
     return 0
   }
-  const page = await client.transactions.list(query)
+  const page = namedOnPage ? await listNamingAccounts(host, client, query) : await client.transactions.list(query)
   await printList(host.io, host.printer, page.data, transactionColumns, { footer: amountTotal(page.data), empty: 'no transactions match' })
   if (page.pagination?.has_more && host.printer.format === 'table') {
     // No total asked: counting every match would make one page cost as much as the whole list.
     note(host.io, host.printer, `showing the first ${page.data.length}: add --all for every row, or --limit N`)
   }
   return 0
+}
+
+/**
+ * A page with the names of its rows' accounts (`include_account_names`); from a server that does not
+ * know it yet (it refuses the parameter), the accounts' list and the page, as before.
+ */
+export async function listNamingAccounts(host: VerbHost, client: Client, query: TransactionQuery): Promise<ApiResult<Transaction[]>> {
+  try {
+    const page = await client.transactions.list({ ...query, include_account_names: true })
+    rememberAccounts(Object.entries(page.accountNames ?? {}).map(([id, name]) => ({ id, name })))
+    return page
+  } catch (e) {
+    const refused =
+      e instanceof AppError && e.code === 'validation_error' && (e.details ?? []).some((d) => d.path === 'include_account_names')
+    if (!refused) throw e
+    await accountsFor(host, client, query)
+    return client.transactions.list(query)
+  }
 }
 
 /**

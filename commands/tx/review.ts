@@ -12,7 +12,6 @@ import type { Client } from '../../src/client/client.js'
 import { amountColumn } from '../../src/cli/columns.js'
 import { showAmount } from '../../src/cli/money.js'
 import { shortId } from '../../src/cli/short-ids.js'
-import { featureWords } from '../../src/domain/categorization/features.js'
 import { note, printList } from '../../src/cli/output.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 import { unitScore, wholeNumber } from '../../src/cli/flags.js'
@@ -99,6 +98,8 @@ async function reviewOneByOne(ctx: ReviewHost, client: Client, limit: number, be
   const known = (await client.categories()).categories
   const counts = { accepted: 0, corrected: 0, skipped: 0 }
   const docs = await candidateDocuments(client)
+  // The model's words load with a review, not with every `tx` command (the group registers this verb).
+  const { featureWords } = await import('../../src/domain/categorization/features.js')
   let cursor: string | undefined
   let seen = 0
   let total = 0
@@ -110,7 +111,7 @@ async function reviewOneByOne(ctx: ReviewHost, client: Client, limit: number, be
       seen++
       // Ask again for the suggestion: the corrections made so far may have changed it.
       const suggestion = seen === 1 ? item.suggestion : await client.categorization.suggestion(item.transaction.id)
-      show(ctx, item, suggestion, seen, total, docs.get(item.transaction.id))
+      show(ctx, item, suggestion, seen, total, featureWords, docs.get(item.transaction.id))
       const choice = await promptSelect(ctx, 'Category', [
         // The score is on the line above, explained; the choice names the category alone.
         ...(suggestion
@@ -159,6 +160,7 @@ function show(
   s: Suggested | null,
   n: number,
   total: number,
+  featureWords: (token: string) => string,
   doc?: { id: string; file: string; score: number },
 ): void {
   const t = item.transaction

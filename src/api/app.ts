@@ -14,6 +14,7 @@ import { requestId } from './middleware/request-id.js'
 import { requireScopes } from './middleware/scopes.js'
 import { recordUsage } from './middleware/usage.js'
 import { router } from './openapi.js'
+import { loadProposedSchema } from './proposed.js'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from './env.js'
 
@@ -133,7 +134,7 @@ export function createApp(deps: AppDeps): App {
     return p
   }
   const loadAll = async () => {
-    await Promise.all(GROUPS.map((_, i) => load(i)))
+    await Promise.all([...GROUPS.map((_, i) => load(i)), loadProposedSchema()])
   }
 
   return {

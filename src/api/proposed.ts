@@ -3,8 +3,26 @@
  * "Approvals"). Apart from the approvals routes, so that a route group that may answer it does not
  * load them (and the code of every step) to describe it.
  */
-import { Proposal } from '../domain/approvals/schemas.js'
+import type { Proposal } from '../domain/approvals/schemas.js'
 import { envelope } from '../domain/schema-common.js'
-import { ok } from './openapi.js'
 
-export const PROPOSED = ok(envelope(Proposal), 'Accepted: the step waits for approval (a proposal)')
+type Described = { 'application/json': { schema: ReturnType<typeof envelope<typeof Proposal>> } }
+let described: Described | undefined
+
+/**
+ * The proposal's schema, for the OpenAPI document alone (a 202 is not checked against it): built
+ * when the document is (app.ts `loadAll`), not with each route group that may answer 202 (a share of a
+ * `tx list`, docs/performance.md "Start-up guards").
+ */
+export async function loadProposedSchema(): Promise<void> {
+  const { Proposal } = await import('../domain/approvals/schemas.js')
+  described ??= { 'application/json': { schema: envelope(Proposal) } }
+}
+
+export const PROPOSED = {
+  description: 'Accepted: the step waits for approval (a proposal)',
+  get content(): Described {
+    if (!described) throw new Error('the 202 answer is described once loadProposedSchema() has run (app.loadAll)')
+    return described
+  },
+}

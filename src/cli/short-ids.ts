@@ -157,6 +157,16 @@ export function rememberAccounts(accounts: ReadonlyArray<{ id: string; name: str
   for (const a of accounts) accountNames.set(a.id, a.name)
 }
 
+/** Whether a list query's --account is a name or a short id (not a whole id): the accounts' list resolves it. */
+export function accountByName(query: { bank_account_id?: unknown }): boolean {
+  return typeof query.bank_account_id === 'string' && !/^[0-9a-f-]{36}$/i.test(query.bank_account_id)
+}
+
+/** Tables, tab-separated rows and CSV name each row's account (JSON has its id alone). */
+export function namesAccounts(printer: Printer): boolean {
+  return printer.format === 'table' || printer.format === 'csv'
+}
+
 /**
  * The --account of a list query as an id (it may be a name or a short id), and the accounts' names
  * remembered for a table, tab-separated rows or CSV (their account column): one list of the accounts serves both.
@@ -167,9 +177,8 @@ export async function accountsFor(
   query: { bank_account_id?: unknown },
   flag = '--account',
 ): Promise<void> {
-  const named = typeof query.bank_account_id === 'string' && !/^[0-9a-f-]{36}$/i.test(query.bank_account_id)
-  // Tables, tab-separated rows and CSV name the account (JSON has its id alone).
-  const table = ctx.printer.format === 'table' || ctx.printer.format === 'csv'
+  const named = accountByName(query)
+  const table = namesAccounts(ctx.printer)
   if (!named && !table) return
   const { data } = await client.accounts.list()
   rememberAccounts(data)

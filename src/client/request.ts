@@ -17,6 +17,8 @@ export interface ApiResult<T> {
   status: number
   data: T
   pagination?: PaginationInfo
+  /** GET /transactions with include_account_names=true: the page's bank accounts, id to name. */
+  accountNames?: Record<string, string>
   headers: Headers
 }
 
@@ -92,10 +94,17 @@ export function envelopeResult<T>(res: Response, json: unknown): ApiResult<T> {
     success?: boolean
     data?: T
     pagination?: PaginationInfo
+    account_names?: Record<string, string>
     error?: { code?: string; message?: string; details?: ErrorDetail[]; request_id?: string }
   }
   if (res.ok && env && env.success === true)
-    return { status: res.status, data: env.data as T, pagination: env.pagination, headers: res.headers }
+    return {
+      status: res.status,
+      data: env.data as T,
+      pagination: env.pagination,
+      ...(env.account_names ? { accountNames: env.account_names } : {}),
+      headers: res.headers,
+    }
   if (env?.error?.code) {
     const retry = res.headers.get('retry-after')
     throw new AppError(env.error.code as ErrorCode, env.error.message ?? `HTTP ${res.status}`, {

@@ -219,6 +219,8 @@ export const TransactionListQuery = z
     limit: z.coerce.number().int().min(1).max(5000).optional(),
     cursor: z.string().max(500).optional(),
     include_total: boolQuery.optional(),
+    // The page's accounts by name beside it (`account_names`): a table names each row's account.
+    include_account_names: boolQuery.optional(),
   })
   .strict()
 export type TransactionListQuery = z.infer<typeof TransactionListQuery>

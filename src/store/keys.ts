@@ -4,7 +4,7 @@
  * given twice, not even after its account is deleted, so a key seen once always names that account.
  */
 import { sql, type Kysely } from 'kysely'
-import { KEY_COUNTERS } from './migrations/index.js'
+import { KEY_COUNTERS } from './migrations/0011_compact_transactions.js'
 import type { Db } from './schema.js'
 
 /** The next key of `table`, inside the caller's write transaction `db`. */

@@ -144,6 +144,32 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       expect(e.details?.[0]?.path).toBe('include_total')
     })
 
+    it("names the page's accounts when asked (include_account_names), to a credential that reads accounts", async () => {
+      const names = Object.fromEntries((await c.accounts.list()).data.map((x) => [x.id, x.name]))
+      const page = await c.transactions.list({ include_account_names: true, limit: 500 })
+      const shown = [...new Set(page.data.map((t) => t.bank_account_id))]
+      expect(shown.sort()).toEqual([a.accountId, account2].sort())
+      expect(page.accountNames).toEqual(Object.fromEntries(shown.map((id) => [id, names[id]])))
+      expect(page.accountNames?.[account2]).toBe('Savings')
+      // The rows' accounts alone; not asked, no names.
+      expect((await c.transactions.list({ bank_account_id: account2, include_account_names: true })).accountNames).toEqual({
+        [account2]: 'Savings',
+      })
+      expect((await c.transactions.list({ q: 'no row says this', include_account_names: true })).accountNames).toEqual({})
+      expect((await c.transactions.list({ limit: 5 })).accountNames).toBeUndefined()
+      // Another company's page names its own accounts only.
+      const other = await h.client({ apiKey: b.key }).transactions.list({ include_account_names: true })
+      expect(Object.keys(other.accountNames ?? {})).not.toContain(a.accountId)
+      // A key that may list transactions but not read the accounts is refused the names, not the rows.
+      const txOnly = await h.client({ token: a.token }).keys.create({ name: 'tx only names', scopes: ['transactions'] })
+      const limited = h.client({ apiKey: txOnly.key })
+      expect((await limited.transactions.list({ limit: 1 })).data).toHaveLength(1)
+      await rejects(limited.transactions.list({ include_account_names: true }), 'forbidden', 403)
+      // The lists of one account's or one statement's rows do not take it.
+      const e = await rejects(c.accounts.transactions(account2, { include_account_names: true }), 'validation_error', 400)
+      expect(e.details?.[0]?.path).toBe('include_account_names')
+    })
+
     it('counts the asked total with the first page: later pages carry it; other filters count again', async () => {
       const first = await c.transactions.list({ limit: 2, tag: 'food', include_total: true })
       expect(first.pagination).toMatchObject({ has_more: true, total: 3 })

@@ -7,7 +7,6 @@ import {
   getBankAccount,
   listBankAccounts,
 } from '../../domain/accounts/bank-accounts.js'
-import { updateBankAccount } from '../../domain/accounts/account-updates.js'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import {
   BankAccount,
@@ -80,14 +79,17 @@ export function bankAccountRoutes(deps: AppDeps) {
         request: { params: IdParam, body: jsonBody(UpdateBankAccountRequest) },
         responses: { 200: ok(envelope(BankAccount)), 400: ERRORS[400], 404: ERRORS[404] },
       }),
-      async (c) =>
-        c.json(
+      async (c) => {
+        // Loaded with the first update, not with each list (a `tx list` table builds this group for the names).
+        const { updateBankAccount } = await import('../../domain/accounts/account-updates.js')
+        return c.json(
           {
             success: true as const,
             data: await updateBankAccount(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()),
           },
           200,
-        ),
+        )
+      },
     )
     .openapi(
       createRoute({
@@ -107,7 +109,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         path: '/api-v1/bank-accounts/{id}/transactions',
         summary: "An account's transactions (the filters of GET /transactions)",
         security: SECURITY,
-        request: { params: IdParam, query: TransactionListQuery.omit({ bank_account_id: true }) },
+        request: { params: IdParam, query: TransactionListQuery.omit({ bank_account_id: true, include_account_names: true }) },
         responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404] },
       }),
       async (c) => {

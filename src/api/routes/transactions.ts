@@ -2,9 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { listTransactions } from '../../domain/transactions/queries.js'
-import { deleteTransaction, getTransactionDetail, updateTransaction } from '../../domain/transactions/updates.js'
-import { createTransaction, storeTransactionBatch, type BulkHint } from '../../domain/transactions/create.js'
-import { createTransactionBatchIdempotent, createTransactionIdempotent } from '../../domain/transactions/create-idempotent.js'
+import { accountNames } from '../../domain/accounts/lookup.js'
+import { AppError } from '../../kernel/errors.js'
+import { acceptedScopes } from '../middleware/scopes.js'
+import type { BulkHint } from '../../domain/transactions/create.js'
 import {
   BatchCreateMinimalResponse,
   BatchCreateRequest,
@@ -23,7 +24,6 @@ import {
   envelope,
   listEnvelope,
 } from '../../domain/schemas.js'
-import { countIntoBatch, runningBatch } from '../../domain/imports/batches.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 import { jsonAnswer } from '../json-answer.js'
@@ -62,6 +62,23 @@ function bulkHint(prefer: string | undefined): BulkHint | undefined {
   return hint.rows === undefined && !hint.end ? undefined : hint
 }
 
+/**
+ * The writes' code (creation, batches, updates) loads with the first write, not with each list: a
+ * `tx list` builds this group too (docs/performance.md, "Start-up guards").
+ */
+const creating = () => import('../../domain/transactions/create.js')
+const creatingOnce = () => import('../../domain/transactions/create-idempotent.js')
+const updating = () => import('../../domain/transactions/updates.js')
+const batches = () => import('../../domain/imports/batches.js')
+
+/** A page of transactions; with `include_account_names=true`, the names of the accounts its rows name. */
+const TransactionPage = listEnvelope(Transaction).extend({
+  account_names: z
+    .record(z.string(), z.string())
+    .optional()
+    .openapi({ description: "with include_account_names=true: each bank account the page's rows name, its id to its name" }),
+})
+
 function replayed(c: Context<AppEnv>, r: { replayed: boolean }): void {
   if (r.replayed) c.header('Idempotent-Replayed', 'true')
 }
@@ -76,11 +93,25 @@ export function transactionRoutes(deps: AppDeps) {
         summary: 'List transactions (filters, sort, keyset cursor)',
         security: SECURITY,
         request: { query: TransactionListQuery },
-        responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+        responses: { 200: ok(TransactionPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => {
-        const page = await listTransactions(store, c.get('actor').companyId, c.req.valid('query'))
-        return jsonAnswer(c, { success: true as const, ...page }, (body) => c.json(body, 200))
+        const q = c.req.valid('query')
+        const actor = c.get('actor')
+        // The names are the bank accounts' own: asked of a credential that may read those.
+        if (q.include_account_names && !acceptedScopes('GET', '/api-v1/bank-accounts').some((s) => actor.scopes.includes(s)))
+          throw new AppError('forbidden', 'include_account_names needs the read scope (the bank accounts are read with it)')
+        const page = await listTransactions(store, actor.companyId, q)
+        const named = q.include_account_names
+          ? {
+              account_names: await accountNames(
+                store,
+                actor.companyId,
+                page.data.map((t) => t.bank_account_id),
+              ),
+            }
+          : {}
+        return jsonAnswer(c, { success: true as const, ...page, ...named }, (body) => c.json(body, 200))
       },
     )
     .openapi(
@@ -103,10 +134,12 @@ export function transactionRoutes(deps: AppDeps) {
       async (c) => {
         const key = c.req.header('idempotency-key')
         if (key !== undefined) {
+          const { createTransactionIdempotent } = await creatingOnce()
           const r = await createTransactionIdempotent(store, c.get('actor'), c.req.valid('json'), key, now(), window)
           replayed(c, r)
           return c.json({ success: true as const, data: r.body }, 201)
         }
+        const { createTransaction } = await creating()
         return c.json(
           { success: true as const, data: await createTransaction(store, c.get('actor'), c.req.valid('json'), now(), window) },
           201,
@@ -170,6 +203,7 @@ export function transactionRoutes(deps: AppDeps) {
         const actor = c.get('actor')
         const { transactions: items, match_statement_lines: match } = c.req.valid('json')
         const batch = c.req.header('x-import-batch')
+        const { countIntoBatch, runningBatch } = await batches()
         if (batch !== undefined) await runningBatch(store, actor.companyId, batch)
         const counted = async <T extends { created: unknown[]; duplicates: unknown[]; errors: unknown[]; matched?: unknown[] }>(r: T) => {
           if (batch !== undefined)
@@ -183,6 +217,7 @@ export function transactionRoutes(deps: AppDeps) {
         }
         const key = c.req.header('idempotency-key')
         if (key !== undefined) {
+          const { createTransactionBatchIdempotent } = await creatingOnce()
           const r = await createTransactionBatchIdempotent(store, actor, items, key, now(), window, match)
           replayed(c, r)
           // A replay created nothing: the first answer was counted.
@@ -193,6 +228,7 @@ export function transactionRoutes(deps: AppDeps) {
         const minimal = prefersMinimal(prefer)
         if (minimal) c.header('Preference-Applied', 'return=minimal')
         const options = { now: now(), window, minimal, bulk: bulkHint(prefer), matchStatementLines: match, importBatch: batch }
+        const { storeTransactionBatch } = await creating()
         return c.json({ success: true as const, data: await counted(await storeTransactionBatch(store, actor, items, options)) }, 201)
       },
     )
@@ -205,8 +241,13 @@ export function transactionRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(TransactionDetail)), 404: ERRORS[404] },
       }),
-      async (c) =>
-        c.json({ success: true as const, data: await getTransactionDetail(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+      async (c) => {
+        const { getTransactionDetail } = await updating()
+        return c.json(
+          { success: true as const, data: await getTransactionDetail(store, c.get('actor').companyId, c.req.valid('param').id) },
+          200,
+        )
+      },
     )
     .openapi(
       createRoute({
@@ -217,14 +258,16 @@ export function transactionRoutes(deps: AppDeps) {
         request: { params: IdParam, body: jsonBody(UpdateTransactionRequest) },
         responses: { 200: ok(envelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) =>
-        c.json(
+      async (c) => {
+        const { updateTransaction } = await updating()
+        return c.json(
           {
             success: true as const,
             data: await updateTransaction(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
           },
           200,
-        ),
+        )
+      },
     )
     .openapi(
       createRoute({
@@ -235,7 +278,9 @@ export function transactionRoutes(deps: AppDeps) {
         request: { params: IdParam },
         responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
       }),
-      async (c) =>
-        c.json({ success: true as const, data: await deleteTransaction(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+      async (c) => {
+        const { deleteTransaction } = await updating()
+        return c.json({ success: true as const, data: await deleteTransaction(store, c.get('actor'), c.req.valid('param').id, now()) }, 200)
+      },
     )
 }

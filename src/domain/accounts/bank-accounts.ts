@@ -6,7 +6,7 @@ import type { Store } from '../../store/store.js'
 import { nextKey } from '../../store/keys.js'
 import type { BankAccountRow, Db } from '../../store/schema.js'
 import type { Actor } from '../actor.js'
-import { AppError, validation, notFound } from '../../kernel/errors.js'
+import { AppError, validation } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { minorToNumber, parseAmount } from '../../kernel/money.js'
 import type { BankAccount, CreateBankAccountRequest, UnconvertedTransactions } from '../schemas.js'
@@ -17,6 +17,7 @@ import { eventRow, recordEvents } from '../events.js'
 import { dropUnusedStatementFiles } from '../statement-files.js'
 import { openingRateOf } from './opening-rate.js'
 import { checkUnlocked, lockDateOf, periodLocked } from './period-lock.js'
+import { findBankAccount } from './lookup.js'
 
 /** An account as the API shows it, from its movement (balances.ts) and what its opening balance holds (opening.ts). */
 export function toBankAccount(row: Omit<BankAccountRow, 'key'>, moved: Balances = NOTHING): BankAccount {
@@ -149,16 +150,7 @@ export async function listBankAccounts(
   return rows.map((r) => toBankAccount(r, moved.get(r.key)))
 }
 
-/** `db` may be an open transaction (its reads must not wait on another connection). */
-export async function findBankAccount(store: Store, companyId: string, id: string, db: Kysely<Db> = store.db): Promise<BankAccountRow> {
-  // Outside a transaction, the store's prepared lookup (every create makes one).
-  const row =
-    db === store.db
-      ? await store.hot.findBankAccount(companyId, id)
-      : await db.selectFrom('bank_accounts').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst()
-  if (!row) throw notFound('bank account')
-  return row
-}
+export { findBankAccount } from './lookup.js'
 
 export async function getBankAccount(store: Store, companyId: string, id: string): Promise<BankAccount> {
   const row = await findBankAccount(store, companyId, id)

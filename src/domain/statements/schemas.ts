@@ -172,5 +172,5 @@ export const StatementListQuery = z
 export type StatementListQuery = z.infer<typeof StatementListQuery>
 
 /** The transaction filters of GET /transactions, within one statement. */
-export const StatementTransactionsQuery = TransactionListQuery.omit({ statement_id: true })
+export const StatementTransactionsQuery = TransactionListQuery.omit({ statement_id: true, include_account_names: true })
 export type StatementTransactionsQuery = z.infer<typeof StatementTransactionsQuery>

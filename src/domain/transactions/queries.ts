@@ -16,7 +16,7 @@ import { parseAmount } from '../../kernel/money.js'
 import { companyKey, toListedTransaction } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
 import type { Transaction, TransactionListQuery } from '../schemas.js'
-import { findBankAccount } from '../accounts/bank-accounts.js'
+import { findBankAccount } from '../accounts/lookup.js'
 
 export const SORTS = ['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at'] as const
 export type Sort = (typeof SORTS)[number]
@@ -45,7 +45,7 @@ function encodeCursor(c: Cursor): string {
 
 /** The filters of a query as one short text: what its total counted. */
 function filterKey(q: TransactionListQuery): string {
-  const { cursor: _c, limit: _l, sort: _s, include_total: _t, ...filters } = q
+  const { cursor: _c, limit: _l, sort: _s, include_total: _t, include_account_names: _n, ...filters } = q
   const entries = Object.entries(filters)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1))

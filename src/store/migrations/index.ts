@@ -8,6 +8,7 @@
  */
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import type { AnyDb, Dialect, MigrationModule } from './common.js'
+import { MIGRATION_COUNT } from './count.js'
 import * as foundation from './0001_foundation.js'
 import * as transactionsComplete from './0002_transactions_complete.js'
 import * as importRefs from './0003_import_refs.js'
@@ -103,6 +104,9 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0044_statement_files', statementFiles],
   ['0045_review_checked', reviewChecked],
 ]
+
+if (MIGRATIONS.length !== MIGRATION_COUNT)
+  throw new Error(`migrations/count.ts says ${MIGRATION_COUNT} migrations and index.ts lists ${MIGRATIONS.length}: make them agree`)
 
 /** Every migration, in order, for one dialect. */
 export function migrations(dialect: Dialect): Record<string, Migration> {

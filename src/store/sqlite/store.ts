@@ -13,7 +13,9 @@ import { TurnTakingSqliteDialect } from './dialect.js'
 import { sqliteSql } from './sql.js'
 import { dialectWrites } from '../writes.js'
 import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
-import { AMOUNT_INDEX, migrate, migrations, transactionIndexes } from '../migrations/index.js'
+import { AMOUNT_INDEX } from '../migrations/0008_amount_index.js'
+import { transactionIndexes } from '../migrations/0011_compact_transactions.js'
+import { MIGRATION_COUNT } from '../migrations/count.js'
 import { type BulkLoadSettings, bulkLoadSettings, SqliteBulkLoad } from './bulk-load.js'
 import { repairDeferredIndexes } from './deferred-indexes.js'
 import type { RefTable } from './ref-table.js'
@@ -108,14 +110,15 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     ),
   })
 
-  const all = migrations('sqlite')
-  const wanted = Object.keys(all).length
-  // Fast path: user_version counts applied migrations, so an up-to-date file skips the migrator.
+  const wanted = MIGRATION_COUNT
+  // Fast path: user_version counts applied migrations, so an up-to-date file skips the migrator (and
+  // does not load the migrations).
   const applied = raw.pragma('user_version', { simple: true }) as number
   if (applied !== wanted) {
     // A migration may change an index that a killed bulk load had set aside: build those first.
     if (applied > 0) repairDeferredIndexes(raw)
-    await migrate(db, all)
+    const { migrate, migrations } = await import('../migrations/index.js')
+    await migrate(db, migrations('sqlite'))
     await health.turns.take(() => unlessLocked(() => raw.pragma(`user_version = ${wanted}`)))
     giveBackFreedSpace(raw)
   }

@@ -4,6 +4,7 @@
  * --limit, json, ndjson, csv and the table, the service's refusal (exit 6), usage errors (exit 2).
  * A terminal's table and progress: test/e2e/tty.test.ts; a reader that goes away: closed-pipe.
  */
+import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tsv } from '../../helpers/cli.js'
 import type { InProcessSandbox } from '../../helpers/in-process-cli.js'
@@ -36,6 +37,27 @@ describe('tx list, in process', () => {
     expect(header).toEqual(['ID', 'DATE', 'DESCRIPTION', 'AMOUNT', 'ACCOUNT', 'CATEGORY', 'STATUS'])
     expect(rows.map((r) => r[0])).toEqual(expected)
     expect(table.stderr).toContain('showing the first 50: add --all')
+  })
+
+  it("names each row's account in a table and CSV, one page or --all (the names ride with the page)", async () => {
+    const names = new Map((await sb.json<Array<{ id: string; name: string }>>(['accounts', 'list', '--json'])).map((x) => [x.id, x.name]))
+    const json = await sb.json<Tx[]>(['tx', 'list', '--json', '--limit', '30'])
+    const wanted = json.map((t) => names.get(t.bank_account_id))
+    expect(new Set(wanted).size).toBeGreaterThan(1)
+    expect(
+      tsv((await sb.ok(['tx', 'list', '--limit', '30'])).stdout)
+        .slice(1)
+        .map((r) => r[4]),
+    ).toEqual(wanted)
+    expect(
+      tsv((await sb.ok(['tx', 'list', '--all', '--limit', '30'])).stdout)
+        .slice(1, 31)
+        .map((r) => r[4]),
+    ).toEqual(wanted)
+    const csv = parse((await sb.ok(['tx', 'list', '--limit', '30', '--output', 'csv'])).stdout, { columns: true }) as Array<
+      Record<string, string>
+    >
+    expect(csv.map((r) => r.account)).toEqual(wanted)
   })
 
   it('says nothing more when the page holds every row', async () => {
