@@ -199,15 +199,18 @@ const PAGE = 5_000
  */
 function foldedCreation(changes: string): string | undefined {
   if (!changes.startsWith('{"created_at":')) return undefined
-  let c: Record<string, { before?: unknown } | undefined>
+  let c: Record<string, unknown>
   try {
     c = JSON.parse(changes)
   } catch {
     return undefined
   }
-  const at = c.created_at?.before
-  const by = c.created_by?.before
-  const via = c.created_via?.before
+  // The flat form holds each value itself, the older one `{ "before": ..., "after": null }`.
+  const flat = typeof c.created_at === 'string'
+  const before = (v: unknown) => (flat ? v : (v as { before?: unknown } | undefined)?.before)
+  const at = before(c.created_at)
+  const by = before(c.created_by)
+  const via = before(c.created_via)
   if (typeof at !== 'string' || typeof by !== 'string' || typeof via !== 'string' || !CREATION_ACTIONS.has(via)) return undefined
   return groupKey(at, by, via)
 }

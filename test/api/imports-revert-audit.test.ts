@@ -3,13 +3,15 @@
  * row, recording its fields and its creation. From it `--as-of` reports still count the rows before
  * the revert (and not those created after the moment), a reverted row's history shows its creation
  * and its deletion, `verify` takes the rows off their writes, and a change of the entry or a
- * reverted row put back by SQL is found.
+ * reverted row put back by SQL is found. The entry's `changes` are flat (each field's value before);
+ * an entry in the older form, `{ "before": ..., "after": null }` a field, reads the same.
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import { findTransaction } from '../../src/domain/transaction-rows.js'
-import { history } from '../../src/domain/transactions/audit.js'
+import { history, readChanges } from '../../src/domain/transactions/audit.js'
+import { entryHash } from '../../src/store/audit-chain.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 const RANGE = { from: '2026-03-01', to: '2026-03-31' }
@@ -87,9 +89,16 @@ describe.each(MATRIX)('the audit trail of a revert over %s on %s', (kind, storeK
     const id = early.rows[0]
     const entries = await entriesOf(id)
     expect(entries.map((e) => e.action)).toEqual(['delete'])
-    const changes = JSON.parse(entries[0].changes) as Record<string, { before: unknown; after: unknown }>
-    expect(Object.keys(changes).slice(0, 3)).toEqual(['created_at', 'created_by', 'created_via'])
+    // Flat: each field's value itself, which readChanges gives as before and after (null).
+    const flat = JSON.parse(entries[0].changes) as Record<string, unknown>
+    expect(Object.keys(flat).slice(0, 3)).toEqual(['created_at', 'created_by', 'created_via'])
+    expect(flat.created_via).toBe('batch_create')
+    expect(entries[0].changes).not.toContain('"before"')
+    const changes = readChanges('delete', entries[0].changes)
+    expect(Object.keys(changes)).toEqual(Object.keys(flat))
     expect(changes.created_via).toEqual({ before: 'batch_create', after: null })
+    expect(['Salary', 'Rent', 'Coffee']).toContain(flat.description)
+    expect(changes.description).toEqual({ before: flat.description, after: null })
     expect(changes.created_by.before).toMatch(/^key:/)
     expect(String(changes.created_at.before) < entries[0].created_at).toBe(true)
 
@@ -121,7 +130,7 @@ describe.each(MATRIX)('the audit trail of a revert over %s on %s', (kind, storeK
       .where('action', '=', 'rows_created')
       .where('created_at', '=', row.created_at)
       .executeTakeFirstOrThrow()
-    expect(JSON.parse(entry.changes).created_at.before).toBe(row.created_at)
+    expect(JSON.parse(entry.changes).created_at).toBe(row.created_at)
     expect((await c.audit.verify()).broken).toBeNull()
     const on = storeKind === 'postgres' ? ' ON transactions' : ''
     for (const t of ['insert', 'update', 'delete']) await sql.raw(`DROP TRIGGER IF EXISTS transactions_lock_${t}${on}`).execute(h.store.db)
@@ -136,10 +145,41 @@ describe.each(MATRIX)('the audit trail of a revert over %s on %s', (kind, storeK
     expect((await c.audit.verify()).broken).toBeNull()
   })
 
+  it('reads an entry in the older form (before and after a field) as the flat one: history, --as-of, verify', async () => {
+    const id = early.rows[1]
+    const [entry] = await entriesOf(id)
+    const trail = await history(h.store.db, a.companyId, id, null)
+    const asOf = String((JSON.parse(entry.changes) as { created_at: string }).created_at)
+    const report = await c.reports.summary({ ...RANGE, as_of: asOf })
+    expect(report.transaction_count).toBeGreaterThan(0)
+    // The entry rewritten as a revert wrote it before 27 November 2026, and the chain hashed again from it.
+    const nested = JSON.stringify(readChanges('delete', entry.changes))
+    expect(nested.startsWith('{"created_at":{"before":')).toBe(true)
+    const later = await h.store.db
+      .selectFrom('audit_entries')
+      .selectAll()
+      .where('company_id', '=', a.companyId)
+      .where('id', '>=', entry.id)
+      .orderBy('id')
+      .execute()
+    let prev = String(later[0].prev_hash)
+    for (const e of later) {
+      const changes = e.id === entry.id ? nested : e.changes
+      const hash = entryHash(prev, { ...e, changes })
+      await h.store.db.updateTable('audit_entries').set({ changes, prev_hash: prev, hash }).where('id', '=', e.id).execute()
+      prev = hash
+    }
+    await h.store.db.updateTable('audit_chain_heads').set({ hash: prev }).where('company_id', '=', a.companyId).execute()
+    expect((await entriesOf(id))[0].changes).toBe(nested)
+    expect(await history(h.store.db, a.companyId, id, null)).toEqual(trail)
+    expect(await c.reports.summary({ ...RANGE, as_of: asOf })).toEqual(report)
+    expect((await c.audit.verify()).broken).toBeNull()
+  })
+
   it('finds a reverted row’s entry changed by SQL (its recorded creation moved)', async () => {
     // (This breaks the company's verify: it is the last test.)
     const [entry] = await entriesOf(early.rows[2])
-    const moved = entry.changes.replace(/"created_at":\{"before":"[^"]+"/, '"created_at":{"before":"2020-01-01T00:00:00.000Z"')
+    const moved = entry.changes.replace(/"created_at":"[^"]+"/, '"created_at":"2020-01-01T00:00:00.000Z"')
     expect(moved).not.toBe(entry.changes)
     await h.store.db.updateTable('audit_entries').set({ changes: moved }).where('id', '=', entry.id).execute()
     const v = await c.audit.verify()

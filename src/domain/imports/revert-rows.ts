@@ -13,9 +13,10 @@ import { companyKey } from '../transaction-rows.js'
 /**
  * Rows a part holds at most: each pass reads, checks and writes this many before the next. From
  * `threadRows` rows, the entries are worked out on a thread of their own (revert-thread.ts), with
- * at most `threadParts` parts sent ahead of the one being written.
+ * at most `threadParts` parts sent ahead of the one being written: enough for the thread to keep
+ * working while this one deletes the rows (docs/performance.md, "Reverting a batch").
  */
-export const revertTuning = { chunkRows: 5000, threadRows: 20_000, threadParts: 3 }
+export const revertTuning = { chunkRows: 5000, threadRows: 20_000, threadParts: 16 }
 
 type Changes = Record<string, { before: unknown; after: unknown }>
 

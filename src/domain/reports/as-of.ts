@@ -15,7 +15,7 @@ import type { TransactionRow } from '../../store/transaction-codec.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { convertMinor, toMinor } from '../../kernel/money.js'
 import { toTransaction } from '../transaction-rows.js'
-import { creationInDeletion, isCreation } from '../transactions/audit.js'
+import { creationInDeletion, isCreation, readChanges } from '../transactions/audit.js'
 import { amountInAccount, type Movement } from '../accounts/balances.js'
 import type { Held, OpeningAccount } from '../accounts/opening.js'
 import { ACCOUNT_UPDATE } from '../accounts/account-updates.js'
@@ -64,7 +64,7 @@ export async function asOfDelta(
   for (const e of later) {
     if (isCreation(e.action) || e.action === ACCOUNT_UPDATE || e.action === ROWS_CREATED) continue
     const list = changed.get(e.transaction_id) ?? []
-    list.push({ action: e.action, changes: JSON.parse(e.changes) })
+    list.push({ action: e.action, changes: readChanges(e.action, e.changes) })
     changed.set(e.transaction_id, list)
   }
   if (changed.size === 0 && newer.length === 0) return []

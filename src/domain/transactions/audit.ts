@@ -75,20 +75,42 @@ export function creationRow(companyId: string, transactionId: string, row: Creat
 }
 
 /**
- * A deleted row's one entry (a revert writes one a row): the `delete` entry with every field, and
- * first its creation (`created_at`, `created_by`, `created_via`, each before and after null), which
- * the entry `creationRow` gives would otherwise record (docs/audit.md, "Rows in the chain").
+ * A deleted row's one entry (a revert writes one a row): the `delete` entry with its creation
+ * (`created_at`, `created_by`, `created_via`), which the entry `creationRow` gives would otherwise
+ * record, then every field. Its `changes` are flat, each field's value before the delete (after is
+ * null for every one), a third of the bytes of `{ "before": ..., "after": null }` each
+ * (docs/audit.md, "Rows in the chain"); `readChanges` gives them back in the usual form.
  */
 export function deletionRow(actor: Actor, transactionId: string, row: Creation, before: Transaction, now: Date): NewAuditEntryRow {
   const created = creationEntry(row)
-  const changes: Changes = created
-    ? {
-        created_at: { before: created.at, after: null },
-        created_by: { before: created.actor, after: null },
-        created_via: { before: created.action, after: null },
-      }
-    : {}
-  return auditRow(actor, 'delete', transactionId, deletedFields(before, changes), now)
+  // Without a creation to record, the usual form (the flat one is told by its `created_at`).
+  if (!created) return auditRow(actor, 'delete', transactionId, deletedFields(before, {}), now)
+  const flat: Record<string, unknown> = { created_at: created.at, created_by: created.actor, created_via: created.action }
+  for (const field of AUDITED) {
+    const b = before[field]
+    if (b !== null && !(typeof b === 'number' && !Number.isFinite(b))) flat[field] = b ?? null
+  }
+  return {
+    company_id: actor.companyId,
+    transaction_id: transactionId,
+    actor: actorId(actor),
+    action: 'delete',
+    changes: JSON.stringify(flat),
+    created_at: now.toISOString(),
+  }
+}
+
+/**
+ * An entry's `changes` as stored, in the usual form (each field's before and after): a `delete`
+ * entry whose `created_at` is a plain value is the flat form deletionRow writes, each value the
+ * field's before, its after null. Every reader of entries takes them through here.
+ */
+export function readChanges(action: string, changes: string): Changes {
+  const c = JSON.parse(changes) as Record<string, unknown>
+  if (action !== 'delete' || typeof c.created_at !== 'string') return c as Changes
+  const out: Changes = {}
+  for (const field in c) out[field] = { before: c[field], after: null }
+  return out
 }
 
 /** The creation a `delete` entry records beside the fields (deletionRow), or undefined for a delete entry without it. */
@@ -143,7 +165,7 @@ export async function history(
     at: r.created_at,
     actor: r.actor,
     action: r.action as AuditAction,
-    changes: JSON.parse(r.changes) as Changes,
+    changes: readChanges(r.action, r.changes),
   }))
   // A row deleted with deletionRow: its creation is in its `delete` entry.
   const created = (creation && creationEntry(creation)) ?? (entries.some((e) => isCreation(e.action)) ? undefined : foldedCreation(entries))
