@@ -2,9 +2,12 @@
  * The store's hot paths (src/store/store.ts, HotPaths), called directly on every dialect: SQLite's
  * prepared statements and PostgreSQL's multi-row statements must keep the same contract.
  */
+import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TX_COLUMNS } from '../../src/store/schema.js'
+import { verifyChain } from '../../src/store/audit-chain.js'
+import { verifyCreations } from '../../src/store/creations.js'
+import { TX_COLUMNS, type NewEventRow } from '../../src/store/schema.js'
 import type { Store } from '../../src/store/store.js'
 import {
   accountKey,
@@ -464,6 +467,70 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const went = new Set([...ia.ids(), ...ib.ids()])
       const refs = new Set([...a, ...b].filter((r) => went.has(r.id)).map((r) => r.import_ref))
       expect(refs.size).toBe(400)
+    })
+
+    // Calls of one turn share a write (SQLite's group commit; PostgreSQL's, postgres/grouped-inserts.ts);
+    // two stores on one database are two processes: their groups queue on the chain's head.
+    it('small calls at once from two stores on one database: each its own rows and event, the chain and creations intact', async () => {
+      const second = await database.open()
+      try {
+        const event = (ids: string[]): NewEventRow => ({
+          id: randomUUID(),
+          company_id: t.companyId,
+          type: 'test.created',
+          object_id: ids[0] ?? null,
+          actor: 'key:contract',
+          created_at: '2026-11-20T10:00:00.000Z',
+          data: JSON.stringify({ ids }),
+          packed_ids: null,
+        })
+        const calls = [store, second].flatMap((s, w) =>
+          Array.from({ length: 6 }, (_, i) => ({
+            s,
+            // Every store's first call takes the same ref, its second twice in the call: once in all.
+            rows: i === 0 ? [txRow(t, { import_ref: 'turn-ref' })] : [txRow(t, { import_ref: `turn-${w}-${i}` }), txRow(t)],
+          })),
+        )
+        const events = new Map<number, string>()
+        const results = await Promise.all(
+          calls.map((c, k) =>
+            c.s.hot.insertTransactions(c.rows, {
+              event: (ins) => {
+                if (!ins.size) return undefined
+                const e = event(ins.ids())
+                events.set(k, e.id)
+                return e
+              },
+            }),
+          ),
+        )
+        const refWent = results.filter((r, k) => calls[k].rows[0].import_ref === 'turn-ref' && r.size === 1)
+        expect(refWent).toHaveLength(1)
+        results.forEach((r, k) => {
+          if (calls[k].rows[0].import_ref !== 'turn-ref') expect(r.ids()).toEqual(calls[k].rows.map((x) => x.id))
+        })
+        const went = results.flatMap((r) => r.ids())
+        expect(went).toHaveLength(1 + 10 * 2)
+        expect(
+          await existingIds(
+            store,
+            calls.flatMap((c) => c.rows.map((r) => r.id)),
+          ),
+        ).toEqual([...went].sort())
+        // An event for each call that wrote, none for the one left out, each with its own rows.
+        expect(events.size).toBe(11)
+        const stored = await store.db
+          .selectFrom('events')
+          .select(['id', 'data'])
+          .where('id', 'in', [...events.values()])
+          .execute()
+        expect(stored).toHaveLength(11)
+        for (const [k, id] of events) expect(JSON.parse(stored.find((e) => e.id === id)!.data).ids).toEqual(results[k].ids())
+        expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
+        expect((await verifyCreations(store.db, store.tx, t.companyId)).broken).toBeNull()
+      } finally {
+        await second.close()
+      }
     })
 
     it('no rows insert nothing and return an empty set', async () => {
