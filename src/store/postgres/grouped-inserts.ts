@@ -13,6 +13,7 @@
  * unique ref index keeps the first of two alike), entries chained as appendAudit chains them.
  */
 import type pg from 'pg'
+import { placeholders } from './params.js'
 import { TX_COLUMNS, type NewAuditEntryRow, type NewEventRow } from '../schema.js'
 import { entryHash, GENESIS } from '../audit-chain.js'
 import { creationEntries } from '../creations.js'
@@ -31,17 +32,6 @@ interface Call {
 const CHUNK = 500
 const TX_INSERT_HEAD = `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES `
 const AUDIT_COLUMNS = 8
-
-/** `($from, …), (…)` for `n` rows of `w` parameters numbered from `from`. */
-function placeholders(n: number, w: number, from = 1): string {
-  const rows: string[] = []
-  for (let r = 0; r < n; r++) {
-    const ps: string[] = []
-    for (let c = 0; c < w; c++) ps.push(`$${from + r * w + c}`)
-    rows.push(`(${ps.join(', ')})`)
-  }
-  return rows.join(', ')
-}
 
 /** The statements' texts by row count: a group's size repeats, and each text is built once. */
 const txInserts = new Map<number, string>()

@@ -159,7 +159,7 @@ class PostgresHotPaths implements HotPaths {
   }
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
-    return insertApiRequests(this.db, rows)
+    return insertApiRequests(this.pool, rows)
   }
 
   stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
