@@ -13,7 +13,7 @@
  * unique ref index keeps the first of two alike), entries chained as appendAudit chains them.
  */
 import type pg from 'pg'
-import { placeholders } from './params.js'
+import { inline, placeholders } from './params.js'
 import { TX_COLUMNS, type NewAuditEntryRow, type NewEventRow } from '../schema.js'
 import { entryHash, GENESIS } from '../audit-chain.js'
 import { creationEntries } from '../creations.js'
@@ -148,17 +148,13 @@ export class GroupedInserts {
     const client = await this.pool.connect()
     let broken: Error | undefined
     try {
-      await client.query('BEGIN')
-      try {
-        const out = await this.statements(client, group)
-        await client.query('COMMIT')
-        return out
-      } catch (err) {
-        await client.query('ROLLBACK').catch((e: Error) => {
-          broken = e
-        })
-        throw err
-      }
+      // statements() begins with its first statement and commits with its last (params.ts, inline).
+      return await this.statements(client, group)
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => {
+        broken = e
+      })
+      throw err
     } finally {
       client.release(broken)
     }
@@ -171,6 +167,14 @@ export class GroupedInserts {
     const ids = new Set<string>()
     const heads = new Map<string, string>()
     const values: unknown[] = new Array(TX_COLUMNS.length)
+    // BEGIN goes with the first statement, in one round trip; its result is the last.
+    let begun = false
+    const send = async <R extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<pg.QueryResult<R>> => {
+      if (begun) return client.query<R>(text, params)
+      begun = true
+      const results = (await client.query(`BEGIN; ${inline(text, params)}`)) as unknown as pg.QueryResult<R>[]
+      return results[results.length - 1]
+    }
     for (let i = 0; i < all.length; i += CHUNK) {
       const part = all.slice(i, i + CHUNK)
       const params: unknown[] = []
@@ -179,13 +183,13 @@ export class GroupedInserts {
         for (const v of values) params.push(v)
       }
       if (i + CHUNK < all.length) {
-        const done = await client.query<{ id: string }>(txInsert(part.length), params)
+        const done = await send<{ id: string }>(txInsert(part.length), params)
         for (const d of done.rows) ids.add(this.codec.idText(d.id))
         continue
       }
       // The last statement locks the heads too: the lock is held from there to the COMMIT.
       params.push(companies)
-      const r = (await client.query<{ ids: string[] | null; heads: string[] | null }>(txInsertLockingHeads(part.length), params)).rows[0]
+      const r = (await send<{ ids: string[] | null; heads: string[] | null }>(txInsertLockingHeads(part.length), params)).rows[0]
       for (const id of r.ids ?? []) ids.add(this.codec.idText(id))
       for (const h of r.heads ?? []) heads.set(h.slice(0, h.lastIndexOf(':')), h.slice(h.lastIndexOf(':') + 1))
     }
@@ -217,13 +221,12 @@ export class GroupedInserts {
     if (only !== undefined && entries.get(only)!.length <= CHUNK && events.every((e) => e.company_id === only)) {
       const list = entries.get(only)!
       const params = this.chainParams(only, await this.head(client, only, heads), list)
-      if (!events.length) await client.query(chainInsert(list.length), params)
-      else {
-        for (const e of events)
-          params.push(e.id, e.company_id, e.type, e.object_id ?? null, e.actor, e.created_at, e.data, e.packed_ids ?? null)
-        await client.query(chainWithEvents(list.length, events.length), params)
-        eventsWritten()
-      }
+      for (const e of events)
+        params.push(e.id, e.company_id, e.type, e.object_id ?? null, e.actor, e.created_at, e.data, e.packed_ids ?? null)
+      const text = events.length ? chainWithEvents(list.length, events.length) : chainInsert(list.length)
+      // With the COMMIT, in one round trip.
+      await client.query(`${inline(text, params)}; COMMIT`)
+      if (events.length) eventsWritten()
       return outcomes
     }
     // Companies in a fixed order, so that two groups never wait on each other.
@@ -238,6 +241,7 @@ export class GroupedInserts {
       }
     }
     if (events.length) await insertEventsPg(client, events)
+    await client.query('COMMIT')
     return outcomes
   }
 

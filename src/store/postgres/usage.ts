@@ -1,10 +1,10 @@
 /**
- * Usage records on PostgreSQL in one transaction of four round trips: BEGIN with the lock; every
- * key's count in one statement; the records, totals and periods in one; COMMIT. Each round trip
- * costs finctl a socket write and a parse (docs/performance.md, "Where a POST's time goes").
+ * Usage records on PostgreSQL in one transaction of two round trips: BEGIN, the lock and every key's
+ * count; then the records, totals and periods with the COMMIT. Each round trip costs finctl a socket
+ * write and a parse (docs/performance.md, "Where a POST's time goes").
  */
 import type pg from 'pg'
-import { placeholders } from './params.js'
+import { inline, placeholders } from './params.js'
 import { numbered, usagePerGroup, usagePerKey, usagePerPeriod } from '../api-usage.js'
 import type { NewApiRequestRow } from '../schema.js'
 
@@ -38,13 +38,11 @@ export async function insertApiRequests(pool: pg.Pool, rows: NewApiRequestRow[])
   let broken: Error | undefined
   try {
     try {
-      await client.query(BEGIN_LOCKED)
       const keys = [...perKey.keys()]
-      const counted = await client.query<{ id: string; seq: string | number }>(BUMP, [
-        keys,
-        keys.map((k) => perKey.get(k)!.n),
-        keys.map((k) => perKey.get(k)!.last),
-      ])
+      const bump = inline(BUMP, [keys, keys.map((k) => perKey.get(k)!.n), keys.map((k) => perKey.get(k)!.last)])
+      // BEGIN, the lock and the counts in one round trip: the counts are its last result.
+      const results = (await client.query(`${BEGIN_LOCKED}; ${bump}`)) as unknown as pg.QueryResult<{ id: string; seq: string | number }>[]
+      const counted = results[results.length - 1]
       const numberedRows = numbered(rows, new Map(counted.rows.map((r) => [r.id, Number(r.seq)])))
       for (let i = 0; i < numberedRows.length; i += CHUNK) {
         const part = numberedRows.slice(i, i + CHUNK)
@@ -79,9 +77,10 @@ export async function insertApiRequests(pool: pg.Pool, rows: NewApiRequestRow[])
             'ON CONFLICT (key_id, period) DO UPDATE SET requests = api_key_usage_periods.requests + excluded.requests) ' +
             text
         }
-        await client.query(text, params)
+        // The last with the COMMIT, in one round trip.
+        if (i + CHUNK >= numberedRows.length) await client.query(`${inline(text, params)}; COMMIT`)
+        else await client.query(text, params)
       }
-      await client.query('COMMIT')
     } catch (err) {
       await client.query('ROLLBACK').catch((e: Error) => {
         broken = e
