@@ -104,6 +104,28 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
     })
   })
 
+  describe('findBankAccountAndLock', () => {
+    it("finds the account as findBankAccount does, with the company's lock date", async () => {
+      const c = await seedTenant(store, 'Locking')
+      expect(await store.hot.findBankAccountAndLock(c.companyId, c.accountId)).toEqual({
+        account: await store.hot.findBankAccount(c.companyId, c.accountId),
+        lockDate: null,
+      })
+      await store.db.updateTable('companies').set({ lock_date: '2026-09-30' }).where('id', '=', c.companyId).execute()
+      const found = await store.hot.findBankAccountAndLock(c.companyId, c.accountId)
+      expect(found.lockDate).toBe('2026-09-30')
+      expect(found.account?.id).toBe(c.accountId)
+    })
+
+    it("finds no account of another company, nor an unknown one; the lock date is the asking company's", async () => {
+      const c = await seedTenant(store, 'Locked')
+      await store.db.updateTable('companies').set({ lock_date: '2026-08-31' }).where('id', '=', c.companyId).execute()
+      expect(await store.hot.findBankAccountAndLock(c.companyId, t.accountId)).toEqual({ account: undefined, lockDate: '2026-08-31' })
+      expect(await store.hot.findBankAccountAndLock(t.companyId, c.accountId)).toEqual({ account: undefined, lockDate: null })
+      expect(await store.hot.findBankAccountAndLock('no-such-company', c.accountId)).toEqual({ account: undefined, lockDate: null })
+    })
+  })
+
   describe('takeRateLimit', () => {
     const take = (keyId: string, minuteWindow: number, dayWindow: number, perMinute: number, perDay: number) =>
       store.hot.takeRateLimit({ keyId, minuteWindow, dayWindow, perMinute, perDay })

@@ -132,6 +132,9 @@ export function redactUrl(url: string): string {
 
 const KEY_BY_HASH = 'SELECT * FROM api_keys WHERE key_hash = $1'
 const ACCOUNT_BY_ID = 'SELECT * FROM bank_accounts WHERE id = $1 AND company_id = $2'
+// The company's row, the account's columns (all null when it is not the company's) beside it.
+const ACCOUNT_AND_LOCK =
+  'SELECT a.*, c.lock_date AS finctl_lock_date FROM companies c LEFT JOIN bank_accounts a ON a.id = $1 AND a.company_id = c.id WHERE c.id = $2'
 
 class PostgresHotPaths implements HotPaths {
   private readonly statistics: TransactionStatistics
@@ -152,6 +155,13 @@ class PostgresHotPaths implements HotPaths {
 
   async findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
     return (await this.pool.query<BankAccountRow>(ACCOUNT_BY_ID, [id, companyId])).rows[0]
+  }
+
+  async findBankAccountAndLock(companyId: string, id: string): Promise<{ account: BankAccountRow | undefined; lockDate: string | null }> {
+    const row = (await this.pool.query<BankAccountRow & { finctl_lock_date: string | null }>(ACCOUNT_AND_LOCK, [id, companyId])).rows[0]
+    if (!row) return { account: undefined, lockDate: null }
+    const { finctl_lock_date: lockDate, ...account } = row
+    return { account: account.id === null ? undefined : account, lockDate }
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
