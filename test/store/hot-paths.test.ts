@@ -71,6 +71,18 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(await store.hot.findKeyByHash('hash-nobody')).toBeUndefined()
       expect(await store.hot.findKeyByHash(t.keyHash.toUpperCase())).toBeUndefined()
     })
+
+    // PostgreSQL reads the lookups made at once in one statement (postgres/batched-reads.ts).
+    it('lookups at once each find their own key, a key looked up twice its own copy, an unknown hash nothing', async () => {
+      const a = await addKey(store, t.companyId)
+      const b = await addKey(store, t.companyId)
+      const found = await Promise.all([`hash-${a}`, `hash-${b}`, 'hash-nobody', `hash-${a}`].map((h) => store.hot.findKeyByHash(h)))
+      expect(found.map((r) => r?.id)).toEqual([a, b, undefined, a])
+      expect(found[0]).not.toBe(found[3])
+      // A read begun after a change sees it.
+      await store.db.updateTable('api_keys').set({ revoked_at: '2026-11-21T00:00:00.000Z' }).where('id', '=', b).execute()
+      expect((await store.hot.findKeyByHash(`hash-${b}`))?.revoked_at).toBe('2026-11-21T00:00:00.000Z')
+    })
   })
 
   describe('findBankAccount', () => {

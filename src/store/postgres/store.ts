@@ -7,6 +7,7 @@ import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMeta
 import { migrate, migrations } from '../migrations/index.js'
 import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
 import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
+import { BatchedReads } from './batched-reads.js'
 import { GroupedInserts } from './grouped-inserts.js'
 import { takeRateLimit } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
@@ -130,7 +131,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-const KEY_BY_HASH = 'SELECT * FROM api_keys WHERE key_hash = $1'
+const KEYS_BY_HASH = 'SELECT * FROM api_keys WHERE key_hash = ANY($1::text[])'
 const ACCOUNT_BY_ID = 'SELECT * FROM bank_accounts WHERE id = $1 AND company_id = $2'
 // The company's row, the account's columns (all null when it is not the company's) beside it.
 const ACCOUNT_AND_LOCK =
@@ -139,6 +140,7 @@ const ACCOUNT_AND_LOCK =
 class PostgresHotPaths implements HotPaths {
   private readonly statistics: TransactionStatistics
   private readonly grouped: GroupedInserts
+  private readonly keys: BatchedReads<ApiKeyRow>
   constructor(
     private readonly db: Kysely<Db>,
     private readonly pool: pg.Pool,
@@ -146,11 +148,17 @@ class PostgresHotPaths implements HotPaths {
   ) {
     this.statistics = new TransactionStatistics(db)
     this.grouped = new GroupedInserts(pool, codec)
+    this.keys = new BatchedReads(async (hashes) => {
+      const rows = (await pool.query<ApiKeyRow>(KEYS_BY_HASH, [hashes])).rows
+      return new Map(rows.map((r) => [r.key_hash, r]))
+    })
   }
 
   // Every request's statements as fixed texts on the pool: no query built and compiled a call.
   async findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
-    return (await this.pool.query<ApiKeyRow>(KEY_BY_HASH, [hash])).rows[0]
+    // Each caller its own row: two requests of one key may share a read.
+    const row = await this.keys.get(hash)
+    return row && { ...row }
   }
 
   async findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
