@@ -110,16 +110,14 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     ),
   })
 
-  const wanted = MIGRATION_COUNT
-  // Fast path: user_version counts applied migrations, so an up-to-date file skips the migrator (and
-  // does not load the migrations).
+  // Fast path: user_version counts applied migrations, so an up-to-date file skips the migrator and its modules.
   const applied = raw.pragma('user_version', { simple: true }) as number
-  if (applied !== wanted) {
+  if (applied !== MIGRATION_COUNT) {
     // A migration may change an index that a killed bulk load had set aside: build those first.
     if (applied > 0) repairDeferredIndexes(raw)
     const { migrate, migrations } = await import('../migrations/index.js')
     await migrate(db, migrations('sqlite'))
-    await health.turns.take(() => unlessLocked(() => raw.pragma(`user_version = ${wanted}`)))
+    await health.turns.take(() => unlessLocked(() => raw.pragma(`user_version = ${MIGRATION_COUNT}`)))
     giveBackFreedSpace(raw)
   }
 
