@@ -10,5 +10,5 @@ export const postgresSql: DialectSql = {
   // Its planner picks the partial index from the WHERE clause by itself.
   indexedBy: () => sql``,
   // node-postgres sends a JavaScript array as one array parameter.
-  inTexts: (column: string, texts: readonly string[]) => sql<boolean>`${sql.ref(column)} = ANY(${[...texts]}::text[])`,
+  inTexts: (column: string, texts: readonly string[]) => sql<boolean>`${sql.ref(column)} = any(${[...texts]}::text[])`,
 }

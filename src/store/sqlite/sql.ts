@@ -12,5 +12,5 @@ export const sqliteSql: DialectSql = {
   indexedBy: (index: string) => sql`INDEXED BY ${sql.id(index)}`,
   // The list as JSON text: SQLite's json_each reads it back as rows, each looked up through the index.
   inTexts: (column: string, texts: readonly string[]) =>
-    sql<boolean>`${sql.ref(column)} IN (SELECT value FROM json_each(${JSON.stringify(texts)}))`,
+    sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(texts)}))`,
 }
