@@ -91,6 +91,9 @@ const { values: flags } = parseArgs({
     'revert-against': { type: 'string' },
     'revert-no-again': { type: 'boolean', default: false },
     'cli-against': { type: 'string' },
+    'review-sizes': { type: 'string' },
+    'review-rounds': { type: 'string' },
+    'review-against': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -102,6 +105,8 @@ if (flags.help) {
       "  --revert-sizes 100000,1000000, --revert-rounds N: the revert section's sizes and rounds\n" +
       '  --smoke: every section once on tiny data (CI: each section must run without an error)\n' +
       "  --revert-against DIR: also run another built checkout's revert, round by round in alternating order\n" +
+      '  --review-sizes 100000,1000000 [--review-rounds N] [--review-against DIR]: section import runs only the\n' +
+      "    review + apply figure at these sizes; DIR: another built checkout's rounds beside this one's, alternating\n" +
       "  --cli-against DIR: time another built checkout's start-up in the same rotation; with --check, each command\n" +
       '    more than 10% slower than that build fails the run (instead of the ratios to node -e 0)\n',
   )
@@ -561,9 +566,16 @@ async function importSection(): Promise<void> {
   log(
     `\n== 5. CSV import (${c.sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} rows; embedded and remote) vs csv-parse alone and csv-parse + plain inserts ==`,
   )
+  const { runReviewFigure } = await import('./lib/import-review.js')
+  if (flags['review-sizes']) {
+    const against = flags['review-against'] ? resolve(flags['review-against']) : undefined
+    const rounds = flags['review-rounds'] ? Number(flags['review-rounds']) : c.ceilingRuns
+    for (const rows of flags['review-sizes'].split(',').map(Number))
+      collect(`import-review-${rows}`, await runReviewFigure(root, { rows, rounds, against }, log))
+    return
+  }
   const { runImportSection } = await import('./lib/import.js')
   collect('import', await runImportSection(root, c, log))
-  const { runReviewFigure } = await import('./lib/import-review.js')
   collect('import-review', await runReviewFigure(root, { rows: c.sizes[0], rounds: c.ceilingRuns }, log))
 }
 

@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { makeTempDir } from './children.js'
 import { writeCsv } from './import.js'
@@ -45,57 +46,84 @@ function finctl(
   return { seconds, cpu, out: JSON.parse(r.stdout) as Record<string, unknown> }
 }
 
+/** One round of one build: a direct import, then --review and apply, each into a fresh database. */
+interface Round {
+  direct: number
+  review: number
+  apply: number
+  cpu: { direct?: number; review?: number; apply?: number }
+}
+
+function round(root: string, file: string, rows: number, log: (l: string) => void): Round {
+  const d = prepareFinctl(root, log)
+  const env = (s: typeof d) => ({ ...s.env, FINCTL_API_KEY: s.apiKey })
+  const plain = finctl(root, env(d), d.configDir, ['tx', 'import', file, '--account', d.accountId, '--no-progress'])
+  if (plain.out.created !== rows) throw new Error(`the direct import created ${String(plain.out.created)} of ${rows} rows`)
+  const r = prepareFinctl(root, log)
+  const staged = finctl(root, env(r), r.configDir, ['tx', 'import', file, '--account', r.accountId, '--review', '--no-progress'])
+  const pending = (staged.out.review as { pending?: number } | undefined)?.pending
+  if (pending !== rows) throw new Error(`the review kept ${String(pending)} of ${rows} rows pending`)
+  const applied = finctl(root, env(r), r.configDir, ['imports', 'apply', String(staged.out.batch_id)])
+  const created = (applied.out.applied as { created?: number }).created
+  if (created !== rows) throw new Error(`imports apply created ${String(created)} of ${rows} rows`)
+  rmSync(d.configDir, { recursive: true, force: true })
+  rmSync(r.configDir, { recursive: true, force: true })
+  return {
+    direct: plain.seconds,
+    review: staged.seconds,
+    apply: applied.seconds,
+    cpu: { direct: plain.cpu, review: staged.cpu, apply: applied.cpu },
+  }
+}
+
+/**
+ * `o.against`: another built checkout, its round beside this build's in every round, the order
+ * alternating round by round (A/B in the same minutes of a shared machine).
+ */
 export async function runReviewFigure(
   root: string,
-  o: { rows: number; rounds: number },
+  o: { rows: number; rounds: number; against?: string },
   log: (l: string) => void,
 ): Promise<{ figures: Figure[]; lines: string[]; extra: unknown }> {
   const dir = makeTempDir('import-review')
   const file = join(dir, `review-${o.rows}.csv`)
   writeCsv(file, o.rows)
   const label = o.rows >= 1_000_000 ? `${o.rows / 1_000_000}M` : `${o.rows / 1000}k`
-  const direct: number[] = []
-  const review: number[] = []
-  const apply: number[] = []
-  const cpu: Array<{ direct?: number; review?: number; apply?: number }> = []
+  const builds = o.against ? [root, o.against] : [root]
+  const rounds = new Map<string, Round[]>(builds.map((b) => [b, []]))
+  const c = (x?: number) => (x === undefined ? '' : ` (CPU ${x.toFixed(1)} s)`)
   for (let i = 0; i < o.rounds; i++) {
-    const d = prepareFinctl(root, log)
-    const env = (s: typeof d) => ({ ...s.env, FINCTL_API_KEY: s.apiKey })
-    const plain = finctl(root, env(d), d.configDir, ['tx', 'import', file, '--account', d.accountId, '--no-progress'])
-    if (plain.out.created !== o.rows) throw new Error(`the direct import created ${String(plain.out.created)} of ${o.rows} rows`)
-    direct.push(plain.seconds)
-    const r = prepareFinctl(root, log)
-    const staged = finctl(root, env(r), r.configDir, ['tx', 'import', file, '--account', r.accountId, '--review', '--no-progress'])
-    const pending = (staged.out.review as { pending?: number } | undefined)?.pending
-    if (pending !== o.rows) throw new Error(`the review kept ${String(pending)} of ${o.rows} rows pending`)
-    const applied = finctl(root, env(r), r.configDir, ['imports', 'apply', String(staged.out.batch_id)])
-    const created = (applied.out.applied as { created?: number }).created
-    if (created !== o.rows) throw new Error(`imports apply created ${String(created)} of ${o.rows} rows`)
-    review.push(staged.seconds)
-    apply.push(applied.seconds)
-    cpu.push({ direct: plain.cpu, review: staged.cpu, apply: applied.cpu })
-    const c = (x?: number) => (x === undefined ? '' : ` (CPU ${x.toFixed(1)} s)`)
-    log(
-      `import review ${label}: direct ${plain.seconds.toFixed(1)} s${c(plain.cpu)}; --review ${staged.seconds.toFixed(1)} s${c(staged.cpu)} + apply ${applied.seconds.toFixed(1)} s${c(applied.cpu)}`,
-    )
+    for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
+      const x = round(b, file, o.rows, log)
+      rounds.get(b)!.push(x)
+      const both = x.review + x.apply
+      const cpuBoth = (x.cpu.review ?? Number.NaN) + (x.cpu.apply ?? Number.NaN)
+      log(
+        `import review ${label}${b === root ? '' : ` [${b}]`}: direct ${x.direct.toFixed(1)} s${c(x.cpu.direct)}; --review ${x.review.toFixed(1)} s${c(x.cpu.review)} + apply ${x.apply.toFixed(1)} s${c(x.cpu.apply)}; both / direct ${(both / x.direct).toFixed(2)}x wall, ${(cpuBoth / (x.cpu.direct ?? Number.NaN)).toFixed(2)}x CPU; load ${loadavg()[0].toFixed(1)}`,
+      )
+    }
   }
-  const both = review.map((s, i) => s + apply[i])
+  rmSync(dir, { recursive: true, force: true })
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  return {
-    figures: [
+  const figures: Figure[] = []
+  const lines: string[] = []
+  for (const b of builds) {
+    const rs = rounds.get(b)!
+    const of = b === root ? '' : ` (${b})`
+    figures.push(
       makeFigure({
-        id: `import.review.${label}`,
-        label: `tx import --review + imports apply, ${label} rows, embedded`,
+        id: `import.review.${label}${b === root ? '' : '.against'}`,
+        label: `tx import --review + imports apply, ${label} rows, embedded${of}`,
         unit: 's',
         spread: 'min-max',
-        value: both,
+        value: rs.map((x) => x.review + x.apply),
         baselineLabel: 'tx import (direct)',
-        baseline: direct,
+        baseline: rs.map((x) => x.direct),
       }),
-    ],
-    lines: [
-      `import review ${label}: median --review ${med(review).toFixed(1)} s, apply ${med(apply).toFixed(1)} s, direct import ${med(direct).toFixed(1)} s (${o.rounds} alternating rounds)`,
-    ],
-    extra: { rows: o.rows, direct, review, apply, cpu },
+    )
+    lines.push(
+      `import review ${label}${of}: median --review ${med(rs.map((x) => x.review)).toFixed(1)} s, apply ${med(rs.map((x) => x.apply)).toFixed(1)} s, direct import ${med(rs.map((x) => x.direct)).toFixed(1)} s; both / direct ${med(rs.map((x) => (x.review + x.apply) / x.direct)).toFixed(2)}x wall, ${med(rs.map((x) => ((x.cpu.review ?? Number.NaN) + (x.cpu.apply ?? Number.NaN)) / (x.cpu.direct ?? Number.NaN))).toFixed(2)}x CPU (${o.rounds} rounds${o.against ? ', builds alternating' : ''})`,
+    )
   }
+  return { figures, lines, extra: { rows: o.rows, builds: Object.fromEntries(rounds) } }
 }

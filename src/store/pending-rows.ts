@@ -45,11 +45,48 @@ export async function insertPendingRows(trx: Kysely<Db>, batchId: string, rows: 
 
 export const INSERT_PENDING_ROW = 'INSERT INTO import_pending_rows (batch_id, line, body) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'
 
-/** The same on SQLite's raw connection, one prepared statement a row, inside the open transaction. */
-export function insertPendingRowsSync(
-  insert: { run(batchId: string, line: number, body: string): unknown },
-  batchId: string,
-  rows: readonly PendingRowValues[],
-): void {
-  for (const r of rows) insert.run(batchId, r.line, r.body)
+/**
+ * Rows one SQLite statement of INSERT_PENDING_ROWS carries: a statement a row cost twice the
+ * processor time of one a hundred rows (docs/performance.md, "Review before it lands").
+ */
+export const PENDING_ROWS_PER_STATEMENT = 100
+
+/** PENDING_ROWS_PER_STATEMENT rows in one statement; a line already there keeps its row, as above. */
+export const INSERT_PENDING_ROWS = `INSERT INTO import_pending_rows (batch_id, line, body) VALUES ${Array(PENDING_ROWS_PER_STATEMENT)
+  .fill('(?, ?, ?)')
+  .join(', ')} ON CONFLICT DO NOTHING`
+
+interface Run {
+  run(...params: unknown[]): unknown
+}
+
+/** SQLite's prepared statements of a stage: the review's row, a row, PENDING_ROWS_PER_STATEMENT rows. */
+export interface PendingStatements {
+  review: Run
+  one: Run
+  many: Run
+}
+
+export function pendingStatements(prepare: (sql: string) => Run): PendingStatements {
+  return { review: prepare(INSERT_REVIEW), one: prepare(INSERT_PENDING_ROW), many: prepare(INSERT_PENDING_ROWS) }
+}
+
+/**
+ * The same on SQLite's raw connection, inside the open transaction: whole groups through `many`
+ * (INSERT_PENDING_ROWS), the rest a row at a time through `one` (INSERT_PENDING_ROW), in line order.
+ */
+export function insertPendingRowsSync(statements: PendingStatements, batchId: string, rows: readonly PendingRowValues[]): void {
+  const n = PENDING_ROWS_PER_STATEMENT
+  const whole = rows.length - (rows.length % n)
+  const params: unknown[] = new Array(3 * n)
+  for (let i = 0; i < whole; i += n) {
+    for (let j = 0; j < n; j++) {
+      const r = rows[i + j]
+      params[3 * j] = batchId
+      params[3 * j + 1] = r.line
+      params[3 * j + 2] = r.body
+    }
+    statements.many.run(params)
+  }
+  for (let i = whole; i < rows.length; i++) statements.one.run(batchId, rows[i].line, rows[i].body)
 }

@@ -162,6 +162,11 @@ export interface DialectSql {
   idEndsWith(hex: string): RawBuilder<boolean>
   /** After a table in FROM: read it through this index, where the planner needs telling (SQLite). */
   indexedBy(index: string): RawBuilder<unknown>
+  /**
+   * The column named `column` is one of `texts`, the list bound as one parameter: one statement of thousands of refs
+   * instead of one of 500 placeholders, prepared again each time (docs/performance.md, "Review before it lands").
+   */
+  inTexts(column: string, texts: readonly string[]): RawBuilder<boolean>
 }
 
 /** Writes inside a write transaction that each dialect does its own way (writes.ts). */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyChain } from '../../src/store/audit-chain.js'
 import { verifyCreations } from '../../src/store/creations.js'
 import { TX_COLUMNS, type NewEventRow } from '../../src/store/schema.js'
+import { PENDING_ROWS_PER_STATEMENT } from '../../src/store/pending-rows.js'
 import type { Store } from '../../src/store/store.js'
 import {
   accountKey,
@@ -622,6 +623,47 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         const { rows: sync } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(store.db)
         expect(sync[0].synchronous).toBe(2)
       }
+    })
+
+    it('keeps every row of a stage longer than a statement holds, in line order, a retried line its first row', async () => {
+      const id = crypto.randomUUID()
+      await store.db
+        .insertInto('import_batches')
+        .values({
+          id,
+          company_id: t.companyId,
+          kind: 'csv',
+          bank_account_id: t.accountId,
+          statement_id: null,
+          file_name: 'long.csv',
+          file_sha256: null,
+          options: '{"review":true}',
+          actor: 'user:owner',
+          state: 'running',
+          read_rows: null,
+          created_at: '2026-11-20T10:00:00.000Z',
+          finished_at: null,
+          reverted_at: null,
+          reverted_by: null,
+        })
+        .execute()
+      const review = { batch_id: id, company_id: t.companyId, expires_at: '2026-11-27T10:00:00.000Z', checked_shape: 1 }
+      // Two whole statements and a rest (PENDING_ROWS_PER_STATEMENT rows a statement), then a retry
+      // of lines 150-349 (across both) with new bodies and lines 351-400 new.
+      const first = Array.from({ length: 2 * PENDING_ROWS_PER_STATEMENT + 49 }, (_, i) => ({ line: i + 2, body: `{"n":${i + 2}}` }))
+      await store.hot.stagePendingRows(review, first)
+      const again = Array.from({ length: 251 }, (_, i) => ({ line: i + 150, body: `{"again":${i + 150}}` }))
+      await store.hot.stagePendingRows(review, again)
+      const rows = await store.db
+        .selectFrom('import_pending_rows')
+        .select(['line', 'body'])
+        .where('batch_id', '=', id)
+        .orderBy('line')
+        .execute()
+      expect(rows.length).toBe(399)
+      expect(rows.map((r) => [Number(r.line), r.body])).toEqual(
+        Array.from({ length: 399 }, (_, i) => [i + 2, i + 2 <= 250 ? `{"n":${i + 2}}` : `{"again":${i + 2}}`]),
+      )
     })
   })
 })

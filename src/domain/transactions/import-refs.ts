@@ -5,6 +5,9 @@ import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { type NewTransactionRow, refKey } from '../../store/transaction-codec.js'
 
+/** Refs looked up a query: a review's or an import's batch of 5,000 in one (the list is one parameter). */
+const REFS_A_QUERY = 5000
+
 /** The existing transaction an import_ref names (for duplicate reports), keyed `account_key NUL import_ref`. */
 export async function existingByRef(store: Store, db: Kysely<Db>, rows: NewTransactionRow[]): Promise<Map<string, string>> {
   const byAccount = new Map<number, string[]>()
@@ -16,12 +19,12 @@ export async function existingByRef(store: Store, db: Kysely<Db>, rows: NewTrans
   }
   const out = new Map<string, string>()
   for (const [account, refs] of byAccount) {
-    for (let i = 0; i < refs.length; i += 500) {
+    for (let i = 0; i < refs.length; i += REFS_A_QUERY) {
       const found = await db
         .selectFrom('transactions')
         .select(['id', 'import_ref'])
         .where('account_key', '=', account)
-        .where('import_ref', 'in', refs.slice(i, i + 500))
+        .where(store.sql.inTexts('import_ref', refs.slice(i, i + REFS_A_QUERY)))
         .execute()
       for (const f of found) out.set(refKey(account, f.import_ref), store.tx.idText(f.id))
     }

@@ -9,4 +9,6 @@ export const postgresSql: DialectSql = {
   idEndsWith: (hex: string) => sql<boolean>`replace(transactions.id::text, '-', '') LIKE ${`%${hex}`}`,
   // Its planner picks the partial index from the WHERE clause by itself.
   indexedBy: () => sql``,
+  // node-postgres sends a JavaScript array as one array parameter.
+  inTexts: (column: string, texts: readonly string[]) => sql<boolean>`${sql.ref(column)} = any(${[...texts]}::text[])`,
 }

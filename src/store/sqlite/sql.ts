@@ -10,4 +10,7 @@ export const sqliteSql: DialectSql = {
   // Ids are stored as 16 bytes; hex() writes them in upper case.
   idEndsWith: (hex: string) => sql<boolean>`hex(transactions.id) LIKE ${`%${hex.toUpperCase()}`}`,
   indexedBy: (index: string) => sql`INDEXED BY ${sql.id(index)}`,
+  // The list as JSON text: SQLite's json_each reads it back as rows, each looked up through the index.
+  inTexts: (column: string, texts: readonly string[]) =>
+    sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(texts)}))`,
 }

@@ -25,7 +25,13 @@ import { prepareUsage } from './usage.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from '../schema.js'
 import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
 import { appendAuditSync, appendChainedSync, chainHeadSync, GENESIS, type RawChainSql } from '../audit-chain.js'
-import { INSERT_PENDING_ROW, INSERT_REVIEW, insertPendingRowsSync, type PendingReview, type PendingRowValues } from '../pending-rows.js'
+import {
+  insertPendingRowsSync,
+  type PendingReview,
+  type PendingRowValues,
+  type PendingStatements,
+  pendingStatements,
+} from '../pending-rows.js'
 import { entriesOf } from '../creations.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
@@ -417,15 +423,15 @@ class SqliteHotPaths implements HotPaths {
   }
 
   // Prepared on first use: the tables are there once the migrations have run.
-  private staging?: { review: BetterSqlite3.Statement; row: BetterSqlite3.Statement }
+  private staging?: PendingStatements
 
-  /** One prepared statement a row, unsynced: HotPaths.stagePendingRows says why that is durable enough. */
+  /** Prepared statements of many rows each, unsynced: HotPaths.stagePendingRows says why that is durable enough. */
   stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
     return this.grouped(() => {
       this.beforeDataWrite()
-      this.staging ??= { review: this.raw.prepare(INSERT_REVIEW), row: this.raw.prepare(INSERT_PENDING_ROW) }
+      this.staging ??= pendingStatements((sql) => this.raw.prepare(sql))
       this.staging.review.run(review.batch_id, review.company_id, review.expires_at, review.checked_shape)
-      insertPendingRowsSync(this.staging.row, review.batch_id, rows)
+      insertPendingRowsSync(this.staging, review.batch_id, rows)
     }, false)
   }
 
