@@ -22,6 +22,7 @@ import type { RefTable } from './ref-table.js'
 import { TransactionInserter } from './row-inserts.js'
 import { prepareRateLimit } from './rate-limit.js'
 import { prepareUsage } from './usage.js'
+import { GroupCommit } from './group-commit.js'
 import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from '../schema.js'
 import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
 import { appendAuditSync, appendChainedSync, chainHeadSync, GENESIS, type RawChainSql } from '../audit-chain.js'
@@ -246,7 +247,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly keyByHash: BetterSqlite3.Statement
   private readonly rateLimit: (i: RateLimitInput) => RateLimitResult
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
-  private readonly savepoint: <T>(work: () => T) => T
+  private readonly group: GroupCommit
   private readonly accountById: BetterSqlite3.Statement
   private readonly lockDateById: BetterSqlite3.Statement
   private readonly insertEvent: BetterSqlite3.Statement
@@ -265,7 +266,7 @@ class SqliteHotPaths implements HotPaths {
     private readonly health: FileHealth,
   ) {
     this.load = new SqliteBulkLoad(raw, bulk, {
-      inWriteQueue: (work) => this.grouped(work),
+      inWriteQueue: (work) => this.group.run(work),
       beforeDataWrite: () => this.beforeDataWrite(),
       prepareActors: (rows) => codec.prepareActors(rows),
       insert: (rows, io) => this.insertTransactions(rows, io),
@@ -278,8 +279,13 @@ class SqliteHotPaths implements HotPaths {
     this.lockDateById = raw.prepare('SELECT lock_date FROM companies WHERE id = ?')
     this.insertEvent = raw.prepare(SQLITE_INSERT_EVENT)
     this.chainSql = sqliteChainSql(raw)
-    // Inside a write turn's transaction this is a savepoint.
-    this.savepoint = <T>(work: () => T): T => raw.transaction(work)()
+    this.group = new GroupCommit({
+      inWriteTurn: (work, o) => this.inWriteTurn(work, o),
+      // Inside a write turn's transaction this is a savepoint.
+      savepoint: (work) => raw.transaction(work)(),
+      inTransaction: () => raw.inTransaction,
+      translate: (e) => health.translate(e),
+    })
     this.rateLimit = prepareRateLimit(raw)
     this.appendRequests = prepareUsage(raw)
     const inserter = new TransactionInserter(raw, codec)
@@ -333,54 +339,6 @@ class SqliteHotPaths implements HotPaths {
     this.load.beforeWrite()
   }
 
-  // ---- group commit ------------------------------------------------------------------------
-  // Writes issued in the same turn of the event loop (concurrent requests on `finctl serve`) share
-  // one SQLite transaction, each in its own savepoint, so one failing write does not undo another.
-  // Every caller is answered only after the shared COMMIT: nothing is acknowledged before it is durable.
-  private queue: Array<{ work: () => unknown; synced: boolean; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = []
-  private scheduled = false
-
-  /** `synced: false`: a later synced write of this process covers it (RateLimitInput.syncedLater). */
-  private grouped<T>(work: () => T, synced = true): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, synced, resolve: resolve as (v: unknown) => void, reject })
-      if (!this.scheduled) {
-        this.scheduled = true
-        setImmediate(() => void this.drain())
-      }
-    })
-  }
-
-  private async drain(): Promise<void> {
-    this.scheduled = false
-    const batch = this.queue
-    this.queue = []
-    let outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>
-    try {
-      outcomes = await this.inWriteTurn(
-        () =>
-          batch.map((op) => {
-            try {
-              return { ok: true as const, value: this.savepoint(op.work) }
-            } catch (error) {
-              // SQLite ended the whole transaction (a full disk): every write of it is undone, so none may be answered as done.
-              if (!this.raw.inTransaction) throw error
-              return { ok: false as const, error: this.health.translate(error) }
-            }
-          }),
-        { unsynced: batch.every((op) => !op.synced) },
-      )
-    } catch (error) {
-      for (const op of batch) op.reject(error)
-      return
-    }
-    batch.forEach((op, i) => {
-      const o = outcomes[i]
-      if (o.ok) op.resolve(o.value)
-      else op.reject(o.error)
-    })
-  }
-
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
     return this.locked(() => this.keyByHash.get(hash) as ApiKeyRow | undefined)
   }
@@ -397,19 +355,19 @@ class SqliteHotPaths implements HotPaths {
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return this.grouped(() => this.rateLimit(i), !i.syncedLater)
+    return this.group.run(() => this.rateLimit(i), !i.syncedLater)
   }
 
   /** In the group commit with the takes and inserts of the same turn: one synced COMMIT for them all. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve()
-    return this.grouped(() => this.appendRequests(rows))
+    return this.group.run(() => this.appendRequests(rows))
   }
 
   async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
-    return this.grouped(() => {
+    return this.group.run(() => {
       this.beforeDataWrite()
       this.load.beforeRowsInsert()
       // Its statements' ON CONFLICT names the unique ref index, whether the rows have refs or not.
@@ -427,7 +385,7 @@ class SqliteHotPaths implements HotPaths {
 
   /** Prepared statements of many rows each, unsynced: HotPaths.stagePendingRows says why that is durable enough. */
   stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
-    return this.grouped(() => {
+    return this.group.run(() => {
       this.beforeDataWrite()
       this.staging ??= pendingStatements((sql) => this.raw.prepare(sql))
       this.staging.review.run(review.batch_id, review.company_id, review.expires_at, review.checked_shape)
