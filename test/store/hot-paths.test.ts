@@ -473,9 +473,9 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
   })
 
   describe('stagePendingRows', () => {
-    it("makes the review's row with its first stage, keeps a line's first row, and leaves every other COMMIT synced", async () => {
-      const id = crypto.randomUUID()
-      await store.db
+    /** A review's batch, running, as `tx import --review` makes it before it stages rows. */
+    const runningReviewBatch = (id: string, fileName: string) =>
+      store.db
         .insertInto('import_batches')
         .values({
           id,
@@ -483,7 +483,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
           kind: 'csv',
           bank_account_id: t.accountId,
           statement_id: null,
-          file_name: 'staged.csv',
+          file_name: fileName,
           file_sha256: null,
           options: '{"review":true}',
           actor: 'user:owner',
@@ -495,6 +495,10 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
           reverted_by: null,
         })
         .execute()
+
+    it("makes the review's row with its first stage, keeps a line's first row, and leaves every other COMMIT synced", async () => {
+      const id = crypto.randomUUID()
+      await runningReviewBatch(id, 'staged.csv')
       const review = { batch_id: id, company_id: t.companyId, expires_at: '2026-11-27T10:00:00.000Z', checked_shape: 1 }
       await store.hot.stagePendingRows(review, [
         { line: 2, body: '{"a":1}' },
@@ -526,26 +530,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
 
     it('keeps every row of a stage longer than a statement holds, in line order, a retried line its first row', async () => {
       const id = crypto.randomUUID()
-      await store.db
-        .insertInto('import_batches')
-        .values({
-          id,
-          company_id: t.companyId,
-          kind: 'csv',
-          bank_account_id: t.accountId,
-          statement_id: null,
-          file_name: 'long.csv',
-          file_sha256: null,
-          options: '{"review":true}',
-          actor: 'user:owner',
-          state: 'running',
-          read_rows: null,
-          created_at: '2026-11-20T10:00:00.000Z',
-          finished_at: null,
-          reverted_at: null,
-          reverted_by: null,
-        })
-        .execute()
+      await runningReviewBatch(id, 'long.csv')
       const review = { batch_id: id, company_id: t.companyId, expires_at: '2026-11-27T10:00:00.000Z', checked_shape: 1 }
       // Two whole statements and a rest (PENDING_ROWS_PER_STATEMENT rows a statement), then a retry
       // of lines 150-349 (across both) with new bodies and lines 351-400 new.
