@@ -1,0 +1,38 @@
+/**
+ * Parameters written in as literals (src/store/postgres/params.ts, `inline`): PostgreSQL must read
+ * back exactly the values a parameter would have carried.
+ */
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inline } from '../../src/store/postgres/params.js'
+import type { Store } from '../../src/store/store.js'
+import { freshDatabase, STORES, type TestDatabase } from './fixtures.js'
+
+describe.runIf(STORES.includes('postgres'))('inline parameters on postgres', () => {
+  let database: TestDatabase
+  let store: Store
+  beforeAll(async () => {
+    database = await freshDatabase('postgres')
+    store = await database.open()
+  })
+  afterAll(async () => {
+    await store?.close()
+    await database?.remove()
+  })
+
+  it('reads back text with quotes, backslashes, $1 and new lines, numbers, NULL, bytes and arrays as given', async () => {
+    const text = `it's a \\N back\\slash, '' two quotes, $1 and $$ dollars;\n a new line, Zürich 東京`
+    const bytes = Buffer.from([0, 1, 92, 39, 255])
+    const q = inline(
+      'SELECT $1::text AS t, $2::bigint AS n, $3::float8 AS f, $4::text AS z, $5::bytea AS b, $6::text[] AS a, $7::bigint[] AS k',
+      [text, -9_007_199_254_740_991, 0.25, null, bytes, ["a'b", 'c\\d'], [1, 2]],
+    )
+    const r = await sql.raw<{ t: string; n: number; f: number; z: null; b: Buffer; a: string[]; k: number[] }>(q).execute(store.db)
+    expect(r.rows[0]).toEqual({ t: text, n: -9_007_199_254_740_991, f: 0.25, z: null, b: bytes, a: ["a'b", 'c\\d'], k: ['1', '2'] }) // int8[] comes back as text (the store parses scalar int8 only)
+  })
+
+  it('refuses a number no statement can hold, and a value of no known type', () => {
+    expect(() => inline('SELECT $1', [Number.NaN])).toThrow(/not a number/)
+    expect(() => inline('SELECT $1', [{}])).toThrow(/no literal/)
+  })
+})
