@@ -4,7 +4,8 @@
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inline } from '../../src/store/postgres/params.js'
+import pg from 'pg'
+import { inline, queryWith } from '../../src/store/postgres/params.js'
 import type { Store } from '../../src/store/store.js'
 import { freshDatabase, STORES, type TestDatabase } from './fixtures.js'
 
@@ -29,6 +30,20 @@ describe.runIf(STORES.includes('postgres'))('inline parameters on postgres', () 
     )
     const r = await sql.raw<{ t: string; n: number; f: number; z: null; b: Buffer; a: string[]; k: number[] }>(q).execute(store.db)
     expect(r.rows[0]).toEqual({ t: text, n: -9_007_199_254_740_991, f: 0.25, z: null, b: bytes, a: ["a'b", 'c\\d'], k: ['1', '2'] }) // int8[] comes back as text (the store parses scalar int8 only)
+  })
+
+  it('sends a NUL bound, where PostgreSQL refuses it as text (22021), not as a broken message; the connection lives on', async () => {
+    const client = new pg.Client({ connectionString: database.target.split('?')[0] })
+    await client.connect()
+    try {
+      const r = await queryWith<{ t: string }>(client, { before: 'BEGIN' }, 'SELECT $1::text AS t', ["it's"])
+      expect(r.rows[0].t).toBe("it's")
+      await client.query('ROLLBACK')
+      await expect(queryWith(client, { after: 'COMMIT' }, 'SELECT $1::text AS t', ['a\u0000b'])).rejects.toMatchObject({ code: '22021' })
+      expect((await client.query('SELECT 1 AS one')).rows[0].one).toBe(1)
+    } finally {
+      await client.end()
+    }
   })
 
   it('refuses a number no statement can hold, and a value of no known type', () => {

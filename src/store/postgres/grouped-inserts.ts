@@ -13,7 +13,7 @@
  * unique ref index keeps the first of two alike), entries chained as appendAudit chains them.
  */
 import type pg from 'pg'
-import { inline, placeholders } from './params.js'
+import { placeholders, queryWith } from './params.js'
 import { TX_COLUMNS, type NewAuditEntryRow, type NewEventRow } from '../schema.js'
 import { entryHash, GENESIS } from '../audit-chain.js'
 import { creationEntries } from '../creations.js'
@@ -172,8 +172,7 @@ export class GroupedInserts {
     const send = async <R extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<pg.QueryResult<R>> => {
       if (begun) return client.query<R>(text, params)
       begun = true
-      const results = (await client.query(`BEGIN; ${inline(text, params)}`)) as unknown as pg.QueryResult<R>[]
-      return results[results.length - 1]
+      return queryWith<R>(client, { before: 'BEGIN' }, text, params)
     }
     for (let i = 0; i < all.length; i += CHUNK) {
       const part = all.slice(i, i + CHUNK)
@@ -225,7 +224,7 @@ export class GroupedInserts {
         params.push(e.id, e.company_id, e.type, e.object_id ?? null, e.actor, e.created_at, e.data, e.packed_ids ?? null)
       const text = events.length ? chainWithEvents(list.length, events.length) : chainInsert(list.length)
       // With the COMMIT, in one round trip.
-      await client.query(`${inline(text, params)}; COMMIT`)
+      await queryWith(client, { after: 'COMMIT' }, text, params)
       if (events.length) eventsWritten()
       return outcomes
     }

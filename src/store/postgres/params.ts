@@ -33,3 +33,31 @@ function literal(v: unknown): string {
   if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(', ')}]`
   throw new Error(`no literal for a value of type ${typeof v}`)
 }
+
+/**
+ * `before; text` or `text; after` in one round trip (a simple query) when every value can be written
+ * in as a literal; else as separate queries with `text`'s parameters bound. A simple query's text
+ * cannot hold a NUL (PostgreSQL refuses one in text anyway): bound, the value meets that refusal as
+ * any parameter does. The result is `text`'s.
+ */
+export async function queryWith<R extends pg.QueryResultRow>(
+  client: pg.ClientBase,
+  o: { before: string; after?: never } | { after: string; before?: never },
+  text: string,
+  params: unknown[],
+): Promise<pg.QueryResult<R>> {
+  if (params.every(inlinable)) {
+    const sql = o.before !== undefined ? `${o.before}; ${inline(text, params)}` : `${inline(text, params)}; ${o.after}`
+    const results = (await client.query(sql)) as unknown as pg.QueryResult<R>[]
+    return results[o.before !== undefined ? results.length - 1 : 0]
+  }
+  if (o.before !== undefined) await client.query(o.before)
+  const result = await client.query<R>(text, params)
+  if (o.after !== undefined) await client.query(o.after)
+  return result
+}
+
+function inlinable(v: unknown): boolean {
+  if (typeof v === 'string') return !v.includes('\u0000')
+  return Array.isArray(v) ? v.every(inlinable) : true
+}

@@ -4,7 +4,7 @@
  * write and a parse (docs/performance.md, "Where a POST's time goes").
  */
 import type pg from 'pg'
-import { inline, placeholders } from './params.js'
+import { placeholders, queryWith } from './params.js'
 import { numbered, usagePerGroup, usagePerKey, usagePerPeriod } from '../api-usage.js'
 import type { NewApiRequestRow } from '../schema.js'
 
@@ -39,10 +39,9 @@ export async function insertApiRequests(pool: pg.Pool, rows: NewApiRequestRow[])
   try {
     try {
       const keys = [...perKey.keys()]
-      const bump = inline(BUMP, [keys, keys.map((k) => perKey.get(k)!.n), keys.map((k) => perKey.get(k)!.last)])
-      // BEGIN, the lock and the counts in one round trip: the counts are its last result.
-      const results = (await client.query(`${BEGIN_LOCKED}; ${bump}`)) as unknown as pg.QueryResult<{ id: string; seq: string | number }>[]
-      const counted = results[results.length - 1]
+      const bump = [keys, keys.map((k) => perKey.get(k)!.n), keys.map((k) => perKey.get(k)!.last)]
+      // BEGIN, the lock and the counts in one round trip.
+      const counted = await queryWith<{ id: string; seq: string | number }>(client, { before: BEGIN_LOCKED }, BUMP, bump)
       const numberedRows = numbered(rows, new Map(counted.rows.map((r) => [r.id, Number(r.seq)])))
       for (let i = 0; i < numberedRows.length; i += CHUNK) {
         const part = numberedRows.slice(i, i + CHUNK)
@@ -78,7 +77,7 @@ export async function insertApiRequests(pool: pg.Pool, rows: NewApiRequestRow[])
             text
         }
         // The last with the COMMIT, in one round trip.
-        if (i + CHUNK >= numberedRows.length) await client.query(`${inline(text, params)}; COMMIT`)
+        if (i + CHUNK >= numberedRows.length) await queryWith(client, { after: 'COMMIT' }, text, params)
         else await client.query(text, params)
       }
     } catch (err) {
