@@ -568,6 +568,24 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       }
     })
 
+    // PostgreSQL's group holds at most one INSERT's rows (500): the calls past it wait for the next group.
+    it('small calls at once holding more rows than one statement: each call its own rows, the chain and creations intact', async () => {
+      const calls = Array.from({ length: 8 }, (_, c) => Array.from({ length: 90 }, (_, i) => txRow(t, { import_ref: `wide-${c}-${i}` })))
+      // The last call's first ref is the first call's: it stays the first call's, whichever group each goes in.
+      calls[7][0] = { ...calls[7][0], import_ref: 'wide-0-0' }
+      const results = await Promise.all(calls.map((rows) => store.hot.insertTransactions(rows)))
+      expect(results.map((r) => r.ids())).toEqual(calls.map((rows, c) => rows.filter((_, i) => c !== 7 || i > 0).map((x) => x.id)))
+      const all = calls.flat()
+      expect(
+        await existingIds(
+          store,
+          all.map((r) => r.id),
+        ),
+      ).toEqual(results.flatMap((r) => r.ids()).sort())
+      expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
+      expect((await verifyCreations(store.db, store.tx, t.companyId)).broken).toBeNull()
+    })
+
     it('no rows insert nothing and return an empty set', async () => {
       expect(new Set((await store.hot.insertTransactions([])).ids())).toEqual(new Set())
     })

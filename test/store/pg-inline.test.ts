@@ -5,7 +5,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
-import { inline, queryWith } from '../../src/store/postgres/params.js'
+import { inline, queryAll, queryWith } from '../../src/store/postgres/params.js'
 import type { Store } from '../../src/store/store.js'
 import { freshDatabase, STORES, type TestDatabase } from './fixtures.js'
 
@@ -41,6 +41,32 @@ describe.runIf(STORES.includes('postgres'))('inline parameters on postgres', () 
       await client.query('ROLLBACK')
       await expect(queryWith(client, { after: 'COMMIT' }, 'SELECT $1::text AS t', ['a\u0000b'])).rejects.toMatchObject({ code: '22021' })
       expect((await client.query('SELECT 1 AS one')).rows[0].one).toBe(1)
+    } finally {
+      await client.end()
+    }
+  })
+
+  it('answers one result a statement the texts hold; with a NUL, each bound: the statement fails, nothing after it runs', async () => {
+    const client = new pg.Client({ connectionString: database.target.split('?')[0] })
+    await client.connect()
+    try {
+      await client.query('CREATE TEMP TABLE seen (t text)')
+      const r = await queryAll(client, [
+        'BEGIN; SELECT 1 AS one',
+        { text: 'INSERT INTO seen VALUES ($1) RETURNING t', params: ["it's"] },
+        'COMMIT',
+      ])
+      expect(r.map((x) => x.rows)).toEqual([[], [{ one: 1 }], [{ t: "it's" }], []])
+      await expect(
+        queryAll(client, [
+          'BEGIN',
+          { text: 'INSERT INTO seen VALUES ($1)', params: ['a\u0000b'] },
+          { text: 'INSERT INTO seen VALUES ($1)', params: ['c'] },
+          'COMMIT',
+        ]),
+      ).rejects.toMatchObject({ code: '22021' })
+      await client.query('ROLLBACK')
+      expect((await client.query('SELECT t FROM seen')).rows).toEqual([{ t: "it's" }])
     } finally {
       await client.end()
     }

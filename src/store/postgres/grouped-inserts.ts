@@ -1,10 +1,16 @@
 /**
  * Small inserts of transactions on PostgreSQL (POST /transactions, small batches) in a group commit,
- * the counterpart of SQLite's (sqlite/store.ts, `grouped`): the calls made while the previous group
- * is written share one database transaction on one connection, in four round trips: BEGIN; one
- * multi-row INSERT of their rows that also locks their companies' chain heads; one statement for the
- * audit entries, the head's move and the events (one company); COMMIT. The round trips were most of
+ * the counterpart of SQLite's (sqlite/group-commit.ts): the calls made while the previous group is
+ * written share one database transaction on one connection, in two round trips: BEGIN, one
+ * multi-row INSERT of their rows and their companies' chain heads locked; then the audit entries,
+ * the head's move and the events (one company) with the COMMIT. The round trips were most of
  * finctl's CPU per POST there (docs/performance.md, "Where a POST's time goes").
+ *
+ * Locks are taken in the order of every other write, the chain's head last: the head is locked by a
+ * statement of its own after the INSERT, whose AFTER STATEMENT triggers (the period lock's companies
+ * row, the report totals' rows) run at that statement's end; locked in the same statement it was held
+ * while they waited, and a write holding a totals row and waiting for the head deadlocked with it.
+ * A group holds at most one INSERT's rows, so that its totals rows are taken in one sorted statement.
  *
  * Each call keeps its own outcome: when the shared transaction fails (a row's account gone, an id
  * taken), it is rolled back whole and every call of the group runs again in a transaction of its
@@ -13,7 +19,7 @@
  * unique ref index keeps the first of two alike), entries chained as appendAudit chains them.
  */
 import type pg from 'pg'
-import { placeholders, queryWith } from './params.js'
+import { placeholders, queryAll, queryWith } from './params.js'
 import { TX_COLUMNS, type NewAuditEntryRow, type NewEventRow } from '../schema.js'
 import { entryHash, GENESIS } from '../audit-chain.js'
 import { creationEntries } from '../creations.js'
@@ -28,7 +34,7 @@ interface Call {
   reject: (e: unknown) => void
 }
 
-/** Rows a statement at most (27 parameters a row, under PostgreSQL's 65,535). */
+/** Rows a group at most: one statement's (27 parameters a row, under PostgreSQL's 65,535); a call has fewer (COPY_MIN_ROWS). */
 const CHUNK = 500
 const TX_INSERT_HEAD = `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES `
 const AUDIT_COLUMNS = 8
@@ -44,22 +50,8 @@ function txInsert(n: number): string {
   return text
 }
 
-const txInsertsLocking = new Map<number, string>()
-/**
- * `n` rows inserted and the heads of the companies in the last parameter (text[]) locked, in one
- * statement: the ids that went in, and `company:hash` of each head there.
- */
-function txInsertLockingHeads(n: number): string {
-  let text = txInsertsLocking.get(n)
-  if (!text) {
-    text =
-      `WITH ins AS (${txInsert(n)}), ` +
-      `head AS (SELECT company_id, hash FROM audit_chain_heads WHERE company_id = ANY($${n * TX_COLUMNS.length + 1}::text[]) ORDER BY company_id FOR UPDATE) ` +
-      `SELECT (SELECT array_agg(id::text) FROM ins) AS ids, (SELECT array_agg(company_id || ':' || hash) FROM head) AS heads`
-    txInsertsLocking.set(n, text)
-  }
-  return text
-}
+/** The heads of the companies in $1 (text[]), locked in a fixed order, so that two groups never wait on each other. */
+const LOCK_HEADS = 'SELECT company_id, hash FROM audit_chain_heads WHERE company_id = ANY($1::text[]) ORDER BY company_id FOR UPDATE'
 
 const AUDIT_INSERT = 'INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at, prev_hash, hash)'
 const MOVE_HEAD = 'UPDATE audit_chain_heads SET last_id = GREATEST(last_id, (SELECT max(id) FROM entry)), hash = $2 WHERE company_id = $1'
@@ -127,8 +119,7 @@ export class GroupedInserts {
 
   private async drain(): Promise<void> {
     this.scheduled = false
-    const group = this.queue
-    this.queue = []
+    const group = this.take()
     this.writing = true
     try {
       const outcomes = await this.write(group)
@@ -143,12 +134,20 @@ export class GroupedInserts {
     }
   }
 
+  /** The calls waiting, in order, up to one INSERT's rows (a call alone always fits); the rest wait for the next group. */
+  private take(): Call[] {
+    let rows = 0
+    let n = 0
+    while (n < this.queue.length && (n === 0 || rows + this.queue[n].rows.length <= CHUNK)) rows += this.queue[n++].rows.length
+    return this.queue.splice(0, n)
+  }
+
   /** The group's rows, entries and events in one transaction; each call's rows that went in. */
   private async write(group: Call[]): Promise<InsertedRows[]> {
     const client = await this.pool.connect()
     let broken: Error | undefined
     try {
-      // statements() begins with its first statement and commits with its last (params.ts, inline).
+      // statements() begins with its first statement and commits with its last (params.ts, queryAll).
       return await this.statements(client, group)
     } catch (err) {
       await client.query('ROLLBACK').catch((e: Error) => {
@@ -164,34 +163,19 @@ export class GroupedInserts {
     const all: NewTransactionRow[] = []
     for (const c of group) for (const r of c.rows) all.push(r)
     const companies = [...new Set(all.map((r) => this.codec.companyIdOf(r.company_key)))].sort()
-    const ids = new Set<string>()
-    const heads = new Map<string, string>()
     const values: unknown[] = new Array(TX_COLUMNS.length)
-    // BEGIN goes with the first statement, in one round trip; its result is the last.
-    let begun = false
-    const send = async <R extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<pg.QueryResult<R>> => {
-      if (begun) return client.query<R>(text, params)
-      begun = true
-      return queryWith<R>(client, { before: 'BEGIN' }, text, params)
+    const params: unknown[] = []
+    for (const r of all) {
+      this.codec.encodeValues(r, values as Parameters<TransactionCodec['encodeValues']>[1])
+      for (const v of values) params.push(v)
     }
-    for (let i = 0; i < all.length; i += CHUNK) {
-      const part = all.slice(i, i + CHUNK)
-      const params: unknown[] = []
-      for (const r of part) {
-        this.codec.encodeValues(r, values as Parameters<TransactionCodec['encodeValues']>[1])
-        for (const v of values) params.push(v)
-      }
-      if (i + CHUNK < all.length) {
-        const done = await send<{ id: string }>(txInsert(part.length), params)
-        for (const d of done.rows) ids.add(this.codec.idText(d.id))
-        continue
-      }
-      // The last statement locks the heads too: the lock is held from there to the COMMIT.
-      params.push(companies)
-      const r = (await send<{ ids: string[] | null; heads: string[] | null }>(txInsertLockingHeads(part.length), params)).rows[0]
-      for (const id of r.ids ?? []) ids.add(this.codec.idText(id))
-      for (const h of r.heads ?? []) heads.set(h.slice(0, h.lastIndexOf(':')), h.slice(h.lastIndexOf(':') + 1))
-    }
+    // BEGIN, the rows and the heads in one round trip, the heads by a statement of their own, after
+    // the INSERT's triggers took their rows: the head is locked last, as every other write locks it.
+    const [inserted, locked] = (
+      await queryAll(client, ['BEGIN', { text: txInsert(all.length), params }, { text: LOCK_HEADS, params: [companies] }])
+    ).slice(-2) as [pg.QueryResult<{ id: string }>, pg.QueryResult<{ company_id: string; hash: string }>]
+    const ids = new Set(inserted.rows.map((d) => this.codec.idText(d.id)))
+    const heads = new Map(locked.rows.map((h) => [h.company_id, h.hash]))
     const outcomes = group.map((c) => InsertedRows.ofIds(c.rows, ids))
     // Each call's creation entries, in call order, per company.
     const entries = new Map<string, NewAuditEntryRow[]>()

@@ -34,27 +34,39 @@ function literal(v: unknown): string {
   throw new Error(`no literal for a value of type ${typeof v}`)
 }
 
+/** A statement of a round trip: a fixed text (BEGIN, COMMIT) or a text with its parameters. */
+export type Statement = string | { text: string; params: unknown[] }
+
 /**
- * `before; text` or `text; after` in one round trip (a simple query) when every value can be written
- * in as a literal; else as separate queries with `text`'s parameters bound. A simple query's text
- * cannot hold a NUL (PostgreSQL refuses one in text anyway): bound, the value meets that refusal as
- * any parameter does. The result is `text`'s.
+ * The statements in one round trip (a simple query) when every value can be written in as a literal;
+ * else one by one, each text's parameters bound. A simple query's text cannot hold a NUL (PostgreSQL
+ * refuses one in text anyway): bound, the value meets that refusal as any parameter does. Each
+ * statement still ends, its AFTER STATEMENT triggers run, before the next begins. The results, one
+ * per statement the texts hold.
  */
+export async function queryAll(client: pg.ClientBase, statements: readonly Statement[]): Promise<pg.QueryResult[]> {
+  const parts = statements.map((s) => (typeof s === 'string' ? { text: s, params: [] } : s))
+  if (parts.every((s) => s.params.every(inlinable)))
+    return results(await client.query(parts.map((s) => inline(s.text, s.params)).join('; ')))
+  const out: pg.QueryResult[] = []
+  for (const s of parts) out.push(...results(await (s.params.length ? client.query(s.text, s.params) : client.query(s.text))))
+  return out
+}
+
+/** pg answers a query of several statements with an array of results, of one with the result. */
+function results(r: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] {
+  return Array.isArray(r) ? r : [r]
+}
+
+/** `before; text` or `text; after` in one round trip (queryAll); the result is `text`'s. */
 export async function queryWith<R extends pg.QueryResultRow>(
   client: pg.ClientBase,
   o: { before: string; after?: never } | { after: string; before?: never },
   text: string,
   params: unknown[],
 ): Promise<pg.QueryResult<R>> {
-  if (params.every(inlinable)) {
-    const sql = o.before !== undefined ? `${o.before}; ${inline(text, params)}` : `${inline(text, params)}; ${o.after}`
-    const results = (await client.query(sql)) as unknown as pg.QueryResult<R>[]
-    return results[o.before !== undefined ? results.length - 1 : 0]
-  }
-  if (o.before !== undefined) await client.query(o.before)
-  const result = await client.query<R>(text, params)
-  if (o.after !== undefined) await client.query(o.after)
-  return result
+  const all = await queryAll(client, o.before !== undefined ? [o.before, { text, params }] : [{ text, params }, o.after])
+  return all[o.before !== undefined ? all.length - 1 : 0] as pg.QueryResult<R>
 }
 
 function inlinable(v: unknown): boolean {
