@@ -20,6 +20,7 @@
  */
 import type pg from 'pg'
 import { placeholders, queryAll, queryWith } from './params.js'
+import { inPooledTransaction } from './pooled-transaction.js'
 import { TX_COLUMNS, type NewAuditEntryRow, type NewEventRow } from '../schema.js'
 import { entryHash, GENESIS } from '../audit-chain.js'
 import { creationEntries } from '../creations.js'
@@ -143,20 +144,9 @@ export class GroupedInserts {
   }
 
   /** The group's rows, entries and events in one transaction; each call's rows that went in. */
-  private async write(group: Call[]): Promise<InsertedRows[]> {
-    const client = await this.pool.connect()
-    let broken: Error | undefined
-    try {
-      // statements() begins with its first statement and commits with its last (params.ts, queryAll).
-      return await this.statements(client, group)
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => {
-        broken = e
-      })
-      throw err
-    } finally {
-      client.release(broken)
-    }
+  private write(group: Call[]): Promise<InsertedRows[]> {
+    // statements() begins with its first statement and commits with its last (params.ts, queryAll).
+    return inPooledTransaction(this.pool, (client) => this.statements(client, group))
   }
 
   private async statements(client: pg.PoolClient, group: Call[]): Promise<InsertedRows[]> {
