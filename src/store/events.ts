@@ -10,9 +10,11 @@ import type { Db, NewEventRow } from './schema.js'
 import type { Dialect } from './store.js'
 
 /** The advisory lock's first key: the outbox's, beside the company's hash as the second. */
-const LOCK_CLASS = 51
+export const EVENTS_LOCK_CLASS = 51
+const LOCK_CLASS = EVENTS_LOCK_CLASS
 
-const COLUMNS = 'id, company_id, type, object_id, actor, created_at, data, packed_ids'
+export const EVENT_COLUMNS = 'id, company_id, type, object_id, actor, created_at, data, packed_ids'
+const COLUMNS = EVENT_COLUMNS
 
 const listeners = new Set<() => void>()
 
@@ -43,19 +45,18 @@ export async function insertEvents(trx: Kysely<Db>, dialect: Dialect, rows: read
 
 /** The same on a raw pg client inside its own BEGIN (the COPY path of postgres/bulk-load.ts). */
 export async function insertEventsPg(client: pg.PoolClient, rows: readonly NewEventRow[]): Promise<void> {
-  for (const company of new Set(rows.map((r) => r.company_id)))
+  // In a fixed order: a group commit's events may be of several companies.
+  for (const company of [...new Set(rows.map((r) => r.company_id))].sort())
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, company])
-  for (const r of rows)
-    await client.query(`INSERT INTO events (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-      r.id,
-      r.company_id,
-      r.type,
-      r.object_id ?? null,
-      r.actor,
-      r.created_at,
-      r.data,
-      r.packed_ids ?? null,
-    ])
+  // One statement for them all: a group commit's events (postgres/grouped-inserts.ts) go in with one round trip.
+  const params: unknown[] = []
+  const values: string[] = []
+  for (const r of rows) {
+    const at = params.length
+    values.push(`($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8})`)
+    params.push(r.id, r.company_id, r.type, r.object_id ?? null, r.actor, r.created_at, r.data, r.packed_ids ?? null)
+  }
+  await client.query(`INSERT INTO events (${COLUMNS}) VALUES ${values.join(', ')}`, params)
   eventsWritten()
 }
 

@@ -37,6 +37,8 @@ export interface HotPaths {
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined>
   /** A bank account of a company (every create looks one up). */
   findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined>
+  /** findBankAccount and the company's lock date (null when no month is closed), as a create needs both: one read on PostgreSQL. */
+  findBankAccountAndLock(companyId: string, id: string): Promise<{ account: BankAccountRow | undefined; lockDate: string | null }>
   /** Count one request against both windows of a key, atomically, only if both have room. */
   takeRateLimit(input: RateLimitInput): Promise<RateLimitResult>
   /** Append usage records and bring each key's usage_count and last_used_at in step. */

@@ -127,6 +127,8 @@ export async function startServeProcess(
       reject(new Error(`finctl serve did not start: ${err}`))
     }, 20_000)
     child.stderr!.on('data', (d: Buffer) => {
+      // SHOW_SERVE=1: the server's log and an internal error's stack beside the test's output.
+      if (process.env.SHOW_SERVE) process.stderr.write(d)
       err += d.toString()
       const m = /listening on (http:\/\/\S+)/.exec(err)
       if (m) {

@@ -2,9 +2,12 @@
  * The store's hot paths (src/store/store.ts, HotPaths), called directly on every dialect: SQLite's
  * prepared statements and PostgreSQL's multi-row statements must keep the same contract.
  */
+import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TX_COLUMNS } from '../../src/store/schema.js'
+import { verifyChain } from '../../src/store/audit-chain.js'
+import { verifyCreations } from '../../src/store/creations.js'
+import { TX_COLUMNS, type NewEventRow } from '../../src/store/schema.js'
 import { PENDING_ROWS_PER_STATEMENT } from '../../src/store/pending-rows.js'
 import type { Store } from '../../src/store/store.js'
 import {
@@ -69,6 +72,18 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(await store.hot.findKeyByHash('hash-nobody')).toBeUndefined()
       expect(await store.hot.findKeyByHash(t.keyHash.toUpperCase())).toBeUndefined()
     })
+
+    // PostgreSQL reads the lookups made at once in one statement (postgres/batched-reads.ts).
+    it('lookups at once each find their own key, a key looked up twice its own copy, an unknown hash nothing', async () => {
+      const a = await addKey(store, t.companyId)
+      const b = await addKey(store, t.companyId)
+      const found = await Promise.all([`hash-${a}`, `hash-${b}`, 'hash-nobody', `hash-${a}`].map((h) => store.hot.findKeyByHash(h)))
+      expect(found.map((r) => r?.id)).toEqual([a, b, undefined, a])
+      expect(found[0]).not.toBe(found[3])
+      // A read begun after a change sees it.
+      await store.db.updateTable('api_keys').set({ revoked_at: '2026-11-21T00:00:00.000Z' }).where('id', '=', b).execute()
+      expect((await store.hot.findKeyByHash(`hash-${b}`))?.revoked_at).toBe('2026-11-21T00:00:00.000Z')
+    })
   })
 
   describe('findBankAccount', () => {
@@ -99,6 +114,28 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(await store.hot.findBankAccount(other.companyId, t.accountId)).toBeUndefined()
       expect(await store.hot.findBankAccount(t.companyId, '00000000-0000-0000-0000-000000000000')).toBeUndefined()
       expect((await store.hot.findBankAccount(other.companyId, other.accountId))?.company_id).toBe(other.companyId)
+    })
+  })
+
+  describe('findBankAccountAndLock', () => {
+    it("finds the account as findBankAccount does, with the company's lock date", async () => {
+      const c = await seedTenant(store, 'Locking')
+      expect(await store.hot.findBankAccountAndLock(c.companyId, c.accountId)).toEqual({
+        account: await store.hot.findBankAccount(c.companyId, c.accountId),
+        lockDate: null,
+      })
+      await store.db.updateTable('companies').set({ lock_date: '2026-09-30' }).where('id', '=', c.companyId).execute()
+      const found = await store.hot.findBankAccountAndLock(c.companyId, c.accountId)
+      expect(found.lockDate).toBe('2026-09-30')
+      expect(found.account?.id).toBe(c.accountId)
+    })
+
+    it("finds no account of another company, nor an unknown one; the lock date is the asking company's", async () => {
+      const c = await seedTenant(store, 'Locked')
+      await store.db.updateTable('companies').set({ lock_date: '2026-08-31' }).where('id', '=', c.companyId).execute()
+      expect(await store.hot.findBankAccountAndLock(c.companyId, t.accountId)).toEqual({ account: undefined, lockDate: '2026-08-31' })
+      expect(await store.hot.findBankAccountAndLock(t.companyId, c.accountId)).toEqual({ account: undefined, lockDate: null })
+      expect(await store.hot.findBankAccountAndLock('no-such-company', c.accountId)).toEqual({ account: undefined, lockDate: null })
     })
   })
 
@@ -465,6 +502,88 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       const went = new Set([...ia.ids(), ...ib.ids()])
       const refs = new Set([...a, ...b].filter((r) => went.has(r.id)).map((r) => r.import_ref))
       expect(refs.size).toBe(400)
+    })
+
+    // Calls of one turn share a write (SQLite's group commit; PostgreSQL's, postgres/grouped-inserts.ts);
+    // two stores on one database are two processes: their groups queue on the chain's head.
+    it('small calls at once from two stores on one database: each its own rows and event, the chain and creations intact', async () => {
+      const second = await database.open()
+      try {
+        const event = (ids: string[]): NewEventRow => ({
+          id: randomUUID(),
+          company_id: t.companyId,
+          type: 'test.created',
+          object_id: ids[0] ?? null,
+          actor: 'key:contract',
+          created_at: '2026-11-20T10:00:00.000Z',
+          data: JSON.stringify({ ids }),
+          packed_ids: null,
+        })
+        const calls = [store, second].flatMap((s, w) =>
+          Array.from({ length: 6 }, (_, i) => ({
+            s,
+            // Every store's first call takes the same ref, its second twice in the call: once in all.
+            rows: i === 0 ? [txRow(t, { import_ref: 'turn-ref' })] : [txRow(t, { import_ref: `turn-${w}-${i}` }), txRow(t)],
+          })),
+        )
+        const events = new Map<number, string>()
+        const results = await Promise.all(
+          calls.map((c, k) =>
+            c.s.hot.insertTransactions(c.rows, {
+              event: (ins) => {
+                if (!ins.size) return undefined
+                const e = event(ins.ids())
+                events.set(k, e.id)
+                return e
+              },
+            }),
+          ),
+        )
+        const refWent = results.filter((r, k) => calls[k].rows[0].import_ref === 'turn-ref' && r.size === 1)
+        expect(refWent).toHaveLength(1)
+        results.forEach((r, k) => {
+          if (calls[k].rows[0].import_ref !== 'turn-ref') expect(r.ids()).toEqual(calls[k].rows.map((x) => x.id))
+        })
+        const went = results.flatMap((r) => r.ids())
+        expect(went).toHaveLength(1 + 10 * 2)
+        expect(
+          await existingIds(
+            store,
+            calls.flatMap((c) => c.rows.map((r) => r.id)),
+          ),
+        ).toEqual([...went].sort())
+        // An event for each call that wrote, none for the one left out, each with its own rows.
+        expect(events.size).toBe(11)
+        const stored = await store.db
+          .selectFrom('events')
+          .select(['id', 'data'])
+          .where('id', 'in', [...events.values()])
+          .execute()
+        expect(stored).toHaveLength(11)
+        for (const [k, id] of events) expect(JSON.parse(stored.find((e) => e.id === id)!.data).ids).toEqual(results[k].ids())
+        expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
+        expect((await verifyCreations(store.db, store.tx, t.companyId)).broken).toBeNull()
+      } finally {
+        await second.close()
+      }
+    })
+
+    // PostgreSQL's group holds at most one INSERT's rows (500): the calls past it wait for the next group.
+    it('small calls at once holding more rows than one statement: each call its own rows, the chain and creations intact', async () => {
+      const calls = Array.from({ length: 8 }, (_, c) => Array.from({ length: 90 }, (_, i) => txRow(t, { import_ref: `wide-${c}-${i}` })))
+      // The last call's first ref is the first call's: it stays the first call's, whichever group each goes in.
+      calls[7][0] = { ...calls[7][0], import_ref: 'wide-0-0' }
+      const results = await Promise.all(calls.map((rows) => store.hot.insertTransactions(rows)))
+      expect(results.map((r) => r.ids())).toEqual(calls.map((rows, c) => rows.filter((_, i) => c !== 7 || i > 0).map((x) => x.id)))
+      const all = calls.flat()
+      expect(
+        await existingIds(
+          store,
+          all.map((r) => r.id),
+        ),
+      ).toEqual(results.flatMap((r) => r.ids()).sort())
+      expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
+      expect((await verifyCreations(store.db, store.tx, t.companyId)).broken).toBeNull()
     })
 
     it('no rows insert nothing and return an empty set', async () => {

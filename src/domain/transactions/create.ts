@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely'
 import type { BankAccountRow, Db } from '../../store/schema.js'
 import { type NewTransactionRow, refKey, type TransactionRow } from '../../store/transaction-codec.js'
 import { actorId, type Actor } from '../actor.js'
-import { AppError, validation } from '../../kernel/errors.js'
+import { AppError, notFound, validation } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { convertMinor, parseAmount, parseRate } from '../../kernel/money.js'
 import {
@@ -46,7 +46,7 @@ export async function buildTransactionRow(
   window: DateWindow,
   db: Kysely<Db> = store.db,
 ): Promise<NewTransactionRow> {
-  const account = await lookUpAccount(store, actor, input.bank_account_id, db)
+  const { account, lockDate } = await accountAndLockDate(store, actor, input.bank_account_id, db)
   const base = await baseCurrency(store, actor.companyId, db)
   const wanted = rateWanted(input, account, base)
   const rates = await RateBook.load(db, actor.companyId, wanted ? [wanted] : [])
@@ -55,7 +55,7 @@ export async function buildTransactionRow(
     ts: now.toISOString(),
     window,
     companyKey: await companyKey(store, actor.companyId, db),
-    lockDate: await lockDateOf(db, actor.companyId),
+    lockDate,
   }
   return buildRow({ by: actorId(actor), via: 'create' }, input, when, account, base, rates)
 }
@@ -70,9 +70,26 @@ function rateWanted(
   return input.exchange_rate === undefined && currency !== base ? { currency, date: input.transaction_date } : undefined
 }
 
+/** The account and the company's lock date: outside a transaction, by the store's hot path (one read on PostgreSQL). */
+async function accountAndLockDate(
+  store: Store,
+  actor: Actor,
+  id: string,
+  db: Kysely<Db>,
+): Promise<{ account: BankAccountRow; lockDate: string | null }> {
+  if (db !== store.db) return { account: await lookUpAccount(store, actor, id, db), lockDate: await lockDateOf(db, actor.companyId) }
+  const found = await store.hot.findBankAccountAndLock(actor.companyId, id)
+  if (!found.account) throw accountNotFound(notFound('bank account'))
+  return { account: found.account, lockDate: found.lockDate }
+}
+
+function accountNotFound(e: AppError): AppError {
+  return new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
+}
+
 function lookUpAccount(store: Store, actor: Actor, id: string, db: Kysely<Db>): Promise<BankAccountRow> {
   return findBankAccount(store, actor.companyId, id, db).catch((e: AppError) => {
-    throw new AppError(e.code, 'bank account not found', { details: [{ path: 'bank_account_id', message: 'no such bank account' }] })
+    throw accountNotFound(e)
   })
 }
 

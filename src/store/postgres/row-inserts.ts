@@ -26,6 +26,7 @@ import { TX_COLUMNS, type NewAuditEntryRow, type NewEventRow } from '../schema.j
 import { insertEventsPg } from '../events.js'
 import { entryHash, GENESIS } from '../audit-chain.js'
 import { creationEntries } from '../creations.js'
+import { inPooledTransaction } from './pooled-transaction.js'
 import type { NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 
 /** Calls of at least this many rows go by COPY; fewer by a multi-row INSERT (a COPY costs three round trips more). */
@@ -112,8 +113,7 @@ export async function copyTransactions(
   /** The import batch the rows are part of (InsertOptions.batch). */
   batch?: string,
 ): Promise<Set<string>> {
-  const client = await pool.connect()
-  const withEvent = async (ids: Set<string>): Promise<Set<string>> => {
+  const withEvent = async (client: pg.PoolClient, ids: Set<string>): Promise<Set<string>> => {
     // The creation's audit entry, chained last: the head's lock is held from here to the COMMIT only.
     const entries = creationEntries(
       rows,
@@ -126,42 +126,31 @@ export async function copyTransactions(
     if (event) await insertEventsPg(client, [event])
     return ids
   }
-  let broken: Error | undefined
-  const inTransaction = async <T>(work: () => Promise<T>): Promise<T> => {
-    await client.query('BEGIN')
-    try {
-      const out = await work()
+  const inTransaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    inPooledTransaction(pool, async (client) => {
+      await client.query('BEGIN')
+      const out = await work(client)
       await client.query('COMMIT')
       return out
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => {
-        broken = e
-      })
-      throw err
-    }
-  }
-  try {
-    try {
-      return await inTransaction(async () => {
-        await pipeline(Readable.from(copyText(codec, rows, false)), client.query(copyFrom(`COPY transactions (${COLUMNS}) FROM STDIN`)))
-        return withEvent(new Set(rows.map((r) => r.id)))
-      })
-    } catch (err) {
-      if (!refTaken(err) || broken) throw err
-    }
-    return await inTransaction(async () => {
-      // The columns the COPY fills (not seq, which the INSERT leaves to the table's identity).
-      await client.query(
-        `CREATE TEMP TABLE IF NOT EXISTS ${STAGE} ON COMMIT DELETE ROWS AS SELECT 0 AS ord, ${COLUMNS} FROM transactions WITH NO DATA`,
-      )
-      await pipeline(Readable.from(copyText(codec, rows, true)), client.query(copyFrom(`COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`)))
-      const r = await client.query<{ id: string }>(
-        `INSERT INTO transactions (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
-         ON CONFLICT (account_key, import_ref) DO NOTHING RETURNING id`,
-      )
-      return withEvent(new Set(r.rows.map((x) => x.id)))
     })
-  } finally {
-    client.release(broken)
+  try {
+    return await inTransaction(async (client) => {
+      await pipeline(Readable.from(copyText(codec, rows, false)), client.query(copyFrom(`COPY transactions (${COLUMNS}) FROM STDIN`)))
+      return withEvent(client, new Set(rows.map((r) => r.id)))
+    })
+  } catch (err) {
+    if (!refTaken(err)) throw err
   }
+  return inTransaction(async (client) => {
+    // The columns the COPY fills (not seq, which the INSERT leaves to the table's identity).
+    await client.query(
+      `CREATE TEMP TABLE IF NOT EXISTS ${STAGE} ON COMMIT DELETE ROWS AS SELECT 0 AS ord, ${COLUMNS} FROM transactions WITH NO DATA`,
+    )
+    await pipeline(Readable.from(copyText(codec, rows, true)), client.query(copyFrom(`COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`)))
+    const r = await client.query<{ id: string }>(
+      `INSERT INTO transactions (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
+       ON CONFLICT (account_key, import_ref) DO NOTHING RETURNING id`,
+    )
+    return withEvent(client, new Set(r.rows.map((x) => x.id)))
+  })
 }

@@ -7,14 +7,14 @@ import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMeta
 import { migrate, migrations } from '../migrations/index.js'
 import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
 import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
+import { BatchedReads } from './batched-reads.js'
+import { GroupedInserts } from './grouped-inserts.js'
 import { takeRateLimit } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import { type PendingReview, type PendingRowValues, stagePendingRows } from '../pending-rows.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
-import { insertEvents } from '../events.js'
 import { postgresSql } from './sql.js'
 import { dialectWrites } from '../writes.js'
-import { chainCreations } from '../creations.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
   type BulkLoad,
@@ -131,30 +131,53 @@ export function redactUrl(url: string): string {
   }
 }
 
+const KEYS_BY_HASH = 'SELECT * FROM api_keys WHERE key_hash = ANY($1::text[])'
+const ACCOUNT_BY_ID = 'SELECT * FROM bank_accounts WHERE id = $1 AND company_id = $2'
+// The company's row, the account's columns (all null when it is not the company's) beside it.
+const ACCOUNT_AND_LOCK =
+  'SELECT a.*, c.lock_date AS finctl_lock_date FROM companies c LEFT JOIN bank_accounts a ON a.id = $1 AND a.company_id = c.id WHERE c.id = $2'
+
 class PostgresHotPaths implements HotPaths {
   private readonly statistics: TransactionStatistics
+  private readonly grouped: GroupedInserts
+  private readonly keys: BatchedReads<ApiKeyRow>
   constructor(
     private readonly db: Kysely<Db>,
     private readonly pool: pg.Pool,
     private readonly codec: TransactionCodec,
   ) {
     this.statistics = new TransactionStatistics(db)
+    this.grouped = new GroupedInserts(pool, codec)
+    this.keys = new BatchedReads(async (hashes) => {
+      const rows = (await pool.query<ApiKeyRow>(KEYS_BY_HASH, [hashes])).rows
+      return new Map(rows.map((r) => [r.key_hash, r]))
+    })
   }
 
-  findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
-    return this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst()
+  // Every request's statements as fixed texts on the pool: no query built and compiled a call.
+  async findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
+    // Each caller its own row: two requests of one key may share a read.
+    const row = await this.keys.get(hash)
+    return row && { ...row }
   }
 
-  findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
-    return this.db.selectFrom('bank_accounts').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst()
+  async findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
+    return (await this.pool.query<BankAccountRow>(ACCOUNT_BY_ID, [id, companyId])).rows[0]
+  }
+
+  async findBankAccountAndLock(companyId: string, id: string): Promise<{ account: BankAccountRow | undefined; lockDate: string | null }> {
+    const row = (await this.pool.query<BankAccountRow & { finctl_lock_date: string | null }>(ACCOUNT_AND_LOCK, [id, companyId])).rows[0]
+    if (!row) return { account: undefined, lockDate: null }
+    const { finctl_lock_date: lockDate, ...account } = row
+    return { account: account.id === null ? undefined : account, lockDate }
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return takeRateLimit(this.db, i)
+    return takeRateLimit(this.pool, i)
   }
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
-    return insertApiRequests(this.db, rows)
+    return insertApiRequests(this.pool, rows)
   }
 
   stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
@@ -169,18 +192,15 @@ class PostgresHotPaths implements HotPaths {
   async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
     if (rows.length === 0) return InsertedRows.byPlace(rows, new Uint8Array(0))
     await this.codec.prepareActors(rows)
-    // The insert's event goes in the same database transaction as its rows (docs/events.md).
+    // The insert's event goes in the same database transaction as its rows (docs/events.md), either way.
+    if (rows.length < COPY_MIN_ROWS) {
+      // With the other small inserts of this turn, in one transaction (grouped-inserts.ts).
+      const done = await this.grouped.insert(rows, o)
+      this.statistics.wrote(done.size)
+      return done
+    }
     const eventOf = (ids: Set<string>) => o.event?.(InsertedRows.ofIds(rows, ids))
-    const inserted =
-      rows.length >= COPY_MIN_ROWS
-        ? await copyTransactions(this.pool, this.codec, rows, eventOf, o.batch)
-        : await this.db.transaction().execute(async (db) => {
-            const ids = await this.codec.insert(db, rows)
-            await chainCreations(db, 'postgres', this.codec, rows, ids, o.batch)
-            const event = eventOf(ids)
-            if (event) await insertEvents(db, 'postgres', [event])
-            return ids
-          })
+    const inserted = await copyTransactions(this.pool, this.codec, rows, eventOf, o.batch)
     this.statistics.wrote(inserted.size)
     return InsertedRows.ofIds(rows, inserted)
   }

@@ -249,6 +249,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly appendRequests: (rows: NewApiRequestRow[]) => void
   private readonly group: GroupCommit
   private readonly accountById: BetterSqlite3.Statement
+  private readonly lockDateById: BetterSqlite3.Statement
   private readonly insertEvent: BetterSqlite3.Statement
   private readonly chainSql: RawChainSql
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
@@ -275,6 +276,7 @@ class SqliteHotPaths implements HotPaths {
     })
     this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
+    this.lockDateById = raw.prepare('SELECT lock_date FROM companies WHERE id = ?')
     this.insertEvent = raw.prepare(SQLITE_INSERT_EVENT)
     this.chainSql = sqliteChainSql(raw)
     this.group = new GroupCommit({
@@ -343,6 +345,13 @@ class SqliteHotPaths implements HotPaths {
 
   findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
     return this.locked(() => this.accountById.get(id, companyId) as BankAccountRow | undefined)
+  }
+
+  findBankAccountAndLock(companyId: string, id: string): Promise<{ account: BankAccountRow | undefined; lockDate: string | null }> {
+    return this.locked(() => ({
+      account: this.accountById.get(id, companyId) as BankAccountRow | undefined,
+      lockDate: (this.lockDateById.get(companyId) as { lock_date: string | null } | undefined)?.lock_date ?? null,
+    }))
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {

@@ -1,0 +1,79 @@
+/**
+ * PostgreSQL's group commit of small inserts (src/store/postgres/grouped-inserts.ts) beside a write
+ * of the kysely path (a batch pairing statement lines, statements/apply, a close): both must take
+ * their locks in one order, the chain's head last, or the two deadlock and one answers 500. The
+ * interleaving is forced here: the other write holds a report-totals row and the group waits on it.
+ */
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { verifyChain } from '../../src/store/audit-chain.js'
+import type { Store } from '../../src/store/store.js'
+import { freshDatabase, seedTenant, STORES, txRow, type TestDatabase, type Tenant } from './fixtures.js'
+
+describe.runIf(STORES.includes('postgres'))('group commit lock order on postgres', () => {
+  let database: TestDatabase
+  let store: Store
+  let t: Tenant
+
+  beforeAll(async () => {
+    database = await freshDatabase('postgres')
+    store = await database.open()
+    t = await seedTenant(store)
+    // The company's chain head exists: the group locks it with its insert, not on its first write.
+    await store.hot.insertTransactions([txRow(t)])
+  })
+  afterAll(async () => {
+    await store?.close()
+    await database?.remove()
+  })
+
+  /** Until some other backend waits on a lock held by backend `pid`. */
+  async function untilBlockedBy(pid: number): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      const r = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE ${pid} = ANY(pg_blocking_pids(pid))`.execute(
+        store.db,
+      )
+      if (Number(r.rows[0].n) > 0) return
+      await new Promise((res) => setTimeout(res, 10))
+    }
+    throw new Error(`nothing waited on backend ${pid}`)
+  }
+
+  it('a grouped insert waiting on a row another write holds does not hold the head that write locks last', async () => {
+    // Same company, account and date: both rows add to one report_day_flows row (the insert trigger).
+    const first = txRow(t, { transaction_date: '2026-08-14', import_ref: 'order-1' })
+    const grouped = txRow(t, { transaction_date: '2026-08-14', import_ref: 'order-2' })
+    await store.tx.prepareActors([first])
+    let inserting: Promise<unknown> | undefined
+    await store.writeTransaction(async (trx) => {
+      const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx)).rows[0].pid
+      await store.tx.insert(trx, [first])
+      inserting = store.hot.insertTransactions([grouped])
+      // Keep it from failing the test unobserved while this write goes on; it is awaited below.
+      inserting.catch(() => {})
+      await untilBlockedBy(pid)
+      // As statement-lines.ts and apply.ts do: the head locked after every row lock of the write.
+      await store.writes.appendAudit(trx, [
+        {
+          company_id: t.companyId,
+          transaction_id: first.id,
+          actor: 'key:contract',
+          action: 'create',
+          changes: '{}',
+          created_at: first.created_at,
+        },
+      ])
+    })
+    expect((await inserting)!).toMatchObject({ size: 1 })
+    const stored = await store.db.selectFrom('transactions').select('id').where('id', 'in', [first.id, grouped.id]).execute()
+    expect(stored).toHaveLength(2)
+    const flows = await store.db
+      .selectFrom('report_day_flows')
+      .select(['n', 'amount'])
+      .where('account_key', '=', t.accountKey)
+      .where('transaction_date', '=', '2026-08-14')
+      .execute()
+    expect(flows.map((f) => [Number(f.n), Number(f.amount)])).toEqual([[2, first.amount + grouped.amount]])
+    expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
+  })
+})
