@@ -3,6 +3,8 @@
  * of the kysely path (a batch pairing statement lines, statements/apply, a close): both must take
  * their locks in one order, the chain's head last, or the two deadlock and one answers 500. The
  * interleaving is forced here: the other write holds a report-totals row and the group waits on it.
+ * A COPY takes its refs in file order, other writes in theirs: when PostgreSQL picks the COPY as a
+ * deadlock's victim, it goes again rather than answering 500.
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -74,6 +76,32 @@ describe.runIf(STORES.includes('postgres'))('group commit lock order on postgres
       .where('transaction_date', '=', '2026-08-14')
       .execute()
     expect(flows.map((f) => [Number(f.n), Number(f.amount)])).toEqual([[2, first.amount + grouped.amount]])
+    expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
+  })
+
+  it('a COPY chosen as a deadlock victim goes again, the rows taken crosswise left to the other write', async () => {
+    // 100 rows go by COPY (COPY_MIN_ROWS), their refs in file order.
+    const rows = Array.from({ length: 100 }, (_, i) => txRow(t, { import_ref: `crosswise-${String(i).padStart(3, '0')}` }))
+    const early = txRow(t, { import_ref: 'crosswise-050' })
+    const late = txRow(t, { import_ref: 'crosswise-010' })
+    await store.tx.prepareActors([early, late])
+    let copying: Promise<{ size: number }> | undefined
+    await store.writeTransaction(async (trx) => {
+      const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx)).rows[0].pid
+      await store.tx.insert(trx, [early])
+      copying = store.hot.insertTransactions(rows)
+      copying.catch(() => {})
+      // The COPY holds refs 000-049 and waits on 050; this write then asks for 010: a cycle. The COPY
+      // has waited longer, so its deadlock check runs first and it is the victim.
+      await untilBlockedBy(pid)
+      await store.tx.insert(trx, [late])
+    })
+    expect((await copying)!.size).toBe(98)
+    const refs = await store.db.selectFrom('transactions').select(['id', 'import_ref']).where('import_ref', 'like', 'crosswise-%').execute()
+    expect(refs).toHaveLength(100)
+    const byRef = new Map(refs.map((r) => [r.import_ref, r.id]))
+    expect(byRef.get('crosswise-050')).toBe(early.id)
+    expect(byRef.get('crosswise-010')).toBe(late.id)
     expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
   })
 })

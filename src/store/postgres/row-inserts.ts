@@ -8,7 +8,8 @@
  * transaction is rolled back whole and the batch goes again the careful way: COPY into a temporary
  * staging table, then one `INSERT … SELECT … ON CONFLICT (account_key, import_ref) DO NOTHING
  * RETURNING id` from it, which leaves out the rows whose ref is taken and keeps the first of two
- * alike in one call (the stage's `ord`). Either way the call is one transaction, all or nothing; any
+ * alike in one call (the stage's `ord`). Either way the call is one transaction, all or nothing. A
+ * deadlock's victim (the same refs met crosswise by a group commit) goes again the careful way; any
  * other error (a taken id, a missing account) fails it as before.
  *
  * The direct COPY saves PostgreSQL the stage's write and read of every row (docs/performance.md,
@@ -68,6 +69,18 @@ function refTaken(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string }
   return e.code === '23505' && e.constraint === REF_INDEX
 }
+
+/**
+ * Whether PostgreSQL chose this transaction as a deadlock's victim: it was rolled back whole, so it
+ * may go again. A COPY takes its refs in file order; a group commit of small calls in the calls'
+ * order, so the same refs at the same moment can meet crosswise.
+ */
+function deadlocked(err: unknown): boolean {
+  return (err as { code?: string }).code === '40P01'
+}
+
+/** Tries of the careful way before a deadlock is answered as an error. */
+const DEADLOCK_TRIES = 3
 
 /**
  * Chain `entries` on a client in its open transaction (appendAudit's rule): the head locked, then each
@@ -139,18 +152,28 @@ export async function copyTransactions(
       return withEvent(client, new Set(rows.map((r) => r.id)))
     })
   } catch (err) {
-    if (!refTaken(err)) throw err
+    if (!refTaken(err) && !deadlocked(err)) throw err
   }
-  return inTransaction(async (client) => {
-    // The columns the COPY fills (not seq, which the INSERT leaves to the table's identity).
-    await client.query(
-      `CREATE TEMP TABLE IF NOT EXISTS ${STAGE} ON COMMIT DELETE ROWS AS SELECT 0 AS ord, ${COLUMNS} FROM transactions WITH NO DATA`,
-    )
-    await pipeline(Readable.from(copyText(codec, rows, true)), client.query(copyFrom(`COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`)))
-    const r = await client.query<{ id: string }>(
-      `INSERT INTO transactions (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
-       ON CONFLICT (account_key, import_ref) DO NOTHING RETURNING id`,
-    )
-    return withEvent(client, new Set(r.rows.map((x) => x.id)))
-  })
+  for (let tries = 1; ; tries++) {
+    try {
+      return await staged()
+    } catch (err) {
+      if (!deadlocked(err) || tries >= DEADLOCK_TRIES) throw err
+    }
+  }
+
+  function staged(): Promise<Set<string>> {
+    return inTransaction(async (client) => {
+      // The columns the COPY fills (not seq, which the INSERT leaves to the table's identity).
+      await client.query(
+        `CREATE TEMP TABLE IF NOT EXISTS ${STAGE} ON COMMIT DELETE ROWS AS SELECT 0 AS ord, ${COLUMNS} FROM transactions WITH NO DATA`,
+      )
+      await pipeline(Readable.from(copyText(codec, rows, true)), client.query(copyFrom(`COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`)))
+      const r = await client.query<{ id: string }>(
+        `INSERT INTO transactions (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
+         ON CONFLICT (account_key, import_ref) DO NOTHING RETURNING id`,
+      )
+      return withEvent(client, new Set(r.rows.map((x) => x.id)))
+    })
+  }
 }
