@@ -26,6 +26,7 @@ import {
   calibrationBins,
   fitCalibration,
   scoreOf,
+  quickScore,
   scoreTable,
   type CalibrationBin,
   type CalibrationStep,
@@ -143,9 +144,14 @@ export class CategoryModel {
   /** `predict(f, { explain: false })`'s label and score, written into `out` (an import's path: no object a row); false for no prediction. */
   predictInto(f: Features, out: LabelScore): boolean {
     if (this.activeLabels === 0) return false
-    this.score(this.knownIds(f))
+    this.joint(this.knownIds(f))
+    let score = quickScore(this.scores, this.scratch, this.labels.length, this.top, this.second)
+    if (Number.isNaN(score)) {
+      this.posterior()
+      score = scoreOf(this.scores, this.logit, this.raw)
+    }
     out.label = this.labels[this.top]
-    out.score = floor3(scoreOf(this.scores, this.logit, this.raw))
+    out.score = floor3(score)
     return true
   }
 
@@ -331,6 +337,12 @@ export class CategoryModel {
 
   /** Log joint per label into `scratch`; top label, runner-up, posterior and log-odds of the top into their fields. */
   private score(ids: number[]): void {
+    this.joint(ids)
+    this.posterior()
+  }
+
+  /** Log joint per label into `scratch`; top label and runner-up into their fields. */
+  private joint(ids: number[]): void {
     if (this.stale) this.refresh()
     const n = this.labels.length
     const s = this.scratch
@@ -351,11 +363,17 @@ export class CategoryModel {
         top = l
       } else if (second < 0 || this.before(l, second)) second = l
     }
-    const best = s[top]
-    let rest = 0
-    for (let l = 0; l < n; l++) if (l !== top) rest += Math.exp(s[l] - best)
     this.top = top
     this.second = second
+  }
+
+  /** Posterior and log-odds of the top label, from `joint`'s sums. */
+  private posterior(): void {
+    const s = this.scratch
+    const top = this.top
+    const best = s[top]
+    let rest = 0
+    for (let l = 0; l < this.labels.length; l++) if (l !== top) rest += Math.exp(s[l] - best)
     this.raw = 1 / (1 + rest)
     this.logit = rest === 0 ? Infinity : -Math.log(rest)
   }
