@@ -76,6 +76,40 @@ const featuresOf = (r: LabelledTransaction, merchant = false): Features => ({
 })
 const exampleOf = (r: LabelledTransaction, merchant = false): Example => ({ ...featuresOf(r, merchant), label: r.category })
 
+/** Each (label, token text) pair's count in a model's state, without zeros. */
+function countsOf(s: ModelState): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const [i, t] of s.tokens.entries())
+    for (const [l, label] of s.labels.entries()) {
+      const c = s.counts[i * s.labels.length + l]
+      if (c !== 0) out.set(`${label} ${t}`, c)
+    }
+  return out
+}
+
+describe('counts against the reference', () => {
+  it("learning finds a known row's token ids from its characters: the counts are those of its token strings", () => {
+    const rows = generateDataset({ size: 3000, seed: 14 })
+    const model = CategoryModel.train(rows.slice(0, 2000).map((r, i) => exampleOf(r, i % 2 === 0)))
+    const added = rows.slice(2000).map((r, i) => exampleOf(r, i % 3 === 0))
+    for (const e of added) model.add(e)
+    for (const e of added.slice(0, 300)) model.remove(e)
+    const want = new Map<string, number>()
+    const count = (e: Example, by: number) => {
+      for (const t of tokens(e)) {
+        const key = `${e.label} ${t}`
+        const n = (want.get(key) ?? 0) + by
+        if (n === 0) want.delete(key)
+        else want.set(key, n)
+      }
+    }
+    for (const [i, r] of rows.slice(0, 2000).entries()) count(exampleOf(r, i % 2 === 0), 1)
+    for (const e of added) count(e, 1)
+    for (const e of added.slice(0, 300)) count(e, -1)
+    expect(countsOf(model.toState())).toEqual(want)
+  })
+})
+
 describe('predictions against the reference', () => {
   it('on a generated corpus: every row, with and without merchants, trained, then learning, then kept', () => {
     const train = generateDataset({ size: 3000, seed: 11 })

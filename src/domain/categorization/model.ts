@@ -39,7 +39,6 @@ import { TokenIndex } from './token-index.js'
 
 export type { Example, LabelScore, ModelState, Prediction, TrainOptions } from './model-types.js'
 
-// ---------------------------------------------------------------------------------------------
 // Tuning
 
 /** Lidstone smoothing of token counts. */
@@ -50,13 +49,11 @@ const PRIOR_ALPHA = 1
 const MIN_CALIBRATION_EXAMPLES = 50
 const EXPLANATION_SIZE = 5
 const LOG_ALPHA = Math.log(ALPHA)
-
 const floor3 = (x: number) => Math.floor(x * 1000) / 1000
 
 const positiveInt = (value: number | undefined, fallback: number) =>
   value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
 
-// ---------------------------------------------------------------------------------------------
 // The model
 
 interface Encoded {
@@ -217,10 +214,13 @@ export class CategoryModel {
   /** Label and token ids of an example; with `create`, unknown labels and tokens get new ids. */
   private encode(e: Example, create: boolean): Encoded {
     const label = create ? this.labelId(e.label) : this.labelIds.get(e.label)!
-    const ids: number[] = []
-    for (const t of tokens(e)) {
-      const id = create ? this.tokenId(t) : this.index.id(t, false)
-      if (id >= 0) ids.push(id)
+    const ids = this.idScratch
+    ids.length = 0
+    // The ids of the tokens held, found without their strings; only a row with new tokens builds them.
+    this.index.known(e, ids)
+    if (create && this.index.missed > 0) {
+      ids.length = 0
+      for (const t of tokens(e)) ids.push(this.tokenId(t))
     }
     return { label, ids: Int32Array.from(ids) }
   }
