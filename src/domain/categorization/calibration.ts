@@ -93,10 +93,51 @@ export function fitCalibration(points: HeldOutPoint[]): CalibrationStep[] {
 export interface ScoreTable {
   lo: Float64Array
   score: Float64Array
+  /** Steps in order and scores never falling (as fitCalibration makes them): the score cannot fall as the log-odds rise. */
+  monotone: boolean
 }
 
 export function scoreTable(steps: CalibrationStep[] | null): ScoreTable | null {
-  return steps?.length ? { lo: Float64Array.from(steps, (s) => s.lo), score: Float64Array.from(steps, (s) => s.score) } : null
+  if (!steps?.length) return null
+  const lo = Float64Array.from(steps, (s) => s.lo)
+  const score = Float64Array.from(steps, (s) => s.score)
+  let monotone = true
+  for (let i = 1; i < lo.length; i++) if (!(lo[i - 1] <= lo[i] && score[i - 1] <= score[i])) monotone = false
+  return { lo, score, monotone }
+}
+
+/** quickScore sums the posterior's terms within this many nats of the runner-up's alone. */
+const NEAR = 8
+/** Over e^-NEAR: a term left out is at most this times the runner-up's, rounding included. */
+const LEFT_OUT = 1.01 * Math.exp(-NEAR)
+/** Far over what rounding moves the log-odds by (a few ulps of numbers under 1,000). */
+const SLACK = 1e-9
+
+/**
+ * The calibrated score of a prediction from its log joints `s` (labels 0..n-1, `top` the best and
+ * `second` the runner-up) summing only the terms within NEAR nats of the runner-up's, or NaN when
+ * they cannot settle it: then the caller sums them all. Most labels are far behind, and an exp each
+ * was most of a prediction (docs/performance.md, "Categorization"). The m terms left out raise the
+ * sum by at most m * LEFT_OUT of the runner-up's term, so the exact log-odds lie in
+ * [logit - m * LEFT_OUT - SLACK, logit + SLACK]; a monotone map giving both ends one score gives it
+ * to all between.
+ */
+export function quickScore(t: ScoreTable | null, s: Float64Array, n: number, top: number, second: number): number {
+  if (t === null || !t.monotone || second < 0) return Number.NaN
+  const best = s[top]
+  // A runner-up this far behind would be a subnormal term, whose relative error the bound ignores.
+  if (s[second] - best < -690) return Number.NaN
+  const cut = s[second] - NEAR
+  let rest = 0
+  let left = 0
+  for (let l = 0; l < n; l++) {
+    if (l === top) continue
+    if (s[l] >= cut) rest += Math.exp(s[l] - best)
+    else left++
+  }
+  const logit = -Math.log(rest)
+  const low = calibratedScore(t, logit - left * LEFT_OUT - SLACK)
+  return low === calibratedScore(t, logit + SLACK) ? low : Number.NaN
 }
 
 function calibratedScore(t: ScoreTable, logit: number): number {

@@ -26,6 +26,7 @@ import {
   calibrationBins,
   fitCalibration,
   scoreOf,
+  quickScore,
   scoreTable,
   type CalibrationBin,
   type CalibrationStep,
@@ -38,7 +39,6 @@ import { TokenIndex } from './token-index.js'
 
 export type { Example, LabelScore, ModelState, Prediction, TrainOptions } from './model-types.js'
 
-// ---------------------------------------------------------------------------------------------
 // Tuning
 
 /** Lidstone smoothing of token counts. */
@@ -49,13 +49,11 @@ const PRIOR_ALPHA = 1
 const MIN_CALIBRATION_EXAMPLES = 50
 const EXPLANATION_SIZE = 5
 const LOG_ALPHA = Math.log(ALPHA)
-
 const floor3 = (x: number) => Math.floor(x * 1000) / 1000
 
 const positiveInt = (value: number | undefined, fallback: number) =>
   value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback
 
-// ---------------------------------------------------------------------------------------------
 // The model
 
 interface Encoded {
@@ -143,9 +141,14 @@ export class CategoryModel {
   /** `predict(f, { explain: false })`'s label and score, written into `out` (an import's path: no object a row); false for no prediction. */
   predictInto(f: Features, out: LabelScore): boolean {
     if (this.activeLabels === 0) return false
-    this.score(this.knownIds(f))
+    this.joint(this.knownIds(f))
+    let score = quickScore(this.scores, this.scratch, this.labels.length, this.top, this.second)
+    if (Number.isNaN(score)) {
+      this.posterior()
+      score = scoreOf(this.scores, this.logit, this.raw)
+    }
     out.label = this.labels[this.top]
-    out.score = floor3(scoreOf(this.scores, this.logit, this.raw))
+    out.score = floor3(score)
     return true
   }
 
@@ -211,10 +214,13 @@ export class CategoryModel {
   /** Label and token ids of an example; with `create`, unknown labels and tokens get new ids. */
   private encode(e: Example, create: boolean): Encoded {
     const label = create ? this.labelId(e.label) : this.labelIds.get(e.label)!
-    const ids: number[] = []
-    for (const t of tokens(e)) {
-      const id = create ? this.tokenId(t) : this.index.id(t, false)
-      if (id >= 0) ids.push(id)
+    const ids = this.idScratch
+    ids.length = 0
+    // The ids of the tokens held, found without their strings; only a row with new tokens builds them.
+    this.index.known(e, ids)
+    if (create && this.index.missed > 0) {
+      ids.length = 0
+      for (const t of tokens(e)) ids.push(this.tokenId(t))
     }
     return { label, ids: Int32Array.from(ids) }
   }
@@ -331,6 +337,12 @@ export class CategoryModel {
 
   /** Log joint per label into `scratch`; top label, runner-up, posterior and log-odds of the top into their fields. */
   private score(ids: number[]): void {
+    this.joint(ids)
+    this.posterior()
+  }
+
+  /** Log joint per label into `scratch`; top label and runner-up into their fields. */
+  private joint(ids: number[]): void {
     if (this.stale) this.refresh()
     const n = this.labels.length
     const s = this.scratch
@@ -351,11 +363,17 @@ export class CategoryModel {
         top = l
       } else if (second < 0 || this.before(l, second)) second = l
     }
-    const best = s[top]
-    let rest = 0
-    for (let l = 0; l < n; l++) if (l !== top) rest += Math.exp(s[l] - best)
     this.top = top
     this.second = second
+  }
+
+  /** Posterior and log-odds of the top label, from `joint`'s sums. */
+  private posterior(): void {
+    const s = this.scratch
+    const top = this.top
+    const best = s[top]
+    let rest = 0
+    for (let l = 0; l < this.labels.length; l++) if (l !== top) rest += Math.exp(s[l] - best)
     this.raw = 1 / (1 + rest)
     this.logit = rest === 0 ? Infinity : -Math.log(rest)
   }

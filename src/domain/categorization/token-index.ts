@@ -1,29 +1,36 @@
 /**
  * The model's token ids. A token is known by its text (training, explanations, snapshots) or found
- * straight from a row's fields (prediction) without building the row's token strings.
+ * straight from a row's fields (prediction, learning) without building the row's token strings.
  *
  * Why hand-written: predicting a row looked each token up in a `Map<string, number>`, and the
  * bigram (`b:x_y`), merchant (`m:x`) and amount tokens were strings built per row, hashed at each
  * lookup: most of an import's prediction time (docs/performance.md, "Categorization", has the
- * figures before and after). Here a word is hashed from the characters of
- * the description itself, lower-cased on the fly, into an open-addressing table of word ids; a
- * token is a (kind, word id, word id) triple in a second table; amount tokens are a fixed list.
- * Rows with non-ASCII text take the string path (their words need NFKD), with the same ids.
+ * figures before and after). Here a word is hashed from the characters of the description itself,
+ * lower-cased on the fly, into an open-addressing table whose slot also holds the ids of the word's
+ * word and merchant tokens; a bigram is a pair of word ids in a second table; amount tokens are a
+ * fixed list. A slot is one run of four int32s, so a lookup reads one cache line. Rows with
+ * non-ASCII text take the string path (their words need NFKD), with the same ids.
  *
  * `known(f)` yields exactly the ids of `tokens(f)` that the index holds, in the same order (the
- * model's sums add in that order, so predictions are bit-for-bit those of the string path).
+ * model's sums add in that order, so predictions are bit-for-bit those of the string path), and
+ * `missed` says how many of `tokens(f)` it does not hold.
  */
 import { AMOUNT_TOKENS, amountCodes, isWordShape, MAX_BIGRAMS, tokens, type Features } from './features.js'
-
-const WORD = 0
-const MERCHANT = 1
-const BIGRAM = 2
-const AMOUNT = 3
-const OTHER = 4
 
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
 const AMOUNT_CODES = new Map(AMOUNT_TOKENS.map((t, i) => [t, i]))
+
+// A word's slot: its hash, its id + 1 (0: empty slot), its word token's id + 1 and its merchant
+// token's id + 1 (0: no such token). A bigram's slot: second word id, first word id + 1 (0: empty), token id.
+const W_HASH = 0
+const W_ID = 1
+const W_WORD = 2
+const W_MERCHANT = 3
+const P_B = 0
+const P_A = 1
+const P_ID = 2
+const SLOT = 4
 
 /** FNV-1a over UTF-16 code units: the same for a word as a string and as a lower-cased range. */
 function hashString(s: string): number {
@@ -32,35 +39,26 @@ function hashString(s: string): number {
   return h | 0
 }
 
-function mix(kind: number, a: number, b: number): number {
-  let h = Math.imul(kind + 1, 0x9e3779b1) ^ a
-  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b) ^ b
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-  return h ^ (h >>> 16)
-}
-
-const grow = (a: Int32Array, size: number) => {
-  const next = new Int32Array(size)
-  next.set(a)
-  return next
+function pairHash(a: number, b: number): number {
+  let h = Math.imul(a, 0x9e3779b1) ^ b
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b)
+  return h ^ (h >>> 13)
 }
 
 export class TokenIndex {
   private readonly names: string[] = []
-  // Words: ids in an open-addressing table of 2^k slots (id + 1; 0 = empty), kept under half full.
   private readonly words: string[] = []
-  private wordHash = new Int32Array(256)
-  private wordSlots = new Int32Array(512)
-  // Tokens: (kind, a, b) per id, and their table.
-  private kinds = new Int32Array(1024)
-  private as = new Int32Array(1024)
-  private bs = new Int32Array(1024)
-  private slots = new Int32Array(2048)
+  /** Open addressing, kept under half full. */
+  private wordSlots = new Int32Array(512 * SLOT)
+  private pairSlots = new Int32Array(512 * SLOT)
+  private pairs = 0
   private readonly amounts = new Int32Array(AMOUNT_TOKENS.length).fill(-1)
   private readonly others = new Map<string, number>()
   // Per-row scratch of the fast path: description word ids (-1 unknown) and amount codes.
   private descIds = new Int32Array(64)
   private readonly codes: number[] = []
+  /** How many tokens of the last `known` row the index does not hold. */
+  missed = 0
 
   /** Tokens held. */
   get size(): number {
@@ -78,65 +76,67 @@ export class TokenIndex {
       const cut = token.indexOf('_', 2)
       const a = this.word(token.slice(2, cut), create)
       const b = a < 0 ? -1 : this.word(token.slice(cut + 1), create)
-      return b < 0 ? -1 : this.token(BIGRAM, a, b, token, create)
+      if (b < 0) return -1
+      const id = this.pair(a, b)
+      return id >= 0 || !create ? id : this.addPair(a, b, token)
     }
-    if (token.startsWith('m:')) {
-      const a = this.word(token.slice(2), create)
-      return a < 0 ? -1 : this.token(MERCHANT, a, 0, token, create)
-    }
+    if (token.startsWith('m:')) return this.wordToken(token.slice(2), W_MERCHANT, token, create)
     const code = AMOUNT_CODES.get(token)
     if (code !== undefined) {
-      if (this.amounts[code] < 0 && create) this.amounts[code] = this.append(AMOUNT, code, 0, token)
+      if (this.amounts[code] < 0 && create) this.amounts[code] = this.append(token)
       return this.amounts[code]
     }
     if (token.includes(':')) {
       // Not a form tokens() makes; kept so that any text round-trips.
       const id = this.others.get(token)
       if (id !== undefined || !create) return id ?? -1
-      const added = this.append(OTHER, 0, 0, token)
+      const added = this.append(token)
       this.others.set(token, added)
       return added
     }
-    const a = this.word(token, create)
-    return a < 0 ? -1 : this.token(WORD, a, 0, token, create)
+    return this.wordToken(token, W_WORD, token, create)
   }
 
-  /** Appends to `out` the ids of `tokens(f)` the index holds, in order (see the module's comment). */
+  /** Appends to `out` the ids of `tokens(f)` the index holds, in order, and sets `missed` (see the module's comment). */
   known(f: Features, out: number[]): void {
     const start = out.length
-    if (!this.knownAscii(f, out)) {
-      out.length = start
-      for (const t of tokens(f)) {
-        const id = this.id(t, false)
-        if (id >= 0) out.push(id)
-      }
+    this.missed = 0
+    if (this.knownAscii(f, out)) return
+    out.length = start
+    this.missed = 0
+    for (const t of tokens(f)) {
+      const id = this.id(t, false)
+      if (id >= 0) out.push(id)
+      else this.missed++
     }
   }
 
   private knownAscii(f: Features, out: number[]): boolean {
-    const n = this.scan(f.description, -1, out)
+    const n = this.scan(f.description, W_WORD, out)
     if (n < 0) return false
     const bigrams = Math.min(MAX_BIGRAMS, n - 1)
     const d = this.descIds
     for (let i = 0; i < bigrams; i++) {
-      if (d[i] < 0 || d[i + 1] < 0) continue
-      const id = this.find(BIGRAM, d[i], d[i + 1])
+      const id = d[i] < 0 || d[i + 1] < 0 ? -1 : this.pair(d[i], d[i + 1])
       if (id >= 0) out.push(id)
+      else this.missed++
     }
-    if (f.merchant_name && this.scan(f.merchant_name, MERCHANT, out) < 0) return false
+    if (f.merchant_name && this.scan(f.merchant_name, W_MERCHANT, out) < 0) return false
     const codes = this.codes
     codes.length = 0
     amountCodes(f.amount_minor, f.currency_exponent ?? 2, codes)
-    for (const c of codes) if (this.amounts[c] >= 0) out.push(this.amounts[c])
+    for (const c of codes)
+      if (this.amounts[c] >= 0) out.push(this.amounts[c])
+      else this.missed++
     return true
   }
 
   /**
    * The words of ASCII `text` (runs of letters and digits, lower-cased, as features.ts keeps them):
-   * for the description (`kind` -1) their ids go to `descIds` and their word tokens' ids to `out`;
-   * for a merchant their merchant tokens' ids to `out`. Returns the number of words, -1 on non-ASCII.
+   * the ids of their word tokens (`field` W_WORD, the description: word ids to `descIds` too) or
+   * merchant tokens (W_MERCHANT) go to `out`. Returns the number of words, -1 on non-ASCII.
    */
-  private scan(text: string, kind: number, out: number[]): number {
+  private scan(text: string, field: number, out: number[]): number {
     let n = 0
     let i = 0
     const len = text.length
@@ -159,25 +159,32 @@ export class TokenIndex {
       }
       if (i < len && c > 127) return -1
       if (!isWordShape(i - from, digits)) continue
-      const w = this.findRange(text, from, i - from, h | 0)
-      if (kind < 0) {
-        if (n === this.descIds.length) this.descIds = grow(this.descIds, n * 2)
-        this.descIds[n] = w
+      const s = this.findRange(text, from, i - from, h | 0)
+      if (field === W_WORD) {
+        if (n === this.descIds.length) {
+          const grown = new Int32Array(n * 2)
+          grown.set(this.descIds)
+          this.descIds = grown
+        }
+        this.descIds[n] = s < 0 ? -1 : this.wordSlots[s + W_ID] - 1
       }
       n++
-      if (w < 0) continue
-      const id = this.find(kind < 0 ? WORD : kind, w, 0)
+      const id = s < 0 ? -1 : this.wordSlots[s + field] - 1
       if (id >= 0) out.push(id)
+      else this.missed++
     }
     return n
   }
 
+  /** The slot (offset) of the word spelt by `len` characters of `text` from `from`, lower-cased; -1 if unknown. */
   private findRange(text: string, from: number, len: number, h: number): number {
-    const mask = this.wordSlots.length - 1
+    const slots = this.wordSlots
+    const mask = slots.length / SLOT - 1
     for (let s = h & mask; ; s = (s + 1) & mask) {
-      const w = this.wordSlots[s] - 1
+      const at = s * SLOT
+      const w = slots[at + W_ID] - 1
       if (w < 0) return -1
-      if (this.wordHash[w] !== h) continue
+      if (slots[at + W_HASH] !== h) continue
       const word = this.words[w]
       if (word.length !== len) continue
       let i = 0
@@ -186,75 +193,89 @@ export class TokenIndex {
         if (c >= 65 && c <= 90) c += 32
         if (c !== word.charCodeAt(i)) break
       }
-      if (i === len) return w
+      if (i === len) return at
     }
+  }
+
+  /** The slot (offset) of a word, added when `create`; -1 if unknown. */
+  private wordSlot(word: string, create: boolean): number {
+    const h = hashString(word)
+    const slots = this.wordSlots
+    const mask = slots.length / SLOT - 1
+    let s = h & mask
+    for (; ; s = (s + 1) & mask) {
+      const w = slots[s * SLOT + W_ID] - 1
+      if (w < 0) break
+      if (slots[s * SLOT + W_HASH] === h && this.words[w] === word) return s * SLOT
+    }
+    if (!create) return -1
+    this.words.push(word)
+    slots[s * SLOT + W_HASH] = h
+    slots[s * SLOT + W_ID] = this.words.length
+    if (this.words.length * 2 <= slots.length / SLOT) return s * SLOT
+    this.wordSlots = rehash(slots, (at) => slots[at + W_HASH])
+    return this.wordSlot(word, false)
   }
 
   private word(word: string, create: boolean): number {
-    const h = hashString(word)
-    const mask = this.wordSlots.length - 1
-    let s = h & mask
-    for (; ; s = (s + 1) & mask) {
-      const w = this.wordSlots[s] - 1
-      if (w < 0) break
-      if (this.wordHash[w] === h && this.words[w] === word) return w
-    }
-    if (!create) return -1
-    const w = this.words.length
-    this.words.push(word)
-    if (w === this.wordHash.length) this.wordHash = grow(this.wordHash, w * 2)
-    this.wordHash[w] = h
-    this.wordSlots[s] = w + 1
-    if (this.words.length * 2 > this.wordSlots.length) {
-      this.wordSlots = new Int32Array(this.wordSlots.length * 2)
-      const m = this.wordSlots.length - 1
-      for (let i = 0; i < this.words.length; i++) {
-        let t = this.wordHash[i] & m
-        while (this.wordSlots[t] !== 0) t = (t + 1) & m
-        this.wordSlots[t] = i + 1
-      }
-    }
-    return w
+    const at = this.wordSlot(word, create)
+    return at < 0 ? -1 : this.wordSlots[at + W_ID] - 1
   }
 
-  private find(kind: number, a: number, b: number): number {
-    const mask = this.slots.length - 1
-    for (let s = mix(kind, a, b) & mask; ; s = (s + 1) & mask) {
-      const id = this.slots[s] - 1
-      if (id < 0) return -1
-      if (this.as[id] === a && this.bs[id] === b && this.kinds[id] === kind) return id
+  /** The word or merchant token (`field`) of a word. */
+  private wordToken(word: string, field: number, text: string, create: boolean): number {
+    let at = this.wordSlot(word, create)
+    if (at < 0) return -1
+    const id = this.wordSlots[at + field] - 1
+    if (id >= 0 || !create) return id
+    const added = this.append(text)
+    at = this.wordSlot(word, false) // the table may have grown
+    this.wordSlots[at + field] = added + 1
+    return added
+  }
+
+  private pair(a: number, b: number): number {
+    const slots = this.pairSlots
+    const mask = slots.length / SLOT - 1
+    for (let s = pairHash(a, b) & mask; ; s = (s + 1) & mask) {
+      const at = s * SLOT
+      const first = slots[at + P_A] - 1
+      if (first < 0) return -1
+      if (first === a && slots[at + P_B] === b) return slots[at + P_ID]
     }
   }
 
-  private token(kind: number, a: number, b: number, text: string, create: boolean): number {
-    const id = this.find(kind, a, b)
-    return id >= 0 || !create ? id : this.append(kind, a, b, text)
-  }
-
-  private append(kind: number, a: number, b: number, text: string): number {
-    const id = this.names.length
-    this.names.push(text)
-    if (id === this.kinds.length) {
-      this.kinds = grow(this.kinds, id * 2)
-      this.as = grow(this.as, id * 2)
-      this.bs = grow(this.bs, id * 2)
+  private addPair(a: number, b: number, text: string): number {
+    const id = this.append(text)
+    if (++this.pairs * 2 > this.pairSlots.length / SLOT) {
+      const old = this.pairSlots
+      this.pairSlots = rehash(old, (at) => pairHash(old[at + P_A] - 1, old[at + P_B]))
     }
-    this.kinds[id] = kind
-    this.as[id] = a
-    this.bs[id] = b
-    if (kind === AMOUNT || kind === OTHER) return id // not in the table: found by code, or by text
-    if ((id + 1) * 2 > this.slots.length) {
-      this.slots = new Int32Array(this.slots.length * 2)
-      for (let i = 0; i < id; i++) if (this.kinds[i] !== AMOUNT && this.kinds[i] !== OTHER) this.place(i)
-    }
-    this.place(id)
+    const slots = this.pairSlots
+    const mask = slots.length / SLOT - 1
+    let s = pairHash(a, b) & mask
+    while (slots[s * SLOT + P_A] !== 0) s = (s + 1) & mask
+    slots[s * SLOT + P_A] = a + 1
+    slots[s * SLOT + P_B] = b
+    slots[s * SLOT + P_ID] = id
     return id
   }
 
-  private place(id: number): void {
-    const mask = this.slots.length - 1
-    let s = mix(this.kinds[id], this.as[id], this.bs[id]) & mask
-    while (this.slots[s] !== 0) s = (s + 1) & mask
-    this.slots[s] = id + 1
+  private append(text: string): number {
+    this.names.push(text)
+    return this.names.length - 1
   }
+}
+
+/** The slots of `old` (field 1, W_ID or P_A, nonzero: taken) in a table twice its size, placed by `hash`. */
+function rehash(old: Int32Array, hash: (at: number) => number): Int32Array<ArrayBuffer> {
+  const slots = new Int32Array(old.length * 2)
+  const mask = slots.length / SLOT - 1
+  for (let at = 0; at < old.length; at += SLOT) {
+    if (old[at + 1] === 0) continue
+    let s = hash(at) & mask
+    while (slots[s * SLOT + 1] !== 0) s = (s + 1) & mask
+    slots.set(old.subarray(at, at + SLOT), s * SLOT)
+  }
+  return slots
 }
