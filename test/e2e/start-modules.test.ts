@@ -24,6 +24,8 @@ const HEAVY = [
   'src/domain/api-keys/usage-stats.ts',
   'commands/approvals/shared.ts',
   'commands/approvals/effect.ts',
+  // The transactions' writes, a route group apart that loads with the first write.
+  'src/api/routes/transaction-writes.ts',
 ]
 
 describe('the modules a start loads', () => {
