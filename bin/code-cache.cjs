@@ -56,7 +56,7 @@ function useCodeCache(dist, root, command, renew = true) {
     // Refused by V8 (another Node.js, other flags): made again from this run alone.
     const held = cachedData === undefined || script.cachedDataRejected || !Array.isArray(index[name]) ? [] : index[name]
     if ((held.length === 0 || renew) && !held.includes(command) && held.length < MAX_COMMANDS)
-      renewed.push({ script, name, commands: [...held, command] })
+      renewed.push({ script, name, commands: [...held, command], filename })
     const wrapper = script.runInThisContext({ displayErrors: true })
     return wrapper.call(this.exports, this.exports, requireOf(this), this, filename, dirname(filename))
   }
@@ -90,6 +90,12 @@ function entryName(filename, content) {
   return `${name.replace(/\.cjs$/, '')}#${hash}.${content.length}.v8`
 }
 
+/** The chunk file an entry of a hashed chunk was made of ("schemas#YpM7i0Mu.3050.v8": "schemas-YpM7i0Mu.cjs"). */
+function chunkFile(entry) {
+  const m = /^(.+)#([^#.]+)\.\d+\.v8$/.exec(entry)
+  return m ? `${m[1]}-${m[2]}.cjs` : ''
+}
+
 function readIndex(folder) {
   try {
     const index = JSON.parse(fs.readFileSync(join(folder, INDEX), 'utf8'))
@@ -111,14 +117,22 @@ function keep(renewed, index, folder, root) {
     // Before any code is serialized: a folder that cannot be written would cost that at every run.
     fs.accessSync(folder, fs.constants.W_OK)
     const chunks = new Set()
-    for (const { script, name, commands } of renewed) {
+    const built = new Set()
+    for (const { script, name, commands, filename } of renewed) {
       writeWhole(join(folder, name), script.createCachedData())
       index[name] = commands
       chunks.add(ENTRY.exec(name)?.[1])
+      if (HASHED.test(basename(filename))) built.add(dirname(filename))
     }
+    // Several chunks share a name ("schemas-...": one per aggregate); the entry of one whose file is
+    // still built is another chunk's, not an earlier build's. Removing it made two commands run one
+    // after the other compile and keep those chunks again at every run.
+    const present = new Set()
+    for (const dir of built) for (const file of fs.readdirSync(dir)) present.add(file)
     const current = new Set(renewed.map(({ name }) => name))
     for (const name of fs.readdirSync(folder)) {
       if (current.has(name) || !chunks.has(ENTRY.exec(name)?.[1])) continue
+      if (present.has(chunkFile(name))) continue
       fs.rmSync(join(folder, name), { force: true })
       delete index[name]
     }

@@ -4,7 +4,6 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { printProposed } from '../approvals/shared.js'
 import { month } from './shared.js'
 
 export interface ReopenOptions {
@@ -27,7 +26,11 @@ export async function runReopen(host: VerbHost, o: ReopenOptions, [m]: string[])
   const reason = o.reason ?? (host.globals as { reason?: string }).reason
   if (!reason?.trim()) throw new AppError('usage', '--reason TEXT is required: say why the month is reopened')
   const out = await (await host.client()).close.requestReopen(m, reason)
-  if (out.proposal) return printProposed(host, out.proposal)
+  if (out.proposal) {
+    // Loaded with a proposal: the group's other verbs do not need the approvals' output.
+    const { printProposed } = await import('../approvals/shared.js')
+    return printProposed(host, out.proposal)
+  }
   const r = out.done
   await printRecord(host.io, host.printer, r)
   note(host.io, host.printer, `reopened ${m}: the lock date is ${r.lock_date ?? 'none'}`)

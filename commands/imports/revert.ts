@@ -13,7 +13,6 @@ import { shortId } from '../../src/cli/short-ids.js'
 import type { Client } from '../../src/client/client.js'
 import type { RevertedRow, RevertResult } from '../../src/domain/imports/revert-schemas.js'
 import { count } from '../../src/kernel/words.js'
-import { printProposed } from '../approvals/shared.js'
 import { batchId } from './shared.js'
 
 export interface RevertOptions {
@@ -89,7 +88,11 @@ export async function runRevert(host: VerbHost & PromptHost, o: RevertOptions, [
 
 async function revert(host: VerbHost, client: Client, batch: string, include_edited: boolean): Promise<number> {
   const o = await client.imports.requestRevert(batch, { include_edited })
-  if (o.proposal) return printProposed(host, o.proposal)
+  if (o.proposal) {
+    // Loaded with a proposal: the group's other verbs do not need the approvals' output.
+    const { printProposed } = await import('../approvals/shared.js')
+    return printProposed(host, o.proposal)
+  }
   const r = o.done
   if (host.printer.format !== 'table') await printRecord(host.io, host.printer, r)
   else await printList(host.io, host.printer, r.transactions, rowColumns, { empty: 'no rows were reverted' })

@@ -9,7 +9,6 @@ import type { CreateApiKeyRequest, CreatedApiKey } from '../../src/domain/api-ke
 import type { ProposedKey } from '../../src/domain/approvals/schemas.js'
 import type { Outcome } from '../../src/client/approvals.js'
 import { note } from '../../src/cli/output.js'
-import { printProposed } from '../approvals/shared.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { API_KEY_SCOPES } from '../../src/kernel/vocabulary.js'
 import { type KeyDestination, type KeyHost, claimKeyDestination, deliverKey } from './shared.js'
@@ -91,5 +90,7 @@ export async function runCreate(host: KeyHost, o: CreateOptions): Promise<number
   // Under a key-write policy: the key is shown (or saved) now, to the proposer alone; it works once approved.
   await deliverKey(host, o, file, created.proposal)
   note(host.io, host.printer, `the key works once another person approves it: finctl approvals show ${created.proposal.id}`)
+  // Loaded with a proposal: the group's other verbs do not need the approvals' output.
+  const { printProposed } = await import('../approvals/shared.js')
   return printProposed(host, created.proposal, false)
 }

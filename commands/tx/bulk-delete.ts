@@ -8,7 +8,6 @@ import { firstRows } from '../../src/cli/short-ids.js'
 import { addListFilters } from '../../src/cli/tx-filters.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { count } from '../../src/kernel/words.js'
-import { printProposed } from '../approvals/shared.js'
 import { type BulkSelection, bulkTargets, noteChunks, refuseLocked, sendChunks } from './bulk-shared.js'
 
 export type BulkDeleteOptions = BulkSelection & { dryRun?: boolean; yes?: boolean }
@@ -73,7 +72,11 @@ export async function runBulkDelete(host: VerbHost & PromptHost, o: BulkDeleteOp
   if (sent.proposals.length) {
     if (sent.n) note(host.io, host.printer, `deleted ${count(sent.n, 'transaction')}; the rest waits for approval`)
     let code = 0
-    for (const p of sent.proposals) code = await printProposed(host, p)
+    for (const p of sent.proposals) {
+      // Loaded with a proposal: the group's other verbs do not need the approvals' output.
+      const { printProposed } = await import('../approvals/shared.js')
+      code = await printProposed(host, p)
+    }
     return code
   }
   // The rows as they were, each once: what went.

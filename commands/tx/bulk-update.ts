@@ -11,7 +11,6 @@ import type { BulkUpdateRequest } from '../../src/domain/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { parseBool, splitList } from './shared.js'
 import { count } from '../../src/kernel/words.js'
-import { printProposed } from '../approvals/shared.js'
 import { type BulkSelection, bulkTargets, noteChunks, refuseLocked, sendChunks } from './bulk-shared.js'
 
 export type BulkUpdateOptions = BulkSelection & { set?: string[]; dryRun?: boolean; yes?: boolean }
@@ -106,7 +105,11 @@ export async function runBulkUpdate(host: VerbHost & PromptHost, o: BulkUpdateOp
   if (sent.proposals.length) {
     if (sent.n) note(host.io, host.printer, `updated ${count(sent.n, 'transaction')}; the rest waits for approval`)
     let code = 0
-    for (const p of sent.proposals) code = await printProposed(host, p)
+    for (const p of sent.proposals) {
+      // Loaded with a proposal: the group's other verbs do not need the approvals' output.
+      const { printProposed } = await import('../approvals/shared.js')
+      code = await printProposed(host, p)
+    }
     return code
   }
   await printList(

@@ -19,19 +19,26 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from './env.js'
 
 type RouteGroup = (deps: AppDeps) => OpenAPIHono<AppEnv>
+type Load = () => Promise<RouteGroup>
 
 /**
  * The route groups, in the order they are mounted, each under a path prefix of its own. A group's
  * module (its routes and their schemas) is loaded on the first request under its prefix: a CLI
  * command on the embedded target builds only the groups it calls (building every schema is a
  * large share of a start: docs/performance.md). `finctl serve` loads them all before it listens.
+ * A group may keep its writes apart (`writes`): those load with its first request that is not a GET
+ * or HEAD, so that a list does not build the routes and schemas of every write.
  */
-const GROUPS: ReadonlyArray<readonly [prefix: string, load: () => Promise<RouteGroup>]> = [
+const GROUPS: ReadonlyArray<readonly [prefix: string, load: Load, writes?: Load]> = [
   ['/healthz', () => import('./routes/system.js').then((m) => m.systemRoutes)],
   ['/auth', () => import('./routes/auth.js').then((m) => m.authRoutes)],
   ['/api-keys', () => import('./routes/api-keys.js').then((m) => m.apiKeyRoutes)],
   ['/api-v1/bank-accounts', () => import('./routes/bank-accounts.js').then((m) => m.bankAccountRoutes)],
-  ['/api-v1/transactions', () => import('./routes/transactions.js').then((m) => m.transactionRoutes)],
+  [
+    '/api-v1/transactions',
+    () => import('./routes/transactions.js').then((m) => m.transactionRoutes),
+    () => import('./routes/transaction-writes.js').then((m) => m.transactionWriteRoutes),
+  ],
   ['/api-v1/company', () => import('./routes/company.js').then((m) => m.companyRoutes)],
   ['/api-v1/categories', () => import('./routes/categories.js').then((m) => m.categoryRoutes)],
   ['/api-v1/categorization', () => import('./routes/categorization.js').then((m) => m.categorizationRoutes)],
@@ -85,8 +92,9 @@ export function createApp(deps: AppDeps): App {
   // One instance of each stateful middleware, shared by every build of the router.
   const log = deps.log ? accessLog(deps.log) : undefined
   const guards = [authenticate(deps), recordUsage(deps), rateLimit(deps), bodyGuard] as const
-  const mounted: Array<OpenAPIHono<AppEnv> | undefined> = GROUPS.map(() => undefined)
-  const loading = new Map<number, Promise<void>>()
+  // Each group's routers: [0] its module (its reads, for a group with writes apart), [1] its writes.
+  const mounted: Array<[OpenAPIHono<AppEnv> | undefined, OpenAPIHono<AppEnv> | undefined]> = GROUPS.map(() => [undefined, undefined])
+  const loading = new Map<string, Promise<void>>()
 
   const build = () => {
     const app = router()
@@ -104,7 +112,9 @@ export function createApp(deps: AppDeps): App {
     })
     app.use('/auth/*', bodyGuard)
 
-    for (const group of mounted) if (group) app.route('/', group)
+    // A group's writes first: the OpenAPI document lists paths in the order they were first mounted,
+    // as when one module held them (docs/openapi.json).
+    for (const [reads, writes] of mounted) for (const group of [writes, reads]) if (group) app.route('/', group)
 
     app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' })
     app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
@@ -120,21 +130,24 @@ export function createApp(deps: AppDeps): App {
 
   let current = build()
 
-  const load = (i: number): Promise<void> => {
-    let p = loading.get(i)
+  const load = (i: number, part: 0 | 1 = 0): Promise<void> => {
+    const id = `${i}.${part}`
+    let p = loading.get(id)
     if (!p) {
-      p = GROUPS[i][1]().then((group) => {
-        mounted[i] = group(deps)
+      const from = GROUPS[i][part === 0 ? 1 : 2]
+      p = (from ? from() : Promise.reject(new Error(`route group ${GROUPS[i][0]} has no writes apart`))).then((group) => {
+        mounted[i][part] = group(deps)
         // A new router with the groups loaded so far, mounted in their fixed order.
         current = build()
       })
-      p.catch(() => loading.delete(i))
-      loading.set(i, p)
+      p.catch(() => loading.delete(id))
+      loading.set(id, p)
     }
     return p
   }
   const loadAll = async () => {
-    await Promise.all([...GROUPS.map((_, i) => load(i)), loadProposedSchema()])
+    const parts = GROUPS.flatMap(([, , writes], i) => (writes ? [load(i), load(i, 1)] : [load(i)]))
+    await Promise.all([...parts, loadProposedSchema()])
   }
 
   return {
@@ -142,8 +155,10 @@ export function createApp(deps: AppDeps): App {
       const path = pathOf(request.url)
       if (path === OPENAPI_PATH) return loadAll().then(() => current.fetch(request, env))
       const i = groupOf(path)
-      if (i < 0 || mounted[i]) return current.fetch(request, env)
-      return load(i).then(() => current.fetch(request, env))
+      if (i < 0) return current.fetch(request, env)
+      const part = GROUPS[i][2] && request.method !== 'GET' && request.method !== 'HEAD' ? 1 : 0
+      if (mounted[i][part]) return current.fetch(request, env)
+      return load(i, part).then(() => current.fetch(request, env))
     },
     loadAll,
   }

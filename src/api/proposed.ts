@@ -3,11 +3,13 @@
  * "Approvals"). Apart from the approvals routes, so that a route group that may answer it does not
  * load them (and the code of every step) to describe it.
  */
-import type { Proposal } from '../domain/approvals/schemas.js'
+import type { Proposal, ProposedKey } from '../domain/approvals/schemas.js'
 import { envelope } from '../domain/schema-common.js'
 
 type Described = { 'application/json': { schema: ReturnType<typeof envelope<typeof Proposal>> } }
+type DescribedKey = { 'application/json': { schema: ReturnType<typeof envelope<typeof ProposedKey>> } }
 let described: Described | undefined
+let describedKey: DescribedKey | undefined
 
 /**
  * The proposal's schema, for the OpenAPI document alone (a 202 is not checked against it): built
@@ -15,8 +17,9 @@ let described: Described | undefined
  * `tx list`, docs/performance.md "Start-up guards").
  */
 export async function loadProposedSchema(): Promise<void> {
-  const { Proposal } = await import('../domain/approvals/schemas.js')
+  const { Proposal, ProposedKey } = await import('../domain/approvals/schemas.js')
   described ??= { 'application/json': { schema: envelope(Proposal) } }
+  describedKey ??= { 'application/json': { schema: envelope(ProposedKey) } }
 }
 
 export const PROPOSED = {
@@ -24,5 +27,14 @@ export const PROPOSED = {
   get content(): Described {
     if (!described) throw new Error('the 202 answer is described once loadProposedSchema() has run (app.loadAll)')
     return described
+  },
+}
+
+/** A key's creation held back: the proposal with the full key (the api-keys routes are on every `keys show`'s path). */
+export const PROPOSED_KEY = {
+  description: 'Accepted: the key waits for approval; its full key is shown here, once',
+  get content(): DescribedKey {
+    if (!describedKey) throw new Error('the 202 answer is described once loadProposedSchema() has run (app.loadAll)')
+    return describedKey
   },
 }

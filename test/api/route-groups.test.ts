@@ -78,4 +78,42 @@ describe('route groups', () => {
     )
     expect((answers[0] as { missing: unknown }).missing).toEqual({ status: 404, code: 'not_found' })
   })
+
+  it('answer reads and writes of a group with its writes apart in either order', async () => {
+    // The transactions' writes load with the first request that is not a GET: a write before any
+    // read, and a read before any write, answer as a core with both loaded.
+    for (const first of ['write', 'read'] as const) {
+      const h = await createHarness('embedded')
+      try {
+        const t = await h.tenant()
+        const headers = { 'x-api-key': t.key, 'content-type': 'application/json' }
+        const write = async () => {
+          const body = JSON.stringify({ bank_account_id: t.accountId, transaction_date: '2026-01-05', amount: '12.34', description: 'x' })
+          const res = await h.raw('POST', '/api-v1/transactions', { headers, body })
+          expect(res.status, `${first}: ${await res.clone().text()}`).toBe(201)
+          return ((await res.json()) as { data: { id: string } }).data.id
+        }
+        const read = async () => {
+          const res = await h.raw('GET', '/api-v1/transactions?limit=5', { headers })
+          expect(res.status, first).toBe(200)
+          return ((await res.json()) as { data: Array<{ id: string }> }).data.map((r) => r.id)
+        }
+        if (first === 'write') {
+          const id = await write()
+          expect(await read()).toEqual([id])
+        } else {
+          expect(await read()).toEqual([])
+          const id = await write()
+          expect(await read()).toEqual([id])
+          const detail = await h.raw('GET', `/api-v1/transactions/${id}`, { headers })
+          expect(detail.status).toBe(200)
+        }
+        // A method no route of the group has is still a 404 with the envelope.
+        const missing = await h.raw('PUT', '/api-v1/transactions', { headers, body: '{}' })
+        expect(missing.status, first).toBe(404)
+      } finally {
+        await h.close()
+      }
+    }
+  })
 })

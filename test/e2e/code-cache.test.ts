@@ -94,6 +94,20 @@ describe('the code cache of the bundle', () => {
     expect(existsSync(join(folder(), zod()))).toBe(true)
   })
 
+  it('chunks of the same name (one schemas chunk per aggregate) keep their entries side by side', async () => {
+    // keys show and tx list each run a different "schemas-<hash>" chunk: taking one for an earlier
+    // build of the other made each command compile and keep it again after the other had run.
+    await listed(['keys', 'show'])
+    await listed(['tx', 'list'])
+    const schemas = entries().filter((e) => e.startsWith('schemas#'))
+    expect(schemas.length).toBeGreaterThanOrEqual(2)
+    const written = new Map(entries().map((e) => [e, statSync(join(folder(), e)).mtimeMs]))
+    await listed(['keys', 'show'])
+    await listed(['tx', 'list'])
+    expect(entries().sort()).toEqual([...written.keys()].sort())
+    for (const [e, mtime] of written) expect(statSync(join(folder(), e)).mtimeMs, e).toBe(mtime)
+  })
+
   it("another install's or Node.js's folder goes once unused for 30 days, not before", async () => {
     const old = join(root(), 'v0.0.0-x64', 'otherinstall')
     const recent = join(node(), 'otherinstall')

@@ -16,6 +16,16 @@ const HEAVY = [
   'src/domain/imports/review-schemas.ts',
   'src/domain/imports/revert.ts',
   'src/api/routes/approvals.ts',
+  // The approval policy and schemas, a key's usage statistics, and the approvals' command output:
+  // loaded when a key is created, its usage asked for, or a step proposed.
+  'src/domain/approvals/policy.ts',
+  'src/domain/approvals/schemas.ts',
+  'src/domain/approvals/key-request.ts',
+  'src/domain/api-keys/usage-stats.ts',
+  'commands/approvals/shared.ts',
+  'commands/approvals/effect.ts',
+  // The transactions' writes, a route group apart that loads with the first write.
+  'src/api/routes/transaction-writes.ts',
 ]
 
 describe('the modules a start loads', () => {
@@ -54,6 +64,10 @@ describe('the modules a start loads', () => {
       expect(sources, args.join(' ')).toContain('src/api/app.ts')
       for (const heavy of HEAVY) expect(sources.has(heavy), `${args.join(' ')} loads ${heavy}`).toBe(false)
     }
+  })
+
+  it('keys usage loads its statistics', async () => {
+    expect(await loaded(['keys', 'usage'])).toContain('src/domain/api-keys/usage-stats.ts')
   })
 
   it('a bulk change loads the steps when it needs them', async () => {

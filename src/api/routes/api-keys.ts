@@ -1,7 +1,6 @@
 /** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
-import { ProposedKey } from '../../domain/approvals/schemas.js'
-import { requestKeyCreate } from '../../domain/approvals/key-request.js'
+import type { ProposedKey } from '../../domain/approvals/schemas.js'
 import {
   DEFAULT_ROLL_GRACE_SECONDS,
   findApiKey,
@@ -11,7 +10,6 @@ import {
   rollApiKey,
   toApiKey,
 } from '../../domain/api-keys/keys.js'
-import { usageStats } from '../../domain/api-keys/usage-stats.js'
 import { AppError } from '../../kernel/errors.js'
 import {
   ApiKey,
@@ -26,6 +24,12 @@ import {
 import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { PROPOSED_KEY } from '../proposed.js'
+
+// A key's creation (and the approval policy it reads) and usage statistics load their code on use:
+// this group is on the path of every `keys show` and `whoami` (docs/performance.md "Start-up guards").
+const keyRequest = () => import('../../domain/approvals/key-request.js')
+const usageStatsOf = () => import('../../domain/api-keys/usage-stats.js')
 
 const DEFAULT_RECENT = 20
 
@@ -71,6 +75,7 @@ export function apiKeyRoutes(deps: AppDeps) {
           keyRow = await findApiKey(store, actor.companyId, q.key_id)
         }
         await usage.settle()
+        const { usageStats } = await usageStatsOf()
         return c.json({ success: true as const, data: await usageStats(store, keyRow, q.recent ?? DEFAULT_RECENT, now()) }, 200)
       },
     )
@@ -101,7 +106,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         request: { body: jsonBody(CreateApiKeyRequest) },
         responses: {
           201: ok(envelope(CreatedApiKey), 'Created'),
-          202: ok(envelope(ProposedKey), 'Accepted: the key waits for approval; its full key is shown here, once'),
+          202: PROPOSED_KEY,
           400: ERRORS[400],
           401: ERRORS[401],
           403: ERRORS[403],
@@ -110,6 +115,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       async (c) => {
         const actor = c.get('actor')
         requireJwtScope(actor, 'api_keys')
+        const { requestKeyCreate } = await keyRequest()
         const r = await requestKeyCreate(store, actor, c.req.valid('json'), now())
         c.header('Cache-Control', 'no-store')
         return 'done' in r && r.done
@@ -173,6 +179,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         requireJwtScope(actor, 'api_keys')
         const keyRow = await findApiKey(store, actor.companyId, c.req.valid('param').id)
         await usage.settle()
+        const { usageStats } = await usageStatsOf()
         const data = await usageStats(store, keyRow, c.req.valid('query').recent ?? DEFAULT_RECENT, now())
         return c.json({ success: true as const, data }, 200)
       },

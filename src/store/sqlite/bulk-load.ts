@@ -132,38 +132,59 @@ export class SqliteBulkLoad {
   private totalsAside = false
   /** Inside the load's own batch: its write does not give the trigger back (beforeWrite). */
   private batching = false
-  private readonly triggerSql: BetterSqlite3.Statement
-  private readonly addTotals: BetterSqlite3.Statement[]
-  private readonly rowCount: BetterSqlite3.Statement
-  private readonly secondary: BetterSqlite3.Statement
-  private readonly indexSql: BetterSqlite3.Statement
-  private readonly accountRefs: BetterSqlite3.Statement
-  private readonly accountRefCount: BetterSqlite3.Statement
-  private readonly refTextFirst: BetterSqlite3.Statement
-  private readonly refTextNext: BetterSqlite3.Statement
-  private readonly deferredRecord: BetterSqlite3.Statement
-
   constructor(
     private readonly raw: BetterSqlite3.Database,
     readonly settings: BulkLoadSettings,
     private readonly writes: BulkLoadWrites,
-  ) {
-    // max(rowid) stands for the row count: exact enough, and it costs one step down the table's tree.
-    this.rowCount = raw.prepare('SELECT max(rowid) AS n FROM transactions')
-    this.secondary = raw.prepare(
+  ) {}
+
+  // Its statements are prepared on first use: every store makes one, and most commands load nothing.
+  private readonly prepared = new Map<string, BetterSqlite3.Statement>()
+  private once(sql: string, shape?: 'pluck' | 'raw'): BetterSqlite3.Statement {
+    let s = this.prepared.get(sql)
+    if (!s) {
+      s = this.raw.prepare(sql)
+      if (shape === 'pluck') s.pluck()
+      else if (shape === 'raw') s.raw()
+      this.prepared.set(sql, s)
+    }
+    return s
+  }
+  // max(rowid) stands for the row count: exact enough, and it costs one step down the table's tree.
+  private get rowCount() {
+    return this.once('SELECT max(rowid) AS n FROM transactions')
+  }
+  private get secondary() {
+    return this.once(
       `SELECT name, sql FROM sqlite_schema
        WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'
          AND name NOT IN (${KEPT.map((k) => `'${k}'`).join(', ')})
        ORDER BY name`,
     )
-    this.indexSql = raw.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?`).pluck()
-    this.accountRefs = raw.prepare('SELECT seq, import_ref FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL').raw()
-    this.accountRefCount = raw.prepare('SELECT count(*) FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL').pluck()
-    this.refTextFirst = raw.prepare(refTextSql(false))
-    this.refTextNext = raw.prepare(refTextSql(true))
-    this.deferredRecord = raw.prepare(DEFERRED_SQL)
-    this.triggerSql = raw.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`).pluck()
-    this.addTotals = addRowsSql('rowid > ?').map((q) => raw.prepare(q))
+  }
+  private get indexSql() {
+    return this.once(`SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?`, 'pluck')
+  }
+  private get accountRefs() {
+    return this.once('SELECT seq, import_ref FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL', 'raw')
+  }
+  private get accountRefCount() {
+    return this.once('SELECT count(*) FROM transactions WHERE account_key = ? AND import_ref IS NOT NULL', 'pluck')
+  }
+  private get refTextFirst() {
+    return this.once(refTextSql(false))
+  }
+  private get refTextNext() {
+    return this.once(refTextSql(true))
+  }
+  private get deferredRecord() {
+    return this.once(DEFERRED_SQL)
+  }
+  private get triggerSql() {
+    return this.once(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, 'pluck')
+  }
+  private get addTotals() {
+    return addRowsSql('rowid > ?').map((q) => this.once(q))
   }
 
   /**

@@ -189,22 +189,29 @@ function sqliteWrites(raw: BetterSqlite3.Database, tx: TransactionCodec): Dialec
   }
 }
 
-/** The audit chain's statements on the raw connection (appendAuditSync). */
+/**
+ * The audit chain's statements on the raw connection (appendAuditSync), prepared on first use: a
+ * store is opened by every command, and most append nothing (8 statements a read did not need).
+ */
 function sqliteChainSql(raw: BetterSqlite3.Database): RawChainSql {
-  const head = raw.prepare('SELECT last_id, hash FROM audit_chain_heads WHERE company_id = ?')
-  const create = raw.prepare(
+  const lazy = (sql: string) => {
+    let statement: BetterSqlite3.Statement | undefined
+    return () => (statement ??= raw.prepare(sql))
+  }
+  const head = lazy('SELECT last_id, hash FROM audit_chain_heads WHERE company_id = ?')
+  const create = lazy(
     `INSERT INTO audit_chain_heads (company_id, last_id, hash) VALUES (?, 0, '${GENESIS}') ON CONFLICT (company_id) DO NOTHING`,
   )
-  const insert = raw.prepare(
+  const insert = lazy(
     'INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   )
-  const move = raw.prepare('UPDATE audit_chain_heads SET last_id = ?, hash = ? WHERE company_id = ?')
+  const move = lazy('UPDATE audit_chain_heads SET last_id = ?, hash = ? WHERE company_id = ?')
   return {
-    head: (c) => head.get(c) as { last_id: number; hash: string } | undefined,
-    createHead: (c) => create.run(c),
+    head: (c) => head().get(c) as { last_id: number; hash: string } | undefined,
+    createHead: (c) => create().run(c),
     insert: (r) =>
-      insert.run(r.company_id, r.transaction_id, r.actor, r.action, r.changes, r.created_at, r.prev_hash, r.hash).lastInsertRowid,
-    moveHead: (c, id, hash) => move.run(id, hash, c),
+      insert().run(r.company_id, r.transaction_id, r.actor, r.action, r.changes, r.created_at, r.prev_hash, r.hash).lastInsertRowid,
+    moveHead: (c, id, hash) => move().run(id, hash, c),
   }
 }
 
