@@ -66,6 +66,7 @@ const MIGRATION_NAMES = [
   '0043_usage_newest',
   '0044_statement_files',
   '0045_review_checked',
+  '0046_pending_rows_keyed',
 ]
 
 const TABLES = [
@@ -412,6 +413,58 @@ describe.each(STORES)('store on %s', (kind) => {
         name: 'Old Co',
         base_currency: 'EUR',
       })
+      expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
+    })
+
+    it('0046 keeps the pending rows a review staged before it, without the foreign key (and on SQLite in one tree)', async () => {
+      const d = await fresh()
+      const before = Object.fromEntries(Object.entries(migrations(kind)).filter(([name]) => name < '0046'))
+      const raw = await rawKysely(d.database)
+      await migrate(raw.db, before, raw.schema)
+      const db = raw.db as any
+      const companyId = randomUUID()
+      const batch = randomUUID()
+      await db.insertInto('companies').values({ id: companyId, key: 1, name: 'Co', base_currency: 'USD', created_at: 'x' }).execute()
+      await db
+        .insertInto('import_batches')
+        .values({
+          id: batch,
+          company_id: companyId,
+          kind: 'csv',
+          file_name: 'f.csv',
+          options: '{"review":true}',
+          actor: 'key:k',
+          state: 'pending',
+          created_at: 'x',
+        })
+        .execute()
+      await db.insertInto('import_reviews').values({ batch_id: batch, company_id: companyId, staged: 2, expires_at: 'x' }).execute()
+      const rows = [
+        { batch_id: batch, line: 3, body: '{"amount":"-1.00"}' },
+        { batch_id: batch, line: 2, body: '{"amount":"2.50"}' },
+      ]
+      await db.insertInto('import_pending_rows').values(rows).execute()
+      // Before 0046 a row of no review is refused by the foreign key.
+      await expect(db.insertInto('import_pending_rows').values({ batch_id: randomUUID(), line: 1, body: '{}' }).execute()).rejects.toThrow()
+      await raw.db.destroy()
+
+      const s = (d.store = await d.database.open())
+      expect((await appliedMigrations(s)).map((m) => m.name)).toEqual(MIGRATION_NAMES)
+      expect(await s.db.selectFrom('import_pending_rows').selectAll().orderBy('line').execute()).toEqual([rows[1], rows[0]])
+      // A (batch, line) staged again keeps its first row; no parent is looked up any more.
+      await s.db
+        .insertInto('import_pending_rows')
+        .values({ ...rows[0], body: 'again' })
+        .onConflict((oc) => oc.columns(['batch_id', 'line']).doNothing())
+        .execute()
+      await s.db.insertInto('import_pending_rows').values({ batch_id: randomUUID(), line: 1, body: '{}' }).execute()
+      expect((await s.db.selectFrom('import_pending_rows').select('body').where('line', '=', 3).executeTakeFirstOrThrow()).body).toBe(
+        rows[0].body,
+      )
+      if (kind === 'sqlite') {
+        const made = await sql<{ sql: string }>`select sql from sqlite_master where name = 'import_pending_rows'`.execute(s.db)
+        expect(made.rows[0].sql).toMatch(/WITHOUT ROWID$/)
+      }
       expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
     })
   })

@@ -53,6 +53,7 @@ import * as peopleChained from './0042_people_chained.js'
 import * as usageNewest from './0043_usage_newest.js'
 import * as statementFiles from './0044_statement_files.js'
 import * as reviewChecked from './0045_review_checked.js'
+import * as pendingRowsKeyed from './0046_pending_rows_keyed.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -103,6 +104,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0043_usage_newest', usageNewest],
   ['0044_statement_files', statementFiles],
   ['0045_review_checked', reviewChecked],
+  ['0046_pending_rows_keyed', pendingRowsKeyed],
 ]
 
 if (MIGRATIONS.length !== MIGRATION_COUNT)
