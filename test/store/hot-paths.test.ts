@@ -137,6 +137,39 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(await store.hot.findBankAccountAndLock(t.companyId, c.accountId)).toEqual({ account: undefined, lockDate: null })
       expect(await store.hot.findBankAccountAndLock('no-such-company', c.accountId)).toEqual({ account: undefined, lockDate: null })
     })
+
+    // PostgreSQL reads the reads made at once in one statement (postgres/batched-reads.ts).
+    it('reads at once each find their own account and lock date; a bad id fails its own read alone', async () => {
+      const c = await seedTenant(store, 'Batched')
+      await store.db.updateTable('companies').set({ lock_date: '2026-07-31' }).where('id', '=', c.companyId).execute()
+      const second = await addAccount(store, c.companyId, { name: 'Second' })
+      const asked: Array<[string, string]> = [
+        [c.companyId, c.accountId],
+        [t.companyId, t.accountId],
+        [c.companyId, second],
+        [c.companyId, t.accountId],
+        ['no-such-company', c.accountId],
+        [c.companyId, c.accountId],
+      ]
+      const found = await Promise.all(asked.map(([company, id]) => store.hot.findBankAccountAndLock(company, id)))
+      expect(found.map((f) => [f.account?.id, f.lockDate])).toEqual([
+        [c.accountId, '2026-07-31'],
+        [t.accountId, null],
+        [second, '2026-07-31'],
+        [undefined, '2026-07-31'],
+        [undefined, null],
+        [c.accountId, '2026-07-31'],
+      ])
+      expect(found[0]?.account).toEqual(await store.hot.findBankAccount(c.companyId, c.accountId))
+      expect(found[0]?.account).not.toBe(found[5]?.account)
+      // A text PostgreSQL refuses (a NUL) fails that read, not the ones beside it.
+      const mixed = await Promise.allSettled([
+        store.hot.findBankAccountAndLock(c.companyId, 'bad\u0000id'),
+        store.hot.findBankAccountAndLock(c.companyId, second),
+      ])
+      expect(mixed[1]).toMatchObject({ status: 'fulfilled', value: { account: { id: second }, lockDate: '2026-07-31' } })
+      if (mixed[0].status === 'fulfilled') expect(mixed[0].value.account).toBeUndefined()
+    })
   })
 
   describe('takeRateLimit', () => {
