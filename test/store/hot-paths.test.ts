@@ -264,6 +264,35 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(await counter(key)).toMatchObject({ minute_count: 15, day_count: 15 })
     })
 
+    // PostgreSQL takes the takes asked for at once in one statement per key and windows (postgres/rate-limit.ts).
+    it('takes at once are answered as if taken one after another, whatever the windows and keys', async () => {
+      const [a, b] = [await addKey(store, t.companyId), await addKey(store, t.companyId)]
+      await take(a, 1000, 10, 4, 5)
+      const asked: Array<[string, number]> = [
+        [a, 1000],
+        [b, 1000],
+        [a, 1000],
+        [a, 1000],
+        [a, 1000],
+        [b, 1000],
+      ]
+      const results = await Promise.all(asked.map(([key, minute]) => take(key, minute, 10, 4, 5)))
+      // a: 3 more fit the minute (4), the last refused at the counts after; b: two of its own.
+      expect(results).toEqual([
+        { allowed: true, minuteCount: 2, dayCount: 2 },
+        { allowed: true, minuteCount: 1, dayCount: 1 },
+        { allowed: true, minuteCount: 3, dayCount: 3 },
+        { allowed: true, minuteCount: 4, dayCount: 4 },
+        { allowed: false, minuteCount: 4, dayCount: 4 },
+        { allowed: true, minuteCount: 2, dayCount: 2 },
+      ])
+      // A new minute and the old one at once: the day (5) has room for one of them.
+      const next = await Promise.all([take(a, 1001, 10, 4, 5), take(a, 1000, 10, 4, 5), take(a, 1001, 10, 4, 5)])
+      expect(next.filter((r) => r.allowed)).toHaveLength(1)
+      expect(await counter(a)).toMatchObject({ minute_window: 1001, day_count: 5 })
+      expect(await counter(b)).toMatchObject({ minute_count: 2, day_count: 2 })
+    })
+
     it("keys count apart: one key's full window does not touch another's", async () => {
       const [a, b] = [await addKey(store, t.companyId), await addKey(store, t.companyId)]
       await take(a, 1000, 10, 1, 10)

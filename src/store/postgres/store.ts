@@ -9,7 +9,7 @@ import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
 import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
 import { BatchedReads } from './batched-reads.js'
 import { GroupedInserts } from './grouped-inserts.js'
-import { takeRateLimit } from './rate-limit.js'
+import { RateLimitTakes } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import { type PendingReview, type PendingRowValues, stagePendingRows } from '../pending-rows.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
@@ -148,6 +148,7 @@ class PostgresHotPaths implements HotPaths {
   private readonly grouped: GroupedInserts
   private readonly keys: BatchedReads<ApiKeyRow>
   private readonly accounts: BatchedReads<AccountAndLock>
+  private readonly takes: RateLimitTakes
   constructor(
     private readonly db: Kysely<Db>,
     private readonly pool: pg.Pool,
@@ -155,6 +156,7 @@ class PostgresHotPaths implements HotPaths {
   ) {
     this.statistics = new TransactionStatistics(db)
     this.grouped = new GroupedInserts(pool, codec)
+    this.takes = new RateLimitTakes(pool)
     this.keys = new BatchedReads(async (hashes) => {
       const rows = (await pool.query<ApiKeyRow>(KEYS_BY_HASH, [hashes])).rows
       return new Map(rows.map((r) => [r.key_hash, r]))
@@ -190,7 +192,7 @@ class PostgresHotPaths implements HotPaths {
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return takeRateLimit(this.pool, i)
+    return this.takes.take(i)
   }
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
