@@ -98,6 +98,7 @@ export interface RateLimitCountersTable {
   minute_count: number
   day_window: number
   day_count: number
+  /** How many takes the last statement granted: 0 or 1 for one take, up to n for PostgreSQL's n at once. */
   allowed: number
 }
 

@@ -137,6 +137,39 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(await store.hot.findBankAccountAndLock(t.companyId, c.accountId)).toEqual({ account: undefined, lockDate: null })
       expect(await store.hot.findBankAccountAndLock('no-such-company', c.accountId)).toEqual({ account: undefined, lockDate: null })
     })
+
+    // PostgreSQL reads the reads made at once in one statement (postgres/batched-reads.ts).
+    it('reads at once each find their own account and lock date; a bad id fails its own read alone', async () => {
+      const c = await seedTenant(store, 'Batched')
+      await store.db.updateTable('companies').set({ lock_date: '2026-07-31' }).where('id', '=', c.companyId).execute()
+      const second = await addAccount(store, c.companyId, { name: 'Second' })
+      const asked: Array<[string, string]> = [
+        [c.companyId, c.accountId],
+        [t.companyId, t.accountId],
+        [c.companyId, second],
+        [c.companyId, t.accountId],
+        ['no-such-company', c.accountId],
+        [c.companyId, c.accountId],
+      ]
+      const found = await Promise.all(asked.map(([company, id]) => store.hot.findBankAccountAndLock(company, id)))
+      expect(found.map((f) => [f.account?.id, f.lockDate])).toEqual([
+        [c.accountId, '2026-07-31'],
+        [t.accountId, null],
+        [second, '2026-07-31'],
+        [undefined, '2026-07-31'],
+        [undefined, null],
+        [c.accountId, '2026-07-31'],
+      ])
+      expect(found[0]?.account).toEqual(await store.hot.findBankAccount(c.companyId, c.accountId))
+      expect(found[0]?.account).not.toBe(found[5]?.account)
+      // A text PostgreSQL refuses (a NUL) fails that read, not the ones beside it.
+      const mixed = await Promise.allSettled([
+        store.hot.findBankAccountAndLock(c.companyId, 'bad\u0000id'),
+        store.hot.findBankAccountAndLock(c.companyId, second),
+      ])
+      expect(mixed[1]).toMatchObject({ status: 'fulfilled', value: { account: { id: second }, lockDate: '2026-07-31' } })
+      if (mixed[0].status === 'fulfilled') expect(mixed[0].value.account).toBeUndefined()
+    })
   })
 
   describe('takeRateLimit', () => {
@@ -229,6 +262,35 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
           .sort((a, b) => a - b),
       ).toEqual(Array.from({ length: 15 }, (_, i) => i + 1))
       expect(await counter(key)).toMatchObject({ minute_count: 15, day_count: 15 })
+    })
+
+    // PostgreSQL takes the takes asked for at once in one statement per key and windows (postgres/rate-limit.ts).
+    it('takes at once are answered as if taken one after another, whatever the windows and keys', async () => {
+      const [a, b] = [await addKey(store, t.companyId), await addKey(store, t.companyId)]
+      await take(a, 1000, 10, 4, 5)
+      const asked: Array<[string, number]> = [
+        [a, 1000],
+        [b, 1000],
+        [a, 1000],
+        [a, 1000],
+        [a, 1000],
+        [b, 1000],
+      ]
+      const results = await Promise.all(asked.map(([key, minute]) => take(key, minute, 10, 4, 5)))
+      // a: 3 more fit the minute (4), the last refused at the counts after; b: two of its own.
+      expect(results).toEqual([
+        { allowed: true, minuteCount: 2, dayCount: 2 },
+        { allowed: true, minuteCount: 1, dayCount: 1 },
+        { allowed: true, minuteCount: 3, dayCount: 3 },
+        { allowed: true, minuteCount: 4, dayCount: 4 },
+        { allowed: false, minuteCount: 4, dayCount: 4 },
+        { allowed: true, minuteCount: 2, dayCount: 2 },
+      ])
+      // A new minute and the old one at once: the day (5) has room for one of them.
+      const next = await Promise.all([take(a, 1001, 10, 4, 5), take(a, 1000, 10, 4, 5), take(a, 1001, 10, 4, 5)])
+      expect(next.filter((r) => r.allowed)).toHaveLength(1)
+      expect(await counter(a)).toMatchObject({ minute_window: 1001, day_count: 5 })
+      expect(await counter(b)).toMatchObject({ minute_count: 2, day_count: 2 })
     })
 
     it("keys count apart: one key's full window does not touch another's", async () => {

@@ -1,7 +1,7 @@
 /**
- * Reads by one key (an API key's hash) of the requests made while the previous read is under way,
- * in one statement (`= ANY`): a round trip costs finctl a socket write and a parse, as the group
- * commit of writes (grouped-inserts.ts) saves them for inserts.
+ * Reads by one key (an API key's hash, an account and its company) of the requests made while the
+ * previous read is under way, in one statement (`= ANY`, `unnest`): a round trip costs finctl a
+ * socket write and a parse, as the group commit of writes (grouped-inserts.ts) saves them for inserts.
  */
 export class BatchedReads<V> {
   private waiting = new Map<string, Array<{ resolve: (v: V | undefined) => void; reject: (e: unknown) => void }>>()
@@ -37,10 +37,21 @@ export class BatchedReads<V> {
       const found = await this.read([...batch.keys()])
       for (const [key, list] of batch) for (const w of list) w.resolve(found.get(key))
     } catch (error) {
-      for (const list of batch.values()) for (const w of list) w.reject(error)
+      if (batch.size === 1) for (const list of batch.values()) for (const w of list) w.reject(error)
+      // One key's bad value (PostgreSQL refuses a NUL in text) must not fail the others: each alone.
+      else await Promise.all([...batch].map(([key, list]) => this.readAlone(key, list)))
     } finally {
       this.reading = false
       this.schedule()
+    }
+  }
+
+  private async readAlone(key: string, list: Array<{ resolve: (v: V | undefined) => void; reject: (e: unknown) => void }>): Promise<void> {
+    try {
+      const found = await this.read([key])
+      for (const w of list) w.resolve(found.get(key))
+    } catch (error) {
+      for (const w of list) w.reject(error)
     }
   }
 }

@@ -9,7 +9,7 @@ import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
 import { postgresBulkLoad, TransactionStatistics } from './bulk-load.js'
 import { BatchedReads } from './batched-reads.js'
 import { GroupedInserts } from './grouped-inserts.js'
-import { takeRateLimit } from './rate-limit.js'
+import { RateLimitTakes } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import { type PendingReview, type PendingRowValues, stagePendingRows } from '../pending-rows.js'
 import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
@@ -133,14 +133,22 @@ export function redactUrl(url: string): string {
 
 const KEYS_BY_HASH = 'SELECT * FROM api_keys WHERE key_hash = ANY($1::text[])'
 const ACCOUNT_BY_ID = 'SELECT * FROM bank_accounts WHERE id = $1 AND company_id = $2'
-// The company's row, the account's columns (all null when it is not the company's) beside it.
-const ACCOUNT_AND_LOCK =
-  'SELECT a.*, c.lock_date AS finctl_lock_date FROM companies c LEFT JOIN bank_accounts a ON a.id = $1 AND a.company_id = c.id WHERE c.id = $2'
+// Each (account, company) asked: the company's row, the account's columns (all null when it is not
+// the company's) beside it; the pair asked comes back by name, since the account's id may be null.
+const ACCOUNTS_AND_LOCKS =
+  'SELECT q.account_id AS finctl_q_account, q.company_id AS finctl_q_company, a.*, c.lock_date AS finctl_lock_date' +
+  ' FROM unnest($1::text[], $2::text[]) AS q(account_id, company_id) JOIN companies c ON c.id = q.company_id' +
+  ' LEFT JOIN bank_accounts a ON a.id = q.account_id AND a.company_id = c.id'
+
+type AccountAndLock = { account: BankAccountRow | undefined; lockDate: string | null }
+type AccountAndLockRow = BankAccountRow & { finctl_q_account: string; finctl_q_company: string; finctl_lock_date: string | null }
 
 class PostgresHotPaths implements HotPaths {
   private readonly statistics: TransactionStatistics
   private readonly grouped: GroupedInserts
   private readonly keys: BatchedReads<ApiKeyRow>
+  private readonly accounts: BatchedReads<AccountAndLock>
+  private readonly takes: RateLimitTakes
   constructor(
     private readonly db: Kysely<Db>,
     private readonly pool: pg.Pool,
@@ -148,9 +156,21 @@ class PostgresHotPaths implements HotPaths {
   ) {
     this.statistics = new TransactionStatistics(db)
     this.grouped = new GroupedInserts(pool, codec)
+    this.takes = new RateLimitTakes(pool)
     this.keys = new BatchedReads(async (hashes) => {
       const rows = (await pool.query<ApiKeyRow>(KEYS_BY_HASH, [hashes])).rows
       return new Map(rows.map((r) => [r.key_hash, r]))
+    })
+    // A create's account and lock date, read with those of the creates of the same moment.
+    this.accounts = new BatchedReads(async (pairs) => {
+      const asked = pairs.map((p) => JSON.parse(p) as [string, string])
+      const { rows } = await pool.query<AccountAndLockRow>(ACCOUNTS_AND_LOCKS, [asked.map((p) => p[1]), asked.map((p) => p[0])])
+      return new Map(
+        rows.map((row) => {
+          const { finctl_q_account: id, finctl_q_company: companyId, finctl_lock_date: lockDate, ...account } = row
+          return [JSON.stringify([companyId, id]), { account: account.id === null ? undefined : account, lockDate }]
+        }),
+      )
     })
   }
 
@@ -165,15 +185,14 @@ class PostgresHotPaths implements HotPaths {
     return (await this.pool.query<BankAccountRow>(ACCOUNT_BY_ID, [id, companyId])).rows[0]
   }
 
-  async findBankAccountAndLock(companyId: string, id: string): Promise<{ account: BankAccountRow | undefined; lockDate: string | null }> {
-    const row = (await this.pool.query<BankAccountRow & { finctl_lock_date: string | null }>(ACCOUNT_AND_LOCK, [id, companyId])).rows[0]
-    if (!row) return { account: undefined, lockDate: null }
-    const { finctl_lock_date: lockDate, ...account } = row
-    return { account: account.id === null ? undefined : account, lockDate }
+  async findBankAccountAndLock(companyId: string, id: string): Promise<AccountAndLock> {
+    const found = await this.accounts.get(JSON.stringify([companyId, id]))
+    // Each caller its own row, as for keys.
+    return found ? { account: found.account && { ...found.account }, lockDate: found.lockDate } : { account: undefined, lockDate: null }
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return takeRateLimit(this.pool, i)
+    return this.takes.take(i)
   }
 
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
