@@ -6,6 +6,7 @@
  */
 import type pg from 'pg'
 import type { RateLimitInput, RateLimitResult } from '../store.js'
+import { TurnQueue } from './batched-reads.js'
 
 const minuteUsed = '(CASE WHEN $2 <= rate_limit_counters.minute_window THEN rate_limit_counters.minute_count ELSE 0 END)'
 const dayUsed = '(CASE WHEN $3 <= rate_limit_counters.day_window THEN rate_limit_counters.day_count ELSE 0 END)'
@@ -22,42 +23,19 @@ ON CONFLICT (key_id) DO UPDATE SET
   allowed = ${granted}
 RETURNING allowed, minute_count, day_count`
 
-type Waiter = { resolve: (r: RateLimitResult) => void; reject: (e: unknown) => void }
+type Waiter = { input: RateLimitInput; resolve: (r: RateLimitResult) => void; reject: (e: unknown) => void }
 
 export class RateLimitTakes {
-  private waiting = new Map<string, { input: RateLimitInput; waiters: Waiter[] }>()
-  private scheduled = false
-  private taking = false
+  private readonly queue = new TurnQueue<Waiter>((batch) =>
+    Promise.all([...batch.values()].map((waiters) => this.takeGroup(waiters[0].input, waiters))).then(() => undefined),
+  )
 
   constructor(private readonly pool: pg.Pool) {}
 
   take(i: RateLimitInput): Promise<RateLimitResult> {
-    return new Promise((resolve, reject) => {
-      const group = `${i.keyId}\n${i.minuteWindow}\n${i.dayWindow}\n${i.perMinute}\n${i.perDay}`
-      const found = this.waiting.get(group)
-      if (found) found.waiters.push({ resolve, reject })
-      else this.waiting.set(group, { input: i, waiters: [{ resolve, reject }] })
-      this.schedule()
-    })
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.taking || this.waiting.size === 0) return
-    this.scheduled = true
-    setImmediate(() => void this.drain())
-  }
-
-  private async drain(): Promise<void> {
-    this.scheduled = false
-    const batch = [...this.waiting.values()]
-    this.waiting = new Map()
-    this.taking = true
-    try {
-      await Promise.all(batch.map((g) => this.takeGroup(g.input, g.waiters)))
-    } finally {
-      this.taking = false
-      this.schedule()
-    }
+    return new Promise((resolve, reject) =>
+      this.queue.add(`${i.keyId}\n${i.minuteWindow}\n${i.dayWindow}\n${i.perMinute}\n${i.perDay}`, { input: i, resolve, reject }),
+    )
   }
 
   private async takeGroup(i: RateLimitInput, waiters: Waiter[]): Promise<void> {
