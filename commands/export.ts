@@ -113,18 +113,23 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
       bar.end()
     }
   } else {
-    const file = await openOutputFile(o.output, target)
+    // Ctrl-C is ours from before the temporary file exists: a signal while it is being opened
+    // would otherwise end the process by default and leave the file behind.
+    let halted = false
+    const opening = openOutputFile(o.output, target)
+    const work = opening.then(async (file) => {
+      if (halted) throw new Error('stopped before the export began')
+      const r = await exportTo(client, request, file.stream)
+      await file.commit()
+      return r
+    })
     try {
-      result = await interruptible(
-        exportTo(client, request, file.stream).then(async (r) => {
-          await file.commit()
-          return r
-        }),
-        stopped,
-        () => bar.end(),
-      )
+      result = await interruptible(work, stopped, () => {
+        halted = true
+        bar.end()
+      })
     } catch (e) {
-      await file.abandon()
+      await (await opening.catch(() => undefined))?.abandon()
       throw e
     } finally {
       bar.end()
