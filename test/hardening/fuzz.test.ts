@@ -275,60 +275,72 @@ async function setUp(h: Harness): Promise<World> {
   return { h, a, routes: routesOf(doc), txId: tx.id, otherKeyId: other.id, created: new Set([tx.id]), answers: 0 }
 }
 
+// Hundreds of requests each, one after another: on PostgreSQL under a loaded machine (load 9-10)
+// they took 23-30 s, past the default 30 s of a test; a bound for a hang, not a speed check.
+const SWEEP_MS = 120_000
+
 /** The fuzz properties, run against one harness. `runs` is the base count per property. */
 function fuzzSuite(getWorld: () => World, runs: number, o: { sweep: boolean }) {
-  it('every POST/PATCH route answers random and mutated bodies with a well-formed envelope', async () => {
-    const w = getWorld()
-    const writes = w.routes.filter((r) => r.method === 'POST' || r.method === 'PATCH')
-    expect(writes.length).toBeGreaterThanOrEqual(8)
-    for (const r of writes) {
-      await fc.assert(
-        fc.asyncProperty(
-          anyBody(validBody(w, r)),
-          fc.option(contentTypes, { nil: undefined, freq: 8 }),
-          fc.option(fc.stringMatching(/^[!-~]{1,20}$/), { nil: undefined }),
-          async (body, ct, idem) => {
-            const path = r.path.replace('{id}', realId(w, r))
-            const headers = { ...credentials(w, r), ...(idem === undefined ? {} : { 'idempotency-key': idem }) }
-            const a = await call(w, r, path, headers, { ...body, contentType: ct })
-            expectWellFormed(
-              a,
-              `${r.method} ${path} body=${(body.text ?? Buffer.from(body.bytes ?? []).toString('hex')).slice(0, 300)} ct=${ct} idem=${idem}`,
-            )
-          },
-        ),
-        // A login hashes a password at scrypt's full cost (about 0.4 s by design): fewer runs there.
-        { numRuns: (r.path === '/auth/token' ? Math.min(runs, 8) : runs) * SCALE, endOnFailure: true },
-      )
-    }
-  })
+  it(
+    'every POST/PATCH route answers random and mutated bodies with a well-formed envelope',
+    async () => {
+      const w = getWorld()
+      const writes = w.routes.filter((r) => r.method === 'POST' || r.method === 'PATCH')
+      expect(writes.length).toBeGreaterThanOrEqual(8)
+      for (const r of writes) {
+        await fc.assert(
+          fc.asyncProperty(
+            anyBody(validBody(w, r)),
+            fc.option(contentTypes, { nil: undefined, freq: 8 }),
+            fc.option(fc.stringMatching(/^[!-~]{1,20}$/), { nil: undefined }),
+            async (body, ct, idem) => {
+              const path = r.path.replace('{id}', realId(w, r))
+              const headers = { ...credentials(w, r), ...(idem === undefined ? {} : { 'idempotency-key': idem }) }
+              const a = await call(w, r, path, headers, { ...body, contentType: ct })
+              expectWellFormed(
+                a,
+                `${r.method} ${path} body=${(body.text ?? Buffer.from(body.bytes ?? []).toString('hex')).slice(0, 300)} ct=${ct} idem=${idem}`,
+              )
+            },
+          ),
+          // A login hashes a password at scrypt's full cost (about 0.4 s by design): fewer runs there.
+          { numRuns: (r.path === '/auth/token' ? Math.min(runs, 8) : runs) * SCALE, endOnFailure: true },
+        )
+      }
+    },
+    SWEEP_MS,
+  )
 
   // A deterministic sweep (about 1,500 requests): on the embedded transport only.
   if (o.sweep)
-    it('every field of every POST/PATCH body, set to each nasty string, answers with a well-formed envelope', async () => {
-      const w = getWorld()
-      const writes = w.routes.filter((r) => (r.method === 'POST' || r.method === 'PATCH') && r.path !== '/auth/token')
-      let sent = 0
-      for (const r of writes) {
-        const base = validBody(w, r)
-        // Top-level fields, and the first item of a batch.
-        const targets: Array<(v: unknown) => unknown> = Object.keys(base).map((k) => (v: unknown) => ({ ...base, [k]: v }))
-        if (Array.isArray(base.transactions)) {
-          const item = (base.transactions as Array<Record<string, unknown>>)[0]
-          for (const k of Object.keys(item)) targets.push((v) => ({ transactions: [{ ...item, [k]: v }] }))
-        }
-        if (base.updates) targets.push((v) => ({ ...base, updates: { category: v } }))
-        for (const make of targets) {
-          for (const nasty of NASTY_STRINGS) {
-            const path = r.path.replace('{id}', realId(w, r))
-            const a = await call(w, r, path, credentials(w, r), { text: JSON.stringify(make(nasty)) })
-            expectWellFormed(a, `${r.method} ${path} body=${JSON.stringify(make(nasty)).slice(0, 300)}`)
-            sent++
+    it(
+      'every field of every POST/PATCH body, set to each nasty string, answers with a well-formed envelope',
+      async () => {
+        const w = getWorld()
+        const writes = w.routes.filter((r) => (r.method === 'POST' || r.method === 'PATCH') && r.path !== '/auth/token')
+        let sent = 0
+        for (const r of writes) {
+          const base = validBody(w, r)
+          // Top-level fields, and the first item of a batch.
+          const targets: Array<(v: unknown) => unknown> = Object.keys(base).map((k) => (v: unknown) => ({ ...base, [k]: v }))
+          if (Array.isArray(base.transactions)) {
+            const item = (base.transactions as Array<Record<string, unknown>>)[0]
+            for (const k of Object.keys(item)) targets.push((v) => ({ transactions: [{ ...item, [k]: v }] }))
+          }
+          if (base.updates) targets.push((v) => ({ ...base, updates: { category: v } }))
+          for (const make of targets) {
+            for (const nasty of NASTY_STRINGS) {
+              const path = r.path.replace('{id}', realId(w, r))
+              const a = await call(w, r, path, credentials(w, r), { text: JSON.stringify(make(nasty)) })
+              expectWellFormed(a, `${r.method} ${path} body=${JSON.stringify(make(nasty)).slice(0, 300)}`)
+              sent++
+            }
           }
         }
-      }
-      expect(sent).toBeGreaterThan(500)
-    })
+        expect(sent).toBeGreaterThan(500)
+      },
+      SWEEP_MS,
+    )
 
   it('valid bodies sent with an Idempotency-Key succeed or refuse cleanly, and replays create nothing new', async () => {
     const w = getWorld()

@@ -21,7 +21,8 @@ interface Row {
 
 const TERMINAL = { tty: { stdin: true, stderr: true } }
 
-describe('imports revert, in process', () => {
+// Eight to twelve commands a test, each an import or a revert with its threads: 27 s under load 9.
+describe('imports revert, in process', { timeout: 90_000 }, () => {
   let sb: InProcessSandbox
 
   beforeAll(async () => {
