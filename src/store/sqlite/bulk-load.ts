@@ -137,10 +137,9 @@ export class SqliteBulkLoad {
     private readonly raw: BetterSqlite3.Database,
     readonly settings: BulkLoadSettings,
     private readonly writes: BulkLoadWrites,
-  ) {
-    this.schema = new SchemaPresence(raw)
-  }
-  private readonly schema: SchemaPresence
+    /** Told by the store when its write turns begin (SchemaPresence.began). */
+    readonly schema = new SchemaPresence(raw),
+  ) {}
 
   // Its statements are prepared on first use: every store makes one, and most commands load nothing.
   private readonly prepared = new Map<string, BetterSqlite3.Statement>()

@@ -340,6 +340,7 @@ class SqliteHotPaths implements HotPaths {
         if (o.unsynced) this.raw.pragma('synchronous = NORMAL')
         try {
           if (!beginImmediate(this.raw)) return NOT_NOW
+          this.load.schema.began()
           try {
             const result = work()
             this.raw.exec('COMMIT')
