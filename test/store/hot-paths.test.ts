@@ -130,6 +130,25 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
       expect(found.account?.id).toBe(c.accountId)
     })
 
+    // SQLite reads without kysely's lock while no transaction is open on the connection: one asked
+    // while another request's transaction is open must still not see what that transaction wrote.
+    it('a read asked while a write transaction is open answers what is committed, not what that transaction wrote', async () => {
+      const c = await seedTenant(store, 'Uncommitted')
+      let read: Promise<{ lockDate: string | null; account: unknown }> | undefined
+      await expect(
+        store.writeTransaction(async (trx) => {
+          await trx.updateTable('companies').set({ lock_date: '2026-07-31' }).where('id', '=', c.companyId).execute()
+          await trx.updateTable('bank_accounts').set({ name: 'Renamed' }).where('id', '=', c.accountId).execute()
+          read = store.hot.findBankAccountAndLock(c.companyId, c.accountId)
+          await new Promise((r) => setTimeout(r, 20))
+          throw new Error('rolled back')
+        }),
+      ).rejects.toThrow('rolled back')
+      const found = await read!
+      expect(found.lockDate).toBeNull()
+      expect((found.account as { name: string }).name).toBe('Operating')
+    })
+
     it("finds no account of another company, nor an unknown one; the lock date is the asking company's", async () => {
       const c = await seedTenant(store, 'Locked')
       await store.db.updateTable('companies').set({ lock_date: '2026-08-31' }).where('id', '=', c.companyId).execute()
@@ -483,6 +502,75 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
           [...good, bad[0]].map((r) => r.id),
         ),
       ).toEqual(good.map((r) => r.id).sort())
+    })
+
+    // The failure comes after the call's rows and audit entries are written (its event): on SQLite only
+    // the group's savepoint around the call undoes them, the rows' own savepoint is released by then.
+    it('a call failing after its rows and audit entries are written leaves nothing behind; the calls beside it stay whole', async () => {
+      const entryCount = async () =>
+        Number(
+          (
+            await store.db
+              .selectFrom('audit_entries')
+              .select((e) => e.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        )
+      const entriesBefore = await entryCount()
+      const calls = Array.from({ length: 5 }, (_, c) => [txRow(t, { import_ref: `late-${c}` }), txRow(t)])
+      const results = await Promise.allSettled(
+        calls.map((rows, c) =>
+          store.hot.insertTransactions(rows, {
+            event: () => {
+              if (c === 2) throw new Error('event refused')
+              return undefined
+            },
+          }),
+        ),
+      )
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
+      const kept = calls.filter((_, c) => c !== 2).flat()
+      expect(
+        await existingIds(
+          store,
+          calls.flat().map((r) => r.id),
+        ),
+      ).toEqual(kept.map((r) => r.id).sort())
+      // One rows_created entry a call that went in (verifyCreations: each entry's rows are there, each row counted once).
+      expect((await entryCount()) - entriesBefore).toBe(4)
+      expect((await verifyCreations(store.db, store.tx, t.companyId)).broken).toBeNull()
+      expect(await verifyChain(store.db, t.companyId)).toMatchObject({ intact: true, broken: null })
+      // The failed call's refs are free: the same rows go in.
+      expect((await store.hot.insertTransactions(calls[2])).size).toBe(2)
+    })
+
+    // SQLite remembers that the ref index and the totals' trigger were there (schema-presence.ts): a
+    // load of another process that sets them aside after that must be seen by this store's next write.
+    it('a write after another process set the ref index and totals trigger aside for a load gives them back', async () => {
+      const schemaHas = async (type: string, name: string) =>
+        (await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_schema WHERE type = ${type} AND name = ${name}`.execute(store.db))
+          .rows[0].n === 1
+      const first = txRow(t, { import_ref: 'cookie-1' })
+      await store.hot.insertTransactions([first])
+      await store.hot.insertTransactions([txRow(t, { import_ref: 'cookie-0' })])
+      const second = await database.open()
+      try {
+        const load = second.hot.bulkLoad({ rows: 20_000 })
+        await load.insert([txRow(t, { import_ref: 'cookie-load' })])
+        if (kind === 'sqlite') {
+          expect(await schemaHas('index', 'transactions_import_ref')).toBe(false)
+          expect(await schemaHas('trigger', 'report_totals_insert')).toBe(false)
+        }
+        const again = [txRow(t, { import_ref: 'cookie-1' }), txRow(t, { import_ref: 'cookie-2' })]
+        expect((await store.hot.insertTransactions(again)).ids()).toEqual([again[1].id])
+        if (kind === 'sqlite') {
+          expect(await schemaHas('index', 'transactions_import_ref')).toBe(true)
+          expect(await schemaHas('trigger', 'report_totals_insert')).toBe(true)
+        }
+        await load.end()
+      } finally {
+        await second.close()
+      }
     })
 
     // Many rows go in differently: SQLite in chunks that bind a value shared by every row of the chunk

@@ -38,6 +38,7 @@ import type { BulkLoad, BulkLoadOptions, InsertOptions, InsertedRows } from '../
 import { abandoned, buildDeferred, DEFERRED_SQL, type Deferred, ifNotExists, readDeferred, writeDeferred } from './deferred-indexes.js'
 import { MAX_SEQ, parseRefText, RefTable, refHash, refTextSql } from './ref-table.js'
 import { addRowsSql, INSERT_TRIGGER } from '../report-totals.js'
+import { SchemaPresence } from './schema-presence.js'
 
 export interface BulkLoadSettings {
   /**
@@ -136,6 +137,8 @@ export class SqliteBulkLoad {
     private readonly raw: BetterSqlite3.Database,
     readonly settings: BulkLoadSettings,
     private readonly writes: BulkLoadWrites,
+    /** Told by the store when its write turns begin (SchemaPresence.began). */
+    readonly schema = new SchemaPresence(raw),
   ) {}
 
   // Its statements are prepared on first use: every store makes one, and most commands load nothing.
@@ -340,7 +343,7 @@ export class SqliteBulkLoad {
    * load's list. A loader finds it back at its next batch. Cheap when the index is there.
    */
   ensureRefIndex(): void {
-    if (this.indexSql.get(REF_INDEX) !== undefined) return
+    if (this.schema.has('index', REF_INDEX, () => this.indexSql.get(REF_INDEX))) return
     this.refs = undefined
     const d = readDeferred(this.raw, this.deferredRecord)
     const sql =
@@ -391,7 +394,7 @@ export class SqliteBulkLoad {
    * have their totals already (each batch added its own); its next batch finds the trigger back.
    */
   private ensureTotalsTrigger(): void {
-    if (this.triggerSql.get(INSERT_TRIGGER) !== undefined) return
+    if (this.schema.has('trigger', INSERT_TRIGGER, () => this.triggerSql.get(INSERT_TRIGGER))) return
     const d = readDeferred(this.raw, this.deferredRecord)
     const sql = d?.indexes.find((i) => i.name === INSERT_TRIGGER)?.sql
     if (!d || sql === undefined) return

@@ -286,10 +286,12 @@ class SqliteHotPaths implements HotPaths {
     this.lockDateById = raw.prepare('SELECT lock_date FROM companies WHERE id = ?')
     this.insertEvent = raw.prepare(SQLITE_INSERT_EVENT)
     this.chainSql = sqliteChainSql(raw)
+    // Inside a write turn's transaction this is a savepoint. Built once: better-sqlite3 builds a
+    // transaction function's wrappers anew on each `raw.transaction(fn)` (docs/performance.md, "Where a POST's time goes").
+    const savepoint = raw.transaction((work: () => unknown) => work())
     this.group = new GroupCommit({
       inWriteTurn: (work, o) => this.inWriteTurn(work, o),
-      // Inside a write turn's transaction this is a savepoint.
-      savepoint: (work) => raw.transaction(work)(),
+      savepoint: (work) => savepoint(work) as ReturnType<typeof work>,
       inTransaction: () => raw.inTransaction,
       translate: (e) => health.translate(e),
     })
@@ -313,6 +315,20 @@ class SqliteHotPaths implements HotPaths {
   }
 
   /**
+   * A read on the raw connection. With no transaction open on it, the statement (synchronous) runs
+   * alone and reads committed rows, without kysely's lock and its promise hops (docs/performance.md,
+   * "Where a POST's time goes"); while one is open (a kysely transaction awaiting), it waits for the lock.
+   */
+  private read<T>(fn: () => T): Promise<T> {
+    if (this.raw.inTransaction) return this.locked(fn)
+    try {
+      return Promise.resolve(fn())
+    } catch (e) {
+      return Promise.reject(this.health.translate(e))
+    }
+  }
+
+  /**
    * Run `work` in a write transaction of its own once this connection has the write lock (BEGIN
    * IMMEDIATE), waiting its turn while another holds it; kysely's lock is held only while trying.
    */
@@ -324,6 +340,7 @@ class SqliteHotPaths implements HotPaths {
         if (o.unsynced) this.raw.pragma('synchronous = NORMAL')
         try {
           if (!beginImmediate(this.raw)) return NOT_NOW
+          this.load.schema.began()
           try {
             const result = work()
             this.raw.exec('COMMIT')
@@ -347,15 +364,15 @@ class SqliteHotPaths implements HotPaths {
   }
 
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
-    return this.locked(() => this.keyByHash.get(hash) as ApiKeyRow | undefined)
+    return this.read(() => this.keyByHash.get(hash) as ApiKeyRow | undefined)
   }
 
   findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {
-    return this.locked(() => this.accountById.get(id, companyId) as BankAccountRow | undefined)
+    return this.read(() => this.accountById.get(id, companyId) as BankAccountRow | undefined)
   }
 
   findBankAccountAndLock(companyId: string, id: string): Promise<{ account: BankAccountRow | undefined; lockDate: string | null }> {
-    return this.locked(() => ({
+    return this.read(() => ({
       account: this.accountById.get(id, companyId) as BankAccountRow | undefined,
       lockDate: (this.lockDateById.get(companyId) as { lock_date: string | null } | undefined)?.lock_date ?? null,
     }))
