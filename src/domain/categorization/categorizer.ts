@@ -26,7 +26,7 @@ import { decodeLabel, exampleOf, featuresOf as features, type CategoryTriple } f
 import { CategoryModel, type Example, type LabelScore, type Prediction } from './model.js'
 import { decodeModel, encodeModel } from './model-snapshot.js'
 import { applyRules, type CompiledRule } from './rule-matcher.js'
-import { getSettings, modelCache, type CachedModel } from './settings.js'
+import { getSettings, modelCache, overdue, type CachedModel } from './settings.js'
 import { loadActiveRules } from './rules.js'
 import { AppError } from '../../kernel/errors.js'
 import { companyKey, findTransaction, toTransaction } from '../transaction-rows.js'
@@ -100,12 +100,15 @@ async function keptOrTrained(store: Store, companyId: string, version: number, f
   return train(store, companyId, version)
 }
 
-/** The company's model, retrained first when the database holds labels it has not seen. */
-export async function modelFor(store: Store, companyId: string, version?: number, force = false): Promise<CachedModel> {
+/**
+ * The company's model, retrained first when the database holds labels it has not seen, or when its
+ * retraining fell due (`overdue`) and is not held for the bulk import `holdFor` names.
+ */
+export async function modelFor(store: Store, companyId: string, version?: number, force = false, holdFor?: string): Promise<CachedModel> {
   const v = version ?? (await getSettings(store.db, companyId)).labels_version
   const cache = modelCache(store)
   const have = cache.get(companyId)
-  if (have && have.version === v && !force) return have
+  if (have && have.version === v && !force && (!overdue(have) || (holdFor !== undefined && have.heldFor === holdFor))) return have
   let b = building.get(store)
   if (!b) {
     b = new Map()
@@ -134,12 +137,13 @@ const NO_CATEGORIZER: Categorizer = { apply() {} }
 /**
  * Load what categorizing a company's new rows needs: settings, active rules and, when some of the
  * rows may need a prediction (`needModel`), the model. A file whose rows all bring their category
- * never loads (or retrains) the model: its rows only move labels_version on.
+ * never loads (or retrains) the model: its rows only move labels_version on. `holdFor`: the bulk
+ * import the rows are part of, whose retraining waits for its end (settings.ts, `labelsChanged`).
  */
-export async function prepareCategorizer(store: Store, companyId: string, needModel = true): Promise<Categorizer> {
+export async function prepareCategorizer(store: Store, companyId: string, needModel = true, holdFor?: string): Promise<Categorizer> {
   const settings = await getSettings(store.db, companyId)
   const rules = await loadActiveRules(store.db, companyId)
-  const cached = needModel && settings.auto_categorize ? await modelFor(store, companyId, settings.labels_version) : null
+  const cached = needModel && settings.auto_categorize ? await modelFor(store, companyId, settings.labels_version, false, holdFor) : null
   const model = cached && cached.model.labelCount > 0 ? cached.model : null
   if (!rules.length && !model) return NO_CATEGORIZER
   const predicted: Predicted = { label: '', score: 0, triples: new Map() }

@@ -67,6 +67,8 @@ export interface CachedModel {
   trained_on: number
   /** Examples added or removed incrementally since the last full training. */
   changed: number
+  /** The bulk import whose retraining falls due at its end, not inside it (`retrainAfter`). */
+  heldFor?: string
 }
 
 /**
@@ -78,6 +80,11 @@ export interface CachedModel {
  */
 export function retrainAfter(trainedOn: number): number {
   return Math.max(50, trainedOn)
+}
+
+/** Whether the model's changes since its training call for a retraining before its next use. */
+export function overdue(m: CachedModel): boolean {
+  return m.changed > retrainAfter(m.trained_on)
 }
 
 const models = new WeakMap<Store, Map<string, CachedModel>>()
@@ -96,6 +103,9 @@ export function modelCache(store: Store): Map<string, CachedModel> {
  * transaction when given one) and returns a function that applies the change to this process's
  * model; call it once the change is committed. `untold` counts changed examples not given (a
  * large revert does not hold them all): the process's model is then dropped, to be trained again.
+ * `holdFor` names the bulk import the change is part of: a retraining falling due then waits for
+ * that import's end (`releaseHold`), so that one file's rows are predicted by one model learning
+ * incrementally (docs/decisions.md, "No retraining inside a bulk import").
  */
 export async function labelsChanged(
   db: Kysely<Db>,
@@ -105,6 +115,7 @@ export async function labelsChanged(
   added: Example[],
   now: Date,
   untold = 0,
+  holdFor?: string,
 ): Promise<() => void> {
   if (!removed.length && !added.length && !untold) return () => {}
   const row = await db
@@ -125,9 +136,16 @@ export async function labelsChanged(
     if (!cached || cached.version !== version - 1) return // behind or absent: the next use retrains
     cached.changed += removed.length + added.length
     // Changes not given as examples (too many to hold) leave the model to be trained again.
-    if (untold || cached.changed > retrainAfter(cached.trained_on)) {
+    if (untold) {
       modelCache(store).delete(companyId)
       return
+    }
+    if (overdue(cached)) {
+      if (holdFor !== undefined && cached.heldFor === undefined) cached.heldFor = holdFor
+      else if (cached.heldFor === undefined) {
+        modelCache(store).delete(companyId)
+        return
+      }
     }
     for (const e of removed) cached.model.remove(e)
     for (const e of added) cached.model.add(e)
@@ -135,12 +153,20 @@ export async function labelsChanged(
   }
 }
 
-/** After rows were created (and committed): learn the labelled ones. */
-export async function learnCreated(store: Store, companyId: string, rows: LabelledFields[], now: Date): Promise<void> {
+/** A bulk import ended: the retraining it held falls due at the model's next use. */
+export function releaseHold(store: Store, companyId: string, holdFor: string): void {
+  const cached = modelCache(store).get(companyId)
+  if (cached?.heldFor !== holdFor) return
+  cached.heldFor = undefined
+  if (overdue(cached)) modelCache(store).delete(companyId)
+}
+
+/** After rows were created (and committed): learn the labelled ones (`holdFor`: as labelsChanged). */
+export async function learnCreated(store: Store, companyId: string, rows: LabelledFields[], now: Date, holdFor?: string): Promise<void> {
   const added: Example[] = []
   for (const r of rows) {
     const e = exampleOf(r)
     if (e) added.push(e)
   }
-  ;(await labelsChanged(store.db, store, companyId, [], added, now))()
+  ;(await labelsChanged(store.db, store, companyId, [], added, now, 0, holdFor))()
 }

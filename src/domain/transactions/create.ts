@@ -20,7 +20,7 @@ import { presentKeysParser, zodError } from '../validation.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 import { companyKey, toTransaction } from '../transaction-rows.js'
 import { baseCurrency } from '../accounts/companies.js'
-import { learnCreated } from '../categorization/settings.js'
+import { learnCreated, releaseHold } from '../categorization/settings.js'
 import type { Categorizer } from '../categorization/categorizer.js'
 import { checkPlausible, type DateWindow } from './plausibility.js'
 import { RateBook } from '../rate-book.js'
@@ -32,9 +32,14 @@ import { createdEvent, importedEvent } from './events.js'
 import { existingByRef, refTaken } from './import-refs.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
-export async function prepareCategorizer(store: Store, companyId: string, items: readonly unknown[]): Promise<Categorizer> {
+export async function prepareCategorizer(
+  store: Store,
+  companyId: string,
+  items: readonly unknown[],
+  holdFor?: string,
+): Promise<Categorizer> {
   const c = await import('../categorization/categorizer.js')
-  return c.prepareCategorizer(store, companyId, c.anyUncategorized(items))
+  return c.prepareCategorizer(store, companyId, c.anyUncategorized(items), holdFor)
 }
 
 /** Validate a create request against its account and build the row; throws AppError. */
@@ -231,7 +236,9 @@ export async function storeTransactionBatch(
 ): Promise<BatchCreateResponse | BatchCreateMinimalResponse> {
   const { now, window, bulk, matchStatementLines = false, importBatch: batch } = o
   const load = bulk ? store.hot.bulkLoad({ rows: bulk.rows ?? 0 }) : undefined
-  const categorizer = await prepareCategorizer(store, actor.companyId, items)
+  // A bulk import's model is not retrained inside it (docs/decisions.md, "No retraining inside a bulk import").
+  const holdFor = bulk ? `bulk:${batch ?? ''}` : undefined
+  const categorizer = await prepareCategorizer(store, actor.companyId, items, holdFor)
   const built = await createTransactionBatch(store, actor, items, now, window, store.db, categorizer, o.parsed)
   let placed: Placement
   if (matchStatementLines && built.rows.length && (await mayMatch(store, built.rows))) {
@@ -252,7 +259,8 @@ export async function storeTransactionBatch(
   }
   // The load's last batch: the load ends before the answer, so that the import ends with it.
   if (bulk?.end) await load?.end()
-  await learnCreated(store, actor.companyId, built.rows.filter((_, i) => placed.inserted.at(i)) as TransactionRow[], now)
+  await learnCreated(store, actor.companyId, built.rows.filter((_, i) => placed.inserted.at(i)) as TransactionRow[], now, holdFor)
+  if (bulk?.end && holdFor) releaseHold(store, actor.companyId, holdFor)
   const matched = matchStatementLines ? placed.matched : undefined
   return o.minimal
     ? settleBatch(store, store.db, built, placed, (r, index) => ({ index, id: r.id }), matched)
