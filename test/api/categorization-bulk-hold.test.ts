@@ -11,8 +11,8 @@ import { generateDataset, type LabelledTransaction } from '../../src/domain/cate
 import type { Features } from '../../src/domain/categorization/features.js'
 import { encodeLabel } from '../../src/domain/categorization/labels.js'
 import { CategoryModel, type Example } from '../../src/domain/categorization/model.js'
-import type { CreateTransactionRequest } from '../../src/domain/schemas.js'
 import { createHarness, MATRIX } from '../helpers/harness.js'
+import { labelledRequest } from '../helpers/labelled-requests.js'
 
 const data = generateDataset({ size: 400, seed: 31, start: '2026-01-01' })
 const TRAINED = data.slice(0, 60)
@@ -33,17 +33,6 @@ const exampleOf = (t: LabelledTransaction): Example => ({
 })
 // The service trains on the newest rows first.
 const trained = (rows: LabelledTransaction[]) => CategoryModel.train([...rows].reverse().map(exampleOf))
-
-function request(accountId: string, t: LabelledTransaction, labelled: boolean): CreateTransactionRequest {
-  return {
-    bank_account_id: accountId,
-    transaction_date: t.transaction_date,
-    description: t.description,
-    amount: t.amount,
-    merchant_name: t.merchant_name ?? undefined,
-    ...(labelled ? { category: t.category } : {}),
-  }
-}
 
 /** Each predicted row's category and score, in the order sent. */
 async function predictions(c: Client, ids: string[]): Promise<Array<[string | null, number | null]>> {
@@ -78,19 +67,19 @@ describe.each(MATRIX)('no retraining inside a bulk import over %s on %s', (kind,
       for (const bulk of [true, false]) {
         const a = await h.tenant(bulk ? 'Bulk' : 'Plain')
         const c = h.client({ apiKey: a.key })
-        const r0 = await c.transactions.batch(TRAINED.map((t) => request(a.accountId, t, true)))
+        const r0 = await c.transactions.batch(TRAINED.map((t) => labelledRequest(a.accountId, t, true)))
         expect(r0.errors).toEqual([])
         const before = await c.categorization.model()
         expect(before.trained_on).toBe(TRAINED.length)
 
         const o = bulk ? { bulkRows: LEARNT.length + PREDICTED.length + LAST.length, importBatch: undefined } : {}
         const r1 = await c.transactions.batchMinimal(
-          LEARNT.map((t) => request(a.accountId, t, true)),
+          LEARNT.map((t) => labelledRequest(a.accountId, t, true)),
           o,
         )
         expect(r1.errors).toEqual([])
         const r2 = await c.transactions.batchMinimal(
-          PREDICTED.map((t) => request(a.accountId, t, false)),
+          PREDICTED.map((t) => labelledRequest(a.accountId, t, false)),
           o,
         )
         expect(r2.errors).toEqual([])
@@ -101,7 +90,7 @@ describe.each(MATRIX)('no retraining inside a bulk import over %s on %s', (kind,
         expect(got).toEqual(bulk ? heldRows : retrainedRows)
 
         const r3 = await c.transactions.batchMinimal(
-          LAST.map((t) => request(a.accountId, t, true)),
+          LAST.map((t) => labelledRequest(a.accountId, t, true)),
           bulk ? { ...o, bulkEnd: true } : {},
         )
         expect(r3.errors).toEqual([])

@@ -5,23 +5,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/client.js'
-import { generateDataset, type LabelledTransaction } from '../../src/domain/categorization/dataset.js'
+import { generateDataset } from '../../src/domain/categorization/dataset.js'
 import type { CreateTransactionRequest, Transaction } from '../../src/domain/schemas.js'
 import { EMBEDDED_BASE_URL, openEmbedded } from '../../src/embedded/embedded.js'
 import { createHarness, MATRIX } from '../helpers/harness.js'
+import { labelledRequest } from '../helpers/labelled-requests.js'
 
 const data = generateDataset({ size: 1000, seed: 23, start: '2026-01-01' })
-
-function request(accountId: string, t: LabelledTransaction, labelled: boolean): CreateTransactionRequest {
-  return {
-    bank_account_id: accountId,
-    transaction_date: t.transaction_date,
-    description: t.description,
-    amount: t.amount,
-    merchant_name: t.merchant_name ?? undefined,
-    ...(labelled ? { category: t.category } : {}),
-  }
-}
 
 async function batches(c: Client, items: CreateTransactionRequest[]): Promise<Transaction[]> {
   const out: Transaction[] = []
@@ -43,7 +33,7 @@ describe.each(MATRIX)('the kept model over %s on %s', (kind, storeKind) => {
       const c2 = new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: other.fetch, apiKey: a.key, maxRetries: 0 })
       const labelled = await batches(
         c1,
-        data.slice(0, 800).map((t) => request(a.accountId, t, true)),
+        data.slice(0, 800).map((t) => labelledRequest(a.accountId, t, true)),
       )
       const trained = await c1.categorization.model()
       expect(trained.trained_on).toBe(800)
@@ -54,7 +44,7 @@ describe.each(MATRIX)('the kept model over %s on %s', (kind, storeKind) => {
       // Rows categorized by the taken model, and suggestions of both processes: the same.
       const probes = await batches(
         c2,
-        data.slice(800, 900).map((t) => request(a.accountId, t, false)),
+        data.slice(800, 900).map((t) => labelledRequest(a.accountId, t, false)),
       )
       expect(probes.filter((t) => t.ai_confidence_score !== null)).toHaveLength(probes.length)
       for (const t of probes) {
@@ -66,7 +56,7 @@ describe.each(MATRIX)('the kept model over %s on %s', (kind, storeKind) => {
       expect((await c2.categorization.model()).labels_version).toBe(trained.labels_version)
 
       // A categorized row created by the first process: the second trains anew on 801 labelled rows.
-      await batches(c1, [request(a.accountId, data[900], true)])
+      await batches(c1, [labelledRequest(a.accountId, data[900], true)])
       const afterCreate = await c2.categorization.model()
       expect(afterCreate.labels_version).toBe(trained.labels_version + 1)
       expect(afterCreate.trained_on).toBe(801)

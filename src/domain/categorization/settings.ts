@@ -140,12 +140,13 @@ export async function labelsChanged(
       modelCache(store).delete(companyId)
       return
     }
-    if (overdue(cached)) {
-      if (holdFor !== undefined && cached.heldFor === undefined) cached.heldFor = holdFor
-      else if (cached.heldFor === undefined) {
+    // Due for a retraining: at the next use, unless a bulk import holds it (already, or from now).
+    if (overdue(cached) && cached.heldFor === undefined) {
+      if (holdFor === undefined) {
         modelCache(store).delete(companyId)
         return
       }
+      cached.heldFor = holdFor
     }
     for (const e of removed) cached.model.remove(e)
     for (const e of added) cached.model.add(e)
