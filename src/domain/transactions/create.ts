@@ -419,6 +419,6 @@ export async function createTransactionBatch(
     }
   }
   errors.sort((a, b) => a.index - b.index)
-  categorizer?.apply(rows)
+  await categorizer?.apply(rows)
   return { errors, rows, indexes, inputs }
 }
