@@ -179,9 +179,9 @@ export class PredictThread {
 
 /**
  * A thread given a `predictionPort` in its workerData (the embedded transport's core thread:
- * embedded-thread.ts) sends its predictions there, to a thread that has one already (the command's,
- * idle during an import), rather than starting one: no isolate more (docs/categorization.md). The
- * port serves one store; any other starts a worker.
+ * embedded-thread.ts) sends its predictions there, to the thread that opened it (`tx import`'s
+ * import thread, which mostly waits on the core), rather than starting one: no isolate more
+ * (docs/categorization.md). The port serves one store; any other starts a worker.
  */
 let port = (workerData as { predictionPort?: MessagePort } | undefined)?.predictionPort
 
