@@ -76,9 +76,9 @@ export async function freshPostgres(o: { migrated?: boolean } = {}): Promise<{ u
 
 /**
  * A fresh SQLite file at `file`: the run's migrated database (made once by test/global-setup.ts) copied,
- * with a JWT secret of its own, as its own migration would have made it. Migrating each harness's file
- * cost more than most of the tests on it (docs/performance.md, "The test suite's time"). Outside a test
- * run (no template) nothing is made: the store migrates the file when it opens it.
+ * with a JWT secret of its own, as its own migration would have made it: migrating each harness's file
+ * was most of its set-up (docs/performance.md, "The test suite's time"). Outside a test run (no
+ * template) nothing is made: the store migrates the file when it opens it.
  */
 export async function freshSqlite(file: string): Promise<void> {
   const template = process.env.FINCTL_TEST_SQLITE_TEMPLATE
