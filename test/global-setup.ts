@@ -9,10 +9,12 @@
  *   process they spawn (they inherit the environment). When the run ends, anything named finctl-*
  *   still in it was left behind by a test (or by the code under test) and fails the run, naming
  *   it; then the folder goes, whatever it holds.
+ * - Migrate one SQLite database there and one PostgreSQL schema, which the harness copies for each
+ *   of its stores (test/helpers/harness.ts freshSqlite, freshPostgres) instead of migrating each.
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { CI_ERROR, HAS_BANK_FILES, SKIP_NOTE } from './helpers/bank-files.js'
@@ -20,7 +22,7 @@ import { CI_ERROR, HAS_BANK_FILES, SKIP_NOTE } from './helpers/bank-files.js'
 /** What a test may not leave in the temporary folder. */
 const LEAK = /^finctl-/
 
-export default function setup(): () => Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   if (!HAS_BANK_FILES) {
     if (process.env.CI === 'true') throw new Error(CI_ERROR)
     process.stderr.write(`${SKIP_NOTE}\n`)
@@ -37,6 +39,11 @@ export default function setup(): () => Promise<void> {
   // The PostgreSQL schemas of this run (test/helpers/harness.ts freshPostgres), dropped at its end.
   const schemaPrefix = `t_${randomBytes(4).toString('hex')}_`
   process.env.FINCTL_TEST_SCHEMA_PREFIX = schemaPrefix
+  const { openStore } = await import('../src/store/open-store.js')
+  const template = join(runTmp, 'sqlite-template.db')
+  await (await openStore(template)).close()
+  process.env.FINCTL_TEST_SQLITE_TEMPLATE = template
+  await postgresTemplate(runTmp, schemaPrefix)
 
   return async function teardown(): Promise<void> {
     await dropSchemas(schemaPrefix)
@@ -57,6 +64,40 @@ export default function setup(): () => Promise<void> {
       )
     }
   }
+}
+
+/**
+ * Migrate one PostgreSQL schema of the run and dump it (pg_dump, as SQL without psql's commands) for
+ * the harness to replay for each of its stores (test/helpers/harness.ts freshPostgres). Without
+ * PostgreSQL or pg_dump there is no template, and each store migrates its own schema.
+ */
+async function postgresTemplate(runTmp: string, prefix: string): Promise<void> {
+  const url = new URL(process.env.FINCTL_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+  const schema = `${prefix}template`
+  let dump: string
+  try {
+    const { openStore } = await import('../src/store/open-store.js')
+    url.searchParams.set('schema', schema)
+    await (await openStore(url.toString(), { poolSize: 2 })).close()
+    url.searchParams.delete('schema')
+    dump = execFileSync('pg_dump', ['--dbname', url.toString(), '--schema', schema, '--inserts', '--no-owner', '--no-privileges'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+  } catch (err) {
+    process.stderr.write(`note: no PostgreSQL template (${(err as Error).message.split('\n')[0]}): each test schema migrates itself\n`)
+    return
+  }
+  const file = join(runTmp, 'postgres-template.sql')
+  writeFileSync(
+    file,
+    dump
+      .split('\n')
+      .filter((line) => !line.startsWith('\\'))
+      .join('\n'),
+  )
+  process.env.FINCTL_TEST_PG_TEMPLATE = file
+  process.env.FINCTL_TEST_PG_TEMPLATE_SCHEMA = schema
 }
 
 /** Drop the PostgreSQL schemas whose name starts with `prefix` (none when PostgreSQL is not there). */

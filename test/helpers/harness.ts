@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { SignJWT } from 'jose'
@@ -52,11 +52,12 @@ export const MATRIX: Array<[TransportKind, StoreKind]> = TRANSPORTS.flatMap((t) 
  * reads the tables of every schema, by name, before migrating: `schema "t_..." does not exist`).
  * `drop` is then a no-op; outside a run (a script using the harness) it drops at once.
  */
-export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgres(o: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const prefix = process.env.FINCTL_TEST_SCHEMA_PREFIX
   const schema = `${prefix ?? 't_'}${randomBytes(8).toString('hex')}`
   const u = new URL(TEST_DATABASE_URL)
   u.searchParams.set('schema', schema)
+  if (o.migrated) await copyPostgresTemplate(schema)
   return {
     url: u.toString(),
     drop: async () => {
@@ -72,6 +73,46 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
     },
   }
 }
+
+/**
+ * A fresh SQLite file at `file`: the run's migrated database (made once by test/global-setup.ts) copied,
+ * with a JWT secret of its own, as its own migration would have made it: migrating each harness's file
+ * was most of its set-up (docs/performance.md, "The test suite's time"). Outside a test run (no
+ * template) nothing is made: the store migrates the file when it opens it.
+ */
+export async function freshSqlite(file: string): Promise<void> {
+  const template = process.env.FINCTL_TEST_SQLITE_TEMPLATE
+  if (!template) return
+  copyFileSync(template, file)
+  const { default: Database } = await import('better-sqlite3')
+  const db = new Database(file)
+  try {
+    db.prepare("UPDATE settings SET value = ? WHERE key = 'jwt_secret'").run(randomBytes(32).toString('base64url'))
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * `migrated`: the schema made from the run's migrated one (test/global-setup.ts dumped it with pg_dump)
+ * with a JWT secret of its own, instead of the store migrating an empty one when it opens it, which
+ * cost several times as much. Without a template (outside a run, no pg_dump) the store migrates.
+ */
+async function copyPostgresTemplate(schema: string): Promise<void> {
+  const file = process.env.FINCTL_TEST_PG_TEMPLATE
+  const name = process.env.FINCTL_TEST_PG_TEMPLATE_SCHEMA
+  if (!file || !name) return
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  await client.connect()
+  try {
+    await client.query(readFileSync(file, 'utf8').replaceAll(name, schema))
+    await client.query(`UPDATE ${schema}.settings SET value = $1 WHERE key = 'jwt_secret'`, [randomBytes(32).toString('base64url')])
+  } finally {
+    await client.end()
+  }
+}
+
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const BIN = join(ROOT, 'bin', 'finctl.cjs')
 
@@ -162,10 +203,10 @@ export async function createHarness(
   const closers: Array<() => Promise<unknown>> = []
   let database = join(dir, 'finctl.db')
   if (storeKind === 'postgres') {
-    const pgdb = await freshPostgres()
+    const pgdb = await freshPostgres({ migrated: true })
     database = pgdb.url
     closers.push(pgdb.drop)
-  }
+  } else await freshSqlite(database)
   let fetch: FetchLike
   let baseUrl: string
   let store: Store
