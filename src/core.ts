@@ -5,7 +5,6 @@
 import { createApp, type App } from './api/app.js'
 import { UsageRecorder } from './api/usage-recorder.js'
 import { drainStatementJobs } from './domain/statements/inflight.js'
-import { closeModelThread } from './domain/categorization/settings.js'
 import { housekeeping } from './domain/housekeeping.js'
 import type { AppDeps } from './api/env.js'
 import { openStore, type OpenStoreOptions } from './store/open-store.js'
@@ -77,7 +76,6 @@ export async function openCore(target: string, opts: CoreOptions = {}): Promise<
       await drainStatementJobs(store)
       await usage.flush()
       await keepHouse()
-      await closeModelThread(store)
       await store.close()
     },
   }

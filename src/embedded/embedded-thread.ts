@@ -9,7 +9,7 @@
  * This module is its own worker: loaded in a worker thread with the marker in `workerData`, it
  * opens the core and answers; see worker-entry.ts for how the thread finds it.
  */
-import { isMainThread, MessageChannel, type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { workerEntry } from '../worker-entry.js'
 import type { FetchLike } from '../client/client.js'
 import { AppError, type ErrorCode } from '../kernel/errors.js'
@@ -19,12 +19,6 @@ const KIND = 'finctl-embedded-core'
 interface Boot {
   kind: typeof KIND
   database: string
-  /**
-   * Where the core sends a bulk import's predictions (domain/categorization/predict-thread.ts): this
-   * thread answers them, idle while the command waits for the import, where a thread of the core's
-   * own would add an isolate to the import's peak RSS (docs/performance.md, "Categorization").
-   */
-  predictionPort: MessagePort
 }
 
 type Ask =
@@ -75,18 +69,6 @@ if (!isMainThread && (workerData as Boot | undefined)?.kind === KIND) {
   })
 }
 
-/** Answer the core's prediction asks on `port`, in order; the model's code loads with the first. */
-function servePredictions(port: MessagePort): void {
-  port.unref()
-  let server: Promise<(m: unknown) => void> | undefined
-  let turn = Promise.resolve()
-  port.on('message', (m: unknown) => {
-    server ??= import('../domain/categorization/predict-thread.js').then((p) => p.predictionServer(port))
-    const s = server
-    turn = turn.then(async () => (await s)(m))
-  })
-}
-
 export interface ThreadTransport {
   fetch: FetchLike
   close(): Promise<void>
@@ -95,10 +77,8 @@ export interface ThreadTransport {
 /** Open the core on `database` in a worker thread. */
 export async function openEmbeddedThread(database: string): Promise<ThreadTransport> {
   const { LiteResponse } = await import('./in-process.js')
-  const predictions = new MessageChannel()
   const worker = new Worker(workerEntry(import.meta.url), {
-    workerData: { kind: KIND, database, predictionPort: predictions.port2 } satisfies Boot,
-    transferList: [predictions.port2],
+    workerData: { kind: KIND, database } satisfies Boot,
     // A young generation smaller than V8's default, whose larger one only raised the peak RSS: the
     // thread's garbage is short-lived request bodies and rows. 16 MB rather than 8: the thread is an
     // import's critical path, and 16 was faster for a few MB more (docs/performance.md).
@@ -121,7 +101,6 @@ export async function openEmbeddedThread(database: string): Promise<ThreadTransp
   worker.once('exit', (code) => fail(new Error(`the database thread stopped (exit code ${code})`)))
   // The thread only keeps the process alive while a request is waiting for it.
   worker.unref()
-  servePredictions(predictions.port1)
 
   const ask = (m: Ask): Promise<Answer> =>
     new Promise((resolve, reject) => {
@@ -136,7 +115,6 @@ export async function openEmbeddedThread(database: string): Promise<ThreadTransp
   // Wait for the core: a database that cannot be opened fails here, as openEmbedded does.
   const opened = await ask({ id: next++, open: true })
   if ('error' in opened) {
-    predictions.port1.close()
     await worker.terminate()
     throw thrown(opened)
   }
@@ -158,7 +136,6 @@ export async function openEmbeddedThread(database: string): Promise<ThreadTransp
       if (failure) return
       const a = await ask({ id: next++, close: true })
       if ('error' in a) throw thrown(a)
-      predictions.port1.close()
       await worker.terminate()
     },
   }

@@ -26,8 +26,7 @@ import { decodeLabel, exampleOf, featuresOf as features, type CategoryTriple } f
 import { CategoryModel, type Example, type LabelScore, type Prediction } from './model.js'
 import { decodeModel, encodeModel } from './model-snapshot.js'
 import { applyRules, type CompiledRule } from './rule-matcher.js'
-import { getSettings, modelCache, overdue, setModelThread, type CachedModel } from './settings.js'
-import type { PredictedColumns } from './predict-thread.js'
+import { getSettings, modelCache, overdue, type CachedModel } from './settings.js'
 import { loadActiveRules } from './rules.js'
 import { AppError } from '../../kernel/errors.js'
 import { companyKey, findTransaction, toTransaction } from '../transaction-rows.js'
@@ -129,90 +128,28 @@ export async function modelFor(store: Store, companyId: string, version?: number
 // ---- categorizing new rows ---------------------------------------------------------------------
 
 export interface Categorizer {
-  /**
-   * Fill the empty category fields of new rows from rules, then the model (mutates the rows). A
-   * bulk import's predictions may run on the prediction thread: then it answers a promise.
-   */
-  apply(rows: NewTransactionRow[]): void | Promise<void>
+  /** Fill the empty category fields of new rows from rules, then the model (mutates the rows). */
+  apply(rows: NewTransactionRow[]): void
 }
 
 const NO_CATEGORIZER: Categorizer = { apply() {} }
-
-/** Rows left to predict below which a bulk import's batch predicts on the core's thread (posting costs more than it frees). */
-export const MIN_THREAD_ROWS = 200
 
 /**
  * Load what categorizing a company's new rows needs: settings, active rules and, when some of the
  * rows may need a prediction (`needModel`), the model. A file whose rows all bring their category
  * never loads (or retrains) the model: its rows only move labels_version on. `holdFor`: the bulk
- * import the rows are part of, whose retraining waits for its end (settings.ts, `labelsChanged`);
- * its predictions run on the store's prediction thread (predict-thread.ts) unless `onThread` is false.
+ * import the rows are part of, whose retraining waits for its end (settings.ts, `labelsChanged`).
  */
-export async function prepareCategorizer(
-  store: Store,
-  companyId: string,
-  needModel = true,
-  holdFor?: string,
-  onThread = holdFor !== undefined,
-): Promise<Categorizer> {
+export async function prepareCategorizer(store: Store, companyId: string, needModel = true, holdFor?: string): Promise<Categorizer> {
   const settings = await getSettings(store.db, companyId)
   const rules = await loadActiveRules(store.db, companyId)
   const cached = needModel && settings.auto_categorize ? await modelFor(store, companyId, settings.labels_version, false, holdFor) : null
   const model = cached && cached.model.labelCount > 0 ? cached.model : null
   if (!rules.length && !model) return NO_CATEGORIZER
   const predicted: Predicted = { label: '', score: 0, triples: new Map() }
-  const thread =
-    model && cached && onThread
-      ? (await import('./predict-thread.js')).predictThread(store, (close) => setModelThread(store, close))
-      : undefined
-  if (!thread || !cached) {
-    return {
-      apply(rows) {
-        for (const row of rows) {
-          if (rules.length) ruleRow(row, rules)
-          if (row.category == null && model) predictRow(row, model, settings.threshold, predicted)
-        }
-      },
-    }
-  }
   return {
-    async apply(rows) {
-      const left: NewTransactionRow[] = []
-      for (const row of rows) {
-        if (rules.length) ruleRow(row, rules)
-        if (row.category == null) left.push(row)
-      }
-      if (left.length < MIN_THREAD_ROWS || !thread.usable) {
-        for (const row of left) predictRow(row, cached.model, settings.threshold, predicted)
-        return
-      }
-      const n = left.length
-      const cols = {
-        descriptions: new Array<string>(n),
-        merchants: new Array<string | null>(n),
-        amounts: new Float64Array(n),
-        exponents: new Int8Array(n),
-      }
-      for (let i = 0; i < n; i++) {
-        const f = rowFeatures(left[i])
-        cols.descriptions[i] = f.description
-        cols.merchants[i] = f.merchant_name ?? null
-        cols.amounts[i] = f.amount_minor
-        cols.exponents[i] = f.currency_exponent ?? 2
-      }
-      let got: PredictedColumns
-      try {
-        got = await thread.predict(cached, cols)
-      } catch {
-        // The thread failed or closed, or a row's prediction threw: predict here (as before the thread;
-        // the model may have learnt meanwhile, as with batches in flight).
-        for (const row of left) predictRow(row, cached.model, settings.threshold, predicted)
-        return
-      }
-      for (let i = 0; i < n; i++) {
-        const label = got.labels[i]
-        if (label !== null) fillRow(left[i], label, got.scores[i], settings.threshold, predicted.triples)
-      }
+    apply(rows) {
+      for (const row of rows) categorizeRow(row, rules, model, settings.threshold, predicted)
     },
   }
 }
@@ -227,39 +164,32 @@ export function anyUncategorized(items: readonly unknown[]): boolean {
   return items.some((i) => (i as { category?: unknown } | null)?.category == null)
 }
 
-function ruleRow(row: NewTransactionRow, rules: CompiledRule[]): void {
-  const r = applyRules(rules, row)
-  if (r.category !== undefined && row.category == null) row.category = r.category
-  if (r.accounting_category !== undefined && row.accounting_category == null) row.accounting_category = r.accounting_category
-  if (r.cash_flow_category !== undefined && row.cash_flow_category == null) row.cash_flow_category = r.cash_flow_category
-  if (r.merchant_name !== undefined && row.merchant_name == null) row.merchant_name = r.merchant_name
-  if (r.add_tags.length) {
-    const tags = JSON.parse(row.tags) as string[]
-    row.tags = JSON.stringify([...new Set([...tags, ...r.add_tags])])
+function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: CategoryModel | null, threshold: number, p: Predicted): void {
+  if (rules.length) {
+    const r = applyRules(rules, row)
+    if (r.category !== undefined && row.category == null) row.category = r.category
+    if (r.accounting_category !== undefined && row.accounting_category == null) row.accounting_category = r.accounting_category
+    if (r.cash_flow_category !== undefined && row.cash_flow_category == null) row.cash_flow_category = r.cash_flow_category
+    if (r.merchant_name !== undefined && row.merchant_name == null) row.merchant_name = r.merchant_name
+    if (r.add_tags.length) {
+      const tags = JSON.parse(row.tags) as string[]
+      row.tags = JSON.stringify([...new Set([...tags, ...r.add_tags])])
+    }
   }
-}
-
-function predictRow(row: NewTransactionRow, model: CategoryModel, threshold: number, p: Predicted): void {
-  if (model.predictInto(rowFeatures(row), p)) fillRow(row, p.label, p.score, threshold, p.triples)
-}
-
-function rowFeatures(row: NewTransactionRow) {
-  return features({
+  if (row.category != null || !model) return
+  const f = features({
     description: row.description,
     merchant_name: row.merchant_name ?? null,
     amount: row.amount,
     currency_code: row.currency_code,
   })
-}
-
-/** A prediction's score kept on the row, and at or above the threshold its label's categories. */
-function fillRow(row: NewTransactionRow, label: string, score: number, threshold: number, triples: Map<string, CategoryTriple>): void {
-  row.ai_confidence_score = score
-  if (score < threshold) return
-  let t = triples.get(label)
+  if (!model.predictInto(f, p)) return
+  row.ai_confidence_score = p.score
+  if (p.score < threshold) return
+  let t = p.triples.get(p.label)
   if (!t) {
-    t = decodeLabel(label)
-    triples.set(label, t)
+    t = decodeLabel(p.label)
+    p.triples.set(p.label, t)
   }
   row.category = t.category
   if (row.accounting_category == null) row.accounting_category = t.accounting_category

@@ -69,8 +69,6 @@ export interface CachedModel {
   changed: number
   /** The bulk import whose retraining falls due at its end, not inside it (`retrainAfter`). */
   heldFor?: string
-  /** Told each change of `model` as it is made (the prediction thread's copy follows it: predict-thread.ts). */
-  mirror?: (change: { removed: Example[]; added: Example[] } | null) => void
 }
 
 /**
@@ -90,19 +88,6 @@ export function overdue(m: CachedModel): boolean {
 }
 
 const models = new WeakMap<Store, Map<string, CachedModel>>()
-/** How to stop a store's prediction thread (predict-thread.ts), once it started one. */
-const threads = new WeakMap<Store, () => Promise<void>>()
-
-export function setModelThread(store: Store, close: () => Promise<void>): void {
-  threads.set(store, close)
-}
-
-/** Stop the store's prediction thread, if it has one (the core closing). */
-export async function closeModelThread(store: Store): Promise<void> {
-  const close = threads.get(store)
-  threads.delete(store)
-  await close?.()
-}
 
 export function modelCache(store: Store): Map<string, CachedModel> {
   let m = models.get(store)
@@ -163,14 +148,8 @@ export async function labelsChanged(
       }
       cached.heldFor = holdFor
     }
-    try {
-      for (const e of removed) cached.model.remove(e)
-      for (const e of added) cached.model.add(e)
-    } catch (err) {
-      cached.mirror?.(null) // changed in part: a copy must take the whole model again
-      throw err
-    }
-    cached.mirror?.({ removed, added })
+    for (const e of removed) cached.model.remove(e)
+    for (const e of added) cached.model.add(e)
     cached.version = version
   }
 }

@@ -194,7 +194,7 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
     const chained: NewAuditEntryRow[] = []
     let createdCount = 0
     const flush = async () => {
-      await categorizer.apply(created)
+      categorizer.apply(created)
       for (const r of created) {
         const e = exampleOf(r as TransactionRow)
         if (e) learned.push(e)

@@ -419,6 +419,6 @@ export async function createTransactionBatch(
     }
   }
   errors.sort((a, b) => a.index - b.index)
-  await categorizer?.apply(rows)
+  categorizer?.apply(rows)
   return { errors, rows, indexes, inputs }
 }
