@@ -10,25 +10,20 @@ import { AppError } from '../../src/kernel/errors.js'
 import { generateDataset, type LabelledTransaction } from '../../src/domain/categorization/dataset.js'
 import type { CreateTransactionRequest, Transaction } from '../../src/domain/schemas.js'
 import { createHarness, MATRIX, STORES, type Harness, type Tenant } from '../helpers/harness.js'
+import { labelledRequest } from '../helpers/labelled-requests.js'
 
 const data = generateDataset({ size: 3000, seed: 11, start: '2026-01-01' })
 const training = data.slice(0, 2400)
 const heldOut = data.slice(2400)
 
+/** The shared labelled request, whose labelled rows here carry their accounting and cash-flow categories too. */
 function request(accountId: string, t: LabelledTransaction, labelled: boolean): CreateTransactionRequest {
+  const r = labelledRequest(accountId, t, labelled)
+  if (!labelled) return r
   return {
-    bank_account_id: accountId,
-    transaction_date: t.transaction_date,
-    description: t.description,
-    amount: t.amount,
-    merchant_name: t.merchant_name ?? undefined,
-    ...(labelled
-      ? {
-          category: t.category,
-          accounting_category: t.accounting_category as CreateTransactionRequest['accounting_category'],
-          cash_flow_category: t.cash_flow_category as CreateTransactionRequest['cash_flow_category'],
-        }
-      : {}),
+    ...r,
+    accounting_category: t.accounting_category as CreateTransactionRequest['accounting_category'],
+    cash_flow_category: t.cash_flow_category as CreateTransactionRequest['cash_flow_category'],
   }
 }
 
