@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { AppError } from '../src/kernel/errors.js'
 import type { Context } from '../src/cli/context.js'
 import { defaultDatabase } from '../src/cli/profiles.js'
+import { restartWithServerHeap } from '../src/cli/server-heap.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 
 export interface ServeOptions {
@@ -44,8 +45,8 @@ export async function runServe(ctx: ServeHost, o: ServeOptions): Promise<number>
   const poolSize = Number(o.poolSize)
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
   const database = o.database ?? ctx.io.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.io.env)
-  const { restartWithServerHeap, startServer } = await import('../src/server.js')
   restartWithServerHeap(database)
+  const { startServer } = await import('../src/server.js')
   const server = await startServer({
     host: o.host,
     port,

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { serverSemiSpaceMb } from '../../src/server.js'
+import { serverSemiSpaceMb } from '../../src/cli/server-heap.js'
 import { FULL_KEY_ANYWHERE, Sandbox, expectNoSecretsAtRest, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
 
 describe('remote target over finctl serve', () => {
@@ -36,7 +36,7 @@ describe('remote target over finctl serve', () => {
   })
 
   // Linux shows a process's arguments in /proc: the server started itself again with a small young
-  // generation (src/server.ts, restartWithServerHeap), as the same process the test spawned.
+  // generation (src/cli/server-heap.ts, restartWithServerHeap), as the same process the test spawned.
   if (existsSync('/proc/self/cmdline'))
     it('serve runs with a small young generation, in the process that was started', () => {
       const args = readFileSync(`/proc/${server!.child.pid}/cmdline`, 'utf8').split('\0')
