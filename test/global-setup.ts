@@ -9,6 +9,8 @@
  *   process they spawn (they inherit the environment). When the run ends, anything named finctl-*
  *   still in it was left behind by a test (or by the code under test) and fails the run, naming
  *   it; then the folder goes, whatever it holds.
+ * - A cache folder there (XDG_CACHE_HOME) that every finctl the tests start shares: the launcher's
+ *   code cache warm after a command's first run (test/e2e/code-cache.test.ts keeps its own).
  * - Migrate one SQLite database there and one PostgreSQL schema, which the harness copies for each
  *   of its stores (test/helpers/harness.ts freshSqlite, freshPostgres) instead of migrating each.
  */
@@ -36,6 +38,9 @@ export default async function setup(): Promise<() => Promise<void>> {
   const before = process.env.TMPDIR
   const runTmp = mkdtempSync(join(tmpdir(), 'finctl-test-run-'))
   process.env.TMPDIR = runTmp
+  // One code cache for the run's CLI processes (test/helpers/cli.ts), as a user's is shared by their
+  // commands: a sandbox's first command no longer compiles the bundle cold.
+  process.env.FINCTL_TEST_CACHE_HOME = join(runTmp, 'cache')
   // The PostgreSQL schemas of this run (test/helpers/harness.ts freshPostgres), dropped at its end.
   const schemaPrefix = `t_${randomBytes(4).toString('hex')}_`
   process.env.FINCTL_TEST_SCHEMA_PREFIX = schemaPrefix

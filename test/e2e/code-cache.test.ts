@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { Sandbox } from '../helpers/cli.js'
 
 describe('the code cache of the bundle', () => {
-  const sb = new Sandbox('code-cache')
+  const sb = new Sandbox('code-cache', { ownCache: true })
   const root = () => join(sb.dir, '.cache', 'finctl', 'code-cache')
   const node = () => join(root(), `${process.version}-${process.arch}`)
   /** This install's folder: the one folder under this Node.js's (the tests make no other). */

@@ -29,7 +29,7 @@ const HEAVY = [
 ]
 
 describe('the modules a start loads', () => {
-  const sb = new Sandbox('start-modules')
+  const sb = new Sandbox('start-modules', { ownCache: true })
   const cache = () => join(sb.dir, '.cache', 'finctl', 'code-cache')
 
   /** The source files of the chunks `args` ran (fresh cache each time). */

@@ -102,8 +102,14 @@ export class Sandbox {
   /** Every full API key this group created, to look for in the database afterwards. */
   readonly secrets = new Set<string>()
 
-  /** Nothing is made here: a group may be built while its file is collected and then skipped. */
-  constructor(readonly name: string) {}
+  /**
+   * Nothing is made here: a group may be built while its file is collected and then skipped.
+   * `ownCache`: the launcher's code cache in the sandbox's home (~/.cache), not the run's shared one.
+   */
+  constructor(
+    readonly name: string,
+    private readonly o: { ownCache?: boolean } = {},
+  ) {}
 
   /** The folder, made on first use (in a hook or a test). */
   get dir(): string {
@@ -127,6 +133,7 @@ export class Sandbox {
   env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
     return cleanEnv({
       HOME: this.dir,
+      XDG_CACHE_HOME: this.o.ownCache ? undefined : process.env.FINCTL_TEST_CACHE_HOME,
       FINCTL_CONFIG_DIR: this.configDir,
       // A refused request (429) is an answer at once, not a wait.
       FINCTL_MAX_RETRIES: '0',

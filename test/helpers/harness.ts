@@ -156,7 +156,13 @@ export async function startServeProcess(
   const configDir = mkdtempSync(join(tmpdir(), 'finctl-serve-'))
   // Small pools: parallel test files share one PostgreSQL server.
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database, '--pool-size', '4'], {
-    env: { ...process.env, FINCTL_CONFIG_DIR: configDir, FINCTL_KEYRING: 'off', ...extraEnv },
+    env: {
+      ...process.env,
+      XDG_CACHE_HOME: process.env.FINCTL_TEST_CACHE_HOME,
+      FINCTL_CONFIG_DIR: configDir,
+      FINCTL_KEYRING: 'off',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   // The config folder is the process's own: it goes when the process does (stopProcess waits for that).
