@@ -1,8 +1,16 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+/**
+ * The folders whose files run in process and restore what they change: their files share a worker's
+ * module graph (`isolate: false`), instead of a fresh process and graph per file (CONTRIBUTING.md
+ * "Tests", docs/decisions.md "One module graph for the in-process tests").
+ */
+const SHARED = ['cli', 'commands', 'domain', 'import', 'jobs', 'kernel', 'scripts'].map((folder) => `test/${folder}/**`)
+/** Files in those folders that need a graph of their own: vi.mock replaces a module for the whole graph. */
+const OWN_GRAPH = ['test/commands/export-interrupt.test.ts']
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     // Nothing is made while a file is collected (a skipped block would leave it behind), and what a
     // file made goes when it ends, also after a test that timed out (test/helpers/leftovers.ts).
@@ -15,5 +23,21 @@ export default defineConfig({
     // Integration tests start servers and spawn the CLI: keep the 2-core CI machine responsive.
     maxWorkers: 2,
     pool: 'forks',
+    // Each inherits the above (the global setup runs once for the run); a file is in exactly one. The
+    // root holds no include: a project's arrays are added to the root's.
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED] } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: SHARED.map((folder) => `${folder}/*.test.ts`),
+          exclude: OWN_GRAPH,
+          isolate: false,
+          setupFiles: ['test/helpers/restored.ts'],
+        },
+      },
+      { extends: true, test: { name: 'own-graph', include: OWN_GRAPH } },
+    ],
   },
 })

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { JqStopped, loadJq, patchedJqSource, runJqBounded } from '../../src/cli/jq-thread.js'
 
 const require = createRequire(import.meta.url)
@@ -13,6 +13,16 @@ const rows = (n: number) =>
   JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `tx-${i}`, amount: -i * 7, description: `Café ${i} «Zürich»` })))
 
 describe('the jq thread', () => {
+  // jq-wasm's own glue, the reference below, sets process.exitCode when its jq ends: put back for
+  // the files after this one in the worker (vitest.config.ts, isolate: false).
+  let exitCodeBefore: typeof process.exitCode
+  beforeAll(() => {
+    exitCodeBefore = process.exitCode
+  })
+  afterAll(() => {
+    process.exitCode = exitCodeBefore
+  })
+
   it("finds jq-wasm's glue where it expects it (else it would load jq-wasm as it is: slow, its output unbounded)", () => {
     const source = readFileSync(require.resolve('jq-wasm/dist/build/jq.js'), 'utf8')
     expect(patchedJqSource(source)).toBeTypeOf('string')

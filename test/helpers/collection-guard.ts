@@ -9,9 +9,16 @@ import { syncBuiltinESMExports } from 'node:module'
 import net from 'node:net'
 import { beforeAll } from 'vitest'
 
-let collecting = true
+// The patches go in once per process and read the flag of the file collected now: with
+// `isolate: false` (vitest.config.ts) a worker runs several files, each evaluating this module
+// again, and patching each time would stack one wrapper a file.
+const COLLECTING = Symbol.for('finctl.test.collecting')
+const PATCHED = Symbol.for('finctl.test.collecting.patched')
+const shared = globalThis as { [COLLECTING]?: { now: boolean }; [PATCHED]?: boolean }
+const file = { now: true }
+shared[COLLECTING] = file
 beforeAll(() => {
-  collecting = false
+  file.now = false
 })
 
 const fsAny = fs as unknown as Record<string, (...args: unknown[]) => unknown>
@@ -24,7 +31,7 @@ function guard(target: Record<string, (...args: unknown[]) => unknown>, name: st
   const original = target[name]
   if (typeof original !== 'function') return
   target[name] = function (this: unknown, ...args: unknown[]) {
-    if (collecting && !outsideTests(args[0])) {
+    if (shared[COLLECTING]?.now && !outsideTests(args[0])) {
       throw new Error(
         `${label}(${String(args[0])}) while the test file is collected: make it in a beforeAll or a test, so that a skipped block leaves nothing behind`,
       )
@@ -33,9 +40,12 @@ function guard(target: Record<string, (...args: unknown[]) => unknown>, name: st
   }
 }
 
-for (const name of ['mkdtempSync', 'mkdirSync', 'writeFileSync', 'copyFileSync', 'mkdtemp', 'mkdir', 'writeFile', 'copyFile']) {
-  guard(fsAny, name, `fs.${name}`)
+if (!shared[PATCHED]) {
+  shared[PATCHED] = true
+  for (const name of ['mkdtempSync', 'mkdirSync', 'writeFileSync', 'copyFileSync', 'mkdtemp', 'mkdir', 'writeFile', 'copyFile']) {
+    guard(fsAny, name, `fs.${name}`)
+  }
+  for (const name of ['mkdtemp', 'mkdir', 'writeFile', 'copyFile']) guard(promisesAny, name, `fs.promises.${name}`)
+  guard(net.Server.prototype as unknown as Record<string, (...args: unknown[]) => unknown>, 'listen', 'server.listen')
+  syncBuiltinESMExports()
 }
-for (const name of ['mkdtemp', 'mkdir', 'writeFile', 'copyFile']) guard(promisesAny, name, `fs.promises.${name}`)
-guard(net.Server.prototype as unknown as Record<string, (...args: unknown[]) => unknown>, 'listen', 'server.listen')
-syncBuiltinESMExports()
