@@ -10,7 +10,7 @@
  *   still in it was left behind by a test (or by the code under test) and fails the run, naming
  *   it; then the folder goes, whatever it holds.
  * - A cache folder there (XDG_CACHE_HOME) that every finctl the tests start shares: the launcher's
- *   code cache warm after a command's first run (test/e2e/code-cache.test.ts keeps its own).
+ *   code cache warm after a command's first run (the code cache's own tests keep theirs).
  * - Migrate one SQLite database there and one PostgreSQL schema, which the harness copies for each
  *   of its stores (test/helpers/harness.ts freshSqlite, freshPostgres) instead of migrating each.
  */

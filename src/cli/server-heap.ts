@@ -1,6 +1,6 @@
 /**
- * The heap of a `finctl serve` process, set before anything else is loaded: the restart it may take
- * costs only the launcher and this module, not the server's bundle (about 0.3 s before).
+ * The heap of a `finctl serve` process, set before the server's bundle is loaded, so that the
+ * restart it may take loads only the launcher and this module again (docs/performance.md).
  */
 import { isPostgresUrl } from '../store/open-store.js'
 
