@@ -13,6 +13,7 @@ import { rateLimit } from './middleware/rate-limit.js'
 import { requestId } from './middleware/request-id.js'
 import { requireScopes } from './middleware/scopes.js'
 import { recordUsage } from './middleware/usage.js'
+import { durableAnswers } from './middleware/durable.js'
 import { router } from './openapi.js'
 import { loadProposedSchema } from './proposed.js'
 import type { OpenAPIHono } from '@hono/zod-openapi'
@@ -91,6 +92,7 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   // One instance of each stateful middleware, shared by every build of the router.
   const log = deps.log ? accessLog(deps.log) : undefined
+  const durable = durableAnswers(deps)
   const guards = [authenticate(deps), recordUsage(deps), rateLimit(deps), bodyGuard] as const
   // Each group's routers: [0] its module (its reads, for a group with writes apart), [1] its writes.
   const mounted: Array<[OpenAPIHono<AppEnv> | undefined, OpenAPIHono<AppEnv> | undefined]> = GROUPS.map(() => [undefined, undefined])
@@ -100,6 +102,7 @@ export function createApp(deps: AppDeps): App {
     const app = router()
     app.use('*', requestId)
     if (log) app.use('*', log)
+    app.use('*', durable)
     // Order matters: usage records every key-authenticated answer, 429 and bad bodies included;
     // a refused request (429) never reads its body. ('/api-keys/*' also matches '/api-keys'.)
     for (const prefix of ['/api-v1/*', '/api-keys/*']) app.use(prefix, ...guards)

@@ -39,5 +39,7 @@ export interface AppEnv {
     actor: Actor
     /** Set when the request authenticated with an API key. */
     apiKey?: ApiKeyRow
+    /** Set once the request's writes are known durable (middleware/durable.ts). */
+    answeredDurably?: boolean
   }
 }

@@ -3,8 +3,8 @@
  * are woken after each write (`onWrite`).
  *
  * `finctl serve` (`beforeAnswer`): a request is answered only once its record is in the database,
- * the records of one turn of the event loop sharing one write (a group commit; while a write is
- * under way, the next turn's records gather for the one after it). Several processes may share one
+ * the records of one turn of the event loop sharing one COMMIT with the takes and inserts of that
+ * turn (SQLite's group commit, sqlite/group-commit.ts). Several processes may share one
  * database, and none holds a record of a request it has answered, so a usage read counts every
  * request answered anywhere before it began without waiting on the other processes.
  *
@@ -38,8 +38,8 @@ export class UsageRecorder {
     } = { beforeAnswer: true, maxBuffer: 500 },
   ) {}
 
-  /** The write that the records made since the last one will join (`beforeAnswer`). */
-  private nextWrite: Promise<void> | undefined
+  /** Writes of `beforeAnswer` records not yet done: `flush` waits for them too. */
+  private readonly inFlight = new Set<Promise<void>>()
 
   /**
    * Before a usage read: write this process's records. Every other process wrote the records of the
@@ -49,22 +49,21 @@ export class UsageRecorder {
     return this.flush()
   }
 
-  /** Keep `row`; with `beforeAnswer`, resolves once it is in the database (rejects if that write failed). */
+  /**
+   * Keep `row`; with `beforeAnswer`, resolves once it is in the database (rejects if that write
+   * failed; the row is kept for the next write then, and written as it is then).
+   */
   record(row: NewApiRequestRow): Promise<void> {
     this.buffer.push(row)
     if (this.opts.beforeAnswer) {
-      if (this.buffer.length >= this.opts.maxBuffer) return this.flush()
-      if (!this.nextWrite) {
-        // After the write under way and one turn of the event loop, so that a burst shares a write.
-        const next = this.flushing
-          .then(() => new Promise<void>((r) => setImmediate(r)))
-          .then(() => {
-            if (this.nextWrite === next) this.nextWrite = undefined
-            return this.flush()
-          })
-        this.nextWrite = next
-      }
-      return this.nextWrite
+      // Written at once, not behind earlier writes: inside a group commit's open transaction
+      // (sqlite/group-commit.ts) it joins the COMMIT of the request's own take and insert.
+      const rows = this.buffer
+      this.buffer = []
+      const written = this.write(rows)
+      this.inFlight.add(written)
+      void written.catch(() => {}).finally(() => this.inFlight.delete(written))
+      return written
     }
     if (this.buffer.length >= this.opts.maxBuffer) void this.flush().catch(() => {})
     else if (!this.timer && this.opts.laterMs) {
@@ -107,21 +106,26 @@ export class UsageRecorder {
     }
     const rows = this.buffer
     this.buffer = []
+    const inFlight = [...this.inFlight]
     // Chain so flushes land in order and a caller's flush waits for earlier ones too.
     this.flushing = this.flushing.then(async () => {
-      if (rows.length === 0) return
-      try {
-        await this.store.hot.insertApiRequests(rows)
-        for (const w of [...this.waiters]) w()
-      } catch (err) {
-        // Keep the records for the next try rather than lose them.
-        this.buffer = rows.concat(this.buffer)
-        throw err
-      }
+      await Promise.allSettled(inFlight)
+      if (rows.length > 0) await this.write(rows)
     })
     const p = this.flushing
     this.flushing = p.catch(() => {})
     return p
+  }
+
+  private async write(rows: NewApiRequestRow[]): Promise<void> {
+    try {
+      await this.store.hot.insertApiRequests(rows)
+      for (const w of [...this.waiters]) w()
+    } catch (err) {
+      // Keep the records for the next try rather than lose them.
+      this.buffer = rows.concat(this.buffer)
+      throw err
+    }
   }
 
   get pending(): number {

@@ -25,6 +25,8 @@ export interface RateLimitInput {
    * so the take need not wait on a sync of its own (docs/decisions.md, "Durability").
    */
   syncedLater?: boolean
+  /** The request answers only after HotPaths.durable: the take may resolve before its COMMIT. */
+  acknowledgedLater?: boolean
 }
 
 export interface RateLimitResult {
@@ -43,6 +45,14 @@ export interface HotPaths {
   takeRateLimit(input: RateLimitInput): Promise<RateLimitResult>
   /** Append usage records and bring each key's usage_count and last_used_at in step. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void>
+  /**
+   * A request's handling (`fn`), in which writes may be acknowledged early (`acknowledgedLater`);
+   * before it answers it awaits `durable`: every write of it acknowledged early and every row it
+   * read from such a write is committed then, or `durable` rejects (they were undone, and nothing
+   * more of the request was written). Nothing to wait for on PostgreSQL.
+   */
+  answering<T>(fn: () => Promise<T>): Promise<T>
+  durable(): Promise<void>
   /**
    * Insert transactions (each says who created it and how: created_by, created_via) in one
    * database transaction. A row whose import_ref already exists for its account is left out;
@@ -144,6 +154,8 @@ export interface InsertOptions {
   event?: (inserted: InsertedRows) => NewEventRow | undefined
   /** The import batch the rows are part of: named in their `rows_created` entries (creations.ts). */
   batch?: string
+  /** The request answers only after HotPaths.durable: the insert may resolve before its COMMIT. */
+  acknowledgedLater?: boolean
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The usage recorder of `finctl serve`: a request's record is written before it is answered, the
- * records of one turn sharing one write, so a usage read needs no wait. Across processes:
+ * The usage recorder of `finctl serve`: a request's record is written before it is answered, in
+ * the store's group commit with the request's other writes, so a usage read needs no wait. Across processes:
  * multi-process.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -55,32 +55,27 @@ afterEach(() => {
 })
 
 describe('UsageRecorder before the answer', () => {
-  it('resolves a record only once it is written; records of one turn share a write, the next turn waits for it', async () => {
+  it('resolves a record only once it is written, each written at once, not behind a write under way', async () => {
     const s = fakeStore()
     const rec = new UsageRecorder(s.store, { beforeAnswer: true, maxBuffer: 500 })
     let answered = 0
     for (let i = 0; i < 3; i++) void rec.record(row(i)).then(() => answered++)
-    await turn()
-    await turn()
-    expect(s.waiting).toBe(1)
-    // made while the first write is under way: it joins the next one
-    void rec.record(row(3)).then(() => answered++)
-    void rec.record(row(4)).then(() => answered++)
+    // The store's group commit puts a turn's writes in one COMMIT (sqlite/group-commit.ts): the
+    // records must reach it at once, while the group's transaction is open.
+    expect(s.waiting).toBe(3)
     await turn()
     expect(answered).toBe(0)
-    expect(s.waiting).toBe(1)
     s.finishOne()
     await turn()
-    await turn()
-    expect(answered).toBe(3)
-    expect(s.waiting).toBe(1)
+    expect(answered).toBe(1)
+    void rec.record(row(3)).then(() => answered++)
+    expect(s.waiting).toBe(3)
+    s.finishOne()
+    s.finishOne()
     s.finishOne()
     await turn()
-    expect(answered).toBe(5)
-    expect(s.writes.map((w) => w.map((r) => r.request_id))).toEqual([
-      ['r0', 'r1', 'r2'],
-      ['r3', 'r4'],
-    ])
+    expect(answered).toBe(4)
+    expect(s.writes.map((w) => w.map((r) => r.request_id))).toEqual([['r0'], ['r1'], ['r2'], ['r3']])
   })
 
   it('settle writes what is held and starts no timer: a usage read waits on no fixed interval', async () => {

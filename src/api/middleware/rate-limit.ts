@@ -27,6 +27,8 @@ export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
       // write: before the answer on `finctl serve`, within its flush interval or at close on the
       // embedded core. That write syncs the take with it (docs/decisions.md, "Durability").
       syncedLater: true,
+      // This request answers after its writes' COMMIT (durable.ts).
+      acknowledgedLater: true,
     })
     const minuteLeft = Math.max(0, key.rate_limit_per_minute - r.minuteCount)
     const dayLeft = Math.max(0, key.rate_limit_per_day - r.dayCount)

@@ -10,6 +10,7 @@ import { routePath } from 'hono/route'
 import type { AppDeps, AppEnv } from '../env.js'
 import { endpointTemplate } from '../route-template.js'
 import { monotonicMs } from '../../kernel/clock.js'
+import { onError } from '../errors.js'
 
 export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -30,7 +31,7 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
         // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it replaces
         const path = c.req.path.slice(0, 200).replace(/\u0000/g, '\uFFFD')
         const endpoint = route.endsWith('*') ? path : endpointTemplate(route)
-        const written = deps.usage.record({
+        const row = {
           key_id: recordedAs,
           company_id: companyId,
           method: c.req.method,
@@ -40,9 +41,18 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
           created_at: deps.now().toISOString(),
           request_id: c.get('requestId') ?? null,
           path,
-        })
+        }
         // A failed write keeps its records for the next one: the request is answered all the same.
-        await written.catch(() => {})
+        await deps.usage.record(row).catch(() => {})
+        try {
+          await deps.store.hot.durable()
+        } catch (e) {
+          // The request's writes were undone (durable.ts): it answers the error, and its record,
+          // kept for the next write when it was undone with them, says so.
+          c.res = onError(e, c, deps.store.location)
+          row.status_code = c.res.status
+        }
+        c.set('answeredDurably', true)
       }
     }
   }

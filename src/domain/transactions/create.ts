@@ -193,7 +193,11 @@ export async function createTransaction(
 ): Promise<Transaction> {
   const row = await buildTransactionRow(store, actor, input, now, window)
   const t = toTransaction(row as TransactionRow)
-  const inserted = await store.hot.insertTransactions([row], { event: (ins) => (ins.at(0) ? createdEvent(actor, t, now) : undefined) })
+  // Answered by the API, which waits for the insert's COMMIT (api/middleware/durable.ts).
+  const inserted = await store.hot.insertTransactions([row], {
+    event: (ins) => (ins.at(0) ? createdEvent(actor, t, now) : undefined),
+    acknowledgedLater: true,
+  })
   if (!inserted.at(0)) throw await refTaken(store, store.db, row)
   if (row.category != null) await learnCreated(store, actor.companyId, [row as TransactionRow], now)
   return t

@@ -305,7 +305,7 @@ class SqliteHotPaths implements HotPaths {
   }
 
   /** Run synchronous SQLite work while holding kysely's single-connection lock; errors as the store reports them. */
-  private locked<T>(fn: () => T): Promise<T> {
+  private locked<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.db
       .connection()
       .execute(async () => fn())
@@ -317,10 +317,11 @@ class SqliteHotPaths implements HotPaths {
   /**
    * A read on the raw connection. With no transaction open on it, the statement (synchronous) runs
    * alone and reads committed rows, without kysely's lock and its promise hops (docs/performance.md,
-   * "Where a POST's time goes"); while one is open (a kysely transaction awaiting), it waits for the lock.
+   * "Where a POST's time goes"); while one is open (a kysely transaction awaiting), it waits for the
+   * lock. In an open group's transaction it reads the group's writes: its request answers after `durable`.
    */
   private read<T>(fn: () => T): Promise<T> {
-    if (this.raw.inTransaction) return this.locked(fn)
+    if (this.raw.inTransaction && !this.group.readsOpenGroup()) return this.locked(fn)
     try {
       return Promise.resolve(fn())
     } catch (e) {
@@ -332,9 +333,9 @@ class SqliteHotPaths implements HotPaths {
    * Run `work` in a write transaction of its own once this connection has the write lock (BEGIN
    * IMMEDIATE), waiting its turn while another holds it; kysely's lock is held only while trying.
    */
-  private inWriteTurn<T>(work: () => T, o: { unsynced?: boolean } = {}): Promise<T> {
+  private inWriteTurn<T>(work: () => Promise<T>, o: { unsynced: boolean }): Promise<T> {
     return this.health.turns.take(() =>
-      this.locked(() => {
+      this.locked(async () => {
         // A COMMIT without its own fsync of the WAL: a later synced COMMIT's fsync makes it durable
         // with its own frames (the WAL is appended in order). Back to FULL before anything else runs.
         if (o.unsynced) this.raw.pragma('synchronous = NORMAL')
@@ -342,7 +343,7 @@ class SqliteHotPaths implements HotPaths {
           if (!beginImmediate(this.raw)) return NOT_NOW
           this.load.schema.began()
           try {
-            const result = work()
+            const result = await work()
             this.raw.exec('COMMIT')
             return result
           } catch (e) {
@@ -379,13 +380,21 @@ class SqliteHotPaths implements HotPaths {
   }
 
   takeRateLimit(i: RateLimitInput): Promise<RateLimitResult> {
-    return this.group.run(() => this.rateLimit(i), !i.syncedLater)
+    return this.group.run(() => this.rateLimit(i), { synced: !i.syncedLater, acknowledgedLater: i.acknowledgedLater })
   }
 
-  /** In the group commit with the takes and inserts of the same turn: one synced COMMIT for them all. */
+  /** As the group ends, with the records of the group's other requests: one write for them all. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve()
-    return this.group.run(() => this.appendRequests(rows))
+    return this.group.appendAtEnd(this.appendRequests, rows)
+  }
+
+  answering<T>(fn: () => Promise<T>): Promise<T> {
+    return this.group.answering(fn)
+  }
+
+  durable(): Promise<void> {
+    return this.group.durable()
   }
 
   async insertTransactions(rows: NewTransactionRow[], o: InsertOptions = {}): Promise<InsertedRows> {
@@ -397,7 +406,7 @@ class SqliteHotPaths implements HotPaths {
       // Its statements' ON CONFLICT names the unique ref index, whether the rows have refs or not.
       this.load.ensureRefIndex()
       return this.recordEvent(InsertedRows.ofIds(rows, this.appendTransactions(rows)), o)
-    })
+    }, o)
   }
 
   bulkLoad(o: BulkLoadOptions): BulkLoad {
@@ -409,12 +418,15 @@ class SqliteHotPaths implements HotPaths {
 
   /** Prepared statements of many rows each, unsynced: HotPaths.stagePendingRows says why that is durable enough. */
   stagePendingRows(review: PendingReview, rows: readonly PendingRowValues[]): Promise<void> {
-    return this.group.run(() => {
-      this.beforeDataWrite()
-      this.staging ??= pendingStatements((sql) => this.raw.prepare(sql))
-      this.staging.review.run(review.batch_id, review.company_id, review.expires_at, review.checked_shape)
-      insertPendingRowsSync(this.staging, review.batch_id, rows)
-    }, false)
+    return this.group.run(
+      () => {
+        this.beforeDataWrite()
+        this.staging ??= pendingStatements((sql) => this.raw.prepare(sql))
+        this.staging.review.run(review.batch_id, review.company_id, review.expires_at, review.checked_shape)
+        insertPendingRowsSync(this.staging, review.batch_id, rows)
+      },
+      { synced: false },
+    )
   }
 
   /**
