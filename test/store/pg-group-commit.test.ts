@@ -88,11 +88,14 @@ describe.runIf(STORES.includes('postgres'))('group commit lock order on postgres
     let copying: Promise<{ size: number }> | undefined
     await store.writeTransaction(async (trx) => {
       const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx)).rows[0].pid
+      // This write checks for the deadlock only after 10 s, so the COPY's check (after the default
+      // second) finds it first even on a loaded machine, where the COPY's backend may run late.
+      await sql`SET LOCAL deadlock_timeout = '10s'`.execute(trx)
       await store.tx.insert(trx, [early])
       copying = store.hot.insertTransactions(rows)
       copying.catch(() => {})
-      // The COPY holds refs 000-049 and waits on 050; this write then asks for 010: a cycle. The COPY
-      // has waited longer, so its deadlock check runs first and it is the victim.
+      // The COPY holds refs 000-049 and waits on 050; this write then asks for 010: a cycle. The COPY's
+      // deadlock check runs first and it is the victim.
       await untilBlockedBy(pid)
       await store.tx.insert(trx, [late])
     })
