@@ -3,8 +3,9 @@
  * are woken after each write (`onWrite`).
  *
  * `finctl serve` (`beforeAnswer`): a request is answered only once its record is in the database,
- * the records of one turn of the event loop sharing one COMMIT with the takes and inserts of that
- * turn (SQLite's group commit, sqlite/group-commit.ts). Several processes may share one
+ * the records of one turn of the event loop sharing one write: on SQLite the store gathers them into
+ * the group commit that holds the turn's takes and inserts (sqlite/group-commit.ts); on PostgreSQL
+ * they are gathered here, while a write is under way for the one after it. Several processes may share one
  * database, and none holds a record of a request it has answered, so a usage read counts every
  * request answered anywhere before it began without waiting on the other processes.
  *
@@ -40,6 +41,8 @@ export class UsageRecorder {
 
   /** Writes of `beforeAnswer` records not yet done: `flush` waits for them too. */
   private readonly inFlight = new Set<Promise<void>>()
+  /** The write that the records made since the last one will join (`beforeAnswer`, gathered here). */
+  private nextWrite: Promise<void> | undefined
 
   /**
    * Before a usage read: write this process's records. Every other process wrote the records of the
@@ -55,15 +58,29 @@ export class UsageRecorder {
    */
   record(row: NewApiRequestRow): Promise<void> {
     this.buffer.push(row)
-    if (this.opts.beforeAnswer) {
-      // Written at once, not behind earlier writes: inside a group commit's open transaction
-      // (sqlite/group-commit.ts) it joins the COMMIT of the request's own take and insert.
+    if (this.opts.beforeAnswer && this.store.hot.recordsJoinGroups) {
+      // Written at once, not behind earlier writes: the store gathers the turn's records into the
+      // group commit that holds their requests' takes and inserts (sqlite/group-commit.ts).
       const rows = this.buffer
       this.buffer = []
       const written = this.write(rows)
       this.inFlight.add(written)
       void written.catch(() => {}).finally(() => this.inFlight.delete(written))
       return written
+    }
+    if (this.opts.beforeAnswer) {
+      if (this.buffer.length >= this.opts.maxBuffer) return this.flush()
+      if (!this.nextWrite) {
+        // After the write under way and one turn of the event loop, so that a burst shares a write.
+        const next = this.flushing
+          .then(() => new Promise<void>((r) => setImmediate(r)))
+          .then(() => {
+            if (this.nextWrite === next) this.nextWrite = undefined
+            return this.flush()
+          })
+        this.nextWrite = next
+      }
+      return this.nextWrite
     }
     if (this.buffer.length >= this.opts.maxBuffer) void this.flush().catch(() => {})
     else if (!this.timer && this.opts.laterMs) {

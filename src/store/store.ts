@@ -45,6 +45,8 @@ export interface HotPaths {
   takeRateLimit(input: RateLimitInput): Promise<RateLimitResult>
   /** Append usage records and bring each key's usage_count and last_used_at in step. */
   insertApiRequests(rows: NewApiRequestRow[]): Promise<void>
+  /** insertApiRequests gathers the calls of a turn into one write itself (SQLite's group commit). */
+  readonly recordsJoinGroups: boolean
   /**
    * A request's handling (`fn`), in which writes may be acknowledged early (`acknowledgedLater`);
    * before it answers it awaits `durable`: every write of it acknowledged early and every row it

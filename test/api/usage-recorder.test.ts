@@ -23,11 +23,12 @@ function row(i: number): NewApiRequestRow {
 }
 
 /** A store whose usage writes the test lets finish, one at a time. */
-function fakeStore() {
+function fakeStore(o: { recordsJoinGroups?: boolean } = {}) {
   const writes: NewApiRequestRow[][] = []
   const pending: Array<() => void> = []
   const store = {
     hot: {
+      recordsJoinGroups: o.recordsJoinGroups ?? false,
       insertApiRequests(rows: NewApiRequestRow[]) {
         return new Promise<void>((resolve) => {
           pending.push(() => {
@@ -55,8 +56,8 @@ afterEach(() => {
 })
 
 describe('UsageRecorder before the answer', () => {
-  it('resolves a record only once it is written, each written at once, not behind a write under way', async () => {
-    const s = fakeStore()
+  it('where the store gathers them (SQLite): resolves a record once written, each written at once, not behind a write under way', async () => {
+    const s = fakeStore({ recordsJoinGroups: true })
     const rec = new UsageRecorder(s.store, { beforeAnswer: true, maxBuffer: 500 })
     let answered = 0
     for (let i = 0; i < 3; i++) void rec.record(row(i)).then(() => answered++)
@@ -76,6 +77,34 @@ describe('UsageRecorder before the answer', () => {
     await turn()
     expect(answered).toBe(4)
     expect(s.writes.map((w) => w.map((r) => r.request_id))).toEqual([['r0'], ['r1'], ['r2'], ['r3']])
+  })
+
+  it('where the store does not gather them (PostgreSQL): records of one turn share a write, the next turn waits for it', async () => {
+    const s = fakeStore()
+    const rec = new UsageRecorder(s.store, { beforeAnswer: true, maxBuffer: 500 })
+    let answered = 0
+    for (let i = 0; i < 3; i++) void rec.record(row(i)).then(() => answered++)
+    await turn()
+    await turn()
+    expect(s.waiting).toBe(1)
+    // made while the first write is under way: it joins the next one
+    void rec.record(row(3)).then(() => answered++)
+    void rec.record(row(4)).then(() => answered++)
+    await turn()
+    expect(answered).toBe(0)
+    expect(s.waiting).toBe(1)
+    s.finishOne()
+    await turn()
+    await turn()
+    expect(answered).toBe(3)
+    expect(s.waiting).toBe(1)
+    s.finishOne()
+    await turn()
+    expect(answered).toBe(5)
+    expect(s.writes.map((w) => w.map((r) => r.request_id))).toEqual([
+      ['r0', 'r1', 'r2'],
+      ['r3', 'r4'],
+    ])
   })
 
   it('settle writes what is held and starts no timer: a usage read waits on no fixed interval', async () => {

@@ -199,6 +199,8 @@ class PostgresHotPaths implements HotPaths {
     return insertApiRequests(this.pool, rows)
   }
 
+  readonly recordsJoinGroups = false
+
   // Every write here resolves once committed: nothing is acknowledged early, nothing to wait for.
   answering<T>(fn: () => Promise<T>): Promise<T> {
     return fn()

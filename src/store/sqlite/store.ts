@@ -262,6 +262,7 @@ class SqliteHotPaths implements HotPaths {
   private readonly appendTransactions: (rows: NewTransactionRow[]) => Set<string>
   private readonly appendBulk: (rows: NewTransactionRow[], refs: Map<number, RefTable>, existing?: Map<string, string>) => InsertedRows
 
+  readonly recordsJoinGroups = true
   /** This store's bulk load (bulk-load.ts): large loads set the secondary indexes aside. */
   readonly load: SqliteBulkLoad
 
@@ -315,10 +316,9 @@ class SqliteHotPaths implements HotPaths {
   }
 
   /**
-   * A read on the raw connection. With no transaction open on it, the statement (synchronous) runs
-   * alone and reads committed rows, without kysely's lock and its promise hops (docs/performance.md,
-   * "Where a POST's time goes"); while one is open (a kysely transaction awaiting), it waits for the
-   * lock. In an open group's transaction it reads the group's writes: its request answers after `durable`.
+   * A read on the raw connection, without kysely's lock and its promise hops when no kysely
+   * transaction is open (one is waited for); in an open group it sees the group's writes, and its
+   * request answers after `durable` (docs/performance.md, "Where a POST's time goes").
    */
   private read<T>(fn: () => T): Promise<T> {
     if (this.raw.inTransaction && !this.group.readsOpenGroup()) return this.locked(fn)
