@@ -1,6 +1,13 @@
 /** The pure rule matcher: each condition kind, exact amount bounds, precedence, tags, safe regexes. */
 import { describe, expect, it } from 'vitest'
-import { applyRules, checkPatterns, compileRules, type RuleInput } from '../../src/domain/categorization/rule-matcher.js'
+import {
+  applyRules,
+  applyRulesInto,
+  checkPatterns,
+  compileRules,
+  type RuleInput,
+  type RuleOutcome,
+} from '../../src/domain/categorization/rule-matcher.js'
 import { CreateRuleRequest, RuleConditions } from '../../src/domain/categorization/rule-schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { zodDetails } from '../../src/domain/validation.js'
@@ -161,6 +168,35 @@ describe('several rules', () => {
     expect(applyRules(compileRules(rows), row())).toEqual({ category: 'On', add_tags: [], rule_ids: ['on'] })
     expect(applyRules(compileRules(rows), row({ description: 'Rent' }))).toEqual({ add_tags: [], rule_ids: [] })
     expect(applyRules([], row())).toEqual({ add_tags: [], rule_ids: [] })
+  })
+})
+
+describe('one outcome for many rows (an import)', () => {
+  it('applyRulesInto a reused outcome gives what applyRules gives, row after row', () => {
+    const rules = compileRules([
+      rule({ description_contains: 'aws' }, { category: 'Cloud', tags: ['infra'] }),
+      rule({ description_regex: '^card payment .*(emea|shell)' }, { merchant_name: 'Card', tags: ['card'] }),
+      rule({ merchant_equals: 'shell' }, { accounting_category: 'fuel' }),
+    ])
+    const rows = [
+      row(),
+      row({ description: 'SEPA transfer' }),
+      row({ description: '  CARD PAYMENT SHELL 42 ', merchant_name: ' Shell ' }),
+      row({ description: 'Card payment ſhell', merchant_name: 'SHELL' }),
+      row({ description: 'nothing' }),
+    ]
+    const out: RuleOutcome = { add_tags: [], rule_ids: [] }
+    for (const r of [...rows, ...[...rows].reverse()]) expect({ ...applyRulesInto(rules, r, out) }).toEqual(applyRules(rules, r))
+  })
+
+  it('lower-casing and trimming commute on every code point (each text is lower-cased once, then trimmed)', () => {
+    let differ = 0
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c)
+      for (const t of [ch, ` ${ch}`, `${ch}\u00a0`, `AΣ${ch}`, `${ch}AΣ `, `AΣ\u3000${ch}`])
+        if (t.trim().toLowerCase() !== t.toLowerCase().trim()) differ++
+    }
+    expect(differ).toBe(0)
   })
 })
 

@@ -75,3 +75,26 @@ describe('token index', () => {
     expect(ids.map((id) => index.name(id))).toEqual(all)
   })
 })
+
+describe('token index, Latin letters with diacritics', () => {
+  it('finds the ids of the string path for every character from U+0080 to U+024F, inside, before and after words', () => {
+    const texts: string[] = []
+    for (let c = 0x80; c < 0x250; c++) {
+      const ch = String.fromCharCode(c)
+      texts.push(`CAF${ch} x${ch}y ${ch}AB ab${ch} ${ch} 1${ch}2 ${ch}${ch}`, `M${ch}LLER GMBH`, `${ch}DE ${ch.toLowerCase()}de`)
+    }
+    const rows = texts.map((t, i) => ({ description: t, merchant_name: i % 2 ? t : null, amount_minor: -i * 100, currency_exponent: 2 }))
+    const index = new TokenIndex()
+    // Half the rows learnt, so that the others find known and unknown words alike.
+    for (const f of rows.filter((_, i) => i % 2 === 0)) for (const t of tokens(f)) index.id(t, true)
+    for (const f of rows) {
+      const expected = tokens(f)
+        .map((t) => index.id(t, false))
+        .filter((id) => id >= 0)
+      const got: number[] = []
+      index.known(f, got)
+      expect(got).toEqual(expected)
+      expect(index.missed).toBe(tokens(f).length - expected.length)
+    }
+  })
+})

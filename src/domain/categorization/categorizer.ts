@@ -23,9 +23,11 @@ import { countAll } from '../../store/fragments.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
 import { decodeLabel, exampleOf, featuresOf as features, type CategoryTriple } from './labels.js'
+import type { Features } from './features.js'
+import { currencyExponent } from '../../kernel/currencies.js'
 import { CategoryModel, type Example, type LabelScore, type Prediction } from './model.js'
 import { decodeModel, encodeModel } from './model-snapshot.js'
-import { applyRules, type CompiledRule } from './rule-matcher.js'
+import { applyRules, applyRulesInto, type CompiledRule, type RuleOutcome } from './rule-matcher.js'
 import { getSettings, modelCache, overdue, type CachedModel } from './settings.js'
 import { loadActiveRules } from './rules.js'
 import { AppError } from '../../kernel/errors.js'
@@ -146,17 +148,36 @@ export async function prepareCategorizer(store: Store, companyId: string, needMo
   const cached = needModel && settings.auto_categorize ? await modelFor(store, companyId, settings.labels_version, false, holdFor) : null
   const model = cached && cached.model.labelCount > 0 ? cached.model : null
   if (!rules.length && !model) return NO_CATEGORIZER
-  const predicted: Predicted = { label: '', score: 0, triples: new Map() }
+  return rowCategorizer(rules, model, settings.threshold)
+}
+
+/** The categorizer of given rules, model and threshold (what `prepareCategorizer` loads). */
+export function rowCategorizer(rules: CompiledRule[], model: CategoryModel | null, threshold: number): Categorizer {
+  const scratch: Scratch = {
+    label: '',
+    score: 0,
+    triples: new Map(),
+    outcome: { add_tags: [], rule_ids: [] },
+    features: { description: '', merchant_name: null, amount_minor: 0, currency_exponent: -1 },
+    currency: '',
+  }
   return {
     apply(rows) {
-      for (const row of rows) categorizeRow(row, rules, model, settings.threshold, predicted)
+      for (const row of rows) categorizeRow(row, rules, model, threshold, scratch)
     },
   }
 }
 
-/** One categorizer's prediction scratch, and its labels decoded once each (not once a row). */
-interface Predicted extends LabelScore {
+/**
+ * One categorizer's scratch, filled anew for each row (an import's rows allocate none of it): the
+ * prediction, the rules' outcome, the features; and its labels decoded once each.
+ */
+interface Scratch extends LabelScore {
   triples: Map<string, CategoryTriple>
+  outcome: RuleOutcome
+  features: Features
+  /** The currency of `features.currency_exponent` (most rows of a batch share one). */
+  currency: string
 }
 
 /** Whether any item of a create request comes without a category (so may need the model). */
@@ -164,9 +185,9 @@ export function anyUncategorized(items: readonly unknown[]): boolean {
   return items.some((i) => (i as { category?: unknown } | null)?.category == null)
 }
 
-function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: CategoryModel | null, threshold: number, p: Predicted): void {
+function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: CategoryModel | null, threshold: number, p: Scratch): void {
   if (rules.length) {
-    const r = applyRules(rules, row)
+    const r = applyRulesInto(rules, row, p.outcome)
     if (r.category !== undefined && row.category == null) row.category = r.category
     if (r.accounting_category !== undefined && row.accounting_category == null) row.accounting_category = r.accounting_category
     if (r.cash_flow_category !== undefined && row.cash_flow_category == null) row.cash_flow_category = r.cash_flow_category
@@ -177,12 +198,15 @@ function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: Cat
     }
   }
   if (row.category != null || !model) return
-  const f = features({
-    description: row.description,
-    merchant_name: row.merchant_name ?? null,
-    amount: row.amount,
-    currency_code: row.currency_code,
-  })
+  // As labels.ts's featuresOf reads a row.
+  const f = p.features
+  f.description = row.description
+  f.merchant_name = row.merchant_name ?? null
+  f.amount_minor = Number(row.amount)
+  if (row.currency_code !== p.currency) {
+    f.currency_exponent = currencyExponent(row.currency_code)
+    p.currency = row.currency_code
+  }
   if (!model.predictInto(f, p)) return
   row.ai_confidence_score = p.score
   if (p.score < threshold) return

@@ -19,7 +19,7 @@ const MARKS = /\p{M}+/gu
 const NON_WORD = /[^\p{L}\p{N}]+/u
 
 /** Lower case, compatibility decomposition, diacritics removed ("Müller" -> "muller", "ﬁ" -> "fi"). */
-function normalize(text: string): string {
+export function normalize(text: string): string {
   if (ASCII.test(text)) return text.toLowerCase()
   return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/ß/g, 'ss')
 }
@@ -75,18 +75,26 @@ export const AMOUNT_TOKENS: readonly string[] = [
   'a:round',
 ]
 
-/** The codes (in AMOUNT_TOKENS) of an amount's tokens, appended to `out`: the token index needs no strings. */
-export function amountCodes(amountMinor: number, exponent: number, out: number[]): void {
+/**
+ * The codes (in AMOUNT_TOKENS) of an amount's tokens, written to `out` (3 long at least); returns
+ * how many: the token index needs no strings, and a row no array.
+ */
+export function amountCodes(amountMinor: number, exponent: number, out: Int32Array): number {
   const sign = amountMinor > 0 ? 0 : amountMinor < 0 ? 1 : 2
-  out.push(sign, SIGNS.length + sign * MAGNITUDE_LABELS.length + magnitudeIndex(amountMinor, exponent))
+  out[0] = sign
+  out[1] = SIGNS.length + sign * MAGNITUDE_LABELS.length + magnitudeIndex(amountMinor, exponent)
   const hundred = 100 * 10 ** exponent
-  if (amountMinor !== 0 && amountMinor % hundred === 0) out.push(AMOUNT_TOKENS.length - 1)
+  if (amountMinor !== 0 && amountMinor % hundred === 0) {
+    out[2] = AMOUNT_TOKENS.length - 1
+    return 3
+  }
+  return 2
 }
 
 function amountTokens(amountMinor: number, exponent: number): string[] {
-  const codes: number[] = []
-  amountCodes(amountMinor, exponent, codes)
-  return codes.map((c) => AMOUNT_TOKENS[c])
+  const codes = new Int32Array(3)
+  const n = amountCodes(amountMinor, exponent, codes)
+  return Array.from(codes.subarray(0, n), (c) => AMOUNT_TOKENS[c])
 }
 
 /**

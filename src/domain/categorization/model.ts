@@ -34,6 +34,7 @@ import {
   type ScoreTable,
 } from './calibration.js'
 import { tokens, type Features } from './features.js'
+import { labelSums } from './label-sums.js'
 import type { Example, LabelScore, ModelState, Prediction, TrainOptions } from './model-types.js'
 import { TokenIndex } from './token-index.js'
 
@@ -84,7 +85,9 @@ export class CategoryModel {
   private logPrior = new Float64Array(this.labelCapacity)
   private logDenominator = new Float64Array(this.labelCapacity)
   private scratch = new Float64Array(this.labelCapacity)
-  private readonly idScratch: number[] = []
+  /** A row's ids in the vocabulary (`known`) and their rows' offsets in the tables (`bases`): typed, so a row allocates nothing. */
+  private known = new Int32Array(64)
+  private bases = new Int32Array(64)
   private calibration: CalibrationStep[] | null = null
   private scores: ScoreTable | null = null
   /** What `score` found: top label, runner-up, posterior and log-odds of the top (exact even where `raw` rounds to 1). */
@@ -128,13 +131,13 @@ export class CategoryModel {
    */
   predict(f: Features, o: { explain?: boolean } = {}): Prediction | null {
     if (this.activeLabels === 0) return null
-    const ids = this.knownIds(f)
-    this.score(ids)
+    const k = this.knownIds(f)
+    this.score(k)
     return {
       label: this.labels[this.top],
       score: floor3(scoreOf(this.scores, this.logit, this.raw)),
       raw: this.raw,
-      explanation: o.explain === false ? [] : this.explain(ids, this.top, this.second),
+      explanation: o.explain === false ? [] : this.explain(Array.from(this.known.subarray(0, k)), this.top, this.second),
     }
   }
 
@@ -214,15 +217,10 @@ export class CategoryModel {
   /** Label and token ids of an example; with `create`, unknown labels and tokens get new ids. */
   private encode(e: Example, create: boolean): Encoded {
     const label = create ? this.labelId(e.label) : this.labelIds.get(e.label)!
-    const ids = this.idScratch
-    ids.length = 0
     // The ids of the tokens held, found without their strings; only a row with new tokens builds them.
-    this.index.known(e, ids)
-    if (create && this.index.missed > 0) {
-      ids.length = 0
-      for (const t of tokens(e)) ids.push(this.tokenId(t))
-    }
-    return { label, ids: Int32Array.from(ids) }
+    const n = this.index.find(e)
+    if (create && this.index.missed > 0) return { label, ids: Int32Array.from(tokens(e), (t) => this.tokenId(t)) }
+    return { label, ids: this.index.found.slice(0, n) }
   }
 
   private addEncoded(e: Encoded): Encoded {
@@ -317,51 +315,52 @@ export class CategoryModel {
   // -------------------------------------------------------------------------------------------
   // Scoring
 
-  /** Ids of the tokens in the current vocabulary (unseen tokens carry no evidence and are skipped). */
-  private knownIds(f: Features): number[] {
-    const ids = this.idScratch
-    ids.length = 0
-    this.index.known(f, ids)
-    let k = 0
-    for (let i = 0; i < ids.length; i++) if (this.tokenSums[ids[i]] > 0) ids[k++] = ids[i]
-    ids.length = k
-    return ids
+  /** Ids of the tokens in the current vocabulary into `known` (unseen tokens carry no evidence and are skipped); returns how many. */
+  private knownIds(f: Features): number {
+    const n = this.index.find(f)
+    return this.inVocabulary(this.index.found, n)
   }
 
-  private inVocabulary(encodedIds: Int32Array): number[] {
-    const ids = this.idScratch
-    ids.length = 0
-    for (const id of encodedIds) if (this.tokenSums[id] > 0) ids.push(id)
-    return ids
+  private inVocabulary(ids: Int32Array, n: number): number {
+    if (this.known.length < n) this.known = new Int32Array(n)
+    const known = this.known
+    let k = 0
+    for (let i = 0; i < n; i++) if (this.tokenSums[ids[i]] > 0) known[k++] = ids[i]
+    return k
   }
 
   /** Log joint per label into `scratch`; top label, runner-up, posterior and log-odds of the top into their fields. */
-  private score(ids: number[]): void {
-    this.joint(ids)
+  private score(k: number): void {
+    this.joint(k)
     this.posterior()
   }
 
-  /** Log joint per label into `scratch`; top label and runner-up into their fields. */
-  private joint(ids: number[]): void {
+  /** Log joint per label, of the `k` ids in `known`, into `scratch` (./label-sums.ts); top label and runner-up into their fields. */
+  private joint(k: number): void {
     if (this.stale) this.refresh()
     const n = this.labels.length
     const s = this.scratch
-    const k = ids.length
-    const stride = this.labelCapacity
-    const logCounts = this.logCounts
-    for (let l = 0; l < n; l++) s[l] = this.logPrior[l] - k * this.logDenominator[l]
-    for (let i = 0; i < k; i++) {
-      const base = ids[i] * stride
-      for (let l = 0; l < n; l++) s[l] += logCounts[base + l]
-    }
+    if (this.bases.length < k) this.bases = new Int32Array(k)
+    for (let i = 0; i < k; i++) this.bases[i] = this.known[i] * this.labelCapacity
+    labelSums(s, n, this.logPrior, this.logDenominator, this.logCounts, this.bases, k)
+    // Higher log joint first; exact ties by label text, so ids (insertion order) never decide.
+    const labels = this.labels
     let top = -1
     let second = -1
+    let topSum = 0
+    let secondSum = 0
     for (let l = 0; l < n; l++) {
-      if (s[l] === -Infinity) continue
-      if (top < 0 || this.before(l, top)) {
+      const x = s[l]
+      if (x === -Infinity) continue
+      if (top < 0 || x > topSum || (x === topSum && labels[l] < labels[top])) {
         second = top
+        secondSum = topSum
         top = l
-      } else if (second < 0 || this.before(l, second)) second = l
+        topSum = x
+      } else if (second < 0 || x > secondSum || (x === secondSum && labels[l] < labels[second])) {
+        second = l
+        secondSum = x
+      }
     }
     this.top = top
     this.second = second
@@ -376,12 +375,6 @@ export class CategoryModel {
     for (let l = 0; l < this.labels.length; l++) if (l !== top) rest += Math.exp(s[l] - best)
     this.raw = 1 / (1 + rest)
     this.logit = rest === 0 ? Infinity : -Math.log(rest)
-  }
-
-  /** Higher log joint first; exact ties by label text, so ids (insertion order) never decide. */
-  private before(a: number, b: number): boolean {
-    const s = this.scratch
-    return s[a] > s[b] || (s[a] === s[b] && this.labels[a] < this.labels[b])
   }
 
   /**
@@ -440,7 +433,7 @@ export class CategoryModel {
       for (const e of fold) this.removeEncoded(e)
       for (const e of fold) {
         if (this.activeLabels === 0) break
-        this.score(this.inVocabulary(e.ids))
+        this.score(this.inVocabulary(e.ids, e.ids.length))
         points.push({ logit: this.logit, correct: this.top === e.label })
       }
       for (const e of fold) this.addEncoded(e)

@@ -206,9 +206,13 @@ export function requiredLiterals(pattern: string): string[][] | null {
  * means "ask the engine". (toLowerCase maps U+212A to `k`; U+017F stays, so it is read as `s`.)
  */
 export function mayMatch(sets: readonly (readonly string[])[] | null, text: string): boolean {
+  return sets === null || mayMatchLower(sets, text.toLowerCase())
+}
+
+/** `mayMatch` of a text given lower-cased (`text.toLowerCase()`). */
+export function mayMatchLower(sets: readonly (readonly string[])[] | null, lowered: string): boolean {
   if (sets === null) return true
-  let low = text.toLowerCase()
-  if (low.includes('\u017f')) low = low.replaceAll('\u017f', 's')
+  const low = lowered.includes('\u017f') ? lowered.replaceAll('\u017f', 's') : lowered
   for (const set of sets) {
     let found = false
     for (const l of set)

@@ -10,7 +10,7 @@ import { RE2JS, RE2JSException } from 're2js'
 import type { CategorizationRuleRow } from '../../store/schema.js'
 import { currencyExponent, isCurrency } from '../../kernel/currencies.js'
 import { validation } from '../../kernel/errors.js'
-import { mayMatch, requiredLiterals } from './regex-literals.js'
+import { mayMatchLower, requiredLiterals } from './regex-literals.js'
 import { MAX_PATTERN_SIZE, minorBound, parseDecimal, type RuleActions, type RuleConditions } from './rule-schemas.js'
 
 /** Compile a case-insensitive pattern, or say why it cannot be used. */
@@ -151,7 +151,18 @@ export function compileRules(rows: CategorizationRuleRow[]): CompiledRule[] {
  * conditions see the row's merchant_name as given; a row without one fails them.
  */
 export function applyRules(rules: readonly CompiledRule[], row: RuleInput): RuleOutcome {
-  const out: RuleOutcome = { add_tags: [], rule_ids: [] }
+  return applyRulesInto(rules, row, { add_tags: [], rule_ids: [] })
+}
+
+/** `applyRules` into `out`, emptied first (an import's path: no object a row). */
+export function applyRulesInto(rules: readonly CompiledRule[], row: RuleInput, out: RuleOutcome): RuleOutcome {
+  out.category = out.accounting_category = out.cash_flow_category = out.merchant_name = undefined
+  if (out.add_tags.length) out.add_tags = []
+  if (out.rule_ids.length) out.rule_ids = []
+  // Each text lower-cased once, for the needles and the regexes' literals alike (the same
+  // text: lower-casing and trimming commute, checked over every code point).
+  let descLow: string | undefined
+  let merchLow: string | undefined
   let desc: string | undefined
   let merch: string | undefined
   let exp = -2
@@ -167,19 +178,27 @@ export function applyRules(rules: readonly CompiledRule[], row: RuleInput): Rule
       if (r.max !== null && amount > r.max[exp]) continue
     }
     if (r.descEquals !== null || r.descContains !== null) {
-      desc ??= row.description.trim().toLowerCase()
+      descLow ??= row.description.toLowerCase()
+      desc ??= descLow.trim()
       if (r.descEquals !== null && desc !== r.descEquals) continue
       if (r.descContains !== null && !desc.includes(r.descContains)) continue
     }
-    if (r.descRegex !== null && !(mayMatch(r.descLiterals, row.description) && r.descRegex.test(row.description))) continue
+    if (r.descRegex !== null) {
+      descLow ??= row.description.toLowerCase()
+      if (!(mayMatchLower(r.descLiterals, descLow) && r.descRegex.test(row.description))) continue
+    }
     if (r.merchEquals !== null || r.merchContains !== null || r.merchRegex !== null) {
       if (row.merchant_name == null) continue
       if (r.merchEquals !== null || r.merchContains !== null) {
-        merch ??= row.merchant_name.trim().toLowerCase()
+        merchLow ??= row.merchant_name.toLowerCase()
+        merch ??= merchLow.trim()
         if (r.merchEquals !== null && merch !== r.merchEquals) continue
         if (r.merchContains !== null && !merch.includes(r.merchContains)) continue
       }
-      if (r.merchRegex !== null && !(mayMatch(r.merchLiterals, row.merchant_name) && r.merchRegex.test(row.merchant_name))) continue
+      if (r.merchRegex !== null) {
+        merchLow ??= row.merchant_name.toLowerCase()
+        if (!(mayMatchLower(r.merchLiterals, merchLow) && r.merchRegex.test(row.merchant_name))) continue
+      }
     }
     let contributed = false
     for (const f of SET_FIELDS) {

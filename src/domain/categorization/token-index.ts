@@ -8,14 +8,15 @@
  * figures before and after). Here a word is hashed from the characters of the description itself,
  * lower-cased on the fly, into an open-addressing table whose slot also holds the ids of the word's
  * word and merchant tokens; a bigram is a pair of word ids in a second table; amount tokens are a
- * fixed list. A slot is one run of four int32s, so a lookup reads one cache line. Rows with
- * non-ASCII text take the string path (their words need NFKD), with the same ids.
+ * fixed list. A slot is one run of four int32s, so a lookup reads one cache line. Latin letters
+ * with diacritics are read through a table (FOLD); rows with other non-ASCII text take the string
+ * path (their words need NFKD), with the same ids.
  *
  * `known(f)` yields exactly the ids of `tokens(f)` that the index holds, in the same order (the
  * model's sums add in that order, so predictions are bit-for-bit those of the string path), and
  * `missed` says how many of `tokens(f)` it does not hold.
  */
-import { AMOUNT_TOKENS, amountCodes, isWordShape, MAX_BIGRAMS, tokens, type Features } from './features.js'
+import { AMOUNT_TOKENS, amountCodes, isWordShape, MAX_BIGRAMS, normalize, tokens, type Features } from './features.js'
 
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
@@ -31,6 +32,28 @@ const P_B = 0
 const P_A = 1
 const P_ID = 2
 const SLOT = 4
+
+/**
+ * What each character from U+0080 to U+024F (the Latin letters with diacritics, of most non-ASCII
+ * bank text) is in a word, as features.ts's `normalize` makes it: the code of the one ASCII letter
+ * or digit it becomes ("É" -> "e"), 0 for a separator (it keeps no letter or digit), -1 for any
+ * other (the row then takes the string path). A text is normalized a character at a time here:
+ * NFKD only decomposes, its reordering moves marks alone, which are dropped, and lower-casing is
+ * per character but for the final sigma, which is not in this range.
+ */
+const FOLD = (() => {
+  const fold = new Int8Array(0x250 - 0x80)
+  for (let c = 0x80; c < 0x250; c++) {
+    const n = normalize(String.fromCharCode(c))
+    const a = n.length === 1 ? n.charCodeAt(0) : -1
+    if ((a >= 48 && a <= 57) || (a >= 97 && a <= 122)) fold[c - 0x80] = a
+    else fold[c - 0x80] = n.length > 0 && !/[\p{L}\p{N}]/u.test(n) ? 0 : -1
+  }
+  return fold
+})()
+
+/** A character over U+007F in a word: FOLD's entry, -1 past its range. */
+const folded = (c: number): number => (c < 0x250 ? FOLD[c - 0x80] : -1)
 
 /** FNV-1a over UTF-16 code units: the same for a word as a string and as a lower-cased range. */
 function hashString(s: string): number {
@@ -56,8 +79,12 @@ export class TokenIndex {
   private readonly others = new Map<string, number>()
   // Per-row scratch of the fast path: description word ids (-1 unknown) and amount codes.
   private descIds = new Int32Array(64)
-  private readonly codes: number[] = []
-  /** How many tokens of the last `known` row the index does not hold. */
+  private readonly codes = new Int32Array(3)
+  /** Words of the last `scan`. */
+  private scanned = 0
+  /** The ids the last `find` found, `found[0]` to `found[count - 1]` (typed: a row allocates nothing). */
+  found = new Int32Array(64)
+  /** How many tokens of the last `find` row the index does not hold. */
   missed = 0
 
   /** Tokens held. */
@@ -99,50 +126,77 @@ export class TokenIndex {
 
   /** Appends to `out` the ids of `tokens(f)` the index holds, in order, and sets `missed` (see the module's comment). */
   known(f: Features, out: number[]): void {
-    const start = out.length
-    this.missed = 0
-    if (this.knownAscii(f, out)) return
-    out.length = start
-    this.missed = 0
-    for (const t of tokens(f)) {
-      const id = this.id(t, false)
-      if (id >= 0) out.push(id)
-      else this.missed++
-    }
+    const n = this.find(f)
+    for (let i = 0; i < n; i++) out.push(this.found[i])
   }
 
-  private knownAscii(f: Features, out: number[]): boolean {
-    const n = this.scan(f.description, W_WORD, out)
-    if (n < 0) return false
-    const bigrams = Math.min(MAX_BIGRAMS, n - 1)
+  /** `known` into `found`: returns how many ids it wrote. */
+  find(f: Features): number {
+    this.missed = 0
+    const n = this.findAscii(f)
+    if (n >= 0) return n
+    this.missed = 0
+    let k = 0
+    for (const t of tokens(f)) {
+      const id = this.id(t, false)
+      if (id >= 0) k = this.put(k, id)
+      else this.missed++
+    }
+    return k
+  }
+
+  /** `found[k] = id`, growing it; returns k + 1. */
+  private put(k: number, id: number): number {
+    if (k === this.found.length) {
+      const grown = new Int32Array(k * 2)
+      grown.set(this.found)
+      this.found = grown
+    }
+    this.found[k] = id
+    return k + 1
+  }
+
+  /** `find` without building strings; -1 on text FOLD does not read (then the string path decides). */
+  private findAscii(f: Features): number {
+    let k = this.scan(f.description, W_WORD, 0)
+    if (k < 0) return -1
+    const bigrams = Math.min(MAX_BIGRAMS, this.scanned - 1)
     const d = this.descIds
     for (let i = 0; i < bigrams; i++) {
       const id = d[i] < 0 || d[i + 1] < 0 ? -1 : this.pair(d[i], d[i + 1])
-      if (id >= 0) out.push(id)
+      if (id >= 0) k = this.put(k, id)
       else this.missed++
     }
-    if (f.merchant_name && this.scan(f.merchant_name, W_MERCHANT, out) < 0) return false
+    if (f.merchant_name) {
+      k = this.scan(f.merchant_name, W_MERCHANT, k)
+      if (k < 0) return -1
+    }
     const codes = this.codes
-    codes.length = 0
-    amountCodes(f.amount_minor, f.currency_exponent ?? 2, codes)
-    for (const c of codes)
-      if (this.amounts[c] >= 0) out.push(this.amounts[c])
+    const n = amountCodes(f.amount_minor, f.currency_exponent ?? 2, codes)
+    for (let i = 0; i < n; i++) {
+      const id = this.amounts[codes[i]]
+      if (id >= 0) k = this.put(k, id)
       else this.missed++
-    return true
+    }
+    return k
   }
 
   /**
-   * The words of ASCII `text` (runs of letters and digits, lower-cased, as features.ts keeps them):
+   * The words of `text` (runs of letters and digits, lower-cased, folded, as features.ts keeps them):
    * the ids of their word tokens (`field` W_WORD, the description: word ids to `descIds` too) or
-   * merchant tokens (W_MERCHANT) go to `out`. Returns the number of words, -1 on non-ASCII.
+   * merchant tokens (W_MERCHANT) go to `found` from `k`. Returns the new k (the number of words in
+   * `scanned`), -1 on a character FOLD does not read.
    */
-  private scan(text: string, field: number, out: number[]): number {
+  private scan(text: string, field: number, k: number): number {
     let n = 0
     let i = 0
     const len = text.length
     while (i < len) {
       let c = text.charCodeAt(i)
-      if (c > 127) return -1
+      if (c > 127) {
+        c = folded(c)
+        if (c < 0) return -1
+      }
       if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90))) {
         i++
         continue
@@ -152,12 +206,15 @@ export class TokenIndex {
       let digits = 0
       for (; i < len; i++) {
         c = text.charCodeAt(i)
+        if (c > 127) {
+          c = folded(c)
+          if (c < 0) return -1
+        }
         if (c >= 65 && c <= 90) c += 32
         else if (c >= 48 && c <= 57) digits++
         else if (c < 97 || c > 122) break
         h = Math.imul(h ^ c, FNV_PRIME)
       }
-      if (i < len && c > 127) return -1
       if (!isWordShape(i - from, digits)) continue
       const s = this.findRange(text, from, i - from, h | 0)
       if (field === W_WORD) {
@@ -170,10 +227,11 @@ export class TokenIndex {
       }
       n++
       const id = s < 0 ? -1 : this.wordSlots[s + field] - 1
-      if (id >= 0) out.push(id)
+      if (id >= 0) k = this.put(k, id)
       else this.missed++
     }
-    return n
+    this.scanned = n
+    return k
   }
 
   /** The slot (offset) of the word spelt by `len` characters of `text` from `from`, lower-cased; -1 if unknown. */
@@ -191,6 +249,7 @@ export class TokenIndex {
       for (; i < len; i++) {
         let c = text.charCodeAt(from + i)
         if (c >= 65 && c <= 90) c += 32
+        else if (c > 127) c = folded(c)
         if (c !== word.charCodeAt(i)) break
       }
       if (i === len) return at
