@@ -1,6 +1,6 @@
 /**
- * A request is answered only once what it wrote is durable. On SQLite a request's take, insert and
- * usage record resolve inside the group commit's open transaction, before its COMMIT
+ * A request is answered only once what it wrote is durable. On SQLite a request's take and insert
+ * resolve inside the group commit's open transaction, before its COMMIT
  * (store/sqlite/group-commit.ts): the answer waits here for that COMMIT, and becomes the error if
  * the group was undone. recordUsage waits itself (its record must name the status answered) and
  * says so; this waits for the others.

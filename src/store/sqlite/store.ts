@@ -305,7 +305,7 @@ class SqliteHotPaths implements HotPaths {
     )
   }
 
-  /** Run synchronous SQLite work while holding kysely's single-connection lock; errors as the store reports them. */
+  /** Run SQLite work while holding kysely's single-connection lock; errors as the store reports them. */
   private locked<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.db
       .connection()
@@ -331,7 +331,7 @@ class SqliteHotPaths implements HotPaths {
 
   /**
    * Run `work` in a write transaction of its own once this connection has the write lock (BEGIN
-   * IMMEDIATE), waiting its turn while another holds it; kysely's lock is held only while trying.
+   * IMMEDIATE), waiting its turn while another holds it; kysely's lock is held while trying and until COMMIT.
    */
   private inWriteTurn<T>(work: () => Promise<T>, o: { unsynced: boolean }): Promise<T> {
     return this.health.turns.take(() =>
