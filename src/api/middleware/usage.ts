@@ -10,7 +10,7 @@ import { routePath } from 'hono/route'
 import type { AppDeps, AppEnv } from '../env.js'
 import { endpointTemplate } from '../route-template.js'
 import { monotonicMs } from '../../kernel/clock.js'
-import { onError } from '../errors.js'
+import { answerOnceDurable } from './durable.js'
 
 export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -44,15 +44,10 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
         }
         // A failed write keeps its records for the next one: the request is answered all the same.
         await deps.usage.record(row).catch(() => {})
-        try {
-          await deps.store.hot.durable()
-        } catch (e) {
-          // The request's writes were undone (durable.ts): it answers the error, and its record,
-          // kept for the next write when it was undone with them, says so.
-          c.res = onError(e, c, deps.store.location)
-          row.status_code = c.res.status
-        }
-        c.set('answeredDurably', true)
+        await answerOnceDurable(c, deps)
+        // Writes undone answer their error: the record, kept for the next write when it was undone
+        // with them, says so.
+        row.status_code = c.res.status
       }
     }
   }

@@ -22,9 +22,7 @@
 import { countAll } from '../../store/fragments.js'
 import type { NewTransactionRow, TransactionRow } from '../../store/transaction-codec.js'
 import type { Store } from '../../store/store.js'
-import { decodeLabel, exampleOf, featuresOf as features, type CategoryTriple } from './labels.js'
-import type { Features } from './features.js'
-import { currencyExponent } from '../../kernel/currencies.js'
+import { decodeLabel, exampleOf, featuresInto, featuresOf as features, type CategoryTriple, type ReusedFeatures } from './labels.js'
 import { CategoryModel, type Example, type LabelScore, type Prediction } from './model.js'
 import { decodeModel, encodeModel } from './model-snapshot.js'
 import { applyRules, applyRulesInto, type CompiledRule, type RuleOutcome } from './rule-matcher.js'
@@ -158,8 +156,7 @@ export function rowCategorizer(rules: CompiledRule[], model: CategoryModel | nul
     score: 0,
     triples: new Map(),
     outcome: { add_tags: [], rule_ids: [] },
-    features: { description: '', merchant_name: null, amount_minor: 0, currency_exponent: -1 },
-    currency: '',
+    features: { description: '', merchant_name: null, amount_minor: 0, currency_exponent: -1, currency: '' },
   }
   return {
     apply(rows) {
@@ -175,9 +172,7 @@ export function rowCategorizer(rules: CompiledRule[], model: CategoryModel | nul
 interface Scratch extends LabelScore {
   triples: Map<string, CategoryTriple>
   outcome: RuleOutcome
-  features: Features
-  /** The currency of `features.currency_exponent` (most rows of a batch share one). */
-  currency: string
+  features: ReusedFeatures
 }
 
 /** Whether any item of a create request comes without a category (so may need the model). */
@@ -198,16 +193,7 @@ function categorizeRow(row: NewTransactionRow, rules: CompiledRule[], model: Cat
     }
   }
   if (row.category != null || !model) return
-  // As labels.ts's featuresOf reads a row.
-  const f = p.features
-  f.description = row.description
-  f.merchant_name = row.merchant_name ?? null
-  f.amount_minor = Number(row.amount)
-  if (row.currency_code !== p.currency) {
-    f.currency_exponent = currencyExponent(row.currency_code)
-    p.currency = row.currency_code
-  }
-  if (!model.predictInto(f, p)) return
+  if (!model.predictInto(featuresInto(row, p.features), p)) return
   row.ai_confidence_score = p.score
   if (p.score < threshold) return
   let t = p.triples.get(p.label)

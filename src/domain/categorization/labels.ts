@@ -46,6 +46,26 @@ export function featuresOf(r: Pick<TransactionRow, 'description' | 'merchant_nam
   }
 }
 
+/** Features reused row after row, with the currency their exponent was read for. */
+export interface ReusedFeatures extends Features {
+  currency: string
+}
+
+/** `featuresOf` written into `out` (an import's rows allocate none); the exponent read again only when the currency changes. */
+export function featuresInto(
+  r: Pick<TransactionRow, 'description' | 'amount' | 'currency_code'> & { merchant_name?: string | null },
+  out: ReusedFeatures,
+): ReusedFeatures {
+  out.description = r.description
+  out.merchant_name = r.merchant_name ?? null
+  out.amount_minor = Number(r.amount)
+  if (r.currency_code !== out.currency) {
+    out.currency_exponent = currencyExponent(r.currency_code)
+    out.currency = r.currency_code
+  }
+  return out
+}
+
 /** The training example a row is, or null. */
 export function exampleOf(r: LabelledFields): Example | null {
   if (r.category === null || r.category === undefined || (r.ai_confidence_score !== null && r.ai_confidence_score !== undefined))
