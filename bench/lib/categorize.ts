@@ -82,6 +82,8 @@ function writeRows(path: string, rows: LabelledTransaction[], withCategory: bool
 interface CliRun {
   seconds: number
   rssMb?: number
+  /** User + system time of the process (/usr/bin/time), all its threads. */
+  cpuSeconds?: number
   created: number
   duplicates: number
 }
@@ -104,16 +106,35 @@ function runImport(root: string, env: NodeJS.ProcessEnv, cwd: string, file: stri
   const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
   const args = ['tx', 'import', file, '--account', account, ...extraArgs, '--json', '--no-progress']
   const opts = { cwd, env, encoding: 'utf8' as const, timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 }
+  // The earlier imports' dirty pages (hundreds of MB at a million rows) written back now, not
+  // during this import's time.
+  spawnSync('sync')
   const t0 = performance.now()
   const r = timeBin
-    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M', process.execPath, bin, ...args], opts)
+    ? spawnSync(timeBin, ['-f', 'FINCTL_MAXRSS_KB=%M FINCTL_CPU_S=%U+%S', process.execPath, bin, ...args], opts)
     : spawnSync(process.execPath, [bin, ...args], opts)
   const seconds = (performance.now() - t0) / 1000
   if (r.status !== 0) throw new Error(`finctl tx import exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-2000)}`)
   const summary = JSON.parse(r.stdout) as { created: number; rejected: number; already_imported: number }
   if (summary.rejected) throw new Error(`finctl rejected ${summary.rejected} generated rows`)
   const kb = /FINCTL_MAXRSS_KB=(\d+)/.exec(r.stderr ?? '')?.[1]
-  return { seconds, rssMb: kb ? Number(kb) / 1024 : undefined, created: summary.created, duplicates: summary.already_imported }
+  const cpu = /FINCTL_CPU_S=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? '')
+  return {
+    seconds,
+    rssMb: kb ? Number(kb) / 1024 : undefined,
+    cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : undefined,
+    created: summary.created,
+    duplicates: summary.already_imported,
+  }
+}
+
+/** Median B / median C of the imports' processor time (user + system), where /usr/bin/time gave it. */
+function cpuRatio(reps: Repetition[]): string {
+  const b = reps.map((p) => p.b.cpuSeconds)
+  const c = reps.map((p) => p.c.cpuSeconds)
+  if (b.some((x) => x === undefined) || c.some((x) => x === undefined)) return '? (no /usr/bin/time)'
+  const med = (xs: (number | undefined)[]) => summarize(xs as number[]).median
+  return `${(med(b) / med(c)).toFixed(3)}x (B ${med(b).toFixed(1)} s, C ${med(c).toFixed(1)} s)`
 }
 
 interface Db {
@@ -328,7 +349,7 @@ export async function runCategorizeSection(
         if (r.created !== n) throw new Error(`${which}: import created ${r.created} of ${n} (already imported ${r.duplicates})`)
         const counts = countCategories(db.setup.database, db.setup.accountId, which === 'B' ? truth : undefined)
         log(
-          `categorize: ${label} rep ${rep + 1}/${repeats} ${which}: ${r.seconds.toFixed(1)} s, ${Math.round(n / r.seconds)} rows/s, peak RSS ${r.rssMb?.toFixed(0) ?? '?'} MB; ` +
+          `categorize: ${label} rep ${rep + 1}/${repeats} ${which}: ${r.seconds.toFixed(1)} s (processor ${r.cpuSeconds?.toFixed(1) ?? '?'} s), ${Math.round(n / r.seconds)} rows/s, peak RSS ${r.rssMb?.toFixed(0) ?? '?'} MB; ` +
             `category without score ${counts.byRule}, by model ${counts.byModel}, review ${counts.review}, no score ${counts.none}`,
         )
         return { ...r, counts }
@@ -417,7 +438,7 @@ export async function runCategorizeSection(
       `categorize: ${label.padEnd(5)} | B's rows: by rule ${pct(last.byRule, n)} / by model >= threshold ${pct(last.byModel, n)} (${checked ? pct(right, checked) : '?'} right) / scored below, for review ${pct(last.review, n)} / no score ${pct(last.none, n)}; C's rows: 100% categorized from the file`,
       `categorize: ${label.padEnd(5)} context: B - C = ${(med(bS) - med(cS)).toFixed(1)} s (${(((med(bS) - med(cS)) * 1e6) / n).toFixed(1)} µs/row), ` +
         `C - A = ${(med(cS) - med(aS)).toFixed(1)} s (${(((med(cS) - med(aS)) * 1e6) / n).toFixed(1)} µs/row); ` +
-        `the model alone in-process: training on ${c.labelled.toLocaleString('en-US')} rows ${alone.trainSeconds.toFixed(2)} s, predicting ${n.toLocaleString('en-US')} rows ${alone.predictSeconds.toFixed(1)} s (${alone.usPerRow.toFixed(1)} µs/row)`,
+        `processor time B/C ${cpuRatio(reps)}; the model alone in-process: training on ${c.labelled.toLocaleString('en-US')} rows ${alone.trainSeconds.toFixed(2)} s, predicting ${n.toLocaleString('en-US')} rows ${alone.predictSeconds.toFixed(1)} s (${alone.usPerRow.toFixed(1)} µs/row)`,
     )
     extra[label] = {
       rows: n,
