@@ -2,7 +2,7 @@
  * finctl benchmark harness: each figure beside a baseline measured in the same run, as a ratio,
  * with median and spread over several runs. Prints a table and writes bench/results/latest.json.
  *
- *   npm run bench                 full run (~22 minutes: cli + serve ~5.5, pg ~3, list ~2.5, statements ~1.5, categorize ~10)
+ *   npm run bench                 full run (~40 minutes on 2 cores, categorize ~10 of them)
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
  *   npm run bench -- --smoke      every section once on tiny data, for CI: it runs, no figure is worth reading
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
