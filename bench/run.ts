@@ -132,7 +132,7 @@ const smokeConfig = {
   cpuProfS: 1,
   pg: { rounds: 1, durationS: 1, warmupS: 1, connections: 4, pauseMs: 100, seedRows: 2_000, batchSize: 1000, usageReadRounds: 20 },
   list: { rows: 10_000, batch: 5000, reps: 3, warmups: 1, deepPage: 100, limit: 50 },
-  listScale: { sizes: [2_000, 10_000] as [number, number], reps: 3, cliRuns: 1 },
+  listScale: { sizes: [2_000, 10_000] as [number, number], reps: 3, cliRuns: [1, 1] as [number, number], boundedHeapMb: 64 },
   import: {
     sizes: [2_000, 10_000],
     ceilingRuns: 1,
@@ -161,7 +161,7 @@ const config = flags.smoke
         cpuProfS: 4,
         pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000, usageReadRounds: 150 },
         list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
-        listScale: { sizes: [10_000, 100_000] as [number, number], reps: 20, cliRuns: 1 },
+        listScale: { sizes: [10_000, 100_000] as [number, number], reps: 20, cliRuns: [3, 5] as [number, number], boundedHeapMb: 64 },
         import: {
           sizes: [20_000, 100_000],
           ceilingRuns: 2,
@@ -196,7 +196,7 @@ const config = flags.smoke
           usageReadRounds: 500,
         },
         list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
-        listScale: { sizes: [100_000, 1_000_000] as [number, number], reps: 50, cliRuns: 2 },
+        listScale: { sizes: [100_000, 1_000_000] as [number, number], reps: 50, cliRuns: [5, 3] as [number, number], boundedHeapMb: 64 },
         import: {
           sizes: [100_000, 1_000_000],
           ceilingRuns: 3,

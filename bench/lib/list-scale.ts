@@ -7,22 +7,25 @@
  * with better-sqlite3.
  */
 import Database from 'better-sqlite3'
-import { spawnSync } from 'node:child_process'
-import { closeSync, openSync, rmSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '../../src/client/client.js'
 import { openCore, type Core } from '../../src/core.js'
 import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
 import { cleanEnv, makeTempDir } from './children.js'
+import { FORMATS, measureWalks, type Format, type Measured, type Walks } from './list-walk.js'
 import { makeFigure, type Figure } from './report.js'
+import { summarize } from './stats.js'
 import { generateTransactions, transactionRow } from './txdata.js'
 
 export interface ListScaleConfig {
   sizes: [number, number]
   reps: number
-  /** CLI runs per size and format (each reads every row). */
-  cliRuns: number
+  /** Alternated CLI and floor runs per format at each size (same index as `sizes`), each reading every row. */
+  cliRuns: [number, number]
+  /** V8's old generation (MiB) of the bounded-heap walks (`node --max-old-space-size`); 0: none. */
+  boundedHeapMb: number
 }
 
 const SEED = 2_000_003
@@ -34,25 +37,11 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]
 }
 
-/** A child process's wall time and peak RSS (MiB), its stdout to /dev/null. */
-function runMeasured(root: string, args: string[], env: NodeJS.ProcessEnv): { ms: number; rssMb: number } {
-  const out = openSync('/dev/null', 'w')
-  try {
-    const t0 = performance.now()
-    const r = spawnSync('/usr/bin/time', ['-f', 'RSS_KB=%M', process.execPath, ...args], {
-      cwd: root,
-      env,
-      stdio: ['ignore', out, 'pipe'],
-      encoding: 'utf8',
-      timeout: 600_000,
-    })
-    const ms = performance.now() - t0
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status ?? r.signal}: ${r.stderr.slice(-1000)}`)
-    const kb = Number(/RSS_KB=(\d+)/.exec(r.stderr)?.[1])
-    return { ms, rssMb: kb / 1024 }
-  } finally {
-    closeSync(out)
-  }
+/** "1.23 s [1.10-1.40]": the median and min-max of some runs' `pick`, in seconds. */
+function spread(runs: Measured[], pick: (m: Measured) => number, scale = 1, unit = ' s'): string {
+  const s = summarize(runs.map(pick).map((x) => x * scale))
+  const f = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2))
+  return `${f(s.median)}${unit} [${f(s.min)}-${f(s.max)}]`
 }
 
 export async function runListScaleSection(
@@ -99,13 +88,19 @@ export async function runListScaleSection(
       FINCTL_CONFIG_DIR: join(dir, 'config'),
       FINCTL_KEYRING: 'off',
     })
-    const floorScript =
-      "const D=require('better-sqlite3');const db=new D(process.argv[1],{readonly:true});let n=0;" +
-      'for(const r of db.prepare(process.argv[2]).iterate(Number(process.argv[3]))){n+=r?1:0}process.stdout.write(String(n))'
 
+    if (process.env.FINCTL_BENCH_KEEP_TMP)
+      writeFileSync(
+        join(dir, 'env.sh'),
+        Object.entries({ FINCTL_DATABASE: file, FINCTL_API_KEY: key.key, FINCTL_CONFIG_DIR: join(dir, 'config'), FINCTL_KEYRING: 'off' })
+          .map(([k, v]) => `export ${k}='${v}'\n`)
+          .join(''),
+        { mode: 0o600 },
+      )
     const rows = generateTransactions(SEED, cfg.sizes[1])[Symbol.iterator]()
     let have = 0
     const perSize: Record<string, Record<string, number[]>> = {}
+    const walksBySize: Record<string, Walks> = {}
     for (const size of cfg.sizes) {
       const t0 = performance.now()
       let batch: NewTransactionRow[] = []
@@ -143,19 +138,24 @@ export async function runListScaleSection(
       }
       raw.close()
 
-      for (const format of ['--json', '--output=csv']) {
-        const cli: number[] = []
-        const floor: number[] = []
-        const rss: number[] = []
-        for (let i = 0; i < cfg.cliRuns; i++) {
-          const r = runMeasured(root, ['bin/finctl.cjs', 'tx', 'list', '--all', format], cliEnv)
-          cli.push(r.ms)
-          rss.push(r.rssMb)
-          floor.push(runMeasured(root, ['-e', floorScript, file, ALL_SQL, String(companyKey)], cliEnv).ms)
-        }
-        t[`cli${format}`] = cli
-        t[`floor${format}`] = floor
-        t[`rss${format}`] = rss
+      const walks = measureWalks(root, {
+        file,
+        env: cliEnv,
+        allSql: ALL_SQL,
+        companyKey,
+        runs: cfg.cliRuns[cfg.sizes.indexOf(size)],
+        boundedHeapMb: cfg.boundedHeapMb,
+      })
+      walksBySize[size] = walks
+      for (const format of FORMATS) {
+        const w = walks.byFormat[format]
+        t[`cli${format}`] = w.cli.map((m) => m.ms)
+        t[`floor${format}`] = w.floor.map((m) => m.ms)
+        t[`rss${format}`] = w.cli.map((m) => m.rssMb)
+        t[`cpu${format}`] = w.cli.map((m) => m.cpuS)
+        t[`floorCpu${format}`] = w.floor.map((m) => m.cpuS)
+        const b = walks.bounded?.[format]
+        if (b) t[`boundedRss${format}`] = [b.rssMb]
       }
       perSize[size] = t
       const n = size.toLocaleString('en-US')
@@ -179,10 +179,11 @@ export async function runListScaleSection(
           baseline: t.sql,
         }),
       )
-      for (const format of ['--json', '--output=csv']) {
+      for (const format of FORMATS) {
+        const id = `${format.replace('--output=', '.').replace('--', '.')}.${size}`
         figures.push(
           makeFigure({
-            id: `list-scale.all${format.replace('--output=', '.').replace('--', '.')}.${size}`,
+            id: `list-scale.all${id}`,
             label: `CLI tx list --all ${format} > /dev/null, ${n} rows`,
             unit: 'ms',
             spread: 'min-max',
@@ -191,9 +192,21 @@ export async function runListScaleSection(
             baseline: t[`floor${format}`],
             target: { kind: 'max', ratio: 2 },
           }),
+          makeFigure({
+            id: `list-scale.all-cpu${id}`,
+            label: `CPU (user + sys) of tx list --all ${format}, ${n} rows`,
+            unit: 's',
+            spread: 'min-max',
+            value: t[`cpu${format}`],
+            baselineLabel: "the reading process's CPU",
+            baseline: t[`floorCpu${format}`],
+          }),
         )
-        lines.push(`list-scale: ${n} rows, tx list --all ${format}: peak RSS ${median(t[`rss${format}`]).toFixed(0)} MiB`)
+        lines.push(walkLine(n, format, walks))
       }
+      lines.push(
+        `list-scale: ${n} rows: the SQLite file ${walks.fileMb.toFixed(0)} MiB; load average ${walks.loadBefore.toFixed(2)} before the walks, ${walks.loadAfter.toFixed(2)} after`,
+      )
     }
     const [small, big] = cfg.sizes
     const grow = (w: string) => median(perSize[big][w]) / median(perSize[small][w])
@@ -202,6 +215,35 @@ export async function runListScaleSection(
         `page query alone ${grow('sql').toFixed(2)}x, page with include_total ${grow('counted').toFixed(2)}x, ` +
         `tx list --all --json RSS ${grow('rss--json').toFixed(2)}x, csv RSS ${grow('rss--output=csv').toFixed(2)}x`,
     )
+    // Memory as the rows grow: the walk's peak RSS at ten times the rows, and the same under a bounded
+    // heap (a walk that kept rows could not finish in it).
+    for (const format of FORMATS) {
+      const name = format.replace('--output=', '').replace('--', '')
+      const label = (what: string) => `peak RSS of tx list --all ${format}${what}, ${big.toLocaleString('en-US')} rows`
+      figures.push(
+        makeFigure({
+          id: `list-scale.rss.${name}`,
+          label: label(''),
+          unit: 'MiB',
+          spread: 'min-max',
+          value: perSize[big][`rss${format}`],
+          baselineLabel: `the same at ${small.toLocaleString('en-US')} rows`,
+          baseline: perSize[small][`rss${format}`],
+        }),
+      )
+      if (perSize[big][`boundedRss${format}`])
+        figures.push(
+          makeFigure({
+            id: `list-scale.rss-bounded.${name}`,
+            label: label(` (--max-old-space-size=${cfg.boundedHeapMb})`),
+            unit: 'MiB',
+            spread: 'min-max',
+            value: perSize[big][`boundedRss${format}`],
+            baselineLabel: `the same at ${small.toLocaleString('en-US')} rows`,
+            baseline: perSize[small][`boundedRss${format}`],
+          }),
+        )
+    }
     extra.sizes = cfg.sizes
     extra.medians = Object.fromEntries(
       Object.entries(perSize).map(([size, t]) => [size, Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]))]),
@@ -209,7 +251,22 @@ export async function runListScaleSection(
     return { figures, lines, extra }
   } finally {
     await core?.close()
-    if (process.env.FINCTL_BENCH_KEEP_TMP) log(`list-scale: kept ${file} (FINCTL_BENCH_KEEP_TMP)`)
+    if (process.env.FINCTL_BENCH_KEEP_TMP)
+      log(`list-scale: kept ${file} and its CLI settings, ${join(dir, 'env.sh')} (FINCTL_BENCH_KEEP_TMP)`)
     else rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** One size and format: wall and CPU beside the floor's, peak RSS, and the bounded-heap walk. */
+function walkLine(n: string, format: Format, walks: Walks): string {
+  const w = walks.byFormat[format]
+  const ratio = (pick: (m: Measured) => number) => median(w.cli.map(pick)) / median(w.floor.map(pick))
+  const b = walks.bounded?.[format]
+  return (
+    `list-scale: ${n} rows, tx list --all ${format} (${w.cli.length} alternated with the floor; median [min-max]): ` +
+    `wall ${spread(w.cli, (m) => m.ms, 1e-3)} against the floor's ${spread(w.floor, (m) => m.ms, 1e-3)} (${ratio((m) => m.ms).toFixed(2)}x); ` +
+    `CPU ${spread(w.cli, (m) => m.cpuS)} against ${spread(w.floor, (m) => m.cpuS)} (${ratio((m) => m.cpuS).toFixed(2)}x); ` +
+    `peak RSS ${spread(w.cli, (m) => m.rssMb, 1, ' MiB')}` +
+    (b ? `; with a bounded heap: ${(b.ms / 1000).toFixed(2)} s, CPU ${b.cpuS.toFixed(2)} s, peak RSS ${b.rssMb.toFixed(0)} MiB` : '')
+  )
 }

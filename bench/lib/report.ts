@@ -12,7 +12,7 @@ export interface Target {
 export interface Figure {
   id: string
   label: string
-  unit: 'ms' | 's' | 'req/s' | 'lines/s'
+  unit: 'ms' | 's' | 'req/s' | 'lines/s' | 'MiB'
   /** Which spread the table shows: p10–p90 for many samples, min–max for a few rounds. */
   spread: 'p10-p90' | 'min-max'
   value: Summary
