@@ -3,8 +3,9 @@
  * `tx list --all` from the store's floor? One SQLite file grows through two sizes; at each, the
  * unfiltered first page (embedded client, no total; and with `include_total=true`) is timed beside
  * the same page query on a prepared better-sqlite3 statement, and the CLI's `tx list --all --json`
- * and `--output csv` to /dev/null (wall time, peak RSS) beside a process that reads the same rows
- * with better-sqlite3.
+ * and `--output csv` to /dev/null beside a process that reads the same rows with better-sqlite3,
+ * alternated, several runs a size, wall and processor time (list-walk.ts); then the walks' peak RSS
+ * at the larger size beside the smaller's, also under a bounded V8 heap: memory flat as rows grow.
  */
 import Database from 'better-sqlite3'
 import { rmSync, writeFileSync } from 'node:fs'
