@@ -2,11 +2,11 @@
  * finctl benchmark harness: each figure beside a baseline measured in the same run, as a ratio,
  * with median and spread over several runs. Prints a table and writes bench/results/latest.json.
  *
- *   npm run bench                 full run (~40 minutes on 2 cores, categorize ~10 of them)
+ *   npm run bench                 full run (~90 minutes on 2 cores: pages ~45, categorize ~10)
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
  *   npm run bench -- --smoke      every section once on tiny data, for CI: it runs, no figure is worth reading
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, import, revert, reports, statements, categorize)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, pages, import, revert, reports, statements, categorize)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.cjs --version`, `keys show` and `tx list` (embedded default database, demo data)
@@ -24,7 +24,12 @@
  *      the usage reads as in 2, one process and two.
  *   4. list (bench/lib/list.ts): embedded filtered page latency on 1,000,000 transactions (100,000
  *      with --quick): first pages, page 1000 via next_cursor, unfiltered, vs the bare SQL page query,
- *      and the cost of the `total` count.
+ *      and the cost of the `total` count. 4a. list-scale (bench/lib/list-scale.ts): the first page and
+ *      `tx list --all` at 100,000 and 1,000,000 rows beside the store's floor. 4b. pages
+ *      (bench/lib/pages.ts): pages of transactions, events and the request log at 10,000, 1,000,000 and
+ *      10,000,000 rows of each (10,000 and 100,000 with --quick), SQLite and PostgreSQL, beside the
+ *      page query alone and beside the same page at the smallest size (target < 1.5x); ~45 minutes
+ *      (FINCTL_BENCH_PAGES_STORES=sqlite or postgres: one store).
  *   5. import (bench/lib/import.ts): `finctl tx import` of a generated CSV (100,000 and 1,000,000 rows;
  *      20,000 and 100,000 with --quick) in three orders (by date, newest first, shuffled), each into a
  *      fresh database, then twice more into the first one (other rows: by date, shuffled), embedded; and
@@ -43,7 +48,7 @@
  *      vs the same parse + one prepared INSERT per line into the same table (bench/statements-ceiling.ts);
  *      parse alone for context; phases and peak RSS.
  *   8. categorize (bench/lib/categorize.ts): `finctl tx import` of a generated bank CSV (generateDataset,
- *      no category; 100,000 rows x 3 A/B/C repetitions, then 1,000,000 x 1; 50,000 x 3 with --quick)
+ *      no category; 100,000 rows x 5 A/B/C repetitions, then 1,000,000 x 3; 50,000 x 3 with --quick)
  *      into B, a database with 5 rules and a model trained on 20,000 labelled rows, vs C, a database
  *      where categorization is skipped (no rules, no labels) importing the same rows WITH their
  *      categories in the file (the prediction overhead; target < 1.10x), and vs A, the same as C but
@@ -100,7 +105,7 @@ const { values: flags } = parseArgs({
 })
 if (flags.help) {
   process.stdout.write(
-    'usage: tsx bench/run.ts [--quick|--smoke] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|import|revert|reports|statements|categorize]\n' +
+    'usage: tsx bench/run.ts [--quick|--smoke] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|pages|import|revert|reports|statements|categorize]\n' +
       '  --check: exit 1 when a guarded figure (start-up) is past its target: a regression\n' +
       "  --revert-sizes 100000,1000000, --revert-rounds N: the revert section's sizes and rounds\n" +
       '  --smoke: every section once on tiny data (CI: each section must run without an error)\n' +
@@ -112,7 +117,7 @@ if (flags.help) {
   )
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list', 'list-scale', 'import', 'revert', 'reports', 'statements', 'categorize'] as const
+const SECTIONS = ['cli', 'serve', 'pg', 'list', 'list-scale', 'pages', 'import', 'revert', 'reports', 'statements', 'categorize'] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -133,6 +138,7 @@ const smokeConfig = {
   pg: { rounds: 1, durationS: 1, warmupS: 1, connections: 4, pauseMs: 100, seedRows: 2_000, batchSize: 1000, usageReadRounds: 20 },
   list: { rows: 10_000, batch: 5000, reps: 3, warmups: 1, deepPage: 100, limit: 50 },
   listScale: { sizes: [2_000, 10_000] as [number, number], reps: 3, cliRuns: [1, 1] as [number, number], boundedHeapMb: 64 },
+  pages: { sizes: [2_000, 5_000], reps: 3, stores: ['sqlite', 'postgres'] as ('sqlite' | 'postgres')[] },
   import: {
     sizes: [2_000, 10_000],
     ceilingRuns: 1,
@@ -162,6 +168,7 @@ const config = flags.smoke
         pg: { rounds: 1, durationS: 3, warmupS: 1, connections: 10, pauseMs: 300, seedRows: 20_000, batchSize: 5000, usageReadRounds: 150 },
         list: { rows: 100_000, batch: 5000, reps: 20, warmups: 3, deepPage: 1000, limit: 50 },
         listScale: { sizes: [10_000, 100_000] as [number, number], reps: 20, cliRuns: [3, 5] as [number, number], boundedHeapMb: 64 },
+        pages: { sizes: [10_000, 100_000], reps: 20, stores: ['sqlite', 'postgres'] as ('sqlite' | 'postgres')[] },
         import: {
           sizes: [20_000, 100_000],
           ceilingRuns: 2,
@@ -197,6 +204,7 @@ const config = flags.smoke
         },
         list: { rows: 1_000_000, batch: 5000, reps: 50, warmups: 5, deepPage: 1000, limit: 50 },
         listScale: { sizes: [100_000, 1_000_000] as [number, number], reps: 50, cliRuns: [5, 3] as [number, number], boundedHeapMb: 64 },
+        pages: { sizes: [10_000, 1_000_000, 10_000_000], reps: 30, stores: ['sqlite', 'postgres'] as ('sqlite' | 'postgres')[] },
         import: {
           sizes: [100_000, 1_000_000],
           ceilingRuns: 3,
@@ -561,6 +569,15 @@ async function listScaleSection(): Promise<void> {
   collect('list-scale', await runListScaleSection(root, c, log))
 }
 
+async function pagesSection(): Promise<void> {
+  // FINCTL_BENCH_PAGES_STORES=sqlite (or postgres): one store only (loading each is most of the section).
+  const only = process.env.FINCTL_BENCH_PAGES_STORES?.split(',')
+  const c = { ...config.pages, stores: config.pages.stores.filter((s) => !only || only.includes(s)) }
+  log(`\n== 4b. Pages of transactions at ${c.sizes.map((n) => n.toLocaleString('en-US')).join(', ')} rows (${c.stores.join(' and ')}) ==`)
+  const { runPagesSection } = await import('./lib/pages.js')
+  collect('pages', await runPagesSection(c, log))
+}
+
 async function importSection(): Promise<void> {
   const c = config.import
   log(
@@ -649,6 +666,7 @@ async function main(): Promise<number> {
     ['pg', pgSection],
     ['list', listSection],
     ['list-scale', listScaleSection],
+    ['pages', pagesSection],
     ['import', importSection],
     ['revert', revertSection],
     ['reports', reportsSection],

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { TX_COLUMNS } from '../../src/store/schema.js'
-import { TransactionCodec } from '../../src/store/transaction-codec.js'
+import { type NewTransactionRow, TransactionCodec } from '../../src/store/transaction-codec.js'
 import { INSERT_STORED, keysOf, storedValues } from './stored.js'
 import { generateTransactions, transactionRow } from './txdata.js'
 
@@ -82,6 +82,51 @@ export function sqliteRows(file: string): BenchRows {
   }
 }
 
+/**
+ * Rows into PostgreSQL's transactions table as the store keeps them (its indexes and triggers
+ * working as in use): INSERTs of 1,000 rows, a COMMIT every 50,000, then ANALYZE.
+ */
+export async function insertStoredPostgres(pool: pg.Pool, rows: Iterable<NewTransactionRow>, log: (s: string) => void): Promise<void> {
+  const codec = new TransactionCodec('postgres', undefined as never)
+  const PER = 1000
+  const insertOf = (n: number) =>
+    `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES ${Array.from(
+      { length: n },
+      (_, r) => `(${TX_COLUMNS.map((_c, c) => `$${r * TX_COLUMNS.length + c + 1}`).join(', ')})`,
+    ).join(', ')}`
+  const full = insertOf(PER)
+  const client = await pool.connect()
+  const t0 = performance.now()
+  try {
+    let values: unknown[] = []
+    let n = 0
+    let done = 0
+    const flush = async () => {
+      if (!n) return
+      await client.query(n === PER ? full : insertOf(n), values)
+      done += n
+      values = []
+      n = 0
+      if (done % 200_000 === 0) log(`  ${done} rows, ${((done / (performance.now() - t0)) * 1000).toFixed(0)} rows/s`)
+    }
+    await client.query('BEGIN')
+    for (const row of rows) {
+      const out: unknown[] = new Array(TX_COLUMNS.length)
+      codec.encodeValues(row, out as never)
+      values.push(...out)
+      if (++n === PER) {
+        await flush()
+        if (done % 50_000 === 0) await client.query('COMMIT; BEGIN')
+      }
+    }
+    await flush()
+    await client.query('COMMIT')
+    await client.query('ANALYZE transactions')
+  } finally {
+    client.release()
+  }
+}
+
 /** A postgres:// URL with ?schema=NAME, as finctl takes it; pg gets the schema as its search_path. */
 export function postgresRows(url: string): BenchRows {
   const u = new URL(url)
@@ -100,44 +145,7 @@ export function postgresRows(url: string): BenchRows {
         companyKey: Number(byId.get(id).companyKey),
         accountKey: Number(byId.get(id).accountKey),
       }))
-      const codec = new TransactionCodec('postgres', undefined as never)
-      const PER = 1000
-      const insertOf = (n: number) =>
-        `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES ${Array.from(
-          { length: n },
-          (_, r) => `(${TX_COLUMNS.map((_c, c) => `$${r * TX_COLUMNS.length + c + 1}`).join(', ')})`,
-        ).join(', ')}`
-      const full = insertOf(PER)
-      const client = await pool.connect()
-      const t0 = performance.now()
-      try {
-        let values: unknown[] = []
-        let n = 0
-        let done = 0
-        const flush = async () => {
-          if (!n) return
-          await client.query(n === PER ? full : insertOf(n), values)
-          done += n
-          values = []
-          n = 0
-          if (done % 200_000 === 0) log(`  ${done} rows, ${((done / (performance.now() - t0)) * 1000).toFixed(0)} rows/s`)
-        }
-        await client.query('BEGIN')
-        for (const row of generated(rows, seed, keyed)) {
-          const out: unknown[] = new Array(TX_COLUMNS.length)
-          codec.encodeValues(row, out as never)
-          values.push(...out)
-          if (++n === PER) {
-            await flush()
-            if (done % 50_000 === 0) await client.query('COMMIT; BEGIN')
-          }
-        }
-        await flush()
-        await client.query('COMMIT')
-        await client.query('ANALYZE transactions')
-      } finally {
-        client.release()
-      }
+      await insertStoredPostgres(pool, generated(rows, seed, keyed), log)
       return keyed[0].companyKey
     },
     async totals(companyKey, from, to) {
