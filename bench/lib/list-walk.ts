@@ -42,7 +42,7 @@ const FLOOR_SCRIPT =
   'for(const r of db.prepare(process.argv[2]).iterate(Number(process.argv[3]))){n+=r?1:0}process.stdout.write(String(n))'
 
 /** A child `node ARGS` after `sync`: wall time, peak RSS (MiB) and CPU, its stdout to /dev/null. */
-export function runMeasured(root: string, args: string[], env: NodeJS.ProcessEnv): Measured {
+function runMeasured(root: string, args: string[], env: NodeJS.ProcessEnv): Measured {
   const out = openSync('/dev/null', 'w')
   try {
     // Dirty pages of earlier writes (the rows just added, a walk's usage records) written back now,

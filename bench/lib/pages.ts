@@ -23,6 +23,7 @@ import { makeTempDir } from './children.js'
 import { checkPostgres, DEFAULT_PG_URL, dropSchema } from './pg.js'
 import { makeFigure, type Figure } from './report.js'
 import { insertStoredPostgres } from './reports-rows.js'
+import { summarize } from './stats.js'
 import { generateTransactions, transactionRow } from './txdata.js'
 
 export interface PagesConfig {
@@ -164,7 +165,8 @@ function postgresBare(url: string): Bare {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+// The table's median (report.ts), so that the printed lines and the figures agree.
+const median = (xs: number[]) => summarize(xs).median
 
 /** Events and request-log records numbered from..to, generated in the database in one statement each. */
 async function addRecords(core: Core, postgres: boolean, companyId: string, from: number, to: number): Promise<void> {
