@@ -15,12 +15,11 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { Client } from '../src/client/client.js'
 import { openCore } from '../src/core.js'
-import { bootstrapCompany } from '../src/domain/accounts/companies.js'
 import { convertMinor } from '../src/kernel/money.js'
 import { INSERT_STORED, keysOf, storedValues } from './lib/stored.js'
 import { DATE_FROM, generateTransactions, transactionRow } from './lib/txdata.js'
+import { embeddedCompany } from './lib/embedded-company.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -38,23 +37,11 @@ const log = (s: string) => process.stderr.write(`${s}\n`)
 
 const dir = mkdtempSync(join(tmpdir(), 'finctl-bench-export-'))
 const file = join(dir, 'finctl.db')
-const baseUrl = 'http://finctl.embedded'
 
 async function setUp(): Promise<{ key: string; accounts: string[] }> {
   const core = await openCore(file)
   try {
-    const fetch = (u: string, i: RequestInit) => Promise.resolve(core.app.fetch(new Request(u, i)))
-    const email = 'owner@export.bench'
-    const password = 'correct horse battery'
-    await bootstrapCompany(core.store, { name: 'Export Bench', baseCurrency: 'USD', email, password }, new Date())
-    const token = (await new Client({ baseUrl, fetch, maxRetries: 0 }).token(email, password)).access_token
-    const key = await new Client({ baseUrl, fetch, maxRetries: 0, token }).keys.create({
-      name: 'bench',
-      scopes: ['read', 'write', 'transactions'],
-      rate_limit_per_minute: 1_000_000,
-      rate_limit_per_day: 100_000_000,
-    })
-    const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key.key })
+    const { key, client } = await embeddedCompany(core, { name: 'Export Bench', email: 'owner@export.bench', keyName: 'bench' })
     const accounts: string[] = []
     for (const [name, type, opening] of [
       ['Operating', 'checking', '250000.00'],
@@ -62,7 +49,7 @@ async function setUp(): Promise<{ key: string; accounts: string[] }> {
       ['Card', 'credit_card', '0'],
     ] as const)
       accounts.push((await client.accounts.create({ name, account_type: type, currency_code: 'USD', opening_balance: opening })).id)
-    return { key: key.key, accounts }
+    return { key, accounts }
   } finally {
     await core.close()
   }

@@ -18,12 +18,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { Client } from '../src/client/client.js'
+import { Client, EMBEDDED_BASE_URL } from '../src/client/client.js'
 import { openCore } from '../src/core.js'
-import { bootstrapCompany } from '../src/domain/accounts/companies.js'
 import { parseAmount } from '../src/kernel/money.js'
 import { percentile } from './lib/stats.js'
 import { type BenchRows, postgresRows, sqliteRows } from './lib/reports-rows.js'
+import { embeddedCompany, embeddedFetch } from './lib/embedded-company.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -59,23 +59,11 @@ interface Saved {
   accounts: string[]
   companyKey: number
 }
-const baseUrl = 'http://finctl.embedded'
 
 async function setUp(): Promise<{ companyId: string; key: string; accounts: string[] }> {
   const core = await openCore(target)
   try {
-    const fetch = (u: string, i: RequestInit) => Promise.resolve(core.app.fetch(new Request(u, i)))
-    const email = 'owner@reports.bench'
-    const password = 'correct horse battery'
-    const { company } = await bootstrapCompany(core.store, { name: 'Reports Bench', baseCurrency: 'USD', email, password }, new Date())
-    const token = (await new Client({ baseUrl, fetch, maxRetries: 0 }).token(email, password)).access_token
-    const key = await new Client({ baseUrl, fetch, maxRetries: 0, token }).keys.create({
-      name: 'bench',
-      scopes: ['read', 'write', 'transactions'],
-      rate_limit_per_minute: 1_000_000,
-      rate_limit_per_day: 100_000_000,
-    })
-    const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key.key })
+    const { company, key, client } = await embeddedCompany(core, { name: 'Reports Bench', email: 'owner@reports.bench', keyName: 'bench' })
     const accounts: string[] = []
     for (const [name, type, opening] of [
       ['Operating', 'checking', '250000.00'],
@@ -84,7 +72,7 @@ async function setUp(): Promise<{ companyId: string; key: string; accounts: stri
     ] as const) {
       accounts.push((await client.accounts.create({ name, account_type: type, currency_code: 'USD', opening_balance: opening })).id)
     }
-    return { companyId: company.id, key: key.key, accounts }
+    return { companyId: company.id, key, accounts }
   } finally {
     await core.close()
   }
@@ -135,8 +123,7 @@ try {
   if (again) log(`measuring the ${ROWS} rows loaded before in ${file}`)
   const core = await openCore(target)
   try {
-    const fetch = (u: string, i: RequestInit) => Promise.resolve(core.app.fetch(new Request(u, i)))
-    const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key })
+    const client = new Client({ baseUrl: EMBEDDED_BASE_URL, fetch: embeddedFetch(core), maxRetries: 0, apiKey: key })
     const want = await rows.totals(companyKey, RANGE.from, RANGE.to)
     const cf = await client.reports.cashFlow({ ...RANGE, interval: 'month' })
     const sum = await client.reports.summary(RANGE)

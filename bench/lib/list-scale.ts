@@ -10,15 +10,14 @@
 import Database from 'better-sqlite3'
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Client } from '../../src/client/client.js'
 import { openCore, type Core } from '../../src/core.js'
-import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
 import { cleanEnv, makeTempDir } from './children.js'
 import { FORMATS, measureWalks, type Format, type Measured, type Walks } from './list-walk.js'
 import { makeFigure, type Figure } from './report.js'
 import { summarize } from './stats.js'
 import { generateTransactions, transactionRow } from './txdata.js'
+import { embeddedCompany } from './embedded-company.js'
 
 export interface ListScaleConfig {
   sizes: [number, number]
@@ -59,19 +58,11 @@ export async function runListScaleSection(
   try {
     core = await openCore(file)
     const c = core
-    const fetch = (u: string, i: RequestInit) => Promise.resolve(c.app.fetch(new Request(u, i)))
-    const baseUrl = 'http://finctl.embedded'
-    const email = 'bench-owner@list-scale.test'
-    const password = 'correct horse battery'
-    const { company } = await bootstrapCompany(c.store, { name: 'List Scale', baseCurrency: 'USD', email, password }, new Date())
-    const token = (await new Client({ baseUrl, fetch, maxRetries: 0 }).token(email, password)).access_token
-    const key = await new Client({ baseUrl, fetch, maxRetries: 0, token }).keys.create({
-      name: 'list-scale',
-      scopes: ['read', 'write', 'transactions'],
-      rate_limit_per_minute: 1_000_000,
-      rate_limit_per_day: 100_000_000,
+    const { company, key, client } = await embeddedCompany(c, {
+      name: 'List Scale',
+      email: 'bench-owner@list-scale.test',
+      keyName: 'list-scale',
     })
-    const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key.key })
     const keyed = []
     for (const [name, type] of [
       ['Operating', 'checking'],
@@ -85,7 +76,7 @@ export async function runListScaleSection(
     const companyKey = keyed[0].companyKey
     const cliEnv = cleanEnv({
       FINCTL_DATABASE: file,
-      FINCTL_API_KEY: key.key,
+      FINCTL_API_KEY: key,
       FINCTL_CONFIG_DIR: join(dir, 'config'),
       FINCTL_KEYRING: 'off',
     })
@@ -93,7 +84,7 @@ export async function runListScaleSection(
     if (process.env.FINCTL_BENCH_KEEP_TMP)
       writeFileSync(
         join(dir, 'env.sh'),
-        Object.entries({ FINCTL_DATABASE: file, FINCTL_API_KEY: key.key, FINCTL_CONFIG_DIR: join(dir, 'config'), FINCTL_KEYRING: 'off' })
+        Object.entries({ FINCTL_DATABASE: file, FINCTL_API_KEY: key, FINCTL_CONFIG_DIR: join(dir, 'config'), FINCTL_KEYRING: 'off' })
           .map(([k, v]) => `export ${k}='${v}'\n`)
           .join(''),
         { mode: 0o600 },

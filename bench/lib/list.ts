@@ -10,15 +10,15 @@
 import Database from 'better-sqlite3'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { Client, type TransactionQuery } from '../../src/client/client.js'
+import type { TransactionQuery } from '../../src/client/client.js'
 import { openCore, type Core } from '../../src/core.js'
-import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
 import { uuidText } from './stored.js'
 import { makeTempDir } from './children.js'
 import { makeFigure, type Figure } from './report.js'
 import { percentile, summarize } from './stats.js'
 import { CATEGORIES, generateTransactions, transactionRow } from './txdata.js'
+import { embeddedCompany } from './embedded-company.js'
 
 export interface ListConfig {
   rows: number
@@ -73,19 +73,7 @@ export async function runListSection(_root: string, cfg: ListConfig, log: (l: st
   try {
     core = await openCore(file)
     const c = core
-    const fetch = (u: string, i: RequestInit) => Promise.resolve(c.app.fetch(new Request(u, i)))
-    const baseUrl = 'http://finctl.embedded'
-    const email = 'bench-owner@list.test'
-    const password = 'correct horse battery'
-    const { company } = await bootstrapCompany(core.store, { name: 'List Bench', baseCurrency: 'USD', email, password }, new Date())
-    const token = (await new Client({ baseUrl, fetch, maxRetries: 0 }).token(email, password)).access_token
-    const key = await new Client({ baseUrl, fetch, maxRetries: 0, token }).keys.create({
-      name: 'list-bench',
-      scopes: ['read', 'write', 'transactions'],
-      rate_limit_per_minute: 1_000_000,
-      rate_limit_per_day: 100_000_000,
-    })
-    const client = new Client({ baseUrl, fetch, maxRetries: 0, apiKey: key.key })
+    const { company, client } = await embeddedCompany(core, { name: 'List Bench', email: 'bench-owner@list.test', keyName: 'list-bench' })
     const accounts: string[] = []
     for (const [name, type] of [
       ['Operating', 'checking'],

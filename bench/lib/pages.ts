@@ -13,10 +13,9 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { sql } from 'kysely'
-import { Client } from '../../src/client/client.js'
+import type { Client } from '../../src/client/client.js'
 import { readRequestLog } from '../../src/client/request-log.js'
 import { openCore, type Core } from '../../src/core.js'
-import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
 import { LOG_PATH } from '../../src/domain/api-keys/request-log.js'
 import type { NewTransactionRow } from '../../src/store/transaction-codec.js'
 import { makeTempDir } from './children.js'
@@ -25,6 +24,7 @@ import { makeFigure, type Figure } from './report.js'
 import { insertStoredPostgres } from './reports-rows.js'
 import { summarize } from './stats.js'
 import { generateTransactions, transactionRow } from './txdata.js'
+import { embeddedCompany } from './embedded-company.js'
 
 export interface PagesConfig {
   /** Table sizes, smallest first: the database grows through them. */
@@ -33,7 +33,6 @@ export interface PagesConfig {
   stores: ('sqlite' | 'postgres')[]
 }
 
-const BASE_URL = 'http://finctl.embedded'
 const DEEP = 21
 const ORDER = 'ORDER BY "transaction_date" DESC, "seq" DESC LIMIT 51'
 /** A key of the company's that made the generated request-log records (not the bench's own key). */
@@ -211,18 +210,7 @@ async function runStore(
     // The company, its key and accounts, made through the app as a user would.
     core = await openCore(target)
     const c = core
-    const fetch = (u: string, i: RequestInit) => Promise.resolve(c.app.fetch(new Request(u, i)))
-    const email = 'owner@pages.bench'
-    const password = 'correct horse battery'
-    const { company } = await bootstrapCompany(c.store, { name: 'Pages Bench', baseCurrency: 'USD', email, password }, new Date())
-    const token = (await new Client({ baseUrl: BASE_URL, fetch, maxRetries: 0 }).token(email, password)).access_token
-    const key = await new Client({ baseUrl: BASE_URL, fetch, maxRetries: 0, token }).keys.create({
-      name: 'pages',
-      scopes: ['read', 'write', 'transactions'],
-      rate_limit_per_minute: 1_000_000,
-      rate_limit_per_day: 100_000_000,
-    })
-    const client = new Client({ baseUrl: BASE_URL, fetch, maxRetries: 0, apiKey: key.key })
+    const { company, client } = await embeddedCompany(c, { name: 'Pages Bench', email: 'owner@pages.bench', keyName: 'pages' })
     const companyKey = await c.store.tx.companyKey(company.id)
     const keyed: { companyKey: number; accountKey: number; accountId: string }[] = []
     for (const [name, type] of [
