@@ -141,7 +141,7 @@ export async function verifyPack(path: string, keys: PackKeys = {}): Promise<Pac
     files = await readPackZip(path)
   } catch (e) {
     if (e instanceof PackRefused) {
-      p.push(`the pack is refused: ${e.message}`)
+      for (const problem of e.problems) p.push(`the pack is refused: ${problem}`)
       return out
     }
     throw e
