@@ -191,15 +191,19 @@ async function verifyPack(ctx: VerbHost, file: string, publicKey: string | undef
   const r = await check(file, { given, known: known.store ? known.lookup : undefined })
   if (known.note) r.notes.push(known.note)
   pinPackKey(known, r, ctx.io.now())
+  // Everything below quotes the pack, a file from anyone: each line printed as one line, its controls escaped.
+  const line = (out: NodeJS.WritableStream, text: string) => out.write(`${printableLine(text)}\n`)
+  const shown = (v: unknown) => (v === null || v === undefined ? '?' : String(v))
   if (ctx.printer.format !== 'table') await printRecord(ctx.io, ctx.printer, r)
   else if (r.month)
-    ctx.io.stdout.write(
-      `pack of ${r.month} (${printableLine(r.company ?? '')}), close #${r.close?.id ?? '?'} of ${r.close?.created_at ?? '?'}${
-        (r.close?.sequence ?? 1) > 1 ? `: close ${r.close?.sequence} of the month, after a reopen` : ''
-      }; ${count(r.files, 'file')}\n`,
+    line(
+      ctx.io.stdout,
+      `pack of ${shown(r.month)} (${shown(r.company)}), close #${shown(r.close?.id)} of ${shown(r.close?.created_at)}${
+        Number(r.close?.sequence ?? 1) > 1 ? `: close ${shown(r.close?.sequence)} of the month, after a reopen` : ''
+      }; ${count(r.files, 'file')}`,
     )
-  for (const n of r.notes) say(ctx.io, `note: ${n}`)
-  for (const p of r.problems) say(ctx.io, `pack: ${p}`)
-  say(ctx.io, r.intact ? `${file} is intact` : `${file} does not hold: ${count(r.problems.length, 'problem')}`)
+  for (const n of r.notes) line(ctx.io.stderr, `note: ${n}`)
+  for (const p of r.problems) line(ctx.io.stderr, `pack: ${p}`)
+  line(ctx.io.stderr, r.intact ? `${file} is intact` : `${file} does not hold: ${count(r.problems.length, 'problem')}`)
   return r.intact ? EXIT.ok : EXIT.auditBroken
 }

@@ -389,9 +389,14 @@ function checkAudit(files: Map<string, Buffer>, m: Manifest, p: string[]): void 
     prev_hash: string | null
     hash: string | null
   }
-  for (const e of readJson<Entry[]>(files, AUDIT_FILE, p) ?? []) {
-    if (e.prev_hash === null || e.hash === null) continue
-    if (entryHash(e.prev_hash, { ...e, company_id: m.company_id }) !== e.hash)
-      p.push(`${AUDIT_FILE}: entry #${e.id} (${e.action} of ${e.transaction_id}) does not hash to its recorded hash`)
+  const entries = readJson<Entry[]>(files, AUDIT_FILE, p)
+  if (entries !== null && !Array.isArray(entries)) p.push(`${AUDIT_FILE} is not a list of audit entries`)
+  // Every entry of the chain has its hashes: one without is not skipped, it is named.
+  for (const e of Array.isArray(entries) ? entries : []) {
+    const what = `entry #${String(e?.id)} (${String(e?.action)} of ${String(e?.transaction_id)})`
+    if (typeof e?.prev_hash !== 'string' || typeof e.hash !== 'string')
+      p.push(`${AUDIT_FILE}: ${what} has no hash: every entry of the audit chain has one, so it was not written by finctl`)
+    else if (entryHash(e.prev_hash, { ...e, company_id: m.company_id }) !== e.hash)
+      p.push(`${AUDIT_FILE}: ${what} does not hash to its recorded hash`)
   }
 }

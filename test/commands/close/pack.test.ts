@@ -44,6 +44,24 @@ describe('close pack and verify --pack, in process', () => {
     writeFileSync(path, rawZip([...copy].map(([name, data]) => ({ name, data, deflate: true }))))
     return path
   }
+  /** The pack with its files and manifest changed, the manifest re-signed with a key of the forger's (given back). */
+  const forged = (edit: (f: Map<string, Buffer>) => void, manifest: (m: Record<string, unknown>) => void = () => {}) => {
+    const forger = generateKeyPairSync('ed25519')
+    const key = forger.publicKey.export({ format: 'jwk' }).x as string
+    const path = tampered((f) => {
+      edit(f)
+      const m = JSON.parse(f.get('manifest.json')!.toString())
+      m.files = m.files.map((e: { path: string }) =>
+        f.has(e.path) ? { ...e, sha256: createHash('sha256').update(f.get(e.path)!).digest('hex'), bytes: f.get(e.path)!.length } : e,
+      )
+      manifest(m)
+      const bytes = Buffer.from(JSON.stringify(m, null, 2))
+      f.set('manifest.json', bytes)
+      const signature = sign(null, bytes, forger.privateKey).toString('base64')
+      f.set('signature.json', Buffer.from(JSON.stringify({ algorithm: 'ed25519', public_key: key, signature })))
+    })
+    return { path, key }
+  }
   const refused = async (path: string, ...more: string[]) => {
     const r = await sb.run(['verify', '--pack', path, ...more])
     expect(r.code, r.stderr).toBe(13)
@@ -210,6 +228,36 @@ describe('close pack and verify --pack, in process', () => {
     expect(err).toContain("the journal's total of account")
     expect(err).toContain('the close recorded 1157.50 USD in 2')
     expect(err).toMatch(/statement .*: opening balance|statement .*: the book's balance/)
+  })
+
+  it('audit entries replaced by one without hashes: named, never skipped', async () => {
+    const { path, key } = forged((f) => {
+      const [first] = JSON.parse(f.get('audit/audit-entries.json')!.toString())
+      f.set('audit/audit-entries.json', Buffer.from(JSON.stringify([{ ...first, changes: '{}', prev_hash: null, hash: null }])))
+    })
+    const err = await refused(path, '--public-key', key)
+    expect(err).toMatch(/pack: audit\/audit-entries.json: entry #\d+ \(\w+ of [\w-]+\) has no hash: every entry of the audit chain has one/)
+  })
+
+  it("text of the pack is printed escaped: a manifest's month, close id and time cannot write to the terminal", async () => {
+    const { path, key } = forged(
+      () => {},
+      (m) => {
+        m.month = `${M}\r\x1b[2K${pack} is intact\n\x1b]0;owned\x07`
+        m.close = { ...(m.close as object), id: '1\x1b[31m', created_at: '\x1b[2J\u202e', sequence: '2\n' }
+      },
+    )
+    const r = await sb.run(['verify', '--pack', path, '--public-key', key], { env: { FINCTL_CONFIG_DIR: sb.path('escaped-config') } })
+    expect(r.code).toBe(13)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what must not be printed
+    const controls = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/
+    expect(r.stdout).not.toMatch(controls)
+    expect(r.stderr).not.toMatch(controls)
+    // One line of the pack's own words, then notes and problems, each a line of its own: no line made up by the pack.
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^pack of .*\\x1b\[2K.* is intact .*\\x07 \(Pack Co\), close #1\\x1b\[31m of \\x1b\[2JU\+202E/),
+    ])
+    for (const l of r.stderr.trimEnd().split('\n')) expect(l).toMatch(/^(note|pack): |does not hold: \d+ problems?$/)
   })
 
   it('a file removed', async () => {
