@@ -67,6 +67,7 @@ const MIGRATION_NAMES = [
   '0044_statement_files',
   '0045_review_checked',
   '0046_pending_rows_keyed',
+  '0048_close_names',
 ]
 
 const TABLES = [

@@ -87,6 +87,30 @@ export const ReopenRequest = z
   .strict()
 export type ReopenRequest = z.infer<typeof ReopenRequest>
 
+export const ForcedOver = z
+  .object({
+    statements: z
+      .array(
+        z.object({
+          statement_id: z.string(),
+          bank_account_id: z.string(),
+          bank_account: z.string(),
+          period_end: z.string(),
+          currency_code: z.string(),
+          closing_balance: z.string().openapi({ description: "the statement's closing balance, a decimal" }),
+          book_balance: z.string().openapi({ description: "the account's balance in finctl on period_end, a decimal" }),
+          difference: z.string().openapi({ description: 'closing_balance - book_balance, a decimal' }),
+        }),
+      )
+      .openapi({ description: 'each statement whose closing balance differed from the books' }),
+    accounts: z
+      .array(z.object({ bank_account_id: z.string(), bank_account: z.string(), blockers: z.array(z.string()) }))
+      .openapi({ description: "each account that was not ready, and what kept it (close status's blockers, in words)" }),
+    documents_missing: z.number().int().openapi({ description: 'transactions without a document that kept the month from being ready' }),
+  })
+  .openapi('ForcedOver')
+export type ForcedOver = z.infer<typeof ForcedOver>
+
 export const CloseRecord = z
   .object({
     id: z.number().int(),
@@ -95,8 +119,12 @@ export const CloseRecord = z
     lock_date: z.string().nullable().openapi({ description: 'the lock date once done' }),
     previous_lock_date: z.string().nullable(),
     actor: z.string(),
+    actor_name: z.string().nullable().openapi({ description: "who by name: the user's email or the key's name (null: not known)" }),
     reason: z.string().nullable(),
     forced: z.boolean(),
+    forced_over: ForcedOver.nullable().openapi({
+      description: 'a forced close: what it was forced over (statements that differed, accounts not ready); null otherwise',
+    }),
     created_at: Timestamp,
     chain_head: z
       .object({

@@ -10,21 +10,13 @@ import { monthEnd } from '../../domain/accounts/period-lock.js'
 import type { CloseExport, CloseVerification } from '../../domain/closing/schemas.js'
 import { AppError } from '../../kernel/errors.js'
 import { checkOutputFile, type OutputOptions } from '../output-file.js'
-import type { AccountsMapFile } from './accounts-map.js'
+import type { AccountsMapFile } from '../../domain/exports/formats/accounts-map.js'
 import { exportDigest, fileDigest, reproducible, textDigest } from './digest.js'
-import { type ExportFormat, isJournal } from './format.js'
+import { type ExportFormat, exportFileName, isJournal } from '../../domain/exports/formats/format.js'
 import { openOutputFile } from './output-file.js'
 import { runExport } from './run.js'
 
-const EXTENSION: Record<ExportFormat, string> = {
-  ledger: 'ledger',
-  hledger: 'journal',
-  beancount: 'beancount',
-  xlsx: 'xlsx',
-  csv: 'csv',
-}
-
-export const closeExportName = (month: string, format: ExportFormat) => `books-${month}.${EXTENSION[format]}`
+export const closeExportName = exportFileName
 
 export const monthPeriod = (month: string) => ({ from: `${month}-01`, to: monthEnd(month) })
 
@@ -36,7 +28,7 @@ export interface AccountsMapInput {
 }
 
 export async function readAccountsMap(path: string): Promise<AccountsMapInput> {
-  const { parseAccountsMap } = await import('./accounts-map.js')
+  const { parseAccountsMap } = await import('../../domain/exports/formats/accounts-map.js')
   const text = await readFile(path, 'utf8')
   return { map: await parseAccountsMap(text, path), sha256: textDigest(text), path }
 }

@@ -23,7 +23,7 @@ import {
   SIGNATURE,
   type SignatureFile,
   STATEMENTS_FILE,
-} from './layout.js'
+} from '../../domain/closing/pack-layout.js'
 import { PackRefused, readPackZip } from './zip-read.js'
 
 export interface PackVerification {
