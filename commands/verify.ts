@@ -6,6 +6,7 @@ import { requireInputFile } from '../src/cli/files.js'
 import { printList, printRecord, say, type Column } from '../src/cli/output.js'
 import { printableLine } from '../src/cli/terminal-text.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
+import type { CloseRecord } from '../src/domain/closing/schemas.js'
 import type { ExportCheck } from '../src/jobs/export/close-exports.js'
 import { AppError } from '../src/kernel/errors.js'
 
@@ -149,6 +150,8 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   if (v.reopened) say(ctx.io, `note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}`)
   else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)
   for (const f of folder.unchecked) say(ctx.io, `note: ${f} was not checked: no close of ${m} recorded a file of these bytes`)
+  // A forced close is not a change: what it was forced over is in its record, said as such (the reason is a person's words: one line).
+  for (const line of forcedLines(v.record)) err.write(`${printableLine(line)}\n`)
   for (const p of problems) say(ctx.io, `changed since the close: ${p}`)
   for (const line of stale) say(ctx.io, line)
   if (intact)
@@ -156,6 +159,21 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
       `${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}${unchecked ? ': its rows and the audit trail; no file was checked' : ''}\n`,
     )
   return intact ? EXIT.ok : EXIT.auditBroken
+}
+
+/** What a forced close was forced over, a line each: the statements that differed from the books, the accounts not ready. */
+function forcedLines(r: CloseRecord): string[] {
+  const over = r.forced_over
+  if (!r.forced || !over) return []
+  const by = `closed by ${r.actor_name ?? r.actor} at ${r.created_at}, reason: ${JSON.stringify(r.reason ?? '')}`
+  return [
+    ...over.statements.map(
+      (st) =>
+        `forced over: statement ${st.statement_id} of ${st.bank_account} differs from the books by ${st.difference} ${st.currency_code} (closing balance ${st.closing_balance}, books ${st.book_balance} on ${st.period_end}); ${by}`,
+    ),
+    ...over.accounts.map((a) => `forced over: ${a.bank_account} (${a.bank_account_id}): ${a.blockers.join(', ')}`),
+    ...(over.documents_missing ? [`forced over: ${count(over.documents_missing, 'transaction')} without a document`] : []),
+  ]
 }
 
 /** The key given to --public-key: the key itself (base64url, as finctl company prints it), or a file holding it or its PEM. */

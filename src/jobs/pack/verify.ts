@@ -180,6 +180,12 @@ export async function verifyPack(path: string, keys: PackKeys = {}): Promise<Pac
     if (b && (sha256(b) !== f.sha256 || b.length !== f.bytes)) p.push(`${name} was changed: its SHA-256 differs from the manifest's`)
   }
 
+  const over = manifest.close?.forced_over
+  if (manifest.close?.forced && over)
+    for (const a of over.accounts ?? [])
+      out.notes.push(
+        `forced over: ${a.bank_account} (${a.bank_account_id}): ${(a.blockers ?? []).join(', ')}; closed by ${manifest.close.actor_name ?? manifest.close.actor}, reason: ${JSON.stringify(manifest.close.reason ?? '')}`,
+      )
   checkOriginals(files, manifest, out)
   checkFigures(files, manifest, out)
   return { ...out, intact: p.length === 0 }
@@ -348,11 +354,23 @@ function checkStatements(files: Map<string, Buffer>, m: Manifest, journal: Row[]
     const open = minor(opening, s.currency_code)
     const close = minor(s.closing_balance, s.currency_code)
     const moved = rows.reduce((t, r) => t + (minor(r.amount, r.currency) ?? 0n), 0n)
-    if (open === null || close === null || open + moved !== close)
+    // A difference the close was forced over, recorded in its signed record, is that, not a problem; any other is.
+    const forced = open !== null && close !== null ? forcedOver(m, s, close - (open + moved)) : null
+    if (forced) out.notes.push(forced)
+    else if (open === null || close === null || open + moved !== close)
       out.problems.push(
         `${what}: ${from} ${opening} plus the journal's ${rows.length} transactions of ${s.period_start}..${s.period_end} (${show(moved, s.currency_code)}) is not its closing balance ${s.closing_balance} ${s.currency_code}`,
       )
   }
+}
+
+/** The words for a statement's `difference` when the close recorded that it was forced over it, else null. */
+function forcedOver(m: Manifest, s: StatementLike, difference: bigint): string | null {
+  if (difference === 0n) return null
+  const recorded = (m.close?.forced_over?.statements ?? []).find((f) => f?.statement_id === s.id)
+  if (!recorded || minor(String(recorded.difference), s.currency_code) !== difference) return null
+  const who = m.close.actor_name ?? m.close.actor
+  return `forced over: statement ${s.id} (${JSON.stringify(s.file_name)}) of ${recorded.bank_account} differs from the books by ${show(difference, s.currency_code)} (closing balance ${recorded.closing_balance}, books ${recorded.book_balance} on ${recorded.period_end}), as the close recorded; closed by ${who}, reason: ${JSON.stringify(m.close.reason ?? '')}`
 }
 
 /** Each statement line's transaction is in the journal, with its date and amount. */
