@@ -107,6 +107,7 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   })
   const problems: string[] = []
   if (!v.chain.intact || !v.chain.head_found) problems.push(`audit trail: ${v.chain.message}`)
+  if (!v.lock.intact) problems.push(`lock date: ${v.lock.message}`)
   for (const e of exports.filter((x) => x.result === 'differs' && !(x.earlier && x.produced?.same !== false)))
     problems.push(`${e.format} export ${e.file_name}: ${e.why}`)
   if (v.contents.message) problems.push(v.contents.message)
@@ -148,8 +149,19 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   else if (!exports.length) err.write(`note: no export was recorded on this close (finctl close ${m} --export FORMATS records them)\n`)
   // The reason and the actor are what people typed: escaped (say).
   if (v.reopened) say(ctx.io, `note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}`)
-  else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)
+  else if (!v.still_closed && v.lock.intact) err.write(`note: ${m} is not closed now\n`)
   for (const f of folder.unchecked) say(ctx.io, `note: ${f} was not checked: no close of ${m} recorded a file of these bytes`)
+  // A rename is named as one: a name, not the period's figures (its exports were produced again with the names of the close).
+  if (v.renamed.company)
+    say(
+      ctx.io,
+      `note: the company was renamed from ${JSON.stringify(v.renamed.company.at_close)} to ${JSON.stringify(v.renamed.company.now)} since the close: a rename, not a change of ${m}`,
+    )
+  for (const a of v.renamed.accounts)
+    say(
+      ctx.io,
+      `note: account ${a.bank_account_id} was renamed from ${JSON.stringify(a.at_close)} to ${JSON.stringify(a.now)} since the close: a rename, not a change of ${m}'s figures`,
+    )
   // A forced close is not a change: what it was forced over is in its record, said as such (the reason is a person's words: one line).
   for (const line of forcedLines(v.record)) err.write(`${printableLine(line)}\n`)
   for (const p of problems) say(ctx.io, `changed since the close: ${p}`)

@@ -216,6 +216,26 @@ export const CloseVerification = z
       message: z.string().nullable().openapi({ description: 'what is wrong, in words (null: nothing)' }),
     }),
     still_closed: z.boolean().openapi({ description: "the company's lock date still covers the month" }),
+    renamed: z
+      .object({
+        company: z
+          .object({ at_close: z.string(), now: z.string() })
+          .nullable()
+          .openapi({ description: "the company's name at the close and now, when it changed" }),
+        accounts: z
+          .array(z.object({ bank_account_id: z.string(), at_close: z.string(), now: z.string() }))
+          .openapi({ description: 'each account renamed since the close: its name then and now' }),
+      })
+      .openapi({
+        description:
+          'names changed since the close (closes before migration 0048 kept none): a rename, not a change of the period; its exports are produced again with the names of the close',
+      }),
+    lock: z
+      .object({
+        intact: z.boolean().openapi({ description: "the company's lock date is the one the audit chain's last close or reopen set" }),
+        message: z.string().nullable().openapi({ description: 'what is wrong, in words (null: nothing)' }),
+      })
+      .openapi({ description: 'the lock date against the audit chain: one set or cleared outside finctl is named' }),
     reopened: CloseRecord.nullable().openapi({ description: 'the reopen after the close, if any' }),
     exports: z.array(CloseExport).openapi({ description: 'the exports recorded for this close, to check again' }),
     earlier_exports: z

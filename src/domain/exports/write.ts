@@ -39,6 +39,8 @@ export interface ExportSpec {
   onProgress?: (done: number, total: number) => void
   /** Called after each page is written, before the next is read. */
   afterPage?: () => Promise<void>
+  /** Names to write instead of today's (the company's, accounts' by id): an export produced again as a close wrote it, before a rename. */
+  names?: { company?: string; accounts?: Record<string, string> }
   /** A workbook's time of writing (its properties and its zip's entries): a fixed one makes its bytes the same each time. */
   writtenAt?: Date
 }
@@ -62,7 +64,9 @@ export async function writeExport(
   sink: () => import('node:stream').Writable,
 ): Promise<ExportResult> {
   const scope = { from: r.from, to: r.to, bank_account_id: r.bankAccountId }
-  const [company, accountList] = await Promise.all([source.company(), source.accounts()])
+  const [read, accountsRead] = await Promise.all([source.company(), source.accounts()])
+  const company = { ...read, name: r.names?.company ?? read.name }
+  const accountList = accountsRead.map((a) => ({ ...a, name: r.names?.accounts?.[a.id] ?? a.name }))
   const accounts = new Map<string, BankAccountInfo>(accountList.map((a) => [a.id, a]))
   const base = company.base_currency
   const ctx = { base, accountName: (id: string) => accounts.get(id)?.name ?? '' }
@@ -82,7 +86,8 @@ export async function writeExport(
 
   if (isJournal(r.format)) {
     const map = new AccountsMap(r.format, r.accountsMap, accountList)
-    const opening = await source.openingBalances({ from: r.from, bank_account_id: r.bankAccountId })
+    const read = await source.openingBalances({ from: r.from, bank_account_id: r.bankAccountId })
+    const opening = { ...read, accounts: read.accounts.map((a) => ({ ...a, name: r.names?.accounts?.[a.id] ?? a.name })) }
     const journal = new JournalWriter(r.format, map, accounts, base, r.from)
     const only = r.bankAccountId ? accounts.get(r.bankAccountId)?.name : undefined
     await write(journal.header({ company: company.name, base, from: r.from, to: r.to, bankAccount: only }) + journal.opening(opening))
