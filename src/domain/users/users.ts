@@ -131,6 +131,7 @@ export async function acceptInvitation(store: Store, token: string, password: st
     disabled_at: null,
   }
   await store.writeTransaction(async (trx) => {
+    await requireInviterNow(trx, inv)
     const taken = await trx.selectFrom('users').select('id').where('email', '=', inv.email).executeTakeFirst()
     if (taken) throw new AppError('conflict', `a user with the email ${inv.email} already exists: log in with it`)
     // Accepted once, even if two accept (or one accepts and an owner revokes) at the same moment.
@@ -146,6 +147,28 @@ export async function acceptInvitation(store: Store, token: string, password: st
     await recordEvents(store, trx, [eventRow(`user:${user.id}`, 'user.joined', user.id, toUser(user), now, inv.company_id)])
   })
   return { ...(await signSession(store, user, now)), user: toUser(user) }
+}
+
+/**
+ * An invitation stands on its inviter's right as it is when accepted: the inviter disabled, or their
+ * role no longer holding `users` and the invited role's scopes, and it is void (docs/people.md).
+ */
+async function requireInviterNow(trx: Kysely<Db>, inv: UserInvitationRow): Promise<void> {
+  const inviter = await trx
+    .selectFrom('users')
+    .select(['role', 'disabled_at'])
+    .where('id', '=', inv.invited_by)
+    .where('company_id', '=', inv.company_id)
+    .executeTakeFirst()
+  const held = scopesOfRole(inviter?.role ?? '')
+  const why = !inviter
+    ? 'the person who made it is no longer in the company'
+    : inviter.disabled_at
+      ? 'the person who made it was disabled'
+      : !held.includes('users') || scopesBeyond(scopesOfRole(inv.role), held).length > 0
+        ? `the person who made it may no longer invite to the ${inv.role} role`
+        : null
+  if (why) throw new AppError('unauthorized', `this invitation is void: ${why}. Ask for a new one`)
 }
 
 /**
