@@ -11,7 +11,7 @@ import type { Db, UserInvitationRow, UserRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { signSession } from '../api-keys/auth.js'
-import { generateApiKey, hashApiKey, hashPassword } from '../api-keys/secrets.js'
+import { generateApiKey, hashApiKey, hashPassword, verifyPassword } from '../api-keys/secrets.js'
 import { eventRow, recordEvents } from '../events.js'
 import type { CreatedInvitation, Invitation, InviteRequest, User, Whoami } from './schemas.js'
 
@@ -84,7 +84,13 @@ export async function findUser(store: Store, companyId: string, ref: string): Pr
 export async function inviteUser(store: Store, actor: Actor, input: InviteRequest, now: Date): Promise<CreatedInvitation> {
   requireManager(actor)
   requireNoWider(actor, input.role, 'you cannot invite someone to a role wider than your own')
-  const taken = await store.db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()
+  // Another company's user is answered as an unknown email: a company never learns who uses the service.
+  const taken = await store.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', input.email)
+    .where('company_id', '=', actor.companyId)
+    .executeTakeFirst()
   if (taken) throw new AppError('conflict', `a user with the email ${input.email} already exists`)
   const token = `fdi_${generateApiKey().slice(4)}`
   const row: UserInvitationRow = {
@@ -121,6 +127,16 @@ export async function acceptInvitation(store: Store, token: string, password: st
   if (inv.revoked_at) throw new AppError('unauthorized', `this invitation was revoked at ${inv.revoked_at}: ask for a new one`)
   if (inv.expires_at <= now.toISOString())
     throw new AppError('unauthorized', `this invitation expired at ${inv.expires_at}: ask for a new one`)
+  // Another company's user: said only to whoever knows that user's password; the token's holder learns nothing.
+  const other = await store.db
+    .selectFrom('users')
+    .select(['company_id', 'password_hash'])
+    .where('email', '=', inv.email)
+    .where('company_id', '!=', inv.company_id)
+    .executeTakeFirst()
+  if (other && (await verifyPassword(password, other.password_hash)))
+    throw new AppError('conflict', `${inv.email} is a user of another company already: one email is one user of one company`)
+  if (other) throw spent()
   const user: UserRow = {
     id: randomUUID(),
     company_id: inv.company_id,
@@ -132,8 +148,10 @@ export async function acceptInvitation(store: Store, token: string, password: st
   }
   await store.writeTransaction(async (trx) => {
     await requireInviterNow(trx, inv)
-    const taken = await trx.selectFrom('users').select('id').where('email', '=', inv.email).executeTakeFirst()
-    if (taken) throw new AppError('conflict', `a user with the email ${inv.email} already exists: log in with it`)
+    const taken = await trx.selectFrom('users').select('company_id').where('email', '=', inv.email).executeTakeFirst()
+    if (taken?.company_id === inv.company_id)
+      throw new AppError('conflict', `a user with the email ${inv.email} already exists: log in with it`)
+    if (taken) throw spent()
     // Accepted once, even if two accept (or one accepts and an owner revokes) at the same moment.
     const marked = await trx
       .updateTable('user_invitations')
