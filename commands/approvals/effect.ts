@@ -31,7 +31,9 @@ const txLine = (t: Json) =>
 
 function reopen(e: Json, name: ActorName): string[] {
   const close = obj(e.close)
-  const out = [`lock date ${str(e.lock_date)} → ${str(e.lock_date_after)}: ${str(e.month)} opens for changes again`]
+  const opens = Array.isArray(e.opens) && e.opens.length ? e.opens.map(str) : [str(e.month)]
+  const what = opens.length > 1 ? `${opens.slice(0, -1).join(', ')} and ${opens.at(-1)} open` : `${opens[0]} opens`
+  const out = [`lock date ${str(e.lock_date)} → ${str(e.lock_date_after)}: ${what} for changes again`]
   if (e.close)
     out.push(
       `the close it undoes: ${str(close.period)} by ${name(str(close.actor))} at ${str(close.created_at)}${close.forced ? `, forced (${str(close.reason)})` : ''}`,

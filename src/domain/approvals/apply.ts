@@ -13,9 +13,11 @@ import { actorId, type Actor } from '../actor.js'
 import { insertApiKey } from '../api-keys/keys.js'
 import { reopenIn } from '../closing/close.js'
 import { revertIn } from '../imports/revert.js'
+import type { RevertVersions } from '../imports/revert-rows.js'
 import type { BulkDeleteRequest, BulkUpdateRequest } from '../schemas.js'
 import { bulkDeleteIn } from '../transactions/bulk-delete.js'
 import { type BulkChange, bulkUpdateIn } from '../transactions/updates.js'
+import { requireReopenUnmoved } from './bindings.js'
 import { policyKey, policyOf, writePolicy } from './policy.js'
 import type { Proposal } from './schemas.js'
 
@@ -25,9 +27,15 @@ export async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: 
   const req = p.request as { reason?: string; include_edited?: boolean; require_approval?: ApprovalStep[]; bulk_threshold?: number | null }
   // The step's event names the proposal and who proposed it; its actor is the approver.
   const approval = { proposal_id: p.id, proposed_by: p.proposed_by, approved_by: actorId(actor) }
-  if (p.kind === 'reopen')
+  if (p.kind === 'reopen') {
+    await requireReopenUnmoved(store, trx, actor.companyId, p.effect as { month: string })
     return { result: await reopenIn(store, trx, actor, p.target, String(req.reason), now, approval), learn: () => {} }
-  if (p.kind === 'revert') return revertIn(store, trx, actor, p.target, req.include_edited === true, now, approval)
+  }
+  if (p.kind === 'revert') {
+    // Bound to the batch's rows as they were shown (their versions); a proposal made before that binding has none.
+    const expected = (p.effect as { versions?: RevertVersions }).versions
+    return revertIn(store, trx, actor, p.target, req.include_edited === true, now, { ...approval, expected })
+  }
   if (p.kind === 'bulk') {
     const rows = (p.effect as { transactions?: BulkChange[] }).transactions ?? []
     const expected = new Map(rows.map((r) => [r.id, r.updated_at]))

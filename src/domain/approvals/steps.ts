@@ -9,8 +9,10 @@ import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { reopenMonth, toRecord } from '../closing/close.js'
 import type { CloseRecord } from '../closing/schemas.js'
 import { revertImportBatch } from '../imports/revert.js'
+import { RowVersions } from '../imports/revert-rows.js'
 import type { RevertImportRequest, RevertResult } from '../imports/revert-schemas.js'
 import { bulkNeedsApproval, needsApproval, normalized, policyOf, requirePolicySetter, writePolicy } from './policy.js'
+import { latestClose, monthsOpened } from './bindings.js'
 import { propose } from './proposals.js'
 import type { Policy, PolicyRequest, Proposal, ProposedKey } from './schemas.js'
 import type { BulkDeleteRequest, BulkUpdateRequest } from '../schemas.js'
@@ -32,19 +34,13 @@ export async function requestReopen(store: Store, actor: Actor, month: string, r
       'conflict',
       `${month} is not closed (${lock ? `the lock date is ${lock}` : 'no month is closed'}): nothing to reopen`,
     )
-  const close = await store.db
-    .selectFrom('period_closes')
-    .selectAll()
-    .where('company_id', '=', actor.companyId)
-    .where('period', '=', month)
-    .where('action', '=', 'close')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const close = await latestClose(store.db, actor.companyId, month)
   const effect = {
     month,
     lock_date: lock,
     lock_date_after: monthEnd(previousMonth(month)),
+    // A reopen moves the lock date back before the month: every later month closed opens with it.
+    opens: monthsOpened(month, lock),
     close: close ? toRecord(close) : null,
     figures: close?.figures ? (JSON.parse(close.figures) as unknown) : null,
     rows: close?.rows_count == null ? null : Number(close.rows_count),
@@ -61,14 +57,15 @@ export async function requestRevert(
 ): Promise<Outcome<RevertResult>> {
   if (req.dry_run || !needsApproval(await policyOf(store.db, actor.companyId), 'revert'))
     return { done: await revertImportBatch(store, actor, id, req, now) }
-  const dry = await revertImportBatch(store, actor, id, { ...req, dry_run: true }, now)
+  const versions = new RowVersions()
+  const dry = await revertImportBatch(store, actor, id, { ...req, dry_run: true }, now, versions)
   if (dry.refused.length)
     throw new AppError(
       'conflict',
       `import batch ${dry.batch.id} cannot be reverted as asked: ${dry.refused.length} rows refused (finctl imports revert ${dry.batch.id} --dry-run names them); nothing was proposed`,
     )
   const request = { batch_id: dry.batch.id, include_edited: req.include_edited === true }
-  return { proposal: await propose(store, actor, 'revert', dry.batch.id, request, dry, now) }
+  return { proposal: await propose(store, actor, 'revert', dry.batch.id, request, { ...dry, versions: versions.done() }, now) }
 }
 
 export async function setPolicy(store: Store, actor: Actor, req: PolicyRequest, now: Date): Promise<Outcome<Policy>> {

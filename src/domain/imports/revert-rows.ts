@@ -3,12 +3,14 @@
  * time (docs/importing-csv.md, "Revert a batch"): first their few columns that decide refusals,
  * then, for the writes, whole rows by runs of seqs.
  */
+import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
-import type { Db } from '../../store/schema.js'
+import type { Db, ImportBatchRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { CREATED_VIA, type TransactionRow } from '../../store/transaction-codec.js'
 import { companyKey } from '../transaction-rows.js'
+import { MAX_LISTED_ROWS } from './revert-schemas.js'
 
 /**
  * Rows a part holds at most: each pass reads, checks and writes this many before the next. From
@@ -33,6 +35,8 @@ export interface LightRow {
   transaction_date: string
   bank_statement_id: string | null
   import_ref: string | null
+  /** Its `updated_at` (its creation's time while never changed): what a proposal of the revert is bound to. */
+  version: string
 }
 
 /** The rows a batch's revert deletes (by parts), the rows it gives back, and the statement it deletes. */
@@ -42,7 +46,7 @@ export interface RowSource {
   statement: { id: string; file_name: string } | null
 }
 
-const LIGHT = ['seq', 'id', 'transaction_date', 'bank_statement_id', 'import_ref', 'created_by', 'created_at'] as const
+const LIGHT = ['seq', 'id', 'transaction_date', 'bank_statement_id', 'import_ref', 'created_by', 'created_at', 'updated_at'] as const
 
 export const chunks = <T>(list: readonly T[], n = 500): T[][] =>
   Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n))
@@ -147,7 +151,15 @@ export async function csvSource(store: Store, db: Kysely<Db>, companyId: string,
 
 function light(
   store: Store,
-  r: { seq: unknown; id: unknown; transaction_date: string; bank_statement_id: string | null; import_ref: string | null },
+  r: {
+    seq: unknown
+    id: unknown
+    transaction_date: string
+    bank_statement_id: string | null
+    import_ref: string | null
+    created_at: string
+    updated_at: string | null
+  },
 ): LightRow {
   return {
     seq: Number(r.seq),
@@ -155,6 +167,54 @@ function light(
     transaction_date: r.transaction_date,
     bank_statement_id: r.bank_statement_id,
     import_ref: r.import_ref,
+    // Stored null while the row is as created (transaction-codec.ts).
+    version: r.updated_at ?? r.created_at,
+  }
+}
+
+/** The rows a revert takes as they were (their versions): a digest of all, each of the first listed by id. */
+export interface RevertVersions {
+  rows: number
+  sha256: string
+  listed: Record<string, string>
+}
+
+/**
+ * The versions of a revert's rows, gathered as the plan reads them in any order: each row's SHA-256
+ * folded by XOR (a batch of any size is never held whole). `watch`: the ids a proposal listed, whose
+ * versions now are noted so that what moved can be named.
+ */
+export class RowVersions {
+  private readonly acc = Buffer.alloc(32)
+  private rows = 0
+  private readonly listed: Record<string, string> = {}
+  readonly seen = new Map<string, string>()
+
+  constructor(private readonly watch?: Readonly<Record<string, string>>) {}
+
+  add(action: 'delete' | 'unpair', id: string, version: string): void {
+    const h = createHash('sha256').update(`${action}\t${id}\t${version}`).digest()
+    for (let i = 0; i < 32; i++) this.acc[i] ^= h[i]
+    if (this.rows++ < MAX_LISTED_ROWS) this.listed[id] = version
+    if (this.watch && id in this.watch) this.seen.set(id, version)
+  }
+
+  done(): RevertVersions {
+    return { rows: this.rows, sha256: this.acc.toString('hex'), listed: this.listed }
+  }
+
+  /** What moved since `then` (a proposal's versions), in words; null when nothing did. */
+  movedSince(then: RevertVersions): string | null {
+    const now = this.done()
+    if (now.sha256 === then.sha256 && now.rows === then.rows) return null
+    const changed = Object.entries(then.listed).filter(([id, v]) => this.seen.get(id) !== v)
+    const named = changed
+      .slice(0, 5)
+      .map(([id, v]) => `${id} (${this.seen.has(id) ? `updated ${this.seen.get(id)}, shown as of ${v}` : 'gone'})`)
+    const rows = now.rows === then.rows ? '' : `; it takes ${now.rows} rows now, ${then.rows} were shown`
+    return named.length
+      ? `${named.join(', ')}${changed.length > 5 ? `, and ${changed.length - 5} more` : ''} changed since${rows}`
+      : `a row beyond the ${Object.keys(then.listed).length} shown changed since${rows}`
   }
 }
 
@@ -310,4 +370,22 @@ export async function* rowsByRuns(
       if (n >= size) yield await read()
     }
   if (n) yield await read()
+}
+
+/** A statement's counts, kept on its batch when a revert deletes it. */
+export async function statementCounts(db: Kysely<Db>, id: string): Promise<Partial<ImportBatchRow>> {
+  const st = await db
+    .selectFrom('bank_statements')
+    .select(['line_count', 'transaction_count', 'duplicate_count', 'matched_count', 'processed_at'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!st) return {}
+  const matched = Number(st.matched_count)
+  return {
+    read_rows: Number(st.line_count),
+    created: Number(st.transaction_count) - matched,
+    existing: Number(st.duplicate_count),
+    reconciled: matched,
+    finished_at: st.processed_at,
+  }
 }

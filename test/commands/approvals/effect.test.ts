@@ -48,6 +48,19 @@ describe('effectLines', () => {
     ])
   })
 
+  it('a reopen that opens later closed months too names each of them', () => {
+    const lines = effectLines(
+      proposal('reopen', {
+        month: '2026-09',
+        lock_date: '2026-11-30',
+        lock_date_after: '2026-08-31',
+        opens: ['2026-09', '2026-10', '2026-11'],
+      }),
+      name,
+    )
+    expect(lines[0]).toBe('lock date 2026-11-30 → 2026-08-31: 2026-09, 2026-10 and 2026-11 open for changes again')
+  })
+
   it('a bulk delete: the totals per currency and each row; a description cannot drive the terminal', () => {
     const lines = effectLines(
       proposal('bulk', {
