@@ -69,11 +69,18 @@ function bulk(e: Json): string[] {
     ]
   }
   const changed = list(e.transactions)
+  const run =
+    e.action === 'rules'
+      ? [
+          `runs ${e.rule_id ? `rule ${str(e.rule_id)}` : 'the active rules'} over the transactions dated ${str(e.since)} or later${e.only_empty ? ', filling empty fields only' : ''}: ${str(e.matched)} match`,
+        ]
+      : []
   const change = (c: Json) =>
     Object.entries(c)
       .map(([field, v]) => `${field} ${str(obj(v).before) || '(none)'} → ${str(obj(v).after) || '(none)'}`)
       .join(', ')
   return [
+    ...run,
     `changes ${str(e.changed)} of ${count(Number(e.rows), 'transaction')} (over the threshold of ${str(e.threshold)})`,
     ...rows(changed, (t) => `${str(t.id)}  ${str(t.transaction_date)}  ${change(obj(t.changes)) || 'no change'}`),
   ]

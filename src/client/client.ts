@@ -200,8 +200,12 @@ export class Client {
         (r) => outcome<CreatedApiKey>(r) as Outcome<CreatedApiKey, ProposedKey>,
       ),
     revoke: (id: string) => this.request<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
-    roll: (id: string, body: RollApiKeyRequest) =>
-      this.request<RolledApiKey>('POST', `/api-keys/${encodeURIComponent(id)}/roll`, { auth: 'admin', body }).then((r) => r.data),
+    roll: (id: string, body: RollApiKeyRequest) => this.keys.requestRoll(id, body).then(doneOf),
+    /** A roll, or under a key-write approval policy its proposal (with the successor's key, shown once). */
+    requestRoll: (id: string, body: RollApiKeyRequest) =>
+      this.request<RolledApiKey | ProposedKey>('POST', `/api-keys/${encodeURIComponent(id)}/roll`, { auth: 'admin', body }).then(
+        (r) => outcome<RolledApiKey>(r) as Outcome<RolledApiKey, ProposedKey>,
+      ),
   }
 
   readonly accounts = {

@@ -218,7 +218,7 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
     // The approver would see the row as it was; it changes before the approval.
     await c.transactions.update(edited, { category: 'After', description: 'Changed after the proposal' })
     const refused = await rejects(acc.client.approvals.approve(p?.id ?? ''), 'conflict')
-    expect(refused.message).toMatch(new RegExp(`rows moved since the revert was proposed: ${edited} \\(updated`))
+    expect(refused.message).toMatch(new RegExp(`rows moved since the revert was proposed: ${edited} \\(changed`))
     expect(await owner.approvals.get(p?.id ?? '')).toMatchObject({ state: 'failed', reason: expect.stringContaining(edited) })
     expect((await c.transactions.get(edited)).category).toBe('After')
     expect((await c.imports.get(b.id)).state).not.toBe('reverted')

@@ -94,3 +94,6 @@ export const ProposedKey = Proposal.extend({
     .openapi({ description: 'the full key, shown once, to the proposer only; it authenticates once the proposal is approved' }),
 }).openapi('ProposedKey')
 export type ProposedKey = z.infer<typeof ProposedKey>
+
+/** A step's answer: done (200) or proposed (202). */
+export type Outcome<T> = { done: T } | { proposal: Proposal }

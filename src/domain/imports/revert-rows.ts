@@ -3,14 +3,12 @@
  * time (docs/importing-csv.md, "Revert a batch"): first their few columns that decide refusals,
  * then, for the writes, whole rows by runs of seqs.
  */
-import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
 import type { Db, ImportBatchRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { CREATED_VIA, type TransactionRow } from '../../store/transaction-codec.js'
 import { companyKey } from '../transaction-rows.js'
-import { MAX_LISTED_ROWS } from './revert-schemas.js'
 
 /**
  * Rows a part holds at most: each pass reads, checks and writes this many before the next. From
@@ -169,52 +167,6 @@ function light(
     import_ref: r.import_ref,
     // Stored null while the row is as created (transaction-codec.ts).
     version: r.updated_at ?? r.created_at,
-  }
-}
-
-/** The rows a revert takes as they were (their versions): a digest of all, each of the first listed by id. */
-export interface RevertVersions {
-  rows: number
-  sha256: string
-  listed: Record<string, string>
-}
-
-/**
- * The versions of a revert's rows, gathered as the plan reads them in any order: each row's SHA-256
- * folded by XOR (a batch of any size is never held whole). `watch`: the ids a proposal listed, whose
- * versions now are noted so that what moved can be named.
- */
-export class RowVersions {
-  private readonly acc = Buffer.alloc(32)
-  private rows = 0
-  private readonly listed: Record<string, string> = {}
-  readonly seen = new Map<string, string>()
-
-  constructor(private readonly watch?: Readonly<Record<string, string>>) {}
-
-  add(action: 'delete' | 'unpair', id: string, version: string): void {
-    const h = createHash('sha256').update(`${action}\t${id}\t${version}`).digest()
-    for (let i = 0; i < 32; i++) this.acc[i] ^= h[i]
-    if (this.rows++ < MAX_LISTED_ROWS) this.listed[id] = version
-    if (this.watch && id in this.watch) this.seen.set(id, version)
-  }
-
-  done(): RevertVersions {
-    return { rows: this.rows, sha256: this.acc.toString('hex'), listed: this.listed }
-  }
-
-  /** What moved since `then` (a proposal's versions), in words; null when nothing did. */
-  movedSince(then: RevertVersions): string | null {
-    const now = this.done()
-    if (now.sha256 === then.sha256 && now.rows === then.rows) return null
-    const changed = Object.entries(then.listed).filter(([id, v]) => this.seen.get(id) !== v)
-    const named = changed
-      .slice(0, 5)
-      .map(([id, v]) => `${id} (${this.seen.has(id) ? `updated ${this.seen.get(id)}, shown as of ${v}` : 'gone'})`)
-    const rows = now.rows === then.rows ? '' : `; it takes ${now.rows} rows now, ${then.rows} were shown`
-    return named.length
-      ? `${named.join(', ')}${changed.length > 5 ? `, and ${changed.length - 5} more` : ''} changed since${rows}`
-      : `a row beyond the ${Object.keys(then.listed).length} shown changed since${rows}`
   }
 }
 

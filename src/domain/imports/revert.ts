@@ -25,7 +25,8 @@ import { auditRow, deletionRow, diff } from '../transactions/audit.js'
 import { getImportBatch, toImportBatch } from './batches.js'
 import { MAX_LISTED_ROWS, type RevertedRow, type RevertImportRequest, type RevertRefusal, type RevertResult } from './revert-schemas.js'
 import { chunks, csvSource, revertTuning, rowsByRuns, type RowSource, SeqRuns, statementSource, type Unpair } from './revert-rows.js'
-import { type RevertVersions, RowVersions, statementCounts } from './revert-rows.js'
+import { statementCounts } from './revert-rows.js'
+import { RowVersions, type Versions } from '../row-versions.js'
 
 /** Examples of deleted rows handed to the process's model at most; beyond, it is trained again. */
 const MAX_HELD_EXAMPLES = 20_000
@@ -256,7 +257,7 @@ export async function revertIn(
   id: string,
   includeEdited: boolean,
   now: Date,
-  approval?: { expected?: RevertVersions; [k: string]: unknown },
+  approval?: { expected?: Versions; [k: string]: unknown },
 ): Promise<{ result: RevertResult; learn: () => void }> {
   const ts = now.toISOString()
   const row = await batchRow(trx, store, actor.companyId, id, true)
