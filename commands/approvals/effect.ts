@@ -94,6 +94,21 @@ function keyWrite(e: Json): string[] {
   ]
 }
 
+function people(e: Json): string[] {
+  const who =
+    e.action === 'invite'
+      ? `invites ${str(e.email)} as ${str(e.role)}`
+      : `makes ${str(obj(e.user).email)} ${str(e.role_after)} (now ${str(e.role_before)})`
+  return [who, `as ${e.action === 'invite' ? str(e.role) : str(e.role_after)} they approve ${str(e.grants)}`]
+}
+
+function keyRoll(e: Json): string[] {
+  const old = obj(e.rolls)
+  return [
+    `rolls key ${str(old.name)} (${str(old.key_prefix)}…): the old key is revoked ${Number(e.grace_seconds) ? `${str(e.grace_seconds)} s after the approval` : 'at the approval'}`,
+  ]
+}
+
 function policy(e: Json): string[] {
   const steps = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : '(none)')
   return [
@@ -113,7 +128,9 @@ export function effectLines(p: Proposal, name: ActorName): string[] {
         : p.kind === 'bulk'
           ? bulk(e)
           : p.kind === 'key-write'
-            ? keyWrite(e)
-            : policy(e)
+            ? [...keyWrite(e), ...(e.rolls ? keyRoll(e) : [])]
+            : p.kind === 'people'
+              ? people(e)
+              : policy(e)
   return lines.map(printableLine)
 }

@@ -132,7 +132,9 @@ describe.each(STORES)('one proposal approved in two serve processes at once, on 
       return settled.map((s) => (s.status === 'fulfilled' ? 'ok' : (s.reason as AppError).code))
     }
     expect(await codes()).toEqual(['forbidden', 'forbidden'])
-    await people.owner[1].users.setRole(owner3, 'owner')
+    // Made owner again under the policy: a proposal, approved by another owner in the other process.
+    const back = (await people.owner[1].users.requestSetRole(owner3, 'owner')).proposal?.id ?? ''
+    await people.owner2[0].approvals.approve(back)
     expect(await codes()).toEqual(['ok', 'ok'])
     await people.owner[0].users.disable(owner3)
     expect(await codes()).toEqual(['unauthorized', 'unauthorized'])

@@ -18,6 +18,7 @@ import type { BulkDeleteRequest, BulkUpdateRequest } from '../schemas.js'
 import { bulkDeleteIn } from '../transactions/bulk-delete.js'
 import { type BulkChange, bulkUpdateIn } from '../transactions/updates.js'
 import { requireReopenUnmoved } from './bindings.js'
+import { applyPeople, type PeopleRequest } from './people-step.js'
 import { policyKey, policyOf, writePolicy } from './policy.js'
 import type { Proposal } from './schemas.js'
 
@@ -58,6 +59,12 @@ export async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: 
     }
     const { result, learn } = await bulkUpdateIn(store, trx, actor, p.request as BulkUpdateRequest, now, { expected })
     return { result: { updated: result.updated, transaction_ids: result.transactions.map((t) => t.id) }, learn }
+  }
+  if (p.kind === 'people') {
+    // The stored request: an invitation's row (its token's hash) is kept for applying, never shown.
+    const raw = await trx.selectFrom('proposals').select('request').where('id', '=', p.id).executeTakeFirstOrThrow()
+    const request = JSON.parse(raw.request) as PeopleRequest
+    return { result: await applyPeople(store, trx, actor, request, p.proposer_user_id, now, approval), learn: () => {} }
   }
   if (p.kind === 'key-write') return { result: await applyKey(store, trx, actor, p, now), learn: () => {} }
   const effect = p.effect as { before?: ApprovalStep[]; bulk_threshold_before?: number | null }

@@ -82,6 +82,18 @@ export async function findUser(store: Store, companyId: string, ref: string): Pr
 }
 
 export async function inviteUser(store: Store, actor: Actor, input: InviteRequest, now: Date): Promise<CreatedInvitation> {
+  const { row, token } = await prepareInvitation(store, actor, input, now)
+  const shown = await store.writeTransaction((trx) => insertInvitation(store, trx, actor, row, now))
+  return { ...shown, token }
+}
+
+/** The invitation's row and token, checked (a login with users, no role wider than the actor's, no user of the company) but not stored. */
+export async function prepareInvitation(
+  store: Store,
+  actor: Actor,
+  input: InviteRequest,
+  now: Date,
+): Promise<{ row: UserInvitationRow; token: string }> {
   requireManager(actor)
   requireNoWider(actor, input.role, 'you cannot invite someone to a role wider than your own')
   // Another company's user is answered as an unknown email: a company never learns who uses the service.
@@ -107,13 +119,31 @@ export async function inviteUser(store: Store, actor: Actor, input: InviteReques
     revoked_at: null,
     revoked_by: null,
   }
+  return { row, token }
+}
+
+/**
+ * Store a prepared invitation inside the caller's write transaction, its week counted from `now`
+ * (an approved one's from its approval); `approval` names the proposal in its event.
+ */
+export async function insertInvitation(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  prepared: UserInvitationRow,
+  now: Date,
+  approval?: object,
+): Promise<Invitation> {
+  const row = {
+    ...prepared,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString(),
+  }
   const shown = toInvitation(row)
-  await store.writeTransaction(async (trx) => {
-    await trx.insertInto('user_invitations').values(row).execute()
-    // The event carries the invitation, never its token (docs/people.md).
-    await recordEvents(store, trx, [eventRow(actor, 'user.invited', row.id, shown, now)])
-  })
-  return { ...shown, token }
+  await trx.insertInto('user_invitations').values(row).execute()
+  // The event carries the invitation, never its token (docs/people.md).
+  await recordEvents(store, trx, [eventRow(actor, 'user.invited', row.id, approval ? { ...shown, approval } : shown, now)])
+  return shown
 }
 
 const spent = () => new AppError('unauthorized', 'this invitation is not valid (unknown, already accepted, or mistyped): ask for a new one')
@@ -207,17 +237,35 @@ async function keepAnOwner(store: Store, trx: Kysely<Db>, row: UserRow, refusal:
 }
 
 export async function setUserRole(store: Store, actor: Actor, ref: string, role: Role, now: Date): Promise<User> {
+  const row = await prepareRoleChange(store, actor, ref, role)
+  if (row.role === role) return toUser(row)
+  return store.writeTransaction((trx) => setRoleIn(store, trx, actor, row, role, now))
+}
+
+/** The user whose role is to change, checked (a login with users, neither role wider than the actor's) but not changed. */
+export async function prepareRoleChange(store: Store, actor: Actor, ref: string, role: Role): Promise<UserRow> {
   requireManager(actor)
   requireNoWider(actor, role, 'you cannot give a role wider than your own')
   const row = await findUser(store, actor.companyId, ref)
   requireNoWider(actor, row.role, `you cannot change the role of ${row.email}`)
-  if (row.role === role) return toUser(row)
+  return row
+}
+
+/** The role change inside the caller's write transaction; `approval` names the proposal in its event. */
+export async function setRoleIn(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  row: UserRow,
+  role: Role,
+  now: Date,
+  approval?: object,
+): Promise<User> {
   const after = { ...row, role }
-  await store.writeTransaction(async (trx) => {
-    await keepAnOwner(store, trx, row, `${row.email} is the company's last owner: make another user owner first`)
-    await trx.updateTable('users').set({ role }).where('id', '=', row.id).execute()
-    await recordEvents(store, trx, [eventRow(actor, 'user.role_changed', row.id, { ...toUser(after), previous_role: row.role }, now)])
-  })
+  await keepAnOwner(store, trx, row, `${row.email} is the company's last owner: make another user owner first`)
+  await trx.updateTable('users').set({ role }).where('id', '=', row.id).execute()
+  const data = { ...toUser(after), previous_role: row.role, ...(approval ? { approval } : {}) }
+  await recordEvents(store, trx, [eventRow(actor, 'user.role_changed', row.id, data, now)])
   return toUser(after)
 }
 
