@@ -68,6 +68,10 @@ describe.each(MATRIX)("a key and an invitation never outlast their person's role
     )
     await book.client.imports.finish(b.id, { state: 'completed', read: 1 })
     const p = (await book.client.imports.requestRevert(b.id)).proposal?.id ?? ''
+    // Approving is its person's act as they are today: demoted to viewer, the key lacks the scope.
+    await owner.users.setRole(second.id, 'viewer')
+    await rejects(key.approvals.approve(p), 'forbidden')
+    expect((await owner.approvals.get(p)).state).toBe('pending')
 
     await owner.users.disable(second.id)
     expect((await rejects(key.transactions.create(row('disabled')), 'unauthorized')).message).toMatch(/created this API key is disabled/)
