@@ -68,7 +68,9 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
  * policies"): reopening a closed month, reverting an import batch, a bulk update or delete over the
  * policy's threshold, creating a key with a write scope, changing the policy itself.
  */
-export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy'] as const
+export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy', 'people'] as const
+/** Steps every policy holds back as soon as any step is on: never set, never stored. */
+export const IMPLIED_STEPS: readonly ApprovalStep[] = ['policy', 'people']
 export type ApprovalStep = (typeof APPROVAL_STEPS)[number]
 /** Rejected rows kept on an import batch, first ones first: the rest are counted only. */
 export const MAX_KEPT_REJECTS = 1000
