@@ -27,6 +27,8 @@ import {
   recordTypeReason,
 } from './row-text.js'
 import { columnName } from './column-evidence.js'
+import { ChainCheck } from './balance-chain.js'
+import { balanceValue } from './money-columns.js'
 import { formatMinor } from '../kernel/money.js'
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 
@@ -46,6 +48,14 @@ function descriptionText(fields: string[], columns: number[]): string {
     .filter((t) => t.trim() !== '')
     .join(' / ')
     .trim()
+}
+
+/** Where a file's running balance and its amounts part: the line, the balance it writes, and the one the amounts lead to. */
+export interface BalanceBreak {
+  line: number
+  balance: string
+  expected: string
+  found: string
 }
 
 export type MappedRow =
@@ -71,6 +81,9 @@ export class RowMapper {
   /** Rows of amount 0 taken as bookings (zero-rows.ts), and the lines of the first of them. */
   zeroRows = 0
   readonly zeroLines: number[] = []
+  /** The plan's running balance, followed row by row (balance-chain.ts). */
+  private readonly chain?: ChainCheck
+  private readonly balance = { rows: 0, balanced: 0, firstBreak: undefined as BalanceBreak | undefined }
 
   constructor(
     private readonly plan: ImportPlan,
@@ -80,6 +93,39 @@ export class RowMapper {
     this.occurrences = new OccurrenceCounter(plan.dataRows)
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
     this.auto = plan.where.length === 0
+    if (plan.balance) this.chain = new ChainCheck([plan.balance.order], plan.balance.sense)
+  }
+
+  /** The rows the running balance was checked on, of the rows read, and the first where it broke. */
+  balanceResult(): { rows: number; balanced: number; firstBreak?: BalanceBreak } | undefined {
+    if (!this.chain) return undefined
+    const { rows, balanced, firstBreak } = this.balance
+    return { rows, balanced, ...(firstBreak ? { firstBreak } : {}) }
+  }
+
+  /** One row into the running balance: its amount (undefined for a row refused), and its balance cell read with its currency's decimals. */
+  private follow(rec: CsvRecord, minor: number | undefined, currency: string): void {
+    const chain = this.chain
+    if (!chain) return
+    const m = this.plan.map
+    const group = `${cell(rec.fields, m.currency_code).toUpperCase()}\u0000${cell(rec.fields, m.account)}`
+    const exponent = isCurrency(currency) ? currencyExponent(currency) : 2
+    const text = cell(rec.fields, m.balance)
+    const balance = balanceValue(text, this.plan.decimal, exponent)
+    if (minor !== undefined) {
+      this.balance.rows++
+      if (balance !== undefined) this.balance.balanced++
+    }
+    const before = chain.firstBreak
+    chain.add(rec.line, minor, balance, group)
+    const after = chain.firstBreak
+    if (!before && after)
+      this.balance.firstBreak = {
+        line: after.line,
+        balance: text,
+        expected: formatMinor(after.expected, exponent),
+        found: formatMinor(after.found, exponent),
+      }
   }
 
   /** The file has been read to its end: free what counting its rows took (the mapper maps no more). */
@@ -147,7 +193,7 @@ export class RowMapper {
       if (m.indicator !== undefined) {
         const mark = cell(fields, m.indicator)
         const given = plan.debitValues
-        const side = given ? undefined : markSide(mark)
+        const side = given ? undefined : mark === '' ? plan.indicatorBlank : markSide(mark)
         const debit = given ? given.includes(markOf(mark)) : side === 'debit'
         const credit = given ? !debit : side === 'credit'
         if (!debit && !credit)
@@ -177,6 +223,12 @@ export class RowMapper {
 
   /** undefined for the header, preamble, filtered and non-transaction lines (the last counted in `skipped`). */
   map(rec: CsvRecord): MappedRow | undefined {
+    const r = this.mapRow(rec)
+    if (this.chain && r) this.follow(rec, r.ok ? r.minor : undefined, r.ok ? (r.request.currency_code ?? this.o.currency) : this.o.currency)
+    return r
+  }
+
+  private mapRow(rec: CsvRecord): MappedRow | undefined {
     const { plan, o } = this
     if (!this.inScope(rec)) return undefined
     const m = plan.map
