@@ -38,6 +38,9 @@ export interface ChainResult {
 }
 
 interface GroupState {
+  /** The first and the last row with a balance: what it shows, and how far that row moved it. */
+  first?: { balance: number; moved: number }
+  last?: { balance: number; moved: number }
   /** The last balance seen, or undefined before the first (or after a row without an amount). */
   prev?: number
   /** Amounts of the rows after the last balance up to this one (after-window) and from it up to the one before (before-window). */
@@ -90,10 +93,30 @@ export class ChainCheck {
       }
     }
     if (balance !== undefined) {
+      g.first ??= { balance, moved }
+      g.last = { balance, moved }
       g.prev = balance
       g.sinceAfter = 0
       g.sinceBefore = moved
     } else g.sinceBefore += moved
+  }
+
+  /**
+   * The balances before the first row and after the last one, as money held (an owed balance turned
+   * round), in the first order asked; undefined for a file of several groups.
+   */
+  ends(): { opening: number; closing: number } | undefined {
+    if (this.groups.size !== 1 || !this.tallies[0]) return undefined
+    const g = [...this.groups.values()][0]
+    if (!g.first || !g.last) return undefined
+    const { first, last } = g
+    const [opening, closing] = {
+      'after, oldest first': [first.balance - first.moved, last.balance],
+      'after, newest first': [last.balance - last.moved, first.balance],
+      'before, oldest first': [first.balance, last.balance + last.moved],
+      'before, newest first': [last.balance, first.balance + first.moved],
+    }[this.tallies[0].order]
+    return { opening: this.sign * opening, closing: this.sign * closing }
   }
 
   /** Where the first order asked broke first, without building the results. */

@@ -15,6 +15,7 @@ export interface BalanceOutcome {
   rows: number
   balanced: number
   firstBreak?: BalanceBreak
+  ends?: { opening: number; closing: number }
 }
 
 /** The map stage over every record, for its running balance alone. */

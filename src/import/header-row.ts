@@ -104,7 +104,9 @@ export function findHeaderRow(
   if (o.skipLines !== undefined) return { kind: 'header', index: start, known: recognised(records[start].fields) >= 2 }
   for (let i = 0; i < records.length && i < HEADER_WITHIN; i++) {
     const rec = records[i]
-    if (recognised(rec.fields) >= 2) return { kind: 'header', index: i, known: true, ...joinedHeader(records, i) }
+    // A few names whose next line names more goes on in it ("date,Value" above "date,Description,...,Balance").
+    if (recognised(rec.fields) >= 2 && !(namesStart(rec) && records[i + 1] && recognised(records[i + 1].fields) >= 2))
+      return { kind: 'header', index: i, known: true, ...joinedHeader(records, i) }
     if (sameShape(rec, records[i + 1], isDate)) {
       // The line before the first transaction names the columns, in words the mapping does not know.
       if (i > 0 && namesRow(records[i - 1], rec, isDate)) return { kind: 'header', index: i - 1, known: false }

@@ -97,10 +97,12 @@ export class RowMapper {
   }
 
   /** The rows the running balance was checked on, of the rows read, and the first where it broke. */
-  balanceResult(): { rows: number; balanced: number; firstBreak?: BalanceBreak } | undefined {
+  balanceResult(): { rows: number; balanced: number; firstBreak?: BalanceBreak; ends?: { opening: number; closing: number } } | undefined {
     if (!this.chain) return undefined
     const { rows, balanced, firstBreak } = this.balance
-    return { rows, balanced, ...(firstBreak ? { firstBreak } : {}) }
+    // The balances before and after the file, when every row showed one (a statement's opening and closing).
+    const ends = balanced === rows && !firstBreak ? this.chain.ends() : undefined
+    return { rows, balanced, ...(firstBreak ? { firstBreak } : {}), ...(ends ? { ends } : {}) }
   }
 
   /** One row into the running balance: its amount (undefined for a row refused), and its balance cell read with its currency's decimals. */

@@ -104,22 +104,20 @@ export function chooseMoney(header: string[], m: ColumnMap, rows: string[][], o:
   const written = (c: MoneyColumn) => moneyRole.has(c.column) || c.amountLike >= c.filled * 0.9
   const userReading = o.given.has('amount') || o.given.has('debit') || o.given.has('credit')
 
-  // The readings to try: the header's (or --map's), then what the values allow.
+  // The readings to try: the header's (or --map's), then every one the values allow, with --map too: a
+  // balance that follows another reading refuses --map's.
   const readings: Array<{ reading: Reading; rank: number }> = []
   if (named) readings.push({ reading: named, rank: 2 })
-  if (!userReading) {
-    for (const c of dense) {
-      if (c.column === m.balance || !written(c)) continue
-      readings.push({ reading: { kind: 'amount', column: c.column, invert: false }, rank: 1 })
-      if (!o.invertSign) readings.push({ reading: { kind: 'amount', column: c.column, invert: true }, rank: 0 })
-      for (const mk of marks.values())
-        readings.push({ reading: { kind: 'amount', column: c.column, invert: false, indicator: mk.column }, rank: 1 })
-    }
-    for (const a of money.filter(written))
-      for (const b of money.filter(written))
-        if (a.column !== b.column && takeTurns(a, b))
-          readings.push({ reading: { kind: 'pair', debit: a.column, credit: b.column }, rank: 1 })
+  for (const c of dense) {
+    if (c.column === m.balance || !written(c)) continue
+    readings.push({ reading: { kind: 'amount', column: c.column, invert: false }, rank: 1 })
+    if (!o.invertSign) readings.push({ reading: { kind: 'amount', column: c.column, invert: true }, rank: 0 })
+    for (const mk of marks.values())
+      readings.push({ reading: { kind: 'amount', column: c.column, invert: false, indicator: mk.column }, rank: 1 })
   }
+  for (const a of money.filter(written))
+    for (const b of money.filter(written))
+      if (a.column !== b.column && takeTurns(a, b)) readings.push({ reading: { kind: 'pair', debit: a.column, credit: b.column }, rank: 1 })
   const balances = money.filter(
     (c) => c.filled >= n * 0.5 && written(c) && (m.balance === undefined || c.column === m.balance || !o.given.has('balance')),
   )
@@ -167,7 +165,14 @@ export function chooseMoney(header: string[], m: ColumnMap, rows: string[][], o:
   const { result } = top
   const all = result.held === result.pairs
   if (named && !sameAmounts(amountsOf(named), top.amounts)) {
-    if (userReading) throw new ImportError(breakMessage(top, named, header, rows, true))
+    // --map is the user's word: the balance refuses it, or (--no-balance-check) leaves it standing unchecked.
+    if (userReading && !o.noBalanceCheck) throw new ImportError(breakMessage(top, named, header, rows, true))
+    if (userReading) {
+      notes.push(
+        `balance: ${name(top.balance)} follows ${readingWords(top.reading, name)}, not --map's reading; not checked (--no-balance-check)`,
+      )
+      return { how, notes }
+    }
     notes.push(
       `amount: the header says ${readingWords(named, name)}, but ${name(top.balance)} is a running balance of ${readingWords(top.reading, name)} only, so that is how the rows are read`,
     )
