@@ -27,7 +27,7 @@ import {
   recordTypeReason,
 } from './row-text.js'
 import { columnName } from './column-evidence.js'
-import { ChainCheck } from './balance-chain.js'
+import { ChainCheck, type ChainBreak } from './balance-chain.js'
 import { balanceValue } from './money-columns.js'
 import { formatMinor } from '../kernel/money.js'
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
@@ -84,6 +84,8 @@ export class RowMapper {
   /** The plan's running balance, followed row by row (balance-chain.ts). */
   private readonly chain?: ChainCheck
   private readonly balance = { rows: 0, balanced: 0, firstBreak: undefined as BalanceBreak | undefined }
+  /** The decimals of the last row followed, to write a break's figures in. */
+  private exponent = 2
 
   constructor(
     private readonly plan: ImportPlan,
@@ -99,6 +101,10 @@ export class RowMapper {
   /** The rows the running balance was checked on, of the rows read, and the first where it broke. */
   balanceResult(): { rows: number; balanced: number; firstBreak?: BalanceBreak; ends?: { opening: number; closing: number } } | undefined {
     if (!this.chain) return undefined
+    // A day still open is judged now: its rows may only stand in another order (balance-chain.ts).
+    const before = this.chain.firstBreak
+    this.chain.end()
+    this.noteBreak(before)
     const { rows, balanced, firstBreak } = this.balance
     // The balances before and after the file, when every row showed one (a statement's opening and closing).
     const ends = balanced === rows && !firstBreak ? this.chain.ends() : undefined
@@ -106,28 +112,34 @@ export class RowMapper {
   }
 
   /** One row into the running balance: its amount (undefined for a row refused), and its balance cell read with its currency's decimals. */
-  private follow(rec: CsvRecord, minor: number | undefined, currency: string): void {
+  private follow(rec: CsvRecord, minor: number | undefined, currency: string, day: string | undefined): void {
     const chain = this.chain
     if (!chain) return
     const m = this.plan.map
     const group = `${cell(rec.fields, m.currency_code).toUpperCase()}\u0000${cell(rec.fields, m.account)}`
     const exponent = isCurrency(currency) ? currencyExponent(currency) : 2
-    const text = cell(rec.fields, m.balance)
-    const balance = balanceValue(text, this.plan.decimal, exponent)
+    const balance = balanceValue(cell(rec.fields, m.balance), this.plan.decimal, exponent)
     if (minor !== undefined) {
       this.balance.rows++
       if (balance !== undefined) this.balance.balanced++
     }
     const before = chain.firstBreak
-    chain.add(rec.line, minor, balance, group)
-    const after = chain.firstBreak
-    if (!before && after)
-      this.balance.firstBreak = {
-        line: after.line,
-        balance: text,
-        expected: formatMinor(after.expected, exponent),
-        found: formatMinor(after.found, exponent),
-      }
+    this.exponent = exponent
+    chain.add(rec.line, minor, balance, group, day)
+    this.noteBreak(before)
+  }
+
+  /** The chain's first break, in the file's words, when it is new since `before`. */
+  private noteBreak(before: ChainBreak | undefined): void {
+    const now = this.chain?.firstBreak
+    if (before || !now || this.balance.firstBreak) return
+    const e = this.exponent
+    this.balance.firstBreak = {
+      line: now.line,
+      balance: formatMinor(now.found, e),
+      expected: formatMinor(now.expected, e),
+      found: formatMinor(now.found, e),
+    }
   }
 
   /** The file has been read to its end: free what counting its rows took (the mapper maps no more). */
@@ -226,7 +238,13 @@ export class RowMapper {
   /** undefined for the header, preamble, filtered and non-transaction lines (the last counted in `skipped`). */
   map(rec: CsvRecord): MappedRow | undefined {
     const r = this.mapRow(rec)
-    if (this.chain && r) this.follow(rec, r.ok ? r.minor : undefined, r.ok ? (r.request.currency_code ?? this.o.currency) : this.o.currency)
+    if (this.chain && r)
+      this.follow(
+        rec,
+        r.ok ? r.minor : undefined,
+        r.ok ? (r.request.currency_code ?? this.o.currency) : this.o.currency,
+        r.ok ? r.request.transaction_date : undefined,
+      )
     return r
   }
 

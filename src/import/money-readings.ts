@@ -62,17 +62,38 @@ interface Combo {
   result: ChainResult
   sense: BalanceSense
   amounts: Array<number | undefined>
-  /** 2 the header's reading, 1 a reading as written, 0 signs flipped. */
+  /** 2 the header's reading, 1 a reading as written (1.5: unsigned amounts signed by a column of marks), 0 signs flipped. */
   rank: number
+  /** Rows the reading gives an amount for: one that leaves rows out chains on fewer, not better. */
+  covered: number
 }
 
 const MONEY_ROLES = new Set<Role>(['amount', 'debit', 'credit', 'fee', 'balance'])
+/** Columns the evidence reads, money columns found by their values that it tries, debit/credit columns beside them. */
+const WIDTH = 64
+const CANDIDATES = 12
+const MARK_COLUMNS = 4
+
+/** How far a balance column moves from each row that shows one to the next of its group (sizes only: either order, either sense). */
+function balanceSteps(b: MoneyColumn, groups: string[]): number[] {
+  const steps: number[] = []
+  const last = new Map<string, number>()
+  b.values.forEach((v, k) => {
+    if (v === undefined) return
+    const before = last.get(groups[k])
+    if (before !== undefined) steps.push(Math.abs(v - before))
+    last.set(groups[k], v)
+  })
+  return steps
+}
 
 /** The money columns' reading, decided into `m` (amount or debit/credit, indicator, balance); throws an ImportError when it cannot be told. */
 export function chooseMoney(header: string[], m: ColumnMap, rows: string[][], o: MoneyOptions): MoneyChoice {
   const how: MoneyChoice['how'] = {}
   const notes: string[] = []
-  const width = Math.max(header.length, ...rows.map((r) => r.length))
+  // A bank file's columns are a few dozen: the evidence reads the first WIDTH (and the ones the header
+  // or --map names), so that a file of thousands of columns costs no more than its size (parser-limits.md).
+  const width = Math.min(WIDTH, Math.max(header.length, ...rows.map((r) => r.length)))
   const name = (i: number) => columnName(header, i)
   const moneyRole = new Map<number, Role>()
   for (const role of MONEY_ROLES) {
@@ -82,6 +103,7 @@ export function chooseMoney(header: string[], m: ColumnMap, rows: string[][], o:
   const other = otherColumns(m)
   const fileMark = fileDecimalMark(rows, width)
   const money = moneyColumns(rows, width, (i) => !other.has(i), fileMark)
+  for (const i of moneyRole.keys()) if (i >= width) money.push(...moneyColumns(rows, i + 1, (k) => k === i, fileMark))
   const byColumn = new Map(money.map((c) => [c.column, c]))
   const marks = new Map<number, MarkColumn>()
   for (let i = 0; i < width; i++) {
@@ -97,11 +119,16 @@ export function chooseMoney(header: string[], m: ColumnMap, rows: string[][], o:
     return o.invertSign ? a.map((v) => (v === undefined ? v : -v)) : a
   }
   const groups = rows.map((r) => `${cell(r, m.currency_code)}\u0000${cell(r, m.account)}`)
-  const orders = dateOrders(rows, m.date)
-  const dense = money.filter((c) => c.filled >= n * 0.9)
+  const days = datesOf(rows, m.date)
+  const orders = ordersOfDates(days ?? [])
   // Found by their values alone, amounts are written as amounts (decimals or a sign): a column of sequential
-  // references (90123456, 90123457) moves by 1 a row, and a column of 1s would chain with it.
+  // references (90123456, 90123457) moves by 1 a row, and a column of 1s would chain with it. At most
+  // CANDIDATES of them are tried (every pair of them, with every other as the balance).
   const written = (c: MoneyColumn) => moneyRole.has(c.column) || c.amountLike >= c.filled * 0.9
+  const tried = money
+    .filter(written)
+    .filter((c, k, all) => moneyRole.has(c.column) || all.slice(0, k).filter((x) => !moneyRole.has(x.column)).length < CANDIDATES)
+  const dense = tried.filter((c) => c.filled >= n * 0.9)
   const userReading = o.given.has('amount') || o.given.has('debit') || o.given.has('credit')
 
   // The readings to try: the header's (or --map's), then every one the values allow, with --map too: a
@@ -112,26 +139,41 @@ export function chooseMoney(header: string[], m: ColumnMap, rows: string[][], o:
     if (c.column === m.balance || !written(c)) continue
     readings.push({ reading: { kind: 'amount', column: c.column, invert: false }, rank: 1 })
     if (!o.invertSign) readings.push({ reading: { kind: 'amount', column: c.column, invert: true }, rank: 0 })
-    for (const mk of marks.values())
-      readings.push({ reading: { kind: 'amount', column: c.column, invert: false, indicator: mk.column }, rank: 1 })
+    // Unsigned amounts beside a column of debit/credit marks: the marks give the sign (the chain cannot
+    // see its first row's); amounts with signs of their own keep them.
+    const unsigned = c.negative === 0
+    for (const mk of [...marks.values()].slice(0, MARK_COLUMNS))
+      readings.push({ reading: { kind: 'amount', column: c.column, invert: false, indicator: mk.column }, rank: unsigned ? 1.5 : 0.5 })
   }
-  for (const a of money.filter(written))
-    for (const b of money.filter(written))
+  for (const a of tried)
+    for (const b of tried)
       if (a.column !== b.column && takeTurns(a, b)) readings.push({ reading: { kind: 'pair', debit: a.column, credit: b.column }, rank: 1 })
-  const balances = money.filter(
-    (c) => c.filled >= n * 0.5 && written(c) && (m.balance === undefined || c.column === m.balance || !o.given.has('balance')),
+  const balances = tried.filter(
+    (c) => c.filled >= n * 0.5 && (m.balance === undefined || c.column === m.balance || !o.given.has('balance')),
   )
+  const steps = new Map(balances.map((b) => [b.column, balanceSteps(b, groups)]))
   const combos: Combo[] = []
   for (const { reading, rank } of readings) {
     const amounts = amountsOf(reading)
+    const sizes = new Set(amounts.map((v) => (v === undefined ? v : Math.abs(v))))
     for (const b of balances) {
-      if (usesColumn(reading, b.column)) continue
+      // Most steps of a running balance are the size of some amount of the reading: else it follows none of them.
+      const moves = steps.get(b.column)!
+      if (usesColumn(reading, b.column) || moves.filter((d) => sizes.has(d)).length * 5 < moves.length * 4) continue
       const sense: BalanceSense = o.liability && ownedMostly(b) ? 'owed' : 'held'
       const check = new ChainCheck(orders, sense)
-      for (let k = 0; k < n; k++) check.add(k, amounts[k], b.values[k], groups[k])
+      for (let k = 0; k < n; k++) check.add(k, amounts[k], b.values[k], groups[k], days?.[k] ?? undefined)
       const result = best(check.results())
       if (result && chains(result))
-        combos.push({ reading, balance: b.column, result, sense, amounts, rank: rank + (b.column === m.balance ? 0.5 : 0) })
+        combos.push({
+          reading,
+          balance: b.column,
+          result,
+          sense,
+          amounts,
+          rank: rank + (b.column === m.balance ? 0.25 : 0),
+          covered: amounts.filter((v) => v !== undefined).length,
+        })
     }
   }
 
@@ -149,14 +191,23 @@ export function chooseMoney(header: string[], m: ColumnMap, rows: string[][], o:
   }
 
   combos.sort(
-    (a, b) => score(b) - score(a) || b.rank - a.rank || CHAIN_ORDERS.indexOf(a.result.order) - CHAIN_ORDERS.indexOf(b.result.order),
+    (a, b) =>
+      b.covered - a.covered ||
+      score(b) - score(a) ||
+      b.rank - a.rank ||
+      CHAIN_ORDERS.indexOf(a.result.order) - CHAIN_ORDERS.indexOf(b.result.order),
   )
   const top = combos[0]
   // Two readings the balance follows as well, neither the header's nor as written before the other: refused. The balance after
   // each row is the norm, before it (ASN) the exception: a reading the balance follows only "before" yields.
   const after = (c: Combo) => c.result.order.startsWith('after')
   const rival = combos.find(
-    (c) => score(c) === score(top) && c.rank === top.rank && after(c) === after(top) && !sameAmounts(c.amounts, top.amounts),
+    (c) =>
+      c.covered === top.covered &&
+      score(c) === score(top) &&
+      c.rank === top.rank &&
+      after(c) === after(top) &&
+      !sameAmounts(c.amounts, top.amounts),
   )
   if (rival)
     throw new ImportError(
@@ -338,12 +389,11 @@ function ownedMostly(b: MoneyColumn): boolean {
   return b.negative * 2 < b.filled
 }
 
-/** The orders of rows the dates allow, read with the format most of them fit. */
-function dateOrders(rows: string[][], date: number | undefined): readonly ChainOrder[] {
-  if (date === undefined) return CHAIN_ORDERS
+/** Each row's date, read with the format most of them fit (undefined when none is decided). */
+function datesOf(rows: string[][], date: number | undefined): Array<string | null> | undefined {
+  if (date === undefined) return undefined
   const detector = new DateDetector()
   for (const r of rows) detector.add(cell(r, date))
   const d = detector.decide()
-  if (!d.ok) return CHAIN_ORDERS
-  return ordersOfDates(rows.map((r) => parseDate(cell(r, date), d.format)))
+  return d.ok ? rows.map((r) => parseDate(cell(r, date), d.format)) : undefined
 }
