@@ -196,39 +196,28 @@ describe('bank CSVs read by their own evidence, through the built CLI', () => {
       expect(JSON.parse(r.stdout)).toMatchObject({ line_count: 6, opening_balance: 2500, closing_balance: 4340.3, balance_check: 'ok' })
     })
 
-    it('every other class: each file imported whole, exit 0, its count and sum', async () => {
-      // [file, the account's currency, the company's rate (USD) or none, rows, sum]
-      const classes: Array<[string, string, string | undefined, number, number]> = [
-        ['nl-ing-no-header-first-row-longer.csv', 'EUR', '1.1', 3, -123.05],
-        ['cn-amount-with-code-balance-currency-column.csv', 'CNY', '0.14', 5, 6031.32],
-        ['cn-jie-dai-indicator-online-balance.csv', 'CNY', '0.14', 5, 458.31],
-        ['tw-out-in-balance-whole-amounts.csv', 'TWD', '0.031', 5, 42447],
-        ['jp-out-in-balance-yen.csv', 'JPY', '0.0067', 5, 210002],
-        ['kr-out-in-zero-other-side-balance-won.csv', 'KRW', '0.00072', 5, 2017350],
-        ['ch-empty-amount-details-beside-debit-credit-chf.csv', 'CHF', '1.12', 5, 3990.6],
-        ['in-value-dat-cut-header-withdrawal-deposit.csv', 'INR', '0.012', 5, 77551.9],
-        ['indicator-cr-credit-blank-debit.csv', 'USD', undefined, 5, 2055.5],
-        ['us-no-header-parentheses-dollar-no-leading-digit.csv', 'USD', undefined, 5, 1860.38],
-        ['tab-after-each-quoted-amount.csv', 'USD', undefined, 4, 1860.15],
-        ['card-billing-amount-beside-original-amount.csv', 'USD', undefined, 5, 233.4],
-        ['gb-header-over-two-lines-debits-credits-balance.csv', 'GBP', '1.27', 5, 2911.35],
-        ['ofx-timestamps-in-date-column.csv', 'USD', undefined, 3, 416.8],
-        ['it-month-abbreviation-dot-after-year-time.csv', 'EUR', '1.1', 4, 2191.9],
-      ]
-      for (const [name, currency, rate, created, total] of classes) {
-        const acct = await account(currency)
-        const r = await run([
-          'tx',
-          'import',
-          fixture(name),
-          '--account',
-          acct,
-          ...(rate ? ['--set', `exchange_rate=${rate}`] : []),
-          '--json',
-        ])
-        expect(r.code, `${name}: ${r.stderr}`).toBe(0)
-        expect(JSON.parse(r.stdout), name).toMatchObject({ created, rejected: 0, amount_total: total })
-      }
+    // [file, the account's currency, the company's rate (USD) or none, rows, sum]
+    it.each<[string, string, string | undefined, number, number]>([
+      ['nl-ing-no-header-first-row-longer.csv', 'EUR', '1.1', 3, -123.05],
+      ['cn-amount-with-code-balance-currency-column.csv', 'CNY', '0.14', 5, 6031.32],
+      ['cn-jie-dai-indicator-online-balance.csv', 'CNY', '0.14', 5, 458.31],
+      ['tw-out-in-balance-whole-amounts.csv', 'TWD', '0.031', 5, 42447],
+      ['jp-out-in-balance-yen.csv', 'JPY', '0.0067', 5, 210002],
+      ['kr-out-in-zero-other-side-balance-won.csv', 'KRW', '0.00072', 5, 2017350],
+      ['ch-empty-amount-details-beside-debit-credit-chf.csv', 'CHF', '1.12', 5, 3990.6],
+      ['in-value-dat-cut-header-withdrawal-deposit.csv', 'INR', '0.012', 5, 77551.9],
+      ['indicator-cr-credit-blank-debit.csv', 'USD', undefined, 5, 2055.5],
+      ['us-no-header-parentheses-dollar-no-leading-digit.csv', 'USD', undefined, 5, 1860.38],
+      ['tab-after-each-quoted-amount.csv', 'USD', undefined, 4, 1860.15],
+      ['card-billing-amount-beside-original-amount.csv', 'USD', undefined, 5, 233.4],
+      ['gb-header-over-two-lines-debits-credits-balance.csv', 'GBP', '1.27', 5, 2911.35],
+      ['ofx-timestamps-in-date-column.csv', 'USD', undefined, 3, 416.8],
+      ['it-month-abbreviation-dot-after-year-time.csv', 'EUR', '1.1', 4, 2191.9],
+    ])('%s: imported whole into an account in %s, exit 0, its count and sum', async (name, currency, rate, created, total) => {
+      const acct = await account(currency)
+      const r = await run(['tx', 'import', fixture(name), '--account', acct, ...(rate ? ['--set', `exchange_rate=${rate}`] : []), '--json'])
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0)
+      expect(JSON.parse(r.stdout), name).toMatchObject({ created, rejected: 0, amount_total: total })
     })
 
     it('an OFX transaction after a stray </BANKTRANLIST> is one of the statement: 4 lines, exit 0', async () => {
