@@ -26,6 +26,8 @@ export const ACCOUNTING_CATEGORIES = [
 export const CASH_FLOW_CATEGORIES = ['operations', 'investing', 'financing', 'transfer'] as const
 export const TRANSACTION_STATUSES = ['pending', 'posted', 'void'] as const
 export const ACCOUNT_TYPES = ['checking', 'savings', 'credit_card', 'loan', 'investment', 'cash', 'other'] as const
+/** Accounts whose bank writes a balance owed (a running balance rising with money out): cards and loans. */
+export const LIABILITY_ACCOUNT_TYPES: ReadonlySet<string> = new Set(['credit_card', 'loan'])
 export const ACCOUNT_STATUSES = ['active', 'inactive', 'closed'] as const
 
 /** Days in a month (1-12) of the proleptic Gregorian calendar. */
