@@ -17,6 +17,7 @@ import type {
   ProposalsTable,
   ReportDayFlowsTable,
   ReportMonthGroupsTable,
+  TransactionNotesTable,
   WebhookAttemptsTable,
   WebhookEndpointsTable,
 } from './schema-records.js'
@@ -90,6 +91,8 @@ export interface ApiKeysTable {
   rolled_to: string | null
   rolled_from: string | null
   revoke_at: string | null
+  /** 1: an agent's key, whose every write is a proposal (0060; docs/agents.md). */
+  agent: Generated<number>
 }
 
 export interface RateLimitCountersTable {
@@ -116,6 +119,8 @@ export interface ApiRequestsTable {
   path: string | null
   /** The record's number among its key's, 1, 2, ... in the order written (0043): the last is the key's usage_count. */
   seq: number
+  /** The MCP tool whose call made the request (`mcp:search_transactions`, 0060); null otherwise. */
+  via: string | null
 }
 
 /** Each key's usage totals per endpoint and status (0029), kept with the records. */
@@ -357,6 +362,7 @@ export interface Db extends DocumentTables {
   api_keys: ApiKeysTable
   rate_limit_counters: RateLimitCountersTable
   api_requests: ApiRequestsTable
+  transaction_notes: TransactionNotesTable
   api_key_usage: ApiKeyUsageTable
   api_key_usage_periods: ApiKeyUsagePeriodsTable
   bank_accounts: BankAccountsTable

@@ -69,6 +69,7 @@ const MIGRATION_NAMES = [
   '0046_pending_rows_keyed',
   '0048_close_names',
   '0049_lock_dates_chained',
+  '0060_agents',
 ]
 
 const TABLES = [
@@ -110,6 +111,7 @@ const TABLES = [
   'report_month_groups',
   'settings',
   'statement_files',
+  'transaction_notes',
   'transactions',
   'user_invitations',
   'users',
@@ -147,6 +149,7 @@ function indexes(_kind: StoreKind): string[] {
     'proposals_company',
     'report_day_flows_account',
     'report_month_groups_account',
+    'transaction_notes_tx',
     'user_invitations_company',
     'webhook_attempts_endpoint',
     'webhook_endpoints_company',
