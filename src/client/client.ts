@@ -82,6 +82,16 @@ export class Client {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
   }
 
+  /** The same client, each request carrying `headers` and ended by `signal` (an MCP tool call's: docs/agents.md). */
+  with(o: { headers: Record<string, string>; signal?: AbortSignal }): Client {
+    const { fetch } = this.opts
+    return new Client({
+      ...this.opts,
+      fetch: (url, init) =>
+        fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...o.headers }, signal: o.signal ?? init.signal }),
+    })
+  }
+
   get hasApiKey(): boolean {
     return Boolean(this.opts.apiKey)
   }
