@@ -1,5 +1,5 @@
 /** finctl forecast [--from D] --days N [--account A] [--scenario FILE] [--fail-below AMOUNT] [--chart] [--items]: the daily balance ahead. */
-import type { Command } from 'commander'
+import { type Command, Option } from 'commander'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
 import { wholeNumber } from '../src/cli/flags.js'
@@ -19,6 +19,8 @@ export interface ForecastOptions {
   scenario?: string
   failBelow?: string
   version?: string
+  /** `--version` after the command (src/cli/budget-version.ts). */
+  budgetVersion?: string
   chart?: boolean
   items?: boolean
 }
@@ -33,6 +35,7 @@ export function registerForecast(program: Command, run: Runner, runF: RunVerb<Fo
     .option('--scenario <file>', 'a JSON or YAML file of items to add and remove (docs/forecast.md)')
     .option('--fail-below <amount>', 'exit 12 when the lowest balance is below this amount (base currency)')
     .option('--version <name>', 'the budget version (default: the current one)')
+    .addOption(new Option('--budget-version <name>').hideHelp())
     .option('--chart', 'draw the balance as a line')
     .option('--items', "print each day's items")
     .addHelpText(
@@ -71,7 +74,7 @@ export async function runForecast(host: VerbHost, o: ForecastOptions): Promise<n
     from: o.from,
     days,
     bank_account_id: o.account === undefined ? undefined : await resolveAccountId(client, o.account),
-    version: o.version,
+    version: o.budgetVersion ?? o.version,
     scenario,
   })
   const below = (() => {

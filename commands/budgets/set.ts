@@ -1,5 +1,5 @@
 /** finctl budgets set --category NAME --monthly AMOUNT [--currency C] [--from M] [--to M] [--version V] [--rollover]. */
-import type { Command } from 'commander'
+import { type Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { showAmount, typedAmount } from '../../src/cli/money.js'
 import { note, printList, printRecord } from '../../src/cli/output.js'
@@ -14,6 +14,8 @@ export interface SetOptions {
   from?: string
   to?: string
   version?: string
+  /** `--version` after the command (src/cli/budget-version.ts). */
+  budgetVersion?: string
   rollover?: boolean
 }
 
@@ -27,6 +29,7 @@ export function registerSet(budgets: Command, run: Runner, runF: RunVerb<SetOpti
     .option('--from <month>', `first month (default: this month), ${MONTH_HELP}`)
     .option('--to <month>', `last month (default: 11 months after --from), ${MONTH_HELP}`)
     .option('--version <name>', 'the budget version (default: the current one, or original)')
+    .addOption(new Option('--budget-version <name>').hideHelp())
     .option('--rollover', "each month takes the month before's unspent amount")
     .addHelpText(
       'after',
@@ -43,7 +46,7 @@ export async function runSet(host: VerbHost, o: SetOptions): Promise<number> {
     currency: o.currency?.toUpperCase(),
     from: o.from,
     to: o.to,
-    version: o.version,
+    version: o.budgetVersion ?? o.version,
     rollover: o.rollover === true ? true : undefined,
   })
   if (host.printer.format === 'json' || host.printer.format === 'ndjson') {

@@ -16,6 +16,8 @@ export interface BudgetOptions {
   to?: string
   interval: string
   version?: string
+  /** `--version` after the command (src/cli/budget-version.ts). */
+  budgetVersion?: string
   asOf?: string
   chart?: boolean
 }
@@ -28,6 +30,7 @@ export function registerBudget(reports: Command, run: Runner, runF: RunVerb<Budg
     .option('--to <when>', TO_HELP)
     .addOption(new Option('--interval <interval>', 'period length').choices([...BUDGET_INTERVALS]).default('month'))
     .option('--version <name>', 'the budget version (default: the current one)')
+    .addOption(new Option('--budget-version <name>').hideHelp())
     .option('--as-of <timestamp>', 'as the data and the budgets stood at this moment, e.g. 2026-11-05T09:00:00Z')
     .option('--chart', 'bullet bars (actual, and the budget marked) instead of the table')
     .addHelpText(
@@ -43,7 +46,7 @@ export async function runBudget(host: ReportHost, o: BudgetOptions): Promise<num
   const range = periodFlags(host, o) as { from?: string; to?: string }
   const client = await host.client()
   const r = await withSpinner(host, 'computing the budget report', () =>
-    client.budgets.report({ ...range, interval: o.interval, version: o.version, as_of: o.asOf }),
+    client.budgets.report({ ...range, interval: o.interval, version: o.budgetVersion ?? o.version, as_of: o.asOf }),
   )
   const { io, printer, chalk } = host
   if (printer.format === 'json' || printer.format === 'ndjson') {
