@@ -15,7 +15,9 @@ import type { Store } from '../../store/store.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { mergeGroups } from '../reports/as-of.js'
 import { type Period, periodsOf } from '../reports/periods.js'
-import { summaryGroups } from '../reports/queries.js'
+import { type Scope, summaryGroups } from '../reports/queries.js'
+import { exactSum } from '../../store/fragments.js'
+import { exact } from '../sums.js'
 import { deltaOf, scopeOf, snapshot } from '../reports/reports.js'
 import { type BudgetRowLive, budgetsOf, currentVersion } from './budgets.js'
 import { lastDayOf, monthNumber, monthText } from './months.js'
@@ -88,6 +90,35 @@ async function converter(db: Kysely<Db>, companyId: string, base: string, rows: 
   }
 }
 
+/**
+ * Spending per whole month and category from the kept month totals in one query (the summary's
+ * monthGroups, grouped by month and category instead of by merchant): what a budget report of whole
+ * months reads instead of a summary per month.
+ */
+export async function monthlySpending(db: Kysely<Db>, scope: Scope, fromMonth: string, toMonth: string) {
+  const rows = await db
+    .selectFrom('report_month_groups')
+    .where(scope.column, '=', scope.value)
+    .where('month', '>=', fromMonth)
+    .where('month', '<=', toMonth)
+    .where('cash_flow', '!=', '.transfer')
+    .select(['month', 'category', exactSum('net').as('net'), exactSum('n').as('n')])
+    .groupBy(['month', 'category'])
+    .execute()
+  const out = new Map<string, Map<string | null, bigint>>()
+  for (const r of rows) {
+    if (Number(r.n) === 0) continue
+    let m = out.get(r.month)
+    if (!m) {
+      m = new Map()
+      out.set(r.month, m)
+    }
+    const category = r.category === '' ? null : r.category.slice(1)
+    m.set(category, (m.get(category) ?? 0n) - exact(r.net))
+  }
+  return out
+}
+
 interface Cell {
   budget: bigint
   carry: bigint
@@ -126,8 +157,20 @@ export async function budgetReport(store: Store, companyId: string, q: BudgetRep
       if (r.rollover === 1 && (chainStart === undefined || r.month < chainStart)) chainStart = r.month
     }
 
-    const spent = async (start: string, end: string) =>
-      spendingOf(mergeGroups(await summaryGroups(db, scope, start, end), delta, start, end))
+    // Whole months from one query of the month totals (without --as-of); a partial month, or any month
+    // --as-of, as the summary reads it.
+    const before = chainStart === undefined ? undefined : monthText(monthNumber(chainStart) - 1)
+    const firstMonth = before !== undefined && before < from.slice(0, 7) ? before : from.slice(0, 7)
+    const months = q.as_of === undefined ? await monthlySpending(db, scope, firstMonth, to.slice(0, 7)) : undefined
+    const spent = async (start: string, end: string) => {
+      if (months && start.endsWith('-01') && end === lastDayOf(end.slice(0, 7))) {
+        const out = new Map<string | null, bigint>()
+        for (let n = monthNumber(start.slice(0, 7)); n <= monthNumber(end.slice(0, 7)); n++)
+          for (const [category, v] of months.get(monthText(n)) ?? []) out.set(category, (out.get(category) ?? 0n) + v)
+        return out
+      }
+      return spendingOf(mergeGroups(await summaryGroups(db, scope, start, end), delta, start, end))
+    }
 
     // Rollover: what each budgeted month brings to the next, for months before and in the range.
     const carryInto = new Map<string, Map<string, bigint>>()

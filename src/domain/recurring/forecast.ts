@@ -14,11 +14,10 @@ import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
-import { summaryGroups } from '../reports/queries.js'
 import { cashFlowReport } from '../reports/reports.js'
 import { budgetsOf, currentVersion } from '../budgets/budgets.js'
 import { lastDayOf } from '../budgets/months.js'
-import { spendingOf } from '../budgets/report.js'
+import { monthlySpending } from '../budgets/report.js'
 import { companyKey } from '../transaction-rows.js'
 import type { Forecast, ForecastRequest } from './forecast-schemas.js'
 import { listRecurring, nextDue, scheduleOf } from './items.js'
@@ -175,13 +174,10 @@ export async function forecast(store: Store, companyId: string, q: ForecastReque
       return !out && !covered.has(b.category)
     })
     const scope = { column: 'company_key' as const, value: await companyKey(store, companyId) }
-    const spentIn = new Map<string, Map<string | null, bigint>>()
+    // Each month's spending so far, from the kept month totals in one query.
+    const spentIn = await monthlySpending(store.db, scope, from.slice(0, 7), to.slice(0, 7))
     for (const b of rows) {
-      let spent = spentIn.get(b.month)
-      if (!spent) {
-        spent = spendingOf(await summaryGroups(store.db, scope, `${b.month}-01`, lastDayOf(b.month)))
-        spentIn.set(b.month, spent)
-      }
+      const spent = spentIn.get(b.month) ?? new Map<string | null, bigint>()
       const value = inBase(b.amount, b.currency_code, 'version')
       const left = value.minor - (spent.get(b.category) ?? 0n)
       if (left <= 0n) continue
