@@ -70,12 +70,15 @@ export async function runForecast(host: VerbHost, o: ForecastOptions): Promise<n
     throw new AppError('usage', `--fail-below "${printableLine(o.failBelow ?? '')}" is not an amount`)
   const scenario = o.scenario === undefined ? undefined : await readScenario(o.scenario)
   const client = await host.client()
+  const printer = host.printer
   const r = await client.forecast.run({
     from: o.from,
     days,
     bank_account_id: o.account === undefined ? undefined : await resolveAccountId(client, o.account),
     version: o.budgetVersion ?? o.version,
     scenario,
+    // Each day's items when they are printed: --items, or the rows off a terminal.
+    items: o.items === true || printer.format === 'csv' || (!host.io.isStdoutTTY && !o.chart && printer.format === 'table'),
   })
   const below = (() => {
     if (threshold === undefined) return false
@@ -83,7 +86,7 @@ export async function runForecast(host: VerbHost, o: ForecastOptions): Promise<n
     if (limit === undefined) throw new AppError('usage', `--fail-below ${threshold}: more decimals than ${r.currency} has`)
     return (minorOf(r.lowest.balance, r.currency) ?? 0n) < limit
   })()
-  const { io, printer } = host
+  const { io } = host
   const cur = r.currency
   const money = (n: number) => showAmount(n, cur, { group: true, code: true })
   if (printer.format === 'json' || printer.format === 'ndjson') await printRecord(io, printer, r)

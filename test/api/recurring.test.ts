@@ -108,7 +108,7 @@ describe.each(MATRIX)('recurring items and the forecast over %s on %s', (kind, s
 
   it('forecasts from the cash flow balance, with the items on their dates and the unspent budget spread exactly', async () => {
     await c.budgets.set({ category: 'Meals', monthly: '310.00', from: today.slice(0, 7), to: today.slice(0, 7) })
-    const f = await c.forecast.run({ days: 45 })
+    const f = await c.forecast.run({ days: 45, items: true })
     expect(f.from).toBe(today)
     expect(f.days).toHaveLength(45)
     const flow = await c.reports.cashFlow({ from: today, to: today })
@@ -141,6 +141,7 @@ describe.each(MATRIX)('recurring items and the forecast over %s on %s', (kind, s
     const start = iso(now + 5 * DAY)
     const f = await c.forecast.run({
       days: 40,
+      items: true,
       scenario: {
         add: [{ name: 'new hire', amount: '-6000.00', interval: 'monthly', start }],
         remove: ['streamco 20000 subscription', 'budget:Meals'],
@@ -162,7 +163,7 @@ describe.each(MATRIX)('recurring items and the forecast over %s on %s', (kind, s
     )
     await c.rates.set(iso(now - 40 * DAY), 'EUR', { rate: '1.1' })
     await c.rates.set(iso(now - 5 * DAY), 'EUR', { rate: '1.25' })
-    const f = await c.forecast.run({ days: 10 })
+    const f = await c.forecast.run({ days: 10, items: true })
     const cloud = f.days.flatMap((d) => d.items).find((i) => i.name === 'Cloud')
     expect(cloud).toMatchObject({ amount: -125, original: { amount: -100, currency: 'EUR' }, estimate: true })
     expect(f).toMatchObject({ estimate: true, rates: [{ currency: 'EUR', rate: '1.25', date: iso(now - 5 * DAY) }] })
@@ -175,7 +176,9 @@ describe.each(MATRIX)('recurring items and the forecast over %s on %s', (kind, s
     const readKey = await h.client({ token: t.token }).keys.create({ name: 'reader', scopes: ['read'] })
     const reader = h.client({ apiKey: readKey.key })
     expect((await reader.recurring.list()).length).toBeGreaterThan(0)
-    expect((await reader.forecast.run({ days: 5 })).days).toHaveLength(5)
+    const quiet = await reader.forecast.run({ days: 5 })
+    expect(quiet.days).toHaveLength(5)
+    expect(quiet.days.every((d) => d.items.length === 0)).toBe(true)
     expect((await refused(reader.recurring.detect(), 403)).code).toBe('forbidden')
     await refused(reader.recurring.add({ name: 'x', amount: '-1', interval: 'weekly', start: today }), 403)
   })

@@ -46,6 +46,7 @@ export const ForecastRequest = z
       .openapi({ description: 'one account: its balance and its recurring items (budgets are left out)' }),
     version: VersionName.optional().openapi({ description: 'the budget version (default the current one)' }),
     scenario: Scenario.optional(),
+    items: z.boolean().optional().openapi({ description: "each day's items in `days[].items` (default false: empty lists)" }),
   })
   .strict()
   .openapi('ForecastRequest')

@@ -207,7 +207,11 @@ export async function forecast(store: Store, companyId: string, q: ForecastReque
 
   // The days, in order; the lowest closing balance (the first such day).
   const byDay = new Map<number, Planned[]>()
-  for (const p of planned) byDay.set(p.day, [...(byDay.get(p.day) ?? []), p])
+  for (const p of planned) {
+    const list = byDay.get(p.day)
+    if (list) list.push(p)
+    else byDay.set(p.day, [p])
+  }
   const num = (minor: bigint) => Number(formatMinor(minor, exp))
   let balance = start
   let low = { day: first, balance: start + 0n }
@@ -226,17 +230,19 @@ export async function forecast(store: Store, companyId: string, q: ForecastReque
       date: fromDay(d),
       change: num(change),
       balance: num(balance),
-      items: list.map((p) => ({
-        kind: p.kind,
-        name: p.name,
-        amount: num(p.minor),
-        original: p.original && {
-          amount: Number(formatMinor(p.original.minor, currencyExponent(p.original.currency))),
-          currency: p.original.currency,
-        },
-        estimate: p.estimate,
-        overdue: p.overdue,
-      })),
+      items: !q.items
+        ? []
+        : list.map((p) => ({
+            kind: p.kind,
+            name: p.name,
+            amount: num(p.minor),
+            original: p.original && {
+              amount: Number(formatMinor(p.original.minor, currencyExponent(p.original.currency))),
+              currency: p.original.currency,
+            },
+            estimate: p.estimate,
+            overdue: p.overdue,
+          })),
     })
   }
   if (usedRates.size) notes.push(`amounts in ${[...usedRates.keys()].join(', ')} are estimates at the company's latest rate`)
