@@ -79,6 +79,7 @@ async function newerPayments(
     Math.max(toDay(today) - LOOK_BACK_DAYS, Math.min(...live.map((r) => toDay(r.last_seen ?? r.anchor_date) - Number(r.date_tolerance)))),
   )
   const company = await companyKey(store, companyId, db)
+  const base = await baseCurrency(store, companyId, db)
   const txs = await db
     .selectFrom('transactions')
     .select(['transaction_date', 'amount', 'currency_code', 'merchant_name', 'description'])
@@ -86,13 +87,15 @@ async function newerPayments(
     .where('transaction_date', '>=', since)
     .where('transaction_date', '<=', today)
     .where('status', '!=', 'void')
-    // Only amounts an item could take: a few rows read instead of every recent one.
+    // Only amounts an item could take, read from the reports' covering index (base_amount is the
+    // amount in the base currency): a few rows looked up instead of every recent one.
     .where((eb) =>
       eb.or(
         live.map((r) => {
+          if (r.currency_code !== base) return eb('currency_code', '=', r.currency_code)
           const a = Number(r.amount)
           const slack = Math.ceil((Math.abs(a) * Number(r.amount_tolerance)) / 100)
-          return eb.and([eb('currency_code', '=', r.currency_code), eb('amount', '>=', a - slack), eb('amount', '<=', a + slack)])
+          return eb.and([eb('base_amount', '>=', a - slack), eb('base_amount', '<=', a + slack)])
         }),
       ),
     )
