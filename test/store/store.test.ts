@@ -67,6 +67,8 @@ const MIGRATION_NAMES = [
   '0044_statement_files',
   '0045_review_checked',
   '0046_pending_rows_keyed',
+  '0055_budgets',
+  '0056_recurring_items',
 ]
 
 const TABLES = [
@@ -80,6 +82,8 @@ const TABLES = [
   'audit_entries',
   'bank_accounts',
   'bank_statements',
+  'budget_versions',
+  'budgets',
   'categorization_models',
   'categorization_rules',
   'categorization_settings',
@@ -104,6 +108,7 @@ const TABLES = [
   'period_closes',
   'proposals',
   'rate_limit_counters',
+  'recurring_items',
   'report_day_flows',
   'report_month_groups',
   'settings',
@@ -130,6 +135,8 @@ function indexes(_kind: StoreKind): string[] {
     'bank_statements_account',
     'bank_statements_company',
     'bank_statements_file',
+    'budgets_company',
+    'budgets_live',
     'categorization_rules_company',
     'close_exports_close',
     'companies_key',
@@ -143,6 +150,7 @@ function indexes(_kind: StoreKind): string[] {
     'login_failures_created',
     'period_closes_company',
     'proposals_company',
+    'recurring_items_company',
     'report_day_flows_account',
     'report_month_groups_account',
     'user_invitations_company',
