@@ -152,8 +152,13 @@ describe.each(MATRIX)('budgets over %s on %s', (kind, storeKind) => {
     expect(e.details?.[0].path).toBe('from')
     expect((await refused(c.budgets.delete({ category: 'Food' }), 409)).code).toBe('period_locked')
     expect(await c.budgets.list({ category: 'Food', from: '2024-08', to: '2024-10' })).toEqual(before)
-    // After the lock date both still work.
+    // After the lock date both still work; --as-of reads the budget as it stood before.
+    const before80 = new Date().toISOString()
+    await new Promise((r) => setTimeout(r, 5))
     expect((await c.budgets.set({ category: 'Food', monthly: '90', from: '2024-10', to: '2024-10' })).updated).toBe(1)
+    const october = { from: '2024-10-01', to: '2024-10-31' }
+    expect((await c.budgets.report(october)).periods[0].rows).toMatchObject([{ category: 'Food', budget: 90 }])
+    expect((await c.budgets.report({ ...october, as_of: before80 })).periods[0].rows).toMatchObject([{ category: 'Food', budget: 80 }])
     expect(await c.budgets.delete({ category: 'Food', from: '2024-10', to: '2024-10' })).toMatchObject({ deleted: 1, months: ['2024-10'] })
     const entries = await h.store.db
       .selectFrom('audit_entries')
