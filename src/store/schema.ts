@@ -21,9 +21,11 @@ import type {
   WebhookEndpointsTable,
 } from './schema-records.js'
 import type { ImportBatchesTable, ImportPendingRowsTable, ImportReviewFilesTable, ImportReviewsTable } from './schema-imports.js'
+import type { BudgetsTable, BudgetVersionsTable, RecurringItemsTable } from './schema-planning.js'
 
 export type * from './schema-records.js'
 export type * from './schema-imports.js'
+export type * from './schema-planning.js'
 
 export interface SettingsTable {
   key: string
@@ -383,6 +385,9 @@ export interface Db extends DocumentTables {
   import_review_files: ImportReviewFilesTable
   approval_policies: ApprovalPoliciesTable
   proposals: ProposalsTable
+  budgets: BudgetsTable
+  budget_versions: BudgetVersionsTable
+  recurring_items: RecurringItemsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>

@@ -69,6 +69,8 @@ const MIGRATION_NAMES = [
   '0046_pending_rows_keyed',
   '0048_close_names',
   '0049_lock_dates_chained',
+  '0055_budgets',
+  '0056_recurring_items',
 ]
 
 const TABLES = [
@@ -82,6 +84,8 @@ const TABLES = [
   'audit_entries',
   'bank_accounts',
   'bank_statements',
+  'budget_versions',
+  'budgets',
   'categorization_models',
   'categorization_rules',
   'categorization_settings',
@@ -106,6 +110,7 @@ const TABLES = [
   'period_closes',
   'proposals',
   'rate_limit_counters',
+  'recurring_items',
   'report_day_flows',
   'report_month_groups',
   'settings',
@@ -132,6 +137,8 @@ function indexes(_kind: StoreKind): string[] {
     'bank_statements_account',
     'bank_statements_company',
     'bank_statements_file',
+    'budgets_company',
+    'budgets_live',
     'categorization_rules_company',
     'close_exports_close',
     'companies_key',
@@ -145,6 +152,7 @@ function indexes(_kind: StoreKind): string[] {
     'login_failures_created',
     'period_closes_company',
     'proposals_company',
+    'recurring_items_company',
     'report_day_flows_account',
     'report_month_groups_account',
     'user_invitations_company',
