@@ -101,7 +101,7 @@ export async function stageRows(
   const errors: BatchCreateResponse['errors'] = [...built.errors]
   const existing = await existingByRef(store, store.db, built.rows)
   const staged: number[] = []
-  const duplicates: StageRowsResponse['duplicates'] = []
+  const duplicates: StageRowsResponse['duplicates'] = [...built.there]
   const values: PendingRowValues[] = []
   built.rows.forEach((row, i) => {
     const index = built.indexes[i]
@@ -126,6 +126,7 @@ export async function stageRows(
     values,
   )
   errors.sort((x, y) => x.index - y.index)
+  duplicates.sort((x, y) => x.index - y.index)
   return { staged, duplicates, errors }
 }
 
@@ -241,6 +242,7 @@ export async function setPendingRow(
   const err = built.errors[0]
   if (err)
     throw new AppError(err.code as AppError['code'], err.message.replace(/^invalid transactions\[0\]: /, ''), { details: err.details })
+  if (built.there[0]) throw new AppError('conflict', `line ${line} is on the account already, as transaction ${built.there[0].id}`)
   // Stored as parsed, as a staged row is (the batch's checked_shape holds for it too).
   const parsed = built.inputs[0] as unknown as Record<string, unknown>
   await store.db
