@@ -181,7 +181,11 @@ export function outputFileArgs(program: Command, argv: string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--') return argv
-    if (a.startsWith('-')) continue
+    if (a.startsWith('-')) {
+      // A flag's value (`--profile B`) is no command's name: the walk goes on after it.
+      if (takesValue(cmd, a, argv[i + 1])) i++
+      continue
+    }
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
     if (!sub) return argv
     cmd = sub
@@ -228,11 +232,28 @@ export function jsonFieldArgs(program: Command, argv: string[]): string[] {
       else i++
       continue
     }
-    if (a.startsWith('-')) continue
+    if (a.startsWith('-')) {
+      if (takesValue(cmd, a, out[i + 1])) i++
+      continue
+    }
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
     if (sub) cmd = sub
   }
   return out
+}
+
+/**
+ * Whether the flag `a`, given under `cmd` (its own or an ancestor's), takes the next word as its
+ * value: a required value, not written `--flag=value`. An optional one (`--json [fields]`) takes
+ * it only as jsonFieldArgs decides, and never a command's name.
+ */
+function takesValue(cmd: Command, a: string, next: string | undefined): boolean {
+  if (a.includes('=') || next === undefined) return false
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const o = c.options.find((x) => x.short === a || x.long === a)
+    if (o) return o.required
+  }
+  return false
 }
 
 async function firstRun(io: IO, program: Command): Promise<number> {

@@ -16,6 +16,10 @@ export interface Target {
   kind: TargetKind
   sb: InProcessSandbox
   email: string
+  /** The profile the commands use: `local` (embedded) or `remote`. */
+  profile: string
+  /** The service's URL (remote). */
+  baseUrl?: string
   run(args: string[], o?: InProcessRunOptions): Promise<InProcessResult>
   ok(args: string[], o?: InProcessRunOptions): Promise<InProcessResult>
   json<T = any>(args: string[], o?: InProcessRunOptions): Promise<T>
@@ -46,6 +50,8 @@ export async function openTarget(kind: TargetKind, name: string, o: { currency?:
     kind,
     sb,
     email,
+    profile: kind === 'remote' ? 'remote' : 'local',
+    baseUrl: server?.url,
     run,
     async ok(args, ro) {
       const r = await run(args, ro)
