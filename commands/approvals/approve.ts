@@ -4,6 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { printProposal } from './shared.js'
+import { proposalId } from '../../src/cli/id-kinds.js'
 
 export type ApproveOptions = Record<string, never>
 
@@ -18,7 +19,7 @@ export function registerApprove(approvals: Command, run: Runner, runF: RunVerb<A
 
 export async function runApprove(host: VerbHost, _o: ApproveOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
-  const p = await client.approvals.approve(id)
+  const p = await client.approvals.approve(await proposalId(client, id))
   await printProposal(host, client, p)
   note(host.io, host.printer, `approved ${p.id}: ${p.kind} ${p.target} applied`)
   return EXIT.ok

@@ -5,6 +5,7 @@ import { note } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { printProposal } from './shared.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { proposalId } from '../../src/cli/id-kinds.js'
 
 export interface RejectOptions {
   reason?: string
@@ -23,7 +24,7 @@ export function registerReject(approvals: Command, run: Runner, runF: RunVerb<Re
 export async function runReject(host: VerbHost, o: RejectOptions, [id]: string[]): Promise<number> {
   if (!o.reason?.trim()) throw new AppError('usage', '--reason TEXT is required: say why the proposal is rejected')
   const client = await host.client()
-  const p = await client.approvals.reject(id, o.reason)
+  const p = await client.approvals.reject(await proposalId(client, id), o.reason)
   await printProposal(host, client, p)
   note(host.io, host.printer, `rejected ${p.id}`)
   return EXIT.ok

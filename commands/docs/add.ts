@@ -11,6 +11,7 @@ import { sniff } from '../../src/domain/documents/sniff.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { printableLine } from '../../src/kernel/terminal-text.js'
 import { documentColumns } from './shared.js'
+import { resolveTransactionId } from '../../src/cli/short-ids.js'
 
 export interface AddOptions {
   tx?: string
@@ -53,12 +54,13 @@ export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Pro
     return { path, bytes }
   })
   const client = await ctx.client()
+  const tx = o.tx === undefined ? undefined : await resolveTransactionId(client, o.tx, '--tx')
   const added: AddedDocument[] = []
   for (const f of read) {
     const d = await client.documents.add({
       file_name: basename(f.path),
       content_base64: f.bytes.toString('base64'),
-      transaction_id: o.tx,
+      transaction_id: tx,
       auto_link: o.autoLink === false ? false : undefined,
     })
     added.push(d)

@@ -5,6 +5,7 @@ import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { ROLES } from '../../src/kernel/roles.js'
 import { roleFlag } from './shared.js'
+import { userId } from '../../src/cli/id-kinds.js'
 
 export interface SetRoleOptions {
   role?: string
@@ -23,7 +24,7 @@ export function registerSetRole(users: Command, run: Runner, runF: RunVerb<SetRo
 export async function runSetRole(host: VerbHost, o: SetRoleOptions, [user]: string[]): Promise<number> {
   const role = roleFlag(o.role)
   const client = await host.client()
-  const u = await client.users.setRole(user, role)
+  const u = await client.users.setRole(await userId(client, user), role)
   await printRecord(host.io, host.printer, u)
   note(host.io, host.printer, `${u.email} is now ${u.role}`)
   return EXIT.ok

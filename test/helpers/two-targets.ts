@@ -30,17 +30,35 @@ export interface Target {
 const PASSWORD = 'password-for-two-targets'
 
 /** A company on `kind`, its owner `owner@<name>.test` logged in on the profile the commands use. */
-export async function openTarget(kind: TargetKind, name: string, o: { currency?: string } = {}): Promise<Target> {
+export async function openTarget(
+  kind: TargetKind,
+  name: string,
+  o: { currency?: string; demo?: boolean; serveArgs?: string[] } = {},
+): Promise<Target> {
   const sb = new InProcessSandbox(`${name}-${kind}`)
   const email = `owner@${name}.test`
-  await sb.ok(['init', '--company', `${name} Co`, '--currency', o.currency ?? 'USD', '--email', email, '--password-stdin', '--no-input'], {
-    input: `${PASSWORD}\n`,
-  })
+  await sb.ok(
+    [
+      'init',
+      '--company',
+      `${name} Co`,
+      '--currency',
+      o.currency ?? 'USD',
+      '--email',
+      email,
+      '--password-stdin',
+      '--no-input',
+      ...(o.demo ? ['--demo'] : []),
+    ],
+    {
+      input: `${PASSWORD}\n`,
+    },
+  )
   const { key } = await fastKey(sb)
   let server: ServeProcess | undefined
   let env: Record<string, string> = {}
   if (kind === 'remote') {
-    server = await spawnServe(['--database', sb.database], { cwd: sb.dir, env: sb.env(), stopTimeoutMs: 15_000 })
+    server = await spawnServe(['--database', sb.database, ...(o.serveArgs ?? [])], { cwd: sb.dir, env: sb.env(), stopTimeoutMs: 15_000 })
     await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
     await sb.ok(['--profile', 'remote', 'login', '--email', email, '--password-stdin', '--no-input'], { input: `${PASSWORD}\n` })
     env = { FINCTL_PROFILE: 'remote' }
