@@ -13,6 +13,7 @@ import type { Actor } from '../actor.js'
 import { signSession } from '../api-keys/auth.js'
 import { generateApiKey, hashApiKey, hashPassword } from '../api-keys/secrets.js'
 import { eventRow, recordEvents } from '../events.js'
+import { replacePending } from './invitations.js'
 import type { CreatedInvitation, Invitation, InviteRequest, User, Whoami } from './schemas.js'
 
 /** How long an invitation may be accepted: a week, then the owner invites again. */
@@ -102,12 +103,14 @@ export async function inviteUser(store: Store, actor: Actor, input: InviteReques
     revoked_by: null,
   }
   const shown = toInvitation(row)
-  await store.writeTransaction(async (trx) => {
+  const replaced = await store.writeTransaction(async (trx) => {
+    const before = await replacePending(store, trx, actor, input.email, now)
     await trx.insertInto('user_invitations').values(row).execute()
     // The event carries the invitation, never its token (docs/people.md).
     await recordEvents(store, trx, [eventRow(actor, 'user.invited', row.id, shown, now)])
+    return before
   })
-  return { ...shown, token }
+  return { ...shown, token, replaced }
 }
 
 const spent = () => new AppError('unauthorized', 'this invitation is not valid (unknown, already accepted, or mistyped): ask for a new one')
