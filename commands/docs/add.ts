@@ -37,7 +37,11 @@ export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Pro
   // Every file is checked before any is sent: a missing, too large or unknown one stores nothing.
   const read = files.map((path) => {
     const info = statSync(path, { throwIfNoEntry: false })
-    if (!info?.isFile()) throw new AppError('usage', `${printableLine(path)}: no such file`)
+    if (!info) throw new AppError('usage', `${printableLine(path)}: no such file`)
+    if (info.isDirectory())
+      throw new AppError('usage', `${printableLine(path)} is a folder: give the files in it (docs add ${printableLine(path)}/*)`)
+    if (!info.isFile())
+      throw new AppError('usage', `${printableLine(path)} is not a regular file (a device, a FIFO or a socket): give a file`)
     if (info.size > MAX_DOCUMENT_FILE)
       throw new AppError(
         'usage',

@@ -24,7 +24,19 @@ import { toTransaction } from '../transaction-rows.js'
 import { auditRow, deletionRow, diff } from '../transactions/audit.js'
 import { getImportBatch, toImportBatch } from './batches.js'
 import { MAX_LISTED_ROWS, type RevertedRow, type RevertImportRequest, type RevertRefusal, type RevertResult } from './revert-schemas.js'
-import { chunks, csvSource, revertTuning, rowsByRuns, type RowSource, SeqRuns, statementSource, type Unpair } from './revert-rows.js'
+import {
+  csvSource,
+  editedOf,
+  linkedDocuments,
+  revertTuning,
+  rowsByRuns,
+  type RowSource,
+  SeqRuns,
+  statementSource,
+  type UnlinkedDocument,
+  type Unpair,
+  unlinkDocuments,
+} from './revert-rows.js'
 
 /** Examples of deleted rows handed to the process's model at most; beyond, it is trained again. */
 const MAX_HELD_EXAMPLES = 20_000
@@ -46,6 +58,8 @@ interface Plan {
   others: Map<string, number>
   anyRef: boolean
   statement: { id: string; file_name: string } | null
+  /** Documents linked to the rows that go: unlinked with them. */
+  documents: UnlinkedDocument[]
 }
 
 async function batchRow(db: Kysely<Db>, store: Store, companyId: string, id: string, lock: boolean): Promise<ImportBatchRow> {
@@ -54,22 +68,6 @@ async function batchRow(db: Kysely<Db>, store: Store, companyId: string, id: str
   const row = await q.executeTakeFirst()
   if (!row) throw notFound('import batch')
   return row
-}
-
-/** The ids among `ids` with an `update` or `bulk_update` entry: changed by hand (or by a rule run) since their creation. */
-async function editedOf(db: Kysely<Db>, companyId: string, ids: string[]): Promise<Set<string>> {
-  const out = new Set<string>()
-  for (const part of chunks(ids)) {
-    const found = await db
-      .selectFrom('audit_entries')
-      .select('transaction_id')
-      .where('company_id', '=', companyId)
-      .where('action', 'in', ['update', 'bulk_update'])
-      .where('transaction_id', 'in', part)
-      .execute()
-    for (const f of found) out.add(f.transaction_id)
-  }
-  return out
 }
 
 function listedRow(r: TransactionRow, action: RevertedRow['action'], edited: boolean): RevertedRow {
@@ -103,6 +101,7 @@ async function plan(store: Store, db: Kysely<Db>, batch: ImportBatchRow, include
     others: new Map(),
     anyRef: false,
     statement: src.statement,
+    documents: [],
   }
   const refuse = (r: RevertRefusal) => {
     p.refusedCount[r.reason]++
@@ -117,6 +116,13 @@ async function plan(store: Store, db: Kysely<Db>, batch: ImportBatchRow, include
       db,
       batch.company_id,
       part.map((r) => r.id),
+    )
+    p.documents.push(
+      ...(await linkedDocuments(
+        db,
+        batch.company_id,
+        part.map((r) => r.id),
+      )),
     )
     for (const r of part) {
       runs.add(r.seq)
@@ -205,6 +211,7 @@ export async function revertImportBatch(
       transactions: p.listed,
       refused: p.refused,
       statement: p.statement,
+      documents: p.documents,
     }
   }
   await prepareRevert(store, actor, id)
@@ -290,6 +297,7 @@ export async function revertIn(
     .where('id', '=', row.id)
     .execute()
   await store.writes.appendAudit(trx, unpaired, 1000)
+  await unlinkDocuments(trx, actor.companyId, p.documents)
   // The second pass: each row gives its entry (one a row: its `delete` entry with every field and
   // its creation) and its example, and goes; a large revert does it with a thread beside this one.
   const { removed, untold, ids } =
@@ -306,6 +314,7 @@ export async function revertIn(
     transactions: p.listed,
     refused: [],
     statement: p.statement,
+    documents: p.documents,
   }
   await recordEvents(store, trx, [
     eventRow(

@@ -35,10 +35,13 @@ async function reviewBatch(db: Kysely<Db>, companyId: string, id: string) {
   const row = await db
     .selectFrom('import_batches')
     .leftJoin('import_reviews', 'import_reviews.batch_id', 'import_batches.id')
+    .leftJoin('bank_statements', 'bank_statements.id', 'import_batches.statement_id')
     .select([
       'import_batches.id',
       'import_batches.kind',
       'import_batches.state',
+      'import_batches.statement_id',
+      'bank_statements.status as statement_status',
       'import_batches.options',
       'import_batches.bank_account_id',
       'import_reviews.staged',
@@ -62,6 +65,12 @@ export function unusable(b: ReviewBatch, now: Date): AppError | undefined {
     return new AppError(
       'conflict',
       `the import batch expired at ${b.expires_at ?? 'its end'} (a pending batch is kept ${PENDING_DAYS} days): import the file again with --review`,
+    )
+  // An applied statement upload's batch is its statement's state, as `imports show` says it.
+  if (b.statement_id && b.statement_status === 'failed')
+    return new AppError(
+      'conflict',
+      `the import batch failed: its statement ${b.statement_id} failed when it was applied (finctl statements get ${b.statement_id} says why), so nothing of it is pending`,
     )
   if (b.state !== 'pending') return new AppError('conflict', `the import batch is ${b.state}, not pending`)
   return undefined
