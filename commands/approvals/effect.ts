@@ -29,7 +29,7 @@ function rows<T>(items: T[], line: (t: T) => string): string[] {
 const txLine = (t: Json) =>
   [str(t.id), str(t.transaction_date), money(t.amount, t.currency_code), str(t.description)].filter(Boolean).join('  ')
 
-function reopen(e: Json, name: ActorName): string[] {
+function reopen(e: Json, name: ActorName, account: (id: string) => string): string[] {
   const close = obj(e.close)
   const out = [`lock date ${str(e.lock_date)} → ${str(e.lock_date_after)}: ${str(e.month)} opens for changes again`]
   if (e.close)
@@ -42,7 +42,7 @@ function reopen(e: Json, name: ActorName): string[] {
     out.push(
       ...rows(
         figures,
-        (f) => `${str(f.bank_account_id)}  ${count(Number(f.transactions), 'transaction')}  ${money(f.total, f.currency_code)}`,
+        (f) => `${account(str(f.bank_account_id))}  ${count(Number(f.transactions), 'transaction')}  ${money(f.total, f.currency_code)}`,
       ),
     )
   }
@@ -94,11 +94,11 @@ function policy(e: Json): string[] {
 }
 
 /** The effect's lines, each printable (no control characters from descriptions or names). */
-export function effectLines(p: Proposal, name: ActorName): string[] {
+export function effectLines(p: Proposal, name: ActorName, account: (id: string) => string = (id) => id): string[] {
   const e = obj(p.effect)
   const lines =
     p.kind === 'reopen'
-      ? reopen(e, name)
+      ? reopen(e, name, account)
       : p.kind === 'revert'
         ? revert(e)
         : p.kind === 'bulk'
