@@ -55,7 +55,7 @@ describe.each(TARGET_KINDS)('approvals show, readable (%s)', (kind) => {
     const b = await t.run(['approvals', 'show', reopenProposal.slice(-8)], TTY)
     expect(b.code, b.stderr).toBe(0)
     expect(b.stdout).toMatch(/\nrequest:\n {2}month: \d{4}-\d{2}\n {2}reason: late invoice\n/)
-    expect(b.stdout).toMatch(/its figures:\n {4}Operating \([0-9a-f]{8}\)  1 transaction  -5\.00 USD/)
+    expect(b.stdout).toMatch(/its figures:\n {4}Operating \([0-9a-f]{8}\) {2}1 transaction {2}-5\.00 USD/)
     expect(b.stdout).not.toMatch(/\{"|user:[0-9a-f]/)
   })
 
