@@ -6,7 +6,7 @@
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
  *   npm run bench -- --smoke      every section once on tiny data, for CI: it runs, no figure is worth reading
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, pages, import, revert, reports, statements, categorize)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, pages, import, revert, reports, statements, categorize, documents)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.cjs --version`, `keys show` and `tx list` (embedded default database, demo data)
@@ -105,7 +105,7 @@ const { values: flags } = parseArgs({
 })
 if (flags.help) {
   process.stdout.write(
-    'usage: tsx bench/run.ts [--quick|--smoke] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|pages|import|revert|reports|statements|categorize]\n' +
+    'usage: tsx bench/run.ts [--quick|--smoke] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|pages|import|revert|reports|statements|categorize|documents]\n' +
       '  --check: exit 1 when a guarded figure (start-up) is past its target: a regression\n' +
       "  --revert-sizes 100000,1000000, --revert-rounds N: the revert section's sizes and rounds\n" +
       '  --smoke: every section once on tiny data (CI: each section must run without an error)\n' +
@@ -117,7 +117,20 @@ if (flags.help) {
   )
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list', 'list-scale', 'pages', 'import', 'revert', 'reports', 'statements', 'categorize'] as const
+const SECTIONS = [
+  'cli',
+  'serve',
+  'pg',
+  'list',
+  'list-scale',
+  'pages',
+  'import',
+  'revert',
+  'reports',
+  'statements',
+  'categorize',
+  'documents',
+] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -145,12 +158,14 @@ const smokeConfig = {
     remote: true,
     postgres: true,
     intoExisting: true,
+    withBalance: true,
     orders: ['ascending', 'descending', 'shuffled'] as const,
   },
   revert: { sizes: [2_000], rounds: 1 },
   reports: { rows: 10_000, runs: 2 },
   statements: { lines: 1_000, runs: 1 },
   categorize: { sizes: [5_000], repeats: [1], labelled: 2_000 },
+  documents: { bombMb: 2, rounds: 1 },
   watchdogMs: 10 * 60_000,
 }
 const config = flags.smoke
@@ -175,12 +190,14 @@ const config = flags.smoke
           remote: true,
           postgres: true,
           intoExisting: true,
+          withBalance: true,
           orders: ['ascending', 'descending', 'shuffled'] as const,
         },
         revert: { sizes: [20_000], rounds: 2 },
         reports: { rows: 100_000, runs: 10 },
         statements: { lines: 10_000, runs: 2 },
         categorize: { sizes: [50_000], repeats: [3], labelled: 20_000 },
+        documents: { bombMb: 30, rounds: 3 },
         watchdogMs: 15 * 60_000,
       }
     : {
@@ -212,12 +229,14 @@ const config = flags.smoke
           remote: true,
           postgres: true,
           intoExisting: true,
+          withBalance: true,
           orders: ['ascending', 'descending', 'shuffled'] as const,
         },
         revert: { sizes: [100_000], rounds: 3 },
         reports: { rows: 1_000_000, runs: 20 },
         statements: { lines: 50_000, runs: 3 },
         categorize: { sizes: [100_000, 1_000_000], repeats: [5, 3], labelled: 20_000 },
+        documents: { bombMb: 190, rounds: 5 },
         watchdogMs: 60 * 60_000,
       }
 
@@ -647,6 +666,15 @@ async function categorizeSection(): Promise<void> {
   collect('categorize', await runCategorizeSection(root, c, log))
 }
 
+async function documentsSection(): Promise<void> {
+  const c = config.documents
+  log(
+    `\n== 9. PDF reads fair between companies, in process (${c.rounds} rounds): company A's receipt read while company B's ${c.bombMb} MB flate bomb is read, vs alone ==`,
+  )
+  const { runDocumentsSection } = await import('./lib/documents.js')
+  collect('documents', await runDocumentsSection(c, log))
+}
+
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
 async function waitForBuild(): Promise<void> {
   const cli = join(root, 'dist', 'cli.cjs')
@@ -672,6 +700,7 @@ async function main(): Promise<number> {
     ['reports', reportsSection],
     ['statements', statementsSection],
     ['categorize', categorizeSection],
+    ['documents', documentsSection],
   ]
   const sections = all.filter(([name]) => flags.only === undefined || flags.only === name)
   for (const [name, fn] of sections) {

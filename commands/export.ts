@@ -9,7 +9,7 @@ import { note } from '../src/cli/output.js'
 import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../src/cli/period-flags.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
 import { AppError } from '../src/kernel/errors.js'
-import { EXPORT_FORMATS, type ExportFormat } from '../src/jobs/export/format.js'
+import { EXPORT_FORMATS, type ExportFormat } from '../src/domain/exports/formats/format.js'
 
 export function registerExport(program: Command, run: Runner, runF: RunVerb<ExportOptions> = runExport): void {
   program
@@ -49,7 +49,7 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
   if (period.from > period.to) throw new AppError('usage', `--from (${period.from}) must be on or before --to (${period.to})`)
   if (o.output === undefined && o.format === 'xlsx' && ctx.io.isStdoutTTY)
     throw new AppError('usage', 'a workbook is not for a terminal: give --output FILE.xlsx, or redirect stdout to a file')
-  const { parseAccountsMap } = await import('../src/jobs/export/accounts-map.js')
+  const { parseAccountsMap } = await import('../src/domain/exports/formats/accounts-map.js')
   let accountsMap: Awaited<ReturnType<typeof parseAccountsMap>> | undefined
   if (o.accountsMap !== undefined) {
     if (o.format === 'csv' || o.format === 'xlsx')

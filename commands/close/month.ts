@@ -91,7 +91,7 @@ export async function runClose(host: VerbHost, o: CloseOptions, [m]: string[]): 
 }
 
 async function exportPlan(m: string, o: CloseOptions) {
-  const { formatsFlag } = await import('../../src/jobs/export/format.js')
+  const { formatsFlag } = await import('../../src/domain/exports/formats/format.js')
   const formats = formatsFlag(o.export ?? '', '--export')
   const { checkCloseExports, readAccountsMap } = await import('../../src/jobs/export/close-exports.js')
   let accountsMap: Awaited<ReturnType<typeof readAccountsMap>> | undefined

@@ -39,7 +39,7 @@ export async function runPack(host: VerbHost, o: PackOptions, [m]: string[]): Pr
   if (!output) throw new AppError('usage', '-o FILE is required: the zip to write')
   // `close pack M --force`: commander may hand --force to `close` (which has one too), as reopen's --reason.
   const force = o.force ?? (host.globals as { force?: boolean }).force
-  const { formatsFlag } = await import('../../src/jobs/export/format.js')
+  const { formatsFlag } = await import('../../src/domain/exports/formats/format.js')
   const formats = formatsFlag(o.formats ?? 'csv', '--formats')
   const { buildPack, checkPackOutput } = await import('../../src/jobs/pack/build.js')
   const plan = { month: m, formats, output, force }

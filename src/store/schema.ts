@@ -389,6 +389,8 @@ export type CompanyRow = Selectable<CompaniesTable>
 export type UserRow = Selectable<UsersTable>
 export type UserInvitationRow = Selectable<UserInvitationsTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
+/** A key's row and its creator's role and disabling as they stand now (null role: no such user of the company). */
+export type KeyWithCreator = ApiKeyRow & { creator_role: string | null; creator_disabled_at: string | null }
 export type BankAccountRow = Selectable<BankAccountsTable>
 export type StoredTransactionRow = Selectable<TransactionsTable>
 export type NewStoredTransactionRow = Insertable<TransactionsTable>

@@ -54,6 +54,8 @@ import * as usageNewest from './0043_usage_newest.js'
 import * as statementFiles from './0044_statement_files.js'
 import * as reviewChecked from './0045_review_checked.js'
 import * as pendingRowsKeyed from './0046_pending_rows_keyed.js'
+import * as closeNames from './0048_close_names.js'
+import * as lockDatesChained from './0049_lock_dates_chained.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -105,6 +107,8 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0044_statement_files', statementFiles],
   ['0045_review_checked', reviewChecked],
   ['0046_pending_rows_keyed', pendingRowsKeyed],
+  ['0048_close_names', closeNames],
+  ['0049_lock_dates_chained', lockDatesChained],
 ]
 
 if (MIGRATIONS.length !== MIGRATION_COUNT)

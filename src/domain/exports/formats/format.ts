@@ -1,5 +1,5 @@
 /** The formats of `finctl export`. */
-import { AppError } from '../../kernel/errors.js'
+import { AppError } from '../../../kernel/errors.js'
 export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
@@ -26,3 +26,14 @@ export type JournalFormat = 'ledger' | 'hledger' | 'beancount'
 export function isJournal(f: ExportFormat): f is JournalFormat {
   return f === 'ledger' || f === 'hledger' || f === 'beancount'
 }
+
+const EXTENSION: Record<ExportFormat, string> = {
+  ledger: 'ledger',
+  hledger: 'journal',
+  beancount: 'beancount',
+  xlsx: 'xlsx',
+  csv: 'csv',
+}
+
+/** The file of a month's export (a close's, a pack's): books-MONTH.journal, .csv, ... */
+export const exportFileName = (month: string, format: ExportFormat) => `books-${month}.${EXTENSION[format]}`

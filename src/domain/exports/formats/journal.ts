@@ -7,8 +7,8 @@
  * Accounts and commodities are declared where first used (`--strict`/`--pedantic` checks pass), so
  * the writer keeps only the sets of names, never the rows.
  */
-import type { ExportTransaction, OpeningBalances } from '../../domain/exports/schemas.js'
-import { currencyExponent } from '../../kernel/currencies.js'
+import type { ExportTransaction, OpeningBalances } from '../schemas.js'
+import { currencyExponent } from '../../../kernel/currencies.js'
 import type { AccountsMap, BankAccountInfo } from './accounts-map.js'
 import { decimal, minorOf } from './amounts.js'
 import type { JournalFormat } from './format.js'

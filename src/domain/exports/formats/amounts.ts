@@ -1,6 +1,6 @@
 /** Amounts of an export as exact decimal text in their currency's decimals: parsed from the JSON number's text, never through float arithmetic. */
-import { currencyExponent } from '../../kernel/currencies.js'
-import { formatMinor, parseAmount } from '../../kernel/money.js'
+import { currencyExponent } from '../../../kernel/currencies.js'
+import { formatMinor, parseAmount } from '../../../kernel/money.js'
 
 export function minorOf(amount: number, currency: string): number {
   const r = parseAmount(amount, currencyExponent(currency))

@@ -1,6 +1,6 @@
 /** The csv export: COLUMNS as text, through the project's CSV writer and its formula guard (RFC 4180, CRLF). */
-import type { ExportTransaction } from '../../domain/exports/schemas.js'
-import { csvLine } from '../../kernel/csv-write.js'
+import type { ExportTransaction } from '../schemas.js'
+import { csvLine } from '../../../kernel/csv-write.js'
 import { decimal } from './amounts.js'
 import { COLUMNS, type Cell, type RowContext } from './columns.js'
 

@@ -6,9 +6,9 @@
  */
 import type { Writable } from 'node:stream'
 import type { Row, Worksheet } from 'exceljs'
-import type { ExportTransaction } from '../../domain/exports/schemas.js'
-import type { CashFlowReport, SummaryReport } from '../../domain/reports/schemas.js'
-import { currencyExponent } from '../../kernel/currencies.js'
+import type { ExportTransaction } from '../schemas.js'
+import type { CashFlowReport, SummaryReport } from '../../reports/schemas.js'
+import { currencyExponent } from '../../../kernel/currencies.js'
 import { decimal, minorOf } from './amounts.js'
 import { COLUMNS, type Cell, type RowContext } from './columns.js'
 
@@ -68,6 +68,8 @@ export class XlsxWriter {
     private readonly sink: Writable,
     private readonly ctx: RowContext,
     private readonly sheetRows = SHEET_ROWS,
+    /** The workbook's creation and modification time (its properties; its zip's entry times: `zipTimes`). */
+    private readonly writtenAt?: Date,
   ) {}
 
   /** Transactions, then "Transactions 2", ... when a sheet is full. */
@@ -86,7 +88,13 @@ export class XlsxWriter {
   async begin(): Promise<void> {
     const mod = (await import('exceljs')) as ExcelJs & { default?: ExcelJs }
     const ExcelJS = mod.default ?? mod
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.sink, useStyles: true, useSharedStrings: false })
+    const at = this.writtenAt
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: this.sink,
+      useStyles: true,
+      useSharedStrings: false,
+      ...(at ? { created: at, modified: at } : {}),
+    })
     this.workbook.creator = 'finctl'
     this.nextSheet()
   }
@@ -231,4 +239,28 @@ function writeCashFlow(ws: Worksheet, r: CashFlowReport): void {
     true,
   )
   ws.commit()
+}
+
+/**
+ * A zip (a workbook) with every entry's time set to `at`: archiver stamps entries with the time of
+ * writing, some before a caller could say otherwise, so the same data would give other bytes each
+ * second. The DOS time and date sit at fixed offsets of each local header and central directory entry.
+ */
+export function zipTimes(zip: Buffer, at: Date): Buffer {
+  const out = Buffer.from(zip)
+  const time = (at.getUTCHours() << 11) | (at.getUTCMinutes() << 5) | (at.getUTCSeconds() >> 1)
+  const date = ((at.getUTCFullYear() - 1980) << 9) | ((at.getUTCMonth() + 1) << 5) | at.getUTCDate()
+  const eocd = out.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]))
+  if (eocd < 0) return out
+  for (let p = out.readUInt32LE(eocd + 16); p + 46 <= out.length && out.readUInt32LE(p) === 0x02014b50; ) {
+    out.writeUInt16LE(time, p + 12)
+    out.writeUInt16LE(date, p + 14)
+    const local = out.readUInt32LE(p + 42)
+    if (local + 30 <= out.length && out.readUInt32LE(local) === 0x04034b50) {
+      out.writeUInt16LE(time, local + 10)
+      out.writeUInt16LE(date, local + 12)
+    }
+    p += 46 + out.readUInt16LE(p + 28) + out.readUInt16LE(p + 30) + out.readUInt16LE(p + 32)
+  }
+  return out
 }

@@ -4,7 +4,7 @@
  * column gives a typed value (a date, an amount in minor units of a currency, a number, text); the
  * CSV writes its text, the workbook its type.
  */
-import type { ExportTransaction } from '../../domain/exports/schemas.js'
+import type { ExportTransaction } from '../schemas.js'
 import { minorOf } from './amounts.js'
 
 export type Cell =

@@ -9,8 +9,8 @@
  * Income or Expenses by the sign of the amount.
  */
 import { z } from 'zod'
-import { AppError } from '../../kernel/errors.js'
-import type { ExportTransaction } from '../../domain/exports/schemas.js'
+import { AppError } from '../../../kernel/errors.js'
+import type { ExportTransaction } from '../schemas.js'
 import { accountNameProblem, component } from './names.js'
 import type { JournalFormat } from './format.js'
 
