@@ -60,6 +60,8 @@ import { documentCalls } from './documents.js'
 import { statementCalls } from './statements.js'
 import { closePackCalls, closePolicyCalls } from './close-pack.js'
 import { importCalls } from './imports.js'
+import { budgetCalls } from './budgets.js'
+import { forecastCalls, recurringCalls } from './recurring.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
@@ -346,6 +348,9 @@ export class Client {
   readonly documents = documentCalls(this)
   readonly closePack = closePackCalls(this)
   readonly closePolicy = closePolicyCalls(this)
+  readonly budgets = budgetCalls(this)
+  readonly recurring = recurringCalls(this)
+  readonly forecast = forecastCalls(this)
 
   readonly rates = {
     list: (q: { currency?: string; from?: string; to?: string; limit?: number; cursor?: string } = {}) =>

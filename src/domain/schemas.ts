@@ -365,6 +365,8 @@ export type NoteRequest = z.infer<typeof NoteRequest>
 export const TransactionDetail = Transaction.extend({
   bank_account: z.object({ id: z.string(), name: z.string() }),
   statement: z.object({ id: z.string(), file_name: z.string() }).nullable(),
+  /** The documents linked to it (receipts, invoices), oldest link first. */
+  documents: z.array(z.object({ id: z.string(), file_name: z.string(), kind: z.string() })),
   history: z.array(AuditEntry),
   notes: z.array(TransactionNote).openapi({ description: 'its notes, oldest first' }),
 }).openapi('TransactionDetail')

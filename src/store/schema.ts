@@ -22,9 +22,11 @@ import type {
   WebhookEndpointsTable,
 } from './schema-records.js'
 import type { ImportBatchesTable, ImportPendingRowsTable, ImportReviewFilesTable, ImportReviewsTable } from './schema-imports.js'
+import type { BudgetsTable, BudgetVersionsTable, RecurringItemsTable } from './schema-planning.js'
 
 export type * from './schema-records.js'
 export type * from './schema-imports.js'
+export type * from './schema-planning.js'
 
 export interface SettingsTable {
   key: string
@@ -91,8 +93,7 @@ export interface ApiKeysTable {
   rolled_to: string | null
   rolled_from: string | null
   revoke_at: string | null
-  /** 1: an agent's key, whose every write is a proposal (0060; docs/agents.md). */
-  agent: Generated<number>
+  agent: Generated<number> // 1: an agent's key, whose writes are proposals (0060)
 }
 
 export interface RateLimitCountersTable {
@@ -119,7 +120,7 @@ export interface ApiRequestsTable {
   path: string | null
   /** The record's number among its key's, 1, 2, ... in the order written (0043): the last is the key's usage_count. */
   seq: number
-  /** The MCP tool whose call made the request (`mcp:search_transactions`, 0060); null otherwise. */
+  /** The MCP tool that made the request (`mcp:get_transaction`, 0060), else null. */
   via: string | null
 }
 
@@ -389,6 +390,9 @@ export interface Db extends DocumentTables {
   import_review_files: ImportReviewFilesTable
   approval_policies: ApprovalPoliciesTable
   proposals: ProposalsTable
+  budgets: BudgetsTable
+  budget_versions: BudgetVersionsTable
+  recurring_items: RecurringItemsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>

@@ -11,7 +11,9 @@ type Row = [amount: number | undefined, balance: number | undefined, day?: strin
 
 function run(rows: Row[], orders: readonly ChainOrder[] = CHAIN_ORDERS, sense: 'held' | 'owed' = 'held') {
   const c = new ChainCheck(orders, sense)
-  rows.forEach(([a, b, day, group], i) => c.add(i + 1, a, b, group, day))
+  rows.forEach(([a, b, day, group], i) => {
+    c.add(i + 1, a, b, group, day)
+  })
   return { results: Object.fromEntries(c.results().map((r) => [r.order, r])), ends: c.ends() }
 }
 

@@ -245,6 +245,20 @@ describe('6. Chinese, Japanese and Korean bank exports', () => {
   })
 })
 
+describe('6. the same files in their legacy encodings, told by the bank terms they read as', () => {
+  it.each([
+    ['cn-gbk-jie-dai-indicator-online-balance.csv', 'gb18030', 'CNY', 5, '458.31'],
+    ['tw-big5-out-in-balance-whole-amounts.csv', 'big5', 'TWD', 5, '42447.00'],
+    ['jp-shift-jis-out-in-balance-yen.csv', 'shift_jis', 'JPY', 5, '210002'],
+    ['kr-euc-kr-out-in-zero-other-side-balance-won.csv', 'euc-kr', 'KRW', 5, '2017350'],
+  ])('%s is read as %s', async (name, encoding, currency, count, sum) => {
+    const r = await file(name, {}, currency)
+    expect(r.plan.layout.encoding.encoding).toBe(encoding)
+    expect(r.notes).toMatch(new RegExp(`^encoding ${encoding} \\(detected: not utf-8; \\d+ bank terms read in it\\)`))
+    expect({ count: r.count, sum: r.sum, rejects: r.rejects }).toEqual({ count, sum, rejects: [] })
+  })
+})
+
 describe('7. a column named for a field whose values say otherwise', () => {
   it('an empty "Amount details" beside "Debit CHF" and "Credit CHF" is no amount', async () => {
     const r = await file('ch-empty-amount-details-beside-debit-credit-chf.csv', {}, 'CHF')
