@@ -2,7 +2,8 @@
  * An agent's key (docs/agents.md): every write it asks for is answered here, before any route, as a
  * proposal (202) or refused (403), so that no route that writes is ever reached by one. The writes it
  * may propose are in PROPOSED; STAGING are the steps of a review import (`tx import --review`), which
- * keep rows apart from the books for an apply the agent then proposes. Deciding a proposal is refused.
+ * keep rows apart from the books for an apply the agent then proposes; READS are reads sent as a POST.
+ * Deciding a proposal is refused.
  */
 import type { Context } from 'hono'
 import type { z } from '@hono/zod-openapi'
@@ -88,6 +89,8 @@ const STAGING: ReadonlyArray<readonly [string, RegExp]> = [
   ['POST', /^\/api-v1\/imports\/([^/]+)\/finish\/?$/],
   ['PUT', /^\/api-v1\/imports\/([^/]+)\/file\/[^/]+\/?$/],
 ]
+/** Reads sent as a POST (their body a question, nothing written): answered as for anyone. */
+const READS: ReadonlyArray<readonly [string, RegExp]> = [['POST', /^\/api-v1\/forecast\/?$/]]
 const OPEN_IMPORT = /^\/api-v1\/imports\/?$/
 const DECIDE = /^\/api-v1\/approvals\/[^/]+\/(approve|reject)\/?$/
 
@@ -113,6 +116,10 @@ export async function answerAgentWrite(c: Context<AppEnv>, deps: AppDeps, next: 
     if (!match) continue
     const proposal = await propose(c, deps, match, { reason: reasonOf(c), window: deps.dateWindow })
     return c.json({ success: true as const, data: proposal }, 202)
+  }
+  if (READS.some(([m, pattern]) => m === method && pattern.test(path))) {
+    await next()
+    return undefined
   }
   const staged = STAGING.find(([m, pattern]) => m === method && pattern.test(path))
   if (staged || (method === 'POST' && OPEN_IMPORT.test(path) && (await opensReview(c)))) {

@@ -18,7 +18,7 @@ export const TOOL_TIMEOUT_MS = 30_000
 export const IMPORT_TIMEOUT_MS = 120_000
 
 export function answer(data: unknown): CallToolResult {
-  const text = JSON.stringify(data, null, 1)
+  const text = JSON.stringify(data)
   if (text.length > MAX_ANSWER_CHARS)
     return failure(
       new AppError(
@@ -35,7 +35,7 @@ export function failure(e: unknown): CallToolResult {
     e instanceof AppError
       ? { code: e.code, message: e.message, ...(e.details?.length ? { details: e.details } : {}) }
       : { code: 'internal_error', message: e instanceof Error ? e.message : String(e) }
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }, null, 1) }] }
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] }
 }
 
 /**

@@ -179,6 +179,47 @@ export function registerReadTools(server: McpServer, clientFor: ClientFor): void
   )
 
   server.registerTool(
+    'report_budget',
+    {
+      title: 'Budget against actual',
+      description: `Each category's budget against what was spent, per period (month, quarter or year) in the base currency: budget, actual, variance (positive is under budget) and percent used. Default: this year, the current budget version. ${DATA_NOTICE}`,
+      inputSchema: {
+        from: date.optional().describe('first day (default: the first day of this year)'),
+        to: date.optional().describe('last day (default: the last day of this year)'),
+        interval: z.enum(['month', 'quarter', 'year']).optional().describe('period length (default month)'),
+        version: z.string().max(50).optional().describe('a budget version (default the current one)'),
+      },
+      annotations: { title: 'Budget against actual', ...READ },
+    },
+    tool('report_budget', async (c, a: { from?: string; to?: string; interval?: string; version?: string }) => ({
+      report: await c.budgets.report(a),
+    })),
+  )
+
+  server.registerTool(
+    'forecast',
+    {
+      title: 'Cash forecast',
+      description: `A daily balance forecast from a day (default today) for 1 to 366 days, in the base currency: the balance then, the recorded future transactions, the accepted recurring items and the unspent budgets; optionally one account. It writes nothing. ${DATA_NOTICE}`,
+      inputSchema: {
+        days: z.number().int().min(1).max(366).describe('how many days'),
+        from: date.optional().describe('the first day (default today)'),
+        account,
+        version: z.string().max(50).optional().describe('a budget version (default the current one)'),
+      },
+      annotations: { title: 'Cash forecast', ...READ },
+    },
+    tool('forecast', async (c, a: { days: number; from?: string; account?: string; version?: string }) => ({
+      forecast: await c.forecast.run({
+        days: a.days,
+        from: a.from,
+        version: a.version,
+        bank_account_id: a.account === undefined ? undefined : await resolveAccountId(c, a.account, 'account'),
+      }),
+    })),
+  )
+
+  server.registerTool(
     'close_status',
     {
       title: 'Month-end close status',
