@@ -248,8 +248,10 @@ export class Client {
       }).then((r) => r.data),
     list: (q: TransactionQuery = {}) => this.request<Transaction[]>('GET', '/api-v1/transactions', { query: q }),
     get: (id: string) => this.request<TransactionDetail>('GET', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
-    update: (id: string, body: UpdateTransactionRequest) =>
-      this.request<Transaction>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
+    update: (id: string, body: UpdateTransactionRequest) => this.transactions.requestUpdate(id, body).then(doneOf),
+    /** An update, or with an agent's key its proposal (docs/agents.md). */
+    requestUpdate: (id: string, body: UpdateTransactionRequest) =>
+      this.request<Transaction | Proposal>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then(outcome<Transaction>),
     delete: (id: string) =>
       this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
     bulkUpdate: (body: BulkUpdateRequest) => this.transactions.requestBulkUpdate(body).then(doneOf),

@@ -64,9 +64,9 @@ export function registerReadTools(server: McpServer, clientFor: ClientFor): void
     'search_transactions',
     {
       title: 'Search transactions',
-      description: `Find transactions of the company's books, newest first, a page at a time. All filters are optional and combine (AND): text (in description, merchant or category), amounts (min_amount/max_amount, signed decimals in the transaction's currency: money out is negative), dates (from/to, inclusive, YYYY-MM-DD), account, category, status. Each row has its full id and a short_id (its last 8 hex digits), either of which get_transaction takes. Read has_more and pass next_cursor as cursor for the next page. ${DATA_NOTICE}`,
+      description: `Find transactions of the company's books, newest first, a page at a time. All filters are optional and combine (AND): text (in the description or merchant), amounts (min_amount/max_amount, signed decimals in the transaction's currency: money out is negative), dates (from/to, inclusive, YYYY-MM-DD), account, category, status. Each row has its full id and a short_id (its last 8 hex digits), either of which get_transaction takes. Read has_more and pass next_cursor as cursor for the next page. ${DATA_NOTICE}`,
       inputSchema: {
-        text: z.string().max(200).optional().describe('words to find in the description, merchant or category (any case)'),
+        text: z.string().max(200).optional().describe('words to find in the description or merchant (any case)'),
         min_amount: z.string().max(40).optional().describe('lowest amount, e.g. "-500" or "10.50"'),
         max_amount: z.string().max(40).optional().describe('highest amount'),
         from: date.optional().describe('first date, inclusive'),

@@ -96,6 +96,17 @@ describe.each(MATRIX)('agent keys over %s on %s', (kind, storeKind) => {
     expect(after).toMatchObject({ category: 'Travel', accounting_category: 'operating_expenses' })
     // The change is the approver's, in the audit chain; the proposal is chained with the agent's key.
     expect(after.history.at(-1)).toMatchObject({ action: 'update', actor: approved.decided_by })
+    // The proposal's entry in the audit chain names the agent's key as its actor.
+    const entries = await h.store.db
+      .selectFrom('audit_entries')
+      .select(['action', 'actor'])
+      .where('transaction_id', '=', p.id)
+      .orderBy('id')
+      .execute()
+    expect(entries).toEqual([
+      { action: 'proposal_requested', actor: `key:${agentId}` },
+      { action: 'proposal_approved', actor: approved.decided_by },
+    ])
     const verified = await owner.audit.verify()
     expect(verified).toMatchObject({ intact: true })
     expect((verified as unknown as { proposals: number }).proposals).toBeGreaterThanOrEqual(1)
@@ -203,5 +214,14 @@ describe.each(MATRIX)('agent keys over %s on %s', (kind, storeKind) => {
     })
     expect(res.status).toBe(403)
     expect((await owner.approvals.list()).filter((p) => p.proposed_by === `key:${ro.id}`)).toEqual([])
+  })
+
+  it('a proposal outlives its key: revoked, the key is refused, and a person still decides its proposals', async () => {
+    const tx = await seed('LAST ONE')
+    const p = (await asAgent('PATCH', `/api-v1/transactions/${tx.id}`, { category: 'Late' })).body.data
+    await owner.keys.revoke(agentId)
+    expect((await asAgent('PATCH', `/api-v1/transactions/${tx.id}`, { category: 'Later' })).status).toBe(401)
+    expect((await owner.approvals.approve(p.id)).state).toBe('approved')
+    expect((await owner.transactions.get(tx.id)).category).toBe('Late')
   })
 })
