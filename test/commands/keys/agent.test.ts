@@ -84,6 +84,9 @@ describe("an agent's key, in process", () => {
     expect(refused.stderr).toMatch(/agent's key never may approve/)
     const shown = await sb.ok(['approvals', 'show', id])
     expect(shown.stdout).toContain("the agent's reason: (none given)")
+    // No proposing person: the agent is named as the proposer, and no "user:null" beside it.
+    expect(shown.stdout).toMatch(/proposed_by\towner@agent\.test \(agent claude\)/)
+    expect(shown.stdout).not.toContain('null')
     await sb.ok(['approvals', 'approve', id])
     expect((await sb.json(['approvals', 'list', '--state', 'approved', '--json'])).map((p: { id: string }) => p.id)).toEqual([id])
   })
