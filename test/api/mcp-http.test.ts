@@ -8,6 +8,7 @@
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { sql } from 'kysely'
+import { Agent, fetch as undiciFetch } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
 import { createHarness, type Harness, STORES, type Tenant } from '../helpers/harness.js'
@@ -102,6 +103,30 @@ describe.each(STORES)('serve --mcp on %s', (storeKind) => {
       body,
     })
     expect(bad.status).toBe(401)
+  })
+
+  it('refuses a message over 10 MiB (413), whatever its Content-Length says', async () => {
+    const huge = new ReadableStream<Uint8Array>({
+      start(ctl) {
+        const chunk = new Uint8Array(1024 * 1024).fill(0x20)
+        for (let i = 0; i < 11; i++) ctl.enqueue(chunk)
+        ctl.close()
+      },
+    })
+    // A connection of its own: the server closes it after the 413, the MCP client's stay as they are.
+    const dispatcher = new Agent()
+    try {
+      const res = await undiciFetch(`${h.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${agentKey}` },
+        body: huge,
+        duplex: 'half',
+        dispatcher,
+      })
+      expect(res.status).toBe(413)
+    } finally {
+      await dispatcher.close()
+    }
   })
 
   it('lists every tool with its hints', async () => {

@@ -90,4 +90,10 @@ describe("an agent's key, in process", () => {
     await sb.ok(['approvals', 'approve', id])
     expect((await sb.json(['approvals', 'list', '--state', 'approved', '--json'])).map((p: { id: string }) => p.id)).toEqual([id])
   })
+
+  it('serve --mcp-files without --mcp is a usage error (exit 2), naming both', async () => {
+    const r = await sb.run(['serve', '--mcp-files', sb.dir])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--mcp-files goes with --mcp')
+  })
 })
