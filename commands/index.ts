@@ -33,7 +33,7 @@ export const GROUPS: readonly Group[] = [
   { names: ['reports'], load: () => import('./reports/index.js').then((m) => m.registerReports) },
   { names: ['rates'], load: () => import('./rates/index.js').then((m) => m.registerRates) },
   { names: ['rules'], load: () => import('./rules/index.js').then((m) => m.registerRules) },
-  { names: ['export'], load: () => import('./export.js').then((m) => m.registerExport) },
+  { names: ['export'], load: () => import('./export/index.js').then((m) => m.registerExportGroup) },
   { names: ['close'], load: () => import('./close/index.js').then((m) => m.registerClose) },
   { names: ['events'], load: () => import('./events/index.js').then((m) => m.registerEvents) },
   { names: ['webhooks'], load: () => import('./webhooks/index.js').then((m) => m.registerWebhooks) },

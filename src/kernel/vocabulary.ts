@@ -68,6 +68,10 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
  * policies"): reopening a closed month, reverting an import batch, a bulk update or delete over the
  * policy's threshold, creating a key with a write scope, changing the policy itself.
  */
+/** The formats of `finctl export` (docs/exporting.md): journals, a workbook, CSV, and the filing formats of a chart of accounts. */
+export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv', 'datev', 'sie4', 'saft-no'] as const
+export type ExportFormatName = (typeof EXPORT_FORMATS)[number]
+
 export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy'] as const
 export type ApprovalStep = (typeof APPROVAL_STEPS)[number]
 /** Rejected rows kept on an import batch, first ones first: the rest are counted only. */

@@ -4,7 +4,7 @@
  * rate and base amount a journal needs; and each account's balance before the period, per currency,
  * for the journal's opening entry. Amounts stay integer minor units until the JSON number is made.
  */
-import { countAll, groupSum } from '../../store/fragments.js'
+import { countAll, groupSum, groupSumOfSign } from '../../store/fragments.js'
 import type { Store } from '../../store/store.js'
 import { AppError } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
@@ -16,7 +16,14 @@ import { heldByOpening, opened } from '../accounts/opening.js'
 import { exact } from '../sums.js'
 import { companyKey, toTransaction } from '../transaction-rows.js'
 import type { Page } from '../transactions/queries.js'
-import type { ExportTransaction, ExportTransactionsQuery, OpeningBalances, OpeningBalancesQuery } from './schemas.js'
+import type {
+  ExportGroups,
+  ExportGroupsQuery,
+  ExportTransaction,
+  ExportTransactionsQuery,
+  OpeningBalances,
+  OpeningBalancesQuery,
+} from './schemas.js'
 
 /** Where a page ended (date, seq) and the period's row count, taken with the first page. */
 type Cursor = [date: string, seq: number, total: number, from: string, to: string]
@@ -161,4 +168,53 @@ export async function openingBalances(store: Store, companyId: string, q: Openin
       }
       return { from: q.from, currency: base, accounts: out }
     })
+}
+
+/**
+ * The period's non-void transactions grouped by bank account, category, accounting and cash-flow
+ * category, with their count and the sums of their positive and negative base amounts: what a DATEV,
+ * SIE or SAF-T export checks against the chart and writes as balances and totals before its first row.
+ */
+export async function exportGroups(store: Store, companyId: string, q: ExportGroupsQuery): Promise<ExportGroups> {
+  const base = await baseCurrency(store, companyId)
+  const scope = await scopeOf(store, companyId, q.bank_account_id)
+  const rows = await store.db
+    .selectFrom('transactions')
+    .where(scope.column, '=', scope.value)
+    .where('status', '!=', 'void')
+    .where('transaction_date', '>=', q.from)
+    .where('transaction_date', '<=', q.to)
+    .select([
+      'account_key',
+      'category',
+      'accounting_category',
+      'cash_flow_category',
+      countAll().as('n'),
+      groupSumOfSign('base_amount', 1).as('base_in'),
+      groupSumOfSign('base_amount', -1).as('base_out'),
+    ])
+    .groupBy(['account_key', 'category', 'accounting_category', 'cash_flow_category'])
+    .execute()
+  const ids = new Map<number, string>()
+  for (const a of await store.db.selectFrom('bank_accounts').select(['id', 'key']).where('company_id', '=', companyId).execute())
+    ids.set(Number(a.key), a.id)
+  const baseExp = currencyExponent(base)
+  const groups = rows
+    .map((r) => ({
+      bank_account_id: ids.get(Number(r.account_key)) ?? '',
+      category: r.category,
+      accounting_category: r.accounting_category,
+      cash_flow_category: r.cash_flow_category,
+      count: Number(r.n),
+      base_in: Number(formatMinor(exact(r.base_in), baseExp)),
+      base_out: Number(formatMinor(exact(r.base_out), baseExp)),
+    }))
+    .sort(
+      (a, b) =>
+        a.bank_account_id.localeCompare(b.bank_account_id) ||
+        (a.category ?? '').localeCompare(b.category ?? '') ||
+        (a.accounting_category ?? '').localeCompare(b.accounting_category ?? '') ||
+        (a.cash_flow_category ?? '').localeCompare(b.cash_flow_category ?? ''),
+    )
+  return { from: q.from, to: q.to, currency: base, groups }
 }

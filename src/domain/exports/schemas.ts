@@ -69,3 +69,35 @@ export const OpeningBalances = z
   })
   .openapi('OpeningBalances')
 export type OpeningBalances = z.infer<typeof OpeningBalances>
+
+export const ExportGroupsQuery = z
+  .object({
+    from: IsoDate.openapi({ description: 'first day, inclusive' }),
+    to: IsoDate.openapi({ description: 'last day, inclusive' }),
+    ...scope,
+  })
+  .strict()
+export type ExportGroupsQuery = z.infer<typeof ExportGroupsQuery>
+
+export const ExportGroups = z
+  .object({
+    from: IsoDate,
+    to: IsoDate,
+    currency: z.string().openapi({ description: "the company's base currency" }),
+    groups: z.array(
+      z.object({
+        bank_account_id: z.string(),
+        category: z.string().nullable(),
+        accounting_category: z.string().nullable(),
+        cash_flow_category: z.string().nullable(),
+        count: z.number().int().openapi({ description: 'non-void transactions' }),
+        base_in: z.number().openapi({ description: 'sum of their positive base amounts' }),
+        base_out: z.number().openapi({ description: 'sum of their negative base amounts (0 or less)' }),
+      }),
+    ),
+  })
+  .openapi('ExportGroups', {
+    description:
+      "a period's non-void transactions grouped by bank account and categories: what a chart export posts, before it reads a row",
+  })
+export type ExportGroups = z.infer<typeof ExportGroups>

@@ -22,9 +22,14 @@ const EXTENSION: Record<ExportFormat, string> = {
   beancount: 'beancount',
   xlsx: 'xlsx',
   csv: 'csv',
+  datev: 'csv',
+  sie4: 'se',
+  'saft-no': 'saft.xml',
 }
 
-export const closeExportName = (month: string, format: ExportFormat) => `books-${month}.${EXTENSION[format]}`
+/** DATEV's import takes a Buchungsstapel by a name that starts with EXTF_. */
+export const closeExportName = (month: string, format: ExportFormat) =>
+  `${format === 'datev' ? 'EXTF_' : ''}books-${month}.${EXTENSION[format]}`
 
 export const monthPeriod = (month: string) => ({ from: `${month}-01`, to: monthEnd(month) })
 
@@ -141,12 +146,12 @@ export async function checkFolder(
     }))
   const latest = new Set(v.exports.map((e) => e.file_name))
   const names = new Set((v.earlier_exports ?? []).map((e) => e.file_name))
-  const prefix = `books-${v.month}.`
+  const prefixes = [`books-${v.month}.`, `EXTF_books-${v.month}.`]
   const listed = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [] as string[]
     throw err
   })
-  for (const name of listed) if (name.startsWith(prefix)) names.add(name)
+  for (const name of listed) if (prefixes.some((p) => name.startsWith(p))) names.add(name)
   const unchecked: string[] = []
   for (const name of [...names].sort()) {
     if (latest.has(name)) continue

@@ -1,7 +1,9 @@
 /** The formats of `finctl export`. */
 import { AppError } from '../../kernel/errors.js'
-export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv'] as const
-export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+import { EXPORT_FORMATS, type ExportFormatName } from '../../kernel/vocabulary.js'
+
+export { EXPORT_FORMATS }
+export type ExportFormat = ExportFormatName
 
 /** A comma-separated list of formats given to `flag` (--export, --formats): each once, each known. */
 export function formatsFlag(value: string, flag: string): ExportFormat[] {
@@ -25,4 +27,23 @@ export type JournalFormat = 'ledger' | 'hledger' | 'beancount'
 
 export function isJournal(f: ExportFormat): f is JournalFormat {
   return f === 'ledger' || f === 'hledger' || f === 'beancount'
+}
+
+/** The filing formats, which post to the numbers of a chart of accounts (docs/exporting.md, "A chart of accounts"). */
+export type ChartFormat = 'datev' | 'sie4' | 'saft-no'
+
+export function isChart(f: ExportFormat): f is ChartFormat {
+  return f === 'datev' || f === 'sie4' || f === 'saft-no'
+}
+
+/** What a user calls each format in a message. */
+export const FORMAT_NAME: Record<ExportFormat, string> = {
+  ledger: 'ledger',
+  hledger: 'hledger',
+  beancount: 'beancount',
+  xlsx: 'xlsx',
+  csv: 'csv',
+  datev: 'DATEV',
+  sie4: 'SIE 4',
+  'saft-no': 'SAF-T',
 }

@@ -10,7 +10,7 @@ import type { Client } from '../../client/client.js'
 import type { ExportTransaction } from '../../domain/exports/schemas.js'
 import { AccountsMap, type AccountsMapFile, type BankAccountInfo } from './accounts-map.js'
 import { csvHeader, csvRow } from './csv.js'
-import { type ExportFormat, isJournal } from './format.js'
+import { type ExportFormat, isChart, isJournal } from './format.js'
 import { JournalWriter } from './journal.js'
 
 export interface ExportRequest {
@@ -27,9 +27,15 @@ export interface ExportRequest {
    * How text reaches the sink (default: write, then wait while it is full); the CLI's stdout writer
    * also stops the export, by throwing, when its reader has gone (`| head`).
    */
-  write?: (text: string) => Promise<void>
+  write?: (text: string | Uint8Array) => Promise<void>
   /** Called after each page is written, before the next is read. */
   afterPage?: () => Promise<void>
+  /** DATEV, SIE, SAF-T: when the file is made (default now). */
+  now?: Date
+  /** SIE: write #KSUMMA. */
+  checksum?: boolean
+  /** DATEV, SIE, SAF-T: each text the format cannot hold as it is, named with its line. */
+  onWarning?: (message: string) => void
 }
 
 export interface ExportResult {
@@ -37,10 +43,14 @@ export interface ExportResult {
   rows: number
   /** Void transactions, left out of a journal (they moved nothing). */
   voidLeftOut: number
+  /** DATEV: transactions of 0 left out (it takes no booking of 0). */
+  zeroLeftOut?: number
+  /** Texts named by onWarning. */
+  warnings?: number
 }
 
 /** Write, and wait while the sink is full; a sink that fails or closes meanwhile fails the export. */
-async function drained(sink: Writable, chunk: string): Promise<void> {
+async function drained(sink: Writable, chunk: string | Uint8Array): Promise<void> {
   if (sink.destroyed || sink.errored) throw sink.errored ?? new Error('the output was closed')
   if (!chunk || sink.write(chunk)) return
   const ac = new AbortController()
@@ -56,7 +66,7 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
   const ctx = { base, accountName: (id: string) => accounts.get(id)?.name ?? '' }
   const pages = client.exports.transactions({ ...scope, limit: r.pageSize ?? 5000 })[Symbol.asyncIterator]()
   const result: ExportResult = { rows: 0, voidLeftOut: 0 }
-  const write = (text: string) => (r.write ? r.write(text) : drained(sink, text))
+  const write = (text: string | Uint8Array) => (r.write ? r.write(text) : drained(sink, text))
 
   // The first page is read before a byte is written: what can be refused (an unknown account, a bad
   // period) is refused with nothing written.
@@ -71,7 +81,25 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
     }
   }
 
-  if (isJournal(r.format)) {
+  if (isChart(r.format)) {
+    const { runChartExport } = await import('./chart-run.js')
+    const c = await runChartExport(
+      client,
+      { ...r, format: r.format, now: r.now ?? new Date() },
+      company,
+      accountList.data,
+      {
+        each: (fn) =>
+          each((page) => {
+            for (const t of page) if (t.status === 'void') result.voidLeftOut++
+            return fn(page)
+          }),
+      },
+      write,
+    )
+    result.zeroLeftOut = c.zeroLeftOut
+    result.warnings = c.warnings
+  } else if (isJournal(r.format)) {
     const map = new AccountsMap(r.format, r.accountsMap, accountList.data)
     const opening = await client.exports.openingBalances({ from: r.from, bank_account_id: r.bankAccountId })
     const journal = new JournalWriter(r.format, map, accounts, base, r.from)

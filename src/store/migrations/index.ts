@@ -54,6 +54,7 @@ import * as usageNewest from './0043_usage_newest.js'
 import * as statementFiles from './0044_statement_files.js'
 import * as reviewChecked from './0045_review_checked.js'
 import * as pendingRowsKeyed from './0046_pending_rows_keyed.js'
+import * as exportAccountsMaps from './0058_export_accounts_maps.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -105,6 +106,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0044_statement_files', statementFiles],
   ['0045_review_checked', reviewChecked],
   ['0046_pending_rows_keyed', pendingRowsKeyed],
+  ['0058_export_accounts_maps', exportAccountsMaps],
 ]
 
 if (MIGRATIONS.length !== MIGRATION_COUNT)

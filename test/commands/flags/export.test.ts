@@ -1,6 +1,6 @@
 /** `finctl export` flag parsing through its runF: nothing runs (test/helpers/flag-parsing.ts). */
 import { describe, expect, it } from 'vitest'
-import { registerExport } from '../../../commands/export.js'
+import { registerExport } from '../../../commands/export/write.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
 
 describe('export flags', () => {

@@ -1,0 +1,181 @@
+/**
+ * A DATEV, SIE 4 or SAF-T export (docs/exporting.md): the accounts map (the --accounts-map file, else
+ * the company's stored map), the period's groups and the bank accounts' positions are read first,
+ * and every bank account and category without a number is refused at once (exit 6) before a byte
+ * is written; then the rows stream page by page, each written in its format's encoding.
+ */
+import type { Client } from '../../client/client.js'
+import type { AccountsMapFile } from '../../domain/exports/accounts-map-schema.js'
+import type { ExportTransaction } from '../../domain/exports/schemas.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { AppError } from '../../kernel/errors.js'
+import { VERSION } from '../../version.js'
+import type { BankAccountInfo } from './accounts-map.js'
+import { chartBalances } from './chart-balances.js'
+import { ChartMap, oneFiscalYear, positions } from './chart.js'
+import { DatevWriter, datevHeaderLine } from './datev.js'
+import type { ChartFormat } from './format.js'
+import { encode } from './legacy-text.js'
+import { SaftWriter } from './saft.js'
+import { SieWriter } from './sie.js'
+
+export interface ChartRequest {
+  format: ChartFormat
+  from: string
+  to: string
+  bankAccountId?: string
+  /** The --accounts-map file; else the company's stored map. */
+  accountsMap?: AccountsMapFile
+  /** When the file is made (DATEV's Erzeugt am, SIE's #GEN, SAF-T's AuditFileDateCreated). */
+  now: Date
+  /** SIE: write #KSUMMA. */
+  checksum?: boolean
+  /** Each text the format cannot hold as it is, with its line. */
+  onWarning?: (message: string) => void
+}
+
+export interface ChartPages {
+  each(fn: (page: ExportTransaction[]) => Promise<void> | void): Promise<void>
+}
+
+export interface ChartResult {
+  zeroLeftOut: number
+  warnings: number
+}
+
+/** The map an export takes: the file given, else the stored one (an empty map when none: every account is then missing). */
+export async function chartMapFile(client: Client, given: AccountsMapFile | undefined): Promise<AccountsMapFile> {
+  return given ?? (await client.exportMap.get()).map ?? {}
+}
+
+export async function runChartExport(
+  client: Client,
+  r: ChartRequest,
+  company: { name: string; base_currency: string; lock_date: string | null },
+  accounts: BankAccountInfo[],
+  pages: ChartPages,
+  write: (chunk: string | Uint8Array) => Promise<void>,
+): Promise<ChartResult> {
+  const base = company.base_currency
+  const file = await chartMapFile(client, r.accountsMap)
+  const fy = oneFiscalYear(r.format, r.from, r.to, file.fiscal_year_start)
+  if (r.format === 'datev' && !file.datev)
+    throw new AppError(
+      'validation_error',
+      'DATEV needs the adviser and client numbers: datev: {adviser: 1001, client: 1} in the accounts map',
+    )
+  if (r.format === 'saft-no' && !file.saft)
+    throw new AppError(
+      'validation_error',
+      'SAF-T needs the company: saft: {registration_number, contact: {first_name, last_name, telephone}} in the accounts map',
+    )
+  if (r.format === 'saft-no' && currencyExponent(base) > 2)
+    throw new AppError('validation_error', `SAF-T amounts have at most 2 decimals: the base currency ${base} has ${currencyExponent(base)}`)
+  const chart = new ChartMap(r.format, file, accounts)
+  const scope = { from: r.from, to: r.to, bank_account_id: r.bankAccountId }
+  const withBalances = r.format !== 'datev'
+  const [groups, opening] = await Promise.all([
+    client.exports.groups(scope),
+    withBalances ? client.exports.openingBalances({ from: r.from, bank_account_id: r.bankAccountId }) : undefined,
+  ])
+  const pos = opening ? positions(opening, r.format, base, r.to) : { start: new Map<string, bigint>(), later: [] }
+  const held = [...pos.start.entries()].filter(([, m]) => m !== 0n).map(([id]) => id)
+  const needsOpening = withBalances && (held.length > 0 || pos.later.length > 0)
+  chart.requireMapped(groups.groups, [...held, ...pos.later.map((l) => l.bankId)], needsOpening)
+
+  let warnings = 0
+  const warn = (m: string) => {
+    warnings++
+    r.onWarning?.(m)
+  }
+  const result: ChartResult = { zeroLeftOut: 0, warnings: 0 }
+  if (r.format === 'datev') {
+    const w = new DatevWriter(chart, base, warn)
+    // The lock date closes every day up to it: Festschreibung only when the whole period is closed.
+    const locked = company.lock_date !== null && r.to <= company.lock_date
+    const header = datevHeaderLine({
+      adviser: file.datev!.adviser,
+      client: file.datev!.client,
+      fiscalYearStart: fy.start,
+      accountLength: file.datev!.account_length ?? 4,
+      from: r.from,
+      to: r.to,
+      locked,
+      currency: base,
+      chart: file.chart,
+      now: r.now,
+    })
+    await write(encode(header, 'windows-1252'))
+    await pages.each(async (page) => {
+      let chunk = ''
+      for (const t of page) chunk += w.transaction(t)
+      await write(encode(chunk, 'windows-1252'))
+    })
+    result.zeroLeftOut = w.zeroLeftOut
+  } else {
+    const balances = chartBalances(chart, groups.groups, pos, base)
+    // SAF-T 1.30 makes an account's grouping category and code mandatory: none is made up.
+    const ungrouped = r.format === 'saft-no' ? balances.accounts.filter((a) => !a.account.grouping) : []
+    if (ungrouped.length)
+      throw new AppError(
+        'validation_error',
+        `SAF-T needs a grouping category and code for each account (grouping_category, grouping_code in the accounts map, or chart: no-standard): ${ungrouped.map((a) => `${a.account.number} "${a.account.name}"`).join('; ')}`,
+      )
+    const later = [...pos.later]
+    if (r.format === 'sie4') {
+      const w = new SieWriter(chart, base, r.checksum === true, warn)
+      const header = w.header(
+        {
+          company: company.name,
+          organizationNumber: file.sie?.organization_number,
+          version: VERSION,
+          fiscalYear: fy,
+          from: r.from,
+          to: r.to,
+          currency: base,
+          now: r.now,
+          checksum: r.checksum === true,
+        },
+        balances,
+      )
+      await write(encode(header, 'cp437'))
+      await pages.each(async (page) => {
+        let chunk = ''
+        for (const t of page) {
+          while (later.length && later[0].date <= t.transaction_date) {
+            const l = later.shift()!
+            chunk += w.opened(l.date, l.bankId, l.base)
+          }
+          chunk += w.transaction(t)
+        }
+        await write(encode(chunk, 'cp437'))
+      })
+      let tail = ''
+      for (const l of later) tail += w.opened(l.date, l.bankId, l.base)
+      await write(encode(tail + w.end(), 'cp437'))
+    } else {
+      const w = new SaftWriter(chart, base, file.fiscal_year_start ?? '01-01', warn)
+      const header = w.header(
+        { company: company.name, saft: file.saft!, version: VERSION, from: r.from, to: r.to, currency: base, now: r.now },
+        balances,
+      )
+      await write(header)
+      await pages.each(async (page) => {
+        let chunk = ''
+        for (const t of page) {
+          while (later.length && later[0].date <= t.transaction_date) {
+            const l = later.shift()!
+            chunk += w.opened(l.date, l.bankId, l.base)
+          }
+          chunk += w.transaction(t)
+        }
+        await write(chunk)
+      })
+      let tail = ''
+      for (const l of later) tail += w.opened(l.date, l.bankId, l.base)
+      await write(tail + w.end())
+    }
+  }
+  result.warnings = warnings
+  return result
+}
