@@ -28,10 +28,13 @@ export function registerCloseMonth(program: Command, run: Runner, runF: RunVerb<
     .option('--reason <text>', 'why (required with --force)')
     .option(
       '--export <formats>',
-      'also write the month as these exports (comma-separated: ledger, hledger, beancount, xlsx, csv) and record their SHA-256 on the close',
+      'also write the month as these exports (comma-separated: ledger, hledger, beancount, xlsx, csv, datev, sie4, saft-no) and record their SHA-256 on the close',
     )
     .option('--output-dir <dir>', 'the folder for --export files, created if missing (default: the current folder)')
-    .option('--accounts-map <file>', 'JSON or YAML: the journal accounts for --export (docs/exporting.md)')
+    .option(
+      '--accounts-map <file>',
+      "JSON or YAML: the journal accounts or account numbers for --export (default for datev, sie4, saft-no: the company's, export map set; docs/exporting.md)",
+    )
     .option('--overwrite', 'replace --export files that exist')
     .addHelpText(
       'after',

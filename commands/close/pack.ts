@@ -24,7 +24,11 @@ export function registerPack(close: Command, run: Runner, runF: RunVerb<PackOpti
     .addOption(new Option('-o, --output <file>', 'the zip to write (never over an existing file without --force)'))
     // What -o and --output after `close pack` reach the command as (src/cli/program.ts outputFileArgs).
     .addOption(new Option('--output-file <file>').hideHelp())
-    .option('--formats <formats>', 'the journal formats besides csv (always in): ledger, hledger, beancount, xlsx, csv', 'csv')
+    .option(
+      '--formats <formats>',
+      "the export formats besides csv (always in): ledger, hledger, beancount, xlsx, csv, datev, sie4, saft-no (these three take the company's accounts map)",
+      'csv',
+    )
     .option('--force', 'replace the -o file if it exists')
     .addHelpText(
       'after',

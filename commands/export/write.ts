@@ -47,7 +47,12 @@ export function registerExport(program: Command, run: Runner, runF: RunVerb<Expo
           })
         if (action === exp) return
         for (const o of exp.options) {
-          if (exp.getOptionValueSource(o.attributeName()) !== 'cli' || action.options.some((a) => a.long === o.long)) continue
+          if (exp.getOptionValueSource(o.attributeName()) !== 'cli') continue
+          // Commander hands `export`'s flags to `export` wherever they stand: one its subcommand has too goes on to it.
+          if (action.options.some((a) => a.long === o.long)) {
+            action.setOptionValueWithSource(o.attributeName(), exp.getOptionValue(o.attributeName()), 'cli')
+            continue
+          }
           action.error(`error: ${o.long} is an option of \`finctl export\`, not of \`finctl export ${action.name()}\``, {
             code: 'commander.unknownOption',
             exitCode: 2,

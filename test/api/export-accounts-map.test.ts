@@ -91,7 +91,15 @@ describe.each(MATRIX)('the exports accounts map over %s on %s', (kind, storeKind
     await c.transactions.update(voided.id, { status: 'void' })
     const g = await c.exports.groups({ from: '2026-10-01', to: '2026-10-31' })
     expect(g.groups).toEqual([
-      { bank_account_id: a.accountId, category: null, accounting_category: null, cash_flow_category: null, count: 1, base_in: 0, base_out: -3 },
+      {
+        bank_account_id: a.accountId,
+        category: null,
+        accounting_category: null,
+        cash_flow_category: null,
+        count: 1,
+        base_in: 0,
+        base_out: -3,
+      },
       {
         bank_account_id: a.accountId,
         category: 'Office',
@@ -102,6 +110,9 @@ describe.each(MATRIX)('the exports accounts map over %s on %s', (kind, storeKind
         base_out: -0.3,
       },
     ])
-    await rejects(c.exports.groups({ from: '2026-10-01', to: '2026-10-31', bank_account_id: '00000000-0000-7000-8000-000000000000' }), 'not_found')
+    await rejects(
+      c.exports.groups({ from: '2026-10-01', to: '2026-10-31', bank_account_id: '00000000-0000-7000-8000-000000000000' }),
+      'not_found',
+    )
   })
 })

@@ -59,16 +59,6 @@ export async function runChartExport(
   const base = company.base_currency
   const file = await chartMapFile(client, r.accountsMap)
   const fy = oneFiscalYear(r.format, r.from, r.to, file.fiscal_year_start)
-  if (r.format === 'datev' && !file.datev)
-    throw new AppError(
-      'validation_error',
-      'DATEV needs the adviser and client numbers: datev: {adviser: 1001, client: 1} in the accounts map',
-    )
-  if (r.format === 'saft-no' && !file.saft)
-    throw new AppError(
-      'validation_error',
-      'SAF-T needs the company: saft: {registration_number, contact: {first_name, last_name, telephone}} in the accounts map',
-    )
   if (r.format === 'saft-no' && currencyExponent(base) > 2)
     throw new AppError('validation_error', `SAF-T amounts have at most 2 decimals: the base currency ${base} has ${currencyExponent(base)}`)
   const chart = new ChartMap(r.format, file, accounts)
@@ -81,7 +71,13 @@ export async function runChartExport(
   const pos = opening ? positions(opening, r.format, base, r.to) : { start: new Map<string, bigint>(), later: [] }
   const held = [...pos.start.entries()].filter(([, m]) => m !== 0n).map(([id]) => id)
   const needsOpening = withBalances && (held.length > 0 || pos.later.length > 0)
-  chart.requireMapped(groups.groups, [...held, ...pos.later.map((l) => l.bankId)], needsOpening)
+  const sections = [
+    ...(r.format === 'datev' && !file.datev ? ['datev: {adviser, client} (the Beraternummer and Mandantennummer)'] : []),
+    ...(r.format === 'saft-no' && !file.saft
+      ? ['saft: {registration_number, contact: {first_name, last_name, telephone}} (the company)']
+      : []),
+  ]
+  chart.requireMapped(groups.groups, [...held, ...pos.later.map((l) => l.bankId)], needsOpening, sections)
 
   let warnings = 0
   const warn = (m: string) => {

@@ -182,13 +182,13 @@ export class ChartMap {
   }
 
   /** Refuse the export when anything has no number: every such thing named (exit 6). */
-  requireMapped(groups: ExportGroups['groups'], balances: string[], needsOpening: boolean): void {
-    const missing = this.unmapped(groups, balances, needsOpening)
+  requireMapped(groups: ExportGroups['groups'], balances: string[], needsOpening: boolean, sections: string[] = []): void {
+    const missing = [...sections, ...this.unmapped(groups, balances, needsOpening)]
     if (!missing.length) return
     throw new AppError(
       'validation_error',
-      `${FORMAT_NAME[this.format]} needs an account number for each of these (accounts map: --accounts-map FILE or finctl export map set): ${missing.join('; ')}`,
-      { details: missing.map((m) => ({ path: 'accounts_map', message: `no account number: ${m}` })) },
+      `${FORMAT_NAME[this.format]} needs these in the accounts map (--accounts-map FILE, or finctl export map set): ${missing.join('; ')}`,
+      { details: missing.map((m) => ({ path: 'accounts_map', message: `missing: ${m}` })) },
     )
   }
 }

@@ -1,6 +1,6 @@
 /** A file's lines as a stream, decoded from its code page, each with its number and whether it ended in CRLF. */
 import { createReadStream } from 'node:fs'
-import iconv from 'iconv-lite'
+import { decode } from './legacy-text.js'
 
 export interface Line {
   n: number
@@ -11,12 +11,12 @@ export interface Line {
 }
 
 export async function* lines(path: string, encoding: 'win1252' | 'cp437' | 'utf8'): AsyncGenerator<Line> {
-  const stream =
-    encoding === 'utf8' ? createReadStream(path, { encoding: 'utf8' }) : createReadStream(path).pipe(iconv.decodeStream(encoding))
   let rest = ''
   let n = 0
-  for await (const chunk of stream as AsyncIterable<string>) {
-    rest += chunk
+  // A single-byte code page decodes chunk by chunk (no character spans two); UTF-8 through the stream's decoder.
+  const stream = createReadStream(path, encoding === 'utf8' ? { encoding: 'utf8' } : {})
+  for await (const chunk of stream as AsyncIterable<string | Buffer>) {
+    rest += typeof chunk === 'string' ? chunk : decode(chunk, encoding === 'win1252' ? 'windows-1252' : 'cp437')
     let at = rest.indexOf('\n')
     while (at >= 0) {
       const raw = rest.slice(0, at)

@@ -12,7 +12,7 @@ import { AppError } from '../../kernel/errors.js'
 import { checkOutputFile, type OutputOptions } from '../output-file.js'
 import type { AccountsMapFile } from './accounts-map.js'
 import { exportDigest, fileDigest, reproducible, textDigest } from './digest.js'
-import { type ExportFormat, isJournal } from './format.js'
+import { type ExportFormat, isChart, isJournal } from './format.js'
 import { openOutputFile } from './output-file.js'
 import { runExport } from './run.js'
 
@@ -56,8 +56,8 @@ export interface CloseExportPlan {
 
 /** Everything that can be refused before the month is closed: the folder, and files already there. */
 export async function checkCloseExports(plan: CloseExportPlan): Promise<void> {
-  if (plan.accountsMap && !plan.formats.some(isJournal))
-    throw new AppError('usage', '--accounts-map is for the journals (ledger, hledger, beancount) among --export')
+  if (plan.accountsMap && !plan.formats.some((f) => isJournal(f) || isChart(f)))
+    throw new AppError('usage', '--accounts-map is for the journals (ledger, hledger, beancount) and datev, sie4, saft-no among --export')
   await mkdir(plan.dir, { recursive: true })
   for (const f of plan.formats) checkOutputFile(join(plan.dir, closeExportName(plan.month, f)), target(plan))
 }
@@ -76,7 +76,9 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
   for (const format of plan.formats) {
     const name = closeExportName(plan.month, format)
     const path = join(plan.dir, name)
-    const map = isJournal(format) ? plan.accountsMap : undefined
+    const map = isJournal(format) || isChart(format) ? plan.accountsMap : undefined
+    // A filing format without a map file takes the company's: its SHA-256 is what the close records.
+    const stored = isChart(format) && !map ? await client.exportMap.get() : undefined
     const file = await openOutputFile(path, target(plan))
     let rows: number
     try {
@@ -94,7 +96,7 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
         ...digest,
         rows,
         ...period,
-        ...(map ? { accounts_map_sha256: map.sha256 } : {}),
+        ...(map ? { accounts_map_sha256: map.sha256 } : stored?.sha256 ? { accounts_map_sha256: stored.sha256 } : {}),
       }),
     )
   }
@@ -231,7 +233,7 @@ export async function checkExports(
           .join('; ')
       : checked
         ? [produced ? 'produced again: same bytes' : '', file ? 'file: same bytes' : ''].filter(Boolean).join('; ')
-        : 'not checked: a workbook holds its time of writing, so only its file can be checked (give --dir)'
+        : `not checked: ${format === 'xlsx' ? 'a workbook' : 'a DATEV, SIE or SAF-T file'} holds its time of writing, so only its file can be checked (give --dir)`
     out.push({
       ...e,
       produced,
