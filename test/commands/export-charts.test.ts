@@ -5,7 +5,7 @@
  * broken ones. Golden files: test/jobs/export-charts-golden.test.ts; the built CLI, remote, the XSD
  * and the round trips: test/e2e/export-charts.test.ts.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InProcessSandbox } from '../helpers/in-process-cli.js'
 
@@ -78,5 +78,83 @@ describe('export to a chart of accounts, in process', () => {
       const c = await sb.run(['export', 'check', sb.path(file)])
       expect(c.code, c.stdout + c.stderr).toBe(0)
     }
+  })
+
+  it('map show prints the stored map as YAML (and --json with its SHA-256); suggest writes a starting chart; clear removes it', async () => {
+    const shown = await sb.ok(['export', 'map', 'show'])
+    expect(shown.stdout).toContain('chart: skr03')
+    expect(shown.stdout).toContain('adviser: 1001')
+    const j = await sb.json<{ sha256: string; map: { chart: string } }>(['export', 'map', 'show', '--json'])
+    expect(j.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(j.map.chart).toBe('skr03')
+    await sb.ok(['export', 'map', 'suggest', '--chart', 'skr04', '-o', sb.path('skr04.yaml')])
+    const suggested = readFileSync(sb.path('skr04.yaml'), 'utf8')
+    expect(suggested).toContain('"Girokonto": { number: "1800", name: "Bank Girokonto" }')
+    expect(suggested).toContain('revenue: { number: "4200", name: "Erlöse" }')
+    const again = await sb.run(['export', 'map', 'suggest', '--chart', 'skr04', '-o', sb.path('skr04.yaml')])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain('already exists')
+    await sb.ok(['export', 'map', 'clear'])
+    expect((await sb.ok(['export', 'map', 'show'])).stderr).toContain('no accounts map is stored')
+    await sb.ok(['export', 'map', 'set', sb.path('map.yaml')])
+  })
+
+  it('a text longer than its field: named with its line (a warning); --strict fails the export, exit 6, no file', async () => {
+    await sb.ok([
+      'tx',
+      'create',
+      '--account',
+      'Girokonto',
+      '--date',
+      '2026-10-25',
+      '--amount',
+      '-1.00',
+      '--description',
+      `Lang ${'x'.repeat(70)}`,
+      '--category',
+      'Office',
+      '--accounting-category',
+      'operating_expenses',
+    ])
+    const warned = await sb.run(['export', '--format', 'datev', ...PERIOD, '-o', sb.path('EXTF_warn.csv')])
+    expect(warned.code, warned.stderr).toBe(0)
+    expect(warned.stderr).toMatch(
+      /warning: line 7 \(transaction [0-9a-f-]{36}\): Buchungstext is 75 characters, DATEV takes 60: cut to "Lang x{55}"/,
+    )
+    const strict = await sb.run(['export', '--format', 'datev', ...PERIOD, '--strict', '-o', sb.path('EXTF_strict.csv')])
+    expect(strict.code).toBe(6)
+    expect(strict.stderr).toContain('--strict: 1 text the format cannot hold as it is (named above)')
+    expect(existsSync(sb.path('EXTF_strict.csv'))).toBe(false)
+  })
+
+  it('refusals: a code page to a terminal, --strict or --checksum where they do not apply, a period across fiscal years', async () => {
+    for (const format of ['datev', 'sie4']) {
+      const r = await sb.run(['export', '--format', format, ...PERIOD], { tty: { stdout: true } })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain('not for a terminal')
+    }
+    expect((await sb.run(['export', '--format', 'csv', '--strict', ...PERIOD])).stderr).toContain(
+      '--strict is for datev, sie4 and saft-no, not csv',
+    )
+    expect((await sb.run(['export', '--format', 'datev', '--checksum', ...PERIOD])).code).toBe(2)
+    const across = await sb.run(['export', '--format', 'sie4', '--from', '2026-06-01', '--to', '2027-01-31', '-o', sb.path('x.se')])
+    expect(across.code).toBe(2)
+    expect(across.stderr).toContain('a SIE 4 file holds one fiscal year')
+  })
+
+  it('check: --json gives the report; a file of no known format is exit 6; a DATEV header off its rules is named', async () => {
+    const j = await sb.json<{ format: string; problem_count: number; rows: number }>(['export', 'check', sb.path('EXTF_oct.csv'), '--json'])
+    expect(j).toMatchObject({ format: 'datev', problem_count: 0, rows: 4 })
+    writeFileSync(sb.path('notes.txt'), 'hello\n')
+    const none = await sb.run(['export', 'check', sb.path('notes.txt')])
+    expect(none.code).toBe(6)
+    expect(none.stderr).toContain('none of the formats export check reads')
+    const bad = readFileSync(sb.path('EXTF_oct.csv'), 'latin1').replace(';1001;7;', ';999;7;').replace(/\r\n$/, '\n')
+    writeFileSync(sb.path('EXTF_bad.csv'), Buffer.from(bad, 'latin1'))
+    const r = await sb.run(['export', 'check', sb.path('EXTF_bad.csv')])
+    expect(r.code).toBe(6)
+    expect(r.stdout).toContain(':1: field 11 (Beraternummer) is "999", not 1001-9999999')
+    expect(r.stdout).toMatch(/:6: the line ends without CR LF/)
+    expect(r.stderr).toContain('2 problems')
   })
 })

@@ -103,7 +103,7 @@ describe('finctl export to a chart of accounts', () => {
       const c = await sb.run(['export', 'check', out(name)], { env: HAS_XSD ? { FINCTL_SAFT_XSD: XSD } : {} })
       expect(c.code, c.stdout + c.stderr).toBe(0)
       expect(c.stdout).toBe('')
-      if (format === 'saft-no' && HAS_XSD) expect(c.stderr).toContain('checked XSD Norwegian_SAF-T_Financial_Schema_v_1.30.xsd')
+      if (format === 'saft-no' && HAS_XSD) expect(c.stderr).toMatch(/checked XSD \S+\.xsd/)
     }
     const datev = readFileSync(out('EXTF_2026.csv'))
     // Windows-1252: "ø" of "Lønn" is one byte, 0xF8; lines end in CR LF.

@@ -286,6 +286,13 @@ describe('golden files', () => {
     expect(open.split('\r\n')[0].split(';')[20]).toBe('0')
   })
 
+  // Skatteetaten's XSD is not shipped (no licence grants it): validated where the machine has it.
+  it.skipIf(!process.env.FINCTL_SAFT_XSD)('the SAF-T golden file validates against the XSD (FINCTL_SAFT_XSD)', async () => {
+    const r = await checkFile(join(GOLDEN, 'golden.saft.xml'), { xsd: process.env.FINCTL_SAFT_XSD })
+    expect(r.checks[0]).toMatch(/^XSD /)
+    expect(r.problems).toEqual([])
+  })
+
   it('SIE and SAF-T read back: the bank accounts close at their balance, the categories move what the rows say', async () => {
     for (const [format, name] of FILES.slice(1)) writeFileSync(join(dir, name), (await produce(format)).bytes)
     expect((await produce('sie4')).warnings).toEqual([

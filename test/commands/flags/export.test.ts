@@ -1,6 +1,10 @@
 /** `finctl export` flag parsing through its runF: nothing runs (test/helpers/flag-parsing.ts). */
 import { describe, expect, it } from 'vitest'
+import type { Command } from 'commander'
+import { registerCheck } from '../../../commands/export/check.js'
+import { registerMapSuggest } from '../../../commands/export/map-suggest.js'
 import { registerExport } from '../../../commands/export/write.js'
+import type { Runner } from '../../../src/cli/runner.js'
 import { parseError, parseFlags } from '../../helpers/flag-parsing.js'
 
 describe('export flags', () => {
@@ -51,5 +55,37 @@ describe('export flags', () => {
       accountsMap: 'a.yaml',
       overwrite: true,
     })
+  })
+
+  it('--strict and --checksum are switches', async () => {
+    const { opts } = await parseFlags(registerExport, ['export', '--format', 'sie4', '--strict', '--checksum'])
+    expect(opts).toEqual({ format: 'sie4', strict: true, checksum: true })
+  })
+
+  // The subcommands under `export` as its index makes them (an export with a runF that must not run).
+  const underExport = (program: Command, run: Runner) =>
+    registerExport(program, run, async () => {
+      throw new Error('export itself ran')
+    })
+  const underMap = (program: Command, run: Runner) => underExport(program, run).command('map')
+
+  it('export check FILE [--xsd FILE]; a flag of export after it is refused', async () => {
+    const { opts, args } = await parseFlags(registerCheck, ['export', 'check', 'f.xml', '--xsd', 's.xsd'], underExport)
+    expect(opts).toEqual({ xsd: 's.xsd' })
+    expect(args).toEqual(['f.xml'])
+    const err = await parseError(registerCheck, ['export', 'check', 'f.xml', '--strict'], underExport)
+    expect(err.stderr).toContain('--strict is an option of `finctl export`, not of `finctl export check`')
+  })
+
+  it('export map suggest --chart C -o FILE: -o after the subcommand is its file, --overwrite its switch', async () => {
+    const { opts } = await parseFlags(
+      registerMapSuggest,
+      ['export', 'map', 'suggest', '--chart', 'bas', '-o', 'c.yaml', '--overwrite'],
+      underMap,
+    )
+    expect(opts).toEqual({ chart: 'bas', outputFile: 'c.yaml', overwrite: true })
+    expect((await parseError(registerMapSuggest, ['export', 'map', 'suggest', '--chart', 'gaap'], underMap)).code).toBe(
+      'commander.invalidArgument',
+    )
   })
 })
