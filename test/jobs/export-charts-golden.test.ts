@@ -317,4 +317,11 @@ describe('golden files', () => {
     expect(sie.vouchers).toBe(9)
     expect(saft.entries).toBe(9)
   })
+
+  it('a map that names a bank account the company does not have is a usage error (exit 2), before anything is written', async () => {
+    const map = { ...MAP, bank_accounts: { ...MAP.bank_accounts, 'Old bank': 1230 } }
+    await expect(produce('datev', fakeClient({ map }))).rejects.toThrow(
+      '--accounts-map: bank_accounts.Old bank is no bank account of this company',
+    )
+  })
 })

@@ -61,6 +61,12 @@ export async function runChartExport(
   const fy = oneFiscalYear(r.format, r.from, r.to, file.fiscal_year_start)
   if (r.format === 'saft-no' && currencyExponent(base) > 2)
     throw new AppError('validation_error', `SAF-T amounts have at most 2 decimals: the base currency ${base} has ${currencyExponent(base)}`)
+  const strangers = Object.keys(file.bank_accounts ?? {}).filter((k) => !accounts.some((a) => a.id === k || a.name === k))
+  if (strangers.length)
+    throw new AppError(
+      'usage',
+      `--accounts-map: ${strangers.map((k) => `bank_accounts.${k}`).join(', ')} is no bank account of this company (give its id or name)`,
+    )
   const chart = new ChartMap(r.format, file, accounts)
   const scope = { from: r.from, to: r.to, bank_account_id: r.bankAccountId }
   const withBalances = r.format !== 'datev'
