@@ -23,6 +23,7 @@ export function registerExport(program: Command, run: Runner, runF: RunVerb<Expo
       .option('--from <when>', `${FROM_HELP} (default: as reports, the last 12 months)`)
       .option('--to <when>', TO_HELP)
       .option('--account <id>', 'one bank account only: its name or id (bank_account_id)')
+      .option('--as-of <timestamp>', 'as the data stood at this moment, e.g. 2026-11-05T09:00:00Z (from the audit trail)')
       .option(
         '--accounts-map <file>',
         "JSON or YAML: the accounts (journals) or account numbers (datev, sie4, saft-no; default: the company's, `export map set`) of bank accounts and categories (docs/exporting.md)",
@@ -68,6 +69,7 @@ export interface ExportOptions {
   from?: string
   to?: string
   account?: string
+  asOf?: string
   accountsMap?: string
   strict?: boolean
   checksum?: boolean
@@ -134,6 +136,7 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
     bankAccountId: o.account === undefined ? undefined : await resolveAccountId(client, o.account),
     accountsMap,
     checksum: o.checksum,
+    asOf: o.asOf,
     now: ctx.io.now(),
     onWarning: (m: string) => {
       warnings++

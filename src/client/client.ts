@@ -46,7 +46,7 @@ import type {
 import type { CreatedInvitation, InvitationStatus, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
-import type { ExportGroups, ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
+import type { ExportAsOf, ExportGroups, ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type {
   CloseExport,
   CloseExportRequest,
@@ -317,10 +317,12 @@ export class Client {
     /** Every page of a period's transactions in date order (GET /exports/transactions). */
     transactions: (q: { from?: string; to?: string; bank_account_id?: string; limit?: number }) =>
       this.pages<ExportTransaction>('/api-v1/exports/transactions', q),
-    openingBalances: (q: { from: string; bank_account_id?: string }) =>
+    openingBalances: (q: { from: string; bank_account_id?: string; as_of?: string }) =>
       this.request<OpeningBalances>('GET', '/api-v1/exports/opening-balances', { query: q }).then((r) => r.data),
-    groups: (q: { from: string; to: string; bank_account_id?: string }) =>
+    groups: (q: { from: string; to: string; bank_account_id?: string; as_of?: string }) =>
       this.request<ExportGroups>('GET', '/api-v1/exports/groups', { query: q }).then((r) => r.data),
+    asOf: (q: { from: string; to: string; bank_account_id?: string; as_of: string }) =>
+      this.request<ExportAsOf>('GET', '/api-v1/exports/as-of', { query: q }).then((r) => r.data),
   }
 
   readonly exportMap = exportMapCalls(this)

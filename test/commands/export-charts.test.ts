@@ -157,4 +157,19 @@ describe('export to a chart of accounts, in process', () => {
     expect(r.stdout).toMatch(/:6: the line ends without CR LF/)
     expect(r.stderr).toContain('2 problems')
   })
+
+  it('--as-of writes the export as it stood: the same journal after a row changed', async () => {
+    const file = (name: string) => sb.path(name)
+    await sb.ok(['export', '--format', 'hledger', ...PERIOD, '-o', file('then.journal')])
+    const moment = new Date().toISOString()
+    await new Promise((r) => setTimeout(r, 20))
+    const id = (await sb.json<Array<{ id: string; description: string }>>(['tx', 'list', ...PERIOD, '--json'])).find(
+      (t) => t.description === 'Lizenz',
+    )!.id
+    await sb.ok(['tx', 'update', id, '--amount', '-59.00'])
+    await sb.ok(['export', '--format', 'hledger', ...PERIOD, '-o', file('now.journal')])
+    await sb.ok(['export', '--format', 'hledger', ...PERIOD, '--as-of', moment, '-o', file('asof.journal')])
+    expect(readFileSync(file('now.journal'), 'utf8')).not.toBe(readFileSync(file('then.journal'), 'utf8'))
+    expect(readFileSync(file('asof.journal'), 'utf8')).toBe(readFileSync(file('then.journal'), 'utf8'))
+  })
 })

@@ -5,8 +5,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteAccountsMap, setAccountsMap, storedAccountsMap } from '../../domain/exports/accounts-map.js'
 import { AccountsMapFile, StoredAccountsMap } from '../../domain/exports/accounts-map-schema.js'
-import { exportGroups, exportTransactions, openingBalances } from '../../domain/exports/exports.js'
+import { exportAsOf, exportGroups, exportTransactions, openingBalances } from '../../domain/exports/exports.js'
 import {
+  ExportAsOf,
+  ExportAsOfQuery,
   ExportGroups,
   ExportGroupsQuery,
   ExportTransaction,
@@ -57,6 +59,17 @@ export function exportRoutes(deps: AppDeps) {
         responses: { 200: ok(envelope(ExportGroups)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
       async (c) => c.json({ success: true as const, data: await exportGroups(store, c.get('actor').companyId, c.req.valid('query')) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/exports/as-of',
+        summary: 'A period as it stood at as_of: the transactions to leave out of the pages, and those to put in as they stood',
+        security: SECURITY,
+        request: { query: ExportAsOfQuery },
+        responses: { 200: ok(envelope(ExportAsOf)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await exportAsOf(store, c.get('actor').companyId, c.req.valid('query')) }, 200),
     )
     .openapi(
       createRoute({

@@ -30,6 +30,8 @@ export interface ChartRequest {
   now: Date
   /** SIE: write #KSUMMA. */
   checksum?: boolean
+  /** As the data stood at this moment: the groups and balances too. */
+  asOf?: string
   /** Each text the format cannot hold as it is, with its line. */
   onWarning?: (message: string) => void
 }
@@ -68,11 +70,11 @@ export async function runChartExport(
       `--accounts-map: ${strangers.map((k) => `bank_accounts.${k}`).join(', ')} is no bank account of this company (give its id or name)`,
     )
   const chart = new ChartMap(r.format, file, accounts)
-  const scope = { from: r.from, to: r.to, bank_account_id: r.bankAccountId }
+  const scope = { from: r.from, to: r.to, bank_account_id: r.bankAccountId, as_of: r.asOf }
   const withBalances = r.format !== 'datev'
   const [groups, opening] = await Promise.all([
     client.exports.groups(scope),
-    withBalances ? client.exports.openingBalances({ from: r.from, bank_account_id: r.bankAccountId }) : undefined,
+    withBalances ? client.exports.openingBalances({ from: r.from, bank_account_id: r.bankAccountId, as_of: r.asOf }) : undefined,
   ])
   const pos = opening ? positions(opening, r.format, base, r.to) : { start: new Map<string, bigint>(), later: [] }
   const held = [...pos.start.entries()].filter(([, m]) => m !== 0n).map(([id]) => id)

@@ -34,6 +34,8 @@ export interface ExportRequest {
   now?: Date
   /** SIE: write #KSUMMA. */
   checksum?: boolean
+  /** As the data stood at this moment (ISO 8601), rebuilt from the audit trail (docs/audit.md). */
+  asOf?: string
   /** DATEV, SIE, SAF-T: each text the format cannot hold as it is, named with its line. */
   onWarning?: (message: string) => void
 }
@@ -60,7 +62,11 @@ async function drained(sink: Writable, chunk: string | Uint8Array): Promise<void
 
 export async function runExport(client: Client, r: ExportRequest, sink: Writable): Promise<ExportResult> {
   const scope = { from: r.from, to: r.to, bank_account_id: r.bankAccountId }
-  const [company, accountList] = await Promise.all([client.company(), client.accounts.list()])
+  const [company, accountList, then] = await Promise.all([
+    client.company(),
+    client.accounts.list(),
+    r.asOf === undefined ? undefined : client.exports.asOf({ ...scope, as_of: r.asOf }),
+  ])
   const accounts = new Map<string, BankAccountInfo>(accountList.data.map((a) => [a.id, a]))
   const base = company.base_currency
   const ctx = { base, accountName: (id: string) => accounts.get(id)?.name ?? '' }
@@ -71,13 +77,33 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
   // The first page is read before a byte is written: what can be refused (an unknown account, a bad
   // period) is refused with nothing written.
   const first = await pages.next()
+  // With --as-of: the rows that differ since are left out of the pages, and put in as they stood, each
+  // before the first row of a later day (the pages are in date order).
+  const skip = new Set(then?.ids ?? [])
+  const earlier = then?.rows ?? []
+  let at = 0
+  const asOf = (page: ExportTransaction[]) => {
+    if (!then) return page
+    const out: ExportTransaction[] = []
+    for (const t of page) {
+      while (at < earlier.length && earlier[at].transaction_date < t.transaction_date) out.push(earlier[at++])
+      if (!skip.has(t.id)) out.push(t)
+    }
+    return out
+  }
   const each = async (fn: (page: ExportTransaction[]) => Promise<void> | void) => {
     for (let next = first; !next.done; next = await pages.next()) {
-      const page = next.value
-      await fn(page.data)
+      const page = asOf(next.value.data)
+      await fn(page)
       await r.afterPage?.()
-      result.rows += page.data.length
-      r.onProgress?.(result.rows, page.pagination?.total ?? result.rows)
+      result.rows += page.length
+      r.onProgress?.(result.rows, next.value.pagination?.total ?? result.rows)
+    }
+    if (at < earlier.length) {
+      const rest = earlier.slice(at)
+      at = earlier.length
+      await fn(rest)
+      result.rows += rest.length
     }
   }
 
@@ -101,7 +127,7 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
     result.warnings = c.warnings
   } else if (isJournal(r.format)) {
     const map = new AccountsMap(r.format, r.accountsMap, accountList.data)
-    const opening = await client.exports.openingBalances({ from: r.from, bank_account_id: r.bankAccountId })
+    const opening = await client.exports.openingBalances({ from: r.from, bank_account_id: r.bankAccountId, as_of: r.asOf })
     const journal = new JournalWriter(r.format, map, accounts, base, r.from)
     const only = r.bankAccountId ? accounts.get(r.bankAccountId)?.name : undefined
     await write(journal.header({ company: company.name, base, from: r.from, to: r.to, bankAccount: only }) + journal.opening(opening))
@@ -123,7 +149,8 @@ export async function runExport(client: Client, r: ExportRequest, sink: Writable
       await write(chunk)
     })
   } else {
-    const [summary, cashFlow] = await Promise.all([client.reports.summary(scope), client.reports.cashFlow(scope)])
+    const reportScope = { ...scope, ...(r.asOf === undefined ? {} : { as_of: r.asOf }) }
+    const [summary, cashFlow] = await Promise.all([client.reports.summary(reportScope), client.reports.cashFlow(reportScope)])
     const { XlsxWriter } = await import('./xlsx.js')
     const book = new XlsxWriter(sink, ctx)
     await book.begin()

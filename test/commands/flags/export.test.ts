@@ -57,9 +57,17 @@ describe('export flags', () => {
     })
   })
 
-  it('--strict and --checksum are switches', async () => {
-    const { opts } = await parseFlags(registerExport, ['export', '--format', 'sie4', '--strict', '--checksum'])
-    expect(opts).toEqual({ format: 'sie4', strict: true, checksum: true })
+  it('--strict and --checksum are switches; --as-of takes a moment', async () => {
+    const { opts } = await parseFlags(registerExport, [
+      'export',
+      '--format',
+      'sie4',
+      '--strict',
+      '--checksum',
+      '--as-of',
+      '2026-11-05T09:00:00Z',
+    ])
+    expect(opts).toEqual({ format: 'sie4', strict: true, checksum: true, asOf: '2026-11-05T09:00:00Z' })
   })
 
   // The subcommands under `export` as its index makes them (an export with a runF that must not run).
