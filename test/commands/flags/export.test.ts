@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Command } from 'commander'
 import { registerCheck } from '../../../commands/export/check.js'
+import { registerMapClear } from '../../../commands/export/map-clear.js'
+import { registerMapSet } from '../../../commands/export/map-set.js'
+import { registerMapShow } from '../../../commands/export/map-show.js'
 import { registerMapSuggest } from '../../../commands/export/map-suggest.js'
 import { registerExport } from '../../../commands/export/write.js'
 import type { Runner } from '../../../src/cli/runner.js'
@@ -95,5 +98,12 @@ describe('export flags', () => {
     expect((await parseError(registerMapSuggest, ['export', 'map', 'suggest', '--chart', 'gaap'], underMap)).code).toBe(
       'commander.invalidArgument',
     )
+  })
+
+  it('export map set FILE, show and clear take no flags of their own', async () => {
+    expect((await parseFlags(registerMapSet, ['export', 'map', 'set', 'chart.yaml'], underMap)).args).toEqual(['chart.yaml'])
+    expect((await parseError(registerMapSet, ['export', 'map', 'set'], underMap)).code).toBe('commander.missingArgument')
+    expect((await parseFlags(registerMapShow, ['export', 'map', 'show'], underMap)).opts).toEqual({})
+    expect((await parseError(registerMapClear, ['export', 'map', 'clear', '--all'], underMap)).code).toBe('commander.unknownOption')
   })
 })
