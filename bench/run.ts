@@ -6,7 +6,7 @@
  *   npm run bench -- --quick      short run (fewer repetitions, shorter durations, smaller data; ~4.5 minutes)
  *   npm run bench -- --smoke      every section once on tiny data, for CI: it runs, no figure is worth reading
  *   npm run bench -- --cpu-prof   also profile `finctl serve` and the bare server under POST load (top self time)
- *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, pages, import, revert, reports, statements, categorize)
+ *   npm run bench -- --only cli   only the CLI start-up figures (or --only serve, pg, list, list-scale, pages, import, revert, reports, statements, categorize, documents, planning)
  *
  * Figures:
  *   1. CLI start-up: `node bin/finctl.cjs --version`, `keys show` and `tx list` (embedded default database, demo data)
@@ -53,6 +53,10 @@
  *      where categorization is skipped (no rules, no labels) importing the same rows WITH their
  *      categories in the file (the prediction overhead; target < 1.10x), and vs A, the same as C but
  *      with the file without categories (categorization vs none; context, no target).
+ *  10. planning (bench/planning.ts): at 1,000,000 transactions (100,000 with --quick), `reports budget`
+ *      (12 months by month) vs the summary of the same months, p50/p95; `forecast --days 365` vs the
+ *      cash flow of those days by day; `recurring detect` over every row vs a plain SQL read of the
+ *      same columns, with its peak RSS.
  */
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
@@ -105,7 +109,7 @@ const { values: flags } = parseArgs({
 })
 if (flags.help) {
   process.stdout.write(
-    'usage: tsx bench/run.ts [--quick|--smoke] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|pages|import|revert|reports|statements|categorize]\n' +
+    'usage: tsx bench/run.ts [--quick|--smoke] [--cpu-prof] [--check] [--only cli|serve|pg|list|list-scale|pages|import|revert|reports|statements|categorize|documents|planning]\n' +
       '  --check: exit 1 when a guarded figure (start-up) is past its target: a regression\n' +
       "  --revert-sizes 100000,1000000, --revert-rounds N: the revert section's sizes and rounds\n" +
       '  --smoke: every section once on tiny data (CI: each section must run without an error)\n' +
@@ -117,7 +121,21 @@ if (flags.help) {
   )
   process.exit(0)
 }
-const SECTIONS = ['cli', 'serve', 'pg', 'list', 'list-scale', 'pages', 'import', 'revert', 'reports', 'statements', 'categorize'] as const
+const SECTIONS = [
+  'cli',
+  'serve',
+  'pg',
+  'list',
+  'list-scale',
+  'pages',
+  'import',
+  'revert',
+  'reports',
+  'statements',
+  'categorize',
+  'documents',
+  'planning',
+] as const
 type SectionName = (typeof SECTIONS)[number]
 if (flags.only !== undefined && !(SECTIONS as readonly string[]).includes(flags.only)) {
   process.stderr.write(`bench: --only must be one of ${SECTIONS.join(', ')}\n`)
@@ -145,12 +163,15 @@ const smokeConfig = {
     remote: true,
     postgres: true,
     intoExisting: true,
+    withBalance: true,
     orders: ['ascending', 'descending', 'shuffled'] as const,
   },
   revert: { sizes: [2_000], rounds: 1 },
   reports: { rows: 10_000, runs: 2 },
+  planning: { rows: 10_000, runs: 2, detectRuns: 1 },
   statements: { lines: 1_000, runs: 1 },
   categorize: { sizes: [5_000], repeats: [1], labelled: 2_000 },
+  documents: { bombMb: 2, rounds: 1 },
   watchdogMs: 10 * 60_000,
 }
 const config = flags.smoke
@@ -175,12 +196,15 @@ const config = flags.smoke
           remote: true,
           postgres: true,
           intoExisting: true,
+          withBalance: true,
           orders: ['ascending', 'descending', 'shuffled'] as const,
         },
         revert: { sizes: [20_000], rounds: 2 },
         reports: { rows: 100_000, runs: 10 },
+        planning: { rows: 100_000, runs: 10, detectRuns: 2 },
         statements: { lines: 10_000, runs: 2 },
         categorize: { sizes: [50_000], repeats: [3], labelled: 20_000 },
+        documents: { bombMb: 30, rounds: 3 },
         watchdogMs: 15 * 60_000,
       }
     : {
@@ -212,12 +236,15 @@ const config = flags.smoke
           remote: true,
           postgres: true,
           intoExisting: true,
+          withBalance: true,
           orders: ['ascending', 'descending', 'shuffled'] as const,
         },
         revert: { sizes: [100_000], rounds: 3 },
         reports: { rows: 1_000_000, runs: 20 },
+        planning: { rows: 1_000_000, runs: 20, detectRuns: 3 },
         statements: { lines: 50_000, runs: 3 },
         categorize: { sizes: [100_000, 1_000_000], repeats: [5, 3], labelled: 20_000 },
+        documents: { bombMb: 190, rounds: 5 },
         watchdogMs: 60 * 60_000,
       }
 
@@ -628,6 +655,15 @@ async function reportsSection(): Promise<void> {
   if (answered) collect('reports.pg', runReportsSection(root, c, log, url))
 }
 
+async function planningSection(): Promise<void> {
+  const c = config.planning
+  log(
+    `\n== 10. Budgets, recurring detection and the forecast at ${c.rows.toLocaleString('en-US')} transactions, embedded: the budget report vs the summary it reads, the forecast vs the cash flow of its days, detection vs a plain read ==`,
+  )
+  const { runPlanningSection } = await import('./lib/planning-section.js')
+  collect('planning', runPlanningSection(root, c, log))
+}
+
 async function statementsSection(): Promise<void> {
   const c = config.statements
   log(
@@ -645,6 +681,15 @@ async function categorizeSection(): Promise<void> {
   )
   const { runCategorizeSection } = await import('./lib/categorize.js')
   collect('categorize', await runCategorizeSection(root, c, log))
+}
+
+async function documentsSection(): Promise<void> {
+  const c = config.documents
+  log(
+    `\n== 9. PDF reads fair between companies, in process (${c.rounds} rounds): company A's receipt read while company B's ${c.bombMb} MB flate bomb is read, vs alone ==`,
+  )
+  const { runDocumentsSection } = await import('./lib/documents.js')
+  collect('documents', await runDocumentsSection(c, log))
 }
 
 /** dist/ is shared: another build (npm test rebuilds it) may be replacing it right now; wait a little. */
@@ -672,6 +717,8 @@ async function main(): Promise<number> {
     ['reports', reportsSection],
     ['statements', statementsSection],
     ['categorize', categorizeSection],
+    ['documents', documentsSection],
+    ['planning', planningSection],
   ]
   const sections = all.filter(([name]) => flags.only === undefined || flags.only === name)
   for (const [name, fn] of sections) {

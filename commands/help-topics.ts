@@ -25,7 +25,7 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   database:
     'the database cannot take the command: locked by another process past the wait (FINCTL_BUSY_TIMEOUT_MS), full, damaged or read-only; the message names the file, `finctl doctor` checks it',
   notReady:
-    '`close status`: the month is not ready to close (each open point listed); `close MONTH`: refused for that reason (--force closes anyway)',
+    '`close status`: the month is not ready to close (each open point listed); `close MONTH`: refused for that reason (--force closes anyway); `forecast --fail-below`: the lowest balance is below the amount',
   auditBroken: '`finctl verify`: the audit trail is broken, an entry changed, removed or inserted (the message names it)',
   webhookFailed: '`webhooks test`, `events resend`: a webhook endpoint did not answer 2xx (its answer or error printed)',
   proposed:

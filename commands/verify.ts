@@ -6,6 +6,7 @@ import { requireInputFile } from '../src/cli/files.js'
 import { printList, printRecord, say, type Column } from '../src/cli/output.js'
 import { printableLine } from '../src/cli/terminal-text.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
+import type { CloseRecord } from '../src/domain/closing/schemas.js'
 import type { ExportCheck } from '../src/jobs/export/close-exports.js'
 import { AppError } from '../src/kernel/errors.js'
 
@@ -106,6 +107,7 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   })
   const problems: string[] = []
   if (!v.chain.intact || !v.chain.head_found) problems.push(`audit trail: ${v.chain.message}`)
+  if (!v.lock.intact) problems.push(`lock date: ${v.lock.message}`)
   for (const e of exports.filter((x) => x.result === 'differs' && !(x.earlier && x.produced?.same !== false)))
     problems.push(`${e.format} export ${e.file_name}: ${e.why}`)
   if (v.contents.message) problems.push(v.contents.message)
@@ -147,8 +149,21 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
   else if (!exports.length) err.write(`note: no export was recorded on this close (finctl close ${m} --export FORMATS records them)\n`)
   // The reason and the actor are what people typed: escaped (say).
   if (v.reopened) say(ctx.io, `note: ${m} was reopened at ${v.reopened.created_at} by ${v.reopened.actor}: ${v.reopened.reason ?? ''}`)
-  else if (!v.still_closed) err.write(`note: ${m} is not closed now\n`)
+  else if (!v.still_closed && v.lock.intact) err.write(`note: ${m} is not closed now\n`)
   for (const f of folder.unchecked) say(ctx.io, `note: ${f} was not checked: no close of ${m} recorded a file of these bytes`)
+  // A rename is named as one: a name, not the period's figures (its exports were produced again with the names of the close).
+  if (v.renamed.company)
+    say(
+      ctx.io,
+      `note: the company was renamed from ${JSON.stringify(v.renamed.company.at_close)} to ${JSON.stringify(v.renamed.company.now)} since the close: a rename, not a change of ${m}`,
+    )
+  for (const a of v.renamed.accounts)
+    say(
+      ctx.io,
+      `note: account ${a.bank_account_id} was renamed from ${JSON.stringify(a.at_close)} to ${JSON.stringify(a.now)} since the close: a rename, not a change of ${m}'s figures`,
+    )
+  // A forced close is not a change: what it was forced over is in its record, said as such (the reason is a person's words: one line).
+  for (const line of forcedLines(v.record)) err.write(`${printableLine(line)}\n`)
   for (const p of problems) say(ctx.io, `changed since the close: ${p}`)
   for (const line of stale) say(ctx.io, line)
   if (intact)
@@ -156,6 +171,21 @@ async function verifyClose(ctx: VerbHost, m: string, o: VerifyOptions): Promise<
       `${m} is as it was closed${v.reopened ? ' (although reopened since)' : ''}${unchecked ? ': its rows and the audit trail; no file was checked' : ''}\n`,
     )
   return intact ? EXIT.ok : EXIT.auditBroken
+}
+
+/** What a forced close was forced over, a line each: the statements that differed from the books, the accounts not ready. */
+function forcedLines(r: CloseRecord): string[] {
+  const over = r.forced_over
+  if (!r.forced || !over) return []
+  const by = `closed by ${r.actor_name ?? r.actor} at ${r.created_at}, reason: ${JSON.stringify(r.reason ?? '')}`
+  return [
+    ...over.statements.map(
+      (st) =>
+        `forced over: statement ${st.statement_id} of ${st.bank_account} differs from the books by ${st.difference} ${st.currency_code} (closing balance ${st.closing_balance}, books ${st.book_balance} on ${st.period_end}); ${by}`,
+    ),
+    ...over.accounts.map((a) => `forced over: ${a.bank_account} (${a.bank_account_id}): ${a.blockers.join(', ')}`),
+    ...(over.documents_missing ? [`forced over: ${count(over.documents_missing, 'transaction')} without a document`] : []),
+  ]
 }
 
 /** The key given to --public-key: the key itself (base64url, as finctl company prints it), or a file holding it or its PEM. */
@@ -191,15 +221,19 @@ async function verifyPack(ctx: VerbHost, file: string, publicKey: string | undef
   const r = await check(file, { given, known: known.store ? known.lookup : undefined })
   if (known.note) r.notes.push(known.note)
   pinPackKey(known, r, ctx.io.now())
+  // Everything below quotes the pack, a file from anyone: each line printed as one line, its controls escaped.
+  const line = (out: NodeJS.WritableStream, text: string) => out.write(`${printableLine(text)}\n`)
+  const shown = (v: unknown) => (v === null || v === undefined ? '?' : String(v))
   if (ctx.printer.format !== 'table') await printRecord(ctx.io, ctx.printer, r)
   else if (r.month)
-    ctx.io.stdout.write(
-      `pack of ${r.month} (${printableLine(r.company ?? '')}), close #${r.close?.id ?? '?'} of ${r.close?.created_at ?? '?'}${
-        (r.close?.sequence ?? 1) > 1 ? `: close ${r.close?.sequence} of the month, after a reopen` : ''
-      }; ${count(r.files, 'file')}\n`,
+    line(
+      ctx.io.stdout,
+      `pack of ${shown(r.month)} (${shown(r.company)}), close #${shown(r.close?.id)} of ${shown(r.close?.created_at)}${
+        Number(r.close?.sequence ?? 1) > 1 ? `: close ${shown(r.close?.sequence)} of the month, after a reopen` : ''
+      }; ${count(r.files, 'file')}`,
     )
-  for (const n of r.notes) say(ctx.io, `note: ${n}`)
-  for (const p of r.problems) say(ctx.io, `pack: ${p}`)
-  say(ctx.io, r.intact ? `${file} is intact` : `${file} does not hold: ${count(r.problems.length, 'problem')}`)
+  for (const n of r.notes) line(ctx.io.stderr, `note: ${n}`)
+  for (const p of r.problems) line(ctx.io.stderr, `pack: ${p}`)
+  line(ctx.io.stderr, r.intact ? `${file} is intact` : `${file} does not hold: ${count(r.problems.length, 'problem')}`)
   return r.intact ? EXIT.ok : EXIT.auditBroken
 }

@@ -50,6 +50,8 @@ export const AGGREGATES = [
   ['closing', /^src\/domain\/closing\//],
   ['webhooks', /^src\/domain\/webhooks\//],
   ['approvals', /^src\/domain\/approvals\//],
+  ['budgets', /^src\/domain\/budgets\//],
+  ['recurring', /^src\/domain\/recurring\//],
   ['housekeeping', /^src\/domain\/housekeeping\.ts$/],
 ]
 

@@ -47,6 +47,12 @@ export interface ImportConfig {
    * the first order and shuffled.
    */
   intoExisting?: boolean
+  /**
+   * Also each size with a running balance column (the first order's rows, ascending): the import
+   * then checks every row against it in a pass of its own before sending (balance-check.ts); the
+   * figure stands beside the same rows without the column, of the same rounds.
+   */
+  withBalance?: boolean
 }
 
 /**
@@ -54,7 +60,8 @@ export interface ImportConfig {
  * row. The same rows in any `order`: by date (ascending), newest first (descending), or shuffled.
  * Seeded (mulberry32), so every run reads the same file.
  */
-export function writeCsv(path: string, n: number, seed = 42, order: RowOrder = 'ascending'): void {
+export function writeCsv(path: string, n: number, seed = 42, order: RowOrder = 'ascending', balance = false): void {
+  if (balance && order !== 'ascending') throw new Error('a running balance is written for ascending rows only')
   const words = [
     'AMAZON MARKETPLACE',
     'REWE SAGT DANKE',
@@ -68,7 +75,9 @@ export function writeCsv(path: string, n: number, seed = 42, order: RowOrder = '
     'Insurance',
   ]
   const start = Date.UTC(2023, 0, 1)
-  const chunk: string[] = ['Date,Description,Amount,Reference']
+  const chunk: string[] = [`Date,Description,Amount,Reference${balance ? ',Balance' : ''}`]
+  let running = 100_000_00
+  const money = (c: number) => `${c < 0 ? '-' : ''}${Math.floor(Math.abs(c) / 100)}.${String(Math.abs(c) % 100).padStart(2, '0')}`
   writeFileSync(path, '')
   // Row k of the file is row position(k) of the date-ordered sequence (a seeded Fisher-Yates permutation when shuffled).
   let permutation: Uint32Array | undefined
@@ -91,8 +100,11 @@ export function writeCsv(path: string, n: number, seed = 42, order: RowOrder = '
     const rnd = mulberry32(seed * 1_000_003 + i)
     // Never 0: a transaction of no money is refused without --force.
     const cents = Math.floor(rnd() * 200_000) - 150_000 || 1
-    const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`
-    chunk.push(`${d},${words[Math.floor(rnd() * words.length)]} ${Math.floor(rnd() * 1000)},${amount},REF${i}`)
+    const amount = money(cents)
+    running += cents
+    chunk.push(
+      `${d},${words[Math.floor(rnd() * words.length)]} ${Math.floor(rnd() * 1000)},${amount},REF${i}${balance ? `,${money(running)}` : ''}`,
+    )
     if (chunk.length >= 50_000) {
       writeFileSync(path, `${chunk.join('\n')}\n`, { flag: 'a' })
       chunk.length = 0
@@ -299,6 +311,9 @@ export async function runImportSection(
       more[order] = join(dir, `more-${n}-${order}.csv`)
       writeCsv(more[order], n, 4242 + k, order)
     }
+    const balanced = join(dir, `rows-${n}-balance.csv`)
+    if (c.withBalance) writeCsv(balanced, n, 42, 'ascending', true)
+    const balanceRuns: CliRun[] = []
     const snapshot = join(dir, `holding-${n}.db`)
     let emb: ReturnType<typeof fresh> | undefined
     let floor = 0
@@ -312,6 +327,16 @@ export async function runImportSection(
         if (r === 0 && order === orders[0]) emb = o
         else rmSync(o.setup.configDir, { recursive: true, force: true })
         log(`import: embedded, ${order}${round}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`)
+      }
+      if (c.withBalance) {
+        const o = fresh()
+        const run = runImport(root, o.env, o.setup.configDir, balanced, o.setup.accountId)
+        if (run.created !== n) throw new Error(`embedded import with a balance column created ${run.created} of ${n}`)
+        balanceRuns.push(run)
+        rmSync(o.setup.configDir, { recursive: true, force: true })
+        log(
+          `import: embedded, with a running balance checked${round}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb?.toFixed(0) ?? '?'} MB`,
+        )
       }
       if (!emb) throw new Error('no embedded import')
       const database = emb.setup.database
@@ -382,6 +407,23 @@ export async function runImportSection(
           value: got.runs,
           baselineLabel: 'csv-parse + plain inserts',
           baseline: plain,
+        }),
+      )
+    }
+    if (balanceRuns.length) {
+      const b = median(balanceRuns.map((x) => x.seconds))
+      log(
+        `import: embedded, with a running balance checked: ${b.toFixed(1)} s (${(b / first.seconds).toFixed(2)}x the same rows without it)`,
+      )
+      figures.push(
+        makeFigure({
+          id: `import.embedded.balance.${label}`,
+          label: `tx import ${label} rows, embedded, a running balance checked on every row`,
+          unit: 's',
+          spread: 'min-max',
+          value: balanceRuns.map((x) => x.seconds),
+          baselineLabel: 'the same rows without the balance column',
+          baseline: first.runs,
         }),
       )
     }

@@ -31,7 +31,9 @@ const txLine = (t: Json) =>
 
 function reopen(e: Json, name: ActorName): string[] {
   const close = obj(e.close)
-  const out = [`lock date ${str(e.lock_date)} → ${str(e.lock_date_after)}: ${str(e.month)} opens for changes again`]
+  const opens = Array.isArray(e.opens) && e.opens.length ? e.opens.map(str) : [str(e.month)]
+  const what = opens.length > 1 ? `${opens.slice(0, -1).join(', ')} and ${opens.at(-1)} open` : `${opens[0]} opens`
+  const out = [`lock date ${str(e.lock_date)} → ${str(e.lock_date_after)}: ${what} for changes again`]
   if (e.close)
     out.push(
       `the close it undoes: ${str(close.period)} by ${name(str(close.actor))} at ${str(close.created_at)}${close.forced ? `, forced (${str(close.reason)})` : ''}`,
@@ -67,11 +69,18 @@ function bulk(e: Json): string[] {
     ]
   }
   const changed = list(e.transactions)
+  const run =
+    e.action === 'rules'
+      ? [
+          `runs ${e.rule_id ? `rule ${str(e.rule_id)}` : 'the active rules'} over the transactions dated ${str(e.since)} or later${e.only_empty ? ', filling empty fields only' : ''}: ${str(e.matched)} match`,
+        ]
+      : []
   const change = (c: Json) =>
     Object.entries(c)
       .map(([field, v]) => `${field} ${str(obj(v).before) || '(none)'} → ${str(obj(v).after) || '(none)'}`)
       .join(', ')
   return [
+    ...run,
     `changes ${str(e.changed)} of ${count(Number(e.rows), 'transaction')} (over the threshold of ${str(e.threshold)})`,
     ...rows(changed, (t) => `${str(t.id)}  ${str(t.transaction_date)}  ${change(obj(t.changes)) || 'no change'}`),
   ]
@@ -82,6 +91,21 @@ function keyWrite(e: Json): string[] {
   const scopes = Array.isArray(e.scopes) ? e.scopes.join(', ') : str(e.scopes)
   return [
     `creates key ${str(k.name)} (${str(k.key_prefix)}…) with the scopes ${scopes}${k.expires_at ? `, expiring ${str(k.expires_at)}` : ', never expiring'}`,
+  ]
+}
+
+function people(e: Json): string[] {
+  const who =
+    e.action === 'invite'
+      ? `invites ${str(e.email)} as ${str(e.role)}`
+      : `makes ${str(obj(e.user).email)} ${str(e.role_after)} (now ${str(e.role_before)})`
+  return [who, `as ${e.action === 'invite' ? str(e.role) : str(e.role_after)} they approve ${str(e.grants)}`]
+}
+
+function keyRoll(e: Json): string[] {
+  const old = obj(e.rolls)
+  return [
+    `rolls key ${str(old.name)} (${str(old.key_prefix)}…): the old key is revoked ${Number(e.grace_seconds) ? `${str(e.grace_seconds)} s after the approval` : 'at the approval'}`,
   ]
 }
 
@@ -104,7 +128,9 @@ export function effectLines(p: Proposal, name: ActorName): string[] {
         : p.kind === 'bulk'
           ? bulk(e)
           : p.kind === 'key-write'
-            ? keyWrite(e)
-            : policy(e)
+            ? [...keyWrite(e), ...(e.rolls ? keyRoll(e) : [])]
+            : p.kind === 'people'
+              ? people(e)
+              : policy(e)
   return lines.map(printableLine)
 }

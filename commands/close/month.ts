@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
-import { note, printList, printRecord, type Column } from '../../src/cli/output.js'
+import { note, printList, printRecord, type Column, warn } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { CloseExport } from '../../src/domain/closing/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
@@ -83,7 +83,7 @@ export async function runClose(host: VerbHost, o: CloseOptions, [m]: string[]): 
   }
   if (!plan) return EXIT.ok
   const { writeCloseExports } = await import('../../src/jobs/export/close-exports.js')
-  const written = await writeCloseExports(client, plan)
+  const written = await writeCloseExports(client, { ...plan, onWarning: (message) => warn(host.io, message) })
   await printList(host.io, host.printer, written, exportColumns(plan.dir))
   note(
     host.io,
@@ -94,7 +94,7 @@ export async function runClose(host: VerbHost, o: CloseOptions, [m]: string[]): 
 }
 
 async function exportPlan(m: string, o: CloseOptions) {
-  const { formatsFlag } = await import('../../src/jobs/export/format.js')
+  const { formatsFlag } = await import('../../src/domain/exports/formats/format.js')
   const formats = formatsFlag(o.export ?? '', '--export')
   const { checkCloseExports, readAccountsMap } = await import('../../src/jobs/export/close-exports.js')
   let accountsMap: Awaited<ReturnType<typeof readAccountsMap>> | undefined

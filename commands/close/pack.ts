@@ -1,7 +1,7 @@
 /** finctl close pack MONTH -o FILE [--formats F,...] [--force]: the auditor's pack of a closed month (docs/closing.md). */
 import { type Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { note, printRecord } from '../../src/cli/output.js'
+import { note, printRecord, warn } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { printableLine } from '../../src/kernel/terminal-text.js'
@@ -43,10 +43,10 @@ export async function runPack(host: VerbHost, o: PackOptions, [m]: string[]): Pr
   if (!output) throw new AppError('usage', '-o FILE is required: the zip to write')
   // `close pack M --force`: commander may hand --force to `close` (which has one too), as reopen's --reason.
   const force = o.force ?? (host.globals as { force?: boolean }).force
-  const { formatsFlag } = await import('../../src/jobs/export/format.js')
+  const { formatsFlag } = await import('../../src/domain/exports/formats/format.js')
   const formats = formatsFlag(o.formats ?? 'csv', '--formats')
   const { buildPack, checkPackOutput } = await import('../../src/jobs/pack/build.js')
-  const plan = { month: m, formats, output, force }
+  const plan = { month: m, formats, output, force, onWarning: (message: string) => warn(host.io, message) }
   checkPackOutput(plan)
   const r = await buildPack(await host.client(), plan)
   const c = r.manifest.close

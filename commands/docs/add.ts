@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
+import { unreadableFile } from '../../src/cli/files.js'
 import { note, printList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { AddedDocument } from '../../src/domain/documents/schemas.js'
@@ -32,17 +33,26 @@ export function registerAdd(docs: Command, run: Runner, runF: RunVerb<AddOptions
     .action(run(runF))
 }
 
+/** A read of a file named on the command line: its failure (a link loop, no permission) a usage error naming it. */
+function readable<T>(read: () => T, path: string): T {
+  try {
+    return read()
+  } catch (e) {
+    throw unreadableFile(printableLine(path), e as NodeJS.ErrnoException)
+  }
+}
+
 export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Promise<number> {
   // Every file is checked before any is sent: a missing, too large or unknown one stores nothing.
   const read = files.map((path) => {
-    const info = statSync(path, { throwIfNoEntry: false })
+    const info = readable(() => statSync(path, { throwIfNoEntry: false }), path)
     if (!info?.isFile()) throw new AppError('usage', `${printableLine(path)}: no such file`)
     if (info.size > MAX_DOCUMENT_FILE)
       throw new AppError(
         'usage',
         `${printableLine(path)} is ${info.size} bytes: a document may be at most 20 MiB (${MAX_DOCUMENT_FILE} bytes)`,
       )
-    const bytes = readFileSync(path)
+    const bytes = readable(() => readFileSync(path), path)
     // The service sniffs again; told here first, a refused file leaves the others unsent too.
     const found = sniff(bytes)
     if (found.kind === null)

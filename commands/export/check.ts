@@ -5,7 +5,7 @@ import { requireInputFile } from '../../src/cli/files.js'
 import { note, printJson } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
-import { FORMAT_NAME } from '../../src/jobs/export/format.js'
+import { FORMAT_NAME } from '../../src/domain/exports/formats/format.js'
 
 export interface CheckOptions {
   xsd?: string

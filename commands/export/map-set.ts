@@ -20,7 +20,7 @@ export function registerMapSet(map: Command, run: Runner, runF: RunVerb<MapSetOp
 export async function runMapSet(host: VerbHost, _o: MapSetOptions, [file]: string[]): Promise<number> {
   await requireInputFile(file)
   const { readFile } = await import('node:fs/promises')
-  const { parseAccountsMap } = await import('../../src/jobs/export/accounts-map.js')
+  const { parseAccountsMap } = await import('../../src/domain/exports/formats/accounts-map.js')
   const map = await parseAccountsMap(await readFile(file, 'utf8'), file, 'the accounts map')
   const client = await host.client()
   const stored = await client.exportMap.set(map)

@@ -9,7 +9,7 @@ import { note, warn } from '../../src/cli/output.js'
 import { FROM_HELP, TO_HELP, periodFlags, reportRange } from '../../src/cli/period-flags.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { EXPORT_FORMATS, type ExportFormat, FORMAT_NAME, isChart } from '../../src/jobs/export/format.js'
+import { EXPORT_FORMATS, type ExportFormat, FORMAT_NAME, isChart } from '../../src/domain/exports/formats/format.js'
 
 /** The `export` command itself; its subcommands (check, map) are added to what this returns. */
 export function registerExport(program: Command, run: Runner, runF: RunVerb<ExportOptions> = runExport): Command {
@@ -91,7 +91,7 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
     )
   if (o.strict && !isChart(o.format)) throw new AppError('usage', `--strict is for datev, sie4 and saft-no, not ${o.format}`)
   if (o.checksum && o.format !== 'sie4') throw new AppError('usage', `--checksum is for sie4, not ${o.format}`)
-  const { parseAccountsMap } = await import('../../src/jobs/export/accounts-map.js')
+  const { parseAccountsMap } = await import('../../src/domain/exports/formats/accounts-map.js')
   let accountsMap: Awaited<ReturnType<typeof parseAccountsMap>> | undefined
   if (o.accountsMap !== undefined) {
     if (o.format === 'csv' || o.format === 'xlsx')
@@ -137,7 +137,7 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
     accountsMap,
     checksum: o.checksum,
     asOf: o.asOf,
-    now: ctx.io.now(),
+    writtenAt: ctx.io.now(),
     onWarning: (m: string) => {
       warnings++
       bar.end()

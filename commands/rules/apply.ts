@@ -24,7 +24,7 @@ export function registerApply(rules: Command, run: Runner, runF: RunVerb<ApplyOp
     .option('--yes', 'do not ask to confirm')
     .addHelpText(
       'after',
-      '\nA rule replaces the fields it sets, a category set by hand too; --only-empty fills only empty ones.\nOn a terminal it lists the rows that would change before asking.\n\nExamples:\n  finctl rules apply $RULE --dry-run\n  finctl rules apply --all --only-empty --since 365d\n  finctl rules test $RULE --since 365d && finctl rules apply $RULE --since 365d --yes\n',
+      '\nA rule replaces the fields it sets, a category set by hand too; --only-empty fills only empty ones.\nOn a terminal it lists the rows that would change before asking. Under a bulk approval policy, a run\nchanging more rows than its threshold is a proposal (exit 15: finctl approvals show ID).\n\nExamples:\n  finctl rules apply $RULE --dry-run\n  finctl rules apply --all --only-empty --since 365d\n  finctl rules test $RULE --since 365d && finctl rules apply $RULE --since 365d --yes\n',
     )
     .action(run(runF))
 }
@@ -72,7 +72,13 @@ export async function runApply(host: VerbHost & PromptHost, o: ApplyOptions, [gi
     question = `Apply ${whatRan(t)} to ${t.would_change === 1 ? 'this transaction' : `these ${t.would_change} transactions`}?`
   }
   await confirmOrYes(host, o.yes, question)
-  const r = await rules.apply(which, run)
+  const sent = await rules.apply(which, run)
+  if (sent.proposal) {
+    // Over a bulk approval policy's threshold the run waits: its proposal said, exit 15.
+    const { printProposed } = await import('../approvals/shared.js')
+    return printProposed(host, sent.proposal)
+  }
+  const r = sent.done
   await printRecord(host.io, host.printer, host.printer.format === 'table' ? { since: r.since, matched: r.matched, updated: r.updated } : r)
   note(host.io, host.printer, `updated ${r.updated} of ${count(r.matched, 'matching transaction')} ${windowWords(r.since, o.since)}`)
   return 0

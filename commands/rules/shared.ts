@@ -3,6 +3,8 @@ import { collect } from '../../src/cli/flags.js'
 import { typedAmount } from '../../src/cli/money.js'
 import type { Command } from 'commander'
 import type { Client } from '../../src/client/client.js'
+import { outcome } from '../../src/client/approvals.js'
+import type { Proposal } from '../../src/domain/approvals/schemas.js'
 import { amountColumn, idColumn } from '../../src/cli/columns.js'
 import { printRecord, type Column } from '../../src/cli/output.js'
 import { resolveListedId } from '../../src/cli/short-ids.js'
@@ -76,8 +78,11 @@ export function api(client: Client) {
     /** One rule by its id, or `all` the active rules in their order. */
     test: (which: string | 'all', query: { since?: string; limit?: number; only_empty?: 'true' }) =>
       client.request<RuleTestResult>('GET', which === ALL ? `${PATH}/test` : `${one(which)}/test`, { query }).then((r) => r.data),
+    /** The run done, or under a bulk approval policy over its threshold its proposal. */
     apply: (which: string | 'all', body: { since?: string; only_empty?: boolean }) =>
-      client.request<RuleApplyResult>('POST', which === ALL ? `${PATH}/apply` : `${one(which)}/apply`, { body }).then((r) => r.data),
+      client
+        .request<RuleApplyResult | Proposal>('POST', which === ALL ? `${PATH}/apply` : `${one(which)}/apply`, { body })
+        .then((r) => outcome<RuleApplyResult>(r)),
   }
 }
 

@@ -3,6 +3,7 @@
  * the account's statement picked as the service picks it, and what would be created shown
  * (lines, count, sum, balances, balance check). Nothing is uploaded.
  */
+import { LIABILITY_ACCOUNT_TYPES } from '../../src/kernel/vocabulary.js'
 import { AppError } from '../../src/kernel/errors.js'
 import type { Statement } from '../../src/domain/statements/schemas.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
@@ -27,6 +28,7 @@ export interface PreviewRequest {
   no_header?: boolean
   no_layout?: boolean
   invert_sign?: boolean
+  no_balance_check?: boolean
   exchange_rate?: string
 }
 
@@ -76,6 +78,7 @@ export async function preview(ctx: VerbHost, bytes: Uint8Array, r: PreviewReques
     noHeader: r.no_header,
     noLayout: r.no_layout,
     invertSign: r.invert_sign,
+    noBalanceCheck: r.no_balance_check,
   })
   // The rate as the upload checks it: a bad one is refused here too (a missing one is no problem: the lines convert at the company's rates).
   const rateProblem = await rateCheck(() => client.company(), account.currency_code, r.exchange_rate, statementRate)
@@ -84,7 +87,12 @@ export async function preview(ctx: VerbHost, bytes: Uint8Array, r: PreviewReques
   const exp = currencyExponent(account.currency_code)
   let sel: ReturnType<typeof selectStatement>
   try {
-    const parsed = await parseUpload(bytes, { fileName: r.file_name, format, currency: account.currency_code, exponent: exp }, options)
+    const liability = LIABILITY_ACCOUNT_TYPES.has(account.account_type)
+    const parsed = await parseUpload(
+      bytes,
+      { fileName: r.file_name, format, currency: account.currency_code, exponent: exp, ...(liability ? { liability } : {}) },
+      options,
+    )
     sel = selectStatement(
       parsed,
       { name: account.name, currency: account.currency_code, last4: account.account_number_last4 },

@@ -50,6 +50,7 @@ export function registerUpload(st: Command, run: Runner, runF: RunVerb<UploadOpt
       collect,
     )
     .option('--invert-sign', 'CSV: flip every amount')
+    .option('--no-balance-check', "CSV: take the lines even where the file's running balance does not follow them")
     .option(
       '--exchange-rate <rate>',
       "rate to the company's base currency (default: each line at the company's rate of its date, finctl rates)",
@@ -94,6 +95,8 @@ export interface UploadOptions {
   layout?: boolean
   where?: string[]
   invertSign?: boolean
+  /** false: --no-balance-check. */
+  balanceCheck?: boolean
   exchangeRate?: string
   statementAccount?: string
   preview?: boolean
@@ -129,6 +132,7 @@ async function refuseFlagsOfOtherFormats(bytes: Uint8Array, fileName: string, o:
     noHeader: o.header === false,
     noLayout: o.layout === false,
     invertSign: o.invertSign,
+    noBalanceCheck: o.balanceCheck === false,
   })
   const flag = (field: string) => (field === 'account_number' ? '--statement-account' : `--${field.replaceAll('_', '-')}`)
   if (refused.length) throw new AppError('usage', refused.map((p) => `${flag(p.field)} ${p.message}`).join('; '))
@@ -169,6 +173,7 @@ export async function runUpload(ctx: UploadHost, o: UploadOptions, [file]: strin
     no_header: o.header === false ? true : undefined,
     no_layout: o.layout === false ? true : undefined,
     invert_sign: o.invertSign,
+    no_balance_check: o.balanceCheck === false ? true : undefined,
     exchange_rate: o.exchangeRate,
   }
   const client = await ctx.client()

@@ -28,6 +28,8 @@ export interface MappingFlags {
   indicatorDebit?: string[]
   invertSign?: boolean
   where?: string[]
+  /** false: --no-balance-check. */
+  balanceCheck?: boolean
 }
 
 const SETTABLE = [
@@ -70,6 +72,7 @@ export function effectiveMapping(mapping: Mapping, o: MappingFlags, saved: Saved
     noHeader: o.header === false ? true : saved?.noHeader,
     where: o.where?.length ? pairs(mapping, o.where, '--where') : saved?.where,
     invertSign: o.invertSign ?? saved?.invertSign,
+    noBalanceCheck: o.balanceCheck === false ? true : saved?.noBalanceCheck,
     indicatorDebit: o.indicatorDebit?.length ? o.indicatorDebit : saved?.indicatorDebit,
     set: { ...saved?.set, ...set },
   }

@@ -53,7 +53,15 @@ export async function printSummary(
     ])
   }
   // Debit and credit columns: values with the other sign from their column's, each read as a reversal.
-  const reversals: Array<[string, unknown]> = s.reversals === undefined ? [] : [['reversals', s.reversals]]
+  const reversals: Array<[string, unknown]> = [
+    ...(s.reversals === undefined ? [] : ([['reversals', s.reversals]] as Array<[string, unknown]>)),
+    // A running balance in the file: every row with one was checked against it before anything was written.
+    ...(s.balance_checked
+      ? ([['balance checked', `on ${s.balance_checked.rows} of ${s.balance_checked.of} rows (${s.balance_checked.column})`]] as Array<
+          [string, unknown]
+        >)
+      : []),
+  ]
   const rows: Array<[string, unknown]> = s.dry_run
     ? [
         ['rows read', s.read],

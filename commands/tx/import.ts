@@ -44,7 +44,7 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     .option('--account <id>', 'bank account to import into: its name or id (bank_account_id)')
     .option(
       '--map <field=Column>',
-      "which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category, account (the number of the file's own account), fee (charged beside the amount)",
+      "which column holds a field: date, posted_date, amount, debit, credit, indicator, description (repeatable: columns join), merchant_name, currency_code, reference, category, account (the number of the file's own account), fee (charged beside the amount), balance (a running balance the amounts are checked against)",
       collect,
     )
     .option('--mapping <name>', 'use a mapping saved with --save-mapping (default: the one whose header the file has)')
@@ -70,6 +70,10 @@ export function registerImport(tx: Command, run: Runner, runF: RunVerb<ImportOpt
     )
     .option('--indicator-debit <value>', 'the value of the debit/credit column that means money out (repeatable)', collect)
     .option('--invert-sign', 'flip every amount (a card export that shows charges as positive)')
+    .option(
+      '--no-balance-check',
+      "import the rows even where the file's running balance does not follow them (it still chooses how the amounts read)",
+    )
     .option(
       '--account-number <number>',
       "only the rows of this account, in a file that holds several (its number in the file's account column, or its end)",

@@ -18,7 +18,10 @@ export function registerInvite(users: Command, run: Runner, runF: RunVerb<Invite
     .description('invite someone with a role; the invitation token is shown once (it expires after 7 days)')
     .option('--email <email>', "the invited person's email")
     .option('--role <role>', ROLES.join(', '))
-    .addHelpText('after', '\nExample:\n  finctl users invite --email ana@acme.test --role bookkeeper\n')
+    .addHelpText(
+      'after',
+      '\nUnder an approval policy, inviting to a role that can approve (owner, accountant, bookkeeper) is a\nproposal (exit 15): the token is shown now and can be accepted once another person approves.\n\nExample:\n  finctl users invite --email ana@acme.test --role bookkeeper\n',
+    )
     .action(run(runF))
 }
 
@@ -26,7 +29,18 @@ export async function runInvite(host: VerbHost, o: InviteOptions): Promise<numbe
   if (!o.email?.trim()) throw new AppError('usage', '--email is required')
   const role = roleFlag(o.role)
   const client = await host.client()
-  const inv = await client.users.invite({ email: o.email.trim(), role })
+  const sent = await client.users.requestInvite({ email: o.email.trim(), role })
+  if (sent.proposal) {
+    // Under an approval policy, a role that can approve: the token is shown now, to the proposer alone.
+    await printRecord(host.io, host.printer, sent.proposal)
+    warn(
+      host.io,
+      `this is the only time the invitation token is shown: give it to ${o.email.trim()} once another person approves the invitation (finctl approvals show ${sent.proposal.id}); it works from then, for 7 days`,
+    )
+    const { printProposed } = await import('../approvals/shared.js')
+    return printProposed(host, sent.proposal, false)
+  }
+  const inv = sent.done
   await printRecord(host.io, host.printer, inv)
   warn(
     host.io,

@@ -16,14 +16,22 @@ export function registerSetRole(users: Command, run: Runner, runF: RunVerb<SetRo
     .argument('<user>', "the user's id or email")
     .description("change a user's role (never to one wider than your own)")
     .option('--role <role>', ROLES.join(', '))
-    .addHelpText('after', '\nExample:\n  finctl users set-role ana@acme.test --role accountant\n')
+    .addHelpText(
+      'after',
+      '\nUnder an approval policy, giving a role that can approve which the user lacked is a proposal (exit 15).\n\nExample:\n  finctl users set-role ana@acme.test --role accountant\n',
+    )
     .action(run(runF))
 }
 
 export async function runSetRole(host: VerbHost, o: SetRoleOptions, [user]: string[]): Promise<number> {
   const role = roleFlag(o.role)
   const client = await host.client()
-  const u = await client.users.setRole(user, role)
+  const sent = await client.users.requestSetRole(user, role)
+  if (sent.proposal) {
+    const { printProposed } = await import('../approvals/shared.js')
+    return printProposed(host, sent.proposal)
+  }
+  const u = sent.done
   await printRecord(host.io, host.printer, u)
   note(host.io, host.printer, `${u.email} is now ${u.role}`)
   return EXIT.ok

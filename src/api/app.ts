@@ -58,6 +58,9 @@ const GROUPS: ReadonlyArray<readonly [prefix: string, load: Load, writes?: Load]
   ['/api-v1/users', () => import('./routes/users.js').then((m) => m.userRoutes)],
   ['/api-v1/policy', () => import('./routes/approvals.js').then((m) => m.policyRoutes)],
   ['/api-v1/approvals', () => import('./routes/approvals.js').then((m) => m.approvalRoutes)],
+  ['/api-v1/budgets', () => import('./routes/budgets.js').then((m) => m.budgetRoutes)],
+  ['/api-v1/recurring', () => import('./routes/recurring.js').then((m) => m.recurringRoutes)],
+  ['/api-v1/forecast', () => import('./routes/forecast.js').then((m) => m.forecastRoutes)],
 ]
 const OPENAPI_PATH = '/openapi.json'
 export const ROUTE_GROUP_PREFIXES: readonly string[] = GROUPS.map(([prefix]) => prefix)

@@ -3,13 +3,15 @@
  * "Approvals"). Apart from the approvals routes, so that a route group that may answer it does not
  * load them (and the code of every step) to describe it.
  */
-import type { Proposal, ProposedKey } from '../domain/approvals/schemas.js'
+import type { Proposal, ProposedInvitation, ProposedKey } from '../domain/approvals/schemas.js'
 import { envelope } from '../domain/schema-common.js'
 
 type Described = { 'application/json': { schema: ReturnType<typeof envelope<typeof Proposal>> } }
 type DescribedKey = { 'application/json': { schema: ReturnType<typeof envelope<typeof ProposedKey>> } }
+type DescribedInvitation = { 'application/json': { schema: ReturnType<typeof envelope<typeof ProposedInvitation>> } }
 let described: Described | undefined
 let describedKey: DescribedKey | undefined
+let describedInvitation: DescribedInvitation | undefined
 
 /**
  * The proposal's schema, for the OpenAPI document alone (a 202 is not checked against it): built
@@ -17,9 +19,10 @@ let describedKey: DescribedKey | undefined
  * `tx list`, docs/performance.md "Start-up guards").
  */
 export async function loadProposedSchema(): Promise<void> {
-  const { Proposal, ProposedKey } = await import('../domain/approvals/schemas.js')
+  const { Proposal, ProposedInvitation, ProposedKey } = await import('../domain/approvals/schemas.js')
   described ??= { 'application/json': { schema: envelope(Proposal) } }
   describedKey ??= { 'application/json': { schema: envelope(ProposedKey) } }
+  describedInvitation ??= { 'application/json': { schema: envelope(ProposedInvitation) } }
 }
 
 export const PROPOSED = {
@@ -36,5 +39,14 @@ export const PROPOSED_KEY = {
   get content(): DescribedKey {
     if (!describedKey) throw new Error('the 202 answer is described once loadProposedSchema() has run (app.loadAll)')
     return describedKey
+  },
+}
+
+/** An invitation to a deciding role held back: the proposal with the token (the users routes are on every `whoami`'s path). */
+export const PROPOSED_INVITATION = {
+  description: 'Accepted: the invitation waits for approval; its token is shown here, once, and works once approved',
+  get content(): DescribedInvitation {
+    if (!describedInvitation) throw new Error('the 202 answer is described once loadProposedSchema() has run (app.loadAll)')
+    return describedInvitation
   },
 }

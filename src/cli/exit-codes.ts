@@ -16,8 +16,12 @@ export const EXIT = {
   unreachable: 10,
   /** The database cannot take the command: locked past the wait, full, damaged, read-only (docs/concurrency.md). */
   database: 11,
-  /** `close status`: the month is not ready to close; `close`: refused for that reason (docs/closing.md). */
+  /**
+   * `close status`: the month is not ready to close; `close`: refused for that reason (docs/closing.md);
+   * `forecast --fail-below`: the lowest balance is below the amount (docs/forecast.md).
+   */
   notReady: 12,
+
   /** `finctl verify`: the audit trail's hash chain is broken (an entry changed, removed or inserted; docs/audit.md). */
   auditBroken: 13,
   /** `webhooks test`, `events resend`: an endpoint did not answer 2xx (docs/events.md). */

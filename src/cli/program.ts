@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { AppError } from '../kernel/errors.js'
 import { redactPasswords } from '../kernel/redact.js'
 import { VERSION } from '../version.js'
+import { budgetVersionArgs } from './budget-version.js'
 import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
@@ -62,7 +63,7 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   }
 
   try {
-    const args = jsonFieldArgs(program, outputFileArgs(program, argv))
+    const args = jsonFieldArgs(program, outputFileArgs(program, budgetVersionArgs(argv, commandWordIndex(program, argv, tree.names))))
     await program.parseAsync(helpOfUnknownCommand(program, args) ? args.filter((a) => a !== '--help' && a !== '-h') : args, {
       from: 'user',
     })

@@ -61,10 +61,12 @@ import { statementCalls } from './statements.js'
 import { closePackCalls, closePolicyCalls } from './close-pack.js'
 import { exportMapCalls } from './export-map.js'
 import { importCalls } from './imports.js'
+import { budgetCalls } from './budgets.js'
+import { forecastCalls, recurringCalls } from './recurring.js'
 import type { ExchangeRate, RatesImportJson, RatesImportResult, SetExchangeRateRequest } from '../domain/rates/schemas.js'
 import type { CategorizationSettings, ModelStatus, ReviewItem, Suggestion } from '../domain/categorization/schemas.js'
 import type { z } from 'zod'
-import type { Proposal, ProposedKey } from '../domain/approvals/schemas.js'
+import type { Proposal, ProposedInvitation, ProposedKey } from '../domain/approvals/schemas.js'
 import { approvalCalls, doneOf, type Outcome, outcome, policyCalls } from './approvals.js'
 
 /** Query of GET /transactions, as the client sends it. */
@@ -168,10 +170,18 @@ export class Client {
   readonly users = {
     me: () => this.request<Whoami>('GET', '/api-v1/users/me').then((r) => r.data),
     list: () => this.request<User[]>('GET', '/api-v1/users', { auth: 'admin' }).then((r) => r.data),
-    invite: (body: InviteRequest) =>
-      this.request<CreatedInvitation>('POST', '/api-v1/users/invitations', { auth: 'admin', body }).then((r) => r.data),
-    setRole: (user: string, role: string) =>
-      this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/role`, { auth: 'admin', body: { role } }).then((r) => r.data),
+    invite: (body: InviteRequest) => this.users.requestInvite(body).then(doneOf),
+    /** An invitation, or under an approval policy (a role that can approve) its proposal with the token, shown once. */
+    requestInvite: (body: InviteRequest) =>
+      this.request<CreatedInvitation | ProposedInvitation>('POST', '/api-v1/users/invitations', { auth: 'admin', body }).then(
+        (r) => outcome<CreatedInvitation>(r) as Outcome<CreatedInvitation, ProposedInvitation>,
+      ),
+    setRole: (user: string, role: string) => this.users.requestSetRole(user, role).then(doneOf),
+    /** A role change, or under an approval policy (a role that can approve) its proposal. */
+    requestSetRole: (user: string, role: string) =>
+      this.request<User | Proposal>('POST', `/api-v1/users/${encodeURIComponent(user)}/role`, { auth: 'admin', body: { role } }).then((r) =>
+        outcome<User>(r),
+      ),
     disable: (user: string) =>
       this.request<User>('POST', `/api-v1/users/${encodeURIComponent(user)}/disable`, { auth: 'admin' }).then((r) => r.data),
     invitations: (o: { all?: boolean } = {}) =>
@@ -201,8 +211,12 @@ export class Client {
         (r) => outcome<CreatedApiKey>(r) as Outcome<CreatedApiKey, ProposedKey>,
       ),
     revoke: (id: string) => this.request<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`, { auth: 'admin' }).then((r) => r.data),
-    roll: (id: string, body: RollApiKeyRequest) =>
-      this.request<RolledApiKey>('POST', `/api-keys/${encodeURIComponent(id)}/roll`, { auth: 'admin', body }).then((r) => r.data),
+    roll: (id: string, body: RollApiKeyRequest) => this.keys.requestRoll(id, body).then(doneOf),
+    /** A roll, or under a key-write approval policy its proposal (with the successor's key, shown once). */
+    requestRoll: (id: string, body: RollApiKeyRequest) =>
+      this.request<RolledApiKey | ProposedKey>('POST', `/api-keys/${encodeURIComponent(id)}/roll`, { auth: 'admin', body }).then(
+        (r) => outcome<RolledApiKey>(r) as Outcome<RolledApiKey, ProposedKey>,
+      ),
   }
 
   readonly accounts = {
@@ -331,6 +345,9 @@ export class Client {
   readonly documents = documentCalls(this)
   readonly closePack = closePackCalls(this)
   readonly closePolicy = closePolicyCalls(this)
+  readonly budgets = budgetCalls(this)
+  readonly recurring = recurringCalls(this)
+  readonly forecast = forecastCalls(this)
 
   readonly rates = {
     list: (q: { currency?: string; from?: string; to?: string; limit?: number; cursor?: string } = {}) =>

@@ -44,6 +44,11 @@ export const EVENT_TYPES = [
   'user.disabled',
   'approval.requested',
   'approval.decided',
+  'budget.set',
+  'budget.deleted',
+  'budget.version_current',
+  'recurring.accepted',
+  'recurring.deleted',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 

@@ -60,8 +60,9 @@ export function parseLocaleAmount(text: string, decimal: DecimalMark, exponent: 
   return { ok: true, minor: negative && r.minor !== 0 ? -r.minor : r.minor }
 }
 
-/** An amount as a transaction line writes it: with decimals, or a sign (so that a count or a reference is none). */
-const AMOUNT_LIKE = /^(?:[(+\-\u2212]\s*)?(?:[$€£¥₹₽]\s*)?\d[\d.,'’\s\u00a0]*[.,]\d{1,2}\)?-?(?:\s*[A-Z]{3})?$|^[+\-\u2212]\s*\d[\d.,'’]*$/
+/** An amount as a transaction line writes it: with decimals (`.23`, `$.23`, `CNY -123.18`), or a sign (so that a count or a reference is none). */
+const AMOUNT_LIKE =
+  /^(?:[(+\-\u2212]\s*)?(?:[A-Z]{3}\s*)?(?:[$€£¥₹₽]\s*)?(?:[+\-\u2212]\s*)?(?:\d[\d.,'’\s\u00a0]*)?[.,]\d{1,2}\)?-?(?:\s*[A-Z]{3})?$|^[+\-\u2212]\s*\d[\d.,'’]*$/
 
 /** Whether a cell's text looks like an amount of a transaction line (a date is none: check that first). */
 export const looksLikeAmount = (text: string): boolean => AMOUNT_LIKE.test(text.trim())

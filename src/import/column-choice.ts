@@ -4,11 +4,14 @@
  * names them, the description where its column says too little, and the columns a row's
  * description falls back on when its own cells are empty (a fee row without a payee name).
  */
-import { dateColumnByValues, descriptionByValues, columnName, takenColumns } from './column-evidence.js'
-import { amountColumnByValues, currencyColumnByValues, textColumnsByValues } from './columns-by-values.js'
+import { balanceKind } from './balance-rows.js'
+import { dateColumnByValues, descriptionByValues, takenColumns } from './column-evidence.js'
+import { currencyColumnByValues, textColumnsByValues } from './columns-by-values.js'
 import type { DateFormat } from './dates.js'
 import { headerCurrency } from './file-currency.js'
-import { isDescriptionHeader, isKnownHeader, missingColumns, type ColumnMap, type Role } from './mapping.js'
+import { isDescriptionHeader, missingColumns, type ColumnMap, type Role } from './mapping.js'
+import { namedAgainstValues } from './named-columns.js'
+import { chooseMoney, type BalancePlan, type MoneyOptions } from './money-readings.js'
 import { cell, DATE_LIKE, ImportError, NO_DESCRIPTION } from './row-text.js'
 
 export interface ColumnChoice {
@@ -17,24 +20,22 @@ export interface ColumnChoice {
   notes: string[]
   /** Text columns, in order, a row's description is taken from when its description cells are empty. */
   fallbacks: number[]
+  /** A running balance the amounts chain with (money-readings.ts). */
+  balance?: BalancePlan
+  /** The balance shows every amount's sign written the other way. */
+  invert?: true
+}
+
+export interface ChoiceOptions extends Omit<MoneyOptions, 'given'> {
+  /** --date-format's: a date of its layout's shape makes a row a transaction. */
+  format?: DateFormat
 }
 
 /** Decides the open columns into `m`; throws an ImportError naming what it cannot tell. */
-export function chooseColumns(
-  header: string[],
-  m: ColumnMap,
-  rows: string[][],
-  given: ReadonlySet<Role>,
-  /** --date-format's: a date of its layout's shape makes a row a transaction. */
-  format?: DateFormat,
-): ColumnChoice {
+export function chooseColumns(header: string[], m: ColumnMap, rows: string[][], given: ReadonlySet<Role>, o: ChoiceOptions): ColumnChoice {
+  const { format } = o
   const how: ColumnChoice['how'] = {}
   const notes: string[] = []
-  // A column under a header the mapping knows holds that header's field, not another found by values.
-  const unnamed = (taken: Set<number>) => {
-    for (let i = 0; i < header.length; i++) if (isKnownHeader(header[i])) taken.add(i)
-    return taken
-  }
   if (m.date === undefined) {
     const i = dateColumnByValues(header, rows, takenColumns(m), format)
     if (i !== undefined) {
@@ -43,24 +44,24 @@ export function chooseColumns(
     }
   }
   const dated = m.date === undefined ? [] : rows.filter((f) => DATE_LIKE.test(cell(f, m.date), format))
-  if (m.amount === undefined && m.debit === undefined && m.credit === undefined && dated.length) {
-    const a = amountColumnByValues(dated, unnamed(takenColumns(m)))
-    if (a.ok) {
-      m.amount = a.column
-      const balances = a.balances.map((i) => columnName(header, i))
-      how.amount = `its values are amounts${balances.length ? `; ${balances.join(', ')} ${balances.length === 1 ? 'is a' : 'are'} running balance${balances.length === 1 ? '' : 's'}` : ''}`
-    } else if (a.columns.length > 1)
-      throw new ImportError(
-        `cannot tell which column holds the amount: ${a.columns.map((i) => columnName(header, i)).join(', ')} all hold amounts; give --map amount=Column`,
-      )
-  }
+  // A column the header names is checked against its values: a "Valuta" of currency codes is the currency, an empty "Amount details" no amount.
+  if (dated.length) notes.push(...namedAgainstValues(header, m, dated, given, how))
   // The amount's header names its currency ("Сума в валюті картки (UAH)"): a column of codes beside it is the operation's, not the amount's.
   if (m.currency_code === undefined && !given.has('currency_code') && dated.length && !headerCurrency(header, m)) {
-    const i = currencyColumnByValues(dated, unnamed(takenColumns(m)), m.amount ?? m.debit ?? m.credit)
+    // Values decide here whatever the header says: a bare "Valuta" of NOK is the currency (named-columns.ts).
+    const i = currencyColumnByValues(dated, takenColumns(m), m.amount ?? m.debit ?? m.credit)
     if (i !== undefined) {
       m.currency_code = i
       how.currency_code = 'its values are currency codes'
     }
+  }
+  // Balance and turnover rows ("Closing balance") are no movements: no evidence of how the movements read.
+  const movements = dated.filter((f) => !f.some((c) => c && balanceKind(c) !== undefined))
+  let money: ReturnType<typeof chooseMoney> = { how: {}, notes: [] }
+  if (movements.length) {
+    money = chooseMoney(header, m, movements, { ...o, given })
+    Object.assign(how, money.how)
+    notes.push(...money.notes)
   }
   if (!given.has('description') && m.description.length === 1 && dated.length) {
     const choice = descriptionByValues(header, m, dated)
@@ -87,7 +88,13 @@ export function chooseColumns(
     notes.push(
       `description: the file has no text column (no payee, purpose, type or reference), so every row is described as "${NO_DESCRIPTION}"`,
     )
-  return { how, notes, fallbacks }
+  return {
+    how,
+    notes,
+    fallbacks,
+    ...(money.balance ? { balance: money.balance } : {}),
+    ...(money.invert ? { invert: money.invert } : {}),
+  }
 }
 
 /**

@@ -24,7 +24,7 @@ export function takenColumns(map: ColumnMap): Set<number> {
 
 /** A time of day ("10:22:13") reads as MM:DD:YY: it is no date. */
 const TIME = /^\s*\d{1,2}:\d{2}(:\d{2})?\s*$/
-const COMPACT = /^\s*\d{8}(\D|$)/
+const COMPACT = /^\s*\d{8}(?:\d{4}(?:\d{2}(?:\.\d+)?)?)?(?:\[[^\]]*\])?(\D|$)/
 
 function dateKind(text: string): 'separated' | 'compact' | undefined {
   if (!DATE_LIKE.test(text) || TIME.test(text) || !readsAsDate(text)) return undefined

@@ -1,11 +1,11 @@
 /**
  * Columns found by their values where no header names them: a header-less file (easybank, ASN),
- * or a header in words the mapping does not know. The amount (a column of amounts; of two, the one
- * the other is a running balance of), the currency (a column of ISO 4217 codes) and the text
- * columns a description is taken from, in the order they are tried.
+ * or a header in words the mapping does not know. The currency (a column of ISO 4217 codes) and the
+ * text columns a description is taken from, in the order they are tried; the money columns are
+ * money-readings.ts's.
  */
 import { isCurrency, withdrawnIn } from '../kernel/currencies.js'
-import { detectDecimalMark, looksLikeAmount, parseLocaleAmount } from './amount.js'
+import { looksLikeAmount } from './amount.js'
 import { isDateCell } from './column-evidence.js'
 import { cell } from './row-text.js'
 
@@ -34,53 +34,6 @@ function columnsOf(rows: string[][], taken: Set<number>, is: (text: string) => b
     if (filled > 0 && filled >= rows.length * MOST && kind >= filled * MOST) found.push(i)
   }
   return found
-}
-
-/** A column's amounts in minor units (4 decimals, whatever the currency), undefined where a cell is none. */
-function amountsOf(rows: string[][], i: number): Array<number | undefined> {
-  const mark = detectDecimalMark(rows.map((r) => cell(r, i)))
-  return rows.map((r) => {
-    const a = parseLocaleAmount(cell(r, i), mark, 4)
-    return a.ok ? a.minor : undefined
-  })
-}
-
-/**
- * Whether column `b` is a running balance of column `a`: from one row to the next it moves by one
- * of the two rows' amounts, in either order of rows (balance after or before each movement), on
- * four pairs of rows in five at least.
- */
-function isBalanceOf(a: Array<number | undefined>, b: Array<number | undefined>): boolean {
-  const relations = [0, 0, 0, 0]
-  let pairs = 0
-  for (let i = 1; i < a.length; i++) {
-    const [a0, a1, b0, b1] = [a[i - 1], a[i], b[i - 1], b[i]]
-    if (a0 === undefined || a1 === undefined || b0 === undefined || b1 === undefined) continue
-    pairs++
-    if (b1 - b0 === a1) relations[0]++
-    if (b1 - b0 === a0) relations[1]++
-    if (b0 - b1 === a0) relations[2]++
-    if (b0 - b1 === a1) relations[3]++
-  }
-  return pairs >= 2 && Math.max(...relations) * 5 >= pairs * 4
-}
-
-export type AmountByValues =
-  | { ok: true; column: number; balances: number[] }
-  /** `columns`: every column of amounts, when no one of them is the amount (or none holds amounts). */
-  | { ok: false; columns: number[] }
-
-/**
- * The amount column by its values: the one column of amounts (decimals or a sign on most rows);
- * of several, the one left when each running balance of another is set aside.
- */
-export function amountColumnByValues(rows: string[][], taken: Set<number>): AmountByValues {
-  const columns = columnsOf(rows, taken, (v) => looksLikeAmount(v) && !isDateCell(v))
-  if (columns.length === 1) return { ok: true, column: columns[0], balances: [] }
-  const amounts = new Map(columns.map((i) => [i, amountsOf(rows, i)]))
-  const balances = columns.filter((b) => columns.some((a) => a !== b && isBalanceOf(amounts.get(a)!, amounts.get(b)!)))
-  const left = columns.filter((i) => !balances.includes(i))
-  return left.length === 1 ? { ok: true, column: left[0], balances } : { ok: false, columns }
 }
 
 /**

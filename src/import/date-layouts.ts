@@ -212,8 +212,9 @@ export function readLayout(text: string, layout: Layout, spans?: string[]): bool
     }
     spans?.push(text.slice(start, i))
   }
-  // After the date: its end, a dot closing an abbreviated name, a time after a space or a T.
-  if (i < end && text.charCodeAt(i) === 46 && parts[parts.length - 1]?.kind === 'name') i++
+  // After the date: its end, a dot closing an abbreviated name or a year ("24 lug 2024. 02:59:45"), a time after a space or a T.
+  const last = parts[parts.length - 1]?.kind
+  if (i < end && text.charCodeAt(i) === 46 && (last === 'name' || (last === 'year' && (i + 1 === end || text.charCodeAt(i + 1) <= 32)))) i++
   if (i === end || layout.time) return true
   const c = text.charCodeAt(i)
   return c <= 32 || c === 84

@@ -29,7 +29,8 @@ const FORMATS: DateFormat[] = [
 
 /** The leading date of a field: three digit groups with separators; a time after it is cut off. */
 const DATE_PART = /^\s*(\d{1,4})[./\-: ](\d{1,2})[./\-: ](\d{1,4})(?:[T\s].*)?\s*$/
-const COMPACT = /^\s*(\d{4})(\d{2})(\d{2})(?:[T\s].*)?\s*$/
+/** YYYYMMDD, or an OFX timestamp after it (`20091224120000[0:GMT]`, `20260302120000.000[-5:EST]`). */
+const COMPACT = /^\s*(\d{4})(\d{2})(\d{2})(?:\d{4}(?:\d{2}(?:\.\d+)?)?)?(?:\[[^\]]*\])?(?:[T\s].*)?\s*$/
 
 /** Whether a year, month and day are a date finctl takes (1900 to 2200). */
 const isDate = (y: number, m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && y >= 1900 && y <= 2200 && d <= daysInMonth(y, m)
@@ -169,7 +170,7 @@ export function dateFormatProblem(text: string): string | undefined {
 }
 
 /** The shape of a date of the usual orders (digit groups, or eight digits), its values unchecked. */
-const NUMERIC_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8})(\D|$)/
+const NUMERIC_LIKE = /^\s*(\d{1,4}[./\-: ]\d{1,2}[./\-: ]\d{1,4}|\d{8}(?:\d{4}(?:\d{2}(?:\.\d+)?)?)?(?:\[[^\]]*\])?)(\D|$)/
 const LETTER = /\p{L}/u
 
 /** Whether a layout with a month's name reads the text by its shape, with a word that names a month. */

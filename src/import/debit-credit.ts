@@ -65,6 +65,7 @@ export function debitCreditAmount(
 /** The plan's note on how the columns are read. */
 export function signsNote(signs: ColumnSigns, header: string[], map: { debit?: number; credit?: number }): string {
   const written = (sign: Sign) => (sign === 1 ? 'unsigned' : 'with a minus')
-  const name = (i: number | undefined) => (i === undefined ? '' : ` "${i < 0 ? `column ${i}` : header[i]}"`)
+  const name = (i: number | undefined) =>
+    i === undefined ? '' : ` "${i < 0 || !header[i]?.trim() ? `column ${i < 0 ? i : i + 1}` : header[i]}"`
   return `debit${name(map.debit)} is money out written ${written(signs.debit)}, credit${name(map.credit)} money in written ${written(signs.credit)}; a value with the other sign is a reversal and counts the other way`
 }

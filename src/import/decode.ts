@@ -1,10 +1,12 @@
 /**
  * Text encodings of bank files: a byte-order mark wins (UTF-8, UTF-16 LE/BE); otherwise strict
- * UTF-8 if the bytes are valid UTF-8, else the Windows code page whose languages' letters the bytes
- * read as (code-pages.ts: windows-1252, -1250, -1257 or -1251). `--encoding` names any encoding
+ * UTF-8 if the bytes are valid UTF-8, else a Chinese, Japanese or Korean page whose reading shows
+ * the bank terms the mapping knows (cjk-encodings.ts), else the Windows code page whose languages'
+ * letters the bytes read as (code-pages.ts: windows-1252, -1250, -1257 or -1251). `--encoding` names any encoding
  * Node's TextDecoder knows (windows-1251, iso-8859-15, koi8-r, ...).
  */
 import { isUtf8 } from 'node:buffer'
+import { guessCjkPage } from './cjk-encodings.js'
 import { guessCodePage, type CodePageGuess } from './code-pages.js'
 
 export interface Detected {
@@ -15,6 +17,8 @@ export interface Detected {
   how: 'bom' | 'valid utf-8' | 'not utf-8' | 'given'
   /** Not UTF-8: what the code page was told by (code-pages.ts). */
   codePage?: CodePageGuess
+  /** Not UTF-8, a Chinese, Japanese or Korean page: the bank terms it read (cjk-encodings.ts). */
+  cjkTerms?: number
 }
 
 export function detectEncoding(sample: Uint8Array, given?: string): Detected {
@@ -33,6 +37,8 @@ export function detectEncoding(sample: Uint8Array, given?: string): Detected {
   if (sample[0] === 0xfe && sample[1] === 0xff) return { encoding: 'utf-16be', bomLength: 2, how: 'bom' }
   if (isValidUtf8(sample)) return { encoding: 'utf-8', bomLength: 0, how: 'valid utf-8' }
   // A statement upload passes the whole file: its start tells as well.
+  const cjk = guessCjkPage(sample.subarray(0, 64 * 1024))
+  if (cjk) return { encoding: cjk.encoding, bomLength: 0, how: 'not utf-8', cjkTerms: cjk.terms }
   const codePage = guessCodePage(sample.subarray(0, 64 * 1024))
   return { encoding: codePage.encoding, bomLength: 0, how: 'not utf-8', codePage }
 }
@@ -40,6 +46,7 @@ export function detectEncoding(sample: Uint8Array, given?: string): Detected {
 /** The plan's words on the encoding: which, how it was found, and how to change it when not sure. */
 export function encodingNote(d: Detected): string {
   if (d.how === 'given') return `encoding ${d.encoding} (given)`
+  if (d.cjkTerms) return `encoding ${d.encoding} (detected: not utf-8; ${d.cjkTerms} bank terms read in it)`
   if (!d.codePage) return `encoding ${d.encoding} (detected: ${d.how})`
   const { languages, unsure } = d.codePage
   const letters = languages.length ? `; its letters read as ${languages.join(', ').replace(/, (\w+)$/, ' or $1')}` : ''

@@ -36,7 +36,17 @@ interface Candidate {
 export interface IndicatorDecision {
   /** The column found by its values (undefined: none, or the header's own). */
   indicator?: number
+  /** The side a blank cell of it stands for: the column writes only the other side's mark ("CR" or nothing). */
+  blank?: 'debit' | 'credit'
   notes: string[]
+}
+
+/** The side a blank stands for in a column whose values are all marks of the other side, with blank rows among them. */
+function blankSide(c: Candidate, rows: number): 'debit' | 'credit' | undefined {
+  if (c.filled >= rows || c.filled === 0 || !c.marks) return undefined
+  const sides = new Set([...c.values.values()].map(markSide))
+  if (sides.size !== 1) return undefined
+  return sides.has('credit') ? 'debit' : 'credit'
 }
 
 export class IndicatorFinder {
@@ -116,7 +126,15 @@ export class IndicatorFinder {
     if (amount === undefined) return { notes: [] }
     const name = (i: number) => `"${columnName(this.header, i)}"`
     const unsigned = this.negative === 0 && this.positive > 0
-    if (this.mapped) return { notes: [`debit/credit indicator ${name(this.mapped.column)}: ${sides(this.mapped, this.debitValues)}`] }
+    if (this.mapped) {
+      const blank = this.debitValues.length ? undefined : blankSide(this.mapped, this.rows)
+      return {
+        ...(blank ? { blank } : {}),
+        notes: [
+          `debit/credit indicator ${name(this.mapped.column)}: ${sides(this.mapped, this.debitValues)}${blank ? `, a blank money ${blank === 'debit' ? 'out' : 'in'}` : ''}`,
+        ],
+      }
+    }
     const typedFirst = (list: Candidate[]) => list.find((c) => c.typed) ?? list[0]
     if (this.debitValues.length) {
       const found = typedFirst(this.candidates.filter((c) => c.given && c.values.size <= MAX_VALUES))

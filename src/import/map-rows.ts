@@ -27,6 +27,8 @@ import {
   recordTypeReason,
 } from './row-text.js'
 import { columnName } from './column-evidence.js'
+import { ChainCheck, type ChainBreak } from './balance-chain.js'
+import { balanceValue } from './money-columns.js'
 import { formatMinor } from '../kernel/money.js'
 import { currencyExponent, isCurrency } from '../kernel/currencies.js'
 
@@ -46,6 +48,14 @@ function descriptionText(fields: string[], columns: number[]): string {
     .filter((t) => t.trim() !== '')
     .join(' / ')
     .trim()
+}
+
+/** Where a file's running balance and its amounts part: the line, the balance it writes, and the one the amounts lead to. */
+export interface BalanceBreak {
+  line: number
+  balance: string
+  expected: string
+  found: string
 }
 
 export type MappedRow =
@@ -71,6 +81,11 @@ export class RowMapper {
   /** Rows of amount 0 taken as bookings (zero-rows.ts), and the lines of the first of them. */
   zeroRows = 0
   readonly zeroLines: number[] = []
+  /** The plan's running balance, followed row by row (balance-chain.ts). */
+  private readonly chain?: ChainCheck
+  private readonly balance = { rows: 0, balanced: 0, firstBreak: undefined as BalanceBreak | undefined }
+  /** The decimals of the last row followed, to write a break's figures in. */
+  private exponent = 2
 
   constructor(
     private readonly plan: ImportPlan,
@@ -80,6 +95,51 @@ export class RowMapper {
     this.occurrences = new OccurrenceCounter(plan.dataRows)
     this.signs = plan.signs ?? { debit: 1, credit: 1 }
     this.auto = plan.where.length === 0
+    if (plan.balance) this.chain = new ChainCheck([plan.balance.order], plan.balance.sense)
+  }
+
+  /** The rows the running balance was checked on, of the rows read, and the first where it broke. */
+  balanceResult(): { rows: number; balanced: number; firstBreak?: BalanceBreak; ends?: { opening: number; closing: number } } | undefined {
+    if (!this.chain) return undefined
+    // A day still open is judged now: its rows may only stand in another order (balance-chain.ts).
+    const before = this.chain.firstBreak
+    this.chain.end()
+    this.noteBreak(before)
+    const { rows, balanced, firstBreak } = this.balance
+    // The balances before and after the file, when every row showed one (a statement's opening and closing).
+    const ends = balanced === rows && !firstBreak ? this.chain.ends() : undefined
+    return { rows, balanced, ...(firstBreak ? { firstBreak } : {}), ...(ends ? { ends } : {}) }
+  }
+
+  /** One row into the running balance: its amount (undefined for a row refused), and its balance cell read with its currency's decimals. */
+  private follow(rec: CsvRecord, minor: number | undefined, currency: string, day: string | undefined): void {
+    const chain = this.chain
+    if (!chain) return
+    const m = this.plan.map
+    const group = `${cell(rec.fields, m.currency_code).toUpperCase()}\u0000${cell(rec.fields, m.account)}`
+    const exponent = isCurrency(currency) ? currencyExponent(currency) : 2
+    const balance = balanceValue(cell(rec.fields, m.balance), this.plan.decimal, exponent)
+    if (minor !== undefined) {
+      this.balance.rows++
+      if (balance !== undefined) this.balance.balanced++
+    }
+    const before = chain.firstBreak
+    this.exponent = exponent
+    chain.add(rec.line, minor, balance, group, day)
+    this.noteBreak(before)
+  }
+
+  /** The chain's first break, in the file's words, when it is new since `before`. */
+  private noteBreak(before: ChainBreak | undefined): void {
+    const now = this.chain?.firstBreak
+    if (before || !now || this.balance.firstBreak) return
+    const e = this.exponent
+    this.balance.firstBreak = {
+      line: now.line,
+      balance: formatMinor(now.found, e),
+      expected: formatMinor(now.expected, e),
+      found: formatMinor(now.found, e),
+    }
   }
 
   /** The file has been read to its end: free what counting its rows took (the mapper maps no more). */
@@ -147,7 +207,7 @@ export class RowMapper {
       if (m.indicator !== undefined) {
         const mark = cell(fields, m.indicator)
         const given = plan.debitValues
-        const side = given ? undefined : markSide(mark)
+        const side = given ? undefined : mark === '' ? plan.indicatorBlank : markSide(mark)
         const debit = given ? given.includes(markOf(mark)) : side === 'debit'
         const credit = given ? !debit : side === 'credit'
         if (!debit && !credit)
@@ -177,6 +237,18 @@ export class RowMapper {
 
   /** undefined for the header, preamble, filtered and non-transaction lines (the last counted in `skipped`). */
   map(rec: CsvRecord): MappedRow | undefined {
+    const r = this.mapRow(rec)
+    if (this.chain && r)
+      this.follow(
+        rec,
+        r.ok ? r.minor : undefined,
+        r.ok ? (r.request.currency_code ?? this.o.currency) : this.o.currency,
+        r.ok ? r.request.transaction_date : undefined,
+      )
+    return r
+  }
+
+  private mapRow(rec: CsvRecord): MappedRow | undefined {
     const { plan, o } = this
     if (!this.inScope(rec)) return undefined
     const m = plan.map

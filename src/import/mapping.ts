@@ -23,6 +23,8 @@ export type Role =
   | 'account'
   /** A fee charged beside the amount (Revolut's Fee): the row moves the balance by the amount less it. Never by its header alone. */
   | 'fee'
+  /** A running balance: the amounts are checked against it (balance-chain.ts), never read from it. */
+  | 'balance'
 
 export const ROLES: Role[] = [
   'date',
@@ -38,6 +40,7 @@ export const ROLES: Role[] = [
   'category',
   'account',
   'fee',
+  'balance',
 ]
 
 /** Other names people give a field in `--map field=Column` (and an upload's `map`). */
@@ -115,6 +118,9 @@ const SYNONYMS = Object.fromEntries(
   ]),
 ) as Record<Role, string[]>
 
+/** Chinese, Japanese and Korean names: a word of two characters is a whole name ("余额"), never a Latin one's start. */
+const CJK = /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u
+
 /** Every role's names, to tell a known header at once. */
 const KNOWN = new Set(ROLES.flatMap((r) => SYNONYMS[r]))
 
@@ -132,6 +138,7 @@ export interface ColumnMap {
   category?: number
   account?: number
   fee?: number
+  balance?: number
 }
 
 /** How many header fields are recognised (to find the header row among preamble lines). */
@@ -158,9 +165,9 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
       const i = norm.findIndex((h, idx) => h === syn && !taken.has(idx))
       if (i >= 0) return i
     }
-    // then a header that starts with a synonym ("Betrag (EUR)", "Amount USD"), and is no other role's own name ("Soll/Haben")
+    // then a header that starts with a synonym ("Betrag (EUR)", "Amount USD", "余额 元"), and is no other role's own name ("Soll/Haben")
     for (const syn of SYNONYMS[role]) {
-      if (syn.length < 4) continue
+      if (syn.length < 4 && !CJK.test(syn)) continue
       const i = norm.findIndex((h, idx) => h.startsWith(`${syn} `) && !taken.has(idx) && !exact.has(h))
       if (i >= 0) return i
     }
@@ -178,6 +185,7 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
     'reference',
     'category',
     'account',
+    'balance',
     'merchant_name',
   ] as const) {
     if (overridden.has(role)) continue

@@ -109,6 +109,13 @@ export const DEBIT_MARKS = new Set(
     'Dare',
     'Addebito',
     'Uscita',
+    '借',
+    '支',
+    '支出',
+    '出',
+    '出金',
+    '출금',
+    '출',
   ]),
 )
 export const CREDIT_MARKS = new Set(
@@ -153,6 +160,14 @@ export const CREDIT_MARKS = new Set(
     'Avere',
     'Accredito',
     'Entrata',
+    '贷',
+    '貸',
+    '收',
+    '收入',
+    '入',
+    '入金',
+    '입금',
+    '입',
   ]),
 )
 

@@ -4,6 +4,7 @@
  */
 import type { DecimalMark } from './amount.js'
 import type { RecordType } from './balance-rows.js'
+import type { BalancePlan } from './money-readings.js'
 import type { DateFormat } from './dates.js'
 import type { ColumnSigns } from './debit-credit.js'
 import type { FileCurrency } from './file-currency.js'
@@ -35,6 +36,10 @@ export interface CsvMapping {
   where?: Array<[string, string]>
   invertSign?: boolean
   indicatorDebit?: string[]
+  /** The account is a card or a loan: a running balance in the file may be written as owed. */
+  liability?: boolean
+  /** --no-balance-check: a running balance still chooses the reading, but a row that breaks it is not refused. */
+  noBalanceCheck?: boolean
 }
 
 export interface ImportPlan {
@@ -62,8 +67,12 @@ export interface ImportPlan {
   recordType?: RecordType
   /** --where: the columns (0-based, negative from the right) and the values a row must hold; then no row is skipped by itself. */
   where: Array<[number, string]>
-  /** --invert-sign: every amount flipped. */
+  /** --invert-sign (or a running balance that showed money out written as positive): every amount flipped. */
   invertSign: boolean
+  /** A running balance column the amounts chain with: the map stage checks every row against it. */
+  balance?: BalancePlan
+  /** The side a blank indicator cell stands for, when the column writes only the other side's mark. */
+  indicatorBlank?: 'debit' | 'credit'
   /** --indicator-debit's values as marks are compared (marks.ts, markOf). */
   debitValues?: string[]
   filtered: number

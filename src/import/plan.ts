@@ -21,6 +21,7 @@ import { recogniseLayout, withLayout } from './layouts.js'
 import { currencyCounts, headerCurrency, preambleCurrency, type FileCurrency } from './file-currency.js'
 import { AccountTally, isChosenAccount } from './own-account.js'
 import { RecordTypeFinder } from './balance-rows.js'
+import type { BalancePlan } from './money-readings.js'
 import {
   balanceOf,
   balanceReason,
@@ -119,6 +120,9 @@ export async function planRecords(
   /** Balance and turnover rows are found by the file's signals unless --where chooses the rows. */
   const auto = !o.where?.length
   let recordTypes: RecordTypeFinder | undefined
+  /** A running balance the amounts chain with, and whether it showed every sign written the other way. */
+  let balance: BalancePlan | undefined
+  let invertedByBalance = false
   let indicators: IndicatorFinder | undefined
   const dates = new DateDetector()
   const amounts: string[] = []
@@ -151,10 +155,20 @@ export async function planRecords(
   const decideColumns = (records: CsvRecord[]) => {
     const m = map!
     const h = header!
-    const choice = chooseColumns(h, m, records.map((r) => r.fields).filter(inScope), new Set((o.map ?? []).map(([r]) => r)), flagFormat)
+    // Rows a bank layout says are no movements (PayPal's authorizations) are no evidence of how movements read.
+    const rows = records.map((r) => r.fields).filter((f) => inScope(f) && !excludedReason(excluded, h, f))
+    const choice = chooseColumns(h, m, rows, new Set((o.map ?? []).map(([r]) => r)), {
+      format: flagFormat,
+      headerless: headerless !== undefined,
+      ...(o.liability ? { liability: true } : {}),
+      ...(o.noBalanceCheck ? { noBalanceCheck: true } : {}),
+      ...(o.invertSign ? { invertSign: true } : {}),
+    })
     Object.assign(how, choice.how)
     notes.push(...choice.notes)
     fallbacks = choice.fallbacks
+    balance = choice.balance
+    if (choice.invert) invertedByBalance = true
     if (auto)
       recordTypes = new RecordTypeFinder(
         h,
@@ -245,7 +259,7 @@ export async function planRecords(
       throw noHeaderRow(records.length > HEADER_WITHIN ? `the first ${HEADER_WITHIN} lines` : `the file's ${lines(records.length)}`)
     const at = records[found.index]
     if (found.kind === 'header') {
-      header = at.fields
+      header = found.fields ?? at.fields
       headerLine = at.line
     } else {
       // No header: the columns have no names, only numbers (columnName: "column 3").
@@ -264,7 +278,8 @@ export async function planRecords(
       throw new ImportError((e as Error).message)
     }
     pending = []
-    preamble = records.filter((rec) => rec.line < at.line)
+    const first = found.kind === 'header' && found.from !== undefined ? records[found.from] : at
+    preamble = records.filter((rec) => rec.line < first.line)
     for (const rec of records) if (rec.line < at.line || (found.kind === 'header' && rec === at)) count(rec)
     return records.slice(found.kind === 'header' ? found.index + 1 : found.index)
   }
@@ -342,6 +357,7 @@ export async function planRecords(
     notes.push(`fee ${JSON.stringify(columnName(header, map.fee))}: each row's amount is less its fee, what the balance moves by`)
   const sign = indicators!.decide({ invertSign: o.invertSign })
   if (sign.indicator !== undefined) map.indicator = sign.indicator
+  const indicatorBlank = sign.blank
   notes.push(...sign.notes)
   if (o.invertSign && !given.invertSign)
     notes.push(`every amount's sign flipped (the ${layoutName} layout's: it writes money out as positive)`)
@@ -380,7 +396,9 @@ export async function planRecords(
     skipped,
     ...(byType ? { recordType: byType.recordType } : {}),
     where,
-    invertSign: Boolean(o.invertSign),
+    invertSign: Boolean(o.invertSign) || invertedByBalance,
+    ...(balance ? { balance } : {}),
+    ...(indicatorBlank ? { indicatorBlank } : {}),
     ...(o.indicatorDebit?.length ? { debitValues: o.indicatorDebit.map(markOf) } : {}),
     filtered,
     ...(headerless ? { headerless: true as const } : {}),

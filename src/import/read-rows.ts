@@ -67,9 +67,15 @@ function decoder(encoding: string): Transform {
   })
 }
 
-/** A field a bank wrapped in stray quotes ("UAB "Naktida"") loses the outer pair. */
+/** Spaces or tabs after a quoted field's closing quote (`"12.34"<TAB>,`): relax_quotes keeps the quotes in the field. */
+const QUOTED_THEN_BLANK = /^"([^"]*)"[ \t]+$/
+
+/** A field a bank wrapped in stray quotes ("UAB "Naktida"") loses the outer pair, as one with blanks after its closing quote does. */
 function clean(field: string): string {
-  return field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1) : field
+  if (field.length < 2 || field.charCodeAt(0) !== 34) return field
+  if (field.endsWith('"')) return field.slice(1, -1)
+  const m = QUOTED_THEN_BLANK.exec(field)
+  return m ? m[1] : field
 }
 
 export async function* readRecords(path: string, layout: CsvLayout): AsyncGenerator<CsvRecord> {

@@ -31,3 +31,8 @@ const covers = (held: readonly string[], s: string) => held.includes(s) || (s ==
 export function scopesBeyond(wanted: readonly string[], held: readonly string[]): string[] {
   return [...new Set(wanted.filter((s) => !covers(held, s)))]
 }
+
+/** The scopes of `wanted` that `held` covers: a key's scopes as its creator's role allows them today. */
+export function scopesWithin<S extends string>(wanted: readonly S[], held: readonly string[]): S[] {
+  return wanted.filter((s) => covers(held, s))
+}

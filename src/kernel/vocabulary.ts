@@ -26,6 +26,8 @@ export const ACCOUNTING_CATEGORIES = [
 export const CASH_FLOW_CATEGORIES = ['operations', 'investing', 'financing', 'transfer'] as const
 export const TRANSACTION_STATUSES = ['pending', 'posted', 'void'] as const
 export const ACCOUNT_TYPES = ['checking', 'savings', 'credit_card', 'loan', 'investment', 'cash', 'other'] as const
+/** Accounts whose bank writes a balance owed (a running balance rising with money out): cards and loans. */
+export const LIABILITY_ACCOUNT_TYPES: ReadonlySet<string> = new Set(['credit_card', 'loan'])
 export const ACCOUNT_STATUSES = ['active', 'inactive', 'closed'] as const
 
 /** Days in a month (1-12) of the proleptic Gregorian calendar. */
@@ -63,16 +65,18 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
   'ai_confidence_score',
 ] as const
 
+/** The formats of `finctl export` (docs/exporting.md): journals, a workbook, CSV, and the filing formats of a chart of accounts. */
+export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv', 'datev', 'sie4', 'saft-no'] as const
+export type ExportFormatName = (typeof EXPORT_FORMATS)[number]
+
 /**
  * The steps an approval policy can make wait for a second person (docs/people.md, "Approval
  * policies"): reopening a closed month, reverting an import batch, a bulk update or delete over the
  * policy's threshold, creating a key with a write scope, changing the policy itself.
  */
-/** The formats of `finctl export` (docs/exporting.md): journals, a workbook, CSV, and the filing formats of a chart of accounts. */
-export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv', 'datev', 'sie4', 'saft-no'] as const
-export type ExportFormatName = (typeof EXPORT_FORMATS)[number]
-
-export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy'] as const
+export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy', 'people'] as const
+/** Steps every policy holds back as soon as any step is on: never set, never stored. */
+export const IMPLIED_STEPS: readonly ApprovalStep[] = ['policy', 'people']
 export type ApprovalStep = (typeof APPROVAL_STEPS)[number]
 /** Rejected rows kept on an import batch, first ones first: the rest are counted only. */
 export const MAX_KEPT_REJECTS = 1000

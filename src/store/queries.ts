@@ -6,6 +6,11 @@ import { type Kysely, sql } from 'kysely'
 import type { Db, StoredTransactionRow } from './schema.js'
 import type { DialectSql } from './store.js'
 
+/** A key by its hash (`match`: the dialect's test of `k.key_hash`) with its creator's role and disabling now (store.ts, KeyWithCreator). */
+export const keyWithCreatorSql = (match: string) =>
+  'SELECT k.*, u.role AS creator_role, u.disabled_at AS creator_disabled_at FROM api_keys k' +
+  ` LEFT JOIN users u ON u.id = k.created_by AND u.company_id = k.company_id WHERE k.key_hash ${match}`
+
 /** The newest request record's id and the newest event's seq (null where there is none), in one read. */
 export async function newestRecordIds(db: Kysely<Db>): Promise<{ r: number | string | null; e: number | string | null }> {
   const r = await sql<{ r: number | string | null; e: number | string | null }>`

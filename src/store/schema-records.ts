@@ -28,6 +28,12 @@ export interface PeriodClosesTable {
   rows_count: number | string | null
   rows_sha256: string | null
   figures: string | null
+  /** Who by name (0048): the user's email or the key's name then; null when neither was found. */
+  actor_name: string | null
+  /** A forced close: what it was forced over (0048, JSON: ForcedOver); null otherwise. */
+  forced_over: string | null
+  /** The company's and its accounts' names at the close (0048, JSON: `{ company, accounts: { id: name } }`); null on reopens and older closes. */
+  names: string | null
 }
 
 /** Each transaction row of a closed month and its hash at the close (0026): what `verify --close` names. */

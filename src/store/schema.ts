@@ -21,9 +21,11 @@ import type {
   WebhookEndpointsTable,
 } from './schema-records.js'
 import type { ImportBatchesTable, ImportPendingRowsTable, ImportReviewFilesTable, ImportReviewsTable } from './schema-imports.js'
+import type { BudgetsTable, BudgetVersionsTable, RecurringItemsTable } from './schema-planning.js'
 
 export type * from './schema-records.js'
 export type * from './schema-imports.js'
+export type * from './schema-planning.js'
 
 export interface SettingsTable {
   key: string
@@ -383,12 +385,17 @@ export interface Db extends DocumentTables {
   import_review_files: ImportReviewFilesTable
   approval_policies: ApprovalPoliciesTable
   proposals: ProposalsTable
+  budgets: BudgetsTable
+  budget_versions: BudgetVersionsTable
+  recurring_items: RecurringItemsTable
 }
 
 export type CompanyRow = Selectable<CompaniesTable>
 export type UserRow = Selectable<UsersTable>
 export type UserInvitationRow = Selectable<UserInvitationsTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
+/** A key's row and its creator's role and disabling as they stand now (null role: no such user of the company). */
+export type KeyWithCreator = ApiKeyRow & { creator_role: string | null; creator_disabled_at: string | null }
 export type BankAccountRow = Selectable<BankAccountsTable>
 export type StoredTransactionRow = Selectable<TransactionsTable>
 export type NewStoredTransactionRow = Insertable<TransactionsTable>

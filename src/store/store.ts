@@ -5,7 +5,7 @@
  */
 import type { Kysely, RawBuilder } from 'kysely'
 import type { PendingReview, PendingRowValues } from './pending-rows.js'
-import type { ApiKeyRow, BankAccountRow, ChainedAuditEntryRow, Db, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
+import type { BankAccountRow, ChainedAuditEntryRow, Db, KeyWithCreator, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
 /** The two databases a store runs on. */
@@ -36,7 +36,8 @@ export interface RateLimitResult {
 }
 
 export interface HotPaths {
-  findKeyByHash(hash: string): Promise<ApiKeyRow | undefined>
+  /** Read afresh on every call, never cached: a creator's demotion or disabling holds at the next request, in every process. */
+  findKeyByHash(hash: string): Promise<KeyWithCreator | undefined>
   /** A bank account of a company (every create looks one up). */
   findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined>
   /** findBankAccount and the company's lock date (null when no month is closed), as a create needs both: one read on PostgreSQL. */

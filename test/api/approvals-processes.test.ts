@@ -26,7 +26,7 @@ describe.each(STORES)('one proposal approved in two serve processes at once, on 
   let drop = async () => {}
   let dir = ''
   let companyId = ''
-  const people: Record<'owner' | 'owner2' | 'acc' | 'book', Client[]> = { owner: [], owner2: [], acc: [], book: [] }
+  const people: Record<'owner' | 'owner2' | 'owner3' | 'acc' | 'book', Client[]> = { owner: [], owner2: [], owner3: [], acc: [], book: [] }
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'finctl-approvals-'))
@@ -49,6 +49,7 @@ describe.each(STORES)('one proposal approved in two serve processes at once, on 
     people.owner = [at(0, ownerToken), at(1, ownerToken)]
     for (const [who, role] of [
       ['owner2', 'owner'],
+      ['owner3', 'owner'],
       ['acc', 'accountant'],
       ['book', 'bookkeeper'],
     ] as const) {
@@ -114,5 +115,35 @@ describe.each(STORES)('one proposal approved in two serve processes at once, on 
       expect((await people.acc[1].transactions.get(ids[0])).category).toBe(`Round ${round}`)
     }
     expect((await people.owner[0].audit.verify()).intact).toBe(true)
+  })
+
+  it("a demotion or disabling made in one process holds at once for the person's key and invitations in the other", async () => {
+    const owner3 = (await people.owner[0].users.list()).find((u) => u.email === 'owner3@approvals.test')?.id ?? ''
+    const made = await people.owner3[0].keys.create({ name: 'owner3', scopes: ['read', 'write', 'transactions'] })
+    const key = new Client({ baseUrl: urls[1], fetch: remote.fetch, maxRetries: 0, apiKey: made.key })
+    const acct = (await key.accounts.create({ name: 'Key person', account_type: 'checking', currency_code: 'USD' })).id
+    const row = { bank_account_id: acct, transaction_date: '2026-07-01', description: 'By key', amount: '-1.00' }
+    expect((await key.transactions.create(row)).id).toBeTruthy()
+    const invitation = await people.owner3[1].users.invite({ email: 'late@approvals.test', role: 'auditor' })
+    // Process 0 demotes; the key, in process 1, is refused its very next write.
+    await people.owner[0].users.setRole(owner3, 'viewer')
+    const codes = async () => {
+      const settled = await Promise.allSettled([key.transactions.create(row), key.transactions.list()])
+      return settled.map((s) => (s.status === 'fulfilled' ? 'ok' : (s.reason as AppError).code))
+    }
+    expect(await codes()).toEqual(['forbidden', 'forbidden'])
+    // Made owner again under the policy: a proposal, approved by another owner in the other process.
+    const back = (await people.owner[1].users.requestSetRole(owner3, 'owner')).proposal?.id ?? ''
+    await people.owner2[0].approvals.approve(back)
+    expect(await codes()).toEqual(['ok', 'ok'])
+    await people.owner[0].users.disable(owner3)
+    expect(await codes()).toEqual(['unauthorized', 'unauthorized'])
+    const accept = new Client({ baseUrl: urls[1], fetch: remote.fetch, maxRetries: 0 }).acceptInvite(invitation.token, PASSWORD)
+    expect(
+      await accept.then(
+        () => 'ok',
+        (e: AppError) => e.code,
+      ),
+    ).toBe('unauthorized')
   })
 })

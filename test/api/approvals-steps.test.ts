@@ -149,7 +149,11 @@ describe.each(MATRIX)('bulk, key-write and policy proposals over %s on %s', (kin
   })
 
   it("a reviewer's approval stands on the proposer's write: a disabled proposer's waits for one with write", async () => {
-    const book2 = await join(`book2-${kind}@steps.test`, 'bookkeeper')
+    // Under the policy a bookkeeper (who can approve) joins through a proposal another owner approves.
+    const invited = (await owner.users.requestInvite({ email: `book2-${kind}@steps.test`, role: 'bookkeeper' })).proposal
+    await owner2.client.approvals.approve(invited?.id ?? '')
+    const joined = await h.client().acceptInvite(invited?.token ?? '', PASSWORD)
+    const book2 = { client: h.client({ token: joined.access_token }), id: joined.user.id }
     const aud = await join(`aud-${kind}@steps.test`, 'auditor')
     const rows = (
       await owner.transactions.batch(

@@ -134,6 +134,37 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
     expect(await acc.client.approvals.list({ state: 'failed' })).toEqual([expect.objectContaining({ id: second })])
   })
 
+  it('a reopen is bound to the close it undoes: reopened and closed again since, approving it is 409 and failed', async () => {
+    const first = await acc.client.close.month('2025-06', { force: true, reason: 'closing for the test' })
+    const stale = (await book.client.close.requestReopen('2025-06', 'the first look')).proposal?.id ?? ''
+    expect((await acc.client.approvals.get(stale)).effect).toMatchObject({ close: { id: first.record.id }, opens: ['2025-06'] })
+    // Meanwhile the month is reopened, gains a row, and is closed again with other figures.
+    const other = (await book.client.close.requestReopen('2025-06', 'a late invoice')).proposal?.id ?? ''
+    await acc.client.approvals.approve(other)
+    await owner.transactions.create({ bank_account_id: a.accountId, transaction_date: '2025-06-20', description: 'Late', amount: '-7.00' })
+    const second = await acc.client.close.month('2025-06', { force: true, reason: 'closed again' })
+    const refused = await rejects(acc.client.approvals.approve(stale), 'conflict')
+    expect(refused.message).toMatch(new RegExp(`reopened and closed again.*record ${second.record.id}.*not record ${first.record.id}`))
+    expect(await owner.approvals.get(stale)).toMatchObject({ state: 'failed', reason: expect.stringMatching(/closed again/) })
+    expect((await owner.close.status('2025-06')).closed).toBe(true)
+    expect((await owner.close.history()).filter((r) => r.period === '2025-06' && r.action === 'reopen')).toHaveLength(1)
+  })
+
+  it('a reopen is bound to the lock date it found: a September reopen approved after October was closed is 409 and failed', async () => {
+    await acc.client.close.month('2025-09', { force: true, reason: 'closing for the test' })
+    const sept = (await book.client.close.requestReopen('2025-09', 'one September invoice')).proposal
+    expect(sept?.effect).toMatchObject({ lock_date: '2025-09-30', lock_date_after: '2025-08-31', opens: ['2025-09'] })
+    await acc.client.close.month('2025-10', { force: true, reason: 'October closed meanwhile' })
+    const refused = await rejects(acc.client.approvals.approve(sept?.id ?? ''), 'conflict')
+    expect(refused.message).toMatch(/lock date moved.*2025-09-30.*2025-10-31.*also open 2025-10/)
+    expect(await owner.approvals.get(sept?.id ?? '')).toMatchObject({ state: 'failed' })
+    expect((await owner.close.status('2025-10')).closed).toBe(true)
+    // Proposed now, its effect lists every month it opens.
+    const both = (await book.client.close.requestReopen('2025-09', 'September again')).proposal
+    expect(both?.effect).toMatchObject({ lock_date: '2025-10-31', lock_date_after: '2025-08-31', opens: ['2025-09', '2025-10'] })
+    await acc.client.approvals.reject(both?.id ?? '', 'not now')
+  })
+
   it('a revert under the policy: proposed with its dry run, applied by the accountant as reviewer', async () => {
     const c = book.client
     const acct = (await owner.accounts.create({ name: 'Revert here', account_type: 'checking', currency_code: 'USD' })).id
@@ -166,14 +197,48 @@ describe.each(MATRIX)('approvals over %s on %s', (kind, storeKind) => {
     expect(await owner.approvals.get(twice)).toMatchObject({ state: 'failed', reason: expect.stringMatching(/reverted already/) })
   })
 
+  it('a revert is bound to its rows as they were: with --include-edited, a row edited since makes it 409 and failed', async () => {
+    const c = book.client
+    const acct = (await owner.accounts.create({ name: 'Bound revert', account_type: 'checking', currency_code: 'USD' })).id
+    const b = await c.imports.create({ kind: 'csv', bank_account_id: acct, file_name: 'bound.csv' })
+    const made = await c.transactions.batchMinimal(
+      [
+        { bank_account_id: acct, transaction_date: '2026-07-02', description: 'Kept', amount: '-3.00', import_ref: 'b.1' },
+        { bank_account_id: acct, transaction_date: '2026-07-03', description: 'Edited', amount: '4.00', import_ref: 'b.2' },
+      ],
+      { importBatch: b.id },
+    )
+    await c.imports.finish(b.id, { state: 'completed', read: 2 })
+    const rows = (await c.transactions.list({ bank_account_id: acct })).data
+    const edited = rows.find((r) => r.description === 'Edited')?.id ?? ''
+    expect(made.created).toHaveLength(2)
+    await c.transactions.update(edited, { category: 'Before' })
+    const p = (await c.imports.requestRevert(b.id, { include_edited: true })).proposal
+    expect(p?.effect).toMatchObject({ deleted: 2, versions: { rows: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } })
+    // The approver would see the row as it was; it changes before the approval.
+    await c.transactions.update(edited, { category: 'After', description: 'Changed after the proposal' })
+    const refused = await rejects(acc.client.approvals.approve(p?.id ?? ''), 'conflict')
+    expect(refused.message).toMatch(new RegExp(`rows moved since the revert was proposed: ${edited} \\(changed`))
+    expect(await owner.approvals.get(p?.id ?? '')).toMatchObject({ state: 'failed', reason: expect.stringContaining(edited) })
+    expect((await c.transactions.get(edited)).category).toBe('After')
+    expect((await c.imports.get(b.id)).state).not.toBe('reverted')
+    // Proposed again, it shows the row as it is now, and approving applies it.
+    const again = (await c.imports.requestRevert(b.id, { include_edited: true })).proposal?.id ?? ''
+    expect(await acc.client.approvals.approve(again)).toMatchObject({ state: 'approved', result: { deleted: 2 } })
+    expect((await c.transactions.list({ bank_account_id: acct })).data).toHaveLength(0)
+  })
+
   it('once a policy is on, changing it is a proposal another owner approves', async () => {
     const p = (await owner.policy.set({ require_approval: [] })).proposal
     expect(p).toMatchObject({ kind: 'policy', effect: { before: ['reopen', 'revert'], after: [] } })
     expect((await owner.policy.get()).require_approval).toEqual(['reopen', 'revert'])
     await rejects(owner.approvals.approve(p?.id ?? ''), 'forbidden')
     await rejects(acc.client.approvals.approve(p?.id ?? ''), 'forbidden')
-    const second = await join('owner2@approvals.test', 'owner')
-    expect(await second.client.approvals.approve(p?.id ?? '')).toMatchObject({ state: 'approved' })
+    // Under the policy a second owner joins through a proposal of its own, which the accountant reviews.
+    const invited = (await owner.users.requestInvite({ email: 'owner2@approvals.test', role: 'owner' })).proposal
+    await acc.client.approvals.approve(invited?.id ?? '')
+    const second = h.client({ token: (await h.client().acceptInvite(invited?.token ?? '', PASSWORD)).access_token })
+    expect(await second.approvals.approve(p?.id ?? '')).toMatchObject({ state: 'approved' })
     expect((await owner.policy.get()).require_approval).toEqual([])
   })
 })

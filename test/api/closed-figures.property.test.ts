@@ -49,6 +49,13 @@ const op = fc.oneof(
   // Into the closed month: each must be refused.
   fc.record({ kind: fc.constant('closed-tx' as const), account: pick, day: closedDay, amount }),
   fc.record({ kind: fc.constant('closed-account' as const), day: fc.option(closedDay), opening: amount }),
+  // Budgets: an open month's changes; one reaching into the closed month must be refused whole.
+  fc.record({
+    kind: fc.constant('budget' as const),
+    month: fc.constantFrom('2024-10', '2024-11'),
+    amount: amount.map((a) => a.replace('-', '')),
+  }),
+  fc.record({ kind: fc.constant('closed-budget' as const), amount: amount.map((a) => a.replace('-', '')) }),
 )
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never
 
@@ -89,12 +96,14 @@ describe.each(MATRIX)('closed figures (random writes) over %s on %s', (kind, sto
           bank_account_id: id,
           transaction_date: date,
           description: `seed ${i}`,
+          category: i % 2 === 0 ? 'Rent' : 'Food',
           amount: '-12.34',
           exchange_rate: id === eur.id || id === gbp.id ? '1.2' : undefined,
         })
     const r = await c.transactions.batch(items)
     expect(r.errors).toEqual([])
     txs.push(...r.created.filter((x) => x.transaction_date > MONTH.to).map((x) => x.id))
+    await c.budgets.set({ category: 'Rent', monthly: '20', from: '2024-08', to: '2024-11', rollover: true })
     await h.client({ token: t.token }).close.month('2024-09', { force: true, reason: 'property test' })
   })
   afterAll(async () => {
@@ -107,6 +116,7 @@ describe.each(MATRIX)('closed figures (random writes) over %s on %s', (kind, sto
     return {
       summary: { ...summary, accounts: mine(summary.accounts) },
       cashFlow: await c.reports.cashFlow({ ...MONTH, interval: 'week' }),
+      budget: await c.budgets.report(MONTH),
       opening: mine((await c.exports.openingBalances({ from: MONTH.from })).accounts),
       after: mine((await c.exports.openingBalances({ from: '2024-10-01' })).accounts),
     }
@@ -187,6 +197,15 @@ describe.each(MATRIX)('closed figures (random writes) over %s on %s', (kind, sto
             amount: o.amount,
           }),
         ).rejects.toMatchObject({ code: expect.stringMatching(/^(period_locked|validation_error)$/) })
+        return
+      case 'budget':
+        await c.budgets.set({ category: 'Rent', monthly: o.amount, from: o.month, to: '2024-12' })
+        return
+      case 'closed-budget':
+        await expect(c.budgets.set({ category: 'Rent', monthly: o.amount, from: '2024-09', to: '2024-10' })).rejects.toMatchObject({
+          code: 'period_locked',
+        })
+        await expect(c.budgets.delete({ category: 'Rent' })).rejects.toMatchObject({ code: 'period_locked' })
         return
       case 'closed-account':
         await expect(

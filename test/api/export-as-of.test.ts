@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
-import type { ExportFormat } from '../../src/jobs/export/format.js'
+import type { ExportFormat } from '../../src/domain/exports/formats/format.js'
 import { runExport } from '../../src/jobs/export/run.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
@@ -23,7 +23,7 @@ async function exported(c: Client, format: ExportFormat, asOf?: string): Promise
       done()
     },
   })
-  await runExport(c, { format, ...PERIOD, now: NOW, asOf, pageSize: 2 }, sink)
+  await runExport(c, { format, ...PERIOD, writtenAt: NOW, asOf, pageSize: 2 }, sink)
   return Buffer.concat(chunks).toString('latin1')
 }
 

@@ -1,7 +1,9 @@
 /**
  * Invitations as the owner sees them (docs/people.md, "Invitations") through both transports on
  * both stores: the pending ones listed with their expiry and never a token; revoking one; an
- * accepted, revoked or expired invitation cannot be used, nor revoked; only a login with users.
+ * accepted, revoked or expired invitation cannot be used, nor revoked; only a login with users. An
+ * email of another company's user is answered exactly as an unknown one (no company learns who uses
+ * the service); accepting it tells only who knows that user's password.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
@@ -96,5 +98,32 @@ describe.each(MATRIX)('invitations over %s on %s', (kind, storeKind) => {
     expect((await owner.users.invitations({ all: true })).find((i) => i.id === inv.id)?.state).toBe('expired')
     expect((await rejects(h.client().acceptInvite(inv.token, PASSWORD), 'unauthorized')).message).toMatch(/expired/)
     expect((await rejects(owner.users.revokeInvite(inv.id), 'conflict')).message).toMatch(/was expired already/)
+  })
+
+  it("inviting another company's user answers as for an unknown email; accepting tells only who knows their password", async () => {
+    const other = await h.tenant('Elsewhere')
+    const invite = (email: string) =>
+      h.raw('POST', '/api-v1/users/invitations', {
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, role: 'viewer' }),
+      })
+    const shape = async (r: Response) => {
+      const body = (await r.json()) as { data: Record<string, unknown> }
+      return { status: r.status, keys: Object.keys(body.data).sort(), role: body.data.role, email: body.data.email }
+    }
+    const unknown = await shape(await invite(`nobody-${kind}@inv.test`))
+    const taken = await invite(other.email)
+    const answer = await shape(taken.clone())
+    expect(answer).toEqual({ ...unknown, email: other.email })
+    expect(answer.status).toBe(201)
+    const token = ((await taken.json()) as { data: { token: string } }).data.token
+    // The inviter holds the token: with any password but that user's, it is an invalid invitation.
+    const spent = await rejects(h.client().acceptInvite(token, PASSWORD), 'unauthorized')
+    expect(spent.message).toMatch(/not valid/)
+    expect(spent.message).not.toMatch(/exists|another company/)
+    // That user, with their own password, is told why.
+    expect((await rejects(h.client().acceptInvite(token, other.password), 'conflict')).message).toMatch(/another company/)
+    // A user of the inviter's own company is still named.
+    await rejects(owner.users.invite({ email: a.email, role: 'viewer' }), 'conflict')
   })
 })

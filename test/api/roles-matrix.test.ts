@@ -26,8 +26,10 @@ function expected(role: Role, r: Route): Want {
   if (/^\/api-v1\/(webhook-endpoints(\/|$)|events\/\{[^}]+\}\/resend$)/.test(r.path)) return owner ? 'allowed' : 'forbidden'
   if (r.path === '/api-v1/users/me') return 'allowed'
   if (r.path.startsWith('/api-v1/users')) return (read ? role !== 'viewer' : owner) ? 'allowed' : 'forbidden'
+  // What a viewer reads: the reports, the company, budgets, recurring items, and the forecast (a read sent as a POST).
+  if (r.method === 'POST' && r.path === '/api-v1/forecast') return 'allowed'
   if (read) {
-    if (/^\/api-v1\/(reports\/|company$)/.test(r.path)) return 'allowed'
+    if (/^\/api-v1\/(reports\/|company$|budgets|recurring|forecast)/.test(r.path)) return 'allowed'
     return role === 'viewer' ? 'forbidden' : 'allowed'
   }
   // Approval policies: the owner sets the policy; deciding a proposal passes with write or close
@@ -87,9 +89,15 @@ describe.each(MATRIX)('roles x routes over %s on %s', (kind, storeKind) => {
       }
       counts[want]++
     }
-    if (role === 'auditor' || role === 'viewer') expect(writesAllowed).toEqual([])
+    if (role === 'auditor' || role === 'viewer') expect(writesAllowed).toEqual(['POST /api-v1/forecast'])
     if (role === 'viewer')
-      expect(counts.allowed).toBe(routes.filter((r) => /^\/api-v1\/(reports\/|company$|users\/me$)/.test(r.path)).length)
+      expect(counts.allowed).toBe(
+        routes.filter(
+          (r) =>
+            /^\/api-v1\/(reports\/|company$|users\/me$|forecast$)/.test(r.path) ||
+            (r.method === 'GET' && /^\/api-v1\/(budgets|recurring)/.test(r.path)),
+        ).length,
+      )
     if (role === 'owner') expect(counts.forbidden).toBe(0)
     else expect(counts.forbidden).toBeGreaterThan(0)
     expect(counts.allowed).toBeGreaterThan(role === 'viewer' ? 2 : 20)

@@ -78,6 +78,8 @@ describe.each(MATRIX)('webhooks over %s on %s', (kind, storeKind) => {
       'http://[::169.254.169.254]/',
       'http://[64:ff9b::169.254.169.254]/',
       'http://[::ffff:100.100.100.200]/',
+      'http://[::ffff:0:169.254.169.254]/',
+      'http://[2002:a9fe:a9fe::]/',
     ]) {
       const e = await owner.webhooks.create({ url, events: ['*'] }).catch((x: unknown) => x)
       expect(e, url).toBeInstanceOf(AppError)
@@ -195,6 +197,9 @@ describe.each(STORES)('webhook addresses of finctl serve on %s, without FINCTL_W
       'http://[fd12::1]/',
       'http://100.64.0.1/',
       'http://[64:ff9b::192.168.0.1]/',
+      `http://[::ffff:0:127.0.0.1]:${port}/hook`,
+      `http://[2002:7f00:1::]:${port}/hook`,
+      `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/hook`,
     ]) {
       const e = await owner.webhooks.create({ url, events: ['*'] }).catch((x: unknown) => x)
       expect(e, url).toBeInstanceOf(AppError)

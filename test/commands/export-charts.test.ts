@@ -1,8 +1,8 @@
 /**
  * `finctl export --format datev|sie4|saft-no`, `export map` and `export check` in process: a chart
  * of accounts stored once and used, every unmapped category refused at once (exit 6), a text DATEV
- * cannot hold named (exit 6 with --strict), the encodings, and `check` on finctl's files and on
- * broken ones. Golden files: test/jobs/export-charts-golden.test.ts; the built CLI, remote, the XSD
+ * cannot hold named (exit 6 with --strict; by a close's exports and the pack too), the encodings,
+ * and `check` on finctl's files and on broken ones. Golden files: test/jobs/export-charts-golden.test.ts; the built CLI, remote, the XSD
  * and the round trips: test/e2e/export-charts.test.ts.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -171,5 +171,18 @@ describe('export to a chart of accounts, in process', () => {
     await sb.ok(['export', '--format', 'hledger', ...PERIOD, '--as-of', moment, '-o', file('asof.journal')])
     expect(readFileSync(file('now.journal'), 'utf8')).not.toBe(readFileSync(file('then.journal'), 'utf8'))
     expect(readFileSync(file('asof.journal'), 'utf8')).toBe(readFileSync(file('then.journal'), 'utf8'))
+  })
+
+  it("a close's exports and the auditor's pack name a text they cut, with the file it is in", async () => {
+    await sb.ok(['export', 'map', 'set', sb.path('map.yaml')])
+    const cut = /Buchungstext is 75 characters, DATEV takes 60: cut to "Lang x{55}"/
+    const closed = await sb.run(['close', '2026-10', '--force', '--reason', 'test', '--export', 'datev', '--output-dir', sb.path('close')])
+    expect(closed.code, closed.stderr).toBe(0)
+    expect(closed.stderr).toMatch(new RegExp(`warning: EXTF_books-2026-10\\.csv: line \\d+ \\(transaction [0-9a-f-]{36}\\): ${cut.source}`))
+    const pack = await sb.run(['close', 'pack', '2026-10', '-o', sb.path('pack.zip'), '--formats', 'datev'])
+    expect(pack.code, pack.stderr).toBe(0)
+    expect(pack.stderr).toMatch(
+      new RegExp(`warning: journal/EXTF_books-2026-10\\.csv: line \\d+ \\(transaction [0-9a-f-]{36}\\): ${cut.source}`),
+    )
   })
 })

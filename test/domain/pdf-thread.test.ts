@@ -2,6 +2,8 @@
  * A PDF's fields read on the PDF thread (src/domain/documents/pdf-thread.ts), never on the caller's:
  * the same fields as read-pdf.ts reads, from another thread; a PDF larger than the size limit is
  * not parsed, a read past the time limit is stopped, each saying so, and the next read still works.
+ * Reads are fair between companies: one company's flate bomb never holds another's small PDF, and a
+ * company's own reads go one at a time.
  * The bundled thread, from the built CLI: test/e2e/docs-match.test.ts.
  */
 import { threadId } from 'node:worker_threads'
@@ -9,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { readDocumentFields } from '../../src/domain/documents/fields.js'
 import { PDF_LIMITS, readPdfOffThread } from '../../src/domain/documents/pdf-thread.js'
 import { readPdf } from '../../src/domain/documents/read-pdf.js'
-import { ciiInvoice, textPdf } from '../helpers/document-files.js'
+import { ciiInvoice, flateBomb, textPdf } from '../helpers/document-files.js'
 
 const receipt = textPdf(['Hardware Store Meier', 'Receipt 2026-10-05', 'Hammer 19.90', 'TOTAL EUR 24.90'])
 const fields = { amount_minor: 2490, currency: 'EUR', date: '2026-10-05', merchant: 'Hardware Store Meier', source: 'pdf_text' }
@@ -47,4 +49,23 @@ describe('the PDF thread', () => {
   it('a PDF that cannot be read: no fields, not an error', async () => {
     expect(await readPdfOffThread(Buffer.from('%PDF-1.7\nnot really a pdf'), 'EUR')).toMatchObject({ fields: null, stopped: null })
   })
+
+  it("one company's flate bomb never holds another's PDF: A's is read while B's bomb still is; B's next waits for its first", async () => {
+    const order: string[] = []
+    const read = (name: string, bytes: Buffer, company: string) =>
+      readPdfOffThread(bytes, 'EUR', PDF_LIMITS, company).then((r) => {
+        order.push(name)
+        return r
+      })
+    const bomb = read('B bomb', flateBomb(30), 'company-b')
+    const second = read('B receipt', textPdf(['B Shop', 'TOTAL EUR 3.00']), 'company-b')
+    const small = await read('A receipt', receipt, 'company-a')
+    expect(small.fields).toEqual(fields)
+    // A's upload is done; B's bomb is still being read, and B's second file waits behind it.
+    expect(order).toEqual(['A receipt'])
+    const [b, b2] = await Promise.all([bomb, second])
+    expect(order).toEqual(['A receipt', 'B bomb', 'B receipt'])
+    expect(b).toMatchObject({ stopped: null, fields: { merchant: expect.stringMatching(/^Bomb/) } })
+    expect(b2.fields).toMatchObject({ merchant: 'B Shop', amount_minor: 300 })
+  }, 60_000)
 })

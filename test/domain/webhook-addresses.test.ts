@@ -1,7 +1,7 @@
 /**
  * Where a webhook may point (src/domain/webhooks/url-check.ts): every notation of a
- * refused address is refused after normalising (IPv4 in decimal, octal and hex; IPv4-mapped and
- * -compatible IPv6, NAT64, 6to4; names resolving to them), by `finctl serve`'s policy unless it allows
+ * refused address is refused after normalising (IPv4 in decimal, octal and hex; IPv4-mapped,
+ * -translated and -compatible IPv6, NAT64, 6to4, Teredo, ISATAP; names resolving to them), by `finctl serve`'s policy unless it allows
  * private ranges, and link-local ones unless FINCTL_WEBHOOK_ALLOW_LINK_LOCAL=1. The check applies to
  * the address connected to: a name answering differently the second time reaches nothing refused.
  * No test sends anything but to 127.0.0.1.
@@ -43,6 +43,10 @@ const LINK_LOCAL = [
   'http://[::ffff:100.100.100.200]/',
   'http://100.100.100.200/',
   'http://[FE80::abcd]:8080/',
+  'http://[::ffff:0:169.254.169.254]/',
+  'http://[2002:a9fe:a9fe::]/',
+  'http://[2001:0:4136:e378:8000:63bf:5601:5601]/',
+  'http://[2001:db8::5efe:a9fe:a9fe]/',
 ]
 
 /** Loopback and private ranges: refused by `finctl serve` unless allowed. */
@@ -72,6 +76,18 @@ const PRIVATE = [
   'http://[fd12:3456::1]/',
   'http://[fec0::1]/',
   'http://[64:ff9b:1::a00:1]/',
+  // IPv4-translated (SIIT), and IPv4 carried by 6to4, Teredo (its client inverted, or its server) and ISATAP.
+  'http://[::ffff:0:127.0.0.1]/',
+  'http://[::ffff:0:7f00:1]/',
+  'http://[0:0:0:0:ffff:0:10.0.0.1]/',
+  'http://[64:ff9b::7f00:1]/',
+  'http://[::7f00:1]/',
+  'http://[2002:7f00:1::]/',
+  'http://[2002:c0a8:101::1]/',
+  'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+  'http://[2001:0:a00:1:8000:63bf:a3b8:d822]/',
+  'http://[2001:db8::5efe:7f00:1]/',
+  'http://[2001:db8::200:5efe:c0a8:101]/',
 ]
 
 /** Public addresses: allowed everywhere (only checked, never connected to). */
@@ -80,6 +96,10 @@ const PUBLIC = [
   'http://[2606:4700:4700::1111]/',
   'http://[::ffff:8.8.8.8]/',
   'http://[64:ff9b::8.8.8.8]/',
+  'http://[::ffff:0:8.8.8.8]/',
+  'http://[2002:808:808::1]/',
+  'http://[2001:0:808:808:8000:63bf:f7f7:f7f7]/',
+  'http://[2001:db8::5efe:808:808]/',
   'http://172.32.0.1/',
   'http://100.128.0.1/',
   'http://169.255.0.1/',

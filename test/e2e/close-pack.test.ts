@@ -91,7 +91,7 @@ describe.skipIf(!HAS_BANK_FILES)('close pack and verify --pack, the built CLI', 
       expect.objectContaining({ file_name: 'us-checking-xml-v211.ofx', closing_balance: '2156.56', book_balance_before: '2516.56' }),
     ])
     // The statement's original: the corpus file byte for byte, under the SHA-256 the statement recorded.
-    const original = `statements/originals/${statementId}-us-checking-xml-v211.ofx`
+    const original = `statements/as-uploaded/${statementId}-us-checking-xml-v211.ofx`
     expect(files.get(original)?.equals(readFileSync(OFX))).toBe(true)
     expect(statement[0]).toMatchObject({
       original_file: original,

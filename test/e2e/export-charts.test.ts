@@ -191,6 +191,17 @@ describe('finctl export to a chart of accounts', () => {
     expect(datev[20]).toBe('1')
     const v = await sb.run(['verify', '--close', '2026-01', '--dir', out('close')])
     expect(v.code, v.stdout + v.stderr).toBe(0)
+    // Written with the company's map (no --accounts-map): the close records the SHA-256 of the map each read.
+    const stored = await sb.json<{ sha256: string }>(['export', 'map', 'show', '--json'])
+    const checked = await sb.json<{ exports: Array<{ format: string; accounts_map_sha256: string | null }> }>([
+      'verify',
+      '--close',
+      '2026-01',
+      '--json',
+    ])
+    expect(checked.exports.map((e) => [e.format, e.accounts_map_sha256])).toEqual(
+      ['datev', 'sie4', 'saft-no'].map((f) => [f, stored.sha256]),
+    )
     const pack = await sb.run(['close', 'pack', '2026-01', '-o', out('pack.zip'), '--formats', 'sie4,saft-no'])
     expect(pack.code, pack.stderr).toBe(0)
     expect(readFileSync(out('pack.zip')).includes(Buffer.from('books-2026-01.se'))).toBe(true)

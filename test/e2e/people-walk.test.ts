@@ -264,7 +264,16 @@ for (const store of ['sqlite', 'postgres'] as const) {
       })
       // The second owner, on the accountant's target (the second server on PostgreSQL).
       await sb.ok(['profile', 'add', 'owner2', ...target.accountant])
-      const inv = await sb.json(['users', 'invite', '--email', 'owner2@walk.test', '--role', 'owner', '--json'])
+      // Under the policy an owner is invited through a proposal: its token is the owner's, and works once the accountant approves.
+      const invited = await sb.run(['users', 'invite', '--email', 'owner2@walk.test', '--role', 'owner', '--json'])
+      expectExit(invited, 15, 'owner invites an owner under the policy')
+      const inv = JSON.parse(invited.stdout)
+      expectExit(
+        await as('owner2', ['login', '--invite', inv.token, '--password-stdin'], 'owner2-password-1\n'),
+        3,
+        'owner2 login before approval',
+      )
+      expectExit(await as('accountant', ['approvals', 'approve', inv.id]), 0, 'accountant approves the invitation')
       expectExit(await as('owner2', ['login', '--invite', inv.token, '--password-stdin'], 'owner2-password-1\n'), 0, 'owner2 login')
       userIds.owner2 = (await sb.json(['--profile', 'owner2', 'whoami', '--json'])).user_id
       const users = await sb.json(['users', 'list', '--json'])

@@ -82,8 +82,10 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
     // The exports' accounts map: `write` or `close` sets it (an accountant maps the chart; docs/api.md section 7).
     if (base === 'write' && r.path === '/api-v1/exports/accounts-map')
       return ['write', 'close'].some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
-    // A viewer's `reports` reads the reports and the company they are of.
-    const reportRead = base === 'read' && /^\/api-v1\/(reports\/|company$)/.test(r.path)
+    // A viewer's `reports` reads the reports and the company they are of, budgets, recurring items and
+    // the forecast (a read sent as a POST).
+    const reportRead =
+      (base === 'read' && /^\/api-v1\/(reports\/|company$|budgets|recurring)/.test(r.path)) || r.path === '/api-v1/forecast'
     const accepted = webhookPath
       ? ['webhooks']
       : closePath
@@ -91,7 +93,7 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
         : txPath
           ? [base, 'transactions']
           : reportRead
-            ? [base, 'reports']
+            ? ['read', 'reports']
             : [base]
     return accepted.some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
   }
@@ -196,6 +198,18 @@ async function idOfA(w: World, r: Route): Promise<string | undefined> {
   if (r.path.startsWith('/api-v1/webhook-endpoints/')) {
     const hooks = w.h.client({ token: w.a.token }).webhooks
     return (await hooks.list())[0]?.id ?? (await hooks.create({ url: 'http://127.0.0.1:9/hook', events: ['*'] })).id
+  }
+  // A budget version and a recurring item: made for A when the test reaches their routes.
+  if (r.path.startsWith('/api-v1/budgets/versions/')) {
+    await w.h.client({ apiKey: w.a.key }).budgets.set({ category: 'Security', monthly: '1', from: '2030-01', to: '2030-01' })
+    return 'original'
+  }
+  if (r.path.startsWith('/api-v1/recurring/')) {
+    const c = w.h.client({ apiKey: w.a.key })
+    return (
+      (await c.recurring.list())[0]?.id ??
+      (await c.recurring.add({ name: 'Security rent', amount: '-1', interval: 'monthly', start: '2030-01-01' })).id
+    )
   }
   const collection = r.path.slice(0, r.path.indexOf('/{'))
   const list = await request(w.h, 'GET', collection, { apiKey: w.a.key })

@@ -13,9 +13,15 @@ const pdfString = (t: string) => `(${t.replace(/[()\\]/g, '\\$&')})`
  * text), its objects, xref offsets and trailer computed here; with `attach`, a file embedded as a
  * ZUGFeRD / Factur-X PDF carries its invoice (the catalog's EmbeddedFiles name tree and /AF).
  */
-export function textPdf(lines: readonly string[], attach?: { name: string; bytes: Buffer }, o: { deflate?: boolean } = {}): Buffer {
+export function textPdf(
+  lines: readonly string[],
+  attach?: { name: string; bytes: Buffer },
+  o: { deflate?: boolean; repeat?: number } = {},
+): Buffer {
   const shown = lines.map((l, i) => `${i === 0 ? '72 720 Td' : '0 -16 Td'} ${pdfString(l)} Tj`).join('\n')
-  const text = `BT /F1 12 Tf\n${shown}\nET`
+  // `repeat`: the last line shown so many times more, in place (a flate bomb: flateBomb below).
+  const more = o.repeat ? `\n${`${pdfString(lines[lines.length - 1])} Tj\n`.repeat(o.repeat)}` : ''
+  const text = `BT /F1 12 Tf\n${shown}${more}\nET`
   // With `deflate`, the page's text compressed (FlateDecode): a PDF small in bytes and long to read.
   const content = o.deflate ? deflateSync(Buffer.from(text, 'latin1')) : Buffer.from(text, 'latin1')
   const names = attach ? ` /Names << /EmbeddedFiles << /Names [${pdfString(attach.name)} 6 0 R] >> >> /AF [6 0 R]` : ''
@@ -57,6 +63,15 @@ export function textPdf(lines: readonly string[], attach?: { name: string; bytes
   const trailer = `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`
   parts.push(Buffer.from(xref + trailer, 'latin1'))
   return Buffer.concat(parts)
+}
+
+/**
+ * A flate bomb: a PDF of some tens of KB whose one page's text inflates to `megabytes` MB of the
+ * same operator, which PDF.js takes seconds to read.
+ */
+export function flateBomb(megabytes: number, first = 'Bomb'): Buffer {
+  const op = '(Bomb) Tj\n'
+  return textPdf([first, 'Bomb'], undefined, { deflate: true, repeat: Math.floor((megabytes * 1024 * 1024) / op.length) })
 }
 
 /** A 1x1 PNG (signature, IHDR, IDAT, IEND), its CRCs computed. */

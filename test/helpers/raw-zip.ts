@@ -13,6 +13,8 @@ export interface RawEntry {
   mode?: number
   /** The uncompressed size written in the headers, when it should lie. */
   declaredSize?: number
+  /** CRC-32 and sizes in a data descriptor after the data (flag bit 3), zeros in the local header, as a streaming writer does. */
+  descriptor?: boolean
 }
 
 export function rawZip(entries: RawEntry[]): Buffer {
@@ -25,21 +27,31 @@ export function rawZip(entries: RawEntry[]): Buffer {
     const size = e.declaredSize ?? e.data.length
     const crc = crc32(e.data)
     const method = e.deflate ? 8 : 0
+    const flags = e.descriptor ? 0x0808 : 0x0800
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
     local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(0x0800, 6)
+    local.writeUInt16LE(flags, 6)
     local.writeUInt16LE(method, 8)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(body.length, 18)
-    local.writeUInt32LE(size, 22)
+    if (!e.descriptor) {
+      local.writeUInt32LE(crc, 14)
+      local.writeUInt32LE(body.length, 18)
+      local.writeUInt32LE(size, 22)
+    }
     local.writeUInt16LE(name.length, 26)
-    locals.push(local, name, body)
+    const descriptor = Buffer.alloc(e.descriptor ? 16 : 0)
+    if (e.descriptor) {
+      descriptor.writeUInt32LE(0x08074b50, 0)
+      descriptor.writeUInt32LE(crc, 4)
+      descriptor.writeUInt32LE(body.length, 8)
+      descriptor.writeUInt32LE(size, 12)
+    }
+    locals.push(local, name, body, descriptor)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE((3 << 8) | 20, 4)
     central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(0x0800, 8)
+    central.writeUInt16LE(flags, 8)
     central.writeUInt16LE(method, 10)
     central.writeUInt32LE(crc, 16)
     central.writeUInt32LE(body.length, 20)
@@ -48,7 +60,7 @@ export function rawZip(entries: RawEntry[]): Buffer {
     central.writeUInt32LE(((e.mode ?? 0o100644) << 16) >>> 0, 38)
     central.writeUInt32LE(offset, 42)
     centrals.push(central, name)
-    offset += local.length + name.length + body.length
+    offset += local.length + name.length + body.length + descriptor.length
   }
   const cd = Buffer.concat(centrals)
   const end = Buffer.alloc(22)

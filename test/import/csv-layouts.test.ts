@@ -83,7 +83,8 @@ const CASES: Array<[string, CsvMapping, Want]> = [
     {},
     {
       encoding: 'windows-1252',
-      columns: 'date <- Dato, amount <- Beløb, description <- Tekst',
+      columns:
+        'date <- Dato, amount <- Beløb (checked against the balance), description <- Tekst, balance <- Saldo (a running balance: every row is checked against it)',
       count: 7,
       sum: '12180.00',
       from: '2024-04-02',
@@ -96,7 +97,7 @@ const CASES: Array<[string, CsvMapping, Want]> = [
     {
       encoding: 'windows-1252',
       columns:
-        'date <- Transaktionsdag, posted_date <- Valutadag, amount <- Belopp, description <- Beskrivning (else Referens), reference <- Referens',
+        'date <- Transaktionsdag, posted_date <- Valutadag, amount <- Belopp (checked against the balance), description <- Beskrivning (else Referens), currency_code <- Valuta (its values are currency codes), reference <- Referens, balance <- Bokfört saldo (a running balance: every row is checked against it)',
       count: 7,
       sum: '20119.60',
       from: '2024-03-01',
@@ -134,7 +135,8 @@ const CASES: Array<[string, CsvMapping, Want]> = [
     {},
     {
       encoding: 'utf-8',
-      columns: 'date <- Дата i час операції, amount <- Сума в валюті картки (UAH), description <- Деталі операції',
+      columns:
+        'date <- Дата i час операції, amount <- Сума в валюті картки (UAH) (checked against the balance), description <- Деталі операції, balance <- Залишок після операції (a running balance: every row is checked against it)',
       count: 6,
       sum: '25212.65',
       from: '2024-09-05',
@@ -147,7 +149,7 @@ const CASES: Array<[string, CsvMapping, Want]> = [
     {
       encoding: 'windows-1252',
       columns:
-        'date <- Data mov., posted_date <- Data valor, debit <- Débito, credit <- Crédito, description <- Descrição, category <- Categoria',
+        'date <- Data mov., posted_date <- Data valor, debit <- Débito (checked against the balance), credit <- Crédito (checked against the balance), description <- Descrição, category <- Categoria, balance <- Saldo contabilístico (a running balance: every row is checked against it)',
       count: 6,
       sum: '1562.71',
       from: '2024-09-27',

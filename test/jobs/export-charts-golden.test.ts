@@ -18,9 +18,9 @@ import type { ExportGroups, ExportTransaction, OpeningBalances } from '../../src
 import { checkFile } from '../../src/jobs/export/check.js'
 import { readSaft } from '../../src/jobs/export/check-saft.js'
 import { readSie } from '../../src/jobs/export/check-sie.js'
-import { inverseRate } from '../../src/jobs/export/datev.js'
-import { decode } from '../../src/jobs/export/legacy-text.js'
-import type { ExportFormat } from '../../src/jobs/export/format.js'
+import { inverseRate } from '../../src/domain/exports/formats/datev.js'
+import { decode } from '../../src/domain/exports/formats/legacy-text.js'
+import type { ExportFormat } from '../../src/domain/exports/formats/format.js'
 import { runExport } from '../../src/jobs/export/run.js'
 import { VERSION } from '../../src/version.js'
 
@@ -218,7 +218,7 @@ async function produce(format: ExportFormat, client = fakeClient()): Promise<{ b
       format,
       from: '2026-10-01',
       to: '2026-10-31',
-      now: NOW,
+      writtenAt: NOW,
       checksum: format === 'sie4',
       onWarning: (m) => warnings.push(m),
       pageSize: 4,

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ExportTransaction, OpeningBalances } from '../../src/domain/exports/schemas.js'
-import { AccountsMap, parseAccountsMap } from '../../src/jobs/export/accounts-map.js'
-import { csvHeader, csvRow } from '../../src/jobs/export/csv.js'
-import type { JournalFormat } from '../../src/jobs/export/format.js'
-import { JournalWriter, tagWord } from '../../src/jobs/export/journal.js'
-import { accountNameProblem, component } from '../../src/jobs/export/names.js'
+import { AccountsMap, parseAccountsMap } from '../../src/domain/exports/formats/accounts-map.js'
+import { csvHeader, csvRow } from '../../src/domain/exports/formats/csv.js'
+import type { JournalFormat } from '../../src/domain/exports/formats/format.js'
+import { JournalWriter, tagWord } from '../../src/domain/exports/formats/journal.js'
+import { accountNameProblem, component } from '../../src/domain/exports/formats/names.js'
 
 const BANK = { id: 'acc-1', name: 'Girokonto Müller & Söhne', account_type: 'checking' }
 const CARD = { id: 'acc-2', name: 'Amex', account_type: 'credit_card' }

@@ -9,7 +9,7 @@ import readXlsxFile from 'read-excel-file/node'
 import { describe, expect, it } from 'vitest'
 import type { ExportTransaction } from '../../src/domain/exports/schemas.js'
 import type { CashFlowReport, SummaryReport } from '../../src/domain/reports/schemas.js'
-import { XlsxWriter } from '../../src/jobs/export/xlsx.js'
+import { XlsxWriter } from '../../src/domain/exports/formats/xlsx.js'
 
 class Bytes extends Writable {
   chunks: Buffer[] = []

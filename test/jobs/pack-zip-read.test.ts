@@ -1,8 +1,10 @@
 /**
  * Reading a pack's zip (src/jobs/pack/zip-read.ts): what a hostile zip holds is refused and named
  * before anything is used: names that climb out or are absolute, links, duplicates, bombs (by ratio,
- * by declared size, by bytes beyond the declared size), too many entries.
+ * by declared size, by bytes beyond the declared size), too many entries; and what `unzip -t` finds
+ * in the container: a bad CRC, local and central headers that disagree, overlapping entries.
  */
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -98,8 +100,99 @@ describe('readPackZip', () => {
     await expect(readPackZip(path)).rejects.toThrow(/^not a readable zip: /)
   })
 
+  it('reads a zip whose sizes follow the data (a data descriptor), and checks the descriptor', async () => {
+    const path = join(dir, 'descriptor.zip')
+    const zip = rawZip([{ name: 'a.csv', data: Buffer.from('1,2\n'.repeat(50)), deflate: true, descriptor: true }])
+    writeFileSync(path, zip)
+    expect((await readPackZip(path)).get('a.csv')?.toString()).toBe('1,2\n'.repeat(50))
+    // The descriptor's CRC-32 flipped: the central directory says otherwise.
+    const at = zip.indexOf(Buffer.from([0x50, 0x4b, 0x07, 0x08])) + 4
+    zip[at] ^= 0x04
+    writeFileSync(path, zip)
+    const e = await readPackZip(path).catch((err: PackRefused) => err)
+    expect(e).toBeInstanceOf(PackRefused)
+    expect((e as PackRefused).problems).toEqual([
+      expect.stringMatching(/^entry "a.csv": the data descriptor's CRC-32 0x[0-9a-f]{8} is not the central directory's/),
+    ])
+  })
+
+  it('refuses two entries whose bytes overlap', async () => {
+    const zip = rawZip([file('a.txt', 'hello'), file('b.txt', 'world')])
+    // The central directory's second entry pointed at the first's local header, its name made to match.
+    const second = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    zip.writeUInt32LE(0, second + 42)
+    zip.write('a', second + 46)
+    const path = join(dir, 'overlap.zip')
+    writeFileSync(path, zip)
+    const e = (await readPackZip(path).catch((err: PackRefused) => err)) as PackRefused
+    expect(e).toBeInstanceOf(PackRefused)
+    expect(e.problems.join('\n')).toMatch(/appears twice|overlap/)
+  })
+
   it('unsafeName passes plain names', () => {
     expect(unsafeName('documents/0193/receipt.pdf')).toBeNull()
     expect(unsafeName('manifest.json')).toBeNull()
+  })
+})
+
+/** Where each entry's headers are in `zip`: its local header's offset and its central directory entry's. */
+function headers(zip: Buffer): Array<{ name: string; local: number; central: number; data: number }> {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]))
+  const out = []
+  for (let p = zip.readUInt32LE(eocd + 16); zip.readUInt32LE(p) === 0x02014b50; ) {
+    const n = zip.readUInt16LE(p + 28)
+    const local = zip.readUInt32LE(p + 42)
+    const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28)
+    out.push({ name: zip.subarray(p + 46, p + 46 + n).toString(), local, central: p, data })
+    p += 46 + n + zip.readUInt16LE(p + 30) + zip.readUInt16LE(p + 32)
+  }
+  return out
+}
+
+const unzip = spawnSync('unzip', ['-v'], { encoding: 'utf8' }).status === 0
+
+describe("readPackZip gives unzip -t's verdict on the container", () => {
+  const base = rawZip([
+    { name: 'manifest.json', data: Buffer.from('{"a":1}\n'.repeat(50)), deflate: true },
+    { name: 'journal/books.csv', data: Buffer.from('id,amount\n1,2.00\n') },
+  ])
+  // Each flip, what verify says, and whether unzip -t refuses it too (never: verify is laxer than unzip -t).
+  type Flip = [string, (h: ReturnType<typeof headers>[number]) => number, RegExp, boolean | ((name: string) => boolean)]
+  const flips: Flip[] = [
+    ['the local CRC-32', (h) => h.local + 14, /the local header's CRC-32 .* is not the central directory's/, true],
+    ['the central CRC-32', (h) => h.central + 16, /the local header's CRC-32 .* is not the central directory's/, false],
+    ['the local name', (h) => h.local + 30, /mismatching local file name/, true],
+    ['the central name', (h) => h.central + 46, /mismatching local file name/, true],
+    // unzip -t reads a deflated entry to its end whatever the local size says; a stored one by that size.
+    ['the local uncompressed size', (h) => h.local + 22, /the local header's sizes/, (name) => name.endsWith('.csv')],
+    ['the local compression method', (h) => h.local + 8, /compression method/, true],
+    ['a byte of the data', (h) => h.data + 2, /bad CRC|invalid|unexpected/, true],
+  ]
+  const cases = headers(base).flatMap((h) =>
+    flips.map(([what, at, why, u]) => {
+      const unzipRefuses = typeof u === 'function' ? u(h.name) : u
+      return [`${what} of ${h.name}${unzipRefuses ? '' : ' (unzip -t takes it)'}`, at(h), why, unzipRefuses] as const
+    }),
+  )
+
+  it.each(cases)('%s flipped: refused', async (_what, at, why, unzipRefuses) => {
+    const zip = Buffer.from(base)
+    zip[at] ^= 0x01
+    const path = join(dir, `flip-${++n}.zip`)
+    writeFileSync(path, zip)
+    const e = await readPackZip(path).then(
+      () => null,
+      (err: unknown) => err,
+    )
+    expect(e, 'verify --pack took it').toBeInstanceOf(PackRefused)
+    expect((e as PackRefused).problems.join('\n')).toMatch(why)
+    if (unzip) expect(spawnSync('unzip', ['-t', path]).status !== 0, 'unzip -t refuses it').toBe(unzipRefuses)
+  })
+
+  it('the unflipped zip passes, as unzip -t says', async () => {
+    const path = join(dir, 'unflipped.zip')
+    writeFileSync(path, base)
+    expect([...(await readPackZip(path)).keys()]).toEqual(['manifest.json', 'journal/books.csv'])
+    if (unzip) expect(spawnSync('unzip', ['-t', path]).status).toBe(0)
   })
 })

@@ -64,8 +64,39 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         rolled_to: null,
         rolled_from: null,
         revoke_at: null,
+        // No user of the company has the id `user:owner`: a key of nobody (authentication refuses it).
+        creator_role: null,
+        creator_disabled_at: null,
       })
       expect((await store.hot.findKeyByHash(t.keyHash))?.id).toBe(t.keyId)
+    })
+
+    it("reads the creator's role and disabling as they are now, each lookup afresh", async () => {
+      const userId = randomUUID()
+      await store.db
+        .insertInto('users')
+        .values({
+          id: userId,
+          company_id: t.companyId,
+          email: `${userId}@hot.test`,
+          password_hash: 'x',
+          role: 'owner',
+          created_at: '2026-11-20T10:00:00.000Z',
+          disabled_at: null,
+        })
+        .execute()
+      const key = await addKey(store, t.companyId)
+      await store.db.updateTable('api_keys').set({ created_by: userId }).where('id', '=', key).execute()
+      expect(await store.hot.findKeyByHash(`hash-${key}`)).toMatchObject({ creator_role: 'owner', creator_disabled_at: null })
+      await store.db
+        .updateTable('users')
+        .set({ role: 'viewer', disabled_at: '2026-11-21T00:00:00.000Z' })
+        .where('id', '=', userId)
+        .execute()
+      expect(await store.hot.findKeyByHash(`hash-${key}`)).toMatchObject({
+        creator_role: 'viewer',
+        creator_disabled_at: '2026-11-21T00:00:00.000Z',
+      })
     })
 
     it('finds nothing for a hash no key has', async () => {

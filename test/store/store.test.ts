@@ -67,6 +67,11 @@ const MIGRATION_NAMES = [
   '0044_statement_files',
   '0045_review_checked',
   '0046_pending_rows_keyed',
+  '0048_close_names',
+  '0049_lock_dates_chained',
+  '0055_budgets',
+  '0056_recurring_items',
+  '0058_export_accounts_maps',
 ]
 
 const TABLES = [
@@ -80,6 +85,8 @@ const TABLES = [
   'audit_entries',
   'bank_accounts',
   'bank_statements',
+  'budget_versions',
+  'budgets',
   'categorization_models',
   'categorization_rules',
   'categorization_settings',
@@ -92,6 +99,7 @@ const TABLES = [
   'documents',
   'events',
   'exchange_rates',
+  'export_accounts_maps',
   'idempotency_keys',
   'import_batches',
   'import_pending_rows',
@@ -104,6 +112,7 @@ const TABLES = [
   'period_closes',
   'proposals',
   'rate_limit_counters',
+  'recurring_items',
   'report_day_flows',
   'report_month_groups',
   'settings',
@@ -130,6 +139,8 @@ function indexes(_kind: StoreKind): string[] {
     'bank_statements_account',
     'bank_statements_company',
     'bank_statements_file',
+    'budgets_company',
+    'budgets_live',
     'categorization_rules_company',
     'close_exports_close',
     'companies_key',
@@ -143,6 +154,7 @@ function indexes(_kind: StoreKind): string[] {
     'login_failures_created',
     'period_closes_company',
     'proposals_company',
+    'recurring_items_company',
     'report_day_flows_account',
     'report_month_groups_account',
     'user_invitations_company',
@@ -466,6 +478,53 @@ describe.each(STORES)('store on %s', (kind) => {
         expect(made.rows[0].sql).toMatch(/WITHOUT ROWID$/)
       }
       expect(await schemaObjects(s)).toEqual({ tables: TABLES, indexes: indexes(kind) })
+    })
+
+    it('0049 chains the lock dates already there: the closes recorded, and a lock date set without one', async () => {
+      const d = await fresh()
+      const before = Object.fromEntries(Object.entries(migrations(kind)).filter(([name]) => name < '0049'))
+      const raw = await rawKysely(d.database)
+      await migrate(raw.db, before, raw.schema)
+      const db = raw.db as any
+      const [closed, bare, open] = [randomUUID(), randomUUID(), randomUUID()]
+      await db
+        .insertInto('companies')
+        .values([
+          { id: closed, key: 1, name: 'Closed', base_currency: 'USD', created_at: 'x', lock_date: '2026-02-28' },
+          { id: bare, key: 2, name: 'Bare', base_currency: 'USD', created_at: 'x', lock_date: '2026-01-31' },
+          { id: open, key: 3, name: 'Open', base_currency: 'USD', created_at: 'x', lock_date: null },
+        ])
+        .execute()
+      const close = (period: string, action: string, lock: string, prev: string | null) => ({
+        company_id: closed,
+        period,
+        action,
+        lock_date: lock,
+        previous_lock_date: prev,
+        actor: 'user:u',
+        reason: null,
+        forced: 0,
+        created_at: 'x',
+      })
+      await db
+        .insertInto('period_closes')
+        .values([close('2026-01', 'close', '2026-01-31', null), close('2026-02', 'close', '2026-02-28', '2026-01-31')])
+        .execute()
+      await raw.db.destroy()
+
+      const s = (d.store = await d.database.open())
+      const entries = await s.db
+        .selectFrom('audit_entries')
+        .select(['company_id', 'changes'])
+        .where('action', '=', 'lock_date_changed')
+        .orderBy('id')
+        .execute()
+      const lockOf = (id: string) => entries.filter((e) => e.company_id === id).map((e) => JSON.parse(e.changes).lock_date)
+      expect([lockOf(closed), lockOf(bare), lockOf(open)]).toEqual([['2026-01-31', '2026-02-28'], ['2026-01-31'], []])
+      for (const id of [closed, bare, open]) {
+        const { verifyLockDate } = await import('../../src/store/lock-entries.js')
+        expect(await verifyLockDate(s.db, id), id).toBeNull()
+      }
     })
   })
 

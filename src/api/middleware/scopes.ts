@@ -3,7 +3,8 @@
  * `transactions` for GET and writes on /api-v1/transactions/**, /api-v1/imports/** and an account's
  * transaction list,
  * `close` for writes on /api-v1/close/**, `webhooks` for /api-v1/webhook-endpoints/** and a resend;
- * `users` for writes on /api-v1/users/**, `reports` for reading reports and the company (docs/people.md);
+ * `users` for writes on /api-v1/users/**, `reports` for reading reports, the company, budgets, recurring items
+ * and the forecast (a POST) (docs/people.md);
  * the policy takes `users` to set, deciding a proposal the step's scope (checked by the use case);
  * the exports' accounts map `write` or `close`.
  */
@@ -27,8 +28,10 @@ const APPROVALS_PATH = /^\/api-v1\/approvals(\/|$)/
 const ACCOUNTS_MAP_PATH = /^\/api-v1\/exports\/accounts-map\/?$/
 /** Who am I: any login or key with a scope may ask. */
 const SELF_PATH = /^\/api-v1\/users\/me\/?$/
-/** What a viewer (`reports`) reads: the reports, and the company they are of. */
-const REPORT_PATH = /^\/api-v1\/(reports(\/|$)|company\/?$)/
+/** What a viewer (`reports`) reads: the reports, the company they are of, budgets, recurring items and the forecast. */
+const REPORT_PATH = /^\/api-v1\/(reports(\/|$)|company\/?$|budgets(\/|$)|recurring(\/|$)|forecast\/?$)/
+/** A forecast is a read sent as a POST (its scenario is a body): `read` or `reports`, as the reports. */
+const FORECAST_PATH = /^\/api-v1\/forecast\/?$/
 
 export function acceptedScopes(method: string, path: string): Scope[] {
   const base: Scope = method === 'GET' || method === 'HEAD' ? 'read' : 'write'
@@ -42,6 +45,7 @@ export function acceptedScopes(method: string, path: string): Scope[] {
   if (base === 'write' && REOPEN_PATH.test(path)) return ['close', 'write']
   if (base === 'write' && ACCOUNTS_MAP_PATH.test(path)) return ['write', 'close']
   if (base === 'read' && REPORT_PATH.test(path)) return ['read', 'reports']
+  if (method === 'POST' && FORECAST_PATH.test(path)) return ['read', 'reports']
   // Closing or reopening a month takes `close`, never plain `write` (the use case checks the login too).
   if (base === 'write' && CLOSE_PATH.test(path)) return ['close']
   return TRANSACTION_PATH.test(path) ? [base, 'transactions'] : [base]

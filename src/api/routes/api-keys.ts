@@ -1,15 +1,7 @@
 /** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
 import type { ProposedKey } from '../../domain/approvals/schemas.js'
-import {
-  DEFAULT_ROLL_GRACE_SECONDS,
-  findApiKey,
-  listApiKeys,
-  requireJwtScope,
-  revokeApiKey,
-  rollApiKey,
-  toApiKey,
-} from '../../domain/api-keys/keys.js'
+import { DEFAULT_ROLL_GRACE_SECONDS, findApiKey, listApiKeys, requireJwtScope, revokeApiKey, toApiKey } from '../../domain/api-keys/keys.js'
 import { AppError } from '../../kernel/errors.js'
 import {
   ApiKey,
@@ -144,11 +136,12 @@ export function apiKeyRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-keys/{id}/roll',
         summary:
-          'Roll an API key: a successor with the same name, scopes and limits (its key shown once); the old key works until its grace ends',
+          'Roll an API key: a successor with the same name, scopes and limits (its key shown once); the old key works until its grace ends. Under a key-write approval policy the roll of a key with a write scope is a proposal (202), its key shown to the proposer alone',
         security: JWT_ONLY,
         request: { params: IdParam, body: jsonBody(RollApiKeyRequest) },
         responses: {
           201: ok(envelope(RolledApiKey), 'Created'),
+          202: PROPOSED_KEY,
           400: ERRORS[400],
           401: ERRORS[401],
           403: ERRORS[403],
@@ -160,9 +153,12 @@ export function apiKeyRoutes(deps: AppDeps) {
         const actor = c.get('actor')
         requireJwtScope(actor, 'api_keys')
         const grace = c.req.valid('json').grace_seconds ?? DEFAULT_ROLL_GRACE_SECONDS
-        const data = await rollApiKey(store, actor, c.req.valid('param').id, grace, now())
+        const { requestKeyRoll } = await keyRequest()
+        const r = await requestKeyRoll(store, actor, c.req.valid('param').id, grace, now())
         c.header('Cache-Control', 'no-store')
-        return c.json({ success: true as const, data }, 201)
+        return 'done' in r
+          ? c.json({ success: true as const, data: r.done }, 201)
+          : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
       },
     )
     .openapi(

@@ -1,7 +1,8 @@
 /** Categorization rules: a company's ordered rules, and running one, or all in order, over existing transactions. */
 import { createRoute } from '@hono/zod-openapi'
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../../domain/categorization/rules.js'
-import { applyRule, testRule } from '../../domain/transactions/rule-runs.js'
+import { testRule } from '../../domain/transactions/rule-runs.js'
+import type { Outcome } from '../../domain/approvals/schemas.js'
 import {
   CategorizationRule,
   CreateRuleRequest,
@@ -12,10 +13,19 @@ import {
   UpdateRuleRequest,
 } from '../../domain/categorization/rule-schemas.js'
 import { Deleted, IdParam, envelope, listEnvelope } from '../../domain/schemas.js'
-import type { AppDeps } from '../env.js'
+import type { AppDeps, AppEnv } from '../env.js'
+import type { Context } from 'hono'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { PROPOSED } from '../proposed.js'
 
 const PATH = '/api-v1/categorization-rules'
+
+/** A run's code under a policy (the proposals, every step they apply) loads with the first run, not with each rule read. */
+const ruleStep = () => import('../../domain/approvals/rule-request.js')
+
+/** A run done (200), or held back as a proposal (202). */
+const answer = (c: Context<AppEnv>, r: Outcome<RuleApplyResult>) =>
+  'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
 
 export function categorizationRuleRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -71,13 +81,13 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         createRoute({
           method: 'post',
           path: `${PATH}/apply`,
-          summary: 'Run the active rules in their order over existing transactions, through the audited bulk update',
+          summary:
+            'Run the active rules in their order over existing transactions, through the audited bulk update; under a bulk approval policy, a run changing more rows than its threshold is a proposal (202)',
           security: SECURITY,
           request: { body: { ...jsonBody(RuleApplyRequest), required: false } },
-          responses: { 200: ok(envelope(RuleApplyResult)), 400: ERRORS[400] },
+          responses: { 200: ok(envelope(RuleApplyResult)), 202: PROPOSED, 400: ERRORS[400], 409: ERRORS[409] },
         }),
-        async (c) =>
-          c.json({ success: true as const, data: await applyRule(store, c.get('actor'), 'all', c.req.valid('json') ?? {}, now()) }, 200),
+        async (c) => answer(c, await (await ruleStep()).requestRuleApply(store, c.get('actor'), 'all', c.req.valid('json') ?? {}, now())),
       )
       .openapi(
         createRoute({
@@ -138,19 +148,16 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         createRoute({
           method: 'post',
           path: `${PATH}/{id}/apply`,
-          summary: 'Change the transactions the rule would change, through the audited bulk update',
+          summary:
+            'Change the transactions the rule would change, through the audited bulk update; under a bulk approval policy, more rows than its threshold are a proposal (202)',
           security: SECURITY,
           request: { params: IdParam, body: { ...jsonBody(RuleApplyRequest), required: false } },
-          responses: { 200: ok(envelope(RuleApplyResult)), 400: ERRORS[400], 404: ERRORS[404] },
+          responses: { 200: ok(envelope(RuleApplyResult)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
         }),
-        async (c) =>
-          c.json(
-            {
-              success: true as const,
-              data: await applyRule(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('json') ?? {}, now()),
-            },
-            200,
-          ),
+        async (c) => {
+          const { requestRuleApply } = await ruleStep()
+          return answer(c, await requestRuleApply(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('json') ?? {}, now()))
+        },
       )
   )
 }

@@ -1,8 +1,10 @@
-/** Reports (docs/api.md section 5): cash flow by period and the financial summary. Scope `read`. */
+/** Reports (docs/api.md section 5): cash flow by period, the financial summary, budget against actual. Scope `read` or `reports`. */
 import { createRoute } from '@hono/zod-openapi'
 import { cashFlowReport, summaryReport } from '../../domain/reports/reports.js'
 import { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../../domain/reports/schemas.js'
 import { envelope } from '../../domain/schemas.js'
+import { budgetReport } from '../../domain/budgets/report.js'
+import { BudgetReport, BudgetReportQuery } from '../../domain/budgets/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'
 
@@ -32,5 +34,17 @@ export function reportRoutes(deps: AppDeps) {
       }),
       async (c) =>
         c.json({ success: true as const, data: await summaryReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/reports/budget',
+        summary: 'Budget against actual per category and period, and the spending of categories without a budget (base currency)',
+        security: SECURITY,
+        request: { query: BudgetReportQuery },
+        responses: { 200: ok(envelope(BudgetReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await budgetReport(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
     )
 }

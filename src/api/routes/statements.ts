@@ -82,6 +82,7 @@ async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
     noHeader: f.no_header,
     noLayout: f.no_layout,
     invertSign: f.invert_sign,
+    noBalanceCheck: f.no_balance_check,
     review: f.review,
   }
 }
@@ -119,6 +120,7 @@ async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
     noHeader: j.no_header,
     noLayout: j.no_layout,
     invertSign: j.invert_sign,
+    noBalanceCheck: j.no_balance_check,
     review: j.review,
   }
 }

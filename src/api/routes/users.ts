@@ -1,6 +1,6 @@
 /** People (docs/people.md): who am I, the company's users, invitations, roles, disabling. */
 import { createRoute, z } from '@hono/zod-openapi'
-import { disableUser, inviteUser, listUsers, setUserRole, whoami } from '../../domain/users/users.js'
+import { disableUser, listUsers, whoami } from '../../domain/users/users.js'
 import {
   CreatedInvitation,
   InvitationListQuery,
@@ -15,6 +15,11 @@ import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { Role } from '../../kernel/roles.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { PROPOSED, PROPOSED_INVITATION } from '../proposed.js'
+
+// Inviting and role changes may be held back by an approval policy: that code loads with the first of them,
+// not with each `whoami` (docs/performance.md "Start-up guards").
+const peopleRequest = () => import('../../domain/approvals/people-request.js')
 
 const UserRef = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: "the user's id or email" }),
@@ -47,11 +52,13 @@ export function userRoutes(deps: AppDeps) {
       createRoute({
         method: 'post',
         path: '/api-v1/users/invitations',
-        summary: 'Invite someone with a role; the token is in the response, once (scope users)',
+        summary:
+          'Invite someone with a role; the token is in the response, once (scope users). Under an approval policy, inviting to a role that can approve is a proposal (202), its token shown to the proposer alone',
         security: JWT_ONLY,
         request: { body: jsonBody(InviteRequest) },
         responses: {
           201: ok(envelope(CreatedInvitation), 'Created'),
+          202: PROPOSED_INVITATION,
           400: ERRORS[400],
           401: ERRORS[401],
           403: ERRORS[403],
@@ -59,9 +66,12 @@ export function userRoutes(deps: AppDeps) {
         },
       }),
       async (c) => {
-        const data = await inviteUser(store, c.get('actor'), c.req.valid('json'), now())
+        const { requestInvite } = await peopleRequest()
+        const r = await requestInvite(store, c.get('actor'), c.req.valid('json'), now())
         c.header('Cache-Control', 'no-store')
-        return c.json({ success: true as const, data }, 201)
+        return 'done' in r
+          ? c.json({ success: true as const, data: r.done }, 201)
+          : c.json({ success: true as const, data: r.proposal }, 202)
       },
     )
     .openapi(
@@ -93,15 +103,27 @@ export function userRoutes(deps: AppDeps) {
       createRoute({
         method: 'post',
         path: '/api-v1/users/{id}/role',
-        summary: "Change a user's role (scope users; never to a role wider than your own)",
+        summary:
+          "Change a user's role (scope users; never to a role wider than your own). Under an approval policy, giving a role that can approve is a proposal (202)",
         security: JWT_ONLY,
         request: { params: UserRef, body: jsonBody(SetRoleRequest) },
-        responses: { 200: ok(envelope(User)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
+        responses: {
+          200: ok(envelope(User)),
+          202: PROPOSED,
+          400: ERRORS[400],
+          401: ERRORS[401],
+          403: ERRORS[403],
+          404: ERRORS[404],
+          409: ERRORS[409],
+        },
       }),
       async (c) => {
         const { role } = c.req.valid('json')
-        const data = await setUserRole(store, c.get('actor'), c.req.valid('param').id, role as Role, now())
-        return c.json({ success: true as const, data }, 200)
+        const { requestSetRole } = await peopleRequest()
+        const r = await requestSetRole(store, c.get('actor'), c.req.valid('param').id, role as Role, now())
+        return 'done' in r
+          ? c.json({ success: true as const, data: r.done }, 200)
+          : c.json({ success: true as const, data: r.proposal }, 202)
       },
     )
     .openapi(

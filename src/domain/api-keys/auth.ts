@@ -9,7 +9,7 @@ import { dummyPasswordHash, hashApiKey, hashPassword, KEY_PATTERN, needsRehash, 
 import type { Actor } from '../actor.js'
 import { giveBackLoginAttempt, recordLoginFailure, takeLoginAttempt } from './login-limits.js'
 import { JWT_SCOPES, type Scope } from '../../kernel/vocabulary.js'
-import { scopesOfRole } from '../../kernel/roles.js'
+import { scopesOfRole, scopesWithin } from '../../kernel/roles.js'
 import type { Store } from '../../store/store.js'
 import type { ApiKeyRow, UserRow } from '../../store/schema.js'
 
@@ -36,14 +36,18 @@ export async function authenticateApiKey(store: Store, key: string, now: Date): 
     throw unauthorized('this API key was rolled and its grace period has ended: use its successor')
   if (!row.is_active) throw unauthorized('this API key is inactive')
   if (row.expires_at && row.expires_at <= now.toISOString()) throw unauthorized('this API key has expired')
+  // A key acts for its creator: never beyond the creator's role as it stands now (docs/people.md).
+  const { creator_role: role, creator_disabled_at: disabled, ...stored } = row
+  if (role === null) throw unauthorized('the user who created this API key is no longer in the company')
+  if (disabled) throw unauthorized('the user who created this API key is disabled: ask an owner of the company')
   return {
-    key: row,
+    key: stored,
     actor: {
-      companyId: row.company_id,
+      companyId: stored.company_id,
       kind: 'api_key',
-      keyId: row.id,
-      userId: row.created_by,
-      scopes: JSON.parse(row.scopes) as Scope[],
+      keyId: stored.id,
+      userId: stored.created_by,
+      scopes: scopesWithin(JSON.parse(stored.scopes) as Scope[], scopesOfRole(role)),
     },
   }
 }

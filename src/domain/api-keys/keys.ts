@@ -158,14 +158,24 @@ export async function rollApiKey(
   graceSeconds: number,
   now: Date,
 ): Promise<{ key: CreatedApiKey; previous: ApiKey }> {
+  const { row, secret } = await prepareRoll(store, actor, id, now)
+  const rolled = await store.writeTransaction((trx) => rollIn(store, trx, actor, row, graceSeconds, now))
+  return { key: { ...rolled.key, key: secret }, previous: rolled.previous }
+}
+
+/** The successor's row (its `rolled_from` the old key) and secret, the old key checked but nothing stored. */
+export async function prepareRoll(
+  store: Store,
+  actor: Actor,
+  id: string,
+  now: Date,
+): Promise<{ row: ApiKeyRow; secret: string; old: ApiKey }> {
   const old = toApiKey(await findApiKey(store, actor.companyId, id), now)
   if (old.revoked_at) throw new AppError('conflict', `API key ${old.key_prefix}… is revoked: create a new key instead`)
   if (old.expires_at && old.expires_at <= now.toISOString())
     throw new AppError('conflict', `API key ${old.key_prefix}… has expired: create a new key instead`)
   if (old.rolled_to) throw new AppError('conflict', `API key ${old.key_prefix}… was already rolled (its successor is ${old.rolled_to})`)
   const secret = generateApiKey()
-  const nowIso = now.toISOString()
-  const revokeAt = new Date(now.getTime() + graceSeconds * 1000).toISOString()
   const row: ApiKeyRow = {
     id: randomUUID(),
     company_id: actor.companyId,
@@ -179,7 +189,7 @@ export async function rollApiKey(
     is_active: 1,
     expires_at: old.expires_at,
     revoked_at: null,
-    created_at: nowIso,
+    created_at: now.toISOString(),
     created_by: actor.userId ?? '',
     usage_count: 0,
     last_used_at: null,
@@ -187,23 +197,42 @@ export async function rollApiKey(
     rolled_from: old.id,
     revoke_at: null,
   }
-  await store.writeTransaction(async (trx) => {
-    const marked = await trx
-      .updateTable('api_keys')
-      .set(
-        graceSeconds === 0
-          ? { rolled_to: row.id, revoke_at: nowIso, revoked_at: nowIso, is_active: 0 }
-          : { rolled_to: row.id, revoke_at: revokeAt },
-      )
-      .where('id', '=', old.id)
-      .where('rolled_to', 'is', null)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst()
-    if (Number(marked.numUpdatedRows) !== 1) throw new AppError('conflict', `API key ${old.key_prefix}… was rolled or revoked meanwhile`)
-    await trx.insertInto('api_keys').values(row).execute()
-    await recordEvents(store, trx, [eventRow(actor, 'api_key.created', row.id, toApiKey(row, now), now)])
-  })
-  return { key: { ...toApiKey(row, now), key: secret }, previous: toApiKey(await findApiKey(store, actor.companyId, old.id), now) }
+  return { row, secret, old }
+}
+
+/**
+ * The roll inside the caller's write transaction: the old key (`row.rolled_from`) marked rolled, its
+ * grace counted from `now`, and the successor stored; a key rolled or revoked meanwhile is a conflict.
+ */
+export async function rollIn(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  prepared: ApiKeyRow,
+  graceSeconds: number,
+  now: Date,
+): Promise<{ key: ApiKey; previous: ApiKey }> {
+  const nowIso = now.toISOString()
+  const row = { ...prepared, created_at: nowIso }
+  const oldId = row.rolled_from ?? ''
+  const revokeAt = new Date(now.getTime() + graceSeconds * 1000).toISOString()
+  const marked = await trx
+    .updateTable('api_keys')
+    .set(
+      graceSeconds === 0
+        ? { rolled_to: row.id, revoke_at: nowIso, revoked_at: nowIso, is_active: 0 }
+        : { rolled_to: row.id, revoke_at: revokeAt },
+    )
+    .where('id', '=', oldId)
+    .where('company_id', '=', actor.companyId)
+    .where('rolled_to', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (Number(marked.numUpdatedRows) !== 1) throw new AppError('conflict', `API key ${oldId} was rolled or revoked meanwhile`)
+  await trx.insertInto('api_keys').values(row).execute()
+  await recordEvents(store, trx, [eventRow(actor, 'api_key.created', row.id, toApiKey(row, now), now)])
+  const previous = await trx.selectFrom('api_keys').selectAll().where('id', '=', oldId).executeTakeFirstOrThrow()
+  return { key: toApiKey(row, now), previous: toApiKey(previous, now) }
 }
 
 /** Write down the revocation of rolled keys whose grace has ended (they are refused from that moment all the same). */

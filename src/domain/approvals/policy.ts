@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
-import type { ApprovalStep } from '../../kernel/vocabulary.js'
+import { type ApprovalStep, IMPLIED_STEPS } from '../../kernel/vocabulary.js'
 import type { Db } from '../../store/schema.js'
 import { actorId, type Actor } from '../actor.js'
 import type { Policy, PolicyRequest } from './schemas.js'
@@ -22,9 +22,9 @@ export async function policyOf(db: Kysely<Db>, companyId: string): Promise<Polic
   }
 }
 
-/** Whether `step` waits for approval now: `policy` does as soon as any step does. */
+/** Whether `step` waits for approval now: `policy` and `people` do as soon as any step does. */
 export function needsApproval(policy: Policy, step: ApprovalStep): boolean {
-  return step === 'policy' ? policy.require_approval.length > 0 : policy.require_approval.includes(step)
+  return IMPLIED_STEPS.includes(step) ? policy.require_approval.length > 0 : policy.require_approval.includes(step)
 }
 
 export function requirePolicySetter(actor: Actor): void {
@@ -32,9 +32,9 @@ export function requirePolicySetter(actor: Actor): void {
     throw new AppError('forbidden', 'only a login whose role has the users scope (the owner) may change the approval policy')
 }
 
-/** The steps in their table's order, without repeats (`policy` is implied, never stored). */
+/** The steps in their table's order, without repeats (`policy` and `people` are implied, never stored). */
 export function normalized(req: PolicyRequest): ApprovalStep[] {
-  return [...new Set(req.require_approval)].filter((s) => s !== 'policy')
+  return [...new Set(req.require_approval)].filter((s) => !IMPLIED_STEPS.includes(s))
 }
 
 /** Whether a bulk update or delete of `rows` transactions waits for approval. */

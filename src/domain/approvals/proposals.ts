@@ -26,6 +26,7 @@ export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = {
   bulk: 'write',
   'key-write': 'api_keys',
   policy: 'users',
+  people: 'users',
 }
 
 /**
@@ -33,7 +34,7 @@ export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = {
  * step's own scope, for a proposer who still holds it: the proposer could have done the step
  * unheld, so the pair gains no right that neither had (docs/people.md, "Approval policies").
  */
-const REVIEWED: ReadonlySet<ApprovalStep> = new Set(['revert', 'bulk'])
+const REVIEWED: ReadonlySet<ApprovalStep> = new Set(['revert', 'bulk', 'people'])
 
 const reviews = (actor: Actor, kind: ApprovalStep) => REVIEWED.has(kind) && actor.kind === 'jwt' && actor.scopes.includes('close')
 
@@ -150,8 +151,10 @@ async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise
       `approving a ${p.kind} takes the ${scope} scope${REVIEWED.has(p.kind) ? ', or a login with close' : ''}, which this credential lacks`,
     )
   if (p.kind === 'reopen') await requireCloser(store, actor, true)
-  if ((p.kind === 'policy' || p.kind === 'key-write') && actor.kind !== 'jwt')
+  if ((p.kind === 'policy' || p.kind === 'key-write' || p.kind === 'people') && actor.kind !== 'jwt')
     throw new AppError('forbidden', `approving a ${p.kind} takes a login`)
+  if (p.kind === 'people' && (p.request as { user_id?: string }).user_id === actor.userId)
+    throw new AppError('forbidden', `proposal ${p.id} gives you a role: another person approves it`)
   if (p.kind === 'key-write') {
     const beyond = scopesBeyond((p.effect as { key?: { scopes?: string[] } }).key?.scopes ?? [], actor.scopes)
     if (beyond.length) throw new AppError('forbidden', `approving this key takes ${beyond.join(', ')}, which your role lacks`)

@@ -94,3 +94,14 @@ export const ProposedKey = Proposal.extend({
     .openapi({ description: 'the full key, shown once, to the proposer only; it authenticates once the proposal is approved' }),
 }).openapi('ProposedKey')
 export type ProposedKey = z.infer<typeof ProposedKey>
+
+/** An invitation to a role that can approve, held back (202 of POST /users/invitations): its token, shown to the proposer once; it works once approved. */
+export const ProposedInvitation = Proposal.extend({
+  token: z
+    .string()
+    .openapi({ description: 'the invitation token, shown once, to the proposer only; it can be accepted once the proposal is approved' }),
+}).openapi('ProposedInvitation')
+export type ProposedInvitation = z.infer<typeof ProposedInvitation>
+
+/** A step's answer: done (200) or proposed (202). */
+export type Outcome<T> = { done: T } | { proposal: Proposal }

@@ -9,18 +9,19 @@ import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { reopenMonth, toRecord } from '../closing/close.js'
 import type { CloseRecord } from '../closing/schemas.js'
 import { revertImportBatch } from '../imports/revert.js'
+import { RowVersions } from '../row-versions.js'
 import type { RevertImportRequest, RevertResult } from '../imports/revert-schemas.js'
 import { bulkNeedsApproval, needsApproval, normalized, policyOf, requirePolicySetter, writePolicy } from './policy.js'
+import { latestClose, monthsOpened } from './bindings.js'
 import { propose } from './proposals.js'
-import type { Policy, PolicyRequest, Proposal, ProposedKey } from './schemas.js'
+import type { Outcome, Policy, PolicyRequest, ProposedKey } from './schemas.js'
 import type { BulkDeleteRequest, BulkUpdateRequest } from '../schemas.js'
 import { type BulkDeleteResult, bulkDeleteIn, bulkDeleteTransactions } from '../transactions/bulk-delete.js'
 import { type BulkResult, bulkIds, bulkUpdateIn, bulkUpdateTransactions } from '../transactions/updates.js'
-import { prepareApiKey, toApiKey } from '../api-keys/keys.js'
+import { prepareApiKey, prepareRoll, toApiKey } from '../api-keys/keys.js'
 import type { CreateApiKeyRequest } from '../api-keys/schemas.js'
 
-/** A step's answer: done (200) or proposed (202). */
-export type Outcome<T> = { done: T } | { proposal: Proposal }
+export type { Outcome } from './schemas.js'
 
 export async function requestReopen(store: Store, actor: Actor, month: string, reason: string, now: Date): Promise<Outcome<CloseRecord>> {
   if (!needsApproval(await policyOf(store.db, actor.companyId), 'reopen'))
@@ -32,19 +33,13 @@ export async function requestReopen(store: Store, actor: Actor, month: string, r
       'conflict',
       `${month} is not closed (${lock ? `the lock date is ${lock}` : 'no month is closed'}): nothing to reopen`,
     )
-  const close = await store.db
-    .selectFrom('period_closes')
-    .selectAll()
-    .where('company_id', '=', actor.companyId)
-    .where('period', '=', month)
-    .where('action', '=', 'close')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const close = await latestClose(store.db, actor.companyId, month)
   const effect = {
     month,
     lock_date: lock,
     lock_date_after: monthEnd(previousMonth(month)),
+    // A reopen moves the lock date back before the month: every later month closed opens with it.
+    opens: monthsOpened(month, lock),
     close: close ? toRecord(close) : null,
     figures: close?.figures ? (JSON.parse(close.figures) as unknown) : null,
     rows: close?.rows_count == null ? null : Number(close.rows_count),
@@ -61,14 +56,15 @@ export async function requestRevert(
 ): Promise<Outcome<RevertResult>> {
   if (req.dry_run || !needsApproval(await policyOf(store.db, actor.companyId), 'revert'))
     return { done: await revertImportBatch(store, actor, id, req, now) }
-  const dry = await revertImportBatch(store, actor, id, { ...req, dry_run: true }, now)
+  const versions = new RowVersions()
+  const dry = await revertImportBatch(store, actor, id, { ...req, dry_run: true }, now, versions)
   if (dry.refused.length)
     throw new AppError(
       'conflict',
       `import batch ${dry.batch.id} cannot be reverted as asked: ${dry.refused.length} rows refused (finctl imports revert ${dry.batch.id} --dry-run names them); nothing was proposed`,
     )
   const request = { batch_id: dry.batch.id, include_edited: req.include_edited === true }
-  return { proposal: await propose(store, actor, 'revert', dry.batch.id, request, dry, now) }
+  return { proposal: await propose(store, actor, 'revert', dry.batch.id, request, { ...dry, versions: versions.done() }, now) }
 }
 
 export async function setPolicy(store: Store, actor: Actor, req: PolicyRequest, now: Date): Promise<Outcome<Policy>> {
@@ -150,4 +146,33 @@ export async function proposeKeyCreate(
   const request = { name: input.name, scopes: shown.scopes, expires_at: row.expires_at, key_prefix: row.key_prefix, row }
   const p = await propose(store, actor, 'key-write', row.name, request, effect, now)
   return { proposal: { ...p, key } }
+}
+
+/**
+ * A roll of a key with a write scope under a key-write policy: its successor proposed as a key is
+ * (its secret to the proposer alone), bound to the key it replaces, which keeps working as it is
+ * until the roll is approved; the grace then counts from the approval.
+ */
+export async function proposeKeyRoll(
+  store: Store,
+  actor: Actor,
+  id: string,
+  graceSeconds: number,
+  now: Date,
+): Promise<{ proposal: ProposedKey }> {
+  const { row, secret, old } = await prepareRoll(store, actor, id, now)
+  const shown = toApiKey(row, now)
+  const rolls = { id: old.id, name: old.name, key_prefix: old.key_prefix }
+  const effect = { key: { ...shown, created_at: null, is_active: false }, scopes: shown.scopes, rolls, grace_seconds: graceSeconds }
+  const request = {
+    name: row.name,
+    scopes: shown.scopes,
+    expires_at: row.expires_at,
+    key_prefix: row.key_prefix,
+    rolls: old.id,
+    grace_seconds: graceSeconds,
+    row,
+  }
+  const p = await propose(store, actor, 'key-write', row.name, request, effect, now)
+  return { proposal: { ...p, key: secret } }
 }

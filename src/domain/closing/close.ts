@@ -5,15 +5,73 @@
  */
 import type { Store } from '../../store/store.js'
 import type { PeriodClosesTable } from '../../store/schema.js'
+import { lockEntry } from '../../store/lock-entries.js'
 import type { Selectable } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
 import { GENESIS } from '../../store/audit-chain.js'
 import { actorId, type Actor } from '../actor.js'
 import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { closeStatus, notReadyWords } from './status.js'
-import type { CloseRecord, CloseRequest, CloseStatus } from './schemas.js'
+import type { CloseRecord, CloseRequest, CloseStatus, ForcedOver } from './schemas.js'
 import { eventRow, recordEvents } from '../events.js'
 import { monthContents, recordContents } from './contents.js'
+import { currencyExponent } from '../../kernel/currencies.js'
+import { formatMinor, parseAmount } from '../../kernel/money.js'
+import type { Db } from '../../store/schema.js'
+import type { Kysely } from 'kysely'
+
+/** Who by name: the user's email, the key's name. */
+export async function actorName(db: Kysely<Db>, actor: Actor): Promise<string | null> {
+  const row =
+    actor.kind === 'api_key'
+      ? await db
+          .selectFrom('api_keys')
+          .select('name')
+          .where('id', '=', actor.keyId ?? '')
+          .executeTakeFirst()
+      : await db
+          .selectFrom('users')
+          .select('email as name')
+          .where('id', '=', actor.userId ?? '')
+          .executeTakeFirst()
+  return row?.name ?? null
+}
+
+/** The names a close keeps: a rename later is told from a change of the period's data (verify --close). */
+export async function namesNow(db: Kysely<Db>, companyId: string): Promise<{ company: string; accounts: Record<string, string> }> {
+  const company = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst()
+  const accounts = await db.selectFrom('bank_accounts').select(['id', 'name']).where('company_id', '=', companyId).orderBy('id').execute()
+  return { company: company?.name ?? '', accounts: Object.fromEntries(accounts.map((a) => [a.id, a.name])) }
+}
+
+/** What a month that is not ready is closed over: each statement that differs from the books, each account's open points. */
+function forcedOver(status: CloseStatus): ForcedOver {
+  // The status's amounts are JSON numbers; read back exactly as decimals of their currency.
+  const decimal = (n: number, currency: string) => {
+    const exp = currencyExponent(currency)
+    const r = parseAmount(n, exp)
+    return r.ok ? formatMinor(r.minor, exp) : String(n)
+  }
+  const notReady = status.accounts.filter((a) => !a.ready)
+  return {
+    statements: notReady
+      .filter((a) => a.statement && a.difference !== null && a.difference !== 0 && a.book_balance !== null)
+      .map((a) => ({
+        statement_id: a.statement!.id,
+        bank_account_id: a.id,
+        bank_account: a.name,
+        period_end: a.statement!.period_end,
+        currency_code: a.currency_code,
+        closing_balance: decimal(a.statement!.closing_balance, a.currency_code),
+        book_balance: decimal(a.book_balance!, a.currency_code),
+        difference: decimal(a.difference!, a.currency_code),
+      })),
+    accounts: notReady.map((a) => ({ bank_account_id: a.id, bank_account: a.name, blockers: a.blockers })),
+    documents_missing: status.document_policy.require_documents ? status.company.documents_missing : 0,
+  }
+}
+
+type PeriodClose = Selectable<PeriodClosesTable>
 
 export function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
   return {
@@ -23,11 +81,29 @@ export function toRecord(r: Selectable<PeriodClosesTable>): CloseRecord {
     lock_date: r.lock_date,
     previous_lock_date: r.previous_lock_date,
     actor: r.actor,
+    actor_name: r.actor_name ?? null,
     reason: r.reason,
     forced: Number(r.forced) === 1,
+    forced_over: r.forced_over ? (JSON.parse(r.forced_over) as ForcedOver) : null,
     created_at: r.created_at,
     chain_head: r.chain_head_hash ? { id: r.chain_head_id === null ? null : Number(r.chain_head_id), hash: r.chain_head_hash } : null,
   }
+}
+
+/** The lock date a close or reopen set, chained in the audit (store/lock-entries.ts): `verify` finds one set any other way. */
+async function chainLockDate(
+  store: Store,
+  trx: Kysely<Db>,
+  r: Pick<PeriodClose, 'company_id' | 'period' | 'action' | 'lock_date' | 'previous_lock_date' | 'actor' | 'created_at'> & { id: number },
+): Promise<void> {
+  const change = {
+    period_close_id: r.id,
+    period: r.period,
+    action: r.action,
+    lock_date: r.lock_date,
+    previous_lock_date: r.previous_lock_date,
+  }
+  await store.writes.appendAudit(trx, [lockEntry(r.company_id, r.actor, change, r.created_at)])
 }
 
 /** Closing takes a login whose role has `close` (owner, accountant) or an API key with the `close` scope. */
@@ -101,8 +177,11 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
       lock_date: end,
       previous_lock_date: previous,
       actor: actorId(actor),
+      actor_name: await actorName(trx, actor),
       reason: req.reason ?? null,
       forced: req.force && !status.ready ? 1 : 0,
+      forced_over: req.force && !status.ready ? JSON.stringify(forcedOver(status)) : null,
+      names: JSON.stringify(await namesNow(trx, actor.companyId)),
       created_at: now.toISOString(),
       chain_head_id: headId,
       chain_head_hash: head?.hash ?? GENESIS,
@@ -110,6 +189,7 @@ export async function closeMonth(store: Store, actor: Actor, month: string, req:
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
     // Read after the lock date moved: on PostgreSQL the writes in flight have committed by now.
     await recordContents(trx, Number(id), await monthContents(store, trx, actor.companyId, month))
+    await chainLockDate(store, trx, { ...row, id: Number(id) })
     const record = toRecord({ ...row, id, rows_count: null, rows_sha256: null, figures: null })
     await recordEvents(store, trx, [eventRow(actor, 'period.closed', month, record, now)])
     return record
@@ -150,13 +230,17 @@ export async function reopenIn(
       lock_date: back,
       previous_lock_date: previous,
       actor: actorId(actor),
+      actor_name: await actorName(trx, actor),
       reason,
       forced: 0,
+      forced_over: null,
+      names: null,
       created_at: now.toISOString(),
       chain_head_id: null,
       chain_head_hash: null,
     }
     const { id } = await trx.insertInto('period_closes').values(row).returning('id').executeTakeFirstOrThrow()
+    await chainLockDate(store, trx, { ...row, id: Number(id) })
     const record = toRecord({ ...row, id, rows_count: null, rows_sha256: null, figures: null })
     // Applied on approval: the event names the proposal and its proposer beside the approver (its actor).
     await recordEvents(store, trx, [eventRow(actor, 'period.reopened', month, approval ? { ...record, approval } : record, now)])

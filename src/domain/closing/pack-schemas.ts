@@ -6,7 +6,10 @@ export const PackClose = CloseRecord.extend({
   sequence: z.number().int().openapi({ description: 'which close of the month this is: 1 the first, 2 after one reopen, ...' }),
   rows_count: z.number().int().nullable(),
   rows_sha256: z.string().nullable().openapi({ description: "SHA-256 over the month's rows as the close recorded them" }),
-  figures: z.array(MonthFigure).nullable().openapi({ description: 'per account and currency: non-void transactions and their sum' }),
+  figures: z
+    .array(MonthFigure.extend({ bank_account: z.string().openapi({ description: "the account's name now" }) }))
+    .nullable()
+    .openapi({ description: 'per account and currency: non-void transactions and their sum' }),
 }).openapi('PackClose')
 export type PackClose = z.infer<typeof PackClose>
 
@@ -49,6 +52,7 @@ export const PackReconciliation = z
     amount: z.string().openapi({ description: 'a decimal in the currency' }),
     currency_code: z.string(),
     bank_account_id: z.string(),
+    bank_account: z.string().openapi({ description: "the account's name" }),
     description: z.string(),
     status: z.string(),
     created_via: z.string().nullable().openapi({ description: 'statement_import: the line made it; otherwise the line reconciled it' }),

@@ -2,8 +2,8 @@
  * What the auditor's pack of a closed month holds, as the service knows it (docs/closing.md, "The
  * auditor's pack"): the month's latest close with its figures, the statements of the month (and
  * whether each one's original file is kept), each statement line with its transaction, the documents
- * linked to the month's transactions and the audit entries about them. The CLI writes these, the exports and the documents' bytes into one zip;
- * the service signs its manifest with the company's key once it is sure the manifest is of this close.
+ * linked to the month's transactions and the audit entries about them. The CLI writes these, the exports and the documents' bytes into one zip
+ * (pack-files.ts); the service signs its manifest once it has built the same pack again (pack-check.ts).
  */
 import type { Kysely } from 'kysely'
 import { currencyExponent } from '../../kernel/currencies.js'
@@ -11,18 +11,16 @@ import { AppError } from '../../kernel/errors.js'
 import { formatMinor } from '../../kernel/money.js'
 import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
-import type { Actor } from '../actor.js'
 import { getCompany } from '../accounts/companies.js'
 import { accountMovements } from '../accounts/balances.js'
 import { balanceOf, heldByOpening } from '../accounts/opening.js'
 import { shiftDate } from '../reconcile.js'
 import { monthEnd, monthStart } from '../accounts/period-lock.js'
-import { requireCloser, toRecord } from './close.js'
+import { toRecord } from './close.js'
 import { monthContents } from './contents.js'
-import type { PackAuditEntry, PackContents, PackDocument, PackReconciliation, PackSignature, PackStatement } from './pack-schemas.js'
+import type { PackAuditEntry, PackContents, PackDocument, PackReconciliation, PackStatement } from './pack-schemas.js'
 import { lastClose } from './records.js'
 import type { MonthFigure } from './contents.js'
-import { signWithCompanyKey } from './signing-key.js'
 import { notKeptNote } from '../statements/original.js'
 
 const PAGE = 5_000
@@ -30,7 +28,7 @@ const PAGE = 5_000
 const CHUNK = 500
 
 /** The latest close of the month, which must still hold: a reopened month is closed again before it is packed. */
-async function heldClose(db: Kysely<Db>, companyId: string, month: string) {
+export async function heldClose(db: Kysely<Db>, companyId: string, month: string) {
   const close = await lastClose(db, companyId, month)
   const company = await db.selectFrom('companies').select('lock_date').where('id', '=', companyId).executeTakeFirst()
   if (!company?.lock_date || company.lock_date < monthEnd(month))
@@ -86,6 +84,7 @@ export async function packContents(store: Store, companyId: string, month: strin
           amount: formatMinor(t.amount, currencyExponent(t.currency_code)),
           currency_code: t.currency_code,
           bank_account_id: t.bank_account_id,
+          bank_account: '',
           description: t.description,
           status: t.status,
           created_via: t.created_via,
@@ -130,6 +129,8 @@ export async function packContents(store: Store, companyId: string, month: strin
       )
     ).map((f) => f.sha256),
   )
+  const accountName = new Map(accounts.map((a) => [a.id, a.name]))
+  for (const r of reconciliation) r.bank_account = accountName.get(r.bank_account_id) ?? ''
   const statements: PackStatement[] = []
   for (const s of statementRows)
     statements.push({
@@ -194,7 +195,14 @@ export async function packContents(store: Store, companyId: string, month: strin
       sequence,
       rows_count: close.rows_count === null ? null : Number(close.rows_count),
       rows_sha256: close.rows_sha256,
-      figures: close.figures === null ? null : (JSON.parse(close.figures) as MonthFigure[]),
+      figures:
+        close.figures === null
+          ? null
+          : (JSON.parse(close.figures) as MonthFigure[]).map(({ bank_account_id, ...f }) => ({
+              bank_account_id,
+              bank_account: accountName.get(bank_account_id) ?? '',
+              ...f,
+            })),
     },
     rows_sha256_now: now.sha256,
     statements,
@@ -202,33 +210,4 @@ export async function packContents(store: Store, companyId: string, month: strin
     documents,
     audit_entries,
   }
-}
-
-/**
- * Sign a pack's manifest with the company's key (a closer: owner, accountant, a key with `close`).
- * Only a manifest of the month's latest close, still closed, with the figures it recorded, is signed:
- * the key vouches for what the service holds, not for whatever it is handed.
- */
-export async function signPackManifest(store: Store, actor: Actor, month: string, bytes: Uint8Array, now: Date): Promise<PackSignature> {
-  await requireCloser(store, actor, false)
-  const { close } = await heldClose(store.db, actor.companyId, month)
-  let m: { month?: unknown; company_id?: unknown; close?: { id?: unknown; rows_sha256?: unknown; figures?: unknown } }
-  try {
-    m = JSON.parse(Buffer.from(bytes).toString('utf8'))
-  } catch {
-    throw invalid('is not JSON')
-  }
-  if (m?.month !== month) throw invalid(`is of month ${String(m?.month)}, not ${month}`)
-  if (m.company_id !== actor.companyId) throw invalid('is of another company')
-  if (m.close?.id !== Number(close.id))
-    throw invalid(`names close ${String(m.close?.id)}, not the month's latest close (${Number(close.id)})`)
-  if (m.close.rows_sha256 !== close.rows_sha256 || JSON.stringify(m.close.figures) !== (close.figures ?? 'null'))
-    throw invalid('does not carry the figures the close recorded')
-  return signWithCompanyKey(store, actor.companyId, bytes, now) as Promise<PackSignature>
-}
-
-function invalid(why: string): AppError {
-  return new AppError('validation_error', `manifest_base64: the manifest ${why}`, {
-    details: [{ path: 'manifest_base64', message: why }],
-  })
 }

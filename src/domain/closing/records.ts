@@ -7,11 +7,12 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
 import { verifyChain } from '../../store/audit-chain.js'
+import { verifyLockDate } from '../../store/lock-entries.js'
 import type { CloseExportsTable, Db, PeriodClosesTable } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
 import { monthEnd } from '../accounts/period-lock.js'
-import { requireCloser, toRecord } from './close.js'
+import { namesNow, requireCloser, toRecord } from './close.js'
 import type { CloseExport, CloseExportRequest, CloseVerification } from './schemas.js'
 import { compareContents, monthContents, type MonthContents, type MonthFigure } from './contents.js'
 
@@ -85,6 +86,18 @@ function toExport(r: Selectable<CloseExportsTable>): CloseExport {
     accounts_map_sha256: r.accounts_map_sha256,
     actor: r.actor,
     created_at: r.created_at,
+  }
+}
+
+/** The names changed since the close, from those it kept (none kept: none named). */
+function renamedSince(kept: string | null, now: Awaited<ReturnType<typeof namesNow>>): CloseVerification['renamed'] {
+  if (!kept) return { company: null, accounts: [] }
+  const then = JSON.parse(kept) as Awaited<ReturnType<typeof namesNow>>
+  return {
+    company: then.company !== now.company ? { at_close: then.company, now: now.company } : null,
+    accounts: Object.entries(then.accounts)
+      .filter(([id, name]) => id in now.accounts && now.accounts[id] !== name)
+      .map(([id, name]) => ({ bank_account_id: id, at_close: name, now: now.accounts[id] })),
   }
 }
 
@@ -215,6 +228,7 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
         .where('c.id', '<', close.id)
         .orderBy('e.id', 'desc')
         .execute()
+      const lock = await verifyLockDate(db, companyId)
       const now = await monthContents(store, db, companyId, month)
       const contents = await checkContents(db, close, now, month)
       const ids = new Set([...now.rows.keys(), ...contents.deleted])
@@ -224,6 +238,8 @@ export function verifyClose(store: Store, companyId: string, month: string): Pro
         record,
         chain: { intact: chain.intact, head_found: headFound, message },
         still_closed: !!company?.lock_date && company.lock_date >= monthEnd(month),
+        lock: { intact: lock === null, message: lock?.message ?? null },
+        renamed: renamedSince(close.names, await namesNow(db, companyId)),
         reopened: reopenRow ? toRecord(reopenRow) : null,
         exports: exports.map(toExport),
         earlier_exports: earlier.map((e) => ({ ...toExport(e), closed_at: e.closed_at })),

@@ -88,6 +88,30 @@ export const ReopenRequest = z
   .strict()
 export type ReopenRequest = z.infer<typeof ReopenRequest>
 
+export const ForcedOver = z
+  .object({
+    statements: z
+      .array(
+        z.object({
+          statement_id: z.string(),
+          bank_account_id: z.string(),
+          bank_account: z.string(),
+          period_end: z.string(),
+          currency_code: z.string(),
+          closing_balance: z.string().openapi({ description: "the statement's closing balance, a decimal" }),
+          book_balance: z.string().openapi({ description: "the account's balance in finctl on period_end, a decimal" }),
+          difference: z.string().openapi({ description: 'closing_balance - book_balance, a decimal' }),
+        }),
+      )
+      .openapi({ description: 'each statement whose closing balance differed from the books' }),
+    accounts: z
+      .array(z.object({ bank_account_id: z.string(), bank_account: z.string(), blockers: z.array(z.string()) }))
+      .openapi({ description: "each account that was not ready, and what kept it (close status's blockers, in words)" }),
+    documents_missing: z.number().int().openapi({ description: 'transactions without a document that kept the month from being ready' }),
+  })
+  .openapi('ForcedOver')
+export type ForcedOver = z.infer<typeof ForcedOver>
+
 export const CloseRecord = z
   .object({
     id: z.number().int(),
@@ -96,8 +120,12 @@ export const CloseRecord = z
     lock_date: z.string().nullable().openapi({ description: 'the lock date once done' }),
     previous_lock_date: z.string().nullable(),
     actor: z.string(),
+    actor_name: z.string().nullable().openapi({ description: "who by name: the user's email or the key's name (null: not known)" }),
     reason: z.string().nullable(),
     forced: z.boolean(),
+    forced_over: ForcedOver.nullable().openapi({
+      description: 'a forced close: what it was forced over (statements that differed, accounts not ready); null otherwise',
+    }),
     created_at: Timestamp,
     chain_head: z
       .object({
@@ -189,6 +217,26 @@ export const CloseVerification = z
       message: z.string().nullable().openapi({ description: 'what is wrong, in words (null: nothing)' }),
     }),
     still_closed: z.boolean().openapi({ description: "the company's lock date still covers the month" }),
+    renamed: z
+      .object({
+        company: z
+          .object({ at_close: z.string(), now: z.string() })
+          .nullable()
+          .openapi({ description: "the company's name at the close and now, when it changed" }),
+        accounts: z
+          .array(z.object({ bank_account_id: z.string(), at_close: z.string(), now: z.string() }))
+          .openapi({ description: 'each account renamed since the close: its name then and now' }),
+      })
+      .openapi({
+        description:
+          'names changed since the close (closes before migration 0048 kept none): a rename, not a change of the period; its exports are produced again with the names of the close',
+      }),
+    lock: z
+      .object({
+        intact: z.boolean().openapi({ description: "the company's lock date is the one the audit chain's last close or reopen set" }),
+        message: z.string().nullable().openapi({ description: 'what is wrong, in words (null: nothing)' }),
+      })
+      .openapi({ description: 'the lock date against the audit chain: one set or cleared outside finctl is named' }),
     reopened: CloseRecord.nullable().openapi({ description: 'the reopen after the close, if any' }),
     exports: z.array(CloseExport).openapi({ description: 'the exports recorded for this close, to check again' }),
     earlier_exports: z

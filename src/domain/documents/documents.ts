@@ -46,7 +46,8 @@ export async function addDocument(store: Store, actor: Actor, up: DocumentUpload
   const txId = up.transactionId ? (await findTransaction(store, actor.companyId, up.transactionId)).id : undefined
   const sha256 = createHash('sha256').update(up.bytes).digest('hex')
   // Read before the write transaction: a PDF's text takes a while, and no lock is held meanwhile.
-  const fields = toColumns(await readDocumentFields(up.bytes, kind, up.fileName, await baseCurrency(store, actor.companyId)), now)
+  const currency = await baseCurrency(store, actor.companyId)
+  const fields = toColumns(await readDocumentFields(up.bytes, kind, up.fileName, currency, actor.companyId), now)
   const write = () =>
     store.writeTransaction(async (trx) => {
       const had = await trx

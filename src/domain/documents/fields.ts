@@ -13,10 +13,12 @@ export async function readDocumentFields(
   kind: DocumentKind,
   fileName: string,
   fallbackCurrency: string,
+  /** Whose document: a company's PDFs are read one at a time, beside other companies' (pdf-thread.ts). */
+  company = '',
 ): Promise<DocumentFields> {
   const content =
     kind === 'pdf'
-      ? await readPdfFields(bytes, fallbackCurrency)
+      ? await readPdfFields(bytes, fallbackCurrency, company)
       : kind.endsWith('_invoice') || kind === 'ubl_credit_note'
         ? readInvoiceXml(bytes)
         : null
@@ -24,9 +26,9 @@ export async function readDocumentFields(
 }
 
 /** A PDF is read off the thread that serves requests (pdf-thread.ts); loaded on first use, a chunk of its own in the bundle. */
-async function readPdfFields(bytes: Uint8Array, fallbackCurrency: string): Promise<DocumentFields | null> {
-  const { readPdfOffThread } = await import('./pdf-thread.js')
-  return (await readPdfOffThread(bytes, fallbackCurrency)).fields
+async function readPdfFields(bytes: Uint8Array, fallbackCurrency: string, company: string): Promise<DocumentFields | null> {
+  const { PDF_LIMITS, readPdfOffThread } = await import('./pdf-thread.js')
+  return (await readPdfOffThread(bytes, fallbackCurrency, PDF_LIMITS, company)).fields
 }
 
 export interface FieldColumns {

@@ -37,6 +37,7 @@ async function fieldsOf(store: Store, companyId: string, id: string, now: Date):
     row.kind as DocumentKind,
     row.file_name,
     await baseCurrency(store, companyId),
+    companyId,
   )
   await store.writeTransaction((trx) => trx.updateTable('documents').set(toColumns(fields, now)).where('id', '=', id).execute())
   return { fields, fileName: row.file_name }

@@ -4,6 +4,8 @@
  * (plan, read rows, map) and the same validation as staging (review.ts), its pending rows replaced
  * by the new ones in one write; what the new mapping refuses is named by line in the batch's rejects.
  */
+import { balanceRefusal } from '../../import/balance-check.js'
+import { LIABILITY_ACCOUNT_TYPES } from '../../kernel/vocabulary.js'
 import { type CsvMapping, ImportError, planImportBytes } from '../../import/plan.js'
 import { dateFormatProblem } from '../../import/dates.js'
 import { currencyRefusal } from '../../import/file-currency.js'
@@ -112,14 +114,14 @@ export async function remapReview(
   const mapping = remapped(options.mapping ?? {}, body)
   const account = await store.db
     .selectFrom('bank_accounts')
-    .select(['id', 'name', 'currency_code'])
+    .select(['id', 'name', 'currency_code', 'account_type'])
     .where('company_id', '=', actor.companyId)
     .where('id', '=', b.bank_account_id ?? '')
     .executeTakeFirst()
   if (!account) throw new AppError('conflict', "the import batch's account is gone")
   let plan: Awaited<ReturnType<typeof planImportBytes>>
   try {
-    plan = await planImportBytes(bytes, mapping)
+    plan = await planImportBytes(bytes, LIABILITY_ACCOUNT_TYPES.has(account.account_type) ? { ...mapping, liability: true } : mapping)
   } catch (e) {
     if (e instanceof ImportError) throw invalid('map', e.message)
     throw e
@@ -168,6 +170,9 @@ export async function remapReview(
   }
   if (items.length) await validate()
   mapper.close()
+  // A running balance in the file that the new reading breaks refuses it, as the import's own check does.
+  const broken = balanceRefusal(plan, mapper.balanceResult())
+  if (broken) throw invalid('map', broken)
   const recorded = {
     ...options,
     mapping,

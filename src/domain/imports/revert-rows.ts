@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
-import type { Db } from '../../store/schema.js'
+import type { Db, ImportBatchRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { CREATED_VIA, type TransactionRow } from '../../store/transaction-codec.js'
 import { companyKey } from '../transaction-rows.js'
@@ -33,6 +33,8 @@ export interface LightRow {
   transaction_date: string
   bank_statement_id: string | null
   import_ref: string | null
+  /** Its `updated_at` (its creation's time while never changed): what a proposal of the revert is bound to. */
+  version: string
 }
 
 /** The rows a batch's revert deletes (by parts), the rows it gives back, and the statement it deletes. */
@@ -42,7 +44,7 @@ export interface RowSource {
   statement: { id: string; file_name: string } | null
 }
 
-const LIGHT = ['seq', 'id', 'transaction_date', 'bank_statement_id', 'import_ref', 'created_by', 'created_at'] as const
+const LIGHT = ['seq', 'id', 'transaction_date', 'bank_statement_id', 'import_ref', 'created_by', 'created_at', 'updated_at'] as const
 
 export const chunks = <T>(list: readonly T[], n = 500): T[][] =>
   Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n))
@@ -147,7 +149,15 @@ export async function csvSource(store: Store, db: Kysely<Db>, companyId: string,
 
 function light(
   store: Store,
-  r: { seq: unknown; id: unknown; transaction_date: string; bank_statement_id: string | null; import_ref: string | null },
+  r: {
+    seq: unknown
+    id: unknown
+    transaction_date: string
+    bank_statement_id: string | null
+    import_ref: string | null
+    created_at: string
+    updated_at: string | null
+  },
 ): LightRow {
   return {
     seq: Number(r.seq),
@@ -155,6 +165,8 @@ function light(
     transaction_date: r.transaction_date,
     bank_statement_id: r.bank_statement_id,
     import_ref: r.import_ref,
+    // Stored null while the row is as created (transaction-codec.ts).
+    version: r.updated_at ?? r.created_at,
   }
 }
 
@@ -310,4 +322,22 @@ export async function* rowsByRuns(
       if (n >= size) yield await read()
     }
   if (n) yield await read()
+}
+
+/** A statement's counts, kept on its batch when a revert deletes it. */
+export async function statementCounts(db: Kysely<Db>, id: string): Promise<Partial<ImportBatchRow>> {
+  const st = await db
+    .selectFrom('bank_statements')
+    .select(['line_count', 'transaction_count', 'duplicate_count', 'matched_count', 'processed_at'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!st) return {}
+  const matched = Number(st.matched_count)
+  return {
+    read_rows: Number(st.line_count),
+    created: Number(st.transaction_count) - matched,
+    existing: Number(st.duplicate_count),
+    reconciled: matched,
+    finished_at: st.processed_at,
+  }
 }

@@ -25,6 +25,8 @@ import { auditRow, deletionRow, diff } from '../transactions/audit.js'
 import { getImportBatch, toImportBatch } from './batches.js'
 import { MAX_LISTED_ROWS, type RevertedRow, type RevertImportRequest, type RevertRefusal, type RevertResult } from './revert-schemas.js'
 import { chunks, csvSource, revertTuning, rowsByRuns, type RowSource, SeqRuns, statementSource, type Unpair } from './revert-rows.js'
+import { statementCounts } from './revert-rows.js'
+import { RowVersions, type Versions } from '../row-versions.js'
 
 /** Examples of deleted rows handed to the process's model at most; beyond, it is trained again. */
 const MAX_HELD_EXAMPLES = 20_000
@@ -86,7 +88,14 @@ function listedRow(r: TransactionRow, action: RevertedRow['action'], edited: boo
 }
 
 /** The first pass: every row to delete read by parts, its refusals noted, nothing of it kept but counts and runs. */
-async function plan(store: Store, db: Kysely<Db>, batch: ImportBatchRow, includeEdited: boolean, lock: boolean): Promise<Plan> {
+async function plan(
+  store: Store,
+  db: Kysely<Db>,
+  batch: ImportBatchRow,
+  includeEdited: boolean,
+  lock: boolean,
+  versions?: RowVersions,
+): Promise<Plan> {
   const src: RowSource =
     batch.kind === 'statement' && batch.statement_id
       ? await statementSource(store, db, batch.company_id, batch.statement_id, lock)
@@ -120,6 +129,7 @@ async function plan(store: Store, db: Kysely<Db>, batch: ImportBatchRow, include
     )
     for (const r of part) {
       runs.add(r.seq)
+      versions?.add('delete', r.id, r.version)
       if (r.import_ref) p.anyRef = true
       if (r.bank_statement_id && r.bank_statement_id !== batch.statement_id)
         p.others.set(r.bank_statement_id, (p.others.get(r.bank_statement_id) ?? 0) + 1)
@@ -138,7 +148,8 @@ async function plan(store: Store, db: Kysely<Db>, batch: ImportBatchRow, include
         refuse({ id: r.id, transaction_date: r.transaction_date, reason: 'edited', message: 'changed by hand since the import' })
     }
   }
-  for (const u of p.unpairs)
+  for (const u of p.unpairs) {
+    versions?.add('unpair', u.row.id, u.row.updated_at)
     if (isLocked(lockDate, u.row.transaction_date))
       refuse({
         id: u.row.id,
@@ -146,6 +157,7 @@ async function plan(store: Store, db: Kysely<Db>, batch: ImportBatchRow, include
         reason: 'closed_month',
         message: `dated ${u.row.transaction_date}, on or before the lock date ${lockDate}`,
       })
+  }
   p.deletes = runs.rows
   p.runs = runs.done()
   // The rows listed, in the order they were read.
@@ -190,12 +202,14 @@ export async function revertImportBatch(
   id: string,
   req: RevertImportRequest,
   now: Date,
+  /** A dry run's rows as they are, gathered here: what a proposal of the revert is bound to. */
+  versions?: RowVersions,
 ): Promise<RevertResult> {
   const includeEdited = req.include_edited === true
   if (req.dry_run) {
     const row = await batchRow(store.db, store, actor.companyId, id, false)
     if (row.state === 'reverted') throw alreadyReverted(row)
-    const p = await plan(store, store.db, row, includeEdited, false)
+    const p = await plan(store, store.db, row, includeEdited, false, versions)
     const { rejects: _, ...batch } = await getImportBatch(store, actor.companyId, row.id)
     return {
       batch,
@@ -243,12 +257,16 @@ export async function revertIn(
   id: string,
   includeEdited: boolean,
   now: Date,
-  approval?: object,
+  approval?: { expected?: Versions; [k: string]: unknown },
 ): Promise<{ result: RevertResult; learn: () => void }> {
   const ts = now.toISOString()
   const row = await batchRow(trx, store, actor.companyId, id, true)
   if (row.state === 'reverted') throw alreadyReverted(row)
-  const p = await plan(store, trx, row, includeEdited, true)
+  const { expected, ...named } = approval ?? {}
+  const versions = expected && new RowVersions(expected.listed)
+  const p = await plan(store, trx, row, includeEdited, true, versions)
+  const moved = versions?.movedSince(expected!)
+  if (moved) throw new AppError('conflict', `import batch ${row.id}'s rows moved since the revert was proposed: ${moved}`)
   if (p.refusedCount.closed_month || p.refusedCount.edited) throw refusal(row.id, p)
   // Every write but the chain's and the rows' delete first: the chain's head is locked after every
   // other row lock of this write (the rows to delete were locked by the plan).
@@ -319,7 +337,7 @@ export async function revertIn(
         transaction_ids: ids,
         unpaired_ids: p.unpairs.map((u) => u.row.id),
         statement_id: p.statement?.id ?? null,
-        ...(approval ? { approval } : {}),
+        ...(approval ? { approval: named } : {}),
       },
       now,
     ),
@@ -412,22 +430,5 @@ async function removeWithThread(store: Store, trx: Kysely<Db>, actor: Actor, p: 
     }
   } finally {
     await thread.close()
-  }
-}
-
-async function statementCounts(db: Kysely<Db>, id: string): Promise<Partial<ImportBatchRow>> {
-  const st = await db
-    .selectFrom('bank_statements')
-    .select(['line_count', 'transaction_count', 'duplicate_count', 'matched_count', 'processed_at'])
-    .where('id', '=', id)
-    .executeTakeFirst()
-  if (!st) return {}
-  const matched = Number(st.matched_count)
-  return {
-    read_rows: Number(st.line_count),
-    created: Number(st.transaction_count) - matched,
-    existing: Number(st.duplicate_count),
-    reconciled: matched,
-    finished_at: st.processed_at,
   }
 }

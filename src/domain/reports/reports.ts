@@ -124,14 +124,14 @@ function entryOf(a: OpeningAccountOf, held: Map<number, Held>): bigint {
 }
 
 /** The scope of a request; an account of another company is a 404, like any unknown id. */
-async function scopeOf(store: Store, companyId: string, accountId: string | undefined): Promise<Scope> {
+export async function scopeOf(store: Store, companyId: string, accountId: string | undefined): Promise<Scope> {
   if (accountId === undefined) return { column: 'company_key', value: await companyKey(store, companyId) }
   const account = await findBankAccount(store, companyId, accountId)
   return { column: 'account_key', value: account.key, accountId: account.id }
 }
 
 /** With `as_of`, the rows that differ then from now (as-of.ts), read on the report's snapshot; none without it. */
-async function deltaOf(
+export async function deltaOf(
   store: Store,
   db: Kysely<Db>,
   companyId: string,
@@ -145,7 +145,7 @@ async function deltaOf(
 }
 
 /** Run the queries of one report on one snapshot (SQLite: one deferred transaction; PostgreSQL: repeatable read). */
-function snapshot<T>(store: Store, fn: (db: Kysely<Db>) => Promise<T>): Promise<T> {
+export function snapshot<T>(store: Store, fn: (db: Kysely<Db>) => Promise<T>): Promise<T> {
   return store.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn)
 }
 

@@ -9,6 +9,7 @@
  * by a crash cannot be resumed (the file is not kept): its heartbeat stops and readers mark it
  * failed after STALE_AFTER_MS (statements.ts).
  */
+import { LIABILITY_ACCOUNT_TYPES } from '../../kernel/vocabulary.js'
 import type { Store } from '../../store/store.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { AppError } from '../../kernel/errors.js'
@@ -62,6 +63,7 @@ export async function parseStatementFile(
     format: job.format,
     currency: job.account.currency_code,
     exponent: currencyExponent(job.account.currency_code),
+    ...(LIABILITY_ACCOUNT_TYPES.has(job.account.account_type) ? { liability: true } : {}),
   }
   if (job.bytes.length <= threshold) return parseUpload(job.bytes, target, job.options)
   const { parseInWorker } = await import('./worker.js')

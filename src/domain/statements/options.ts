@@ -18,6 +18,7 @@ export interface GivenOptions {
   noHeader?: boolean
   noLayout?: boolean
   invertSign?: boolean
+  noBalanceCheck?: boolean
 }
 
 const nameOf = (f: StatementFormatName) => STATEMENT_FORMAT[f].name
@@ -67,6 +68,12 @@ const RULES: Rule[] = [
     why: (f) => `it reads a CSV file without the bank layouts finctl knows; ${aFile(f)} is read by its format`,
   },
   { field: 'invert_sign', given: (o) => o.invertSign === true, formats: CSV_ONLY, why: (f) => `${nameOf(f)} amounts carry their own sign` },
+  {
+    field: 'no_balance_check',
+    given: (o) => o.noBalanceCheck === true,
+    formats: CSV_ONLY,
+    why: (f) => `it lets a CSV file's lines part from its running balance column; ${aFile(f)} has its balances checked as the statement's`,
+  },
   {
     field: 'date_format',
     given: (o) => o.dateFormat !== undefined,

@@ -23,6 +23,8 @@ export interface UploadOptions {
   /** CSV: read by detection alone, not as a bank layout. */
   noLayout?: boolean
   invertSign?: boolean
+  /** CSV: a running balance in the file still chooses the reading, but a line that breaks it is no refusal. */
+  noBalanceCheck?: boolean
 }
 
 /** One line of a statement, ready to become a transaction (amounts in minor units). */
@@ -64,6 +66,8 @@ export interface ParseTarget {
   /** The account's currency: lines that name none are in it. */
   currency: string
   exponent: number
+  /** A card or a loan: a running balance in a CSV file may be written as owed. */
+  liability?: boolean
 }
 
 export class StatementFileError extends Error {
@@ -187,6 +191,7 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
       import('../../import/own-account.js'),
       import('../../import/row-text.js'),
     ])
+  const { balanceNote, balanceRefusal } = await import('../../import/balance-check.js')
   const opts = {
     encoding: o.encoding,
     delimiter: o.delimiter,
@@ -198,6 +203,8 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
     map: o.map,
     where: o.where,
     invertSign: o.invertSign,
+    ...(o.noBalanceCheck ? { noBalanceCheck: true } : {}),
+    ...(target.liability ? { liability: true } : {}),
   }
   try {
     const plan = await planImportBytes(bytes, opts)
@@ -243,7 +250,19 @@ async function parseCsv(bytes: Uint8Array, target: ParseTarget, o: UploadOptions
       part.lines.push(line)
     }
     const warnings = rows.skipped.map((s) => `line ${s.line}: ${s.reason}`)
-    return { format: 'csv', parts: parts.size ? [...parts.values()] : [{ lines: [], ...currency }], warnings }
+    // A running balance in the file: a line that breaks it fails the statement whole; one that follows
+    // it on every line gives the statement its opening and closing balances (balance-check.ts).
+    const outcome = rows.balanceResult()
+    const broken = balanceRefusal(plan, outcome)
+    if (broken) throw new StatementFileError(broken)
+    const checked = balanceNote(plan, outcome)
+    if (checked) warnings.unshift(checked)
+    const list = parts.size ? [...parts.values()] : [{ lines: [], ...currency }]
+    if (outcome?.ends && list.length === 1 && plan.balance?.check) {
+      list[0].openingBalance = outcome.ends.opening
+      list[0].closingBalance = outcome.ends.closing
+    }
+    return { format: 'csv', parts: list, warnings }
   } catch (e) {
     if (e instanceof ImportError) throw new StatementFileError(e.message)
     // csv-parse's own refusals (a quote never closed, ...): the file, not a bug.

@@ -115,6 +115,10 @@ export const StatementUploadJson = z
       .optional()
       .openapi({ description: "CSV: read the file by detection alone, not as a bank's layout finctl knows" }),
     invert_sign: z.boolean().optional(),
+    no_balance_check: z
+      .boolean()
+      .optional()
+      .openapi({ description: "CSV: take the lines even where the file's running balance does not follow them" }),
     exchange_rate: AmountInput.optional().openapi({
       description: "rate to the company's base currency, required when the account's currency is another",
     }),
@@ -154,6 +158,7 @@ export const StatementUploadForm = z
     no_header: formBool.optional(),
     no_layout: formBool.optional(),
     invert_sign: formBool.optional(),
+    no_balance_check: formBool.optional(),
     exchange_rate: z.string().max(40).optional(),
     review: formBool.optional(),
   })

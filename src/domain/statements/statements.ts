@@ -51,6 +51,7 @@ export interface StatementUpload {
   noHeader?: boolean
   noLayout?: boolean
   invertSign?: boolean
+  noBalanceCheck?: boolean
 }
 
 /** Everything the processing needs, decided at upload time. */
@@ -128,6 +129,7 @@ export function uploadOptions(u: StatementUpload): UploadOptions {
     noHeader: u.noHeader,
     noLayout: u.noLayout,
     invertSign: u.invertSign,
+    noBalanceCheck: u.noBalanceCheck,
   }
 }
 

@@ -3,7 +3,8 @@
  * transactions, read-only (`testRule`) or through the audited bulk update (`applyRule`): a use case
  * of transactions that reads the rules, so it sits above categorization.
  */
-import type { CategorizationRuleRow } from '../../store/schema.js'
+import type { Kysely } from 'kysely'
+import type { CategorizationRuleRow, Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { TransactionRow } from '../../store/transaction-codec.js'
 import type { Actor } from '../actor.js'
@@ -33,11 +34,11 @@ const APPLY_CHUNK = 1000
 const DEFAULT_SINCE = '90d'
 
 /** The company's non-void transactions dated on or after `since`, a page at a time in (date, seq) order. */
-async function* scan(store: Store, companyId: string, since: string): AsyncGenerator<TransactionRow[]> {
+async function* scan(store: Store, db: Kysely<Db>, companyId: string, since: string): AsyncGenerator<TransactionRow[]> {
   let after: [string, number] | undefined
-  const company = await companyKey(store, companyId)
+  const company = await companyKey(store, companyId, db)
   for (;;) {
-    let q = store.db
+    let q = db
       .selectFrom('transactions')
       .selectAll()
       .where('company_key', '=', company)
@@ -47,7 +48,7 @@ async function* scan(store: Store, companyId: string, since: string): AsyncGener
       const [date, seq] = after
       q = q.where((eb) => eb(eb.refTuple('transaction_date', 'seq'), '>', eb.tuple(date, seq)))
     }
-    const rows = await store.tx.decode(store.db, await q.orderBy('transaction_date').orderBy('seq').limit(SCAN_PAGE).execute())
+    const rows = await store.tx.decode(db, await q.orderBy('transaction_date').orderBy('seq').limit(SCAN_PAGE).execute())
     if (rows.length) yield rows
     if (rows.length < SCAN_PAGE) return
     const last = rows[rows.length - 1]
@@ -55,7 +56,13 @@ async function* scan(store: Store, companyId: string, since: string): AsyncGener
   }
 }
 
-type FieldChanges = Record<string, { from: unknown; to: unknown }>
+export type FieldChanges = Record<string, { from: unknown; to: unknown }>
+
+/** The window a run takes: its first date (`since` resolved against `now`) and whether it fills empty fields only. */
+export const runWindow = (o: RuleRunOptions, now: Date) => ({
+  since: sinceDate(o.since ?? DEFAULT_SINCE, now),
+  onlyEmpty: o.only_empty ?? false,
+})
 const SET_FIELDS = ['category', 'accounting_category', 'cash_flow_category', 'merchant_name'] as const
 
 /**
@@ -79,17 +86,17 @@ function changesOf(outcome: RuleOutcome, row: TransactionRow, onlyEmpty: boolean
 
 /** A rule runs over existing transactions whether or not it is active (trying one before enabling it); `all` runs the active ones. */
 async function rulesOf(
-  store: Store,
+  db: Kysely<Db>,
   companyId: string,
   which: RuleChoice,
 ): Promise<{ row: CategorizationRuleRow | null; compiled: CompiledRule[]; count: number }> {
   const { compileRule, compileRules } = await matcher()
   if (which === 'all') {
-    const rows = await store.db.selectFrom('categorization_rules').selectAll().where('company_id', '=', companyId).execute()
+    const rows = await db.selectFrom('categorization_rules').selectAll().where('company_id', '=', companyId).execute()
     const compiled = compileRules(rows)
     return { row: null, compiled, count: compiled.length }
   }
-  const row = await findRule(store.db, companyId, which.id)
+  const row = await findRule(db, companyId, which.id)
   return {
     row,
     compiled: [compileRule(row.id, JSON.parse(row.conditions) as RuleConditions, JSON.parse(row.actions) as RuleActions)],
@@ -100,6 +107,7 @@ async function rulesOf(
 /** Each transaction a rule matches, with what the rules would change (empty when nothing) and which rules did. */
 async function* matches(
   store: Store,
+  db: Kysely<Db>,
   companyId: string,
   rules: CompiledRule[],
   since: string,
@@ -107,7 +115,7 @@ async function* matches(
   counts: { scanned: number },
 ) {
   const { applyRules } = await matcher()
-  for await (const page of scan(store, companyId, since)) {
+  for await (const page of scan(store, db, companyId, since)) {
     counts.scanned += page.length
     for (const row of page) {
       const outcome = applyRules(rules, row)
@@ -124,16 +132,15 @@ export async function testRule(
   o: RuleRunOptions & { limit?: number },
   now: Date,
 ): Promise<RuleTestResult> {
-  const { row, compiled, count } = await rulesOf(store, actor.companyId, which)
-  const since = sinceDate(o.since ?? DEFAULT_SINCE, now)
-  const onlyEmpty = o.only_empty ?? false
+  const { row, compiled, count } = await rulesOf(store.db, actor.companyId, which)
+  const { since, onlyEmpty } = runWindow(o, now)
   const limit = o.limit ?? 50
   const counts = { scanned: 0 }
   let matched = 0
   const changes: RuleTestResult['changes'] = []
   let wouldChange = 0
   let wouldReplace = 0
-  for await (const m of matches(store, actor.companyId, compiled, since, onlyEmpty, counts)) {
+  for await (const m of matches(store, store.db, actor.companyId, compiled, since, onlyEmpty, counts)) {
     matched++
     if (Object.keys(m.changes).length === 0) continue
     wouldChange++
@@ -176,7 +183,7 @@ async function updateChunk(store: Store, actor: Actor, ids: string[], updates: B
 }
 
 /** The bulk update that makes a row's changes: the fields set, the tags added. */
-function updatesOf(changes: FieldChanges): BulkUpdateRequest['updates'] {
+export function updatesOf(changes: FieldChanges): BulkUpdateRequest['updates'] {
   const updates: Record<string, unknown> = {}
   for (const [f, { from, to }] of Object.entries(changes)) {
     if (f === 'tags') updates.add_tags = (to as string[]).filter((t) => !(from as string[]).includes(t))
@@ -190,9 +197,8 @@ function updatesOf(changes: FieldChanges): BulkUpdateRequest['updates'] {
  * rows wanting the same changes go together, 1,000 at a time.
  */
 export async function applyRule(store: Store, actor: Actor, which: RuleChoice, o: RuleRunOptions, now: Date): Promise<RuleApplyResult> {
-  const { compiled } = await rulesOf(store, actor.companyId, which)
-  const since = sinceDate(o.since ?? DEFAULT_SINCE, now)
-  const onlyEmpty = o.only_empty ?? false
+  const { compiled } = await rulesOf(store.db, actor.companyId, which)
+  const { since, onlyEmpty } = runWindow(o, now)
   let matched = 0
   let updated = 0
   /** The changed ids, until there are too many to list. */
@@ -207,7 +213,7 @@ export async function applyRule(store: Store, actor: Actor, which: RuleChoice, o
     ids = ids && ids.length + done.length <= APPLY_CHUNK ? [...ids, ...done] : null
   }
   // Updating only category fields and tags never moves a row in the scan's (date, seq) order.
-  for await (const m of matches(store, actor.companyId, compiled, since, onlyEmpty, { scanned: 0 })) {
+  for await (const m of matches(store, store.db, actor.companyId, compiled, since, onlyEmpty, { scanned: 0 })) {
     matched++
     if (Object.keys(m.changes).length === 0) continue
     const updates = updatesOf(m.changes)
@@ -219,4 +225,24 @@ export async function applyRule(store: Store, actor: Actor, which: RuleChoice, o
   }
   for (const key of [...pending.keys()]) await flush(key)
   return { since, only_empty: onlyEmpty, matched, updated, ...(ids ? { transaction_ids: ids } : {}) }
+}
+
+/**
+ * Each row the rules would change, with its changes and the bulk update that makes them, read
+ * through `db` (a write transaction's, when an approved run applies; docs/people.md). `counts`
+ * gathers the rows matched.
+ */
+export async function* ruleChanges(
+  store: Store,
+  db: Kysely<Db>,
+  companyId: string,
+  which: RuleChoice,
+  window: { since: string; onlyEmpty: boolean },
+  counts: { scanned: number; matched: number },
+) {
+  const { compiled } = await rulesOf(db, companyId, which)
+  for await (const m of matches(store, db, companyId, compiled, window.since, window.onlyEmpty, counts)) {
+    counts.matched++
+    if (Object.keys(m.changes).length) yield { row: m.row, changes: m.changes, updates: updatesOf(m.changes) }
+  }
 }

@@ -1,10 +1,12 @@
 /**
  * GET /api-v1/audit/verify (docs/audit.md): walk the company's audit chain, then compare its
- * transactions with the creations the chain records, and name the first break.
+ * transactions with the creations the chain records, its proposals and its lock date with their
+ * last entries, and name the first break.
  */
 import { z } from '@hono/zod-openapi'
 import { verifyChain } from '../../store/audit-chain.js'
 import { verifyCreations } from '../../store/creations.js'
+import { verifyLockDate } from '../../store/lock-entries.js'
 import { verifyProposals } from '../../store/proposal-entries.js'
 import type { Store } from '../../store/store.js'
 
@@ -37,10 +39,11 @@ export const AuditVerification = z
             'proposal_changed',
             'proposal_inserted',
             'proposal_removed',
+            'lock_date_changed',
           ])
           .openapi({
             description:
-              'an entry changed, removed or inserted; a transaction row inserted, rows deleted, or rows not as created; or a proposal changed, inserted or deleted, outside finctl',
+              'an entry changed, removed or inserted; a transaction row inserted, rows deleted, or rows not as created; a proposal changed, inserted or deleted; or the lock date changed, outside finctl',
           }),
         entry_id: z.number().int().nullable().openapi({
           description:
@@ -75,13 +78,22 @@ export function verifyAudit(store: Store, companyId: string): Promise<AuditVerif
       const rows = await verifyCreations(db, store.tx, companyId)
       if (rows.broken) return { intact: false, ...base, transactions: rows.rows, proposals: 0, broken: { ...rows.broken, after_id: null } }
       const p = await verifyProposals(db, companyId)
-      const broken = p.broken && {
-        kind: p.broken.kind,
-        entry_id: p.broken.entry_id,
-        after_id: null,
-        transaction_id: p.broken.proposal_id,
-        message: p.broken.message,
-      }
+      const lock = p.broken ? null : await verifyLockDate(db, companyId)
+      const broken =
+        (p.broken && {
+          kind: p.broken.kind,
+          entry_id: p.broken.entry_id,
+          after_id: null,
+          transaction_id: p.broken.proposal_id,
+          message: p.broken.message,
+        }) ||
+        (lock && {
+          kind: 'lock_date_changed' as const,
+          entry_id: lock.entry_id,
+          after_id: null,
+          transaction_id: null,
+          message: lock.message,
+        })
       return { intact: broken === null, ...base, transactions: rows.rows, proposals: p.proposals, broken }
     })
 }

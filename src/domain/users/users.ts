@@ -11,7 +11,7 @@ import type { Db, UserInvitationRow, UserRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { signSession } from '../api-keys/auth.js'
-import { generateApiKey, hashApiKey, hashPassword } from '../api-keys/secrets.js'
+import { generateApiKey, hashApiKey, hashPassword, verifyPassword } from '../api-keys/secrets.js'
 import { eventRow, recordEvents } from '../events.js'
 import type { CreatedInvitation, Invitation, InviteRequest, User, Whoami } from './schemas.js'
 
@@ -82,9 +82,27 @@ export async function findUser(store: Store, companyId: string, ref: string): Pr
 }
 
 export async function inviteUser(store: Store, actor: Actor, input: InviteRequest, now: Date): Promise<CreatedInvitation> {
+  const { row, token } = await prepareInvitation(store, actor, input, now)
+  const shown = await store.writeTransaction((trx) => insertInvitation(store, trx, actor, row, now))
+  return { ...shown, token }
+}
+
+/** The invitation's row and token, checked (a login with users, no role wider than the actor's, no user of the company) but not stored. */
+export async function prepareInvitation(
+  store: Store,
+  actor: Actor,
+  input: InviteRequest,
+  now: Date,
+): Promise<{ row: UserInvitationRow; token: string }> {
   requireManager(actor)
   requireNoWider(actor, input.role, 'you cannot invite someone to a role wider than your own')
-  const taken = await store.db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()
+  // Another company's user is answered as an unknown email: a company never learns who uses the service.
+  const taken = await store.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', input.email)
+    .where('company_id', '=', actor.companyId)
+    .executeTakeFirst()
   if (taken) throw new AppError('conflict', `a user with the email ${input.email} already exists`)
   const token = `fdi_${generateApiKey().slice(4)}`
   const row: UserInvitationRow = {
@@ -101,13 +119,31 @@ export async function inviteUser(store: Store, actor: Actor, input: InviteReques
     revoked_at: null,
     revoked_by: null,
   }
+  return { row, token }
+}
+
+/**
+ * Store a prepared invitation inside the caller's write transaction, its week counted from `now`
+ * (an approved one's from its approval); `approval` names the proposal in its event.
+ */
+export async function insertInvitation(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  prepared: UserInvitationRow,
+  now: Date,
+  approval?: object,
+): Promise<Invitation> {
+  const row = {
+    ...prepared,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString(),
+  }
   const shown = toInvitation(row)
-  await store.writeTransaction(async (trx) => {
-    await trx.insertInto('user_invitations').values(row).execute()
-    // The event carries the invitation, never its token (docs/people.md).
-    await recordEvents(store, trx, [eventRow(actor, 'user.invited', row.id, shown, now)])
-  })
-  return { ...shown, token }
+  await trx.insertInto('user_invitations').values(row).execute()
+  // The event carries the invitation, never its token (docs/people.md).
+  await recordEvents(store, trx, [eventRow(actor, 'user.invited', row.id, approval ? { ...shown, approval } : shown, now)])
+  return shown
 }
 
 const spent = () => new AppError('unauthorized', 'this invitation is not valid (unknown, already accepted, or mistyped): ask for a new one')
@@ -121,6 +157,16 @@ export async function acceptInvitation(store: Store, token: string, password: st
   if (inv.revoked_at) throw new AppError('unauthorized', `this invitation was revoked at ${inv.revoked_at}: ask for a new one`)
   if (inv.expires_at <= now.toISOString())
     throw new AppError('unauthorized', `this invitation expired at ${inv.expires_at}: ask for a new one`)
+  // Another company's user: said only to whoever knows that user's password; the token's holder learns nothing.
+  const other = await store.db
+    .selectFrom('users')
+    .select(['company_id', 'password_hash'])
+    .where('email', '=', inv.email)
+    .where('company_id', '!=', inv.company_id)
+    .executeTakeFirst()
+  if (other && (await verifyPassword(password, other.password_hash)))
+    throw new AppError('conflict', `${inv.email} is a user of another company already: one email is one user of one company`)
+  if (other) throw spent()
   const user: UserRow = {
     id: randomUUID(),
     company_id: inv.company_id,
@@ -131,8 +177,11 @@ export async function acceptInvitation(store: Store, token: string, password: st
     disabled_at: null,
   }
   await store.writeTransaction(async (trx) => {
-    const taken = await trx.selectFrom('users').select('id').where('email', '=', inv.email).executeTakeFirst()
-    if (taken) throw new AppError('conflict', `a user with the email ${inv.email} already exists: log in with it`)
+    await requireInviterNow(trx, inv)
+    const taken = await trx.selectFrom('users').select('company_id').where('email', '=', inv.email).executeTakeFirst()
+    if (taken?.company_id === inv.company_id)
+      throw new AppError('conflict', `a user with the email ${inv.email} already exists: log in with it`)
+    if (taken) throw spent()
     // Accepted once, even if two accept (or one accepts and an owner revokes) at the same moment.
     const marked = await trx
       .updateTable('user_invitations')
@@ -146,6 +195,28 @@ export async function acceptInvitation(store: Store, token: string, password: st
     await recordEvents(store, trx, [eventRow(`user:${user.id}`, 'user.joined', user.id, toUser(user), now, inv.company_id)])
   })
   return { ...(await signSession(store, user, now)), user: toUser(user) }
+}
+
+/**
+ * An invitation stands on its inviter's right as it is when accepted: the inviter disabled, or their
+ * role no longer holding `users` and the invited role's scopes, and it is void (docs/people.md).
+ */
+async function requireInviterNow(trx: Kysely<Db>, inv: UserInvitationRow): Promise<void> {
+  const inviter = await trx
+    .selectFrom('users')
+    .select(['role', 'disabled_at'])
+    .where('id', '=', inv.invited_by)
+    .where('company_id', '=', inv.company_id)
+    .executeTakeFirst()
+  const held = scopesOfRole(inviter?.role ?? '')
+  const why = !inviter
+    ? 'the person who made it is no longer in the company'
+    : inviter.disabled_at
+      ? 'the person who made it was disabled'
+      : !held.includes('users') || scopesBeyond(scopesOfRole(inv.role), held).length > 0
+        ? `the person who made it may no longer invite to the ${inv.role} role`
+        : null
+  if (why) throw new AppError('unauthorized', `this invitation is void: ${why}. Ask for a new one`)
 }
 
 /**
@@ -166,17 +237,35 @@ async function keepAnOwner(store: Store, trx: Kysely<Db>, row: UserRow, refusal:
 }
 
 export async function setUserRole(store: Store, actor: Actor, ref: string, role: Role, now: Date): Promise<User> {
+  const row = await prepareRoleChange(store, actor, ref, role)
+  if (row.role === role) return toUser(row)
+  return store.writeTransaction((trx) => setRoleIn(store, trx, actor, row, role, now))
+}
+
+/** The user whose role is to change, checked (a login with users, neither role wider than the actor's) but not changed. */
+export async function prepareRoleChange(store: Store, actor: Actor, ref: string, role: Role): Promise<UserRow> {
   requireManager(actor)
   requireNoWider(actor, role, 'you cannot give a role wider than your own')
   const row = await findUser(store, actor.companyId, ref)
   requireNoWider(actor, row.role, `you cannot change the role of ${row.email}`)
-  if (row.role === role) return toUser(row)
+  return row
+}
+
+/** The role change inside the caller's write transaction; `approval` names the proposal in its event. */
+export async function setRoleIn(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  row: UserRow,
+  role: Role,
+  now: Date,
+  approval?: object,
+): Promise<User> {
   const after = { ...row, role }
-  await store.writeTransaction(async (trx) => {
-    await keepAnOwner(store, trx, row, `${row.email} is the company's last owner: make another user owner first`)
-    await trx.updateTable('users').set({ role }).where('id', '=', row.id).execute()
-    await recordEvents(store, trx, [eventRow(actor, 'user.role_changed', row.id, { ...toUser(after), previous_role: row.role }, now)])
-  })
+  await keepAnOwner(store, trx, row, `${row.email} is the company's last owner: make another user owner first`)
+  await trx.updateTable('users').set({ role }).where('id', '=', row.id).execute()
+  const data = { ...toUser(after), previous_role: row.role, ...(approval ? { approval } : {}) }
+  await recordEvents(store, trx, [eventRow(actor, 'user.role_changed', row.id, data, now)])
   return toUser(after)
 }
 

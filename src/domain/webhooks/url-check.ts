@@ -76,33 +76,60 @@ const V6: Record<AddressClass, Array<[string, number]>> = {
   ],
 }
 
-/**
- * One BlockList a class. An IPv4 range is also added inside each IPv6 prefix that carries an IPv4
- * address: IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16).
- */
+/** One BlockList a class, of each family. */
 function blockList(c: AddressClass): BlockList {
   const list = new BlockList()
-  for (const [net, bits] of V4[c]) {
-    list.addSubnet(net, bits, 'ipv4')
-    list.addSubnet(`::ffff:${net}`, 96 + bits, 'ipv6')
-    list.addSubnet(`::${net}`, 96 + bits, 'ipv6')
-    list.addSubnet(`64:ff9b::${net}`, 96 + bits, 'ipv6')
-    const hex = net.split('.').map((n) => Number(n).toString(16).padStart(2, '0'))
-    list.addSubnet(`2002:${hex[0]}${hex[1]}:${hex[2]}${hex[3]}::`, 16 + bits, 'ipv6')
-  }
+  for (const [net, bits] of V4[c]) list.addSubnet(net, bits, 'ipv4')
   for (const [net, bits] of V6[c]) list.addSubnet(net, bits, 'ipv6')
   return list
 }
 
 const CLASSES: Array<[AddressClass, BlockList]> = (['link-local', 'loopback', 'private'] as const).map((c) => [c, blockList(c)])
 
+/** An IPv6 address (valid, as isIP says) as its eight 16-bit groups. */
+function groupsOf(address: string): number[] {
+  let a = address.toLowerCase().replace(/%.*$/, '')
+  const quad = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a)
+  if (quad) {
+    const [b0, b1, b2, b3] = quad.slice(2).map(Number)
+    a = `${quad[1]}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`
+  }
+  const [head, tail] = a.split('::')
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => Number.parseInt(g, 16)) : [])
+  const h = part(head)
+  const t = part(tail)
+  return tail === undefined ? h : [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t]
+}
+
+const v4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by every known embedding: IPv4-mapped (::ffff:0:0/96),
+ * -translated (::ffff:0:0:0/96), -compatible (::/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16), Teredo
+ * (2001::/32: its server and its client, the latter inverted) and ISATAP (an interface id of
+ * 0:5efe or 200:5efe under any prefix). A tunnel or translator on the way delivers to that address.
+ */
+export function embeddedIpv4(address: string): string[] {
+  const g = groupsOf(address)
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
+  const out: string[] = []
+  if (zeros(0, 5) && g[5] === 0xffff) out.push(v4Of(g[6], g[7]))
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) out.push(v4Of(g[6], g[7]))
+  if (zeros(0, 6)) out.push(v4Of(g[6], g[7]))
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) out.push(v4Of(g[6], g[7]))
+  if (g[0] === 0x2002) out.push(v4Of(g[1], g[2]))
+  if (g[0] === 0x2001 && g[1] === 0) out.push(v4Of(g[2], g[3]), v4Of(g[6] ^ 0xffff, g[7] ^ 0xffff))
+  if ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe) out.push(v4Of(g[6], g[7]))
+  return out
+}
+
 /** The class of an IP address (any notation Node reads), or undefined for a public one. */
 export function addressClass(address: string): AddressClass | undefined {
   const a = address.replace(/^\[|\]$/g, '')
   const family = isIP(a)
   if (family === 0) return undefined
-  const type = family === 4 ? 'ipv4' : 'ipv6'
-  return CLASSES.find(([, list]) => list.check(a, type))?.[0]
+  const v4 = family === 4 ? [a] : embeddedIpv4(a)
+  return CLASSES.find(([, list]) => (family === 6 && list.check(a, 'ipv6')) || v4.some((x) => list.check(x, 'ipv4')))?.[0]
 }
 
 export interface Refusal {

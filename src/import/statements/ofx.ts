@@ -108,9 +108,16 @@ function readStatement(rs: OfxNode, opts: ParseOptions, warnings: string[]): Par
       if (t) statement.transactions.push(t)
     }
   }
-  // A transaction outside the list is not read, but not in silence.
+  // A transaction of the statement outside its list (after a stray </BANKTRANLIST>) is one of its transactions all the same.
   const stray = findAll(rs, 'STMTTRN').filter((trn) => !read.has(trn))
-  if (stray.length) warnings.push(`line ${stray[0].line}: ${stray.length} <STMTTRN> outside a <BANKTRANLIST> skipped`)
+  for (const trn of stray) {
+    const t = readTransaction(trn, currency, statement)
+    if (t) statement.transactions.push(t)
+  }
+  if (stray.length) {
+    statement.transactions.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+    warnings.push(`line ${stray[0].line}: ${stray.length} <STMTTRN> outside a <BANKTRANLIST>, read as transactions of the statement`)
+  }
   const ledger = find(rs, 'LEDGERBAL')
   if (ledger) {
     const bal = amountOf(textOf(ledger, 'BALAMT'), currency)

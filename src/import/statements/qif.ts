@@ -185,10 +185,6 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
   if (text.trim() === '') throw new StatementParseError('the file is empty')
   const sections = readSections(text, warnings)
   const bank = sections.filter((s) => s.kind === 'bank')
-  for (const s of sections) {
-    if (s.kind === 'invest')
-      warnings.push(`line ${s.line}: !${s.type} section skipped (${s.records.length} records): investment transactions are not imported`)
-  }
   if (bank.length === 0) {
     throw new StatementParseError(
       'the QIF file has no bank, card or cash section (!Type:Bank, !Type:CCard, !Type:Cash, !Type:Oth A, !Type:Oth L)',
@@ -215,7 +211,7 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
       account = last ? field(last, 'N') : undefined
       continue
     }
-    if (s.kind !== 'bank') continue
+    if (s.kind !== 'bank' && s.kind !== 'invest') continue
     const key = account ?? ''
     let statement = byAccount.get(key)
     if (!statement) {
@@ -224,6 +220,16 @@ export function parseQif(bytes: Uint8Array, opts: ParseOptions): ParseResult {
       const hint = clean(account)
       if (hint) statement.accountHint = hint
       byAccount.set(key, statement)
+    }
+    // An investment record is a transaction of the file that a bank account cannot take: named, never passed over.
+    if (s.kind === 'invest') {
+      for (const r of s.records)
+        unreadable(
+          statement,
+          r.line,
+          `!${s.type} record: investment transactions are not imported (remove the section, or export the bank account alone)`,
+        )
+      continue
     }
     s.records.forEach((r, i) => {
       if (!r.closed && i === s.records.length - 1 && s === sections[sections.length - 1]) {

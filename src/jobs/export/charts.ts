@@ -9,7 +9,7 @@
 import type { Chart } from '../../domain/exports/accounts-map-schema.js'
 import type { Categories } from '../../domain/schemas.js'
 import { ACCOUNTING_CATEGORIES } from '../../kernel/vocabulary.js'
-import type { BankAccountInfo } from './accounts-map.js'
+import type { BankAccountInfo } from '../../domain/exports/formats/accounts-map.js'
 
 interface Numbered {
   number: string

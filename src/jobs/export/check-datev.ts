@@ -9,7 +9,7 @@
 import type { CheckReport } from './check-report.js'
 import { Problems } from './check-report.js'
 import { lines, splitSemicolons } from './check-lines.js'
-import { DATEV_LENGTHS } from './datev.js'
+import { DATEV_LENGTHS } from '../../domain/exports/formats/datev.js'
 
 const REQUIRED = ['Umsatz (ohne Soll/Haben-Kz)', 'Soll/Haben-Kennzeichen', 'Konto', 'Gegenkonto (ohne BU-Schlüssel)', 'Belegdatum'] as const
 

@@ -1,6 +1,6 @@
 /** A file's lines as a stream, decoded from its code page, each with its number and whether it ended in CRLF. */
 import { createReadStream } from 'node:fs'
-import { decode } from './legacy-text.js'
+import { decode } from '../../domain/exports/formats/legacy-text.js'
 
 export interface Line {
   n: number

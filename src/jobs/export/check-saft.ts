@@ -14,7 +14,7 @@ import { SaxesParser } from 'saxes'
 import { AppError } from '../../kernel/errors.js'
 import type { CheckReport } from './check-report.js'
 import { Problems, scaled, shownUnits } from './check-report.js'
-import { SAFT_NAMESPACE } from './saft.js'
+import { SAFT_NAMESPACE } from '../../domain/exports/formats/saft.js'
 
 export interface SaftAccount {
   opening: bigint

@@ -9,7 +9,7 @@ import { crc32 } from 'node:zlib'
 import type { CheckReport } from './check-report.js'
 import { Problems, scaled, shownUnits } from './check-report.js'
 import { lines } from './check-lines.js'
-import { encode } from './legacy-text.js'
+import { encode } from '../../domain/exports/formats/legacy-text.js'
 
 /** A record's label and fields: "quoted" (\" and \\ escaped), {object lists}, or bare words. */
 export function sieFields(text: string): { label: string; fields: string[]; raw: string[] } | undefined {

@@ -10,26 +10,13 @@ import { monthEnd } from '../../domain/accounts/period-lock.js'
 import type { CloseExport, CloseVerification } from '../../domain/closing/schemas.js'
 import { AppError } from '../../kernel/errors.js'
 import { checkOutputFile, type OutputOptions } from '../output-file.js'
-import type { AccountsMapFile } from './accounts-map.js'
+import type { AccountsMapFile } from '../../domain/exports/formats/accounts-map.js'
 import { exportDigest, fileDigest, reproducible, textDigest } from './digest.js'
-import { type ExportFormat, isChart, isJournal } from './format.js'
+import { type ExportFormat, exportFileName, isChart, isJournal } from '../../domain/exports/formats/format.js'
 import { openOutputFile } from './output-file.js'
 import { runExport } from './run.js'
 
-const EXTENSION: Record<ExportFormat, string> = {
-  ledger: 'ledger',
-  hledger: 'journal',
-  beancount: 'beancount',
-  xlsx: 'xlsx',
-  csv: 'csv',
-  datev: 'csv',
-  sie4: 'se',
-  'saft-no': 'saft.xml',
-}
-
-/** DATEV's import takes a Buchungsstapel by a name that starts with EXTF_. */
-export const closeExportName = (month: string, format: ExportFormat) =>
-  `${format === 'datev' ? 'EXTF_' : ''}books-${month}.${EXTENSION[format]}`
+export const closeExportName = exportFileName
 
 export const monthPeriod = (month: string) => ({ from: `${month}-01`, to: monthEnd(month) })
 
@@ -41,7 +28,7 @@ export interface AccountsMapInput {
 }
 
 export async function readAccountsMap(path: string): Promise<AccountsMapInput> {
-  const { parseAccountsMap } = await import('./accounts-map.js')
+  const { parseAccountsMap } = await import('../../domain/exports/formats/accounts-map.js')
   const text = await readFile(path, 'utf8')
   return { map: await parseAccountsMap(text, path), sha256: textDigest(text), path }
 }
@@ -52,6 +39,8 @@ export interface CloseExportPlan {
   dir: string
   accountsMap?: AccountsMapInput
   overwrite?: boolean
+  /** DATEV, SIE, SAF-T: each text the format cannot hold as it is, named with its file and line. */
+  onWarning?: (message: string) => void
 }
 
 /** Everything that can be refused before the month is closed: the folder, and files already there. */
@@ -77,12 +66,11 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
     const name = closeExportName(plan.month, format)
     const path = join(plan.dir, name)
     const map = isJournal(format) || isChart(format) ? plan.accountsMap : undefined
-    // A filing format without a map file takes the company's: its SHA-256 is what the close records.
-    const stored = isChart(format) && !map ? await client.exportMap.get() : undefined
     const file = await openOutputFile(path, target(plan))
-    let rows: number
+    let written: Awaited<ReturnType<typeof runExport>>
     try {
-      rows = (await runExport(client, { format, ...period, accountsMap: map?.map }, file.stream)).rows
+      const onWarning = (m: string) => plan.onWarning?.(`${name}: ${m}`)
+      written = await runExport(client, { format, ...period, accountsMap: map?.map, onWarning }, file.stream)
       await file.commit()
     } catch (e) {
       await file.abandon()
@@ -94,9 +82,10 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
         format,
         file_name: name,
         ...digest,
-        rows,
+        rows: written.rows,
         ...period,
-        ...(map ? { accounts_map_sha256: map.sha256 } : stored?.sha256 ? { accounts_map_sha256: stored.sha256 } : {}),
+        // A filing format without a map file took the company's: the SHA-256 of the map it read is what the close records.
+        ...(map ? { accounts_map_sha256: map.sha256 } : written.storedMapSha256 ? { accounts_map_sha256: written.storedMapSha256 } : {}),
       }),
     )
   }
@@ -187,6 +176,13 @@ export function checkAccountsMapGiven(v: CloseVerification, given: AccountsMapIn
   }
 }
 
+/** The names the close kept where they changed since, for producing its exports again; undefined when none changed. */
+function namesThen(v: CloseVerification): { company?: string; accounts: Record<string, string> } | undefined {
+  const r = v.renamed
+  if (!r || (!r.company && !r.accounts.length)) return undefined
+  return { company: r.company?.at_close, accounts: Object.fromEntries(r.accounts.map((a) => [a.bank_account_id, a.at_close])) }
+}
+
 export async function checkExports(
   client: Client,
   v: CloseVerification,
@@ -196,13 +192,16 @@ export async function checkExports(
   for (const e of v.exports) {
     const format = e.format as ExportFormat
     let produced: ExportCheck['produced'] = null
+    let renamed = false
     if (reproducible(format)) {
-      const d = await exportDigest(client, {
-        format,
-        from: e.from,
-        to: e.to,
-        accountsMap: e.accounts_map_sha256 ? o.accountsMap?.map : undefined,
-      })
+      const request = { format, from: e.from, to: e.to, accountsMap: e.accounts_map_sha256 ? o.accountsMap?.map : undefined }
+      let d = await exportDigest(client, request)
+      // Renamed since the close: produced again with the names it had then; the same bytes then is a rename, not a change of the period.
+      const names = namesThen(v)
+      if (d.sha256 !== e.sha256 && names) {
+        const again = await exportDigest(client, { ...request, names })
+        if (again.sha256 === e.sha256) [d, renamed] = [again, true]
+      }
       produced = { sha256: d.sha256, same: d.sha256 === e.sha256 }
     }
     let file: ExportCheck['file'] = null
@@ -232,7 +231,12 @@ export async function checkExports(
           .filter(Boolean)
           .join('; ')
       : checked
-        ? [produced ? 'produced again: same bytes' : '', file ? 'file: same bytes' : ''].filter(Boolean).join('; ')
+        ? [
+            produced ? `produced again${renamed ? ' with the names of the close (renamed since)' : ''}: same bytes` : '',
+            file ? 'file: same bytes' : '',
+          ]
+            .filter(Boolean)
+            .join('; ')
         : `not checked: ${format === 'xlsx' ? 'a workbook' : 'a DATEV, SIE or SAF-T file'} holds its time of writing, so only its file can be checked (give --dir)`
     out.push({
       ...e,

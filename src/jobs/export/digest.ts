@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { Writable } from 'node:stream'
 import type { Client } from '../../client/client.js'
-import type { ExportFormat } from './format.js'
+import type { ExportFormat } from '../../domain/exports/formats/format.js'
 import { type ExportRequest, runExport } from './run.js'
 
 export interface Digest {

@@ -14,6 +14,9 @@ import type { TransactionDraft } from '../../import/draft.js'
 import { RowMapper } from '../../import/map-rows.js'
 import { planImport, type CsvMapping, type ImportPlan } from '../../import/plan.js'
 import { currencyRefusal } from '../../import/file-currency.js'
+import { balanceRefusal, checkBalance } from '../../import/balance-check.js'
+import { columnName } from '../../import/column-evidence.js'
+import { LIABILITY_ACCOUNT_TYPES } from '../../kernel/vocabulary.js'
 import { accountRefusal } from '../../import/own-account.js'
 import { readRecordChunks } from '../../import/read-rows.js'
 import { batches, batchSize, REVIEW_BATCH_ROWS } from './batch.js'
@@ -75,7 +78,8 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
   const currency = account.currency_code
   // Plan: settled from the start of the file, so that sending starts once its decisions are final.
   // A dry run plans the same way, so that it tells what the import will do.
-  const plan = await planImport(o.path, o.mapping, true)
+  const liability = LIABILITY_ACCOUNT_TYPES.has(account.account_type)
+  const plan = await planImport(o.path, liability ? { ...o.mapping, liability } : o.mapping, true)
   hooks.onPlan?.(plan)
   // A file in another currency than the account's is refused before anything is written (exit 6).
   const refusal = currencyRefusal(plan.currency, { name: account.name, currency }, o.constants?.currency_code)
@@ -87,7 +91,17 @@ export async function runPipeline(client: Client, o: ImportOptions, hooks: Pipel
     const wrong = accountRefusal(plan.accounts, info(account), all.filter((a) => a.id !== account.id).map(info), plan.accountChoice)
     if (wrong) throw new AppError('validation_error', wrong)
   }
+  // A running balance in the file is checked on every row before anything is written (balance-check.ts).
+  const balance = await checkBalance(readRecordChunks(o.path, plan.layout), plan, {
+    accountId: o.accountId,
+    currency,
+    constants: o.constants,
+  })
+  const broken = balanceRefusal(plan, balance)
+  if (broken) throw new AppError('validation_error', broken)
   const tally = new Tally(o, plan, currency, started, hooks.onProgress, hooks.spillDir)
+  if (balance && plan.balance?.check)
+    tally.summary.balance_checked = { rows: balance.balanced, of: balance.rows, column: columnName(plan.header, plan.balance.column) }
   if (!o.dryRun) {
     tally.summary.batch_id = await pacer.call(() => openImportBatch(client, o, plan))
     hooks.onBatch?.(tally.summary.batch_id)

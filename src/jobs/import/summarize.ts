@@ -49,6 +49,8 @@ export interface ImportSummary {
    * how many, and the lines of the first 100. A 0 on a closing or balance line is skipped instead.
    */
   zero_amounts?: { rows: number; lines: number[] }
+  /** A running balance in the file: the rows it was checked on (all of them, or the file is refused), of the rows read, and its column. */
+  balance_checked?: { rows: number; of: number; column: string }
   /** The skipped lines the plan could not name (a balance found by the running sum), with why: the first 100. */
   skipped_after_plan?: Array<{ line: number; reason: string }>
   /** Sum of the valid rows of the file in `currency` (the account's), and of those this run created. */

@@ -23,7 +23,7 @@ import {
   SIGNATURE,
   type SignatureFile,
   STATEMENTS_FILE,
-} from './layout.js'
+} from '../../domain/closing/pack-layout.js'
 import { PackRefused, readPackZip } from './zip-read.js'
 
 export interface PackVerification {
@@ -141,7 +141,7 @@ export async function verifyPack(path: string, keys: PackKeys = {}): Promise<Pac
     files = await readPackZip(path)
   } catch (e) {
     if (e instanceof PackRefused) {
-      p.push(`the pack is refused: ${e.message}`)
+      for (const problem of e.problems) p.push(`the pack is refused: ${problem}`)
       return out
     }
     throw e
@@ -180,6 +180,12 @@ export async function verifyPack(path: string, keys: PackKeys = {}): Promise<Pac
     if (b && (sha256(b) !== f.sha256 || b.length !== f.bytes)) p.push(`${name} was changed: its SHA-256 differs from the manifest's`)
   }
 
+  const over = manifest.close?.forced_over
+  if (manifest.close?.forced && over)
+    for (const a of over.accounts ?? [])
+      out.notes.push(
+        `forced over: ${a.bank_account} (${a.bank_account_id}): ${(a.blockers ?? []).join(', ')}; closed by ${manifest.close.actor_name ?? manifest.close.actor}, reason: ${JSON.stringify(manifest.close.reason ?? '')}`,
+      )
   checkOriginals(files, manifest, out)
   checkFigures(files, manifest, out)
   return { ...out, intact: p.length === 0 }
@@ -348,11 +354,23 @@ function checkStatements(files: Map<string, Buffer>, m: Manifest, journal: Row[]
     const open = minor(opening, s.currency_code)
     const close = minor(s.closing_balance, s.currency_code)
     const moved = rows.reduce((t, r) => t + (minor(r.amount, r.currency) ?? 0n), 0n)
-    if (open === null || close === null || open + moved !== close)
+    // A difference the close was forced over, recorded in its signed record, is that, not a problem; any other is.
+    const forced = open !== null && close !== null ? forcedOver(m, s, close - (open + moved)) : null
+    if (forced) out.notes.push(forced)
+    else if (open === null || close === null || open + moved !== close)
       out.problems.push(
         `${what}: ${from} ${opening} plus the journal's ${rows.length} transactions of ${s.period_start}..${s.period_end} (${show(moved, s.currency_code)}) is not its closing balance ${s.closing_balance} ${s.currency_code}`,
       )
   }
+}
+
+/** The words for a statement's `difference` when the close recorded that it was forced over it, else null. */
+function forcedOver(m: Manifest, s: StatementLike, difference: bigint): string | null {
+  if (difference === 0n) return null
+  const recorded = (m.close?.forced_over?.statements ?? []).find((f) => f?.statement_id === s.id)
+  if (!recorded || minor(String(recorded.difference), s.currency_code) !== difference) return null
+  const who = m.close.actor_name ?? m.close.actor
+  return `forced over: statement ${s.id} (${JSON.stringify(s.file_name)}) of ${recorded.bank_account} differs from the books by ${show(difference, s.currency_code)} (closing balance ${recorded.closing_balance}, books ${recorded.book_balance} on ${recorded.period_end}), as the close recorded; closed by ${who}, reason: ${JSON.stringify(m.close.reason ?? '')}`
 }
 
 /** Each statement line's transaction is in the journal, with its date and amount. */
@@ -389,9 +407,14 @@ function checkAudit(files: Map<string, Buffer>, m: Manifest, p: string[]): void 
     prev_hash: string | null
     hash: string | null
   }
-  for (const e of readJson<Entry[]>(files, AUDIT_FILE, p) ?? []) {
-    if (e.prev_hash === null || e.hash === null) continue
-    if (entryHash(e.prev_hash, { ...e, company_id: m.company_id }) !== e.hash)
-      p.push(`${AUDIT_FILE}: entry #${e.id} (${e.action} of ${e.transaction_id}) does not hash to its recorded hash`)
+  const entries = readJson<Entry[]>(files, AUDIT_FILE, p)
+  if (entries !== null && !Array.isArray(entries)) p.push(`${AUDIT_FILE} is not a list of audit entries`)
+  // Every entry of the chain has its hashes: one without is not skipped, it is named.
+  for (const e of Array.isArray(entries) ? entries : []) {
+    const what = `entry #${String(e?.id)} (${String(e?.action)} of ${String(e?.transaction_id)})`
+    if (typeof e?.prev_hash !== 'string' || typeof e.hash !== 'string')
+      p.push(`${AUDIT_FILE}: ${what} has no hash: every entry of the audit chain has one, so it was not written by finctl`)
+    else if (entryHash(e.prev_hash, { ...e, company_id: m.company_id }) !== e.hash)
+      p.push(`${AUDIT_FILE}: ${what} does not hash to its recorded hash`)
   }
 }

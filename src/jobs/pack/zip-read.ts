@@ -4,9 +4,15 @@
  * (`..`), holds a backslash or a control character; a symbolic link; two entries of one name (or of
  * names equal but for case); an encrypted entry; more entries or more bytes than a pack holds; an
  * entry whose size is far beyond its compressed size (a zip bomb), or whose bytes are more than it
- * declares. Nothing is written to disk: each entry is read into memory, within those caps.
+ * declares. Then `unzip -t`'s verdict on the container (zip-headers.ts): each entry's data against its
+ * CRC-32, its local header against its central directory entry, no two entries overlapping; every
+ * such problem is named, not only the first. Nothing is written to disk: each entry is read into
+ * memory, within those caps.
  */
+import { open as openFile } from 'node:fs/promises'
+import { crc32 } from 'node:zlib'
 import { open as openZip, type Entry, type ZipFile } from 'yauzl'
+import { type EntrySpan, localHeaderProblems, overlaps } from './zip-headers.js'
 
 /** A pack holds a month: its journal, statements' lines, documents of at most 20 MiB each. */
 export const ZIP_LIMITS = {
@@ -19,7 +25,14 @@ export const ZIP_LIMITS = {
   ratioFrom: 1024 * 1024,
 }
 
-export class PackRefused extends Error {}
+export class PackRefused extends Error {
+  /** Each thing wrong with the container, when several are (the message names the first). */
+  readonly problems: string[]
+  constructor(message: string, problems: string[] = [message]) {
+    super(message)
+    this.problems = problems
+  }
+}
 
 const S_IFMT = 0o170000
 const S_IFLNK = 0o120000
@@ -37,7 +50,7 @@ export function unsafeName(name: string): string | null {
   return null
 }
 
-function openFile(path: string): Promise<ZipFile> {
+function openZipFile(path: string): Promise<ZipFile> {
   return new Promise((resolve, reject) =>
     openZip(path, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false }, (err, zip) =>
       err ? reject(new PackRefused(`not a readable zip: ${err.message}`)) : resolve(zip),
@@ -70,7 +83,10 @@ function readEntry(zip: ZipFile, entry: Entry, name: string, budget: { left: num
 
 /** Every file of the zip at `path`, by name; throws PackRefused naming what is wrong. */
 export async function readPackZip(path: string, limits = ZIP_LIMITS): Promise<Map<string, Buffer>> {
-  const zip = await openFile(path)
+  const zip = await openZipFile(path)
+  const fh = await openFile(path, 'r')
+  const container: string[] = []
+  const spans: EntrySpan[] = []
   const files = new Map<string, Buffer>()
   const folded = new Map<string, string>()
   const budget = { left: limits.totalBytes }
@@ -108,19 +124,28 @@ export async function readPackZip(path: string, limits = ZIP_LIMITS): Promise<Ma
         } catch (e) {
           return fail(e)
         }
-        if (name.endsWith('/')) {
-          zip.readEntry()
-          return
-        }
-        readEntry(zip, entry, shown, budget).then((b) => {
+        const read = async () => {
+          const local = await localHeaderProblems(fh, entry, raw, shown)
+          container.push(...local.problems)
+          if (local.span) spans.push(local.span)
+          if (name.endsWith('/')) return
+          const b = await readEntry(zip, entry, shown, budget)
+          const crc = crc32(b)
+          if (crc !== entry.crc32)
+            container.push(`entry ${shown}: bad CRC (its data's CRC-32 is ${hex(crc)}, the central directory says ${hex(entry.crc32)})`)
           files.set(name, b)
-          zip.readEntry()
-        }, fail)
+        }
+        read().then(() => zip.readEntry(), fail)
       })
       zip.readEntry()
     })
   } finally {
     zip.close()
+    await fh.close()
   }
+  container.push(...overlaps(spans))
+  if (container.length) throw new PackRefused(container[0], container)
   return files
 }
+
+const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto'
 
 /** Where the results of each kind of step are found: `${accounts.NAME.FIELD}`. */
-export const NAMESPACES = ['accounts', 'transactions', 'imports', 'statements', 'keys'] as const
+export const NAMESPACES = ['accounts', 'transactions', 'imports', 'statements', 'keys', 'budgets', 'recurring'] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
 export interface StepRef {

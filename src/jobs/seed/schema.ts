@@ -15,7 +15,7 @@
  *     generate: { count: 20, seed: 42, from: ${date:-30d}, to: ${today}, amount: { min: "-9.00", max: "-2.50" }, merchants: [Blue Bottle] }
  * ```
  *
- * Kinds: account, transactions, import, statement, api_key. A new kind (a `rules` step: the service
+ * Kinds: account, transactions, import, statement, api_key, budget, recurring. A new kind (a `rules` step: the service
  * has categorization rules, the seed does not yet) is one more entry in KINDS with its schema, its
  * checks in validate.ts and its handler in steps/.
  *
@@ -218,6 +218,44 @@ export const ApiKeySpec = z
   })
 export type ApiKeySpec = z.infer<typeof ApiKeySpec>
 
+const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written YYYY-MM')
+
+/** A category's monthly budget over months (docs/budgets.md); setting the same again changes nothing. */
+export const BudgetSpec = z
+  .object({
+    budget: StepName,
+    category: text(100).min(1, 'must not be empty'),
+    monthly: Amount,
+    currency: Currency.optional(),
+    from: Month.optional(),
+    to: Month.optional(),
+    version: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/, 'must be 1-40 letters, digits, dots, dashes or underscores')
+      .optional(),
+    rollover: z.boolean().optional(),
+  })
+  .strict()
+export type BudgetSpec = z.infer<typeof BudgetSpec>
+
+/** A recurring item added by hand (docs/forecast.md), found again by its name. */
+export const RecurringSpec = z
+  .object({
+    recurring: StepName,
+    /** The item's name, and how it is found again (default: the step name). */
+    name: text(100).min(1).optional(),
+    amount: Amount,
+    interval: z.enum(['weekly', 'biweekly', 'monthly', 'last_working_day', 'quarterly', 'yearly']),
+    start: IsoDate,
+    match: text(200).optional(),
+    category: text(100).optional(),
+    bank_account_id: Uuid.optional(),
+    currency: Currency.optional(),
+    ends_on: IsoDate.optional(),
+  })
+  .strict()
+export type RecurringSpec = z.infer<typeof RecurringSpec>
+
 // ---- kinds --------------------------------------------------------------------------------------
 
 /** Each kind: its namespace for references, the results it gives, its schema. */
@@ -227,6 +265,8 @@ export const KINDS = {
   import: { ns: 'imports', fields: ['read', 'created'], schema: ImportSpec },
   statement: { ns: 'statements', fields: ['id', 'status'], schema: StatementSpec },
   api_key: { ns: 'keys', fields: ['id', 'name', 'key_prefix'], schema: ApiKeySpec },
+  budget: { ns: 'budgets', fields: ['version', 'category'], schema: BudgetSpec },
+  recurring: { ns: 'recurring', fields: ['id', 'name'], schema: RecurringSpec },
 } as const satisfies Record<string, { ns: Namespace; fields: readonly string[]; schema: z.ZodType }>
 export type Kind = keyof typeof KINDS
 
@@ -236,6 +276,8 @@ export interface SpecOf {
   import: ImportSpec
   statement: StatementSpec
   api_key: ApiKeySpec
+  budget: BudgetSpec
+  recurring: RecurringSpec
 }
 
 export interface Step<K extends Kind = Kind> {

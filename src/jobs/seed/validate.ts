@@ -18,6 +18,8 @@ import {
   StepName,
   envName,
   type AccountSpec,
+  type BudgetSpec,
+  type RecurringSpec,
   type AnyStep,
   type ImportSpec,
   type Kind,
@@ -199,6 +201,22 @@ function checkStep(
     }
     case 'api_key':
       return
+    case 'budget': {
+      const s = spec as BudgetSpec
+      if (s.from !== undefined && s.to !== undefined && s.to < s.from) o.fail('to', `is before from (${s.from})`)
+      const r = parseAmount(s.monthly, currencyExponent(s.currency ?? 'USD'))
+      if (!r.ok && s.currency !== undefined) o.fail('monthly', r.message)
+      return
+    }
+    case 'recurring': {
+      const s = spec as RecurringSpec
+      if (s.ends_on !== undefined && s.ends_on < s.start) o.fail('ends_on', `is before start (${s.start})`)
+      if (s.currency !== undefined) {
+        const r = parseAmount(s.amount, currencyExponent(s.currency))
+        if (!r.ok) o.fail('amount', r.message)
+      }
+      return
+    }
   }
 }
 

@@ -54,6 +54,10 @@ import * as usageNewest from './0043_usage_newest.js'
 import * as statementFiles from './0044_statement_files.js'
 import * as reviewChecked from './0045_review_checked.js'
 import * as pendingRowsKeyed from './0046_pending_rows_keyed.js'
+import * as closeNames from './0048_close_names.js'
+import * as lockDatesChained from './0049_lock_dates_chained.js'
+import * as budgets from './0055_budgets.js'
+import * as recurringItems from './0056_recurring_items.js'
 import * as exportAccountsMaps from './0058_export_accounts_maps.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
@@ -106,6 +110,10 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0044_statement_files', statementFiles],
   ['0045_review_checked', reviewChecked],
   ['0046_pending_rows_keyed', pendingRowsKeyed],
+  ['0048_close_names', closeNames],
+  ['0049_lock_dates_chained', lockDatesChained],
+  ['0055_budgets', budgets],
+  ['0056_recurring_items', recurringItems],
   ['0058_export_accounts_maps', exportAccountsMaps],
 ]
 

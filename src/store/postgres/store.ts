@@ -12,8 +12,9 @@ import { GroupedInserts } from './grouped-inserts.js'
 import { RateLimitTakes } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import { type PendingReview, type PendingRowValues, stagePendingRows } from '../pending-rows.js'
-import type { ApiKeyRow, BankAccountRow, Db, NewApiRequestRow } from '../schema.js'
+import type { BankAccountRow, Db, KeyWithCreator, NewApiRequestRow } from '../schema.js'
 import { postgresSql } from './sql.js'
+import { keyWithCreatorSql } from '../queries.js'
 import { dialectWrites } from '../writes.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
 import {
@@ -131,7 +132,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-const KEYS_BY_HASH = 'SELECT * FROM api_keys WHERE key_hash = ANY($1::text[])'
+const KEYS_BY_HASH = keyWithCreatorSql('= ANY($1::text[])')
 const ACCOUNT_BY_ID = 'SELECT * FROM bank_accounts WHERE id = $1 AND company_id = $2'
 // Each (account, company) asked: the company's row, the account's columns (all null when it is not
 // the company's) beside it; the pair asked comes back by name, since the account's id may be null.
@@ -146,7 +147,7 @@ type AccountAndLockRow = BankAccountRow & { finctl_q_account: string; finctl_q_c
 class PostgresHotPaths implements HotPaths {
   private readonly statistics: TransactionStatistics
   private readonly grouped: GroupedInserts
-  private readonly keys: BatchedReads<ApiKeyRow>
+  private readonly keys: BatchedReads<KeyWithCreator>
   private readonly accounts: BatchedReads<AccountAndLock>
   private readonly takes: RateLimitTakes
   constructor(
@@ -158,7 +159,7 @@ class PostgresHotPaths implements HotPaths {
     this.grouped = new GroupedInserts(pool, codec)
     this.takes = new RateLimitTakes(pool)
     this.keys = new BatchedReads(async (hashes) => {
-      const rows = (await pool.query<ApiKeyRow>(KEYS_BY_HASH, [hashes])).rows
+      const rows = (await pool.query<KeyWithCreator>(KEYS_BY_HASH, [hashes])).rows
       return new Map(rows.map((r) => [r.key_hash, r]))
     })
     // A create's account and lock date, read with those of the creates of the same moment.
@@ -175,7 +176,7 @@ class PostgresHotPaths implements HotPaths {
   }
 
   // Every request's statements as fixed texts on the pool: no query built and compiled a call.
-  async findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
+  async findKeyByHash(hash: string): Promise<KeyWithCreator | undefined> {
     // Each caller its own row: two requests of one key may share a read.
     const row = await this.keys.get(hash)
     return row && { ...row }

@@ -1,6 +1,10 @@
 /** What SQLite can do and writes its own way (DialectSql in ../store.ts). */
 import { type RawBuilder, sql } from 'kysely'
 import type { DialectSql } from '../store.js'
+import { keyWithCreatorSql } from '../queries.js'
+
+/** A key by its hash with its creator as they are now (the hot path of every key's request). */
+export const SQLITE_KEY_WITH_CREATOR = keyWithCreatorSql('= ?')
 
 export const sqliteSql: DialectSql = {
   // Writers take turns (BEGIN IMMEDIATE): what a write transaction reads cannot change under it.

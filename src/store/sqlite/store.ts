@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import { Kysely, type SqliteDatabase } from 'kysely'
 import { beginImmediate, FileHealth } from './file-health.js'
 import { TurnTakingSqliteDialect } from './dialect.js'
-import { sqliteSql } from './sql.js'
+import { SQLITE_KEY_WITH_CREATOR, sqliteSql } from './sql.js'
 import { dialectWrites } from '../writes.js'
 import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
 import { AMOUNT_INDEX } from '../migrations/0008_amount_index.js'
@@ -23,7 +23,7 @@ import { TransactionInserter } from './row-inserts.js'
 import { prepareRateLimit } from './rate-limit.js'
 import { prepareUsage } from './usage.js'
 import { GroupCommit } from './group-commit.js'
-import type { Db, ApiKeyRow, BankAccountRow, NewApiRequestRow, NewEventRow } from '../schema.js'
+import type { Db, BankAccountRow, KeyWithCreator, NewApiRequestRow, NewEventRow } from '../schema.js'
 import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
 import { appendAuditSync, appendChainedSync, chainHeadSync, GENESIS, type RawChainSql } from '../audit-chain.js'
 import {
@@ -282,7 +282,7 @@ class SqliteHotPaths implements HotPaths {
       appendRows: (rows) => InsertedRows.ofIds(rows, this.appendTransactions(rows)),
       appendBulk: (rows, refs, existing) => this.appendBulk(rows, refs, existing),
     })
-    this.keyByHash = raw.prepare('SELECT * FROM api_keys WHERE key_hash = ?')
+    this.keyByHash = raw.prepare(SQLITE_KEY_WITH_CREATOR)
     this.accountById = raw.prepare('SELECT * FROM bank_accounts WHERE id = ? AND company_id = ?')
     this.lockDateById = raw.prepare('SELECT lock_date FROM companies WHERE id = ?')
     this.insertEvent = raw.prepare(SQLITE_INSERT_EVENT)
@@ -364,8 +364,8 @@ class SqliteHotPaths implements HotPaths {
     this.load.beforeWrite()
   }
 
-  findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
-    return this.read(() => this.keyByHash.get(hash) as ApiKeyRow | undefined)
+  findKeyByHash(hash: string): Promise<KeyWithCreator | undefined> {
+    return this.read(() => this.keyByHash.get(hash) as KeyWithCreator | undefined)
   }
 
   findBankAccount(companyId: string, id: string): Promise<BankAccountRow | undefined> {

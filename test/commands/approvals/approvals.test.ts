@@ -1,7 +1,8 @@
 /**
  * `finctl policy` and `finctl approvals` in process (test/helpers/in-process-cli.ts): the owner sets
  * the policy; the bookkeeper's `close reopen` becomes a proposal (exit 15, its id said); the
- * accountant lists, shows and approves it; refusals exit as the table says.
+ * accountant lists, shows and approves it; refusals exit as the table says. Under the policy, inviting
+ * or promoting to a role that can approve is a proposal too: the token printed once to its proposer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
@@ -78,5 +79,28 @@ describe('approvals, in process', () => {
     const r = await sb.json(['--profile', 'bob', 'approvals', 'reject', p, '--reason', 'not needed', '--json'])
     expect(r).toMatchObject({ state: 'rejected', reason: 'not needed' })
     expect(await sb.json(['approvals', 'list', '--json'])).toEqual([])
+  })
+
+  it('under the policy users invite and set-role to a deciding role exit 15; the token works once the accountant approves', async () => {
+    const r = await sb.run(['users', 'invite', '--email', 'olga@approvals.test', '--role', 'owner', '--json'])
+    expect(r.code, r.stderr).toBe(15)
+    const p = JSON.parse(r.stdout)
+    sb.secrets.add(p.token)
+    expect(p).toMatchObject({ kind: 'people', target: 'invite olga@approvals.test as owner', token: expect.stringMatching(/^fdi_/) })
+    expect(r.stderr).toContain('once another person approves the invitation')
+    expect(r.stderr).toContain(`proposal ${p.id} waits for approval`)
+    const shown = await sb.run(['--profile', 'bob', 'approvals', 'show', p.id])
+    expect(shown.stdout).toContain('invites olga@approvals.test as owner')
+    expect(shown.stdout).not.toContain(p.token)
+    await sb.ok(['profile', 'add', 'olga', '--database', sb.database])
+    const early = await sb.run(['--profile', 'olga', 'login', '--invite', p.token, '--password-stdin'], { input: 'password-of-olga\n' })
+    expect(early.code).toBe(3)
+    await sb.ok(['--profile', 'bob', 'approvals', 'approve', p.id])
+    await sb.ok(['--profile', 'olga', 'login', '--invite', p.token, '--password-stdin'], { input: 'password-of-olga\n' })
+    const role = await sb.run(['users', 'set-role', 'bob@approvals.test', '--role', 'owner'])
+    expect(role.code, role.stderr).toBe(15)
+    expect(role.stdout).toContain('makes bob@approvals.test owner (now accountant)')
+    // A viewer is no decider: invited at once.
+    expect((await sb.run(['users', 'invite', '--email', 'vic@approvals.test', '--role', 'viewer', '--json'])).code).toBe(0)
   })
 })

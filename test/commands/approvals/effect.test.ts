@@ -48,6 +48,33 @@ describe('effectLines', () => {
     ])
   })
 
+  it('a reopen that opens later closed months too names each of them', () => {
+    const lines = effectLines(
+      proposal('reopen', {
+        month: '2026-09',
+        lock_date: '2026-11-30',
+        lock_date_after: '2026-08-31',
+        opens: ['2026-09', '2026-10', '2026-11'],
+      }),
+      name,
+    )
+    expect(lines[0]).toBe('lock date 2026-11-30 → 2026-08-31: 2026-09, 2026-10 and 2026-11 open for changes again')
+  })
+
+  it('a people step: who is invited or promoted, and what the role approves', () => {
+    expect(
+      effectLines(proposal('people', { action: 'invite', email: 'ana@acme.test', role: 'owner', grants: 'every step' }), name),
+    ).toEqual(['invites ana@acme.test as owner', 'as owner they approve every step'])
+    const role = {
+      action: 'role',
+      user: { id: 'u1', email: 'bo@acme.test' },
+      role_before: 'viewer',
+      role_after: 'bookkeeper',
+      grants: 'reverts',
+    }
+    expect(effectLines(proposal('people', role), name)[0]).toBe('makes bo@acme.test bookkeeper (now viewer)')
+  })
+
   it('a bulk delete: the totals per currency and each row; a description cannot drive the terminal', () => {
     const lines = effectLines(
       proposal('bulk', {

@@ -1,7 +1,7 @@
 /**
  * `finctl policy set --require-approval bulk,key-write --bulk-threshold N` in process: the
- * bookkeeper's bulk update and bulk delete over the threshold and the owner's write key become proposals (exit 15,
- * the id said; the key printed to its proposer once), another owner approves them.
+ * bookkeeper's bulk update, bulk delete and rule run over the threshold and the owner's write key and its roll
+ * become proposals (exit 15, the id said; the key printed to its proposer once), another owner approves them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
@@ -106,5 +106,41 @@ describe('bulk and key-write proposals, in process', () => {
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.stdout).not.toContain(p.key)
     expect(await sb.json(['keys', 'list', '--json'])).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'writer' })]))
+  })
+
+  it("the bookkeeper's rule run over 3 rows is a proposal (exit 15) shown with its changes; another owner approves it", async () => {
+    const rule = await sb.json<{ id: string }>(['rules', 'create', '--description-contains', 'Row', '--set', 'category=Ruled', '--json'])
+    const r = await sb.run(['--profile', 'ana', 'rules', 'apply', rule.id, '--since', '2026-01-01', '--yes', '--json'])
+    expect(r.code, r.stderr).toBe(15)
+    const p = JSON.parse(r.stdout)
+    expect(p).toMatchObject({ kind: 'bulk', target: `3 transactions by rule ${rule.id}`, effect: { action: 'rules', rows: 3 } })
+    expect(r.stderr).toContain(`proposal ${p.id} waits for approval`)
+    for (const id of ids) expect((await sb.json<{ category: string }>(['tx', 'get', id, '--json'])).category).toBe('Office')
+    const shown = await sb.run(['--profile', 'olga', 'approvals', 'show', p.id])
+    expect(shown.stdout).toContain(`runs rule ${rule.id} over the transactions dated 2026-01-01 or later: 3 match`)
+    expect(shown.stdout).toContain('category Office → Ruled')
+    const ok = await sb.run(['--profile', 'olga', 'approvals', 'approve', p.id])
+    expect(ok.code, ok.stderr).toBe(0)
+    for (const id of ids) expect((await sb.json<{ category: string }>(['tx', 'get', id, '--json'])).category).toBe('Ruled')
+  })
+
+  it('rolling the write key is a proposal: the successor printed once, the old key untouched until another owner approves', async () => {
+    const writer = (await sb.json<Array<{ id: string; name: string; is_active: boolean }>>(['keys', 'list', '--json'])).find(
+      (k) => k.name === 'writer' && k.is_active,
+    )
+    const r = await sb.run(['keys', 'roll', writer?.id ?? '', '--grace', '0', '--json'])
+    expect(r.code, r.stderr).toBe(15)
+    const p = JSON.parse(r.stdout)
+    sb.secrets.add(p.key)
+    expect(p).toMatchObject({ kind: 'key-write', effect: { rolls: { id: writer?.id } } })
+    expect(r.stderr).toContain('the old one keeps working until then')
+    const state = async () =>
+      (await sb.json<Array<{ id: string; is_active: boolean; rolled_to: string | null }>>(['keys', 'list', '--json'])).find(
+        (k) => k.id === writer?.id,
+      )
+    expect(await state()).toMatchObject({ is_active: true, rolled_to: null })
+    const ok = await sb.run(['--profile', 'olga', 'approvals', 'approve', p.id])
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(await state()).toMatchObject({ is_active: false, rolled_to: expect.any(String) })
   })
 })

@@ -22,9 +22,12 @@ const M = previousMonth(today.slice(0, 7))
 const END = monthEnd(M)
 const compact = (iso: string) => iso.replaceAll('-', '')
 
+/** What a bank's text may hold: a clear screen, an OSC 0 title, an OSC 8 link. */
+const BANK_CONTROLS = '\x1b[2J\x1b]0;owned\x07\x1b]8;;https://evil.test\x1b\\link\x1b]8;;\x1b\\'
+
 /** An OFX statement of the month: two lines, the closing balance after them. */
 const ofx = (closing: string) =>
-  `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>77<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>${compact(`${M}-01`)}<DTEND>${compact(END)}<STMTTRN><TRNTYPE>OTHER<DTPOSTED>${compact(`${M}-05`)}<TRNAMT>-42.50<FITID>P1<NAME>Paper Shop</STMTTRN><STMTTRN><TRNTYPE>OTHER<DTPOSTED>${compact(`${M}-12`)}<TRNAMT>1200.00<FITID>P2<NAME>Client pays</STMTTRN></BANKTRANLIST><LEDGERBAL><BALAMT>${closing}<DTASOF>${compact(END)}</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`
+  `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>77<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>${compact(`${M}-01`)}<DTEND>${compact(END)}<STMTTRN><TRNTYPE>OTHER<DTPOSTED>${compact(`${M}-05`)}<TRNAMT>-42.50<FITID>P1<NAME>Paper Shop${BANK_CONTROLS}</STMTTRN><STMTTRN><TRNTYPE>OTHER<DTPOSTED>${compact(`${M}-12`)}<TRNAMT>1200.00<FITID>P2<NAME>Client pays</STMTTRN></BANKTRANLIST><LEDGERBAL><BALAMT>${closing}<DTASOF>${compact(END)}</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`
 
 describe('close pack and verify --pack, in process', () => {
   let sb: InProcessSandbox
@@ -43,6 +46,24 @@ describe('close pack and verify --pack, in process', () => {
     const path = sb.path(`tampered-${++n}.zip`)
     writeFileSync(path, rawZip([...copy].map(([name, data]) => ({ name, data, deflate: true }))))
     return path
+  }
+  /** The pack with its files and manifest changed, the manifest re-signed with a key of the forger's (given back). */
+  const forged = (edit: (f: Map<string, Buffer>) => void, manifest: (m: Record<string, unknown>) => void = () => {}) => {
+    const forger = generateKeyPairSync('ed25519')
+    const key = forger.publicKey.export({ format: 'jwk' }).x as string
+    const path = tampered((f) => {
+      edit(f)
+      const m = JSON.parse(f.get('manifest.json')!.toString())
+      m.files = m.files.map((e: { path: string }) =>
+        f.has(e.path) ? { ...e, sha256: createHash('sha256').update(f.get(e.path)!).digest('hex'), bytes: f.get(e.path)!.length } : e,
+      )
+      manifest(m)
+      const bytes = Buffer.from(JSON.stringify(m, null, 2))
+      f.set('manifest.json', bytes)
+      const signature = sign(null, bytes, forger.privateKey).toString('base64')
+      f.set('signature.json', Buffer.from(JSON.stringify({ algorithm: 'ed25519', public_key: key, signature })))
+    })
+    return { path, key }
   }
   const refused = async (path: string, ...more: string[]) => {
     const r = await sb.run(['verify', '--pack', path, ...more])
@@ -83,7 +104,7 @@ describe('close pack and verify --pack, in process', () => {
     pack = sb.path('pack.zip')
     await sb.ok(['close', 'pack', M, '-o', pack, '--formats', 'hledger,beancount,xlsx'])
     files = await readPackZip(pack)
-    original = `statements/originals/${statementId}-statement.ofx`
+    original = `statements/as-uploaded/${statementId}-statement.ofx`
     const company = await sb.json<{ id: string; pack_public_key: string }>(['company', 'show', '--json'])
     publicKey = company.pack_public_key
     companyId = company.id
@@ -108,7 +129,7 @@ describe('close pack and verify --pack, in process', () => {
         'audit/audit-entries.json',
       ]),
     )
-    expect(names.filter((x) => /^documents\/[^/]+\/(receipt\.pdf|invoice\.xml)$/.test(x))).toHaveLength(2)
+    expect(names.filter((x) => /^documents\/as-uploaded\/[^/]+\/(receipt\.pdf|invoice\.xml)$/.test(x))).toHaveLength(2)
     const manifest = JSON.parse(files.get('manifest.json')!.toString())
     expect(manifest).toMatchObject({ format: 'finctl-close-pack', month: M, close: { sequence: 1, forced: true } })
     // The statement's original, byte for byte, listed in the manifest under the SHA-256 its statement recorded.
@@ -120,12 +141,12 @@ describe('close pack and verify --pack, in process', () => {
         .update(readFileSync(sb.path('statement.ofx')))
         .digest('hex'),
     )
-    expect(manifest.version).toBe(2)
+    expect(manifest.version).toBe(3)
     expect(manifest.statement_files).toMatchObject({
       included: true,
       originals: [{ statement_id: statementId, file_name: 'statement.ofx', sha256: st.file_sha256, path: original, note: null }],
     })
-    expect(manifest.files).toContainEqual({ path: original, sha256: st.file_sha256, bytes: files.get(original)!.length })
+    expect(manifest.files).toContainEqual({ path: original, sha256: st.file_sha256, bytes: files.get(original)!.length, exact_copy: true })
     expect(manifest.files).toHaveLength(names.length - 2)
     expect(manifest.close.figures).toEqual([expect.objectContaining({ currency_code: 'USD', transactions: 2, total: '1157.50' })])
     expect(JSON.parse(files.get('signature.json')!.toString()).public_key).toBe(publicKey)
@@ -133,6 +154,31 @@ describe('close pack and verify --pack, in process', () => {
     const audit = JSON.parse(files.get('audit/audit-entries.json')!.toString()) as Array<{ action: string; hash: string }>
     expect(audit.filter((e) => e.action === 'document_linked')).toHaveLength(2)
     expect(audit.every((e) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true)
+  })
+
+  it("text files hold the bank's controls as visible escapes; the bank's file is an exact copy, marked so; names beside ids", async () => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what must not be in a text file
+    const controls = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/
+    const manifest = JSON.parse(files.get('manifest.json')!.toString())
+    const text = [`journal/books-${M}.csv`, `journal/books-${M}.journal`, `journal/books-${M}.beancount`, 'reconciliation.csv']
+    for (const name of [...text, 'manifest.json', 'statements/statements.json', 'audit/audit-entries.json', 'close.json'])
+      expect(files.get(name)!.toString(), name).not.toMatch(controls)
+    // A journal writes ; as , (its comment mark); the escapes are there either way.
+    for (const name of text)
+      for (const shown of ['Paper Shop\\x1b[2J', 'owned\\x07']) expect(files.get(name)!.toString(), name).toContain(shown)
+    // The bank's file as it was sent, under a folder that says so, marked exact_copy; no text file is.
+    expect(original.startsWith('statements/as-uploaded/')).toBe(true)
+    expect(files.get(original)!.toString()).toContain(BANK_CONTROLS)
+    const exact = manifest.files.filter((f: { exact_copy: boolean }) => f.exact_copy).map((f: { path: string }) => f.path)
+    expect(exact.sort()).toEqual([original, ...[...files.keys()].filter((n) => n.startsWith('documents/as-uploaded/'))].sort())
+    expect(manifest.exact_copies).toContain('exact_copy')
+    // Names beside ids: the account in the reconciliation and the figures, the person who closed.
+    const [head, row] = files.get('reconciliation.csv')!.toString().split('\r\n')
+    expect(head).toContain('bank_account_id,bank_account,')
+    expect(row).toContain(',Main,')
+    expect(manifest.close.figures[0]).toMatchObject({ bank_account: 'Main' })
+    expect(JSON.parse(files.get('close.json')!.toString()).close).toMatchObject({ actor_name: 'o@pack.test' })
+    expect(manifest.close.actor_name).toBe('o@pack.test')
   })
 
   it('verify --pack: intact, with the key given; the first pack of a company pins its key (0600), a later one is checked with it', async () => {
@@ -210,6 +256,36 @@ describe('close pack and verify --pack, in process', () => {
     expect(err).toContain("the journal's total of account")
     expect(err).toContain('the close recorded 1157.50 USD in 2')
     expect(err).toMatch(/statement .*: opening balance|statement .*: the book's balance/)
+  })
+
+  it('audit entries replaced by one without hashes: named, never skipped', async () => {
+    const { path, key } = forged((f) => {
+      const [first] = JSON.parse(f.get('audit/audit-entries.json')!.toString())
+      f.set('audit/audit-entries.json', Buffer.from(JSON.stringify([{ ...first, changes: '{}', prev_hash: null, hash: null }])))
+    })
+    const err = await refused(path, '--public-key', key)
+    expect(err).toMatch(/pack: audit\/audit-entries.json: entry #\d+ \(\w+ of [\w-]+\) has no hash: every entry of the audit chain has one/)
+  })
+
+  it("text of the pack is printed escaped: a manifest's month, close id and time cannot write to the terminal", async () => {
+    const { path, key } = forged(
+      () => {},
+      (m) => {
+        m.month = `${M}\r\x1b[2K${pack} is intact\n\x1b]0;owned\x07`
+        m.close = { ...(m.close as object), id: '1\x1b[31m', created_at: '\x1b[2J\u202e', sequence: '2\n' }
+      },
+    )
+    const r = await sb.run(['verify', '--pack', path, '--public-key', key], { env: { FINCTL_CONFIG_DIR: sb.path('escaped-config') } })
+    expect(r.code).toBe(13)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what must not be printed
+    const controls = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/
+    expect(r.stdout).not.toMatch(controls)
+    expect(r.stderr).not.toMatch(controls)
+    // One line of the pack's own words, then notes and problems, each a line of its own: no line made up by the pack.
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^pack of .*\\x1b\[2K.* is intact .*\\x07 \(Pack Co\), close #1\\x1b\[31m of \\x1b\[2JU\+202E/),
+    ])
+    for (const l of r.stderr.trimEnd().split('\n')) expect(l).toMatch(/^(note|pack): |does not hold: \d+ problems?$/)
   })
 
   it('a file removed', async () => {
@@ -408,7 +484,7 @@ describe('close pack and verify --pack, in process', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain(`statement ${statementId} (statement.ofx): original not kept: uploaded`)
     const packed = await readPackZip(older)
-    expect([...packed.keys()].filter((n) => n.startsWith('statements/originals/'))).toEqual([])
+    expect([...packed.keys()].filter((n) => n.startsWith('statements/as-uploaded/'))).toEqual([])
     const manifest = JSON.parse(packed.get('manifest.json')!.toString())
     expect(manifest.statement_files).toMatchObject({
       included: false,

@@ -124,7 +124,10 @@ describe('the close record and verify --close, in process', () => {
       '--json',
     ])
     const db = new Database(sb.database, { readonly: true })
-    const head = db.prepare('SELECT last_id, hash FROM audit_chain_heads').get() as { last_id: number; hash: string }
+    // The head when the month was closed: the entry before the close's own (the lock date it set).
+    const head = db
+      .prepare("SELECT id AS last_id, hash FROM audit_entries WHERE action <> 'lock_date_changed' ORDER BY id DESC LIMIT 1")
+      .get() as { last_id: number; hash: string }
     db.close()
     expect(history[0]).toMatchObject({ action: 'close', lock_date: END, chain_head: { id: head.last_id, hash: head.hash } })
     // A file that exists is not written over: refused before the exports (the month is closed already).

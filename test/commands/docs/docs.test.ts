@@ -3,7 +3,7 @@
  * the same file twice is one document, a file refused by its content names the file, --json
  * everywhere, `get` never writes over a file unasked, and names from outside are printed escaped.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Document } from '../../../src/domain/documents/schemas.js'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
@@ -75,6 +75,13 @@ describe('docs, in process', () => {
     const missing = await sb.run(['docs', 'add', sb.path('nope.pdf')])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('nope.pdf: no such file')
+    // A loop of symbolic links: a usage error that says so, before anything is sent.
+    symlinkSync(sb.path('loop-b.pdf'), sb.path('loop-a.pdf'))
+    symlinkSync(sb.path('loop-a.pdf'), sb.path('loop-b.pdf'))
+    const loop = await sb.run(['docs', 'add', pdf, sb.path('loop-a.pdf')])
+    expect(loop.code).toBe(2)
+    expect(loop.stderr).toContain('loop-a.pdf is a loop of symbolic links')
+    expect(loop.stderr).not.toMatch(/internal error|ELOOP/)
   })
 
   it('show, link, unlink, list --unlinked', async () => {

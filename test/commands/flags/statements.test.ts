@@ -14,9 +14,13 @@ describe('statements flags', () => {
     )
     const { opts, args } = await parseFlags(registerUpload, ['statements', 'upload', 'march.sta'], 'statements')
     expect(args).toEqual(['march.sta'])
-    expect(opts).toEqual({ wait: true, header: true, layout: true })
-    const off = await parseFlags(registerUpload, ['statements', 'upload', 'a.csv', '--no-wait', '--no-header', '--no-layout'], 'statements')
-    expect(off.opts).toEqual({ wait: false, header: false, layout: false })
+    expect(opts).toEqual({ wait: true, header: true, layout: true, balanceCheck: true })
+    const off = await parseFlags(
+      registerUpload,
+      ['statements', 'upload', 'a.csv', '--no-wait', '--no-header', '--no-layout', '--no-balance-check'],
+      'statements',
+    )
+    expect(off.opts).toEqual({ wait: false, header: false, layout: false, balanceCheck: false })
   })
 
   it('upload: --map and --where repeat; --preview and --decimal-comma are switches', async () => {

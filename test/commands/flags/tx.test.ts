@@ -108,13 +108,13 @@ describe('tx flags', () => {
     const { opts, args } = await parseFlags(registerImport, ['tx', 'import', 'f.csv'], tx)
     expect(args).toEqual(['f.csv'])
     // undefined --mapping means "the saved one whose header the file has"; --progress unset means "on a terminal".
-    expect(opts).toEqual({ layout: true, header: true })
+    expect(opts).toEqual({ layout: true, header: true, balanceCheck: true })
     const off = await parseFlags(
       registerImport,
-      ['tx', 'import', 'f.csv', '--no-mapping', '--no-layout', '--no-header', '--no-progress'],
+      ['tx', 'import', 'f.csv', '--no-mapping', '--no-layout', '--no-header', '--no-progress', '--no-balance-check'],
       tx,
     )
-    expect(off.opts).toEqual({ mapping: false, layout: false, header: false, progress: false })
+    expect(off.opts).toEqual({ mapping: false, layout: false, header: false, progress: false, balanceCheck: false })
   })
 
   it('import: --map, --set, --where and --indicator-debit collect one value per flag', async () => {

@@ -111,7 +111,8 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
       '1.05',
       '--json',
     ])
-    expect(s).toMatchObject({ status: 'completed', format: 'csv', transaction_count: 3, balance_check: 'unavailable' })
+    // Its balance column follows every line: the statement's opening and closing balances, checked.
+    expect(s).toMatchObject({ status: 'completed', format: 'csv', transaction_count: 3, balance_check: 'ok' })
     const txs = await sb.json<Array<{ amount: number; exchange_rate: number }>>(['statements', 'transactions', s.id, '--json'])
     expect(cents(txs.map((t) => t.amount))).toBe(3000)
     expect(txs.every((t) => t.exchange_rate === 1.05)).toBe(true)

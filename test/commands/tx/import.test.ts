@@ -64,7 +64,7 @@ describe('tx import, in process: refused before the import starts', () => {
   it('--map, --set and --where take name=value, of the fields they know (exit 2)', async () => {
     await refused(
       [file, '--account', account, '--map', 'when=Date'],
-      'error: --map: unknown field "when"; use one of date, posted_date, amount, debit, credit, indicator, description, merchant_name, currency_code, reference, category, account, fee\n',
+      'error: --map: unknown field "when"; use one of date, posted_date, amount, debit, credit, indicator, description, merchant_name, currency_code, reference, category, account, fee, balance\n',
     )
     await refused([file, '--account', account, '--map', 'Date'], 'error: --map takes name=value (got "Date")\n')
     await refused([file, '--account', account, '--where', 'x'], 'error: --where takes name=value (got "x")\n')

@@ -167,11 +167,15 @@ describe('OFX hand-made cases', () => {
     expect(r.warnings).toEqual([])
   })
 
-  it('warns of transactions outside a BANKTRANLIST, which it does not read', () => {
+  it("reads transactions after a stray </BANKTRANLIST> as the statement's own, and says where they were", () => {
     const tail = `</BANKTRANLIST>\n${trn('20240107', '-3.00', 'C')}${trn('20240108', '-4.00', 'D')}</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`
     const r = parseOfx(bytes(sgml(trn('20240105', '-1.00', 'A'), tail)), {})
-    expect(r.statements[0].transactions.map((t) => t.externalId)).toEqual(['A'])
-    expect(r.warnings).toEqual(['line 14: 2 <STMTTRN> outside a <BANKTRANLIST> skipped'])
+    expect(r.statements[0].transactions.map((t) => [t.externalId, t.amountMinor])).toEqual([
+      ['A', -100],
+      ['C', -300],
+      ['D', -400],
+    ])
+    expect(r.warnings).toEqual(['line 14: 2 <STMTTRN> outside a <BANKTRANLIST>, read as transactions of the statement'])
   })
 
   it('reads a decimal comma and entities', () => {

@@ -48,20 +48,23 @@ describe.skipIf(!HAS_BANK_FILES)('QIF fixtures (SOURCES.md)', () => {
     expect(s.transactions[2].memo).toBe('split: transfer to My Cc -31.00; food:lunch -17.00')
   })
 
-  it('multi-account-categories-splits-investment.qif: only the cash section, investment skipped with a warning', () => {
+  it('multi-account-categories-splits-investment.qif: the cash section read, the investment records named as lines not taken', () => {
     const r = qif('multi-account-categories-splits-investment.qif')
     // SOURCES.md also announces a second !Type:Cash block repeating the same 3 lines (a duplicate
     // trap, 6 lines / -47.00). The file (blob 45a95ca4, 534 bytes) has only one !Type:Cash block:
     // what it holds is the 3 cash lines, sum -23.50, which is what is asserted.
-    expect(r.statements).toHaveLength(1)
-    const [cash] = r.statements
+    expect(r.statements).toHaveLength(2)
+    const [cash, invest] = r.statements
     expect(cash.accountHint).toBe('My Cash')
     expect(cash.transactions.map((t) => t.amountMinor)).toEqual([-650, 3100, -4800])
     expect(sum(cash.transactions)).toBe(-2350)
     expect(dateRange(cash.transactions)).toEqual(['2013-10-11', '2013-10-23'])
-    // !Type:Invst (T 1000.00 / 100.00, 1993) is not imported, and says so.
+    // !Type:Invst (T 1000.00 / 100.00, 1993) of the account "My Cc" is not imported: each record a line its statement cannot take, never passed over.
     expect(lines(r.statements).some((t) => t.date.startsWith('1993') || t.amountMinor === 100000 || t.amountMinor === 10000)).toBe(false)
-    expect(r.warnings.some((w) => /Invst/.test(w) && /investment/.test(w))).toBe(true)
+    expect(invest.accountHint).toBe('My Cc')
+    expect(invest.transactions).toEqual([])
+    expect(invest.unreadable?.map((u) => u.line)).toEqual([36, 45])
+    expect(invest.unreadable?.[0].reason).toMatch(/^!Type:Invst record: investment transactions are not imported/)
     // !Type:Memorized (T-50.00, T-25.00) and the category and class lists make no lines either.
     expect(lines(r.statements).some((t) => t.amountMinor === -5000 || t.amountMinor === -2500)).toBe(false)
   })

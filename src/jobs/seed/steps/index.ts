@@ -5,6 +5,8 @@
 import type { Kind, Step } from '../schema.js'
 import { account } from './account.js'
 import { apiKey } from './api-key.js'
+import { budget } from './budget.js'
+import { recurring } from './recurring.js'
 import type { SeedState, StepHandler } from './handler.js'
 import type { StepOutcome } from '../report.js'
 import { importCsv } from './import.js'
@@ -17,6 +19,8 @@ export const HANDLERS: { [K in Kind]: StepHandler<K> } = {
   import: importCsv,
   statement,
   api_key: apiKey,
+  budget,
+  recurring,
 }
 
 /** The step run by the handler of its kind. */
