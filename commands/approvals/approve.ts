@@ -3,7 +3,9 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import { printProposal } from './shared.js'
+import { printProposal, withPeopleNamed } from './shared.js'
+import type { Proposal } from '../../src/domain/approvals/schemas.js'
+import { proposalId } from '../../src/cli/id-kinds.js'
 
 export type ApproveOptions = Record<string, never>
 
@@ -18,8 +20,12 @@ export function registerApprove(approvals: Command, run: Runner, runF: RunVerb<A
 
 export async function runApprove(host: VerbHost, _o: ApproveOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
-  const p = await client.approvals.approve(id)
-  await printProposal(host, client, p)
-  note(host.io, host.printer, `approved ${p.id}: ${p.kind} ${p.target} applied`)
+  const proposal = await proposalId(client, id)
+  let p: Proposal | undefined
+  await withPeopleNamed(host, client, async () => {
+    p = await client.approvals.approve(proposal)
+  })
+  await printProposal(host, client, p!)
+  note(host.io, host.printer, `approved ${p!.id}: ${p!.kind} ${p!.target} applied`)
   return EXIT.ok
 }

@@ -29,7 +29,7 @@ function rows<T>(items: T[], line: (t: T) => string): string[] {
 const txLine = (t: Json) =>
   [str(t.id), str(t.transaction_date), money(t.amount, t.currency_code), str(t.description)].filter(Boolean).join('  ')
 
-function reopen(e: Json, name: ActorName): string[] {
+function reopen(e: Json, name: ActorName, account: (id: string) => string): string[] {
   const close = obj(e.close)
   const opens = Array.isArray(e.opens) && e.opens.length ? e.opens.map(str) : [str(e.month)]
   const what = opens.length > 1 ? `${opens.slice(0, -1).join(', ')} and ${opens.at(-1)} open` : `${opens[0]} opens`
@@ -44,7 +44,7 @@ function reopen(e: Json, name: ActorName): string[] {
     out.push(
       ...rows(
         figures,
-        (f) => `${str(f.bank_account_id)}  ${count(Number(f.transactions), 'transaction')}  ${money(f.total, f.currency_code)}`,
+        (f) => `${account(str(f.bank_account_id))}  ${count(Number(f.transactions), 'transaction')}  ${money(f.total, f.currency_code)}`,
       ),
     )
   }
@@ -118,11 +118,11 @@ function policy(e: Json): string[] {
 }
 
 /** The effect's lines, each printable (no control characters from descriptions or names). */
-export function effectLines(p: Proposal, name: ActorName): string[] {
+export function effectLines(p: Proposal, name: ActorName, account: (id: string) => string = (id) => id): string[] {
   const e = obj(p.effect)
   const lines =
     p.kind === 'reopen'
-      ? reopen(e, name)
+      ? reopen(e, name, account)
       : p.kind === 'revert'
         ? revert(e)
         : p.kind === 'bulk'

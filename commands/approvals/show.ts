@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { printProposal } from './shared.js'
+import { proposalId } from '../../src/cli/id-kinds.js'
 
 export type ShowOptions = Record<string, never>
 
@@ -17,6 +18,6 @@ export function registerShow(approvals: Command, run: Runner, runF: RunVerb<Show
 
 export async function runShow(host: VerbHost, _o: ShowOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
-  await printProposal(host, client, await client.approvals.get(id))
+  await printProposal(host, client, await client.approvals.get(await proposalId(client, id)))
   return EXIT.ok
 }

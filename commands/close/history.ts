@@ -16,14 +16,14 @@ export function registerHistory(close: Command, run: Runner, runF: RunVerb<Histo
     .action(run(runF))
 }
 
-// The time stays whole; on a narrow terminal the lock date (a close's is its period's last day) goes first.
+// The time stays whole, and the lock date (the point of a close) is never left out; on a narrow terminal `forced` goes first.
 const historyColumns = (name: ActorName): Column<CloseRecord>[] => [
   { header: 'at', value: (r) => r.created_at, whole: true },
   { header: 'action', value: (r) => r.action },
   { header: 'period', value: (r) => r.period },
-  { header: 'lock date', value: (r) => r.lock_date ?? '', drop: 1 },
+  { header: 'lock date', value: (r) => r.lock_date ?? '', keep: true },
   { header: 'actor', value: (r) => name(r.actor) },
-  { header: 'forced', value: (r) => (r.forced ? 'yes' : '') },
+  { header: 'forced', value: (r) => (r.forced ? 'yes' : ''), drop: 1 },
   { header: 'reason', value: (r) => r.reason ?? '' },
 ]
 

@@ -12,6 +12,7 @@ import { sniff } from '../../src/domain/documents/sniff.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { printableLine } from '../../src/kernel/terminal-text.js'
 import { documentColumns } from './shared.js'
+import { resolveTransactionId } from '../../src/cli/short-ids.js'
 
 export interface AddOptions {
   tx?: string
@@ -46,7 +47,11 @@ export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Pro
   // Every file is checked before any is sent: a missing, too large or unknown one stores nothing.
   const read = files.map((path) => {
     const info = readable(() => statSync(path, { throwIfNoEntry: false }), path)
-    if (!info?.isFile()) throw new AppError('usage', `${printableLine(path)}: no such file`)
+    if (!info) throw new AppError('usage', `${printableLine(path)}: no such file`)
+    if (info.isDirectory())
+      throw new AppError('usage', `${printableLine(path)} is a folder: give the files in it (docs add ${printableLine(path)}/*)`)
+    if (!info.isFile())
+      throw new AppError('usage', `${printableLine(path)} is not a regular file (a device, a FIFO or a socket): give a file`)
     if (info.size > MAX_DOCUMENT_FILE)
       throw new AppError(
         'usage',
@@ -63,12 +68,13 @@ export async function runAdd(ctx: VerbHost, o: AddOptions, files: string[]): Pro
     return { path, bytes }
   })
   const client = await ctx.client()
+  const tx = o.tx === undefined ? undefined : await resolveTransactionId(client, o.tx, '--tx')
   const added: AddedDocument[] = []
   for (const f of read) {
     const d = await client.documents.add({
       file_name: basename(f.path),
       content_base64: f.bytes.toString('base64'),
-      transaction_id: o.tx,
+      transaction_id: tx,
       auto_link: o.autoLink === false ? false : undefined,
     })
     added.push(d)

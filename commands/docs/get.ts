@@ -6,6 +6,7 @@ import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { checkOutputFile, OutputFile } from '../../src/jobs/output-file.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { printableLine } from '../../src/kernel/terminal-text.js'
+import { documentId } from '../../src/cli/id-kinds.js'
 
 export interface GetOptions {
   output?: string
@@ -33,7 +34,8 @@ export async function runGet(ctx: VerbHost, opts: GetOptions, [id]: string[]): P
   const toStdout = output === '-'
   if (!toStdout) checkOutputFile(o.output, { flag: '--output', overwrite: o.overwrite })
   if (toStdout && ctx.io.isStdoutTTY) throw new AppError('usage', '-o -: stdout is a terminal: redirect it to a file or a pipe')
-  const d = await (await ctx.client()).documents.content(id)
+  const client = await ctx.client()
+  const d = await client.documents.content(await documentId(client, id))
   if (toStdout) {
     ctx.io.stdout.write(d.bytes)
     return EXIT.ok

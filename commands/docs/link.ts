@@ -3,6 +3,8 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { documentId } from '../../src/cli/id-kinds.js'
+import { resolveTransactionId } from '../../src/cli/short-ids.js'
 
 export interface LinkOptions {
   tx: string
@@ -19,11 +21,13 @@ export function registerLink(docs: Command, run: Runner, runF: RunVerb<LinkOptio
 }
 
 export async function runLink(ctx: VerbHost, o: LinkOptions, [id]: string[]): Promise<number> {
-  const d = await (await ctx.client()).documents.link(id, o.tx)
+  const client = await ctx.client()
+  const tx = await resolveTransactionId(client, o.tx, '--tx')
+  const d = await client.documents.link(await documentId(client, id), tx)
   await printRecord(ctx.io, ctx.printer, d, [
     ['id', (r) => r.id],
     ['transactions', (r) => r.transaction_ids.join(' ')],
   ])
-  note(ctx.io, ctx.printer, `linked document ${d.id} to transaction ${o.tx}`)
+  note(ctx.io, ctx.printer, `linked document ${d.id} to transaction ${tx}`)
   return EXIT.ok
 }

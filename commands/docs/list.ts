@@ -7,6 +7,7 @@ import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { Document } from '../../src/domain/documents/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { documentColumns } from './shared.js'
+import { resolveTransactionId } from '../../src/cli/short-ids.js'
 
 export interface ListOptions {
   tx?: string
@@ -31,7 +32,8 @@ export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {
   if (o.tx && o.unlinked) throw new AppError('usage', '--tx and --unlinked exclude each other: give one')
   const limit = wholeNumber(o.limit, '--limit', { max: 1000 })
   const client = await ctx.client()
-  const query = { transaction_id: o.tx, unlinked: o.unlinked || undefined, limit }
+  const tx = o.tx === undefined ? undefined : await resolveTransactionId(client, o.tx, '--tx')
+  const query = { transaction_id: tx, unlinked: o.unlinked || undefined, limit }
   if (o.all) {
     const pages = (async function* () {
       for await (const page of client.pages<Document>('/api-v1/documents', { ...query, limit: limit ?? 1000 })) yield page.data

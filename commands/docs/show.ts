@@ -4,6 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { showAmount } from '../../src/cli/money.js'
 import { printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { documentId } from '../../src/cli/id-kinds.js'
 
 export type ShowOptions = Record<string, never>
 
@@ -17,7 +18,8 @@ export function registerShow(docs: Command, run: Runner, runF: RunVerb<ShowOptio
 }
 
 export async function runShow(ctx: VerbHost, _o: ShowOptions, [id]: string[]): Promise<number> {
-  const d = await (await ctx.client()).documents.get(id)
+  const client = await ctx.client()
+  const d = await client.documents.get(await documentId(client, id))
   await printRecord(ctx.io, ctx.printer, d, [
     ['id', (r) => r.id],
     ['file_name', (r) => r.file_name],

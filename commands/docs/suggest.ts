@@ -10,6 +10,7 @@ import { showAmount } from '../../src/cli/money.js'
 import { note, printList, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { DocumentSuggestion, MatchCandidate } from '../../src/domain/documents/schemas.js'
+import { documentId } from '../../src/cli/id-kinds.js'
 
 export interface SuggestOptions {
   apply?: boolean
@@ -66,6 +67,7 @@ const columns = [
 export async function runSuggest(ctx: VerbHost, o: SuggestOptions, [id]: string[]): Promise<number> {
   const limit = wholeNumber(o.limit, '--limit', { max: 500 })
   const client = await ctx.client()
+  if (id !== undefined) id = await documentId(client, id)
   if (o.apply) {
     const done = await client.documents.applySuggestions(id)
     await printRecord(ctx.io, ctx.printer, done, [

@@ -3,6 +3,8 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { documentId } from '../../src/cli/id-kinds.js'
+import { resolveTransactionId } from '../../src/cli/short-ids.js'
 
 export interface UnlinkOptions {
   tx: string
@@ -19,11 +21,13 @@ export function registerUnlink(docs: Command, run: Runner, runF: RunVerb<UnlinkO
 }
 
 export async function runUnlink(ctx: VerbHost, o: UnlinkOptions, [id]: string[]): Promise<number> {
-  const d = await (await ctx.client()).documents.unlink(id, o.tx)
+  const client = await ctx.client()
+  const tx = await resolveTransactionId(client, o.tx, '--tx')
+  const d = await client.documents.unlink(await documentId(client, id), tx)
   await printRecord(ctx.io, ctx.printer, d, [
     ['id', (r) => r.id],
     ['transactions', (r) => r.transaction_ids.join(' ')],
   ])
-  note(ctx.io, ctx.printer, `unlinked document ${d.id} from transaction ${o.tx}`)
+  note(ctx.io, ctx.printer, `unlinked document ${d.id} from transaction ${tx}`)
   return EXIT.ok
 }

@@ -4,6 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printList, type Column } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { SendResult } from '../../src/domain/webhooks/schemas.js'
+import { webhookId } from '../webhooks/shared.js'
 
 export interface ResendOptions {
   endpoint?: string
@@ -29,7 +30,8 @@ export function registerResend(events: Command, run: Runner, runF: RunVerb<Resen
 }
 
 export async function runResend(host: VerbHost, o: ResendOptions, [id]: string[]): Promise<number> {
-  const results = await (await host.client()).events.resend(id, o.endpoint)
+  const client = await host.client()
+  const results = await client.events.resend(id, o.endpoint === undefined ? undefined : await webhookId(client, o.endpoint, '--endpoint'))
   await printList(host.io, host.printer, results, sendColumns)
   const failed = results.filter((r) => !r.ok)
   for (const f of failed) note(host.io, host.printer, `${f.url} did not take event ${id}: ${f.error}`)

@@ -14,6 +14,7 @@ import type { Client } from '../../src/client/client.js'
 import type { RevertedRow, RevertResult } from '../../src/domain/imports/revert-schemas.js'
 import { count } from '../../src/kernel/words.js'
 import { batchId } from './shared.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
 
 export interface RevertOptions {
   dryRun?: boolean
@@ -52,7 +53,25 @@ function what(r: RevertResult): string {
   const parts = [`${count(r.deleted, 'row')} deleted`]
   if (r.unpaired) parts.push(`${count(r.unpaired, 'pairing')} undone`)
   if (r.statement) parts.push(`statement ${r.statement.id} (${r.statement.file_name}) deleted, so the file can be uploaded again`)
+  const docs = r.documents ?? []
+  if (docs.length)
+    parts.push(
+      `${count(docs.length, 'document')} unlinked from the rows deleted and kept (${docs
+        .slice(0, 3)
+        .map((d) => `${printableLine(d.file_name)} ${shortId(d.id)}`)
+        .join(', ')}${docs.length > 3 ? ', …' : ''}: finctl docs list --unlinked)`,
+    )
   return parts.join(', ')
+}
+
+/** Why a dry run would be refused, in the words of the refusal: each reason counted. */
+function refusedWhy(r: RevertResult): string {
+  const closed = r.refused.filter((x) => x.reason === 'closed_month').length
+  const edited = r.refused.length - closed
+  return [
+    ...(closed ? [`${count(closed, 'row')} in a closed month`] : []),
+    ...(edited ? [`${count(edited, 'row')} changed by hand (--include-edited reverts them)`] : []),
+  ].join(', ')
 }
 
 export async function runRevert(host: VerbHost & PromptHost, o: RevertOptions, [id]: string[]): Promise<number> {
@@ -63,18 +82,28 @@ export async function runRevert(host: VerbHost & PromptHost, o: RevertOptions, [
   if (!o.dryRun && (o.yes || host.globals.yes)) return revert(host, client, batch, include_edited)
   const planned = await client.imports.revert(batch, { dry_run: true, include_edited })
   if (o.dryRun) {
+    const refused = planned.refused.length > 0
     if (host.printer.format !== 'table') await printRecord(host.io, host.printer, planned)
-    else await printList(host.io, host.printer, planned.transactions, rowColumns, { empty: 'no rows to revert' })
+    // A refused revert would do nothing: its rows are not listed as going.
+    else if (!refused) await printList(host.io, host.printer, planned.transactions, rowColumns, { empty: 'no rows to revert' })
     for (const r of planned.refused)
       note(
         host.io,
         host.printer,
         `refused: ${r.id} (dated ${r.transaction_date}): ${r.message}${r.reason === 'edited' ? ' (--include-edited reverts it)' : ''}`,
       )
+    if (refused) {
+      note(
+        host.io,
+        host.printer,
+        `dry run: the revert of import batch ${shortId(batch)} would be refused (exit 6): ${refusedWhy(planned)}; nothing would be reverted, nothing was changed`,
+      )
+      return EXIT.invalid
+    }
     if (planned.transactions.length < planned.deleted + planned.unpaired)
       note(host.io, host.printer, `... and ${planned.deleted + planned.unpaired - planned.transactions.length} more rows`)
     note(host.io, host.printer, `dry run: would revert import batch ${shortId(batch)}: ${what(planned)}; nothing was changed`)
-    return planned.refused.length ? EXIT.invalid : EXIT.ok
+    return EXIT.ok
   }
   // Refused: the service's refusal names the rows; no question first.
   if (!planned.refused.length)

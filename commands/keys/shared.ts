@@ -91,11 +91,12 @@ export async function deliverKey(
 }
 
 /** The full id of the key ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
-export function keyId(client: Client, id: string): Promise<string> {
+export function keyId(client: Client, id: string, flag = 'ID'): Promise<string> {
   return resolveListedId(
     'key',
     id,
-    () => client.keys.list(),
+    () => client.keys.list('all'),
     (k) => `${k.id}  ${k.name}  ${k.key_prefix}…`,
+    flag,
   )
 }

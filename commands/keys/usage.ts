@@ -5,6 +5,7 @@ import { wholeNumber } from '../../src/cli/flags.js'
 import { printList, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { keyId } from './shared.js'
 
 export interface UsageOptions {
   keyId?: string
@@ -25,7 +26,7 @@ export async function runUsage(host: VerbHost, o: UsageOptions): Promise<number>
   const recent = wholeNumber(o.recent, '--recent')
   if (recent !== undefined && recent > 100) throw new AppError('usage', '--recent must be at most 100')
   const client = await host.client()
-  const u = await client.keys.usage({ keyId: o.keyId, recent })
+  const u = await client.keys.usage({ keyId: o.keyId === undefined ? undefined : await keyId(client, o.keyId, '--key-id'), recent })
   const { io, printer } = host
   if (printer.format !== 'table') {
     await printRecord(io, printer, u)

@@ -12,6 +12,7 @@ import { json, note } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { printableLine, printableText } from '../../src/cli/terminal-text.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { keyId } from '../keys/shared.js'
 
 /** Seconds a read waits on the service for a request (the route's long poll). */
 const WAIT_SECONDS = 25
@@ -51,13 +52,16 @@ export async function runTail(host: TailHost, o: TailOptions): Promise<number> {
   if (o.method !== undefined && !/^[A-Za-z]{1,10}$/.test(o.method))
     throw new AppError('usage', `--method must be an HTTP method (GET, POST, PATCH, DELETE), not "${o.method}"`)
   if (o.path !== undefined && !o.path.startsWith('/')) throw new AppError('usage', `--path must start with / (/api-v1/transactions)`)
-  if (o.key !== undefined && !/^(fds_[0-9A-Za-z]{8}|(user:)?[0-9a-fA-F-]{36})$/.test(o.key))
+  // A key's id as tables show it (6+ hex digits from either end) is looked up among the keys.
+  const shortKey = o.key !== undefined && /^[0-9a-fA-F-]{6,35}$/.test(o.key)
+  if (o.key !== undefined && !shortKey && !/^(fds_[0-9A-Za-z]{8}|(user:)?[0-9a-fA-F-]{36})$/.test(o.key))
     throw new AppError(
       'usage',
-      `--key must be a key's id or its key prefix (fds_ and 8 characters, as \`finctl keys list\` shows), or user:ID for a login's requests, not "${o.key}"`,
+      `--key must be a key's id (or 6+ of its hex digits) or its key prefix (fds_ and 8 characters, as \`finctl keys list\` shows), or user:ID for a login's requests, not "${o.key}"`,
     )
-  const filters = { status: o.status?.toLowerCase(), method: o.method, path: o.path, key: o.key }
   const client = await host.client()
+  const key = shortKey ? await keyId(client, o.key!, '--key') : o.key
+  const filters = { status: o.status?.toLowerCase(), method: o.method, path: o.path, key }
   // The first read (no records: where the log ends now) checks the filters and the credentials.
   let cursor = (await readRequestLog(client, { ...filters, limit: 0 })).next_cursor
   const stop = untilInterrupted()

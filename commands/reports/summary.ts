@@ -105,17 +105,18 @@ export async function runSummary(host: ReportHost, o: SummaryOptions): Promise<n
   io.stdout.write(`Summary ${s.from} .. ${s.to}${s.bank_account_id ? ` (account ${s.bank_account_id})` : ''}, ${cur}\n`)
   // Each section's name on its first line only.
   const rows = lines.map((l, i) => ({ ...l, heading: i > 0 && lines[i - 1].section === l.section ? '' : l.section }))
+  // A column says one currency only when every value in it is in that one; else each value carries its code.
+  const mixed = lines.some((l) => l.amount !== null && l.currency !== undefined && l.currency !== cur)
   await renderTable(io, printer, rows, [
     { header: 'section', value: (l) => l.heading },
     { header: 'name', value: (l) => l.name },
     {
-      header: `amount ${cur}`,
-      // An amount in another currency (an account's balance) says which.
+      header: mixed ? 'amount' : `amount ${cur}`,
       value: (l) =>
         l.amount === null
           ? ''
-          : l.currency && l.currency !== cur
-            ? new Styled(`${signed(chalk, l.amount, l.currency)} ${l.currency}`)
+          : mixed
+            ? new Styled(`${signed(chalk, l.amount, l.currency ?? cur)} ${l.currency ?? cur}`)
             : new Styled(signed(chalk, l.amount, cur)),
       align: 'right',
     },

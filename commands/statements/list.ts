@@ -36,7 +36,12 @@ const statementColumns: Column<Statement>[] = [
   { header: 'file', value: (s) => s.file_name },
   { header: 'format', value: (s) => s.format, drop: 4 },
   { header: 'status', value: (s) => s.status },
-  { header: 'period', value: (s) => (s.period_start ? `${s.period_start}..${s.period_end}` : '') },
+  // On a terminal with spaces, so that a narrow column wraps it between its two dates, never inside one.
+  {
+    header: 'period',
+    value: (s) => (s.period_start ? `${s.period_start}..${s.period_end}` : ''),
+    tty: (s) => (s.period_start ? `${s.period_start} .. ${s.period_end}` : ''),
+  },
   { header: 'lines', value: (s) => s.line_count, align: 'right', drop: 3 },
   { header: 'created', value: (s) => s.transaction_count - s.matched_count, align: 'right', drop: 1 },
   { header: 'reconciled', value: (s) => s.matched_count, align: 'right', drop: 2 },

@@ -22,7 +22,7 @@ export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Pr
     await printRecord(host.io, host.printer, t)
     return 0
   }
-  const { history, bank_account, statement, ...rest } = t
+  const { history, bank_account, statement, documents = [], ...rest } = t
   const tty = host.io.isStdoutTTY
   await printRecord(host.io, host.printer, {
     ...rest,
@@ -30,6 +30,7 @@ export async function runGet(host: VerbHost, _o: GetOptions, [id]: string[]): Pr
     // On a terminal names with a short id, as tables show ids; tab-separated rows keep the full one.
     bank_account: `${bank_account.name} (${tty ? shortId(bank_account.id) : bank_account.id})`,
     statement: statement ? `${statement.file_name} (${tty ? shortId(statement.id) : statement.id})` : '',
+    documents: documents.map((d) => `${d.file_name} (${d.kind}, ${tty ? shortId(d.id) : d.id})`).join(', '),
   })
   // Keys by their names: all of them with the owner's login, else the calling key's alone; users
   // by a short id. Tab-separated rows keep the actor exact, as they keep full ids.

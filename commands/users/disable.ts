@@ -4,6 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import { type PromptHost, confirmOrYes } from '../../src/cli/prompts.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { userId } from '../../src/cli/id-kinds.js'
 
 export interface DisableOptions {
   yes?: boolean
@@ -22,7 +23,7 @@ export function registerDisable(users: Command, run: Runner, runF: RunVerb<Disab
 export async function runDisable(host: VerbHost & PromptHost, o: DisableOptions, [user]: string[]): Promise<number> {
   await confirmOrYes(host, o.yes, `Disable ${user}? Their logins and access tokens will be refused`)
   const client = await host.client()
-  const u = await client.users.disable(user)
+  const u = await client.users.disable(await userId(client, user))
   await printRecord(host.io, host.printer, u)
   note(host.io, host.printer, `disabled ${u.email} at ${u.disabled_at}`)
   return EXIT.ok

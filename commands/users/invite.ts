@@ -1,7 +1,7 @@
 /** finctl users invite --email E --role R: an invitation whose token is shown once. */
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { printRecord, warn } from '../../src/cli/output.js'
+import { note, printRecord, warn } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { ROLES } from '../../src/kernel/roles.js'
@@ -42,6 +42,12 @@ export async function runInvite(host: VerbHost, o: InviteOptions): Promise<numbe
   }
   const inv = sent.done
   await printRecord(host.io, host.printer, inv)
+  if (inv.replaced?.length)
+    note(
+      host.io,
+      host.printer,
+      `replaces the pending ${inv.replaced.length === 1 ? 'invitation' : 'invitations'} of ${inv.email} (${inv.replaced.join(', ')}): ${inv.replaced.length === 1 ? 'its token no longer works' : 'their tokens no longer work'}`,
+    )
   warn(
     host.io,
     `this is the only time the invitation token is shown: give it to ${inv.email}, who runs \`finctl login --invite TOKEN\` before ${inv.expires_at}`,

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { invitationId } from '../../src/cli/id-kinds.js'
 
 export type RevokeInviteOptions = Record<string, never>
 
@@ -17,7 +18,7 @@ export function registerRevokeInvite(users: Command, run: Runner, runF: RunVerb<
 
 export async function runRevokeInvite(host: VerbHost, _o: RevokeInviteOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
-  const inv = await client.users.revokeInvite(id)
+  const inv = await client.users.revokeInvite(await invitationId(client, id))
   await printRecord(host.io, host.printer, inv)
   note(host.io, host.printer, `revoked the invitation of ${inv.email} (${inv.id})`)
   return EXIT.ok

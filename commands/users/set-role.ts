@@ -5,6 +5,7 @@ import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { ROLES } from '../../src/kernel/roles.js'
 import { roleFlag } from './shared.js'
+import { userId } from '../../src/cli/id-kinds.js'
 
 export interface SetRoleOptions {
   role?: string
@@ -26,7 +27,7 @@ export function registerSetRole(users: Command, run: Runner, runF: RunVerb<SetRo
 export async function runSetRole(host: VerbHost, o: SetRoleOptions, [user]: string[]): Promise<number> {
   const role = roleFlag(o.role)
   const client = await host.client()
-  const sent = await client.users.requestSetRole(user, role)
+  const sent = await client.users.requestSetRole(await userId(client, user), role)
   if (sent.proposal) {
     const { printProposed } = await import('../approvals/shared.js')
     return printProposed(host, sent.proposal)

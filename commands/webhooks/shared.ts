@@ -17,12 +17,13 @@ export const columns: Column<WebhookEndpoint>[] = [
 export const EVENTS_HELP = 'event types separated by commas, or * for all (docs/events.md lists them)'
 
 /** The full id of the endpoint ID names: whole, or a unique prefix or suffix of 6+ hex digits (short-ids.ts). */
-export function webhookId(client: Client, id: string): Promise<string> {
+export function webhookId(client: Client, id: string, flag = 'ID'): Promise<string> {
   return resolveListedId(
     'webhook endpoint',
     id,
     () => client.webhooks.list(),
     (w) => `${w.id}  ${w.url}  ${w.status}`,
+    flag,
   )
 }
 

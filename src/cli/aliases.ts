@@ -69,6 +69,15 @@ export function expandAlias(argv: string[], at: number | undefined, names: Reado
   return [...argv.slice(0, at), ...expandWords(expansion, argv.slice(at + 1))]
 }
 
+/** The user's alias names, from the profile file as expandAlias reads it; none when there is no file. */
+export function aliasNames(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return Object.keys((JSON.parse(readFileSync(join(configDir(env), 'profiles.json'), 'utf8')) as ProfileFileAliases).aliases ?? {})
+  } catch {
+    return []
+  }
+}
+
 /** Why `name` cannot be an alias, or undefined: it must be a plain word and no command of finctl's. */
 export function aliasNameProblem(name: string, names: ReadonlySet<string>): string | undefined {
   if (names.has(name) || name === 'alias') return `"${name}" is a command of finctl: an alias cannot hide it`

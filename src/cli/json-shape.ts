@@ -104,7 +104,7 @@ export const JSON_FIELDS: Record<string, readonly string[]> = {
   'tx list': TRANSACTION,
   'tx create': TRANSACTION,
   'tx update': TRANSACTION,
-  'tx get': [...TRANSACTION, 'bank_account', 'statement', 'history'],
+  'tx get': [...TRANSACTION, 'bank_account', 'statement', 'documents', 'history'],
   'accounts transactions': TRANSACTION,
   'accounts list': BANK_ACCOUNT,
   'accounts get': BANK_ACCOUNT,

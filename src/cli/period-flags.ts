@@ -2,10 +2,9 @@
  * --from and --to as people say them (kernel/period-words.ts): --from takes the first day of the
  * period it names, --to the last; anything but a whole date is echoed on stderr as the days chosen.
  */
-import { AppError } from '../kernel/errors.js'
 import { resolveRange } from '../domain/reports/periods.js'
-import { parsePeriod, periodFormsText } from '../kernel/period-words.js'
 import type { IO } from './io.js'
+import { judgeRange, periodDay } from './flag-values.js'
 import { note, type Printer } from './output.js'
 
 export interface PeriodHost {
@@ -17,12 +16,7 @@ export interface PeriodHost {
 export const FROM_HELP = 'first day: YYYY-MM-DD, or a period such as 2026-10, 2026-Q3, 30d, last-month, ytd (its first day)'
 export const TO_HELP = 'last day: YYYY-MM-DD, or a period such as 2026-10, 2026-Q3, yesterday (its last day)'
 
-/** The day a --from (first day) or --to (last day) value names; a usage error naming the flag otherwise. */
-export function periodDay(text: string, flag: '--from' | '--to', now: Date): { date: string; relative: boolean } {
-  const p = parsePeriod(text, now)
-  if (!p) throw new AppError('usage', `${flag} "${text}" is not a date or a period; the forms it takes:\n${periodFormsText()}`)
-  return { date: flag === '--from' ? p.range.from : p.range.to, relative: p.relative }
-}
+export { periodDay } from './flag-values.js'
 
 /**
  * --from and --to as dates. `fill` completes a range the command defaults (reports: the last 12
@@ -36,7 +30,8 @@ export function periodFlags(
   const now = host.io.now()
   const from = o.from === undefined ? undefined : periodDay(o.from, '--from', now)
   const to = o.to === undefined ? undefined : periodDay(o.to, '--to', now)
-  // --from after --to is the service's to refuse (a validation error naming both flags).
+  // A period that ends before it starts (judged as the command is parsed too: flag-values.ts).
+  judgeRange(o.from, o.to, now)
   let range: { from?: string; to?: string } = { from: from?.date, to: to?.date }
   if (fill) range = fill(range)
   if (from?.relative || to?.relative) {

@@ -11,7 +11,9 @@ import { Context, type GlobalOptions } from './context.js'
 import { OutputClosed } from './closed-output.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import type { IO } from './io.js'
-import { expandAlias } from './aliases.js'
+import { aliasNames, expandAlias } from './aliases.js'
+import { nearNames } from '../kernel/near-names.js'
+import { judgeFlagValues, valueProblem } from './flag-values.js'
 import { Interrupted } from './interrupt.js'
 import { isFieldsWord } from './json-shape.js'
 import { inUserWords } from './user-words.js'
@@ -53,6 +55,7 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   argv = expandAlias(argv, commandWordIndex(program, argv, tree.names), tree.names, io.env)
   await tree.register(program, run, topCommandName(program, argv, tree.names))
   for (const sub of program.commands) sub.exitOverride()
+  judgedFlags(program)
 
   if (argv.length === 0) {
     return firstRun(io, program)
@@ -64,15 +67,40 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
 
   try {
     const args = jsonFieldArgs(program, outputFileArgs(program, budgetVersionArgs(argv, commandWordIndex(program, argv, tree.names))))
-    await program.parseAsync(helpOfUnknownCommand(program, args) ? args.filter((a) => a !== '--help' && a !== '-h') : args, {
-      from: 'user',
-    })
+    const unknown = unknownCommandAt(program, args)
+    if (unknown) {
+      io.stderr.write(unknownCommandError(program, unknown, io.env))
+      return EXIT.usage
+    }
+    await program.parseAsync(args, { from: 'user' })
     return exitCode
   } catch (err) {
     return reportError(io, err, ctx, running)
   } finally {
     if (ctx) await ctx.close().catch(() => {})
   }
+}
+
+/**
+ * Flag values the CLI judges (flag-values.ts): each command's before its action runs, and a value
+ * outside a flag's `choices` with the same message, naming the nearest, instead of commander's.
+ */
+function judgedFlags(program: Command): void {
+  program.hook('preAction', (_, action) => judgeFlagValues(action, commandPath(action)))
+  const walk = (c: Command) => {
+    for (const o of c.options)
+      if (o.argChoices && o.long) {
+        const choices = o.argChoices
+        const flag = o.long
+        o.argParser((value: string) => {
+          const problem = valueProblem({ choices }, value)
+          if (problem) throw new AppError('usage', `${flag} ${printableLine(value)}: ${problem}`)
+          return value
+        })
+      }
+    for (const sub of c.commands) walk(sub)
+  }
+  walk(program)
 }
 
 /** The program with its global flags, before any command is added (the command reference is built from it too). */
@@ -133,14 +161,12 @@ export function commandWordIndex(program: Command, argv: string[], names: Readon
 }
 
 /**
- * Whether `argv` asks for the help (--help, -h) of a command that does not exist: `finctl profiles
- * --help`, `finctl tx lst -h`. commander would print the help of the last command it knows (exit 0);
- * without the help flag it reports the unknown command with its suggestion (exit 2), so that is
- * what such a line gets. Words are matched the way commander dispatches them: a word under a
- * command with subcommands and no arguments of its own must name one of them.
+ * An unknown command is reported before commander parses (with or without --help: `finctl tx lst
+ * -h` would print the help of `tx`, exit 0). Words are matched the way commander dispatches them: a
+ * word under a command with subcommands and no arguments of its own must name one of them.
  */
-export function helpOfUnknownCommand(program: Command, argv: string[]): boolean {
-  if (!argv.includes('--help') && !argv.includes('-h')) return false
+/** The first word of `argv` that commander would take for a command and finds none of, with the command it is under. */
+export function unknownCommandAt(program: Command, argv: string[]): { cmd: Command; word: string } | undefined {
   const valueTaking = (cmd: Command, flag: string): boolean => {
     for (let c: Command | null = cmd; c; c = c.parent) {
       const o = c.options.find((x) => x.short === flag || x.long === flag)
@@ -151,12 +177,12 @@ export function helpOfUnknownCommand(program: Command, argv: string[]): boolean 
   let cmd = program
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
-    if (a === '--') return false
+    if (a === '--') return undefined
     if (a.startsWith('-')) {
       if (!a.includes('=') && valueTaking(cmd, a)) i++
       continue
     }
-    if (cmd.commands.length === 0) return false
+    if (cmd.commands.length === 0) return undefined
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
     if (sub) {
       cmd = sub
@@ -165,9 +191,22 @@ export function helpOfUnknownCommand(program: Command, argv: string[]): boolean 
     // A default subcommand (`categories` runs `categories list`) or arguments of its own take the word.
     const takesWords =
       cmd.registeredArguments.length > 0 || Boolean((cmd as unknown as { _defaultCommandName?: string | null })._defaultCommandName)
-    return !takesWords && a !== 'help'
+    return takesWords || a === 'help' ? undefined : { cmd, word: a }
   }
-  return false
+  return undefined
+}
+
+/**
+ * An unknown command's error with the names nearest it: the commands under the same command (and
+ * their aliases), and at the top the user's aliases too; a name that starts with the word counts as
+ * near (`finctl rep` → reports), as does one a swap of two letters away (`mont` → month).
+ */
+function unknownCommandError(program: Command, at: { cmd: Command; word: string }, env: NodeJS.ProcessEnv): string {
+  const names = at.cmd.commands.flatMap((c) => [c.name(), ...c.aliases()])
+  if (at.cmd === program) names.push(...aliasNames(env))
+  const near = nearNames(names, at.word, 4)
+  const hint = near.length === 0 ? '' : near.length === 1 ? `(Did you mean ${near[0]}?)\n` : `(Did you mean one of ${near.join(', ')}?)\n`
+  return printableText(`error: unknown command '${at.word}'\n${hint}(run with --help for usage)\n`)
 }
 
 /**
@@ -182,7 +221,11 @@ export function outputFileArgs(program: Command, argv: string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--') return argv
-    if (a.startsWith('-')) continue
+    if (a.startsWith('-')) {
+      // A flag's value (`--profile B`) is no command's name: the walk goes on after it.
+      if (takesValue(cmd, a, argv[i + 1])) i++
+      continue
+    }
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
     if (!sub) return argv
     cmd = sub
@@ -232,11 +275,28 @@ export function jsonFieldArgs(program: Command, argv: string[]): string[] {
       else i++
       continue
     }
-    if (a.startsWith('-')) continue
+    if (a.startsWith('-')) {
+      if (takesValue(cmd, a, out[i + 1])) i++
+      continue
+    }
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
     if (sub) cmd = sub
   }
   return out
+}
+
+/**
+ * Whether the flag `a`, given under `cmd` (its own or an ancestor's), takes the next word as its
+ * value: a required value, not written `--flag=value`. An optional one (`--json [fields]`) takes
+ * it only as jsonFieldArgs decides, and never a command's name.
+ */
+function takesValue(cmd: Command, a: string, next: string | undefined): boolean {
+  if (a.includes('=') || next === undefined) return false
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const o = c.options.find((x) => x.short === a || x.long === a)
+    if (o) return o.required
+  }
+  return false
 }
 
 async function firstRun(io: IO, program: Command): Promise<number> {

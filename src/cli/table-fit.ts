@@ -4,8 +4,9 @@
  * empty columns are left out first, then the widest text columns are narrowed, down to a floor, and
  * a value longer than its column wraps inside its cell (wrapCell: nothing is cut); columns that must
  * stay whole (ids, dates, numbers) are never narrowed. If that is still too wide, columns are left
- * out (by `drop`, then text from the right, then whole ones from the right), never a `keep` one (the
- * id) nor the first, which names the row. renderTable names what was left out.
+ * out (by `drop`, then text from the right, the `wide` one last, then whole ones from the right),
+ * never a `keep` one (the id) nor the first, which names the row; only then are words broken, and
+ * never an email, a date, a time or an id (UNBROKEN). renderTable names what was left out.
  */
 // Widths are displayWidth's (string-width v4, the count cli-table3 lays out and cuts cells by, which
 // counts no colour code): any other count would let a table it draws wider than the terminal pass
@@ -21,6 +22,9 @@ const BORDER = 1
 const FLOOR = 8
 /** The longest word a column is kept wide enough for before its words are broken. */
 const WORD = 16
+/** A word no table breaks: an email, a date or a time (or a range of them), an id, an actor (`user:…`). */
+const UNBROKEN =
+  /^(?:[^\s@]+@[^\s@]+\.[^\s@]+|\d{4}-\d{2}(?:-\d{2})?(?:[T ]?\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:user|key):[0-9a-f-]{36})[,;.)]?$/i
 
 export interface Fitted {
   /** Widths to give cli-table3 (text plus padding), one per kept column. */
@@ -61,7 +65,13 @@ export function fitColumns(columns: string[][], whole: boolean[], maxWidth: numb
     for (const c of cells.slice(1)) for (const w of c.split(' ')) longest = Math.max(longest, displayWidth(w))
     return Math.min(WORD, longest)
   })
-  let floorOf = (i: number) => Math.min(natural[i], Math.max(hints[i]?.min ?? FLOOR, word[i]) + PADDING)
+  // Words never broken, however narrow the terminal: an email, a date or time, an id.
+  const unbroken = columns.map((cells) => {
+    let longest = 0
+    for (const c of cells.slice(1)) for (const w of c.split(' ')) if (UNBROKEN.test(w)) longest = Math.max(longest, displayWidth(w))
+    return longest
+  })
+  let floorOf = (i: number) => Math.min(natural[i], Math.max(hints[i]?.min ?? FLOOR, word[i], unbroken[i]) + PADDING)
   let lowered = false
   for (;;) {
     const widths = narrow(natural, kept, whole, floorOf, maxWidth, total, (i) => hints[i]?.wide === true)
@@ -73,15 +83,20 @@ export function fitColumns(columns: string[][], whole: boolean[], maxWidth: numb
       kept = kept.filter((i) => i !== drop)
       continue
     }
-    // Nothing to drop by priority: text columns down to FLOOR, then from the right (never the first: it names the row).
-    if (!lowered) {
-      lowered = true
-      floorOf = (i: number) => Math.min(natural[i], FLOOR + PADDING)
+    // Nothing to drop by priority: columns from the right (never the first: it names the row; never
+    // a kept one); a word is broken only when the columns that must stay cannot hold it whole.
+    // The last text column (the row's own text) is kept, its long words broken, before it goes.
+    const from = [...kept].reverse()
+    const text = from.filter((i) => !whole[i] && !keep(i))
+    const drop =
+      text.length > 1 || lowered ? (text.find((i) => hints[i]?.wide !== true) ?? text[0] ?? from.find((i) => !keep(i))) : undefined
+    if (drop !== undefined) {
+      kept = kept.filter((i) => i !== drop)
       continue
     }
-    const drop = [...kept].reverse().find((i) => !whole[i] && !keep(i)) ?? [...kept].reverse().find((i) => !keep(i))
-    if (drop === undefined) return { widths: kept.map((i) => widths[i]), kept }
-    kept = kept.filter((i) => i !== drop)
+    if (lowered) return { widths: kept.map((i) => widths[i]), kept }
+    lowered = true
+    floorOf = (i: number) => Math.min(natural[i], Math.max(FLOOR, unbroken[i]) + PADDING)
   }
 }
 

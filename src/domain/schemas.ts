@@ -345,6 +345,8 @@ export type AuditEntry = z.infer<typeof AuditEntry>
 export const TransactionDetail = Transaction.extend({
   bank_account: z.object({ id: z.string(), name: z.string() }),
   statement: z.object({ id: z.string(), file_name: z.string() }).nullable(),
+  /** The documents linked to it (receipts, invoices), oldest link first. */
+  documents: z.array(z.object({ id: z.string(), file_name: z.string(), kind: z.string() })),
   history: z.array(AuditEntry),
 }).openapi('TransactionDetail')
 export type TransactionDetail = z.infer<typeof TransactionDetail>

@@ -6,6 +6,7 @@
  * description=Payee --map description=Memo`).
  */
 import { HEADER_NAMES } from './header-names.js'
+import { didYouMean } from '../kernel/near-names.js'
 
 export type Role =
   | 'date'
@@ -224,7 +225,7 @@ export function mapHeader(header: string[], overrides: Array<[Role, string]> = [
 export function noColumn(header: string[], column: string, headerless: boolean): string {
   return headerless
     ? `no column "${column}": the file has no header row, so its columns are named by their number from 1 (1 to ${header.length})`
-    : `no column "${column}" in the header (${header.map((h) => `"${h}"`).join(', ')})`
+    : `no column "${column}" in the header${didYouMean(header, column)} (${header.map((h) => `"${h}"`).join(', ')})`
 }
 
 export function missingColumns(map: ColumnMap): string[] {

@@ -187,9 +187,8 @@ describe('tx list filters', () => {
     expect(listQuery({ from: '2026-10', to: '2026-10' }, host)).toMatchObject({ from: '2026-10-01', to: '2026-10-31' })
     expect(listQuery({ from: '2026-02-03' }, host)).toMatchObject({ from: '2026-02-03', to: undefined })
     expect(at.err()).toBe('period: 2026-10-01 .. 2026-10-31\n')
-    expect(() => listQuery({ to: '2026-13' }, host)).toThrow(
-      usage(/^--to "2026-13" is not a date or a period; the forms it takes:\n.*2026-Q3/s),
-    )
+    expect(() => listQuery({ to: '2026-13' }, host)).toThrow(usage(/^--to 2026-13: there is no month 13: write the month as YYYY-MM$/))
+    expect(() => listQuery({ to: 'soon' }, host)).toThrow(usage(/^--to "soon" is not a date or a period; the forms it takes:\n.*2026-Q3/s))
   })
 
   it('flags to the query: reconciled as a boolean, a typographic minus made ASCII', () => {

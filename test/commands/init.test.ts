@@ -128,7 +128,7 @@ describe('init, in process: --json, --database, usage errors', () => {
 
   it('usage errors name what is wrong (exit 2) and create no profile', async () => {
     for (const [args, message] of [
-      [['--profile', 'p1', 'init', '--currency', 'XYZ'], '--currency: "XYZ" is not an ISO 4217 currency code'],
+      [['--profile', 'p1', 'init', '--currency', 'XYZ'], '--currency XYZ: not an ISO 4217 currency code'],
       [['--profile', 'bad name', 'init'], '"bad name" is not a valid profile name'],
       [['--profile', 'p2', 'init', '--password-stdin'], 'the password must be at least 8 characters'],
     ] as const) {

@@ -15,7 +15,7 @@ describe('serve, in process', () => {
 
   it('bad flags are exit 2 naming the flag, and nothing listens', async () => {
     for (const [args, message] of [
-      [['--log-level', 'loud'], '--log-level must be one of debug, info, warn, error, silent'],
+      [['--log-level', 'loud'], '--log-level loud: not one of debug, info, warn, error, silent'],
       [['--port', '65536'], '--port must be a number from 0 to 65535'],
       [['--port', 'http'], '--port must be a number from 0 to 65535'],
       [['--pool-size', '0'], '--pool-size must be a whole number of at least 1'],

@@ -50,18 +50,18 @@ describe('the words of messages', () => {
     const lone = await sb.run(['tx', 'create', '--account', 'Ops', '--date', today, '--description', 'x', '--amount', '1,234'])
     expect([lone.code, lone.stderr]).toEqual([
       2,
-      'error: --amount "1,234": is ambiguous: 1234 with a grouping comma, or 1.234 with a decimal comma; write 1234, 1.234 or 1,234.00\n',
+      'error: --amount 1,234: is ambiguous: 1234 with a grouping comma, or 1.234 with a decimal comma; write 1234, 1.234 or 1,234.00\n',
     ])
     for (const typed of ['12,34', '1.234,56', '1,2345.00']) {
       const r = await sb.run(['tx', 'create', '--account', 'Ops', '--date', today, '--description', 'x', '--amount', typed])
       expect([r.code, r.stderr]).toEqual([
         2,
-        `error: --amount "${typed}": commas only group thousands in threes before a "." decimal (1,234.56); write the decimals after a "." (12.34)\n`,
+        `error: --amount ${typed}: commas only group thousands in threes before a "." decimal (1,234.56); write the decimals after a "." (12.34)\n`,
       ])
     }
     const filter = await sb.run(['tx', 'list', '--min-amount', '1,000'])
     expect(filter.code).toBe(2)
-    expect(filter.stderr).toContain('--min-amount "1,000": is ambiguous')
+    expect(filter.stderr).toContain('--min-amount 1,000: is ambiguous')
   })
 
   it('a rule named after its conditions is quoted once; one match is "1 matches"', async () => {

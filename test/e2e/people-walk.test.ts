@@ -181,7 +181,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
       const own = await as('bookkeeper', ['approvals', 'approve', proposal.id])
       expectExit(own, 4, 'bookkeeper approves own proposal')
-      expect(own.stderr).toContain(`is your own (user:${userIds.bookkeeper})`)
+      // The proposer by email, as people read them (approvals show and its refusals).
+      expect(own.stderr).toContain('is your own (bk@walk.test)')
       expectExit(await as('auditor', ['approvals', 'approve', proposal.id]), 4, 'auditor approves')
       expectExit(await as('accountant', ['approvals', 'approve', proposal.id, '--json']), 0, 'accountant approves')
       const shown = await sb.json(['--profile', 'auditor', 'approvals', 'show', proposal.id, '--json'])

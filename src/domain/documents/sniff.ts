@@ -38,7 +38,8 @@ export function sniff(bytes: Uint8Array): Sniffed {
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return { kind: null, looksLike: 'a ZIP archive (or an Office document)' }
   if (ascii(bytes, 0, 4) === 'GIF8') return { kind: null, looksLike: 'a GIF image' }
   const text = asText(bytes)
-  if (text === undefined) return { kind: null, looksLike: `binary data (it starts with bytes ${hex(bytes.subarray(0, 8))})` }
+  if (text === undefined)
+    return { kind: null, looksLike: notUtf8Text(bytes) ?? `binary data (it starts with bytes ${hex(bytes.subarray(0, 8))})` }
   const root = xmlRoot(text)
   if (root === undefined) return { kind: null, looksLike: 'plain text' }
   if (root === null) return { kind: null, looksLike: 'XML whose root element cannot be read' }
@@ -66,6 +67,14 @@ function asText(bytes: Uint8Array): string | undefined {
     return undefined
   }
   return text.replace(/^\uFEFF/, '')
+}
+
+/** Text that is not UTF-8: UTF-16 by its byte order mark, or a legacy 8-bit encoding (no control bytes). */
+function notUtf8Text(bytes: Uint8Array): string | undefined {
+  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return 'text in UTF-16'
+  const head = bytes.subarray(0, 64 * 1024)
+  if (head.some((b) => b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x0b || b === 0x7f)) return undefined
+  return 'text in an 8-bit encoding (not UTF-8: Latin-1 or Windows-1252, say)'
 }
 
 /**

@@ -149,6 +149,7 @@ export async function remapReview(
       window,
     )
     for (const e of built.errors) reject(items[e.index].line, e.message.replace(/^invalid transactions\[\d+\]: /, ''))
+    existing += built.there.length
     const there = await existingByRef(store, store.db, built.rows)
     built.rows.forEach((row, i) => {
       const item = items[built.indexes[i]]

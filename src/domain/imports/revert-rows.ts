@@ -324,6 +324,51 @@ export async function* rowsByRuns(
   if (n) yield await read()
 }
 
+/** A document linked to a row a revert deletes: unlinked with it, the document kept (docs list --unlinked shows it). */
+export interface UnlinkedDocument {
+  id: string
+  file_name: string
+  transaction_id: string
+}
+
+/** The documents linked to `ids` (transactions of one company), in the order of their ids. */
+export async function linkedDocuments(db: Kysely<Db>, companyId: string, ids: string[]): Promise<UnlinkedDocument[]> {
+  const out: UnlinkedDocument[] = []
+  for (const part of chunks(ids))
+    out.push(
+      ...(await db
+        .selectFrom('document_links as l')
+        .innerJoin('documents as d', (j) => j.onRef('d.id', '=', 'l.document_id').onRef('d.company_id', '=', 'l.company_id'))
+        .select(['d.id as id', 'd.file_name as file_name', 'l.transaction_id as transaction_id'])
+        .where('l.company_id', '=', companyId)
+        .where('l.transaction_id', 'in', part)
+        .orderBy('l.linked_at')
+        .execute()),
+    )
+  return out
+}
+
+/** The ids among `ids` with an `update` or `bulk_update` entry: changed by hand (or by a rule run) since their creation. */
+export async function editedOf(db: Kysely<Db>, companyId: string, ids: string[]): Promise<Set<string>> {
+  const out = new Set<string>()
+  for (const part of chunks(ids)) {
+    const found = await db
+      .selectFrom('audit_entries')
+      .select('transaction_id')
+      .where('company_id', '=', companyId)
+      .where('action', 'in', ['update', 'bulk_update'])
+      .where('transaction_id', 'in', part)
+      .execute()
+    for (const f of found) out.add(f.transaction_id)
+  }
+  return out
+}
+
+export async function unlinkDocuments(trx: Kysely<Db>, companyId: string, docs: UnlinkedDocument[]): Promise<void> {
+  for (const part of chunks(docs.map((d) => d.transaction_id)))
+    await trx.deleteFrom('document_links').where('company_id', '=', companyId).where('transaction_id', 'in', part).execute()
+}
+
 /** A statement's counts, kept on its batch when a revert deletes it. */
 export async function statementCounts(db: Kysely<Db>, id: string): Promise<Partial<ImportBatchRow>> {
   const st = await db

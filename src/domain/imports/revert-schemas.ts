@@ -52,6 +52,8 @@ export const RevertResult = z
     refused: z.array(RevertRefusal),
     /** A statement upload's statement, deleted so that the same file can be uploaded again. */
     statement: z.object({ id: z.string(), file_name: z.string() }).nullable(),
+    /** Documents linked to the rows that go (or would): unlinked with them, kept, listed by `docs list --unlinked`. */
+    documents: z.array(z.object({ id: z.string(), file_name: z.string(), transaction_id: z.string() })),
   })
   .openapi('RevertResult')
 export type RevertResult = z.infer<typeof RevertResult>

@@ -24,8 +24,20 @@ import { toTransaction } from '../transaction-rows.js'
 import { auditRow, deletionRow, diff } from '../transactions/audit.js'
 import { getImportBatch, toImportBatch } from './batches.js'
 import { MAX_LISTED_ROWS, type RevertedRow, type RevertImportRequest, type RevertRefusal, type RevertResult } from './revert-schemas.js'
-import { chunks, csvSource, revertTuning, rowsByRuns, type RowSource, SeqRuns, statementSource, type Unpair } from './revert-rows.js'
-import { statementCounts } from './revert-rows.js'
+import {
+  csvSource,
+  editedOf,
+  linkedDocuments,
+  revertTuning,
+  rowsByRuns,
+  type RowSource,
+  SeqRuns,
+  statementCounts,
+  statementSource,
+  type UnlinkedDocument,
+  type Unpair,
+  unlinkDocuments,
+} from './revert-rows.js'
 import { RowVersions, type Versions } from '../row-versions.js'
 
 /** Examples of deleted rows handed to the process's model at most; beyond, it is trained again. */
@@ -48,6 +60,8 @@ interface Plan {
   others: Map<string, number>
   anyRef: boolean
   statement: { id: string; file_name: string } | null
+  /** Documents linked to the rows that go: unlinked with them. */
+  documents: UnlinkedDocument[]
 }
 
 async function batchRow(db: Kysely<Db>, store: Store, companyId: string, id: string, lock: boolean): Promise<ImportBatchRow> {
@@ -56,22 +70,6 @@ async function batchRow(db: Kysely<Db>, store: Store, companyId: string, id: str
   const row = await q.executeTakeFirst()
   if (!row) throw notFound('import batch')
   return row
-}
-
-/** The ids among `ids` with an `update` or `bulk_update` entry: changed by hand (or by a rule run) since their creation. */
-async function editedOf(db: Kysely<Db>, companyId: string, ids: string[]): Promise<Set<string>> {
-  const out = new Set<string>()
-  for (const part of chunks(ids)) {
-    const found = await db
-      .selectFrom('audit_entries')
-      .select('transaction_id')
-      .where('company_id', '=', companyId)
-      .where('action', 'in', ['update', 'bulk_update'])
-      .where('transaction_id', 'in', part)
-      .execute()
-    for (const f of found) out.add(f.transaction_id)
-  }
-  return out
 }
 
 function listedRow(r: TransactionRow, action: RevertedRow['action'], edited: boolean): RevertedRow {
@@ -112,6 +110,7 @@ async function plan(
     others: new Map(),
     anyRef: false,
     statement: src.statement,
+    documents: [],
   }
   const refuse = (r: RevertRefusal) => {
     p.refusedCount[r.reason]++
@@ -126,6 +125,13 @@ async function plan(
       db,
       batch.company_id,
       part.map((r) => r.id),
+    )
+    p.documents.push(
+      ...(await linkedDocuments(
+        db,
+        batch.company_id,
+        part.map((r) => r.id),
+      )),
     )
     for (const r of part) {
       runs.add(r.seq)
@@ -219,6 +225,7 @@ export async function revertImportBatch(
       transactions: p.listed,
       refused: p.refused,
       statement: p.statement,
+      documents: p.documents,
     }
   }
   await prepareRevert(store, actor, id)
@@ -308,6 +315,7 @@ export async function revertIn(
     .where('id', '=', row.id)
     .execute()
   await store.writes.appendAudit(trx, unpaired, 1000)
+  await unlinkDocuments(trx, actor.companyId, p.documents)
   // The second pass: each row gives its entry (one a row: its `delete` entry with every field and
   // its creation) and its example, and goes; a large revert does it with a thread beside this one.
   const { removed, untold, ids } =
@@ -324,6 +332,7 @@ export async function revertIn(
     transactions: p.listed,
     refused: [],
     statement: p.statement,
+    documents: p.documents,
   }
   await recordEvents(store, trx, [
     eventRow(

@@ -35,10 +35,13 @@ async function reviewBatch(db: Kysely<Db>, companyId: string, id: string) {
   const row = await db
     .selectFrom('import_batches')
     .leftJoin('import_reviews', 'import_reviews.batch_id', 'import_batches.id')
+    .leftJoin('bank_statements', 'bank_statements.id', 'import_batches.statement_id')
     .select([
       'import_batches.id',
       'import_batches.kind',
       'import_batches.state',
+      'import_batches.statement_id',
+      'bank_statements.status as statement_status',
       'import_batches.options',
       'import_batches.bank_account_id',
       'import_reviews.staged',
@@ -62,6 +65,12 @@ export function unusable(b: ReviewBatch, now: Date): AppError | undefined {
     return new AppError(
       'conflict',
       `the import batch expired at ${b.expires_at ?? 'its end'} (a pending batch is kept ${PENDING_DAYS} days): import the file again with --review`,
+    )
+  // An applied statement upload's batch is its statement's state, as `imports show` says it.
+  if (b.statement_id && b.statement_status === 'failed')
+    return new AppError(
+      'conflict',
+      `the import batch failed: its statement ${b.statement_id} failed when it was applied (finctl statements get ${b.statement_id} says why), so nothing of it is pending`,
     )
   if (b.state !== 'pending') return new AppError('conflict', `the import batch is ${b.state}, not pending`)
   return undefined
@@ -101,7 +110,7 @@ export async function stageRows(
   const errors: BatchCreateResponse['errors'] = [...built.errors]
   const existing = await existingByRef(store, store.db, built.rows)
   const staged: number[] = []
-  const duplicates: StageRowsResponse['duplicates'] = []
+  const duplicates: StageRowsResponse['duplicates'] = [...built.there]
   const values: PendingRowValues[] = []
   built.rows.forEach((row, i) => {
     const index = built.indexes[i]
@@ -126,6 +135,7 @@ export async function stageRows(
     values,
   )
   errors.sort((x, y) => x.index - y.index)
+  duplicates.sort((x, y) => x.index - y.index)
   return { staged, duplicates, errors }
 }
 
@@ -241,6 +251,7 @@ export async function setPendingRow(
   const err = built.errors[0]
   if (err)
     throw new AppError(err.code as AppError['code'], err.message.replace(/^invalid transactions\[0\]: /, ''), { details: err.details })
+  if (built.there[0]) throw new AppError('conflict', `line ${line} is on the account already, as transaction ${built.there[0].id}`)
   // Stored as parsed, as a staged row is (the batch's checked_shape holds for it too).
   const parsed = built.inputs[0] as unknown as Record<string, unknown>
   await store.db

@@ -112,6 +112,30 @@ function refuseBeforeOpening(
   )
 }
 
+/** The fresh lines of a closed period that a transaction of that period, not on a statement, matches (as a pairing would). */
+async function closedThere(
+  store: Store,
+  trx: Kysely<Db>,
+  account: StatementJob['account'],
+  base: string,
+  lockDate: string | null,
+  fresh: Array<{ line: SelectedStatement['lines'][number]; index: number }>,
+): Promise<Set<number>> {
+  const closed = fresh.filter(({ line }) => isLocked(lockDate, line.date))
+  if (!closed.length) return new Set()
+  const dates = closed.map((f) => f.line.date).sort()
+  const rows = (await candidates(store, trx, account.key, dates[0], dates[dates.length - 1])).filter((r) =>
+    isLocked(lockDate, r.transaction_date),
+  )
+  const list: Candidate[] = rows.flatMap((r) => {
+    const amount = amountInAccount(r, account.currency_code, base)
+    return amount === undefined
+      ? []
+      : [{ id: r.id, transaction_date: r.transaction_date, amount, description: r.description, merchant_name: r.merchant_name }]
+  })
+  return new Set(matchLines(closed, list).keys())
+}
+
 export async function applyStatement(store: Store, job: StatementJob, sel: SelectedStatement, now: Date): Promise<ApplyResult> {
   const { account, actor, statementId } = job
   const refs = lineRefs(sel.lines)
@@ -157,9 +181,12 @@ export async function applyStatement(store: Store, job: StatementJob, sel: Selec
       throw new StatementFileError(`the statement is ${current?.status ?? 'gone'}, no longer processing: nothing was imported`)
 
     const known = await existingRefs(trx, account.key, refs)
-    const fresh = sel.lines.map((line, index) => ({ line, index })).filter(({ index }) => !known.has(refs[index]))
-    // Lines of a closed period (a duplicate changes nothing) fail the statement, each one named.
+    let fresh = sel.lines.map((line, index) => ({ line, index })).filter(({ index }) => !known.has(refs[index]))
+    // Lines of a closed period (a duplicate changes nothing) fail the statement, each one named;
+    // one that a transaction of that period holds already is there, left as it is (not paired: that would change it).
     const lockDate = await lockDateOf(trx, account.company_id)
+    const there = await closedThere(store, trx, account, job.baseCurrency, lockDate, fresh)
+    if (there.size) fresh = fresh.filter(({ index }) => !there.has(index))
     const locked = fresh.filter(({ line }) => isLocked(lockDate, line.date))
     if (lockDate && locked.length) {
       const named = locked.map(({ line }) => `${line.line ? `line ${line.line}` : `the line of ${line.date}`}: dated ${line.date}`)

@@ -29,7 +29,7 @@ import { checkUnlocked, lockDateOf } from '../accounts/period-lock.js'
 import { checkOpened } from '../accounts/opening.js'
 import { recordEvents } from '../events.js'
 import { createdEvent, importedEvent } from './events.js'
-import { existingByRef, refTaken } from './import-refs.js'
+import { existingByRef, type LockedItem, lockedButThere, refTaken } from './import-refs.js'
 
 /** The model and the rules engine load with the first batch, not with the core. */
 export async function prepareCategorizer(
@@ -315,11 +315,14 @@ export async function settleBatch<C>(
   return {
     created: out,
     errors: built.errors,
-    duplicates: skipped.map(({ r, index }) => ({
-      index,
-      id: existing.get(refKey(r.account_key, r.import_ref)) ?? '',
-      import_ref: r.import_ref ?? '',
-    })),
+    duplicates: [
+      ...skipped.map(({ r, index }) => ({
+        index,
+        id: existing.get(refKey(r.account_key, r.import_ref)) ?? '',
+        import_ref: r.import_ref ?? '',
+      })),
+      ...built.there,
+    ].sort((a, b) => a.index - b.index),
     ...(matched ? { matched: paired } : {}),
   }
 }
@@ -333,6 +336,8 @@ interface BuiltBatch {
   indexes: number[]
   inputs: CreateTransactionRequest[]
   errors: BatchCreateResponse['errors']
+  /** Items of a closed period whose import_ref the account holds already: there, not refused (docs/importing-csv.md). */
+  there: BatchCreateResponse['duplicates']
 }
 
 /**
@@ -376,6 +381,8 @@ export async function createTransactionBatch(
     if (!(err instanceof AppError)) throw err
     errors.push({ index, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) })
   }
+  // A row of a closed period is refused only when it is new: one already on the account changes nothing.
+  const locked: LockedItem[] = []
   // First the items and their accounts, and which rates they need; then the rates, in one query per
   // currency over the batch's dates; then the rows.
   const valid: Array<{ index: number; input: CreateTransactionRequest; account: BankAccountRow }> = []
@@ -419,10 +426,13 @@ export async function createTransactionBatch(
       indexes.push(index)
       inputs.push(input)
     } catch (err) {
-      fail(index, err)
+      if (err instanceof AppError && err.code === 'period_locked' && input.import_ref)
+        locked.push({ index, error: err, account_key: account.key, import_ref: input.import_ref })
+      else fail(index, err)
     }
   }
+  const there = await lockedButThere(store, db, locked, fail)
   errors.sort((a, b) => a.index - b.index)
   categorizer?.apply(rows)
-  return { errors, rows, indexes, inputs }
+  return { errors, rows, indexes, inputs, there }
 }

@@ -40,3 +40,32 @@ export async function refTaken(store: Store, db: Kysely<Db>, row: NewTransaction
     `a transaction with import_ref ${row.import_ref} already exists on this account: ${existing ?? 'unknown id'}`,
   )
 }
+
+/** A batch item refused by the lock that carries an import_ref: there already, or refused. */
+export interface LockedItem {
+  index: number
+  error: AppError
+  account_key: number
+  import_ref: string
+}
+
+/**
+ * Of a batch's items in a closed period, those whose import_ref the account holds: "already there"
+ * (a re-run after a close creates nothing and refuses nothing); the others are refused by `fail`.
+ */
+export async function lockedButThere(
+  store: Store,
+  db: Kysely<Db>,
+  locked: LockedItem[],
+  fail: (index: number, err: AppError) => void,
+): Promise<Array<{ index: number; id: string; import_ref: string }>> {
+  if (!locked.length) return []
+  const found = await existingByRef(store, db, locked as unknown as NewTransactionRow[])
+  const there: Array<{ index: number; id: string; import_ref: string }> = []
+  for (const l of locked) {
+    const id = found.get(refKey(l.account_key, l.import_ref))
+    if (id) there.push({ index: l.index, id, import_ref: l.import_ref })
+    else fail(l.index, l.error)
+  }
+  return there
+}

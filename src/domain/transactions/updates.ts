@@ -373,10 +373,20 @@ export async function getTransactionDetail(store: Store, companyId: string, id: 
         .where('company_id', '=', companyId)
         .executeTakeFirst()
     : undefined
+  // Read here, not through documents/: that aggregate stands above this one.
+  const documents = await store.db
+    .selectFrom('document_links as l')
+    .innerJoin('documents as d', (j) => j.onRef('d.id', '=', 'l.document_id').onRef('d.company_id', '=', 'l.company_id'))
+    .select(['d.id as id', 'd.file_name as file_name', 'd.kind as kind'])
+    .where('l.company_id', '=', companyId)
+    .where('l.transaction_id', '=', tx.id)
+    .orderBy('l.linked_at')
+    .execute()
   return {
     ...transaction,
     bank_account: { id: tx.bank_account_id, name: account.name },
     statement: statement ?? null,
+    documents,
     history: await history(store.db, companyId, tx.id, tx, transaction),
   }
 }

@@ -3,9 +3,9 @@
  * expiry (never a token: only its hash is kept), and revoking one so that it can no longer be
  * accepted. Revoking and accepting are conditional updates, so of the two at once one wins.
  */
-import type { Selectable } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
-import type { UserInvitationsTable } from '../../store/schema.js'
+import type { Db, UserInvitationsTable } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
 import { eventRow, recordEvents } from '../events.js'
@@ -77,4 +77,40 @@ export async function revokeInvitation(store: Store, actor: Actor, id: string, n
   })
   if (!revoked) throw refuse((await find()) ?? row)
   return revoked
+}
+
+/**
+ * A new invitation for an email replaces the pending ones for it: their tokens stop (revoked, each
+ * with its event), so one email never holds two live tokens. Runs in the new invitation's write.
+ */
+export async function replacePending(store: Store, trx: Kysely<Db>, actor: Actor, email: string, now: Date): Promise<string[]> {
+  const ts = now.toISOString()
+  const pending = await trx
+    .selectFrom('user_invitations')
+    .selectAll()
+    .where('company_id', '=', actor.companyId)
+    .where('email', '=', email)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', ts)
+    .execute()
+  if (!pending.length) return []
+  await trx
+    .updateTable('user_invitations')
+    .set({ revoked_at: ts, revoked_by: actorId(actor) })
+    .where(
+      'id',
+      'in',
+      pending.map((r) => r.id),
+    )
+    .where('revoked_at', 'is', null)
+    .execute()
+  await recordEvents(
+    store,
+    trx,
+    pending.map((r) =>
+      eventRow(actor, 'user.invitation_revoked', r.id, toInvitationStatus({ ...r, revoked_at: ts, revoked_by: actorId(actor) }, now), now),
+    ),
+  )
+  return pending.map((r) => r.id)
 }

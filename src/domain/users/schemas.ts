@@ -54,6 +54,9 @@ export type Invitation = z.infer<typeof Invitation>
 
 export const CreatedInvitation = Invitation.extend({
   token: z.string().openapi({ description: 'shown once: `finctl login --invite TOKEN` accepts it' }),
+  replaced: z
+    .array(z.string())
+    .openapi({ description: 'the pending invitations for the same email this one replaces: their tokens no longer work' }),
 }).openapi('CreatedInvitation')
 export type CreatedInvitation = z.infer<typeof CreatedInvitation>
 

@@ -13,6 +13,7 @@ import type { Actor } from '../actor.js'
 import { signSession } from '../api-keys/auth.js'
 import { generateApiKey, hashApiKey, hashPassword, verifyPassword } from '../api-keys/secrets.js'
 import { eventRow, recordEvents } from '../events.js'
+import { replacePending } from './invitations.js'
 import type { CreatedInvitation, Invitation, InviteRequest, User, Whoami } from './schemas.js'
 
 /** How long an invitation may be accepted: a week, then the owner invites again. */
@@ -133,17 +134,19 @@ export async function insertInvitation(
   prepared: UserInvitationRow,
   now: Date,
   approval?: object,
-): Promise<Invitation> {
+): Promise<Invitation & { replaced: string[] }> {
   const row = {
     ...prepared,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString(),
   }
   const shown = toInvitation(row)
+  // A new invitation for the email replaces its pending ones (invitations.ts).
+  const replaced = await replacePending(store, trx, actor, row.email, now)
   await trx.insertInto('user_invitations').values(row).execute()
   // The event carries the invitation, never its token (docs/people.md).
   await recordEvents(store, trx, [eventRow(actor, 'user.invited', row.id, approval ? { ...shown, approval } : shown, now)])
-  return shown
+  return { ...shown, replaced }
 }
 
 const spent = () => new AppError('unauthorized', 'this invitation is not valid (unknown, already accepted, or mistyped): ask for a new one')

@@ -206,13 +206,13 @@ describe('accounts, categories, company, in process', () => {
       expect(await sb.json(['accounts', 'list', '--status', 'closed', '--json'])).toEqual([])
     })
 
-    it('a status or a type the service does not know: exit 6 naming the flag', async () => {
+    it('a status or a type that is none: exit 2 naming the flag and the value, before any request', async () => {
       const status = await sb.run(['accounts', 'list', '--status', 'bogus'])
-      expect(status.code).toBe(6)
-      expect(status.stderr).toBe('error: --status must be one of active, inactive, closed\n')
+      expect(status.code).toBe(2)
+      expect(status.stderr).toBe('error: --status bogus: not one of active, inactive, closed\n')
       const type = await sb.run(['accounts', 'list', '--type', 'bogus'])
-      expect(type.code).toBe(6)
-      expect(type.stderr).toContain('--type')
+      expect(type.code).toBe(2)
+      expect(type.stderr).toContain('--type bogus')
       expect(type.stdout).toBe('')
     })
   })
@@ -307,7 +307,7 @@ describe('accounts, categories, company, in process', () => {
       expect(new Set(names).size).toBe(names.length)
     })
 
-    it('accounts update: no field exits 2, an unknown id 5, a bad status 6', async () => {
+    it('accounts update: no field exits 2, an unknown id 5, a bad status 2', async () => {
       const [none, unknown, bad] = await Promise.all([
         sb.run(['accounts', 'update', acc.operating]),
         sb.run(['accounts', 'update', randomUUID(), '--name', 'X']),
@@ -316,8 +316,8 @@ describe('accounts, categories, company, in process', () => {
       expect(none.code).toBe(2)
       expect(none.stderr).toContain('nothing to change')
       expect(unknown.code).toBe(5)
-      expect(bad.code).toBe(6)
-      expect(bad.stderr).toContain('status')
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('--status bogus: not one of active, inactive, closed')
       expect((await sb.json(['accounts', 'get', acc.operating, '--json'])).status).toBe('active')
     })
   })
@@ -570,9 +570,13 @@ describe('accounts create, in process', () => {
       [
         ['--name', 'X', '--type', 'bogus'],
         2,
-        'error: --type must be one of checking, savings, credit_card, loan, investment, cash, other\n',
+        'error: --type bogus: not one of checking, savings, credit_card, loan, investment, cash, other\n',
       ],
-      [['--name', 'X', '--type', 'cash', '--opening-balance', 'abc'], 6, 'error: --opening-balance: "abc" is not a decimal amount\n'],
+      [
+        ['--name', 'X', '--type', 'cash', '--opening-balance', 'abc'],
+        2,
+        'error: --opening-balance abc: not a decimal amount (write it as -149.99)\n',
+      ],
     ]
     for (const [flags, code, message] of cases) {
       const r = await sb.run(['accounts', 'create', ...flags])

@@ -51,7 +51,7 @@ describe('close, in process', () => {
 
   it('usage errors name the flag and exit 2; a misspelled subcommand is suggested', async () => {
     const cases: Array<[string[], string]> = [
-      [['close', 'status', '--month', '2026-13'], '--month must be a month written YYYY-MM, not "2026-13"'],
+      [['close', 'status', '--month', '2026-13'], '--month 2026-13: there is no month 13: write the month as YYYY-MM'],
       [['close', M, '--force'], '--force needs --reason'],
       [['close'], 'give the month to close'],
       [['close', 'statu'], "unknown command 'statu' (Did you mean status?)"],

@@ -62,7 +62,7 @@ describe('documents before a close, in process', () => {
       [['policy', 'set', '--document-threshold', '100.00'], '--document-threshold takes pairs: AMOUNT CURRENCY'],
       [['policy', 'set', '--document-threshold', '100.00', 'euro'], '"euro" is not a currency code'],
       [['policy', 'set', '--document-threshold', 'lots', 'EUR'], '"lots" is not an amount'],
-      [['policy', 'set', '--require-documents', 'maybe'], '--require-documents takes on or off'],
+      [['policy', 'set', '--require-documents', 'maybe'], '--require-documents maybe: not one of on, off'],
       [['policy', 'set', '--require-approval', 'reopen', '--require-documents', 'on'], '--require-approval is set on its own'],
     ]
     for (const [args, message] of cases) {

@@ -74,7 +74,7 @@ describe('company and categories, in process', () => {
   it('usage errors exit 2: an unknown flag, an unknown output format, a profile that does not exist', async () => {
     const cases: Array<[string[], string]> = [
       [['company', '--bogus'], "unknown option '--bogus'"],
-      [['categories', 'list', '--output', 'xml'], "'xml' is invalid"],
+      [['categories', 'list', '--output', 'xml'], '--output xml: not one of table, json, ndjson, csv'],
       [['company', '--profile', 'nope'], 'profile "nope" (--profile) does not exist'],
     ]
     for (const [args, message] of cases) {

@@ -71,7 +71,7 @@ describe('API keys, in process', () => {
   it('keys list --status: a bad value exits 2 naming --status', async () => {
     const r = await sb.run(['keys', 'list', '--status', 'sleeping'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toBe('error: --status must be active, revoked, expired or all\n')
+    expect(r.stderr).toBe('error: --status sleeping: not one of active, revoked, expired, all\n')
     expect(r.stdout).toBe('')
   })
 

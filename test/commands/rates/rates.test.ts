@@ -50,7 +50,7 @@ describe('rates, in process', () => {
   it('import: usage errors name the flag or the file (exit 2)', async () => {
     const format = await sb.run(['rates', 'import', ecb, '--format', 'xml'])
     expect(format.code).toBe(2)
-    expect(format.stderr).toContain('--format must be ecb or plain (got "xml")')
+    expect(format.stderr).toContain('--format xml: not one of ecb, plain')
     const missing = await sb.run(['rates', 'import', sb.path('nope.csv')])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('nope.csv')

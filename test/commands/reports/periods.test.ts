@@ -48,7 +48,7 @@ describe('periods people say, in process', () => {
 
   it('a bad period: exit 2 naming the flag and listing the forms', async () => {
     for (const args of [
-      ['reports', 'cash-flow', '--from', '2026-13'],
+      ['reports', 'cash-flow', '--from', '2026-Q5'],
       ['tx', 'list', '--to', 'last-fortnight'],
       ['export', '--format', 'csv', '--to', 'soon'],
     ]) {

@@ -218,10 +218,14 @@ describe('rules', () => {
     expect(usage[0].stderr).toContain('give at least one condition')
     expect(usage[2].stderr).toContain('a rule cannot set colour')
 
+    // An amount that is none is the CLI's to judge (exit 2, the value named); the rest the service's (6).
+    const ten = await sb.run(['rules', 'create', '--min-amount', 'ten', '--set', 'category=X'])
+    expect([ten.code, ten.stdout]).toEqual([2, ''])
+    expect(ten.stderr).toContain('--min-amount ten: not a decimal amount')
     const invalid = await Promise.all([
       sb.run(['rules', 'create', '--matches', '(unclosed', '--set', 'category=X']),
       sb.run(['rules', 'create', '--description-contains', 'x', '--set', 'accounting_category=food']),
-      sb.run(['rules', 'create', '--min-amount', 'ten', '--set', 'category=X']),
+      sb.run(['rules', 'create', '--min-amount', '12345678901234567890', '--set', 'category=X']),
       sb.run(['rules', 'test', aws.id, '--since', 'yesterday']),
     ])
     for (const r of invalid) expect(r.code, r.stderr).toBe(6)

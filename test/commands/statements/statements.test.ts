@@ -206,7 +206,7 @@ describe.skipIf(!HAS_BANK_FILES)('statements, in process', () => {
     const acct = await account()
     const cases: Array<[string[], string]> = [
       [['statements', 'upload', CAMT], 'give --account ID'],
-      [['statements', 'upload', CAMT, '--account', acct, '--format', 'pdf'], '--format must be one of csv, ofx'],
+      [['statements', 'upload', CAMT, '--account', acct, '--format', 'pdf'], '--format pdf: not one of csv, ofx'],
       [['statements', 'upload', UBS, '--account', acct, '--skip-lines', 'two'], '--skip-lines must be a whole number'],
       [['statements', 'upload', CAMT, '--account', acct, '--delimiter', ';'], '--delimiter'],
       [

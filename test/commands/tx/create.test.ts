@@ -159,8 +159,9 @@ describe('tx create, in process', () => {
     expect(decimals.code).toBe(6)
     expect(decimals.stderr).toBe('error: --amount at most 2 decimal places for this currency (USD)\n')
     const category = await sb.run([...base, '--amount', '1', '--accounting-category', 'bogus'])
-    expect(category.code).toBe(6)
-    expect(category.stderr).toMatch(/^error: --accounting-category must be one of revenue, /)
+    // A value of an enumeration is judged before any request: exit 2, the value named.
+    expect(category.code).toBe(2)
+    expect(category.stderr).toMatch(/^error: --accounting-category bogus: not one of revenue, /)
     const rate = await sb.run([...base, '--amount', '1', '--currency', 'eur'])
     expect(rate.code).toBe(6)
     expect(rate.stderr).toMatch(/^error: --exchange-rate is required for EUR on 2026-06-01/)

@@ -77,7 +77,7 @@ describe('tx update, in process', () => {
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('nothing to change')
     expect(badBool.code).toBe(2)
-    expect(badBool.stderr).toContain('--reconciled must be true or false')
+    expect(badBool.stderr).toContain('--reconciled maybe: not one of true, false')
     expect(unknown.code).toBe(5)
     expect(unknown.stderr).toContain('not found')
     expect((await get(lamp)).history).toHaveLength(6)
