@@ -20,6 +20,7 @@ import {
   ACCOUNTING_CATEGORIES,
   CASH_FLOW_CATEGORIES,
   daysInMonth,
+  EXPORT_FORMATS,
   PROPOSAL_STATES,
   TRANSACTION_STATUSES,
 } from '../kernel/vocabulary.js'
@@ -69,7 +70,7 @@ const KINDS: Record<string, FlagKind | Record<string, FlagKind>> = {
     'statements list': { choices: STATEMENT_STATUSES },
   },
   '--format': {
-    export: { choices: ['ledger', 'hledger', 'beancount', 'xlsx', 'csv'] },
+    export: { choices: EXPORT_FORMATS },
     'rates import': { choices: ['ecb', 'plain'] },
     'statements upload': { choices: STATEMENT_FORMATS },
   },

@@ -46,7 +46,7 @@ import type {
 import type { CreatedInvitation, InvitationStatus, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
-import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
+import type { ExportAsOf, ExportGroups, ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type {
   CloseExport,
   CloseExportRequest,
@@ -59,6 +59,7 @@ import type { AuditVerification } from '../domain/transactions/verify.js'
 import { documentCalls } from './documents.js'
 import { statementCalls } from './statements.js'
 import { closePackCalls, closePolicyCalls } from './close-pack.js'
+import { exportMapCalls } from './export-map.js'
 import { importCalls } from './imports.js'
 import { budgetCalls } from './budgets.js'
 import { forecastCalls, recurringCalls } from './recurring.js'
@@ -330,9 +331,15 @@ export class Client {
     /** Every page of a period's transactions in date order (GET /exports/transactions). */
     transactions: (q: { from?: string; to?: string; bank_account_id?: string; limit?: number }) =>
       this.pages<ExportTransaction>('/api-v1/exports/transactions', q),
-    openingBalances: (q: { from: string; bank_account_id?: string }) =>
+    openingBalances: (q: { from: string; bank_account_id?: string; as_of?: string }) =>
       this.request<OpeningBalances>('GET', '/api-v1/exports/opening-balances', { query: q }).then((r) => r.data),
+    groups: (q: { from: string; to: string; bank_account_id?: string; as_of?: string }) =>
+      this.request<ExportGroups>('GET', '/api-v1/exports/groups', { query: q }).then((r) => r.data),
+    asOf: (q: { from: string; to: string; bank_account_id?: string; as_of: string }) =>
+      this.request<ExportAsOf>('GET', '/api-v1/exports/as-of', { query: q }).then((r) => r.data),
   }
+
+  readonly exportMap = exportMapCalls(this)
 
   readonly statements = statementCalls(this, (ms) => (this.opts.sleep ?? realSleep)(ms))
   readonly documents = documentCalls(this)
