@@ -1,13 +1,15 @@
 /** finctl forecast [--from D] --days N [--account A] [--scenario FILE] [--fail-below AMOUNT] [--chart] [--items]: the daily balance ahead. */
 import { type Command, Option } from 'commander'
+import type { Client } from '../src/client/client.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { requireInputFile } from '../src/cli/files.js'
+import { recurringItemId } from '../src/cli/id-kinds.js'
 import { wholeNumber } from '../src/cli/flags.js'
 import { lineChart } from '../src/cli/line-chart.js'
 import { minorOf, showAmount, typedAmount } from '../src/cli/money.js'
 import { note, printList, printRecord, say } from '../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../src/cli/runner.js'
-import { resolveAccountId } from '../src/cli/short-ids.js'
+import { MIN_ID_PART, resolveAccountId } from '../src/cli/short-ids.js'
 import { printableLine } from '../src/cli/terminal-text.js'
 import type { Scenario } from '../src/domain/recurring/forecast-schemas.js'
 import { AppError } from '../src/kernel/errors.js'
@@ -63,13 +65,26 @@ async function readScenario(path: string): Promise<Scenario> {
   }
 }
 
+/** A scenario's `remove` with each short id of an accepted item made whole; names and budget:CATEGORY as written. */
+async function wholeIds(client: Client, scenario: Scenario): Promise<Scenario> {
+  const remove: unknown = scenario.remove
+  const short = (r: unknown): r is string => typeof r === 'string' && /^[0-9a-f-]+$/i.test(r) && r.replaceAll('-', '').length >= MIN_ID_PART
+  if (!Array.isArray(remove) || !remove.some(short)) return scenario
+  const items = await client.recurring.list({ status: 'accepted' })
+  const names = new Set(items.map((i) => i.name.toLowerCase()))
+  const whole: unknown[] = []
+  for (const r of remove) whole.push(short(r) && !names.has(r.toLowerCase()) ? await recurringItemId(client, r, '--scenario', items) : r)
+  return { ...scenario, remove: whole as string[] }
+}
+
 export async function runForecast(host: VerbHost, o: ForecastOptions): Promise<number> {
   const days = wholeNumber(o.days, '--days', { min: 1, max: 1000 }) as number
   const threshold = typedAmount(o.failBelow, '--fail-below')
   if (threshold !== undefined && !/^[-+]?\d+(\.\d+)?$/.test(threshold))
     throw new AppError('usage', `--fail-below "${printableLine(o.failBelow ?? '')}" is not an amount`)
-  const scenario = o.scenario === undefined ? undefined : await readScenario(o.scenario)
+  const read = o.scenario === undefined ? undefined : await readScenario(o.scenario)
   const client = await host.client()
+  const scenario = read === undefined ? undefined : await wholeIds(client, read)
   const printer = host.printer
   const r = await client.forecast.run({
     from: o.from,

@@ -36,7 +36,7 @@ export const GROUPS: readonly Group[] = [
   { names: ['recurring'], load: () => import('./recurring/index.js').then((m) => m.registerRecurring) },
   { names: ['forecast'], load: () => import('./forecast.js').then((m) => m.registerForecast) },
   { names: ['rules'], load: () => import('./rules/index.js').then((m) => m.registerRules) },
-  { names: ['export'], load: () => import('./export.js').then((m) => m.registerExport) },
+  { names: ['export'], load: () => import('./export/index.js').then((m) => m.registerExportGroup) },
   { names: ['close'], load: () => import('./close/index.js').then((m) => m.registerClose) },
   { names: ['events'], load: () => import('./events/index.js').then((m) => m.registerEvents) },
   { names: ['webhooks'], load: () => import('./webhooks/index.js').then((m) => m.registerWebhooks) },

@@ -218,7 +218,8 @@ try {
     // Buffer() of its zip library only in code outside node_modules, which a bundled copy would be.
     // jq-wasm (--jq) is one 1.3 MB file with its WebAssembly inside: loaded as it is, only for --jq.
     // @napi-rs/keyring holds a native binary: loaded from node_modules, only when a secret is in the keyring.
-    external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs', 'jq-wasm', '@napi-rs/keyring'],
+    // xmllint-wasm (export check of a SAF-T file against its XSD) starts a worker from its own files.
+    external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs', 'jq-wasm', '@napi-rs/keyring', 'xmllint-wasm'],
     transform: { target: 'node22' },
     plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess, chunks.plugin],
     logLevel: 'warn',

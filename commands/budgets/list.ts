@@ -3,6 +3,8 @@ import { type Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
+import { printableLine } from '../../src/cli/terminal-text.js'
+import { didYouMean } from '../../src/kernel/near-names.js'
 import { MONTH_HELP, budgetColumns } from './shared.js'
 
 export interface ListOptions {
@@ -30,9 +32,13 @@ export function registerList(budgets: Command, run: Runner, runF: RunVerb<ListOp
 export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
   const client = await host.client()
   const r = await client.budgets.list({ version: o.budgetVersion ?? o.version, category: o.category, from: o.from, to: o.to })
-  await printList(host.io, host.printer, r.budgets, budgetColumns, {
-    empty: `no budgets in version ${r.version}: set one with \`finctl budgets set --category NAME --monthly AMOUNT\``,
-  })
+  let empty = `no budgets in version ${r.version}: set one with \`finctl budgets set --category NAME --monthly AMOUNT\``
+  if (o.category !== undefined && r.budgets.length === 0 && (host.io.isStdoutTTY || host.io.isStderrTTY)) {
+    // The version's other categories, for the nearest to a typo (printed where the empty note is).
+    const others = (await client.budgets.list({ version: r.version })).budgets.map((b) => b.category).filter((c) => c !== o.category)
+    empty = `no budget of "${printableLine(o.category)}" in version ${r.version}${printableLine(didYouMean(others, o.category))}`
+  }
+  await printList(host.io, host.printer, r.budgets, budgetColumns, { empty })
   if (host.printer.format === 'table' && r.budgets.length) note(host.io, host.printer, `version ${r.version}`)
   return EXIT.ok
 }

@@ -1,5 +1,6 @@
 /** finctl budgets set --category NAME --monthly AMOUNT [--currency C] [--from M] [--to M] [--version V] [--rollover]. */
 import { type Command, Option } from 'commander'
+import { noteNearCategory } from '../../src/cli/category-names.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { showAmount, typedAmount } from '../../src/cli/money.js'
 import { note, printList, printRecord } from '../../src/cli/output.js'
@@ -40,6 +41,7 @@ export function registerSet(budgets: Command, run: Runner, runF: RunVerb<SetOpti
 
 export async function runSet(host: VerbHost, o: SetOptions): Promise<number> {
   const client = await host.client()
+  await noteNearCategory(host, client, o.category, 'set')
   const r = await client.budgets.set({
     category: o.category,
     monthly: typedAmount(o.monthly, '--monthly'),

@@ -4,8 +4,9 @@ import type { Column } from '../../src/cli/output.js'
 import type { Budget } from '../../src/domain/budgets/schemas.js'
 
 export const budgetColumns: Column<Budget>[] = [
+  // The category and the month name a budget (it has no id of its own to be passed on by).
   { header: 'category', value: (b) => b.category, wide: true },
-  { header: 'month', value: (b) => b.month },
+  { header: 'month', value: (b) => b.month, keep: true },
   {
     header: 'budget',
     value: (b) => showAmount(b.amount, b.currency, { code: true }),

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Command } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { requireInputFile } from '../../src/cli/files.js'
-import { note, printList, printRecord, type Column } from '../../src/cli/output.js'
+import { note, printList, printRecord, type Column, warn } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import type { CloseExport } from '../../src/domain/closing/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
@@ -28,10 +28,13 @@ export function registerCloseMonth(program: Command, run: Runner, runF: RunVerb<
     .option('--reason <text>', 'why (required with --force)')
     .option(
       '--export <formats>',
-      'also write the month as these exports (comma-separated: ledger, hledger, beancount, xlsx, csv) and record their SHA-256 on the close',
+      'also write the month as these exports (comma-separated: ledger, hledger, beancount, xlsx, csv, datev, sie4, saft-no) and record their SHA-256 on the close',
     )
     .option('--output-dir <dir>', 'the folder for --export files, created if missing (default: the current folder)')
-    .option('--accounts-map <file>', 'JSON or YAML: the journal accounts for --export (docs/exporting.md)')
+    .option(
+      '--accounts-map <file>',
+      "JSON or YAML: the journal accounts or account numbers for --export (default for datev, sie4, saft-no: the company's, export map set; docs/exporting.md)",
+    )
     .option('--overwrite', 'replace --export files that exist')
     .addHelpText(
       'after',
@@ -80,7 +83,7 @@ export async function runClose(host: VerbHost, o: CloseOptions, [m]: string[]): 
   }
   if (!plan) return EXIT.ok
   const { writeCloseExports } = await import('../../src/jobs/export/close-exports.js')
-  const written = await writeCloseExports(client, plan)
+  const written = await writeCloseExports(client, { ...plan, onWarning: (message) => warn(host.io, message) })
   await printList(host.io, host.printer, written, exportColumns(plan.dir))
   note(
     host.io,

@@ -1,7 +1,7 @@
 /** finctl close pack MONTH -o FILE [--formats F,...] [--force]: the auditor's pack of a closed month (docs/closing.md). */
 import { type Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { note, printRecord } from '../../src/cli/output.js'
+import { note, printRecord, warn } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { printableLine } from '../../src/kernel/terminal-text.js'
@@ -24,7 +24,11 @@ export function registerPack(close: Command, run: Runner, runF: RunVerb<PackOpti
     .addOption(new Option('-o, --output <file>', 'the zip to write (never over an existing file without --force)'))
     // What -o and --output after `close pack` reach the command as (src/cli/program.ts outputFileArgs).
     .addOption(new Option('--output-file <file>').hideHelp())
-    .option('--formats <formats>', 'the journal formats besides csv (always in): ledger, hledger, beancount, xlsx, csv', 'csv')
+    .option(
+      '--formats <formats>',
+      "the export formats besides csv (always in): ledger, hledger, beancount, xlsx, csv, datev, sie4, saft-no (these three take the company's accounts map)",
+      'csv',
+    )
     .option('--force', 'replace the -o file if it exists')
     .addHelpText(
       'after',
@@ -42,7 +46,7 @@ export async function runPack(host: VerbHost, o: PackOptions, [m]: string[]): Pr
   const { formatsFlag } = await import('../../src/domain/exports/formats/format.js')
   const formats = formatsFlag(o.formats ?? 'csv', '--formats')
   const { buildPack, checkPackOutput } = await import('../../src/jobs/pack/build.js')
-  const plan = { month: m, formats, output, force }
+  const plan = { month: m, formats, output, force, onWarning: (message: string) => warn(host.io, message) }
   checkPackOutput(plan)
   const r = await buildPack(await host.client(), plan)
   const c = r.manifest.close

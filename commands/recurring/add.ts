@@ -1,6 +1,8 @@
 /** finctl recurring add --name N --amount A --interval I --start D [--match T] [--category C] [--account A] [--currency C] [--ends-on D]. */
 import { type Command, Option } from 'commander'
+import { noteNearCategory } from '../../src/cli/category-names.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
+import { RECURRING_INTERVAL_WORDS } from '../../src/cli/flag-values.js'
 import { wholeNumber } from '../../src/cli/flags.js'
 import { typedAmount } from '../../src/cli/money.js'
 import { note, printRecord } from '../../src/cli/output.js'
@@ -8,7 +10,6 @@ import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { resolveAccountId } from '../../src/cli/short-ids.js'
 import { printableLine } from '../../src/cli/terminal-text.js'
 import type { AddRecurringRequest } from '../../src/domain/recurring/schemas.js'
-import { INTERVAL_WORDS } from './shared.js'
 
 export interface AddOptions {
   name: string
@@ -30,7 +31,7 @@ export function registerAdd(recurring: Command, run: Runner, runF: RunVerb<AddOp
     .description('add a recurring payment by hand (accepted)')
     .requiredOption('--name <text>', 'what it is')
     .requiredOption('--amount <amount>', 'signed as a transaction: a payment is negative')
-    .addOption(new Option('--interval <interval>', 'how often').choices([...INTERVAL_WORDS]).makeOptionMandatory())
+    .addOption(new Option('--interval <interval>', 'how often').choices([...RECURRING_INTERVAL_WORDS]).makeOptionMandatory())
     .requiredOption('--start <date>', 'the first date (its day of the month is kept)')
     .option('--match <text>', 'the merchant or description its transactions carry (default: the name)')
     .option('--category <name>', 'its category (its budget is then not spread in the forecast)')
@@ -47,7 +48,11 @@ export function registerAdd(recurring: Command, run: Runner, runF: RunVerb<AddOp
 }
 
 export async function runAdd(host: VerbHost, o: AddOptions): Promise<number> {
+  // 0 is a tolerance too: the date exact, the amount equal.
+  const dateTolerance = wholeNumber(o.dateTolerance, '--date-tolerance', { min: 0, max: 7 })
+  const amountTolerance = wholeNumber(o.amountTolerance, '--amount-tolerance', { min: 0, max: 50 })
   const client = await host.client()
+  await noteNearCategory(host, client, o.category, 'set')
   const item = await client.recurring.add({
     name: o.name,
     amount: typedAmount(o.amount, '--amount'),
@@ -58,8 +63,8 @@ export async function runAdd(host: VerbHost, o: AddOptions): Promise<number> {
     bank_account_id: o.account === undefined ? undefined : await resolveAccountId(client, o.account),
     currency: o.currency?.toUpperCase(),
     ends_on: o.endsOn,
-    date_tolerance: wholeNumber(o.dateTolerance, '--date-tolerance', { max: 7 }),
-    amount_tolerance: wholeNumber(o.amountTolerance, '--amount-tolerance', { max: 50 }),
+    date_tolerance: dateTolerance,
+    amount_tolerance: amountTolerance,
   })
   await printRecord(host.io, host.printer, item)
   note(host.io, host.printer, `added ${printableLine(item.name)}: next expected ${item.next_expected}`)

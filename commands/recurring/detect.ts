@@ -34,14 +34,15 @@ export function registerDetect(recurring: Command, run: Runner, runF: RunVerb<De
 }
 
 export async function runDetect(host: VerbHost, o: DetectOptions): Promise<number> {
-  const client = await host.client()
-  const amount = o.exact ? 0 : wholeNumber(o.amountTolerance, '--amount-tolerance', { max: 50 })
-  const r = await client.recurring.detect({
-    date_tolerance: wholeNumber(o.dateTolerance, '--date-tolerance', { max: 7 }),
-    amount_tolerance: amount,
+  // 0 is a tolerance too: the date exact, the amount equal (as --exact).
+  const query = {
+    date_tolerance: wholeNumber(o.dateTolerance, '--date-tolerance', { min: 0, max: 7 }),
+    amount_tolerance: o.exact ? 0 : wholeNumber(o.amountTolerance, '--amount-tolerance', { min: 0, max: 50 }),
     min_occurrences: wholeNumber(o.minOccurrences, '--min-occurrences', { min: 3, max: 100 }),
     from: o.from,
-  })
+  }
+  const client = await host.client()
+  const r = await client.recurring.detect(query)
   if (host.printer.format === 'json' || host.printer.format === 'ndjson') {
     await printRecord(host.io, host.printer, r)
     return EXIT.ok

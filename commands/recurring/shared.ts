@@ -4,8 +4,6 @@ import { showAmount } from '../../src/cli/money.js'
 import type { Column } from '../../src/cli/output.js'
 import type { RecurringItem } from '../../src/domain/recurring/schemas.js'
 
-/** The intervals as flags take them: last-working-day, the API's last_working_day. */
-export const INTERVAL_WORDS = ['weekly', 'biweekly', 'monthly', 'last-working-day', 'quarterly', 'yearly'] as const
 export const intervalWord = (i: string) => i.replaceAll('_', '-')
 
 export const itemColumns: Column<RecurringItem>[] = [
@@ -23,7 +21,8 @@ export const itemColumns: Column<RecurringItem>[] = [
       { header: 'currency', value: (i) => i.currency },
     ],
   },
-  { header: 'next', value: (i) => i.next_expected },
+  // The date it is due next: what the list is for, kept before the interval on a narrow terminal.
+  { header: 'next', value: (i) => i.next_expected, whole: true },
   { header: 'status', value: (i) => (i.missed ? `missed: ${i.missed.message}` : i.status), wide: true },
   { header: 'seen', value: (i) => i.occurrences, align: 'right', drop: 2 },
   { header: 'last seen', value: (i) => i.last_seen ?? '', drop: 1 },

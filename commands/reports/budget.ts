@@ -112,7 +112,8 @@ export async function runBudget(host: ReportHost, o: BudgetOptions): Promise<num
   const paint = (n: number) => new Styled(signed(chalk, n, cur))
   const columns: Column<Row>[] = [
     { header: 'period', value: (x) => x.period },
-    { header: 'category', value: (x) => x.category, wide: true },
+    // The period and the category name the row: neither is left out.
+    { header: 'category', value: (x) => x.category, wide: true, keep: true },
     {
       header: `budget ${cur}`,
       value: (x) => (x.unbudgeted ? '' : new Styled(`${x.estimate ? '~' : ''}${signed(chalk, x.budget, cur)}`)),

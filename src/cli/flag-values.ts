@@ -1,6 +1,6 @@
 /**
  * Flag values the CLI can judge without the service (docs/cli.md "Flag values"): dates, months,
- * amounts, currency codes and the values of an enumeration. Each is checked as the command is
+ * amounts, currency codes, whole numbers in a range and the values of an enumeration. Each is checked as the command is
  * parsed, before any request: a value that is not one is a usage error (exit 2) whose message names
  * the flag and the value and says what is wrong with it (`--date 2026-11-31: November has 30 days`,
  * `--status postd: did you mean posted?`). What only the service can judge (an id, a closed month,
@@ -8,6 +8,9 @@
  */
 import type { Command } from 'commander'
 import { CURRENCY_CODES, isCurrency } from '../kernel/currencies.js'
+import { BUDGET_INTERVALS } from '../domain/budgets/months.js'
+import { INTERVALS as RECURRING_INTERVALS } from '../domain/recurring/schedule.js'
+import { INTERVALS as REPORT_INTERVALS } from '../domain/reports/periods.js'
 import { AppError } from '../kernel/errors.js'
 import { nearNames } from '../kernel/near-names.js'
 import { parsePeriod, periodFormsText } from '../kernel/period-words.js'
@@ -20,12 +23,18 @@ import {
   ACCOUNTING_CATEGORIES,
   CASH_FLOW_CATEGORIES,
   daysInMonth,
+  EXPORT_FORMATS,
   PROPOSAL_STATES,
   TRANSACTION_STATUSES,
 } from '../kernel/vocabulary.js'
 import { commaProblem, typedAmount } from './money.js'
 
-export type FlagKind = 'date' | 'month' | 'amount' | 'currency' | { choices: readonly string[] }
+export type FlagKind = 'date' | 'month' | 'amount' | 'currency' | { choices: readonly string[] } | { whole: { min: number; max: number } }
+
+/** A recurring item's intervals as its flags write them: last-working-day, the API's last_working_day. */
+export const RECURRING_INTERVAL_WORDS: readonly string[] = RECURRING_INTERVALS.map((i) => i.replaceAll('_', '-'))
+
+const whole = (min: number, max: number): FlagKind => ({ whole: { min, max } })
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const SORTS = ['transaction_date', '-transaction_date', 'amount', '-amount', 'created_at', '-created_at']
@@ -49,7 +58,28 @@ const KINDS: Record<string, FlagKind | Record<string, FlagKind>> = {
   '--role': { choices: ROLES },
   '--reconciled': { 'tx update': { choices: ['true', 'false'] } },
   '--sort': { choices: SORTS },
-  '--interval': { choices: ['day', 'week', 'month', 'quarter'] },
+  '--interval': {
+    'reports cash-flow': { choices: REPORT_INTERVALS },
+    'reports budget': { choices: BUDGET_INTERVALS },
+    'recurring add': { choices: RECURRING_INTERVAL_WORDS },
+  },
+  // Budgets are by month; the forecast and the recurring items are by day.
+  '--from': {
+    'budgets set': 'month',
+    'budgets list': 'month',
+    'budgets delete': 'month',
+    forecast: 'date',
+    'recurring detect': 'date',
+  },
+  '--to': { 'budgets set': 'month', 'budgets list': 'month', 'budgets delete': 'month' },
+  '--start': { 'recurring add': 'date' },
+  '--ends-on': 'date',
+  '--monthly': 'amount',
+  '--fail-below': 'amount',
+  '--days': { forecast: whole(1, 1000) },
+  '--date-tolerance': { 'recurring detect': whole(0, 7), 'recurring add': whole(0, 7) },
+  '--amount-tolerance': { 'recurring detect': whole(0, 50), 'recurring add': whole(0, 50) },
+  '--min-occurrences': { 'recurring detect': whole(3, 100) },
   '--kind': { 'imports list': { choices: ['csv', 'statement', 'seed'] } },
   '--state': { 'approvals list': { choices: [...PROPOSAL_STATES, 'all'] } },
   '--type': {
@@ -69,7 +99,7 @@ const KINDS: Record<string, FlagKind | Record<string, FlagKind>> = {
     'statements list': { choices: STATEMENT_STATUSES },
   },
   '--format': {
-    export: { choices: ['ledger', 'hledger', 'beancount', 'xlsx', 'csv'] },
+    export: { choices: EXPORT_FORMATS },
     'rates import': { choices: ['ecb', 'plain'] },
     'statements upload': { choices: STATEMENT_FORMATS },
   },
@@ -80,7 +110,7 @@ const KINDS: Record<string, FlagKind | Record<string, FlagKind>> = {
 /** The kind of `flag` under the command `path` ("tx list"); undefined when the CLI does not judge it. */
 export function flagKind(path: string, flag: string): FlagKind | undefined {
   const k = KINDS[flag]
-  if (k === undefined || typeof k === 'string' || 'choices' in k) return k as FlagKind | undefined
+  if (k === undefined || typeof k === 'string' || 'choices' in k || 'whole' in k) return k as FlagKind | undefined
   return (k as Record<string, FlagKind>)[path]
 }
 
@@ -125,6 +155,10 @@ export function valueProblem(kind: FlagKind, value: string): string | undefined 
     const problem = commaProblem(t)
     if (problem && typedAmount(t) === t) return problem
     return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(typedAmount(t)) ? undefined : 'not a decimal amount (write it as -149.99)'
+  }
+  if ('whole' in kind) {
+    const { min, max } = kind.whole
+    return /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max ? undefined : `not a whole number from ${min} to ${max}`
   }
   return choiceProblem(value, kind.choices)
 }

@@ -1,11 +1,13 @@
 /**
  * Short ids of the kinds more than one command group takes (docs/cli.md "Short ids"): documents,
- * proposals, users (also by email) and invitations, each resolved by its list as short-ids.ts
- * resolves keys and rules: the whole id, or 6+ hex digits from its start or its end.
+ * proposals, users (also by email), invitations and recurring items, each resolved by its list as
+ * short-ids.ts resolves keys and rules: the whole id, or 6+ hex digits from its start or its end.
  */
 import type { Client } from '../client/client.js'
 import type { Document } from '../domain/documents/schemas.js'
+import type { RecurringItem } from '../domain/recurring/schemas.js'
 import { resolveListedId } from './short-ids.js'
+import { printableLine } from './terminal-text.js'
 
 /** The full id of the document `text` names. */
 export function documentId(client: Client, text: string, flag = 'ID'): Promise<string> {
@@ -51,5 +53,16 @@ export function invitationId(client: Client, text: string): Promise<string> {
     text,
     () => client.users.invitations({ all: true }),
     (i) => `${i.id}  ${i.email}  ${i.role}`,
+  )
+}
+
+/** The full id of the recurring item `text` names, among suggestions and accepted items (or `items`). */
+export function recurringItemId(client: Client, text: string, flag = 'ID', items?: RecurringItem[]): Promise<string> {
+  return resolveListedId(
+    'recurring item',
+    text,
+    async () => items ?? (await client.recurring.list({ status: 'all' })),
+    (i) => `${i.id}  ${printableLine(i.name)}  ${i.interval}  ${i.status}`,
+    flag,
   )
 }

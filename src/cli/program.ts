@@ -230,6 +230,9 @@ export function outputFileArgs(program: Command, argv: string[]): string[] {
     if (!sub) return argv
     cmd = sub
     if (!cmd.options.some((o) => o.long === '--output-file' && o.hidden)) continue
+    // A subcommand follows (`export map suggest -o F`, `export check F`): its own flags are its own.
+    const next = argv.slice(i + 1).find((x) => !x.startsWith('-'))
+    if (next !== undefined && cmd.commands.some((c) => c.name() === next || c.aliases().includes(next))) continue
     const rest = argv.slice(i + 1)
     const end = rest.indexOf('--')
     const mapped = (end < 0 ? rest : rest.slice(0, end)).map((x) =>

@@ -17,6 +17,7 @@ import {
   type ApiResult,
   type AuthMode,
   type ClientOptions,
+  marked,
   parseResponse,
   type RequestOptions,
   redactQuery,
@@ -46,7 +47,7 @@ import type {
 import type { CreatedInvitation, InvitationStatus, InviteRequest, User, Whoami, AcceptedInvitation } from '../domain/users/schemas.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, RolledApiKey, RollApiKeyRequest, UsageStats } from '../domain/api-keys/schemas.js'
 import type { CashFlowQuery, CashFlowReport, SummaryQuery, SummaryReport } from '../domain/reports/schemas.js'
-import type { ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
+import type { ExportAsOf, ExportGroups, ExportTransaction, OpeningBalances } from '../domain/exports/schemas.js'
 import type {
   CloseExport,
   CloseExportRequest,
@@ -59,6 +60,7 @@ import type { AuditVerification } from '../domain/transactions/verify.js'
 import { documentCalls } from './documents.js'
 import { statementCalls } from './statements.js'
 import { closePackCalls, closePolicyCalls } from './close-pack.js'
+import { exportMapCalls } from './export-map.js'
 import { importCalls } from './imports.js'
 import { budgetCalls } from './budgets.js'
 import { forecastCalls, recurringCalls } from './recurring.js'
@@ -85,13 +87,8 @@ export class Client {
   }
 
   /** The same client, each request carrying `headers` and ended by `signal` (an MCP tool call's: docs/agents.md). */
-  with(o: { headers: Record<string, string>; signal?: AbortSignal }): Client {
-    const { fetch } = this.opts
-    return new Client({
-      ...this.opts,
-      fetch: (url, init) =>
-        fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...o.headers }, signal: o.signal ?? init.signal }),
-    })
+  with(o: Parameters<typeof marked>[1]): Client {
+    return new Client(marked(this.opts, o))
   }
 
   get hasApiKey(): boolean {
@@ -249,7 +246,6 @@ export class Client {
     list: (q: TransactionQuery = {}) => this.request<Transaction[]>('GET', '/api-v1/transactions', { query: q }),
     get: (id: string) => this.request<TransactionDetail>('GET', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
     update: (id: string, body: UpdateTransactionRequest) => this.transactions.requestUpdate(id, body).then(doneOf),
-    /** An update, or with an agent's key its proposal (docs/agents.md). */
     requestUpdate: (id: string, body: UpdateTransactionRequest) =>
       this.request<Transaction | Proposal>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then(outcome<Transaction>),
     delete: (id: string) =>
@@ -342,9 +338,15 @@ export class Client {
     /** Every page of a period's transactions in date order (GET /exports/transactions). */
     transactions: (q: { from?: string; to?: string; bank_account_id?: string; limit?: number }) =>
       this.pages<ExportTransaction>('/api-v1/exports/transactions', q),
-    openingBalances: (q: { from: string; bank_account_id?: string }) =>
+    openingBalances: (q: { from: string; bank_account_id?: string; as_of?: string }) =>
       this.request<OpeningBalances>('GET', '/api-v1/exports/opening-balances', { query: q }).then((r) => r.data),
+    groups: (q: { from: string; to: string; bank_account_id?: string; as_of?: string }) =>
+      this.request<ExportGroups>('GET', '/api-v1/exports/groups', { query: q }).then((r) => r.data),
+    asOf: (q: { from: string; to: string; bank_account_id?: string; as_of: string }) =>
+      this.request<ExportAsOf>('GET', '/api-v1/exports/as-of', { query: q }).then((r) => r.data),
   }
+
+  readonly exportMap = exportMapCalls(this)
 
   readonly statements = statementCalls(this, (ms) => (this.opts.sleep ?? realSleep)(ms))
   readonly documents = documentCalls(this)

@@ -65,6 +65,10 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
   'ai_confidence_score',
 ] as const
 
+/** The formats of `finctl export` (docs/exporting.md): journals, a workbook, CSV, and the filing formats of a chart of accounts. */
+export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv', 'datev', 'sie4', 'saft-no'] as const
+export type ExportFormatName = (typeof EXPORT_FORMATS)[number]
+
 /**
  * The steps an approval policy can make wait for a second person (docs/people.md, "Approval
  * policies"): reopening a closed month, reverting an import batch, a bulk update or delete over the

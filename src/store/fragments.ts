@@ -39,6 +39,12 @@ export const exactCount = (): RawBuilder<string> => sumText(sql`1`)
 /** The exact sum of a group's column, as text (a group has rows: no COALESCE). */
 export const groupSum = <C extends string>(column: Named<C>): RawBuilder<string> => sql<string>`CAST(SUM(${name(column)}) AS TEXT)`
 
+/** The exact sums of a group's positive and of its negative values of a column, as text. */
+export const groupSumOfSign = <C extends string>(column: Named<C>, sign: 1 | -1): RawBuilder<string> =>
+  sign > 0
+    ? sql<string>`CAST(SUM(CASE WHEN ${name(column)} > 0 THEN ${name(column)} ELSE 0 END) AS TEXT)`
+    : sql<string>`CAST(SUM(CASE WHEN ${name(column)} < 0 THEN ${name(column)} ELSE 0 END) AS TEXT)`
+
 /** Net of the kept day totals (report_day_flows): money in less money out, exactly, as text. */
 export const exactNetOfFlows = (): RawBuilder<string> => sumText(sql`inflows - outflows`)
 

@@ -230,6 +230,15 @@ export interface ClosePoliciesTable {
   updated_at: string
 }
 
+/** The company's chart of accounts for the exports (0058): the accounts map file as JSON, and its SHA-256. */
+export interface ExportAccountsMapsTable {
+  company_id: string
+  map: string
+  sha256: string
+  updated_by: string
+  updated_at: string
+}
+
 /** A statement upload's original file (0043), once per company and content: bank_statements.file_sha256 finds it. */
 export interface StatementFilesTable {
   company_id: string
@@ -245,6 +254,7 @@ export interface DocumentTables {
   document_links: DocumentLinksTable
   company_signing_keys: CompanySigningKeysTable
   close_policies: ClosePoliciesTable
+  export_accounts_maps: ExportAccountsMapsTable
 }
 
 /** A note on a transaction (0060): written by a person, or proposed by an agent and approved (docs/agents.md). */

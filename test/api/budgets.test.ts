@@ -139,6 +139,13 @@ describe.each(MATRIX)('budgets over %s on %s', (kind, storeKind) => {
     expect((await c.budgets.list()).version).toBe('reforecast')
     expect((await c.budgets.list({ version: 'original' })).budgets).toHaveLength(5)
     await refused(c.budgets.list({ version: 'nope' }), 404)
+    // Every reader of a version: a typo is no version without budgets, and its nearest is named.
+    for (const read of [
+      () => c.budgets.report({ from: '2025-02-01', to: '2025-02-28', version: 'reforcast' }),
+      () => c.forecast.run({ days: 5, version: 'reforcast' }),
+      () => c.budgets.makeCurrent('reforcast'),
+    ])
+      expect((await refused(read(), 404)).message).toBe('budget version "reforcast" not found (did you mean "reforecast"?)')
     await c.budgets.makeCurrent('original')
   })
 

@@ -3,18 +3,22 @@
  * signature): what a closed month's pack holds, the company's key made on the first signature and
  * shown by GET /company, and a manifest signed only when the service builds the same pack again from
  * its store: a forged journal, statement original, receipt, audit entries or close record is 409
- * naming the file, for an accountant's login and for a key with read,close; a key without `close`
- * cannot sign, a reopened month cannot be packed.
+ * naming the file, for an accountant's login and for a key with read,close; so is a DATEV, SIE or
+ * SAF-T file, built again with the company's accounts map and the close's time; a key without
+ * `close` cannot sign, a reopened month cannot be packed.
  */
 import { createPublicKey, verify } from 'node:crypto'
+import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '../../src/client/client.js'
-import { previousMonth } from '../../src/domain/accounts/period-lock.js'
+import { monthEnd, previousMonth } from '../../src/domain/accounts/period-lock.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { createHash } from 'node:crypto'
 import { packFiles, packJson, packManifest, type PackFiles } from '../../src/domain/closing/pack-files.js'
 import type { Manifest } from '../../src/domain/closing/pack-layout.js'
-import { clientSource } from '../../src/jobs/export/run.js'
+import type { AccountsMapFile } from '../../src/domain/exports/accounts-map-schema.js'
+import type { ExportFormat } from '../../src/domain/exports/formats/format.js'
+import { clientSource, runExport } from '../../src/jobs/export/run.js'
 import { minimalPdf } from '../helpers/document-files.js'
 import { createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
@@ -95,7 +99,7 @@ describe.each(MATRIX)('the auditor pack over %s on %s', (kind, storeKind) => {
   })
 
   /** The pack as close pack builds it, through the client: its files and manifest. */
-  const built = async (): Promise<{ files: PackFiles; manifest: Manifest }> => {
+  const built = async (formats: ExportFormat[] = ['hledger', 'xlsx']): Promise<{ files: PackFiles; manifest: Manifest }> => {
     const contents = await c.closePack.contents(M)
     const files = await packFiles(
       {
@@ -104,13 +108,18 @@ describe.each(MATRIX)('the auditor pack over %s on %s', (kind, storeKind) => {
         statementFile: async (id) => (await c.statements.file(id)).bytes,
         documentBytes: async (id) => (await c.documents.content(id)).bytes,
       },
-      ['hledger', 'xlsx'],
+      formats,
     )
     return { files, manifest: packManifest(contents, files, '2026-01-01T00:00:00.000Z') }
   }
   /** The manifest of the pack with `path` changed by `edit`, its SHA-256 and size set to match (as a forger would). */
-  const forged = async (path: string | RegExp, edit: (b: Buffer) => Buffer, more: (m: Manifest) => void = () => {}) => {
-    const { files, manifest } = await built()
+  const forged = async (
+    path: string | RegExp,
+    edit: (b: Buffer) => Buffer,
+    more: (m: Manifest) => void = () => {},
+    formats?: ExportFormat[],
+  ) => {
+    const { files, manifest } = await built(formats)
     const name = [...files.files.keys()].find((n) => (typeof path === 'string' ? n === path : path.test(n)))
     expect(name, String(path)).toBeDefined()
     const bytes = edit(files.files.get(name!)!)
@@ -198,6 +207,53 @@ describe.each(MATRIX)('the auditor pack over %s on %s', (kind, storeKind) => {
       expect(e.message).toContain(words)
     }
     await rejects(c.closePack.sign(M, packJson(manifest)), 'forbidden')
+  })
+
+  it("carries DATEV, SIE and SAF-T: built again by the service with the company's map and the close's time; a forgery or a map changed since is refused", async () => {
+    const FILING: ExportFormat[] = ['datev', 'sie4', 'saft-no']
+    const names = [`journal/EXTF_books-${M}.csv`, `journal/books-${M}.se`, `journal/books-${M}.saft.xml`]
+    // No map stored: refused before anything is built, each missing number named.
+    expect((await rejects(built(FILING), 'validation_error')).message).toContain('DATEV needs these in the accounts map')
+    const map: AccountsMapFile = {
+      chart: 'no-standard',
+      datev: { adviser: 1001, client: 1 },
+      saft: { registration_number: '999999999', contact: { first_name: 'Ola', last_name: 'Nordmann', telephone: '12345678' } },
+      bank_accounts: { [a.accountId]: { number: 1920, name: 'Bankinnskudd Å' } },
+      uncategorized_income: 3900,
+      uncategorized_expense: 7790,
+      opening_balances: 2050,
+    }
+    await owner.exportMap.set(map)
+    const { files, manifest } = await built(FILING)
+    for (const n of names) expect(files.files.has(n), n).toBe(true)
+    // Their time of writing is the close's, so that a pack built again is the same to the byte.
+    const closedAt = (await c.closePack.contents(M)).close.created_at
+    expect(files.files.get(names[0])!.toString('latin1')).toContain(`;${closedAt.replace(/[-:TZ.]/g, '').slice(0, 17)};`)
+    expect(files.files.get(names[1])!.toString('latin1')).toContain(`#GEN ${closedAt.slice(0, 10).replaceAll('-', '')}`)
+    expect(files.files.get(names[2])!.toString()).toContain(`<AuditFileDateCreated>${closedAt.slice(0, 10)}</AuditFileDateCreated>`)
+    const again = await built(FILING)
+    for (const n of names) expect(again.files.files.get(n)!.equals(files.files.get(n)!), n).toBe(true)
+    // As finctl export writes them of the month at that time: DATEV and SIE in their code pages (Å is CP437's 0x8f).
+    for (const [i, format] of FILING.entries()) {
+      const chunks: Buffer[] = []
+      const sink = new Writable({ write: (b: Buffer, _e, done) => done(void chunks.push(Buffer.from(b))) })
+      await runExport(c, { format, from: `${M}-01`, to: monthEnd(M), writtenAt: new Date(closedAt) }, sink)
+      expect(Buffer.concat(chunks).equals(files.files.get(names[i])!), format).toBe(true)
+    }
+    expect(files.files.get(names[1])!.includes(Buffer.from('"Bankinnskudd \x8f"', 'latin1'))).toBe(true)
+    expect((await closeKey.closePack.sign(M, packJson(manifest))).algorithm).toBe('ed25519')
+
+    for (const name of names) {
+      const { bytes } = await forged(name, text('Paper', 'Pencil'), undefined, FILING)
+      expect((await rejects(accountant.closePack.sign(M, bytes), 'conflict')).message).toContain(
+        `${name} is not the file the service holds`,
+      )
+    }
+    // The company's map changed after close pack built the pack: the service builds other files.
+    await owner.exportMap.set({ ...map, uncategorized_expense: 7700 })
+    const e = await rejects(accountant.closePack.sign(M, packJson(manifest)), 'conflict')
+    for (const n of names) expect(e.message).toContain(`${n} is not the file the service holds`)
+    await owner.exportMap.clear()
   })
 
   it('a reopened month: 409 for its pack and its signature', async () => {

@@ -39,6 +39,8 @@ function expected(role: Role, r: Route): Want {
   if (r.path.startsWith('/api-v1/approvals/') || r.path === '/api-v1/close/{month}/reopen')
     return role === 'auditor' || role === 'viewer' ? 'forbidden' : 'allowed'
   if (r.path.startsWith('/api-v1/close/')) return owner || role === 'accountant' ? 'allowed' : 'forbidden'
+  // The exports' chart of accounts: an accountant maps it, as the owner and the bookkeeper may (docs/exporting.md).
+  if (r.path === '/api-v1/exports/accounts-map') return role === 'auditor' || role === 'viewer' ? 'forbidden' : 'allowed'
   return owner || role === 'bookkeeper' ? 'allowed' : 'forbidden'
 }
 

@@ -62,7 +62,7 @@ describe('export, in process', () => {
     const before = readdirSync(sb.dir).sort()
     const cases: Array<[string[], string]> = [
       [['export', ...PERIOD], "required option '--format <format>' not specified"],
-      [['export', '--format', 'ods'], '--format ods: not one of ledger, hledger, beancount, xlsx, csv'],
+      [['export', '--format', 'ods'], '--format ods: not one of ledger, hledger, beancount, xlsx, csv, datev, sie4, saft-no'],
       [
         ['export', '--format', 'csv', '--from', '2026-10-31', '--to', '2026-10-01'],
         '--from 2026-10-31 --to 2026-10-01: the period would end on 2026-10-01, before it starts on 2026-10-31',

@@ -1,8 +1,8 @@
 /**
  * A name a user types and finctl does not know gets the nearest names it does: aliases, commands
  * (by prefix and by distance, a swap of two letters counting as one), profiles, accounts,
- * categories, `--map` column names and the values of an enumeration; embedded and through
- * `finctl serve`.
+ * categories, `--map` column names, budget versions and the values of an enumeration; embedded
+ * and through `finctl serve`.
  */
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,6 +19,7 @@ describe.each(TARGET_KINDS)('did you mean (%s)', (kind) => {
     await t.ok(['tx', 'create', '--account', 'Operating account', '--date', today, '--amount', '-4.00', '--description', 'Pears'])
     await t.ok(['tx', 'bulk-update', '--account', 'Operating account', '--set', 'category=Groceries', '--yes'])
     await t.ok(['alias', 'set', 'month', 'reports summary --from $1 --to $1'])
+    await t.ok(['budgets', 'set', '--category', 'Groceries', '--monthly', '100.00', '--version', 'reforecast'])
   })
   afterAll(() => t?.close())
 
@@ -38,6 +39,31 @@ describe.each(TARGET_KINDS)('did you mean (%s)', (kind) => {
     ],
     ['an enumeration', () => ['tx', 'list', '--status', 'postd'], 2, '--status postd: did you mean posted?'],
     ['an enumeration of a verb', () => ['accounts', 'list', '--type', 'chequing'], 2, '--type chequing: did you mean checking?'],
+    [
+      'a budget version of the report',
+      () => ['reports', 'budget', '--version', 'reforcast'],
+      5,
+      'budget version "reforcast" not found (did you mean "reforecast"?)',
+    ],
+    [
+      'a budget version of the forecast',
+      () => ['forecast', '--days', '5', '--version', 'reforcast'],
+      5,
+      'budget version "reforcast" not found (did you mean "reforecast"?)',
+    ],
+    ['a version made current', () => ['budgets', 'current', 'reforcast'], 5, '(did you mean "reforecast"?)'],
+    [
+      'a budget to delete',
+      () => ['budgets', 'delete', '--category', 'Grocries', '--version', 'reforecast'],
+      5,
+      'a budget of "Grocries" in version "reforecast" not found (did you mean "Groceries"?)',
+    ],
+    [
+      'a category budgeted',
+      () => ['budgets', 'set', '--category', 'Grocerie', '--monthly', '1.00', '--version', 'typo'],
+      0,
+      '--category: "Grocerie" is a new category (did you mean "Groceries"?)',
+    ],
   ]
   for (const [what, args, code, text] of cases)
     it(`${what}: ${text.split('\n').pop()}`, async () => {

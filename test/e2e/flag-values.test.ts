@@ -1,7 +1,7 @@
 /**
  * A flag value the CLI can judge is a usage error (exit 2) before any request, its message naming
  * the flag and the value and saying what is wrong (docs/cli.md "Flag values"): dates, months,
- * amounts, currency codes, enumerations, and --from/--to ranges. The test walks the command tree:
+ * amounts, currency codes, whole numbers in a range, enumerations, and --from/--to ranges. The test walks the command tree:
  * every flag of a kind the CLI judges, on every command, with a value of that kind that is wrong;
  * every flag whose name says it is an enumeration has its values known. What only the service can
  * judge stays exit 6 (or 5). Embedded and through `finctl serve`.
@@ -28,18 +28,14 @@ interface Judged {
   rest: string[]
 }
 
-const good = (kind: FlagKind | undefined): string =>
-  kind === 'date'
-    ? today
-    : kind === 'month'
-      ? today.slice(0, 7)
-      : kind === 'amount'
-        ? '1.00'
-        : kind === 'currency'
-          ? 'USD'
-          : kind
-            ? kind.choices[0]
-            : 'x'
+const good = (kind: FlagKind | undefined): string => {
+  if (kind === undefined) return 'x'
+  if (kind === 'date') return today
+  if (kind === 'month') return today.slice(0, 7)
+  if (kind === 'amount') return '1.00'
+  if (kind === 'currency') return 'USD'
+  return 'whole' in kind ? String(kind.whole.min) : kind.choices[0]
+}
 
 /** What `s` needs besides the flag judged: its required arguments and its other mandatory flags, with valid values. */
 function restOf(s: Command, except?: string): string[] {
@@ -82,6 +78,7 @@ function wrong(kind: FlagKind): [string, string] {
   if (kind === 'month') return ['2026-13', 'there is no month 13']
   if (kind === 'amount') return ['12abc', 'not a decimal amount']
   if (kind === 'currency') return ['usdd', 'not an ISO 4217 currency code (did you mean']
+  if ('whole' in kind) return [String(kind.whole.max + 1), `not a whole number from ${kind.whole.min} to ${kind.whole.max}`]
   const first = kind.choices[0]
   // The first value with its last two letters swapped: near enough to be suggested.
   const typo = `${first.slice(0, -2)}${first.slice(-1)}${first.slice(-2, -1)}`
@@ -99,8 +96,8 @@ describe.each(TARGET_KINDS)('flag values the CLI judges (%s)', (kind) => {
   it('every flag of a kind the CLI judges, on every command: exit 2 naming the flag and the value, why it is wrong', async () => {
     const { flags, unknownEnums } = await judged()
     expect(unknownEnums, 'flags named as enumerations whose values the CLI does not know').toEqual([])
-    const kinds = new Set(flags.map((f) => (typeof f.kind === 'string' ? f.kind : 'choice')))
-    expect([...kinds].sort()).toEqual(['amount', 'choice', 'currency', 'date', 'month'])
+    const kinds = new Set(flags.map((f) => (typeof f.kind === 'string' ? f.kind : 'whole' in f.kind ? 'whole' : 'choice')))
+    expect([...kinds].sort()).toEqual(['amount', 'choice', 'currency', 'date', 'month', 'whole'])
     for (const f of flags) {
       const [value, why] = wrong(f.kind)
       const args = [...f.path, ...f.rest, f.flag, value]

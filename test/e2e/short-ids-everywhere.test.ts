@@ -96,6 +96,10 @@ describe.each(TARGET_KINDS)('short ids everywhere (%s)', (kind) => {
     }
     ids.proposal = await proposal()
     ids.proposal2 = await proposal()
+    const recurring = async (name: string) =>
+      create(['recurring', 'add', '--name', name, '--amount', '-50.00', '--interval', 'monthly', '--start', today])
+    ids.recurring = await recurring('Rent')
+    ids.recurring2 = await recurring('Cleaning')
   }, 120_000)
   afterAll(() => t?.close())
 
@@ -112,6 +116,8 @@ describe.each(TARGET_KINDS)('short ids everywhere (%s)', (kind) => {
       [['approvals', 'list'], (id) => ['approvals', 'show', id]],
       [['users', 'list'], (id) => ['users', 'set-role', id, '--role', 'owner']],
       [['users', 'invitations'], (id) => ['users', 'revoke-invite', id]],
+      // Accepting an accepted item changes nothing: its readback.
+      [['recurring', 'list'], (id) => ['recurring', 'accept', id]],
     ]
     for (const [list, show] of walks) {
       const table = await t.run(list, { tty: { stdout: true }, columns: 80, env: { NO_COLOR: '1' } })
@@ -153,6 +159,7 @@ describe.each(TARGET_KINDS)('short ids everywhere (%s)', (kind) => {
       'events resend': { args: ['events', 'resend', ids.event, '--endpoint', s('webhook')], id: 'event', codes: [0, 14] },
       'events resend --endpoint': { args: ['events', 'resend', ids.event, '--endpoint', s('webhook')], id: 'webhook', codes: [0, 14] },
       'export --account': { args: ['export', '--format', 'csv', '--account', s('account')], id: 'account' },
+      'forecast --account': { args: ['forecast', '--days', '5', '--account', s('account'), '--json'], id: 'account' },
       'imports apply': { args: ['imports', 'apply', s('review')], id: 'review' },
       'imports discard': { args: ['imports', 'discard', s('review2')], id: 'review2' },
       'imports list --account': { args: ['imports', 'list', '--account', s('account')], id: 'account' },
@@ -163,6 +170,26 @@ describe.each(TARGET_KINDS)('short ids everywhere (%s)', (kind) => {
       'keys revoke': { args: ['keys', 'revoke', s('key2'), '--yes'], id: 'key2' },
       'keys roll': { args: ['keys', 'roll', s('key'), '--output-file', t.sb.path('rolled')], id: 'key' },
       'keys usage --key-id': { args: ['keys', 'usage', '--key-id', s('key')], id: 'key' },
+      'recurring accept': { args: ['recurring', 'accept', start('recurring')], id: 'recurring' },
+      'recurring add --account': {
+        args: [
+          'recurring',
+          'add',
+          '--name',
+          'Water',
+          '--amount',
+          '-9.00',
+          '--interval',
+          'yearly',
+          '--start',
+          today,
+          '--account',
+          s('account'),
+          '--json',
+        ],
+        id: 'account',
+      },
+      'recurring delete': { args: ['recurring', 'delete', s('recurring2')], id: 'recurring2' },
       'reports cash-flow --account': { args: ['reports', 'cash-flow', '--account', s('account')], id: 'account' },
       'reports summary --account': { args: ['reports', 'summary', '--account', s('account')], id: 'account' },
       'rules apply': { args: ['rules', 'apply', s('rule'), '--dry-run'], id: 'rule' },

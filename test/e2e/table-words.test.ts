@@ -1,8 +1,9 @@
 /**
  * Tables at 80 columns wrap at word boundaries: a word is broken only when it is wider than its
  * column can be, and an email, an id, a date or a time never is; each table's key column stays
- * (`close history`'s LOCK DATE). Every list drawn at 80 columns is compared, word by word, with the
- * same table drawn where nothing needs to wrap; embedded and through `finctl serve`.
+ * (`close history`'s LOCK DATE, a budget's month, the budget report's category, however narrow).
+ * Every list drawn at 80 columns is compared, word by word, with the same table drawn where nothing
+ * needs to wrap; embedded and through `finctl serve`.
  */
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,6 +59,37 @@ describe.each(TARGET_KINDS)('tables at 80 columns never break a word that fits (
     for (const who of ['carol.accountant', 'dave.bookkeeper'])
       await t.ok(['users', 'invite', '--email', `${who}@table-words-with-a-long-company-domain.test`, '--role', 'viewer'])
     await t.ok(['keys', 'create', '--name', 'Quarterly reporting for the auditors', '--scopes', 'read', '--output-file', t.sb.path('k')])
+    const month = today.slice(0, 7)
+    const category = 'Printing and stationery for the branch offices'
+    await t.ok(['budgets', 'set', '--category', category, '--monthly', '1250.00', '--from', month, '--to', month, '--rollover'])
+    await t.ok([
+      'budgets',
+      'set',
+      '--category',
+      category,
+      '--monthly',
+      '900.00',
+      '--from',
+      month,
+      '--to',
+      month,
+      '--version',
+      'reforecast-after-the-merger',
+    ])
+    await t.ok([
+      'recurring',
+      'add',
+      '--name',
+      'Maintenance contract of the office printers',
+      '--amount',
+      '-1250.00',
+      '--interval',
+      'last-working-day',
+      '--start',
+      today,
+      '--category',
+      category,
+    ])
   })
   afterAll(() => t?.close())
 
@@ -73,6 +105,10 @@ describe.each(TARGET_KINDS)('tables at 80 columns never break a word that fits (
       ['keys', 'list'],
       ['events', 'list'],
       ['reports', 'summary', '--from', M, '--to', today],
+      ['budgets', 'list'],
+      ['budgets', 'versions'],
+      ['recurring', 'list'],
+      ['reports', 'budget', '--from', today.slice(0, 7), '--to', today.slice(0, 7)],
     ]
     for (const args of commands) {
       const draw = (columns: number) => t.run(args, { tty: { stdout: true }, columns, env: { NO_COLOR: '1' } })
@@ -82,5 +118,16 @@ describe.each(TARGET_KINDS)('tables at 80 columns never break a word that fits (
     }
     const history = await t.run(['close', 'history'], { tty: { stdout: true }, columns: 80, env: { NO_COLOR: '1' } })
     expect(cellLines(history.stdout).header).toContain('LOCK DATE')
+    // What names a row stays on a narrow terminal: a budget's month, the budget report's category;
+    // and the date a recurring item is due next, what its list is for.
+    const keys: Array<[string[], number, string]> = [
+      [['budgets', 'list'], 30, 'MONTH'],
+      [['reports', 'budget', '--from', today.slice(0, 7), '--to', today.slice(0, 7)], 40, 'CATEGORY'],
+      [['recurring', 'list'], 80, 'NEXT'],
+    ]
+    for (const [args, columns, header] of keys) {
+      const r = await t.run(args, { tty: { stdout: true }, columns, env: { NO_COLOR: '1' } })
+      expect(cellLines(r.stdout).header, `${args.join(' ')} at ${columns} columns:\n${r.stdout}`).toContain(header)
+    }
   })
 })

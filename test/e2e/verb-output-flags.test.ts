@@ -62,6 +62,7 @@ describe.each(TARGET_KINDS)('a verb keeps its -o after any global option (%s)', 
       'close pack': ['close', 'pack', M],
       'docs get': ['docs', 'get', doc],
       export: ['export', '--format', 'csv'],
+      'export map suggest': ['export', 'map', 'suggest', '--chart', 'skr03'],
       'statements file': ['statements', 'file', statement],
     }
     expect(fileVerbs(program)).toEqual(Object.keys(verbs).sort())

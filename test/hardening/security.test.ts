@@ -79,6 +79,9 @@ function expected(r: Route, kind: 'key' | 'jwt', scopes: string[]): 'allowed' | 
     if (base === 'write' && r.path.startsWith('/api-v1/approvals/'))
       return ['write', 'close', 'users'].some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
     if (r.path === '/api-v1/close/{month}/reopen') return ['close', 'write'].some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
+    // The exports' accounts map: `write` or `close` sets it (an accountant maps the chart; docs/api.md section 7).
+    if (base === 'write' && r.path === '/api-v1/exports/accounts-map')
+      return ['write', 'close'].some((s) => scopes.includes(s)) ? 'allowed' : 'forbidden'
     // A viewer's `reports` reads the reports and the company they are of, budgets, recurring items and
     // the forecast (a read sent as a POST).
     const reportRead =

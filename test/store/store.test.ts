@@ -71,6 +71,7 @@ const MIGRATION_NAMES = [
   '0049_lock_dates_chained',
   '0055_budgets',
   '0056_recurring_items',
+  '0058_export_accounts_maps',
   '0060_agents',
 ]
 
@@ -99,6 +100,7 @@ const TABLES = [
   'documents',
   'events',
   'exchange_rates',
+  'export_accounts_maps',
   'idempotency_keys',
   'import_batches',
   'import_pending_rows',

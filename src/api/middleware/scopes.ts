@@ -5,7 +5,8 @@
  * `close` for writes on /api-v1/close/**, `webhooks` for /api-v1/webhook-endpoints/** and a resend;
  * `users` for writes on /api-v1/users/**, `reports` for reading reports, the company, budgets, recurring items
  * and the forecast (a POST) (docs/people.md);
- * the policy takes `users` to set, deciding a proposal the step's scope (checked by the use case).
+ * the policy takes `users` to set, deciding a proposal the step's scope (checked by the use case);
+ * the exports' accounts map `write` or `close`.
  */
 import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../kernel/errors.js'
@@ -23,6 +24,8 @@ const REOPEN_PATH = /^\/api-v1\/close\/[^/]+\/reopen\/?$/
 const POLICY_PATH = /^\/api-v1\/(policy|close\/policy)\/?$/
 /** Deciding a proposal: the use case checks the step's own scope. */
 const APPROVALS_PATH = /^\/api-v1\/approvals(\/|$)/
+/** The chart of accounts the exports take: an accountant (`close`) maps it, as the owner (`write`) may. */
+const ACCOUNTS_MAP_PATH = /^\/api-v1\/exports\/accounts-map\/?$/
 /** Who am I: any login or key with a scope may ask. */
 const SELF_PATH = /^\/api-v1\/users\/me\/?$/
 /** What a viewer (`reports`) reads: the reports, the company they are of, budgets, recurring items and the forecast. */
@@ -40,6 +43,7 @@ export function acceptedScopes(method: string, path: string): Scope[] {
   if (POLICY_PATH.test(path)) return base === 'write' ? ['users'] : ['read', 'users']
   if (base === 'write' && APPROVALS_PATH.test(path)) return ['write', 'close', 'users']
   if (base === 'write' && REOPEN_PATH.test(path)) return ['close', 'write']
+  if (base === 'write' && ACCOUNTS_MAP_PATH.test(path)) return ['write', 'close']
   if (base === 'read' && REPORT_PATH.test(path)) return ['read', 'reports']
   if (method === 'POST' && FORECAST_PATH.test(path)) return ['read', 'reports']
   // Closing or reopening a month takes `close`, never plain `write` (the use case checks the login too).

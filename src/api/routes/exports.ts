@@ -1,10 +1,24 @@
-/** Exports (docs/api.md section 7): what `finctl export` reads, in date order, with exact rates. Scope `read`. */
-import { createRoute } from '@hono/zod-openapi'
-import { exportTransactions, openingBalances } from '../../domain/exports/exports.js'
-import { ExportTransaction, ExportTransactionsQuery, OpeningBalances, OpeningBalancesQuery } from '../../domain/exports/schemas.js'
+/**
+ * Exports (docs/api.md section 7): what `finctl export` reads, in date order, with exact rates (scope
+ * `read`), and the company's accounts map of its chart exports (set with `write` or `close`).
+ */
+import { createRoute, z } from '@hono/zod-openapi'
+import { deleteAccountsMap, setAccountsMap, storedAccountsMap } from '../../domain/exports/accounts-map.js'
+import { AccountsMapFile, StoredAccountsMap } from '../../domain/exports/accounts-map-schema.js'
+import { exportAsOf, exportGroups, exportTransactions, openingBalances } from '../../domain/exports/exports.js'
+import {
+  ExportAsOf,
+  ExportAsOfQuery,
+  ExportGroups,
+  ExportGroupsQuery,
+  ExportTransaction,
+  ExportTransactionsQuery,
+  OpeningBalances,
+  OpeningBalancesQuery,
+} from '../../domain/exports/schemas.js'
 import { envelope, listEnvelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 
 export function exportRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -34,5 +48,59 @@ export function exportRoutes(deps: AppDeps) {
       }),
       async (c) =>
         c.json({ success: true as const, data: await openingBalances(store, c.get('actor').companyId, c.req.valid('query')) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/exports/groups',
+        summary: "A period's non-void transactions grouped by bank account and categories: counts and base sums, for a chart export",
+        security: SECURITY,
+        request: { query: ExportGroupsQuery },
+        responses: { 200: ok(envelope(ExportGroups)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await exportGroups(store, c.get('actor').companyId, c.req.valid('query')) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/exports/as-of',
+        summary: 'A period as it stood at as_of: the transactions to leave out of the pages, and those to put in as they stood',
+        security: SECURITY,
+        request: { query: ExportAsOfQuery },
+        responses: { 200: ok(envelope(ExportAsOf)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+      }),
+      async (c) => c.json({ success: true as const, data: await exportAsOf(store, c.get('actor').companyId, c.req.valid('query')) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/api-v1/exports/accounts-map',
+        summary: "The company's accounts map (its chart of accounts for DATEV, SIE and SAF-T); map null when none is stored",
+        security: SECURITY,
+        responses: { 200: ok(envelope(StoredAccountsMap)), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: await storedAccountsMap(store, c.get('actor').companyId) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'put',
+        path: '/api-v1/exports/accounts-map',
+        summary: "Replace the company's accounts map (scope write or close)",
+        security: SECURITY,
+        request: { body: jsonBody(z.object({ map: AccountsMapFile }).strict()) },
+        responses: { 200: ok(envelope(StoredAccountsMap)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) =>
+        c.json({ success: true as const, data: await setAccountsMap(store, c.get('actor'), c.req.valid('json').map, now()) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'delete',
+        path: '/api-v1/exports/accounts-map',
+        summary: "Remove the company's accounts map (scope write or close)",
+        security: SECURITY,
+        responses: { 200: ok(envelope(z.object({ deleted: z.boolean() }))), 401: ERRORS[401], 403: ERRORS[403] },
+      }),
+      async (c) => c.json({ success: true as const, data: { deleted: await deleteAccountsMap(store, c.get('actor')) } }, 200),
     )
 }

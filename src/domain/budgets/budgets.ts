@@ -6,9 +6,10 @@
  * are locked like its transactions (409 period_locked).
  */
 import type { Kysely } from 'kysely'
-import { AppError, notFound, validation } from '../../kernel/errors.js'
+import { AppError, validation } from '../../kernel/errors.js'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { uuidv7 } from '../../kernel/ids.js'
+import { didYouMean } from '../../kernel/near-names.js'
 import { minorToNumber, parseAmount } from '../../kernel/money.js'
 import type { Db, NewAuditEntryRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
@@ -68,18 +69,19 @@ export async function currentVersion(db: Kysely<Db>, companyId: string): Promise
   return row?.name ?? DEFAULT_VERSION
 }
 
-/** A version asked for by name must exist (a 404 naming it), unless none is asked: then the current one. */
-async function versionOf(db: Kysely<Db>, companyId: string, name: string | undefined): Promise<string> {
+/**
+ * A version asked for by name must exist (a 404 naming it and the nearest names: a typo would read
+ * as a version without budgets), unless none is asked: then the current one.
+ */
+export async function versionOf(db: Kysely<Db>, companyId: string, name: string | undefined): Promise<string> {
   if (name === undefined) return currentVersion(db, companyId)
-  const row = await db
-    .selectFrom('budget_versions')
-    .select('name')
-    .where('company_id', '=', companyId)
-    .where('name', '=', name)
-    .executeTakeFirst()
-  if (!row) throw notFound(`budget version "${name}"`)
+  const names = (await db.selectFrom('budget_versions').select('name').where('company_id', '=', companyId).execute()).map((v) => v.name)
+  if (!names.includes(name)) throw noVersion(names, name)
   return name
 }
+
+const noVersion = (names: string[], name: string): AppError =>
+  new AppError('not_found', `budget version "${name}" not found${didYouMean(names, name)}`)
 
 /**
  * The budgets of a version in a range of months: live now, or as they stood at `asOf` (created by
@@ -256,10 +258,14 @@ export async function deleteBudgets(store: Store, actor: Actor, q: DeleteBudgets
   return store.writeTransaction(async (trx) => {
     const version = await versionOf(trx, companyId, q.version)
     const rows = await budgetsOf(trx, companyId, version, { from: q.from, to: q.to, category: q.category })
-    if (rows.length === 0)
-      throw notFound(
-        `a budget of "${q.category}" in version "${version}"${q.from || q.to ? ` from ${q.from ?? 'the first month'} to ${q.to ?? 'the last'}` : ''}`,
+    if (rows.length === 0) {
+      // Another category's name, when the one given is a typo (not the same one outside the range).
+      const categories = (await budgetsOf(trx, companyId, version)).map((b) => b.category).filter((c) => c !== q.category)
+      throw new AppError(
+        'not_found',
+        `a budget of "${q.category}" in version "${version}"${q.from || q.to ? ` from ${q.from ?? 'the first month'} to ${q.to ?? 'the last'}` : ''} not found${didYouMean(categories, q.category)}`,
       )
+    }
     await checkMonthsOpen(
       trx,
       companyId,
@@ -327,7 +333,13 @@ export async function makeCurrent(store: Store, actor: Actor, name: string, now:
       .where('company_id', '=', actor.companyId)
       .where('name', '=', name)
       .executeTakeFirst()
-    if (!found) throw notFound(`budget version "${name}"`)
+    if (!found) {
+      const names = await trx.selectFrom('budget_versions').select('name').where('company_id', '=', actor.companyId).execute()
+      throw noVersion(
+        names.map((v) => v.name),
+        name,
+      )
+    }
     if (Number(found.is_current) === 1) return
     await trx.updateTable('budget_versions').set({ is_current: 0 }).where('company_id', '=', actor.companyId).execute()
     await trx

@@ -1,6 +1,9 @@
 /** Months written YYYY-MM, as one number (year * 12 + month - 1) for arithmetic without Date. */
 import { daysInMonth } from '../../kernel/vocabulary.js'
 
+/** The periods of the budget report (`reports budget --interval`). */
+export const BUDGET_INTERVALS = ['month', 'quarter', 'year'] as const
+
 export const monthNumber = (month: string): number => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1
 export const monthText = (n: number): string => `${String(Math.floor(n / 12)).padStart(4, '0')}-${String((n % 12) + 1).padStart(2, '0')}`
 

@@ -19,7 +19,7 @@ import { type Scope, summaryGroups } from '../reports/queries.js'
 import { exactSum } from '../../store/fragments.js'
 import { exact } from '../sums.js'
 import { deltaOf, scopeOf, snapshot } from '../reports/reports.js'
-import { type BudgetRowLive, budgetsOf, currentVersion } from './budgets.js'
+import { type BudgetRowLive, budgetsOf, versionOf } from './budgets.js'
 import { lastDayOf, monthNumber, monthText } from './months.js'
 import type { BudgetReport, BudgetReportQuery } from './schemas.js'
 
@@ -140,7 +140,7 @@ export async function budgetReport(store: Store, companyId: string, q: BudgetRep
   const toMonth = to.slice(0, 7)
 
   return snapshot(store, async (db) => {
-    const version = q.version ?? (await currentVersion(db, companyId))
+    const version = await versionOf(db, companyId, q.version)
     const delta = await deltaOf(store, db, companyId, scope, base, q.as_of)
     const all = await budgetsOf(db, companyId, version, { to: toMonth, asOf })
     const convert = await converter(db, companyId, base, all)

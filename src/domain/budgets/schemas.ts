@@ -1,6 +1,7 @@
 /** Budgets and the budget report (docs/budgets.md, docs/api.md section 5). */
 import { z } from '@hono/zod-openapi'
 import { AmountInput, CurrencyCode, IsoDate, Timestamp, text } from '../schema-common.js'
+import { BUDGET_INTERVALS } from './months.js'
 
 const Month = z
   .string()
@@ -100,7 +101,7 @@ export const VersionParam = z.object({ name: VersionName.openapi({ param: { name
 
 // ---- the budget report ---------------------------------------------------------------------
 
-export const BUDGET_INTERVALS = ['month', 'quarter', 'year'] as const
+export { BUDGET_INTERVALS }
 
 export const BudgetReportQuery = z
   .object({

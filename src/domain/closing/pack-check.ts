@@ -10,7 +10,8 @@ import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { getCompany } from '../accounts/companies.js'
 import { documentContent } from '../documents/documents.js'
-import { exportTransactions, openingBalances } from '../exports/exports.js'
+import { storedAccountsMap } from '../exports/accounts-map.js'
+import { exportAsOf, exportGroups, exportTransactions, openingBalances } from '../exports/exports.js'
 import { EXPORT_FORMATS, type ExportFormat } from '../exports/formats/format.js'
 import type { ExportSource } from '../exports/write.js'
 import { cashFlowReport, summaryReport } from '../reports/reports.js'
@@ -48,6 +49,9 @@ export function storeSource(store: Store, companyId: string, now: Date): ExportS
     openingBalances: (q) => openingBalances(store, companyId, q),
     summary: (q) => summaryReport(store, companyId, SummaryQuery.parse(q), now),
     cashFlow: (q) => cashFlowReport(store, companyId, CashFlowQuery.parse(q), now),
+    asOf: (q) => exportAsOf(store, companyId, q),
+    groups: (q) => exportGroups(store, companyId, q),
+    accountsMap: () => storedAccountsMap(store, companyId),
   }
 }
 

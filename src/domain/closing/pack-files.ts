@@ -4,10 +4,11 @@
  * store when it is asked to sign (pack-check.ts). The same data gives the same bytes, so the
  * service signs a manifest only when it builds the same one again.
  *
- * Text finctl writes (the journals, the CSVs, the JSON files) holds no control character: a CSV's or
- * a journal's are visible escapes (`\x1b`, as on a terminal), JSON's `\u` escapes. The files uploaded
- * (a bank's statements, the documents) are kept byte for byte under `as-uploaded/` folders, and the
- * manifest marks them `exact_copy`.
+ * Text finctl writes (the journals, the CSVs, SAF-T, the JSON files) holds no control character: a
+ * CSV's, a journal's or SAF-T's are visible escapes (`\x1b`, as on a terminal), JSON's `\u` escapes;
+ * DATEV's and SIE's writers let none into their code pages. The files uploaded (a bank's
+ * statements, the documents) are kept byte for byte under `as-uploaded/` folders, and the manifest
+ * marks them `exact_copy`.
  */
 import { createHash } from 'node:crypto'
 import { Writable } from 'node:stream'
@@ -16,7 +17,7 @@ import { csvLine } from '../../kernel/csv-write.js'
 import { AppError } from '../../kernel/errors.js'
 import { jsonText, printableText } from '../../kernel/terminal-text.js'
 import { monthEnd } from '../accounts/period-lock.js'
-import { type ExportFormat, exportFileName } from '../exports/formats/format.js'
+import { type ExportFormat, exportFileName, isCodePage } from '../exports/formats/format.js'
 import { type ExportSource, writeExport } from '../exports/write.js'
 import {
   AUDIT_FILE,
@@ -44,6 +45,8 @@ export interface PackSource {
   /** A kept statement's original bytes. */
   statementFile(statementId: string): Promise<Uint8Array>
   documentBytes(documentId: string): Promise<Uint8Array>
+  /** DATEV, SIE, SAF-T: each text the format cannot hold as it is, named with its file and line. */
+  onWarning?: (message: string) => void
 }
 
 export interface PackFiles {
@@ -52,7 +55,7 @@ export interface PackFiles {
   /** The files kept as uploaded. */
   exact: Set<string>
   originals: StatementOriginal[]
-  /** The journal's formats, csv first. */
+  /** The export formats, csv first. */
   formats: ExportFormat[]
 }
 
@@ -67,7 +70,13 @@ export function packFormats(asked: readonly ExportFormat[]): ExportFormat[] {
   return ['csv', ...new Set(asked.filter((f) => f !== 'csv'))]
 }
 
-async function exportBytes(source: ExportSource, month: string, format: ExportFormat, writtenAt: Date): Promise<Buffer> {
+async function exportBytes(
+  source: ExportSource,
+  month: string,
+  format: ExportFormat,
+  writtenAt: Date,
+  onWarning?: (message: string) => void,
+): Promise<Buffer> {
   const chunks: Buffer[] = []
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -75,10 +84,10 @@ async function exportBytes(source: ExportSource, month: string, format: ExportFo
       done()
     },
   })
-  const write = async (text: string) => {
-    chunks.push(Buffer.from(text, 'utf8'))
+  const write = async (chunk: string | Uint8Array) => {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk))
   }
-  await writeExport(source, { format, from: `${month}-01`, to: monthEnd(month), writtenAt }, write, () => sink)
+  await writeExport(source, { format, from: `${month}-01`, to: monthEnd(month), writtenAt, onWarning }, write, () => sink)
   if (format === 'xlsx') {
     // The workbook ends its sink itself.
     if (!sink.writableEnded) sink.end()
@@ -86,6 +95,8 @@ async function exportBytes(source: ExportSource, month: string, format: ExportFo
     const { zipTimes } = await import('../exports/formats/xlsx.js')
     return zipTimes(Buffer.concat(chunks), writtenAt)
   }
+  // DATEV's and SIE's bytes are in their code page, which their writers fill with no control character.
+  if (isCodePage(format)) return Buffer.concat(chunks)
   return packText(Buffer.concat(chunks).toString('utf8'))
 }
 
@@ -130,10 +141,13 @@ export async function packFiles(source: PackSource, asked: readonly ExportFormat
   const files = new Map<string, Buffer>()
   const exact = new Set<string>()
   files.set(CLOSE_FILE, packJson({ month: c.month, company: c.company, close: c.close }))
-  // A workbook holds its time of writing: the close's, so that the same data gives the same bytes.
+  // A workbook, DATEV, SIE and SAF-T hold their time of writing: the close's, so that the same data gives the same bytes.
   const writtenAt = new Date(c.close.created_at)
-  for (const format of formats)
-    files.set(journalFile(exportFileName(c.month, format)), await exportBytes(source.exports, c.month, format, writtenAt))
+  for (const format of formats) {
+    const path = journalFile(exportFileName(c.month, format))
+    const warn = source.onWarning && ((m: string) => source.onWarning?.(`${path}: ${m}`))
+    files.set(path, await exportBytes(source.exports, c.month, format, writtenAt, warn))
+  }
   const originals: StatementOriginal[] = []
   for (const s of c.statements) {
     const entry = { statement_id: s.id, file_name: s.file_name, sha256: s.file_sha256 }

@@ -1,5 +1,6 @@
 /** Schemas of /api-v1/close (docs/api.md section 8): the month-end status, closing and reopening a month. */
 import { z } from '@hono/zod-openapi'
+import { EXPORT_FORMATS } from '../../kernel/vocabulary.js'
 import { Timestamp } from '../schemas.js'
 import { ClosePolicy, MissingDocument } from './document-policy-schemas.js'
 
@@ -144,7 +145,7 @@ const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY
 
 export const CloseExportRequest = z
   .object({
-    format: z.enum(['ledger', 'hledger', 'beancount', 'xlsx', 'csv']),
+    format: z.enum(EXPORT_FORMATS),
     file_name: z.string().trim().min(1, 'is required').max(255).openapi({ description: 'the file name, without its folder' }),
     sha256: Sha256.openapi({ description: "SHA-256 (hex) of the file's bytes" }),
     bytes: z.number().int().min(0),

@@ -6,6 +6,11 @@ const scope = {
   bank_account_id: z.string().max(100).optional().openapi({ description: 'one bank account only' }),
 }
 
+const asOf = z.string().datetime({ offset: true }).openapi({
+  example: '2026-11-05T09:00:00Z',
+  description: 'as the data stood at this moment, rebuilt from the audit trail (docs/audit.md)',
+})
+
 export const ExportTransactionsQuery = z
   .object({
     from: IsoDate.optional().openapi({ description: 'first day, inclusive (default as for reports: 12 calendar months back)' }),
@@ -29,6 +34,7 @@ export const OpeningBalancesQuery = z
   .object({
     from: IsoDate.openapi({ description: 'the first day of the export: balances are those before it' }),
     ...scope,
+    as_of: asOf.optional(),
   })
   .strict()
 export type OpeningBalancesQuery = z.infer<typeof OpeningBalancesQuery>
@@ -69,3 +75,50 @@ export const OpeningBalances = z
   })
   .openapi('OpeningBalances')
 export type OpeningBalances = z.infer<typeof OpeningBalances>
+
+export const ExportGroupsQuery = z
+  .object({
+    from: IsoDate.openapi({ description: 'first day, inclusive' }),
+    to: IsoDate.openapi({ description: 'last day, inclusive' }),
+    ...scope,
+    as_of: asOf.optional(),
+  })
+  .strict()
+export type ExportGroupsQuery = z.infer<typeof ExportGroupsQuery>
+
+export const ExportGroups = z
+  .object({
+    from: IsoDate,
+    to: IsoDate,
+    currency: z.string().openapi({ description: "the company's base currency" }),
+    groups: z.array(
+      z.object({
+        bank_account_id: z.string(),
+        category: z.string().nullable(),
+        accounting_category: z.string().nullable(),
+        cash_flow_category: z.string().nullable(),
+        count: z.number().int().openapi({ description: 'non-void transactions' }),
+        base_in: z.number().openapi({ description: 'sum of their positive base amounts' }),
+        base_out: z.number().openapi({ description: 'sum of their negative base amounts (0 or less)' }),
+      }),
+    ),
+  })
+  .openapi('ExportGroups', {
+    description:
+      "a period's non-void transactions grouped by bank account and categories: what a chart export posts, before it reads a row",
+  })
+export type ExportGroups = z.infer<typeof ExportGroups>
+
+export const ExportAsOfQuery = z.object({ from: IsoDate, to: IsoDate, ...scope, as_of: asOf }).strict()
+export type ExportAsOfQuery = z.infer<typeof ExportAsOfQuery>
+
+export const ExportAsOf = z
+  .object({
+    as_of: z.string(),
+    ids: z.array(z.string()).openapi({ description: 'transactions whose state now differs from then: leave them out of the pages' }),
+    rows: z
+      .array(ExportTransaction)
+      .openapi({ description: 'those that existed then, as they stood, within the period and scope, in date order' }),
+  })
+  .openapi('ExportAsOf')
+export type ExportAsOf = z.infer<typeof ExportAsOf>

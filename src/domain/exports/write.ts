@@ -4,28 +4,14 @@
  * store when it checks an auditor's pack before signing it (closing/pack-check.ts). The same data
  * gives the same bytes either way.
  */
-import type { CashFlowReport, SummaryReport } from '../reports/schemas.js'
 import { AccountsMap, type AccountsMapFile, type BankAccountInfo } from './formats/accounts-map.js'
 import { csvHeader, csvRow } from './formats/csv.js'
-import { type ExportFormat, isJournal } from './formats/format.js'
+import { type ExportFormat, isChart, isJournal } from './formats/format.js'
 import { JournalWriter } from './formats/journal.js'
-import type { ExportTransaction, OpeningBalances } from './schemas.js'
+import type { ExportTransaction } from './schemas.js'
+import type { EachPage, ExportSource, ExportWrite } from './source.js'
 
-/** A page of the period's transactions, in date order, and the period's count. */
-export interface ExportPage {
-  data: ExportTransaction[]
-  total?: number
-}
-
-/** What an export reads: the service's answers, through a client or straight from the store. */
-export interface ExportSource {
-  company(): Promise<{ name: string; base_currency: string }>
-  accounts(): Promise<BankAccountInfo[]>
-  pages(q: { from: string; to: string; bank_account_id?: string; limit: number }): AsyncIterable<ExportPage>
-  openingBalances(q: { from: string; bank_account_id?: string }): Promise<OpeningBalances>
-  summary(q: { from: string; to: string; bank_account_id?: string }): Promise<SummaryReport>
-  cashFlow(q: { from: string; to: string; bank_account_id?: string }): Promise<CashFlowReport>
-}
+export type { EachPage, ExportPage, ExportSource, ExportWrite } from './source.js'
 
 export interface ExportSpec {
   format: ExportFormat
@@ -41,8 +27,17 @@ export interface ExportSpec {
   afterPage?: () => Promise<void>
   /** Names to write instead of today's (the company's, accounts' by id): an export produced again as a close wrote it, before a rename. */
   names?: { company?: string; accounts?: Record<string, string> }
-  /** A workbook's time of writing (its properties and its zip's entries): a fixed one makes its bytes the same each time. */
+  /**
+   * The time of writing a file holds (a workbook's properties and its zip's entries; DATEV's Erzeugt
+   * am, SIE's #GEN, SAF-T's AuditFileDateCreated); default now. A fixed one makes its bytes the same each time.
+   */
   writtenAt?: Date
+  /** As the data stood at this moment (ISO 8601), rebuilt from the audit trail (docs/audit.md). */
+  asOf?: string
+  /** SIE: write #KSUMMA. */
+  checksum?: boolean
+  /** DATEV, SIE, SAF-T: each text the format cannot hold as it is, named with its line. */
+  onWarning?: (message: string) => void
 }
 
 export interface ExportResult {
@@ -50,6 +45,12 @@ export interface ExportResult {
   rows: number
   /** Void transactions, left out of a journal (they moved nothing). */
   voidLeftOut: number
+  /** DATEV: transactions of 0 left out (it takes no booking of 0). */
+  zeroLeftOut?: number
+  /** Texts named by onWarning. */
+  warnings?: number
+  /** A filing format written with the company's stored accounts map: that map's SHA-256. */
+  storedMapSha256?: string
 }
 
 /**
@@ -60,11 +61,16 @@ export interface ExportResult {
 export async function writeExport(
   source: ExportSource,
   r: ExportSpec,
-  write: (text: string) => Promise<void>,
+  write: ExportWrite,
   sink: () => import('node:stream').Writable,
 ): Promise<ExportResult> {
   const scope = { from: r.from, to: r.to, bank_account_id: r.bankAccountId }
-  const [read, accountsRead] = await Promise.all([source.company(), source.accounts()])
+  const asOf = r.asOf === undefined ? {} : { as_of: r.asOf }
+  const [read, accountsRead, then] = await Promise.all([
+    source.company(),
+    source.accounts(),
+    r.asOf === undefined ? undefined : source.asOf({ ...scope, as_of: r.asOf }),
+  ])
   const company = { ...read, name: r.names?.company ?? read.name }
   const accountList = accountsRead.map((a) => ({ ...a, name: r.names?.accounts?.[a.id] ?? a.name }))
   const accounts = new Map<string, BankAccountInfo>(accountList.map((a) => [a.id, a]))
@@ -74,19 +80,54 @@ export async function writeExport(
   const result: ExportResult = { rows: 0, voidLeftOut: 0 }
 
   const first = await pages.next()
-  const each = async (fn: (page: ExportTransaction[]) => Promise<void> | void) => {
+  // With --as-of: the rows that differ since are left out of the pages, and put in as they stood, each
+  // before the first row of a later day (the pages are in date order).
+  const skip = new Set(then?.ids ?? [])
+  const earlier = then?.rows ?? []
+  let at = 0
+  const asItStood = (page: ExportTransaction[]) => {
+    if (!then) return page
+    const out: ExportTransaction[] = []
+    for (const t of page) {
+      while (at < earlier.length && earlier[at].transaction_date < t.transaction_date) out.push(earlier[at++])
+      if (!skip.has(t.id)) out.push(t)
+    }
+    return out
+  }
+  const each: EachPage = async (fn) => {
     for (let next = first; !next.done; next = await pages.next()) {
-      const page = next.value
-      await fn(page.data)
+      const page = asItStood(next.value.data)
+      await fn(page)
       await r.afterPage?.()
-      result.rows += page.data.length
-      r.onProgress?.(result.rows, page.total ?? result.rows)
+      result.rows += page.length
+      r.onProgress?.(result.rows, next.value.total ?? result.rows)
+    }
+    if (at < earlier.length) {
+      const rest = earlier.slice(at)
+      at = earlier.length
+      await fn(rest)
+      result.rows += rest.length
     }
   }
 
-  if (isJournal(r.format)) {
+  if (isChart(r.format)) {
+    const { writeChartExport } = await import('./write-chart.js')
+    const c = await writeChartExport(
+      source,
+      { ...r, format: r.format, writtenAt: r.writtenAt ?? new Date() },
+      company,
+      accountList,
+      (fn) =>
+        each((page) => {
+          for (const t of page) if (t.status === 'void') result.voidLeftOut++
+          return fn(page)
+        }),
+      write,
+    )
+    Object.assign(result, c)
+  } else if (isJournal(r.format)) {
     const map = new AccountsMap(r.format, r.accountsMap, accountList)
-    const read = await source.openingBalances({ from: r.from, bank_account_id: r.bankAccountId })
+    const read = await source.openingBalances({ from: r.from, bank_account_id: r.bankAccountId, ...asOf })
     const opening = { ...read, accounts: read.accounts.map((a) => ({ ...a, name: r.names?.accounts?.[a.id] ?? a.name })) }
     const journal = new JournalWriter(r.format, map, accounts, base, r.from)
     const only = r.bankAccountId ? accounts.get(r.bankAccountId)?.name : undefined
@@ -109,7 +150,7 @@ export async function writeExport(
       await write(chunk)
     })
   } else {
-    const [summary, cashFlow] = await Promise.all([source.summary(scope), source.cashFlow(scope)])
+    const [summary, cashFlow] = await Promise.all([source.summary({ ...scope, ...asOf }), source.cashFlow({ ...scope, ...asOf })])
     const { XlsxWriter } = await import('./formats/xlsx.js')
     const book = new XlsxWriter(sink(), ctx, undefined, r.writtenAt)
     await book.begin()

@@ -9,13 +9,14 @@
 import type { Kysely } from 'kysely'
 import { currencyExponent } from '../../kernel/currencies.js'
 import { validation } from '../../kernel/errors.js'
+import { didYouMean } from '../../kernel/near-names.js'
 import { convertMinor, formatMinor, parseAmount } from '../../kernel/money.js'
 import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { baseCurrency } from '../accounts/companies.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
 import { cashFlowReport } from '../reports/reports.js'
-import { budgetsOf, currentVersion } from '../budgets/budgets.js'
+import { budgetsOf, versionOf } from '../budgets/budgets.js'
 import { lastDayOf } from '../budgets/months.js'
 import { monthlySpending } from '../budgets/report.js'
 import { companyKey } from '../transaction-rows.js'
@@ -105,6 +106,8 @@ export async function forecast(store: Store, companyId: string, q: ForecastReque
   const items = (await listRecurring(store, companyId, { status: 'accepted' }, now)).filter(
     (i) => account === undefined || i.bank_account_id === account.id,
   )
+  /** What a scenario may remove, for the nearest names to one that is none. */
+  const removable = items.map((i) => i.name)
   const kept = items.filter((i) => {
     const out = removed.has(i.id.toLowerCase()) || removed.has(i.name.toLowerCase())
     if (out) used.add(removed.has(i.id.toLowerCase()) ? i.id.toLowerCase() : i.name.toLowerCase())
@@ -166,9 +169,11 @@ export async function forecast(store: Store, companyId: string, q: ForecastReque
   let version: string | null = null
   if (account !== undefined) notes.push('budgets are company-wide: a forecast of one account leaves them out')
   else {
-    version = q.version ?? (await currentVersion(store.db, companyId))
+    version = await versionOf(store.db, companyId, q.version)
     const covered = new Set(kept.map((i) => i.category).filter((c) => c !== null))
-    const rows = (await budgetsOf(store.db, companyId, version, { from: from.slice(0, 7), to: to.slice(0, 7) })).filter((b) => {
+    const budgets = await budgetsOf(store.db, companyId, version, { from: from.slice(0, 7), to: to.slice(0, 7) })
+    for (const b of budgets) removable.push(`budget:${b.category}`)
+    const rows = budgets.filter((b) => {
       const out = removed.has(`budget:${b.category.toLowerCase()}`)
       if (out) used.add(`budget:${b.category.toLowerCase()}`)
       return !out && !covered.has(b.category)
@@ -203,7 +208,10 @@ export async function forecast(store: Store, companyId: string, q: ForecastReque
   }
   for (const r of removed)
     if (!used.has(r))
-      throw validation('scenario.remove', `"${r}" is no accepted recurring item (id or name) nor budget:CATEGORY of a budget in the range`)
+      throw validation(
+        'scenario.remove',
+        `"${r}" is no accepted recurring item (id or name) nor budget:CATEGORY of a budget in the range${didYouMean(removable, r)}`,
+      )
 
   // The days, in order; the lowest closing balance (the first such day).
   const byDay = new Map<number, Planned[]>()

@@ -39,19 +39,25 @@ export interface DeltaRow {
   base_amount: bigint
 }
 
-type State = Record<string, unknown>
+export type State = Record<string, unknown>
 const CHUNK = 500
 
-/** The rows of `scope` that differ at `asOf` from now; empty when nothing changed since. */
-export async function asOfDelta(
+/**
+ * The transactions whose state at `asOf` differs from now, in the whole company: each as it is now
+ * (`now`: created after the moment, or changed or deleted since), and each that existed then as
+ * it stood (`past`: rebuilt from the audit trail; `row` its row now, when it still exists).
+ */
+export async function transactionsThen(
   store: Store,
   db: Kysely<Db>,
   companyId: string,
   company: number,
-  scope: Scope,
-  base: string,
   asOf: string,
-): Promise<DeltaRow[]> {
+): Promise<{
+  now: TransactionRow[]
+  past: Array<{ id: string; state: State; row: TransactionRow | undefined }>
+  accounts: Map<string, number>
+}> {
   const later = await db
     .selectFrom('audit_entries')
     .select(['id', 'transaction_id', 'action', 'changes'])
@@ -67,9 +73,9 @@ export async function asOfDelta(
     list.push({ action: e.action, changes: readChanges(e.action, e.changes) })
     changed.set(e.transaction_id, list)
   }
-  if (changed.size === 0 && newer.length === 0) return []
-
   const accounts = new Map<string, number>()
+  if (changed.size === 0 && newer.length === 0) return { now: [], past: [], accounts }
+
   for (const a of await db.selectFrom('bank_accounts').select(['id', 'key']).where('company_id', '=', companyId).execute())
     accounts.set(a.id, Number(a.key))
   const current = new Map<string, TransactionRow>()
@@ -109,23 +115,39 @@ export async function asOfDelta(
     for (const r of rows) if (isCreation(r.action)) createdBy.add(r.transaction_id)
   }
 
-  const out: DeltaRow[] = []
-  const inScope = (accountKey: number) => scope.column === 'company_key' || scope.value === accountKey
+  const past: Array<{ id: string; state: State; row: TransactionRow | undefined }> = []
   for (const row of current.values()) {
-    if (inScope(row.account_key)) out.push(countedNow(row))
     if (row.created_at > asOf) continue
     const state: State = { ...toTransaction(row) }
     undo(state, changed.get(row.id) ?? [])
-    const then = countedThen(state, accounts, base, row)
-    if (then && inScope(then.account_key)) out.push(then)
+    past.push({ id: row.id, state, row })
   }
   for (const id of deleted) {
     if (!createdBy.has(id)) continue
-    const list = changed.get(id)!
     const state: State = {}
-    undo(state, list)
-    const then = countedThen(state, accounts, base, undefined)
-    if (then && inScope(then.account_key)) out.push(then)
+    undo(state, changed.get(id)!)
+    past.push({ id, state, row: undefined })
+  }
+  return { now: [...current.values()], past, accounts }
+}
+
+/** The rows of `scope` that differ at `asOf` from now; empty when nothing changed since. */
+export async function asOfDelta(
+  store: Store,
+  db: Kysely<Db>,
+  companyId: string,
+  company: number,
+  scope: Scope,
+  base: string,
+  asOf: string,
+): Promise<DeltaRow[]> {
+  const { now, past, accounts } = await transactionsThen(store, db, companyId, company, asOf)
+  const out: DeltaRow[] = []
+  const inScope = (accountKey: number) => scope.column === 'company_key' || scope.value === accountKey
+  for (const row of now) if (inScope(row.account_key)) out.push(countedNow(row))
+  for (const t of past) {
+    const counted = countedThen(t.state, accounts, base, t.row)
+    if (counted && inScope(counted.account_key)) out.push(counted)
   }
   return out
 }
@@ -192,7 +214,12 @@ function countedNow(row: TransactionRow): DeltaRow {
  * A rebuilt state as it counted then. Its base amount is the row's when amount, currency and rate
  * are as now (the very number stored); otherwise converted as a write converts it (half-even, once).
  */
-function countedThen(state: State, accounts: Map<string, number>, base: string, row: TransactionRow | undefined): DeltaRow | undefined {
+export function countedThen(
+  state: State,
+  accounts: Map<string, number>,
+  base: string,
+  row: TransactionRow | undefined,
+): DeltaRow | undefined {
   const accountKey = accounts.get(String(state.bank_account_id))
   const currency = state.currency_code
   if (accountKey === undefined || typeof currency !== 'string' || state.amount == null) return undefined

@@ -12,7 +12,7 @@ import { AppError } from '../../kernel/errors.js'
 import { checkOutputFile, type OutputOptions } from '../output-file.js'
 import type { AccountsMapFile } from '../../domain/exports/formats/accounts-map.js'
 import { exportDigest, fileDigest, reproducible, textDigest } from './digest.js'
-import { type ExportFormat, exportFileName, isJournal } from '../../domain/exports/formats/format.js'
+import { type ExportFormat, exportFileName, isChart, isJournal } from '../../domain/exports/formats/format.js'
 import { openOutputFile } from './output-file.js'
 import { runExport } from './run.js'
 
@@ -39,12 +39,14 @@ export interface CloseExportPlan {
   dir: string
   accountsMap?: AccountsMapInput
   overwrite?: boolean
+  /** DATEV, SIE, SAF-T: each text the format cannot hold as it is, named with its file and line. */
+  onWarning?: (message: string) => void
 }
 
 /** Everything that can be refused before the month is closed: the folder, and files already there. */
 export async function checkCloseExports(plan: CloseExportPlan): Promise<void> {
-  if (plan.accountsMap && !plan.formats.some(isJournal))
-    throw new AppError('usage', '--accounts-map is for the journals (ledger, hledger, beancount) among --export')
+  if (plan.accountsMap && !plan.formats.some((f) => isJournal(f) || isChart(f)))
+    throw new AppError('usage', '--accounts-map is for the journals (ledger, hledger, beancount) and datev, sie4, saft-no among --export')
   await mkdir(plan.dir, { recursive: true })
   for (const f of plan.formats) checkOutputFile(join(plan.dir, closeExportName(plan.month, f)), target(plan))
 }
@@ -63,11 +65,12 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
   for (const format of plan.formats) {
     const name = closeExportName(plan.month, format)
     const path = join(plan.dir, name)
-    const map = isJournal(format) ? plan.accountsMap : undefined
+    const map = isJournal(format) || isChart(format) ? plan.accountsMap : undefined
     const file = await openOutputFile(path, target(plan))
-    let rows: number
+    let written: Awaited<ReturnType<typeof runExport>>
     try {
-      rows = (await runExport(client, { format, ...period, accountsMap: map?.map }, file.stream)).rows
+      const onWarning = (m: string) => plan.onWarning?.(`${name}: ${m}`)
+      written = await runExport(client, { format, ...period, accountsMap: map?.map, onWarning }, file.stream)
       await file.commit()
     } catch (e) {
       await file.abandon()
@@ -79,9 +82,10 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
         format,
         file_name: name,
         ...digest,
-        rows,
+        rows: written.rows,
         ...period,
-        ...(map ? { accounts_map_sha256: map.sha256 } : {}),
+        // A filing format without a map file took the company's: the SHA-256 of the map it read is what the close records.
+        ...(map ? { accounts_map_sha256: map.sha256 } : written.storedMapSha256 ? { accounts_map_sha256: written.storedMapSha256 } : {}),
       }),
     )
   }
@@ -133,12 +137,12 @@ export async function checkFolder(
     }))
   const latest = new Set(v.exports.map((e) => e.file_name))
   const names = new Set((v.earlier_exports ?? []).map((e) => e.file_name))
-  const prefix = `books-${v.month}.`
+  const prefixes = [`books-${v.month}.`, `EXTF_books-${v.month}.`]
   const listed = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [] as string[]
     throw err
   })
-  for (const name of listed) if (name.startsWith(prefix)) names.add(name)
+  for (const name of listed) if (prefixes.some((p) => name.startsWith(p))) names.add(name)
   const unchecked: string[] = []
   for (const name of [...names].sort()) {
     if (latest.has(name)) continue
@@ -233,7 +237,7 @@ export async function checkExports(
           ]
             .filter(Boolean)
             .join('; ')
-        : 'not checked: a workbook holds its time of writing, so only its file can be checked (give --dir)'
+        : `not checked: ${format === 'xlsx' ? 'a workbook' : 'a DATEV, SIE or SAF-T file'} holds its time of writing, so only its file can be checked (give --dir)`
     out.push({
       ...e,
       produced,

@@ -1,7 +1,8 @@
 /**
  * SHA-256 of exports, for the close record (docs/closing.md): of a file as written, and of an export
  * produced again without a file, to compare with what was recorded at the close. The text formats are
- * the same bytes for the same data; a workbook holds its time of writing, so only its file is checked.
+ * the same bytes for the same data; a workbook and the filing formats (DATEV, SIE, SAF-T) hold their
+ * time of writing, so only their file is checked.
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
@@ -15,9 +16,9 @@ export interface Digest {
   bytes: number
 }
 
-/** The formats an export can be produced again for, byte for byte. */
+/** The formats an export can be produced again for, byte for byte: a workbook and the filing formats hold their time of writing. */
 export function reproducible(format: ExportFormat): boolean {
-  return format !== 'xlsx'
+  return format !== 'xlsx' && format !== 'datev' && format !== 'sie4' && format !== 'saft-no'
 }
 
 export async function fileDigest(path: string): Promise<Digest> {

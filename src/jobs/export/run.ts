@@ -8,7 +8,7 @@
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 import type { Client } from '../../client/client.js'
-import { type ExportResult, type ExportSource, type ExportSpec, writeExport } from '../../domain/exports/write.js'
+import { type ExportResult, type ExportSource, type ExportSpec, type ExportWrite, writeExport } from '../../domain/exports/write.js'
 
 export type { ExportResult }
 
@@ -17,11 +17,11 @@ export interface ExportRequest extends ExportSpec {
    * How text reaches the sink (default: write, then wait while it is full); the CLI's stdout writer
    * also stops the export, by throwing, when its reader has gone (`| head`).
    */
-  write?: (text: string) => Promise<void>
+  write?: ExportWrite
 }
 
 /** Write, and wait while the sink is full; a sink that fails or closes meanwhile fails the export. */
-async function drained(sink: Writable, chunk: string): Promise<void> {
+async function drained(sink: Writable, chunk: string | Uint8Array): Promise<void> {
   if (sink.destroyed || sink.errored) throw sink.errored ?? new Error('the output was closed')
   if (!chunk || sink.write(chunk)) return
   const ac = new AbortController()
@@ -43,6 +43,9 @@ export function clientSource(client: Client): ExportSource {
     openingBalances: (q) => client.exports.openingBalances(q),
     summary: (q) => client.reports.summary(q),
     cashFlow: (q) => client.reports.cashFlow(q),
+    asOf: (q) => client.exports.asOf(q),
+    groups: (q) => client.exports.groups(q),
+    accountsMap: () => client.exportMap.get(),
   }
 }
 
@@ -50,7 +53,7 @@ export function runExport(client: Client, r: ExportRequest, sink: Writable): Pro
   return writeExport(
     clientSource(client),
     r,
-    (text) => (r.write ? r.write(text) : drained(sink, text)),
+    (chunk) => (r.write ? r.write(chunk) : drained(sink, chunk)),
     () => sink,
   )
 }

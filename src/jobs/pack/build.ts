@@ -23,6 +23,8 @@ export interface PackPlan {
   output: string
   force?: boolean
   now?: () => Date
+  /** DATEV, SIE, SAF-T: each text the format cannot hold as it is, named with its file and line. */
+  onWarning?: (message: string) => void
 }
 
 export interface PackResult {
@@ -53,6 +55,7 @@ export async function buildPack(client: Client, plan: PackPlan): Promise<PackRes
       exports: clientSource(client),
       statementFile: async (id) => (await client.statements.file(id)).bytes,
       documentBytes: async (id) => (await client.documents.content(id)).bytes,
+      onWarning: plan.onWarning,
     },
     plan.formats,
   )

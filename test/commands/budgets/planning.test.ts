@@ -1,7 +1,8 @@
 /**
  * In process: budgets set/list/versions/current/delete, reports budget (table, csv, --json, --chart
  * at 40 and 120 columns), recurring detect/accept/add/list/delete, forecast (its lowest day,
- * --items, --chart at 80 columns, a scenario file, --fail-below exiting 12 or 0), usage errors
+ * --items, --chart at 80 columns, a scenario file removing an item by its short id, --fail-below
+ * exiting 12 or 0), usage errors
  * naming the flag, and seed steps of kind budget and recurring found again on a second run.
  */
 import { writeFileSync } from 'node:fs'
@@ -142,6 +143,19 @@ describe('budgets, recurring items and the forecast, in process', () => {
     ])
     const list = await sb.json<Array<{ name: string }>>(['recurring', 'list', '--json'])
     expect(list.map((i) => i.name)).toEqual(['Insurance', 'Landlord'])
+    // 0 is a tolerance too (the date exact, the amount equal), as the service takes it.
+    const exact = await sb.json(
+      ['recurring', 'add', '--name', 'Cleaning', '--amount', '-40.00', '--interval', 'weekly', '--start', iso(Date.now() + DAY)].concat([
+        '--date-tolerance',
+        '0',
+        '--amount-tolerance',
+        '0',
+        '--json',
+      ]),
+    )
+    expect(exact).toMatchObject({ date_tolerance: 0, amount_tolerance: 0 })
+    await sb.ok(['recurring', 'delete', exact.id.slice(-8)])
+    expect((await sb.run(['recurring', 'detect', '--date-tolerance', '0', '--json'])).code).toBe(0)
     const badInterval = await sb.run([
       'recurring',
       'add',
@@ -175,6 +189,19 @@ describe('budgets, recurring items and the forecast, in process', () => {
     writeFileSync(scenario, JSON.stringify({ add: [{ name: 'hire', amount: '-6000', interval: 'monthly', start: iso(Date.now() + DAY) }] }))
     const hire = await sb.json(['forecast', '--days', '60', '--scenario', scenario, '--json'])
     expect(hire.lowest.balance).toBeLessThan(low)
+    // An item removed by the short id its list shows; a name that is none gets the nearest.
+    const landlord = (await sb.json<Array<{ id: string; name: string }>>(['recurring', 'list', '--json'])).find(
+      (i) => i.name === 'Landlord',
+    )
+    writeFileSync(scenario, JSON.stringify({ remove: [landlord!.id.slice(-8)] }))
+    const without = await sb.json(['forecast', '--days', '60', '--scenario', scenario, '--items', '--json'])
+    const names = (r: { days: Array<{ items: Array<{ name: string }> }> }) => r.days.flatMap((d) => d.items.map((i) => i.name))
+    expect(names(await sb.json(['forecast', '--days', '60', '--items', '--json']))).toContain('Landlord')
+    expect(names(without)).not.toContain('Landlord')
+    writeFileSync(scenario, JSON.stringify({ remove: ['Landlrod'] }))
+    const typo = await sb.run(['forecast', '--days', '10', '--scenario', scenario])
+    expect(typo.code).toBe(6)
+    expect(typo.stderr).toContain('(did you mean "Landlord"?)')
     writeFileSync(scenario, '{ not json')
     expect((await sb.run(['forecast', '--days', '10', '--scenario', scenario])).code).toBe(6)
     expect((await sb.run(['forecast', '--days', '0'])).code).toBe(2)

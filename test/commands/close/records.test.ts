@@ -75,7 +75,7 @@ describe('the close record and verify --close, in process', () => {
   it('refuses wrong flags before anything changes', async () => {
     const bad = await sb.run(['close', M, ...FORCE, '--export', 'hledger,pdf', '--output-dir', dir])
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('--export takes formats among ledger, hledger, beancount, xlsx, csv, not pdf')
+    expect(bad.stderr).toContain('--export takes formats among ledger, hledger, beancount, xlsx, csv, datev, sie4, saft-no, not pdf')
     const dirOnly = await sb.run(['close', M, ...FORCE, '--output-dir', dir])
     expect(dirOnly.code).toBe(2)
     expect(dirOnly.stderr).toContain('go with --export')

@@ -8,29 +8,36 @@
  * names it, else its accounting category's account with the category as a sub-account, else
  * Income or Expenses by the sign of the amount.
  */
-import { z } from 'zod'
 import { AppError } from '../../../kernel/errors.js'
+import { AccountsMapFile, entryAccount, type MapEntry } from '../accounts-map-schema.js'
 import type { ExportTransaction } from '../schemas.js'
 import { accountNameProblem, component } from './names.js'
 import type { JournalFormat } from './format.js'
 
-const Names = z.record(z.string(), z.string().min(1))
+export { AccountsMapFile }
 
-export const AccountsMapFile = z
-  .object({
-    bank_accounts: Names.optional().describe('bank account id or name -> account'),
-    categories: Names.optional().describe('category -> account (taken whole: no sub-account)'),
-    accounting_categories: Names.optional().describe('accounting category -> account (the category becomes its sub-account)'),
-    cash_flow_categories: Names.optional().describe('cash-flow category -> account (wins over the rest)'),
-    category_subaccounts: z.boolean().optional().describe('false: post to the accounting category account itself'),
-    uncategorized_income: z.string().min(1).optional(),
-    uncategorized_expense: z.string().min(1).optional(),
-    opening_balances: z.string().min(1).optional(),
-  })
-  .strict()
-export type AccountsMapFile = z.infer<typeof AccountsMapFile>
+/** What the journals read of a map: account names only (numbers are for the chart formats). */
+interface JournalNames {
+  bank_accounts: Record<string, string>
+  categories: Record<string, string>
+  accounting_categories: Record<string, string>
+  cash_flow_categories: Record<string, string>
+  category_subaccounts: boolean
+  uncategorized_income: string
+  uncategorized_expense: string
+  opening_balances: string
+}
 
-export const DEFAULT_MAP: Required<AccountsMapFile> = {
+function names(entries: Record<string, MapEntry> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(entries ?? {})) {
+    const a = entryAccount(v)
+    if (a !== undefined) out[k] = a
+  }
+  return out
+}
+
+export const DEFAULT_MAP: JournalNames = {
   bank_accounts: {},
   categories: {},
   accounting_categories: {
@@ -69,7 +76,7 @@ export interface BankAccountInfo {
 
 /** The map of one export: the defaults under the file's entries, checked for the format. */
 export class AccountsMap {
-  private readonly map: Required<AccountsMapFile>
+  private readonly map: JournalNames
   private readonly banks = new Map<string, string>()
   /** Names made from finctl's names, and what each was made from: two things never share one silently. */
   private readonly madeFrom = new Map<string, string>()
@@ -81,14 +88,14 @@ export class AccountsMap {
   ) {
     const m = DEFAULT_MAP
     this.map = {
-      bank_accounts: { ...file.bank_accounts },
-      categories: { ...file.categories },
-      accounting_categories: { ...m.accounting_categories, ...file.accounting_categories },
-      cash_flow_categories: { ...m.cash_flow_categories, ...file.cash_flow_categories },
+      bank_accounts: names(file.bank_accounts),
+      categories: names(file.categories),
+      accounting_categories: { ...m.accounting_categories, ...names(file.accounting_categories) },
+      cash_flow_categories: { ...m.cash_flow_categories, ...names(file.cash_flow_categories) },
       category_subaccounts: file.category_subaccounts ?? m.category_subaccounts,
-      uncategorized_income: file.uncategorized_income ?? m.uncategorized_income,
-      uncategorized_expense: file.uncategorized_expense ?? m.uncategorized_expense,
-      opening_balances: file.opening_balances ?? m.opening_balances,
+      uncategorized_income: entryAccount(file.uncategorized_income) ?? m.uncategorized_income,
+      uncategorized_expense: entryAccount(file.uncategorized_expense) ?? m.uncategorized_expense,
+      opening_balances: entryAccount(file.opening_balances) ?? m.opening_balances,
     }
     this.check(file)
   }
@@ -96,8 +103,8 @@ export class AccountsMap {
   /** Every name the file gives must be valid in the format, and every bank account it names must exist. */
   private check(file: AccountsMapFile): void {
     const problems: Array<{ path: string; message: string }> = []
-    const each = (section: string, names: Record<string, string> | undefined) => {
-      for (const [k, v] of Object.entries(names ?? {})) {
+    const each = (section: string, entries: Record<string, MapEntry> | undefined) => {
+      for (const [k, v] of Object.entries(names(entries))) {
         const p = accountNameProblem(v, this.format)
         if (p) problems.push({ path: `${section}.${k}`, message: `"${v}" ${p}` })
       }
@@ -107,7 +114,7 @@ export class AccountsMap {
     each('accounting_categories', file.accounting_categories)
     each('cash_flow_categories', file.cash_flow_categories)
     for (const k of ['uncategorized_income', 'uncategorized_expense', 'opening_balances'] as const) {
-      const v = file[k]
+      const v = entryAccount(file[k])
       const p = v === undefined ? undefined : accountNameProblem(v, this.format)
       if (p) problems.push({ path: k, message: `"${v}" ${p}` })
     }
@@ -165,7 +172,7 @@ export class AccountsMap {
 }
 
 /** Read an accounts map file: YAML for .yaml / .yml, JSON otherwise. */
-export async function parseAccountsMap(text: string, path: string): Promise<AccountsMapFile> {
+export async function parseAccountsMap(text: string, path: string, label = '--accounts-map'): Promise<AccountsMapFile> {
   let raw: unknown
   try {
     if (/\.ya?ml$/i.test(path)) {
@@ -176,13 +183,13 @@ export async function parseAccountsMap(text: string, path: string): Promise<Acco
   } catch (e) {
     throw new AppError(
       'usage',
-      `--accounts-map: ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`,
+      `${label}: ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`,
     )
   }
   const r = AccountsMapFile.safeParse(raw ?? {})
   if (!r.success) {
     const lines = r.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`)
-    throw new AppError('usage', `--accounts-map: ${path}: ${lines.join('; ')}`)
+    throw new AppError('usage', `${label}: ${path}: ${lines.join('; ')}`)
   }
   return r.data
 }

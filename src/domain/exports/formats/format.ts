@@ -1,7 +1,9 @@
 /** The formats of `finctl export`. */
 import { AppError } from '../../../kernel/errors.js'
-export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv'] as const
-export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+import { EXPORT_FORMATS, type ExportFormatName } from '../../../kernel/vocabulary.js'
+
+export { EXPORT_FORMATS }
+export type ExportFormat = ExportFormatName
 
 /** A comma-separated list of formats given to `flag` (--export, --formats): each once, each known. */
 export function formatsFlag(value: string, flag: string): ExportFormat[] {
@@ -27,13 +29,44 @@ export function isJournal(f: ExportFormat): f is JournalFormat {
   return f === 'ledger' || f === 'hledger' || f === 'beancount'
 }
 
+/** The filing formats, which post to the numbers of a chart of accounts (docs/exporting.md, "A chart of accounts"). */
+export type ChartFormat = 'datev' | 'sie4' | 'saft-no'
+
+export function isChart(f: ExportFormat): f is ChartFormat {
+  return f === 'datev' || f === 'sie4' || f === 'saft-no'
+}
+
+/** The formats written in a single-byte code page (DATEV: Windows-1252, SIE: CP437), not UTF-8. */
+export function isCodePage(f: ExportFormat): boolean {
+  return f === 'datev' || f === 'sie4'
+}
+
+/** What a user calls each format in a message. */
+export const FORMAT_NAME: Record<ExportFormat, string> = {
+  ledger: 'ledger',
+  hledger: 'hledger',
+  beancount: 'beancount',
+  xlsx: 'xlsx',
+  csv: 'csv',
+  datev: 'DATEV',
+  sie4: 'SIE 4',
+  'saft-no': 'SAF-T',
+}
+
 const EXTENSION: Record<ExportFormat, string> = {
   ledger: 'ledger',
   hledger: 'journal',
   beancount: 'beancount',
   xlsx: 'xlsx',
   csv: 'csv',
+  datev: 'csv',
+  sie4: 'se',
+  'saft-no': 'saft.xml',
 }
 
-/** The file of a month's export (a close's, a pack's): books-MONTH.journal, .csv, ... */
-export const exportFileName = (month: string, format: ExportFormat) => `books-${month}.${EXTENSION[format]}`
+/**
+ * The file of a month's export (a close's, a pack's): books-MONTH.journal, .csv, ...; DATEV's import
+ * takes a Buchungsstapel by a name that starts with EXTF_.
+ */
+export const exportFileName = (month: string, format: ExportFormat) =>
+  `${format === 'datev' ? 'EXTF_' : ''}books-${month}.${EXTENSION[format]}`
