@@ -44,6 +44,7 @@ export const GROUPS: readonly Group[] = [
   { names: ['model'], load: () => import('./model/index.js').then((m) => m.registerModel) },
   { names: ['seed'], load: () => import('./seed.js').then((m) => m.registerSeed) },
   { names: ['serve'], load: () => import('./serve.js').then((m) => m.registerServe) },
+  { names: ['mcp'], load: () => import('./mcp.js').then((m) => m.registerMcp) },
   { names: ['api'], load: () => import('./api.js').then((m) => m.registerApi) },
   { names: ['logs'], load: () => import('./logs/index.js').then((m) => m.registerLogs) },
   { names: ['listen'], load: () => import('./listen.js').then((m) => m.registerListen) },

@@ -13,6 +13,8 @@ export interface ServeOptions {
   poolSize: string
   logLevel: string
   webhooksAllowPrivate?: boolean
+  mcp?: boolean
+  mcpFiles?: string
 }
 
 /** The host of `serve`: the profile's database is its default. */
@@ -31,7 +33,12 @@ export function registerServe(program: Command, run: Runner, runF: RunVerb<Serve
       '--webhooks-allow-private',
       'let webhook endpoints reach loopback and private addresses (env FINCTL_WEBHOOK_ALLOW_PRIVATE=1): development, one company',
     )
-    .addHelpText('after', '\nExamples:\n  finctl serve --port 8080\n  finctl serve --database postgres://finctl@db/finctl --host 0.0.0.0\n')
+    .option('--mcp', 'also serve the MCP tools for AI agents at /mcp (Streamable HTTP; an API key as the bearer): docs/agents.md')
+    .option('--mcp-files <dir>', 'with --mcp: the folder propose_import may read CSV files from')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  finctl serve --port 8080\n  finctl serve --database postgres://finctl@db/finctl --host 0.0.0.0\n  finctl serve --mcp\n',
+    )
     .action(run(runF))
 }
 
@@ -44,6 +51,7 @@ export async function runServe(ctx: ServeHost, o: ServeOptions): Promise<number>
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AppError('usage', '--port must be a number from 0 to 65535')
   const poolSize = Number(o.poolSize)
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new AppError('usage', '--pool-size must be a whole number of at least 1')
+  if (o.mcpFiles !== undefined && !o.mcp) throw new AppError('usage', '--mcp-files goes with --mcp')
   const database = o.database ?? ctx.io.env.FINCTL_DATABASE ?? ctx.profile()?.database ?? defaultDatabase(ctx.io.env)
   restartWithServerHeap(database)
   const { startServer } = await import('../src/server.js')
@@ -55,9 +63,11 @@ export async function runServe(ctx: ServeHost, o: ServeOptions): Promise<number>
     drainTimeoutMs: 30_000,
     logLevel: o.logLevel as (typeof LOG_LEVELS)[number],
     webhooksAllowPrivate: o.webhooksAllowPrivate === true,
+    mcp: o.mcp ? { files: o.mcpFiles } : undefined,
   })
   // Plain lines first (people and scripts wait for "listening on"), JSON logs after.
   ctx.io.stderr.write(`finctl ${server.core.store.dialect} store at ${server.core.store.location}\nlistening on ${server.url}\n`)
+  if (o.mcp) ctx.io.stderr.write(`MCP tools at ${server.url}/mcp (an API key as the bearer)\n`)
   server.logger.info({ url: server.url, store: server.core.store.dialect }, 'listening')
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

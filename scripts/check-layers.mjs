@@ -25,7 +25,7 @@ export const FLOORS = [
   ['core', /^src\/core\.ts$/],
   ['embedded transport', /^src\/embedded\//],
   ['jobs', /^src\/jobs\//],
-  ['cli and server', /^src\/(cli\/|server\.ts$)/],
+  ['cli, mcp and server', /^src\/(cli\/|mcp\/|server\.ts$)/],
   ['commands', /^commands\//],
 ]
 

@@ -29,6 +29,8 @@ export interface ServeOptions {
   logLevel: LogLevel
   /** Webhooks may reach loopback and private addresses (also FINCTL_WEBHOOK_ALLOW_PRIVATE=1): docs/events.md. */
   webhooksAllowPrivate?: boolean
+  /** The MCP server at /mcp (docs/agents.md), and the folder its import tool may read files from. */
+  mcp?: { files?: string }
 }
 
 export interface RunningServer {
@@ -94,8 +96,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     report: (err) => logger.error({ err: { message: redactPasswords((err as Error)?.message ?? String(err)) } }, 'webhook delivery'),
   })
   deliverer.start()
+  const fetch = o.mcp ? await withMcp(core, o.mcp) : core.app.fetch
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: core.app.fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
+    const s = serve({ fetch, hostname: o.host, port: o.port }, (info) => resolve({ server: s as Server, port: info.port }))
     ;(s as Server).once('error', reject)
   }).catch(async (err: NodeJS.ErrnoException) => {
     clearInterval(housekeeper)
@@ -152,6 +155,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       return stopping
     },
   }
+}
+
+/** The app, and the MCP server at /mcp whose tools call the app in this process with the caller's key. */
+async function withMcp(core: Core, o: { files?: string }): Promise<Core['app']['fetch']> {
+  const { MCP_PATH, mcpHttpHandler } = await import('./mcp/http.js')
+  const mcp = mcpHttpHandler({ fetch: async (url, init) => core.app.fetch(new Request(url, init)), files: o.files })
+  return (req, env) => (new URL(req.url).pathname === MCP_PATH ? mcp(req) : core.app.fetch(req, env))
 }
 
 /** A socket that cannot be opened, in the words of `finctl serve`'s flags (exit 2: another --port or --host). */

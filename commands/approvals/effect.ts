@@ -117,6 +117,36 @@ function policy(e: Json): string[] {
   ]
 }
 
+/** An agent's write (docs/agents.md): its reason, the row it is about, each field before → after, a note, a rule's run, an import's rows. */
+function agent(p: Proposal, e: Json, account: (id: string) => string): string[] {
+  const req = obj(p.request)
+  const fields = (c: Json) =>
+    Object.entries(c).map(([field, v]) => `${field} ${str(obj(v).before) || '(none)'} → ${str(obj(v).after) || '(none)'}`)
+  // The agent's words are quoted: they are data, as every text from outside.
+  const out = [`the agent's reason: ${req.reason ? JSON.stringify(str(req.reason)) : '(none given)'}`]
+  const tx = obj(e.transaction)
+  if (e.action === 'update') out.push(`on ${txLine(tx)}`, ...fields(obj(e.changes)).map((l) => `  ${l}`))
+  else if (e.action === 'note') out.push(`on ${txLine(tx)}`, `  note: ${JSON.stringify(str(e.note))}`)
+  else if (e.action === 'rule') {
+    const rule = obj(e.rule)
+    out.push(`creates rule ${JSON.stringify(str(rule.name))}: when ${JSON.stringify(rule.conditions)}, set ${JSON.stringify(rule.actions)}`)
+    out.push(
+      e.apply
+        ? `and runs it over the transactions dated ${str(e.since)} or later${e.only_empty ? ', filling empty fields only' : ''}: changes ${count(Number(e.would_change), 'transaction')}`
+        : `(not run over existing transactions: it would change ${count(Number(e.would_change), 'transaction')})`,
+    )
+    out.push(...rows(list(e.transactions), (t) => `${txLine(t)}  ${fields(obj(t.changes)).join(', ')}`))
+  } else if (e.action === 'import') {
+    const batch = obj(e.batch)
+    const totals = list(e.totals).map((t) => `${str(t.rows)} in ${str(t.currency_code)}, ${money(t.amount, t.currency_code)}`)
+    out.push(
+      `lands ${count(Number(e.rows), 'row')} of ${JSON.stringify(str(batch.file_name))} (import batch ${str(batch.id)}) on ${account(str(batch.bank_account_id))}, ${str(e.first_date)} to ${str(e.last_date)}: ${totals.join('; ')}`,
+    )
+    out.push(...rows(list(e.transactions), (t) => `line ${str(t.line)}  ${txLine(t)}`))
+  }
+  return out
+}
+
 /** The effect's lines, each printable (no control characters from descriptions or names). */
 export function effectLines(p: Proposal, name: ActorName, account: (id: string) => string = (id) => id): string[] {
   const e = obj(p.effect)
@@ -131,6 +161,8 @@ export function effectLines(p: Proposal, name: ActorName, account: (id: string) 
             ? [...keyWrite(e), ...(e.rolls ? keyRoll(e) : [])]
             : p.kind === 'people'
               ? people(e)
-              : policy(e)
+              : p.kind === 'agent'
+                ? agent(p, e, account)
+                : policy(e)
   return lines.map(printableLine)
 }

@@ -35,7 +35,8 @@ export async function printProposal(host: VerbHost, client: Client, p: Proposal)
   await printRecord(host.io, host.printer, {
     ...rest,
     proposed_by: name(p.proposed_by),
-    proposer: name(`user:${proposer_user_id}`),
+    // An agent's proposal has no proposing person: proposed_by names the agent (docs/agents.md).
+    proposer: proposer_user_id ? name(`user:${proposer_user_id}`) : '',
     decided_by: p.decided_by && name(p.decided_by),
   })
   const section = (title: string, lines: string[]) =>

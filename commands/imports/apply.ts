@@ -28,7 +28,10 @@ export function registerApply(im: Command, run: Runner, runF: RunVerb<ApplyOptio
 export async function runApply(host: VerbHost, _o: ApplyOptions, [id]: string[]): Promise<number> {
   const client = await host.client()
   const before = await client.imports.get(await batchId(client, id))
-  let r = await client.imports.apply(before.id)
+  const asked = await client.imports.requestApply(before.id)
+  // An agent's key proposes (docs/agents.md): the proposal is printed, exit 15.
+  if (asked.proposal) return (await import('../approvals/shared.js')).printProposed(host, asked.proposal)
+  let r = asked.done
   // A statement upload's batch: the statement is processed in the background, its counts are the batch's once done.
   if (r.kind === 'statement' && r.statement_id && before.state === 'pending') {
     const st = await client.statements.wait(r.statement_id)

@@ -21,6 +21,7 @@ export interface CreateOptions extends KeyDestination {
   expiresIn?: string
   rateLimitPerMinute?: string
   rateLimitPerDay?: string
+  agent?: boolean
 }
 
 export function registerCreate(keys: Command, run: Runner, runF: RunVerb<CreateOptions, KeyHost> = runCreate): void {
@@ -34,12 +35,16 @@ export function registerCreate(keys: Command, run: Runner, runF: RunVerb<CreateO
     .option('--expires-in <duration>', 'expiry from now: 90d, 12h, 2w')
     .option('--rate-limit-per-minute <n>', 'requests per minute (default 60)')
     .option('--rate-limit-per-day <n>', 'requests per day (default 10000)')
+    .option(
+      '--agent',
+      "an AI agent's key: every write made with it is a proposal a person approves, and it never approves (docs/agents.md)",
+    )
     .option('--save-profile <name>', 'store the new key in this profile instead of printing it')
     .option('--output-file <path>', 'write the new key to this file (mode 0600) instead of printing it')
     .option('--overwrite', 'let --output-file replace an existing file')
     .addHelpText(
       'after',
-      '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n',
+      '\nExamples:\n  finctl keys create --name ci --scopes read,transactions --expires-in 90d\n  finctl keys create --name import --scopes write --save-profile importer\n  finctl keys create --agent --name claude --scopes read,write,transactions --save-profile agent\n',
     )
     .action(run(runF))
 }
@@ -73,6 +78,7 @@ export async function runCreate(host: KeyHost, o: CreateOptions): Promise<number
     expires_at: expiresAt,
     rate_limit_per_minute: wholeNumber(o.rateLimitPerMinute, '--rate-limit-per-minute'),
     rate_limit_per_day: wholeNumber(o.rateLimitPerDay, '--rate-limit-per-day'),
+    ...(o.agent ? { agent: true } : {}),
   }
   const file = claimKeyDestination(host, o)
   let created: Outcome<CreatedApiKey, ProposedKey>

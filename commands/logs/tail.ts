@@ -104,7 +104,7 @@ function describe(client: Client): string {
   return client.baseUrl === 'http://finctl.embedded' ? 'the embedded database' : client.baseUrl
 }
 
-/** One request as people read it: time (UTC), status, method, path, time taken, key prefix, request id. */
+/** One request as people read it: time (UTC), status, method, path, time taken, key prefix, request id, the MCP tool that made it. */
 export function line(r: RequestLogEntry, chalk: ChalkInstance): string {
   const status = String(r.status)
   const paint = r.status >= 500 ? chalk.red : r.status >= 400 ? chalk.yellow : chalk.green
@@ -118,6 +118,7 @@ export function line(r: RequestLogEntry, chalk: ChalkInstance): string {
     `${r.response_time_ms}ms`,
     r.key_prefix ?? r.key_id,
     r.request_id ?? '',
+    r.via ?? '',
   ]
     .join(' ')
     .trimEnd()

@@ -27,7 +27,10 @@ export async function runCreate(host: VerbHost, o: CreateOptions): Promise<numbe
   const client = await host.client()
   // --account takes a name as everywhere else; the service takes only the id.
   if (conditions.bank_account_id !== undefined) conditions.bank_account_id = await resolveAccountId(client, conditions.bank_account_id)
-  const rule = await api(client).create({ name: o.name, position, conditions, actions })
+  const made = await api(client).create({ name: o.name, position, conditions, actions })
+  // An agent's key proposes (docs/agents.md): the proposal is printed, exit 15.
+  if (made.proposal) return (await import('../approvals/shared.js')).printProposed(host, made.proposal)
+  const rule = made.done
   await printRule(host, rule)
   note(host.io, host.printer, `created rule ${rule.id} at position ${rule.position}`)
   return 0

@@ -72,7 +72,9 @@ export function api(client: Client) {
   return {
     list: () => client.request<CategorizationRule[]>('GET', PATH).then((r) => r.data),
     get: (id: string) => client.request<CategorizationRule>('GET', one(id)).then((r) => r.data),
-    create: (body: object) => client.request<CategorizationRule>('POST', PATH, { body }).then((r) => r.data),
+    /** The rule, or with an agent's key its proposal (docs/agents.md). */
+    create: (body: object) =>
+      client.request<CategorizationRule | Proposal>('POST', PATH, { body }).then((r) => outcome<CategorizationRule>(r)),
     update: (id: string, body: object) => client.request<CategorizationRule>('PATCH', one(id), { body }).then((r) => r.data),
     delete: (id: string) => client.request<{ id: string; deleted: true }>('DELETE', one(id)).then((r) => r.data),
     /** One rule by its id, or `all` the active rules in their order. */

@@ -78,7 +78,10 @@ export async function runUpdate(host: VerbHost, o: UpdateOptions, [id]: string[]
   const client = await host.client()
   if (patch.bank_account_id !== undefined) patch.bank_account_id = await resolveAccountId(client, patch.bank_account_id)
   await noteNearCategory(host, client, o.category, 'set')
-  const t = await client.transactions.update(await resolveTransactionId(client, id), patch)
+  const r = await client.transactions.requestUpdate(await resolveTransactionId(client, id), patch)
+  // An agent's key proposes (docs/agents.md): the proposal is printed, exit 15.
+  if (r.proposal) return (await import('../approvals/shared.js')).printProposed(host, r.proposal)
+  const t = r.done
   // A table shows the amount in fixed decimals with its currency, as tx create and tx get do.
   await printRecord(
     host.io,

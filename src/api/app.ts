@@ -7,6 +7,7 @@ import { AppError } from '../kernel/errors.js'
 import type { AppDeps } from './env.js'
 import { errorResponse, onError } from './errors.js'
 import { accessLog } from './middleware/access-log.js'
+import { agentGate } from './middleware/agent.js'
 import { authenticate } from './middleware/auth.js'
 import { bodyGuard } from './middleware/body-guard.js'
 import { rateLimit } from './middleware/rate-limit.js'
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): App {
   const log = deps.log ? accessLog(deps.log) : undefined
   const durable = durableAnswers(deps)
   const guards = [authenticate(deps), recordUsage(deps), rateLimit(deps), bodyGuard] as const
+  const agent = agentGate(deps)
   // Each group's routers: [0] its module (its reads, for a group with writes apart), [1] its writes.
   const mounted: Array<[OpenAPIHono<AppEnv> | undefined, OpenAPIHono<AppEnv> | undefined]> = GROUPS.map(() => [undefined, undefined])
   const loading = new Map<string, Promise<void>>()
@@ -110,6 +112,8 @@ export function createApp(deps: AppDeps): App {
     // a refused request (429) never reads its body. ('/api-keys/*' also matches '/api-keys'.)
     for (const prefix of ['/api-v1/*', '/api-keys/*']) app.use(prefix, ...guards)
     app.use('/api-v1/*', requireScopes)
+    // After the scopes: an agent proposes only what its key's scopes would let it ask for.
+    app.use('/api-v1/*', agent)
     // Key administration needs a JWT with api_keys: refuse others (403) before the body is validated,
     // as /api-v1 does, so that an API key never learns more than "forbidden" there.
     app.use('/api-keys/*', async (c, next) => {

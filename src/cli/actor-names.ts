@@ -30,7 +30,9 @@ export async function actorNames(client: Client, printer: Printer, ids?: Iterabl
   for (const k of keys) {
     // init's key names its owner by the bare id; a key made by a login, as `user:<id>`.
     const creator = email.get(k.created_by) ?? email.get(`user:${k.created_by}`)
-    names.set(`key:${k.id}`, creator ? `${creator} (key ${k.name})` : `key ${k.name}`)
+    // An agent's key is named as the agent it is (docs/agents.md).
+    const what = k.agent ? 'agent' : 'key'
+    names.set(`key:${k.id}`, creator ? `${creator} (${what} ${k.name})` : `${what} ${k.name}`)
   }
   return (id) => (id ? (names.get(id) ?? id) : '')
 }

@@ -40,6 +40,8 @@ export const keyColumns: Column<ApiKey>[] = [
   // Spaced on a terminal, so that a narrow column wraps between scopes.
   { header: 'scopes', value: (k) => k.scopes.join(','), tty: (k) => k.scopes.join(', ') },
   { header: 'status', value: (k) => keyStatus(k) },
+  // An agent's key: its writes are proposals (docs/agents.md).
+  { header: 'agent', value: (k) => (k.agent ? 'agent' : '') },
   // A rolled pair, by the other key's short id.
   {
     header: 'rolled',

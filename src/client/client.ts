@@ -17,6 +17,7 @@ import {
   type ApiResult,
   type AuthMode,
   type ClientOptions,
+  marked,
   parseResponse,
   type RequestOptions,
   redactQuery,
@@ -83,6 +84,11 @@ export class Client {
   readonly baseUrl: string
   constructor(private readonly opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
+  }
+
+  /** The same client, each request carrying `headers` and ended by `signal` (an MCP tool call's: docs/agents.md). */
+  with(o: Parameters<typeof marked>[1]): Client {
+    return new Client(marked(this.opts, o))
   }
 
   get hasApiKey(): boolean {
@@ -239,8 +245,9 @@ export class Client {
       }).then((r) => r.data),
     list: (q: TransactionQuery = {}) => this.request<Transaction[]>('GET', '/api-v1/transactions', { query: q }),
     get: (id: string) => this.request<TransactionDetail>('GET', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
-    update: (id: string, body: UpdateTransactionRequest) =>
-      this.request<Transaction>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
+    update: (id: string, body: UpdateTransactionRequest) => this.transactions.requestUpdate(id, body).then(doneOf),
+    requestUpdate: (id: string, body: UpdateTransactionRequest) =>
+      this.request<Transaction | Proposal>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then(outcome<Transaction>),
     delete: (id: string) =>
       this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
     bulkUpdate: (body: BulkUpdateRequest) => this.transactions.requestBulkUpdate(body).then(doneOf),

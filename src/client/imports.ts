@@ -24,6 +24,8 @@ export function importCalls(c: Requester) {
     c
       .request<RevertResult | Proposal>('POST', `/api-v1/imports/${encodeURIComponent(id)}/revert`, { body })
       .then((r) => outcome<RevertResult>(r))
+  const requestApply = (id: string) =>
+    c.request<ApplyResult | Proposal>('POST', `/api-v1/imports/${encodeURIComponent(id)}/apply`).then((r) => outcome<ApplyResult>(r))
   return {
     create: (body: Partial<CreateImportRequest> & Pick<CreateImportRequest, 'file_name'>) =>
       c.request<ImportBatch>('POST', '/api-v1/imports', { body }).then((r) => r.data),
@@ -44,7 +46,9 @@ export function importCalls(c: Requester) {
       })),
     setRow: (id: string, line: number, body: SetPendingRowRequest) =>
       c.request<PendingRow>('PATCH', `/api-v1/imports/${encodeURIComponent(id)}/pending/${line}`, { body }).then((r) => r.data),
-    apply: (id: string) => c.request<ApplyResult>('POST', `/api-v1/imports/${encodeURIComponent(id)}/apply`).then((r) => r.data),
+    apply: (id: string) => requestApply(id).then(doneOf),
+    /** The rows landed, or with an agent's key its proposal (docs/agents.md). */
+    requestApply,
     putFilePart: (id: string, part: number, content_base64: string) =>
       c
         .request<{ part: number; size: number }>('PUT', `/api-v1/imports/${encodeURIComponent(id)}/file/${part}`, {

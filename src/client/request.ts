@@ -62,6 +62,22 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
+/** What every request of a client carries beside its own: headers, and the signal that ends it. */
+export interface Marks {
+  headers: Record<string, string>
+  signal?: AbortSignal
+}
+
+/** The options of a client whose requests carry `m` (Client.with). */
+export function marked(opts: ClientOptions, m: Marks): ClientOptions {
+  const { fetch } = opts
+  return {
+    ...opts,
+    fetch: (url, init) =>
+      fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...m.headers }, signal: m.signal ?? init.signal }),
+  }
+}
+
 /** A URL as a log may show it: no key or token in its query. */
 export function redactQuery(url: string): string {
   return url.replace(/([?&](?:api_key|token|key)=)[^&]*/gi, '$1***')

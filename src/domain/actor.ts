@@ -9,6 +9,8 @@ export interface Actor {
   /** The user's id (jwt), or the key's creator */
   userId?: string
   scopes: readonly Scope[]
+  /** An agent's key: every write it asks for is a proposal, and it never decides one (docs/agents.md). */
+  agent?: boolean
 }
 
 /** The id written as `created_by` and in audit entries. */

@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'transaction.created',
   'transaction.updated',
   'transaction.deleted',
+  'transaction.noted',
   'transactions.imported',
   'statement.uploaded',
   'statement.processed',

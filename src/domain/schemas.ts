@@ -342,12 +342,33 @@ export const AuditEntry = z.object({
 })
 export type AuditEntry = z.infer<typeof AuditEntry>
 
+/** A note on a transaction (docs/agents.md): a person's, or an agent's proposal a person approved. */
+export const TransactionNote = z
+  .object({
+    id: z.string(),
+    transaction_id: z.string(),
+    text: z.string(),
+    created_by: z.string().openapi({ description: 'who wrote it: `user:<id>`, or the agent key (`key:<id>`) whose proposal was approved' }),
+    approved_by: z.string().nullable().openapi({ description: "the person who approved an agent's note" }),
+    proposal_id: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .openapi('TransactionNote')
+export type TransactionNote = z.infer<typeof TransactionNote>
+
+export const NoteRequest = z
+  .object({ text: text(2000).min(1, 'is required').openapi({ description: 'the note, up to 2,000 characters' }) })
+  .strict()
+  .openapi('NoteRequest')
+export type NoteRequest = z.infer<typeof NoteRequest>
+
 export const TransactionDetail = Transaction.extend({
   bank_account: z.object({ id: z.string(), name: z.string() }),
   statement: z.object({ id: z.string(), file_name: z.string() }).nullable(),
   /** The documents linked to it (receipts, invoices), oldest link first. */
   documents: z.array(z.object({ id: z.string(), file_name: z.string(), kind: z.string() })),
   history: z.array(AuditEntry),
+  notes: z.array(TransactionNote).openapi({ description: 'its notes, oldest first' }),
 }).openapi('TransactionDetail')
 export type TransactionDetail = z.infer<typeof TransactionDetail>
 

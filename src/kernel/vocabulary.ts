@@ -78,6 +78,12 @@ export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy'
 /** Steps every policy holds back as soon as any step is on: never set, never stored. */
 export const IMPLIED_STEPS: readonly ApprovalStep[] = ['policy', 'people']
 export type ApprovalStep = (typeof APPROVAL_STEPS)[number]
+/**
+ * What a proposal may be: a step a policy holds back, or `agent`, every write made with an agent's
+ * key whatever the policy (docs/agents.md); no policy names it.
+ */
+export const PROPOSAL_KINDS = [...APPROVAL_STEPS, 'agent'] as const
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number]
 /** Rejected rows kept on an import batch, first ones first: the rest are counted only. */
 export const MAX_KEPT_REJECTS = 1000
 

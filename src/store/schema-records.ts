@@ -1,7 +1,7 @@
 /**
  * Table shapes for kysely (schema.ts has the conventions): the tables of what the books record
  * beside their rows: closes and what they held, the report totals, the outbox of events and
- * webhook deliveries, approval policies and proposals.
+ * webhook deliveries, approval policies and proposals, notes on transactions.
  */
 import type { Generated } from 'kysely'
 
@@ -255,4 +255,17 @@ export interface DocumentTables {
   company_signing_keys: CompanySigningKeysTable
   close_policies: ClosePoliciesTable
   export_accounts_maps: ExportAccountsMapsTable
+}
+
+/** A note on a transaction (0060): written by a person, or proposed by an agent and approved (docs/agents.md). */
+export interface TransactionNotesTable {
+  id: string
+  company_id: string
+  transaction_id: string
+  body: string
+  /** Who wrote it: a person, or the agent's key (`key:<id>`) whose proposal was approved. */
+  created_by: string
+  approved_by: string | null
+  proposal_id: string | null
+  created_at: string
 }

@@ -17,6 +17,7 @@ import type {
   ProposalsTable,
   ReportDayFlowsTable,
   ReportMonthGroupsTable,
+  TransactionNotesTable,
   WebhookAttemptsTable,
   WebhookEndpointsTable,
 } from './schema-records.js'
@@ -92,6 +93,7 @@ export interface ApiKeysTable {
   rolled_to: string | null
   rolled_from: string | null
   revoke_at: string | null
+  agent: Generated<number> // 1: an agent's key, whose writes are proposals (0060)
 }
 
 export interface RateLimitCountersTable {
@@ -118,6 +120,8 @@ export interface ApiRequestsTable {
   path: string | null
   /** The record's number among its key's, 1, 2, ... in the order written (0043): the last is the key's usage_count. */
   seq: number
+  /** The MCP tool that made the request (`mcp:get_transaction`, 0060), else null. */
+  via: string | null
 }
 
 /** Each key's usage totals per endpoint and status (0029), kept with the records. */
@@ -359,6 +363,7 @@ export interface Db extends DocumentTables {
   api_keys: ApiKeysTable
   rate_limit_counters: RateLimitCountersTable
   api_requests: ApiRequestsTable
+  transaction_notes: TransactionNotesTable
   api_key_usage: ApiKeyUsageTable
   api_key_usage_periods: ApiKeyUsagePeriodsTable
   bank_accounts: BankAccountsTable

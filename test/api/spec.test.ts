@@ -49,6 +49,8 @@ const API_KEY_FIELDS = [
   'rolled_to',
   'rolled_from',
   'grace_ends_at',
+  // An agent's key (docs/agents.md).
+  'agent',
 ].sort()
 const USAGE_FIELDS = [
   'total_requests',

@@ -222,6 +222,8 @@ function validBody(w: World, r: Route, forB: boolean): unknown {
   switch (key(r)) {
     case 'PATCH /api-v1/transactions/{id}':
       return { category: 'hijacked' }
+    case 'POST /api-v1/transactions/{id}/notes':
+      return { text: 'hijacked' }
     case 'PATCH /api-v1/bank-accounts/{id}':
       return { name: 'hijacked' }
     case 'POST /api-v1/transactions':

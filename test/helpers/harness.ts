@@ -152,10 +152,11 @@ let counter = 0
 export async function startServeProcess(
   database: string,
   extraEnv: Record<string, string> = {},
+  extraArgs: string[] = [],
 ): Promise<{ url: string; child: ChildProcess }> {
   const configDir = mkdtempSync(join(tmpdir(), 'finctl-serve-'))
   // Small pools: parallel test files share one PostgreSQL server.
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database, '--pool-size', '4'], {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database, '--pool-size', '4', ...extraArgs], {
     env: {
       ...process.env,
       XDG_CACHE_HOME: process.env.FINCTL_TEST_CACHE_HOME,
@@ -199,11 +200,11 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   })
 }
 
-/** `env`: more environment of the `finctl serve` process (http only: the embedded core reads this process's). */
+/** `env`, `args`: more environment and flags of the `finctl serve` process (http only: the embedded core reads this process's). */
 export async function createHarness(
   kind: TransportKind,
   storeKind: StoreKind = 'sqlite',
-  o: { env?: Record<string, string> } = {},
+  o: { env?: Record<string, string>; args?: string[] } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `finctl-${kind}-`))
   const closers: Array<() => Promise<unknown>> = []
@@ -227,7 +228,7 @@ export async function createHarness(
       // Create the database first so the server and this test see the same migrations.
       store = await openStore(database, { poolSize: 2 })
       closers.unshift(() => store.close())
-      const { url, child } = await startServeProcess(database, o.env)
+      const { url, child } = await startServeProcess(database, o.env, o.args)
       closers.unshift(() => stopProcess(child))
       const r = openRemote()
       closers.unshift(r.close)

@@ -72,6 +72,7 @@ const MIGRATION_NAMES = [
   '0055_budgets',
   '0056_recurring_items',
   '0058_export_accounts_maps',
+  '0060_agents',
 ]
 
 const TABLES = [
@@ -117,6 +118,7 @@ const TABLES = [
   'report_month_groups',
   'settings',
   'statement_files',
+  'transaction_notes',
   'transactions',
   'user_invitations',
   'users',
@@ -157,6 +159,7 @@ function indexes(_kind: StoreKind): string[] {
     'recurring_items_company',
     'report_day_flows_account',
     'report_month_groups_account',
+    'transaction_notes_tx',
     'user_invitations_company',
     'webhook_attempts_endpoint',
     'webhook_endpoints_company',

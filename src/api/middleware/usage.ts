@@ -12,6 +12,10 @@ import { endpointTemplate } from '../route-template.js'
 import { monotonicMs } from '../../kernel/clock.js'
 import { answerOnceDurable } from './durable.js'
 
+/** The MCP tool a request was made for (docs/agents.md), as the client said it: kept only in its one shape. */
+const VIA = /^mcp:[a-z_]{1,40}$/
+const viaOf = (header: string | undefined) => (header && VIA.test(header) ? header : null)
+
 export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = monotonicMs()
@@ -41,6 +45,7 @@ export function recordUsage(deps: AppDeps): MiddlewareHandler<AppEnv> {
           created_at: deps.now().toISOString(),
           request_id: c.get('requestId') ?? null,
           path,
+          via: viaOf(c.req.header('x-finctl-via')),
         }
         // A failed write keeps its records for the next one: the request is answered all the same.
         await deps.usage.record(row).catch(() => {})

@@ -80,7 +80,10 @@ export function approvalRoutes(deps: AppDeps) {
         responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
       }),
       async (c) =>
-        c.json({ success: true as const, data: await approveProposal(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+        c.json(
+          { success: true as const, data: await approveProposal(store, c.get('actor'), c.req.valid('param').id, now(), deps.dateWindow) },
+          200,
+        ),
     )
     .openapi(
       createRoute({

@@ -50,11 +50,13 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         createRoute({
           method: 'post',
           path: PATH,
-          summary: 'Create a rule (last, or at `position`: later rules move down)',
+          summary:
+            "Create a rule (last, or at `position`: later rules move down); an agent's key proposes it with the rows it would change (202; docs/agents.md)",
           security: SECURITY,
           request: { body: jsonBody(CreateRuleRequest) },
           responses: {
             201: ok(envelope(CategorizationRule), 'Created'),
+            202: PROPOSED,
             400: ERRORS[400],
             401: ERRORS[401],
             403: ERRORS[403],

@@ -27,6 +27,7 @@ import { envelope, IdParam } from '../../domain/schemas.js'
 import { z } from '@hono/zod-openapi'
 import type { AppDeps } from '../env.js'
 import { reportInternalError } from '../errors.js'
+import { PROPOSED } from '../proposed.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/imports/{id}'
@@ -90,10 +91,11 @@ export function importReviewRoutes(deps: AppDeps) {
       createRoute({
         method: 'post',
         path: `${PATH}/apply`,
-        summary: "Land a pending batch's rows as the import would have, exactly once (a second apply creates nothing)",
+        summary:
+          "Land a pending batch's rows as the import would have, exactly once (a second apply creates nothing); an agent's key proposes it (202)",
         security: SECURITY,
         request: { params: IdParam },
-        responses: { 200: ok(envelope(ApplyResult)), ...conflict },
+        responses: { 200: ok(envelope(ApplyResult)), 202: PROPOSED, ...conflict },
       }),
       async (c) => {
         const { id } = c.req.valid('param')

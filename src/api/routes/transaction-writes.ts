@@ -18,7 +18,9 @@ import {
   CreateTransactionRequest,
   Deleted,
   IdParam,
+  NoteRequest,
   Transaction,
+  TransactionNote,
   UpdateTransactionRequest,
   envelope,
 } from '../../domain/schemas.js'
@@ -194,10 +196,11 @@ export function transactionWriteRoutes(deps: AppDeps) {
       createRoute({
         method: 'patch',
         path: '/api-v1/transactions/{id}',
-        summary: 'Update a transaction (status rules; a reconciled one keeps amount, dates, account and currency)',
+        summary:
+          "Update a transaction (status rules; a reconciled one keeps amount, dates, account and currency); an agent's key proposes it (202)",
         security: SECURITY,
         request: { params: IdParam, body: jsonBody(UpdateTransactionRequest) },
-        responses: { 200: ok(envelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
+        responses: { 200: ok(envelope(Transaction)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
       async (c) => {
         const { updateTransaction } = await updating()
@@ -208,6 +211,21 @@ export function transactionWriteRoutes(deps: AppDeps) {
           },
           200,
         )
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'post',
+        path: '/api-v1/transactions/{id}/notes',
+        summary: "Add a note to a transaction (text beside it, never a field of it); an agent's key proposes it (202)",
+        security: SECURITY,
+        request: { params: IdParam, body: jsonBody(NoteRequest) },
+        responses: { 201: ok(envelope(TransactionNote), 'Created'), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404] },
+      }),
+      async (c) => {
+        const { addNote } = await import('../../domain/transactions/notes.js')
+        const note = await addNote(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json').text, now())
+        return c.json({ success: true as const, data: note }, 201)
       },
     )
     .openapi(

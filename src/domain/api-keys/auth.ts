@@ -48,6 +48,7 @@ export async function authenticateApiKey(store: Store, key: string, now: Date): 
       keyId: stored.id,
       userId: stored.created_by,
       scopes: scopesWithin(JSON.parse(stored.scopes) as Scope[], scopesOfRole(role)),
+      ...(Number(stored.agent) === 1 ? { agent: true } : {}),
     },
   }
 }

@@ -38,6 +38,7 @@ export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
     rolled_to: row.rolled_to ?? null,
     rolled_from: row.rolled_from ?? null,
     grace_ends_at: revokedAt === null ? (row.revoke_at ?? null) : null,
+    agent: Number(row.agent ?? 0) === 1,
   }
 }
 
@@ -85,6 +86,7 @@ export function prepareApiKey(actor: Actor, input: CreateApiKeyRequest, now: Dat
     rolled_to: null,
     rolled_from: null,
     revoke_at: null,
+    agent: input.agent ? 1 : 0,
   }
   return { row, key }
 }
@@ -196,6 +198,8 @@ export async function prepareRoll(
     rolled_to: null,
     rolled_from: old.id,
     revoke_at: null,
+    // An agent's key rolls into an agent's key.
+    agent: old.agent ? 1 : 0,
   }
   return { row, secret, old }
 }

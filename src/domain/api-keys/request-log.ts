@@ -63,6 +63,10 @@ export const RequestLogEntry = z
     response_time_ms: z.number().int(),
     key_id: z.string(),
     key_prefix: z.string().nullable(),
+    via: z
+      .string()
+      .nullable()
+      .openapi({ description: 'the MCP tool whose call made the request (`mcp:search_transactions`: docs/agents.md); null otherwise' }),
   })
   .openapi('RequestLogEntry')
 export type RequestLogEntry = z.infer<typeof RequestLogEntry>
@@ -95,7 +99,18 @@ export async function readRequestLog(store: Store, companyId: string, q: Request
     return { success: true, data: [], pagination: { limit, next_cursor: String(after), has_more: false } }
   let query = filtered(store, companyId, q)
     .where('r.id', '<=', newest)
-    .select(['r.id', 'r.request_id', 'r.created_at', 'r.method', 'r.path', 'r.endpoint', 'r.status_code', 'r.response_time_ms', 'r.key_id'])
+    .select([
+      'r.id',
+      'r.request_id',
+      'r.created_at',
+      'r.method',
+      'r.path',
+      'r.endpoint',
+      'r.status_code',
+      'r.response_time_ms',
+      'r.key_id',
+      'r.via',
+    ])
     .select('k.key_prefix')
     .limit(limit + 1)
   query = after === undefined ? query.orderBy('r.id', 'desc') : query.where('r.id', '>', after).orderBy('r.id', 'asc')
@@ -118,6 +133,7 @@ export async function readRequestLog(store: Store, companyId: string, q: Request
       response_time_ms: Number(r.response_time_ms),
       key_id: r.key_id,
       key_prefix: r.key_prefix ?? null,
+      via: r.via ?? null,
     })),
     pagination: { limit, next_cursor: String(cursor), has_more: hasMore },
   }

@@ -36,6 +36,9 @@ export const ApiKey = z
     rolled_to: z.string().nullable().openapi({ description: 'the successor, when this key was rolled' }),
     rolled_from: z.string().nullable().openapi({ description: 'the key this one was rolled from' }),
     grace_ends_at: Timestamp.nullable().openapi({ description: 'a rolled key: when it stops working (it is then revoked)' }),
+    agent: z.boolean().openapi({
+      description: "an agent's key: every write made with it is a proposal a person approves, and it never approves (docs/agents.md)",
+    }),
   })
   .openapi('ApiKey')
 export type ApiKey = z.infer<typeof ApiKey>
@@ -51,6 +54,10 @@ export const CreateApiKeyRequest = z
     expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).nullable().optional(),
     rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional(),
     rate_limit_per_day: z.number().int().min(1).max(100_000_000).optional(),
+    agent: z
+      .boolean()
+      .optional()
+      .openapi({ description: "true: an agent's key, whose every write is a proposal and which never approves (docs/agents.md)" }),
   })
   .strict()
   .openapi('CreateApiKeyRequest')

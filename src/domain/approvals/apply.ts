@@ -21,10 +21,15 @@ import { requireReopenUnmoved } from './bindings.js'
 import { applyPeople, type PeopleRequest } from './people-step.js'
 import { policyKey, policyOf, writePolicy } from './policy.js'
 import type { Proposal } from './schemas.js'
+import type { DateWindow } from '../transactions/plausibility.js'
 
-type Applied = { result: object; learn: () => void }
+type Applied = { result: object; learn: () => void; after?: () => Promise<object> }
 
-export async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: Proposal, now: Date): Promise<Applied> {
+export async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: Proposal, now: Date, window: DateWindow): Promise<Applied> {
+  if (p.kind === 'agent') {
+    const { applyAgent } = await import('./agent-step.js')
+    return applyAgent(store, trx, actor, p, now, window)
+  }
   const req = p.request as { reason?: string; include_edited?: boolean; require_approval?: ApprovalStep[]; bulk_threshold?: number | null }
   // The step's event names the proposal and who proposed it; its actor is the approver.
   const approval = { proposal_id: p.id, proposed_by: p.proposed_by, approved_by: actorId(actor) }

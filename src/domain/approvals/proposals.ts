@@ -8,7 +8,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
 import { scopesBeyond, scopesOfRole } from '../../kernel/roles.js'
-import type { ApprovalStep, Scope } from '../../kernel/vocabulary.js'
+import type { ProposalKind, Scope } from '../../kernel/vocabulary.js'
 import { type ProposalAction, proposalEntry } from '../../store/proposal-entries.js'
 import type { Db, ProposalsTable } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
@@ -18,15 +18,17 @@ import { eventRow, recordEvents } from '../events.js'
 import { prepareRevert } from '../imports/revert.js'
 import { applyStep } from './apply.js'
 import type { Proposal, ProposalListQuery } from './schemas.js'
+import { DEFAULT_DATE_WINDOW, type DateWindow } from '../transactions/plausibility.js'
 
 /** The scope a step's approver needs (the scope the step itself takes). */
-export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = {
+export const STEP_SCOPE: Readonly<Record<ProposalKind, Scope>> = {
   reopen: 'close',
   revert: 'write',
   bulk: 'write',
   'key-write': 'api_keys',
   policy: 'users',
   people: 'users',
+  agent: 'write',
 }
 
 /**
@@ -34,9 +36,9 @@ export const STEP_SCOPE: Readonly<Record<ApprovalStep, Scope>> = {
  * step's own scope, for a proposer who still holds it: the proposer could have done the step
  * unheld, so the pair gains no right that neither had (docs/people.md, "Approval policies").
  */
-const REVIEWED: ReadonlySet<ApprovalStep> = new Set(['revert', 'bulk', 'people'])
+const REVIEWED: ReadonlySet<ProposalKind> = new Set(['revert', 'bulk', 'people'])
 
-const reviews = (actor: Actor, kind: ApprovalStep) => REVIEWED.has(kind) && actor.kind === 'jwt' && actor.scopes.includes('close')
+const reviews = (actor: Actor, kind: ProposalKind) => REVIEWED.has(kind) && actor.kind === 'jwt' && actor.scopes.includes('close')
 
 /** A reviewer's approval stands on the proposer's right: a proposer disabled or without the scope since leaves it to one who holds it. */
 async function requireEntitledProposer(db: Kysely<Db>, actor: Actor, p: Proposal): Promise<void> {
@@ -58,7 +60,7 @@ export function toProposal(r: Selectable<ProposalsTable>): Proposal {
   delete request.row
   return {
     id: r.id,
-    kind: r.kind as ApprovalStep,
+    kind: r.kind as ProposalKind,
     target: r.target,
     request,
     effect: JSON.parse(r.effect) as Record<string, unknown>,
@@ -74,7 +76,9 @@ export function toProposal(r: Selectable<ProposalsTable>): Proposal {
 }
 
 /** Proposing takes what requesting the step takes under the policy: write access, or the step's own scope. */
-export function requireProposer(actor: Actor, kind: ApprovalStep): void {
+export function requireProposer(actor: Actor, kind: ProposalKind): void {
+  // An agent proposes what its route's scopes allow it to ask (middleware/scopes.ts checked them).
+  if (kind === 'agent' && actor.agent) return
   const scope = STEP_SCOPE[kind]
   if (!actor.scopes.includes('write') && !actor.scopes.includes(scope))
     throw new AppError('forbidden', `proposing a ${kind} takes the write or ${scope} scope`)
@@ -83,7 +87,7 @@ export function requireProposer(actor: Actor, kind: ApprovalStep): void {
 export async function propose(
   store: Store,
   actor: Actor,
-  kind: ApprovalStep,
+  kind: ProposalKind,
   target: string,
   request: object,
   effect: object,
@@ -99,7 +103,8 @@ export async function propose(
     effect: JSON.stringify(effect),
     state: 'pending',
     proposed_by: actorId(actor),
-    proposer_user_id: actor.userId || null,
+    // An agent's proposal is the agent's, not its creator's: the creator may approve it (docs/agents.md).
+    proposer_user_id: actor.agent ? null : actor.userId || null,
     created_at: now.toISOString(),
     decided_by: null,
     decided_at: null,
@@ -138,8 +143,15 @@ function requirePending(p: Proposal): void {
     )
 }
 
+/** An agent's key never decides a proposal, whatever its scopes (docs/agents.md). */
+export function requireDecider(actor: Actor, verb: 'approve' | 'reject'): void {
+  if (actor.agent)
+    throw new AppError('forbidden', `an agent's key never may ${verb} a proposal: a person decides it (finctl approvals ${verb})`)
+}
+
 /** The approver: another user (keys count as their creator), whose scopes include the step's. */
 async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise<void> {
+  requireDecider(actor, 'approve')
   if (p.proposer_user_id && actor.userId === p.proposer_user_id)
     throw new AppError('forbidden', `proposal ${p.id} is your own (${p.proposed_by}): another person approves it`)
   if (p.proposer_user_id === null && actorId(actor) === p.proposed_by)
@@ -188,20 +200,28 @@ async function chainDecision(store: Store, trx: Kysely<Db>, actor: Actor, id: st
 /** Codes of a step the data no longer allows: the proposal fails with the reason. */
 const STALE = new Set(['conflict', 'period_locked', 'not_found', 'validation_error'])
 
-export async function approveProposal(store: Store, actor: Actor, id: string, now: Date): Promise<Proposal> {
+/** `window`: the dates a transaction may carry without `force` (an agent's update or import checks them). */
+export async function approveProposal(
+  store: Store,
+  actor: Actor,
+  id: string,
+  now: Date,
+  window: DateWindow = DEFAULT_DATE_WINDOW,
+): Promise<Proposal> {
   const p = await getProposal(store.db, actor.companyId, id)
   requirePending(p)
   await requireApprover(store, actor, p)
   if (p.kind === 'revert') await prepareRevert(store, actor, p.target)
   let raced = false
+  let done: { proposal: Proposal; after?: () => Promise<object> }
   try {
-    const { proposal, learn } = await store.writeTransaction(async (trx) => {
+    const { proposal, learn, after } = await store.writeTransaction(async (trx) => {
       if (!(await decide(trx, actor, p, 'approved', now))) {
         raced = true
         requirePending(await getProposal(trx, actor.companyId, id))
       }
       await requireEntitledProposer(trx, actor, p)
-      const { result, learn } = await applyStep(store, trx, actor, p, now)
+      const { result, learn, after } = await applyStep(store, trx, actor, p, now, window)
       await trx
         .updateTable('proposals')
         .set({ result: JSON.stringify(result) })
@@ -209,10 +229,10 @@ export async function approveProposal(store: Store, actor: Actor, id: string, no
         .execute()
       const proposal = await chainDecision(store, trx, actor, id, now)
       await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
-      return { proposal, learn }
+      return { proposal, learn, after }
     })
     learn()
-    return proposal
+    done = { proposal, after }
   } catch (e) {
     if (raced || !(e instanceof AppError) || !STALE.has(e.code)) throw e
     const failed = await store.writeTransaction(async (trx) => {
@@ -223,10 +243,30 @@ export async function approveProposal(store: Store, actor: Actor, id: string, no
     })
     throw new AppError('conflict', `proposal ${p.id} ${failed ? 'failed and was marked failed' : 'was not applied'}: ${e.message}`)
   }
+  if (done.after) await landAfter(p, done.after)
+  return done.proposal
+}
+
+/**
+ * What an approved step does once its decision is committed (an agent's review batch landing): done
+ * exactly once whoever finishes it, so a failure here leaves the approval and says how to finish.
+ */
+async function landAfter(p: Proposal, after: () => Promise<object>): Promise<void> {
+  try {
+    await after()
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e)
+    const finish = (p.request as { batch_id?: string }).batch_id
+    throw new AppError(
+      'conflict',
+      `proposal ${p.id} was approved, but applying it stopped: ${why}${finish ? ` (finish it with finctl imports apply ${finish})` : ''}`,
+    )
+  }
 }
 
 /** Reject: the step's approvers, or the proposer withdrawing their own. */
 export async function rejectProposal(store: Store, actor: Actor, id: string, reason: string, now: Date): Promise<Proposal> {
+  requireDecider(actor, 'reject')
   const p = await getProposal(store.db, actor.companyId, id)
   requirePending(p)
   const own = p.proposer_user_id ? actor.userId === p.proposer_user_id : actorId(actor) === p.proposed_by

@@ -1,6 +1,6 @@
 /** Schemas of /api-v1/policy and /api-v1/approvals (docs/api.md, "Approvals"; docs/people.md). */
 import { z } from '@hono/zod-openapi'
-import { APPROVAL_STEPS, PROPOSAL_STATES } from '../../kernel/vocabulary.js'
+import { APPROVAL_STEPS, PROPOSAL_KINDS, PROPOSAL_STATES } from '../../kernel/vocabulary.js'
 import { Timestamp } from '../schema-common.js'
 
 export const ApprovalStep = z.enum(APPROVAL_STEPS)
@@ -46,8 +46,8 @@ export type Policy = z.infer<typeof Policy>
 export const Proposal = z
   .object({
     id: z.string(),
-    kind: ApprovalStep,
-    /** The month (reopen), the batch id (revert), the rows' count (bulk; `delete N transactions` for a bulk delete), the key's name (key-write), `policy`. */
+    kind: z.enum(PROPOSAL_KINDS),
+    /** The month (reopen), the batch id (revert), the rows' count (bulk; `delete N transactions` for a bulk delete), the key's name (key-write), `policy`; an agent's write in words (`categorize transaction ID`). */
     target: z.string(),
     /** The request as given. */
     request: z.record(z.string(), z.unknown()),

@@ -68,7 +68,7 @@ async function shift(trx: Kysely<Db>, companyId: string, from: number, to: numbe
 }
 
 /** Amounts are kept as the decimal text given; a condition's account must be the company's. */
-async function normalised(store: Store, trx: Kysely<Db>, companyId: string, c: RuleConditions): Promise<RuleConditions> {
+export async function normalised(store: Store, trx: Kysely<Db>, companyId: string, c: RuleConditions): Promise<RuleConditions> {
   ;(await matcher()).checkPatterns(c)
   if (c.bank_account_id !== undefined) {
     await findBankAccount(store, companyId, c.bank_account_id, trx).catch(() => {
@@ -104,26 +104,35 @@ export async function getRule(store: Store, companyId: string, id: string): Prom
 }
 
 export async function createRule(store: Store, actor: Actor, input: CreateRuleRequest, now: Date): Promise<CategorizationRule> {
-  return store.writeTransaction(async (trx) => {
-    const count = await lockOrder(store, trx, actor.companyId)
-    if (count >= MAX_RULES) throw new AppError('conflict', `a company keeps at most ${MAX_RULES} rules: delete or merge some first`)
-    const conditions = await normalised(store, trx, actor.companyId, input.conditions)
-    const position = Math.min(input.position ?? count + 1, count + 1)
-    await shift(trx, actor.companyId, position, count, 1)
-    const row: CategorizationRuleRow = {
-      id: randomUUID(),
-      company_id: actor.companyId,
-      position,
-      name: input.name ?? describeConditions(conditions),
-      conditions: JSON.stringify(conditions),
-      actions: actionsJson(input.actions),
-      is_active: input.is_active === false ? 0 : 1,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    }
-    await trx.insertInto('categorization_rules').values(row).execute()
-    return toRule(row)
-  })
+  return store.writeTransaction((trx) => createRuleIn(store, trx, actor, input, now))
+}
+
+/** A rule stored inside the caller's write transaction (an agent's approved proposal creates one there). */
+export async function createRuleIn(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  input: CreateRuleRequest,
+  now: Date,
+): Promise<CategorizationRule> {
+  const count = await lockOrder(store, trx, actor.companyId)
+  if (count >= MAX_RULES) throw new AppError('conflict', `a company keeps at most ${MAX_RULES} rules: delete or merge some first`)
+  const conditions = await normalised(store, trx, actor.companyId, input.conditions)
+  const position = Math.min(input.position ?? count + 1, count + 1)
+  await shift(trx, actor.companyId, position, count, 1)
+  const row: CategorizationRuleRow = {
+    id: randomUUID(),
+    company_id: actor.companyId,
+    position,
+    name: input.name ?? describeConditions(conditions),
+    conditions: JSON.stringify(conditions),
+    actions: actionsJson(input.actions),
+    is_active: input.is_active === false ? 0 : 1,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  }
+  await trx.insertInto('categorization_rules').values(row).execute()
+  return toRule(row)
 }
 
 export async function updateRule(store: Store, actor: Actor, id: string, patch: UpdateRuleRequest, now: Date): Promise<CategorizationRule> {

@@ -30,8 +30,8 @@ import type { FinishImportRequest, ImportBatchDetail } from './schemas.js'
 
 const DAY_MS = 86_400_000
 
-/** The batch's row as the review reads it; 404 when it is not the company's. */
-async function reviewBatch(db: Kysely<Db>, companyId: string, id: string) {
+/** The batch's row as the review reads it (through a write transaction's `db` too); 404 when it is not the company's. */
+export async function reviewBatch(db: Kysely<Db>, companyId: string, id: string) {
   const row = await db
     .selectFrom('import_batches')
     .leftJoin('import_reviews', 'import_reviews.batch_id', 'import_batches.id')

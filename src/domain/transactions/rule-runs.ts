@@ -24,6 +24,8 @@ import { findRule, toRule } from '../categorization/rules.js'
 
 /** One rule by its id, or every active rule of the company in run order. */
 export type RuleChoice = { id: string } | 'all'
+/** Or a rule not stored yet: an agent's proposal of one (docs/agents.md). */
+export type RunChoice = RuleChoice | { draft: { conditions: RuleConditions; actions: RuleActions } }
 import { bulkUpdateTransactions } from './updates.js'
 
 /** The matcher (and its regex engine) loads when a rule runs, not with the core. */
@@ -88,7 +90,7 @@ function changesOf(outcome: RuleOutcome, row: TransactionRow, onlyEmpty: boolean
 async function rulesOf(
   db: Kysely<Db>,
   companyId: string,
-  which: RuleChoice,
+  which: RunChoice,
 ): Promise<{ row: CategorizationRuleRow | null; compiled: CompiledRule[]; count: number }> {
   const { compileRule, compileRules } = await matcher()
   if (which === 'all') {
@@ -96,6 +98,7 @@ async function rulesOf(
     const compiled = compileRules(rows)
     return { row: null, compiled, count: compiled.length }
   }
+  if ('draft' in which) return { row: null, compiled: [compileRule('draft', which.draft.conditions, which.draft.actions)], count: 1 }
   const row = await findRule(db, companyId, which.id)
   return {
     row,
@@ -236,7 +239,7 @@ export async function* ruleChanges(
   store: Store,
   db: Kysely<Db>,
   companyId: string,
-  which: RuleChoice,
+  which: RunChoice,
   window: { since: string; onlyEmpty: boolean },
   counts: { scanned: number; matched: number },
 ) {

@@ -26,6 +26,7 @@ import { checkOpened } from '../accounts/opening.js'
 import { recordEvents } from '../events.js'
 import { deletedEvent, updatedEvent } from './events.js'
 import { count } from '../../kernel/words.js'
+import { notesOf } from './notes.js'
 
 const CATEGORY_FIELDS = ['category', 'accounting_category', 'cash_flow_category'] as const
 
@@ -106,115 +107,134 @@ export async function updateTransaction(
   window: DateWindow,
 ): Promise<Transaction> {
   return store
-    .writeTransaction(async (trx) => {
-      const [row] = await lockRows(store, trx, actor.companyId, [id])
-      if (!row) throw notFound('transaction')
-      const before = toTransaction(row)
-      const lockDate = await lockDateOf(trx, actor.companyId)
-      if (patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date)
-        checkUnlocked(lockDate, patch.transaction_date, `the new transaction_date ${patch.transaction_date}`)
-      if (row.is_reconciled === 1) {
-        const touched = LOCKED_WHEN_RECONCILED.filter((f) => patch[f] !== undefined && !sameValue(f, patch[f] as string | number, row))
-        if (touched.length) {
-          throw new AppError(
-            'conflict',
-            `transaction ${id} is reconciled, so its ${touched.join(', ')} cannot change: un-reconcile it first (is_reconciled: false)`,
-          )
-        }
-      }
-      checkStatus(row.status, patch.status, id)
-      const next: TransactionRow = { ...row, updated_at: now.toISOString() }
-
-      const movedAccount = patch.bank_account_id !== undefined && patch.bank_account_id !== row.bank_account_id
-      if (patch.bank_account_id !== undefined) {
-        const account = await findBankAccount(store, actor.companyId, patch.bank_account_id, trx).catch(() => {
-          throw new AppError('not_found', 'bank account not found', {
-            details: [{ path: 'bank_account_id', message: 'no such bank account' }],
-          })
-        })
-        next.bank_account_id = account.id
-        next.account_key = account.key
-      }
-      // A transaction moved to another date or account may not land before that account's opening date.
-      if (movedAccount || (patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date))
-        checkOpened(
-          await findBankAccount(store, actor.companyId, next.bank_account_id, trx),
-          patch.transaction_date ?? row.transaction_date,
-        )
-      const currency = patch.currency_code ?? row.currency_code
-      // A rate that came from the company's rates table (it has a date) follows the transaction to a new
-      // date; a rate given by hand stays.
-      const movedOffItsRate =
-        patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date && row.exchange_rate_date != null
-      if (patch.amount !== undefined || patch.currency_code !== undefined || patch.exchange_rate !== undefined || movedOffItsRate) {
-        const base = await baseCurrency(store, actor.companyId, trx)
-        const amountText = patch.amount ?? before.amount
-        const amount = parseAmount(amountText, currencyExponent(currency))
-        if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
-        const keepRate = currency === row.currency_code && !movedOffItsRate
-        let rate =
-          patch.exchange_rate !== undefined ? parseRate(patch.exchange_rate) : keepRate ? row.exchange_rate : currency === base ? '1' : null
-        let rateDate = patch.exchange_rate !== undefined ? null : (row.exchange_rate_date ?? null)
-        if (patch.exchange_rate !== undefined && !rate) throw validation('exchange_rate', 'must be a positive decimal number')
-        if (!rate) {
-          // A new currency without a rate: the company's rate of the transaction's date (finctl rates).
-          const date = patch.transaction_date ?? row.transaction_date
-          const found = (await RateBook.load(trx, actor.companyId, [{ currency, date }])).require(currency, date, base)
-          rate = found.rate
-          rateDate = found.date
-        }
-        if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
-        if (currency === base) rateDate = null
-        try {
-          next.base_amount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
-        } catch {
-          throw validation('amount', `is too large once converted to the base currency ${base}`)
-        }
-        rate = rate as string
-        Object.assign(next, { amount: amount.minor, currency_code: currency, exchange_rate: rate, exchange_rate_date: rateDate })
-      }
-      // Only what this request changes is checked: a forced date stays when another field is updated.
-      checkPlausible(
-        {
-          transaction_date: patch.transaction_date !== row.transaction_date ? patch.transaction_date : undefined,
-          posted_date: patch.posted_date !== row.posted_date ? patch.posted_date : undefined,
-          amountMinor: next.amount !== row.amount && Number(next.amount) === 0 ? 0 : undefined,
-          force: patch.force,
-        },
-        window,
-        now,
-      )
-      for (const f of [
-        'transaction_date',
-        'posted_date',
-        'description',
-        'category',
-        'accounting_category',
-        'cash_flow_category',
-        'merchant_name',
-        'status',
-      ] as const) {
-        if (patch[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = patch[f]
-      }
-      if (patch.is_reconciled !== undefined) next.is_reconciled = patch.is_reconciled ? 1 : 0
-      if (patch.tags !== undefined) next.tags = JSON.stringify([...new Set(patch.tags)])
-      if (categorizedByHand(patch)) next.ai_confidence_score = null
-      const after = toTransaction(next)
-      const changes = diff(before, after)
-      if (Object.keys(changes).length === 0) return { after: before, learn: () => {} }
-      checkUnlocked(lockDate, row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`, 'id')
-      await store.tx.update(trx, next)
-      await store.writes.appendAudit(trx, [auditRow(actor, 'update', row.id, changes, now)])
-      const delta = new LabelDelta()
-      delta.note(row, next)
-      const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
-      await recordEvents(store, trx, [updatedEvent(actor, after, Object.keys(changes), now)])
-      return { after, learn }
-    })
+    .writeTransaction((trx) => updateIn(store, trx, actor, id, patch, now, window))
     .then(({ after, learn }) => {
       learn()
       return after
     })
+}
+
+/**
+ * An update inside the caller's write transaction. `expected` (an approved proposal's `updated_at`
+ * of the row then): a row changed since refuses it. `dryRun`: checked and its changes computed,
+ * nothing written (a proposal's effect).
+ */
+export async function updateIn(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  id: string,
+  patch: UpdateTransactionRequest,
+  now: Date,
+  window: DateWindow,
+  o: { expected?: string; dryRun?: boolean } = {},
+): Promise<{ before: Transaction; after: Transaction; changes: Changes; learn: () => void }> {
+  const [row] = await lockRows(store, trx, actor.companyId, [id])
+  if (!row) throw notFound('transaction')
+  if (o.expected !== undefined && row.updated_at !== o.expected)
+    throw new AppError(
+      'conflict',
+      `transaction ${row.id} changed since the change was proposed (updated ${row.updated_at}, shown ${o.expected})`,
+    )
+  const before = toTransaction(row)
+  const lockDate = await lockDateOf(trx, actor.companyId)
+  if (patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date)
+    checkUnlocked(lockDate, patch.transaction_date, `the new transaction_date ${patch.transaction_date}`)
+  if (row.is_reconciled === 1) {
+    const touched = LOCKED_WHEN_RECONCILED.filter((f) => patch[f] !== undefined && !sameValue(f, patch[f] as string | number, row))
+    if (touched.length) {
+      throw new AppError(
+        'conflict',
+        `transaction ${id} is reconciled, so its ${touched.join(', ')} cannot change: un-reconcile it first (is_reconciled: false)`,
+      )
+    }
+  }
+  checkStatus(row.status, patch.status, id)
+  const next: TransactionRow = { ...row, updated_at: now.toISOString() }
+
+  const movedAccount = patch.bank_account_id !== undefined && patch.bank_account_id !== row.bank_account_id
+  if (patch.bank_account_id !== undefined) {
+    const account = await findBankAccount(store, actor.companyId, patch.bank_account_id, trx).catch(() => {
+      throw new AppError('not_found', 'bank account not found', {
+        details: [{ path: 'bank_account_id', message: 'no such bank account' }],
+      })
+    })
+    next.bank_account_id = account.id
+    next.account_key = account.key
+  }
+  // A transaction moved to another date or account may not land before that account's opening date.
+  if (movedAccount || (patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date))
+    checkOpened(await findBankAccount(store, actor.companyId, next.bank_account_id, trx), patch.transaction_date ?? row.transaction_date)
+  const currency = patch.currency_code ?? row.currency_code
+  // A rate that came from the company's rates table (it has a date) follows the transaction to a new
+  // date; a rate given by hand stays.
+  const movedOffItsRate =
+    patch.transaction_date !== undefined && patch.transaction_date !== row.transaction_date && row.exchange_rate_date != null
+  if (patch.amount !== undefined || patch.currency_code !== undefined || patch.exchange_rate !== undefined || movedOffItsRate) {
+    const base = await baseCurrency(store, actor.companyId, trx)
+    const amountText = patch.amount ?? before.amount
+    const amount = parseAmount(amountText, currencyExponent(currency))
+    if (!amount.ok) throw validation('amount', `${amount.message} (${currency})`)
+    const keepRate = currency === row.currency_code && !movedOffItsRate
+    let rate =
+      patch.exchange_rate !== undefined ? parseRate(patch.exchange_rate) : keepRate ? row.exchange_rate : currency === base ? '1' : null
+    let rateDate = patch.exchange_rate !== undefined ? null : (row.exchange_rate_date ?? null)
+    if (patch.exchange_rate !== undefined && !rate) throw validation('exchange_rate', 'must be a positive decimal number')
+    if (!rate) {
+      // A new currency without a rate: the company's rate of the transaction's date (finctl rates).
+      const date = patch.transaction_date ?? row.transaction_date
+      const found = (await RateBook.load(trx, actor.companyId, [{ currency, date }])).require(currency, date, base)
+      rate = found.rate
+      rateDate = found.date
+    }
+    if (currency === base && rate !== '1') throw validation('exchange_rate', `must be 1 for the base currency ${base}`)
+    if (currency === base) rateDate = null
+    try {
+      next.base_amount = convertMinor(amount.minor, currencyExponent(currency), rate, currencyExponent(base))
+    } catch {
+      throw validation('amount', `is too large once converted to the base currency ${base}`)
+    }
+    rate = rate as string
+    Object.assign(next, { amount: amount.minor, currency_code: currency, exchange_rate: rate, exchange_rate_date: rateDate })
+  }
+  // Only what this request changes is checked: a forced date stays when another field is updated.
+  checkPlausible(
+    {
+      transaction_date: patch.transaction_date !== row.transaction_date ? patch.transaction_date : undefined,
+      posted_date: patch.posted_date !== row.posted_date ? patch.posted_date : undefined,
+      amountMinor: next.amount !== row.amount && Number(next.amount) === 0 ? 0 : undefined,
+      force: patch.force,
+    },
+    window,
+    now,
+  )
+  for (const f of [
+    'transaction_date',
+    'posted_date',
+    'description',
+    'category',
+    'accounting_category',
+    'cash_flow_category',
+    'merchant_name',
+    'status',
+  ] as const) {
+    if (patch[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = patch[f]
+  }
+  if (patch.is_reconciled !== undefined) next.is_reconciled = patch.is_reconciled ? 1 : 0
+  if (patch.tags !== undefined) next.tags = JSON.stringify([...new Set(patch.tags)])
+  if (categorizedByHand(patch)) next.ai_confidence_score = null
+  const after = toTransaction(next)
+  const changes = diff(before, after)
+  if (Object.keys(changes).length === 0) return { before, after: before, changes, learn: () => {} }
+  checkUnlocked(lockDate, row.transaction_date, `transaction ${row.id} (dated ${row.transaction_date})`, 'id')
+  if (o.dryRun) return { before, after, changes, learn: () => {} }
+  await store.tx.update(trx, next)
+  await store.writes.appendAudit(trx, [auditRow(actor, 'update', row.id, changes, now)])
+  const delta = new LabelDelta()
+  delta.note(row, next)
+  const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
+  await recordEvents(store, trx, [updatedEvent(actor, after, Object.keys(changes), now)])
+  return { before, after, changes, learn }
 }
 
 export async function deleteTransaction(store: Store, actor: Actor, id: string, now: Date): Promise<{ id: string; deleted: true }> {
@@ -388,5 +408,6 @@ export async function getTransactionDetail(store: Store, companyId: string, id: 
     statement: statement ?? null,
     documents,
     history: await history(store.db, companyId, tx.id, tx, transaction),
+    notes: await notesOf(store.db, companyId, tx.id),
   }
 }

@@ -59,6 +59,7 @@ import * as lockDatesChained from './0049_lock_dates_chained.js'
 import * as budgets from './0055_budgets.js'
 import * as recurringItems from './0056_recurring_items.js'
 import * as exportAccountsMaps from './0058_export_accounts_maps.js'
+import * as agents from './0060_agents.js'
 
 export { AMOUNT_INDEX } from './0008_amount_index.js'
 export { KEY_COUNTERS, transactionIndexes } from './0011_compact_transactions.js'
@@ -115,6 +116,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
   ['0055_budgets', budgets],
   ['0056_recurring_items', recurringItems],
   ['0058_export_accounts_maps', exportAccountsMaps],
+  ['0060_agents', agents],
 ]
 
 if (MIGRATIONS.length !== MIGRATION_COUNT)

@@ -29,7 +29,7 @@ const BUMP = `
   SELECT k.id, coalesce((SELECT b.before FROM bumped b WHERE b.id = k.id), (SELECT max(seq) FROM api_requests r WHERE r.key_id = k.id), 0) AS seq
   FROM k`
 
-const RECORD_COLUMNS = 'key_id, company_id, method, endpoint, status_code, response_time_ms, created_at, request_id, path, seq'
+const RECORD_COLUMNS = 'key_id, company_id, method, endpoint, status_code, response_time_ms, created_at, request_id, path, seq, via'
 const CHUNK = 1000
 
 export async function insertApiRequests(pool: pg.Pool, rows: NewApiRequestRow[]): Promise<void> {
@@ -56,8 +56,9 @@ export async function insertApiRequests(pool: pg.Pool, rows: NewApiRequestRow[])
           r.request_id ?? null,
           r.path ?? null,
           r.seq,
+          r.via ?? null,
         )
-      let text = `INSERT INTO api_requests (${RECORD_COLUMNS}) VALUES ${placeholders(part.length, 10, 1)}`
+      let text = `INSERT INTO api_requests (${RECORD_COLUMNS}) VALUES ${placeholders(part.length, 11, 1)}`
       if (i + CHUNK >= numberedRows.length) {
         // With the last records, the totals and the periods (three tables, so no order among them matters).
         const totals = usagePerGroup(rows)

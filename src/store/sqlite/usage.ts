@@ -6,8 +6,8 @@ import type { NewApiRequestRow } from '../schema.js'
 /** Appends usage records, numbered per key, and brings each key's usage_count, last_used_at, kept totals and periods in step, in one transaction. */
 export function prepareUsage(raw: BetterSqlite3.Database): (rows: NewApiRequestRow[]) => void {
   const insertRequest = raw.prepare(
-    `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at, request_id, path, seq)
-     VALUES (@key_id, @company_id, @method, @endpoint, @status_code, @response_time_ms, @created_at, @request_id, @path, @seq)`,
+    `INSERT INTO api_requests (key_id, company_id, method, endpoint, status_code, response_time_ms, created_at, request_id, path, seq, via)
+     VALUES (@key_id, @company_id, @method, @endpoint, @status_code, @response_time_ms, @created_at, @request_id, @path, @seq, @via)`,
   )
   const bumpKey = raw.prepare(
     `UPDATE api_keys SET usage_count = usage_count + @n,
@@ -33,7 +33,7 @@ export function prepareUsage(raw: BetterSqlite3.Database): (rows: NewApiRequestR
       const bumped = bumpKey.get({ id, n, last }) as { usage_count: number } | undefined
       before.set(id, bumped ? bumped.usage_count - n : ((topSeq.get(id) as { seq: number | null }).seq ?? 0))
     }
-    for (const row of numbered(rows, before)) insertRequest.run({ request_id: null, path: null, ...row })
+    for (const row of numbered(rows, before)) insertRequest.run({ request_id: null, path: null, via: null, ...row })
     for (const g of usagePerGroup(rows)) addUp.run(g)
     for (const p of usagePerPeriod(rows)) addPeriod.run(p)
   })

@@ -144,4 +144,57 @@ describe('effectLines', () => {
     )
     expect(policy).toEqual(['steps held for approval: (none) → reopen', 'bulk threshold: (none) → (none)'])
   })
+
+  it("an agent's write: its reason quoted, the row, each field before → after; a note; a rule's run; an import's rows", () => {
+    const row = { id: 't1', transaction_date: '2026-01-10', amount: -25.4, currency_code: 'USD', description: 'UBER \u001b[2J TRIP' }
+    const agent = (request: object, effect: object) =>
+      effectLines({ ...proposal('agent', effect), request } as unknown as Proposal, name, (id) => (id === 'acc-1' ? 'Operating' : id))
+    expect(
+      agent(
+        { reason: 'rides are "travel"' },
+        { action: 'update', transaction: row, changes: { category: { before: null, after: 'Travel' } } },
+      ),
+    ).toEqual([
+      'the agent\'s reason: "rides are \\"travel\\""',
+      'on t1  2026-01-10  -25.40 USD  UBER \\x1b[2J TRIP',
+      '  category (none) → Travel',
+    ])
+    expect(agent({}, { action: 'note', transaction: row, note: 'PDF in the mail' })).toEqual([
+      "the agent's reason: (none given)",
+      'on t1  2026-01-10  -25.40 USD  UBER \\x1b[2J TRIP',
+      '  note: "PDF in the mail"',
+    ])
+    const rule = agent(
+      { reason: 'r' },
+      {
+        action: 'rule',
+        rule: { name: 'uber', conditions: { description_contains: 'uber' }, actions: { category: 'Travel' } },
+        apply: true,
+        since: '2025-01-01',
+        would_change: 2,
+        transactions: [{ ...row, changes: { category: { before: null, after: 'Travel' } } }],
+      },
+    )
+    expect(rule.slice(1)).toEqual([
+      'creates rule "uber": when {"description_contains":"uber"}, set {"category":"Travel"}',
+      'and runs it over the transactions dated 2025-01-01 or later: changes 2 transactions',
+      '  t1  2026-01-10  -25.40 USD  UBER \\x1b[2J TRIP  category (none) → Travel',
+    ])
+    const imported = agent(
+      { reason: 'r' },
+      {
+        action: 'import',
+        batch: { id: 'b1', file_name: 'jan.csv', bank_account_id: 'acc-1' },
+        rows: 2,
+        first_date: '2026-01-20',
+        last_date: '2026-01-21',
+        totals: [{ currency_code: 'USD', rows: 2, amount: -55.5 }],
+        transactions: [{ line: 2, transaction_date: '2026-01-20', amount: '-13.50', currency_code: 'USD', description: 'Coffee' }],
+      },
+    )
+    expect(imported.slice(1)).toEqual([
+      'lands 2 rows of "jan.csv" (import batch b1) on Operating, 2026-01-20 to 2026-01-21: 2 in USD, -55.50 USD',
+      '  line 2  2026-01-20  -13.50 USD  Coffee',
+    ])
+  })
 })

@@ -32,6 +32,11 @@ describe('keys flags', () => {
     expect(opts).toEqual({ name: 'ci', scopes: 'read,transactions', expiresIn: '90d', outputFile: 'ci.key', overwrite: true })
   })
 
+  it("create: --agent is a switch (an agent's key)", async () => {
+    const { opts } = await parseFlags(registerCreate, ['keys', 'create', '--agent', '--name', 'claude', '--scopes', 'read,write'], 'keys')
+    expect(opts).toEqual({ agent: true, name: 'claude', scopes: 'read,write' })
+  })
+
   it('create: -o before the command is the output format', async () => {
     const { opts, globals } = await parseFlags(registerCreate, ['-o', 'json', 'keys', 'create', '--name', 'ci'], 'keys')
     expect(globals.output).toBe('json')

@@ -31,4 +31,9 @@ describe('serve flags', () => {
     })
     expect((await parseError(registerServe, ['serve', '--port'])).code).toBe('commander.optionMissingArgument')
   })
+
+  it('--mcp is a switch; --mcp-files takes the folder', async () => {
+    const { opts } = await parseFlags(registerServe, ['serve', '--mcp', '--mcp-files', '/srv/exports'])
+    expect(opts).toMatchObject({ mcp: true, mcpFiles: '/srv/exports' })
+  })
 })

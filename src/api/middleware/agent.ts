@@ -1,0 +1,15 @@
+/**
+ * An agent's key never writes (docs/agents.md): each of its writes is answered by agent-writes.ts, as a
+ * proposal or a refusal, before any route sees it. Loaded only for an agent's write.
+ */
+import type { MiddlewareHandler } from 'hono'
+import type { AppDeps, AppEnv } from '../env.js'
+
+export function agentGate(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get('actor').agent || c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    const { answerAgentWrite } = await import('../agent-writes.js')
+    const answer = await answerAgentWrite(c, deps, next)
+    if (answer) return answer
+  }
+}
