@@ -17,7 +17,7 @@ export function registerMcp(program: Command, run: Runner, runF: RunVerb<McpOpti
     .addHelpText(
       'after',
       '\nAn MCP client starts it: docs/agents.md has a configuration. stdout carries the protocol; messages go to stderr.\n' +
-        '\nExamples:\n  FINCTL_API_KEY=fds_... finctl mcp\n  finctl --profile agent mcp --files ~/Downloads/bank\n',
+        '\nExamples:\n  finctl --profile agent mcp --files ~/Downloads/bank\n  FINCTL_API_KEY=fds_... finctl mcp\n',
     )
     .action(run(runF))
 }

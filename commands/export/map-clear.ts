@@ -10,6 +10,7 @@ export function registerMapClear(map: Command, run: Runner, runF: RunVerb<MapCle
   map
     .command('clear')
     .description("remove the company's stored accounts map: datev, sie4 and saft-no then need --accounts-map")
+    .addHelpText('after', '\nExamples:\n  finctl export map clear\n  finctl export map clear --json\n')
     .action(run(runF))
 }
 

@@ -66,7 +66,10 @@ export async function runProgram(argv: string[], io: IO, tree: CommandTree): Pro
   }
 
   try {
-    const args = jsonFieldArgs(program, outputFileArgs(program, budgetVersionArgs(argv, commandWordIndex(program, argv, tree.names))))
+    const args = dashValueArgs(
+      program,
+      jsonFieldArgs(program, outputFileArgs(program, budgetVersionArgs(argv, commandWordIndex(program, argv, tree.names)))),
+    )
     const unknown = unknownCommandAt(program, args)
     if (unknown) {
       io.stderr.write(unknownCommandError(program, unknown, io.env))
@@ -279,6 +282,33 @@ export function jsonFieldArgs(program: Command, argv: string[]): string[] {
       if (takesValue(cmd, a, out[i + 1])) i++
       continue
     }
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
+    if (sub) cmd = sub
+  }
+  return out
+}
+
+/**
+ * A flag's value that starts with a dash (`--public-key -qLc6…`, `--description "-quarterly fee"`)
+ * is joined to its flag (`--public-key=-qLc6…`): commander would otherwise read `-q` of it as the
+ * program's --quiet and hand the flag the rest.
+ */
+export function dashValueArgs(program: Command, argv: string[]): string[] {
+  let cmd = program
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') return [...out, ...argv.slice(i)]
+    if (a.startsWith('-')) {
+      const next = argv[i + 1]
+      if (takesValue(cmd, a, next)) {
+        if (next!.startsWith('-') && next !== '-') out.push(a.startsWith('--') ? `${a}=${next}` : `${a}${next}`)
+        else out.push(a, next!)
+        i++
+      } else out.push(a)
+      continue
+    }
+    out.push(a)
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a))
     if (sub) cmd = sub
   }

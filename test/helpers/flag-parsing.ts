@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream'
 import { type Command, CommanderError } from 'commander'
 import type { GlobalOptions } from '../../src/cli/context.js'
 import type { IO } from '../../src/cli/io.js'
-import { commandPath, createProgram, jsonFieldArgs, outputFileArgs } from '../../src/cli/program.js'
+import { commandPath, createProgram, dashValueArgs, jsonFieldArgs, outputFileArgs } from '../../src/cli/program.js'
 import type { RunVerb, Runner } from '../../src/cli/runner.js'
 
 /** What the runF was handed: the verb's flags, its string arguments, the global flags, the command's path. */
@@ -130,7 +130,7 @@ async function parse<O extends object>(register: Register<O>, argv: string[], pa
   for (const sub of program.commands) sub.exitOverride()
 
   try {
-    await program.parseAsync(jsonFieldArgs(program, outputFileArgs(program, argv)), { from: 'user' })
+    await program.parseAsync(dashValueArgs(program, jsonFieldArgs(program, outputFileArgs(program, argv))), { from: 'user' })
   } catch (err) {
     if (err instanceof CommanderError) throw new ParseFailure({ code: err.code, message: err.message, stderr: stderr() })
     throw err

@@ -64,6 +64,7 @@ describe.each(STORES)('store hot paths on %s', (kind) => {
         rolled_to: null,
         rolled_from: null,
         revoke_at: null,
+        agent: 0, // a person's key (an agent's key is 1: docs/agents.md)
         // No user of the company has the id `user:owner`: a key of nobody (authentication refuses it).
         creator_role: null,
         creator_disabled_at: null,
