@@ -14,7 +14,7 @@ import type { Client } from '../../src/client/client.js'
 import type { RevertedRow, RevertResult } from '../../src/domain/imports/revert-schemas.js'
 import { count } from '../../src/kernel/words.js'
 import { batchId } from './shared.js'
-import { printableLine } from '../../src/cli/terminal-text.js'
+import { unlinkedDocumentsLine } from '../../src/cli/unlinked-documents.js'
 
 export interface RevertOptions {
   dryRun?: boolean
@@ -54,13 +54,7 @@ function what(r: RevertResult): string {
   if (r.unpaired) parts.push(`${count(r.unpaired, 'pairing')} undone`)
   if (r.statement) parts.push(`statement ${r.statement.id} (${r.statement.file_name}) deleted, so the file can be uploaded again`)
   const docs = r.documents ?? []
-  if (docs.length)
-    parts.push(
-      `${count(docs.length, 'document')} unlinked from the rows deleted and kept (${docs
-        .slice(0, 3)
-        .map((d) => `${printableLine(d.file_name)} ${shortId(d.id)}`)
-        .join(', ')}${docs.length > 3 ? ', …' : ''}: finctl docs list --unlinked)`,
-    )
+  if (docs.length) parts.push(unlinkedDocumentsLine(docs, 'the rows deleted'))
   return parts.join(', ')
 }
 

@@ -8,6 +8,7 @@ import { firstRows } from '../../src/cli/short-ids.js'
 import { addListFilters } from '../../src/cli/tx-filters.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { count } from '../../src/kernel/words.js'
+import { unlinkedDocumentsLine } from '../../src/cli/unlinked-documents.js'
 import { type BulkSelection, bulkTargets, noteChunks, refuseLocked, sendChunks } from './bulk-shared.js'
 
 export type BulkDeleteOptions = BulkSelection & { dryRun?: boolean; yes?: boolean }
@@ -87,5 +88,7 @@ export async function runBulkDelete(host: VerbHost & PromptHost, o: BulkDeleteOp
     transactionColumns,
   )
   note(host.io, host.printer, `deleted ${count(sent.n, 'transaction')}`)
+  const docs = sent.answers.flatMap((r) => r.documents)
+  if (docs.length) note(host.io, host.printer, unlinkedDocumentsLine(docs, 'the rows deleted'))
   return 0
 }

@@ -7,6 +7,7 @@ import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { resolveTransactionId, shortId } from '../../src/cli/short-ids.js'
 import { isLocked, periodLocked } from '../../src/domain/accounts/period-lock.js'
 import { AppError } from '../../src/kernel/errors.js'
+import { unlinkedDocumentsLine } from '../../src/cli/unlinked-documents.js'
 
 export interface DeleteOptions {
   yes?: boolean
@@ -39,5 +40,6 @@ export async function runDelete(host: VerbHost & PromptHost, o: DeleteOptions, [
   const r = await client.transactions.delete(t.id)
   await printRecord(host.io, host.printer, r)
   note(host.io, host.printer, `deleted transaction ${r.id}`)
+  if (r.documents.length) note(host.io, host.printer, unlinkedDocumentsLine(r.documents, 'it'))
   return 0
 }

@@ -77,6 +77,7 @@ export type TransactionQuery = Record<string, string | number | boolean | undefi
 export const EMBEDDED_BASE_URL = 'http://finctl.embedded'
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+type DeletedTx = import('../domain/schemas.js').DeletedTransaction
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
@@ -248,8 +249,7 @@ export class Client {
     update: (id: string, body: UpdateTransactionRequest) => this.transactions.requestUpdate(id, body).then(doneOf),
     requestUpdate: (id: string, body: UpdateTransactionRequest) =>
       this.request<Transaction | Proposal>('PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, { body }).then(outcome<Transaction>),
-    delete: (id: string) =>
-      this.request<{ id: string; deleted: true }>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
+    delete: (id: string) => this.request<DeletedTx>('DELETE', `/api-v1/transactions/${encodeURIComponent(id)}`).then((r) => r.data),
     bulkUpdate: (body: BulkUpdateRequest) => this.transactions.requestBulkUpdate(body).then(doneOf),
     bulkDelete: (body: BulkDeleteRequest) => this.transactions.requestBulkDelete(body).then(doneOf),
     /** A bulk update or delete, or over a bulk approval policy's threshold its proposal. */

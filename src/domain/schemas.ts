@@ -282,7 +282,19 @@ export const BulkDeleteRequest = z
 export type BulkDeleteRequest = z.infer<typeof BulkDeleteRequest>
 
 /** A bulk delete's answer: how many went, and each row as it was. */
-export const BulkDeleteResponse = z.object({ deleted: z.number().int(), transactions: z.array(Transaction) })
+/** A document whose link went with a deleted row: the document stays, unlinked (`docs list --unlinked`). */
+export const UnlinkedDocument = z.object({ id: z.string(), file_name: z.string(), transaction_id: z.string() })
+export const DeletedTransaction = z.object({
+  id: z.string(),
+  deleted: z.literal(true),
+  documents: z.array(UnlinkedDocument).openapi({ description: 'documents that were linked to it: kept, unlinked' }),
+})
+export type DeletedTransaction = z.infer<typeof DeletedTransaction>
+export const BulkDeleteResponse = z.object({
+  deleted: z.number().int(),
+  transactions: z.array(Transaction),
+  documents: z.array(UnlinkedDocument).openapi({ description: 'documents that were linked to the rows deleted: kept, unlinked' }),
+})
 export type BulkDeleteResponse = z.infer<typeof BulkDeleteResponse>
 
 export const MAX_BATCH = 5000

@@ -346,7 +346,7 @@ describe.each(MATRIX)('transactions over %s on %s', (kind, storeKind) => {
       expect(del.message).toMatch(/un-reconcile/)
       await c.transactions.update(t.id, { is_reconciled: false })
       expect((await c.transactions.update(t.id, { amount: '-6.00' })).amount).toBe(-6)
-      expect(await c.transactions.delete(t.id)).toEqual({ id: t.id, deleted: true })
+      expect(await c.transactions.delete(t.id)).toEqual({ id: t.id, deleted: true, documents: [] })
       await rejects(c.transactions.get(t.id), 'not_found', 404)
       // The deletion is audited, and the trail keeps the creation (written beside the delete entry,
       // dated when the transaction was created: the row that said it is gone).

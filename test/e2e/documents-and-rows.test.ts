@@ -54,3 +54,45 @@ describe.each(TARGET_KINDS)('documents of rows a revert deletes (%s)', (kind) =>
     expect((await t.json(['docs', 'show', doc, '--json'])).transaction_ids).toEqual([])
   })
 })
+
+describe.each(TARGET_KINDS)('documents of rows a delete deletes (%s)', (kind) => {
+  let t: Target
+  let acct: string
+
+  beforeAll(async () => {
+    t = await openTarget(kind, 'docdel')
+    acct = (await t.json(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
+  })
+  afterAll(() => t?.close())
+
+  async function rowWithReceipt(description: string): Promise<{ row: string; doc: string }> {
+    const row = (
+      await t.json(['tx', 'create', '--account', acct, '--date', today, '--amount', '-9.99', '--description', description, '--json'])
+    ).id
+    const pdf = t.sb.path(`${description}.pdf`)
+    writeFileSync(pdf, minimalPdf(`${description} 9.99`))
+    const doc = (await t.json(['docs', 'add', pdf, '--tx', row, '--json']))[0].id
+    return { row, doc }
+  }
+
+  it('tx delete drops the links and keeps the documents, naming them; the document names no deleted row', async () => {
+    const { row, doc } = await rowWithReceipt('Paper')
+    const r = await t.run(['tx', 'delete', row, '--yes', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({ id: row, deleted: true, documents: [{ id: doc, file_name: 'Paper.pdf', transaction_id: row }] })
+    expect(r.stderr).toMatch(/1 document unlinked from it and kept \(Paper\.pdf [0-9a-f]{8}: finctl docs list --unlinked\)/)
+    expect((await t.json(['docs', 'show', doc, '--json'])).transaction_ids).toEqual([])
+    expect((await t.json<Array<{ id: string }>>(['docs', 'list', '--unlinked', '--json'])).map((d) => d.id)).toContain(doc)
+  })
+
+  it('tx bulk-delete does the same for every row it deletes', async () => {
+    const a = await rowWithReceipt('Toner')
+    const b = await rowWithReceipt('Stamps')
+    const r = await t.run(['tx', 'bulk-delete', '--search', 'Toner', '--yes'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/1 document unlinked from the rows deleted and kept \(Toner\.pdf [0-9a-f]{8}: finctl docs list --unlinked\)/)
+    expect((await t.json(['docs', 'show', a.doc, '--json'])).transaction_ids).toEqual([])
+    // The row left standing keeps its document.
+    expect((await t.json(['docs', 'show', b.doc, '--json'])).transaction_ids).toEqual([b.row])
+  })
+})

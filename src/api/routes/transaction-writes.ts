@@ -16,7 +16,7 @@ import {
   BulkUpdateRequest,
   BulkUpdateResponse,
   CreateTransactionRequest,
-  Deleted,
+  DeletedTransaction,
   IdParam,
   NoteRequest,
   Transaction,
@@ -232,10 +232,10 @@ export function transactionWriteRoutes(deps: AppDeps) {
       createRoute({
         method: 'delete',
         path: '/api-v1/transactions/{id}',
-        summary: 'Delete a transaction (not a reconciled one)',
+        summary: 'Delete a transaction (not a reconciled one); its documents stay, unlinked',
         security: SECURITY,
         request: { params: IdParam },
-        responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
+        responses: { 200: ok(envelope(DeletedTransaction)), 404: ERRORS[404], 409: ERRORS[409] },
       }),
       async (c) => {
         const { deleteTransaction } = await updating()

@@ -9,6 +9,7 @@ import type { Db, ImportBatchRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { CREATED_VIA, type TransactionRow } from '../../store/transaction-codec.js'
 import { companyKey } from '../transaction-rows.js'
+export { type UnlinkedDocument, linkedDocuments, unlinkDocuments } from '../transactions/document-links.js'
 
 /**
  * Rows a part holds at most: each pass reads, checks and writes this many before the next. From
@@ -324,30 +325,6 @@ export async function* rowsByRuns(
   if (n) yield await read()
 }
 
-/** A document linked to a row a revert deletes: unlinked with it, the document kept (docs list --unlinked shows it). */
-export interface UnlinkedDocument {
-  id: string
-  file_name: string
-  transaction_id: string
-}
-
-/** The documents linked to `ids` (transactions of one company), in the order of their ids. */
-export async function linkedDocuments(db: Kysely<Db>, companyId: string, ids: string[]): Promise<UnlinkedDocument[]> {
-  const out: UnlinkedDocument[] = []
-  for (const part of chunks(ids))
-    out.push(
-      ...(await db
-        .selectFrom('document_links as l')
-        .innerJoin('documents as d', (j) => j.onRef('d.id', '=', 'l.document_id').onRef('d.company_id', '=', 'l.company_id'))
-        .select(['d.id as id', 'd.file_name as file_name', 'l.transaction_id as transaction_id'])
-        .where('l.company_id', '=', companyId)
-        .where('l.transaction_id', 'in', part)
-        .orderBy('l.linked_at')
-        .execute()),
-    )
-  return out
-}
-
 /** The ids among `ids` with an `update` or `bulk_update` entry: changed by hand (or by a rule run) since their creation. */
 export async function editedOf(db: Kysely<Db>, companyId: string, ids: string[]): Promise<Set<string>> {
   const out = new Set<string>()
@@ -362,11 +339,6 @@ export async function editedOf(db: Kysely<Db>, companyId: string, ids: string[])
     for (const f of found) out.add(f.transaction_id)
   }
   return out
-}
-
-export async function unlinkDocuments(trx: Kysely<Db>, companyId: string, docs: UnlinkedDocument[]): Promise<void> {
-  for (const part of chunks(docs.map((d) => d.transaction_id)))
-    await trx.deleteFrom('document_links').where('company_id', '=', companyId).where('transaction_id', 'in', part).execute()
 }
 
 /** A statement's counts, kept on its batch when a revert deletes it. */

@@ -3,6 +3,7 @@
  * `deleteTransaction` deletes one (its creation and delete entries chained, its event, the model's
  * examples), refused whole when a row is unknown, in a closed period or reconciled.
  */
+import { type UnlinkedDocument, linkedDocuments, unlinkDocumentsOf } from './document-links.js'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
 import { minorToNumber } from '../../kernel/money.js'
@@ -21,7 +22,7 @@ import { auditRow, creationRow, diff } from './audit.js'
 import { deletedEvent } from './events.js'
 import { bulkIds, lockRows, requireAll } from './updates.js'
 
-export type BulkDeleteResult = { deleted: number; transactions: Transaction[] }
+export type BulkDeleteResult = { deleted: number; transactions: Transaction[]; documents: UnlinkedDocument[] }
 /** The sum of the rows a bulk delete takes away, per currency (exact: summed in minor units). */
 export type BulkDeleteTotal = { currency_code: string; rows: number; amount: number }
 
@@ -72,9 +73,14 @@ export async function bulkDeleteIn(
       { details: reconciled.map((r) => ({ path: 'transaction_ids', message: `${r.id} is reconciled` })) },
     )
   const transactions = rows.map(toTransaction)
-  const result = { deleted: rows.length, transactions }
   const totals = totalsOf(rows)
-  if (o.dryRun) return { result, totals, learn: () => {} }
+  if (o.dryRun)
+    return {
+      result: { deleted: rows.length, transactions, documents: await linkedDocuments(trx, actor.companyId, ids) },
+      totals,
+      learn: () => {},
+    }
+  const result = { deleted: rows.length, transactions, documents: await unlinkDocumentsOf(trx, actor.companyId, ids) }
   // A bulk load's ref table must not keep the refs these rows free (as an import's revert).
   if (rows.some((r) => r.import_ref)) store.tx.refsWillChange()
   await store.writes.deleteTransactions(

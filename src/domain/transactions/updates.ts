@@ -3,6 +3,7 @@
  * update, and the detail view with history. Each change and its audit entries share one database
  * transaction that locks the rows it read, so concurrent changes never lose one another.
  */
+import { type UnlinkedDocument, unlinkDocumentsOf } from './document-links.js'
 import type { Kysely } from 'kysely'
 import type { Store } from '../../store/store.js'
 import type { Db } from '../../store/schema.js'
@@ -237,7 +238,12 @@ export async function updateIn(
   return { before, after, changes, learn }
 }
 
-export async function deleteTransaction(store: Store, actor: Actor, id: string, now: Date): Promise<{ id: string; deleted: true }> {
+export async function deleteTransaction(
+  store: Store,
+  actor: Actor,
+  id: string,
+  now: Date,
+): Promise<{ id: string; deleted: true; documents: UnlinkedDocument[] }> {
   return store
     .writeTransaction(async (trx) => {
       const [row] = await lockRows(store, trx, actor.companyId, [id])
@@ -253,6 +259,7 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
           'conflict',
           `transaction ${id} is reconciled and cannot be deleted: un-reconcile it first (is_reconciled: false)`,
         )
+      const documents = await unlinkDocumentsOf(trx, actor.companyId, [row.id])
       await trx.deleteFrom('transactions').where('seq', '=', row.seq).execute()
       const created = creationRow(actor.companyId, row.id, row)
       await store.writes.appendAudit(trx, [
@@ -263,11 +270,11 @@ export async function deleteTransaction(store: Store, actor: Actor, id: string, 
       delta.note(row, null)
       const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
       await recordEvents(store, trx, [deletedEvent(actor, toTransaction(row), now)])
-      return { id: row.id, learn }
+      return { id: row.id, documents, learn }
     })
-    .then(({ id, learn }) => {
+    .then(({ id, documents, learn }) => {
       learn()
-      return { id, deleted: true as const }
+      return { id, deleted: true as const, documents }
     })
 }
 

@@ -34,7 +34,7 @@ describe('tx delete, in process', () => {
 
     const deleted = await sb.run(['tx', 'delete', id, '--yes', '--json'])
     expect(deleted.code, deleted.stderr).toBe(0)
-    expect(JSON.parse(deleted.stdout)).toEqual({ id, deleted: true })
+    expect(JSON.parse(deleted.stdout)).toEqual({ id, deleted: true, documents: [] })
     expect(deleted.stderr).toContain(`deleted transaction ${id}`)
     const after = await sb.run(['tx', 'get', id])
     expect(after.code).toBe(5)
