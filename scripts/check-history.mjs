@@ -12,8 +12,9 @@
 // work tree (an unpacked tarball) there is nothing to check. `npm run check` runs it.
 //
 //   node scripts/check-history.mjs [--base REV] [REPO]
-import { execFileSync } from 'node:child_process'
-import { resolve } from 'node:path'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 
 /** main when this check was added: the 30 bare merges before it are left as they are. */
 export const BASE = '6eee2e8adc9f20a24c8150cb01923b2f06c85f90'
@@ -104,17 +105,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const at = args.indexOf('--base')
   const base = at >= 0 ? args.splice(at, 2)[1] : process.env.FINCTL_HISTORY_BASE || BASE
   const repo = resolve(args[0] ?? resolve(import.meta.dirname, '..'))
-  let inside = false
-  try {
-    inside =
-      execFileSync('git', ['-C', repo, 'rev-parse', '--is-inside-work-tree'], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      }).trim() === 'true'
-  } catch {}
-  if (!inside) {
-    process.stdout.write('check-history: not a git work tree, nothing to check\n')
-    process.exit(0)
+  // Outside a work tree (an unpacked tarball) there is nothing to check; a clone git refuses to
+  // read (another owner's, say) is an error, not a pass.
+  const probe = spawnSync('git', ['-C', repo, 'rev-parse', '--is-inside-work-tree'], { encoding: 'utf8' })
+  if (probe.status !== 0 || probe.stdout.trim() !== 'true') {
+    if (!existsSync(join(repo, '.git'))) {
+      process.stdout.write('check-history: not a git work tree, nothing to check\n')
+      process.exit(0)
+    }
+    process.stderr.write(`check-history: git cannot read ${repo}: ${probe.stderr.trim()}\n`)
+    process.exit(1)
   }
   const { commits, problems, notes } = checkHistory(repo, base)
   for (const n of notes) process.stderr.write(`check-history: ${n}\n`)

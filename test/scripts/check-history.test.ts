@@ -13,7 +13,7 @@ const SCRIPT = join(ROOT, 'scripts/check-history.mjs')
 let repo = ''
 let base = ''
 const git = (...args: string[]) =>
-  execFileSync('git', ['-C', repo, ...args], {
+  execFileSync('git', ['-C', repo, '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=/dev/null', ...args], {
     encoding: 'utf8',
     env: {
       ...process.env,
