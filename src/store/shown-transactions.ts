@@ -5,7 +5,7 @@
  * between. `tx list --all` reads every row this way (docs/performance.md, "`tx list --all` beside
  * the store"); transaction-codec.ts's `decode` stays the whole row's reading.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Db, StoredTransactionRow } from './schema.js'
 import type { TransactionCodec, TransactionRow } from './transaction-codec.js'
 
@@ -42,21 +42,9 @@ export type ShownStoredRow = Pick<StoredTransactionRow, ShownName> & { id: strin
 /** What a transaction shows, as the domain reads it (TransactionRow holds it all). */
 export type ShownTransactionRow = Pick<TransactionRow, Exclude<ShownName, 'account_key'> | 'id' | 'bank_account_id'>
 
-/** What a page selects of transactions: the shown columns and the id as text (`shownId`). */
+/** What a page selects of transactions: the shown columns and the id as text (the dialect's `idText`). */
 export function shownColumns(codec: TransactionCodec) {
-  return [...SHOWN_COLUMNS, shownId(codec.dialect).as('id')] as const
-}
-
-/**
- * The id as text, lower case with its dashes: on SQLite made from its 16 bytes by the query (no
- * Buffer and hex string a row in JavaScript); on PostgreSQL a uuid reads as that text already.
- */
-function shownId(dialect: 'sqlite' | 'postgres'): RawBuilder<string> {
-  if (dialect === 'postgres') return sql<string>`"transactions"."id"::text`
-  const hex = sql`hex("transactions"."id")`
-  const part = (from: number, n?: number) =>
-    n === undefined ? sql`substr(${hex}, ${sql.lit(from)})` : sql`substr(${hex}, ${sql.lit(from)}, ${sql.lit(n)})`
-  return sql<string>`lower(${part(1, 8)} || '-' || ${part(9, 4)} || '-' || ${part(13, 4)} || '-' || ${part(17, 4)} || '-' || ${part(21)})`
+  return [...SHOWN_COLUMNS, codec.adapter.sql.idText().as('id')] as const
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import type { Kysely } from 'kysely'
 import { notFound } from '../kernel/errors.js'
+import type { DialectAdapter } from './dialect-adapter.js'
 import type { Db, NewStoredTransactionRow, StoredId, StoredTransactionRow } from './schema.js'
 
 /** A transaction as the domain reads it. */
@@ -62,8 +63,6 @@ const VIA_NAMES: Record<number, string> = { 1: 'create', 2: 'batch_create', 3: '
 /** The key of an import_ref in an account, as InsertOptions.existing and duplicate reports name it. */
 export const refKey = (accountKey: number, ref: string | null | undefined): string => `${accountKey}\u0000${ref}`
 
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
-
 /** The value of each hex digit's character code (0-9, a-f, A-F), -1 for any other below 128. */
 const HEX_VALUE = new Int8Array(128).fill(-1)
 for (let i = 0; i < 10; i++) HEX_VALUE[48 + i] = i
@@ -105,7 +104,8 @@ export class TransactionCodec {
   private readonly actorNames = new Map<number, string>()
 
   constructor(
-    readonly dialect: 'sqlite' | 'postgres',
+    /** What the store's dialect does its own way (the stored form of an id among it). */
+    readonly adapter: DialectAdapter,
     /** The store's own handle, outside any transaction (actors are written in a transaction of their own). */
     private readonly base: Kysely<Db>,
     /**
@@ -122,8 +122,7 @@ export class TransactionCodec {
 
   /** The stored form of a transaction id; undefined when `id` is not a UUID (no transaction has it). */
   idParam(id: string): StoredId | undefined {
-    if (this.dialect === 'postgres') return UUID.test(id) ? id.toLowerCase() : undefined
-    return uuidBytes(id)
+    return this.adapter.storedId(id)
   }
 
   /**
