@@ -6,35 +6,23 @@
  * the store"); transaction-codec.ts's `decode` stays the whole row's reading.
  */
 import type { Kysely } from 'kysely'
-import type { Db, StoredTransactionRow } from './schema.js'
+import { type StoredTransactionColumn, TRANSACTION_FIELDS, type TransactionField } from '../kernel/transaction-fields.js'
+import { type Db, type StoredTransactionRow, TX_COLUMNS } from './schema.js'
 import type { TransactionCodec, TransactionRow } from './transaction-codec.js'
 
-/** The stored columns a transaction shows, besides its id; seq is the keyset cursor's tie-breaker. */
-export const SHOWN_COLUMNS = [
-  'transactions.seq',
-  'transactions.account_key',
-  'transactions.bank_statement_id',
-  'transactions.transaction_date',
-  'transactions.posted_date',
-  'transactions.description',
-  'transactions.original_description',
-  'transactions.amount',
-  'transactions.currency_code',
-  'transactions.exchange_rate',
-  'transactions.category',
-  'transactions.accounting_category',
-  'transactions.cash_flow_category',
-  'transactions.merchant_name',
-  'transactions.status',
-  'transactions.is_reconciled',
-  'transactions.ai_confidence_score',
-  'transactions.tags',
-  'transactions.created_at',
-  'transactions.updated_at',
-  'transactions.exchange_rate_date',
-] as const
+type ShownName = 'seq' | 'account_key' | Exclude<Extract<StoredTransactionColumn, TransactionField>, 'id'>
+const API_FIELDS: ReadonlySet<string> = new Set(TRANSACTION_FIELDS)
 
-type ShownName = (typeof SHOWN_COLUMNS)[number] extends `transactions.${infer C}` ? C : never
+/**
+ * The stored columns a transaction shows, besides its id (the stored columns the API answers, the
+ * account by its key); seq is the keyset cursor's tie-breaker.
+ */
+const SHOWN: readonly ShownName[] = [
+  'seq',
+  'account_key',
+  ...TX_COLUMNS.filter((c): c is Exclude<ShownName, 'seq' | 'account_key'> => c !== 'id' && API_FIELDS.has(c)),
+]
+export const SHOWN_COLUMNS = SHOWN.map((c) => `transactions.${c}` as const)
 
 /** A stored row as a page reads it: the shown columns, the id as text. */
 export type ShownStoredRow = Pick<StoredTransactionRow, ShownName> & { id: string }
