@@ -7,6 +7,7 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { TX_COLUMNS } from '../../src/store/schema.js'
 import { type NewTransactionRow, TransactionCodec } from '../../src/store/transaction-codec.js'
+import { postgresAdapter } from '../../src/store/postgres/adapter.js'
 import { INSERT_STORED, keysOf, storedValues } from './stored.js'
 import { generateTransactions, transactionRow } from './txdata.js'
 
@@ -87,7 +88,7 @@ export function sqliteRows(file: string): BenchRows {
  * working as in use): INSERTs of 1,000 rows, a COMMIT every 50,000, then ANALYZE.
  */
 export async function insertStoredPostgres(pool: pg.Pool, rows: Iterable<NewTransactionRow>, log: (s: string) => void): Promise<void> {
-  const codec = new TransactionCodec('postgres', undefined as never)
+  const codec = new TransactionCodec(postgresAdapter, undefined as never)
   const PER = 1000
   const insertOf = (n: number) =>
     `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES ${Array.from(

@@ -6,11 +6,12 @@
 import type Database from 'better-sqlite3'
 import { TX_COLUMNS } from '../../src/store/schema.js'
 import { type NewTransactionRow, TransactionCodec } from '../../src/store/transaction-codec.js'
+import { sqliteAdapter } from '../../src/store/sqlite/adapter.js'
 
 export { uuidText } from '../../src/store/transaction-codec.js'
 
 // Rows here name no creator (created_by null), so the codec never looks an actor up.
-const codec = new TransactionCodec('sqlite', undefined as never)
+const codec = new TransactionCodec(sqliteAdapter, undefined as never)
 
 /** INSERT of one transaction as stored, its values in TX_COLUMNS order (storedValues). */
 export const INSERT_STORED = `INSERT INTO transactions (${TX_COLUMNS.join(', ')}) VALUES (${TX_COLUMNS.map(() => '?').join(', ')})`

@@ -31,7 +31,7 @@ export function registerMapSuggest(map: Command, run: Runner, runF: RunVerb<MapS
 export async function runMapSuggest(host: VerbHost, opts: MapSuggestOptions): Promise<number> {
   const output = opts.outputFile ?? opts.output
   const target = { flag: '--output', overwrite: opts.overwrite, inputs: [] }
-  const { checkOutputFile } = await import('../../src/jobs/output-file.js')
+  const { checkOutputFile, openOutputStream } = await import('../../src/jobs/output-file.js')
   if (output !== undefined) checkOutputFile(output, target)
   const client = await host.client()
   const [accounts, categories] = await Promise.all([client.accounts.list(), client.categories()])
@@ -41,8 +41,7 @@ export async function runMapSuggest(host: VerbHost, opts: MapSuggestOptions): Pr
     host.io.stdout.write(host.io.isStdoutTTY ? printableText(text) : text)
     return EXIT.ok
   }
-  const { openOutputFile } = await import('../../src/jobs/export/output-file.js')
-  const file = await openOutputFile(output, target)
+  const file = await openOutputStream(output, target)
   try {
     file.stream.write(text)
     await file.commit()

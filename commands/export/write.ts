@@ -103,8 +103,7 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
     const { readFile } = await import('node:fs/promises')
     accountsMap = await parseAccountsMap(await readFile(o.accountsMap, 'utf8'), o.accountsMap)
   }
-  const { openOutputFile } = await import('../../src/jobs/export/output-file.js')
-  const { checkOutputFile } = await import('../../src/jobs/output-file.js')
+  const { checkOutputFile, openOutputStream } = await import('../../src/jobs/output-file.js')
   const inputs = o.accountsMap === undefined ? [] : [{ path: o.accountsMap, what: 'the --accounts-map file' }]
   const target = { flag: '--output', overwrite: o.overwrite, inputs }
   if (o.output !== undefined) checkOutputFile(o.output, target)
@@ -170,7 +169,7 @@ export async function runExport(ctx: VerbHost, opts: ExportOptions): Promise<num
     // Ctrl-C is ours from before the temporary file exists: a signal while it is being opened
     // would otherwise end the process by default and leave the file behind.
     let halted = false
-    const opening = openOutputFile(o.output, target)
+    const opening = openOutputStream(o.output, target)
     const work = opening.then(async (file) => {
       if (halted) throw new Error('stopped before the export began')
       const r = await exportTo(client, request, file.stream)

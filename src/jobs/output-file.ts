@@ -1,15 +1,18 @@
 /**
- * The files finctl writes (`--rejects`, `--env-out`, `keys create --output-file`; `export --output`
- * through src/jobs/export/output-file.ts). Such a file is never a file the command reads (same
- * device and inode: a hard link, a link or another spelling counts), never written over an
- * existing file unless `--overwrite`, never through a symbolic link. It is written to a temporary
+ * The files finctl writes: gathered text or bytes (`OutputFile`: `--rejects`, `--env-out`, `keys
+ * create --output-file`, a document or statement file) or a stream (`openOutputStream`: an export,
+ * a close's exports, an auditor's pack, a suggested chart). Such a file is never a file the command
+ * reads (same device and inode: a hard link, a link or another spelling counts), never written over
+ * an existing file unless `--overwrite`, never through a symbolic link. It is written to a temporary
  * file beside it, created exclusively (0600 when it holds secrets), and moved into place whole: a
- * failure leaves the old file as it was, and a reader never sees half of one.
+ * failure leaves the old file as it was, and a reader never sees half of one. A pipe or a device
+ * (/dev/null, a named pipe) is written as it is, never replaced by a file.
  */
 import { randomBytes } from 'node:crypto'
 import {
   closeSync,
   constants,
+  createWriteStream,
   fsyncSync,
   linkSync,
   lstatSync,
@@ -18,8 +21,10 @@ import {
   type Stats,
   statSync,
   unlinkSync,
+  type WriteStream,
   writeSync,
 } from 'node:fs'
+import { open, rm } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { AppError } from '../kernel/errors.js'
 
@@ -89,7 +94,7 @@ export class OutputFile {
     const nofollow = constants.O_NOFOLLOW ?? 0
     if (isStream(lstatSync(path, { throwIfNoEntry: false })))
       return new OutputFile(path, undefined, openSync(path, constants.O_WRONLY | nofollow), o)
-    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+    const temp = beside(path, 6, 'tmp')
     let fd: number
     try {
       fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | nofollow, o.secret ? 0o600 : 0o666)
@@ -153,24 +158,8 @@ export class OutputFile {
       throw e instanceof AppError ? e : this.failed(e)
     }
     this.close()
-    if (!temp) return
-    if (this.o.overwrite) {
-      renameSync(temp, this.path)
-      return
-    }
-    try {
-      // link() fails on an existing name, where rename() would replace it.
-      linkSync(temp, this.path)
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      const meanwhile = () => usage(`${this.o.flag}: ${this.path} was created meanwhile; what finctl wrote is in ${temp}`)
-      if (code === 'EEXIST') throw meanwhile()
-      // A file system without hard links: the check just before is the best there is.
-      if (lstatSync(this.path, { throwIfNoEntry: false })) throw meanwhile()
-      renameSync(temp, this.path)
-      return
-    }
-    unlinkSync(temp)
+    if (!temp || place(temp, this.path, this.o.overwrite)) return
+    throw usage(`${this.o.flag}: ${this.path} was created meanwhile; what finctl wrote is in ${temp}`)
   }
 
   discard(): void {
@@ -195,4 +184,94 @@ export function writeOutputFile(path: string, text: string, o: OutputOptions): v
   const file = OutputFile.create(path, o)
   file.write(text)
   file.commit()
+}
+
+/** A file being written as a stream: `commit` gives it its name, `abandon` removes it (after a failure). */
+export interface OutputStream {
+  stream: WriteStream
+  commit(): Promise<void>
+  abandon(): Promise<void>
+}
+
+/**
+ * Open `path` (checked as checkOutputFile says) for a stream: a temporary `.part` file beside it,
+ * named only when complete; a name taken meanwhile removes it and is refused.
+ */
+export async function openOutputStream(path: string, o: OutputOptions): Promise<OutputStream> {
+  checkOutputFile(path, o)
+  if (isStream(lstatSync(path, { throwIfNoEntry: false }))) return openDevice(path, o)
+  const temp = beside(resolve(path), 4, 'part')
+  const stream = createWriteStream(temp, { flags: 'wx' })
+  await opened(stream)
+  return {
+    stream,
+    async commit() {
+      await end(stream)
+      if (place(temp, path, o.overwrite)) return
+      await rm(temp, { force: true })
+      throw new AppError('conflict', `${o.flag}: ${path} was created by something else meanwhile; the export was not written`)
+    },
+    async abandon() {
+      stream.destroy()
+      await rm(temp, { force: true })
+    },
+  }
+}
+
+/** A temporary name beside `path`, hidden, with `bytes` random bytes. */
+function beside(path: string, bytes: number, suffix: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(bytes).toString('hex')}.${suffix}`)
+}
+
+/**
+ * Give `temp` the name `path`; without `overwrite`, never over a file: false when the name was
+ * taken meanwhile (`temp` is then left as it is).
+ */
+function place(temp: string, path: string, overwrite: boolean | undefined): boolean {
+  if (overwrite) {
+    renameSync(temp, path)
+    return true
+  }
+  try {
+    // link() fails on an existing name, where rename() would replace it.
+    linkSync(temp, path)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false
+    // A file system without hard links: the check just before is the best there is.
+    if (lstatSync(path, { throwIfNoEntry: false })) return false
+    renameSync(temp, path)
+    return true
+  }
+  unlinkSync(temp)
+  return true
+}
+
+/** No O_CREAT or O_TRUNC: a pipe or a device that went away meanwhile is an error, not a new file. */
+async function openDevice(path: string, o: OutputOptions): Promise<OutputStream> {
+  const handle = await open(path, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0)).catch((e: Error) => {
+    throw usage(`${o.flag}: cannot write ${path}: ${e.message}`)
+  })
+  const stream = createWriteStream(path, { fd: handle })
+  return {
+    stream,
+    commit: () => end(stream),
+    async abandon() {
+      stream.destroy()
+    },
+  }
+}
+
+function end(stream: WriteStream): Promise<void> {
+  return new Promise<void>((res, rej) => {
+    if (stream.closed) return res()
+    stream.once('error', rej)
+    stream.end(() => res())
+  })
+}
+
+function opened(stream: WriteStream): Promise<void> {
+  return new Promise((res, rej) => {
+    stream.once('open', () => res())
+    stream.once('error', rej)
+  })
 }

@@ -8,7 +8,7 @@
 import { hash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { ChainedAuditEntryRow, Db, NewAuditEntryRow } from './schema.js'
-import type { Dialect } from './store.js'
+import type { DialectSql } from './dialect-adapter.js'
 
 /** prev_hash of a company's first entry. */
 export const GENESIS = '0'.repeat(64)
@@ -30,10 +30,10 @@ export function entryHash(prev: string, e: ChainedFields): string {
 }
 
 /** The company's head, locked for this transaction; created (at the genesis) on the first write. */
-async function lockHead(trx: Kysely<Db>, dialect: Dialect, companyId: string): Promise<{ last_id: number; hash: string }> {
+async function lockHead(trx: Kysely<Db>, dialect: DialectSql, companyId: string): Promise<{ last_id: number; hash: string }> {
   const read = async () => {
     let q = trx.selectFrom('audit_chain_heads').select(['last_id', 'hash']).where('company_id', '=', companyId)
-    if (dialect === 'postgres') q = q.forUpdate()
+    if (dialect.rowLocks) q = q.forUpdate()
     return q.executeTakeFirst()
   }
   let head = await read()
@@ -52,7 +52,7 @@ async function lockHead(trx: Kysely<Db>, dialect: Dialect, companyId: string): P
  * Append entries to their companies' chains inside the caller's write transaction: one head lock,
  * multi-row inserts of `chunk` rows, one head update per company and call.
  */
-export async function appendAudit(trx: Kysely<Db>, dialect: Dialect, rows: readonly NewAuditEntryRow[], chunk = 500): Promise<void> {
+export async function appendAudit(trx: Kysely<Db>, dialect: DialectSql, rows: readonly NewAuditEntryRow[], chunk = 500): Promise<void> {
   const byCompany = new Map<string, NewAuditEntryRow[]>()
   for (const r of rows) {
     const list = byCompany.get(r.company_id)
@@ -78,7 +78,7 @@ export async function appendAudit(trx: Kysely<Db>, dialect: Dialect, rows: reado
 }
 
 /** The hash of a company's head, locked for this transaction (created at the genesis on its first write). */
-export async function chainHead(trx: Kysely<Db>, dialect: Dialect, companyId: string): Promise<string> {
+export async function chainHead(trx: Kysely<Db>, dialect: DialectSql, companyId: string): Promise<string> {
   return (await lockHead(trx, dialect, companyId)).hash
 }
 
@@ -97,7 +97,7 @@ function checkFollows(companyId: string, head: string, rows: readonly ChainedAud
  */
 export async function appendChained(
   trx: Kysely<Db>,
-  dialect: Dialect,
+  dialect: DialectSql,
   companyId: string,
   rows: readonly ChainedAuditEntryRow[],
 ): Promise<void> {

@@ -11,7 +11,8 @@
 import type { Kysely } from 'kysely'
 import { appendAudit } from './audit-chain.js'
 import type { Db, NewAuditEntryRow } from './schema.js'
-import type { Dialect, InsertedRows } from './store.js'
+import type { DialectSql } from './dialect-adapter.js'
+import type { InsertedRows } from './store.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
 export const ROWS_CREATED = 'rows_created'
@@ -148,7 +149,7 @@ export function entriesOf(inserted: InsertedRows, codec: TransactionCodec, batch
 /** Chain the creation of `rows` (those whose id is in `ids`) inside the caller's transaction `trx`. */
 export async function chainCreations(
   trx: Kysely<Db>,
-  dialect: Dialect,
+  dialect: DialectSql,
   codec: TransactionCodec,
   rows: readonly NewTransactionRow[],
   ids: ReadonlySet<string>,

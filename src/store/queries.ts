@@ -4,7 +4,7 @@
  */
 import { type Kysely, sql } from 'kysely'
 import type { Db, StoredTransactionRow } from './schema.js'
-import type { DialectSql } from './store.js'
+import type { DialectSql } from './dialect-adapter.js'
 
 /** A key by its hash (`match`: the dialect's test of `k.key_hash`) with its creator's role and disabling now (store.ts, KeyWithCreator). */
 export const keyWithCreatorSql = (match: string) =>

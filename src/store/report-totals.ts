@@ -18,7 +18,6 @@
  * the value otherwise: NULLs never conflict in a unique key, and '' is a value a category may take.
  */
 import { sql, type Kysely } from 'kysely'
-import type { Dialect } from './store.js'
 
 /** The stored form of a nullable key column (see above). */
 const key = (v: string) => `CASE WHEN ${v} IS NULL THEN '' ELSE '.' || ${v} END`
@@ -62,123 +61,63 @@ const TABLES = {
   day: { name: 'report_day_flows', key: DAY_KEY, sums: DAY_SUMS, keyOf: dayKey, sumsOf: daySums },
   month: { name: 'report_month_groups', key: MONTH_KEY, sums: MONTH_SUMS, keyOf: monthKey, sumsOf: monthSums },
 } as const
-type Table = (typeof TABLES)[keyof typeof TABLES]
+/** One table of totals: its name, key and sum columns, and the expressions of a row's key and sums. */
+export type TotalsTable = (typeof TABLES)[keyof typeof TABLES]
+type Table = TotalsTable
+/** Both tables of totals, day flows first. */
+export const TOTALS_TABLES: readonly TotalsTable[] = [TABLES.day, TABLES.month]
 
-const upsert = (t: Table) =>
+/** The upsert clause that adds a row of sums to the totals of its key. */
+export const upsert = (t: Table) =>
   `ON CONFLICT (${t.key.join(', ')}) DO UPDATE SET ${t.sums.map((c) => `${c} = ${t.name}.${c} + excluded.${c}`).join(', ')}`
 
-/** SQLite: add (s = '1') or take away (s = '-1') one row (NEW or OLD) from a table's totals. */
-function rowDelta(t: Table, r: 'NEW.' | 'OLD.', s: string): string {
-  return `INSERT INTO ${t.name} (${[...t.key, ...t.sums].join(', ')})
-    SELECT ${[...t.keyOf(r), ...t.sumsOf(r, s)].join(', ')} WHERE ${r}status <> 'void'
-    ${upsert(t)};`
-}
-
-/** PostgreSQL: one grouped upsert of what a statement's transition tables (old_rows, new_rows) change. */
-function statementDelta(t: Table, sources: Array<['old_rows' | 'new_rows', string]>): string {
-  const cols = [...t.key, ...t.sums]
-  const parts = sources.map(
-    ([table, s]) =>
-      `SELECT ${[...t.keyOf('r.'), ...t.sumsOf('r.', s)].map((e, i) => `${e} AS ${cols[i]}`).join(', ')} FROM ${table} r WHERE r.status <> 'void'`,
-  )
-  return `INSERT INTO ${t.name} (${cols.join(', ')})
-    SELECT ${t.key.join(', ')}, ${t.sums.map((c) => `sum(${c})`).join(', ')} FROM (${parts.join(' UNION ALL ')}) c
-    GROUP BY ${t.key.join(', ')}
-    HAVING ${t.sums.map((c) => `sum(${c}) <> 0`).join(' OR ')}
-    ORDER BY ${t.key.join(', ')}
-    ${upsert(t)};`
-}
-
 /** The columns a trigger of an update watches: an update of any other leaves the totals as they are. */
-const WATCHED =
+export const WATCHED =
   'company_key, account_key, transaction_date, cash_flow_category, accounting_category, category, merchant_name, status, is_reconciled, base_amount, amount, currency_code'
 
+/**
+ * What the totals need of a dialect (its folder's `report-triggers.ts`): the type of a sum of money,
+ * what follows a table's columns, and the triggers that keep the totals with the rows.
+ */
+export interface ReportTotalsDialect {
+  readonly money: string
+  /** After `CREATE TABLE name (...)`: SQLite keeps the tables by their key (WITHOUT ROWID). */
+  readonly tableOptions: string
+  /** The statements that create the triggers keeping `tables` (TOTALS_TABLES). */
+  triggers(tables: readonly TotalsTable[]): string[]
+  /** The statements that drop them. */
+  dropTriggers(): string[]
+}
+
 /** Tables, indexes and triggers: created by migration 0018. */
-export function reportTotalsDdl(dialect: Dialect): string[] {
-  const money = dialect === 'postgres' ? 'bigint' : 'integer'
-  const rowid = dialect === 'postgres' ? '' : ' WITHOUT ROWID'
-  const ddl = [
+export function reportTotalsDdl(d: ReportTotalsDialect): string[] {
+  return [
     `CREATE TABLE report_day_flows (company_key integer NOT NULL, transaction_date text NOT NULL, cash_flow text NOT NULL,
       account_key integer NOT NULL, currency_code text NOT NULL,
-      ${DAY_SUMS.map((c) => `${c} ${money} NOT NULL`).join(', ')},
-      PRIMARY KEY (${DAY_KEY.join(', ')}))${rowid}`,
+      ${DAY_SUMS.map((c) => `${c} ${d.money} NOT NULL`).join(', ')},
+      PRIMARY KEY (${DAY_KEY.join(', ')}))${d.tableOptions}`,
     'CREATE INDEX report_day_flows_account ON report_day_flows (account_key, transaction_date, cash_flow)',
     `CREATE TABLE report_month_groups (company_key integer NOT NULL, month text NOT NULL, account_key integer NOT NULL,
       cash_flow text NOT NULL, accounting text NOT NULL, category text NOT NULL, merchant text NOT NULL,
-      ${MONTH_SUMS.map((c) => `${c} ${money} NOT NULL`).join(', ')},
-      PRIMARY KEY (${MONTH_KEY.join(', ')}))${rowid}`,
+      ${MONTH_SUMS.map((c) => `${c} ${d.money} NOT NULL`).join(', ')},
+      PRIMARY KEY (${MONTH_KEY.join(', ')}))${d.tableOptions}`,
     'CREATE INDEX report_month_groups_account ON report_month_groups (account_key, month)',
+    ...d.triggers(TOTALS_TABLES),
   ]
-  const both = [TABLES.day, TABLES.month]
-  if (dialect === 'sqlite') {
-    ddl.push(
-      `CREATE TRIGGER report_totals_insert AFTER INSERT ON transactions BEGIN
-        ${both.map((t) => rowDelta(t, 'NEW.', '1')).join('\n')}
-      END`,
-      // An update that writes every column but changes none of these (a description, a pairing) costs nothing.
-      `CREATE TRIGGER report_totals_update AFTER UPDATE OF ${WATCHED} ON transactions
-        WHEN ${WATCHED.split(', ')
-          .map((c) => `OLD.${c} IS NOT NEW.${c}`)
-          .join(' OR ')} BEGIN
-        ${both.map((t) => `${rowDelta(t, 'OLD.', '-1')}\n${rowDelta(t, 'NEW.', '1')}`).join('\n')}
-      END`,
-      `CREATE TRIGGER report_totals_delete AFTER DELETE ON transactions BEGIN
-        ${both.map((t) => rowDelta(t, 'OLD.', '-1')).join('\n')}
-      END`,
-    )
-    return ddl
-  }
-  // PostgreSQL allows no column list on a trigger with transition tables: an update of other columns
-  // nets to zero per group, and HAVING leaves those groups out.
-  const events = [
-    ['insert', 'INSERT', 'NEW TABLE AS new_rows', [['new_rows', '1']]],
-    [
-      'update',
-      'UPDATE',
-      'OLD TABLE AS old_rows NEW TABLE AS new_rows',
-      [
-        ['old_rows', '-1'],
-        ['new_rows', '1'],
-      ],
-    ],
-    ['delete', 'DELETE', 'OLD TABLE AS old_rows', [['old_rows', '-1']]],
-  ] as const
-  for (const [name, event, referencing, sources] of events) {
-    const body = both
-      .map((t) =>
-        statementDelta(
-          t,
-          sources.map(([a, b]) => [a, b]),
-        ),
-      )
-      .join('\n')
-    ddl.push(
-      `CREATE FUNCTION report_totals_${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-        ${body}
-        RETURN NULL;
-      END $$`,
-      `CREATE TRIGGER report_totals_${name} AFTER ${event} ON transactions REFERENCING ${referencing}
-        FOR EACH STATEMENT EXECUTE FUNCTION report_totals_${name}()`,
-    )
-  }
-  return ddl
 }
 
-export function dropReportTotalsDdl(dialect: Dialect): string[] {
-  const names = ['insert', 'update', 'delete']
-  return [
-    ...names.map((n) => `DROP TRIGGER IF EXISTS report_totals_${n}${dialect === 'postgres' ? ' ON transactions' : ''}`),
-    ...(dialect === 'postgres' ? names.map((n) => `DROP FUNCTION IF EXISTS report_totals_${n}()`) : []),
-    'DROP TABLE IF EXISTS report_day_flows',
-    'DROP TABLE IF EXISTS report_month_groups',
-  ]
+/** The names of the three triggers (insert, update, delete: report_totals_<name>). */
+export const TRIGGER_EVENTS = ['insert', 'update', 'delete'] as const
+
+export function dropReportTotalsDdl(d: ReportTotalsDialect): string[] {
+  return [...d.dropTriggers(), 'DROP TABLE IF EXISTS report_day_flows', 'DROP TABLE IF EXISTS report_month_groups']
 }
 
 /** SQL that computes every total again from the rows (of one company, when given). */
 function rebuildSql(companyKey: number | undefined): string[] {
   const where = companyKey === undefined ? '' : ` AND company_key = ${Number(companyKey)}`
   const out: string[] = []
-  for (const t of [TABLES.day, TABLES.month]) {
+  for (const t of TOTALS_TABLES) {
     const cols = [...t.key, ...t.sums]
     const keys = t.keyOf('')
     out.push(
@@ -211,7 +150,7 @@ export const INSERT_TRIGGER = 'report_totals_insert'
  * own parameters) to the totals: what the insert trigger does row by row, for a whole batch at once.
  */
 export function addRowsSql(where: string): string[] {
-  return [TABLES.day, TABLES.month].map((t) => {
+  return TOTALS_TABLES.map((t) => {
     const keys = t.keyOf('')
     return `INSERT INTO ${t.name} (${[...t.key, ...t.sums].join(', ')})
       SELECT ${keys.join(', ')}, ${t

@@ -7,6 +7,7 @@
  * - arrays (scopes, tags) as JSON text.
  */
 import type { Generated, Selectable, Insertable } from 'kysely'
+import { STORED_TRANSACTION_COLUMNS, type StoredTransactionColumn, type TransactionColumnValues } from '../kernel/transaction-fields.js'
 import type {
   ApprovalPoliciesTable,
   CloseExportsTable,
@@ -179,44 +180,26 @@ export type StoredId = Uint8Array | string
  * - posted_date, original_description and updated_at are NULL when equal to transaction_date,
  *   description and created_at (the usual case).
  * The domain never reads this shape: it reads and writes `TransactionRow`s through the codec.
+ * Its columns are src/kernel/transaction-fields.ts's stored ones, each as the domain reads it but
+ * for those in `StoredAs`.
  */
-export interface TransactionsTable {
-  seq: Generated<number>
+export type TransactionsTable = { seq: Generated<number> } & {
+  [K in StoredTransactionColumn]: K extends keyof StoredAs ? StoredAs[K] : TransactionColumnValues[K]
+}
+
+/** The stored columns kept otherwise than the domain reads them. */
+interface StoredAs {
   id: StoredId
-  company_key: number
-  account_key: number
-  bank_statement_id: string | null
-  transaction_date: string
   /** NULL: the same as transaction_date. */
   posted_date: string | null
-  description: string
   /** NULL: the same as description. */
   original_description: string | null
-  amount: number
-  currency_code: string
-  exchange_rate: string
-  base_amount: number
-  category: string | null
-  accounting_category: string | null
-  cash_flow_category: string | null
-  merchant_name: string | null
-  status: string
-  is_reconciled: number
-  ai_confidence_score: number | null
-  tags: string
-  created_at: string
   /** NULL: the same as created_at (never changed). */
   updated_at: string | null
-  /** Identity of an imported row (unique per account); null for transactions not imported. */
-  import_ref: string | null
-  /** Identity of the statement line it came from or was reconciled with (unique per account). */
-  statement_ref: string | null
   /** Who created it (actors.key); null for rows created before 0009, whose creation is in audit_entries. */
   created_by: number | null
   /** How it was created: CREATED_VIA codes (create, batch_create, statement_import); null as for created_by. */
   created_via: number | null
-  /** The date of the exchange_rates rate it was converted at; null when the rate was given or is 1 (the base currency). */
-  exchange_rate_date: string | null
 }
 
 /** Who has created transactions (`key:ID` or `user:ID`), each once, under an integer key. */
@@ -403,7 +386,6 @@ export type ApiKeyRow = Selectable<ApiKeysTable>
 export type KeyWithCreator = ApiKeyRow & { creator_role: string | null; creator_disabled_at: string | null }
 export type BankAccountRow = Selectable<BankAccountsTable>
 export type StoredTransactionRow = Selectable<TransactionsTable>
-export type NewStoredTransactionRow = Insertable<TransactionsTable>
 /** A usage record as the recorder makes it: the usage write numbers it (`seq`). */
 export type NewApiRequestRow = Omit<Insertable<ApiRequestsTable>, 'id' | 'seq'>
 export type NewAuditEntryRow = Omit<Insertable<AuditEntriesTable>, 'id'>
@@ -419,32 +401,6 @@ export type NewWebhookAttemptRow = Insertable<WebhookAttemptsTable>
 export type ImportBatchRow = Selectable<ImportBatchesTable>
 
 /** The columns the hot paths insert into `transactions`, in their order (seq is the database's; statement_ref is set only by statement uploads). */
-export const TX_COLUMNS = [
-  'id',
-  'company_key',
-  'account_key',
-  'bank_statement_id',
-  'transaction_date',
-  'posted_date',
-  'description',
-  'original_description',
-  'amount',
-  'currency_code',
-  'exchange_rate',
-  'base_amount',
-  'category',
-  'accounting_category',
-  'cash_flow_category',
-  'merchant_name',
-  'status',
-  'is_reconciled',
-  'ai_confidence_score',
-  'tags',
-  'created_at',
-  'updated_at',
-  'import_ref',
-  'statement_ref',
-  'created_by',
-  'created_via',
-  'exchange_rate_date',
-] as const
+export const TX_COLUMNS = STORED_TRANSACTION_COLUMNS
+/** A row's stored values, every column (an insert through kysely may leave the nullable ones out; the codec writes them all). */
+export type StoredTransactionValues = { [K in StoredTransactionColumn]: TransactionsTable[K] }

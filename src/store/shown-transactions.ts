@@ -5,36 +5,24 @@
  * between. `tx list --all` reads every row this way (docs/performance.md, "`tx list --all` beside
  * the store"); transaction-codec.ts's `decode` stays the whole row's reading.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely'
-import type { Db, StoredTransactionRow } from './schema.js'
+import type { Kysely } from 'kysely'
+import { type StoredTransactionColumn, TRANSACTION_FIELDS, type TransactionField } from '../kernel/transaction-fields.js'
+import { type Db, type StoredTransactionRow, TX_COLUMNS } from './schema.js'
 import type { TransactionCodec, TransactionRow } from './transaction-codec.js'
 
-/** The stored columns a transaction shows, besides its id; seq is the keyset cursor's tie-breaker. */
-export const SHOWN_COLUMNS = [
-  'transactions.seq',
-  'transactions.account_key',
-  'transactions.bank_statement_id',
-  'transactions.transaction_date',
-  'transactions.posted_date',
-  'transactions.description',
-  'transactions.original_description',
-  'transactions.amount',
-  'transactions.currency_code',
-  'transactions.exchange_rate',
-  'transactions.category',
-  'transactions.accounting_category',
-  'transactions.cash_flow_category',
-  'transactions.merchant_name',
-  'transactions.status',
-  'transactions.is_reconciled',
-  'transactions.ai_confidence_score',
-  'transactions.tags',
-  'transactions.created_at',
-  'transactions.updated_at',
-  'transactions.exchange_rate_date',
-] as const
+type ShownName = 'seq' | 'account_key' | Exclude<Extract<StoredTransactionColumn, TransactionField>, 'id'>
+const API_FIELDS: ReadonlySet<string> = new Set(TRANSACTION_FIELDS)
 
-type ShownName = (typeof SHOWN_COLUMNS)[number] extends `transactions.${infer C}` ? C : never
+/**
+ * The stored columns a transaction shows, besides its id (the stored columns the API answers, the
+ * account by its key); seq is the keyset cursor's tie-breaker.
+ */
+const SHOWN: readonly ShownName[] = [
+  'seq',
+  'account_key',
+  ...TX_COLUMNS.filter((c): c is Exclude<ShownName, 'seq' | 'account_key'> => c !== 'id' && API_FIELDS.has(c)),
+]
+export const SHOWN_COLUMNS = SHOWN.map((c) => `transactions.${c}` as const)
 
 /** A stored row as a page reads it: the shown columns, the id as text. */
 export type ShownStoredRow = Pick<StoredTransactionRow, ShownName> & { id: string }
@@ -42,21 +30,9 @@ export type ShownStoredRow = Pick<StoredTransactionRow, ShownName> & { id: strin
 /** What a transaction shows, as the domain reads it (TransactionRow holds it all). */
 export type ShownTransactionRow = Pick<TransactionRow, Exclude<ShownName, 'account_key'> | 'id' | 'bank_account_id'>
 
-/** What a page selects of transactions: the shown columns and the id as text (`shownId`). */
+/** What a page selects of transactions: the shown columns and the id as text (the dialect's `idText`). */
 export function shownColumns(codec: TransactionCodec) {
-  return [...SHOWN_COLUMNS, shownId(codec.dialect).as('id')] as const
-}
-
-/**
- * The id as text, lower case with its dashes: on SQLite made from its 16 bytes by the query (no
- * Buffer and hex string a row in JavaScript); on PostgreSQL a uuid reads as that text already.
- */
-function shownId(dialect: 'sqlite' | 'postgres'): RawBuilder<string> {
-  if (dialect === 'postgres') return sql<string>`"transactions"."id"::text`
-  const hex = sql`hex("transactions"."id")`
-  const part = (from: number, n?: number) =>
-    n === undefined ? sql`substr(${hex}, ${sql.lit(from)})` : sql`substr(${hex}, ${sql.lit(from)}, ${sql.lit(n)})`
-  return sql<string>`lower(${part(1, 8)} || '-' || ${part(9, 4)} || '-' || ${part(13, 4)} || '-' || ${part(17, 4)} || '-' || ${part(21)})`
+  return [...SHOWN_COLUMNS, codec.adapter.sql.idText().as('id')] as const
 }
 
 /**

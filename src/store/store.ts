@@ -3,12 +3,14 @@
  * same on both dialects; the hot paths below (one per request, or per row in bulk) are written
  * per dialect: prepared statements on SQLite, multi-row statements on PostgreSQL.
  */
-import type { Kysely, RawBuilder } from 'kysely'
+import type { Kysely } from 'kysely'
+import type { DialectSql } from './dialect-adapter.js'
 import type { PendingReview, PendingRowValues } from './pending-rows.js'
 import type { BankAccountRow, ChainedAuditEntryRow, Db, KeyWithCreator, NewApiRequestRow, NewAuditEntryRow, NewEventRow } from './schema.js'
 import type { NewTransactionRow, TransactionCodec } from './transaction-codec.js'
 
-/** The two databases a store runs on. */
+export type { DialectSql }
+
 /** The stores finctl opens (open-store.ts picks one by its target). */
 export const DIALECTS = ['sqlite', 'postgres'] as const
 export type Dialect = (typeof DIALECTS)[number]
@@ -159,29 +161,6 @@ export interface InsertOptions {
   batch?: string
   /** The request answers only after HotPaths.durable: the insert may resolve before its COMMIT. */
   acknowledgedLater?: boolean
-}
-
-/**
- * What a dialect can do and the SQL it writes its own way, asked by the domain instead of naming
- * the dialect (as kysely's adapters answer `supportsReturning`). Each dialect's folder has its `sql.ts`.
- */
-export interface DialectSql {
-  /**
-   * Rows can be locked (SELECT ... FOR UPDATE): PostgreSQL, where a read-modify-write locks what it
-   * reads. SQLite's writers take turns (BEGIN IMMEDIATE), so nothing read there can change meanwhile.
-   */
-  readonly rowLocks: boolean
-  /** `text` LIKE `pattern` (escaped with a backslash), ignoring case. */
-  likeIgnoringCase(text: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>
-  /** A transaction's id ends with these hex digits (lower case, no dashes): a short id. */
-  idEndsWith(hex: string): RawBuilder<boolean>
-  /** After a table in FROM: read it through this index, where the planner needs telling (SQLite). */
-  indexedBy(index: string): RawBuilder<unknown>
-  /**
-   * The column named `column` is one of `texts`, the list bound as one parameter: one statement of thousands of refs
-   * instead of one of 500 placeholders, prepared again each time (docs/performance.md, "Review before it lands").
-   */
-  inTexts(column: string, texts: readonly string[]): RawBuilder<boolean>
 }
 
 /** Writes inside a write transaction that each dialect does its own way (writes.ts). */

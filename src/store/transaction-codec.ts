@@ -13,47 +13,22 @@
  */
 import type { Kysely } from 'kysely'
 import { notFound } from '../kernel/errors.js'
-import type { Db, NewStoredTransactionRow, StoredId, StoredTransactionRow } from './schema.js'
+import type { OptionalTransactionColumn, StoredTransactionColumn, TransactionColumnValues } from '../kernel/transaction-fields.js'
+import type { DialectAdapter } from './dialect-adapter.js'
+import { type Db, type StoredId, type StoredTransactionRow, type StoredTransactionValues, TX_COLUMNS } from './schema.js'
 
-/** A transaction as the domain reads it. */
-export interface TransactionRow {
-  /** The row's key inside the database: the tie-breaker of sorts and keyset pages. */
-  seq: number
-  id: string
-  company_key: number
-  account_key: number
-  bank_account_id: string
-  bank_statement_id: string | null
-  transaction_date: string
-  posted_date: string
-  description: string
-  original_description: string
-  amount: number
-  currency_code: string
-  exchange_rate: string
-  base_amount: number
-  category: string | null
-  accounting_category: string | null
-  cash_flow_category: string | null
-  merchant_name: string | null
-  status: string
-  is_reconciled: number
-  ai_confidence_score: number | null
-  tags: string
-  created_at: string
-  updated_at: string
-  import_ref: string | null
-  statement_ref: string | null
-  /** `key:ID` or `user:ID` */
-  created_by: string | null
-  /** `create`, `batch_create` or `statement_import` */
-  created_via: string | null
-  exchange_rate_date: string | null
-}
+/** A transaction as the domain reads it: every column of src/kernel/transaction-fields.ts, whole. */
+export type TransactionRow = TransactionColumnValues
 
-type Optional = 'import_ref' | 'statement_ref' | 'created_by' | 'created_via' | 'exchange_rate_date'
 /** A transaction to insert: every column but seq (the database's), some optional. */
-export type NewTransactionRow = Omit<TransactionRow, 'seq' | Optional> & Partial<Pick<TransactionRow, Optional>>
+export type NewTransactionRow = Omit<TransactionRow, 'seq' | OptionalTransactionColumn> &
+  Partial<Pick<TransactionRow, OptionalTransactionColumn>>
+
+/** The columns a change never touches: the row's identity, company, creation and import_ref. */
+type Fixed = 'id' | 'company_key' | 'created_at' | 'import_ref' | 'created_by' | 'created_via'
+
+/** Each stored column's place in TX_COLUMNS (encodeValues). */
+const AT = Object.fromEntries(TX_COLUMNS.map((c, i) => [c, i])) as Record<StoredTransactionColumn, number>
 
 /** created_via as stored. */
 export const CREATED_VIA = { create: 1, batch_create: 2, statement_import: 3 } as const
@@ -61,8 +36,6 @@ const VIA_NAMES: Record<number, string> = { 1: 'create', 2: 'batch_create', 3: '
 
 /** The key of an import_ref in an account, as InsertOptions.existing and duplicate reports name it. */
 export const refKey = (accountKey: number, ref: string | null | undefined): string => `${accountKey}\u0000${ref}`
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
 /** The value of each hex digit's character code (0-9, a-f, A-F), -1 for any other below 128. */
 const HEX_VALUE = new Int8Array(128).fill(-1)
@@ -105,7 +78,8 @@ export class TransactionCodec {
   private readonly actorNames = new Map<number, string>()
 
   constructor(
-    readonly dialect: 'sqlite' | 'postgres',
+    /** What the store's dialect does its own way (the stored form of an id among it). */
+    readonly adapter: DialectAdapter,
     /** The store's own handle, outside any transaction (actors are written in a transaction of their own). */
     private readonly base: Kysely<Db>,
     /**
@@ -122,8 +96,7 @@ export class TransactionCodec {
 
   /** The stored form of a transaction id; undefined when `id` is not a UUID (no transaction has it). */
   idParam(id: string): StoredId | undefined {
-    if (this.dialect === 'postgres') return UUID.test(id) ? id.toLowerCase() : undefined
-    return uuidBytes(id)
+    return this.adapter.storedId(id)
   }
 
   /**
@@ -219,7 +192,7 @@ export class TransactionCodec {
   }
 
   /** A row as stored, to insert. The actor must be prepared (prepareActors). */
-  encode(row: NewTransactionRow): NewStoredTransactionRow {
+  encode(row: NewTransactionRow): StoredTransactionValues {
     return {
       id: this.storedId(row.id),
       company_key: row.company_key,
@@ -232,37 +205,38 @@ export class TransactionCodec {
   }
 
   /**
-   * A row's stored values in TX_COLUMNS order, into `out` (the SQLite hot path: no object a row).
-   * The actor must be prepared (prepareActors).
+   * A row's stored values in TX_COLUMNS order, into `out` (the SQLite hot path: no object a row):
+   * the values `encode` gives (test/store/hot-paths.test.ts holds them to it). The actor
+   * must be prepared (prepareActors).
    */
   encodeValues(row: NewTransactionRow, out: Array<StoredId | string | number | null>): void {
-    out[0] = this.storedId(row.id)
-    out[1] = row.company_key
-    out[2] = row.account_key
-    out[3] = row.bank_statement_id
-    out[4] = row.transaction_date
-    out[5] = row.posted_date === row.transaction_date ? null : row.posted_date
-    out[6] = row.description
-    out[7] = row.original_description === row.description ? null : row.original_description
-    out[8] = row.amount
-    out[9] = row.currency_code
-    out[10] = row.exchange_rate
-    out[11] = row.base_amount
-    out[12] = row.category
-    out[13] = row.accounting_category
-    out[14] = row.cash_flow_category
-    out[15] = row.merchant_name
-    out[16] = row.status
-    out[17] = row.is_reconciled
-    out[18] = row.ai_confidence_score
-    out[19] = row.tags
-    out[20] = row.created_at
-    out[21] = row.updated_at === row.created_at ? null : row.updated_at
-    out[22] = row.import_ref ?? null
-    out[23] = row.statement_ref ?? null
-    out[24] = row.created_by ? this.knownActorKey(row.created_by) : null
-    out[25] = row.created_via ? viaCode(row.created_via) : null
-    out[26] = row.exchange_rate_date ?? null
+    out[AT.id] = this.storedId(row.id)
+    out[AT.company_key] = row.company_key
+    out[AT.account_key] = row.account_key
+    out[AT.bank_statement_id] = row.bank_statement_id
+    out[AT.transaction_date] = row.transaction_date
+    out[AT.posted_date] = row.posted_date === row.transaction_date ? null : row.posted_date
+    out[AT.description] = row.description
+    out[AT.original_description] = row.original_description === row.description ? null : row.original_description
+    out[AT.amount] = row.amount
+    out[AT.currency_code] = row.currency_code
+    out[AT.exchange_rate] = row.exchange_rate
+    out[AT.base_amount] = row.base_amount
+    out[AT.category] = row.category
+    out[AT.accounting_category] = row.accounting_category
+    out[AT.cash_flow_category] = row.cash_flow_category
+    out[AT.merchant_name] = row.merchant_name
+    out[AT.status] = row.status
+    out[AT.is_reconciled] = row.is_reconciled
+    out[AT.ai_confidence_score] = row.ai_confidence_score
+    out[AT.tags] = row.tags
+    out[AT.created_at] = row.created_at
+    out[AT.updated_at] = row.updated_at === row.created_at ? null : row.updated_at
+    out[AT.import_ref] = row.import_ref ?? null
+    out[AT.statement_ref] = row.statement_ref ?? null
+    out[AT.created_by] = row.created_by ? this.knownActorKey(row.created_by) : null
+    out[AT.created_via] = row.created_via ? viaCode(row.created_via) : null
+    out[AT.exchange_rate_date] = row.exchange_rate_date ?? null
   }
 
   private storedId(id: string): StoredId {
@@ -373,7 +347,7 @@ export class TransactionCodec {
  * import_ref), as insert and update write them: dates, descriptions and times equal to the ones they
  * default to are left NULL. encodeValues writes the same values on the hot path.
  */
-function changeable(row: TransactionRow | NewTransactionRow) {
+function changeable(row: TransactionRow | NewTransactionRow): Omit<StoredTransactionValues, Fixed> {
   return {
     account_key: row.account_key,
     bank_statement_id: row.bank_statement_id,

@@ -7,17 +7,20 @@ import { appendAudit, appendChained, chainHead } from './audit-chain.js'
 import { chainCreations } from './creations.js'
 import { insertEvents } from './events.js'
 import { deleteSeqRuns, seqRuns } from './row-deletes.js'
-import type { Dialect, DialectWrites } from './store.js'
+import type { DialectWrites } from './store.js'
 import type { TransactionCodec } from './transaction-codec.js'
 
-export function dialectWrites(dialect: Dialect, codec: TransactionCodec): DialectWrites {
+/** The writes of the codec's dialect (its adapter). */
+export function dialectWrites(codec: TransactionCodec): DialectWrites {
+  const adapter = codec.adapter
+  const dialect = adapter.sql
   return {
     appendAudit: (trx, rows, chunk) => appendAudit(trx, dialect, rows, chunk),
     chainHead: (trx, companyId) => chainHead(trx, dialect, companyId),
     appendChained: (trx, companyId, rows) => appendChained(trx, dialect, companyId, rows),
-    insertEvents: (trx, rows) => insertEvents(trx, dialect, rows),
+    insertEvents: (trx, rows) => insertEvents(trx, adapter, rows),
     chainCreations: (trx, rows, ids) => chainCreations(trx, dialect, codec, rows, ids),
-    deleteTransactions: (trx, seqs) => deleteSeqRuns(trx, dialect, seqRuns(seqs)),
-    deleteTransactionRuns: (trx, runs) => deleteSeqRuns(trx, dialect, runs),
+    deleteTransactions: (trx, seqs) => deleteSeqRuns(trx, adapter, seqRuns(seqs)),
+    deleteTransactionRuns: (trx, runs) => deleteSeqRuns(trx, adapter, runs),
   }
 }

@@ -19,12 +19,12 @@ const gate = vi.hoisted(() => {
   }
 })
 
-vi.mock('../../src/jobs/export/output-file.js', async (real) => {
-  const m = await real<typeof import('../../src/jobs/export/output-file.js')>()
+vi.mock('../../src/jobs/output-file.js', async (real) => {
+  const m = await real<typeof import('../../src/jobs/output-file.js')>()
   return {
     ...m,
-    openOutputFile: async (...a: Parameters<typeof m.openOutputFile>) => {
-      const file = await m.openOutputFile(...a)
+    openOutputStream: async (...a: Parameters<typeof m.openOutputStream>) => {
+      const file = await m.openOutputStream(...a)
       gate.markOpened()
       await gate.release
       return file

@@ -40,15 +40,15 @@ describe.each(STORES)('audit chain on %s', (kind) => {
     await store.writeTransaction((trx) =>
       appendAudit(
         trx,
-        store.dialect,
+        store.sql,
         [0, 1, 2].map((i) => entry(companyId, i)),
       ),
     )
-    await store.writeTransaction((trx) => appendAudit(trx, store.dialect, [entry(other.companyId, 0)]))
+    await store.writeTransaction((trx) => appendAudit(trx, store.sql, [entry(other.companyId, 0)]))
     await store.writeTransaction((trx) =>
       appendAudit(
         trx,
-        store.dialect,
+        store.sql,
         [3, 4, 5, 6].map((i) => entry(companyId, i)),
         2,
       ),
@@ -120,7 +120,7 @@ describe.each(STORES)('audit chain on %s', (kind) => {
     cleanup.push(() => second.close())
     const writes = [store, second].flatMap((s, w) =>
       Array.from({ length: 10 }, (_, i) =>
-        s.writeTransaction((trx) => appendAudit(trx, s.dialect, [entry(companyId, 100 + w * 10 + i), entry(companyId, 200 + w * 10 + i)])),
+        s.writeTransaction((trx) => appendAudit(trx, s.sql, [entry(companyId, 100 + w * 10 + i), entry(companyId, 200 + w * 10 + i)])),
       ),
     )
     await Promise.all(writes)
@@ -150,7 +150,7 @@ describe.each(STORES)('audit chain on %s', (kind) => {
     expect(await verifyChain(store.db, a)).toMatchObject({ intact: true, entries: 3 })
     expect(await verifyChain(store.db, b)).toMatchObject({ intact: true, entries: 1 })
     // New entries continue the migrated chain.
-    await store.writeTransaction((trx) => appendAudit(trx, store.dialect, [entry(a, 3)]))
+    await store.writeTransaction((trx) => appendAudit(trx, store.sql, [entry(a, 3)]))
     expect(await verifyChain(store.db, a)).toMatchObject({ intact: true, entries: 4 })
     await store.db
       .updateTable('audit_entries')

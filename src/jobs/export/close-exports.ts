@@ -9,11 +9,10 @@ import type { Client } from '../../client/client.js'
 import { monthEnd } from '../../domain/accounts/period-lock.js'
 import type { CloseExport, CloseVerification } from '../../domain/closing/schemas.js'
 import { AppError } from '../../kernel/errors.js'
-import { checkOutputFile, type OutputOptions } from '../output-file.js'
+import { checkOutputFile, type OutputOptions, openOutputStream } from '../output-file.js'
 import type { AccountsMapFile } from '../../domain/exports/formats/accounts-map.js'
 import { exportDigest, fileDigest, reproducible, textDigest } from './digest.js'
 import { type ExportFormat, exportFileName, isChart, isJournal } from '../../domain/exports/formats/format.js'
-import { openOutputFile } from './output-file.js'
 import { runExport } from './run.js'
 
 export const closeExportName = exportFileName
@@ -66,7 +65,7 @@ export async function writeCloseExports(client: Client, plan: CloseExportPlan): 
     const name = closeExportName(plan.month, format)
     const path = join(plan.dir, name)
     const map = isJournal(format) || isChart(format) ? plan.accountsMap : undefined
-    const file = await openOutputFile(path, target(plan))
+    const file = await openOutputStream(path, target(plan))
     let written: Awaited<ReturnType<typeof runExport>>
     try {
       const onWarning = (m: string) => plan.onWarning?.(`${name}: ${m}`)

@@ -14,7 +14,7 @@ import { packFiles, packJson, packManifest } from '../../domain/closing/pack-fil
 import { type Manifest, MANIFEST, SIGNATURE, type SignatureFile } from '../../domain/closing/pack-layout.js'
 import type { ExportFormat } from '../../domain/exports/formats/format.js'
 import { AppError } from '../../kernel/errors.js'
-import { openOutputFile } from '../export/output-file.js'
+import { openOutputStream } from '../output-file.js'
 import { clientSource } from '../export/run.js'
 
 export interface PackPlan {
@@ -70,7 +70,7 @@ export async function buildPack(client: Client, plan: PackPlan): Promise<PackRes
   zip.addBuffer(packJson(signature), SIGNATURE, { mtime })
   for (const [path, b] of built.files) zip.addBuffer(b, path, { mtime })
   zip.end()
-  const out = await openOutputFile(plan.output, { flag: '-o', overwrite: plan.force })
+  const out = await openOutputStream(plan.output, { flag: '-o', overwrite: plan.force })
   let bytes = 0
   try {
     await new Promise<void>((resolve, reject) => {

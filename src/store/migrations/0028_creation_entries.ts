@@ -9,11 +9,11 @@ import { appendAudit } from '../audit-chain.js'
 import { addId, ROWS_CREATED, sumHex } from '../creations.js'
 import type { Db } from '../schema.js'
 import { uuidText } from '../transaction-codec.js'
-import type { AnyDb, Dialect } from './common.js'
+import type { AnyDb, Dialect, DialectAdapter } from './common.js'
 
 const PAGE = 5000
 
-export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
+export async function up(db: AnyDb, _dialect: Dialect, adapter: DialectAdapter): Promise<void> {
   const companies = (await db.selectFrom('companies').select(['id', 'key']).orderBy('key').execute()) as Array<{ id: string; key: number }>
   const now = new Date().toISOString()
   for (const c of companies) {
@@ -40,7 +40,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     }
     if (count === 0) continue
     const changes = JSON.stringify({ count, created_via: null, id_sum: sumHex(sum), through_seq: last })
-    await appendAudit(db as Kysely<Db>, dialect, [
+    await appendAudit(db as Kysely<Db>, adapter.sql, [
       { company_id: c.id, transaction_id: '', actor: 'finctl', action: ROWS_CREATED, changes, created_at: now },
     ])
   }

@@ -7,9 +7,9 @@ import type { Kysely } from 'kysely'
 import { appendAudit } from '../audit-chain.js'
 import { type ProposalAction, proposalEntry } from '../proposal-entries.js'
 import type { Db } from '../schema.js'
-import type { AnyDb, Dialect } from './common.js'
+import type { AnyDb, Dialect, DialectAdapter } from './common.js'
 
-export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
+export async function up(db: AnyDb, _dialect: Dialect, adapter: DialectAdapter): Promise<void> {
   await db.schema.alterTable('user_invitations').addColumn('revoked_at', 'text').execute()
   await db.schema.alterTable('user_invitations').addColumn('revoked_by', 'text').execute()
   await db.schema.alterTable('approval_policies').addColumn('bulk_threshold', 'integer').execute()
@@ -19,7 +19,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
   if (rows.length)
     await appendAudit(
       db as Kysely<Db>,
-      dialect,
+      adapter.sql,
       rows.map((r) => proposalEntry(r, 'finctl', action(r.state), now)),
     )
 }

@@ -7,9 +7,9 @@ import type { Kysely } from 'kysely'
 import { appendAudit } from '../audit-chain.js'
 import { lockEntry } from '../lock-entries.js'
 import type { Db, NewAuditEntryRow } from '../schema.js'
-import type { AnyDb, Dialect } from './common.js'
+import type { AnyDb, Dialect, DialectAdapter } from './common.js'
 
-export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
+export async function up(db: AnyDb, _dialect: Dialect, adapter: DialectAdapter): Promise<void> {
   const k = db as Kysely<Db>
   const now = new Date().toISOString()
   const closes = await k.selectFrom('period_closes').selectAll().orderBy('company_id').orderBy('id').execute()
@@ -43,7 +43,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
         ),
       )
   }
-  if (rows.length) await appendAudit(k, dialect, rows)
+  if (rows.length) await appendAudit(k, adapter.sql, rows)
 }
 
 /** The entries stay: they are chained, and an older finctl's verify sees them as any other entry. */

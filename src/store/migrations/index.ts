@@ -7,6 +7,9 @@
  * once released, never changes: a database records each migration it has run by name.
  */
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
+import type { DialectAdapter } from '../dialect-adapter.js'
+import { postgresAdapter } from '../postgres/adapter.js'
+import { sqliteAdapter } from '../sqlite/adapter.js'
 import type { AnyDb, Dialect, MigrationModule } from './common.js'
 import { MIGRATION_COUNT } from './count.js'
 import * as foundation from './0001_foundation.js'
@@ -122,12 +125,16 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: MigrationModu
 if (MIGRATIONS.length !== MIGRATION_COUNT)
   throw new Error(`migrations/count.ts says ${MIGRATION_COUNT} migrations and index.ts lists ${MIGRATIONS.length}: make them agree`)
 
+/** Each dialect's adapter, handed to the migrations (no driver is loaded with it). */
+const ADAPTERS: Record<Dialect, DialectAdapter> = { sqlite: sqliteAdapter, postgres: postgresAdapter }
+
 /** Every migration, in order, for one dialect. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
+  const adapter = ADAPTERS[dialect]
   const all: Record<string, Migration> = {}
   for (const [name, m] of MIGRATIONS) {
     const down = m.down
-    all[name] = { up: (db) => m.up(db, dialect), ...(down ? { down: (db: AnyDb) => down(db, dialect) } : {}) }
+    all[name] = { up: (db) => m.up(db, dialect, adapter), ...(down ? { down: (db: AnyDb) => down(db, dialect, adapter) } : {}) }
   }
   return all
 }

@@ -1,6 +1,6 @@
 /** What PostgreSQL can do and writes its own way (DialectSql in ../store.ts). */
 import { type RawBuilder, sql } from 'kysely'
-import type { DialectSql } from '../store.js'
+import type { DialectSql } from '../dialect-adapter.js'
 
 export const postgresSql: DialectSql = {
   rowLocks: true,
@@ -11,4 +11,6 @@ export const postgresSql: DialectSql = {
   indexedBy: () => sql``,
   // node-postgres sends a JavaScript array as one array parameter.
   inTexts: (column: string, texts: readonly string[]) => sql<boolean>`${sql.ref(column)} = any(${[...texts]}::text[])`,
+  // A uuid reads as its text already.
+  idText: () => sql<string>`"transactions"."id"::text`,
 }

@@ -13,7 +13,7 @@ import { RateLimitTakes } from './rate-limit.js'
 import { insertApiRequests } from './usage.js'
 import { type PendingReview, type PendingRowValues, stagePendingRows } from '../pending-rows.js'
 import type { BankAccountRow, Db, KeyWithCreator, NewApiRequestRow } from '../schema.js'
-import { postgresSql } from './sql.js'
+import { postgresAdapter } from './adapter.js'
 import { keyWithCreatorSql } from '../queries.js'
 import { dialectWrites } from '../writes.js'
 import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.js'
@@ -106,11 +106,11 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   })
   const db = new Kysely<Db>({ dialect: new OwnSchemaDialect({ pool }, schema ?? 'public') })
   await migrate(db, migrations('postgres'), schema ?? 'public')
-  const tx = new TransactionCodec('postgres', db)
+  const tx = new TransactionCodec(postgresAdapter, db)
   return {
     dialect: 'postgres',
-    sql: postgresSql,
-    writes: dialectWrites('postgres', tx),
+    sql: postgresAdapter.sql,
+    writes: dialectWrites(tx),
     db,
     hot: new PostgresHotPaths(db, pool, tx),
     tx,

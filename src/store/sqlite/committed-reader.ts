@@ -11,6 +11,7 @@ import { Kysely, SqliteDialect } from 'kysely'
 import type { CommittedReader } from '../store.js'
 import type { Db } from '../schema.js'
 import { TransactionCodec } from '../transaction-codec.js'
+import { sqliteAdapter } from './adapter.js'
 import { SQLITE_BUSY_TIMEOUT_MS } from './turns.js'
 
 export function openSqliteReader(path: string): CommittedReader {
@@ -21,7 +22,7 @@ export function openSqliteReader(path: string): CommittedReader {
   raw.exec('BEGIN')
   return {
     db,
-    tx: new TransactionCodec('sqlite', db),
+    tx: new TransactionCodec(sqliteAdapter, db),
     async close() {
       if (raw.inTransaction) raw.exec('COMMIT')
       await db.destroy() // closes `raw` too

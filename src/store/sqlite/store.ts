@@ -10,8 +10,9 @@ import { createRequire } from 'node:module'
 import { Kysely, type SqliteDatabase } from 'kysely'
 import { beginImmediate, FileHealth } from './file-health.js'
 import { TurnTakingSqliteDialect } from './dialect.js'
-import { SQLITE_KEY_WITH_CREATOR, sqliteSql } from './sql.js'
-import { dialectWrites } from '../writes.js'
+import { SQLITE_INSERT_EVENT, SQLITE_KEY_WITH_CREATOR } from './sql.js'
+import { sqliteAdapter } from './adapter.js'
+import { sqliteChainSql, sqliteWrites } from './writes.js'
 import { NOT_NOW, SQLITE_BUSY_TIMEOUT_MS, unlessLocked } from './turns.js'
 import { AMOUNT_INDEX } from '../migrations/0008_amount_index.js'
 import { transactionIndexes } from '../migrations/0011_compact_transactions.js'
@@ -24,8 +25,8 @@ import { prepareRateLimit } from './rate-limit.js'
 import { prepareUsage } from './usage.js'
 import { GroupCommit } from './group-commit.js'
 import type { Db, BankAccountRow, KeyWithCreator, NewApiRequestRow, NewEventRow } from '../schema.js'
-import { eventsWritten, SQLITE_INSERT_EVENT } from '../events.js'
-import { appendAuditSync, appendChainedSync, chainHeadSync, GENESIS, type RawChainSql } from '../audit-chain.js'
+import { eventsWritten } from '../events.js'
+import { appendAuditSync, type RawChainSql } from '../audit-chain.js'
 import {
   insertPendingRowsSync,
   type PendingReview,
@@ -38,7 +39,6 @@ import { type NewTransactionRow, TransactionCodec } from '../transaction-codec.j
 import {
   type BulkLoad,
   type BulkLoadOptions,
-  type DialectWrites,
   InsertedRows,
   type InsertOptions,
   type HotPaths,
@@ -131,11 +131,11 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
   const amountIndex = transactionIndexes('sqlite').find((i) => i.includes(` ${AMOUNT_INDEX} `))!
   repairDeferredIndexes(raw, { name: AMOUNT_INDEX, sql: amountIndex })
   // Writes of import_refs through kysely first give back the unique index a bulk load set aside.
-  const tx = new TransactionCodec('sqlite', db, () => hot?.ensureRefIndex())
+  const tx = new TransactionCodec(sqliteAdapter, db, () => hot?.ensureRefIndex())
   hot = new SqliteHotPaths(raw, db, tx, bulkLoadSettings(), health)
   return {
     dialect: 'sqlite',
-    sql: sqliteSql,
+    sql: sqliteAdapter.sql,
     writes: sqliteWrites(raw, tx),
     db,
     hot,
@@ -169,49 +169,6 @@ function giveBackFreedSpace(raw: BetterSqlite3.Database): void {
     raw.exec('VACUUM')
   } catch {
     // Left as free pages.
-  }
-}
-
-/**
- * The dialect's writes, with entries appended by one prepared statement a row inside the open
- * transaction (as the hot paths do): multi-row inserts through kysely took half as long again for a
- * revert's 200,000 entries. Outside a transaction, kysely's way keeps the head and rows together.
- */
-function sqliteWrites(raw: BetterSqlite3.Database, tx: TransactionCodec): DialectWrites {
-  const base = dialectWrites('sqlite', tx)
-  const chain = sqliteChainSql(raw)
-  return {
-    ...base,
-    appendAudit: async (trx, rows, chunk) => (raw.inTransaction ? appendAuditSync(chain, rows) : base.appendAudit(trx, rows, chunk)),
-    chainHead: async (trx, companyId) => (raw.inTransaction ? chainHeadSync(chain, companyId) : base.chainHead(trx, companyId)),
-    appendChained: async (trx, companyId, rows) =>
-      raw.inTransaction ? appendChainedSync(chain, companyId, rows) : base.appendChained(trx, companyId, rows),
-  }
-}
-
-/**
- * The audit chain's statements on the raw connection (appendAuditSync), prepared on first use: a
- * store is opened by every command, and most append nothing (8 statements a read did not need).
- */
-function sqliteChainSql(raw: BetterSqlite3.Database): RawChainSql {
-  const lazy = (sql: string) => {
-    let statement: BetterSqlite3.Statement | undefined
-    return () => (statement ??= raw.prepare(sql))
-  }
-  const head = lazy('SELECT last_id, hash FROM audit_chain_heads WHERE company_id = ?')
-  const create = lazy(
-    `INSERT INTO audit_chain_heads (company_id, last_id, hash) VALUES (?, 0, '${GENESIS}') ON CONFLICT (company_id) DO NOTHING`,
-  )
-  const insert = lazy(
-    'INSERT INTO audit_entries (company_id, transaction_id, actor, action, changes, created_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  )
-  const move = lazy('UPDATE audit_chain_heads SET last_id = ?, hash = ? WHERE company_id = ?')
-  return {
-    head: (c) => head().get(c) as { last_id: number; hash: string } | undefined,
-    createHead: (c) => create().run(c),
-    insert: (r) =>
-      insert().run(r.company_id, r.transaction_id, r.actor, r.action, r.changes, r.created_at, r.prev_hash, r.hash).lastInsertRowid,
-    moveHead: (c, id, hash) => move().run(id, hash, c),
   }
 }
 
