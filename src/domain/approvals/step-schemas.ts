@@ -46,7 +46,7 @@ export const RuleRunStep = z.object({
   only_empty: z.boolean(),
 })
 /** A bulk update (its `updates`), a bulk delete or a rule run (their `action`). */
-export const BulkStepRequest = z.union([BulkUpdateStep, BulkDeleteStep, RuleRunStep])
+export const BulkStepRequest = z.union([RuleRunStep, BulkDeleteStep, BulkUpdateStep])
 
 const Threshold = z.number().int().nullable()
 const BulkChangedRow = z.object({ id: z.string(), transaction_date: z.string(), updated_at: z.string(), changes: FieldChanges })
@@ -61,15 +61,8 @@ const BulkDeletedRow = z.object({
   updated_at: z.string(),
 })
 const CurrencyTotal = z.object({ currency_code: z.string(), rows: z.number().int(), amount: z.number() })
+/** Most specific first: a union takes the first variant that fits, and the update's fields are in the others. */
 export const BulkStepEffect = z.union([
-  z.object({ rows: z.number().int(), threshold: Threshold, changed: z.number().int(), transactions: z.array(BulkChangedRow) }),
-  z.object({
-    action: z.literal('delete'),
-    rows: z.number().int(),
-    threshold: Threshold,
-    totals: z.array(CurrencyTotal),
-    transactions: z.array(BulkDeletedRow),
-  }),
   RuleRunStep.extend({
     matched: z.number().int(),
     rows: z.number().int(),
@@ -78,6 +71,14 @@ export const BulkStepEffect = z.union([
     transactions: z.array(BulkChangedRow),
     versions: Versions,
   }),
+  z.object({
+    action: z.literal('delete'),
+    rows: z.number().int(),
+    threshold: Threshold,
+    totals: z.array(CurrencyTotal),
+    transactions: z.array(BulkDeletedRow),
+  }),
+  z.object({ rows: z.number().int(), threshold: Threshold, changed: z.number().int(), transactions: z.array(BulkChangedRow) }),
 ])
 
 /** A key with a write scope (`rolls`: a roll of the key of that id, revoked `grace_seconds` after the approval). */
