@@ -26,9 +26,9 @@ export async function requestInvite(
   const { row, token } = await prepareInvitation(store, actor, input, now)
   // `row` (with the token's hash) is kept to apply the step; a proposal never shows it.
   const role = input.role as Role
-  const request: PeopleRequest = { action: 'invite' as const, email: row.email, role, row }
+  const request = { action: 'invite' as const, email: row.email, role }
   const effect = { action: 'invite' as const, email: row.email, role, grants: decisionsOf(role) }
-  const p = await propose(store, actor, peopleStep, `invite ${row.email} as ${role}`, request, effect, now)
+  const p = await propose(store, actor, peopleStep, `invite ${row.email} as ${role}`, request, effect, now, { row })
   return { proposal: { ...p, token } }
 }
 

@@ -148,7 +148,7 @@ export async function proposeKeyCreate(
   const shown = toApiKey(row, now)
   const effect = { key: { ...shown, created_at: null, is_active: false }, scopes: shown.scopes }
   // `row` (with the secret's hash) is kept to apply the step; a proposal never shows it.
-  const request = { name: input.name, scopes: shown.scopes, expires_at: row.expires_at, key_prefix: row.key_prefix, row }
+  const request = { name: input.name, scopes: shown.scopes, expires_at: row.expires_at, key_prefix: row.key_prefix }
   const p = await propose(store, actor, keyWriteStep, row.name, request, effect, now, { row })
   return { proposal: { ...p, key } }
 }
@@ -176,7 +176,6 @@ export async function proposeKeyRoll(
     key_prefix: row.key_prefix,
     rolls: old.id,
     grace_seconds: graceSeconds,
-    row,
   }
   const p = await propose(store, actor, keyWriteStep, row.name, request, effect, now, { row })
   return { proposal: { ...p, key: secret } }
