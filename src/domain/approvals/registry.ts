@@ -4,7 +4,9 @@
  * (applying it, checking its approver), loaded with the first decision of one. The policy's names,
  * the proposal's schema (one variant a step), the approval and the CLI's effect view read this;
  * the functions a route calls propose through an entry (`propose(store, actor, reopenStep, ...)`),
- * so the compiler holds what they build to the entry's schemas. Adding a step is an entry here.
+ * so the compiler holds what they build to the entry's schemas. Adding a step: its entry here, in
+ * STEP_LIST (and APPROVAL_STEPS when a policy names it; test/domain/approval-registry.test.ts checks
+ * both), its behaviour module, and its view in commands/approvals/effect.ts, which the compiler asks for.
  */
 import { z } from '@hono/zod-openapi'
 import { AgentStepEffect, AgentStepRequest } from './agent-schemas.js'
