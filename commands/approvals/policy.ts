@@ -4,7 +4,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printRecord } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { AppError } from '../../src/kernel/errors.js'
-import { APPROVAL_STEPS, type ApprovalStep } from '../../src/kernel/vocabulary.js'
+import { APPROVAL_STEPS, type ApprovalStep, bulkStep } from '../../src/domain/approvals/registry.js'
 import { count } from '../../src/kernel/words.js'
 import { printProposed } from './shared.js'
 
@@ -113,11 +113,11 @@ async function setDocumentPolicy(host: VerbHost, o: SetOptions): Promise<number>
 /** --bulk-threshold: a whole number of rows, 1 to 1000 (the most a bulk update or delete takes); given with bulk alone. */
 export function thresholdFlag(value: string | undefined, steps: ApprovalStep[]): number | undefined {
   if (value === undefined) {
-    if (steps.includes('bulk'))
+    if (steps.includes(bulkStep.name))
       throw new AppError('usage', '--bulk-threshold N is required with bulk (a bulk update or delete of more rows waits)')
     return undefined
   }
-  if (!steps.includes('bulk')) throw new AppError('usage', '--bulk-threshold goes with --require-approval bulk')
+  if (!steps.includes(bulkStep.name)) throw new AppError('usage', '--bulk-threshold goes with --require-approval bulk')
   const n = Number(value)
   if (!/^\d+$/.test(value) || n < 1 || n > 1000)
     throw new AppError('usage', `--bulk-threshold: "${value}" is not a whole number from 1 to 1000`)

@@ -7,6 +7,7 @@ import type { ActorName } from '../../src/cli/actor-names.js'
 import type { Proposal } from '../../src/domain/approvals/schemas.js'
 import { printableLine } from '../../src/kernel/terminal-text.js'
 import { count } from '../../src/kernel/words.js'
+import { resultWords } from './effect.js'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
@@ -44,24 +45,12 @@ export function fieldLines(o: Json, n: Names, prefix = ''): string[] {
   )
 }
 
-/** What the approved step did, in words where the kind says it; its fields as lines otherwise. */
+/** What the approved step did, in words where its step's view says it (effect.ts); its fields as lines otherwise. */
 export function resultLines(p: Proposal, n: Names): string[] {
   const r = obj(p.result)
   if (!p.result) return []
-  if (p.kind === 'revert') {
-    const batch = obj(r.batch)
-    const statement = obj(r.statement)
-    const docs = Array.isArray(r.documents) ? r.documents.map(obj) : []
-    return [
-      `reverted import batch ${String(batch.id ?? '')} (${String(batch.file_name ?? '')}): ${count(Number(r.deleted), 'row')} deleted, ${count(Number(r.unpaired), 'pairing')} undone`,
-      ...(r.statement ? [`statement ${String(statement.file_name ?? '')} deleted: the file can be uploaded again`] : []),
-      ...(docs.length ? [`${count(docs.length, 'document')} unlinked: ${docs.map((d) => String(d.file_name)).join(', ')}`] : []),
-    ].map(printableLine)
-  }
-  if (p.kind === 'bulk') {
-    const changed = r.updated ?? r.deleted
-    return [`${r.deleted !== undefined ? 'deleted' : 'updated'} ${count(Number(changed), 'transaction')}`]
-  }
+  const words = resultWords(p)
+  if (words) return words
   // A record (a reopen's close record, a policy, a key): its fields, the long lists counted.
   const shown = Object.fromEntries(
     Object.entries(r).map(([k, v]) => [k, Array.isArray(v) && v.some((x) => typeof x === 'object') ? count(v.length, 'item') : v]),

@@ -69,21 +69,6 @@ export const READ_ONLY_TRANSACTION_FIELDS = [
 export const EXPORT_FORMATS = ['ledger', 'hledger', 'beancount', 'xlsx', 'csv', 'datev', 'sie4', 'saft-no'] as const
 export type ExportFormatName = (typeof EXPORT_FORMATS)[number]
 
-/**
- * The steps an approval policy can make wait for a second person (docs/people.md, "Approval
- * policies"): reopening a closed month, reverting an import batch, a bulk update or delete over the
- * policy's threshold, creating a key with a write scope, changing the policy itself.
- */
-export const APPROVAL_STEPS = ['reopen', 'revert', 'bulk', 'key-write', 'policy', 'people'] as const
-/** Steps every policy holds back as soon as any step is on: never set, never stored. */
-export const IMPLIED_STEPS: readonly ApprovalStep[] = ['policy', 'people']
-export type ApprovalStep = (typeof APPROVAL_STEPS)[number]
-/**
- * What a proposal may be: a step a policy holds back, or `agent`, every write made with an agent's
- * key whatever the policy (docs/agents.md); no policy names it.
- */
-export const PROPOSAL_KINDS = [...APPROVAL_STEPS, 'agent'] as const
-export type ProposalKind = (typeof PROPOSAL_KINDS)[number]
 /** Rejected rows kept on an import batch, first ones first: the rest are counted only. */
 export const MAX_KEPT_REJECTS = 1000
 

@@ -20,6 +20,8 @@ const HEAVY = [
   // loaded when a key is created, its usage asked for, or a step proposed.
   'src/domain/approvals/policy.ts',
   'src/domain/approvals/schemas.ts',
+  'src/domain/approvals/registry.ts',
+  'src/domain/approvals/step-schemas.ts',
   'src/domain/approvals/key-request.ts',
   'src/domain/api-keys/usage-stats.ts',
   'commands/approvals/shared.ts',

@@ -5,7 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { policyOf } from '../../domain/approvals/policy.js'
 import { approveProposal, getProposal, listProposals, rejectProposal } from '../../domain/approvals/proposals.js'
-import { Policy, PolicyRequest, Proposal, ProposalListQuery, RejectRequest } from '../../domain/approvals/schemas.js'
+import { type ApprovalStep, Policy, PolicyRequest, Proposal, ProposalListQuery, RejectRequest } from '../../domain/approvals/schemas.js'
 import { setPolicy } from '../../domain/approvals/steps.js'
 import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
@@ -23,7 +23,7 @@ export function policyRoutes(deps: AppDeps) {
         security: SECURITY,
         responses: { 200: ok(envelope(Policy)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
-      async (c) => c.json({ success: true as const, data: await policyOf(store.db, c.get('actor').companyId) }, 200),
+      async (c) => c.json({ success: true as const, data: await policyOf<ApprovalStep>(store.db, c.get('actor').companyId) }, 200),
     )
     .openapi(
       createRoute({

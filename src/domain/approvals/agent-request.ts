@@ -21,6 +21,8 @@ import type { DateWindow } from '../transactions/plausibility.js'
 import { ruleChanges, runWindow } from '../transactions/rule-runs.js'
 import { updateIn } from '../transactions/updates.js'
 import { propose } from './proposals.js'
+import type { AgentStepEffect } from './agent-schemas.js'
+import { agentStep } from './registry.js'
 import { asChange, versionOf } from './rule-step.js'
 import type { Proposal } from './schemas.js'
 
@@ -72,23 +74,23 @@ export async function proposeUpdate(
     throw new AppError('conflict', `transaction ${dry.before.id} is already as proposed: nothing to propose`)
   const categorizes = Object.keys(patch).every((f) => CATEGORY_FIELDS.has(f))
   const request = {
-    action: 'update',
+    action: 'update' as const,
     transaction_id: dry.before.id,
     updates: patch,
     reason: ask.reason,
     agent: await agentOf(store, actor),
   }
-  const effect = { action: 'update', transaction: rowOf(dry.before), changes: dry.changes }
+  const effect = { action: 'update' as const, transaction: rowOf(dry.before), changes: dry.changes }
   const target = `${categorizes ? 'categorize' : 'update'} transaction ${dry.before.id}`
-  return propose(store, actor, 'agent', target, request, effect, now)
+  return propose(store, actor, agentStep, target, request, effect, now)
 }
 
 /** POST /transactions/{id}/notes: the note beside the row as it stands, bound to its `updated_at`. */
 export async function proposeNote(store: Store, actor: Actor, id: string, text: string, now: Date, ask: AgentAsk): Promise<Proposal> {
   const t = toTransaction(await findTransaction(store, actor.companyId, id))
-  const request = { action: 'note', transaction_id: t.id, text, reason: ask.reason, agent: await agentOf(store, actor) }
-  const effect = { action: 'note', transaction: rowOf(t), note: text }
-  return propose(store, actor, 'agent', `note on transaction ${t.id}`, request, effect, now)
+  const request = { action: 'note' as const, transaction_id: t.id, text, reason: ask.reason, agent: await agentOf(store, actor) }
+  const effect = { action: 'note' as const, transaction: rowOf(t), note: text }
+  return propose(store, actor, agentStep, `note on transaction ${t.id}`, request, effect, now)
 }
 
 /**
@@ -107,7 +109,7 @@ export async function proposeRule(
   const window = runWindow(run, now)
   const counts = { scanned: 0, matched: 0 }
   const versions = new RowVersions()
-  const listed: object[] = []
+  const listed: Extract<AgentStepEffect, { action: 'rule' }>['transactions'] = []
   let rows = 0
   const draft = { draft: { conditions, actions: input.actions } }
   for await (const c of ruleChanges(store, store.db, actor.companyId, draft, window, counts)) {
@@ -118,7 +120,7 @@ export async function proposeRule(
   const name = input.name ?? describeConditions(conditions)
   const rule = { ...input, name, conditions }
   const request = {
-    action: 'rule',
+    action: 'rule' as const,
     rule,
     apply: run.apply,
     since: window.since,
@@ -127,7 +129,7 @@ export async function proposeRule(
     agent: await agentOf(store, actor),
   }
   const effect = {
-    action: 'rule',
+    action: 'rule' as const,
     rule,
     apply: run.apply,
     since: window.since,
@@ -138,7 +140,7 @@ export async function proposeRule(
     versions: versions.done(),
   }
   const target = `rule "${name}"${run.apply ? `, changing ${rows} transactions` : ''}`
-  return propose(store, actor, 'agent', target, request, effect, now)
+  return propose(store, actor, agentStep, target, request, effect, now)
 }
 
 /** POST /imports/{id}/apply: a review batch's rows (a `tx import --review`), proposed as they stand; never applied until approved. */
@@ -155,9 +157,9 @@ export async function proposeImport(store: Store, actor: Actor, batchId: string,
   const batch = await getImportBatch(store, actor.companyId, batchId)
   const pending = await pendingRowsOf(store.db, b.id, account.currency_code)
   if (pending.versions.rows === 0) throw new AppError('conflict', `import batch ${b.id} has no pending rows: nothing to propose`)
-  const request = { action: 'import', batch_id: b.id, reason: ask.reason, agent: await agentOf(store, actor) }
+  const request = { action: 'import' as const, batch_id: b.id, reason: ask.reason, agent: await agentOf(store, actor) }
   const effect = {
-    action: 'import',
+    action: 'import' as const,
     batch: {
       id: b.id,
       file_name: batch.file_name,
@@ -169,5 +171,5 @@ export async function proposeImport(store: Store, actor: Actor, batchId: string,
     rows: pending.versions.rows,
     ...pending,
   }
-  return propose(store, actor, 'agent', `import ${pending.versions.rows} rows of ${batch.file_name ?? b.id}`, request, effect, now)
+  return propose(store, actor, agentStep, `import ${pending.versions.rows} rows of ${batch.file_name ?? b.id}`, request, effect, now)
 }

@@ -9,54 +9,44 @@ import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { findBankAccount } from '../accounts/bank-accounts.js'
-import type { CreateRuleRequest } from '../categorization/rule-schemas.js'
 import { createRuleIn } from '../categorization/rules.js'
 import { applyReview } from '../imports/review-apply.js'
 import { reviewBatch, unusable } from '../imports/review.js'
-import type { Versions } from '../row-versions.js'
-import type { UpdateTransactionRequest } from '../schemas.js'
 import { addNoteIn } from '../transactions/notes.js'
 import type { DateWindow } from '../transactions/plausibility.js'
 import { lockRows, updateIn } from '../transactions/updates.js'
 import { pendingRowsOf } from '../imports/pending-summary.js'
 import { applyRuleRun } from './rule-step.js'
-import type { Proposal } from './schemas.js'
-
-export interface AgentApplied {
-  result: object
-  learn: () => void
-  /** Work done once the decision is committed: a review batch's rows land in chunks of their own (review-apply.ts). */
-  after?: () => Promise<object>
-}
-
-type AgentRequest =
-  | { action: 'update'; transaction_id: string; updates: UpdateTransactionRequest }
-  | { action: 'note'; transaction_id: string; text: string }
-  | { action: 'rule'; rule: CreateRuleRequest; apply: boolean; since: string; only_empty: boolean }
-  | { action: 'import'; batch_id: string }
-
-type Shown = { transaction?: { id: string; updated_at: string }; versions?: Versions }
+import type { AgentStepEffect, AgentStepRequest } from './agent-schemas.js'
+import type { Applied, Proposed, StepBehaviour } from './step-types.js'
 
 const none = () => {}
 
+/** The effect of the request's action: proposed together (agent-request.ts), so another is no proposal of ours. */
+function shown<A extends AgentStepEffect['action']>(effect: AgentStepEffect, action: A): Extract<AgentStepEffect, { action: A }> {
+  if (effect.action !== action) throw new AppError('conflict', `the proposal's effect is not of its request's action (${action})`)
+  return effect as Extract<AgentStepEffect, { action: A }>
+}
+
+/** A review batch's rows land once the decision is committed, in chunks of their own (`after`: review-apply.ts). */
 export async function applyAgent(
   store: Store,
   trx: Kysely<Db>,
   actor: Actor,
-  p: Proposal,
+  p: Proposed<AgentStepRequest, AgentStepEffect>,
   now: Date,
   window: DateWindow,
-): Promise<AgentApplied> {
-  const req = p.request as AgentRequest
-  const effect = p.effect as Shown
+): Promise<Applied> {
+  const req = p.request
   if (req.action === 'update') {
-    const r = await updateIn(store, trx, actor, req.transaction_id, req.updates, now, window, { expected: effect.transaction?.updated_at })
+    const effect = shown(p.effect, req.action)
+    const r = await updateIn(store, trx, actor, req.transaction_id, req.updates, now, window, { expected: effect.transaction.updated_at })
     return { result: { action: 'update', transaction: r.after, changed: Object.keys(r.changes) }, learn: r.learn }
   }
   if (req.action === 'note') {
     const [row] = await lockRows(store, trx, actor.companyId, [req.transaction_id])
     if (!row) throw new AppError('not_found', `transaction ${req.transaction_id} is gone since the note was proposed`)
-    if (row.updated_at !== effect.transaction?.updated_at)
+    if (row.updated_at !== shown(p.effect, req.action).transaction.updated_at)
       throw new AppError('conflict', `transaction ${row.id} changed since the note was proposed (updated ${row.updated_at})`)
     const note = await addNoteIn(store, trx, actor, row.id, req.text, now, { id: p.id, proposed_by: p.proposed_by })
     return { result: { action: 'note', note }, learn: none }
@@ -65,7 +55,7 @@ export async function applyAgent(
     const rule = await createRuleIn(store, trx, actor, req.rule, now)
     if (!req.apply) return { result: { action: 'rule', rule }, learn: none }
     const run = { action: 'rules' as const, rule_id: rule.id, since: req.since, only_empty: req.only_empty }
-    const applied = await applyRuleRun(store, trx, actor, run, effect.versions as Versions, now)
+    const applied = await applyRuleRun(store, trx, actor, run, shown(p.effect, req.action).versions, now)
     return { result: { action: 'rule', rule, run: applied.result }, learn: applied.learn }
   }
   // A review batch: bound to its pending rows as they were shown; its rows land once the decision is
@@ -75,15 +65,20 @@ export async function applyAgent(
   if (bad) throw bad
   const account = await findBankAccount(store, actor.companyId, b.bank_account_id ?? '', trx)
   const pending = await pendingRowsOf(trx, b.id, account.currency_code)
-  const same = pending.versions.sha256 === effect.versions?.sha256 && pending.versions.rows === effect.versions.rows
+  const effect = shown(p.effect, req.action)
+  const same = pending.versions.sha256 === effect.versions.sha256 && pending.versions.rows === effect.versions.rows
   if (!same)
     throw new AppError(
       'conflict',
-      `the pending rows of import batch ${b.id} changed since the import was proposed (${pending.versions.rows} rows now, ${effect.versions?.rows ?? 0} shown)`,
+      `the pending rows of import batch ${b.id} changed since the import was proposed (${pending.versions.rows} rows now, ${effect.versions.rows} shown)`,
     )
   return {
     result: { action: 'import', batch_id: b.id, rows: pending.versions.rows },
     learn: none,
     after: () => applyReview(store, actor, b.id, now, window),
   }
+}
+
+export const agent: StepBehaviour<AgentStepRequest, AgentStepEffect> = {
+  apply: ({ store, trx, actor, now, window }, p) => applyAgent(store, trx, actor, p, now, window),
 }

@@ -3,11 +3,13 @@
  * read when it is proposed and checked again inside the approval's write transaction. A step whose
  * state moved is refused naming what moved, and the proposal fails.
  */
+import type { z } from '@hono/zod-openapi'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
 import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { monthEnd, monthOf, previousMonth } from '../accounts/period-lock.js'
+import type { ReopenStepEffect } from './step-schemas.js'
 
 /** Every month a reopen of `month` opens while the lock date is `lock`: from the month through the lock date's. */
 export function monthsOpened(month: string, lock: string): string[] {
@@ -29,7 +31,7 @@ export function latestClose(db: Kysely<Db>, companyId: string, month: string) {
     .executeTakeFirst()
 }
 
-type ReopenEffect = { month: string; lock_date?: string | null; opens?: string[]; close?: { id?: number; created_at?: string } | null }
+type ReopenEffect = z.infer<typeof ReopenStepEffect>
 
 /**
  * A reopen is bound to the lock date it found (so to the months it opens) and to the close it undoes:

@@ -8,6 +8,7 @@ import type { Actor } from '../actor.js'
 import { createApiKey, findApiKey, rollApiKey, writesWith } from '../api-keys/keys.js'
 import type { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '../api-keys/schemas.js'
 import { needsApproval, policyOf } from './policy.js'
+import { keyWriteStep } from './registry.js'
 import type { ProposedKey } from './schemas.js'
 
 export async function requestKeyCreate(
@@ -16,7 +17,7 @@ export async function requestKeyCreate(
   input: CreateApiKeyRequest,
   now: Date,
 ): Promise<{ done: CreatedApiKey } | { proposal: ProposedKey }> {
-  if (!writesWith(input.scopes) || !needsApproval(await policyOf(store.db, actor.companyId), 'key-write'))
+  if (!writesWith(input.scopes) || !needsApproval(await policyOf(store.db, actor.companyId), keyWriteStep))
     return { done: await createApiKey(store, actor, input, now) }
   const { proposeKeyCreate } = await import('./steps.js')
   return proposeKeyCreate(store, actor, input, now)
@@ -33,7 +34,7 @@ export async function requestKeyRoll(
   graceSeconds: number,
   now: Date,
 ): Promise<{ done: { key: CreatedApiKey; previous: ApiKey } } | { proposal: ProposedKey }> {
-  const held = needsApproval(await policyOf(store.db, actor.companyId), 'key-write')
+  const held = needsApproval(await policyOf(store.db, actor.companyId), keyWriteStep)
   if (!held || !writesWith(JSON.parse((await findApiKey(store, actor.companyId, id)).scopes) as string[]))
     return { done: await rollApiKey(store, actor, id, graceSeconds, now) }
   const { proposeKeyRoll } = await import('./steps.js')

@@ -11,6 +11,7 @@ import type { CreatedInvitation, InviteRequest, User } from '../users/schemas.js
 import { inviteUser, prepareInvitation, prepareRoleChange, setUserRole, toUser } from '../users/users.js'
 import { decides, grantsDeciding, type PeopleRequest } from './people-step.js'
 import { needsApproval, policyOf } from './policy.js'
+import { peopleStep } from './registry.js'
 import { propose } from './proposals.js'
 import type { Proposal, ProposedInvitation } from './schemas.js'
 
@@ -20,14 +21,14 @@ export async function requestInvite(
   input: InviteRequest,
   now: Date,
 ): Promise<{ done: CreatedInvitation } | { proposal: ProposedInvitation }> {
-  if (!decides(input.role) || !needsApproval(await policyOf(store.db, actor.companyId), 'people'))
+  if (!decides(input.role) || !needsApproval(await policyOf(store.db, actor.companyId), peopleStep))
     return { done: await inviteUser(store, actor, input, now) }
   const { row, token } = await prepareInvitation(store, actor, input, now)
   // `row` (with the token's hash) is kept to apply the step; a proposal never shows it.
   const role = input.role as Role
-  const request: PeopleRequest = { action: 'invite', email: row.email, role, row }
-  const effect = { action: 'invite', email: row.email, role, grants: decisionsOf(role) }
-  const p = await propose(store, actor, 'people', `invite ${row.email} as ${role}`, request, effect, now)
+  const request = { action: 'invite' as const, email: row.email, role }
+  const effect = { action: 'invite' as const, email: row.email, role, grants: decisionsOf(role) }
+  const p = await propose(store, actor, peopleStep, `invite ${row.email} as ${role}`, request, effect, now, { row })
   return { proposal: { ...p, token } }
 }
 
@@ -40,17 +41,17 @@ export async function requestSetRole(
 ): Promise<{ done: User } | { proposal: Proposal }> {
   const user = await prepareRoleChange(store, actor, ref, role)
   if (user.role === role) return { done: toUser(user) }
-  if (!grantsDeciding(user.role, role) || !needsApproval(await policyOf(store.db, actor.companyId), 'people'))
+  if (!grantsDeciding(user.role, role) || !needsApproval(await policyOf(store.db, actor.companyId), peopleStep))
     return { done: await setUserRole(store, actor, user.id, role, now) }
-  const request: PeopleRequest = { action: 'role', user_id: user.id, email: user.email, role, previous_role: user.role }
+  const request: PeopleRequest = { action: 'role' as const, user_id: user.id, email: user.email, role, previous_role: user.role }
   const effect = {
-    action: 'role',
+    action: 'role' as const,
     user: { id: user.id, email: user.email },
     role_before: user.role,
     role_after: role,
     grants: decisionsOf(role),
   }
-  return { proposal: await propose(store, actor, 'people', `${user.email} as ${role}`, request, effect, now) }
+  return { proposal: await propose(store, actor, peopleStep, `${user.email} as ${role}`, request, effect, now) }
 }
 
 /** What the role may approve, in words, for the approver to read. */

@@ -4,13 +4,16 @@
  * approves (people-request.ts proposes it). Applied here inside the approval's transaction, bound
  * to the state it was proposed on: the person's role then, the inviter's right, no such user yet.
  */
+import type { z } from '@hono/zod-openapi'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../kernel/errors.js'
-import { type Role, scopesBeyond, scopesOfRole } from '../../kernel/roles.js'
+import { scopesBeyond, scopesOfRole } from '../../kernel/roles.js'
 import type { Db, UserInvitationRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { insertInvitation, setRoleIn } from '../users/users.js'
+import type { PeopleStepEffect, PeopleStepRequest } from './step-schemas.js'
+import type { StepBehaviour } from './step-types.js'
 
 /** The scopes that approve some step (each step's own, and `close` for a reviewer): a role holding one decides. */
 const DECIDING = ['write', 'close', 'users', 'api_keys'] as const
@@ -22,9 +25,10 @@ export const decides = (role: string) => DECIDING.some((s) => scopesOfRole(role)
 export const grantsDeciding = (before: string, after: string) =>
   decides(after) && scopesBeyond(scopesOfRole(after), scopesOfRole(before)).length > 0
 
+/** The request as stored: an invitation keeps its row (its token's hash) to apply it, never shown. */
 export type PeopleRequest =
-  | { action: 'invite'; email: string; role: Role; row?: UserInvitationRow }
-  | { action: 'role'; user_id: string; email: string; role: Role; previous_role: string }
+  | (Extract<z.infer<typeof PeopleStepRequest>, { action: 'invite' }> & { row?: UserInvitationRow })
+  | Extract<z.infer<typeof PeopleStepRequest>, { action: 'role' }>
 
 /** The proposer, who must still be an enabled user whose role holds `users` and the role granted. */
 async function requireProposerRight(trx: Kysely<Db>, companyId: string, proposer: string | null, role: string): Promise<void> {
@@ -71,4 +75,16 @@ export async function applyPeople(
   if (user.role !== request.previous_role)
     throw new AppError('conflict', `${user.email}'s role changed since it was proposed: ${request.previous_role} then, ${user.role} now`)
   return setRoleIn(store, trx, actor, user, request.role, now, approval)
+}
+
+export const people: StepBehaviour<z.infer<typeof PeopleStepRequest>, z.infer<typeof PeopleStepEffect>> = {
+  async apply({ store, trx, actor, now, approval }, p) {
+    const raw = await trx.selectFrom('proposals').select('request').where('id', '=', p.id).executeTakeFirstOrThrow()
+    const request = JSON.parse(raw.request) as PeopleRequest
+    return { result: await applyPeople(store, trx, actor, request, p.proposer_user_id, now, approval), learn: () => {} }
+  },
+  async approve(_store, actor, p) {
+    if (p.request.action === 'role' && p.request.user_id === actor.userId)
+      throw new AppError('forbidden', `proposal ${p.id} gives you a role: another person approves it`)
+  },
 }

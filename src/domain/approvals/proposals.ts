@@ -7,42 +7,33 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { uuidv7 } from '../../kernel/ids.js'
-import { scopesBeyond, scopesOfRole } from '../../kernel/roles.js'
-import type { ProposalKind, Scope } from '../../kernel/vocabulary.js'
+import { scopesOfRole } from '../../kernel/roles.js'
+import type { z } from '@hono/zod-openapi'
 import { type ProposalAction, proposalEntry } from '../../store/proposal-entries.js'
 import type { Db, ProposalsTable } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { actorId, type Actor } from '../actor.js'
-import { requireCloser } from '../closing/close.js'
 import { eventRow, recordEvents } from '../events.js'
-import { prepareRevert } from '../imports/revert.js'
-import { applyStep } from './apply.js'
-import type { Proposal, ProposalListQuery } from './schemas.js'
+import { applyStep, behaviourOf } from './apply.js'
+import { type Step, STEPS, type StepName } from './registry.js'
+import type { Proposal, ProposalListQuery, ProposalOf } from './schemas.js'
 import { DEFAULT_DATE_WINDOW, type DateWindow } from '../transactions/plausibility.js'
 
 /** The scope a step's approver needs (the scope the step itself takes). */
-export const STEP_SCOPE: Readonly<Record<ProposalKind, Scope>> = {
-  reopen: 'close',
-  revert: 'write',
-  bulk: 'write',
-  'key-write': 'api_keys',
-  policy: 'users',
-  people: 'users',
-  agent: 'write',
-}
+const scopeOf = (kind: StepName) => STEPS[kind].scopes.approve
 
 /**
  * Steps a reviewer (a login with `close`: the accountant, the owner) may approve without the
  * step's own scope, for a proposer who still holds it: the proposer could have done the step
  * unheld, so the pair gains no right that neither had (docs/people.md, "Approval policies").
  */
-const REVIEWED: ReadonlySet<ProposalKind> = new Set(['revert', 'bulk', 'people'])
+const reviewed = (kind: StepName) => STEPS[kind].scopes.reviewed === true
 
-const reviews = (actor: Actor, kind: ProposalKind) => REVIEWED.has(kind) && actor.kind === 'jwt' && actor.scopes.includes('close')
+const reviews = (actor: Actor, kind: StepName) => reviewed(kind) && actor.kind === 'jwt' && actor.scopes.includes('close')
 
 /** A reviewer's approval stands on the proposer's right: a proposer disabled or without the scope since leaves it to one who holds it. */
 async function requireEntitledProposer(db: Kysely<Db>, actor: Actor, p: Proposal): Promise<void> {
-  const scope = STEP_SCOPE[p.kind]
+  const scope = scopeOf(p.kind)
   if (actor.scopes.includes(scope)) return
   const proposer = p.proposer_user_id
     ? await db.selectFrom('users').select(['role', 'disabled_at']).where('id', '=', p.proposer_user_id).executeTakeFirst()
@@ -54,16 +45,17 @@ async function requireEntitledProposer(db: Kysely<Db>, actor: Actor, p: Proposal
     )
 }
 
+/** A stored proposal: written by propose() from its step's types, so read back as them. */
 export function toProposal(r: Selectable<ProposalsTable>): Proposal {
-  const request = JSON.parse(r.request) as Record<string, unknown>
-  // A key-write's stored row (its secret's hash) is for applying it, never shown.
+  const request = JSON.parse(r.request) as Proposal['request'] & { row?: unknown }
+  // A key-write's or an invitation's stored row (its secret's hash) is for applying it, never shown.
   delete request.row
   return {
     id: r.id,
-    kind: r.kind as ProposalKind,
+    kind: r.kind,
     target: r.target,
     request,
-    effect: JSON.parse(r.effect) as Record<string, unknown>,
+    effect: JSON.parse(r.effect) as Proposal['effect'],
     state: r.state as Proposal['state'],
     proposed_by: r.proposed_by,
     proposer_user_id: r.proposer_user_id,
@@ -72,34 +64,40 @@ export function toProposal(r: Selectable<ProposalsTable>): Proposal {
     decided_at: r.decided_at,
     reason: r.reason,
     result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
-  }
+  } as Proposal
 }
 
 /** Proposing takes what requesting the step takes under the policy: write access, or the step's own scope. */
-export function requireProposer(actor: Actor, kind: ProposalKind): void {
+export function requireProposer(actor: Actor, step: Step): void {
   // An agent proposes what its route's scopes allow it to ask (middleware/scopes.ts checked them).
-  if (kind === 'agent' && actor.agent) return
-  const scope = STEP_SCOPE[kind]
+  if (step.scopes.byRoute && actor.agent) return
+  const { name: kind } = step
+  const scope = step.scopes.approve
   if (!actor.scopes.includes('write') && !actor.scopes.includes(scope))
     throw new AppError('forbidden', `proposing a ${kind} takes the write or ${scope} scope`)
 }
 
-export async function propose(
+/**
+ * A step held back, stored with its request and effect, which the compiler holds to the step's
+ * schemas; `kept`: what applying it needs and a proposal never shows (a key's or a token's hash).
+ */
+export async function propose<S extends Step>(
   store: Store,
   actor: Actor,
-  kind: ProposalKind,
+  step: S,
   target: string,
-  request: object,
-  effect: object,
+  request: z.infer<S['request']>,
+  effect: z.infer<S['effect']>,
   now: Date,
-): Promise<Proposal> {
-  requireProposer(actor, kind)
+  kept: { row?: object } = {},
+): Promise<ProposalOf<S['name']>> {
+  requireProposer(actor, step)
   const row = {
     id: uuidv7(now.getTime()),
     company_id: actor.companyId,
-    kind,
+    kind: step.name,
     target,
-    request: JSON.stringify(request),
+    request: JSON.stringify({ ...request, ...kept }),
     effect: JSON.stringify(effect),
     state: 'pending',
     proposed_by: actorId(actor),
@@ -111,7 +109,7 @@ export async function propose(
     reason: null,
     result: null,
   }
-  const p = toProposal(row)
+  const p = toProposal(row) as ProposalOf<S['name']>
   await store.writeTransaction(async (trx) => {
     await trx.insertInto('proposals').values(row).execute()
     await store.writes.appendAudit(trx, [proposalEntry(row, row.proposed_by, 'proposal_requested', row.created_at)])
@@ -156,21 +154,14 @@ async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise
     throw new AppError('forbidden', `proposal ${p.id} is your own (${p.proposed_by}): another person approves it`)
   if (p.proposer_user_id === null && actorId(actor) === p.proposed_by)
     throw new AppError('forbidden', `proposal ${p.id} is your own: another person approves it`)
-  const scope = STEP_SCOPE[p.kind]
+  const scope = scopeOf(p.kind)
   if (!actor.scopes.includes(scope) && !reviews(actor, p.kind))
     throw new AppError(
       'forbidden',
-      `approving a ${p.kind} takes the ${scope} scope${REVIEWED.has(p.kind) ? ', or a login with close' : ''}, which this credential lacks`,
+      `approving a ${p.kind} takes the ${scope} scope${reviewed(p.kind) ? ', or a login with close' : ''}, which this credential lacks`,
     )
-  if (p.kind === 'reopen') await requireCloser(store, actor, true)
-  if ((p.kind === 'policy' || p.kind === 'key-write' || p.kind === 'people') && actor.kind !== 'jwt')
-    throw new AppError('forbidden', `approving a ${p.kind} takes a login`)
-  if (p.kind === 'people' && (p.request as { user_id?: string }).user_id === actor.userId)
-    throw new AppError('forbidden', `proposal ${p.id} gives you a role: another person approves it`)
-  if (p.kind === 'key-write') {
-    const beyond = scopesBeyond((p.effect as { key?: { scopes?: string[] } }).key?.scopes ?? [], actor.scopes)
-    if (beyond.length) throw new AppError('forbidden', `approving this key takes ${beyond.join(', ')}, which your role lacks`)
-  }
+  if (STEPS[p.kind].scopes.login && actor.kind !== 'jwt') throw new AppError('forbidden', `approving a ${p.kind} takes a login`)
+  await (await behaviourOf(p)).approve?.(store, actor, p)
 }
 
 async function decide(trx: Kysely<Db>, actor: Actor, p: Proposal, state: Proposal['state'], now: Date, extra: object = {}) {
@@ -211,7 +202,7 @@ export async function approveProposal(
   const p = await getProposal(store.db, actor.companyId, id)
   requirePending(p)
   await requireApprover(store, actor, p)
-  if (p.kind === 'revert') await prepareRevert(store, actor, p.target)
+  await (await behaviourOf(p)).prepare?.(store, actor, p)
   let raced = false
   let done: { proposal: Proposal; after?: () => Promise<object> }
   try {
@@ -256,7 +247,7 @@ async function landAfter(p: Proposal, after: () => Promise<object>): Promise<voi
     await after()
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e)
-    const finish = (p.request as { batch_id?: string }).batch_id
+    const finish = 'batch_id' in p.request ? p.request.batch_id : undefined
     throw new AppError(
       'conflict',
       `proposal ${p.id} was approved, but applying it stopped: ${why}${finish ? ` (finish it with finctl imports apply ${finish})` : ''}`,
@@ -270,8 +261,8 @@ export async function rejectProposal(store: Store, actor: Actor, id: string, rea
   const p = await getProposal(store.db, actor.companyId, id)
   requirePending(p)
   const own = p.proposer_user_id ? actor.userId === p.proposer_user_id : actorId(actor) === p.proposed_by
-  if (!own && !actor.scopes.includes(STEP_SCOPE[p.kind]) && !reviews(actor, p.kind))
-    throw new AppError('forbidden', `rejecting a ${p.kind} takes the ${STEP_SCOPE[p.kind]} scope (or being its proposer)`)
+  if (!own && !actor.scopes.includes(scopeOf(p.kind)) && !reviews(actor, p.kind))
+    throw new AppError('forbidden', `rejecting a ${p.kind} takes the ${scopeOf(p.kind)} scope (or being its proposer)`)
   return store.writeTransaction(async (trx) => {
     if (!(await decide(trx, actor, p, 'rejected', now, { reason }))) requirePending(await getProposal(trx, actor.companyId, id))
     const proposal = await chainDecision(store, trx, actor, id, now)

@@ -4,6 +4,7 @@
  * proposal (docs/people.md, "Approval policies"), bound to the rows and changes it showed
  * (rule-step.ts applies it once approved).
  */
+import type { z } from '@hono/zod-openapi'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import type { RuleApplyResult, RuleRunOptions } from '../categorization/rule-schemas.js'
@@ -11,6 +12,8 @@ import { RowVersions } from '../row-versions.js'
 import { applyRule, type RuleChoice, ruleChanges, runWindow } from '../transactions/rule-runs.js'
 import { bulkNeedsApproval, policyOf } from './policy.js'
 import { propose } from './proposals.js'
+import { bulkStep } from './registry.js'
+import type { BulkStepEffect } from './step-schemas.js'
 import { asChange, LISTED, type RunRequest, versionOf } from './rule-step.js'
 import type { Outcome } from './schemas.js'
 
@@ -22,11 +25,12 @@ export async function requestRuleApply(
   now: Date,
 ): Promise<Outcome<RuleApplyResult>> {
   const policy = await policyOf(store.db, actor.companyId)
-  if (!policy.require_approval.includes('bulk')) return { done: await applyRule(store, actor, which, o, now) }
+  // No threshold: the bulk step is not held (policy.ts).
+  if (policy.bulk_threshold === null) return { done: await applyRule(store, actor, which, o, now) }
   const window = runWindow(o, now)
   const counts = { scanned: 0, matched: 0 }
   const versions = new RowVersions()
-  const listed: object[] = []
+  const listed: Extract<z.infer<typeof BulkStepEffect>, { action: 'rules' }>['transactions'] = []
   let rows = 0
   for await (const c of ruleChanges(store, store.db, actor.companyId, which, window, counts)) {
     rows++
@@ -38,9 +42,9 @@ export async function requestRuleApply(
   const asked = { since: window.since, only_empty: window.onlyEmpty }
   if (!bulkNeedsApproval(policy, rows)) return { done: await applyRule(store, actor, which, asked, now) }
   const ruleId = which === 'all' ? null : which.id
-  const request: RunRequest = { action: 'rules', rule_id: ruleId, ...asked }
+  const request: RunRequest = { action: 'rules' as const, rule_id: ruleId, ...asked }
   const effect = {
-    action: 'rules',
+    action: 'rules' as const,
     rule_id: ruleId,
     ...asked,
     matched: counts.matched,
@@ -51,5 +55,5 @@ export async function requestRuleApply(
     versions: versions.done(),
   }
   const target = `${rows} transactions by ${ruleId ? `rule ${ruleId}` : 'the active rules'}`
-  return { proposal: await propose(store, actor, 'bulk', target, request, effect, now) }
+  return { proposal: await propose(store, actor, bulkStep, target, request, effect, now) }
 }

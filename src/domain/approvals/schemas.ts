@@ -1,9 +1,11 @@
 /** Schemas of /api-v1/policy and /api-v1/approvals (docs/api.md, "Approvals"; docs/people.md). */
 import { z } from '@hono/zod-openapi'
-import { APPROVAL_STEPS, PROPOSAL_KINDS, PROPOSAL_STATES } from '../../kernel/vocabulary.js'
+import { PROPOSAL_STATES } from '../../kernel/vocabulary.js'
 import { Timestamp } from '../schema-common.js'
+import { APPROVAL_STEPS, ApprovalStep, bulkStep, keyWriteStep, peopleStep, STEP_LIST, type StepName } from './registry.js'
+import type { AnyStep } from './step-types.js'
 
-export const ApprovalStep = z.enum(APPROVAL_STEPS)
+export { ApprovalStep } from './registry.js'
 
 export const PolicyRequest = z
   .object({
@@ -21,7 +23,7 @@ export const PolicyRequest = z
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (v.require_approval.includes('bulk') && v.bulk_threshold === undefined)
+    if (v.require_approval.includes(bulkStep.name) && v.bulk_threshold === undefined)
       ctx.addIssue({
         code: 'custom',
         path: ['bulk_threshold'],
@@ -43,29 +45,46 @@ export const Policy = z
   .openapi('Policy')
 export type Policy = z.infer<typeof Policy>
 
-export const Proposal = z
-  .object({
-    id: z.string(),
-    kind: z.enum(PROPOSAL_KINDS),
-    /** The month (reopen), the batch id (revert), the rows' count (bulk; `delete N transactions` for a bulk delete), the key's name (key-write), `policy`; an agent's write in words (`categorize transaction ID`). */
-    target: z.string(),
-    /** The request as given. */
-    request: z.record(z.string(), z.unknown()),
-    /** What approving would do, computed when proposed: a reopen's month and its close record, a revert's dry run, a bulk update's rows and their changes, a bulk delete's rows and their totals per currency, the key, the policy before and after. */
-    effect: z.record(z.string(), z.unknown()),
-    state: z.enum(PROPOSAL_STATES),
-    proposed_by: z.string().openapi({ example: 'user:0193…' }),
-    proposer_user_id: z.string().nullable(),
-    created_at: Timestamp,
-    decided_by: z.string().nullable(),
-    decided_at: Timestamp.nullable(),
-    /** A rejection's reason, or why approving failed. */
-    reason: z.string().nullable(),
-    /** What the approved step returned (the reopen's record, the revert's result, the policy). */
-    result: z.record(z.string(), z.unknown()).nullable(),
-  })
-  .openapi('Proposal')
+const ProposalFields = {
+  id: z.string(),
+  /** The month (reopen), the batch id (revert), the rows' count (bulk; `delete N transactions` for a bulk delete), the key's name (key-write), `policy`; an agent's write in words (`categorize transaction ID`). */
+  target: z.string(),
+  state: z.enum(PROPOSAL_STATES),
+  proposed_by: z.string().openapi({ example: 'user:0193…' }),
+  proposer_user_id: z.string().nullable(),
+  created_at: Timestamp,
+  decided_by: z.string().nullable(),
+  decided_at: Timestamp.nullable(),
+  /** A rejection's reason, or why approving failed. */
+  reason: z.string().nullable(),
+  /** What the approved step returned (the reopen's record, the revert's result, the policy). */
+  result: z.record(z.string(), z.unknown()).nullable(),
+}
+
+/** A proposal of one step: its kind, the request as given and the effect approving it would have, computed when proposed. */
+const build = <S extends AnyStep>(s: S) =>
+  z
+    .object({
+      ...ProposalFields,
+      kind: z.literal(s.name as S['name']),
+      request: s.request as S['request'],
+      effect: s.effect as S['effect'],
+    })
+    .openapi(s.title)
+type Variant<S extends AnyStep> = ReturnType<typeof build<S>>
+const made = new Map<AnyStep, unknown>()
+/** One schema a step, whoever asks (the union, a 202 that adds the shown secret to it). */
+const variant = <S extends AnyStep>(s: S): Variant<S> => {
+  if (!made.has(s)) made.set(s, build(s))
+  return made.get(s) as Variant<S>
+}
+type Variants<T extends readonly AnyStep[]> = { -readonly [I in keyof T]: Variant<T[I]> }
+
+/** The proposals of each step, by their kind (registry.ts). */
+export const PROPOSAL_VARIANTS = STEP_LIST.map(variant) as Variants<typeof STEP_LIST>
+export const Proposal = z.discriminatedUnion('kind', PROPOSAL_VARIANTS).openapi('Proposal')
 export type Proposal = z.infer<typeof Proposal>
+export type ProposalOf<K extends StepName> = Extract<Proposal, { kind: K }>
 
 export const ProposalListQuery = z
   .object({
@@ -88,19 +107,23 @@ export const RejectRequest = z
   .openapi('RejectRequest')
 
 /** A key-write proposal (202 of POST /api-keys): the key's secret, shown to the proposer once; it works once approved. */
-export const ProposedKey = Proposal.extend({
-  key: z
-    .string()
-    .openapi({ description: 'the full key, shown once, to the proposer only; it authenticates once the proposal is approved' }),
-}).openapi('ProposedKey')
+export const ProposedKey = variant(keyWriteStep)
+  .extend({
+    key: z
+      .string()
+      .openapi({ description: 'the full key, shown once, to the proposer only; it authenticates once the proposal is approved' }),
+  })
+  .openapi('ProposedKey')
 export type ProposedKey = z.infer<typeof ProposedKey>
 
 /** An invitation to a role that can approve, held back (202 of POST /users/invitations): its token, shown to the proposer once; it works once approved. */
-export const ProposedInvitation = Proposal.extend({
-  token: z
-    .string()
-    .openapi({ description: 'the invitation token, shown once, to the proposer only; it can be accepted once the proposal is approved' }),
-}).openapi('ProposedInvitation')
+export const ProposedInvitation = variant(peopleStep)
+  .extend({
+    token: z
+      .string()
+      .openapi({ description: 'the invitation token, shown once, to the proposer only; it can be accepted once the proposal is approved' }),
+  })
+  .openapi('ProposedInvitation')
 export type ProposedInvitation = z.infer<typeof ProposedInvitation>
 
 /** A step's answer: done (200) or proposed (202). */

@@ -7,11 +7,13 @@ import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import { monthEnd, previousMonth } from '../accounts/period-lock.js'
 import { reopenMonth, toRecord } from '../closing/close.js'
-import type { CloseRecord } from '../closing/schemas.js'
+import type { CloseRecord, MonthFigure } from '../closing/schemas.js'
+import type { z } from '@hono/zod-openapi'
 import { revertImportBatch } from '../imports/revert.js'
 import { RowVersions } from '../row-versions.js'
 import type { RevertImportRequest, RevertResult } from '../imports/revert-schemas.js'
-import { bulkNeedsApproval, needsApproval, normalized, policyOf, requirePolicySetter, writePolicy } from './policy.js'
+import { bulkNeedsApproval, needsApproval, policyOf, requirePolicySetter, writePolicy } from './policy.js'
+import { type ApprovalStep, bulkStep, IMPLIED_STEPS, keyWriteStep, policyStep, reopenStep, revertStep } from './registry.js'
 import { latestClose, monthsOpened } from './bindings.js'
 import { propose } from './proposals.js'
 import type { Outcome, Policy, PolicyRequest, ProposedKey } from './schemas.js'
@@ -24,7 +26,7 @@ import type { CreateApiKeyRequest } from '../api-keys/schemas.js'
 export type { Outcome } from './schemas.js'
 
 export async function requestReopen(store: Store, actor: Actor, month: string, reason: string, now: Date): Promise<Outcome<CloseRecord>> {
-  if (!needsApproval(await policyOf(store.db, actor.companyId), 'reopen'))
+  if (!needsApproval(await policyOf(store.db, actor.companyId), reopenStep))
     return { done: await reopenMonth(store, actor, month, reason, now) }
   const company = await store.db.selectFrom('companies').select('lock_date').where('id', '=', actor.companyId).executeTakeFirst()
   const lock = company?.lock_date ?? null
@@ -41,10 +43,10 @@ export async function requestReopen(store: Store, actor: Actor, month: string, r
     // A reopen moves the lock date back before the month: every later month closed opens with it.
     opens: monthsOpened(month, lock),
     close: close ? toRecord(close) : null,
-    figures: close?.figures ? (JSON.parse(close.figures) as unknown) : null,
+    figures: close?.figures ? (JSON.parse(close.figures) as z.infer<typeof MonthFigure>[]) : null,
     rows: close?.rows_count == null ? null : Number(close.rows_count),
   }
-  return { proposal: await propose(store, actor, 'reopen', month, { month, reason }, effect, now) }
+  return { proposal: await propose(store, actor, reopenStep, month, { month, reason }, effect, now) }
 }
 
 export async function requestRevert(
@@ -54,7 +56,7 @@ export async function requestRevert(
   req: RevertImportRequest,
   now: Date,
 ): Promise<Outcome<RevertResult>> {
-  if (req.dry_run || !needsApproval(await policyOf(store.db, actor.companyId), 'revert'))
+  if (req.dry_run || !needsApproval(await policyOf(store.db, actor.companyId), revertStep))
     return { done: await revertImportBatch(store, actor, id, req, now) }
   const versions = new RowVersions()
   const dry = await revertImportBatch(store, actor, id, { ...req, dry_run: true }, now, versions)
@@ -64,15 +66,16 @@ export async function requestRevert(
       `import batch ${dry.batch.id} cannot be reverted as asked: ${dry.refused.length} rows refused (finctl imports revert ${dry.batch.id} --dry-run names them); nothing was proposed`,
     )
   const request = { batch_id: dry.batch.id, include_edited: req.include_edited === true }
-  return { proposal: await propose(store, actor, 'revert', dry.batch.id, request, { ...dry, versions: versions.done() }, now) }
+  return { proposal: await propose(store, actor, revertStep, dry.batch.id, request, { ...dry, versions: versions.done() }, now) }
 }
 
 export async function setPolicy(store: Store, actor: Actor, req: PolicyRequest, now: Date): Promise<Outcome<Policy>> {
   requirePolicySetter(actor)
-  const current = await policyOf(store.db, actor.companyId)
-  const steps = normalized(req)
-  const threshold = steps.includes('bulk') ? (req.bulk_threshold ?? null) : null
-  if (!needsApproval(current, 'policy'))
+  const current = await policyOf<ApprovalStep>(store.db, actor.companyId)
+  // The steps in their table's order, without repeats; implied ones are never stored.
+  const steps = [...new Set(req.require_approval)].filter((s) => !IMPLIED_STEPS.includes(s))
+  const threshold = steps.includes(bulkStep.name) ? (req.bulk_threshold ?? null) : null
+  if (!needsApproval(current, policyStep))
     return { done: await store.writeTransaction((trx) => writePolicy(trx, actor, steps, threshold, now)) }
   const effect = {
     before: current.require_approval,
@@ -80,7 +83,9 @@ export async function setPolicy(store: Store, actor: Actor, req: PolicyRequest, 
     bulk_threshold_before: current.bulk_threshold,
     bulk_threshold_after: threshold,
   }
-  return { proposal: await propose(store, actor, 'policy', 'policy', { require_approval: steps, bulk_threshold: threshold }, effect, now) }
+  return {
+    proposal: await propose(store, actor, policyStep, policyStep.name, { require_approval: steps, bulk_threshold: threshold }, effect, now),
+  }
 }
 
 /** A bulk update over the policy's threshold: proposed with every row it names and each field's change. */
@@ -96,7 +101,7 @@ export async function requestBulkUpdate(store: Store, actor: Actor, req: BulkUpd
     transactions: dry.changed,
   }
   const request = { transaction_ids: bulkIds(req), updates: req.updates }
-  return { proposal: await propose(store, actor, 'bulk', `${rows} transactions`, request, effect, now) }
+  return { proposal: await propose(store, actor, bulkStep, `${rows} transactions`, request, effect, now) }
 }
 
 /**
@@ -109,7 +114,7 @@ export async function requestBulkDelete(store: Store, actor: Actor, req: BulkDel
   if (!bulkNeedsApproval(policy, rows)) return { done: await bulkDeleteTransactions(store, actor, req, now) }
   const dry = await store.writeTransaction((trx) => bulkDeleteIn(store, trx, actor, req, now, { dryRun: true }))
   const effect = {
-    action: 'delete',
+    action: 'delete' as const,
     rows,
     threshold: policy.bulk_threshold,
     totals: dry.totals,
@@ -124,8 +129,8 @@ export async function requestBulkDelete(store: Store, actor: Actor, req: BulkDel
       updated_at: t.updated_at,
     })),
   }
-  const request = { action: 'delete', transaction_ids: bulkIds(req) }
-  return { proposal: await propose(store, actor, 'bulk', `delete ${rows} transactions`, request, effect, now) }
+  const request = { action: 'delete' as const, transaction_ids: bulkIds(req) }
+  return { proposal: await propose(store, actor, bulkStep, `delete ${rows} transactions`, request, effect, now) }
 }
 
 /**
@@ -143,8 +148,8 @@ export async function proposeKeyCreate(
   const shown = toApiKey(row, now)
   const effect = { key: { ...shown, created_at: null, is_active: false }, scopes: shown.scopes }
   // `row` (with the secret's hash) is kept to apply the step; a proposal never shows it.
-  const request = { name: input.name, scopes: shown.scopes, expires_at: row.expires_at, key_prefix: row.key_prefix, row }
-  const p = await propose(store, actor, 'key-write', row.name, request, effect, now)
+  const request = { name: input.name, scopes: shown.scopes, expires_at: row.expires_at, key_prefix: row.key_prefix }
+  const p = await propose(store, actor, keyWriteStep, row.name, request, effect, now, { row })
   return { proposal: { ...p, key } }
 }
 
@@ -171,8 +176,7 @@ export async function proposeKeyRoll(
     key_prefix: row.key_prefix,
     rolls: old.id,
     grace_seconds: graceSeconds,
-    row,
   }
-  const p = await propose(store, actor, 'key-write', row.name, request, effect, now)
+  const p = await propose(store, actor, keyWriteStep, row.name, request, effect, now, { row })
   return { proposal: { ...p, key: secret } }
 }

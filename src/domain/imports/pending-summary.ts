@@ -17,7 +17,7 @@ const LISTED = 50
 export async function pendingRowsOf(db: Kysely<Db>, batchId: string, currency: string) {
   const versions = new RowVersions()
   const sums = new Map<string, { rows: number; minor: bigint }>()
-  const listed: object[] = []
+  const listed: Array<{ line: number; transaction_date: string; amount: string | number; currency_code: string; description: string }> = []
   let first: string | null = null
   let last: string | null = null
   let after = 0
