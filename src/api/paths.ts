@@ -65,7 +65,7 @@ export const categoriesPaths = { list: v1('get', '/categories') } as const
 export const categorizationRulesPaths = {
   list: v1('get', '/categorization-rules'),
   create: v1('post', '/categorization-rules'),
-  testDraft: v1('get', '/categorization-rules/test'),
+  testAll: v1('get', '/categorization-rules/test'),
   applyAll: v1('post', '/categorization-rules/apply'),
   get: v1('get', '/categorization-rules/{id}'),
   update: v1('patch', '/categorization-rules/{id}'),

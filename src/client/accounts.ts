@@ -16,5 +16,8 @@ export function accountCalls(c: Sender) {
     /** The filters of GET /transactions, as the command builds them (tx-filters.ts); the service validates them. */
     transactions: (id: string, q: TransactionQuery = {}) =>
       call('transactions', { params: { id }, query: q as RouteInput<typeof bankAccountsApi.transactions>['query'] }),
+    /** Every page of an account's transactions (memory holds one page). */
+    transactionPages: (id: string, q: TransactionQuery = {}) =>
+      call.pages('transactions', { params: { id }, query: q as RouteInput<typeof bankAccountsApi.transactions>['query'] }),
   }
 }

@@ -22,6 +22,7 @@ import { keyCalls } from './keys.js'
 import { rateCalls } from './rates.js'
 import { forecastCalls, recurringCalls } from './recurring.js'
 import { auditCalls, reportCalls } from './reports.js'
+import { ruleCalls } from './rules.js'
 import {
   type ApiResult,
   type AuthMode,
@@ -159,6 +160,7 @@ export class Client {
   readonly accounts = accountCalls(this)
   readonly transactions = transactionCalls(this)
   readonly categorization = categorizationCalls(this)
+  readonly rules = ruleCalls(this)
   readonly reports = reportCalls(this)
   readonly audit = auditCalls(this)
   readonly exports = exportCalls(this)

@@ -4,9 +4,11 @@ import type { statementsApi } from '../api/routes/statements.js'
 import type { ImportBatchDetail } from '../domain/imports/schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import { AppError } from '../kernel/errors.js'
+import type { TransactionQuery } from './transactions.js'
 import { fillPath, type RouteInput, routeCalls, type Sender } from './route-call.js'
 
 type ListQuery = NonNullable<RouteInput<typeof statementsApi.list>['query']>
+type TxQuery = RouteInput<typeof statementsApi.transactions>['query']
 
 export function statementCalls(c: Sender, sleep: (ms: number) => Promise<void>) {
   const call = routeCalls<typeof statementsApi>(c, statementsPaths)
@@ -20,8 +22,9 @@ export function statementCalls(c: Sender, sleep: (ms: number) => Promise<void>) 
     /** Every page of the statements (memory holds one page). */
     pages: (query: ListQuery = {}) => call.pages('list', { query }),
     get: (id: string) => call('get', { params: { id } }).then((r) => r.data),
-    transactions: (id: string, query: Record<string, string | number | boolean | undefined> = {}) =>
-      call('transactions', { params: { id }, query: query as NonNullable<RouteInput<typeof statementsApi.transactions>['query']> }),
+    transactions: (id: string, query: TransactionQuery = {}) => call('transactions', { params: { id }, query: query as TxQuery }),
+    /** Every page of a statement's transactions (memory holds one page). */
+    transactionPages: (id: string, query: TransactionQuery = {}) => call.pages('transactions', { params: { id }, query: query as TxQuery }),
     /** The original file as uploaded, decoded from the base64 answer (404: uploaded before finctl kept it). */
     file: async (id: string) => {
       const d = (

@@ -23,14 +23,17 @@ type ListQuery = RouteInput<typeof transactionsApi.list>['query']
 export function transactionCalls(c: Sender) {
   const call = routeCalls<typeof transactionsApi>(c, transactionsPaths)
   const write = routeCalls<typeof transactionWritesApi>(c, transactionWritesPaths)
+  const createAnswer = (body: CreateTransactionRequest, o: { idempotencyKey?: string } = {}) =>
+    write('create', { body, headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined })
   const requestUpdate = (id: string, body: UpdateTransactionRequest) =>
     write('update', { params: { id }, body }).then((r) => outcome<Transaction>(r))
   /** A bulk update or delete, or over a bulk approval policy's threshold its proposal. */
   const requestBulkUpdate = (body: BulkUpdateRequest) => write('bulkUpdate', { body }).then((r) => outcome<BulkUpdateResponse>(r))
   const requestBulkDelete = (body: BulkDeleteRequest) => write('bulkDelete', { body }).then((r) => outcome<BulkDeleteResponse>(r))
   return {
-    create: (body: CreateTransactionRequest, o: { idempotencyKey?: string } = {}) =>
-      write('create', { body, headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : undefined }).then((r) => r.data),
+    create: (body: CreateTransactionRequest, o: { idempotencyKey?: string } = {}) => createAnswer(body, o).then((r) => r.data),
+    /** The whole answer of a create, its headers too (`idempotent-replayed`: the import counts a replay as a duplicate). */
+    createAnswer,
     list: (q: TransactionQuery = {}) => call('list', { query: q as ListQuery }),
     /** Every page of a list (memory holds one page). */
     pages: (q: TransactionQuery = {}) => call.pages('list', { query: q as ListQuery }),

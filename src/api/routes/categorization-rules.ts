@@ -50,8 +50,8 @@ export const categorizationRulesApi = {
       409: ERRORS[409],
     },
   }),
-  testDraft: createRoute({
-    ...categorizationRulesPaths.testDraft,
+  testAll: createRoute({
+    ...categorizationRulesPaths.testAll,
     summary: 'Which non-void transactions since a date the active rules, in their order, would change, changing nothing',
     security: SECURITY,
     request: { query: RuleTestQuery },
@@ -117,7 +117,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         c.json({ success: true as const, data: await createRule(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
       )
       // Before the routes of one rule: `test` and `apply` are no rule's id.
-      .openapi(categorizationRulesApi.testDraft, async (c) =>
+      .openapi(categorizationRulesApi.testAll, async (c) =>
         c.json({ success: true as const, data: await testRule(store, c.get('actor'), 'all', c.req.valid('query'), now()) }, 200),
       )
       .openapi(categorizationRulesApi.applyAll, async (c) =>
