@@ -15,6 +15,10 @@ const at = <M extends Method, P extends string>(method: M, path: P) => ({ method
 /** A route of the versioned API: the one place its prefix is written. */
 const v1 = <M extends Method, P extends string>(method: M, path: P) => ({ method, path: `${V1}${path}` as `${typeof V1}${P}` })
 
+/** A path as Hono's router writes it (`{id}` as `:id`), for a route mounted without its definition (an upload, a file). */
+export const routerPath = <P extends string>(path: P) => path.replace(/\{(\w+)\}/g, ':$1') as RouterPath<P>
+type RouterPath<P extends string> = P extends `${infer A}{${infer N}}${infer B}` ? `${A}:${N}${RouterPath<B>}` : P
+
 export const systemPaths = { health: at('get', '/healthz') } as const
 
 export const authPaths = {

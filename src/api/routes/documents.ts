@@ -36,10 +36,10 @@ import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { DOCUMENT_UPLOAD_PATH } from '../middleware/body-guard.js'
 import { ERRORS, SECURITY, fileResponse, jsonBody, ok, router } from '../openapi.js'
-import { documentsPaths } from '../paths.js'
+import { documentsPaths, routerPath } from '../paths.js'
 import type { RouteConfig } from '@hono/zod-openapi'
 
-const PATH = DOCUMENT_UPLOAD_PATH
+const _PATH = DOCUMENT_UPLOAD_PATH
 const MAX_BASE64 = Math.ceil(MAX_DOCUMENT_FILE / 3) * 4 + 64 * 1024
 
 async function readUpload(c: Context<AppEnv>): Promise<DocumentUpload> {
@@ -180,7 +180,7 @@ export function documentRoutes(deps: AppDeps) {
   const { store, now } = deps
   const r = router()
   r.openAPIRegistry.registerPath(documentsApi.add)
-  r.post(PATH, async (c) => {
+  r.post(documentsApi.add.path, async (c) => {
     const up = await readUpload(c)
     const at = now()
     let added = await addDocument(store, c.get('actor'), up, at)
@@ -189,7 +189,7 @@ export function documentRoutes(deps: AppDeps) {
     return c.json({ success: true as const, data: added }, added.created ? 201 : 200)
   })
   r.openAPIRegistry.registerPath(documentsApi.content)
-  r.get(`${PATH}/:id/content`, async (c) => {
+  r.get(routerPath(documentsApi.content.path), async (c) => {
     const d = await documentContent(store, c.get('actor').companyId, c.req.param('id'))
     return fileResponse(c, d.bytes, d.mediaType, { file_name: d.fileName, media_type: d.mediaType })
   })

@@ -22,7 +22,6 @@ import type { RateFileFormat } from '../../import/rates.js'
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
-import { RATES_IMPORT_PATH } from '../middleware/body-guard.js'
 import { exchangeRatesPaths } from '../paths.js'
 import type { RouteConfig } from '@hono/zod-openapi'
 
@@ -125,7 +124,7 @@ export function exchangeRateRoutes(deps: AppDeps) {
   const { store, now } = deps
   const r = router()
   r.openAPIRegistry.registerPath(exchangeRatesApi.import)
-  r.post(RATES_IMPORT_PATH, async (c) => {
+  r.post(exchangeRatesApi.import.path, async (c) => {
     const file = await readImport(c)
     return c.json({ success: true as const, data: await importRates(store, c.get('actor'), file, now()) }, 200)
   })

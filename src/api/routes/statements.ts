@@ -33,10 +33,10 @@ import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { reportInternalError } from '../errors.js'
 import { ERRORS, SECURITY, fileResponse, ok, router } from '../openapi.js'
-import { statementsPaths } from '../paths.js'
+import { routerPath, statementsPaths } from '../paths.js'
 import type { RouteConfig } from '@hono/zod-openapi'
 
-const PATH = '/api-v1/statements'
+const _PATH = '/api-v1/statements'
 /** Base64 of a 20 MiB file, with room for line breaks. */
 const MAX_BASE64 = Math.ceil(MAX_STATEMENT_FILE / 3) * 4 + 64 * 1024
 
@@ -190,7 +190,7 @@ export function statementRoutes(deps: AppDeps) {
   // The upload takes two media types; it is validated in the handler (one schema per type) and
   // declared here for the OpenAPI document.
   r.openAPIRegistry.registerPath(statementsApi.upload)
-  r.post(PATH, async (c) => {
+  r.post(statementsApi.upload.path, async (c) => {
     const upload = mediaType(c) === 'form' ? await fromForm(c) : await fromJson(c)
     if (upload.review) {
       const batch = await reviewStatementUpload(store, c.get('actor'), upload, now(), {
@@ -206,7 +206,7 @@ export function statementRoutes(deps: AppDeps) {
     return c.json({ success: true as const, data: { ...statement, batch_id: batch.id } }, 201)
   })
   r.openAPIRegistry.registerPath(statementsApi.file)
-  r.get(`${PATH}/:id/file`, async (c) => {
+  r.get(routerPath(statementsApi.file.path), async (c) => {
     const f = await statementOriginal(store, c.get('actor').companyId, c.req.param('id'))
     return fileResponse(c, f.bytes, 'application/octet-stream', { file_name: f.fileName, sha256: f.sha256 })
   })
