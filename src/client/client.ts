@@ -123,17 +123,6 @@ export class Client {
     }
   }
 
-  /** Every page of a list, one page at a time (memory holds one page). */
-  async *pages<T>(path: string, query: RequestOptions['query'] = {}): AsyncGenerator<ApiResult<T[]>> {
-    let cursor: string | undefined
-    for (;;) {
-      const page = await this.request<T[]>('GET', path, { query: { ...query, cursor } })
-      yield page
-      cursor = page.pagination?.next_cursor ?? undefined
-      if (!page.pagination?.has_more || !cursor) return
-    }
-  }
-
   // ---- the resources' calls (one module each) ------------------------------------------------
 
   private readonly session = sessionCalls(this)
