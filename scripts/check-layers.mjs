@@ -115,6 +115,30 @@ export function rawSqlImports(code) {
   return out
 }
 
+/** An import or re-export of a project module, its `type` keyword if any and what it names; or a dynamic import. */
+const PROJECT_IMPORT =
+  /(?:^|[^\w.])(?:import|export)\s+(type\s+)?([\w*{}\s,]+?)\s+from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
+
+/**
+ * The project modules `code` imports as values (not `import type`, not only `{ type X }`), each with
+ * its line: the client may read the routes' definitions as types alone (ARCHITECTURE.md, "A route").
+ */
+export function valueImports(file, code) {
+  const out = []
+  for (const m of code.matchAll(PROJECT_IMPORT)) {
+    if (m[1]) continue
+    const named = m[2] !== undefined ? /\{([^}]*)\}/.exec(m[2]) : null
+    if (named && m[2].trim().startsWith('{') && named[1].split(',').every((s) => !s.trim() || s.trim().startsWith('type '))) continue
+    const spec = m[3] ?? m[4]
+    const target = relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, '.ts')
+    out.push({ target, line: code.slice(0, m.index + m[0].search(/import|export/)).split('\n').length })
+  }
+  return out
+}
+
+/** What of src/api the client may load (strings only); the rest it imports as types. */
+const CLIENT_MAY_LOAD = /^src\/api\/paths\.ts$/
+
 /** Code without its comments (line numbers kept), for the rules that read code, not words. */
 function codeOf(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:\\])\/\/.*$/gm, '$1')
@@ -133,6 +157,12 @@ export function checkLayers(files) {
       for (const line of rawSqlImports(code))
         problems.push(`${file}:${line}: imports sql from kysely: raw SQL goes in src/store (fragments.ts, queries.ts), called by name`)
     }
+    if (file.startsWith('src/client/'))
+      for (const { target, line } of valueImports(file, codeOf(text)))
+        if (target.startsWith('src/api/') && !CLIENT_MAY_LOAD.test(target))
+          problems.push(
+            `${file}:${line}: loads ${target}: the client imports the routes' definitions as types (import type) and their paths from src/api/paths.ts, so that it loads no schema`,
+          )
   }
   const graph = new Map()
   for (const [file, text] of files) {

@@ -8,7 +8,6 @@ import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { accountsFor } from '../../src/cli/short-ids.js'
 import { amountTotal } from '../../src/cli/totals.js'
 import { type ListFilterOptions, addListFilters, listQuery } from '../../src/cli/tx-filters.js'
-import type { Transaction } from '../../src/domain/schemas.js'
 
 export interface TransactionsOptions extends ListFilterOptions {
   all?: boolean
@@ -27,10 +26,9 @@ export async function runTransactions(host: VerbHost, o: TransactionsOptions, [g
   await accountsFor(host, client, named, 'ID')
   await noteNearCategory(host, client, o.category, 'filter')
   const id = named.bank_account_id ?? given
-  const path = `/api-v1/bank-accounts/${encodeURIComponent(id)}/transactions`
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<Transaction>(path, { ...query, limit: query.limit ?? 1000 })) yield page.data
+      for await (const page of client.accounts.transactionPages(id, { ...query, limit: query.limit ?? 1000 })) yield page.data
     })()
     await streamList(host.io, host.printer, pages, transactionColumns, amountTotal)
     return EXIT.ok

@@ -4,7 +4,6 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { addPaging, wholeNumber } from '../../src/cli/flags.js'
 import { note, printList, streamList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import type { Document } from '../../src/domain/documents/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { documentColumns } from './shared.js'
 import { resolveTransactionId } from '../../src/cli/short-ids.js'
@@ -36,7 +35,7 @@ export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {
   const query = { transaction_id: tx, unlinked: o.unlinked || undefined, limit }
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<Document>('/api-v1/documents', { ...query, limit: limit ?? 1000 })) yield page.data
+      for await (const page of client.documents.pages({ ...query, limit: limit ?? 1000 })) yield page.data
     })()
     await streamList(ctx.io, ctx.printer, pages, documentColumns)
     return EXIT.ok

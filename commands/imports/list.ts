@@ -6,7 +6,6 @@ import { addPaging } from '../../src/cli/flags.js'
 import { note, printList, streamList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { resolveAccountId } from '../../src/cli/short-ids.js'
-import type { ImportBatch } from '../../src/domain/imports/schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { columns, limitOf } from './shared.js'
 
@@ -38,7 +37,7 @@ export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {
   if (query.bank_account_id) query.bank_account_id = await resolveAccountId(client, query.bank_account_id)
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<ImportBatch>('/api-v1/imports', { ...query, limit: query.limit ?? 1000 })) yield page.data
+      for await (const page of client.imports.pages({ ...query, limit: query.limit ?? 1000 })) yield page.data
     })()
     await streamList(ctx.io, ctx.printer, pages, columns(await actorNames(client, ctx.printer)))
     return EXIT.ok

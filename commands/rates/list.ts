@@ -5,7 +5,6 @@ import { addPaging, wholeNumber } from '../../src/cli/flags.js'
 import { note, printList, streamList } from '../../src/cli/output.js'
 import { FROM_HELP, TO_HELP, periodFlags } from '../../src/cli/period-flags.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
-import type { ExchangeRate } from '../../src/domain/rates/schemas.js'
 import { rateColumns } from './shared.js'
 
 export interface ListOptions {
@@ -35,8 +34,7 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
   const query = { currency: o.currency?.toUpperCase(), ...period, limit: wholeNumber(o.limit, '--limit', { max: 1000 }) }
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<ExchangeRate>('/api-v1/exchange-rates', { ...query, limit: query.limit ?? 1000 }))
-        yield page.data
+      for await (const page of client.rates.pages({ ...query, limit: query.limit ?? 1000 })) yield page.data
     })()
     await streamList(host.io, host.printer, pages, rateColumns)
     return EXIT.ok

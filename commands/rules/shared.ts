@@ -3,27 +3,17 @@ import { collect } from '../../src/cli/flags.js'
 import { typedAmount } from '../../src/cli/money.js'
 import type { Command } from 'commander'
 import type { Client } from '../../src/client/client.js'
-import { outcome } from '../../src/client/approvals.js'
-import type { Proposal } from '../../src/domain/approvals/schemas.js'
+import { ALL_RULES } from '../../src/client/rules.js'
 import { amountColumn, idColumn } from '../../src/cli/columns.js'
 import { printRecord, type Column } from '../../src/cli/output.js'
 import { resolveListedId } from '../../src/cli/short-ids.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import { describeConditions } from '../../src/domain/categorization/rule-words.js'
-import type {
-  CategorizationRule,
-  RuleActions,
-  RuleApplyResult,
-  RuleConditions,
-  RuleTestResult,
-} from '../../src/domain/categorization/rule-schemas.js'
+import type { CategorizationRule, RuleActions, RuleConditions, RuleTestResult } from '../../src/domain/categorization/rule-schemas.js'
 import { AppError } from '../../src/kernel/errors.js'
 import { count, quoteName } from '../../src/kernel/words.js'
 
-const PATH = '/api-v1/categorization-rules'
-const one = (id: string) => `${PATH}/${encodeURIComponent(id)}`
-
-const ALL = 'all'
+const ALL = ALL_RULES
 
 /** The flags `rules test` and `rules apply` share. */
 export interface RunFlags {
@@ -68,24 +58,9 @@ export async function ruleId(host: VerbHost, id: string): Promise<string> {
   )
 }
 
+/** The rules' calls (src/client/rules.ts). */
 export function api(client: Client) {
-  return {
-    list: () => client.request<CategorizationRule[]>('GET', PATH).then((r) => r.data),
-    get: (id: string) => client.request<CategorizationRule>('GET', one(id)).then((r) => r.data),
-    /** The rule, or with an agent's key its proposal (docs/agents.md). */
-    create: (body: object) =>
-      client.request<CategorizationRule | Proposal>('POST', PATH, { body }).then((r) => outcome<CategorizationRule>(r)),
-    update: (id: string, body: object) => client.request<CategorizationRule>('PATCH', one(id), { body }).then((r) => r.data),
-    delete: (id: string) => client.request<{ id: string; deleted: true }>('DELETE', one(id)).then((r) => r.data),
-    /** One rule by its id, or `all` the active rules in their order. */
-    test: (which: string | 'all', query: { since?: string; limit?: number; only_empty?: 'true' }) =>
-      client.request<RuleTestResult>('GET', which === ALL ? `${PATH}/test` : `${one(which)}/test`, { query }).then((r) => r.data),
-    /** The run done, or under a bulk approval policy over its threshold its proposal. */
-    apply: (which: string | 'all', body: { since?: string; only_empty?: boolean }) =>
-      client
-        .request<RuleApplyResult | Proposal>('POST', which === ALL ? `${PATH}/apply` : `${one(which)}/apply`, { body })
-        .then((r) => outcome<RuleApplyResult>(r)),
-  }
+  return client.rules
 }
 
 const SETTABLE = ['category', 'accounting_category', 'cash_flow_category', 'merchant_name', 'tags'] as const

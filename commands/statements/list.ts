@@ -57,7 +57,7 @@ export async function runList(ctx: VerbHost, o: ListOptions): Promise<number> {
   if (query.bank_account_id) query.bank_account_id = await resolveAccountId(client, query.bank_account_id)
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<Statement>('/api-v1/statements', { ...query, limit: query.limit ?? 1000 })) yield page.data
+      for await (const page of client.statements.pages({ ...query, limit: query.limit ?? 1000 })) yield page.data
     })()
     await streamList(ctx.io, ctx.printer, pages, statementColumns)
     return EXIT.ok

@@ -15,7 +15,7 @@ export function statementId(client: Client, id: string): Promise<string> {
     id,
     async () => {
       const all: Statement[] = []
-      for await (const page of client.pages<Statement>('/api-v1/statements', { limit: 1000 })) all.push(...page.data)
+      for await (const page of client.statements.pages({ limit: 1000 })) all.push(...page.data)
       return all
     },
     (s) => `${s.id}  ${s.file_name}`,

@@ -6,7 +6,6 @@ import { addPaging } from '../../src/cli/flags.js'
 import { note, printList, streamList } from '../../src/cli/output.js'
 import type { RunVerb, Runner, VerbHost } from '../../src/cli/runner.js'
 import { amountTotal } from '../../src/cli/totals.js'
-import type { Transaction } from '../../src/domain/schemas.js'
 import { limitOf, statementId } from './shared.js'
 import { accountsFor } from '../../src/cli/short-ids.js'
 
@@ -34,7 +33,7 @@ export async function runTransactions(ctx: VerbHost, o: TransactionsOptions, [gi
   const query = { sort: o.sort, limit: limitOf(o.limit) }
   if (o.all) {
     const pages = (async function* () {
-      for await (const page of client.pages<Transaction>(`/api-v1/statements/${encodeURIComponent(id)}/transactions`, {
+      for await (const page of client.statements.transactionPages(id, {
         ...query,
         limit: query.limit ?? 1000,
       }))

@@ -51,7 +51,7 @@ export async function bulkTargets(
     targets = ids.map((id) => ({ id }))
   } else {
     const rows: Transaction[] = []
-    for await (const page of client.pages<Transaction>('/api-v1/transactions', { ...query, limit: 1000 })) rows.push(...page.data)
+    for await (const page of client.transactions.pages({ ...query, limit: 1000 })) rows.push(...page.data)
     targets = rows
   }
   const full = targets.every((t) => t.amount !== undefined) ? (targets as Transaction[]) : undefined

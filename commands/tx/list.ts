@@ -1,4 +1,5 @@
 /** finctl tx list [filters] [--all]: one page of transactions, or every page streamed. */
+import { transactionsPaths } from '../../src/api/paths.js'
 import { noteNearCategory } from '../../src/cli/category-names.js'
 import type { Command } from 'commander'
 import { transactionColumns } from '../../src/cli/columns.js'
@@ -67,14 +68,14 @@ export async function runList(host: VerbHost, o: ListOptions): Promise<number> {
         host.io,
         p,
         walk(
-          pagesOfAnyServer<typeof q, RowPage>(q, query.limit, (qq) => rowPages(client, '/api-v1/transactions', qq)),
+          pagesOfAnyServer<typeof q, RowPage>(q, query.limit, (qq) => rowPages(client, transactionsPaths.list.path, qq)),
           (page: RowPage) => page.rows,
         ),
       )
       return 0
     }
     const pages = walk(
-      pagesOfAnyServer<typeof q, ApiResult<Transaction[]>>(q, query.limit, (qq) => client.pages<Transaction>('/api-v1/transactions', qq)),
+      pagesOfAnyServer<typeof q, ApiResult<Transaction[]>>(q, query.limit, (qq) => client.transactions.pages(qq)),
       (page: ApiResult<Transaction[]>) => page.data,
     )
     await streamList(host.io, host.printer, pages, transactionColumns, amountTotal)

@@ -16,7 +16,7 @@ export function documentId(client: Client, text: string, flag = 'ID'): Promise<s
     text,
     async () => {
       const all: Document[] = []
-      for await (const page of client.pages<Document>('/api-v1/documents', { limit: 1000 })) all.push(...page.data)
+      for await (const page of client.documents.pages({ limit: 1000 })) all.push(...page.data)
       return all
     },
     (d) => `${d.id}  ${d.kind}  ${d.file_name}`,

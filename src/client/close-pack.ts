@@ -1,32 +1,28 @@
 /** The typed calls of the auditor's pack and the close's document policy (client.ts: `client.closePack`, `client.closePolicy`; docs/closing.md). */
-import type { ClosePolicy, ClosePolicyRequest } from '../domain/closing/document-policy-schemas.js'
-import type { PackContents, PackSignature } from '../domain/closing/pack-schemas.js'
-import type { ApiResult, RequestOptions } from './request.js'
+import { closePaths } from '../api/paths.js'
+import type { closeApi } from '../api/routes/close.js'
+import type { ClosePolicyRequest } from '../domain/closing/document-policy-schemas.js'
+import { routeCalls, type Sender } from './route-call.js'
 
-interface Requester {
-  request<T>(method: string, path: string, o?: RequestOptions): Promise<ApiResult<T>>
-}
-
-const at = (month: string) => `/api-v1/close/${encodeURIComponent(month)}/pack`
-
-export function closePackCalls(c: Requester) {
+export function closePackCalls(c: Sender) {
+  const call = routeCalls<typeof closeApi>(c, closePaths)
   return {
-    contents: (month: string) => c.request<PackContents>('GET', at(month)).then((r) => r.data),
+    contents: (month: string) => call('pack', { params: { month } }).then((r) => r.data),
     /** A closer's call, as closing is: a login before a key. */
     sign: (month: string, manifest: Uint8Array) =>
-      c
-        .request<PackSignature>('POST', `${at(month)}/signature`, {
-          body: { manifest_base64: Buffer.from(manifest).toString('base64') },
-          auth: 'admin',
-        })
-        .then((r) => r.data),
+      call('signPack', {
+        params: { month },
+        body: { manifest_base64: Buffer.from(manifest).toString('base64') },
+        auth: 'admin',
+      }).then((r) => r.data),
   }
 }
 
-export function closePolicyCalls(c: Requester) {
+export function closePolicyCalls(c: Sender) {
+  const call = routeCalls<typeof closeApi>(c, closePaths)
   return {
-    get: () => c.request<ClosePolicy>('GET', '/api-v1/close/policy').then((r) => r.data),
+    get: () => call('policy').then((r) => r.data),
     /** The owner's call: a login before a key. */
-    set: (body: ClosePolicyRequest) => c.request<ClosePolicy>('PUT', '/api-v1/close/policy', { body, auth: 'admin' }).then((r) => r.data),
+    set: (body: ClosePolicyRequest) => call('setPolicy', { body, auth: 'admin' }).then((r) => r.data),
   }
 }

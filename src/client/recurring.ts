@@ -1,27 +1,25 @@
-/** The typed calls of /api-v1/recurring and the forecast (client.ts holds them as `client.recurring`, `client.forecast`). */
-import type { Forecast, ForecastRequest } from '../domain/recurring/forecast-schemas.js'
-import type { AddRecurringRequest, DetectRequest, DetectResult, RecurringItem } from '../domain/recurring/schemas.js'
-import type { ApiResult, RequestOptions } from './request.js'
+/** The typed calls of recurring items and the forecast (client.ts holds them as `client.recurring`, `client.forecast`; docs/forecast.md). */
+import { forecastPaths, recurringPaths } from '../api/paths.js'
+import type { forecastApi } from '../api/routes/forecast.js'
+import type { recurringApi } from '../api/routes/recurring.js'
+import type { ForecastRequest } from '../domain/recurring/forecast-schemas.js'
+import type { AddRecurringRequest, DetectRequest } from '../domain/recurring/schemas.js'
+import { routeCalls, type Sender } from './route-call.js'
 
-interface Requester {
-  request<T>(method: string, path: string, o?: RequestOptions): Promise<ApiResult<T>>
-}
-
-const at = (id: string) => `/api-v1/recurring/${encodeURIComponent(id)}`
-
-export function recurringCalls(c: Requester) {
+export function recurringCalls(c: Sender) {
+  const call = routeCalls<typeof recurringApi>(c, recurringPaths)
   return {
-    detect: (body: DetectRequest = {}) => c.request<DetectResult>('POST', '/api-v1/recurring/detect', { body }).then((r) => r.data),
-    list: (q: { status?: 'suggested' | 'accepted' | 'all' } = {}) =>
-      c.request<RecurringItem[]>('GET', '/api-v1/recurring', { query: q }).then((r) => r.data),
-    add: (body: AddRecurringRequest) => c.request<RecurringItem>('POST', '/api-v1/recurring', { body }).then((r) => r.data),
-    accept: (id: string) => c.request<RecurringItem>('POST', `${at(id)}/accept`).then((r) => r.data),
-    delete: (id: string) => c.request<{ id: string; deleted: true }>('DELETE', at(id)).then((r) => r.data),
+    detect: (body: DetectRequest = {}) => call('detect', { body }).then((r) => r.data),
+    list: (query: { status?: 'suggested' | 'accepted' | 'all' } = {}) => call('list', { query }).then((r) => r.data),
+    add: (body: AddRecurringRequest) => call('add', { body }).then((r) => r.data),
+    accept: (id: string) => call('accept', { params: { id } }).then((r) => r.data),
+    delete: (id: string) => call('delete', { params: { id } }).then((r) => r.data),
   }
 }
 
-export function forecastCalls(c: Requester) {
+export function forecastCalls(c: Sender) {
+  const call = routeCalls<typeof forecastApi>(c, forecastPaths)
   return {
-    run: (body: ForecastRequest) => c.request<Forecast>('POST', '/api-v1/forecast', { body }).then((r) => r.data),
+    run: (body: ForecastRequest) => call('run', { body }).then((r) => r.data),
   }
 }

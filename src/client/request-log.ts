@@ -1,6 +1,8 @@
-/** The request log through the client (GET /api-v1/logs; docs/logs.md): a page after a cursor, `wait` seconds a long poll. */
+/** The request log through the client (GET /logs; docs/logs.md): a page after a cursor, `wait` seconds a long poll. */
+import { logsPaths } from '../api/paths.js'
+import type { logsApi } from '../api/routes/logs.js'
 import type { RequestLogEntry } from '../domain/api-keys/request-log.js'
-import type { Client } from './client.js'
+import { routeCalls, type Sender } from './route-call.js'
 
 export interface RequestLogRead {
   after?: string
@@ -13,10 +15,10 @@ export interface RequestLogRead {
 }
 
 export async function readRequestLog(
-  client: Client,
+  client: Sender,
   q: RequestLogRead,
   signal?: AbortSignal,
 ): Promise<{ data: RequestLogEntry[]; next_cursor: string; has_more: boolean }> {
-  const r = await client.request<RequestLogEntry[]>('GET', '/api-v1/logs', { query: { ...q }, signal })
+  const r = await routeCalls<typeof logsApi>(client, logsPaths)('list', { query: { ...q }, signal })
   return { data: r.data, next_cursor: r.pagination?.next_cursor ?? q.after ?? '0', has_more: r.pagination?.has_more ?? false }
 }

@@ -1,32 +1,34 @@
-/** The typed calls of /api-v1/statements (client.ts holds one instance as `client.statements`). */
+/** The typed calls of bank statements (client.ts holds one instance as `client.statements`; docs/api.md section 5). */
+import { statementsPaths } from '../api/paths.js'
+import type { statementsApi } from '../api/routes/statements.js'
 import type { ImportBatchDetail } from '../domain/imports/schemas.js'
-import type { Transaction } from '../domain/schemas.js'
 import type { Statement, StatementUploadJson } from '../domain/statements/schemas.js'
 import { AppError } from '../kernel/errors.js'
-import type { ApiResult, RequestOptions } from './request.js'
+import type { TransactionQuery } from './transactions.js'
+import { fillPath, type RouteInput, routeCalls, type Sender } from './route-call.js'
 
-interface Requester {
-  request<T>(method: string, path: string, o?: RequestOptions): Promise<ApiResult<T>>
-}
+type ListQuery = NonNullable<RouteInput<typeof statementsApi.list>['query']>
+type TxQuery = RouteInput<typeof statementsApi.transactions>['query']
 
-const at = (id: string) => `/api-v1/statements/${encodeURIComponent(id)}`
-
-export function statementCalls(c: Requester, sleep: (ms: number) => Promise<void>) {
+export function statementCalls(c: Sender, sleep: (ms: number) => Promise<void>) {
+  const call = routeCalls<typeof statementsApi>(c, statementsPaths)
   const calls = {
     /** Upload a statement file (JSON, the file in base64); answered with the statement pending. */
-    upload: (body: StatementUploadJson) => c.request<Statement>('POST', '/api-v1/statements', { body }).then((r) => r.data),
+    upload: (body: StatementUploadJson) => call('upload', { body }).then((r) => r.data as Statement),
     /** `review: true`: the upload waits pending as an import batch (docs/api.md, "Review before it lands"). */
     uploadForReview: (body: StatementUploadJson) =>
-      c.request<ImportBatchDetail>('POST', '/api-v1/statements', { body: { ...body, review: true } }).then((r) => r.data),
-    list: (q: { bank_account_id?: string; status?: string; limit?: number; cursor?: string; include_total?: boolean } = {}) =>
-      c.request<Statement[]>('GET', '/api-v1/statements', { query: q }),
-    get: (id: string) => c.request<Statement>('GET', at(id)).then((r) => r.data),
-    transactions: (id: string, q: Record<string, string | number | boolean | undefined> = {}) =>
-      c.request<Transaction[]>('GET', `${at(id)}/transactions`, { query: q }),
+      call('upload', { body: { ...body, review: true } }).then((r) => r.data as ImportBatchDetail),
+    list: (query: ListQuery = {}) => call('list', { query }),
+    /** Every page of the statements (memory holds one page). */
+    pages: (query: ListQuery = {}) => call.pages('list', { query }),
+    get: (id: string) => call('get', { params: { id } }).then((r) => r.data),
+    transactions: (id: string, query: TransactionQuery = {}) => call('transactions', { params: { id }, query: query as TxQuery }),
+    /** Every page of a statement's transactions (memory holds one page). */
+    transactionPages: (id: string, query: TransactionQuery = {}) => call.pages('transactions', { params: { id }, query: query as TxQuery }),
     /** The original file as uploaded, decoded from the base64 answer (404: uploaded before finctl kept it). */
     file: async (id: string) => {
       const d = (
-        await c.request<{ file_name: string; sha256: string; content_base64: string }>('GET', `${at(id)}/file`, {
+        await c.request<{ file_name: string; sha256: string; content_base64: string }>('GET', fillPath(statementsPaths.file.path, { id }), {
           query: { as: 'base64' },
         })
       ).data

@@ -9,6 +9,8 @@ import { basename, join, sep } from 'node:path'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import type { Client } from '../client/client.js'
+import { fillPath, type Where } from '../client/route-call.js'
+import { categorizationRulesPaths, importReviewsPaths, transactionWritesPaths } from '../api/paths.js'
 import { resolveAccountId, resolveTransactionId } from '../cli/short-ids.js'
 import type { Proposal } from '../domain/approvals/schemas.js'
 import { AppError } from '../kernel/errors.js'
@@ -38,8 +40,14 @@ const txId = z.string().min(6).max(64).describe('the transaction: its full id, o
 const NOT_YET = 'It changes nothing now: it returns a pending proposal (its id, state and effect) that a person approves or rejects.'
 
 /** A write asked for with the agent's reason; its answer must be a proposal, or nothing was asked. */
-async function propose(c: Client, method: string, path: string, why: string, o: { body?: unknown; query?: Record<string, string> } = {}) {
-  const r = await c.request<Proposal>(method, path, {
+async function propose(
+  c: Client,
+  route: Where,
+  params: Record<string, string>,
+  why: string,
+  o: { body?: unknown; query?: Record<string, string> } = {},
+) {
+  const r = await c.request<Proposal>(route.method.toUpperCase(), fillPath(route.path, params), {
     body: o.body,
     query: o.query,
     headers: { 'x-finctl-reason': encodeURIComponent(why) },
@@ -95,7 +103,7 @@ export function registerWriteTools(server: McpServer, clientFor: ClientFor, o: W
           'give at least one of category, accounting_category, cash_flow_category, merchant_name, tags',
         )
       const id = await resolveTransactionId(c, transaction_id, 'transaction_id')
-      return propose(c, 'PATCH', `/api-v1/transactions/${encodeURIComponent(id)}`, why, { body: updates })
+      return propose(c, transactionWritesPaths.update, { id }, why, { body: updates })
     }),
   )
 
@@ -154,7 +162,7 @@ export function registerWriteTools(server: McpServer, clientFor: ClientFor, o: W
         if (a.since !== undefined) query.since = a.since
         if (a.only_empty !== undefined) query.only_empty = String(a.only_empty)
         const body = { conditions: a.conditions, actions: a.actions, ...(a.name === undefined ? {} : { name: a.name }) }
-        return propose(c, 'POST', '/api-v1/categorization-rules', a.reason, { body, query })
+        return propose(c, categorizationRulesPaths.create, {}, a.reason, { body, query })
       },
     ),
   )
@@ -169,7 +177,7 @@ export function registerWriteTools(server: McpServer, clientFor: ClientFor, o: W
     },
     tool('propose_note', TOOL_TIMEOUT_MS, async (c, a: { transaction_id: string; text: string; reason: string }) => {
       const id = await resolveTransactionId(c, a.transaction_id, 'transaction_id')
-      return propose(c, 'POST', `/api-v1/transactions/${encodeURIComponent(id)}/notes`, a.reason, { body: { text: a.text } })
+      return propose(c, transactionWritesPaths.addNote, { id }, a.reason, { body: { text: a.text } })
     }),
   )
 
@@ -226,7 +234,7 @@ export function registerWriteTools(server: McpServer, clientFor: ClientFor, o: W
             notes: summary.notes,
           }
           if (plan.pending === 0) return { plan, proposal: null, why: 'no row is new to the account: nothing to propose' }
-          return { plan, ...(await propose(c, 'POST', `/api-v1/imports/${encodeURIComponent(summary.batch_id)}/apply`, a.reason)) }
+          return { plan, ...(await propose(c, importReviewsPaths.apply, { id: summary.batch_id }, a.reason)) }
         } finally {
           await rm(dir, { recursive: true, force: true })
         }

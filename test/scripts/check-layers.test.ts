@@ -79,6 +79,23 @@ describe('the layer check', () => {
     expect(check(files)).toEqual([`src/domain/raw.ts:1: ${why}`, `src/domain/renamed.ts:2: ${why}`, `src/domain/whole.ts:1: ${why}`])
   })
 
+  it('refuses a client module loading a route group (its schemas), and allows its types and paths.ts', () => {
+    const files = {
+      'src/api/paths.ts': 'export const budgetsPaths = {}\n',
+      'src/api/routes/budgets.ts': 'export const budgetsApi = {}\n',
+      'src/client/budgets.ts':
+        "import { budgetsPaths } from '../api/paths.js'\nimport type { budgetsApi } from '../api/routes/budgets.js'\nimport { type budgetsApi as B } from '../api/routes/budgets.js'\n",
+      'src/client/loads.ts': "import { budgetsApi } from '../api/routes/budgets.js'\n",
+      'src/client/later.ts': "export const load = () => import('../api/routes/budgets.js')\n",
+    }
+    const why =
+      "the client imports the routes' definitions as types (import type) and their paths from src/api/paths.ts, so that it loads no schema"
+    expect(check(files)).toEqual([
+      `src/client/loads.ts:1: loads src/api/routes/budgets.ts: ${why}`,
+      `src/client/later.ts:1: loads src/api/routes/budgets.ts: ${why}`,
+    ])
+  })
+
   it('finds a circle, also of type-only imports on one floor', () => {
     const problems = check({
       'src/domain/a.ts': "import type { B } from './b.js'\n",

@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { AppError } from '../../kernel/errors.js'
 import type { AppEnv } from '../env.js'
+import { documentsPaths, exchangeRatesPaths, statementsPaths } from '../paths.js'
 
 export const MAX_JSON_BODY = 1024 * 1024
 /** A batch of 5,000 transactions is larger than 1 MiB of JSON. */
@@ -18,14 +19,14 @@ const STAGE_PATH = /^\/api-v1\/imports\/[^/]+\/pending$/
  * A statement upload (a 20 MiB file, as multipart or as base64 in JSON) is neither read as text
  * nor checked as JSON here: its route reads and checks it. Only the size is limited here.
  */
-export const STATEMENT_UPLOAD_PATH = '/api-v1/statements'
+export const STATEMENT_UPLOAD_PATH = statementsPaths.upload.path
 /** A rates file (the ECB's history is about 2 MiB) comes the same way. */
-export const RATES_IMPORT_PATH = '/api-v1/exchange-rates/import'
+export const RATES_IMPORT_PATH = exchangeRatesPaths.import.path
 /** A document (at most 20 MiB, as multipart or base64 in JSON) comes the same way (docs/documents.md). */
-export const DOCUMENT_UPLOAD_PATH = '/api-v1/documents'
+export const DOCUMENT_UPLOAD_PATH = documentsPaths.add.path
 export const MAX_STATEMENT_BODY = 28 * 1024 * 1024
 
-const FILE_PATHS = new Set([STATEMENT_UPLOAD_PATH, RATES_IMPORT_PATH, DOCUMENT_UPLOAD_PATH])
+const FILE_PATHS = new Set<string>([STATEMENT_UPLOAD_PATH, RATES_IMPORT_PATH, DOCUMENT_UPLOAD_PATH])
 
 const limiter = (maxSize: number, label: string) =>
   bodyLimit({

@@ -17,6 +17,7 @@ import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
 import { PROPOSED_KEY } from '../proposed.js'
+import { apiKeysPaths } from '../paths.js'
 
 // A key's creation (and the approval policy it reads) and usage statistics load their code on use:
 // this group is on the path of every `keys show` and `whoami` (docs/performance.md "Start-up guards").
@@ -25,159 +26,142 @@ const usageStatsOf = () => import('../../domain/api-keys/usage-stats.js')
 
 const DEFAULT_RECENT = 20
 
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const apiKeysApi = {
+  me: createRoute({
+    ...apiKeysPaths.me,
+    summary: 'Details of the API key that authenticates this request',
+    security: SECURITY,
+    responses: { 200: ok(envelope(ApiKey)), 400: ERRORS[400], 401: ERRORS[401] },
+  }),
+  myUsage: createRoute({
+    ...apiKeysPaths.myUsage,
+    summary: 'Usage statistics of the calling key (or, with a JWT, of ?key_id=)',
+    security: SECURITY,
+    request: { query: UsageQuery },
+    responses: { 200: ok(envelope(UsageStats)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  list: createRoute({
+    ...apiKeysPaths.list,
+    summary: 'List all API keys of the company',
+    security: JWT_ONLY,
+    request: { query: KeyListQuery },
+    responses: { 200: ok(envelope(z.array(ApiKey))), 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  create: createRoute({
+    ...apiKeysPaths.create,
+    summary:
+      'Create an API key; the full key is in the response, once. Under a key-write approval policy a key with a write scope is a proposal (202), its key shown to the proposer alone',
+    security: JWT_ONLY,
+    request: { body: jsonBody(CreateApiKeyRequest) },
+    responses: {
+      201: ok(envelope(CreatedApiKey), 'Created'),
+      202: PROPOSED_KEY,
+      400: ERRORS[400],
+      401: ERRORS[401],
+      403: ERRORS[403],
+    },
+  }),
+  revoke: createRoute({
+    ...apiKeysPaths.revoke,
+    summary: 'Revoke an API key (revoking again returns the same record)',
+    security: JWT_ONLY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(ApiKey)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  roll: createRoute({
+    ...apiKeysPaths.roll,
+    summary:
+      'Roll an API key: a successor with the same name, scopes and limits (its key shown once); the old key works until its grace ends. Under a key-write approval policy the roll of a key with a write scope is a proposal (202), its key shown to the proposer alone',
+    security: JWT_ONLY,
+    request: { params: IdParam, body: jsonBody(RollApiKeyRequest) },
+    responses: {
+      201: ok(envelope(RolledApiKey), 'Created'),
+      202: PROPOSED_KEY,
+      400: ERRORS[400],
+      401: ERRORS[401],
+      403: ERRORS[403],
+      404: ERRORS[404],
+      409: ERRORS[409],
+    },
+  }),
+  usage: createRoute({
+    ...apiKeysPaths.usage,
+    summary: 'Usage statistics of one key',
+    security: JWT_ONLY,
+    request: { params: IdParam, query: UsageQuery.pick({ recent: true }) },
+    responses: { 200: ok(envelope(UsageStats)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+}
+
 export function apiKeyRoutes(deps: AppDeps) {
   const { store, usage, now } = deps
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-keys/me',
-        summary: 'Details of the API key that authenticates this request',
-        security: SECURITY,
-        responses: { 200: ok(envelope(ApiKey)), 400: ERRORS[400], 401: ERRORS[401] },
-      }),
-      async (c) => {
-        const key = c.get('apiKey')
-        if (!key) throw new AppError('validation_error', 'no API key in this request: send it in X-API-Key')
-        await usage.settle()
-        return c.json({ success: true as const, data: toApiKey(await findApiKey(store, key.company_id, key.id), now()) }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-keys/me/usage',
-        summary: 'Usage statistics of the calling key (or, with a JWT, of ?key_id=)',
-        security: SECURITY,
-        request: { query: UsageQuery },
-        responses: { 200: ok(envelope(UsageStats)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const q = c.req.valid('query')
-        const actor = c.get('actor')
-        const own = c.get('apiKey')
-        let keyRow: NonNullable<typeof own>
-        if (own) keyRow = own
-        else {
-          if (!q.key_id)
-            throw new AppError('validation_error', 'with an access token, name the key whose usage to show in `key_id`', {
-              details: [{ path: 'key_id', message: 'is required with an access token' }],
-            })
-          requireJwtScope(actor, 'api_keys')
-          keyRow = await findApiKey(store, actor.companyId, q.key_id)
-        }
-        await usage.settle()
-        const { usageStats } = await usageStatsOf()
-        return c.json({ success: true as const, data: await usageStats(store, keyRow, q.recent ?? DEFAULT_RECENT, now()) }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-keys',
-        summary: 'List all API keys of the company',
-        security: JWT_ONLY,
-        request: { query: KeyListQuery },
-        responses: { 200: ok(envelope(z.array(ApiKey))), 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const actor = c.get('actor')
+    .openapi(apiKeysApi.me, async (c) => {
+      const key = c.get('apiKey')
+      if (!key) throw new AppError('validation_error', 'no API key in this request: send it in X-API-Key')
+      await usage.settle()
+      return c.json({ success: true as const, data: toApiKey(await findApiKey(store, key.company_id, key.id), now()) }, 200)
+    })
+    .openapi(apiKeysApi.myUsage, async (c) => {
+      const q = c.req.valid('query')
+      const actor = c.get('actor')
+      const own = c.get('apiKey')
+      let keyRow: NonNullable<typeof own>
+      if (own) keyRow = own
+      else {
+        if (!q.key_id)
+          throw new AppError('validation_error', 'with an access token, name the key whose usage to show in `key_id`', {
+            details: [{ path: 'key_id', message: 'is required with an access token' }],
+          })
         requireJwtScope(actor, 'api_keys')
-        await usage.settle()
-        const data = await listApiKeys(store, actor.companyId, c.req.valid('query').status ?? 'all', now())
-        return c.json({ success: true as const, data }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: '/api-keys',
-        summary:
-          'Create an API key; the full key is in the response, once. Under a key-write approval policy a key with a write scope is a proposal (202), its key shown to the proposer alone',
-        security: JWT_ONLY,
-        request: { body: jsonBody(CreateApiKeyRequest) },
-        responses: {
-          201: ok(envelope(CreatedApiKey), 'Created'),
-          202: PROPOSED_KEY,
-          400: ERRORS[400],
-          401: ERRORS[401],
-          403: ERRORS[403],
-        },
-      }),
-      async (c) => {
-        const actor = c.get('actor')
-        requireJwtScope(actor, 'api_keys')
-        const { requestKeyCreate } = await keyRequest()
-        const r = await requestKeyCreate(store, actor, c.req.valid('json'), now())
-        c.header('Cache-Control', 'no-store')
-        return 'done' in r && r.done
-          ? c.json({ success: true as const, data: r.done }, 201)
-          : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'delete',
-        path: '/api-keys/{id}',
-        summary: 'Revoke an API key (revoking again returns the same record)',
-        security: JWT_ONLY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(ApiKey)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const actor = c.get('actor')
-        requireJwtScope(actor, 'api_keys')
-        await usage.flush()
-        return c.json({ success: true as const, data: await revokeApiKey(store, actor, c.req.valid('param').id, now()) }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: '/api-keys/{id}/roll',
-        summary:
-          'Roll an API key: a successor with the same name, scopes and limits (its key shown once); the old key works until its grace ends. Under a key-write approval policy the roll of a key with a write scope is a proposal (202), its key shown to the proposer alone',
-        security: JWT_ONLY,
-        request: { params: IdParam, body: jsonBody(RollApiKeyRequest) },
-        responses: {
-          201: ok(envelope(RolledApiKey), 'Created'),
-          202: PROPOSED_KEY,
-          400: ERRORS[400],
-          401: ERRORS[401],
-          403: ERRORS[403],
-          404: ERRORS[404],
-          409: ERRORS[409],
-        },
-      }),
-      async (c) => {
-        const actor = c.get('actor')
-        requireJwtScope(actor, 'api_keys')
-        const grace = c.req.valid('json').grace_seconds ?? DEFAULT_ROLL_GRACE_SECONDS
-        const { requestKeyRoll } = await keyRequest()
-        const r = await requestKeyRoll(store, actor, c.req.valid('param').id, grace, now())
-        c.header('Cache-Control', 'no-store')
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 201)
-          : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-keys/{id}/usage',
-        summary: 'Usage statistics of one key',
-        security: JWT_ONLY,
-        request: { params: IdParam, query: UsageQuery.pick({ recent: true }) },
-        responses: { 200: ok(envelope(UsageStats)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const actor = c.get('actor')
-        requireJwtScope(actor, 'api_keys')
-        const keyRow = await findApiKey(store, actor.companyId, c.req.valid('param').id)
-        await usage.settle()
-        const { usageStats } = await usageStatsOf()
-        const data = await usageStats(store, keyRow, c.req.valid('query').recent ?? DEFAULT_RECENT, now())
-        return c.json({ success: true as const, data }, 200)
-      },
-    )
+        keyRow = await findApiKey(store, actor.companyId, q.key_id)
+      }
+      await usage.settle()
+      const { usageStats } = await usageStatsOf()
+      return c.json({ success: true as const, data: await usageStats(store, keyRow, q.recent ?? DEFAULT_RECENT, now()) }, 200)
+    })
+    .openapi(apiKeysApi.list, async (c) => {
+      const actor = c.get('actor')
+      requireJwtScope(actor, 'api_keys')
+      await usage.settle()
+      const data = await listApiKeys(store, actor.companyId, c.req.valid('query').status ?? 'all', now())
+      return c.json({ success: true as const, data }, 200)
+    })
+    .openapi(apiKeysApi.create, async (c) => {
+      const actor = c.get('actor')
+      requireJwtScope(actor, 'api_keys')
+      const { requestKeyCreate } = await keyRequest()
+      const r = await requestKeyCreate(store, actor, c.req.valid('json'), now())
+      c.header('Cache-Control', 'no-store')
+      return 'done' in r && r.done
+        ? c.json({ success: true as const, data: r.done }, 201)
+        : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
+    })
+    .openapi(apiKeysApi.revoke, async (c) => {
+      const actor = c.get('actor')
+      requireJwtScope(actor, 'api_keys')
+      await usage.flush()
+      return c.json({ success: true as const, data: await revokeApiKey(store, actor, c.req.valid('param').id, now()) }, 200)
+    })
+    .openapi(apiKeysApi.roll, async (c) => {
+      const actor = c.get('actor')
+      requireJwtScope(actor, 'api_keys')
+      const grace = c.req.valid('json').grace_seconds ?? DEFAULT_ROLL_GRACE_SECONDS
+      const { requestKeyRoll } = await keyRequest()
+      const r = await requestKeyRoll(store, actor, c.req.valid('param').id, grace, now())
+      c.header('Cache-Control', 'no-store')
+      return 'done' in r
+        ? c.json({ success: true as const, data: r.done }, 201)
+        : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
+    })
+    .openapi(apiKeysApi.usage, async (c) => {
+      const actor = c.get('actor')
+      requireJwtScope(actor, 'api_keys')
+      const keyRow = await findApiKey(store, actor.companyId, c.req.valid('param').id)
+      await usage.settle()
+      const { usageStats } = await usageStatsOf()
+      const data = await usageStats(store, keyRow, c.req.valid('query').recent ?? DEFAULT_RECENT, now())
+      return c.json({ success: true as const, data }, 200)
+    })
 }

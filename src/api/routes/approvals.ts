@@ -11,103 +11,95 @@ import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { PROPOSED } from '../proposed.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { approvalsPaths } from '../paths.js'
+
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const approvalsApi = {
+  policy: createRoute({
+    ...approvalsPaths.policy,
+    summary: "The company's approval policy: the steps that wait for a second person (none until set)",
+    security: SECURITY,
+    responses: { 200: ok(envelope(Policy)), 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  setPolicy: createRoute({
+    ...approvalsPaths.setPolicy,
+    summary: 'Set the approval policy (a login with users: the owner); once any step needs approval, a change is a proposal (202)',
+    security: SECURITY,
+    request: { body: jsonBody(PolicyRequest) },
+    responses: { 200: ok(envelope(Policy)), 202: PROPOSED, 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  list: createRoute({
+    ...approvalsPaths.list,
+    summary: 'Proposals: those waiting (state=pending, the default), or of a state; mine=true: the caller’s own',
+    security: SECURITY,
+    request: { query: ProposalListQuery },
+    responses: { 200: ok(envelope(z.array(Proposal))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  get: createRoute({
+    ...approvalsPaths.get,
+    summary: 'A proposal: its request, its effect computed when proposed, its state and decision',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  approve: createRoute({
+    ...approvalsPaths.approve,
+    summary:
+      'Approve a proposal and apply its step as proposed (another user than the proposer, with the step’s scope). 409 when decided already, or when the data moved (the proposal is then failed)',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
+  }),
+  reject: createRoute({
+    ...approvalsPaths.reject,
+    summary: 'Reject a proposal with a reason (the step’s approvers, or the proposer withdrawing it)',
+    security: SECURITY,
+    request: { params: IdParam, body: jsonBody(RejectRequest) },
+    responses: {
+      200: ok(envelope(Proposal)),
+      400: ERRORS[400],
+      401: ERRORS[401],
+      403: ERRORS[403],
+      404: ERRORS[404],
+      409: ERRORS[409],
+    },
+  }),
+}
 
 export function policyRoutes(deps: AppDeps) {
   const { store, now } = deps
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/policy',
-        summary: "The company's approval policy: the steps that wait for a second person (none until set)",
-        security: SECURITY,
-        responses: { 200: ok(envelope(Policy)), 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => c.json({ success: true as const, data: await policyOf<ApprovalStep>(store.db, c.get('actor').companyId) }, 200),
+    .openapi(approvalsApi.policy, async (c) =>
+      c.json({ success: true as const, data: await policyOf<ApprovalStep>(store.db, c.get('actor').companyId) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'put',
-        path: '/api-v1/policy',
-        summary: 'Set the approval policy (a login with users: the owner); once any step needs approval, a change is a proposal (202)',
-        security: SECURITY,
-        request: { body: jsonBody(PolicyRequest) },
-        responses: { 200: ok(envelope(Policy)), 202: PROPOSED, 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const r = await setPolicy(store, c.get('actor'), c.req.valid('json'), now())
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 200)
-          : c.json({ success: true as const, data: r.proposal }, 202)
-      },
-    )
+    .openapi(approvalsApi.setPolicy, async (c) => {
+      const r = await setPolicy(store, c.get('actor'), c.req.valid('json'), now())
+      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+    })
 }
 
 export function approvalRoutes(deps: AppDeps) {
   const { store, now } = deps
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/approvals',
-        summary: 'Proposals: those waiting (state=pending, the default), or of a state; mine=true: the caller’s own',
-        security: SECURITY,
-        request: { query: ProposalListQuery },
-        responses: { 200: ok(envelope(z.array(Proposal))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => c.json({ success: true as const, data: await listProposals(store, c.get('actor'), c.req.valid('query')) }, 200),
+    .openapi(approvalsApi.list, async (c) =>
+      c.json({ success: true as const, data: await listProposals(store, c.get('actor'), c.req.valid('query')) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/approvals/{id}',
-        summary: 'A proposal: its request, its effect computed when proposed, its state and decision',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await getProposal(store.db, c.get('actor').companyId, c.req.valid('param').id) }, 200),
+    .openapi(approvalsApi.get, async (c) =>
+      c.json({ success: true as const, data: await getProposal(store.db, c.get('actor').companyId, c.req.valid('param').id) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: '/api-v1/approvals/{id}/approve',
-        summary:
-          'Approve a proposal and apply its step as proposed (another user than the proposer, with the step’s scope). 409 when decided already, or when the data moved (the proposal is then failed)',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
-      }),
-      async (c) =>
-        c.json(
-          { success: true as const, data: await approveProposal(store, c.get('actor'), c.req.valid('param').id, now(), deps.dateWindow) },
-          200,
-        ),
+    .openapi(approvalsApi.approve, async (c) =>
+      c.json(
+        { success: true as const, data: await approveProposal(store, c.get('actor'), c.req.valid('param').id, now(), deps.dateWindow) },
+        200,
+      ),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: '/api-v1/approvals/{id}/reject',
-        summary: 'Reject a proposal with a reason (the step’s approvers, or the proposer withdrawing it)',
-        security: SECURITY,
-        request: { params: IdParam, body: jsonBody(RejectRequest) },
-        responses: {
-          200: ok(envelope(Proposal)),
-          400: ERRORS[400],
-          401: ERRORS[401],
-          403: ERRORS[403],
-          404: ERRORS[404],
-          409: ERRORS[409],
+    .openapi(approvalsApi.reject, async (c) =>
+      c.json(
+        {
+          success: true as const,
+          data: await rejectProposal(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json').reason, now()),
         },
-      }),
-      async (c) =>
-        c.json(
-          {
-            success: true as const,
-            data: await rejectProposal(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json').reason, now()),
-          },
-          200,
-        ),
+        200,
+      ),
     )
 }

@@ -4,17 +4,21 @@ import { AuditVerification, verifyAudit } from '../../domain/transactions/verify
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { auditPaths } from '../paths.js'
+
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const auditApi = {
+  verify: createRoute({
+    ...auditPaths.verify,
+    summary: "Walk the company's audit hash chain and name the first entry changed, removed or inserted",
+    security: SECURITY,
+    responses: { 200: ok(envelope(AuditVerification)), 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+}
 
 export function auditRoutes(deps: AppDeps) {
   const { store } = deps
-  return router().openapi(
-    createRoute({
-      method: 'get',
-      path: '/api-v1/audit/verify',
-      summary: "Walk the company's audit hash chain and name the first entry changed, removed or inserted",
-      security: SECURITY,
-      responses: { 200: ok(envelope(AuditVerification)), 401: ERRORS[401], 403: ERRORS[403] },
-    }),
-    async (c) => c.json({ success: true as const, data: await verifyAudit(store, c.get('actor').companyId) }, 200),
+  return router().openapi(auditApi.verify, async (c) =>
+    c.json({ success: true as const, data: await verifyAudit(store, c.get('actor').companyId) }, 200),
   )
 }

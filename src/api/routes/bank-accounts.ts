@@ -22,101 +22,89 @@ import {
 } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { bankAccountsPaths } from '../paths.js'
+
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const bankAccountsApi = {
+  list: createRoute({
+    ...bankAccountsPaths.list,
+    summary: 'List bank accounts',
+    security: SECURITY,
+    request: { query: BankAccountListQuery },
+    responses: { 200: ok(listEnvelope(BankAccount)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  create: createRoute({
+    ...bankAccountsPaths.create,
+    summary: 'Create a bank account',
+    security: SECURITY,
+    request: { body: jsonBody(CreateBankAccountRequest) },
+    responses: { 201: ok(envelope(BankAccount), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  get: createRoute({
+    ...bankAccountsPaths.get,
+    summary: 'Bank account details',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(BankAccount)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  update: createRoute({
+    ...bankAccountsPaths.update,
+    summary: 'Update a bank account (name, institution, type, status)',
+    security: SECURITY,
+    request: { params: IdParam, body: jsonBody(UpdateBankAccountRequest) },
+    responses: { 200: ok(envelope(BankAccount)), 400: ERRORS[400], 404: ERRORS[404] },
+  }),
+  delete: createRoute({
+    ...bankAccountsPaths.delete,
+    summary: 'Delete a bank account that holds no transactions',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
+  }),
+  transactions: createRoute({
+    ...bankAccountsPaths.transactions,
+    summary: "An account's transactions (the filters of GET /transactions)",
+    security: SECURITY,
+    request: { params: IdParam, query: TransactionListQuery.omit({ bank_account_id: true, include_account_names: true }) },
+    responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404] },
+  }),
+}
 
 export function bankAccountRoutes(deps: AppDeps) {
   const { store, now } = deps
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/bank-accounts',
-        summary: 'List bank accounts',
-        security: SECURITY,
-        request: { query: BankAccountListQuery },
-        responses: { 200: ok(listEnvelope(BankAccount)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const data = await listBankAccounts(store, c.get('actor').companyId, c.req.valid('query'))
-        // A company holds few accounts: one page holds them all.
-        const pagination = { limit: Math.max(data.length, 1), next_cursor: null, has_more: false, total: data.length }
-        return c.json({ success: true as const, data, pagination }, 200)
-      },
+    .openapi(bankAccountsApi.list, async (c) => {
+      const data = await listBankAccounts(store, c.get('actor').companyId, c.req.valid('query'))
+      // A company holds few accounts: one page holds them all.
+      const pagination = { limit: Math.max(data.length, 1), next_cursor: null, has_more: false, total: data.length }
+      return c.json({ success: true as const, data, pagination }, 200)
+    })
+    .openapi(bankAccountsApi.create, async (c) => {
+      const data = await createBankAccount(store, c.get('actor'), c.req.valid('json'), now())
+      return c.json({ success: true as const, data }, 201)
+    })
+    .openapi(bankAccountsApi.get, async (c) => {
+      const data = await getBankAccount(store, c.get('actor').companyId, c.req.valid('param').id)
+      return c.json({ success: true as const, data }, 200)
+    })
+    .openapi(bankAccountsApi.update, async (c) => {
+      // Loaded with the first update, not with each list (a `tx list` table builds this group for the names).
+      const { updateBankAccount } = await import('../../domain/accounts/account-updates.js')
+      return c.json(
+        {
+          success: true as const,
+          data: await updateBankAccount(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()),
+        },
+        200,
+      )
+    })
+    .openapi(bankAccountsApi.delete, async (c) =>
+      c.json({ success: true as const, data: await deleteBankAccount(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: '/api-v1/bank-accounts',
-        summary: 'Create a bank account',
-        security: SECURITY,
-        request: { body: jsonBody(CreateBankAccountRequest) },
-        responses: { 201: ok(envelope(BankAccount), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const data = await createBankAccount(store, c.get('actor'), c.req.valid('json'), now())
-        return c.json({ success: true as const, data }, 201)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/bank-accounts/{id}',
-        summary: 'Bank account details',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(BankAccount)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const data = await getBankAccount(store, c.get('actor').companyId, c.req.valid('param').id)
-        return c.json({ success: true as const, data }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'patch',
-        path: '/api-v1/bank-accounts/{id}',
-        summary: 'Update a bank account (name, institution, type, status)',
-        security: SECURITY,
-        request: { params: IdParam, body: jsonBody(UpdateBankAccountRequest) },
-        responses: { 200: ok(envelope(BankAccount)), 400: ERRORS[400], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        // Loaded with the first update, not with each list (a `tx list` table builds this group for the names).
-        const { updateBankAccount } = await import('../../domain/accounts/account-updates.js')
-        return c.json(
-          {
-            success: true as const,
-            data: await updateBankAccount(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now()),
-          },
-          200,
-        )
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'delete',
-        path: '/api-v1/bank-accounts/{id}',
-        summary: 'Delete a bank account that holds no transactions',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await deleteBankAccount(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/bank-accounts/{id}/transactions',
-        summary: "An account's transactions (the filters of GET /transactions)",
-        security: SECURITY,
-        request: { params: IdParam, query: TransactionListQuery.omit({ bank_account_id: true, include_account_names: true }) },
-        responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const companyId = c.get('actor').companyId
-        const account = await findBankAccount(store, companyId, c.req.valid('param').id)
-        const page = await listTransactions(store, companyId, { ...c.req.valid('query'), bank_account_id: account.id })
-        return c.json({ success: true as const, ...page }, 200)
-      },
-    )
+    .openapi(bankAccountsApi.transactions, async (c) => {
+      const companyId = c.get('actor').companyId
+      const account = await findBankAccount(store, companyId, c.req.valid('param').id)
+      const page = await listTransactions(store, companyId, { ...c.req.valid('query'), bank_account_id: account.id })
+      return c.json({ success: true as const, ...page }, 200)
+    })
 }

@@ -15,80 +15,75 @@ import {
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { categorizationPaths } from '../paths.js'
 
 const TransactionIdParam = z.object({ transaction_id: z.string().openapi({ param: { name: 'transaction_id', in: 'path' } }) })
+
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const categorizationApi = {
+  model: createRoute({
+    ...categorizationPaths.model,
+    summary: 'The learned categorization model: settings, training size, calibration',
+    security: SECURITY,
+    responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  retrain: createRoute({
+    ...categorizationPaths.retrain,
+    summary: 'Retrain the model from the labelled transactions now (and refit its calibration)',
+    security: SECURITY,
+    responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  settings: createRoute({
+    ...categorizationPaths.settings,
+    summary: 'Turn automatic categorization on or off, or set the confidence threshold',
+    security: SECURITY,
+    request: { body: jsonBody(UpdateCategorizationSettings) },
+    responses: { 200: ok(envelope(CategorizationSettings)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  review: createRoute({
+    ...categorizationPaths.review,
+    summary: 'Uncategorized and low-confidence transactions, newest first, each with a suggestion',
+    security: SECURITY,
+    request: { query: ReviewQuery },
+    responses: { 200: ok(ReviewPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  suggestion: createRoute({
+    ...categorizationPaths.suggestion,
+    summary: 'What rules, then the model, would set as the category of a transaction, and why',
+    security: SECURITY,
+    request: { params: TransactionIdParam },
+    responses: { 200: ok(envelope(Suggestion.nullable())), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+}
 
 export function categorizationRoutes(deps: AppDeps) {
   const { store, now } = deps
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/categorization/model',
-        summary: 'The learned categorization model: settings, training size, calibration',
-        security: SECURITY,
-        responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId) }, 200),
+    .openapi(categorizationApi.model, async (c) =>
+      c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: '/api-v1/categorization/model/retrain',
-        summary: 'Retrain the model from the labelled transactions now (and refit its calibration)',
-        security: SECURITY,
-        responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId, true) }, 200),
+    .openapi(categorizationApi.retrain, async (c) =>
+      c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId, true) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'patch',
-        path: '/api-v1/categorization/settings',
-        summary: 'Turn automatic categorization on or off, or set the confidence threshold',
-        security: SECURITY,
-        request: { body: jsonBody(UpdateCategorizationSettings) },
-        responses: { 200: ok(envelope(CategorizationSettings)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await updateSettings(store, c.get('actor').companyId, c.req.valid('json'), now()) }, 200),
+    .openapi(categorizationApi.settings, async (c) =>
+      c.json({ success: true as const, data: await updateSettings(store, c.get('actor').companyId, c.req.valid('json'), now()) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/categorization/review',
-        summary: 'Uncategorized and low-confidence transactions, newest first, each with a suggestion',
-        security: SECURITY,
-        request: { query: ReviewQuery },
-        responses: { 200: ok(ReviewPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const q = c.req.valid('query')
-        const page = await (await service()).listReview(store, c.get('actor').companyId, {
-          limit: q.limit ?? 50,
-          cursor: q.cursor,
-          below: q.below,
-        })
-        return c.json({ success: true as const, ...page }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/categorization/suggestions/{transaction_id}',
-        summary: 'What rules, then the model, would set as the category of a transaction, and why',
-        security: SECURITY,
-        request: { params: TransactionIdParam },
-        responses: { 200: ok(envelope(Suggestion.nullable())), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json(
-          {
-            success: true as const,
-            data: await (await service()).suggestFor(store, c.get('actor').companyId, c.req.valid('param').transaction_id),
-          },
-          200,
-        ),
+    .openapi(categorizationApi.review, async (c) => {
+      const q = c.req.valid('query')
+      const page = await (await service()).listReview(store, c.get('actor').companyId, {
+        limit: q.limit ?? 50,
+        cursor: q.cursor,
+        below: q.below,
+      })
+      return c.json({ success: true as const, ...page }, 200)
+    })
+    .openapi(categorizationApi.suggestion, async (c) =>
+      c.json(
+        {
+          success: true as const,
+          data: await (await service()).suggestFor(store, c.get('actor').companyId, c.req.valid('param').transaction_id),
+        },
+        200,
+      ),
     )
 }

@@ -22,9 +22,9 @@ import type { RateFileFormat } from '../../import/rates.js'
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
-import { RATES_IMPORT_PATH } from '../middleware/body-guard.js'
+import { exchangeRatesPaths } from '../paths.js'
+import type { RouteConfig } from '@hono/zod-openapi'
 
-const PATH = '/api-v1/exchange-rates'
 const MAX_RATES_FILE = 20 * 1024 * 1024
 
 async function readImport(c: Context<AppEnv>): Promise<{ name: string; text: string; format?: RateFileFormat }> {
@@ -74,12 +74,10 @@ async function readImport(c: Context<AppEnv>): Promise<{ name: string; text: str
   return { name: j.file_name, text: bytes.toString('utf8'), format: j.format }
 }
 
-export function exchangeRateRoutes(deps: AppDeps) {
-  const { store, now } = deps
-  const r = router()
-  r.openAPIRegistry.registerPath({
-    method: 'post',
-    path: RATES_IMPORT_PATH,
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const exchangeRatesApi = {
+  import: {
+    ...exchangeRatesPaths.import,
     summary:
       "Import a rates file: the ECB's eurofxref-hist.csv (rates per 1 EUR, converted to the base currency through EUR cross rates) or date,currency,rate; all or nothing",
     security: SECURITY,
@@ -98,52 +96,51 @@ export function exchangeRateRoutes(deps: AppDeps) {
       415: ERRORS[415],
       429: ERRORS[429],
     },
-  })
-  r.post(RATES_IMPORT_PATH, async (c) => {
+  } satisfies RouteConfig,
+  list: createRoute({
+    ...exchangeRatesPaths.list,
+    summary: "The company's exchange rates to its base currency, by date then currency",
+    security: SECURITY,
+    request: { query: ExchangeRateListQuery },
+    responses: { 200: ok(listEnvelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  set: createRoute({
+    ...exchangeRatesPaths.set,
+    summary: 'Set (or replace) the rate of a currency on a date: units of the base currency per 1 unit',
+    security: SECURITY,
+    request: { params: ExchangeRateParams, body: jsonBody(SetExchangeRateRequest) },
+    responses: { 200: ok(envelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  delete: createRoute({
+    ...exchangeRatesPaths.delete,
+    summary: 'Delete the rate of a currency on a date (transactions converted at it keep their rate)',
+    security: SECURITY,
+    request: { params: ExchangeRateParams },
+    responses: { 200: ok(envelope(DeletedExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+}
+
+export function exchangeRateRoutes(deps: AppDeps) {
+  const { store, now } = deps
+  const r = router()
+  r.openAPIRegistry.registerPath(exchangeRatesApi.import)
+  r.post(exchangeRatesApi.import.path, async (c) => {
     const file = await readImport(c)
     return c.json({ success: true as const, data: await importRates(store, c.get('actor'), file, now()) }, 200)
   })
   return r
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: PATH,
-        summary: "The company's exchange rates to its base currency, by date then currency",
-        security: SECURITY,
-        request: { query: ExchangeRateListQuery },
-        responses: { 200: ok(listEnvelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => c.json({ success: true as const, ...(await listRates(store, c.get('actor').companyId, c.req.valid('query'))) }, 200),
+    .openapi(exchangeRatesApi.list, async (c) =>
+      c.json({ success: true as const, ...(await listRates(store, c.get('actor').companyId, c.req.valid('query'))) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'put',
-        path: `${PATH}/{date}/{currency}`,
-        summary: 'Set (or replace) the rate of a currency on a date: units of the base currency per 1 unit',
-        security: SECURITY,
-        request: { params: ExchangeRateParams, body: jsonBody(SetExchangeRateRequest) },
-        responses: { 200: ok(envelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const p = c.req.valid('param')
-        return c.json(
-          { success: true as const, data: await setRate(store, c.get('actor'), p.date, p.currency, c.req.valid('json'), now()) },
-          200,
-        )
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'delete',
-        path: `${PATH}/{date}/{currency}`,
-        summary: 'Delete the rate of a currency on a date (transactions converted at it keep their rate)',
-        security: SECURITY,
-        request: { params: ExchangeRateParams },
-        responses: { 200: ok(envelope(DeletedExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const p = c.req.valid('param')
-        return c.json({ success: true as const, data: await deleteRate(store, c.get('actor'), p.date, p.currency) }, 200)
-      },
-    )
+    .openapi(exchangeRatesApi.set, async (c) => {
+      const p = c.req.valid('param')
+      return c.json(
+        { success: true as const, data: await setRate(store, c.get('actor'), p.date, p.currency, c.req.valid('json'), now()) },
+        200,
+      )
+    })
+    .openapi(exchangeRatesApi.delete, async (c) => {
+      const p = c.req.valid('param')
+      return c.json({ success: true as const, data: await deleteRate(store, c.get('actor'), p.date, p.currency) }, 200)
+    })
 }

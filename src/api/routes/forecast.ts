@@ -5,18 +5,22 @@ import { Forecast, ForecastRequest } from '../../domain/recurring/forecast-schem
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { forecastPaths } from '../paths.js'
+
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const forecastApi = {
+  run: createRoute({
+    ...forecastPaths.run,
+    summary: 'A daily balance forecast: recorded transactions, accepted recurring items, unspent budgets and a scenario (base currency)',
+    security: SECURITY,
+    request: { body: jsonBody(ForecastRequest) },
+    responses: { 200: ok(envelope(Forecast)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+}
 
 export function forecastRoutes(deps: AppDeps) {
   const { store, now } = deps
-  return router().openapi(
-    createRoute({
-      method: 'post',
-      path: '/api-v1/forecast',
-      summary: 'A daily balance forecast: recorded transactions, accepted recurring items, unspent budgets and a scenario (base currency)',
-      security: SECURITY,
-      request: { body: jsonBody(ForecastRequest) },
-      responses: { 200: ok(envelope(Forecast)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-    }),
-    async (c) => c.json({ success: true as const, data: await forecast(store, c.get('actor').companyId, c.req.valid('json'), now()) }, 200),
+  return router().openapi(forecastApi.run, async (c) =>
+    c.json({ success: true as const, data: await forecast(store, c.get('actor').companyId, c.req.valid('json'), now()) }, 200),
   )
 }

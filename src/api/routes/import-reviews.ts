@@ -29,132 +29,119 @@ import type { AppDeps } from '../env.js'
 import { reportInternalError } from '../errors.js'
 import { PROPOSED } from '../proposed.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { importReviewsPaths } from '../paths.js'
 
-const PATH = '/api-v1/imports/{id}'
+const conflict = { 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] }
+
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const importReviewsApi = {
+  stage: createRoute({
+    ...importReviewsPaths.stage,
+    summary: "Stage rows of a running review import (options.review): validated as a batch create's, kept by line, not created",
+    security: SECURITY,
+    request: { params: IdParam, body: jsonBody(StageRowsRequest) },
+    responses: { 200: ok(envelope(StageRowsResponse)), ...conflict },
+  }),
+  pending: createRoute({
+    ...importReviewsPaths.pending,
+    summary: "A review import's pending rows, by line, with its expiry",
+    security: SECURITY,
+    request: { params: IdParam, query: PendingQuery },
+    responses: { 200: ok(PendingPage), ...conflict },
+  }),
+  setRow: createRoute({
+    ...importReviewsPaths.setRow,
+    summary: 'Change fields of one pending row (validated again as a whole)',
+    security: SECURITY,
+    request: { params: LineParam, body: jsonBody(SetPendingRowRequest) },
+    responses: { 200: ok(envelope(PendingRow)), ...conflict },
+  }),
+  apply: createRoute({
+    ...importReviewsPaths.apply,
+    summary:
+      "Land a pending batch's rows as the import would have, exactly once (a second apply creates nothing); an agent's key proposes it (202)",
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(ApplyResult)), 202: PROPOSED, ...conflict },
+  }),
+  discard: createRoute({
+    ...importReviewsPaths.discard,
+    summary: "Drop a pending batch's rows: its state becomes discarded",
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(ImportBatchDetail)), ...conflict },
+  }),
+  putFilePart: createRoute({
+    ...importReviewsPaths.putFilePart,
+    summary: "Keep a part of a running review import's file (parts from 0, in order), for imports remap",
+    security: SECURITY,
+    request: { params: FilePartParam, body: jsonBody(FilePartRequest) },
+    responses: { 200: ok(envelope(z.object({ part: z.number().int(), size: z.number().int() }))), ...conflict },
+  }),
+  remap: createRoute({
+    ...importReviewsPaths.remap,
+    summary: "Read a pending batch's kept file again with another mapping: its pending rows replaced, what is refused named by line",
+    security: SECURITY,
+    request: { params: IdParam, body: jsonBody(RemapRequest) },
+    responses: { 200: ok(envelope(RemapResult)), ...conflict },
+  }),
+}
 
 export function importReviewRoutes(deps: AppDeps) {
   const { store, now, dateWindow: window } = deps
-  const conflict = { 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] }
   return router()
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/pending`,
-        summary: "Stage rows of a running review import (options.review): validated as a batch create's, kept by line, not created",
-        security: SECURITY,
-        request: { params: IdParam, body: jsonBody(StageRowsRequest) },
-        responses: { 200: ok(envelope(StageRowsResponse)), ...conflict },
-      }),
-      async (c) =>
-        c.json(
-          {
-            success: true as const,
-            data: await stageRows(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
-          },
-          200,
-        ),
+    .openapi(importReviewsApi.stage, async (c) =>
+      c.json(
+        {
+          success: true as const,
+          data: await stageRows(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
+        },
+        200,
+      ),
     )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: `${PATH}/pending`,
-        summary: "A review import's pending rows, by line, with its expiry",
-        security: SECURITY,
-        request: { params: IdParam, query: PendingQuery },
-        responses: { 200: ok(PendingPage), ...conflict },
-      }),
-      async (c) =>
-        c.json(
-          {
-            success: true as const,
-            ...(await listPending(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('query'))),
-          },
-          200,
-        ),
+    .openapi(importReviewsApi.pending, async (c) =>
+      c.json(
+        {
+          success: true as const,
+          ...(await listPending(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('query'))),
+        },
+        200,
+      ),
     )
-    .openapi(
-      createRoute({
-        method: 'patch',
-        path: `${PATH}/pending/{line}`,
-        summary: 'Change fields of one pending row (validated again as a whole)',
-        security: SECURITY,
-        request: { params: LineParam, body: jsonBody(SetPendingRowRequest) },
-        responses: { 200: ok(envelope(PendingRow)), ...conflict },
-      }),
-      async (c) => {
-        const { id, line } = c.req.valid('param')
-        const row = await setPendingRow(store, c.get('actor'), id, line, c.req.valid('json'), now(), window)
-        return c.json({ success: true as const, data: row }, 200)
-      },
+    .openapi(importReviewsApi.setRow, async (c) => {
+      const { id, line } = c.req.valid('param')
+      const row = await setPendingRow(store, c.get('actor'), id, line, c.req.valid('json'), now(), window)
+      return c.json({ success: true as const, data: row }, 200)
+    })
+    .openapi(importReviewsApi.apply, async (c) => {
+      const { id } = c.req.valid('param')
+      const actor = c.get('actor')
+      // A statement upload's batch uploads its kept file as the statement (statement-review.ts).
+      const data =
+        (await loadReview(store, actor.companyId, id)).kind === 'statement'
+          ? await applyStatementReview(store, actor, id, now(), {
+              now,
+              workerThreshold: deps.statementWorkerThreshold,
+              report: (err) => reportInternalError(err, c.get('requestId')),
+              running: (s) => isProcessing(store, s),
+            })
+          : await applyReview(store, actor, id, now(), window)
+      return c.json({ success: true as const, data }, 200)
+    })
+    .openapi(importReviewsApi.discard, async (c) =>
+      c.json({ success: true as const, data: await discardReview(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/apply`,
-        summary:
-          "Land a pending batch's rows as the import would have, exactly once (a second apply creates nothing); an agent's key proposes it (202)",
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(ApplyResult)), 202: PROPOSED, ...conflict },
-      }),
-      async (c) => {
-        const { id } = c.req.valid('param')
-        const actor = c.get('actor')
-        // A statement upload's batch uploads its kept file as the statement (statement-review.ts).
-        const data =
-          (await loadReview(store, actor.companyId, id)).kind === 'statement'
-            ? await applyStatementReview(store, actor, id, now(), {
-                now,
-                workerThreshold: deps.statementWorkerThreshold,
-                report: (err) => reportInternalError(err, c.get('requestId')),
-                running: (s) => isProcessing(store, s),
-              })
-            : await applyReview(store, actor, id, now(), window)
-        return c.json({ success: true as const, data }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/discard`,
-        summary: "Drop a pending batch's rows: its state becomes discarded",
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(ImportBatchDetail)), ...conflict },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await discardReview(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
-    )
-    .openapi(
-      createRoute({
-        method: 'put',
-        path: `${PATH}/file/{part}`,
-        summary: "Keep a part of a running review import's file (parts from 0, in order), for imports remap",
-        security: SECURITY,
-        request: { params: FilePartParam, body: jsonBody(FilePartRequest) },
-        responses: { 200: ok(envelope(z.object({ part: z.number().int(), size: z.number().int() }))), ...conflict },
-      }),
-      async (c) => {
-        const { id, part } = c.req.valid('param')
-        return c.json({ success: true as const, data: await keepFilePart(store, c.get('actor'), id, part, c.req.valid('json')) }, 200)
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/remap`,
-        summary: "Read a pending batch's kept file again with another mapping: its pending rows replaced, what is refused named by line",
-        security: SECURITY,
-        request: { params: IdParam, body: jsonBody(RemapRequest) },
-        responses: { 200: ok(envelope(RemapResult)), ...conflict },
-      }),
-      async (c) =>
-        c.json(
-          {
-            success: true as const,
-            data: await remapReview(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
-          },
-          200,
-        ),
+    .openapi(importReviewsApi.putFilePart, async (c) => {
+      const { id, part } = c.req.valid('param')
+      return c.json({ success: true as const, data: await keepFilePart(store, c.get('actor'), id, part, c.req.valid('json')) }, 200)
+    })
+    .openapi(importReviewsApi.remap, async (c) =>
+      c.json(
+        {
+          success: true as const,
+          data: await remapReview(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now(), window),
+        },
+        200,
+      ),
     )
 }

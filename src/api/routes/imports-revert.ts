@@ -9,30 +9,32 @@ import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok } from '../openapi.js'
 import { PROPOSED } from '../proposed.js'
+import { importsRevertPaths } from '../paths.js'
+
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const importsRevertApi = {
+  revert: createRoute({
+    ...importsRevertPaths.revert,
+    summary:
+      'Revert an import batch: its rows deleted, its pairings undone, in one audited change (dry_run: what would go); under an approval policy, 202 with the proposal. 409 naming the rows of a closed month, or changed by hand without include_edited',
+    security: SECURITY,
+    request: { params: IdParam, body: jsonBody(RevertImportRequest) },
+    responses: {
+      200: ok(envelope(RevertResult)),
+      202: PROPOSED,
+      400: ERRORS[400],
+      401: ERRORS[401],
+      403: ERRORS[403],
+      404: ERRORS[404],
+      409: ERRORS[409],
+    },
+  }),
+}
 
 export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: AppDeps) {
   const { store, now } = deps
-  return app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api-v1/imports/{id}/revert',
-      summary:
-        'Revert an import batch: its rows deleted, its pairings undone, in one audited change (dry_run: what would go); under an approval policy, 202 with the proposal. 409 naming the rows of a closed month, or changed by hand without include_edited',
-      security: SECURITY,
-      request: { params: IdParam, body: jsonBody(RevertImportRequest) },
-      responses: {
-        200: ok(envelope(RevertResult)),
-        202: PROPOSED,
-        400: ERRORS[400],
-        401: ERRORS[401],
-        403: ERRORS[403],
-        404: ERRORS[404],
-        409: ERRORS[409],
-      },
-    }),
-    async (c) => {
-      const r = await requestRevert(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now())
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
-    },
-  )
+  return app.openapi(importsRevertApi.revert, async (c) => {
+    const r = await requestRevert(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now())
+    return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+  })
 }

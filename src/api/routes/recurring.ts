@@ -8,68 +8,63 @@ import { AddRecurringRequest, DetectRequest, DetectResult, RecurringItem, Recurr
 import { Deleted, IdParam, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { recurringPaths } from '../paths.js'
 
-const PATH = '/api-v1/recurring'
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const recurringApi = {
+  list: createRoute({
+    ...recurringPaths.list,
+    summary: 'Recurring items (accepted unless asked otherwise), each with its next date due and whether it is overdue',
+    security: SECURITY,
+    request: { query: RecurringListQuery },
+    responses: { 200: ok(envelope(z.array(RecurringItem))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  detect: createRoute({
+    ...recurringPaths.detect,
+    summary: 'Find recurring series in the history; they replace the suggestions of the last detection',
+    security: SECURITY,
+    request: { body: jsonBody(DetectRequest) },
+    responses: { 200: ok(envelope(DetectResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  add: createRoute({
+    ...recurringPaths.add,
+    summary: 'Add a recurring item by hand (accepted)',
+    security: SECURITY,
+    request: { body: jsonBody(AddRecurringRequest) },
+    responses: { 201: ok(envelope(RecurringItem), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  accept: createRoute({
+    ...recurringPaths.accept,
+    summary: 'Accept a suggested item (accepting an accepted one answers it as it is)',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(RecurringItem)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  delete: createRoute({
+    ...recurringPaths.delete,
+    summary: 'Delete a recurring item',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(Deleted)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+}
 
 export function recurringRoutes(deps: AppDeps) {
   const { store, now } = deps
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: PATH,
-        summary: 'Recurring items (accepted unless asked otherwise), each with its next date due and whether it is overdue',
-        security: SECURITY,
-        request: { query: RecurringListQuery },
-        responses: { 200: ok(envelope(z.array(RecurringItem))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await listRecurring(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
+    .openapi(recurringApi.list, async (c) =>
+      c.json({ success: true as const, data: await listRecurring(store, c.get('actor').companyId, c.req.valid('query'), now()) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/detect`,
-        summary: 'Find recurring series in the history; they replace the suggestions of the last detection',
-        security: SECURITY,
-        request: { body: jsonBody(DetectRequest) },
-        responses: { 200: ok(envelope(DetectResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => c.json({ success: true as const, data: await detectRecurring(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
+    .openapi(recurringApi.detect, async (c) =>
+      c.json({ success: true as const, data: await detectRecurring(store, c.get('actor'), c.req.valid('json'), now()) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: PATH,
-        summary: 'Add a recurring item by hand (accepted)',
-        security: SECURITY,
-        request: { body: jsonBody(AddRecurringRequest) },
-        responses: { 201: ok(envelope(RecurringItem), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => c.json({ success: true as const, data: await addRecurring(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
+    .openapi(recurringApi.add, async (c) =>
+      c.json({ success: true as const, data: await addRecurring(store, c.get('actor'), c.req.valid('json'), now()) }, 201),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/{id}/accept`,
-        summary: 'Accept a suggested item (accepting an accepted one answers it as it is)',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(RecurringItem)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await acceptRecurring(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+    .openapi(recurringApi.accept, async (c) =>
+      c.json({ success: true as const, data: await acceptRecurring(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'delete',
-        path: `${PATH}/{id}`,
-        summary: 'Delete a recurring item',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(Deleted)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await deleteRecurring(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
+    .openapi(recurringApi.delete, async (c) =>
+      c.json({ success: true as const, data: await deleteRecurring(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),
     )
 }

@@ -33,8 +33,10 @@ import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { reportInternalError } from '../errors.js'
 import { ERRORS, SECURITY, fileResponse, ok, router } from '../openapi.js'
+import { routerPath, statementsPaths } from '../paths.js'
+import type { RouteConfig } from '@hono/zod-openapi'
 
-const PATH = '/api-v1/statements'
+const _PATH = '/api-v1/statements'
 /** Base64 of a 20 MiB file, with room for line breaks. */
 const MAX_BASE64 = Math.ceil(MAX_STATEMENT_FILE / 3) * 4 + 64 * 1024
 
@@ -125,15 +127,10 @@ async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
   }
 }
 
-export function statementRoutes(deps: AppDeps) {
-  const { store, now, statementWorkerThreshold } = deps
-  const running = (id: string) => isProcessing(store, id)
-  const r = router()
-  // The upload takes two media types; it is validated in the handler (one schema per type) and
-  // declared here for the OpenAPI document.
-  r.openAPIRegistry.registerPath({
-    method: 'post',
-    path: PATH,
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const statementsApi = {
+  upload: {
+    ...statementsPaths.upload,
     summary: `Upload a bank statement file (${formatNames()}; at most 20 MiB): answered at once with the statement pending, processed in the background`,
     security: SECURITY,
     request: {
@@ -154,8 +151,46 @@ export function statementRoutes(deps: AppDeps) {
       415: ERRORS[415],
       429: ERRORS[429],
     },
-  })
-  r.post(PATH, async (c) => {
+  } satisfies RouteConfig,
+  file: {
+    ...statementsPaths.file,
+    summary:
+      "The statement's original file, as uploaded (application/octet-stream); with as=base64, JSON (file_name, sha256, content_base64). 404 for a statement uploaded before finctl kept its file",
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  } satisfies RouteConfig,
+  list: createRoute({
+    ...statementsPaths.list,
+    summary: 'List bank statements, newest first',
+    security: SECURITY,
+    request: { query: StatementListQuery },
+    responses: { 200: ok(listEnvelope(Statement)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  get: createRoute({
+    ...statementsPaths.get,
+    summary: 'A bank statement and its processing status',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(Statement)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  transactions: createRoute({
+    ...statementsPaths.transactions,
+    summary: "A statement's transactions: created from its lines or reconciled with them (the filters of GET /transactions)",
+    security: SECURITY,
+    request: { params: IdParam, query: StatementTransactionsQuery },
+    responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+}
+
+export function statementRoutes(deps: AppDeps) {
+  const { store, now, statementWorkerThreshold } = deps
+  const running = (id: string) => isProcessing(store, id)
+  const r = router()
+  // The upload takes two media types; it is validated in the handler (one schema per type) and
+  // declared here for the OpenAPI document.
+  r.openAPIRegistry.registerPath(statementsApi.upload)
+  r.post(statementsApi.upload.path, async (c) => {
     const upload = mediaType(c) === 'form' ? await fromForm(c) : await fromJson(c)
     if (upload.review) {
       const batch = await reviewStatementUpload(store, c.get('actor'), upload, now(), {
@@ -170,61 +205,24 @@ export function statementRoutes(deps: AppDeps) {
     startStatementJob(store, job, { now, report: (err) => reportInternalError(err, requestId), workerThreshold: statementWorkerThreshold })
     return c.json({ success: true as const, data: { ...statement, batch_id: batch.id } }, 201)
   })
-  r.openAPIRegistry.registerPath({
-    method: 'get',
-    path: `${PATH}/{id}/file`,
-    summary:
-      "The statement's original file, as uploaded (application/octet-stream); with as=base64, JSON (file_name, sha256, content_base64). 404 for a statement uploaded before finctl kept its file",
-    security: SECURITY,
-    request: { params: IdParam },
-    responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-  })
-  r.get(`${PATH}/:id/file`, async (c) => {
+  r.openAPIRegistry.registerPath(statementsApi.file)
+  r.get(routerPath(statementsApi.file.path), async (c) => {
     const f = await statementOriginal(store, c.get('actor').companyId, c.req.param('id'))
     return fileResponse(c, f.bytes, 'application/octet-stream', { file_name: f.fileName, sha256: f.sha256 })
   })
   return r
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: PATH,
-        summary: 'List bank statements, newest first',
-        security: SECURITY,
-        request: { query: StatementListQuery },
-        responses: { 200: ok(listEnvelope(Statement)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const page = await listStatements(store, c.get('actor').companyId, c.req.valid('query'), now(), running)
-        return c.json({ success: true as const, ...page }, 200)
-      },
+    .openapi(statementsApi.list, async (c) => {
+      const page = await listStatements(store, c.get('actor').companyId, c.req.valid('query'), now(), running)
+      return c.json({ success: true as const, ...page }, 200)
+    })
+    .openapi(statementsApi.get, async (c) =>
+      c.json(
+        { success: true as const, data: await getStatement(store, c.get('actor').companyId, c.req.valid('param').id, now(), running) },
+        200,
+      ),
     )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: `${PATH}/{id}`,
-        summary: 'A bank statement and its processing status',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(Statement)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json(
-          { success: true as const, data: await getStatement(store, c.get('actor').companyId, c.req.valid('param').id, now(), running) },
-          200,
-        ),
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: `${PATH}/{id}/transactions`,
-        summary: "A statement's transactions: created from its lines or reconciled with them (the filters of GET /transactions)",
-        security: SECURITY,
-        request: { params: IdParam, query: StatementTransactionsQuery },
-        responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const page = await statementTransactions(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('query'))
-        return c.json({ success: true as const, ...page }, 200)
-      },
-    )
+    .openapi(statementsApi.transactions, async (c) => {
+      const page = await statementTransactions(store, c.get('actor').companyId, c.req.valid('param').id, c.req.valid('query'))
+      return c.json({ success: true as const, ...page }, 200)
+    })
 }

@@ -11,6 +11,7 @@ import { IdParam, Transaction, TransactionDetail, TransactionListQuery, envelope
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, ok, router } from '../openapi.js'
 import { jsonAnswer } from '../json-answer.js'
+import { transactionsPaths } from '../paths.js'
 
 /** A transaction's detail (its account, statement and history) is read by the code of its updates. */
 const updating = () => import('../../domain/transactions/updates.js')
@@ -23,52 +24,50 @@ const TransactionPage = listEnvelope(Transaction).extend({
     .openapi({ description: "with include_account_names=true: each bank account the page's rows name, its id to its name" }),
 })
 
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const transactionsApi = {
+  list: createRoute({
+    ...transactionsPaths.list,
+    summary: 'List transactions (filters, sort, keyset cursor)',
+    security: SECURITY,
+    request: { query: TransactionListQuery },
+    responses: { 200: ok(TransactionPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  get: createRoute({
+    ...transactionsPaths.get,
+    summary: 'A transaction with its account, statement and history',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(TransactionDetail)), 404: ERRORS[404] },
+  }),
+}
+
 export function transactionRoutes(deps: AppDeps) {
   const { store } = deps
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/transactions',
-        summary: 'List transactions (filters, sort, keyset cursor)',
-        security: SECURITY,
-        request: { query: TransactionListQuery },
-        responses: { 200: ok(TransactionPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => {
-        const q = c.req.valid('query')
-        const actor = c.get('actor')
-        // The names are the bank accounts' own: asked of a credential that may read those.
-        if (q.include_account_names && !acceptedScopes('GET', '/api-v1/bank-accounts').some((s) => actor.scopes.includes(s)))
-          throw new AppError('forbidden', 'include_account_names needs the read scope (the bank accounts are read with it)')
-        const page = await listTransactions(store, actor.companyId, q)
-        const named = q.include_account_names
-          ? {
-              account_names: await accountNames(
-                store,
-                actor.companyId,
-                page.data.map((t) => t.bank_account_id),
-              ),
-            }
-          : {}
-        return jsonAnswer(c, { success: true as const, ...page, ...named }, (body) => c.json(body, 200))
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/api-v1/transactions/{id}',
-        summary: 'A transaction with its account, statement and history',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(TransactionDetail)), 404: ERRORS[404] },
-      }),
-      async (c) => {
-        const { getTransactionDetail } = await updating()
-        return c.json(
-          { success: true as const, data: await getTransactionDetail(store, c.get('actor').companyId, c.req.valid('param').id) },
-          200,
-        )
-      },
-    )
+    .openapi(transactionsApi.list, async (c) => {
+      const q = c.req.valid('query')
+      const actor = c.get('actor')
+      // The names are the bank accounts' own: asked of a credential that may read those.
+      if (q.include_account_names && !acceptedScopes('GET', '/api-v1/bank-accounts').some((s) => actor.scopes.includes(s)))
+        throw new AppError('forbidden', 'include_account_names needs the read scope (the bank accounts are read with it)')
+      const page = await listTransactions(store, actor.companyId, q)
+      const named = q.include_account_names
+        ? {
+            account_names: await accountNames(
+              store,
+              actor.companyId,
+              page.data.map((t) => t.bank_account_id),
+            ),
+          }
+        : {}
+      return jsonAnswer(c, { success: true as const, ...page, ...named }, (body) => c.json(body, 200))
+    })
+    .openapi(transactionsApi.get, async (c) => {
+      const { getTransactionDetail } = await updating()
+      return c.json(
+        { success: true as const, data: await getTransactionDetail(store, c.get('actor').companyId, c.req.valid('param').id) },
+        200,
+      )
+    })
 }

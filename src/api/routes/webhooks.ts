@@ -18,96 +18,87 @@ import {
 import { Deleted, envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
 import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { webhooksPaths } from '../paths.js'
 
-const PATH = '/api-v1/webhook-endpoints'
+/** The routes of this group, as the client reads them (src/client/route-call.ts). */
+export const webhooksApi = {
+  list: createRoute({
+    ...webhooksPaths.list,
+    summary: "The company's webhook endpoints",
+    security: SECURITY,
+    responses: { 200: ok(envelope(z.array(WebhookEndpoint))), 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  create: createRoute({
+    ...webhooksPaths.create,
+    summary: 'Create a webhook endpoint: its signing secret is in this answer only',
+    security: SECURITY,
+    request: { body: jsonBody(CreateWebhookRequest) },
+    responses: { 201: ok(envelope(CreatedWebhookEndpoint), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  deliver: createRoute({
+    ...webhooksPaths.deliver,
+    summary: 'Send what is due to every endpoint now, one round (the deliverer of finctl serve does it by itself)',
+    security: SECURITY,
+    responses: { 200: ok(envelope(DeliverResult)), 401: ERRORS[401], 403: ERRORS[403] },
+  }),
+  get: createRoute({
+    ...webhooksPaths.get,
+    summary: 'A webhook endpoint and its latest tries',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(WebhookDetail)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  update: createRoute({
+    ...webhooksPaths.update,
+    summary: 'Change an endpoint: url, events, description; status enabled starts a disabled one again',
+    security: SECURITY,
+    request: { params: IdParam, body: jsonBody(UpdateWebhookRequest) },
+    responses: { 200: ok(envelope(WebhookEndpoint)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  delete: createRoute({
+    ...webhooksPaths.delete,
+    summary: 'Delete an endpoint (nothing more is sent to it)',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(Deleted)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+  test: createRoute({
+    ...webhooksPaths.test,
+    summary: 'Send a signed webhook.test event to the endpoint now and answer what it said',
+    security: SECURITY,
+    request: { params: IdParam },
+    responses: { 200: ok(envelope(SendResult)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
+  }),
+}
 
 export function webhookRoutes(deps: AppDeps) {
   const { store, now } = deps
   const policy = deps.webhookAddresses
   const company = (c: { get(k: 'actor'): { companyId: string } }) => c.get('actor').companyId
   return router()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: PATH,
-        summary: "The company's webhook endpoints",
-        security: SECURITY,
-        responses: { 200: ok(envelope(z.array(WebhookEndpoint))), 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => c.json({ success: true as const, data: await listWebhooks(store, company(c)) }, 200),
+    .openapi(webhooksApi.list, async (c) => c.json({ success: true as const, data: await listWebhooks(store, company(c)) }, 200))
+    .openapi(webhooksApi.create, async (c) =>
+      c.json({ success: true as const, data: await createWebhook(store, c.get('actor'), c.req.valid('json'), now(), policy) }, 201),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: PATH,
-        summary: 'Create a webhook endpoint: its signing secret is in this answer only',
-        security: SECURITY,
-        request: { body: jsonBody(CreateWebhookRequest) },
-        responses: { 201: ok(envelope(CreatedWebhookEndpoint), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await createWebhook(store, c.get('actor'), c.req.valid('json'), now(), policy) }, 201),
+    .openapi(webhooksApi.deliver, async (c) =>
+      c.json({ success: true as const, data: await deliverDue(store, { clock: now, policy }) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/deliver`,
-        summary: 'Send what is due to every endpoint now, one round (the deliverer of finctl serve does it by itself)',
-        security: SECURITY,
-        responses: { 200: ok(envelope(DeliverResult)), 401: ERRORS[401], 403: ERRORS[403] },
-      }),
-      async (c) => c.json({ success: true as const, data: await deliverDue(store, { clock: now, policy }) }, 200),
+    .openapi(webhooksApi.get, async (c) =>
+      c.json({ success: true as const, data: await getWebhook(store, company(c), c.req.valid('param').id) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: `${PATH}/{id}`,
-        summary: 'A webhook endpoint and its latest tries',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(WebhookDetail)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => c.json({ success: true as const, data: await getWebhook(store, company(c), c.req.valid('param').id) }, 200),
+    .openapi(webhooksApi.update, async (c) =>
+      c.json(
+        {
+          success: true as const,
+          data: await updateWebhook(store, company(c), c.req.valid('param').id, c.req.valid('json'), now(), policy),
+        },
+        200,
+      ),
     )
-    .openapi(
-      createRoute({
-        method: 'patch',
-        path: `${PATH}/{id}`,
-        summary: 'Change an endpoint: url, events, description; status enabled starts a disabled one again',
-        security: SECURITY,
-        request: { params: IdParam, body: jsonBody(UpdateWebhookRequest) },
-        responses: { 200: ok(envelope(WebhookEndpoint)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json(
-          {
-            success: true as const,
-            data: await updateWebhook(store, company(c), c.req.valid('param').id, c.req.valid('json'), now(), policy),
-          },
-          200,
-        ),
+    .openapi(webhooksApi.delete, async (c) =>
+      c.json({ success: true as const, data: await deleteWebhook(store, company(c), c.req.valid('param').id) }, 200),
     )
-    .openapi(
-      createRoute({
-        method: 'delete',
-        path: `${PATH}/{id}`,
-        summary: 'Delete an endpoint (nothing more is sent to it)',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(Deleted)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) => c.json({ success: true as const, data: await deleteWebhook(store, company(c), c.req.valid('param').id) }, 200),
-    )
-    .openapi(
-      createRoute({
-        method: 'post',
-        path: `${PATH}/{id}/test`,
-        summary: 'Send a signed webhook.test event to the endpoint now and answer what it said',
-        security: SECURITY,
-        request: { params: IdParam },
-        responses: { 200: ok(envelope(SendResult)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
-      }),
-      async (c) =>
-        c.json({ success: true as const, data: await testWebhook(store, company(c), c.req.valid('param').id, now(), policy) }, 200),
+    .openapi(webhooksApi.test, async (c) =>
+      c.json({ success: true as const, data: await testWebhook(store, company(c), c.req.valid('param').id, now(), policy) }, 200),
     )
 }

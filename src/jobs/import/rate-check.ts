@@ -8,7 +8,6 @@
  */
 import type { Client } from '../../client/client.js'
 import { RateBook } from '../../domain/rate-book.js'
-import type { ExchangeRate } from '../../domain/rates/schemas.js'
 import { AppError } from '../../kernel/errors.js'
 
 export class RateCheck {
@@ -46,7 +45,7 @@ export class RateCheck {
   private async read(currency: string): Promise<RateBook | undefined> {
     const rates: Array<{ currency: string; date: string; rate: string }> = []
     try {
-      for await (const page of this.client.pages<ExchangeRate>('/api-v1/exchange-rates', { currency, limit: 1000 })) {
+      for await (const page of this.client.rates.pages({ currency, limit: 1000 })) {
         for (const r of page.data) rates.push({ currency: r.currency, date: r.date, rate: r.rate })
       }
     } catch (e) {

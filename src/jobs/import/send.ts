@@ -6,7 +6,7 @@
  */
 import type { Client } from '../../client/client.js'
 import type { Target } from '../../client/target.js'
-import type { CreateTransactionRequest, Transaction } from '../../domain/schemas.js'
+import type { CreateTransactionRequest } from '../../domain/schemas.js'
 import { AppError, errorText } from '../../kernel/errors.js'
 import { BY_COMMAND } from '../../kernel/flag-words.js'
 import type { Batch } from './batch.js'
@@ -163,9 +163,7 @@ export class Sender {
       const sentRef = this.sendRef
       const body: CreateTransactionRequest = sentRef ? row : { ...row, import_ref: undefined }
       try {
-        const res = await this.pacer.call(() =>
-          this.client.request<Transaction>('POST', '/api-v1/transactions', { body, headers: { 'idempotency-key': key } }),
-        )
+        const res = await this.pacer.call(() => this.client.transactions.createAnswer(body, { idempotencyKey: key }))
         // A replayed answer (the same row sent before, within the key's lifetime) created nothing now.
         if (res.headers.get('idempotent-replayed') === 'true') {
           result.duplicates++

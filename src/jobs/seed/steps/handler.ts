@@ -4,7 +4,7 @@
  * earlier steps (what `${accounts.NAME.id}` resolves to) and the report's env values.
  */
 import type { Client } from '../../../client/client.js'
-import type { BankAccount, Transaction } from '../../../domain/schemas.js'
+import type { BankAccount } from '../../../domain/schemas.js'
 import { AppError } from '../../../kernel/errors.js'
 import { PLACEHOLDER_ID, contentKey, type World } from '../plan.js'
 import type { SeedOptions, SeedReport, StepOutcome, StepStatus } from '../report.js'
@@ -79,7 +79,7 @@ export class SeedState {
     let index = this.contents.get(account)
     if (index) return index
     index = new Map<string, number>()
-    for await (const page of this.client.pages<Transaction>('/api-v1/transactions', { bank_account_id: account, limit: 1000 })) {
+    for await (const page of this.client.transactions.pages({ bank_account_id: account, limit: 1000 })) {
       for (const t of page.data) {
         const k = contentKey(t.transaction_date, t.amount, t.description, t.currency_code)
         index.set(k, (index.get(k) ?? 0) + 1)

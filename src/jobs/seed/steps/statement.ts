@@ -23,7 +23,7 @@ export const statement: StepHandler<'statement'> = {
     }
     await state.accountById(spec.bank_account_id)
     let found: Statement | undefined
-    for await (const page of state.client.pages<Statement>('/api-v1/statements', { bank_account_id: spec.bank_account_id, limit: 1000 })) {
+    for await (const page of state.client.statements.pages({ bank_account_id: spec.bank_account_id, limit: 1000 })) {
       found = page.data.find((s) => s.file_sha256 === sha && s.status !== 'failed')
       if (found) break
     }

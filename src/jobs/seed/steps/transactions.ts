@@ -113,7 +113,7 @@ export const transactions: StepHandler<'transactions'> = {
 /** The account's transactions among `ids`, page by page, until all are found. */
 async function* accountTransactions(state: SeedState, account: string, ids: Set<string>): AsyncGenerator<Transaction> {
   let left = ids.size
-  for await (const page of state.client.pages<Transaction>('/api-v1/transactions', {
+  for await (const page of state.client.transactions.pages({
     bank_account_id: account,
     limit: 1000,
     sort: 'created_at',
