@@ -15,7 +15,7 @@ import {
 } from '../../domain/api-keys/schemas.js'
 import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ANY_CREDENTIAL, ERRORS, jsonBody, loginAccepts, ok, router } from '../openapi.js'
 import { PROPOSED_KEY } from '../proposed.js'
 
 // A key's creation (and the approval policy it reads) and usage statistics load their code on use:
@@ -33,7 +33,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-keys/me',
         summary: 'Details of the API key that authenticates this request',
-        security: SECURITY,
+        security: ANY_CREDENTIAL,
         responses: { 200: ok(envelope(ApiKey)), 400: ERRORS[400], 401: ERRORS[401] },
       }),
       async (c) => {
@@ -48,7 +48,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-keys/me/usage',
         summary: 'Usage statistics of the calling key (or, with a JWT, of ?key_id=)',
-        security: SECURITY,
+        security: ANY_CREDENTIAL,
         request: { query: UsageQuery },
         responses: { 200: ok(envelope(UsageStats)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -76,7 +76,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-keys',
         summary: 'List all API keys of the company',
-        security: JWT_ONLY,
+        security: loginAccepts('api_keys'),
         request: { query: KeyListQuery },
         responses: { 200: ok(envelope(z.array(ApiKey))), 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -94,7 +94,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         path: '/api-keys',
         summary:
           'Create an API key; the full key is in the response, once. Under a key-write approval policy a key with a write scope is a proposal (202), its key shown to the proposer alone',
-        security: JWT_ONLY,
+        security: loginAccepts('api_keys'),
         request: { body: jsonBody(CreateApiKeyRequest) },
         responses: {
           201: ok(envelope(CreatedApiKey), 'Created'),
@@ -120,7 +120,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         method: 'delete',
         path: '/api-keys/{id}',
         summary: 'Revoke an API key (revoking again returns the same record)',
-        security: JWT_ONLY,
+        security: loginAccepts('api_keys'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(ApiKey)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -137,7 +137,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         path: '/api-keys/{id}/roll',
         summary:
           'Roll an API key: a successor with the same name, scopes and limits (its key shown once); the old key works until its grace ends. Under a key-write approval policy the roll of a key with a write scope is a proposal (202), its key shown to the proposer alone',
-        security: JWT_ONLY,
+        security: loginAccepts('api_keys'),
         request: { params: IdParam, body: jsonBody(RollApiKeyRequest) },
         responses: {
           201: ok(envelope(RolledApiKey), 'Created'),
@@ -166,7 +166,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-keys/{id}/usage',
         summary: 'Usage statistics of one key',
-        security: JWT_ONLY,
+        security: loginAccepts('api_keys'),
         request: { params: IdParam, query: UsageQuery.pick({ recent: true }) },
         responses: { 200: ok(envelope(UsageStats)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),

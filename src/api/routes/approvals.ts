@@ -10,7 +10,7 @@ import { setPolicy } from '../../domain/approvals/steps.js'
 import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { PROPOSED } from '../proposed.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 export function policyRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -20,7 +20,7 @@ export function policyRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/policy',
         summary: "The company's approval policy: the steps that wait for a second person (none until set)",
-        security: SECURITY,
+        security: accepts('read', 'users'),
         responses: { 200: ok(envelope(Policy)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await policyOf(store.db, c.get('actor').companyId) }, 200),
@@ -30,7 +30,7 @@ export function policyRoutes(deps: AppDeps) {
         method: 'put',
         path: '/api-v1/policy',
         summary: 'Set the approval policy (a login with users: the owner); once any step needs approval, a change is a proposal (202)',
-        security: SECURITY,
+        security: accepts('users'),
         request: { body: jsonBody(PolicyRequest) },
         responses: { 200: ok(envelope(Policy)), 202: PROPOSED, 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -51,7 +51,7 @@ export function approvalRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/approvals',
         summary: 'Proposals: those waiting (state=pending, the default), or of a state; mine=true: the caller’s own',
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: ProposalListQuery },
         responses: { 200: ok(envelope(z.array(Proposal))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -62,7 +62,7 @@ export function approvalRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/approvals/{id}',
         summary: 'A proposal: its request, its effect computed when proposed, its state and decision',
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -75,7 +75,7 @@ export function approvalRoutes(deps: AppDeps) {
         path: '/api-v1/approvals/{id}/approve',
         summary:
           'Approve a proposal and apply its step as proposed (another user than the proposer, with the step’s scope). 409 when decided already, or when the data moved (the proposal is then failed)',
-        security: SECURITY,
+        security: accepts('write', 'close', 'users'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
       }),
@@ -90,7 +90,7 @@ export function approvalRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/approvals/{id}/reject',
         summary: 'Reject a proposal with a reason (the step’s approvers, or the proposer withdrawing it)',
-        security: SECURITY,
+        security: accepts('write', 'close', 'users'),
         request: { params: IdParam, body: jsonBody(RejectRequest) },
         responses: {
           200: ok(envelope(Proposal)),

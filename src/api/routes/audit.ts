@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi'
 import { AuditVerification, verifyAudit } from '../../domain/transactions/verify.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { accepts, ERRORS, ok, router } from '../openapi.js'
 
 export function auditRoutes(deps: AppDeps) {
   const { store } = deps
@@ -12,7 +12,7 @@ export function auditRoutes(deps: AppDeps) {
       method: 'get',
       path: '/api-v1/audit/verify',
       summary: "Walk the company's audit hash chain and name the first entry changed, removed or inserted",
-      security: SECURITY,
+      security: accepts('read'),
       responses: { 200: ok(envelope(AuditVerification)), 401: ERRORS[401], 403: ERRORS[403] },
     }),
     async (c) => c.json({ success: true as const, data: await verifyAudit(store, c.get('actor').companyId) }, 200),

@@ -21,7 +21,7 @@ import {
   listEnvelope,
 } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 export function bankAccountRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -31,7 +31,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/bank-accounts',
         summary: 'List bank accounts',
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: BankAccountListQuery },
         responses: { 200: ok(listEnvelope(BankAccount)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -47,7 +47,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/bank-accounts',
         summary: 'Create a bank account',
-        security: SECURITY,
+        security: accepts('write'),
         request: { body: jsonBody(CreateBankAccountRequest) },
         responses: { 201: ok(envelope(BankAccount), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -61,7 +61,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/bank-accounts/{id}',
         summary: 'Bank account details',
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(BankAccount)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -75,7 +75,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         method: 'patch',
         path: '/api-v1/bank-accounts/{id}',
         summary: 'Update a bank account (name, institution, type, status)',
-        security: SECURITY,
+        security: accepts('write'),
         request: { params: IdParam, body: jsonBody(UpdateBankAccountRequest) },
         responses: { 200: ok(envelope(BankAccount)), 400: ERRORS[400], 404: ERRORS[404] },
       }),
@@ -96,7 +96,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         method: 'delete',
         path: '/api-v1/bank-accounts/{id}',
         summary: 'Delete a bank account that holds no transactions',
-        security: SECURITY,
+        security: accepts('write'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
       }),
@@ -108,7 +108,7 @@ export function bankAccountRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/bank-accounts/{id}/transactions',
         summary: "An account's transactions (the filters of GET /transactions)",
-        security: SECURITY,
+        security: accepts('read', 'transactions'),
         request: { params: IdParam, query: TransactionListQuery.omit({ bank_account_id: true, include_account_names: true }) },
         responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404] },
       }),

@@ -1,7 +1,7 @@
 /**
  * Budgets (docs/budgets.md): set a category's monthly budget over months, list, delete, and the
  * versions (an original and its reforecasts, one current). Scopes: `write` to change, `read` or
- * `reports` to read (middleware/scopes.ts).
+ * `reports` to read (each route's `security`).
  */
 import { createRoute } from '@hono/zod-openapi'
 import { z } from '@hono/zod-openapi'
@@ -18,7 +18,7 @@ import {
 } from '../../domain/budgets/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/budgets'
 
@@ -30,7 +30,7 @@ export function budgetRoutes(deps: AppDeps) {
         method: 'get',
         path: PATH,
         summary: "A version's budgets (the current one unless named), by category then month",
-        security: SECURITY,
+        security: accepts('read', 'reports'),
         request: { query: BudgetListQuery },
         responses: {
           200: ok(envelope(z.object({ version: z.string(), budgets: z.array(Budget) }))),
@@ -47,7 +47,7 @@ export function budgetRoutes(deps: AppDeps) {
         method: 'post',
         path: PATH,
         summary: "Set a category's monthly budget over a range of months (a closed month is refused: 409 period_locked)",
-        security: SECURITY,
+        security: accepts('write'),
         request: { body: jsonBody(SetBudgetRequest) },
         responses: { 200: ok(envelope(SetBudgetResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },
       }),
@@ -58,7 +58,7 @@ export function budgetRoutes(deps: AppDeps) {
         method: 'delete',
         path: PATH,
         summary: "Delete a category's budgets in a range of months (every month without one; a closed month is refused: 409)",
-        security: SECURITY,
+        security: accepts('write'),
         request: { query: DeleteBudgetsQuery },
         responses: {
           200: ok(envelope(DeletedBudgets)),
@@ -76,7 +76,7 @@ export function budgetRoutes(deps: AppDeps) {
         method: 'get',
         path: `${PATH}/versions`,
         summary: 'The budget versions, the current one marked',
-        security: SECURITY,
+        security: accepts('read', 'reports'),
         responses: { 200: ok(envelope(z.array(BudgetVersion))), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await listVersions(store, c.get('actor').companyId) }, 200),
@@ -86,7 +86,7 @@ export function budgetRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/versions/{name}/current`,
         summary: 'Make a budget version the current one',
-        security: SECURITY,
+        security: accepts('write'),
         request: { params: VersionParam },
         responses: { 200: ok(envelope(BudgetVersion)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),

@@ -15,7 +15,7 @@ import {
 import { Deleted, IdParam, envelope, listEnvelope } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import type { Context } from 'hono'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 import { PROPOSED } from '../proposed.js'
 
 const PATH = '/api-v1/categorization-rules'
@@ -36,7 +36,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           method: 'get',
           path: PATH,
           summary: "List the company's categorization rules in the order they run",
-          security: SECURITY,
+          security: accepts('read'),
           responses: { 200: ok(listEnvelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403] },
         }),
         async (c) => {
@@ -52,7 +52,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           path: PATH,
           summary:
             "Create a rule (last, or at `position`: later rules move down); an agent's key proposes it with the rows it would change (202; docs/agents.md)",
-          security: SECURITY,
+          security: accepts('write'),
           request: { body: jsonBody(CreateRuleRequest) },
           responses: {
             201: ok(envelope(CategorizationRule), 'Created'),
@@ -72,7 +72,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           method: 'get',
           path: `${PATH}/test`,
           summary: 'Which non-void transactions since a date the active rules, in their order, would change, changing nothing',
-          security: SECURITY,
+          security: accepts('read'),
           request: { query: RuleTestQuery },
           responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400] },
         }),
@@ -85,7 +85,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           path: `${PATH}/apply`,
           summary:
             'Run the active rules in their order over existing transactions, through the audited bulk update; under a bulk approval policy, a run changing more rows than its threshold is a proposal (202)',
-          security: SECURITY,
+          security: accepts('write'),
           request: { body: { ...jsonBody(RuleApplyRequest), required: false } },
           responses: { 200: ok(envelope(RuleApplyResult)), 202: PROPOSED, 400: ERRORS[400], 409: ERRORS[409] },
         }),
@@ -96,7 +96,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           method: 'get',
           path: `${PATH}/{id}`,
           summary: 'A categorization rule',
-          security: SECURITY,
+          security: accepts('read'),
           request: { params: IdParam },
           responses: { 200: ok(envelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
         }),
@@ -107,7 +107,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           method: 'patch',
           path: `${PATH}/{id}`,
           summary: 'Change a rule: name, position (moves it), conditions or actions (replaced whole), is_active',
-          security: SECURITY,
+          security: accepts('write'),
           request: { params: IdParam, body: jsonBody(UpdateRuleRequest) },
           responses: { 200: ok(envelope(CategorizationRule)), 400: ERRORS[400], 404: ERRORS[404] },
         }),
@@ -122,7 +122,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           method: 'delete',
           path: `${PATH}/{id}`,
           summary: 'Delete a rule (later rules move up)',
-          security: SECURITY,
+          security: accepts('write'),
           request: { params: IdParam },
           responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404] },
         }),
@@ -133,7 +133,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           method: 'get',
           path: `${PATH}/{id}/test`,
           summary: 'Which non-void transactions since a date the rule would change, changing nothing',
-          security: SECURITY,
+          security: accepts('read'),
           request: { params: IdParam, query: RuleTestQuery },
           responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400], 404: ERRORS[404] },
         }),
@@ -152,7 +152,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           path: `${PATH}/{id}/apply`,
           summary:
             'Change the transactions the rule would change, through the audited bulk update; under a bulk approval policy, more rows than its threshold are a proposal (202)',
-          security: SECURITY,
+          security: accepts('write'),
           request: { params: IdParam, body: { ...jsonBody(RuleApplyRequest), required: false } },
           responses: { 200: ok(envelope(RuleApplyResult)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
         }),

@@ -14,7 +14,7 @@ import {
 } from '../../domain/categorization/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 const TransactionIdParam = z.object({ transaction_id: z.string().openapi({ param: { name: 'transaction_id', in: 'path' } }) })
 
@@ -26,7 +26,7 @@ export function categorizationRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/categorization/model',
         summary: 'The learned categorization model: settings, training size, calibration',
-        security: SECURITY,
+        security: accepts('read'),
         responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await (await service()).modelStatus(store, c.get('actor').companyId) }, 200),
@@ -36,7 +36,7 @@ export function categorizationRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/categorization/model/retrain',
         summary: 'Retrain the model from the labelled transactions now (and refit its calibration)',
-        security: SECURITY,
+        security: accepts('write'),
         responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) =>
@@ -47,7 +47,7 @@ export function categorizationRoutes(deps: AppDeps) {
         method: 'patch',
         path: '/api-v1/categorization/settings',
         summary: 'Turn automatic categorization on or off, or set the confidence threshold',
-        security: SECURITY,
+        security: accepts('write'),
         request: { body: jsonBody(UpdateCategorizationSettings) },
         responses: { 200: ok(envelope(CategorizationSettings)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -59,7 +59,7 @@ export function categorizationRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/categorization/review',
         summary: 'Uncategorized and low-confidence transactions, newest first, each with a suggestion',
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: ReviewQuery },
         responses: { 200: ok(ReviewPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -78,7 +78,7 @@ export function categorizationRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/categorization/suggestions/{transaction_id}',
         summary: 'What rules, then the model, would set as the category of a transaction, and why',
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: TransactionIdParam },
         responses: { 200: ok(envelope(Suggestion.nullable())), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),

@@ -27,7 +27,7 @@ import {
 } from '../../domain/closing/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 const CloseResult = z.object({ record: CloseRecord, status: CloseStatus }).openapi('CloseResult')
 
@@ -40,7 +40,7 @@ export function closeRoutes(deps: AppDeps) {
         path: '/api-v1/close/status',
         summary:
           "A month's readiness to close: per account the statement's closing balance beside the book balance, and what is still open",
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: CloseStatusQuery },
         responses: { 200: ok(envelope(CloseStatus)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -56,7 +56,7 @@ export function closeRoutes(deps: AppDeps) {
         path: '/api-v1/close/policy',
         summary:
           "The close's document policy: per currency the amount from which a transaction needs a document, and whether close refuses without",
-        security: SECURITY,
+        security: accepts('read', 'users'),
         responses: { 200: ok(envelope(ClosePolicy)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await closePolicy(store, c.get('actor').companyId) }, 200),
@@ -66,7 +66,7 @@ export function closeRoutes(deps: AppDeps) {
         method: 'put',
         path: '/api-v1/close/policy',
         summary: "Set the close's document policy (the owner): the currencies given change, the others stay",
-        security: SECURITY,
+        security: accepts('users'),
         request: { body: jsonBody(ClosePolicyRequest) },
         responses: { 200: ok(envelope(ClosePolicy)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -77,7 +77,7 @@ export function closeRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/close',
         summary: 'Every close and reopen of a month, the latest first',
-        security: SECURITY,
+        security: accepts('read'),
         responses: { 200: ok(envelope(z.array(CloseRecord))), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await listCloses(store, c.get('actor').companyId) }, 200),
@@ -87,7 +87,7 @@ export function closeRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/close/{month}',
         summary: "Close a month: the company's lock date becomes its last day (409 not_ready unless force with a reason)",
-        security: SECURITY,
+        security: accepts('close'),
         request: { params: CloseMonthParams, body: jsonBody(CloseRequest) },
         responses: { 200: ok(envelope(CloseResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },
       }),
@@ -103,7 +103,7 @@ export function closeRoutes(deps: AppDeps) {
         path: '/api-v1/close/{month}/reopen',
         summary:
           'Reopen a closed month (a login with close: owner, accountant): the lock date goes back to the end of the month before, audited with the reason. Under an approval policy: 202 with the proposal (write or close may propose)',
-        security: SECURITY,
+        security: accepts('close', 'write'),
         request: { params: CloseMonthParams, body: jsonBody(ReopenRequest) },
         responses: {
           200: ok(envelope(CloseRecord)),
@@ -126,7 +126,7 @@ export function closeRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/close/{month}/exports',
         summary: "Record an export written for a closed month (format, file name, SHA-256) on the month's latest close, for verify --close",
-        security: SECURITY,
+        security: accepts('close'),
         request: { params: CloseMonthParams, body: jsonBody(CloseExportRequest) },
         responses: {
           201: ok(envelope(CloseExport)),
@@ -152,7 +152,7 @@ export function closeRoutes(deps: AppDeps) {
         path: '/api-v1/close/{month}/verify',
         summary:
           "Check a month's latest close against today: the audit chain still leads to the head recorded then, the month still closed, its exports",
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: CloseMonthParams },
         responses: { 200: ok(envelope(CloseVerification)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -165,7 +165,7 @@ export function closeRoutes(deps: AppDeps) {
         path: '/api-v1/close/{month}/pack',
         summary:
           "What the auditor's pack of a closed month holds: its latest close with figures, statements, statement lines and their transactions, linked documents, audit entries",
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: CloseMonthParams },
         responses: {
           200: ok(envelope(PackContents)),
@@ -185,7 +185,7 @@ export function closeRoutes(deps: AppDeps) {
         path: '/api-v1/close/{month}/pack/signature',
         summary:
           "Sign a pack's manifest with the company's Ed25519 key (made on first use): only a manifest of the month's latest close, still closed, with its figures",
-        security: SECURITY,
+        security: accepts('close'),
         request: { params: CloseMonthParams, body: jsonBody(PackSignRequest) },
         responses: {
           200: ok(envelope(PackSignature)),

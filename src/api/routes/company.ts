@@ -3,7 +3,7 @@ import { getCompany } from '../../domain/accounts/companies.js'
 import { packPublicKey } from '../../domain/closing/signing-key.js'
 import { Company, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { accepts, ERRORS, ok, router } from '../openapi.js'
 
 export function companyRoutes(deps: AppDeps) {
   return router().openapi(
@@ -11,7 +11,7 @@ export function companyRoutes(deps: AppDeps) {
       method: 'get',
       path: '/api-v1/company',
       summary: "The caller's company",
-      security: SECURITY,
+      security: accepts('read', 'reports'),
       responses: { 200: ok(envelope(Company)), 401: ERRORS[401], 403: ERRORS[403] },
     }),
     async (c) => {

@@ -35,7 +35,7 @@ import {
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { DOCUMENT_UPLOAD_PATH } from '../middleware/body-guard.js'
-import { ERRORS, SECURITY, fileResponse, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, fileResponse, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = DOCUMENT_UPLOAD_PATH
 const MAX_BASE64 = Math.ceil(MAX_DOCUMENT_FILE / 3) * 4 + 64 * 1024
@@ -99,7 +99,7 @@ export function documentRoutes(deps: AppDeps) {
     path: PATH,
     summary:
       'Add a document (PDF, PNG, JPEG, HEIC or an XML e-invoice, told by its bytes; at most 20 MiB): 201 when new, 200 when the company has these bytes already; linked to transaction_id when given, else to the one transaction its fields match sure enough (auto_linked; auto_link=false: never)',
-    security: SECURITY,
+    security: accepts('write'),
     request: {
       body: {
         required: true,
@@ -129,7 +129,7 @@ export function documentRoutes(deps: AppDeps) {
     method: 'get',
     path: `${PATH}/{id}/content`,
     summary: "The document's bytes, as its media type; with as=base64, JSON (file_name, media_type, content_base64)",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   })
@@ -144,7 +144,7 @@ export function documentRoutes(deps: AppDeps) {
         path: `${PATH}/suggestions`,
         summary:
           'The unlinked documents, oldest first, each with the transactions it may prove: scored by amount, date and merchant, best first',
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: SuggestionListQuery },
         responses: { 200: ok(envelope(z.array(DocumentSuggestion))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -158,7 +158,7 @@ export function documentRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/suggestions/apply`,
         summary: 'Link each unlinked document (or the one given) that matches one transaction alone, sure enough (docs/documents.md)',
-        security: SECURITY,
+        security: accepts('write'),
         request: { body: jsonBody(ApplySuggestionsRequest) },
         responses: { 200: ok(envelope(AppliedLinks)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -172,7 +172,7 @@ export function documentRoutes(deps: AppDeps) {
         method: 'get',
         path: `${PATH}/{id}/suggestions`,
         summary: "One document's candidate transactions, best first, with each score and why, and the one it would be linked to by itself",
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(DocumentSuggestion)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -184,7 +184,7 @@ export function documentRoutes(deps: AppDeps) {
         method: 'get',
         path: PATH,
         summary: "The company's documents, oldest first; only those of a transaction, or only those linked to none",
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: DocumentListQuery },
         responses: { 200: ok(listEnvelope(Document)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -195,7 +195,7 @@ export function documentRoutes(deps: AppDeps) {
         method: 'get',
         path: `${PATH}/{id}`,
         summary: 'One document: what it is and the transactions it is linked to',
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(Document)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -207,7 +207,7 @@ export function documentRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/{id}/links`,
         summary: 'Link the document to a transaction (audited in its history; nothing when linked already)',
-        security: SECURITY,
+        security: accepts('write'),
         request: { params: IdParam, body: jsonBody(DocumentLinkRequest) },
         responses: { 200: ok(envelope(Document)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -221,7 +221,7 @@ export function documentRoutes(deps: AppDeps) {
         method: 'delete',
         path: `${PATH}/{id}/links/{transaction_id}`,
         summary: 'Unlink the document from a transaction (audited in its history)',
-        security: SECURITY,
+        security: accepts('write'),
         request: { params: DocumentLinkParams },
         responses: { 200: ok(envelope(Document)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),

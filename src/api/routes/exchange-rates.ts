@@ -21,7 +21,7 @@ import {
 import type { RateFileFormat } from '../../import/rates.js'
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 import { RATES_IMPORT_PATH } from '../middleware/body-guard.js'
 
 const PATH = '/api-v1/exchange-rates'
@@ -82,7 +82,7 @@ export function exchangeRateRoutes(deps: AppDeps) {
     path: RATES_IMPORT_PATH,
     summary:
       "Import a rates file: the ECB's eurofxref-hist.csv (rates per 1 EUR, converted to the base currency through EUR cross rates) or date,currency,rate; all or nothing",
-    security: SECURITY,
+    security: accepts('write'),
     request: {
       body: {
         required: true,
@@ -109,7 +109,7 @@ export function exchangeRateRoutes(deps: AppDeps) {
         method: 'get',
         path: PATH,
         summary: "The company's exchange rates to its base currency, by date then currency",
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: ExchangeRateListQuery },
         responses: { 200: ok(listEnvelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -120,7 +120,7 @@ export function exchangeRateRoutes(deps: AppDeps) {
         method: 'put',
         path: `${PATH}/{date}/{currency}`,
         summary: 'Set (or replace) the rate of a currency on a date: units of the base currency per 1 unit',
-        security: SECURITY,
+        security: accepts('write'),
         request: { params: ExchangeRateParams, body: jsonBody(SetExchangeRateRequest) },
         responses: { 200: ok(envelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -137,7 +137,7 @@ export function exchangeRateRoutes(deps: AppDeps) {
         method: 'delete',
         path: `${PATH}/{date}/{currency}`,
         summary: 'Delete the rate of a currency on a date (transactions converted at it keep their rate)',
-        security: SECURITY,
+        security: accepts('write'),
         request: { params: ExchangeRateParams },
         responses: { 200: ok(envelope(DeletedExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),

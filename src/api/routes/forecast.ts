@@ -4,7 +4,7 @@ import { forecast } from '../../domain/recurring/forecast.js'
 import { Forecast, ForecastRequest } from '../../domain/recurring/forecast-schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 export function forecastRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -13,7 +13,7 @@ export function forecastRoutes(deps: AppDeps) {
       method: 'post',
       path: '/api-v1/forecast',
       summary: 'A daily balance forecast: recorded transactions, accepted recurring items, unspent budgets and a scenario (base currency)',
-      security: SECURITY,
+      security: accepts('read', 'reports'),
       request: { body: jsonBody(ForecastRequest) },
       responses: { 200: ok(envelope(Forecast)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
     }),

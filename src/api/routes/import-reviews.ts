@@ -28,7 +28,7 @@ import { z } from '@hono/zod-openapi'
 import type { AppDeps } from '../env.js'
 import { reportInternalError } from '../errors.js'
 import { PROPOSED } from '../proposed.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/imports/{id}'
 
@@ -41,7 +41,7 @@ export function importReviewRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/pending`,
         summary: "Stage rows of a running review import (options.review): validated as a batch create's, kept by line, not created",
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: IdParam, body: jsonBody(StageRowsRequest) },
         responses: { 200: ok(envelope(StageRowsResponse)), ...conflict },
       }),
@@ -59,7 +59,7 @@ export function importReviewRoutes(deps: AppDeps) {
         method: 'get',
         path: `${PATH}/pending`,
         summary: "A review import's pending rows, by line, with its expiry",
-        security: SECURITY,
+        security: accepts('read', 'transactions'),
         request: { params: IdParam, query: PendingQuery },
         responses: { 200: ok(PendingPage), ...conflict },
       }),
@@ -77,7 +77,7 @@ export function importReviewRoutes(deps: AppDeps) {
         method: 'patch',
         path: `${PATH}/pending/{line}`,
         summary: 'Change fields of one pending row (validated again as a whole)',
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: LineParam, body: jsonBody(SetPendingRowRequest) },
         responses: { 200: ok(envelope(PendingRow)), ...conflict },
       }),
@@ -93,7 +93,7 @@ export function importReviewRoutes(deps: AppDeps) {
         path: `${PATH}/apply`,
         summary:
           "Land a pending batch's rows as the import would have, exactly once (a second apply creates nothing); an agent's key proposes it (202)",
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(ApplyResult)), 202: PROPOSED, ...conflict },
       }),
@@ -118,7 +118,7 @@ export function importReviewRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/discard`,
         summary: "Drop a pending batch's rows: its state becomes discarded",
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(ImportBatchDetail)), ...conflict },
       }),
@@ -130,7 +130,7 @@ export function importReviewRoutes(deps: AppDeps) {
         method: 'put',
         path: `${PATH}/file/{part}`,
         summary: "Keep a part of a running review import's file (parts from 0, in order), for imports remap",
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: FilePartParam, body: jsonBody(FilePartRequest) },
         responses: { 200: ok(envelope(z.object({ part: z.number().int(), size: z.number().int() }))), ...conflict },
       }),
@@ -144,7 +144,7 @@ export function importReviewRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/remap`,
         summary: "Read a pending batch's kept file again with another mapping: its pending rows replaced, what is refused named by line",
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: IdParam, body: jsonBody(RemapRequest) },
         responses: { 200: ok(envelope(RemapResult)), ...conflict },
       }),

@@ -7,7 +7,7 @@ import { requestRevert } from '../../domain/approvals/steps.js'
 import { RevertImportRequest, RevertResult } from '../../domain/imports/revert-schemas.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok } from '../openapi.js'
 import { PROPOSED } from '../proposed.js'
 
 export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: AppDeps) {
@@ -18,7 +18,7 @@ export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: Ap
       path: '/api-v1/imports/{id}/revert',
       summary:
         'Revert an import batch: its rows deleted, its pairings undone, in one audited change (dry_run: what would go); under an approval policy, 202 with the proposal. 409 naming the rows of a closed month, or changed by hand without include_edited',
-      security: SECURITY,
+      security: accepts('write', 'transactions'),
       request: { params: IdParam, body: jsonBody(RevertImportRequest) },
       responses: {
         200: ok(envelope(RevertResult)),

@@ -5,7 +5,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import { LOG_PATH, RequestLogPage, RequestLogQuery, waitForRequestLog } from '../../domain/api-keys/request-log.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { accepts, ERRORS, ok, router } from '../openapi.js'
 import { requestWaker } from '../waker.js'
 
 export function logRoutes(deps: AppDeps) {
@@ -14,7 +14,7 @@ export function logRoutes(deps: AppDeps) {
       method: 'get',
       path: LOG_PATH,
       summary: "The requests made with the company's keys, oldest first, after a cursor; `wait` holds the answer until one comes",
-      security: SECURITY,
+      security: accepts('read'),
       request: { query: RequestLogQuery },
       responses: { 200: ok(RequestLogPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
     }),

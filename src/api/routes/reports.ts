@@ -6,7 +6,7 @@ import { envelope } from '../../domain/schemas.js'
 import { budgetReport } from '../../domain/budgets/report.js'
 import { BudgetReport, BudgetReportQuery } from '../../domain/budgets/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { accepts, ERRORS, ok, router } from '../openapi.js'
 
 export function reportRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -16,7 +16,7 @@ export function reportRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/reports/cash-flow',
         summary: 'Cash flow: opening and closing balance, money in and out per period and cash-flow category (base currency)',
-        security: SECURITY,
+        security: accepts('read', 'reports'),
         request: { query: CashFlowQuery },
         responses: { 200: ok(envelope(CashFlowReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -28,7 +28,7 @@ export function reportRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/reports/summary',
         summary: 'Financial summary: income, expenses, counts, breakdowns, top merchants, account balances (base currency)',
-        security: SECURITY,
+        security: accepts('read', 'reports'),
         request: { query: SummaryQuery },
         responses: { 200: ok(envelope(SummaryReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -40,7 +40,7 @@ export function reportRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/reports/budget',
         summary: 'Budget against actual per category and period, and the spending of categories without a budget (base currency)',
-        security: SECURITY,
+        security: accepts('read', 'reports'),
         request: { query: BudgetReportQuery },
         responses: { 200: ok(envelope(BudgetReport)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),

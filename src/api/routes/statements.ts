@@ -32,7 +32,7 @@ import {
 import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { reportInternalError } from '../errors.js'
-import { ERRORS, SECURITY, fileResponse, ok, router } from '../openapi.js'
+import { accepts, ERRORS, fileResponse, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/statements'
 /** Base64 of a 20 MiB file, with room for line breaks. */
@@ -135,7 +135,7 @@ export function statementRoutes(deps: AppDeps) {
     method: 'post',
     path: PATH,
     summary: `Upload a bank statement file (${formatNames()}; at most 20 MiB): answered at once with the statement pending, processed in the background`,
-    security: SECURITY,
+    security: accepts('write'),
     request: {
       body: {
         required: true,
@@ -175,7 +175,7 @@ export function statementRoutes(deps: AppDeps) {
     path: `${PATH}/{id}/file`,
     summary:
       "The statement's original file, as uploaded (application/octet-stream); with as=base64, JSON (file_name, sha256, content_base64). 404 for a statement uploaded before finctl kept its file",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   })
@@ -189,7 +189,7 @@ export function statementRoutes(deps: AppDeps) {
         method: 'get',
         path: PATH,
         summary: 'List bank statements, newest first',
-        security: SECURITY,
+        security: accepts('read'),
         request: { query: StatementListQuery },
         responses: { 200: ok(listEnvelope(Statement)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -203,7 +203,7 @@ export function statementRoutes(deps: AppDeps) {
         method: 'get',
         path: `${PATH}/{id}`,
         summary: 'A bank statement and its processing status',
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(Statement)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -218,7 +218,7 @@ export function statementRoutes(deps: AppDeps) {
         method: 'get',
         path: `${PATH}/{id}/transactions`,
         summary: "A statement's transactions: created from its lines or reconciled with them (the filters of GET /transactions)",
-        security: SECURITY,
+        security: accepts('read'),
         request: { params: IdParam, query: StatementTransactionsQuery },
         responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),

@@ -25,7 +25,7 @@ import {
   envelope,
 } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 import { PROPOSED } from '../proposed.js'
 
 const IdempotencyHeader = z.object({
@@ -79,7 +79,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/transactions',
         summary: 'Create a transaction',
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { body: jsonBody(CreateTransactionRequest), headers: IdempotencyHeader },
         responses: {
           201: ok(envelope(Transaction), 'Created'),
@@ -112,7 +112,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         path: '/api-v1/transactions/bulk-update',
         summary:
           'Update up to 1,000 transactions at once, all or nothing; under a bulk approval policy, more rows than its threshold are a proposal (202)',
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { body: jsonBody(BulkUpdateRequest) },
         responses: { 200: ok(envelope(BulkUpdateResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
@@ -131,7 +131,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         path: '/api-v1/transactions/bulk-delete',
         summary:
           'Delete up to 1,000 transactions at once, all or nothing (none reconciled, none in a closed period); under a bulk approval policy, more rows than its threshold are a proposal (202)',
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { body: jsonBody(BulkDeleteRequest) },
         responses: { 200: ok(envelope(BulkDeleteResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
@@ -148,7 +148,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/transactions/batch',
         summary: 'Create up to 5,000 transactions: valid ones commit together, invalid ones are reported by index',
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { body: jsonBody(BatchCreateRequest), headers: BatchHeaders },
         responses: {
           201: ok(
@@ -198,7 +198,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         path: '/api-v1/transactions/{id}',
         summary:
           "Update a transaction (status rules; a reconciled one keeps amount, dates, account and currency); an agent's key proposes it (202)",
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: IdParam, body: jsonBody(UpdateTransactionRequest) },
         responses: { 200: ok(envelope(Transaction)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
       }),
@@ -218,7 +218,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/transactions/{id}/notes',
         summary: "Add a note to a transaction (text beside it, never a field of it); an agent's key proposes it (202)",
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: IdParam, body: jsonBody(NoteRequest) },
         responses: { 201: ok(envelope(TransactionNote), 'Created'), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404] },
       }),
@@ -233,7 +233,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         method: 'delete',
         path: '/api-v1/transactions/{id}',
         summary: 'Delete a transaction (not a reconciled one)',
-        security: SECURITY,
+        security: accepts('write', 'transactions'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
       }),

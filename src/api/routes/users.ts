@@ -14,7 +14,8 @@ import { listInvitations, revokeInvitation } from '../../domain/users/invitation
 import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { Role } from '../../kernel/roles.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { JWT_SCOPES } from '../../kernel/vocabulary.js'
+import { accepts, ERRORS, jsonBody, loginAccepts, ok, router } from '../openapi.js'
 import { PROPOSED, PROPOSED_INVITATION } from '../proposed.js'
 
 // Inviting and role changes may be held back by an approval policy: that code loads with the first of them,
@@ -33,7 +34,7 @@ export function userRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/users/me',
         summary: 'The credential in use: its user (a key: its creator), role and scopes',
-        security: SECURITY,
+        security: accepts(...JWT_SCOPES),
         responses: { 200: ok(envelope(Whoami)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await whoami(store, c.get('actor')) }, 200),
@@ -43,7 +44,7 @@ export function userRoutes(deps: AppDeps) {
         method: 'get',
         path: '/api-v1/users',
         summary: "The company's users, their roles and whether they are disabled",
-        security: SECURITY,
+        security: accepts('read', 'users'),
         responses: { 200: ok(envelope(z.array(User))), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await listUsers(store, c.get('actor').companyId) }, 200),
@@ -54,7 +55,7 @@ export function userRoutes(deps: AppDeps) {
         path: '/api-v1/users/invitations',
         summary:
           'Invite someone with a role; the token is in the response, once (scope users). Under an approval policy, inviting to a role that can approve is a proposal (202), its token shown to the proposer alone',
-        security: JWT_ONLY,
+        security: loginAccepts('users'),
         request: { body: jsonBody(InviteRequest) },
         responses: {
           201: ok(envelope(CreatedInvitation), 'Created'),
@@ -80,7 +81,7 @@ export function userRoutes(deps: AppDeps) {
         path: '/api-v1/users/invitations',
         summary:
           'Invitations: the pending ones with their expiry (all=true: accepted, revoked, expired too); never a token (read or users)',
-        security: SECURITY,
+        security: accepts('read', 'users'),
         request: { query: InvitationListQuery },
         responses: { 200: ok(envelope(z.array(InvitationStatus))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -92,7 +93,7 @@ export function userRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/users/invitations/{id}/revoke',
         summary: 'Revoke a pending invitation: its token can no longer be accepted (scope users); 409 when accepted, revoked or expired',
-        security: JWT_ONLY,
+        security: loginAccepts('users'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(InvitationStatus)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
       }),
@@ -105,7 +106,7 @@ export function userRoutes(deps: AppDeps) {
         path: '/api-v1/users/{id}/role',
         summary:
           "Change a user's role (scope users; never to a role wider than your own). Under an approval policy, giving a role that can approve is a proposal (202)",
-        security: JWT_ONLY,
+        security: loginAccepts('users'),
         request: { params: UserRef, body: jsonBody(SetRoleRequest) },
         responses: {
           200: ok(envelope(User)),
@@ -131,7 +132,7 @@ export function userRoutes(deps: AppDeps) {
         method: 'post',
         path: '/api-v1/users/{id}/disable',
         summary: 'Disable a user: their logins and access tokens are refused from the next request (scope users)',
-        security: JWT_ONLY,
+        security: loginAccepts('users'),
         request: { params: UserRef },
         responses: { 200: ok(envelope(User)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
       }),

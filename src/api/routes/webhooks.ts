@@ -17,7 +17,7 @@ import {
 } from '../../domain/webhooks/schemas.js'
 import { Deleted, envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = '/api-v1/webhook-endpoints'
 
@@ -31,7 +31,7 @@ export function webhookRoutes(deps: AppDeps) {
         method: 'get',
         path: PATH,
         summary: "The company's webhook endpoints",
-        security: SECURITY,
+        security: accepts('webhooks'),
         responses: { 200: ok(envelope(z.array(WebhookEndpoint))), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await listWebhooks(store, company(c)) }, 200),
@@ -41,7 +41,7 @@ export function webhookRoutes(deps: AppDeps) {
         method: 'post',
         path: PATH,
         summary: 'Create a webhook endpoint: its signing secret is in this answer only',
-        security: SECURITY,
+        security: accepts('webhooks'),
         request: { body: jsonBody(CreateWebhookRequest) },
         responses: { 201: ok(envelope(CreatedWebhookEndpoint), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
       }),
@@ -53,7 +53,7 @@ export function webhookRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/deliver`,
         summary: 'Send what is due to every endpoint now, one round (the deliverer of finctl serve does it by itself)',
-        security: SECURITY,
+        security: accepts('webhooks'),
         responses: { 200: ok(envelope(DeliverResult)), 401: ERRORS[401], 403: ERRORS[403] },
       }),
       async (c) => c.json({ success: true as const, data: await deliverDue(store, { clock: now, policy }) }, 200),
@@ -63,7 +63,7 @@ export function webhookRoutes(deps: AppDeps) {
         method: 'get',
         path: `${PATH}/{id}`,
         summary: 'A webhook endpoint and its latest tries',
-        security: SECURITY,
+        security: accepts('webhooks'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(WebhookDetail)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -74,7 +74,7 @@ export function webhookRoutes(deps: AppDeps) {
         method: 'patch',
         path: `${PATH}/{id}`,
         summary: 'Change an endpoint: url, events, description; status enabled starts a disabled one again',
-        security: SECURITY,
+        security: accepts('webhooks'),
         request: { params: IdParam, body: jsonBody(UpdateWebhookRequest) },
         responses: { 200: ok(envelope(WebhookEndpoint)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -92,7 +92,7 @@ export function webhookRoutes(deps: AppDeps) {
         method: 'delete',
         path: `${PATH}/{id}`,
         summary: 'Delete an endpoint (nothing more is sent to it)',
-        security: SECURITY,
+        security: accepts('webhooks'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(Deleted)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
@@ -103,7 +103,7 @@ export function webhookRoutes(deps: AppDeps) {
         method: 'post',
         path: `${PATH}/{id}/test`,
         summary: 'Send a signed webhook.test event to the endpoint now and answer what it said',
-        security: SECURITY,
+        security: accepts('webhooks'),
         request: { params: IdParam },
         responses: { 200: ok(envelope(SendResult)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
       }),
