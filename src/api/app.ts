@@ -123,9 +123,10 @@ export function createApp(deps: AppDeps): App {
     app.use('/api-v1/*', requireScopes(declared))
     // After the scopes: an agent proposes only what its key's scopes would let it ask for.
     app.use('/api-v1/*', agent)
-    // Key administration takes a login (its routes declare api_keys): refuse others (403) before the
-    // body is validated, as /api-v1 does, so that an API key never learns more than "forbidden" there.
-    app.use('/api-keys/*', requireScopes(declared, keyAdministration))
+    // Key administration takes a login (its routes declare api_keys, as a path without a route does):
+    // refuse others (403) before the body is validated, as /api-v1 does, so that an API key never
+    // learns more than "forbidden" there.
+    app.use('/api-keys/*', requireScopes(declared, { refuse: keyAdministration, unrouted: ['api_keys'] }))
     app.use('/auth/*', bodyGuard)
 
     // A group's writes first: the OpenAPI document lists paths in the order they were first mounted,

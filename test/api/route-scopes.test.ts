@@ -11,7 +11,7 @@ import { openApiDocument } from '../../scripts/docs/openapi-document.js'
 import type { Actor } from '../../src/domain/actor.js'
 import type { AppEnv } from '../../src/api/env.js'
 import { onError } from '../../src/api/errors.js'
-import { requireScopes, scopeTable } from '../../src/api/middleware/scopes.js'
+import { requireScopes, scopeTable, type ScopeTable } from '../../src/api/middleware/scopes.js'
 import { accepts, ANY_CREDENTIAL, loginAccepts } from '../../src/api/openapi.js'
 import { JWT_SCOPES, type Scope } from '../../src/kernel/vocabulary.js'
 import { routesOf } from '../hardening/lib.js'
@@ -71,10 +71,10 @@ describe('the scope check reads the matched route', () => {
       c.set('actor', actor(scopes))
       await next()
     })
-    a.use(
-      '/x/*',
-      requireScopes(() => table),
-    )
+    let table: ScopeTable = new Map()
+    const declared = () => table
+    a.use('/x/*', requireScopes(declared))
+    a.use('/y/*', requireScopes(declared, { unrouted: ['write'] }))
     a.openapi(createRoute({ method: 'get', path: '/x/read', security: accepts('read', 'reports'), responses: ok }), (c) =>
       c.json({ ok: true }, 200),
     )
@@ -87,7 +87,7 @@ describe('the scope check reads the matched route', () => {
     // Forgotten: no `security`.
     a.openapi(createRoute({ method: 'post', path: '/x/read', responses: ok }), (c) => c.json({ ok: true }, 200))
     a.onError((err, c) => onError(err, c, ':memory:'))
-    const table = scopeTable(a)
+    table = scopeTable(a)
     return a
   }
 
@@ -109,10 +109,13 @@ describe('the scope check reads the matched route', () => {
     expect((await app([]).request('/x/any/thing')).status).toBe(200)
   })
 
-  it('refuses a route that declares no scopes, and leaves a path with no route to the 404', async () => {
+  it("refuses a route that declares no scopes; a path with no route takes its mount's scopes, else the 404", async () => {
     const forgotten = await app([...JWT_SCOPES]).request('/x/read', { method: 'POST' })
     expect(forgotten.status).toBe(403)
     expect(((await forgotten.json()) as { error: { message: string } }).error.message).toBe('POST /x/read declares no scopes: refused')
     expect((await app([]).request('/x/a/b/c')).status).toBe(404)
+    // A mount may name the scopes a path without a route takes there (/api-keys: a login with api_keys).
+    expect((await app(['read']).request('/y/none')).status).toBe(403)
+    expect((await app(['write']).request('/y/none')).status).toBe(404)
   })
 })

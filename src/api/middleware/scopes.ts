@@ -2,7 +2,8 @@
  * The scope check of docs/api.md section 2. Each route declares the scopes it accepts where it is
  * defined, as its OpenAPI `security` (`accepts('read', 'reports')`, openapi.ts: any one suffices);
  * this middleware reads the declaration of the route the request matched, before its body is read.
- * A request that matches no route passes on to the 404; a route that declares nothing is refused.
+ * A route that declares nothing is refused; a request that matches no route takes the scopes its
+ * mount names for one (none under /api-v1: the 404 follows).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -44,14 +45,20 @@ const refuseCredential: Refusal = (c, _actor, accepted) => {
 
 /**
  * Refuse a request whose credential holds none of the scopes its route accepts. `table` is read per
- * request: the app's routes grow as route groups load (app.ts).
+ * request: the app's routes grow as route groups load (app.ts). `unrouted`: the scopes a path with no
+ * route takes under this mount.
  */
-export function requireScopes(table: () => ScopeTable, refuse: Refusal = refuseCredential): MiddlewareHandler<AppEnv> {
+export function requireScopes(
+  table: () => ScopeTable,
+  o: { refuse?: Refusal; unrouted?: readonly Scope[] } = {},
+): MiddlewareHandler<AppEnv> {
+  const { refuse = refuseCredential, unrouted = [] } = o
   return async (c, next) => {
-    const accepted = routeScopes(c, table())
-    if (accepted === undefined) throw new AppError('forbidden', `${c.req.method} ${c.req.path} declares no scopes: refused`)
+    const declared = routeScopes(c, table())
+    if (declared === undefined) throw new AppError('forbidden', `${c.req.method} ${c.req.path} declares no scopes: refused`)
+    const accepted = declared ?? unrouted
     const actor = c.get('actor')
-    if (accepted !== null && accepted.length > 0 && !accepted.some((s) => actor.scopes.includes(s))) refuse(c, actor, accepted)
+    if (accepted.length > 0 && !accepted.some((s) => actor.scopes.includes(s))) refuse(c, actor, accepted)
     await next()
   }
 }
