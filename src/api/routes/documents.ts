@@ -5,7 +5,6 @@
  */
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { AppError } from '../../kernel/errors.js'
 import { envelope, IdParam, listEnvelope } from '../../domain/schemas.js'
 import {
   addDocument,
@@ -32,63 +31,28 @@ import {
   DocumentUploadJson,
   MAX_DOCUMENT_FILE,
 } from '../../domain/documents/schemas.js'
-import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
+import { readUpload } from '../upload.js'
 import { DOCUMENT_UPLOAD_PATH } from '../middleware/body-guard.js'
 import { accepts, ERRORS, fileResponse, jsonBody, ok, router } from '../openapi.js'
 
 const PATH = DOCUMENT_UPLOAD_PATH
 const MAX_BASE64 = Math.ceil(MAX_DOCUMENT_FILE / 3) * 4 + 64 * 1024
 
-async function readUpload(c: Context<AppEnv>): Promise<DocumentUpload> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
-  if (type === 'multipart/form-data') {
-    let raw: Record<string, unknown>
-    try {
-      raw = await c.req.parseBody({ all: true })
-    } catch {
-      throw new AppError('validation_error', 'the multipart/form-data body cannot be read', {
-        details: [{ path: '(body)', message: 'is not valid multipart/form-data' }],
-      })
-    }
-    const parsed = DocumentUploadForm.safeParse({ ...raw })
-    if (!parsed.success) throw zodError(parsed.error, 'form')
-    const f = parsed.data
-    if (f.file.size > MAX_DOCUMENT_FILE) throw tooLarge(f.file.size)
-    return {
-      fileName: f.file_name ?? ((f.file as { name?: string }).name || 'document'),
-      bytes: new Uint8Array(await f.file.arrayBuffer()),
-      transactionId: f.transaction_id,
-      autoLink: f.auto_link,
-    }
-  }
-  if (!/^application\/(.+\+)?json$/.test(type))
-    throw new AppError(
-      'unsupported_media_type',
-      'send the document as multipart/form-data (parts: file, transaction_id) or as JSON (file_name, content_base64, transaction_id)',
-    )
-  let body: unknown
-  try {
-    body = await c.req.json()
-  } catch {
-    throw new AppError('invalid_json', 'the request body is not valid JSON')
-  }
-  const parsed = DocumentUploadJson.safeParse(body)
-  if (!parsed.success) throw zodError(parsed.error, 'body')
-  const j = parsed.data
-  const b64 = j.content_base64.replace(/\s+/g, '')
-  if (b64.length > MAX_BASE64) throw tooLarge(Math.floor((b64.length * 3) / 4))
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64))
-    throw new AppError('validation_error', 'content_base64: is not base64', {
-      details: [{ path: 'content_base64', message: 'is not base64' }],
-    })
-  const bytes = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64')
-  return {
-    fileName: j.file_name,
-    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
-    transactionId: j.transaction_id,
-    autoLink: j.auto_link,
-  }
+const UPLOAD = {
+  form: DocumentUploadForm,
+  json: DocumentUploadJson,
+  unsupported:
+    'send the document as multipart/form-data (parts: file, transaction_id) or as JSON (file_name, content_base64, transaction_id)',
+  defaultName: 'document',
+  maxBytes: MAX_DOCUMENT_FILE,
+  tooLarge,
+  maxBase64: MAX_BASE64,
+}
+
+async function readDocument(c: Context<AppEnv>): Promise<DocumentUpload> {
+  const { fileName, bytes, fields } = await readUpload(c, UPLOAD)
+  return { fileName, bytes, transactionId: fields.transaction_id, autoLink: fields.auto_link }
 }
 
 export function documentRoutes(deps: AppDeps) {
@@ -118,7 +82,7 @@ export function documentRoutes(deps: AppDeps) {
     },
   })
   r.post(PATH, async (c) => {
-    const up = await readUpload(c)
+    const up = await readDocument(c)
     const at = now()
     let added = await addDocument(store, c.get('actor'), up, at)
     // Linked to the one transaction it matches, unless a link was asked for or it has one already.
