@@ -12,6 +12,7 @@ import type { Proposal } from '../domain/approvals/schemas.js'
 import { zodError } from '../domain/validation.js'
 import { AppError } from '../kernel/errors.js'
 import type { AppDeps, AppEnv } from './env.js'
+import { doneOrProposed } from './proposed.js'
 
 type Propose = (c: Context<AppEnv>, deps: AppDeps, m: RegExpExecArray, ask: AgentAsk) => Promise<Proposal>
 
@@ -115,7 +116,7 @@ export async function answerAgentWrite(c: Context<AppEnv>, deps: AppDeps, next: 
     const match = m === method ? pattern.exec(path) : null
     if (!match) continue
     const proposal = await propose(c, deps, match, { reason: reasonOf(c), window: deps.dateWindow })
-    return c.json({ success: true as const, data: proposal }, 202)
+    return doneOrProposed(c, { proposal })
   }
   if (READS.some(([m, pattern]) => m === method && pattern.test(path))) {
     await next()

@@ -1,6 +1,5 @@
 /** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
-import type { ProposedKey } from '../../domain/approvals/schemas.js'
 import { DEFAULT_ROLL_GRACE_SECONDS, findApiKey, listApiKeys, requireJwtScope, revokeApiKey, toApiKey } from '../../domain/api-keys/keys.js'
 import { AppError } from '../../kernel/errors.js'
 import {
@@ -16,7 +15,7 @@ import {
 import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
 import { ANY_CREDENTIAL, ERRORS, jsonBody, loginAccepts, ok, router } from '../openapi.js'
-import { PROPOSED_KEY } from '../proposed.js'
+import { doneOrProposed, PROPOSED_KEY } from '../proposed.js'
 
 // A key's creation (and the approval policy it reads) and usage statistics load their code on use:
 // this group is on the path of every `keys show` and `whoami` (docs/performance.md "Start-up guards").
@@ -110,9 +109,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         const { requestKeyCreate } = await keyRequest()
         const r = await requestKeyCreate(store, actor, c.req.valid('json'), now())
         c.header('Cache-Control', 'no-store')
-        return 'done' in r && r.done
-          ? c.json({ success: true as const, data: r.done }, 201)
-          : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
+        return doneOrProposed(c, r, 201)
       },
     )
     .openapi(
@@ -156,9 +153,7 @@ export function apiKeyRoutes(deps: AppDeps) {
         const { requestKeyRoll } = await keyRequest()
         const r = await requestKeyRoll(store, actor, c.req.valid('param').id, grace, now())
         c.header('Cache-Control', 'no-store')
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 201)
-          : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
+        return doneOrProposed(c, r, 201)
       },
     )
     .openapi(

@@ -9,7 +9,7 @@ import { Policy, PolicyRequest, Proposal, ProposalListQuery, RejectRequest } fro
 import { setPolicy } from '../../domain/approvals/steps.js'
 import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
-import { PROPOSED } from '../proposed.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
 
 export function policyRoutes(deps: AppDeps) {
@@ -36,9 +36,7 @@ export function policyRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const r = await setPolicy(store, c.get('actor'), c.req.valid('json'), now())
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 200)
-          : c.json({ success: true as const, data: r.proposal }, 202)
+        return doneOrProposed(c, r)
       },
     )
 }

@@ -2,7 +2,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../../domain/categorization/rules.js'
 import { testRule } from '../../domain/transactions/rule-runs.js'
-import type { Outcome } from '../../domain/approvals/schemas.js'
 import {
   CategorizationRule,
   CreateRuleRequest,
@@ -13,19 +12,14 @@ import {
   UpdateRuleRequest,
 } from '../../domain/categorization/rule-schemas.js'
 import { Deleted, IdParam, envelope, listEnvelope } from '../../domain/schemas.js'
-import type { AppDeps, AppEnv } from '../env.js'
-import type { Context } from 'hono'
+import type { AppDeps } from '../env.js'
 import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
-import { PROPOSED } from '../proposed.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 
 const PATH = '/api-v1/categorization-rules'
 
 /** A run's code under a policy (the proposals, every step they apply) loads with the first run, not with each rule read. */
 const ruleStep = () => import('../../domain/approvals/rule-request.js')
-
-/** A run done (200), or held back as a proposal (202). */
-const answer = (c: Context<AppEnv>, r: Outcome<RuleApplyResult>) =>
-  'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
 
 export function categorizationRuleRoutes(deps: AppDeps) {
   const { store, now } = deps
@@ -89,7 +83,8 @@ export function categorizationRuleRoutes(deps: AppDeps) {
           request: { body: { ...jsonBody(RuleApplyRequest), required: false } },
           responses: { 200: ok(envelope(RuleApplyResult)), 202: PROPOSED, 400: ERRORS[400], 409: ERRORS[409] },
         }),
-        async (c) => answer(c, await (await ruleStep()).requestRuleApply(store, c.get('actor'), 'all', c.req.valid('json') ?? {}, now())),
+        async (c) =>
+          doneOrProposed(c, await (await ruleStep()).requestRuleApply(store, c.get('actor'), 'all', c.req.valid('json') ?? {}, now())),
       )
       .openapi(
         createRoute({
@@ -158,7 +153,10 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         }),
         async (c) => {
           const { requestRuleApply } = await ruleStep()
-          return answer(c, await requestRuleApply(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('json') ?? {}, now()))
+          return doneOrProposed(
+            c,
+            await requestRuleApply(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('json') ?? {}, now()),
+          )
         },
       )
   )

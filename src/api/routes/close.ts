@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { closeMonth, listCloses } from '../../domain/closing/close.js'
 import { requestReopen } from '../../domain/approvals/steps.js'
-import { PROPOSED } from '../proposed.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 import { attachExport, verifyClose } from '../../domain/closing/records.js'
 import { closeStatus } from '../../domain/closing/status.js'
 import { packContents } from '../../domain/closing/pack.js'
@@ -116,9 +116,7 @@ export function closeRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const r = await requestReopen(store, c.get('actor'), c.req.valid('param').month, c.req.valid('json').reason, now())
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 200)
-          : c.json({ success: true as const, data: r.proposal }, 202)
+        return doneOrProposed(c, r)
       },
     )
     .openapi(

@@ -8,7 +8,7 @@ import { RevertImportRequest, RevertResult } from '../../domain/imports/revert-s
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { accepts, ERRORS, jsonBody, ok } from '../openapi.js'
-import { PROPOSED } from '../proposed.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 
 export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: AppDeps) {
   const { store, now } = deps
@@ -32,7 +32,7 @@ export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: Ap
     }),
     async (c) => {
       const r = await requestRevert(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now())
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+      return doneOrProposed(c, r)
     },
   )
 }

@@ -26,7 +26,7 @@ import {
 } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
 import { accepts, ERRORS, jsonBody, ok, router } from '../openapi.js'
-import { PROPOSED } from '../proposed.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 
 const IdempotencyHeader = z.object({
   'idempotency-key': z.string().optional().openapi({ description: 'the same key and body within 24 h replay the first answer' }),
@@ -120,9 +120,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
         // The steps' code (proposals, every step they may apply) loads with the first bulk change, not with each list.
         const { requestBulkUpdate } = await import('../../domain/approvals/steps.js')
         const r = await requestBulkUpdate(store, c.get('actor'), c.req.valid('json'), now())
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 200)
-          : c.json({ success: true as const, data: r.proposal }, 202)
+        return doneOrProposed(c, r)
       },
     )
     .openapi(
@@ -138,9 +136,7 @@ export function transactionWriteRoutes(deps: AppDeps) {
       async (c) => {
         const { requestBulkDelete } = await import('../../domain/approvals/steps.js')
         const r = await requestBulkDelete(store, c.get('actor'), c.req.valid('json'), now())
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 200)
-          : c.json({ success: true as const, data: r.proposal }, 202)
+        return doneOrProposed(c, r)
       },
     )
     .openapi(

@@ -16,7 +16,7 @@ import type { Role } from '../../kernel/roles.js'
 import type { AppDeps } from '../env.js'
 import { JWT_SCOPES } from '../../kernel/vocabulary.js'
 import { accepts, ERRORS, jsonBody, loginAccepts, ok, router } from '../openapi.js'
-import { PROPOSED, PROPOSED_INVITATION } from '../proposed.js'
+import { doneOrProposed, PROPOSED, PROPOSED_INVITATION } from '../proposed.js'
 
 // Inviting and role changes may be held back by an approval policy: that code loads with the first of them,
 // not with each `whoami` (docs/performance.md "Start-up guards").
@@ -70,9 +70,7 @@ export function userRoutes(deps: AppDeps) {
         const { requestInvite } = await peopleRequest()
         const r = await requestInvite(store, c.get('actor'), c.req.valid('json'), now())
         c.header('Cache-Control', 'no-store')
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 201)
-          : c.json({ success: true as const, data: r.proposal }, 202)
+        return doneOrProposed(c, r, 201)
       },
     )
     .openapi(
@@ -122,9 +120,7 @@ export function userRoutes(deps: AppDeps) {
         const { role } = c.req.valid('json')
         const { requestSetRole } = await peopleRequest()
         const r = await requestSetRole(store, c.get('actor'), c.req.valid('param').id, role as Role, now())
-        return 'done' in r
-          ? c.json({ success: true as const, data: r.done }, 200)
-          : c.json({ success: true as const, data: r.proposal }, 202)
+        return doneOrProposed(c, r)
       },
     )
     .openapi(
