@@ -7,12 +7,11 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
-import { matchedRoutes } from 'hono/route'
 import type { Actor } from '../../domain/actor.js'
 import { AppError } from '../../kernel/errors.js'
 import type { Scope } from '../../kernel/vocabulary.js'
 import type { AppEnv } from '../env.js'
-import { endpointTemplate } from '../route-template.js'
+import { matchedRoute } from '../route-template.js'
 
 /** Each route's accepted scopes by `METHOD /path/{param}`, as its declaration lists them. */
 export type ScopeTable = ReadonlyMap<string, readonly Scope[]>
@@ -33,10 +32,8 @@ export function scopeTable(app: OpenAPIHono<AppEnv>): ScopeTable {
 
 /** The scopes the route a request matched declares; `undefined` when it declares none, `null` when no route matched. */
 export function routeScopes(c: Context<AppEnv>, table: ScopeTable): readonly Scope[] | undefined | null {
-  // Middleware is mounted for every method ('ALL'); the first route of a method is the one that answers.
-  const route = matchedRoutes(c).find((r) => r.method !== 'ALL')
-  if (!route) return null
-  return table.get(`${route.method} ${endpointTemplate(route.path)}`)
+  const route = matchedRoute(c)
+  return route === null ? null : table.get(route)
 }
 
 const refuseCredential: Refusal = (c, _actor, accepted) => {
