@@ -12,7 +12,7 @@ import { authenticate } from './middleware/auth.js'
 import { bodyGuard } from './middleware/body-guard.js'
 import { rateLimit } from './middleware/rate-limit.js'
 import { requestId } from './middleware/request-id.js'
-import { requireScopes } from './middleware/scopes.js'
+import { requireScopes, scopeTable, type Refusal, type ScopeTable } from './middleware/scopes.js'
 import { recordUsage } from './middleware/usage.js'
 import { durableAnswers } from './middleware/durable.js'
 import { router } from './openapi.js'
@@ -22,6 +22,12 @@ import type { AppEnv } from './env.js'
 
 type RouteGroup = (deps: AppDeps) => OpenAPIHono<AppEnv>
 type Load = () => Promise<RouteGroup>
+
+/** A key's administration refuses as its use cases do: an API key, or a login without the scope. */
+const keyAdministration: Refusal = (_c, actor, accepted) => {
+  requireJwtScope(actor, accepted[0])
+  throw new AppError('forbidden', `this token lacks the ${accepted.join(' or ')} scope`)
+}
 
 /**
  * The route groups, in the order they are mounted, each under a path prefix of its own. A group's
@@ -111,20 +117,22 @@ export function createApp(deps: AppDeps): App {
     // Order matters: usage records every key-authenticated answer, 429 and bad bodies included;
     // a refused request (429) never reads its body. ('/api-keys/*' also matches '/api-keys'.)
     for (const prefix of ['/api-v1/*', '/api-keys/*']) app.use(prefix, ...guards)
-    app.use('/api-v1/*', requireScopes)
+    // Each route's declared scopes, read once its routes are mounted (below).
+    let scopes: ScopeTable = new Map()
+    const declared = () => scopes
+    app.use('/api-v1/*', requireScopes(declared))
     // After the scopes: an agent proposes only what its key's scopes would let it ask for.
     app.use('/api-v1/*', agent)
-    // Key administration needs a JWT with api_keys: refuse others (403) before the body is validated,
-    // as /api-v1 does, so that an API key never learns more than "forbidden" there.
-    app.use('/api-keys/*', async (c, next) => {
-      if (!(c.req.method === 'GET' && /^\/api-keys\/me(\/usage)?\/?$/.test(c.req.path))) requireJwtScope(c.get('actor'), 'api_keys')
-      await next()
-    })
+    // Key administration takes a login (its routes declare api_keys, as a path without a route does):
+    // refuse others (403) before the body is validated, as /api-v1 does, so that an API key never
+    // learns more than "forbidden" there.
+    app.use('/api-keys/*', requireScopes(declared, { refuse: keyAdministration, unrouted: ['api_keys'] }))
     app.use('/auth/*', bodyGuard)
 
     // A group's writes first: the OpenAPI document lists paths in the order they were first mounted,
     // as when one module held them (docs/openapi.json).
     for (const [reads, writes] of mounted) for (const group of [writes, reads]) if (group) app.route('/', group)
+    scopes = scopeTable(app)
 
     app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' })
     app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

@@ -2,6 +2,7 @@
 import { OpenAPIHono, type z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { ErrorBody } from '../domain/schema-common.js'
+import type { Scope } from '../kernel/vocabulary.js'
 import { validationError } from './errors.js'
 import type { AppEnv } from './env.js'
 
@@ -38,8 +39,26 @@ export const ERRORS = {
   500: err('Internal error'),
 } as const
 
-export const SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { Bearer: [] }]
-export const JWT_ONLY: Array<Record<string, string[]>> = [{ Bearer: [] }]
+/** A route's OpenAPI `security`: the credentials and scopes it accepts, each requirement one way in. */
+export type Security = Array<Record<string, Scope[]>>
+
+/**
+ * The scopes a route accepts (docs/api.md section 2), declared on the route itself as its OpenAPI
+ * `security`: one requirement per scope, for an API key or a login, so that any one of them suffices.
+ * The scope check reads this declaration of the route a request matched (middleware/scopes.ts), and
+ * the served document lists it.
+ */
+export function accepts(...scopes: [Scope, ...Scope[]]): Security {
+  return [...scopes.map((s) => ({ ApiKey: [s] })), ...scopes.map((s) => ({ Bearer: [s] }))]
+}
+
+/** As {@link accepts}, for a login alone (the route refuses an API key). */
+export function loginAccepts(...scopes: [Scope, ...Scope[]]): Security {
+  return scopes.map((s) => ({ Bearer: [s] }))
+}
+
+/** Any credential whatever its scopes: a key asking about itself (/api-keys/me). */
+export const ANY_CREDENTIAL: Security = [{ ApiKey: [] }, { Bearer: [] }]
 
 /**
  * A stored file's bytes as their media type, or with `?as=base64` as JSON (`meta` and

@@ -3,6 +3,7 @@
  * "Approvals"). Apart from the approvals routes, so that a route group that may answer it does not
  * load them (and the code of every step) to describe it.
  */
+import type { Context } from 'hono'
 import type { Proposal, ProposedInvitation, ProposedKey } from '../domain/approvals/schemas.js'
 import { envelope } from '../domain/schema-common.js'
 
@@ -49,4 +50,14 @@ export const PROPOSED_INVITATION = {
     if (!describedInvitation) throw new Error('the 202 answer is described once loadProposedSchema() has run (app.loadAll)')
     return describedInvitation
   },
+}
+
+/**
+ * A step's answer: done (`status`: 200, or 201 for a creation) with what it made, or held back by the
+ * company's policy: 202 with the proposal.
+ */
+export function doneOrProposed<D, P, S extends 200 | 201 = 200>(c: Context, r: { done: D } | { proposal: P }, status?: S) {
+  return 'done' in r
+    ? c.json({ success: true as const, data: r.done }, status ?? (200 as S))
+    : c.json({ success: true as const, data: r.proposal }, 202)
 }

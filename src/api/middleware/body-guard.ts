@@ -8,13 +8,16 @@ import { bodyLimit } from 'hono/body-limit'
 import { AppError } from '../../kernel/errors.js'
 import type { AppEnv } from '../env.js'
 import { documentsPaths, exchangeRatesPaths, statementsPaths } from '../paths.js'
+import { matchedRoute } from '../route-template.js'
 
 export const MAX_JSON_BODY = 1024 * 1024
 /** A batch of 5,000 transactions is larger than 1 MiB of JSON. */
 export const MAX_BATCH_BODY = 16 * 1024 * 1024
-const LARGE_BODY_PATHS = new Set(['/api-v1/transactions/batch'])
-/** A review import's rows are staged in batches as large (POST /api-v1/imports/{id}/pending). */
-const STAGE_PATH = /^\/api-v1\/imports\/[^/]+\/pending$/
+const LARGE_BODY_ROUTES = new Set([
+  'POST /api-v1/transactions/batch',
+  // A review import's rows are staged in batches as large.
+  'POST /api-v1/imports/{id}/pending',
+])
 /**
  * A statement upload (a 20 MiB file, as multipart or as base64 in JSON) is neither read as text
  * nor checked as JSON here: its route reads and checks it. Only the size is limited here.
@@ -26,7 +29,7 @@ export const RATES_IMPORT_PATH = exchangeRatesPaths.import.path
 export const DOCUMENT_UPLOAD_PATH = documentsPaths.add.path
 export const MAX_STATEMENT_BODY = 28 * 1024 * 1024
 
-const FILE_PATHS = new Set<string>([STATEMENT_UPLOAD_PATH, RATES_IMPORT_PATH, DOCUMENT_UPLOAD_PATH])
+const FILE_ROUTES = new Set([STATEMENT_UPLOAD_PATH, RATES_IMPORT_PATH, DOCUMENT_UPLOAD_PATH].map((path) => `POST ${path}`))
 
 const limiter = (maxSize: number, label: string) =>
   bodyLimit({
@@ -76,13 +79,15 @@ type BodySource = { incoming?: IncomingMessage; embeddedBody?: string }
 export const bodyGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const method = c.req.method
   if (method !== 'POST' && method !== 'PATCH' && method !== 'PUT') return next()
-  const large = LARGE_BODY_PATHS.has(c.req.path) || (c.req.method === 'POST' && STAGE_PATH.test(c.req.path))
+  // Which route, not which URL: the matched route's operation decides the limit.
+  const route = matchedRoute(c)
+  const large = route !== null && LARGE_BODY_ROUTES.has(route)
   const source = c.env as BodySource | undefined
   const incoming = source?.incoming
   const embedded = source?.embeddedBody
   // Hono keeps promises in its body cache (its type says otherwise).
   const cache = c.req.bodyCache as Record<string, Promise<unknown>>
-  if (method === 'POST' && FILE_PATHS.has(c.req.path)) {
+  if (route !== null && FILE_ROUTES.has(route)) {
     const label = '28 MiB (a statement file may be up to 20 MiB)'
     let body: Buffer
     if (embedded !== undefined) {

@@ -1,6 +1,5 @@
 /** API keys (docs/api.md section 3). Key administration needs a JWT with the api_keys scope. */
 import { createRoute, z } from '@hono/zod-openapi'
-import type { ProposedKey } from '../../domain/approvals/schemas.js'
 import { DEFAULT_ROLL_GRACE_SECONDS, findApiKey, listApiKeys, requireJwtScope, revokeApiKey, toApiKey } from '../../domain/api-keys/keys.js'
 import { AppError } from '../../kernel/errors.js'
 import {
@@ -15,8 +14,8 @@ import {
 } from '../../domain/api-keys/schemas.js'
 import { IdParam, envelope } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
-import { PROPOSED_KEY } from '../proposed.js'
+import { ERRORS, jsonBody, ok, router, loginAccepts, ANY_CREDENTIAL } from '../openapi.js'
+import { doneOrProposed, PROPOSED_KEY } from '../proposed.js'
 import { apiKeysPaths } from '../paths.js'
 
 // A key's creation (and the approval policy it reads) and usage statistics load their code on use:
@@ -31,20 +30,20 @@ export const apiKeysApi = {
   me: createRoute({
     ...apiKeysPaths.me,
     summary: 'Details of the API key that authenticates this request',
-    security: SECURITY,
+    security: ANY_CREDENTIAL,
     responses: { 200: ok(envelope(ApiKey)), 400: ERRORS[400], 401: ERRORS[401] },
   }),
   myUsage: createRoute({
     ...apiKeysPaths.myUsage,
     summary: 'Usage statistics of the calling key (or, with a JWT, of ?key_id=)',
-    security: SECURITY,
+    security: ANY_CREDENTIAL,
     request: { query: UsageQuery },
     responses: { 200: ok(envelope(UsageStats)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   list: createRoute({
     ...apiKeysPaths.list,
     summary: 'List all API keys of the company',
-    security: JWT_ONLY,
+    security: loginAccepts('api_keys'),
     request: { query: KeyListQuery },
     responses: { 200: ok(envelope(z.array(ApiKey))), 401: ERRORS[401], 403: ERRORS[403] },
   }),
@@ -52,7 +51,7 @@ export const apiKeysApi = {
     ...apiKeysPaths.create,
     summary:
       'Create an API key; the full key is in the response, once. Under a key-write approval policy a key with a write scope is a proposal (202), its key shown to the proposer alone',
-    security: JWT_ONLY,
+    security: loginAccepts('api_keys'),
     request: { body: jsonBody(CreateApiKeyRequest) },
     responses: {
       201: ok(envelope(CreatedApiKey), 'Created'),
@@ -65,7 +64,7 @@ export const apiKeysApi = {
   revoke: createRoute({
     ...apiKeysPaths.revoke,
     summary: 'Revoke an API key (revoking again returns the same record)',
-    security: JWT_ONLY,
+    security: loginAccepts('api_keys'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(ApiKey)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
@@ -73,7 +72,7 @@ export const apiKeysApi = {
     ...apiKeysPaths.roll,
     summary:
       'Roll an API key: a successor with the same name, scopes and limits (its key shown once); the old key works until its grace ends. Under a key-write approval policy the roll of a key with a write scope is a proposal (202), its key shown to the proposer alone',
-    security: JWT_ONLY,
+    security: loginAccepts('api_keys'),
     request: { params: IdParam, body: jsonBody(RollApiKeyRequest) },
     responses: {
       201: ok(envelope(RolledApiKey), 'Created'),
@@ -88,7 +87,7 @@ export const apiKeysApi = {
   usage: createRoute({
     ...apiKeysPaths.usage,
     summary: 'Usage statistics of one key',
-    security: JWT_ONLY,
+    security: loginAccepts('api_keys'),
     request: { params: IdParam, query: UsageQuery.pick({ recent: true }) },
     responses: { 200: ok(envelope(UsageStats)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
@@ -134,9 +133,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       const { requestKeyCreate } = await keyRequest()
       const r = await requestKeyCreate(store, actor, c.req.valid('json'), now())
       c.header('Cache-Control', 'no-store')
-      return 'done' in r && r.done
-        ? c.json({ success: true as const, data: r.done }, 201)
-        : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
+      return doneOrProposed(c, r, 201)
     })
     .openapi(apiKeysApi.revoke, async (c) => {
       const actor = c.get('actor')
@@ -151,9 +148,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       const { requestKeyRoll } = await keyRequest()
       const r = await requestKeyRoll(store, actor, c.req.valid('param').id, grace, now())
       c.header('Cache-Control', 'no-store')
-      return 'done' in r
-        ? c.json({ success: true as const, data: r.done }, 201)
-        : c.json({ success: true as const, data: (r as { proposal: ProposedKey }).proposal }, 202)
+      return doneOrProposed(c, r, 201)
     })
     .openapi(apiKeysApi.usage, async (c) => {
       const actor = c.get('actor')

@@ -9,8 +9,8 @@ import { type ApprovalStep, Policy, PolicyRequest, Proposal, ProposalListQuery, 
 import { setPolicy } from '../../domain/approvals/steps.js'
 import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { AppDeps } from '../env.js'
-import { PROPOSED } from '../proposed.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { approvalsPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -18,27 +18,27 @@ export const approvalsApi = {
   policy: createRoute({
     ...approvalsPaths.policy,
     summary: "The company's approval policy: the steps that wait for a second person (none until set)",
-    security: SECURITY,
+    security: accepts('read', 'users'),
     responses: { 200: ok(envelope(Policy)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   setPolicy: createRoute({
     ...approvalsPaths.setPolicy,
     summary: 'Set the approval policy (a login with users: the owner); once any step needs approval, a change is a proposal (202)',
-    security: SECURITY,
+    security: accepts('users'),
     request: { body: jsonBody(PolicyRequest) },
     responses: { 200: ok(envelope(Policy)), 202: PROPOSED, 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   list: createRoute({
     ...approvalsPaths.list,
     summary: 'Proposals: those waiting (state=pending, the default), or of a state; mine=true: the caller’s own',
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: ProposalListQuery },
     responses: { 200: ok(envelope(z.array(Proposal))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...approvalsPaths.get,
     summary: 'A proposal: its request, its effect computed when proposed, its state and decision',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
@@ -46,14 +46,14 @@ export const approvalsApi = {
     ...approvalsPaths.approve,
     summary:
       'Approve a proposal and apply its step as proposed (another user than the proposer, with the step’s scope). 409 when decided already, or when the data moved (the proposal is then failed)',
-    security: SECURITY,
+    security: accepts('write', 'close', 'users'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Proposal)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
   }),
   reject: createRoute({
     ...approvalsPaths.reject,
     summary: 'Reject a proposal with a reason (the step’s approvers, or the proposer withdrawing it)',
-    security: SECURITY,
+    security: accepts('write', 'close', 'users'),
     request: { params: IdParam, body: jsonBody(RejectRequest) },
     responses: {
       200: ok(envelope(Proposal)),
@@ -74,7 +74,7 @@ export function policyRoutes(deps: AppDeps) {
     )
     .openapi(approvalsApi.setPolicy, async (c) => {
       const r = await setPolicy(store, c.get('actor'), c.req.valid('json'), now())
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+      return doneOrProposed(c, r)
     })
 }
 

@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi'
 import { AuditVerification, verifyAudit } from '../../domain/transactions/verify.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, ok, router, accepts } from '../openapi.js'
 import { auditPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -11,7 +11,7 @@ export const auditApi = {
   verify: createRoute({
     ...auditPaths.verify,
     summary: "Walk the company's audit hash chain and name the first entry changed, removed or inserted",
-    security: SECURITY,
+    security: accepts('read'),
     responses: { 200: ok(envelope(AuditVerification)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
 }

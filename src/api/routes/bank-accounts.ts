@@ -21,7 +21,7 @@ import {
   listEnvelope,
 } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { bankAccountsPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -29,42 +29,42 @@ export const bankAccountsApi = {
   list: createRoute({
     ...bankAccountsPaths.list,
     summary: 'List bank accounts',
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: BankAccountListQuery },
     responses: { 200: ok(listEnvelope(BankAccount)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   create: createRoute({
     ...bankAccountsPaths.create,
     summary: 'Create a bank account',
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: jsonBody(CreateBankAccountRequest) },
     responses: { 201: ok(envelope(BankAccount), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...bankAccountsPaths.get,
     summary: 'Bank account details',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(BankAccount)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   update: createRoute({
     ...bankAccountsPaths.update,
     summary: 'Update a bank account (name, institution, type, status)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam, body: jsonBody(UpdateBankAccountRequest) },
     responses: { 200: ok(envelope(BankAccount)), 400: ERRORS[400], 404: ERRORS[404] },
   }),
   delete: createRoute({
     ...bankAccountsPaths.delete,
     summary: 'Delete a bank account that holds no transactions',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404], 409: ERRORS[409] },
   }),
   transactions: createRoute({
     ...bankAccountsPaths.transactions,
     summary: "An account's transactions (the filters of GET /transactions)",
-    security: SECURITY,
+    security: accepts('read', 'transactions'),
     request: { params: IdParam, query: TransactionListQuery.omit({ bank_account_id: true, include_account_names: true }) },
     responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 404: ERRORS[404] },
   }),

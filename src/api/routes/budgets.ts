@@ -1,7 +1,7 @@
 /**
  * Budgets (docs/budgets.md): set a category's monthly budget over months, list, delete, and the
  * versions (an original and its reforecasts, one current). Scopes: `write` to change, `read` or
- * `reports` to read (middleware/scopes.ts).
+ * `reports` to read (each route's `security`).
  */
 import { createRoute } from '@hono/zod-openapi'
 import { z } from '@hono/zod-openapi'
@@ -18,7 +18,7 @@ import {
 } from '../../domain/budgets/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { budgetsPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -26,7 +26,7 @@ export const budgetsApi = {
   list: createRoute({
     ...budgetsPaths.list,
     summary: "A version's budgets (the current one unless named), by category then month",
-    security: SECURITY,
+    security: accepts('read', 'reports'),
     request: { query: BudgetListQuery },
     responses: {
       200: ok(envelope(z.object({ version: z.string(), budgets: z.array(Budget) }))),
@@ -39,14 +39,14 @@ export const budgetsApi = {
   set: createRoute({
     ...budgetsPaths.set,
     summary: "Set a category's monthly budget over a range of months (a closed month is refused: 409 period_locked)",
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: jsonBody(SetBudgetRequest) },
     responses: { 200: ok(envelope(SetBudgetResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },
   }),
   delete: createRoute({
     ...budgetsPaths.delete,
     summary: "Delete a category's budgets in a range of months (every month without one; a closed month is refused: 409)",
-    security: SECURITY,
+    security: accepts('write'),
     request: { query: DeleteBudgetsQuery },
     responses: {
       200: ok(envelope(DeletedBudgets)),
@@ -60,13 +60,13 @@ export const budgetsApi = {
   versions: createRoute({
     ...budgetsPaths.versions,
     summary: 'The budget versions, the current one marked',
-    security: SECURITY,
+    security: accepts('read', 'reports'),
     responses: { 200: ok(envelope(z.array(BudgetVersion))), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   makeCurrent: createRoute({
     ...budgetsPaths.makeCurrent,
     summary: 'Make a budget version the current one',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: VersionParam },
     responses: { 200: ok(envelope(BudgetVersion)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),

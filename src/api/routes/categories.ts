@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi'
 import { listCategories } from '../../domain/categorization/categories.js'
 import { Categories, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, ok, router, accepts } from '../openapi.js'
 import { categoriesPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -10,7 +10,7 @@ export const categoriesApi = {
   list: createRoute({
     ...categoriesPaths.list,
     summary: 'Categories in use, and the accounting and cash-flow categories',
-    security: SECURITY,
+    security: accepts('read'),
     responses: { 200: ok(envelope(Categories)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
 }

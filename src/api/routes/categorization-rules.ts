@@ -2,7 +2,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../../domain/categorization/rules.js'
 import { testRule } from '../../domain/transactions/rule-runs.js'
-import type { Outcome } from '../../domain/approvals/schemas.js'
 import {
   CategorizationRule,
   CreateRuleRequest,
@@ -13,32 +12,27 @@ import {
   UpdateRuleRequest,
 } from '../../domain/categorization/rule-schemas.js'
 import { Deleted, IdParam, envelope, listEnvelope } from '../../domain/schemas.js'
-import type { AppDeps, AppEnv } from '../env.js'
-import type { Context } from 'hono'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
-import { PROPOSED } from '../proposed.js'
+import type { AppDeps } from '../env.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 import { categorizationRulesPaths } from '../paths.js'
 
 /** A run's code under a policy (the proposals, every step they apply) loads with the first run, not with each rule read. */
 const ruleStep = () => import('../../domain/approvals/rule-request.js')
-
-/** A run done (200), or held back as a proposal (202). */
-const answer = (c: Context<AppEnv>, r: Outcome<RuleApplyResult>) =>
-  'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
 export const categorizationRulesApi = {
   list: createRoute({
     ...categorizationRulesPaths.list,
     summary: "List the company's categorization rules in the order they run",
-    security: SECURITY,
+    security: accepts('read'),
     responses: { 200: ok(listEnvelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   create: createRoute({
     ...categorizationRulesPaths.create,
     summary:
       "Create a rule (last, or at `position`: later rules move down); an agent's key proposes it with the rows it would change (202; docs/agents.md)",
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: jsonBody(CreateRuleRequest) },
     responses: {
       201: ok(envelope(CategorizationRule), 'Created'),
@@ -53,7 +47,7 @@ export const categorizationRulesApi = {
   testAll: createRoute({
     ...categorizationRulesPaths.testAll,
     summary: 'Which non-void transactions since a date the active rules, in their order, would change, changing nothing',
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: RuleTestQuery },
     responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400] },
   }),
@@ -61,35 +55,35 @@ export const categorizationRulesApi = {
     ...categorizationRulesPaths.applyAll,
     summary:
       'Run the active rules in their order over existing transactions, through the audited bulk update; under a bulk approval policy, a run changing more rows than its threshold is a proposal (202)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: { ...jsonBody(RuleApplyRequest), required: false } },
     responses: { 200: ok(envelope(RuleApplyResult)), 202: PROPOSED, 400: ERRORS[400], 409: ERRORS[409] },
   }),
   get: createRoute({
     ...categorizationRulesPaths.get,
     summary: 'A categorization rule',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(CategorizationRule)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   update: createRoute({
     ...categorizationRulesPaths.update,
     summary: 'Change a rule: name, position (moves it), conditions or actions (replaced whole), is_active',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam, body: jsonBody(UpdateRuleRequest) },
     responses: { 200: ok(envelope(CategorizationRule)), 400: ERRORS[400], 404: ERRORS[404] },
   }),
   delete: createRoute({
     ...categorizationRulesPaths.delete,
     summary: 'Delete a rule (later rules move up)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Deleted)), 404: ERRORS[404] },
   }),
   test: createRoute({
     ...categorizationRulesPaths.test,
     summary: 'Which non-void transactions since a date the rule would change, changing nothing',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam, query: RuleTestQuery },
     responses: { 200: ok(envelope(RuleTestResult)), 400: ERRORS[400], 404: ERRORS[404] },
   }),
@@ -97,7 +91,7 @@ export const categorizationRulesApi = {
     ...categorizationRulesPaths.apply,
     summary:
       'Change the transactions the rule would change, through the audited bulk update; under a bulk approval policy, more rows than its threshold are a proposal (202)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam, body: { ...jsonBody(RuleApplyRequest), required: false } },
     responses: { 200: ok(envelope(RuleApplyResult)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
   }),
@@ -121,7 +115,7 @@ export function categorizationRuleRoutes(deps: AppDeps) {
         c.json({ success: true as const, data: await testRule(store, c.get('actor'), 'all', c.req.valid('query'), now()) }, 200),
       )
       .openapi(categorizationRulesApi.applyAll, async (c) =>
-        answer(c, await (await ruleStep()).requestRuleApply(store, c.get('actor'), 'all', c.req.valid('json') ?? {}, now())),
+        doneOrProposed(c, await (await ruleStep()).requestRuleApply(store, c.get('actor'), 'all', c.req.valid('json') ?? {}, now())),
       )
       .openapi(categorizationRulesApi.get, async (c) =>
         c.json({ success: true as const, data: await getRule(store, c.get('actor').companyId, c.req.valid('param').id) }, 200),
@@ -146,7 +140,10 @@ export function categorizationRuleRoutes(deps: AppDeps) {
       )
       .openapi(categorizationRulesApi.apply, async (c) => {
         const { requestRuleApply } = await ruleStep()
-        return answer(c, await requestRuleApply(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('json') ?? {}, now()))
+        return doneOrProposed(
+          c,
+          await requestRuleApply(store, c.get('actor'), { id: c.req.valid('param').id }, c.req.valid('json') ?? {}, now()),
+        )
       })
   )
 }

@@ -14,7 +14,7 @@ import {
 } from '../../domain/categorization/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { categorizationPaths } from '../paths.js'
 
 const TransactionIdParam = z.object({ transaction_id: z.string().openapi({ param: { name: 'transaction_id', in: 'path' } }) })
@@ -24,33 +24,33 @@ export const categorizationApi = {
   model: createRoute({
     ...categorizationPaths.model,
     summary: 'The learned categorization model: settings, training size, calibration',
-    security: SECURITY,
+    security: accepts('read'),
     responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   retrain: createRoute({
     ...categorizationPaths.retrain,
     summary: 'Retrain the model from the labelled transactions now (and refit its calibration)',
-    security: SECURITY,
+    security: accepts('write'),
     responses: { 200: ok(envelope(ModelStatus)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   settings: createRoute({
     ...categorizationPaths.settings,
     summary: 'Turn automatic categorization on or off, or set the confidence threshold',
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: jsonBody(UpdateCategorizationSettings) },
     responses: { 200: ok(envelope(CategorizationSettings)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   review: createRoute({
     ...categorizationPaths.review,
     summary: 'Uncategorized and low-confidence transactions, newest first, each with a suggestion',
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: ReviewQuery },
     responses: { 200: ok(ReviewPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   suggestion: createRoute({
     ...categorizationPaths.suggestion,
     summary: 'What rules, then the model, would set as the category of a transaction, and why',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: TransactionIdParam },
     responses: { 200: ok(envelope(Suggestion.nullable())), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),

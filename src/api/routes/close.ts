@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { closeMonth, listCloses } from '../../domain/closing/close.js'
 import { requestReopen } from '../../domain/approvals/steps.js'
-import { PROPOSED } from '../proposed.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 import { attachExport, verifyClose } from '../../domain/closing/records.js'
 import { closeStatus } from '../../domain/closing/status.js'
 import { packContents } from '../../domain/closing/pack.js'
@@ -27,7 +27,7 @@ import {
 } from '../../domain/closing/schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { closePaths } from '../paths.js'
 
 const CloseResult = z.object({ record: CloseRecord, status: CloseStatus }).openapi('CloseResult')
@@ -37,7 +37,7 @@ export const closeApi = {
   status: createRoute({
     ...closePaths.status,
     summary: "A month's readiness to close: per account the statement's closing balance beside the book balance, and what is still open",
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: CloseStatusQuery },
     responses: { 200: ok(envelope(CloseStatus)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
@@ -45,26 +45,26 @@ export const closeApi = {
     ...closePaths.policy,
     summary:
       "The close's document policy: per currency the amount from which a transaction needs a document, and whether close refuses without",
-    security: SECURITY,
+    security: accepts('read', 'users'),
     responses: { 200: ok(envelope(ClosePolicy)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   setPolicy: createRoute({
     ...closePaths.setPolicy,
     summary: "Set the close's document policy (the owner): the currencies given change, the others stay",
-    security: SECURITY,
+    security: accepts('users'),
     request: { body: jsonBody(ClosePolicyRequest) },
     responses: { 200: ok(envelope(ClosePolicy)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   history: createRoute({
     ...closePaths.history,
     summary: 'Every close and reopen of a month, the latest first',
-    security: SECURITY,
+    security: accepts('read'),
     responses: { 200: ok(envelope(z.array(CloseRecord))), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   month: createRoute({
     ...closePaths.month,
     summary: "Close a month: the company's lock date becomes its last day (409 not_ready unless force with a reason)",
-    security: SECURITY,
+    security: accepts('close'),
     request: { params: CloseMonthParams, body: jsonBody(CloseRequest) },
     responses: { 200: ok(envelope(CloseResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 409: ERRORS[409] },
   }),
@@ -72,7 +72,7 @@ export const closeApi = {
     ...closePaths.reopen,
     summary:
       'Reopen a closed month (a login with close: owner, accountant): the lock date goes back to the end of the month before, audited with the reason. Under an approval policy: 202 with the proposal (write or close may propose)',
-    security: SECURITY,
+    security: accepts('close', 'write'),
     request: { params: CloseMonthParams, body: jsonBody(ReopenRequest) },
     responses: {
       200: ok(envelope(CloseRecord)),
@@ -86,7 +86,7 @@ export const closeApi = {
   attachExport: createRoute({
     ...closePaths.attachExport,
     summary: "Record an export written for a closed month (format, file name, SHA-256) on the month's latest close, for verify --close",
-    security: SECURITY,
+    security: accepts('close'),
     request: { params: CloseMonthParams, body: jsonBody(CloseExportRequest) },
     responses: {
       201: ok(envelope(CloseExport)),
@@ -101,7 +101,7 @@ export const closeApi = {
     ...closePaths.verify,
     summary:
       "Check a month's latest close against today: the audit chain still leads to the head recorded then, the month still closed, its exports",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: CloseMonthParams },
     responses: { 200: ok(envelope(CloseVerification)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
@@ -109,7 +109,7 @@ export const closeApi = {
     ...closePaths.pack,
     summary:
       "What the auditor's pack of a closed month holds: its latest close with figures, statements, statement lines and their transactions, linked documents, audit entries",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: CloseMonthParams },
     responses: {
       200: ok(envelope(PackContents)),
@@ -124,7 +124,7 @@ export const closeApi = {
     ...closePaths.signPack,
     summary:
       "Sign a pack's manifest with the company's Ed25519 key (made on first use): only a manifest of the month's latest close, still closed, with its figures",
-    security: SECURITY,
+    security: accepts('close'),
     request: { params: CloseMonthParams, body: jsonBody(PackSignRequest) },
     responses: {
       200: ok(envelope(PackSignature)),
@@ -160,7 +160,7 @@ export function closeRoutes(deps: AppDeps) {
     )
     .openapi(closeApi.reopen, async (c) => {
       const r = await requestReopen(store, c.get('actor'), c.req.valid('param').month, c.req.valid('json').reason, now())
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+      return doneOrProposed(c, r)
     })
     .openapi(closeApi.attachExport, async (c) =>
       c.json(

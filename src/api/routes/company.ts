@@ -3,7 +3,7 @@ import { getCompany } from '../../domain/accounts/companies.js'
 import { packPublicKey } from '../../domain/closing/signing-key.js'
 import { Company, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, ok, router, accepts } from '../openapi.js'
 import { companyPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -11,7 +11,7 @@ export const companyApi = {
   get: createRoute({
     ...companyPaths.get,
     summary: "The caller's company",
-    security: SECURITY,
+    security: accepts('read', 'reports'),
     responses: { 200: ok(envelope(Company)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
 }

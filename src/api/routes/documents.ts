@@ -32,65 +32,30 @@ import {
   DocumentUploadJson,
   MAX_DOCUMENT_FILE,
 } from '../../domain/documents/schemas.js'
-import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
+import { readUpload } from '../upload.js'
 import { DOCUMENT_UPLOAD_PATH } from '../middleware/body-guard.js'
-import { ERRORS, SECURITY, fileResponse, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, fileResponse, jsonBody, ok, router, accepts } from '../openapi.js'
 import { documentsPaths, routerPath } from '../paths.js'
 import type { RouteConfig } from '@hono/zod-openapi'
 
 const _PATH = DOCUMENT_UPLOAD_PATH
 const MAX_BASE64 = Math.ceil(MAX_DOCUMENT_FILE / 3) * 4 + 64 * 1024
 
-async function readUpload(c: Context<AppEnv>): Promise<DocumentUpload> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
-  if (type === 'multipart/form-data') {
-    let raw: Record<string, unknown>
-    try {
-      raw = await c.req.parseBody({ all: true })
-    } catch {
-      throw new AppError('validation_error', 'the multipart/form-data body cannot be read', {
-        details: [{ path: '(body)', message: 'is not valid multipart/form-data' }],
-      })
-    }
-    const parsed = DocumentUploadForm.safeParse({ ...raw })
-    if (!parsed.success) throw zodError(parsed.error, 'form')
-    const f = parsed.data
-    if (f.file.size > MAX_DOCUMENT_FILE) throw tooLarge(f.file.size)
-    return {
-      fileName: f.file_name ?? ((f.file as { name?: string }).name || 'document'),
-      bytes: new Uint8Array(await f.file.arrayBuffer()),
-      transactionId: f.transaction_id,
-      autoLink: f.auto_link,
-    }
-  }
-  if (!/^application\/(.+\+)?json$/.test(type))
-    throw new AppError(
-      'unsupported_media_type',
-      'send the document as multipart/form-data (parts: file, transaction_id) or as JSON (file_name, content_base64, transaction_id)',
-    )
-  let body: unknown
-  try {
-    body = await c.req.json()
-  } catch {
-    throw new AppError('invalid_json', 'the request body is not valid JSON')
-  }
-  const parsed = DocumentUploadJson.safeParse(body)
-  if (!parsed.success) throw zodError(parsed.error, 'body')
-  const j = parsed.data
-  const b64 = j.content_base64.replace(/\s+/g, '')
-  if (b64.length > MAX_BASE64) throw tooLarge(Math.floor((b64.length * 3) / 4))
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64))
-    throw new AppError('validation_error', 'content_base64: is not base64', {
-      details: [{ path: 'content_base64', message: 'is not base64' }],
-    })
-  const bytes = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64')
-  return {
-    fileName: j.file_name,
-    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
-    transactionId: j.transaction_id,
-    autoLink: j.auto_link,
-  }
+const UPLOAD = {
+  form: DocumentUploadForm,
+  json: DocumentUploadJson,
+  unsupported:
+    'send the document as multipart/form-data (parts: file, transaction_id) or as JSON (file_name, content_base64, transaction_id)',
+  defaultName: 'document',
+  maxBytes: MAX_DOCUMENT_FILE,
+  tooLarge,
+  maxBase64: MAX_BASE64,
+}
+
+async function readDocument(c: Context<AppEnv>): Promise<DocumentUpload> {
+  const { fileName, bytes, fields } = await readUpload(c, UPLOAD)
+  return { fileName, bytes, transactionId: fields.transaction_id, autoLink: fields.auto_link }
 }
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -99,7 +64,7 @@ export const documentsApi = {
     ...documentsPaths.add,
     summary:
       'Add a document (PDF, PNG, JPEG, HEIC or an XML e-invoice, told by its bytes; at most 20 MiB): 201 when new, 200 when the company has these bytes already; linked to transaction_id when given, else to the one transaction its fields match sure enough (auto_linked; auto_link=false: never)',
-    security: SECURITY,
+    security: accepts('write'),
     request: {
       body: {
         required: true,
@@ -120,7 +85,7 @@ export const documentsApi = {
   content: {
     ...documentsPaths.content,
     summary: "The document's bytes, as its media type; with as=base64, JSON (file_name, media_type, content_base64)",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   } satisfies RouteConfig,
@@ -128,49 +93,49 @@ export const documentsApi = {
     ...documentsPaths.suggestions,
     summary:
       'The unlinked documents, oldest first, each with the transactions it may prove: scored by amount, date and merchant, best first',
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: SuggestionListQuery },
     responses: { 200: ok(envelope(z.array(DocumentSuggestion))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   applySuggestions: createRoute({
     ...documentsPaths.applySuggestions,
     summary: 'Link each unlinked document (or the one given) that matches one transaction alone, sure enough (docs/documents.md)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: jsonBody(ApplySuggestionsRequest) },
     responses: { 200: ok(envelope(AppliedLinks)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   suggestion: createRoute({
     ...documentsPaths.suggestion,
     summary: "One document's candidate transactions, best first, with each score and why, and the one it would be linked to by itself",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(DocumentSuggestion)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   list: createRoute({
     ...documentsPaths.list,
     summary: "The company's documents, oldest first; only those of a transaction, or only those linked to none",
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: DocumentListQuery },
     responses: { 200: ok(listEnvelope(Document)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...documentsPaths.get,
     summary: 'One document: what it is and the transactions it is linked to',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Document)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   link: createRoute({
     ...documentsPaths.link,
     summary: 'Link the document to a transaction (audited in its history; nothing when linked already)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam, body: jsonBody(DocumentLinkRequest) },
     responses: { 200: ok(envelope(Document)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   unlink: createRoute({
     ...documentsPaths.unlink,
     summary: 'Unlink the document from a transaction (audited in its history)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: DocumentLinkParams },
     responses: { 200: ok(envelope(Document)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
@@ -181,7 +146,7 @@ export function documentRoutes(deps: AppDeps) {
   const r = router()
   r.openAPIRegistry.registerPath(documentsApi.add)
   r.post(documentsApi.add.path, async (c) => {
-    const up = await readUpload(c)
+    const up = await readDocument(c)
     const at = now()
     let added = await addDocument(store, c.get('actor'), up, at)
     // Linked to the one transaction it matches, unless a link was asked for or it has one already.

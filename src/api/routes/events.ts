@@ -11,7 +11,7 @@ import { envelope, IdParam } from '../../domain/schemas.js'
 import { latestEventSequence } from '../../domain/event-stream.js'
 import { longPoll } from '../../domain/long-poll.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, ok, router, accepts } from '../openapi.js'
 import { requestWaker } from '../waker.js'
 import { eventsPaths } from '../paths.js'
 
@@ -20,21 +20,21 @@ export const eventsApi = {
   list: createRoute({
     ...eventsPaths.list,
     summary: "The company's events in the order they were committed, after a sequence (`after`), of some types (`type=a,b`)",
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: EventListQuery },
     responses: { 200: ok(EventPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...eventsPaths.get,
     summary: 'One event',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Event)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   resend: createRoute({
     ...eventsPaths.resend,
     summary: 'Send an event again now to the enabled endpoints of its type (or to endpoint_id); the answers of each',
-    security: SECURITY,
+    security: accepts('webhooks'),
     request: {
       params: IdParam,
       body: { content: { 'application/json': { schema: ResendRequest } }, required: false },

@@ -19,59 +19,26 @@ import {
   SetExchangeRateRequest,
 } from '../../domain/rates/schemas.js'
 import type { RateFileFormat } from '../../import/rates.js'
-import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { exchangeRatesPaths } from '../paths.js'
+import { readUpload } from '../upload.js'
 import type { RouteConfig } from '@hono/zod-openapi'
 
 const MAX_RATES_FILE = 20 * 1024 * 1024
 
+const UPLOAD = {
+  form: RatesImportForm,
+  json: RatesImportJson,
+  unsupported: 'send the rates file as multipart/form-data (parts: file, format) or as JSON (file_name, format, content_base64)',
+  defaultName: 'rates.csv',
+  maxBytes: MAX_RATES_FILE,
+  tooLarge: (size: number) => new AppError('payload_too_large', `the rates file is ${size} bytes: at most 20 MiB are accepted`),
+}
+
 async function readImport(c: Context<AppEnv>): Promise<{ name: string; text: string; format?: RateFileFormat }> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
-  if (type === 'multipart/form-data') {
-    let raw: Record<string, unknown>
-    try {
-      raw = await c.req.parseBody({ all: true })
-    } catch {
-      throw new AppError('validation_error', 'the multipart/form-data body cannot be read', {
-        details: [{ path: '(body)', message: 'is not valid multipart/form-data' }],
-      })
-    }
-    const parsed = RatesImportForm.safeParse({ ...raw })
-    if (!parsed.success) throw zodError(parsed.error, 'form')
-    const f = parsed.data
-    if (f.file.size > MAX_RATES_FILE)
-      throw new AppError('payload_too_large', `the rates file is ${f.file.size} bytes: at most 20 MiB are accepted`)
-    return {
-      name: f.file_name ?? ((f.file as { name?: string }).name || 'rates.csv'),
-      text: new TextDecoder().decode(await f.file.arrayBuffer()),
-      format: f.format,
-    }
-  }
-  if (!/^application\/(.+\+)?json$/.test(type))
-    throw new AppError(
-      'unsupported_media_type',
-      'send the rates file as multipart/form-data (parts: file, format) or as JSON (file_name, format, content_base64)',
-    )
-  let body: unknown
-  try {
-    body = await c.req.json()
-  } catch {
-    throw new AppError('invalid_json', 'the request body is not valid JSON')
-  }
-  const parsed = RatesImportJson.safeParse(body)
-  if (!parsed.success) throw zodError(parsed.error, 'body')
-  const j = parsed.data
-  const b64 = j.content_base64.replace(/\s+/g, '')
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64))
-    throw new AppError('validation_error', 'content_base64: is not base64', {
-      details: [{ path: 'content_base64', message: 'is not base64' }],
-    })
-  const bytes = Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64')
-  if (bytes.length > MAX_RATES_FILE)
-    throw new AppError('payload_too_large', `the rates file is ${bytes.length} bytes: at most 20 MiB are accepted`)
-  return { name: j.file_name, text: bytes.toString('utf8'), format: j.format }
+  const { fileName, bytes, fields } = await readUpload(c, UPLOAD)
+  return { name: fileName, text: new TextDecoder().decode(bytes), format: fields.format }
 }
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -80,7 +47,7 @@ export const exchangeRatesApi = {
     ...exchangeRatesPaths.import,
     summary:
       "Import a rates file: the ECB's eurofxref-hist.csv (rates per 1 EUR, converted to the base currency through EUR cross rates) or date,currency,rate; all or nothing",
-    security: SECURITY,
+    security: accepts('write'),
     request: {
       body: {
         required: true,
@@ -100,21 +67,21 @@ export const exchangeRatesApi = {
   list: createRoute({
     ...exchangeRatesPaths.list,
     summary: "The company's exchange rates to its base currency, by date then currency",
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: ExchangeRateListQuery },
     responses: { 200: ok(listEnvelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   set: createRoute({
     ...exchangeRatesPaths.set,
     summary: 'Set (or replace) the rate of a currency on a date: units of the base currency per 1 unit',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: ExchangeRateParams, body: jsonBody(SetExchangeRateRequest) },
     responses: { 200: ok(envelope(ExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   delete: createRoute({
     ...exchangeRatesPaths.delete,
     summary: 'Delete the rate of a currency on a date (transactions converted at it keep their rate)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: ExchangeRateParams },
     responses: { 200: ok(envelope(DeletedExchangeRate)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),

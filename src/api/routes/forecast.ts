@@ -4,7 +4,7 @@ import { forecast } from '../../domain/recurring/forecast.js'
 import { Forecast, ForecastRequest } from '../../domain/recurring/forecast-schemas.js'
 import { envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { forecastPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -12,7 +12,7 @@ export const forecastApi = {
   run: createRoute({
     ...forecastPaths.run,
     summary: 'A daily balance forecast: recorded transactions, accepted recurring items, unspent budgets and a scenario (base currency)',
-    security: SECURITY,
+    security: accepts('read', 'reports'),
     request: { body: jsonBody(ForecastRequest) },
     responses: { 200: ok(envelope(Forecast)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),

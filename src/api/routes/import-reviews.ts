@@ -28,7 +28,7 @@ import { z } from '@hono/zod-openapi'
 import type { AppDeps } from '../env.js'
 import { reportInternalError } from '../errors.js'
 import { PROPOSED } from '../proposed.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { importReviewsPaths } from '../paths.js'
 
 const conflict = { 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] }
@@ -38,21 +38,21 @@ export const importReviewsApi = {
   stage: createRoute({
     ...importReviewsPaths.stage,
     summary: "Stage rows of a running review import (options.review): validated as a batch create's, kept by line, not created",
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam, body: jsonBody(StageRowsRequest) },
     responses: { 200: ok(envelope(StageRowsResponse)), ...conflict },
   }),
   pending: createRoute({
     ...importReviewsPaths.pending,
     summary: "A review import's pending rows, by line, with its expiry",
-    security: SECURITY,
+    security: accepts('read', 'transactions'),
     request: { params: IdParam, query: PendingQuery },
     responses: { 200: ok(PendingPage), ...conflict },
   }),
   setRow: createRoute({
     ...importReviewsPaths.setRow,
     summary: 'Change fields of one pending row (validated again as a whole)',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: LineParam, body: jsonBody(SetPendingRowRequest) },
     responses: { 200: ok(envelope(PendingRow)), ...conflict },
   }),
@@ -60,28 +60,28 @@ export const importReviewsApi = {
     ...importReviewsPaths.apply,
     summary:
       "Land a pending batch's rows as the import would have, exactly once (a second apply creates nothing); an agent's key proposes it (202)",
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(ApplyResult)), 202: PROPOSED, ...conflict },
   }),
   discard: createRoute({
     ...importReviewsPaths.discard,
     summary: "Drop a pending batch's rows: its state becomes discarded",
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(ImportBatchDetail)), ...conflict },
   }),
   putFilePart: createRoute({
     ...importReviewsPaths.putFilePart,
     summary: "Keep a part of a running review import's file (parts from 0, in order), for imports remap",
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: FilePartParam, body: jsonBody(FilePartRequest) },
     responses: { 200: ok(envelope(z.object({ part: z.number().int(), size: z.number().int() }))), ...conflict },
   }),
   remap: createRoute({
     ...importReviewsPaths.remap,
     summary: "Read a pending batch's kept file again with another mapping: its pending rows replaced, what is refused named by line",
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam, body: jsonBody(RemapRequest) },
     responses: { 200: ok(envelope(RemapResult)), ...conflict },
   }),

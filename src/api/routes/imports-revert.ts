@@ -7,8 +7,8 @@ import { requestRevert } from '../../domain/approvals/steps.js'
 import { RevertImportRequest, RevertResult } from '../../domain/imports/revert-schemas.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok } from '../openapi.js'
-import { PROPOSED } from '../proposed.js'
+import { ERRORS, jsonBody, ok, accepts } from '../openapi.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 import { importsRevertPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -17,7 +17,7 @@ export const importsRevertApi = {
     ...importsRevertPaths.revert,
     summary:
       'Revert an import batch: its rows deleted, its pairings undone, in one audited change (dry_run: what would go); under an approval policy, 202 with the proposal. 409 naming the rows of a closed month, or changed by hand without include_edited',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam, body: jsonBody(RevertImportRequest) },
     responses: {
       200: ok(envelope(RevertResult)),
@@ -35,6 +35,6 @@ export function withRevertRoutes<R extends OpenAPIHono<AppEnv>>(app: R, deps: Ap
   const { store, now } = deps
   return app.openapi(importsRevertApi.revert, async (c) => {
     const r = await requestRevert(store, c.get('actor'), c.req.valid('param').id, c.req.valid('json'), now())
-    return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+    return doneOrProposed(c, r)
   })
 }

@@ -15,7 +15,7 @@ import {
 import { finishReview } from '../../domain/imports/review.js'
 import { envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { withRevertRoutes } from './imports-revert.js'
 import { importReviewRoutes } from './import-reviews.js'
 import { importsPaths } from '../paths.js'
@@ -25,28 +25,28 @@ export const importsApi = {
   list: createRoute({
     ...importsPaths.list,
     summary: "The company's import batches, newest first",
-    security: SECURITY,
+    security: accepts('read', 'transactions'),
     request: { query: ImportListQuery },
     responses: { 200: ok(ImportPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   create: createRoute({
     ...importsPaths.create,
     summary: 'Open an import batch: send its rows with X-Import-Batch set to its id, then finish it',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { body: jsonBody(CreateImportRequest) },
     responses: { 201: ok(envelope(ImportBatch), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...importsPaths.get,
     summary: 'One import batch: its file, options, counts, state and rejected rows',
-    security: SECURITY,
+    security: accepts('read', 'transactions'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(ImportBatchDetail)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   finish: createRoute({
     ...importsPaths.finish,
     summary: 'End a running import batch: completed, failed or interrupted, with the rows refused before sending',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam, body: jsonBody(FinishImportRequest) },
     responses: {
       200: ok(envelope(ImportBatchDetail)),

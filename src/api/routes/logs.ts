@@ -5,7 +5,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import { RequestLogPage, RequestLogQuery, waitForRequestLog } from '../../domain/api-keys/request-log.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, ok, router, accepts } from '../openapi.js'
 import { requestWaker } from '../waker.js'
 import { logsPaths } from '../paths.js'
 
@@ -14,7 +14,7 @@ export const logsApi = {
   list: createRoute({
     ...logsPaths.list,
     summary: "The requests made with the company's keys, oldest first, after a cursor; `wait` holds the answer until one comes",
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: RequestLogQuery },
     responses: { 200: ok(RequestLogPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),

@@ -7,7 +7,7 @@ import { acceptRecurring, addRecurring, deleteRecurring, detectRecurring, listRe
 import { AddRecurringRequest, DetectRequest, DetectResult, RecurringItem, RecurringListQuery } from '../../domain/recurring/schemas.js'
 import { Deleted, IdParam, envelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { recurringPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -15,35 +15,35 @@ export const recurringApi = {
   list: createRoute({
     ...recurringPaths.list,
     summary: 'Recurring items (accepted unless asked otherwise), each with its next date due and whether it is overdue',
-    security: SECURITY,
+    security: accepts('read', 'reports'),
     request: { query: RecurringListQuery },
     responses: { 200: ok(envelope(z.array(RecurringItem))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   detect: createRoute({
     ...recurringPaths.detect,
     summary: 'Find recurring series in the history; they replace the suggestions of the last detection',
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: jsonBody(DetectRequest) },
     responses: { 200: ok(envelope(DetectResult)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   add: createRoute({
     ...recurringPaths.add,
     summary: 'Add a recurring item by hand (accepted)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { body: jsonBody(AddRecurringRequest) },
     responses: { 201: ok(envelope(RecurringItem), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   accept: createRoute({
     ...recurringPaths.accept,
     summary: 'Accept a suggested item (accepting an accepted one answers it as it is)',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(RecurringItem)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   delete: createRoute({
     ...recurringPaths.delete,
     summary: 'Delete a recurring item',
-    security: SECURITY,
+    security: accepts('write'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Deleted)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),

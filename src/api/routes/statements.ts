@@ -29,10 +29,10 @@ import {
   statementTransactions,
   type StatementUpload,
 } from '../../domain/statements/statements.js'
-import { zodError } from '../../domain/validation.js'
 import type { AppDeps, AppEnv } from '../env.js'
+import { readUpload } from '../upload.js'
 import { reportInternalError } from '../errors.js'
-import { ERRORS, SECURITY, fileResponse, ok, router } from '../openapi.js'
+import { ERRORS, fileResponse, ok, router, accepts } from '../openapi.js'
 import { routerPath, statementsPaths } from '../paths.js'
 import type { RouteConfig } from '@hono/zod-openapi'
 
@@ -40,38 +40,28 @@ const _PATH = '/api-v1/statements'
 /** Base64 of a 20 MiB file, with room for line breaks. */
 const MAX_BASE64 = Math.ceil(MAX_STATEMENT_FILE / 3) * 4 + 64 * 1024
 
-const tooLarge = (size: string) =>
-  new AppError('payload_too_large', `the statement file is ${size}: at most 20 MiB (${MAX_STATEMENT_FILE} bytes) are accepted`)
-
-function mediaType(c: Context<AppEnv>): 'form' | 'json' {
-  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
-  if (type === 'multipart/form-data') return 'form'
-  if (/^application\/(.+\+)?json$/.test(type)) return 'json'
-  throw new AppError(
-    'unsupported_media_type',
+const UPLOAD = {
+  form: StatementUploadForm,
+  json: StatementUploadJson,
+  unsupported:
     'send the statement as multipart/form-data (parts: file, bank_account_id, ...) or as JSON (bank_account_id, file_name, content_base64, ...)',
-  )
+  defaultName: 'statement',
+  maxBytes: MAX_STATEMENT_FILE,
+  tooLarge: (size: number, about: boolean) =>
+    new AppError(
+      'payload_too_large',
+      `the statement file is ${about ? 'about ' : ''}${size} bytes: at most 20 MiB (${MAX_STATEMENT_FILE} bytes) are accepted`,
+    ),
+  maxBase64: MAX_BASE64,
 }
 
-async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
-  let raw: Record<string, unknown>
-  try {
-    raw = await c.req.parseBody({ all: true })
-  } catch {
-    throw new AppError('validation_error', 'the multipart/form-data body cannot be read', {
-      details: [{ path: '(body)', message: 'is not valid multipart/form-data' }],
-    })
-  }
-  const parsed = StatementUploadForm.safeParse({ ...raw })
-  if (!parsed.success) throw zodError(parsed.error, 'form')
-  const f = parsed.data
-  if (f.file.size > MAX_STATEMENT_FILE) throw tooLarge(`${f.file.size} bytes`)
-  const name = f.file_name ?? ((f.file as { name?: string }).name || 'statement')
+async function readStatement(c: Context<AppEnv>): Promise<StatementUpload> {
+  const { fileName, bytes, fields: f } = await readUpload(c, UPLOAD)
   return {
     bankAccountId: f.bank_account_id,
-    fileName: name,
+    fileName,
     format: f.format,
-    bytes: new Uint8Array(await f.file.arrayBuffer()),
+    bytes,
     exchangeRate: f.exchange_rate,
     dateFormat: f.date_format,
     encoding: f.encoding,
@@ -89,50 +79,12 @@ async function fromForm(c: Context<AppEnv>): Promise<StatementUpload> {
   }
 }
 
-async function fromJson(c: Context<AppEnv>): Promise<StatementUpload> {
-  let body: unknown
-  try {
-    body = await c.req.json()
-  } catch {
-    throw new AppError('invalid_json', 'the request body is not valid JSON')
-  }
-  const parsed = StatementUploadJson.safeParse(body)
-  if (!parsed.success) throw zodError(parsed.error, 'body')
-  const j = parsed.data
-  const b64 = j.content_base64.replace(/\s+/g, '')
-  if (b64.length > MAX_BASE64) throw tooLarge(`about ${Math.floor((b64.length * 3) / 4)} bytes`)
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64))
-    throw new AppError('validation_error', 'content_base64: is not base64', {
-      details: [{ path: 'content_base64', message: 'is not base64' }],
-    })
-  return {
-    bankAccountId: j.bank_account_id,
-    fileName: j.file_name,
-    format: j.format,
-    bytes: new Uint8Array(Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64')),
-    exchangeRate: j.exchange_rate,
-    dateFormat: j.date_format,
-    encoding: j.encoding,
-    delimiter: j.delimiter,
-    accountNumber: j.account_number,
-    map: j.map,
-    where: j.where,
-    decimalComma: j.decimal_comma,
-    skipLines: j.skip_lines,
-    noHeader: j.no_header,
-    noLayout: j.no_layout,
-    invertSign: j.invert_sign,
-    noBalanceCheck: j.no_balance_check,
-    review: j.review,
-  }
-}
-
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
 export const statementsApi = {
   upload: {
     ...statementsPaths.upload,
     summary: `Upload a bank statement file (${formatNames()}; at most 20 MiB): answered at once with the statement pending, processed in the background`,
-    security: SECURITY,
+    security: accepts('write'),
     request: {
       body: {
         required: true,
@@ -156,28 +108,28 @@ export const statementsApi = {
     ...statementsPaths.file,
     summary:
       "The statement's original file, as uploaded (application/octet-stream); with as=base64, JSON (file_name, sha256, content_base64). 404 for a statement uploaded before finctl kept its file",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: { description: 'the bytes' }, 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   } satisfies RouteConfig,
   list: createRoute({
     ...statementsPaths.list,
     summary: 'List bank statements, newest first',
-    security: SECURITY,
+    security: accepts('read'),
     request: { query: StatementListQuery },
     responses: { 200: ok(listEnvelope(Statement)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...statementsPaths.get,
     summary: 'A bank statement and its processing status',
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Statement)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   transactions: createRoute({
     ...statementsPaths.transactions,
     summary: "A statement's transactions: created from its lines or reconciled with them (the filters of GET /transactions)",
-    security: SECURITY,
+    security: accepts('read'),
     request: { params: IdParam, query: StatementTransactionsQuery },
     responses: { 200: ok(listEnvelope(Transaction)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
@@ -191,7 +143,7 @@ export function statementRoutes(deps: AppDeps) {
   // declared here for the OpenAPI document.
   r.openAPIRegistry.registerPath(statementsApi.upload)
   r.post(statementsApi.upload.path, async (c) => {
-    const upload = mediaType(c) === 'form' ? await fromForm(c) : await fromJson(c)
+    const upload = await readStatement(c)
     if (upload.review) {
       const batch = await reviewStatementUpload(store, c.get('actor'), upload, now(), {
         workerThreshold: statementWorkerThreshold,

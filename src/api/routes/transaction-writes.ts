@@ -25,8 +25,8 @@ import {
   envelope,
 } from '../../domain/schemas.js'
 import type { AppDeps, AppEnv } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
-import { PROPOSED } from '../proposed.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
+import { doneOrProposed, PROPOSED } from '../proposed.js'
 import { transactionWritesPaths } from '../paths.js'
 
 const IdempotencyHeader = z.object({
@@ -77,7 +77,7 @@ export const transactionWritesApi = {
   create: createRoute({
     ...transactionWritesPaths.create,
     summary: 'Create a transaction',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { body: jsonBody(CreateTransactionRequest), headers: IdempotencyHeader },
     responses: {
       201: ok(envelope(Transaction), 'Created'),
@@ -93,7 +93,7 @@ export const transactionWritesApi = {
     ...transactionWritesPaths.bulkUpdate,
     summary:
       'Update up to 1,000 transactions at once, all or nothing; under a bulk approval policy, more rows than its threshold are a proposal (202)',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { body: jsonBody(BulkUpdateRequest) },
     responses: { 200: ok(envelope(BulkUpdateResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
   }),
@@ -101,14 +101,14 @@ export const transactionWritesApi = {
     ...transactionWritesPaths.bulkDelete,
     summary:
       'Delete up to 1,000 transactions at once, all or nothing (none reconciled, none in a closed period); under a bulk approval policy, more rows than its threshold are a proposal (202)',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { body: jsonBody(BulkDeleteRequest) },
     responses: { 200: ok(envelope(BulkDeleteResponse)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
   }),
   batch: createRoute({
     ...transactionWritesPaths.batch,
     summary: 'Create up to 5,000 transactions: valid ones commit together, invalid ones are reported by index',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { body: jsonBody(BatchCreateRequest), headers: BatchHeaders },
     responses: {
       201: ok(
@@ -123,21 +123,21 @@ export const transactionWritesApi = {
     ...transactionWritesPaths.update,
     summary:
       "Update a transaction (status rules; a reconciled one keeps amount, dates, account and currency); an agent's key proposes it (202)",
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam, body: jsonBody(UpdateTransactionRequest) },
     responses: { 200: ok(envelope(Transaction)), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409] },
   }),
   addNote: createRoute({
     ...transactionWritesPaths.addNote,
     summary: "Add a note to a transaction (text beside it, never a field of it); an agent's key proposes it (202)",
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam, body: jsonBody(NoteRequest) },
     responses: { 201: ok(envelope(TransactionNote), 'Created'), 202: PROPOSED, 400: ERRORS[400], 404: ERRORS[404] },
   }),
   delete: createRoute({
     ...transactionWritesPaths.delete,
     summary: 'Delete a transaction (not a reconciled one); its documents stay, unlinked',
-    security: SECURITY,
+    security: accepts('write', 'transactions'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(DeletedTransaction)), 404: ERRORS[404], 409: ERRORS[409] },
   }),
@@ -164,12 +164,12 @@ export function transactionWriteRoutes(deps: AppDeps) {
       // The steps' code (proposals, every step they may apply) loads with the first bulk change, not with each list.
       const { requestBulkUpdate } = await import('../../domain/approvals/steps.js')
       const r = await requestBulkUpdate(store, c.get('actor'), c.req.valid('json'), now())
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+      return doneOrProposed(c, r)
     })
     .openapi(transactionWritesApi.bulkDelete, async (c) => {
       const { requestBulkDelete } = await import('../../domain/approvals/steps.js')
       const r = await requestBulkDelete(store, c.get('actor'), c.req.valid('json'), now())
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+      return doneOrProposed(c, r)
     })
     .openapi(transactionWritesApi.batch, async (c) => {
       const actor = c.get('actor')

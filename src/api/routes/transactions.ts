@@ -6,10 +6,9 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { listTransactions } from '../../domain/transactions/queries.js'
 import { accountNames } from '../../domain/accounts/lookup.js'
 import { AppError } from '../../kernel/errors.js'
-import { acceptedScopes } from '../middleware/scopes.js'
 import { IdParam, Transaction, TransactionDetail, TransactionListQuery, envelope, listEnvelope } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, ok, router } from '../openapi.js'
+import { ERRORS, ok, router, accepts } from '../openapi.js'
 import { jsonAnswer } from '../json-answer.js'
 import { transactionsPaths } from '../paths.js'
 
@@ -29,14 +28,14 @@ export const transactionsApi = {
   list: createRoute({
     ...transactionsPaths.list,
     summary: 'List transactions (filters, sort, keyset cursor)',
-    security: SECURITY,
+    security: accepts('read', 'transactions'),
     request: { query: TransactionListQuery },
     responses: { 200: ok(TransactionPage), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...transactionsPaths.get,
     summary: 'A transaction with its account, statement and history',
-    security: SECURITY,
+    security: accepts('read', 'transactions'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(TransactionDetail)), 404: ERRORS[404] },
   }),
@@ -48,8 +47,8 @@ export function transactionRoutes(deps: AppDeps) {
     .openapi(transactionsApi.list, async (c) => {
       const q = c.req.valid('query')
       const actor = c.get('actor')
-      // The names are the bank accounts' own: asked of a credential that may read those.
-      if (q.include_account_names && !acceptedScopes('GET', '/api-v1/bank-accounts').some((s) => actor.scopes.includes(s)))
+      // The names are the bank accounts' own: asked of a credential that may read those (their list takes read).
+      if (q.include_account_names && !actor.scopes.includes('read'))
         throw new AppError('forbidden', 'include_account_names needs the read scope (the bank accounts are read with it)')
       const page = await listTransactions(store, actor.companyId, q)
       const named = q.include_account_names

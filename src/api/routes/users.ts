@@ -14,8 +14,9 @@ import { listInvitations, revokeInvitation } from '../../domain/users/invitation
 import { envelope, IdParam } from '../../domain/schema-common.js'
 import type { Role } from '../../kernel/roles.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, JWT_ONLY, SECURITY, jsonBody, ok, router } from '../openapi.js'
-import { PROPOSED, PROPOSED_INVITATION } from '../proposed.js'
+import { JWT_SCOPES } from '../../kernel/vocabulary.js'
+import { ERRORS, jsonBody, ok, router, accepts, loginAccepts } from '../openapi.js'
+import { doneOrProposed, PROPOSED, PROPOSED_INVITATION } from '../proposed.js'
 import { usersPaths } from '../paths.js'
 
 // Inviting and role changes may be held back by an approval policy: that code loads with the first of them,
@@ -31,20 +32,20 @@ export const usersApi = {
   me: createRoute({
     ...usersPaths.me,
     summary: 'The credential in use: its user (a key: its creator), role and scopes',
-    security: SECURITY,
+    security: accepts(...JWT_SCOPES),
     responses: { 200: ok(envelope(Whoami)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   list: createRoute({
     ...usersPaths.list,
     summary: "The company's users, their roles and whether they are disabled",
-    security: SECURITY,
+    security: accepts('read', 'users'),
     responses: { 200: ok(envelope(z.array(User))), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   invite: createRoute({
     ...usersPaths.invite,
     summary:
       'Invite someone with a role; the token is in the response, once (scope users). Under an approval policy, inviting to a role that can approve is a proposal (202), its token shown to the proposer alone',
-    security: JWT_ONLY,
+    security: loginAccepts('users'),
     request: { body: jsonBody(InviteRequest) },
     responses: {
       201: ok(envelope(CreatedInvitation), 'Created'),
@@ -58,14 +59,14 @@ export const usersApi = {
   invitations: createRoute({
     ...usersPaths.invitations,
     summary: 'Invitations: the pending ones with their expiry (all=true: accepted, revoked, expired too); never a token (read or users)',
-    security: SECURITY,
+    security: accepts('read', 'users'),
     request: { query: InvitationListQuery },
     responses: { 200: ok(envelope(z.array(InvitationStatus))), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   revokeInvite: createRoute({
     ...usersPaths.revokeInvite,
     summary: 'Revoke a pending invitation: its token can no longer be accepted (scope users); 409 when accepted, revoked or expired',
-    security: JWT_ONLY,
+    security: loginAccepts('users'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(InvitationStatus)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
   }),
@@ -73,7 +74,7 @@ export const usersApi = {
     ...usersPaths.setRole,
     summary:
       "Change a user's role (scope users; never to a role wider than your own). Under an approval policy, giving a role that can approve is a proposal (202)",
-    security: JWT_ONLY,
+    security: loginAccepts('users'),
     request: { params: UserRef, body: jsonBody(SetRoleRequest) },
     responses: {
       200: ok(envelope(User)),
@@ -88,7 +89,7 @@ export const usersApi = {
   disable: createRoute({
     ...usersPaths.disable,
     summary: 'Disable a user: their logins and access tokens are refused from the next request (scope users)',
-    security: JWT_ONLY,
+    security: loginAccepts('users'),
     request: { params: UserRef },
     responses: { 200: ok(envelope(User)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409] },
   }),
@@ -103,7 +104,7 @@ export function userRoutes(deps: AppDeps) {
       const { requestInvite } = await peopleRequest()
       const r = await requestInvite(store, c.get('actor'), c.req.valid('json'), now())
       c.header('Cache-Control', 'no-store')
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 201) : c.json({ success: true as const, data: r.proposal }, 202)
+      return doneOrProposed(c, r, 201)
     })
     .openapi(usersApi.invitations, async (c) =>
       c.json({ success: true as const, data: await listInvitations(store, c.get('actor'), c.req.valid('query').all, now()) }, 200),
@@ -115,7 +116,7 @@ export function userRoutes(deps: AppDeps) {
       const { role } = c.req.valid('json')
       const { requestSetRole } = await peopleRequest()
       const r = await requestSetRole(store, c.get('actor'), c.req.valid('param').id, role as Role, now())
-      return 'done' in r ? c.json({ success: true as const, data: r.done }, 200) : c.json({ success: true as const, data: r.proposal }, 202)
+      return doneOrProposed(c, r)
     })
     .openapi(usersApi.disable, async (c) =>
       c.json({ success: true as const, data: await disableUser(store, c.get('actor'), c.req.valid('param').id, now()) }, 200),

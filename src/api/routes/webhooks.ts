@@ -17,7 +17,7 @@ import {
 } from '../../domain/webhooks/schemas.js'
 import { Deleted, envelope, IdParam } from '../../domain/schemas.js'
 import type { AppDeps } from '../env.js'
-import { ERRORS, SECURITY, jsonBody, ok, router } from '../openapi.js'
+import { ERRORS, jsonBody, ok, router, accepts } from '../openapi.js'
 import { webhooksPaths } from '../paths.js'
 
 /** The routes of this group, as the client reads them (src/client/route-call.ts). */
@@ -25,47 +25,47 @@ export const webhooksApi = {
   list: createRoute({
     ...webhooksPaths.list,
     summary: "The company's webhook endpoints",
-    security: SECURITY,
+    security: accepts('webhooks'),
     responses: { 200: ok(envelope(z.array(WebhookEndpoint))), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   create: createRoute({
     ...webhooksPaths.create,
     summary: 'Create a webhook endpoint: its signing secret is in this answer only',
-    security: SECURITY,
+    security: accepts('webhooks'),
     request: { body: jsonBody(CreateWebhookRequest) },
     responses: { 201: ok(envelope(CreatedWebhookEndpoint), 'Created'), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403] },
   }),
   deliver: createRoute({
     ...webhooksPaths.deliver,
     summary: 'Send what is due to every endpoint now, one round (the deliverer of finctl serve does it by itself)',
-    security: SECURITY,
+    security: accepts('webhooks'),
     responses: { 200: ok(envelope(DeliverResult)), 401: ERRORS[401], 403: ERRORS[403] },
   }),
   get: createRoute({
     ...webhooksPaths.get,
     summary: 'A webhook endpoint and its latest tries',
-    security: SECURITY,
+    security: accepts('webhooks'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(WebhookDetail)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   update: createRoute({
     ...webhooksPaths.update,
     summary: 'Change an endpoint: url, events, description; status enabled starts a disabled one again',
-    security: SECURITY,
+    security: accepts('webhooks'),
     request: { params: IdParam, body: jsonBody(UpdateWebhookRequest) },
     responses: { 200: ok(envelope(WebhookEndpoint)), 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   delete: createRoute({
     ...webhooksPaths.delete,
     summary: 'Delete an endpoint (nothing more is sent to it)',
-    security: SECURITY,
+    security: accepts('webhooks'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(Deleted)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
   test: createRoute({
     ...webhooksPaths.test,
     summary: 'Send a signed webhook.test event to the endpoint now and answer what it said',
-    security: SECURITY,
+    security: accepts('webhooks'),
     request: { params: IdParam },
     responses: { 200: ok(envelope(SendResult)), 401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404] },
   }),
