@@ -5,7 +5,6 @@
  */
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { AppError } from '../../kernel/errors.js'
 import { envelope, IdParam, listEnvelope } from '../../domain/schemas.js'
 import {
   addDocument,
