@@ -57,7 +57,7 @@ describe('the jq thread', () => {
     const capped = await jq.raw(new TextEncoder().encode('null'), 'range(1e6)', ['-r'], 2 ** 20)
     expect([capped.out.length, capped.full, full]).toEqual([2 ** 20, true, 1])
     expect(text((await jq.raw(new TextEncoder().encode('[1]'), '.[0]', ['-r'], 2 ** 20)).out)).toBe('1')
-  }, 60_000)
+  }, 120_000)
 
   it('runs a filter on its thread; one that loops ends at its time limit, and the next filter still runs', async () => {
     expect(await runJqBounded(rows(3), '.[] | .id', ['-r'], { timeoutMs: 10_000 })).toBe('tx-0\ntx-1\ntx-2')
@@ -66,18 +66,18 @@ describe('the jq thread', () => {
     expect(loop).toBeInstanceOf(JqStopped)
     expect((loop as JqStopped).reason).toBe('time')
     expect(await runJqBounded('[1,2]', 'add', ['-r'], { timeoutMs: 10_000 })).toBe('3')
-  }, 30_000)
+  }, 120_000)
 
   it('a filter that prints without end is stopped at the output limit, before its time limit', async () => {
     const e = await runJqBounded('null', 'repeat("finctl")', ['-r'], { timeoutMs: 60_000, outputBytes: 2 ** 20 }).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(JqStopped)
     expect((e as JqStopped).reason).toBe('output')
-  }, 90_000)
+  }, 180_000)
 
   it('a filter that takes more memory than jq may have is stopped as out of memory', async () => {
     const e = await runJqBounded('null', '[range(1e9)]', ['-r'], { timeoutMs: 60_000 }).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(JqStopped)
     expect((e as JqStopped).reason).toBe('memory')
     expect(await runJqBounded('{"a":1}', '.a', ['-r'], { timeoutMs: 10_000 })).toBe('1')
-  }, 90_000)
+  }, 180_000)
 })

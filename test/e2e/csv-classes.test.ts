@@ -145,7 +145,7 @@ describe('the classes of bank CSV through the built CLI', () => {
       expect(n.stderr).toContain('dates DD-MMM-YYYY')
       expect(JSON.parse(n.stdout)).toMatchObject({ created: 2, amount_total: 2496.5 })
       // Ten CLI processes: 15-18 s quiet, past 30 s under a loaded run's contention; 90 s bounds a hang.
-    }, 90_000)
+    }, 180_000)
 
     it("10. a row before the account's opening date is rejected with its line (exit 8)", async () => {
       const acct = await account('EUR', '--opening-balance', '25000', '--opening-balance-date', '2016-03-01')

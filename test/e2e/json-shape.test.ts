@@ -13,7 +13,7 @@ describe('--json FIELDS, --jq, --template', () => {
   beforeAll(async () => {
     await sb.ok(['init', '--demo', '--no-input'])
     all = await sb.json(['tx', 'list', '--all', '--json'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   it('--json alone prints what --output json prints; with fields, only those', async () => {
@@ -52,7 +52,7 @@ describe('--json FIELDS, --jq, --template', () => {
     const bad = await sb.run(['tx', 'list', '--jq', '.[0'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/^error: --jq: jq: error: syntax error/)
-  }, 60_000)
+  }, 120_000)
 
   it('--template formats the JSON: range, fields, functions', async () => {
     const r = await sb.ok(['tx', 'list', '--template', '{{range .}}{{.id}} {{.description | upper}}{{"\\n"}}{{end}}'])

@@ -157,7 +157,7 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
     await serve()
     await waitFor(() => new Set(h.ids).size >= 5, 30_000, 'every event after the restart')
     expect([...new Set(h.ids)]).toEqual(want)
-  }, 90_000)
+  }, 180_000)
 
   it.runIf(store === 'sqlite')(
     'without --webhooks-allow-private, nothing reaches a receiver on loopback, [::ffff:127.0.0.1] neither',
@@ -192,7 +192,7 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
       await s.stop()
       for (const w of made) await sb.ok(['webhooks', 'delete', w.id, '--yes'])
     },
-    60_000,
+    120_000,
   )
 
   it.runIf(store === 'postgres')(
@@ -213,6 +213,6 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
       await new Promise((r) => setTimeout(r, 1000))
       for (const r of receivers) expect(r.ids).toEqual(all)
     },
-    120_000,
+    240_000,
   )
 })

@@ -74,8 +74,8 @@ export function runFinctl(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`finctl ${args.join(' ')} did not finish in ${o.timeoutMs ?? 20_000} ms\nstderr: ${stderr}`))
-    }, o.timeoutMs ?? 20_000)
+      reject(new Error(`finctl ${args.join(' ')} did not finish in ${o.timeoutMs ?? 60_000} ms\nstderr: ${stderr}`))
+    }, o.timeoutMs ?? 60_000)
     child.once('error', (err) => {
       clearTimeout(timer)
       reject(err)
@@ -250,7 +250,7 @@ export async function spawnServe(
     child.once('exit', (code, signal) => res({ code, signal })),
   )
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`finctl serve did not start in 20 s:\n${err}`)), 20_000)
+    const timer = setTimeout(() => rej(new Error(`finctl serve did not start in 60 s:\n${err}`)), 60_000)
     const check = () => {
       const m = /listening on (http:\/\/\S+)/.exec(err)
       if (m) {
