@@ -1,5 +1,5 @@
 /**
- * End-to-end: a company of four people walks through the built CLI. The owner inits, books October
+ * A company of four people walks through the CLI (in process; the `finctl serve` processes spawned). The owner inits, books October
  * 2026, closes it and invites an accountant, a bookkeeper and an auditor, each with a profile of
  * their own. The auditor reads everything and writes nothing; with the policy `reopen` on, the
  * bookkeeper's reopen waits for the accountant's approval; nobody widens their own rights. Then an
@@ -12,7 +12,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshPostgres } from '../helpers/harness.js'
-import { Sandbox, spawnServe, type CliResult, type ServeProcess } from '../helpers/cli.js'
+import { spawnServe, type CliResult, type ServeProcess } from '../helpers/cli.js'
+import { InProcessSandbox } from '../helpers/in-process-cli.js'
 
 const MONTH = '2026-10'
 const OWNER = { email: 'owner@walk.test', password: 'owner-password-1' }
@@ -34,7 +35,7 @@ function expectExit(r: CliResult, code: number, what: string): void {
 
 for (const store of ['sqlite', 'postgres'] as const) {
   describe(`four people, one company (${store === 'sqlite' ? 'embedded SQLite' : 'two serve processes on PostgreSQL'})`, () => {
-    const sb = new Sandbox(`people-walk-${store}`)
+    const sb = new InProcessSandbox(`people-walk-${store}`)
     const servers: ServeProcess[] = []
     let drop: (() => Promise<void>) | undefined
     let accountId: string

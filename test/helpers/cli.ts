@@ -215,7 +215,7 @@ export interface ServeProcess {
 }
 
 /** Stop the server of a group (when it started) and check it exited by itself with 0; then remove the sandbox. */
-export async function stopServeAndCleanup(server: ServeProcess | undefined, sb: Sandbox | undefined): Promise<void> {
+export async function stopServeAndCleanup(server: ServeProcess | undefined, sb: Pick<Sandbox, 'cleanup'> | undefined): Promise<void> {
   try {
     if (server) {
       const { code, signal } = await server.stop()
@@ -227,8 +227,8 @@ export async function stopServeAndCleanup(server: ServeProcess | undefined, sb: 
   }
 }
 
-/** Start `finctl serve --port 0 --database DB` in a sandbox and wait for its "listening on URL" line. */
-export function startServe(sandbox: Sandbox, database: string): Promise<ServeProcess> {
+/** Start `finctl serve --port 0 --database DB` in a sandbox (this one or an in-process one) and wait for its "listening on URL" line. */
+export function startServe(sandbox: Pick<Sandbox, 'dir' | 'env'>, database: string): Promise<ServeProcess> {
   return spawnServe(['--database', database], { cwd: sandbox.dir, env: sandbox.env(), stopTimeoutMs: 15_000 })
 }
 
