@@ -58,7 +58,7 @@ describe.each(STORES)('one proposal approved in two serve processes at once, on 
       people[who] = [at(0, token), at(1, token)]
     }
     await people.owner[0].policy.set({ require_approval: ['reopen', 'bulk'], bulk_threshold: 1 })
-  }, 120_000)
+  }, 240_000)
   afterAll(async () => {
     await Promise.all(children.map((c) => stopProcess(c)))
     await remote?.close()

@@ -320,7 +320,7 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
     const expected = await allSecondary()
     const { h: service, accountId, c } = await start(1000, 200)
     await c.transactions.batchMinimal(items(accountId, 1500), { bulkRows: 1500 })
-    const deadline = Date.now() + 15_000
+    const deadline = Date.now() + 60_000
     let state = inspect(service.database)
     while (state.secondary.length <= KEPT.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100))

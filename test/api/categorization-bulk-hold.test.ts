@@ -103,5 +103,5 @@ describe.each(MATRIX)('no retraining inside a bulk import over %s on %s', (kind,
     } finally {
       await h.close()
     }
-  }, 90_000)
+  }, 180_000)
 })

@@ -72,5 +72,5 @@ describe.each(MATRIX)('the kept model over %s on %s', (kind, storeKind) => {
       await other.close()
       await h.close()
     }
-  }, 90_000)
+  }, 180_000)
 })

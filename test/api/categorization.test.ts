@@ -57,7 +57,7 @@ describe.each(MATRIX)('categorization over %s on %s', (kind, storeKind) => {
       c,
       heldOut.map((t) => request(a.accountId, t, false)),
     )
-  }, 120_000)
+  }, 240_000)
   afterAll(async () => {
     await h?.close()
   })
@@ -210,7 +210,7 @@ describe.each(MATRIX)('rules and statements with the model over %s on %s', (kind
       c,
       training.map((t) => request(a.accountId, t, true)),
     )
-  }, 120_000)
+  }, 240_000)
   afterAll(async () => {
     await h?.close()
   })
@@ -294,7 +294,7 @@ describe.each(STORES)('two processes on one %s database', (storeKind) => {
       await other.close()
       await h.close()
     }
-  }, 60_000)
+  }, 120_000)
 })
 
 describe.each(MATRIX)('score bounds over %s on %s', (kind, storeKind) => {

@@ -143,5 +143,5 @@ describe.each(STORES)('writers at once on one %s database, through two serve pro
     expect(toMinor(String(got.current_balance), 'USD')).toBe(100_000 + sum)
     const after = await Promise.all(ids.map((id) => c0.transactions.get(id)))
     expect(after.map((t) => t.merchant_name)).toEqual(ids.map(() => `M${rounds - 1}`))
-  }, 180_000)
+  }, 360_000)
 })

@@ -40,15 +40,14 @@ describe.each(MATRIX)('event stream over %s on %s', (kind, storeKind) => {
   })
 
   it('a long poll answers as soon as an event of its types is committed', async () => {
+    // How soon it answers: test/timing/long-poll.test.ts.
     const after = (await c.events.list({ after: 'latest' })).pagination.next_after ?? 0
-    const started = Date.now()
     const poll = c.events.list({ after, wait: 20, type: 'bank_account.created' })
     await new Promise((r) => setTimeout(r, 300))
     await create('Not waited for')
     const acct = await c.accounts.create({ name: 'Stream savings', account_type: 'savings', currency_code: 'USD' })
     const page = await poll
     expect(page.data.map((e) => [e.type, e.object_id])).toEqual([['bank_account.created', acct.id]])
-    expect(Date.now() - started).toBeLessThan(3000)
     // Nothing more of that type: it waits out the wait and answers with the same cursor.
     const t0 = Date.now()
     const empty = await c.events.list({ after: page.pagination.next_after ?? 0, wait: 0.5, type: 'bank_account.created' })

@@ -207,7 +207,7 @@ describe.each(MATRIX)('exports via %s on %s', (kind, storeKind) => {
     client = h.client({ apiKey: t.key })
     books = await makeBooks(client, t)
     dir = mkdtempSync(join(tmpdir(), 'finctl-exports-'))
-  }, 240_000)
+  }, 480_000)
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true })
     await h?.close()
@@ -297,7 +297,7 @@ describe.each(MATRIX)('exports via %s on %s', (kind, storeKind) => {
         expect(minor(native.get(a.name)?.get(a.currency) ?? '0', a.exp), a.name).toBe(minor(account.current_balance, a.exp))
       }
     },
-    120_000,
+    240_000,
   )
 
   it('writes csv with every row of the period, and refuses an accounts map the format does not take', async () => {

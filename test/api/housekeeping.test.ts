@@ -87,7 +87,7 @@ describe.each(STORES)('housekeeping on %s', (kind) => {
     }
     const { child } = await startServeProcess(db.url)
     try {
-      const deadline = Date.now() + 15_000
+      const deadline = Date.now() + 60_000
       let left = await keys(db.url)
       while (left.includes('expired') && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100))

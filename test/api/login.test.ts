@@ -117,7 +117,7 @@ describe.each(MATRIX)('login over %s on %s', (kind, storeKind) => {
       expect(refused.retryAfter).toBeGreaterThan(0)
       expect(refused.retryAfter).toBeLessThanOrEqual(60)
     }
-  }, 90_000)
+  }, 180_000)
 
   it("a successful login does not use up its email's allowance", async () => {
     const [email] = await users(1)
@@ -131,7 +131,7 @@ describe.each(MATRIX)('login over %s on %s', (kind, storeKind) => {
       return out
     })
     expect(statuses).toEqual([...Array(LOGIN_LIMITS.perEmail - 1).fill(401), 200, 401, 429])
-  }, 90_000)
+  }, 180_000)
 
   it('every failed login is recorded: email, user, client address (none on the embedded core)', async () => {
     const [email] = await users(1)
@@ -161,5 +161,5 @@ describe.each(MATRIX)('login over %s on %s', (kind, storeKind) => {
         return out
       })
       expect(statuses).toEqual([...Array(LOGIN_LIMITS.perAddress).fill(401), 429])
-    }, 90_000)
+    }, 180_000)
 })

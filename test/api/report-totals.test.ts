@@ -43,7 +43,7 @@ for (const storeKind of STORES) {
       c = h.client({ apiKey: t.key })
       eur = (await c.accounts.create({ name: 'Euro', account_type: 'checking', currency_code: 'EUR' })).id
       await c.rates.set('2025-02-01', 'EUR', { rate: '1.0825' })
-    }, 60_000)
+    }, 120_000)
     afterAll(async () => {
       if (minRows === undefined) delete process.env.FINCTL_BULK_LOAD_MIN_ROWS
       else process.env.FINCTL_BULK_LOAD_MIN_ROWS = minRows
@@ -105,7 +105,7 @@ for (const storeKind of STORES) {
       expect(before.length).toBeGreaterThan(20)
       await h.store.writeTransaction((trx) => rebuildReportTotals(trx))
       expect(before).toEqual(await kept(h))
-    }, 120_000)
+    }, 240_000)
 
     it('a bulk load keeps them equal batch by batch, with other writes between its batches', async () => {
       const row = (i: number): CreateTransactionRequest => ({
@@ -136,7 +136,7 @@ for (const storeKind of STORES) {
       await c.transactions.create({ ...row(1001), import_ref: undefined })
       await c.transactions.batchMinimal([...rows.slice(119, 150)], { bulkRows: 60, bulkEnd: true })
       await fresh()
-    }, 120_000)
+    }, 240_000)
 
     it("writes that insert no rows leave a load's trigger aside; rows inserted beside the load put it back", async () => {
       const row = (i: number): CreateTransactionRequest => ({
@@ -174,7 +174,7 @@ for (const storeKind of STORES) {
       const before = await kept(h)
       await h.store.writeTransaction((trx) => rebuildReportTotals(trx))
       expect(before).toEqual(await kept(h))
-    }, 120_000)
+    }, 240_000)
 
     it('the reports from the totals agree with plain sums over the rows, for whole months and cut ones', async () => {
       const plain = async (from: string, to: string, accountId?: string) => {
@@ -218,6 +218,6 @@ for (const storeKind of STORES) {
           unconverted: acc.unconverted_transactions,
         })
       }
-    }, 120_000)
+    }, 240_000)
   })
 }

@@ -30,7 +30,8 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
   async function readAll(after: string, n: number) {
     const got = []
     let cursor = after
-    const deadline = Date.now() + 5000
+    // A bound for a hang: the records come within the first long poll.
+    const deadline = Date.now() + 30_000
     while (got.length < n && Date.now() < deadline) {
       const page = await readRequestLog(c, { after: cursor, wait: 2 })
       got.push(...page.data)
@@ -103,14 +104,13 @@ describe.each(MATRIX)('request log over %s on %s', (kind, storeKind) => {
   })
 
   it('a long poll answers as soon as a request is recorded, not at the end of its wait', async () => {
+    // How soon it answers: test/timing/long-poll.test.ts.
     const from = (await readRequestLog(c, { limit: 0 })).next_cursor
-    const started = Date.now()
     const poll = readRequestLog(c, { after: from, wait: 20 })
     await new Promise((r) => setTimeout(r, 300))
     await h.client({ apiKey: a.key }).categories()
     const page = await poll
     expect(page.data.map((r) => r.path)).toEqual(['/api-v1/categories'])
-    expect(Date.now() - started).toBeLessThan(3000)
     // Nothing new: it waits, then answers with the same cursor.
     const t0 = Date.now()
     const empty = await readRequestLog(c, { after: page.next_cursor, wait: 0.5 })

@@ -1,8 +1,10 @@
 /**
  * Deliveries are fair: one company's slow and silent endpoints cost their own queues,
- * not another company's. Company A has four endpoints answering after 5 s and one that never answers,
- * each with events waiting; company B's event, written while A's are in flight, reaches B's receiver
- * within the 2 s docs/events.md promises. `finctl serve` on both stores, receivers on 127.0.0.1.
+ * not another company's. Company A has four endpoints answering after 30 s and one that never
+ * answers, each with events waiting; company B's event, written while A's are in flight, reaches
+ * B's receiver before any of A's is answered (a deliverer that made B wait for a slot of A's could
+ * not). `finctl serve` on both stores, receivers on 127.0.0.1. How soon B's comes (docs/events.md's
+ * 2 s): test/timing/webhook-latency.test.ts.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,6 +17,8 @@ interface Slow {
   url: string
   /** When each request arrived (ms since the epoch), and the event's id. */
   arrivals: Array<{ at: number; id: string }>
+  /** When each request was answered. */
+  answered: number[]
   close(): Promise<void>
 }
 
@@ -22,7 +26,7 @@ interface Slow {
 async function slowReceiver(delayMs: number | null): Promise<Slow> {
   const held = new Set<ServerResponse>()
   const timers = new Set<NodeJS.Timeout>()
-  const r: Slow = { url: '', arrivals: [], close: async () => {} }
+  const r: Slow = { url: '', arrivals: [], answered: [], close: async () => {} }
   const server: Server = createServer((req, res) => {
     let body = ''
     req.on('data', (d: Buffer) => (body += d.toString()))
@@ -31,6 +35,7 @@ async function slowReceiver(delayMs: number | null): Promise<Slow> {
       if (delayMs === null) return void held.add(res)
       const t = setTimeout(() => {
         timers.delete(t)
+        r.answered.push(Date.now())
         res.writeHead(200).end()
       }, delayMs)
       timers.add(t)
@@ -60,19 +65,20 @@ describe.each(STORES)('fair deliveries by finctl serve on %s', (storeKind) => {
   const receivers: Slow[] = []
 
   beforeAll(async () => {
-    h = await createHarness('http', storeKind, { env: { FINCTL_WEBHOOK_ALLOW_PRIVATE: '1' } })
+    // A's answers come at 30 s, inside the receivers' time limit.
+    h = await createHarness('http', storeKind, { env: { FINCTL_WEBHOOK_ALLOW_PRIVATE: '1', FINCTL_WEBHOOK_TIMEOUT_MS: '60000' } })
   })
   afterAll(async () => {
     for (const r of receivers) await r.close()
     await h?.close()
   })
 
-  it("company B's event arrives within 2 s while company A's endpoints are slow or silent", async () => {
+  it("company B's event arrives before any of company A's slow or silent endpoints is answered", async () => {
     const a = await h.tenant('A')
     const b = await h.tenant('B')
     const ownerA = h.client({ token: a.token })
     const ownerB = h.client({ token: b.token })
-    const slow = await Promise.all([5000, 5000, 5000, 5000, null].map(slowReceiver))
+    const slow = await Promise.all([30_000, 30_000, 30_000, 30_000, null].map(slowReceiver))
     receivers.push(...slow)
     for (const r of slow) await ownerA.webhooks.create({ url: r.url, events: ['transaction.created'] })
     const fast = await slowReceiver(0)
@@ -83,17 +89,16 @@ describe.each(STORES)('fair deliveries by finctl serve on %s', (storeKind) => {
     for (let i = 0; i < 3; i++)
       await ca.transactions.create({ bank_account_id: a.accountId, transaction_date: today, description: `A ${i}`, amount: '-1.00' })
     // A's endpoints have requests in flight (four at least: the deliverer before that change took four at a time).
-    await waitFor(() => slow.filter((r) => r.arrivals.length >= 1).length >= 4, 10_000, "A's first deliveries")
+    await waitFor(() => slow.filter((r) => r.arrivals.length >= 1).length >= 4, 60_000, "A's first deliveries")
 
-    const written = Date.now()
     await h
       .client({ apiKey: b.key })
       .transactions.create({ bank_account_id: b.accountId, transaction_date: today, description: 'B', amount: '-2.00' })
-    await waitFor(() => fast.arrivals.length >= 1, 30_000, "B's delivery")
-    const latency = fast.arrivals[0].at - written
-    expect(latency, `B's event arrived ${latency} ms after it was written`).toBeLessThan(2000)
+    await waitFor(() => fast.arrivals.length >= 1, 60_000, "B's delivery")
+    const firstAnswer = Math.min(...slow.flatMap((r) => r.answered))
+    expect(fast.arrivals[0].at, "B's event came after one of A's was answered").toBeLessThan(firstAnswer)
     expect(slow[4].arrivals, 'the silent endpoint holds a request too').toHaveLength(1)
     // A's slow endpoints are still on their first or second event: they kept their own pace.
     expect(slow.slice(0, 4).every((r) => r.arrivals.length <= 2)).toBe(true)
-  }, 60_000)
+  }, 300_000)
 })

@@ -169,7 +169,7 @@ describe('printing shaped JSON', () => {
       code: 'filter_failed',
       message: '--jq: jq: error (at /dev/stdin:0): no',
     })
-  }, 30_000)
+  }, 120_000)
 
   it('--template over the fields asked for', async () => {
     const p = {

@@ -62,7 +62,7 @@ describe('help', () => {
       if (!/\nExamples?:\n {2}finctl /.test(help)) problems.push(`${path.join(' ')}: no example`)
     }
     expect(problems).toEqual([])
-  }, 60_000)
+  }, 120_000)
 
   it('help exit-codes lists every exit code of docs/cli.md', async () => {
     const r = await sb.ok(['help', 'exit-codes'])

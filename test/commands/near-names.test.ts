@@ -165,14 +165,12 @@ describe('completion of account names', () => {
     expect(await offered('alias', 'delete', '')).toEqual(['chk'])
     expect(await offered('ch')).toEqual(['chk\talias'])
     expect(await offered('--profile', '')).toEqual(['local'])
-    // A target that never answers: no names, and the Tab does not wait for it.
+    // A target that never answers: no names (how soon the Tab gives up: test/timing/bounded-waits.test.ts).
     const silent = createServer(() => {})
     await new Promise<void>((res) => silent.listen(0, '127.0.0.1', res))
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
-      const started = Date.now()
       expect(await offered('--base-url', url, '--api-key', `fds_${'a'.repeat(43)}`, 'tx', 'list', '--account', '')).toEqual([])
-      expect(Date.now() - started).toBeLessThan(5000)
     } finally {
       silent.closeAllConnections()
       silent.close()

@@ -147,7 +147,7 @@ describe('every table fits the terminal and names what it leaves out', () => {
     // A month closed with a long reason and an export, checked by verify --close.
     await sb.ok(['close', '2026-01', '--force', '--reason', REASON, '--export', 'csv', '--output-dir', sb.path('books')])
     await sb.ok(['alias', 'set', 'leases', `tx list --search "${RULE_TEXT}" --category "${RULE_CATEGORY}"`])
-  }, 120_000)
+  }, 240_000)
 
   afterAll(() => sb.cleanup())
 

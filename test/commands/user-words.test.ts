@@ -84,7 +84,7 @@ describe('messages in the words of the command line', () => {
     key = (await sb.json<Array<{ id: string }>>(['keys', 'list', '--json']))[0].id
     writeFileSync(csv(), 'Date,Description,Amount\n2026-01-05,Coffee,-4.50\n2026-01-06,Refund,12.00\n')
     statement = (await sb.json<{ id: string }>(['statements', 'upload', csv(), '--account', account, '--json'])).id
-  }, 120_000)
+  }, 240_000)
   afterAll(() => sb.cleanup())
 
   it('finds the API field names in the service document', () => {

@@ -70,7 +70,7 @@ describe('finctl verify', () => {
     await sb.ok(['tx', 'update', ids[1], '--category', 'Sales', '--json'])
     await sb.ok(['tx', 'delete', ids[2], '--yes', '--json'])
     rows = sqlite((db) => db.prepare('SELECT * FROM audit_entries ORDER BY id').all() as Row[])
-  }, 120_000)
+  }, 240_000)
   afterAll(() => sb.cleanup())
 
   it('is intact after the CLI own writes: exit 0', async () => {

@@ -215,15 +215,14 @@ describe('compiled once per process', () => {
 })
 
 describe('regex safety and validation', () => {
-  it('a pathological pattern on a 50,000-character text finishes fast (linear time)', () => {
+  // A backtracking engine would not finish these in a lifetime; how soon they finish: test/timing/bounded-waits.test.ts.
+  it('a pathological pattern on a 50,000-character text finishes (linear time)', () => {
     const rules = compileRules([
       rule({ description_regex: '(a+)+$' }, { category: 'X' }),
       rule({ merchant_regex: '(.*a){20}$' }, { tags: ['t'] }),
     ])
     const text = `${'a'.repeat(50_000)}!`
-    const started = performance.now()
     const r = applyRules(rules, row({ description: text, merchant_name: text }))
-    expect(performance.now() - started).toBeLessThan(1000)
     expect(r.category).toBeUndefined()
     expect(r.add_tags).toEqual([])
   })

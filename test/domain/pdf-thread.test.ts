@@ -67,5 +67,5 @@ describe('the PDF thread', () => {
     expect(order).toEqual(['A receipt', 'B bomb', 'B receipt'])
     expect(b).toMatchObject({ stopped: null, fields: { merchant: expect.stringMatching(/^Bomb/) } })
     expect(b2.fields).toMatchObject({ merchant: 'B Shop', amount_minor: 300 })
-  }, 60_000)
+  }, 120_000)
 })

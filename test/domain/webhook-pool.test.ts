@@ -55,5 +55,5 @@ describe.each(STORES)('the delivery pool on %s', (kind) => {
     while (receivers.some((r) => r.received.length < ids.length) && Date.now() < deadline)
       await Promise.all([deliverDue(one, { worker: 'one', settings }), deliverDue(two, { worker: 'two', settings })])
     for (const r of receivers) expect(r.received.map((x) => x.event.id)).toEqual(ids)
-  }, 60_000)
+  }, 120_000)
 })

@@ -13,7 +13,7 @@ describe('an --atomic import, then the same file again', () => {
   const sb = new Sandbox('atomic-plain')
   beforeAll(async () => {
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   it('creates nothing the second time', async () => {

@@ -35,7 +35,7 @@ describe('balance and turnover rows are skipped, counted and named', () => {
 
   beforeAll(async () => {
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   const CASES: Array<[string, string[], { created: number; skipped: number; total: string; lines: string[] }]> = [
@@ -149,7 +149,7 @@ describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their c
   }
   beforeAll(async () => {
     await lt.ok(['init', '--no-input', '--currency', 'LTL'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => lt.cleanup())
 
   it.skipIf(!HAS_BANK_FILES)('the dry run plans 5 rows and skips 4, the import creates 5 for 1,058.46', async () => {

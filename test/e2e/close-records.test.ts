@@ -66,7 +66,7 @@ describe('the close record and verify --close', () => {
     // An audit entry before the close, for the chain's head.
     await sb.ok(['tx', 'update', ids[0], '--category', 'Office', '--json'])
     await sb.ok(['close', M, ...FORCE, '--export', 'hledger,csv,xlsx', '--output-dir', dir])
-  }, 120_000)
+  }, 240_000)
   afterAll(() => stopServeAndCleanup(server, sb))
 
   it('remote: reopened and changed, the exports produced again differ (13); closed again with new exports, 0', async () => {

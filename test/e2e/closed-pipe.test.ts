@@ -74,7 +74,7 @@ describe('a closed pipe', () => {
     server = await startServe(sb, sb.database)
     const key = sb.profiles().profiles.local.api_key!
     await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
-  }, 180_000)
+  }, 360_000)
 
   afterAll(() => stopServeAndCleanup(server, sb))
 

@@ -82,7 +82,7 @@ describe('several writers on one SQLite file', () => {
     expect(stored(account)).toEqual({ n: 2 * ROWS, refs: 2 * ROWS, sum })
     expect(await balance(account)).toBe(sum)
     process.stderr.write(`two imports of ${ROWS} rows at once: ${seconds.toFixed(1)} s\n`)
-  }, 240_000)
+  }, 480_000)
 
   it("the same file imported twice at once: every row once, the second run finds the first run's rows", async () => {
     const account = await newAccount()
@@ -97,7 +97,7 @@ describe('several writers on one SQLite file', () => {
     expect(x.already_imported + y.already_imported).toBe(ROWS)
     expect(stored(account)).toEqual({ n: ROWS, refs: ROWS, sum })
     expect(await balance(account)).toBe(sum)
-  }, 240_000)
+  }, 480_000)
 
   it('an import beside tx update, tx bulk-update and reports: all exit 0, every row once, every change kept', async () => {
     const account = await newAccount()
@@ -135,7 +135,7 @@ describe('several writers on one SQLite file', () => {
     const last = others.filter(([w]) => w === 'tx bulk-update').length - 1
     expect(changed.filter((t) => t.merchant_name === `M${last}`)).toHaveLength(20)
     process.stderr.write(`an import beside ${others.length} other commands\n`)
-  }, 240_000)
+  }, 480_000)
 
   it('finctl serve and the embedded CLI on one file: an import through each at once, every row once', async () => {
     const server = await spawnServe(['--database', sb.database], { cwd: sb.dir, env: sb.env(BULK), stopTimeoutMs: 30_000 })
@@ -159,5 +159,5 @@ describe('several writers on one SQLite file', () => {
     } finally {
       expect((await server.stop()).code).toBe(0)
     }
-  }, 240_000)
+  }, 480_000)
 })

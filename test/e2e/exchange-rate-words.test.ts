@@ -27,7 +27,7 @@ describe('the exchange rate in the words of the command line', () => {
       .id
     eur = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Euros', '--type', 'checking', '--currency', 'EUR', '--json'])).id
     writeFileSync(csv(), 'Date,Description,Amount\n2026-01-05,Coffee,-4.50\n2026-01-06,Refund,12.00\n')
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   async function refused(args: string[], message: RegExp, code = 6): Promise<CliResult> {

@@ -71,7 +71,7 @@ describe('finctl export to a chart of accounts', () => {
     ]
     for (const [account, date, amount, description, ...rest] of rows)
       await sb.ok(['tx', 'create', '--account', account, '--date', date, '--amount', amount, '--description', description, ...rest])
-  }, 180_000)
+  }, 360_000)
   afterAll(() => stopServeAndCleanup(server, sb))
 
   it('a suggested chart, completed and stored once, is what each format takes; check passes each file', async () => {

@@ -57,7 +57,7 @@ describe('finctl export', () => {
         '--tags',
         'q review,trip',
       ])
-  }, 120_000)
+  }, 240_000)
   afterAll(() => stopServeAndCleanup(server, sb))
 
   it.skipIf(!has('hledger'))('journals the tools accept, whose balances are the summary', async () => {

@@ -106,7 +106,7 @@ describe.each(TARGET_KINDS)('flag values the CLI judges (%s)', (kind) => {
       expect(r.stderr, `finctl ${args.join(' ')}`).toContain(`error: ${f.flag} ${value}: `)
       expect(r.stderr, `finctl ${args.join(' ')}`).toContain(why)
     }
-  }, 120_000)
+  }, 240_000)
 
   it('a range that ends before it starts: exit 2 naming both flags, on every command with --from and --to', async () => {
     const program = createProgram(memoryIO({}).io)

@@ -155,12 +155,17 @@ describe.each(STORES)('kill -9 of finctl serve during apply and revert on %s', (
     }
     const running = await killWhen(c.imports.revert(id), () => (kind === 'postgres' ? locked() : Date.now() - started > planning * 1.1))
     expect(running, 'the revert finished before the server could be killed').toBe(true)
-    expect(await count(account)).toEqual({ n: ROWS, refs: ROWS })
+    // All of the rows, or none when a busy machine let the transaction commit before the kill landed.
+    const after = await count(account)
+    expect([0, ROWS], `${after.n} of ${ROWS} rows after the kill`).toContain(after.n)
+    expect(after.refs).toBe(after.n)
 
     c = await serve()
-    expect((await c.imports.get(id)).state).toBe('completed')
-    const r = await c.imports.revert(id)
-    expect(r).toMatchObject({ deleted: ROWS, batch: { state: 'reverted' } })
+    expect((await c.imports.get(id)).state).toBe(after.n === ROWS ? 'completed' : 'reverted')
+    if (after.n === ROWS) {
+      const r = await c.imports.revert(id)
+      expect(r).toMatchObject({ deleted: ROWS, batch: { state: 'reverted' } })
+    }
     expect(await count(account)).toEqual({ n: 0, refs: 0 })
     await server!.stop()
     server = undefined

@@ -164,17 +164,22 @@ describe.each(STORES)('kill -9 during imports apply and imports revert on %s', (
       kind === 'postgres' ? locked() : Date.now() - started > planning * 1.1,
     )
     expect(running, `the revert finished before it could be killed:\n${err}`).toBe(true)
-    // One transaction: the kill leaves the batch's rows all there and the batch as it was.
-    expect(await count(account)).toEqual({ n: ROWS, refs: ROWS })
-    expect((await batchOf(account)).state).toBe('completed')
+    // One transaction: the kill leaves the batch's rows all there and the batch as it was, or, when a
+    // busy machine let the transaction commit before the kill landed, none and the batch reverted.
+    const after = await count(account)
+    expect([0, ROWS], `${after.n} of ${ROWS} rows after the kill`).toContain(after.n)
+    expect(after.refs).toBe(after.n)
+    expect((await batchOf(account)).state).toBe(after.n === ROWS ? 'completed' : 'reverted')
     expect(indexes()).toEqual(before)
     const intact = await sb.run(['verify', '--json'], { timeoutMs: 120_000 })
     expect(intact.code, intact.stderr).toBe(0)
 
-    const r = await sb.json<{ deleted: number; batch: { state: string } }>(['imports', 'revert', batch.id, '--yes', '--json'], {
-      timeoutMs: 120_000,
-    })
-    expect(r).toMatchObject({ deleted: ROWS, batch: { state: 'reverted' } })
+    if (after.n === ROWS) {
+      const r = await sb.json<{ deleted: number; batch: { state: string } }>(['imports', 'revert', batch.id, '--yes', '--json'], {
+        timeoutMs: 120_000,
+      })
+      expect(r).toMatchObject({ deleted: ROWS, batch: { state: 'reverted' } })
+    }
     expect(await count(account)).toEqual({ n: 0, refs: 0 })
     expect((await batchOf(account)).state).toBe('reverted')
     expect(indexes()).toEqual(before)

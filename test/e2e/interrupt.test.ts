@@ -88,7 +88,7 @@ describe('an interrupted tx import', () => {
       expect(count(account)).toEqual({ n: ROWS, refs: ROWS })
       const [again] = await sb.json<Array<Batch & { counts: { existing: number } }>>(['imports', 'list', '--account', account, '--json'])
       expect(again).toMatchObject({ state: 'completed', counts: { created: resumed.created, existing: between } })
-    }, 180_000)
+    }, 360_000)
   }
 
   it('Ctrl-C after more than 1,000 rejected rows: their spill file goes too', async () => {
@@ -125,5 +125,5 @@ describe('an interrupted tx import', () => {
     child.kill('SIGINT')
     expect(await exited, err).toBe(130)
     expect(spills()).toEqual([])
-  }, 180_000)
+  }, 360_000)
 })

@@ -174,5 +174,5 @@ describe('interrupted upload, seed and export', () => {
     expect(r.err).toMatch(
       /^error: interrupted \(Ctrl-C\): the export stopped (after [\d,]+ of [\d,]+ transactions|before any transaction was written); what went to stdout is incomplete: the same command again writes it whole$/m,
     )
-  }, 120_000)
+  }, 240_000)
 })

@@ -37,7 +37,7 @@ class Listen {
     return this.out.split('\n').filter(Boolean)
   }
 
-  async until(test: () => boolean, what: string, ms = 15_000): Promise<void> {
+  async until(test: () => boolean, what: string, ms = 60_000): Promise<void> {
     const deadline = Date.now() + ms
     while (!test()) {
       if (Date.now() > deadline || this.child.exitCode !== null) throw new Error(`no ${what} within ${ms} ms:\n${this.err}`)

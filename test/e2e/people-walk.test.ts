@@ -1,5 +1,5 @@
 /**
- * End-to-end: a company of four people walks through the built CLI. The owner inits, books October
+ * A company of four people walks through the CLI (in process; the `finctl serve` processes spawned). The owner inits, books October
  * 2026, closes it and invites an accountant, a bookkeeper and an auditor, each with a profile of
  * their own. The auditor reads everything and writes nothing; with the policy `reopen` on, the
  * bookkeeper's reopen waits for the accountant's approval; nobody widens their own rights. Then an
@@ -12,7 +12,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshPostgres } from '../helpers/harness.js'
-import { Sandbox, spawnServe, type CliResult, type ServeProcess } from '../helpers/cli.js'
+import { spawnServe, type CliResult, type ServeProcess } from '../helpers/cli.js'
+import { InProcessSandbox } from '../helpers/in-process-cli.js'
 
 const MONTH = '2026-10'
 const OWNER = { email: 'owner@walk.test', password: 'owner-password-1' }
@@ -34,7 +35,7 @@ function expectExit(r: CliResult, code: number, what: string): void {
 
 for (const store of ['sqlite', 'postgres'] as const) {
   describe(`four people, one company (${store === 'sqlite' ? 'embedded SQLite' : 'two serve processes on PostgreSQL'})`, () => {
-    const sb = new Sandbox(`people-walk-${store}`)
+    const sb = new InProcessSandbox(`people-walk-${store}`)
     const servers: ServeProcess[] = []
     let drop: (() => Promise<void>) | undefined
     let accountId: string
@@ -69,7 +70,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
               auditor: ['--base-url', servers[1].url],
             }
       for (const who of Object.keys(PEOPLE) as Person[]) await sb.ok(['profile', 'add', who, ...target[who]])
-    }, 60_000)
+    }, 120_000)
 
     afterAll(async () => {
       for (const s of servers) await s.stop()
@@ -110,7 +111,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(JSON.parse(after.stdout)).toMatchObject({ month: MONTH, closed: true, lock_date: `${MONTH}-31` })
       const history = await sb.json(['close', 'history', '--json'])
       expect(history).toEqual([expect.objectContaining({ period: MONTH, action: 'close', forced: true, previous_lock_date: null })])
-    }, 60_000)
+    }, 120_000)
 
     it('the owner invites three; each accepts in a profile of their own', async () => {
       for (const [role, p] of Object.entries(PEOPLE) as [Person, (typeof PEOPLE)[Person]][]) {
@@ -130,7 +131,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(rows.map((u) => `${u.email}:${u.role}`).sort()).toEqual(
         [`${OWNER.email}:owner`, ...Object.entries(PEOPLE).map(([r, p]) => `${p.email}:${r}`)].sort(),
       )
-    }, 60_000)
+    }, 120_000)
 
     it('the auditor reads everything and every write is refused (exit 4)', async () => {
       const txs = await sb.json(['--profile', 'auditor', 'tx', 'list', '--from', MONTH, '--to', MONTH, '--json'])
@@ -161,7 +162,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
         expectExit(await as('auditor', write), 4, `auditor ${write.slice(0, 2).join(' ')}`)
       const still = await sb.json(['tx', 'list', '--json'])
       expect((still.data ?? still).length).toBe(3)
-    }, 60_000)
+    }, 120_000)
 
     it('with the policy reopen, the bookkeeper proposes, cannot approve, the accountant approves', async () => {
       expectExit(await as('owner', ['policy', 'set', '--require-approval', 'reopen']), 0, 'policy set')
@@ -230,7 +231,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(late.id).toBeTruthy()
       const replay = await as('owner', ['approvals', 'approve', proposal.id])
       expect(replay.code).not.toBe(0)
-    }, 60_000)
+    }, 120_000)
 
     it('nobody widens their rights: the bookkeeper invites no owner, creates no key', async () => {
       expectExit(
@@ -247,7 +248,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expectExit(await as('accountant', ['users', 'set-role', PEOPLE.bookkeeper.email, '--role', 'owner']), 4, 'accountant set-role')
       const users = await sb.json(['users', 'list', '--json'])
       expect((users.data ?? users).map((u: { email: string }) => u.email)).not.toContain('boss@walk.test')
-    }, 60_000)
+    }, 120_000)
 
     it('an invitation revoked cannot be accepted; a second owner joins', async () => {
       const late = await sb.json(['users', 'invite', '--email', 'late@walk.test', '--role', 'viewer', '--json'])
@@ -281,7 +282,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       const emails = (users.data ?? users).map((u: { email: string }) => u.email)
       expect(emails).toContain('owner2@walk.test')
       expect(emails).not.toContain('late@walk.test')
-    }, 60_000)
+    }, 120_000)
 
     it('a change of the policy waits: the owner proposes bulk and key-write, the second owner approves', async () => {
       const proposed = await as('owner', [
@@ -307,7 +308,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
         require_approval: ['reopen', 'bulk', 'key-write'],
         bulk_threshold: 2,
       })
-    }, 60_000)
+    }, 120_000)
 
     it('bulk: under the threshold at once; the bookkeeper’s bulk update and delete over it wait for approval', async () => {
       const ids: string[] = []
@@ -371,7 +372,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(await rows()).toEqual([])
       expect((await as('owner2', ['approvals', 'approve', pd.id])).code).toBe(6)
       expectExit(await as('auditor', ['verify', '--json']), 0, 'verify after the bulk delete')
-    }, 90_000)
+    }, 180_000)
 
     it('key-write: a write key is a proposal; its secret works only once the second owner approves', async () => {
       const proposed = await as('owner', ['keys', 'create', '--name', 'walk-writer', '--scopes', 'read,write', '--json'])
@@ -402,6 +403,6 @@ for (const store of ['sqlite', 'postgres'] as const) {
         '--json',
       ])
       expectExit(made, 0, 'a write with the key')
-    }, 60_000)
+    }, 120_000)
   })
 }

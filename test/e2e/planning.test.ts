@@ -17,7 +17,7 @@ describe('budgets, recurring items and the forecast, embedded and remote', () =>
   beforeAll(async () => {
     sb = new Sandbox('planning')
     await sb.ok(['init', '--demo', '--no-input'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => stopServeAndCleanup(server, sb))
 
   const figures = async (extra: string[] = []) => ({

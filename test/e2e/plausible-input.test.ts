@@ -20,7 +20,7 @@ describe('plausible input', () => {
       input: 'password-for-plausible\n',
     })
     account = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Operating', '--type', 'checking', '--json'])).id
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   it('FINCTL_DATE_WINDOW moves the window; a malformed one is a usage error naming it', async () => {

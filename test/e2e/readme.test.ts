@@ -112,12 +112,12 @@ function script(page: string, lines: Line[], port: number): string {
       if (text.includes(`$${name}`)) out.push(`: "\${${name}:=$(first_id ${list})}"`)
     }
     if (/&\s*$/.test(text)) {
-      // A server: started in the background, waited for, stopped when the script ends.
+      // A server: started in the background, waited for (up to 60 s: a busy machine), stopped when the script ends.
       // Started without the function, so that $! is the server itself.
       text = text.replace(/&\s*$/, '').replace(/^finctl /, `"${process.execPath}" "${BIN}" `)
       out.push(`${text} 2> serve.log & SERVER=$!; trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT`)
       out.push(
-        `for i in $(seq 100); do grep -q "listening on" serve.log && break; sleep 0.1; done; grep -q "listening on" serve.log || { echo "${where}: the server did not start" >&2; cat serve.log >&2; exit 1; }`,
+        `for i in $(seq 600); do grep -q "listening on" serve.log && break; sleep 0.1; done; grep -q "listening on" serve.log || { echo "${where}: the server did not start" >&2; cat serve.log >&2; exit 1; }`,
       )
       continue
     }

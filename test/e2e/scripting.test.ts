@@ -23,7 +23,7 @@ describe('what scripts type, through the built CLI', () => {
     await sb.ok(['init', '--demo', '--no-input'])
     sb.remember(sb.profiles().profiles.local.api_key)
     all = await sb.json(['tx', 'list', '--all', '--json'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb?.cleanup())
 
   it('a transaction by the last 8 characters of its id; a prefix many ids share is exit 2 naming them', async () => {

@@ -24,7 +24,7 @@ describe('serve on a port in use', () => {
   })
 
   it('says the port is in use and which flag to give, exit 2', async () => {
-    const r = await sb.run(['serve', '--port', String(port), '--database', join(sb.dir, 'serve.db')], { timeoutMs: 30_000 })
+    const r = await sb.run(['serve', '--port', String(port), '--database', join(sb.dir, 'serve.db')], { timeoutMs: 60_000 })
     expect(r.stderr).toContain(`error: port ${port} on 127.0.0.1 is in use by another program: stop it or give --port N`)
     expect(r.stderr).not.toContain('internal error')
     expect(r.stderr).not.toContain('listening on')

@@ -100,7 +100,7 @@ describe.each(TARGET_KINDS)('short ids everywhere (%s)', (kind) => {
       create(['recurring', 'add', '--name', name, '--amount', '-50.00', '--interval', 'monthly', '--start', today])
     ids.recurring = await recurring('Rent')
     ids.recurring2 = await recurring('Cleaning')
-  }, 120_000)
+  }, 240_000)
   afterAll(() => t?.close())
 
   it("each list's id column, as a terminal shows it, is read back by its show or get command", async () => {
@@ -132,7 +132,7 @@ describe.each(TARGET_KINDS)('short ids everywhere (%s)', (kind) => {
         expect(`${r.stderr}${r.stdout}`).toMatch(new RegExp(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}${cell}`))
       }
     }
-  }, 120_000)
+  }, 240_000)
 
   it('every command that takes an id takes 6+ hex digits from either end, and reaches the whole id', async () => {
     const s = (k: string) => short(ids[k])
@@ -244,5 +244,5 @@ describe.each(TARGET_KINDS)('short ids everywhere (%s)', (kind) => {
       // The whole id in a request line (--verbose), or in the answer of a request that carries it in its body.
       expect(`${r.stderr}${r.stdout}`, `${name}: the request or the answer names ${ids[id]}`).toContain(ids[id])
     }
-  }, 180_000)
+  }, 360_000)
 })

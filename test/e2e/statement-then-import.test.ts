@@ -45,7 +45,7 @@ describe('a statement upload and a tx import of the same rows', () => {
 
   beforeAll(async () => {
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   it.skipIf(!HAS_BANK_FILES)(

@@ -103,7 +103,7 @@ describe('tables fit the terminal with colour on (tmux)', () => {
           if (plain.startsWith('│')) expect(plain.endsWith('│'), `finctl ${line} at ${width}: a row split: ${plain}`).toBe(true)
         }
       }
-    }, 180_000)
+    }, 360_000)
   }
 
   it('at 80 columns tx list keeps the id, date, description (the widest share), amount and account, and names the rest', async () => {

@@ -40,7 +40,7 @@ describe('in a real terminal (tmux)', () => {
   const type = (text: string): void => void tmux('send-keys', '-t', 'tty', '-l', '--', text)
 
   /** Poll the screen until `pattern` shows (at most `ms`); returns the screen. */
-  async function waitFor(pattern: RegExp | string, ms = 15_000): Promise<string> {
+  async function waitFor(pattern: RegExp | string, ms = 60_000): Promise<string> {
     const deadline = Date.now() + ms
     let last = ''
     while (Date.now() < deadline) {

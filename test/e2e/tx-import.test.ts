@@ -261,7 +261,7 @@ describe('tx import end to end', () => {
     await killAndResume([], await newAccount(), file, 12_000)
     // Each import's service builds it again as it closes (the third run, all duplicates, set it aside too).
     expect(secondaryIndexes()).toEqual({ index: true, lease: false })
-  }, 180_000)
+  }, 360_000)
 
   it('kill -9 mid-import against finctl serve, then the same command: every row exactly once, and the secondary indexes are back when it ends', async () => {
     server = await spawnServe(['--database', sb.database], { cwd: sb.dir, env: sb.env(BULK), stopTimeoutMs: 15_000 })
@@ -276,5 +276,5 @@ describe('tx import end to end', () => {
     expect((await server.stop()).code).toBe(0)
     server = undefined
     expect(secondaryIndexes()).toEqual({ index: true, lease: false })
-  }, 180_000)
+  }, 360_000)
 })

@@ -95,5 +95,5 @@ describe.each(TARGET_KINDS)('a verb keeps its -o after any global option (%s)', 
           expect(r.code, `finctl ${flagsOf(g)!.join(' ')} ${name} ${o} FILE:\n${r.stderr}`).toBe(0)
           expect(existsSync(file) && statSync(file).size > 0, `${g} ${name} ${o}: ${file} written`).toBe(true)
         }
-  }, 180_000)
+  }, 360_000)
 })

@@ -1,5 +1,5 @@
 /**
- * Webhooks end to end with the built CLI: `finctl serve` killed with SIGKILL
+ * Webhooks end to end with `finctl serve` processes (the CLI's verbs in process): `finctl serve` killed with SIGKILL
  * in the middle of a delivery, then started again, delivers every event; two `finctl serve`
  * processes on one PostgreSQL database deliver each event to each endpoint once; without
  * --webhooks-allow-private, serve sends nothing to a receiver on loopback, in whatever notation.
@@ -9,7 +9,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, spawnServe, type ServeProcess } from '../helpers/cli.js'
+import { spawnServe, type ServeProcess } from '../helpers/cli.js'
+import { InProcessSandbox } from '../helpers/in-process-cli.js'
 import { freshPostgres, STORES } from '../helpers/harness.js'
 
 const today = new Date().toISOString().slice(0, 10)
@@ -67,7 +68,7 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
 }
 
 describe.each(STORES)('webhooks end to end on %s', (store) => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   let database: string
   let drop: (() => Promise<void>) | undefined
   let acct: string
@@ -109,7 +110,7 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
   }
 
   beforeAll(async () => {
-    sb = new Sandbox(`webhooks-${store}`)
+    sb = new InProcessSandbox(`webhooks-${store}`)
     database = sb.database
     if (store === 'postgres') {
       const pg = await freshPostgres()
@@ -157,7 +158,7 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
     await serve()
     await waitFor(() => new Set(h.ids).size >= 5, 30_000, 'every event after the restart')
     expect([...new Set(h.ids)]).toEqual(want)
-  }, 90_000)
+  }, 180_000)
 
   it.runIf(store === 'sqlite')(
     'without --webhooks-allow-private, nothing reaches a receiver on loopback, [::ffff:127.0.0.1] neither',
@@ -192,7 +193,7 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
       await s.stop()
       for (const w of made) await sb.ok(['webhooks', 'delete', w.id, '--yes'])
     },
-    60_000,
+    120_000,
   )
 
   it.runIf(store === 'postgres')(
@@ -213,6 +214,6 @@ describe.each(STORES)('webhooks end to end on %s', (store) => {
       await new Promise((r) => setTimeout(r, 1000))
       for (const r of receivers) expect(r.ids).toEqual(all)
     },
-    120_000,
+    240_000,
   )
 })

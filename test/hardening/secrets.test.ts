@@ -60,7 +60,7 @@ describe.runIf(STORES.includes('postgres'))('a PostgreSQL URL with a password', 
     outputs.push({ what: 'unreachable database', text: down.stdout + down.stderr })
     const debug = await sb.run(['--debug', 'accounts', 'list'], { env: { FINCTL_DATABASE: closed.toString() } })
     outputs.push({ what: 'unreachable database, --debug', text: debug.stdout + debug.stderr })
-    const served = await sb.run(['serve', '--port', '0', '--database', closed.toString()], { timeoutMs: 30_000 })
+    const served = await sb.run(['serve', '--port', '0', '--database', closed.toString()], { timeoutMs: 60_000 })
     expect(served.code).not.toBe(0)
     outputs.push({ what: 'serve on an unreachable database', text: served.stdout + served.stderr })
     // serve's own log while it runs, at debug level.

@@ -74,8 +74,8 @@ export function runFinctl(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`finctl ${args.join(' ')} did not finish in ${o.timeoutMs ?? 20_000} ms\nstderr: ${stderr}`))
-    }, o.timeoutMs ?? 20_000)
+      reject(new Error(`finctl ${args.join(' ')} did not finish in ${o.timeoutMs ?? 60_000} ms\nstderr: ${stderr}`))
+    }, o.timeoutMs ?? 60_000)
     child.once('error', (err) => {
       clearTimeout(timer)
       reject(err)
@@ -215,7 +215,7 @@ export interface ServeProcess {
 }
 
 /** Stop the server of a group (when it started) and check it exited by itself with 0; then remove the sandbox. */
-export async function stopServeAndCleanup(server: ServeProcess | undefined, sb: Sandbox | undefined): Promise<void> {
+export async function stopServeAndCleanup(server: ServeProcess | undefined, sb: Pick<Sandbox, 'cleanup'> | undefined): Promise<void> {
   try {
     if (server) {
       const { code, signal } = await server.stop()
@@ -227,8 +227,8 @@ export async function stopServeAndCleanup(server: ServeProcess | undefined, sb: 
   }
 }
 
-/** Start `finctl serve --port 0 --database DB` in a sandbox and wait for its "listening on URL" line. */
-export function startServe(sandbox: Sandbox, database: string): Promise<ServeProcess> {
+/** Start `finctl serve --port 0 --database DB` in a sandbox (this one or an in-process one) and wait for its "listening on URL" line. */
+export function startServe(sandbox: Pick<Sandbox, 'dir' | 'env'>, database: string): Promise<ServeProcess> {
   return spawnServe(['--database', database], { cwd: sandbox.dir, env: sandbox.env(), stopTimeoutMs: 15_000 })
 }
 
@@ -250,7 +250,7 @@ export async function spawnServe(
     child.once('exit', (code, signal) => res({ code, signal })),
   )
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`finctl serve did not start in 20 s:\n${err}`)), 20_000)
+    const timer = setTimeout(() => rej(new Error(`finctl serve did not start in 60 s:\n${err}`)), 60_000)
     const check = () => {
       const m = /listening on (http:\/\/\S+)/.exec(err)
       if (m) {

@@ -1,9 +1,9 @@
 /**
  * How much more processor time a larger input costs than a smaller one, for the tests that bound a
  * parser's growth (4x the input at most 8x the time: a linear parser costs about 4x, a quadratic
- * one 16x). Such a test runs in a process of its own (`OWN_PROCESS` in vitest.config.ts): in a heap
- * other files had filled, a collection in the larger run cost as much as the parse (8.3x for a linear
- * parser on CI). A full collection before each run is worse: the larger run then regrows the heap it
+ * one 16x). Such a test goes in test/timing/, whose files each run in a process of their own
+ * (vitest.timing.config.ts): in a heap other files had filled, a collection in the larger run cost as
+ * much as the parse (8.3x for a linear parser on CI). A full collection before each run is worse: the larger run then regrows the heap it
  * shrank (9.6x for the QIF memo on Node 22).
  */
 

@@ -173,7 +173,7 @@ export async function startServeProcess(
     const timer = setTimeout(() => {
       child.kill('SIGKILL') // leave no server (nor its config folder) behind
       reject(new Error(`finctl serve did not start: ${err}`))
-    }, 20_000)
+    }, 60_000)
     child.stderr!.on('data', (d: Buffer) => {
       // SHOW_SERVE=1: the server's log and an internal error's stack beside the test's output.
       if (process.env.SHOW_SERVE) process.stderr.write(d)

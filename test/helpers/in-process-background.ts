@@ -33,7 +33,7 @@ export class InBackground {
   }
 
   /** Wait until `test` holds; fails when the command ended first or after `ms`. */
-  async until(test: () => boolean, what: string, ms = 10_000): Promise<void> {
+  async until(test: () => boolean, what: string, ms = 60_000): Promise<void> {
     const deadline = Date.now() + ms
     while (!test()) {
       if (this.#code !== undefined) throw new Error(`the command ended (exit ${this.#code}) before ${what}:\n${this.stderr}`)

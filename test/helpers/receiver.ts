@@ -36,7 +36,7 @@ export async function startReceiver(answer: (n: number) => number = () => 200): 
 }
 
 /** Wait until `check` holds, calling `poke` (a delivery round) between looks. */
-export async function until(check: () => boolean, poke: () => Promise<unknown>, ms = 20_000): Promise<void> {
+export async function until(check: () => boolean, poke: () => Promise<unknown>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out waiting for deliveries')

@@ -215,5 +215,5 @@ describe('a bank CSV in any layout the import claims is read exactly, or refused
     )
     // The property holds by refusing too: most files must still be read.
     expect(read, `${read} read, ${refused} refused`).toBeGreaterThan(refused)
-  }, 240_000)
+  }, 480_000)
 })

@@ -163,5 +163,5 @@ describe('#59 item 12: a CSV written in any supported layout reads back to its r
       }),
       { numRuns: 300 },
     )
-  }, 120_000)
+  }, 240_000)
 })

@@ -16,7 +16,6 @@ import {
 } from '../../src/import/dates.js'
 import { CONFLICTS, MONTH_NAMES } from '../../src/import/month-names.js'
 import { mulberry32 } from '../../src/kernel/random.js'
-import { growth } from '../helpers/growth.js'
 
 const detect = (...dates: string[]) => {
   const d = new DateDetector()
@@ -431,7 +430,7 @@ describe('a date written in any supported layout reads back to itself (property)
   })
 })
 
-describe('a hostile date cell costs time in proportion to its length', () => {
+describe('a hostile date cell', () => {
   const work = (text: string) => {
     const d = new DateDetector()
     d.add(text)
@@ -439,26 +438,14 @@ describe('a hostile date cell costs time in proportion to its length', () => {
     return [looksLikeDate(text), readsAsDate(text), read('DD-MMM-YYYY', text), read('MMM D, YYYY', text), read('%Y%m%d', text)]
   }
   const none = [expect.any(Boolean), false, null, null, null]
-  // n: the smaller cell takes about 30 ms here, many of the processor clock's 4 ms ticks.
+  // What each cell reads as; that its cost grows in proportion to its length: test/timing/date-cells-growth.test.ts.
   it.each([
-    ['a long month name', 8_000_000, (n: number) => `05-${'a'.repeat(n)}-2024`, none],
-    ['a long word first', 8_000_000, (n: number) => `${'é'.repeat(n)} 5, 2024`, none],
-    ['long digits', 1_000_000, (n: number) => `${'1'.repeat(n)}-Jan-2024`, none],
+    ['a long month name', (n: number) => `05-${'a'.repeat(n)}-2024`, none],
+    ['a long word first', (n: number) => `${'é'.repeat(n)} 5, 2024`, none],
+    ['long digits', (n: number) => `${'1'.repeat(n)}-Jan-2024`, none],
     // Any run of spaces and punctuation is a separator: a date still.
-    ['long separators', 250_000, (n: number) => `05${' .'.repeat(n)}Jan 2024`, [true, true, '2024-01-05', null, null]],
-  ])('%s: 4x the length costs at most 8x the time', async (_, n, make, reads) => {
-    const [small, large] = [make(n), make(4 * n)]
-    const g = await growth(
-      () => work(small),
-      () => work(large),
-      {
-        bound: 8,
-        each: (a, b) => {
-          expect(a).toEqual(reads)
-          expect(b).toEqual(reads)
-        },
-      },
-    )
-    expect(g.growth, g.text).toBeLessThan(8)
+    ['long separators', (n: number) => `05${' .'.repeat(n)}Jan 2024`, [true, true, '2024-01-05', null, null]],
+  ])('%s: read the same at any length', (_, make, reads) => {
+    for (const n of [1_000, 100_000]) expect(work(make(n))).toEqual(reads)
   })
 })

@@ -48,7 +48,7 @@ describe.skipIf(!STORES.includes('postgres'))('statistics of transactions after 
    * next small change would then analyze again, as it should for rows that came in meanwhile).
    */
   const countedByPostgres = async (rows: number) => {
-    for (const deadline = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 100))) {
+    for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
       const { n } = (
         await sql<{ n: number | string }>`SELECT n_tup_ins AS n FROM pg_stat_user_tables WHERE relid = 'transactions'::regclass`.execute(
           store.db,

@@ -134,7 +134,7 @@ describe('query plans of the reads over transactions (SQLite)', () => {
     } finally {
       db.close()
     }
-  }, 120_000)
+  }, 240_000)
   afterAll(async () => {
     await h?.close()
   })

@@ -65,9 +65,8 @@ describe('turns', () => {
     const turns = new Turns(60, (waited) => new Error(`waited ${Math.round(waited)}`))
     const started = performance.now()
     await expect(turns.take(() => NOT_NOW)).rejects.toThrow(/^waited \d+$/)
-    const took = performance.now() - started
-    expect(took).toBeGreaterThanOrEqual(60)
-    expect(took).toBeLessThan(1000)
+    // Never before its bound; how soon after it: test/timing/bounded-waits.test.ts.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(60)
   })
 
   it('reads its bound from FINCTL_BUSY_TIMEOUT_MS (10 s by default)', () => {

@@ -73,7 +73,7 @@ describe('budgets, recurring items and the forecast, in process', () => {
       '--category',
       'Meals',
     ])
-  }, 120_000)
+  }, 240_000)
   afterAll(() => sb.cleanup())
 
   it('budgets set, list, versions, current and delete', async () => {

@@ -69,7 +69,7 @@ describe('the close record and verify --close, in process', () => {
       )
     // An audit entry before the close, for the chain's head.
     await sb.ok(['tx', 'update', ids[0], '--category', 'Office', '--json'])
-  }, 120_000)
+  }, 240_000)
   afterAll(() => sb?.cleanup())
 
   it('refuses wrong flags before anything changes', async () => {

@@ -13,7 +13,7 @@ describe('periods people say, in process', () => {
   beforeAll(async () => {
     await sb.ok(['init', '--demo', '--no-input'])
     all = await sb.json(['tx', 'list', '--all', '--json'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   it('tx list --from MONTH --to MONTH: that month, the days on stderr', async () => {

@@ -30,7 +30,7 @@ describe('the default report period, in process', () => {
       'Meals',
     ])
     demo = await sb.json(['tx', 'list', '--all', '--json'])
-  }, 60_000)
+  }, 120_000)
   afterAll(() => sb.cleanup())
 
   it('summary: from the 1st of the month 11 months ago to today, every demo transaction counted', async () => {

@@ -112,7 +112,7 @@ describe('tx review, in process', () => {
     expect(t.category).toBe('Childcare')
     const names = (await sb.json<{ categories: Array<{ name: string }> }>(['categories', '--json'])).categories.map((c) => c.name)
     expect(names).toContain('Childcare')
-  }, 15_000)
+  }, 120_000)
 
   it('usage errors name the flag (exit 2)', async () => {
     const limit = await sb.run(['tx', 'review', '--limit', 'x'])

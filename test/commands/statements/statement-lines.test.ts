@@ -1,5 +1,5 @@
 /**
- * End-to-end: the built CLI, embedded and towards `finctl serve`, with the
+ * The CLI in process (test/helpers/in-process-cli.ts), embedded and towards `finctl serve`, with the
  * hand-made files of test/fixtures/bank-files. No command exits 0 having dropped a transaction
  * line: a statement with a line it cannot read exits 6 naming it (tx import: 8, the rest imported);
  * bank quirks are imported by their rule and said; QIF dates follow --date-format or are refused
@@ -7,9 +7,10 @@
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, fastKey, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
+import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
 
-const FIXTURES = join(import.meta.dirname, '../fixtures/bank-files')
+const FIXTURES = join(import.meta.dirname, '../../fixtures/bank-files')
 const fixture = (name: string) => join(FIXTURES, name)
 
 interface Statement {
@@ -21,12 +22,12 @@ interface Statement {
   warnings: string[]
 }
 
-describe('statement lines end to end', () => {
-  let sb: Sandbox
+describe('statement lines, embedded and towards finctl serve', () => {
+  let sb: InProcessSandbox
   let server: ServeProcess | undefined
 
   beforeAll(async () => {
-    sb = new Sandbox('statement-lines')
+    sb = new InProcessSandbox('statement-lines')
     await sb.ok(['init', '--no-input', '--currency', 'EUR'])
     const { key } = await fastKey(sb)
     server = await startServe(sb, sb.database)

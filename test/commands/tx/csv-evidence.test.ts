@@ -1,5 +1,5 @@
 /**
- * End-to-end: bank CSVs read by their own evidence, through the built CLI, embedded and towards
+ * The CLI in process (test/helpers/in-process-cli.ts): bank CSVs read by their own evidence, embedded and towards
  * `finctl serve`: a running balance tells money out from money in and is checked on every row
  * (exit 0 with "balance checked"; a row that breaks it refuses the file, exit 6, nothing written);
  * a column of kroner is the currency whatever its header says (a USD account refuses the file);
@@ -9,9 +9,10 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, fastKey, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
+import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
 
-const fixture = (name: string) => join(import.meta.dirname, '../fixtures/csv-evidence', name)
+const fixture = (name: string) => join(import.meta.dirname, '../../fixtures/csv-evidence', name)
 
 interface Summary {
   created: number
@@ -20,12 +21,12 @@ interface Summary {
   balance_checked?: { rows: number; of: number; column: string }
 }
 
-describe('bank CSVs read by their own evidence, through the built CLI', () => {
-  let sb: Sandbox
+describe('bank CSVs read by their own evidence, through the CLI', () => {
+  let sb: InProcessSandbox
   let server: ServeProcess | undefined
 
   beforeAll(async () => {
-    sb = new Sandbox('csv-evidence')
+    sb = new InProcessSandbox('csv-evidence')
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
     const { key } = await fastKey(sb)
     server = await startServe(sb, sb.database)
@@ -225,7 +226,7 @@ describe('bank CSVs read by their own evidence, through the built CLI', () => {
       const r = await run([
         'statements',
         'upload',
-        join(import.meta.dirname, '../fixtures/bank-files/ofx-stmttrn-after-banktranlist.ofx'),
+        join(import.meta.dirname, '../../fixtures/bank-files/ofx-stmttrn-after-banktranlist.ofx'),
         '--account',
         usd,
         '--json',

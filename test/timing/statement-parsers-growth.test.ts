@@ -7,9 +7,9 @@
  * machine do not count. docs/parser-limits.md records the times.
  */
 import { describe, expect, it } from 'vitest'
-import { parseUpload } from '../../../src/domain/statements/parse.js'
-import { growth } from '../../helpers/growth.js'
-import { HOSTILE, type Hostile } from './hostile.js'
+import { parseUpload } from '../../src/domain/statements/parse.js'
+import { growth } from '../helpers/growth.js'
+import { HOSTILE, type Hostile } from '../import/statements/hostile.js'
 
 const BOUND = 8
 

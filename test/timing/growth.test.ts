@@ -1,6 +1,6 @@
 /** The growth measure tells a linear cost from a quadratic one (test/helpers/growth.ts). */
 import { describe, expect, it } from 'vitest'
-import { growth } from './growth.js'
+import { growth } from '../helpers/growth.js'
 
 /** Work in proportion to n (linear) or to n squared (quadratic), that the compiler cannot drop. */
 function linear(n: number): number {

@@ -1,5 +1,5 @@
 /**
- * End-to-end: the built CLI, embedded and towards `finctl serve`, on the classes of bank CSV
+ * The CLI in process (test/helpers/in-process-cli.ts), embedded and towards `finctl serve`, on the classes of bank CSV
  * that were read wrong, each with the exit code a user sees and what was written: a header-less
  * file lands whole (exit 0); a file in another currency, or holding two accounts' rows, is refused
  * before a row is written (exit 6) and the flags that make it right work; rows of 0 are created and
@@ -8,9 +8,10 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, fastKey, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
+import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
 
-const LAYOUTS = join(import.meta.dirname, '../fixtures/csv-layouts')
+const LAYOUTS = join(import.meta.dirname, '../../fixtures/csv-layouts')
 const fixture = (name: string) => join(LAYOUTS, name)
 
 interface Summary {
@@ -21,12 +22,12 @@ interface Summary {
   zero_amounts?: { rows: number; lines: number[] }
 }
 
-describe('the classes of bank CSV through the built CLI', () => {
-  let sb: Sandbox
+describe('the classes of bank CSV through the CLI', () => {
+  let sb: InProcessSandbox
   let server: ServeProcess | undefined
 
   beforeAll(async () => {
-    sb = new Sandbox('csv-classes')
+    sb = new InProcessSandbox('csv-classes')
     await sb.ok(['init', '--no-input', '--currency', 'EUR'])
     const { key } = await fastKey(sb)
     server = await startServe(sb, sb.database)
@@ -145,7 +146,7 @@ describe('the classes of bank CSV through the built CLI', () => {
       expect(n.stderr).toContain('dates DD-MMM-YYYY')
       expect(JSON.parse(n.stdout)).toMatchObject({ created: 2, amount_total: 2496.5 })
       // Ten CLI processes: 15-18 s quiet, past 30 s under a loaded run's contention; 90 s bounds a hang.
-    }, 90_000)
+    }, 180_000)
 
     it("10. a row before the account's opening date is rejected with its line (exit 8)", async () => {
       const acct = await account('EUR', '--opening-balance', '25000', '--opening-balance-date', '2016-03-01')
