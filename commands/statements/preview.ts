@@ -10,7 +10,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { note, printList, printRecord } from '../../src/cli/output.js'
 import type { VerbHost } from '../../src/cli/runner.js'
 import { statementReasonInUserWords } from '../../src/cli/user-words.js'
-import { FORMATS } from './shared.js'
+import { FORMATS, warningLine } from './shared.js'
 import { count } from '../../src/kernel/words.js'
 
 export interface PreviewRequest {
@@ -159,7 +159,7 @@ export async function preview(ctx: VerbHost, bytes: Uint8Array, r: PreviewReques
     p,
     `opening balance ${amount(sel.openingBalance) ?? 'not given'}, closing balance ${amount(sel.closingBalance) ?? 'not given'}: balance check ${sel.balanceCheck}`,
   )
-  for (const w of summary.warnings) note(ctx.io, p, `warning: ${w}`)
+  for (const w of summary.warnings) note(ctx.io, p, warningLine(w))
   return EXIT.ok
 }
 

@@ -55,7 +55,7 @@ export async function printStatement(ctx: VerbHost, s: Statement): Promise<void>
     ])
   if (s.error) fields.push(['error', (x) => x.error])
   await printRecord(ctx.io, ctx.printer, s, ctx.printer.format === 'json' || ctx.printer.format === 'ndjson' ? undefined : fields)
-  if (ctx.printer.format === 'table') for (const w of s.warnings) note(ctx.io, ctx.printer, `warning: ${w}`)
+  if (ctx.printer.format === 'table') for (const w of s.warnings) note(ctx.io, ctx.printer, warningLine(w))
 }
 
 export function limitOf(text: string | undefined): number | undefined {
@@ -63,4 +63,9 @@ export function limitOf(text: string | undefined): number | undefined {
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1000)
     throw new AppError('usage', '--limit must be a whole number from 1 to 1000')
   return Number(text)
+}
+
+/** A statement's warning as printed: the balance's evidence ("balance checked on 6 of 6 rows") is a fact, not a warning. */
+export function warningLine(w: string): string {
+  return w.startsWith('balance checked on ') ? w : `warning: ${w}`
 }

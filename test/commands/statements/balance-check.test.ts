@@ -67,4 +67,21 @@ describe('statements upload, balance check, in process', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain('balance check ok')
   })
+
+  it("a CSV's running balance checked on every row is said as a fact, not a warning", async () => {
+    const file = sb.path('running.csv')
+    const rows = [
+      ['2026-01-05', 'Rent', '-1250.00', '11250.00'],
+      ['2026-01-06', 'Invoice RE-118', '1318.40', '12568.40'],
+      ['2026-01-09', 'Telephone', '-64.90', '12503.50'],
+      ['2026-01-12', 'Invoice RE-119', '980.00', '13483.50'],
+      ['2026-01-15', 'Office supplies', '-120.35', '13363.15'],
+      ['2026-01-20', 'Bank fee', '-9.50', '13353.65'],
+    ]
+    writeFileSync(file, `Date,Description,Amount,Balance\n${rows.map((r) => r.join(',')).join('\n')}\n`)
+    const r = await sb.run(['statements', 'upload', file, '--account', await account()])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/^balance checked on 6 of 6 rows \(Balance\)$/m)
+    expect(r.stderr).not.toContain('warning: balance checked')
+  })
 })
