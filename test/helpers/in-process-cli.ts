@@ -19,7 +19,7 @@ import { PassThrough } from 'node:stream'
 import { expect } from 'vitest'
 import { runProgram } from '../../commands/root.js'
 import type { IO } from '../../src/cli/io.js'
-import { FULL_KEY, cleanEnv } from './cli.js'
+import { FULL_KEY, type ServeProcess, cleanEnv, startServe } from './cli.js'
 
 export interface InProcessResult {
   code: number
@@ -198,3 +198,22 @@ export async function fastKey(sb: InProcessSandbox): Promise<{ id: string; key: 
   expect(key.slice(0, 12)).toBe(created.key_prefix)
   return { id: created.id, key }
 }
+
+/**
+ * A sandbox on `currency`, `finctl serve` on its database and a profile `remote` towards it (a key
+ * of `fastKey`): one company, the CLI in process on both ways in (`BOTH_TARGETS`).
+ */
+export async function servedSandbox(name: string, currency: string): Promise<{ sb: InProcessSandbox; server: ServeProcess }> {
+  const sb = new InProcessSandbox(name)
+  await sb.ok(['init', '--no-input', '--currency', currency])
+  const { key } = await fastKey(sb)
+  const server = await startServe(sb, sb.database)
+  await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
+  return { sb, server }
+}
+
+/** The two ways in of a `servedSandbox`, for `describe.each`: the embedded core, and `--profile remote`. */
+export const BOTH_TARGETS: Array<[string, string[]]> = [
+  ['embedded', []],
+  ['remote', ['--profile', 'remote']],
+]

@@ -7,8 +7,8 @@ import { dialectWrites } from '../writes.js'
 
 /**
  * The dialect's writes, with entries appended by one prepared statement a row inside the open
- * transaction (as the hot paths do): multi-row inserts through kysely took half as long again for a
- * revert's 200,000 entries. Outside a transaction, kysely's way keeps the head and rows together.
+ * transaction (as the hot paths do): cheaper than kysely's multi-row inserts for a large revert's
+ * entries. Outside a transaction, kysely's way keeps the head and rows together.
  */
 export function sqliteWrites(raw: BetterSqlite3.Database, tx: TransactionCodec): DialectWrites {
   const base = dialectWrites(tx)

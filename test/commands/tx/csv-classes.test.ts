@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
-import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { BOTH_TARGETS, type InProcessSandbox, servedSandbox } from '../../helpers/in-process-cli.js'
 
 const LAYOUTS = join(import.meta.dirname, '../../fixtures/csv-layouts')
 const fixture = (name: string) => join(LAYOUTS, name)
@@ -27,18 +27,11 @@ describe('the classes of bank CSV through the CLI', () => {
   let server: ServeProcess | undefined
 
   beforeAll(async () => {
-    sb = new InProcessSandbox('csv-classes')
-    await sb.ok(['init', '--no-input', '--currency', 'EUR'])
-    const { key } = await fastKey(sb)
-    server = await startServe(sb, sb.database)
-    await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
+    ;({ sb, server } = await servedSandbox('csv-classes', 'EUR'))
   })
   afterAll(() => stopServeAndCleanup(server, sb))
 
-  describe.each([
-    ['embedded', [] as string[]],
-    ['remote', ['--profile', 'remote']],
-  ])('%s', (_target, target) => {
+  describe.each(BOTH_TARGETS)('%s', (_target, target) => {
     const run = (args: string[]) => sb.run([...target, ...args])
     const account = async (currency = 'EUR', ...more: string[]) =>
       (

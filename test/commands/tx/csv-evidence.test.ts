@@ -9,8 +9,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
-import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { BOTH_TARGETS, type InProcessSandbox, servedSandbox } from '../../helpers/in-process-cli.js'
 
 const fixture = (name: string) => join(import.meta.dirname, '../../fixtures/csv-evidence', name)
 
@@ -26,18 +26,11 @@ describe('bank CSVs read by their own evidence, through the CLI', () => {
   let server: ServeProcess | undefined
 
   beforeAll(async () => {
-    sb = new InProcessSandbox('csv-evidence')
-    await sb.ok(['init', '--no-input', '--currency', 'USD'])
-    const { key } = await fastKey(sb)
-    server = await startServe(sb, sb.database)
-    await sb.ok(['profile', 'add', 'remote', '--base-url', server.url, '--api-key-stdin'], { input: `${key}\n` })
+    ;({ sb, server } = await servedSandbox('csv-evidence', 'USD'))
   })
   afterAll(() => stopServeAndCleanup(server, sb))
 
-  describe.each([
-    ['embedded', [] as string[]],
-    ['remote', ['--profile', 'remote']],
-  ])('%s', (target, via) => {
+  describe.each(BOTH_TARGETS)('%s', (target, via) => {
     const run = (args: string[]) => sb.run([...via, ...args])
     const account = async (currency: string, type = 'checking') =>
       (
