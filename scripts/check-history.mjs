@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 /** main when this check was added: the 30 bare merges before it are left as they are. */
-export const BASE = '6eee2e8adc9f20a24c8150cb01923b2f06c85f90'
+export const BASE = '2c70e3907ef52b33538230ba65ae935f4070e2c4'
 
 /** git's default merge subjects, with nothing after them. */
 const BARE_MERGE =
