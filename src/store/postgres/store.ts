@@ -3,6 +3,7 @@
  * rate limits, idempotency and usage are kept with row-level atomic statements.
  */
 import pg from 'pg'
+import { atFirstWrite } from '../../kernel/first-write.js'
 import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
 import { migrate, migrations } from '../migrations/index.js'
 import { COPY_MIN_ROWS, copyTransactions } from './row-inserts.js'
@@ -115,7 +116,11 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     hot: new PostgresHotPaths(db, pool, tx),
     tx,
     location: redactUrl(url),
-    writeTransaction: (fn) => db.transaction().execute(fn),
+    writeTransaction: (fn) =>
+      db.transaction().execute(async (trx) => {
+        await atFirstWrite(trx)
+        return fn(trx)
+      }),
     async close() {
       await db.destroy()
     },

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import { Kysely, type SqliteDatabase } from 'kysely'
 import { beginImmediate, FileHealth } from './file-health.js'
 import { TurnTakingSqliteDialect } from './dialect.js'
+import { atFirstWrite } from '../../kernel/first-write.js'
 import { SQLITE_INSERT_EVENT, SQLITE_KEY_WITH_CREATOR } from './sql.js'
 import { sqliteAdapter } from './adapter.js'
 import { sqliteChainSql, sqliteWrites } from './writes.js'
@@ -143,7 +144,11 @@ async function open(path: string, o: SqliteStoreOptions, health: FileHealth): Pr
     location: path,
     committedFile: path === ':memory:' || path === '' ? undefined : path,
     // BEGIN IMMEDIATE, waiting its turn (dialect.ts).
-    writeTransaction: (fn) => db.transaction().execute(fn),
+    writeTransaction: (fn) =>
+      db.transaction().execute(async (trx) => {
+        await atFirstWrite(trx)
+        return fn(trx)
+      }),
     async close() {
       try {
         await hot?.load.end()
