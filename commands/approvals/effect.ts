@@ -19,6 +19,9 @@ const str = (v: unknown): string => (v === null || v === undefined ? '' : typeof
 const money = (amount: number | string, currency: string) => `${showAmount(amount, currency)} ${currency}`
 /** At most this many rows are listed; the rest are counted (`--json` has them all). */
 const LISTED = 50
+/** A request's body or a row, on one line of at most this many characters. */
+const CLIPPED = 300
+const clip = (text: string) => (text.length > CLIPPED ? `${text.slice(0, CLIPPED - 1)}…` : text)
 
 function rows<T>(items: T[], line: (t: T) => string): string[] {
   const shown = items.slice(0, LISTED).map((t) => `  ${line(t)}`)
@@ -156,6 +159,18 @@ const VIEWS: { [K in StepName]: View<K> } = {
             : `(not run over existing transactions: it would change ${count(e.would_change, 'transaction')})`,
         )
         out.push(...rows(e.transactions, (t) => `${txLine(t)}  ${fields(t.changes).join(', ')}`))
+      } else if (e.action === 'request') {
+        if (request.action !== 'request') return out
+        out.push(`asks ${request.method} ${request.path}${request.query}: done as you when you approve it`)
+        const body = request.body
+        if (body && 'json' in body) out.push(`  body: ${clip(JSON.stringify(body.json))}`)
+        else if (body) out.push(`  body: ${count(body.bytes, 'byte')} of ${str(request.content_type)}`)
+        for (const n of e.named) {
+          const row = n.row as Row | null
+          if (n.resource === 'transactions' && row) out.push(`on ${txLine(row)}`)
+          else out.push(`on ${n.resource.replace(/_/g, ' ')} ${n.id}${row ? `: ${clip(JSON.stringify(row))}` : ' (none yet)'}`)
+        }
+        if (e.books) out.push(`bound to the books as they stand (audit entry #${e.books.audit_id}): any change to them fails it`)
       } else {
         const batch = e.batch
         out.push(

@@ -1,19 +1,27 @@
 /**
  * An agent's key (docs/agents.md): every write it asks for is answered here, before any route, as a
- * proposal (202) or refused (403), so that no route that writes is ever reached by one. The writes it
- * may propose are in PROPOSED; STAGING are the steps of a review import (`tx import --review`), which
- * keep rows apart from the books for an apply the agent then proposes; READS are reads sent as a POST.
- * Deciding a proposal is refused. Each is named by its route (`METHOD /x/{id}`), the one the request matched.
+ * proposal (202) or refused, so that no route that writes is ever reached by one. PROPOSED are the
+ * writes with an effect of their own (a row's fields before and after, a rule's rows, an import's);
+ * STAGING are the steps of a review import (`tx import --review`), which keep rows apart from the
+ * books for an apply the agent then proposes; READS are reads sent as a POST. Deciding a proposal is
+ * refused, and so is opening an import that is no review; any other write is proposed as the request
+ * it is (agent-request.ts `proposeRequest`), checked first by its route's schemas. Each is named by its route
+ * (`METHOD /x/{id}`), the one the request matched.
  */
 import type { Context } from 'hono'
 import type { z } from '@hono/zod-openapi'
 import type { AgentAsk } from '../domain/approvals/agent-request.js'
+import type { AskedRequest } from '../domain/approvals/agent-schemas.js'
 import type { Proposal } from '../domain/approvals/schemas.js'
 import { zodError } from '../domain/validation.js'
 import { AppError } from '../kernel/errors.js'
 import type { AppDeps, AppEnv } from './env.js'
+import type { Declared } from './middleware/scopes.js'
 import { doneOrProposed } from './proposed.js'
 import { matchedRoute } from './route-template.js'
+
+/** The largest body of a request an agent proposes as it is: a proposal keeps it, and lists show it. */
+export const MAX_PROPOSED_BODY = 1024 * 1024
 
 /** `id`: the route's `{id}`, as the request's path gives it. */
 type Propose = (c: Context<AppEnv>, deps: AppDeps, id: string, ask: AgentAsk) => Promise<Proposal>
@@ -94,7 +102,12 @@ function reasonOf(c: Context<AppEnv>): string | null {
 }
 
 /** Answer an agent's write: proposed (202), let through to a review import's step, or refused (403). */
-export async function answerAgentWrite(c: Context<AppEnv>, deps: AppDeps, next: () => Promise<void>): Promise<Response | undefined> {
+export async function answerAgentWrite(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  declared: Declared,
+  next: () => Promise<void>,
+): Promise<Response | undefined> {
   const { method, path } = c.req
   const route = matchedRoute(c) ?? ''
   const decide = DECIDE[route]
@@ -117,10 +130,61 @@ export async function answerAgentWrite(c: Context<AppEnv>, deps: AppDeps, next: 
     await next()
     return undefined
   }
-  throw new AppError(
-    'forbidden',
-    `an agent's key only proposes (docs/agents.md): ${method} ${path} is no write it may propose; a person makes it`,
-  )
+  if (route === OPEN_IMPORT)
+    throw new AppError(
+      'forbidden',
+      `an agent's key imports through a review (tx import --review, or the propose_import tool): ${method} ${path} would write rows at once`,
+    )
+  if (route === '') throw new AppError('not_found', `no route for ${method} ${path}`)
+  const asked = await askedOf(c, route, declared)
+  const { proposeRequest } = await import('../domain/approvals/agent-request.js')
+  const proposal = await proposeRequest(deps.store, c.get('actor'), asked, deps.now(), { reason: reasonOf(c), window: deps.dateWindow })
+  return doneOrProposed(c, { proposal })
+}
+
+/** The path's parameters by the matched route's template (a middleware sees no route's `c.req.param()`). */
+function paramsOf(route: string, path: string): Record<string, string> {
+  const given = path.split('/')
+  const out: Record<string, string> = {}
+  route
+    .slice(route.indexOf(' ') + 1)
+    .split('/')
+    .forEach((seg, i) => {
+      if (seg.startsWith('{') && seg.endsWith('}')) out[seg.slice(1, -1)] = decoded(given[i] ?? '')
+    })
+  return out
+}
+
+/** The request as a proposal keeps it, checked by its route's schemas first (a 400 names the field now, not at approval). */
+async function askedOf(c: Context<AppEnv>, route: string, declared: Declared): Promise<AskedRequest> {
+  const schemas = declared.requests().get(route) ?? {}
+  const params = schemas.params?.safeParse(paramsOf(route, c.req.path))
+  if (params && !params.success) throw zodError(params.error, 'path')
+  const query = schemas.query?.safeParse(c.req.query())
+  if (query && !query.success) throw zodError(query.error, 'query')
+  const type = c.req.header('content-type') ?? null
+  const bytes = new Uint8Array(await c.req.arrayBuffer())
+  if (bytes.byteLength > MAX_PROPOSED_BODY)
+    throw new AppError(
+      'payload_too_large',
+      `an agent's key proposes a request of at most 1 MiB (this one is ${bytes.byteLength} bytes): a larger file is a person's to send`,
+    )
+  let body: AskedRequest['body'] = null
+  if (bytes.byteLength > 0 && type?.toLowerCase().startsWith('application/json')) {
+    let json: unknown
+    try {
+      json = JSON.parse(new TextDecoder().decode(bytes))
+    } catch {
+      throw new AppError('validation_error', 'the request body is not valid JSON')
+    }
+    const parsed = schemas.body?.safeParse(json)
+    if (parsed && !parsed.success) throw zodError(parsed.error, 'body')
+    body = { json }
+  } else if (bytes.byteLength > 0) body = { base64: Buffer.from(bytes).toString('base64'), bytes: bytes.byteLength }
+  const url = c.req.url
+  const q = url.indexOf('?')
+  const accepts = [...(declared.scopes().get(route) ?? [])]
+  return { method: c.req.method, route, path: c.req.path, query: q < 0 ? '' : url.slice(q), content_type: type, body, accepts }
 }
 
 /** A new import batch is a review's (`options.review`, a CSV's): anything else would write rows at once. */

@@ -12,7 +12,8 @@ import { authenticate } from './middleware/auth.js'
 import { bodyGuard } from './middleware/body-guard.js'
 import { rateLimit } from './middleware/rate-limit.js'
 import { requestId } from './middleware/request-id.js'
-import { requireScopes, scopeTable, type Refusal, type ScopeTable } from './middleware/scopes.js'
+import { requestTable, requireScopes, scopeTable, type Refusal, type RequestTable, type ScopeTable } from './middleware/scopes.js'
+import { replayer } from './replay.js'
 import { recordUsage } from './middleware/usage.js'
 import { durableAnswers } from './middleware/durable.js'
 import { router } from './openapi.js'
@@ -104,7 +105,13 @@ export function createApp(deps: AppDeps): App {
   const log = deps.log ? accessLog(deps.log) : undefined
   const durable = durableAnswers(deps)
   const guards = [authenticate(deps), recordUsage(deps), rateLimit(deps), bodyGuard] as const
-  const agent = agentGate(deps)
+  // Each route's declared scopes and request schemas, read once its routes are mounted (build).
+  let scopes: ScopeTable = new Map()
+  let requests: RequestTable = new Map()
+  const declared = () => scopes
+  const agent = agentGate(deps, { scopes: declared, requests: () => requests })
+  // Route groups reach the app itself to replay an agent's approved request as its approver.
+  const groupDeps: AppDeps = Object.assign(Object.create(deps) as AppDeps, { replay: replayer((request) => fetch(request)) })
   // Each group's routers: [0] its module (its reads, for a group with writes apart), [1] its writes.
   const mounted: Array<[OpenAPIHono<AppEnv> | undefined, OpenAPIHono<AppEnv> | undefined]> = GROUPS.map(() => [undefined, undefined])
   const loading = new Map<string, Promise<void>>()
@@ -117,9 +124,6 @@ export function createApp(deps: AppDeps): App {
     // Order matters: usage records every key-authenticated answer, 429 and bad bodies included;
     // a refused request (429) never reads its body. ('/api-keys/*' also matches '/api-keys'.)
     for (const prefix of ['/api-v1/*', '/api-keys/*']) app.use(prefix, ...guards)
-    // Each route's declared scopes, read once its routes are mounted (below).
-    let scopes: ScopeTable = new Map()
-    const declared = () => scopes
     app.use('/api-v1/*', requireScopes(declared))
     // After the scopes: an agent proposes only what its key's scopes would let it ask for.
     app.use('/api-v1/*', agent)
@@ -133,6 +137,7 @@ export function createApp(deps: AppDeps): App {
     // as when one module held them (docs/openapi.json).
     for (const [reads, writes] of mounted) for (const group of [writes, reads]) if (group) app.route('/', group)
     scopes = scopeTable(app)
+    requests = requestTable(app)
 
     app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' })
     app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
@@ -154,7 +159,7 @@ export function createApp(deps: AppDeps): App {
     if (!p) {
       const from = GROUPS[i][part === 0 ? 1 : 2]
       p = (from ? from() : Promise.reject(new Error(`route group ${GROUPS[i][0]} has no writes apart`))).then((group) => {
-        mounted[i][part] = group(deps)
+        mounted[i][part] = group(groupDeps)
         // A new router with the groups loaded so far, mounted in their fixed order.
         current = build()
       })
@@ -168,16 +173,14 @@ export function createApp(deps: AppDeps): App {
     await Promise.all([...parts, loadProposedSchema()])
   }
 
-  return {
-    fetch(request, env) {
-      const path = pathOf(request.url)
-      if (path === OPENAPI_PATH) return loadAll().then(() => current.fetch(request, env))
-      const i = groupOf(path)
-      if (i < 0) return current.fetch(request, env)
-      const part = GROUPS[i][2] && request.method !== 'GET' && request.method !== 'HEAD' ? 1 : 0
-      if (mounted[i][part]) return current.fetch(request, env)
-      return load(i, part).then(() => current.fetch(request, env))
-    },
-    loadAll,
+  function fetch(request: Request, env?: unknown): Response | Promise<Response> {
+    const path = pathOf(request.url)
+    if (path === OPENAPI_PATH) return loadAll().then(() => current.fetch(request, env))
+    const i = groupOf(path)
+    if (i < 0) return current.fetch(request, env)
+    const part = GROUPS[i][2] && request.method !== 'GET' && request.method !== 'HEAD' ? 1 : 0
+    if (mounted[i][part]) return current.fetch(request, env)
+    return load(i, part).then(() => current.fetch(request, env))
   }
+  return { fetch, loadAll }
 }

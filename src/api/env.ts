@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js'
 import type { UsageRecorder } from './usage-recorder.js'
 import type { DateWindow } from '../domain/transactions/plausibility.js'
 import type { AddressPolicy } from '../domain/webhooks/url-check.js'
+import type { Replay } from '../domain/approvals/step-types.js'
 
 /** What every route and middleware can reach. */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   statementWorkerThreshold?: number
   /** What webhook endpoints may reach (default: the embedded core's policy; `finctl serve` gives its own). */
   webhookAddresses?: AddressPolicy
+  /** The app's own routes, for an agent's request approved (replay.ts): set by createApp for its route groups. */
+  replay?: Replay
 }
 
 /** One line of `finctl serve`'s access log: never a header, a query string or a body. */

@@ -183,26 +183,116 @@ describe.each(MATRIX)('agent keys over %s on %s', (kind, storeKind) => {
     expect((await owner.imports.get(id)).state).toBe('completed')
   })
 
-  it('refuses every write it may not propose (403), and that write changes nothing', async () => {
-    const tx = await seed('KEEP ME')
-    const refused = [
-      await asAgent('POST', '/api-v1/transactions', {
-        bank_account_id: t.accountId,
-        transaction_date: '2026-01-02',
-        description: 'x',
-        amount: '1',
-      }),
-      await asAgent('DELETE', `/api-v1/transactions/${tx.id}`),
-      await asAgent('POST', '/api-v1/bank-accounts', { name: 'Shadow', account_type: 'checking', currency_code: 'USD' }),
-      await asAgent('POST', '/api-v1/transactions/bulk-update', { transaction_ids: [tx.id], updates: { category: 'X' } }),
-      await asAgent('POST', '/api-v1/imports', { kind: 'csv', bank_account_id: t.accountId, file_name: 'direct.csv' }),
-    ]
-    for (const r of refused) {
-      expect(r.status).toBe(403)
-      expect(r.body.error?.message).toMatch(/only proposes/)
-    }
-    expect(await owner.transactions.get(tx.id)).toMatchObject({ category: null, updated_at: tx.updated_at })
+  it('any other write is proposed as the request it is, and approving replays it as the approver', async () => {
+    const tx = await seed('DELETE ME')
+    const deleted = await asAgent('DELETE', `/api-v1/transactions/${tx.id}`, undefined, { 'x-finctl-reason': 'a duplicate' })
+    expect(deleted.body.error?.message ?? '').toBe('')
+    expect(deleted.status).toBe(202)
+    expect(deleted.body.data).toMatchObject({
+      kind: 'agent',
+      state: 'pending',
+      target: `DELETE /api-v1/transactions/${tx.id}`,
+      request: { action: 'request', method: 'DELETE', route: 'DELETE /api-v1/transactions/{id}', reason: 'a duplicate', body: null },
+      effect: { action: 'request', named: [{ resource: 'transactions', id: tx.id, row: { description: 'DELETE ME' } }], books: null },
+    })
+    const account = await asAgent('POST', '/api-v1/bank-accounts', { name: 'Shadow', account_type: 'checking', currency_code: 'USD' })
+    expect(account.status).toBe(202)
+    expect(account.body.data.effect).toMatchObject({ action: 'request', named: [], books: null })
+    // Nothing is written before a person approves.
+    expect(await owner.transactions.get(tx.id)).toMatchObject({ description: 'DELETE ME', updated_at: tx.updated_at })
     expect((await owner.accounts.list()).data.map((a) => a.name)).not.toContain('Shadow')
+
+    const approvedDelete = await owner.approvals.approve(deleted.body.data.id)
+    expect(approvedDelete).toMatchObject({ state: 'approved', result: { action: 'request', status: 200 } })
+    expect(await owner.transactions.get(tx.id).catch((e: { code: string }) => e.code)).toBe('not_found')
+    const approvedAccount = await book.approvals.approve(account.body.data.id)
+    expect(approvedAccount).toMatchObject({ state: 'approved', result: { action: 'request', status: 201, answer: { name: 'Shadow' } } })
+    const made = (await owner.accounts.list()).data.find((a) => a.name === 'Shadow')
+    // The write is the approver's: the account's creator is the bookkeeper who approved it.
+    expect(made?.id).toBe((approvedAccount.result as { answer: { id: string } }).answer.id)
+    // The decision and its answer are chained: the audit chain holds, the proposal's last entry as it stands.
+    const entries = await h.store.db
+      .selectFrom('audit_entries')
+      .select('action')
+      .where('transaction_id', '=', deleted.body.data.id)
+      .orderBy('id')
+      .execute()
+    expect(entries.map((e) => e.action)).toEqual(['proposal_requested', 'proposal_approved', 'proposal_approved'])
+    expect(await owner.audit.verify()).toMatchObject({ intact: true })
+  })
+
+  it('a request is bound to the rows it names: one changed since fails the approval and nothing is written', async () => {
+    const tx = await seed('KEEP ME')
+    const p = (await asAgent('DELETE', `/api-v1/transactions/${tx.id}`)).body.data
+    await owner.transactions.update(tx.id, { category: 'Kept' })
+    const e = await owner.approvals.approve(p.id).then(
+      () => null,
+      (err: { code: string; message: string }) => err,
+    )
+    expect(e?.code).toBe('conflict')
+    expect(e?.message).toMatch(/transactions .* changed since the request was proposed/)
+    expect((await owner.approvals.get(p.id)).state).toBe('failed')
+    expect((await owner.transactions.get(tx.id)).category).toBe('Kept')
+  })
+
+  it('a bulk change is bound to the books: any write to them since fails it, and nothing is written', async () => {
+    const tx = await seed('BULK ME')
+    const r = await asAgent('POST', '/api-v1/transactions/bulk-update', { transaction_ids: [tx.id], updates: { category: 'Bulk' } })
+    expect(r.status).toBe(202)
+    expect(r.body.data.effect).toMatchObject({ action: 'request', books: { audit_id: expect.any(Number) } })
+    await seed('ANOTHER ROW')
+    const e = await owner.approvals.approve(r.body.data.id).then(
+      () => null,
+      (err: { code: string; message: string }) => err,
+    )
+    expect(e?.message).toMatch(/the books changed since the request was proposed/)
+    expect((await owner.approvals.get(r.body.data.id)).state).toBe('failed')
+    expect((await owner.transactions.get(tx.id)).category).toBeNull()
+    // Proposed again against the books as they are, it applies.
+    const again = await asAgent('POST', '/api-v1/transactions/bulk-update', { transaction_ids: [tx.id], updates: { category: 'Bulk' } })
+    expect((await owner.approvals.approve(again.body.data.id)).state).toBe('approved')
+    expect((await owner.transactions.get(tx.id)).category).toBe('Bulk')
+  })
+
+  it('a request its route would refuse is refused when proposed (400 naming the field), and one the route refuses at approval fails', async () => {
+    const bad = await asAgent('POST', '/api-v1/bank-accounts', { account_type: 'checking', currency_code: 'USD' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error?.message).toMatch(/name/)
+    const taken = await asAgent('POST', '/api-v1/bank-accounts', { name: 'Twice', account_type: 'checking', currency_code: 'USD' })
+    await owner.accounts.create({ name: 'Twice', account_type: 'checking', currency_code: 'USD' })
+    const e = await owner.approvals.approve(taken.body.data.id).then(
+      () => null,
+      (err: { code: string; message: string }) => err,
+    )
+    expect(e?.code).toBe('conflict')
+    expect(e?.message).toMatch(/POST \/api-v1\/bank-accounts answered 409/)
+    expect((await owner.approvals.get(taken.body.data.id)).state).toBe('failed')
+    expect((await owner.accounts.list()).data.filter((a) => a.name === 'Twice')).toHaveLength(1)
+    expect(await owner.audit.verify()).toMatchObject({ intact: true })
+  })
+
+  it('the approver holds a scope of the request’s route; opening an import that is no review stays refused', async () => {
+    const closer = await owner.keys.create({ name: 'closer', scopes: ['read', 'close'], agent: true })
+    const res = await h.raw('POST', '/api-v1/close/2025-01', {
+      headers: { 'x-api-key': closer.key, 'content-type': 'application/json' },
+      body: JSON.stringify({}),
+    })
+    expect(res.status).toBe(202)
+    const p = ((await res.json()) as { data: Proposal }).data
+    // The bookkeeper holds write, not close: the close stays the owner's to approve.
+    const refused = await book.approvals.approve(p.id).then(
+      () => null,
+      (err: { code: string; message: string }) => err,
+    )
+    expect(refused?.code).toBe('forbidden')
+    expect(refused?.message).toMatch(/takes the close scope/)
+    expect((await owner.approvals.get(p.id)).state).toBe('pending')
+    expect(await owner.approvals.approve(p.id)).toMatchObject({ state: 'approved', result: { status: 200 } })
+    expect((await owner.close.status('2025-01')).closed).toBe(true)
+
+    const direct = await asAgent('POST', '/api-v1/imports', { kind: 'csv', bank_account_id: t.accountId, file_name: 'direct.csv' })
+    expect(direct.status).toBe(403)
+    expect(direct.body.error?.message).toMatch(/imports through a review/)
   })
 
   it('a read-only agent key cannot propose a write (403: its scopes)', async () => {

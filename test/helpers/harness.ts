@@ -14,6 +14,7 @@ import { openRemote } from '../../src/client/remote.js'
 import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
 import { openStore } from '../../src/store/open-store.js'
 import type { Store } from '../../src/store/store.js'
+import type { App } from '../../src/api/app.js'
 
 export type TransportKind = 'embedded' | 'http'
 export const TRANSPORTS: TransportKind[] = ['embedded', 'http']
@@ -136,6 +137,8 @@ export interface Harness {
   database: string
   /** The store, for test set-up only (another connection to the same file for http). */
   store: Store
+  /** The embedded core's app, for a test that calls into it directly (none over http). */
+  app?: App
   client(creds?: { apiKey?: string; token?: string }): Client
   /** Raw request, for cases the typed client does not make (bad JSON, odd headers). */
   raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<Response>
@@ -217,6 +220,7 @@ export async function createHarness(
   let fetch: FetchLike
   let baseUrl: string
   let store: Store
+  let app: App | undefined
   try {
     if (kind === 'embedded') {
       const t = await openEmbedded(database, { poolSize: 4 })
@@ -224,6 +228,7 @@ export async function createHarness(
       fetch = t.fetch
       baseUrl = 'http://finctl.embedded'
       store = t.core.store
+      app = t.core.app
     } else {
       // Create the database first so the server and this test see the same migrations.
       store = await openStore(database, { poolSize: 2 })
@@ -252,6 +257,7 @@ export async function createHarness(
     dir,
     database,
     store,
+    app,
     client: (creds = {}) => new Client({ baseUrl, fetch, maxRetries: 0, ...creds }),
     raw: (method, path, init = {}) => fetch(baseUrl + path, { method, headers: init.headers, body: init.body }),
     async tenant(name = 'Acme') {

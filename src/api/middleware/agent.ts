@@ -4,12 +4,13 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import type { AppDeps, AppEnv } from '../env.js'
+import type { Declared } from './scopes.js'
 
-export function agentGate(deps: AppDeps): MiddlewareHandler<AppEnv> {
+export function agentGate(deps: AppDeps, declared: Declared): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get('actor').agent || c.req.method === 'GET' || c.req.method === 'HEAD') return next()
     const { answerAgentWrite } = await import('../agent-writes.js')
-    const answer = await answerAgentWrite(c, deps, next)
+    const answer = await answerAgentWrite(c, deps, declared, next)
     if (answer) return answer
   }
 }

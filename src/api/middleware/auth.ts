@@ -6,9 +6,16 @@ import type { MiddlewareHandler } from 'hono'
 import { authenticateApiKey, authenticateJwt } from '../../domain/api-keys/auth.js'
 import { AppError } from '../../kernel/errors.js'
 import type { AppDeps, AppEnv } from '../env.js'
+import { replayedAs } from '../replay.js'
 
 export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // An agent's approved request, replayed in this process as its approver (replay.ts).
+    const approver = replayedAs(c.req.raw)
+    if (approver) {
+      c.set('actor', approver)
+      return next()
+    }
     const key = c.req.header('x-api-key')
     const authz = c.req.header('authorization')
     if (key !== undefined) {

@@ -5,13 +5,16 @@
  * A route that declares nothing is refused; a request that matches no route takes the scopes its
  * mount names for one (none under /api-v1: the 404 follows).
  */
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import { type OpenAPIHono, z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Actor } from '../../domain/actor.js'
 import { AppError } from '../../kernel/errors.js'
 import type { Scope } from '../../kernel/vocabulary.js'
 import type { AppEnv } from '../env.js'
 import { matchedRoute } from '../route-template.js'
+
+const { ZodType } = z
+type ZodType = z.ZodType
 
 /** Each route's accepted scopes by `METHOD /path/{param}`, as its declaration lists them. */
 export type ScopeTable = ReadonlyMap<string, readonly Scope[]>
@@ -26,6 +29,32 @@ export function scopeTable(app: OpenAPIHono<AppEnv>): ScopeTable {
     if (def.type !== 'route' || !def.route.security) continue
     const scopes = new Set(def.route.security.flatMap((requirement) => Object.values(requirement).flat()))
     table.set(`${def.route.method.toUpperCase()} ${def.route.path}`, [...scopes] as Scope[])
+  }
+  return table
+}
+
+/** A route's request schemas as it declares them (zod), by `METHOD /path/{param}`: a JSON body's, its query's, its path's. */
+export type RequestTable = ReadonlyMap<string, { body?: ZodType; query?: ZodType; params?: ZodType }>
+
+/** The routes' declarations as mounted now (app.ts): an agent's request is checked by them when proposed. */
+export interface Declared {
+  scopes: () => ScopeTable
+  requests: () => RequestTable
+}
+
+/** The request schemas every route of an app declares (an agent's write is checked by them when proposed). */
+export function requestTable(app: OpenAPIHono<AppEnv>): RequestTable {
+  const table = new Map<string, { body?: ZodType; query?: ZodType; params?: ZodType }>()
+  for (const def of app.openAPIRegistry.definitions) {
+    if (def.type !== 'route' || !def.route.request) continue
+    const r = def.route.request
+    const json = r.body?.content?.['application/json']
+    const body = json && 'schema' in json ? json.schema : undefined
+    table.set(`${def.route.method.toUpperCase()} ${def.route.path}`, {
+      body: body instanceof ZodType ? body : undefined,
+      query: r.query instanceof ZodType ? r.query : undefined,
+      params: r.params instanceof ZodType ? r.params : undefined,
+    })
   }
   return table
 }

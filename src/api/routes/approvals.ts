@@ -89,7 +89,10 @@ export function approvalRoutes(deps: AppDeps) {
     )
     .openapi(approvalsApi.approve, async (c) =>
       c.json(
-        { success: true as const, data: await approveProposal(store, c.get('actor'), c.req.valid('param').id, now(), deps.dateWindow) },
+        {
+          success: true as const,
+          data: await approveProposal(store, c.get('actor'), c.req.valid('param').id, now(), deps.dateWindow, deps.replay),
+        },
         200,
       ),
     )

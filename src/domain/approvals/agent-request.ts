@@ -21,7 +21,8 @@ import type { DateWindow } from '../transactions/plausibility.js'
 import { ruleChanges, runWindow } from '../transactions/rule-runs.js'
 import { updateIn } from '../transactions/updates.js'
 import { propose } from './proposals.js'
-import type { AgentStepEffect } from './agent-schemas.js'
+import type { AgentStepEffect, AskedRequest } from './agent-schemas.js'
+import { bindingOf } from './agent-binding.js'
 import { agentStep } from './registry.js'
 import { asChange, versionOf } from './rule-step.js'
 import type { Proposal } from './schemas.js'
@@ -38,7 +39,7 @@ export const AGENT_LISTED = 50
 const CATEGORY_FIELDS = new Set(['category', 'accounting_category', 'cash_flow_category'])
 
 /** The agent, by its key: who proposed, as the approver reads it. */
-async function agentOf(store: Store, actor: Actor) {
+export async function agentOf(store: Store, actor: Actor) {
   const key = await store.db
     .selectFrom('api_keys')
     .select(['id', 'name'])
@@ -172,4 +173,12 @@ export async function proposeImport(store: Store, actor: Actor, batchId: string,
     ...pending,
   }
   return propose(store, actor, agentStep, `import ${pending.versions.rows} rows of ${batch.file_name ?? b.id}`, request, effect, now)
+}
+
+/** Any other write of an agent's: kept as it came, bound to what it names; nothing is written but the proposal. */
+export async function proposeRequest(store: Store, actor: Actor, asked: AskedRequest, now: Date, ask: AgentAsk): Promise<Proposal> {
+  const binding = await bindingOf(store, store.db, actor.companyId, asked)
+  const request = { action: 'request' as const, ...asked, reason: ask.reason, agent: await agentOf(store, actor) }
+  const effect = { action: 'request' as const, route: asked.route, ...binding }
+  return propose(store, actor, agentStep, `${asked.method} ${asked.path}${asked.query}`, request, effect, now)
 }

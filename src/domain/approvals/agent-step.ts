@@ -18,7 +18,8 @@ import { lockRows, updateIn } from '../transactions/updates.js'
 import { pendingRowsOf } from '../imports/pending-summary.js'
 import { applyRuleRun } from './rule-step.js'
 import type { AgentStepEffect, AgentStepRequest } from './agent-schemas.js'
-import type { Applied, Proposed, StepBehaviour } from './step-types.js'
+import type { Applied, Proposed, Replay, StepBehaviour } from './step-types.js'
+import { requireRouteScope, requireUnmovedRequest } from './agent-binding.js'
 
 const none = () => {}
 
@@ -36,8 +37,23 @@ export async function applyAgent(
   p: Proposed<AgentStepRequest, AgentStepEffect>,
   now: Date,
   window: DateWindow,
+  replay?: Replay,
 ): Promise<Applied> {
   const req = p.request
+  if (req.action === 'request') {
+    const effect = shown(p.effect, req.action)
+    await requireUnmovedRequest(store, trx, actor.companyId, req, effect)
+    if (!replay) throw new AppError('conflict', `proposal ${p.id} is a request the service replays: approve it through the service`)
+    const check = (inner: Kysely<Db>) => requireUnmovedRequest(store, inner, actor.companyId, req, effect)
+    const after = async () => {
+      const answer = await replay(req, actor, check)
+      const body = answer.body as { data?: unknown; error?: { message?: string } } | null
+      if (answer.status >= 400)
+        throw new AppError('conflict', `${req.method} ${req.path} answered ${answer.status}: ${body?.error?.message ?? 'no message'}`)
+      return { action: 'request', status: answer.status, answer: body?.data ?? null }
+    }
+    return { result: { action: 'request', status: null }, learn: none, after, replayed: true }
+  }
   if (req.action === 'update') {
     const effect = shown(p.effect, req.action)
     const r = await updateIn(store, trx, actor, req.transaction_id, req.updates, now, window, { expected: effect.transaction.updated_at })
@@ -80,5 +96,9 @@ export async function applyAgent(
 }
 
 export const agent: StepBehaviour<AgentStepRequest, AgentStepEffect> = {
-  apply: ({ store, trx, actor, now, window }, p) => applyAgent(store, trx, actor, p, now, window),
+  apply: ({ store, trx, actor, now, window, replay }, p) => applyAgent(store, trx, actor, p, now, window, replay),
+  // A replayed request goes through its route as the approver: they hold one of its scopes.
+  approve: async (_store, actor, p) => {
+    if (p.request.action === 'request') requireRouteScope(actor, p.request)
+  },
 }

@@ -11,7 +11,7 @@ import { actorId, type Actor } from '../actor.js'
 import type { DateWindow } from '../transactions/plausibility.js'
 import { STEPS } from './registry.js'
 import type { Proposal } from './schemas.js'
-import type { Applied, StepBehaviour } from './step-types.js'
+import type { Applied, Replay, StepBehaviour } from './step-types.js'
 
 /**
  * The step's behaviour. Its entry's schemas typed what was proposed (propose), and the proposal's
@@ -21,8 +21,16 @@ export async function behaviourOf(p: Proposal): Promise<StepBehaviour<Proposal['
   return (await STEPS[p.kind].load()) as StepBehaviour<Proposal['request'], Proposal['effect']>
 }
 
-export async function applyStep(store: Store, trx: Kysely<Db>, actor: Actor, p: Proposal, now: Date, window: DateWindow): Promise<Applied> {
+export async function applyStep(
+  store: Store,
+  trx: Kysely<Db>,
+  actor: Actor,
+  p: Proposal,
+  now: Date,
+  window: DateWindow,
+  replay?: Replay,
+): Promise<Applied> {
   // The step's event names the proposal and who proposed it; its actor is the approver.
   const approval = { proposal_id: p.id, proposed_by: p.proposed_by, approved_by: actorId(actor) }
-  return (await behaviourOf(p)).apply({ store, trx, actor, now, window, approval }, p)
+  return (await behaviourOf(p)).apply({ store, trx, actor, now, window, approval, replay }, p)
 }

@@ -17,6 +17,7 @@ import { eventRow, recordEvents } from '../events.js'
 import { applyStep, behaviourOf } from './apply.js'
 import { type Step, STEPS, type StepName } from './registry.js'
 import type { Proposal, ProposalListQuery, ProposalOf } from './schemas.js'
+import type { Replay } from './step-types.js'
 import { DEFAULT_DATE_WINDOW, type DateWindow } from '../transactions/plausibility.js'
 
 /** The scope a step's approver needs (the scope the step itself takes). */
@@ -191,28 +192,32 @@ async function chainDecision(store: Store, trx: Kysely<Db>, actor: Actor, id: st
 /** Codes of a step the data no longer allows: the proposal fails with the reason. */
 const STALE = new Set(['conflict', 'period_locked', 'not_found', 'validation_error'])
 
-/** `window`: the dates a transaction may carry without `force` (an agent's update or import checks them). */
+/**
+ * `window`: the dates a transaction may carry without `force` (an agent's update or import checks
+ * them); `replay`: the service's routes, for an agent's request replayed as the approver.
+ */
 export async function approveProposal(
   store: Store,
   actor: Actor,
   id: string,
   now: Date,
   window: DateWindow = DEFAULT_DATE_WINDOW,
+  replay?: Replay,
 ): Promise<Proposal> {
   const p = await getProposal(store.db, actor.companyId, id)
   requirePending(p)
   await requireApprover(store, actor, p)
   await (await behaviourOf(p)).prepare?.(store, actor, p)
   let raced = false
-  let done: { proposal: Proposal; after?: () => Promise<object> }
+  let done: { proposal: Proposal; after?: () => Promise<object>; replayed?: true }
   try {
-    const { proposal, learn, after } = await store.writeTransaction(async (trx) => {
+    const { proposal, learn, after, replayed } = await store.writeTransaction(async (trx) => {
       if (!(await decide(trx, actor, p, 'approved', now))) {
         raced = true
         requirePending(await getProposal(trx, actor.companyId, id))
       }
       await requireEntitledProposer(trx, actor, p)
-      const { result, learn, after } = await applyStep(store, trx, actor, p, now, window)
+      const { result, learn, after, replayed } = await applyStep(store, trx, actor, p, now, window, replay)
       await trx
         .updateTable('proposals')
         .set({ result: JSON.stringify(result) })
@@ -220,10 +225,10 @@ export async function approveProposal(
         .execute()
       const proposal = await chainDecision(store, trx, actor, id, now)
       await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
-      return { proposal, learn, after }
+      return { proposal, learn, after, replayed }
     })
     learn()
-    done = { proposal, after }
+    done = { proposal, after, replayed }
   } catch (e) {
     if (raced || !(e instanceof AppError) || !STALE.has(e.code)) throw e
     const failed = await store.writeTransaction(async (trx) => {
@@ -234,8 +239,44 @@ export async function approveProposal(
     })
     throw new AppError('conflict', `proposal ${p.id} ${failed ? 'failed and was marked failed' : 'was not applied'}: ${e.message}`)
   }
+  if (done.after && done.replayed) return settleReplay(store, actor, p, done.after, now)
   if (done.after) await landAfter(p, done.after)
   return done.proposal
+}
+
+/**
+ * A request replayed once its approval is committed (agent-binding.ts): its answer is the result, and
+ * a refusal (what it was bound to moved inside its write, or its route said no) wrote nothing, so the
+ * proposal is failed with the reason. Both are chained as the decision's last entry.
+ */
+async function settleReplay(store: Store, actor: Actor, p: Proposal, replay: () => Promise<object>, now: Date): Promise<Proposal> {
+  let result: object
+  try {
+    result = await replay()
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e)
+    await store.writeTransaction(async (trx) => {
+      await trx
+        .updateTable('proposals')
+        .set({ state: 'failed', reason: why })
+        .where('id', '=', p.id)
+        .where('company_id', '=', actor.companyId)
+        .where('state', '=', 'approved')
+        .execute()
+      const proposal = await chainDecision(store, trx, actor, p.id, now)
+      await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
+    })
+    throw new AppError('conflict', `proposal ${p.id} failed and was marked failed: ${why}`)
+  }
+  return store.writeTransaction(async (trx) => {
+    await trx
+      .updateTable('proposals')
+      .set({ result: JSON.stringify(result) })
+      .where('id', '=', p.id)
+      .where('company_id', '=', actor.companyId)
+      .execute()
+    return chainDecision(store, trx, actor, p.id, now)
+  })
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Db } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Actor } from '../actor.js'
 import type { DateWindow } from '../transactions/plausibility.js'
+import type { AskedRequest } from './agent-schemas.js'
 
 /**
  * When a step is a proposal: `listed`, when the policy names it; `implied`, as soon as the policy
@@ -40,6 +41,16 @@ export interface Proposed<Req, Eff> {
   effect: Eff
 }
 
+/**
+ * An agent's request sent again through the service's routes as `actor` (src/api/replay.ts), `check`
+ * run inside its first write transaction: the answer's status and JSON.
+ */
+export type Replay = (
+  asked: AskedRequest,
+  actor: Actor,
+  check: (trx: Kysely<Db>) => Promise<void>,
+) => Promise<{ status: number; body: unknown }>
+
 /** Where an approved step runs: the decision's write transaction, its approver. */
 export interface ApplyContext {
   store: Store
@@ -50,10 +61,16 @@ export interface ApplyContext {
   window: DateWindow
   /** What the step's event names: the proposal, who proposed it, who approved it. */
   approval: { proposal_id: string; proposed_by: string; approved_by: string }
+  /** The service's routes, for a step that is a request replayed (an agent's other writes). */
+  replay?: Replay
 }
 
-/** What applying a step gives back: its result, what it learnt (run after the commit), work after the commit. */
-export type Applied = { result: object; learn: () => void; after?: () => Promise<object> }
+/**
+ * What applying a step gives back: its result, what it learnt (run after the commit), work after the
+ * commit. `replayed`: that work is the whole step (a request replayed, writing nothing when it fails),
+ * so its failure fails the proposal and its answer is the result.
+ */
+export type Applied = { result: object; learn: () => void; after?: () => Promise<object>; replayed?: true }
 
 export interface StepBehaviour<Req, Eff> {
   /** Applies the step exactly as proposed, refusing it when what it was proposed on moved. */

@@ -309,6 +309,49 @@ describe('effectLines', () => {
     ])
   })
 
+  it("an agent's other write: the request as it will be made, its body, the rows it is bound to, the books when it reads them", () => {
+    const asked = {
+      action: 'request' as const,
+      method: 'POST',
+      route: 'POST /api-v1/transactions/bulk-update',
+      path: '/api-v1/transactions/bulk-update',
+      query: '',
+      content_type: 'application/json',
+      body: { json: { transaction_ids: ['t1'], updates: { category: 'Office \u001b[2J' } } },
+      accepts: ['write'],
+      ...agentAsk('tidy'),
+    }
+    const effect = { action: 'request' as const, route: asked.route, named: [], books: { audit_id: 42 } }
+    expect(effectLines(proposal('agent', effect, asked), name)).toEqual([
+      'the agent\'s reason: "tidy"',
+      'asks POST /api-v1/transactions/bulk-update: done as you when you approve it',
+      '  body: {"transaction_ids":["t1"],"updates":{"category":"Office \\u001b[2J"}}',
+      'bound to the books as they stand (audit entry #42): any change to them fails it',
+    ])
+    const deletion = {
+      ...asked,
+      method: 'DELETE',
+      route: 'DELETE /api-v1/bank-accounts/{id}',
+      path: '/api-v1/bank-accounts/acc-9',
+      body: { base64: 'AAEC', bytes: 3 },
+      content_type: 'application/octet-stream',
+    }
+    const named = [
+      { resource: 'transactions', id: 't1', version: 'v', row },
+      { resource: 'bank_accounts', id: 'acc-9', version: 'v', row: { id: 'acc-9', name: 'Old' } },
+      { resource: 'exchange_rates', id: '2026-01-02/EUR', version: 'absent', row: null },
+    ]
+    expect(
+      effectLines(proposal('agent', { action: 'request' as const, route: deletion.route, named, books: null }, deletion), name).slice(1),
+    ).toEqual([
+      'asks DELETE /api-v1/bank-accounts/acc-9: done as you when you approve it',
+      '  body: 3 bytes of application/octet-stream',
+      'on t1  2026-01-10  -25.40 USD  UBER \\x1b[2J TRIP',
+      'on bank accounts acc-9: {"id":"acc-9","name":"Old"}',
+      'on exchange rates 2026-01-02/EUR (none yet)',
+    ])
+  })
+
   it('an approved revert or bulk step says what it did in words; another step leaves its fields to the record', () => {
     const bulk = proposal(
       'bulk',
