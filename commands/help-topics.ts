@@ -29,7 +29,7 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   auditBroken: '`finctl verify`: the audit trail is broken, an entry changed, removed or inserted (the message names it)',
   webhookFailed: '`webhooks test`, `events resend`: a webhook endpoint did not answer 2xx (its answer or error printed)',
   proposed:
-    "the step waits for approval: a write under an approval policy (close reopen, imports revert, bulk changes over the threshold, a key with a write scope, a deciding role, policy set), or a write an agent's key may propose, became a proposal (its id printed; `finctl approvals show ID`), nothing changed yet",
+    "the step waits for approval: a write under an approval policy (close reopen, imports revert, bulk changes over the threshold, a key with a write scope, a deciding role, policy set), or any write made with an agent's key, became a proposal (its id printed; `finctl approvals show ID`), nothing changed yet",
   interrupted:
     'cancelled at a prompt (Ctrl-C), or stopped by Ctrl-C (SIGINT): a --jq filter, or a long command (tx import, statements upload, seed, export), which says what it did and how to go on',
   terminated: 'stopped by SIGTERM: a --jq filter, or a long command, as for 130',

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander'
 import { AppError } from '../kernel/errors.js'
+import { ProposalWaits } from '../client/request.js'
 import { redactPasswords } from '../kernel/redact.js'
 import { VERSION } from '../version.js'
 import { budgetVersionArgs } from './budget-version.js'
@@ -358,6 +359,12 @@ export function reportError(io: IO, err: unknown, ctx: Context | undefined, comm
   if (err instanceof Interrupted) {
     io.stderr.write(`error: ${err.message}\n`)
     return err.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
+  }
+  if (err instanceof ProposalWaits) {
+    // The proposal is the command's data: printed for a script, and said for a person.
+    if (ctx?.printer.format === 'json') io.stdout.write(`${JSON.stringify(err.proposal, null, 2)}\n`)
+    if (!ctx?.printer.quiet) io.stderr.write(`${printableText(err.message)}\n`)
+    return EXIT.proposed
   }
   if (err instanceof AppError) {
     const e = credentialWords(err, ctx)

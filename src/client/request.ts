@@ -104,6 +104,34 @@ export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
   return envelopeResult<T>(res, json)
 }
 
+/** A proposal as an answer carries it: enough to name it. */
+export interface WaitingProposal {
+  id: string
+  kind: string
+  target: string
+  state: string
+  request?: { action?: string }
+}
+
+/**
+ * An agent's write answered as the request it is, kept for a person to approve (docs/agents.md, "Any
+ * other write"): no route's caller expects it as its result, so it is said (exit 15), not read as one.
+ */
+export class ProposalWaits extends AppError {
+  constructor(readonly proposal: WaitingProposal) {
+    super(
+      'conflict',
+      `proposal ${proposal.id} waits for approval (${proposal.kind} ${proposal.target}): finctl approvals show ${proposal.id}`,
+    )
+  }
+}
+
+const isReplayedRequest = (data: unknown): data is WaitingProposal =>
+  typeof data === 'object' &&
+  data !== null &&
+  (data as WaitingProposal).kind === 'agent' &&
+  (data as WaitingProposal).request?.action === 'request'
+
 /** The answer's envelope, read from its JSON: the data and pagination, or the error it names, thrown. */
 export function envelopeResult<T>(res: Response, json: unknown): ApiResult<T> {
   const env = json as {
@@ -113,6 +141,7 @@ export function envelopeResult<T>(res: Response, json: unknown): ApiResult<T> {
     account_names?: Record<string, string>
     error?: { code?: string; message?: string; details?: ErrorDetail[]; request_id?: string }
   }
+  if (res.status === 202 && env?.success === true && isReplayedRequest(env.data)) throw new ProposalWaits(env.data)
   if (res.ok && env && env.success === true)
     return {
       status: res.status,

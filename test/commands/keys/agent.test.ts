@@ -59,7 +59,7 @@ describe("an agent's key, in process", () => {
     expect(keys.find((k: { name: string }) => k.name === 'claude').agent).toBe(true)
   })
 
-  it('the agent’s tx update and rules create are proposals (exit 15); nothing changes', async () => {
+  it('the agent’s tx update, rules create and tx delete are proposals (exit 15); nothing changes', async () => {
     const update = await agent(['tx', 'update', txId, '--category', 'Travel'])
     expect(update.code, update.stderr).toBe(15)
     expect(update.stderr).toMatch(/proposal \S+ waits for approval \(agent categorize transaction/)
@@ -67,17 +67,23 @@ describe("an agent's key, in process", () => {
     expect(rule.code, rule.stderr).toBe(15)
     expect((await sb.json(['tx', 'get', txId, '--json'])).category).toBeNull()
     expect(await sb.json(['rules', 'list', '--json'])).toEqual([])
-    // A write it may not propose: refused, exit 4.
+    // Any other write is proposed as the request it is.
     const del = await agent(['tx', 'delete', txId, '--yes'])
-    expect(del.code).toBe(4)
-    expect(del.stderr).toMatch(/only proposes/)
+    expect(del.code, del.stderr).toBe(15)
+    expect(del.stderr).toMatch(/proposal \S+ waits for approval \(agent DELETE \/api-v1\/transactions\//)
+    expect((await sb.json(['tx', 'get', txId, '--json'])).id).toBe(txId)
+    // For a script, the proposal is the data on stdout.
+    const scripted = await agent(['accounts', 'create', '--name', 'Shadow', '--type', 'checking', '--currency', 'USD', '--json'])
+    expect(scripted.code, scripted.stderr).toBe(15)
+    expect(JSON.parse(scripted.stdout)).toMatchObject({ kind: 'agent', state: 'pending', target: 'POST /api-v1/bank-accounts' })
   })
 
   it('approvals list names the agent; its own approve is refused (exit 4); the owner’s applies it', async () => {
     const list = tsv((await sb.ok(['approvals', 'list'])).stdout)
     const by = list[0].indexOf('PROPOSED BY')
-    expect(list.slice(1).map((r) => r[by])).toEqual(['owner@agent.test (agent claude)', 'owner@agent.test (agent claude)'])
-    const [, first] = list
+    expect(list.slice(1).map((r) => r[by])).toEqual(Array(4).fill('owner@agent.test (agent claude)'))
+    // Newest first: the account, the deletion, the rule, then the categorization.
+    const [, , , , first] = list
     const id = first[0]
     const refused = await agent(['approvals', 'approve', id])
     expect(refused.code).toBe(4)
