@@ -230,7 +230,7 @@ describe.each(MATRIX)('agent keys over %s on %s', (kind, storeKind) => {
       (err: { code: string; message: string }) => err,
     )
     expect(e?.code).toBe('conflict')
-    expect(e?.message).toMatch(/transactions .* changed since the request was proposed/)
+    expect(e?.message).toMatch(/transaction .* changed since the request was proposed/)
     expect((await owner.approvals.get(p.id)).state).toBe('failed')
     expect((await owner.transactions.get(tx.id)).category).toBe('Kept')
   })

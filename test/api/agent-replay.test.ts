@@ -84,7 +84,7 @@ describe.each(STORES)('an agent’s request replayed on %s', (storeKind) => {
       (err: { code: string; message: string }) => err,
     )
     expect(e?.code).toBe('conflict')
-    expect(e?.message).toMatch(/answered 409: transactions .* changed since the request was proposed/)
+    expect(e?.message).toMatch(/answered 409: transaction .* changed since the request was proposed/)
     expect((await owner.approvals.get(p.id)).state).toBe('failed')
     expect(await owner.transactions.get(tx.id)).toMatchObject({ category: 'Moved meanwhile' })
     expect(await owner.audit.verify()).toMatchObject({ intact: true })

@@ -59,6 +59,15 @@ const FROM_THE_BOOKS = new Set([
 
 const SECRET = /hash|secret|token|password/
 
+/** A resource as a message names one: `bank_accounts` → `bank account`, `period` → `month`. */
+const noun = (resource: string) =>
+  resource === 'period'
+    ? 'month'
+    : resource
+        .replace(/_/g, ' ')
+        .replace(/(batch)es$/, '$1')
+        .replace(/s$/, '')
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** A stored value as JSON keeps it: bytes as their count and digest. */
@@ -151,7 +160,7 @@ async function namedRows(store: Store, db: Kysely<Db>, companyId: string, asked:
       if (store.sql.rowLocks) q = q.forUpdate()
       row = (await q.executeTakeFirst()) as Record<string, unknown> | undefined
     }
-    if (!row && r.must) throw new AppError('not_found', `${r.table.replace(/_/g, ' ').replace(/s$/, '')} ${p.value} not found`)
+    if (!row && r.must) throw new AppError('not_found', `${noun(r.table)} ${p.value} not found`)
     out.push({ resource: r.table, id: p.value, ...versioned(row) })
   }
   return out
@@ -188,7 +197,8 @@ export async function bindingOf(
  */
 export async function requireUnmovedRequest(store: Store, db: Kysely<Db>, companyId: string, asked: AskedRequest, effect: Effect) {
   const now = await bindingOf(store, db, companyId, asked).catch((e: unknown) => {
-    if (e instanceof AppError && e.code === 'not_found') throw new AppError('conflict', `${e.message} since the request was proposed`)
+    if (e instanceof AppError && e.code === 'not_found')
+      throw new AppError('conflict', `${e.message.replace(/ not found$/, '')} is gone since the request was proposed`)
     throw e
   })
   for (const then of effect.named) {
@@ -196,7 +206,7 @@ export async function requireUnmovedRequest(store: Store, db: Kysely<Db>, compan
     if (row?.version !== then.version)
       throw new AppError(
         'conflict',
-        `${then.resource.replace(/_/g, ' ')} ${then.id} changed since the request was proposed${row?.version === 'absent' ? ' (it is gone)' : then.version === 'absent' ? ' (it was made since)' : ''}`,
+        `${noun(then.resource)} ${then.id} changed since the request was proposed${row?.version === 'absent' ? ' (it is gone)' : then.version === 'absent' ? ' (it was made since)' : ''}`,
       )
   }
   if (effect.books && now.books && now.books.audit_id !== effect.books.audit_id)
@@ -206,10 +216,8 @@ export async function requireUnmovedRequest(store: Store, db: Kysely<Db>, compan
     )
 }
 
-export type Approvable = { scopes: readonly string[] }
-
 /** The approver replays the request through its route: they hold one of the scopes it takes. */
-export function requireRouteScope(actor: Approvable, asked: AskedRequest): void {
+export function requireRouteScope(actor: { scopes: readonly string[] }, asked: AskedRequest): void {
   if (asked.accepts.length > 0 && !asked.accepts.some((s) => actor.scopes.includes(s)))
     throw new AppError(
       'forbidden',
