@@ -4,7 +4,9 @@
  * - The bank-file corpus (test/helpers/bank-files.ts): when it is missing, say so in one line (its
  *   tests skip themselves); under CI=true fail the run instead.
  * - Build the CLI bundle, so the spawned `finctl` always matches the source (kept when its inputs
- *   did not change since it was built: `build.mjs --if-changed`).
+ *   did not change since it was built: `build.mjs --if-changed`). The threads and child processes
+ *   that in-process tests start load their module's chunk of it (FINCTL_TEST_THREADS names
+ *   dist/threads.json; src/worker-entry.ts), not the TypeScript sources through tsx anew each time.
  * - Give the run its own temporary folder: TMPDIR points into it for every test worker and every
  *   process they spawn (they inherit the environment). When the run ends, anything named finctl-*
  *   still in it was left behind by a test (or by the code under test) and fails the run, naming
@@ -34,6 +36,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     stdio: 'inherit',
     cwd: resolve(import.meta.dirname, '..'),
   })
+  process.env.FINCTL_TEST_THREADS = resolve(import.meta.dirname, '../dist/threads.json')
 
   const before = process.env.TMPDIR
   const runTmp = mkdtempSync(join(tmpdir(), 'finctl-test-run-'))
