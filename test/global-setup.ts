@@ -21,22 +21,30 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { TestProject } from 'vitest/node'
 import { CI_ERROR, HAS_BANK_FILES, SKIP_NOTE } from './helpers/bank-files.js'
 
 /** What a test may not leave in the temporary folder. */
 const LEAK = /^finctl-/
 
-export default async function setup(): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!HAS_BANK_FILES) {
     if (process.env.CI === 'true') throw new Error(CI_ERROR)
     process.stderr.write(`${SKIP_NOTE}\n`)
   }
 
-  execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs'), '--if-changed'], {
-    stdio: 'inherit',
-    cwd: resolve(import.meta.dirname, '..'),
-  })
+  const build = () =>
+    execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs'), '--if-changed'], {
+      stdio: 'inherit',
+      cwd: resolve(import.meta.dirname, '..'),
+    })
+  build()
   process.env.FINCTL_TEST_THREADS = resolve(import.meta.dirname, '../dist/threads.json')
+  // Watch mode: a rerun builds what changed first, so that neither the spawned CLI nor a thread runs
+  // the sources as they were.
+  project.onTestsRerun(async () => {
+    build()
+  })
 
   const before = process.env.TMPDIR
   const runTmp = mkdtempSync(join(tmpdir(), 'finctl-test-run-'))
