@@ -169,6 +169,26 @@ function chunkGroups(root) {
   }
 }
 
+/**
+ * The modules that are their own thread or child process (they hand their own URL to
+ * src/worker-entry.ts): each is a chunk that runs it when loaded as is. dist/threads.json names
+ * that chunk for each, for the tests, whose threads load it instead of the TypeScript sources
+ * (test/global-setup.ts, FINCTL_TEST_THREADS in src/worker-entry.ts).
+ */
+function threadModules(root) {
+  const entry = new URL('src/worker-entry.ts', root).pathname
+  const ids = new Set()
+  return {
+    ids,
+    plugin: {
+      name: 'thread-modules',
+      moduleParsed(info) {
+        if (info.id !== entry && info.importedIds.includes(entry)) ids.add(info.id)
+      },
+    },
+  }
+}
+
 const root = new URL('..', import.meta.url)
 const out = new URL(`dist.build-${process.pid}`, root)
 const dist = new URL('dist', root)
@@ -204,6 +224,7 @@ if (process.argv.includes('--if-changed') && built === digest) {
 
 try {
   const chunks = chunkGroups(root)
+  const threads = threadModules(root)
   const bundle = await rolldown({
     input: {
       cli: new URL('commands/main.ts', root).pathname,
@@ -221,7 +242,7 @@ try {
     // xmllint-wasm (export check of a SAF-T file against its XSD) starts a worker from its own files.
     external: ['better-sqlite3', 'pg', 'pg-native', 'exceljs', 'jq-wasm', '@napi-rs/keyring', 'xmllint-wasm'],
     transform: { target: 'node22' },
-    plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess, chunks.plugin],
+    plugins: [confWithoutSchemas, zodEnglishOnly, commanderLazyChildProcess, chunks.plugin, threads.plugin],
     logLevel: 'warn',
     onLog(level, log, handler) {
       // A module both imported and loaded with import() stays where the static import puts it: as meant.
@@ -231,7 +252,7 @@ try {
       handler(level, log)
     },
   })
-  await bundle.write({
+  const { output } = await bundle.write({
     dir: out.pathname,
     // CommonJS, so that the launcher can compile each chunk itself and keep V8's code of the
     // functions a command ran, not only of the top level (bin/code-cache.cjs).
@@ -248,6 +269,13 @@ try {
     codeSplitting: { groups: chunks.groups },
   })
   await bundle.close()
+  const threadChunks = {}
+  for (const id of [...threads.ids].sort()) {
+    const chunk = output.find((c) => c.type === 'chunk' && c.moduleIds.includes(id))
+    if (!chunk) throw new Error(`threads.json: no chunk holds ${id}`)
+    threadChunks[relative(root.pathname, id)] = chunk.fileName
+  }
+  writeFileSync(new URL('threads.json', `${out.href}/`), `${JSON.stringify(threadChunks, null, 2)}\n`)
 
   const complete = await rolldown({
     input: new URL('src/cli/completion-cached.ts', root).pathname,

@@ -4,7 +4,9 @@
  * - The bank-file corpus (test/helpers/bank-files.ts): when it is missing, say so in one line (its
  *   tests skip themselves); under CI=true fail the run instead.
  * - Build the CLI bundle, so the spawned `finctl` always matches the source (kept when its inputs
- *   did not change since it was built: `build.mjs --if-changed`).
+ *   did not change since it was built: `build.mjs --if-changed`). The threads and child processes
+ *   that in-process tests start load their module's chunk of it (FINCTL_TEST_THREADS names
+ *   dist/threads.json; src/worker-entry.ts), not the TypeScript sources through tsx anew each time.
  * - Give the run its own temporary folder: TMPDIR points into it for every test worker and every
  *   process they spawn (they inherit the environment). When the run ends, anything named finctl-*
  *   still in it was left behind by a test (or by the code under test) and fails the run, naming
@@ -19,20 +21,29 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { TestProject } from 'vitest/node'
 import { CI_ERROR, HAS_BANK_FILES, SKIP_NOTE } from './helpers/bank-files.js'
 
 /** What a test may not leave in the temporary folder. */
 const LEAK = /^finctl-/
 
-export default async function setup(): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!HAS_BANK_FILES) {
     if (process.env.CI === 'true') throw new Error(CI_ERROR)
     process.stderr.write(`${SKIP_NOTE}\n`)
   }
 
-  execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs'), '--if-changed'], {
-    stdio: 'inherit',
-    cwd: resolve(import.meta.dirname, '..'),
+  const build = () =>
+    execFileSync(process.execPath, [resolve(import.meta.dirname, '../scripts/build.mjs'), '--if-changed'], {
+      stdio: 'inherit',
+      cwd: resolve(import.meta.dirname, '..'),
+    })
+  build()
+  process.env.FINCTL_TEST_THREADS = resolve(import.meta.dirname, '../dist/threads.json')
+  // Watch mode: a rerun builds what changed first, so that neither the spawned CLI nor a thread runs
+  // the sources as they were.
+  project.onTestsRerun(async () => {
+    build()
   })
 
   const before = process.env.TMPDIR

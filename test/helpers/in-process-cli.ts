@@ -158,7 +158,21 @@ export class InProcessSandbox {
     return r
   }
 
-  profiles(): { current?: string; profiles: Record<string, { target: string; api_key?: string; database?: string }> } {
+  profiles(): {
+    current?: string
+    profiles: Record<
+      string,
+      {
+        target: string
+        api_key?: string
+        access_token?: string
+        email?: string
+        company_id?: string
+        database?: string
+        token_expires_at?: string
+      }
+    >
+  } {
     return JSON.parse(readFileSync(this.profilesPath, 'utf8'))
   }
 

@@ -1,8 +1,9 @@
 /**
- * In process, the case: in the demo company's USD account, `tx create --amount -120
- * --currency EUR --exchange-rate 1.05` moves `accounts get`, `accounts list` and `reports summary`
- * alike, by -126.00 USD (it moved the balance by -120.00 before, while the summary said -126.00); and
- * what a balance leaves out is said. The same figures through `finctl serve`: test/e2e/balances.test.ts.
+ * In process, the case: in the demo company's USD account, `tx create --amount -120 --currency EUR
+ * --exchange-rate 1.05` moves `accounts get`, `accounts list` and `reports summary` alike, by
+ * -126.00 USD (it moved the balance by -120.00 before, while the summary said -126.00); and what a
+ * balance leaves out is said. The same figures through `finctl serve`:
+ * test/commands/accounts/balances-served.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tsv } from '../../helpers/cli.js'

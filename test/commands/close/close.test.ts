@@ -1,7 +1,8 @@
 /**
  * `finctl close MONTH`, `close status`, `close reopen`, `close history` in process
  * (test/helpers/in-process-cli.ts): readiness and its exit 12, the lock, the usage errors naming
- * their flag (exit 2), reopening with a reason, the history. Through `finctl serve`: test/e2e/close.test.ts.
+ * their flag (exit 2), reopening with a reason, the history. Through `finctl serve`:
+ * test/commands/close/lock-imports.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'

@@ -1,9 +1,9 @@
 /**
- * In process (test/helpers/in-process-cli.ts; moved from test/e2e/close-records.test.ts, which
- * keeps the run through `finctl serve`): `close MONTH --export` writes the month's exports into a
- * folder and records their SHA-256 beside the audit chain's head; `verify --close MONTH` finds them
- * the same (exit 0), and exit 13 naming what changed: an export file edited, an audit entry of
- * before the close edited in the database. Wrong flags exit 2 before anything changes.
+ * In process (test/helpers/in-process-cli.ts; its run through `finctl serve` is
+ * test/commands/close/records-served.test.ts): `close MONTH --export` writes the month's exports
+ * into a folder and records their SHA-256 beside the audit chain's head; `verify --close MONTH`
+ * finds them the same (exit 0), and exit 13 naming what changed: an export file edited, an audit
+ * entry of before the close edited in the database. Wrong flags exit 2 before anything changes.
  */
 import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'

@@ -2,7 +2,7 @@
  * `finctl model status | set | retrain | evaluate` in process (test/helpers/in-process-cli.ts):
  * tables and --json, usage errors naming the flag (exit 2); evaluate is offline, shown by running
  * it with a host whose client fails (cli/cli's way: the run function with fakes). How the model
- * categorizes an import: test/e2e/categorize.test.ts.
+ * categorizes an import: test/commands/model/categorize-files.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runEvaluate } from '../../../commands/model/evaluate.js'

@@ -1,10 +1,10 @@
 /**
  * `finctl tx create` in process: the record as a table or --json, the account by its name, an
- * Idempotency-Key, what is missing without a terminal (exit 2 naming the flag), an account not found
- * (exit 5), what the service refuses (exit 6 naming the flag), the implausible dates and amounts
- * kept only with --force (moved from test/e2e/plausible-input.test.ts), and the exchange rate named
- * by its flag in tx create and tx update (moved from test/e2e/exchange-rate-words.test.ts). Its
- * prompts on a terminal: test/e2e/tty.test.ts.
+ * Idempotency-Key, what is missing without a terminal (exit 2 naming the flag), an account not
+ * found (exit 5), what the service refuses (exit 6 naming the flag), the implausible dates and
+ * amounts kept only with --force (moved from test/e2e/plausible-input.test.ts), and the exchange
+ * rate named by its flag in tx create and tx update (the other verbs:
+ * test/commands/exchange-rate-words.test.ts). Its prompts on a terminal: test/e2e/tty.test.ts.
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -4,9 +4,9 @@
  * file, --map, --set, --where and the numbers, an unknown --encoding or --date-format (moved from
  * test/e2e/tx-import.test.ts), --save-mapping and --mapping names, a --rejects path it must not
  * write (moved too), no --account; an account not found (exit 5). The import itself runs on a
- * thread of its own that loads its modules anew, from TypeScript in a test (worker-entry.ts), which
- * costs more than the spawned bundle does: its runs are in test/e2e/tx-import.test.ts and beside it,
- * but for one here: dates with month names, given as --date-format %d-%b-%Y and detected.
+ * thread of its own (the bundle's chunk of it in a test: worker-entry.ts); its runs are in
+ * test/e2e/tx-import.test.ts and beside it, but for one here: dates with month names, given as
+ * --date-format %d-%b-%Y and detected.
  */
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -3,7 +3,8 @@
  * the uncategorized rows with the model's suggestion, --limit and the note of how many in all,
  * nothing to review, usage errors naming the flag (exit 2); and one by one on a terminal, keys
  * typed as the prompts appear (a new category by its name). In a real terminal:
- * test/e2e/tty.test.ts; a model trained on an imported file: test/e2e/categorize.test.ts.
+ * test/e2e/tty.test.ts; a model trained on an imported file:
+ * test/commands/model/categorize-files.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tsv } from '../../helpers/cli.js'

@@ -4,7 +4,7 @@
  * replaced; embedded and through `finctl serve`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TARGET_KINDS, type Target, openTarget } from '../helpers/two-targets.js'
+import { TARGET_KINDS, type Target, openTarget } from '../../helpers/two-targets.js'
 
 describe.each(TARGET_KINDS)('users invite twice for one email (%s)', (kind) => {
   let t: Target

@@ -1,13 +1,14 @@
 /**
- * End-to-end: the built CLI learns categories from an imported file with categories, categorizes
- * a second file without them, lists what needs review (no terminal: a list, never a prompt),
+ * The CLI in process (test/helpers/in-process-cli.ts) learns categories from an imported file
+ * with categories, categorizes a second file without them, lists what needs review (no terminal: a list, never a prompt),
  * reports and sets the model, and evaluates the classifier offline (from the package's data file).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { generateDataset, type LabelledTransaction } from '../../src/domain/categorization/dataset.js'
-import { ROOT, Sandbox, fastKey, tsv } from '../helpers/cli.js'
+import { generateDataset, type LabelledTransaction } from '../../../src/domain/categorization/dataset.js'
+import { ROOT, tsv } from '../../helpers/cli.js'
+import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const data = generateDataset({ size: 2500, seed: 5, start: '2026-01-01' })
 
@@ -25,11 +26,11 @@ interface Tx {
 }
 
 describe('categorization from the CLI', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   let account: string
 
   beforeAll(async () => {
-    sb = new Sandbox('categorize')
+    sb = new InProcessSandbox('categorize')
     await sb.ok(['init', '--company', 'Learning Co', '--currency', 'USD', '--password-stdin', '--no-input'], {
       input: 'password-for-learning\n',
     })
@@ -43,8 +44,8 @@ describe('categorization from the CLI', () => {
   afterAll(() => sb?.cleanup())
 
   it('imports a file without categories and fills them where the model is confident', async () => {
-    await sb.ok(['tx', 'import', 'labelled.csv', '--account', account, '--map', 'category=Category', '--no-progress'])
-    await sb.ok(['tx', 'import', 'new.csv', '--account', account, '--no-progress'])
+    await sb.ok(['tx', 'import', sb.path('labelled.csv'), '--account', account, '--map', 'category=Category', '--no-progress'])
+    await sb.ok(['tx', 'import', sb.path('new.csv'), '--account', account, '--no-progress'])
     const rows = await sb.json<Tx[]>(['tx', 'list', '--all', '--from', '2026-01-01', '--json'])
     const fresh = rows.filter((t) => t.ai_confidence_score !== null)
     expect(fresh).toHaveLength(500)

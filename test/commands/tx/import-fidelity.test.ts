@@ -1,12 +1,14 @@
 /**
- * End-to-end, "money fidelity" (the parser-level items): the built CLI imports hand-made
- * files shaped like real bank exports (test/fixtures/bank-files/, each named after the trait it
- * covers) and the real files of the bank-file corpus (read where they are, never copied).
+ * "Money fidelity" (the parser-level items), the CLI in process (test/helpers/in-process-cli.ts):
+ * `tx import` of hand-made files shaped like real bank exports (test/fixtures/bank-files/, each
+ * named after the trait it covers) and the real files of the bank-file corpus (read where they
+ * are, never copied).
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
-import { Sandbox, fastKey, ROOT, tsv } from '../helpers/cli.js'
+import { bankFile, HAS_BANK_FILES } from '../../helpers/bank-files.js'
+import { ROOT, tsv } from '../../helpers/cli.js'
+import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'bank-files')
 const fixture = (name: string) => join(FIXTURES, name)
@@ -21,7 +23,7 @@ interface Summary {
 }
 
 describe('bank files imported as the bank meant them', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   const account = async (currency = 'USD') =>
     (await sb.json(['accounts', 'create', '--name', `F${Math.random()}`, '--type', 'checking', '--currency', currency, '--json']))
       .id as string
@@ -32,7 +34,7 @@ describe('bank files imported as the bank meant them', () => {
   }
 
   beforeAll(async () => {
-    sb = new Sandbox('fidelity')
+    sb = new InProcessSandbox('fidelity')
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
     await fastKey(sb)
   })

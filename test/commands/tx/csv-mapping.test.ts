@@ -1,13 +1,15 @@
 /**
- * End-to-end: the built CLI maps hand-made files shaped like real exports
- * (test/fixtures/bank-files/) as their banks meant them, and its plan on stderr says what it took:
+ * The CLI in process (test/helpers/in-process-cli.ts; `finctl serve` spawned) maps hand-made
+ * files shaped like real exports (test/fixtures/bank-files/) as their banks meant them, and its
+ * plan on stderr says what it took:
  * a debit/credit indicator beside unsigned amounts (embedded and through `finctl serve`), unsigned
  * amounts without one, a date column headed "created", a description column with one value on
  * every row, and a Windows-1257 file.
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, fastKey, ROOT, spawnServe, tsv, type ServeProcess } from '../helpers/cli.js'
+import { ROOT, spawnServe, tsv, type ServeProcess } from '../../helpers/cli.js'
+import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const fixture = (name: string) => join(ROOT, 'test', 'fixtures', 'bank-files', name)
 
@@ -20,7 +22,7 @@ interface Summary {
 }
 
 describe('tx import maps the columns as the bank meant them, and says how', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   let server: ServeProcess | undefined
   const account = async (...profile: string[]) =>
     (await sb.json(['accounts', 'create', '--name', `M${Math.random()}`, '--type', 'checking', '--currency', 'USD', '--json', ...profile]))
@@ -36,7 +38,7 @@ describe('tx import maps the columns as the bank meant them, and says how', () =
       .sort()
 
   beforeAll(async () => {
-    sb = new Sandbox('csv-mapping')
+    sb = new InProcessSandbox('csv-mapping')
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
     await fastKey(sb)
   })

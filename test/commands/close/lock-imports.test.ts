@@ -1,15 +1,16 @@
 /**
- * End-to-end with the built CLI: once a month is closed, the rows of `tx import`
- * (its own thread) in it are refused naming the lock date; through `finctl serve`, the lock holds,
- * and `close reopen` lets the writes in again. The verbs themselves (readiness and exit 12, the
- * usage errors, the lock on `tx create`, reopen, history) are tested in process:
+ * The CLI in process (test/helpers/in-process-cli.ts; `finctl serve` spawned): once a month is
+ * closed, the rows of `tx import` (its own thread) in it are refused naming the lock date; through
+ * `finctl serve`, the lock holds, and `close reopen` lets the writes in again. The verbs themselves
+ * (readiness and exit 12, the usage errors, the lock on `tx create`, reopen, history):
  * test/commands/close/close.test.ts.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { monthEnd, previousMonth } from '../../src/domain/accounts/period-lock.js'
-import { Sandbox, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
+import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const today = new Date().toISOString().slice(0, 10)
 const M = previousMonth(today.slice(0, 7))
@@ -17,13 +18,13 @@ const END = monthEnd(M)
 const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
 
 describe('closing the books end to end', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   let server: ServeProcess | undefined
   let acct: string
   let tx: string
 
   beforeAll(async () => {
-    sb = new Sandbox('close')
+    sb = new InProcessSandbox('close')
     await sb.ok(['init', '--company', 'Close Co', '--currency', 'USD', '--email', 'o@close.test', '--password-stdin', '--no-input'], {
       input: 'password-for-close\n',
     })

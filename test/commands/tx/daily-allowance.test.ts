@@ -1,20 +1,20 @@
 /**
- * End-to-end: a key's daily allowance spent in the middle of `tx import` stops it at once with
- * exit 7, what was imported and when to go on, instead of waiting silently until UTC midnight.
+ * The CLI in process (test/helpers/in-process-cli.ts): a key's daily allowance spent in the middle
+ * of `tx import` stops it at once with exit 7, what was imported and when to go on, instead of waiting silently until UTC midnight.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 /** Near UTC midnight the allowance's reset is under a minute away, and the import rightly waits for it. */
 const nearMidnight = () => 86_400_000 - (Date.now() % 86_400_000) < 180_000
 
 describe('tx import with a spent daily allowance', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   beforeAll(async () => {
-    sb = new Sandbox('daily-allowance')
+    sb = new InProcessSandbox('daily-allowance')
     await sb.ok(['init', '--password-stdin', '--no-input'], { input: 'password-for-allowance\n' })
   })
   afterAll(() => sb?.cleanup())

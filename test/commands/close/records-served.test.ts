@@ -1,5 +1,5 @@
 /**
- * End-to-end (the close record) with the built CLI through `finctl serve`: a month
+ * The close record, the CLI in process through a spawned `finctl serve`: a month
  * closed with its exports, reopened and changed, gives exports that differ (exit 13); closed again
  * with new exports, 0; --export on a closed month adds to its record. The embedded cases (the
  * exports written and recorded, verify --close, an edited file or audit entry: exit 13) run in
@@ -8,8 +8,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { previousMonth } from '../../src/domain/accounts/period-lock.js'
-import { Sandbox, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
+import { previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const today = new Date().toISOString().slice(0, 10)
 const M = previousMonth(today.slice(0, 7))
@@ -28,14 +29,14 @@ interface Checked extends Recorded {
 }
 
 describe('the close record and verify --close', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   let server: ServeProcess | undefined
   let dir: string
   const ids: string[] = []
   const FORCE = ['--force', '--reason', 'checked by hand']
 
   beforeAll(async () => {
-    sb = new Sandbox('close-records')
+    sb = new InProcessSandbox('close-records')
     dir = join(sb.dir, 'books')
     await sb.ok(['init', '--company', 'Record Co', '--currency', 'USD', '--email', 'o@record.test', '--password-stdin', '--no-input'], {
       input: 'password-for-records\n',

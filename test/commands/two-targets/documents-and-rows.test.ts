@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { minimalPdf } from '../helpers/document-files.js'
-import { TARGET_KINDS, type Target, openTarget } from '../helpers/two-targets.js'
+import { minimalPdf } from '../../helpers/document-files.js'
+import { TARGET_KINDS, type Target, openTarget } from '../../helpers/two-targets.js'
 
 const today = new Date().toISOString().slice(0, 10)
 

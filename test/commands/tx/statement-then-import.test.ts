@@ -1,14 +1,15 @@
 /**
- * End-to-end: the same rows by two roads are one set of rows. A bank file uploaded as
- * a statement and imported with tx import into the same account, in either order, leaves one
- * transaction per row, reconciled and linked to the statement; the import's summary says how many
- * rows it found already on a statement. Two equal rows of a file stay two unless the statement
- * holds both.
+ * The same rows by two roads are one set of rows, the CLI in process
+ * (test/helpers/in-process-cli.ts). A bank file uploaded as a statement and imported with tx import
+ * into the same account, in either order, leaves one transaction per row, reconciled and linked to
+ * the statement; the import's summary says how many rows it found already on a statement. Two equal
+ * rows of a file stay two unless the statement holds both.
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
-import { Sandbox, ROOT, tsv } from '../helpers/cli.js'
+import { bankFile, HAS_BANK_FILES } from '../../helpers/bank-files.js'
+import { ROOT, tsv } from '../../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const fixture = (name: string) => join(ROOT, 'test', 'fixtures', 'bank-files', name)
 
@@ -22,7 +23,7 @@ interface Tx {
 }
 
 describe('a statement upload and a tx import of the same rows', () => {
-  const sb = new Sandbox('two-roads')
+  const sb = new InProcessSandbox('two-roads')
   const account = async () =>
     (
       await sb.json<{ id: string }>([

@@ -1,20 +1,21 @@
 /**
- * End-to-end: every message about the exchange rate names what the user types. The
- * service's field is `exchange_rate`; tx create, tx update and statements upload (and its --preview)
- * say --exchange-rate, tx import (which sets it on every row) says --set exchange_rate. `--json`
- * errors keep the API's field name in their details. tx create and tx update, in process:
- * test/commands/tx/exchange-rate-words.test.ts.
+ * The CLI in process (test/helpers/in-process-cli.ts): every message about the exchange rate names
+ * what the user types. The service's field is `exchange_rate`; tx create, tx update and statements
+ * upload (and its --preview) say --exchange-rate, tx import (which sets it on every row) says --set
+ * exchange_rate. `--json` errors keep the API's field name in their details. tx create and tx
+ * update, in process: test/commands/tx/create.test.ts.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox, type CliResult } from '../helpers/cli.js'
+import type { CliResult } from '../helpers/cli.js'
+import { InProcessSandbox } from '../helpers/in-process-cli.js'
 
 /** `exchange_rate` on its own, not as part of `--set exchange_rate`. */
 const bare = (r: CliResult) => r.stderr.replace(/--set exchange_rate/g, '').match(/exchange_rate/)
 
 describe('the exchange rate in the words of the command line', () => {
-  const sb = new Sandbox('rate-words')
+  const sb = new InProcessSandbox('rate-words')
   let usd = ''
   let eur = ''
   const csv = () => join(sb.dir, 'rows.csv')

@@ -5,7 +5,7 @@
  * account in EUR, embedded and through `finctl serve`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TARGET_KINDS, type Target, openTarget } from '../helpers/two-targets.js'
+import { TARGET_KINDS, type Target, openTarget } from '../../helpers/two-targets.js'
 
 const today = new Date().toISOString().slice(0, 10)
 const CODE = /\b[A-Z]{3}\b/g

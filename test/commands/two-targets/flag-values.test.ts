@@ -8,11 +8,11 @@
  */
 import type { Command } from 'commander'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { registerAll } from '../../commands/index.js'
-import { type FlagKind, flagKind } from '../../src/cli/flag-values.js'
-import { commandPath, createProgram } from '../../src/cli/program.js'
-import { memoryIO } from '../helpers/in-process-cli.js'
-import { TARGET_KINDS, type Target, openTarget } from '../helpers/two-targets.js'
+import { registerAll } from '../../../commands/index.js'
+import { type FlagKind, flagKind } from '../../../src/cli/flag-values.js'
+import { commandPath, createProgram } from '../../../src/cli/program.js'
+import { memoryIO } from '../../helpers/in-process-cli.js'
+import { TARGET_KINDS, type Target, openTarget } from '../../helpers/two-targets.js'
 
 const today = new Date().toISOString().slice(0, 10)
 /** Flags whose names say enumeration, and the few that take something else under that name. */

@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { monthEnd, previousMonth } from '../../src/domain/accounts/period-lock.js'
-import { TARGET_KINDS, type Target, openTarget } from '../helpers/two-targets.js'
+import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { TARGET_KINDS, type Target, openTarget } from '../../helpers/two-targets.js'
 
 const today = new Date().toISOString().slice(0, 10)
 const M = previousMonth(today.slice(0, 7))

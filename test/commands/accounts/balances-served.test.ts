@@ -1,21 +1,22 @@
 /**
- * End-to-end, the case through `finctl serve`: in the demo company's USD account,
+ * The case through `finctl serve`, the CLI in process: in the demo company's USD account,
  * `tx create --amount -120 --currency EUR --exchange-rate 1.05` moves `accounts get`, `accounts list`
  * and `reports summary` alike, by -126.00 USD, as on the embedded target
  * (test/commands/accounts/balances.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { balanceViews, eurOnTheDemoAccount } from '../helpers/balance-views.js'
-import { Sandbox, startServe, stopServeAndCleanup, type ServeProcess } from '../helpers/cli.js'
+import { balanceViews, eurOnTheDemoAccount } from '../../helpers/balance-views.js'
+import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 describe('a EUR transaction on the demo USD account', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   let server: ServeProcess | undefined
   let account: string
   let before: number
 
   beforeAll(async () => {
-    sb = new Sandbox('balances')
+    sb = new InProcessSandbox('balances')
     ;({ account, before } = await eurOnTheDemoAccount(sb))
   })
   afterAll(() => stopServeAndCleanup(server, sb))

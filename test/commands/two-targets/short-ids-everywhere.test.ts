@@ -9,12 +9,12 @@
 import { writeFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { registerAll } from '../../commands/index.js'
-import { createProgram } from '../../src/cli/program.js'
-import { minimalPdf } from '../helpers/document-files.js'
-import { InBackground } from '../helpers/in-process-background.js'
-import { memoryIO } from '../helpers/in-process-cli.js'
-import { TARGET_KINDS, type Target, openTarget } from '../helpers/two-targets.js'
+import { registerAll } from '../../../commands/index.js'
+import { createProgram } from '../../../src/cli/program.js'
+import { minimalPdf } from '../../helpers/document-files.js'
+import { InBackground } from '../../helpers/in-process-background.js'
+import { memoryIO } from '../../helpers/in-process-cli.js'
+import { TARGET_KINDS, type Target, openTarget } from '../../helpers/two-targets.js'
 
 const today = new Date().toISOString().slice(0, 10)
 const short = (id: string) => id.slice(-8)

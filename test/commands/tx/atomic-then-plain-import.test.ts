@@ -1,5 +1,5 @@
 /**
- * End-to-end: an --atomic import reads the file twice (check, then send). Each pass numbers the
+ * The CLI in process (test/helpers/in-process-cli.ts): an --atomic import reads the file twice (check, then send). Each pass numbers the
  * identical rows of the file from 1 again, so the rows it creates carry the same identities as a
  * plain import's: importing the file again afterwards creates nothing. (Before, the second pass
  * went on counting from the first, and every row came back as new.)
@@ -7,10 +7,10 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Sandbox } from '../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 describe('an --atomic import, then the same file again', () => {
-  const sb = new Sandbox('atomic-plain')
+  const sb = new InProcessSandbox('atomic-plain')
   beforeAll(async () => {
     await sb.ok(['init', '--no-input', '--currency', 'USD'])
   }, 120_000)

@@ -8,12 +8,12 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Command } from 'commander'
-import { registerAll } from '../../commands/index.js'
-import { createProgram } from '../../src/cli/program.js'
-import { previousMonth } from '../../src/domain/accounts/period-lock.js'
-import { minimalPdf } from '../helpers/document-files.js'
-import { memoryIO } from '../helpers/in-process-cli.js'
-import { TARGET_KINDS, type Target, openTarget } from '../helpers/two-targets.js'
+import { registerAll } from '../../../commands/index.js'
+import { createProgram } from '../../../src/cli/program.js'
+import { previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { minimalPdf } from '../../helpers/document-files.js'
+import { memoryIO } from '../../helpers/in-process-cli.js'
+import { TARGET_KINDS, type Target, openTarget } from '../../helpers/two-targets.js'
 
 const today = new Date().toISOString().slice(0, 10)
 const M = previousMonth(today.slice(0, 7))

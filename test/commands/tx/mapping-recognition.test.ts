@@ -1,16 +1,16 @@
 /**
- * End-to-end: a saved mapping recognises its bank's next file by the header it was made from
- * (docs/csv-mapping.md, "Banks recognised"). A real DKB credit-card export from the corpus
- * (windows-1252, seven preamble lines, header on line 8; read in place, never copied): saved once
- * with its flags, `tx import FILE` without --mapping uses it and says so; --no-mapping does not; two
- * mappings of one header are refused (exit 2) naming both; a mapping saved before (no header)
- * still works by name and is never picked by itself.
+ * The CLI in process (test/helpers/in-process-cli.ts): a saved mapping recognises its bank's next
+ * file by the header it was made from (docs/csv-mapping.md, "Banks recognised"). A real DKB
+ * credit-card export from the corpus (windows-1252, seven preamble lines, header on line 8; read in
+ * place, never copied): saved once with its flags, `tx import FILE` without --mapping uses it and
+ * says so; --no-mapping does not; two mappings of one header are refused (exit 2) naming both; a
+ * mapping saved before (no header) still works by name and is never picked by itself.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HAS_BANK_FILES, bankFile } from '../helpers/bank-files.js'
-import { Sandbox, fastKey } from '../helpers/cli.js'
+import { HAS_BANK_FILES, bankFile } from '../../helpers/bank-files.js'
+import { fastKey, InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const DKB = bankFile('csv', 'de-dkb-creditcard-latin1-preamble-lines.csv')
 const CHASE = bankFile('csv', 'us-chase-style-checking-signed-balance.csv')
@@ -22,7 +22,7 @@ interface Tx {
 }
 
 describe.skipIf(!HAS_BANK_FILES)('banks recognised by their header', () => {
-  let sb: Sandbox
+  let sb: InProcessSandbox
   const newAccount = async () =>
     (await sb.json(['accounts', 'create', '--name', `DKB ${Math.random()}`, '--type', 'credit_card', '--currency', 'EUR', '--json']))
       .id as string
@@ -30,7 +30,7 @@ describe.skipIf(!HAS_BANK_FILES)('banks recognised by their header', () => {
   const mappingsFile = () => join(sb.configDir, 'mappings.json')
 
   beforeAll(async () => {
-    sb = new Sandbox('mapping-recognition')
+    sb = new InProcessSandbox('mapping-recognition')
     await sb.ok(['init', '--no-input', '--currency', 'EUR'])
     await fastKey(sb)
     // The bank's first file: the flags it needs, saved (a dry run sends nothing).

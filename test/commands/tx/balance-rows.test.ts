@@ -1,19 +1,20 @@
 /**
- * End-to-end: rows that carry a balance or a turnover never become transactions. The
- * built CLI imports (tx import) and uploads (statements upload) the hand-made files of
- * test/fixtures/bank-files named after the signal they carry, and the real Swedbank file of the
- * corpus with only --map description=Paaiškinimai; the plan names the skipped lines, the summary
- * counts them, and --where stays the manual override.
+ * Rows that carry a balance or a turnover never become transactions. The CLI in process
+ * (test/helpers/in-process-cli.ts) imports (tx import) and uploads (statements upload) the
+ * hand-made files of test/fixtures/bank-files named after the signal they carry, and the real
+ * Swedbank file of the corpus with only --map description=Paaiškinimai; the plan names the skipped
+ * lines, the summary counts them, and --where stays the manual override.
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bankFile, HAS_BANK_FILES } from '../helpers/bank-files.js'
-import { Sandbox, ROOT, tsv } from '../helpers/cli.js'
+import { bankFile, HAS_BANK_FILES } from '../../helpers/bank-files.js'
+import { ROOT, tsv } from '../../helpers/cli.js'
+import { InProcessSandbox } from '../../helpers/in-process-cli.js'
 
 const fixture = (name: string) => join(ROOT, 'test', 'fixtures', 'bank-files', name)
 
 describe('balance and turnover rows are skipped, counted and named', () => {
-  const sb = new Sandbox('balance-rows')
+  const sb = new InProcessSandbox('balance-rows')
   const account = async () =>
     (
       await sb.json<{ id: string }>([
@@ -128,7 +129,7 @@ describe('balance and turnover rows are skipped, counted and named', () => {
 })
 
 describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their currency column)', () => {
-  const lt = new Sandbox('balance-rows-lt')
+  const lt = new InProcessSandbox('balance-rows-lt')
   const ltlAccount = async () =>
     (
       await lt.json<{ id: string }>([
@@ -143,7 +144,7 @@ describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their c
         '--json',
       ])
     ).id
-  const cents = async (acct: string, sb: Sandbox) => {
+  const cents = async (acct: string, sb: InProcessSandbox) => {
     const txs = await sb.json<Array<{ amount: number }>>(['tx', 'list', '--account', acct, '--all', '--json'])
     return { count: txs.length, cents: txs.reduce((s, t) => s + Math.round(t.amount * 100), 0) }
   }
