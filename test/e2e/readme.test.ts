@@ -2,7 +2,8 @@
  * End-to-end: the README and every page of the manual (docs/) work in order, as written. Each
  * page's `sh` blocks run, line by line, in one bash session in a fresh home of their own, with
  * `finctl` and `npx finctl` the built CLI and the clone's `examples/` beside it; a page of docs/
- * first runs the README's set-up block (`npx finctl init --demo`), as its reader has. A line may
+ * starts from the home the README's set-up block (`npx finctl init --demo`) made, as its reader
+ * has: the block runs once, in a home of its own, and each page gets a copy of it. A line may
  * announce its exit code (`# exits N: why`); any other non-zero exit fails the test, naming the
  * page and line. `npm` is a no-op here (the clone is installed and this test is part of `npm
  * test`). `$ACCOUNT`, `$RULE` and `$TX` are set, as the manual says, from `finctl accounts list`,
@@ -15,12 +16,10 @@ import { spawn } from 'node:child_process'
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { BIN, ROOT, Sandbox } from '../helpers/cli.js'
 
 interface Line {
-  /** Set when the line comes from another page than the one run (the README's set-up). */
-  page?: string
   number: number
   text: string
   /** The exit code the page announces, else 0. */
@@ -102,7 +101,7 @@ function script(page: string, lines: Line[], port: number): string {
     'export -f finctl',
   ]
   for (const line of lines) {
-    const where = `${line.page ?? page}:${line.number}`
+    const where = `${page}:${line.number}`
     let text = line.text.replace(/\b8080\b/g, String(port))
     for (const [name, list] of [
       ['ACCOUNT', 'accounts list'],
@@ -129,33 +128,50 @@ function script(page: string, lines: Line[], port: number): string {
   return `${out.join('\n')}\n`
 }
 
+/** The home the README's set-up block made (its config folder: profiles and database), made once for the pages that start from it. */
+let setUp: Promise<Sandbox> | undefined
+const setUpHome = () => {
+  setUp ??= (async () => {
+    const sb = new Sandbox('readme-setup')
+    await runLines(sb, 'README.md', setupLines())
+    return sb
+  })()
+  return setUp
+}
+afterAll(async () => (await setUp?.catch(() => undefined))?.cleanup())
+
 async function runPage(page: string): Promise<void> {
-  const own = readmeLines(read(page))
-  const lines = page === 'README.md' ? own : [...setupLines().map((l) => ({ ...l, page: 'README.md' })), ...own]
+  const lines = readmeLines(read(page))
   const sb = new Sandbox('readme')
   try {
-    const work = join(sb.dir, 'work')
-    cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true })
-    writeFileSync(join(work, 'page.sh'), script(page, lines, await freePort()))
-    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['page.sh'], {
-        cwd: work,
-        env: { ...sb.env(), PATH: process.env.PATH ?? '' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      })
-      let stderr = ''
-      child.stderr.on('data', (d) => (stderr += d))
-      child.on('close', (code) => resolve({ code, stderr }))
-    })
-    const failure = r.stderr.split('\n').filter((l) => /^[\w./-]+\.md:\d+: /.test(l))
-    expect(failure, r.stderr.slice(-3000)).toEqual([])
-    expect(r.code, r.stderr.slice(-3000)).toBe(0)
-    // Every line ran: the last one announced itself.
-    const last = lines.filter((l) => !/&\s*$/.test(l.text)).at(-1)
-    if (last) expect(r.stderr).toContain(`+ ${last.page ?? page}:${last.number}`)
+    if (page !== 'README.md') cpSync((await setUpHome()).configDir, sb.configDir, { recursive: true })
+    await runLines(sb, page, lines)
   } finally {
     sb.cleanup()
   }
+}
+
+/** Run `lines` of `page` in `sb`'s home, each checked against the exit it announces. */
+async function runLines(sb: Sandbox, page: string, lines: Line[]): Promise<void> {
+  const work = join(sb.dir, 'work')
+  cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true })
+  writeFileSync(join(work, 'page.sh'), script(page, lines, await freePort()))
+  const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn('bash', ['page.sh'], {
+      cwd: work,
+      env: { ...sb.env(), PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('close', (code) => resolve({ code, stderr }))
+  })
+  const failure = r.stderr.split('\n').filter((l) => /^[\w./-]+\.md:\d+: /.test(l))
+  expect(failure, r.stderr.slice(-3000)).toEqual([])
+  expect(r.code, r.stderr.slice(-3000)).toBe(0)
+  // Every line ran: the last one announced itself.
+  const last = lines.filter((l) => !/&\s*$/.test(l.text)).at(-1)
+  if (last) expect(r.stderr).toContain(`+ ${page}:${last.number}`)
 }
 
 describe('the README and the manual, run in order as written', () => {
