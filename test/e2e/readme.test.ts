@@ -13,7 +13,7 @@
  * refused, so none is skipped by accident.
  */
 import { spawn } from 'node:child_process'
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -140,11 +140,17 @@ const setUpHome = () => {
 }
 afterAll(async () => (await setUp?.catch(() => undefined))?.cleanup())
 
+/** A copy of a config folder, its modes too (0700, 0600: `finctl doctor` checks them; Node 22's cpSync does not keep them). */
+function copyHome(from: string, to: string): void {
+  cpSync(from, to, { recursive: true })
+  for (const name of ['', ...readdirSync(from)]) chmodSync(join(to, name), statSync(join(from, name)).mode & 0o777)
+}
+
 async function runPage(page: string): Promise<void> {
   const lines = readmeLines(read(page))
   const sb = new Sandbox('readme')
   try {
-    if (page !== 'README.md') cpSync((await setUpHome()).configDir, sb.configDir, { recursive: true })
+    if (page !== 'README.md') copyHome((await setUpHome()).configDir, sb.configDir)
     await runLines(sb, page, lines)
   } finally {
     sb.cleanup()
