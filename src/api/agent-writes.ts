@@ -11,6 +11,7 @@
 import type { Context } from 'hono'
 import type { z } from '@hono/zod-openapi'
 import type { AgentAsk } from '../domain/approvals/agent-request.js'
+import { pathParameters } from '../domain/approvals/agent-binding.js'
 import type { AskedRequest } from '../domain/approvals/agent-schemas.js'
 import type { Proposal } from '../domain/approvals/schemas.js'
 import { zodError } from '../domain/validation.js'
@@ -142,23 +143,12 @@ export async function answerAgentWrite(
   return doneOrProposed(c, { proposal })
 }
 
-/** The path's parameters by the matched route's template (a middleware sees no route's `c.req.param()`). */
-function paramsOf(route: string, path: string): Record<string, string> {
-  const given = path.split('/')
-  const out: Record<string, string> = {}
-  route
-    .slice(route.indexOf(' ') + 1)
-    .split('/')
-    .forEach((seg, i) => {
-      if (seg.startsWith('{') && seg.endsWith('}')) out[seg.slice(1, -1)] = decoded(given[i] ?? '')
-    })
-  return out
-}
-
 /** The request as a proposal keeps it, checked by its route's schemas first (a 400 names the field now, not at approval). */
 async function askedOf(c: Context<AppEnv>, route: string, declared: Declared): Promise<AskedRequest> {
   const schemas = declared.requests().get(route) ?? {}
-  const params = schemas.params?.safeParse(paramsOf(route, c.req.path))
+  // A middleware sees no route's `c.req.param()`: the path read by the matched route's template.
+  const named = Object.fromEntries(pathParameters(route, c.req.path).map((p) => [p.name, p.value]))
+  const params = schemas.params?.safeParse(named)
   if (params && !params.success) throw zodError(params.error, 'path')
   const query = schemas.query?.safeParse(c.req.query())
   if (query && !query.success) throw zodError(query.error, 'query')

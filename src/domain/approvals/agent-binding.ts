@@ -87,29 +87,32 @@ function versioned(row: Record<string, unknown> | undefined): Pick<Named, 'versi
   return { version, row: shown }
 }
 
-/** The path's parameters by the template's segments: `[segment before, {name}, value]`. */
-function parameters(route: string, path: string): Array<{ at: string; name: string; value: string }> {
+/**
+ * A path's parameters by its route's template (`METHOD /x/{id}`): each its name, the segment
+ * before it (`transactions` for `/transactions/{id}`), and its value percent-decoded.
+ */
+export function pathParameters(route: string, path: string): Array<{ at: string; name: string; value: string }> {
   const template = route.slice(route.indexOf(' ') + 1).split('/')
   const given = path.split('/')
   const out: Array<{ at: string; name: string; value: string }> = []
   template.forEach((seg, i) => {
-    if (!seg.startsWith('{')) return
+    if (!seg.startsWith('{') || !seg.endsWith('}')) return
     let value = given[i] ?? ''
     try {
       value = decodeURIComponent(value)
     } catch {}
-    out.push({ at: template[i - 1] ?? '', name: seg, value })
+    out.push({ at: template[i - 1] ?? '', name: seg.slice(1, -1), value })
   })
   return out
 }
 
 /** Read each row the request names, in `db` (the approval's transaction locks them on PostgreSQL). */
 async function namedRows(store: Store, db: Kysely<Db>, companyId: string, asked: AskedRequest): Promise<Named[]> {
-  const params = parameters(asked.route, asked.path)
+  const params = pathParameters(asked.route, asked.path)
   const out: Named[] = []
-  const rate = params.find((p) => p.name === '{date}')
+  const rate = params.find((p) => p.name === 'date')
   if (rate) {
-    const currency = params.find((p) => p.name === '{currency}')?.value.toUpperCase() ?? ''
+    const currency = params.find((p) => p.name === 'currency')?.value.toUpperCase() ?? ''
     let q = db
       .selectFrom('exchange_rates')
       .selectAll()
@@ -120,7 +123,7 @@ async function namedRows(store: Store, db: Kysely<Db>, companyId: string, asked:
     const row = await q.executeTakeFirst()
     out.push({ resource: 'exchange_rates', id: `${rate.value}/${currency}`, ...versioned(row) })
   }
-  const month = params.find((p) => p.name === '{month}')
+  const month = params.find((p) => p.name === 'month')
   if (month) {
     // A close or reopen is bound to the company's lock date and the month's records.
     let q = db.selectFrom('companies').select(['id', 'lock_date']).where('id', '=', companyId)
@@ -136,7 +139,7 @@ async function namedRows(store: Store, db: Kysely<Db>, companyId: string, asked:
     const row = { lock_date: company?.lock_date ?? null, records: closes.map((r) => ({ ...r, id: Number(r.id) })) }
     out.push({ resource: 'period', id: month.value, ...versioned(row) })
   }
-  const version = params.find((p) => p.name === '{name}' && p.at === 'versions')
+  const version = params.find((p) => p.name === 'name' && p.at === 'versions')
   if (version) {
     const row = await db
       .selectFrom('budget_versions')
@@ -147,7 +150,7 @@ async function namedRows(store: Store, db: Kysely<Db>, companyId: string, asked:
     out.push({ resource: 'budget_versions', id: version.value, ...versioned(row) })
   }
   for (const p of params) {
-    const r = RESOURCES[`${p.at}/${p.name}`]
+    const r = RESOURCES[`${p.at}/{${p.name}}`]
     if (!r) continue
     let row: Record<string, unknown> | undefined
     if (r.table === 'transactions') {

@@ -165,15 +165,34 @@ async function requireApprover(store: Store, actor: Actor, p: Proposal): Promise
   await (await behaviourOf(p)).approve?.(store, actor, p)
 }
 
-async function decide(trx: Kysely<Db>, actor: Actor, p: Proposal, state: Proposal['state'], now: Date, extra: object = {}) {
+/** `from`: the state it leaves (`approved` for a replayed request that failed after its approval). */
+async function decide(
+  trx: Kysely<Db>,
+  actor: Actor,
+  p: Proposal,
+  state: Proposal['state'],
+  now: Date,
+  extra: object = {},
+  from: Proposal['state'] = 'pending',
+) {
   const r = await trx
     .updateTable('proposals')
     .set({ state, decided_by: actorId(actor), decided_at: now.toISOString(), ...extra })
     .where('id', '=', p.id)
     .where('company_id', '=', actor.companyId)
-    .where('state', '=', 'pending')
+    .where('state', '=', from)
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
+}
+
+/** Mark the proposal failed with the reason, chained with its event; null when it was not `from` any more. */
+function markFailed(store: Store, actor: Actor, p: Proposal, why: string, now: Date, from: Proposal['state'] = 'pending') {
+  return store.writeTransaction(async (trx) => {
+    if (!(await decide(trx, actor, p, 'failed', now, { reason: why }, from))) return null
+    const proposal = await chainDecision(store, trx, actor, p.id, now)
+    await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
+    return proposal
+  })
 }
 
 /** Chain the decision: the proposal's row as it now stands, read back inside the decision's transaction. */
@@ -231,12 +250,7 @@ export async function approveProposal(
     done = { proposal, after, replayed }
   } catch (e) {
     if (raced || !(e instanceof AppError) || !STALE.has(e.code)) throw e
-    const failed = await store.writeTransaction(async (trx) => {
-      if (!(await decide(trx, actor, p, 'failed', now, { reason: e.message }))) return null
-      const proposal = await chainDecision(store, trx, actor, id, now)
-      await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
-      return proposal
-    })
+    const failed = await markFailed(store, actor, p, e.message, now)
     throw new AppError('conflict', `proposal ${p.id} ${failed ? 'failed and was marked failed' : 'was not applied'}: ${e.message}`)
   }
   if (done.after && done.replayed) return settleReplay(store, actor, p, done.after, now)
@@ -255,17 +269,7 @@ async function settleReplay(store: Store, actor: Actor, p: Proposal, replay: () 
     result = await replay()
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e)
-    await store.writeTransaction(async (trx) => {
-      await trx
-        .updateTable('proposals')
-        .set({ state: 'failed', reason: why })
-        .where('id', '=', p.id)
-        .where('company_id', '=', actor.companyId)
-        .where('state', '=', 'approved')
-        .execute()
-      const proposal = await chainDecision(store, trx, actor, p.id, now)
-      await recordEvents(store, trx, [eventRow(actor, 'approval.decided', p.id, proposal, now)])
-    })
+    await markFailed(store, actor, p, why, now, 'approved')
     throw new AppError('conflict', `proposal ${p.id} failed and was marked failed: ${why}`)
   }
   return store.writeTransaction(async (trx) => {
