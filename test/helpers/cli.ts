@@ -97,6 +97,25 @@ export function runFinctl(
 }
 
 /** One test group's world: a temporary folder that is FINCTL_CONFIG_DIR (and so the data folder too). */
+/** A sandbox's profiles.json as finctl writes it (the fields the tests read). */
+export interface ProfilesFile {
+  current?: string
+  profiles: Record<
+    string,
+    {
+      target: string
+      api_key?: string
+      access_token?: string
+      email?: string
+      company_id?: string
+      database?: string
+      token_expires_at?: string
+    }
+  >
+}
+
+export const readProfiles = (path: string): ProfilesFile => JSON.parse(readFileSync(path, 'utf8')) as ProfilesFile
+
 export class Sandbox {
   #dir: string | undefined
   /** Every full API key this group created, to look for in the database afterwards. */
@@ -161,22 +180,8 @@ export class Sandbox {
     return r
   }
 
-  profiles(): {
-    current?: string
-    profiles: Record<
-      string,
-      {
-        target: string
-        api_key?: string
-        access_token?: string
-        email?: string
-        company_id?: string
-        database?: string
-        token_expires_at?: string
-      }
-    >
-  } {
-    return JSON.parse(readFileSync(this.profilesPath, 'utf8'))
+  profiles(): ProfilesFile {
+    return readProfiles(this.profilesPath)
   }
 
   /** Remember a full key (and check its shape) so that the at-rest check looks for it. */

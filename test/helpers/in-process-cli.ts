@@ -12,14 +12,14 @@
  * paths, `sb.path('x.csv')`); settings the core reads from `process.env` (FINCTL_DATE_WINDOW,
  * FINCTL_RATE_MAX_AGE_DAYS) are the test process's, not `env`'s.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { expect } from 'vitest'
 import { runProgram } from '../../commands/root.js'
 import type { IO } from '../../src/cli/io.js'
-import { FULL_KEY, type ServeProcess, cleanEnv, startServe } from './cli.js'
+import { FULL_KEY, type ProfilesFile, readProfiles, type ServeProcess, cleanEnv, startServe } from './cli.js'
 
 export interface InProcessResult {
   code: number
@@ -158,22 +158,18 @@ export class InProcessSandbox {
     return r
   }
 
-  profiles(): {
-    current?: string
-    profiles: Record<
-      string,
-      {
-        target: string
-        api_key?: string
-        access_token?: string
-        email?: string
-        company_id?: string
-        database?: string
-        token_expires_at?: string
-      }
-    >
-  } {
-    return JSON.parse(readFileSync(this.profilesPath, 'utf8'))
+  #accounts = 0
+
+  /** A new bank account of a name of its own (`accounts create`); `flags`: more, a profile's among them. */
+  async newAccount(o: { currency?: string; type?: string; flags?: string[] } = {}): Promise<string> {
+    const { currency = 'USD', type = 'checking', flags = [] } = o
+    const name = `${this.name} account ${++this.#accounts}`
+    const args = ['accounts', 'create', '--name', name, '--type', type, '--currency', currency, '--json', ...flags]
+    return (await this.json<{ id: string }>(args)).id
+  }
+
+  profiles(): ProfilesFile {
+    return readProfiles(this.profilesPath)
   }
 
   /** Remember a full key (and check its shape) so that an at-rest check looks for it. */

@@ -4,14 +4,10 @@
  * their flag (exit 2), reopening with a reason, the history. Through `finctl serve`:
  * test/commands/close/lock-imports.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
-
-const today = new Date().toISOString().slice(0, 10)
-const M = previousMonth(today.slice(0, 7))
-const END = monthEnd(M)
-const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
+import { day, END, M } from '../../helpers/closing.js'
 
 describe('close, in process', () => {
   let sb: InProcessSandbox

@@ -7,15 +7,13 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { day, END, M } from '../../helpers/closing.js'
 
 const today = new Date().toISOString().slice(0, 10)
-const M = previousMonth(today.slice(0, 7))
-const END = monthEnd(M)
-const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
 
 describe('closing the books end to end', () => {
   let sb: InProcessSandbox

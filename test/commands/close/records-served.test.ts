@@ -8,64 +8,20 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { previousMonth } from '../../../src/domain/accounts/period-lock.js'
 import { startServe, stopServeAndCleanup, type ServeProcess } from '../../helpers/cli.js'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
-
-const today = new Date().toISOString().slice(0, 10)
-const M = previousMonth(today.slice(0, 7))
-const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
-
-interface Recorded {
-  format: string
-  file_name: string
-  sha256: string
-  rows: number
-  bytes: number
-}
-interface Checked extends Recorded {
-  result: string
-  why: string
-}
+import { type Checked, FORCE, M, recordBooks } from '../../helpers/closing.js'
 
 describe('the close record and verify --close', () => {
   let sb: InProcessSandbox
   let server: ServeProcess | undefined
   let dir: string
-  const ids: string[] = []
-  const FORCE = ['--force', '--reason', 'checked by hand']
+  let ids: string[] = []
 
   beforeAll(async () => {
     sb = new InProcessSandbox('close-records')
     dir = join(sb.dir, 'books')
-    await sb.ok(['init', '--company', 'Record Co', '--currency', 'USD', '--email', 'o@record.test', '--password-stdin', '--no-input'], {
-      input: 'password-for-records\n',
-    })
-    const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
-    for (const [d, amount, what] of [
-      [3, '-10.00', 'Paper'],
-      [9, '1250.00', 'Invoice 7'],
-      [20, '-99.95', 'Cloud'],
-    ] as const)
-      ids.push(
-        (
-          await sb.json<{ id: string }>([
-            'tx',
-            'create',
-            '--account',
-            acct,
-            '--date',
-            day(d),
-            '--amount',
-            amount,
-            '--description',
-            what,
-            '--json',
-          ])
-        ).id,
-      )
-    // An audit entry before the close, for the chain's head.
-    await sb.ok(['tx', 'update', ids[0], '--category', 'Office', '--json'])
+    ids = await recordBooks(sb)
     await sb.ok(['close', M, ...FORCE, '--export', 'hledger,csv,xlsx', '--output-dir', dir])
   }, 240_000)
   afterAll(() => stopServeAndCleanup(server, sb))

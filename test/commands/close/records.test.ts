@@ -11,64 +11,19 @@ import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { monthEnd, previousMonth } from '../../../src/domain/accounts/period-lock.js'
 import { InProcessSandbox } from '../../helpers/in-process-cli.js'
+import { type Checked, END, FORCE, M, type Recorded, recordBooks } from '../../helpers/closing.js'
 
-const today = new Date().toISOString().slice(0, 10)
-const M = previousMonth(today.slice(0, 7))
-const END = monthEnd(M)
-const day = (d: number) => `${M}-${String(d).padStart(2, '0')}`
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
-
-interface Recorded {
-  format: string
-  file_name: string
-  sha256: string
-  rows: number
-  bytes: number
-}
-interface Checked extends Recorded {
-  result: string
-  why: string
-}
 
 describe('the close record and verify --close, in process', () => {
   let sb: InProcessSandbox
   let dir: string
-  const ids: string[] = []
-  const FORCE = ['--force', '--reason', 'checked by hand']
 
   beforeAll(async () => {
     sb = new InProcessSandbox('close-records')
     dir = join(sb.dir, 'books')
-    await sb.ok(['init', '--company', 'Record Co', '--currency', 'USD', '--email', 'o@record.test', '--password-stdin', '--no-input'], {
-      input: 'password-for-records\n',
-    })
-    const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
-    for (const [d, amount, what] of [
-      [3, '-10.00', 'Paper'],
-      [9, '1250.00', 'Invoice 7'],
-      [20, '-99.95', 'Cloud'],
-    ] as const)
-      ids.push(
-        (
-          await sb.json<{ id: string }>([
-            'tx',
-            'create',
-            '--account',
-            acct,
-            '--date',
-            day(d),
-            '--amount',
-            amount,
-            '--description',
-            what,
-            '--json',
-          ])
-        ).id,
-      )
-    // An audit entry before the close, for the chain's head.
-    await sb.ok(['tx', 'update', ids[0], '--category', 'Office', '--json'])
+    await recordBooks(sb)
   }, 240_000)
   afterAll(() => sb?.cleanup())
 

@@ -23,20 +23,7 @@ const mt940 = (closing: string) =>
 
 describe('statements upload, balance check, in process', () => {
   let sb: InProcessSandbox
-  const account = async () =>
-    (
-      await sb.json<{ id: string }>([
-        'accounts',
-        'create',
-        '--name',
-        `B${Math.random()}`,
-        '--type',
-        'checking',
-        '--currency',
-        'EUR',
-        '--json',
-      ])
-    ).id
+  const account = () => sb.newAccount({ currency: 'EUR' })
 
   beforeAll(async () => {
     sb = new InProcessSandbox('balance-check')

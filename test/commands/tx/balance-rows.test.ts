@@ -15,20 +15,7 @@ const fixture = (name: string) => join(ROOT, 'test', 'fixtures', 'bank-files', n
 
 describe('balance and turnover rows are skipped, counted and named', () => {
   const sb = new InProcessSandbox('balance-rows')
-  const account = async () =>
-    (
-      await sb.json<{ id: string }>([
-        'accounts',
-        'create',
-        '--name',
-        `B${Math.random()}`,
-        '--type',
-        'checking',
-        '--currency',
-        'USD',
-        '--json',
-      ])
-    ).id
+  const account = () => sb.newAccount()
   const cents = async (acct: string) => {
     const txs = await sb.json<Array<{ amount: number }>>(['tx', 'list', '--account', acct, '--all', '--json'])
     return { count: txs.length, cents: txs.reduce((s, t) => s + Math.round(t.amount * 100), 0) }
@@ -130,20 +117,7 @@ describe('balance and turnover rows are skipped, counted and named', () => {
 
 describe('the Swedbank file (a Lithuanian company: its rows carry LTL in their currency column)', () => {
   const lt = new InProcessSandbox('balance-rows-lt')
-  const ltlAccount = async () =>
-    (
-      await lt.json<{ id: string }>([
-        'accounts',
-        'create',
-        '--name',
-        `L${Math.random()}`,
-        '--type',
-        'checking',
-        '--currency',
-        'LTL',
-        '--json',
-      ])
-    ).id
+  const ltlAccount = () => lt.newAccount({ currency: 'LTL' })
   const cents = async (acct: string, sb: InProcessSandbox) => {
     const txs = await sb.json<Array<{ amount: number }>>(['tx', 'list', '--account', acct, '--all', '--json'])
     return { count: txs.length, cents: txs.reduce((s, t) => s + Math.round(t.amount * 100), 0) }

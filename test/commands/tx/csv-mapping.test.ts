@@ -24,9 +24,7 @@ interface Summary {
 describe('tx import maps the columns as the bank meant them, and says how', () => {
   let sb: InProcessSandbox
   let server: ServeProcess | undefined
-  const account = async (...profile: string[]) =>
-    (await sb.json(['accounts', 'create', '--name', `M${Math.random()}`, '--type', 'checking', '--currency', 'USD', '--json', ...profile]))
-      .id as string
+  const account = (...profile: string[]) => sb.newAccount({ flags: profile })
   const importJson = async (file: string, acct: string, ...flags: string[]) => {
     const r = await sb.run(['tx', 'import', fixture(file), '--account', acct, '--json', ...flags])
     expect(r.stderr).not.toMatch(/\n\s+at |internal error/)

@@ -24,9 +24,7 @@ interface Summary {
 
 describe('bank files imported as the bank meant them', () => {
   let sb: InProcessSandbox
-  const account = async (currency = 'USD') =>
-    (await sb.json(['accounts', 'create', '--name', `F${Math.random()}`, '--type', 'checking', '--currency', currency, '--json']))
-      .id as string
+  const account = (currency = 'USD') => sb.newAccount({ currency })
   const importJson = async (file: string, acct: string, ...flags: string[]) => {
     const r = await sb.run(['tx', 'import', file, '--account', acct, '--json', ...flags])
     expect(r.stderr).not.toMatch(/\n\s+at |internal error/)

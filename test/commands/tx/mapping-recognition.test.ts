@@ -23,9 +23,7 @@ interface Tx {
 
 describe.skipIf(!HAS_BANK_FILES)('banks recognised by their header', () => {
   let sb: InProcessSandbox
-  const newAccount = async () =>
-    (await sb.json(['accounts', 'create', '--name', `DKB ${Math.random()}`, '--type', 'credit_card', '--currency', 'EUR', '--json']))
-      .id as string
+  const newAccount = () => sb.newAccount({ currency: 'EUR', type: 'credit_card' })
   const txs = async (account: string): Promise<Tx[]> => sb.json(['tx', 'list', '--account', account, '--all', '--json'])
   const mappingsFile = () => join(sb.configDir, 'mappings.json')
 

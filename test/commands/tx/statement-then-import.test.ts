@@ -24,20 +24,7 @@ interface Tx {
 
 describe('a statement upload and a tx import of the same rows', () => {
   const sb = new InProcessSandbox('two-roads')
-  const account = async () =>
-    (
-      await sb.json<{ id: string }>([
-        'accounts',
-        'create',
-        '--name',
-        `R${Math.random()}`,
-        '--type',
-        'checking',
-        '--currency',
-        'USD',
-        '--json',
-      ])
-    ).id
+  const account = () => sb.newAccount()
   /** Each transaction as "date amount status reconciled linked" (`dated: false` leaves the date out), sorted. */
   const rows = async (acct: string, dated = true) =>
     (await sb.json<Tx[]>(['tx', 'list', '--account', acct, '--all', '--json']))
