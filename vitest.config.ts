@@ -1,12 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
- * The folders whose files run in process and restore what they change: their files share a worker's
- * module graph (`isolate: false`), instead of a fresh process and graph per file (CONTRIBUTING.md
- * "Tests", docs/decisions.md "One module graph for the in-process tests").
+ * Files that need a process of their own: vi.mock replaces a module for the whole graph. Every other
+ * file shares a worker's module graph (`isolate: false`), file after file, and puts back what it
+ * changes (CONTRIBUTING.md "Tests", docs/decisions.md "One module graph for the tests").
  */
-const SHARED = ['cli', 'commands', 'domain', 'import', 'jobs', 'kernel', 'scripts'].map((folder) => `test/${folder}/**`)
-/** Files in those folders that need a process of their own: vi.mock replaces a module for the whole graph. */
 const OWN_PROCESS = ['test/commands/export-interrupt.test.ts']
 /**
  * The tests that bound a time, a delay or a growth (test/timing/): `npm run test:timing`
@@ -35,14 +33,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED, TIMING] },
-      },
-      {
-        extends: true,
         test: {
           name: 'shared',
-          include: SHARED.map((folder) => `${folder}/*.test.ts`),
-          exclude: OWN_PROCESS,
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, TIMING, ...OWN_PROCESS],
           isolate: false,
           setupFiles: ['test/helpers/restored.ts'],
         },

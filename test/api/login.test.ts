@@ -7,7 +7,7 @@ import { randomBytes, randomUUID, scryptSync } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AppError } from '../../src/kernel/errors.js'
 import { LOGIN_LIMITS } from '../../src/domain/api-keys/login-limits.js'
-import { awayFromMinuteEdge, createHarness, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
+import { createHarness, inOneMinute, MATRIX, type Harness, type Tenant } from '../helpers/harness.js'
 
 /** A hash as versions before that change wrote it (N=2^14). */
 function oldHash(password: string): string {
@@ -91,21 +91,16 @@ describe.each(MATRIX)('login over %s on %s', (kind, storeKind) => {
     const retry = r.headers.get('retry-after')
     return { status: r.status, retryAfter: retry === null ? undefined : Number(retry) }
   }
-  /** Run `attempts` inside one calendar minute (the limits' window): again, from a clean slate, if a minute ended meanwhile. */
-  async function inOneMinute<T>(attempts: () => Promise<T>): Promise<T> {
-    for (;;) {
-      // The address's count holds the other tests' attempts too.
+  /** `inOneMinute` from cleared counters: the address's count holds the other tests' attempts too. */
+  const fromClearedCounters = <T>(attempts: () => Promise<T>): Promise<T> =>
+    inOneMinute(async () => {
       await h.store.db.deleteFrom('login_counters').execute()
-      await awayFromMinuteEdge(3)
-      const minute = Math.floor(Date.now() / 60_000)
-      const out = await attempts()
-      if (Math.floor(Date.now() / 60_000) === minute) return out
-    }
-  }
+      return attempts()
+    })
 
   it(`an email takes ${LOGIN_LIMITS.perEmail} failed logins a minute, then 429 with Retry-After, even for the right password`, async () => {
     const [email] = await users(1)
-    const statuses = await inOneMinute(async () => {
+    const statuses = await fromClearedCounters(async () => {
       const out = []
       for (let i = 0; i < LOGIN_LIMITS.perEmail; i++) out.push(await login(email, `guess ${i}`))
       out.push(await login(email, 'one more guess'), await login(email, PASSWORD))
@@ -121,7 +116,7 @@ describe.each(MATRIX)('login over %s on %s', (kind, storeKind) => {
 
   it("a successful login does not use up its email's allowance", async () => {
     const [email] = await users(1)
-    const statuses = await inOneMinute(async () => {
+    const statuses = await fromClearedCounters(async () => {
       const out = []
       for (let i = 0; i < LOGIN_LIMITS.perEmail - 1; i++) out.push((await login(email, `guess ${i}`)).status)
       out.push((await login(email, PASSWORD)).status)
@@ -155,7 +150,7 @@ describe.each(MATRIX)('login over %s on %s', (kind, storeKind) => {
   if (kind === 'http')
     it(`a client address takes ${LOGIN_LIMITS.perAddress} logins a minute, whatever the emails`, async () => {
       const emails = await users(LOGIN_LIMITS.perAddress + 1)
-      const statuses = await inOneMinute(async () => {
+      const statuses = await fromClearedCounters(async () => {
         const out = []
         for (const email of emails) out.push((await login(email, 'sprayed password')).status)
         return out

@@ -1,7 +1,7 @@
 /** Per-key rate limits: 429 with Retry-After once a window is spent, exact under concurrency. */
 import { readFileSync, existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { awayFromMinuteEdge, createHarness, MATRIX, TRANSPORTS, type Harness, type Tenant } from '../helpers/harness.js'
+import { createHarness, inOneMinute, MATRIX, TRANSPORTS, type Harness, type Tenant } from '../helpers/harness.js'
 
 describe.each(MATRIX)('rate limits over %s on %s', (kind, storeKind) => {
   let h: Harness
@@ -15,29 +15,34 @@ describe.each(MATRIX)('rate limits over %s on %s', (kind, storeKind) => {
   })
 
   it('accepts rate_limit_per_minute requests, then answers 429 with Retry-After and does nothing', async () => {
-    await awayFromMinuteEdge()
-    const k = await h.client({ token: a.token }).keys.create({ name: 'limited', scopes: ['read', 'write'], rate_limit_per_minute: 3 })
-    const headers = { 'x-api-key': k.key, 'content-type': 'application/json' }
-    const body = JSON.stringify({ bank_account_id: a.accountId, transaction_date: '2026-05-05', description: 'limited', amount: '1.00' })
-    const remaining: string[] = []
-    for (let i = 0; i < 3; i++) {
-      const res = await h.raw('POST', '/api-v1/transactions', { headers, body })
+    const { k, description, answers } = await inOneMinute(async () => {
+      const k = await h.client({ token: a.token }).keys.create({ name: 'limited', scopes: ['read', 'write'], rate_limit_per_minute: 3 })
+      const description = `limited ${k.id}`
+      const headers = { 'x-api-key': k.key, 'content-type': 'application/json' }
+      const body = JSON.stringify({ bank_account_id: a.accountId, transaction_date: '2026-05-05', description, amount: '1.00' })
+      const answers = []
+      for (let i = 0; i < 4; i++) {
+        const res = await h.raw('POST', '/api-v1/transactions', { headers, body })
+        answers.push({ status: res.status, headers: res.headers, body: await res.json() })
+      }
+      return { k, description, answers }
+    })
+    const refused = answers.pop()!
+    for (const res of answers) {
       expect(res.status).toBe(201)
       expect(res.headers.get('ratelimit-limit')).toBe('3')
-      remaining.push(res.headers.get('ratelimit-remaining')!)
       const reset = Number(res.headers.get('ratelimit-reset'))
       expect(reset).toBeGreaterThan(0)
       expect(reset).toBeLessThanOrEqual(60)
     }
-    expect(remaining).toEqual(['2', '1', '0'])
-    const refused = await h.raw('POST', '/api-v1/transactions', { headers, body })
+    expect(answers.map((res) => res.headers.get('ratelimit-remaining'))).toEqual(['2', '1', '0'])
     expect(refused.status).toBe(429)
     const retryAfter = Number(refused.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(60)
-    expect(await refused.json()).toMatchObject({ success: false, error: { code: 'rate_limited' } })
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'rate_limited' } })
     // nothing was done: exactly three transactions with that description
-    const rows = await h.store.db.selectFrom('transactions').select('id').where('description', '=', 'limited').execute()
+    const rows = await h.store.db.selectFrom('transactions').select('id').where('description', '=', description).execute()
     expect(rows).toHaveLength(3)
     // the 429 is counted in usage; the key is still limited for this minute (usage read refused too)
     const usage = await h.client({ token: a.token }).keys.usage({ keyId: k.id })
@@ -46,32 +51,36 @@ describe.each(MATRIX)('rate limits over %s on %s', (kind, storeKind) => {
   })
 
   it('the daily window limits too, with Retry-After until the end of the UTC day', async () => {
-    await awayFromMinuteEdge()
-    const k = await h
-      .client({ token: a.token })
-      .keys.create({ name: 'daily', scopes: ['read'], rate_limit_per_minute: 100, rate_limit_per_day: 2 })
-    const c = h.client({ apiKey: k.key })
-    await c.accounts.list()
-    await c.accounts.list()
-    const res = await h.raw('GET', '/api-v1/bank-accounts', { headers: { 'x-api-key': k.key } })
+    // In one minute, so also in one UTC day.
+    const { res, body, secondsToMidnight } = await inOneMinute(async () => {
+      const k = await h
+        .client({ token: a.token })
+        .keys.create({ name: 'daily', scopes: ['read'], rate_limit_per_minute: 100, rate_limit_per_day: 2 })
+      const c = h.client({ apiKey: k.key })
+      await c.accounts.list()
+      await c.accounts.list()
+      const res = await h.raw('GET', '/api-v1/bank-accounts', { headers: { 'x-api-key': k.key } })
+      return { res, body: await res.json(), secondsToMidnight: (86_400_000 - (Date.now() % 86_400_000)) / 1000 }
+    })
     expect(res.status).toBe(429)
-    const secondsToMidnight = (86_400_000 - (Date.now() % 86_400_000)) / 1000
     expect(Math.abs(Number(res.headers.get('retry-after')) - secondsToMidnight)).toBeLessThan(5)
-    expect((await res.json()) as object).toMatchObject({ error: { message: expect.stringMatching(/per day/) } })
+    expect(body as object).toMatchObject({ error: { message: expect.stringMatching(/per day/) } })
   })
 
   it('holds exactly under concurrency: N of many parallel requests succeed', async () => {
-    await awayFromMinuteEdge(15)
     const limit = 10
-    const k = await h.client({ token: a.token }).keys.create({ name: 'burst', scopes: ['read'], rate_limit_per_minute: limit })
-    const results = await Promise.all(
-      Array.from({ length: 40 }, () =>
-        h.raw('GET', '/api-v1/bank-accounts', { headers: { 'x-api-key': k.key } }).then(async (r) => {
-          await r.arrayBuffer()
-          return r.status
-        }),
-      ),
-    )
+    const { k, results } = await inOneMinute(async () => {
+      const k = await h.client({ token: a.token }).keys.create({ name: 'burst', scopes: ['read'], rate_limit_per_minute: limit })
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          h.raw('GET', '/api-v1/bank-accounts', { headers: { 'x-api-key': k.key } }).then(async (r) => {
+            await r.arrayBuffer()
+            return r.status
+          }),
+        ),
+      )
+      return { k, results }
+    })
     expect(results.filter((s) => s === 200)).toHaveLength(limit)
     expect(results.filter((s) => s === 429)).toHaveLength(40 - limit)
     const usage = await h.client({ token: a.token }).keys.usage({ keyId: k.id })
@@ -79,13 +88,15 @@ describe.each(MATRIX)('rate limits over %s on %s', (kind, storeKind) => {
   })
 
   it('the client retries a 429 after Retry-After, a bounded number of times', async () => {
-    await awayFromMinuteEdge()
-    const k = await h.client({ token: a.token }).keys.create({ name: 'retry', scopes: ['read'], rate_limit_per_minute: 1 })
     const { Client } = await import('../../src/client/client.js')
-    const waits: number[] = []
-    const c = new Client({ baseUrl: h.baseUrl, fetch: h.fetch, apiKey: k.key, maxRetries: 2, sleep: async (ms) => void waits.push(ms) })
-    await c.accounts.list()
-    await expect(c.accounts.list()).rejects.toMatchObject({ code: 'rate_limited', status: 429 })
+    const { second, waits } = await inOneMinute(async () => {
+      const k = await h.client({ token: a.token }).keys.create({ name: 'retry', scopes: ['read'], rate_limit_per_minute: 1 })
+      const waits: number[] = []
+      const c = new Client({ baseUrl: h.baseUrl, fetch: h.fetch, apiKey: k.key, maxRetries: 2, sleep: async (ms) => void waits.push(ms) })
+      await c.accounts.list()
+      return { second: await c.accounts.list().catch((err: unknown) => err), waits }
+    })
+    expect(second).toMatchObject({ code: 'rate_limited', status: 429 })
     expect(waits).toHaveLength(2)
     for (const w of waits) expect(w).toBeGreaterThan(0)
   })
