@@ -146,7 +146,6 @@ describe.each(STORES)('kill -9 during imports apply and imports revert on %s', (
     expect(dry.deleted).toBe(ROWS)
 
     const before = indexes()
-    const started = Date.now()
     // On PostgreSQL, once the revert holds its batch's row lock its transaction is open: the kill
     // lands a while after that (a probe with NOWAIT fails while the lock is held).
     let lockedAt: number | undefined
@@ -160,9 +159,24 @@ describe.each(STORES)('kill -9 during imports apply and imports revert on %s', (
           })
       return lockedAt !== undefined && Date.now() - lockedAt > planning * 0.3
     }
-    const { err, running } = await killWhen(['imports', 'revert', batch.id, '--yes'], () =>
-      kind === 'postgres' ? locked() : Date.now() - started > planning * 1.1,
-    )
+    // On SQLite the revert's transaction holds the write lock until it commits: the kill lands once
+    // a probe (BEGIN IMMEDIATE, no wait) has found it held for a while, not at a guess of its time.
+    let heldSince: number | undefined
+    const held = () => {
+      const db = new Database(sb.database, { fileMustExist: true, timeout: 0 })
+      try {
+        db.exec('BEGIN IMMEDIATE')
+        db.exec('ROLLBACK')
+        heldSince = undefined
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e
+        heldSince ??= Date.now()
+      } finally {
+        db.close()
+      }
+      return heldSince !== undefined && Date.now() - heldSince > Math.min(200, planning * 0.3)
+    }
+    const { err, running } = await killWhen(['imports', 'revert', batch.id, '--yes'], () => (kind === 'postgres' ? locked() : held()))
     expect(running, `the revert finished before it could be killed:\n${err}`).toBe(true)
     // One transaction: the kill leaves the batch's rows all there and the batch as it was, or, when a
     // busy machine let the transaction commit before the kill landed, none and the batch reverted.
