@@ -40,23 +40,7 @@ export async function recordBooks(sb: InProcessSandbox): Promise<string[]> {
     [9, '1250.00', 'Invoice 7'],
     [20, '-99.95', 'Cloud'],
   ] as const)
-    ids.push(
-      (
-        await sb.json<{ id: string }>([
-          'tx',
-          'create',
-          '--account',
-          account,
-          '--date',
-          day(d),
-          '--amount',
-          amount,
-          '--description',
-          what,
-          '--json',
-        ])
-      ).id,
-    )
+    ids.push(await sb.newTransaction(account, day(d), amount, what))
   await sb.ok(['tx', 'update', ids[0], '--category', 'Office', '--json'])
   return ids
 }

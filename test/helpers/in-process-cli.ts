@@ -168,6 +168,12 @@ export class InProcessSandbox {
     return (await this.json<{ id: string }>(args)).id
   }
 
+  /** `tx create` of one row; its id. */
+  async newTransaction(account: string, date: string, amount: string, description: string): Promise<string> {
+    const args = ['tx', 'create', '--account', account, '--date', date, '--amount', amount, '--description', description, '--json']
+    return (await this.json<{ id: string }>(args)).id
+  }
+
   profiles(): ProfilesFile {
     return readProfiles(this.profilesPath)
   }

@@ -15,30 +15,16 @@ describe('docs suggest, in process', () => {
   let twins: string[]
   let cafe: string
 
-  const tx = async (account: string, date: string, amount: string, description: string) =>
-    (
-      await sb.json<{ id: string }>([
-        'tx',
-        'create',
-        '--account',
-        account,
-        '--date',
-        date,
-        '--amount',
-        amount,
-        '--description',
-        description,
-        '--json',
-      ])
-    ).id
-
   beforeAll(async () => {
     sb = new InProcessSandbox('docs-suggest')
     await sb.ok(['init', '--company', 'Suggest Co', '--currency', 'EUR', '--no-input'])
     const acct = (await sb.json<{ id: string }>(['accounts', 'create', '--name', 'Main', '--type', 'checking', '--json'])).id
-    acme = await tx(acct, '2026-10-03', '-119.00', 'SEPA ACME Tools GmbH')
-    twins = [await tx(acct, '2026-10-09', '-89.00', 'Amazon Marketplace'), await tx(acct, '2026-10-09', '-89.00', 'Amazon Marketplace')]
-    cafe = await tx(acct, '2026-10-12', '-7.40', 'Cafe Morgenrot')
+    acme = await sb.newTransaction(acct, '2026-10-03', '-119.00', 'SEPA ACME Tools GmbH')
+    twins = [
+      await sb.newTransaction(acct, '2026-10-09', '-89.00', 'Amazon Marketplace'),
+      await sb.newTransaction(acct, '2026-10-09', '-89.00', 'Amazon Marketplace'),
+    ]
+    cafe = await sb.newTransaction(acct, '2026-10-12', '-7.40', 'Cafe Morgenrot')
     writeFileSync(
       sb.path('acme.xml'),
       ciiInvoice({ id: 'A-1', amount: '119.00', currency: 'EUR', date: '2026-10-01', seller: 'ACME Tools GmbH' }),
