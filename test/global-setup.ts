@@ -18,11 +18,12 @@
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { CI_ERROR, HAS_BANK_FILES, SKIP_NOTE } from './helpers/bank-files.js'
+import { SHARED_SERVE_PIDS } from './helpers/shared-serves.js'
 
 /** What a test may not leave in the temporary folder. */
 const LEAK = /^finctl-/
@@ -62,6 +63,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await postgresTemplate(runTmp, schemaPrefix)
 
   return async function teardown(): Promise<void> {
+    await endSharedServes(runTmp)
     await dropSchemas(schemaPrefix)
     if (before === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = before
@@ -114,6 +116,34 @@ async function postgresTemplate(runTmp: string, prefix: string): Promise<void> {
   )
   process.env.FINCTL_TEST_PG_TEMPLATE = file
   process.env.FINCTL_TEST_PG_TEMPLATE_SCHEMA = schema
+}
+
+/**
+ * End the `finctl serve` processes of the workers' shared harnesses (test/helpers/harness.ts), which
+ * outlive their workers, and wait for them to go, so that their files and schemas can.
+ */
+async function endSharedServes(runTmp: string): Promise<void> {
+  let pids: number[]
+  try {
+    pids = readdirSync(join(runTmp, SHARED_SERVE_PIDS)).map(Number)
+  } catch {
+    return
+  }
+  // Still running, and still a finctl (not another process given the pid since).
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return false
+    }
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('finctl')
+    } catch {
+      return process.platform !== 'linux'
+    }
+  }
+  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL')
+  for (let waited = 0; waited < 5000 && pids.some(alive); waited += 50) await new Promise((r) => setTimeout(r, 50))
 }
 
 /** Drop the PostgreSQL schemas whose name starts with `prefix` (none when PostgreSQL is not there). */

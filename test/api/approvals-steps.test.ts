@@ -69,12 +69,14 @@ describe.each(MATRIX)('bulk, key-write and policy proposals over %s on %s', (kin
   it('a bulk update up to the threshold is done; over it, a proposal listing each row and change', async () => {
     const small = await book.client.transactions.requestBulkUpdate({ transaction_ids: ids.slice(0, 2), updates: { category: 'Small' } })
     expect(small.done?.updated).toBe(2)
-    const o = await book.client.transactions.requestBulkUpdate({ transaction_ids: ids.slice(0, 3), updates: { category: 'Office' } })
+    // Asked last row first: the proposal lists the rows in the order asked, whatever order the table holds them in.
+    const asked = [ids[2], ids[1], ids[0]]
+    const o = await book.client.transactions.requestBulkUpdate({ transaction_ids: asked, updates: { category: 'Office' } })
     expect(o.proposal).toMatchObject({ kind: 'bulk', target: '3 transactions', state: 'pending', proposed_by: `user:${book.id}` })
     const effect = o.proposal?.effect as { rows: number; changed: number; transactions: Array<{ id: string; changes: object }> }
     expect(effect).toMatchObject({ rows: 3, changed: 3, threshold: 2 })
-    expect(effect.transactions.map((t) => t.id)).toEqual(ids.slice(0, 3))
-    expect(effect.transactions[0].changes).toEqual({ category: { before: 'Small', after: 'Office' } })
+    expect(effect.transactions.map((t) => t.id)).toEqual(asked)
+    expect(effect.transactions[2].changes).toEqual({ category: { before: 'Small', after: 'Office' } })
     // Nothing changed yet.
     expect((await owner.transactions.get(ids[2])).category).not.toBe('Office')
     // The proposer cannot approve; the accountant (a reviewer: close, no write) applies it for the bookkeeper.

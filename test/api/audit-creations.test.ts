@@ -34,7 +34,7 @@ describe.each(MATRIX)('creations in the audit chain over %s on %s', (kind, store
   const drop = (id: string) => h.store.db.deleteFrom('transactions').where('id', '=', h.store.tx.idParam(id)!).execute()
 
   beforeAll(async () => {
-    h = await createHarness(kind, storeKind)
+    h = await createHarness(kind, storeKind, { own: true })
     a = await h.tenant('Creations')
     c = h.client({ apiKey: a.key })
     acct = (await c.accounts.create({ name: 'Ops', account_type: 'checking', currency_code: 'USD' })).id

@@ -112,7 +112,7 @@ describe.each(['embedded', 'http'] as const)('bulk load over %s on SQLite', (kin
   /** A service on a fresh SQLite file with these thresholds, a company, and a client for it. */
   async function start(minRows: number, idleMs: number): Promise<{ h: Harness; accountId: string; c: Client }> {
     thresholds(minRows, idleMs)
-    const started = await createHarness(kind, 'sqlite')
+    const started = await createHarness(kind, 'sqlite', { own: true })
     h = started
     const t = await started.tenant('Bulk')
     return { h: started, accountId: t.accountId, c: started.client({ apiKey: t.key }) }

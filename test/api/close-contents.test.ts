@@ -22,7 +22,7 @@ describe.each(MATRIX)('the contents of a close over %s on %s', (kind, storeKind)
   const ids: string[] = []
 
   beforeAll(async () => {
-    h = await createHarness(kind, storeKind)
+    h = await createHarness(kind, storeKind, { own: true })
     a = await h.tenant('Contents')
     c = h.client({ apiKey: a.key })
     const owner = h.client({ token: a.token })

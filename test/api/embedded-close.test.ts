@@ -15,7 +15,7 @@ describe.each(STORES)('the embedded transport closing with requests in flight on
   })
 
   it('answers each request before the store closes; nothing is reported as an internal error', async () => {
-    const h = await createHarness('embedded', storeKind)
+    const h = await createHarness('embedded', storeKind, { own: true })
     const { key } = await h.tenant()
     await h.close({ keepFiles: true })
     const errors: string[] = []

@@ -24,7 +24,7 @@ describe.each(MATRIX)('the audit trail of a revert over %s on %s', (kind, storeK
   let early: { id: string; rows: string[] }
 
   beforeAll(async () => {
-    h = await createHarness(kind, storeKind)
+    h = await createHarness(kind, storeKind, { own: true })
     a = await h.tenant('Revert trail')
     c = h.client({ apiKey: a.key })
     acct = (await c.accounts.create({ name: 'Trail', account_type: 'checking', currency_code: 'USD' })).id

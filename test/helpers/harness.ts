@@ -4,17 +4,20 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { SignJWT } from 'jose'
+import { sql } from 'kysely'
 import { Client, type FetchLike } from '../../src/client/client.js'
 import { openEmbedded } from '../../src/embedded/embedded.js'
 import { openRemote } from '../../src/client/remote.js'
 import { bootstrapCompany } from '../../src/domain/accounts/companies.js'
+import { signSession } from '../../src/domain/api-keys/auth.js'
 import { openStore } from '../../src/store/open-store.js'
 import type { Store } from '../../src/store/store.js'
 import type { App } from '../../src/api/app.js'
+import { SHARED_SERVE_PIDS } from './shared-serves.js'
 
 export type TransportKind = 'embedded' | 'http'
 export const TRANSPORTS: TransportKind[] = ['embedded', 'http']
@@ -156,8 +159,9 @@ export async function startServeProcess(
   database: string,
   extraEnv: Record<string, string> = {},
   extraArgs: string[] = [],
+  folderPrefix = 'finctl-serve-',
 ): Promise<{ url: string; child: ChildProcess }> {
-  const configDir = mkdtempSync(join(tmpdir(), 'finctl-serve-'))
+  const configDir = mkdtempSync(join(tmpdir(), folderPrefix))
   // Small pools: parallel test files share one PostgreSQL server.
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', database, '--pool-size', '4', ...extraArgs], {
     env: {
@@ -203,13 +207,103 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   })
 }
 
-/** `env`, `args`: more environment and flags of the `finctl serve` process (http only: the embedded core reads this process's). */
-export async function createHarness(
-  kind: TransportKind,
-  storeKind: StoreKind = 'sqlite',
-  o: { env?: Record<string, string>; args?: string[] } = {},
-): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), `finctl-${kind}-`))
+export interface HarnessOptions {
+  /** More environment of the `finctl serve` process (http only: the embedded core reads this process's). */
+  env?: Record<string, string>
+  /** More flags of the `finctl serve` process. */
+  args?: string[]
+  /**
+   * A service of the test's own, stopped and removed by `close`, instead of the worker's shared one:
+   * for a test that needs an empty store, counts rows of every company, keeps the files, or stops it.
+   */
+  own?: boolean
+}
+
+/**
+ * A service on a store, its store for set-up, and clients of it. Within a test run, without `env`,
+ * `args` or `own`, it is the worker's shared one of that transport and store (a test file after
+ * another, each with companies of its own from `tenant`): `close` gives it back. Making one was
+ * most of a matrix file's time outside its tests (docs/performance.md, "The test suite's time").
+ */
+export async function createHarness(kind: TransportKind, storeKind: StoreKind = 'sqlite', o: HarnessOptions = {}): Promise<Harness> {
+  // A setting of finctl the test put in this process's environment: the service starts with it (the embedded core reads it).
+  const settings = finctlSettings() !== WORKER_SETTINGS
+  if (o.own || o.env || o.args || settings || !process.env.FINCTL_TEST_SCHEMA_PREFIX) return makeHarness(kind, storeKind, o)
+  const pool = sharedHarnesses()
+  const key = `${kind} ${storeKind}`
+  let entry = pool.get(key)?.find((p) => !p.busy)
+  if (!entry) {
+    const harness = await makeHarness(kind, storeKind, o, true)
+    entry = { harness, busy: false, schema: await schemaOf(harness.store) }
+    pool.set(key, [...(pool.get(key) ?? []), entry])
+  }
+  const shared = entry
+  shared.busy = true
+  let given = false
+  return {
+    ...shared.harness,
+    async close(c = {}) {
+      if (c.keepFiles) throw new Error('a shared harness keeps no files for its test: createHarness(kind, store, { own: true })')
+      if (given) return
+      given = true
+      // A test that changed the store's tables, indexes or triggers needs a store of its own: the later files would test another schema.
+      if ((await schemaOf(shared.harness.store)) !== shared.schema) {
+        pool.set(
+          key,
+          (pool.get(key) ?? []).filter((p) => p !== shared),
+        )
+        await shared.harness.close()
+        throw new Error(`the test changed the schema of the worker's shared ${key} store: createHarness(kind, store, { own: true })`)
+      }
+      shared.busy = false
+    },
+  }
+}
+
+const finctlSettings = () =>
+  Object.entries(process.env)
+    .filter(([name]) => name.startsWith('FINCTL_'))
+    .sort()
+    .join('\n')
+/** As the run set them, before a test file could change them. */
+const WORKER_SETTINGS = finctlSettings()
+
+interface SharedHarness {
+  harness: Harness
+  busy: boolean
+  /** Its tables, indexes and triggers when it was made. */
+  schema: string
+}
+
+async function schemaOf(store: Store): Promise<string> {
+  const q =
+    store.dialect === 'postgres'
+      ? sql<{
+          name: string
+        }>`SELECT c.relkind::text || ':' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = current_schema() UNION ALL SELECT 't:' || t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+          JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND NOT t.tgisinternal ORDER BY 1`
+      : sql<{ name: string }>`SELECT type || ':' || name AS name FROM sqlite_master ORDER BY 1`
+  return (await q.execute(store.db)).rows.map((r) => r.name).join(',')
+}
+
+const SHARED = Symbol.for('finctl.test.harness.shared')
+/** The worker's shared harnesses (one module graph, but a symbol in case a file gets its own copy). */
+function sharedHarnesses(): Map<string, SharedHarness[]> {
+  const g = globalThis as { [SHARED]?: Map<string, SharedHarness[]> }
+  g[SHARED] ??= new Map()
+  return g[SHARED]
+}
+
+const OUTLIVES = Symbol.for('finctl.test.leftovers.outlives')
+/** A process or folder the worker keeps for its later files: not the current file's (test/helpers/leftovers.ts). */
+function outlivesFile(made: { child?: ChildProcess; folder?: string }): void {
+  ;(globalThis as { [OUTLIVES]?: (m: typeof made) => void })[OUTLIVES]?.(made)
+}
+
+async function makeHarness(kind: TransportKind, storeKind: StoreKind, o: HarnessOptions, shared = false): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), shared ? `shared-${kind}-` : `finctl-${kind}-`))
+  if (shared) outlivesFile({ folder: dir })
   const closers: Array<() => Promise<unknown>> = []
   let database = join(dir, 'finctl.db')
   if (storeKind === 'postgres') {
@@ -233,8 +327,17 @@ export async function createHarness(
       // Create the database first so the server and this test see the same migrations.
       store = await openStore(database, { poolSize: 2 })
       closers.unshift(() => store.close())
-      const { url, child } = await startServeProcess(database, o.env, o.args)
+      const { url, child } = await startServeProcess(database, o.env, o.args, shared ? 'shared-serve-' : undefined)
       closers.unshift(() => stopProcess(child))
+      if (shared) {
+        outlivesFile({ child })
+        // The worker may end first: the run's teardown ends the process by its pid then.
+        const pids = join(tmpdir(), SHARED_SERVE_PIDS)
+        mkdirSync(pids, { recursive: true })
+        writeFileSync(join(pids, String(child.pid)), '')
+        child.unref()
+        ;(child.stderr as { unref?: () => void } | null)?.unref?.()
+      }
       const r = openRemote()
       closers.unshift(r.close)
       fetch = r.fetch
@@ -262,11 +365,13 @@ export async function createHarness(
     raw: (method, path, init = {}) => fetch(baseUrl + path, { method, headers: init.headers, body: init.body }),
     async tenant(name = 'Acme') {
       const n = ++counter
-      const email = `owner${n}-${process.pid}@${kind}.test`
+      // Unique in a store the worker shares between files, whichever copy of this module made it.
+      const email = `owner${n}-${randomBytes(4).toString('hex')}@${kind}.test`
       const password = 'correct horse battery'
-      const { company } = await bootstrapCompany(store, { name: `${name} ${n}`, baseCurrency: 'USD', email, password }, new Date())
-      const anon = h.client()
-      const token = (await anon.token(email, password)).access_token
+      const { company, user } = await bootstrapCompany(store, { name: `${name} ${n}`, baseCurrency: 'USD', email, password }, new Date())
+      // The session a login would give, without a login: a shared service's logins from this address
+      // would reach their limit a minute (test/api/login.test.ts logs in).
+      const token = (await signSession(store, { id: user.id, company_id: company.id, role: 'owner' }, new Date())).access_token
       // A high limit: suites make many requests with this key (rate-limit tests make their own keys).
       const created = await h.client({ token }).keys.create({
         name: 'all',

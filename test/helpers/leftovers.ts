@@ -35,6 +35,18 @@ function current(what: string): State | undefined {
   return s
 }
 
+/**
+ * What a file made that a worker keeps for its later files (test/helpers/harness.ts, a shared
+ * harness): no longer the file's to end or remove. The run's teardown ends those (test/global-setup.ts).
+ */
+const OUTLIVES = Symbol.for('finctl.test.leftovers.outlives')
+;(globalThis as { [OUTLIVES]?: (made: { child?: ChildProcess; folder?: string }) => void })[OUTLIVES] = (made) => {
+  const s = shared[STATE]
+  if (!s) return
+  if (made.child) s.children.delete(made.child)
+  if (made.folder) s.folders = s.folders.filter((f) => f !== made.folder)
+}
+
 if (!shared[PATCHED]) {
   shared[PATCHED] = true
   const fsAny = fs as unknown as Record<string, unknown>

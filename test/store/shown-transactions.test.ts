@@ -13,7 +13,7 @@ describe.each(STORES)('a page row as the codec reads it, on %s', (storeKind) => 
   let key: string
 
   beforeAll(async () => {
-    h = await createHarness('embedded', storeKind)
+    h = await createHarness('embedded', storeKind, { own: true })
     const t = await h.tenant()
     key = t.key
     const c = h.client({ apiKey: t.key })

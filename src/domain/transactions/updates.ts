@@ -93,10 +93,14 @@ export async function lockRows(store: Store, trx: Kysely<Db>, companyId: string,
       .selectAll()
       .where('company_key', '=', company)
       .where('id', 'in', stored.slice(i, i + 500))
+      // One order of taking row locks, whoever takes them: two bulk changes cannot deadlock.
+      .orderBy('id')
     if (store.sql.rowLocks) q = q.forUpdate()
     out.push(...(await store.tx.decode(trx, await q.execute())))
   }
-  return out
+  // In the request's order, as results and a proposal's rows are shown, whatever plan the database chose.
+  const position = new Map(ids.map((id, i) => [id, i]))
+  return out.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0))
 }
 
 export async function updateTransaction(
@@ -378,8 +382,6 @@ export async function bulkUpdateIn(
       'transaction_ids',
     )
   }
-  const order = new Map(ids.map((id, i) => [id, i]))
-  out.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
   if (dryRun) return { result: { updated: rows.length, transactions: out }, learn: () => {}, changed }
   await store.writes.appendAudit(trx, audit, 1000)
   const learn = await labelsChanged(trx, store, actor.companyId, delta.removed, delta.added, now)
