@@ -38,7 +38,7 @@ function failCommitsOfInserts(before: number): { failed: number } {
 
 describe('answers after the COMMIT (embedded, sqlite)', () => {
   it('a POST whose COMMIT fails answers database_full, and neither its row nor its event is there', async () => {
-    h = await createHarness('embedded', 'sqlite')
+    h = await createHarness('embedded', 'sqlite', { own: true })
     const t = await h.tenant()
     const body = (description: string) => ({
       bank_account_id: t.accountId,

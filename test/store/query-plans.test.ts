@@ -37,7 +37,8 @@ describe('query plans of the reads over transactions (SQLite)', () => {
   let plans: Plan[] = []
 
   beforeAll(async () => {
-    h = await createHarness('embedded', 'sqlite')
+    // Its own store: a shared one has prepared (and cached) these statements for an earlier file.
+    h = await createHarness('embedded', 'sqlite', { own: true })
     const t = await h.tenant('Plans')
     c = h.client({ apiKey: t.key })
     account = t.accountId
