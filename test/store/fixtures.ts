@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { Kysely, SqliteDialect, sql } from 'kysely'
 import { migrations } from '../../src/store/migrations/index.js'
 import { openStore, splitSchema } from '../../src/store/open-store.js'
-import { createSchema } from '../../src/store/postgres/store.js'
+import { createSchema, OwnSchemaDialect } from '../../src/store/postgres/store.js'
 import type { Db } from '../../src/store/schema.js'
 import { nextKey } from '../../src/store/keys.js'
 import type { NewTransactionRow, TransactionRow } from '../../src/store/transaction-codec.js'
@@ -271,5 +271,7 @@ export async function rawKysely(d: TestDatabase): Promise<{ db: Kysely<Db>; sche
   if (!schema) throw new Error(`${d.target}: a test database names its schema`)
   await createSchema(url, schema)
   const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` })
-  return { db: new Kysely<Db>({ dialect: new PostgresDialect({ pool }) }), schema }
+  // The store's dialect: kysely's own reads every schema's columns when it migrates, and failed
+  // while another worker's migration dropped one (`column "company_id" ... does not exist`).
+  return { db: new Kysely<Db>({ dialect: new OwnSchemaDialect({ pool }, schema) }), schema }
 }

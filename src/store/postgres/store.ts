@@ -48,7 +48,7 @@ function parseInt8(value: string): number {
  * `pg_get_serial_sequence`: a schema dropped meanwhile by anyone else failed our migration
  * (`schema "..." does not exist`). This one reads the store's own schema only.
  */
-class OwnSchemaDialect extends PostgresDialect {
+export class OwnSchemaDialect extends PostgresDialect {
   constructor(
     config: ConstructorParameters<typeof PostgresDialect>[0],
     private readonly schema: string,
