@@ -1,6 +1,7 @@
 /**
  * Runs the same API suite through both transports: the embedded core (app.fetch, no socket) and
- * a real `finctl serve` process on 127.0.0.1 (a random free port), on a fresh SQLite file.
+ * a real `finctl serve` process on 127.0.0.1 (a random free port), on SQLite or PostgreSQL: the
+ * worker's shared one of each (`createHarness`), or a fresh one for a test that asks for its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
