@@ -9,7 +9,8 @@
 // 3. a shell's completion request on Tab (`__complete`) is answered from the command tree the build
 //    wrote (dist/complete.cjs, dist/completion-tree.json), without loading the program;
 // 4. Node's compile cache is turned on, and the bundle's chunks are compiled with the code V8 kept of
-//    them in an earlier run (code-cache.cjs), then the bundle runs the command.
+//    them in an earlier run (code-cache.cjs); the process list is given the command line without its
+//    secrets (src/cli/process-title.ts), then the bundle runs the command.
 'use strict'
 
 const UNSUPPORTED_NODE = 9 // EXIT.unsupportedNode in src/cli/exit-codes.ts
@@ -33,7 +34,8 @@ if (!supported) {
   keepCompiledCode()
   Promise.resolve()
     .then(() => {
-      const { main, realIO } = require('../dist/cli.cjs')
+      const { main, realIO, hideSecretsFromProcessList } = require('../dist/cli.cjs')
+      hideSecretsFromProcessList()
       return main(argv, realIO())
     })
     .then(

@@ -56,7 +56,7 @@ const ENVIRONMENT = [
   '',
   '  FINCTL_PROFILE      --profile    profile to use (default: the current one, `finctl profile use`, else "local")',
   '  FINCTL_BASE_URL     --base-url   URL of a remote finctl service',
-  '  FINCTL_API_KEY      --api-key    API key (prefer the variable: a flag shows in process lists)',
+  '  FINCTL_API_KEY      --api-key    API key (prefer the variable: a flag stays in shell history)',
   '  FINCTL_TOKEN        --token      access token (JWT) of `finctl login`; key administration uses it',
   '  FINCTL_DATABASE     --database   embedded target: SQLite file or postgres:// URL (also `init`, `serve`)',
   '  FINCTL_CONFIG_DIR                folder of profiles.json and mappings.json (mode 0700; files 0600)',

@@ -15,3 +15,4 @@ export async function main(argv: string[], io: IO): Promise<number> {
 }
 
 export { realIO } from '../src/cli/io.js'
+export { hideSecretsFromProcessList } from '../src/cli/process-title.js'

@@ -1,10 +1,12 @@
 /**
- * Secrets: a database URL's password is in no output of the CLI nor in serve's log; an input
+ * Secrets: a database URL's password is in no output of the CLI nor in serve's log, and an API key
+ * given with --api-key is not in the process list while the command runs; an input
  * file finctl may not read is a usage error naming it (exit 2). The JWT and password-hash checks
  * are in security.test.ts and test/api/passwords.test.ts.
  */
-import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -63,12 +65,47 @@ describe.runIf(STORES.includes('postgres'))('a PostgreSQL URL with a password', 
     const served = await sb.run(['serve', '--port', '0', '--database', closed.toString()], { timeoutMs: 60_000 })
     expect(served.code).not.toBe(0)
     outputs.push({ what: 'serve on an unreachable database', text: served.stdout + served.stderr })
-    // serve's own log while it runs, at debug level.
+    // serve's own log while it runs, at debug level; and its command line in the process list.
     const server = await spawnServe(['--database', url, '--log-level', 'debug'], { cwd: sb.dir, env: sb.env(), stopTimeoutMs: 15_000 })
+    if (process.platform === 'linux') {
+      const listed = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
+      expect(listed).toContain('serve --port 0 --database postgres://postgres:***@127.0.0.1')
+      outputs.push({ what: 'the process list', text: listed })
+    }
     const stopped = await server.stop()
     expect(stopped.code, server.stderr()).toBe(0)
     outputs.push({ what: 'serve log', text: server.stderr() })
     for (const o of outputs) expect(o.text, o.what).not.toContain(SECRET)
+  })
+})
+
+describe.runIf(process.platform === 'linux')('an API key given with --api-key', () => {
+  it('is *** in the process list while the command runs', async () => {
+    // A service that takes the connection and never answers: the command waits while its command line is read.
+    const held: Socket[] = []
+    const server = createServer((socket) => held.push(socket))
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res))
+    const accepted = new Promise<void>((res) => server.once('connection', () => res()))
+    const key = 'fk_live_process-list-secret'
+    const dir = mkdtempSync(join(tmpdir(), 'finctl-argv-'))
+    const env = cleanEnv({ HOME: dir, FINCTL_CONFIG_DIR: join(dir, 'config') })
+    const { port } = server.address() as AddressInfo
+    const child = spawn(process.execPath, [BIN, '--base-url', `http://127.0.0.1:${port}`, '--api-key', key, 'accounts', 'list'], {
+      env,
+      stdio: 'ignore',
+    })
+    try {
+      await accepted
+      const listed = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
+      expect(listed).toContain('--api-key *** accounts list')
+      expect(listed).not.toContain(key)
+    } finally {
+      child.kill('SIGKILL')
+      await new Promise((res) => child.once('exit', res))
+      for (const socket of held) socket.destroy()
+      await new Promise((res) => server.close(res))
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
