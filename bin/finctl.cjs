@@ -35,7 +35,7 @@ if (!supported) {
   Promise.resolve()
     .then(() => {
       const { main, realIO, hideSecretsFromProcessList } = require('../dist/cli.cjs')
-      hideSecretsFromProcessList()
+      hideSecretsFromProcessList?.() // absent from a dist/ built before it: that build runs as before
       return main(argv, realIO())
     })
     .then(
