@@ -2,6 +2,8 @@
  * What a request of the typed client is and how an answer becomes a result or an AppError, for
  * both transports alike (client.ts sends; this reads).
  */
+import type { AgentStepRequest } from '../domain/approvals/agent-schemas.js'
+import type { StepName } from '../domain/approvals/registry.js'
 import { AppError, type ErrorCode, type ErrorDetail } from '../kernel/errors.js'
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
@@ -107,10 +109,10 @@ export async function parseResponse<T>(res: Response): Promise<ApiResult<T>> {
 /** A proposal as an answer carries it: enough to name it. */
 export interface WaitingProposal {
   id: string
-  kind: string
+  kind: StepName
   target: string
   state: string
-  request?: { action?: string }
+  request?: { action?: AgentStepRequest['action'] }
 }
 
 /**
@@ -126,11 +128,9 @@ export class ProposalWaits extends AppError {
   }
 }
 
+// Only the agent step's request has an action, and only its `request` replays a whole request.
 const isReplayedRequest = (data: unknown): data is WaitingProposal =>
-  typeof data === 'object' &&
-  data !== null &&
-  (data as WaitingProposal).kind === 'agent' &&
-  (data as WaitingProposal).request?.action === 'request'
+  typeof data === 'object' && data !== null && (data as WaitingProposal).request?.action === 'request'
 
 /** The answer's envelope, read from its JSON: the data and pagination, or the error it names, thrown. */
 export function envelopeResult<T>(res: Response, json: unknown): ApiResult<T> {
